@@ -1,0 +1,96 @@
+/*
+ * tap.h - a tiny TAP producer for cubevm's test programs.
+ *
+ *   ok(cond, "name %d", i);   is_int(got, want, "name");   is_str(got, want, "name");
+ *   diag("note");  skip("reason");  return done_testing();
+ *
+ * Header-only on purpose (each test is one program); static functions.
+ */
+#ifndef CVM_TAP_H
+#define CVM_TAP_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static int tap_n, tap_failed;
+
+#if defined(__GNUC__)
+#define TAP_FMT(a, b) __attribute__((format(printf, a, b)))
+#else
+#define TAP_FMT(a, b)
+#endif
+
+static TAP_FMT(2, 0) int tap_vok(int cond, const char *fmt, va_list ap)
+{
+    tap_n++;
+    if (!cond)
+        tap_failed++;
+    printf("%sok %d - ", cond ? "" : "not ", tap_n);
+    vprintf(fmt, ap);
+    printf("\n");
+    fflush(stdout);
+    return cond;
+}
+
+static TAP_FMT(2, 3) int ok(int cond, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = tap_vok(cond, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+static TAP_FMT(1, 2) void diag(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("# ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    fflush(stdout);
+}
+
+static TAP_FMT(3, 4) int is_int(long long got, long long want, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = tap_vok(got == want, fmt, ap);
+    va_end(ap);
+    if (!r)
+        diag("  got %lld, want %lld", got, want);
+    return r;
+}
+
+static TAP_FMT(3, 4) int is_str(const char *got, const char *want, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = tap_vok(got && want && strcmp(got, want) == 0, fmt, ap);
+    va_end(ap);
+    if (!r)
+        diag("  got \"%s\"\n#   want \"%s\"", got ? got : "(null)", want ? want : "(null)");
+    return r;
+}
+
+static TAP_FMT(1, 2) void skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tap_n++;
+    printf("ok %d # skip ", tap_n);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+}
+
+static int done_testing(void)
+{
+    printf("1..%d\n", tap_n);
+    return tap_failed ? 1 : 0;
+}
+
+#endif

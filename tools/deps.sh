@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs the Debian packages that building and testing cubevm needs
+# (not the benchmark anchors). Waits for the dpkg lock if another install runs.
+set -e
+need=""
+for p in build-essential clang make perl libffi-dev python3 python3-numpy; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
+done
+[ -z "$need" ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+echo "installing:$need"
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq $need >/dev/null

@@ -1,0 +1,249 @@
+/*
+ * cubevm.h - the one public header of libcubevm.
+ *
+ * A host program opens a device, loads a module (.cbc bytes, or .cbs text
+ * assembled on the fly), looks up kernels, creates buffers and launches
+ * kernels on a stream. Every fallible call returns a cvm_status (CVM_OK or
+ * a negative error) and, when given a non-NULL cvm_diag, fills it with the
+ * details: a message, a source position (file:line:col), a byte offset into
+ * a malformed module, or the fault record of a kernel (kernel, cube, plane,
+ * lane, pc, source line).
+ *
+ * Threading: devices, modules and kernels are immutable after creation and
+ * may be shared between host threads; a stream is used by one host thread
+ * at a time. The library never prints, never calls abort/exit/longjmp, and
+ * allocates every byte through the allocator of its cvm_config.
+ *
+ * Only standard headers are included.
+ */
+#ifndef CUBEVM_H
+#define CUBEVM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CVM_VERSION_MAJOR 0
+#define CVM_VERSION_MINOR 1
+#define CVM_VERSION_PATCH 0
+#define CVM_VERSION_STRING "0.1.0"
+
+/* ---- status and diagnostics ---- */
+
+typedef enum cvm_status {
+#define CVM_STATUS(name, value, msg) CVM_##name = value,
+#include "status.def"
+#undef CVM_STATUS
+} cvm_status;
+
+/* A short, static English description of a status ("kernel fault"). */
+const char *cvm_status_str(cvm_status s);
+
+/* Where a kernel fault happened. Valid when cvm_diag.has_fault is set. */
+typedef struct cvm_fault {
+    char kernel[128];      /* kernel name */
+    uint32_t cube[3];      /* cube position (blockIdx) */
+    uint32_t unit[3];      /* unit position in the cube (threadIdx) */
+    uint32_t plane;        /* plane index in the cube */
+    uint32_t lane;         /* lane in the plane */
+    uint32_t pc;           /* instruction index in the kernel */
+    char file[128];        /* source file from debug info, "" if none */
+    uint32_t line;         /* source line, 0 if unknown */
+    uint32_t count;        /* faults of this launch, including this one */
+} cvm_fault;
+
+/*
+ * Diagnostic filled by fallible calls. Fixed size: filling it never
+ * allocates. `message` is one line without a trailing newline.
+ */
+typedef struct cvm_diag {
+    cvm_status status;
+    char message[512];
+    char file[256];        /* source position for text input, "" if none */
+    uint32_t line, col;    /* 1-based; 0 when not applicable */
+    int has_offset;        /* byte offset into a binary module is valid */
+    uint64_t offset;
+    int has_fault;         /* fault record is valid */
+    cvm_fault fault;
+} cvm_diag;
+
+/* ---- configuration ---- */
+
+/*
+ * Allocator hook, with Lua's contract: new_size == 0 frees `ptr` and
+ * returns NULL; otherwise it returns a block of new_size bytes aligned to
+ * at least 64 bytes, preserving min(old_size, new_size) bytes of `ptr`
+ * (NULL for a fresh block), or NULL on failure (then `ptr` is untouched).
+ */
+typedef void *(*cvm_alloc_fn)(void *user, void *ptr, size_t old_size, size_t new_size);
+
+typedef struct cvm_config {
+    cvm_alloc_fn alloc;    /* NULL: the built-in aligned allocator */
+    void *alloc_user;
+    uint64_t memory_limit; /* bytes the library may hold at once; 0 = none */
+} cvm_config;
+
+/* ---- handles ---- */
+
+typedef struct cvm_device cvm_device;
+typedef struct cvm_stream cvm_stream;
+typedef struct cvm_module cvm_module;
+typedef struct cvm_kernel cvm_kernel;
+typedef struct cvm_buffer cvm_buffer;
+
+/* ---- devices ---- */
+
+/*
+ * Opens a device by name: "cpu" (always available). `cfg` may be NULL.
+ * Returns CVM_UNAVAILABLE with the reason for devices that are absent.
+ */
+cvm_status cvm_device_open(const char *name, const cvm_config *cfg, cvm_device **out_dev,
+                           cvm_diag *diag);
+/* Waits for all work, frees the device. Modules and buffers must be freed first. */
+void cvm_device_close(cvm_device *dev);
+/* The device's default stream; owned by the device. */
+cvm_stream *cvm_device_stream(cvm_device *dev);
+
+/* ---- modules and kernels ---- */
+
+/*
+ * Loads a module from .cbc bytes. The bytes are copied, verified and
+ * decoded; the caller may free them on return. Malformed input gives
+ * CVM_MALFORMED or CVM_VERIFY with a byte offset or kernel/pc in diag.
+ */
+cvm_status cvm_module_load(cvm_device *dev, const void *bytes, size_t size, cvm_module **out_mod,
+                           cvm_diag *diag);
+/* Loads a .cbc file, or a .cbs text file (assembled first) by extension. */
+cvm_status cvm_module_load_file(cvm_device *dev, const char *path, cvm_module **out_mod,
+                                cvm_diag *diag);
+void cvm_module_free(cvm_module *mod);
+
+uint32_t cvm_module_kernel_count(const cvm_module *mod);
+/* Name of kernel i (valid while the module lives), or NULL if out of range. */
+const char *cvm_module_kernel_name(const cvm_module *mod, uint32_t i);
+/* Finds a kernel by name. The kernel handle lives as long as the module. */
+cvm_status cvm_kernel_get(const cvm_module *mod, const char *name, const cvm_kernel **out_kernel,
+                          cvm_diag *diag);
+
+typedef enum cvm_param_kind {
+    CVM_PARAM_BUFFER = 0,   /* a global pointer: pass a buffer (+ byte offset) */
+    CVM_PARAM_SCALAR = 1,   /* a scalar or line by value */
+    CVM_PARAM_STRUCT = 2,   /* bytes by value, CUDA ABI layout */
+    CVM_PARAM_COMPTIME = 3  /* a scalar fixed per specialization */
+} cvm_param_kind;
+
+typedef enum cvm_access {
+    CVM_ACCESS_READ = 1,
+    CVM_ACCESS_WRITE = 2,
+    CVM_ACCESS_READWRITE = 3
+} cvm_access;
+
+/* Element types, as in .cbc and .npy mapping. */
+typedef enum cvm_elem {
+    CVM_BOOL = 1, CVM_I8, CVM_I16, CVM_I32, CVM_I64, CVM_U8, CVM_U16, CVM_U32, CVM_U64,
+    CVM_F16, CVM_BF16, CVM_F32, CVM_F64
+} cvm_elem;
+
+typedef struct cvm_param_info {
+    const char *name;
+    cvm_param_kind kind;
+    cvm_elem elem;          /* buffer: element type; scalar/comptime: type; struct: 0 */
+    uint32_t line;          /* line size of the element (1 for scalars) */
+    cvm_access access;      /* buffers only */
+    uint32_t size;          /* bytes passed by value (scalar/struct/comptime) */
+} cvm_param_info;
+
+typedef struct cvm_kernel_info {
+    const char *name;
+    uint32_t param_count;
+    uint32_t plane_width;   /* required plane width, 0 = works at any width */
+    uint32_t shared_bytes;  /* static shared memory */
+    uint32_t local_bytes;   /* local memory per unit */
+    uint32_t max_cube_units;/* launch bound, 0 = none */
+} cvm_kernel_info;
+
+void cvm_kernel_info_get(const cvm_kernel *k, cvm_kernel_info *out_info);
+/* Parameter i, or CVM_NOT_FOUND. */
+cvm_status cvm_kernel_param(const cvm_kernel *k, uint32_t i, cvm_param_info *out_param);
+
+/* ---- buffers ---- */
+
+/* A device buffer of `size` bytes, zero-filled; `name` (may be NULL) appears in fault reports. */
+cvm_status cvm_buffer_create(cvm_device *dev, size_t size, const char *name, cvm_buffer **out_buf,
+                             cvm_diag *diag);
+/* Frees the buffer (deferred while queued work uses it). */
+void cvm_buffer_free(cvm_buffer *buf);
+size_t cvm_buffer_size(const cvm_buffer *buf);
+
+/* Stream operations, in order with launches on the same stream. */
+cvm_status cvm_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
+                            size_t size, cvm_diag *diag);
+cvm_status cvm_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
+                           size_t size, cvm_diag *diag);
+cvm_status cvm_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
+                           uint8_t byte, cvm_diag *diag);
+
+/* ---- launches ---- */
+
+typedef enum cvm_arg_kind {
+    CVM_ARG_BUFFER = 0,     /* .buffer + .offset (a buffer view) */
+    CVM_ARG_BYTES = 1       /* .bytes/.size: scalar, struct or comptime value */
+} cvm_arg_kind;
+
+typedef struct cvm_arg {
+    cvm_arg_kind kind;
+    cvm_buffer *buffer;
+    size_t offset;
+    const void *bytes;
+    size_t size;
+} cvm_arg;
+
+typedef struct cvm_launch_config {
+    uint32_t grid[3];       /* cubes per dimension; 0 is read as 1 */
+    uint32_t block[3];      /* units per cube per dimension; 0 is read as 1 */
+    uint32_t shared_bytes;  /* dynamic shared memory */
+    uint32_t plane_width;   /* 0 = the kernel's requirement, else 32 */
+    uint64_t step_budget;   /* instructions per plane before a fault; 0 = none */
+    double timeout_s;       /* wall time before a timeout fault; 0 = none */
+    int unchecked;          /* 1: skip bounds/alignment checks (faster, unsafe) */
+} cvm_launch_config;
+
+/*
+ * Enqueues a launch. Arguments follow the kernel's parameters in order and
+ * are checked against them (CVM_TYPE_MISMATCH names the parameter).
+ * Kernel faults are reported by cvm_stream_sync, not here.
+ */
+cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                      const cvm_arg *args, uint32_t arg_count, cvm_diag *diag);
+
+/*
+ * Waits for the stream's work. Returns the first fault since the last
+ * sync (with its record in diag) and clears it; launches enqueued after a
+ * faulted launch are skipped (CVM_SKIPPED is counted in the fault record).
+ */
+cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag);
+
+/* Text printed by the kernels' `print` since the last call (owned by the stream; "" if none). */
+const char *cvm_stream_output(cvm_stream *s);
+
+/* ---- bytecode tools ---- */
+
+/*
+ * Assembles .cbs text into .cbc bytes. *out_bytes is allocated with the
+ * default allocator; release it with cvm_free_bytes. Errors carry file:line:col.
+ */
+cvm_status cvm_assemble(const char *text, size_t len, const char *filename, void **out_bytes,
+                        size_t *out_size, cvm_diag *diag);
+/* Disassembles .cbc bytes into canonical .cbs text (NUL-terminated, cvm_free_bytes). */
+cvm_status cvm_disassemble(const void *bytes, size_t size, char **out_text, cvm_diag *diag);
+/* Parses and verifies .cbc bytes without loading them onto a device. */
+cvm_status cvm_verify(const void *bytes, size_t size, cvm_diag *diag);
+void cvm_free_bytes(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUBEVM_H */
