@@ -60,7 +60,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/tap.h
 
 # Each test runs from the repository root with its own cache directory and
 # a timeout; CUBEVM points the CLI tests at the binary of this build.
-check: all $(TEST_BIN)
+check: deps all $(TEST_BIN)
 	@CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) prove -f --exec 'tests/run-one' $(TEST_BIN) $(wildcard tests/*.sh)
 
 demo: deps all
