@@ -31,6 +31,13 @@ extern "C" {
 #define CVM_VERSION_PATCH 0
 #define CVM_VERSION_STRING "0.1.0"
 
+/* Exported symbols: the library builds with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#define CVM_API __attribute__((visibility("default")))
+#else
+#define CVM_API
+#endif
+
 /* ---- status and diagnostics ---- */
 
 typedef enum cvm_status {
@@ -40,7 +47,7 @@ typedef enum cvm_status {
 } cvm_status;
 
 /* A short, static English description of a status ("kernel fault"). */
-const char *cvm_status_str(cvm_status s);
+CVM_API const char *cvm_status_str(cvm_status s);
 
 /* Where a kernel fault happened. Valid when cvm_diag.has_fault is set. */
 typedef struct cvm_fault {
@@ -100,12 +107,12 @@ typedef struct cvm_buffer cvm_buffer;
  * Opens a device by name: "cpu" (always available). `cfg` may be NULL.
  * Returns CVM_UNAVAILABLE with the reason for devices that are absent.
  */
-cvm_status cvm_device_open(const char *name, const cvm_config *cfg, cvm_device **out_dev,
+CVM_API cvm_status cvm_device_open(const char *name, const cvm_config *cfg, cvm_device **out_dev,
                            cvm_diag *diag);
 /* Waits for all work, frees the device. Modules and buffers must be freed first. */
-void cvm_device_close(cvm_device *dev);
+CVM_API void cvm_device_close(cvm_device *dev);
 /* The device's default stream; owned by the device. */
-cvm_stream *cvm_device_stream(cvm_device *dev);
+CVM_API cvm_stream *cvm_device_stream(cvm_device *dev);
 
 /* ---- modules and kernels ---- */
 
@@ -114,18 +121,18 @@ cvm_stream *cvm_device_stream(cvm_device *dev);
  * decoded; the caller may free them on return. Malformed input gives
  * CVM_MALFORMED or CVM_VERIFY with a byte offset or kernel/pc in diag.
  */
-cvm_status cvm_module_load(cvm_device *dev, const void *bytes, size_t size, cvm_module **out_mod,
+CVM_API cvm_status cvm_module_load(cvm_device *dev, const void *bytes, size_t size, cvm_module **out_mod,
                            cvm_diag *diag);
 /* Loads a .cbc file, or a .cbs text file (assembled first) by extension. */
-cvm_status cvm_module_load_file(cvm_device *dev, const char *path, cvm_module **out_mod,
+CVM_API cvm_status cvm_module_load_file(cvm_device *dev, const char *path, cvm_module **out_mod,
                                 cvm_diag *diag);
-void cvm_module_free(cvm_module *mod);
+CVM_API void cvm_module_free(cvm_module *mod);
 
-uint32_t cvm_module_kernel_count(const cvm_module *mod);
+CVM_API uint32_t cvm_module_kernel_count(const cvm_module *mod);
 /* Name of kernel i (valid while the module lives), or NULL if out of range. */
-const char *cvm_module_kernel_name(const cvm_module *mod, uint32_t i);
+CVM_API const char *cvm_module_kernel_name(const cvm_module *mod, uint32_t i);
 /* Finds a kernel by name. The kernel handle lives as long as the module. */
-cvm_status cvm_kernel_get(const cvm_module *mod, const char *name, const cvm_kernel **out_kernel,
+CVM_API cvm_status cvm_kernel_get(const cvm_module *mod, const char *name, const cvm_kernel **out_kernel,
                           cvm_diag *diag);
 
 typedef enum cvm_param_kind {
@@ -165,25 +172,25 @@ typedef struct cvm_kernel_info {
     uint32_t max_cube_units;/* launch bound, 0 = none */
 } cvm_kernel_info;
 
-void cvm_kernel_info_get(const cvm_kernel *k, cvm_kernel_info *out_info);
+CVM_API void cvm_kernel_info_get(const cvm_kernel *k, cvm_kernel_info *out_info);
 /* Parameter i, or CVM_NOT_FOUND. */
-cvm_status cvm_kernel_param(const cvm_kernel *k, uint32_t i, cvm_param_info *out_param);
+CVM_API cvm_status cvm_kernel_param(const cvm_kernel *k, uint32_t i, cvm_param_info *out_param);
 
 /* ---- buffers ---- */
 
 /* A device buffer of `size` bytes, zero-filled; `name` (may be NULL) appears in fault reports. */
-cvm_status cvm_buffer_create(cvm_device *dev, size_t size, const char *name, cvm_buffer **out_buf,
+CVM_API cvm_status cvm_buffer_create(cvm_device *dev, size_t size, const char *name, cvm_buffer **out_buf,
                              cvm_diag *diag);
 /* Frees the buffer (deferred while queued work uses it). */
-void cvm_buffer_free(cvm_buffer *buf);
-size_t cvm_buffer_size(const cvm_buffer *buf);
+CVM_API void cvm_buffer_free(cvm_buffer *buf);
+CVM_API size_t cvm_buffer_size(const cvm_buffer *buf);
 
 /* Stream operations, in order with launches on the same stream. */
-cvm_status cvm_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
+CVM_API cvm_status cvm_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
                             size_t size, cvm_diag *diag);
-cvm_status cvm_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
+CVM_API cvm_status cvm_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
                            size_t size, cvm_diag *diag);
-cvm_status cvm_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
+CVM_API cvm_status cvm_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
                            uint8_t byte, cvm_diag *diag);
 
 /* ---- launches ---- */
@@ -216,7 +223,7 @@ typedef struct cvm_launch_config {
  * are checked against them (CVM_TYPE_MISMATCH names the parameter).
  * Kernel faults are reported by cvm_stream_sync, not here.
  */
-cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+CVM_API cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
                       const cvm_arg *args, uint32_t arg_count, cvm_diag *diag);
 
 /*
@@ -224,10 +231,36 @@ cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_confi
  * sync (with its record in diag) and clears it; launches enqueued after a
  * faulted launch are skipped (CVM_SKIPPED is counted in the fault record).
  */
-cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag);
+CVM_API cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag);
 
 /* Text printed by the kernels' `print` since the last call (owned by the stream; "" if none). */
-const char *cvm_stream_output(cvm_stream *s);
+CVM_API const char *cvm_stream_output(cvm_stream *s);
+
+/* ---- numpy .npy files ---- */
+
+/*
+ * The data of a .npy file as a flat array (C order; the shape is folded into
+ * `count`). dtypes map to element types: <f2 f16, <f4 f32, <f8 f64, |b1 bool,
+ * |i1 |u1 <i2 <u2 <i4 <u4 <i8 <u8; bf16 data travels as <u2 bit patterns.
+ */
+typedef struct cvm_npy {
+    cvm_elem elem;      /* element type of the dtype (CVM_U16 for <u2) */
+    char descr[16];     /* the dtype string of the file, e.g. "<f4" */
+    uint64_t count;     /* number of elements (product of the shape) */
+    void *data;         /* count elements; release with cvm_free_bytes */
+    size_t size;        /* bytes of data */
+} cvm_npy;
+
+/*
+ * Reads a .npy file (format 1.0, 2.0 or 3.0). Fortran order, big-endian
+ * multibyte dtypes, object and structured dtypes and a data size that does
+ * not match the shape give CVM_MALFORMED or CVM_UNSUPPORTED naming the
+ * file; a file that cannot be read gives CVM_IO with the reason.
+ */
+CVM_API cvm_status cvm_npy_load(const char *path, cvm_npy *out, cvm_diag *diag);
+/* Writes `count` elements as a 1-D .npy file (format 1.0; bf16 as <u2). */
+CVM_API cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *data, uint64_t count,
+                                cvm_diag *diag);
 
 /* ---- bytecode tools ---- */
 
@@ -235,13 +268,13 @@ const char *cvm_stream_output(cvm_stream *s);
  * Assembles .cbs text into .cbc bytes. *out_bytes is allocated with the
  * default allocator; release it with cvm_free_bytes. Errors carry file:line:col.
  */
-cvm_status cvm_assemble(const char *text, size_t len, const char *filename, void **out_bytes,
+CVM_API cvm_status cvm_assemble(const char *text, size_t len, const char *filename, void **out_bytes,
                         size_t *out_size, cvm_diag *diag);
 /* Disassembles .cbc bytes into canonical .cbs text (NUL-terminated, cvm_free_bytes). */
-cvm_status cvm_disassemble(const void *bytes, size_t size, char **out_text, cvm_diag *diag);
+CVM_API cvm_status cvm_disassemble(const void *bytes, size_t size, char **out_text, cvm_diag *diag);
 /* Parses and verifies .cbc bytes without loading them onto a device. */
-cvm_status cvm_verify(const void *bytes, size_t size, cvm_diag *diag);
-void cvm_free_bytes(void *p);
+CVM_API cvm_status cvm_verify(const void *bytes, size_t size, cvm_diag *diag);
+CVM_API void cvm_free_bytes(void *p);
 
 #ifdef __cplusplus
 }
