@@ -1,0 +1,220 @@
+/*
+ * test_plane.c - plane ops (DESIGN.md "The bytecode" item 7): shuffles,
+ * votes, ballot, reductions, scans, match, activemask and sync_plane, with
+ * full and partial member masks, at plane widths 8, 16, 32 and 64 with a
+ * partial last plane; and synccheck faults when a named lane is inactive
+ * or exited. Expected values come from the C model `model` below.
+ *
+ * The kernel ANDs the mask parameter with plane_fullmask (so missing lanes
+ * of the partial plane are never named) and only member lanes execute the
+ * ops. A shuffle whose source lane is outside the member mask (or out of
+ * range) returns the reader's own value.
+ */
+#include "kern.h"
+
+#define NOUT 20
+
+/* out[t * NOUT + j] = r */
+#define ST(j) "        const.i64 %off, " #j "\n        mul.i64 %off, %off, %eight\n" \
+              "        ptr.add.ptr.global %pp, %pb, %off\n        st.u64 [%pp], %r\n"
+
+static const char *const planeops_parts[] = {
+    ".kernel planeops\n.param out buffer u64 write\n.param mask scalar u64\n"
+    ".reg u32 %t, %lane, %src, %c3, %c5, %c2, %zero, %s37, %tmp\n"
+    ".reg u64 %a, %a1, %k1, %m, %full, %bit, %r, %z64, %one64, %key, %pl\n"
+    ".reg bool %member, %p, %q\n.reg i64 %off, %stride, %eight\n.reg ptr.global %pb, %pp\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %lane, unit_pos_plane\n"
+    "    sreg.u64 %full, plane_fullmask\n    param.u64 %m, mask, 0\n    and.u64 %m, %m, %full\n"
+    /* a = t * 0x9e3779b1 ^ (t << 37) */
+    "    cvt.u64 %a, %t\n    const.u64 %k1, 0x9e3779b1\n    mul.u64 %a1, %a, %k1\n"
+    "    const.u32 %s37, 37\n    shl.u64 %a, %a, %s37\n    xor.u64 %a, %a, %a1\n"
+    "    cvt.i64 %off, %t\n    const.i64 %stride, 160\n    mul.i64 %off, %off, %stride\n"
+    "    param.ptr.global %pb, out, 0\n    ptr.add.ptr.global %pb, %pb, %off\n"
+    "    const.i64 %eight, 8\n    const.u64 %z64, 0\n    const.u64 %one64, 1\n"
+    "    shr.u64 %bit, %m, %lane\n    and.u64 %bit, %bit, %one64\n    ne.u64 %member, %bit, %z64\n"
+    "    if %member\n"
+    "        const.u32 %c5, 5\n        mul.u32 %src, %lane, %c5\n        const.u32 %c3, 3\n"
+    "        add.u32 %src, %src, %c3\n",
+    "        shfl.idx.u64 %r, %a, %src, %m\n" ST(0)
+    "        shfl.up.u64 %r, %a, %c3, %m\n" ST(1)
+    "        const.u32 %c2, 2\n        shfl.down.u64 %r, %a, %c2, %m\n" ST(2)
+    "        shfl.xor.u64 %r, %a, %c5, %m\n" ST(3)
+    "        const.u64 %key, 5\n        rem.u64 %key, %a, %key\n        ne.u64 %p, %key, %z64\n"
+    "        vote.all %q, %p, %m\n        select.u64 %r, %q, %one64, %z64\n" ST(4)
+    "        const.u64 %key, 11\n        rem.u64 %key, %a, %key\n        eq.u64 %p, %key, %z64\n"
+    "        vote.any %q, %p, %m\n        select.u64 %r, %q, %one64, %z64\n" ST(5)
+    "        and.u64 %key, %a, %one64\n        ne.u64 %p, %key, %z64\n"
+    "        vote.ballot.u64 %r, %p, %m\n" ST(6),
+    "        reduce.add.u64 %r, %a, %m\n" ST(7)
+    "        reduce.min.u64 %r, %a, %m\n" ST(8)
+    "        reduce.max.u64 %r, %a, %m\n" ST(9)
+    "        reduce.and.u64 %r, %a, %m\n" ST(10)
+    "        reduce.or.u64 %r, %a, %m\n" ST(11)
+    "        reduce.xor.u64 %r, %a, %m\n" ST(12)
+    "        scan.add.u64 %r, %a, %m\n" ST(13)
+    "        exscan.add.u64 %r, %a, %m\n" ST(14)
+    "        const.u64 %key, 3\n        and.u64 %key, %a, %key\n"
+    "        match.any.u64 %r, %key, %m\n" ST(15)
+    "        sreg.u64 %pl, plane_pos\n        match.all.u64 %r, %pl, %m\n" ST(16)
+    "        and.u64 %key, %a, %one64\n        match.all.u64 %r, %key, %m\n" ST(17)
+    "        sync_plane %m\n        mov.u64 %r, %one64\n" ST(19)
+    "    end\n"
+    /* activemask under divergence: lanes with lane % 3 != 0 */
+    "    const.u32 %c3, 3\n    rem.u32 %tmp, %lane, %c3\n    const.u32 %zero, 0\n"
+    "    ne.u32 %p, %tmp, %zero\n"
+    "    if %p\n        activemask.u64 %r\n" ST(18) "    end\n"
+    "    return\n.end\n",
+    NULL};
+static char *planeops_src;
+
+static uint64_t val(uint32_t t) { return ((uint64_t)t * 0x9e3779b1u) ^ ((uint64_t)t << 37); }
+
+static int has(uint64_t m, uint32_t lane) { return lane < 64 && ((m >> lane) & 1); }
+
+/* Values for unit `lane` of the plane starting at unit `base`, member mask mm. */
+static void model_lane(uint64_t *o, uint32_t base, uint32_t lane, uint32_t W, uint64_t mm)
+{
+    uint64_t a = val(base + lane), sum = 0, mn = UINT64_MAX, mx = 0, an = UINT64_MAX, orr = 0,
+             xr = 0, scan = 0, ballot = 0, any = 0, same = 0;
+    int all = 1, anyv = 0;
+    uint32_t src = (lane * 5 + 3) % W;
+    o[0] = has(mm, src) ? val(base + src) : a;
+    o[1] = (lane >= 3 && has(mm, lane - 3)) ? val(base + lane - 3) : a;
+    o[2] = (lane + 2 < W && has(mm, lane + 2)) ? val(base + lane + 2) : a;
+    o[3] = ((lane ^ 5) < W && has(mm, lane ^ 5)) ? val(base + (lane ^ 5)) : a;
+    for (uint32_t l = 0; l < W; l++) {
+        if (!has(mm, l))
+            continue;
+        uint64_t b = val(base + l);
+        all &= (b % 5) != 0;
+        anyv |= (b % 11) == 0;
+        if (b & 1)
+            ballot |= 1ull << l;
+        sum += b;
+        mn = b < mn ? b : mn;
+        mx = b > mx ? b : mx;
+        an &= b;
+        orr |= b;
+        xr ^= b;
+        if (l <= lane)
+            scan += b;
+        if ((b & 3) == (a & 3))
+            any |= 1ull << l;
+        if ((b & 1) == (a & 1))
+            same |= 1ull << l;
+    }
+    o[4] = (uint64_t)all;
+    o[5] = (uint64_t)anyv;
+    o[6] = ballot;
+    o[7] = sum, o[8] = mn, o[9] = mx, o[10] = an, o[11] = orr, o[12] = xr;
+    o[13] = scan;
+    o[14] = scan - a;
+    o[15] = any;
+    o[16] = mm;
+    o[17] = same == mm ? mm : 0;
+    o[19] = 1;
+}
+
+static void model(uint32_t B, uint32_t W, uint64_t m, uint64_t *out)
+{
+    memset(out, 0, (size_t)B * NOUT * 8);
+    for (uint32_t base = 0; base < B; base += W) {
+        uint32_t n = B - base < W ? B - base : W;
+        uint64_t full = n == 64 ? UINT64_MAX : (1ull << n) - 1, mm = m & full, act = 0;
+        for (uint32_t lane = 0; lane < n; lane++)
+            if (lane % 3)
+                act |= 1ull << lane;
+        for (uint32_t lane = 0; lane < n; lane++) {
+            uint64_t *o = out + (size_t)(base + lane) * NOUT;
+            if (has(mm, lane))
+                model_lane(o, base, lane, W, mm);
+            if (lane % 3)
+                o[18] = act;
+        }
+    }
+}
+
+static void check_planeops(uint32_t W, uint64_t mask)
+{
+    uint32_t B = 2 * W + W / 2 + 1; /* two full planes and a partial one */
+    size_t bytes = (size_t)B * NOUT * 8;
+    uint64_t *got = calloc(1, bytes), *want = calloc(1, bytes);
+    cvm_buffer *out = kern_buf("out", bytes, NULL);
+    cvm_diag d;
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_bytes(&mask, 8)};
+    cvm_launch_config cfg = kern_cfg(1, B);
+    cfg.plane_width = W;
+    cvm_status st = got && want && out && planeops_src ? kern_exec(planeops_src, "planeops", &cfg, args, 2, &d)
+                                       : CVM_OUT_OF_MEMORY;
+    if (ok(st == CVM_OK, "planeops width %u mask %016llx: runs", W, (unsigned long long)mask) &&
+        kern_read(out, got, bytes)) {
+        model(B, W, mask, want);
+        size_t bad = SIZE_MAX;
+        for (size_t i = 0; i < (size_t)B * NOUT && bad == SIZE_MAX; i++)
+            if (got[i] != want[i])
+                bad = i;
+        if (!ok(bad == SIZE_MAX, "planeops width %u mask %016llx: every op matches the C model", W,
+                (unsigned long long)mask))
+            diag("  unit %zu output %zu: got %016llx, want %016llx", bad / NOUT, bad % NOUT,
+                 (unsigned long long)got[bad], (unsigned long long)want[bad]);
+    } else if (st != CVM_OK) {
+        diag("  %s: %s", cvm_status_str(st), d.message);
+    }
+    if (out)
+        cvm_buffer_free(out);
+    free(got);
+    free(want);
+}
+
+/* Lane 3 is named by the full mask but does not execute the shuffle. */
+static const char inactive_src[] =
+    ".kernel inactive\n.param out buffer u32 write\n"
+    ".reg u32 %lane, %three, %v\n.reg u64 %m\n.reg bool %p\n"
+    "    sreg.u32 %lane, unit_pos_plane\n    sreg.u64 %m, plane_fullmask\n"
+    "    const.u32 %three, 3\n    ne.u32 %p, %lane, %three\n"
+    "    if %p\n        shfl.idx.u32 %v, %lane, %three, %m\n    end\n"
+    "    return\n.end\n";
+
+/* Lane 3 has returned; the others name it in a ballot. */
+static const char exited_src[] =
+    ".kernel exited\n.param out buffer u32 write\n"
+    ".reg u32 %lane, %three\n.reg u64 %m, %v\n.reg bool %p\n"
+    "    sreg.u32 %lane, unit_pos_plane\n    sreg.u64 %m, plane_fullmask\n"
+    "    const.u32 %three, 3\n    eq.u32 %p, %lane, %three\n"
+    "    if %p\n        return\n    end\n"
+    "    vote.ballot.u64 %v, %p, %m\n"
+    "    return\n.end\n";
+
+static void check_fault(const char *src, const char *name)
+{
+    cvm_diag d;
+    cvm_buffer *out = kern_buf("out", 256, NULL);
+    cvm_arg args[] = {kern_arg_buf(out)};
+    cvm_launch_config cfg = kern_cfg(1, 32);
+    cfg.plane_width = 32;
+    cvm_status st = kern_exec(src, name, &cfg, args, 1, &d);
+    ok(st == CVM_FAULT && d.has_fault, "%s: synccheck fault (got %s: %s)", name,
+       cvm_status_str(st), d.message);
+    if (d.has_fault)
+        is_int(d.fault.plane, 0, "%s: fault in plane 0", name);
+    cvm_buffer_free(out);
+}
+
+int main(void)
+{
+    static const uint32_t widths[] = {8, 16, 32, 64};
+    static const uint64_t masks[] = {UINT64_MAX, 0xf0f0f0f0f0f0f0f3ull, 0x8000000000000006ull};
+    if (!kern_open()) {
+        ok(0, "cpu device opens");
+        return done_testing();
+    }
+    planeops_src = kern_join(planeops_parts);
+    for (size_t w = 0; w < 4; w++)
+        for (size_t m = 0; m < 3; m++)
+            check_planeops(widths[w], masks[m]);
+    check_fault(inactive_src, "inactive");
+    check_fault(exited_src, "exited");
+    free(planeops_src);
+    kern_close();
+    return done_testing();
+}
