@@ -1,0 +1,450 @@
+/*
+ * test_memory.c - memory through every space and pointer op: ld/st on
+ * global, shared, local, const (a .constant symbol) and a .global symbol;
+ * f32x4 line loads and stores; ptr.add/ptr.diff; a per-lane pointer select;
+ * volatile and atomic loads/stores; every atomic op on i32/u32/u64/f32 in
+ * global and shared memory, checked order-independently; out-of-bounds and
+ * misaligned faults; buffer views. Expected values are computed here in C.
+ */
+#include "kern.h"
+
+/* p = param NAME + t * SIZE (t: %t, scratch %off, %sz) */
+#define AT(p, name, size)                                                                  \
+    "    cvt.i64 %off, %t\n    const.i64 %sz, " #size "\n    mul.i64 %off, %off, %sz\n"    \
+    "    param.ptr.global " p ", " name ", 0\n    ptr.add.ptr.global " p ", " p ", %off\n"
+
+/* ---- every space: out[t*5 + 0..4] = global, shared, local, const, .global symbol ---- */
+static const char *const spaces_parts[] = {
+    ".constant ctab u32 16 4 = 0x0b000000160000002100000042000000\n"
+    ".global gvar u32 16 4 = 0x05000000060000000700000008000000\n"
+    ".kernel spaces\n.param inp buffer u32 read\n.param out buffer u32 write\n"
+    ".shared 256\n.local 16\n"
+    ".reg u32 %t, %v, %w, %k, %c1, %c3, %n, %acc\n.reg i64 %off, %sz\n.reg bool %p\n"
+    ".reg ptr.global %pi, %po, %pg\n.reg ptr.shared %sb, %sp\n.reg ptr.local %lb, %lp\n"
+    ".reg ptr.const %cb\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %n, cube_dim.x\n    const.u32 %c1, 1\n"
+    "    const.u32 %c3, 3\n"
+    AT("%pi", "inp", 4) AT("%po", "out", 20)
+    "    ld.u32 %v, [%pi]\n    st.u32 [%po], %v\n"
+    /* shared: s[t] = 2v; read s[(t + 1) % n] */
+    "    const.ptr.shared %sb, 0\n    const.i64 %sz, 4\n    cvt.i64 %off, %t\n"
+    "    mul.i64 %off, %off, %sz\n    ptr.add.ptr.shared %sp, %sb, %off\n"
+    "    add.u32 %w, %v, %v\n    st.u32 [%sp], %w\n    sync_cube\n"
+    "    add.u32 %k, %t, %c1\n    rem.u32 %k, %k, %n\n    cvt.i64 %off, %k\n"
+    "    mul.i64 %off, %off, %sz\n    ptr.add.ptr.shared %sp, %sb, %off\n    ld.u32 %w, [%sp]\n"
+    "    const.i64 %sz, 4\n    ptr.add.ptr.global %po, %po, %sz\n    st.u32 [%po], %w\n",
+    /* local: l[k] = t + k for k < 4, then the sum */
+    "    const.ptr.local %lb, 0\n    const.u32 %k, 0\n"
+    "    loop\n        cvt.i64 %off, %k\n        mul.i64 %off, %off, %sz\n"
+    "        ptr.add.ptr.local %lp, %lb, %off\n        add.u32 %w, %t, %k\n        st.u32 [%lp], %w\n"
+    "        add.u32 %k, %k, %c1\n    continuing\n        gt.u32 %p, %k, %c3\n        break_if %p\n    end\n"
+    "    const.u32 %acc, 0\n    const.u32 %k, 0\n"
+    "    loop\n        cvt.i64 %off, %k\n        mul.i64 %off, %off, %sz\n"
+    "        ptr.add.ptr.local %lp, %lb, %off\n        ld.u32 %w, [%lp]\n        add.u32 %acc, %acc, %w\n"
+    "        add.u32 %k, %k, %c1\n    continuing\n        gt.u32 %p, %k, %c3\n        break_if %p\n    end\n"
+    "    ptr.add.ptr.global %po, %po, %sz\n    st.u32 [%po], %acc\n"
+    /* const and .global symbol: element t % 4 */
+    "    and.u32 %k, %t, %c3\n    cvt.i64 %off, %k\n    mul.i64 %off, %off, %sz\n"
+    "    sym.ptr.const %cb, ctab\n    ptr.add.ptr.const %cb, %cb, %off\n    ld.u32 %w, [%cb]\n"
+    "    ptr.add.ptr.global %po, %po, %sz\n    st.u32 [%po], %w\n"
+    "    sym.ptr.global %pg, gvar\n    ptr.add.ptr.global %pg, %pg, %off\n    ld.u32 %w, [%pg]\n"
+    "    ptr.add.ptr.global %po, %po, %sz\n    st.u32 [%po], %w\n"
+    "    return\n.end\n",
+    NULL};
+
+static void test_spaces(void)
+{
+    enum { N = 48 };
+    uint32_t in[N], got[N * 5];
+    static const uint32_t ctab[4] = {11, 22, 33, 66}, gvar[4] = {5, 6, 7, 8};
+    for (uint32_t t = 0; t < N; t++)
+        in[t] = t * 1000 + 7;
+    char *src = kern_join(spaces_parts);
+    cvm_buffer *bi = kern_buf("inp", sizeof in, in), *bo = kern_buf("out", sizeof got, NULL);
+    cvm_arg args[] = {kern_arg_buf(bi), kern_arg_buf(bo)};
+    cvm_launch_config cfg = kern_cfg(1, N);
+    cvm_diag d;
+    cvm_status st = src ? kern_exec(src, "spaces", &cfg, args, 2, &d) : CVM_OUT_OF_MEMORY;
+    if (ok(st == CVM_OK, "spaces: runs (%s %s)", cvm_status_str(st), st ? d.message : "") &&
+        kern_read(bo, got, sizeof got)) {
+        int g = 1, s = 1, l = 1, c = 1, y = 1;
+        for (uint32_t t = 0; t < N; t++) {
+            g &= got[t * 5] == in[t];
+            s &= got[t * 5 + 1] == 2 * in[(t + 1) % N];
+            l &= got[t * 5 + 2] == 4 * t + 6;
+            c &= got[t * 5 + 3] == ctab[t % 4];
+            y &= got[t * 5 + 4] == gvar[t % 4];
+        }
+        ok(g, "global ld/st");
+        ok(s, "shared ld/st across sync_cube");
+        ok(l, "local ld/st");
+        ok(c, "const symbol ld");
+        ok(y, ".global symbol ld");
+    }
+    free(src);
+    cvm_buffer_free(bi);
+    cvm_buffer_free(bo);
+}
+
+/*
+ * ---- lines, pointers, select, volatile and atomic ld/st ----
+ * lines: lo[t] = 2 * li[t] as f32x4; sum[t] = sum of the 4 elements
+ * diff[t] = ptr.diff(a + 100, a + 4t); sel[t] = t odd ? a[t] : b[t]
+ * vol[t] = round trip through st.volatile/ld.volatile and st.atomic/ld.atomic
+ */
+static const char *const misc_parts[] = {
+    ".kernel misc\n.param li buffer f32x4 read\n.param lo buffer f32x4 write\n"
+    ".param sum buffer f32 write\n.param a buffer u32 read\n.param b buffer u32 read\n"
+    ".param diff buffer i64 write\n.param sel buffer u32 write\n.param vol buffer u32 readwrite\n"
+    ".reg u32 %t, %c1, %x, %y\n.reg i64 %off, %sz, %d\n.reg bool %odd\n"
+    ".reg ptr.global %p, %q, %r, %pa, %pb\n.reg f32x4 %v\n.reg f32 %e0, %e1, %e2, %e3\n"
+    "    sreg.u32 %t, unit_pos.x\n    const.u32 %c1, 1\n"
+    AT("%p", "li", 16) AT("%q", "lo", 16)
+    "    ld.f32x4 %v, [%p]\n    add.f32x4 %v, %v, %v\n    st.f32x4 [%q], %v\n"
+    "    extract.f32 %e0, %v, 0\n    extract.f32 %e1, %v, 1\n    extract.f32 %e2, %v, 2\n"
+    "    extract.f32 %e3, %v, 3\n    add.f32 %e0, %e0, %e1\n    add.f32 %e0, %e0, %e2\n"
+    "    add.f32 %e0, %e0, %e3\n" AT("%r", "sum", 4) "    st.f32 [%r], %e0\n"
+    /* pointers */
+    AT("%pa", "a", 4) "    param.ptr.global %p, a, 0\n    const.i64 %sz, 100\n"
+    "    ptr.add.ptr.global %p, %p, %sz\n    ptr.diff.i64 %d, %p, %pa\n"
+    AT("%r", "diff", 8) "    st.i64 [%r], %d\n",
+    AT("%pb", "b", 4) "    and.u32 %x, %t, %c1\n    cvt.bool %odd, %x\n"
+    "    select.ptr.global %p, %odd, %pa, %pb\n    ld.u32 %x, [%p]\n"
+    AT("%r", "sel", 4) "    st.u32 [%r], %x\n"
+    /* volatile and atomic round trips */
+    AT("%r", "vol", 4) "    mul.u32 %x, %t, %t\n    st.volatile.u32 [%r], %x\n"
+    "    ld.volatile.u32 %y, [%r]\n    add.u32 %y, %y, %c1\n"
+    "    st.atomic.release.device.u32 [%r], %y\n    ld.atomic.acquire.device.u32 %x, [%r]\n"
+    "    add.u32 %x, %x, %c1\n    st.u32 [%r], %x\n"
+    "    return\n.end\n",
+    NULL};
+
+static void test_misc(void)
+{
+    enum { N = 40 };
+    float li[N * 4], lo[N * 4], sum[N];
+    uint32_t a[N], b[N], sel[N], vol[N];
+    int64_t diff[N];
+    for (int i = 0; i < N * 4; i++)
+        li[i] = (float)i * 0.25f - 3.0f;
+    for (uint32_t t = 0; t < N; t++)
+        a[t] = 100 + t, b[t] = 900 + t;
+    char *src = kern_join(misc_parts);
+    cvm_buffer *bufs[8] = {kern_buf("li", sizeof li, li), kern_buf("lo", sizeof lo, NULL),
+                           kern_buf("sum", sizeof sum, NULL), kern_buf("a", sizeof a, a),
+                           kern_buf("b", sizeof b, b), kern_buf("diff", sizeof diff, NULL),
+                           kern_buf("sel", sizeof sel, NULL), kern_buf("vol", sizeof vol, NULL)};
+    cvm_arg args[8];
+    for (int i = 0; i < 8; i++)
+        args[i] = kern_arg_buf(bufs[i]);
+    cvm_launch_config cfg = kern_cfg(1, N);
+    cvm_diag d;
+    cvm_status st = src ? kern_exec(src, "misc", &cfg, args, 8, &d) : CVM_OUT_OF_MEMORY;
+    if (ok(st == CVM_OK, "misc: runs (%s %s)", cvm_status_str(st), st ? d.message : "") &&
+        kern_read(bufs[1], lo, sizeof lo) && kern_read(bufs[2], sum, sizeof sum) &&
+        kern_read(bufs[5], diff, sizeof diff) && kern_read(bufs[6], sel, sizeof sel) &&
+        kern_read(bufs[7], vol, sizeof vol)) {
+        int l = 1, s = 1, df = 1, se = 1, v = 1;
+        for (uint32_t t = 0; t < N; t++) {
+            float e[4];
+            for (int k = 0; k < 4; k++) {
+                e[k] = li[t * 4 + k] + li[t * 4 + k];
+                l &= lo[t * 4 + k] == e[k];
+            }
+            float want = e[0] + e[1];
+            want = want + e[2];
+            want = want + e[3];
+            s &= sum[t] == want;
+            df &= diff[t] == 100 - 4 * (int64_t)t;
+            se &= sel[t] == ((t & 1) ? a[t] : b[t]);
+            v &= vol[t] == t * t + 2;
+        }
+        ok(l, "f32x4 line load, add and store");
+        ok(s, "extract from a line");
+        ok(df, "ptr.add and ptr.diff");
+        ok(se, "per-lane select between pointers into two buffers");
+        ok(v, "volatile and atomic load/store round trips");
+    }
+    free(src);
+    for (int i = 0; i < 8; i++)
+        cvm_buffer_free(bufs[i]);
+}
+
+/*
+ * ---- atomics: N units apply OP with operand vals[t] to loc[0] (global) or
+ * to a shared copy of it (shared). cas is exercised as a CAS loop that adds
+ * vals[t]. Order-independent checks: the final value is the fold of every
+ * operand (all these ops commute), and for any serial order the multiset
+ * {old_t OP v_t} + {init} equals {old_t} + {final}.
+ */
+enum { AT_N = 64 };
+typedef enum { T_I32, T_U32, T_U64, T_F32 } atype;
+static const char *const tname[] = {"i32", "u32", "u64", "f32"};
+
+static const char *atomic_src(char *buf, size_t cap, const char *op, atype ty, int shared)
+{
+    const char *t = tname[ty], *scope = shared ? "cube" : "device";
+    const char *ptr = shared ? "%sp" : "%pl";
+    int is_cas = strcmp(op, "cas") == 0;
+    char body[1024];
+    if (is_cas)
+        snprintf(body, sizeof body,
+                 "    loop\n        ld.atomic.relaxed.%s.%s %%cur, [%s]\n"
+                 "        add.%s %%nv, %%cur, %%v\n"
+                 "        atom.cas.relaxed.%s.%s %%old, [%s], %%cur, %%nv\n"
+                 "        eq.%s %%done, %%old, %%cur\n        if %%done\n            break\n"
+                 "        end\n    end\n",
+                 scope, t, ptr, t, scope, t, ptr, t);
+    else
+        snprintf(body, sizeof body, "    atom.%s.relaxed.%s.%s %%old, [%s], %%v\n", op, scope, t, ptr);
+    snprintf(buf, cap,
+             ".kernel at\n.param loc buffer %s readwrite\n.param vals buffer %s read\n"
+             ".param olds buffer %s write\n.shared 16\n"
+             ".reg u32 %%t, %%z\n.reg %s %%v, %%old, %%cur, %%nv\n.reg bool %%first, %%done\n"
+             ".reg i64 %%off, %%sz\n.reg ptr.global %%pl, %%pv, %%po\n.reg ptr.shared %%sp\n"
+             "    sreg.u32 %%t, abs_pos.x\n    const.u32 %%z, 0\n    eq.u32 %%first, %%t, %%z\n"
+             "    const.i64 %%sz, %d\n    cvt.i64 %%off, %%t\n    mul.i64 %%off, %%off, %%sz\n"
+             "    param.ptr.global %%pl, loc, 0\n    param.ptr.global %%pv, vals, 0\n"
+             "    ptr.add.ptr.global %%pv, %%pv, %%off\n    ld.%s %%v, [%%pv]\n"
+             "    const.ptr.shared %%sp, 0\n"
+             "%s" /* shared: unit 0 copies loc[0] in */
+             "%s"
+             "%s" /* shared: unit 0 copies the result out */
+             "    param.ptr.global %%po, olds, 0\n    ptr.add.ptr.global %%po, %%po, %%off\n"
+             "    st.%s [%%po], %%old\n    return\n.end\n",
+             t, t, t, t, ty == T_U64 ? 8 : 4, t,
+             shared ? "    if %first\n        ld.TY %cur, [%pl]\n        st.TY [%sp], %cur\n    end\n    sync_cube\n" : "",
+             body,
+             shared ? "    sync_cube\n    if %first\n        ld.TY %cur, [%sp]\n        st.TY [%pl], %cur\n    end\n" : "",
+             t);
+    /* the two shared snippets above name the type as TY */
+    for (char *p = strstr(buf, ".TY "); p; p = strstr(p, ".TY ")) {
+        size_t n = strlen(t);
+        memmove(p + 1 + n, p + 3, strlen(p + 3) + 1);
+        memcpy(p + 1, t, n);
+    }
+    return buf;
+}
+
+typedef union { uint64_t u; int32_t i32; uint32_t u32; float f; } aval;
+
+static uint64_t bits(atype ty, aval v)
+{
+    return ty == T_U64 ? v.u : ty == T_F32 ? (uint64_t)(uint32_t)v.u32 : (uint64_t)v.u32;
+}
+
+/* The op applied to x and v, in the C reference. */
+static aval apply(const char *op, atype ty, aval x, aval v)
+{
+    aval r = {0};
+    if (ty == T_F32) {
+        r.f = !strcmp(op, "add") ? x.f + v.f : !strcmp(op, "min") ? (v.f < x.f ? v.f : x.f)
+              : !strcmp(op, "max") ? (v.f > x.f ? v.f : x.f) : v.f; /* exch */
+        return r;
+    }
+    uint64_t a = ty == T_U64 ? x.u : x.u32, b = ty == T_U64 ? v.u : v.u32, m;
+    int64_t sa = ty == T_I32 ? x.i32 : (int64_t)a, sb = ty == T_I32 ? v.i32 : (int64_t)b;
+    if (!strcmp(op, "add") || !strcmp(op, "cas"))
+        m = a + b;
+    else if (!strcmp(op, "sub"))
+        m = a - b;
+    else if (!strcmp(op, "min"))
+        m = ty == T_I32 ? (sb < sa ? b : a) : (b < a ? b : a);
+    else if (!strcmp(op, "max"))
+        m = ty == T_I32 ? (sb > sa ? b : a) : (b > a ? b : a);
+    else if (!strcmp(op, "and"))
+        m = a & b;
+    else if (!strcmp(op, "or"))
+        m = a | b;
+    else if (!strcmp(op, "xor"))
+        m = a ^ b;
+    else if (!strcmp(op, "inc"))
+        m = a >= b ? 0 : a + 1;
+    else if (!strcmp(op, "dec"))
+        m = (a == 0 || a > b) ? b : a - 1;
+    else
+        m = b; /* exch */
+    if (ty == T_U64)
+        r.u = m;
+    else
+        r.u32 = (uint32_t)m;
+    return r;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_atomic(const char *op, atype ty, int shared)
+{
+    size_t es = ty == T_U64 ? 8 : 4;
+    unsigned char vals[AT_N * 8], olds[AT_N * 8], loc[8] = {0};
+    aval init = {0}, v[AT_N], o[AT_N], fin, want;
+    uint64_t lhs[AT_N + 1], rhs[AT_N + 1];
+    char src[4096];
+    if (!strcmp(op, "inc") || !strcmp(op, "dec"))
+        init.u32 = !strcmp(op, "inc") ? 3 : 500, init.u = ty == T_U64 ? init.u32 : init.u;
+    else if (ty == T_F32)
+        init.f = 0.5f;
+    else
+        init.u32 = 0x0f0f1234u, init.u = ty == T_U64 ? 0x123456789abcdefull : init.u;
+    for (uint32_t t = 0; t < AT_N; t++) {
+        uint32_t h = t * 2654435761u ^ (t << 7);
+        v[t].u = 0;
+        if (!strcmp(op, "inc") || !strcmp(op, "dec"))
+            v[t].u32 = 1000;
+        else if (ty == T_F32)
+            v[t].f = (float)((int)(h % 23) - 11);
+        else if (ty == T_U64)
+            v[t].u = (uint64_t)h << 29 ^ h;
+        else
+            v[t].u32 = h;
+        memcpy(vals + t * es, &v[t], es);
+    }
+    memcpy(loc, &init, es);
+    cvm_buffer *bl = kern_buf("loc", 8, loc), *bv = kern_buf("vals", sizeof vals, vals),
+               *bo = kern_buf("olds", sizeof olds, NULL);
+    cvm_arg args[] = {kern_arg_buf(bl), kern_arg_buf(bv), kern_arg_buf(bo)};
+    cvm_launch_config cfg = shared ? kern_cfg(1, AT_N) : kern_cfg(2, AT_N / 2);
+    cvm_diag d;
+    cvm_status st = kern_exec(atomic_src(src, sizeof src, op, ty, shared), "at", &cfg, args, 3, &d);
+    const char *where = shared ? "shared" : "global";
+    if (ok(st == CVM_OK, "atom.%s.%s %s: runs", op, tname[ty], where) &&
+        kern_read(bl, loc, 8) && kern_read(bo, olds, sizeof olds)) {
+        fin.u = 0;
+        memcpy(&fin, loc, es);
+        want = init;
+        for (uint32_t t = 0; t < AT_N; t++) {
+            want = apply(op, ty, want, v[t]);
+            o[t].u = 0;
+            memcpy(&o[t], olds + t * es, es);
+            lhs[t] = bits(ty, apply(op, ty, o[t], v[t]));
+            rhs[t] = bits(ty, o[t]);
+        }
+        lhs[AT_N] = bits(ty, init);
+        rhs[AT_N] = bits(ty, fin);
+        qsort(lhs, AT_N + 1, 8, cmp_u64);
+        qsort(rhs, AT_N + 1, 8, cmp_u64);
+        if (strcmp(op, "exch") != 0)
+            ok(bits(ty, fin) == bits(ty, want), "atom.%s.%s %s: final value", op, tname[ty], where);
+        ok(memcmp(lhs, rhs, sizeof lhs) == 0, "atom.%s.%s %s: old values form a serial order", op,
+           tname[ty], where);
+    } else if (st != CVM_OK) {
+        diag("  %s: %s", cvm_status_str(st), d.message);
+    }
+    cvm_buffer_free(bl);
+    cvm_buffer_free(bv);
+    cvm_buffer_free(bo);
+}
+
+static void test_atomics(void)
+{
+    static const struct {
+        const char *op;
+        unsigned types; /* bit per atype */
+    } ops[] = {{"add", 15}, {"sub", 7}, {"min", 15}, {"max", 15}, {"and", 7}, {"or", 7},
+               {"xor", 7},  {"exch", 15}, {"inc", 6}, {"dec", 6}, {"cas", 7}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        for (int ty = 0; ty < 4; ty++)
+            if (ops[i].types >> ty & 1)
+                for (int sh = 0; sh < 2; sh++)
+                    test_atomic(ops[i].op, (atype)ty, sh);
+}
+
+/* ---- faults: unit 5 of each cube reads/writes at byte offset OFF of a 16-byte buffer ---- */
+#define FAULT_SRC(kind, access)                                                            \
+    ".kernel " kind "\n.param small buffer u32 readwrite\n"                                \
+    ".reg u32 %t, %v, %five\n.reg bool %p\n.reg i64 %off\n.reg ptr.global %ps\n"           \
+    "    sreg.u32 %t, unit_pos.x\n"                 /* pc 0 */                             \
+    "    const.u32 %five, 5\n"                      /* 1 */                                \
+    "    eq.u32 %p, %t, %five\n"                    /* 2 */                                \
+    "    param.ptr.global %ps, small, 0\n"          /* 3 */                                \
+    "    const.u32 %v, 9\n"                         /* 4 */                                \
+    "    if %p\n"                                   /* 5 */                                \
+    "        param.i64 %off, off, 0\n"              /* 6 */                                \
+    "        ptr.add.ptr.global %ps, %ps, %off\n"   /* 7 */                                \
+    "    end\n"                                     /* 8 */                                \
+    access                                          /* 9 */                                \
+    "    return\n.end\n"
+
+static const char ld_fault_src[] = FAULT_SRC("oob", "    ld.u32 %v, [%ps]\n");
+static const char st_fault_src[] = FAULT_SRC("oob", "    st.u32 [%ps], %v\n");
+
+static void test_fault(const char *src, const char *what, int64_t off, const char *want_msg)
+{
+    char patched[2048];
+    /* the offset is a scalar parameter; declared after the buffer */
+    const char *at = strstr(src, "readwrite\n");
+    snprintf(patched, sizeof patched, "%.*s.param off scalar i64\n%s",
+             (int)(at + strlen("readwrite\n") - src), src, at + strlen("readwrite\n"));
+    cvm_buffer *b = kern_buf("small", 16, NULL);
+    cvm_arg args[] = {kern_arg_buf(b), kern_arg_bytes(&off, 8)};
+    cvm_launch_config cfg = kern_cfg(2, 8);
+    cvm_diag d;
+    cvm_status st = kern_exec(patched, "oob", &cfg, args, 2, &d);
+    ok(st == CVM_FAULT && d.has_fault, "%s: faults (%s: %s)", what, cvm_status_str(st), d.message);
+    if (d.has_fault) {
+        ok(d.fault.cube[0] == 0 && d.fault.unit[0] == 5, "%s: lowest faulting unit (cube %u unit %u)",
+           what, d.fault.cube[0], d.fault.unit[0]);
+        is_int(d.fault.pc, 9, "%s: pc of the access", what);
+        if (want_msg) {
+            char num[32];
+            snprintf(num, sizeof num, "%lld", (long long)off);
+            ok(strstr(d.message, want_msg) && strstr(d.message, num),
+               "%s: message names buffer '%s' and offset %s", what, want_msg, num);
+        }
+    }
+    cvm_buffer_free(b);
+}
+
+/* ---- buffer views: the kernel sees buffer + offset as its element 0 ---- */
+static const char view_src[] =
+    ".kernel view\n.param src buffer u32 read\n.param dst buffer u32 write\n"
+    ".reg u32 %t, %v\n.reg i64 %off, %sz\n.reg ptr.global %p, %q\n"
+    "    sreg.u32 %t, unit_pos.x\n" AT("%p", "src", 4) AT("%q", "dst", 4)
+    "    ld.u32 %v, [%p]\n    st.u32 [%q], %v\n    return\n.end\n";
+
+static void test_view(void)
+{
+    uint32_t src[16], dst[16] = {0};
+    for (uint32_t i = 0; i < 16; i++)
+        src[i] = 50 + i;
+    cvm_buffer *bs = kern_buf("src", sizeof src, src), *bd = kern_buf("dst", sizeof dst, NULL);
+    cvm_arg args[] = {kern_arg_view(bs, 8), kern_arg_view(bd, 16)};
+    cvm_launch_config cfg = kern_cfg(1, 8);
+    cvm_diag d;
+    cvm_status st = kern_exec(view_src, "view", &cfg, args, 2, &d);
+    if (ok(st == CVM_OK, "view: runs (%s)", d.message) && kern_read(bd, dst, sizeof dst)) {
+        int good = 1;
+        for (uint32_t i = 0; i < 16; i++)
+            good &= dst[i] == (i >= 4 && i < 12 ? src[i - 4 + 2] : 0);
+        ok(good, "buffer views offset both the read and the written buffer");
+    }
+    /* a view whose kernel reads past the end of the underlying buffer faults */
+    cfg = kern_cfg(1, 16);
+    st = kern_exec(view_src, "view", &cfg, args, 2, &d);
+    ok(st == CVM_FAULT, "view: reading past the buffer through a view faults (%s)",
+       cvm_status_str(st));
+    cvm_buffer_free(bs);
+    cvm_buffer_free(bd);
+}
+
+int main(void)
+{
+    if (!kern_open()) {
+        ok(0, "cpu device opens");
+        return done_testing();
+    }
+    test_spaces();
+    test_misc();
+    test_atomics();
+    test_fault(ld_fault_src, "out-of-bounds load", 32, "small");
+    test_fault(st_fault_src, "out-of-bounds store", 64, "small");
+    test_fault(ld_fault_src, "misaligned load", 2, NULL);
+    test_fault(st_fault_src, "negative-offset store", -8, NULL);
+    test_view();
+    kern_close();
+    return done_testing();
+}
