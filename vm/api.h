@@ -56,6 +56,7 @@ struct cvm_module {
     cvm_kernel *kernels;   /* bc->nkernels */
     cvm_buffer **symbufs;  /* per symbol: its buffer (global symbols), NULL for constants */
     uint64_t *sym_value;   /* per symbol: address (global) or offset in the const space */
+    uint8_t *const_data;   /* the ptr.const space: bc->const_size bytes */
     cvm_module *prev, *next;
 };
 

@@ -201,7 +201,7 @@ static cvm_status run_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
         .param_offset = offsets,
         .regions = regions,
         .nregions = nregions,
-        .const_data = mod->bc->data,
+        .const_data = mod->const_data,
         .const_size = mod->bc->const_size,
         .sym_value = mod->sym_value,
         .step_budget = cfg->step_budget,

@@ -22,8 +22,14 @@ static cvm_status init_symbols(cvm_module *m, cvm_diag *diag)
     size_t n = bc->nsymbols ? bc->nsymbols : 1;
     m->symbufs = cvm_vm_dev_alloc(m->dev, n * sizeof *m->symbufs);
     m->sym_value = cvm_vm_dev_alloc(m->dev, n * sizeof *m->sym_value);
-    if (!m->symbufs || !m->sym_value)
+    /* The const space starts as the module data (constant symbols sit at their
+     * initializer offsets); a space larger than the data is zero-extended so the
+     * interpreter never reads past the module's arrays. */
+    m->const_data = cvm_vm_dev_alloc(m->dev, bc->const_size ? bc->const_size : 1);
+    if (!m->symbufs || !m->sym_value || !m->const_data)
         return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory loading module symbols");
+    if (bc->ndata)
+        memcpy(m->const_data, bc->data, bc->ndata < bc->const_size ? bc->ndata : bc->const_size);
     for (uint32_t i = 0; i < bc->nsymbols; i++) {
         const cvm_bc_symbol *sym = &bc->symbols[i];
         if (sym->space == CVM_SYM_CONST) {
@@ -62,6 +68,8 @@ void cvm_vm_module_release(cvm_module *m)
     size_t n = nsyms ? nsyms : 1;
     cvm_vm_dev_free(dev, m->symbufs, n * sizeof *m->symbufs);
     cvm_vm_dev_free(dev, m->sym_value, n * sizeof *m->sym_value);
+    if (m->bc)
+        cvm_vm_dev_free(dev, m->const_data, m->bc->const_size ? m->bc->const_size : 1);
     if (m->bc)
         cvm_vm_dev_free(dev, m->kernels, (m->bc->nkernels ? m->bc->nkernels : 1) * sizeof *m->kernels);
     if (m->prog)

@@ -1,0 +1,398 @@
+/*
+ * cubevm.c - the `cubevm` command: entry point, help, and the bytecode
+ * subcommands (asm, disasm, verify, info). `run` is in cubevm_run.c.
+ * Uses the public API (vm/cubevm.h) only; docs/cli.md documents it and
+ * must match the help text below.
+ */
+#include "cubevm_cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help_text[] =
+    "usage: cubevm COMMAND [ARGS]\n"
+    "\n"
+    "A virtual machine for GPU compute kernels (cubevm " CVM_VERSION_STRING ").\n"
+    "\n"
+    "commands:\n"
+    "  cubevm asm IN.cbs -o OUT.cbc       assemble .cbs text into a .cbc module\n"
+    "  cubevm disasm IN.cbc [-o OUT.cbs]  print a module as canonical .cbs text\n"
+    "                                     (to stdout unless -o is given)\n"
+    "  cubevm verify FILE                 check a .cbc or .cbs module; prints \"FILE: ok\"\n"
+    "  cubevm info FILE                   list the kernels of a module with their\n"
+    "                                     parameters and requirements\n"
+    "  cubevm run FILE [OPTIONS] [NAME=VALUE]...\n"
+    "                                     launch a kernel once and wait for it\n"
+    "  cubevm --help | -h                 this text\n"
+    "  cubevm --version                   the version\n"
+    "\n"
+    "cubevm run FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
+    "               [--device cpu] [--plane-width N] [--timeout SECONDS] [--steps N] [--unchecked]\n"
+    "               [--out NAME=PATH.npy]... [--print NAME[:COUNT]]... [NAME=VALUE]...\n"
+    "  FILE               a .cbc module, or a .cbs text file (assembled on the fly)\n"
+    "  --kernel NAME      the kernel to launch (default: the module's only kernel)\n"
+    "  --grid X[,Y[,Z]]   cubes per dimension (default 1,1,1)\n"
+    "  --block X[,Y[,Z]]  units per cube per dimension (default 1,1,1; at most 1024 units)\n"
+    "  --shared BYTES     dynamic shared memory per cube (default 0)\n"
+    "  --device NAME      the device (default cpu; the only one built in)\n"
+    "  --plane-width N    units per plane: a power of two 1..64 (default: the kernel's\n"
+    "                     requirement, else 32)\n"
+    "  --timeout SECONDS  wall time before the launch faults (default 60; 0 = none)\n"
+    "  --steps N          instructions per plane before the launch faults (default: no limit)\n"
+    "  --unchecked        skip bounds, alignment and division checks (faster, unsafe)\n"
+    "  NAME=@PATH.npy     buffer argument from a numpy .npy file; dtype must match the\n"
+    "                     parameter's element type (<f2 is f16, bf16 as <u2 bit patterns,\n"
+    "                     |b1 is bool); C order only\n"
+    "  NAME=zeros:N       a new zero-filled buffer of N elements of the parameter's type\n"
+    "  NAME=rand:N[:SEED] a new buffer of N random elements (default seed 1): floats uniform\n"
+    "                     in [-1,1), signed integers in [-100,100], unsigned in [0,100],\n"
+    "                     bools 0 or 1\n"
+    "  NAME=VALUE         a scalar argument, parsed for the parameter's type (integers in\n"
+    "                     decimal or 0x hex, floats, true/false); a line type takes its\n"
+    "                     elements comma-separated; a struct takes hex:BYTES\n"
+    "  --out NAME=PATH    after the launch completes, write buffer NAME to a .npy file\n"
+    "  --print NAME[:N]   after the launch, print the first N (default 8) elements of\n"
+    "                     buffer NAME\n"
+    "\n"
+    "Every kernel parameter must be given exactly once. Text printed by the kernel goes to\n"
+    "stdout after the launch, then the --print lines.\n"
+    "\n"
+    "exit status: 0 success, 1 failure (bad module or input, kernel fault, I/O error),\n"
+    "2 bad command line. Errors are one line on stderr starting with \"cubevm: error:\";\n"
+    "a kernel fault adds its record (kernel, cube, unit, plane, lane, pc, source line).\n"
+    "See docs/cli.md.\n";
+
+int cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cubevm: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+int cli_diag_error(const char *context, cvm_status st, const cvm_diag *d)
+{
+    const char *msg = d && d->message[0] ? d->message : cvm_status_str(st);
+    char pos[300] = "";
+    /* Prefix a source position unless the message already starts with it. */
+    if (d && d->file[0] && strncmp(msg, d->file, strlen(d->file)) != 0) {
+        if (d->line)
+            snprintf(pos, sizeof pos, "%s:%u:%u: ", d->file, d->line, d->col);
+        else if (d->has_offset)
+            snprintf(pos, sizeof pos, "%s: offset %llu: ", d->file, (unsigned long long)d->offset);
+        else
+            snprintf(pos, sizeof pos, "%s: ", d->file);
+    } else if (d && !d->file[0] && d->has_offset && context) {
+        snprintf(pos, sizeof pos, "%s: offset %llu: ", context, (unsigned long long)d->offset);
+        context = NULL;
+    }
+    if (context && !pos[0] && strncmp(msg, context, strlen(context)) != 0)
+        cli_error(CLI_FAIL, "%s: %s%s", context, pos, msg);
+    else
+        cli_error(CLI_FAIL, "%s%s", pos, msg);
+    if (d && d->has_fault) {
+        const cvm_fault *f = &d->fault;
+        fprintf(stderr,
+                "  fault: kernel %s, cube (%u,%u,%u), unit (%u,%u,%u), plane %u, lane %u, pc %u",
+                f->kernel, f->cube[0], f->cube[1], f->cube[2], f->unit[0], f->unit[1], f->unit[2],
+                f->plane, f->lane, f->pc);
+        if (f->line)
+            fprintf(stderr, ", line %s:%u", f->file[0] ? f->file : "?", f->line);
+        else
+            fprintf(stderr, ", no source line");
+        fprintf(stderr, "; %u fault%s in this launch\n", f->count, f->count == 1 ? "" : "s");
+    }
+    return CLI_FAIL;
+}
+
+bool cli_read_file(const char *path, char **out, size_t *out_size)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) {
+        cli_error(CLI_FAIL, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    for (;;) {
+        if (cap - len < 4096) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            char *nb = realloc(buf, ncap);
+            if (!nb) {
+                cli_error(CLI_FAIL, "%s: out of memory reading the file", path);
+                goto fail;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    if (ferror(f)) {
+        cli_error(CLI_FAIL, "%s: %s", path, strerror(errno ? errno : EIO));
+        goto fail;
+    }
+    fclose(f);
+    buf[len] = 0;
+    *out = buf;
+    *out_size = len;
+    return true;
+fail:
+    free(buf);
+    fclose(f);
+    return false;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        cli_error(CLI_FAIL, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    bool good = fwrite(data, 1, size, f) == size;
+    if (fclose(f) != 0)
+        good = false;
+    if (!good)
+        cli_error(CLI_FAIL, "%s: write error: %s", path, strerror(errno));
+    return good;
+}
+
+/* Loads FILE as .cbc bytes, assembling .cbs text first. Caller frees with cvm_free_bytes. */
+static int module_bytes(const char *path, void **out, size_t *out_size)
+{
+    char *text = NULL;
+    size_t len = 0;
+    cvm_diag d;
+    if (!cli_read_file(path, &text, &len))
+        return CLI_FAIL;
+    if (!has_suffix(path, ".cbs")) {
+        void *copy = malloc(len ? len : 1);
+        if (!copy) {
+            free(text);
+            return cli_error(CLI_FAIL, "%s: out of memory", path);
+        }
+        memcpy(copy, text, len);
+        free(text);
+        *out = copy;
+        *out_size = len;
+        return CLI_OK;
+    }
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_assemble(text, len, path, out, out_size, &d);
+    free(text);
+    if (st)
+        return cli_diag_error(path, st, &d);
+    return CLI_OK;
+}
+
+static void free_module_bytes(const char *path, void *bytes)
+{
+    if (has_suffix(path, ".cbs"))
+        cvm_free_bytes(bytes);
+    else
+        free(bytes);
+}
+
+static int cmd_asm(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_error(CLI_USAGE, "asm: unknown option '%s' (usage: cubevm asm IN.cbs -o OUT.cbc)", argv[i]);
+        else if (!in)
+            in = argv[i];
+        else
+            return cli_error(CLI_USAGE, "asm: unexpected argument '%s'", argv[i]);
+    }
+    if (!in || !out)
+        return cli_error(CLI_USAGE, "asm: usage: cubevm asm IN.cbs -o OUT.cbc");
+    char *text;
+    size_t len;
+    if (!cli_read_file(in, &text, &len))
+        return CLI_FAIL;
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_assemble(text, len, in, &bytes, &size, &d);
+    free(text);
+    if (st)
+        return cli_diag_error(in, st, &d);
+    int rc = write_file(out, bytes, size) ? CLI_OK : CLI_FAIL;
+    cvm_free_bytes(bytes);
+    return rc;
+}
+
+static int cmd_disasm(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_error(CLI_USAGE, "disasm: unknown option '%s' (usage: cubevm disasm IN.cbc [-o OUT.cbs])", argv[i]);
+        else if (!in)
+            in = argv[i];
+        else
+            return cli_error(CLI_USAGE, "disasm: unexpected argument '%s'", argv[i]);
+    }
+    if (!in)
+        return cli_error(CLI_USAGE, "disasm: usage: cubevm disasm IN.cbc [-o OUT.cbs]");
+    char *bytes;
+    size_t size;
+    if (!cli_read_file(in, &bytes, &size))
+        return CLI_FAIL;
+    char *text = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_disassemble(bytes, size, &text, &d);
+    free(bytes);
+    if (st)
+        return cli_diag_error(in, st, &d);
+    int rc = CLI_OK;
+    if (out)
+        rc = write_file(out, text, strlen(text)) ? CLI_OK : CLI_FAIL;
+    else if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
+        rc = cli_error(CLI_FAIL, "writing to stdout failed");
+    cvm_free_bytes(text);
+    return rc;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
+        return cli_error(CLI_USAGE, "verify: usage: cubevm verify FILE");
+    void *bytes = NULL;
+    size_t size = 0;
+    int rc = module_bytes(argv[1], &bytes, &size);
+    if (rc)
+        return rc;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_verify(bytes, size, &d);
+    free_module_bytes(argv[1], bytes);
+    if (st)
+        return cli_diag_error(argv[1], st, &d);
+    printf("%s: ok\n", argv[1]);
+    return CLI_OK;
+}
+
+static const char *access_name(cvm_access a)
+{
+    switch (a) {
+    case CVM_ACCESS_READ: return "read";
+    case CVM_ACCESS_WRITE: return "write";
+    case CVM_ACCESS_READWRITE: return "readwrite";
+    }
+    return "?";
+}
+
+static void print_kernel(const cvm_kernel *k)
+{
+    cvm_kernel_info ki;
+    cvm_kernel_info_get(k, &ki);
+    printf("kernel %s(", ki.name);
+    for (uint32_t i = 0; i < ki.param_count; i++) {
+        cvm_param_info p;
+        cvm_kernel_param(k, i, &p);
+        printf("%s%s", i ? ", " : "", p.name);
+    }
+    printf(")\n");
+    for (uint32_t i = 0; i < ki.param_count; i++) {
+        cvm_param_info p;
+        cvm_kernel_param(k, i, &p);
+        printf("  param %-12s ", p.name);
+        char type[32];
+        if (p.line > 1)
+            snprintf(type, sizeof type, "%sx%u", cli_elem_name(p.elem), p.line);
+        else
+            snprintf(type, sizeof type, "%s", cli_elem_name(p.elem));
+        switch (p.kind) {
+        case CVM_PARAM_BUFFER: printf("buffer %s %s\n", type, access_name(p.access)); break;
+        case CVM_PARAM_SCALAR: printf("scalar %s (%u bytes)\n", type, p.size); break;
+        case CVM_PARAM_COMPTIME: printf("comptime %s (%u bytes)\n", type, p.size); break;
+        case CVM_PARAM_STRUCT: printf("struct (%u bytes)\n", p.size); break;
+        }
+    }
+    if (ki.plane_width)
+        printf("  plane width %u\n", ki.plane_width);
+    else
+        printf("  plane width any\n");
+    printf("  shared %u bytes, local %u bytes per unit, max cube ", ki.shared_bytes,
+           ki.local_bytes);
+    if (ki.max_cube_units)
+        printf("%u units\n", ki.max_cube_units);
+    else
+        printf("none\n");
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
+        return cli_error(CLI_USAGE, "info: usage: cubevm info FILE");
+    cvm_device *dev = NULL;
+    cvm_module *mod = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_device_open("cpu", NULL, &dev, &d);
+    if (st)
+        return cli_diag_error(NULL, st, &d);
+    if ((st = cvm_module_load_file(dev, argv[1], &mod, &d))) {
+        cvm_device_close(dev);
+        return cli_diag_error(argv[1], st, &d);
+    }
+    uint32_t n = cvm_module_kernel_count(mod);
+    printf("%s: %u kernel%s\n", argv[1], n, n == 1 ? "" : "s");
+    for (uint32_t i = 0; i < n; i++) {
+        const cvm_kernel *k = NULL;
+        if (cvm_kernel_get(mod, cvm_module_kernel_name(mod, i), &k, NULL) == CVM_OK)
+            print_kernel(k);
+    }
+    cvm_module_free(mod);
+    cvm_device_close(dev);
+    return CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_error(CLI_USAGE, "no command given; try 'cubevm --help'");
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        fputs(help_text, stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("cubevm %s\n", CVM_VERSION_STRING);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "asm"))
+        return cmd_asm(argc - 1, argv + 1);
+    if (!strcmp(cmd, "disasm"))
+        return cmd_disasm(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify"))
+        return cmd_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "info"))
+        return cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run"))
+        return cli_run(argc - 1, argv + 1);
+    if (cmd[0] == '-')
+        return cli_error(CLI_USAGE, "unknown option '%s'; try 'cubevm --help'", cmd);
+    return cli_error(CLI_USAGE, "unknown command '%s'; try 'cubevm --help'", cmd);
+}

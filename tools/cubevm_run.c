@@ -1,0 +1,580 @@
+/*
+ * cubevm_run.c - `cubevm run`: parse the launch options and NAME=VALUE
+ * arguments, bind them to the kernel's parameters (buffers from .npy files,
+ * zeros or random data; scalars parsed for their type), launch once, wait,
+ * then print the kernel's output and write --out/--print results.
+ */
+#include "cubevm_cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct named {
+    const char *name;  /* points into argv (NUL-terminated copy for NAME=...) */
+    const char *value; /* text after '=' or ':'; may be NULL */
+} named;
+
+typedef struct run_opts {
+    const char *file, *kernel, *device;
+    uint32_t grid[3], block[3], shared, plane_width;
+    double timeout;
+    uint64_t steps;
+    int unchecked;
+    named *outs, *prints, *args; /* each argc long */
+    int nouts, nprints, nargs;
+    char **owned; /* split NAME=... strings to free */
+    int nowned;
+} run_opts;
+
+/* Per kernel parameter: the argument built for it. */
+typedef struct binding {
+    cvm_param_info p;
+    const char *text;  /* the VALUE given on the command line */
+    cvm_buffer *buf;
+    uint64_t count;    /* buffer elements of p.elem (scalars, lines unfolded) */
+    void *bytes;       /* by-value bytes (malloc'ed) */
+    size_t size;
+} binding;
+
+/* Matches "--opt VALUE" or "--opt=VALUE"; advances *i past the value. */
+static int opt_value(int argc, char **argv, int *i, const char *opt, const char **out)
+{
+    size_t n = strlen(opt);
+    if (strncmp(argv[*i], opt, n) != 0)
+        return 0;
+    if (argv[*i][n] == '=') {
+        *out = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != 0)
+        return 0;
+    if (*i + 1 >= argc) {
+        cli_error(CLI_USAGE, "run: option %s needs a value", opt);
+        return -1;
+    }
+    *out = argv[++*i];
+    return 1;
+}
+
+static bool parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (!cli_parse_u64(s, &v) || v > UINT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool parse_dims(const char *s, uint32_t out[3])
+{
+    char buf[96];
+    if (strlen(s) >= sizeof buf)
+        return false;
+    strcpy(buf, s);
+    out[0] = out[1] = out[2] = 1;
+    char *p = buf;
+    for (int d = 0; d < 3; d++) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = 0;
+        if (!parse_u32(p, &out[d]) || out[d] == 0)
+            return false;
+        if (!comma)
+            return true;
+        p = comma + 1;
+    }
+    return false; /* a fourth dimension */
+}
+
+/* Splits "NAME=VALUE" (sep '=') or "NAME:N" into a named pair (copying the name). */
+static bool split_named(run_opts *o, const char *s, char sep, named *out)
+{
+    const char *at = strchr(s, sep);
+    size_t n = at ? (size_t)(at - s) : strlen(s);
+    if (n == 0)
+        return false;
+    char *name = malloc(n + 1);
+    if (!name)
+        return false;
+    memcpy(name, s, n);
+    name[n] = 0;
+    o->owned[o->nowned++] = name;
+    out->name = name;
+    out->value = at ? at + 1 : NULL;
+    return true;
+}
+
+/* Parses one option at argv[*i]; returns CLI_OK or an exit status. */
+static int parse_option(run_opts *o, int argc, char **argv, int *i)
+{
+    const char *v = NULL;
+    int r;
+    const char *a = argv[*i];
+    if (!strcmp(a, "--unchecked")) {
+        o->unchecked = 1;
+        return CLI_OK;
+    }
+#define OPT(name) ((r = opt_value(argc, argv, i, name, &v)) != 0)
+    if (OPT("--kernel")) {
+        o->kernel = v;
+    } else if (OPT("--device")) {
+        o->device = v;
+    } else if (OPT("--grid")) {
+        if (r > 0 && !parse_dims(v, o->grid))
+            return cli_error(CLI_USAGE, "run: --grid '%s': expected X[,Y[,Z]] with integers >= 1", v);
+    } else if (OPT("--block")) {
+        if (r > 0 && !parse_dims(v, o->block))
+            return cli_error(CLI_USAGE, "run: --block '%s': expected X[,Y[,Z]] with integers >= 1", v);
+    } else if (OPT("--shared")) {
+        if (r > 0 && !parse_u32(v, &o->shared))
+            return cli_error(CLI_USAGE, "run: --shared '%s': expected a byte count", v);
+    } else if (OPT("--plane-width")) {
+        if (r > 0 && !parse_u32(v, &o->plane_width))
+            return cli_error(CLI_USAGE, "run: --plane-width '%s': expected an integer", v);
+    } else if (OPT("--steps")) {
+        if (r > 0 && !cli_parse_u64(v, &o->steps))
+            return cli_error(CLI_USAGE, "run: --steps '%s': expected an integer", v);
+    } else if (OPT("--timeout")) {
+        char *end;
+        if (r > 0) {
+            o->timeout = strtod(v, &end);
+            if (!*v || *end || !(o->timeout >= 0) || o->timeout > 1e9)
+                return cli_error(CLI_USAGE, "run: --timeout '%s': expected seconds >= 0", v);
+        }
+    } else if (OPT("--out")) {
+        if (r > 0 && (!split_named(o, v, '=', &o->outs[o->nouts]) || !o->outs[o->nouts].value ||
+                      !*o->outs[o->nouts].value))
+            return cli_error(CLI_USAGE, "run: --out '%s': expected NAME=PATH.npy", v);
+        o->nouts += r > 0;
+    } else if (OPT("--print")) {
+        if (r > 0 && !split_named(o, v, ':', &o->prints[o->nprints]))
+            return cli_error(CLI_USAGE, "run: --print '%s': expected NAME[:COUNT]", v);
+        o->nprints += r > 0;
+    } else {
+        return cli_error(CLI_USAGE, "run: unknown option '%s'; try 'cubevm --help'", a);
+    }
+#undef OPT
+    return r < 0 ? CLI_USAGE : CLI_OK;
+}
+
+static int parse_args(run_opts *o, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] == '-' && a[1] == '-') {
+            int rc = parse_option(o, argc, argv, &i);
+            if (rc)
+                return rc;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_error(CLI_USAGE, "run: unknown option '%s'; try 'cubevm --help'", a);
+        } else if (!o->file) {
+            o->file = a;
+        } else if (strchr(a, '=')) {
+            if (!split_named(o, a, '=', &o->args[o->nargs]))
+                return cli_error(CLI_USAGE, "run: argument '%s': expected NAME=VALUE", a);
+            o->nargs++;
+        } else {
+            return cli_error(CLI_USAGE, "run: unexpected argument '%s' (arguments are NAME=VALUE)", a);
+        }
+    }
+    if (!o->file)
+        return cli_error(CLI_USAGE, "run: no module file given (usage: cubevm run FILE ...)");
+    return CLI_OK;
+}
+
+static const cvm_kernel *pick_kernel(const cvm_module *mod, const char *name)
+{
+    const cvm_kernel *k = NULL;
+    uint32_t n = cvm_module_kernel_count(mod);
+    char list[512] = "";
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", cvm_module_kernel_name(mod, i));
+    }
+    if (!name) {
+        if (n == 1) {
+            cvm_kernel_get(mod, cvm_module_kernel_name(mod, 0), &k, NULL);
+            return k;
+        }
+        if (n == 0)
+            cli_error(CLI_USAGE, "run: the module has no kernels");
+        else
+            cli_error(CLI_USAGE, "run: the module has %u kernels (%s); choose one with --kernel", n, list);
+        return NULL;
+    }
+    if (cvm_kernel_get(mod, name, &k, NULL) != CVM_OK)
+        cli_error(CLI_USAGE, "run: no kernel '%s' in the module (kernels: %s)", name, list);
+    return k;
+}
+
+/* A new buffer of `count` elements (times the line) for parameter b; data may be NULL (zeros). */
+static int make_buffer(cvm_device *dev, binding *b, uint64_t count, const void *data)
+{
+    unsigned esize = cli_elem_size(b->p.elem);
+    if (!esize)
+        return cli_error(CLI_FAIL, "parameter '%s': unsupported element type", b->p.name);
+    uint64_t line = b->p.line ? b->p.line : 1;
+    if (count > SIZE_MAX / esize / line)
+        return cli_error(CLI_USAGE, "parameter '%s': %llu elements is too many", b->p.name,
+                         (unsigned long long)count);
+    b->count = count * line;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_buffer_create(dev, (size_t)(b->count * esize), b->p.name, &b->buf, &d);
+    if (st)
+        return cli_diag_error(b->p.name, st, &d);
+    if (data && (st = cvm_buffer_write(cvm_device_stream(dev), b->buf, 0, data,
+                                       (size_t)(b->count * esize), &d)))
+        return cli_diag_error(b->p.name, st, &d);
+    return CLI_OK;
+}
+
+static int bind_npy(cvm_device *dev, binding *b, const char *path)
+{
+    cvm_npy arr;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_npy_load(path, &arr, &d);
+    if (st)
+        return cli_diag_error(NULL, st, &d);
+    bool match = arr.elem == b->p.elem || (b->p.elem == CVM_BF16 && arr.elem == CVM_U16);
+    uint64_t line = b->p.line ? b->p.line : 1;
+    int rc = CLI_OK;
+    if (!match)
+        rc = cli_error(CLI_FAIL, "parameter '%s' is a buffer of %s but %s has dtype '%s' (%s)%s",
+                       b->p.name, cli_elem_name(b->p.elem), path, arr.descr,
+                       cli_elem_name(arr.elem), b->p.elem == CVM_BF16 ? "; bf16 is read as <u2" : "");
+    else if (arr.count % line)
+        rc = cli_error(CLI_FAIL, "parameter '%s' holds lines of %llu elements but %s has %llu",
+                       b->p.name, (unsigned long long)line, path, (unsigned long long)arr.count);
+    else
+        rc = make_buffer(dev, b, arr.count / line, arr.data);
+    cvm_free_bytes(arr.data);
+    return rc;
+}
+
+/* "N" or "N:SEED" after zeros:/rand:. */
+static int bind_generated(cvm_device *dev, binding *b, const char *spec, bool random)
+{
+    char nbuf[64];
+    const char *colon = strchr(spec, ':');
+    uint64_t n, seed = 1;
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (len >= sizeof nbuf || (colon && !random))
+        return cli_error(CLI_USAGE, "parameter '%s': bad count in '%s'", b->p.name, b->text);
+    memcpy(nbuf, spec, len);
+    nbuf[len] = 0;
+    if (!cli_parse_u64(nbuf, &n))
+        return cli_error(CLI_USAGE, "parameter '%s': bad element count '%s'", b->p.name, nbuf);
+    if (colon && !cli_parse_u64(colon + 1, &seed))
+        return cli_error(CLI_USAGE, "parameter '%s': bad seed '%s'", b->p.name, colon + 1);
+    int rc = make_buffer(dev, b, n, NULL);
+    if (rc || !random)
+        return rc;
+    size_t bytes = (size_t)b->count * cli_elem_size(b->p.elem);
+    void *data = malloc(bytes ? bytes : 1);
+    if (!data)
+        return cli_error(CLI_FAIL, "parameter '%s': out of memory", b->p.name);
+    cli_fill_random(b->p.elem, data, b->count, seed);
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_buffer_write(cvm_device_stream(dev), b->buf, 0, data, bytes, &d);
+    free(data);
+    return st ? cli_diag_error(b->p.name, st, &d) : CLI_OK;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Scalars, lines (comma-separated), comptime values and structs (hex:BYTES). */
+static int bind_value(binding *b)
+{
+    const char *t = b->text;
+    b->size = b->p.size;
+    b->bytes = calloc(1, b->size ? b->size : 1);
+    if (!b->bytes)
+        return cli_error(CLI_FAIL, "out of memory");
+    if (b->p.kind == CVM_PARAM_STRUCT) {
+        if (strncmp(t, "hex:", 4) != 0 || strlen(t + 4) != 2 * (size_t)b->size)
+            return cli_error(CLI_USAGE, "parameter '%s' is a struct of %zu bytes; give hex:%zu hex digits",
+                             b->p.name, b->size, 2 * b->size);
+        for (size_t i = 0; i < b->size; i++) {
+            int hi = hex_digit(t[4 + 2 * i]), lo = hex_digit(t[5 + 2 * i]);
+            if (hi < 0 || lo < 0)
+                return cli_error(CLI_USAGE, "parameter '%s': bad hex digit in '%s'", b->p.name, t);
+            ((uint8_t *)b->bytes)[i] = (uint8_t)(hi << 4 | lo);
+        }
+        return CLI_OK;
+    }
+    unsigned esize = cli_elem_size(b->p.elem), line = b->p.line ? b->p.line : 1;
+    if (!esize || (size_t)esize * line != b->size)
+        return cli_error(CLI_FAIL, "parameter '%s': unsupported type", b->p.name);
+    char item[128];
+    for (unsigned k = 0; k < line; k++) {
+        const char *comma = strchr(t, ',');
+        size_t n = comma ? (size_t)(comma - t) : strlen(t);
+        if ((comma != NULL) != (k + 1 < line))
+            return cli_error(CLI_USAGE, "parameter '%s' is %sx%u: give %u comma-separated values",
+                             b->p.name, cli_elem_name(b->p.elem), line, line);
+        if (n >= sizeof item)
+            return cli_error(CLI_USAGE, "parameter '%s': value too long", b->p.name);
+        memcpy(item, t, n);
+        item[n] = 0;
+        const char *why;
+        if (!cli_parse_value(item, b->p.elem, (uint8_t *)b->bytes + k * esize, &why))
+            return cli_error(CLI_USAGE, "parameter '%s' (%s): '%s': %s", b->p.name,
+                             cli_elem_name(b->p.elem), item, why);
+        t = comma ? comma + 1 : t + n;
+    }
+    return CLI_OK;
+}
+
+static int bind_one(cvm_device *dev, binding *b)
+{
+    const char *t = b->text;
+    if (b->p.kind == CVM_PARAM_BUFFER) {
+        if (t[0] == '@')
+            return bind_npy(dev, b, t + 1);
+        if (!strncmp(t, "zeros:", 6))
+            return bind_generated(dev, b, t + 6, false);
+        if (!strncmp(t, "rand:", 5))
+            return bind_generated(dev, b, t + 5, true);
+        return cli_error(CLI_USAGE, "parameter '%s' is a buffer of %s: give @FILE.npy, zeros:N or "
+                         "rand:N[:SEED], not '%s'", b->p.name, cli_elem_name(b->p.elem), t);
+    }
+    if (t[0] == '@' || !strncmp(t, "zeros:", 6) || !strncmp(t, "rand:", 5))
+        return cli_error(CLI_USAGE, "parameter '%s' is a %s passed by value, not a buffer", b->p.name,
+                         b->p.kind == CVM_PARAM_STRUCT ? "struct" : cli_elem_name(b->p.elem));
+    return bind_value(b);
+}
+
+/* Matches NAME=VALUE arguments to parameters: each exactly once, no strangers. */
+static int match_args(const run_opts *o, binding *bs, uint32_t n)
+{
+    char missing[512] = "";
+    for (int i = 0; i < o->nargs; i++) {
+        uint32_t j = 0;
+        while (j < n && strcmp(bs[j].p.name, o->args[i].name) != 0)
+            j++;
+        if (j == n) {
+            char list[512] = "";
+            for (uint32_t k = 0; k < n; k++) {
+                size_t len = strlen(list);
+                snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", bs[k].p.name);
+            }
+            return cli_error(CLI_USAGE, "run: the kernel has no parameter '%s' (parameters: %s)",
+                             o->args[i].name, n ? list : "none");
+        }
+        if (bs[j].text)
+            return cli_error(CLI_USAGE, "run: parameter '%s' is given more than once", o->args[i].name);
+        bs[j].text = o->args[i].value;
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        if (bs[j].text)
+            continue;
+        size_t len = strlen(missing);
+        snprintf(missing + len, sizeof missing - len, "%s%s", len ? ", " : "", bs[j].p.name);
+    }
+    if (missing[0])
+        return cli_error(CLI_USAGE, "run: missing argument%s for parameter%s: %s",
+                         strchr(missing, ',') ? "s" : "", strchr(missing, ',') ? "s" : "", missing);
+    return CLI_OK;
+}
+
+static binding *find_buffer(binding *bs, uint32_t n, const char *name, const char *opt)
+{
+    for (uint32_t j = 0; j < n; j++) {
+        if (strcmp(bs[j].p.name, name) != 0)
+            continue;
+        if (bs[j].p.kind != CVM_PARAM_BUFFER) {
+            cli_error(CLI_USAGE, "run: %s %s: parameter '%s' is not a buffer", opt, name, name);
+            return NULL;
+        }
+        return &bs[j];
+    }
+    cli_error(CLI_USAGE, "run: %s %s: the kernel has no buffer parameter '%s'", opt, name, name);
+    return NULL;
+}
+
+/* Checks --out/--print names and counts before anything runs. */
+static int check_results(const run_opts *o, binding *bs, uint32_t n)
+{
+    for (int i = 0; i < o->nouts; i++)
+        if (!find_buffer(bs, n, o->outs[i].name, "--out"))
+            return CLI_USAGE;
+    for (int i = 0; i < o->nprints; i++) {
+        uint64_t c;
+        if (!find_buffer(bs, n, o->prints[i].name, "--print"))
+            return CLI_USAGE;
+        if (o->prints[i].value && !cli_parse_u64(o->prints[i].value, &c))
+            return cli_error(CLI_USAGE, "run: --print %s: bad count '%s'", o->prints[i].name,
+                             o->prints[i].value);
+    }
+    return CLI_OK;
+}
+
+/* Reads buffer b back into malloc'ed memory. */
+static void *read_back(cvm_device *dev, const binding *b)
+{
+    size_t bytes = cvm_buffer_size(b->buf);
+    void *data = malloc(bytes ? bytes : 1);
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (!data) {
+        cli_error(CLI_FAIL, "out of memory reading buffer '%s'", b->p.name);
+        return NULL;
+    }
+    cvm_status st = cvm_buffer_read(cvm_device_stream(dev), b->buf, 0, data, bytes, &d);
+    if (st) {
+        cli_diag_error(b->p.name, st, &d);
+        free(data);
+        return NULL;
+    }
+    return data;
+}
+
+static int write_results(cvm_device *dev, const run_opts *o, binding *bs, uint32_t n)
+{
+    for (int i = 0; i < o->nprints; i++) {
+        binding *b = find_buffer(bs, n, o->prints[i].name, "--print");
+        uint64_t c = 8;
+        if (o->prints[i].value)
+            cli_parse_u64(o->prints[i].value, &c);
+        void *data = read_back(dev, b);
+        if (!data)
+            return CLI_FAIL;
+        uint64_t shown = c < b->count ? c : b->count;
+        printf("%s:", b->p.name);
+        for (uint64_t k = 0; k < shown; k++) {
+            putchar(' ');
+            cli_print_elem(stdout, b->p.elem, data, k);
+        }
+        if (shown < b->count)
+            printf(" ... (%llu elements)", (unsigned long long)b->count);
+        putchar('\n');
+        free(data);
+    }
+    for (int i = 0; i < o->nouts; i++) {
+        binding *b = find_buffer(bs, n, o->outs[i].name, "--out");
+        void *data = read_back(dev, b);
+        if (!data)
+            return CLI_FAIL;
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_status st = cvm_npy_save(o->outs[i].value, b->p.elem, data, b->count, &d);
+        free(data);
+        if (st)
+            return cli_diag_error(NULL, st, &d);
+    }
+    return CLI_OK;
+}
+
+/* Builds the arguments, launches, waits and reports. */
+static int launch(cvm_device *dev, const cvm_kernel *k, const run_opts *o, binding *bs, uint32_t n)
+{
+    cvm_arg *args = calloc(n ? n : 1, sizeof *args);
+    if (!args)
+        return cli_error(CLI_FAIL, "out of memory");
+    for (uint32_t j = 0; j < n; j++) {
+        if (bs[j].p.kind == CVM_PARAM_BUFFER)
+            args[j] = (cvm_arg){CVM_ARG_BUFFER, bs[j].buf, 0, NULL, 0};
+        else
+            args[j] = (cvm_arg){CVM_ARG_BYTES, NULL, 0, bs[j].bytes, bs[j].size};
+    }
+    cvm_launch_config cfg = {
+        .grid = {o->grid[0], o->grid[1], o->grid[2]},
+        .block = {o->block[0], o->block[1], o->block[2]},
+        .shared_bytes = o->shared,
+        .plane_width = o->plane_width,
+        .step_budget = o->steps,
+        .timeout_s = o->timeout,
+        .unchecked = o->unchecked,
+    };
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_stream *s = cvm_device_stream(dev);
+    cvm_status st = cvm_launch(s, k, &cfg, args, n, &d);
+    free(args);
+    if (st)
+        return cli_diag_error("launch", st, &d);
+    st = cvm_stream_sync(s, &d);
+    fputs(cvm_stream_output(s), stdout);
+    fflush(stdout);
+    if (st)
+        return cli_diag_error(cvm_status_str(st), st, &d);
+    return write_results(dev, o, bs, n);
+}
+
+static int run_module(const run_opts *o, cvm_device *dev, cvm_module *mod)
+{
+    const cvm_kernel *k = pick_kernel(mod, o->kernel);
+    if (!k)
+        return CLI_USAGE;
+    cvm_kernel_info ki;
+    cvm_kernel_info_get(k, &ki);
+    uint32_t n = ki.param_count;
+    binding *bs = calloc(n ? n : 1, sizeof *bs);
+    if (!bs)
+        return cli_error(CLI_FAIL, "out of memory");
+    for (uint32_t j = 0; j < n; j++)
+        cvm_kernel_param(k, j, &bs[j].p);
+    int rc = match_args(o, bs, n);
+    if (!rc)
+        rc = check_results(o, bs, n);
+    for (uint32_t j = 0; j < n && !rc; j++)
+        rc = bind_one(dev, &bs[j]);
+    if (!rc)
+        rc = launch(dev, k, o, bs, n);
+    for (uint32_t j = 0; j < n; j++) {
+        cvm_buffer_free(bs[j].buf);
+        free(bs[j].bytes);
+    }
+    free(bs);
+    return rc;
+}
+
+int cli_run(int argc, char **argv)
+{
+    run_opts o = {.device = "cpu", .grid = {1, 1, 1}, .block = {1, 1, 1}, .timeout = 60};
+    size_t n = (size_t)argc + 1;
+    o.outs = calloc(n, sizeof *o.outs);
+    o.prints = calloc(n, sizeof *o.prints);
+    o.args = calloc(n, sizeof *o.args);
+    o.owned = calloc(n, sizeof *o.owned);
+    int rc = CLI_FAIL;
+    cvm_device *dev = NULL;
+    cvm_module *mod = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (!o.outs || !o.prints || !o.args || !o.owned) {
+        rc = cli_error(CLI_FAIL, "out of memory");
+        goto done;
+    }
+    if ((rc = parse_args(&o, argc, argv)))
+        goto done;
+    cvm_status st = cvm_device_open(o.device, NULL, &dev, &d);
+    if (st) {
+        rc = cli_diag_error(NULL, st, &d);
+        goto done;
+    }
+    if ((st = cvm_module_load_file(dev, o.file, &mod, &d))) {
+        rc = cli_diag_error(o.file, st, &d);
+        goto done;
+    }
+    rc = run_module(&o, dev, mod);
+done:
+    cvm_module_free(mod);
+    cvm_device_close(dev);
+    for (int i = 0; i < o.nowned; i++)
+        free(o.owned[i]);
+    free(o.owned);
+    free(o.outs);
+    free(o.prints);
+    free(o.args);
+    return rc;
+}
