@@ -4,6 +4,7 @@
 #   make check        build, then run every test under prove (each with a timeout)
 #   make demo         build, then run docs/examples/vadd.cbs and print outputs
 #   make deps         install the Debian packages the build and tests need
+#   make docs         regenerate the op reference in docs/isa.md from ops.def
 #
 # Variables: BUILD=dir (default build), DISPATCH=switch (portable switch
 # dispatch instead of computed goto), SAN=1 (ASan+UBSan), WERROR=1.
@@ -70,6 +71,14 @@ demo: deps all
 
 deps:
 	@tools/deps.sh
+
+# Regenerates the op reference in docs/isa.md from ops.def and sregs.def.
+docs: $(BUILD)/gen_isa
+	$(BUILD)/gen_isa --update docs/isa.md
+
+$(BUILD)/gen_isa: tools/gen_isa.c bytecode/ops.def bytecode/sregs.def bytecode/bc.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -I. $< -o $@
 
 clean:
 	rm -rf $(BUILD)
