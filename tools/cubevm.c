@@ -78,16 +78,23 @@ int cli_error(int code, const char *fmt, ...)
 int cli_diag_error(const char *context, cvm_status st, const cvm_diag *d)
 {
     const char *msg = d && d->message[0] ? d->message : cvm_status_str(st);
-    char pos[300] = "";
+    char pos[300] = "", clean[600];
+    /* "file:1:2: error: what" from the assembler: one "error:" on the line is enough. */
+    const char *inner = strstr(msg, ": error: ");
+    if (inner && (size_t)(inner - msg) < 300) {
+        snprintf(clean, sizeof clean, "%.*s: %s", (int)(inner - msg), msg, inner + 9);
+        msg = clean;
+    }
+    bool says_offset = strncmp(msg, "offset ", 7) == 0;
     /* Prefix a source position unless the message already starts with it. */
     if (d && d->file[0] && strncmp(msg, d->file, strlen(d->file)) != 0) {
         if (d->line)
             snprintf(pos, sizeof pos, "%s:%u:%u: ", d->file, d->line, d->col);
-        else if (d->has_offset)
+        else if (d->has_offset && !says_offset)
             snprintf(pos, sizeof pos, "%s: offset %llu: ", d->file, (unsigned long long)d->offset);
         else
             snprintf(pos, sizeof pos, "%s: ", d->file);
-    } else if (d && !d->file[0] && d->has_offset && context) {
+    } else if (d && !d->file[0] && d->has_offset && !says_offset && context) {
         snprintf(pos, sizeof pos, "%s: offset %llu: ", context, (unsigned long long)d->offset);
         context = NULL;
     }
@@ -331,10 +338,10 @@ static void print_kernel(const cvm_kernel *k)
         }
     }
     if (ki.plane_width)
-        printf("  plane width %u\n", ki.plane_width);
+        printf("  requires: plane width %u", ki.plane_width);
     else
-        printf("  plane width any\n");
-    printf("  shared %u bytes, local %u bytes per unit, max cube ", ki.shared_bytes,
+        printf("  requires: plane width any");
+    printf(", shared %u bytes, local %u bytes per unit, max cube ", ki.shared_bytes,
            ki.local_bytes);
     if (ki.max_cube_units)
         printf("%u units\n", ki.max_cube_units);
