@@ -1,0 +1,348 @@
+/*
+ * test_mathlib.c - checks cubevm's math library (vm/mathlib.h) against the
+ * host's long double libm (80-bit on x86-64, an independent reference with
+ * 11 more bits than f64) on edge values and random inputs, and the special
+ * cases of C99 Annex F against hand-written expectations.
+ *
+ * Each function has the ULP bound docs/numerics.md states; the test fails
+ * when a random or edge input exceeds it and prints the worst case seen.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../vm/mathlib.h"
+#include "tap.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* uniform in [lo, hi] */
+static double uni(double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(next() >> 11) * 0x1p-53);
+}
+
+/* log-uniform magnitude in [2^elo, 2^ehi] with a random sign when sgn */
+static double logu(int elo, int ehi, int sgn)
+{
+    double m = 1 + (double)(next() >> 12) * 0x1p-52;
+    double v = ldexp(m, elo + (int)(next() % (uint64_t)(ehi - elo + 1)));
+    return (sgn && (next() & 1)) ? -v : v;
+}
+
+/* error of got against the exact-ish ref in units of the last place of
+ * the format with `mant` fraction bits and minimum exponent `emin` */
+static long double ulp_err(long double got, long double ref, int mant, int emin, long double maxv)
+{
+    if (isnan(ref))
+        return isnan(got) ? 0 : 1e9;
+    if (isnan(got))
+        return 1e9;
+    if (isinf(ref) || fabsl(ref) > maxv) {
+        /* beyond the largest finite value: inf, or the largest value if ref
+         * rounds down to it */
+        if (isinf(got) && signbit(got) == signbit(ref))
+            return 0;
+        if (isinf(ref))
+            return 1e9;
+    }
+    if (isinf(got))
+        return fabsl(ref) > maxv ? 0 : 1e9;
+    int e = ref == 0 ? emin : ilogbl(ref);
+    if (e < emin)
+        e = emin;
+    long double ulp = ldexpl(1.0L, e - mant);
+    return fabsl(got - ref) / ulp;
+}
+
+typedef double (*fn1)(double);
+typedef float (*fn1f)(float);
+typedef long double (*ref1)(long double);
+
+static long double rsqrt_ref(long double x) { return 1.0L / sqrtl(x); }
+static long double rcp_ref(long double x) { return 1.0L / x; }
+static long double round_ref(long double x) { return roundl(x); }
+
+typedef struct unary {
+    const char *name;
+    fn1 f;
+    fn1f ff;
+    ref1 ref;
+    double bound, boundf;
+    int kind;       /* 0: uniform [lo,hi]; 1: log-uniform exponents [lo,hi] with sign; 2: positive log-uniform */
+    double lo, hi;  /* first range */
+    int kind2;
+    double lo2, hi2; /* second range */
+} unary;
+
+#define FN(n) #n, cvm_m_##n, cvm_m_##n##f
+static const unary UNARY[] = {
+    {FN(exp), expl, 1, 1, 0, -745.2, 709.8, 1, -60, 3},
+    {FN(exp2), exp2l, 1, 1, 0, -1075, 1024, 1, -60, 3},
+    {FN(expm1), expm1l, 1, 1, 0, -40, 709.7, 1, -1074, 0},
+    {FN(log), logl, 1, 1, 2, -1074, 1023, 0, 0.5, 2},
+    {FN(log2), log2l, 1, 1, 2, -1074, 1023, 0, 0.5, 2},
+    {FN(log10), log10l, 1, 1, 2, -1074, 1023, 0, 0.5, 2},
+    {FN(log1p), log1pl, 1, 1, 2, -1074, 1023, 0, -1, 1},
+    {FN(sin), sinl, 1, 1, 0, -10, 10, 1, -30, 1023},
+    {FN(cos), cosl, 1, 1, 0, -10, 10, 1, -30, 1023},
+    {FN(tan), tanl, 1, 1, 0, -10, 10, 1, -30, 1023},
+    {FN(asin), asinl, 1, 1, 0, -1, 1, 1, -1074, -1},
+    {FN(acos), acosl, 1, 1, 0, -1, 1, 1, -1074, -1},
+    {FN(atan), atanl, 1, 1, 0, -4, 4, 1, -1074, 1023},
+    {FN(sinh), sinhl, 1, 1, 0, -710.4, 710.4, 1, -40, 3},
+    {FN(cosh), coshl, 1, 1, 0, -710.4, 710.4, 1, -40, 3},
+    {FN(tanh), tanhl, 1, 1, 0, -20, 20, 1, -40, 3},
+    {FN(erf), erfl, 1, 1, 0, -6, 6, 1, -1074, 1},
+    {FN(erfc), erfcl, 1, 1, 0, -6, 27.3, 0, 1.5, 12},
+    {FN(cbrt), cbrtl, 1, 1, 1, -1074, 1023, 0, -10, 10},
+    {FN(rsqrt), rsqrt_ref, 1, 1, 2, -1074, 1023, 0, 0.25, 4},
+    {FN(rcp), rcp_ref, 0.5, 0.5, 1, -1022, 1022, 0, -3, 3},
+    {FN(round), round_ref, 0, 0, 0, -1e6, 1e6, 1, -3, 60},
+};
+
+static double sample(int kind, double lo, double hi)
+{
+    if (kind == 0)
+        return uni(lo, hi);
+    return logu((int)lo, (int)hi, kind == 1);
+}
+
+/* edge inputs every unary function is also run on */
+static const double EDGES[] = {
+    0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 0x1p-1074, -0x1p-1074, 0x1p-1022, -0x1p-1022,
+    DBL_MAX, -DBL_MAX, 0x1p-30, -0x1p-30, 0x1p-60, 3.141592653589793, 1.5707963267948966,
+    0.7853981633974483, 709.78, -708.4, -745.1, 1023.9, -1074.5, 0.9999999999999999,
+    1.0000000000000002, 22.0, 6.0, 2.0000000000000004, 1.9999999999999998, 26.5, 27.2, 1e22,
+    6381956970095103.0 * 0x1p797, 0.49999999999999994, 2.5, -2.5, 4503599627370495.5,
+};
+
+static void check_unary(const unary *u, int n)
+{
+    long double worst = 0, worstf = 0;
+    double at = 0, atf = 0;
+    for (int i = 0; i < n + (int)(sizeof EDGES / sizeof EDGES[0]); i++) {
+        double x = i < n ? sample(i & 1 ? u->kind2 : u->kind, i & 1 ? u->lo2 : u->lo, i & 1 ? u->hi2 : u->hi)
+                         : EDGES[i - n];
+        long double ref = u->ref(x);
+        long double err = ulp_err(u->f(x), ref, 52, -1022, DBL_MAX);
+        if (err > worst)
+            worst = err, at = x;
+        float xf = (float)x;
+        if (i % 4 == 0) { /* f32 on a quarter of the inputs, from its own range */
+            long double reff = u->ref(xf);
+            long double ef = ulp_err(u->ff(xf), reff, 23, -126, FLT_MAX);
+            if (ef > worstf)
+                worstf = ef, atf = xf;
+        }
+    }
+    ok(worst <= u->bound, "%s: max error %.3Lf ulp <= %g (at %a)", u->name, worst, u->bound, at);
+    ok(worstf <= u->boundf, "%sf: max error %.3Lf ulp <= %g (at %a)", u->name, worstf, u->boundf, atf);
+}
+
+typedef struct binary {
+    const char *name;
+    double (*f)(double, double);
+    float (*ff)(float, float);
+    long double (*ref)(long double, long double);
+    double bound, boundf;
+} binary;
+
+static const binary BINARY[] = {
+    {FN(atan2), atan2l, 1, 1},
+    {FN(pow), powl, 1, 1},
+    {FN(hypot), hypotl, 1, 1},
+    {FN(fmod), fmodl, 0, 0},
+};
+
+static void binary_args(const binary *b, int i, double *x, double *y)
+{
+    if (b->f == cvm_m_pow) {
+        switch (i % 4) {
+        case 0: *x = logu(-20, 20, 0), *y = uni(-30, 30); break;
+        case 1: *x = uni(0.5, 2), *y = uni(-2000, 2000); break;
+        case 2: *x = -logu(-5, 5, 0), *y = (double)(int)uni(-60, 60); break;
+        default: *x = logu(-1074, 1023, 0), *y = uni(-1.5, 1.5); break;
+        }
+        return;
+    }
+    *x = (i & 1) ? logu(-1074, 1023, 1) : uni(-10, 10);
+    *y = (i & 2) ? logu(-1074, 1023, 1) : uni(-10, 10);
+    if (i % 8 == 7)
+        *y = *x * uni(0.5, 2); /* near-equal magnitudes */
+}
+
+static void check_binary(const binary *b, int n)
+{
+    long double worst = 0, worstf = 0;
+    double ax = 0, ay = 0;
+    for (int i = 0; i < n; i++) {
+        double x, y;
+        binary_args(b, i, &x, &y);
+        long double e = ulp_err(b->f(x, y), b->ref(x, y), 52, -1022, DBL_MAX);
+        if (e > worst)
+            worst = e, ax = x, ay = y;
+        if (i % 4 == 0) {
+            float xf = (float)x, yf = (float)y;
+            long double ef = ulp_err(b->ff(xf, yf), b->ref(xf, yf), 23, -126, FLT_MAX);
+            if (ef > worstf)
+                worstf = ef;
+        }
+    }
+    ok(worst <= b->bound, "%s: max error %.3Lf ulp <= %g (at %a, %a)", b->name, worst, b->bound, ax, ay);
+    ok(worstf <= b->boundf, "%sf: max error %.3Lf ulp <= %g", b->name, worstf, b->boundf);
+}
+
+/* same bits, so that -0 differs from +0 and NaN equals NaN */
+static int same(double got, double want)
+{
+    if (isnan(want))
+        return isnan(got);
+    return got == want && signbit(got) == signbit(want);
+}
+
+#define SAME(expr, want) ok(same((expr), (want)), "%s = %s", #expr, #want)
+
+static void special_cases(void)
+{
+    double inf = INFINITY, nan = NAN;
+    double pi = 3.141592653589793, pio2 = 1.5707963267948966, pio4 = 0.7853981633974483;
+    SAME(cvm_m_exp(-inf), 0.0);
+    SAME(cvm_m_exp(inf), inf);
+    SAME(cvm_m_exp(nan), nan);
+    SAME(cvm_m_exp(-0.0), 1.0);
+    SAME(cvm_m_exp(710.0), inf);
+    SAME(cvm_m_exp2(-1074.0), 0x1p-1074);
+    SAME(cvm_m_exp2(10.0), 1024.0);
+    SAME(cvm_m_expm1(-0.0), -0.0);
+    SAME(cvm_m_expm1(-inf), -1.0);
+    SAME(cvm_m_log(0.0), -inf);
+    SAME(cvm_m_log(-0.0), -inf);
+    SAME(cvm_m_log(-1.0), nan);
+    SAME(cvm_m_log(1.0), 0.0);
+    SAME(cvm_m_log(inf), inf);
+    SAME(cvm_m_log2(0x1p-1074), -1074.0);
+    SAME(cvm_m_log2(1024.0), 10.0);
+    SAME(cvm_m_log10(1000.0), 3.0);
+    SAME(cvm_m_log1p(-1.0), -inf);
+    SAME(cvm_m_log1p(-2.0), nan);
+    SAME(cvm_m_log1p(-0.0), -0.0);
+    SAME(cvm_m_sin(-0.0), -0.0);
+    SAME(cvm_m_sin(inf), nan);
+    SAME(cvm_m_cos(-inf), nan);
+    SAME(cvm_m_cos(0.0), 1.0);
+    SAME(cvm_m_tan(-0.0), -0.0);
+    SAME(cvm_m_asin(1.0), pio2);
+    SAME(cvm_m_asin(-0.0), -0.0);
+    SAME(cvm_m_asin(1.0000000000000002), nan);
+    SAME(cvm_m_acos(1.0), 0.0);
+    SAME(cvm_m_acos(-1.0), pi);
+    SAME(cvm_m_acos(0.0), pio2);
+    SAME(cvm_m_atan(inf), pio2);
+    SAME(cvm_m_atan(-inf), -pio2);
+    SAME(cvm_m_atan(-0.0), -0.0);
+    SAME(cvm_m_atan2(0.0, -0.0), pi);
+    SAME(cvm_m_atan2(-0.0, -0.0), -pi);
+    SAME(cvm_m_atan2(-0.0, 0.0), -0.0);
+    SAME(cvm_m_atan2(0.0, 1.0), 0.0);
+    SAME(cvm_m_atan2(-0.0, -1.0), -pi);
+    SAME(cvm_m_atan2(1.0, 0.0), pio2);
+    SAME(cvm_m_atan2(-1.0, -0.0), -pio2);
+    SAME(cvm_m_atan2(inf, inf), pio4);
+    SAME(cvm_m_atan2(-inf, -inf), -2.356194490192345);
+    SAME(cvm_m_atan2(1.0, -inf), pi);
+    SAME(cvm_m_atan2(-1.0, inf), -0.0);
+    SAME(cvm_m_atan2(inf, 5.0), pio2);
+    SAME(cvm_m_sinh(-0.0), -0.0);
+    SAME(cvm_m_sinh(-inf), -inf);
+    SAME(cvm_m_cosh(-inf), inf);
+    SAME(cvm_m_tanh(-inf), -1.0);
+    SAME(cvm_m_tanh(-0.0), -0.0);
+    SAME(cvm_m_erf(-0.0), -0.0);
+    SAME(cvm_m_erf(inf), 1.0);
+    SAME(cvm_m_erfc(-inf), 2.0);
+    SAME(cvm_m_erfc(inf), 0.0);
+    SAME(cvm_m_cbrt(-27.0), -3.0);
+    SAME(cvm_m_cbrt(-0.0), -0.0);
+    SAME(cvm_m_cbrt(-inf), -inf);
+    SAME(cvm_m_hypot(inf, nan), inf);
+    SAME(cvm_m_hypot(nan, -inf), inf);
+    SAME(cvm_m_hypot(nan, 1.0), nan);
+    SAME(cvm_m_hypot(-3.0, 4.0), 5.0);
+    SAME(cvm_m_hypot(0x1p-1074, 0x1p-1074), 0x1p-1074);
+    SAME(cvm_m_hypot(DBL_MAX, 1.0), DBL_MAX);
+    SAME(cvm_m_rsqrt(-0.0), -inf);
+    SAME(cvm_m_rsqrt(0.0), inf);
+    SAME(cvm_m_rsqrt(inf), 0.0);
+    SAME(cvm_m_rsqrt(-1.0), nan);
+    SAME(cvm_m_rsqrt(0.25), 2.0);
+    SAME(cvm_m_rcp(-0.0), -inf);
+    SAME(cvm_m_rcp(3.0), 1.0 / 3.0);
+    SAME(cvm_m_fmod(-7.0, 2.0), -1.0);
+    SAME(cvm_m_fmod(-4.0, 2.0), -0.0);
+    SAME(cvm_m_fmod(5.5, inf), 5.5);
+    SAME(cvm_m_fmod(inf, 2.0), nan);
+    SAME(cvm_m_fmod(1.0, 0.0), nan);
+    SAME(cvm_m_fmod(DBL_MAX, 0x1p-1074), 0.0);
+    SAME(cvm_m_fmod(1e300, 3.0), 0.0); /* int(1e300) % 3 == 0 */
+    SAME(cvm_m_round(2.5), 3.0);
+    SAME(cvm_m_round(-2.5), -3.0);
+    SAME(cvm_m_round(-0.4), -0.0);
+    SAME(cvm_m_round(0.49999999999999994), 0.0);
+    SAME(cvm_m_round(4503599627370495.5), 4503599627370496.0);
+    SAME(cvm_m_copysign(nan, -1.0) == 0 ? 1.0 : (signbit(cvm_m_copysign(nan, -1.0)) ? 1.0 : 0.0), 1.0);
+    SAME(cvm_m_copysign(3.0, -0.0), -3.0);
+    /* pow: the Annex F table */
+    SAME(cvm_m_pow(nan, 0.0), 1.0);
+    SAME(cvm_m_pow(1.0, nan), 1.0);
+    SAME(cvm_m_pow(nan, 1.0), nan);
+    SAME(cvm_m_pow(-0.0, -3.0), -inf);
+    SAME(cvm_m_pow(0.0, -3.0), inf);
+    SAME(cvm_m_pow(-0.0, -2.0), inf);
+    SAME(cvm_m_pow(-0.0, -inf), inf);
+    SAME(cvm_m_pow(-0.0, 3.0), -0.0);
+    SAME(cvm_m_pow(-0.0, 2.0), 0.0);
+    SAME(cvm_m_pow(-0.0, 0.5), 0.0);
+    SAME(cvm_m_pow(-1.0, inf), 1.0);
+    SAME(cvm_m_pow(-1.0, -inf), 1.0);
+    SAME(cvm_m_pow(0.5, -inf), inf);
+    SAME(cvm_m_pow(2.0, -inf), 0.0);
+    SAME(cvm_m_pow(0.5, inf), 0.0);
+    SAME(cvm_m_pow(-2.0, inf), inf);
+    SAME(cvm_m_pow(-inf, -3.0), -0.0);
+    SAME(cvm_m_pow(-inf, -2.0), 0.0);
+    SAME(cvm_m_pow(-inf, 3.0), -inf);
+    SAME(cvm_m_pow(-inf, 2.5), inf);
+    SAME(cvm_m_pow(inf, -0.5), 0.0);
+    SAME(cvm_m_pow(inf, 0.5), inf);
+    SAME(cvm_m_pow(-8.0, 1.0 / 3), nan);
+    SAME(cvm_m_pow(-2.0, 3.0), -8.0);
+    SAME(cvm_m_pow(2.0, 1024.0), inf);
+    SAME(cvm_m_pow(2.0, -1074.0), 0x1p-1074);
+    SAME(cvm_m_pow(-2.0, -1075.0), -0.0);
+    SAME(cvm_m_pow(10.0, 22.0), 1e22);
+    SAME(cvm_m_pow(1e300, 1e300), inf);
+    SAME((double)cvm_m_powf(-0.0f, -1.0f), -inf);
+    SAME((double)cvm_m_expf(89.0f), inf);
+    SAME((double)cvm_m_sinf(-0.0f), -0.0);
+}
+
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 100000;
+    special_cases();
+    for (size_t i = 0; i < sizeof UNARY / sizeof UNARY[0]; i++)
+        check_unary(&UNARY[i], n);
+    for (size_t i = 0; i < sizeof BINARY / sizeof BINARY[0]; i++)
+        check_binary(&BINARY[i], n);
+    return done_testing();
+}

@@ -1,0 +1,125 @@
+/*
+ * mathlib.h - cubevm's own math library, identical on every host.
+ *
+ * The interpreter's float-math handlers and the constant folder call these
+ * instead of the host libm, so a kernel computes the same bits everywhere.
+ * Only IEEE-exact libm operations are used inside (sqrt, fma, floor, ceil,
+ * trunc, rint, ldexp, frexp, fabs). Each function's error bound in ULPs is
+ * listed in docs/numerics.md and checked by tests/test_mathlib.c; special
+ * values (NaN, infinities, signed zeros, domain errors -> NaN) follow C99
+ * Annex F. The f suffix is the f32 version (computed through the f64 core
+ * and rounded once more). All functions are pure and thread-safe; none sets
+ * errno or floating-point exception flags on purpose.
+ */
+#ifndef CVM_MATHLIB_H
+#define CVM_MATHLIB_H
+
+/* e^x */
+double cvm_m_exp(double x);
+float cvm_m_expf(float x);
+
+/* 2^x */
+double cvm_m_exp2(double x);
+float cvm_m_exp2f(float x);
+
+/* e^x - 1, accurate near 0 */
+double cvm_m_expm1(double x);
+float cvm_m_expm1f(float x);
+
+/* natural logarithm */
+double cvm_m_log(double x);
+float cvm_m_logf(float x);
+
+/* base-2 logarithm (exact at powers of 2) */
+double cvm_m_log2(double x);
+float cvm_m_log2f(float x);
+
+/* base-10 logarithm */
+double cvm_m_log10(double x);
+float cvm_m_log10f(float x);
+
+/* ln(1 + x), accurate near 0 */
+double cvm_m_log1p(double x);
+float cvm_m_log1pf(float x);
+
+/* sine; full argument reduction for every finite x */
+double cvm_m_sin(double x);
+float cvm_m_sinf(float x);
+
+/* cosine; full argument reduction */
+double cvm_m_cos(double x);
+float cvm_m_cosf(float x);
+
+/* tangent; full argument reduction */
+double cvm_m_tan(double x);
+float cvm_m_tanf(float x);
+
+/* arcsine */
+double cvm_m_asin(double x);
+float cvm_m_asinf(float x);
+
+/* arccosine */
+double cvm_m_acos(double x);
+float cvm_m_acosf(float x);
+
+/* arctangent */
+double cvm_m_atan(double x);
+float cvm_m_atanf(float x);
+
+/* hyperbolic sine */
+double cvm_m_sinh(double x);
+float cvm_m_sinhf(float x);
+
+/* hyperbolic cosine */
+double cvm_m_cosh(double x);
+float cvm_m_coshf(float x);
+
+/* hyperbolic tangent */
+double cvm_m_tanh(double x);
+float cvm_m_tanhf(float x);
+
+/* error function */
+double cvm_m_erf(double x);
+float cvm_m_erff(float x);
+
+/* complementary error function */
+double cvm_m_erfc(double x);
+float cvm_m_erfcf(float x);
+
+/* cube root */
+double cvm_m_cbrt(double x);
+float cvm_m_cbrtf(float x);
+
+/* 1/sqrt(x) */
+double cvm_m_rsqrt(double x);
+float cvm_m_rsqrtf(float x);
+
+/* 1/x, correctly rounded */
+double cvm_m_rcp(double x);
+float cvm_m_rcpf(float x);
+
+/* nearest integer, ties away from zero (exact) */
+double cvm_m_round(double x);
+float cvm_m_roundf(float x);
+
+/* atan(y/x) in the quadrant of (x, y); args (y, x) */
+double cvm_m_atan2(double y, double x);
+float cvm_m_atan2f(float y, float x);
+
+/* x^y with C99 Annex F's special cases */
+double cvm_m_pow(double x, double y);
+float cvm_m_powf(float x, float y);
+
+/* sqrt(x*x + y*y) without undue overflow or underflow */
+double cvm_m_hypot(double x, double y);
+float cvm_m_hypotf(float x, float y);
+
+/* x - n*y with n = trunc(x/y), exact */
+double cvm_m_fmod(double x, double y);
+float cvm_m_fmodf(float x, float y);
+
+/* |x| with the sign of y (exact, on bits) */
+double cvm_m_copysign(double x, double y);
+float cvm_m_copysignf(float x, float y);
+
+#endif
