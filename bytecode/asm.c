@@ -79,6 +79,8 @@ static void *vec_push(as *a, vec *v, size_t esz, uint32_t count)
 {
     if (a->oom)
         return NULL;
+    if (count == 0) /* callers only test for NULL (out of memory) */
+        return v;
     if (v->cap - v->n < count) {
         uint64_t cap = v->cap ? v->cap : 8;
         while (cap - v->n < count)
@@ -1337,8 +1339,8 @@ cvm_status cvm_bc_assemble(const char *text, size_t len, const char *filename, c
         a.lineno++;
         if (memchr(a.line, 0, a.line_len))
             err(&a, (uint32_t)((const char *)memchr(a.line, 0, a.line_len) - a.line) + 1, "NUL byte in the text");
-        else
-            one_line(&a);
+        else if (one_line(&a) != CVM_OK && !a.st)
+            a.oom = true; /* the only failure that does not go through err() */
         p = e + 1;
     }
     if (!a.st && !a.oom && a.k) {

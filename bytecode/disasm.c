@@ -384,9 +384,9 @@ static void emit_kernel(out *o, const cvm_bc_module *m, uint32_t kidx)
             break;
         bool closes = in.op == CVM_OP_END, mid = in.op == CVM_OP_ELSE || in.op == CVM_OP_CONTINUING ||
                                               in.op == CVM_OP_CASE || in.op == CVM_OP_DEFAULT;
+        emit_debug_at(o, m, kidx, pc, false, depth);
         if (closes || mid)
             depth--;
-        emit_debug_at(o, m, kidx, pc, false, depth);
         indent(o, depth);
         if (!emit_insn(o, m, k, &in))
             break;
