@@ -426,6 +426,12 @@ static void fma16(void)
     UEQ(cvm_n_fma_bf16(0x3f81, 0x3f7f, 0x3800), 0x3f80);
     UEQ(cvm_n_fma_bf16(0x3f81, 0x3f7f, 0x3801), 0x3f81);
     UEQ(cvm_n_fma_bf16(0x0001, 0x0001, 0x0001), 0x0001); /* tiny product vanishes */
+    /* 7*37 = 259 is a bf16 midpoint (258 | 260); a far smaller c decides, which
+     * one f64 addition loses (the sum needs 68 bits): f64 alone would say 260 */
+    UEQ(cvm_n_fma_bf16(0x40e0, 0x4214, 0xa180), 0x4381); /* 259 - 2^-60 -> 258 */
+    UEQ(cvm_n_fma_bf16(0x40e0, 0x4214, 0x2180), 0x4382); /* 259 + 2^-60 -> 260 */
+    UEQ(cvm_n_fma_bf16(0x4110, 0x41e8, 0x2180), 0x4383); /* 9*29 = 261 + 2^-60 -> 262 */
+    UEQ(cvm_n_fma_bf16(0x4110, 0x41e8, 0x0000), 0x4382); /* 261: tie -> even 260 */
 }
 
 int main(void)
