@@ -109,7 +109,7 @@ static const char *const misc_parts[] = {
     "    ptr.add.ptr.global %p, %p, %sz\n    ptr.diff.i64 %d, %p, %pa\n"
     AT("%r", "diff", 8) "    st.i64 [%r], %d\n",
     AT("%pb", "b", 4) "    and.u32 %x, %t, %c1\n    cvt.bool %odd, %x\n"
-    "    select.ptr.global %p, %odd, %pa, %pb\n    ld.u32 %x, [%p]\n"
+    "    select.ptr.global %p, %pa, %pb, %odd\n    ld.u32 %x, [%p]\n"
     AT("%r", "sel", 4) "    st.u32 [%r], %x\n"
     /* volatile and atomic round trips */
     AT("%r", "vol", 4) "    mul.u32 %x, %t, %t\n    st.volatile.u32 [%r], %x\n"

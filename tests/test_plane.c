@@ -40,9 +40,9 @@ static const char *const planeops_parts[] = {
     "        const.u32 %c2, 2\n        shfl.down.u64 %r, %a, %c2, %m\n" ST(2)
     "        shfl.xor.u64 %r, %a, %c5, %m\n" ST(3)
     "        const.u64 %key, 5\n        rem.u64 %key, %a, %key\n        ne.u64 %p, %key, %z64\n"
-    "        vote.all %q, %p, %m\n        select.u64 %r, %q, %one64, %z64\n" ST(4)
+    "        vote.all %q, %p, %m\n        select.u64 %r, %one64, %z64, %q\n" ST(4)
     "        const.u64 %key, 11\n        rem.u64 %key, %a, %key\n        eq.u64 %p, %key, %z64\n"
-    "        vote.any %q, %p, %m\n        select.u64 %r, %q, %one64, %z64\n" ST(5)
+    "        vote.any %q, %p, %m\n        select.u64 %r, %one64, %z64, %q\n" ST(5)
     "        and.u64 %key, %a, %one64\n        ne.u64 %p, %key, %z64\n"
     "        vote.ballot.u64 %r, %p, %m\n" ST(6),
     "        reduce.add.u64 %r, %a, %m\n" ST(7)

@@ -157,7 +157,7 @@ ca = [1.0, nan, 2.0, -0.0, 3.0, -inf if False else -math.inf, 5.0, nan]
 cb = [2.0, 1.0, 2.0, 0.0, nan, 0.0, 4.0, nan]
 elementwise("lt_f32", "f32", "u32", [ca, cb],
             ["const.u32 %r, 1", ".reg u32 %zero", "const.u32 %zero, 0", ".reg bool %q",
-             "lt.f32 %q, %a, %b", "select.u32 %r, %q, %r, %zero"],
+             "lt.f32 %q, %a, %b", "select.u32 %r, %r, %zero, %q"],
             [1 if (not math.isnan(a) and not math.isnan(b) and a < b) else 0 for a, b in zip(ca, cb)],
             comment="ordered less-than: false on NaN; select")
 ba = [0x0, 0x1, 0x80000000, 0xffffffff, 0x12345678, 0xf0f0f0f0, 0x00010000, 0x7fffffff]
@@ -177,7 +177,7 @@ elementwise("shl_u32", "u32", "u32", [ba, sh], ["shl.u32 %r, %a, %b"],
             [(x << s) & 0xffffffff if s < 32 else 0 for x, s in zip(ba, sh)],
             comment="shift left; counts >= 32 give 0")
 sa = [wrap("i32", x) for x in ba]
-elementwise("shr_i32", "i32", "i32", [sa, sh], ["shr.i32 %r, %a, %b"],
+elementwise("shr_i32", "i32", "i32", [sa, sh], [".reg u32 %count", "bitcast.u32 %count, %b", "shr.i32 %r, %a, %count"],
             [x >> min(s, 31) for x, s in zip(sa, sh)], comment="arithmetic shift right; counts >= 32 give the sign fill")
 cv = [f32(x) for x in [1.9, -1.9, 3e9, -3e9, nan, 0.5, -0.0, 2147483520.0]]
 def sat_i32(x):
