@@ -309,7 +309,7 @@ static void test_fault_skip(void)
     cvm_buffer_read(s, big, 0, got, sizeof got, &d);
     ok(got[0] == 0 && got[7] == 7, "fill wrote unit ids");
     const char *out = cvm_stream_output(s);
-    ok(strstr(out, "<0>") && strstr(out, "<7>"), "print text reaches cvm_stream_output (%s)", out);
+    ok(strstr(out, "<0>") && strstr(out, "<7>"), "print text reaches cvm_stream_output");
     is_str(cvm_stream_output(s), "", "output is cleared by reading it");
     cvm_buffer_free(small);
     cvm_buffer_free(big);
@@ -364,6 +364,21 @@ static void test_memory_limit(void)
     is_int(cvm_buffer_create(ld, 600 << 10, "second", &b2, &d), CVM_OK, "fits again after a free");
     cvm_buffer_free(b2);
     cvm_device_close(ld);
+
+    /* a limit too small for the module: loading fails cleanly */
+    size_t size = 0;
+    void *bytes = assemble(&size);
+    cfg.memory_limit = 4096;
+    cvm_module *m = NULL;
+    if (bytes && cvm_device_open("cpu", &cfg, &ld, &d) == CVM_OK) {
+        st = cvm_module_load(ld, bytes, size, &m, &d);
+        ok((st == CVM_OUT_OF_MEMORY || st == CVM_LIMIT) && m == NULL,
+           "module load under a 4 KiB limit fails (%s)", d.message);
+        cvm_device_close(ld);
+    } else {
+        ok(0, "open with a 4 KiB limit");
+    }
+    cvm_free_bytes(bytes);
 }
 
 /* One full use of the API under an allocator that fails its n-th call. */

@@ -65,11 +65,11 @@ static cvm_status oom(cvm_device *dev, cvm_diag *diag, const char *what, size_t 
 {
     if (dev->mem.limit && dev->mem.used + size > dev->mem.limit)
         return cvm_diag_set(diag, CVM_OUT_OF_MEMORY,
-                            "out of memory: %s of %zu bytes exceeds the memory limit "
+                            "out of memory: %s (%zu bytes) exceeds the memory limit "
                             "(%llu of %llu bytes in use)", what, size,
                             (unsigned long long)dev->mem.used,
                             (unsigned long long)dev->mem.limit);
-    return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory: %s of %zu bytes", what, size);
+    return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory: %s (%zu bytes)", what, size);
 }
 
 /* ---- devices ---- */
@@ -156,7 +156,11 @@ cvm_status cvm_vm_buffer_new(cvm_device *dev, size_t size, const char *name, boo
     b->data = cvm_vm_dev_alloc(dev, b->alloc_size); /* zero-filled, 64-byte aligned */
     if (!b->data) {
         cvm_vm_dev_free(dev, b, sizeof *b);
-        return oom(dev, diag, name && *name ? name : "a buffer", size);
+    {
+        char what[160];
+        snprintf(what, sizeof what, "buffer '%s'", name && *name ? name : "(unnamed)");
+        return oom(dev, diag, what, size);
+    }
     }
     b->dev = dev;
     b->size = size;

@@ -1,0 +1,171 @@
+#!/bin/sh
+# test_cli.sh - the `cubevm` command end to end (TAP). Uses $CUBEVM (the
+# binary under test, set by `make check`) and $TEST_TMPDIR. Expected .npy
+# bytes are written by hand with printf, independently of cubevm's writer.
+C=${CUBEVM:-build/bin/cubevm}
+T=${TEST_TMPDIR:-$(mktemp -d)}
+EX=docs/examples
+n=0
+failed=0
+
+ok() { # ok COND-EXIT-STATUS NAME
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+# run CMD...: runs with stdout/stderr captured into $T/out, $T/err; status in $rc
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+has() { grep -q -- "$1" "$2"; }
+show() { sed 's/^/# /' "$T/err" "$T/out"; }
+# a clean error: non-zero, not a signal, "cubevm: error:" on stderr
+clean_error() { [ $rc -ne 0 ] && [ $rc -lt 128 ] && has "^cubevm: error: " "$T/err"; }
+
+# --help / --version
+run "$C" --help
+ok $? "--help exits 0"
+for word in "asm IN.cbs -o OUT.cbc" "disasm IN.cbc" "verify FILE" "info FILE" "--kernel NAME" \
+    "--grid X" "--block X" "--shared BYTES" "--device NAME" "--plane-width N" "--timeout SECONDS" \
+    "--steps N" "--unchecked" "--out NAME=PATH" "--print NAME" "NAME=@PATH.npy" "zeros:N" \
+    "rand:N" "NAME=VALUE"; do
+    has "$word" "$T/out"; ok $? "--help mentions $word"
+done
+run "$C" --version
+[ $rc -eq 0 ] && has "^cubevm [0-9]*\.[0-9]*\.[0-9]*$" "$T/out"; ok $? "--version prints the version"
+
+# asm / verify / disasm / info on every example; text -> binary -> text -> binary is stable
+for f in $EX/*.cbs; do
+    b=$(basename "$f" .cbs)
+    run "$C" asm "$f" -o "$T/$b.cbc"
+    ok $rc "asm $b.cbs"
+    run "$C" verify "$T/$b.cbc"
+    [ $rc -eq 0 ] && has ": ok$" "$T/out"; ok $? "verify $b.cbc prints ok"
+    run "$C" verify "$f"
+    [ $rc -eq 0 ] && has "^$f: ok$" "$T/out"; ok $? "verify $b.cbs prints ok"
+    run "$C" disasm "$T/$b.cbc" -o "$T/$b.dis.cbs"
+    ok $rc "disasm $b.cbc -o"
+    "$C" asm "$T/$b.dis.cbs" -o "$T/$b.2.cbc" && cmp -s "$T/$b.cbc" "$T/$b.2.cbc"
+    ok $? "$b: disassembled text assembles to the same bytes"
+    run "$C" disasm "$T/$b.cbc"
+    cmp -s "$T/out" "$T/$b.dis.cbs"; ok $? "$b: disasm to stdout equals -o output"
+    run "$C" info "$f"
+    [ $rc -eq 0 ] && has "^kernel $b(" "$T/out" && has "requires: plane width" "$T/out"
+    ok $? "info $b.cbs lists kernel $b and its requirements"
+done
+run "$C" info $EX/vadd.cbs
+has "param a  *buffer f32 read" "$T/out" && has "param c  *buffer f32 write" "$T/out" &&
+    has "param n  *scalar u32" "$T/out"
+ok $? "info vadd: parameter kinds, types and access"
+
+# run vadd: .npy in, --out, compared with hand-written bytes
+{
+    printf '\223NUMPY\001\000v\000'
+    printf "%s" "{'descr': '<f4', 'fortran_order': False, 'shape': (8,), }"
+    printf '%60s\n' ''
+    # 0 11 22 33 44 55 66 77 as little-endian f32
+    printf '\000\000\000\000\000\000\060\101\000\000\260\101\000\000\004\102'
+    printf '\000\000\060\102\000\000\134\102\000\000\204\102\000\000\232\102'
+} >"$T/want_c.npy"
+run "$C" run $EX/vadd.cbs --grid 1 --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 \
+    --out c="$T/c.npy" --print c
+ok $rc "run vadd.cbs"
+[ $rc -eq 0 ] || show
+cmp -s "$T/c.npy" "$T/want_c.npy"; ok $? "vadd --out c.npy matches the expected bytes"
+has "^c: 0 11 22 33 44 55 66 77$" "$T/out"; ok $? "--print c shows the first 8 elements"
+run "$C" run "$T/vadd.cbc" --grid=2 --block=4 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 \
+    --out=c="$T/c2.npy" --print c:3
+[ $rc -eq 0 ] && cmp -s "$T/c2.npy" "$T/want_c.npy" && has "^c: 0 11 22 \.\.\. (8 elements)$" "$T/out"
+ok $? "run vadd.cbc with --opt=value forms and --print c:3"
+if python3 -c 'import numpy' 2>/dev/null; then
+    python3 -c "import numpy as np, sys; a = np.load(sys.argv[1]); assert a.dtype == np.float32 and list(a) == [0, 11, 22, 33, 44, 55, 66, 77]" "$T/c.npy"
+    ok $? "numpy reads the --out file"
+else
+    n=$((n + 1)); echo "ok $n # skip numpy not installed"
+fi
+run "$C" run $EX/vadd.cbs --grid 1 --block 64 a=rand:64:7 b=rand:64:7 c=zeros:64 n=64 --print c:64
+[ $rc -eq 0 ] && has "^c: " "$T/out"; ok $? "rand: and zeros: buffers"
+
+# scalars, kernel selection, print output
+run "$C" run tests/cli/two.cbs v=-5 w=0x10
+[ $rc -eq 2 ] && has "2 kernels (hello, noop)" "$T/err"; ok $? "several kernels: --kernel required, kernels listed"
+run "$C" run tests/cli/two.cbs --kernel hello v=-5 w=0x10
+[ $rc -eq 0 ] && has "v=-5 w=16" "$T/out"; r=$?
+ok $r "scalars (negative, hex) reach the kernel; print goes to stdout"
+[ $r -eq 0 ] || show
+run "$C" run tests/cli/two.cbs --kernel nope
+clean_error && has "no kernel 'nope'" "$T/err"; ok $? "unknown kernel"
+run "$C" run tests/cli/two.cbs --kernel noop
+ok $rc "kernel without parameters"
+
+# argument errors
+run "$C" run $EX/vadd.cbs a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8
+clean_error && has "missing argument for parameter: n" "$T/err"; ok $? "missing parameter named"
+run "$C" run $EX/vadd.cbs a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 m=1
+clean_error && has "no parameter 'm'" "$T/err"; ok $? "unknown parameter named"
+run "$C" run $EX/vadd.cbs a=@$EX/vadd_a.npy a=@$EX/vadd_a.npy b=zeros:8 c=zeros:8 n=8
+clean_error && has "'a' is given more than once" "$T/err"; ok $? "duplicate parameter"
+run "$C" run $EX/vadd.cbs --frobnicate a=zeros:1
+[ $rc -eq 2 ] && has "unknown option '--frobnicate'" "$T/err"; ok $? "unknown option: exit 2"
+run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=eight
+clean_error && has "'n' (u32): 'eight'" "$T/err"; ok $? "bad number"
+run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=4294967296
+clean_error && has "out of range" "$T/err"; ok $? "number out of range for u32"
+run "$C" run $EX/vadd.cbs --block 2000 a=zeros:8 b=zeros:8 c=zeros:8 n=8
+clean_error && has "1024" "$T/err"; ok $? "too many units per cube"
+run "$C" run $EX/vadd.cbs --plane-width 3 a=zeros:8 b=zeros:8 c=zeros:8 n=8
+clean_error && has "power of two" "$T/err"; ok $? "bad plane width"
+run "$C" run $EX/vadd.cbs --device vulkan a=zeros:8 b=zeros:8 c=zeros:8 n=8
+clean_error && has "not available" "$T/err"; ok $? "unavailable device"
+{
+    printf '\223NUMPY\001\000v\000'
+    printf "%s" "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }"
+    printf '%60s\n' ''
+    printf '\001\000\000\000\002\000\000\000'
+} >"$T/i32.npy"
+run "$C" run $EX/vadd.cbs a=@"$T/i32.npy" b=zeros:2 c=zeros:2 n=2
+clean_error && has "dtype '<i4'" "$T/err" && has "f32" "$T/err"; ok $? "wrong dtype names both types"
+head -c 60 "$T/i32.npy" >"$T/short.npy"
+run "$C" run $EX/vadd.cbs a=@"$T/short.npy" b=zeros:2 c=zeros:2 n=2
+clean_error && has "short.npy" "$T/err"; ok $? "truncated .npy: clean error naming the file"
+run "$C" run $EX/vadd.cbs a=@"$T/none.npy" b=zeros:2 c=zeros:2 n=2
+clean_error && has "none.npy: No such file" "$T/err"; ok $? "missing .npy"
+run "$C" run "$T/nothing.cbc"
+clean_error && has "nothing.cbc" "$T/err"; ok $? "missing module file"
+run "$C" run $EX/vadd.cbs a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --out c="$T/no/dir/c.npy"
+clean_error && has "no/dir/c.npy" "$T/err"; ok $? "unwritable --out path"
+
+# kernel faults: out of bounds, runaway loop
+run "$C" run tests/cli/oob.cbs --grid 1 --block 8 outbuf=zeros:4
+clean_error && has "outbuf" "$T/err" && has "cube (0,0,0)" "$T/err" && has "unit (4,0,0)" "$T/err" &&
+    has "pc [0-9]" "$T/err"
+r=$?
+ok $r "out-of-bounds store: non-zero, buffer name, cube, unit and pc on stderr"
+[ $r -eq 0 ] || show
+run "$C" run tests/cli/oob.cbs --grid 1 --block 4 outbuf=zeros:4 --print outbuf
+[ $rc -eq 0 ] && has "^outbuf: 0 1 2 3$" "$T/out"; ok $? "the same kernel in bounds"
+run "$C" run tests/cli/spin.cbs --steps 10000
+clean_error; ok $? "--steps turns a runaway loop into a fault"
+run "$C" run tests/cli/spin.cbs --timeout 0.2
+clean_error; ok $? "--timeout turns a runaway loop into a fault"
+
+# corrupted modules: truncations and byte flips never crash
+size=$(wc -c <"$T/vadd.cbc")
+bad=0
+for cut in 0 1 8 16 40 100 $((size / 2)) $((size - 1)); do
+    head -c "$cut" "$T/vadd.cbc" >"$T/cut.cbc"
+    run "$C" verify "$T/cut.cbc"; clean_error || bad=$((bad + 1))
+    run "$C" run "$T/cut.cbc" a=zeros:1 b=zeros:1 c=zeros:1 n=1; clean_error || bad=$((bad + 1))
+done
+ok $bad "truncated .cbc files give clean errors"
+bad=0
+i=0
+while [ $i -lt "$size" ]; do
+    cp "$T/vadd.cbc" "$T/flip.cbc"
+    printf '\377' | dd of="$T/flip.cbc" bs=1 seek=$i conv=notrunc 2>/dev/null
+    run "$C" run "$T/flip.cbc" --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8
+    [ $rc -lt 128 ] || bad=$((bad + 1))
+    [ $rc -eq 0 ] || has "^cubevm: error: " "$T/err" || bad=$((bad + 1))
+    i=$((i + 37))
+done
+ok $bad "byte-flipped .cbc files never crash run"
+
+echo "1..$n"
+[ $failed -eq 0 ]
