@@ -358,6 +358,12 @@ typedef struct cvm_bc_vinsn {
     uint16_t depth;    /* construct nesting depth at this instruction */
     uint8_t uni;       /* cvm_bc_uni: how uniform the active mask is here */
     uint8_t dst_uni;   /* cvm_bc_uni of the destination register after this instruction */
+    uint8_t live_uni;  /* cvm_bc_uni of the mask of non-exited lanes here (uni without the
+                          lanes that executed return); register writes are classed by it */
+    uint32_t next;     /* pc of the marker (else/continuing/case/default/end) that ends the
+                          part holding this instruction; ninsns at kernel level. depth counts
+                          the constructs around an instruction; an opening instruction and
+                          its markers and end sit at the depth outside their construct */
 } cvm_bc_vinsn;
 
 typedef struct cvm_bc_vkernel {
