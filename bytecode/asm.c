@@ -1136,8 +1136,8 @@ static cvm_status instruction(as *a, tok mn)
         }
         if ((st = parse_u64(a, v, "an alignment", &al)))
             goto done;
-        if (!is_pow2(al) || al > 65536) {
-            st = err(a, v.col, "bad align %.*s (a power of two up to 65536)", (int)v.n, v.s);
+        if (!is_pow2(al) || al > 4096) {
+            st = err(a, v.col, "bad align %.*s (a power of two up to 4096)", (int)v.n, v.s);
             goto done;
         }
         while (al >>= 1)
