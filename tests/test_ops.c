@@ -414,6 +414,37 @@ static long double math1(unsigned op, long double x)
     }
 }
 
+/* pow with the C99 Annex F special cases spelled out: the host's powl is
+ * only trusted for finite, non-zero operands (x87 powl(-inf, -2^63) gives
+ * +inf where Annex F says +0). */
+static long double ref_pow(long double x, long double y)
+{
+    bool yint = isfinite(y) && truncl(y) == y;
+    bool yodd = yint && fabsl(y) < 0x1p64L && fmodl(y, 2.0L) != 0;
+    if (y == 0 || x == 1)
+        return 1;
+    if (isnan(x) || isnan(y))
+        return NAN;
+    if (x == 0) {
+        if (y < 0)
+            return yodd ? copysignl(INFINITY, x) : INFINITY;
+        return yodd ? x : 0.0L;
+    }
+    if (isinf(y)) {
+        if (x == -1)
+            return 1;
+        return (fabsl(x) < 1) == (y < 0) ? INFINITY : 0.0L;
+    }
+    if (isinf(x)) {
+        if (x < 0)
+            return y < 0 ? (yodd ? -0.0L : 0.0L) : (yodd ? -INFINITY : INFINITY);
+        return y < 0 ? 0.0L : INFINITY;
+    }
+    if (x < 0 && !yint)
+        return NAN;
+    return powl(x, y);
+}
+
 static uint64_t ref_float(unsigned op, unsigned e, const uint64_t *in)
 {
     uint64_t a = in[0], b = in[1], c = in[2], sb = r_sign_bit(e);
@@ -434,7 +465,7 @@ static uint64_t ref_float(unsigned op, unsigned e, const uint64_t *in)
     case CVM_OP_COPYSIGN: return (a & ~sb) | (b & sb);
     case CVM_OP_FMA: return r_ffma(e, a, b, c);
     case CVM_OP_ATAN2: return r_from_ld(e, atan2l(x, y));
-    case CVM_OP_POW: return r_from_ld(e, powl(x, y));
+    case CVM_OP_POW: return r_from_ld(e, ref_pow(x, y));
     case CVM_OP_HYPOT: return r_from_ld(e, hypotl(x, y));
     default: return r_from_ld(e, math1(op, x));
     }
@@ -874,17 +905,20 @@ static void run_group(const grp *g)
 
 /* ---- which groups each op gets ---- */
 
-/* ULP bounds of the math functions for f32 and f64, from docs/numerics.md;
- * f16 and bf16 results must be within 1 ulp of the correctly rounded one. */
+/* ULP bounds of the math functions for f32 and f64: docs/numerics.md states
+ * at most 1 ulp of error for each (rcp is correctly rounded and tested as
+ * exact). Errors are measured against the long double result rounded to the
+ * type, so a 1-ulp function may land 1 step from it. f16 and bf16 results
+ * must be within 1 step of the correctly rounded one. */
 static const struct {
     unsigned op, f32, f64;
 } ulp_bounds[] = {
-    {CVM_OP_RSQRT, 2, 2}, {CVM_OP_EXP, 2, 2}, {CVM_OP_EXP2, 2, 2}, {CVM_OP_EXPM1, 2, 2},
-    {CVM_OP_LOG, 2, 2}, {CVM_OP_LOG2, 2, 2}, {CVM_OP_LOG10, 2, 2}, {CVM_OP_LOG1P, 2, 2},
-    {CVM_OP_SIN, 2, 2}, {CVM_OP_COS, 2, 2}, {CVM_OP_TAN, 2, 2}, {CVM_OP_ASIN, 2, 2},
-    {CVM_OP_ACOS, 2, 2}, {CVM_OP_ATAN, 2, 2}, {CVM_OP_ATAN2, 2, 2}, {CVM_OP_SINH, 2, 2},
-    {CVM_OP_COSH, 2, 2}, {CVM_OP_TANH, 2, 2}, {CVM_OP_POW, 2, 2}, {CVM_OP_ERF, 2, 2},
-    {CVM_OP_ERFC, 2, 2}, {CVM_OP_CBRT, 2, 2}, {CVM_OP_HYPOT, 2, 2},
+    {CVM_OP_RSQRT, 1, 1}, {CVM_OP_EXP, 1, 1}, {CVM_OP_EXP2, 1, 1}, {CVM_OP_EXPM1, 1, 1},
+    {CVM_OP_LOG, 1, 1}, {CVM_OP_LOG2, 1, 1}, {CVM_OP_LOG10, 1, 1}, {CVM_OP_LOG1P, 1, 1},
+    {CVM_OP_SIN, 1, 1}, {CVM_OP_COS, 1, 1}, {CVM_OP_TAN, 1, 1}, {CVM_OP_ASIN, 1, 1},
+    {CVM_OP_ACOS, 1, 1}, {CVM_OP_ATAN, 1, 1}, {CVM_OP_ATAN2, 1, 1}, {CVM_OP_SINH, 1, 1},
+    {CVM_OP_COSH, 1, 1}, {CVM_OP_TANH, 1, 1}, {CVM_OP_POW, 1, 1}, {CVM_OP_ERF, 1, 1},
+    {CVM_OP_ERFC, 1, 1}, {CVM_OP_CBRT, 1, 1}, {CVM_OP_HYPOT, 1, 1},
 };
 
 static void set_mode(grp *g)
