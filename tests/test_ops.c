@@ -150,7 +150,7 @@ static uint64_t rnd(void)
 /* ---- value sets ---- */
 
 enum { ROLE_VAL, ROLE_COUNT, ROLE_COND, ROLE_SHORT };
-#define MAXVALS 80
+#define MAXVALS 320
 
 static unsigned float_vals(unsigned e, bool shortset, uint64_t *v)
 {
@@ -226,9 +226,17 @@ static unsigned value_set(unsigned e, int role, bool unary, uint64_t *v)
     }
     if (r_is_float(e)) {
         unsigned n = float_vals(e, role == ROLE_SHORT, v);
-        if (unary) /* math functions: more points inside their domains */
-            for (unsigned i = 0; i < 24; i++)
-                v[n++] = r_from_ld(e, ((long double)(rnd() % 4001) - 1000.0L) / 500.0L);
+        if (unary) { /* math functions: points inside their domains, then every binade */
+            r_fmt f = r_fmt_of(e);
+            for (unsigned i = 0; i < 100; i++)
+                v[n++] = r_from_ld(e, ((long double)(rnd() % 4001) - 2000.0L) / 500.0L);
+            for (unsigned i = 0; i < 100; i++) {
+                int span = 2 * r_bias(f) + f.mbits;
+                int ex = (int)(rnd() % (unsigned)span) - r_bias(f) - f.mbits + 1;
+                long double m = 1.0L + (long double)(rnd() >> 11) * 0x1p-53L;
+                v[n++] = r_from_ld(e, (rnd() & 1 ? -1 : 1) * ldexpl(m, ex));
+            }
+        }
         return n;
     }
     return int_vals(e, role, v);
