@@ -324,6 +324,32 @@ static bool emit_insn(out *o, const cvm_bc_module *m, const cvm_bc_kernel *k, co
     return true;
 }
 
+/* True when scope s of kernel kidx opens at pc (so its variables follow its .scope). */
+static bool opens_at(const cvm_bc_debug *d, uint32_t s, uint32_t kidx, uint32_t pc, bool last)
+{
+    if (s >= d->nscopes || d->scopes[s].kernel != kidx)
+        return false;
+    return d->scopes[s].start_pc == pc || (last && d->scopes[s].start_pc > pc);
+}
+
+/* .var lines at pc: of scope `only`, or (only == UINT32_MAX) of scopes not opening at pc. */
+static void emit_vars_at(out *o, const cvm_bc_module *m, uint32_t kidx, uint32_t pc, bool last, int depth,
+                         uint32_t only)
+{
+    const cvm_bc_debug *d = &m->debug;
+    for (uint32_t i = 0; i < d->nvars; i++) {
+        const cvm_bc_dvar *v = &d->vars[i];
+        if (v->kernel != kidx || !(v->start_pc == pc || (last && v->start_pc > pc)))
+            continue;
+        if (only == UINT32_MAX ? opens_at(d, v->scope, kidx, pc, last) : v->scope != only)
+            continue;
+        indent(o, depth);
+        emit(o, ".var ");
+        emit_name(o, m, v->name);
+        emit(o, " %%r%u\n", v->reg);
+    }
+}
+
 /* Debug directives that take effect at pc (docs/asm.md "canonical order"). */
 static void emit_debug_at(out *o, const cvm_bc_module *m, uint32_t kidx, uint32_t pc, bool last, int depth)
 {
@@ -339,10 +365,13 @@ static void emit_debug_at(out *o, const cvm_bc_module *m, uint32_t kidx, uint32_
             indent(o, depth);
             emit(o, ".endinline\n");
         }
+    /* Variables of scopes opening here come right after their .scope, the others first. */
+    emit_vars_at(o, m, kidx, pc, last, depth, UINT32_MAX);
     for (uint32_t i = 0; i < d->nscopes; i++)
         if (d->scopes[i].kernel == kidx && AT(d->scopes[i].start_pc)) {
             indent(o, depth);
             emit(o, ".scope\n");
+            emit_vars_at(o, m, kidx, pc, last, depth, i);
         }
     for (uint32_t i = 0; i < d->ninlines; i++)
         if (d->inlines[i].kernel == kidx && AT(d->inlines[i].start_pc)) {
@@ -351,13 +380,6 @@ static void emit_debug_at(out *o, const cvm_bc_module *m, uint32_t kidx, uint32_
             emit(o, ".inline ");
             emit_name(o, m, in->callee);
             emit(o, " %u %u %u\n", in->file, in->line, in->col);
-        }
-    for (uint32_t i = 0; i < d->nvars; i++)
-        if (d->vars[i].kernel == kidx && AT(d->vars[i].start_pc)) {
-            indent(o, depth);
-            emit(o, ".var ");
-            emit_name(o, m, d->vars[i].name);
-            emit(o, " %%r%u\n", d->vars[i].reg);
         }
     for (uint32_t i = 0; i < d->nlines; i++)
         if (d->lines[i].kernel == kidx && AT(d->lines[i].pc)) {
@@ -461,12 +483,16 @@ cvm_status cvm_bc_disassemble(const cvm_bc_module *mod, char **out_text, size_t 
     render(&o, mod, 0);
     /* Check that the friendly form rebuilds the string table and data layout. */
     cvm_bc_module *back = NULL;
-    if (!o.oom && cvm_bc_assemble(o.p, o.len, "<disasm>", o.fn, o.user, &back, NULL) == CVM_OK) {
+    cvm_status st = o.oom ? CVM_OUT_OF_MEMORY : cvm_bc_assemble(o.p, o.len, "<disasm>", o.fn, o.user, &back, NULL);
+    if (st == CVM_OK) {
         unsigned mode = (same_strings(mod, back) ? 0 : RAW_STRINGS) | (same_data(mod, back) ? 0 : RAW_DATA);
         cvm_bc_module_free(back);
         if (mode)
             render(&o, mod, mode);
+    } else if (st == CVM_OUT_OF_MEMORY) {
+        o.oom = true; /* never hand out text that was not checked */
     }
+    /* Other failures mean an invalid module (the verifier would reject it): its text is best effort. */
     if (!o.p && !o.oom) { /* an empty module has empty text */
         o.p = o.fn(o.user, NULL, 0, 1);
         o.cap = 1;

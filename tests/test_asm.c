@@ -503,6 +503,64 @@ static void foreign_module(void)
     cvm_bc_module_free(back);
 }
 
+/* ---- out of memory at every allocation ---- */
+
+static long fail_after, live_blocks;
+static void *failing_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    (void)user;
+    if (new_size == 0) {
+        if (ptr)
+            live_blocks--;
+        return cvm_default_alloc(NULL, ptr, old_size, 0);
+    }
+    if (fail_after-- <= 0)
+        return NULL;
+    void *p = cvm_default_alloc(NULL, ptr, old_size, new_size);
+    if (p && !ptr)
+        live_blocks++;
+    return p;
+}
+
+/* Assemble, write, read and disassemble with allocation k failing, for every k. */
+static void oom_sweep(const char *path)
+{
+    size_t n;
+    char *text = slurp(path, &n);
+    int bad = 0, steps = 0;
+    for (long k = 0; text && k < 100000; k++, steps++) {
+        cvm_bc_module *m = NULL, *r = NULL;
+        void *b = NULL;
+        size_t bn = 0;
+        char *t = NULL;
+        size_t tl;
+        cvm_diag d;
+        fail_after = k;
+        live_blocks = 0;
+        cvm_status st = cvm_bc_assemble(text, n, path, failing_alloc, NULL, &m, &d);
+        if (!st)
+            st = cvm_bc_module_write(m, &b, &bn, &d);
+        if (!st)
+            st = cvm_bc_module_read(b, bn, failing_alloc, NULL, &r, &d);
+        if (!st)
+            st = cvm_bc_disassemble(r, &t, &tl, &d);
+        if (st != CVM_OK && st != CVM_OUT_OF_MEMORY)
+            bad++;
+        if (t)
+            failing_alloc(NULL, t, tl + 1, 0);
+        if (b)
+            failing_alloc(NULL, b, bn, 0);
+        cvm_bc_module_free(m);
+        cvm_bc_module_free(r);
+        if (live_blocks != 0)
+            bad++;
+        if (st == CVM_OK)
+            break;
+    }
+    ok(text && bad == 0, "%s: out of memory at each of %d allocations: clean status, nothing leaked", path, steps);
+    free(text);
+}
+
 int main(void)
 {
     error_files();
@@ -514,5 +572,7 @@ int main(void)
     reader_robustness("tests/asm/full.cbs");
     reader_robustness("docs/examples/vadd.cbs");
     foreign_module();
+    oom_sweep("tests/asm/full.cbs");
+    oom_sweep("tests/asm/debug.cbs");
     return done_testing();
 }
