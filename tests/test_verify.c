@@ -571,6 +571,76 @@ static void test_base_facts(void)
     cvm_bc_module_free(m);
 }
 
+/* return: later program points carry the exited lanes (uni), not live_uni. */
+static void test_return_mask(void)
+{
+    static const char text[] = ".kernel r\n.reg u32 %r0, %r1\n.reg bool %r2\n"
+                               "    sreg.u32 %r0, unit_pos.x\n" /* 0 */
+                               "    const.u32 %r1, 3\n"         /* 1 */
+                               "    lt.u32 %r2, %r0, %r1\n"     /* 2 */
+                               "    loop\n"                     /* 3 */
+                               "        const.u32 %r1, 4\n"     /* 4 */
+                               "        if %r2\n"               /* 5 */
+                               "            return\n"           /* 6 */
+                               "        end\n"                  /* 7 */
+                               "        break\n"                /* 8 */
+                               "    end\n"                      /* 9 */
+                               "    const.u32 %r1, 5\n"         /* 10 */
+                               ".end\n";
+    cvm_diag dg;
+    cvm_bc_module *m = NULL;
+    cvm_bc_verified *v = NULL;
+    if (cvm_bc_assemble(text, sizeof text - 1, "r", NULL, NULL, &m, &dg) ||
+        cvm_bc_verify(m, &v, &dg)) {
+        ok(0, "return kernel verifies: %s", dg.message);
+        cvm_bc_module_free(m);
+        return;
+    }
+    const cvm_bc_vinsn *I = v->kernels[0].insns;
+    is_int(I[2].uni, CVM_UNI_GRID, "before the loop: grid mask");
+    is_int(I[4].uni, CVM_UNI_VARYING, "in the loop (later iterations lack returned lanes)");
+    is_int(I[4].live_uni, CVM_UNI_GRID, "in the loop the live mask is whole");
+    is_int(I[10].uni, CVM_UNI_VARYING, "after the loop: varying (exited lanes)");
+    is_int(I[10].live_uni, CVM_UNI_GRID, "after the loop: live mask grid");
+    is_int(v->kernels[0].reg_uni[1], CVM_UNI_GRID, "registers written after return stay grid");
+    is_int(I[6].next, 7, "return.next = the if's end");
+    is_int(I[8].end, 9, "break.end = its loop's end");
+    cvm_bc_verified_free(m, v);
+    cvm_bc_module_free(m);
+}
+
+/* A long loop-carried chain defined in reverse order: the worklist must not
+ * need one pass per link (it would be quadratic); the harness timeout guards. */
+static void test_long_chain(void)
+{
+    enum { N = 60000 };
+    size_t cap = (size_t)N * 64 + 4096, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)snprintf(t + n, cap - n, ".kernel chain\n.param k scalar u32\n.reg u32");
+    for (unsigned i = 0; i <= N; i++)
+        n += (size_t)snprintf(t + n, cap - n, "%s %%r%u", i ? "," : "", i);
+    n += (size_t)snprintf(t + n, cap - n, "\n.reg bool %%r%u\n    param.u32 %%r0, k, 0\n    loop\n",
+                          N + 1);
+    for (unsigned i = 1; i < N; i++)
+        n += (size_t)snprintf(t + n, cap - n, "        mov.u32 %%r%u, %%r%u\n", i, i + 1);
+    n += (size_t)snprintf(t + n, cap - n,
+                          "        sreg.u32 %%r%u, unit_pos.x\n        eq.u32 %%r%u, %%r0, %%r0\n"
+                          "        if %%r%u\n            break\n        end\n    end\n.end\n",
+                          N, N + 1, N + 1);
+    cvm_diag dg;
+    cvm_bc_module *m = NULL;
+    cvm_bc_verified *v = NULL;
+    if (cvm_bc_assemble(t, n, "chain", NULL, NULL, &m, &dg) || cvm_bc_verify(m, &v, &dg)) {
+        ok(0, "chain kernel verifies: %s", dg.message);
+    } else {
+        is_int(v->kernels[0].reg_uni[1], CVM_UNI_VARYING, "the first link of a %u-long chain varies", N);
+        is_int(v->kernels[0].reg_uni[0], CVM_UNI_GRID, "the parameter stays grid");
+    }
+    cvm_bc_verified_free(m, v);
+    cvm_bc_module_free(m);
+    free(t);
+}
+
 int main(void)
 {
     pathlist all = {0};
@@ -610,6 +680,8 @@ int main(void)
     ok(nerr >= 25, "%d golden error files (at least 25)", nerr);
     ok(nuni >= 5, "%d divergence files", nuni);
     test_base_facts();
+    test_return_mask();
+    test_long_chain();
     test_mutations();
     for (size_t i = 0; i < all.n; i++)
         if (strncmp(base(all.p[i]), "err_", 4) != 0)
