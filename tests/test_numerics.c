@@ -269,7 +269,9 @@ static i128 exact_scaled(double x, int S)
     uint64_t m;
     int e;
     cvm_n_f64_split(cvm_n_f64_bits(fabs(x)), &m, &e);
-    return e + S >= 0 ? (i128)m << (e + S) : (i128)(m >> -(e + S));
+    if (e + S >= 0)
+        return (i128)m << (e + S);
+    return -(e + S) >= 64 ? 0 : (i128)(m >> -(e + S)); /* only zeros get here */
 }
 
 /* Expected f16 of a finite double, through the reference. */
