@@ -71,7 +71,7 @@ static const struct {
     {"atom.and", "tests/test_memory.c"}, {"atom.or", "tests/test_memory.c"},
     {"atom.xor", "tests/test_memory.c"}, {"atom.exch", "tests/test_memory.c"},
     {"atom.inc", "tests/test_memory.c"}, {"atom.dec", "tests/test_memory.c"},
-    {"atom.cas", "tests/test_memory.c"}, {"fence", "tests/test_memory.c"},
+    {"atom.cas", "tests/test_memory.c"}, {"fence", "tests/test_sched.c"},
     {"sync_cube", "tests/test_sched.c"}, {"sync_cube.count", "tests/test_sched.c"},
     {"sync_cube.and", "tests/test_sched.c"}, {"sync_cube.or", "tests/test_sched.c"},
     {"bar.sync", "tests/test_sched.c"}, {"bar.arrive", "tests/test_sched.c"},
