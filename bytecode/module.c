@@ -373,7 +373,8 @@ static cvm_status read_layout(reader *r)
     uint32_t n = rd32(f + 12);
     if (n > SEC_LIMIT - 1 || n > (r->size - HEADER_SIZE) / SECTION_ENTRY)
         return bad(r, 12, "section count %u is impossible", n);
-    uint32_t expect = align4(HEADER_SIZE + n * SECTION_ENTRY), prev = 0;
+    uint64_t expect = align4(HEADER_SIZE + n * SECTION_ENTRY); /* 64 bits: no wrap near 4 GiB */
+    uint32_t prev = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t at = HEADER_SIZE + i * SECTION_ENTRY;
         uint32_t id = rd32(f + at), off = rd32(f + at + 4), size = rd32(f + at + 8);
@@ -385,11 +386,11 @@ static cvm_status read_layout(reader *r)
             return bad(r, at + 4, "section %s [%u, +%u) lies outside the %zu-byte file", sec_names[id],
                        off, size, r->size);
         if (off < expect)
-            return bad(r, at + 4, "section %s at %u overlaps the previous section or the header (ends at %u)",
-                       sec_names[id], off, expect);
+            return bad(r, at + 4, "section %s at %u overlaps the previous section or the header (ends at %llu)",
+                       sec_names[id], off, (unsigned long long)expect);
         if (off != expect)
-            return bad(r, at + 4, "section %s at %u, expected %u (sections are packed, 4-aligned)",
-                       sec_names[id], off, expect);
+            return bad(r, at + 4, "section %s at %u, expected %llu (sections are packed, 4-aligned)",
+                       sec_names[id], off, (unsigned long long)expect);
         for (uint32_t p = prev ? r->sec_off[prev] + r->sec_size[prev] : HEADER_SIZE + n * SECTION_ENTRY;
              p < off; p++)
             if (f[p])
@@ -397,7 +398,7 @@ static cvm_status read_layout(reader *r)
         r->present[id] = true;
         r->sec_off[id] = off;
         r->sec_size[id] = size;
-        expect = align4(off + size);
+        expect = ((uint64_t)off + size + 3) & ~(uint64_t)3;
         prev = id;
     }
     for (unsigned id = SEC_STRINGS; id < SEC_LIMIT; id++)
@@ -461,9 +462,10 @@ static cvm_status read_kernel(reader *r, cvm_bc_kernel *k)
     if (f[6] > left / PARAM_SIZE)
         return bad(r, at + 24, "parameter count %u exceeds the bytes left", f[6]);
     left -= f[6] * PARAM_SIZE;
-    if (f[7] > left / 2)
+    uint64_t reg_bytes = ((uint64_t)f[7] * 2 + 3) & ~(uint64_t)3; /* types and their padding */
+    if (reg_bytes > left)
         return bad(r, at + 28, "register count %u exceeds the bytes left", f[7]);
-    left -= align4(f[7] * 2);
+    left -= (uint32_t)reg_bytes;
     if (f[8] > left / 4)
         return bad(r, at + 32, "code word count %u exceeds the bytes left", f[8]);
     cvm_bc_param *p = take(r, f[6], sizeof *p);

@@ -440,6 +440,21 @@ static void reader_offsets(void)
     free(c);
     free(bytes);
     cvm_bc_module_free(m);
+    /* Regression: 3 bytes left for one register's 2 bytes + 2 padding, and a
+     * code count that would run past the end of the file. */
+    m = assemble(".kernel k\n.reg u32 %a\n.end\n", "t", &d);
+    if (!m || !write_bytes(m, &bytes, &n)) {
+        ok(0, "assemble the register padding module");
+        cvm_bc_module_free(m);
+        return;
+    }
+    b = bytes;
+    section(b, n, 2, &off, &size);
+    set32(b + 16 + 12 * 1 + 8, size - 1);
+    set32(b + off + 4 + 32, 100000);
+    expect_malformed(b, n, off + 4 + 28, "register types cut by the section end");
+    free(bytes);
+    cvm_bc_module_free(m);
 }
 
 /* ---- a module from another producer: explicit .string and .data forms ---- */
