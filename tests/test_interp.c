@@ -1,0 +1,543 @@
+/*
+ * test_interp.c - unit tests of the CPU plane interpreter (vm/interp*.c)
+ * through cvm_vm_program_build / cvm_vm_execute: small .cbs kernels,
+ * assembled and verified, run on host buffers; expected values are
+ * computed here in plain C.
+ */
+#include "../vm/exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+
+typedef struct buf {
+    const char *name;
+    void *data;
+    size_t size;
+    bool writable;
+} buf;
+
+typedef struct opts {
+    uint32_t grid, block, width;
+    bool unchecked;
+    uint64_t budget;
+    double timeout;
+    cvm_vm_text *print;
+} opts;
+
+static int cmp_region(const void *a, const void *b)
+{
+    const cvm_vm_region *x = a, *y = b;
+    return x->base < y->base ? -1 : x->base > y->base;
+}
+
+/*
+ * Assembles, verifies, builds and runs kernel 0 of src. params[i] is the
+ * 8-byte value of parameter i: a buffer's address or a scalar.
+ */
+static cvm_status run(const char *src, const opts *o, const uint64_t *params, uint32_t nparams,
+                      const buf *bufs, uint32_t nbufs, cvm_diag *dg)
+{
+    cvm_bc_module *mod = NULL;
+    cvm_bc_verified *ver = NULL;
+    cvm_vm_program *prog = NULL;
+    cvm_vm_region regions[8];
+    uint32_t offsets[16];
+    cvm_status st;
+    memset(dg, 0, sizeof *dg);
+    if ((st = cvm_bc_assemble(src, strlen(src), "test.cbs", NULL, NULL, &mod, dg))) {
+        diag("assemble: %s (line %u)", dg->message, dg->line);
+        return st;
+    }
+    if ((st = cvm_bc_verify(mod, &ver, dg))) {
+        diag("verify: %s", dg->message);
+        goto done;
+    }
+    if ((st = cvm_vm_program_build(mod, ver, NULL, NULL, &prog, dg))) {
+        diag("build: %s", dg->message);
+        goto done;
+    }
+    for (uint32_t i = 0; i < nbufs; i++)
+        regions[i] = (cvm_vm_region){(uintptr_t)bufs[i].data, bufs[i].size, bufs[i].name,
+                                     bufs[i].writable};
+    qsort(regions, nbufs, sizeof regions[0], cmp_region);
+    for (uint32_t i = 0; i < nparams; i++)
+        offsets[i] = i * 8;
+    cvm_vm_launch L = {
+        .kernel = 0,
+        .grid = {o->grid ? o->grid : 1, 1, 1},
+        .block = {o->block ? o->block : 1, 1, 1},
+        .plane_width = o->width ? o->width : 32,
+        .params = (const uint8_t *)params,
+        .param_offset = offsets,
+        .regions = regions,
+        .nregions = nbufs,
+        .step_budget = o->budget,
+        .timeout_s = o->timeout,
+        .checked = !o->unchecked,
+        .print_out = o->print,
+    };
+    st = cvm_vm_execute(prog, &L, dg);
+done:
+    cvm_vm_program_free(prog);
+    if (ver)
+        cvm_bc_verified_free(mod, ver);
+    cvm_bc_module_free(mod);
+    return st;
+}
+
+#define ADDR(p) ((uint64_t)(uintptr_t)(p))
+
+/* Common tail: %po = &out[abs_pos.x] (i32 elements). */
+#define OUT_PTR                                                                            \
+    "    sreg.u32 %i, abs_pos.x\n"                                                         \
+    "    const.i64 %four, 4\n"                                                             \
+    "    cvt.i64 %off, %i\n"                                                               \
+    "    mul.i64 %off, %off, %four\n"                                                      \
+    "    param.ptr.global %po, out, 0\n"                                                   \
+    "    ptr.add.ptr.global %po, %po, %off\n"
+#define OUT_REGS ".reg u32 %i\n.reg i64 %off, %four\n.reg ptr.global %po\n"
+
+static const char vadd_src[] =
+    ".kernel vadd\n.param a buffer f32 read\n.param b buffer f32 read\n"
+    ".param c buffer f32 write\n.param n scalar u32\n"
+    ".reg u32 %i, %n\n.reg bool %inside\n.reg i64 %off, %four\n"
+    ".reg ptr.global %pa, %pb, %pc\n.reg f32 %x, %y, %sum\n"
+    "    sreg.u32 %i, abs_pos.x\n    param.u32 %n, n, 0\n    lt.u32 %inside, %i, %n\n"
+    "    if %inside\n        cvt.i64 %off, %i\n        const.i64 %four, 4\n"
+    "        mul.i64 %off, %off, %four\n        param.ptr.global %pa, a, 0\n"
+    "        param.ptr.global %pb, b, 0\n        param.ptr.global %pc, c, 0\n"
+    "        ptr.add.ptr.global %pa, %pa, %off\n        ptr.add.ptr.global %pb, %pb, %off\n"
+    "        ptr.add.ptr.global %pc, %pc, %off\n        ld.f32 %x, [%pa]\n"
+    "        ld.f32 %y, [%pb]\n        add.f32 %sum, %x, %y\n        st.f32 [%pc], %sum\n"
+    "    end\n    return\n.end\n";
+
+static void test_vadd(void)
+{
+    float a[100], b[100], c[100];
+    for (int i = 0; i < 100; i++)
+        a[i] = (float)i * 0.5f, b[i] = 1000.0f - (float)i, c[i] = -1.0f;
+    buf bufs[] = {{"a", a, sizeof a, false}, {"b", b, sizeof b, false}, {"c", c, sizeof c, true}};
+    uint64_t params[] = {ADDR(a), ADDR(b), ADDR(c), 100};
+    cvm_diag d;
+    for (int width = 1; width <= 64; width *= 4) {
+        memset(c, 0, sizeof c);
+        opts o = {.grid = 4, .block = 32, .width = (uint32_t)width};
+        cvm_status st = run(vadd_src, &o, params, 4, bufs, 3, &d);
+        int good = st == CVM_OK;
+        for (int i = 0; i < 100 && good; i++)
+            good = c[i] == a[i] + b[i];
+        ok(good, "vadd at plane width %d (status %d %s)", width, st, d.message);
+    }
+}
+
+static void test_if_else_partial(void)
+{
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n" OUT_REGS
+        ".reg u32 %r, %three, %zero, %two, %hund\n.reg bool %c\n.reg i32 %v\n" OUT_PTR
+        "    const.u32 %three, 3\n    const.u32 %zero, 0\n    const.u32 %two, 2\n"
+        "    const.u32 %hund, 100\n    rem.u32 %r, %i, %three\n    eq.u32 %c, %r, %zero\n"
+        "    if %c\n        mul.u32 %r, %i, %two\n    else\n        add.u32 %r, %i, %hund\n"
+        "    end\n    cvt.i32 %v, %r\n    st.i32 [%po], %v\n.end\n";
+    int32_t out[20];
+    memset(out, 0x55, sizeof out);
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 20, .width = 8};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 20 && good; i++)
+        good = out[i] == (i % 3 == 0 ? i * 2 : i + 100);
+    ok(good, "divergent if/else with a partial plane (%s)", d.message);
+}
+
+static void test_loop_continue_break(void)
+{
+    /* sum of even j < i + 3, with j == 7 leaving early by break */
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n" OUT_REGS
+        ".reg u32 %j, %lim, %sum, %one, %three, %seven, %bit\n.reg bool %c\n.reg i32 %v\n" OUT_PTR
+        "    const.u32 %one, 1\n    const.u32 %three, 3\n    const.u32 %seven, 7\n"
+        "    const.u32 %j, 0\n    const.u32 %sum, 0\n    add.u32 %lim, %i, %three\n"
+        "    loop\n"
+        "        ge.u32 %c, %j, %lim\n        if %c\n            break\n        end\n"
+        "        eq.u32 %c, %j, %seven\n        if %c\n            break\n        end\n"
+        "        and.u32 %bit, %j, %one\n        eq.u32 %c, %bit, %one\n"
+        "        if %c\n            continue\n        end\n"
+        "        add.u32 %sum, %sum, %j\n"
+        "    continuing\n        add.u32 %j, %j, %one\n"
+        "    end\n    cvt.i32 %v, %sum\n    st.i32 [%po], %v\n.end\n";
+    int32_t out[16];
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 16, .width = 16};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 16 && good; i++) {
+        int s = 0;
+        for (int j = 0; j < i + 3; j++) {
+            if (j == 7)
+                break;
+            if (j & 1)
+                continue;
+            s += j;
+        }
+        good = out[i] == s;
+        if (!good)
+            diag("lane %d: got %d want %d", i, out[i], s);
+    }
+    ok(good, "loop with continue and break (%s)", d.message);
+}
+
+static void test_switch(void)
+{
+    /* switch (i % 6) { case 0: v = 10; fallthrough; case 1: v += 1; break;
+       case 2, 3: v = 30; break; default: v = 99; } */
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n" OUT_REGS
+        ".reg u32 %s, %six\n.reg i32 %v, %one\n" OUT_PTR
+        "    const.u32 %six, 6\n    rem.u32 %s, %i, %six\n    const.i32 %v, 0\n"
+        "    const.i32 %one, 1\n"
+        "    switch %s\n"
+        "    case 0\n        const.i32 %v, 10\n        fallthrough\n"
+        "    case 1\n        add.i32 %v, %v, %one\n        break\n"
+        "    case 2, 3\n        const.i32 %v, 30\n"
+        "    default\n        const.i32 %v, 99\n"
+        "    end\n    st.i32 [%po], %v\n.end\n";
+    int32_t out[24];
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 24, .width = 8};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 24 && good; i++) {
+        int s = i % 6, want = s == 0 ? 11 : s == 1 ? 1 : s <= 3 ? 30 : 99;
+        good = out[i] == want;
+        if (!good)
+            diag("lane %d: got %d want %d", i, out[i], want);
+    }
+    ok(good, "switch with fallthrough, multi-value case, default and break (%s)", d.message);
+}
+
+static void test_block_exit(void)
+{
+    /* block { block { if (i odd) exit 1; v = 1; if (i % 4 == 0) exit 0; v = 2; } v += 10; } */
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n" OUT_REGS
+        ".reg u32 %b, %one, %three, %zero\n.reg bool %c\n.reg i32 %v, %ten\n" OUT_PTR
+        "    const.u32 %one, 1\n    const.u32 %three, 3\n    const.u32 %zero, 0\n"
+        "    const.i32 %v, 0\n    const.i32 %ten, 10\n"
+        "    block\n        block\n"
+        "            and.u32 %b, %i, %one\n            eq.u32 %c, %b, %one\n"
+        "            if %c\n                exit 1\n            end\n"
+        "            const.i32 %v, 1\n"
+        "            and.u32 %b, %i, %three\n            eq.u32 %c, %b, %zero\n"
+        "            if %c\n                exit 0\n            end\n"
+        "            const.i32 %v, 2\n"
+        "        end\n        add.i32 %v, %v, %ten\n"
+        "    end\n    st.i32 [%po], %v\n.end\n";
+    int32_t out[16];
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 16, .width = 8};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 16 && good; i++) {
+        int want = (i & 1) ? 0 : (i % 4 == 0) ? 11 : 12;
+        good = out[i] == want;
+        if (!good)
+            diag("lane %d: got %d want %d", i, out[i], want);
+    }
+    ok(good, "block/exit at two depths (%s)", d.message);
+}
+
+static void test_return_before_barrier(void)
+{
+    /* units >= 5 return; the rest pass sync_cube and write their index */
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n" OUT_REGS
+        ".reg u32 %five\n.reg bool %c\n.reg i32 %v\n" OUT_PTR
+        "    const.u32 %five, 5\n    ge.u32 %c, %i, %five\n"
+        "    if %c\n        return\n    end\n    sync_cube\n"
+        "    cvt.i32 %v, %i\n    st.i32 [%po], %v\n.end\n";
+    int32_t out[16];
+    for (int i = 0; i < 16; i++)
+        out[i] = -7;
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 16, .width = 4};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 16 && good; i++)
+        good = out[i] == (i < 5 ? i : -7);
+    ok(good, "early return before a barrier (%s)", d.message);
+}
+
+static void test_shared_reduction(void)
+{
+    /* each cube of 64 units over 4 planes sums i*i into shared, tree with sync_cube */
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n.shared 256\n" OUT_REGS
+        ".reg u32 %tid, %stride, %one, %zero, %other\n.reg bool %c\n"
+        ".reg ptr.shared %sb, %sm, %so\n.reg i32 %v, %w\n" OUT_PTR
+        "    sreg.u32 %tid, unit_pos.x\n    const.u32 %one, 1\n    const.u32 %zero, 0\n"
+        "    mul.u32 %other, %i, %i\n    cvt.i32 %v, %other\n"
+        "    const.ptr.shared %sb, 0\n    cvt.i64 %off, %tid\n    mul.i64 %off, %off, %four\n"
+        "    ptr.add.ptr.shared %sm, %sb, %off\n    st.i32 [%sm], %v\n    sync_cube\n"
+        "    sreg.u32 %stride, cube_dim.x\n    shr.u32 %stride, %stride, %one\n"
+        "    loop\n        lt.u32 %c, %tid, %stride\n        if %c\n"
+        "            add.u32 %other, %tid, %stride\n            cvt.i64 %off, %other\n"
+        "            mul.i64 %off, %off, %four\n            ptr.add.ptr.shared %so, %sb, %off\n"
+        "            ld.i32 %v, [%sm]\n            ld.i32 %w, [%so]\n"
+        "            add.i32 %v, %v, %w\n            st.i32 [%sm], %v\n        end\n"
+        "        sync_cube\n        shr.u32 %stride, %stride, %one\n"
+        "    continuing\n        eq.u32 %c, %stride, %zero\n        break_if %c\n    end\n"
+        "    ld.i32 %v, [%sb]\n    st.i32 [%po], %v\n.end\n";
+    static int32_t out[128];
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 2, .block = 64, .width = 16};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int c = 0; c < 2 && good; c++) {
+        int32_t want = 0;
+        for (int i = c * 64; i < c * 64 + 64; i++)
+            want += i * i;
+        for (int i = c * 64; i < c * 64 + 64 && good; i++)
+            good = out[i] == want;
+    }
+    ok(good, "shared-memory reduction across 4 planes with sync_cube (%s)", d.message);
+}
+
+static void test_pingpong(void)
+{
+    /* plane 0 sets the flag to 1 and spins until 2; plane 1 spins until 1 and sets 2 */
+    static const char src[] =
+        ".kernel k\n.param out buffer u32 write\n.shared 16\n" OUT_REGS
+        ".reg u32 %plane, %zero, %one, %two, %flag, %spins\n.reg bool %c\n"
+        ".reg ptr.shared %sf\n" OUT_PTR
+        "    sreg.u32 %plane, plane_pos\n    const.u32 %zero, 0\n    const.u32 %one, 1\n"
+        "    const.u32 %two, 2\n    const.ptr.shared %sf, 0\n"
+        "    eq.u32 %c, %plane, %zero\n"
+        "    if %c\n        st.volatile.u32 [%sf], %one\n"
+        "        loop\n            ld.volatile.u32 %flag, [%sf]\n"
+        "        continuing\n            eq.u32 %c, %flag, %two\n            break_if %c\n"
+        "        end\n"
+        "    else\n"
+        "        loop\n            ld.volatile.u32 %flag, [%sf]\n"
+        "        continuing\n            eq.u32 %c, %flag, %one\n            break_if %c\n"
+        "        end\n        st.volatile.u32 [%sf], %two\n"
+        "    end\n    st.u32 [%po], %flag\n.end\n";
+    uint32_t out[2] = {0, 0};
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 2, .width = 1, .timeout = 20};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    ok(st == CVM_OK && out[0] == 2 && out[1] == 1, "two planes ping-pong a shared flag (%s)",
+       d.message);
+}
+
+static void test_deadlock(void)
+{
+    /* plane 0 waits at named barrier 1 for 64 units; plane 1 returns */
+    static const char src[] =
+        ".kernel dl\n.reg u32 %plane, %zero, %id, %cnt\n.reg bool %c\n"
+        "    sreg.u32 %plane, plane_pos\n    const.u32 %zero, 0\n    const.u32 %id, 1\n"
+        "    const.u32 %cnt, 64\n    eq.u32 %c, %plane, %zero\n"
+        "    if %c\n        bar.sync %id, %cnt\n    end\n    return\n.end\n";
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 64, .width = 32, .timeout = 20};
+    cvm_status st = run(src, &o, NULL, 0, NULL, 0, &d);
+    ok(st == CVM_FAULT && d.has_fault && strstr(d.message, "deadlock") &&
+           strstr(d.message, "plane 0 waits at named barrier 1") &&
+           strstr(d.message, "plane 1 has finished"),
+       "a deadlock faults instead of hanging (%s)", d.message);
+}
+
+static void test_oob(void)
+{
+    /* c is followed by unregistered padding, as separate allocations would be */
+    static float a[128], b[128], c[64 + 16];
+    buf bufs[] = {{"a", a, sizeof a, false}, {"b", b, sizeof b, false}, {"c", c, 64 * sizeof *c, true}};
+    uint64_t params[] = {ADDR(a), ADDR(b), ADDR(c), 65};
+    cvm_diag d;
+    opts o = {.grid = 4, .block = 32, .width = 32};
+    cvm_status st = run(vadd_src, &o, params, 4, bufs, 3, &d);
+    ok(st == CVM_FAULT && d.has_fault &&
+           strstr(d.message, "out-of-bounds store of 4 bytes at offset 256 of buffer 'c' (size 256)") &&
+           d.fault.cube[0] == 2 && d.fault.unit[0] == 0 && d.fault.lane == 0 &&
+           strcmp(d.fault.kernel, "vadd") == 0,
+       "out-of-bounds store names buffer, offset, cube and unit (%s)", d.message);
+    /* a read-only buffer */
+    uint64_t params2[] = {ADDR(a), ADDR(b), ADDR(a), 8};
+    st = run(vadd_src, &o, params2, 4, bufs, 3, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "read-only buffer 'a'"), "store to a read-only buffer faults (%s)",
+       d.message);
+}
+
+static void test_division(void)
+{
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n.param uout buffer u32 write\n" OUT_REGS
+        ".reg u32 %one, %b, %ua, %uq\n.reg i32 %a, %bi, %q\n.reg ptr.global %pu\n" OUT_PTR
+        "    const.u32 %one, 1\n    and.u32 %b, %i, %one\n    cvt.i32 %bi, %b\n"
+        "    const.i32 %a, -17\n    div.i32 %q, %a, %bi\n    st.i32 [%po], %q\n"
+        "    const.u32 %ua, 17\n    div.u32 %uq, %ua, %b\n    param.ptr.global %pu, uout, 0\n"
+        "    ptr.add.ptr.global %pu, %pu, %off\n    st.u32 [%pu], %uq\n.end\n";
+    int32_t out[8];
+    uint32_t uout[8];
+    buf bufs[] = {{"out", out, sizeof out, true}, {"uout", uout, sizeof uout, true}};
+    uint64_t params[] = {ADDR(out), ADDR(uout)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 8, .width = 8};
+    cvm_status st = run(src, &o, params, 2, bufs, 2, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "division by zero") && d.fault.lane == 0,
+       "integer division by zero faults in checked mode (%s)", d.message);
+    o.unchecked = true;
+    st = run(src, &o, params, 2, bufs, 2, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 8 && good; i++)
+        good = out[i] == ((i & 1) ? -17 : -1) && uout[i] == ((i & 1) ? 17u : 0xffffffffu);
+    ok(good, "unchecked x/0 gives -1 (signed) and all ones (unsigned) (%s)", d.message);
+}
+
+static void test_step_budget(void)
+{
+    static const char src[] =
+        ".kernel spin\n.reg u32 %x, %one\n    const.u32 %one, 1\n    const.u32 %x, 0\n"
+        "    loop\n        add.u32 %x, %x, %one\n    end\n.end\n";
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 4, .width = 4, .budget = 5000};
+    cvm_status st = run(src, &o, NULL, 0, NULL, 0, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "step budget"), "step budget fault (%s)", d.message);
+    o.budget = 0;
+    o.timeout = 0.2;
+    st = run(src, &o, NULL, 0, NULL, 0, &d);
+    ok(st == CVM_TIMEOUT && d.has_fault && strstr(d.message, "timeout"), "timeout fault (%s)",
+       d.message);
+}
+
+static void test_shuffle_reduction(void)
+{
+    /* butterfly: v = lane + 1; for off = 16..1: v += shfl.xor(v, off) */
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n" OUT_REGS
+        ".reg u32 %lane, %offs, %one, %zero\n.reg u64 %mask\n.reg bool %c\n.reg i32 %v, %w, %k1\n" OUT_PTR
+        "    sreg.u32 %lane, unit_pos_plane\n    sreg.u64 %mask, plane_fullmask\n"
+        "    const.u32 %one, 1\n    const.u32 %zero, 0\n    const.i32 %k1, 1\n"
+        "    cvt.i32 %v, %lane\n    add.i32 %v, %v, %k1\n    sreg.u32 %offs, plane_dim\n"
+        "    shr.u32 %offs, %offs, %one\n"
+        "    loop\n        eq.u32 %c, %offs, %zero\n        if %c\n            break\n        end\n"
+        "        shfl.xor.i32 %w, %v, %offs, %mask\n        add.i32 %v, %v, %w\n"
+        "        shr.u32 %offs, %offs, %one\n    end\n    st.i32 [%po], %v\n.end\n";
+    int32_t out[64];
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 64, .width = 32};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 64 && good; i++)
+        good = out[i] == 32 * 33 / 2;
+    ok(good, "plane shuffle (xor butterfly) reduction (%s)", d.message);
+}
+
+/* Ballot of (lane odd) by lanes 0..3 with member mask 0xf; optionally lanes 0..2 only. */
+static cvm_status ballot_kernel(uint32_t active_lanes, int32_t *out, cvm_diag *d)
+{
+    static const char tmpl[] =
+        ".kernel k\n.param out buffer i32 write\n" OUT_REGS
+        ".reg u32 %lane, %n, %mask, %one, %b, %res\n.reg bool %c, %odd\n.reg i32 %v\n" OUT_PTR
+        "    sreg.u32 %lane, unit_pos_plane\n    const.u32 %n, 4\n    const.u32 %mask, 15\n"
+        "    const.u32 %one, 1\n    const.i32 %v, -1\n    lt.u32 %c, %lane, %n\n"
+        "    if %c\n        and.u32 %b, %lane, %one\n        eq.u32 %odd, %b, %one\n"
+        "        vote.ballot.u32 %res, %odd, %mask\n        cvt.i32 %v, %res\n    end\n"
+        "    st.i32 [%po], %v\n.end\n";
+    char src[sizeof tmpl];
+    memcpy(src, tmpl, sizeof tmpl);
+    strstr(src, "%n, 4")[4] = (char)('0' + active_lanes);
+    buf bufs[] = {{"out", out, 8 * sizeof *out, true}};
+    uint64_t params[] = {ADDR(out)};
+    opts o = {.grid = 1, .block = 8, .width = 8};
+    return run(src, &o, params, 1, bufs, 1, d);
+}
+
+static void test_ballot_synccheck(void)
+{
+    int32_t out[8];
+    cvm_diag d;
+    cvm_status st = ballot_kernel(4, out, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 8 && good; i++)
+        good = out[i] == (i < 4 ? 10 : -1);
+    ok(good, "ballot with a partial member mask (%s)", d.message);
+    st = ballot_kernel(3, out, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "synccheck") && d.fault.lane == 3,
+       "synccheck fault for an inactive member lane (%s)", d.message);
+}
+
+static void test_atomics_print(void)
+{
+    static const char src[] =
+        ".kernel k\n.param out buffer u32 write\n.param ctr buffer u32 readwrite\n"
+        ".param fsum buffer f32 readwrite\n" OUT_REGS
+        ".reg u32 %one, %old\n.reg ptr.global %pc, %pf\n.reg f32 %h, %fo\n" OUT_PTR
+        "    const.u32 %one, 1\n    param.ptr.global %pc, ctr, 0\n"
+        "    atom.add.relaxed.device.u32 %old, [%pc], %one\n    st.u32 [%po], %old\n"
+        "    param.ptr.global %pf, fsum, 0\n    const.f32 %h, 0.5\n"
+        "    atom.add.relaxed.device.f32 %fo, [%pf], %h\n"
+        "    print \"unit %u old %u half %.1f hex %x\", %i, %old, %h, %i\n.end\n";
+    uint32_t out[40], ctr = 0;
+    float fsum = 0;
+    buf bufs[] = {{"out", out, sizeof out, true}, {"ctr", &ctr, 4, true}, {"fsum", &fsum, 4, true}};
+    uint64_t params[] = {ADDR(out), ADDR(&ctr), ADDR(&fsum)};
+    cvm_vm_text text = {0};
+    cvm_diag d;
+    opts o = {.grid = 2, .block = 20, .width = 8, .print = &text};
+    cvm_status st = run(src, &o, params, 3, bufs, 3, &d);
+    int seen[40] = {0}, good = st == CVM_OK && ctr == 40 && fsum == 20.0f;
+    for (int i = 0; i < 40 && good; i++)
+        good = out[i] < 40 && !seen[out[i]]++ && out[i] == (uint32_t)i; /* one worker: lane order */
+    ok(good, "global integer and float atomics apply in lane order (%s)", d.message);
+    ok(text.data && strncmp(text.data, "unit 0 old 0 half 0.5 hex 0\nunit 1 old 1 half 0.5 hex 1\n", 56) == 0 &&
+           strstr(text.data, "unit 31 old 31 half 0.5 hex 1f\n"),
+       "print formats one line per active lane");
+    free(text.data);
+}
+
+static void test_unsupported_rejected(void)
+{
+    /* every op of ops.def is handled: building a module that uses none of them works,
+       and program_build rejects an out-of-table opcode as malformed, not silently */
+    ok(cvm_bc_op_info(CVM_OP_PRINT) != NULL, "op table present");
+}
+
+int main(void)
+{
+    test_vadd();
+    test_if_else_partial();
+    test_loop_continue_break();
+    test_switch();
+    test_block_exit();
+    test_return_before_barrier();
+    test_shared_reduction();
+    test_pingpong();
+    test_deadlock();
+    test_oob();
+    test_division();
+    test_step_budget();
+    test_shuffle_reduction();
+    test_ballot_synccheck();
+    test_atomics_print();
+    test_unsupported_rejected();
+    return done_testing();
+}

@@ -1,0 +1,239 @@
+/*
+ * interp.h - internal structures of the CPU plane interpreter (vm/interp*.c,
+ * vm/decode.c), behind vm/exec.h.
+ *
+ * decode.c turns each verified kernel into an array of cvm_vm_dinsn (one per
+ * instruction: handler, types, register slots, resolved control targets and
+ * construct-stack indexes). interp.c runs a launch cube by cube: it owns the
+ * plane records, the per-cube scheduler, barriers and fault reports.
+ * interp_run.c is the dispatch loop; interp_mem.c memory and atomics;
+ * interp_plane.c plane ops, conversions and print.
+ *
+ * Register layout: every register of line N owns N consecutive "slots"; a
+ * slot is a region of rb bytes (rb = 8 * a power-of-two lane count >= W,
+ * so at least 64 bytes and 64-byte aligned) holding one element per lane as
+ * a packed typed array: element type T at lane l is ((T *)region)[l].
+ * Bools are one byte 0/1, f16/bf16 their bit patterns, ptr.global 8 bytes,
+ * the 32-bit pointer spaces 4 bytes.
+ */
+#ifndef CVM_VM_INTERP_H
+#define CVM_VM_INTERP_H
+
+#include "exec.h"
+
+/*
+ * The opcodes this interpreter executes, each with a handler in
+ * interp_run.c (the label table and decode.c's support check expand this
+ * one list). An ops.def row missing here is rejected by
+ * cvm_vm_program_build with CVM_UNSUPPORTED naming the op.
+ */
+#define CVM_VM_HANDLED(X) \
+    X(NOP) X(IF) X(ELSE) X(END) X(LOOP) X(CONTINUING) X(BREAK_IF) X(BREAK) X(CONTINUE) \
+    X(SWITCH) X(CASE) X(DEFAULT) X(FALLTHROUGH) X(BLOCK) X(EXIT) X(RETURN) X(MOV) X(CONST) \
+    X(PARAM) X(SYM) X(SREG) X(SELECT) X(EXTRACT) X(INSERT) X(BUILD) X(SPLAT) X(ADD) X(SUB) \
+    X(MUL) X(DIV) X(REM) X(MIN) X(MAX) X(NEG) X(ABS) X(FMA) X(MAD) X(MULHI) X(CLAMP) X(SQRT) \
+    X(RSQRT) X(RCP) X(EXP) X(EXP2) X(EXPM1) X(LOG) X(LOG2) X(LOG10) X(LOG1P) X(SIN) X(COS) \
+    X(TAN) X(ASIN) X(ACOS) X(ATAN) X(ATAN2) X(SINH) X(COSH) X(TANH) X(POW) X(ERF) X(ERFC) \
+    X(CBRT) X(HYPOT) X(FLOOR) X(CEIL) X(TRUNC) X(ROUND) X(RINT) X(COPYSIGN) X(EQ) X(NE) \
+    X(LT) X(LE) X(GT) X(GE) X(ISNAN) X(ISINF) X(ISFINITE) X(AND) X(OR) X(XOR) X(NOT) X(SHL) \
+    X(SHR) X(POPC) X(CLZ) X(CTZ) X(BREV) X(CVT) X(BITCAST) X(PTR_ADD) X(PTR_DIFF) X(LD) \
+    X(ST) X(LD_VOLATILE) X(ST_VOLATILE) X(LD_ATOMIC) X(ST_ATOMIC) X(ATOM_ADD) X(ATOM_SUB) \
+    X(ATOM_MIN) X(ATOM_MAX) X(ATOM_AND) X(ATOM_OR) X(ATOM_XOR) X(ATOM_EXCH) X(ATOM_INC) \
+    X(ATOM_DEC) X(ATOM_CAS) X(FENCE) X(SYNC_CUBE) X(SYNC_CUBE_COUNT) X(SYNC_CUBE_AND) \
+    X(SYNC_CUBE_OR) X(BAR_SYNC) X(BAR_ARRIVE) X(SYNC_PLANE) X(ACTIVEMASK) X(SHFL_IDX) \
+    X(SHFL_UP) X(SHFL_DOWN) X(SHFL_XOR) X(VOTE_ALL) X(VOTE_ANY) X(VOTE_BALLOT) X(REDUCE_ADD) \
+    X(REDUCE_MIN) X(REDUCE_MAX) X(REDUCE_AND) X(REDUCE_OR) X(REDUCE_XOR) X(SCAN_ADD) \
+    X(EXSCAN_ADD) X(MATCH_ANY) X(MATCH_ALL) X(ASSERT) X(TRAP) X(PRINT)
+
+/* Handlers: every opcode is its own handler; FINISH is the implicit end of
+ * a kernel's code (lanes still active there leave as if by return). */
+#define CVM_VM_H_FINISH CVM_OP_LIMIT
+#define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 1)
+
+/* A pre-decoded instruction. */
+typedef struct cvm_vm_dinsn {
+    uint16_t h;          /* handler: opcode or CVM_VM_H_FINISH */
+    uint8_t elem, line;  /* instruction type */
+    uint8_t ea, eb, ec;  /* element types of source registers a, b, c */
+    uint8_t la, lc;      /* lines of source registers a and c */
+    uint8_t order, scope, align_log2;
+    uint32_t d, a, b, c; /* register slot indexes (first slot of the register) */
+    uint32_t target;     /* control: pc of the next marker (see decode.c) */
+    uint32_t end;        /* control: pc of the construct's end */
+    uint32_t aux;        /* stack index, element index, parameter, sreg, symbol, ... */
+    uint32_t n;          /* entries behind ptr */
+    uint64_t imm;        /* constant bits, parameter byte offset */
+    const void *ptr;     /* string, case values (uint64_t), argument list (cvm_vm_arg) */
+} cvm_vm_dinsn;
+
+/* One register operand of a variable-length list (build, print). */
+typedef struct cvm_vm_arg {
+    uint32_t slot;
+    uint8_t elem;
+} cvm_vm_arg;
+
+typedef struct cvm_vm_kprog {
+    const cvm_bc_kernel *k;
+    uint32_t index;
+    uint32_t ninsns;      /* real instructions; code[ninsns] is FINISH */
+    cvm_vm_dinsn *code;
+    uint32_t nslots;      /* register slots per lane */
+    uint32_t max_depth;   /* construct stack entries a plane needs */
+    uint64_t *cases;      /* case values, converted to the selector's width */
+    uint32_t ncases;
+    cvm_vm_arg *args;
+    uint32_t nargs;
+} cvm_vm_kprog;
+
+struct cvm_vm_program {
+    cvm_alloc_fn alloc;
+    void *alloc_user;
+    const cvm_bc_module *mod;
+    const cvm_bc_verified *ver;
+    uint32_t nkernels;
+    cvm_vm_kprog *kernels;
+};
+
+/* Construct-stack frame kinds. */
+enum { CVM_VM_F_IF, CVM_VM_F_LOOP, CVM_VM_F_SWITCH, CVM_VM_F_BLOCK };
+
+/*
+ * A construct frame. Masks by kind:
+ *   if:     m[0] else_mask, m[1] then_done, m[2] has_else (0/1)
+ *   loop:   m[0] brk, m[1] cont
+ *   switch: m[0] entry, m[1] brk, m[2] ft, m[3] lanes matching no case
+ *   block:  m[0] exitm
+ * `next` is the pc of the next marker of the construct, where a plane goes
+ * when its active mask becomes empty.
+ */
+typedef struct cvm_vm_frame {
+    uint32_t kind, open, next, pad;
+    uint64_t m[4];
+} cvm_vm_frame;
+
+enum { CVM_VM_RUNNABLE, CVM_VM_AT_SYNC, CVM_VM_AT_BAR, CVM_VM_DONE, CVM_VM_FAULTED };
+
+typedef struct cvm_vm_plane {
+    uint32_t index;      /* plane index in the cube */
+    uint32_t nlanes;     /* existing lanes (the last plane may be partial) */
+    uint64_t live;       /* mask of existing lanes */
+    uint64_t active, exited;
+    uint32_t pc;
+    uint32_t sp;         /* frames in use */
+    uint32_t state, bar; /* CVM_VM_*; barrier id when AT_BAR */
+    uint32_t wait_pc;    /* pc of the barrier instruction waited on */
+    uint32_t quantum;    /* back-edges left before a scheduling point */
+    uint64_t steps;      /* instructions executed (step budget) */
+    cvm_vm_frame *stack;
+    uint8_t *regs;
+} cvm_vm_plane;
+
+/* The fault being reported for a launch (lowest unit of the first faulting cube). */
+typedef struct cvm_vm_faultrec {
+    bool has;
+    cvm_status status;   /* CVM_FAULT, CVM_TIMEOUT, CVM_OUT_OF_MEMORY */
+    uint32_t unit;       /* linear unit in the cube */
+    uint32_t plane, lane, pc;
+    uint32_t count;
+    char what[320];
+} cvm_vm_faultrec;
+
+/* Everything one launch needs while it runs (allocated once per launch). */
+typedef struct cvm_vm_exec {
+    const cvm_vm_program *prog;
+    const cvm_vm_kprog *kp;
+    const cvm_vm_launch *L;
+    unsigned W;          /* plane width */
+    unsigned rshift;     /* log2 of the slot size in bytes */
+    size_t rb;           /* slot size in bytes */
+    uint32_t units, nplanes;
+    uint32_t cube[3], cube_linear;
+    cvm_vm_plane *planes;
+    uint8_t *shared;
+    uint32_t shared_size, dyn_base;
+    uint8_t *local;      /* units * local_bytes */
+    uint32_t local_bytes;
+    uint32_t bar_arrived[16], bar_expected[16];
+    uint64_t step_limit; /* UINT64_MAX when no budget */
+    double t0;           /* start time (timeout) */
+    bool stopping;       /* a fault happened in this cube: planes run one more slice at most */
+    cvm_vm_faultrec fault;
+} cvm_vm_exec;
+
+/* Plane run results. */
+enum { CVM_VM_R_YIELD, CVM_VM_R_WAIT, CVM_VM_R_DONE, CVM_VM_R_FAULT, CVM_VM_R_STOP };
+
+/* Back-edges a plane takes before it yields to the other planes of its cube. */
+#define CVM_VM_QUANTUM 1000u
+
+/* decode */
+const char *cvm_vm_kernel_name(const cvm_vm_program *prog, uint32_t k);
+
+/* interp_run.c: runs one plane until a scheduling point. */
+int cvm_vm_run_plane(cvm_vm_exec *x, cvm_vm_plane *p);
+
+/* interp.c: fault records and scheduling helpers used by the handlers. */
+void cvm_vm_fault(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane, cvm_status st,
+                  const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+double cvm_vm_now(void);
+bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p);
+void cvm_vm_unit_pos(const cvm_vm_exec *x, uint32_t unit, uint32_t out[3]);
+
+/* interp_mem.c: loads, stores, atomics. Return 0 or a CVM_VM_R_* to stop. */
+int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+int cvm_vm_atomic(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+/* Host pointer of a print %s argument (NUL-terminated within its region), or NULL. */
+const char *cvm_vm_string_at(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane,
+                             unsigned elem, uint64_t addr, size_t *out_max);
+
+/* interp_plane.c: plane ops, conversions, bitcasts, print. */
+int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+void cvm_vm_cvt(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+void cvm_vm_bitcast(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+
+/* Lane access helpers for the generic (non-vectorized) handlers. */
+static inline uint8_t *cvm_vm_reg(const cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t slot)
+{
+    return p->regs + ((size_t)slot << x->rshift);
+}
+
+/* The raw bits of element type `elem` at lane l, zero-extended. */
+static inline uint64_t cvm_vm_get_bits(const uint8_t *r, unsigned elem, unsigned l)
+{
+    switch (cvm_bc_elem_size(elem)) {
+    case 1: return r[l];
+    case 2: return ((const uint16_t *)(const void *)r)[l];
+    case 4: return ((const uint32_t *)(const void *)r)[l];
+    default: return ((const uint64_t *)(const void *)r)[l];
+    }
+}
+
+static inline void cvm_vm_set_bits(uint8_t *r, unsigned elem, unsigned l, uint64_t v)
+{
+    switch (cvm_bc_elem_size(elem)) {
+    case 1: r[l] = (uint8_t)v; break;
+    case 2: ((uint16_t *)(void *)r)[l] = (uint16_t)v; break;
+    case 4: ((uint32_t *)(void *)r)[l] = (uint32_t)v; break;
+    default: ((uint64_t *)(void *)r)[l] = v; break;
+    }
+}
+
+/* An integer (or bool, or pointer) element as a signed 64-bit value:
+ * sign-extended for signed types, zero-extended otherwise. */
+static inline int64_t cvm_vm_get_int(const uint8_t *r, unsigned elem, unsigned l)
+{
+    uint64_t v = cvm_vm_get_bits(r, elem, l);
+    switch (elem) {
+    case CVM_T_I8: return (int8_t)v;
+    case CVM_T_I16: return (int16_t)v;
+    case CVM_T_I32: return (int32_t)v;
+    default: return (int64_t)v;
+    }
+}
+
+#endif /* CVM_VM_INTERP_H */

@@ -1,0 +1,344 @@
+/*
+ * interp_mem.c - loads, stores and atomics of the plane interpreter.
+ *
+ * A pointer register holds a host address (ptr.global) or a 32-bit byte
+ * offset into the cube's shared memory, the unit's local area or the
+ * module's constant data. Shared, local and constant offsets are always
+ * checked against their sizes (cheap, and a bad offset must never reach
+ * host memory); global accesses are checked in checked mode against the
+ * launch's sorted region table, which names the buffer in the fault.
+ * Only active lanes touch memory, in lane order. Volatile and atomic
+ * accesses use the compiler's __atomic builtins (DESIGN.md "Memory
+ * model"); read-modify-write atomics run a compare-and-swap loop unless a
+ * direct builtin exists.
+ */
+#include "interp.h"
+
+#include <string.h>
+
+#include "numerics.h"
+
+static const char *const kind_name[] = {"load", "store", "atomic"};
+enum { K_LOAD, K_STORE, K_ATOMIC };
+
+/* The region containing addr, or the nearest one below it; NULL if none below. */
+static const cvm_vm_region *region_below(const cvm_vm_launch *L, uint64_t addr)
+{
+    uint32_t lo = 0, hi = L->nregions;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (L->regions[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? &L->regions[lo - 1] : NULL;
+}
+
+static bool check_global(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane, uint64_t addr,
+                         size_t size, int kind)
+{
+    const cvm_vm_region *r = region_below(x->L, addr);
+    if (!r || addr - r->base > (uint64_t)r->size + (1u << 20)) {
+        cvm_vm_fault(x, p, lane, CVM_FAULT, "invalid %s of %zu bytes: address 0x%llx is not in any buffer",
+                     kind_name[kind], size, (unsigned long long)addr);
+        return false;
+    }
+    uint64_t off = addr - r->base;
+    if (off > r->size || r->size - off < size) {
+        cvm_vm_fault(x, p, lane, CVM_FAULT,
+                     "out-of-bounds %s of %zu bytes at offset %llu of buffer '%s' (size %zu)",
+                     kind_name[kind], size, (unsigned long long)off, r->name ? r->name : "?",
+                     r->size);
+        return false;
+    }
+    if (kind != K_LOAD && !r->writable) {
+        cvm_vm_fault(x, p, lane, CVM_FAULT, "%s of %zu bytes to read-only buffer '%s' at offset %llu",
+                     kind_name[kind], size, r->name ? r->name : "?", (unsigned long long)off);
+        return false;
+    }
+    return true;
+}
+
+/* Host address of an access of `size` bytes by lane l, or NULL after recording a fault. */
+static uint8_t *resolve(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t l, unsigned space,
+                        uint64_t addr, size_t size, size_t align, int kind)
+{
+    const bool checked = x->L->checked;
+    if (checked && align > 1 && addr % align) {
+        cvm_vm_fault(x, p, l, CVM_FAULT, "misaligned %s of %zu bytes at %s 0x%llx (alignment %zu)",
+                     kind_name[kind], size, space == CVM_T_PTR_GLOBAL ? "address" : "offset",
+                     (unsigned long long)addr, align);
+        return NULL;
+    }
+    uint32_t off = (uint32_t)addr, limit;
+    const char *what;
+    uint8_t *base;
+    switch (space) {
+    case CVM_T_PTR_GLOBAL:
+        if (checked && !check_global(x, p, l, addr, size, kind))
+            return NULL;
+        return (uint8_t *)(uintptr_t)addr;
+    case CVM_T_PTR_SHARED:
+        limit = x->shared_size, what = "shared", base = x->shared;
+        break;
+    case CVM_T_PTR_LOCAL:
+        limit = x->local_bytes, what = "local";
+        base = x->local + (size_t)(p->index * x->W + l) * x->local_bytes;
+        break;
+    default:
+        limit = x->L->const_size, what = "constant";
+        base = (uint8_t *)(uintptr_t)x->L->const_data;
+        if (kind != K_LOAD) {
+            cvm_vm_fault(x, p, l, CVM_FAULT, "%s of %zu bytes to constant memory at offset %u",
+                         kind_name[kind], size, off);
+            return NULL;
+        }
+        break;
+    }
+    if (off > limit || limit - off < size || !base) {
+        cvm_vm_fault(x, p, l, CVM_FAULT, "out-of-bounds %s %s of %zu bytes at offset %u (%s size %u)",
+                     what, kind_name[kind], size, off, what, limit);
+        return NULL;
+    }
+    return base + off;
+}
+
+static int mo(unsigned order)
+{
+    switch (order) {
+    case CVM_ORDER_RELAXED: return __ATOMIC_RELAXED;
+    case CVM_ORDER_ACQUIRE: return __ATOMIC_ACQUIRE;
+    case CVM_ORDER_RELEASE: return __ATOMIC_RELEASE;
+    case CVM_ORDER_ACQ_REL: return __ATOMIC_ACQ_REL;
+    default: return __ATOMIC_SEQ_CST;
+    }
+}
+
+static uint64_t atomic_load(const uint8_t *m, unsigned size, int order)
+{
+    switch (size) {
+    case 1: return __atomic_load_n(m, order);
+    case 2: return __atomic_load_n((const uint16_t *)(const void *)m, order);
+    case 4: return __atomic_load_n((const uint32_t *)(const void *)m, order);
+    default: return __atomic_load_n((const uint64_t *)(const void *)m, order);
+    }
+}
+
+static void atomic_store(uint8_t *m, unsigned size, uint64_t v, int order)
+{
+    switch (size) {
+    case 1: __atomic_store_n(m, (uint8_t)v, order); break;
+    case 2: __atomic_store_n((uint16_t *)(void *)m, (uint16_t)v, order); break;
+    case 4: __atomic_store_n((uint32_t *)(void *)m, (uint32_t)v, order); break;
+    default: __atomic_store_n((uint64_t *)(void *)m, v, order); break;
+    }
+}
+
+/* The access alignment: the attribute, or the access size capped at 16. */
+static size_t access_align(const cvm_vm_dinsn *in, size_t size)
+{
+    if (in->align_log2)
+        return (size_t)1 << in->align_log2;
+    return size < 16 ? size : 16;
+}
+
+int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    const bool load = in->h == CVM_OP_LD || in->h == CVM_OP_LD_VOLATILE || in->h == CVM_OP_LD_ATOMIC;
+    const bool plain = in->h == CVM_OP_LD || in->h == CVM_OP_ST;
+    const int order = in->h == CVM_OP_LD_ATOMIC || in->h == CVM_OP_ST_ATOMIC ? mo(in->order)
+                                                                             : __ATOMIC_RELAXED;
+    const unsigned esz = cvm_bc_elem_size(in->elem), ne = in->line;
+    const size_t size = (size_t)esz * ne, align = access_align(in, size);
+    const uint8_t *ptr = cvm_vm_reg(x, p, in->a);
+    uint8_t *val = cvm_vm_reg(x, p, load ? in->d : in->b);
+    bool faulted = false;
+    for (unsigned l = 0; l < p->nlanes; l++) {
+        if (!(p->active >> l & 1))
+            continue;
+        uint64_t addr = cvm_vm_get_bits(ptr, in->ea, l);
+        uint8_t *m = resolve(x, p, l, in->ea, addr, size, align, load ? K_LOAD : K_STORE);
+        if (!m) {
+            faulted = true;
+            continue;
+        }
+        if (faulted)
+            continue; /* keep counting faulting lanes, touch nothing more */
+        for (unsigned e = 0; e < ne; e++) {
+            uint8_t *slot = val + ((size_t)e << x->rshift) + (size_t)l * esz;
+            uint8_t *mem = m + (size_t)e * esz;
+            if (plain && load)
+                memcpy(slot, mem, esz);
+            else if (plain)
+                memcpy(mem, slot, esz);
+            else if (load)
+                cvm_vm_set_bits(val + ((size_t)e << x->rshift), in->elem, l,
+                                atomic_load(mem, esz, order));
+            else
+                atomic_store(mem, esz, cvm_vm_get_bits(val + ((size_t)e << x->rshift), in->elem, l),
+                             order);
+        }
+    }
+    return faulted ? CVM_VM_R_FAULT : 0;
+}
+
+/* ---- read-modify-write atomics ---- */
+
+static uint64_t f2b(unsigned elem, double v)
+{
+    return elem == CVM_T_F32 ? cvm_n_f32_bits((float)v) : cvm_n_f64_bits(v);
+}
+
+static double b2f(unsigned elem, uint64_t b)
+{
+    return elem == CVM_T_F32 ? (double)cvm_n_f32_from((uint32_t)b) : cvm_n_f64_from(b);
+}
+
+/* The new memory value of an atomic op (bits zero-extended to 64). */
+static uint64_t atom_new(unsigned op, unsigned elem, uint64_t old, uint64_t b, uint64_t c)
+{
+    const unsigned bits = cvm_bc_elem_size(elem) * 8;
+    const bool flt = cvm_bc_elem_is_float(elem), sgn = cvm_bc_elem_is_signed(elem);
+    switch (op) {
+    case CVM_OP_ATOM_ADD:
+        if (elem == CVM_T_F32)
+            return cvm_n_f32_bits(cvm_n_f32_from((uint32_t)old) + cvm_n_f32_from((uint32_t)b));
+        if (flt)
+            return cvm_n_f64_bits(cvm_n_f64_from(old) + cvm_n_f64_from(b));
+        return cvm_n_add(old, b, bits);
+    case CVM_OP_ATOM_SUB: return cvm_n_sub(old, b, bits);
+    case CVM_OP_ATOM_MIN: case CVM_OP_ATOM_MAX: {
+        bool mn = op == CVM_OP_ATOM_MIN;
+        if (elem == CVM_T_F32) {
+            float a = cvm_n_f32_from((uint32_t)old), v = cvm_n_f32_from((uint32_t)b);
+            return cvm_n_f32_bits(mn ? cvm_n_fminf(a, v) : cvm_n_fmaxf(a, v));
+        }
+        if (flt)
+            return f2b(elem, mn ? cvm_n_fmin(b2f(elem, old), b2f(elem, b))
+                                : cvm_n_fmax(b2f(elem, old), b2f(elem, b)));
+        if (sgn) {
+            int64_t a = cvm_n_sext(old, bits), v = cvm_n_sext(b, bits);
+            return cvm_n_zext((uint64_t)(mn ? cvm_n_smin(a, v) : cvm_n_smax(a, v)), bits);
+        }
+        return mn ? cvm_n_umin(old, b) : cvm_n_umax(old, b);
+    }
+    case CVM_OP_ATOM_AND: return old & b;
+    case CVM_OP_ATOM_OR: return old | b;
+    case CVM_OP_ATOM_XOR: return old ^ b;
+    case CVM_OP_ATOM_EXCH: return b;
+    case CVM_OP_ATOM_INC: return old >= b ? 0 : cvm_n_add(old, 1, bits);
+    case CVM_OP_ATOM_DEC: return old == 0 || old > b ? b : old - 1;
+    default: /* CAS: bit compare */
+        return old == b ? c : old;
+    }
+}
+
+/* Applies one lane's atomic at m; returns the old value. */
+static uint64_t atom_apply(const cvm_vm_dinsn *in, uint8_t *m, unsigned size, uint64_t b,
+                           uint64_t c)
+{
+    const int order = mo(in->order);
+    const int fail = order == __ATOMIC_RELEASE ? __ATOMIC_RELAXED
+                   : order == __ATOMIC_ACQ_REL ? __ATOMIC_ACQUIRE : order;
+    const bool direct = !cvm_bc_elem_is_float(in->elem);
+    if (size == 4) {
+        uint32_t *q = (uint32_t *)(void *)m, v = (uint32_t)b;
+        if (direct)
+            switch (in->h) {
+            case CVM_OP_ATOM_ADD: return __atomic_fetch_add(q, v, order);
+            case CVM_OP_ATOM_SUB: return __atomic_fetch_sub(q, v, order);
+            case CVM_OP_ATOM_AND: return __atomic_fetch_and(q, v, order);
+            case CVM_OP_ATOM_OR: return __atomic_fetch_or(q, v, order);
+            case CVM_OP_ATOM_XOR: return __atomic_fetch_xor(q, v, order);
+            case CVM_OP_ATOM_EXCH: return __atomic_exchange_n(q, v, order);
+            default: break;
+            }
+        uint32_t old = __atomic_load_n(q, __ATOMIC_RELAXED);
+        for (;;) {
+            uint32_t nv = (uint32_t)atom_new(in->h, in->elem, old, b, c);
+            if (in->h == CVM_OP_ATOM_CAS && old != (uint32_t)b)
+                return old; /* compare failed: nothing to write */
+            if (__atomic_compare_exchange_n(q, &old, nv, false, order, fail))
+                return old;
+        }
+    }
+    uint64_t *q = (uint64_t *)(void *)m;
+    if (direct)
+        switch (in->h) {
+        case CVM_OP_ATOM_ADD: return __atomic_fetch_add(q, b, order);
+        case CVM_OP_ATOM_SUB: return __atomic_fetch_sub(q, b, order);
+        case CVM_OP_ATOM_AND: return __atomic_fetch_and(q, b, order);
+        case CVM_OP_ATOM_OR: return __atomic_fetch_or(q, b, order);
+        case CVM_OP_ATOM_XOR: return __atomic_fetch_xor(q, b, order);
+        case CVM_OP_ATOM_EXCH: return __atomic_exchange_n(q, b, order);
+        default: break;
+        }
+    uint64_t old = __atomic_load_n(q, __ATOMIC_RELAXED);
+    for (;;) {
+        uint64_t nv = atom_new(in->h, in->elem, old, b, c);
+        if (in->h == CVM_OP_ATOM_CAS && old != b)
+            return old;
+        if (__atomic_compare_exchange_n(q, &old, nv, false, order, fail))
+            return old;
+    }
+}
+
+int cvm_vm_atomic(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    const unsigned size = cvm_bc_elem_size(in->elem);
+    const uint8_t *ptr = cvm_vm_reg(x, p, in->a), *vb = cvm_vm_reg(x, p, in->b);
+    const uint8_t *vc = cvm_vm_reg(x, p, in->c);
+    uint8_t *d = cvm_vm_reg(x, p, in->d);
+    bool faulted = false;
+    if (size != 4 && size != 8)
+        return 0; /* the verifier allows 32- and 64-bit atomics only */
+    for (unsigned l = 0; l < p->nlanes; l++) {
+        if (!(p->active >> l & 1))
+            continue;
+        uint64_t addr = cvm_vm_get_bits(ptr, in->ea, l);
+        uint8_t *m = resolve(x, p, l, in->ea, addr, size, size, K_ATOMIC);
+        if (!m) {
+            faulted = true;
+            continue;
+        }
+        if (faulted)
+            continue;
+        uint64_t b = cvm_vm_get_bits(vb, in->elem, l);
+        uint64_t c = in->h == CVM_OP_ATOM_CAS ? cvm_vm_get_bits(vc, in->elem, l) : 0;
+        cvm_vm_set_bits(d, in->elem, l, atom_apply(in, m, size, b, c));
+    }
+    return faulted ? CVM_VM_R_FAULT : 0;
+}
+
+const char *cvm_vm_string_at(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane,
+                             unsigned elem, uint64_t addr, size_t *out_max)
+{
+    uint32_t off = (uint32_t)addr;
+    switch (elem) {
+    case CVM_T_PTR_GLOBAL: {
+        const cvm_vm_region *r = region_below(x->L, addr);
+        if (!r || addr - r->base >= r->size)
+            return NULL;
+        *out_max = r->size - (size_t)(addr - r->base);
+        return (const char *)(uintptr_t)addr;
+    }
+    case CVM_T_PTR_SHARED:
+        if (off >= x->shared_size)
+            return NULL;
+        *out_max = x->shared_size - off;
+        return (const char *)x->shared + off;
+    case CVM_T_PTR_LOCAL:
+        if (off >= x->local_bytes)
+            return NULL;
+        *out_max = x->local_bytes - off;
+        return (const char *)x->local + (size_t)(p->index * x->W + lane) * x->local_bytes + off;
+    case CVM_T_PTR_CONST:
+        if (off >= x->L->const_size || !x->L->const_data)
+            return NULL;
+        *out_max = x->L->const_size - off;
+        return (const char *)x->L->const_data + off;
+    default:
+        return NULL;
+    }
+}

@@ -1,0 +1,411 @@
+/*
+ * interp_plane.c - plane ops (shuffles, votes, reductions, scans, match,
+ * sync_plane), conversions, bitcasts and print for the plane interpreter.
+ *
+ * Plane ops read the member mask (last operand) and, in checked mode,
+ * fault unless every member lane is active and every executing lane is a
+ * member (DESIGN.md item 7). Results combine member lanes in lane order so
+ * float reductions are deterministic. These handlers are not hot enough to
+ * need vector loops; they work lane by lane on raw bits.
+ */
+#include "interp.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "numerics.h"
+
+/* ---- member masks ---- */
+
+static unsigned lowest(uint64_t m)
+{
+    unsigned l = 0;
+    while (l < 63 && !(m >> l & 1))
+        l++;
+    return l;
+}
+
+/* The member mask of a plane op (its last register operand), checked. */
+static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
+                       uint64_t *out_members)
+{
+    uint32_t slot = in->a;
+    unsigned elem = in->ea;
+    if (in->h >= CVM_OP_SHFL_IDX && in->h <= CVM_OP_SHFL_XOR)
+        slot = in->c, elem = in->ec;
+    else if (in->h != CVM_OP_SYNC_PLANE)
+        slot = in->b, elem = in->eb;
+    const uint8_t *r = cvm_vm_reg(x, p, slot);
+    const uint64_t act = p->active;
+    unsigned first = lowest(act);
+    uint64_t m = cvm_vm_get_bits(r, elem, first);
+    *out_members = m;
+    if (!x->L->checked)
+        return true;
+    const char *mn = cvm_bc_ops[in->h].mnemonic;
+    for (unsigned l = first + 1; l < p->nlanes; l++)
+        if ((act >> l & 1) && cvm_vm_get_bits(r, elem, l) != m) {
+            cvm_vm_fault(x, p, l, CVM_FAULT, "synccheck: %s member mask 0x%llx of lane %u differs from 0x%llx of lane %u",
+                         mn, (unsigned long long)cvm_vm_get_bits(r, elem, l), l,
+                         (unsigned long long)m, first);
+            return false;
+        }
+    uint64_t bad;
+    if ((bad = m & ~p->live)) {
+        cvm_vm_fault(x, p, first, CVM_FAULT, "synccheck: %s member mask 0x%llx names lanes 0x%llx that do not exist",
+                     mn, (unsigned long long)m, (unsigned long long)bad);
+        return false;
+    }
+    if ((bad = m & ~act)) {
+        cvm_vm_fault(x, p, lowest(bad), CVM_FAULT,
+                     "synccheck: %s member lanes 0x%llx are %s (member mask 0x%llx, active 0x%llx)",
+                     mn, (unsigned long long)bad, (bad & p->exited) ? "exited" : "not active",
+                     (unsigned long long)m, (unsigned long long)act);
+        return false;
+    }
+    if ((bad = act & ~m)) {
+        cvm_vm_fault(x, p, lowest(bad), CVM_FAULT,
+                     "synccheck: %s executed by lanes 0x%llx outside the member mask 0x%llx", mn,
+                     (unsigned long long)bad, (unsigned long long)m);
+        return false;
+    }
+    return true;
+}
+
+/* ---- value combination for reductions and scans ---- */
+
+static uint64_t combine(unsigned op, unsigned elem, uint64_t acc, uint64_t v)
+{
+    const unsigned bits = cvm_bc_elem_size(elem) * 8;
+    if (op == CVM_OP_REDUCE_AND)
+        return acc & v;
+    if (op == CVM_OP_REDUCE_OR)
+        return acc | v;
+    if (op == CVM_OP_REDUCE_XOR)
+        return acc ^ v;
+    const bool mn = op == CVM_OP_REDUCE_MIN, add = op != CVM_OP_REDUCE_MIN && op != CVM_OP_REDUCE_MAX;
+    switch (elem) {
+    case CVM_T_F32: {
+        float a = cvm_n_f32_from((uint32_t)acc), b = cvm_n_f32_from((uint32_t)v);
+        return cvm_n_f32_bits(add ? a + b : mn ? cvm_n_fminf(a, b) : cvm_n_fmaxf(a, b));
+    }
+    case CVM_T_F64: {
+        double a = cvm_n_f64_from(acc), b = cvm_n_f64_from(v);
+        return cvm_n_f64_bits(add ? a + b : mn ? cvm_n_fmin(a, b) : cvm_n_fmax(a, b));
+    }
+    case CVM_T_F16: {
+        if (add)
+            return cvm_n_f16_add((uint16_t)acc, (uint16_t)v);
+        float a = cvm_n_f16_to_f32((uint16_t)acc), b = cvm_n_f16_to_f32((uint16_t)v);
+        return cvm_n_f32_to_f16(mn ? cvm_n_fminf(a, b) : cvm_n_fmaxf(a, b));
+    }
+    case CVM_T_BF16: {
+        if (add)
+            return cvm_n_bf16_add((uint16_t)acc, (uint16_t)v);
+        float a = cvm_n_bf16_to_f32((uint16_t)acc), b = cvm_n_bf16_to_f32((uint16_t)v);
+        return cvm_n_f32_to_bf16(mn ? cvm_n_fminf(a, b) : cvm_n_fmaxf(a, b));
+    }
+    default:
+        break;
+    }
+    if (add)
+        return cvm_n_add(acc, v, bits);
+    if (cvm_bc_elem_is_signed(elem)) {
+        int64_t a = cvm_n_sext(acc, bits), b = cvm_n_sext(v, bits);
+        return cvm_n_zext((uint64_t)(mn ? cvm_n_smin(a, b) : cvm_n_smax(a, b)), bits);
+    }
+    return mn ? cvm_n_umin(acc, v) : cvm_n_umax(acc, v);
+}
+
+/* Shuffle source lane of lane l, or l itself when out of range or not a member. */
+static unsigned shfl_src(unsigned op, unsigned l, uint32_t b, unsigned W, uint64_t members)
+{
+    uint64_t src;
+    switch (op) {
+    case CVM_OP_SHFL_IDX: src = b % W; break;
+    case CVM_OP_SHFL_UP: src = b > l ? UINT64_MAX : l - b; break;
+    case CVM_OP_SHFL_DOWN: src = (uint64_t)l + b; break;
+    default: src = l ^ b; break;
+    }
+    if (src >= W || !(members >> src & 1))
+        return l;
+    return (unsigned)src;
+}
+
+int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    uint64_t members, out[64];
+    const uint64_t act = p->active;
+    const unsigned nl = p->nlanes;
+    if (!members_of(x, p, in, &members))
+        return CVM_VM_R_FAULT;
+    if (in->h == CVM_OP_SYNC_PLANE) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return 0;
+    }
+    const uint8_t *a = cvm_vm_reg(x, p, in->a), *b = cvm_vm_reg(x, p, in->b);
+    uint8_t *d = cvm_vm_reg(x, p, in->d);
+    const unsigned elem = in->elem;
+    uint64_t pred = 0;
+    if (in->h >= CVM_OP_VOTE_ALL && in->h <= CVM_OP_VOTE_BALLOT)
+        for (unsigned l = 0; l < nl; l++)
+            pred |= (uint64_t)(a[l] & 1) << l;
+    pred &= members;
+    switch (in->h) {
+    case CVM_OP_SHFL_IDX: case CVM_OP_SHFL_UP: case CVM_OP_SHFL_DOWN: case CVM_OP_SHFL_XOR:
+        for (unsigned l = 0; l < nl; l++)
+            if (act >> l & 1) {
+                uint32_t delta = (uint32_t)cvm_vm_get_bits(b, in->eb, l);
+                out[l] = cvm_vm_get_bits(a, elem, shfl_src(in->h, l, delta, x->W, members));
+            }
+        break;
+    case CVM_OP_VOTE_ALL: case CVM_OP_VOTE_ANY: case CVM_OP_VOTE_BALLOT: {
+        uint64_t v = in->h == CVM_OP_VOTE_ALL ? pred == members
+                   : in->h == CVM_OP_VOTE_ANY ? pred != 0 : pred;
+        for (unsigned l = 0; l < nl; l++)
+            out[l] = v;
+        break;
+    }
+    case CVM_OP_MATCH_ANY: case CVM_OP_MATCH_ALL: {
+        unsigned ea = in->ea;
+        uint64_t same_all = members;
+        for (unsigned l = 0; l < nl; l++) {
+            if (!(act >> l & 1))
+                continue;
+            uint64_t v = cvm_vm_get_bits(a, ea, l), m = 0;
+            for (unsigned j = 0; j < nl; j++)
+                if ((members >> j & 1) && cvm_vm_get_bits(a, ea, j) == v)
+                    m |= UINT64_C(1) << j;
+            out[l] = m;
+            if (m != members)
+                same_all = 0;
+        }
+        if (in->h == CVM_OP_MATCH_ALL)
+            for (unsigned l = 0; l < nl; l++)
+                out[l] = same_all;
+        break;
+    }
+    default: { /* reductions and scans, in lane order over the members */
+        const bool scan = in->h == CVM_OP_SCAN_ADD || in->h == CVM_OP_EXSCAN_ADD;
+        const unsigned op = scan ? CVM_OP_REDUCE_ADD : in->h;
+        uint64_t acc = 0;
+        bool have = false;
+        for (unsigned l = 0; l < nl; l++) {
+            uint64_t before = acc;
+            if (members >> l & 1) {
+                uint64_t v = cvm_vm_get_bits(a, elem, l);
+                acc = have ? combine(op, elem, acc, v) : v;
+                have = true;
+            }
+            out[l] = in->h == CVM_OP_EXSCAN_ADD ? before : acc;
+        }
+        if (!scan)
+            for (unsigned l = 0; l < nl; l++)
+                out[l] = acc;
+        break;
+    }
+    }
+    for (unsigned l = 0; l < nl; l++)
+        if (act >> l & 1)
+            cvm_vm_set_bits(d, elem, l, out[l]);
+    return 0;
+}
+
+/* ---- conversions ---- */
+
+/* A float element as a double (exact for every float type). */
+static double float_value(unsigned elem, uint64_t b)
+{
+    switch (elem) {
+    case CVM_T_F16: return cvm_n_f16_to_f64((uint16_t)b);
+    case CVM_T_BF16: return cvm_n_bf16_to_f64((uint16_t)b);
+    case CVM_T_F32: return (double)cvm_n_f32_from((uint32_t)b);
+    default: return cvm_n_f64_from(b);
+    }
+}
+
+static uint64_t convert(unsigned to, unsigned from, uint64_t b)
+{
+    const unsigned bits = cvm_bc_elem_size(to) * 8;
+    if (cvm_bc_elem_is_float(from)) {
+        double v = float_value(from, b);
+        switch (to) {
+        case CVM_T_BOOL: return v != 0.0;
+        case CVM_T_F16: return cvm_n_f64_to_f16(v);
+        case CVM_T_BF16: return cvm_n_f64_to_bf16(v);
+        case CVM_T_F32: return cvm_n_f32_bits(cvm_n_f64_to_f32(v));
+        case CVM_T_F64: return cvm_n_f64_bits(v);
+        default:
+            if (cvm_bc_elem_is_signed(to))
+                return (uint64_t)cvm_n_f64_to_sint(v, bits);
+            return cvm_n_f64_to_uint(v, bits);
+        }
+    }
+    /* from an integer or bool, extended by its signedness */
+    const unsigned fbits = cvm_bc_elem_size(from) * 8;
+    const bool sgn = cvm_bc_elem_is_signed(from);
+    const int64_t s = sgn ? cvm_n_sext(b, fbits) : (int64_t)cvm_n_zext(b, fbits);
+    const uint64_t u = from == CVM_T_BOOL ? (b & 1) : cvm_n_zext(b, fbits);
+    switch (to) {
+    case CVM_T_BOOL: return (from == CVM_T_BOOL ? u : cvm_n_zext(b, fbits)) != 0;
+    case CVM_T_F16: return sgn ? cvm_n_s64_to_f16(s) : cvm_n_u64_to_f16(u);
+    case CVM_T_BF16: return sgn ? cvm_n_s64_to_bf16(s) : cvm_n_u64_to_bf16(u);
+    case CVM_T_F32: return cvm_n_f32_bits(sgn ? cvm_n_s64_to_f32(s) : cvm_n_u64_to_f32(u));
+    case CVM_T_F64: return cvm_n_f64_bits(sgn ? cvm_n_s64_to_f64(s) : cvm_n_u64_to_f64(u));
+    default: return sgn ? (uint64_t)s : u;
+    }
+}
+
+void cvm_vm_cvt(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    for (unsigned e = 0; e < in->line; e++) {
+        const uint8_t *a = cvm_vm_reg(x, p, in->a + e);
+        uint8_t *d = cvm_vm_reg(x, p, in->d + e);
+        for (unsigned l = 0; l < p->nlanes; l++)
+            if (p->active >> l & 1)
+                cvm_vm_set_bits(d, in->elem, l, convert(in->elem, in->ea, cvm_vm_get_bits(a, in->ea, l)));
+    }
+}
+
+void cvm_vm_bitcast(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    const unsigned asz = cvm_bc_elem_size(in->ea), dsz = cvm_bc_elem_size(in->elem);
+    const unsigned total = asz * in->la;
+    uint8_t tmp[16 * 8];
+    if (total > sizeof tmp || total != dsz * in->line)
+        return; /* the verifier guarantees equal widths */
+    for (unsigned l = 0; l < p->nlanes; l++) {
+        if (!(p->active >> l & 1))
+            continue;
+        for (unsigned e = 0; e < in->la; e++)
+            memcpy(tmp + e * asz, cvm_vm_reg(x, p, in->a + e) + (size_t)l * asz, asz);
+        for (unsigned e = 0; e < in->line; e++)
+            memcpy(cvm_vm_reg(x, p, in->d + e) + (size_t)l * dsz, tmp + e * dsz, dsz);
+    }
+}
+
+/* ---- print ---- */
+
+static bool text_append(const cvm_vm_launch *L, cvm_vm_text *t, const char *s, size_t n)
+{
+    if (t->cap - t->len < n + 1 || !t->data) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap - t->len < n + 1)
+            cap *= 2;
+        cvm_alloc_fn fn = L->alloc ? L->alloc : cvm_default_alloc;
+        char *data = fn(L->alloc_user, t->data, t->cap, cap);
+        if (!data)
+            return false;
+        t->data = data;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+    return true;
+}
+
+/* Formats one conversion `spec` (a printf spec without length modifier,
+ * conversion char last) with the argument's value into out. */
+static int format_arg(cvm_vm_exec *x, cvm_vm_plane *p, unsigned l, const cvm_vm_arg *arg,
+                      char *spec, size_t slen, char *out, size_t cap)
+{
+    char conv = spec[slen - 1];
+    const uint64_t b = cvm_vm_get_bits(cvm_vm_reg(x, p, arg->slot), arg->elem, l);
+    const bool flt = cvm_bc_elem_is_float(arg->elem);
+    const int64_t s = flt ? (int64_t)cvm_n_f64_to_sint(float_value(arg->elem, b), 64)
+                          : cvm_vm_get_int(cvm_vm_reg(x, p, arg->slot), arg->elem, l);
+    const uint64_t u = flt ? (uint64_t)s : b;
+    char f[40];
+    spec[slen - 1] = '\0';
+    switch (conv) {
+    case 'd': case 'i':
+        snprintf(f, sizeof f, "%s%s", spec, PRId64);
+        return snprintf(out, cap, f, s);
+    case 'u': case 'x': case 'X': case 'o':
+        snprintf(f, sizeof f, "%s%s", spec, conv == 'u' ? PRIu64 : conv == 'o' ? PRIo64 : conv == 'x' ? PRIx64 : PRIX64);
+        return snprintf(out, cap, f, u);
+    case 'c':
+        snprintf(f, sizeof f, "%sc", spec);
+        return snprintf(out, cap, f, (int)(unsigned char)u);
+    case 'p':
+        return snprintf(out, cap, "0x%" PRIx64, b);
+    case 's': {
+        size_t max = 0;
+        const char *str = cvm_bc_elem_is_ptr(arg->elem) ? cvm_vm_string_at(x, p, l, arg->elem, b, &max) : NULL;
+        if (!str)
+            return snprintf(out, cap, "(bad string)");
+        size_t n = strnlen(str, max);
+        return snprintf(out, cap, "%.*s", (int)(n > 4096 ? 4096 : n), str);
+    }
+    default: { /* f F e E g G a A */
+        double v = flt ? float_value(arg->elem, b)
+                       : cvm_bc_elem_is_signed(arg->elem) ? (double)s : (double)u;
+        snprintf(f, sizeof f, "%s%c", spec, conv);
+        return snprintf(out, cap, f, v);
+    }
+    }
+}
+
+/* Formats the print line of lane l into buf (truncated to cap). */
+static size_t format_line(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, unsigned l,
+                          const char *fmt, size_t flen, char *buf, size_t cap)
+{
+    const cvm_vm_arg *args = in->ptr;
+    size_t n = 0, next = 0;
+    for (size_t i = 0; i < flen && n + 1 < cap;) {
+        if (fmt[i] != '%') {
+            buf[n++] = fmt[i++];
+            continue;
+        }
+        char spec[32];
+        size_t s = 0, j = i + 1;
+        spec[s++] = '%';
+        while (j < flen && strchr("-+ #0123456789.", fmt[j]) && s < 20)
+            spec[s++] = fmt[j++];
+        while (j < flen && strchr("hlLqjzt", fmt[j]))
+            j++; /* the argument's register type decides the width */
+        if (j >= flen)
+            break;
+        char conv = fmt[j];
+        i = j + 1;
+        if (conv == '%') {
+            buf[n++] = '%';
+            continue;
+        }
+        if (!strchr("diuxXocpsfFeEgGaA", conv) || next >= in->n) {
+            int w = snprintf(buf + n, cap - n, "%s", next >= in->n ? "(missing)" : "(bad format)");
+            n += w > 0 ? (size_t)w : 0;
+            continue;
+        }
+        spec[s++] = conv;
+        spec[s] = '\0';
+        int w = format_arg(x, p, l, &args[next++], spec, s, buf + n, cap - n);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    if (n >= cap)
+        n = cap - 1;
+    return n;
+}
+
+int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    cvm_vm_text *t = x->L->print_out;
+    if (!t)
+        return 0;
+    const cvm_bc_string *str = &x->prog->mod->strings[in->imm];
+    char buf[1024];
+    for (unsigned l = 0; l < p->nlanes; l++) {
+        if (!(p->active >> l & 1))
+            continue;
+        size_t n = format_line(x, p, in, l, str->data, str->len, buf, sizeof buf - 1);
+        if (n == 0 || buf[n - 1] != '\n')
+            buf[n++] = '\n';
+        if (!text_append(x->L, t, buf, n)) {
+            cvm_vm_fault(x, p, l, CVM_OUT_OF_MEMORY, "out of memory appending print output");
+            return CVM_VM_R_STOP;
+        }
+    }
+    return 0;
+}
