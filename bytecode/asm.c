@@ -47,7 +47,7 @@ typedef struct kstate {
     uint32_t name, flags, plane_width, shared, local, max_cube;
     uint32_t ninsns;
     bool body_started;
-    vec scope_stack, inline_stack, open_vars; /* uint32_t indexes */
+    vec scope_stack, inline_stack; /* open scopes and inlined calls: uint32_t indexes */
     uint32_t first_line, first_col;
 } kstate;
 
@@ -604,7 +604,7 @@ static cvm_status dir_kernel(as *a, tok d)
     return expect_end(a);
 }
 
-static cvm_status dir_param(as *a, tok d)
+static cvm_status dir_param(as *a)
 {
     kstate *k = a->k;
     cvm_bc_param p = {0};
@@ -670,7 +670,6 @@ static cvm_status dir_param(as *a, tok d)
     if (!dst)
         return CVM_OUT_OF_MEMORY;
     *dst = p;
-    (void)d;
     return CVM_OK;
 }
 
@@ -1212,7 +1211,7 @@ static cvm_status kernel_line(as *a, tok d)
     if (tok_is(d, ".param") || is_attr(d)) {
         if (k->body_started)
             return err(a, d.col, "'%.*s' must come before the first .reg or instruction", (int)d.n, d.s);
-        return tok_is(d, ".param") ? dir_param(a, d) : dir_attr(a, d);
+        return tok_is(d, ".param") ? dir_param(a) : dir_attr(a, d);
     }
     k->body_started = true;
     if (tok_is(d, ".reg"))
@@ -1298,7 +1297,6 @@ static void release(as *a)
         vec_free(a, &k->code, 4);
         vec_free(a, &k->scope_stack, 4);
         vec_free(a, &k->inline_stack, 4);
-        vec_free(a, &k->open_vars, 4);
         table_free(a, &k->regtab);
     }
     vec_free(a, &a->kstates, sizeof(kstate));

@@ -381,11 +381,19 @@ static void emit_debug_at(out *o, const cvm_bc_module *m, uint32_t kidx, uint32_
             emit_name(o, m, in->callee);
             emit(o, " %u %u %u\n", in->file, in->line, in->col);
         }
-    for (uint32_t i = 0; i < d->nlines; i++)
-        if (d->lines[i].kernel == kidx && AT(d->lines[i].pc)) {
-            indent(o, depth);
-            emit(o, ".loc %u %u %u\n", d->lines[i].file, d->lines[i].line, d->lines[i].col);
-        }
+    /* The line table is sorted by (kernel, pc) (the reader checks): start at the first candidate. */
+    uint32_t lo = 0, hi = d->nlines;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->lines[mid].kernel < kidx || (d->lines[mid].kernel == kidx && d->lines[mid].pc < pc))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < d->nlines && d->lines[i].kernel == kidx && AT(d->lines[i].pc); i++) {
+        indent(o, depth);
+        emit(o, ".loc %u %u %u\n", d->lines[i].file, d->lines[i].line, d->lines[i].col);
+    }
 #undef AT
 }
 
