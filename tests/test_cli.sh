@@ -108,6 +108,8 @@ run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=eight
 clean_error && has "'n' (u32): 'eight'" "$T/err"; ok $? "bad number"
 run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=4294967296
 clean_error && has "out of range" "$T/err"; ok $? "number out of range for u32"
+run "$C" run $EX/vadd.cbs a=zeros:999999999999999 b=zeros:8 c=zeros:8 n=8
+clean_error && has "out of memory: buffer 'a'" "$T/err"; ok $? "absurd zeros: count: clean out-of-memory error"
 run "$C" run $EX/vadd.cbs --block 2000 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 clean_error && has "1024" "$T/err"; ok $? "too many units per cube"
 run "$C" run $EX/vadd.cbs --plane-width 3 a=zeros:8 b=zeros:8 c=zeros:8 n=8

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct named {
     const char *name;  /* points into argv (NUL-terminated copy for NAME=...) */
@@ -222,7 +223,7 @@ static int make_buffer(cvm_device *dev, binding *b, uint64_t count, const void *
     memset(&d, 0, sizeof d);
     cvm_status st = cvm_buffer_create(dev, (size_t)(b->count * esize), b->p.name, &b->buf, &d);
     if (st)
-        return cli_diag_error(b->p.name, st, &d);
+        return cli_diag_error(NULL, st, &d);
     if (data && (st = cvm_buffer_write(cvm_device_stream(dev), b->buf, 0, data,
                                        (size_t)(b->count * esize), &d)))
         return cli_diag_error(b->p.name, st, &d);
@@ -538,6 +539,16 @@ static int run_module(const run_opts *o, cvm_device *dev, cvm_module *mod)
     return rc;
 }
 
+static uint64_t physical_memory(void)
+{
+#ifdef _SC_PHYS_PAGES
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0)
+        return (uint64_t)pages * (uint64_t)size;
+#endif
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     run_opts o = {.device = "cpu", .grid = {1, 1, 1}, .block = {1, 1, 1}, .timeout = 60};
@@ -557,7 +568,10 @@ int cli_run(int argc, char **argv)
     }
     if ((rc = parse_args(&o, argc, argv)))
         goto done;
-    cvm_status st = cvm_device_open(o.device, NULL, &dev, &d);
+    /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
+     * with a message instead of overcommitting and being killed later. */
+    cvm_config cfg = {NULL, NULL, physical_memory()};
+    cvm_status st = cvm_device_open(o.device, &cfg, &dev, &d);
     if (st) {
         rc = cli_diag_error(NULL, st, &d);
         goto done;
