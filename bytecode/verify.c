@@ -622,8 +622,10 @@ static cvm_status rule_memory(kctx *c, cvm_bc_type T)
         TRY(want_type(c, 0, T));
         return want(c, 1, scalar_in(rt(c, 1), spaces), sp);
     case CVM_RULE_ST:
-        if (!atomic)
-            spaces &= ~CVM_TBIT(CVM_T_PTR_CONST), sp = "a writable pointer (not ptr.const)";
+        if (!atomic) {
+            spaces &= ~CVM_TBIT(CVM_T_PTR_CONST);
+            sp = "a writable pointer (not ptr.const)";
+        }
         TRY(want(c, 0, scalar_in(rt(c, 0), spaces), sp));
         return want_type(c, 1, T);
     case CVM_RULE_ATOM:
