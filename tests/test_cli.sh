@@ -137,9 +137,9 @@ clean_error && has "no/dir/c.npy" "$T/err"; ok $? "unwritable --out path"
 # kernel faults: out of bounds, runaway loop
 run "$C" run tests/cli/oob.cbs --grid 1 --block 8 outbuf=zeros:4
 clean_error && has "outbuf" "$T/err" && has "cube (0,0,0)" "$T/err" && has "unit (4,0,0)" "$T/err" &&
-    has "pc [0-9]" "$T/err"
+    has "pc [0-9]" "$T/err" && has "line oob.cu:12" "$T/err"
 r=$?
-ok $r "out-of-bounds store: non-zero, buffer name, cube, unit and pc on stderr"
+ok $r "out-of-bounds store: non-zero, buffer name, cube, unit, pc and source line on stderr"
 [ $r -eq 0 ] || show
 run "$C" run tests/cli/oob.cbs --grid 1 --block 4 outbuf=zeros:4 --print outbuf
 [ $rc -eq 0 ] && has "^outbuf: 0 1 2 3$" "$T/out"; ok $? "the same kernel in bounds"
