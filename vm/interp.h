@@ -209,7 +209,8 @@ static inline uint64_t cvm_vm_get_bits(const uint8_t *r, unsigned elem, unsigned
     case 1: return r[l];
     case 2: return ((const uint16_t *)(const void *)r)[l];
     case 4: return ((const uint32_t *)(const void *)r)[l];
-    default: return ((const uint64_t *)(const void *)r)[l];
+    case 8: return ((const uint64_t *)(const void *)r)[l];
+    default: return 0; /* no type: nothing to read */
     }
 }
 
@@ -219,7 +220,8 @@ static inline void cvm_vm_set_bits(uint8_t *r, unsigned elem, unsigned l, uint64
     case 1: r[l] = (uint8_t)v; break;
     case 2: ((uint16_t *)(void *)r)[l] = (uint16_t)v; break;
     case 4: ((uint32_t *)(void *)r)[l] = (uint32_t)v; break;
-    default: ((uint64_t *)(void *)r)[l] = v; break;
+    case 8: ((uint64_t *)(void *)r)[l] = v; break;
+    default: break; /* no type: nothing to write */
     }
 }
 

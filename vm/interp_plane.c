@@ -206,9 +206,11 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
         break;
     }
     }
+    /* vote.all/any carry no instruction type: their result is a bool */
+    const unsigned delem = in->h == CVM_OP_VOTE_ALL || in->h == CVM_OP_VOTE_ANY ? CVM_T_BOOL : elem;
     for (unsigned l = 0; l < nl; l++)
         if (act >> l & 1)
-            cvm_vm_set_bits(d, elem, l, out[l]);
+            cvm_vm_set_bits(d, delem, l, out[l]);
     return 0;
 }
 

@@ -370,6 +370,7 @@ dispatch:
         uint64_t m = 0;
         if (in->h == CVM_OP_DEFAULT) {
             m = f->m[3];
+            f->m[3] = 0; /* taken: end must not add them again */
         } else {
             const uint8_t *sel = REG(code[f->open].a);
             for (unsigned l = 0; l < nl; l++)
@@ -410,7 +411,7 @@ dispatch:
         uint64_t a = p->active;
         switch (f->kind) {
         case CVM_VM_F_IF: a = f->m[2] ? f->m[1] | a : a | f->m[0]; break;
-        case CVM_VM_F_SWITCH: a |= f->m[1]; break;
+        case CVM_VM_F_SWITCH: a |= f->m[1] | f->m[3]; break; /* m[3]: no case, no default */
         case CVM_VM_F_BLOCK: a |= f->m[0]; break;
         default: /* loop */
             a |= f->m[1];
