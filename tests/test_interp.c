@@ -5,6 +5,7 @@
  * computed here in plain C.
  */
 #include "../vm/exec.h"
+#include "../vm/interp.h" /* decoded instructions: uniform flags */
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,9 @@ static cvm_status run(const char *src, const opts *o, const uint64_t *params, ui
     qsort(regions, nbufs, sizeof regions[0], cmp_region);
     for (uint32_t i = 0; i < nparams; i++)
         offsets[i] = i * 8;
+    uint64_t syms[8] = {0};
+    for (uint32_t i = 0; i < mod->nsymbols && i < 8; i++)
+        syms[i] = mod->symbols[i].init_off; /* constant symbols only in these tests */
     cvm_vm_launch L = {
         .kernel = 0,
         .grid = {o->grid ? o->grid : 1, 1, 1},
@@ -73,6 +77,9 @@ static cvm_status run(const char *src, const opts *o, const uint64_t *params, ui
         .param_offset = offsets,
         .regions = regions,
         .nregions = nbufs,
+        .const_data = mod->data,
+        .const_size = mod->const_size,
+        .sym_value = syms,
         .step_budget = o->budget,
         .timeout_s = o->timeout,
         .checked = !o->unchecked,
@@ -514,11 +521,185 @@ static void test_atomics_print(void)
     free(text.data);
 }
 
-static void test_unsupported_rejected(void)
+
+static void test_lines_local_const(void)
 {
-    /* every op of ops.def is handled: building a module that uses none of them works,
-       and program_build rejects an out-of-table opcode as malformed, not silently */
-    ok(cvm_bc_op_info(CVM_OP_PRINT) != NULL, "op table present");
+    /* out4[i] = 2 * in4[i] (f32x4); a local array reversed; a constant table lookup;
+       select, extract, insert, build, splat */
+    static const char src[] =
+        ".constant tbl i32 16 4 = 0x070000000b0000000d00000011000000\n"
+        ".kernel k\n.param in4 buffer f32x4 read\n.param out4 buffer f32x4 write\n"
+        ".param out buffer i32 write\n.local 16\n" OUT_REGS
+        ".reg u32 %three, %k, %one, %four32\n.reg bool %c, %odd\n.reg i64 %off16, %sixteen, %koff\n"
+        ".reg ptr.global %pi, %pq\n.reg f32x4 %x, %y\n.reg f32 %e2, %s\n"
+        ".reg ptr.local %lb, %lp\n.reg ptr.const %cb\n.reg i32 %v, %w, %t\n" OUT_PTR
+        "    const.i64 %sixteen, 16\n    cvt.i64 %off16, %i\n    mul.i64 %off16, %off16, %sixteen\n"
+        "    param.ptr.global %pi, in4, 0\n    ptr.add.ptr.global %pi, %pi, %off16\n"
+        "    ld.f32x4 %x, [%pi]\n    add.f32x4 %y, %x, %x\n"
+        "    extract.f32 %e2, %y, 2\n    const.f32 %s, 0.25\n    add.f32 %e2, %e2, %s\n"
+        "    insert.f32x4 %y, %y, %e2, 2\n"
+        "    param.ptr.global %pq, out4, 0\n    ptr.add.ptr.global %pq, %pq, %off16\n"
+        "    st.f32x4 [%pq], %y\n"
+        /* local: l[k] = i * 10 + k for k < 4, then v = l[3] - l[0] + l[1] */
+        "    const.ptr.local %lb, 0\n    const.u32 %k, 0\n    const.u32 %one, 1\n"
+        "    const.u32 %four32, 4\n"
+        "    loop\n        cvt.i64 %koff, %k\n        mul.i64 %koff, %koff, %four\n"
+        "        ptr.add.ptr.local %lp, %lb, %koff\n        mul.u32 %three, %i, %four32\n"
+        "        add.u32 %three, %three, %k\n        cvt.i32 %v, %three\n        st.i32 [%lp], %v\n"
+        "    continuing\n        add.u32 %k, %k, %one\n        ge.u32 %c, %k, %four32\n"
+        "        break_if %c\n    end\n"
+        "    const.i64 %koff, 12\n    ptr.add.ptr.local %lp, %lb, %koff\n    ld.i32 %v, [%lp]\n"
+        "    ld.i32 %w, [%lb]\n    sub.i32 %v, %v, %w\n"
+        /* constant table: t = tbl[i % 4] */
+        "    const.u32 %three, 3\n    and.u32 %k, %i, %three\n    cvt.i64 %koff, %k\n"
+        "    mul.i64 %koff, %koff, %four\n    sym.ptr.const %cb, tbl\n"
+        "    ptr.add.ptr.const %cb, %cb, %koff\n    ld.i32 %t, [%cb]\n"
+        /* v = odd ? v * 100 + t : t */
+        "    and.u32 %k, %i, %one\n    eq.u32 %odd, %k, %one\n    const.i32 %w, 100\n"
+        "    mul.i32 %v, %v, %w\n    add.i32 %v, %v, %t\n    select.i32 %v, %v, %t, %odd\n"
+        "    st.i32 [%po], %v\n.end\n";
+    float in4[16 * 4], out4[16 * 4];
+    int32_t out[16];
+    static const int32_t tbl[4] = {7, 11, 13, 17};
+    for (int i = 0; i < 64; i++)
+        in4[i] = (float)i - 20.5f;
+    buf bufs[] = {{"in4", in4, sizeof in4, false}, {"out4", out4, sizeof out4, true},
+                  {"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(in4), ADDR(out4), ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 2, .block = 8, .width = 4};
+    cvm_status st = run(src, &o, params, 3, bufs, 3, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 64 && good; i++)
+        good = out4[i] == in4[i] * 2 + (i % 4 == 2 ? 0.25f : 0.0f);
+    ok(good, "f32x4 load, add, extract/insert, store (%s)", d.message);
+    good = st == CVM_OK;
+    for (int i = 0; i < 16 && good; i++)
+        good = out[i] == ((i & 1) ? 3 * 100 + tbl[i % 4] : tbl[i % 4]);
+    ok(good, "local arrays, constant table and select (%s)", d.message);
+}
+
+static void test_switch_no_default(void)
+{
+    /* lanes matching no case (and no default) continue after the switch */
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n" OUT_REGS
+        ".reg u32 %s, %four32\n.reg i32 %v, %hund\n" OUT_PTR
+        "    const.u32 %four32, 4\n    rem.u32 %s, %i, %four32\n    cvt.i32 %v, %i\n"
+        "    const.i32 %hund, 100\n"
+        "    switch %s\n    case 2\n        add.i32 %v, %v, %hund\n    end\n"
+        "    add.i32 %v, %v, %hund\n    st.i32 [%po], %v\n.end\n";
+    int32_t out[8];
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 8, .width = 8};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 8 && good; i++)
+        good = out[i] == i + 100 + (i % 4 == 2 ? 100 : 0);
+    ok(good, "switch without default: unmatched lanes continue (%s)", d.message);
+}
+
+static void test_barrier_divergence_line(void)
+{
+    static const char src[] =
+        ".file 0 \"div.cu\"\n.kernel k\n.reg u32 %i, %two\n.reg bool %c\n"
+        "    sreg.u32 %i, unit_pos.x\n    const.u32 %two, 2\n    lt.u32 %c, %i, %two\n"
+        "    if %c\n.loc 0 42 5\n        sync_cube\n    end\n.end\n";
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 8, .width = 8};
+    cvm_status st = run(src, &o, NULL, 0, NULL, 0, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "barrier divergence") && d.fault.line == 42 &&
+           strcmp(d.fault.file, "div.cu") == 0 && d.fault.lane == 2 && strstr(d.message, "(line 42)"),
+       "barrier divergence fault with its source line (%s)", d.message);
+}
+
+static void test_uniform(void)
+{
+    /* u = cube_pos * 7 + 3 from uniform operands, computed inside a divergent if
+       where lane 0 is inactive: one lane computes, the active lanes receive it */
+    static const char src[] =
+        ".kernel k\n.param out buffer u32 write\n" OUT_REGS
+        ".reg u32 %c, %k7, %k3, %u, %r, %three, %one\n.reg bool %p\n" OUT_PTR
+        "    sreg.u32 %c, cube_pos.x\n    const.u32 %k7, 7\n    const.u32 %k3, 3\n"
+        "    const.u32 %three, 3\n    const.u32 %one, 1\n    const.u32 %u, 0\n"
+        "    rem.u32 %r, %i, %three\n    eq.u32 %p, %r, %one\n"
+        "    if %p\n        mul.u32 %u, %c, %k7\n        add.u32 %u, %u, %k3\n    end\n"
+        "    st.u32 [%po], %u\n.end\n";
+    uint32_t out[48];
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 3, .block = 16, .width = 8};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 48 && good; i++)
+        good = out[i] == (i % 3 == 1 ? (uint32_t)(i / 16) * 7 + 3 : 0);
+    ok(good, "uniform instructions under a divergent mask (%s)", d.message);
+
+    /* which instructions the decoder runs uniformly */
+    cvm_bc_module *mod = NULL;
+    cvm_bc_verified *ver = NULL;
+    cvm_vm_program *prog = NULL;
+    int uni = 0, mul_uni = 0, rem_uni = 1;
+    if (cvm_bc_assemble(src, strlen(src), "u.cbs", NULL, NULL, &mod, &d) == CVM_OK &&
+        cvm_bc_verify(mod, &ver, &d) == CVM_OK &&
+        cvm_vm_program_build(mod, ver, NULL, NULL, &prog, &d) == CVM_OK) {
+        const cvm_vm_kprog *kp = &prog->kernels[0];
+        for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
+            uni += kp->code[pc].uni;
+            if (kp->code[pc].h == CVM_OP_MUL && kp->code[pc].elem == CVM_T_U32)
+                mul_uni = kp->code[pc].uni;
+            if (kp->code[pc].h == CVM_OP_REM)
+                rem_uni = kp->code[pc].uni;
+        }
+    }
+    ok(mul_uni && !rem_uni && uni >= 8, "decoder marks uniform instructions (%d), not varying ones", uni);
+    cvm_vm_program_free(prog);
+    if (ver)
+        cvm_bc_verified_free(mod, ver);
+    cvm_bc_module_free(mod);
+}
+
+static void test_op_coverage_and_bad_code(void)
+{
+    /* every row of ops.def has a handler (an op without one would be rejected
+       by cvm_vm_program_build with CVM_UNSUPPORTED) */
+    static const bool handled[CVM_OP_LIMIT] = {
+#define X(name) [CVM_OP_##name] = true,
+        CVM_VM_HANDLED(X)
+#undef X
+    };
+    int missing = 0;
+    for (unsigned op = 0; op < CVM_OP_LIMIT; op++)
+        if (cvm_bc_op_info(op) && !handled[op]) {
+            diag("no handler for %s", cvm_bc_op_info(op)->mnemonic);
+            missing++;
+        }
+    ok(missing == 0, "every op of ops.def has an interpreter handler");
+
+    /* unverified code with an unknown opcode or missing operands is refused, not run */
+    cvm_bc_module *mod = NULL;
+    cvm_diag d;
+    cvm_vm_program *prog = NULL;
+    if (cvm_bc_assemble(vadd_src, strlen(vadd_src), "v.cbs", NULL, NULL, &mod, &d) != CVM_OK) {
+        ok(0, "assemble vadd");
+        return;
+    }
+    uint32_t *code = mod->kernels[0].code, saved = code[0];
+    code[0] = (saved & ~0xffffu) | 0x11f; /* an unused opcode number */
+    cvm_status st = cvm_vm_program_build(mod, NULL, NULL, NULL, &prog, &d);
+    ok(st == CVM_VERIFY && !prog && strstr(d.message, "unknown opcode") && strstr(d.message, "pc 0"),
+       "program_build refuses an unknown opcode (%s)", d.message);
+    code[0] = CVM_BC_W0(CVM_OP_IF, 0); /* if without its condition operand */
+    st = cvm_vm_program_build(mod, NULL, NULL, NULL, &prog, &d);
+    ok(st != CVM_OK && !prog, "program_build refuses malformed control flow (%s)", d.message);
+    code[0] = saved;
+    st = cvm_vm_program_build(mod, NULL, NULL, NULL, &prog, &d);
+    ok(st == CVM_OK && prog, "the restored module builds");
+    cvm_vm_program_free(prog);
+    cvm_bc_module_free(mod);
 }
 
 int main(void)
@@ -538,6 +719,10 @@ int main(void)
     test_shuffle_reduction();
     test_ballot_synccheck();
     test_atomics_print();
-    test_unsupported_rejected();
+    test_lines_local_const();
+    test_switch_no_default();
+    test_barrier_divergence_line();
+    test_uniform();
+    test_op_coverage_and_bad_code();
     return done_testing();
 }

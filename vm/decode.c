@@ -19,6 +19,23 @@ static const bool handled[CVM_OP_LIMIT] = {
 #undef X
 };
 
+/*
+ * Ops whose handler computes each lane from its register operands alone
+ * (interp_run.c's LANES loops). When the divergence analysis classifies
+ * every source register as non-varying, all active lanes would compute the
+ * same value: the handler computes the lowest active lane only and
+ * broadcasts it (the uniform register file of DESIGN.md "Tiers" item 1,
+ * kept inside the lane-major file so every reader finds it in place).
+ */
+static bool uniform_candidate(unsigned op)
+{
+    return (op >= CVM_OP_ADD && op <= CVM_OP_CLAMP) || (op >= CVM_OP_SQRT && op <= CVM_OP_COPYSIGN) ||
+           (op >= CVM_OP_EQ && op <= CVM_OP_ISFINITE) || (op >= CVM_OP_AND && op <= CVM_OP_BREV) ||
+           op == CVM_OP_MOV || op == CVM_OP_CONST || op == CVM_OP_EXTRACT || op == CVM_OP_INSERT ||
+           op == CVM_OP_BUILD || op == CVM_OP_SPLAT || op == CVM_OP_SREG || op == CVM_OP_PTR_ADD ||
+           op == CVM_OP_PTR_DIFF;
+}
+
 const char *cvm_vm_kernel_name(const cvm_vm_program *prog, uint32_t k)
 {
     return cvm_bc_str(prog->mod, prog->mod->kernels[k].name);
@@ -38,6 +55,8 @@ typedef struct decoder {
     open_construct *stack;
     uint32_t sp;
     uint32_t ncase_used, narg_used;
+    const uint8_t *reg_uni; /* the divergence analysis' register classes, or NULL */
+    bool varying_src;       /* the instruction being decoded reads a varying register */
     cvm_diag *diag;
 } decoder;
 
@@ -150,6 +169,8 @@ static cvm_status reg_operand(decoder *dc, uint32_t pc, uint32_t r, uint32_t *ou
     if (r >= dc->k->nregs)
         return bad(dc, pc, "register out of range");
     *out_slot = dc->slot[r];
+    if (!dc->reg_uni || dc->reg_uni[r] >= CVM_UNI_VARYING)
+        dc->varying_src = true;
     if (out_elem)
         *out_elem = dc->k->regs[r].elem;
     if (out_line)
@@ -183,10 +204,13 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
             break;
         uint32_t v = bi->ops[w++];
         switch (*f) {
-        case 'd':
-            if ((st = reg_operand(dc, pc, v, &in->d, NULL, NULL)))
+        case 'd': {
+            bool vs = dc->varying_src; /* the destination is not a source */
+            if ((st = reg_operand(dc, pc, v, &in->d, &in->ed, NULL)))
                 return st;
+            dc->varying_src = vs;
             break;
+        }
         case 'r': {
             uint32_t *slots[3] = {&in->a, &in->b, &in->c};
             uint8_t *elems[3] = {&in->ea, &in->eb, &in->ec};
@@ -262,9 +286,12 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     in->align_log2 = bi.align_log2;
     if (in->elem >= CVM_T_COUNT || in->line > 16 || in->align_log2 > 12)
         return bad(dc, pc, "bad instruction type");
+    dc->varying_src = false;
     cvm_status st = decode_operands(dc, pc, &bi, oi->format, in);
     if (st == CVM_OK && (oi->flags & CVM_OPF_CTRL))
         st = decode_control(dc, pc, &bi, in);
+    in->uni = dc->reg_uni && !dc->varying_src && uniform_candidate(bi.op) &&
+              (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) != CVM_UNI_VARYING);
     return st;
 }
 
@@ -302,7 +329,8 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
 {
     const cvm_bc_kernel *k = &prog->mod->kernels[ki];
     cvm_vm_kprog *kp = &prog->kernels[ki];
-    decoder dc = {.prog = prog, .k = k, .kp = kp, .diag = diag};
+    decoder dc = {.prog = prog, .k = k, .kp = kp, .diag = diag,
+                  .reg_uni = prog->ver ? prog->ver->kernels[ki].reg_uni : NULL};
     uint32_t *words = NULL, n = 0, ncases = 0, nargs = 0;
     size_t words_size = 0, slot_size = sizeof *dc.slot * ((size_t)k->nregs + 1);
     size_t stack_size = sizeof *dc.stack * CVM_BC_MAX_DEPTH;

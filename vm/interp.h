@@ -57,6 +57,8 @@ typedef struct cvm_vm_dinsn {
     uint8_t ea, eb, ec;  /* element types of source registers a, b, c */
     uint8_t la, lc;      /* lines of source registers a and c */
     uint8_t order, scope, align_log2;
+    uint8_t ed;          /* element type of the destination register */
+    uint8_t uni;         /* uniform: compute one lane, broadcast (see decode.c) */
     uint32_t d, a, b, c; /* register slot indexes (first slot of the register) */
     uint32_t target;     /* control: pc of the next marker (see decode.c) */
     uint32_t end;        /* control: pc of the construct's end */

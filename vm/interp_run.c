@@ -33,7 +33,10 @@
 /* BODY for every lane to write: all lanes when the plane is fully active. */
 #define LANES(...)                                                                         \
     do {                                                                                   \
-        if (full) {                                                                        \
+        if (uni) {                                                                         \
+            const unsigned l = l0;                                                         \
+            __VA_ARGS__                                                                    \
+        } else if (full) {                                                                 \
             for (unsigned l = 0; l < nl; l++) { __VA_ARGS__ }                              \
         } else {                                                                           \
             for (unsigned l = 0; l < nl; l++)                                              \
@@ -209,6 +212,20 @@ static bool bar_arrive(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t id, uint32_t co
     return false;
 }
 
+/* After a uniform instruction computed lane l0 only: copy it to the other active lanes. */
+static void broadcast(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    const uint64_t act = p->active;
+    unsigned l0 = lowest(act);
+    for (unsigned e = 0; e < in->line; e++) {
+        uint8_t *r = cvm_vm_reg(x, p, in->d + e);
+        uint64_t v = cvm_vm_get_bits(r, in->ed, l0);
+        for (unsigned l = 0; l < p->nlanes; l++)
+            if (act >> l & 1)
+                cvm_vm_set_bits(r, in->ed, l, v);
+    }
+}
+
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
@@ -234,7 +251,9 @@ int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
     uint8_t *const D = REG(in->d);                                                         \
     const uint8_t *const A = REG(in->a), *const B = REG(in->b), *const C = REG(in->c);     \
     const unsigned ne = in->line;                                                          \
-    (void)full; (void)D; (void)A; (void)B; (void)C; (void)ne
+    const bool uni = in->uni;                                                              \
+    const unsigned l0 = uni ? lowest(act) : 0;                                             \
+    (void)full; (void)D; (void)A; (void)B; (void)C; (void)ne; (void)l0
 #define LEAVE(res)                                                                         \
     do {                                                                                   \
         p->pc = pc;                                                                        \
@@ -279,6 +298,13 @@ dispatch:
     do {                                                                                   \
         pc++;                                                                              \
         DISPATCH();                                                                        \
+    } while (0)
+/* NEXT for handlers that may run uniformly (decode.c uniform_candidate). */
+#define UNEXT()                                                                            \
+    do {                                                                                   \
+        if (in->uni)                                                                       \
+            broadcast(ex, p, in);                                                          \
+        NEXT();                                                                            \
     } while (0)
 #define JUMP(t)                                                                            \
     do {                                                                                   \
@@ -451,7 +477,7 @@ dispatch:
     CASE(MOV) {
         PRO;
         COPY_CASES(cvm_bc_elem_size(in->elem), A + o_);
-        NEXT();
+        UNEXT();
     }
     CASE(CONST) {
         PRO;
@@ -462,7 +488,7 @@ dispatch:
         case 4: EACH(AT(uint32_t, D)[l] = (uint32_t)v;) break;
         default: EACH(AT(uint64_t, D)[l] = v;) break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(PARAM) {
         PRO;
@@ -476,7 +502,7 @@ dispatch:
                 if (act >> l & 1)
                     cvm_vm_set_bits(d, in->elem, l, v);
         }
-        NEXT();
+        UNEXT();
     }
     CASE(SYM) {
         PRO;
@@ -485,12 +511,12 @@ dispatch:
             EACH(AT(uint64_t, D)[l] = v;)
         else
             EACH(AT(uint32_t, D)[l] = (uint32_t)v;)
-        NEXT();
+        UNEXT();
     }
     CASE(SREG) {
         PRO;
         LANES(cvm_vm_set_bits(D, in->elem, l, sreg_value(ex, p, in->aux, l)););
-        NEXT();
+        UNEXT();
     }
     CASE(SELECT) {
         PRO;
@@ -504,29 +530,29 @@ dispatch:
                                     cvm_vm_get_bits((c[l] & 1) ? A + o : B + o, in->elem, l));
         }
         (void)size;
-        NEXT();
+        UNEXT();
     }
     CASE(EXTRACT) {
         PRO;
         const uint8_t *src = A + ((size_t)in->aux << rs);
         COPY_CASES(cvm_bc_elem_size(in->elem), src);
-        NEXT();
+        UNEXT();
     }
     CASE(INSERT) {
         PRO;
         COPY_CASES(cvm_bc_elem_size(in->elem), e_ == in->aux ? B : A + o_);
-        NEXT();
+        UNEXT();
     }
     CASE(BUILD) {
         PRO;
         const cvm_vm_arg *args = in->ptr;
         COPY_CASES(cvm_bc_elem_size(in->elem), REG(args[e_ < in->n ? e_ : 0].slot));
-        NEXT();
+        UNEXT();
     }
     CASE(SPLAT) {
         PRO;
         COPY_CASES(cvm_bc_elem_size(in->elem), A);
-        NEXT();
+        UNEXT();
     }
 
     /* ---------------- arithmetic ---------------- */
@@ -537,7 +563,7 @@ dispatch:
             FLT_CASES(BIN, x + y, x + y, cvm_n_f16_add(x, y), cvm_n_bf16_add(x, y))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(SUB) {
         PRO;
@@ -546,7 +572,7 @@ dispatch:
             FLT_CASES(BIN, x - y, x - y, cvm_n_f16_sub(x, y), cvm_n_bf16_sub(x, y))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(MUL) {
         PRO;
@@ -555,7 +581,7 @@ dispatch:
             FLT_CASES(BIN, x * y, x * y, cvm_n_f16_mul(x, y), cvm_n_bf16_mul(x, y))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(DIV) {
         PRO;
@@ -569,7 +595,7 @@ dispatch:
             FLT_CASES(BIN, x / y, x / y, cvm_n_f16_div(x, y), cvm_n_bf16_div(x, y))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(REM) {
         PRO;
@@ -584,7 +610,7 @@ dispatch:
                       RB(cvm_m_fmodf(FB(x), FB(y))))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(MIN) {
         PRO;
@@ -594,7 +620,7 @@ dispatch:
                       RB(cvm_n_fminf(FB(x), FB(y))))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(MAX) {
         PRO;
@@ -604,7 +630,7 @@ dispatch:
                       RB(cvm_n_fmaxf(FB(x), FB(y))))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(NEG) {
         PRO;
@@ -613,7 +639,7 @@ dispatch:
             FLT_CASES(UN, cvm_n_fnegf(x), cvm_n_fneg(x), x ^ 0x8000u, x ^ 0x8000u)
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(ABS) {
         PRO;
@@ -622,7 +648,7 @@ dispatch:
             FLT_CASES(UN, cvm_n_fabsf(x), cvm_n_fabs(x), x & 0x7fffu, x & 0x7fffu)
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(FMA) {
         PRO;
@@ -631,7 +657,7 @@ dispatch:
                       cvm_n_fma_bf16(x, y, z))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(MAD) {
         PRO;
@@ -639,7 +665,7 @@ dispatch:
             WRAP_CASES(TERN, (x + 0u) * y + z)
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(MULHI) {
         PRO;
@@ -647,7 +673,7 @@ dispatch:
             SU_CASES(BIN, cvm_n_smulhi(x, y, bits), cvm_n_umulhi(x, y, bits))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(CLAMP) {
         PRO;
@@ -659,7 +685,7 @@ dispatch:
                       RB(cvm_n_clampf(FB(x), FB(y), FB(z))))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
 
     /* ---------------- float math ---------------- */
@@ -669,7 +695,7 @@ dispatch:
             FLT_CASES(UN, sqrtf(x), sqrt(x), cvm_n_f16_sqrt(x), cvm_n_bf16_sqrt(x))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(RCP) {
         PRO;
@@ -677,37 +703,37 @@ dispatch:
             FLT_CASES(UN, 1.0f / x, 1.0 / x, cvm_n_f16_div(0x3c00u, x), cvm_n_bf16_div(0x3f80u, x))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
-    CASE(RSQRT) { PRO; MATH1(cvm_m_rsqrtf, cvm_m_rsqrt); NEXT(); }
-    CASE(EXP) { PRO; MATH1(cvm_m_expf, cvm_m_exp); NEXT(); }
-    CASE(EXP2) { PRO; MATH1(cvm_m_exp2f, cvm_m_exp2); NEXT(); }
-    CASE(EXPM1) { PRO; MATH1(cvm_m_expm1f, cvm_m_expm1); NEXT(); }
-    CASE(LOG) { PRO; MATH1(cvm_m_logf, cvm_m_log); NEXT(); }
-    CASE(LOG2) { PRO; MATH1(cvm_m_log2f, cvm_m_log2); NEXT(); }
-    CASE(LOG10) { PRO; MATH1(cvm_m_log10f, cvm_m_log10); NEXT(); }
-    CASE(LOG1P) { PRO; MATH1(cvm_m_log1pf, cvm_m_log1p); NEXT(); }
-    CASE(SIN) { PRO; MATH1(cvm_m_sinf, cvm_m_sin); NEXT(); }
-    CASE(COS) { PRO; MATH1(cvm_m_cosf, cvm_m_cos); NEXT(); }
-    CASE(TAN) { PRO; MATH1(cvm_m_tanf, cvm_m_tan); NEXT(); }
-    CASE(ASIN) { PRO; MATH1(cvm_m_asinf, cvm_m_asin); NEXT(); }
-    CASE(ACOS) { PRO; MATH1(cvm_m_acosf, cvm_m_acos); NEXT(); }
-    CASE(ATAN) { PRO; MATH1(cvm_m_atanf, cvm_m_atan); NEXT(); }
-    CASE(ATAN2) { PRO; MATH2(cvm_m_atan2f, cvm_m_atan2); NEXT(); }
-    CASE(SINH) { PRO; MATH1(cvm_m_sinhf, cvm_m_sinh); NEXT(); }
-    CASE(COSH) { PRO; MATH1(cvm_m_coshf, cvm_m_cosh); NEXT(); }
-    CASE(TANH) { PRO; MATH1(cvm_m_tanhf, cvm_m_tanh); NEXT(); }
-    CASE(POW) { PRO; MATH2(cvm_m_powf, cvm_m_pow); NEXT(); }
-    CASE(ERF) { PRO; MATH1(cvm_m_erff, cvm_m_erf); NEXT(); }
-    CASE(ERFC) { PRO; MATH1(cvm_m_erfcf, cvm_m_erfc); NEXT(); }
-    CASE(CBRT) { PRO; MATH1(cvm_m_cbrtf, cvm_m_cbrt); NEXT(); }
-    CASE(HYPOT) { PRO; MATH2(cvm_m_hypotf, cvm_m_hypot); NEXT(); }
+    CASE(RSQRT) { PRO; MATH1(cvm_m_rsqrtf, cvm_m_rsqrt); UNEXT(); }
+    CASE(EXP) { PRO; MATH1(cvm_m_expf, cvm_m_exp); UNEXT(); }
+    CASE(EXP2) { PRO; MATH1(cvm_m_exp2f, cvm_m_exp2); UNEXT(); }
+    CASE(EXPM1) { PRO; MATH1(cvm_m_expm1f, cvm_m_expm1); UNEXT(); }
+    CASE(LOG) { PRO; MATH1(cvm_m_logf, cvm_m_log); UNEXT(); }
+    CASE(LOG2) { PRO; MATH1(cvm_m_log2f, cvm_m_log2); UNEXT(); }
+    CASE(LOG10) { PRO; MATH1(cvm_m_log10f, cvm_m_log10); UNEXT(); }
+    CASE(LOG1P) { PRO; MATH1(cvm_m_log1pf, cvm_m_log1p); UNEXT(); }
+    CASE(SIN) { PRO; MATH1(cvm_m_sinf, cvm_m_sin); UNEXT(); }
+    CASE(COS) { PRO; MATH1(cvm_m_cosf, cvm_m_cos); UNEXT(); }
+    CASE(TAN) { PRO; MATH1(cvm_m_tanf, cvm_m_tan); UNEXT(); }
+    CASE(ASIN) { PRO; MATH1(cvm_m_asinf, cvm_m_asin); UNEXT(); }
+    CASE(ACOS) { PRO; MATH1(cvm_m_acosf, cvm_m_acos); UNEXT(); }
+    CASE(ATAN) { PRO; MATH1(cvm_m_atanf, cvm_m_atan); UNEXT(); }
+    CASE(ATAN2) { PRO; MATH2(cvm_m_atan2f, cvm_m_atan2); UNEXT(); }
+    CASE(SINH) { PRO; MATH1(cvm_m_sinhf, cvm_m_sinh); UNEXT(); }
+    CASE(COSH) { PRO; MATH1(cvm_m_coshf, cvm_m_cosh); UNEXT(); }
+    CASE(TANH) { PRO; MATH1(cvm_m_tanhf, cvm_m_tanh); UNEXT(); }
+    CASE(POW) { PRO; MATH2(cvm_m_powf, cvm_m_pow); UNEXT(); }
+    CASE(ERF) { PRO; MATH1(cvm_m_erff, cvm_m_erf); UNEXT(); }
+    CASE(ERFC) { PRO; MATH1(cvm_m_erfcf, cvm_m_erfc); UNEXT(); }
+    CASE(CBRT) { PRO; MATH1(cvm_m_cbrtf, cvm_m_cbrt); UNEXT(); }
+    CASE(HYPOT) { PRO; MATH2(cvm_m_hypotf, cvm_m_hypot); UNEXT(); }
     /* floor, ceil, trunc and rint are exact IEEE operations everywhere */
-    CASE(FLOOR) { PRO; MATH1(floorf, floor); NEXT(); }
-    CASE(CEIL) { PRO; MATH1(ceilf, ceil); NEXT(); }
-    CASE(TRUNC) { PRO; MATH1(truncf, trunc); NEXT(); }
-    CASE(RINT) { PRO; MATH1(rintf, rint); NEXT(); }
-    CASE(ROUND) { PRO; MATH1(cvm_m_roundf, cvm_m_round); NEXT(); }
+    CASE(FLOOR) { PRO; MATH1(floorf, floor); UNEXT(); }
+    CASE(CEIL) { PRO; MATH1(ceilf, ceil); UNEXT(); }
+    CASE(TRUNC) { PRO; MATH1(truncf, trunc); UNEXT(); }
+    CASE(RINT) { PRO; MATH1(rintf, rint); UNEXT(); }
+    CASE(ROUND) { PRO; MATH1(cvm_m_roundf, cvm_m_round); UNEXT(); }
     CASE(COPYSIGN) {
         PRO;
         switch (in->elem) {
@@ -715,7 +741,7 @@ dispatch:
                       (x & 0x7fffu) | (y & 0x8000u), (x & 0x7fffu) | (y & 0x8000u))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
 
     /* ---------------- comparison ---------------- */
@@ -736,12 +762,12 @@ dispatch:
     case CVM_T_BF16: CMP(uint16_t, FB(x) OP FB(y)); break;                                 \
     default: break;                                                                        \
     }
-    CASE(EQ) { PRO; CMP_SWITCH(==); NEXT(); }
-    CASE(NE) { PRO; CMP_SWITCH(!=); NEXT(); }
-    CASE(LT) { PRO; CMP_SWITCH(<); NEXT(); }
-    CASE(LE) { PRO; CMP_SWITCH(<=); NEXT(); }
-    CASE(GT) { PRO; CMP_SWITCH(>); NEXT(); }
-    CASE(GE) { PRO; CMP_SWITCH(>=); NEXT(); }
+    CASE(EQ) { PRO; CMP_SWITCH(==); UNEXT(); }
+    CASE(NE) { PRO; CMP_SWITCH(!=); UNEXT(); }
+    CASE(LT) { PRO; CMP_SWITCH(<); UNEXT(); }
+    CASE(LE) { PRO; CMP_SWITCH(<=); UNEXT(); }
+    CASE(GT) { PRO; CMP_SWITCH(>); UNEXT(); }
+    CASE(GE) { PRO; CMP_SWITCH(>=); UNEXT(); }
     CASE(ISNAN) {
         PRO;
         switch (in->ea) {
@@ -751,7 +777,7 @@ dispatch:
         case CVM_T_BF16: TEST(uint16_t, (x & 0x7fffu) > 0x7f80u); break;
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(ISINF) {
         PRO;
@@ -762,7 +788,7 @@ dispatch:
         case CVM_T_BF16: TEST(uint16_t, (x & 0x7fffu) == 0x7f80u); break;
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(ISFINITE) {
         PRO;
@@ -773,14 +799,14 @@ dispatch:
         case CVM_T_BF16: TEST(uint16_t, (x & 0x7f80u) != 0x7f80u); break;
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
 
     /* ---------------- bitwise ---------------- */
-    CASE(AND) { PRO; switch (in->elem) { case CVM_T_BOOL: BIN(uint8_t, x & y); break; WRAP_CASES(BIN, x & y) default: break; } NEXT(); }
-    CASE(OR) { PRO; switch (in->elem) { case CVM_T_BOOL: BIN(uint8_t, x | y); break; WRAP_CASES(BIN, x | y) default: break; } NEXT(); }
-    CASE(XOR) { PRO; switch (in->elem) { case CVM_T_BOOL: BIN(uint8_t, x ^ y); break; WRAP_CASES(BIN, x ^ y) default: break; } NEXT(); }
-    CASE(NOT) { PRO; switch (in->elem) { case CVM_T_BOOL: UN(uint8_t, x ^ 1u); break; WRAP_CASES(UN, ~x) default: break; } NEXT(); }
+    CASE(AND) { PRO; switch (in->elem) { case CVM_T_BOOL: BIN(uint8_t, x & y); break; WRAP_CASES(BIN, x & y) default: break; } UNEXT(); }
+    CASE(OR) { PRO; switch (in->elem) { case CVM_T_BOOL: BIN(uint8_t, x | y); break; WRAP_CASES(BIN, x | y) default: break; } UNEXT(); }
+    CASE(XOR) { PRO; switch (in->elem) { case CVM_T_BOOL: BIN(uint8_t, x ^ y); break; WRAP_CASES(BIN, x ^ y) default: break; } UNEXT(); }
+    CASE(NOT) { PRO; switch (in->elem) { case CVM_T_BOOL: UN(uint8_t, x ^ 1u); break; WRAP_CASES(UN, ~x) default: break; } UNEXT(); }
 #define SHIFT(T, EXPR)                                                                     \
     EACH(const T x = CAT(T, A)[l]; const uint64_t y = cvm_vm_get_bits(B + o_, in->eb, l);  \
          AT(T, D)[l] = (T)(EXPR);)
@@ -790,7 +816,7 @@ dispatch:
             SU_CASES(SHIFT, cvm_n_shl((uint64_t)x, y, bits), cvm_n_shl(x, y, bits))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
     CASE(SHR) {
         PRO;
@@ -798,27 +824,27 @@ dispatch:
             SU_CASES(SHIFT, cvm_n_ashr(x, y, bits), cvm_n_lshr(x, y, bits))
         default: break;
         }
-        NEXT();
+        UNEXT();
     }
 #define COUNT(FN)                                                                          \
     do {                                                                                   \
         const unsigned bits = cvm_bc_elem_size(in->ea) * 8;                                \
         EACH(AT(uint32_t, D)[l] = FN(cvm_vm_get_bits(A + o_, in->ea, l), bits);)           \
     } while (0)
-    CASE(POPC) { PRO; COUNT(cvm_n_popc); NEXT(); }
-    CASE(CLZ) { PRO; COUNT(cvm_n_clz); NEXT(); }
-    CASE(CTZ) { PRO; COUNT(cvm_n_ctz); NEXT(); }
+    CASE(POPC) { PRO; COUNT(cvm_n_popc); UNEXT(); }
+    CASE(CLZ) { PRO; COUNT(cvm_n_clz); UNEXT(); }
+    CASE(CTZ) { PRO; COUNT(cvm_n_ctz); UNEXT(); }
     CASE(BREV) {
         PRO;
         const unsigned bits = cvm_bc_elem_size(in->elem) * 8;
         EACH(cvm_vm_set_bits(D + o_, in->elem, l,
                              cvm_n_brev(cvm_vm_get_bits(A + o_, in->elem, l), bits));)
-        NEXT();
+        UNEXT();
     }
 
     /* ---------------- conversion and pointers ---------------- */
-    CASE(CVT) { cvm_vm_cvt(ex, p, in); NEXT(); }
-    CASE(BITCAST) { cvm_vm_bitcast(ex, p, in); NEXT(); }
+    CASE(CVT) { cvm_vm_cvt(ex, p, in); UNEXT(); }
+    CASE(BITCAST) { cvm_vm_bitcast(ex, p, in); UNEXT(); }
     CASE(PTR_ADD) {
         PRO;
         const bool wide = in->eb == CVM_T_I64 || in->eb == CVM_T_U64;
@@ -833,7 +859,7 @@ dispatch:
             else
                 EACH(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l] + CAT(uint32_t, B)[l];)
         }
-        NEXT();
+        UNEXT();
     }
     CASE(PTR_DIFF) {
         PRO;
@@ -842,7 +868,7 @@ dispatch:
         else
             EACH(cvm_vm_set_bits(D + o_, in->elem, l,
                                  (uint64_t)((int64_t)CAT(uint32_t, A)[l] - (int64_t)CAT(uint32_t, B)[l]));)
-        NEXT();
+        UNEXT();
     }
 
     /* ---------------- memory and atomics ---------------- */
