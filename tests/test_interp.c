@@ -662,6 +662,69 @@ static void test_uniform(void)
     cvm_bc_module_free(mod);
 }
 
+static void test_more_atomics_misaligned(void)
+{
+    /* shared inc (wrap 7), dec (wrap 5), cas chain; global signed min and float max */
+    static const char src[] =
+        ".kernel k\n.param out buffer u32 write\n.param g buffer i32 readwrite\n"
+        ".param gf buffer f32 readwrite\n.shared 16\n" OUT_REGS
+        ".reg u32 %seven, %five, %old, %old2, %exp, %nxt, %one, %tid\n.reg i32 %sv, %m41, %k20, %gold\n"
+        ".reg ptr.shared %s0, %s1, %s2\n.reg i64 %c4, %c8\n.reg ptr.global %pg, %pf\n.reg f32 %fv, %fold\n" OUT_PTR
+        "    sreg.u32 %tid, unit_pos.x\n    const.u32 %seven, 7\n    const.u32 %five, 5\n"
+        "    const.u32 %one, 1\n    const.ptr.shared %s0, 0\n    const.i64 %c4, 4\n    const.i64 %c8, 8\n"
+        "    ptr.add.ptr.shared %s1, %s0, %c4\n    ptr.add.ptr.shared %s2, %s0, %c8\n"
+        "    atom.inc.relaxed.cube.u32 %old, [%s0], %seven\n"
+        "    atom.dec.relaxed.cube.u32 %old2, [%s1], %five\n"
+        "    mov.u32 %exp, %tid\n    add.u32 %nxt, %tid, %one\n"
+        "    atom.cas.relaxed.cube.u32 %exp, [%s2], %exp, %nxt\n"
+        "    mul.u32 %old, %old, %seven\n    add.u32 %old, %old, %old2\n"
+        "    mul.u32 %old, %old, %seven\n    add.u32 %old, %old, %exp\n    st.u32 [%po], %old\n"
+        "    cvt.i32 %sv, %i\n    const.i32 %m41, 37\n    mul.i32 %sv, %sv, %m41\n"
+        "    const.i32 %m41, 41\n    rem.i32 %sv, %sv, %m41\n    const.i32 %k20, 20\n    sub.i32 %sv, %sv, %k20\n"
+        "    param.ptr.global %pg, g, 0\n    atom.min.relaxed.device.i32 %gold, [%pg], %sv\n"
+        "    cvt.f32 %fv, %sv\n    param.ptr.global %pf, gf, 0\n"
+        "    atom.max.relaxed.device.f32 %fold, [%pf], %fv\n.end\n";
+    uint32_t out[16];
+    int32_t g = 1000;
+    float gf = -1000.0f;
+    buf bufs[] = {{"out", out, sizeof out, true}, {"g", &g, 4, true}, {"gf", &gf, 4, true}};
+    uint64_t params[] = {ADDR(out), ADDR(&g), ADDR(&gf)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 16, .width = 4};
+    cvm_status st = run(src, &o, params, 3, bufs, 3, &d);
+    int good = st == CVM_OK;
+    uint32_t inc = 0, dec = 0;
+    int32_t mn = 1000;
+    float mx = -1000.0f;
+    for (uint32_t i = 0; i < 16 && good; i++) {
+        /* lanes apply in order: plane by plane, lane by lane = unit order */
+        uint32_t want = (inc * 7 + dec) * 7 + i;
+        good = out[i] == want;
+        if (!good)
+            diag("unit %u: got %u want %u", i, out[i], want);
+        inc = inc >= 7 ? 0 : inc + 1;
+        dec = (dec == 0 || dec > 5) ? 5 : dec - 1;
+        int32_t v = (int32_t)(i * 37) % 41 - 20;
+        mn = v < mn ? v : mn;
+        mx = (float)v > mx ? (float)v : mx;
+    }
+    ok(good && g == mn && gf == mx, "shared inc/dec/cas and global min/max atomics (%s)", d.message);
+
+    static const char mis[] =
+        ".kernel m\n.param g buffer u32 read\n.reg ptr.global %p\n.reg i64 %two\n.reg u32 %v\n"
+        "    param.ptr.global %p, g, 0\n    const.i64 %two, 2\n    ptr.add.ptr.global %p, %p, %two\n"
+        "    ld.u32 %v, [%p]\n.end\n";
+    uint32_t words[4] = {0};
+    buf b2[] = {{"g", words, sizeof words, false}};
+    uint64_t p2[] = {ADDR(words)};
+    st = run(mis, &o, p2, 1, b2, 1, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "misaligned load of 4 bytes") && d.fault.count == 16,
+       "misaligned load faults in checked mode, every lane counted (%s)", d.message);
+    o.unchecked = true;
+    st = run(mis, &o, p2, 1, b2, 1, &d);
+    ok(st == CVM_OK, "unchecked mode performs the misaligned load");
+}
+
 static void test_op_coverage_and_bad_code(void)
 {
     /* every row of ops.def has a handler (an op without one would be rejected
@@ -723,6 +786,7 @@ int main(void)
     test_switch_no_default();
     test_barrier_divergence_line();
     test_uniform();
+    test_more_atomics_misaligned();
     test_op_coverage_and_bad_code();
     return done_testing();
 }
