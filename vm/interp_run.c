@@ -219,17 +219,33 @@ static bool bar_arrive(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t id, uint32_t co
     return false;
 }
 
-/* After a uniform instruction computed lane l0 only: copy it to the other active lanes. */
+/* After a uniform instruction computed lane l0 only: copy it to the other
+ * active lanes (a plain fill when the whole plane is active). */
+#define FILL(T)                                                                            \
+    do {                                                                                   \
+        T *t = (T *)(void *)r, v = t[l0];                                                  \
+        if (full)                                                                          \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                t[l] = v;                                                                  \
+        else                                                                               \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                if (act >> l & 1)                                                          \
+                    t[l] = v;                                                              \
+    } while (0)
 static void broadcast(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     const uint64_t act = p->active;
-    unsigned l0 = lowest(act);
+    const bool full = act == p->live;
+    const unsigned l0 = lowest(act), nl = p->nlanes;
     for (unsigned e = 0; e < in->line; e++) {
         uint8_t *r = cvm_vm_reg(x, p, in->d + e);
-        uint64_t v = cvm_vm_get_bits(r, in->ed, l0);
-        for (unsigned l = 0; l < p->nlanes; l++)
-            if (act >> l & 1)
-                cvm_vm_set_bits(r, in->ed, l, v);
+        switch (cvm_bc_elem_size(in->ed)) {
+        case 1: FILL(uint8_t); break;
+        case 2: FILL(uint16_t); break;
+        case 4: FILL(uint32_t); break;
+        case 8: FILL(uint64_t); break;
+        default: break;
+        }
     }
 }
 
