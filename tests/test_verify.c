@@ -667,10 +667,10 @@ int main(void)
             ok(0, "%s assembles: %s", all.p[i], dg.message);
             continue;
         }
-        /* tests/asm/ holds syntax tests, not necessarily valid kernels */
+        /* every valid .cbs in the repository verifies, syntax tests included */
         int insane = 0;
         cvm_status st = verify_once(m, &dg, &insane);
-        if (!strstr(all.p[i], "tests/asm/")) {
+        {
             ok(st == CVM_OK && !insane, "%s verifies", all.p[i]);
             if (st)
                 diag("  %s", dg.message);
