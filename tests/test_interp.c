@@ -725,6 +725,24 @@ static void test_more_atomics_misaligned(void)
     ok(st == CVM_OK, "unchecked mode performs the misaligned load");
 }
 
+static void test_assert_trap(void)
+{
+    static const char src[] =
+        ".kernel k\n.reg u32 %i, %five\n.reg bool %c\n"
+        "    sreg.u32 %i, unit_pos.x\n    const.u32 %five, 5\n    lt.u32 %c, %i, %five\n"
+        "    assert %c, \"i < 5\\nsecond line\"\n.end\n";
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 8, .width = 4};
+    cvm_status st = run(src, &o, NULL, 0, NULL, 0, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "assertion failed: i < 5 second line") &&
+           d.fault.unit[0] == 5 && d.fault.plane == 1 && d.fault.lane == 1 && !strchr(d.message, '\n'),
+       "assert faults at the lowest failing unit, message on one line (%s)", d.message);
+    static const char src2[] = ".kernel k\n    trap \"unreachable\"\n.end\n";
+    st = run(src2, &o, NULL, 0, NULL, 0, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "trap: unreachable") && d.fault.unit[0] == 0,
+       "trap faults (%s)", d.message);
+}
+
 static void test_op_coverage_and_bad_code(void)
 {
     /* every row of ops.def has a handler (an op without one would be rejected
@@ -787,6 +805,7 @@ int main(void)
     test_barrier_divergence_line();
     test_uniform();
     test_more_atomics_misaligned();
+    test_assert_trap();
     test_op_coverage_and_bad_code();
     return done_testing();
 }

@@ -244,6 +244,9 @@ static cvm_status report(cvm_vm_exec *x, cvm_diag *diag)
     cvm_diag_set(diag, st, "%s in kernel '%s' cube (%u,%u,%u) unit (%u,%u,%u) plane %u lane %u pc %u%s",
                  f->what, name, x->cube[0], x->cube[1], x->cube[2], unit[0], unit[1], unit[2],
                  f->plane, f->lane, f->pc, where);
+    for (char *c = diag->message; *c; c++) /* one line, whatever an assert message holds */
+        if ((unsigned char)*c < 0x20)
+            *c = ' ';
     diag->has_fault = 1;
     cvm_fault *out = &diag->fault;
     snprintf(out->kernel, sizeof out->kernel, "%s", name);

@@ -103,7 +103,8 @@ enum { CVM_VM_F_IF, CVM_VM_F_LOOP, CVM_VM_F_SWITCH, CVM_VM_F_BLOCK };
  * A construct frame. Masks by kind:
  *   if:     m[0] else_mask, m[1] then_done, m[2] has_else (0/1)
  *   loop:   m[0] brk, m[1] cont
- *   switch: m[0] entry, m[1] brk, m[2] ft, m[3] lanes matching no case
+ *   switch: m[0] entry, m[1] brk, m[2] ft, m[3] lanes matching no case (taken by
+ *           default; without a default, end lets them continue)
  *   block:  m[0] exitm
  * `next` is the pc of the next marker of the construct, where a plane goes
  * when its active mask becomes empty.
