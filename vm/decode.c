@@ -290,6 +290,11 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     cvm_status st = decode_operands(dc, pc, &bi, oi->format, in);
     if (st == CVM_OK && (oi->flags & CVM_OPF_CTRL))
         st = decode_control(dc, pc, &bi, in);
+    /* element indexes the handlers use without further checks */
+    if (st == CVM_OK && ((bi.op == CVM_OP_EXTRACT && in->aux >= in->la) ||
+                         (bi.op == CVM_OP_INSERT && in->aux >= in->line) ||
+                         (bi.op == CVM_OP_BUILD && in->n != in->line)))
+        st = bad(dc, pc, "line element out of range");
     in->uni = dc->reg_uni && !dc->varying_src && uniform_candidate(bi.op) &&
               (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) != CVM_UNI_VARYING);
     return st;

@@ -16,6 +16,10 @@
 #include <string.h>
 #include <time.h>
 
+/* Spare slots after each plane's registers: a line operand of an unverified
+ * module that overruns its register still reads and writes inside the file. */
+#define CVM_VM_PAD_SLOTS 16u
+
 /* Register bytes one cube may hold before a launch is refused (CVM_LIMIT). */
 #define CVM_VM_MAX_CUBE_BYTES ((uint64_t)1 << 31)
 
@@ -283,7 +287,7 @@ static cvm_status plan(cvm_vm_exec *x, const cvm_vm_launch *L, sizes *s, cvm_dia
     x->rshift = 0;
     while (((size_t)1 << x->rshift) < x->rb)
         x->rshift++;
-    uint64_t regs = (uint64_t)x->nplanes * x->kp->nslots * x->rb;
+    uint64_t regs = (uint64_t)x->nplanes * (x->kp->nslots + CVM_VM_PAD_SLOTS) * x->rb;
     uint64_t shared = ((uint64_t)k->shared_bytes + 15) / 16 * 16 + L->dyn_shared;
     uint64_t local = units * k->local_bytes;
     if (regs > CVM_VM_MAX_CUBE_BYTES || shared > CVM_VM_MAX_CUBE_BYTES ||
@@ -352,7 +356,7 @@ cvm_status cvm_vm_execute(const cvm_vm_program *prog, const cvm_vm_launch *L, cv
     for (uint32_t i = 0; i < x.nplanes; i++) {
         x.planes[i].index = i;
         x.planes[i].stack = stacks + (size_t)i * x.kp->max_depth;
-        x.planes[i].regs = regs + (size_t)i * x.kp->nslots * x.rb;
+        x.planes[i].regs = regs + (size_t)i * (x.kp->nslots + CVM_VM_PAD_SLOTS) * x.rb;
     }
     x.t0 = cvm_vm_now();
     uint64_t ncubes = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
