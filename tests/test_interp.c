@@ -743,6 +743,36 @@ static void test_assert_trap(void)
        "trap faults (%s)", d.message);
 }
 
+static void test_named_barrier(void)
+{
+    /* plane 0 consumes what plane 1 produces: bar.sync 1 waits for plane 1's bar.arrive */
+    static const char src[] =
+        ".kernel k\n.param out buffer i32 write\n.shared 256\n" OUT_REGS
+        ".reg u32 %plane, %zero, %id, %cnt, %tid, %other, %w\n.reg bool %c\n"
+        ".reg ptr.shared %sb, %sp\n.reg i32 %v\n" OUT_PTR
+        "    sreg.u32 %plane, plane_pos\n    sreg.u32 %tid, unit_pos.x\n    sreg.u32 %w, plane_dim\n"
+        "    const.u32 %zero, 0\n    const.u32 %id, 1\n    const.u32 %cnt, 64\n"
+        "    const.ptr.shared %sb, 0\n    const.i32 %v, -1\n    eq.u32 %c, %plane, %zero\n"
+        "    if %c\n        bar.sync %id, %cnt\n"
+        "        add.u32 %other, %tid, %w\n        cvt.i64 %off, %other\n        mul.i64 %off, %off, %four\n"
+        "        ptr.add.ptr.shared %sp, %sb, %off\n        ld.i32 %v, [%sp]\n"
+        "    else\n"
+        "        cvt.i64 %off, %tid\n        mul.i64 %off, %off, %four\n"
+        "        ptr.add.ptr.shared %sp, %sb, %off\n        cvt.i32 %v, %tid\n"
+        "        mul.i32 %v, %v, %v\n        st.i32 [%sp], %v\n        bar.arrive %id, %cnt\n"
+        "    end\n    st.i32 [%po], %v\n.end\n";
+    int32_t out[64];
+    buf bufs[] = {{"out", out, sizeof out, true}};
+    uint64_t params[] = {ADDR(out)};
+    cvm_diag d;
+    opts o = {.grid = 1, .block = 64, .width = 32};
+    cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+    int good = st == CVM_OK;
+    for (int i = 0; i < 64 && good; i++)
+        good = out[i] == (i < 32 ? (i + 32) * (i + 32) : i * i);
+    ok(good, "bar.sync waits for another plane's bar.arrive (%s)", d.message);
+}
+
 static void test_op_coverage_and_bad_code(void)
 {
     /* every row of ops.def has a handler (an op without one would be rejected
@@ -806,6 +836,7 @@ int main(void)
     test_uniform();
     test_more_atomics_misaligned();
     test_assert_trap();
+    test_named_barrier();
     test_op_coverage_and_bad_code();
     return done_testing();
 }
