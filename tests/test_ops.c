@@ -354,7 +354,7 @@ static char *kernel_text(const grp *g)
         sb_printf(&s, ".reg %s %%f%u, %%q%u\n", tname(g->dst), j, j);
     sb_printf(&s, "    sreg.u32 %%u, abs_pos.x\n    cvt.i64 %%x, %%u\n");
     for (unsigned k = 0; k < g->nsrc; k++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "s%u", k);
         emit_addr(&s, name, esize(g->src[k].elem) * g->src[k].line);
         sb_printf(&s, "    ld.%s %%s%u, [%%p]\n", tname(g->src[k]), k);
