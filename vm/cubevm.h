@@ -276,6 +276,29 @@ CVM_API cvm_status cvm_disassemble(const void *bytes, size_t size, char **out_te
 CVM_API cvm_status cvm_verify(const void *bytes, size_t size, cvm_diag *diag);
 CVM_API void cvm_free_bytes(void *p);
 
+/* ---- the CUDA C frontend (frontends/cuda/; docs/cuda.md) ---- */
+
+typedef struct cvm_compile_options {
+    const char *const *include_dirs; /* -I DIR, searched after the including file's directory */
+    uint32_t include_dir_count;
+    const char *const *defines;      /* -D: "NAME" or "NAME=VALUE" */
+    uint32_t define_count;
+    const char *const *kernels;      /* kernels or template instances to emit ("reduce<256>");
+                                        none: every non-template __global__ function */
+    uint32_t kernel_count;
+    int fmad;                        /* 1: contract a*b+c into fma (nvcc's default); 0: never */
+} cvm_compile_options;
+
+/*
+ * Compiles CUDA C source into .cbc bytes (release with cvm_free_bytes).
+ * `opts` may be NULL (defaults: no -I/-D, every kernel, fmad off).
+ * Errors: CVM_SYNTAX (or CVM_UNSUPPORTED for a construct outside the
+ * subset) with "file:line:col: error: ..." and diag file/line/col.
+ */
+CVM_API cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
+                                    const cvm_compile_options *opts, void **out_bytes,
+                                    size_t *out_size, cvm_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
