@@ -576,12 +576,39 @@ static void oom_sweep(const char *path)
     free(text);
 }
 
+/*
+ * Disassembler golden files: tests/asm/dis_*.cbs is non-canonical input
+ * (named registers, decimal floats, omitted type suffixes) and the
+ * sibling .expect file its canonical text, written by hand.
+ */
+static void disasm_golden(const char *name)
+{
+    char in[256], ex[256];
+    snprintf(in, sizeof in, "tests/asm/%s.cbs", name);
+    snprintf(ex, sizeof ex, "tests/asm/%s.expect", name);
+    size_t n = 0, en = 0, tl = 0;
+    char *text = slurp(in, &n), *want = slurp(ex, &en), *got = NULL;
+    cvm_diag d;
+    cvm_bc_module *m = text ? assemble(text, in, &d) : NULL;
+    bool good = m && cvm_bc_disassemble(m, &got, &tl, &d) == CVM_OK;
+    ok(good && want && tl == en && memcmp(got, want, en) == 0, "%s disassembles to %s", in, ex);
+    if (good && want && (tl != en || memcmp(got, want, en) != 0))
+        diag("got:\n%s", got);
+    if (got)
+        cvm_bc_free(m->alloc, m->alloc_user, got, tl + 1);
+    if (m)
+        cvm_bc_module_free(m);
+    free(text);
+    free(want);
+}
+
 int main(void)
 {
     error_files();
     int n = walk("tests") + walk("docs/examples");
     ok(n >= 5, "round-tripped %d .cbs files", n);
     float_literals();
+    disasm_golden("dis_named");
     sha256_vectors();
     reader_offsets();
     reader_robustness("tests/asm/full.cbs");
