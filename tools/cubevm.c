@@ -1,6 +1,7 @@
 /*
  * cubevm.c - the `cubevm` command: entry point, help, and the bytecode
- * subcommands (asm, disasm, verify, info). `run` is in cubevm_run.c.
+ * subcommands (asm, disasm, verify, info). `run` is in cubevm_run.c,
+ * `compile` and the .cu handling of run/info in cubevm_cuda.c.
  * Uses the public API (vm/cubevm.h) only; docs/cli.md documents it and
  * must match the help text below.
  */
@@ -11,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help_text[] =
+/* Pieces: ISO C caps one string literal at 4095 characters. */
+static const char *const help_text[] = {
     "usage: cubevm COMMAND [ARGS]\n"
     "\n"
     "A virtual machine for GPU compute kernels (cubevm " CVM_VERSION_STRING ").\n"
@@ -21,18 +23,33 @@ static const char help_text[] =
     "  cubevm disasm IN.cbc [-o OUT.cbs]  print a module as canonical .cbs text\n"
     "                                     (to stdout unless -o is given)\n"
     "  cubevm verify FILE                 check a .cbc or .cbs module; prints \"FILE: ok\"\n"
-    "  cubevm info FILE                   list the kernels of a module with their\n"
-    "                                     parameters and requirements\n"
+    "  cubevm info FILE [CUDA OPTIONS]    list the kernels of a module (or of a .cu\n"
+    "                                     file) with their parameters and requirements\n"
+    "  cubevm compile IN.cu -o OUT.cbc [CUDA OPTIONS] [--kernel NAME]...\n"
+    "                                     compile CUDA C kernels into a .cbc module\n"
+    "                                     (--kernel: only these kernels or template\n"
+    "                                     instances, e.g. 'reduce<256>'; repeatable)\n"
     "  cubevm run FILE [OPTIONS] [NAME=VALUE]...\n"
     "                                     launch a kernel once and wait for it\n"
     "  cubevm --help | -h                 this text\n"
     "  cubevm --version                   the version\n"
+    "\n",
+    "CUDA OPTIONS (for .cu files; docs/cuda.md):\n"
+    "  -I DIR             search DIR for #include \"...\" (after the including file's folder)\n"
+    "  -D NAME[=VALUE]    define a macro (NAME alone is 1)\n"
+    "  --fmad=true|false  contract a*b+c into fma (default false; nvcc's default is true)\n"
     "\n"
     "cubevm run FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
     "               [--device cpu] [--plane-width N] [--timeout SECONDS] [--steps N] [--unchecked]\n"
+    "               [--symbol NAME=@PATH.npy]... [CUDA OPTIONS]\n"
     "               [--out NAME=PATH.npy]... [--print NAME[:COUNT]]... [NAME=VALUE]...\n"
-    "  FILE               a .cbc module, or a .cbs text file (assembled on the fly)\n"
-    "  --kernel NAME      the kernel to launch (default: the module's only kernel)\n"
+    "  FILE               a .cbc module, a .cbs text file (assembled on the fly) or a .cu\n"
+    "                     CUDA C file (compiled on the fly with the CUDA OPTIONS)\n"
+    "  --kernel NAME      the kernel to launch (default: the module's only kernel); for a\n"
+    "                     .cu file also a template instance to compile, e.g. 'reduce<256>'\n"
+    "  --symbol NAME=@PATH.npy\n"
+    "                     before the launch, write the file's data to the module-scope\n"
+    "                     __device__ or __constant__ variable NAME (from its first byte)\n"
     "  --grid X[,Y[,Z]]   cubes per dimension (default 1,1,1)\n"
     "  --block X[,Y[,Z]]  units per cube per dimension (default 1,1,1; at most 1024 units)\n"
     "  --shared BYTES     dynamic shared memory per cube (default 0)\n"
@@ -62,7 +79,9 @@ static const char help_text[] =
     "exit status: 0 success, 1 failure (bad module or input, kernel fault, I/O error),\n"
     "2 bad command line. Errors are one line on stderr starting with \"cubevm: error:\";\n"
     "a kernel fault adds its record (kernel, cube, unit, plane, lane, pc, source line).\n"
-    "See docs/cli.md.\n";
+    "See docs/cli.md.\n",
+    NULL,
+};
 
 int cli_error(int code, const char *fmt, ...)
 {
@@ -163,7 +182,7 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static bool write_file(const char *path, const void *data, size_t size)
+bool cli_write_file(const char *path, const void *data, size_t size)
 {
     FILE *f = fopen(path, "wb");
     if (!f) {
@@ -241,7 +260,7 @@ static int cmd_asm(int argc, char **argv)
     free(text);
     if (st)
         return cli_diag_error(in, st, &d);
-    int rc = write_file(out, bytes, size) ? CLI_OK : CLI_FAIL;
+    int rc = cli_write_file(out, bytes, size) ? CLI_OK : CLI_FAIL;
     cvm_free_bytes(bytes);
     return rc;
 }
@@ -274,7 +293,7 @@ static int cmd_disasm(int argc, char **argv)
         return cli_diag_error(in, st, &d);
     int rc = CLI_OK;
     if (out)
-        rc = write_file(out, text, strlen(text)) ? CLI_OK : CLI_FAIL;
+        rc = cli_write_file(out, text, strlen(text)) ? CLI_OK : CLI_FAIL;
     else if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
         rc = cli_error(CLI_FAIL, "writing to stdout failed");
     cvm_free_bytes(text);
@@ -351,29 +370,50 @@ static void print_kernel(const cvm_kernel *k)
 
 static int cmd_info(int argc, char **argv)
 {
-    if (argc != 2 || (argv[1][0] == '-' && argv[1][1]))
-        return cli_error(CLI_USAGE, "info: usage: cubevm info FILE");
+    cli_cuda_opts o;
+    const char *file = NULL;
     cvm_device *dev = NULL;
     cvm_module *mod = NULL;
+    int rc = CLI_USAGE;
+    if (!cli_cuda_opts_init(&o, argc))
+        return cli_error(CLI_FAIL, "out of memory");
+    for (int i = 1; i < argc; i++) {
+        int r = cli_cuda_option(&o, argc, argv, &i, "info");
+        if (r < 0)
+            goto done;
+        if (r > 0)
+            continue;
+        if ((argv[i][0] == '-' && argv[i][1]) || file) {
+            cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]...");
+            goto done;
+        }
+        file = argv[i];
+    }
+    if (!file) {
+        cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]...");
+        goto done;
+    }
     cvm_diag d;
     memset(&d, 0, sizeof d);
     cvm_status st = cvm_device_open("cpu", NULL, &dev, &d);
-    if (st)
-        return cli_diag_error(NULL, st, &d);
-    if ((st = cvm_module_load_file(dev, argv[1], &mod, &d))) {
-        cvm_device_close(dev);
-        return cli_diag_error(argv[1], st, &d);
+    if (st) {
+        rc = cli_diag_error(NULL, st, &d);
+        goto done;
     }
+    if ((rc = cli_load_module(dev, file, &o, &mod)))
+        goto done;
     uint32_t n = cvm_module_kernel_count(mod);
-    printf("%s: %u kernel%s\n", argv[1], n, n == 1 ? "" : "s");
+    printf("%s: %u kernel%s\n", file, n, n == 1 ? "" : "s");
     for (uint32_t i = 0; i < n; i++) {
         const cvm_kernel *k = NULL;
         if (cvm_kernel_get(mod, cvm_module_kernel_name(mod, i), &k, NULL) == CVM_OK)
             print_kernel(k);
     }
+done:
     cvm_module_free(mod);
     cvm_device_close(dev);
-    return CLI_OK;
+    cli_cuda_opts_free(&o);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -382,7 +422,8 @@ int main(int argc, char **argv)
         return cli_error(CLI_USAGE, "no command given; try 'cubevm --help'");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        fputs(help_text, stdout);
+        for (int i = 0; help_text[i]; i++)
+            fputs(help_text[i], stdout);
         return CLI_OK;
     }
     if (!strcmp(cmd, "--version")) {
@@ -399,6 +440,8 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "run"))
         return cli_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compile"))
+        return cli_compile(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return cli_error(CLI_USAGE, "unknown option '%s'; try 'cubevm --help'", cmd);
     return cli_error(CLI_USAGE, "unknown command '%s'; try 'cubevm --help'", cmd);

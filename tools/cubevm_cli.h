@@ -30,6 +30,8 @@ int cli_diag_error(const char *context, cvm_status st, const cvm_diag *d);
 
 /* Reads a whole file (malloc'ed, NUL-terminated); prints the error itself. */
 bool cli_read_file(const char *path, char **out, size_t *out_size);
+/* Writes a whole file; prints the error itself. */
+bool cli_write_file(const char *path, const void *data, size_t size);
 
 /* ---- values (cubevm_values.c) ---- */
 
@@ -51,8 +53,33 @@ float cli_f16_to_f32(uint16_t h);
 uint16_t cli_f32_to_bf16(float x);
 float cli_bf16_to_f32(uint16_t h);
 
+/* ---- CUDA C sources (cubevm_cuda.c) ---- */
+
+/* Options for cvm_compile_cuda; the arrays point into argv and hold argc entries. */
+typedef struct cli_cuda_opts {
+    const char **includes, **defines, **kernels;
+    uint32_t nincludes, ndefines, nkernels;
+    int fmad;
+} cli_cuda_opts;
+
+bool cli_cuda_opts_init(cli_cuda_opts *o, int argc); /* false: out of memory */
+void cli_cuda_opts_free(cli_cuda_opts *o);
+/* A .cu or .cuh file name. */
+bool cli_is_cuda(const char *path);
+/*
+ * Consumes a compile option at argv[*i] (-I DIR, -IDIR, -D NAME[=VALUE],
+ * --fmad=true|false): 1 if consumed, 0 if argv[*i] is not one, -1 after
+ * printing a usage error (`cmd` names the subcommand).
+ */
+int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char *cmd);
+/* Compiles a .cu file to .cbc bytes (cvm_free_bytes); prints a failure as a compiler would. */
+int cli_cuda_compile_file(const char *path, const cli_cuda_opts *o, void **out, size_t *out_size);
+/* Loads FILE onto dev: .cu/.cuh compiled with `o`, .cbs assembled, else .cbc bytes. */
+int cli_load_module(cvm_device *dev, const char *path, const cli_cuda_opts *o, cvm_module **out);
+
 /* ---- subcommands ---- */
 
-int cli_run(int argc, char **argv); /* argv[0] is "run" */
+int cli_run(int argc, char **argv);     /* argv[0] is "run" */
+int cli_compile(int argc, char **argv); /* argv[0] is "compile" */
 
 #endif /* CUBEVM_CLI_H */

@@ -2,7 +2,9 @@
  * cubevm_run.c - `cubevm run`: parse the launch options and NAME=VALUE
  * arguments, bind them to the kernel's parameters (buffers from .npy files,
  * zeros or random data; scalars parsed for their type), launch once, wait,
- * then print the kernel's output and write --out/--print results.
+ * then print the kernel's output and write --out/--print results. A .cu
+ * file is compiled first (cubevm_cuda.c) and --symbol writes module-scope
+ * variables before the launch.
  */
 #include "cubevm_cli.h"
 
@@ -21,8 +23,9 @@ typedef struct run_opts {
     double timeout;
     uint64_t steps;
     int unchecked;
-    named *outs, *prints, *args; /* each argc long */
-    int nouts, nprints, nargs;
+    named *outs, *prints, *args, *symbols; /* each argc long */
+    int nouts, nprints, nargs, nsymbols;
+    cli_cuda_opts cuda;
     char **owned; /* split NAME=... strings to free */
     int nowned;
 } run_opts;
@@ -147,6 +150,12 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
                       !*o->outs[o->nouts].value))
             return cli_error(CLI_USAGE, "run: --out '%s': expected NAME=PATH.npy", v);
         o->nouts += r > 0;
+    } else if (OPT("--symbol")) {
+        if (r > 0 && (!split_named(o, v, '=', &o->symbols[o->nsymbols]) ||
+                      !o->symbols[o->nsymbols].value || o->symbols[o->nsymbols].value[0] != '@' ||
+                      !o->symbols[o->nsymbols].value[1]))
+            return cli_error(CLI_USAGE, "run: --symbol '%s': expected NAME=@PATH.npy", v);
+        o->nsymbols += r > 0;
     } else if (OPT("--print")) {
         if (r > 0 && !split_named(o, v, ':', &o->prints[o->nprints]))
             return cli_error(CLI_USAGE, "run: --print '%s': expected NAME[:COUNT]", v);
@@ -162,6 +171,11 @@ static int parse_args(run_opts *o, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int r = cli_cuda_option(&o->cuda, argc, argv, &i, "run");
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
         if (a[0] == '-' && a[1] == '-') {
             int rc = parse_option(o, argc, argv, &i);
             if (rc)
@@ -183,7 +197,7 @@ static int parse_args(run_opts *o, int argc, char **argv)
     return CLI_OK;
 }
 
-static const cvm_kernel *pick_kernel(const cvm_module *mod, const char *name)
+static const cvm_kernel *pick_kernel(const cvm_module *mod, const char *name, bool cuda)
 {
     const cvm_kernel *k = NULL;
     uint32_t n = cvm_module_kernel_count(mod);
@@ -203,8 +217,15 @@ static const cvm_kernel *pick_kernel(const cvm_module *mod, const char *name)
             cli_error(CLI_USAGE, "run: the module has %u kernels (%s); choose one with --kernel", n, list);
         return NULL;
     }
-    if (cvm_kernel_get(mod, name, &k, NULL) != CVM_OK)
-        cli_error(CLI_USAGE, "run: no kernel '%s' in the module (kernels: %s)", name, list);
+    if (cvm_kernel_get(mod, name, &k, NULL) == CVM_OK)
+        return k;
+    /* A .cu file compiled for one kernel holds just that one, under its canonical
+     * name ("reduce<256>" for "reduce< 256 >"). */
+    if (cuda && n == 1) {
+        cvm_kernel_get(mod, cvm_module_kernel_name(mod, 0), &k, NULL);
+        return k;
+    }
+    cli_error(CLI_USAGE, "run: no kernel '%s' in the module (kernels: %s)", name, list);
     return k;
 }
 
@@ -513,7 +534,7 @@ static int launch(cvm_device *dev, const cvm_kernel *k, const run_opts *o, bindi
 
 static int run_module(const run_opts *o, cvm_device *dev, cvm_module *mod)
 {
-    const cvm_kernel *k = pick_kernel(mod, o->kernel);
+    const cvm_kernel *k = pick_kernel(mod, o->kernel, cli_is_cuda(o->file));
     if (!k)
         return CLI_USAGE;
     cvm_kernel_info ki;
@@ -539,6 +560,31 @@ static int run_module(const run_opts *o, cvm_device *dev, cvm_module *mod)
     return rc;
 }
 
+/* --symbol NAME=@PATH.npy: the file's data, from byte 0 of the variable. */
+static int write_symbols(const run_opts *o, cvm_device *dev, cvm_module *mod)
+{
+    for (int i = 0; i < o->nsymbols; i++) {
+        const named *sy = &o->symbols[i];
+        cvm_npy arr;
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_status st = cvm_npy_load(sy->value + 1, &arr, &d);
+        if (st)
+            return cli_diag_error(NULL, st, &d);
+        st = cvm_module_symbol_write(cvm_device_stream(dev), mod, sy->name, 0, arr.data, arr.size,
+                                     &d);
+        cvm_free_bytes(arr.data);
+        if (st) {
+            static const char fn[] = "cvm_module_symbol_write: ";
+            const char *msg = d.message;
+            if (!strncmp(msg, fn, sizeof fn - 1))
+                msg += sizeof fn - 1;
+            return cli_error(CLI_FAIL, "--symbol %s=%s: %s", sy->name, sy->value, msg);
+        }
+    }
+    return CLI_OK;
+}
+
 static uint64_t physical_memory(void)
 {
 #ifdef _SC_PHYS_PAGES
@@ -557,12 +603,14 @@ int cli_run(int argc, char **argv)
     o.prints = calloc(n, sizeof *o.prints);
     o.args = calloc(n, sizeof *o.args);
     o.owned = calloc(n, sizeof *o.owned);
+    o.symbols = calloc(n, sizeof *o.symbols);
+    bool cuda_ok = cli_cuda_opts_init(&o.cuda, argc);
     int rc = CLI_FAIL;
     cvm_device *dev = NULL;
     cvm_module *mod = NULL;
     cvm_diag d;
     memset(&d, 0, sizeof d);
-    if (!o.outs || !o.prints || !o.args || !o.owned) {
+    if (!o.outs || !o.prints || !o.args || !o.owned || !o.symbols || !cuda_ok) {
         rc = cli_error(CLI_FAIL, "out of memory");
         goto done;
     }
@@ -576,10 +624,12 @@ int cli_run(int argc, char **argv)
         rc = cli_diag_error(NULL, st, &d);
         goto done;
     }
-    if ((st = cvm_module_load_file(dev, o.file, &mod, &d))) {
-        rc = cli_diag_error(o.file, st, &d);
+    if (o.kernel)
+        o.cuda.kernels[o.cuda.nkernels++] = o.kernel;
+    if ((rc = cli_load_module(dev, o.file, &o.cuda, &mod)))
         goto done;
-    }
+    if ((rc = write_symbols(&o, dev, mod)))
+        goto done;
     rc = run_module(&o, dev, mod);
 done:
     cvm_module_free(mod);
@@ -587,6 +637,8 @@ done:
     for (int i = 0; i < o.nowned; i++)
         free(o.owned[i]);
     free(o.owned);
+    free(o.symbols);
+    cli_cuda_opts_free(&o.cuda);
     free(o.outs);
     free(o.prints);
     free(o.args);

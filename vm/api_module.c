@@ -278,3 +278,64 @@ void cvm_free_bytes(void *p)
     if (p)
         cvm_default_alloc(NULL, p, 0, 0);
 }
+
+/* ---- module-scope symbols ---- */
+
+/*
+ * The bytes of symbol `name` for a host copy of [offset, offset + size):
+ * its buffer for global symbols, the module's const space for constants.
+ */
+static cvm_status symbol_bytes(cvm_stream *s, cvm_module *m, const char *name, size_t offset,
+                               size_t size, const void *mem, const char *fn, uint8_t **out,
+                               cvm_diag *diag)
+{
+    if (!s || !m || !name || (size && !mem))
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    if (s->dev != m->dev)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "%s: the module belongs to another device",
+                            fn);
+    const cvm_bc_module *bc = m->bc;
+    for (uint32_t i = 0; i < bc->nsymbols; i++) {
+        const cvm_bc_symbol *sym = &bc->symbols[i];
+        if (strcmp(cvm_bc_str(bc, sym->name), name) != 0)
+            continue;
+        if (offset > sym->size || size > sym->size - offset)
+            return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
+                                "%s: range [%zu, +%zu) is outside symbol '%s' of %u bytes", fn,
+                                offset, size, name, sym->size);
+        if (sym->space != CVM_SYM_CONST) {
+            *out = m->symbufs[i]->data + offset;
+            return CVM_OK;
+        }
+        /* The reader bounds constants by the const space; checked again because
+         * a host write through a bad offset would corrupt the heap. */
+        if (m->sym_value[i] > bc->const_size || sym->size > bc->const_size - m->sym_value[i])
+            return cvm_diag_set(diag, CVM_INTERNAL, "%s: constant '%s' lies outside the const space",
+                                fn, name);
+        *out = m->const_data + m->sym_value[i] + offset;
+        return CVM_OK;
+    }
+    return cvm_diag_set(diag, CVM_NOT_FOUND, "%s: the module has no symbol named '%s'", fn, name);
+}
+
+cvm_status cvm_module_symbol_write(cvm_stream *s, cvm_module *mod, const char *name,
+                                   size_t offset, const void *src, size_t size, cvm_diag *diag)
+{
+    uint8_t *p = NULL;
+    cvm_status st = symbol_bytes(s, mod, name, offset, size, src, "cvm_module_symbol_write", &p,
+                                 diag);
+    if (st == CVM_OK && size)
+        memcpy(p, src, size);
+    return st;
+}
+
+cvm_status cvm_module_symbol_read(cvm_stream *s, cvm_module *mod, const char *name,
+                                  size_t offset, void *dst, size_t size, cvm_diag *diag)
+{
+    uint8_t *p = NULL;
+    cvm_status st = symbol_bytes(s, mod, name, offset, size, dst, "cvm_module_symbol_read", &p,
+                                 diag);
+    if (st == CVM_OK && size)
+        memcpy(dst, p, size);
+    return st;
+}

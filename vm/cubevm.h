@@ -176,6 +176,21 @@ CVM_API void cvm_kernel_info_get(const cvm_kernel *k, cvm_kernel_info *out_info)
 /* Parameter i, or CVM_NOT_FOUND. */
 CVM_API cvm_status cvm_kernel_param(const cvm_kernel *k, uint32_t i, cvm_param_info *out_param);
 
+/*
+ * Module-scope variables (__device__ and __constant__ symbols): copies
+ * `size` bytes at byte `offset` of symbol `name` from `src` (write) or into
+ * `dst` (read), in order with launches on `s`, like cvm_buffer_write/read.
+ * A write changes what later launches of this loaded module see (each
+ * loaded module has its own copy). CVM_NOT_FOUND when the module has no
+ * such symbol; CVM_INVALID_ARGUMENT when the range leaves the symbol or the
+ * stream belongs to another device.
+ */
+CVM_API cvm_status cvm_module_symbol_write(cvm_stream *s, cvm_module *mod, const char *name,
+                                           size_t offset, const void *src, size_t size,
+                                           cvm_diag *diag);
+CVM_API cvm_status cvm_module_symbol_read(cvm_stream *s, cvm_module *mod, const char *name,
+                                          size_t offset, void *dst, size_t size, cvm_diag *diag);
+
 /* ---- buffers ---- */
 
 /* A device buffer of `size` bytes, zero-filled; `name` (may be NULL) appears in fault reports. */
