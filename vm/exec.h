@@ -3,9 +3,12 @@
  *
  * The API layer (vm/api.c) builds a cvm_vm_program once per loaded module
  * (pre-decoded instructions for every kernel), then executes launches
- * described by cvm_vm_launch. This issue's runtime runs cubes on the
- * calling thread; the worker pool arrives with the runtime issue and uses
- * the same entry points per cube range.
+ * described by cvm_vm_launch. A launch becomes a cvm_vm_run (its facts and
+ * the cube counter); each worker thread owns a cvm_vm_state (its memory,
+ * grown between launches) and calls cvm_vm_run_work, which takes cube
+ * batches until none are left; cvm_vm_run_finish then picks the fault to
+ * report and merges print text in cube order. cvm_vm_execute does all of it
+ * on the calling thread.
  */
 #ifndef CVM_VM_EXEC_H
 #define CVM_VM_EXEC_H
@@ -26,6 +29,9 @@ typedef struct cvm_vm_text {
     size_t len, cap;
 } cvm_vm_text;
 
+/* Cube and plane order (cvm_schedule in cubevm.h has the same values). */
+enum { CVM_VM_SCHED_PARALLEL = 0, CVM_VM_SCHED_SEQUENTIAL = 1, CVM_VM_SCHED_RANDOM = 2 };
+
 typedef struct cvm_vm_launch {
     uint32_t kernel;             /* index in the module */
     uint32_t grid[3], block[3];  /* all >= 1, checked by the caller */
@@ -44,6 +50,8 @@ typedef struct cvm_vm_launch {
     cvm_alloc_fn alloc;
     void *alloc_user;
     cvm_vm_text *print_out;      /* may be NULL: print output is dropped */
+    uint8_t schedule;            /* CVM_VM_SCHED_* */
+    uint64_t seed;               /* random schedule */
 } cvm_vm_launch;
 
 typedef struct cvm_vm_program cvm_vm_program;
@@ -54,6 +62,39 @@ cvm_status cvm_vm_program_build(const cvm_bc_module *mod, const cvm_bc_verified 
                                 cvm_alloc_fn fn, void *user, cvm_vm_program **out_prog,
                                 cvm_diag *diag);
 void cvm_vm_program_free(cvm_vm_program *prog);
+
+typedef struct cvm_vm_run cvm_vm_run;
+typedef struct cvm_vm_state cvm_vm_state;
+
+/*
+ * Plans a launch for up to `workers` workers (cube batch size, per-worker
+ * memory). `L` must outlive the run. CVM_LIMIT when a cube needs too much
+ * memory, CVM_INVALID_ARGUMENT for a bad shape, CVM_OUT_OF_MEMORY.
+ */
+cvm_status cvm_vm_run_new(const cvm_vm_program *prog, const cvm_vm_launch *L, uint32_t workers,
+                          cvm_vm_run **out_run, cvm_diag *diag);
+void cvm_vm_run_free(cvm_vm_run *run);
+/* Bytes one worker's state holds for this run (register files, stacks, shared, local). */
+uint64_t cvm_vm_run_bytes(const cvm_vm_run *run);
+/* Starts the run's clock (timeouts); call once, before the first worker. */
+void cvm_vm_run_begin(cvm_vm_run *run);
+/* Cubes are left to hand out (and no timeout or out-of-memory stopped the run). */
+bool cvm_vm_run_open(const cvm_vm_run *run);
+/* The worker body: runs cube batches until none are left. Never allocates
+ * except for print text. Several workers may call it at once, each with
+ * its own state, after cvm_vm_state_reserve for this run. */
+void cvm_vm_run_work(cvm_vm_run *run, cvm_vm_state *state);
+/* After every worker has returned from cvm_vm_run_work: the lowest (cube,
+ * unit) fault with every worker's faults counted, and print text appended
+ * to L->print_out in cube order. */
+cvm_status cvm_vm_run_finish(cvm_vm_run *run, cvm_vm_state *const *states, uint32_t nstates,
+                             cvm_diag *diag);
+
+/* A worker's execution state, reused across launches. */
+cvm_status cvm_vm_state_new(cvm_alloc_fn fn, void *user, cvm_vm_state **out_state);
+void cvm_vm_state_free(cvm_vm_state *state);
+/* Grows the state to fit `run` (only between runs: no worker may be using it). */
+cvm_status cvm_vm_state_reserve(cvm_vm_state *state, const cvm_vm_run *run, cvm_diag *diag);
 
 /*
  * Runs a whole launch on the calling thread. Returns CVM_OK, CVM_FAULT

@@ -1,13 +1,18 @@
 /*
- * interp.c - cvm_vm_execute: runs a launch on the calling thread.
+ * interp.c - runs the cubes of a launch: the per-worker execution state,
+ * the shared run record workers take cube batches from, the per-cube plane
+ * scheduler, fault records and reports.
  *
- * Everything a launch needs (register files, construct stacks, shared and
- * local memory) is allocated once before the first cube; cubes then run in
- * increasing linear order. Inside a cube the planes run round robin
- * between scheduling points (sync_cube, named barriers, back-edge quanta,
- * exit), so spin-waits between planes complete. The first faulting cube
- * stops the launch; its fault with the lowest unit is reported, with the
- * others counted.
+ * A worker's state (register files, construct stacks, shared and local
+ * memory, print text) is grown between launches by cvm_vm_state_reserve
+ * and reused; while cubes run nothing is allocated except print text.
+ * Workers take contiguous batches of cubes from an atomic counter in
+ * increasing linear order. Inside a cube the planes run round robin between
+ * scheduling points (sync_cube, named barriers, back-edge quanta, exit), so
+ * spin-waits between planes complete. A faulting cube lowers the run's
+ * fault bound: cubes above it are no longer started, cubes below it still
+ * run, so the reported fault (lowest cube, then lowest unit) is the one a
+ * single worker would report, whatever the number of workers.
  */
 #include "interp.h"
 
@@ -151,13 +156,40 @@ static void deadlock(cvm_vm_exec *x)
     cvm_vm_fault(x, &tmp, lane, CVM_FAULT, "%s", msg);
 }
 
+/* xorshift64*: the random schedule's generator (any fixed sequence per seed will do). */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t v = *state;
+    v ^= v >> 12;
+    v ^= v << 25;
+    v ^= v >> 27;
+    *state = v;
+    return v * UINT64_C(2685821657736338717);
+}
+
+/* --schedule=random: a fresh plane order for every pass between scheduling points. */
+static void shuffle_planes(cvm_vm_exec *x)
+{
+    for (uint32_t i = 0; i < x->nplanes; i++)
+        x->order[i] = i;
+    for (uint32_t i = x->nplanes; i > 1; i--) {
+        uint32_t j = (uint32_t)(next_random(&x->rng) % i);
+        uint32_t t = x->order[i - 1];
+        x->order[i - 1] = x->order[j];
+        x->order[j] = t;
+    }
+}
+
 /* Runs one cube to completion, a fault or a stop. */
 static void run_cube(cvm_vm_exec *x)
 {
     int passes_after_fault = 0;
     for (;;) {
         bool ran = false, left = false;
-        for (uint32_t i = 0; i < x->nplanes; i++) {
+        if (x->order)
+            shuffle_planes(x);
+        for (uint32_t k = 0; k < x->nplanes; k++) {
+            uint32_t i = x->order ? x->order[k] : k;
             cvm_vm_plane *q = &x->planes[i];
             if (q->state != CVM_VM_RUNNABLE)
                 continue;
@@ -189,89 +221,162 @@ static void run_cube(cvm_vm_exec *x)
     }
 }
 
-/* Resets the planes and memory of the cube at linear index c. */
-static void start_cube(cvm_vm_exec *x, uint64_t c, size_t regs_bytes, size_t local_total)
+/* ---- one worker's state ---- */
+
+/* Capacities of a worker's blocks; a launch needs at most these. */
+struct cvm_vm_state {
+    cvm_alloc_fn alloc;
+    void *alloc_user;
+    cvm_vm_exec x;
+    size_t cap_planes, cap_stacks, cap_regs, cap_shared, cap_local, cap_order;
+    cvm_vm_plane *planes;
+    cvm_vm_frame *stacks;
+    uint8_t *regs, *shared, *local;
+    uint32_t *order;
+    uint64_t gen;              /* the run this state last joined */
+    /* results of that run */
+    bool faulted;
+    uint64_t fault_cube;       /* linear index of this worker's faulting cube */
+    uint32_t fault_pos[3];
+    uint32_t faults;           /* faults counted in all its cubes */
+    cvm_vm_faultrec fault;
+    cvm_vm_text text;          /* print text of its cubes, in the order they ran */
+    cvm_vm_seg *segs;          /* where each cube's text starts */
+    uint32_t nsegs, cap_segs;
+    uint32_t merge_at;         /* cvm_vm_run_finish's cursor into segs */
+};
+
+/* The shared record of one launch: workers take cube batches from `next`. */
+struct cvm_vm_run {
+    const cvm_vm_program *prog;
+    const cvm_vm_launch *L;
+    cvm_vm_exec tmpl;          /* launch facts every worker copies (no memory) */
+    size_t planes, stacks, regs, shared, local, order; /* bytes per worker */
+    uint64_t ncubes, batch;
+    uint64_t perm_a, perm_b;   /* random schedule: cube i runs as (a * i + b) % ncubes */
+    uint64_t gen;
+    uint64_t next;             /* atomic: next cube index to hand out */
+    uint64_t fault_cube;       /* atomic: lowest faulting cube so far; UINT64_MAX none */
+    int abort;                 /* atomic: a timeout or out-of-memory stops every worker */
+};
+
+static void *get(cvm_alloc_fn fn, void *user, size_t size)
 {
-    const uint32_t *g = x->L->grid;
-    x->cube_linear = (uint32_t)c;
-    x->cube[0] = (uint32_t)(c % g[0]);
-    x->cube[1] = (uint32_t)((c / g[0]) % g[1]);
-    x->cube[2] = (uint32_t)(c / ((uint64_t)g[0] * g[1]));
-    memset(x->planes[0].regs, 0, regs_bytes);
-    memset(x->shared, 0, x->shared_size);
-    memset(x->local, 0, local_total);
-    memset(x->bar_arrived, 0, sizeof x->bar_arrived);
-    memset(x->bar_expected, 0, sizeof x->bar_expected);
-    for (uint32_t i = 0; i < x->nplanes; i++) {
-        cvm_vm_plane *q = &x->planes[i];
-        q->nlanes = i + 1 < x->nplanes ? x->W : x->units - i * x->W;
-        q->live = q->nlanes >= 64 ? UINT64_MAX : (UINT64_C(1) << q->nlanes) - 1;
-        q->active = q->live;
-        q->exited = 0;
-        q->pc = 0;
-        q->sp = 0;
-        q->state = CVM_VM_RUNNABLE;
-        q->quantum = CVM_VM_QUANTUM;
-        q->steps = 0;
+    return (fn ? fn : cvm_default_alloc)(user, NULL, 0, size ? size : 1);
+}
+
+static void put(cvm_alloc_fn fn, void *user, void *p, size_t size)
+{
+    if (p)
+        (fn ? fn : cvm_default_alloc)(user, p, size ? size : 1, 0);
+}
+
+cvm_status cvm_vm_state_new(cvm_alloc_fn fn, void *user, cvm_vm_state **out)
+{
+    cvm_vm_state *s = get(fn, user, sizeof *s);
+    *out = s;
+    if (!s)
+        return CVM_OUT_OF_MEMORY;
+    memset(s, 0, sizeof *s);
+    s->alloc = fn;
+    s->alloc_user = user;
+    return CVM_OK;
+}
+
+void cvm_vm_state_free(cvm_vm_state *s)
+{
+    if (!s)
+        return;
+    put(s->alloc, s->alloc_user, s->planes, s->cap_planes);
+    put(s->alloc, s->alloc_user, s->stacks, s->cap_stacks);
+    put(s->alloc, s->alloc_user, s->regs, s->cap_regs);
+    put(s->alloc, s->alloc_user, s->shared, s->cap_shared);
+    put(s->alloc, s->alloc_user, s->local, s->cap_local);
+    put(s->alloc, s->alloc_user, s->order, s->cap_order);
+    put(s->alloc, s->alloc_user, s->text.data, s->text.cap);
+    put(s->alloc, s->alloc_user, s->segs, (size_t)s->cap_segs * sizeof *s->segs);
+    put(s->alloc, s->alloc_user, s, sizeof *s);
+}
+
+/* Replaces *p by a block of `need` bytes when it holds fewer. */
+static bool grow(cvm_vm_state *s, void *pp, size_t *cap, size_t need)
+{
+    void **p = pp;
+    if (*p && *cap >= need)
+        return true;
+    void *n = get(s->alloc, s->alloc_user, need);
+    if (!n)
+        return false;
+    put(s->alloc, s->alloc_user, *p, *cap);
+    *p = n;
+    *cap = need ? need : 1;
+    return true;
+}
+
+cvm_status cvm_vm_state_reserve(cvm_vm_state *s, const cvm_vm_run *run, cvm_diag *diag)
+{
+    if (grow(s, &s->planes, &s->cap_planes, run->planes) &&
+        grow(s, &s->stacks, &s->cap_stacks, run->stacks) &&
+        grow(s, &s->regs, &s->cap_regs, run->regs) &&
+        grow(s, &s->shared, &s->cap_shared, run->shared) &&
+        grow(s, &s->local, &s->cap_local, run->local) &&
+        grow(s, &s->order, &s->cap_order, run->order))
+        return CVM_OK;
+    return cvm_diag_set(diag, CVM_OUT_OF_MEMORY,
+                        "out of memory setting up a worker for kernel '%s' (%zu bytes)",
+                        cvm_vm_kernel_name(run->prog, run->tmpl.kp->index),
+                        cvm_vm_run_bytes(run));
+}
+
+/* ---- print text, per worker and cube ---- */
+
+static bool append(cvm_vm_state *s, cvm_vm_text *t, const char *text, size_t n)
+{
+    if (!t->data || t->cap - t->len < n + 1) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap - t->len < n + 1)
+            cap *= 2;
+        char *data = (s->alloc ? s->alloc : cvm_default_alloc)(s->alloc_user, t->data, t->cap, cap);
+        if (!data)
+            return false;
+        t->data = data;
+        t->cap = cap;
     }
+    memcpy(t->data + t->len, text, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+    return true;
 }
 
-/* Source line of pc from the module's line table (sorted by kernel, pc). */
-static uint32_t source_line(const cvm_bc_module *mod, uint32_t kernel, uint32_t pc,
-                            const char **out_file)
+bool cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n)
 {
-    const cvm_bc_debug *dbg = &mod->debug;
-    uint32_t line = 0;
-    *out_file = "";
-    for (uint32_t i = 0; i < dbg->nlines; i++) {
-        const cvm_bc_dline *d = &dbg->lines[i];
-        if (d->kernel != kernel || d->pc > pc)
-            continue;
-        line = d->line;
-        *out_file = d->file < dbg->nfiles ? cvm_bc_str(mod, dbg->files[d->file]) : "";
+    cvm_vm_state *s = x->state;
+    if (!s->nsegs || s->segs[s->nsegs - 1].cube != x->cube_linear) {
+        if (s->nsegs == s->cap_segs) {
+            uint32_t cap = s->cap_segs ? s->cap_segs * 2 : 16;
+            cvm_vm_seg *n2 = (s->alloc ? s->alloc : cvm_default_alloc)(
+                s->alloc_user, s->segs, (size_t)s->cap_segs * sizeof *n2, (size_t)cap * sizeof *n2);
+            if (!n2)
+                return false;
+            s->segs = n2;
+            s->cap_segs = cap;
+        }
+        s->segs[s->nsegs++] = (cvm_vm_seg){x->cube_linear, s->text.len};
     }
-    return line;
+    return append(s, &s->text, text, n);
 }
 
-static cvm_status report(cvm_vm_exec *x, cvm_diag *diag)
+/* ---- planning a launch ---- */
+
+uint64_t cvm_vm_run_bytes(const cvm_vm_run *run)
 {
-    const cvm_vm_faultrec *f = &x->fault;
-    cvm_status st = f->status;
-    if (!diag)
-        return st;
-    const char *name = cvm_vm_kernel_name(x->prog, x->kp->index), *file;
-    uint32_t unit[3], line = source_line(x->prog->mod, x->kp->index, f->pc, &file);
-    cvm_vm_unit_pos(x, f->unit, unit);
-    char where[24] = "";
-    if (line)
-        snprintf(where, sizeof where, " (line %u)", line);
-    cvm_diag_set(diag, st, "%s in kernel '%s' cube (%u,%u,%u) unit (%u,%u,%u) plane %u lane %u pc %u%s",
-                 f->what, name, x->cube[0], x->cube[1], x->cube[2], unit[0], unit[1], unit[2],
-                 f->plane, f->lane, f->pc, where);
-    for (char *c = diag->message; *c; c++) /* one line, whatever an assert message holds */
-        if ((unsigned char)*c < 0x20)
-            *c = ' ';
-    diag->has_fault = 1;
-    cvm_fault *out = &diag->fault;
-    snprintf(out->kernel, sizeof out->kernel, "%s", name);
-    memcpy(out->cube, x->cube, sizeof out->cube);
-    memcpy(out->unit, unit, sizeof out->unit);
-    out->plane = f->plane;
-    out->lane = f->lane;
-    out->pc = f->pc;
-    snprintf(out->file, sizeof out->file, "%s", file);
-    out->line = line;
-    out->count = f->count;
-    return st;
+    return (uint64_t)run->planes + run->stacks + run->regs + run->shared + run->local + run->order;
 }
 
-/* Sizes of a launch's allocations. */
-typedef struct sizes {
-    size_t planes, stacks, regs, shared, local;
-} sizes;
-
-static cvm_status plan(cvm_vm_exec *x, const cvm_vm_launch *L, sizes *s, cvm_diag *diag)
+static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
 {
+    cvm_vm_exec *x = &run->tmpl;
+    const cvm_vm_launch *L = run->L;
     const cvm_bc_kernel *k = x->kp->k;
     uint64_t units = (uint64_t)L->block[0] * L->block[1] * L->block[2];
     if (units == 0 || units > (1u << 20))
@@ -299,81 +404,314 @@ static cvm_status plan(cvm_vm_exec *x, const cvm_vm_launch *L, sizes *s, cvm_dia
     x->dyn_base = (k->shared_bytes + 15u) / 16u * 16u;
     x->shared_size = (uint32_t)shared;
     x->local_bytes = k->local_bytes;
-    s->planes = sizeof(cvm_vm_plane) * x->nplanes;
-    s->stacks = sizeof(cvm_vm_frame) * x->nplanes * x->kp->max_depth;
-    s->regs = (size_t)regs;
-    s->shared = (size_t)shared;
-    s->local = (size_t)local;
+    x->step_limit = L->step_budget ? L->step_budget : UINT64_MAX;
+    run->planes = sizeof(cvm_vm_plane) * x->nplanes;
+    run->stacks = sizeof(cvm_vm_frame) * x->nplanes * x->kp->max_depth;
+    run->regs = (size_t)regs;
+    run->shared = (size_t)shared;
+    run->local = (size_t)local;
+    run->order = L->schedule == CVM_VM_SCHED_RANDOM ? sizeof(uint32_t) * x->nplanes : 0;
     return CVM_OK;
 }
 
-static void *get(const cvm_vm_launch *L, size_t size)
+static uint64_t gcd(uint64_t a, uint64_t b)
 {
-    cvm_alloc_fn fn = L->alloc ? L->alloc : cvm_default_alloc;
-    return fn(L->alloc_user, NULL, 0, size ? size : 1);
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
-static void put(const cvm_vm_launch *L, void *p, size_t size)
+cvm_status cvm_vm_run_new(const cvm_vm_program *prog, const cvm_vm_launch *L, uint32_t workers,
+                          cvm_vm_run **out, cvm_diag *diag)
 {
-    cvm_alloc_fn fn = L->alloc ? L->alloc : cvm_default_alloc;
-    if (p)
-        fn(L->alloc_user, p, size ? size : 1, 0);
-}
-
-cvm_status cvm_vm_execute(const cvm_vm_program *prog, const cvm_vm_launch *L, cvm_diag *diag)
-{
-    cvm_vm_exec x;
-    sizes s = {0};
-    cvm_status st;
-    uint8_t *regs = NULL;
-    cvm_vm_frame *stacks = NULL;
-    memset(&x, 0, sizeof x);
+    *out = NULL;
     if (!prog || !L || L->kernel >= prog->nkernels)
-        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_vm_execute: no such kernel");
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_vm_run_new: no such kernel");
     if (L->plane_width < 1 || L->plane_width > CVM_BC_MAX_PLANE)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "plane width %u is out of range 1..64",
                             L->plane_width);
     for (int i = 0; i < 3; i++)
         if (L->grid[i] < 1 || L->block[i] < 1)
             return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "grid and block dimensions must be >= 1");
-    x.prog = prog;
-    x.kp = &prog->kernels[L->kernel];
-    x.L = L;
-    x.step_limit = L->step_budget ? L->step_budget : UINT64_MAX;
-    if ((st = plan(&x, L, &s, diag)))
+    cvm_vm_run *run = get(L->alloc, L->alloc_user, sizeof *run);
+    if (!run)
+        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory setting up a launch");
+    memset(run, 0, sizeof *run);
+    run->prog = prog;
+    run->L = L;
+    run->tmpl.prog = prog;
+    run->tmpl.kp = &prog->kernels[L->kernel];
+    run->tmpl.L = L;
+    cvm_status st = plan(run, diag);
+    if (st) {
+        put(L->alloc, L->alloc_user, run, sizeof *run);
         return st;
-    x.planes = get(L, s.planes);
-    stacks = get(L, s.stacks);
-    regs = get(L, s.regs);
-    x.shared = get(L, s.shared);
-    x.local = get(L, s.local);
-    if (!x.planes || !stacks || !regs || !x.shared || !x.local) {
-        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory setting up a launch of '%s'",
-                          cvm_vm_kernel_name(prog, x.kp->index));
+    }
+    run->ncubes = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    run->fault_cube = UINT64_MAX;
+    /* Batches small enough that every worker gets several (load balance), large
+     * enough that the counter is not contended; one worker takes everything when
+     * the schedule is not parallel, so cubes run in one fixed order. */
+    if (workers < 1 || L->schedule != CVM_VM_SCHED_PARALLEL)
+        workers = 1;
+    run->batch = workers == 1 ? run->ncubes : run->ncubes / ((uint64_t)workers * 8);
+    if (run->batch < 1)
+        run->batch = 1;
+    if (L->schedule == CVM_VM_SCHED_RANDOM && run->ncubes > 1) {
+        uint64_t r = L->seed ^ UINT64_C(0x9e3779b97f4a7c15);
+        if (!r)
+            r = 1;
+        run->perm_b = next_random(&r) % run->ncubes;
+        run->perm_a = next_random(&r) % run->ncubes;
+        while (gcd(run->perm_a, run->ncubes) != 1)
+            run->perm_a = (run->perm_a + 1) % run->ncubes;
+    }
+    static uint64_t generation; /* only distinguishes runs; atomic, so shared safely */
+    run->gen = __atomic_add_fetch(&generation, 1, __ATOMIC_RELAXED);
+    *out = run;
+    return CVM_OK;
+}
+
+void cvm_vm_run_free(cvm_vm_run *run)
+{
+    if (run)
+        put(run->L->alloc, run->L->alloc_user, run, sizeof *run);
+}
+
+void cvm_vm_run_begin(cvm_vm_run *run)
+{
+    run->tmpl.t0 = cvm_vm_now();
+}
+
+bool cvm_vm_run_open(const cvm_vm_run *run)
+{
+    return __atomic_load_n(&run->next, __ATOMIC_RELAXED) < run->ncubes &&
+           !__atomic_load_n(&run->abort, __ATOMIC_RELAXED);
+}
+
+/* ---- running cubes ---- */
+
+/* Points the state's exec at its own memory for this run, and clears its results. */
+static void join(cvm_vm_run *run, cvm_vm_state *s)
+{
+    cvm_vm_exec *x = &s->x;
+    *x = run->tmpl;
+    x->state = s;
+    x->planes = s->planes;
+    x->shared = s->shared;
+    x->local = s->local;
+    x->order = run->order ? s->order : NULL;
+    memset(x->planes, 0, run->planes);
+    for (uint32_t i = 0; i < x->nplanes; i++) {
+        x->planes[i].index = i;
+        x->planes[i].stack = s->stacks + (size_t)i * x->kp->max_depth;
+        x->planes[i].regs = s->regs + (size_t)i * (x->kp->nslots + CVM_VM_PAD_SLOTS) * x->rb;
+    }
+    if (s->gen != run->gen) {
+        s->gen = run->gen;
+        s->faulted = false;
+        s->faults = 0;
+        s->text.len = 0;
+        s->nsegs = 0;
+    }
+}
+
+/* Resets the planes and memory of the cube at linear index c. */
+static void start_cube(cvm_vm_run *run, cvm_vm_exec *x, uint64_t c)
+{
+    const uint32_t *g = x->L->grid;
+    x->cube_linear = (uint32_t)c;
+    x->cube[0] = (uint32_t)(c % g[0]);
+    x->cube[1] = (uint32_t)((c / g[0]) % g[1]);
+    x->cube[2] = (uint32_t)(c / ((uint64_t)g[0] * g[1]));
+    memset(x->planes[0].regs, 0, run->regs);
+    memset(x->shared, 0, x->shared_size);
+    memset(x->local, 0, run->local);
+    memset(x->bar_arrived, 0, sizeof x->bar_arrived);
+    memset(x->bar_expected, 0, sizeof x->bar_expected);
+    memset(&x->fault, 0, sizeof x->fault);
+    x->stopping = false;
+    x->rng = (run->L->seed + 1) * UINT64_C(0x9e3779b97f4a7c15) ^ c;
+    if (!x->rng)
+        x->rng = 1;
+    for (uint32_t i = 0; i < x->nplanes; i++) {
+        cvm_vm_plane *q = &x->planes[i];
+        q->nlanes = i + 1 < x->nplanes ? x->W : x->units - i * x->W;
+        q->live = q->nlanes >= 64 ? UINT64_MAX : (UINT64_C(1) << q->nlanes) - 1;
+        q->active = q->live;
+        q->exited = 0;
+        q->pc = 0;
+        q->sp = 0;
+        q->state = CVM_VM_RUNNABLE;
+        q->quantum = CVM_VM_QUANTUM;
+        q->steps = 0;
+    }
+}
+
+/* Lowers the run's fault bound to c. */
+static void lower_fault_bound(cvm_vm_run *run, uint64_t c)
+{
+    uint64_t cur = __atomic_load_n(&run->fault_cube, __ATOMIC_RELAXED);
+    while (c < cur &&
+           !__atomic_compare_exchange_n(&run->fault_cube, &cur, c, true, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+        ;
+}
+
+/* Runs cube `order_index` (in schedule order); false when the worker should stop. */
+static bool run_one(cvm_vm_run *run, cvm_vm_state *s, uint64_t i)
+{
+    cvm_vm_exec *x = &s->x;
+    if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED) ||
+        i >= __atomic_load_n(&run->fault_cube, __ATOMIC_RELAXED))
+        return false;
+    uint64_t c = run->perm_a ? (run->perm_a * i + run->perm_b) % run->ncubes : i;
+    start_cube(run, x, c);
+    run_cube(x);
+    if (!x->fault.has)
+        return true;
+    s->faulted = true;
+    s->fault_cube = i; /* in schedule order: the order a single worker would meet it */
+    memcpy(s->fault_pos, x->cube, sizeof s->fault_pos);
+    s->fault = x->fault;
+    s->faults += x->fault.count;
+    if (x->fault.status != CVM_FAULT)
+        __atomic_store_n(&run->abort, 1, __ATOMIC_RELAXED);
+    lower_fault_bound(run, i);
+    return false; /* its later cubes are all above the bound now */
+}
+
+void cvm_vm_run_work(cvm_vm_run *run, cvm_vm_state *s)
+{
+    join(run, s);
+    if (s->faulted)
+        return;
+    while (cvm_vm_run_open(run)) {
+        uint64_t first = __atomic_fetch_add(&run->next, run->batch, __ATOMIC_RELAXED);
+        if (first >= run->ncubes)
+            return;
+        uint64_t end = first + run->batch < run->ncubes ? first + run->batch : run->ncubes;
+        for (uint64_t i = first; i < end; i++)
+            if (!run_one(run, s, i))
+                return;
+    }
+}
+
+/* ---- results ---- */
+
+static cvm_status report(const cvm_vm_run *run, const cvm_vm_state *s, uint32_t count,
+                         cvm_diag *diag)
+{
+    const cvm_vm_faultrec *f = &s->fault;
+    cvm_status st = f->status;
+    if (!diag)
+        return st;
+    const char *name = cvm_vm_kernel_name(run->prog, run->tmpl.kp->index), *file = "";
+    uint32_t unit[3], line = 0;
+    if (!cvm_bc_debug_line(run->prog->mod, run->tmpl.kp->index, f->pc, &file, &line, NULL)) {
+        file = "";
+        line = 0;
+    }
+    cvm_vm_unit_pos(&run->tmpl, f->unit, unit);
+    char where[24] = "";
+    if (line)
+        snprintf(where, sizeof where, " (line %u)", line);
+    cvm_diag_set(diag, st, "%s in kernel '%s' cube (%u,%u,%u) unit (%u,%u,%u) plane %u lane %u pc %u%s",
+                 f->what, name, s->fault_pos[0], s->fault_pos[1], s->fault_pos[2], unit[0], unit[1],
+                 unit[2], f->plane, f->lane, f->pc, where);
+    for (char *c = diag->message; *c; c++) /* one line, whatever an assert message holds */
+        if ((unsigned char)*c < 0x20)
+            *c = ' ';
+    diag->has_fault = 1;
+    cvm_fault *out = &diag->fault;
+    snprintf(out->kernel, sizeof out->kernel, "%s", name);
+    memcpy(out->cube, s->fault_pos, sizeof out->cube);
+    memcpy(out->unit, unit, sizeof out->unit);
+    out->plane = f->plane;
+    out->lane = f->lane;
+    out->pc = f->pc;
+    snprintf(out->file, sizeof out->file, "%s", file);
+    out->line = line;
+    out->count = count;
+    return st;
+}
+
+/* The print text of the run's cubes up to `last`, in cube order, appended to L->print_out. */
+static bool merge_text(const cvm_vm_run *run, cvm_vm_state *const *states, uint32_t n,
+                       uint64_t last)
+{
+    cvm_vm_text *out = run->L->print_out;
+    if (!out)
+        return true;
+    for (uint32_t w = 0; w < n; w++)
+        states[w]->merge_at = 0;
+    for (;;) {
+        /* Each worker met its cubes in increasing order: a merge of sorted lists. */
+        uint32_t best = n;
+        for (uint32_t w = 0; w < n; w++) {
+            const cvm_vm_state *s = states[w];
+            if (s->gen == run->gen && s->merge_at < s->nsegs &&
+                (best == n ||
+                 s->segs[s->merge_at].cube < states[best]->segs[states[best]->merge_at].cube))
+                best = w;
+        }
+        if (best == n || states[best]->segs[states[best]->merge_at].cube > last)
+            return true;
+        cvm_vm_state *s = states[best];
+        uint32_t i = s->merge_at++;
+        size_t from = s->segs[i].off, to = i + 1 < s->nsegs ? s->segs[i + 1].off : s->text.len;
+        if (!append(s, out, s->text.data + from, to - from))
+            return false;
+    }
+}
+
+cvm_status cvm_vm_run_finish(cvm_vm_run *run, cvm_vm_state *const *states, uint32_t n,
+                             cvm_diag *diag)
+{
+    const cvm_vm_state *first = NULL;
+    uint32_t count = 0;
+    for (uint32_t w = 0; w < n; w++) {
+        const cvm_vm_state *s = states[w];
+        if (s->gen != run->gen || !s->faulted)
+            continue;
+        count += s->faults;
+        if (!first || s->fault_cube < first->fault_cube ||
+            (s->fault_cube == first->fault_cube && s->fault.unit < first->fault.unit))
+            first = s;
+    }
+    /* Text of cubes past the reported fault is dropped: it depends on timing. */
+    uint64_t last = UINT64_MAX;
+    if (first && !run->perm_a)
+        last = first->fault_cube;
+    if (!merge_text(run, states, n, last) && !first)
+        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory collecting print output");
+    if (first)
+        return report(run, first, count, diag);
+    return CVM_OK;
+}
+
+cvm_status cvm_vm_execute(const cvm_vm_program *prog, const cvm_vm_launch *L, cvm_diag *diag)
+{
+    cvm_vm_run *run = NULL;
+    cvm_vm_state *s = NULL;
+    cvm_status st = cvm_vm_run_new(prog, L, 1, &run, diag);
+    if (st)
+        return st;
+    if ((st = cvm_vm_state_new(L->alloc, L->alloc_user, &s))) {
+        st = cvm_diag_set(diag, st, "out of memory setting up a launch of '%s'",
+                          cvm_vm_kernel_name(prog, L->kernel));
         goto fail;
     }
-    memset(x.planes, 0, s.planes);
-    for (uint32_t i = 0; i < x.nplanes; i++) {
-        x.planes[i].index = i;
-        x.planes[i].stack = stacks + (size_t)i * x.kp->max_depth;
-        x.planes[i].regs = regs + (size_t)i * (x.kp->nslots + CVM_VM_PAD_SLOTS) * x.rb;
-    }
-    x.t0 = cvm_vm_now();
-    uint64_t ncubes = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
-    st = CVM_OK;
-    for (uint64_t c = 0; c < ncubes; c++) {
-        start_cube(&x, c, s.regs, s.local);
-        run_cube(&x);
-        if (x.fault.has) {
-            st = report(&x, diag);
-            break;
-        }
-    }
+    if ((st = cvm_vm_state_reserve(s, run, diag)))
+        goto fail;
+    cvm_vm_run_begin(run);
+    cvm_vm_run_work(run, s);
+    st = cvm_vm_run_finish(run, &s, 1, diag);
 fail:
-    put(L, x.planes, s.planes);
-    put(L, stacks, s.stacks);
-    put(L, regs, s.regs);
-    put(L, x.shared, s.shared);
-    put(L, x.local, s.local);
+    cvm_vm_state_free(s);
+    cvm_vm_run_free(run);
     return st;
 }

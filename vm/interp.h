@@ -141,7 +141,14 @@ typedef struct cvm_vm_faultrec {
     char what[320];
 } cvm_vm_faultrec;
 
-/* Everything one launch needs while it runs (allocated once per launch). */
+/* Where one cube's print text starts in its worker's text. */
+typedef struct cvm_vm_seg {
+    uint64_t cube;
+    size_t off;
+} cvm_vm_seg;
+
+/* One worker's view of the launch it runs: launch facts copied from the run,
+ * memory from the worker's state (vm/interp.c). */
 typedef struct cvm_vm_exec {
     const cvm_vm_program *prog;
     const cvm_vm_kprog *kp;
@@ -161,6 +168,9 @@ typedef struct cvm_vm_exec {
     double t0;           /* start time (timeout) */
     bool stopping;       /* a fault happened in this cube: planes run one more slice at most */
     cvm_vm_faultrec fault;
+    uint32_t *order;     /* random schedule: plane order of the current pass; else NULL */
+    uint64_t rng;        /* random schedule: generator state */
+    struct cvm_vm_state *state; /* the worker running this */
 } cvm_vm_exec;
 
 /* Plane run results. */
@@ -168,6 +178,26 @@ enum { CVM_VM_R_YIELD, CVM_VM_R_WAIT, CVM_VM_R_DONE, CVM_VM_R_FAULT, CVM_VM_R_ST
 
 /* Back-edges a plane takes before it yields to the other planes of its cube. */
 #define CVM_VM_QUANTUM 1000u
+
+/*
+ * ISA variants (vm/isa.h): the Makefile compiles interp_run.c, interp_mem.c
+ * and interp_plane.c once per x86-64 level with -DCVM_ISA_SUFFIX=_v3 etc.,
+ * which gives their non-static functions that suffix; isa.c defines the
+ * plain cvm_vm_run_plane. A new non-static function in those files needs a
+ * line here (only cvm_vm_run_plane may be called from other files).
+ */
+#ifdef CVM_ISA_SUFFIX
+#define CVM_ISA_CAT2(a, b) a##b
+#define CVM_ISA_CAT(a, b) CVM_ISA_CAT2(a, b)
+#define cvm_vm_run_plane CVM_ISA_CAT(cvm_vm_run_plane, CVM_ISA_SUFFIX)
+#define cvm_vm_mem CVM_ISA_CAT(cvm_vm_mem, CVM_ISA_SUFFIX)
+#define cvm_vm_atomic CVM_ISA_CAT(cvm_vm_atomic, CVM_ISA_SUFFIX)
+#define cvm_vm_string_at CVM_ISA_CAT(cvm_vm_string_at, CVM_ISA_SUFFIX)
+#define cvm_vm_plane_op CVM_ISA_CAT(cvm_vm_plane_op, CVM_ISA_SUFFIX)
+#define cvm_vm_cvt CVM_ISA_CAT(cvm_vm_cvt, CVM_ISA_SUFFIX)
+#define cvm_vm_bitcast CVM_ISA_CAT(cvm_vm_bitcast, CVM_ISA_SUFFIX)
+#define cvm_vm_print CVM_ISA_CAT(cvm_vm_print, CVM_ISA_SUFFIX)
+#endif
 
 /* decode */
 const char *cvm_vm_kernel_name(const cvm_vm_program *prog, uint32_t k);
@@ -183,6 +213,8 @@ void cvm_vm_fault(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane, cvm_stat
 #endif
     ;
 double cvm_vm_now(void);
+/* Appends print text for the current cube; false when out of memory. */
+bool cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n);
 bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p);
 void cvm_vm_unit_pos(const cvm_vm_exec *x, uint32_t unit, uint32_t out[3]);
 

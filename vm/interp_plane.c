@@ -289,24 +289,6 @@ void cvm_vm_bitcast(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 
 /* ---- print ---- */
 
-static bool text_append(const cvm_vm_launch *L, cvm_vm_text *t, const char *s, size_t n)
-{
-    if (t->cap - t->len < n + 1 || !t->data) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap - t->len < n + 1)
-            cap *= 2;
-        cvm_alloc_fn fn = L->alloc ? L->alloc : cvm_default_alloc;
-        char *data = fn(L->alloc_user, t->data, t->cap, cap);
-        if (!data)
-            return false;
-        t->data = data;
-        t->cap = cap;
-    }
-    memcpy(t->data + t->len, s, n);
-    t->len += n;
-    t->data[t->len] = '\0';
-    return true;
-}
 
 /* Formats one conversion `spec` (a printf spec without length modifier,
  * conversion char last) with the argument's value into out. */
@@ -393,8 +375,7 @@ static size_t format_line(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *i
 
 int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
-    cvm_vm_text *t = x->L->print_out;
-    if (!t)
+    if (!x->L->print_out)
         return 0;
     const cvm_bc_string *str = &x->prog->mod->strings[in->imm];
     char buf[1024];
@@ -404,7 +385,7 @@ int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
         size_t n = format_line(x, p, in, l, str->data, str->len, buf, sizeof buf - 1);
         if (n == 0 || buf[n - 1] != '\n')
             buf[n++] = '\n';
-        if (!text_append(x->L, t, buf, n)) {
+        if (!cvm_vm_print_text(x, buf, n)) {
             cvm_vm_fault(x, p, l, CVM_OUT_OF_MEMORY, "out of memory appending print output");
             return CVM_VM_R_STOP;
         }
