@@ -1,0 +1,42 @@
+// reduce_template.cu - the unrolled reduction with the block size as a
+// template parameter (reduce6 of the CUDA samples, with __syncwarp in the
+// last warp): each thread first adds several elements (grid-stride), then
+// the block reduces in shared memory. Instances: reduce<256>, reduce<128>...
+template <unsigned int blockSize>
+__device__ void warpReduce(volatile int *sdata, unsigned int tid)
+{
+    if (blockSize >= 64) { sdata[tid] += sdata[tid + 32]; __syncwarp(); }
+    if (blockSize >= 32) { sdata[tid] += sdata[tid + 16]; __syncwarp(); }
+    if (blockSize >= 16) { sdata[tid] += sdata[tid + 8]; __syncwarp(); }
+    if (blockSize >= 8) { sdata[tid] += sdata[tid + 4]; __syncwarp(); }
+    if (blockSize >= 4) { sdata[tid] += sdata[tid + 2]; __syncwarp(); }
+    if (blockSize >= 2) { sdata[tid] += sdata[tid + 1]; __syncwarp(); }
+}
+
+template <unsigned int blockSize>
+__global__ void reduce(const int *g_idata, int *g_odata, unsigned int n)
+{
+    __shared__ int sdata[blockSize];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockSize * 2) + tid;
+    unsigned int gridSize = blockSize * 2 * gridDim.x;
+
+    int sum = 0;
+    while (i < n) {
+        sum += g_idata[i];
+        if (i + blockSize < n)
+            sum += g_idata[i + blockSize];
+        i += gridSize;
+    }
+    sdata[tid] = sum;
+    __syncthreads();
+
+    if (blockSize >= 512) { if (tid < 256) { sdata[tid] += sdata[tid + 256]; } __syncthreads(); }
+    if (blockSize >= 256) { if (tid < 128) { sdata[tid] += sdata[tid + 128]; } __syncthreads(); }
+    if (blockSize >= 128) { if (tid < 64) { sdata[tid] += sdata[tid + 64]; } __syncthreads(); }
+
+    if (tid < 32)
+        warpReduce<blockSize>(sdata, tid);
+    if (tid == 0)
+        g_odata[blockIdx.x] = sdata[0];
+}
