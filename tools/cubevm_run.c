@@ -618,7 +618,7 @@ int cli_run(int argc, char **argv)
         goto done;
     /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
      * with a message instead of overcommitting and being killed later. */
-    cvm_config cfg = {NULL, NULL, physical_memory()};
+    cvm_config cfg = {.memory_limit = physical_memory()};
     cvm_status st = cvm_device_open(o.device, &cfg, &dev, &d);
     if (st) {
         rc = cli_diag_error(NULL, st, &d);

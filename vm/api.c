@@ -1,18 +1,18 @@
 /*
- * api.c - the public API for the `cpu` device: devices and their counting
- * allocator, buffers, the default stream and launches.
- *
- * This issue runs every stream operation synchronously on the calling
- * thread; the stream still keeps the asynchronous contract (a fault is
- * reported by cvm_stream_sync, later launches are skipped until then), so
- * the worker pool of the runtime issue changes nothing for callers.
- * Modules, kernels and the bytecode tool wrappers are in api_module.c.
+ * api.c - the public API's devices, buffers and streams: the device
+ * registry (vm/devices.def), the counting allocator, and the cpu device's
+ * implementation of vm/device.h, whose stream operations are queued for
+ * the worker pool (vm/pool.c). Launches are in api_launch.c; modules,
+ * kernels and the bytecode tool wrappers in api_module.c.
  */
 #include "api.h"
+
+#include "pool.h"
 
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- memory ---- */
 
@@ -72,18 +72,29 @@ static cvm_status oom(cvm_device *dev, cvm_diag *diag, const char *what, size_t 
     return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory: %s (%zu bytes)", what, size);
 }
 
-/* ---- devices ---- */
+/* ---- the device registry ---- */
 
-static cvm_status unavailable(const char *name, cvm_diag *diag)
+typedef struct device_row {
+    const char *name;
+    const cvm_vm_device_ops *ops; /* NULL: not built in */
+    const char *absent;
+} device_row;
+
+static const device_row registry[] = {
+#define CVM_DEVICE(name, ops, why) {#name, ops, why},
+#include "devices.def"
+#undef CVM_DEVICE
+};
+
+static cvm_status unknown_device(const char *name, cvm_diag *diag)
 {
-    size_t n = strcspn(name, ":");
-    if ((n == 6 && strncmp(name, "vulkan", 6) == 0) || (n == 4 && strncmp(name, "cuda", 4) == 0))
-        return cvm_diag_set(diag, CVM_UNAVAILABLE,
-                            "device '%s' is not available: the %.*s backend is not built in yet "
-                            "(available: cpu)", name, (int)n, name);
+    char known[128] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0] && n < sizeof known; i++)
+        n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "",
+                              registry[i].name);
     return cvm_diag_set(diag, CVM_UNAVAILABLE,
-                        "device '%s' is not available: unknown device (known: cpu, vulkan[:N], "
-                        "cuda[:N]; built in: cpu)", name);
+                        "device '%s' is not available: unknown device (known: %s)", name, known);
 }
 
 cvm_status cvm_device_open(const char *name, const cvm_config *cfg, cvm_device **out_dev,
@@ -94,26 +105,141 @@ cvm_status cvm_device_open(const char *name, const cvm_config *cfg, cvm_device *
     *out_dev = NULL;
     if (!name)
         name = "cpu";
+    size_t n = strcspn(name, ":");
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
+        const device_row *r = &registry[i];
+        if (strlen(r->name) != n || strncmp(r->name, name, n) != 0)
+            continue;
+        if (!r->ops)
+            return cvm_diag_set(diag, CVM_UNAVAILABLE, "device '%s' is not available: %s", name,
+                                r->absent);
+        return r->ops->open(name, cfg, out_dev, diag);
+    }
+    return unknown_device(name, diag);
+}
+
+void cvm_device_close(cvm_device *dev)
+{
+    if (dev)
+        dev->ops->close(dev);
+}
+
+cvm_stream *cvm_device_stream(cvm_device *dev) { return dev ? &dev->stream : NULL; }
+
+cvm_status cvm_device_limits_get(const cvm_device *dev, cvm_device_limits *out, cvm_diag *diag)
+{
+    if (!dev || !out)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_device_limits_get: NULL argument");
+    memset(out, 0, sizeof *out);
+    dev->ops->limits(dev, out);
+    return CVM_OK;
+}
+
+cvm_status cvm_buffer_create(cvm_device *dev, size_t size, const char *name, cvm_buffer **out_buf,
+                             cvm_diag *diag)
+{
+    if (!dev || !out_buf)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_buffer_create: NULL device or out_buf");
+    return dev->ops->buffer_alloc(dev, size, name, out_buf, diag);
+}
+
+void cvm_buffer_free(cvm_buffer *buf)
+{
+    if (buf)
+        buf->dev->ops->buffer_free(buf);
+}
+
+cvm_status cvm_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag)
+{
+    if (!buf || !out_ptr)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_buffer_map: NULL buffer or out_ptr");
+    return buf->dev->ops->buffer_map(buf, out_ptr, diag);
+}
+
+/* Nothing to write back on the cpu device: the mapping is the buffer itself. */
+void cvm_buffer_unmap(cvm_buffer *buf) { (void)buf; }
+
+cvm_status cvm_stream_create(cvm_device *dev, cvm_stream **out_stream, cvm_diag *diag)
+{
+    if (!dev || !out_stream)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_stream_create: NULL argument");
+    return dev->ops->stream_create(dev, out_stream, diag);
+}
+
+void cvm_stream_destroy(cvm_stream *s)
+{
+    if (s && s != &s->dev->stream)
+        s->dev->ops->stream_destroy(s);
+}
+
+cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag)
+{
+    if (!s)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_stream_sync: NULL stream");
+    return s->dev->ops->stream_sync(s, diag);
+}
+
+cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                      const cvm_arg *args, uint32_t arg_count, cvm_diag *diag)
+{
+    if (!s || !k || !cfg)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_launch: NULL stream, kernel or config");
+    return s->dev->ops->launch(s, k, cfg, args, arg_count, diag);
+}
+
+/* ---- the cpu device ---- */
+
+static cvm_status cpu_open(const char *name, const cvm_config *cfg, cvm_device **out_dev,
+                           cvm_diag *diag)
+{
     if (strcmp(name, "cpu") != 0 && strcmp(name, "cpu:0") != 0)
-        return unavailable(name, diag);
-    cvm_mem mem = {cvm_default_alloc, NULL, 0, 0};
-    if (cfg) {
-        if (cfg->alloc) {
-            mem.fn = cfg->alloc;
-            mem.user = cfg->alloc_user;
-        }
-        mem.limit = cfg->memory_limit;
+        return cvm_diag_set(diag, CVM_UNAVAILABLE,
+                            "device '%s' is not available: the cpu device is 'cpu' (or 'cpu:0')",
+                            name);
+    cvm_config c = {NULL, NULL, 0, 0, NULL, CVM_SCHEDULE_PARALLEL, 0};
+    if (cfg)
+        c = *cfg;
+    const cvm_vm_profile *pf = cvm_vm_profile_find(c.profile);
+    if (!pf)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "unknown profile '%s' (known: %s)",
+                            c.profile, cvm_vm_profile_names());
+    if ((unsigned)c.schedule > CVM_SCHEDULE_RANDOM)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "unknown schedule %d", (int)c.schedule);
+    uint32_t threads = c.threads;
+    if (!threads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores > 0 && cores < 1024 ? (uint32_t)cores : 1;
+    }
+    if (threads > 1024)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "%u worker threads is more than 1024",
+                            threads);
+    cvm_mem mem = {cvm_default_alloc, NULL, c.memory_limit, 0};
+    if (c.alloc) {
+        mem.fn = c.alloc;
+        mem.user = c.alloc_user;
     }
     /* The device record itself counts against the limit like everything else. */
     cvm_device *dev = cvm_bc_alloc(cvm_vm_mem_alloc, &mem, sizeof *dev);
     if (!dev)
         return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory opening device '%s'", name);
     dev->mem = mem;
+    dev->ops = &cvm_vm_cpu_ops;
+    dev->profile = pf;
+    dev->schedule = (uint8_t)c.schedule;
+    dev->seed = c.seed;
+    dev->stream.dev = dev;
     if (pthread_mutex_init(&dev->lock, NULL) != 0) {
         cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
         return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the device lock");
     }
-    dev->stream.dev = dev;
+    cvm_status st = cvm_vm_pool_new(dev, c.schedule == CVM_SCHEDULE_PARALLEL ? threads : 1,
+                                    &dev->pool, diag);
+    if (st) {
+        pthread_mutex_destroy(&dev->lock);
+        mem = dev->mem;
+        cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
+        return st;
+    }
     *out_dev = dev;
     return CVM_OK;
 }
@@ -125,23 +251,42 @@ static void text_free(cvm_device *dev, cvm_vm_text *t)
     memset(t, 0, sizeof *t);
 }
 
-void cvm_device_close(cvm_device *dev)
+static void stream_free(cvm_stream *s)
 {
-    if (!dev)
-        return;
+    cvm_device *dev = s->dev;
+    text_free(dev, &s->out);
+    text_free(dev, &s->shown);
+    if (s != &dev->stream)
+        cvm_vm_dev_free(dev, s, sizeof *s);
+}
+
+static void cpu_close(cvm_device *dev)
+{
+    cvm_vm_pool_wait_all(dev->pool);
     /* Leftovers are released rather than leaked: modules first, as they own buffers. */
     while (dev->modules)
         cvm_vm_module_release(dev->modules);
     while (dev->buffers)
-        cvm_buffer_free(dev->buffers);
-    text_free(dev, &dev->stream.out);
-    text_free(dev, &dev->stream.shown);
+        cvm_vm_buffer_destroy(dev->buffers);
+    cvm_vm_pool_free(dev->pool);
+    while (dev->streams) {
+        cvm_stream *s = dev->streams;
+        dev->streams = s->next;
+        stream_free(s);
+    }
+    stream_free(&dev->stream);
     pthread_mutex_destroy(&dev->lock);
     cvm_mem mem = dev->mem;
     cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
 }
 
-cvm_stream *cvm_device_stream(cvm_device *dev) { return dev ? &dev->stream : NULL; }
+static void cpu_limits(const cvm_device *dev, cvm_device_limits *out)
+{
+    snprintf(out->device, sizeof out->device, "cpu");
+    cvm_vm_profile_limits(dev->profile, out);
+    out->workers = dev->schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
+    out->memory_limit = dev->mem.limit;
+}
 
 /* ---- buffers ---- */
 
@@ -155,12 +300,10 @@ cvm_status cvm_vm_buffer_new(cvm_device *dev, size_t size, const char *name, boo
     b->alloc_size = size ? size : 1;
     b->data = cvm_vm_dev_alloc(dev, b->alloc_size); /* zero-filled, 64-byte aligned */
     if (!b->data) {
-        cvm_vm_dev_free(dev, b, sizeof *b);
-    {
         char what[160];
+        cvm_vm_dev_free(dev, b, sizeof *b);
         snprintf(what, sizeof what, "buffer '%s'", name && *name ? name : "(unnamed)");
         return oom(dev, diag, what, size);
-    }
     }
     b->dev = dev;
     b->size = size;
@@ -176,18 +319,14 @@ cvm_status cvm_vm_buffer_new(cvm_device *dev, size_t size, const char *name, boo
     return CVM_OK;
 }
 
-cvm_status cvm_buffer_create(cvm_device *dev, size_t size, const char *name, cvm_buffer **out_buf,
-                             cvm_diag *diag)
+static cvm_status cpu_buffer_alloc(cvm_device *dev, size_t size, const char *name,
+                                   cvm_buffer **out_buf, cvm_diag *diag)
 {
-    if (!dev || !out_buf)
-        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_buffer_create: NULL device or out_buf");
     return cvm_vm_buffer_new(dev, size, name, true, out_buf, diag);
 }
 
-void cvm_buffer_free(cvm_buffer *buf)
+void cvm_vm_buffer_destroy(cvm_buffer *buf)
 {
-    if (!buf)
-        return;
     cvm_device *dev = buf->dev;
     pthread_mutex_lock(&dev->lock);
     if (buf->prev)
@@ -199,6 +338,24 @@ void cvm_buffer_free(cvm_buffer *buf)
     pthread_mutex_unlock(&dev->lock);
     cvm_vm_dev_free(dev, buf->data, buf->alloc_size);
     cvm_vm_dev_free(dev, buf, sizeof *buf);
+}
+
+static void cpu_buffer_free(cvm_buffer *buf)
+{
+    cvm_vm_pool *pool = buf->dev->pool;
+    cvm_vm_pool_lock(pool);
+    bool in_use = buf->uses > 0;
+    buf->freed = true; /* the last queued use frees it */
+    cvm_vm_pool_unlock(pool);
+    if (!in_use)
+        cvm_vm_buffer_destroy(buf);
+}
+
+static cvm_status cpu_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag)
+{
+    cvm_vm_pool_wait_buffer(buf->dev->pool, buf);
+    *out_ptr = buf->data;
+    return CVM_OK;
 }
 
 size_t cvm_buffer_size(const cvm_buffer *buf) { return buf ? buf->size : 0; }
@@ -218,39 +375,124 @@ static cvm_status check_range(const cvm_stream *s, const cvm_buffer *buf, size_t
     return CVM_OK;
 }
 
+/* A buffer operation for the queue; NULL when out of memory. */
+static cvm_vm_op *new_op(cvm_stream *s, cvm_vm_opkind kind, cvm_buffer *dst, size_t dst_off,
+                         size_t size)
+{
+    cvm_vm_op *op = cvm_vm_dev_alloc(s->dev, sizeof *op);
+    if (op) {
+        op->kind = kind;
+        op->stream = s;
+        op->dst = dst;
+        op->dst_off = dst_off;
+        op->size = size;
+    }
+    return op;
+}
+
 cvm_status cvm_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
                             size_t size, cvm_diag *diag)
 {
     cvm_status st = check_range(s, buf, offset, size, src, "cvm_buffer_write", diag);
-    if (st == CVM_OK && size)
-        memcpy(buf->data + offset, src, size);
-    return st;
+    if (st != CVM_OK || !size)
+        return st;
+    cvm_vm_op *op = new_op(s, CVM_VM_OP_WRITE, buf, offset, size);
+    if (op)
+        op->staged = cvm_vm_dev_alloc(s->dev, size);
+    if (!op || !op->staged) {
+        if (op)
+            cvm_vm_op_release(s->dev, op);
+        return oom(s->dev, diag, "staging a buffer write", size);
+    }
+    memcpy(op->staged, src, size);
+    cvm_vm_pool_submit(s->dev->pool, op);
+    return CVM_OK;
 }
 
 cvm_status cvm_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
                            size_t size, cvm_diag *diag)
 {
     cvm_status st = check_range(s, buf, offset, size, dst, "cvm_buffer_read", diag);
-    if (st == CVM_OK && size)
+    if (st != CVM_OK)
+        return st;
+    cvm_vm_pool_wait_stream(s->dev->pool, s);
+    if (size)
         memcpy(dst, buf->data + offset, size);
-    return st;
+    return CVM_OK;
 }
 
 cvm_status cvm_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
                            uint8_t byte, cvm_diag *diag)
 {
     cvm_status st = check_range(s, buf, offset, size, buf, "cvm_buffer_fill", diag);
-    if (st == CVM_OK && size)
-        memset(buf->data + offset, byte, size);
-    return st;
+    if (st != CVM_OK || !size)
+        return st;
+    cvm_vm_op *op = new_op(s, CVM_VM_OP_FILL, buf, offset, size);
+    if (!op)
+        return oom(s->dev, diag, "queueing a buffer fill", sizeof *op);
+    op->byte = byte;
+    cvm_vm_pool_submit(s->dev->pool, op);
+    return CVM_OK;
+}
+
+cvm_status cvm_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_offset,
+                           const cvm_buffer *src, size_t src_offset, size_t size, cvm_diag *diag)
+{
+    cvm_status st = check_range(s, dst, dst_offset, size, dst, "cvm_buffer_copy", diag);
+    if (st == CVM_OK)
+        st = check_range(s, src, src_offset, size, src, "cvm_buffer_copy", diag);
+    if (st != CVM_OK || !size)
+        return st;
+    cvm_vm_op *op = new_op(s, CVM_VM_OP_COPY, dst, dst_offset, size);
+    if (!op)
+        return oom(s->dev, diag, "queueing a buffer copy", sizeof *op);
+    op->src = (cvm_buffer *)src; /* read only; non-const for the use count */
+    op->src_off = src_offset;
+    cvm_vm_pool_submit(s->dev->pool, op);
+    return CVM_OK;
 }
 
 /* ---- streams ---- */
 
-cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag)
+void cvm_vm_stream_wait(cvm_stream *s) { cvm_vm_pool_wait_stream(s->dev->pool, s); }
+void cvm_vm_device_wait(cvm_device *dev) { cvm_vm_pool_wait_all(dev->pool); }
+
+static cvm_status cpu_stream_create(cvm_device *dev, cvm_stream **out, cvm_diag *diag)
 {
+    cvm_stream *s = cvm_vm_dev_alloc(dev, sizeof *s);
+    *out = NULL;
     if (!s)
-        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_stream_sync: NULL stream");
+        return oom(dev, diag, "a stream", sizeof *s);
+    s->dev = dev;
+    cvm_vm_pool_lock(dev->pool);
+    s->next = dev->streams;
+    if (dev->streams)
+        dev->streams->prev = s;
+    dev->streams = s;
+    cvm_vm_pool_unlock(dev->pool);
+    *out = s;
+    return CVM_OK;
+}
+
+static void cpu_stream_destroy(cvm_stream *s)
+{
+    cvm_device *dev = s->dev;
+    cvm_vm_pool_wait_stream(dev->pool, s);
+    cvm_vm_pool_lock(dev->pool);
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        dev->streams = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    cvm_vm_pool_unlock(dev->pool);
+    stream_free(s);
+}
+
+static cvm_status cpu_stream_sync(cvm_stream *s, cvm_diag *diag)
+{
+    cvm_vm_pool_wait_stream(s->dev->pool, s);
+    cvm_vm_pool_lock(s->dev->pool);
     cvm_status st = s->fault;
     if (st != CVM_OK) {
         if (diag) {
@@ -267,6 +509,7 @@ cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag)
     } else if (diag) {
         memset(diag, 0, sizeof *diag);
     }
+    cvm_vm_pool_unlock(s->dev->pool);
     return st;
 }
 
@@ -275,19 +518,33 @@ const char *cvm_stream_output(cvm_stream *s)
     if (!s)
         return "";
     cvm_device *dev = s->dev;
+    const char *text = "";
+    cvm_vm_pool_wait_stream(dev->pool, s);
+    cvm_vm_pool_lock(dev->pool);
     text_free(dev, &s->shown);
-    if (!s->out.len) {
-        text_free(dev, &s->out);
-        return "";
+    if (s->out.len) {
+        /* An exact, NUL-terminated copy: the interpreter's text may lack the NUL. */
+        char *copy = cvm_vm_dev_alloc(dev, s->out.len + 1);
+        if (copy) {
+            memcpy(copy, s->out.data, s->out.len);
+            s->shown = (cvm_vm_text){copy, s->out.len, s->out.len + 1};
+            text = copy;
+        }
     }
-    /* Copy into an exact, NUL-terminated block: the interpreter's text may lack the NUL. */
-    char *copy = cvm_vm_dev_alloc(dev, s->out.len + 1);
-    if (!copy)
-        return "";
-    memcpy(copy, s->out.data, s->out.len);
-    s->shown.data = copy;
-    s->shown.len = s->out.len;
-    s->shown.cap = s->out.len + 1;
     text_free(dev, &s->out);
-    return copy;
+    cvm_vm_pool_unlock(dev->pool);
+    return text;
 }
+
+const cvm_vm_device_ops cvm_vm_cpu_ops = {
+    .open = cpu_open,
+    .close = cpu_close,
+    .limits = cpu_limits,
+    .buffer_alloc = cpu_buffer_alloc,
+    .buffer_free = cpu_buffer_free,
+    .buffer_map = cpu_buffer_map,
+    .stream_create = cpu_stream_create,
+    .stream_destroy = cpu_stream_destroy,
+    .stream_sync = cpu_stream_sync,
+    .launch = cvm_vm_cpu_launch,
+};

@@ -1,5 +1,7 @@
 /*
- * api.h - the handles behind the public API (vm/api.c, vm/api_module.c).
+ * api.h - the handles behind the public API (vm/api.c, vm/api_launch.c,
+ * vm/api_module.c) for the cpu device, and its stream operations, which
+ * the worker pool (vm/pool.c) executes.
  *
  * Every byte the library holds for a device goes through the device's
  * counting allocator (struct cvm_mem), which wraps the user's hook and
@@ -10,7 +12,9 @@
 #define CVM_VM_API_H
 
 #include "cubevm.h"
+#include "device.h"
 #include "exec.h"
+#include "profile.h"
 
 #include <pthread.h>
 
@@ -32,15 +36,48 @@ struct cvm_buffer {
     char name[128];
     bool writable;
     cvm_buffer *prev, *next; /* the device's live buffers */
+    /* guarded by the pool lock: */
+    uint32_t uses;           /* queued stream operations that use the buffer */
+    bool freed;              /* cvm_buffer_free came while uses > 0: the last use frees it */
 };
+
+/* A queued stream operation (vm/pool.c runs them). */
+typedef enum cvm_vm_opkind { CVM_VM_OP_LAUNCH, CVM_VM_OP_WRITE, CVM_VM_OP_COPY,
+                             CVM_VM_OP_FILL } cvm_vm_opkind;
+
+typedef struct cvm_vm_op {
+    cvm_vm_opkind kind;
+    struct cvm_vm_op *next;
+    cvm_stream *stream;
+    cvm_buffer *dst, *src;   /* write/copy/fill (each holds a use) */
+    size_t dst_off, src_off, size;
+    uint8_t byte;
+    uint8_t *staged;         /* write: the host bytes, copied at enqueue */
+    /* launch */
+    const cvm_kernel *kernel;
+    cvm_vm_launch L;
+    cvm_vm_run *run;
+    uint8_t *params;
+    size_t param_bytes;
+    uint32_t *offsets;
+    size_t noffsets;
+    cvm_buffer **bufs;       /* buffer arguments (each holds a use) */
+    uint32_t nbufs;
+    cvm_vm_region *regions;  /* built when the launch starts */
+    uint32_t nregions;
+} cvm_vm_op;
 
 struct cvm_stream {
     cvm_device *dev;
-    cvm_status fault;   /* first error since the last sync, CVM_OK if none */
+    /* guarded by the pool lock: */
+    cvm_vm_op *head, *tail;  /* queued operations, oldest first */
+    bool busy;               /* an operation of this stream is running */
+    cvm_status fault;        /* first error since the last sync, CVM_OK if none */
     cvm_diag fault_diag;
-    uint32_t skipped;   /* launches skipped because of that error */
-    cvm_vm_text out;    /* print text accumulating */
-    cvm_vm_text shown;  /* text returned by the last cvm_stream_output */
+    uint32_t skipped;        /* launches skipped because of that error */
+    cvm_vm_text out;         /* print text accumulating */
+    cvm_vm_text shown;       /* text returned by the last cvm_stream_output */
+    cvm_stream *prev, *next; /* the device's created streams */
 };
 
 struct cvm_kernel {
@@ -60,12 +97,20 @@ struct cvm_module {
     cvm_module *prev, *next;
 };
 
+typedef struct cvm_vm_pool cvm_vm_pool;
+
 struct cvm_device {
+    const cvm_vm_device_ops *ops;
     cvm_mem mem;
-    pthread_mutex_t lock;  /* guards the buffer and module lists */
+    pthread_mutex_t lock;  /* guards the buffer, module and stream lists */
     cvm_stream stream;     /* the default stream */
     cvm_buffer *buffers;
     cvm_module *modules;
+    cvm_stream *streams;   /* created streams */
+    cvm_vm_pool *pool;     /* the workers and the queues */
+    const cvm_vm_profile *profile;
+    uint8_t schedule;      /* CVM_VM_SCHED_* */
+    uint64_t seed;
 };
 
 void *cvm_vm_dev_alloc(cvm_device *dev, size_t size);          /* zeroed */
@@ -75,7 +120,24 @@ void cvm_vm_dev_free(cvm_device *dev, void *p, size_t size);
 cvm_status cvm_vm_buffer_new(cvm_device *dev, size_t size, const char *name, bool writable,
                              cvm_buffer **out, cvm_diag *diag);
 
+/* Unlinks and frees a buffer now (the pool calls it when a deferred free's last use ends). */
+void cvm_vm_buffer_destroy(cvm_buffer *buf);
+
 /* Frees a module; callers hold no lock. */
 void cvm_vm_module_release(cvm_module *mod);
+
+/* Waits until `s` has no queued or running operation, helping the workers. */
+void cvm_vm_stream_wait(cvm_stream *s);
+/* Waits until no operation of any stream is queued or running. */
+void cvm_vm_device_wait(cvm_device *dev);
+
+/* api_launch.c: the cpu device's launch (checks, packs, queues). */
+cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                             const cvm_arg *args, uint32_t nargs, cvm_diag *diag);
+/* api_launch.c: the pool's hooks for launch operations. */
+/* Builds the launch's region table when it starts (the pool lock is held). */
+cvm_status cvm_vm_launch_prepare(cvm_vm_op *op, cvm_diag *diag);
+/* Releases what the operation holds except buffer uses (the pool drops those). */
+void cvm_vm_op_release(cvm_device *dev, cvm_vm_op *op);
 
 #endif /* CVM_VM_API_H */

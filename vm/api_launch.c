@@ -1,66 +1,56 @@
 /*
- * api_launch.c - cvm_launch: checks a launch against the kernel and the
- * device limits, packs the parameter bytes and the region table that
- * checked mode uses to name buffers, and runs the launch through the
- * interpreter (vm/exec.h) on the calling thread.
+ * api_launch.c - the cpu device's launch: checks a launch against the
+ * kernel, the device's target profile (vm/profile.c) and its memory limit,
+ * packs the parameter bytes, and queues it for the worker pool (vm/pool.c),
+ * which calls back here to build the region table that checked mode uses
+ * to name buffers when the launch starts.
  */
 #include "api.h"
+
+#include "pool.h"
 
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_CUBE_UNITS 1024u
-#define MAX_SHARED_BYTES (1u << 20)
-
-/* The launch facts after defaults and checks. */
-typedef struct shape {
-    uint32_t grid[3], block[3], plane_width, dyn_shared;
-} shape;
-
 static bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
 
-static cvm_status check_shape(const cvm_bc_module *bc, const cvm_bc_kernel *bk,
-                              const cvm_launch_config *cfg, shape *out, cvm_diag *diag)
+/* The kernel's own requirements, then the profile's limits. */
+static cvm_status check_shape(const cvm_device *dev, const cvm_module *mod, uint32_t kernel,
+                              const cvm_launch_config *cfg, cvm_vm_shape *out, cvm_diag *diag)
 {
+    const cvm_bc_module *bc = mod->bc;
+    const cvm_bc_kernel *bk = &bc->kernels[kernel];
     const char *kname = cvm_bc_str(bc, bk->name);
     uint64_t units = 1;
     for (int i = 0; i < 3; i++) {
         out->grid[i] = cfg->grid[i] ? cfg->grid[i] : 1;
         out->block[i] = cfg->block[i] ? cfg->block[i] : 1;
-        units *= out->block[i]; /* each factor < 2^32 and the product stays checked below */
-        if (units > MAX_CUBE_UNITS)
-            return cvm_diag_set(diag, CVM_LIMIT,
-                                "kernel '%s': block %ux%ux%u has more than %u units per cube",
-                                kname, cfg->block[0] ? cfg->block[0] : 1,
-                                cfg->block[1] ? cfg->block[1] : 1,
-                                cfg->block[2] ? cfg->block[2] : 1, MAX_CUBE_UNITS);
+        units *= out->block[i];
     }
-    if (bk->max_cube && units > bk->max_cube)
-        return cvm_diag_set(diag, CVM_LIMIT,
-                            "kernel '%s' allows at most %u units per cube (.max_cube), the launch "
-                            "has %llu", kname, bk->max_cube, (unsigned long long)units);
     bool fixed = bk->plane_width && (bk->flags & CVM_KF_FIXED_WIDTH);
     uint32_t pw = cfg->plane_width;
     if (!pw)
-        pw = bk->plane_width ? bk->plane_width : 32;
+        pw = bk->plane_width ? bk->plane_width : dev->profile->pw_default;
+    out->plane_width = pw;
+    out->dyn_shared = cfg->shared_bytes;
+    out->opt_in = cfg->shared_opt_in != 0;
     if (!is_pow2(pw) || pw > CVM_BC_MAX_PLANE)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
                             "plane width %u is invalid: it must be a power of two from 1 to %u",
                             pw, CVM_BC_MAX_PLANE);
+    cvm_status st = cvm_vm_profile_check_shape(dev->profile, kname, out, diag);
+    if (st)
+        return st;
+    if (bk->max_cube && units > bk->max_cube)
+        return cvm_diag_set(diag, CVM_LIMIT,
+                            "kernel '%s' allows at most %u units per cube (.max_cube), the launch "
+                            "has %llu", kname, bk->max_cube, (unsigned long long)units);
     if (fixed && pw != bk->plane_width)
         return cvm_diag_set(diag, CVM_UNSUPPORTED,
                             "kernel '%s' requires plane width %u, the launch asks for %u", kname,
                             bk->plane_width, pw);
-    uint64_t shared = (uint64_t)bk->shared_bytes + cfg->shared_bytes;
-    if (shared > MAX_SHARED_BYTES)
-        return cvm_diag_set(diag, CVM_LIMIT,
-                            "kernel '%s': shared memory %u static + %u dynamic = %llu bytes "
-                            "exceeds the cpu device's %u bytes per cube", kname, bk->shared_bytes,
-                            cfg->shared_bytes, (unsigned long long)shared, MAX_SHARED_BYTES);
-    out->plane_width = pw;
-    out->dyn_shared = cfg->shared_bytes;
-    return CVM_OK;
+    return cvm_vm_profile_check(dev->profile, mod->prog, kernel, out, diag);
 }
 
 static const char *kind_name(unsigned kind)
@@ -155,52 +145,87 @@ done:
     return st;
 }
 
-static void record_fault(cvm_stream *s, cvm_status st, const cvm_diag *d)
+cvm_status cvm_vm_launch_prepare(cvm_vm_op *op, cvm_diag *diag)
 {
-    s->fault = st;
-    if (d)
-        s->fault_diag = *d;
-    s->fault_diag.status = st;
-    if (!s->fault_diag.message[0])
-        snprintf(s->fault_diag.message, sizeof s->fault_diag.message, "%s", cvm_status_str(st));
+    cvm_status st = build_regions(op->stream->dev, &op->regions, &op->nregions, diag);
+    op->L.regions = op->regions;
+    op->L.nregions = op->nregions;
+    return st;
 }
 
-/* Packs the arguments and runs the launch; errors become the stream's fault. */
-static cvm_status run_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
-                             const shape *sh, const cvm_arg *args, const uint32_t *offsets,
-                             size_t param_bytes, cvm_diag *diag)
+void cvm_vm_op_release(cvm_device *dev, cvm_vm_op *op)
 {
-    cvm_device *dev = s->dev;
-    const cvm_module *mod = k->mod;
-    const cvm_bc_kernel *bk = &mod->bc->kernels[k->index];
-    cvm_vm_region *regions = NULL;
-    uint32_t nregions = 0;
-    uint8_t *params = cvm_vm_dev_alloc(dev, param_bytes);
-    cvm_status st = CVM_OK;
-    if (!params) {
-        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory packing launch parameters");
-        goto fail;
+    if (op->staged)
+        cvm_vm_dev_free(dev, op->staged, op->size);
+    cvm_vm_run_free(op->run);
+    cvm_vm_dev_free(dev, op->regions, (size_t)op->nregions * sizeof *op->regions);
+    cvm_vm_dev_free(dev, op->params, op->param_bytes);
+    cvm_vm_dev_free(dev, op->offsets, op->noffsets * sizeof *op->offsets);
+    cvm_vm_dev_free(dev, op->bufs, (op->nbufs ? op->nbufs : 1) * sizeof *op->bufs);
+    cvm_vm_dev_free(dev, op, sizeof *op);
+}
+
+/* (register files + local x units + shared) x workers against the memory limit. */
+static cvm_status check_memory(const cvm_device *dev, const cvm_vm_op *op, cvm_diag *diag)
+{
+    uint64_t regs, local, shared, limit = dev->mem.limit;
+    cvm_vm_run_sizes(op->run, &regs, &local, &shared);
+    uint64_t workers = dev->schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
+    uint64_t per = regs + local + shared, total = per * workers;
+    if (!limit || total <= limit)
+        return CVM_OK;
+    return cvm_diag_set(diag, CVM_LIMIT,
+                        "launch of '%s' needs (%llu register + %llu local + %llu shared bytes) x "
+                        "%llu workers = %llu bytes, over the memory limit of %llu bytes",
+                        cvm_bc_str(op->kernel->mod->bc, op->kernel->mod->bc->kernels[op->kernel->index].name),
+                        (unsigned long long)regs, (unsigned long long)local,
+                        (unsigned long long)shared, (unsigned long long)workers,
+                        (unsigned long long)total, (unsigned long long)limit);
+}
+
+/* Copies the argument bytes and buffer uses into the operation. */
+static cvm_status pack(cvm_vm_op *op, const cvm_bc_kernel *bk, const cvm_arg *args,
+                       cvm_diag *diag)
+{
+    cvm_device *dev = op->stream->dev;
+    uint32_t nbufs = 0;
+    for (uint32_t i = 0; i < bk->nparams; i++)
+        nbufs += bk->params[i].kind == CVM_PARAM_BUFFER;
+    op->params = cvm_vm_dev_alloc(dev, op->param_bytes);
+    op->bufs = cvm_vm_dev_alloc(dev, (nbufs ? nbufs : 1) * sizeof *op->bufs);
+    if (!op->params || !op->bufs) {
+        cvm_vm_dev_free(dev, op->bufs, (nbufs ? nbufs : 1) * sizeof *op->bufs);
+        op->bufs = NULL;
+        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory packing launch parameters");
     }
+    op->nbufs = nbufs;
+    nbufs = 0;
     for (uint32_t i = 0; i < bk->nparams; i++) {
         if (bk->params[i].kind == CVM_PARAM_BUFFER) {
             uint64_t addr = (uint64_t)(uintptr_t)(args[i].buffer->data + args[i].offset);
-            memcpy(params + offsets[i], &addr, sizeof addr);
+            memcpy(op->params + op->offsets[i], &addr, sizeof addr);
+            op->bufs[nbufs++] = args[i].buffer;
         } else if (args[i].size) {
-            memcpy(params + offsets[i], args[i].bytes, args[i].size);
+            memcpy(op->params + op->offsets[i], args[i].bytes, args[i].size);
         }
     }
-    if ((st = build_regions(dev, &regions, &nregions, diag)))
-        goto fail;
-    cvm_vm_launch L = {
+    return CVM_OK;
+}
+
+/* The interpreter's view of the launch (regions come when it starts). */
+static void describe(cvm_vm_op *op, const cvm_launch_config *cfg, const cvm_vm_shape *sh)
+{
+    const cvm_kernel *k = op->kernel;
+    const cvm_module *mod = k->mod;
+    cvm_device *dev = op->stream->dev;
+    op->L = (cvm_vm_launch){
         .kernel = k->index,
         .grid = {sh->grid[0], sh->grid[1], sh->grid[2]},
         .block = {sh->block[0], sh->block[1], sh->block[2]},
         .dyn_shared = sh->dyn_shared,
         .plane_width = sh->plane_width,
-        .params = params,
-        .param_offset = offsets,
-        .regions = regions,
-        .nregions = nregions,
+        .params = op->params,
+        .param_offset = op->offsets,
         .const_data = mod->const_data,
         .const_size = mod->bc->const_size,
         .sym_value = mod->sym_value,
@@ -209,51 +234,53 @@ static cvm_status run_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
         .checked = !cfg->unchecked,
         .alloc = cvm_vm_mem_alloc,
         .alloc_user = &dev->mem,
-        .print_out = &s->out,
+        .print_out = &op->stream->out,
+        .schedule = dev->schedule,
+        .seed = dev->seed,
     };
-    st = cvm_vm_execute(mod->prog, &L, diag);
-fail:
-    cvm_vm_dev_free(dev, regions, (size_t)nregions * sizeof *regions);
-    cvm_vm_dev_free(dev, params, param_bytes);
-    return st;
 }
 
-cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
-                      const cvm_arg *args, uint32_t arg_count, cvm_diag *diag)
+cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                             const cvm_arg *args, uint32_t arg_count, cvm_diag *diag)
 {
-    if (!s || !k || !cfg)
-        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_launch: NULL stream, kernel or config");
-    if (k->mod->dev != s->dev)
+    cvm_device *dev = s->dev;
+    if (k->mod->dev != dev)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
                             "cvm_launch: the module was loaded on another device");
     const cvm_bc_module *bc = k->mod->bc;
     const cvm_bc_kernel *bk = &bc->kernels[k->index];
-    shape sh = {{0}, {0}, 0, 0};
-    cvm_status st = check_shape(bc, bk, cfg, &sh, diag);
+    cvm_vm_shape sh;
+    memset(&sh, 0, sizeof sh);
+    cvm_status st = check_shape(dev, k->mod, k->index, cfg, &sh, diag);
     if (st)
         return st;
     if (cfg->timeout_s < 0 || cfg->timeout_s != cfg->timeout_s)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "timeout must be >= 0 seconds");
-    size_t noffsets = bk->nparams ? bk->nparams : 1;
-    uint32_t *offsets = cvm_vm_dev_alloc(s->dev, noffsets * sizeof *offsets);
-    if (!offsets)
-        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory checking launch arguments");
-    size_t param_bytes = 0;
-    if ((st = check_args(s, bc, bk, args, arg_count, offsets, &param_bytes, diag)))
-        goto done;
-    if (s->fault != CVM_OK) {
-        /* An earlier launch faulted: this one is skipped and reported at the next sync. */
-        s->skipped++;
-        goto done;
+    cvm_vm_op *op = cvm_vm_dev_alloc(dev, sizeof *op);
+    if (!op)
+        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory queueing a launch");
+    op->kind = CVM_VM_OP_LAUNCH;
+    op->stream = s;
+    op->kernel = k;
+    op->noffsets = bk->nparams ? bk->nparams : 1;
+    op->offsets = cvm_vm_dev_alloc(dev, op->noffsets * sizeof *op->offsets);
+    if (!op->offsets) {
+        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory checking launch arguments");
+        goto fail;
     }
-    cvm_diag run_diag;
-    memset(&run_diag, 0, sizeof run_diag);
-    cvm_status rst = run_launch(s, k, cfg, &sh, args, offsets, param_bytes, &run_diag);
-    if (rst != CVM_OK)
-        record_fault(s, rst, &run_diag);
+    if ((st = check_args(s, bc, bk, args, arg_count, op->offsets, &op->param_bytes, diag)) ||
+        (st = pack(op, bk, args, diag)))
+        goto fail;
+    describe(op, cfg, &sh);
+    uint32_t workers = dev->schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
+    if ((st = cvm_vm_run_new(k->mod->prog, &op->L, workers, &op->run, diag)) ||
+        (st = check_memory(dev, op, diag)))
+        goto fail;
+    cvm_vm_pool_submit(dev->pool, op);
     if (diag)
         memset(diag, 0, sizeof *diag);
-done:
-    cvm_vm_dev_free(s->dev, offsets, noffsets * sizeof *offsets);
+    return CVM_OK;
+fail:
+    cvm_vm_op_release(dev, op);
     return st;
 }

@@ -87,10 +87,21 @@ typedef struct cvm_diag {
  */
 typedef void *(*cvm_alloc_fn)(void *user, void *ptr, size_t old_size, size_t new_size);
 
+/* How the cpu device orders cubes and planes (DESIGN.md "Memory model"). */
+typedef enum cvm_schedule {
+    CVM_SCHEDULE_PARALLEL = 0,   /* cubes over all workers, in batches */
+    CVM_SCHEDULE_SEQUENTIAL = 1, /* one worker at a time, fixed cube and plane order */
+    CVM_SCHEDULE_RANDOM = 2      /* one worker at a time; cube and plane order permuted by `seed` */
+} cvm_schedule;
+
 typedef struct cvm_config {
     cvm_alloc_fn alloc;    /* NULL: the built-in aligned allocator */
     void *alloc_user;
     uint64_t memory_limit; /* bytes the library may hold at once; 0 = none */
+    uint32_t threads;      /* cpu worker threads; 0 = one per core */
+    const char *profile;   /* target profile: "generic" (NULL), "sm_80", "sm_90", "lavapipe" */
+    cvm_schedule schedule;
+    uint64_t seed;         /* CVM_SCHEDULE_RANDOM */
 } cvm_config;
 
 /* ---- handles ---- */
@@ -113,6 +124,46 @@ CVM_API cvm_status cvm_device_open(const char *name, const cvm_config *cfg, cvm_
 CVM_API void cvm_device_close(cvm_device *dev);
 /* The device's default stream; owned by the device. */
 CVM_API cvm_stream *cvm_device_stream(cvm_device *dev);
+
+/* Feature bits of cvm_device_limits.features. */
+enum {
+    CVM_FEATURE_F64 = 1 << 0,            /* f64 arithmetic */
+    CVM_FEATURE_F16 = 1 << 1,            /* f16 arithmetic */
+    CVM_FEATURE_ATOMIC_I64 = 1 << 2,     /* 64-bit integer atomics */
+    CVM_FEATURE_ATOMIC_F32_ADD = 1 << 3, /* f32 atomic add */
+    CVM_FEATURE_ATOMIC_F32_MINMAX = 1 << 4,
+    CVM_FEATURE_ATOMIC_F64_ADD = 1 << 5,
+    CVM_FEATURE_ATOMIC_F64_MINMAX = 1 << 6,
+    CVM_FEATURE_NAMED_BARRIERS = 1 << 7  /* bar.sync/bar.arrive with ids */
+};
+
+typedef struct cvm_device_limits {
+    char device[32];              /* "cpu" */
+    char profile[32];             /* "generic", "sm_80", "sm_90", "lavapipe" */
+    uint32_t plane_width_min;     /* plane widths: powers of two from min to max */
+    uint32_t plane_width_max;
+    uint32_t default_plane_width;
+    uint32_t max_cube_units;
+    uint32_t max_cube_dims[3];
+    uint32_t max_grid[3];
+    uint32_t shared_bytes;        /* static + dynamic shared memory per cube */
+    uint32_t shared_bytes_optin;  /* with cvm_launch_config.shared_opt_in */
+    uint32_t workers;             /* cubes that run at once */
+    uint64_t memory_limit;        /* bytes; 0 = none */
+    uint32_t features;            /* CVM_FEATURE_* */
+} cvm_device_limits;
+
+/* What the device (under its profile) accepts. Never fails for a valid device. */
+CVM_API cvm_status cvm_device_limits_get(const cvm_device *dev, cvm_device_limits *out_limits,
+                                         cvm_diag *diag);
+
+/*
+ * Streams: a stream runs its operations in order; different streams run
+ * independently. A stream is used by one host thread at a time. Destroying
+ * a stream waits for its work; its faults are dropped.
+ */
+CVM_API cvm_status cvm_stream_create(cvm_device *dev, cvm_stream **out_stream, cvm_diag *diag);
+CVM_API void cvm_stream_destroy(cvm_stream *s);
 
 /* ---- modules and kernels ---- */
 
@@ -196,17 +247,34 @@ CVM_API cvm_status cvm_module_symbol_read(cvm_stream *s, cvm_module *mod, const 
 /* A device buffer of `size` bytes, zero-filled; `name` (may be NULL) appears in fault reports. */
 CVM_API cvm_status cvm_buffer_create(cvm_device *dev, size_t size, const char *name, cvm_buffer **out_buf,
                              cvm_diag *diag);
-/* Frees the buffer (deferred while queued work uses it). */
+/* Frees the buffer; while queued work still uses it, the release waits for that work. */
 CVM_API void cvm_buffer_free(cvm_buffer *buf);
 CVM_API size_t cvm_buffer_size(const cvm_buffer *buf);
 
-/* Stream operations, in order with launches on the same stream. */
+/*
+ * Stream operations, in order with launches on the same stream. write
+ * copies `src` before returning and completes later; copy and fill complete
+ * later; read waits for the stream's earlier work, then copies into `dst`.
+ * Errors in the arguments are returned at once and enqueue nothing.
+ */
 CVM_API cvm_status cvm_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
                             size_t size, cvm_diag *diag);
 CVM_API cvm_status cvm_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
                            size_t size, cvm_diag *diag);
 CVM_API cvm_status cvm_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
                            uint8_t byte, cvm_diag *diag);
+/* Copies `size` bytes from src+src_offset to dst+dst_offset (the ranges may overlap). */
+CVM_API cvm_status cvm_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_offset,
+                                   const cvm_buffer *src, size_t src_offset, size_t size,
+                                   cvm_diag *diag);
+
+/*
+ * Host access to a buffer's bytes: waits until no queued work on any stream
+ * uses the buffer, then returns its memory in *out_ptr (valid until unmap).
+ * While mapped, the host must not enqueue work that uses the buffer.
+ */
+CVM_API cvm_status cvm_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag);
+CVM_API void cvm_buffer_unmap(cvm_buffer *buf);
 
 /* ---- launches ---- */
 
@@ -231,12 +299,19 @@ typedef struct cvm_launch_config {
     uint64_t step_budget;   /* instructions per plane before a fault; 0 = none */
     double timeout_s;       /* wall time before a timeout fault; 0 = none */
     int unchecked;          /* 1: skip bounds/alignment checks (faster, unsafe) */
+    int shared_opt_in;      /* 1: dynamic shared memory up to shared_bytes_optin
+                               (cudaFuncAttributeMaxDynamicSharedMemorySize) */
 } cvm_launch_config;
 
 /*
- * Enqueues a launch. Arguments follow the kernel's parameters in order and
- * are checked against them (CVM_TYPE_MISMATCH names the parameter).
- * Kernel faults are reported by cvm_stream_sync, not here.
+ * Enqueues a launch and returns without waiting for it. Arguments follow
+ * the kernel's parameters in order and are checked against them
+ * (CVM_TYPE_MISMATCH names the parameter; by-value bytes are copied). A
+ * buffer argument is a view: the buffer plus a byte offset. Launches that
+ * break the device's or profile's limits fail here with CVM_LIMIT or
+ * CVM_UNSUPPORTED and the target's diagnostic, as does one whose memory
+ * ((register file + local memory x cube units + shared memory) x workers)
+ * exceeds the memory limit. Kernel faults are reported by cvm_stream_sync.
  */
 CVM_API cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
                       const cvm_arg *args, uint32_t arg_count, cvm_diag *diag);
@@ -248,7 +323,8 @@ CVM_API cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_laun
  */
 CVM_API cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag);
 
-/* Text printed by the kernels' `print` since the last call (owned by the stream; "" if none). */
+/* Text printed by the kernels' `print` since the last call, in cube order;
+ * waits for the stream's work (owned by the stream; "" if none). */
 CVM_API const char *cvm_stream_output(cvm_stream *s);
 
 /* ---- numpy .npy files ---- */

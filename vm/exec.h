@@ -76,6 +76,10 @@ cvm_status cvm_vm_run_new(const cvm_vm_program *prog, const cvm_vm_launch *L, ui
 void cvm_vm_run_free(cvm_vm_run *run);
 /* Bytes one worker's state holds for this run (register files, stacks, shared, local). */
 uint64_t cvm_vm_run_bytes(const cvm_vm_run *run);
+/* The parts of cvm_vm_run_bytes: register files (with plane records and
+ * stacks), local memory of all units, shared memory. */
+void cvm_vm_run_sizes(const cvm_vm_run *run, uint64_t *out_regs, uint64_t *out_local,
+                      uint64_t *out_shared);
 /* Starts the run's clock (timeouts); call once, before the first worker. */
 void cvm_vm_run_begin(cvm_vm_run *run);
 /* Cubes are left to hand out (and no timeout or out-of-memory stopped the run). */

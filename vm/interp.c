@@ -258,6 +258,8 @@ struct cvm_vm_run {
     uint64_t next;             /* atomic: next cube index to hand out */
     uint64_t fault_cube;       /* atomic: lowest faulting cube so far; UINT64_MAX none */
     int abort;                 /* atomic: a timeout or out-of-memory stops every worker */
+    int closed;                /* atomic: no more batches (a fault: every lower cube is
+                                  already handed out, as indexes are handed out in order) */
 };
 
 static void *get(cvm_alloc_fn fn, void *user, size_t size)
@@ -475,6 +477,14 @@ cvm_status cvm_vm_run_new(const cvm_vm_program *prog, const cvm_vm_launch *L, ui
     return CVM_OK;
 }
 
+void cvm_vm_run_sizes(const cvm_vm_run *run, uint64_t *out_regs, uint64_t *out_local,
+                      uint64_t *out_shared)
+{
+    *out_regs = (uint64_t)run->planes + run->stacks + run->regs + run->order;
+    *out_local = run->local;
+    *out_shared = run->shared;
+}
+
 void cvm_vm_run_free(cvm_vm_run *run)
 {
     if (run)
@@ -489,7 +499,7 @@ void cvm_vm_run_begin(cvm_vm_run *run)
 bool cvm_vm_run_open(const cvm_vm_run *run)
 {
     return __atomic_load_n(&run->next, __ATOMIC_RELAXED) < run->ncubes &&
-           !__atomic_load_n(&run->abort, __ATOMIC_RELAXED);
+           !__atomic_load_n(&run->closed, __ATOMIC_RELAXED);
 }
 
 /* ---- running cubes ---- */
@@ -566,8 +576,10 @@ static bool run_one(cvm_vm_run *run, cvm_vm_state *s, uint64_t i)
 {
     cvm_vm_exec *x = &s->x;
     if (__atomic_load_n(&run->abort, __ATOMIC_RELAXED) ||
-        i >= __atomic_load_n(&run->fault_cube, __ATOMIC_RELAXED))
+        i >= __atomic_load_n(&run->fault_cube, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&run->closed, 1, __ATOMIC_RELAXED);
         return false;
+    }
     uint64_t c = run->perm_a ? (run->perm_a * i + run->perm_b) % run->ncubes : i;
     start_cube(run, x, c);
     run_cube(x);
@@ -581,6 +593,7 @@ static bool run_one(cvm_vm_run *run, cvm_vm_state *s, uint64_t i)
     if (x->fault.status != CVM_FAULT)
         __atomic_store_n(&run->abort, 1, __ATOMIC_RELAXED);
     lower_fault_bound(run, i);
+    __atomic_store_n(&run->closed, 1, __ATOMIC_RELAXED);
     return false; /* its later cubes are all above the bound now */
 }
 

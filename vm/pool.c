@@ -1,0 +1,317 @@
+/*
+ * pool.c - the cpu device's worker threads and stream queues.
+ *
+ * Everything shared here is guarded by one mutex (the queues are short and
+ * the work items long); cube execution itself runs unlocked, coordinated
+ * by the run's atomic counter (vm/interp.c). The states are grown only
+ * while no launch is active, by the thread that starts the next launch,
+ * so workers never allocate.
+ */
+#include "pool.h"
+
+#include <string.h>
+
+typedef struct worker_arg {
+    cvm_vm_pool *pool;
+    uint32_t slot;
+} worker_arg;
+
+struct cvm_vm_pool {
+    cvm_device *dev;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;     /* broadcast whenever work arrives or finishes */
+    uint32_t nthreads;
+    uint32_t started;        /* threads actually running */
+    pthread_t *threads;
+    worker_arg *args;
+    cvm_vm_state **states;   /* nthreads + 1; the last is the waiting host's */
+    bool helper_busy;        /* a host thread uses the last state */
+    bool stop;
+    cvm_vm_op *active;       /* the launch whose cubes are handed out */
+    uint32_t participants;   /* threads inside cvm_vm_run_work for it */
+    uint64_t pending;        /* queued or running operations */
+};
+
+void cvm_vm_pool_lock(cvm_vm_pool *pool) { pthread_mutex_lock(&pool->lock); }
+void cvm_vm_pool_unlock(cvm_vm_pool *pool) { pthread_mutex_unlock(&pool->lock); }
+uint32_t cvm_vm_pool_slots(const cvm_vm_pool *pool) { return pool->nthreads + 1; }
+
+/* The stream's first error since its last sync (later ones are dropped). */
+static void record_fault(cvm_stream *s, cvm_status st, const cvm_diag *d)
+{
+    if (s->fault != CVM_OK)
+        return;
+    s->fault = st;
+    s->fault_diag = *d;
+    s->fault_diag.status = st;
+    if (!s->fault_diag.message[0])
+        strncpy(s->fault_diag.message, cvm_status_str(st), sizeof s->fault_diag.message - 1);
+}
+
+static void drop_use(cvm_buffer *b)
+{
+    if (b && --b->uses == 0 && b->freed)
+        cvm_vm_buffer_destroy(b);
+}
+
+/* An operation is over: its stream may go on, its buffers lose a use. */
+static void complete(cvm_vm_pool *p, cvm_vm_op *op)
+{
+    op->stream->busy = false;
+    drop_use(op->dst);
+    drop_use(op->src);
+    for (uint32_t i = 0; i < op->nbufs; i++)
+        drop_use(op->bufs[i]);
+    cvm_vm_op_release(p->dev, op);
+    p->pending--;
+    pthread_cond_broadcast(&p->cond);
+}
+
+static void run_buffer_op(const cvm_vm_op *op)
+{
+    switch (op->kind) {
+    case CVM_VM_OP_WRITE:
+        memcpy(op->dst->data + op->dst_off, op->staged, op->size);
+        break;
+    case CVM_VM_OP_COPY:
+        memmove(op->dst->data + op->dst_off, op->src->data + op->src_off, op->size);
+        break;
+    case CVM_VM_OP_FILL:
+        memset(op->dst->data + op->dst_off, op->byte, op->size);
+        break;
+    case CVM_VM_OP_LAUNCH:
+        break;
+    }
+}
+
+/* Makes `op` the active launch, or completes it at once when skipped or failing. */
+static void start_launch(cvm_vm_pool *p, cvm_vm_op *op)
+{
+    cvm_stream *s = op->stream;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (s->fault != CVM_OK) {
+        s->skipped++; /* reported with the fault at the next sync */
+        complete(p, op);
+        return;
+    }
+    cvm_status st = cvm_vm_launch_prepare(op, &d);
+    for (uint32_t i = 0; st == CVM_OK && i <= p->nthreads; i++) {
+        /* States are made at the first launch, so an idle device holds little. */
+        if (!p->states[i] && cvm_vm_state_new(cvm_vm_mem_alloc, &p->dev->mem, &p->states[i]))
+            st = cvm_diag_set(&d, CVM_OUT_OF_MEMORY, "out of memory creating worker state %u", i);
+        if (st == CVM_OK)
+            st = cvm_vm_state_reserve(p->states[i], op->run, &d);
+    }
+    if (st) {
+        record_fault(s, st, &d);
+        complete(p, op);
+        return;
+    }
+    cvm_vm_run_begin(op->run);
+    p->active = op;
+    pthread_cond_broadcast(&p->cond);
+}
+
+static void finish_launch(cvm_vm_pool *p)
+{
+    cvm_vm_op *op = p->active;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    p->active = NULL;
+    cvm_status st = cvm_vm_run_finish(op->run, p->states, p->nthreads + 1, &d);
+    if (st)
+        record_fault(op->stream, st, &d);
+    complete(p, op);
+}
+
+/* The oldest operation of a stream that may start now, taken off its queue. */
+static cvm_vm_op *take(cvm_vm_pool *p)
+{
+    cvm_device *dev = p->dev;
+    for (cvm_stream *s = &dev->stream; s; s = s == &dev->stream ? dev->streams : s->next) {
+        cvm_vm_op *op = s->head;
+        if (s->busy || !op || (op->kind == CVM_VM_OP_LAUNCH && p->active))
+            continue;
+        s->head = op->next;
+        if (!s->head)
+            s->tail = NULL;
+        s->busy = true;
+        return op;
+    }
+    return NULL;
+}
+
+/* One step of work with state `slot`; called and returns with the lock held. */
+static bool work_once(cvm_vm_pool *p, uint32_t slot)
+{
+    cvm_vm_op *a = p->active;
+    if (a && cvm_vm_run_open(a->run)) {
+        p->participants++;
+        pthread_mutex_unlock(&p->lock);
+        cvm_vm_run_work(a->run, p->states[slot]);
+        pthread_mutex_lock(&p->lock);
+        /* A worker leaves only when the run is closed: the last one out finishes it. */
+        if (--p->participants == 0 && p->active == a && !cvm_vm_run_open(a->run))
+            finish_launch(p);
+        return true;
+    }
+    cvm_vm_op *op = take(p);
+    if (!op)
+        return false;
+    if (op->kind == CVM_VM_OP_LAUNCH) {
+        start_launch(p, op);
+        return true;
+    }
+    pthread_mutex_unlock(&p->lock);
+    run_buffer_op(op);
+    pthread_mutex_lock(&p->lock);
+    complete(p, op);
+    return true;
+}
+
+static void *worker_main(void *arg)
+{
+    worker_arg *w = arg;
+    cvm_vm_pool *p = w->pool;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop)
+        if (!work_once(p, w->slot))
+            pthread_cond_wait(&p->cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Waits until done(arg) holds, executing work with the host's state when it is free. */
+static void wait_until(cvm_vm_pool *p, bool (*done)(cvm_vm_pool *, void *), void *arg)
+{
+    pthread_mutex_lock(&p->lock);
+    while (!done(p, arg)) {
+        if (!p->helper_busy) {
+            p->helper_busy = true;
+            bool did = work_once(p, p->nthreads);
+            p->helper_busy = false;
+            if (did) {
+                pthread_cond_broadcast(&p->cond); /* the host state is free again */
+                continue;
+            }
+        }
+        pthread_cond_wait(&p->cond, &p->lock);
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+static bool stream_idle(cvm_vm_pool *p, void *arg)
+{
+    const cvm_stream *s = arg;
+    (void)p;
+    return !s->head && !s->busy;
+}
+
+static bool buffer_idle(cvm_vm_pool *p, void *arg)
+{
+    (void)p;
+    return ((const cvm_buffer *)arg)->uses == 0;
+}
+
+static bool all_idle(cvm_vm_pool *p, void *arg)
+{
+    (void)arg;
+    return p->pending == 0;
+}
+
+void cvm_vm_pool_wait_stream(cvm_vm_pool *pool, cvm_stream *s) { wait_until(pool, stream_idle, s); }
+void cvm_vm_pool_wait_buffer(cvm_vm_pool *pool, cvm_buffer *b) { wait_until(pool, buffer_idle, b); }
+void cvm_vm_pool_wait_all(cvm_vm_pool *pool) { wait_until(pool, all_idle, NULL); }
+
+void cvm_vm_pool_submit(cvm_vm_pool *p, cvm_vm_op *op)
+{
+    pthread_mutex_lock(&p->lock);
+    if (op->dst)
+        op->dst->uses++;
+    if (op->src)
+        op->src->uses++;
+    for (uint32_t i = 0; i < op->nbufs; i++)
+        op->bufs[i]->uses++;
+    op->next = NULL;
+    cvm_stream *s = op->stream;
+    if (s->tail)
+        s->tail->next = op;
+    else
+        s->head = op;
+    s->tail = op;
+    p->pending++;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void stop_threads(cvm_vm_pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    p->stop = true;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    for (uint32_t i = 0; i < p->started; i++)
+        pthread_join(p->threads[i], NULL);
+    p->started = 0;
+}
+
+void cvm_vm_pool_free(cvm_vm_pool *p)
+{
+    if (!p)
+        return;
+    cvm_device *dev = p->dev;
+    if (p->started)
+        cvm_vm_pool_wait_all(p);
+    stop_threads(p);
+    if (p->states)
+        for (uint32_t i = 0; i <= p->nthreads; i++)
+            cvm_vm_state_free(p->states[i]);
+    cvm_vm_dev_free(dev, p->states, (p->nthreads + 1) * sizeof *p->states);
+    cvm_vm_dev_free(dev, p->threads, p->nthreads * sizeof *p->threads);
+    cvm_vm_dev_free(dev, p->args, p->nthreads * sizeof *p->args);
+    pthread_cond_destroy(&p->cond);
+    pthread_mutex_destroy(&p->lock);
+    cvm_vm_dev_free(dev, p, sizeof *p);
+}
+
+cvm_status cvm_vm_pool_new(cvm_device *dev, uint32_t threads, cvm_vm_pool **out, cvm_diag *diag)
+{
+    *out = NULL;
+    cvm_vm_pool *p = cvm_vm_dev_alloc(dev, sizeof *p);
+    if (!p)
+        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory creating the worker pool");
+    p->dev = dev;
+    p->nthreads = threads ? threads : 1;
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        cvm_vm_dev_free(dev, p, sizeof *p);
+        return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the worker pool's lock");
+    }
+    if (pthread_cond_init(&p->cond, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        cvm_vm_dev_free(dev, p, sizeof *p);
+        return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the worker pool's condition");
+    }
+    cvm_status st = CVM_OK;
+    p->states = cvm_vm_dev_alloc(dev, (p->nthreads + 1) * sizeof *p->states);
+    p->threads = cvm_vm_dev_alloc(dev, p->nthreads * sizeof *p->threads);
+    p->args = cvm_vm_dev_alloc(dev, p->nthreads * sizeof *p->args);
+    if (!p->states || !p->threads || !p->args) {
+        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory creating %u workers", p->nthreads);
+        goto fail;
+    }
+    for (uint32_t i = 0; i < p->nthreads; i++) {
+        p->args[i] = (worker_arg){p, i};
+        if (pthread_create(&p->threads[i], NULL, worker_main, &p->args[i]) != 0) {
+            st = cvm_diag_set(diag, CVM_UNAVAILABLE, "cannot start worker thread %u of %u", i + 1,
+                              p->nthreads);
+            goto fail;
+        }
+        p->started++;
+    }
+    *out = p;
+    return CVM_OK;
+fail:
+    cvm_vm_pool_free(p);
+    return st;
+}
