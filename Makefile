@@ -5,9 +5,15 @@
 #   make demo         build, then run docs/examples/vadd.cbs and print outputs
 #   make deps         install the Debian packages the build and tests need
 #   make docs         regenerate the op reference in docs/isa.md from ops.def
+#   make install      install cubevm, libcubevm.a/.so, cubevm.h, cubevm.pc and
+#                     the man page under PREFIX (default /usr/local; DESTDIR too)
+#   make shared       build/lib/libcubevm.so (from -fPIC objects in build/pic)
+#   make check-symbols  the .so exports exactly the CVM_API functions of cubevm.h
+#   make check-isa    the interpreter tests once per ISA variant this CPU runs
 #
 # Variables: BUILD=dir (default build), DISPATCH=switch (portable switch
-# dispatch instead of computed goto), SAN=1 (ASan+UBSan), WERROR=1.
+# dispatch instead of computed goto), SAN=1 (ASan+UBSan), WERROR=1,
+# ISA=off (no per-ISA variants of the interpreter; see vm/isa.h).
 
 BUILD ?= build
 CC ?= cc
@@ -39,7 +45,41 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB := $(BUILD)/lib/libcubevm.a
 BIN := $(BUILD)/bin/cubevm
 
-.PHONY: all check demo deps clean docs
+# ISA variants (vm/isa.h): on x86-64 the interpreter's hot files are compiled
+# once per level (-march=x86-64, -v3, -v4) with renamed entry points and
+# vm/isa.c picks one at start. Everything else targets the compiler's
+# default, baseline x86-64: never -march=native in what is installed.
+ISA ?= on
+ISA_SRC := vm/interp_run.c vm/interp_mem.c vm/interp_plane.c
+ISA_LEVELS :=
+ifeq ($(ISA),on)
+ifneq ($(findstring x86_64,$(shell $(CC) -dumpmachine)),)
+ISA_LEVELS := x86-64 x86-64-v3 x86-64-v4
+endif
+endif
+ifneq ($(ISA_LEVELS),)
+isa_suffix = $(if $(filter x86-64,$1),_x86_64,_$(subst x86-64-,,$1))
+LIB_OBJ := $(filter-out $(ISA_SRC:%.c=$(BUILD)/obj/%.o),$(LIB_OBJ)) \
+           $(foreach l,$(ISA_LEVELS),$(ISA_SRC:%.c=$(BUILD)/obj/isa-$l/%.o))
+$(BUILD)/obj/vm/isa.o $(BUILD)/pic/vm/isa.o: CFLAGS_ALL += -DCVM_ISA_VARIANTS=1
+define isa_rules
+$(BUILD)/obj/isa-$1/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS_ALL) -march=$1 -DCVM_ISA_SUFFIX=$(call isa_suffix,$1) -c $$< -o $$@
+$(BUILD)/pic/isa-$1/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS_ALL) -fPIC -march=$1 -DCVM_ISA_SUFFIX=$(call isa_suffix,$1) -c $$< -o $$@
+endef
+$(foreach l,$(ISA_LEVELS),$(eval $(call isa_rules,$l)))
+endif
+
+# The shared library: the same sources as -fPIC objects; soname libcubevm.so.0.
+VERSION := $(shell sed -n 's/^\#define CVM_VERSION_STRING "\(.*\)"/\1/p' vm/cubevm.h)
+PIC_OBJ := $(LIB_OBJ:$(BUILD)/obj/%=$(BUILD)/pic/%)
+SONAME := libcubevm.so.0
+SO := $(BUILD)/lib/libcubevm.so
+
+.PHONY: all check demo deps clean docs install uninstall shared check-symbols check-isa
 all: $(LIB) $(BIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -80,7 +120,82 @@ $(BUILD)/gen_isa: tools/gen_isa.c bytecode/ops.def bytecode/sregs.def bytecode/b
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) -I. $< -o $@
 
+# ---- shared library, install, exported symbols ----
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fPIC -c $< -o $@
+
+shared: $(SO)
+
+$(SO).$(VERSION): $(PIC_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(LDFLAGS_ALL) $^ $(LDLIBS_ALL) -o $@
+
+$(SO): $(SO).$(VERSION)
+	ln -sf libcubevm.so.$(VERSION) $(BUILD)/lib/$(SONAME)
+	ln -sf $(SONAME) $@
+
+# The installed header is self-contained: status.def is pasted in.
+$(BUILD)/include/cubevm.h: vm/cubevm.h vm/status.def
+	@mkdir -p $(dir $@)
+	awk '/^#include "status.def"/ { while ((getline l < "vm/status.def") > 0) print l; next } { print }' \
+	    vm/cubevm.h >$@
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+$(BUILD)/cubevm.pc: cubevm.pc.in vm/cubevm.h FORCE
+	@mkdir -p $(dir $@)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' cubevm.pc.in >$@
+
+install: $(BIN) $(LIB) $(SO) $(BUILD)/include/cubevm.h $(BUILD)/cubevm.pc tools/cubevm.1
+	$(if $(findstring -march=native,$(CFLAGS_ALL)),$(error install: -march=native in CFLAGS; the installed library must run on any x86-64))
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cubevm
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libcubevm.a
+	install -m 755 $(SO).$(VERSION) $(DESTDIR)$(LIBDIR)/libcubevm.so.$(VERSION)
+	ln -sf libcubevm.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcubevm.so
+	install -m 644 $(BUILD)/include/cubevm.h $(DESTDIR)$(INCLUDEDIR)/cubevm.h
+	install -m 644 $(BUILD)/cubevm.pc $(DESTDIR)$(PKGCONFIGDIR)/cubevm.pc
+	install -m 644 tools/cubevm.1 $(DESTDIR)$(MANDIR)/man1/cubevm.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cubevm $(DESTDIR)$(LIBDIR)/libcubevm.a \
+	    $(DESTDIR)$(LIBDIR)/libcubevm.so $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libcubevm.so.$(VERSION) $(DESTDIR)$(INCLUDEDIR)/cubevm.h \
+	    $(DESTDIR)$(PKGCONFIGDIR)/cubevm.pc $(DESTDIR)$(MANDIR)/man1/cubevm.1
+
+check-symbols: $(SO)
+	tools/check-symbols.sh $(SO) vm/cubevm.h
+
+# The interpreter-heavy tests again under each ISA variant this CPU runs
+# (the plain `make check` run uses the best one).
+ISA_TESTS := test_isa test_interp test_ops test_control test_memory test_plane test_sched test_numerics \
+             test_conformance
+ISA_TEST_BIN := $(filter $(ISA_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
+check-isa: $(BUILD)/isa_levels $(ISA_TEST_BIN) $(BIN)
+	@for l in $$($(BUILD)/isa_levels); do \
+	    echo "== CUBEVM_ISA=$$l"; \
+	    CUBEVM_ISA=$$l CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) prove -f --exec 'tests/run-one' \
+	        $(ISA_TEST_BIN) || exit 1; \
+	done
+
+$(BUILD)/isa_levels: tools/isa_levels.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $< $(LIB) $(LDLIBS_ALL) -o $@
+
+FORCE:
+
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(wildcard $(BUILD)/tests/*.d)
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(wildcard $(BUILD)/tests/*.d) \
+    $(wildcard $(PIC_OBJ:.o=.d))
