@@ -8,6 +8,8 @@
  */
 #include "cubevm_cli.h"
 
+#include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,8 +20,11 @@ typedef struct named {
 } named;
 
 typedef struct run_opts {
-    const char *file, *kernel, *device;
-    uint32_t grid[3], block[3], shared, plane_width;
+    const char *file, *kernel, *device, *profile;
+    uint32_t grid[3], block[3], shared, plane_width, threads;
+    int schedule;  /* cvm_schedule */
+    uint64_t seed;
+    bool seeded;
     double timeout;
     uint64_t steps;
     int unchecked;
@@ -135,6 +140,27 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
     } else if (OPT("--plane-width")) {
         if (r > 0 && !parse_u32(v, &o->plane_width))
             return cli_error(CLI_USAGE, "run: --plane-width '%s': expected an integer", v);
+    } else if (OPT("--threads")) {
+        if (r > 0 && (!parse_u32(v, &o->threads) || !o->threads))
+            return cli_error(CLI_USAGE, "run: --threads '%s': expected an integer >= 1", v);
+    } else if (OPT("--profile")) {
+        o->profile = v;
+    } else if (OPT("--seed")) {
+        if (r > 0 && !cli_parse_u64(v, &o->seed))
+            return cli_error(CLI_USAGE, "run: --seed '%s': expected an integer", v);
+        o->seeded |= r > 0;
+    } else if (OPT("--schedule")) {
+        if (r > 0) {
+            if (!strcmp(v, "parallel"))
+                o->schedule = CVM_SCHEDULE_PARALLEL;
+            else if (!strcmp(v, "sequential"))
+                o->schedule = CVM_SCHEDULE_SEQUENTIAL;
+            else if (!strcmp(v, "random"))
+                o->schedule = CVM_SCHEDULE_RANDOM;
+            else
+                return cli_error(CLI_USAGE,
+                                 "run: --schedule '%s': expected parallel, sequential or random", v);
+        }
     } else if (OPT("--steps")) {
         if (r > 0 && !cli_parse_u64(v, &o->steps))
             return cli_error(CLI_USAGE, "run: --steps '%s': expected an integer", v);
@@ -618,7 +644,14 @@ int cli_run(int argc, char **argv)
         goto done;
     /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
      * with a message instead of overcommitting and being killed later. */
-    cvm_config cfg = {.memory_limit = physical_memory()};
+    if (o.schedule == CVM_SCHEDULE_RANDOM && !o.seeded) {
+        o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+        o.seeded = true;
+    }
+    if (o.schedule == CVM_SCHEDULE_RANDOM) /* so the run can be replayed */
+        fprintf(stderr, "cubevm: random schedule, --seed %llu\n", (unsigned long long)o.seed);
+    cvm_config cfg = {.memory_limit = physical_memory(), .threads = o.threads,
+                      .profile = o.profile, .schedule = (cvm_schedule)o.schedule, .seed = o.seed};
     cvm_status st = cvm_device_open(o.device, &cfg, &dev, &d);
     if (st) {
         rc = cli_diag_error(NULL, st, &d);
