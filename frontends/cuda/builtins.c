@@ -1,0 +1,679 @@
+/*
+ * builtins.c - CUDA's builtin variables and functions, lowered by the rows
+ * of docs/lowering.md ("Builtins", "Synchronization and atomics", "Warp
+ * intrinsics", "Math"). Each builtin is a table row or a short case here;
+ * user-defined functions of the same name take precedence (lower.c).
+ */
+#include "lower.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static fe_val rv(fe_type *t, int reg)
+{
+    fe_val v = {t, reg, LV_NONE, 0, false};
+    return v;
+}
+
+static fe_val sreg(fe_lower *L, const char *name)
+{
+    int r = fe_reg(L, RT(TY_U32, 1, 0));
+    fe_emit(L, "sreg.u32 %%r%d, %s", r, name);
+    return rv(fe_ty(TY_U32), r);
+}
+
+bool fe_builtin_member(fe_lower *L, fe_node *e, fe_val *out)
+{
+    if (e->a->kind != N_IDENT || fe_lookup(L, e->a->name))
+        return false;
+    static const struct { const char *var, *sreg; } tab[] = {
+        {"threadIdx", "unit_pos"}, {"blockIdx", "cube_pos"}, {"blockDim", "cube_dim"},
+        {"gridDim", "cube_count"},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+        if (strcmp(e->a->name, tab[i].var) != 0)
+            continue;
+        const char *m = e->name;
+        if ((m[0] != 'x' && m[0] != 'y' && m[0] != 'z') || m[1]) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", m, tab[i].var);
+            *out = rv(fe_ty(TY_U32), 0);
+            return true;
+        }
+        char name[32];
+        snprintf(name, sizeof name, "%s.%c", tab[i].sreg, m[0]);
+        *out = sreg(L, name);
+        return true;
+    }
+    return false;
+}
+
+static fe_val mul3(fe_lower *L, const char *base)
+{
+    char n[32];
+    snprintf(n, sizeof n, "%s.x", base);
+    fe_val a = sreg(L, n);
+    for (char c = 'y'; c <= 'z'; c++) {
+        snprintf(n, sizeof n, "%s.%c", base, c);
+        fe_val b = sreg(L, n);
+        int r = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "mul.u32 %%r%d, %%r%d, %%r%d", r, a.reg, b.reg);
+        a.reg = r;
+    }
+    return a;
+}
+
+bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out)
+{
+    const char *n = e->name;
+    if (strcmp(n, "warpSize") == 0 || strcmp(n, "PLANE_DIM") == 0) {
+        *out = sreg(L, "plane_dim");
+        return true;
+    }
+    if (strcmp(n, "UNIT_POS") == 0) { *out = sreg(L, "unit_pos"); return true; }
+    if (strcmp(n, "UNIT_POS_PLANE") == 0) { *out = sreg(L, "unit_pos_plane"); return true; }
+    if (strcmp(n, "CUBE_POS") == 0) { *out = sreg(L, "cube_pos"); return true; }
+    if (strcmp(n, "CUBE_DIM") == 0) { *out = mul3(L, "cube_dim"); return true; }
+    if (strcmp(n, "CUBE_COUNT") == 0) { *out = mul3(L, "cube_count"); return true; }
+    if (strcmp(n, "ABSOLUTE_POS") == 0) {
+        fe_val cp = sreg(L, "cube_pos"), cd = mul3(L, "cube_dim"), up = sreg(L, "unit_pos");
+        int r = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "mad.u32 %%r%d, %%r%d, %%r%d, %%r%d", r, cp.reg, cd.reg, up.reg);
+        *out = rv(fe_ty(TY_U32), r);
+        return true;
+    }
+    if (strcmp(n, "INFINITY") == 0 || strcmp(n, "CUDART_INF_F") == 0 || strcmp(n, "HUGE_VALF") == 0) {
+        *out = fe_const_float(L, TY_F32, INFINITY);
+        return true;
+    }
+    if (strcmp(n, "NAN") == 0 || strcmp(n, "CUDART_NAN_F") == 0) {
+        *out = fe_const_float(L, TY_F32, NAN);
+        return true;
+    }
+    if (strcmp(n, "FLT_MAX") == 0) { *out = fe_const_float(L, TY_F32, 3.40282346638528859812e+38); return true; }
+    if (strcmp(n, "FLT_MIN") == 0) { *out = fe_const_float(L, TY_F32, 1.17549435082228750797e-38); return true; }
+    if (strcmp(n, "FLT_EPSILON") == 0) { *out = fe_const_float(L, TY_F32, 1.1920928955078125e-07); return true; }
+    if (strcmp(n, "DBL_MAX") == 0) { *out = fe_const_float(L, TY_F64, 1.79769313486231570815e+308); return true; }
+    if (strcmp(n, "INT_MAX") == 0) { *out = fe_const_int(L, TY_I32, 2147483647); return true; }
+    if (strcmp(n, "INT_MIN") == 0) { *out = fe_const_int(L, TY_I32, -2147483647 - 1); return true; }
+    if (strcmp(n, "UINT_MAX") == 0) { *out = fe_const_int(L, TY_U32, 0xffffffffll); return true; }
+    if (strcmp(n, "threadIdx") == 0 || strcmp(n, "blockIdx") == 0 || strcmp(n, "blockDim") == 0 ||
+        strcmp(n, "gridDim") == 0) {
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "'%s' is only supported with a member (.x, .y, .z)", n);
+        *out = rv(fe_ty(TY_U32), 0);
+        return true;
+    }
+    return false;
+}
+
+/* ---- calls ---- */
+
+static int nargs(fe_node *call)
+{
+    int n = 0;
+    for (fe_node *a = call->args; a; a = a->next)
+        n++;
+    return n;
+}
+
+static fe_node *arg(fe_node *call, int i)
+{
+    fe_node *a = call->args;
+    while (a && i-- > 0)
+        a = a->next;
+    return a;
+}
+
+static bool want_args(fe_lower *L, fe_node *call, const char *name, int lo, int hi)
+{
+    int n = nargs(call);
+    if (n < lo || n > hi) {
+        fe_error(L->c, call->tok, CVM_SYNTAX, "'%s' takes %d argument%s, %d given", name, lo,
+                 lo == 1 ? "" : "s", n);
+        return false;
+    }
+    return true;
+}
+
+typedef struct math1 { const char *name; const char *op; int nargs; } math1;
+
+static const math1 math_tab[] = {
+    {"sqrt", "sqrt", 1}, {"rsqrt", "rsqrt", 1}, {"cbrt", "cbrt", 1}, {"exp", "exp", 1},
+    {"exp2", "exp2", 1}, {"expm1", "expm1", 1}, {"log", "log", 1}, {"log2", "log2", 1},
+    {"log10", "log10", 1}, {"log1p", "log1p", 1}, {"sin", "sin", 1}, {"cos", "cos", 1},
+    {"tan", "tan", 1}, {"asin", "asin", 1}, {"acos", "acos", 1}, {"atan", "atan", 1},
+    {"sinh", "sinh", 1}, {"cosh", "cosh", 1}, {"tanh", "tanh", 1}, {"erf", "erf", 1},
+    {"erfc", "erfc", 1}, {"fabs", "abs", 1}, {"floor", "floor", 1}, {"ceil", "ceil", 1},
+    {"trunc", "trunc", 1}, {"round", "round", 1}, {"rint", "rint", 1}, {"nearbyint", "rint", 1},
+    {"pow", "pow", 2}, {"atan2", "atan2", 2}, {"fmin", "min", 2}, {"fmax", "max", 2},
+    {"fmod", "rem", 2}, {"copysign", "copysign", 2}, {"hypot", "hypot", 2}, {"fma", "fma", 3},
+    {"__expf", "exp", 1}, {"__logf", "log", 1}, {"__sinf", "sin", 1}, {"__cosf", "cos", 1},
+    {"__powf", "pow", 2}, {"__fdividef", "div", 2}, {"__fmul_rn", "mul", 2},
+    {"__fadd_rn", "add", 2}, {"__fsub_rn", "sub", 2}, {"__fmaf_rn", "fma", 3},
+    {"__fdiv_rn", "div", 2}, {"__exp10f", "", 1}, {"__log2f", "log2", 1}, {"__log10f", "log10", 1},
+    {"__tanf", "tan", 1}, {"__frsqrt_rn", "rsqrt", 1}, {"__fsqrt_rn", "sqrt", 1},
+    {"__dadd_rn", "add", 2}, {"__dmul_rn", "mul", 2}, {"__fma_rn", "fma", 3},
+};
+
+/* The float math functions: name, name##f (float), and the __ intrinsics. */
+static bool math_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof math_tab / sizeof math_tab[0]; i++) {
+        const math1 *m = &math_tab[i];
+        size_t k = strlen(m->name);
+        bool fsuffix = n == k + 1 && name[k] == 'f' && strncmp(name, m->name, k) == 0;
+        if (!fsuffix && strcmp(name, m->name) != 0)
+            continue;
+        if (!m->op[0])
+            return false;
+        if (!want_args(L, call, name, m->nargs, m->nargs))
+            return true;
+        fe_val a[3];
+        fe_type *t = NULL;
+        for (int j = 0; j < m->nargs; j++) {
+            a[j] = fe_rvalue(L, arg(call, j));
+            fe_type *at = fe_is_float(a[j].ty) ? fe_unqual(a[j].ty) : fe_ty(TY_F64);
+            t = t ? fe_common(t, at) : at;
+        }
+        if (fsuffix || (m->name[0] == '_' && name[strlen(name) - 1] == 'f') ||
+            strncmp(m->name, "__f", 3) == 0)
+            t = fe_ty(TY_F32);
+        if (strncmp(m->name, "__d", 3) == 0)
+            t = fe_ty(TY_F64);
+        if (t->kind == TY_F16 || t->kind == TY_BF16)
+            t = fe_ty(TY_F32);
+        for (int j = 0; j < m->nargs; j++)
+            a[j] = fe_convert(L, a[j], t, call->tok);
+        int r = fe_reg(L, fe_rtype_of(L, t, 0));
+        const char *tn = fe_elem_name(t->kind);
+        if (m->nargs == 1)
+            fe_emit(L, "%s.%s %%r%d, %%r%d", m->op, tn, r, a[0].reg);
+        else if (m->nargs == 2)
+            fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", m->op, tn, r, a[0].reg, a[1].reg);
+        else
+            fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d, %%r%d", m->op, tn, r, a[0].reg, a[1].reg, a[2].reg);
+        *out = rv(t, r);
+        return true;
+    }
+    return false;
+}
+
+static fe_val mask_arg(fe_lower *L, fe_node *e)
+{
+    return fe_convert(L, fe_rvalue(L, e), fe_ty(TY_U32), e->tok);
+}
+
+static bool atomic_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    static const struct { const char *name, *op; } tab[] = {
+        {"atomicAdd", "add"}, {"atomicSub", "sub"}, {"atomicExch", "exch"}, {"atomicMin", "min"},
+        {"atomicMax", "max"}, {"atomicInc", "inc"}, {"atomicDec", "dec"}, {"atomicCAS", "cas"},
+        {"atomicAnd", "and"}, {"atomicOr", "or"}, {"atomicXor", "xor"},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+        size_t k = strlen(tab[i].name);
+        if (strncmp(name, tab[i].name, k) != 0 ||
+            (name[k] && strcmp(name + k, "_block") && strcmp(name + k, "_system")))
+            continue;
+        bool cas = strcmp(tab[i].op, "cas") == 0;
+        if (!want_args(L, call, name, cas ? 3 : 2, cas ? 3 : 2))
+            return true;
+        fe_val p = fe_rvalue(L, arg(call, 0));
+        if (p.ty->kind != TY_PTR || !fe_is_arith(p.ty->base)) {
+            fe_error(L->c, call->tok, CVM_SYNTAX, "the first argument of %s must be a pointer to a number", name);
+            return true;
+        }
+        int sp = fe_space_of(L, p.reg);
+        if (sp != SP_GLOBAL && sp != SP_SHARED) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED, "%s needs a pointer to global or shared memory", name);
+            return true;
+        }
+        fe_type *t = fe_unqual(p.ty->base);
+        fe_val v = fe_convert(L, fe_rvalue(L, arg(call, 1)), t, call->tok);
+        int r = fe_reg(L, fe_rtype_of(L, t, 0));
+        const char *scope = name[k] == 0 ? "device" : name[k + 1] == 'b' ? "cube" : "system";
+        if (cas) {
+            fe_val w = fe_convert(L, fe_rvalue(L, arg(call, 2)), t, call->tok);
+            fe_emit(L, "atom.cas.relaxed.%s.%s %%r%d, [%%r%d], %%r%d, %%r%d", scope,
+                    fe_elem_name(t->kind), r, p.reg, v.reg, w.reg);
+        } else {
+            fe_emit(L, "atom.%s.relaxed.%s.%s %%r%d, [%%r%d], %%r%d", tab[i].op, scope,
+                    fe_elem_name(t->kind), r, p.reg, v.reg);
+        }
+        *out = rv(t, r);
+        return true;
+    }
+    return false;
+}
+
+/* __shfl_*_sync(mask, v, x[, width]) per the lowering table. */
+static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    const char *kind = strcmp(name, "__shfl_sync") == 0 ? "idx"
+                       : strcmp(name, "__shfl_up_sync") == 0 ? "up"
+                       : strcmp(name, "__shfl_down_sync") == 0 ? "down"
+                       : strcmp(name, "__shfl_xor_sync") == 0 ? "xor" : NULL;
+    if (!kind)
+        return false;
+    if (!want_args(L, call, name, 3, 4))
+        return true;
+    L->uses_plane = true;
+    fe_val m = mask_arg(L, arg(call, 0));
+    fe_val v = fe_rvalue(L, arg(call, 1));
+    if (!fe_is_arith(v.ty)) {
+        fe_error(L->c, call->tok, CVM_SYNTAX, "%s of a non-scalar value", name);
+        return true;
+    }
+    fe_type *t = fe_promote(v.ty);
+    v = fe_convert(L, v, t, call->tok);
+    fe_val x = mask_arg(L, arg(call, 2));
+    int64_t w = 32;
+    fe_node *wn = arg(call, 3);
+    if (wn && !fe_const_eval(L->c, wn, &w)) {
+        fe_error(L->c, wn->tok, CVM_UNSUPPORTED, "the width of %s must be a constant", name);
+        return true;
+    }
+    if (w <= 0 || w > 32 || (w & (w - 1))) {
+        fe_error(L->c, call->tok, CVM_SYNTAX, "the width of %s must be a power of two up to 32", name);
+        return true;
+    }
+    int r = fe_reg(L, fe_rtype_of(L, t, 0));
+    const char *tn = fe_elem_name(t->kind);
+    if (w == 32) {
+        fe_emit(L, "shfl.%s.%s %%r%d, %%r%d, %%r%d, %%r%d", kind, tn, r, v.reg, x.reg, m.reg);
+        *out = rv(t, r);
+        return true;
+    }
+    fe_val lane = sreg(L, "unit_pos_plane");
+    fe_val wm = fe_const_int(L, TY_U32, w - 1);
+    int lo = fe_reg(L, RT(TY_U32, 1, 0)); /* lane within the segment */
+    fe_emit(L, "and.u32 %%r%d, %%r%d, %%r%d", lo, lane.reg, wm.reg);
+    if (kind[0] == 'i') {
+        fe_val nm = fe_const_int(L, TY_U32, ~(w - 1));
+        int seg = fe_reg(L, RT(TY_U32, 1, 0)), src = fe_reg(L, RT(TY_U32, 1, 0)), idx = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "and.u32 %%r%d, %%r%d, %%r%d", seg, lane.reg, nm.reg);
+        fe_emit(L, "and.u32 %%r%d, %%r%d, %%r%d", src, x.reg, wm.reg);
+        fe_emit(L, "or.u32 %%r%d, %%r%d, %%r%d", idx, seg, src);
+        fe_emit(L, "shfl.idx.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, idx, m.reg);
+        *out = rv(t, r);
+        return true;
+    }
+    int s = fe_reg(L, fe_rtype_of(L, t, 0)), bad = fe_reg(L, RT(TY_BOOL, 1, 0));
+    fe_emit(L, "shfl.%s.%s %%r%d, %%r%d, %%r%d, %%r%d", kind, tn, s, v.reg, x.reg, m.reg);
+    if (kind[0] == 'u') {
+        fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", bad, lo, x.reg);
+    } else {
+        int q = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_val wv = fe_const_int(L, TY_U32, w);
+        fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", kind[0] == 'd' ? "add" : "xor", q, lo, x.reg);
+        fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", bad, q, wv.reg);
+    }
+    fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, bad, v.reg, s);
+    *out = rv(t, r);
+    return true;
+}
+
+static bool warp_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    if (shfl_call(L, call, name, out))
+        return true;
+    bool any = strcmp(name, "__any_sync") == 0, all = strcmp(name, "__all_sync") == 0;
+    bool ballot = strcmp(name, "__ballot_sync") == 0;
+    if (any || all || ballot) {
+        if (!want_args(L, call, name, 2, 2))
+            return true;
+        L->uses_plane = true;
+        fe_val m = mask_arg(L, arg(call, 0));
+        fe_val p = fe_cond_bool(L, arg(call, 1));
+        int r = fe_reg(L, ballot ? RT(TY_U32, 1, 0) : RT(TY_BOOL, 1, 0));
+        if (ballot)
+            fe_emit(L, "vote.ballot.u32 %%r%d, %%r%d, %%r%d", r, p.reg, m.reg);
+        else
+            fe_emit(L, "vote.%s %%r%d, %%r%d, %%r%d", any ? "any" : "all", r, p.reg, m.reg);
+        *out = ballot ? rv(fe_ty(TY_U32), r) : fe_convert(L, rv(fe_ty(TY_BOOL), r), fe_ty(TY_I32), call->tok);
+        return true;
+    }
+    if (strcmp(name, "__activemask") == 0) {
+        L->uses_plane = true;
+        int r = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "activemask.u32 %%r%d", r);
+        *out = rv(fe_ty(TY_U32), r);
+        return true;
+    }
+    if (strcmp(name, "__syncwarp") == 0) {
+        L->uses_plane = true;
+        fe_val m = nargs(call) ? mask_arg(L, arg(call, 0)) : fe_const_int(L, TY_U32, 0xffffffffll);
+        fe_emit(L, "sync_plane %%r%d", m.reg);
+        *out = rv(fe_ty(TY_VOID), 0);
+        return true;
+    }
+    static const struct { const char *name, *op; } red[] = {
+        {"__reduce_add_sync", "add"}, {"__reduce_min_sync", "min"}, {"__reduce_max_sync", "max"},
+        {"__reduce_and_sync", "and"}, {"__reduce_or_sync", "or"}, {"__reduce_xor_sync", "xor"},
+        {"__match_any_sync", "match.any"},
+    };
+    for (size_t i = 0; i < sizeof red / sizeof red[0]; i++) {
+        if (strcmp(name, red[i].name) != 0)
+            continue;
+        if (!want_args(L, call, name, 2, 2))
+            return true;
+        L->uses_plane = true;
+        fe_val m = mask_arg(L, arg(call, 0));
+        fe_val v = fe_rvalue(L, arg(call, 1));
+        bool match = red[i].op[0] == 'm';
+        fe_type *t = fe_is_signed(v.ty) && !match ? fe_ty(TY_I32) : fe_ty(TY_U32);
+        if (match && fe_unqual(v.ty)->size == 8)
+            t = fe_ty(TY_U64);
+        v = fe_convert(L, v, t, call->tok);
+        int r = fe_reg(L, RT(match ? TY_U32 : t->kind, 1, 0));
+        if (match)
+            fe_emit(L, "match.any.u32 %%r%d, %%r%d, %%r%d", r, v.reg, m.reg);
+        else
+            fe_emit(L, "reduce.%s.%s %%r%d, %%r%d, %%r%d", red[i].op, fe_elem_name(t->kind), r, v.reg, m.reg);
+        *out = rv(match ? fe_ty(TY_U32) : t, r);
+        return true;
+    }
+    return false;
+}
+
+static bool bits_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    static const struct { const char *name, *op; fe_kind t; } tab[] = {
+        {"__popc", "popc", TY_U32}, {"__popcll", "popc", TY_U64}, {"__clz", "clz", TY_I32},
+        {"__clzll", "clz", TY_I64}, {"__brev", "brev", TY_U32}, {"__brevll", "brev", TY_U64},
+        {"__ffs", "ffs", TY_U32}, {"__ffsll", "ffs", TY_U64},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+        if (strcmp(name, tab[i].name) != 0)
+            continue;
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        fe_type *t = fe_ty(tab[i].t);
+        fe_val a = fe_convert(L, fe_rvalue(L, arg(call, 0)), t, call->tok);
+        const char *tn = fe_elem_name(t->kind);
+        if (strcmp(tab[i].op, "brev") == 0) {
+            int r = fe_reg(L, RT(t->kind, 1, 0));
+            fe_emit(L, "brev.%s %%r%d, %%r%d", tn, r, a.reg);
+            *out = rv(t, r);
+            return true;
+        }
+        if (strcmp(tab[i].op, "ffs") == 0) { /* ctz + 1, 0 for 0 */
+            int z = fe_reg(L, RT(TY_U32, 1, 0)), p = fe_reg(L, RT(TY_U32, 1, 0));
+            int isz = fe_reg(L, RT(TY_BOOL, 1, 0)), r = fe_reg(L, RT(TY_I32, 1, 0));
+            fe_val one = fe_const_int(L, TY_U32, 1), zero = fe_const_int(L, t->kind, 0);
+            fe_val zi = fe_const_int(L, TY_U32, 0);
+            fe_emit(L, "ctz.%s %%r%d, %%r%d", tn, z, a.reg);
+            fe_emit(L, "add.u32 %%r%d, %%r%d, %%r%d", p, z, one.reg);
+            fe_emit(L, "eq.%s %%r%d, %%r%d, %%r%d", tn, isz, a.reg, zero.reg);
+            int s = fe_reg(L, RT(TY_U32, 1, 0));
+            fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", s, isz, zi.reg, p);
+            fe_emit(L, "cvt.i32 %%r%d, %%r%d", r, s);
+            *out = rv(fe_ty(TY_I32), r);
+            return true;
+        }
+        int c = fe_reg(L, RT(TY_U32, 1, 0)), r = fe_reg(L, RT(TY_I32, 1, 0));
+        fe_emit(L, "%s.%s %%r%d, %%r%d", tab[i].op, tn, c, a.reg);
+        fe_emit(L, "cvt.i32 %%r%d, %%r%d", r, c);
+        *out = rv(fe_ty(TY_I32), r);
+        return true;
+    }
+    return false;
+}
+
+static bool bitcast_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    static const struct { const char *name; fe_kind from, to; } tab[] = {
+        {"__float_as_int", TY_F32, TY_I32}, {"__int_as_float", TY_I32, TY_F32},
+        {"__float_as_uint", TY_F32, TY_U32}, {"__uint_as_float", TY_U32, TY_F32},
+        {"__double_as_longlong", TY_F64, TY_I64}, {"__longlong_as_double", TY_I64, TY_F64},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+        if (strcmp(name, tab[i].name) != 0)
+            continue;
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        fe_val a = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(tab[i].from), call->tok);
+        int r = fe_reg(L, RT(tab[i].to, 1, 0));
+        fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_elem_name(tab[i].to), r, a.reg);
+        *out = rv(fe_ty(tab[i].to), r);
+        return true;
+    }
+    return false;
+}
+
+/* min/max/abs overloads on the common type of the arguments. */
+static bool minmax_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    bool is_min = strcmp(name, "min") == 0 || strcmp(name, "umin") == 0 || strcmp(name, "llmin") == 0;
+    bool is_max = strcmp(name, "max") == 0 || strcmp(name, "umax") == 0 || strcmp(name, "llmax") == 0;
+    bool is_abs = strcmp(name, "abs") == 0 || strcmp(name, "llabs") == 0 || strcmp(name, "labs") == 0;
+    if (!is_min && !is_max && !is_abs)
+        return false;
+    if (!want_args(L, call, name, is_abs ? 1 : 2, is_abs ? 1 : 2))
+        return true;
+    fe_val a = fe_rvalue(L, arg(call, 0));
+    if (is_abs) {
+        fe_type *t = fe_is_int(a.ty) ? fe_promote(a.ty) : fe_unqual(a.ty);
+        a = fe_convert(L, a, t, call->tok);
+        int r = fe_reg(L, fe_rtype_of(L, t, 0));
+        fe_emit(L, "abs.%s %%r%d, %%r%d", fe_elem_name(t->kind), r, a.reg);
+        *out = rv(t, r);
+        return true;
+    }
+    fe_val b = fe_rvalue(L, arg(call, 1));
+    fe_type *t = fe_common(a.ty, b.ty);
+    a = fe_convert(L, a, t, call->tok);
+    b = fe_convert(L, b, t, call->tok);
+    int r = fe_reg(L, fe_rtype_of(L, t, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", is_min ? "min" : "max", fe_elem_name(t->kind), r, a.reg, b.reg);
+    *out = rv(t, r);
+    return true;
+}
+
+static bool sync_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    *out = rv(fe_ty(TY_VOID), 0);
+    if (strcmp(name, "__syncthreads") == 0) {
+        fe_emit(L, "sync_cube");
+        return true;
+    }
+    const char *pred = strcmp(name, "__syncthreads_count") == 0 ? "count"
+                       : strcmp(name, "__syncthreads_and") == 0 ? "and"
+                       : strcmp(name, "__syncthreads_or") == 0 ? "or" : NULL;
+    if (pred) {
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        fe_val p = fe_cond_bool(L, arg(call, 0));
+        bool count = pred[0] == 'c';
+        int r = fe_reg(L, count ? RT(TY_U32, 1, 0) : RT(TY_BOOL, 1, 0));
+        fe_emit(L, "sync_cube.%s %%r%d, %%r%d", pred, r, p.reg);
+        *out = fe_convert(L, rv(count ? fe_ty(TY_U32) : fe_ty(TY_BOOL), r), fe_ty(TY_I32), call->tok);
+        return true;
+    }
+    const char *scope = strcmp(name, "__threadfence_block") == 0 ? "cube"
+                        : strcmp(name, "__threadfence") == 0 ? "device"
+                        : strcmp(name, "__threadfence_system") == 0 ? "system" : NULL;
+    if (scope) {
+        fe_emit(L, "fence.seq_cst.%s", scope);
+        return true;
+    }
+    return false;
+}
+
+static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    if (strncmp(name, "make_", 5) == 0) {
+        fe_ctx *c = L->c;
+        (void)c;
+        fe_node fake = *call;
+        fake.kind = N_CAST;
+        fake.op = 'F';
+        /* the type named after make_ is a builtin vector or struct: lowered as its constructor */
+        fe_type *t = fe_lookup_type(L->c, name + 5);
+        if (!t)
+            return false;
+        fake.ty = t;
+        if (t->kind == TY_VEC) {
+            *out = fe_gen(L, &fake);
+            return true;
+        }
+        if (t->kind == TY_STRUCT) { /* float3 and friends: a local temporary */
+            uint32_t off = L->local_size = (L->local_size + 3) / 4 * 4;
+            L->local_size += t->size;
+            int p = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
+            fe_emit(L, "const.ptr.local %%r%d, %u", p, off);
+            fe_node *a = call->args;
+            for (fe_member *m = t->members; m && a; m = m->next, a = a->next) {
+                fe_val v = fe_convert(L, fe_rvalue(L, a), m->ty, a->tok);
+                fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, m->offset), 1, a->tok);
+                fe_emit(L, "st.%s [%%r%d], %%r%d", fe_elem_name(m->ty->kind), q.reg, v.reg);
+            }
+            *out = (fe_val){t, p, LV_MEM, 0, false};
+            return true;
+        }
+        return false;
+    }
+    if (strcmp(name, "__ldg") == 0) {
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        fe_val p = fe_rvalue(L, arg(call, 0));
+        if (p.ty->kind != TY_PTR) {
+            fe_error(L->c, call->tok, CVM_SYNTAX, "__ldg needs a pointer");
+            return true;
+        }
+        *out = fe_load(L, (fe_val){p.ty->base, p.reg, LV_MEM, 0, false});
+        return true;
+    }
+    if (strcmp(name, "__saturatef") == 0) {
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        fe_val a = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(TY_F32), call->tok);
+        fe_val z = fe_const_float(L, TY_F32, 0), o = fe_const_float(L, TY_F32, 1);
+        int r = fe_reg(L, RT(TY_F32, 1, 0));
+        fe_emit(L, "clamp.f32 %%r%d, %%r%d, %%r%d, %%r%d", r, a.reg, z.reg, o.reg);
+        *out = rv(fe_ty(TY_F32), r);
+        return true;
+    }
+    static const struct { const char *name, *op; fe_kind t; } fp[] = {
+        {"isnan", "isnan", TY_VOID}, {"isinf", "isinf", TY_VOID}, {"isfinite", "isfinite", TY_VOID},
+        {"__isnanf", "isnan", TY_F32}, {"__isinff", "isinf", TY_F32}, {"__finitef", "isfinite", TY_F32},
+        {"signbit", "", TY_VOID},
+    };
+    for (size_t i = 0; i < sizeof fp / sizeof fp[0]; i++) {
+        if (strcmp(name, fp[i].name) != 0 || !fp[i].op[0])
+            continue;
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        fe_val a = fe_rvalue(L, arg(call, 0));
+        if (!fe_is_float(a.ty))
+            a = fe_convert(L, a, fe_ty(TY_F64), call->tok);
+        int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "%s.%s %%r%d, %%r%d", fp[i].op, fe_elem_name(fe_unqual(a.ty)->kind), r, a.reg);
+        *out = rv(fe_ty(TY_BOOL), r);
+        return true;
+    }
+    if (strcmp(name, "__umulhi") == 0 || strcmp(name, "__mulhi") == 0 || strcmp(name, "__umul64hi") == 0 ||
+        strcmp(name, "__mul64hi") == 0) {
+        if (!want_args(L, call, name, 2, 2))
+            return true;
+        fe_kind k = name[2] == 'u' ? (strstr(name, "64") ? TY_U64 : TY_U32) : (strstr(name, "64") ? TY_I64 : TY_I32);
+        fe_val a = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(k), call->tok);
+        fe_val b = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(k), call->tok);
+        int r = fe_reg(L, RT(k, 1, 0));
+        fe_emit(L, "mulhi.%s %%r%d, %%r%d, %%r%d", fe_elem_name(k), r, a.reg, b.reg);
+        *out = rv(fe_ty(k), r);
+        return true;
+    }
+    if (strcmp(name, "__float2half") == 0 || strcmp(name, "__float2half_rn") == 0 ||
+        strcmp(name, "__half2float") == 0 || strcmp(name, "__float2bfloat16") == 0 ||
+        strcmp(name, "__bfloat162float") == 0 || strcmp(name, "__float2bfloat16_rn") == 0 ||
+        strcmp(name, "__int2float_rn") == 0 || strcmp(name, "__uint2float_rn") == 0 ||
+        strcmp(name, "__float2int_rz") == 0 || strcmp(name, "__double2float_rn") == 0) {
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        fe_kind k = strstr(name, "2half") ? TY_F16 : strstr(name, "2bfloat16") ? TY_BF16
+                    : strstr(name, "2int") ? TY_I32 : TY_F32;
+        *out = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(k), call->tok);
+        return true;
+    }
+    if (strcmp(name, "__trap") == 0 || strcmp(name, "abort") == 0) {
+        fe_emit(L, "trap \"__trap() at %s:%u\"", L->c->files[call->tok->file], call->tok->line);
+        *out = rv(fe_ty(TY_VOID), 0);
+        return true;
+    }
+    if (strcmp(name, "malloc") == 0 || strcmp(name, "free") == 0) {
+        fe_error(L->c, call->tok, CVM_UNSUPPORTED, "device-side malloc is not supported in kernels");
+        return true;
+    }
+    return false;
+}
+
+static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    *out = rv(fe_ty(TY_I32), 0);
+    if (strcmp(name, "printf") == 0) {
+        fe_node *f = call->args;
+        if (!f || f->kind != N_STR) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED, "printf needs a string literal format");
+            return true;
+        }
+        char regs[512];
+        size_t n = 0;
+        regs[0] = 0;
+        for (fe_node *a = f->next; a; a = a->next) {
+            fe_val v = fe_rvalue(L, a);
+            if (fe_is_float(v.ty) && v.ty->kind != TY_F64)
+                v = fe_convert(L, v, fe_ty(TY_F64), a->tok); /* C's default promotions */
+            else if (fe_is_int(v.ty) && v.ty->size < 4)
+                v = fe_convert(L, v, fe_ty(TY_I32), a->tok);
+            n += (size_t)snprintf(regs + n, n < sizeof regs ? sizeof regs - n : 0, ", %%r%d", v.reg);
+        }
+        if (n >= sizeof regs) {
+            fe_error(L->c, call->tok, CVM_LIMIT, "too many printf arguments");
+            return true;
+        }
+        /* the format as a .cbs string: escape quotes, backslashes and control bytes */
+        fe_buf s = {0};
+        for (const char *p = f->name; *p; p++) {
+            unsigned char ch = (unsigned char)*p;
+            if (ch == '"' || ch == '\\')
+                fe_buf_printf(L->c, &s, "\\%c", ch);
+            else if (ch == '\n')
+                fe_buf_add(L->c, &s, "\\n", 2);
+            else if (ch < 32 || ch >= 127)
+                fe_buf_printf(L->c, &s, "\\x%02x", ch);
+            else
+                fe_buf_add(L->c, &s, (const char *)&ch, 1);
+        }
+        fe_buf_printf(L->c, &L->body, "    print \"%s\"%s\n", s.p ? s.p : "", regs);
+        L->ninsn++;
+        fe_buf_free(L->c, &s);
+        return true;
+    }
+    if (strcmp(name, "assert") == 0 || strcmp(name, "__assert") == 0) {
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        fe_val c = fe_cond_bool(L, call->args);
+        fe_emit(L, "assert %%r%d, \"%s:%u: assertion failed\"", c.reg, L->c->files[call->tok->file],
+                call->tok->line);
+        *out = rv(fe_ty(TY_VOID), 0);
+        return true;
+    }
+    return false;
+}
+
+bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    static const char *const rejected[] = {"cudaMalloc", "cudaDeviceSynchronize", "cudaMemcpy"};
+    for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++)
+        if (strcmp(name, rejected[i]) == 0) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED, "'%s' is a host API function; not callable in kernels", name);
+            return true;
+        }
+    return sync_call(L, call, name, out) || atomic_call(L, call, name, out) ||
+           warp_call(L, call, name, out) || bits_call(L, call, name, out) ||
+           bitcast_call(L, call, name, out) || minmax_call(L, call, name, out) ||
+           math_call(L, call, name, out) || print_call(L, call, name, out) ||
+           misc_call(L, call, name, out);
+}

@@ -1,0 +1,262 @@
+/*
+ * compile.c - cvm_compile_cuda: the CUDA C frontend's driver and the small
+ * utilities its stages share (arena, text buffers, diagnostics).
+ *
+ * Pipeline: cvm_fe_pp (pp.c) -> fe_lex -> fe_parse -> fe_lower (.cbs text)
+ * -> cvm_bc_assemble -> cvm_bc_verify -> cvm_bc_module_write. The text
+ * route lets the assembler and verifier check every kernel the compiler
+ * writes; a failure there is an internal compiler error, reported as such.
+ */
+#include "../../vm/cubevm.h"
+#include "fe.h"
+#include "lower.h"
+#include "pp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- arena ---- */
+
+struct fe_chunk {
+    fe_chunk *next;
+    size_t size, used;
+    /* payload follows, 16-byte aligned */
+};
+
+#define CHUNK_HDR ((sizeof(fe_chunk) + 15) & ~(size_t)15)
+#define CHUNK_SIZE ((size_t)64 * 1024)
+
+void *fe_alloc(fe_ctx *c, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    fe_chunk *k = c->chunks;
+    if (!k || k->size - k->used < size) {
+        size_t cap = size > CHUNK_SIZE ? size : CHUNK_SIZE;
+        k = cvm_bc_alloc(c->alloc, c->alloc_user, CHUNK_HDR + cap);
+        if (!k) {
+            fe_error(c, NULL, CVM_OUT_OF_MEMORY, "out of memory");
+            return NULL;
+        }
+        k->size = cap;
+        k->next = c->chunks;
+        c->chunks = k;
+    }
+    void *p = (char *)k + CHUNK_HDR + k->used;
+    k->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+static void arena_free(fe_ctx *c)
+{
+    while (c->chunks) {
+        fe_chunk *k = c->chunks;
+        c->chunks = k->next;
+        cvm_bc_free(c->alloc, c->alloc_user, k, CHUNK_HDR + k->size);
+    }
+}
+
+char *fe_strndup(fe_ctx *c, const char *s, size_t n)
+{
+    char *p = fe_alloc(c, n + 1);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+char *fe_fmt(fe_ctx *c, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    return fe_strndup(c, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* ---- growable text ---- */
+
+void fe_buf_add(fe_ctx *c, fe_buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = cvm_bc_alloc(c->alloc, c->alloc_user, cap);
+        if (!p) {
+            fe_error(c, NULL, CVM_OUT_OF_MEMORY, "out of memory");
+            return;
+        }
+        if (b->p)
+            memcpy(p, b->p, b->len);
+        cvm_bc_free(c->alloc, c->alloc_user, b->p, b->cap);
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+void fe_buf_printf(fe_ctx *c, fe_buf *b, const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof tmp) { /* long strings (print formats): format again into place */
+        char *big = cvm_bc_alloc(c->alloc, c->alloc_user, (size_t)n + 1);
+        if (!big) {
+            fe_error(c, NULL, CVM_OUT_OF_MEMORY, "out of memory");
+            return;
+        }
+        va_start(ap, fmt);
+        vsnprintf(big, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        fe_buf_add(c, b, big, (size_t)n);
+        cvm_bc_free(c->alloc, c->alloc_user, big, (size_t)n + 1);
+        return;
+    }
+    fe_buf_add(c, b, tmp, (size_t)n);
+}
+
+void fe_buf_free(fe_ctx *c, fe_buf *b)
+{
+    cvm_bc_free(c->alloc, c->alloc_user, b->p, b->cap);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- diagnostics ---- */
+
+void fe_error(fe_ctx *c, const fe_tok *tok, cvm_status st, const char *fmt, ...)
+{
+    if (c->err)
+        return;
+    c->err = true;
+    c->err_status = st;
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cvm_diag *d = c->diag;
+    if (!d)
+        return;
+    memset(d, 0, sizeof *d);
+    d->status = st;
+    if (tok && tok->file < c->nfiles) {
+        const char *file = c->files[tok->file];
+        snprintf(d->file, sizeof d->file, "%s", file);
+        d->line = tok->line;
+        d->col = tok->col;
+        snprintf(d->message, sizeof d->message, "%s:%u:%u: error: %s", file, tok->line, tok->col,
+                 msg);
+    } else {
+        snprintf(d->message, sizeof d->message, "error: %s", msg);
+    }
+}
+
+/* ---- the driver ---- */
+
+static cvm_status split_defines(fe_ctx *c, const cvm_compile_options *o, cvm_fe_define **out)
+{
+    *out = NULL;
+    if (!o || !o->define_count)
+        return CVM_OK;
+    cvm_fe_define *d = fe_alloc(c, sizeof *d * o->define_count);
+    if (!d)
+        return c->err_status;
+    for (uint32_t i = 0; i < o->define_count; i++) {
+        const char *s = o->defines[i] ? o->defines[i] : "";
+        const char *eq = strchr(s, '=');
+        d[i].name = eq ? fe_strndup(c, s, (size_t)(eq - s)) : s;
+        d[i].value = eq ? eq + 1 : NULL;
+    }
+    *out = d;
+    return c->err ? c->err_status : CVM_OK;
+}
+
+/* Assembles, verifies and serializes the generated text. */
+static cvm_status finish(fe_ctx *c, const fe_buf *text, void **out_bytes, size_t *out_size,
+                         cvm_diag *diag)
+{
+    cvm_bc_module *bc = NULL;
+    cvm_bc_verified *ver = NULL;
+    cvm_diag inner;
+    memset(&inner, 0, sizeof inner);
+    cvm_status st = cvm_bc_assemble(text->p, text->len, "<cuda frontend output>", c->alloc,
+                                    c->alloc_user, &bc, &inner);
+    if (st == CVM_OK)
+        st = cvm_bc_verify(bc, &ver, &inner);
+    if (st == CVM_OK)
+        st = cvm_bc_module_write(bc, out_bytes, out_size, &inner);
+    if (ver)
+        cvm_bc_verified_free(bc, ver);
+    if (bc)
+        cvm_bc_module_free(bc);
+    if (st != CVM_OK && st != CVM_OUT_OF_MEMORY) {
+        cvm_diag_set(diag, CVM_INTERNAL, "internal compiler error: generated bytecode rejected: %s",
+                     inner.message);
+        return CVM_INTERNAL;
+    }
+    if (st != CVM_OK && diag)
+        *diag = inner;
+    return st;
+}
+
+cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
+                            const cvm_compile_options *opts, void **out_bytes, size_t *out_size,
+                            cvm_diag *diag)
+{
+    if (!src || !out_bytes || !out_size)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: NULL argument");
+    *out_bytes = NULL;
+    *out_size = 0;
+    if (!filename)
+        filename = "<input>";
+    fe_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    fe_ctx *c = &ctx;
+    c->alloc = cvm_default_alloc;
+    c->diag = diag;
+    c->fmad = opts ? opts->fmad : 0;
+    char *pp_text = NULL;
+    size_t pp_len = 0;
+    fe_buf out = {0};
+    cvm_fe_define *defs = NULL;
+    cvm_status st = split_defines(c, opts, &defs);
+    if (st)
+        goto fail;
+    cvm_fe_pp_opts po = {0};
+    po.include_dirs = opts ? opts->include_dirs : NULL;
+    po.ninclude_dirs = opts ? opts->include_dir_count : 0;
+    po.defines = defs;
+    po.ndefines = opts ? opts->define_count : 0;
+    po.alloc = c->alloc;
+    st = cvm_fe_pp(src, len, filename, &po, &pp_text, &pp_len, diag);
+    if (st)
+        goto fail;
+    st = fe_lex(c, pp_text, pp_len, filename);
+    if (st)
+        goto fail;
+    fe_parse(c);
+    if (c->err) {
+        st = c->err_status;
+        goto fail;
+    }
+    st = fe_lower_module(c, opts ? opts->kernels : NULL, opts ? opts->kernel_count : 0, &out);
+    if (st)
+        goto fail;
+    st = finish(c, &out, out_bytes, out_size, diag);
+fail:
+    fe_buf_free(c, &out);
+    if (pp_text)
+        cvm_bc_free(c->alloc, c->alloc_user, pp_text, pp_len + 1);
+    arena_free(c);
+    return st;
+}

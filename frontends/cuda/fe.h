@@ -1,0 +1,248 @@
+/*
+ * fe.h - internal interface of the CUDA C frontend (frontends/cuda/).
+ *
+ * The compiler is four stages, chibicc style, each in its own file:
+ *   lex.c    preprocessed text -> tokens with file/line/col (honours the
+ *            preprocessor's GNU line markers)
+ *   parse.c  tokens -> AST (a C++ subset: declarations, statements,
+ *            expressions, structs, templates kept as token ranges)
+ *   type.c   C types, sizes, promotions and the usual conversions
+ *   lower.c / lower_expr.c / builtins.c
+ *            AST -> .cbs text (docs/lowering.md is the contract), which
+ *            compile.c assembles, verifies and serializes.
+ *
+ * Errors never unwind: the first error is recorded in the context and
+ * every stage checks `c->err` and winds down (the lexer hands out EOF
+ * tokens from then on), so bad input cannot loop or crash.
+ */
+#ifndef CVM_FE_H
+#define CVM_FE_H
+
+#include "../../bytecode/bc.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- arena and text buffers (all memory through the caller's allocator) ---- */
+
+typedef struct fe_chunk fe_chunk;
+
+typedef struct fe_buf {
+    char *p;
+    size_t len, cap;
+} fe_buf;
+
+/* ---- tokens ---- */
+
+typedef enum fe_tk { TK_EOF, TK_IDENT, TK_INT, TK_FLOAT, TK_STR, TK_CHAR, TK_PUNCT, TK_PRAGMA } fe_tk;
+
+typedef struct fe_tok {
+    fe_tk kind;
+    const char *s;      /* text (not NUL-terminated) */
+    uint32_t len;
+    uint32_t file, line, col;
+    const char *line_start; /* start of the source line, for carets */
+    uint64_t ival;      /* TK_INT, TK_CHAR */
+    double fval;        /* TK_FLOAT */
+    bool is_unsigned, is_long, is_float32; /* literal suffixes */
+    bool nondecimal;    /* hex/octal/binary integer literal (may be unsigned int) */
+    char *str;          /* TK_STR: decoded, NUL-terminated */
+} fe_tok;
+
+/* ---- types ---- */
+
+typedef enum fe_kind {
+    TY_VOID, TY_BOOL, TY_I8, TY_I16, TY_I32, TY_I64, TY_U8, TY_U16, TY_U32, TY_U64,
+    TY_F16, TY_BF16, TY_F32, TY_F64, TY_PTR, TY_ARRAY, TY_VEC, TY_STRUCT, TY_DIM3
+} fe_kind;
+
+typedef struct fe_type fe_type;
+typedef struct fe_member {
+    const char *name;
+    fe_type *ty;
+    uint32_t offset;
+    struct fe_member *next;
+} fe_member;
+
+struct fe_type {
+    fe_kind kind;
+    fe_type *base;      /* pointer target, array element, vector element */
+    uint32_t len;       /* array length, vector lanes */
+    uint32_t size, align;
+    bool is_const, is_volatile, is_ref, is_unsigned_enum;
+    const char *name;   /* struct tag */
+    fe_member *members; /* struct members */
+    struct fe_node *methods; /* struct member functions (N_FUNC list) */
+    bool complete;
+};
+
+/* ---- AST ---- */
+
+typedef enum fe_nk {
+    /* expressions */
+    N_INT, N_FLOAT, N_STR, N_IDENT, N_BIN, N_ASSIGN, N_UNARY, N_PREINC, N_PREDEC, N_POSTINC,
+    N_POSTDEC, N_COND, N_COMMA, N_CAST, N_SIZEOF, N_CALL, N_INDEX, N_MEMBER, N_ARROW, N_INITLIST,
+    N_BOOL, N_THIS,
+    /* statements */
+    N_BLOCK, N_DECL, N_EXPR, N_IF, N_FOR, N_WHILE, N_DO, N_SWITCH, N_CASE, N_DEFAULT, N_BREAK,
+    N_CONTINUE, N_RETURN, N_EMPTY, N_STATIC_ASSERT,
+    /* top level */
+    N_FUNC
+} fe_nk;
+
+/* binary/unary operator codes: the punctuator's characters packed (e.g. '<' | '<' << 8) */
+#define FE_OP2(a, b) ((int)(a) | ((int)(b) << 8))
+
+typedef struct fe_node fe_node;
+struct fe_node {
+    fe_nk kind;
+    fe_tok *tok;        /* position */
+    int op;             /* operator (N_BIN, N_ASSIGN, N_UNARY) */
+    fe_node *a, *b, *c, *d; /* children: operands, cond/then/else, init/cond/step/body */
+    fe_node *next;      /* lists: statements, arguments, declarators */
+    fe_node *args;      /* call arguments, block items, init lists */
+    fe_type *ty;        /* cast/sizeof/decl type, function return type */
+    const char *name;   /* identifier, member, declared name, function name */
+    uint64_t ival;
+    double fval;
+    bool is_float32, is_long, is_unsigned;
+    /* declarations */
+    unsigned storage;   /* FE_S_* bits */
+    /* functions */
+    fe_node *params;    /* N_DECL list */
+    fe_node *body;
+    uint32_t launch_bound;
+    fe_type *owner;     /* member functions: the struct */
+    bool is_ctor, is_operator, is_conversion;
+    fe_type **targs;    /* N_IDENT/N_CALL with explicit template arguments (types or NULL) */
+    int64_t *tvals;     /*   ... and their integer values */
+    int ntargs;
+    bool pragma_unroll; /* loops preceded by #pragma unroll */
+};
+
+#define FE_S_GLOBAL 1u   /* __global__ */
+#define FE_S_DEVICE 2u   /* __device__ */
+#define FE_S_SHARED 4u   /* __shared__ */
+#define FE_S_CONSTANT 8u /* __constant__ */
+#define FE_S_EXTERN 16u
+#define FE_S_STATIC 32u
+#define FE_S_TYPEDEF 64u
+#define FE_S_CONSTEXPR 128u
+#define FE_S_HOST 256u
+
+/* A template: its parameters and the token range of its definition. */
+typedef struct fe_template {
+    const char *name;
+    int nparams;
+    const char *pnames[8];
+    bool pis_type[8];
+    fe_type *ptypes[8];  /* value parameters: their type */
+    uint32_t tok_begin, tok_end; /* the declaration after `template <...>` */
+    bool is_struct;
+    struct fe_template *next;
+} fe_template;
+
+/* A name bound at parse time to a type (typedef, struct, enum, template type argument). */
+typedef struct fe_tname {
+    const char *name;
+    fe_type *ty;
+    int64_t value;      /* enumerators / template value arguments */
+    bool is_value;
+    struct fe_tname *next;
+} fe_tname;
+
+/* ---- the compiler context ---- */
+
+typedef struct fe_ctx {
+    cvm_alloc_fn alloc;
+    void *alloc_user;
+    fe_chunk *chunks;
+    cvm_diag *diag;
+    bool err;
+    cvm_status err_status;
+    int fmad;
+
+    /* files named by line markers */
+    const char **files;
+    uint32_t nfiles, capfiles;
+
+    /* tokens */
+    fe_tok *toks;
+    uint32_t ntoks, captoks, pos;
+    fe_tok eof;
+
+    /* parse results */
+    fe_node *funcs;     /* N_FUNC list (functions with bodies and prototypes) */
+    fe_node *globals;   /* module-scope N_DECL list (__device__, __constant__, __shared__) */
+    fe_tname *tnames;   /* type names and constants in scope (a stack: newest first) */
+    fe_template *templates;
+    int scope_depth;
+
+    struct fe_lower *lw; /* lower.c state */
+} fe_ctx;
+
+/* ---- util (compile.c) ---- */
+
+void *fe_alloc(fe_ctx *c, size_t size);          /* zeroed arena memory; NULL sets an error */
+char *fe_strndup(fe_ctx *c, const char *s, size_t n);
+char *fe_fmt(fe_ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void fe_buf_add(fe_ctx *c, fe_buf *b, const char *s, size_t n);
+void fe_buf_printf(fe_ctx *c, fe_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void fe_buf_free(fe_ctx *c, fe_buf *b);
+/* Records the first error at tok (NULL: no position) and formats the full diagnostic. */
+void fe_error(fe_ctx *c, const fe_tok *tok, cvm_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* ---- lex.c ---- */
+
+cvm_status fe_lex(fe_ctx *c, const char *text, size_t len, const char *filename);
+
+/* ---- parse.c ---- */
+
+void fe_parse(fe_ctx *c);
+bool fe_tok_is(const fe_tok *t, const char *s);
+/* Parses the template `t` instantiated with the given arguments (re-reading its tokens). */
+fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
+                        const fe_tok *where);
+fe_template *fe_find_template(fe_ctx *c, const char *name);
+/* The type a name denotes at the end of the translation unit (make_float4 -> float4), or NULL. */
+fe_type *fe_lookup_type(fe_ctx *c, const char *name);
+fe_node *fe_parse_shift(fe_ctx *c); /* a shift-expression (template arguments) */
+/* Integer constant expression; false (no error) when not constant. */
+bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out);
+
+/* ---- type.c ---- */
+
+fe_type *fe_ty(fe_kind k);                  /* shared scalar types */
+fe_type *fe_ptr_to(fe_ctx *c, fe_type *base);
+fe_type *fe_array_of(fe_ctx *c, fe_type *base, uint32_t len);
+fe_type *fe_vec_of(fe_ctx *c, fe_type *base, uint32_t n, const char *name);
+fe_type *fe_qualified(fe_ctx *c, fe_type *t, bool is_const, bool is_volatile);
+fe_type *fe_ref_to(fe_ctx *c, fe_type *t);
+bool fe_is_int(const fe_type *t);           /* bool and integers */
+bool fe_is_float(const fe_type *t);
+bool fe_is_arith(const fe_type *t);
+bool fe_is_signed(const fe_type *t);
+bool fe_is_scalar(const fe_type *t);        /* arithmetic or pointer */
+bool fe_same_type(const fe_type *a, const fe_type *b);
+fe_type *fe_unqual(fe_type *t);
+fe_type *fe_promote(fe_type *t);            /* integer promotion */
+fe_type *fe_common(fe_type *a, fe_type *b); /* usual arithmetic conversions */
+const char *fe_elem_name(fe_kind k);        /* "i32", "f32", ... ("" for others) */
+void fe_type_str(const fe_type *t, char *out, size_t cap);
+void fe_struct_layout(fe_type *t);
+
+#endif

@@ -1,0 +1,1072 @@
+/*
+ * lower.c - kernels and statements to .cbs text (docs/lowering.md,
+ * "Functions", "Statements and control flow"): one .kernel per __global__
+ * function, structured constructs for C control flow, device functions
+ * inlined inside block ... end with return as exit, shared and local
+ * memory laid out here, and the debug directives (.loc, .scope, .var,
+ * .inline) the debugger reads.
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void stmt(fe_lower *L, fe_node *s);
+
+/* ---- registers and text ---- */
+
+int fe_reg(fe_lower *L, uint32_t rtype)
+{
+    fe_ctx *c = L->c;
+    if (L->nregs == L->capregs) {
+        uint32_t cap = L->capregs ? L->capregs * 2 : 256;
+        uint32_t *r = fe_alloc(c, sizeof *r * cap);
+        if (!r)
+            return 0;
+        if (L->rtypes)
+            memcpy(r, L->rtypes, sizeof *r * L->nregs);
+        L->rtypes = r;
+        L->capregs = cap;
+    }
+    L->rtypes[L->nregs] = rtype;
+    fe_kind k = (fe_kind)(rtype & 0xff);
+    if (k == TY_F64)
+        L->uses_f64 = true;
+    if (k == TY_F16)
+        L->uses_f16 = true;
+    return (int)L->nregs++;
+}
+
+static const char *space_name(int sp)
+{
+    switch (sp) {
+    case SP_SHARED: return "ptr.shared";
+    case SP_LOCAL: return "ptr.local";
+    case SP_CONST: return "ptr.const";
+    default: return "ptr.global";
+    }
+}
+
+static void rtype_str(uint32_t rt, char *out, size_t cap)
+{
+    fe_kind k = (fe_kind)(rt & 0xff);
+    uint32_t lanes = (rt >> 8) & 0xff;
+    if (k == TY_PTR)
+        snprintf(out, cap, "%s", space_name((int)(rt >> 16)));
+    else if (lanes > 1)
+        snprintf(out, cap, "%sx%u", fe_elem_name(k), lanes);
+    else
+        snprintf(out, cap, "%s", fe_elem_name(k));
+}
+
+const char *fe_tname_of(fe_lower *L, int reg)
+{
+    static char names[4][32]; /* rotating: several per instruction line */
+    static int next;
+    char *s = names[next++ & 3];
+    rtype_str(reg >= 0 && (uint32_t)reg < L->nregs ? L->rtypes[reg] : RT(TY_I32, 1, 0), s, 32);
+    return s;
+}
+
+int fe_space_of(fe_lower *L, int reg)
+{
+    uint32_t rt = (uint32_t)reg < L->nregs ? L->rtypes[reg] : 0;
+    return (rt & 0xff) == TY_PTR ? (int)(rt >> 16) : SP_NONE;
+}
+
+uint32_t fe_rtype_of(fe_lower *L, fe_type *t, int space)
+{
+    (void)L;
+    if (t->kind == TY_PTR)
+        return RT(TY_PTR, 1, space ? space : SP_GLOBAL);
+    if (t->kind == TY_VEC)
+        return RT(t->base->kind, t->len, 0);
+    return RT(t->kind, 1, 0);
+}
+
+void fe_emit(fe_lower *L, const char *fmt, ...)
+{
+    if (L->c->err)
+        return;
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    fe_buf_printf(L->c, &L->body, "    %s\n", tmp);
+    L->ninsn++;
+}
+
+static void directive(fe_lower *L, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void directive(fe_lower *L, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    fe_buf_printf(L->c, &L->body, "%s\n", tmp);
+}
+
+void fe_loc(fe_lower *L, const fe_tok *t)
+{
+    if (!t || t->kind == TK_EOF || t->line == 0)
+        return;
+    if (t->file == L->loc_file && t->line == L->loc_line && t->col == L->loc_col)
+        return;
+    L->loc_file = t->file;
+    L->loc_line = t->line;
+    L->loc_col = t->col;
+    directive(L, ".loc %u %u %u", t->file, t->line, t->col);
+}
+
+/* A debug region (.scope, .inline) that is dropped when no instruction lands in it. */
+typedef struct region { size_t len; uint32_t ninsn; } region;
+
+static region region_open(fe_lower *L, const char *text)
+{
+    region r = {L->body.len, L->ninsn};
+    directive(L, "%s", text);
+    return r;
+}
+
+static void region_close(fe_lower *L, region r, const char *text)
+{
+    if (L->ninsn == r.ninsn) {
+        L->body.len = r.len;
+        if (L->body.p)
+            L->body.p[r.len] = 0;
+        L->loc_line = 0;
+        return;
+    }
+    directive(L, "%s", text);
+}
+
+/* ---- variables ---- */
+
+static fe_var *bind(fe_lower *L, const char *name, fe_type *ty)
+{
+    fe_var *v = fe_alloc(L->c, sizeof *v);
+    if (!v)
+        return NULL;
+    v->name = name;
+    v->ty = ty;
+    v->next = L->vars;
+    L->vars = v;
+    return v;
+}
+
+static uint32_t align_up(uint32_t x, uint32_t a) { return a ? (x + a - 1) / a * a : x; }
+
+static uint32_t shared_offset(fe_lower *L, fe_node *d)
+{
+    for (int i = 0; i < L->nshared; i++)
+        if (L->shared[i].decl == d)
+            return L->shared[i].offset;
+    if (L->nshared == 64) {
+        fe_error(L->c, d->tok, CVM_LIMIT, "more than 64 __shared__ variables in one kernel");
+        return 0;
+    }
+    uint32_t off = align_up(L->shared_size, d->ty->align < 4 ? 4 : d->ty->align);
+    L->shared_size = off + d->ty->size;
+    L->shared[L->nshared].decl = d;
+    L->shared[L->nshared++].offset = off;
+    return off;
+}
+
+static uint32_t local_alloc(fe_lower *L, fe_type *t)
+{
+    uint32_t off = align_up(L->local_size, t->align < 4 ? 4 : t->align);
+    L->local_size = off + (t->size ? t->size : 1);
+    return off;
+}
+
+static bool in_memory(fe_type *t)
+{
+    return t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_DIM3;
+}
+
+/* Stores an initializer list into memory at `addr` of type t. */
+static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
+{
+    if (init->kind != N_INITLIST) {
+        fe_val dst = addr;
+        dst.lv = LV_MEM;
+        dst.ty = t;
+        fe_val v = fe_gen(L, init);
+        if (!in_memory(t))
+            v = fe_load(L, v);
+        fe_store(L, dst, v, init->tok);
+        return;
+    }
+    if (t->kind == TY_ARRAY) {
+        uint32_t i = 0;
+        for (fe_node *e = init->args; e && i < t->len; e = e->next, i++) {
+            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, e->tok);
+            init_mem(L, a, t->base, e);
+        }
+        for (; i < t->len && !in_memory(t->base); i++) { /* the rest is zero */
+            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
+            a.lv = LV_MEM;
+            a.ty = t->base;
+            fe_store(L, a, fe_const_int(L, TY_I32, 0), init->tok);
+        }
+        return;
+    }
+    if (t->kind == TY_STRUCT) {
+        fe_node *e = init->args;
+        for (fe_member *m = t->members; m; m = m->next) {
+            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, init->tok);
+            if (e) {
+                init_mem(L, a, m->ty, e);
+                e = e->next;
+            } else if (!in_memory(m->ty)) {
+                a.lv = LV_MEM;
+                a.ty = m->ty;
+                fe_store(L, a, fe_const_int(L, TY_I32, 0), init->tok);
+            }
+        }
+        return;
+    }
+    if (init->args)
+        init_mem(L, addr, t, init->args);
+}
+
+static void local_decl(fe_lower *L, fe_node *d)
+{
+    fe_type *t = d->ty;
+    if (d->storage & FE_S_EXTERN && d->storage & FE_S_SHARED) {
+        fe_var *v = bind(L, d->name, t->kind == TY_ARRAY ? t : fe_array_of(L->c, t, 0));
+        if (v)
+            v->mem = MEM_DYNSHARED;
+        return;
+    }
+    if (d->storage & FE_S_SHARED) {
+        if (d->a)
+            fe_error(L->c, d->tok, CVM_SYNTAX, "__shared__ variables cannot have an initializer");
+        fe_var *v = bind(L, d->name, t);
+        if (v) {
+            v->mem = MEM_SHARED;
+            v->offset = shared_offset(L, d);
+        }
+        return;
+    }
+    if (!t) { /* auto */
+        if (!d->a) {
+            fe_error(L->c, d->tok, CVM_SYNTAX, "'auto' variable needs an initializer");
+            return;
+        }
+        fe_val v = fe_gen(L, d->a);
+        t = v.ty->kind == TY_ARRAY ? fe_ptr_to(L->c, v.ty->base) : fe_unqual(v.ty);
+        if (in_memory(t)) {
+            fe_var *var = bind(L, d->name, t);
+            if (var) {
+                var->mem = MEM_LOCAL;
+                var->offset = local_alloc(L, t);
+                fe_copy_mem(L, fe_addr_of_var(L, var), v, t);
+            }
+            return;
+        }
+        v = fe_load(L, v);
+        int r = fe_reg(L, L->rtypes[v.reg]);
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
+        fe_var *var = bind(L, d->name, t);
+        if (var)
+            var->val = (fe_val){t, r, LV_REG, 0, false};
+        directive(L, ".var %s %%r%d", d->name, r);
+        return;
+    }
+    if (t->is_ref) {
+        if (!d->a) {
+            fe_error(L->c, d->tok, CVM_SYNTAX, "a reference needs an initializer");
+            return;
+        }
+        fe_val v = fe_gen(L, d->a);
+        if (v.lv == LV_NONE && !t->is_const) {
+            fe_error(L->c, d->tok, CVM_SYNTAX, "a non-const reference must bind to an lvalue");
+            return;
+        }
+        fe_var *var = bind(L, d->name, t);
+        if (var)
+            var->val = v;
+        return;
+    }
+    if (in_memory(t)) {
+        fe_var *var = bind(L, d->name, t);
+        if (!var)
+            return;
+        var->mem = MEM_LOCAL;
+        var->offset = local_alloc(L, t);
+        if (d->a) {
+            fe_val addr = fe_addr_of_var(L, var);
+            if (d->a->kind == N_INITLIST)
+                init_mem(L, addr, t, d->a);
+            else
+                fe_store(L, addr, fe_gen(L, d->a), d->tok);
+        }
+        return;
+    }
+    int r;
+    if (d->a) {
+        fe_val v;
+        if (d->a->kind == N_INITLIST)
+            v = d->a->args ? fe_rvalue(L, d->a->args) : fe_const_int(L, TY_I32, 0);
+        else
+            v = fe_rvalue(L, d->a);
+        v = fe_convert(L, v, t, d->tok);
+        r = fe_reg(L, t->kind == TY_PTR ? L->rtypes[v.reg] : fe_rtype_of(L, t, 0));
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
+    } else {
+        r = fe_reg(L, fe_rtype_of(L, t, 0));
+        if (t->kind != TY_PTR) { /* defined contents: C leaves it indeterminate, the VM wants a write */
+            fe_val z = fe_convert(L, fe_const_int(L, TY_I32, 0), t, d->tok);
+            fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, z.reg);
+        }
+    }
+    fe_var *var = bind(L, d->name, t);
+    if (var)
+        var->val = (fe_val){fe_unqual(t), r, LV_REG, 0, false};
+    if (var && t->is_const)
+        var->val.ty = t;
+    directive(L, ".var %s %%r%d", d->name, r);
+}
+
+/* ---- statements ---- */
+
+static void block(fe_lower *L, fe_node *b)
+{
+    fe_var *saved = L->vars;
+    region r = {0, 0};
+    bool scoped = b->op != 'D';
+    if (scoped)
+        r = region_open(L, ".scope");
+    for (fe_node *s = b->args; s && !L->c->err; s = s->next)
+        stmt(L, s);
+    if (scoped) {
+        region_close(L, r, ".endscope");
+        L->vars = saved;
+    }
+}
+
+static void open_if(fe_lower *L, fe_val c) { fe_emit(L, "if %%r%d", c.reg); }
+
+static void break_unless(fe_lower *L, fe_node *cond)
+{
+    fe_val c = fe_cond_bool(L, cond);
+    int n = fe_reg(L, RT(TY_BOOL, 1, 0));
+    fe_emit(L, "not.bool %%r%d, %%r%d", n, c.reg);
+    fe_emit(L, "if %%r%d", n);
+    fe_emit(L, "break");
+    fe_emit(L, "end");
+}
+
+static void loop_stmt(fe_lower *L, fe_node *s)
+{
+    fe_var *saved = L->vars;
+    region r = region_open(L, ".scope");
+    if (s->kind == N_FOR && s->a)
+        stmt(L, s->a);
+    int64_t k;
+    fe_emit(L, "loop");
+    if (s->kind != N_DO && s->b && !(fe_const_eval(L->c, s->b, &k) && k)) {
+        fe_loc(L, s->b->tok);
+        break_unless(L, s->b);
+    }
+    if (s->kind == N_WHILE && !(fe_const_eval(L->c, s->a, &k) && k))
+        break_unless(L, s->a);
+    stmt(L, s->d);
+    if (s->kind == N_FOR && s->c) {
+        fe_emit(L, "continuing");
+        fe_loc(L, s->c->tok);
+        fe_rvalue(L, s->c);
+    } else if (s->kind == N_DO) {
+        fe_emit(L, "continuing");
+        fe_loc(L, s->a->tok);
+        fe_val c = fe_cond_bool(L, s->a);
+        int n = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "not.bool %%r%d, %%r%d", n, c.reg);
+        fe_emit(L, "break_if %%r%d", n);
+    }
+    fe_emit(L, "end");
+    region_close(L, r, ".endscope");
+    L->vars = saved;
+}
+
+static bool ends_in_jump(fe_node *s)
+{
+    while (s && s->kind == N_BLOCK) {
+        fe_node *last = s->args;
+        while (last && last->next)
+            last = last->next;
+        s = last;
+    }
+    return s && (s->kind == N_BREAK || s->kind == N_RETURN || s->kind == N_CONTINUE);
+}
+
+static void switch_stmt(fe_lower *L, fe_node *s)
+{
+    fe_val v = fe_rvalue(L, s->a);
+    if (!fe_is_int(v.ty)) {
+        fe_error(L->c, s->a->tok, CVM_SYNTAX, "switch quantity is not an integer");
+        return;
+    }
+    fe_type *t = fe_promote(v.ty);
+    if (t->size > 4) {
+        fe_error(L->c, s->a->tok, CVM_UNSUPPORTED, "switch on a 64-bit value is not supported");
+        return;
+    }
+    v = fe_convert(L, v, t, s->tok);
+    int sel = fe_reg(L, L->rtypes[v.reg]); /* not written inside the switch */
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, sel), sel, v.reg);
+    if (s->d->kind != N_BLOCK) {
+        fe_error(L->c, s->tok, CVM_UNSUPPORTED, "a switch body must be a braced block");
+        return;
+    }
+    fe_emit(L, "switch %%r%d", sel);
+    fe_var *saved = L->vars;
+    fe_node *item = s->d->args;
+    if (item && item->kind != N_CASE && item->kind != N_DEFAULT) {
+        fe_error(L->c, item->tok, CVM_UNSUPPORTED, "statements before the first case label");
+        return;
+    }
+    while (item && !L->c->err) {
+        /* a run of labels, then statements up to the next label */
+        char vals[1024];
+        size_t n = 0;
+        vals[0] = 0;
+        bool dflt = false;
+        fe_node *body_end = item;
+        for (; item && (item->kind == N_CASE || item->kind == N_DEFAULT); item = item->next) {
+            if (item->kind == N_DEFAULT) {
+                if (n) { /* case 1: default: -> case 1 falls through into default */
+                    fe_emit(L, "case %s", vals);
+                    fe_emit(L, "fallthrough");
+                    n = 0;
+                    vals[0] = 0;
+                }
+                dflt = true;
+                continue;
+            }
+            int64_t a = 0, b = 0;
+            if (!fe_const_eval(L->c, item->a, &a) || (item->b && !fe_const_eval(L->c, item->b, &b))) {
+                fe_error(L->c, item->tok, CVM_SYNTAX, "case label is not an integer constant");
+                return;
+            }
+            if (!item->b)
+                b = a;
+            if (b - a > 256) {
+                fe_error(L->c, item->tok, CVM_LIMIT, "case range too large");
+                return;
+            }
+            if (dflt) { /* default: case 1: -> default falls into the case */
+                fe_emit(L, "default");
+                fe_emit(L, "fallthrough");
+                dflt = false;
+            }
+            for (int64_t x = a; x <= b; x++)
+                n += (size_t)snprintf(vals + n, n < sizeof vals ? sizeof vals - n : 0, "%s%lld",
+                                      n ? ", " : "", (long long)(int32_t)x);
+            if (n >= sizeof vals) {
+                fe_error(L->c, item->tok, CVM_LIMIT, "too many case values on one label");
+                return;
+            }
+        }
+        if (dflt)
+            fe_emit(L, "default");
+        else
+            fe_emit(L, "case %s", vals);
+        fe_node *last = NULL;
+        for (; item && item->kind != N_CASE && item->kind != N_DEFAULT && !L->c->err; item = item->next) {
+            stmt(L, item);
+            last = item;
+        }
+        (void)body_end;
+        if (item && !ends_in_jump(last))
+            fe_emit(L, "fallthrough");
+    }
+    fe_emit(L, "end");
+    L->vars = saved;
+}
+
+static void return_stmt(fe_lower *L, fe_node *s)
+{
+    fe_frame *f = L->frame;
+    if (!f) { /* kernel level */
+        if (s->a)
+            fe_error(L->c, s->tok, CVM_SYNTAX, "a __global__ function returns void");
+        fe_emit(L, "return");
+        return;
+    }
+    if (s->a) {
+        if (f->ret_reg < 0) {
+            fe_rvalue(L, s->a);
+        } else if (in_memory(f->ret_ty)) {
+            fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false};
+            if (s->a->kind == N_INITLIST)
+                init_mem(L, dst, f->ret_ty, s->a);
+            else
+                fe_store(L, dst, fe_gen(L, s->a), s->tok);
+        } else {
+            fe_val v = fe_convert(L, fe_rvalue(L, s->a), f->ret_ty, s->tok);
+            if (f->ret_ty->kind == TY_PTR && L->rtypes[f->ret_reg] != L->rtypes[v.reg]) {
+                /* first pointer return decides the space */
+                L->rtypes[f->ret_reg] = L->rtypes[v.reg];
+            }
+            fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
+        }
+    }
+    fe_emit(L, "exit %d", L->blocks - f->blocks);
+}
+
+static void stmt(fe_lower *L, fe_node *s)
+{
+    if (L->c->err || !s)
+        return;
+    if (s->kind != N_BLOCK)
+        fe_loc(L, s->tok);
+    switch (s->kind) {
+    case N_BLOCK:
+        block(L, s);
+        return;
+    case N_DECL:
+        local_decl(L, s);
+        return;
+    case N_EXPR:
+        fe_gen(L, s->a);
+        return;
+    case N_IF: {
+        int64_t k;
+        if (fe_const_eval(L->c, s->a, &k)) { /* if constexpr, template arguments */
+            stmt(L, k ? s->b : s->c);
+            return;
+        }
+        fe_val c = fe_cond_bool(L, s->a);
+        open_if(L, c);
+        fe_var *saved = L->vars;
+        stmt(L, s->b);
+        L->vars = saved;
+        if (s->c) {
+            fe_emit(L, "else");
+            stmt(L, s->c);
+            L->vars = saved;
+        }
+        fe_emit(L, "end");
+        return;
+    }
+    case N_FOR:
+    case N_WHILE:
+    case N_DO:
+        loop_stmt(L, s);
+        return;
+    case N_SWITCH:
+        switch_stmt(L, s);
+        return;
+    case N_CASE:
+    case N_DEFAULT:
+        fe_error(L->c, s->tok, CVM_UNSUPPORTED,
+                 "case label nested inside another statement of the switch is not supported");
+        return;
+    case N_BREAK:
+        fe_emit(L, "break");
+        return;
+    case N_CONTINUE:
+        fe_emit(L, "continue");
+        return;
+    case N_RETURN:
+        return_stmt(L, s);
+        return;
+    case N_EMPTY:
+    case N_STATIC_ASSERT:
+        return;
+    default:
+        fe_error(L->c, s->tok, CVM_INTERNAL, "internal compiler error: statement kind %d", (int)s->kind);
+    }
+}
+
+/* ---- functions ---- */
+
+static bool params_match(fe_node *fn, int nargs)
+{
+    int n = 0, req = 0;
+    for (fe_node *p = fn->params; p; p = p->next) {
+        n++;
+        if (!p->a)
+            req = n;
+    }
+    return nargs >= req && nargs <= n;
+}
+
+fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args, int nargs)
+{
+    (void)args;
+    if (call) {
+        nargs = 0;
+        for (fe_node *a = call->args; a; a = a->next)
+            nargs++;
+    }
+    fe_node *best = NULL;
+    int best_score = -1;
+    for (fe_node *f = L->c->funcs; f; f = f->next) {
+        if (strcmp(f->name, name) != 0 || !params_match(f, nargs))
+            continue;
+        /* overloads: prefer exact parameter types */
+        int score = f->body ? 1 : 0;
+        if (call) {
+            fe_node *a = call->args;
+            for (fe_node *p = f->params; p && a; p = p->next, a = a->next) {
+                fe_type *at = fe_type_of(L, a);
+                fe_type *pt = fe_unqual(p->ty);
+                if (fe_same_type(fe_unqual(at), pt))
+                    score += 4;
+                else if (fe_is_arith(at) && fe_is_arith(pt) && fe_is_float(at) == fe_is_float(pt))
+                    score += 2;
+                else if (at->kind == TY_PTR && pt->kind == TY_PTR)
+                    score += 1;
+            }
+        }
+        if (score > best_score) {
+            best = f;
+            best_score = score;
+        }
+    }
+    if (best && !best->body) {
+        /* a prototype: find the definition with the same name and arity */
+        for (fe_node *f = L->c->funcs; f; f = f->next)
+            if (f->body && strcmp(f->name, name) == 0 && params_match(f, nargs))
+                return f;
+        return NULL; /* declared only (headers): a builtin may implement it */
+    }
+    if (!best && call && call->a->kind == N_IDENT && call->a->ntargs) {
+        fe_template *t = fe_find_template(L->c, name);
+        if (t)
+            return fe_instantiate(L->c, t, call->a->targs, call->a->tvals, call->a->ntargs, call->tok);
+    }
+    return best;
+}
+
+fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
+{
+    for (fe_frame *f = L->frame; f; f = f->up)
+        if (f->fn == fn || strcmp(f->fn->name, fn->name) == 0) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+                     "recursion is not supported in kernels (device functions are inlined)");
+            return fe_const_int(L, TY_I32, 0);
+        }
+    if (fn->storage & FE_S_GLOBAL) {
+        fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+                 "dynamic parallelism (launching a kernel from device code) is not supported");
+        return fe_const_int(L, TY_I32, 0);
+    }
+    /* arguments, evaluated in the caller's scope */
+    fe_val vals[32];
+    int n = 0;
+    fe_node *p = fn->params;
+    for (fe_node *a = call->args; a && p; a = a->next, p = p->next) {
+        if (n == 32) {
+            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
+            return fe_const_int(L, TY_I32, 0);
+        }
+        fe_val v = fe_gen(L, a);
+        if (p->ty->is_ref) {
+            if (v.lv == LV_NONE && !p->ty->is_const) {
+                fe_error(L->c, a->tok, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
+                return fe_const_int(L, TY_I32, 0);
+            }
+        } else if (!in_memory(p->ty)) {
+            v = fe_convert(L, fe_load(L, v), p->ty, a->tok);
+        }
+        vals[n++] = v;
+    }
+    for (; p; p = p->next) /* default arguments */
+        vals[n++] = fe_convert(L, fe_rvalue(L, p->a), p->ty, call->tok);
+    fe_frame fr = {fn, -1, fe_unqual(fn->ty), 0, L->frame};
+    if (fn->ty->kind != TY_VOID) {
+        if (in_memory(fn->ty)) {
+            uint32_t off = local_alloc(L, fn->ty);
+            fr.ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
+            fe_emit(L, "const.ptr.local %%r%d, %u", fr.ret_reg, off);
+        } else {
+            fr.ret_reg = fe_reg(L, fe_rtype_of(L, fn->ty, 0));
+        }
+    }
+    char text[300];
+    snprintf(text, sizeof text, ".inline \"%s\" %u %u %u", fn->name, call->tok->file, call->tok->line,
+             call->tok->col);
+    region r = region_open(L, text);
+    fe_var *saved = L->vars;
+    L->vars = L->globals;
+    int i = 0;
+    for (fe_node *q = fn->params; q; q = q->next, i++) {
+        if (!q->name)
+            continue;
+        fe_var *v = bind(L, q->name, q->ty);
+        if (!v)
+            break;
+        if (q->ty->is_ref) {
+            v->val = vals[i];
+        } else if (in_memory(q->ty)) {
+            v->mem = MEM_LOCAL;
+            v->offset = local_alloc(L, q->ty);
+            fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], q->ty);
+        } else { /* by value: a fresh register the body may modify */
+            int reg = fe_reg(L, L->rtypes[vals[i].reg]);
+            fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
+            v->val = (fe_val){fe_unqual(q->ty), reg, LV_REG, 0, false};
+        }
+    }
+    fe_emit(L, "block");
+    L->blocks++;
+    fr.blocks = L->blocks;
+    L->frame = &fr;
+    uint32_t lf = L->loc_file, ll = L->loc_line, lc = L->loc_col;
+    stmt(L, fn->body);
+    L->frame = fr.up;
+    L->blocks--;
+    fe_emit(L, "end");
+    L->vars = saved;
+    region_close(L, r, ".endinline");
+    L->loc_line = 0;
+    (void)lf; (void)ll; (void)lc;
+    fe_loc(L, call->tok);
+    if (fr.ret_reg < 0)
+        return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false};
+    if (in_memory(fn->ty))
+        return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false};
+    return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false};
+}
+
+/* ---- kernels ---- */
+
+static void param_decl(fe_lower *L, fe_buf *hdr, fe_node *p, int index)
+{
+    fe_type *t = p->ty;
+    const char *name = p->name ? p->name : fe_fmt(L->c, "_p%d", index);
+    if (t->is_ref) {
+        fe_error(L->c, p->tok, CVM_UNSUPPORTED, "kernel parameters cannot be references");
+        return;
+    }
+    if (t->kind == TY_PTR) {
+        fe_type *b = t->base;
+        const char *elem = b->kind == TY_VEC ? fe_fmt(L->c, "%sx%u", fe_elem_name(b->base->kind), b->len)
+                           : fe_is_arith(b) ? fe_elem_name(b->kind) : b->kind == TY_PTR ? "u64" : "u8";
+        fe_buf_printf(L->c, hdr, ".param \"%s\" buffer %s %s\n", name, elem, b->is_const ? "read" : "readwrite");
+    } else if (t->kind == TY_VEC) {
+        fe_buf_printf(L->c, hdr, ".param \"%s\" scalar %sx%u\n", name, fe_elem_name(t->base->kind), t->len);
+    } else if (fe_is_arith(t)) {
+        fe_buf_printf(L->c, hdr, ".param \"%s\" scalar %s\n", name, fe_elem_name(t->kind));
+    } else if (t->kind == TY_STRUCT || t->kind == TY_DIM3) {
+        fe_buf_printf(L->c, hdr, ".param \"%s\" struct %u %u\n", name, t->size, t->align);
+    } else {
+        fe_error(L->c, p->tok, CVM_UNSUPPORTED, "unsupported kernel parameter type");
+    }
+}
+
+/* Copies a by-value struct parameter into local memory, scalar by scalar. */
+static void param_struct(fe_lower *L, const char *pname, fe_type *t, uint32_t base, fe_val addr)
+{
+    if (t->kind == TY_STRUCT) {
+        for (fe_member *m = t->members; m; m = m->next) {
+            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, NULL);
+            param_struct(L, pname, m->ty, base + m->offset, a);
+        }
+        return;
+    }
+    if (t->kind == TY_ARRAY || t->kind == TY_DIM3) {
+        fe_type *et = t->kind == TY_DIM3 ? fe_ty(TY_U32) : t->base;
+        uint32_t len = t->kind == TY_DIM3 ? 3 : t->len;
+        for (uint32_t i = 0; i < len; i++) {
+            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * et->size), 1, NULL);
+            param_struct(L, pname, et, base + i * et->size, a);
+        }
+        return;
+    }
+    int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
+    fe_emit(L, "param.%s %%r%d, %s, %u", fe_tname_of(L, r), r, pname, base);
+    fe_emit(L, "st.%s [%%r%d], %%r%d", fe_tname_of(L, r), addr.reg, r);
+}
+
+static void kernel_params(fe_lower *L, fe_node *fn)
+{
+    int i = 0;
+    for (fe_node *p = fn->params; p && !L->c->err; p = p->next, i++) {
+        const char *name = p->name ? p->name : fe_fmt(L->c, "_p%d", i);
+        fe_type *t = p->ty;
+        fe_var *v = bind(L, name, t);
+        if (!v)
+            return;
+        if (in_memory(t)) {
+            v->mem = MEM_LOCAL;
+            v->offset = local_alloc(L, t);
+            param_struct(L, name, t, 0, fe_addr_of_var(L, v));
+            continue;
+        }
+        int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
+        fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, name);
+        v->val = (fe_val){t->kind == TY_PTR ? t : fe_unqual(t), r, LV_REG, 0, false};
+        directive(L, ".var \"%s\" %%r%d", name, r);
+    }
+}
+
+static void kernel(fe_lower *L, fe_node *fn, const char *name)
+{
+    fe_ctx *c = L->c;
+    fe_buf hdr = {0};
+    L->nregs = 0;
+    L->ninsn = 0;
+    L->shared_size = L->local_size = 0;
+    L->nshared = 0;
+    L->uses_plane = L->uses_f64 = L->uses_f16 = false;
+    L->vars = L->globals;
+    L->frame = NULL;
+    L->blocks = 0;
+    L->loc_line = 0;
+    L->body.len = 0;
+    if (L->body.p)
+        L->body.p[0] = 0;
+    if (fn->ty->kind != TY_VOID)
+        fe_error(c, fn->tok, CVM_SYNTAX, "a __global__ function must return void");
+    fe_buf_printf(c, &hdr, ".kernel \"%s\"\n", name);
+    int i = 0;
+    for (fe_node *p = fn->params; p; p = p->next)
+        param_decl(L, &hdr, p, i++);
+    fe_loc(L, fn->tok);
+    kernel_params(L, fn);
+    stmt(L, fn->body);
+    if (L->ninsn == 0 || 1)
+        fe_emit(L, "return");
+    if (L->uses_plane)
+        fe_buf_printf(c, &hdr, ".plane_width 32\n");
+    if (L->uses_f64 || L->uses_f16)
+        fe_buf_printf(c, &hdr, ".uses%s%s\n", L->uses_f64 ? " f64" : "", L->uses_f16 ? " f16" : "");
+    if (L->shared_size)
+        fe_buf_printf(c, &hdr, ".shared %u\n", align_up(L->shared_size, 16));
+    if (L->local_size)
+        fe_buf_printf(c, &hdr, ".local %u\n", align_up(L->local_size, 16));
+    if (fn->launch_bound)
+        fe_buf_printf(c, &hdr, ".max_cube %u\n", fn->launch_bound);
+    for (uint32_t r = 0; r < L->nregs; r++) {
+        char t[32];
+        rtype_str(L->rtypes[r], t, sizeof t);
+        fe_buf_printf(c, &hdr, ".reg %s %%r%u\n", t, r);
+    }
+    if (!c->err) {
+        fe_buf_add(c, L->out, hdr.p, hdr.len);
+        fe_buf_add(c, L->out, L->body.p ? L->body.p : "", L->body.len);
+        fe_buf_printf(c, L->out, ".end\n\n");
+    }
+    fe_buf_free(c, &hdr);
+}
+
+/* ---- module-scope variables ---- */
+
+static void put_scalar(uint8_t *p, fe_type *t, fe_node *e, fe_ctx *c)
+{
+    int64_t iv = 0;
+    double dv = 0;
+    bool neg = false;
+    fe_node *x = e;
+    while (x && x->kind == N_UNARY && (x->op == '-' || x->op == '+')) {
+        if (x->op == '-')
+            neg = !neg;
+        x = x->a;
+    }
+    if (x && x->kind == N_CAST && x->a)
+        x = x->a;
+    if (x && x->kind == N_FLOAT) {
+        dv = neg ? -x->fval : x->fval;
+        iv = (int64_t)dv;
+    } else if (fe_const_eval(c, e, &iv)) {
+        dv = (double)iv;
+    } else {
+        fe_error(c, e->tok, CVM_UNSUPPORTED, "initializer of a module-scope variable must be a constant");
+        return;
+    }
+    switch (t->kind) {
+    case TY_F32: { float f = (float)dv; memcpy(p, &f, 4); break; }
+    case TY_F64: memcpy(p, &dv, 8); break;
+    default: {
+        uint64_t u = (uint64_t)iv;
+        for (uint32_t i = 0; i < t->size && i < 8; i++)
+            p[i] = (uint8_t)(u >> (8 * i));
+        break;
+    }
+    }
+}
+
+static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
+{
+    if (e->kind != N_INITLIST) {
+        if (fe_is_arith(t))
+            put_scalar(img, t, e, c);
+        else
+            fe_error(c, e->tok, CVM_UNSUPPORTED, "unsupported initializer of a module-scope variable");
+        return;
+    }
+    fe_node *x = e->args;
+    if (t->kind == TY_ARRAY) {
+        for (uint32_t i = 0; x && i < t->len; x = x->next, i++)
+            put_init(img + (size_t)i * t->base->size, t->base, x, c);
+    } else if (t->kind == TY_STRUCT) {
+        for (fe_member *m = t->members; x && m; x = x->next, m = m->next)
+            put_init(img + m->offset, m->ty, x, c);
+    } else if (x) {
+        put_init(img, t, x, c);
+    }
+}
+
+static void module_var(fe_lower *L, fe_node *d)
+{
+    fe_ctx *c = L->c;
+    fe_var *v = fe_alloc(c, sizeof *v);
+    if (!v)
+        return;
+    v->name = d->name;
+    v->ty = d->ty;
+    v->next = L->globals;
+    L->globals = v;
+    if (d->storage & FE_S_SHARED) {
+        v->mem = (d->storage & FE_S_EXTERN) ? MEM_DYNSHARED : MEM_SHARED;
+        if (v->mem == MEM_DYNSHARED && d->ty->kind != TY_ARRAY)
+            v->ty = fe_array_of(c, d->ty, 0);
+        fe_error(c, d->tok, CVM_UNSUPPORTED, "module-scope __shared__ variables are not supported yet; declare them in the kernel");
+        return;
+    }
+    bool is_const = (d->storage & FE_S_CONSTANT) != 0;
+    v->mem = is_const ? MEM_CSYM : MEM_GSYM;
+    v->sym = d->name;
+    fe_type *e = d->ty;
+    while (e->kind == TY_ARRAY)
+        e = e->base;
+    const char *elem = fe_is_arith(e) ? fe_elem_name(e->kind) : "bytes";
+    uint32_t size = d->ty->size ? d->ty->size : 1;
+    fe_buf_printf(c, L->out, ".%s \"%s\" %s %u %u", is_const ? "constant" : "global", d->name, elem,
+                  size, d->ty->align < 4 ? 4 : d->ty->align);
+    if (d->a) {
+        uint8_t *img = cvm_bc_alloc(c->alloc, c->alloc_user, size);
+        if (!img) {
+            fe_error(c, d->tok, CVM_OUT_OF_MEMORY, "out of memory");
+            return;
+        }
+        put_init(img, d->ty, d->a, c);
+        fe_buf_printf(c, L->out, " = 0x");
+        for (uint32_t i = 0; i < size; i++)
+            fe_buf_printf(c, L->out, "%02x", img[i]);
+        cvm_bc_free(c->alloc, c->alloc_user, img, size);
+    }
+    fe_buf_printf(c, L->out, "\n");
+}
+
+/* ---- entry ---- */
+
+static bool wanted(const char *name, const char *const *kernels, uint32_t n)
+{
+    if (!n)
+        return true;
+    for (uint32_t i = 0; i < n; i++)
+        if (kernels[i] && strcmp(kernels[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void template_kernel(fe_lower *L, const char *spec)
+{
+    /* "name<args>": the arguments are parsed by the parser (types or constants) */
+    fe_ctx *c = L->c;
+    const char *lt = strchr(spec, '<');
+    size_t n = strlen(spec);
+    if (!lt || n < 3 || spec[n - 1] != '>') {
+        fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ function named '%s'", spec);
+        return;
+    }
+    char *name = fe_strndup(c, spec, (size_t)(lt - spec));
+    fe_template *t = name ? fe_find_template(c, name) : NULL;
+    if (!t) {
+        fe_error(c, NULL, CVM_NOT_FOUND, "no kernel template named '%s'", name ? name : spec);
+        return;
+    }
+    fe_type *targs[8];
+    int64_t tvals[8];
+    int k = 0;
+    const char *p = lt + 1;
+    while (*p && *p != '>' && k < 8) {
+        while (*p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ',' && *p != '>')
+            p++;
+        const char *e = p;
+        while (e > s && e[-1] == ' ')
+            e--;
+        char *arg = fe_strndup(c, s, (size_t)(e - s));
+        if (!arg)
+            return;
+        char *end = NULL;
+        long long v = strtoll(arg, &end, 0);
+        targs[k] = NULL;
+        tvals[k] = v;
+        if (!end || *end) {
+            static const struct { const char *n; fe_kind k; } names[] = {
+                {"float", TY_F32}, {"double", TY_F64}, {"int", TY_I32}, {"unsigned int", TY_U32},
+                {"unsigned", TY_U32}, {"long", TY_I64}, {"long long", TY_I64},
+                {"unsigned long long", TY_U64}, {"__half", TY_F16}, {"half", TY_F16},
+                {"char", TY_I8}, {"short", TY_I16}, {"bool", TY_BOOL},
+            };
+            for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+                if (strcmp(arg, names[i].n) == 0)
+                    targs[k] = fe_ty(names[i].k);
+            if (!targs[k]) {
+                fe_error(c, NULL, CVM_SYNTAX, "cannot read template argument '%s' of '%s'", arg, spec);
+                return;
+            }
+        }
+        k++;
+        if (*p == ',')
+            p++;
+    }
+    fe_node *fn = fe_instantiate(c, t, targs, tvals, k, NULL);
+    if (fn && !(fn->storage & FE_S_GLOBAL))
+        fe_error(c, fn->tok, CVM_SYNTAX, "'%s' is not a __global__ function", spec);
+    if (fn && !c->err)
+        kernel(L, fn, spec);
+}
+
+cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out)
+{
+    fe_lower lw;
+    memset(&lw, 0, sizeof lw);
+    fe_lower *L = &lw;
+    L->c = c;
+    L->out = out;
+    c->lw = L;
+    for (uint32_t i = 0; i < c->nfiles; i++)
+        fe_buf_printf(c, out, ".file %u \"%s\"\n", i, c->files[i]);
+    for (fe_node *d = c->globals; d && !c->err; d = d->next)
+        module_var(L, d);
+    int count = 0;
+    for (fe_node *f = c->funcs; f && !c->err; f = f->next) {
+        if (!(f->storage & FE_S_GLOBAL) || !f->body || !wanted(f->name, kernels, nkernels))
+            continue;
+        kernel(L, f, f->name);
+        count++;
+    }
+    for (uint32_t i = 0; i < nkernels && !c->err; i++) {
+        bool found = false;
+        for (fe_node *f = c->funcs; f; f = f->next)
+            if ((f->storage & FE_S_GLOBAL) && f->body && kernels[i] && strcmp(f->name, kernels[i]) == 0)
+                found = true;
+        if (!found && kernels[i]) {
+            template_kernel(L, kernels[i]);
+            count++;
+        }
+    }
+    if (!c->err && count == 0)
+        fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ kernel to compile");
+    fe_buf_free(c, &L->body);
+    fe_buf_free(c, &L->regs);
+    return c->err ? c->err_status : CVM_OK;
+}

@@ -1,0 +1,102 @@
+/*
+ * lower.h - state shared by the lowering files (lower.c: statements,
+ * kernels, inlining; lower_expr.c: expressions; builtins.c: CUDA builtin
+ * functions and variables). Values live in typed virtual registers of the
+ * .cbs text; lvalues are a register variable, an element of a line
+ * register, or an address in one of the four memory spaces.
+ */
+#ifndef CVM_FE_LOWER_H
+#define CVM_FE_LOWER_H
+
+#include "fe.h"
+
+enum { SP_NONE, SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST };
+enum { LV_NONE, LV_REG, LV_MEM, LV_ELEM };
+
+typedef struct fe_val {
+    fe_type *ty;
+    int reg;      /* value (LV_NONE/LV_REG/LV_ELEM: the line register) or address (LV_MEM) */
+    int lv;
+    int elem;     /* LV_ELEM: element index */
+    bool vol;     /* volatile memory access */
+} fe_val;
+
+typedef struct fe_var {
+    const char *name;
+    fe_type *ty;
+    fe_val val;   /* what the name denotes: a register lvalue or an address (LV_MEM) */
+    int mem;      /* memory not yet addressed: 0, or MEM_* (address made at each use) */
+    uint32_t offset;
+    const char *sym;
+    struct fe_var *next;
+} fe_var;
+
+enum { MEM_NONE, MEM_SHARED, MEM_DYNSHARED, MEM_LOCAL, MEM_GSYM, MEM_CSYM };
+
+typedef struct fe_frame {
+    fe_node *fn;
+    int ret_reg;        /* -1 for void; struct results: address register */
+    fe_type *ret_ty;
+    int blocks;         /* block depth inside the function's block */
+    struct fe_frame *up;
+} fe_frame;
+
+typedef struct fe_lower {
+    fe_ctx *c;
+    fe_buf *out;        /* module text */
+    fe_buf body, regs;  /* current kernel */
+    uint32_t *rtypes;   /* register types: kind | lanes << 8 | space << 16 */
+    uint32_t nregs, capregs;
+    uint32_t ninsn;
+    uint32_t shared_size, local_size;
+    bool uses_plane, uses_f64, uses_f16;
+    fe_var *vars, *globals;
+    fe_frame *frame;
+    int blocks;         /* open `block` constructs */
+    int depth;          /* indentation */
+    uint32_t loc_file, loc_line, loc_col;
+    struct { fe_node *decl; uint32_t offset; } shared[64];
+    int nshared;
+} fe_lower;
+
+#define RT(kind, lanes, space) ((uint32_t)(kind) | ((uint32_t)(lanes) << 8) | ((uint32_t)(space) << 16))
+
+/* lower.c */
+int fe_reg(fe_lower *L, uint32_t rtype);
+uint32_t fe_rtype_of(fe_lower *L, fe_type *t, int space);
+void fe_emit(fe_lower *L, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void fe_loc(fe_lower *L, const fe_tok *t);
+const char *fe_tname_of(fe_lower *L, int reg); /* the register's .cbs type */
+int fe_space_of(fe_lower *L, int reg);
+fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn);
+fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args, int nargs);
+
+/* lower_expr.c */
+fe_val fe_gen(fe_lower *L, fe_node *e);          /* value or lvalue */
+fe_val fe_rvalue(fe_lower *L, fe_node *e);       /* loaded value (arrays decay) */
+fe_val fe_load(fe_lower *L, fe_val v);
+void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at);
+fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at);
+fe_val fe_cond_bool(fe_lower *L, fe_node *e);    /* expression as a bool register */
+fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v);
+fe_val fe_const_float(fe_lower *L, fe_kind k, double v);
+fe_val fe_ptr_add(fe_lower *L, fe_val p, fe_val idx, int sign, const fe_tok *at);
+fe_val fe_addr_of_var(fe_lower *L, fe_var *v);
+fe_var *fe_lookup(fe_lower *L, const char *name);
+bool fe_pure(fe_lower *L, fe_node *e);
+fe_type *fe_type_of(fe_lower *L, fe_node *e);    /* type without code (sizeof expr) */
+void fe_copy_mem(fe_lower *L, fe_val dst, fe_val src, fe_type *t);
+
+/* builtins.c: true when `name` is a builtin call (handled, result in *out) */
+bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out);
+bool fe_builtin_member(fe_lower *L, fe_node *e, fe_val *out); /* threadIdx.x ... */
+bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out);  /* warpSize, INFINITY ... */
+
+/* entry */
+cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out);
+
+#endif

@@ -1,0 +1,822 @@
+/*
+ * lower_expr.c - expressions to .cbs instructions (docs/lowering.md,
+ * "Expressions", "Types", "Memory"): C conversions as cvt, pointer
+ * arithmetic as ptr.add of byte offsets, loads and stores by the pointer
+ * register's space, and short-circuit operators that never evaluate a
+ * memory read, a call or a side effect speculatively (if-lowering).
+ */
+#include "lower.h"
+
+#include <math.h>
+#include <string.h>
+
+static fe_val rv(fe_type *t, int reg)
+{
+    fe_val v = {t, reg, LV_NONE, 0, false};
+    return v;
+}
+
+static fe_val bad(fe_lower *L) { return fe_const_int(L, TY_I32, 0); }
+
+fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v)
+{
+    fe_type *t = fe_ty(k);
+    int r = fe_reg(L, fe_rtype_of(L, t, 0));
+    if (k == TY_BOOL)
+        fe_emit(L, "const.bool %%r%d, %d", r, v != 0);
+    else if (fe_is_signed(t))
+        fe_emit(L, "const.%s %%r%d, %lld", fe_elem_name(k), r, (long long)v);
+    else if (k >= TY_F16)
+        return fe_const_float(L, k, (double)v);
+    else {
+        uint64_t mask = t->size == 8 ? ~0ull : ((1ull << (t->size * 8)) - 1);
+        fe_emit(L, "const.%s %%r%d, %llu", fe_elem_name(k), r, (unsigned long long)((uint64_t)v & mask));
+    }
+    return rv(t, r);
+}
+
+fe_val fe_const_float(fe_lower *L, fe_kind k, double v)
+{
+    fe_type *t = fe_ty(k);
+    int r = fe_reg(L, fe_rtype_of(L, t, 0));
+    if (isnan(v))
+        fe_emit(L, "const.%s %%r%d, nan", fe_elem_name(k), r);
+    else if (isinf(v))
+        fe_emit(L, "const.%s %%r%d, %sinf", fe_elem_name(k), r, v < 0 ? "-" : "");
+    else
+        fe_emit(L, "const.%s %%r%d, %a", fe_elem_name(k), r, k == TY_F32 ? (double)(float)v : v);
+    return rv(t, r);
+}
+
+fe_var *fe_lookup(fe_lower *L, const char *name)
+{
+    for (fe_var *v = L->vars; v; v = v->next)
+        if (strcmp(v->name, name) == 0)
+            return v;
+    return NULL;
+}
+
+/* The address of a memory variable (shared, local, symbols), made at its use. */
+fe_val fe_addr_of_var(fe_lower *L, fe_var *v)
+{
+    if (!v->mem)
+        return v->val;
+    fe_val a = {v->ty, 0, LV_MEM, 0, v->ty->is_volatile};
+    switch (v->mem) {
+    case MEM_SHARED:
+    case MEM_LOCAL: {
+        int sp = v->mem == MEM_SHARED ? SP_SHARED : SP_LOCAL;
+        a.reg = fe_reg(L, RT(TY_PTR, 1, sp));
+        fe_emit(L, "const.%s %%r%d, %u", fe_tname_of(L, a.reg), a.reg, v->offset);
+        break;
+    }
+    case MEM_DYNSHARED: {
+        int o = fe_reg(L, RT(TY_I32, 1, 0)), z = fe_reg(L, RT(TY_PTR, 1, SP_SHARED));
+        a.reg = fe_reg(L, RT(TY_PTR, 1, SP_SHARED));
+        fe_emit(L, "sreg.i32 %%r%d, dyn_shared_base", o);
+        fe_emit(L, "const.ptr.shared %%r%d, 0", z);
+        fe_emit(L, "ptr.add.ptr.shared %%r%d, %%r%d, %%r%d", a.reg, z, o);
+        break;
+    }
+    default: {
+        int sp = v->mem == MEM_GSYM ? SP_GLOBAL : SP_CONST;
+        a.reg = fe_reg(L, RT(TY_PTR, 1, sp));
+        fe_emit(L, "sym.%s %%r%d, %s", fe_tname_of(L, a.reg), a.reg, v->sym);
+        break;
+    }
+    }
+    return a;
+}
+
+/* ---- conversions ---- */
+
+fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
+{
+    fe_type *from = v.ty;
+    if (v.lv != LV_NONE)
+        v = fe_load(L, v), from = v.ty;
+    to = fe_unqual(to);
+    if (to->kind == TY_VOID)
+        return v;
+    if (fe_same_type(fe_unqual(from), to) || (to->kind == TY_PTR && from->kind == TY_PTR)) {
+        v.ty = to;
+        return v;
+    }
+    if (fe_is_arith(from) && fe_is_arith(to)) {
+        if (fe_unqual(from)->kind == to->kind)
+            return rv(to, v.reg);
+        int r = fe_reg(L, fe_rtype_of(L, to, 0));
+        fe_emit(L, "cvt.%s %%r%d, %%r%d", fe_elem_name(to->kind), r, v.reg);
+        return rv(to, r);
+    }
+    if (to->kind == TY_BOOL && from->kind == TY_PTR) {
+        fe_error(L->c, at, CVM_UNSUPPORTED, "pointer to bool conversion is not supported in kernels");
+        return bad(L);
+    }
+    if (to->kind == TY_PTR && from->kind != TY_PTR) {
+        fe_error(L->c, at, CVM_UNSUPPORTED, "integer to pointer conversion is not supported in kernels");
+        return rv(to, v.reg);
+    }
+    if (to->kind == TY_VEC && fe_is_arith(from)) { /* splat */
+        fe_val s = fe_convert(L, v, to->base, at);
+        int r = fe_reg(L, fe_rtype_of(L, to, 0));
+        fe_emit(L, "splat.%s %%r%d, %%r%d", fe_tname_of(L, r), r, s.reg);
+        return rv(to, r);
+    }
+    char a[128], b[128];
+    fe_type_str(from, a, sizeof a);
+    fe_type_str(to, b, sizeof b);
+    fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s'", a, b);
+    return rv(to, v.reg);
+}
+
+fe_val fe_load(fe_lower *L, fe_val v)
+{
+    if (v.lv == LV_NONE)
+        return v;
+    if (v.lv == LV_REG)
+        return rv(v.ty, v.reg);
+    if (v.lv == LV_ELEM) {
+        int r = fe_reg(L, fe_rtype_of(L, v.ty, 0));
+        fe_emit(L, "extract.%s %%r%d, %%r%d, %d", fe_tname_of(L, v.reg), r, v.reg, v.elem);
+        return rv(v.ty, r);
+    }
+    fe_type *t = v.ty;
+    if (t->kind == TY_ARRAY) /* decay: the address is the value */
+        return rv(fe_ptr_to(L->c, t->base), v.reg);
+    if (t->kind == TY_STRUCT || t->kind == TY_DIM3)
+        return v; /* aggregates stay in memory */
+    int sp = fe_space_of(L, v.reg);
+    int r = fe_reg(L, fe_rtype_of(L, t, t->kind == TY_PTR ? SP_GLOBAL : 0));
+    (void)sp;
+    fe_emit(L, "%s.%s %%r%d, [%%r%d]", v.vol ? "ld.volatile" : "ld", fe_tname_of(L, r), r, v.reg);
+    return rv(fe_unqual(t), r);
+}
+
+/* Copies an aggregate between memory locations, scalar by scalar. */
+void fe_copy_mem(fe_lower *L, fe_val dst, fe_val src, fe_type *t)
+{
+    if (t->kind == TY_STRUCT || t->kind == TY_ARRAY || t->kind == TY_DIM3) {
+        if (t->kind == TY_DIM3) {
+            for (int i = 0; i < 3; i++) {
+                fe_val d = fe_ptr_add(L, dst, fe_const_int(L, TY_I64, i * 4), 1, NULL);
+                fe_val s = fe_ptr_add(L, src, fe_const_int(L, TY_I64, i * 4), 1, NULL);
+                d.ty = s.ty = fe_ty(TY_U32);
+                fe_copy_mem(L, d, s, fe_ty(TY_U32));
+            }
+            return;
+        }
+        if (t->kind == TY_ARRAY) {
+            for (uint32_t i = 0; i < t->len && !L->c->err; i++) {
+                fe_val off = fe_const_int(L, TY_I64, (int64_t)i * t->base->size);
+                fe_val d = fe_ptr_add(L, dst, off, 1, NULL), s = fe_ptr_add(L, src, off, 1, NULL);
+                fe_copy_mem(L, d, s, t->base);
+            }
+            return;
+        }
+        for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
+            fe_val off = fe_const_int(L, TY_I64, m->offset);
+            fe_val d = fe_ptr_add(L, dst, off, 1, NULL), s = fe_ptr_add(L, src, off, 1, NULL);
+            fe_copy_mem(L, d, s, m->ty);
+        }
+        return;
+    }
+    fe_val s = src;
+    s.lv = LV_MEM;
+    s.ty = t;
+    fe_val x = fe_load(L, s);
+    int r = x.reg;
+    fe_emit(L, "%s.%s [%%r%d], %%r%d", dst.vol ? "st.volatile" : "st", fe_tname_of(L, r), dst.reg, r);
+}
+
+void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
+{
+    fe_type *t = dst.ty;
+    if (t->kind == TY_STRUCT || t->kind == TY_DIM3) {
+        if (v.lv != LV_MEM || !fe_same_type(fe_unqual(v.ty), fe_unqual(t))) {
+            fe_error(L->c, at, CVM_SYNTAX, "incompatible struct assignment");
+            return;
+        }
+        fe_copy_mem(L, dst, v, t);
+        return;
+    }
+    if (t->kind == TY_ARRAY) {
+        fe_error(L->c, at, CVM_SYNTAX, "arrays cannot be assigned");
+        return;
+    }
+    v = fe_convert(L, v, t, at);
+    switch (dst.lv) {
+    case LV_REG:
+        if (t->kind == TY_PTR && fe_space_of(L, dst.reg) != fe_space_of(L, v.reg)) {
+            fe_error(L->c, at, CVM_UNSUPPORTED,
+                     "a pointer variable cannot hold pointers to different memory spaces (global, shared, local, constant)");
+            return;
+        }
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, dst.reg), dst.reg, v.reg);
+        return;
+    case LV_ELEM:
+        fe_emit(L, "insert.%s %%r%d, %%r%d, %%r%d, %d", fe_tname_of(L, dst.reg), dst.reg, dst.reg, v.reg,
+                dst.elem);
+        return;
+    case LV_MEM:
+        if (fe_space_of(L, dst.reg) == SP_CONST) {
+            fe_error(L->c, at, CVM_SYNTAX, "cannot write to __constant__ memory in a kernel");
+            return;
+        }
+        fe_emit(L, "%s.%s [%%r%d], %%r%d", dst.vol ? "st.volatile" : "st", fe_tname_of(L, v.reg),
+                dst.reg, v.reg);
+        return;
+    default:
+        fe_error(L->c, at, CVM_SYNTAX, "expression is not assignable");
+    }
+}
+
+/* ---- pointers ---- */
+
+fe_val fe_ptr_add(fe_lower *L, fe_val p, fe_val idx, int sign, const fe_tok *at)
+{
+    /* p is an address (LV_MEM or pointer rvalue); idx a byte offset when p.ty is not a pointer */
+    fe_val off = fe_convert(L, idx, fe_ty(TY_I64), at);
+    uint32_t scale = 1;
+    if (p.lv == LV_NONE && p.ty->kind == TY_PTR)
+        scale = p.ty->base->size ? p.ty->base->size : 1;
+    if (scale != 1) {
+        fe_val s = fe_const_int(L, TY_I64, scale);
+        int r = fe_reg(L, RT(TY_I64, 1, 0));
+        fe_emit(L, "mul.i64 %%r%d, %%r%d, %%r%d", r, off.reg, s.reg);
+        off.reg = r;
+    }
+    if (sign < 0) {
+        int r = fe_reg(L, RT(TY_I64, 1, 0));
+        fe_emit(L, "neg.i64 %%r%d, %%r%d", r, off.reg);
+        off.reg = r;
+    }
+    int r = fe_reg(L, L->rtypes[p.reg]);
+    fe_emit(L, "ptr.add.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, p.reg, off.reg);
+    fe_val out = p;
+    out.reg = r;
+    return out;
+}
+
+/* p[i] / *(p + i): an lvalue in memory. */
+static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
+{
+    if (base.lv == LV_MEM && base.ty->kind == TY_ARRAY) {
+        fe_type *et = base.ty->base;
+        fe_val p = rv(fe_ptr_to(L->c, et), base.reg);
+        fe_val q = fe_ptr_add(L, p, fe_rvalue(L, ie), 1, at);
+        fe_val lv = {et, q.reg, LV_MEM, 0, base.vol || et->is_volatile};
+        return lv;
+    }
+    base = fe_load(L, base);
+    if (base.ty->kind != TY_PTR) {
+        fe_error(L->c, at, CVM_SYNTAX, "subscripted value is not an array or pointer");
+        return bad(L);
+    }
+    fe_val q = fe_ptr_add(L, base, fe_rvalue(L, ie), 1, at);
+    fe_val lv = {base.ty->base, q.reg, LV_MEM, 0, base.ty->base->is_volatile};
+    return lv;
+}
+
+static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
+{
+    fe_type *t = base.ty;
+    const char *name = e->name;
+    if (t->kind == TY_VEC) {
+        int idx = strcmp(name, "x") == 0 ? 0 : strcmp(name, "y") == 0 ? 1 : strcmp(name, "z") == 0 ? 2
+                  : strcmp(name, "w") == 0 ? 3 : -1;
+        if (idx < 0 || (uint32_t)idx >= t->len) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", name, t->name);
+            return bad(L);
+        }
+        if (base.lv == LV_MEM) {
+            fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * (int)t->base->size), 1, e->tok);
+            fe_val lv = {t->base, q.reg, LV_MEM, 0, base.vol};
+            return lv;
+        }
+        fe_val v = {t->base, base.reg, base.lv == LV_REG ? LV_ELEM : LV_ELEM, idx, false};
+        if (base.lv == LV_NONE) /* extract from a temporary */
+            return fe_load(L, v);
+        return v;
+    }
+    if (t->kind == TY_DIM3) {
+        int idx = name[0] - 'x';
+        if (idx < 0 || idx > 2 || name[1]) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in 'dim3'", name);
+            return bad(L);
+        }
+        fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * 4), 1, e->tok);
+        fe_val lv = {fe_ty(TY_U32), q.reg, LV_MEM, 0, base.vol};
+        return lv;
+    }
+    if (t->kind != TY_STRUCT || base.lv != LV_MEM) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "member reference to '%s' of a non-struct value", name);
+        return bad(L);
+    }
+    for (fe_member *m = t->members; m; m = m->next) {
+        if (strcmp(m->name, name) == 0) {
+            fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, m->offset), 1, e->tok);
+            fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile};
+            return lv;
+        }
+    }
+    fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", name, t->name);
+    return bad(L);
+}
+
+/* ---- purity: may this expression be evaluated speculatively? ---- */
+
+bool fe_pure(fe_lower *L, fe_node *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case N_INT: case N_FLOAT: case N_BOOL: case N_SIZEOF:
+        return true;
+    case N_IDENT: {
+        fe_var *v = fe_lookup(L, e->name);
+        return !v || (v->val.lv == LV_REG && !v->mem); /* registers; builtins like warpSize */
+    }
+    case N_MEMBER:
+        if (e->a->kind == N_IDENT && !fe_lookup(L, e->a->name)) /* threadIdx.x */
+            return true;
+        return e->a->kind == N_IDENT && fe_pure(L, e->a) && fe_lookup(L, e->a->name)->ty->kind == TY_VEC;
+    case N_BIN:
+        if (e->op == '/' || e->op == '%')
+            return false; /* integer division by zero faults in checked mode */
+        return fe_pure(L, e->a) && fe_pure(L, e->b);
+    case N_UNARY:
+        return e->op != '*' && e->op != '&' && fe_pure(L, e->a);
+    case N_CAST:
+        return e->op != 'F' && fe_pure(L, e->a);
+    case N_COND:
+        return fe_pure(L, e->a) && fe_pure(L, e->b) && fe_pure(L, e->c);
+    default:
+        return false;
+    }
+}
+
+/* ---- operators ---- */
+
+static const char *cmp_name(int op)
+{
+    switch (op) {
+    case '<': return "lt";
+    case '>': return "gt";
+    case FE_OP2('<', '='): return "le";
+    case FE_OP2('>', '='): return "ge";
+    case FE_OP2('=', '='): return "eq";
+    default: return "ne";
+    }
+}
+
+static const char *arith_name(int op)
+{
+    switch (op) {
+    case '+': return "add";
+    case '-': return "sub";
+    case '*': return "mul";
+    case '/': return "div";
+    case '%': return "rem";
+    case '&': return "and";
+    case '|': return "or";
+    case '^': return "xor";
+    case FE_OP2('<', '<'): return "shl";
+    default: return "shr";
+    }
+}
+
+static bool is_cmp(int op)
+{
+    return op == '<' || op == '>' || op == FE_OP2('<', '=') || op == FE_OP2('>', '=') ||
+           op == FE_OP2('=', '=') || op == FE_OP2('!', '=');
+}
+
+/* a OP b on loaded values, with C's conversions. */
+static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, fe_node *mul_hint)
+{
+    a = fe_load(L, a);
+    b = fe_load(L, b);
+    if (a.ty->kind == TY_PTR || b.ty->kind == TY_PTR) {
+        if ((op == '+' || op == '-') && a.ty->kind == TY_PTR && fe_is_int(b.ty))
+            return fe_ptr_add(L, a, b, op == '-' ? -1 : 1, at);
+        if (op == '+' && b.ty->kind == TY_PTR && fe_is_int(a.ty))
+            return fe_ptr_add(L, b, a, 1, at);
+        if (op == '-' && a.ty->kind == TY_PTR && b.ty->kind == TY_PTR) {
+            int d = fe_reg(L, RT(TY_I64, 1, 0));
+            fe_emit(L, "ptr.diff.i64 %%r%d, %%r%d, %%r%d", d, a.reg, b.reg);
+            fe_val s = fe_const_int(L, TY_I64, a.ty->base->size ? a.ty->base->size : 1);
+            int q = fe_reg(L, RT(TY_I64, 1, 0));
+            fe_emit(L, "div.i64 %%r%d, %%r%d, %%r%d", q, d, s.reg);
+            return rv(fe_ty(TY_I64), q);
+        }
+        if (is_cmp(op) && a.ty->kind == TY_PTR && b.ty->kind == TY_PTR) {
+            int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+            fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", cmp_name(op), fe_tname_of(L, a.reg), r, a.reg, b.reg);
+            return rv(fe_ty(TY_BOOL), r);
+        }
+        fe_error(L->c, at, CVM_UNSUPPORTED, "unsupported pointer operation");
+        return bad(L);
+    }
+    if (!fe_is_arith(a.ty) || !fe_is_arith(b.ty)) {
+        fe_error(L->c, at, CVM_SYNTAX, "invalid operands to a binary operator");
+        return bad(L);
+    }
+    bool shift = op == FE_OP2('<', '<') || op == FE_OP2('>', '>');
+    if (shift) {
+        fe_type *t = fe_promote(a.ty);
+        if (!fe_is_int(t) || !fe_is_int(b.ty)) {
+            fe_error(L->c, at, CVM_SYNTAX, "shift of a non-integer");
+            return bad(L);
+        }
+        a = fe_convert(L, a, t, at);
+        fe_val n = fe_convert(L, b, fe_ty(t->size == 8 ? TY_U64 : TY_U32), at);
+        int r = fe_reg(L, fe_rtype_of(L, t, 0));
+        fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", arith_name(op), fe_elem_name(t->kind), r, a.reg, n.reg);
+        return rv(t, r);
+    }
+    fe_type *t = fe_common(a.ty, b.ty);
+    if ((op == '%' || op == '&' || op == '|' || op == '^') && fe_is_float(t)) {
+        fe_error(L->c, at, CVM_SYNTAX, "invalid operands to '%c' (float)", op);
+        return bad(L);
+    }
+    a = fe_convert(L, a, t, at);
+    b = fe_convert(L, b, t, at);
+    if (is_cmp(op)) {
+        int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", cmp_name(op), fe_elem_name(t->kind), r, a.reg, b.reg);
+        return rv(fe_ty(TY_BOOL), r);
+    }
+    (void)mul_hint;
+    int r = fe_reg(L, fe_rtype_of(L, t, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", arith_name(op), fe_elem_name(t->kind), r, a.reg, b.reg);
+    return rv(t, r);
+}
+
+fe_val fe_cond_bool(fe_lower *L, fe_node *e)
+{
+    fe_val v = fe_rvalue(L, e);
+    if (v.ty->kind == TY_BOOL)
+        return v;
+    if (v.ty->kind == TY_PTR) {
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "testing a pointer for null is not supported in kernels");
+        return v;
+    }
+    if (!fe_is_arith(v.ty)) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "a condition must be a number, bool or pointer");
+        return v;
+    }
+    return fe_convert(L, v, fe_ty(TY_BOOL), e->tok);
+}
+
+/* a && b, a || b: and.bool/or.bool when b is pure, else an if writing one register. */
+static fe_val logical(fe_lower *L, fe_node *e)
+{
+    bool is_and = e->op == FE_OP2('&', '&');
+    fe_val a = fe_cond_bool(L, e->a);
+    if (fe_pure(L, e->b)) {
+        fe_val b = fe_cond_bool(L, e->b);
+        int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "%s.bool %%r%d, %%r%d, %%r%d", is_and ? "and" : "or", r, a.reg, b.reg);
+        return rv(fe_ty(TY_BOOL), r);
+    }
+    int t = fe_reg(L, RT(TY_BOOL, 1, 0));
+    fe_emit(L, "mov.bool %%r%d, %%r%d", t, a.reg);
+    int test = t;
+    if (!is_and) {
+        test = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "not.bool %%r%d, %%r%d", test, t);
+    }
+    fe_emit(L, "if %%r%d", test);
+    L->depth++;
+    fe_val b = fe_cond_bool(L, e->b);
+    fe_emit(L, "mov.bool %%r%d, %%r%d", t, b.reg);
+    L->depth--;
+    fe_emit(L, "end");
+    return rv(fe_ty(TY_BOOL), t);
+}
+
+static fe_type *cond_type(fe_lower *L, fe_node *e)
+{
+    fe_type *a = fe_type_of(L, e->b), *b = fe_type_of(L, e->c);
+    if (fe_is_arith(a) && fe_is_arith(b))
+        return fe_common(a, b);
+    if (a->kind == TY_ARRAY)
+        return fe_ptr_to(L->c, a->base);
+    return fe_unqual(a);
+}
+
+static fe_val conditional(fe_lower *L, fe_node *e)
+{
+    int64_t k;
+    if (fe_const_eval(L->c, e->a, &k))
+        return fe_rvalue(L, k ? e->b : e->c);
+    fe_type *t = cond_type(L, e);
+    fe_val c = fe_cond_bool(L, e->a);
+    if (t->kind == TY_VOID) {
+        fe_emit(L, "if %%r%d", c.reg);
+        fe_rvalue(L, e->b);
+        fe_emit(L, "else");
+        fe_rvalue(L, e->c);
+        fe_emit(L, "end");
+        return rv(t, 0);
+    }
+    if (fe_pure(L, e->b) && fe_pure(L, e->c)) {
+        fe_val a = fe_convert(L, fe_rvalue(L, e->b), t, e->tok);
+        fe_val b = fe_convert(L, fe_rvalue(L, e->c), t, e->tok);
+        if (t->kind == TY_PTR && fe_space_of(L, a.reg) != fe_space_of(L, b.reg)) {
+            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "'?:' between pointers to different memory spaces");
+            return a;
+        }
+        int r = fe_reg(L, L->rtypes[a.reg]);
+        fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, c.reg, a.reg, b.reg);
+        return rv(t, r);
+    }
+    fe_emit(L, "if %%r%d", c.reg);
+    fe_val a = fe_convert(L, fe_rvalue(L, e->b), t, e->tok);
+    int r = fe_reg(L, L->rtypes[a.reg]);
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, a.reg);
+    fe_emit(L, "else");
+    fe_val b = fe_convert(L, fe_rvalue(L, e->c), t, e->tok);
+    if (L->rtypes[b.reg] != L->rtypes[r]) {
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "'?:' between pointers to different memory spaces");
+        return a;
+    }
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
+    fe_emit(L, "end");
+    return rv(t, r);
+}
+
+static fe_val incdec(fe_lower *L, fe_node *e)
+{
+    fe_val lv = fe_gen(L, e->a);
+    if (lv.lv == LV_NONE) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "operand of ++/-- is not assignable");
+        return bad(L);
+    }
+    fe_val old = fe_load(L, lv);
+    bool post = e->kind == N_POSTINC || e->kind == N_POSTDEC;
+    bool inc = e->kind == N_POSTINC || e->kind == N_PREINC;
+    if (post && lv.lv != LV_MEM) { /* keep the old value: the register is about to change */
+        int r = fe_reg(L, L->rtypes[old.reg]);
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, old.reg);
+        old.reg = r;
+    }
+    fe_val one = fe_const_int(L, TY_I32, 1);
+    fe_val nv = binop(L, inc ? '+' : '-', old, one, e->tok, NULL);
+    fe_store(L, lv, nv, e->tok);
+    return post ? old : fe_convert(L, nv, lv.ty, e->tok);
+}
+
+static fe_val assignment(fe_lower *L, fe_node *e)
+{
+    fe_val lv = fe_gen(L, e->a);
+    if (lv.lv == LV_NONE) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "expression is not assignable");
+        return bad(L);
+    }
+    if (lv.ty->is_const && lv.lv != LV_NONE && e->op) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "cannot assign to a const object");
+        return bad(L);
+    }
+    fe_val v;
+    if (e->op == '=') {
+        v = fe_gen(L, e->b);
+        if (lv.ty->kind != TY_STRUCT && lv.ty->kind != TY_DIM3)
+            v = fe_load(L, v);
+    } else {
+        fe_val old = fe_load(L, lv);
+        v = binop(L, e->op, old, fe_rvalue(L, e->b), e->tok, NULL);
+    }
+    fe_store(L, lv, v, e->tok);
+    return lv;
+}
+
+static fe_val cast(fe_lower *L, fe_node *e)
+{
+    fe_type *t = e->ty;
+    if (e->op == 'F') { /* T(args) / T{args} */
+        int n = 0;
+        fe_node *a0 = e->args;
+        for (fe_node *a = e->args; a; a = a->next)
+            n++;
+        if (t->kind == TY_VEC && n == (int)t->len) {
+            int regs[4];
+            int i = 0;
+            for (fe_node *a = e->args; a; a = a->next, i++)
+                regs[i] = fe_convert(L, fe_rvalue(L, a), t->base, a->tok).reg;
+            int r = fe_reg(L, fe_rtype_of(L, t, 0));
+            if (t->len == 2)
+                fe_emit(L, "build.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, regs[0], regs[1]);
+            else
+                fe_emit(L, "build.%s %%r%d, %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, regs[0],
+                        regs[1], regs[2], regs[3]);
+            return rv(t, r);
+        }
+        if (n == 0 && fe_is_arith(t))
+            return fe_const_int(L, t->kind, 0);
+        if (n != 1 || !fe_is_scalar(t)) {
+            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "this constructor call is not supported");
+            return bad(L);
+        }
+        return fe_convert(L, fe_rvalue(L, a0), t, e->tok);
+    }
+    fe_val v = fe_rvalue(L, e->a);
+    if (t->kind == TY_VOID)
+        return rv(t, 0);
+    return fe_convert(L, v, t, e->tok);
+}
+
+static fe_val unary(fe_lower *L, fe_node *e)
+{
+    switch (e->op) {
+    case '*': {
+        fe_val p = fe_rvalue(L, e->a);
+        if (p.ty->kind != TY_PTR) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "indirection requires a pointer operand");
+            return bad(L);
+        }
+        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile};
+        return lv;
+    }
+    case '&': {
+        fe_val lv = fe_gen(L, e->a);
+        if (lv.lv != LV_MEM) {
+            fe_error(L->c, e->tok, CVM_UNSUPPORTED,
+                     "taking the address of a register variable is not supported; use a reference");
+            return bad(L);
+        }
+        return rv(fe_ptr_to(L->c, lv.ty), lv.reg);
+    }
+    case '!': {
+        fe_val b = fe_cond_bool(L, e->a);
+        int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "not.bool %%r%d, %%r%d", r, b.reg);
+        return rv(fe_ty(TY_BOOL), r);
+    }
+    default: {
+        fe_val v = fe_rvalue(L, e->a);
+        if (!fe_is_arith(v.ty)) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "invalid operand to unary '%c'", e->op);
+            return bad(L);
+        }
+        fe_type *t = fe_is_int(v.ty) ? fe_promote(v.ty) : fe_unqual(v.ty);
+        v = fe_convert(L, v, t, e->tok);
+        if (e->op == '+')
+            return v;
+        if (e->op == '~' && !fe_is_int(t)) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "invalid operand to '~' (float)");
+            return bad(L);
+        }
+        int r = fe_reg(L, fe_rtype_of(L, t, 0));
+        fe_emit(L, "%s.%s %%r%d, %%r%d", e->op == '-' ? "neg" : "not", fe_elem_name(t->kind), r, v.reg);
+        return rv(t, r);
+    }
+    }
+}
+
+static fe_val literal_int(fe_lower *L, fe_node *e)
+{
+    if (e->ty)
+        return fe_const_int(L, e->ty->kind, (int64_t)e->ival);
+    uint64_t v = e->ival;
+    fe_kind k;
+    if (e->is_unsigned)
+        k = (e->is_long || v > 0xffffffffull) ? TY_U64 : TY_U32;
+    else if (e->is_long)
+        k = v > 0x7fffffffffffffffull ? TY_U64 : TY_I64;
+    else if (v <= 0x7fffffff)
+        k = TY_I32;
+    else if (e->is_float32 && v <= 0xffffffffull) /* hex/octal */
+        k = TY_U32;
+    else
+        k = v <= 0x7fffffffffffffffull ? TY_I64 : TY_U64;
+    return fe_const_int(L, k, (int64_t)v);
+}
+
+static fe_val ident(fe_lower *L, fe_node *e)
+{
+    fe_var *v = fe_lookup(L, e->name);
+    if (v)
+        return fe_addr_of_var(L, v);
+    fe_val out;
+    if (fe_builtin_ident(L, e, &out))
+        return out;
+    fe_error(L->c, e->tok, CVM_SYNTAX, "use of undeclared identifier '%s'", e->name);
+    return bad(L);
+}
+
+static fe_val call(fe_lower *L, fe_node *e)
+{
+    if (e->a->kind != N_IDENT) {
+        if (e->a->kind == N_MEMBER || e->a->kind == N_ARROW)
+            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "member function calls are not supported yet");
+        else
+            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "function pointers are not supported in kernels");
+        return bad(L);
+    }
+    const char *name = e->a->name;
+    fe_node *fn = fe_find_func(L, e, name, NULL, 0);
+    if (fn)
+        return fe_call_user(L, e, fn);
+    fe_val out;
+    if (!L->c->err && fe_builtin_call(L, e, name, &out))
+        return out;
+    if (!L->c->err)
+        fe_error(L->c, e->tok, CVM_SYNTAX, "call to undeclared function '%s'", name);
+    return bad(L);
+}
+
+fe_val fe_gen(fe_lower *L, fe_node *e)
+{
+    if (L->c->err)
+        return rv(fe_ty(TY_I32), 0);
+    switch (e->kind) {
+    case N_INT:
+        return literal_int(L, e);
+    case N_BOOL:
+        return fe_const_int(L, TY_BOOL, (int64_t)e->ival);
+    case N_FLOAT:
+        return fe_const_float(L, e->is_float32 ? TY_F32 : TY_F64, e->fval);
+    case N_IDENT:
+        return ident(L, e);
+    case N_BIN: {
+        if (e->op == FE_OP2('&', '&') || e->op == FE_OP2('|', '|'))
+            return logical(L, e);
+        fe_val a = fe_rvalue(L, e->a);
+        if (L->c->fmad && e->op == '+' && e->a->kind == N_BIN && e->a->op == '*' && 0)
+            return a;
+        fe_val b = fe_rvalue(L, e->b);
+        return binop(L, e->op, a, b, e->tok, NULL);
+    }
+    case N_ASSIGN:
+        return assignment(L, e);
+    case N_UNARY:
+        return unary(L, e);
+    case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC:
+        return incdec(L, e);
+    case N_COND:
+        return conditional(L, e);
+    case N_COMMA:
+        fe_rvalue(L, e->a);
+        return fe_gen(L, e->b);
+    case N_CAST:
+        return cast(L, e);
+    case N_SIZEOF: {
+        fe_type *t = e->ty ? e->ty : fe_type_of(L, e->a);
+        return fe_const_int(L, TY_U64, t->size);
+    }
+    case N_CALL:
+        return call(L, e);
+    case N_INDEX:
+        return index_of(L, fe_gen(L, e->a), e->b, e->tok);
+    case N_MEMBER: {
+        fe_val out;
+        if (fe_builtin_member(L, e, &out))
+            return out;
+        return member_of(L, fe_gen(L, e->a), e);
+    }
+    case N_ARROW: {
+        fe_val p = fe_rvalue(L, e->a);
+        if (p.ty->kind != TY_PTR) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "'->' on a non-pointer");
+            return bad(L);
+        }
+        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile};
+        return member_of(L, lv, e);
+    }
+    case N_STR:
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "string literals are only supported as printf formats");
+        return bad(L);
+    case N_THIS:
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "'this' outside a member function");
+        return bad(L);
+    case N_INITLIST:
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "a braced list is only supported as an initializer");
+        return bad(L);
+    default:
+        fe_error(L->c, e->tok, CVM_INTERNAL, "internal compiler error: unexpected node %d", (int)e->kind);
+        return bad(L);
+    }
+}
+
+fe_val fe_rvalue(fe_lower *L, fe_node *e) { return fe_load(L, fe_gen(L, e)); }
+
+/* Type of an expression without emitting code: lowered into a scratch
+ * body that is thrown away (registers stay declared, unused). */
+fe_type *fe_type_of(fe_lower *L, fe_node *e)
+{
+    size_t len = L->body.len;
+    uint32_t ninsn = L->ninsn;
+    int depth = L->depth;
+    fe_val v = fe_gen(L, e);
+    L->body.len = len;
+    if (L->body.p)
+        L->body.p[len] = 0;
+    L->ninsn = ninsn;
+    L->depth = depth;
+    L->loc_line = 0;
+    if (v.lv == LV_NONE || v.ty->kind == TY_ARRAY || v.ty->kind == TY_STRUCT)
+        return v.ty;
+    return fe_unqual(v.ty);
+}

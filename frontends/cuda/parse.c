@@ -1,0 +1,1481 @@
+/*
+ * parse.c - recursive descent from tokens to the AST, for the C++ subset
+ * of docs/cuda.md: declarations with CUDA qualifiers, structs, enums,
+ * typedef/using, namespaces (flattened), templates (kept as token ranges
+ * and re-parsed per instance by fe_instantiate), statements, expressions.
+ *
+ * Names that denote types or constants (typedefs, struct tags, enumerators,
+ * template arguments, const integers with constant initializers) live on a
+ * stack of fe_tname; a block pops what it pushed. Variables and functions
+ * are resolved later, by the lowering.
+ */
+#include "fe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static fe_node *expr(fe_ctx *c);
+static fe_node *assign(fe_ctx *c);
+static fe_node *stmt(fe_ctx *c);
+static fe_node *compound(fe_ctx *c);
+static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound);
+static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok);
+static void toplevel(fe_ctx *c);
+
+/* ---- tokens ---- */
+
+bool fe_tok_is(const fe_tok *t, const char *s)
+{
+    size_t n = strlen(s);
+    return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && t->len == n && memcmp(t->s, s, n) == 0;
+}
+
+static fe_tok *peek(fe_ctx *c) { return c->err || c->pos >= c->ntoks ? &c->eof : &c->toks[c->pos]; }
+static fe_tok *peek_at(fe_ctx *c, uint32_t k)
+{
+    return c->err || c->pos + k >= c->ntoks ? &c->eof : &c->toks[c->pos + k];
+}
+static fe_tok *next(fe_ctx *c)
+{
+    fe_tok *t = peek(c);
+    if (t->kind != TK_EOF)
+        c->pos++;
+    return t;
+}
+static bool is(fe_ctx *c, const char *s) { return fe_tok_is(peek(c), s); }
+static bool accept(fe_ctx *c, const char *s)
+{
+    if (!is(c, s))
+        return false;
+    c->pos++;
+    return true;
+}
+static fe_tok *expect(fe_ctx *c, const char *s)
+{
+    fe_tok *t = peek(c);
+    if (!fe_tok_is(t, s)) {
+        if (t->kind == TK_EOF && !c->err)
+            fe_error(c, c->ntoks ? &c->toks[c->ntoks - 1] : NULL, CVM_SYNTAX,
+                     "expected '%s' at end of input", s);
+        else
+            fe_error(c, t, CVM_SYNTAX, "expected '%s' before '%.*s'", s, (int)t->len, t->s);
+        return t;
+    }
+    c->pos++;
+    return t;
+}
+static const char *tok_name(fe_ctx *c, const fe_tok *t) { return fe_strndup(c, t->s, t->len); }
+static fe_tok *expect_ident(fe_ctx *c)
+{
+    fe_tok *t = peek(c);
+    if (t->kind != TK_IDENT) {
+        fe_error(c, t, CVM_SYNTAX, "expected an identifier before '%.*s'", (int)t->len, t->s);
+        return t;
+    }
+    c->pos++;
+    return t;
+}
+
+static fe_node *new_node(fe_ctx *c, fe_nk kind, fe_tok *tok)
+{
+    fe_node *n = fe_alloc(c, sizeof *n);
+    if (!n) {
+        static fe_node dummy;
+        memset(&dummy, 0, sizeof dummy);
+        dummy.kind = N_EMPTY;
+        dummy.tok = &c->eof;
+        return &dummy;
+    }
+    n->kind = kind;
+    n->tok = tok;
+    return n;
+}
+
+static void unsupported(fe_ctx *c, fe_tok *t, const char *what)
+{
+    fe_error(c, t, CVM_UNSUPPORTED, "%s", what);
+}
+
+/* ---- names of types and constants ---- */
+
+static fe_tname *lookup(fe_ctx *c, const char *s, size_t n)
+{
+    for (fe_tname *t = c->tnames; t; t = t->next)
+        if (strlen(t->name) == n && memcmp(t->name, s, n) == 0)
+            return t;
+    return NULL;
+}
+
+static void push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v)
+{
+    fe_tname *t = fe_alloc(c, sizeof *t);
+    if (!t)
+        return;
+    t->name = name;
+    t->ty = ty;
+    t->is_value = is_value;
+    t->value = v;
+    t->next = c->tnames;
+    c->tnames = t;
+}
+
+/* A variable declaration hides outer type names and constants of its name. */
+static void shadow(fe_ctx *c, const char *name)
+{
+    fe_tname *t = lookup(c, name, strlen(name));
+    if (t)
+        push_tname(c, name, NULL, false, 0);
+}
+
+fe_template *fe_find_template(fe_ctx *c, const char *name)
+{
+    for (fe_template *t = c->templates; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+static const char *const type_keywords[] = {
+    "void", "bool", "char", "short", "int", "long", "signed", "unsigned", "float", "double",
+    "struct", "class", "union", "enum", "const", "volatile", "typename", "auto", "__half",
+    "__nv_bfloat16", "__restrict__", "constexpr", "static", "extern", "inline",
+    "__forceinline__", "__noinline__", "__device__", "__global__", "__host__", "__shared__",
+    "__constant__", "__launch_bounds__", "__align__", "register", "__inline__", "typedef",
+};
+
+static bool is_typename(fe_ctx *c, fe_tok *t)
+{
+    if (t->kind != TK_IDENT)
+        return false;
+    for (size_t i = 0; i < sizeof type_keywords / sizeof type_keywords[0]; i++)
+        if (fe_tok_is(t, type_keywords[i]))
+            return true;
+    fe_tname *n = lookup(c, t->s, t->len);
+    return n && n->ty && !n->is_value;
+}
+
+static void builtin_types(fe_ctx *c)
+{
+    static const struct { const char *name; fe_kind k; } plain[] = {
+        {"size_t", TY_U64}, {"ptrdiff_t", TY_I64}, {"int8_t", TY_I8}, {"int16_t", TY_I16},
+        {"int32_t", TY_I32}, {"int64_t", TY_I64}, {"uint8_t", TY_U8}, {"uint16_t", TY_U16},
+        {"uint32_t", TY_U32}, {"uint64_t", TY_U64}, {"half", TY_F16}, {"__half", TY_F16},
+        {"__nv_bfloat16", TY_BF16}, {"nv_bfloat16", TY_BF16}, {"uint", TY_U32},
+        {"intptr_t", TY_I64}, {"uintptr_t", TY_U64}, {"dim3", TY_DIM3}, {"uint3", TY_DIM3},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        push_tname(c, plain[i].name, fe_ty(plain[i].k), false, 0);
+    static const struct { const char *name; fe_kind k; } vbase[] = {
+        {"float", TY_F32}, {"int", TY_I32}, {"uint", TY_U32}, {"double", TY_F64},
+        {"char", TY_I8}, {"uchar", TY_U8}, {"short", TY_I16}, {"ushort", TY_U16},
+        {"long", TY_I64}, {"ulong", TY_U64}, {"longlong", TY_I64}, {"ulonglong", TY_U64},
+    };
+    for (size_t i = 0; i < sizeof vbase / sizeof vbase[0]; i++) {
+        for (uint32_t n = 2; n <= 4; n++) {
+            char *name = fe_fmt(c, "%s%u", vbase[i].name, n);
+            fe_type *t;
+            if (n == 3) { /* no line of 3: a struct of three members, 4-byte aligned */
+                t = fe_alloc(c, sizeof *t);
+                if (!t)
+                    return;
+                t->kind = TY_STRUCT;
+                t->name = name;
+                fe_member **link = &t->members;
+                for (int m = 0; m < 3; m++) {
+                    fe_member *mm = fe_alloc(c, sizeof *mm);
+                    if (!mm)
+                        return;
+                    mm->name = m == 0 ? "x" : m == 1 ? "y" : "z";
+                    mm->ty = fe_ty(vbase[i].k);
+                    *link = mm;
+                    link = &mm->next;
+                }
+                fe_struct_layout(t);
+            } else {
+                t = fe_vec_of(c, fe_ty(vbase[i].k), n, name);
+            }
+            push_tname(c, name, t, false, 0);
+        }
+    }
+}
+
+/* ---- constant expressions ---- */
+
+bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out)
+{
+    int64_t a = 0, b = 0;
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case N_INT:
+    case N_BOOL:
+        *out = (int64_t)e->ival;
+        return true;
+    case N_SIZEOF:
+        if (!e->ty)
+            return false;
+        *out = e->ty->size;
+        return true;
+    case N_CAST:
+        if (!fe_const_eval(c, e->a, &a) || !fe_is_int(e->ty))
+            return false;
+        switch (e->ty->kind) {
+        case TY_BOOL: *out = a != 0; break;
+        case TY_I8: *out = (int8_t)a; break;
+        case TY_I16: *out = (int16_t)a; break;
+        case TY_I32: *out = (int32_t)a; break;
+        case TY_U8: *out = (uint8_t)a; break;
+        case TY_U16: *out = (uint16_t)a; break;
+        case TY_U32: *out = (uint32_t)a; break;
+        default: *out = a; break;
+        }
+        return true;
+    case N_UNARY:
+        if (!fe_const_eval(c, e->a, &a))
+            return false;
+        switch (e->op) {
+        case '-': *out = (int64_t)(0 - (uint64_t)a); return true;
+        case '+': *out = a; return true;
+        case '~': *out = ~a; return true;
+        case '!': *out = !a; return true;
+        default: return false;
+        }
+    case N_COND:
+        if (!fe_const_eval(c, e->a, &a))
+            return false;
+        return fe_const_eval(c, a ? e->b : e->c, out);
+    case N_BIN:
+        if (!fe_const_eval(c, e->a, &a) || !fe_const_eval(c, e->b, &b))
+            return false;
+        switch (e->op) {
+        case '+': *out = (int64_t)((uint64_t)a + (uint64_t)b); return true;
+        case '-': *out = (int64_t)((uint64_t)a - (uint64_t)b); return true;
+        case '*': *out = (int64_t)((uint64_t)a * (uint64_t)b); return true;
+        case '/': if (!b || (a == INT64_MIN && b == -1)) return false; *out = a / b; return true;
+        case '%': if (!b || (a == INT64_MIN && b == -1)) return false; *out = a % b; return true;
+        case '&': *out = a & b; return true;
+        case '|': *out = a | b; return true;
+        case '^': *out = a ^ b; return true;
+        case FE_OP2('<', '<'): *out = b >= 0 && b < 64 ? (int64_t)((uint64_t)a << b) : 0; return true;
+        case FE_OP2('>', '>'): *out = b >= 0 && b < 64 ? a >> b : 0; return true;
+        case '<': *out = a < b; return true;
+        case '>': *out = a > b; return true;
+        case FE_OP2('<', '='): *out = a <= b; return true;
+        case FE_OP2('>', '='): *out = a >= b; return true;
+        case FE_OP2('=', '='): *out = a == b; return true;
+        case FE_OP2('!', '='): *out = a != b; return true;
+        case FE_OP2('&', '&'): *out = a && b; return true;
+        case FE_OP2('|', '|'): *out = a || b; return true;
+        default: return false;
+        }
+    default:
+        return false;
+    }
+}
+
+static uint32_t const_dim(fe_ctx *c, fe_tok *at)
+{
+    fe_node *e = assign(c);
+    int64_t v = 0;
+    if (!c->err && (!fe_const_eval(c, e, &v) || v <= 0 || v > (1 << 28))) {
+        fe_error(c, at, CVM_SYNTAX, "array size must be a positive integer constant");
+        return 1;
+    }
+    return (uint32_t)v;
+}
+
+/* ---- types ---- */
+
+static fe_type *struct_body(fe_ctx *c, fe_type *t);
+
+static fe_type *struct_spec(fe_ctx *c)
+{
+    fe_tok *kw = next(c); /* struct / class / union */
+    if (fe_tok_is(kw, "union"))
+        unsupported(c, kw, "unions are not supported in kernels");
+    fe_tok *name = NULL;
+    if (peek(c)->kind == TK_IDENT && !is(c, "__align__"))
+        name = next(c);
+    uint32_t align = 0;
+    if (accept(c, "__align__")) {
+        expect(c, "(");
+        align = const_dim(c, peek(c));
+        expect(c, ")");
+    }
+    if (!name && peek(c)->kind == TK_IDENT)
+        name = next(c);
+    fe_type *t = NULL;
+    if (name) {
+        fe_tname *n = lookup(c, name->s, name->len);
+        if (n && n->ty && n->ty->kind == TY_STRUCT && (!is(c, "{") || !n->ty->complete))
+            t = n->ty;
+    }
+    if (!t) {
+        t = fe_alloc(c, sizeof *t);
+        if (!t)
+            return fe_ty(TY_I32);
+        t->kind = TY_STRUCT;
+        t->align = align ? align : 1;
+        t->name = name ? tok_name(c, name) : "struct";
+        if (name)
+            push_tname(c, t->name, t, false, 0);
+    }
+    if (is(c, ":"))
+        unsupported(c, peek(c), "struct inheritance is not supported in kernels");
+    if (accept(c, "{"))
+        struct_body(c, t);
+    return t;
+}
+
+static fe_type *struct_body(fe_ctx *c, fe_type *t)
+{
+    fe_member **link = &t->members;
+    fe_node **mlink = &t->methods;
+    while (!c->err && !is(c, "}")) {
+        if (accept(c, "public") || accept(c, "private") || accept(c, "protected")) {
+            expect(c, ":");
+            continue;
+        }
+        if (is(c, "virtual")) {
+            unsupported(c, peek(c), "virtual functions are not supported in kernels");
+            break;
+        }
+        if (is(c, "template")) {
+            unsupported(c, peek(c), "member templates are not supported");
+            break;
+        }
+        unsigned storage = 0;
+        fe_tok *start = peek(c);
+        /* constructor: Name ( */
+        bool ctor = fe_tok_is(start, t->name) && fe_tok_is(peek_at(c, 1), "(");
+        fe_type *base = ctor ? fe_ty(TY_VOID) : declspec(c, &storage, NULL);
+        do {
+            fe_tok *nt = NULL;
+            fe_type *mt = ctor ? (next(c), base) : declarator(c, base, &nt);
+            if (ctor)
+                nt = start;
+            if (is(c, "(") || ctor || (nt && fe_tok_is(nt, "operator"))) {
+                unsupported(c, nt ? nt : start, "struct member functions are not supported yet");
+                return t;
+            }
+            if (!nt)
+                break;
+            fe_member *m = fe_alloc(c, sizeof *m);
+            if (!m)
+                return t;
+            m->name = tok_name(c, nt);
+            m->ty = mt;
+            *link = m;
+            link = &m->next;
+        } while (accept(c, ","));
+        expect(c, ";");
+    }
+    (void)mlink;
+    expect(c, "}");
+    fe_struct_layout(t);
+    return t;
+}
+
+static fe_type *enum_spec(fe_ctx *c)
+{
+    next(c); /* enum */
+    if (!accept(c, "class"))
+        accept(c, "struct");
+    fe_type *under = fe_ty(TY_I32);
+    fe_tok *name = peek(c)->kind == TK_IDENT ? next(c) : NULL;
+    if (accept(c, ":")) {
+        unsigned st = 0;
+        under = declspec(c, &st, NULL);
+    }
+    if (name)
+        push_tname(c, tok_name(c, name), under, false, 0);
+    if (!accept(c, "{"))
+        return under;
+    int64_t v = 0;
+    while (!c->err && !is(c, "}")) {
+        fe_tok *e = expect_ident(c);
+        if (accept(c, "=")) {
+            fe_node *x = assign(c);
+            if (!fe_const_eval(c, x, &v))
+                fe_error(c, e, CVM_SYNTAX, "enumerator value must be an integer constant");
+        }
+        push_tname(c, tok_name(c, e), under, true, v);
+        v++;
+        if (!accept(c, ","))
+            break;
+    }
+    expect(c, "}");
+    return under;
+}
+
+/* Declaration specifiers: qualifiers, storage, and the base type. */
+static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
+{
+    int nshort = 0, nlong = 0, nint = 0;
+    bool is_signed = false, is_unsigned = false, is_const = false, is_volatile = false;
+    fe_type *ty = NULL;
+    fe_kind base = TY_VOID;
+    bool have = false;
+    for (;;) {
+        fe_tok *t = peek(c);
+        if (t->kind != TK_IDENT)
+            break;
+        if (fe_tok_is(t, "const")) is_const = true;
+        else if (fe_tok_is(t, "volatile")) is_volatile = true;
+        else if (fe_tok_is(t, "__global__")) *storage |= FE_S_GLOBAL;
+        else if (fe_tok_is(t, "__device__")) *storage |= FE_S_DEVICE;
+        else if (fe_tok_is(t, "__host__")) *storage |= FE_S_HOST;
+        else if (fe_tok_is(t, "__shared__")) *storage |= FE_S_SHARED;
+        else if (fe_tok_is(t, "__constant__")) *storage |= FE_S_CONSTANT;
+        else if (fe_tok_is(t, "extern")) *storage |= FE_S_EXTERN;
+        else if (fe_tok_is(t, "static")) *storage |= FE_S_STATIC;
+        else if (fe_tok_is(t, "typedef")) *storage |= FE_S_TYPEDEF;
+        else if (fe_tok_is(t, "constexpr")) { *storage |= FE_S_CONSTEXPR; is_const = true; }
+        else if (fe_tok_is(t, "inline") || fe_tok_is(t, "__forceinline__") ||
+                 fe_tok_is(t, "__noinline__") || fe_tok_is(t, "__inline__") ||
+                 fe_tok_is(t, "register") || fe_tok_is(t, "__restrict__") ||
+                 fe_tok_is(t, "typename")) {
+        } else if (fe_tok_is(t, "__launch_bounds__")) {
+            next(c);
+            expect(c, "(");
+            uint32_t n = const_dim(c, peek(c));
+            while (accept(c, ","))
+                assign(c);
+            if (launch_bound)
+                *launch_bound = n;
+            expect(c, ")");
+            continue;
+        } else if (fe_tok_is(t, "__align__")) {
+            next(c);
+            expect(c, "(");
+            assign(c);
+            expect(c, ")");
+            continue;
+        } else if (fe_tok_is(t, "signed")) { is_signed = true; have = true; }
+        else if (fe_tok_is(t, "unsigned")) { is_unsigned = true; have = true; }
+        else if (fe_tok_is(t, "short")) { nshort++; have = true; }
+        else if (fe_tok_is(t, "long")) { nlong++; have = true; }
+        else if (fe_tok_is(t, "int")) { nint++; have = true; }
+        else if (fe_tok_is(t, "char")) { base = TY_I8; have = true; }
+        else if (fe_tok_is(t, "bool")) { base = TY_BOOL; have = true; }
+        else if (fe_tok_is(t, "float")) { base = TY_F32; have = true; }
+        else if (fe_tok_is(t, "double")) { base = TY_F64; have = true; }
+        else if (fe_tok_is(t, "void")) { base = TY_VOID; have = true; ty = fe_ty(TY_VOID); }
+        else if (fe_tok_is(t, "auto")) { ty = NULL; have = true; base = TY_VOID; *storage |= 0x10000u; }
+        else if (fe_tok_is(t, "struct") || fe_tok_is(t, "class") || fe_tok_is(t, "union")) {
+            ty = struct_spec(c);
+            have = true;
+            continue;
+        } else if (fe_tok_is(t, "enum")) {
+            ty = enum_spec(c);
+            have = true;
+            continue;
+        } else if (!have && !ty) {
+            /* a type name, possibly qualified (std::size_t, cg::thread_block) */
+            uint32_t k = 0;
+            while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
+                k += 2;
+            fe_tok *nt = peek_at(c, k);
+            fe_tname *n = nt->kind == TK_IDENT ? lookup(c, nt->s, nt->len) : NULL;
+            if (!n || !n->ty || n->is_value)
+                break;
+            c->pos += k;
+            ty = n->ty;
+            have = true;
+        } else {
+            break;
+        }
+        next(c);
+    }
+    if (!ty) {
+        if (base == TY_I8)
+            ty = fe_ty(is_unsigned ? TY_U8 : TY_I8);
+        else if (base != TY_VOID)
+            ty = fe_ty(base);
+        else if (nshort)
+            ty = fe_ty(is_unsigned ? TY_U16 : TY_I16);
+        else if (nlong)
+            ty = fe_ty(is_unsigned ? TY_U64 : TY_I64);
+        else if (nint || is_unsigned || is_signed)
+            ty = fe_ty(is_unsigned ? TY_U32 : TY_I32);
+        else if (*storage & 0x10000u)
+            ty = NULL; /* auto: the lowering takes the initializer's type */
+        else if (!have) {
+            fe_tok *t = peek(c);
+            fe_error(c, t, CVM_SYNTAX, "expected a type before '%.*s'", (int)t->len, t->s);
+            ty = fe_ty(TY_I32);
+        } else {
+            ty = fe_ty(TY_VOID);
+        }
+    }
+    if (ty)
+        ty = fe_qualified(c, ty, is_const || ty->is_const, is_volatile || ty->is_volatile);
+    return ty;
+}
+
+static fe_node *param_list(fe_ctx *c)
+{
+    fe_node head = {0}, *tail = &head;
+    expect(c, "(");
+    if (is(c, "void") && fe_tok_is(peek_at(c, 1), ")"))
+        next(c);
+    while (!c->err && !is(c, ")")) {
+        if (is(c, "...")) {
+            unsupported(c, peek(c), "variadic functions are not supported in kernels");
+            break;
+        }
+        unsigned st = 0;
+        fe_tok *at = peek(c);
+        fe_type *bt = declspec(c, &st, NULL);
+        fe_tok *nt = NULL;
+        fe_type *t = declarator(c, bt ? bt : fe_ty(TY_I32), &nt);
+        if (t->kind == TY_ARRAY) /* array parameters are pointers */
+            t = fe_ptr_to(c, t->base);
+        fe_node *p = new_node(c, N_DECL, nt ? nt : at);
+        p->ty = t;
+        p->name = nt ? tok_name(c, nt) : NULL;
+        if (accept(c, "="))
+            p->a = assign(c); /* default argument */
+        tail = tail->next = p;
+        if (!accept(c, ","))
+            break;
+    }
+    expect(c, ")");
+    return head.next;
+}
+
+/* Declarator: pointers, reference, name, array dimensions. Function
+ * declarators are handled by the callers (they see the '('). */
+static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
+{
+    for (;;) {
+        if (accept(c, "*")) {
+            ty = fe_ptr_to(c, ty);
+            for (;;) {
+                if (accept(c, "const"))
+                    ty = fe_qualified(c, ty, true, ty->is_volatile);
+                else if (accept(c, "volatile"))
+                    ty = fe_qualified(c, ty, ty->is_const, true);
+                else if (!accept(c, "__restrict__") && !accept(c, "__restrict"))
+                    break;
+            }
+        } else if (accept(c, "&")) {
+            ty = fe_ref_to(c, ty);
+        } else if (is(c, "&&")) {
+            unsupported(c, peek(c), "rvalue references are not supported in kernels");
+            return ty;
+        } else {
+            break;
+        }
+    }
+    *name_tok = NULL;
+    if (peek(c)->kind == TK_IDENT && !is(c, "operator")) {
+        while (fe_tok_is(peek_at(c, 1), "::") && peek_at(c, 2)->kind == TK_IDENT)
+            c->pos += 2; /* Outer::name: namespaces are flattened */
+        *name_tok = next(c);
+    } else if (is(c, "operator")) {
+        *name_tok = next(c);
+        unsupported(c, *name_tok, "operator overloading is not supported yet");
+        return ty;
+    } else if (is(c, "(") && fe_tok_is(peek_at(c, 1), "*")) {
+        unsupported(c, peek(c), "function pointers are not supported in kernels");
+        return ty;
+    }
+    /* dimensions: int a[2][3] is an array of 2 arrays of 3 */
+    uint32_t dims[8];
+    int nd = 0;
+    while (accept(c, "[")) {
+        fe_tok *at = peek(c);
+        uint32_t d = 0;
+        if (!is(c, "]"))
+            d = const_dim(c, at);
+        expect(c, "]");
+        if (nd < 8)
+            dims[nd++] = d;
+        else
+            fe_error(c, at, CVM_LIMIT, "more than 8 array dimensions");
+    }
+    for (int i = nd; i-- > 0;)
+        ty = fe_array_of(c, ty, dims[i]);
+    return ty;
+}
+
+/* ---- expressions ---- */
+
+static fe_node *new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b)
+{
+    fe_node *n = new_node(c, N_BIN, t);
+    n->op = op;
+    n->a = a;
+    n->b = b;
+    return n;
+}
+
+static int op_code(const fe_tok *t) { return t->len == 1 ? t->s[0] : FE_OP2(t->s[0], t->s[1]); }
+
+static fe_node *args_list(fe_ctx *c)
+{
+    fe_node head = {0}, *tail = &head;
+    while (!c->err && !is(c, ")")) {
+        tail = tail->next = assign(c);
+        if (!accept(c, ","))
+            break;
+    }
+    expect(c, ")");
+    return head.next;
+}
+
+/* A type in a cast, sizeof or template argument: specifiers + abstract declarator. */
+static fe_type *type_name(fe_ctx *c)
+{
+    unsigned st = 0;
+    fe_type *t = declspec(c, &st, NULL);
+    fe_tok *nt = NULL;
+    t = declarator(c, t ? t : fe_ty(TY_I32), &nt);
+    if (nt)
+        fe_error(c, nt, CVM_SYNTAX, "unexpected name in a type");
+    return t;
+}
+
+/* `<` args `>` of a template-id; returns the count. */
+static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
+{
+    int n = 0;
+    expect(c, "<");
+    while (!c->err && !is(c, ">") && !is(c, ">>")) {
+        if (n == 8) {
+            fe_error(c, peek(c), CVM_LIMIT, "more than 8 template arguments");
+            break;
+        }
+        targs[n] = NULL;
+        tvals[n] = 0;
+        if (is_typename(c, peek(c))) {
+            targs[n] = type_name(c);
+        } else {
+            /* a constant: parse above the comparison level so '>' ends it */
+            fe_tok *at = peek(c);
+            fe_node *e = fe_parse_shift(c);
+            if (!fe_const_eval(c, e, &tvals[n]) && !c->err)
+                fe_error(c, at, CVM_SYNTAX, "template argument must be a type or an integer constant");
+        }
+        n++;
+        if (!accept(c, ","))
+            break;
+    }
+    if (is(c, ">>")) { /* split '>>' closing two template lists */
+        fe_tok *t = peek(c);
+        t->s++;
+        t->len = 1;
+        t->col++;
+    } else {
+        expect(c, ">");
+    }
+    return n;
+}
+
+static fe_node *primary(fe_ctx *c)
+{
+    fe_tok *t = peek(c);
+    if (accept(c, "(")) {
+        fe_node *e = expr(c);
+        expect(c, ")");
+        return e;
+    }
+    if (t->kind == TK_INT || t->kind == TK_CHAR) {
+        next(c);
+        fe_node *n = new_node(c, N_INT, t);
+        n->ival = t->ival;
+        n->is_unsigned = t->is_unsigned;
+        n->is_long = t->is_long;
+        n->is_float32 = t->nondecimal; /* hex/octal: may be unsigned */
+        if (t->kind == TK_CHAR)
+            n->ty = fe_ty(TY_I8);
+        return n;
+    }
+    if (t->kind == TK_FLOAT) {
+        next(c);
+        fe_node *n = new_node(c, N_FLOAT, t);
+        n->fval = t->fval;
+        n->is_float32 = t->is_float32;
+        return n;
+    }
+    if (t->kind == TK_STR) {
+        next(c);
+        fe_node *n = new_node(c, N_STR, t);
+        size_t len = strlen(t->str);
+        char *s = fe_strndup(c, t->str, len);
+        while (peek(c)->kind == TK_STR) { /* adjacent literals concatenate */
+            fe_tok *u = next(c);
+            size_t m = strlen(u->str);
+            char *j = fe_alloc(c, len + m + 1);
+            if (!j)
+                break;
+            memcpy(j, s, len);
+            memcpy(j + len, u->str, m);
+            s = j;
+            len += m;
+        }
+        n->name = s;
+        return n;
+    }
+    if (fe_tok_is(t, "true") || fe_tok_is(t, "false")) {
+        next(c);
+        fe_node *n = new_node(c, N_BOOL, t);
+        n->ival = fe_tok_is(t, "true");
+        return n;
+    }
+    if (fe_tok_is(t, "this")) {
+        next(c);
+        return new_node(c, N_THIS, t);
+    }
+    if (fe_tok_is(t, "nullptr") || fe_tok_is(t, "NULL")) {
+        next(c);
+        fe_node *n = new_node(c, N_INT, t);
+        return n;
+    }
+    if (fe_tok_is(t, "goto")) {
+        unsupported(c, t, "goto is not supported in kernels; use structured control flow (break, continue, return)");
+        return new_node(c, N_INT, t);
+    }
+    if (fe_tok_is(t, "new") || fe_tok_is(t, "delete")) {
+        unsupported(c, t, "device-side malloc is not supported in kernels");
+        return new_node(c, N_INT, t);
+    }
+    if (fe_tok_is(t, "throw")) {
+        unsupported(c, t, "exceptions are not supported in kernels");
+        return new_node(c, N_INT, t);
+    }
+    if (fe_tok_is(t, "static_cast") || fe_tok_is(t, "reinterpret_cast") ||
+        fe_tok_is(t, "const_cast")) {
+        next(c);
+        expect(c, "<");
+        fe_node *n = new_node(c, N_CAST, t);
+        n->ty = type_name(c);
+        expect(c, ">");
+        expect(c, "(");
+        n->a = expr(c);
+        expect(c, ")");
+        return n;
+    }
+    if (fe_tok_is(t, "dynamic_cast")) {
+        unsupported(c, t, "dynamic_cast is not supported in kernels");
+        return new_node(c, N_INT, t);
+    }
+    if (t->kind == TK_IDENT && is_typename(c, t)) {
+        /* functional cast or constructor call: float(x), float4{...} */
+        fe_type *ty = type_name(c);
+        fe_node *n = new_node(c, N_CAST, t);
+        n->ty = ty;
+        if (accept(c, "(")) {
+            n->args = args_list(c);
+        } else if (accept(c, "{")) {
+            fe_node head = {0}, *tail = &head;
+            while (!c->err && !is(c, "}")) {
+                tail = tail->next = assign(c);
+                if (!accept(c, ","))
+                    break;
+            }
+            expect(c, "}");
+            n->args = head.next;
+        } else {
+            fe_error(c, peek(c), CVM_SYNTAX, "expected '(' after a type name in an expression");
+        }
+        n->op = 'F'; /* functional form: args instead of a */
+        return n;
+    }
+    if (t->kind == TK_IDENT) {
+        next(c);
+        /* qualified names: cg::sync, std::min -> the last component */
+        while (is(c, "::") && peek_at(c, 1)->kind == TK_IDENT) {
+            next(c);
+            t = next(c);
+        }
+        fe_tname *tn = lookup(c, t->s, t->len);
+        if (tn && tn->is_value) {
+            fe_node *n = new_node(c, N_INT, t);
+            n->ival = (uint64_t)tn->value;
+            n->ty = tn->ty;
+            return n;
+        }
+        fe_node *n = new_node(c, N_IDENT, t);
+        n->name = tok_name(c, t);
+        if (is(c, "<") && fe_find_template(c, n->name)) {
+            fe_type *targs[8];
+            int64_t tvals[8];
+            int k = template_args(c, targs, tvals);
+            n->ntargs = k;
+            n->targs = fe_alloc(c, sizeof *n->targs * 8);
+            n->tvals = fe_alloc(c, sizeof *n->tvals * 8);
+            if (n->targs && n->tvals) {
+                memcpy(n->targs, targs, sizeof *targs * (size_t)k);
+                memcpy(n->tvals, tvals, sizeof *tvals * (size_t)k);
+            }
+        }
+        return n;
+    }
+    fe_error(c, t, CVM_SYNTAX, t->kind == TK_EOF ? "unexpected end of input in an expression"
+                                                  : "expected an expression before '%.*s'",
+             (int)t->len, t->s);
+    return new_node(c, N_INT, t);
+}
+
+static fe_node *postfix(fe_ctx *c)
+{
+    fe_node *e = primary(c);
+    for (;;) {
+        fe_tok *t = peek(c);
+        if (accept(c, "(")) {
+            fe_node *n = new_node(c, N_CALL, e->tok);
+            n->a = e;
+            n->args = args_list(c);
+            e = n;
+        } else if (is(c, "<") && fe_tok_is(peek_at(c, 1), "<") && fe_tok_is(peek_at(c, 2), "<")) {
+            unsupported(c, t, "dynamic parallelism (launching a kernel from device code) is not supported");
+            return e;
+        } else if (accept(c, "[")) {
+            fe_node *n = new_node(c, N_INDEX, t);
+            n->a = e;
+            n->b = expr(c);
+            expect(c, "]");
+            e = n;
+        } else if (accept(c, ".") || accept(c, "->")) {
+            fe_node *n = new_node(c, fe_tok_is(t, ".") ? N_MEMBER : N_ARROW, t);
+            n->a = e;
+            fe_tok *m = expect_ident(c);
+            n->name = tok_name(c, m);
+            n->tok = m;
+            e = n;
+        } else if (accept(c, "++") || accept(c, "--")) {
+            fe_node *n = new_node(c, fe_tok_is(t, "++") ? N_POSTINC : N_POSTDEC, t);
+            n->a = e;
+            e = n;
+        } else {
+            return e;
+        }
+    }
+}
+
+static fe_node *unary(fe_ctx *c)
+{
+    fe_tok *t = peek(c);
+    if (accept(c, "++") || accept(c, "--")) {
+        fe_node *n = new_node(c, fe_tok_is(t, "++") ? N_PREINC : N_PREDEC, t);
+        n->a = unary(c);
+        return n;
+    }
+    if (accept(c, "-") || accept(c, "+") || accept(c, "!") || accept(c, "~") || accept(c, "*") ||
+        accept(c, "&")) {
+        fe_node *n = new_node(c, N_UNARY, t);
+        n->op = t->s[0];
+        n->a = unary(c);
+        return n;
+    }
+    if (accept(c, "sizeof")) {
+        fe_node *n = new_node(c, N_SIZEOF, t);
+        if (is(c, "(") && is_typename(c, peek_at(c, 1))) {
+            next(c);
+            n->ty = type_name(c);
+            expect(c, ")");
+        } else {
+            n->a = unary(c);
+        }
+        return n;
+    }
+    if (is(c, "(") && is_typename(c, peek_at(c, 1))) {
+        /* (type)expr, unless it is a functional cast like (float)(x) handled the same */
+        next(c);
+        fe_node *n = new_node(c, N_CAST, t);
+        n->ty = type_name(c);
+        expect(c, ")");
+        n->a = unary(c);
+        return n;
+    }
+    return postfix(c);
+}
+
+static int binprec(const fe_tok *t)
+{
+    static const struct { const char *op; int prec; } tab[] = {
+        {"*", 10}, {"/", 10}, {"%", 10}, {"+", 9}, {"-", 9}, {"<<", 8}, {">>", 8},
+        {"<", 7}, {">", 7}, {"<=", 7}, {">=", 7}, {"==", 6}, {"!=", 6}, {"&", 5},
+        {"^", 4}, {"|", 3}, {"&&", 2}, {"||", 1},
+    };
+    if (t->kind != TK_PUNCT)
+        return -1;
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (fe_tok_is(t, tab[i].op))
+            return tab[i].prec;
+    return -1;
+}
+
+static fe_node *binary(fe_ctx *c, int min_prec)
+{
+    fe_node *lhs = unary(c);
+    for (;;) {
+        fe_tok *t = peek(c);
+        int p = binprec(t);
+        if (p < min_prec || p < 0)
+            return lhs;
+        next(c);
+        fe_node *rhs = binary(c, p + 1);
+        lhs = new_bin(c, op_code(t), t, lhs, rhs);
+    }
+}
+
+fe_node *fe_parse_shift(fe_ctx *c) { return binary(c, 8); }
+
+static fe_node *conditional(fe_ctx *c)
+{
+    fe_node *e = binary(c, 1);
+    fe_tok *t = peek(c);
+    if (!accept(c, "?"))
+        return e;
+    fe_node *n = new_node(c, N_COND, t);
+    n->a = e;
+    n->b = expr(c);
+    expect(c, ":");
+    n->c = assign(c);
+    return n;
+}
+
+static fe_node *assign(fe_ctx *c)
+{
+    fe_node *lhs = conditional(c);
+    fe_tok *t = peek(c);
+    static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (accept(c, ops[i])) {
+            fe_node *n = new_node(c, N_ASSIGN, t);
+            n->op = i == 0 ? '=' : (t->len == 3 ? FE_OP2(t->s[0], t->s[1]) : t->s[0]);
+            n->a = lhs;
+            n->b = assign(c);
+            return n;
+        }
+    }
+    return lhs;
+}
+
+static fe_node *expr(fe_ctx *c)
+{
+    fe_node *e = assign(c);
+    while (is(c, ",")) {
+        fe_tok *t = next(c);
+        fe_node *n = new_node(c, N_COMMA, t);
+        n->a = e;
+        n->b = assign(c);
+        e = n;
+    }
+    return e;
+}
+
+/* ---- declarations inside functions ---- */
+
+static fe_node *initializer(fe_ctx *c)
+{
+    fe_tok *t = peek(c);
+    if (!accept(c, "{"))
+        return assign(c);
+    fe_node *n = new_node(c, N_INITLIST, t);
+    fe_node head = {0}, *tail = &head;
+    while (!c->err && !is(c, "}")) {
+        tail = tail->next = initializer(c);
+        if (!accept(c, ","))
+            break;
+    }
+    expect(c, "}");
+    n->args = head.next;
+    return n;
+}
+
+/* One declaration statement: a list of N_DECL (chained by next) in an N_BLOCK-less list. */
+static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
+{
+    fe_node head = {0}, *tail = &head;
+    do {
+        fe_tok *nt = NULL;
+        fe_tok *at = peek(c);
+        fe_type *ty = base ? declarator(c, base, &nt) : declarator(c, fe_ty(TY_VOID), &nt);
+        if (!base && ty->kind != TY_VOID)
+            fe_error(c, at, CVM_SYNTAX, "'auto' needs an initializer of its own type");
+        if (!nt) {
+            if (!c->err)
+                fe_error(c, at, CVM_SYNTAX, "expected a name in the declaration");
+            break;
+        }
+        fe_node *d = new_node(c, N_DECL, nt);
+        d->name = tok_name(c, nt);
+        d->ty = base ? ty : NULL;
+        d->storage = storage;
+        if (accept(c, "="))
+            d->a = initializer(c);
+        else if (is(c, "{"))
+            d->a = initializer(c);
+        else if (is(c, "(")) {
+            next(c); /* direct initialization: T x(args) */
+            fe_node *n = new_node(c, N_CAST, nt);
+            n->ty = ty;
+            n->op = 'F';
+            n->args = args_list(c);
+            d->a = n;
+        }
+        if (storage & FE_S_TYPEDEF) {
+            push_tname(c, d->name, ty, false, 0);
+        } else {
+            int64_t v;
+            if (ty && ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v))
+                push_tname(c, d->name, fe_unqual(ty), true, v);
+            else
+                shadow(c, d->name);
+            tail = tail->next = d;
+        }
+    } while (accept(c, ","));
+    expect(c, ";");
+    fe_node *blk = new_node(c, N_BLOCK, head.next ? head.next->tok : peek(c));
+    blk->args = head.next;
+    blk->op = 'D'; /* a declaration group: no scope of its own */
+    return blk;
+}
+
+static bool starts_decl(fe_ctx *c)
+{
+    fe_tok *t = peek(c);
+    if (!is_typename(c, t))
+        return false;
+    /* `T(...)`/`T{...}` is an expression (functional cast); `T x` a declaration */
+    if (lookup(c, t->s, t->len) && (fe_tok_is(peek_at(c, 1), "(") || fe_tok_is(peek_at(c, 1), "{")))
+        return false;
+    if (fe_tok_is(peek_at(c, 1), "::"))
+        return true;
+    return true;
+}
+
+/* ---- statements ---- */
+
+static fe_node *stmt(fe_ctx *c)
+{
+    fe_tok *t = peek(c);
+    if (t->kind == TK_PRAGMA) {
+        next(c);
+        bool unroll = t->len >= 6 && memcmp(t->s, "unroll", 6) == 0;
+        fe_node *s = stmt(c);
+        if (unroll && (s->kind == N_FOR || s->kind == N_WHILE || s->kind == N_DO))
+            s->pragma_unroll = true;
+        return s;
+    }
+    if (is(c, "{"))
+        return compound(c);
+    if (accept(c, ";"))
+        return new_node(c, N_EMPTY, t);
+    if (accept(c, "if")) {
+        fe_node *n = new_node(c, N_IF, t);
+        accept(c, "constexpr");
+        expect(c, "(");
+        n->a = expr(c);
+        expect(c, ")");
+        n->b = stmt(c);
+        if (accept(c, "else"))
+            n->c = stmt(c);
+        return n;
+    }
+    if (accept(c, "for")) {
+        fe_node *n = new_node(c, N_FOR, t);
+        fe_tname *saved = c->tnames;
+        expect(c, "(");
+        if (!accept(c, ";")) {
+            if (starts_decl(c)) {
+                unsigned st = 0;
+                fe_type *ty = declspec(c, &st, NULL);
+                n->a = declaration(c, ty, st);
+            } else {
+                n->a = new_node(c, N_EXPR, peek(c));
+                n->a->a = expr(c);
+                expect(c, ";");
+            }
+        }
+        if (!is(c, ";"))
+            n->b = expr(c);
+        expect(c, ";");
+        if (!is(c, ")"))
+            n->c = expr(c);
+        expect(c, ")");
+        n->d = stmt(c);
+        c->tnames = saved;
+        return n;
+    }
+    if (accept(c, "while")) {
+        fe_node *n = new_node(c, N_WHILE, t);
+        expect(c, "(");
+        n->a = expr(c);
+        expect(c, ")");
+        n->d = stmt(c);
+        return n;
+    }
+    if (accept(c, "do")) {
+        fe_node *n = new_node(c, N_DO, t);
+        n->d = stmt(c);
+        expect(c, "while");
+        expect(c, "(");
+        n->a = expr(c);
+        expect(c, ")");
+        expect(c, ";");
+        return n;
+    }
+    if (accept(c, "switch")) {
+        fe_node *n = new_node(c, N_SWITCH, t);
+        expect(c, "(");
+        n->a = expr(c);
+        expect(c, ")");
+        n->d = stmt(c);
+        return n;
+    }
+    if (accept(c, "case")) {
+        fe_node *n = new_node(c, N_CASE, t);
+        n->a = conditional(c);
+        if (accept(c, "...")) /* GNU case ranges */
+            n->b = conditional(c);
+        expect(c, ":");
+        return n;
+    }
+    if (accept(c, "default")) {
+        expect(c, ":");
+        return new_node(c, N_DEFAULT, t);
+    }
+    if (accept(c, "break")) {
+        expect(c, ";");
+        return new_node(c, N_BREAK, t);
+    }
+    if (accept(c, "continue")) {
+        expect(c, ";");
+        return new_node(c, N_CONTINUE, t);
+    }
+    if (accept(c, "return")) {
+        fe_node *n = new_node(c, N_RETURN, t);
+        if (!is(c, ";"))
+            n->a = is(c, "{") ? initializer(c) : expr(c);
+        expect(c, ";");
+        return n;
+    }
+    if (fe_tok_is(t, "goto")) {
+        unsupported(c, t, "goto is not supported in kernels; use structured control flow (break, continue, return)");
+        return new_node(c, N_EMPTY, t);
+    }
+    if (fe_tok_is(t, "try") || fe_tok_is(t, "throw") || fe_tok_is(t, "catch")) {
+        unsupported(c, t, "exceptions are not supported in kernels");
+        return new_node(c, N_EMPTY, t);
+    }
+    if (fe_tok_is(t, "asm") || fe_tok_is(t, "__asm__")) {
+        unsupported(c, t, "inline PTX assembly (asm) is not supported in kernels");
+        return new_node(c, N_EMPTY, t);
+    }
+    if (accept(c, "static_assert")) {
+        fe_node *n = new_node(c, N_STATIC_ASSERT, t);
+        expect(c, "(");
+        n->a = assign(c);
+        if (accept(c, ","))
+            n->b = assign(c);
+        expect(c, ")");
+        expect(c, ";");
+        int64_t v = 0;
+        if (!c->err && fe_const_eval(c, n->a, &v) && !v)
+            fe_error(c, t, CVM_SYNTAX, "static assertion failed%s%s", n->b && n->b->kind == N_STR ? ": " : "",
+                     n->b && n->b->kind == N_STR ? n->b->name : "");
+        return n;
+    }
+    if (fe_tok_is(t, "using") || fe_tok_is(t, "typedef") ||
+        ((fe_tok_is(t, "struct") || fe_tok_is(t, "enum")) && !fe_tok_is(peek_at(c, 2), "*"))) {
+        uint32_t before = c->pos;
+        toplevel(c); /* local type declarations */
+        if (c->pos == before)
+            next(c);
+        return new_node(c, N_EMPTY, t);
+    }
+    if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), ":") && !fe_tok_is(t, "default")) {
+        unsupported(c, t, "labels and goto are not supported in kernels; use structured control flow (break, continue, return)");
+        return new_node(c, N_EMPTY, t);
+    }
+    if (starts_decl(c)) {
+        unsigned st = 0;
+        fe_type *ty = declspec(c, &st, NULL);
+        if (st & FE_S_TYPEDEF) {
+            declaration(c, ty, st);
+            return new_node(c, N_EMPTY, t);
+        }
+        return declaration(c, ty, st);
+    }
+    fe_node *n = new_node(c, N_EXPR, t);
+    n->a = expr(c);
+    expect(c, ";");
+    return n;
+}
+
+static fe_node *compound(fe_ctx *c)
+{
+    fe_node *n = new_node(c, N_BLOCK, peek(c));
+    expect(c, "{");
+    fe_tname *saved = c->tnames;
+    fe_node head = {0}, *tail = &head;
+    while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
+        tail = tail->next = stmt(c);
+    expect(c, "}");
+    c->tnames = saved;
+    n->args = head.next;
+    return n;
+}
+
+/* ---- top level ---- */
+
+static void skip_balanced(fe_ctx *c)
+{
+    /* skips one declaration: up to ';' at depth 0 or a closing '}' at depth 0 */
+    int depth = 0;
+    while (!c->err && peek(c)->kind != TK_EOF) {
+        fe_tok *t = next(c);
+        if (fe_tok_is(t, "{") || fe_tok_is(t, "(") || fe_tok_is(t, "["))
+            depth++;
+        else if (fe_tok_is(t, "}") || fe_tok_is(t, ")") || fe_tok_is(t, "]")) {
+            depth--;
+            if (depth == 0 && fe_tok_is(t, "}") && !is(c, ";"))
+                return;
+        } else if (depth == 0 && fe_tok_is(t, ";"))
+            return;
+    }
+}
+
+static void template_decl(fe_ctx *c)
+{
+    fe_tok *t = next(c); /* template */
+    fe_template *tp = fe_alloc(c, sizeof *tp);
+    if (!tp)
+        return;
+    expect(c, "<");
+    while (!c->err && !is(c, ">")) {
+        if (tp->nparams == 8) {
+            fe_error(c, t, CVM_LIMIT, "more than 8 template parameters");
+            return;
+        }
+        int i = tp->nparams++;
+        if (accept(c, "typename") || accept(c, "class")) {
+            tp->pis_type[i] = true;
+        } else {
+            unsigned st = 0;
+            tp->ptypes[i] = declspec(c, &st, NULL);
+        }
+        tp->pnames[i] = tok_name(c, expect_ident(c));
+        if (accept(c, "=")) {
+            unsupported(c, peek(c), "default template arguments are not supported yet");
+            return;
+        }
+        if (!accept(c, ","))
+            break;
+    }
+    expect(c, ">");
+    tp->tok_begin = c->pos;
+    /* the declared name: the identifier before the first '(' (functions) or after struct */
+    uint32_t k = 0;
+    fe_tok *name = NULL;
+    while (peek_at(c, k)->kind != TK_EOF && !fe_tok_is(peek_at(c, k), "(") &&
+           !fe_tok_is(peek_at(c, k), "{") && !fe_tok_is(peek_at(c, k), ";")) {
+        if (peek_at(c, k)->kind == TK_IDENT)
+            name = peek_at(c, k);
+        k++;
+    }
+    tp->is_struct = fe_tok_is(peek(c), "struct") || fe_tok_is(peek(c), "class");
+    if (!name) {
+        fe_error(c, t, CVM_SYNTAX, "cannot find the name of this template");
+        return;
+    }
+    tp->name = tok_name(c, name);
+    skip_balanced(c);
+    tp->tok_end = c->pos;
+    tp->next = c->templates;
+    c->templates = tp;
+    if (tp->is_struct)
+        push_tname(c, tp->name, NULL, false, 0);
+}
+
+static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb)
+{
+    fe_node *f = new_node(c, N_FUNC, nt);
+    f->name = tok_name(c, nt);
+    f->ty = ret;
+    f->storage = storage;
+    f->launch_bound = lb;
+    fe_tname *saved = c->tnames;
+    f->params = param_list(c);
+    for (fe_node *p = f->params; p; p = p->next)
+        if (p->name)
+            shadow(c, p->name);
+    while (accept(c, "const") || accept(c, "noexcept") || accept(c, "__restrict__"))
+        ;
+    if (is(c, "{"))
+        f->body = compound(c);
+    else
+        expect(c, ";");
+    c->tnames = saved;
+    return f;
+}
+
+static void add_func(fe_ctx *c, fe_node *f)
+{
+    fe_node **link = &c->funcs;
+    while (*link)
+        link = &(*link)->next;
+    *link = f;
+}
+
+static void toplevel(fe_ctx *c)
+{
+    fe_tok *t = peek(c);
+    if (t->kind == TK_PRAGMA || accept(c, ";")) {
+        if (t->kind == TK_PRAGMA)
+            next(c);
+        return;
+    }
+    if (fe_tok_is(t, "namespace")) {
+        next(c);
+        if (peek(c)->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "=")) {
+            skip_balanced(c); /* namespace cg = cooperative_groups; */
+            return;
+        }
+        if (peek(c)->kind == TK_IDENT)
+            next(c);
+        expect(c, "{");
+        while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
+            toplevel(c);
+        expect(c, "}");
+        return;
+    }
+    if (fe_tok_is(t, "using")) {
+        next(c);
+        if (accept(c, "namespace")) {
+            skip_balanced(c);
+            return;
+        }
+        fe_tok *nt = expect_ident(c);
+        if (accept(c, "=")) {
+            fe_type *ty = type_name(c);
+            push_tname(c, tok_name(c, nt), ty, false, 0);
+            expect(c, ";");
+        } else {
+            skip_balanced(c); /* using std::min; */
+        }
+        return;
+    }
+    if (fe_tok_is(t, "template")) {
+        template_decl(c);
+        return;
+    }
+    if (accept(c, "static_assert")) {
+        c->pos--;
+        stmt(c);
+        return;
+    }
+    if (fe_tok_is(t, "extern") && fe_tok_is(peek_at(c, 1), "\"C\"")) {
+        c->pos += 2;
+        if (accept(c, "{")) {
+            while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
+                toplevel(c);
+            expect(c, "}");
+        }
+        return;
+    }
+    unsigned storage = 0;
+    uint32_t lb = 0;
+    fe_type *base = declspec(c, &storage, &lb);
+    if (accept(c, ";"))
+        return; /* struct/enum declaration alone */
+    for (;;) {
+        fe_tok *nt = NULL;
+        fe_type *ty = declarator(c, base ? base : fe_ty(TY_I32), &nt);
+        if (c->err)
+            return;
+        if (!nt) {
+            fe_error(c, peek(c), CVM_SYNTAX, "expected a declaration before '%.*s'",
+                     (int)peek(c)->len, peek(c)->s);
+            return;
+        }
+        if (is(c, "(") && !(storage & FE_S_TYPEDEF)) {
+            add_func(c, function(c, ty, nt, storage, lb));
+            return;
+        }
+        fe_node *d = new_node(c, N_DECL, nt);
+        d->name = tok_name(c, nt);
+        d->ty = ty;
+        d->storage = storage;
+        if (accept(c, "="))
+            d->a = initializer(c);
+        else if (is(c, "{"))
+            d->a = initializer(c);
+        if (storage & FE_S_TYPEDEF) {
+            push_tname(c, d->name, ty, false, 0);
+        } else {
+            int64_t v;
+            if (ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v) &&
+                !(storage & (FE_S_DEVICE | FE_S_CONSTANT)))
+                push_tname(c, d->name, fe_unqual(ty), true, v);
+            else {
+                fe_node **link = &c->globals;
+                while (*link)
+                    link = &(*link)->next;
+                *link = d;
+            }
+        }
+        if (!accept(c, ","))
+            break;
+    }
+    expect(c, ";");
+}
+
+void fe_parse(fe_ctx *c)
+{
+    c->pos = 0;
+    builtin_types(c);
+    while (!c->err && peek(c)->kind != TK_EOF)
+        toplevel(c);
+}
+
+/* ---- templates ---- */
+
+fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
+                        const fe_tok *where)
+{
+    if (n != t->nparams) {
+        fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name,
+                 t->nparams, n);
+        return NULL;
+    }
+    uint32_t saved_pos = c->pos;
+    fe_tname *saved = c->tnames;
+    fe_node *saved_funcs = c->funcs;
+    for (int i = 0; i < n; i++) {
+        if (t->pis_type[i] != (targs[i] != NULL)) {
+            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
+                     t->name, t->pis_type[i] ? "a type" : "an integer constant");
+            return NULL;
+        }
+        push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i],
+                   tvals[i]);
+    }
+    c->pos = t->tok_begin;
+    c->funcs = NULL;
+    unsigned storage = 0;
+    uint32_t lb = 0;
+    fe_node *f = NULL;
+    fe_type *base = declspec(c, &storage, &lb);
+    fe_tok *nt = NULL;
+    fe_type *ty = declarator(c, base ? base : fe_ty(TY_I32), &nt);
+    if (!c->err && nt && is(c, "("))
+        f = function(c, ty, nt, storage, lb);
+    else if (!c->err)
+        fe_error(c, where, CVM_UNSUPPORTED, "only function templates are supported");
+    c->funcs = saved_funcs;
+    c->pos = saved_pos;
+    c->tnames = saved;
+    return f;
+}
+
+fe_type *fe_lookup_type(fe_ctx *c, const char *name)
+{
+    fe_tname *t = lookup(c, name, strlen(name));
+    return t && !t->is_value ? t->ty : NULL;
+}

@@ -1,0 +1,229 @@
+/*
+ * type.c - C types of the CUDA frontend: sizes (LP64, CUDA ABI struct
+ * layout), qualifiers, integer promotion and the usual arithmetic
+ * conversions. __half and __nv_bfloat16 rank below float: mixing them with
+ * float computes in float, as the CUDA headers' conversions do.
+ */
+#include "fe.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static fe_type scalars[] = {
+    [TY_VOID] = {TY_VOID, NULL, 0, 1, 1, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_BOOL] = {TY_BOOL, NULL, 0, 1, 1, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_I8] = {TY_I8, NULL, 0, 1, 1, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_I16] = {TY_I16, NULL, 0, 2, 2, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_I32] = {TY_I32, NULL, 0, 4, 4, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_I64] = {TY_I64, NULL, 0, 8, 8, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_U8] = {TY_U8, NULL, 0, 1, 1, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_U16] = {TY_U16, NULL, 0, 2, 2, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_U32] = {TY_U32, NULL, 0, 4, 4, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_U64] = {TY_U64, NULL, 0, 8, 8, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_F16] = {TY_F16, NULL, 0, 2, 2, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_BF16] = {TY_BF16, NULL, 0, 2, 2, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_F32] = {TY_F32, NULL, 0, 4, 4, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_F64] = {TY_F64, NULL, 0, 8, 8, false, false, false, false, NULL, NULL, NULL, true},
+    [TY_DIM3] = {TY_DIM3, NULL, 0, 12, 4, false, false, false, false, NULL, NULL, NULL, true},
+};
+
+fe_type *fe_ty(fe_kind k) { return &scalars[k]; }
+
+fe_type *fe_ptr_to(fe_ctx *c, fe_type *base)
+{
+    fe_type *t = fe_alloc(c, sizeof *t);
+    if (!t)
+        return fe_ty(TY_I32);
+    t->kind = TY_PTR;
+    t->base = base;
+    t->size = t->align = 8;
+    t->complete = true;
+    return t;
+}
+
+fe_type *fe_array_of(fe_ctx *c, fe_type *base, uint32_t len)
+{
+    fe_type *t = fe_alloc(c, sizeof *t);
+    if (!t)
+        return fe_ty(TY_I32);
+    t->kind = TY_ARRAY;
+    t->base = base;
+    t->len = len;
+    uint64_t size = (uint64_t)base->size * len;
+    t->size = size > 0x7fffffff ? 0x7fffffff : (uint32_t)size;
+    t->align = base->align;
+    t->complete = true;
+    return t;
+}
+
+fe_type *fe_vec_of(fe_ctx *c, fe_type *base, uint32_t n, const char *name)
+{
+    fe_type *t = fe_alloc(c, sizeof *t);
+    if (!t)
+        return fe_ty(TY_I32);
+    t->kind = TY_VEC;
+    t->base = base;
+    t->len = n;
+    t->size = base->size * n;
+    t->align = t->size; /* CUDA: float2 8, float4 16, double2 16 */
+    t->name = name;
+    t->complete = true;
+    return t;
+}
+
+fe_type *fe_qualified(fe_ctx *c, fe_type *t, bool is_const, bool is_volatile)
+{
+    if (t->is_const == is_const && t->is_volatile == is_volatile)
+        return t;
+    fe_type *q = fe_alloc(c, sizeof *q);
+    if (!q)
+        return t;
+    *q = *t;
+    q->is_const = is_const;
+    q->is_volatile = is_volatile;
+    return q;
+}
+
+fe_type *fe_ref_to(fe_ctx *c, fe_type *t)
+{
+    fe_type *q = fe_alloc(c, sizeof *q);
+    if (!q)
+        return t;
+    *q = *t;
+    q->is_ref = true;
+    return q;
+}
+
+fe_type *fe_unqual(fe_type *t)
+{
+    if (t->kind <= TY_F64 || t->kind == TY_DIM3)
+        return fe_ty(t->kind);
+    return t;
+}
+
+bool fe_is_int(const fe_type *t) { return t->kind >= TY_BOOL && t->kind <= TY_U64; }
+bool fe_is_float(const fe_type *t) { return t->kind >= TY_F16 && t->kind <= TY_F64; }
+bool fe_is_arith(const fe_type *t) { return fe_is_int(t) || fe_is_float(t); }
+bool fe_is_signed(const fe_type *t) { return t->kind >= TY_I8 && t->kind <= TY_I64; }
+bool fe_is_scalar(const fe_type *t) { return fe_is_arith(t) || t->kind == TY_PTR; }
+
+bool fe_same_type(const fe_type *a, const fe_type *b)
+{
+    if (a == b)
+        return true;
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case TY_PTR:
+        return fe_same_type(a->base, b->base);
+    case TY_ARRAY:
+        return a->len == b->len && fe_same_type(a->base, b->base);
+    case TY_VEC:
+        return a->len == b->len && fe_same_type(a->base, b->base);
+    case TY_STRUCT:
+        return a->members == b->members && a->name == b->name;
+    default:
+        return true;
+    }
+}
+
+fe_type *fe_promote(fe_type *t)
+{
+    switch (t->kind) {
+    case TY_BOOL: case TY_I8: case TY_I16: case TY_U8: case TY_U16:
+        return fe_ty(TY_I32);
+    default:
+        return fe_unqual(t);
+    }
+}
+
+static int rank(fe_kind k)
+{
+    switch (k) {
+    case TY_I32: case TY_U32: return 1;
+    case TY_I64: case TY_U64: return 2;
+    default: return 0;
+    }
+}
+
+fe_type *fe_common(fe_type *a, fe_type *b)
+{
+    if (a->kind == TY_F64 || b->kind == TY_F64)
+        return fe_ty(TY_F64);
+    if (a->kind == TY_F32 || b->kind == TY_F32)
+        return fe_ty(TY_F32);
+    if (fe_is_float(a) && fe_is_float(b))
+        return a->kind == b->kind ? fe_ty(a->kind) : fe_ty(TY_F32);
+    if (fe_is_float(a))
+        return fe_ty(a->kind);
+    if (fe_is_float(b))
+        return fe_ty(b->kind);
+    a = fe_promote(a);
+    b = fe_promote(b);
+    if (a->kind == b->kind)
+        return a;
+    bool sa = fe_is_signed(a), sb = fe_is_signed(b);
+    if (sa == sb)
+        return rank(a->kind) >= rank(b->kind) ? a : b;
+    fe_type *u = sa ? b : a, *s = sa ? a : b;
+    if (rank(u->kind) >= rank(s->kind))
+        return u;
+    if (s->size > u->size)
+        return s;
+    return fe_ty(s->kind == TY_I64 ? TY_U64 : TY_U32);
+}
+
+const char *fe_elem_name(fe_kind k)
+{
+    static const char *const names[] = {
+        [TY_BOOL] = "bool", [TY_I8] = "i8", [TY_I16] = "i16", [TY_I32] = "i32", [TY_I64] = "i64",
+        [TY_U8] = "u8", [TY_U16] = "u16", [TY_U32] = "u32", [TY_U64] = "u64", [TY_F16] = "f16",
+        [TY_BF16] = "bf16", [TY_F32] = "f32", [TY_F64] = "f64",
+    };
+    return k <= TY_F64 && names[k] ? names[k] : "";
+}
+
+void fe_type_str(const fe_type *t, char *out, size_t cap)
+{
+    static const char *const names[] = {
+        [TY_VOID] = "void", [TY_BOOL] = "bool", [TY_I8] = "char", [TY_I16] = "short",
+        [TY_I32] = "int", [TY_I64] = "long", [TY_U8] = "unsigned char",
+        [TY_U16] = "unsigned short", [TY_U32] = "unsigned int", [TY_U64] = "unsigned long",
+        [TY_F16] = "__half", [TY_BF16] = "__nv_bfloat16", [TY_F32] = "float", [TY_F64] = "double",
+        [TY_DIM3] = "dim3",
+    };
+    char inner[200];
+    switch (t->kind) {
+    case TY_PTR:
+        fe_type_str(t->base, inner, sizeof inner);
+        snprintf(out, cap, "%s *", inner);
+        return;
+    case TY_ARRAY:
+        fe_type_str(t->base, inner, sizeof inner);
+        snprintf(out, cap, "%s[%u]", inner, t->len);
+        return;
+    case TY_VEC:
+    case TY_STRUCT:
+        snprintf(out, cap, "%s", t->name ? t->name : "struct");
+        return;
+    default:
+        snprintf(out, cap, "%s", names[t->kind]);
+        return;
+    }
+}
+
+void fe_struct_layout(fe_type *t)
+{
+    uint32_t off = 0, align = 1;
+    for (fe_member *m = t->members; m; m = m->next) {
+        uint32_t a = m->ty->align ? m->ty->align : 1;
+        off = (off + a - 1) / a * a;
+        m->offset = off;
+        off += m->ty->size;
+        if (a > align)
+            align = a;
+    }
+    t->align = t->align > align ? t->align : align; /* __align__ may raise it */
+    t->size = (off + t->align - 1) / t->align * t->align;
+    t->complete = true;
+}
