@@ -82,7 +82,7 @@ bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out)
         *out = rv(fe_ty(TY_U32), r);
         return true;
     }
-    if (strcmp(n, "INFINITY") == 0 || strcmp(n, "CUDART_INF_F") == 0 || strcmp(n, "HUGE_VALF") == 0) {
+    if (strcmp(n, "INFINITY") == 0 || strcmp(n, "__builtin_inff") == 0 || strcmp(n, "__builtin_huge_valf") == 0 || strcmp(n, "CUDART_INF_F") == 0 || strcmp(n, "HUGE_VALF") == 0) {
         *out = fe_const_float(L, TY_F32, INFINITY);
         return true;
     }
@@ -533,6 +533,60 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             return true;
         }
         return false;
+    }
+    static const struct { const char *name, *op; int n; } hops[] = {
+        {"__hadd", "add", 2}, {"__hsub", "sub", 2}, {"__hmul", "mul", 2}, {"__hdiv", "div", 2},
+        {"__hfma", "fma", 3}, {"__hneg", "neg", 1}, {"__habs", "abs", 1},
+    };
+    for (size_t i = 0; i < sizeof hops / sizeof hops[0]; i++) {
+        if (strcmp(name, hops[i].name) != 0)
+            continue;
+        if (!want_args(L, call, name, hops[i].n, hops[i].n))
+            return true;
+        fe_val a[3];
+        fe_type *t = NULL;
+        for (int j = 0; j < hops[i].n; j++) {
+            a[j] = fe_rvalue(L, arg(call, j));
+            t = t ? t : (a[j].ty->kind == TY_BF16 ? fe_ty(TY_BF16) : fe_ty(TY_F16));
+        }
+        int r = fe_reg(L, RT(t->kind, 1, 0));
+        const char *tn = fe_elem_name(t->kind);
+        for (int j = 0; j < hops[i].n; j++)
+            a[j] = fe_convert(L, a[j], t, call->tok);
+        if (hops[i].n == 1)
+            fe_emit(L, "%s.%s %%r%d, %%r%d", hops[i].op, tn, r, a[0].reg);
+        else if (hops[i].n == 2)
+            fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", hops[i].op, tn, r, a[0].reg, a[1].reg);
+        else
+            fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d, %%r%d", hops[i].op, tn, r, a[0].reg, a[1].reg, a[2].reg);
+        *out = rv(t, r);
+        return true;
+    }
+    if (strcmp(name, "__builtin_inff") == 0 || strcmp(name, "__builtin_huge_valf") == 0) {
+        *out = fe_const_float(L, TY_F32, INFINITY);
+        return true;
+    }
+    if (strcmp(name, "sincosf") == 0 || strcmp(name, "sincos") == 0) {
+        /* sincosf(x, &s, &c): the pointers name lvalues; registers after inlining */
+        if (!want_args(L, call, name, 3, 3))
+            return true;
+        fe_type *t = fe_ty(name[6] == 'f' ? TY_F32 : TY_F64);
+        fe_val x = fe_convert(L, fe_rvalue(L, arg(call, 0)), t, call->tok);
+        for (int i = 1; i <= 2; i++) {
+            fe_node *a = arg(call, i);
+            fe_val dst;
+            if (a->kind == N_UNARY && a->op == '&') {
+                dst = fe_gen(L, a->a);
+            } else {
+                fe_val p = fe_rvalue(L, a);
+                dst = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : t, p.reg, LV_MEM, 0, false};
+            }
+            int r = fe_reg(L, RT(t->kind, 1, 0));
+            fe_emit(L, "%s.%s %%r%d, %%r%d", i == 1 ? "sin" : "cos", fe_elem_name(t->kind), r, x.reg);
+            fe_store(L, dst, rv(t, r), a->tok);
+        }
+        *out = rv(fe_ty(TY_VOID), 0);
+        return true;
     }
     if (strcmp(name, "__ldg") == 0) {
         if (!want_args(L, call, name, 1, 1))

@@ -138,7 +138,7 @@ fe_val fe_load(fe_lower *L, fe_val v)
         return rv(v.ty, v.reg);
     if (v.lv == LV_ELEM) {
         int r = fe_reg(L, fe_rtype_of(L, v.ty, 0));
-        fe_emit(L, "extract.%s %%r%d, %%r%d, %d", fe_tname_of(L, v.reg), r, v.reg, v.elem);
+        fe_emit(L, "extract.%s %%r%d, %%r%d, %d", fe_tname_of(L, r), r, v.reg, v.elem);
         return rv(v.ty, r);
     }
     fe_type *t = v.ty;
