@@ -1,0 +1,355 @@
+/*
+ * headers.c - the built-in headers, so that the includes CUDA kernels
+ * commonly start with work without a toolkit installed.
+ *
+ * They hold only macros and a few typedefs in plain C. Types such as
+ * __half, __nv_bfloat16, float4 and dim3, and functions such as sqrtf,
+ * __shfl_sync, atomicAdd or printf, are builtins of the compiler and are
+ * deliberately not declared here. The macros expand to these names, which
+ * the compiler must therefore recognise (see docs/cuda-preprocessor.md):
+ *
+ *   __cvm_assert(cond, "cond", __FILE__, __LINE__)   assert() (<assert.h>)
+ *   __builtin_inff()  __builtin_inf()                INFINITY, HUGE_VALF, HUGE_VAL
+ *   __builtin_nanf("")  __builtin_nan("")            NAN
+ *   __builtin_offsetof(type, member)                 offsetof() (<stddef.h>)
+ *   __int_as_float(bits)  __longlong_as_double(bits) CUDART_INF_F, CUDART_NAN_F,
+ *                                                    CUDART_INF, CUDART_NAN, ...
+ *
+ * Typedefs (LP64, as nvcc on Linux): size_t, ptrdiff_t (<stddef.h>);
+ * int8_t..int64_t, uint8_t..uint64_t, int_least*, int_fast*, intptr_t,
+ * uintptr_t, intmax_t, uintmax_t (<stdint.h>).
+ */
+#include "headers.h"
+
+#include <string.h>
+
+typedef struct header {
+    const char *name;
+    const char *text;
+} header;
+
+static const char stddef_h[] =
+    "#ifndef __CVM_STDDEF_H\n"
+    "#define __CVM_STDDEF_H\n"
+    "typedef unsigned long size_t;\n"
+    "typedef long ptrdiff_t;\n"
+    "#define NULL 0\n"
+    "#define offsetof(type, member) __builtin_offsetof(type, member)\n"
+    "#endif\n";
+
+static const char stdint_h[] =
+    "#ifndef __CVM_STDINT_H\n"
+    "#define __CVM_STDINT_H\n"
+    "typedef signed char int8_t;\n"
+    "typedef short int16_t;\n"
+    "typedef int int32_t;\n"
+    "typedef long int64_t;\n"
+    "typedef unsigned char uint8_t;\n"
+    "typedef unsigned short uint16_t;\n"
+    "typedef unsigned int uint32_t;\n"
+    "typedef unsigned long uint64_t;\n"
+    "typedef signed char int_least8_t;\n"
+    "typedef short int_least16_t;\n"
+    "typedef int int_least32_t;\n"
+    "typedef long int_least64_t;\n"
+    "typedef unsigned char uint_least8_t;\n"
+    "typedef unsigned short uint_least16_t;\n"
+    "typedef unsigned int uint_least32_t;\n"
+    "typedef unsigned long uint_least64_t;\n"
+    "typedef signed char int_fast8_t;\n"
+    "typedef long int_fast16_t;\n"
+    "typedef long int_fast32_t;\n"
+    "typedef long int_fast64_t;\n"
+    "typedef unsigned char uint_fast8_t;\n"
+    "typedef unsigned long uint_fast16_t;\n"
+    "typedef unsigned long uint_fast32_t;\n"
+    "typedef unsigned long uint_fast64_t;\n"
+    "typedef long intptr_t;\n"
+    "typedef unsigned long uintptr_t;\n"
+    "typedef long intmax_t;\n"
+    "typedef unsigned long uintmax_t;\n"
+    "#define INT8_MIN (-128)\n"
+    "#define INT16_MIN (-32767 - 1)\n"
+    "#define INT32_MIN (-2147483647 - 1)\n"
+    "#define INT64_MIN (-9223372036854775807L - 1)\n"
+    "#define INT8_MAX 127\n"
+    "#define INT16_MAX 32767\n"
+    "#define INT32_MAX 2147483647\n"
+    "#define INT64_MAX 9223372036854775807L\n"
+    "#define UINT8_MAX 255\n"
+    "#define UINT16_MAX 65535\n"
+    "#define UINT32_MAX 4294967295U\n"
+    "#define UINT64_MAX 18446744073709551615UL\n"
+    "#define INTPTR_MIN INT64_MIN\n"
+    "#define INTPTR_MAX INT64_MAX\n"
+    "#define UINTPTR_MAX UINT64_MAX\n"
+    "#define INTMAX_MIN INT64_MIN\n"
+    "#define INTMAX_MAX INT64_MAX\n"
+    "#define UINTMAX_MAX UINT64_MAX\n"
+    "#define PTRDIFF_MIN INT64_MIN\n"
+    "#define PTRDIFF_MAX INT64_MAX\n"
+    "#define SIZE_MAX UINT64_MAX\n"
+    "#define INT8_C(c) c\n"
+    "#define INT16_C(c) c\n"
+    "#define INT32_C(c) c\n"
+    "#define INT64_C(c) c##L\n"
+    "#define UINT8_C(c) c\n"
+    "#define UINT16_C(c) c\n"
+    "#define UINT32_C(c) c##U\n"
+    "#define UINT64_C(c) c##UL\n"
+    "#define INTMAX_C(c) c##L\n"
+    "#define UINTMAX_C(c) c##UL\n"
+    "#endif\n";
+
+static const char limits_h[] =
+    "#ifndef __CVM_LIMITS_H\n"
+    "#define __CVM_LIMITS_H\n"
+    "#define CHAR_BIT 8\n"
+    "#define MB_LEN_MAX 16\n"
+    "#define SCHAR_MIN (-128)\n"
+    "#define SCHAR_MAX 127\n"
+    "#define UCHAR_MAX 255\n"
+    "#define CHAR_MIN SCHAR_MIN\n"
+    "#define CHAR_MAX SCHAR_MAX\n"
+    "#define SHRT_MIN (-32767 - 1)\n"
+    "#define SHRT_MAX 32767\n"
+    "#define USHRT_MAX 65535\n"
+    "#define INT_MIN (-2147483647 - 1)\n"
+    "#define INT_MAX 2147483647\n"
+    "#define UINT_MAX 4294967295U\n"
+    "#define LONG_MIN (-9223372036854775807L - 1L)\n"
+    "#define LONG_MAX 9223372036854775807L\n"
+    "#define ULONG_MAX 18446744073709551615UL\n"
+    "#define LLONG_MIN (-9223372036854775807LL - 1LL)\n"
+    "#define LLONG_MAX 9223372036854775807LL\n"
+    "#define ULLONG_MAX 18446744073709551615ULL\n"
+    "#endif\n";
+
+static const char float_h[] =
+    "#ifndef __CVM_FLOAT_H\n"
+    "#define __CVM_FLOAT_H\n"
+    "#define FLT_RADIX 2\n"
+    "#define FLT_EVAL_METHOD 0\n"
+    "#define DECIMAL_DIG 17\n"
+    "#define FLT_DECIMAL_DIG 9\n"
+    "#define DBL_DECIMAL_DIG 17\n"
+    "#define FLT_MANT_DIG 24\n"
+    "#define FLT_DIG 6\n"
+    "#define FLT_MIN_EXP (-125)\n"
+    "#define FLT_MAX_EXP 128\n"
+    "#define FLT_MIN_10_EXP (-37)\n"
+    "#define FLT_MAX_10_EXP 38\n"
+    "#define FLT_MAX 3.40282346638528859812e+38F\n"
+    "#define FLT_MIN 1.17549435082228750797e-38F\n"
+    "#define FLT_EPSILON 1.1920928955078125e-07F\n"
+    "#define FLT_TRUE_MIN 1.40129846432481707092e-45F\n"
+    "#define DBL_MANT_DIG 53\n"
+    "#define DBL_DIG 15\n"
+    "#define DBL_MIN_EXP (-1021)\n"
+    "#define DBL_MAX_EXP 1024\n"
+    "#define DBL_MIN_10_EXP (-307)\n"
+    "#define DBL_MAX_10_EXP 308\n"
+    "#define DBL_MAX 1.79769313486231570815e+308\n"
+    "#define DBL_MIN 2.22507385850720138309e-308\n"
+    "#define DBL_EPSILON 2.22044604925031308085e-16\n"
+    "#define DBL_TRUE_MIN 4.94065645841246544177e-324\n"
+    "#endif\n";
+
+static const char math_h[] =
+    "#ifndef __CVM_MATH_H\n"
+    "#define __CVM_MATH_H\n"
+    "#define INFINITY __builtin_inff()\n"
+    "#define NAN __builtin_nanf(\"\")\n"
+    "#define HUGE_VALF __builtin_inff()\n"
+    "#define HUGE_VAL __builtin_inf()\n"
+    "#define M_E 2.7182818284590452354\n"
+    "#define M_LOG2E 1.4426950408889634074\n"
+    "#define M_LOG10E 0.43429448190325182765\n"
+    "#define M_LN2 0.69314718055994530942\n"
+    "#define M_LN10 2.30258509299404568402\n"
+    "#define M_PI 3.14159265358979323846\n"
+    "#define M_PI_2 1.57079632679489661923\n"
+    "#define M_PI_4 0.78539816339744830962\n"
+    "#define M_1_PI 0.31830988618379067154\n"
+    "#define M_2_PI 0.63661977236758134308\n"
+    "#define M_2_SQRTPI 1.12837916709551257390\n"
+    "#define M_SQRT2 1.41421356237309504880\n"
+    "#define M_SQRT1_2 0.70710678118654752440\n"
+    "#endif\n";
+
+static const char math_constants_h[] =
+    "#ifndef __CVM_MATH_CONSTANTS_H\n"
+    "#define __CVM_MATH_CONSTANTS_H\n"
+    "#define CUDART_INF_F __int_as_float(0x7f800000)\n"
+    "#define CUDART_NAN_F __int_as_float(0x7fffffff)\n"
+    "#define CUDART_MIN_DENORM_F __int_as_float(0x00000001)\n"
+    "#define CUDART_MAX_NORMAL_F __int_as_float(0x7f7fffff)\n"
+    "#define CUDART_NEG_ZERO_F __int_as_float(0x80000000)\n"
+    "#define CUDART_ZERO_F 0.0f\n"
+    "#define CUDART_ONE_F 1.0f\n"
+    "#define CUDART_SQRT_HALF_F 0.707106781f\n"
+    "#define CUDART_SQRT_TWO_F 1.414213562f\n"
+    "#define CUDART_THIRD_F 0.333333333f\n"
+    "#define CUDART_PIO4_F 0.785398163f\n"
+    "#define CUDART_PIO2_F 1.570796327f\n"
+    "#define CUDART_3PIO4_F 2.356194490f\n"
+    "#define CUDART_2_OVER_PI_F 0.636619772f\n"
+    "#define CUDART_SQRT_2_OVER_PI_F 0.797884561f\n"
+    "#define CUDART_PI_F 3.141592654f\n"
+    "#define CUDART_SQRT_2PI_F 2.506628275f\n"
+    "#define CUDART_L2E_F 1.442695041f\n"
+    "#define CUDART_L2T_F 3.321928094f\n"
+    "#define CUDART_LG2_F 0.301029996f\n"
+    "#define CUDART_LGE_F 0.434294482f\n"
+    "#define CUDART_LN2_F 0.693147181f\n"
+    "#define CUDART_LNT_F 2.302585093f\n"
+    "#define CUDART_LNPI_F 1.144729886f\n"
+    "#define CUDART_INF __longlong_as_double(0x7ff0000000000000LL)\n"
+    "#define CUDART_NAN __longlong_as_double(0xfff8000000000000ULL)\n"
+    "#define CUDART_NEG_ZERO __longlong_as_double(0x8000000000000000ULL)\n"
+    "#define CUDART_ZERO 0.0\n"
+    "#define CUDART_ONE 1.0\n"
+    "#define CUDART_SQRT_2 1.4142135623730951\n"
+    "#define CUDART_SQRT_HALF 0.70710678118654757\n"
+    "#define CUDART_PI 3.1415926535897931\n"
+    "#define CUDART_PIO2 1.5707963267948966\n"
+    "#define CUDART_PIO4 0.78539816339744828\n"
+    "#define CUDART_2_OVER_PI 0.63661977236758138\n"
+    "#define CUDART_SQRT_2PI 2.5066282746310002\n"
+    "#define CUDART_L2E 1.4426950408889634\n"
+    "#define CUDART_LN2 0.69314718055994529\n"
+    "#define CUDART_LNT 2.3025850929940459\n"
+    "#endif\n";
+
+/* <assert.h> has no guard: NDEBUG may change between inclusions. */
+static const char assert_h[] =
+    "#undef assert\n"
+    "#ifdef NDEBUG\n"
+    "#define assert(e) ((void)0)\n"
+    "#else\n"
+    "#define assert(e) __cvm_assert((e), #e, __FILE__, __LINE__)\n"
+    "#endif\n";
+
+static const char stdio_h[] =
+    "#ifndef __CVM_STDIO_H\n"
+    "#define __CVM_STDIO_H\n"
+    "#include <stddef.h>\n"
+    "#define EOF (-1)\n"
+    "#endif\n";
+
+static const char stdlib_h[] =
+    "#ifndef __CVM_STDLIB_H\n"
+    "#define __CVM_STDLIB_H\n"
+    "#include <stddef.h>\n"
+    "#define EXIT_SUCCESS 0\n"
+    "#define EXIT_FAILURE 1\n"
+    "#define RAND_MAX 2147483647\n"
+    "#endif\n";
+
+static const char string_h[] =
+    "#include <stddef.h>\n";
+
+static const char cuda_runtime_api_h[] =
+    "#ifndef __CVM_CUDA_RUNTIME_API_H\n"
+    "#define __CVM_CUDA_RUNTIME_API_H\n"
+    "#define CUDART_VERSION 12000\n"
+    "#endif\n";
+
+/* What nvcc's <cuda_runtime.h> makes visible in practice. */
+static const char cuda_runtime_h[] =
+    "#ifndef __CVM_CUDA_RUNTIME_H\n"
+    "#define __CVM_CUDA_RUNTIME_H\n"
+    "#include <cuda_runtime_api.h>\n"
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
+    "#include <limits.h>\n"
+    "#include <float.h>\n"
+    "#include <math.h>\n"
+    "#include <math_constants.h>\n"
+    "#endif\n";
+
+static const char cuda_h[] =
+    "#ifndef __CVM_CUDA_H\n"
+    "#define __CVM_CUDA_H\n"
+    "#define CUDA_VERSION 12000\n"
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
+    "#endif\n";
+
+static const char cuda_fp16_h[] =
+    "#ifndef __CVM_CUDA_FP16_H\n"
+    "#define __CVM_CUDA_FP16_H\n"
+    "#include <cuda_runtime.h>\n"
+    "#endif\n";
+
+static const char cuda_bf16_h[] =
+    "#ifndef __CVM_CUDA_BF16_H\n"
+    "#define __CVM_CUDA_BF16_H\n"
+    "#include <cuda_fp16.h>\n"
+    "#endif\n";
+
+static const char cooperative_groups_h[] =
+    "#ifndef __CVM_COOPERATIVE_GROUPS_H\n"
+    "#define __CVM_COOPERATIVE_GROUPS_H\n"
+    "#include <cuda_runtime.h>\n"
+    "#endif\n";
+
+static const char cg_reduce_h[] =
+    "#include <cooperative_groups.h>\n";
+
+static const char runtime_only_h[] =
+    "#include <cuda_runtime.h>\n";
+
+static const char cuda_atomic_h[] =
+    "#ifndef __CVM_CUDA_ATOMIC\n"
+    "#define __CVM_CUDA_ATOMIC\n"
+    "#include <cuda_runtime.h>\n"
+    "#endif\n";
+
+static const header headers[] = {
+    {"assert.h", assert_h},
+    {"cassert", assert_h},
+    {"cfloat", float_h},
+    {"climits", limits_h},
+    {"cmath", math_h},
+    {"cooperative_groups.h", cooperative_groups_h},
+    {"cooperative_groups/reduce.h", cg_reduce_h},
+    {"cstddef", stddef_h},
+    {"cstdint", stdint_h},
+    {"cstdio", stdio_h},
+    {"cstdlib", stdlib_h},
+    {"cstring", string_h},
+    {"cuda.h", cuda_h},
+    {"cuda/atomic", cuda_atomic_h},
+    {"cuda_bf16.h", cuda_bf16_h},
+    {"cuda_fp16.h", cuda_fp16_h},
+    {"cuda_runtime.h", cuda_runtime_h},
+    {"cuda_runtime_api.h", cuda_runtime_api_h},
+    {"device_launch_parameters.h", runtime_only_h},
+    {"float.h", float_h},
+    {"limits.h", limits_h},
+    {"math.h", math_h},
+    {"math_constants.h", math_constants_h},
+    {"stddef.h", stddef_h},
+    {"stdint.h", stdint_h},
+    {"stdio.h", stdio_h},
+    {"stdlib.h", stdlib_h},
+    {"string.h", string_h},
+    {"vector_types.h", runtime_only_h},
+};
+
+#define NHEADERS (sizeof headers / sizeof headers[0])
+
+const char *cvm_fe_header_find(const char *name, size_t len, size_t *out_len)
+{
+    for (size_t i = 0; i < NHEADERS; i++)
+        if (strlen(headers[i].name) == len && memcmp(headers[i].name, name, len) == 0) {
+            *out_len = strlen(headers[i].text);
+            return headers[i].text;
+        }
+    return NULL;
+}
+
+uint32_t cvm_fe_header_count(void) { return (uint32_t)NHEADERS; }
+
+const char *cvm_fe_header_name(uint32_t i) { return i < NHEADERS ? headers[i].name : NULL; }
