@@ -1,0 +1,108 @@
+#!/bin/sh
+# test_cli_cuda.sh - `cubevm compile/run/info` on CUDA C files (TAP): -D,
+# -I, --fmad, template instances via --kernel, --symbol, and a compile
+# error printed as file:line:col with the source line and a caret.
+# Uses $CUBEVM (set by `make check`) and $TEST_TMPDIR.
+C=${CUBEVM:-build/bin/cubevm}
+T=${TEST_TMPDIR:-$(mktemp -d)}
+EX=docs/examples
+n=0
+failed=0
+ok() {
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+has() { grep -q -- "$1" "$2"; }
+show() { sed 's/^/# /' "$T/err" "$T/out"; }
+
+# info lists the kernels of a .cu file
+run "$C" info tests/cuda/spmv_csr.cu
+[ $rc -eq 0 ] && has "2 kernels" "$T/out" && has "kernel spmvCsrScalar(" "$T/out" && has "kernel spmvCsrVector(" "$T/out"
+ok $? "info on a .cu file lists its kernels"; [ $rc -eq 0 ] || show
+
+# compile, then run the .cbc: vadd inputs a = 0..7, b = 10a, so c = 11a
+run "$C" compile tests/cuda/vector_add.cu -o "$T/va.cbc"
+ok $rc "compile vector_add.cu"; [ $rc -eq 0 ] || show
+run "$C" run "$T/va.cbc" --grid 1 --block 4 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --print c
+[ $rc -eq 0 ] && has "^c: 0 11 22 33 44 55 66 77$" "$T/out"
+ok $? "run the compiled module (grid-stride loop covers 8 elements with 4 threads)"; [ $rc -eq 0 ] || show
+run "$C" run tests/cuda/vector_add.cu --grid 2 --block 3 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --print c
+[ $rc -eq 0 ] && has "^c: 0 11 22 33 44 55 66 77$" "$T/out"
+ok $? "run a .cu file directly"; [ $rc -eq 0 ] || show
+
+# -D changes behaviour; -I finds an include
+mkdir -p "$T/inc"
+printf '#define OP(x, y) ((x) - (y))\n' >"$T/inc/op.h"
+cat >"$T/k.cu" <<'CU'
+#include "op.h"
+#ifndef SCALE
+#define SCALE 1
+#endif
+__global__ void k(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = OP(a[i], b[i]) * SCALE;
+}
+CU
+run "$C" run "$T/k.cu" -I "$T/inc" --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --print c:3
+[ $rc -eq 0 ] && has "^c: 0 -9 -18 " "$T/out"
+ok $? "-I DIR finds #include \"op.h\""; [ $rc -eq 0 ] || show
+run "$C" run "$T/k.cu" -I"$T/inc" -DSCALE=2 --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --print c:3
+[ $rc -eq 0 ] && has "^c: 0 -18 -36 " "$T/out"
+ok $? "-D SCALE=2 changes the result"; [ $rc -eq 0 ] || show
+run "$C" run "$T/k.cu" --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8
+[ $rc -eq 1 ] && has "op.h" "$T/err"
+ok $? "without -I the missing include is an error naming op.h"; [ $rc -eq 1 ] || show
+
+# --fmad: both settings compile; a bad value is a usage error
+run "$C" compile tests/cuda/saxpy.cu -o "$T/s1.cbc" --fmad=true
+ok $rc "compile --fmad=true"
+run "$C" compile tests/cuda/saxpy.cu -o "$T/s0.cbc" --fmad=false
+ok $rc "compile --fmad=false"
+run "$C" compile tests/cuda/saxpy.cu -o "$T/s2.cbc" --fmad=maybe
+[ $rc -eq 2 ] && has "fmad" "$T/err"
+ok $? "--fmad=maybe is a usage error"
+
+# template instances by --kernel
+run "$C" compile tests/cuda/templated_scale.cu -o "$T/ts.cbc" --kernel 'scale<float, 4>' --kernel 'scale<int, 2>'
+ok $rc "compile two template instances"; [ $rc -eq 0 ] || show
+run "$C" info "$T/ts.cbc"
+[ $rc -eq 0 ] && has "2 kernels" "$T/out" && has "kernel scale<float, *4>" "$T/out"
+ok $? "the module holds both instances"; [ $rc -eq 0 ] || show
+run "$C" run tests/cuda/reduce_template.cu --kernel 'reduce<256>' --block 256 g_idata=@$EX/vadd_a.npy \
+    g_odata=zeros:1 n=8 --print g_odata
+[ $rc -ne 0 ] || has "g_odata:" "$T/out"
+ok $? "run --kernel 'reduce<256>' instantiates and runs (or fails cleanly)"
+
+# a compile error: file:line:col, the line, a caret, exit 1
+printf '__global__ void bad(float *x)\n{\n    x[0] = 1.0f +;\n}\n' >"$T/bad.cu"
+run "$C" compile "$T/bad.cu" -o "$T/bad.cbc"
+[ $rc -eq 1 ] && has "bad.cu:3:[0-9]*: error: " "$T/err" && has "^    x\[0\] = 1.0f +;$" "$T/err" && has "^ *^$" "$T/err"
+ok $? "compile error: file:line:col, source line and caret, exit 1"; [ $rc -eq 1 ] || show
+printf '__global__ void g(int *x)\n{\nagain:\n    x[0]++;\n    goto again;\n}\n' >"$T/goto.cu"
+run "$C" run "$T/goto.cu" x=zeros:1
+[ $rc -eq 1 ] && has "goto.cu:[0-9]*:[0-9]*: error: .*goto" "$T/err"
+ok $? "goto is rejected with a named diagnostic"; [ $rc -eq 1 ] || show
+
+# --symbol writes a __constant__ array before the launch (taps of 1 at the centre: identity)
+{
+    printf '\223NUMPY\001\000v\000'
+    printf "%s" "{'descr': '<f4', 'fortran_order': False, 'shape': (9,), }"
+    printf '%60s\n' ''
+    printf '\000\000\000\000%.0s' 1 2 3 4
+    printf '\000\000\200\077'
+    printf '\000\000\000\000%.0s' 1 2 3 4
+} >"$T/taps.npy"
+run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --block 8 --symbol c_Kernel=@"$T/taps.npy" \
+    dst=zeros:8 src=@$EX/vadd_a.npy w=8 h=1 --print dst
+[ $rc -eq 0 ] && has "^dst: 0 1 2 3 4 5 6 7$" "$T/out"
+ok $? "--symbol c_Kernel=@taps.npy reaches the kernel"; [ $rc -eq 0 ] || show
+run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --symbol nope=@"$T/taps.npy" \
+    dst=zeros:8 src=@$EX/vadd_a.npy w=8 h=1
+[ $rc -eq 1 ] && has "no symbol named 'nope'" "$T/err"
+ok $? "--symbol with an unknown name is a clean error"
+
+echo "1..$n"
+[ $failed -eq 0 ]
