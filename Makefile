@@ -101,8 +101,12 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/tap.h
 
 # Each test runs from the repository root with its own cache directory and
 # a timeout; CUBEVM points the CLI tests at the binary of this build.
-check: deps all $(TEST_BIN)
-	@CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) prove -f --exec 'tests/run-one' $(TEST_BIN) $(wildcard tests/*.sh)
+# Then the interpreter tests once more per other ISA variant the CPU runs
+# (check-isa); CUBEVM_LDFLAGS lets test_install.sh link like this build.
+check: deps all shared $(TEST_BIN) $(BUILD)/isa_levels
+	@CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) CUBEVM_LDFLAGS='$(LDFLAGS_ALL)' \
+	    prove -f --exec 'tests/run-one' $(TEST_BIN) $(wildcard tests/*.sh)
+	@$(MAKE) --no-print-directory check-isa ISA_CHECK_LEVELS="$$($(BUILD)/isa_levels --others)"
 
 demo: deps all
 	@echo "== cubevm run docs/examples/vadd.cbs (a = 0..7, b = 10 x a, c = a + b)"
@@ -181,8 +185,9 @@ check-symbols: $(SO)
 ISA_TESTS := test_isa test_interp test_ops test_control test_memory test_plane test_sched test_numerics \
              test_conformance
 ISA_TEST_BIN := $(filter $(ISA_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
+ISA_CHECK_LEVELS ?= $$($(BUILD)/isa_levels)
 check-isa: $(BUILD)/isa_levels $(ISA_TEST_BIN) $(BIN)
-	@for l in $$($(BUILD)/isa_levels); do \
+	@for l in $(ISA_CHECK_LEVELS); do \
 	    echo "== CUBEVM_ISA=$$l"; \
 	    CUBEVM_ISA=$$l CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) prove -f --exec 'tests/run-one' \
 	        $(ISA_TEST_BIN) || exit 1; \
