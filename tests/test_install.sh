@@ -122,6 +122,9 @@ words=$( { grep -o '^  cubevm [a-z]*' "$T/help.txt" | sed 's/^  cubevm //'
 for w in $words; do
     has "$w" "$T/man.txt"; ok $? "man page mentions $w"
 done
+for w in $(grep -o -- '`--[a-z][a-z-]*' docs/cli.md | tr -d '`' | sort -u); do
+    has "$w" "$T/man.txt"; ok $? "man page mentions $w (docs/cli.md)"
+done
 
 echo "1..$n"
 [ $failed -eq 0 ]
