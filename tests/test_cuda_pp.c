@@ -108,6 +108,14 @@ static void test_macros(void)
     pp_is("#define Q(x) x\nQ(\"N(\" 'N') \"N\"\n", "# 1 \"t.cu\"\n\n\"N(\" 'N'    \"N\"\n",
           "literals are not expanded");
     pp_is("#define M -\n-M M-\n", "# 1 \"t.cu\"\n\n- - - -\n", "expansions never join tokens");
+    pp_is("#define F(a) a.x a.5 a+1\nF(1) F(y) F(1e)\n",
+          "# 1 \"t.cu\"\n\n1 .x 1 .5 1+1 y.x y.5 y+1 1e .x 1e .5 1e +1\n",
+          "a space only where the tokens would join");
+    pp_is("#define IDX (blockIdx.x * blockDim.x)\nint i = IDX;\n",
+          "# 1 \"t.cu\"\n\nint i = (blockIdx.x * blockDim.x);\n", "member access stays compact");
+    pp_is("#define A 1\r\n#if A\r\nA\r\n#endif\r\n", "# 1 \"t.cu\"\n\n\n1\n", "CRLF line ends");
+    pp_is("#define H <climits>\n#include H\nINT_MAX\n", "# 1 \"t.cu\"\n\n\n2147483647\n",
+          "#include MACRO");
     pp_is("#if defined(__CUDACC__) && defined __NVCC__ && __CUDA_ARCH__ == 800 && __cplusplus == "
           "201703L\nok\n#endif\n",
           "# 1 \"t.cu\"\n\nok\n", "predefined macros");
@@ -180,6 +188,18 @@ static void test_errors(void)
              "invalid paste");
     pp_fails("#define S(a) #b\n", CVM_SYNTAX, "t.cu:1:14: error: '#' is not followed by a macro parameter",
              "# without parameter");
+    pp_fails("#define V(a) __VA_ARGS__\n", CVM_SYNTAX,
+             "t.cu:1:14: error: __VA_ARGS__ can only appear in the expansion of a variadic macro",
+             "__VA_ARGS__ outside a variadic macro");
+    pp_fails("#define F(a) a\nF(\n#define X\n)\n", CVM_SYNTAX,
+             "t.cu:3:1: error: preprocessing directives inside the arguments of macro \"F\" are not supported",
+             "directive inside macro arguments");
+    pp_fails("#if 1 +\n#endif\n", CVM_SYNTAX, "t.cu:1:2: error: #if expression ends unexpectedly",
+             "incomplete #if expression");
+    pp_fails("#if 2 3\n#endif\n", CVM_SYNTAX,
+             "t.cu:1:7: error: missing binary operator before token \"3\"", "two operands");
+    pp_fails("#line 0\n", CVM_SYNTAX,
+             "t.cu:1:7: error: #line expects a line number between 1 and 2147483647", "#line 0");
     pp_fails("x /* open\n", CVM_SYNTAX, "t.cu:1:3: error: unterminated comment", "unterminated comment");
     pp_fails("char c = 'a;\n", CVM_SYNTAX, "t.cu:1:10: error: missing terminating ' character",
              "unterminated char literal");
@@ -241,6 +261,20 @@ static void test_includes(void)
     is_str(got, want, "a directory with the header's name is passed over");
     free_text(got);
 
+    write_file("inc1/open.h", "\n#ifdef X\n");
+    got = run_pp("#include <open.h>\n", mainf, dirs, 1, NULL, 0, &st, &d);
+    free_text(got);
+    snprintf(wantmsg, sizeof wantmsg, "%s/open.h:2:1: error: unterminated #ifdef", inc1);
+    is_str(d.message, wantmsg, "unterminated #ifdef in an include names its position");
+    snprintf(want, sizeof want, "%s/open.h", inc1);
+    ok(st == CVM_SYNTAX && strcmp(d.file, want) == 0 && d.line == 2 && d.col == 1,
+       "diag file/line/col are filled");
+
+    const cvm_fe_define bad[] = {{"B", "1\n#include <x>"}};
+    got = run_pp("B\n", "t.cu", NULL, 0, bad, 1, &st, &d);
+    free_text(got);
+    is_int(st, CVM_INVALID_ARGUMENT, "-D value with a line break is refused");
+
     const cvm_fe_define defs[] = {{"W", NULL}, {"V", "7 + 1"}, {"F(x)", "x*2"}};
     got = run_pp("W V F(3)\n", "t.cu", NULL, 0, defs, 3, &st, &d);
     is_str(got, "# 1 \"t.cu\"\n1 7 + 1 3*2\n", "-D definitions");
@@ -272,6 +306,72 @@ static void test_builtin_headers(void)
           "macros of the built-in headers; assert and NDEBUG");
 }
 
+static void test_implicit_runtime(void)
+{
+    cvm_fe_pp_opts o = {.implicit_cuda_runtime = 1};
+    const char *src = "INFINITY\n";
+    char *out = NULL;
+    size_t len = 0;
+    cvm_diag d;
+    cvm_status st = cvm_fe_pp(src, strlen(src), "t.cu", &o, &out, &len, &d);
+    is_int(st, CVM_OK, "implicit <cuda_runtime.h>");
+    const char *head = "# 1 \"t.cu\"\n# 3 \"<cubevm>/stddef.h\"\ntypedef unsigned long size_t;\n";
+    const char *tail = "\n# 1 \"t.cu\"\n__builtin_inff()\n";
+    ok(out && strncmp(out, head, strlen(head)) == 0, "the header comes first");
+    ok(out && len > strlen(tail) && strcmp(out + len - strlen(tail), tail) == 0,
+       "then the source, from its line 1");
+    if (out)
+        cvm_bc_free(NULL, NULL, out, len + 1);
+}
+
+/* An allocator that fails after `budget` allocations and counts live bytes. */
+typedef struct counting {
+    long budget;
+    size_t live;
+} counting;
+
+static void *counting_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    counting *c = user;
+    if (new_size == 0) {
+        c->live -= old_size;
+        free(ptr);
+        return NULL;
+    }
+    if (c->budget-- <= 0)
+        return NULL;
+    void *q = realloc(ptr, new_size);
+    if (q)
+        c->live += new_size - old_size;
+    return q;
+}
+
+static void test_out_of_memory(void)
+{
+    const char *src = "#include <cuda_runtime.h>\n#define F(a, ...) a + F(__VA_ARGS__)\n"
+                      "#if defined(F) && INT_MAX > 0\nF(1, 2, 3) FLT_MAX\n#endif\n";
+    int clean = 1, failed_right = 1;
+    long n;
+    for (n = 0; n < 10000; n++) {
+        counting c = {n, 0};
+        cvm_fe_pp_opts o = {.alloc = counting_alloc, .alloc_user = &c};
+        char *out = NULL;
+        size_t len = 0;
+        cvm_diag d;
+        cvm_status st = cvm_fe_pp(src, strlen(src), "t.cu", &o, &out, &len, &d);
+        if (st == CVM_OK) {
+            counting_alloc(&c, out, len + 1, 0);
+            clean &= c.live == 0;
+            break;
+        }
+        failed_right &= st == CVM_OUT_OF_MEMORY && out == NULL;
+        clean &= c.live == 0;
+    }
+    ok(n > 0 && n < 10000, "allocation failures swept (%ld allocations)", n);
+    ok(failed_right, "every failed allocation gives CVM_OUT_OF_MEMORY");
+    ok(clean, "nothing leaks, on success or failure");
+}
+
 int main(void)
 {
     const char *t = getenv("TEST_TMPDIR");
@@ -291,5 +391,7 @@ int main(void)
     test_errors();
     test_includes();
     test_builtin_headers();
+    test_implicit_runtime();
+    test_out_of_memory();
     return done_testing();
 }

@@ -129,19 +129,29 @@ static void goto_line(pp *p, const char *fname, uint32_t line)
 static bool word_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '$' || c == '.' || (unsigned char)c >= 0x80;
+           c == '$' || (unsigned char)c >= 0x80;
 }
 
-/* Would writing b right after a make the lexer see different tokens? */
-static bool would_join(char a, char b)
+/* Would writing t right after the last token make the lexer read
+ * different tokens? (a -, - a; x, y; 1, .5; "s", _x as a literal suffix) */
+static bool would_join(const pp *p, const pp_tok *t)
 {
+    char a = p->out_last, b = t->text[0];
     if (!a)
         return false;
-    if (word_char(a) && word_char(b))
-        return true;
-    if ((b == '+' || b == '-') && (a == 'e' || a == 'E' || a == 'p' || a == 'P'))
-        return true;
-    return strchr("+-*/%<>=&|^!#:.", a) && strchr("+-*/%<>=&|^!#:.", b);
+    switch (p->out_last_kind) {
+    case PP_IDENT:
+        return word_char(b) || b == '"' || b == '\'';
+    case PP_NUMBER:
+        return word_char(b) || b == '.' || b == '\'' ||
+               ((b == '+' || b == '-') && strchr("eEpP", a));
+    case PP_PUNCT:
+        if (a == '.' && b >= '0' && b <= '9')
+            return true;
+        return strchr("+-*/%<>=&|^!#:.", a) && strchr("+-*/%<>=&|^!#:.", b);
+    default:
+        return word_char(b);
+    }
 }
 
 static void emit(pp *p, const pp_tok *t)
@@ -153,10 +163,11 @@ static void emit(pp *p, const pp_tok *t)
             uint32_t n = t->col - p->out_col;
             put(p, spaces, n < 32 ? n : 32);
         }
-    } else if (p->out_col > 1 && ((t->flags & PPF_SPACE) || would_join(p->out_last, t->text[0]))) {
+    } else if (p->out_col > 1 && ((t->flags & PPF_SPACE) || would_join(p, t))) {
         put(p, " ", 1);
     }
     put(p, t->text, t->len);
+    p->out_last_kind = t->kind;
 }
 
 /* ---- files ---- */
@@ -489,6 +500,7 @@ static cvm_status do_pragma(pp *p, const pp_tok *hash, pp_tok *rest)
     while (p->out_col < hash->col && !p->st)
         put(p, " ", 1);
     put(p, "#pragma", 7);
+    p->out_last_kind = PP_OTHER;
     for (const pp_tok *t = rest; t; t = t->next) {
         if (t == rest || (t->flags & PPF_SPACE))
             put(p, " ", 1);
@@ -750,7 +762,14 @@ cvm_status cvm_fe_pp(const char *src, size_t len, const char *filename, const cv
     main_file->next = p->files;
     p->files = main_file;
     put_marker(p, main_file->path, 1);
-    if (push_file(p, main_file, NULL) || run(p, 0))
+    if (push_file(p, main_file, NULL))
+        goto done;
+    if (opts && opts->implicit_cuda_runtime) {
+        pp_file *rt;
+        if (builtin_file(p, "cuda_runtime.h", 14, &rt) || push_file(p, rt, NULL))
+            goto done;
+    }
+    if (run(p, 0))
         goto done;
     if (p->out_col > 1)
         put(p, "\n", 1);

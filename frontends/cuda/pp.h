@@ -28,6 +28,7 @@ typedef struct cvm_fe_pp_opts {
     uint32_t ndefines;
     cvm_alloc_fn alloc;
     void *alloc_user;
+    int implicit_cuda_runtime;       /* 1: read <cuda_runtime.h> before the source, as nvcc does */
 } cvm_fe_pp_opts;
 
 /*

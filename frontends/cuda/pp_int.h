@@ -144,7 +144,7 @@ typedef struct pp {
     const char *out_fname;
     uint32_t out_line, out_col;
     char out_last;         /* last character written on this line, 0 at its start */
-    bool out_last_macro;
+    uint8_t out_last_kind; /* kind of the token written last on this line */
 } pp;
 
 /* ---- pp.c ---- */
