@@ -238,10 +238,64 @@ static void test_limits(void)
     cvm_device_close(dev);
 }
 
+/*
+ * Module-symbol writes are ordered with the stream: a launch queued before
+ * a write sees the old value, one queued after it the new one. Many cubes
+ * make the first launch slow enough that an unordered write would win.
+ */
+static const char sym_src[] =
+    ".global g u32 4 4\n"
+    ".kernel readg\n.param out buffer u32 write\n"
+    ".reg u32 %v, %c, %j, %lim, %one\n.reg bool %first, %done\n.reg ptr.global %p, %q\n"
+    "    sreg.u32 %c, cube_pos\n    const.u32 %v, 0\n    eq.u32 %first, %c, %v\n"
+    "    if %first\n"
+    "        const.u32 %j, 0\n        const.u32 %lim, 200000\n        const.u32 %one, 1\n"
+    "        loop\n            add.u32 %j, %j, %one\n"
+    "        continuing\n            ge.u32 %done, %j, %lim\n            break_if %done\n        end\n"
+    "        sym.ptr.global %q, g\n        ld.u32 %v, [%q]\n"
+    "        param.ptr.global %p, out, 0\n        st.u32 [%p], %v\n    end\n"
+    "    return\n.end\n";
+
+static void test_symbol_order(void)
+{
+    cvm_device *dev = open_dev(2, CVM_SCHEDULE_PARALLEL, 0);
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *o1 = NULL, *o2 = NULL;
+    cvm_diag d;
+    bool good = dev && cvm_assemble(sym_src, strlen(sym_src), "sym.cbs", &bytes, &size, &d) == CVM_OK &&
+                cvm_module_load(dev, bytes, size, &m, &d) == CVM_OK &&
+                cvm_kernel_get(m, "readg", &k, &d) == CVM_OK &&
+                cvm_buffer_create(dev, 4, "o1", &o1, &d) == CVM_OK &&
+                cvm_buffer_create(dev, 4, "o2", &o2, &d) == CVM_OK;
+    cvm_stream *s = dev ? cvm_device_stream(dev) : NULL;
+    uint32_t one = 1, two = 2, got1 = 0, got2 = 0;
+    cvm_arg a1 = {CVM_ARG_BUFFER, o1, 0, NULL, 0}, a2 = {CVM_ARG_BUFFER, o2, 0, NULL, 0};
+    cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    good = good && cvm_module_symbol_write(s, m, "g", 0, &one, 4, &d) == CVM_OK &&
+           cvm_launch(s, k, &cfg, &a1, 1, &d) == CVM_OK &&
+           cvm_module_symbol_write(s, m, "g", 0, &two, 4, &d) == CVM_OK &&
+           cvm_launch(s, k, &cfg, &a2, 1, &d) == CVM_OK && cvm_stream_sync(s, &d) == CVM_OK &&
+           cvm_buffer_read(s, o1, 0, &got1, 4, &d) == CVM_OK &&
+           cvm_buffer_read(s, o2, 0, &got2, 4, &d) == CVM_OK;
+    ok(good && got1 == 1 && got2 == 2,
+       "symbol writes are ordered with queued launches (saw %u then %u) %s", got1, got2,
+       good ? "" : d.message);
+    cvm_free_bytes(bytes);
+    cvm_buffer_free(o1);
+    cvm_buffer_free(o2);
+    cvm_module_free(m);
+    if (dev)
+        cvm_device_close(dev);
+}
+
 int main(void)
 {
     test_workers();
     test_faults_and_streams();
     test_limits();
+    test_symbol_order();
     return done_testing();
 }

@@ -165,7 +165,14 @@ cvm_status cvm_module_load_file(cvm_device *dev, const char *path, cvm_module **
     return load_bc(dev, bc, out_mod, diag);
 }
 
-void cvm_module_free(cvm_module *mod) { cvm_vm_module_release(mod); }
+/* Queued launches may still use the module's code and symbols: wait for them first. */
+void cvm_module_free(cvm_module *mod)
+{
+    if (!mod)
+        return;
+    cvm_vm_device_wait(mod->dev);
+    cvm_vm_module_release(mod);
+}
 
 uint32_t cvm_module_kernel_count(const cvm_module *mod) { return mod ? mod->bc->nkernels : 0; }
 
@@ -324,8 +331,10 @@ cvm_status cvm_module_symbol_write(cvm_stream *s, cvm_module *mod, const char *n
     uint8_t *p = NULL;
     cvm_status st = symbol_bytes(s, mod, name, offset, size, src, "cvm_module_symbol_write", &p,
                                  diag);
-    if (st == CVM_OK && size)
+    if (st == CVM_OK && size) {
+        cvm_vm_stream_wait(s); /* in order with the stream's queued launches */
         memcpy(p, src, size);
+    }
     return st;
 }
 
@@ -335,7 +344,9 @@ cvm_status cvm_module_symbol_read(cvm_stream *s, cvm_module *mod, const char *na
     uint8_t *p = NULL;
     cvm_status st = symbol_bytes(s, mod, name, offset, size, dst, "cvm_module_symbol_read", &p,
                                  diag);
-    if (st == CVM_OK && size)
+    if (st == CVM_OK && size) {
+        cvm_vm_stream_wait(s);
         memcpy(dst, p, size);
+    }
     return st;
 }
