@@ -34,7 +34,7 @@ endif
 CFLAGS_ALL += $(CFLAGS)
 LDLIBS_ALL := -lm -lpthread $(LDLIBS)
 
-LIB_SRC := $(sort $(wildcard bytecode/*.c vm/*.c frontends/cuda/*.c))
+LIB_SRC := $(sort $(wildcard bytecode/*.c vm/*.c frontends/cuda/*.c backends/spirv/*.c))
 TOOL_SRC := $(sort $(wildcard tools/cubevm*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 

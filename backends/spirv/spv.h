@@ -1,0 +1,63 @@
+/*
+ * spv.h - the SPIR-V backend's interface: one verified kernel of a .cbc
+ * module in, a Vulkan compute shader module (SPIR-V words) out, plus the
+ * resource layout the Vulkan device needs to bind arguments.
+ *
+ * Used by the vulkan device (backends/vulkan/) and by `cubevm spirv`.
+ * The translation rules are docs/lowering.md's SPIR-V column and
+ * docs/backends.md.
+ */
+#ifndef CVM_SPV_H
+#define CVM_SPV_H
+
+#include "../../bytecode/bc.h"
+
+/* What the target device supports (from Vulkan feature/property queries). */
+typedef struct cvm_spv_target {
+    uint32_t spirv_version;     /* 0x10300 = SPIR-V 1.3, ... 0x10600 */
+    uint32_t subgroup_size;     /* the device's subgroup width (lavapipe: 8) */
+    uint32_t plane_width;       /* the launch's plane width (must be supported, see docs) */
+    bool f64, f16, int8, int16, int64, int64_atomics;
+    bool float_atomic_add, float_atomic_minmax;
+    bool buffer_device_address;
+    bool subgroup_size_control; /* VK_EXT_subgroup_size_control: a fixed width is possible */
+    bool vulkan_memory_model;
+} cvm_spv_target;
+
+/* How each kernel parameter reaches the shader. */
+typedef enum cvm_spv_bind_kind {
+    CVM_SPV_BIND_STORAGE_BUFFER = 0, /* descriptor set 0, binding = .binding */
+    CVM_SPV_BIND_PUSH_CONSTANT = 1,  /* bytes at .offset in the push-constant block */
+    CVM_SPV_BIND_UNIFORM = 2         /* bytes at .offset in a uniform buffer at .binding */
+} cvm_spv_bind_kind;
+
+typedef struct cvm_spv_bind {
+    uint8_t kind;      /* cvm_spv_bind_kind */
+    uint32_t binding;  /* storage/uniform buffers */
+    uint32_t offset;   /* push constants / uniform: byte offset */
+    uint32_t size;     /* push constants / uniform: bytes */
+} cvm_spv_bind;
+
+typedef struct cvm_spv_layout {
+    uint32_t nparams;
+    cvm_spv_bind *params;       /* one per kernel parameter */
+    uint32_t push_size;         /* bytes of the push-constant block */
+    uint32_t nbindings;         /* storage + uniform bindings in set 0 */
+    uint32_t spec_local_size[3];/* specialization constant ids for the local size */
+    uint32_t spec_dyn_shared;   /* spec constant id of the dynamic shared size (bytes) */
+} cvm_spv_layout;
+
+/*
+ * Translates kernel `kernel` of a verified module. On success *out_words
+ * (allocated with the module's allocator; free with cvm_bc_free(...,
+ * *out_count * 4)) holds a SPIR-V module valid for spirv-val at the
+ * target's version, and *out_layout the parameter bindings (free with
+ * cvm_spv_layout_free). Kernels the target cannot run get CVM_UNSUPPORTED
+ * with a diagnostic naming the op, the source line and the reason.
+ */
+cvm_status cvm_spv_compile(const cvm_bc_module *mod, const cvm_bc_verified *ver, uint32_t kernel,
+                           const cvm_spv_target *target, uint32_t **out_words, size_t *out_count,
+                           cvm_spv_layout *out_layout, cvm_diag *diag);
+void cvm_spv_layout_free(const cvm_bc_module *mod, cvm_spv_layout *layout);
+
+#endif
