@@ -344,7 +344,8 @@ static bool append(cvm_vm_state *s, cvm_vm_text *t, const char *text, size_t n)
         t->data = data;
         t->cap = cap;
     }
-    memcpy(t->data + t->len, text, n);
+    if (n) /* text may be NULL when there is nothing to append */
+        memcpy(t->data + t->len, text, n);
     t->len += n;
     t->data[t->len] = '\0';
     return true;
