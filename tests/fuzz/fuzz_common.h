@@ -1,0 +1,65 @@
+/*
+ * fuzz_common.h - what the fuzz harnesses share: the failure hook and the
+ * counting allocator they hand to the library. The allocator keeps live
+ * byte and block counts so a harness can check after each input that
+ * everything was given back (a leak the library's own accounting would
+ * hide from ASan), and fails on a single request no small input should need
+ * (a size read from the input and trusted). Under libFuzzer a failure traps;
+ * tests/test_fuzz_replay.c defines FUZZ_FAIL to count and name it instead.
+ */
+#ifndef CVM_FUZZ_COMMON_H
+#define CVM_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FUZZ_FAIL
+#define FUZZ_FAIL(what) __builtin_trap()
+#endif
+#define FUZZ_CHECK(cond)                                                                           \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            FUZZ_FAIL(#cond);                                                                      \
+    } while (0)
+
+#define FUZZ_MAX_REQUEST ((size_t)256 << 20)
+
+typedef struct fuzz_heap {
+    long long bytes;  /* live bytes */
+    long long blocks; /* live blocks */
+} fuzz_heap;
+
+static void *fuzz_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    fuzz_heap *h = user;
+    if (new_size == 0) {
+        if (ptr) {
+            h->bytes -= (long long)old_size;
+            h->blocks--;
+            free(ptr);
+        }
+        return NULL;
+    }
+    if (new_size > FUZZ_MAX_REQUEST) {
+        FUZZ_FAIL("huge allocation: an input-controlled size reached the allocator unchecked");
+        return NULL;
+    }
+    void *p = aligned_alloc(64, (new_size + 63) & ~(size_t)63);
+    if (!p)
+        return NULL;
+    if (ptr) {
+        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
+        free(ptr);
+        h->bytes -= (long long)old_size;
+        h->blocks--;
+    }
+    h->bytes += (long long)new_size;
+    h->blocks++;
+    return p;
+}
+
+/* Live memory of the current input. */
+static fuzz_heap heap;
+
+#endif

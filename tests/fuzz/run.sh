@@ -1,0 +1,40 @@
+#!/bin/sh
+# Runs the libFuzzer harnesses of a fuzz build for a bounded time each:
+#   tests/fuzz/run.sh BUILD SECONDS [MIN_EXECS]
+# Seeds come from every .cbs/.cbc of the repository (tests/fuzz/seeds.sh,
+# assembled with BUILD/bin/cubevm) plus tests/fuzz/regress/; new inputs go to
+# BUILD/fuzz/corpus-NAME, crashes to BUILD/fuzz/artifacts/. Prints each
+# fuzzer's execution count and the total; fails on a finding, or when the
+# total is below MIN_EXECS.
+set -eu
+build="$1"
+secs="$2"
+min="${3:-0}"
+dir="$build/fuzz"
+tests/fuzz/seeds.sh "$build/bin/cubevm" "$dir/seeds"
+mkdir -p "$dir/artifacts"
+total=0
+for name in load exec; do
+    corpus="$dir/corpus-$name"
+    mkdir -p "$corpus"
+    log="$dir/$name.log"
+    echo "== fuzz_$name: $secs s"
+    # -timeout: one input running longer than this is a hang (the harness's
+    # launches stop themselves after a step budget and 0.25 s).
+    if ! "$dir/fuzz_$name" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+        -print_final_stats=1 -artifact_prefix="$dir/artifacts/$name-" \
+        "$corpus" "$dir/seeds/$name" tests/fuzz/regress >"$log" 2>&1; then
+        tail -n 60 "$log"
+        echo "fuzz_$name: finding saved under $dir/artifacts/"
+        exit 1
+    fi
+    n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+    echo "fuzz_$name: ${n:-0} executions, $cov, corpus $(ls "$corpus" | wc -l) files"
+    total=$((total + ${n:-0}))
+done
+echo "fuzz: $total executions in total"
+if [ "$total" -lt "$min" ]; then
+    echo "fuzz: fewer than $min executions"
+    exit 1
+fi
