@@ -1,0 +1,7 @@
+// expect error: error: no __global__ function named 'sclae'
+// status: NOT_FOUND
+// kernel: sclae
+__global__ void scale(float *out)
+{
+    out[threadIdx.x] *= 3.0f;
+}

@@ -1,0 +1,9 @@
+// expect error: redefinition.cu:7:9: error: redefinition of 'i'
+// todo: F4 compiler: a second declaration of a local in the same scope is accepted
+__global__ void k(float *out)
+{
+    int i = threadIdx.x;
+    out[i] = 1.0f;
+    int i = 2;
+    out[i] = 2.0f;
+}

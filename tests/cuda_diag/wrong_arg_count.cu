@@ -1,0 +1,12 @@
+// expect error: wrong_arg_count.cu:11:14: error: too many arguments
+// todo: F4 compiler: a call with too many arguments says "call to undeclared function"
+__device__ float axpy(float a, float x, float y)
+{
+    return a * x + y;
+}
+
+__global__ void k(float *out, const float *x)
+{
+    int i = threadIdx.x;
+    out[i] = axpy(2.0f, x[i], out[i], 1.0f);
+}
