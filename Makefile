@@ -197,6 +197,49 @@ $(BUILD)/isa_levels: tools/isa_levels.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) $< $(LIB) $(LDLIBS_ALL) -o $@
 
+# ---- robustness: fuzzing, ThreadSanitizer, Valgrind (docs/testing.md) ----
+#
+#   make fuzz       libFuzzer harnesses (clang, ASan+UBSan) in FUZZ_BUILD, each run
+#                   FUZZ_SECONDS (default 60); fails on a finding or when all together
+#                   execute fewer than FUZZ_MIN_EXECS inputs
+#   make tsan       the scheduler/runtime tests built with -fsanitize=thread in
+#                   TSAN_BUILD, run with tests/tsan.supp (kernel memory only)
+#   make valgrind   VALGRIND_TESTS under valgrind --leak-check=full
+#
+# Each uses its own build directory and the portable switch dispatch, which
+# clang instruments far faster than the computed-goto interpreter.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_MIN_EXECS ?= 0
+TSAN_BUILD ?= build-tsan
+TSAN_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_sched.c tests/test_runtime.c tests/test_concurrency.c))
+VALGRIND_BUILD ?= build-valgrind
+VALGRIND_TESTS ?= test_asm test_verify test_api test_sched test_oom
+ROBUST_VARS = ISA=off DISPATCH=switch OPT="-O1 -g"
+
+.PHONY: fuzz fuzz-build tsan valgrind
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_MIN_EXECS)
+
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang $(ROBUST_VARS) SAN=1 CFLAGS=-fsanitize=fuzzer-no-link \
+	    $(FUZZ_BUILD)/bin/cubevm $(FUZZ_BUILD)/fuzz/fuzz_load $(FUZZ_BUILD)/fuzz/fuzz_exec
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -MF $@.d $(LDFLAGS_ALL) $< $(LIB) $(LDLIBS_ALL) -o $@
+
+tsan:
+	$(MAKE) BUILD=$(TSAN_BUILD) $(ROBUST_VARS) CFLAGS=-fsanitize=thread $(TSAN_TESTS:%=$(TSAN_BUILD)/tests/%)
+	TSAN_OPTIONS="suppressions=$(abspath tests/tsan.supp) halt_on_error=1 history_size=4" \
+	    BUILD=$(TSAN_BUILD) prove -f --exec tests/run-one $(TSAN_TESTS:%=$(TSAN_BUILD)/tests/%)
+
+valgrind:
+	$(MAKE) BUILD=$(VALGRIND_BUILD) $(ROBUST_VARS) $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
+	prove -f --exec 'timeout 600 valgrind -q --error-exitcode=1 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect' \
+	    $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
+
 FORCE:
 
 clean:

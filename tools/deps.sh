@@ -3,7 +3,8 @@
 # (not the benchmark anchors). Waits for the dpkg lock if another install runs.
 set -e
 need=""
-for p in build-essential clang make perl pkg-config libffi-dev python3 python3-numpy; do
+for p in build-essential clang libclang-rt-14-dev make perl pkg-config libffi-dev python3 python3-numpy \
+         valgrind; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
