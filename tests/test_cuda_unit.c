@@ -1,0 +1,513 @@
+/*
+ * test_cuda_unit.c - the CUDA frontend's language features one at a time:
+ * each case compiles a small kernel with cvm_compile_cuda, runs it on the
+ * cpu device through the public API and compares its output words with
+ * values computed independently.
+ *
+ * Two kinds of reference:
+ * - "twin" cases: the kernel body is a macro that is valid C and CUDA C
+ *   alike; it is stringified into the kernel and also compiled here by the
+ *   host C compiler, whose result is the reference (C and C++ agree on
+ *   everything these bodies do; nothing in them is undefined in C).
+ * - hand cases: C++-only features (references, auto, namespaces, __half,
+ *   ...) and cubevm's defined results for C's undefined behaviour
+ *   (docs/numerics.md), with expected values written out by hand.
+ */
+#include "kern.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define STR_(...) #__VA_ARGS__
+#define STR(...) STR_(__VA_ARGS__)
+#define __device__ /* the twin bodies' device functions, as plain C */
+
+#define NOUT 32
+#define KSIG "__global__ void k(int *out, const int *in)\n{\n"
+
+/* Input words shared by every twin case (in[] in both the kernel and the C twin). */
+static const int IN[16] = {-1, 1, 200, -56, 30000, 65535, 5, -10, 7, 3, 100, 0x7fffffff, -7, 2, 40000, 9};
+
+/* Compiles src (file name `what`) and loads it; NULL with a diag line on error. */
+static cvm_module *compile_load(const char *src, const char *what)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *mod = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (cvm_compile_cuda(src, strlen(src), what, NULL, &bytes, &size, &d) != CVM_OK) {
+        diag("%s: compile: %s", what, d.message);
+        return NULL;
+    }
+    if (cvm_module_load(kern_dev, bytes, size, &mod, &d) != CVM_OK)
+        diag("%s: load: %s", what, d.message);
+    cvm_free_bytes(bytes);
+    return mod;
+}
+
+/* Launches kernel `name` of mod with one block of `block` units and waits. */
+static cvm_status launch(cvm_module *mod, const char *name, uint32_t block, const cvm_arg *args,
+                         uint32_t nargs, int unchecked, cvm_diag *d)
+{
+    const cvm_kernel *k = NULL;
+    cvm_launch_config cfg = kern_cfg(1, block);
+    cfg.unchecked = unchecked;
+    memset(d, 0, sizeof *d);
+    cvm_status st = cvm_kernel_get(mod, name, &k, d);
+    if (st == CVM_OK)
+        st = cvm_launch(kern_stream(), k, &cfg, args, nargs, d);
+    if (st == CVM_OK)
+        st = cvm_stream_sync(kern_stream(), d);
+    return st;
+}
+
+/*
+ * Runs kernel k(out, in) of src with `block` units: out holds NOUT words
+ * (zeroed), in holds in_words. Returns 1 with the words in out_words.
+ */
+static int run_k_in(const char *what, const char *src, uint32_t block, int unchecked,
+                    const void *in_words, size_t in_size, void *out_words)
+{
+    int good = 0;
+    cvm_module *mod = compile_load(src, what);
+    cvm_buffer *out = kern_buf("out", NOUT * 4, NULL);
+    cvm_buffer *in = kern_buf("in", in_size, in_words);
+    if (mod && out && in) {
+        cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
+        cvm_diag d;
+        cvm_status st = launch(mod, "k", block, args, 2, unchecked, &d);
+        if (st != CVM_OK)
+            diag("%s: launch: %s: %s", what, cvm_status_str(st), d.message);
+        else
+            good = kern_read(out, out_words, NOUT * 4);
+    }
+    if (out)
+        cvm_buffer_free(out);
+    if (in)
+        cvm_buffer_free(in);
+    if (mod)
+        cvm_module_free(mod);
+    return good;
+}
+
+static int run_k(const char *what, const char *src, uint32_t block, int unchecked, void *out_words)
+{
+    return run_k_in(what, src, block, unchecked, IN, sizeof IN, out_words);
+}
+
+/*
+ * One TAP line; with a `todo` reason (a known compiler bug, reported to the
+ * frontend's owner) a TAP TODO line that shows the state without failing.
+ */
+static void result(int good, const char *todo, const char *what)
+{
+    if (!todo) {
+        ok(good, "%s", what);
+        return;
+    }
+    tap_n++;
+    printf("%sok %d - %s # TODO %s\n", good ? "" : "not ", tap_n, what, todo);
+    fflush(stdout);
+}
+
+/* One TAP line: the kernel's first n words equal want[] (mismatches listed). */
+static void words_are(const char *what, const char *src, uint32_t block, const int32_t *want, int n,
+                      const char *todo)
+{
+    int32_t got[NOUT];
+    memset(got, 0, sizeof got);
+    int good = run_k(what, src, block, 0, got);
+    for (int i = 0; good && i < n; i++)
+        if (got[i] != want[i]) {
+            diag("%s: out[%d] = %d (0x%x), want %d (0x%x)", what, i, got[i], (unsigned)got[i],
+                 want[i], (unsigned)want[i]);
+            good = 0;
+        }
+    result(good, todo, what);
+}
+
+static int32_t f2w(float f)
+{
+    int32_t w;
+    memcpy(&w, &f, 4);
+    return w;
+}
+
+/* The twins mix signedness and fall through on purpose: that is what they test. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#endif
+
+/* ---- twin cases: the body below is the kernel and, compiled here, the reference ---- */
+
+#define TWIN(name, ...)                                                                           \
+    static void name##_ref(int *out, const int *in) { __VA_ARGS__ }                             \
+    static const char name##_src[] = KSIG STR(__VA_ARGS__) "\n}\n";
+
+/* C's usual arithmetic conversions, with unsigned/signed mixes and char/short promotion. */
+TWIN(promotion,
+     int s = in[0]; unsigned u = in[1]; unsigned char uc = in[2]; signed char sc = in[3];
+     short sh = in[4]; unsigned short us = in[5]; unsigned x = in[6]; long long y = in[7];
+     unsigned long long ux = in[6]; char c = 65;
+     out[0] = s < u; out[1] = uc + uc; out[2] = (unsigned char)(uc + uc); out[3] = sh * 2;
+     out[4] = us + 1; out[5] = (int)(s / 2u); out[6] = in[12] / 2; out[7] = in[12] % 2;
+     out[8] = sc >> 1; out[9] = (int)((unsigned)in[12] >> 1); out[10] = (int)((1LL << 40) >> 38);
+     out[11] = (int)sizeof(uc + uc); out[12] = c + 1; out[13] = (int)(x + y);
+     out[14] = (ux + (long long)in[7]) > 0; out[15] = sc < uc; out[16] = (short)in[14];
+     out[17] = (int)(1 + 2.5); out[18] = 7u - in[1] * 10 > 5u; out[19] = (int)sizeof(sh + sh);
+     out[20] = (int)sizeof(s + 1u); out[21] = (int)sizeof(s + y); out[22] = sh * sh;
+     out[23] = (unsigned short)(us + 1) == 0; out[24] = -uc; out[25] = ~uc; out[26] = !sc;
+     out[27] = (int)(unsigned char)sc; out[28] = (int)(signed char)uc;
+     out[29] = (int)((unsigned)in[11] + 1u > 0u); out[30] = in[11] / in[8];)
+
+/* Compound assignment with every operator, on int, unsigned, char, float and pointers. */
+TWIN(compound,
+     int a = in[9]; unsigned b = in[10]; char c = in[10]; float f = 1.5f; const int *p = in;
+     a += 4; out[0] = a; a -= 10; out[1] = a; a *= -6; out[2] = a; a /= 4; out[3] = a;
+     a %= 5; out[4] = a; a <<= 3; out[5] = a; a >>= 1; out[6] = a; a &= 0x1c; out[7] = a;
+     a |= 0x100; out[8] = a; a ^= 0x1ff; out[9] = a;
+     b -= 101; out[10] = (int)b; b >>= 28; out[11] = (int)b; b *= 3u; out[12] = (int)b;
+     b /= 2u; out[13] = (int)b; b %= 4u; out[14] = (int)b;
+     c += 100; out[15] = c; c -= 200; out[16] = c; c *= 3; out[17] = c;
+     f += 2.25f; f *= 4.0f; f -= 1.0f; f /= 8.0f; out[18] = (int)(f * 1024.0f);
+     p += 5; out[19] = *p; p -= 2; out[20] = *p; a = 7; a += 2 * a; out[21] = a;)
+
+/* ++ and -- before and after, on ints and on pointers into global memory. */
+TWIN(incdec,
+     int i = in[8]; const int *p = in + 4; int *q = out + 20;
+     out[0] = i++; out[1] = i; out[2] = ++i; out[3] = i--; out[4] = --i; out[5] = i;
+     out[6] = *p++; out[7] = *p; out[8] = *++p; out[9] = *p--; out[10] = *--p;
+     out[11] = (int)(p - in); *q++ = 11; *q++ = 12; *--q += 100; out[12] = (int)(q - out);
+     unsigned u = 0; u--; out[13] = (int)(u >> 16); char ch = 127; ch++; out[14] = ch;)
+
+/* Ternary (nested, as lvalue choice) and the comma operator. */
+TWIN(ternary_comma,
+     int a = in[8], b = in[9], c;
+     out[0] = a > b ? a : b; out[1] = a < b ? a : b; out[2] = a > 5 ? b > 5 ? 1 : 2 : 3;
+     c = (a++, b++, a + b); out[3] = c; out[4] = a; out[5] = b;
+     out[6] = in[0] < 0 ? -in[0] : in[0]; out[7] = (a > b ? in[1] : in[2]) + 1;
+     for (a = 0, b = 10; a < b; a += 2, b--) c += a * b; out[8] = c;
+     out[9] = in[0] ? 2.5f > 2 : 0; out[10] = (int)(in[1] ? 1.5f : 2);)
+
+/* switch fallthrough, break and continue inside a loop, do-while. */
+TWIN(switch_loop,
+     int acc = 0, n = 0;
+     for (int i = 0; i < 12; i++) {
+         switch (i % 5) {
+         case 0: acc += 1;
+         case 1: acc += 10; break;
+         case 2: if (i == 7) continue; acc += 100;
+         case 3: acc += 1000;
+         default: acc += 10000;
+         }
+         acc += 100000;
+     }
+     out[0] = acc;
+     do { n += 3; if (n == 9) continue; out[1] += n; } while (n < 20);
+     out[2] = n; do out[3]++; while (0);
+     int j = 0; while (1) { if (++j > 6) break; if (j & 1) continue; out[4] += j; }
+     out[5] = j;
+     for (int a = 0; a < 4; a++) for (int b = 0; b < 4; b++) { if (b > a) break; out[6] += a * 4 + b; })
+
+/* return inside loops, in a device function and in the kernel. */
+__device__ static int find_first(const int *a, int n, int key)
+{
+    for (int i = 0; i < n; i++) {
+        if (a[i] == key)
+            return i;
+    }
+    return -1;
+}
+#define FIND_FIRST_SRC                                                                            \
+    "__device__ static int find_first(const int *a, int n, int key)\n"                            \
+    "{\n    for (int i = 0; i < n; i++) {\n        if (a[i] == key)\n            return i;\n"    \
+    "    }\n    return -1;\n}\n"
+TWIN(returns,
+     out[0] = find_first(in, 16, 7); out[1] = find_first(in, 16, 12345);
+     out[2] = find_first(in + 9, 7, 9);
+     for (int i = 0; i < 100; i++) { out[3] = i; if (i * i > 50) return; }
+     out[4] = 99;)
+
+/* ---- hand cases ---- */
+
+static void test_twins(void)
+{
+    struct {
+        const char *name;
+        const char *src;
+        void (*ref)(int *, const int *);
+        int n;
+        const char *todo;
+    } twins[] = {
+        {"promotion rules (unsigned/signed, char/short)", promotion_src, promotion_ref, 31, NULL},
+        {"compound assignment, every operator", compound_src, compound_ref, 22, NULL},
+        {"++/-- pre and post on ints and pointers", incdec_src, incdec_ref, 15, NULL},
+        {"ternary and comma", ternary_comma_src, ternary_comma_ref, 11,
+         "F4 compiler: c ? 1 : 2 (both arms constants) is an internal error (select on bool)"},
+        {"switch fallthrough, break/continue in loops, do-while", switch_loop_src, switch_loop_ref, 7, NULL},
+        {"return inside loops and device functions", NULL, returns_ref, 5, NULL},
+    };
+    char returns_full[2048];
+    snprintf(returns_full, sizeof returns_full, "%s%s", FIND_FIRST_SRC, returns_src);
+    twins[5].src = returns_full;
+    for (size_t t = 0; t < sizeof twins / sizeof twins[0]; t++) {
+        int want[NOUT];
+        memset(want, 0, sizeof want);
+        twins[t].ref(want, IN);
+        words_are(twins[t].name, twins[t].src, 1, want, twins[t].n, twins[t].todo);
+    }
+}
+
+static void test_sizeof(void)
+{
+    const char *src =
+        "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#include <stdint.h>\n"
+        "__global__ void k(int *out, const int *in)\n{\n"
+        "    int i = 0;\n"
+        "    out[i++] = sizeof(bool); out[i++] = sizeof(char); out[i++] = sizeof(short);\n"
+        "    out[i++] = sizeof(int); out[i++] = sizeof(long); out[i++] = sizeof(long long);\n"
+        "    out[i++] = sizeof(float); out[i++] = sizeof(double); out[i++] = sizeof(size_t);\n"
+        "    out[i++] = sizeof(__half); out[i++] = sizeof(__nv_bfloat16); out[i++] = sizeof(int8_t);\n"
+        "    out[i++] = sizeof(uint16_t); out[i++] = sizeof(int64_t); out[i++] = sizeof(float2);\n"
+        "    out[i++] = sizeof(float3); out[i++] = sizeof(float4); out[i++] = sizeof(int4);\n"
+        "    out[i++] = sizeof(double2); out[i++] = sizeof(unsigned char); out[i++] = sizeof(in);\n"
+        "    int arr[7]; out[i++] = sizeof arr; out[i++] = sizeof(arr) / sizeof(arr[0]);\n"
+        "    struct S { char c; int x; short s; }; out[i++] = sizeof(S);\n"
+        "    out[i++] = sizeof(uint2); out[i++] = sizeof(in[0] + 1LL);\n"
+        "}\n";
+    static const int32_t want[] = {1, 1, 2, 4, 8, 8, 4, 8, 8, 2, 2, 1, 2, 8,
+                                   8, 12, 16, 16, 16, 1, 8, 28, 7, 12, 8, 8};
+    words_are("sizeof of each type", src, 1, want, (int)(sizeof want / sizeof want[0]), NULL);
+}
+
+/* float -> int: truncation toward zero, then saturation; NaN -> 0 (docs/numerics.md). */
+static void test_casts(void)
+{
+    const char *src =
+        "__global__ void k(int *out, const int *in)\n{\n"
+        "    const float *f = reinterpret_cast<const float *>(in);\n"
+        "    out[0] = (int)f[0]; out[1] = (int)f[1]; out[2] = (int)f[2]; out[3] = (int)f[3];\n"
+        "    out[4] = (int)(unsigned)f[4]; out[5] = (int)(unsigned char)f[5];\n"
+        "    out[6] = (short)f[6]; out[7] = (int)((long long)f[7] >> 32);\n"
+        "    out[8] = (int)f[8]; out[9] = (unsigned)f[9]; out[10] = (int)(unsigned short)f[4];\n"
+        "    out[11] = __float_as_int((float)(16777217 + (int)f[11]));\n"
+        "    out[12] = (int)(double)f[0]; out[13] = (int)f[10];\n"
+        "}\n";
+    float fin[16] = {3e10f, -3e10f, 2.9f, -2.9f, -1.5f, 300.0f, 1e6f, 1e30f, -0.9f, 5e9f, NAN, 0.0f};
+    int32_t want[14] = {2147483647, (int32_t)0x80000000, 2, -2, 0, 255, 32767, 0x7fffffff, 0,
+                        -1 /* 5e9 -> UINT_MAX */, 0, 0, 2147483647, 0};
+    want[11] = f2w(16777216.0f); /* 2^24 + 1 rounds to even: 2^24 */
+    int32_t got[NOUT];
+    memset(got, 0, sizeof got);
+    /* unchecked: an out-of-range conversion may also fault in checked mode */
+    int good = run_k_in("casts.cu", src, 1, 1, fin, sizeof fin, got);
+    for (int i = 0; good && i < 14; i++)
+        if (got[i] != want[i]) {
+            diag("casts: out[%d] = %d (0x%x), want %d (0x%x)", i, got[i], (unsigned)got[i], want[i],
+                 (unsigned)want[i]);
+            good = 0;
+        }
+    ok(good, "casts: float->int truncates and saturates, NaN -> 0, int->float rounds to even");
+}
+
+/* Hand cases: each source with the words it must write. */
+static void test_hand(void)
+{
+    static const struct {
+        const char *name, *src;
+        int32_t want[NOUT];
+        int n;
+        uint32_t block;
+        const char *todo;
+    } cases[] = {
+        {"references to locals, globals, shared memory and buffer elements",
+         "__device__ int g_counter = 5;\n"
+         "__device__ void bump(int &x, int by) { x += by; }\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    __shared__ int s[4];\n"
+         "    int loc = 1;\n    int &r = loc;\n    r += 2;\n    bump(loc, 10);\n"
+         "    bump(g_counter, in[1] * 7);\n"
+         "    int &sr = s[threadIdx.x];\n    sr = 40;\n    bump(sr, 2);\n"
+         "    int &gr = out[3];\n    gr = 9;\n    bump(gr, 1);\n"
+         "    const int &cr = in[4];\n"
+         "    __syncthreads();\n"
+         "    out[0] = loc; out[1] = g_counter; out[2] = s[0]; out[4] = cr;\n}\n",
+         {13, 12, 42, 10, 30000}, 5, 1, NULL},
+        {"auto and constexpr",
+         "constexpr int N = 3 * 4;\n"
+         "constexpr float HALF = 0.5f;\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    auto a = in[8];\n    auto b = 2.5f * a;\n    auto c = 1ull << 40;\n"
+         "    constexpr int M = N + 1;\n    int arr[M];\n"
+         "    for (auto i = 0; i < M; i++) arr[i] = i * i;\n"
+         "    out[0] = a; out[1] = (int)(b * 2); out[2] = (int)(c >> 38); out[3] = sizeof(c);\n"
+         "    out[4] = arr[M - 1]; out[5] = sizeof(arr); out[6] = (int)(HALF * 10); out[7] = sizeof(b);\n}\n",
+         {7, 35, 4, 8, 144, 52, 5, 4}, 8, 1, NULL},
+        {"namespaces, using namespace, nested and qualified names",
+         "namespace geo {\n"
+         "__device__ int area(int w, int h) { return w * h; }\n"
+         "namespace inner { constexpr int SCALE = 3; __device__ int area(int s) { return s * s * SCALE; } }\n"
+         "}\n"
+         "namespace other { __device__ int twice(int x) { return 2 * x; } }\n"
+         "using namespace other;\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    out[0] = geo::area(in[8], in[9]);\n    out[1] = geo::inner::area(in[13]);\n"
+         "    out[2] = twice(in[9]);\n    out[3] = other::twice(geo::inner::SCALE);\n}\n",
+         {21, 12, 6, 6}, 4, 1, NULL},
+        {"enums (plain and scoped), typedef and using",
+         "enum Color { RED, GREEN = 5, BLUE };\n"
+         "enum class Mode : int { Off = 1, On = 4 };\n"
+         "typedef unsigned int u32;\n"
+         "using real = float;\n"
+         "typedef struct { int a; real b; } pair_t;\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    Color c = BLUE;\n    Mode m = Mode::On;\n    u32 x = (u32)in[0];\n    real r = 1.25f;\n"
+         "    pair_t p;\n    p.a = GREEN;\n    p.b = r * 4;\n"
+         "    out[0] = c; out[1] = (int)m; out[2] = (int)(x >> 28); out[3] = p.a + (int)p.b;\n"
+         "    out[4] = (m == Mode::On) + (c == BLUE) * 2; out[5] = RED;\n}\n",
+         {6, 4, 15, 10, 3, 0}, 6, 1, "F4 compiler: Mode::On (enum-qualified enumerator) is a parse error"},
+        {"float2/int4/uint2/double2 with make_*",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    float2 a = make_float2(1.5f, -2.0f);\n    int4 b = make_int4(in[8], in[9], in[12], 4);\n"
+         "    uint2 u = make_uint2(7u, 9u);\n    double2 d = make_double2(0.25, 8.0);\n"
+         "    float4 f = make_float4(a.x, a.y, (float)b.z, (float)b.w);\n"
+         "    a.x += 1.0f;\n    b.w *= 3;\n"
+         "    out[0] = (int)(a.x * 10); out[1] = (int)a.y; out[2] = b.x + b.y + b.z + b.w;\n"
+         "    out[3] = (int)(u.x * u.y); out[4] = (int)(d.x * d.y); out[5] = (int)(f.x + f.y + f.z + f.w);\n}\n",
+         {25, -2, 15, 63, 2, -3}, 6, 1, NULL},
+        {"__half and __nv_bfloat16 arithmetic and rounding",
+         "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    float *o = reinterpret_cast<float *>(out);\n"
+         "    __half a = __float2half(1.5f), b = __float2half(2.25f);\n"
+         "    __half c = a * b + a;\n    o[0] = __half2float(c);\n"
+         "    o[1] = __half2float(__float2half(0.1f));\n"
+         "    o[2] = __half2float(__hadd(a, b));\n"
+         "    o[3] = __half2float(__float2half(70000.0f));\n"
+         "    __nv_bfloat16 x = __float2bfloat16(1.0f / 3.0f);\n    o[4] = __bfloat162float(x);\n"
+         "    __nv_bfloat16 y = __float2bfloat16(3.0f);\n    o[5] = __bfloat162float(x * y);\n"
+         "    o[6] = __half2float(a - b);\n    out[7] = a < b;\n}\n",
+         /* by hand: 4.875; 0.1 -> 0x2e66 = 0.0999755859375; 3.75; overflow -> inf;
+            1/3 -> bf16 0x3eab = 0.333984375; 0.333984375*3 = 1.001953125 -> bf16 1.0;
+            -0.75; 1 */
+         {0x409c0000, 0x3dccc000, 0x40700000, 0x7f800000, 0x3eab0000, 0x3f800000, (int32_t)0xbf400000, 1},
+         8, 1, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        words_are(cases[i].name, cases[i].src, cases[i].block, cases[i].want, cases[i].n, cases[i].todo);
+}
+
+/*
+ * && and || never evaluate their right side's memory read when the left
+ * side decides: units past n would read out of bounds, which faults in
+ * checked mode. The control launch proves the unguarded read does fault.
+ */
+static void test_short_circuit(void)
+{
+    const char *src =
+        "__global__ void k(int *out, const int *in, int n)\n{\n"
+        "    int i = threadIdx.x;\n"
+        "    int a = i < n && in[i] > 0;\n"
+        "    int b = i >= n || in[i] < 0;\n"
+        "    out[i] = a + 2 * b;\n}\n"
+        "__global__ void unguarded(int *out, const int *in, int n)\n{\n"
+        "    out[threadIdx.x] = in[threadIdx.x] > 0;\n}\n";
+    int32_t in_words[4] = {5, -3, 0, 8};
+    int32_t n = 4, got[8];
+    cvm_module *mod = compile_load(src, "short_circuit.cu");
+    cvm_buffer *out = kern_buf("out", sizeof got, NULL);
+    cvm_buffer *in = kern_buf("in", sizeof in_words, in_words);
+    if (!mod || !out || !in) {
+        ok(0, "short-circuit && and || skip the out-of-bounds read");
+        ok(0, "control: the unguarded read faults");
+    } else {
+        cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_bytes(&n, 4)};
+        cvm_diag d;
+        cvm_status st = launch(mod, "k", 8, args, 3, 0, &d);
+        if (st != CVM_OK)
+            diag("launch: %s: %s", cvm_status_str(st), d.message);
+        int good = st == CVM_OK && kern_read(out, got, sizeof got);
+        static const int32_t want[8] = {1, 2, 0, 1, 2, 2, 2, 2};
+        for (int i = 0; good && i < 8; i++)
+            if (got[i] != want[i]) {
+                diag("out[%d] = %d, want %d", i, got[i], want[i]);
+                good = 0;
+            }
+        ok(good, "short-circuit && and || skip the out-of-bounds read");
+        st = launch(mod, "unguarded", 8, args, 3, 0, &d);
+        ok(st == CVM_FAULT, "control: the unguarded read faults (%s)", cvm_status_str(st));
+    }
+    if (out)
+        cvm_buffer_free(out);
+    if (in)
+        cvm_buffer_free(in);
+    if (mod)
+        cvm_module_free(mod);
+}
+
+/* __device__ and __constant__ module variables: initializers, host writes and reads. */
+static void test_module_symbols(void)
+{
+    const char *src =
+        "__constant__ float coef[4] = {0.5f, 1.5f, -2.0f, 4.0f};\n"
+        "__device__ int bias = 7;\n"
+        "__device__ int table[3] = {10, 20, 30};\n"
+        "__device__ unsigned hits;\n"
+        "__global__ void k(float *out)\n{\n"
+        "    int i = threadIdx.x;\n"
+        "    out[i] = coef[i] * 2.0f + table[i % 3] + bias;\n"
+        "    atomicAdd(&hits, 1u);\n}\n";
+    float got[4];
+    cvm_module *mod = compile_load(src, "symbols.cu");
+    cvm_buffer *out = kern_buf("out", sizeof got, NULL);
+    cvm_diag d;
+    int good = mod && out;
+    cvm_arg args[1];
+    if (good) {
+        args[0] = kern_arg_buf(out);
+        good = launch(mod, "k", 4, args, 1, 0, &d) == CVM_OK && kern_read(out, got, sizeof got);
+    }
+    /* 0.5*2+10+7, 1.5*2+20+7, -2*2+30+7, 4*2+10+7 */
+    ok(good && got[0] == 18.0f && got[1] == 30.0f && got[2] == 33.0f && got[3] == 25.0f,
+       "initialized __constant__ array and __device__ variables");
+    uint32_t hits = 0;
+    good = good && cvm_module_symbol_read(kern_stream(), mod, "hits", 0, &hits, 4, &d) == CVM_OK &&
+           cvm_stream_sync(kern_stream(), &d) == CVM_OK;
+    ok(good && hits == 4, "a __device__ variable written by the kernel reads back (%u)", hits);
+    const float coef2[2] = {10.0f, -1.0f};
+    const int32_t bias2 = -100;
+    good = good && cvm_module_symbol_write(kern_stream(), mod, "coef", 4, coef2, 8, &d) == CVM_OK &&
+           cvm_module_symbol_write(kern_stream(), mod, "bias", 0, &bias2, 4, &d) == CVM_OK &&
+           launch(mod, "k", 4, args, 1, 0, &d) == CVM_OK && kern_read(out, got, sizeof got);
+    ok(good && got[0] == -89.0f && got[1] == -60.0f && got[2] == -72.0f && got[3] == -82.0f,
+       "host-written __constant__ elements and __device__ variable are seen by the next launch");
+    if (mod) {
+        ok(cvm_module_symbol_write(kern_stream(), mod, "nope", 0, &bias2, 4, &d) == CVM_NOT_FOUND,
+           "writing an unknown symbol: CVM_NOT_FOUND");
+        ok(cvm_module_symbol_write(kern_stream(), mod, "table", 8, coef2, 8, &d) ==
+               CVM_INVALID_ARGUMENT,
+           "a write past the end of a symbol: CVM_INVALID_ARGUMENT");
+    }
+    if (out)
+        cvm_buffer_free(out);
+    if (mod)
+        cvm_module_free(mod);
+}
+
+int main(void)
+{
+    if (!kern_open()) {
+        printf("Bail out! no cpu device\n");
+        return 1;
+    }
+    test_twins();
+    test_sizeof();
+    test_casts();
+    test_hand();
+    test_short_circuit();
+    test_module_symbols();
+    kern_close();
+    return done_testing();
+}
