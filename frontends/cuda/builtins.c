@@ -731,3 +731,9 @@ bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
            math_call(L, call, name, out) || print_call(L, call, name, out) ||
            misc_call(L, call, name, out);
 }
+
+bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
+{
+    (void)L; (void)call; (void)obj; (void)out;
+    return false;
+}

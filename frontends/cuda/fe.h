@@ -76,6 +76,9 @@ struct fe_type {
     fe_member *members; /* struct members */
     struct fe_node *methods; /* struct member functions (N_FUNC list) */
     bool complete;
+    /* qualified/reference copies of a struct made before its '}' are
+     * completed with it: the root keeps the list (origin, next_copy) */
+    fe_type *origin, *copies, *next_copy;
 };
 
 /* ---- AST ---- */
@@ -141,8 +144,16 @@ typedef struct fe_template {
     fe_type *ptypes[8];  /* value parameters: their type */
     uint32_t tok_begin, tok_end; /* the declaration after `template <...>` */
     bool is_struct;
+    struct fe_tinst *insts; /* struct templates: the instances made so far */
     struct fe_template *next;
 } fe_template;
+
+typedef struct fe_tinst {
+    fe_type *targs[8];
+    int64_t tvals[8];
+    fe_type *ty;
+    struct fe_tinst *next;
+} fe_tinst;
 
 /* A name bound at parse time to a type (typedef, struct, enum, template type argument). */
 typedef struct fe_tname {
@@ -218,6 +229,9 @@ bool fe_tok_is(const fe_tok *t, const char *s);
 fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
                         const fe_tok *where);
 fe_template *fe_find_template(fe_ctx *c, const char *name);
+/* The struct type `t<args>` (instantiated once per argument list). */
+fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
+                               const fe_tok *where);
 /* The type a name denotes at the end of the translation unit (make_float4 -> float4), or NULL. */
 fe_type *fe_lookup_type(fe_ctx *c, const char *name);
 fe_node *fe_parse_shift(fe_ctx *c); /* a shift-expression (template arguments) */
@@ -244,5 +258,6 @@ fe_type *fe_common(fe_type *a, fe_type *b); /* usual arithmetic conversions */
 const char *fe_elem_name(fe_kind k);        /* "i32", "f32", ... ("" for others) */
 void fe_type_str(const fe_type *t, char *out, size_t cap);
 void fe_struct_layout(fe_type *t);
+fe_type *fe_no_ref(fe_ctx *c, fe_type *t);  /* t without its reference */
 
 #endif

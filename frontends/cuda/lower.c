@@ -13,6 +13,8 @@
 #include <string.h>
 
 static void stmt(fe_lower *L, fe_node *s);
+static bool has_ctor(fe_type *t);
+static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at);
 
 /* ---- registers and text ---- */
 
@@ -308,6 +310,8 @@ static void local_decl(fe_lower *L, fe_node *d)
                 init_mem(L, addr, t, d->a);
             else
                 fe_store(L, addr, fe_gen(L, d->a), d->tok);
+        } else if (has_ctor(t)) { /* T x; runs the default constructor */
+            construct_at(L, fe_addr_of_var(L, var), t, NULL, 0, d->tok);
         }
         return;
     }
@@ -505,6 +509,15 @@ static void return_stmt(fe_lower *L, fe_node *s)
     if (s->a) {
         if (f->ret_reg < 0) {
             fe_rvalue(L, s->a);
+        } else if (f->ret_ref) {
+            fe_val v = fe_gen(L, s->a);
+            if (v.lv != LV_MEM) {
+                fe_error(L->c, s->tok, CVM_UNSUPPORTED,
+                         "returning a reference to a register variable is not supported; return by value");
+                return;
+            }
+            L->rtypes[f->ret_reg] = L->rtypes[v.reg];
+            fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         } else if (in_memory(f->ret_ty)) {
             fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false};
             if (s->a->kind == N_INITLIST)
@@ -601,39 +614,57 @@ static bool params_match(fe_node *fn, int nargs)
     return nargs >= req && nargs <= n;
 }
 
-fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args, int nargs)
+/* How well an argument of type `at` fits a parameter of type `pt`; -1: not at all. */
+static int arg_score(fe_type *at, fe_type *pt)
 {
-    (void)args;
-    if (call) {
-        nargs = 0;
-        for (fe_node *a = call->args; a; a = a->next)
-            nargs++;
+    at = fe_unqual(at);
+    pt = fe_unqual(pt);
+    if (at->kind == TY_ARRAY)
+        return pt->kind == TY_PTR ? 2 : -1;
+    if (fe_same_type(at, pt) || (at->kind == TY_STRUCT && pt->kind == TY_STRUCT && fe_same_type(pt, at)))
+        return 4;
+    if ((at->kind == TY_STRUCT) != (pt->kind == TY_STRUCT)) {
+        /* a struct with a conversion operator may still fit a scalar parameter */
+        if (at->kind == TY_STRUCT)
+            for (fe_node *m = at->methods; m; m = m->next)
+                if (m->is_conversion)
+                    return 0;
+        return -1;
     }
+    if (fe_is_arith(at) && fe_is_arith(pt))
+        return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
+    if (at->kind == TY_PTR && pt->kind == TY_PTR)
+        return 1;
+    if ((at->kind == TY_PTR) != (pt->kind == TY_PTR))
+        return -1;
+    return 0;
+}
+
+/* The best overload named `name` in a function list for arguments of these types. */
+static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods)
+{
     fe_node *best = NULL;
     int best_score = -1;
-    for (fe_node *f = L->c->funcs; f; f = f->next) {
-        if (strcmp(f->name, name) != 0 || !params_match(f, nargs))
+    for (fe_node *f = list; f; f = f->next) {
+        if (strcmp(f->name, name) != 0 || !params_match(f, nargs) || (methods && f->is_ctor))
             continue;
-        /* overloads: prefer exact parameter types */
         int score = f->body ? 1 : 0;
-        if (call) {
-            fe_node *a = call->args;
-            for (fe_node *p = f->params; p && a; p = p->next, a = a->next) {
-                fe_type *at = fe_type_of(L, a);
-                fe_type *pt = fe_unqual(p->ty);
-                if (fe_same_type(fe_unqual(at), pt))
-                    score += 4;
-                else if (fe_is_arith(at) && fe_is_arith(pt) && fe_is_float(at) == fe_is_float(pt))
-                    score += 2;
-                else if (at->kind == TY_PTR && pt->kind == TY_PTR)
-                    score += 1;
-            }
+        int i = 0;
+        for (fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
+            int k = types && types[i] ? arg_score(types[i], p->ty) : 0;
+            score = k < 0 ? -1 : score + k;
         }
         if (score > best_score) {
             best = f;
             best_score = score;
         }
     }
+    return best;
+}
+
+static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs)
+{
+    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false);
     if (best && !best->body) {
         /* a prototype: find the definition with the same name and arity */
         for (fe_node *f = L->c->funcs; f; f = f->next)
@@ -641,6 +672,31 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
                 return f;
         return NULL; /* declared only (headers): a builtin may implement it */
     }
+    return best;
+}
+
+fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args, int nargs)
+{
+    fe_type *types[32] = {0};
+    bool named = false;
+    for (fe_node *f = L->c->funcs; f && !named; f = f->next)
+        named = strcmp(f->name, name) == 0;
+    if (call && named) {
+        nargs = 0;
+        for (fe_node *a = call->args; a; a = a->next, nargs++)
+            if (nargs < 32)
+                types[nargs] = fe_type_of(L, a);
+    } else if (call) {
+        nargs = 0;
+        for (fe_node *a = call->args; a; a = a->next)
+            nargs++;
+    } else if (args) {
+        for (int i = 0; i < nargs && i < 32; i++)
+            types[i] = args[i].ty;
+    }
+    if (nargs > 32)
+        nargs = 32;
+    fe_node *best = find_func(L, name, types, nargs);
     if (!best && call && call->a->kind == N_IDENT && call->a->ntargs) {
         fe_template *t = fe_find_template(L->c, name);
         if (t)
@@ -649,44 +705,65 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     return best;
 }
 
-fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
+/* Binds `this` and the members of the object at `obj` (LV_MEM) as names. */
+static void bind_this(fe_lower *L, fe_val obj, fe_type *st)
+{
+    fe_var *v = bind(L, "this", fe_ptr_to(L->c, st));
+    if (v)
+        v->val = (fe_val){fe_ptr_to(L->c, st), obj.reg, LV_NONE, 0, false};
+    for (fe_member *m = st->members; m; m = m->next) {
+        fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, NULL);
+        fe_var *mv = bind(L, m->name, m->ty);
+        if (mv)
+            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile};
+    }
+}
+
+/* Inlines fn with arguments already evaluated in the caller (vals: values or
+ * lvalues as fe_gen made them), as a method of the object at *obj if given. */
+fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj, fe_val *args, int nargs)
 {
     for (fe_frame *f = L->frame; f; f = f->up)
-        if (f->fn == fn || strcmp(f->fn->name, fn->name) == 0) {
-            fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+        if (f->fn == fn || (strcmp(f->fn->name, fn->name) == 0 && f->fn->owner == fn->owner)) {
+            fe_error(L->c, at, CVM_UNSUPPORTED,
                      "recursion is not supported in kernels (device functions are inlined)");
             return fe_const_int(L, TY_I32, 0);
         }
     if (fn->storage & FE_S_GLOBAL) {
-        fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+        fe_error(L->c, at, CVM_UNSUPPORTED,
                  "dynamic parallelism (launching a kernel from device code) is not supported");
         return fe_const_int(L, TY_I32, 0);
     }
-    /* arguments, evaluated in the caller's scope */
     fe_val vals[32];
     int n = 0;
     fe_node *p = fn->params;
-    for (fe_node *a = call->args; a && p; a = a->next, p = p->next) {
+    for (; p && n < nargs; p = p->next) {
+        fe_val v = args[n];
         if (n == 32) {
-            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
+            fe_error(L->c, at, CVM_LIMIT, "more than 32 arguments");
             return fe_const_int(L, TY_I32, 0);
         }
-        fe_val v = fe_gen(L, a);
         if (p->ty->is_ref) {
             if (v.lv == LV_NONE && !p->ty->is_const) {
-                fe_error(L->c, a->tok, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
+                fe_error(L->c, at, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
                 return fe_const_int(L, TY_I32, 0);
             }
+            if (v.lv == LV_NONE || (v.ty->kind == TY_STRUCT && p->ty->kind != TY_STRUCT))
+                v = fe_convert(L, fe_load(L, v), fe_no_ref(L->c, p->ty), at);
         } else if (!in_memory(p->ty)) {
-            v = fe_convert(L, fe_load(L, v), p->ty, a->tok);
+            v = fe_convert(L, fe_load(L, v), p->ty, at);
         }
         vals[n++] = v;
     }
-    for (; p; p = p->next) /* default arguments */
-        vals[n++] = fe_convert(L, fe_rvalue(L, p->a), p->ty, call->tok);
-    fe_frame fr = {fn, -1, fe_unqual(fn->ty), 0, L->frame};
+    for (; p && n < 32; p = p->next) /* default arguments */
+        vals[n++] = fe_convert(L, fe_rvalue(L, p->a), p->ty, at);
+    fe_type *rty = fe_no_ref(L->c, fe_unqual(fn->ty));
+    fe_frame fr = {.fn = fn, .ret_reg = -1, .ret_ty = rty, .up = L->frame};
+    bool ref = fn->ty->is_ref;
     if (fn->ty->kind != TY_VOID) {
-        if (in_memory(fn->ty)) {
+        if (ref) {
+            fr.ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)); /* the first return sets the space */
+        } else if (in_memory(fn->ty)) {
             uint32_t off = local_alloc(L, fn->ty);
             fr.ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
             fe_emit(L, "const.ptr.local %%r%d, %u", fr.ret_reg, off);
@@ -694,24 +771,36 @@ fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
             fr.ret_reg = fe_reg(L, fe_rtype_of(L, fn->ty, 0));
         }
     }
+    fr.ret_ref = ref;
     char text[300];
-    snprintf(text, sizeof text, ".inline \"%s\" %u %u %u", fn->name, call->tok->file, call->tok->line,
-             call->tok->col);
+    snprintf(text, sizeof text, ".inline \"%s\" %u %u %u", fn->name, at->file, at->line, at->col);
     region r = region_open(L, text);
     fe_var *saved = L->vars;
     L->vars = L->globals;
+    if (obj)
+        bind_this(L, *obj, fn->owner);
     int i = 0;
-    for (fe_node *q = fn->params; q; q = q->next, i++) {
+    for (fe_node *q = fn->params; q && i < n; q = q->next, i++) {
         if (!q->name)
             continue;
         fe_var *v = bind(L, q->name, q->ty);
         if (!v)
             break;
         if (q->ty->is_ref) {
-            v->val = vals[i];
+            if (vals[i].lv == LV_NONE) { /* const T& to a temporary: a fresh copy */
+                int reg = fe_reg(L, L->rtypes[vals[i].reg]);
+                fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
+                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(q->ty)), reg, LV_REG, 0, false};
+            } else {
+                v->val = vals[i];
+            }
         } else if (in_memory(q->ty)) {
             v->mem = MEM_LOCAL;
             v->offset = local_alloc(L, q->ty);
+            if (vals[i].lv != LV_MEM || vals[i].ty->kind != q->ty->kind) {
+                fe_error(L->c, at, CVM_SYNTAX, "argument %d of '%s' has the wrong type", i + 1, fn->name);
+                break;
+            }
             fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], q->ty);
         } else { /* by value: a fresh register the body may modify */
             int reg = fe_reg(L, L->rtypes[vals[i].reg]);
@@ -723,7 +812,6 @@ fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
     L->blocks++;
     fr.blocks = L->blocks;
     L->frame = &fr;
-    uint32_t lf = L->loc_file, ll = L->loc_line, lc = L->loc_col;
     stmt(L, fn->body);
     L->frame = fr.up;
     L->blocks--;
@@ -731,13 +819,133 @@ fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
     L->vars = saved;
     region_close(L, r, ".endinline");
     L->loc_line = 0;
-    (void)lf; (void)ll; (void)lc;
-    fe_loc(L, call->tok);
+    fe_loc(L, at);
     if (fr.ret_reg < 0)
         return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false};
-    if (in_memory(fn->ty))
+    if (ref || in_memory(fn->ty))
         return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false};
     return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false};
+}
+
+fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
+{
+    fe_val vals[32];
+    int n = 0;
+    for (fe_node *a = call->args; a; a = a->next) {
+        if (n == 32) {
+            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
+            return fe_const_int(L, TY_I32, 0);
+        }
+        vals[n++] = fe_gen(L, a);
+    }
+    return fe_call_fn(L, call->tok, fn, NULL, vals, n);
+}
+
+/* Calls method `name` of the struct object at obj (LV_MEM); false if it has none. */
+bool fe_call_method(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args, int n,
+                    fe_val *out)
+{
+    fe_type *st = obj.ty;
+    if (st->kind != TY_STRUCT || obj.lv != LV_MEM)
+        return false;
+    fe_type *types[32] = {0};
+    for (int i = 0; i < n && i < 32; i++)
+        types[i] = args[i].ty;
+    fe_node *m = best_overload(st->methods, name, types, n, true);
+    if (!m || !m->body)
+        return false;
+    *out = fe_call_fn(L, at, m, &obj, args, n);
+    return true;
+}
+
+/* An overloaded operator: a method of the first operand or a free function. */
+bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *args, int n, fe_val *out)
+{
+    char name[16];
+    snprintf(name, sizeof name, "operator%s", op);
+    if (n >= 1 && fe_call_method(L, at, args[0], name, args + 1, n - 1, out))
+        return true;
+    fe_type *types[4] = {0};
+    for (int i = 0; i < n && i < 4; i++)
+        types[i] = args[i].ty;
+    fe_node *f = find_func(L, name, types, n);
+    if (!f)
+        return false;
+    *out = fe_call_fn(L, at, f, NULL, args, n);
+    return true;
+}
+
+/* T(args) for a struct T: a temporary in local memory, made by a constructor
+ * or, without one, member by member from the arguments (zero when none). */
+fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
+{
+    fe_val vals[32];
+    int n = 0;
+    for (fe_node *a = args; a; a = a->next) {
+        if (n == 32) {
+            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
+            return fe_const_int(L, TY_I32, 0);
+        }
+        vals[n++] = fe_gen(L, a);
+    }
+    if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), fe_unqual(t)))
+        return vals[0]; /* copy: T(x) of a T */
+    uint32_t off = local_alloc(L, t);
+    fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false};
+    fe_emit(L, "const.ptr.local %%r%d, %u", obj.reg, off);
+    construct_at(L, obj, t, vals, n, at);
+    return obj;
+}
+
+static bool has_ctor(fe_type *t)
+{
+    for (fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
+        if (m->is_ctor)
+            return true;
+    return false;
+}
+
+/* Runs the constructor of t chosen by the arguments on obj, or initializes it member by member. */
+static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at)
+{
+    if (has_ctor(t)) {
+        fe_type *types[32] = {0};
+        for (int i = 0; i < n; i++)
+            types[i] = vals[i].ty;
+        fe_node *best = NULL;
+        int best_score = -1;
+        for (fe_node *m = t->methods; m; m = m->next) {
+            if (!m->is_ctor || !params_match(m, n))
+                continue;
+            int score = 0, i = 0;
+            for (fe_node *p = m->params; p && i < n && score >= 0; p = p->next, i++) {
+                int k = arg_score(types[i], p->ty);
+                score = k < 0 ? -1 : score + k;
+            }
+            if (score > best_score) {
+                best = m;
+                best_score = score;
+            }
+        }
+        if (!best) {
+            fe_error(L->c, at, CVM_SYNTAX, "no constructor of '%s' takes these %d arguments", t->name, n);
+            return;
+        }
+        fe_call_fn(L, at, best, &obj, vals, n);
+        return;
+    }
+    int i = 0;
+    for (fe_member *m = t->members; m; m = m->next, i++) {
+        fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
+        a.lv = LV_MEM;
+        a.ty = m->ty;
+        if (i < n)
+            fe_store(L, a, in_memory(m->ty) ? vals[i] : fe_load(L, vals[i]), at);
+        else if (!in_memory(m->ty))
+            fe_store(L, a, fe_const_int(L, TY_I32, 0), at);
+    }
+    if (n > i)
+        fe_error(L->c, at, CVM_SYNTAX, "too many initializers for '%s'", t->name);
 }
 
 /* ---- kernels ---- */

@@ -38,6 +38,7 @@ typedef struct fe_frame {
     int ret_reg;        /* -1 for void; struct results: address register */
     fe_type *ret_ty;
     int blocks;         /* block depth inside the function's block */
+    bool ret_ref;       /* returns a reference: ret_reg holds its address */
     struct fe_frame *up;
 } fe_frame;
 
@@ -74,6 +75,11 @@ const char *fe_tname_of(fe_lower *L, int reg); /* the register's .cbs type */
 int fe_space_of(fe_lower *L, int reg);
 fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn);
 fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args, int nargs);
+fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj, fe_val *args, int nargs);
+bool fe_call_method(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args, int n,
+                    fe_val *out);
+bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *args, int n, fe_val *out);
+fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
 
 /* lower_expr.c */
 fe_val fe_gen(fe_lower *L, fe_node *e);          /* value or lvalue */
@@ -95,6 +101,8 @@ void fe_copy_mem(fe_lower *L, fe_val dst, fe_val src, fe_type *t);
 bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out);
 bool fe_builtin_member(fe_lower *L, fe_node *e, fe_val *out); /* threadIdx.x ... */
 bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out);  /* warpSize, INFINITY ... */
+/* obj.f(args) on a builtin object (cooperative groups); obj as fe_gen made it */
+bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out);
 
 /* entry */
 cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out);

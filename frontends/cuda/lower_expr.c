@@ -90,6 +90,32 @@ fe_val fe_addr_of_var(fe_lower *L, fe_var *v)
 
 /* ---- conversions ---- */
 
+/* A struct to another type through its conversion operator: the one of the
+ * exact type first, then one of the same kind (pointer, arithmetic). */
+static fe_val convert_struct(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
+{
+    fe_node *pick = NULL;
+    for (fe_node *m = v.ty->methods; m; m = m->next) {
+        if (!m->is_conversion || !m->body)
+            continue;
+        fe_type *r = fe_unqual(m->ty);
+        if (fe_same_type(r, to) && (!pick || !fe_same_type(fe_unqual(pick->ty), to) ||
+                                    (r->kind == TY_PTR && r->base->is_const == to->base->is_const)))
+            pick = m;
+        else if (!pick && ((r->kind == TY_PTR) == (to->kind == TY_PTR)))
+            pick = m;
+    }
+    if (!pick) {
+        char a[128], b[128];
+        fe_type_str(v.ty, a, sizeof a);
+        fe_type_str(to, b, sizeof b);
+        fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s'", a, b);
+        return bad(L);
+    }
+    fe_val r = fe_call_fn(L, at, pick, &v, NULL, 0);
+    return fe_convert(L, r, to, at);
+}
+
 fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
 {
     fe_type *from = v.ty;
@@ -98,6 +124,8 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
     to = fe_unqual(to);
     if (to->kind == TY_VOID)
         return v;
+    if (from->kind == TY_STRUCT && v.lv == LV_MEM && !fe_same_type(fe_unqual(from), to))
+        return convert_struct(L, v, to, at);
     if (fe_same_type(fe_unqual(from), to) || (to->kind == TY_PTR && from->kind == TY_PTR)) {
         v.ty = to;
         return v;
@@ -453,6 +481,22 @@ static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, f
     return rv(t, r);
 }
 
+static fe_val struct_binop(fe_lower *L, fe_node *e, fe_val a, fe_val b)
+{
+    char op[3] = {(char)(e->op & 0xff), (char)(e->op >> 8), 0};
+    fe_val args[2] = {a, b}, out;
+    if (fe_call_operator(L, e->tok, op, args, 2, &out))
+        return out;
+    /* a struct that converts to a scalar (SharedMemory<T> + i) */
+    if (a.ty->kind == TY_STRUCT)
+        a = fe_convert(L, a, b.ty->kind == TY_STRUCT ? fe_ty(TY_I32) : b.ty, e->tok);
+    if (!L->c->err && b.ty->kind == TY_STRUCT)
+        b = fe_convert(L, b, fe_ty(TY_I32), e->tok);
+    if (L->c->err)
+        return bad(L);
+    return binop(L, e->op, a, b, e->tok, NULL);
+}
+
 fe_val fe_cond_bool(fe_lower *L, fe_node *e)
 {
     fe_val v = fe_rvalue(L, e);
@@ -571,6 +615,25 @@ static fe_val incdec(fe_lower *L, fe_node *e)
 static fe_val assignment(fe_lower *L, fe_node *e)
 {
     fe_val lv = fe_gen(L, e->a);
+    if (lv.lv == LV_MEM && lv.ty->kind == TY_STRUCT) {
+        char op[4] = {0};
+        int k = 0;
+        if (e->op != '=') {
+            op[k++] = (char)(e->op & 0xff);
+            if (e->op >> 8)
+                op[k++] = (char)(e->op >> 8);
+        }
+        op[k] = '=';
+        fe_val args[2] = {lv, fe_gen(L, e->b)}, out;
+        if (fe_call_operator(L, e->tok, op, args, 2, &out))
+            return out;
+        if (e->op != '=') {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "no operator%s for '%s'", op, lv.ty->name);
+            return bad(L);
+        }
+        fe_store(L, lv, args[1].ty->kind == TY_STRUCT ? args[1] : fe_load(L, args[1]), e->tok);
+        return lv;
+    }
     if (lv.lv == LV_NONE) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "expression is not assignable");
         return bad(L);
@@ -595,6 +658,8 @@ static fe_val assignment(fe_lower *L, fe_node *e)
 static fe_val cast(fe_lower *L, fe_node *e)
 {
     fe_type *t = e->ty;
+    if (e->op == 'F' && t->kind == TY_STRUCT)
+        return fe_construct(L, t, e->args, e->tok);
     if (e->op == 'F') { /* T(args) / T{args} */
         int n = 0;
         fe_node *a0 = e->args;
@@ -624,11 +689,21 @@ static fe_val cast(fe_lower *L, fe_node *e)
     fe_val v = fe_rvalue(L, e->a);
     if (t->kind == TY_VOID)
         return rv(t, 0);
+    if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
+        return v;
     return fe_convert(L, v, t, e->tok);
 }
 
 static fe_val unary(fe_lower *L, fe_node *e)
 {
+    if (e->op != '&' && fe_type_of(L, e->a)->kind == TY_STRUCT) {
+        fe_val a = fe_gen(L, e->a), out;
+        char op[2] = {(char)e->op, 0};
+        if (fe_call_operator(L, e->tok, op, &a, 1, &out))
+            return out;
+        fe_error(L->c, e->tok, CVM_SYNTAX, "no operator%s for '%s'", op, a.ty->name);
+        return bad(L);
+    }
     switch (e->op) {
     case '*': {
         fe_val p = fe_rvalue(L, e->a);
@@ -706,20 +781,64 @@ static fe_val ident(fe_lower *L, fe_node *e)
     return bad(L);
 }
 
+/* obj.name(args) / p->name(args) / name(args) inside a member function */
+static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
+{
+    fe_val vals[32];
+    int n = 0;
+    if (obj.ty->kind != TY_STRUCT || obj.lv != LV_MEM)
+        return false;
+    bool found = false;
+    for (fe_node *m = obj.ty->methods; m && !found; m = m->next)
+        found = strcmp(m->name, name) == 0;
+    if (!found)
+        return false;
+    for (fe_node *a = e->args; a; a = a->next) {
+        if (n == 32) {
+            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
+            return false;
+        }
+        vals[n++] = fe_gen(L, a);
+    }
+    if (fe_call_method(L, e->tok, obj, name, vals, n, out))
+        return true;
+    fe_error(L->c, e->tok, CVM_SYNTAX, "no member function '%s' of '%s' takes these arguments", name,
+             obj.ty->name);
+    *out = bad(L);
+    return true;
+}
+
 static fe_val call(fe_lower *L, fe_node *e)
 {
+    fe_val out;
+    if (e->a->kind == N_MEMBER || e->a->kind == N_ARROW) {
+        fe_val obj;
+        if (e->a->kind == N_MEMBER) {
+            obj = fe_gen(L, e->a->a);
+        } else {
+            fe_val p = fe_rvalue(L, e->a->a);
+            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false};
+        }
+        if (fe_builtin_method(L, e, obj, &out) || method_call(L, e, obj, e->a->name, &out))
+            return out;
+        if (!L->c->err)
+            fe_error(L->c, e->tok, CVM_SYNTAX, "no member function named '%s'", e->a->name);
+        return bad(L);
+    }
     if (e->a->kind != N_IDENT) {
-        if (e->a->kind == N_MEMBER || e->a->kind == N_ARROW)
-            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "member function calls are not supported yet");
-        else
-            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "function pointers are not supported in kernels");
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "function pointers are not supported in kernels");
         return bad(L);
     }
     const char *name = e->a->name;
+    fe_var *self = fe_lookup(L, "this");
+    if (self && self->val.ty->kind == TY_PTR) {
+        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false};
+        if (method_call(L, e, obj, name, &out))
+            return out;
+    }
     fe_node *fn = fe_find_func(L, e, name, NULL, 0);
     if (fn)
         return fe_call_user(L, e, fn);
-    fe_val out;
     if (!L->c->err && fe_builtin_call(L, e, name, &out))
         return out;
     if (!L->c->err)
@@ -744,9 +863,9 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
         if (e->op == FE_OP2('&', '&') || e->op == FE_OP2('|', '|'))
             return logical(L, e);
         fe_val a = fe_rvalue(L, e->a);
-        if (L->c->fmad && e->op == '+' && e->a->kind == N_BIN && e->a->op == '*' && 0)
-            return a;
         fe_val b = fe_rvalue(L, e->b);
+        if (a.ty->kind == TY_STRUCT || b.ty->kind == TY_STRUCT)
+            return struct_binop(L, e, a, b);
         return binop(L, e->op, a, b, e->tok, NULL);
     }
     case N_ASSIGN:
@@ -768,8 +887,16 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
     }
     case N_CALL:
         return call(L, e);
-    case N_INDEX:
-        return index_of(L, fe_gen(L, e->a), e->b, e->tok);
+    case N_INDEX: {
+        fe_val base = fe_gen(L, e->a);
+        if (base.ty->kind == TY_STRUCT) {
+            fe_val args[2] = {base, fe_gen(L, e->b)}, out;
+            if (fe_call_operator(L, e->tok, "[]", args, 2, &out))
+                return out;
+            base = fe_convert(L, base, fe_ptr_to(L->c, fe_ty(TY_I32)), e->tok); /* T* conversion */
+        }
+        return index_of(L, base, e->b, e->tok);
+    }
     case N_MEMBER: {
         fe_val out;
         if (fe_builtin_member(L, e, &out))
@@ -788,9 +915,13 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
     case N_STR:
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "string literals are only supported as printf formats");
         return bad(L);
-    case N_THIS:
+    case N_THIS: {
+        fe_var *self = fe_lookup(L, "this");
+        if (self)
+            return self->val;
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "'this' outside a member function");
         return bad(L);
+    }
     case N_INITLIST:
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "a braced list is only supported as an initializer");
         return bad(L);

@@ -21,6 +21,7 @@ static fe_node *compound(fe_ctx *c);
 static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound);
 static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok);
 static void toplevel(fe_ctx *c);
+static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb);
 
 /* ---- tokens ---- */
 
@@ -151,6 +152,11 @@ static bool is_typename(fe_ctx *c, fe_tok *t)
         if (fe_tok_is(t, type_keywords[i]))
             return true;
     fe_tname *n = lookup(c, t->s, t->len);
+    if (n && !n->ty && !n->is_value && t >= c->toks && t + 1 < c->toks + c->ntoks &&
+        fe_tok_is(t + 1, "<")) { /* a struct template's name */
+        fe_template *tp = fe_find_template(c, n->name);
+        return tp && tp->is_struct;
+    }
     return n && n->ty && !n->is_value;
 }
 
@@ -287,6 +293,8 @@ static uint32_t const_dim(fe_ctx *c, fe_tok *at)
 /* ---- types ---- */
 
 static fe_type *struct_body(fe_ctx *c, fe_type *t);
+static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals);
+static fe_type *type_name(fe_ctx *c);
 
 static fe_type *struct_spec(fe_ctx *c)
 {
@@ -327,6 +335,28 @@ static fe_type *struct_spec(fe_ctx *c)
     return t;
 }
 
+static bool fn_specifier(const fe_tok *t)
+{
+    static const char *const kw[] = {"__device__", "__host__", "inline", "__forceinline__",
+                                     "__inline__", "__noinline__", "constexpr", "static", "explicit"};
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (fe_tok_is(t, kw[i]))
+            return true;
+    return false;
+}
+
+/* Member function, constructor or conversion operator of t, at the '(' of its parameters. */
+static fe_node *member_function(fe_ctx *c, fe_type *t, fe_type *ret, fe_tok *nt, unsigned storage,
+                                bool ctor, bool conv)
+{
+    fe_node *f = function(c, ret, nt, storage | FE_S_DEVICE, 0);
+    f->owner = t;
+    f->is_ctor = ctor;
+    f->is_conversion = conv;
+    f->is_operator = nt->len > 8 && memcmp(nt->s, "operator", 8) == 0;
+    return f;
+}
+
 static fe_type *struct_body(fe_ctx *c, fe_type *t)
 {
     fe_member **link = &t->members;
@@ -344,22 +374,62 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             unsupported(c, peek(c), "member templates are not supported");
             break;
         }
+        if (is(c, "~")) {
+            unsupported(c, peek(c), "destructors are not supported in kernels");
+            break;
+        }
         unsigned storage = 0;
+        uint32_t save = c->pos;
+        while (fn_specifier(peek(c)))
+            next(c);
         fe_tok *start = peek(c);
-        /* constructor: Name ( */
+        /* constructor `Name (`, conversion operator `operator T ()` */
         bool ctor = fe_tok_is(start, t->name) && fe_tok_is(peek_at(c, 1), "(");
-        fe_type *base = ctor ? fe_ty(TY_VOID) : declspec(c, &storage, NULL);
-        do {
-            fe_tok *nt = NULL;
-            fe_type *mt = ctor ? (next(c), base) : declarator(c, base, &nt);
-            if (ctor)
-                nt = start;
-            if (is(c, "(") || ctor || (nt && fe_tok_is(nt, "operator"))) {
-                unsupported(c, nt ? nt : start, "struct member functions are not supported yet");
+        bool conv = fe_tok_is(start, "operator") && is_typename(c, peek_at(c, 1));
+        if (ctor || conv) {
+            for (uint32_t k = save; k < c->pos; k++)
+                if (fe_tok_is(&c->toks[k], "__host__") || fe_tok_is(&c->toks[k], "__device__"))
+                    storage |= FE_S_DEVICE;
+            next(c);
+            fe_type *ret = fe_ty(TY_VOID);
+            fe_tok *nt = start;
+            if (conv) {
+                ret = type_name(c);
+                nt = fe_alloc(c, sizeof *nt);
+                if (!nt)
+                    return t;
+                *nt = *start;
+                nt->s = "operator()conv";
+                nt->len = (uint32_t)strlen(nt->s);
+            }
+            if (!is(c, "(")) {
+                fe_error(c, peek(c), CVM_SYNTAX, "expected '(' in this member function");
                 return t;
             }
+            *mlink = member_function(c, t, ret, nt, storage, ctor, conv);
+            mlink = &(*mlink)->next;
+            accept(c, ";");
+            continue;
+        }
+        c->pos = save;
+        fe_type *base = declspec(c, &storage, NULL);
+        bool first = true, method = false;
+        do {
+            fe_tok *nt = NULL;
+            fe_type *mt = declarator(c, base, &nt);
+            if (first && nt && is(c, "(")) {
+                *mlink = member_function(c, t, mt, nt, storage, false, false);
+                mlink = &(*mlink)->next;
+                method = true;
+                break;
+            }
+            first = false;
             if (!nt)
                 break;
+            if (storage & (FE_S_STATIC | FE_S_TYPEDEF)) {
+                unsupported(c, nt, "static members and member typedefs are not supported");
+                return t;
+            }
             fe_member *m = fe_alloc(c, sizeof *m);
             if (!m)
                 return t;
@@ -367,10 +437,16 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             m->ty = mt;
             *link = m;
             link = &m->next;
+            if (accept(c, "=") || is(c, "{")) {
+                unsupported(c, nt, "default member initializers are not supported");
+                return t;
+            }
         } while (accept(c, ","));
-        expect(c, ";");
+        if (method)
+            accept(c, ";");
+        else
+            expect(c, ";");
     }
-    (void)mlink;
     expect(c, "}");
     fe_struct_layout(t);
     return t;
@@ -477,6 +553,17 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
                 k += 2;
             fe_tok *nt = peek_at(c, k);
             fe_tname *n = nt->kind == TK_IDENT ? lookup(c, nt->s, nt->len) : NULL;
+            fe_template *tp = n && !n->ty && !n->is_value && fe_tok_is(peek_at(c, k + 1), "<")
+                                  ? fe_find_template(c, n->name) : NULL;
+            if (tp && tp->is_struct) { /* Name<args> */
+                c->pos += k + 1;
+                fe_type *targs[8];
+                int64_t tvals[8];
+                int na = template_args(c, targs, tvals);
+                ty = fe_instantiate_struct(c, tp, targs, tvals, na, nt);
+                have = true;
+                continue;
+            }
             if (!n || !n->ty || n->is_value)
                 break;
             c->pos += k;
@@ -544,6 +631,44 @@ static fe_node *param_list(fe_ctx *c)
     return head.next;
 }
 
+/* `operator` followed by an operator's punctuators: a token named
+ * "operator+=", "operator[]", "operator()" ... (conversion operators are
+ * parsed by struct_body). */
+static fe_tok *operator_name(fe_ctx *c)
+{
+    fe_tok *kw = next(c);
+    fe_tok *t = peek(c);
+    char text[8];
+    size_t n = 0;
+    if (t->kind != TK_PUNCT) {
+        fe_error(c, t, CVM_SYNTAX, "expected an operator after 'operator'");
+        return kw;
+    }
+    if ((fe_tok_is(t, "(") && fe_tok_is(peek_at(c, 1), ")")) ||
+        (fe_tok_is(t, "[") && fe_tok_is(peek_at(c, 1), "]"))) {
+        text[n++] = t->s[0];
+        text[n++] = peek_at(c, 1)->s[0];
+        next(c);
+        next(c);
+    } else {
+        if (t->len > 3) {
+            fe_error(c, t, CVM_SYNTAX, "expected an operator after 'operator'");
+            return kw;
+        }
+        memcpy(text, t->s, t->len);
+        n = t->len;
+        next(c);
+    }
+    fe_tok *nt = fe_alloc(c, sizeof *nt);
+    if (!nt)
+        return kw;
+    *nt = *kw;
+    char *name = fe_fmt(c, "operator%.*s", (int)n, text);
+    nt->s = name ? name : "operator";
+    nt->len = (uint32_t)strlen(nt->s);
+    return nt;
+}
+
 /* Declarator: pointers, reference, name, array dimensions. Function
  * declarators are handled by the callers (they see the '('). */
 static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
@@ -574,8 +699,7 @@ static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
             c->pos += 2; /* Outer::name: namespaces are flattened */
         *name_tok = next(c);
     } else if (is(c, "operator")) {
-        *name_tok = next(c);
-        unsupported(c, *name_tok, "operator overloading is not supported yet");
+        *name_tok = operator_name(c);
         return ty;
     } else if (is(c, "(") && fe_tok_is(peek_at(c, 1), "*")) {
         unsupported(c, peek(c), "function pointers are not supported in kernels");
@@ -1307,8 +1431,43 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
             shadow(c, p->name);
     while (accept(c, "const") || accept(c, "noexcept") || accept(c, "__restrict__"))
         ;
-    if (is(c, "{"))
+    fe_node inits = {0}, *itail = &inits;
+    if (accept(c, ":")) { /* constructor: member initializers become assignments */
+        do {
+            fe_tok *m = expect_ident(c);
+            bool brace = is(c, "{");
+            if (!accept(c, "{"))
+                expect(c, "(");
+            fe_node *args = NULL;
+            if (brace) {
+                if (!is(c, "}"))
+                    args = assign(c);
+                expect(c, "}");
+            } else {
+                args = args_list(c);
+            }
+            if (args && args->next) {
+                unsupported(c, m, "member initializers with several arguments are not supported");
+                break;
+            }
+            fe_node *lhs = new_node(c, N_IDENT, m);
+            lhs->name = tok_name(c, m);
+            fe_node *as = new_node(c, N_ASSIGN, m);
+            as->op = '=';
+            as->a = lhs;
+            as->b = args ? args : new_node(c, N_INT, m);
+            fe_node *st = new_node(c, N_EXPR, m);
+            st->a = as;
+            itail = itail->next = st;
+        } while (!c->err && accept(c, ","));
+    }
+    if (is(c, "{")) {
         f->body = compound(c);
+        if (inits.next && f->body) {
+            itail->next = f->body->args;
+            f->body->args = inits.next;
+        }
+    }
     else
         expect(c, ";");
     c->tnames = saved;
@@ -1478,4 +1637,74 @@ fe_type *fe_lookup_type(fe_ctx *c, const char *name)
 {
     fe_tname *t = lookup(c, name, strlen(name));
     return t && !t->is_value ? t->ty : NULL;
+}
+
+fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
+                               const fe_tok *where)
+{
+    if (n != t->nparams) {
+        fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name,
+                 t->nparams, n);
+        return fe_ty(TY_I32);
+    }
+    for (fe_tinst *i = t->insts; i; i = i->next) {
+        bool same = true;
+        for (int k = 0; k < n && same; k++)
+            same = t->pis_type[k] ? targs[k] && fe_same_type(i->targs[k], targs[k]) : i->tvals[k] == tvals[k];
+        if (same)
+            return i->ty;
+    }
+    fe_tinst *inst = fe_alloc(c, sizeof *inst);
+    fe_type *ty = fe_alloc(c, sizeof *ty);
+    if (!inst || !ty)
+        return fe_ty(TY_I32);
+    /* the canonical name: Name<int, 4> */
+    char name[256];
+    size_t len = (size_t)snprintf(name, sizeof name, "%s<", t->name);
+    for (int k = 0; k < n && len < sizeof name; k++) {
+        char a[128];
+        if (t->pis_type[k] && targs[k])
+            fe_type_str(targs[k], a, sizeof a);
+        else
+            snprintf(a, sizeof a, "%lld", (long long)tvals[k]);
+        len += (size_t)snprintf(name + len, sizeof name - len, "%s%s", k ? ", " : "", a);
+    }
+    if (len < sizeof name)
+        snprintf(name + len, sizeof name - len, ">");
+    ty->kind = TY_STRUCT;
+    ty->align = 1;
+    ty->name = t->name; /* constructors inside are named after the template */
+    for (int k = 0; k < n; k++) {
+        inst->targs[k] = targs[k];
+        inst->tvals[k] = tvals[k];
+    }
+    inst->ty = ty;
+    inst->next = t->insts;
+    t->insts = inst;
+    uint32_t saved_pos = c->pos;
+    fe_tname *saved = c->tnames;
+    for (int i = 0; i < n; i++) {
+        if (t->pis_type[i] != (targs[i] != NULL)) {
+            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
+                     t->name, t->pis_type[i] ? "a type" : "an integer constant");
+            return ty;
+        }
+        push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i],
+                   tvals[i]);
+    }
+    push_tname(c, t->name, ty, false, 0);
+    c->pos = t->tok_begin;
+    next(c); /* struct / class */
+    while (!c->err && !is(c, "{") && peek(c)->kind != TK_EOF)
+        next(c); /* the name, __align__(n) */
+    if (accept(c, "{"))
+        struct_body(c, ty);
+    else
+        fe_error(c, where, CVM_SYNTAX, "template '%s' has no definition", t->name);
+    ty->name = fe_strndup(c, name, strlen(name));
+    for (fe_type *q = ty->copies; q; q = q->next_copy)
+        q->name = ty->name;
+    c->pos = saved_pos;
+    c->tnames = saved;
+    return ty;
 }

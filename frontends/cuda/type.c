@@ -71,14 +71,32 @@ fe_type *fe_vec_of(fe_ctx *c, fe_type *base, uint32_t n, const char *name)
     return t;
 }
 
+/* A copy of t; copies of a struct still being defined are completed with it. */
+static fe_type *copy_type(fe_ctx *c, fe_type *t)
+{
+    fe_type *q = fe_alloc(c, sizeof *q);
+    if (!q)
+        return NULL;
+    *q = *t;
+    q->copies = q->next_copy = NULL;
+    if (t->kind == TY_STRUCT) {
+        fe_type *root = t->origin ? t->origin : t;
+        q->origin = root;
+        if (!root->complete) {
+            q->next_copy = root->copies;
+            root->copies = q;
+        }
+    }
+    return q;
+}
+
 fe_type *fe_qualified(fe_ctx *c, fe_type *t, bool is_const, bool is_volatile)
 {
     if (t->is_const == is_const && t->is_volatile == is_volatile)
         return t;
-    fe_type *q = fe_alloc(c, sizeof *q);
+    fe_type *q = copy_type(c, t);
     if (!q)
         return t;
-    *q = *t;
     q->is_const = is_const;
     q->is_volatile = is_volatile;
     return q;
@@ -86,11 +104,21 @@ fe_type *fe_qualified(fe_ctx *c, fe_type *t, bool is_const, bool is_volatile)
 
 fe_type *fe_ref_to(fe_ctx *c, fe_type *t)
 {
-    fe_type *q = fe_alloc(c, sizeof *q);
+    fe_type *q = copy_type(c, t);
     if (!q)
         return t;
-    *q = *t;
     q->is_ref = true;
+    return q;
+}
+
+fe_type *fe_no_ref(fe_ctx *c, fe_type *t)
+{
+    if (!t->is_ref)
+        return t;
+    fe_type *q = copy_type(c, t);
+    if (!q)
+        return t;
+    q->is_ref = false;
     return q;
 }
 
@@ -121,7 +149,8 @@ bool fe_same_type(const fe_type *a, const fe_type *b)
     case TY_VEC:
         return a->len == b->len && fe_same_type(a->base, b->base);
     case TY_STRUCT:
-        return a->members == b->members && a->name == b->name;
+        return (a->origin ? a->origin : a) == (b->origin ? b->origin : b) ||
+               (a->members == b->members && a->name == b->name && a->members);
     default:
         return true;
     }
@@ -226,4 +255,11 @@ void fe_struct_layout(fe_type *t)
     t->align = t->align > align ? t->align : align; /* __align__ may raise it */
     t->size = (off + t->align - 1) / t->align * t->align;
     t->complete = true;
+    for (fe_type *q = t->copies; q; q = q->next_copy) {
+        q->members = t->members;
+        q->methods = t->methods;
+        q->size = t->size;
+        q->align = t->align;
+        q->complete = true;
+    }
 }

