@@ -146,11 +146,45 @@ static void test_structs(void)
     words_are("member functions, constructors, operators, conversion, struct template", src, 1, 0, want, 12);
 }
 
+/* Expected values by hand from CUDA's definitions (__byte_perm: result byte n
+ * is byte (s >> 4n) & 7 of y:x; the first case is CUB's PRMT example). */
+static void test_int_intrinsics(void)
+{
+    static const char src[] =
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = __byte_perm(0x03020100u, 0x07060504u, 0x7531u);\n"
+        "    out[1] = __byte_perm(0x11223344u, 0xaabbccddu, 0x0123u);\n"
+        "    out[2] = __byte_perm(0x11223344u, 0xaabbccddu, 0xfff8u);\n"
+        "    out[3] = __byte_perm((unsigned)in[2], 0u, 0x4044u);\n"
+        "    out[4] = __mul24(0x00800000, 2);\n"
+        "    out[5] = __mul24(-3, 5);\n"
+        "    out[6] = __mul24(0x7f000001, 3);\n"
+        "    out[7] = __umul24(0xff000002u, 0x10000003u);\n"
+        "    out[8] = __umul24(0xffffffu, 0xffffffu);\n"
+        "    out[9] = __sad(-5, 7, 10u);\n"
+        "    out[10] = __sad(-2147483647 - 1, 2147483647, 0u);\n"
+        "    out[11] = __usad(3u, 0xffffffffu, 1u);\n"
+        "    out[12] = __mulhi(-2, 0x40000000);\n"
+        "    out[13] = __umulhi(0x80000000u, 4u);\n"
+        "    out[14] = __ldg(&in[2]);\n"
+        "    out[15] = __float_as_int(__saturatef(1.5f));\n"
+        "    out[16] = __float_as_int(__fdividef(1.0f, 4.0f));\n"
+        "    out[17] = __float_as_int(__fmaf_rn(2.0f, 3.0f, 1.0f));\n"
+        "}\n";
+    static const int32_t want[] = {0x07050301, 0x44332211, (int32_t)0xaaaaaa44u, 0x00c80000, -16777216, -15, 3, 6,
+                                   (int32_t)0xfe000001u, 22, -1, (int32_t)0xfffffffdu, -1, 2, 200,
+                                   0x3f800000, 0x3e800000, 0x40e00000};
+    words_are("__byte_perm, __mul24, __umul24, __sad, __usad, __mulhi, __umulhi, __ldg, float intrinsics", src, 1, 0,
+              want, 18);
+}
+
 int main(void)
 {
     if (!kern_open())
         return 1;
     test_structs();
+    test_int_intrinsics();
     kern_close();
     return done_testing();
 }

@@ -309,7 +309,7 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", kind[0] == 'd' ? "add" : "xor", q, lo, x.reg);
         fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", bad, q, wv.reg);
     }
-    fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, bad, v.reg, s);
+    fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, s, bad);
     *out = rv(t, r);
     return true;
 }
@@ -407,7 +407,7 @@ static bool bits_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_emit(L, "add.u32 %%r%d, %%r%d, %%r%d", p, z, one.reg);
             fe_emit(L, "eq.%s %%r%d, %%r%d, %%r%d", tn, isz, a.reg, zero.reg);
             int s = fe_reg(L, RT(TY_U32, 1, 0));
-            fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", s, isz, zi.reg, p);
+            fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", s, zi.reg, p, isz);
             fe_emit(L, "cvt.i32 %%r%d, %%r%d", r, s);
             *out = rv(fe_ty(TY_I32), r);
             return true;
@@ -416,6 +416,83 @@ static bool bits_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_emit(L, "%s.%s %%r%d, %%r%d", tab[i].op, tn, c, a.reg);
         fe_emit(L, "cvt.i32 %%r%d, %%r%d", r, c);
         *out = rv(fe_ty(TY_I32), r);
+        return true;
+    }
+    return false;
+}
+
+static int op2(fe_lower *L, const char *op, fe_kind k, int a, int b)
+{
+    int r = fe_reg(L, RT(k, 1, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", op, fe_elem_name(k), r, a, b);
+    return r;
+}
+
+static int kint(fe_lower *L, fe_kind k, int64_t v) { return fe_const_int(L, k, v).reg; }
+
+/* __byte_perm(x, y, s): byte n of the result is byte ((s >> 4n) & 7) of
+ * the eight bytes y:x (x holds bytes 0..3), as CUDA's default PRMT mode. */
+static fe_val byte_perm(fe_lower *L, fe_node *call)
+{
+    int x = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(TY_U32), call->tok).reg;
+    int y = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(TY_U32), call->tok).reg;
+    int s = fe_convert(L, fe_rvalue(L, arg(call, 2)), fe_ty(TY_U32), call->tok).reg;
+    int x64 = fe_convert(L, rv(fe_ty(TY_U32), x), fe_ty(TY_U64), call->tok).reg;
+    int y64 = fe_convert(L, rv(fe_ty(TY_U32), y), fe_ty(TY_U64), call->tok).reg;
+    int v = op2(L, "or", TY_U64, op2(L, "shl", TY_U64, y64, kint(L, TY_U64, 32)), x64);
+    int r = kint(L, TY_U32, 0);
+    for (int n = 0; n < 4; n++) {
+        int sel = op2(L, "and", TY_U32, op2(L, "shr", TY_U32, s, kint(L, TY_U32, 4 * n)), kint(L, TY_U32, 7));
+        int sh = op2(L, "shl", TY_U64, fe_convert(L, rv(fe_ty(TY_U32), sel), fe_ty(TY_U64), call->tok).reg,
+                     kint(L, TY_U64, 3));
+        int b = op2(L, "and", TY_U64, op2(L, "shr", TY_U64, v, sh), kint(L, TY_U64, 0xff));
+        int b32 = fe_convert(L, rv(fe_ty(TY_U64), b), fe_ty(TY_U32), call->tok).reg;
+        r = op2(L, "or", TY_U32, r, op2(L, "shl", TY_U32, b32, kint(L, TY_U32, 8 * n)));
+    }
+    return rv(fe_ty(TY_U32), r);
+}
+
+/* __mul24/__umul24 (low 32 bits of the product of the low 24 bits, sign-
+ * extended for __mul24), __sad/__usad (|x - y| + z, without overflow). */
+static bool int_misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    if (strcmp(name, "__byte_perm") == 0) {
+        if (want_args(L, call, name, 3, 3))
+            *out = byte_perm(L, call);
+        return true;
+    }
+    bool mul24 = strcmp(name, "__mul24") == 0, umul24 = strcmp(name, "__umul24") == 0;
+    if (mul24 || umul24) {
+        if (!want_args(L, call, name, 2, 2))
+            return true;
+        fe_kind k = mul24 ? TY_I32 : TY_U32;
+        int ab[2];
+        for (int i = 0; i < 2; i++) {
+            int a = fe_convert(L, fe_rvalue(L, arg(call, i)), fe_ty(k), call->tok).reg;
+            if (mul24) /* shr of i32 is arithmetic */
+                ab[i] = op2(L, "shr", k, op2(L, "shl", k, a, kint(L, TY_U32, 8)), kint(L, TY_U32, 8));
+            else
+                ab[i] = op2(L, "and", k, a, kint(L, k, 0xffffff));
+        }
+        *out = rv(fe_ty(k), op2(L, "mul", k, ab[0], ab[1]));
+        return true;
+    }
+    bool sad = strcmp(name, "__sad") == 0, usad = strcmp(name, "__usad") == 0;
+    if (sad || usad) {
+        if (!want_args(L, call, name, 3, 3))
+            return true;
+        fe_kind k = sad ? TY_I32 : TY_U32;
+        int x = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(k), call->tok).reg;
+        int y = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(k), call->tok).reg;
+        int z = fe_convert(L, fe_rvalue(L, arg(call, 2)), fe_ty(TY_U32), call->tok).reg;
+        int gt = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "gt.%s %%r%d, %%r%d, %%r%d", fe_elem_name(k), gt, x, y);
+        int xu = fe_convert(L, rv(fe_ty(k), x), fe_ty(TY_U32), call->tok).reg;
+        int yu = fe_convert(L, rv(fe_ty(k), y), fe_ty(TY_U32), call->tok).reg;
+        int d1 = op2(L, "sub", TY_U32, xu, yu), d2 = op2(L, "sub", TY_U32, yu, xu);
+        int d = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", d, d1, d2, gt); /* d = gt ? d1 : d2 */
+        *out = rv(fe_ty(TY_U32), op2(L, "add", TY_U32, d, z));
         return true;
     }
     return false;
@@ -726,7 +803,7 @@ bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             return true;
         }
     return sync_call(L, call, name, out) || atomic_call(L, call, name, out) ||
-           warp_call(L, call, name, out) || bits_call(L, call, name, out) ||
+           warp_call(L, call, name, out) || bits_call(L, call, name, out) || int_misc_call(L, call, name, out) ||
            bitcast_call(L, call, name, out) || minmax_call(L, call, name, out) ||
            math_call(L, call, name, out) || print_call(L, call, name, out) ||
            misc_call(L, call, name, out);

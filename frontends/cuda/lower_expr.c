@@ -573,7 +573,7 @@ static fe_val conditional(fe_lower *L, fe_node *e)
             return a;
         }
         int r = fe_reg(L, L->rtypes[a.reg]);
-        fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, c.reg, a.reg, b.reg);
+        fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, a.reg, b.reg, c.reg);
         return rv(t, r);
     }
     fe_emit(L, "if %%r%d", c.reg);
