@@ -34,7 +34,20 @@ endif
 CFLAGS_ALL += $(CFLAGS)
 LDLIBS_ALL := -lm -lpthread $(LDLIBS)
 
-LIB_SRC := $(sort $(wildcard bytecode/*.c vm/*.c frontends/cuda/*.c backends/spirv/*.c))
+# The vulkan device (backends/vulkan/) is built when volk's header is found
+# (Debian: libvulkan-volk-dev); otherwise devices.def marks it "not built in".
+# Nothing links against Vulkan: volk dlopens the loader at run time (-ldl).
+# volk's own source is compiled with -Wno-pedantic (see volk_unit.c).
+VOLK_H := $(wildcard /usr/include/volk.h)
+VULKAN_SRC := $(if $(VOLK_H),$(wildcard backends/vulkan/*.c))
+ifneq ($(VOLK_H),)
+CFLAGS_ALL += -DCVM_HAVE_VULKAN=1
+LDLIBS_ALL += -ldl
+endif
+ifneq ($(wildcard backends/spirv/*.c),)
+CFLAGS_ALL += -DCVM_HAVE_SPIRV=1
+endif
+LIB_SRC := $(sort $(wildcard bytecode/*.c vm/*.c frontends/cuda/*.c backends/spirv/*.c) $(VULKAN_SRC))
 TOOL_SRC := $(sort $(wildcard tools/cubevm*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 
@@ -44,6 +57,9 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/lib/libcubevm.a
 BIN := $(BUILD)/bin/cubevm
+
+$(BUILD)/obj/backends/vulkan/volk_unit.o $(BUILD)/pic/backends/vulkan/volk_unit.o: \
+    CFLAGS_ALL += -Wno-pedantic
 
 # ISA variants (vm/isa.h): on x86-64 the interpreter's hot files are compiled
 # once per level (-march=x86-64, -v3, -v4) with renamed entry points and

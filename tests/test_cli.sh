@@ -114,7 +114,7 @@ run "$C" run $EX/vadd.cbs --block 2000 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 clean_error && has "1024" "$T/err"; ok $? "too many units per cube"
 run "$C" run $EX/vadd.cbs --plane-width 3 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 clean_error && has "power of two" "$T/err"; ok $? "bad plane width"
-run "$C" run $EX/vadd.cbs --device vulkan a=zeros:8 b=zeros:8 c=zeros:8 n=8
+run "$C" run $EX/vadd.cbs --device vulkan:99 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 clean_error && has "not available" "$T/err"; ok $? "unavailable device"
 {
     printf '\223NUMPY\001\000v\000'

@@ -1,9 +1,10 @@
 /*
  * api.c - the public API's devices, buffers and streams: the device
- * registry (vm/devices.def), the counting allocator, and the cpu device's
- * implementation of vm/device.h, whose stream operations are queued for
- * the worker pool (vm/pool.c). Launches are in api_launch.c; modules,
- * kernels and the bytecode tool wrappers in api_module.c.
+ * registry (vm/devices.def), the counting allocator, the argument checks
+ * and dispatch through each device's table (vm/device.h), and the cpu
+ * device's implementation, whose stream operations are queued for the
+ * worker pool (vm/pool.c). The cpu device's launches are in api_launch.c;
+ * modules, kernels and the bytecode tool wrappers in api_module.c.
  */
 #include "api.h"
 
@@ -61,7 +62,7 @@ void cvm_vm_dev_free(cvm_device *dev, void *p, size_t size)
     cvm_bc_free(cvm_vm_mem_alloc, &dev->mem, p, size);
 }
 
-static cvm_status oom(cvm_device *dev, cvm_diag *diag, const char *what, size_t size)
+cvm_status cvm_vm_oom(const cvm_device *dev, cvm_diag *diag, const char *what, size_t size)
 {
     if (dev->mem.limit && dev->mem.used + size > dev->mem.limit)
         return cvm_diag_set(diag, CVM_OUT_OF_MEMORY,
@@ -156,8 +157,11 @@ cvm_status cvm_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag)
     return buf->dev->ops->buffer_map(buf, out_ptr, diag);
 }
 
-/* Nothing to write back on the cpu device: the mapping is the buffer itself. */
-void cvm_buffer_unmap(cvm_buffer *buf) { (void)buf; }
+void cvm_buffer_unmap(cvm_buffer *buf)
+{
+    if (buf && buf->dev->ops->buffer_unmap)
+        buf->dev->ops->buffer_unmap(buf);
+}
 
 cvm_status cvm_stream_create(cvm_device *dev, cvm_stream **out_stream, cvm_diag *diag)
 {
@@ -187,6 +191,48 @@ cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_confi
     return s->dev->ops->launch(s, k, cfg, args, arg_count, diag);
 }
 
+/* ---- device records ---- */
+
+cvm_status cvm_vm_device_alloc(const cvm_config *cfg, const cvm_vm_device_ops *ops,
+                               const char *name, cvm_device **out, cvm_diag *diag)
+{
+    cvm_mem mem = {cvm_default_alloc, NULL, cfg ? cfg->memory_limit : 0, 0};
+    if (cfg && cfg->alloc) {
+        mem.fn = cfg->alloc;
+        mem.user = cfg->alloc_user;
+    }
+    *out = NULL;
+    /* The device record itself counts against the limit like everything else. */
+    cvm_device *dev = cvm_bc_alloc(cvm_vm_mem_alloc, &mem, sizeof *dev);
+    if (!dev)
+        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory opening device '%s'", name);
+    dev->mem = mem;
+    dev->ops = ops;
+    dev->stream.dev = dev;
+    if (pthread_mutex_init(&dev->lock, NULL) != 0) {
+        cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
+        return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the device lock");
+    }
+    *out = dev;
+    return CVM_OK;
+}
+
+void cvm_vm_device_dealloc(cvm_device *dev)
+{
+    pthread_mutex_destroy(&dev->lock);
+    cvm_mem mem = dev->mem;
+    cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
+}
+
+void cvm_vm_device_release_all(cvm_device *dev)
+{
+    /* Modules first, as they own buffers. */
+    while (dev->modules)
+        cvm_vm_module_release(dev->modules);
+    while (dev->buffers)
+        dev->ops->buffer_free(dev->buffers);
+}
+
 /* ---- the cpu device ---- */
 
 static cvm_status cpu_open(const char *name, const cvm_config *cfg, cvm_device **out_dev,
@@ -213,31 +259,16 @@ static cvm_status cpu_open(const char *name, const cvm_config *cfg, cvm_device *
     if (threads > 1024)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "%u worker threads is more than 1024",
                             threads);
-    cvm_mem mem = {cvm_default_alloc, NULL, c.memory_limit, 0};
-    if (c.alloc) {
-        mem.fn = c.alloc;
-        mem.user = c.alloc_user;
-    }
-    /* The device record itself counts against the limit like everything else. */
-    cvm_device *dev = cvm_bc_alloc(cvm_vm_mem_alloc, &mem, sizeof *dev);
-    if (!dev)
-        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory opening device '%s'", name);
-    dev->mem = mem;
-    dev->ops = &cvm_vm_cpu_ops;
+    cvm_device *dev = NULL;
+    cvm_status st = cvm_vm_device_alloc(&c, &cvm_vm_cpu_ops, name, &dev, diag);
+    if (st)
+        return st;
     dev->profile = pf;
     dev->schedule = (uint8_t)c.schedule;
     dev->seed = c.seed;
-    dev->stream.dev = dev;
-    if (pthread_mutex_init(&dev->lock, NULL) != 0) {
-        cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
-        return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the device lock");
-    }
-    cvm_status st = cvm_vm_pool_new(dev, c.schedule == CVM_SCHEDULE_PARALLEL ? threads : 1,
-                                    &dev->pool, diag);
+    st = cvm_vm_pool_new(dev, c.schedule == CVM_SCHEDULE_PARALLEL ? threads : 1, &dev->pool, diag);
     if (st) {
-        pthread_mutex_destroy(&dev->lock);
-        mem = dev->mem;
-        cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
+        cvm_vm_device_dealloc(dev);
         return st;
     }
     *out_dev = dev;
@@ -263,11 +294,8 @@ static void stream_free(cvm_stream *s)
 static void cpu_close(cvm_device *dev)
 {
     cvm_vm_pool_wait_all(dev->pool);
-    /* Leftovers are released rather than leaked: modules first, as they own buffers. */
-    while (dev->modules)
-        cvm_vm_module_release(dev->modules);
-    while (dev->buffers)
-        cvm_vm_buffer_destroy(dev->buffers);
+    /* Leftovers are released rather than leaked. */
+    cvm_vm_device_release_all(dev);
     cvm_vm_pool_free(dev->pool);
     while (dev->streams) {
         cvm_stream *s = dev->streams;
@@ -275,9 +303,7 @@ static void cpu_close(cvm_device *dev)
         stream_free(s);
     }
     stream_free(&dev->stream);
-    pthread_mutex_destroy(&dev->lock);
-    cvm_mem mem = dev->mem;
-    cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
+    cvm_vm_device_dealloc(dev);
 }
 
 static void cpu_limits(const cvm_device *dev, cvm_device_limits *out)
@@ -296,27 +322,48 @@ cvm_status cvm_vm_buffer_new(cvm_device *dev, size_t size, const char *name, boo
     *out = NULL;
     cvm_buffer *b = cvm_vm_dev_alloc(dev, sizeof *b);
     if (!b)
-        return oom(dev, diag, "a buffer record", sizeof *b);
+        return cvm_vm_oom(dev, diag, "a buffer record", sizeof *b);
     b->alloc_size = size ? size : 1;
     b->data = cvm_vm_dev_alloc(dev, b->alloc_size); /* zero-filled, 64-byte aligned */
     if (!b->data) {
         char what[160];
         cvm_vm_dev_free(dev, b, sizeof *b);
         snprintf(what, sizeof what, "buffer '%s'", name && *name ? name : "(unnamed)");
-        return oom(dev, diag, what, size);
+        return cvm_vm_oom(dev, diag, what, size);
     }
     b->dev = dev;
     b->size = size;
     b->writable = writable;
     snprintf(b->name, sizeof b->name, "%s", name && *name ? name : "(unnamed buffer)");
+    cvm_vm_buffer_link(b);
+    *out = b;
+    return CVM_OK;
+}
+
+void cvm_vm_buffer_link(cvm_buffer *b)
+{
+    cvm_device *dev = b->dev;
     pthread_mutex_lock(&dev->lock);
+    b->prev = NULL;
     b->next = dev->buffers;
     if (dev->buffers)
         dev->buffers->prev = b;
     dev->buffers = b;
     pthread_mutex_unlock(&dev->lock);
-    *out = b;
-    return CVM_OK;
+}
+
+void cvm_vm_buffer_unlink(cvm_buffer *buf)
+{
+    cvm_device *dev = buf->dev;
+    pthread_mutex_lock(&dev->lock);
+    if (buf->prev)
+        buf->prev->next = buf->next;
+    else if (dev->buffers == buf)
+        dev->buffers = buf->next;
+    if (buf->next)
+        buf->next->prev = buf->prev;
+    buf->prev = buf->next = NULL;
+    pthread_mutex_unlock(&dev->lock);
 }
 
 static cvm_status cpu_buffer_alloc(cvm_device *dev, size_t size, const char *name,
@@ -328,14 +375,7 @@ static cvm_status cpu_buffer_alloc(cvm_device *dev, size_t size, const char *nam
 void cvm_vm_buffer_destroy(cvm_buffer *buf)
 {
     cvm_device *dev = buf->dev;
-    pthread_mutex_lock(&dev->lock);
-    if (buf->prev)
-        buf->prev->next = buf->next;
-    else
-        dev->buffers = buf->next;
-    if (buf->next)
-        buf->next->prev = buf->prev;
-    pthread_mutex_unlock(&dev->lock);
+    cvm_vm_buffer_unlink(buf);
     cvm_vm_dev_free(dev, buf->data, buf->alloc_size);
     cvm_vm_dev_free(dev, buf, sizeof *buf);
 }
@@ -390,23 +430,61 @@ static cvm_vm_op *new_op(cvm_stream *s, cvm_vm_opkind kind, cvm_buffer *dst, siz
     return op;
 }
 
-cvm_status cvm_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
-                            size_t size, cvm_diag *diag)
+static cvm_status cpu_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset,
+                                   const void *src, size_t size, cvm_diag *diag)
 {
-    cvm_status st = check_range(s, buf, offset, size, src, "cvm_buffer_write", diag);
-    if (st != CVM_OK || !size)
-        return st;
     cvm_vm_op *op = new_op(s, CVM_VM_OP_WRITE, buf, offset, size);
     if (op)
         op->staged = cvm_vm_dev_alloc(s->dev, size);
     if (!op || !op->staged) {
         if (op)
             cvm_vm_op_release(s->dev, op);
-        return oom(s->dev, diag, "staging a buffer write", size);
+        return cvm_vm_oom(s->dev, diag, "staging a buffer write", size);
     }
     memcpy(op->staged, src, size);
     cvm_vm_pool_submit(s->dev->pool, op);
     return CVM_OK;
+}
+
+static cvm_status cpu_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
+                                  size_t size, cvm_diag *diag)
+{
+    cvm_vm_pool_wait_stream(s->dev->pool, s);
+    memcpy(dst, buf->data + offset, size);
+    return CVM_OK;
+}
+
+static cvm_status cpu_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
+                                  uint8_t byte, cvm_diag *diag)
+{
+    cvm_vm_op *op = new_op(s, CVM_VM_OP_FILL, buf, offset, size);
+    if (!op)
+        return cvm_vm_oom(s->dev, diag, "queueing a buffer fill", sizeof *op);
+    op->byte = byte;
+    cvm_vm_pool_submit(s->dev->pool, op);
+    return CVM_OK;
+}
+
+static cvm_status cpu_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_offset,
+                                  const cvm_buffer *src, size_t src_offset, size_t size,
+                                  cvm_diag *diag)
+{
+    cvm_vm_op *op = new_op(s, CVM_VM_OP_COPY, dst, dst_offset, size);
+    if (!op)
+        return cvm_vm_oom(s->dev, diag, "queueing a buffer copy", sizeof *op);
+    op->src = (cvm_buffer *)src; /* read only; non-const for the use count */
+    op->src_off = src_offset;
+    cvm_vm_pool_submit(s->dev->pool, op);
+    return CVM_OK;
+}
+
+cvm_status cvm_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
+                            size_t size, cvm_diag *diag)
+{
+    cvm_status st = check_range(s, buf, offset, size, src, "cvm_buffer_write", diag);
+    if (st != CVM_OK || !size)
+        return st;
+    return s->dev->ops->buffer_write(s, buf, offset, src, size, diag);
 }
 
 cvm_status cvm_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
@@ -415,10 +493,12 @@ cvm_status cvm_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, 
     cvm_status st = check_range(s, buf, offset, size, dst, "cvm_buffer_read", diag);
     if (st != CVM_OK)
         return st;
-    cvm_vm_pool_wait_stream(s->dev->pool, s);
-    if (size)
-        memcpy(dst, buf->data + offset, size);
-    return CVM_OK;
+    if (!size) {
+        /* Still in order with the stream: a zero-byte read waits for it. */
+        s->dev->ops->stream_wait(s);
+        return CVM_OK;
+    }
+    return s->dev->ops->buffer_read(s, buf, offset, dst, size, diag);
 }
 
 cvm_status cvm_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
@@ -427,12 +507,7 @@ cvm_status cvm_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t
     cvm_status st = check_range(s, buf, offset, size, buf, "cvm_buffer_fill", diag);
     if (st != CVM_OK || !size)
         return st;
-    cvm_vm_op *op = new_op(s, CVM_VM_OP_FILL, buf, offset, size);
-    if (!op)
-        return oom(s->dev, diag, "queueing a buffer fill", sizeof *op);
-    op->byte = byte;
-    cvm_vm_pool_submit(s->dev->pool, op);
-    return CVM_OK;
+    return s->dev->ops->buffer_fill(s, buf, offset, size, byte, diag);
 }
 
 cvm_status cvm_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_offset,
@@ -443,26 +518,23 @@ cvm_status cvm_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_offset,
         st = check_range(s, src, src_offset, size, src, "cvm_buffer_copy", diag);
     if (st != CVM_OK || !size)
         return st;
-    cvm_vm_op *op = new_op(s, CVM_VM_OP_COPY, dst, dst_offset, size);
-    if (!op)
-        return oom(s->dev, diag, "queueing a buffer copy", sizeof *op);
-    op->src = (cvm_buffer *)src; /* read only; non-const for the use count */
-    op->src_off = src_offset;
-    cvm_vm_pool_submit(s->dev->pool, op);
-    return CVM_OK;
+    return s->dev->ops->buffer_copy(s, dst, dst_offset, src, src_offset, size, diag);
 }
 
 /* ---- streams ---- */
 
-void cvm_vm_stream_wait(cvm_stream *s) { cvm_vm_pool_wait_stream(s->dev->pool, s); }
-void cvm_vm_device_wait(cvm_device *dev) { cvm_vm_pool_wait_all(dev->pool); }
+void cvm_vm_stream_wait(cvm_stream *s) { s->dev->ops->stream_wait(s); }
+void cvm_vm_device_wait(cvm_device *dev) { dev->ops->device_wait(dev); }
+
+static void cpu_stream_wait(cvm_stream *s) { cvm_vm_pool_wait_stream(s->dev->pool, s); }
+static void cpu_device_wait(cvm_device *dev) { cvm_vm_pool_wait_all(dev->pool); }
 
 static cvm_status cpu_stream_create(cvm_device *dev, cvm_stream **out, cvm_diag *diag)
 {
     cvm_stream *s = cvm_vm_dev_alloc(dev, sizeof *s);
     *out = NULL;
     if (!s)
-        return oom(dev, diag, "a stream", sizeof *s);
+        return cvm_vm_oom(dev, diag, "a stream", sizeof *s);
     s->dev = dev;
     cvm_vm_pool_lock(dev->pool);
     s->next = dev->streams;
@@ -515,8 +587,11 @@ static cvm_status cpu_stream_sync(cvm_stream *s, cvm_diag *diag)
 
 const char *cvm_stream_output(cvm_stream *s)
 {
-    if (!s)
-        return "";
+    return s ? s->dev->ops->stream_output(s) : "";
+}
+
+static const char *cpu_stream_output(cvm_stream *s)
+{
     cvm_device *dev = s->dev;
     const char *text = "";
     cvm_vm_pool_wait_stream(dev->pool, s);
@@ -543,8 +618,18 @@ const cvm_vm_device_ops cvm_vm_cpu_ops = {
     .buffer_alloc = cpu_buffer_alloc,
     .buffer_free = cpu_buffer_free,
     .buffer_map = cpu_buffer_map,
+    .buffer_unmap = NULL, /* the mapping is the buffer itself */
+    .buffer_write = cpu_buffer_write,
+    .buffer_read = cpu_buffer_read,
+    .buffer_fill = cpu_buffer_fill,
+    .buffer_copy = cpu_buffer_copy,
+    .module_init = cvm_vm_cpu_module_init,
+    .module_fini = cvm_vm_cpu_module_fini,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_stream_destroy,
     .stream_sync = cpu_stream_sync,
+    .stream_wait = cpu_stream_wait,
+    .device_wait = cpu_device_wait,
+    .stream_output = cpu_stream_output,
     .launch = cvm_vm_cpu_launch,
 };

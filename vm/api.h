@@ -1,7 +1,9 @@
 /*
  * api.h - the handles behind the public API (vm/api.c, vm/api_launch.c,
- * vm/api_module.c) for the cpu device, and its stream operations, which
- * the worker pool (vm/pool.c) executes.
+ * vm/api_module.c): the records every device shares, the cpu device's own
+ * fields and its stream operations, which the worker pool (vm/pool.c)
+ * executes. Other devices (backends/vulkan/) keep their state behind the
+ * records' `impl` pointers and leave the cpu-only fields zero.
  *
  * Every byte the library holds for a device goes through the device's
  * counting allocator (struct cvm_mem), which wraps the user's hook and
@@ -39,6 +41,7 @@ struct cvm_buffer {
     /* guarded by the pool lock: */
     uint32_t uses;           /* queued stream operations that use the buffer */
     bool freed;              /* cvm_buffer_free came while uses > 0: the last use frees it */
+    void *impl;              /* device-specific state (not cpu) */
 };
 
 /* A queued stream operation (vm/pool.c runs them). */
@@ -78,6 +81,7 @@ struct cvm_stream {
     cvm_vm_text out;         /* print text accumulating */
     cvm_vm_text shown;       /* text returned by the last cvm_stream_output */
     cvm_stream *prev, *next; /* the device's created streams */
+    void *impl;              /* device-specific state (not cpu) */
 };
 
 struct cvm_kernel {
@@ -95,6 +99,7 @@ struct cvm_module {
     uint64_t *sym_value;   /* per symbol: address (global) or offset in the const space */
     uint8_t *const_data;   /* the ptr.const space: bc->const_size bytes */
     cvm_module *prev, *next;
+    void *impl;            /* device-specific state (not cpu) */
 };
 
 typedef struct cvm_vm_pool cvm_vm_pool;
@@ -111,7 +116,25 @@ struct cvm_device {
     const cvm_vm_profile *profile;
     uint8_t schedule;      /* CVM_VM_SCHED_* */
     uint64_t seed;
+    void *impl;            /* device-specific state (not cpu) */
 };
+
+/*
+ * A zeroed device record for `ops`, allocated through the counting allocator
+ * that `cfg` describes (the record counts against its limit), with its lock
+ * and default stream set up. cvm_vm_device_dealloc frees it.
+ */
+cvm_status cvm_vm_device_alloc(const cvm_config *cfg, const cvm_vm_device_ops *ops,
+                               const char *name, cvm_device **out, cvm_diag *diag);
+void cvm_vm_device_dealloc(cvm_device *dev);
+/* Releases the modules and buffers the host left behind (device close). */
+void cvm_vm_device_release_all(cvm_device *dev);
+
+/* Adds or removes a buffer on the device's list of live buffers. */
+void cvm_vm_buffer_link(cvm_buffer *buf);
+void cvm_vm_buffer_unlink(cvm_buffer *buf);
+/* "out of memory: WHAT (N bytes)", naming the memory limit when that is the cause. */
+cvm_status cvm_vm_oom(const cvm_device *dev, cvm_diag *diag, const char *what, size_t size);
 
 void *cvm_vm_dev_alloc(cvm_device *dev, size_t size);          /* zeroed */
 void cvm_vm_dev_free(cvm_device *dev, void *p, size_t size);
@@ -126,14 +149,23 @@ void cvm_vm_buffer_destroy(cvm_buffer *buf);
 /* Frees a module; callers hold no lock. */
 void cvm_vm_module_release(cvm_module *mod);
 
-/* Waits until `s` has no queued or running operation, helping the workers. */
+/* Waits until `s` has no queued or running operation (the device's stream_wait). */
 void cvm_vm_stream_wait(cvm_stream *s);
-/* Waits until no operation of any stream is queued or running. */
+/* Waits until no operation of any stream is queued or running (device_wait). */
 void cvm_vm_device_wait(cvm_device *dev);
+
+/* api_module.c: the cpu device's module state (the interpreter program). */
+cvm_status cvm_vm_cpu_module_init(cvm_module *mod, cvm_diag *diag);
+void cvm_vm_cpu_module_fini(cvm_module *mod);
 
 /* api_launch.c: the cpu device's launch (checks, packs, queues). */
 cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
                              const cvm_arg *args, uint32_t nargs, cvm_diag *diag);
+/* api_launch.c: checks each argument against its parameter (any device) and
+ * computes the cpu's packed layout (offsets: one per parameter). */
+cvm_status cvm_vm_check_args(const cvm_stream *s, const cvm_bc_module *bc,
+                             const cvm_bc_kernel *bk, const cvm_arg *args, uint32_t nargs,
+                             uint32_t *offsets, size_t *out_bytes, cvm_diag *diag);
 /* api_launch.c: the pool's hooks for launch operations. */
 /* Builds the launch's region table when it starts (the pool lock is held). */
 cvm_status cvm_vm_launch_prepare(cvm_vm_op *op, cvm_diag *diag);

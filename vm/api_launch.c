@@ -64,10 +64,9 @@ static const char *kind_name(unsigned kind)
     return "?";
 }
 
-/* Checks each argument against its parameter; computes the packed layout. */
-static cvm_status check_args(const cvm_stream *s, const cvm_bc_module *bc, const cvm_bc_kernel *bk,
-                             const cvm_arg *args, uint32_t nargs, uint32_t *offsets,
-                             size_t *out_bytes, cvm_diag *diag)
+cvm_status cvm_vm_check_args(const cvm_stream *s, const cvm_bc_module *bc,
+                             const cvm_bc_kernel *bk, const cvm_arg *args, uint32_t nargs,
+                             uint32_t *offsets, size_t *out_bytes, cvm_diag *diag)
 {
     const char *kname = cvm_bc_str(bc, bk->name);
     if (nargs != bk->nparams || (nargs && !args))
@@ -268,7 +267,7 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory checking launch arguments");
         goto fail;
     }
-    if ((st = check_args(s, bc, bk, args, arg_count, op->offsets, &op->param_bytes, diag)) ||
+    if ((st = cvm_vm_check_args(s, bc, bk, args, arg_count, op->offsets, &op->param_bytes, diag)) ||
         (st = pack(op, bk, args, diag)))
         goto fail;
     describe(op, cfg, &sh);

@@ -4,7 +4,8 @@
  *
  * Loading is the security boundary of DESIGN.md item 10: bytes are copied
  * (cvm_bc_module_read), verified, pre-decoded into an interpreter program,
- * and only then does anything execute them. Global symbols become device
+ * and only then does anything execute them; the device then builds its
+ * own form of it (dev->ops->module_init). Global symbols become device
  * buffers named after the symbol, so fault reports and the region table
  * treat them like any other allocation.
  */
@@ -37,8 +38,8 @@ static cvm_status init_symbols(cvm_module *m, cvm_diag *diag)
             m->sym_value[i] = sym->init_off;
             continue;
         }
-        cvm_status st = cvm_vm_buffer_new(m->dev, sym->size, cvm_bc_str(bc, sym->name), true,
-                                          &m->symbufs[i], diag);
+        cvm_status st = m->dev->ops->buffer_alloc(m->dev, sym->size, cvm_bc_str(bc, sym->name),
+                                                  &m->symbufs[i], diag);
         if (st)
             return st;
         if (sym->init_size)
@@ -72,13 +73,24 @@ void cvm_vm_module_release(cvm_module *m)
         cvm_vm_dev_free(dev, m->const_data, m->bc->const_size ? m->bc->const_size : 1);
     if (m->bc)
         cvm_vm_dev_free(dev, m->kernels, (m->bc->nkernels ? m->bc->nkernels : 1) * sizeof *m->kernels);
-    if (m->prog)
-        cvm_vm_program_free(m->prog);
+    dev->ops->module_fini(m);
     if (m->ver)
         cvm_bc_verified_free(m->bc, m->ver);
     if (m->bc)
         cvm_bc_module_free(m->bc);
     cvm_vm_dev_free(dev, m, sizeof *m);
+}
+
+cvm_status cvm_vm_cpu_module_init(cvm_module *m, cvm_diag *diag)
+{
+    return cvm_vm_program_build(m->bc, m->ver, cvm_vm_mem_alloc, &m->dev->mem, &m->prog, diag);
+}
+
+void cvm_vm_cpu_module_fini(cvm_module *m)
+{
+    if (m->prog)
+        cvm_vm_program_free(m->prog);
+    m->prog = NULL;
 }
 
 /* Takes ownership of `bc` (freed on failure too): verifies, builds, links. */
@@ -95,7 +107,7 @@ static cvm_status load_bc(cvm_device *dev, cvm_bc_module *bc, cvm_module **out_m
     m->bc = bc;
     if ((st = cvm_bc_verify(bc, &m->ver, diag)))
         goto fail;
-    if ((st = cvm_vm_program_build(bc, m->ver, cvm_vm_mem_alloc, &dev->mem, &m->prog, diag)))
+    if ((st = dev->ops->module_init(m, diag)))
         goto fail;
     m->kernels = cvm_vm_dev_alloc(dev, (bc->nkernels ? bc->nkernels : 1) * sizeof *m->kernels);
     if (!m->kernels) {

@@ -1,0 +1,121 @@
+/*
+ * vk.h - the vulkan device's internal records, shared by its files:
+ * vk_device.c (instance, physical device choice, features, limits),
+ * vk_stream.c (buffers, command buffers, submissions, fences, streams) and
+ * vk_launch.c (pipelines per kernel specialization, descriptor sets, push
+ * constants, dispatch). Vulkan entry points come from volk: instance-level
+ * ones are the loader's (global), device-level ones go through each
+ * device's own table, so several devices can be open at once.
+ */
+#ifndef CVM_VK_H
+#define CVM_VK_H
+
+#include "../../vm/api.h"
+#include "../spirv/spv.h"
+
+#include <volk.h>
+
+typedef struct vk_dev {
+    VkPhysicalDevice phys;
+    VkDevice device;
+    struct VolkDeviceTable vk;
+    VkQueue queue;
+    uint32_t queue_family;
+    pthread_mutex_t queue_lock;   /* vkQueueSubmit and vkQueueWaitIdle need it */
+    VkPipelineCache pipeline_cache;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem_props;
+    uint32_t host_mem_type;       /* host-visible, coherent (device-local if possible) */
+    uint32_t subgroup_size, subgroup_min, subgroup_max;
+    bool size_control_compute;    /* a required subgroup size is possible for compute */
+    uint32_t index;               /* in the loader's enumeration order */
+    cvm_spv_target target;
+    char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    bool lost;                    /* VK_ERROR_DEVICE_LOST was seen */
+} vk_dev;
+
+/* Work submitted for one stream operation; released when its fence signals. */
+typedef struct vk_sub {
+    struct vk_sub *next;
+    VkCommandBuffer cb;
+    VkFence fence;
+    VkBuffer staging;             /* write/fill/copy/uniform bytes, if any */
+    VkDeviceMemory staging_mem;
+    VkDescriptorPool dpool;       /* a launch's descriptor set */
+    bool is_launch;
+} vk_sub;
+
+typedef struct vk_stream {
+    VkCommandPool pool;           /* used by the stream's host thread only */
+    vk_sub *head, *tail;          /* submitted, oldest first */
+} vk_stream;
+
+typedef struct vk_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize vsize;           /* bytes of the VkBuffer (>= 4, a multiple of 4) */
+} vk_buffer;
+
+static inline vk_dev *vkd(const cvm_device *dev) { return dev->impl; }
+
+/* vk_device.c */
+cvm_status cvm_vk_result(VkResult r, cvm_diag *diag, const char *what);
+cvm_status cvm_vk_memory_type(const vk_dev *d, uint32_t type_bits, uint32_t *out);
+
+/* vk_stream.c */
+cvm_status cvm_vk_stream_init(cvm_device *dev, cvm_stream *s, cvm_diag *diag);
+void cvm_vk_stream_fini(cvm_stream *s);
+/* A host-visible buffer with `usage`, mapped at *out_map (staging/uniform bytes). */
+cvm_status cvm_vk_raw_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFlags usage,
+                             VkBuffer *out_buf, VkDeviceMemory *out_mem, void **out_map,
+                             cvm_diag *diag);
+/* Begins a command buffer for one stream operation (with the ordering barrier). */
+cvm_status cvm_vk_begin(cvm_stream *s, vk_sub **out, cvm_diag *diag);
+/* Ends, submits with a fence, and queues `sub` on the stream; on failure releases it. */
+cvm_status cvm_vk_submit(cvm_stream *s, vk_sub *sub, cvm_diag *diag);
+/* Releases an operation that was begun but not submitted. */
+void cvm_vk_abandon(cvm_stream *s, vk_sub *sub);
+
+extern const cvm_vm_device_ops cvm_vk_ops;
+cvm_status cvm_vk_buffer_alloc(cvm_device *dev, size_t size, const char *name,
+                               cvm_buffer **out_buf, cvm_diag *diag);
+void cvm_vk_buffer_free(cvm_buffer *buf);
+cvm_status cvm_vk_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag);
+cvm_status cvm_vk_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
+                               size_t size, cvm_diag *diag);
+cvm_status cvm_vk_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
+                              size_t size, cvm_diag *diag);
+cvm_status cvm_vk_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
+                              uint8_t byte, cvm_diag *diag);
+cvm_status cvm_vk_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_offset,
+                              const cvm_buffer *src, size_t src_offset, size_t size,
+                              cvm_diag *diag);
+cvm_status cvm_vk_stream_create(cvm_device *dev, cvm_stream **out, cvm_diag *diag);
+void cvm_vk_stream_destroy(cvm_stream *s);
+cvm_status cvm_vk_stream_sync(cvm_stream *s, cvm_diag *diag);
+void cvm_vk_stream_wait(cvm_stream *s);
+void cvm_vk_device_wait(cvm_device *dev);
+
+/* vk_launch.c */
+/* One kernel translated at one plane width, with its pipelines. */
+typedef struct cvm_vk_variant cvm_vk_variant;
+cvm_status cvm_vk_variant_build(cvm_device *dev, const uint32_t *words, size_t count,
+                                const cvm_spv_layout *spv, cvm_vk_variant *v, cvm_diag *diag);
+/* `bc`: the module whose allocator holds the layout's params, NULL if the caller owns them. */
+void cvm_vk_variant_free(cvm_device *dev, const cvm_bc_module *bc, cvm_vk_variant *v);
+cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline,
+                           const uint32_t grid[3], const cvm_arg *args, cvm_diag *diag);
+/*
+ * Runs SPIR-V words directly (tests, diagnosis): builds a pipeline for
+ * `layout` and local size `block`, dispatches `grid` with `args` (one per
+ * layout parameter), waits for it and releases the pipeline.
+ */
+cvm_status cvm_vk_run_spirv(cvm_stream *s, const uint32_t *words, size_t count,
+                            const cvm_spv_layout *layout, const uint32_t grid[3],
+                            const uint32_t block[3], const cvm_arg *args, cvm_diag *diag);
+cvm_status cvm_vk_module_init(cvm_module *mod, cvm_diag *diag);
+void cvm_vk_module_fini(cvm_module *mod);
+cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                         const cvm_arg *args, uint32_t nargs, cvm_diag *diag);
+
+#endif /* CVM_VK_H */

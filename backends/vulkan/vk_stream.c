@@ -1,0 +1,483 @@
+/*
+ * vk_stream.c - the vulkan device's buffers and streams.
+ *
+ * Buffers live in host-visible, coherent memory (device-local too where
+ * the device has such a type), mapped for their whole life: on lavapipe
+ * all memory is host memory, so staging copies would only cost time;
+ * device-local buffers with staging for discrete GPUs are a later step.
+ *
+ * Every stream operation (write, fill, copy, launch) records one command
+ * buffer and submits it with its own fence; the stream keeps the
+ * submissions in order and releases them (with their staging buffers and
+ * descriptor pools) as their fences signal. Each command buffer opens with
+ * a full memory barrier, which orders it after everything submitted to the
+ * queue before it, and closes with a barrier that makes its writes visible
+ * to the host, so reads through the mapping only have to wait on fences.
+ */
+#include "vk.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- submissions ---- */
+
+static void sub_release(cvm_stream *s, vk_sub *sub)
+{
+    cvm_device *dev = s->dev;
+    vk_dev *d = vkd(dev);
+    vk_stream *vs = s->impl;
+    if (sub->fence)
+        d->vk.vkDestroyFence(d->device, sub->fence, NULL);
+    if (sub->cb)
+        d->vk.vkFreeCommandBuffers(d->device, vs->pool, 1, &sub->cb);
+    if (sub->staging)
+        d->vk.vkDestroyBuffer(d->device, sub->staging, NULL);
+    if (sub->staging_mem)
+        d->vk.vkFreeMemory(d->device, sub->staging_mem, NULL);
+    if (sub->dpool)
+        d->vk.vkDestroyDescriptorPool(d->device, sub->dpool, NULL);
+    cvm_vm_dev_free(dev, sub, sizeof *sub);
+}
+
+void cvm_vk_abandon(cvm_stream *s, vk_sub *sub) { sub_release(s, sub); }
+
+/* Records the first error since the last sync; launches after it are skipped. */
+static void stream_fault(cvm_stream *s, cvm_status st, const cvm_diag *why)
+{
+    if (s->fault != CVM_OK)
+        return;
+    s->fault = st;
+    s->fault_diag = *why;
+}
+
+/* Waits for (wait) or polls the oldest submissions and releases the finished ones. */
+static void reap(cvm_stream *s, bool wait)
+{
+    vk_stream *vs = s->impl;
+    vk_dev *d = vkd(s->dev);
+    while (vs && vs->head) {
+        vk_sub *sub = vs->head;
+        VkResult r = wait ? d->vk.vkWaitForFences(d->device, 1, &sub->fence, VK_TRUE, UINT64_MAX)
+                          : d->vk.vkGetFenceStatus(d->device, sub->fence);
+        if (r == VK_NOT_READY || r == VK_TIMEOUT)
+            return;
+        if (r != VK_SUCCESS) {
+            cvm_diag why;
+            memset(&why, 0, sizeof why);
+            if (r == VK_ERROR_DEVICE_LOST)
+                d->lost = true;
+            stream_fault(s, cvm_vk_result(r, &why, sub->is_launch ? "a kernel launch"
+                                                                   : "a buffer operation"), &why);
+        }
+        vs->head = sub->next;
+        if (!vs->head)
+            vs->tail = NULL;
+        sub_release(s, sub);
+    }
+}
+
+cvm_status cvm_vk_begin(cvm_stream *s, vk_sub **out, cvm_diag *diag)
+{
+    cvm_device *dev = s->dev;
+    vk_dev *d = vkd(dev);
+    vk_stream *vs = s->impl;
+    *out = NULL;
+    if (d->lost)
+        return cvm_diag_set(diag, CVM_DEVICE_LOST, "the Vulkan device '%s' was lost", d->name);
+    reap(s, false); /* keep the list short on long streams */
+    vk_sub *sub = cvm_vm_dev_alloc(dev, sizeof *sub);
+    if (!sub)
+        return cvm_vm_oom(dev, diag, "a Vulkan submission record", sizeof *sub);
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .commandPool = vs->pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                      .commandBufferCount = 1};
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    VkResult r = d->vk.vkAllocateCommandBuffers(d->device, &ai, &sub->cb);
+    if (r == VK_SUCCESS)
+        r = d->vk.vkCreateFence(d->device, &fi, NULL, &sub->fence);
+    if (r == VK_SUCCESS)
+        r = d->vk.vkBeginCommandBuffer(sub->cb, &bi);
+    if (r != VK_SUCCESS) {
+        sub_release(s, sub);
+        return cvm_vk_result(r, diag, "starting a Vulkan command buffer");
+    }
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+    d->vk.vkCmdPipelineBarrier(sub->cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                               VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    *out = sub;
+    return CVM_OK;
+}
+
+cvm_status cvm_vk_submit(cvm_stream *s, vk_sub *sub, cvm_diag *diag)
+{
+    vk_dev *d = vkd(s->dev);
+    vk_stream *vs = s->impl;
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT};
+    d->vk.vkCmdPipelineBarrier(sub->cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                               VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    VkResult r = d->vk.vkEndCommandBuffer(sub->cb);
+    if (r == VK_SUCCESS) {
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                           .commandBufferCount = 1,
+                           .pCommandBuffers = &sub->cb};
+        pthread_mutex_lock(&d->queue_lock);
+        r = d->vk.vkQueueSubmit(d->queue, 1, &si, sub->fence);
+        pthread_mutex_unlock(&d->queue_lock);
+    }
+    if (r != VK_SUCCESS) {
+        if (r == VK_ERROR_DEVICE_LOST)
+            d->lost = true;
+        sub_release(s, sub);
+        return cvm_vk_result(r, diag, "vkQueueSubmit");
+    }
+    if (vs->tail)
+        vs->tail->next = sub;
+    else
+        vs->head = sub;
+    vs->tail = sub;
+    return CVM_OK;
+}
+
+/* ---- streams ---- */
+
+cvm_status cvm_vk_stream_init(cvm_device *dev, cvm_stream *s, cvm_diag *diag)
+{
+    vk_dev *d = vkd(dev);
+    vk_stream *vs = cvm_vm_dev_alloc(dev, sizeof *vs);
+    if (!vs)
+        return cvm_vm_oom(dev, diag, "a Vulkan stream", sizeof *vs);
+    VkCommandPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+                                  .queueFamilyIndex = d->queue_family};
+    VkResult r = d->vk.vkCreateCommandPool(d->device, &ci, NULL, &vs->pool);
+    if (r != VK_SUCCESS) {
+        cvm_vm_dev_free(dev, vs, sizeof *vs);
+        return cvm_vk_result(r, diag, "vkCreateCommandPool");
+    }
+    s->dev = dev;
+    s->impl = vs;
+    return CVM_OK;
+}
+
+void cvm_vk_stream_fini(cvm_stream *s)
+{
+    vk_stream *vs = s->impl;
+    if (!vs)
+        return;
+    vk_dev *d = vkd(s->dev);
+    reap(s, true);
+    d->vk.vkDestroyCommandPool(d->device, vs->pool, NULL);
+    cvm_vm_dev_free(s->dev, vs, sizeof *vs);
+    s->impl = NULL;
+}
+
+cvm_status cvm_vk_stream_create(cvm_device *dev, cvm_stream **out, cvm_diag *diag)
+{
+    *out = NULL;
+    cvm_stream *s = cvm_vm_dev_alloc(dev, sizeof *s);
+    if (!s)
+        return cvm_vm_oom(dev, diag, "a stream", sizeof *s);
+    cvm_status st = cvm_vk_stream_init(dev, s, diag);
+    if (st) {
+        cvm_vm_dev_free(dev, s, sizeof *s);
+        return st;
+    }
+    pthread_mutex_lock(&dev->lock);
+    s->next = dev->streams;
+    if (dev->streams)
+        dev->streams->prev = s;
+    dev->streams = s;
+    pthread_mutex_unlock(&dev->lock);
+    *out = s;
+    return CVM_OK;
+}
+
+void cvm_vk_stream_destroy(cvm_stream *s)
+{
+    cvm_device *dev = s->dev;
+    cvm_vk_stream_fini(s);
+    pthread_mutex_lock(&dev->lock);
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        dev->streams = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    pthread_mutex_unlock(&dev->lock);
+    cvm_vm_dev_free(dev, s, sizeof *s);
+}
+
+void cvm_vk_stream_wait(cvm_stream *s) { reap(s, true); }
+
+/* Other streams' submissions are theirs to release: only wait for the queue. */
+void cvm_vk_device_wait(cvm_device *dev)
+{
+    vk_dev *d = vkd(dev);
+    pthread_mutex_lock(&d->queue_lock);
+    VkResult r = d->vk.vkQueueWaitIdle(d->queue);
+    pthread_mutex_unlock(&d->queue_lock);
+    if (r == VK_ERROR_DEVICE_LOST)
+        d->lost = true;
+}
+
+cvm_status cvm_vk_stream_sync(cvm_stream *s, cvm_diag *diag)
+{
+    reap(s, true);
+    cvm_status st = s->fault;
+    if (st != CVM_OK) {
+        if (diag) {
+            *diag = s->fault_diag;
+            if (s->skipped) {
+                size_t n = strlen(diag->message);
+                snprintf(diag->message + n, sizeof diag->message - n,
+                         " (%u later launch%s skipped)", s->skipped, s->skipped == 1 ? "" : "es");
+            }
+        }
+        s->fault = CVM_OK;
+        s->skipped = 0;
+        memset(&s->fault_diag, 0, sizeof s->fault_diag);
+    } else if (diag) {
+        memset(diag, 0, sizeof *diag);
+    }
+    return st;
+}
+
+/* ---- buffers ---- */
+
+cvm_status cvm_vk_raw_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFlags usage,
+                             VkBuffer *out_buf, VkDeviceMemory *out_mem, void **out_map,
+                             cvm_diag *diag)
+{
+    vk_dev *d = vkd(dev);
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                             .size = size,
+                             .usage = usage,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VkMemoryRequirements req;
+    uint32_t type = d->host_mem_type;
+    *out_buf = VK_NULL_HANDLE;
+    *out_mem = VK_NULL_HANDLE;
+    VkResult r = d->vk.vkCreateBuffer(d->device, &bi, NULL, out_buf);
+    if (r != VK_SUCCESS)
+        return cvm_vk_result(r, diag, "vkCreateBuffer");
+    d->vk.vkGetBufferMemoryRequirements(d->device, *out_buf, &req);
+    if (!(req.memoryTypeBits & (1u << type)) &&
+        cvm_vk_memory_type(d, req.memoryTypeBits, &type) != CVM_OK) {
+        d->vk.vkDestroyBuffer(d->device, *out_buf, NULL);
+        *out_buf = VK_NULL_HANDLE;
+        return cvm_diag_set(diag, CVM_UNSUPPORTED, "no host-visible memory for this buffer");
+    }
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                               .allocationSize = req.size,
+                               .memoryTypeIndex = type};
+    r = d->vk.vkAllocateMemory(d->device, &ai, NULL, out_mem);
+    if (r == VK_SUCCESS)
+        r = d->vk.vkBindBufferMemory(d->device, *out_buf, *out_mem, 0);
+    if (r == VK_SUCCESS)
+        r = d->vk.vkMapMemory(d->device, *out_mem, 0, VK_WHOLE_SIZE, 0, out_map);
+    if (r != VK_SUCCESS) {
+        d->vk.vkDestroyBuffer(d->device, *out_buf, NULL);
+        if (*out_mem)
+            d->vk.vkFreeMemory(d->device, *out_mem, NULL);
+        *out_buf = VK_NULL_HANDLE;
+        *out_mem = VK_NULL_HANDLE;
+        return cvm_vk_result(r, diag, "allocating Vulkan memory");
+    }
+    return CVM_OK;
+}
+
+/* Device memory counts against cvm_config.memory_limit like host memory. */
+static bool reserve(cvm_device *dev, uint64_t bytes)
+{
+    uint64_t before = __atomic_fetch_add(&dev->mem.used, bytes, __ATOMIC_RELAXED);
+    if (dev->mem.limit && (before + bytes > dev->mem.limit || before + bytes < before)) {
+        __atomic_fetch_sub(&dev->mem.used, bytes, __ATOMIC_RELAXED);
+        return false;
+    }
+    return true;
+}
+
+static void unreserve(cvm_device *dev, uint64_t bytes)
+{
+    __atomic_fetch_sub(&dev->mem.used, bytes, __ATOMIC_RELAXED);
+}
+
+static const VkBufferUsageFlags storage_usage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+cvm_status cvm_vk_buffer_alloc(cvm_device *dev, size_t size, const char *name,
+                               cvm_buffer **out_buf, cvm_diag *diag)
+{
+    *out_buf = NULL;
+    const char *shown = name && *name ? name : "(unnamed buffer)";
+    cvm_buffer *b = cvm_vm_dev_alloc(dev, sizeof *b);
+    vk_buffer *vb = b ? cvm_vm_dev_alloc(dev, sizeof *vb) : NULL;
+    if (!vb) {
+        cvm_vm_dev_free(dev, b, sizeof *b);
+        return cvm_vm_oom(dev, diag, "a buffer record", sizeof *b + sizeof *vb);
+    }
+    /* A whole number of 32-bit words, so fills and views never need a partial word. */
+    vb->vsize = size > SIZE_MAX - 4 ? size : ((size ? size : 1) + 3) & ~(size_t)3;
+    char what[160];
+    snprintf(what, sizeof what, "buffer '%s'", shown);
+    cvm_status st;
+    void *map = NULL;
+    if (size > vkd(dev)->props.limits.maxStorageBufferRange) {
+        st = cvm_diag_set(diag, CVM_LIMIT,
+                          "buffer '%s' of %zu bytes is larger than the device's storage buffer "
+                          "range (%u bytes)", shown, size,
+                          vkd(dev)->props.limits.maxStorageBufferRange);
+        goto fail;
+    }
+    if (!reserve(dev, vb->vsize)) {
+        st = cvm_vm_oom(dev, diag, what, size);
+        goto fail;
+    }
+    st = cvm_vk_raw_buffer(dev, vb->vsize, storage_usage, &vb->buffer, &vb->memory, &map, diag);
+    if (st) {
+        unreserve(dev, vb->vsize);
+        goto fail;
+    }
+    memset(map, 0, vb->vsize); /* buffers start zero-filled */
+    b->dev = dev;
+    b->data = map;
+    b->size = size;
+    b->alloc_size = vb->vsize;
+    b->writable = true;
+    b->impl = vb;
+    snprintf(b->name, sizeof b->name, "%s", shown);
+    cvm_vm_buffer_link(b);
+    *out_buf = b;
+    return CVM_OK;
+fail:
+    cvm_vm_dev_free(dev, vb, sizeof *vb);
+    cvm_vm_dev_free(dev, b, sizeof *b);
+    return st;
+}
+
+/* Waits for the queue, so no submitted work still uses the buffer. */
+void cvm_vk_buffer_free(cvm_buffer *buf)
+{
+    cvm_device *dev = buf->dev;
+    vk_dev *d = vkd(dev);
+    vk_buffer *vb = buf->impl;
+    cvm_vk_device_wait(dev);
+    cvm_vm_buffer_unlink(buf);
+    d->vk.vkDestroyBuffer(d->device, vb->buffer, NULL);
+    d->vk.vkFreeMemory(d->device, vb->memory, NULL);
+    unreserve(dev, vb->vsize);
+    cvm_vm_dev_free(dev, vb, sizeof *vb);
+    cvm_vm_dev_free(dev, buf, sizeof *buf);
+}
+
+cvm_status cvm_vk_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag)
+{
+    cvm_vk_device_wait(buf->dev);
+    *out_ptr = buf->data;
+    return CVM_OK;
+}
+
+/* A begun operation whose staging buffer holds `size` bytes at *out_map. */
+static cvm_status begin_staged(cvm_stream *s, size_t size, vk_sub **out, void **out_map,
+                               cvm_diag *diag)
+{
+    cvm_status st = cvm_vk_begin(s, out, diag);
+    if (st)
+        return st;
+    st = cvm_vk_raw_buffer(s->dev, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                           VK_BUFFER_USAGE_TRANSFER_DST_BIT, &(*out)->staging,
+                           &(*out)->staging_mem, out_map, diag);
+    if (st) {
+        cvm_vk_abandon(s, *out);
+        *out = NULL;
+    }
+    return st;
+}
+
+static void copy_cmd(vk_dev *d, VkCommandBuffer cb, VkBuffer src, VkDeviceSize src_off,
+                     VkBuffer dst, VkDeviceSize dst_off, VkDeviceSize size)
+{
+    VkBufferCopy region = {src_off, dst_off, size};
+    d->vk.vkCmdCopyBuffer(cb, src, dst, 1, &region);
+}
+
+cvm_status cvm_vk_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
+                               size_t size, cvm_diag *diag)
+{
+    vk_sub *sub = NULL;
+    void *map = NULL;
+    cvm_status st = begin_staged(s, size, &sub, &map, diag);
+    if (st)
+        return st;
+    memcpy(map, src, size); /* the host's bytes are taken now */
+    copy_cmd(vkd(s->dev), sub->cb, sub->staging, 0, ((vk_buffer *)buf->impl)->buffer, offset, size);
+    return cvm_vk_submit(s, sub, diag);
+}
+
+cvm_status cvm_vk_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
+                              size_t size, cvm_diag *diag)
+{
+    reap(s, true);
+    memcpy(dst, buf->data + offset, size);
+    return CVM_OK;
+}
+
+cvm_status cvm_vk_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
+                              uint8_t byte, cvm_diag *diag)
+{
+    vk_buffer *vb = buf->impl;
+    vk_sub *sub = NULL;
+    cvm_status st;
+    /* vkCmdFillBuffer writes whole words; the buffer's padding may take the last one. */
+    size_t end = offset + size;
+    if (offset % 4 == 0 && (end % 4 == 0 || end == buf->size)) {
+        if ((st = cvm_vk_begin(s, &sub, diag)))
+            return st;
+        uint32_t word = byte * 0x01010101u;
+        vkd(s->dev)->vk.vkCmdFillBuffer(sub->cb, vb->buffer, offset, (size + 3) & ~(size_t)3, word);
+    } else {
+        void *map = NULL;
+        if ((st = begin_staged(s, size, &sub, &map, diag)))
+            return st;
+        memset(map, byte, size);
+        copy_cmd(vkd(s->dev), sub->cb, sub->staging, 0, vb->buffer, offset, size);
+    }
+    return cvm_vk_submit(s, sub, diag);
+}
+
+cvm_status cvm_vk_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_offset,
+                              const cvm_buffer *src, size_t src_offset, size_t size,
+                              cvm_diag *diag)
+{
+    vk_dev *d = vkd(s->dev);
+    VkBuffer vdst = ((vk_buffer *)dst->impl)->buffer, vsrc = ((vk_buffer *)src->impl)->buffer;
+    bool overlap = dst == src && dst_offset < src_offset + size && src_offset < dst_offset + size;
+    vk_sub *sub = NULL;
+    void *map = NULL;
+    cvm_status st;
+    if (!overlap) {
+        if ((st = cvm_vk_begin(s, &sub, diag)))
+            return st;
+        copy_cmd(d, sub->cb, vsrc, src_offset, vdst, dst_offset, size);
+        return cvm_vk_submit(s, sub, diag);
+    }
+    /* Vulkan forbids overlapping copy regions: go through a staging buffer. */
+    if ((st = begin_staged(s, size, &sub, &map, diag)))
+        return st;
+    copy_cmd(d, sub->cb, vsrc, src_offset, sub->staging, 0, size);
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT};
+    d->vk.vkCmdPipelineBarrier(sub->cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                               VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    copy_cmd(d, sub->cb, sub->staging, 0, vdst, dst_offset, size);
+    return cvm_vk_submit(s, sub, diag);
+}
