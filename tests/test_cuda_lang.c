@@ -179,12 +179,89 @@ static void test_int_intrinsics(void)
               want, 18);
 }
 
+/* A by-value struct holding pointers is flattened into one parameter per
+ * leaf (path.field, array elements path.i), in declaration order; one
+ * without pointers stays a single struct parameter in CUDA's layout. */
+static void test_struct_params(void)
+{
+    static const char src[] =
+        "struct In { const int *p; int scale; };\n"
+        "struct Args { In in; int *out; float f[2]; };\n"
+        "struct Plain { int a; double b; };\n"
+        "__device__ int use(const Args &a, int i) { return a.in.p[i] * a.in.scale; }\n"
+        "__global__ void k(Args a, Plain q)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    Args b = a;\n"
+        "    b.out[i] = use(a, i) + (int)(a.f[0] * a.f[1]) + q.a + (int)q.b;\n"
+        "}\n";
+    static const struct { const char *name; cvm_param_kind kind; cvm_access access; } want[] = {
+        {"a.in.p", CVM_PARAM_BUFFER, CVM_ACCESS_READ}, {"a.in.scale", CVM_PARAM_SCALAR, 0},
+        {"a.out", CVM_PARAM_BUFFER, CVM_ACCESS_READWRITE}, {"a.f.0", CVM_PARAM_SCALAR, 0},
+        {"a.f.1", CVM_PARAM_SCALAR, 0}, {"q", CVM_PARAM_STRUCT, 0},
+    };
+    int good = 0;
+    cvm_module *mod = compile_load(src, "struct params", 0);
+    const cvm_kernel *k = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (mod && cvm_kernel_get(mod, "k", &k, &d) == CVM_OK) {
+        cvm_kernel_info ki;
+        cvm_kernel_info_get(k, &ki);
+        good = ki.param_count == 6;
+        for (uint32_t i = 0; good && i < 6; i++) {
+            cvm_param_info pi;
+            cvm_kernel_param(k, i, &pi);
+            if (strcmp(pi.name, want[i].name) != 0 || pi.kind != want[i].kind ||
+                (pi.kind == CVM_PARAM_BUFFER && pi.access != want[i].access)) {
+                diag("param %u: %s kind %d access %d", i, pi.name, (int)pi.kind, (int)pi.access);
+                good = 0;
+            }
+        }
+        if (!good)
+            diag("struct params: %u parameters", ki.param_count);
+    }
+    ok(good, "struct parameter with pointers: flattened names, kinds and access");
+    good = 0;
+    cvm_buffer *out = kern_buf("out", 8 * 4, NULL), *in = kern_buf("in", sizeof IN, IN);
+    if (mod && k && out && in) {
+        int scale = 3;
+        float f0 = 2.5f, f1 = 4.0f;
+        struct { int32_t a; int32_t pad; double b; } q = {100, 0, 1000.75};
+        cvm_arg args[] = {kern_arg_buf(in), kern_arg_bytes(&scale, 4), kern_arg_buf(out),
+                          kern_arg_bytes(&f0, 4), kern_arg_bytes(&f1, 4), kern_arg_bytes(&q, sizeof q)};
+        cvm_launch_config cfg = kern_cfg(1, 8);
+        cvm_status st = cvm_launch(kern_stream(), k, &cfg, args, 6, &d);
+        if (st == CVM_OK)
+            st = cvm_stream_sync(kern_stream(), &d);
+        int32_t got[8];
+        if (st != CVM_OK)
+            diag("struct params: launch: %s", d.message);
+        else if (kern_read(out, got, sizeof got)) {
+            good = 1;
+            for (int i = 0; i < 8; i++)
+                if (got[i] != IN[i] * 3 + 10 + 100 + 1000) {
+                    diag("struct params: out[%d] = %d, want %d", i, got[i], IN[i] * 3 + 1110);
+                    good = 0;
+                }
+        }
+    }
+    ok(good, "struct parameter with pointers: reassembled in the kernel");
+    if (out)
+        cvm_buffer_free(out);
+    if (in)
+        cvm_buffer_free(in);
+    if (mod)
+        cvm_module_free(mod);
+}
+
 int main(void)
 {
     if (!kern_open())
         return 1;
     test_structs();
     test_int_intrinsics();
+    test_struct_params();
     kern_close();
     return done_testing();
 }

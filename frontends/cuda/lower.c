@@ -950,12 +950,52 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
 
 /* ---- kernels ---- */
 
+/* Does a by-value parameter of type t hold pointers (then it is flattened)? */
+static bool holds_ptr(const fe_type *t)
+{
+    if (t->kind == TY_PTR)
+        return true;
+    if (t->kind == TY_ARRAY)
+        return holds_ptr(t->base);
+    if (t->kind == TY_STRUCT)
+        for (const fe_member *m = t->members; m; m = m->next)
+            if (holds_ptr(m->ty))
+                return true;
+    return false;
+}
+
+static void param_line(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, const fe_tok *at);
+
+/* A struct with pointers inside: one parameter per leaf, named path.field
+ * (array elements: path.i), in declaration order. */
+static void param_flat(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, const fe_tok *at)
+{
+    if (t->kind == TY_STRUCT) {
+        for (fe_member *m = t->members; m; m = m->next)
+            param_flat(L, hdr, fe_fmt(L->c, "%s.%s", name, m->name), m->ty, at);
+    } else if (t->kind == TY_ARRAY) {
+        for (uint32_t i = 0; i < t->len && !L->c->err; i++)
+            param_flat(L, hdr, fe_fmt(L->c, "%s.%u", name, i), t->base, at);
+    } else {
+        param_line(L, hdr, name, t, at);
+    }
+}
+
 static void param_decl(fe_lower *L, fe_buf *hdr, fe_node *p, int index)
 {
     fe_type *t = p->ty;
     const char *name = p->name ? p->name : fe_fmt(L->c, "_p%d", index);
+    if (!t->is_ref && t->kind == TY_STRUCT && holds_ptr(t)) {
+        param_flat(L, hdr, name, t, p->tok);
+        return;
+    }
+    param_line(L, hdr, name, t, p->tok);
+}
+
+static void param_line(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, const fe_tok *at)
+{
     if (t->is_ref) {
-        fe_error(L->c, p->tok, CVM_UNSUPPORTED, "kernel parameters cannot be references");
+        fe_error(L->c, at, CVM_UNSUPPORTED, "kernel parameters cannot be references");
         return;
     }
     if (t->kind == TY_PTR) {
@@ -970,8 +1010,31 @@ static void param_decl(fe_lower *L, fe_buf *hdr, fe_node *p, int index)
     } else if (t->kind == TY_STRUCT || t->kind == TY_DIM3) {
         fe_buf_printf(L->c, hdr, ".param \"%s\" struct %u %u\n", name, t->size, t->align);
     } else {
-        fe_error(L->c, p->tok, CVM_UNSUPPORTED, "unsupported kernel parameter type");
+        fe_error(L->c, at, CVM_UNSUPPORTED, "unsupported kernel parameter type");
     }
+}
+
+/* Reassembles a flattened struct parameter in local memory from its leaves. */
+static void param_unflat(fe_lower *L, const char *name, fe_type *t, fe_val addr)
+{
+    if (t->kind == TY_STRUCT || t->kind == TY_ARRAY) {
+        uint32_t n = t->kind == TY_ARRAY ? t->len : 0;
+        fe_member *m = t->kind == TY_STRUCT ? t->members : NULL;
+        for (uint32_t i = 0; (t->kind == TY_ARRAY ? i < n : m != NULL) && !L->c->err; i++) {
+            uint32_t off = m ? m->offset : i * t->base->size;
+            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, off), 1, NULL);
+            if (m) {
+                param_unflat(L, fe_fmt(L->c, "%s.%s", name, m->name), m->ty, a);
+                m = m->next;
+            } else {
+                param_unflat(L, fe_fmt(L->c, "%s.%u", name, i), t->base, a);
+            }
+        }
+        return;
+    }
+    int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
+    fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, name); /* a bare word: no [ ] , = ; " */
+    fe_emit(L, "st.%s [%%r%d], %%r%d", fe_tname_of(L, r), addr.reg, r);
 }
 
 /* Copies a by-value struct parameter into local memory, scalar by scalar. */
@@ -1010,7 +1073,10 @@ static void kernel_params(fe_lower *L, fe_node *fn)
         if (in_memory(t)) {
             v->mem = MEM_LOCAL;
             v->offset = local_alloc(L, t);
-            param_struct(L, name, t, 0, fe_addr_of_var(L, v));
+            if (t->kind == TY_STRUCT && holds_ptr(t))
+                param_unflat(L, name, t, fe_addr_of_var(L, v));
+            else
+                param_struct(L, name, t, 0, fe_addr_of_var(L, v));
             continue;
         }
         int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
