@@ -267,7 +267,8 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory checking launch arguments");
         goto fail;
     }
-    if ((st = cvm_vm_check_args(s, bc, bk, args, arg_count, op->offsets, &op->param_bytes, diag)) ||
+    if ((st = cvm_vm_check_args(s, bc, bk, args, arg_count, op->offsets, &op->param_bytes,
+                                diag)) ||
         (st = pack(op, bk, args, diag)))
         goto fail;
     describe(op, cfg, &sh);

@@ -292,6 +292,8 @@ cvm_status cvm_vk_run_spirv(cvm_stream *s, const uint32_t *words, size_t count,
         st = cvm_vk_dispatch(s, v, pipeline, grid, args, diag);
     cvm_vk_stream_wait(s);
     cvm_vk_variant_free(dev, NULL, v);
+    if (st == CVM_OK && diag)
+        memset(diag, 0, sizeof *diag);
     return st;
 }
 

@@ -1,0 +1,544 @@
+/*
+ * test_vulkan.c - the vulkan device on Mesa's lavapipe (VK_DRIVER_FILES
+ * picks it): opening and limits, buffer stream operations against a host
+ * reference, a GLSL compute shader (glslangValidator) dispatched through
+ * the device's pipeline path, docs/examples/vadd.cbs through the public
+ * API, launch errors, and the conformance suite (tests/conformance/) run
+ * on vulkan and on the cpu device at the same plane width and compared
+ * under each case's mode. Kernels the SPIR-V backend rejects are skipped
+ * with its diagnostic. Without a loader or driver the whole test is
+ * skipped with the reason. Run from the repository root.
+ */
+#include "../backends/vulkan/vk.h"
+#include "tap.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static cvm_device *vk, *cpu;
+static char tmpdir[64];
+
+/* ---- buffers ---- */
+
+static void test_buffers(void)
+{
+    cvm_stream *s = cvm_device_stream(vk);
+    cvm_buffer *a = NULL, *b = NULL;
+    cvm_diag d;
+    unsigned char ref[37], got[37], refb[37];
+    ok(cvm_buffer_create(vk, 37, "a", &a, &d) == CVM_OK &&
+       cvm_buffer_create(vk, 37, "b", &b, &d) == CVM_OK, "two 37-byte buffers (%s)", d.message);
+    if (!a || !b)
+        return;
+    cvm_buffer_read(s, a, 0, got, 37, &d);
+    memset(ref, 0, sizeof ref);
+    ok(!memcmp(got, ref, 37), "a new buffer reads as zeros");
+    for (int i = 0; i < 37; i++)
+        ref[i] = (unsigned char)(i * 7 + 1);
+    cvm_status st = cvm_buffer_write(s, a, 0, ref, 37, &d);
+    st = st ? st : cvm_buffer_fill(s, a, 3, 10, 0xab, &d);   /* unaligned: staged */
+    st = st ? st : cvm_buffer_fill(s, a, 20, 8, 0x5c, &d);   /* aligned: vkCmdFillBuffer */
+    st = st ? st : cvm_buffer_fill(s, a, 32, 5, 0x11, &d);   /* to the end of the buffer */
+    st = st ? st : cvm_buffer_copy(s, b, 1, a, 0, 30, &d);   /* another buffer */
+    st = st ? st : cvm_buffer_copy(s, a, 5, a, 0, 20, &d);   /* overlapping, forward */
+    ok(st == CVM_OK, "write, fills and copies are queued (%s)", d.message);
+    memset(ref + 3, 0xab, 10);
+    memset(ref + 20, 0x5c, 8);
+    memset(ref + 32, 0x11, 5);
+    memset(refb, 0, sizeof refb);
+    memcpy(refb + 1, ref, 30);
+    memmove(ref + 5, ref, 20);
+    ok(cvm_buffer_read(s, a, 0, got, 37, &d) == CVM_OK && !memcmp(got, ref, 37),
+       "buffer a matches the host reference after write/fill/overlapping copy");
+    ok(cvm_buffer_read(s, b, 0, got, 37, &d) == CVM_OK && !memcmp(got, refb, 37),
+       "buffer b holds the copied range");
+    void *p = NULL;
+    ok(cvm_buffer_map(a, &p, &d) == CVM_OK && p && !memcmp(p, ref, 37), "map shows the bytes");
+    cvm_buffer_unmap(a);
+    is_int(cvm_buffer_write(s, a, 30, ref, 8, &d), CVM_INVALID_ARGUMENT,
+           "a write past the end is refused");
+    is_int(cvm_stream_sync(s, &d), CVM_OK, "the stream syncs clean");
+    cvm_buffer_free(a);
+    cvm_buffer_free(b);
+}
+
+/* ---- a GLSL shader through the pipeline path ---- */
+
+static const char glsl[] =
+    "#version 450\n"
+    "layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer In { float x[]; } src;\n"
+    "layout(set = 0, binding = 1) buffer Out { float y[]; } dst;\n"
+    "layout(push_constant) uniform P { uint n; float scale; } p;\n"
+    "void main() {\n"
+    "    uint i = gl_GlobalInvocationID.x;\n"
+    "    if (i < p.n) dst.y[i] = src.x[i] * p.scale + float(i);\n"
+    "}\n";
+
+static uint32_t *compile_glsl(size_t *count, char *why, size_t cap)
+{
+    char src[128], spv[128], cmd[512];
+    snprintf(src, sizeof src, "%s/k.comp", tmpdir);
+    snprintf(spv, sizeof spv, "%s/k.spv", tmpdir);
+    FILE *f = fopen(src, "w");
+    if (!f || fputs(glsl, f) < 0 || fclose(f) != 0) {
+        snprintf(why, cap, "cannot write %s", src);
+        return NULL;
+    }
+    snprintf(cmd, sizeof cmd, "glslangValidator -V --target-env vulkan1.1 -o %s %s >/dev/null 2>&1",
+             spv, src);
+    if (system(cmd) != 0) {
+        snprintf(why, cap, "glslangValidator is not installed or failed (glslang-tools)");
+        return NULL;
+    }
+    f = fopen(spv, "rb");
+    uint32_t *words = f ? malloc(1 << 16) : NULL;
+    *count = words ? fread(words, 4, (1 << 16) / 4, f) : 0;
+    if (f)
+        fclose(f);
+    return words;
+}
+
+static void test_glsl(void)
+{
+    char why[160];
+    size_t count = 0;
+    uint32_t *words = compile_glsl(&count, why, sizeof why);
+    if (!words) {
+        skip("GLSL dispatch: %s", why);
+        return;
+    }
+    enum { N = 250 };
+    float in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)i * 0.5f - 3.0f;
+    cvm_buffer *bi = NULL, *bo = NULL;
+    cvm_diag d;
+    cvm_stream *s = cvm_device_stream(vk);
+    cvm_buffer_create(vk, sizeof in, "in", &bi, &d);
+    cvm_buffer_create(vk, sizeof out, "out", &bo, &d);
+    cvm_buffer_write(s, bi, 0, in, sizeof in, &d);
+    uint32_t n = N;
+    float scale = 3.0f;
+    cvm_spv_bind binds[4] = {{CVM_SPV_BIND_STORAGE_BUFFER, 0, 0, 0},
+                             {CVM_SPV_BIND_STORAGE_BUFFER, 1, 0, 0},
+                             {CVM_SPV_BIND_PUSH_CONSTANT, 0, 0, 4},
+                             {CVM_SPV_BIND_PUSH_CONSTANT, 0, 4, 4}};
+    cvm_spv_layout lay = {4, binds, 8, 2, {0, 1, 2}, 3};
+    cvm_arg args[4] = {{CVM_ARG_BUFFER, bi, 0, NULL, 0}, {CVM_ARG_BUFFER, bo, 0, NULL, 0},
+                       {CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BYTES, NULL, 0, &scale, 4}};
+    uint32_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};
+    cvm_status st = cvm_vk_run_spirv(s, words, count, &lay, grid, block, args, &d);
+    ok(st == CVM_OK, "GLSL shader dispatched with push constants (%s)", d.message);
+    cvm_buffer_read(s, bo, 0, out, sizeof out, &d);
+    int bad = -1;
+    for (int i = 0; i < N && bad < 0; i++)
+        if (out[i] != ((float)i * 0.5f - 3.0f) * 3.0f + (float)i)
+            bad = i;
+    ok(bad < 0, "GLSL shader results match the host (first mismatch %d)", bad);
+    cvm_buffer_free(bi);
+    cvm_buffer_free(bo);
+    free(words);
+}
+
+/* ---- vadd through the public API, against the cpu device ---- */
+
+static int run_vadd(cvm_device *dev, const float *a, const float *b, float *c, uint32_t n,
+                    uint32_t block, cvm_diag *d)
+{
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *ba = NULL, *bb = NULL, *bc = NULL;
+    cvm_stream *s = cvm_device_stream(dev);
+    size_t bytes = n * sizeof(float);
+    cvm_status st = cvm_module_load_file(dev, "docs/examples/vadd.cbs", &m, d);
+    st = st ? st : cvm_kernel_get(m, "vadd", &k, d);
+    st = st ? st : cvm_buffer_create(dev, bytes, "a", &ba, d);
+    st = st ? st : cvm_buffer_create(dev, bytes, "b", &bb, d);
+    st = st ? st : cvm_buffer_create(dev, bytes, "c", &bc, d);
+    st = st ? st : cvm_buffer_write(s, ba, 0, a, bytes, d);
+    st = st ? st : cvm_buffer_write(s, bb, 0, b, bytes, d);
+    if (st == CVM_OK) {
+        cvm_arg args[4] = {{CVM_ARG_BUFFER, ba, 0, NULL, 0}, {CVM_ARG_BUFFER, bb, 0, NULL, 0},
+                           {CVM_ARG_BUFFER, bc, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &n, 4}};
+        cvm_launch_config cfg = {{(n + block - 1) / block, 1, 1}, {block, 1, 1}, 0, 0, 0, 0, 0, 0};
+        st = cvm_launch(s, k, &cfg, args, 4, d);
+    }
+    st = st ? st : cvm_stream_sync(s, d);
+    st = st ? st : cvm_buffer_read(s, bc, 0, c, bytes, d);
+    cvm_buffer_free(ba);
+    cvm_buffer_free(bb);
+    cvm_buffer_free(bc);
+    cvm_module_free(m);
+    return st;
+}
+
+static void test_vadd(void)
+{
+    enum { N = 1000 };
+    static float a[N], b[N], cv[N], cc[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = (float)i / 7.0f;
+        b[i] = 1e3f - (float)i * 1.25f;
+    }
+    cvm_diag d;
+    cvm_status st = run_vadd(vk, a, b, cv, N, 128, &d);
+    if (st == CVM_UNSUPPORTED) {
+        skip("vadd on vulkan: %s", d.message);
+        return;
+    }
+    ok(st == CVM_OK, "vadd runs on vulkan (%s)", d.message);
+    ok(run_vadd(cpu, a, b, cc, N, 128, &d) == CVM_OK, "vadd runs on cpu (%s)", d.message);
+    int bad = -1;
+    for (int i = 0; i < N && bad < 0; i++)
+        if (cv[i] != a[i] + b[i] || memcmp(&cv[i], &cc[i], 4))
+            bad = i;
+    ok(bad < 0, "vadd: vulkan == cpu == host a+b (first mismatch %d)", bad);
+}
+
+static void test_errors(void)
+{
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *buf = NULL;
+    cvm_diag d;
+    uint32_t n = 4;
+    cvm_module_load_file(vk, "docs/examples/vadd.cbs", &m, &d);
+    cvm_kernel_get(m, "vadd", &k, &d);
+    cvm_buffer_create(vk, 256, "buf", &buf, &d);
+    if (!k || !buf) {
+        ok(0, "setup for the error checks (%s)", d.message);
+        return;
+    }
+    cvm_arg args[4] = {{CVM_ARG_BUFFER, buf, 0, NULL, 0}, {CVM_ARG_BUFFER, buf, 0, NULL, 0},
+                       {CVM_ARG_BUFFER, buf, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &n, 4}};
+    cvm_launch_config cfg = {{1, 1, 1}, {4096, 1, 1}, 0, 0, 0, 0, 0, 0};
+    cvm_stream *s = cvm_device_stream(vk);
+    is_int(cvm_launch(s, k, &cfg, args, 4, &d), CVM_LIMIT, "a 4096-unit cube: %s", d.message);
+    cfg.block[0] = 4;
+    is_int(cvm_launch(s, k, &cfg, args, 3, &d), CVM_TYPE_MISMATCH, "too few arguments: %s",
+           d.message);
+    args[0].offset = 4;
+    cvm_device_limits lim;
+    cvm_device_limits_get(vk, &lim, &d);
+    cvm_status st = cvm_launch(s, k, &cfg, args, 4, &d);
+    ok(st == CVM_UNSUPPORTED || st == CVM_OK, "a view at offset 4: ok or unsupported (%s)",
+       st ? d.message : "aligned enough");
+    is_int(cvm_stream_sync(s, &d), CVM_OK, "stream clean after refused launches");
+    cvm_buffer_free(buf);
+    cvm_module_free(m);
+}
+
+/* ---- the conformance suite, vulkan against cpu ---- */
+
+#define MAX_ITEMS 16
+
+typedef struct item {
+    char name[64], mode[16];
+    int is_buffer;
+    size_t count, size;
+    int is_float;
+    double a, r;          /* ulp N: a = N; absrel A R */
+    unsigned char *init;  /* NULL: zeros */
+} item;
+
+typedef struct kcase {
+    char kernel[64], skip[200];
+    uint32_t grid, block, width;
+    item items[MAX_ITEMS];
+    int nitems;
+} kcase;
+
+static size_t type_size(const char *t, int *is_float)
+{
+    static const char *const names[] = {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64",
+                                        "f32", "f64"};
+    static const size_t sizes[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
+    for (size_t i = 0; i < 10; i++)
+        if (!strcmp(t, names[i])) {
+            *is_float = i >= 8;
+            return sizes[i];
+        }
+    return 0;
+}
+
+static unsigned char *parse_values(const item *it, const char *s)
+{
+    unsigned char *out = calloc(it->count ? it->count : 1, it->size);
+    char *end;
+    for (size_t i = 0; out && i < it->count; i++, s = end) {
+        unsigned char *dst = out + i * it->size;
+        if (it->is_float && it->size == 4) {
+            float f = (float)strtod(s, &end);
+            memcpy(dst, &f, 4);
+        } else if (it->is_float) {
+            double v = strtod(s, &end);
+            memcpy(dst, &v, 8);
+        } else {
+            while (*s == ' ')
+                s++;
+            unsigned long long v = *s == '-' ? (unsigned long long)strtoll(s, &end, 0)
+                                             : strtoull(s, &end, 0);
+            memcpy(dst, &v, it->size); /* little-endian: the low bytes */
+        }
+        if (end == s) {
+            free(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+static int read_case(const char *path, kcase *c, uint32_t features)
+{
+    FILE *f = fopen(path, "r");
+    char line[8192];
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f)) {
+        char w[5][64] = {{0}};
+        char *eq = strstr(line, " = ");
+        if (eq)
+            *eq = 0;
+        int n = sscanf(line, "%63s %63s %63s %63s %63s", w[0], w[1], w[2], w[3], w[4]);
+        if (n <= 0 || w[0][0] == '#')
+            continue;
+        item *it = &c->items[c->nitems];
+        if (!strcmp(w[0], "kernel")) {
+            snprintf(c->kernel, sizeof c->kernel, "%s", w[1]);
+        } else if (!strcmp(w[0], "launch")) {
+            c->grid = (uint32_t)atoi(w[1]);
+            c->block = (uint32_t)atoi(w[2]);
+        } else if (!strcmp(w[0], "require")) {
+            if (!strcmp(w[1], "plane_width"))
+                c->width = (uint32_t)atoi(w[2]);
+            else if (!(strcmp(w[1], "f64") == 0 && (features & CVM_FEATURE_F64)) && !c->skip[0])
+                snprintf(c->skip, sizeof c->skip, "vulkan device lacks: %s %s", w[1], w[2]);
+        } else if ((!strcmp(w[0], "buffer") || !strcmp(w[0], "scalar")) && c->nitems < MAX_ITEMS) {
+            snprintf(it->name, sizeof it->name, "%s", w[1]);
+            it->is_buffer = w[0][0] == 'b';
+            it->size = type_size(w[2], &it->is_float);
+            it->count = it->is_buffer ? (size_t)strtoull(w[3], NULL, 0) : 1;
+            const char *vals = eq ? eq + 3 : it->is_buffer ? NULL : strstr(line, w[2]) + strlen(w[2]);
+            if (!it->size || (vals && !(it->init = parse_values(it, vals))))
+                break;
+            c->nitems++;
+        } else if (!strcmp(w[0], "expect")) {
+            for (int i = 0; i < c->nitems; i++)
+                if (!strcmp(c->items[i].name, w[1])) {
+                    snprintf(c->items[i].mode, sizeof c->items[i].mode, "%s", w[2]);
+                    c->items[i].a = n > 3 ? atof(w[3]) : 0;
+                    c->items[i].r = n > 4 ? atof(w[4]) : 0;
+                }
+        }
+    }
+    fclose(f);
+    return c->kernel[0] && c->grid && c->block;
+}
+
+/* Runs the case on `dev`; the buffers' final bytes go to out[i] (malloc'ed). */
+static cvm_status run_case(cvm_device *dev, const char *cbs, const kcase *c, unsigned char **out,
+                           cvm_diag *d)
+{
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *bufs[MAX_ITEMS] = {0};
+    cvm_arg args[MAX_ITEMS];
+    cvm_stream *s = cvm_device_stream(dev);
+    cvm_status st = cvm_module_load_file(dev, cbs, &m, d);
+    st = st ? st : cvm_kernel_get(m, c->kernel, &k, d);
+    for (int i = 0; !st && i < c->nitems; i++) {
+        const item *it = &c->items[i];
+        if (!it->is_buffer) {
+            args[i] = (cvm_arg){CVM_ARG_BYTES, NULL, 0, it->init, it->size};
+            continue;
+        }
+        st = cvm_buffer_create(dev, it->count * it->size, it->name, &bufs[i], d);
+        if (!st && it->init)
+            st = cvm_buffer_write(s, bufs[i], 0, it->init, it->count * it->size, d);
+        args[i] = (cvm_arg){CVM_ARG_BUFFER, bufs[i], 0, NULL, 0};
+    }
+    cvm_launch_config cfg = {{c->grid, 1, 1}, {c->block, 1, 1}, 0, c->width, 0, 0, 0, 0};
+    st = st ? st : cvm_launch(s, k, &cfg, args, (uint32_t)c->nitems, d);
+    st = st ? st : cvm_stream_sync(s, d);
+    for (int i = 0; i < c->nitems; i++) {
+        if (!st && bufs[i]) {
+            out[i] = malloc(c->items[i].count * c->items[i].size + 1);
+            st = cvm_buffer_read(s, bufs[i], 0, out[i], c->items[i].count * c->items[i].size, d);
+        }
+        cvm_buffer_free(bufs[i]);
+    }
+    cvm_module_free(m);
+    return st;
+}
+
+static size_t g_size;
+static int cmp_bytes(const void *x, const void *y) { return memcmp(x, y, g_size); }
+
+static double as_double(const item *it, const unsigned char *p)
+{
+    if (it->size == 4) {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    double v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* Element `bad` where vulkan and cpu differ under the item's mode, or -1. */
+static long compare(const item *it, unsigned char *v, unsigned char *c)
+{
+    if (!strcmp(it->mode, "unordered")) {
+        g_size = it->size;
+        qsort(v, it->count, it->size, cmp_bytes);
+        qsort(c, it->count, it->size, cmp_bytes);
+    }
+    for (size_t i = 0; i < it->count; i++) {
+        const unsigned char *x = v + i * it->size, *y = c + i * it->size;
+        if (!memcmp(x, y, it->size))
+            continue;
+        if (!it->is_float)
+            return (long)i;
+        double a = as_double(it, x), b = as_double(it, y);
+        if (isnan(a) && isnan(b))
+            continue;
+        if (!strcmp(it->mode, "absrel") && fabs(a - b) <= it->a + it->r * fabs(b))
+            continue;
+        if (!strcmp(it->mode, "ulp")) {
+            double ulp = it->size == 4 ? fabs(nextafterf((float)b, INFINITY) - (float)b)
+                                       : fabs(nextafter(b, INFINITY) - b);
+            if (fabs(a - b) <= it->a * ulp)
+                continue;
+        }
+        return (long)i;
+    }
+    return -1;
+}
+
+static void conformance_case(const char *name, uint32_t features, uint32_t width)
+{
+    char path[512], cbs[512];
+    kcase c;
+    memset(&c, 0, sizeof c);
+    snprintf(path, sizeof path, "tests/conformance/%s.case", name);
+    snprintf(cbs, sizeof cbs, "tests/conformance/%s.cbs", name);
+    if (!read_case(path, &c, features)) {
+        ok(0, "conformance %s: cannot read the case", name);
+        goto done;
+    }
+    if (c.skip[0]) {
+        skip("conformance %s: %s", name, c.skip);
+        goto done;
+    }
+    if (!c.width)
+        c.width = width; /* the cpu runs at the vulkan device's plane width */
+    unsigned char *outv[MAX_ITEMS] = {0}, *outc[MAX_ITEMS] = {0};
+    cvm_diag d;
+    cvm_status st = run_case(vk, cbs, &c, outv, &d);
+    if (st == CVM_UNSUPPORTED) {
+        skip("conformance %s on vulkan: %s", name, d.message);
+    } else if (st != CVM_OK) {
+        ok(0, "conformance %s on vulkan: %s", name, d.message);
+    } else if ((st = run_case(cpu, cbs, &c, outc, &d)) != CVM_OK) {
+        ok(0, "conformance %s on cpu at plane width %u: %s", name, c.width, d.message);
+    } else {
+        long bad = -1;
+        int which = 0;
+        for (int i = 0; i < c.nitems && bad < 0; i++)
+            if (c.items[i].is_buffer && c.items[i].mode[0] &&
+                (bad = compare(&c.items[i], outv[i], outc[i])) >= 0)
+                which = i;
+        ok(bad < 0, "conformance %s: vulkan matches cpu at plane width %u%s%s (element %ld)",
+           name, c.width, bad >= 0 ? " - differs in " : "", bad >= 0 ? c.items[which].name : "",
+           bad);
+    }
+    for (int i = 0; i < MAX_ITEMS; i++) {
+        free(outv[i]);
+        free(outc[i]);
+    }
+done:
+    for (int i = 0; i < c.nitems; i++)
+        free(c.items[i].init);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void conformance(uint32_t features, uint32_t width)
+{
+    DIR *dir = opendir("tests/conformance");
+    char *names[256];
+    size_t n = 0;
+    struct dirent *e;
+    while (dir && (e = readdir(dir)) && n < 256) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && !strcmp(e->d_name + len - 5, ".case"))
+            names[n++] = strndup(e->d_name, len - 5);
+    }
+    if (dir)
+        closedir(dir);
+    ok(n > 0, "%zu conformance cases found", n);
+    qsort(names, n, sizeof *names, name_cmp);
+    for (size_t i = 0; i < n; i++) {
+        conformance_case(names[i], features, width);
+        free(names[i]);
+    }
+}
+
+int main(void)
+{
+    setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
+    setenv("XDG_RUNTIME_DIR", "/tmp", 1);
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cvm-test-vulkan.XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        printf("1..0 # SKIP cannot create a temporary directory\n");
+        return 0;
+    }
+    setenv("MESA_SHADER_CACHE_DIR", tmpdir, 1); /* a cache per test run */
+    cvm_diag d;
+    cvm_status st = cvm_device_open("vulkan", NULL, &vk, &d);
+    if (st == CVM_UNAVAILABLE) {
+        printf("1..0 # SKIP %s\n", d.message);
+        return 0;
+    }
+    ok(st == CVM_OK, "open vulkan (%s)", d.message);
+    if (st != CVM_OK)
+        return done_testing();
+    cvm_device_limits lim;
+    cvm_device_limits_get(vk, &lim, &d);
+    diag("%s (%s): plane width %u [%u, %u], cube <= %u, shared %u bytes, features 0x%x",
+         lim.device, lim.profile, lim.default_plane_width, lim.plane_width_min,
+         lim.plane_width_max, lim.max_cube_units, lim.shared_bytes, lim.features);
+    is_str(lim.device, "vulkan:0", "the device is vulkan:0");
+    is_str(lim.profile, "lavapipe", "lavapipe is recognized");
+    is_int(lim.default_plane_width, 8, "lavapipe's subgroup size is 8 (PLATFORM.md)");
+    is_int(lim.shared_bytes, 32768, "32 KiB of shared memory");
+    is_int(lim.max_cube_units, 1024, "1024 units per cube");
+    ok(lim.features & CVM_FEATURE_F64, "f64 is reported");
+    cvm_device *v1 = NULL;
+    is_int(cvm_device_open("vulkan:7", NULL, &v1, &d), CVM_UNAVAILABLE, "vulkan:7: %s", d.message);
+    is_int(cvm_device_open("vulkan:x", NULL, &v1, &d), CVM_INVALID_ARGUMENT, "vulkan:x: %s",
+           d.message);
+    if (cvm_device_open("cpu", NULL, &cpu, &d) != CVM_OK)
+        return ok(0, "open cpu (%s)", d.message), done_testing();
+    test_buffers();
+    test_glsl();
+    test_vadd();
+    test_errors();
+    conformance(lim.features, lim.default_plane_width);
+    cvm_device_close(cpu);
+    cvm_device_close(vk);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd) != 0)
+        diag("could not remove %s", tmpdir);
+    return done_testing();
+}
