@@ -4,7 +4,7 @@
 set -e
 need=""
 for p in build-essential clang libclang-rt-14-dev make perl pkg-config libffi-dev python3 python3-numpy \
-         valgrind; do
+         valgrind spirv-headers spirv-tools; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done
 [ -z "$need" ] && exit 0

@@ -1,0 +1,634 @@
+/*
+ * mem.c - memory in the SPIR-V backend: which buffer each global pointer
+ * derives from, the resource layout (storage buffers, push constants,
+ * Workgroup/Function/Private arrays), loads and stores of any type through
+ * byte offsets, pointer arithmetic, fences and atomics.
+ *
+ * Every space is a u32 array indexed by byte offset / 4: sub-word values
+ * are shifted out of their word (sub-word stores to shared or global
+ * memory are an atomic and+or so neighbouring bytes written by other units
+ * survive), 8-byte values are two words.
+ */
+#include "spv_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define BASE_NONE (-1)
+#define BASE_MANY (-2)
+
+static void meet(int32_t *dst, int32_t v, bool *changed)
+{
+    if (v == BASE_NONE || *dst == v || *dst == BASE_MANY)
+        return;
+    *dst = *dst == BASE_NONE ? v : BASE_MANY;
+    *changed = true;
+}
+
+/* Static base parameter of every ptr.global register (fixpoint over the code). */
+static void analyse_bases(spv_ctx *c)
+{
+    const cvm_bc_kernel *k = c->k;
+    for (uint32_t r = 0; r < k->nregs; r++)
+        c->gbase[r] = BASE_NONE;
+    bool changed = true;
+    for (uint32_t round = 0; changed && round < k->nregs + 2; round++) {
+        changed = false;
+        for (uint32_t pc = 0; pc < c->vk->ninsns; pc++) {
+            cvm_bc_insn in;
+            if (!cvm_bc_insn_at(k, c->vk->insns[pc].word, &in))
+                continue;
+            const cvm_bc_opinfo *oi = cvm_bc_op_info(in.op);
+            if (!oi || !oi->format || oi->format[0] != 'd' || in.nops < 1)
+                continue;
+            uint32_t d = in.ops[0];
+            if (d >= k->nregs || k->regs[d].elem != CVM_T_PTR_GLOBAL)
+                continue;
+            if (in.op == CVM_OP_PARAM && in.ops[1] < k->nparams &&
+                k->params[in.ops[1]].kind == CVM_PARAM_BUFFER && in.ops[2] == 0) {
+                meet(&c->gbase[d], (int32_t)in.ops[1], &changed);
+            } else if (in.op == CVM_OP_PTR_ADD || in.op == CVM_OP_MOV) {
+                meet(&c->gbase[d], c->gbase[in.ops[1]], &changed);
+            } else if (in.op == CVM_OP_SELECT) {
+                for (unsigned i = 1; i < in.nops; i++)
+                    if (k->regs[in.ops[i]].elem == CVM_T_PTR_GLOBAL)
+                        meet(&c->gbase[d], c->gbase[in.ops[i]], &changed);
+            } else {
+                meet(&c->gbase[d], BASE_MANY, &changed);
+            }
+        }
+    }
+}
+
+static uint32_t rt_array_u32(spv_ctx *c, uint32_t len_id)
+{
+    uint32_t u = spv_t_int(c, 32), id = spv_id(c);
+    if (len_id)
+        SPV_EM(c, &c->types, SpvOpTypeArray, id, u, len_id);
+    else
+        SPV_EM(c, &c->types, SpvOpTypeRuntimeArray, id, u);
+    return id;
+}
+
+/* struct { uint w[]; } decorated Block, the array with stride 4. */
+static uint32_t block_struct(spv_ctx *c, uint32_t arr)
+{
+    uint32_t s = spv_id(c);
+    SPV_EM(c, &c->annot, SpvOpDecorate, arr, SpvDecorationArrayStride, 4);
+    SPV_EM(c, &c->types, SpvOpTypeStruct, s, arr);
+    SPV_EM(c, &c->annot, SpvOpDecorate, s, SpvDecorationBlock);
+    SPV_EM(c, &c->annot, SpvOpMemberDecorate, s, 0, SpvDecorationOffset, 0);
+    return s;
+}
+
+static void make_view(spv_ctx *c, spv_view *v, uint32_t var, uint32_t sc, bool member)
+{
+    v->var = var;
+    v->sc = sc;
+    v->ptr_word = spv_t_ptr(c, sc, spv_t_int(c, 32));
+    v->member = member;
+    v->atomic_ok = sc == SpvStorageClassStorageBuffer || sc == SpvStorageClassWorkgroup;
+    v->scope = sc == SpvStorageClassWorkgroup ? SpvScopeWorkgroup : SpvScopeDevice;
+    v->sem = sc == SpvStorageClassWorkgroup ? SpvMemorySemanticsWorkgroupMemoryMask
+                                            : SpvMemorySemanticsUniformMemoryMask;
+}
+
+static bool uses_elem(spv_ctx *c, unsigned elem)
+{
+    for (uint32_t r = 0; r < c->k->nregs; r++)
+        if (c->k->regs[r].elem == elem)
+            return true;
+    return false;
+}
+
+static void setup_params(spv_ctx *c)
+{
+    const cvm_bc_kernel *k = c->k;
+    cvm_spv_layout *L = c->layout;
+    uint32_t push = 0;
+    for (uint32_t p = 0; p < k->nparams; p++) {
+        const cvm_bc_param *pa = &k->params[p];
+        if (pa->kind == CVM_PARAM_BUFFER) {
+            uint32_t b = L->nbindings++;
+            L->params[p] = (cvm_spv_bind){CVM_SPV_BIND_STORAGE_BUFFER, b, 0, 8};
+            uint32_t s = block_struct(c, rt_array_u32(c, 0));
+            uint32_t var = spv_global(c, SpvStorageClassStorageBuffer, s, cvm_bc_str(c->mod, pa->name));
+            SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationDescriptorSet, 0);
+            SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationBinding, b);
+            c->param_view[p] = b;
+            make_view(c, &c->bufviews[b], var, SpvStorageClassStorageBuffer, true);
+        } else {
+            uint32_t al = pa->align ? pa->align : 1;
+            push = (push + al - 1) / al * al;
+            L->params[p] = (cvm_spv_bind){CVM_SPV_BIND_PUSH_CONSTANT, 0, push, pa->size};
+            push += pa->size;
+        }
+    }
+    push = (push + 3) / 4 * 4;
+    L->push_size = push;
+    if (push > 128) {
+        spv_fail(c, CVM_UNSUPPORTED,
+                 "%u bytes of by-value parameters exceed the 128-byte push-constant block "
+                 "(a uniform buffer for them is not implemented yet)", push);
+        return;
+    }
+    if (push) {
+        uint32_t s = block_struct(c, rt_array_u32(c, spv_c_u32(c, push / 4)));
+        make_view(c, &c->push, spv_global(c, SpvStorageClassPushConstant, s, "params"),
+                  SpvStorageClassPushConstant, true);
+    }
+}
+
+static void setup_shared(spv_ctx *c)
+{
+    uint32_t u = spv_t_int(c, 32);
+    c->spec_dyn = spv_id(c);
+    SPV_EM(c, &c->types, SpvOpSpecConstant, u, c->spec_dyn, 0);
+    SPV_EM(c, &c->annot, SpvOpDecorate, c->spec_dyn, SpvDecorationSpecId, c->layout->spec_dyn_shared);
+    spv_emit_str(c, &c->names, SpvOpName, c->spec_dyn, "dyn_shared_bytes");
+    bool need = c->k->shared_bytes || uses_elem(c, CVM_T_PTR_SHARED);
+    if (!need)
+        return;
+    uint32_t words = (c->k->shared_bytes + 15) / 16 * 4 + 1, sh = spv_id(c), len = spv_id(c);
+    SPV_EM(c, &c->types, SpvOpSpecConstantOp, u, sh, SpvOpShiftRightLogical, c->spec_dyn,
+           spv_c_u32(c, 2));
+    SPV_EM(c, &c->types, SpvOpSpecConstantOp, u, len, SpvOpIAdd, sh, spv_c_u32(c, words));
+    uint32_t arr = rt_array_u32(c, len);
+    make_view(c, &c->shared, spv_global(c, SpvStorageClassWorkgroup, arr, "shared"),
+              SpvStorageClassWorkgroup, false);
+}
+
+static void setup_const(spv_ctx *c)
+{
+    const cvm_bc_module *m = c->mod;
+    if (!uses_elem(c, CVM_T_PTR_CONST) || !m->const_size)
+        return;
+    uint32_t words = (m->const_size + 3) / 4;
+    if (words > 16384) {
+        spv_fail(c, CVM_UNSUPPORTED, "constant data of %u bytes exceeds the 64 KiB the backend "
+                 "embeds in the module", m->const_size);
+        return;
+    }
+    uint32_t arr = rt_array_u32(c, spv_c_u32(c, words)), init = spv_id(c);
+    uint32_t *w = cvm_bc_alloc(m->alloc, m->alloc_user, (words + 2) * 4);
+    if (!w) {
+        spv_fail(c, CVM_OUT_OF_MEMORY, "out of memory");
+        return;
+    }
+    w[0] = arr;
+    w[1] = init;
+    for (uint32_t i = 0; i < words; i++) {
+        uint32_t v = 0;
+        for (uint32_t b = 0; b < 4; b++) {
+            uint32_t o = i * 4 + b;
+            if (o < m->ndata && o < m->const_size)
+                v |= (uint32_t)m->data[o] << (8 * b);
+        }
+        w[2 + i] = spv_c_u32(c, v);
+    }
+    spv_emit(c, &c->types, SpvOpConstantComposite, w, words + 2);
+    cvm_bc_free(m->alloc, m->alloc_user, w, (words + 2) * 4);
+    uint32_t var = spv_id(c);
+    SPV_EM(c, &c->types, SpvOpVariable, spv_t_ptr(c, SpvStorageClassPrivate, arr), var,
+           SpvStorageClassPrivate, init);
+    spv_emit_str(c, &c->names, SpvOpName, var, "const_space");
+    if (c->t->spirv_version >= 0x10400)
+        SPV_EM(c, &c->iface, 0, var);
+    make_view(c, &c->konst, var, SpvStorageClassPrivate, false);
+}
+
+cvm_status spv_mem_setup(spv_ctx *c)
+{
+    cvm_alloc_fn fn = c->mod->alloc;
+    void *u = c->mod->alloc_user;
+    c->bufviews = cvm_bc_alloc(fn, u, (c->k->nparams + 1) * sizeof(spv_view));
+    c->param_view = cvm_bc_alloc(fn, u, (c->k->nparams + 1) * sizeof(uint32_t));
+    if (!c->bufviews || !c->param_view)
+        return spv_fail(c, CVM_OUT_OF_MEMORY, "out of memory");
+    c->layout->spec_local_size[0] = 0;
+    c->layout->spec_local_size[1] = 1;
+    c->layout->spec_local_size[2] = 2;
+    c->layout->spec_dyn_shared = 3;
+    analyse_bases(c);
+    setup_params(c);
+    if (c->st == CVM_OK)
+        setup_shared(c);
+    if (c->st == CVM_OK)
+        setup_const(c);
+    if (c->st == CVM_OK && c->k->local_bytes) {
+        uint32_t arr = rt_array_u32(c, spv_c_u32(c, (c->k->local_bytes + 3) / 4));
+        uint32_t var = spv_fvar(c, arr);
+        spv_emit_str(c, &c->names, SpvOpName, var, "local");
+        make_view(c, &c->local, var, SpvStorageClassFunction, false);
+    }
+    return c->st;
+}
+
+/* ---- word access ---- */
+
+static uint32_t word_ptr(spv_ctx *c, const spv_view *v, uint32_t idx)
+{
+    uint32_t id = spv_id(c);
+    if (v->member)
+        SPV_EM(c, &c->body, SpvOpAccessChain, v->ptr_word, id, v->var, spv_c_u32(c, 0), idx);
+    else
+        SPV_EM(c, &c->body, SpvOpAccessChain, v->ptr_word, id, v->var, idx);
+    return id;
+}
+
+static uint32_t word_at(spv_ctx *c, const spv_view *v, uint32_t off, uint32_t plus)
+{
+    uint32_t u = spv_t_int(c, 32);
+    uint32_t idx = spv_op2(c, SpvOpShiftRightLogical, u, off, spv_c_u32(c, 2));
+    if (plus)
+        idx = spv_op2(c, SpvOpIAdd, u, idx, spv_c_u32(c, plus));
+    return word_ptr(c, v, idx);
+}
+
+static uint32_t load_word(spv_ctx *c, uint32_t ptr, bool vol)
+{
+    uint32_t id = spv_id(c), u = spv_t_int(c, 32);
+    if (vol)
+        SPV_EM(c, &c->body, SpvOpLoad, u, id, ptr, SpvMemoryAccessVolatileMask);
+    else
+        SPV_EM(c, &c->body, SpvOpLoad, u, id, ptr);
+    return id;
+}
+
+static void store_word(spv_ctx *c, uint32_t ptr, uint32_t val, bool vol)
+{
+    if (vol)
+        SPV_EM(c, &c->body, SpvOpStore, ptr, val, SpvMemoryAccessVolatileMask);
+    else
+        SPV_EM(c, &c->body, SpvOpStore, ptr, val);
+}
+
+static unsigned mem_size(unsigned elem)
+{
+    return elem == CVM_T_PTR_GLOBAL ? 8 : cvm_bc_elem_size(elem);
+}
+
+static uint32_t load_scalar(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem, bool vol)
+{
+    uint32_t u = spv_t_int(c, 32), t = spv_t_elem(c, elem), size = mem_size(elem);
+    uint32_t w = load_word(c, word_at(c, v, off, 0), vol);
+    if (size == 4)
+        return elem == CVM_T_F32 ? spv_op1(c, SpvOpBitcast, t, w) : w;
+    if (size == 8) {
+        if (elem == CVM_T_PTR_GLOBAL)
+            return w;
+        uint32_t hi = load_word(c, word_at(c, v, off, 1), vol);
+        uint32_t pair = spv_op2(c, SpvOpCompositeConstruct, spv_t_vec(c, u, 2), w, hi);
+        return spv_op1(c, SpvOpBitcast, t, pair);
+    }
+    uint32_t sh = spv_op2(c, SpvOpShiftLeftLogical, u,
+                          spv_op2(c, SpvOpBitwiseAnd, u, off, spv_c_u32(c, 3)), spv_c_u32(c, 3));
+    uint32_t x = spv_op2(c, SpvOpShiftRightLogical, u, w, sh);
+    if (elem == CVM_T_BOOL)
+        return spv_op2(c, SpvOpINotEqual, t, spv_op2(c, SpvOpBitwiseAnd, u, x, spv_c_u32(c, 0xff)),
+                       spv_c_u32(c, 0));
+    uint32_t n = spv_op1(c, SpvOpUConvert, spv_t_int(c, size * 8), x);
+    return elem == CVM_T_F16 ? spv_op1(c, SpvOpBitcast, t, n) : n;
+}
+
+static void store_scalar(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem, uint32_t val,
+                         bool vol)
+{
+    uint32_t u = spv_t_int(c, 32), size = mem_size(elem);
+    if (size == 4 || elem == CVM_T_PTR_GLOBAL) {
+        uint32_t w = elem == CVM_T_F32 ? spv_op1(c, SpvOpBitcast, u, val) : val;
+        store_word(c, word_at(c, v, off, 0), w, vol);
+        if (elem == CVM_T_PTR_GLOBAL)
+            store_word(c, word_at(c, v, off, 1), spv_c_u32(c, 0), vol);
+        return;
+    }
+    if (size == 8) {
+        uint32_t pair = spv_op1(c, SpvOpBitcast, spv_t_vec(c, u, 2), val);
+        for (uint32_t i = 0; i < 2; i++)
+            store_word(c, word_at(c, v, off, i),
+                       spv_op2(c, SpvOpCompositeExtract, u, pair, i) /* literal index */, vol);
+        return;
+    }
+    uint32_t x;
+    if (elem == CVM_T_BOOL) {
+        x = spv_op3(c, SpvOpSelect, u, val, spv_c_u32(c, 1), spv_c_u32(c, 0));
+    } else {
+        uint32_t n = elem == CVM_T_F16 ? spv_op1(c, SpvOpBitcast, spv_t_int(c, 16), val) : val;
+        x = spv_op1(c, SpvOpUConvert, u, n);
+    }
+    uint32_t sh = spv_op2(c, SpvOpShiftLeftLogical, u,
+                          spv_op2(c, SpvOpBitwiseAnd, u, off, spv_c_u32(c, 3)), spv_c_u32(c, 3));
+    uint32_t mask = spv_op2(c, SpvOpShiftLeftLogical, u, spv_c_u32(c, size == 1 ? 0xffu : 0xffffu), sh);
+    uint32_t nmask = spv_op1(c, SpvOpNot, u, mask);
+    uint32_t bits = spv_op2(c, SpvOpShiftLeftLogical, u, x, sh);
+    uint32_t p = word_at(c, v, off, 0);
+    if (v->atomic_ok) {
+        uint32_t sc = spv_c_u32(c, v->scope), sem = spv_c_u32(c, 0);
+        SPV_EM(c, &c->body, SpvOpAtomicAnd, u, spv_id(c), p, sc, sem, nmask);
+        SPV_EM(c, &c->body, SpvOpAtomicOr, u, spv_id(c), p, sc, sem, bits);
+    } else {
+        uint32_t w = load_word(c, p, vol);
+        w = spv_op2(c, SpvOpBitwiseOr, u, spv_op2(c, SpvOpBitwiseAnd, u, w, nmask), bits);
+        store_word(c, p, w, vol);
+    }
+}
+
+uint32_t spv_mem_load(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem, unsigned line,
+                      bool vol)
+{
+    if (line == 1)
+        return load_scalar(c, v, off, elem, vol);
+    uint32_t w[18] = {spv_t_of(c, elem, line), spv_id(c)}, u = spv_t_int(c, 32);
+    for (unsigned i = 0; i < line; i++) {
+        uint32_t o = i ? spv_op2(c, SpvOpIAdd, u, off, spv_c_u32(c, i * mem_size(elem))) : off;
+        w[2 + i] = load_scalar(c, v, o, elem, vol);
+    }
+    spv_emit(c, &c->body, SpvOpCompositeConstruct, w, 2 + line);
+    return w[1];
+}
+
+static void mem_store(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem, unsigned line,
+                      uint32_t val, bool vol)
+{
+    if (line == 1) {
+        store_scalar(c, v, off, elem, val, vol);
+        return;
+    }
+    uint32_t u = spv_t_int(c, 32), t = spv_t_elem(c, elem);
+    for (unsigned i = 0; i < line; i++) {
+        uint32_t o = i ? spv_op2(c, SpvOpIAdd, u, off, spv_c_u32(c, i * mem_size(elem))) : off;
+        store_scalar(c, v, o, elem, spv_op2(c, SpvOpCompositeExtract, t, val, i), vol);
+    }
+}
+
+/* The view a pointer register addresses, or NULL (after failing) when there is none. */
+static const spv_view *view_of(spv_ctx *c, uint32_t r, bool write)
+{
+    const spv_view *v = NULL;
+    switch (c->k->regs[r].elem) {
+    case CVM_T_PTR_GLOBAL:
+        if (c->gbase[r] < 0) {
+            spv_fail(c, CVM_UNSUPPORTED,
+                     "the global pointer in register %%r%u is not derived from one buffer "
+                     "parameter (module symbol, loaded or selected between buffers): it needs "
+                     "buffer device address, which this backend does not emit yet", r);
+            return NULL;
+        }
+        v = &c->bufviews[c->param_view[c->gbase[r]]];
+        break;
+    case CVM_T_PTR_SHARED: v = &c->shared; break;
+    case CVM_T_PTR_LOCAL: v = &c->local; break;
+    case CVM_T_PTR_CONST:
+        v = &c->konst;
+        if (write) {
+            spv_fail(c, CVM_UNSUPPORTED, "store to the constant space");
+            return NULL;
+        }
+        break;
+    default: break;
+    }
+    if (!v || !v->var) {
+        spv_fail(c, CVM_UNSUPPORTED, "register %%r%u addresses a memory space the kernel does not declare", r);
+        return NULL;
+    }
+    return v;
+}
+
+static bool check_align(spv_ctx *c, const cvm_bc_insn *in)
+{
+    unsigned size = mem_size(in->elem), need = size < 4 ? size : 4;
+    if (in->align_log2 && (1u << in->align_log2) < need) {
+        spv_fail(c, CVM_UNSUPPORTED, "access of %u bytes promised only %u-byte alignment", size,
+                 1u << in->align_log2);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t scope_of(unsigned s)
+{
+    switch (s) {
+    case CVM_SCOPE_PLANE: return SpvScopeSubgroup;
+    case CVM_SCOPE_CUBE: return SpvScopeWorkgroup;
+    default: return SpvScopeDevice; /* device, system: Vulkan has no wider scope */
+    }
+}
+
+static uint32_t order_bits(unsigned o)
+{
+    switch (o) {
+    case CVM_ORDER_ACQUIRE: return SpvMemorySemanticsAcquireMask;
+    case CVM_ORDER_RELEASE: return SpvMemorySemanticsReleaseMask;
+    case CVM_ORDER_ACQ_REL: return SpvMemorySemanticsAcquireReleaseMask;
+    case CVM_ORDER_SEQ_CST: return SpvMemorySemanticsSequentiallyConsistentMask;
+    default: return 0;
+    }
+}
+
+static uint32_t sem_of(const spv_view *v, unsigned order)
+{
+    uint32_t b = order_bits(order);
+    return b ? b | v->sem : 0;
+}
+
+/* old = *p; *p = f(old) by compare-exchange until it sticks; returns old (u32). */
+static uint32_t cas_loop(spv_ctx *c, const cvm_bc_insn *in, const spv_view *v, uint32_t p,
+                         uint32_t b)
+{
+    uint32_t u = spv_t_int(c, 32), f = spv_t_float(c, 32), scope = spv_c_u32(c, scope_of(in->scope));
+    uint32_t sem = sem_of(v, in->order), semu = sem & ~(uint32_t)(SpvMemorySemanticsReleaseMask |
+                                                                  SpvMemorySemanticsAcquireReleaseMask);
+    if (sem & (SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsSequentiallyConsistentMask))
+        semu = SpvMemorySemanticsAcquireMask | v->sem;
+    uint32_t cur = spv_fvar(c, u);
+    uint32_t first = spv_id(c);
+    SPV_EM(c, &c->body, SpvOpAtomicLoad, u, first, p, scope, spv_c_u32(c, 0));
+    spv_store(c, cur, first);
+    uint32_t h = spv_id(c), body = spv_id(c), cont = spv_id(c), merge = spv_id(c);
+    spv_branch(c, h);
+    spv_label(c, h);
+    SPV_EM(c, &c->body, SpvOpLoopMerge, merge, cont, SpvLoopControlMaskNone);
+    spv_branch(c, body);
+    spv_label(c, body);
+    uint32_t old = spv_load(c, u, cur), nv;
+    bool fl = in->elem == CVM_T_F32;
+    uint32_t a = fl ? spv_op1(c, SpvOpBitcast, f, old) : old;
+    switch (in->op) {
+    case CVM_OP_ATOM_ADD:
+        nv = spv_op2(c, SpvOpFAdd, f, a, b);
+        SPV_EM(c, &c->annot, SpvOpDecorate, nv, SpvDecorationNoContraction);
+        break;
+    case CVM_OP_ATOM_MIN: nv = spv_fminmax(c, CVM_T_F32, 1, a, b, false); break;
+    case CVM_OP_ATOM_MAX: nv = spv_fminmax(c, CVM_T_F32, 1, a, b, true); break;
+    case CVM_OP_ATOM_INC: { /* (old >= b) ? 0 : old + 1 */
+        uint32_t ge = spv_op2(c, SpvOpUGreaterThanEqual, spv_t_bool(c), a, b);
+        nv = spv_op3(c, SpvOpSelect, u, ge, spv_c_u32(c, 0), spv_op2(c, SpvOpIAdd, u, a, spv_c_u32(c, 1)));
+        break;
+    }
+    default: { /* dec: (old == 0 || old > b) ? b : old - 1 */
+        uint32_t bt = spv_t_bool(c);
+        uint32_t wrap = spv_op2(c, SpvOpLogicalOr, bt, spv_op2(c, SpvOpIEqual, bt, a, spv_c_u32(c, 0)),
+                                spv_op2(c, SpvOpUGreaterThan, bt, a, b));
+        nv = spv_op3(c, SpvOpSelect, u, wrap, b, spv_op2(c, SpvOpISub, u, a, spv_c_u32(c, 1)));
+        break;
+    }
+    }
+    if (fl)
+        nv = spv_op1(c, SpvOpBitcast, u, nv);
+    uint32_t got = spv_id(c);
+    SPV_EM(c, &c->body, SpvOpAtomicCompareExchange, u, got, p, scope, spv_c_u32(c, sem),
+           spv_c_u32(c, semu), nv, old);
+    spv_store(c, cur, got);
+    uint32_t done = spv_op2(c, SpvOpIEqual, spv_t_bool(c), got, old);
+    SPV_EM(c, &c->body, SpvOpBranchConditional, done, merge, cont);
+    c->terminated = true;
+    spv_label(c, cont);
+    spv_branch(c, h);
+    spv_label(c, merge);
+    return spv_load(c, u, cur);
+}
+
+static void op_atomic(spv_ctx *c, const cvm_bc_insn *in)
+{
+    uint32_t d = in->ops[0], a = in->ops[1];
+    const spv_view *v = view_of(c, a, true);
+    if (!v)
+        return;
+    if (cvm_bc_elem_size(in->elem) != 4) {
+        spv_fail(c, CVM_UNSUPPORTED, "64-bit atomics are not implemented by the SPIR-V backend yet");
+        return;
+    }
+    uint32_t u = spv_t_int(c, 32), p = word_at(c, v, spv_get(c, a), 0);
+    uint32_t scope = spv_c_u32(c, scope_of(in->scope)), sem = spv_c_u32(c, sem_of(v, in->order));
+    bool fl = in->elem == CVM_T_F32;
+    uint32_t b = spv_get(c, in->ops[2]), bw = fl ? spv_op1(c, SpvOpBitcast, u, b) : b, r = 0, op = 0;
+    switch (in->op) {
+    case CVM_OP_ATOM_ADD: op = fl ? 0 : SpvOpAtomicIAdd; break;
+    case CVM_OP_ATOM_SUB: op = SpvOpAtomicISub; break;
+    case CVM_OP_ATOM_MIN:
+        op = fl ? 0 : cvm_bc_elem_is_signed(in->elem) ? SpvOpAtomicSMin : SpvOpAtomicUMin;
+        break;
+    case CVM_OP_ATOM_MAX:
+        op = fl ? 0 : cvm_bc_elem_is_signed(in->elem) ? SpvOpAtomicSMax : SpvOpAtomicUMax;
+        break;
+    case CVM_OP_ATOM_AND: op = SpvOpAtomicAnd; break;
+    case CVM_OP_ATOM_OR: op = SpvOpAtomicOr; break;
+    case CVM_OP_ATOM_XOR: op = SpvOpAtomicXor; break;
+    case CVM_OP_ATOM_EXCH: op = SpvOpAtomicExchange; break;
+    case CVM_OP_ATOM_CAS: {
+        uint32_t s = sem_of(v, in->order), su = s ? (SpvMemorySemanticsAcquireMask | v->sem) : 0;
+        if (in->order == CVM_ORDER_RELEASE)
+            su = 0;
+        r = spv_id(c);
+        SPV_EM(c, &c->body, SpvOpAtomicCompareExchange, u, r, p, scope, sem, spv_c_u32(c, su),
+               spv_get(c, in->ops[3]), b);
+        break;
+    }
+    default: break; /* inc, dec */
+    }
+    if (in->op != CVM_OP_ATOM_CAS) {
+        if (op) {
+            r = spv_id(c);
+            SPV_EM(c, &c->body, op, u, r, p, scope, sem, bw);
+        } else {
+            r = cas_loop(c, in, v, p, b);
+        }
+    }
+    spv_set(c, d, fl ? spv_op1(c, SpvOpBitcast, spv_t_float(c, 32), r) : r);
+}
+
+static void op_ld_st(spv_ctx *c, const cvm_bc_insn *in)
+{
+    bool st = in->op == CVM_OP_ST || in->op == CVM_OP_ST_VOLATILE || in->op == CVM_OP_ST_ATOMIC;
+    bool vol = in->op == CVM_OP_LD_VOLATILE || in->op == CVM_OP_ST_VOLATILE;
+    uint32_t preg = in->ops[st ? 0 : 1];
+    const spv_view *v = view_of(c, preg, st);
+    if (!v || !check_align(c, in))
+        return;
+    uint32_t off = spv_get(c, preg);
+    if (in->op == CVM_OP_LD_ATOMIC || in->op == CVM_OP_ST_ATOMIC) {
+        if (mem_size(in->elem) != 4 || !v->atomic_ok) {
+            spv_fail(c, CVM_UNSUPPORTED, "atomic %s of %u bytes in this space is not implemented",
+                     st ? "store" : "load", mem_size(in->elem));
+            return;
+        }
+        uint32_t u = spv_t_int(c, 32), p = word_at(c, v, off, 0);
+        uint32_t scope = spv_c_u32(c, scope_of(in->scope)), sem = spv_c_u32(c, sem_of(v, in->order));
+        bool fl = in->elem == CVM_T_F32;
+        if (st) {
+            uint32_t x = spv_get(c, in->ops[1]);
+            SPV_EM(c, &c->body, SpvOpAtomicStore, p, scope, sem, fl ? spv_op1(c, SpvOpBitcast, u, x) : x);
+        } else {
+            uint32_t r = spv_id(c);
+            SPV_EM(c, &c->body, SpvOpAtomicLoad, u, r, p, scope, sem);
+            spv_set(c, in->ops[0], fl ? spv_op1(c, SpvOpBitcast, spv_t_float(c, 32), r) : r);
+        }
+        return;
+    }
+    if (st)
+        mem_store(c, v, off, in->elem, in->line, spv_get(c, in->ops[1]), vol);
+    else
+        spv_set(c, in->ops[0], spv_mem_load(c, v, off, in->elem, in->line, vol));
+}
+
+static void op_param(spv_ctx *c, const cvm_bc_insn *in)
+{
+    uint32_t d = in->ops[0], p = in->ops[1], off = in->ops[2];
+    if (c->k->params[p].kind == CVM_PARAM_BUFFER) {
+        spv_set(c, d, spv_c_u32(c, 0)); /* the offset into its own storage buffer */
+        return;
+    }
+    uint32_t at = c->layout->params[p].offset + off;
+    spv_set(c, d, spv_mem_load(c, &c->push, spv_c_u32(c, at), in->elem, in->line, false));
+}
+
+bool spv_op_mem(spv_ctx *c, const cvm_bc_insn *in)
+{
+    uint32_t u = spv_t_int(c, 32);
+    switch (in->op) {
+    case CVM_OP_LD: case CVM_OP_ST: case CVM_OP_LD_VOLATILE: case CVM_OP_ST_VOLATILE:
+    case CVM_OP_LD_ATOMIC: case CVM_OP_ST_ATOMIC:
+        op_ld_st(c, in);
+        return true;
+    case CVM_OP_PARAM:
+        op_param(c, in);
+        return true;
+    case CVM_OP_SYM: {
+        const cvm_bc_symbol *s = &c->mod->symbols[in->ops[1]];
+        if (s->space != CVM_SYM_CONST) {
+            spv_fail(c, CVM_UNSUPPORTED, "module __device__ variable '%s' needs a global-memory "
+                     "binding, not implemented by the SPIR-V backend yet", cvm_bc_str(c->mod, s->name));
+            return true;
+        }
+        spv_set(c, in->ops[0], spv_c_u32(c, s->init_off));
+        return true;
+    }
+    case CVM_OP_PTR_ADD: {
+        uint32_t b = spv_get(c, in->ops[2]);
+        if (cvm_bc_elem_size(c->k->regs[in->ops[2]].elem) == 8)
+            b = spv_op1(c, SpvOpUConvert, u, b);
+        spv_set(c, in->ops[0], spv_op2(c, SpvOpIAdd, u, spv_get(c, in->ops[1]), b));
+        return true;
+    }
+    case CVM_OP_PTR_DIFF: {
+        uint32_t x = spv_op2(c, SpvOpISub, u, spv_get(c, in->ops[1]), spv_get(c, in->ops[2]));
+        spv_set(c, in->ops[0], spv_op1(c, SpvOpSConvert, spv_t_int(c, 64), x));
+        return true;
+    }
+    case CVM_OP_FENCE: {
+        uint32_t b = order_bits(in->order);
+        if (!b)
+            b = SpvMemorySemanticsAcquireReleaseMask;
+        SPV_EM(c, &c->body, SpvOpMemoryBarrier, spv_c_u32(c, scope_of(in->scope)),
+               spv_c_u32(c, b | SpvMemorySemanticsUniformMemoryMask |
+                                SpvMemorySemanticsWorkgroupMemoryMask));
+        return true;
+    }
+    default:
+        if (in->op >= CVM_OP_ATOM_ADD && in->op <= CVM_OP_ATOM_CAS) {
+            op_atomic(c, in);
+            return true;
+        }
+        return false;
+    }
+}
