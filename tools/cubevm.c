@@ -31,6 +31,7 @@ static const char *const help_text[] = {
     "                                     instances, e.g. 'reduce<256>'; repeatable)\n"
     "  cubevm run FILE [OPTIONS] [NAME=VALUE]...\n"
     "                                     launch a kernel once and wait for it\n"
+    "  cubevm devices                     list the devices (cpu, vulkan:N) with their limits\n"
     "  cubevm --help | -h                 this text\n"
     "  cubevm --version                   the version\n"
     "\n",
@@ -54,7 +55,8 @@ static const char *const help_text[] = {
     "  --grid X[,Y[,Z]]   cubes per dimension (default 1,1,1)\n"
     "  --block X[,Y[,Z]]  units per cube per dimension (default 1,1,1; at most 1024 units)\n"
     "  --shared BYTES     dynamic shared memory per cube (default 0)\n"
-    "  --device NAME      the device (default cpu; the only one built in)\n"
+    "  --device NAME      the device: cpu (default), vulkan (the first Vulkan device,\n"
+    "                     discrete GPUs first) or vulkan:N; see 'cubevm devices'\n"
     "  --plane-width N    units per plane: a power of two 1..64 (default: the kernel's\n"
     "                     requirement, else 32)\n"
     "  --timeout SECONDS  wall time before the launch faults (default 60; 0 = none)\n"
@@ -425,6 +427,9 @@ done:
     return rc;
 }
 
+/* tools/cubevm_devices.c */
+int cli_devices(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -451,6 +456,8 @@ int main(int argc, char **argv)
         return cli_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "compile"))
         return cli_compile(argc - 1, argv + 1);
+    if (!strcmp(cmd, "devices"))
+        return cli_devices(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return cli_error(CLI_USAGE, "unknown option '%s'; try 'cubevm --help'", cmd);
     return cli_error(CLI_USAGE, "unknown command '%s'; try 'cubevm --help'", cmd);
