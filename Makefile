@@ -10,6 +10,9 @@
 #   make shared       build/lib/libcubevm.so (from -fPIC objects in build/pic)
 #   make check-symbols  the .so exports exactly the CVM_API functions of cubevm.h
 #   make check-isa    the interpreter tests once per ISA variant this CPU runs
+#   make bench        install the benchmark anchors, build, run tools/bench and print
+#                     the table (build/bench/results.json); options via
+#                     BENCH_ARGS="--quick --threads N --cases a,b" or `make bench -- --quick`
 #
 # Variables: BUILD=dir (default build), DISPATCH=switch (portable switch
 # dispatch instead of computed goto), SAN=1 (ASan+UBSan), WERROR=1,
@@ -95,7 +98,7 @@ PIC_OBJ := $(LIB_OBJ:$(BUILD)/obj/%=$(BUILD)/pic/%)
 SONAME := libcubevm.so.0
 SO := $(BUILD)/lib/libcubevm.so
 
-.PHONY: all check demo deps clean docs install uninstall shared check-symbols check-isa
+.PHONY: all check demo deps clean docs install uninstall shared check-symbols check-isa bench
 all: $(LIB) $(BIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -261,6 +264,16 @@ valgrind:
 	prove -f --exec 'timeout 600 valgrind -q --error-exitcode=1 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect' \
 	    $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
+
+# The benchmark suite (docs/performance.md). Words after `make bench --` are
+# passed to the harness, so they are swallowed here as goals.
+ifeq ($(firstword $(MAKECMDGOALS)),bench)
+BENCH_GOALS := $(wordlist 2,$(words $(MAKECMDGOALS)),$(MAKECMDGOALS))
+$(eval $(BENCH_GOALS):;@:)
+endif
+bench: all
+	@tools/bench/deps.sh
+	@tools/bench/run.sh $(BUILD) $(BENCH_ARGS) $(BENCH_GOALS)
 
 FORCE:
 
