@@ -493,6 +493,32 @@ static void conformance(uint32_t features, uint32_t width)
     }
 }
 
+/* `cubevm devices` and `cubevm run --device vulkan` (CUBEVM: the binary; make check sets it). */
+static void test_cli(void)
+{
+    const char *bin = getenv("CUBEVM");
+    char cmd[1024], out[4096];
+    if (!bin || access(bin, X_OK) != 0) {
+        skip("cubevm CLI: CUBEVM is not set to the binary");
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "'%s' devices 2>&1", bin);
+    FILE *p = popen(cmd, "r");
+    size_t n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[n] = 0;
+    ok(p && pclose(p) == 0 && strstr(out, "cpu (generic)") &&
+       strstr(out, "vulkan:0 [default] (lavapipe)") && strstr(out, "plane width: 8"),
+       "cubevm devices lists cpu and lavapipe");
+    snprintf(cmd, sizeof cmd, "'%s' run docs/examples/vadd.cbs --device vulkan --grid 1 --block 8 "
+             "a=@docs/examples/vadd_a.npy b=@docs/examples/vadd_b.npy c=zeros:8 n=8 --print c 2>&1",
+             bin);
+    p = popen(cmd, "r");
+    n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[n] = 0;
+    ok(p && pclose(p) == 0 && strstr(out, "c: 0 11 22 33 44 55 66 77"),
+       "cubevm run --device vulkan runs vadd (%.200s)", out);
+}
+
 int main(void)
 {
     setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
@@ -504,7 +530,13 @@ int main(void)
     }
     setenv("MESA_SHADER_CACHE_DIR", tmpdir, 1); /* a cache per test run */
     cvm_diag d;
+    /* A loader without a driver: "unavailable" with the reason, not a crash. */
+    setenv("VK_DRIVER_FILES", "/nonexistent/cubevm_icd.json", 1);
     cvm_status st = cvm_device_open("vulkan", NULL, &vk, &d);
+    ok(st == CVM_UNAVAILABLE && vk == NULL && strstr(d.message, "not available"),
+       "no driver: %s", d.message);
+    setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
+    st = cvm_device_open("vulkan", NULL, &vk, &d);
     if (st == CVM_UNAVAILABLE) {
         printf("1..0 # SKIP %s\n", d.message);
         return 0;
@@ -534,6 +566,7 @@ int main(void)
     test_vadd();
     test_errors();
     conformance(lim.features, lim.default_plane_width);
+    test_cli();
     cvm_device_close(cpu);
     cvm_device_close(vk);
     char cmd[128];

@@ -360,6 +360,8 @@ static cvm_status vk_open(const char *spec, const cvm_config *cfg, cvm_device **
     query_properties(d);
     if ((st = create_device(d, diag)) || (st = cvm_vk_stream_init(dev, &dev->stream, diag)))
         goto fail;
+    if (diag)
+        memset(diag, 0, sizeof *diag);
     *out_dev = dev;
     return CVM_OK;
 fail:
