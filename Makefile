@@ -231,7 +231,8 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_MIN_EXECS ?= 0
 TSAN_BUILD ?= build-tsan
-TSAN_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_sched.c tests/test_runtime.c tests/test_concurrency.c))
+TSAN_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_sched.c tests/test_runtime.c \
+              tests/test_concurrency.c tests/test_race.c))
 VALGRIND_BUILD ?= build-valgrind
 VALGRIND_TESTS ?= test_asm test_verify test_api test_sched test_oom
 ROBUST_VARS = ISA=off DISPATCH=switch OPT="-O1 -g"
