@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define NOUT 64
+#define NOUT 520
 
 static const int IN[16] = {-1, 1, 200, -56, 30000, 65535, 5, -10, 7, 3, 100, 0x7fffffff, -7, 2, 40000, 9};
 
@@ -255,6 +255,72 @@ static void test_struct_params(void)
         cvm_module_free(mod);
 }
 
+/* Cooperative groups against a plain-C model of tiles: a tile of N is N
+ * consecutive thread ranks; shfl_down beyond the tile keeps the own value. */
+static void test_cg(void)
+{
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__device__ int lanes(cg::thread_block_tile<8> g) { return g.size(); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    cg::thread_block b = cg::this_thread_block();\n"
+        "    auto t8 = cg::tiled_partition<8>(b);\n"
+        "    cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(b);\n"
+        "    int r = b.thread_rank();\n"
+        "    int v = in[r % 16];\n"
+        "    out[r] = t8.thread_rank() + 100 * t8.meta_group_rank();\n"
+        "    out[64 + r] = t8.shfl(v, 3);\n"
+        "    out[128 + r] = t8.shfl_down(r, 1);\n"
+        "    out[192 + r] = cg::reduce(t8, v, cg::plus<int>());\n"
+        "    out[256 + r] = cg::reduce(t32, v, cg::less<int>());\n"
+        "    out[320 + r] = cg::reduce(t8, v, cg::greater<int>());\n"
+        "    out[384 + r] = t8.ballot(v > 0);\n"
+        "    out[448 + r] = t8.any(v == 9) * 2 + t32.all(v != 3) + 4 * t32.shfl_xor(r, 5);\n"
+        "    b.sync();\n"
+        "    cg::sync(t32);\n"
+        "    if (r == 0) {\n"
+        "        out[512] = b.size();\n"
+        "        out[513] = lanes(t8) + t32.num_threads();\n"
+        "        out[514] = t8.meta_group_size();\n"
+        "    }\n"
+        "}\n";
+    static int32_t want[515];
+    for (int r = 0; r < 64; r++) {
+        int t0 = r & ~7, w0 = r & ~31;
+        uint32_t sum = 0;
+        int mn = IN[w0 % 16], mx = IN[t0 % 16], any9 = 0, all3 = 1, ballot = 0;
+        for (int j = t0; j < t0 + 8; j++) {
+            sum += (uint32_t)IN[j % 16];
+            mx = IN[j % 16] > mx ? IN[j % 16] : mx;
+            any9 |= IN[j % 16] == 9;
+            ballot |= (IN[j % 16] > 0) << (j - t0);
+        }
+        for (int j = w0; j < w0 + 32; j++) {
+            mn = IN[j % 16] < mn ? IN[j % 16] : mn;
+            all3 &= IN[j % 16] != 3;
+        }
+        want[r] = (r & 7) + 100 * (r / 8);
+        want[64 + r] = IN[(t0 + 3) % 16];
+        want[128 + r] = (r & 7) == 7 ? r : r + 1;
+        want[192 + r] = (int32_t)sum;
+        want[256 + r] = mn;
+        want[320 + r] = mx;
+        want[384 + r] = ballot;
+        want[448 + r] = any9 * 2 + all3 + 4 * (r ^ 5);
+    }
+    want[512] = 64;
+    want[513] = 40;
+    want[514] = 8;
+    words_are("cooperative groups: thread_block, tiles, shfl, votes, cg::reduce", src, 64, 0, want, 515);
+    rejects("this_grid().sync() is rejected by name",
+            "#include <cooperative_groups.h>\n"
+            "__global__ void k(int *o) { cooperative_groups::this_grid().sync(); }\n",
+            "grid-wide synchronization");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -262,6 +328,7 @@ int main(void)
     test_structs();
     test_int_intrinsics();
     test_struct_params();
+    test_cg();
     kern_close();
     return done_testing();
 }

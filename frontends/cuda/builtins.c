@@ -806,11 +806,6 @@ bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
            warp_call(L, call, name, out) || bits_call(L, call, name, out) || int_misc_call(L, call, name, out) ||
            bitcast_call(L, call, name, out) || minmax_call(L, call, name, out) ||
            math_call(L, call, name, out) || print_call(L, call, name, out) ||
-           misc_call(L, call, name, out);
+           misc_call(L, call, name, out) || fe_cg_call(L, call, name, out);
 }
 
-bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
-{
-    (void)L; (void)call; (void)obj; (void)out;
-    return false;
-}

@@ -79,7 +79,13 @@ struct fe_type {
     /* qualified/reference copies of a struct made before its '}' are
      * completed with it: the root keeps the list (origin, next_copy) */
     fe_type *origin, *copies, *next_copy;
+    int cg;             /* cooperative-groups objects (CG_*), empty structs the builtins know */
+    fe_type *cg_next;   /* the context's list of them */
 };
+
+/* cooperative_groups types: groups, and the reduction operators of cg::reduce */
+enum { CG_NONE, CG_BLOCK, CG_TILE, CG_GRID, CG_FAMILY, CG_PLUS, CG_LESS, CG_GREATER, CG_BIT_AND,
+       CG_BIT_OR, CG_BIT_XOR };
 
 /* ---- AST ---- */
 
@@ -192,6 +198,7 @@ typedef struct fe_ctx {
     int scope_depth;
 
     struct fe_lower *lw; /* lower.c state */
+    fe_type *cg_types;   /* cooperative-groups types made so far (fe_cg_type) */
 } fe_ctx;
 
 /* ---- util (compile.c) ---- */
@@ -259,5 +266,7 @@ const char *fe_elem_name(fe_kind k);        /* "i32", "f32", ... ("" for others)
 void fe_type_str(const fe_type *t, char *out, size_t cap);
 void fe_struct_layout(fe_type *t);
 fe_type *fe_no_ref(fe_ctx *c, fe_type *t);  /* t without its reference */
+/* The cooperative-groups type of this kind (tile: n lanes; operators: element type elem). */
+fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem);
 
 #endif

@@ -101,8 +101,10 @@ void fe_copy_mem(fe_lower *L, fe_val dst, fe_val src, fe_type *t);
 bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out);
 bool fe_builtin_member(fe_lower *L, fe_node *e, fe_val *out); /* threadIdx.x ... */
 bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out);  /* warpSize, INFINITY ... */
-/* obj.f(args) on a builtin object (cooperative groups); obj as fe_gen made it */
+/* cg.c: obj.f(args) on a cooperative-groups object (obj as fe_gen made it), and
+ * this_thread_block, tiled_partition<N>, cg::reduce, cg::sync */
 bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out);
+bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out);
 
 /* entry */
 cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out);

@@ -157,6 +157,8 @@ static bool is_typename(fe_ctx *c, fe_tok *t)
         fe_template *tp = fe_find_template(c, n->name);
         return tp && tp->is_struct;
     }
+    if (n && n->ty && n->ty->cg == CG_FAMILY) /* plus<int>, thread_block_tile<32>; else a plain name */
+        return t >= c->toks && t + 1 < c->toks + c->ntoks && fe_tok_is(t + 1, "<");
     return n && n->ty && !n->is_value;
 }
 
@@ -171,6 +173,13 @@ static void builtin_types(fe_ctx *c)
     };
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
         push_tname(c, plain[i].name, fe_ty(plain[i].k), false, 0);
+    /* cooperative groups: group types, and names that are types only before '<' */
+    push_tname(c, "thread_block", fe_cg_type(c, CG_BLOCK, 0, NULL), false, 0);
+    push_tname(c, "grid_group", fe_cg_type(c, CG_GRID, 0, NULL), false, 0);
+    static const char *const family[] = {"thread_block_tile", "plus", "less", "greater",
+                                         "bit_and", "bit_or", "bit_xor"};
+    for (size_t i = 0; i < sizeof family / sizeof family[0]; i++)
+        push_tname(c, family[i], fe_cg_type(c, CG_FAMILY, (uint32_t)i, NULL), false, 0);
     static const struct { const char *name; fe_kind k; } vbase[] = {
         {"float", TY_F32}, {"int", TY_I32}, {"uint", TY_U32}, {"double", TY_F64},
         {"char", TY_I8}, {"uchar", TY_U8}, {"short", TY_I16}, {"ushort", TY_U16},
@@ -484,6 +493,27 @@ static fe_type *enum_spec(fe_ctx *c)
     return under;
 }
 
+/* thread_block_tile<N> (family 0) or plus<T>, less<T>, ... (1..6) */
+static fe_type *cg_template_type(fe_ctx *c, uint32_t family, fe_tok *at)
+{
+    fe_type *targs[8];
+    int64_t tvals[8];
+    int n = template_args(c, targs, tvals);
+    if (family == 0) {
+        int64_t v = tvals[0];
+        if (n != 1 || targs[0] || v < 1 || v > 32 || (v & (v - 1))) {
+            fe_error(c, at, CVM_UNSUPPORTED, "thread_block_tile<N> needs N a power of two up to 32");
+            return fe_ty(TY_I32);
+        }
+        return fe_cg_type(c, CG_TILE, (uint32_t)v, NULL);
+    }
+    if (n != 1 || !targs[0] || !fe_is_arith(targs[0])) {
+        fe_error(c, at, CVM_SYNTAX, "a cooperative_groups operator takes one arithmetic type");
+        return fe_ty(TY_I32);
+    }
+    return fe_cg_type(c, CG_PLUS + (int)family - 1, 0, targs[0]);
+}
+
 /* Declaration specifiers: qualifiers, storage, and the base type. */
 static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
 {
@@ -566,6 +596,14 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
             }
             if (!n || !n->ty || n->is_value)
                 break;
+            if (n->ty->cg == CG_FAMILY) {
+                if (!fe_tok_is(peek_at(c, k + 1), "<"))
+                    break;
+                c->pos += k + 1;
+                ty = cg_template_type(c, n->ty->len, nt);
+                have = true;
+                continue;
+            }
             c->pos += k;
             ty = n->ty;
             have = true;
@@ -885,6 +923,15 @@ static fe_node *primary(fe_ctx *c)
         unsupported(c, t, "dynamic_cast is not supported in kernels");
         return new_node(c, N_INT, t);
     }
+    if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "::")) { /* cg::plus<int>() */
+        uint32_t k = 0;
+        while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
+            k += 2;
+        if (is_typename(c, peek_at(c, k))) {
+            c->pos += k;
+            t = peek(c);
+        }
+    }
     if (t->kind == TK_IDENT && is_typename(c, t)) {
         /* functional cast or constructor call: float(x), float4{...} */
         fe_type *ty = type_name(c);
@@ -923,7 +970,7 @@ static fe_node *primary(fe_ctx *c)
         }
         fe_node *n = new_node(c, N_IDENT, t);
         n->name = tok_name(c, t);
-        if (is(c, "<") && fe_find_template(c, n->name)) {
+        if (is(c, "<") && (fe_find_template(c, n->name) || strcmp(n->name, "tiled_partition") == 0)) {
             fe_type *targs[8];
             int64_t tvals[8];
             int k = template_args(c, targs, tvals);
@@ -1162,14 +1209,15 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
 
 static bool starts_decl(fe_ctx *c)
 {
-    fe_tok *t = peek(c);
+    uint32_t k = 0;
+    while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
+        k += 2; /* cg::thread_block b; */
+    fe_tok *t = peek_at(c, k);
     if (!is_typename(c, t))
         return false;
     /* `T(...)`/`T{...}` is an expression (functional cast); `T x` a declaration */
-    if (lookup(c, t->s, t->len) && (fe_tok_is(peek_at(c, 1), "(") || fe_tok_is(peek_at(c, 1), "{")))
+    if (lookup(c, t->s, t->len) && (fe_tok_is(peek_at(c, k + 1), "(") || fe_tok_is(peek_at(c, k + 1), "{")))
         return false;
-    if (fe_tok_is(peek_at(c, 1), "::"))
-        return true;
     return true;
 }
 

@@ -263,3 +263,32 @@ void fe_struct_layout(fe_type *t)
         q->complete = true;
     }
 }
+
+fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem)
+{
+    for (fe_type *t = c->cg_types; t; t = t->cg_next)
+        if (t->cg == kind && t->len == n && (!elem || (t->base && fe_same_type(t->base, elem))))
+            return t;
+    static const char *const names[] = {
+        [CG_BLOCK] = "thread_block", [CG_TILE] = "thread_block_tile", [CG_GRID] = "grid_group",
+        [CG_FAMILY] = "cooperative_groups template", [CG_PLUS] = "plus", [CG_LESS] = "less",
+        [CG_GREATER] = "greater", [CG_BIT_AND] = "bit_and", [CG_BIT_OR] = "bit_or", [CG_BIT_XOR] = "bit_xor",
+    };
+    fe_type *t = fe_alloc(c, sizeof *t);
+    if (!t)
+        return fe_ty(TY_I32);
+    t->kind = TY_STRUCT;
+    t->cg = kind;
+    t->len = n;
+    t->base = elem ? fe_unqual(elem) : NULL;
+    t->align = 1;
+    char en[128] = "";
+    if (elem)
+        fe_type_str(elem, en, sizeof en);
+    t->name = kind == CG_TILE ? fe_fmt(c, "thread_block_tile<%u>", n)
+              : elem ? fe_fmt(c, "%s<%s>", names[kind], en) : names[kind];
+    fe_struct_layout(t);
+    t->cg_next = c->cg_types;
+    c->cg_types = t;
+    return t;
+}

@@ -1,0 +1,296 @@
+/*
+ * cg.c - the cooperative_groups subset of the CUDA frontend: thread_block
+ * (this_thread_block, sync, thread_rank, size), thread_block_tile<N>
+ * (tiled_partition<N>, shfl*, any/all/ballot, sync, thread_rank, size,
+ * meta_group_rank/size) and cg::reduce with plus/less/greater/bit_*.
+ *
+ * The group objects are empty structs the parser typed (fe_cg_type); a
+ * tile of N units is the N consecutive unit_pos values of one plane, so
+ * its operations are the warp intrinsics with width N, which this file
+ * lowers by building the equivalent intrinsic call and lowering that.
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static fe_val rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false}; }
+
+static fe_node *node(fe_lower *L, fe_nk kind, fe_tok *at)
+{
+    fe_node *n = fe_alloc(L->c, sizeof *n);
+    if (n) {
+        n->kind = kind;
+        n->tok = at;
+    }
+    return n;
+}
+
+static fe_node *int_node(fe_lower *L, fe_tok *at, uint64_t v, bool is_unsigned)
+{
+    fe_node *n = node(L, N_INT, at);
+    if (n) {
+        n->ival = v;
+        n->is_unsigned = is_unsigned;
+    }
+    return n;
+}
+
+/* A call of the intrinsic `name` with these argument nodes (copied: their
+ * `next` links belong to the original lists). */
+static fe_node *call_node(fe_lower *L, fe_tok *at, const char *name, fe_node **args, int n)
+{
+    fe_node *c = node(L, N_CALL, at), *callee = node(L, N_IDENT, at);
+    if (!c || !callee)
+        return NULL;
+    callee->name = name;
+    c->a = callee;
+    fe_node **link = &c->args;
+    for (int i = 0; i < n; i++) {
+        fe_node *a = node(L, N_INT, at);
+        if (!a || !args[i])
+            return NULL;
+        *a = *args[i];
+        a->next = NULL;
+        *link = a;
+        link = &a->next;
+    }
+    return c;
+}
+
+static int cg_nargs(fe_node *call)
+{
+    int n = 0;
+    for (fe_node *a = call->args; a; a = a->next)
+        n++;
+    return n;
+}
+
+static bool cg_want(fe_lower *L, fe_node *call, const char *what, int n)
+{
+    if (cg_nargs(call) == n)
+        return true;
+    fe_error(L->c, call->tok, CVM_SYNTAX, "'%s' takes %d argument%s", what, n, n == 1 ? "" : "s");
+    return false;
+}
+
+static fe_val sreg_u32(fe_lower *L, const char *name)
+{
+    int r = fe_reg(L, RT(TY_U32, 1, 0));
+    fe_emit(L, "sreg.u32 %%r%d, %s", r, name);
+    return rv(fe_ty(TY_U32), r);
+}
+
+static fe_val op_u32(fe_lower *L, const char *op, fe_val a, fe_val b)
+{
+    int r = fe_reg(L, RT(TY_U32, 1, 0));
+    fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", op, r, a.reg, b.reg);
+    return rv(fe_ty(TY_U32), r);
+}
+
+static fe_val block_size(fe_lower *L)
+{
+    fe_val s = sreg_u32(L, "cube_dim.x");
+    s = op_u32(L, "mul", s, sreg_u32(L, "cube_dim.y"));
+    return op_u32(L, "mul", s, sreg_u32(L, "cube_dim.z"));
+}
+
+static fe_val lower_call(fe_lower *L, fe_node *c)
+{
+    fe_val out = fe_const_int(L, TY_I32, 0);
+    if (c && !fe_builtin_call(L, c, c->a->name, &out) && !L->c->err)
+        fe_error(L->c, c->tok, CVM_INTERNAL, "internal compiler error: no builtin '%s'", c->a->name);
+    return out;
+}
+
+/* any/all/ballot of a tile narrower than the plane: the plane's ballot, cut to the tile's bits. */
+static fe_val tile_vote(fe_lower *L, fe_node *call, const char *what, uint32_t n)
+{
+    fe_tok *at = call->tok;
+    fe_node *args[2] = {int_node(L, at, 0xffffffffu, true), call->args};
+    fe_val b = lower_call(L, call_node(L, at, "__ballot_sync", args, 2));
+    if (n < 32) {
+        fe_val lane = sreg_u32(L, "unit_pos_plane");
+        fe_val first = op_u32(L, "and", lane, fe_const_int(L, TY_U32, ~(int64_t)(n - 1) & 0xffffffff));
+        b = op_u32(L, "shr", b, first);
+        b = op_u32(L, "and", b, fe_const_int(L, TY_U32, (int64_t)((1ull << n) - 1)));
+    }
+    if (strcmp(what, "ballot") == 0)
+        return b;
+    int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+    fe_val ref = fe_const_int(L, TY_U32, strcmp(what, "any") == 0 ? 0 : (int64_t)((1ull << n) - 1));
+    fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", strcmp(what, "any") == 0 ? "ne" : "eq", r, b.reg, ref.reg);
+    return fe_convert(L, rv(fe_ty(TY_BOOL), r), fe_ty(TY_I32), at);
+}
+
+static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, const char *m, fe_val *out)
+{
+    fe_tok *at = call->tok;
+    int k = 0;
+    while ((1u << k) < n)
+        k++;
+    if (strcmp(m, "thread_rank") == 0 && cg_want(L, call, m, 0)) {
+        *out = op_u32(L, "and", sreg_u32(L, "unit_pos"), fe_const_int(L, TY_U32, n - 1));
+    } else if ((strcmp(m, "size") == 0 || strcmp(m, "num_threads") == 0) && cg_want(L, call, m, 0)) {
+        *out = fe_const_int(L, TY_U32, n);
+    } else if (strcmp(m, "meta_group_rank") == 0 && cg_want(L, call, m, 0)) {
+        *out = op_u32(L, "shr", sreg_u32(L, "unit_pos"), fe_const_int(L, TY_U32, k));
+    } else if (strcmp(m, "meta_group_size") == 0 && cg_want(L, call, m, 0)) {
+        fe_val s = op_u32(L, "add", block_size(L), fe_const_int(L, TY_U32, n - 1));
+        *out = op_u32(L, "shr", s, fe_const_int(L, TY_U32, k));
+    } else if (strcmp(m, "sync") == 0 && cg_want(L, call, m, 0)) {
+        *out = lower_call(L, call_node(L, at, "__syncwarp", NULL, 0));
+    } else if (strcmp(m, "shfl") == 0 || strcmp(m, "shfl_down") == 0 || strcmp(m, "shfl_up") == 0 ||
+               strcmp(m, "shfl_xor") == 0) {
+        if (!cg_want(L, call, m, 2))
+            return true;
+        const char *name = m[4] == 0 ? "__shfl_sync" : m[5] == 'd' ? "__shfl_down_sync"
+                           : m[5] == 'u' ? "__shfl_up_sync" : "__shfl_xor_sync";
+        fe_node *args[4] = {int_node(L, at, 0xffffffffu, true), call->args, call->args ? call->args->next : NULL,
+                            int_node(L, at, n, false)};
+        *out = lower_call(L, call_node(L, at, name, args, 4));
+    } else if (strcmp(m, "any") == 0 || strcmp(m, "all") == 0 || strcmp(m, "ballot") == 0) {
+        if (cg_want(L, call, m, 1))
+            *out = tile_vote(L, call, m, n);
+    } else {
+        fe_error(L->c, at, CVM_UNSUPPORTED, "thread_block_tile has no member function '%s' in cubevm", m);
+    }
+    return true;
+}
+
+bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
+{
+    fe_type *t = obj.ty;
+    if (t->kind != TY_STRUCT || !t->cg)
+        return false;
+    const char *m = call->a->name;
+    *out = rv(fe_ty(TY_VOID), 0);
+    if (t->cg == CG_TILE)
+        return tile_method(L, call, t->len, m, out);
+    if (t->cg == CG_GRID) { /* reported at the group expression: this_grid() */
+        fe_error(L->c, call->a->a ? call->a->a->tok : call->tok, CVM_UNSUPPORTED,
+                 strcmp(m, "sync") == 0 ? "grid-wide synchronization (this_grid().sync()) is not supported in kernels"
+                                        : "grid_group is not supported in kernels");
+        return true;
+    }
+    if (t->cg != CG_BLOCK) {
+        fe_error(L->c, call->tok, CVM_SYNTAX, "'%s' has no member function '%s'", t->name, m);
+        return true;
+    }
+    if (strcmp(m, "sync") == 0 && cg_want(L, call, m, 0))
+        *out = lower_call(L, call_node(L, call->tok, "__syncthreads", NULL, 0));
+    else if (strcmp(m, "thread_rank") == 0 && cg_want(L, call, m, 0))
+        *out = sreg_u32(L, "unit_pos");
+    else if ((strcmp(m, "size") == 0 || strcmp(m, "num_threads") == 0) && cg_want(L, call, m, 0))
+        *out = block_size(L);
+    else if (!L->c->err)
+        fe_error(L->c, call->tok, CVM_UNSUPPORTED, "thread_block has no member function '%s' in cubevm", m);
+    return true;
+}
+
+/* cg::reduce(tile, v, op): a butterfly over the tile's width, so every unit gets the result. */
+static fe_val cg_reduce(fe_lower *L, fe_node *call, fe_type *tile, fe_type *op)
+{
+    fe_tok *at = call->tok;
+    fe_node *vn = call->args->next;
+    fe_val v = fe_rvalue(L, vn);
+    fe_type *t = fe_unqual(v.ty);
+    if (!fe_is_arith(t)) {
+        fe_error(L->c, vn->tok, CVM_UNSUPPORTED, "cg::reduce needs an arithmetic value");
+        return v;
+    }
+    int acc = fe_reg(L, fe_rtype_of(L, t, 0));
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, v.reg);
+    fe_var *var = fe_alloc(L->c, sizeof *var);
+    if (!var)
+        return v;
+    var->name = "__cg_reduce_acc";
+    var->ty = t;
+    var->val = (fe_val){t, acc, LV_REG, 0, false};
+    var->next = L->vars;
+    fe_var *saved = L->vars;
+    L->vars = var;
+    fe_node *id = node(L, N_IDENT, at);
+    if (!id)
+        return v;
+    id->name = var->name;
+    for (uint32_t o = tile->len / 2; o >= 1 && !L->c->err; o /= 2) {
+        fe_node *args[4] = {int_node(L, at, 0xffffffffu, true), id, int_node(L, at, o, false),
+                            int_node(L, at, tile->len, false)};
+        fe_node *other = call_node(L, at, "__shfl_xor_sync", args, 4);
+        fe_node *comb;
+        if (op->cg == CG_LESS || op->cg == CG_GREATER) {
+            fe_node *mm[2] = {id, other};
+            comb = call_node(L, at, op->cg == CG_LESS ? "min" : "max", mm, 2);
+        } else {
+            comb = node(L, N_BIN, at);
+            if (comb) {
+                comb->op = op->cg == CG_PLUS ? '+' : op->cg == CG_BIT_AND ? '&' : op->cg == CG_BIT_OR ? '|' : '^';
+                comb->a = id;
+                comb->b = other;
+            }
+        }
+        if (!comb || !other)
+            break;
+        fe_val r = fe_convert(L, fe_rvalue(L, comb), t, at);
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, r.reg);
+    }
+    L->vars = saved;
+    return rv(t, acc);
+}
+
+bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    if (strcmp(name, "this_thread_block") == 0 || strcmp(name, "this_grid") == 0) {
+        if (!cg_want(L, call, name, 0))
+            return true;
+        fe_type *t = fe_cg_type(L->c, name[5] == 't' ? CG_BLOCK : CG_GRID, 0, NULL);
+        *out = fe_construct(L, t, NULL, call->tok);
+        return true;
+    }
+    if (strcmp(name, "tiled_partition") == 0) {
+        if (call->a->ntargs != 1 || call->a->targs[0]) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+                     "tiled_partition needs the tile size as a template argument (tiled_partition<32>(g))");
+            return true;
+        }
+        int64_t n = call->a->tvals[0];
+        if (!cg_want(L, call, name, 1))
+            return true;
+        fe_type *g = fe_type_of(L, call->args);
+        if (g->kind != TY_STRUCT || (g->cg != CG_BLOCK && g->cg != CG_TILE) || n < 1 || n > 32 || (n & (n - 1)) ||
+            (g->cg == CG_TILE && (uint32_t)n > g->len)) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+                     "tiled_partition<N>(g) needs a thread block or a wider tile and N a power of two up to 32");
+            return true;
+        }
+        L->uses_plane = true;
+        *out = fe_construct(L, fe_cg_type(L->c, CG_TILE, (uint32_t)n, NULL), NULL, call->tok);
+        return true;
+    }
+    if (strcmp(name, "reduce") == 0 && cg_nargs(call) == 3) {
+        fe_type *g = fe_type_of(L, call->args), *op = fe_type_of(L, call->args->next->next);
+        if (g->kind != TY_STRUCT || !g->cg)
+            return false;
+        if (g->cg != CG_TILE || op->kind != TY_STRUCT || op->cg < CG_PLUS) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+                     "cg::reduce needs a thread_block_tile and cg::plus, cg::less, cg::greater or cg::bit_*");
+            return true;
+        }
+        L->uses_plane = true;
+        *out = cg_reduce(L, call, g, op);
+        return true;
+    }
+    if (strcmp(name, "sync") == 0 && cg_nargs(call) == 1) { /* cg::sync(g) */
+        fe_type *g = fe_type_of(L, call->args);
+        if (g->kind != TY_STRUCT || !g->cg)
+            return false;
+        fe_node fake = *call;
+        fe_node callee = *call->a;
+        callee.name = "sync";
+        fake.a = &callee;
+        fake.args = NULL;
+        return fe_builtin_method(L, &fake, fe_gen(L, call->args), out);
+    }
+    return false;
+}
