@@ -321,6 +321,43 @@ static void test_cg(void)
             "grid-wide synchronization");
 }
 
+/* --fmad: a = b = 1 + 2^-12, c = -(1 + 2^-11). The product 1 + 2^-11 + 2^-24
+ * rounds (to even) to 1 + 2^-11, so mul+add gives 0 while one fused
+ * operation gives 2^-24; the reference is the C library's fmaf. */
+static void test_fmad(void)
+{
+    static const char src[] =
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    float a = __int_as_float(0x3f800800 * in[1]), b = a;\n"
+        "    float c = __int_as_float((int)0xbf801000 * in[1]), d = -c;\n"
+        "    out[0] = __float_as_int(a * b + c);\n"
+        "    out[1] = __float_as_int(c + a * b);\n"
+        "    out[2] = __float_as_int(a * b - d);\n"
+        "    out[3] = __float_as_int(d - a * b);\n"
+        "    float x = c;\n"
+        "    x += a * b;\n"
+        "    out[4] = __float_as_int(x);\n"
+        "    float p = a * b;\n"
+        "    out[5] = __float_as_int(p + c);\n"
+        "    out[6] = in[2] * in[3] + in[4];\n"
+        "    double e = (double)a;\n"
+        "    out[7] = __float_as_int((float)(a * b + e * 0.0 + (double)c));\n"
+        "}\n";
+    float a = 1.0f + 0x1p-12f, c = -(1.0f + 0x1p-11f);
+    float fused = fmaf(a, a, c), nfused = fmaf(-a, a, -c);
+    int32_t zero = 0, f, nf;
+    memcpy(&f, &fused, 4);
+    memcpy(&nf, &nfused, 4);
+    if (fused != 0x1p-24f)
+        diag("fmad: the C library's fmaf gives %a", (double)fused);
+    int32_t plain[] = {zero, zero, zero, zero, zero, zero, 200 * -56 + 30000, zero};
+    int32_t fma[] = {f, f, f, nf, f, zero, 200 * -56 + 30000, zero};
+    words_are("--fmad=false: a*b+c rounds the product", src, 1, 0, plain, 8);
+    words_are("--fmad=true: a*b+c, c+a*b, a*b-c, c-a*b, x += a*b contract to fma; p = a*b; p+c does not", src,
+              1, 1, fma, 8);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -329,6 +366,7 @@ int main(void)
     test_int_intrinsics();
     test_struct_params();
     test_cg();
+    test_fmad();
     kern_close();
     return done_testing();
 }

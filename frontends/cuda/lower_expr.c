@@ -481,21 +481,76 @@ static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, f
     return rv(t, r);
 }
 
-static fe_val struct_binop(fe_lower *L, fe_node *e, fe_val a, fe_val b)
+static bool is_mul(const fe_node *n) { return n && n->kind == N_BIN && n->op == '*'; }
+
+/* A binary operator on values; on a struct, its overloaded operator. */
+static fe_val any_binop(fe_lower *L, int code, fe_val a, fe_val b, const fe_tok *at)
 {
-    char op[3] = {(char)(e->op & 0xff), (char)(e->op >> 8), 0};
+    if (a.ty->kind != TY_STRUCT && b.ty->kind != TY_STRUCT)
+        return binop(L, code, a, b, at, NULL);
+    char op[3] = {(char)(code & 0xff), (char)(code >> 8), 0};
     fe_val args[2] = {a, b}, out;
-    if (fe_call_operator(L, e->tok, op, args, 2, &out))
+    if (fe_call_operator(L, at, op, args, 2, &out))
         return out;
     /* a struct that converts to a scalar (SharedMemory<T> + i) */
     if (a.ty->kind == TY_STRUCT)
-        a = fe_convert(L, a, b.ty->kind == TY_STRUCT ? fe_ty(TY_I32) : b.ty, e->tok);
+        a = fe_convert(L, a, b.ty->kind == TY_STRUCT ? fe_ty(TY_I32) : b.ty, at);
     if (!L->c->err && b.ty->kind == TY_STRUCT)
-        b = fe_convert(L, b, fe_ty(TY_I32), e->tok);
+        b = fe_convert(L, b, fe_ty(TY_I32), at);
     if (L->c->err)
         return bad(L);
-    return binop(L, e->op, a, b, e->tok, NULL);
+    return binop(L, code, a, b, at, NULL);
 }
+
+/*
+ * --fmad=true: `x op y` where op is + or - and one side is a float product
+ * written in the expression (used once, by construction) becomes one fma,
+ * as nvcc contracts: a*b+c, c+a*b, a*b-c (fma(a, b, -c)), c-a*b
+ * (fma(-a, b, c)). xv: the already evaluated left side (compound
+ * assignment) or NULL. Operands are evaluated once, left to right; when
+ * the types do not allow the contraction (not float, or the sum in a wider
+ * type than the product) the plain multiply and add are emitted. False,
+ * with nothing emitted, when the form does not apply.
+ */
+static bool contract(fe_lower *L, int op, fe_node *xn, const fe_val *xv, fe_node *yn, const fe_tok *at,
+                     fe_val *out)
+{
+    if (!L->c->fmad || (op != '+' && op != '-'))
+        return false;
+    bool mul_left = !xv && is_mul(xn);
+    if (!mul_left && !is_mul(yn))
+        return false;
+    fe_node *m = mul_left ? xn : yn;
+    fe_val other = {0}, a, b;
+    if (!mul_left)
+        other = xv ? fe_load(L, *xv) : fe_rvalue(L, xn);
+    a = fe_rvalue(L, m->a);
+    b = fe_rvalue(L, m->b);
+    if (mul_left)
+        other = fe_rvalue(L, yn);
+    fe_type *mt = fe_is_arith(a.ty) && fe_is_arith(b.ty) ? fe_common(a.ty, b.ty) : NULL;
+    if (!mt || (mt->kind != TY_F32 && mt->kind != TY_F64) || !fe_is_arith(other.ty) ||
+        fe_common(mt, other.ty)->kind != mt->kind) {
+        fe_val p = any_binop(L, '*', a, b, m->tok);
+        *out = mul_left ? any_binop(L, op, p, other, at) : any_binop(L, op, other, p, at);
+        return true;
+    }
+    a = fe_convert(L, a, mt, at);
+    b = fe_convert(L, b, mt, at);
+    other = fe_convert(L, other, mt, at);
+    const char *tn = fe_elem_name(mt->kind);
+    if (op == '-') { /* a*b - c: negate c; c - a*b: negate a */
+        fe_val *neg = mul_left ? &other : &a;
+        int r = fe_reg(L, fe_rtype_of(L, mt, 0));
+        fe_emit(L, "neg.%s %%r%d, %%r%d", tn, r, neg->reg);
+        neg->reg = r;
+    }
+    int r = fe_reg(L, fe_rtype_of(L, mt, 0));
+    fe_emit(L, "fma.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, a.reg, b.reg, other.reg);
+    *out = rv(mt, r);
+    return true;
+}
+
 
 fe_val fe_cond_bool(fe_lower *L, fe_node *e)
 {
@@ -649,7 +704,8 @@ static fe_val assignment(fe_lower *L, fe_node *e)
             v = fe_load(L, v);
     } else {
         fe_val old = fe_load(L, lv);
-        v = binop(L, e->op, old, fe_rvalue(L, e->b), e->tok, NULL);
+        if (!contract(L, e->op, NULL, &old, e->b, e->tok, &v))
+            v = binop(L, e->op, old, fe_rvalue(L, e->b), e->tok, NULL);
     }
     fe_store(L, lv, v, e->tok);
     return lv;
@@ -862,11 +918,12 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
     case N_BIN: {
         if (e->op == FE_OP2('&', '&') || e->op == FE_OP2('|', '|'))
             return logical(L, e);
+        fe_val c;
+        if (contract(L, e->op, e->a, NULL, e->b, e->tok, &c))
+            return c;
         fe_val a = fe_rvalue(L, e->a);
         fe_val b = fe_rvalue(L, e->b);
-        if (a.ty->kind == TY_STRUCT || b.ty->kind == TY_STRUCT)
-            return struct_binop(L, e, a, b);
-        return binop(L, e->op, a, b, e->tok, NULL);
+        return any_binop(L, e->op, a, b, e->tok);
     }
     case N_ASSIGN:
         return assignment(L, e);
