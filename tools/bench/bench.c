@@ -3,7 +3,7 @@
  * round by round, checks each output against the plain C result before its
  * times count, prints a table and writes build/bench/results.json.
  *
- *   bench [--threads N] [--cases a,b] [--quick] [--runs N]
+ *   bench [--threads N] [--cases a,b] [--contenders a,b] [--quick] [--runs N]
  *
  * PERF.md (shared) states the rules: medians of >= 10 runs after warm-up,
  * same threads for every contender, random inputs, ratios in the same run.
@@ -33,6 +33,9 @@ typedef struct result {
 } result;
 
 static result results[128];
+static int g_quick;
+static const char *g_contenders; /* --contenders a,b: only these take part */
+static int selected(const char *list, const char *name);
 static int n_results;
 
 double now_ms(void)
@@ -142,9 +145,14 @@ static void run_case(bench_case *bc, contender **cts, int n_ct, int runs, int wa
     for (int i = 0; i < n_ct; i++) {
         res[i] = NULL;
         active[i] = 0;
-        if (!applies(cts[i], bc)) continue;
+        if (!applies(cts[i], bc) || !selected(g_contenders, cts[i]->name)) continue;
         res[i] = add_result(bc, cts[i]->name);
         why[0] = 0;
+        if (g_quick && cts[i] == &cubevm_interp_contender) {
+            /* one engine today: a second identical run would only double the time */
+            snprintf(res[i]->status, sizeof res[i]->status, "same engine as cubevm today; not re-run under --quick");
+            continue;
+        }
         int prep = cts[i]->setup(bc, why, sizeof why);
         if (prep != PREP_OK) {
             snprintf(res[i]->status, sizeof res[i]->status, "unavailable: %s", why);
@@ -285,7 +293,7 @@ static int selected(const char *list, const char *name)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench [--threads N] [--cases a,b] [--quick] [--runs N]\ncases:");
+    fprintf(stderr, "usage: bench [--threads N] [--cases a,b] [--contenders a,b] [--quick] [--runs N]\ncases:");
     for (int i = 0; i < N_CASES; i++) fprintf(stderr, " %s", all_cases[i].name);
     fprintf(stderr, "\n");
     exit(2);
@@ -300,11 +308,13 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--threads") && i + 1 < argc) g_threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = argv[++i];
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--contenders") && i + 1 < argc) g_contenders = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--")) continue;
         else usage();
     }
     if (g_threads < 1 || g_threads > 1024) usage();
+    g_quick = quick;
     if (runs < 10) runs = quick ? 10 : 20; /* PERF.md: never fewer than 10 */
     if (runs > MAX_RUNS / 20) runs = MAX_RUNS / 20;
     if (getenv("BENCH_ROOT")) g_root = getenv("BENCH_ROOT");
