@@ -358,6 +358,64 @@ static void test_fmad(void)
               1, 1, fma, 8);
 }
 
+/* Null pointers (global pointers only; a shared pointer is never null),
+ * addresses of locals and parameters, constant-expression initializers. */
+static void test_pointers_and_inits(void)
+{
+    static const char src[] =
+        "__constant__ float kc[3] = {1.0f / 4.0f, 2 * 3.5f, -(float)3};\n"
+        "const int N2 = 6;\n"
+        "__device__ int gi[2] = {N2 * 7, (int)2.9};\n"
+        "__device__ double gd = 1.0 / 3.0 + 1;\n"
+        "constexpr float SCALE = 0.5f;\n"
+        "__constant__ float ks = SCALE * 4;\n"
+        "__device__ void setp(int *p, int v) { *p = v; }\n"
+        "__device__ int inc(int a) { int *q = &a; *q += 1; return a; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    const int *p = nullptr;\n"
+        "    if (in[0] < 0)\n"
+        "        p = in + 2;\n"
+        "    out[0] = p ? *p : -1;\n"
+        "    out[1] = (p != nullptr) + 2 * (p == NULL) + 4 * !p;\n"
+        "    const int *z = NULL;\n"
+        "    out[2] = z ? 1 : 0;\n"
+        "    out[3] = z == 0;\n"
+        "    __shared__ int sh[4];\n"
+        "    int *sp = sh;\n"
+        "    out[4] = sp != nullptr;\n"
+        "    int x = 5;\n"
+        "    setp(&x, 9);\n"
+        "    out[5] = x;\n"
+        "    int y = 3;\n"
+        "    int *py = &y;\n"
+        "    *py *= 7;\n"
+        "    out[6] = y;\n"
+        "    out[7] = inc(in[2]);\n"
+        "    int u = 7;\n"
+        "    (*&u)++;\n"
+        "    out[8] = u;\n"
+        "    out[9] = __float_as_int(kc[0]);\n"
+        "    out[10] = __float_as_int(kc[1]);\n"
+        "    out[11] = __float_as_int(kc[2]);\n"
+        "    out[12] = gi[0];\n"
+        "    out[13] = gi[1];\n"
+        "    long long b = __double_as_longlong(gd);\n"
+        "    out[14] = (int)b;\n"
+        "    out[15] = (int)(b >> 32);\n"
+        "    out[16] = __float_as_int(ks);\n"
+        "    out[17] = p && *p == 200;\n"
+        "    out[18] = z && *z == 200;\n"
+        "}\n";
+    double gd = 1.0 / 3.0 + 1;
+    int64_t b;
+    memcpy(&b, &gd, 8);
+    int32_t want[] = {200, 1, 0, 1, 1, 9, 21, 201, 8, 0x3e800000, 0x40e00000, (int32_t)0xc0400000u, 42, 2,
+                      (int32_t)(uint32_t)b, (int32_t)(b >> 32), 0x40000000, 1, 0};
+    words_are("null pointers, addresses of locals and parameters, constant-expression initializers", src, 1, 0,
+              want, 19);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -367,6 +425,7 @@ int main(void)
     test_struct_params();
     test_cg();
     test_fmad();
+    test_pointers_and_inits();
     kern_close();
     return done_testing();
 }

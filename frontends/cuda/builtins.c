@@ -12,7 +12,7 @@
 
 static fe_val rv(fe_type *t, int reg)
 {
-    fe_val v = {t, reg, LV_NONE, 0, false};
+    fe_val v = {t, reg, LV_NONE, 0, false, false};
     return v;
 }
 
@@ -606,7 +606,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
                 fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, m->offset), 1, a->tok);
                 fe_emit(L, "st.%s [%%r%d], %%r%d", fe_elem_name(m->ty->kind), q.reg, v.reg);
             }
-            *out = (fe_val){t, p, LV_MEM, 0, false};
+            *out = (fe_val){t, p, LV_MEM, 0, false, false};
             return true;
         }
         return false;
@@ -656,7 +656,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
                 dst = fe_gen(L, a->a);
             } else {
                 fe_val p = fe_rvalue(L, a);
-                dst = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : t, p.reg, LV_MEM, 0, false};
+                dst = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : t, p.reg, LV_MEM, 0, false, false};
             }
             int r = fe_reg(L, RT(t->kind, 1, 0));
             fe_emit(L, "%s.%s %%r%d, %%r%d", i == 1 ? "sin" : "cos", fe_elem_name(t->kind), r, x.reg);
@@ -673,7 +673,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_error(L->c, call->tok, CVM_SYNTAX, "__ldg needs a pointer");
             return true;
         }
-        *out = fe_load(L, (fe_val){p.ty->base, p.reg, LV_MEM, 0, false});
+        *out = fe_load(L, (fe_val){p.ty->base, p.reg, LV_MEM, 0, false, false});
         return true;
     }
     if (strcmp(name, "__saturatef") == 0) {

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static fe_val rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false}; }
+static fe_val rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false, false}; }
 
 static fe_node *node(fe_lower *L, fe_nk kind, fe_tok *at)
 {
@@ -206,7 +206,7 @@ static fe_val cg_reduce(fe_lower *L, fe_node *call, fe_type *tile, fe_type *op)
         return v;
     var->name = "__cg_reduce_acc";
     var->ty = t;
-    var->val = (fe_val){t, acc, LV_REG, 0, false};
+    var->val = (fe_val){t, acc, LV_REG, 0, false, false};
     var->next = L->vars;
     fe_var *saved = L->vars;
     L->vars = var;

@@ -239,6 +239,51 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         init_mem(L, addr, t, init->args);
 }
 
+/* Collects the names x of `&x` in a function body: those variables live in
+ * local memory (a register has no address). */
+static void scan_taken(fe_lower *L, fe_node *n)
+{
+    for (; n && !L->c->err; n = NULL) {
+        if (n->kind == N_UNARY && n->op == '&' && n->a && n->a->kind == N_IDENT) {
+            bool have = false;
+            for (int i = 0; i < L->ntaken && !have; i++)
+                have = strcmp(L->taken[i], n->a->name) == 0;
+            if (!have && L->ntaken == 64)
+                fe_error(L->c, n->tok, CVM_LIMIT, "addresses of more than 64 local variables taken in one kernel");
+            else if (!have)
+                L->taken[L->ntaken++] = n->a->name;
+        }
+        scan_taken(L, n->a);
+        scan_taken(L, n->b);
+        scan_taken(L, n->c);
+        scan_taken(L, n->d);
+        for (fe_node *x = n->args; x; x = x->next)
+            scan_taken(L, x);
+    }
+}
+
+static bool is_taken(fe_lower *L, const char *name)
+{
+    for (int i = 0; i < L->ntaken; i++)
+        if (strcmp(L->taken[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* A scalar variable in local memory, initialized with v (or zero). */
+static fe_var *memory_var(fe_lower *L, const char *name, fe_type *t, const fe_val *v, const fe_tok *at)
+{
+    fe_var *var = bind(L, name, t);
+    if (!var)
+        return NULL;
+    var->mem = MEM_LOCAL;
+    var->offset = local_alloc(L, t);
+    fe_val addr = fe_addr_of_var(L, var);
+    addr.ty = t;
+    fe_store(L, addr, v ? *v : fe_const_int(L, TY_I32, 0), at);
+    return var;
+}
+
 static void local_decl(fe_lower *L, fe_node *d)
 {
     fe_type *t = d->ty;
@@ -275,11 +320,15 @@ static void local_decl(fe_lower *L, fe_node *d)
             return;
         }
         v = fe_load(L, v);
+        if (is_taken(L, d->name)) {
+            memory_var(L, d->name, t, &v, d->tok);
+            return;
+        }
         int r = fe_reg(L, L->rtypes[v.reg]);
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
         fe_var *var = bind(L, d->name, t);
         if (var)
-            var->val = (fe_val){t, r, LV_REG, 0, false};
+            var->val = (fe_val){t, r, LV_REG, 0, false, false};
         directive(L, ".var %s %%r%d", d->name, r);
         return;
     }
@@ -315,6 +364,14 @@ static void local_decl(fe_lower *L, fe_node *d)
         }
         return;
     }
+    if (is_taken(L, d->name) && t->kind != TY_PTR) {
+        fe_val v = {0};
+        if (d->a)
+            v = d->a->kind == N_INITLIST ? (d->a->args ? fe_rvalue(L, d->a->args) : fe_const_int(L, TY_I32, 0))
+                                         : fe_rvalue(L, d->a);
+        memory_var(L, d->name, t, d->a ? &v : NULL, d->tok);
+        return;
+    }
     int r;
     if (d->a) {
         fe_val v;
@@ -334,7 +391,7 @@ static void local_decl(fe_lower *L, fe_node *d)
     }
     fe_var *var = bind(L, d->name, t);
     if (var)
-        var->val = (fe_val){fe_unqual(t), r, LV_REG, 0, false};
+        var->val = (fe_val){fe_unqual(t), r, LV_REG, 0, false, false};
     if (var && t->is_const)
         var->val.ty = t;
     directive(L, ".var %s %%r%d", d->name, r);
@@ -519,7 +576,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
             L->rtypes[f->ret_reg] = L->rtypes[v.reg];
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         } else if (in_memory(f->ret_ty)) {
-            fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false};
+            fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false, false};
             if (s->a->kind == N_INITLIST)
                 init_mem(L, dst, f->ret_ty, s->a);
             else
@@ -710,12 +767,12 @@ static void bind_this(fe_lower *L, fe_val obj, fe_type *st)
 {
     fe_var *v = bind(L, "this", fe_ptr_to(L->c, st));
     if (v)
-        v->val = (fe_val){fe_ptr_to(L->c, st), obj.reg, LV_NONE, 0, false};
+        v->val = (fe_val){fe_ptr_to(L->c, st), obj.reg, LV_NONE, 0, false, false};
     for (fe_member *m = st->members; m; m = m->next) {
         fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, NULL);
         fe_var *mv = bind(L, m->name, m->ty);
         if (mv)
-            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile};
+            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false};
     }
 }
 
@@ -776,6 +833,8 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     snprintf(text, sizeof text, ".inline \"%s\" %u %u %u", fn->name, at->file, at->line, at->col);
     region r = region_open(L, text);
     fe_var *saved = L->vars;
+    int ntaken = L->ntaken;
+    scan_taken(L, fn->body);
     L->vars = L->globals;
     if (obj)
         bind_this(L, *obj, fn->owner);
@@ -790,7 +849,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
             if (vals[i].lv == LV_NONE) { /* const T& to a temporary: a fresh copy */
                 int reg = fe_reg(L, L->rtypes[vals[i].reg]);
                 fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
-                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(q->ty)), reg, LV_REG, 0, false};
+                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(q->ty)), reg, LV_REG, 0, false, false};
             } else {
                 v->val = vals[i];
             }
@@ -802,10 +861,13 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 break;
             }
             fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], q->ty);
+        } else if (is_taken(L, q->name) && q->ty->kind != TY_PTR) {
+            L->vars = v->next; /* rebound in memory */
+            memory_var(L, q->name, fe_unqual(q->ty), &vals[i], at);
         } else { /* by value: a fresh register the body may modify */
             int reg = fe_reg(L, L->rtypes[vals[i].reg]);
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
-            v->val = (fe_val){fe_unqual(q->ty), reg, LV_REG, 0, false};
+            v->val = (fe_val){fe_unqual(q->ty), reg, LV_REG, 0, false, false};
         }
     }
     fe_emit(L, "block");
@@ -817,14 +879,15 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     L->blocks--;
     fe_emit(L, "end");
     L->vars = saved;
+    L->ntaken = ntaken;
     region_close(L, r, ".endinline");
     L->loc_line = 0;
     fe_loc(L, at);
     if (fr.ret_reg < 0)
-        return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false};
+        return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false, false};
     if (ref || in_memory(fn->ty))
-        return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false};
-    return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false};
+        return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false, false};
+    return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false, false};
 }
 
 fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
@@ -891,7 +954,7 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
     if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), fe_unqual(t)))
         return vals[0]; /* copy: T(x) of a T */
     uint32_t off = local_alloc(L, t);
-    fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false};
+    fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false};
     fe_emit(L, "const.ptr.local %%r%d, %u", obj.reg, off);
     construct_at(L, obj, t, vals, n, at);
     return obj;
@@ -1081,7 +1144,12 @@ static void kernel_params(fe_lower *L, fe_node *fn)
         }
         int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
         fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, name);
-        v->val = (fe_val){t->kind == TY_PTR ? t : fe_unqual(t), r, LV_REG, 0, false};
+        if (is_taken(L, name) && t->kind != TY_PTR) {
+            L->vars = v->next;
+            memory_var(L, name, fe_unqual(t), &(fe_val){fe_unqual(t), r, LV_NONE, 0, false, false}, p->tok);
+            continue;
+        }
+        v->val = (fe_val){t->kind == TY_PTR ? t : fe_unqual(t), r, LV_REG, 0, false, false};
         directive(L, ".var \"%s\" %%r%d", name, r);
     }
 }
@@ -1094,6 +1162,8 @@ static void kernel(fe_lower *L, fe_node *fn, const char *name)
     L->ninsn = 0;
     L->shared_size = L->local_size = 0;
     L->nshared = 0;
+    L->ntaken = 0;
+    scan_taken(L, fn->body);
     L->uses_plane = L->uses_f64 = L->uses_f16 = false;
     L->vars = L->globals;
     L->frame = NULL;
@@ -1138,31 +1208,106 @@ static void kernel(fe_lower *L, fe_node *fn, const char *name)
 
 /* ---- module-scope variables ---- */
 
+/* A constant number: kind 0 integer (i), 1 float, 2 double (d). */
+typedef struct cnum { int kind; int64_t i; double d; } cnum;
+
+static double cnum_d(cnum v) { return v.kind ? v.d : (double)v.i; }
+
+/* double to integer, saturating (as the VM's conversions; NaN gives 0) */
+static int64_t d2i(double d)
+{
+    if (d != d)
+        return 0;
+    if (d >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (d <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)d;
+}
+
+/* Constant expressions of module-scope initializers: literals, + - * /,
+ * casts and const variables, in the C types (float arithmetic in float). */
+static bool const_num(fe_ctx *c, fe_node *e, cnum *out, int depth)
+{
+    if (!e || depth > 32)
+        return false;
+    if (e->kind != N_IDENT && fe_const_eval(c, e, &out->i)) {
+        out->kind = 0;
+        return true;
+    }
+    switch (e->kind) {
+    case N_FLOAT:
+        out->kind = e->is_float32 ? 1 : 2;
+        out->d = e->is_float32 ? (double)(float)e->fval : e->fval;
+        return true;
+    case N_UNARY: {
+        if ((e->op != '-' && e->op != '+') || !const_num(c, e->a, out, depth + 1))
+            return false;
+        if (e->op == '-') {
+            if (out->kind)
+                out->d = -out->d;
+            else
+                out->i = (int64_t)(0 - (uint64_t)out->i);
+        }
+        return true;
+    }
+    case N_BIN: {
+        cnum a, b;
+        if ((e->op != '+' && e->op != '-' && e->op != '*' && e->op != '/') || !const_num(c, e->a, &a, depth + 1) ||
+            !const_num(c, e->b, &b, depth + 1) || (!a.kind && !b.kind))
+            return false; /* integer forms are fe_const_eval's */
+        double x = cnum_d(a), y = cnum_d(b), r = 0;
+        out->kind = a.kind > b.kind ? a.kind : b.kind;
+        if (out->kind == 1) { /* float arithmetic, rounded once */
+            float fx = (float)x, fy = (float)y;
+            r = e->op == '+' ? fx + fy : e->op == '-' ? fx - fy : e->op == '*' ? fx * fy : fx / fy;
+            r = (double)(float)r;
+        } else {
+            r = e->op == '+' ? x + y : e->op == '-' ? x - y : e->op == '*' ? x * y : x / y;
+        }
+        out->d = r;
+        return true;
+    }
+    case N_CAST: {
+        fe_node *x = e->op == 'F' ? e->args : e->a;
+        if (!x || (e->op == 'F' && x->next) || !fe_is_arith(e->ty) || !const_num(c, x, out, depth + 1))
+            return false;
+        if (fe_is_float(e->ty)) {
+            double d = cnum_d(*out);
+            out->kind = e->ty->kind == TY_F64 ? 2 : 1;
+            out->d = out->kind == 1 ? (double)(float)d : d;
+        } else if (out->kind) {
+            out->i = d2i(out->d);
+            out->kind = 0;
+        }
+        return true;
+    }
+    case N_IDENT:
+        for (fe_node *g = c->globals; g; g = g->next)
+            if (strcmp(g->name, e->name) == 0)
+                return g->ty->is_const && g->a && g->a->kind != N_INITLIST && fe_is_arith(g->ty) &&
+                       const_num(c, g->a, out, depth + 1);
+        return false;
+    default:
+        return false;
+    }
+}
+
 static void put_scalar(uint8_t *p, fe_type *t, fe_node *e, fe_ctx *c)
 {
-    int64_t iv = 0;
-    double dv = 0;
-    bool neg = false;
-    fe_node *x = e;
-    while (x && x->kind == N_UNARY && (x->op == '-' || x->op == '+')) {
-        if (x->op == '-')
-            neg = !neg;
-        x = x->a;
-    }
-    if (x && x->kind == N_CAST && x->a)
-        x = x->a;
-    if (x && x->kind == N_FLOAT) {
-        dv = neg ? -x->fval : x->fval;
-        iv = (int64_t)dv;
-    } else if (fe_const_eval(c, e, &iv)) {
-        dv = (double)iv;
-    } else {
-        fe_error(c, e->tok, CVM_UNSUPPORTED, "initializer of a module-scope variable must be a constant");
+    cnum v = {0, 0, 0};
+    if (!const_num(c, e, &v, 0)) {
+        fe_error(c, e->tok, CVM_UNSUPPORTED, "initializer of a module-scope variable must be a constant expression");
         return;
     }
+    double dv = cnum_d(v);
+    int64_t iv = v.kind ? d2i(v.d) : v.i;
     switch (t->kind) {
     case TY_F32: { float f = (float)dv; memcpy(p, &f, 4); break; }
     case TY_F64: memcpy(p, &dv, 8); break;
+    case TY_F16: case TY_BF16:
+        fe_error(c, e->tok, CVM_UNSUPPORTED, "initialized module-scope half variables are not supported");
+        break;
     default: {
         uint64_t u = (uint64_t)iv;
         for (uint32_t i = 0; i < t->size && i < 8; i++)

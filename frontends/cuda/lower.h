@@ -19,6 +19,7 @@ typedef struct fe_val {
     int lv;
     int elem;     /* LV_ELEM: element index */
     bool vol;     /* volatile memory access */
+    bool is_null; /* the literal 0, NULL or nullptr: also a null pointer constant */
 } fe_val;
 
 typedef struct fe_var {
@@ -58,6 +59,8 @@ typedef struct fe_lower {
     uint32_t loc_file, loc_line, loc_col;
     struct { fe_node *decl; uint32_t offset; } shared[64];
     int nshared;
+    const char *taken[64]; /* locals whose address is taken (&x): kept in local memory */
+    int ntaken;
 } fe_lower;
 
 #define RT(kind, lanes, space) ((uint32_t)(kind) | ((uint32_t)(lanes) << 8) | ((uint32_t)(space) << 16))

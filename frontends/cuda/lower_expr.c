@@ -12,11 +12,12 @@
 
 static fe_val rv(fe_type *t, int reg)
 {
-    fe_val v = {t, reg, LV_NONE, 0, false};
+    fe_val v = {t, reg, LV_NONE, 0, false, false};
     return v;
 }
 
 static fe_val bad(fe_lower *L) { return fe_const_int(L, TY_I32, 0); }
+static fe_val null_test(fe_lower *L, fe_val p, bool eq, const fe_tok *at);
 
 fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v)
 {
@@ -61,7 +62,7 @@ fe_val fe_addr_of_var(fe_lower *L, fe_var *v)
 {
     if (!v->mem)
         return v->val;
-    fe_val a = {v->ty, 0, LV_MEM, 0, v->ty->is_volatile};
+    fe_val a = {v->ty, 0, LV_MEM, 0, v->ty->is_volatile, false};
     switch (v->mem) {
     case MEM_SHARED:
     case MEM_LOCAL: {
@@ -137,9 +138,12 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
         fe_emit(L, "cvt.%s %%r%d, %%r%d", fe_elem_name(to->kind), r, v.reg);
         return rv(to, r);
     }
-    if (to->kind == TY_BOOL && from->kind == TY_PTR) {
-        fe_error(L->c, at, CVM_UNSUPPORTED, "pointer to bool conversion is not supported in kernels");
-        return bad(L);
+    if (to->kind == TY_BOOL && from->kind == TY_PTR)
+        return null_test(L, v, false, at);
+    if (to->kind == TY_PTR && v.is_null) { /* a null pointer is a global one */
+        int r = fe_reg(L, RT(TY_PTR, 1, SP_GLOBAL));
+        fe_emit(L, "const.ptr.global %%r%d, 0", r);
+        return rv(to, r);
     }
     if (to->kind == TY_PTR && from->kind != TY_PTR) {
         fe_error(L->c, at, CVM_UNSUPPORTED, "integer to pointer conversion is not supported in kernels");
@@ -293,7 +297,7 @@ static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
         fe_type *et = base.ty->base;
         fe_val p = rv(fe_ptr_to(L->c, et), base.reg);
         fe_val q = fe_ptr_add(L, p, fe_rvalue(L, ie), 1, at);
-        fe_val lv = {et, q.reg, LV_MEM, 0, base.vol || et->is_volatile};
+        fe_val lv = {et, q.reg, LV_MEM, 0, base.vol || et->is_volatile, false};
         return lv;
     }
     base = fe_load(L, base);
@@ -302,7 +306,7 @@ static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
         return bad(L);
     }
     fe_val q = fe_ptr_add(L, base, fe_rvalue(L, ie), 1, at);
-    fe_val lv = {base.ty->base, q.reg, LV_MEM, 0, base.ty->base->is_volatile};
+    fe_val lv = {base.ty->base, q.reg, LV_MEM, 0, base.ty->base->is_volatile, false};
     return lv;
 }
 
@@ -319,10 +323,10 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
         }
         if (base.lv == LV_MEM) {
             fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * (int)t->base->size), 1, e->tok);
-            fe_val lv = {t->base, q.reg, LV_MEM, 0, base.vol};
+            fe_val lv = {t->base, q.reg, LV_MEM, 0, base.vol, false};
             return lv;
         }
-        fe_val v = {t->base, base.reg, base.lv == LV_REG ? LV_ELEM : LV_ELEM, idx, false};
+        fe_val v = {t->base, base.reg, base.lv == LV_REG ? LV_ELEM : LV_ELEM, idx, false, false};
         if (base.lv == LV_NONE) /* extract from a temporary */
             return fe_load(L, v);
         return v;
@@ -334,7 +338,7 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
             return bad(L);
         }
         fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * 4), 1, e->tok);
-        fe_val lv = {fe_ty(TY_U32), q.reg, LV_MEM, 0, base.vol};
+        fe_val lv = {fe_ty(TY_U32), q.reg, LV_MEM, 0, base.vol, false};
         return lv;
     }
     if (t->kind != TY_STRUCT || base.lv != LV_MEM) {
@@ -344,7 +348,7 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
     for (fe_member *m = t->members; m; m = m->next) {
         if (strcmp(m->name, name) == 0) {
             fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, m->offset), 1, e->tok);
-            fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile};
+            fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false};
             return lv;
         }
     }
@@ -421,6 +425,25 @@ static bool is_cmp(int op)
 }
 
 /* a OP b on loaded values, with C's conversions. */
+/* p == NULL (eq) or p != NULL. Only global pointers can be null: shared,
+ * local and constant ones point into their space (offset 0 is an object). */
+static fe_val null_test(fe_lower *L, fe_val p, bool eq, const fe_tok *at)
+{
+    int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+    if (p.ty->kind != TY_PTR) {
+        fe_error(L->c, at, CVM_SYNTAX, "comparison of a pointer with an integer");
+        return rv(fe_ty(TY_BOOL), r);
+    }
+    if (fe_space_of(L, p.reg) != SP_GLOBAL) {
+        fe_emit(L, "const.bool %%r%d, %d", r, eq ? 0 : 1);
+        return rv(fe_ty(TY_BOOL), r);
+    }
+    int z = fe_reg(L, RT(TY_PTR, 1, SP_GLOBAL));
+    fe_emit(L, "const.ptr.global %%r%d, 0", z);
+    fe_emit(L, "%s.ptr.global %%r%d, %%r%d, %%r%d", eq ? "eq" : "ne", r, p.reg, z);
+    return rv(fe_ty(TY_BOOL), r);
+}
+
 static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, fe_node *mul_hint)
 {
     a = fe_load(L, a);
@@ -438,6 +461,8 @@ static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, f
             fe_emit(L, "div.i64 %%r%d, %%r%d, %%r%d", q, d, s.reg);
             return rv(fe_ty(TY_I64), q);
         }
+        if ((op == FE_OP2('=', '=') || op == FE_OP2('!', '=')) && (a.is_null || b.is_null))
+            return null_test(L, a.is_null ? b : a, op == FE_OP2('=', '='), at);
         if (is_cmp(op) && a.ty->kind == TY_PTR && b.ty->kind == TY_PTR) {
             int r = fe_reg(L, RT(TY_BOOL, 1, 0));
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", cmp_name(op), fe_tname_of(L, a.reg), r, a.reg, b.reg);
@@ -557,10 +582,8 @@ fe_val fe_cond_bool(fe_lower *L, fe_node *e)
     fe_val v = fe_rvalue(L, e);
     if (v.ty->kind == TY_BOOL)
         return v;
-    if (v.ty->kind == TY_PTR) {
-        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "testing a pointer for null is not supported in kernels");
-        return v;
-    }
+    if (v.ty->kind == TY_PTR)
+        return null_test(L, v, false, e->tok);
     if (!fe_is_arith(v.ty)) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "a condition must be a number, bool or pointer");
         return v;
@@ -767,7 +790,7 @@ static fe_val unary(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_SYNTAX, "indirection requires a pointer operand");
             return bad(L);
         }
-        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile};
+        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false};
         return lv;
     }
     case '&': {
@@ -808,6 +831,11 @@ static fe_val unary(fe_lower *L, fe_node *e)
 
 static fe_val literal_int(fe_lower *L, fe_node *e)
 {
+    if (e->ival == 0 && (!e->ty || fe_is_int(e->ty))) { /* 0, NULL, nullptr */
+        fe_val z = fe_const_int(L, TY_I32, 0);
+        z.is_null = true;
+        return z;
+    }
     if (e->ty)
         return fe_const_int(L, e->ty->kind, (int64_t)e->ival);
     uint64_t v = e->ival;
@@ -873,7 +901,7 @@ static fe_val call(fe_lower *L, fe_node *e)
             obj = fe_gen(L, e->a->a);
         } else {
             fe_val p = fe_rvalue(L, e->a->a);
-            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false};
+            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false, false};
         }
         if (fe_builtin_method(L, e, obj, &out) || method_call(L, e, obj, e->a->name, &out))
             return out;
@@ -888,7 +916,7 @@ static fe_val call(fe_lower *L, fe_node *e)
     const char *name = e->a->name;
     fe_var *self = fe_lookup(L, "this");
     if (self && self->val.ty->kind == TY_PTR) {
-        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false};
+        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false};
         if (method_call(L, e, obj, name, &out))
             return out;
     }
@@ -966,7 +994,7 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_SYNTAX, "'->' on a non-pointer");
             return bad(L);
         }
-        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile};
+        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false};
         return member_of(L, lv, e);
     }
     case N_STR:
