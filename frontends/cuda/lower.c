@@ -14,6 +14,7 @@
 
 static void stmt(fe_lower *L, fe_node *s);
 static bool has_ctor(fe_type *t);
+static void switch_labels(fe_lower *L, fe_node *item, int sel);
 static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at);
 
 /* ---- registers and text ---- */
@@ -434,6 +435,7 @@ static void loop_stmt(fe_lower *L, fe_node *s)
         stmt(L, s->a);
     int64_t k;
     fe_emit(L, "loop");
+    L->loops++;
     if (s->kind != N_DO && s->b && !(fe_const_eval(L->c, s->b, &k) && k)) {
         fe_loc(L, s->b->tok);
         break_unless(L, s->b);
@@ -453,6 +455,7 @@ static void loop_stmt(fe_lower *L, fe_node *s)
         fe_emit(L, "not.bool %%r%d, %%r%d", n, c.reg);
         fe_emit(L, "break_if %%r%d", n);
     }
+    L->loops--;
     fe_emit(L, "end");
     region_close(L, r, ".endscope");
     L->vars = saved;
@@ -489,8 +492,28 @@ static void switch_stmt(fe_lower *L, fe_node *s)
         return;
     }
     fe_emit(L, "switch %%r%d", sel);
+    L->switches++;
+    switch_labels(L, s->d->args, sel);
+    L->switches--;
+}
+
+/* The leftmost token of an expression (binary nodes carry their operator's). */
+static fe_tok *leftmost(fe_node *e)
+{
+    while (e->a && (e->kind == N_BIN || e->kind == N_COND || e->kind == N_INDEX || e->kind == N_MEMBER ||
+                    e->kind == N_ARROW || e->kind == N_POSTINC || e->kind == N_POSTDEC ||
+                    e->kind == N_ASSIGN || e->kind == N_COMMA))
+        e = e->a;
+    return e->tok;
+}
+
+/* The body of a switch: runs of labels, each followed by its statements. */
+static void switch_labels(fe_lower *L, fe_node *item, int sel)
+{
+    (void)sel;
+    int64_t seen[512];
+    int nseen = 0;
     fe_var *saved = L->vars;
-    fe_node *item = s->d->args;
     if (item && item->kind != N_CASE && item->kind != N_DEFAULT) {
         fe_error(L->c, item->tok, CVM_UNSUPPORTED, "statements before the first case label");
         return;
@@ -520,6 +543,17 @@ static void switch_stmt(fe_lower *L, fe_node *s)
             }
             if (!item->b)
                 b = a;
+            a = (int32_t)a;
+            b = (int32_t)b;
+            for (int64_t x = a; x <= b && x - a <= 256; x++) {
+                for (int j = 0; j < nseen; j++)
+                    if (seen[j] == x) {
+                        fe_error(L->c, leftmost(item->a), CVM_SYNTAX, "duplicate case value '%lld'", (long long)x);
+                        return;
+                    }
+                if (nseen < 512)
+                    seen[nseen++] = x;
+            }
             if (b - a > 256) {
                 fe_error(L->c, item->tok, CVM_LIMIT, "case range too large");
                 return;
@@ -638,13 +672,21 @@ static void stmt(fe_lower *L, fe_node *s)
         return;
     case N_CASE:
     case N_DEFAULT:
-        fe_error(L->c, s->tok, CVM_UNSUPPORTED,
-                 "case label nested inside another statement of the switch is not supported");
+        if (!L->switches)
+            fe_error(L->c, s->tok, CVM_SYNTAX, "'%s' statement not in switch statement",
+                     s->kind == N_CASE ? "case" : "default");
+        else
+            fe_error(L->c, s->tok, CVM_UNSUPPORTED,
+                     "case label nested inside another statement of the switch is not supported");
         return;
     case N_BREAK:
+        if (!L->loops && !L->switches)
+            fe_error(L->c, s->tok, CVM_SYNTAX, "'break' statement not in loop or switch statement");
         fe_emit(L, "break");
         return;
     case N_CONTINUE:
+        if (!L->loops)
+            fe_error(L->c, s->tok, CVM_SYNTAX, "'continue' statement not in loop statement");
         fe_emit(L, "continue");
         return;
     case N_RETURN:
@@ -874,7 +916,11 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     L->blocks++;
     fr.blocks = L->blocks;
     L->frame = &fr;
+    int loops = L->loops, switches = L->switches;
+    L->loops = L->switches = 0;
     stmt(L, fn->body);
+    L->loops = loops;
+    L->switches = switches;
     L->frame = fr.up;
     L->blocks--;
     fe_emit(L, "end");
@@ -1163,6 +1209,7 @@ static void kernel(fe_lower *L, fe_node *fn, const char *name)
     L->shared_size = L->local_size = 0;
     L->nshared = 0;
     L->ntaken = 0;
+    L->loops = L->switches = 0;
     scan_taken(L, fn->body);
     L->uses_plane = L->uses_f64 = L->uses_f16 = false;
     L->vars = L->globals;
