@@ -234,7 +234,8 @@ TSAN_BUILD ?= build-tsan
 TSAN_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_sched.c tests/test_runtime.c \
               tests/test_concurrency.c tests/test_race.c))
 VALGRIND_BUILD ?= build-valgrind
-VALGRIND_TESTS ?= test_asm test_verify test_api test_sched test_oom
+VALGRIND_TESTS ?= test_asm test_verify test_api test_sched test_oom test_fuzz_replay
+VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 ROBUST_VARS = ISA=off DISPATCH=switch OPT="-O1 -g"
 # CI points VALGRIND_BUILD at the switch-dispatch check build and reuses it.
 VALGRIND_VARS ?= $(ROBUST_VARS)
@@ -262,9 +263,7 @@ tsan:
 
 valgrind:
 	$(MAKE) BUILD=$(VALGRIND_BUILD) $(VALGRIND_VARS) $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
-	prove -f --exec 'timeout 600 valgrind -q --error-exitcode=1 --leak-check=full \
-	    --errors-for-leak-kinds=definite,indirect' \
-	    $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
+	prove -f --exec 'timeout 600 $(VALGRIND)' $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
 
 # The benchmark suite (docs/performance.md). Words after `make bench --` are
 # passed to the harness, so they are swallowed here as goals.

@@ -293,6 +293,17 @@ static cvm_status expect_end(as *a)
     return CVM_OK;
 }
 
+/* Two hex digits the caller has checked. (Not sscanf: the text need not be NUL-terminated.) */
+static unsigned hex2(const char *s)
+{
+    unsigned v = 0;
+    for (int k = 0; k < 2; k++) {
+        char c = s[k];
+        v = v * 16 + (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
 /* Decodes a string token into a scratch buffer (n bytes at most 1 MiB). */
 static cvm_status unquote(as *a, tok t, char **out, size_t *out_n, vec *scratch)
 {
@@ -313,8 +324,7 @@ static cvm_status unquote(as *a, tok t, char **out, size_t *out_n, vec *scratch)
                 c = e;
             else if (e == 'x' && i + 2 < t.n - 1 + 1 && strchr("0123456789abcdefABCDEF", t.s[i + 1]) &&
                      strchr("0123456789abcdefABCDEF", t.s[i + 2]) && t.s[i + 1] && t.s[i + 2]) {
-                unsigned v;
-                sscanf(t.s + i + 1, "%2x", &v);
+                unsigned v = hex2(t.s + i + 1);
                 if (v == 0)
                     return err(a, t.col + i - 1, "strings cannot contain NUL (\\x00)");
                 c = (char)v;
@@ -430,10 +440,10 @@ static cvm_status parse_hexbytes(as *a, tok t)
     if (t.kind != 'w' || t.n < 2 || t.s[0] != '0' || t.s[1] != 'x' || t.n % 2)
         return err(a, t.col, "expected initializer bytes as 0x followed by pairs of hex digits");
     for (uint32_t i = 2; i < t.n; i += 2) {
-        unsigned v;
-        if (!strchr("0123456789abcdefABCDEF", t.s[i]) || !strchr("0123456789abcdefABCDEF", t.s[i + 1]) ||
-            sscanf(t.s + i, "%2x", &v) != 1)
+        if (!t.s[i] || !t.s[i + 1] || !strchr("0123456789abcdefABCDEF", t.s[i]) ||
+            !strchr("0123456789abcdefABCDEF", t.s[i + 1]))
             return err(a, t.col + i, "bad hex digit in initializer bytes");
+        unsigned v = hex2(t.s + i);
         uint8_t *d = vec_push(a, &a->data, 1, 1);
         if (!d)
             return CVM_OUT_OF_MEMORY;

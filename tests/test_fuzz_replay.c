@@ -34,13 +34,14 @@ typedef struct counts {
     int files, modules, failed;
 } counts;
 
+/* Exactly the file's bytes, no NUL after them: text input is not NUL-terminated. */
 static uint8_t *read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     uint8_t *p = NULL;
     long n = -1;
     if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (p = malloc((size_t)n + 1)) && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        (p = malloc(n ? (size_t)n : 1)) && fread(p, 1, (size_t)n, f) != (size_t)n) {
         free(p);
         p = NULL;
     }
