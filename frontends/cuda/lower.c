@@ -288,6 +288,11 @@ static fe_var *memory_var(fe_lower *L, const char *name, fe_type *t, const fe_va
 static void local_decl(fe_lower *L, fe_node *d)
 {
     fe_type *t = d->ty;
+    for (fe_var *v = L->vars; v && v != L->scope; v = v->next)
+        if (strcmp(v->name, d->name) == 0) {
+            fe_error(L->c, d->tok, CVM_SYNTAX, "redefinition of '%s'", d->name);
+            return;
+        }
     if (d->storage & FE_S_EXTERN && d->storage & FE_S_SHARED) {
         fe_var *v = bind(L, d->name, t->kind == TY_ARRAY ? t : fe_array_of(L->c, t, 0));
         if (v)
@@ -402,16 +407,19 @@ static void local_decl(fe_lower *L, fe_node *d)
 
 static void block(fe_lower *L, fe_node *b)
 {
-    fe_var *saved = L->vars;
+    fe_var *saved = L->vars, *scope = L->scope;
     region r = {0, 0};
     bool scoped = b->op != 'D';
-    if (scoped)
+    if (scoped) {
         r = region_open(L, ".scope");
+        L->scope = L->vars;
+    }
     for (fe_node *s = b->args; s && !L->c->err; s = s->next)
         stmt(L, s);
     if (scoped) {
         region_close(L, r, ".endscope");
         L->vars = saved;
+        L->scope = scope;
     }
 }
 

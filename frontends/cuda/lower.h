@@ -59,7 +59,8 @@ typedef struct fe_lower {
     uint32_t loc_file, loc_line, loc_col;
     struct { fe_node *decl; uint32_t offset; } shared[64];
     int nshared;
-    int loops, switches;   /* enclosing loops and switches in the current function */
+    int loops, switches;
+    fe_var *scope;         /* L->vars at the start of the innermost block (redefinitions) */   /* enclosing loops and switches in the current function */
     const char *taken[64]; /* locals whose address is taken (&x): kept in local memory */
     int ntaken;
 } fe_lower;

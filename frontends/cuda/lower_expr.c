@@ -921,13 +921,34 @@ static fe_val call(fe_lower *L, fe_node *e)
             return out;
     }
     fe_node *fn = fe_find_func(L, e, name, NULL, 0);
+    if (fn && (fn->storage & FE_S_HOST) && !(fn->storage & FE_S_DEVICE)) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "calling a __host__ function from a %s function is not allowed",
+                 L->frame ? "__device__" : "__global__");
+        return bad(L);
+    }
     if (fn)
         return fe_call_user(L, e, fn);
-    if (!L->c->err && fe_builtin_call(L, e, name, &out))
-        return out;
-    if (!L->c->err)
-        fe_error(L->c, e->tok, CVM_SYNTAX, "call to undeclared function '%s'", name);
-    return bad(L);
+    if (!L->c->err && !fe_builtin_call(L, e, name, &out)) {
+        /* a user function of that name with another arity */
+        int n = 0, want = -1;
+        for (fe_node *a = e->args; a; a = a->next)
+            n++;
+        for (fe_node *f = L->c->funcs; f; f = f->next)
+            if (f->body && strcmp(f->name, name) == 0) {
+                want = 0;
+                for (fe_node *p = f->params; p; p = p->next)
+                    want++;
+            }
+        if (want >= 0 && !L->c->err) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "too %s arguments to function '%s' (%d given, %d expected)",
+                     n < want ? "few" : "many", name, n, want);
+            return bad(L);
+        }
+        if (!L->c->err)
+            fe_error(L->c, e->tok, CVM_SYNTAX, "call to undeclared function '%s'", name);
+        return bad(L);
+    }
+    return out;
 }
 
 fe_val fe_gen(fe_lower *L, fe_node *e)

@@ -58,7 +58,12 @@ static fe_tok *expect(fe_ctx *c, const char *s)
         if (t->kind == TK_EOF && !c->err)
             fe_error(c, c->ntoks ? &c->toks[c->ntoks - 1] : NULL, CVM_SYNTAX,
                      "expected '%s' at end of input", s);
-        else
+        else if (strcmp(s, ";") == 0 && c->pos > 0 && c->pos <= c->ntoks &&
+                 (c->toks[c->pos - 1].line != t->line || c->toks[c->pos - 1].file != t->file)) {
+            fe_tok after = c->toks[c->pos - 1]; /* just past the statement's last token */
+            after.col += after.len;
+            fe_error(c, &after, CVM_SYNTAX, "expected ';' after the expression");
+        } else
             fe_error(c, t, CVM_SYNTAX, "expected '%s' before '%.*s'", s, (int)t->len, t->s);
         return t;
     }
@@ -1000,8 +1005,9 @@ static fe_node *postfix(fe_ctx *c)
             n->a = e;
             n->args = args_list(c);
             e = n;
-        } else if (is(c, "<") && fe_tok_is(peek_at(c, 1), "<") && fe_tok_is(peek_at(c, 2), "<")) {
-            unsupported(c, t, "dynamic parallelism (launching a kernel from device code) is not supported");
+        } else if ((is(c, "<") && fe_tok_is(peek_at(c, 1), "<") && fe_tok_is(peek_at(c, 2), "<")) ||
+                   (is(c, "<<") && fe_tok_is(peek_at(c, 1), "<"))) {
+            unsupported(c, e->tok, "dynamic parallelism (launching a kernel from device code) is not supported");
             return e;
         } else if (accept(c, "[")) {
             fe_node *n = new_node(c, N_INDEX, t);
@@ -1365,6 +1371,19 @@ static fe_node *stmt(fe_ctx *c)
         unsupported(c, t, "labels and goto are not supported in kernels; use structured control flow (break, continue, return)");
         return new_node(c, N_EMPTY, t);
     }
+    if (t->kind == TK_IDENT && peek_at(c, 1)->kind == TK_IDENT && !is_typename(c, t) && !lookup(c, t->s, t->len)) {
+        static const char *const kw[] = {"sizeof", "new", "delete", "throw", "return", "typename", "operator",
+                                         "asm", "__asm__", "co_return", "else"};
+        bool keyword = false;
+        for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+            keyword |= fe_tok_is(t, kw[i]);
+        fe_tok *u = peek_at(c, 2);
+        if (!keyword && (fe_tok_is(u, "=") || fe_tok_is(u, ";") || fe_tok_is(u, ",") || fe_tok_is(u, "[") ||
+                         fe_tok_is(u, "("))) {
+            fe_error(c, t, CVM_SYNTAX, "unknown type name '%.*s'", (int)t->len, t->s);
+            return new_node(c, N_EMPTY, t);
+        }
+    }
     if (starts_decl(c)) {
         unsigned st = 0;
         fe_type *ty = declspec(c, &st, NULL);
@@ -1533,6 +1552,10 @@ static void add_func(fe_ctx *c, fe_node *f)
 static void toplevel(fe_ctx *c)
 {
     fe_tok *t = peek(c);
+    if (fe_tok_is(t, "}")) {
+        fe_error(c, t, CVM_SYNTAX, "extraneous closing brace ('}')");
+        return;
+    }
     if (t->kind == TK_PRAGMA || accept(c, ";")) {
         if (t->kind == TK_PRAGMA)
             next(c);
