@@ -149,6 +149,16 @@ static const char *const type_keywords[] = {
     "__constant__", "__launch_bounds__", "__align__", "register", "__inline__", "typedef",
 };
 
+static bool is_typename(fe_ctx *c, fe_tok *t);
+
+/* Is the (possibly qualified: Outer::Name) name at peek_at(c, k) a type? */
+static bool typename_at(fe_ctx *c, uint32_t k)
+{
+    while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
+        k += 2;
+    return is_typename(c, peek_at(c, k));
+}
+
 static bool is_typename(fe_ctx *c, fe_tok *t)
 {
     if (t->kind != TK_IDENT)
@@ -928,16 +938,19 @@ static fe_node *primary(fe_ctx *c)
         unsupported(c, t, "dynamic_cast is not supported in kernels");
         return new_node(c, N_INT, t);
     }
-    if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "::")) { /* cg::plus<int>() */
+    bool qualified_value = false;
+    if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "::")) { /* cg::plus<int>(), Mode::On */
         uint32_t k = 0;
         while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
             k += 2;
         if (is_typename(c, peek_at(c, k))) {
             c->pos += k;
             t = peek(c);
+        } else {
+            qualified_value = true;
         }
     }
-    if (t->kind == TK_IDENT && is_typename(c, t)) {
+    if (t->kind == TK_IDENT && !qualified_value && is_typename(c, t)) {
         /* functional cast or constructor call: float(x), float4{...} */
         fe_type *ty = type_name(c);
         fe_node *n = new_node(c, N_CAST, t);
@@ -1049,7 +1062,7 @@ static fe_node *unary(fe_ctx *c)
     }
     if (accept(c, "sizeof")) {
         fe_node *n = new_node(c, N_SIZEOF, t);
-        if (is(c, "(") && is_typename(c, peek_at(c, 1))) {
+        if (is(c, "(") && typename_at(c, 1)) {
             next(c);
             n->ty = type_name(c);
             expect(c, ")");
@@ -1058,7 +1071,7 @@ static fe_node *unary(fe_ctx *c)
         }
         return n;
     }
-    if (is(c, "(") && is_typename(c, peek_at(c, 1))) {
+    if (is(c, "(") && typename_at(c, 1)) {
         /* (type)expr, unless it is a functional cast like (float)(x) handled the same */
         next(c);
         fe_node *n = new_node(c, N_CAST, t);
