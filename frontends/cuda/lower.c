@@ -1481,6 +1481,12 @@ static void template_kernel(fe_lower *L, const char *spec)
             return;
         char *end = NULL;
         long long v = strtoll(arg, &end, 0);
+        if (strcmp(arg, "true") == 0 || strcmp(arg, "false") == 0) {
+            v = arg[0] == 't';
+            end = arg + strlen(arg);
+        } else if (end && end != arg && (*end == 'u' || *end == 'U') && !end[1]) {
+            end++; /* 256u */
+        }
         targs[k] = NULL;
         tvals[k] = v;
         if (!end || *end) {
