@@ -98,7 +98,9 @@ static void free_ctx(spv_ctx *c)
     if (c->regvar)
         cvm_bc_free(fn, u, c->regvar, c->k->nregs * sizeof(uint32_t));
     if (c->gbase)
-        cvm_bc_free(fn, u, c->gbase, c->k->nregs * sizeof(int32_t));
+        cvm_bc_free(fn, u, c->gbase, (c->vk->ninsns + 1) * sizeof(int32_t));
+    if (c->gbase_reg)
+        cvm_bc_free(fn, u, c->gbase_reg, (c->vk->ninsns + 1) * sizeof(uint32_t));
     if (c->bufviews)
         cvm_bc_free(fn, u, c->bufviews, (c->k->nparams + 1) * sizeof(spv_view));
     if (c->param_view)
@@ -123,11 +125,12 @@ static cvm_status setup(spv_ctx *c)
     void *u = c->mod->alloc_user;
     uint32_t nr = c->k->nregs ? c->k->nregs : 1;
     c->regvar = cvm_bc_alloc(fn, u, nr * sizeof(uint32_t));
-    c->gbase = cvm_bc_alloc(fn, u, nr * sizeof(int32_t));
+    c->gbase = cvm_bc_alloc(fn, u, (c->vk->ninsns + 1) * sizeof(int32_t));
+    c->gbase_reg = cvm_bc_alloc(fn, u, (c->vk->ninsns + 1) * sizeof(uint32_t));
     c->frames = cvm_bc_alloc(fn, u, (CVM_BC_MAX_DEPTH + 2) * sizeof(spv_frame));
     c->layout->params = cvm_bc_alloc(fn, u, (c->k->nparams ? c->k->nparams : 1) *
                                                 sizeof(cvm_spv_bind));
-    if (!c->regvar || !c->gbase || !c->frames || !c->layout->params)
+    if (!c->regvar || !c->gbase || !c->gbase_reg || !c->frames || !c->layout->params)
         return spv_fail(c, CVM_OUT_OF_MEMORY, "out of memory");
     c->layout->nparams = c->k->nparams;
     c->glsl = spv_id(c);

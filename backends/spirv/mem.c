@@ -14,52 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BASE_NONE (-1)
-#define BASE_MANY (-2)
-
-static void meet(int32_t *dst, int32_t v, bool *changed)
-{
-    if (v == BASE_NONE || *dst == v || *dst == BASE_MANY)
-        return;
-    *dst = *dst == BASE_NONE ? v : BASE_MANY;
-    *changed = true;
-}
-
-/* Static base parameter of every ptr.global register (fixpoint over the code). */
-static void analyse_bases(spv_ctx *c)
-{
-    const cvm_bc_kernel *k = c->k;
-    for (uint32_t r = 0; r < k->nregs; r++)
-        c->gbase[r] = BASE_NONE;
-    bool changed = true;
-    for (uint32_t round = 0; changed && round < k->nregs + 2; round++) {
-        changed = false;
-        for (uint32_t pc = 0; pc < c->vk->ninsns; pc++) {
-            cvm_bc_insn in;
-            if (!cvm_bc_insn_at(k, c->vk->insns[pc].word, &in))
-                continue;
-            const cvm_bc_opinfo *oi = cvm_bc_op_info(in.op);
-            if (!oi || !oi->format || oi->format[0] != 'd' || in.nops < 1)
-                continue;
-            uint32_t d = in.ops[0];
-            if (d >= k->nregs || k->regs[d].elem != CVM_T_PTR_GLOBAL)
-                continue;
-            if (in.op == CVM_OP_PARAM && in.ops[1] < k->nparams &&
-                k->params[in.ops[1]].kind == CVM_PARAM_BUFFER && in.ops[2] == 0) {
-                meet(&c->gbase[d], (int32_t)in.ops[1], &changed);
-            } else if (in.op == CVM_OP_PTR_ADD || in.op == CVM_OP_MOV) {
-                meet(&c->gbase[d], c->gbase[in.ops[1]], &changed);
-            } else if (in.op == CVM_OP_SELECT) {
-                for (unsigned i = 1; i < in.nops; i++)
-                    if (k->regs[in.ops[i]].elem == CVM_T_PTR_GLOBAL)
-                        meet(&c->gbase[d], c->gbase[in.ops[i]], &changed);
-            } else {
-                meet(&c->gbase[d], BASE_MANY, &changed);
-            }
-        }
-    }
-}
-
 static uint32_t rt_array_u32(spv_ctx *c, uint32_t len_id)
 {
     uint32_t u = spv_t_int(c, 32), id = spv_id(c);
@@ -209,7 +163,8 @@ cvm_status spv_mem_setup(spv_ctx *c)
     c->layout->spec_local_size[1] = 1;
     c->layout->spec_local_size[2] = 2;
     c->layout->spec_dyn_shared = 3;
-    analyse_bases(c);
+    if (spv_analyse_bases(c) != CVM_OK)
+        return c->st;
     setup_params(c);
     if (c->st == CVM_OK)
         setup_shared(c);
@@ -366,16 +321,22 @@ static const spv_view *view_of(spv_ctx *c, uint32_t r, bool write)
 {
     const spv_view *v = NULL;
     switch (c->k->regs[r].elem) {
-    case CVM_T_PTR_GLOBAL:
-        if (c->gbase[r] < 0) {
+    case CVM_T_PTR_GLOBAL: {
+        int32_t base = c->gbase_reg[c->pc] == r ? c->gbase[c->pc] : -1;
+        for (uint32_t p = 0; base == SPV_BASE_DEAD && p < c->k->nparams; p++)
+            if (c->k->params[p].kind == CVM_PARAM_BUFFER) /* never executed: any buffer will do */
+                base = (int32_t)p;
+        if (base < 0) {
             spv_fail(c, CVM_UNSUPPORTED,
-                     "the global pointer in register %%r%u is not derived from one buffer "
-                     "parameter (module symbol, loaded or selected between buffers): it needs "
-                     "buffer device address, which this backend does not emit yet", r);
+                     "the global pointer in register %%r%u may come from more than one buffer "
+                     "parameter here (module symbol, loaded, or selected or merged between "
+                     "buffers): it needs buffer device address, which this backend does not emit yet",
+                     r);
             return NULL;
         }
-        v = &c->bufviews[c->param_view[c->gbase[r]]];
+        v = &c->bufviews[c->param_view[base]];
         break;
+    }
     case CVM_T_PTR_SHARED: v = &c->shared; break;
     case CVM_T_PTR_LOCAL: v = &c->local; break;
     case CVM_T_PTR_CONST:

@@ -89,7 +89,8 @@ typedef struct spv_ctx {
 
     uint32_t glsl;                     /* GLSL.std.450 import */
     uint32_t *regvar;                  /* per register: Function variable */
-    int32_t *gbase;                    /* per register: base param of a ptr.global, <0 unknown */
+    int32_t *gbase;                    /* per pc: base param of gbase_reg there (SPV_BASE_*) */
+    uint32_t *gbase_reg;               /* per pc: its first ptr.global source (UINT32_MAX: none) */
     uint32_t *param_view;              /* per param: index into views (buffers) */
     spv_view *bufviews;                /* per buffer binding */
     uint32_t nbuf;
@@ -163,6 +164,10 @@ const char *spv_where(spv_ctx *c, char *buf, size_t n); /* "line N" or "pc N" */
 /* ---- ops.c ---- */
 bool spv_op_data(spv_ctx *c, const cvm_bc_insn *in);   /* handled (or failed) */
 uint32_t spv_fminmax(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uint32_t b, bool max);
+
+/* ---- bases.c ---- */
+#define SPV_BASE_DEAD (-3) /* the instruction is unreachable */
+cvm_status spv_analyse_bases(spv_ctx *c); /* fills gbase/gbase_reg */
 
 /* ---- mem.c ---- */
 cvm_status spv_mem_setup(spv_ctx *c);       /* views, bindings, push constants */
