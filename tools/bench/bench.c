@@ -362,8 +362,11 @@ int main(int argc, char **argv)
             printf("\ncubevm enqueue throughput (launches queued back to back, one sync): %.0f launches/s\n",
                    cubevm_enqueue_per_s());
     printf("\n");
-    for (int i = 0; i < n_ct; i++)
-        if (cts[i]->note[0]) printf("note: %s\n", cts[i]->note);
+    for (int i = 0; i < n_ct; i++) {
+        int took_part = 0; /* notes only for contenders in the table */
+        for (int j = 0; j < n_results; j++) took_part |= !strcmp(results[j].contender, cts[i]->name);
+        if (cts[i]->note[0] && took_part) printf("note: %s\n", cts[i]->note);
+    }
 
     char path[1024];
     snprintf(path, sizeof path, "%s/results.json", g_outdir);
