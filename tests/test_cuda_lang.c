@@ -416,6 +416,29 @@ static void test_pointers_and_inits(void)
               want, 19);
 }
 
+/* Function templates called without template arguments, operator() on a
+ * struct object, extern "C" kernels. */
+static void test_deduction(void)
+{
+    static const char src[] =
+        "template <typename T> __device__ T twice(T v) { return v + v; }\n"
+        "template <typename T> __device__ T first(const T *p, int i) { return p[i]; }\n"
+        "template <class T, class U> __device__ T conv(U u) { return (T)u; }\n"
+        "struct Mat { int *d; int cols; __device__ int &operator()(int r, int c) { return d[r * cols + c]; } };\n"
+        "extern \"C\" __global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = twice(in[2]);\n"
+        "    out[1] = __float_as_int(twice(1.5f));\n"
+        "    out[2] = first(in, 4);\n"
+        "    out[3] = conv<int, float>(2.75f);\n"
+        "    Mat m = {out + 8, 2};\n"
+        "    m(1, 1) = 77;\n"
+        "    out[4] = m(1, 1) + 1;\n"
+        "}\n";
+    static const int32_t want[] = {400, 0x40400000, 30000, 2, 78, 0, 0, 0, 0, 0, 0, 77};
+    words_are("function template argument deduction, operator(), extern \"C\"", src, 1, 0, want, 12);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -426,6 +449,7 @@ int main(void)
     test_cg();
     test_fmad();
     test_pointers_and_inits();
+    test_deduction();
     kern_close();
     return done_testing();
 }

@@ -729,7 +729,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         return true;
     }
     if (strcmp(name, "__trap") == 0 || strcmp(name, "abort") == 0) {
-        fe_emit(L, "trap \"__trap() at %s:%u\"", L->c->files[call->tok->file], call->tok->line);
+        fe_emit(L, "trap \"__trap() at %s:%u\"", fe_escape(L->c, L->c->files[call->tok->file]), call->tok->line);
         *out = rv(fe_ty(TY_VOID), 0);
         return true;
     }
@@ -786,7 +786,7 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
         if (!want_args(L, call, name, 1, 1))
             return true;
         fe_val c = fe_cond_bool(L, call->args);
-        fe_emit(L, "assert %%r%d, \"%s:%u: assertion failed\"", c.reg, L->c->files[call->tok->file],
+        fe_emit(L, "assert %%r%d, \"%s:%u: assertion failed\"", c.reg, fe_escape(L->c, L->c->files[call->tok->file]),
                 call->tok->line);
         *out = rv(fe_ty(TY_VOID), 0);
         return true;

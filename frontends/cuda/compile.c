@@ -76,6 +76,29 @@ char *fe_fmt(fe_ctx *c, const char *fmt, ...)
     return fe_strndup(c, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
+/* s as the inside of a .cbs string literal (quotes, backslashes and control bytes escaped). */
+const char *fe_escape(fe_ctx *c, const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s; *p; p++)
+        n += (*p == '"' || *p == '\\') ? 2 : ((unsigned char)*p < 0x20 || *p == 0x7f) ? 4 : 1;
+    char *out = fe_alloc(c, n + 1), *w = out;
+    if (!out)
+        return "";
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            *w++ = '\\';
+            *w++ = (char)*p;
+        } else if (*p < 0x20 || *p == 0x7f) {
+            w += snprintf(w, 5, "\\x%02x", *p);
+        } else {
+            *w++ = (char)*p;
+        }
+    }
+    *w = 0;
+    return out;
+}
+
 /* ---- growable text ---- */
 
 void fe_buf_add(fe_ctx *c, fe_buf *b, const char *s, size_t n)

@@ -205,6 +205,7 @@ typedef struct fe_ctx {
 
 void *fe_alloc(fe_ctx *c, size_t size);          /* zeroed arena memory; NULL sets an error */
 char *fe_strndup(fe_ctx *c, const char *s, size_t n);
+const char *fe_escape(fe_ctx *c, const char *s); /* for a .cbs "string" */
 char *fe_fmt(fe_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -236,6 +237,8 @@ bool fe_tok_is(const fe_tok *t, const char *s);
 fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
                         const fe_tok *where);
 fe_template *fe_find_template(fe_ctx *c, const char *name);
+/* Deduces the arguments of function template t from call argument types. */
+bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals);
 /* The struct type `t<args>` (instantiated once per argument list). */
 fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
                                const fe_tok *where);

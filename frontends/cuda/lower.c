@@ -788,6 +788,8 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     bool named = false;
     for (fe_node *f = L->c->funcs; f && !named; f = f->next)
         named = strcmp(f->name, name) == 0;
+    fe_template *tp = call && call->a->kind == N_IDENT && !call->a->ntargs ? fe_find_template(L->c, name) : NULL;
+    named |= tp != NULL;
     if (call && named) {
         nargs = 0;
         for (fe_node *a = call->args; a; a = a->next, nargs++)
@@ -804,6 +806,12 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     if (nargs > 32)
         nargs = 32;
     fe_node *best = find_func(L, name, types, nargs);
+    if (!best && tp && nargs <= 32) { /* f(x) of template <class T> f(T): deduce T */
+        fe_type *targs[8];
+        int64_t tvals[8];
+        if (fe_deduce(L->c, tp, types, nargs, targs, tvals))
+            return fe_instantiate(L->c, tp, targs, tvals, tp->nparams, call->tok);
+    }
     if (!best && call && call->a->kind == N_IDENT && call->a->ntargs) {
         fe_template *t = fe_find_template(L->c, name);
         if (t)
@@ -1524,7 +1532,7 @@ cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkern
     L->out = out;
     c->lw = L;
     for (uint32_t i = 0; i < c->nfiles; i++)
-        fe_buf_printf(c, out, ".file %u \"%s\"\n", i, c->files[i]);
+        fe_buf_printf(c, out, ".file %u \"%s\"\n", i, fe_escape(c, c->files[i]));
     for (fe_node *d = c->globals; d && !c->err; d = d->next)
         module_var(L, d);
     int count = 0;

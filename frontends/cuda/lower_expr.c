@@ -914,6 +914,13 @@ static fe_val call(fe_lower *L, fe_node *e)
         return bad(L);
     }
     const char *name = e->a->name;
+    fe_var *fv = fe_lookup(L, name);
+    if (fv && fe_unqual(fv->ty)->kind == TY_STRUCT) { /* f(args) on a struct object: operator() */
+        if (method_call(L, e, fe_addr_of_var(L, fv), "operator()", &out))
+            return out;
+        fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is not a function and has no operator()", name);
+        return bad(L);
+    }
     fe_var *self = fe_lookup(L, "this");
     if (self && self->val.ty->kind == TY_PTR) {
         fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false};

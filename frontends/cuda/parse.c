@@ -1613,14 +1613,16 @@ static void toplevel(fe_ctx *c)
         stmt(c);
         return;
     }
-    if (fe_tok_is(t, "extern") && fe_tok_is(peek_at(c, 1), "\"C\"")) {
-        c->pos += 2;
+    if (fe_tok_is(t, "extern") && peek_at(c, 1)->kind == TK_STR && peek_at(c, 1)->str &&
+        (strcmp(peek_at(c, 1)->str, "C") == 0 || strcmp(peek_at(c, 1)->str, "C++") == 0)) {
+        c->pos += 2; /* extern "C": linkage is irrelevant here */
         if (accept(c, "{")) {
             while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
                 toplevel(c);
             expect(c, "}");
+            return;
         }
-        return;
+        t = peek(c);
     }
     unsigned storage = 0;
     uint32_t lb = 0;
@@ -1791,4 +1793,58 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const
     c->pos = saved_pos;
     c->tnames = saved;
     return ty;
+}
+
+/* Template argument deduction for a call f(args) of a function template:
+ * each type parameter T is read off the first function parameter spelled
+ * with T (T, const T &, T *, ...), dropping as many pointer levels as the
+ * parameter has stars after T. False when a parameter cannot be deduced. */
+bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals)
+{
+    if (t->is_struct)
+        return false;
+    for (int k = 0; k < t->nparams; k++) {
+        targs[k] = NULL;
+        tvals[k] = 0;
+    }
+    uint32_t i = t->tok_begin;
+    while (i < t->tok_end && !(c->toks[i].kind == TK_IDENT && fe_tok_is(&c->toks[i], t->name) &&
+                               i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "(")))
+        i++;
+    i += 2; /* past the name and '(' */
+    int arg = 0, depth = 0;
+    for (; i < t->tok_end && arg < nargs; i++) {
+        fe_tok *tk = &c->toks[i];
+        if (fe_tok_is(tk, "(") || fe_tok_is(tk, "<") || fe_tok_is(tk, "["))
+            depth++;
+        else if (fe_tok_is(tk, ")") && depth == 0)
+            break;
+        else if (fe_tok_is(tk, ")") || fe_tok_is(tk, ">") || fe_tok_is(tk, "]"))
+            depth--;
+        else if (fe_tok_is(tk, ",") && depth == 0)
+            arg++;
+        else if (tk->kind == TK_IDENT && depth == 0) {
+            for (int k = 0; k < t->nparams; k++) {
+                if (!t->pis_type[k] || targs[k] || strlen(t->pnames[k]) != tk->len ||
+                    memcmp(t->pnames[k], tk->s, tk->len) != 0 || !types[arg])
+                    continue;
+                int stars = 0;
+                for (uint32_t j = i + 1; j < t->tok_end && !fe_tok_is(&c->toks[j], ",") &&
+                                         !fe_tok_is(&c->toks[j], ")"); j++)
+                    stars += fe_tok_is(&c->toks[j], "*");
+                fe_type *d = types[arg];
+                if (d->kind == TY_ARRAY)
+                    d = fe_ptr_to(c, d->base);
+                for (; stars > 0 && d->kind == TY_PTR; stars--)
+                    d = d->base;
+                if (stars)
+                    return false;
+                targs[k] = fe_qualified(c, fe_no_ref(c, d), false, d->is_volatile);
+            }
+        }
+    }
+    for (int k = 0; k < t->nparams; k++)
+        if (t->pis_type[k] ? !targs[k] : true)
+            return false;
+    return true;
 }
