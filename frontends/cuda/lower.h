@@ -111,6 +111,9 @@ bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out);  /* warpSize, INFIN
 bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out);
 bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out);
 
+/* lower_module.c: a module-scope variable (directive, initializer bytes) */
+void fe_module_var(fe_lower *L, fe_node *d);
+
 /* entry */
 cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out);
 

@@ -1,0 +1,183 @@
+/*
+ * lower_module.c - module-scope __device__ and __constant__ variables of
+ * the CUDA frontend: their .global/.constant directives and the bytes of
+ * their initializers, which must be constant expressions (literals,
+ * + - * /, casts, const variables) evaluated here in the C types.
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A constant number: kind 0 integer (i), 1 float, 2 double (d). */
+typedef struct cnum { int kind; int64_t i; double d; } cnum;
+
+static double cnum_d(cnum v) { return v.kind ? v.d : (double)v.i; }
+
+/* double to integer, saturating (as the VM's conversions; NaN gives 0) */
+static int64_t d2i(double d)
+{
+    if (d != d)
+        return 0;
+    if (d >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (d <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)d;
+}
+
+/* Constant expressions of module-scope initializers: literals, + - * /,
+ * casts and const variables, in the C types (float arithmetic in float). */
+static bool const_num(fe_ctx *c, fe_node *e, cnum *out, int depth)
+{
+    if (!e || depth > 32)
+        return false;
+    if (e->kind != N_IDENT && fe_const_eval(c, e, &out->i)) {
+        out->kind = 0;
+        return true;
+    }
+    switch (e->kind) {
+    case N_FLOAT:
+        out->kind = e->is_float32 ? 1 : 2;
+        out->d = e->is_float32 ? (double)(float)e->fval : e->fval;
+        return true;
+    case N_UNARY: {
+        if ((e->op != '-' && e->op != '+') || !const_num(c, e->a, out, depth + 1))
+            return false;
+        if (e->op == '-') {
+            if (out->kind)
+                out->d = -out->d;
+            else
+                out->i = (int64_t)(0 - (uint64_t)out->i);
+        }
+        return true;
+    }
+    case N_BIN: {
+        cnum a, b;
+        if ((e->op != '+' && e->op != '-' && e->op != '*' && e->op != '/') || !const_num(c, e->a, &a, depth + 1) ||
+            !const_num(c, e->b, &b, depth + 1) || (!a.kind && !b.kind))
+            return false; /* integer forms are fe_const_eval's */
+        double x = cnum_d(a), y = cnum_d(b), r = 0;
+        out->kind = a.kind > b.kind ? a.kind : b.kind;
+        if (out->kind == 1) { /* float arithmetic, rounded once */
+            float fx = (float)x, fy = (float)y;
+            r = e->op == '+' ? fx + fy : e->op == '-' ? fx - fy : e->op == '*' ? fx * fy : fx / fy;
+            r = (double)(float)r;
+        } else {
+            r = e->op == '+' ? x + y : e->op == '-' ? x - y : e->op == '*' ? x * y : x / y;
+        }
+        out->d = r;
+        return true;
+    }
+    case N_CAST: {
+        fe_node *x = e->op == 'F' ? e->args : e->a;
+        if (!x || (e->op == 'F' && x->next) || !fe_is_arith(e->ty) || !const_num(c, x, out, depth + 1))
+            return false;
+        if (fe_is_float(e->ty)) {
+            double d = cnum_d(*out);
+            out->kind = e->ty->kind == TY_F64 ? 2 : 1;
+            out->d = out->kind == 1 ? (double)(float)d : d;
+        } else if (out->kind) {
+            out->i = d2i(out->d);
+            out->kind = 0;
+        }
+        return true;
+    }
+    case N_IDENT:
+        for (fe_node *g = c->globals; g; g = g->next)
+            if (strcmp(g->name, e->name) == 0)
+                return g->ty->is_const && g->a && g->a->kind != N_INITLIST && fe_is_arith(g->ty) &&
+                       const_num(c, g->a, out, depth + 1);
+        return false;
+    default:
+        return false;
+    }
+}
+
+static void put_scalar(uint8_t *p, fe_type *t, fe_node *e, fe_ctx *c)
+{
+    cnum v = {0, 0, 0};
+    if (!const_num(c, e, &v, 0)) {
+        fe_error(c, e->tok, CVM_UNSUPPORTED, "initializer of a module-scope variable must be a constant expression");
+        return;
+    }
+    double dv = cnum_d(v);
+    int64_t iv = v.kind ? d2i(v.d) : v.i;
+    switch (t->kind) {
+    case TY_F32: { float f = (float)dv; memcpy(p, &f, 4); break; }
+    case TY_F64: memcpy(p, &dv, 8); break;
+    case TY_F16: case TY_BF16:
+        fe_error(c, e->tok, CVM_UNSUPPORTED, "initialized module-scope half variables are not supported");
+        break;
+    default: {
+        uint64_t u = (uint64_t)iv;
+        for (uint32_t i = 0; i < t->size && i < 8; i++)
+            p[i] = (uint8_t)(u >> (8 * i));
+        break;
+    }
+    }
+}
+
+static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
+{
+    if (e->kind != N_INITLIST) {
+        if (fe_is_arith(t))
+            put_scalar(img, t, e, c);
+        else
+            fe_error(c, e->tok, CVM_UNSUPPORTED, "unsupported initializer of a module-scope variable");
+        return;
+    }
+    fe_node *x = e->args;
+    if (t->kind == TY_ARRAY) {
+        for (uint32_t i = 0; x && i < t->len; x = x->next, i++)
+            put_init(img + (size_t)i * t->base->size, t->base, x, c);
+    } else if (t->kind == TY_STRUCT) {
+        for (fe_member *m = t->members; x && m; x = x->next, m = m->next)
+            put_init(img + m->offset, m->ty, x, c);
+    } else if (x) {
+        put_init(img, t, x, c);
+    }
+}
+
+void fe_module_var(fe_lower *L, fe_node *d)
+{
+    fe_ctx *c = L->c;
+    fe_var *v = fe_alloc(c, sizeof *v);
+    if (!v)
+        return;
+    v->name = d->name;
+    v->ty = d->ty;
+    v->next = L->globals;
+    L->globals = v;
+    if (d->storage & FE_S_SHARED) {
+        v->mem = (d->storage & FE_S_EXTERN) ? MEM_DYNSHARED : MEM_SHARED;
+        if (v->mem == MEM_DYNSHARED && d->ty->kind != TY_ARRAY)
+            v->ty = fe_array_of(c, d->ty, 0);
+        fe_error(c, d->tok, CVM_UNSUPPORTED, "module-scope __shared__ variables are not supported yet; declare them in the kernel");
+        return;
+    }
+    bool is_const = (d->storage & FE_S_CONSTANT) != 0;
+    v->mem = is_const ? MEM_CSYM : MEM_GSYM;
+    v->sym = d->name;
+    fe_type *e = d->ty;
+    while (e->kind == TY_ARRAY)
+        e = e->base;
+    const char *elem = fe_is_arith(e) ? fe_elem_name(e->kind) : "bytes";
+    uint32_t size = d->ty->size ? d->ty->size : 1;
+    fe_buf_printf(c, L->out, ".%s \"%s\" %s %u %u", is_const ? "constant" : "global", d->name, elem,
+                  size, d->ty->align < 4 ? 4 : d->ty->align);
+    if (d->a) {
+        uint8_t *img = cvm_bc_alloc(c->alloc, c->alloc_user, size);
+        if (!img) {
+            fe_error(c, d->tok, CVM_OUT_OF_MEMORY, "out of memory");
+            return;
+        }
+        put_init(img, d->ty, d->a, c);
+        fe_buf_printf(c, L->out, " = 0x");
+        for (uint32_t i = 0; i < size; i++)
+            fe_buf_printf(c, L->out, "%02x", img[i]);
+        cvm_bc_free(c->alloc, c->alloc_user, img, size);
+    }
+    fe_buf_printf(c, L->out, "\n");
+}
+
