@@ -32,6 +32,10 @@ static const char *const help_text[] = {
     "  cubevm run FILE [OPTIONS] [NAME=VALUE]...\n"
     "                                     launch a kernel once and wait for it\n"
     "  cubevm devices                     list the devices (cpu, vulkan:N) with their limits\n"
+    "  cubevm spirv FILE [--kernel NAME] [-o OUT.spv] [--subgroup-size N] [--plane-width N]\n"
+    "               [CUDA OPTIONS]        translate one kernel of a .cbc, .cbs or .cu file into\n"
+    "                                     the SPIR-V the vulkan device runs (to stdout unless -o;\n"
+    "                                     defaults: lavapipe's subgroup size 8, SPIR-V 1.6)\n"
     "  cubevm --help | -h                 this text\n"
     "  cubevm --version                   the version\n"
     "\n",
@@ -458,6 +462,8 @@ int main(int argc, char **argv)
         return cli_compile(argc - 1, argv + 1);
     if (!strcmp(cmd, "devices"))
         return cli_devices(argc - 1, argv + 1);
+    if (!strcmp(cmd, "spirv"))
+        return cli_spirv(argc - 1, argv + 1);
     if (cmd[0] == '-')
         return cli_error(CLI_USAGE, "unknown option '%s'; try 'cubevm --help'", cmd);
     return cli_error(CLI_USAGE, "unknown command '%s'; try 'cubevm --help'", cmd);

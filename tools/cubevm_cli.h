@@ -81,5 +81,6 @@ int cli_load_module(cvm_device *dev, const char *path, const cli_cuda_opts *o, c
 
 int cli_run(int argc, char **argv);     /* argv[0] is "run" */
 int cli_compile(int argc, char **argv); /* argv[0] is "compile" */
+int cli_spirv(int argc, char **argv);   /* argv[0] is "spirv" (cubevm_spirv.c) */
 
 #endif /* CUBEVM_CLI_H */

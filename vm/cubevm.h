@@ -390,6 +390,26 @@ CVM_API cvm_status cvm_compile_cuda(const char *src, size_t len, const char *fil
                                     const cvm_compile_options *opts, void **out_bytes,
                                     size_t *out_size, cvm_diag *diag);
 
+/* ---- the SPIR-V backend (backends/spirv/; docs/backends.md) ---- */
+
+typedef struct cvm_spirv_options {
+    uint32_t spirv_version; /* 0x10300 (1.3) .. 0x10600 (1.6); 0: 0x10600 (Vulkan 1.3) */
+    uint32_t subgroup_size; /* the device's subgroup width; 0: 8 (lavapipe) */
+    uint32_t plane_width;   /* the launch's plane width; 0: the kernel's requirement, else
+                               the subgroup size */
+} cvm_spirv_options;
+
+/*
+ * Translates kernel `kernel` (NULL: the module's only kernel) of .cbc bytes
+ * into a Vulkan compute shader for a device with lavapipe's features
+ * (docs/backends.md). `opts` may be NULL. *out_words holds *out_size bytes
+ * of SPIR-V words (release with cvm_free_bytes). Kernels the target cannot
+ * run fail with CVM_UNSUPPORTED and a diagnostic naming the op and line.
+ */
+CVM_API cvm_status cvm_spirv_compile(const void *cbc_bytes, size_t size, const char *kernel,
+                                     const cvm_spirv_options *opts, void **out_words,
+                                     size_t *out_size, cvm_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,142 @@
+/*
+ * cubevm_spirv.c - `cubevm spirv FILE [--kernel NAME] [-o OUT.spv]
+ * [--subgroup-size N] [--plane-width N] [CUDA OPTIONS]`: one kernel of a
+ * .cbc, .cbs or .cu file as the SPIR-V module the vulkan device would run
+ * (cvm_spirv_compile; docs/backends.md "Reading emitted SPIR-V").
+ */
+#include "cubevm_cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void spirv_usage(void)
+{
+    cli_error(CLI_USAGE, "usage: cubevm spirv FILE [--kernel NAME] [-o OUT.spv] "
+                         "[--subgroup-size N] [--plane-width N] [CUDA OPTIONS]");
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* FILE as .cbc bytes: compiled or assembled (cvm_free_bytes), or read as is (*raw: free). */
+static int load_bytes(const char *path, const cli_cuda_opts *o, void **out, size_t *out_size,
+                      bool *raw)
+{
+    *raw = false;
+    if (cli_is_cuda(path))
+        return cli_cuda_compile_file(path, o, out, out_size);
+    char *text = NULL;
+    size_t len = 0;
+    if (!cli_read_file(path, &text, &len))
+        return CLI_FAIL;
+    if (!has_suffix(path, ".cbs")) {
+        *out = text;
+        *out_size = len;
+        *raw = true;
+        return CLI_OK;
+    }
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_assemble(text, len, path, out, out_size, &d);
+    free(text);
+    return st ? cli_diag_error(path, st, &d) : CLI_OK;
+}
+
+static bool parse_width(const char *s, const char *opt, uint32_t *out)
+{
+    uint64_t v = 0;
+    if (!cli_parse_u64(s, &v) || v < 1 || v > 128 || (v & (v - 1))) {
+        cli_error(CLI_USAGE, "spirv: %s '%s': expected a power of two from 1 to 128", opt, s);
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* Parses the command line into opts; returns CLI_OK or the exit status of a usage error. */
+static int parse_args(int argc, char **argv, cli_cuda_opts *o, cvm_spirv_options *so,
+                      const char **in, const char **out, const char **kernel)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int r = cli_cuda_option(o, argc, argv, &i, "spirv");
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0)
+            continue;
+        if (!strcmp(a, "-o") && i + 1 < argc) {
+            *out = argv[++i];
+        } else if (!strcmp(a, "--kernel") && i + 1 < argc) {
+            *kernel = argv[++i];
+        } else if (!strncmp(a, "--kernel=", 9) && a[9]) {
+            *kernel = a + 9;
+        } else if (!strcmp(a, "--subgroup-size") && i + 1 < argc) {
+            if (!parse_width(argv[++i], a, &so->subgroup_size))
+                return CLI_USAGE;
+        } else if (!strcmp(a, "--plane-width") && i + 1 < argc) {
+            if (!parse_width(argv[++i], a, &so->plane_width))
+                return CLI_USAGE;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_error(CLI_USAGE, "spirv: unknown option '%s'; try 'cubevm --help'", a);
+        } else if (!*in) {
+            *in = a;
+        } else {
+            return cli_error(CLI_USAGE, "spirv: unexpected argument '%s'", a);
+        }
+    }
+    if (!*in) {
+        spirv_usage();
+        return CLI_USAGE;
+    }
+    if (*kernel) /* a template instance of a .cu file is compiled only when named */
+        o->kernels[o->nkernels++] = *kernel;
+    return CLI_OK;
+}
+
+int cli_spirv(int argc, char **argv)
+{
+    cli_cuda_opts o;
+    cvm_spirv_options so;
+    const char *in = NULL, *out = NULL, *kernel = NULL;
+    memset(&so, 0, sizeof so);
+    if (!cli_cuda_opts_init(&o, argc + 1))
+        return cli_error(CLI_FAIL, "out of memory");
+    void *bytes = NULL, *words = NULL;
+    size_t size = 0, nbytes = 0;
+    bool raw = false;
+    int rc = parse_args(argc, argv, &o, &so, &in, &out, &kernel);
+    if (rc)
+        goto done;
+    if (!out && isatty(STDOUT_FILENO)) {
+        rc = cli_error(CLI_USAGE, "spirv: not writing binary SPIR-V to a terminal; use -o OUT.spv "
+                                  "(or pipe into 'spirv-dis -')");
+        goto done;
+    }
+    if ((rc = load_bytes(in, &o, &bytes, &size, &raw)))
+        goto done;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_spirv_compile(bytes, size, kernel, &so, &words, &nbytes, &d);
+    if (st) {
+        rc = cli_diag_error(in, st, &d);
+        goto done;
+    }
+    if (out) {
+        rc = cli_write_file(out, words, nbytes) ? CLI_OK : CLI_FAIL;
+    } else {
+        bool good = fwrite(words, 1, nbytes, stdout) == nbytes && fflush(stdout) == 0;
+        rc = good ? CLI_OK : cli_error(CLI_FAIL, "spirv: cannot write to stdout");
+    }
+done:
+    cvm_free_bytes(words);
+    if (raw)
+        free(bytes);
+    else
+        cvm_free_bytes(bytes);
+    cli_cuda_opts_free(&o);
+    return rc;
+}
