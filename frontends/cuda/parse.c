@@ -9,7 +9,7 @@
  * stack of fe_tname; a block pops what it pushed. Variables and functions
  * are resolved later, by the lowering.
  */
-#include "fe.h"
+#include "parse.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -316,197 +316,8 @@ static uint32_t const_dim(fe_ctx *c, fe_tok *at)
 
 /* ---- types ---- */
 
-static fe_type *struct_body(fe_ctx *c, fe_type *t);
 static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals);
 static fe_type *type_name(fe_ctx *c);
-
-static fe_type *struct_spec(fe_ctx *c)
-{
-    fe_tok *kw = next(c); /* struct / class / union */
-    if (fe_tok_is(kw, "union"))
-        unsupported(c, kw, "unions are not supported in kernels");
-    fe_tok *name = NULL;
-    if (peek(c)->kind == TK_IDENT && !is(c, "__align__"))
-        name = next(c);
-    uint32_t align = 0;
-    if (accept(c, "__align__")) {
-        expect(c, "(");
-        align = const_dim(c, peek(c));
-        expect(c, ")");
-    }
-    if (!name && peek(c)->kind == TK_IDENT)
-        name = next(c);
-    fe_type *t = NULL;
-    if (name) {
-        fe_tname *n = lookup(c, name->s, name->len);
-        if (n && n->ty && n->ty->kind == TY_STRUCT && (!is(c, "{") || !n->ty->complete))
-            t = n->ty;
-    }
-    if (!t) {
-        t = fe_alloc(c, sizeof *t);
-        if (!t)
-            return fe_ty(TY_I32);
-        t->kind = TY_STRUCT;
-        t->align = align ? align : 1;
-        t->name = name ? tok_name(c, name) : "struct";
-        if (name)
-            push_tname(c, t->name, t, false, 0);
-    }
-    if (is(c, ":"))
-        unsupported(c, peek(c), "struct inheritance is not supported in kernels");
-    if (accept(c, "{"))
-        struct_body(c, t);
-    return t;
-}
-
-static bool fn_specifier(const fe_tok *t)
-{
-    static const char *const kw[] = {"__device__", "__host__", "inline", "__forceinline__",
-                                     "__inline__", "__noinline__", "constexpr", "static", "explicit"};
-    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-        if (fe_tok_is(t, kw[i]))
-            return true;
-    return false;
-}
-
-/* Member function, constructor or conversion operator of t, at the '(' of its parameters. */
-static fe_node *member_function(fe_ctx *c, fe_type *t, fe_type *ret, fe_tok *nt, unsigned storage,
-                                bool ctor, bool conv)
-{
-    fe_node *f = function(c, ret, nt, storage | FE_S_DEVICE, 0);
-    f->owner = t;
-    f->is_ctor = ctor;
-    f->is_conversion = conv;
-    f->is_operator = nt->len > 8 && memcmp(nt->s, "operator", 8) == 0;
-    return f;
-}
-
-static fe_type *struct_body(fe_ctx *c, fe_type *t)
-{
-    fe_member **link = &t->members;
-    fe_node **mlink = &t->methods;
-    while (!c->err && !is(c, "}")) {
-        if (accept(c, "public") || accept(c, "private") || accept(c, "protected")) {
-            expect(c, ":");
-            continue;
-        }
-        if (is(c, "virtual")) {
-            unsupported(c, peek(c), "virtual functions are not supported in kernels");
-            break;
-        }
-        if (is(c, "template")) {
-            unsupported(c, peek(c), "member templates are not supported");
-            break;
-        }
-        if (is(c, "~")) {
-            unsupported(c, peek(c), "destructors are not supported in kernels");
-            break;
-        }
-        unsigned storage = 0;
-        uint32_t save = c->pos;
-        while (fn_specifier(peek(c)))
-            next(c);
-        fe_tok *start = peek(c);
-        /* constructor `Name (`, conversion operator `operator T ()` */
-        bool ctor = fe_tok_is(start, t->name) && fe_tok_is(peek_at(c, 1), "(");
-        bool conv = fe_tok_is(start, "operator") && is_typename(c, peek_at(c, 1));
-        if (ctor || conv) {
-            for (uint32_t k = save; k < c->pos; k++)
-                if (fe_tok_is(&c->toks[k], "__host__") || fe_tok_is(&c->toks[k], "__device__"))
-                    storage |= FE_S_DEVICE;
-            next(c);
-            fe_type *ret = fe_ty(TY_VOID);
-            fe_tok *nt = start;
-            if (conv) {
-                ret = type_name(c);
-                nt = fe_alloc(c, sizeof *nt);
-                if (!nt)
-                    return t;
-                *nt = *start;
-                nt->s = "operator()conv";
-                nt->len = (uint32_t)strlen(nt->s);
-            }
-            if (!is(c, "(")) {
-                fe_error(c, peek(c), CVM_SYNTAX, "expected '(' in this member function");
-                return t;
-            }
-            *mlink = member_function(c, t, ret, nt, storage, ctor, conv);
-            mlink = &(*mlink)->next;
-            accept(c, ";");
-            continue;
-        }
-        c->pos = save;
-        fe_type *base = declspec(c, &storage, NULL);
-        bool first = true, method = false;
-        do {
-            fe_tok *nt = NULL;
-            fe_type *mt = declarator(c, base, &nt);
-            if (first && nt && is(c, "(")) {
-                *mlink = member_function(c, t, mt, nt, storage, false, false);
-                mlink = &(*mlink)->next;
-                method = true;
-                break;
-            }
-            first = false;
-            if (!nt)
-                break;
-            if (storage & (FE_S_STATIC | FE_S_TYPEDEF)) {
-                unsupported(c, nt, "static members and member typedefs are not supported");
-                return t;
-            }
-            fe_member *m = fe_alloc(c, sizeof *m);
-            if (!m)
-                return t;
-            m->name = tok_name(c, nt);
-            m->ty = mt;
-            *link = m;
-            link = &m->next;
-            if (accept(c, "=") || is(c, "{")) {
-                unsupported(c, nt, "default member initializers are not supported");
-                return t;
-            }
-        } while (accept(c, ","));
-        if (method)
-            accept(c, ";");
-        else
-            expect(c, ";");
-    }
-    expect(c, "}");
-    fe_struct_layout(t);
-    return t;
-}
-
-static fe_type *enum_spec(fe_ctx *c)
-{
-    next(c); /* enum */
-    if (!accept(c, "class"))
-        accept(c, "struct");
-    fe_type *under = fe_ty(TY_I32);
-    fe_tok *name = peek(c)->kind == TK_IDENT ? next(c) : NULL;
-    if (accept(c, ":")) {
-        unsigned st = 0;
-        under = declspec(c, &st, NULL);
-    }
-    if (name)
-        push_tname(c, tok_name(c, name), under, false, 0);
-    if (!accept(c, "{"))
-        return under;
-    int64_t v = 0;
-    while (!c->err && !is(c, "}")) {
-        fe_tok *e = expect_ident(c);
-        if (accept(c, "=")) {
-            fe_node *x = assign(c);
-            if (!fe_const_eval(c, x, &v))
-                fe_error(c, e, CVM_SYNTAX, "enumerator value must be an integer constant");
-        }
-        push_tname(c, tok_name(c, e), under, true, v);
-        v++;
-        if (!accept(c, ","))
-            break;
-    }
-    expect(c, "}");
-    return under;
-}
 
 /* thread_block_tile<N> (family 0) or plus<T>, less<T>, ... (1..6) */
 static fe_type *cg_template_type(fe_ctx *c, uint32_t family, fe_tok *at)
@@ -584,11 +395,11 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
         else if (fe_tok_is(t, "void")) { base = TY_VOID; have = true; ty = fe_ty(TY_VOID); }
         else if (fe_tok_is(t, "auto")) { ty = NULL; have = true; base = TY_VOID; *storage |= 0x10000u; }
         else if (fe_tok_is(t, "struct") || fe_tok_is(t, "class") || fe_tok_is(t, "union")) {
-            ty = struct_spec(c);
+            ty = fe_p_struct_spec(c);
             have = true;
             continue;
         } else if (fe_tok_is(t, "enum")) {
-            ty = enum_spec(c);
+            ty = fe_p_enum_spec(c);
             have = true;
             continue;
         } else if (!have && !ty) {
@@ -1445,58 +1256,6 @@ static void skip_balanced(fe_ctx *c)
     }
 }
 
-static void template_decl(fe_ctx *c)
-{
-    fe_tok *t = next(c); /* template */
-    fe_template *tp = fe_alloc(c, sizeof *tp);
-    if (!tp)
-        return;
-    expect(c, "<");
-    while (!c->err && !is(c, ">")) {
-        if (tp->nparams == 8) {
-            fe_error(c, t, CVM_LIMIT, "more than 8 template parameters");
-            return;
-        }
-        int i = tp->nparams++;
-        if (accept(c, "typename") || accept(c, "class")) {
-            tp->pis_type[i] = true;
-        } else {
-            unsigned st = 0;
-            tp->ptypes[i] = declspec(c, &st, NULL);
-        }
-        tp->pnames[i] = tok_name(c, expect_ident(c));
-        if (accept(c, "=")) {
-            unsupported(c, peek(c), "default template arguments are not supported yet");
-            return;
-        }
-        if (!accept(c, ","))
-            break;
-    }
-    expect(c, ">");
-    tp->tok_begin = c->pos;
-    /* the declared name: the identifier before the first '(' (functions) or after struct */
-    uint32_t k = 0;
-    fe_tok *name = NULL;
-    while (peek_at(c, k)->kind != TK_EOF && !fe_tok_is(peek_at(c, k), "(") &&
-           !fe_tok_is(peek_at(c, k), "{") && !fe_tok_is(peek_at(c, k), ";")) {
-        if (peek_at(c, k)->kind == TK_IDENT)
-            name = peek_at(c, k);
-        k++;
-    }
-    tp->is_struct = fe_tok_is(peek(c), "struct") || fe_tok_is(peek(c), "class");
-    if (!name) {
-        fe_error(c, t, CVM_SYNTAX, "cannot find the name of this template");
-        return;
-    }
-    tp->name = tok_name(c, name);
-    skip_balanced(c);
-    tp->tok_end = c->pos;
-    tp->next = c->templates;
-    c->templates = tp;
-    if (tp->is_struct)
-        push_tname(c, tp->name, NULL, false, 0);
-}
-
 static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb)
 {
     fe_node *f = new_node(c, N_FUNC, nt);
@@ -1605,7 +1364,7 @@ static void toplevel(fe_ctx *c)
         return;
     }
     if (fe_tok_is(t, "template")) {
-        template_decl(c);
+        fe_p_template_decl(c);
         return;
     }
     if (accept(c, "static_assert")) {
@@ -1681,170 +1440,39 @@ void fe_parse(fe_ctx *c)
 
 /* ---- templates ---- */
 
-fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
-                        const fe_tok *where)
-{
-    if (n != t->nparams) {
-        fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name,
-                 t->nparams, n);
-        return NULL;
-    }
-    uint32_t saved_pos = c->pos;
-    fe_tname *saved = c->tnames;
-    fe_node *saved_funcs = c->funcs;
-    for (int i = 0; i < n; i++) {
-        if (t->pis_type[i] != (targs[i] != NULL)) {
-            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
-                     t->name, t->pis_type[i] ? "a type" : "an integer constant");
-            return NULL;
-        }
-        push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i],
-                   tvals[i]);
-    }
-    c->pos = t->tok_begin;
-    c->funcs = NULL;
-    unsigned storage = 0;
-    uint32_t lb = 0;
-    fe_node *f = NULL;
-    fe_type *base = declspec(c, &storage, &lb);
-    fe_tok *nt = NULL;
-    fe_type *ty = declarator(c, base ? base : fe_ty(TY_I32), &nt);
-    if (!c->err && nt && is(c, "("))
-        f = function(c, ty, nt, storage, lb);
-    else if (!c->err)
-        fe_error(c, where, CVM_UNSUPPORTED, "only function templates are supported");
-    c->funcs = saved_funcs;
-    c->pos = saved_pos;
-    c->tnames = saved;
-    return f;
-}
-
 fe_type *fe_lookup_type(fe_ctx *c, const char *name)
 {
     fe_tname *t = lookup(c, name, strlen(name));
     return t && !t->is_value ? t->ty : NULL;
 }
 
-fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
-                               const fe_tok *where)
-{
-    if (n != t->nparams) {
-        fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name,
-                 t->nparams, n);
-        return fe_ty(TY_I32);
-    }
-    for (fe_tinst *i = t->insts; i; i = i->next) {
-        bool same = true;
-        for (int k = 0; k < n && same; k++)
-            same = t->pis_type[k] ? targs[k] && fe_same_type(i->targs[k], targs[k]) : i->tvals[k] == tvals[k];
-        if (same)
-            return i->ty;
-    }
-    fe_tinst *inst = fe_alloc(c, sizeof *inst);
-    fe_type *ty = fe_alloc(c, sizeof *ty);
-    if (!inst || !ty)
-        return fe_ty(TY_I32);
-    /* the canonical name: Name<int, 4> */
-    char name[256];
-    size_t len = (size_t)snprintf(name, sizeof name, "%s<", t->name);
-    for (int k = 0; k < n && len < sizeof name; k++) {
-        char a[128];
-        if (t->pis_type[k] && targs[k])
-            fe_type_str(targs[k], a, sizeof a);
-        else
-            snprintf(a, sizeof a, "%lld", (long long)tvals[k]);
-        len += (size_t)snprintf(name + len, sizeof name - len, "%s%s", k ? ", " : "", a);
-    }
-    if (len < sizeof name)
-        snprintf(name + len, sizeof name - len, ">");
-    ty->kind = TY_STRUCT;
-    ty->align = 1;
-    ty->name = t->name; /* constructors inside are named after the template */
-    for (int k = 0; k < n; k++) {
-        inst->targs[k] = targs[k];
-        inst->tvals[k] = tvals[k];
-    }
-    inst->ty = ty;
-    inst->next = t->insts;
-    t->insts = inst;
-    uint32_t saved_pos = c->pos;
-    fe_tname *saved = c->tnames;
-    for (int i = 0; i < n; i++) {
-        if (t->pis_type[i] != (targs[i] != NULL)) {
-            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
-                     t->name, t->pis_type[i] ? "a type" : "an integer constant");
-            return ty;
-        }
-        push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i],
-                   tvals[i]);
-    }
-    push_tname(c, t->name, ty, false, 0);
-    c->pos = t->tok_begin;
-    next(c); /* struct / class */
-    while (!c->err && !is(c, "{") && peek(c)->kind != TK_EOF)
-        next(c); /* the name, __align__(n) */
-    if (accept(c, "{"))
-        struct_body(c, ty);
-    else
-        fe_error(c, where, CVM_SYNTAX, "template '%s' has no definition", t->name);
-    ty->name = fe_strndup(c, name, strlen(name));
-    for (fe_type *q = ty->copies; q; q = q->next_copy)
-        q->name = ty->name;
-    c->pos = saved_pos;
-    c->tnames = saved;
-    return ty;
-}
+/* ---- for parse_decl.c (parse.h) ---- */
 
-/* Template argument deduction for a call f(args) of a function template:
- * each type parameter T is read off the first function parameter spelled
- * with T (T, const T &, T *, ...), dropping as many pointer levels as the
- * parameter has stars after T. False when a parameter cannot be deduced. */
-bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals)
+fe_tok *fe_p_peek(fe_ctx *c) { return peek(c); }
+fe_tok *fe_p_peek_at(fe_ctx *c, uint32_t k) { return peek_at(c, k); }
+fe_tok *fe_p_next(fe_ctx *c) { return next(c); }
+bool fe_p_is(fe_ctx *c, const char *s) { return is(c, s); }
+bool fe_p_accept(fe_ctx *c, const char *s) { return accept(c, s); }
+fe_tok *fe_p_expect(fe_ctx *c, const char *s) { return expect(c, s); }
+fe_tok *fe_p_expect_ident(fe_ctx *c) { return expect_ident(c); }
+const char *fe_p_tok_name(fe_ctx *c, const fe_tok *t) { return tok_name(c, t); }
+void fe_p_unsupported(fe_ctx *c, fe_tok *t, const char *what) { unsupported(c, t, what); }
+fe_tname *fe_p_lookup(fe_ctx *c, const char *s, size_t n) { return lookup(c, s, n); }
+void fe_p_push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v)
 {
-    if (t->is_struct)
-        return false;
-    for (int k = 0; k < t->nparams; k++) {
-        targs[k] = NULL;
-        tvals[k] = 0;
-    }
-    uint32_t i = t->tok_begin;
-    while (i < t->tok_end && !(c->toks[i].kind == TK_IDENT && fe_tok_is(&c->toks[i], t->name) &&
-                               i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "(")))
-        i++;
-    i += 2; /* past the name and '(' */
-    int arg = 0, depth = 0;
-    for (; i < t->tok_end && arg < nargs; i++) {
-        fe_tok *tk = &c->toks[i];
-        if (fe_tok_is(tk, "(") || fe_tok_is(tk, "<") || fe_tok_is(tk, "["))
-            depth++;
-        else if (fe_tok_is(tk, ")") && depth == 0)
-            break;
-        else if (fe_tok_is(tk, ")") || fe_tok_is(tk, ">") || fe_tok_is(tk, "]"))
-            depth--;
-        else if (fe_tok_is(tk, ",") && depth == 0)
-            arg++;
-        else if (tk->kind == TK_IDENT && depth == 0) {
-            for (int k = 0; k < t->nparams; k++) {
-                if (!t->pis_type[k] || targs[k] || strlen(t->pnames[k]) != tk->len ||
-                    memcmp(t->pnames[k], tk->s, tk->len) != 0 || !types[arg])
-                    continue;
-                int stars = 0;
-                for (uint32_t j = i + 1; j < t->tok_end && !fe_tok_is(&c->toks[j], ",") &&
-                                         !fe_tok_is(&c->toks[j], ")"); j++)
-                    stars += fe_tok_is(&c->toks[j], "*");
-                fe_type *d = types[arg];
-                if (d->kind == TY_ARRAY)
-                    d = fe_ptr_to(c, d->base);
-                for (; stars > 0 && d->kind == TY_PTR; stars--)
-                    d = d->base;
-                if (stars)
-                    return false;
-                targs[k] = fe_qualified(c, fe_no_ref(c, d), false, d->is_volatile);
-            }
-        }
-    }
-    for (int k = 0; k < t->nparams; k++)
-        if (t->pis_type[k] ? !targs[k] : true)
-            return false;
-    return true;
+    push_tname(c, name, ty, is_value, v);
 }
+bool fe_p_is_typename(fe_ctx *c, fe_tok *t) { return is_typename(c, t); }
+uint32_t fe_p_const_dim(fe_ctx *c, fe_tok *at) { return const_dim(c, at); }
+fe_type *fe_p_declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
+{
+    return declspec(c, storage, launch_bound);
+}
+fe_type *fe_p_declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok) { return declarator(c, ty, name_tok); }
+fe_type *fe_p_type_name(fe_ctx *c) { return type_name(c); }
+fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb)
+{
+    return function(c, ret, nt, storage, lb);
+}
+fe_node *fe_p_assign(fe_ctx *c) { return assign(c); }
+void fe_p_skip_balanced(fe_ctx *c) { skip_balanced(c); }

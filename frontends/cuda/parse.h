@@ -1,0 +1,37 @@
+/*
+ * parse.h - what parse.c shares with parse_decl.c: the token cursor, the
+ * scope of type names, and the declaration parsers each file calls in the
+ * other (fe_p_ names; everything else in fe.h).
+ */
+#ifndef CVM_FE_PARSE_H
+#define CVM_FE_PARSE_H
+
+#include "fe.h"
+
+/* parse.c */
+fe_tok *fe_p_peek(fe_ctx *c);
+fe_tok *fe_p_peek_at(fe_ctx *c, uint32_t k);
+fe_tok *fe_p_next(fe_ctx *c);
+bool fe_p_is(fe_ctx *c, const char *s);
+bool fe_p_accept(fe_ctx *c, const char *s);
+fe_tok *fe_p_expect(fe_ctx *c, const char *s);
+fe_tok *fe_p_expect_ident(fe_ctx *c);
+const char *fe_p_tok_name(fe_ctx *c, const fe_tok *t);
+void fe_p_unsupported(fe_ctx *c, fe_tok *t, const char *what);
+fe_tname *fe_p_lookup(fe_ctx *c, const char *s, size_t n);
+void fe_p_push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v);
+bool fe_p_is_typename(fe_ctx *c, fe_tok *t);
+uint32_t fe_p_const_dim(fe_ctx *c, fe_tok *at);
+fe_type *fe_p_declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound);
+fe_type *fe_p_declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok);
+fe_type *fe_p_type_name(fe_ctx *c);
+fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb);
+fe_node *fe_p_assign(fe_ctx *c);
+void fe_p_skip_balanced(fe_ctx *c);
+
+/* parse_decl.c */
+fe_type *fe_p_struct_spec(fe_ctx *c);  /* at struct/class/union */
+fe_type *fe_p_enum_spec(fe_ctx *c);    /* at enum */
+void fe_p_template_decl(fe_ctx *c);    /* at template */
+
+#endif
