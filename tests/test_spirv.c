@@ -172,12 +172,179 @@ static void corpus_dir(const char *dir, const char *ext)
     }
 }
 
+
+/* ---- golden checks on spirv-dis output ---- */
+
+/* One disassembled instruction: "%res = Op args..." (res 0 when none). */
+typedef struct dline {
+    unsigned res;
+    char op[40];
+    char arg[6][40];
+    int nargs;
+} dline;
+
+static unsigned idnum(const char *s) { return s[0] == '%' ? (unsigned)strtoul(s + 1, NULL, 10) : 0; }
+
+/* Disassembles path with raw ids; returns the instruction count (0 on failure). */
+static int disassemble(const char *path, dline *L, int max)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "spirv-dis --raw-id --no-header --no-indent '%s'", path);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return 0;
+    char buf[512];
+    int n = 0;
+    while (n < max && fgets(buf, sizeof buf, p)) {
+        dline *d = &L[n];
+        memset(d, 0, sizeof *d);
+        char *tok = strtok(buf, " \t\n");
+        if (!tok)
+            continue;
+        if (tok[0] == '%') {
+            d->res = idnum(tok);
+            strtok(NULL, " \t\n"); /* "=" */
+            tok = strtok(NULL, " \t\n");
+        }
+        if (!tok)
+            continue;
+        snprintf(d->op, sizeof d->op, "%s", tok);
+        while (d->nargs < 6 && (tok = strtok(NULL, " \t\n")))
+            snprintf(d->arg[d->nargs++], sizeof d->arg[0], "%s", tok);
+        n++;
+    }
+    pclose(p);
+    return n;
+}
+
+static int find_op(const dline *L, int n, int from, const char *op, unsigned res)
+{
+    for (int i = from; i < n; i++)
+        if (!strcmp(L[i].op, op) && (!res || L[i].res == res))
+            return i;
+    return -1;
+}
+
+/* The value of an OpConstant id, or -1. */
+static long const_value(const dline *L, int n, const char *id)
+{
+    int i = find_op(L, n, 0, "OpConstant", idnum(id));
+    return i < 0 ? -1 : strtol(L[i].arg[1], NULL, 0);
+}
+
+/*
+ * A kernel where units 0..2 return inside an if, the rest compute
+ * x + x and (x + x) * x, meet sync_cube and store.
+ */
+static const char golden_src[] =
+    ".kernel golden\n"
+    ".param out buffer f32 readwrite\n"
+    ".reg u32 %t, %three\n"
+    ".reg bool %c\n"
+    ".reg ptr.global %p\n"
+    ".reg f32 %a, %b\n"
+    "    sreg.u32 %t, unit_pos.x\n"
+    "    const.u32 %three, 3\n"
+    "    lt.u32 %c, %t, %three\n"
+    "    if %c\n"
+    "        return\n"
+    "    end\n"
+    "    param.ptr.global %p, out, 0\n"
+    "    ld.f32 %a, [%p]\n"
+    "    add.f32 %b, %a, %a\n"
+    "    mul.f32 %b, %b, %a\n"
+    "    sync_cube\n"
+    "    st.f32 [%p], %b\n"
+    "    return\n"
+    ".end\n";
+
+static void golden(void)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_spirv_options o = {0x10600, 8, 8};
+    void *words = NULL;
+    size_t nbytes = 0;
+    if (!ok(cvm_assemble(golden_src, sizeof golden_src - 1, "golden.cbs", &bytes, &size, &d) == CVM_OK &&
+                cvm_spirv_compile(bytes, size, NULL, &o, &words, &nbytes, &d) == CVM_OK,
+            "golden kernel translates")) {
+        diag("%s", d.message);
+        cvm_free_bytes(bytes);
+        return;
+    }
+    char path[512];
+    ok(validate(words, nbytes / 4, "golden", path, sizeof path), "golden kernel: spirv-val");
+    cvm_free_bytes(words);
+    cvm_free_bytes(bytes);
+    static dline L[4096];
+    int n = disassemble(path, L, 4096);
+    ok(n > 0, "spirv-dis reads it");
+
+    /* every float add/mul result is decorated NoContraction (DESIGN.md: no fma contraction) */
+    int nf = 0, nnc = 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(L[i].op, "OpFAdd") || !strcmp(L[i].op, "OpFMul") || !strcmp(L[i].op, "OpFSub")) {
+            nf++;
+            for (int j = 0; j < n; j++)
+                if (!strcmp(L[j].op, "OpDecorate") && idnum(L[j].arg[0]) == L[i].res &&
+                    !strcmp(L[j].arg[1], "NoContraction")) {
+                    nnc++;
+                    break;
+                }
+        }
+    ok(nf == 2 && nnc == 2, "OpFAdd and OpFMul carry NoContraction (%d of %d)", nnc, nf);
+
+    /* sync_cube: execution and memory scope Workgroup (2); semantics AcquireRelease 0x8 |
+       UniformMemory 0x40 (global) | WorkgroupMemory 0x100 (shared) = 0x148 */
+    int b = find_op(L, n, 0, "OpControlBarrier", 0);
+    ok(b >= 0 && find_op(L, n, b + 1, "OpControlBarrier", 0) < 0, "one OpControlBarrier");
+    if (b >= 0)
+        ok(const_value(L, n, L[b].arg[0]) == 2 && const_value(L, n, L[b].arg[1]) == 2 &&
+               const_value(L, n, L[b].arg[2]) == 0x148,
+           "barrier scopes Workgroup/Workgroup, semantics 0x148 (got %ld %ld 0x%lx)",
+           const_value(L, n, L[b].arg[0]), const_value(L, n, L[b].arg[1]),
+           const_value(L, n, L[b].arg[2]));
+
+    /* the exited flag: the return stores true; the code after the if is guarded by
+       "if exited skip", and the guard closes before the barrier */
+    int nm = -1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(L[i].op, "OpName") && !strcmp(L[i].arg[1], "\"exited\""))
+            nm = i;
+    ok(nm >= 0, "a variable named exited");
+    if (nm < 0)
+        return;
+    unsigned ex = idnum(L[nm].arg[0]);
+    int st = -1;
+    for (int i = 0; i < n && st < 0; i++)
+        if (!strcmp(L[i].op, "OpStore") && idnum(L[i].arg[0]) == ex &&
+            find_op(L, n, 0, "OpConstantTrue", idnum(L[i].arg[1])) >= 0)
+            st = i;
+    ok(st >= 0, "return stores true to exited");
+    int ld = -1;
+    for (int i = st + 1; st >= 0 && i < n && ld < 0; i++)
+        if (!strcmp(L[i].op, "OpLoad") && idnum(L[i].arg[1]) == ex)
+            ld = i;
+    int sm = ld >= 0 ? find_op(L, n, ld, "OpSelectionMerge", 0) : -1;
+    int bc = ld >= 0 ? find_op(L, n, ld, "OpBranchConditional", 0) : -1;
+    unsigned merge = sm >= 0 ? idnum(L[sm].arg[0]) : 0;
+    bool guard = bc == sm + 1 && idnum(L[bc].arg[0]) == L[ld].res && idnum(L[bc].arg[1]) == merge;
+    ok(guard, "after the return, exited is loaded and a true value branches to the guard's merge");
+    int ml = guard ? find_op(L, n, bc, "OpLabel", merge) : -1;
+    int fa = find_op(L, n, 0, "OpFAdd", 0);
+    ok(guard && fa > bc && fa < ml, "the code after the return is inside the guard");
+    ok(guard && b > ml, "the barrier is outside the guard (every unit reaches it)");
+}
+
 int main(void)
 {
     if (!have_tool("spirv-val")) {
         printf("1..0 # SKIP spirv-val is not installed (apt-get install spirv-tools)\n");
         return 0;
     }
+    golden();
     corpus_dir("docs/examples", ".cbs");
     corpus_dir("tests/conformance", ".cbs");
     corpus_dir("tests/cuda", ".cu");
