@@ -437,6 +437,9 @@ static void test_deduction(void)
         "}\n";
     static const int32_t want[] = {400, 0x40400000, 30000, 2, 78, 0, 0, 0, 0, 0, 0, 77};
     words_are("function template argument deduction, operator(), extern \"C\"", src, 1, 0, want, 12);
+    rejects("a lambda is rejected by name",
+            "__global__ void k(float *o) { auto f = [](float x) { return x; }; o[0] = f(1.0f); }\n",
+            "lambda expressions are not supported");
 }
 
 int main(void)

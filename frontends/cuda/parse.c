@@ -745,6 +745,10 @@ static fe_node *primary(fe_ctx *c)
         expect(c, ")");
         return n;
     }
+    if (fe_tok_is(t, "[")) {
+        unsupported(c, t, "lambda expressions are not supported in kernels; use a __device__ function");
+        return new_node(c, N_INT, t);
+    }
     if (fe_tok_is(t, "dynamic_cast")) {
         unsupported(c, t, "dynamic_cast is not supported in kernels");
         return new_node(c, N_INT, t);
