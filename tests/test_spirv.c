@@ -338,6 +338,61 @@ static void golden(void)
     ok(guard && b > ml, "the barrier is outside the guard (every unit reaches it)");
 }
 
+/* Pointer bases are flow-sensitive: one register may address different buffers in turn. */
+static const char *const bases_src[][2] = {
+    {"sequential reuse of a register for two buffers translates",
+     "    param.ptr.global %p, a, 0\n    ld.f32 %x, [%p]\n"
+     "    param.ptr.global %p, b, 0\n    st.f32 [%p], %x\n"},
+    {"a buffer chosen in both arms of an if, then used: rejected",
+     "    if %c\n        param.ptr.global %p, a, 0\n    else\n        param.ptr.global %p, b, 0\n"
+     "    end\n    st.f32 [%p], %x\n"},
+    {"the same buffer in both arms translates",
+     "    if %c\n        param.ptr.global %p, a, 0\n    else\n        param.ptr.global %p, a, 0\n"
+     "    end\n    st.f32 [%p], %x\n"},
+    {"a loop that switches the buffer at the end of its body: rejected at the head",
+     "    param.ptr.global %p, a, 0\n    loop\n        st.f32 [%p], %x\n        if %c\n"
+     "            break\n        end\n        param.ptr.global %p, b, 0\n    end\n"},
+    {"a buffer assigned before a break reaches the code after the loop",
+     "    param.ptr.global %p, a, 0\n    loop\n        param.ptr.global %p, b, 0\n"
+     "        break\n    end\n    st.f32 [%p], %x\n"},
+};
+static const bool bases_ok[] = {true, false, true, false, true};
+
+static void bases(void)
+{
+    for (size_t i = 0; i < sizeof bases_src / sizeof bases_src[0]; i++) {
+        char src[2048];
+        snprintf(src, sizeof src,
+                 ".kernel k\n.param a buffer f32 readwrite\n.param b buffer f32 readwrite\n"
+                 ".reg u32 %%t, %%z\n.reg bool %%c\n.reg ptr.global %%p\n.reg f32 %%x\n"
+                 "    sreg.u32 %%t, unit_pos.x\n    const.u32 %%z, 0\n    eq.u32 %%c, %%t, %%z\n"
+                 "    cvt.f32 %%x, %%t\n%s    return\n.end\n",
+                 bases_src[i][1]);
+        void *bytes = NULL, *words = NULL;
+        size_t size = 0, nbytes = 0;
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_status st = cvm_assemble(src, strlen(src), "bases.cbs", &bytes, &size, &d);
+        if (st == CVM_OK)
+            st = cvm_spirv_compile(bytes, size, NULL, NULL, &words, &nbytes, &d);
+        if (bases_ok[i]) {
+            char path[512], tag[32];
+            snprintf(tag, sizeof tag, "bases%u", (unsigned)i);
+            if (ok(st == CVM_OK, "%s", bases_src[i][0]))
+                ok(validate(words, nbytes / 4, tag, path, sizeof path), "%s: spirv-val", bases_src[i][0]);
+            else
+                diag("%s", d.message);
+        } else {
+            ok(st == CVM_UNSUPPORTED && strstr(d.message, "register %r3") /* t, z, c, p */ &&
+                   strstr(d.message, "more than one buffer"),
+               "%s", bases_src[i][0]);
+            diag("%s", d.message);
+        }
+        cvm_free_bytes(words);
+        cvm_free_bytes(bytes);
+    }
+}
+
 int main(void)
 {
     if (!have_tool("spirv-val")) {
@@ -345,6 +400,7 @@ int main(void)
         return 0;
     }
     golden();
+    bases();
     corpus_dir("docs/examples", ".cbs");
     corpus_dir("tests/conformance", ".cbs");
     corpus_dir("tests/cuda", ".cu");
