@@ -1267,7 +1267,8 @@ static cvm_status finish(as *a, cvm_bc_module **out_mod)
     size_t size = 0;
     cvm_bc_string *strs = a->fn(a->user, NULL, 0, (size_t)(a->strs.n ? a->strs.n : 1) * sizeof *strs);
     if (!strs)
-        return CVM_OUT_OF_MEMORY;
+        return cvm_diag_set(a->diag, CVM_OUT_OF_MEMORY, "%s: out of memory while assembling",
+                            a->file);
     for (uint32_t i = 0; i < a->strs.n; i++) {
         strref *r = (strref *)a->strs.p + i;
         strs[i] = (cvm_bc_string){r->len, (const char *)a->pool.p + r->off};
