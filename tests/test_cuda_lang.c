@@ -437,6 +437,25 @@ static void test_deduction(void)
         "}\n";
     static const int32_t want[] = {400, 0x40400000, 30000, 2, 78, 0, 0, 0, 0, 0, 0, 77};
     words_are("function template argument deduction, operator(), extern \"C\"", src, 1, 0, want, 12);
+    static const char self_src[] =
+        "template <typename T> struct V2 {\n"
+        "    T x, y;\n"
+        "    __device__ V2(T a, T b) : x(a), y(b) {}\n"
+        "    __device__ V2<T> operator+(const V2<T> &o) const { return V2<T>(x + o.x, y + o.y); }\n"
+        "    __device__ V2 operator*(T s) const { return V2(x * s, y * s); }\n"
+        "};\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    V2<int> a(1, in[1]), b(10, 20);\n"
+        "    V2<int> c = (a + b) * 3;\n"
+        "    out[0] = c.x;\n"
+        "    out[1] = c.y;\n"
+        "}\n";
+    static const int32_t self_want[] = {33, 63};
+    words_are("a struct template naming itself (V2<T> and V2 inside its body)", self_src, 1, 0, self_want, 2);
+    rejects("unbounded struct template recursion is reported",
+            "template <int N> struct A { A<N + 1> x; };\n__global__ void k(int *o) { A<0> a; }\n",
+            "nested more than 32 deep");
     rejects("a lambda is rejected by name",
             "__global__ void k(float *o) { auto f = [](float x) { return x; }; o[0] = f(1.0f); }\n",
             "lambda expressions are not supported");

@@ -82,6 +82,7 @@ struct fe_type {
      * completed with it: the root keeps the list (origin, next_copy) */
     fe_type *origin, *copies, *next_copy;
     int cg;             /* cooperative-groups objects (CG_*), empty structs the builtins know */
+    struct fe_template *tmpl; /* an instance of this struct template (Name<...> inside it) */
     fe_type *cg_next;   /* the context's list of them */
 };
 
@@ -200,6 +201,7 @@ typedef struct fe_ctx {
     int scope_depth;
 
     struct fe_lower *lw; /* lower.c state */
+    int inst_depth;      /* nested template instantiations (bounded) */
     fe_type *cg_types;   /* cooperative-groups types made so far (fe_cg_type) */
 } fe_ctx;
 

@@ -946,6 +946,12 @@ static fe_val call(fe_lower *L, fe_node *e)
                 for (fe_node *p = f->params; p; p = p->next)
                     want++;
             }
+        fe_template *tp = fe_find_template(L->c, name);
+        if (want < 0 && tp && !tp->is_struct && !L->c->err) {
+            fe_error(L->c, e->tok, CVM_SYNTAX,
+                     "cannot deduce the template arguments of '%s'; name them: %s<...>(...)", name, name);
+            return bad(L);
+        }
         if (want >= 0 && !L->c->err) {
             fe_error(L->c, e->tok, CVM_SYNTAX, "too %s arguments to function '%s' (%d given, %d expected)",
                      n < want ? "few" : "many", name, n, want);

@@ -172,6 +172,8 @@ static bool is_typename(fe_ctx *c, fe_tok *t)
         fe_template *tp = fe_find_template(c, n->name);
         return tp && tp->is_struct;
     }
+    if (n && n->ty && n->ty->tmpl && t >= c->toks && t + 1 < c->toks + c->ntoks && fe_tok_is(t + 1, "<"))
+        return true; /* Name<...> inside the template's own body */
     if (n && n->ty && n->ty->cg == CG_FAMILY) /* plus<int>, thread_block_tile<32>; else a plain name */
         return t >= c->toks && t + 1 < c->toks + c->ntoks && fe_tok_is(t + 1, "<");
     return n && n->ty && !n->is_value;
@@ -409,8 +411,8 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
                 k += 2;
             fe_tok *nt = peek_at(c, k);
             fe_tname *n = nt->kind == TK_IDENT ? lookup(c, nt->s, nt->len) : NULL;
-            fe_template *tp = n && !n->ty && !n->is_value && fe_tok_is(peek_at(c, k + 1), "<")
-                                  ? fe_find_template(c, n->name) : NULL;
+            fe_template *tp = n && !n->is_value && fe_tok_is(peek_at(c, k + 1), "<")
+                                  ? (!n->ty ? fe_find_template(c, n->name) : n->ty->tmpl) : NULL;
             if (tp && tp->is_struct) { /* Name<args> */
                 c->pos += k + 1;
                 fe_type *targs[8];

@@ -322,8 +322,13 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const
     }
     if (len < sizeof name)
         snprintf(name + len, sizeof name - len, ">");
+    if (c->inst_depth >= 32) {
+        fe_error(c, where, CVM_LIMIT, "template instantiation of '%s' nested more than 32 deep", t->name);
+        return fe_ty(TY_I32);
+    }
     ty->kind = TY_STRUCT;
     ty->align = 1;
+    ty->tmpl = t;
     ty->name = t->name; /* constructors inside are named after the template */
     for (int k = 0; k < n; k++) {
         inst->targs[k] = targs[k];
@@ -348,10 +353,12 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const
     fe_p_next(c); /* struct / class */
     while (!c->err && !fe_p_is(c, "{") && fe_p_peek(c)->kind != TK_EOF)
         fe_p_next(c); /* the name, __align__(n) */
+    c->inst_depth++;
     if (fe_p_accept(c, "{"))
         struct_body(c, ty);
     else
         fe_error(c, where, CVM_SYNTAX, "template '%s' has no definition", t->name);
+    c->inst_depth--;
     ty->name = fe_strndup(c, name, strlen(name));
     for (fe_type *q = ty->copies; q; q = q->next_copy)
         q->name = ty->name;
