@@ -14,7 +14,7 @@
 
 static void stmt(fe_lower *L, fe_node *s);
 static bool has_ctor(fe_type *t);
-static void switch_labels(fe_lower *L, fe_node *item, int sel);
+static void switch_labels(fe_lower *L, fe_node *item);
 static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at);
 
 /* ---- registers and text ---- */
@@ -501,7 +501,7 @@ static void switch_stmt(fe_lower *L, fe_node *s)
     }
     fe_emit(L, "switch %%r%d", sel);
     L->switches++;
-    switch_labels(L, s->d->args, sel);
+    switch_labels(L, s->d->args);
     L->switches--;
 }
 
@@ -516,9 +516,8 @@ static fe_tok *leftmost(fe_node *e)
 }
 
 /* The body of a switch: runs of labels, each followed by its statements. */
-static void switch_labels(fe_lower *L, fe_node *item, int sel)
+static void switch_labels(fe_lower *L, fe_node *item)
 {
-    (void)sel;
     int64_t seen[512];
     int nseen = 0;
     fe_var *saved = L->vars;
