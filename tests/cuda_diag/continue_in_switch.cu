@@ -1,5 +1,5 @@
 // expect error: continue_in_switch.cu:9:9: error: 'continue' statement not in loop statement
-// todo: F4 compiler: continue in a switch outside a loop reaches the verifier (internal error, no position)
+// regression: this diagnostic was once wrong (see git log)
 __global__ void k(int *out)
 {
     int i = threadIdx.x;

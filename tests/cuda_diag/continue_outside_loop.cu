@@ -1,5 +1,5 @@
 // expect error: continue_outside_loop.cu:7:9: error: 'continue' statement not in loop statement
-// todo: F4 compiler: continue outside a loop reaches the verifier (internal error, no position)
+// regression: this diagnostic was once wrong (see git log)
 __global__ void k(int *out, int n)
 {
     int i = threadIdx.x;

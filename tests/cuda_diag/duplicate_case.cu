@@ -1,5 +1,5 @@
 // expect error: duplicate_case.cu:10:10: error: duplicate case value '2'
-// todo: F4 compiler: duplicate case value reaches the verifier (internal error, no position)
+// regression: this diagnostic was once wrong (see git log)
 __global__ void k(int *out)
 {
     int i = threadIdx.x;

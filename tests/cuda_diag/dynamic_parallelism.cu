@@ -1,5 +1,5 @@
 // expect error: dynamic_parallelism.cu:11:9: error: dynamic parallelism (launching a kernel from device code) is not supported
-// todo: F4 compiler: a <<<>>> launch in device code gives a generic parse error at '<'
+// regression: this diagnostic was once wrong (see git log)
 __global__ void child(int *out)
 {
     out[threadIdx.x] = 1;

@@ -1,5 +1,5 @@
 // expect error: extra_brace.cu:8:1: error: extraneous closing brace
-// todo: F4 compiler: a stray '}' at file scope gives "expected a type"
+// regression: this diagnostic was once wrong (see git log)
 __global__ void k(float *out)
 {
     int i = threadIdx.x;

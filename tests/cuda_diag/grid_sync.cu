@@ -1,5 +1,5 @@
 // expect error: grid_sync.cu:10:9: error: grid-wide synchronization
-// todo: F4 compiler: cg::this_grid().sync() gives "member function calls are not supported yet"
+// regression: this diagnostic was once wrong (see git log)
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 

@@ -1,5 +1,5 @@
 // expect error: host_call.cu:11:14: error: calling a __host__ function from a __global__ function is not allowed
-// todo: F4 compiler: a __host__-only function called from a kernel is accepted
+// regression: this diagnostic was once wrong (see git log)
 __host__ float host_scale(float x)
 {
     return 3.0f * x;

@@ -1,5 +1,5 @@
 // expect error: missing_semicolon.cu:6:22: error: expected ';'
-// todo: F4 compiler: a missing ';' is reported at the next token (next line), not after the expression
+// regression: this diagnostic was once wrong (see git log)
 __global__ void k(float *out)
 {
     int i = threadIdx.x;

@@ -1,5 +1,5 @@
 // expect error: redefinition.cu:7:9: error: redefinition of 'i'
-// todo: F4 compiler: a second declaration of a local in the same scope is accepted
+// regression: this diagnostic was once wrong (see git log)
 __global__ void k(float *out)
 {
     int i = threadIdx.x;

@@ -1,5 +1,5 @@
 // expect error: too_few_args.cu:11:14: error: too few arguments
-// todo: F4 compiler: a call with too few arguments says "call to undeclared function"
+// regression: this diagnostic was once wrong (see git log)
 __device__ float axpy(float a, float x, float y)
 {
     return a * x + y;

@@ -1,5 +1,5 @@
 // expect error: unknown_type.cu:5:5: error: unknown type name 'real_t'
-// todo: F4 compiler: an unknown type name gives "expected ';' before 'v'" at the variable
+// regression: this diagnostic was once wrong (see git log)
 __global__ void k(float *out)
 {
     real_t v = out[threadIdx.x];

@@ -1,5 +1,5 @@
 // expect error: wrong_arg_count.cu:11:14: error: too many arguments
-// todo: F4 compiler: a call with too many arguments says "call to undeclared function"
+// regression: this diagnostic was once wrong (see git log)
 __device__ float axpy(float a, float x, float y)
 {
     return a * x + y;
