@@ -597,7 +597,13 @@ static const char *cpu_stream_output(cvm_stream *s)
     cvm_vm_pool_wait_stream(dev->pool, s);
     cvm_vm_pool_lock(dev->pool);
     text_free(dev, &s->shown);
-    if (s->out.len) {
+    if (s->out.len && s->out.cap > s->out.len) {
+        /* Room for the NUL: hand the text itself over, no allocation that could fail. */
+        s->out.data[s->out.len] = '\0';
+        s->shown = s->out;
+        memset(&s->out, 0, sizeof s->out);
+        text = s->shown.data;
+    } else if (s->out.len) {
         /* An exact, NUL-terminated copy: the interpreter's text may lack the NUL. */
         char *copy = cvm_vm_dev_alloc(dev, s->out.len + 1);
         if (copy) {
