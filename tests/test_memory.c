@@ -431,6 +431,40 @@ static void test_view(void)
     cvm_buffer_free(bd);
 }
 
+/*
+ * An overflow that runs from one buffer into the next must fault against the
+ * first buffer and leave the neighbour untouched: every unit stores
+ * a[i] = 7 into a 16-element `a` (256 units); `b`, as small and allocated
+ * right after, so likely in the path, must stay zero. Checked mode attributes each access to the
+ * buffer its pointer came from (vm/exec.h, pointer tags).
+ */
+static const char overflow_src[] =
+    ".kernel overflow\n.param a buffer u32 write\n"
+    ".reg u32 %i, %seven\n.reg i64 %off, %four\n.reg ptr.global %p\n"
+    "    sreg.u32 %i, abs_pos.x\n    cvt.i64 %off, %i\n    const.i64 %four, 4\n"
+    "    mul.i64 %off, %off, %four\n    param.ptr.global %p, a, 0\n"
+    "    ptr.add.ptr.global %p, %p, %off\n    const.u32 %seven, 7\n    st.u32 [%p], %seven\n"
+    "    return\n.end\n";
+
+static void test_overflow_into_neighbour(void)
+{
+    enum { NB = 16 };
+    uint32_t got[NB];
+    cvm_buffer *a = kern_buf("a", 64, NULL), *b = kern_buf("b", 4 * NB, NULL);
+    cvm_arg args[] = {kern_arg_buf(a)};
+    cvm_launch_config cfg = kern_cfg(4, 64);
+    cvm_diag d;
+    cvm_status st = kern_exec(overflow_src, "overflow", &cfg, args, 1, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "buffer 'a'"),
+       "an overflow past 'a' faults against 'a' (%s)", d.message);
+    int untouched = kern_read(b, got, sizeof got);
+    for (uint32_t i = 0; untouched && i < NB; i++)
+        untouched = got[i] == 0;
+    ok(untouched, "the neighbouring buffer 'b' is not written by the overflow");
+    cvm_buffer_free(a);
+    cvm_buffer_free(b);
+}
+
 int main(void)
 {
     if (!kern_open()) {
@@ -445,6 +479,7 @@ int main(void)
     test_fault(ld_fault_src, "misaligned load", 2, NULL);
     test_fault(st_fault_src, "negative-offset store", -8, NULL);
     test_view();
+    test_overflow_into_neighbour();
     kern_close();
     return done_testing();
 }

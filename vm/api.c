@@ -344,6 +344,9 @@ void cvm_vm_buffer_link(cvm_buffer *b)
 {
     cvm_device *dev = b->dev;
     pthread_mutex_lock(&dev->lock);
+    /* Tags 1..65535, reused after wrapping; 0 means "no provenance". */
+    dev->last_tag = (uint16_t)(dev->last_tag == UINT16_MAX ? 1 : dev->last_tag + 1);
+    b->tag = dev->last_tag;
     b->prev = NULL;
     b->next = dev->buffers;
     if (dev->buffers)

@@ -37,6 +37,7 @@ struct cvm_buffer {
     size_t alloc_size; /* bytes allocated (at least 1) */
     char name[128];
     bool writable;
+    uint16_t tag;            /* provenance tag in the top bits of its kernel pointers */
     cvm_buffer *prev, *next; /* the device's live buffers */
     /* guarded by the pool lock: */
     uint32_t uses;           /* queued stream operations that use the buffer */
@@ -110,6 +111,7 @@ struct cvm_device {
     pthread_mutex_t lock;  /* guards the buffer, module and stream lists */
     cvm_stream stream;     /* the default stream */
     cvm_buffer *buffers;
+    uint16_t last_tag;     /* the last buffer tag handed out (guarded by lock) */
     cvm_module *modules;
     cvm_stream *streams;   /* created streams */
     cvm_vm_pool *pool;     /* the workers and the queues */

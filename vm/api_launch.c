@@ -135,7 +135,7 @@ static cvm_status build_regions(cvm_device *dev, cvm_vm_region **out, uint32_t *
     }
     uint32_t i = 0;
     for (cvm_buffer *b = dev->buffers; b; b = b->next, i++)
-        r[i] = (cvm_vm_region){(uintptr_t)b->data, b->size, b->name, b->writable};
+        r[i] = (cvm_vm_region){(uintptr_t)b->data, b->size, b->name, b->writable, b->tag};
     qsort(r, n, sizeof *r, region_cmp);
     *out = r;
     *out_n = n;
@@ -201,7 +201,8 @@ static cvm_status pack(cvm_vm_op *op, const cvm_bc_kernel *bk, const cvm_arg *ar
     nbufs = 0;
     for (uint32_t i = 0; i < bk->nparams; i++) {
         if (bk->params[i].kind == CVM_PARAM_BUFFER) {
-            uint64_t addr = (uint64_t)(uintptr_t)(args[i].buffer->data + args[i].offset);
+            uint64_t addr = CVM_VM_PTR_MAKE((uintptr_t)(args[i].buffer->data + args[i].offset),
+                                            args[i].buffer->tag);
             memcpy(op->params + op->offsets[i], &addr, sizeof addr);
             op->bufs[nbufs++] = args[i].buffer;
         } else if (args[i].size) {

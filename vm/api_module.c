@@ -44,7 +44,7 @@ static cvm_status init_symbols(cvm_module *m, cvm_diag *diag)
             return st;
         if (sym->init_size)
             memcpy(m->symbufs[i]->data, bc->data + sym->init_off, sym->init_size);
-        m->sym_value[i] = (uint64_t)(uintptr_t)m->symbufs[i]->data;
+        m->sym_value[i] = CVM_VM_PTR_MAKE((uintptr_t)m->symbufs[i]->data, m->symbufs[i]->tag);
     }
     return CVM_OK;
 }

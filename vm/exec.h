@@ -21,7 +21,21 @@ typedef struct cvm_vm_region {
     size_t size;
     const char *name; /* buffer or symbol name, for fault messages */
     bool writable;
+    uint16_t tag;     /* the buffer's provenance tag (see below) */
 } cvm_vm_region;
+
+/*
+ * Global pointers handed to kernels carry their buffer's tag in bits 48..63
+ * (x86-64 user addresses fit in 47 bits). ptr.add keeps it, so checked mode
+ * attributes every access to the buffer the pointer came from: an overflow
+ * that lands inside a neighbouring buffer is a fault, not a silent write.
+ * Tag 0 means unknown provenance (then the address alone is checked).
+ */
+#define CVM_VM_PTR_TAG_SHIFT 48
+#define CVM_VM_PTR_ADDR(v) ((uint64_t)(v) & ((UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1))
+#define CVM_VM_PTR_TAG(v) ((uint16_t)((uint64_t)(v) >> CVM_VM_PTR_TAG_SHIFT))
+#define CVM_VM_PTR_MAKE(addr, tag) \
+    ((uint64_t)(addr) | ((uint64_t)(tag) << CVM_VM_PTR_TAG_SHIFT))
 
 /* Growable text for the `print` op (allocated through the launch allocator). */
 typedef struct cvm_vm_text {

@@ -35,11 +35,42 @@ static const cvm_vm_region *region_below(const cvm_vm_launch *L, uint64_t addr)
     return lo ? &L->regions[lo - 1] : NULL;
 }
 
+/* The region of the buffer with provenance tag `tag`, or NULL (freed, or not this launch's). */
+static const cvm_vm_region *region_tagged(const cvm_vm_launch *L, uint16_t tag)
+{
+    for (uint32_t i = 0; i < L->nregions; i++)
+        if (L->regions[i].tag == tag)
+            return &L->regions[i];
+    return NULL;
+}
+
+/*
+ * Checks an access of `size` bytes at untagged address `addr` through a
+ * pointer with provenance `tag`: the access must lie in that buffer (found
+ * by address first, the common case, else by tag), so running off the end
+ * of one buffer into its neighbour is reported against the first one.
+ */
 static bool check_global(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane, uint64_t addr,
-                         size_t size, int kind)
+                         uint16_t tag, size_t size, int kind)
 {
     const cvm_vm_region *r = region_below(x->L, addr);
-    if (!r || addr - r->base > (uint64_t)r->size + (1u << 20)) {
+    if (tag && (!r || r->tag != tag)) {
+        r = region_tagged(x->L, tag);
+        if (!r) {
+            cvm_vm_fault(x, p, lane, CVM_FAULT,
+                         "invalid %s of %zu bytes: the pointer's buffer is not live in this launch",
+                         kind_name[kind], size);
+            return false;
+        }
+        if (addr < r->base) {
+            cvm_vm_fault(x, p, lane, CVM_FAULT,
+                         "out-of-bounds %s of %zu bytes at offset -%llu of buffer '%s' (size %zu)",
+                         kind_name[kind], size, (unsigned long long)(r->base - addr),
+                         r->name ? r->name : "?", r->size);
+            return false;
+        }
+    }
+    if (!r || (!tag && addr - r->base > (uint64_t)r->size + (1u << 20))) {
         cvm_vm_fault(x, p, lane, CVM_FAULT, "invalid %s of %zu bytes: address 0x%llx is not in any buffer",
                      kind_name[kind], size, (unsigned long long)addr);
         return false;
@@ -76,9 +107,9 @@ static uint8_t *resolve(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t l, unsig
     uint8_t *base;
     switch (space) {
     case CVM_T_PTR_GLOBAL:
-        if (checked && !check_global(x, p, l, addr, size, kind))
+        if (checked && !check_global(x, p, l, CVM_VM_PTR_ADDR(addr), CVM_VM_PTR_TAG(addr), size, kind))
             return NULL;
-        return (uint8_t *)(uintptr_t)addr;
+        return (uint8_t *)(uintptr_t)CVM_VM_PTR_ADDR(addr);
     case CVM_T_PTR_SHARED:
         limit = x->shared_size, what = "shared", base = x->shared;
         break;
@@ -317,6 +348,7 @@ const char *cvm_vm_string_at(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lan
     uint32_t off = (uint32_t)addr;
     switch (elem) {
     case CVM_T_PTR_GLOBAL: {
+        addr = CVM_VM_PTR_ADDR(addr);
         const cvm_vm_region *r = region_below(x->L, addr);
         if (!r || addr - r->base >= r->size)
             return NULL;
