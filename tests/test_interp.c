@@ -61,7 +61,7 @@ static cvm_status run(const char *src, const opts *o, const uint64_t *params, ui
     }
     for (uint32_t i = 0; i < nbufs; i++)
         regions[i] = (cvm_vm_region){(uintptr_t)bufs[i].data, bufs[i].size, bufs[i].name,
-                                     bufs[i].writable};
+                                     bufs[i].writable, 0 /* untagged: checked by address */};
     qsort(regions, nbufs, sizeof regions[0], cmp_region);
     for (uint32_t i = 0; i < nparams; i++)
         offsets[i] = i * 8;
