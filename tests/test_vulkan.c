@@ -331,7 +331,7 @@ static int read_case(const char *path, kcase *c, uint32_t features)
         } else if (!strcmp(w[0], "expect")) {
             for (int i = 0; i < c->nitems; i++)
                 if (!strcmp(c->items[i].name, w[1])) {
-                    snprintf(c->items[i].mode, sizeof c->items[i].mode, "%s", w[2]);
+                    snprintf(c->items[i].mode, sizeof c->items[i].mode, "%.15s", w[2]);
                     c->items[i].a = n > 3 ? atof(w[3]) : 0;
                     c->items[i].r = n > 4 ? atof(w[4]) : 0;
                     if (eq)
