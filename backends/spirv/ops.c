@@ -329,7 +329,7 @@ static uint32_t arith(spv_ctx *c, const cvm_bc_insn *in)
     case CVM_OP_NOT: return spv_op1(c, bo ? SpvOpLogicalNot : SpvOpNot, t, a);
     case CVM_OP_SHL: case CVM_OP_SHR: return shift(c, in, a, in->ops[2]);
     case CVM_OP_POPC: case CVM_OP_CLZ: case CVM_OP_CTZ:
-        in = in; /* the instruction type is the result (u32); the operand's type decides */
+        /* the instruction type is the result (u32); the operand's type decides */
         {
             cvm_bc_insn x = *in;
             x.elem = c->k->regs[in->ops[1]].elem;
