@@ -180,7 +180,8 @@ static void table_free(as *a, table *t)
 static void str_key(as *a, uint32_t idx, const char **s, size_t *n)
 {
     strref *r = (strref *)a->strs.p + idx;
-    *s = (const char *)a->pool.p + r->off;
+    /* The pool is still unallocated when only empty strings were added. */
+    *s = a->pool.p ? (const char *)a->pool.p + r->off : "";
     *n = r->len;
 }
 static bool str_eq(as *a, uint32_t idx, const char *s, size_t n)
@@ -1271,7 +1272,7 @@ static cvm_status finish(as *a, cvm_bc_module **out_mod)
                             a->file);
     for (uint32_t i = 0; i < a->strs.n; i++) {
         strref *r = (strref *)a->strs.p + i;
-        strs[i] = (cvm_bc_string){r->len, (const char *)a->pool.p + r->off};
+        strs[i] = (cvm_bc_string){r->len, a->pool.p ? (const char *)a->pool.p + r->off : ""};
     }
     cvm_bc_module m;
     memset(&m, 0, sizeof m);
