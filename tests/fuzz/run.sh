@@ -14,7 +14,7 @@ dir="$build/fuzz"
 tests/fuzz/seeds.sh "$build/bin/cubevm" "$dir/seeds"
 mkdir -p "$dir/artifacts"
 total=0
-for name in load exec; do
+for name in ${FUZZ_HARNESSES:-load exec}; do
     corpus="$dir/corpus-$name"
     mkdir -p "$corpus"
     log="$dir/$name.log"
