@@ -564,10 +564,9 @@ static void cpu_stream_destroy(cvm_stream *s)
     stream_free(s);
 }
 
-static cvm_status cpu_stream_sync(cvm_stream *s, cvm_diag *diag)
+/* Every device's sync ends here: hands out the stream's first fault and clears it. */
+cvm_status cvm_vm_stream_take_fault(cvm_stream *s, cvm_diag *diag)
 {
-    cvm_vm_pool_wait_stream(s->dev->pool, s);
-    cvm_vm_pool_lock(s->dev->pool);
     cvm_status st = s->fault;
     if (st != CVM_OK) {
         if (diag) {
@@ -584,6 +583,14 @@ static cvm_status cpu_stream_sync(cvm_stream *s, cvm_diag *diag)
     } else if (diag) {
         memset(diag, 0, sizeof *diag);
     }
+    return st;
+}
+
+static cvm_status cpu_stream_sync(cvm_stream *s, cvm_diag *diag)
+{
+    cvm_vm_pool_wait_stream(s->dev->pool, s);
+    cvm_vm_pool_lock(s->dev->pool);
+    cvm_status st = cvm_vm_stream_take_fault(s, diag);
     cvm_vm_pool_unlock(s->dev->pool);
     return st;
 }

@@ -152,6 +152,9 @@ void cvm_vm_buffer_destroy(cvm_buffer *buf);
 void cvm_vm_module_release(cvm_module *mod);
 
 /* Waits until `s` has no queued or running operation (the device's stream_wait). */
+/* Returns the stream's first fault since the last sync (with the skipped-launch count in
+ * diag) and clears it; the caller has waited for the stream. */
+cvm_status cvm_vm_stream_take_fault(cvm_stream *s, cvm_diag *diag);
 void cvm_vm_stream_wait(cvm_stream *s);
 /* Waits until no operation of any stream is queued or running (device_wait). */
 void cvm_vm_device_wait(cvm_device *dev);

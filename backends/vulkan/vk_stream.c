@@ -230,23 +230,7 @@ void cvm_vk_device_wait(cvm_device *dev)
 cvm_status cvm_vk_stream_sync(cvm_stream *s, cvm_diag *diag)
 {
     reap(s, true);
-    cvm_status st = s->fault;
-    if (st != CVM_OK) {
-        if (diag) {
-            *diag = s->fault_diag;
-            if (s->skipped) {
-                size_t n = strlen(diag->message);
-                snprintf(diag->message + n, sizeof diag->message - n,
-                         " (%u later launch%s skipped)", s->skipped, s->skipped == 1 ? "" : "es");
-            }
-        }
-        s->fault = CVM_OK;
-        s->skipped = 0;
-        memset(&s->fault_diag, 0, sizeof s->fault_diag);
-    } else if (diag) {
-        memset(diag, 0, sizeof *diag);
-    }
-    return st;
+    return cvm_vm_stream_take_fault(s, diag);
 }
 
 /* ---- buffers ---- */
