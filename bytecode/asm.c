@@ -462,6 +462,7 @@ static cvm_status dir_symbol(as *a, tok dir, bool constant)
     tok t = next(a);
     if ((st = parse_name(a, t, "a symbol name", &s.name)))
         return st;
+    tok name = t;
     for (uint32_t i = 0; i < a->symbols.n; i++)
         if (((cvm_bc_symbol *)a->symbols.p)[i].name == s.name)
             return err(a, t.col, "duplicate symbol '%.*s'", (int)t.n, t.s);
@@ -514,6 +515,10 @@ static cvm_status dir_symbol(as *a, tok dir, bool constant)
         if (s.init_size > s.size)
             return err(a, dir.col, "initializer of %u bytes is larger than the symbol (%u)", s.init_size, s.size);
         if (constant) {
+            /* The constant space is materialized here: bound it before allocating. */
+            if ((uint64_t)a->data.n + (s.size - s.init_size) > CVM_BC_MAX_CONST)
+                return err(a, dir.col, "constant '%.*s' of %u bytes does not fit the %u-byte constant space",
+                           (int)name.n, name.s, s.size, CVM_BC_MAX_CONST);
             if (!vec_push(a, &a->data, 1, s.size - s.init_size))
                 return CVM_OUT_OF_MEMORY;
             if (a->data.n > a->const_size)

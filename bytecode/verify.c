@@ -1135,6 +1135,9 @@ static cvm_status check_symbols(const cvm_bc_module *m, cvm_diag *diag)
     if (m->const_size > m->ndata)
         return mfail(diag, "constant space of %u bytes exceeds the %u data bytes", m->const_size,
                      m->ndata);
+    if (m->const_size > CVM_BC_MAX_CONST)
+        return mfail(diag, "constant space of %u bytes exceeds the limit of %u", m->const_size,
+                     CVM_BC_MAX_CONST);
     if (m->nsymbols && !m->symbols)
         return mfail(diag, "symbol table missing");
     for (uint32_t i = 0; i < m->nsymbols; i++) {
