@@ -105,6 +105,9 @@ static uint32_t float_math(spv_ctx *c, const cvm_bc_insn *in, uint32_t a, uint32
     }
     default: break;
     }
+    uint32_t x = spv_exact_math(c, in->op, e, l, a);
+    if (x)
+        return x;
     if (e == CVM_T_F64) {
         const cvm_bc_opinfo *oi = cvm_bc_op_info(in->op);
         spv_fail(c, CVM_UNSUPPORTED, "'%s' on f64: GLSL.std.450 has no double-precision "
@@ -315,7 +318,10 @@ static uint32_t arith(spv_ctx *c, const cvm_bc_insn *in)
         if (fl)
             return spv_ext1(c, GLSLstd450FAbs, t, a);
         return sg ? spv_ext1(c, GLSLstd450SAbs, t, a) : a;
-    case CVM_OP_FMA: return spv_ext3(c, GLSLstd450Fma, t, a, b, d3);
+    case CVM_OP_FMA: {
+        uint32_t x = fl ? spv_exact_fma(c, e, l, a, b, d3) : 0;
+        return x ? x : spv_ext3(c, GLSLstd450Fma, t, a, b, d3);
+    }
     case CVM_OP_MAD: return spv_op2(c, SpvOpIAdd, t, spv_op2(c, SpvOpIMul, t, a, b), d3);
     case CVM_OP_MULHI: {
         uint32_t st = spv_id(c), r = spv_id(c);

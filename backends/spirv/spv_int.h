@@ -165,6 +165,10 @@ const char *spv_where(spv_ctx *c, char *buf, size_t n); /* "line N" or "pc N" */
 bool spv_op_data(spv_ctx *c, const cvm_bc_insn *in);   /* handled (or failed) */
 uint32_t spv_fminmax(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uint32_t b, bool max);
 
+/* ---- exact.c: sequences where GLSL.std.450 misses cubevm's numerics (0: none) ---- */
+uint32_t spv_exact_fma(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uint32_t b, uint32_t d);
+uint32_t spv_exact_math(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a);
+
 /* ---- bases.c ---- */
 #define SPV_BASE_DEAD (-3) /* the instruction is unreachable */
 cvm_status spv_analyse_bases(spv_ctx *c); /* fills gbase/gbase_reg */
