@@ -23,6 +23,10 @@ typedef struct vk_dev {
     uint32_t queue_family;
     pthread_mutex_t queue_lock;   /* vkQueueSubmit and vkQueueWaitIdle need it */
     VkPipelineCache pipeline_cache;
+    uint32_t pipelines_built;     /* vkCreateComputePipelines calls that succeeded (atomic) */
+    size_t cache_loaded;          /* bytes of persisted pipeline cache given to the driver */
+    bool cache_saved;             /* the close wrote the cache file */
+    char cache_note[700];         /* what happened to the cache file (tests, diagnosis) */
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem_props;
     uint32_t host_mem_type;       /* host-visible, coherent (device-local if possible) */
@@ -60,7 +64,22 @@ static inline vk_dev *vkd(const cvm_device *dev) { return dev->impl; }
 
 /* vk_device.c */
 cvm_status cvm_vk_result(VkResult r, cvm_diag *diag, const char *what);
+/*
+ * With CUBEVM_VK_VALIDATION=1 in the environment the instance enables
+ * VK_LAYER_KHRONOS_validation (opening fails as unavailable without it) and
+ * keeps its warnings and errors: the count since the process started, and
+ * the first message's text in `first` (may be NULL).
+ */
+uint32_t cvm_vk_validation_messages(char *first, size_t cap);
 cvm_status cvm_vk_memory_type(const vk_dev *d, uint32_t type_bits, uint32_t *out);
+
+/* vk_cache.c */
+/* The cache file of this device (and its directory); false when no directory can be named. */
+bool cvm_vk_cache_path(const vk_dev *d, char *out, size_t cap, char *dir, size_t dir_cap);
+/* Creates d->pipeline_cache from the persisted file when it is usable, else empty. */
+cvm_status cvm_vk_cache_open(cvm_device *dev, cvm_diag *diag);
+/* Writes the cache back (atomically) if pipelines were built; failures are ignored. */
+void cvm_vk_cache_save(cvm_device *dev);
 
 /* vk_stream.c */
 cvm_status cvm_vk_stream_init(cvm_device *dev, cvm_stream *s, cvm_diag *diag);

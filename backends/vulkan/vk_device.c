@@ -20,6 +20,72 @@ static pthread_mutex_t instance_lock = PTHREAD_MUTEX_INITIALIZER;
 static VkInstance instance;
 static uint32_t instance_users;
 
+/* ---- the validation layer (CUBEVM_VK_VALIDATION=1) ---- */
+
+/*
+ * Messages are kept, never printed (the library does not print): the tests
+ * read them with cvm_vk_validation_messages and fail on any. The callback
+ * may run on any thread, also inside vkCreateInstance while instance_lock
+ * is held, so it has a lock of its own.
+ */
+static pthread_mutex_t message_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t message_count;
+static char message_first[512];
+static VkDebugUtilsMessengerEXT messenger;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+                                                 VkDebugUtilsMessageTypeFlagsEXT type,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                 void *user)
+{
+    (void)sev, (void)type, (void)user;
+    pthread_mutex_lock(&message_lock);
+    if (message_count++ == 0)
+        snprintf(message_first, sizeof message_first, "%s",
+                 data && data->pMessage ? data->pMessage : "(no text)");
+    pthread_mutex_unlock(&message_lock);
+    return VK_FALSE;
+}
+
+uint32_t cvm_vk_validation_messages(char *first, size_t cap)
+{
+    pthread_mutex_lock(&message_lock);
+    uint32_t n = message_count;
+    if (first && cap)
+        snprintf(first, cap, "%s", n ? message_first : "");
+    pthread_mutex_unlock(&message_lock);
+    return n;
+}
+
+static bool validation_wanted(void)
+{
+    const char *v = getenv("CUBEVM_VK_VALIDATION");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static bool has_layer(const char *name)
+{
+    VkLayerProperties layers[64];
+    uint32_t n = 64;
+    VkResult r = vkEnumerateInstanceLayerProperties(&n, layers);
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(layers[i].layerName, name) == 0)
+            return true;
+    return false;
+}
+
+static const VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
+    .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+    .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+    .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                   VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                   VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+    .pfnUserCallback = on_message,
+};
+
 cvm_status cvm_vk_result(VkResult r, cvm_diag *diag, const char *what)
 {
     switch (r) {
@@ -64,6 +130,22 @@ static cvm_status instance_acquire(cvm_diag *diag)
     };
     VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
                                .pApplicationInfo = &app};
+    static const char *const layer = "VK_LAYER_KHRONOS_validation";
+    static const char *const ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    bool validate = validation_wanted();
+    if (validate && !has_layer(layer)) {
+        st = cvm_diag_set(diag, CVM_UNAVAILABLE,
+                          "device 'vulkan' is not available: CUBEVM_VK_VALIDATION asks for %s, "
+                          "which is not installed (Debian: vulkan-validationlayers)", layer);
+        goto fail;
+    }
+    if (validate) {
+        ci.enabledLayerCount = 1;
+        ci.ppEnabledLayerNames = &layer;
+        ci.enabledExtensionCount = 1;
+        ci.ppEnabledExtensionNames = &ext;
+        ci.pNext = &messenger_info; /* messages of vkCreateInstance itself */
+    }
     VkResult r = vkCreateInstance(&ci, NULL, &instance);
     if (r != VK_SUCCESS) {
         st = r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED
@@ -74,6 +156,13 @@ static cvm_status instance_acquire(cvm_diag *diag)
         goto fail;
     }
     volkLoadInstanceOnly(instance);
+    if (validate && (r = vkCreateDebugUtilsMessengerEXT(instance, &messenger_info, NULL,
+                                                        &messenger)) != VK_SUCCESS) {
+        vkDestroyInstance(instance, NULL);
+        instance = VK_NULL_HANDLE;
+        st = cvm_vk_result(r, diag, "vkCreateDebugUtilsMessengerEXT");
+        goto fail;
+    }
     goto done;
 fail:
     instance_users--;
@@ -86,6 +175,9 @@ static void instance_release(void)
 {
     pthread_mutex_lock(&instance_lock);
     if (instance_users && --instance_users == 0) {
+        if (messenger)
+            vkDestroyDebugUtilsMessengerEXT(instance, messenger, NULL);
+        messenger = VK_NULL_HANDLE;
         vkDestroyInstance(instance, NULL);
         instance = VK_NULL_HANDLE;
     }
@@ -307,10 +399,6 @@ static cvm_status create_device(vk_dev *d, cvm_diag *diag)
         return cvm_vk_result(r, diag, "vkCreateDevice");
     volkLoadDeviceTable(&d->vk, d->device);
     d->vk.vkGetDeviceQueue(d->device, d->queue_family, 0, &d->queue);
-    VkPipelineCacheCreateInfo pc = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-    r = d->vk.vkCreatePipelineCache(d->device, &pc, NULL, &d->pipeline_cache);
-    if (r != VK_SUCCESS)
-        return cvm_vk_result(r, diag, "vkCreatePipelineCache");
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
                              .size = 16,
                              .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
@@ -358,7 +446,8 @@ static cvm_status vk_open(const char *spec, const cvm_config *cfg, cvm_device **
     if ((st = pick(spec, d, diag)))
         goto fail;
     query_properties(d);
-    if ((st = create_device(d, diag)) || (st = cvm_vk_stream_init(dev, &dev->stream, diag)))
+    if ((st = create_device(d, diag)) || (st = cvm_vk_cache_open(dev, diag)) ||
+        (st = cvm_vk_stream_init(dev, &dev->stream, diag)))
         goto fail;
     if (diag)
         memset(diag, 0, sizeof *diag);
@@ -378,6 +467,8 @@ static void vk_close(cvm_device *dev)
             cvm_vk_stream_destroy(dev->streams);
         cvm_vk_stream_fini(&dev->stream);
         cvm_vm_device_release_all(dev);
+        if (d->pipeline_cache && !d->lost)
+            cvm_vk_cache_save(dev);
         if (d->pipeline_cache)
             d->vk.vkDestroyPipelineCache(d->device, d->pipeline_cache, NULL);
         d->vk.vkDestroyDevice(d->device, NULL);

@@ -35,6 +35,11 @@ struct cvm_vk_variant {
 typedef struct vk_module {
     pthread_mutex_t lock;    /* the variant lists and their pipelines */
     cvm_vk_variant **variants; /* per kernel */
+    /* The const space (m->const_data) the variants were translated with: the
+     * SPIR-V module embeds it, so a host write to a constant symbol
+     * (cvm_module_symbol_write) means translating again. */
+    uint8_t *consts;
+    bool consts_taken;       /* consts holds a copy (the first launch takes it) */
 } vk_module;
 
 /* ---- variants and pipelines ---- */
@@ -143,6 +148,7 @@ static cvm_status pipe_get(cvm_device *dev, cvm_vk_variant *v, const uint32_t lo
         cvm_vm_dev_free(dev, p, sizeof *p);
         return cvm_vk_result(r, diag, "vkCreateComputePipelines");
     }
+    __atomic_fetch_add(&d->pipelines_built, 1, __ATOMIC_RELAXED);
     memcpy(p->local, local, sizeof p->local);
     p->dyn_shared = dyn_shared;
     p->next = v->pipes;
@@ -311,8 +317,28 @@ cvm_status cvm_vk_module_init(cvm_module *m, cvm_diag *diag)
         cvm_vm_dev_free(m->dev, vm, sizeof *vm);
         return cvm_vm_oom(m->dev, diag, "the module's pipeline table", n * sizeof *vm->variants);
     }
+    uint32_t nc = m->bc->const_size;
+    if (nc && !(vm->consts = cvm_vm_dev_alloc(m->dev, nc))) {
+        pthread_mutex_destroy(&vm->lock);
+        cvm_vm_dev_free(m->dev, vm->variants, n * sizeof *vm->variants);
+        cvm_vm_dev_free(m->dev, vm, sizeof *vm);
+        return cvm_vm_oom(m->dev, diag, "the module's constant data", nc);
+    }
     m->impl = vm;
     return CVM_OK;
+}
+
+/* Drops every kernel's variants (their pipelines may be in flight: waits first). */
+static void drop_variants(cvm_module *m)
+{
+    vk_module *vm = m->impl;
+    cvm_vk_device_wait(m->dev);
+    for (uint32_t k = 0; k < m->bc->nkernels; k++)
+        while (vm->variants[k]) {
+            cvm_vk_variant *v = vm->variants[k];
+            vm->variants[k] = v->next;
+            cvm_vk_variant_free(m->dev, m->bc, v);
+        }
 }
 
 void cvm_vk_module_fini(cvm_module *m)
@@ -321,17 +347,43 @@ void cvm_vk_module_fini(cvm_module *m)
     if (!vm)
         return;
     uint32_t n = m->bc->nkernels ? m->bc->nkernels : 1;
-    for (uint32_t k = 0; k < m->bc->nkernels; k++)
-        while (vm->variants[k]) {
-            cvm_vk_variant *v = vm->variants[k];
-            vm->variants[k] = v->next;
-            cvm_vk_variant_free(m->dev, m->bc, v);
-        }
+    drop_variants(m);
+    cvm_vm_dev_free(m->dev, vm->consts, m->bc->const_size);
     pthread_mutex_destroy(&vm->lock);
     cvm_vm_dev_free(m->dev, vm->variants, n * sizeof *vm->variants);
     cvm_vm_dev_free(m->dev, vm, sizeof *vm);
     m->impl = NULL;
 }
+
+#if CVM_HAVE_SPIRV
+/*
+ * cvm_spv_compile on a view of the module whose constant data is the const
+ * space as the host last wrote it (the module's own data is its initial value).
+ */
+static cvm_status translate(cvm_module *m, uint32_t kernel, const cvm_spv_target *t,
+                            uint32_t **words, size_t *count, cvm_spv_layout *layout,
+                            cvm_diag *diag)
+{
+    const cvm_bc_module *bc = m->bc;
+    if (!bc->const_size)
+        return cvm_spv_compile(bc, m->ver, kernel, t, words, count, layout, diag);
+    uint32_t n = bc->ndata > bc->const_size ? bc->ndata : bc->const_size;
+    uint8_t *data = cvm_vm_dev_alloc(m->dev, n);
+    if (!data)
+        return cvm_vm_oom(m->dev, diag, "the module's constant data", n);
+    if (bc->ndata)
+        memcpy(data, bc->data, bc->ndata);
+    memcpy(data, m->const_data, bc->const_size);
+    cvm_bc_module view = *bc;
+    cvm_bc_verified vver = *m->ver;
+    view.data = data;
+    view.ndata = n;
+    vver.mod = &view;
+    cvm_status st = cvm_spv_compile(&view, &vver, kernel, t, words, count, layout, diag);
+    cvm_vm_dev_free(m->dev, data, n);
+    return st;
+}
+#endif
 
 /* The kernel at plane width `pw`: translated once; a rejection is remembered. */
 static cvm_status variant_get(const cvm_kernel *k, uint32_t pw, cvm_vk_variant **out,
@@ -356,7 +408,7 @@ static cvm_status variant_get(const cvm_kernel *k, uint32_t pw, cvm_vk_variant *
     t.plane_width = pw;
     uint32_t *words = NULL;
     size_t count = 0;
-    v->status = cvm_spv_compile(m->bc, m->ver, k->index, &t, &words, &count, &v->spv, &v->why);
+    v->status = translate(m, k->index, &t, &words, &count, &v->spv, &v->why);
     if (v->status == CVM_OK) {
         v->owns_spv = true;
         v->status = cvm_vk_variant_build(dev, words, count, &v->spv, v, &v->why);
@@ -446,6 +498,13 @@ cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_co
     cvm_vk_variant *v = NULL;
     VkPipeline pipeline = VK_NULL_HANDLE;
     pthread_mutex_lock(&vm->lock);
+    uint32_t nc = m->bc->const_size;
+    if (nc && (!vm->consts_taken || memcmp(vm->consts, m->const_data, nc) != 0)) {
+        if (vm->consts_taken)
+            drop_variants((cvm_module *)m);
+        memcpy(vm->consts, m->const_data, nc);
+        vm->consts_taken = true;
+    }
     st = variant_get(k, pw, &v, diag);
     if (!st)
         st = pipe_get(dev, v, block, cfg->shared_bytes, &pipeline, diag);
