@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static cvm_device *vk, *cpu;
@@ -524,6 +526,232 @@ static void conformance(uint32_t features, uint32_t width)
     }
 }
 
+/* ---- pipelines once per specialization; step budgets refused ---- */
+
+static cvm_status launch_vadd(const cvm_kernel *k, cvm_buffer *buf, uint32_t block,
+                              uint32_t shared, uint64_t steps, cvm_diag *d)
+{
+    uint32_t n = 64;
+    cvm_arg args[4] = {{CVM_ARG_BUFFER, buf, 0, NULL, 0}, {CVM_ARG_BUFFER, buf, 0, NULL, 0},
+                       {CVM_ARG_BUFFER, buf, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &n, 4}};
+    cvm_launch_config cfg = {{64 / block, 1, 1}, {block, 1, 1}, shared, 0, steps, 5.0, 0, 0};
+    cvm_stream *s = cvm_device_stream(vk);
+    cvm_status st = cvm_launch(s, k, &cfg, args, 4, d);
+    return st ? st : cvm_stream_sync(s, d);
+}
+
+static void test_pipelines(void)
+{
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *buf = NULL;
+    cvm_diag d;
+    cvm_module_load_file(vk, "docs/examples/vadd.cbs", &m, &d);
+    cvm_kernel_get(m, "vadd", &k, &d);
+    cvm_buffer_create(vk, 256, "buf", &buf, &d);
+    if (!k || !buf) {
+        ok(0, "setup for the pipeline checks (%s)", d.message);
+        return;
+    }
+    const uint32_t *built = &vkd(vk)->pipelines_built;
+    uint32_t b0 = *built;
+    int fine = launch_vadd(k, buf, 64, 0, 0, &d) == CVM_OK;
+    uint32_t b1 = *built;
+    fine = fine && launch_vadd(k, buf, 64, 0, 0, &d) == CVM_OK;
+    uint32_t b2 = *built;
+    fine = fine && launch_vadd(k, buf, 32, 0, 0, &d) == CVM_OK;
+    uint32_t b3 = *built;
+    fine = fine && launch_vadd(k, buf, 32, 16, 0, &d) == CVM_OK &&
+           launch_vadd(k, buf, 64, 0, 0, &d) == CVM_OK && launch_vadd(k, buf, 32, 16, 0, &d) == CVM_OK;
+    uint32_t b4 = *built;
+    ok(fine, "vadd launches at cube 64, 32 and 32 + 16 shared bytes (%s)", fine ? "" : d.message);
+    ok(b1 - b0 == 1 && b2 == b1, "the first launch builds a pipeline, the same shape again none");
+    ok(b3 - b2 == 1, "another cube size is another specialization: one pipeline");
+    is_int(b4 - b3, 1, "dynamic shared bytes specialize once; repeated shapes build nothing");
+    is_int(launch_vadd(k, buf, 64, 0, 100, &d), CVM_UNSUPPORTED, "a step budget is refused: %s",
+           d.message);
+    ok(strstr(d.message, "cannot count steps") != NULL, "the refusal says why");
+    cvm_buffer_free(buf);
+    cvm_module_free(m);
+}
+
+/* ---- the persisted pipeline cache ---- */
+
+static int cache_file(char *path, size_t cap)
+{
+    char dir[512];
+    return cvm_vk_cache_path(vkd(vk), path, cap, dir, sizeof dir);
+}
+
+/* Reopens the vulkan device, builds one pipeline, returns what happened to the cache file. */
+static size_t reopen_and_build(char *note, size_t cap)
+{
+    cvm_diag d;
+    if (vk)
+        cvm_device_close(vk);
+    vk = NULL;
+    if (cvm_device_open("vulkan", NULL, &vk, &d) != CVM_OK)
+        return (size_t)-1;
+    size_t loaded = vkd(vk)->cache_loaded;
+    snprintf(note, cap, "%s", vkd(vk)->cache_note);
+    float a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, c[8];
+    if (run_vadd(vk, a, a, c, 8, 8, &d) != CVM_OK || c[7] != 16.0f)
+        snprintf(note, cap, "vadd failed after the reopen: %s", d.message);
+    return loaded;
+}
+
+static void close_vk(void)
+{
+    if (vk)
+        cvm_device_close(vk);
+    vk = NULL;
+}
+
+static void patch_file(const char *path, long at, const void *bytes, size_t n, long truncate_to)
+{
+    FILE *f = fopen(path, "r+b");
+    if (f && at >= 0 && fseek(f, at, SEEK_SET) == 0)
+        fwrite(bytes, 1, n, f);
+    if (f)
+        fclose(f);
+    if (truncate_to >= 0 && truncate(path, truncate_to) != 0)
+        diag("cannot truncate %s", path);
+}
+
+static void test_cache(void)
+{
+    char path[600], note[700];
+    if (!cache_file(path, sizeof path)) {
+        ok(0, "a cache path under CUBEVM_CACHE_DIR");
+        return;
+    }
+    ok(strncmp(path, tmpdir, strlen(tmpdir)) == 0, "the cache file lies under CUBEVM_CACHE_DIR: %s",
+       path);
+    size_t loaded = reopen_and_build(note, sizeof note);
+    ok(access(path, R_OK) == 0, "closing the device wrote the pipeline cache");
+    ok(loaded > 0 && loaded != (size_t)-1 && strstr(note, "loaded"),
+       "the reopened device read it back (%s)", note);
+    unsigned char magic[8] = {0};
+    FILE *f = fopen(path, "rb");
+    ok(f && fread(magic, 1, 8, f) == 8 && !memcmp(magic, "CVMVKPC1", 8), "cubevm's header leads");
+    long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (f)
+        fclose(f);
+    /* A flipped payload byte, a foreign device UUID, a truncated file, garbage. */
+    unsigned char x = 0x5a;
+    close_vk(); /* its close would write the file again */
+    patch_file(path, size - 1, &x, 1, -1);
+    loaded = reopen_and_build(note, sizeof note);
+    ok(loaded == 0 && strstr(note, "checksum"), "a corrupt payload is ignored: %s", note);
+    unsigned char uuid[16];
+    memset(uuid, 0xee, sizeof uuid);
+    close_vk();
+    patch_file(path, 24, uuid, sizeof uuid, -1); /* magic 8 + 4 ids x 4 bytes */
+    loaded = reopen_and_build(note, sizeof note);
+    ok(loaded == 0 && strstr(note, "does not match"), "a foreign device's file is ignored: %s",
+       note);
+    close_vk();
+    patch_file(path, -1, NULL, 0, 10);
+    loaded = reopen_and_build(note, sizeof note);
+    ok(loaded == 0 && strstr(note, "truncated"), "a truncated file is ignored: %s", note);
+    close_vk();
+    f = fopen(path, "wb");
+    for (int i = 0; f && i < 4096; i++)
+        fputc(i * 37 & 0xff, f);
+    if (f)
+        fclose(f);
+    loaded = reopen_and_build(note, sizeof note);
+    ok(loaded == 0 && strstr(note, "ignored"), "garbage is ignored: %s", note);
+    loaded = reopen_and_build(note, sizeof note);
+    ok(loaded > 0 && loaded != (size_t)-1, "each close rewrote a valid file (%s)", note);
+    char dir[512], cmd[700];
+    cvm_vk_cache_path(vkd(vk), path, sizeof path, dir, sizeof dir);
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -c '^\\.pipelines' >/dev/null", dir);
+    ok(system(cmd) != 0, "no temporary files are left in %s", dir);
+    close_vk();
+    chmod(dir, 0777);
+    loaded = reopen_and_build(note, sizeof note);
+    ok(loaded == 0 && strstr(note, "not private"), "a directory others may write is not read: %s",
+       note);
+    chmod(dir, 0700);
+}
+
+/* ---- a launch past its timeout ---- */
+
+/*
+ * Counts in `count` until the host writes a non-zero word to `stop`.
+ * lavapipe ends a shader's loops after 65535 iterations in all, so the
+ * launch is long by its size: 1024 x 64 units on one atomic counter take
+ * minutes, unless `stop` ends them.
+ */
+#define SPIN_STOP "ld.volatile.u32 %v, [%ps]\n ne.u32 %p, %v, %zero\n if %p\n break\n end\n"
+static const char spin_cbs[] =
+    ".kernel spin\n.param stop buffer u32 read\n.param count buffer u32 readwrite\n"
+    ".reg u32 %v, %one, %old, %zero\n.reg bool %p\n.reg ptr.global %ps, %pc\n"
+    "    const.u32 %one, 1\n    const.u32 %zero, 0\n"
+    "    param.ptr.global %ps, stop, 0\n    param.ptr.global %pc, count, 0\n"
+    " loop\n loop\n loop\n atom.add.relaxed.device.u32 %old, [%pc], %one\n" SPIN_STOP
+    " end\n" SPIN_STOP " end\n" SPIN_STOP " end\n return\n.end\n";
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Last: the hung device is left to process exit (see vk_dev.hung). */
+static void test_timeout(void)
+{
+    cvm_device *h = NULL;
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *stop = NULL, *count = NULL;
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_diag d;
+    cvm_status st = cvm_device_open("vulkan", NULL, &h, &d);
+    st = st ? st : cvm_assemble(spin_cbs, strlen(spin_cbs), "spin.cbs", &bytes, &size, &d);
+    st = st ? st : cvm_module_load(h, bytes, size, &m, &d);
+    cvm_free_bytes(bytes);
+    st = st ? st : cvm_kernel_get(m, "spin", &k, &d);
+    st = st ? st : cvm_buffer_create(h, 4, "stop", &stop, &d);
+    st = st ? st : cvm_buffer_create(h, 4, "count", &count, &d);
+    if (st) {
+        ok(0, "setup for the timeout check: %s", d.message);
+        goto done;
+    }
+    cvm_arg args[2] = {{CVM_ARG_BUFFER, stop, 0, NULL, 0}, {CVM_ARG_BUFFER, count, 0, NULL, 0}};
+    cvm_launch_config cfg = {{1024, 1, 1}, {64, 1, 1}, 0, 0, 0, 0.3, 0, 0};
+    cvm_stream *s = cvm_device_stream(h);
+    double t0 = seconds();
+    st = cvm_launch(s, k, &cfg, args, 2, &d);
+    if (st == CVM_UNSUPPORTED) {
+        skip("timeout: the spin kernel does not translate: %s", d.message);
+        goto done;
+    }
+    is_int(st, CVM_OK, "a kernel that spins is launched with a 0.3 s timeout (%s)", d.message);
+    st = cvm_stream_sync(s, &d);
+    double dt = seconds() - t0;
+    ok(st == CVM_TIMEOUT && strstr(d.message, "timeout") && dt < 5.0,
+       "the sync reports CVM_TIMEOUT after %.2f s: %s", dt, d.message);
+    is_int(cvm_launch(s, k, &cfg, args, 2, &d), CVM_DEVICE_LOST,
+           "the device takes no more work: %s", d.message);
+    void *p = NULL;
+    if (cvm_buffer_map(stop, &p, &d) == CVM_OK && p) {
+        uint32_t one = 1;
+        __atomic_store_n((uint32_t *)p, one, __ATOMIC_SEQ_CST); /* lets the shader end */
+    }
+    ok(p != NULL, "a hung device's buffer still maps (the host can end the spin)");
+done:
+    cvm_buffer_free(stop);
+    cvm_buffer_free(count);
+    cvm_module_free(m);
+    if (h)
+        cvm_device_close(h);
+    ok(1, "closing a hung device returns");
+}
+
 /* `cubevm devices` and `cubevm run --device vulkan` (CUBEVM: the binary; make check sets it). */
 static void test_cli(void)
 {
@@ -560,6 +788,8 @@ int main(void)
         return 0;
     }
     setenv("MESA_SHADER_CACHE_DIR", tmpdir, 1); /* a cache per test run */
+    setenv("CUBEVM_CACHE_DIR", tmpdir, 1);      /* the pipeline cache too */
+    setenv("CUBEVM_VK_VALIDATION", "1", 1);     /* the Khronos layer; any message fails */
     cvm_diag d;
     /* A loader without a driver: "unavailable" with the reason, not a crash. */
     setenv("VK_DRIVER_FILES", "/nonexistent/cubevm_icd.json", 1);
@@ -596,10 +826,18 @@ int main(void)
     test_glsl();
     test_vadd();
     test_errors();
+    test_pipelines();
     conformance(lim.features, lim.default_plane_width);
     test_cli();
+    test_cache();
+    char first[512];
+    uint32_t msgs = cvm_vk_validation_messages(first, sizeof first);
+    ok(msgs == 0, "the validation layer stayed silent (%u messages; first: %.300s)", msgs,
+       msgs ? first : "none");
     cvm_device_close(cpu);
-    cvm_device_close(vk);
+    if (vk)
+        cvm_device_close(vk);
+    test_timeout();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)

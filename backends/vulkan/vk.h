@@ -35,7 +35,14 @@ typedef struct vk_dev {
     uint32_t index;               /* in the loader's enumeration order */
     cvm_spv_target target;
     char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
-    bool lost;                    /* VK_ERROR_DEVICE_LOST was seen */
+    bool lost;                    /* VK_ERROR_DEVICE_LOST was seen, or a launch hung */
+    /*
+     * A launch ran past its timeout. Vulkan cannot stop a dispatch, so from
+     * then on nothing waits for the queue and no Vulkan object is destroyed
+     * (the running shader may still use any of them): closing the device
+     * frees cubevm's own records and leaves the driver's to process exit.
+     */
+    bool hung;
 } vk_dev;
 
 /* Work submitted for one stream operation; released when its fence signals. */
@@ -47,6 +54,9 @@ typedef struct vk_sub {
     VkDeviceMemory staging_mem;
     VkDescriptorPool dpool;       /* a launch's descriptor set */
     bool is_launch;
+    uint64_t deadline_ns;         /* a launch's timeout (CLOCK_MONOTONIC), 0: none */
+    double timeout_s;
+    char kernel[64];              /* a launch's kernel, for the timeout message */
 } vk_sub;
 
 typedef struct vk_stream {
@@ -122,8 +132,10 @@ cvm_status cvm_vk_variant_build(cvm_device *dev, const uint32_t *words, size_t c
                                 const cvm_spv_layout *spv, cvm_vk_variant *v, cvm_diag *diag);
 /* `bc`: the module whose allocator holds the layout's params, NULL if the caller owns them. */
 void cvm_vk_variant_free(cvm_device *dev, const cvm_bc_module *bc, cvm_vk_variant *v);
+/* `timeout_s` > 0: a sync waiting longer for this launch reports CVM_TIMEOUT (`kname`). */
 cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline,
-                           const uint32_t grid[3], const cvm_arg *args, cvm_diag *diag);
+                           const uint32_t grid[3], const cvm_arg *args, double timeout_s,
+                           const char *kname, cvm_diag *diag);
 /*
  * Runs SPIR-V words directly (tests, diagnosis): builds a pipeline for
  * `layout` and local size `block`, dispatches `grid` with `args` (one per

@@ -19,6 +19,7 @@
 static pthread_mutex_t instance_lock = PTHREAD_MUTEX_INITIALIZER;
 static VkInstance instance;
 static uint32_t instance_users;
+static bool instance_kept; /* a hung device was left open: the instance stays too */
 
 /* ---- the validation layer (CUBEVM_VK_VALIDATION=1) ---- */
 
@@ -80,8 +81,9 @@ static const VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
     .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
     .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-    .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                   VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+    /* Not GENERAL: the loader reports a missing driver file that way, which is
+     * "unavailable", not a validation finding. */
+    .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
     .pfnUserCallback = on_message,
 };
@@ -110,7 +112,7 @@ static cvm_status instance_acquire(cvm_diag *diag)
 {
     cvm_status st = CVM_OK;
     pthread_mutex_lock(&instance_lock);
-    if (instance_users++ > 0)
+    if (instance_users++ > 0 || instance) /* kept after a hang, or shared */
         goto done;
     if (volkInitialize() != VK_SUCCESS) {
         st = cvm_diag_set(diag, CVM_UNAVAILABLE,
@@ -174,7 +176,7 @@ done:
 static void instance_release(void)
 {
     pthread_mutex_lock(&instance_lock);
-    if (instance_users && --instance_users == 0) {
+    if (instance_users && --instance_users == 0 && !instance_kept) {
         if (messenger)
             vkDestroyDebugUtilsMessengerEXT(instance, messenger, NULL);
         messenger = VK_NULL_HANDLE;
@@ -418,6 +420,40 @@ static cvm_status create_device(vk_dev *d, cvm_diag *diag)
 
 static void vk_close(cvm_device *dev);
 
+/* The profile name limits report: lavapipe (Mesa calls it llvmpipe), else the device name. */
+static void profile_name(const vk_dev *d, char *out, size_t cap)
+{
+    if (strncmp(d->name, "llvmpipe", 8) == 0)
+        snprintf(out, cap, "lavapipe");
+    else
+        snprintf(out, cap, "%.31s", d->name);
+}
+
+/*
+ * cvm_config settings of the cpu device: `threads` is ignored (the driver
+ * schedules the work); a schedule the device cannot follow, or a profile
+ * that names another target, is refused rather than silently not applied.
+ */
+static cvm_status check_config(const vk_dev *d, const cvm_config *cfg, cvm_diag *diag)
+{
+    char own[32];
+    profile_name(d, own, sizeof own);
+    if (!cfg)
+        return CVM_OK;
+    if (cfg->schedule != CVM_SCHEDULE_PARALLEL)
+        return cvm_diag_set(diag, CVM_UNSUPPORTED,
+                            "device 'vulkan:%u' cannot follow a %s schedule: the driver orders "
+                            "cubes and planes itself (schedules are a cpu device setting)",
+                            d->index, cfg->schedule == CVM_SCHEDULE_SEQUENTIAL ? "sequential"
+                                                                                : "random");
+    if (cfg->profile && *cfg->profile && strcmp(cfg->profile, "generic") != 0 &&
+        strcmp(cfg->profile, own) != 0)
+        return cvm_diag_set(diag, CVM_UNSUPPORTED,
+                            "device 'vulkan:%u' is %s; profile '%s' describes another target "
+                            "(profiles are a cpu device setting)", d->index, own, cfg->profile);
+    return CVM_OK;
+}
+
 static cvm_status vk_open(const char *spec, const cvm_config *cfg, cvm_device **out_dev,
                           cvm_diag *diag)
 {
@@ -446,7 +482,7 @@ static cvm_status vk_open(const char *spec, const cvm_config *cfg, cvm_device **
     if ((st = pick(spec, d, diag)))
         goto fail;
     query_properties(d);
-    if ((st = create_device(d, diag)) || (st = cvm_vk_cache_open(dev, diag)) ||
+    if ((st = check_config(d, cfg, diag)) || (st = create_device(d, diag)) || (st = cvm_vk_cache_open(dev, diag)) ||
         (st = cvm_vk_stream_init(dev, &dev->stream, diag)))
         goto fail;
     if (diag)
@@ -469,9 +505,13 @@ static void vk_close(cvm_device *dev)
         cvm_vm_device_release_all(dev);
         if (d->pipeline_cache && !d->lost)
             cvm_vk_cache_save(dev);
-        if (d->pipeline_cache)
+        if (d->pipeline_cache && !d->hung)
             d->vk.vkDestroyPipelineCache(d->device, d->pipeline_cache, NULL);
-        d->vk.vkDestroyDevice(d->device, NULL);
+        if (!d->hung)
+            d->vk.vkDestroyDevice(d->device, NULL);
+        pthread_mutex_lock(&instance_lock);
+        instance_kept |= d->hung;
+        pthread_mutex_unlock(&instance_lock);
     }
     instance_release();
     pthread_mutex_destroy(&d->queue_lock);
@@ -484,11 +524,7 @@ static void vk_limits(const cvm_device *dev, cvm_device_limits *out)
     const vk_dev *d = vkd(dev);
     const VkPhysicalDeviceLimits *l = &d->props.limits;
     snprintf(out->device, sizeof out->device, "vulkan:%u", d->index);
-    /* The profile names the target: Mesa's lavapipe reports itself as llvmpipe. */
-    if (strncmp(d->name, "llvmpipe", 8) == 0)
-        snprintf(out->profile, sizeof out->profile, "lavapipe");
-    else
-        snprintf(out->profile, sizeof out->profile, "%.31s", d->name);
+    profile_name(d, out->profile, sizeof out->profile);
     out->plane_width_min = d->subgroup_min;
     out->plane_width_max = d->subgroup_max;
     out->default_plane_width = d->subgroup_size;

@@ -11,7 +11,9 @@
  */
 #include "vk.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct vk_pipe {
     struct vk_pipe *next;
@@ -94,14 +96,15 @@ void cvm_vk_variant_free(cvm_device *dev, const cvm_bc_module *bc, cvm_vk_varian
     while (v->pipes) {
         vk_pipe *p = v->pipes;
         v->pipes = p->next;
-        d->vk.vkDestroyPipeline(d->device, p->pipeline, NULL);
+        if (!d->hung)
+            d->vk.vkDestroyPipeline(d->device, p->pipeline, NULL);
         cvm_vm_dev_free(dev, p, sizeof *p);
     }
-    if (v->layout)
+    if (v->layout && !d->hung)
         d->vk.vkDestroyPipelineLayout(d->device, v->layout, NULL);
-    if (v->dsl)
+    if (v->dsl && !d->hung)
         d->vk.vkDestroyDescriptorSetLayout(d->device, v->dsl, NULL);
-    if (v->shader)
+    if (v->shader && !d->hung)
         d->vk.vkDestroyShaderModule(d->device, v->shader, NULL);
     if (v->owns_spv && bc)
         cvm_spv_layout_free(bc, &v->spv);
@@ -250,7 +253,8 @@ static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v
 }
 
 cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline,
-                           const uint32_t grid[3], const cvm_arg *args, cvm_diag *diag)
+                           const uint32_t grid[3], const cvm_arg *args, double timeout_s,
+                           const char *kname, cvm_diag *diag)
 {
     vk_dev *d = vkd(s->dev);
     vk_sub *sub = NULL;
@@ -261,6 +265,14 @@ cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline
     if (st)
         return st;
     sub->is_launch = true;
+    if (timeout_s > 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double ns = timeout_s * 1e9 < 1e18 ? timeout_s * 1e9 : 1e18; /* at most ~31 years */
+        sub->deadline_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec + (uint64_t)ns;
+        sub->timeout_s = timeout_s;
+        snprintf(sub->kernel, sizeof sub->kernel, "%s", kname ? kname : "(kernel)");
+    }
     if (v->spv.push_size > sizeof push) {
         st = cvm_diag_set(diag, CVM_LIMIT, "%u bytes of push constants", v->spv.push_size);
         goto fail;
@@ -295,7 +307,7 @@ cvm_status cvm_vk_run_spirv(cvm_stream *s, const uint32_t *words, size_t count,
     if (!st)
         st = pipe_get(dev, v, block, 0, &pipeline, diag);
     if (!st)
-        st = cvm_vk_dispatch(s, v, pipeline, grid, args, diag);
+        st = cvm_vk_dispatch(s, v, pipeline, grid, args, 0, NULL, diag);
     cvm_vk_stream_wait(s);
     cvm_vk_variant_free(dev, NULL, v);
     if (st == CVM_OK && diag)
@@ -483,6 +495,11 @@ cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_co
                             "cvm_launch: the module was loaded on another device");
     const cvm_bc_kernel *bk = &m->bc->kernels[k->index];
     uint32_t grid[3], block[3], pw = 0;
+    if (cfg->step_budget)
+        return cvm_diag_set(diag, CVM_UNSUPPORTED,
+                            "launch of '%s': the vulkan device cannot count steps (a dispatch "
+                            "runs to completion); run with a step budget on the cpu device",
+                            cvm_bc_str(m->bc, bk->name));
     cvm_status st = check_shape(vkd(dev), m->bc, bk, cfg, grid, block, &pw, diag);
     if (st)
         return st;
@@ -519,7 +536,8 @@ cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_co
         s->skipped++;
         return CVM_OK;
     }
-    st = cvm_vk_dispatch(s, v, pipeline, grid, args, diag);
+    st = cvm_vk_dispatch(s, v, pipeline, grid, args, cfg->timeout_s,
+                         cvm_bc_str(m->bc, bk->name), diag);
     if (st == CVM_OK && diag)
         memset(diag, 0, sizeof *diag);
     return st;

@@ -18,6 +18,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- submissions ---- */
 
@@ -26,6 +27,8 @@ static void sub_release(cvm_stream *s, vk_sub *sub)
     cvm_device *dev = s->dev;
     vk_dev *d = vkd(dev);
     vk_stream *vs = s->impl;
+    if (d->hung)
+        goto host; /* the hung dispatch may use any of them */
     if (sub->fence)
         d->vk.vkDestroyFence(d->device, sub->fence, NULL);
     if (sub->cb)
@@ -36,6 +39,7 @@ static void sub_release(cvm_stream *s, vk_sub *sub)
         d->vk.vkFreeMemory(d->device, sub->staging_mem, NULL);
     if (sub->dpool)
         d->vk.vkDestroyDescriptorPool(d->device, sub->dpool, NULL);
+host:
     cvm_vm_dev_free(dev, sub, sizeof *sub);
 }
 
@@ -50,15 +54,47 @@ static void stream_fault(cvm_stream *s, cvm_status st, const cvm_diag *why)
     s->fault_diag = *why;
 }
 
-/* Waits for (wait) or polls the oldest submissions and releases the finished ones. */
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* A launch past its deadline: the stream's fault, and the device stops taking work. */
+static void hang(cvm_stream *s, const vk_sub *sub)
+{
+    vk_dev *d = vkd(s->dev);
+    cvm_diag why;
+    memset(&why, 0, sizeof why);
+    cvm_diag_set(&why, CVM_TIMEOUT,
+                 "launch of '%s' did not finish within its timeout of %.3g s; Vulkan cannot stop "
+                 "a running dispatch, so device '%s' takes no more work (close it)",
+                 sub->kernel, sub->timeout_s, d->name);
+    d->hung = d->lost = true;
+    stream_fault(s, CVM_TIMEOUT, &why);
+}
+
+/*
+ * Waits for (wait) or polls the oldest submissions and releases the finished
+ * ones. A launch with a timeout is waited for until its deadline only.
+ */
 static void reap(cvm_stream *s, bool wait)
 {
     vk_stream *vs = s->impl;
     vk_dev *d = vkd(s->dev);
     while (vs && vs->head) {
         vk_sub *sub = vs->head;
-        VkResult r = wait ? d->vk.vkWaitForFences(d->device, 1, &sub->fence, VK_TRUE, UINT64_MAX)
-                          : d->vk.vkGetFenceStatus(d->device, sub->fence);
+        uint64_t limit = UINT64_MAX;
+        if (wait && sub->deadline_ns) {
+            uint64_t now = now_ns();
+            limit = now < sub->deadline_ns ? sub->deadline_ns - now : 0;
+        }
+        VkResult r = wait && !d->hung
+                         ? d->vk.vkWaitForFences(d->device, 1, &sub->fence, VK_TRUE, limit)
+                         : d->vk.vkGetFenceStatus(d->device, sub->fence);
+        if (r == VK_TIMEOUT && wait && sub->deadline_ns && !d->hung)
+            hang(s, sub);
         if (r == VK_NOT_READY || r == VK_TIMEOUT)
             return;
         if (r != VK_SUCCESS) {
@@ -173,7 +209,13 @@ void cvm_vk_stream_fini(cvm_stream *s)
         return;
     vk_dev *d = vkd(s->dev);
     reap(s, true);
-    d->vk.vkDestroyCommandPool(d->device, vs->pool, NULL);
+    while (d->hung && vs->head) { /* records only: see vk_dev.hung */
+        vk_sub *sub = vs->head;
+        vs->head = sub->next;
+        sub_release(s, sub);
+    }
+    if (!d->hung)
+        d->vk.vkDestroyCommandPool(d->device, vs->pool, NULL);
     cvm_vm_dev_free(s->dev, vs, sizeof *vs);
     s->impl = NULL;
 }
@@ -220,6 +262,8 @@ void cvm_vk_stream_wait(cvm_stream *s) { reap(s, true); }
 void cvm_vk_device_wait(cvm_device *dev)
 {
     vk_dev *d = vkd(dev);
+    if (d->hung)
+        return; /* it would never return */
     pthread_mutex_lock(&d->queue_lock);
     VkResult r = d->vk.vkQueueWaitIdle(d->queue);
     pthread_mutex_unlock(&d->queue_lock);
@@ -355,8 +399,10 @@ void cvm_vk_buffer_free(cvm_buffer *buf)
     vk_buffer *vb = buf->impl;
     cvm_vk_device_wait(dev);
     cvm_vm_buffer_unlink(buf);
-    d->vk.vkDestroyBuffer(d->device, vb->buffer, NULL);
-    d->vk.vkFreeMemory(d->device, vb->memory, NULL);
+    if (!d->hung) {
+        d->vk.vkDestroyBuffer(d->device, vb->buffer, NULL);
+        d->vk.vkFreeMemory(d->device, vb->memory, NULL);
+    }
     unreserve(dev, vb->vsize);
     cvm_vm_dev_free(dev, vb, sizeof *vb);
     cvm_vm_dev_free(dev, buf, sizeof *buf);
