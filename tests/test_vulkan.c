@@ -776,6 +776,34 @@ static void test_cli(void)
     out[n] = 0;
     ok(p && pclose(p) == 0 && strstr(out, "c: 0 11 22 33 44 55 66 77"),
        "cubevm run --device vulkan runs vadd (%.200s)", out);
+    /* Every option of `cubevm run` on vulkan: honoured, or refused saying why. */
+    static const struct { const char *opts; int status; const char *want; } rows[] = {
+        {"--timeout 5 --unchecked --threads 2 --shared 64 --plane-width 8", 0, "c: 0 11 22"},
+        {"--kernel vadd --profile lavapipe --schedule parallel --seed 7", 0, "c: 0 11 22"},
+        {"--steps 1000", 1, "cannot count steps"},
+        {"--schedule sequential", 1, "cannot follow a sequential schedule"},
+        {"--schedule random --seed 3", 1, "cannot follow a random schedule"},
+        {"--profile sm_80", 1, "profile 'sm_80' describes another target"},
+        {"--plane-width 3", 1, "power of two"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        snprintf(cmd, sizeof cmd, "'%s' run docs/examples/vadd.cbs --device vulkan --grid 1 "
+                 "--block 8 a=@docs/examples/vadd_a.npy b=@docs/examples/vadd_b.npy c=zeros:8 n=8 "
+                 "--print c %s 2>&1", bin, rows[i].opts);
+        p = popen(cmd, "r");
+        n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+        out[n] = 0;
+        int rc = p ? pclose(p) : -1;
+        ok((rc == 0) == (rows[i].status == 0) && strstr(out, rows[i].want),
+           "cubevm run --device vulkan %s: %.200s", rows[i].opts, out);
+    }
+    /* No driver: `cubevm devices` says vulkan is unavailable and why. */
+    snprintf(cmd, sizeof cmd, "VK_DRIVER_FILES=/nonexistent/icd.json '%s' devices 2>&1", bin);
+    p = popen(cmd, "r");
+    n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[n] = 0;
+    ok(p && pclose(p) == 0 && strstr(out, "vulkan: unavailable: ") && strstr(out, "no driver"),
+       "cubevm devices without a driver: %.200s", strstr(out, "vulkan") ? strstr(out, "vulkan") : out);
 }
 
 int main(void)
