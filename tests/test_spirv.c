@@ -101,6 +101,8 @@ static void check_module(const void *bytes, size_t size, const char *name)
         size_t n = 0;
         cvm_spv_layout L;
         memset(&d, 0, sizeof d);
+        /* as the vulkan device launches: the kernel's plane width, else the subgroup size */
+        t.plane_width = mod->kernels[k].plane_width ? mod->kernels[k].plane_width : t.subgroup_size;
         cvm_status st = cvm_spv_compile(mod, ver, k, &t, &w, &n, &L, &d);
         if (st == CVM_UNSUPPORTED) {
             tap_n++;

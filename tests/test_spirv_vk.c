@@ -4,7 +4,10 @@
  * against the C library's fmaf (correctly rounded), the f32 exp/log family
  * within 1 ulp of the host's long double functions (docs/numerics.md's
  * bound), f64 exp/exp2 within 2 ulp. Special values (NaN, infinities,
- * signed zeros, subnormals) must match exactly. Skipped without Vulkan.
+ * signed zeros, subnormals) must match exactly. CUDA corpus kernels that
+ * need a wider plane than lavapipe's 8-wide subgroups (shared-memory
+ * emulation) run on vulkan and on the cpu device at the same plane width
+ * and must agree. Skipped without Vulkan.
  * Run from the repository root.
  */
 #include "../vm/cubevm.h"
@@ -19,7 +22,7 @@
 
 #define N 4096
 
-static cvm_device *vk;
+static cvm_device *vk, *cpu;
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void)
@@ -204,6 +207,132 @@ static void test_math(const char *ty, const mcase *mc, double bound)
              f64 ? o64[wi] : (double)o32[wi], mc->ref(f64 ? (long double)a64[wi] : (long double)a32[wi]));
 }
 
+
+/* ---- corpus kernels on vulkan and cpu ---- */
+
+typedef struct karg {
+    size_t size;        /* buffer bytes, or 0 for the int scalar */
+    const void *init;   /* NULL: zeros */
+    int value;          /* the scalar */
+} karg;
+
+#define MAX_KARGS 6
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)len + 1);
+    if (s && fread(s, 1, (size_t)len, f) != (size_t)len) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[len] = 0;
+    fclose(f);
+    *n = (size_t)len;
+    return s;
+}
+
+/* Runs kernel `name` of a .cu file on dev at plane width 32; out[i] gets buffer i's bytes. */
+static cvm_status run_cu(cvm_device *dev, const char *path, const char *name, uint32_t grid,
+                         uint32_t block, const karg *ka, int nargs, unsigned char **out, cvm_diag *d)
+{
+    size_t len = 0;
+    char *src = slurp(path, &len);
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *bufs[MAX_KARGS] = {0};
+    cvm_arg args[MAX_KARGS];
+    cvm_stream *s = cvm_device_stream(dev);
+    cvm_status st = src ? cvm_compile_cuda(src, len, path, NULL, &bytes, &size, d) : CVM_IO;
+    st = st ? st : cvm_module_load(dev, bytes, size, &m, d);
+    st = st ? st : cvm_kernel_get(m, name, &k, d);
+    for (int i = 0; i < nargs && !st; i++) {
+        if (!ka[i].size) {
+            args[i] = (cvm_arg){CVM_ARG_BYTES, NULL, 0, &ka[i].value, sizeof(int)};
+            continue;
+        }
+        st = cvm_buffer_create(dev, ka[i].size, "arg", &bufs[i], d);
+        st = st ? st : cvm_buffer_fill(s, bufs[i], 0, ka[i].size, 0, d);
+        if (!st && ka[i].init)
+            st = cvm_buffer_write(s, bufs[i], 0, ka[i].init, ka[i].size, d);
+        args[i] = (cvm_arg){CVM_ARG_BUFFER, bufs[i], 0, NULL, 0};
+    }
+    cvm_launch_config cfg = {{grid, 1, 1}, {block, 1, 1}, 0, 32, 0, 0, 0, 0};
+    st = st ? st : cvm_launch(s, k, &cfg, args, (uint32_t)nargs, d);
+    st = st ? st : cvm_stream_sync(s, d);
+    for (int i = 0; i < nargs; i++) {
+        if (!st && bufs[i] && (out[i] = malloc(ka[i].size)))
+            st = cvm_buffer_read(s, bufs[i], 0, out[i], ka[i].size, d);
+        cvm_buffer_free(bufs[i]);
+    }
+    cvm_module_free(m);
+    cvm_free_bytes(bytes);
+    free(src);
+    return st;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* sorted[i]: compare buffer i as a multiset of ints (atomic order differs between devices). */
+static void corpus_case(const char *path, const char *name, uint32_t grid, uint32_t block,
+                        const karg *ka, int nargs, const int *sorted)
+{
+    unsigned char *ov[MAX_KARGS] = {0}, *oc[MAX_KARGS] = {0};
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = run_cu(vk, path, name, grid, block, ka, nargs, ov, &d);
+    if (!ok(st == CVM_OK, "%s %s runs on vulkan at plane width 32 (%s)", path, name, st ? d.message : ""))
+        goto done;
+    if (!ok(run_cu(cpu, path, name, grid, block, ka, nargs, oc, &d) == CVM_OK, "%s on cpu (%s)", name, d.message))
+        goto done;
+    int same = 1;
+    for (int i = 0; i < nargs; i++) {
+        if (!ka[i].size || !ov[i] || !oc[i])
+            continue;
+        if (sorted[i]) {
+            qsort(ov[i], ka[i].size / 4, 4, cmp_int);
+            qsort(oc[i], ka[i].size / 4, 4, cmp_int);
+        }
+        if (memcmp(ov[i], oc[i], ka[i].size)) {
+            diag("%s: buffer %d differs", name, i);
+            same = 0;
+        }
+    }
+    ok(same, "%s: vulkan (emulated 32-wide planes) matches the cpu device", name);
+done:
+    for (int i = 0; i < MAX_KARGS; i++) {
+        free(ov[i]);
+        free(oc[i]);
+    }
+}
+
+static void test_corpus(void)
+{
+    enum { n = 200 };
+    static int in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (int)(next() % 21) - 8;
+    static const int plain[MAX_KARGS] = {0}, count_sorted[MAX_KARGS] = {0, 1, 0, 0};
+    karg vote[] = {{sizeof in, in, 0}, {8 * 4, NULL, 0}, {16 * 4, NULL, 0}, {256 * 4, NULL, 0}, {0, NULL, n}};
+    corpus_case("tests/cuda/warp_vote.cu", "warpVote", 4, 64, vote, 5, plain);
+    karg red[] = {{sizeof in, in, 0}, {4, NULL, 0}, {0, NULL, n}};
+    corpus_case("tests/cuda/reduce_cg.cu", "reduceCG", 2, 96, red, 3, plain);
+    karg comp[] = {{sizeof in, in, 0}, {sizeof in, NULL, 0}, {4, NULL, 0}, {0, NULL, n}};
+    corpus_case("tests/cuda/stream_compact.cu", "compactPositive", 4, 64, comp, 4, count_sorted);
+}
+
 int main(void)
 {
     setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
@@ -221,6 +350,8 @@ int main(void)
         printf("1..0 # SKIP %s\n", d.message);
         return 0;
     }
+    if (cvm_device_open("cpu", NULL, &cpu, &d) != CVM_OK)
+        return ok(0, "open cpu (%s)", d.message), done_testing();
     test_fma();
     static const mcase f32cases[] = {
         {"exp", expl, -104, 89, 0},    {"exp2", exp2l, -150, 128, 0}, {"expm1", expm1l, -20, 89, 0},
@@ -232,6 +363,8 @@ int main(void)
     static const mcase f64cases[] = {{"exp", expl, -746, 710, 0}, {"exp2", exp2l, -1076, 1024, 0}};
     for (size_t i = 0; i < sizeof f64cases / sizeof f64cases[0]; i++)
         test_math("f64", &f64cases[i], 2);
+    test_corpus();
+    cvm_device_close(cpu);
     cvm_device_close(vk);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);

@@ -1,9 +1,10 @@
 /*
  * plane.c - builtins, special registers, barriers and plane ops of the
  * SPIR-V backend. Plane ops become GroupNonUniform instructions only where
- * the member mask is the full plane, the plane width equals the subgroup
- * size and the divergence analysis shows the plane's active set is whole;
- * anything else is rejected naming the op, the line and both widths.
+ * the plane width equals the subgroup size and the divergence analysis
+ * shows the plane's active set is whole; elsewhere emul.c emulates them
+ * through shared memory in cube-uniform control flow or rejects them
+ * naming the op, the line and both widths.
  */
 #include "spv_int.h"
 
@@ -43,6 +44,10 @@ static uint32_t comp(spv_ctx *c, uint32_t var, unsigned i)
 
 static uint32_t lane(spv_ctx *c)
 {
+    uint32_t w = c->t->plane_width;
+    if (w != c->t->subgroup_size) /* emulated planes: linear unit index mod width */
+        return spv_op2(c, SpvOpBitwiseAnd, spv_t_int(c, 32), spv_load(c, spv_t_int(c, 32), c->v_lidx),
+                       spv_c_u32(c, w - 1));
     if (!c->v_sglid) {
         spv_cap(c, SpvCapabilityGroupNonUniform);
         c->v_sglid = builtin(c, SpvBuiltInSubgroupLocalInvocationId, spv_t_int(c, 32), "lane");
@@ -122,23 +127,16 @@ void spv_control_barrier(spv_ctx *c)
                             SpvMemorySemanticsUniformMemoryMask));
 }
 
-/* Is the plane op's member mask the full, structurally active plane? */
-static bool plane_ok(spv_ctx *c, const cvm_bc_insn *in)
+/*
+ * GroupNonUniform instructions serve a plane op when the plane is the
+ * subgroup and the divergence analysis shows the plane's active set whole
+ * (the member mask is then the full plane); anything else goes to the
+ * shared-memory emulation (emul.c), which rejects what it cannot do.
+ */
+static bool native(spv_ctx *c, const cvm_bc_insn *in)
 {
-    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->op);
-    if (c->t->plane_width != c->t->subgroup_size) {
-        spv_fail(c, CVM_UNSUPPORTED, "plane op '%s' needs plane width %u but the device's subgroups "
-                 "are %u wide (shared-memory emulation is not implemented)", oi->mnemonic,
-                 c->t->plane_width, c->t->subgroup_size);
-        return false;
-    }
-    if (c->vk->insns[c->pc].uni > CVM_UNI_PLANE) {
-        spv_fail(c, CVM_UNSUPPORTED, "plane op '%s' in plane-divergent control flow: its member "
-                 "mask cannot be proven to equal the active set (plane width %u, subgroup %u)",
-                 oi->mnemonic, c->t->plane_width, c->t->subgroup_size);
-        return false;
-    }
-    return true;
+    return c->t->plane_width == c->t->subgroup_size && c->vk->insns[c->pc].uni <= CVM_UNI_PLANE &&
+           in->op != CVM_OP_MATCH_ANY;
 }
 
 static void need(spv_ctx *c, uint32_t cap)
@@ -153,8 +151,10 @@ static bool op_plane_op(spv_ctx *c, const cvm_bc_insn *in)
     uint32_t t = spv_t_of(c, in->elem, 1), bt = spv_t_bool(c), r = spv_id(c);
     unsigned e = in->elem;
     bool fl = cvm_bc_elem_is_float(e), sgn = cvm_bc_elem_is_signed(e);
-    if (!plane_ok(c, in))
+    if (!native(c, in)) {
+        spv_plane_emulate(c, in);
         return true;
+    }
     switch (in->op) {
     case CVM_OP_SYNC_PLANE:
         SPV_EM(c, &c->body, SpvOpControlBarrier, sg, sg, spv_c_u32(c, SpvMemorySemanticsAcquireReleaseMask |
@@ -231,8 +231,10 @@ bool spv_op_plane(spv_ctx *c, const cvm_bc_insn *in)
     case CVM_OP_ASSERT: /* dropped: Vulkan has no fault channel (docs/backends.md) */
         return true;
     case CVM_OP_ACTIVEMASK: {
-        if (c->t->plane_width != c->t->subgroup_size)
-            return plane_ok(c, in);
+        if (c->t->plane_width != c->t->subgroup_size) {
+            spv_plane_emulate(c, in);
+            return true;
+        }
         need(c, SpvCapabilityGroupNonUniformBallot);
         uint32_t u = spv_t_int(c, 32), r = spv_id(c);
         SPV_EM(c, &c->body, SpvOpGroupNonUniformBallot, spv_t_vec(c, u, 4), r, spv_c_u32(c, SpvScopeSubgroup),

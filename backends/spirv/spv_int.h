@@ -100,6 +100,8 @@ typedef struct spv_ctx {
     uint32_t spec_dyn;                 /* spec constant: dynamic shared bytes */
     uint32_t exited;                   /* Function bool: the unit executed return */
     uint32_t syncvar;                  /* Workgroup u32 for sync_cube.count/and/or */
+    uint32_t plane_scratch;            /* emul.c: Workgroup slots of emulated plane ops */
+    uint32_t plane_units;              /* emul.c: spec constant, units per cube */
     bool terminated;                   /* the current block has its terminator */
     uint32_t lifted;                   /* guards closed around the current barrier */
 
@@ -184,6 +186,9 @@ cvm_status spv_builtins_setup(spv_ctx *c);
 bool spv_op_plane(spv_ctx *c, const cvm_bc_insn *in);
 uint32_t spv_sreg(spv_ctx *c, unsigned id, unsigned elem);
 void spv_control_barrier(spv_ctx *c);
+
+/* ---- emul.c ---- */
+bool spv_plane_emulate(spv_ctx *c, const cvm_bc_insn *in); /* false after failing */
 
 /* ---- compile.c ---- */
 uint32_t spv_global(spv_ctx *c, uint32_t sc, uint32_t type, const char *name);
