@@ -1214,31 +1214,65 @@ static cvm_status check_debug_lines(const cvm_bc_verified *v, cvm_diag *diag)
     return CVM_OK;
 }
 
-static cvm_status check_debug(const cvm_bc_verified *v, cvm_diag *diag)
+/*
+ * Debug scopes and inlined-call frames are ranges that the text form writes
+ * as properly nested .scope/.endscope (.inline/.endinline) pairs, so a
+ * valid module holds exactly what the text can say: per kernel, in order of
+ * start, non-empty, nested, each range's parent the innermost range still
+ * open where it starts. (Binary -> text -> binary is then byte-identical.)
+ * The walk up the parents pops each closed range once: linear time.
+ */
+typedef struct range_ref {
+    uint32_t kernel, start_pc, end_pc, parent;
+} range_ref;
+
+static range_ref scope_ref(const cvm_bc_debug *d, uint32_t i)
+{
+    const cvm_bc_dscope *s = &d->scopes[i];
+    return (range_ref){s->kernel, s->start_pc, s->end_pc, s->parent};
+}
+
+static range_ref inline_ref(const cvm_bc_debug *d, uint32_t i)
+{
+    const cvm_bc_dinline *s = &d->inlines[i];
+    return (range_ref){s->kernel, s->start_pc, s->end_pc, s->parent};
+}
+
+static cvm_status check_nesting(const cvm_bc_verified *v, uint32_t n,
+                                range_ref (*get)(const cvm_bc_debug *, uint32_t), const char *what,
+                                cvm_diag *diag)
+{
+    const cvm_bc_debug *d = &v->mod->debug;
+    for (uint32_t i = 0; i < n; i++) {
+        range_ref s = get(d, i), prev = i ? get(d, i - 1) : s;
+        if (!range_ok(v, s.kernel, s.start_pc, s.end_pc) || s.start_pc == s.end_pc)
+            return mfail(diag, "debug %s %u: kernel %u or pcs %u..%u out of range or empty", what, i,
+                         s.kernel, s.start_pc, s.end_pc);
+        if (i && (s.kernel < prev.kernel || (s.kernel == prev.kernel && s.start_pc < prev.start_pc)))
+            return mfail(diag, "debug %s %u: not sorted by kernel and start pc", what, i);
+        /* The innermost range still open at s.start_pc: i - 1 or one of its ancestors. */
+        uint32_t open = i && prev.kernel == s.kernel ? i - 1 : UINT32_MAX;
+        while (open != UINT32_MAX && get(d, open).end_pc <= s.start_pc)
+            open = get(d, open).parent;
+        if (s.parent != open || (open != UINT32_MAX && get(d, open).end_pc < s.end_pc))
+            return mfail(diag, "debug %s %u (pcs %u..%u): not nested in the innermost open %s",
+                         what, i, s.start_pc, s.end_pc, what);
+    }
+    return CVM_OK;
+}
+
+/*
+ * A variable is declared where the text writes its .var: at its start pc,
+ * in the innermost scope open there (or the scope opening there), live to
+ * the end of that scope (of the kernel without one); in the order the
+ * disassembler writes them.
+ */
+static cvm_status check_vars(const cvm_bc_verified *v, cvm_diag *diag)
 {
     const cvm_bc_module *m = v->mod;
     const cvm_bc_debug *d = &m->debug;
-    TRY(check_debug_lines(v, diag));
-    for (uint32_t i = 0; i < d->nscopes; i++) {
-        const cvm_bc_dscope *s = &d->scopes[i];
-        if (!range_ok(v, s->kernel, s->start_pc, s->end_pc))
-            return mfail(diag, "debug scope %u: kernel %u or pcs %u..%u out of range", i,
-                         s->kernel, s->start_pc, s->end_pc);
-        if (s->parent != UINT32_MAX &&
-            (s->parent >= i || d->scopes[s->parent].kernel != s->kernel ||
-             d->scopes[s->parent].start_pc > s->start_pc || d->scopes[s->parent].end_pc < s->end_pc))
-            return mfail(diag, "debug scope %u: parent %u is not an earlier enclosing scope", i,
-                         s->parent);
-    }
-    for (uint32_t i = 0; i < d->ninlines; i++) {
-        const cvm_bc_dinline *s = &d->inlines[i];
-        if (!range_ok(v, s->kernel, s->start_pc, s->end_pc) || s->callee >= m->nstrings ||
-            s->file >= d->nfiles)
-            return mfail(diag, "debug inline %u: kernel, pcs, callee or file out of range", i);
-        if (s->parent != UINT32_MAX &&
-            (s->parent >= i || d->inlines[s->parent].kernel != s->kernel))
-            return mfail(diag, "debug inline %u: parent %u is not an earlier frame", i, s->parent);
-    }
+    uint32_t next = 0, cur = UINT32_MAX; /* next scope to open; innermost open scope */
+    uint64_t last_key = 0;
     for (uint32_t i = 0; i < d->nvars; i++) {
         const cvm_bc_dvar *s = &d->vars[i];
         if (!range_ok(v, s->kernel, s->start_pc, s->end_pc) || s->name >= m->nstrings ||
@@ -1247,8 +1281,45 @@ static cvm_status check_debug(const cvm_bc_verified *v, cvm_diag *diag)
              (s->scope >= d->nscopes || d->scopes[s->scope].kernel != s->kernel)))
             return mfail(diag, "debug variable %u: kernel, pcs, name, scope or register out of "
                          "range", i);
+        if (i && s->kernel < s[-1].kernel)
+            return mfail(diag, "debug variable %u: not sorted by kernel", i);
+        if (!i || s->kernel != s[-1].kernel) {
+            cur = UINT32_MAX;
+            last_key = 0;
+            while (next < d->nscopes && d->scopes[next].kernel < s->kernel)
+                next++;
+        }
+        const uint32_t p = s->start_pc;
+        while (next < d->nscopes && d->scopes[next].kernel == s->kernel && d->scopes[next].start_pc < p)
+            cur = next++; /* its parent is the innermost open one (check_nesting) */
+        while (cur != UINT32_MAX && d->scopes[cur].end_pc <= p)
+            cur = d->scopes[cur].parent;
+        bool opens = s->scope != UINT32_MAX && d->scopes[s->scope].start_pc == p;
+        uint32_t end = s->scope == UINT32_MAX ? v->kernels[s->kernel].ninsns : d->scopes[s->scope].end_pc;
+        if ((!opens && s->scope != cur) || s->end_pc != end)
+            return mfail(diag, "debug variable %u: scope %d or live range %u..%u is not the one "
+                         "its declaration at pc %u gives", i, (int)s->scope, s->start_pc, s->end_pc, p);
+        uint64_t key = (uint64_t)p << 32 | (opens ? s->scope + 1ull : 0);
+        if (key < last_key)
+            return mfail(diag, "debug variable %u: not in declaration order", i);
+        last_key = key;
     }
     return CVM_OK;
+}
+
+static cvm_status check_debug(const cvm_bc_verified *v, cvm_diag *diag)
+{
+    const cvm_bc_module *m = v->mod;
+    const cvm_bc_debug *d = &m->debug;
+    TRY(check_debug_lines(v, diag));
+    TRY(check_nesting(v, d->nscopes, scope_ref, "scope", diag));
+    TRY(check_nesting(v, d->ninlines, inline_ref, "inline", diag));
+    for (uint32_t i = 0; i < d->ninlines; i++) {
+        const cvm_bc_dinline *s = &d->inlines[i];
+        if (s->callee >= m->nstrings || s->file >= d->nfiles)
+            return mfail(diag, "debug inline %u: callee or file out of range", i);
+    }
+    return check_vars(v, diag);
 }
 
 static cvm_status check_module(const cvm_bc_module *m, cvm_diag *diag)

@@ -472,6 +472,9 @@ static void mu_dline(cvm_bc_module *m) { m->debug.lines[0].pc = 100; }
 static void mu_dfile(cvm_bc_module *m) { m->debug.lines[0].file = 5; }
 static void mu_dscope(cvm_bc_module *m) { m->debug.scopes[0].parent = 0; }
 static void mu_dvar(cvm_bc_module *m) { m->debug.vars[0].reg = 50; }
+static void mu_dempty(cvm_bc_module *m) { m->debug.scopes[0].end_pc = m->debug.scopes[0].start_pc; }
+static void mu_dvarend(cvm_bc_module *m) { m->debug.vars[0].end_pc = 7; }
+static void mu_dvarscope(cvm_bc_module *m) { m->debug.vars[0].scope = UINT32_MAX; }
 static void mu_string(cvm_bc_module *m) { m->strings[0].len = CVM_BC_MAX_STRING + 1; }
 static void mu_ninsns(cvm_bc_module *m) { m->kernels[0].ncode -= 1; }
 
@@ -505,7 +508,10 @@ static const mutation mutations[] = {
     {"const space beyond data", mu_constsize, "exceeds the"},
     {"debug line pc", mu_dline, "debug line 0"},
     {"debug line file", mu_dfile, "debug line 0"},
-    {"debug scope cycle", mu_dscope, "not an earlier enclosing scope"},
+    {"debug scope cycle", mu_dscope, "not nested in the innermost open scope"},
+    {"empty debug scope", mu_dempty, "out of range or empty"},
+    {"debug var live range", mu_dvarend, "live range 1..7 is not the one"},
+    {"debug var outside its scope", mu_dvarscope, "scope -1 or live range"},
     {"debug var register", mu_dvar, "debug variable 0"},
     {"string too long", mu_string, "string 0"},
     {"code not covered", mu_ninsns, "runs past the end of the code"},
