@@ -6,6 +6,11 @@
 # BUILD/fuzz/corpus-NAME, crashes to BUILD/fuzz/artifacts/. Prints each
 # fuzzer's execution count and the total; fails on a finding, or when the
 # total is below MIN_EXECS.
+#
+# FUZZ_RUNS=N makes each harness stop after N inputs (or SECONDS, whichever
+# comes first) with a fixed seed (FUZZ_SEED, default 1): the same inputs on
+# every run, so a gate like CI fails only on a change, never on luck.
+# Without it the harnesses run for SECONDS with a random seed, for exploring.
 set -eu
 build="$1"
 secs="$2"
@@ -21,7 +26,13 @@ for name in ${FUZZ_HARNESSES:-load exec}; do
     echo "== fuzz_$name: $secs s"
     # -timeout: one input running longer than this is a hang (the harness's
     # launches stop themselves after a step budget and 0.25 s).
-    if ! "$dir/fuzz_$name" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+    if [ -n "${FUZZ_RUNS:-}" ]; then
+        bound="-runs=$FUZZ_RUNS -seed=${FUZZ_SEED:-1}"
+    else
+        bound=""
+    fi
+    # shellcheck disable=SC2086 # $bound is a list of options
+    if ! "$dir/fuzz_$name" $bound -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$dir/artifacts/$name-" \
         "$corpus" "$dir/seeds/$name" tests/fuzz/regress >"$log" 2>&1; then
         tail -n 60 "$log"
