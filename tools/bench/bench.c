@@ -342,7 +342,7 @@ int main(int argc, char **argv)
     }
     contender *cts[] = { &cubevm_contender, &cubevm_interp_contender, &torch_contender,
                          &torch_nchw_contender, &onednn_contender, &pocl_contender, &c_contender,
-                         &openblas_contender, &floor_contender };
+                         &openblas_contender, &floor_contender, &lavapipe_contender };
     int n_ct = (int)(sizeof cts / sizeof cts[0]);
 
     fprintf(stderr, "== probes: STREAM triad, read-only sum, FMA peak (%d threads)\n", g_threads);
@@ -374,6 +374,7 @@ int main(int argc, char **argv)
     if (!rc) printf("wrote %s\n", path);
     torch_global_fini();
     cubevm_global_fini();
+    lavapipe_global_fini();
     probe_fini();
     return rc;
 }

@@ -80,5 +80,8 @@ void cubevm_global_fini(void);
 /* launch case: median launch+sync (already measured by setup) and enqueue rate */
 double cubevm_enqueue_per_s(void);
 void torch_global_fini(void);
+/* lavapipe.c: the same kernels on the vulkan device with Mesa's lavapipe */
+extern contender lavapipe_contender;
+void lavapipe_global_fini(void);
 
 #endif

@@ -24,5 +24,5 @@ fi
 rm -f "$out/probe"
 # shellcheck disable=SC2086 # word splitting of the flag lists is intended
 $cc $flags tools/bench/bench.c tools/bench/cases.c tools/bench/cvm.c tools/bench/torch.c \
-    tools/bench/ocl.c tools/bench/dnnl.c tools/bench/blas.c "$build/lib/libcubevm.a" $libs -o "$out/bench"
+    tools/bench/ocl.c tools/bench/dnnl.c tools/bench/blas.c tools/bench/lavapipe.c "$build/lib/libcubevm.a" $libs -o "$out/bench"
 BENCH_OUT=$out exec "$out/bench" "$@"
