@@ -128,9 +128,9 @@ check: deps all shared $(TEST_BIN) $(BUILD)/isa_levels
 	@$(MAKE) --no-print-directory check-isa ISA_CHECK_LEVELS="$$($(BUILD)/isa_levels --others)"
 
 demo: deps all
-	@echo "== cubevm run docs/examples/vadd.cbs (a = 0..7, b = 10 x a, c = a + b)"
-	$(BIN) run docs/examples/vadd.cbs --grid 1 --block 8 a=@docs/examples/vadd_a.npy \
-	    b=@docs/examples/vadd_b.npy c=zeros:8 n=8 --out c=$(BUILD)/vadd_c.npy --print c
+	@echo "== cubevm run docs/examples/block_sum.cu (CUDA C; x = 1..1000, one sum per block of 256)"
+	$(BIN) run docs/examples/block_sum.cu --kernel 'block_sum<256>' --grid 4 --block 256 \
+	    x=@docs/examples/block_sum_x.npy partial=zeros:4 n=1000 --print partial
 
 deps:
 	@tools/deps.sh

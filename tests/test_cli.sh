@@ -50,6 +50,13 @@ for f in $EX/*.cbs; do
     [ $rc -eq 0 ] && has "^kernel $b(" "$T/out" && has "requires: plane width" "$T/out"
     ok $? "info $b.cbs lists kernel $b and its requirements"
 done
+# make demo's CUDA example: x = 1..1000 in four blocks of 256; the sums by hand:
+# block b adds 256b+1 .. min(256b+256, 1000) = 32896, 98432, 163968, 205204
+run "$C" run $EX/block_sum.cu --kernel 'block_sum<256>' --grid 4 --block 256 \
+    x=@$EX/block_sum_x.npy partial=zeros:4 n=1000 --print partial
+[ $rc -eq 0 ] && has "^partial: 32896 98432 163968 205204$" "$T/out"
+ok $? "docs/examples/block_sum.cu (make demo) gives the block sums"; [ $rc -eq 0 ] || show
+
 run "$C" info $EX/vadd.cbs
 has "param a  *buffer f32 read" "$T/out" && has "param c  *buffer f32 write" "$T/out" &&
     has "param n  *scalar u32" "$T/out"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# make_npy.py - writes vadd_a.npy (f32 0..7) and vadd_b.npy (f32 10*i) with
+# make_npy.py - writes vadd_a.npy (f32 0..7), vadd_b.npy (f32 10*i) and
+# block_sum_x.npy (f32 1..1000) with
 # the standard library only (struct), so the example inputs do not depend on
 # numpy or on cubevm. Format: .npy version 1.0 = magic "\x93NUMPY", version
 # bytes 1 0, u16 little-endian header length, an ASCII dict padded with
@@ -22,3 +23,4 @@ def write_npy(path, values):
 
 write_npy("vadd_a.npy", [float(i) for i in range(8)])
 write_npy("vadd_b.npy", [10.0 * i for i in range(8)])
+write_npy("block_sum_x.npy", [float(i) for i in range(1, 1001)])
