@@ -369,6 +369,10 @@ CVM_API void cvm_free_bytes(void *p);
 
 /* ---- the CUDA C frontend (frontends/cuda/; docs/cuda.md) ---- */
 
+/* Receives one compiler warning: message "file:line:col: warning: ...", position in
+ * file/line/col, status CVM_OK. The diag is valid during the call only. */
+typedef void (*cvm_compile_warning_fn)(void *user, const cvm_diag *warning);
+
 typedef struct cvm_compile_options {
     const char *const *include_dirs; /* -I DIR, searched after the including file's directory */
     uint32_t include_dir_count;
@@ -378,6 +382,9 @@ typedef struct cvm_compile_options {
                                         none: every non-template __global__ function */
     uint32_t kernel_count;
     int fmad;                        /* 1: contract a*b+c into fma (nvcc's default); 0: never */
+    cvm_compile_warning_fn warning;  /* called for each warning of a successful compile; NULL:
+                                        warnings are dropped */
+    void *warning_user;
 } cvm_compile_options;
 
 /*
@@ -389,6 +396,22 @@ typedef struct cvm_compile_options {
 CVM_API cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
                                     const cvm_compile_options *opts, void **out_bytes,
                                     size_t *out_size, cvm_diag *diag);
+
+/*
+ * The kernel of a template instance in a module compiled by
+ * cvm_compile_cuda. `instance` is its canonical name ("reduce<256>",
+ * "scale<float, 4>"). A kernel of exactly that name (an instance compiled
+ * with its arguments folded in) is returned as is. Otherwise the kernel
+ * whose integer template parameters are comptime parameters
+ * ("reduce<blockSize>", "scale<float, ITEMS>") is returned, and for each
+ * of its comptime parameters, values[i] (i: the parameter's index, below
+ * nvalues) receives the instance's argument, to be passed at launch like
+ * any by-value argument; other entries are left alone. CVM_NOT_FOUND when
+ * no kernel matches; CVM_INVALID_ARGUMENT when values is too short.
+ */
+CVM_API cvm_status cvm_kernel_get_instance(const cvm_module *mod, const char *instance,
+                                           const cvm_kernel **out_kernel, int64_t *values,
+                                           uint32_t nvalues, cvm_diag *diag);
 
 /* ---- the SPIR-V backend (backends/spirv/; docs/backends.md) ---- */
 

@@ -270,11 +270,15 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     fe_val x = mask_arg(L, arg(call, 2));
     int64_t w = 32;
     fe_node *wn = arg(call, 3);
-    if (wn && !fe_const_eval(L->c, wn, &w)) {
-        fe_error(L->c, wn->tok, CVM_UNSUPPORTED, "the width of %s must be a constant", name);
-        return true;
+    /* a width known only at run time (shfl_scan's blockDim.x / warpSize):
+     * the segment masks are computed; it must be a power of two, as in CUDA */
+    bool wconst = !wn || fe_const_eval(L->c, wn, &w);
+    fe_val wrun = {0};
+    if (!wconst) {
+        wrun = fe_convert(L, fe_rvalue(L, wn), fe_ty(TY_U32), wn->tok);
+        w = 0;
     }
-    if (w <= 0 || w > 32 || (w & (w - 1))) {
+    if (wconst && (w <= 0 || w > 32 || (w & (w - 1)))) {
         fe_error(L->c, call->tok, CVM_SYNTAX, "the width of %s must be a power of two up to 32", name);
         return true;
     }
@@ -286,11 +290,20 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         return true;
     }
     fe_val lane = sreg(L, "unit_pos_plane");
-    fe_val wm = fe_const_int(L, TY_U32, w - 1);
+    fe_val wm = wconst ? fe_const_int(L, TY_U32, w - 1) : wrun;
+    if (!wconst) {
+        fe_val one = fe_const_int(L, TY_U32, 1);
+        wm.reg = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "sub.u32 %%r%d, %%r%d, %%r%d", wm.reg, wrun.reg, one.reg);
+    }
     int lo = fe_reg(L, RT(TY_U32, 1, 0)); /* lane within the segment */
     fe_emit(L, "and.u32 %%r%d, %%r%d, %%r%d", lo, lane.reg, wm.reg);
     if (kind[0] == 'i') {
-        fe_val nm = fe_const_int(L, TY_U32, ~(w - 1));
+        fe_val nm = wconst ? fe_const_int(L, TY_U32, ~(w - 1)) : wm;
+        if (!wconst) {
+            nm.reg = fe_reg(L, RT(TY_U32, 1, 0));
+            fe_emit(L, "not.u32 %%r%d, %%r%d", nm.reg, wm.reg);
+        }
         int seg = fe_reg(L, RT(TY_U32, 1, 0)), src = fe_reg(L, RT(TY_U32, 1, 0)), idx = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "and.u32 %%r%d, %%r%d, %%r%d", seg, lane.reg, nm.reg);
         fe_emit(L, "and.u32 %%r%d, %%r%d, %%r%d", src, x.reg, wm.reg);
@@ -305,7 +318,7 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", bad, lo, x.reg);
     } else {
         int q = fe_reg(L, RT(TY_U32, 1, 0));
-        fe_val wv = fe_const_int(L, TY_U32, w);
+        fe_val wv = wconst ? fe_const_int(L, TY_U32, w) : wrun;
         fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", kind[0] == 'd' ? "add" : "xor", q, lo, x.reg);
         fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", bad, q, wv.reg);
     }

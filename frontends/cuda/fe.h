@@ -9,7 +9,7 @@
  *            expressions; structs with member functions, enums, templates
  *            kept as token ranges: parse_decl.c, sharing parse.h)
  *   type.c   C types, sizes, promotions and the usual conversions
- *   lower.c / lower_expr.c / lower_module.c / builtins.c / cg.c
+ *   lower.c / lower_expr.c / lower_module.c / lower_tmpl.c / builtins.c / cg.c
  *            AST -> .cbs text (docs/lowering.md is the contract), which
  *            compile.c assembles, verifies and serializes.
  *
@@ -173,6 +173,14 @@ typedef struct fe_tname {
     struct fe_tname *next;
 } fe_tname;
 
+/* Host code the parser skipped or set aside (main, runtime API calls, host
+ * variables): named in the diagnostic of a kernel that uses it. */
+typedef struct fe_hostname {
+    const char *name;
+    bool is_func;
+    struct fe_hostname *next;
+} fe_hostname;
+
 /* ---- the compiler context ---- */
 
 typedef struct fe_ctx {
@@ -198,10 +206,13 @@ typedef struct fe_ctx {
     fe_node *globals;   /* module-scope N_DECL list (__device__, __constant__, __shared__) */
     fe_tname *tnames;   /* type names and constants in scope (a stack: newest first) */
     fe_template *templates;
+    fe_hostname *host_names;
     int scope_depth;
 
     struct fe_lower *lw; /* lower.c state */
     int inst_depth;      /* nested template instantiations (bounded) */
+    unsigned inst_comptime; /* the next fe_instantiate leaves these value parameters
+                               unbound (bit i: parameter i): comptime parameters */
     fe_type *cg_types;   /* cooperative-groups types made so far (fe_cg_type) */
 } fe_ctx;
 
@@ -249,6 +260,8 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const
 /* The type a name denotes at the end of the translation unit (make_float4 -> float4), or NULL. */
 fe_type *fe_lookup_type(fe_ctx *c, const char *name);
 fe_node *fe_parse_shift(fe_ctx *c); /* a shift-expression (template arguments) */
+/* The host function (is_func) or variable of that name the parser set aside, or NULL. */
+const fe_hostname *fe_host_name(fe_ctx *c, const char *name, bool is_func);
 /* Integer constant expression; false (no error) when not constant. */
 bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out);
 

@@ -300,6 +300,13 @@ static const char cg_reduce_h[] =
 static const char runtime_only_h[] =
     "#include <cuda_runtime.h>\n";
 
+/* Headers of host programs (the CUDA samples' helpers, the C++ library):
+ * only host code uses what they declare, and the parser sets host code
+ * aside, so they are empty; the runtime header comes along for the
+ * kernels in the same file. */
+static const char host_only_h[] =
+    "#include <cuda_runtime.h>\n";
+
 static const char cuda_atomic_h[] =
     "#ifndef __CVM_CUDA_ATOMIC\n"
     "#define __CVM_CUDA_ATOMIC\n"
@@ -307,6 +314,7 @@ static const char cuda_atomic_h[] =
     "#endif\n";
 
 static const header headers[] = {
+    {"algorithm", host_only_h},
     {"assert.h", assert_h},
     {"cassert", assert_h},
     {"cfloat", float_h},
@@ -319,6 +327,7 @@ static const header headers[] = {
     {"cstdio", stdio_h},
     {"cstdlib", stdlib_h},
     {"cstring", string_h},
+    {"ctime", host_only_h},
     {"cuda.h", cuda_h},
     {"cuda/atomic", cuda_atomic_h},
     {"cuda_bf16.h", cuda_bf16_h},
@@ -327,6 +336,11 @@ static const header headers[] = {
     {"cuda_runtime_api.h", cuda_runtime_api_h},
     {"device_launch_parameters.h", runtime_only_h},
     {"float.h", float_h},
+    {"helper_cuda.h", host_only_h},
+    {"helper_functions.h", host_only_h},
+    {"helper_string.h", host_only_h},
+    {"helper_timer.h", host_only_h},
+    {"iostream", host_only_h},
     {"limits.h", limits_h},
     {"math.h", math_h},
     {"math_constants.h", math_constants_h},
@@ -334,7 +348,10 @@ static const header headers[] = {
     {"stdint.h", stdint_h},
     {"stdio.h", stdio_h},
     {"stdlib.h", stdlib_h},
+    {"string", host_only_h},
     {"string.h", string_h},
+    {"time.h", host_only_h},
+    {"vector", host_only_h},
     {"vector_types.h", runtime_only_h},
 };
 

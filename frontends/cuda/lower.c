@@ -114,6 +114,8 @@ static void directive(fe_lower *L, const char *fmt, ...)
     vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     fe_buf_printf(L->c, &L->body, "%s\n", tmp);
+    if (!strncmp(tmp, ".var ", 5))
+        L->var_at = L->ninsn + 1;
 }
 
 void fe_loc(fe_lower *L, const fe_tok *t)
@@ -147,6 +149,10 @@ static void region_close(fe_lower *L, region r, const char *text)
         L->loc_line = 0;
         return;
     }
+    /* a variable declared after the scope's last instruction (`int p = f(); (void)p;`)
+     * needs an instruction to start its live range inside the scope */
+    if (L->var_at == L->ninsn + 1)
+        fe_emit(L, "nop");
     directive(L, "%s", text);
 }
 
@@ -1213,14 +1219,29 @@ static void kernel_params(fe_lower *L, fe_node *fn)
         v->val = (fe_val){t->kind == TY_PTR ? t : fe_unqual(t), r, LV_REG, 0, false, false};
         directive(L, ".var \"%s\" %%r%d", name, r);
     }
+    /* template value parameters left to the launch: read like scalars */
+    const fe_template *ct = L->ct_tmpl;
+    for (int k = 0; ct && k < ct->nparams && !L->c->err; k++) {
+        if (!(L->ct_mask >> k & 1u))
+            continue;
+        fe_type *t = fe_unqual(ct->ptypes[k]);
+        fe_var *v = bind(L, ct->pnames[k], t);
+        if (!v)
+            return;
+        int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
+        fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, ct->pnames[k]);
+        v->val = (fe_val){t, r, LV_REG, 0, false, false};
+        directive(L, ".var \"%s\" %%r%d", ct->pnames[k], r);
+    }
 }
 
-static void kernel(fe_lower *L, fe_node *fn, const char *name)
+void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name)
 {
     fe_ctx *c = L->c;
     fe_buf hdr = {0};
     L->nregs = 0;
     L->ninsn = 0;
+    L->var_at = 0;
     L->shared_size = L->local_size = 0;
     L->nshared = 0;
     L->ntaken = 0;
@@ -1240,6 +1261,11 @@ static void kernel(fe_lower *L, fe_node *fn, const char *name)
     int i = 0;
     for (fe_node *p = fn->params; p; p = p->next)
         param_decl(L, &hdr, p, i++);
+    const fe_template *ct = L->ct_tmpl;
+    for (int k = 0; ct && k < ct->nparams; k++)
+        if (L->ct_mask >> k & 1u)
+            fe_buf_printf(c, &hdr, ".param \"%s\" comptime %s\n", ct->pnames[k],
+                          fe_elem_name(ct->ptypes[k]->kind));
     fe_loc(L, fn->tok);
     kernel_params(L, fn);
     stmt(L, fn->body);
@@ -1266,120 +1292,4 @@ static void kernel(fe_lower *L, fe_node *fn, const char *name)
         fe_buf_printf(c, L->out, ".end\n\n");
     }
     fe_buf_free(c, &hdr);
-}
-
-/* ---- entry ---- */
-
-static bool wanted(const char *name, const char *const *kernels, uint32_t n)
-{
-    if (!n)
-        return true;
-    for (uint32_t i = 0; i < n; i++)
-        if (kernels[i] && strcmp(kernels[i], name) == 0)
-            return true;
-    return false;
-}
-
-static void template_kernel(fe_lower *L, const char *spec)
-{
-    /* "name<args>": the arguments are parsed by the parser (types or constants) */
-    fe_ctx *c = L->c;
-    const char *lt = strchr(spec, '<');
-    size_t n = strlen(spec);
-    if (!lt || n < 3 || spec[n - 1] != '>') {
-        fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ function named '%s'", spec);
-        return;
-    }
-    char *name = fe_strndup(c, spec, (size_t)(lt - spec));
-    fe_template *t = name ? fe_find_template(c, name) : NULL;
-    if (!t) {
-        fe_error(c, NULL, CVM_NOT_FOUND, "no kernel template named '%s'", name ? name : spec);
-        return;
-    }
-    fe_type *targs[8];
-    int64_t tvals[8];
-    int k = 0;
-    const char *p = lt + 1;
-    while (*p && *p != '>' && k < 8) {
-        while (*p == ' ')
-            p++;
-        const char *s = p;
-        while (*p && *p != ',' && *p != '>')
-            p++;
-        const char *e = p;
-        while (e > s && e[-1] == ' ')
-            e--;
-        char *arg = fe_strndup(c, s, (size_t)(e - s));
-        if (!arg)
-            return;
-        char *end = NULL;
-        long long v = strtoll(arg, &end, 0);
-        if (strcmp(arg, "true") == 0 || strcmp(arg, "false") == 0) {
-            v = arg[0] == 't';
-            end = arg + strlen(arg);
-        } else if (end && end != arg && (*end == 'u' || *end == 'U') && !end[1]) {
-            end++; /* 256u */
-        }
-        targs[k] = NULL;
-        tvals[k] = v;
-        if (!end || *end) {
-            static const struct { const char *n; fe_kind k; } names[] = {
-                {"float", TY_F32}, {"double", TY_F64}, {"int", TY_I32}, {"unsigned int", TY_U32},
-                {"unsigned", TY_U32}, {"long", TY_I64}, {"long long", TY_I64},
-                {"unsigned long long", TY_U64}, {"__half", TY_F16}, {"half", TY_F16},
-                {"char", TY_I8}, {"short", TY_I16}, {"bool", TY_BOOL},
-            };
-            for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-                if (strcmp(arg, names[i].n) == 0)
-                    targs[k] = fe_ty(names[i].k);
-            if (!targs[k]) {
-                fe_error(c, NULL, CVM_SYNTAX, "cannot read template argument '%s' of '%s'", arg, spec);
-                return;
-            }
-        }
-        k++;
-        if (*p == ',')
-            p++;
-    }
-    fe_node *fn = fe_instantiate(c, t, targs, tvals, k, NULL);
-    if (fn && !(fn->storage & FE_S_GLOBAL))
-        fe_error(c, fn->tok, CVM_SYNTAX, "'%s' is not a __global__ function", spec);
-    if (fn && !c->err)
-        kernel(L, fn, spec);
-}
-
-cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out)
-{
-    fe_lower lw;
-    memset(&lw, 0, sizeof lw);
-    fe_lower *L = &lw;
-    L->c = c;
-    L->out = out;
-    c->lw = L;
-    for (uint32_t i = 0; i < c->nfiles; i++)
-        fe_buf_printf(c, out, ".file %u \"%s\"\n", i, fe_escape(c, c->files[i]));
-    for (fe_node *d = c->globals; d && !c->err; d = d->next)
-        fe_module_var(L, d);
-    int count = 0;
-    for (fe_node *f = c->funcs; f && !c->err; f = f->next) {
-        if (!(f->storage & FE_S_GLOBAL) || !f->body || !wanted(f->name, kernels, nkernels))
-            continue;
-        kernel(L, f, f->name);
-        count++;
-    }
-    for (uint32_t i = 0; i < nkernels && !c->err; i++) {
-        bool found = false;
-        for (fe_node *f = c->funcs; f; f = f->next)
-            if ((f->storage & FE_S_GLOBAL) && f->body && kernels[i] && strcmp(f->name, kernels[i]) == 0)
-                found = true;
-        if (!found && kernels[i]) {
-            template_kernel(L, kernels[i]);
-            count++;
-        }
-    }
-    if (!c->err && count == 0)
-        fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ kernel to compile");
-    fe_buf_free(c, &L->body);
-    fe_buf_free(c, &L->regs);
-    return c->err ? c->err_status : CVM_OK;
 }

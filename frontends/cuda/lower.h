@@ -50,6 +50,7 @@ typedef struct fe_lower {
     uint32_t *rtypes;   /* register types: kind | lanes << 8 | space << 16 */
     uint32_t nregs, capregs;
     uint32_t ninsn;
+    uint32_t var_at;    /* ninsn + 1 when the last .var follows the last instruction */
     uint32_t shared_size, local_size;
     bool uses_plane, uses_f64, uses_f16;
     fe_var *vars, *globals;
@@ -63,6 +64,12 @@ typedef struct fe_lower {
     fe_var *scope;         /* L->vars at the start of the innermost block (redefinitions) */   /* enclosing loops and switches in the current function */
     const char *taken[64]; /* locals whose address is taken (&x): kept in local memory */
     int ntaken;
+    /* the template whose value parameters ct_mask (bit i: parameter i) the
+     * kernel being lowered takes as comptime parameters; NULL: none */
+    const fe_template *ct_tmpl;
+    unsigned ct_mask;
+    const char *emitted[64]; /* comptime kernels written so far (one per template) */
+    int nemitted;
 } fe_lower;
 
 #define RT(kind, lanes, space) ((uint32_t)(kind) | ((uint32_t)(lanes) << 8) | ((uint32_t)(space) << 16))
@@ -114,7 +121,10 @@ bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out);
 /* lower_module.c: a module-scope variable (directive, initializer bytes) */
 void fe_module_var(fe_lower *L, fe_node *d);
 
-/* entry */
+/* lower.c: one kernel (its .kernel ... .end text) */
+void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name);
+
+/* lower_tmpl.c: entry: the module's variables, kernels and template instances */
 cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out);
 
 #endif

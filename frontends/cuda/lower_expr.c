@@ -861,7 +861,11 @@ static fe_val ident(fe_lower *L, fe_node *e)
     fe_val out;
     if (fe_builtin_ident(L, e, &out))
         return out;
-    fe_error(L->c, e->tok, CVM_SYNTAX, "use of undeclared identifier '%s'", e->name);
+    if (fe_host_name(L->c, e->name, false))
+        fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is a host variable; kernels use __device__, __constant__ "
+                 "or __shared__ variables and their parameters", e->name);
+    else
+        fe_error(L->c, e->tok, CVM_SYNTAX, "use of undeclared identifier '%s'", e->name);
     return bad(L);
 }
 
@@ -957,7 +961,10 @@ static fe_val call(fe_lower *L, fe_node *e)
                      n < want ? "few" : "many", name, n, want);
             return bad(L);
         }
-        if (!L->c->err)
+        if (!L->c->err && fe_host_name(L->c, name, true))
+            fe_error(L->c, e->tok, CVM_SYNTAX, "calling a __host__ function from a %s function is not allowed",
+                     L->frame ? "__device__" : "__global__");
+        else if (!L->c->err)
             fe_error(L->c, e->tok, CVM_SYNTAX, "call to undeclared function '%s'", name);
         return bad(L);
     }

@@ -21,6 +21,7 @@ static fe_node *compound(fe_ctx *c);
 static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound);
 static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok);
 static void toplevel(fe_ctx *c);
+static void module_decl(fe_ctx *c);
 static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb);
 
 /* ---- tokens ---- */
@@ -1387,8 +1388,14 @@ static void toplevel(fe_ctx *c)
             expect(c, "}");
             return;
         }
-        t = peek(c);
     }
+    if (!fe_p_host_decl(c))
+        module_decl(c);
+}
+
+/* A module-scope declaration: functions, variables, typedefs. */
+static void module_decl(fe_ctx *c)
+{
     unsigned storage = 0;
     uint32_t lb = 0;
     fe_type *base = declspec(c, &storage, &lb);
@@ -1420,9 +1427,15 @@ static void toplevel(fe_ctx *c)
             push_tname(c, d->name, ty, false, 0);
         } else {
             int64_t v;
+            fe_type *elem = ty;
+            while (elem->kind == TY_ARRAY)
+                elem = elem->base;
             if (ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v) &&
                 !(storage & (FE_S_DEVICE | FE_S_CONSTANT)))
                 push_tname(c, d->name, fe_unqual(ty), true, v);
+            else if (!(storage & (FE_S_DEVICE | FE_S_CONSTANT | FE_S_SHARED)) && !elem->is_const &&
+                     !(storage & FE_S_CONSTEXPR))
+                fe_p_host_name(c, nt, false); /* a host variable: kernels cannot use it */
             else {
                 fe_node **link = &c->globals;
                 while (*link)
@@ -1482,3 +1495,4 @@ fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, ui
 }
 fe_node *fe_p_assign(fe_ctx *c) { return assign(c); }
 void fe_p_skip_balanced(fe_ctx *c) { skip_balanced(c); }
+void fe_p_declaration(fe_ctx *c) { module_decl(c); }

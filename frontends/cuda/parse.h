@@ -28,10 +28,16 @@ fe_type *fe_p_type_name(fe_ctx *c);
 fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb);
 fe_node *fe_p_assign(fe_ctx *c);
 void fe_p_skip_balanced(fe_ctx *c);
+void fe_p_declaration(fe_ctx *c);      /* a module-scope declaration after its linkage */
 
 /* parse_decl.c */
 fe_type *fe_p_struct_spec(fe_ctx *c);  /* at struct/class/union */
 fe_type *fe_p_enum_spec(fe_ctx *c);    /* at enum */
 void fe_p_template_decl(fe_ctx *c);    /* at template */
+/* Host code: a declaration without CUDA qualifiers, parsed when it can be and
+ * skipped (remembered by name) when it cannot; false when not host code. */
+bool fe_p_host_decl(fe_ctx *c);
+/* Remembers a host function or variable, for the diagnostic of a kernel that uses it. */
+void fe_p_host_name(fe_ctx *c, fe_tok *name, bool is_func);
 
 #endif

@@ -263,14 +263,19 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_
     uint32_t saved_pos = c->pos;
     fe_tname *saved = c->tnames;
     fe_node *saved_funcs = c->funcs;
+    unsigned comptime = c->inst_comptime;
+    c->inst_comptime = 0;
     for (int i = 0; i < n; i++) {
         if (t->pis_type[i] != (targs[i] != NULL)) {
             fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
                      t->name, t->pis_type[i] ? "a type" : "an integer constant");
             return NULL;
         }
-        fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i],
-                   tvals[i]);
+        if (comptime >> i & 1u) /* a run-time value the lowering binds: hides outer names */
+            fe_p_push_tname(c, t->pnames[i], NULL, false, 0);
+        else
+            fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i],
+                            tvals[i]);
     }
     c->pos = t->tok_begin;
     c->funcs = NULL;
@@ -418,5 +423,108 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
     for (int k = 0; k < t->nparams; k++)
         if (t->pis_type[k] ? !targs[k] : true)
             return false;
+    return true;
+}
+
+/* ---- host code ---- */
+
+void fe_p_host_name(fe_ctx *c, fe_tok *name, bool is_func)
+{
+    fe_hostname *h = fe_alloc(c, sizeof *h);
+    if (!h || !name)
+        return;
+    h->name = fe_p_tok_name(c, name);
+    h->is_func = is_func;
+    h->next = c->host_names;
+    c->host_names = h;
+}
+
+const fe_hostname *fe_host_name(fe_ctx *c, const char *name, bool is_func)
+{
+    for (const fe_hostname *h = c->host_names; h; h = h->next)
+        if (h->is_func == is_func && strcmp(h->name, name) == 0)
+            return h;
+    return NULL;
+}
+
+/* True when the declaration ahead carries no CUDA qualifier and declares no
+ * type: host code in nvcc's eyes (or a plain constant kernels may use). */
+static bool unqualified(fe_ctx *c)
+{
+    static const char *const marks[] = {"__global__", "__device__", "__host__", "__constant__",
+                                        "__shared__", "__managed__", "typedef", "struct", "class",
+                                        "union", "enum", "template", "operator", "static_assert"};
+    for (uint32_t k = 0;; k++) {
+        fe_tok *t = fe_p_peek_at(c, k);
+        if (t->kind == TK_EOF || fe_tok_is(t, ";") || fe_tok_is(t, "{") || fe_tok_is(t, "=") ||
+            fe_tok_is(t, "("))
+            return k > 0;
+        for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+            if (fe_tok_is(t, marks[i]))
+                return false;
+    }
+}
+
+/* The declared name: the identifier before the first '(' (or '=' / ';'). */
+static fe_tok *host_decl_name(fe_ctx *c)
+{
+    fe_tok *name = NULL;
+    for (uint32_t k = 0;; k++) {
+        fe_tok *t = fe_p_peek_at(c, k);
+        if (t->kind == TK_EOF || fe_tok_is(t, ";") || fe_tok_is(t, "{") || fe_tok_is(t, "=") ||
+            fe_tok_is(t, "("))
+            return name;
+        if (t->kind == TK_IDENT)
+            name = t;
+    }
+}
+
+/*
+ * .cu files from the CUDA samples and textbooks carry their host program:
+ * main(), helpers calling the runtime API, `kernel<<<grid, block>>>(...)`
+ * launches, host variables. nvcc compiles that code for the CPU; here it is
+ * parsed when it can be (an unqualified constant or helper a kernel may use)
+ * and skipped when it cannot, so the file compiles unmodified. A kernel
+ * that calls or reads what was skipped gets a diagnostic naming it.
+ */
+bool fe_p_host_decl(fe_ctx *c)
+{
+    if (!unqualified(c))
+        return false;
+    uint32_t start = c->pos;
+    fe_tname *tnames = c->tnames;
+    fe_node *funcs = c->funcs, *globals = c->globals;
+    fe_node *ftail = NULL, *gtail = NULL;
+    for (fe_node *f = funcs; f; f = f->next)
+        ftail = f;
+    for (fe_node *g = globals; g; g = g->next)
+        gtail = g;
+    cvm_diag saved;
+    memset(&saved, 0, sizeof saved);
+    if (c->diag)
+        saved = *c->diag;
+    fe_tok *name = host_decl_name(c);
+    bool is_func = fe_tok_is(fe_p_peek_at(c, 0), "(") || (name && name + 1 < c->toks + c->ntoks &&
+                                                           fe_tok_is(name + 1, "("));
+    fe_p_declaration(c);
+    if (!c->err || c->err_status == CVM_OUT_OF_MEMORY)
+        return true;
+    /* not the subset: forget what the attempt declared and skip it */
+    c->err = false;
+    c->err_status = CVM_OK;
+    if (c->diag)
+        *c->diag = saved;
+    c->pos = start;
+    c->tnames = tnames;
+    if (ftail)
+        ftail->next = NULL;
+    else
+        c->funcs = NULL;
+    if (gtail)
+        gtail->next = NULL;
+    else
+        c->globals = NULL;
+    fe_p_skip_balanced(c);
+    fe_p_host_name(c, name, is_func);
     return true;
 }

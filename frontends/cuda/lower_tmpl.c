@@ -1,0 +1,211 @@
+/*
+ * lower_tmpl.c - the module's kernels: every selected __global__ function,
+ * and the template instances named with --kernel ("reduce<256>",
+ * "scale<float, 4>").
+ *
+ * An instance's integer template parameters become comptime parameters of
+ * one bytecode kernel per template and type arguments ("reduce<blockSize>",
+ * "scale<float, ITEMS>"), so instances that differ only in integers share
+ * a kernel and the launch supplies the value (cvm_kernel_get_instance maps
+ * "reduce<256>" to it). That needs a body that uses the parameters as
+ * values only. Where C++ needs the value while compiling (an array bound,
+ * another template's argument, static_assert, if constexpr, a case label)
+ * the comptime attempt fails to compile, and the instance is compiled
+ * again with every argument folded in, as a kernel named by the instance.
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The comptime kernel's name: type arguments spelled out, integer parameters by name. */
+static const char *comptime_name(fe_ctx *c, const fe_template *t, fe_type **targs, unsigned mask)
+{
+    fe_buf b = {0};
+    fe_buf_printf(c, &b, "%s<", t->name);
+    for (int i = 0; i < t->nparams; i++) {
+        char ty[128];
+        if (mask >> i & 1u)
+            snprintf(ty, sizeof ty, "%s", t->pnames[i]);
+        else if (targs[i])
+            fe_type_str(targs[i], ty, sizeof ty);
+        else
+            snprintf(ty, sizeof ty, "?");
+        fe_buf_printf(c, &b, "%s%s", i ? ", " : "", ty);
+    }
+    fe_buf_printf(c, &b, ">");
+    const char *name = b.p ? fe_strndup(c, b.p, b.len) : NULL;
+    fe_buf_free(c, &b);
+    return name;
+}
+
+/*
+ * Compiles template t's instance with its integer parameters as comptime
+ * parameters; true when done (or already done for another instance).
+ * False, with no error and nothing written, when the body needs a value
+ * while compiling or the template has no integer parameters.
+ */
+static bool comptime_kernel(fe_lower *L, fe_template *t, fe_type **targs, const int64_t *tvals)
+{
+    fe_ctx *c = L->c;
+    unsigned mask = 0;
+    for (int i = 0; i < t->nparams; i++)
+        if (!t->pis_type[i] && t->ptypes[i] && fe_is_int(t->ptypes[i]) && t->ptypes[i]->kind != TY_STRUCT)
+            mask |= 1u << i;
+    if (!mask || t->is_struct)
+        return false;
+    const char *name = comptime_name(c, t, targs, mask);
+    if (!name)
+        return false;
+    for (int i = 0; i < L->nemitted; i++)
+        if (strcmp(L->emitted[i], name) == 0)
+            return true;
+    if (L->nemitted == (int)(sizeof L->emitted / sizeof L->emitted[0]))
+        return false;
+    cvm_diag saved;
+    memset(&saved, 0, sizeof saved);
+    if (c->diag)
+        saved = *c->diag;
+    size_t out_len = L->out->len;
+    c->inst_comptime = mask;
+    fe_node *fn = fe_instantiate(c, t, targs, tvals, t->nparams, NULL);
+    c->inst_comptime = 0;
+    if (fn && !c->err && (fn->storage & FE_S_GLOBAL)) {
+        L->ct_tmpl = t;
+        L->ct_mask = mask;
+        fe_lower_kernel(L, fn, name);
+        L->ct_tmpl = NULL;
+        L->ct_mask = 0;
+    }
+    if (c->err || !fn || !(fn->storage & FE_S_GLOBAL)) {
+        if (c->err_status == CVM_OUT_OF_MEMORY)
+            return true;
+        c->err = false;
+        c->err_status = CVM_OK;
+        if (c->diag)
+            *c->diag = saved;
+        L->out->len = out_len;
+        if (L->out->p)
+            L->out->p[out_len] = 0;
+        return false;
+    }
+    L->emitted[L->nemitted++] = name;
+    return true;
+}
+
+static bool wanted(const char *name, const char *const *kernels, uint32_t n)
+{
+    if (!n)
+        return true;
+    for (uint32_t i = 0; i < n; i++)
+        if (kernels[i] && strcmp(kernels[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void template_kernel(fe_lower *L, const char *spec)
+{
+    /* "name<args>": the arguments are parsed by the parser (types or constants) */
+    fe_ctx *c = L->c;
+    const char *lt = strchr(spec, '<');
+    size_t n = strlen(spec);
+    if (!lt || n < 3 || spec[n - 1] != '>') {
+        fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ function named '%s'", spec);
+        return;
+    }
+    char *name = fe_strndup(c, spec, (size_t)(lt - spec));
+    fe_template *t = name ? fe_find_template(c, name) : NULL;
+    if (!t) {
+        fe_error(c, NULL, CVM_NOT_FOUND, "no kernel template named '%s'", name ? name : spec);
+        return;
+    }
+    fe_type *targs[8];
+    int64_t tvals[8];
+    int k = 0;
+    const char *p = lt + 1;
+    while (*p && *p != '>' && k < 8) {
+        while (*p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ',' && *p != '>')
+            p++;
+        const char *e = p;
+        while (e > s && e[-1] == ' ')
+            e--;
+        char *arg = fe_strndup(c, s, (size_t)(e - s));
+        if (!arg)
+            return;
+        char *end = NULL;
+        long long v = strtoll(arg, &end, 0);
+        if (strcmp(arg, "true") == 0 || strcmp(arg, "false") == 0) {
+            v = arg[0] == 't';
+            end = arg + strlen(arg);
+        } else if (end && end != arg && (*end == 'u' || *end == 'U') && !end[1]) {
+            end++; /* 256u */
+        }
+        targs[k] = NULL;
+        tvals[k] = v;
+        if (!end || *end) {
+            static const struct { const char *n; fe_kind k; } names[] = {
+                {"float", TY_F32}, {"double", TY_F64}, {"int", TY_I32}, {"unsigned int", TY_U32},
+                {"unsigned", TY_U32}, {"long", TY_I64}, {"long long", TY_I64},
+                {"unsigned long long", TY_U64}, {"__half", TY_F16}, {"half", TY_F16},
+                {"char", TY_I8}, {"short", TY_I16}, {"bool", TY_BOOL},
+            };
+            for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+                if (strcmp(arg, names[i].n) == 0)
+                    targs[k] = fe_ty(names[i].k);
+            if (!targs[k]) {
+                fe_error(c, NULL, CVM_SYNTAX, "cannot read template argument '%s' of '%s'", arg, spec);
+                return;
+            }
+        }
+        k++;
+        if (*p == ',')
+            p++;
+    }
+    if (k == t->nparams && comptime_kernel(L, t, targs, tvals))
+        return;
+    fe_node *fn = fe_instantiate(c, t, targs, tvals, k, NULL);
+    if (fn && !(fn->storage & FE_S_GLOBAL))
+        fe_error(c, fn->tok, CVM_SYNTAX, "'%s' is not a __global__ function", spec);
+    if (fn && !c->err)
+        fe_lower_kernel(L, fn, spec);
+}
+
+cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out)
+{
+    fe_lower lw;
+    memset(&lw, 0, sizeof lw);
+    fe_lower *L = &lw;
+    L->c = c;
+    L->out = out;
+    c->lw = L;
+    for (uint32_t i = 0; i < c->nfiles; i++)
+        fe_buf_printf(c, out, ".file %u \"%s\"\n", i, fe_escape(c, c->files[i]));
+    for (fe_node *d = c->globals; d && !c->err; d = d->next)
+        fe_module_var(L, d);
+    int count = 0;
+    for (fe_node *f = c->funcs; f && !c->err; f = f->next) {
+        if (!(f->storage & FE_S_GLOBAL) || !f->body || !wanted(f->name, kernels, nkernels))
+            continue;
+        fe_lower_kernel(L, f, f->name);
+        count++;
+    }
+    for (uint32_t i = 0; i < nkernels && !c->err; i++) {
+        bool found = false;
+        for (fe_node *f = c->funcs; f; f = f->next)
+            if ((f->storage & FE_S_GLOBAL) && f->body && kernels[i] && strcmp(f->name, kernels[i]) == 0)
+                found = true;
+        if (!found && kernels[i]) {
+            template_kernel(L, kernels[i]);
+            count++;
+        }
+    }
+    if (!c->err && count == 0)
+        fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ kernel to compile");
+    fe_buf_free(c, &L->body);
+    fe_buf_free(c, &L->regs);
+    return c->err ? c->err_status : CVM_OK;
+}
