@@ -33,7 +33,32 @@ static bool uniform_candidate(unsigned op)
            (op >= CVM_OP_EQ && op <= CVM_OP_ISFINITE) || (op >= CVM_OP_AND && op <= CVM_OP_BREV) ||
            op == CVM_OP_MOV || op == CVM_OP_CONST || op == CVM_OP_EXTRACT || op == CVM_OP_INSERT ||
            op == CVM_OP_BUILD || op == CVM_OP_SPLAT || op == CVM_OP_SREG || op == CVM_OP_PTR_ADD ||
-           op == CVM_OP_PTR_DIFF;
+           op == CVM_OP_PTR_DIFF || op == CVM_OP_CVT;
+}
+
+/* The typed lane loop interp_run.c uses for cvt from `from` to `to`; every
+ * kind gives the bits interp_plane.c's exact per-lane conversion gives
+ * (integer widening and narrowing, int32 to float rounds to nearest even
+ * like the host's conversion, f32 to f64 is exact). */
+static uint8_t cvt_kind(unsigned to, unsigned from)
+{
+    const unsigned ts = cvm_bc_elem_size(to), fs = cvm_bc_elem_size(from);
+    if (cvm_bc_elem_is_int(to) && cvm_bc_elem_is_int(from)) {
+        if (ts == fs)
+            return ts == 4 ? CVM_VM_CVT_COPY4 : ts == 8 ? CVM_VM_CVT_COPY8 : CVM_VM_CVT_GENERIC;
+        if (fs == 4 && ts == 8)
+            return cvm_bc_elem_is_signed(from) ? CVM_VM_CVT_SEXT32 : CVM_VM_CVT_ZEXT32;
+        if (fs == 8 && ts == 4)
+            return CVM_VM_CVT_TRUNC64;
+        return CVM_VM_CVT_GENERIC;
+    }
+    if (from == CVM_T_I32 && to == CVM_T_F32)
+        return CVM_VM_CVT_I32_F32;
+    if (from == CVM_T_I32 && to == CVM_T_F64)
+        return CVM_VM_CVT_I32_F64;
+    if (from == CVM_T_F32 && to == CVM_T_F64)
+        return CVM_VM_CVT_F32_F64;
+    return CVM_VM_CVT_GENERIC;
 }
 
 const char *cvm_vm_kernel_name(const cvm_vm_program *prog, uint32_t k)
@@ -57,8 +82,19 @@ typedef struct decoder {
     uint32_t ncase_used, narg_used;
     const uint8_t *reg_uni; /* the divergence analysis' register classes, or NULL */
     bool varying_src;       /* the instruction being decoded reads a varying register */
+    uint8_t *first_use;     /* per register: REG_* (zero_ranges) */
+    uint32_t dest;          /* destination register of the instruction, or UINT32_MAX */
     cvm_diag *diag;
 } decoder;
+
+/*
+ * How a register first appears in program order (zero_ranges). Outside
+ * every construct all live lanes are active and code runs in program
+ * order, so a register first written there is written for every lane
+ * before any lane reads it; any other register may be read before it is
+ * written and starts every cube at zero, as all registers used to.
+ */
+enum { REG_UNSEEN, REG_READ_FIRST, REG_WRITTEN_FIRST };
 
 static cvm_status bad(decoder *dc, uint32_t pc, const char *what)
 {
@@ -169,6 +205,8 @@ static cvm_status reg_operand(decoder *dc, uint32_t pc, uint32_t r, uint32_t *ou
     if (r >= dc->k->nregs)
         return bad(dc, pc, "register out of range");
     *out_slot = dc->slot[r];
+    if (dc->first_use[r] == REG_UNSEEN)
+        dc->first_use[r] = REG_READ_FIRST;
     if (!dc->reg_uni || dc->reg_uni[r] >= CVM_UNI_VARYING)
         dc->varying_src = true;
     if (out_elem)
@@ -206,8 +244,11 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
         switch (*f) {
         case 'd': {
             bool vs = dc->varying_src; /* the destination is not a source */
+            uint8_t use = v < dc->k->nregs ? dc->first_use[v] : REG_UNSEEN;
             if ((st = reg_operand(dc, pc, v, &in->d, &in->ed, NULL)))
                 return st;
+            dc->first_use[v] = use; /* decided after the sources (decode_insn) */
+            dc->dest = v;
             dc->varying_src = vs;
             break;
         }
@@ -287,7 +328,12 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     if (in->elem >= CVM_T_COUNT || in->line > 16 || in->align_log2 > 12)
         return bad(dc, pc, "bad instruction type");
     dc->varying_src = false;
+    dc->dest = UINT32_MAX;
+    const uint32_t depth = dc->sp;
     cvm_status st = decode_operands(dc, pc, &bi, oi->format, in);
+    /* first written outside every construct: all live lanes are active there */
+    if (st == CVM_OK && dc->dest != UINT32_MAX && dc->first_use[dc->dest] == REG_UNSEEN)
+        dc->first_use[dc->dest] = depth == 0 ? REG_WRITTEN_FIRST : REG_READ_FIRST;
     if (st == CVM_OK && (oi->flags & CVM_OPF_CTRL))
         st = decode_control(dc, pc, &bi, in);
     /* element indexes the handlers use without further checks */
@@ -295,6 +341,9 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
                          (bi.op == CVM_OP_INSERT && in->aux >= in->line) ||
                          (bi.op == CVM_OP_BUILD && in->n != in->line)))
         st = bad(dc, pc, "line element out of range");
+    in->esz = (uint8_t)cvm_bc_elem_size(in->elem);
+    if (bi.op == CVM_OP_CVT)
+        in->k = cvt_kind(in->elem, in->ea);
     in->uni = dc->reg_uni && !dc->varying_src && uniform_candidate(bi.op) &&
               (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) != CVM_UNI_VARYING);
     return st;
@@ -328,6 +377,28 @@ static void free_kprog(const cvm_vm_program *prog, cvm_vm_kprog *kp)
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->code, sizeof *kp->code * (kp->ninsns + 1u));
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->cases, sizeof *kp->cases * kp->ncases);
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->args, sizeof *kp->args * kp->nargs);
+    cvm_bc_free(prog->alloc, prog->alloc_user, kp->zero, sizeof *kp->zero * kp->zero_cap);
+}
+
+/* The slot ranges of registers that may be read before they are written
+ * (REG_READ_FIRST), merged where they touch. */
+static void zero_ranges(decoder *dc)
+{
+    cvm_vm_kprog *kp = dc->kp;
+    kp->nzero = 0;
+    kp->zero_all = dc->prog->ver == NULL; /* no verifier: lines may overrun, zero it all */
+    for (uint32_t r = 0; r < dc->k->nregs; r++) {
+        if (dc->first_use[r] != REG_READ_FIRST)
+            continue;
+        uint32_t first = dc->slot[r], count = dc->k->regs[r].line ? dc->k->regs[r].line : 1;
+        if (kp->nzero && kp->zero[2 * kp->nzero - 2] + kp->zero[2 * kp->nzero - 1] == first) {
+            kp->zero[2 * kp->nzero - 1] += count;
+            continue;
+        }
+        kp->zero[2 * kp->nzero] = first;
+        kp->zero[2 * kp->nzero + 1] = count;
+        kp->nzero++;
+    }
 }
 
 static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *diag)
@@ -338,7 +409,7 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
                   .reg_uni = prog->ver ? prog->ver->kernels[ki].reg_uni : NULL};
     uint32_t *words = NULL, n = 0, ncases = 0, nargs = 0;
     size_t words_size = 0, slot_size = sizeof *dc.slot * ((size_t)k->nregs + 1);
-    size_t stack_size = sizeof *dc.stack * CVM_BC_MAX_DEPTH;
+    size_t stack_size = sizeof *dc.stack * CVM_BC_MAX_DEPTH, use_size = (size_t)k->nregs + 1;
     cvm_status st = scan_kernel(&dc, NULL, &n, &ncases, &nargs);
     if (st)
         return st;
@@ -357,13 +428,18 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
     kp->code = cvm_bc_alloc(prog->alloc, prog->alloc_user, sizeof *kp->code * ((size_t)n + 1));
     kp->cases = cvm_bc_alloc(prog->alloc, prog->alloc_user, sizeof *kp->cases * ncases);
     kp->args = cvm_bc_alloc(prog->alloc, prog->alloc_user, sizeof *kp->args * nargs);
-    if (!words || !dc.slot || !dc.stack || !kp->code || !kp->cases || !kp->args) {
+    kp->zero_cap = 2 * k->nregs;
+    kp->zero = cvm_bc_alloc(prog->alloc, prog->alloc_user, sizeof *kp->zero * kp->zero_cap);
+    dc.first_use = cvm_bc_alloc(prog->alloc, prog->alloc_user, use_size);
+    if (!words || !dc.slot || !dc.stack || !kp->code || !kp->cases || !kp->args || !kp->zero ||
+        !dc.first_use) {
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
                           cvm_bc_str(prog->mod, k->name));
         goto fail;
     }
     if ((st = scan_kernel(&dc, words, &n, &ncases, &nargs)))
         goto fail;
+    memset(dc.first_use, REG_UNSEEN, use_size);
     uint64_t slots = 0;
     for (uint32_t r = 0; r < k->nregs; r++) {
         dc.slot[r] = (uint32_t)slots;
@@ -387,6 +463,7 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
         goto fail;
     }
     kp->code[n].h = CVM_VM_H_FINISH;
+    zero_ranges(&dc);
     kp->max_depth = 1;
     for (uint32_t pc = 0; pc < n; pc++)
         if (kp->code[pc].h == CVM_OP_END && kp->code[pc].aux + 1 > kp->max_depth)
@@ -395,6 +472,7 @@ fail:
     cvm_bc_free(prog->alloc, prog->alloc_user, words, words_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, dc.slot, slot_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, dc.stack, stack_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, dc.first_use, use_size);
     return st;
 }
 

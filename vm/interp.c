@@ -538,7 +538,16 @@ static void start_cube(cvm_vm_run *run, cvm_vm_exec *x, uint64_t c)
     x->cube[0] = (uint32_t)(c % g[0]);
     x->cube[1] = (uint32_t)((c / g[0]) % g[1]);
     x->cube[2] = (uint32_t)(c / ((uint64_t)g[0] * g[1]));
-    memset(x->planes[0].regs, 0, run->regs);
+    if (x->kp->zero_all) {
+        memset(x->planes[0].regs, 0, run->regs);
+    } else {
+        /* only registers that may be read before written (decode.c zero_ranges) */
+        const uint32_t *z = x->kp->zero;
+        for (uint32_t i = 0; i < x->nplanes; i++)
+            for (uint32_t j = 0; j < x->kp->nzero; j++)
+                memset(x->planes[i].regs + ((size_t)z[2 * j] << x->rshift), 0,
+                       (size_t)z[2 * j + 1] << x->rshift);
+    }
     memset(x->shared, 0, x->shared_size);
     memset(x->local, 0, run->local);
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);

@@ -59,6 +59,8 @@ typedef struct cvm_vm_dinsn {
     uint8_t order, scope, align_log2;
     uint8_t ed;          /* element type of the destination register */
     uint8_t uni;         /* uniform: compute one lane, broadcast (see decode.c) */
+    uint8_t k;           /* handler variant chosen at decode (cvt: CVM_VM_CVT_*) */
+    uint8_t esz;         /* bytes of one element of the instruction type */
     uint32_t d, a, b, c; /* register slot indexes (first slot of the register) */
     uint32_t target;     /* control: pc of the next marker (see decode.c) */
     uint32_t end;        /* control: pc of the construct's end */
@@ -85,6 +87,12 @@ typedef struct cvm_vm_kprog {
     uint32_t ncases;
     cvm_vm_arg *args;
     uint32_t nargs;
+    /* Register slots a cube must zero before it starts (decode.c
+     * zero_ranges): pairs of first slot and count; zero_all when every
+     * slot must be (no verifier facts). */
+    uint32_t *zero;
+    uint32_t nzero, zero_cap;
+    bool zero_all;
 } cvm_vm_kprog;
 
 struct cvm_vm_program {
@@ -231,6 +239,25 @@ void cvm_vm_cvt(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 void cvm_vm_bitcast(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 
+/* Conversion kinds cvt handles with a typed lane loop (decode.c picks one;
+ * CVM_VM_CVT_GENERIC goes through interp_plane.c's exact per-lane path). */
+enum {
+    CVM_VM_CVT_GENERIC, CVM_VM_CVT_COPY4, CVM_VM_CVT_COPY8, CVM_VM_CVT_SEXT32, CVM_VM_CVT_ZEXT32,
+    CVM_VM_CVT_TRUNC64, CVM_VM_CVT_I32_F32, CVM_VM_CVT_F32_F64, CVM_VM_CVT_I32_F64
+};
+
+/* Element sizes by type: cvm_bc_elem_size without a call, for the handlers. */
+static inline unsigned cvm_vm_esz(unsigned elem)
+{
+    static const uint8_t size[CVM_T_COUNT] = {
+        [CVM_T_BOOL] = 1, [CVM_T_I8] = 1, [CVM_T_I16] = 2, [CVM_T_I32] = 4, [CVM_T_I64] = 8,
+        [CVM_T_U8] = 1, [CVM_T_U16] = 2, [CVM_T_U32] = 4, [CVM_T_U64] = 8, [CVM_T_F16] = 2,
+        [CVM_T_BF16] = 2, [CVM_T_F32] = 4, [CVM_T_F64] = 8, [CVM_T_PTR_GLOBAL] = 8,
+        [CVM_T_PTR_SHARED] = 4, [CVM_T_PTR_LOCAL] = 4, [CVM_T_PTR_CONST] = 4,
+    };
+    return elem < CVM_T_COUNT ? size[elem] : 0;
+}
+
 /* Lane access helpers for the generic (non-vectorized) handlers. */
 static inline uint8_t *cvm_vm_reg(const cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t slot)
 {
@@ -240,7 +267,7 @@ static inline uint8_t *cvm_vm_reg(const cvm_vm_exec *x, const cvm_vm_plane *p, u
 /* The raw bits of element type `elem` at lane l, zero-extended. */
 static inline uint64_t cvm_vm_get_bits(const uint8_t *r, unsigned elem, unsigned l)
 {
-    switch (cvm_bc_elem_size(elem)) {
+    switch (cvm_vm_esz(elem)) {
     case 1: return r[l];
     case 2: return ((const uint16_t *)(const void *)r)[l];
     case 4: return ((const uint32_t *)(const void *)r)[l];
@@ -251,7 +278,7 @@ static inline uint64_t cvm_vm_get_bits(const uint8_t *r, unsigned elem, unsigned
 
 static inline void cvm_vm_set_bits(uint8_t *r, unsigned elem, unsigned l, uint64_t v)
 {
-    switch (cvm_bc_elem_size(elem)) {
+    switch (cvm_vm_esz(elem)) {
     case 1: r[l] = (uint8_t)v; break;
     case 2: ((uint16_t *)(void *)r)[l] = (uint16_t)v; break;
     case 4: ((uint32_t *)(void *)r)[l] = (uint32_t)v; break;

@@ -174,13 +174,180 @@ static size_t access_align(const cvm_vm_dinsn *in, size_t size)
     return size < 16 ? size : 16;
 }
 
+/* The lowest set bit's index (m != 0). */
+static inline unsigned first_lane(uint64_t m)
+{
+    return (unsigned)__builtin_ctzll(m);
+}
+
+/*
+ * Address facts of the active lanes: lowest and highest address, the OR of
+ * all addresses (alignment) and the OR of each one's difference from the
+ * first active lane's (a global pointer's tag bits must all agree). The
+ * full-plane loop has no mask test, so the compiler vectorizes it.
+ */
+#define ADDR_FACTS(T)                                                                      \
+    do {                                                                                   \
+        const T *a_ = (const T *)(const void *)ptr, f_ = a_[first_lane(act)];              \
+        T lo_ = f_, hi_ = f_, or_ = 0, df_ = 0;                                            \
+        if (full) {                                                                        \
+            for (unsigned l = 0; l < nl; l++) {                                            \
+                const T v = a_[l];                                                         \
+                lo_ = v < lo_ ? v : lo_;                                                   \
+                hi_ = v > hi_ ? v : hi_;                                                   \
+                or_ |= v;                                                                  \
+                df_ |= v ^ f_;                                                             \
+            }                                                                              \
+        } else {                                                                           \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                if (act >> l & 1) {                                                        \
+                    const T v = a_[l];                                                     \
+                    lo_ = v < lo_ ? v : lo_;                                               \
+                    hi_ = v > hi_ ? v : hi_;                                               \
+                    or_ |= v;                                                              \
+                    df_ |= v ^ f_;                                                         \
+                }                                                                          \
+        }                                                                                  \
+        lo = lo_, hi = hi_, bits = or_, diff = df_;                                        \
+    } while (0)
+
+/* Whether the full plane's addresses are consecutive elements (one block copy). */
+#define CONSECUTIVE(T, step)                                                               \
+    do {                                                                                   \
+        const T *a_ = (const T *)(const void *)ptr;                                        \
+        T bad_ = 0;                                                                        \
+        for (unsigned l = 0; l < nl; l++)                                                  \
+            bad_ |= a_[l] ^ (T)(a_[0] + (T)l * (step));                                    \
+        consecutive = bad_ == 0;                                                           \
+    } while (0)
+
+/* One lane's element copies between memory at m and the value register. */
+#define LANE_COPY(T)                                                                       \
+    do {                                                                                   \
+        T *v_ = (T *)(void *)val;                                                          \
+        if (load)                                                                          \
+            memcpy(&v_[l], m, sizeof(T));                                                  \
+        else                                                                               \
+            memcpy(m, &v_[l], sizeof(T));                                                  \
+    } while (0)
+
+/*
+ * ld and st without per-lane checks, the common case: every active lane's
+ * access lies in the one global buffer its pointer's tag names (or in
+ * shared or constant memory), aligned, which is checked once over the
+ * lanes' lowest and highest address. Lanes then copy in lane order, or as
+ * one block when the full plane's addresses are consecutive. Returns false
+ * without touching anything when that does not hold; the per-lane path
+ * then runs and reports the fault exactly.
+ */
+static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, bool load)
+{
+    const cvm_vm_launch *L = x->L;
+    const unsigned esz = in->esz, ne = in->line, nl = p->nlanes;
+    const size_t size = (size_t)esz * ne, align = access_align(in, size);
+    const uint64_t act = p->active;
+    const bool full = act == p->live, global = in->ea == CVM_T_PTR_GLOBAL;
+    const uint8_t *ptr = cvm_vm_reg(x, p, in->a);
+    uint8_t *val = cvm_vm_reg(x, p, load ? in->d : in->b);
+    uint64_t lo, hi, bits, diff, mask = UINT64_MAX;
+    uint8_t *base = NULL;
+    bool consecutive = false;
+    if (!act || esz == 0)
+        return false;
+    if (global) {
+        if (full && ne == 1) {
+            /* consecutive addresses (the common case) give the facts at once */
+            const uint64_t *a = (const uint64_t *)(const void *)ptr;
+            uint64_t bad = 0, any = 0;
+            for (unsigned l = 0; l < nl; l++) {
+                bad |= a[l] ^ (a[0] + (uint64_t)l * esz);
+                any |= a[l];
+            }
+            consecutive = bad == 0;
+            lo = a[0], hi = a[nl - 1], bits = any, diff = lo ^ hi;
+        }
+        if (!consecutive)
+            ADDR_FACTS(uint64_t);
+        if (L->checked) {
+            const uint16_t tag = CVM_VM_PTR_TAG(lo);
+            if (diff >> CVM_VM_PTR_TAG_SHIFT || !tag || (align > 1 && bits % align))
+                return false;
+            lo = CVM_VM_PTR_ADDR(lo), hi = CVM_VM_PTR_ADDR(hi);
+            const cvm_vm_region *r = region_below(L, lo);
+            if (!r || r->tag != tag)
+                r = region_tagged(L, tag);
+            if (!r || lo < r->base || hi - r->base > r->size || r->size - (hi - r->base) < size ||
+                (!load && !r->writable))
+                return false;
+        }
+        mask = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    } else {
+        uint32_t limit;
+        if (in->ea == CVM_T_PTR_SHARED)
+            limit = x->shared_size, base = x->shared;
+        else if (in->ea == CVM_T_PTR_CONST && load)
+            limit = L->const_size, base = (uint8_t *)(uintptr_t)L->const_data;
+        else
+            return false; /* local memory: per unit, the per-lane path */
+        if (full && ne == 1)
+            CONSECUTIVE(uint32_t, esz);
+        if (consecutive) {
+            const uint32_t *a = (const uint32_t *)(const void *)ptr;
+            uint32_t any = 0;
+            for (unsigned l = 0; l < nl; l++)
+                any |= a[l];
+            lo = a[0], hi = a[nl - 1], bits = any;
+        } else {
+            ADDR_FACTS(uint32_t);
+        }
+        (void)diff;
+        if (!base || hi > limit || limit - hi < size || (L->checked && align > 1 && bits % align))
+            return false;
+        if (full && ne == 1)
+            CONSECUTIVE(uint32_t, esz);
+    }
+#define LANE_ADDR(l)                                                                       \
+    (global ? (uint8_t *)(uintptr_t)(((const uint64_t *)(const void *)ptr)[l] & mask)      \
+            : base + ((const uint32_t *)(const void *)ptr)[l])
+    if (consecutive) {
+        uint8_t *m = LANE_ADDR(0);
+        if (load)
+            memcpy(val, m, (size_t)nl * esz);
+        else
+            memcpy(m, val, (size_t)nl * esz);
+        return true;
+    }
+    /* lanes in order, each with all its elements (overlapping stores resolve
+     * as in the per-lane path) */
+    for (unsigned l = 0; l < nl; l++) {
+        if (!(act >> l & 1))
+            continue;
+        uint8_t *const lane_mem = LANE_ADDR(l), *const first = val;
+        for (unsigned e = 0; e < ne; e++) {
+            uint8_t *m = lane_mem + (size_t)e * esz;
+            val = first + ((size_t)e << x->rshift);
+            switch (esz) {
+            case 1: LANE_COPY(uint8_t); break;
+            case 2: LANE_COPY(uint16_t); break;
+            case 4: LANE_COPY(uint32_t); break;
+            default: LANE_COPY(uint64_t); break;
+            }
+        }
+        val = first;
+    }
+#undef LANE_ADDR
+    return true;
+}
+
 int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
+    if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && fast_access(x, p, in, in->h == CVM_OP_LD))
+        return 0;
     const bool load = in->h == CVM_OP_LD || in->h == CVM_OP_LD_VOLATILE || in->h == CVM_OP_LD_ATOMIC;
     const bool plain = in->h == CVM_OP_LD || in->h == CVM_OP_ST;
     const int order = in->h == CVM_OP_LD_ATOMIC || in->h == CVM_OP_ST_ATOMIC ? mo(in->order)
                                                                              : __ATOMIC_RELAXED;
-    const unsigned esz = cvm_bc_elem_size(in->elem), ne = in->line;
+    const unsigned esz = cvm_vm_esz(in->elem), ne = in->line;
     const size_t size = (size_t)esz * ne, align = access_align(in, size);
     const uint8_t *ptr = cvm_vm_reg(x, p, in->a);
     uint8_t *val = cvm_vm_reg(x, p, load ? in->d : in->b);
@@ -229,7 +396,7 @@ static double b2f(unsigned elem, uint64_t b)
 /* The new memory value of an atomic op (bits zero-extended to 64). */
 static uint64_t atom_new(unsigned op, unsigned elem, uint64_t old, uint64_t b, uint64_t c)
 {
-    const unsigned bits = cvm_bc_elem_size(elem) * 8;
+    const unsigned bits = cvm_vm_esz(elem) * 8;
     const bool flt = cvm_bc_elem_is_float(elem), sgn = cvm_bc_elem_is_signed(elem);
     switch (op) {
     case CVM_OP_ATOM_ADD:
@@ -317,7 +484,7 @@ static uint64_t atom_apply(const cvm_vm_dinsn *in, uint8_t *m, unsigned size, ui
 
 int cvm_vm_atomic(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
-    const unsigned size = cvm_bc_elem_size(in->elem);
+    const unsigned size = cvm_vm_esz(in->elem);
     const uint8_t *ptr = cvm_vm_reg(x, p, in->a), *vb = cvm_vm_reg(x, p, in->b);
     const uint8_t *vc = cvm_vm_reg(x, p, in->c);
     uint8_t *d = cvm_vm_reg(x, p, in->d);

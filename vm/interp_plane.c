@@ -77,7 +77,7 @@ static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
 
 static uint64_t combine(unsigned op, unsigned elem, uint64_t acc, uint64_t v)
 {
-    const unsigned bits = cvm_bc_elem_size(elem) * 8;
+    const unsigned bits = cvm_vm_esz(elem) * 8;
     if (op == CVM_OP_REDUCE_AND)
         return acc & v;
     if (op == CVM_OP_REDUCE_OR)
@@ -229,7 +229,7 @@ static double float_value(unsigned elem, uint64_t b)
 
 static uint64_t convert(unsigned to, unsigned from, uint64_t b)
 {
-    const unsigned bits = cvm_bc_elem_size(to) * 8;
+    const unsigned bits = cvm_vm_esz(to) * 8;
     if (cvm_bc_elem_is_float(from)) {
         double v = float_value(from, b);
         switch (to) {
@@ -245,7 +245,7 @@ static uint64_t convert(unsigned to, unsigned from, uint64_t b)
         }
     }
     /* from an integer or bool, extended by its signedness */
-    const unsigned fbits = cvm_bc_elem_size(from) * 8;
+    const unsigned fbits = cvm_vm_esz(from) * 8;
     const bool sgn = cvm_bc_elem_is_signed(from);
     const int64_t s = sgn ? cvm_n_sext(b, fbits) : (int64_t)cvm_n_zext(b, fbits);
     const uint64_t u = from == CVM_T_BOOL ? (b & 1) : cvm_n_zext(b, fbits);
@@ -272,7 +272,7 @@ void cvm_vm_cvt(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 
 void cvm_vm_bitcast(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
-    const unsigned asz = cvm_bc_elem_size(in->ea), dsz = cvm_bc_elem_size(in->elem);
+    const unsigned asz = cvm_vm_esz(in->ea), dsz = cvm_vm_esz(in->elem);
     const unsigned total = asz * in->la;
     uint8_t tmp[16 * 8];
     if (total > sizeof tmp || total != dsz * in->line)

@@ -179,6 +179,40 @@ static uint64_t sreg_value(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned
     }
 }
 
+/*
+ * Position special registers for every lane of plane p at once: the first
+ * lane's position is divided out once, the others step through the cube
+ * (one division per plane instead of three per lane). False for the other
+ * special registers.
+ */
+static bool sreg_positions(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned id,
+                           uint32_t out[64])
+{
+    const uint32_t *b = x->L->block;
+    unsigned axis, nl = p->nlanes;
+    uint32_t add = 0, pos[3];
+    if (id - CVM_SREG_UNIT_POS_X < 3u) { /* written so for UNIT_POS_X == 0 too */
+        axis = id - CVM_SREG_UNIT_POS_X;
+    } else if (id - CVM_SREG_ABS_POS_X < 3u) {
+        axis = id - CVM_SREG_ABS_POS_X;
+        add = x->cube[axis] * b[axis];
+    } else {
+        return false;
+    }
+    cvm_vm_unit_pos(x, p->index * x->W, pos);
+    for (unsigned l = 0; l < nl; l++) {
+        out[l] = pos[axis] + add;
+        if (++pos[0] == b[0]) {
+            pos[0] = 0;
+            if (++pos[1] == b[1]) {
+                pos[1] = 0;
+                pos[2]++;
+            }
+        }
+    }
+    return true;
+}
+
 /* The first active lane whose divisor element is zero, or -1. */
 static int zero_divisor(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_dinsn *in,
                         const uint8_t *B)
@@ -232,6 +266,19 @@ static bool bar_arrive(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t id, uint32_t co
                 if (act >> l & 1)                                                          \
                     t[l] = v;                                                              \
     } while (0)
+/* Writes value `val` to every active lane of slot `dst`. */
+#define SPLATV(T, dst, val)                                                                \
+    do {                                                                                   \
+        T *t_ = (T *)(void *)(dst);                                                          \
+        const T v_ = (T)(val);                                                             \
+        if (full)                                                                          \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                t_[l] = v_;                                                                \
+        else                                                                               \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                if (act >> l & 1)                                                          \
+                    t_[l] = v_;                                                            \
+    } while (0)
 static void broadcast(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     const uint64_t act = p->active;
@@ -239,7 +286,7 @@ static void broadcast(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_
     const unsigned l0 = lowest(act), nl = p->nlanes;
     for (unsigned e = 0; e < in->line; e++) {
         uint8_t *r = cvm_vm_reg(x, p, in->d + e);
-        switch (cvm_bc_elem_size(in->ed)) {
+        switch (cvm_vm_esz(in->ed)) {
         case 1: FILL(uint8_t); break;
         case 2: FILL(uint16_t); break;
         case 4: FILL(uint32_t); break;
@@ -499,13 +546,13 @@ dispatch:
     /* ---------------- data movement ---------------- */
     CASE(MOV) {
         PRO;
-        COPY_CASES(cvm_bc_elem_size(in->elem), A + o_);
+        COPY_CASES(cvm_vm_esz(in->elem), A + o_);
         UNEXT();
     }
     CASE(CONST) {
         PRO;
         const uint64_t v = in->imm;
-        switch (cvm_bc_elem_size(in->elem)) {
+        switch (cvm_vm_esz(in->elem)) {
         case 1: EACH(AT(uint8_t, D)[l] = (uint8_t)v;) break;
         case 2: EACH(AT(uint16_t, D)[l] = (uint16_t)v;) break;
         case 4: EACH(AT(uint32_t, D)[l] = (uint32_t)v;) break;
@@ -515,15 +562,18 @@ dispatch:
     }
     CASE(PARAM) {
         PRO;
-        const unsigned size = cvm_bc_elem_size(in->elem);
+        const unsigned size = in->esz;
         const uint8_t *src = ex->L->params + ex->L->param_offset[in->aux] + in->imm;
         for (unsigned e = 0; e < ne; e++) {
-            uint64_t v = 0;
-            memcpy(&v, src + (size_t)e * size, size);
-            uint8_t *d = D + ((size_t)e << rs);
-            for (unsigned l = 0; l < nl; l++)
-                if (act >> l & 1)
-                    cvm_vm_set_bits(d, in->elem, l, v);
+            uint64_t pv = 0;
+            memcpy(&pv, src + (size_t)e * size, size);
+            uint8_t *dst = D + ((size_t)e << rs);
+            switch (size) {
+            case 1: SPLATV(uint8_t, dst, pv); break;
+            case 2: SPLATV(uint16_t, dst, pv); break;
+            case 4: SPLATV(uint32_t, dst, pv); break;
+            default: SPLATV(uint64_t, dst, pv); break;
+            }
         }
         UNEXT();
     }
@@ -538,12 +588,16 @@ dispatch:
     }
     CASE(SREG) {
         PRO;
-        LANES(cvm_vm_set_bits(D, in->elem, l, sreg_value(ex, p, in->aux, l)););
+        uint32_t pos[64];
+        if (!uni && in->esz == 4 && sreg_positions(ex, p, in->aux, pos))
+            LANES(((uint32_t *)(void *)D)[l] = pos[l];);
+        else
+            LANES(cvm_vm_set_bits(D, in->elem, l, sreg_value(ex, p, in->aux, l)););
         UNEXT();
     }
     CASE(SELECT) {
         PRO;
-        const unsigned size = cvm_bc_elem_size(in->elem);
+        const unsigned size = cvm_vm_esz(in->elem);
         for (unsigned e = 0; e < ne; e++) {
             const size_t o = (size_t)e << rs;
             const uint8_t *c = C + (in->lc > 1 ? o : 0);
@@ -558,23 +612,23 @@ dispatch:
     CASE(EXTRACT) {
         PRO;
         const uint8_t *src = A + ((size_t)in->aux << rs);
-        COPY_CASES(cvm_bc_elem_size(in->elem), src);
+        COPY_CASES(cvm_vm_esz(in->elem), src);
         UNEXT();
     }
     CASE(INSERT) {
         PRO;
-        COPY_CASES(cvm_bc_elem_size(in->elem), e_ == in->aux ? B : A + o_);
+        COPY_CASES(cvm_vm_esz(in->elem), e_ == in->aux ? B : A + o_);
         UNEXT();
     }
     CASE(BUILD) {
         PRO;
         const cvm_vm_arg *args = in->ptr;
-        COPY_CASES(cvm_bc_elem_size(in->elem), REG(args[e_ < in->n ? e_ : 0].slot));
+        COPY_CASES(cvm_vm_esz(in->elem), REG(args[e_ < in->n ? e_ : 0].slot));
         UNEXT();
     }
     CASE(SPLAT) {
         PRO;
-        COPY_CASES(cvm_bc_elem_size(in->elem), A);
+        COPY_CASES(cvm_vm_esz(in->elem), A);
         UNEXT();
     }
 
@@ -851,7 +905,7 @@ dispatch:
     }
 #define COUNT(FN)                                                                          \
     do {                                                                                   \
-        const unsigned bits = cvm_bc_elem_size(in->ea) * 8;                                \
+        const unsigned bits = cvm_vm_esz(in->ea) * 8;                                \
         EACH(AT(uint32_t, D)[l] = FN(cvm_vm_get_bits(A + o_, in->ea, l), bits);)           \
     } while (0)
     CASE(POPC) { PRO; COUNT(cvm_n_popc); UNEXT(); }
@@ -859,14 +913,28 @@ dispatch:
     CASE(CTZ) { PRO; COUNT(cvm_n_ctz); UNEXT(); }
     CASE(BREV) {
         PRO;
-        const unsigned bits = cvm_bc_elem_size(in->elem) * 8;
+        const unsigned bits = cvm_vm_esz(in->elem) * 8;
         EACH(cvm_vm_set_bits(D + o_, in->elem, l,
                              cvm_n_brev(cvm_vm_get_bits(A + o_, in->elem, l), bits));)
         UNEXT();
     }
 
     /* ---------------- conversion and pointers ---------------- */
-    CASE(CVT) { cvm_vm_cvt(ex, p, in); UNEXT(); }
+    CASE(CVT) {
+        PRO;
+        switch (in->k) {
+        case CVM_VM_CVT_COPY4: EACH(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l];) break;
+        case CVM_VM_CVT_COPY8: EACH(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l];) break;
+        case CVM_VM_CVT_SEXT32: EACH(AT(int64_t, D)[l] = CAT(int32_t, A)[l];) break;
+        case CVM_VM_CVT_ZEXT32: EACH(AT(uint64_t, D)[l] = CAT(uint32_t, A)[l];) break;
+        case CVM_VM_CVT_TRUNC64: EACH(AT(uint32_t, D)[l] = (uint32_t)CAT(uint64_t, A)[l];) break;
+        case CVM_VM_CVT_I32_F32: EACH(AT(float, D)[l] = (float)CAT(int32_t, A)[l];) break;
+        case CVM_VM_CVT_I32_F64: EACH(AT(double, D)[l] = (double)CAT(int32_t, A)[l];) break;
+        case CVM_VM_CVT_F32_F64: EACH(AT(double, D)[l] = (double)CAT(float, A)[l];) break;
+        default: cvm_vm_cvt(ex, p, in); break;
+        }
+        UNEXT();
+    }
     CASE(BITCAST) { cvm_vm_bitcast(ex, p, in); UNEXT(); }
     CASE(PTR_ADD) {
         PRO;
