@@ -222,11 +222,46 @@ static bool op_plane_op(spv_ctx *c, const cvm_bc_insn *in)
     return true;
 }
 
+/*
+ * sync_cube.count/and/or: a Workgroup counter. Every unit (returned ones
+ * too: the caller lifted the exit guards, and they count as false) clears
+ * it atomically after a barrier that ends the previous use, adds its vote
+ * after a second barrier and reads the total after a third. `and` counts
+ * the false votes.
+ */
+static void sync_pred(spv_ctx *c, const cvm_bc_insn *in)
+{
+    uint32_t u = spv_t_int(c, 32), bt = spv_t_bool(c), wg = spv_c_u32(c, SpvScopeWorkgroup);
+    uint32_t sem = spv_c_u32(c, 0); /* relaxed: the barriers order the three steps */
+    if (!c->syncvar)
+        c->syncvar = spv_global(c, SpvStorageClassWorkgroup, u, "sync_votes");
+    uint32_t p = spv_get(c, in->ops[1]);
+    if (in->op == CVM_OP_SYNC_CUBE_AND)
+        p = spv_op1(c, SpvOpLogicalNot, bt, p);
+    p = spv_op2(c, SpvOpLogicalAnd, bt, p, spv_op1(c, SpvOpLogicalNot, bt, spv_load(c, bt, c->exited)));
+    spv_control_barrier(c);
+    SPV_EM(c, &c->body, SpvOpAtomicStore, c->syncvar, wg, sem, spv_c_u32(c, 0));
+    spv_control_barrier(c);
+    SPV_EM(c, &c->body, SpvOpAtomicIAdd, u, spv_id(c), c->syncvar, wg, sem,
+           spv_op3(c, SpvOpSelect, u, p, spv_c_u32(c, 1), spv_c_u32(c, 0)));
+    spv_control_barrier(c);
+    uint32_t n = spv_id(c);
+    SPV_EM(c, &c->body, SpvOpAtomicLoad, u, n, c->syncvar, wg, sem);
+    if (in->op == CVM_OP_SYNC_CUBE_COUNT)
+        spv_set(c, in->ops[0], n);
+    else
+        spv_set(c, in->ops[0], spv_op2(c, in->op == CVM_OP_SYNC_CUBE_AND ? SpvOpIEqual : SpvOpINotEqual,
+                                       bt, n, spv_c_u32(c, 0)));
+}
+
 bool spv_op_plane(spv_ctx *c, const cvm_bc_insn *in)
 {
     switch (in->op) {
     case CVM_OP_SYNC_CUBE:
         spv_control_barrier(c);
+        return true;
+    case CVM_OP_SYNC_CUBE_COUNT: case CVM_OP_SYNC_CUBE_AND: case CVM_OP_SYNC_CUBE_OR:
+        sync_pred(c, in);
         return true;
     case CVM_OP_ASSERT: /* dropped: Vulkan has no fault channel (docs/backends.md) */
         return true;
@@ -248,6 +283,6 @@ bool spv_op_plane(spv_ctx *c, const cvm_bc_insn *in)
     default:
         if (in->op >= CVM_OP_SYNC_PLANE && in->op <= CVM_OP_MATCH_ALL)
             return op_plane_op(c, in);
-        return false; /* print, trap, bar.*, sync_cube.count/and/or: rejected by the caller */
+        return false; /* print, trap, bar.*: rejected by the caller */
     }
 }
