@@ -26,14 +26,15 @@ static char tmpdir[64];
 
 /* ---- buffers ---- */
 
-static void test_buffers(void)
+static void test_buffers(cvm_device *dev)
 {
-    cvm_stream *s = cvm_device_stream(vk);
+    cvm_stream *s = cvm_device_stream(dev);
     cvm_buffer *a = NULL, *b = NULL;
     cvm_diag d;
+    memset(&d, 0, sizeof d);
     unsigned char ref[37], got[37], refb[37];
-    ok(cvm_buffer_create(vk, 37, "a", &a, &d) == CVM_OK &&
-       cvm_buffer_create(vk, 37, "b", &b, &d) == CVM_OK, "two 37-byte buffers (%s)", d.message);
+    ok(cvm_buffer_create(dev, 37, "a", &a, &d) == CVM_OK &&
+       cvm_buffer_create(dev, 37, "b", &b, &d) == CVM_OK, "two 37-byte buffers (%s)", d.message);
     if (!a || !b)
         return;
     cvm_buffer_read(s, a, 0, got, 37, &d);
@@ -98,6 +99,67 @@ static void test_memory_choice(void)
     is_int(pick_type(rebar, 4, ~0u), 2, "resizable BAR: host-visible and device-local preferred");
     is_int(pick_type(rebar, 4, 1u << 1 | 1u << 3), 1, "only the types the buffer allows");
     is_int(pick_type(none, 2, ~0u), -1, "no host-visible coherent type: unsupported");
+}
+
+/* ---- device-local buffers through staging (forced on lavapipe) ---- */
+
+static int staged_on(const VkMemoryPropertyFlags *types, uint32_t n, uint32_t host, bool force)
+{
+    vk_dev d;
+    memset(&d, 0, sizeof d);
+    d.mem_props.memoryTypeCount = n;
+    for (uint32_t i = 0; i < n; i++)
+        d.mem_props.memoryTypes[i].propertyFlags = types[i];
+    d.host_mem_type = host;
+    cvm_vk_choose_layout(&d, ~0u, force);
+    return d.staged ? (int)d.local_mem_type : -1;
+}
+
+static int run_vadd(cvm_device *dev, const float *a, const float *b, float *c, uint32_t n,
+                    uint32_t block, cvm_diag *d);
+
+static void test_staged(void)
+{
+    enum {
+        DL = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+        HVC = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+    };
+    const VkMemoryPropertyFlags discrete[] = {DL, HVC}, rebar[] = {DL, HVC, DL | HVC};
+    const VkMemoryPropertyFlags lavapipe[] = {DL | HVC}, host_only[] = {HVC};
+    is_int(staged_on(discrete, 2, 1, false), 0, "discrete GPU: device-local buffers, staged");
+    is_int(staged_on(rebar, 3, 2, false), -1, "resizable BAR: mapped device-local buffers");
+    is_int(staged_on(lavapipe, 1, 0, false), -1, "lavapipe: mapped buffers");
+    is_int(staged_on(lavapipe, 1, 0, true), 0, "CUBEVM_VK_STAGED=1 forces staging");
+    is_int(staged_on(host_only, 1, 0, true), -1, "no device-local type: never staged");
+    cvm_device *sd = NULL;
+    cvm_diag d;
+    setenv("CUBEVM_VK_STAGED", "1", 1);
+    cvm_status st = cvm_device_open("vulkan", NULL, &sd, &d);
+    unsetenv("CUBEVM_VK_STAGED");
+    if (st != CVM_OK) {
+        ok(0, "open vulkan with staged buffers: %s", d.message);
+        return;
+    }
+    ok(vkd(sd)->staged, "the device uses staged buffers");
+    test_buffers(sd); /* write, fills, copies, read, map */
+    enum { N = 300 };
+    float a[N], c[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i * 0.25f;
+    ok(run_vadd(sd, a, a, c, N, 64, &d) == CVM_OK && c[N - 1] == 2 * a[N - 1] && c[7] == 2 * a[7],
+       "vadd on staged buffers (%s)", d.message);
+    cvm_buffer *b = NULL;
+    uint32_t *p = NULL, got[4] = {0}, want[4] = {7, 8, 9, 10};
+    cvm_buffer_create(sd, 16, "m", &b, &d);
+    if (b && cvm_buffer_map(b, (void **)&p, &d) == CVM_OK && p) {
+        memcpy(p, want, sizeof want);
+        cvm_buffer_unmap(b);
+    }
+    ok(b && p && cvm_buffer_read(cvm_device_stream(sd), b, 0, got, 16, &d) == CVM_OK &&
+           !memcmp(got, want, 16),
+       "writes through a staged buffer's mapping reach the device at unmap");
+    cvm_buffer_free(b);
+    cvm_device_close(sd);
 }
 
 /* ---- a GLSL shader through the pipeline path ---- */
@@ -882,8 +944,9 @@ int main(void)
            d.message);
     if (cvm_device_open("cpu", NULL, &cpu, &d) != CVM_OK)
         return ok(0, "open cpu (%s)", d.message), done_testing();
-    test_buffers();
+    test_buffers(vk);
     test_memory_choice();
+    test_staged();
     test_glsl();
     test_vadd();
     test_errors();

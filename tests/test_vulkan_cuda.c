@@ -2,8 +2,8 @@
  * test_vulkan_cuda.c - the CUDA corpus (tests/cuda/) on the vulkan device
  * (Mesa's lavapipe, picked by VK_DRIVER_FILES) under the Khronos validation
  * layer. The corpus program, its cases, sizes and C references are
- * tests/test_cuda.c's: it is included here with its own main renamed, so
- * both tests always run the same cases.
+ * tests/test_cuda.c's (harness: tests/cuda_run.h): it is included here with
+ * its own main renamed, so both tests always run the same cases.
  *
  * Each case and size runs twice with the same inputs: on vulkan, and on the
  * cpu device at the plane width vulkan used (the cpu's `lavapipe` profile,
@@ -45,13 +45,16 @@ static const char *known_failure(const char *kernel)
 }
 
 /* The kernel of case `c` compiled and loaded on `dev`; NULL with the reason in d. */
-static cvm_module *load_on(cvm_device *dev, const tcase *c, const cvm_kernel **k, cvm_diag *d)
+static cvm_module *load_on(cvm_device *dev, const tcase *c, const cvm_kernel **k, int64_t *ct,
+                           cvm_diag *d)
 {
     kern_dev = dev;
     cvm_module *mod = compile_case(c, d);
     *k = NULL;
-    if (mod && cvm_kernel_get(mod, c->kernel, k, NULL) != CVM_OK &&
-        cvm_module_kernel_count(mod) == 1)
+    for (int i = 0; i < MAXB; i++)
+        ct[i] = INT64_MIN; /* comptime values an instance's name gives, as run_case gets them */
+    cvm_status st = mod ? cvm_kernel_get_instance(mod, c->kernel, k, ct, MAXB, NULL) : CVM_OK;
+    if (st != CVM_OK && cvm_module_kernel_count(mod) == 1)
         cvm_kernel_get(mod, cvm_module_kernel_name(mod, 0), k, NULL);
     if (mod && !*k)
         snprintf(d->message, sizeof d->message, "no kernel '%s' in the compiled module", c->kernel);
@@ -59,13 +62,17 @@ static cvm_module *load_on(cvm_device *dev, const tcase *c, const cvm_kernel **k
 }
 
 /* Runs one size of the case on `dev`; 1 when it matches the reference, else r->why says why. */
-static int run_size(cvm_device *dev, cvm_module *mod, const cvm_kernel *k, const tcase *c,
-                    uint32_t index, uint32_t n, run *r)
+static int run_size(cvm_device *dev, cvm_module *mod, const cvm_kernel *k, const int64_t *ct,
+                    const tcase *c, uint32_t index, uint32_t n, run *r)
 {
     memset(r, 0, sizeof *r);
     kern_dev = dev;
     r->mod = mod;
     r->k = k;
+    for (int i = 0; i < MAXB; i++) {
+        r->ct[i] = ct[i];
+        r->has_ct[i] = ct[i] != INT64_MIN;
+    }
     rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)index << 20 ^ n); /* as test_cuda.c seeds it */
     return c->fn(r, n);
 }
@@ -88,7 +95,8 @@ static void corpus_case(const tcase *c, uint32_t index)
     cvm_diag d;
     memset(&d, 0, sizeof d);
     const cvm_kernel *kv = NULL, *kc = NULL;
-    cvm_module *mv = load_on(vkdev, c, &kv, &d);
+    int64_t ctv[MAXB], ctc[MAXB];
+    cvm_module *mv = load_on(vkdev, c, &kv, ctv, &d);
     if (!kv) {
         skip("%s %s: does not compile (test_cuda reports it): %.300s", c->file, c->kernel,
              d.message);
@@ -98,20 +106,20 @@ static void corpus_case(const tcase *c, uint32_t index)
     cvm_kernel_info ki;
     cvm_kernel_info_get(kv, &ki);
     cvm_device *cpu = ki.plane_width ? cpu_any : cpu_w8;
-    cvm_module *mc = load_on(cpu, c, &kc, &d);
+    cvm_module *mc = load_on(cpu, c, &kc, ctc, &d);
     char first[512];
     uint32_t before = cvm_vk_validation_messages(NULL, 0);
     for (int s = 0; s < 4 && c->sizes[s] && kc; s++) {
         uint32_t n = c->sizes[s];
         run rv, rc;
-        int pv = run_size(vkdev, mv, kv, c, index, n, &rv);
+        int pv = run_size(vkdev, mv, kv, ctv, c, index, n, &rv);
         const char *refused = pv ? NULL : refusal(rv.why);
         if (refused) {
             skip("%s %s on vulkan: %s", c->file, c->kernel, refused);
             run_free(&rv);
             break; /* the same refusal for every size */
         }
-        int pc = run_size(cpu, mc, kc, c, index, n, &rc);
+        int pc = run_size(cpu, mc, kc, ctc, c, index, n, &rc);
         const char *todo = pv && pc ? NULL : known_failure(c->kernel);
         printf("%s %d - %s %s n=%u: vulkan and cpu (plane width %u) match the reference%s%s\n",
                pv && pc ? "ok" : "not ok", ++tap_n, c->file, c->kernel, n,

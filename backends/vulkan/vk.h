@@ -30,6 +30,16 @@ typedef struct vk_dev {
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem_props;
     uint32_t host_mem_type;       /* host-visible, coherent (device-local if possible) */
+    /*
+     * Buffers live in device-local memory the host cannot map, reached
+     * through staging copies (discrete GPUs without a device-local
+     * host-visible type; CUBEVM_VK_STAGED=1 forces it, for tests), with a
+     * host shadow as cvm_buffer.data. Otherwise buffers are mapped.
+     */
+    bool staged;
+    uint32_t local_mem_type;      /* device-local (staged only) */
+    pthread_mutex_t once_lock;    /* the one-shot command pool below */
+    VkCommandPool once_pool;      /* transfers outside any stream (zeroing, map, unmap) */
     uint32_t subgroup_size, subgroup_min, subgroup_max;
     bool size_control_compute;    /* a required subgroup size is possible for compute */
     uint32_t index;               /* in the loader's enumeration order */
@@ -68,6 +78,7 @@ typedef struct vk_buffer {
     VkBuffer buffer;
     VkDeviceMemory memory;
     VkDeviceSize vsize;           /* bytes of the VkBuffer (>= 4, a multiple of 4) */
+    bool staged;                  /* device-local; cvm_buffer.data is a host shadow */
 } vk_buffer;
 
 static inline vk_dev *vkd(const cvm_device *dev) { return dev->impl; }
@@ -82,6 +93,12 @@ cvm_status cvm_vk_result(VkResult r, cvm_diag *diag, const char *what);
  */
 uint32_t cvm_vk_validation_messages(char *first, size_t cap);
 cvm_status cvm_vk_memory_type(const vk_dev *d, uint32_t type_bits, uint32_t *out);
+/*
+ * Staging is worth it when the chosen host-visible type is not device-local
+ * while a device-local type is usable (`force`: CUBEVM_VK_STAGED=1). Sets
+ * d->staged and d->local_mem_type; a pure function of the memory table.
+ */
+void cvm_vk_choose_layout(vk_dev *d, uint32_t type_bits, bool force);
 
 /* vk_cache.c */
 /* The cache file of this device (and its directory); false when no directory can be named. */
@@ -104,12 +121,17 @@ cvm_status cvm_vk_begin(cvm_stream *s, vk_sub **out, cvm_diag *diag);
 cvm_status cvm_vk_submit(cvm_stream *s, vk_sub *sub, cvm_diag *diag);
 /* Releases an operation that was begun but not submitted. */
 void cvm_vk_abandon(cvm_stream *s, vk_sub *sub);
+/* A transfer outside any stream: begins a command buffer (holding once_lock)... */
+cvm_status cvm_vk_once_begin(cvm_device *dev, VkCommandBuffer *out, cvm_diag *diag);
+/* ...then submits it, waits for it and releases the lock (also on failure). */
+cvm_status cvm_vk_once_end(cvm_device *dev, VkCommandBuffer cb, cvm_diag *diag);
 
 extern const cvm_vm_device_ops cvm_vk_ops;
 cvm_status cvm_vk_buffer_alloc(cvm_device *dev, size_t size, const char *name,
                                cvm_buffer **out_buf, cvm_diag *diag);
 void cvm_vk_buffer_free(cvm_buffer *buf);
 cvm_status cvm_vk_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag);
+void cvm_vk_buffer_unmap(cvm_buffer *buf);
 cvm_status cvm_vk_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, const void *src,
                                size_t size, cvm_diag *diag);
 cvm_status cvm_vk_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,

@@ -371,6 +371,25 @@ cvm_status cvm_vk_memory_type(const vk_dev *d, uint32_t type_bits, uint32_t *out
     return CVM_OK;
 }
 
+void cvm_vk_choose_layout(vk_dev *d, uint32_t type_bits, bool force)
+{
+    VkMemoryPropertyFlags host = d->mem_props.memoryTypes[d->host_mem_type].propertyFlags;
+    d->staged = false;
+    for (uint32_t i = 0; i < d->mem_props.memoryTypeCount; i++)
+        if ((type_bits & (1u << i)) &&
+            (d->mem_props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) {
+            d->local_mem_type = i;
+            d->staged = force || !(host & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+            return;
+        }
+}
+
+static bool staging_forced(void)
+{
+    const char *v = getenv("CUBEVM_VK_STAGED");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 /* Creates the logical device with every reported feature and the compute queue. */
 static cvm_status create_device(vk_dev *d, cvm_diag *diag)
 {
@@ -415,6 +434,12 @@ static cvm_status create_device(vk_dev *d, cvm_diag *diag)
         return cvm_diag_set(diag, CVM_UNAVAILABLE,
                             "device 'vulkan:%u' is not available: it has no host-visible "
                             "coherent memory for storage buffers", d->index);
+    cvm_vk_choose_layout(d, req.memoryTypeBits, staging_forced());
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+                                  .queueFamilyIndex = d->queue_family};
+    if ((r = d->vk.vkCreateCommandPool(d->device, &pi, NULL, &d->once_pool)) != VK_SUCCESS)
+        return cvm_vk_result(r, diag, "vkCreateCommandPool");
     return CVM_OK;
 }
 
@@ -472,9 +497,16 @@ static cvm_status vk_open(const char *spec, const cvm_config *cfg, cvm_device **
         cvm_vm_device_dealloc(dev);
         return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the queue lock");
     }
+    if (pthread_mutex_init(&d->once_lock, NULL) != 0) {
+        pthread_mutex_destroy(&d->queue_lock);
+        cvm_vm_dev_free(dev, d, sizeof *d);
+        cvm_vm_device_dealloc(dev);
+        return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the queue lock");
+    }
     dev->impl = d;
     if ((st = instance_acquire(diag))) {
         pthread_mutex_destroy(&d->queue_lock);
+        pthread_mutex_destroy(&d->once_lock);
         cvm_vm_dev_free(dev, d, sizeof *d);
         cvm_vm_device_dealloc(dev);
         return st;
@@ -507,6 +539,8 @@ static void vk_close(cvm_device *dev)
             cvm_vk_cache_save(dev);
         if (d->pipeline_cache && !d->hung)
             d->vk.vkDestroyPipelineCache(d->device, d->pipeline_cache, NULL);
+        if (d->once_pool && !d->hung)
+            d->vk.vkDestroyCommandPool(d->device, d->once_pool, NULL);
         if (!d->hung)
             d->vk.vkDestroyDevice(d->device, NULL);
         pthread_mutex_lock(&instance_lock);
@@ -515,6 +549,7 @@ static void vk_close(cvm_device *dev)
     }
     instance_release();
     pthread_mutex_destroy(&d->queue_lock);
+    pthread_mutex_destroy(&d->once_lock);
     cvm_vm_dev_free(dev, d, sizeof *d);
     cvm_vm_device_dealloc(dev);
 }
@@ -557,7 +592,7 @@ const cvm_vm_device_ops cvm_vk_ops = {
     .buffer_alloc = cvm_vk_buffer_alloc,
     .buffer_free = cvm_vk_buffer_free,
     .buffer_map = cvm_vk_buffer_map,
-    .buffer_unmap = NULL, /* host-coherent memory: nothing to flush */
+    .buffer_unmap = cvm_vk_buffer_unmap, /* staged buffers write their host copy back */
     .buffer_write = cvm_vk_buffer_write,
     .buffer_read = cvm_vk_buffer_read,
     .buffer_fill = cvm_vk_buffer_fill,

@@ -279,9 +279,10 @@ cvm_status cvm_vk_stream_sync(cvm_stream *s, cvm_diag *diag)
 
 /* ---- buffers ---- */
 
-cvm_status cvm_vk_raw_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFlags usage,
-                             VkBuffer *out_buf, VkDeviceMemory *out_mem, void **out_map,
-                             cvm_diag *diag)
+/* A buffer bound to memory of `type`; mapped at *out_map unless out_map is NULL. */
+static cvm_status make_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFlags usage,
+                              uint32_t type, VkBuffer *out_buf, VkDeviceMemory *out_mem,
+                              void **out_map, cvm_diag *diag)
 {
     vk_dev *d = vkd(dev);
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -289,7 +290,6 @@ cvm_status cvm_vk_raw_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFl
                              .usage = usage,
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkMemoryRequirements req;
-    uint32_t type = d->host_mem_type;
     *out_buf = VK_NULL_HANDLE;
     *out_mem = VK_NULL_HANDLE;
     VkResult r = d->vk.vkCreateBuffer(d->device, &bi, NULL, out_buf);
@@ -297,7 +297,7 @@ cvm_status cvm_vk_raw_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFl
         return cvm_vk_result(r, diag, "vkCreateBuffer");
     d->vk.vkGetBufferMemoryRequirements(d->device, *out_buf, &req);
     if (!(req.memoryTypeBits & (1u << type)) &&
-        cvm_vk_memory_type(d, req.memoryTypeBits, &type) != CVM_OK) {
+        (!out_map || cvm_vk_memory_type(d, req.memoryTypeBits, &type) != CVM_OK)) {
         d->vk.vkDestroyBuffer(d->device, *out_buf, NULL);
         *out_buf = VK_NULL_HANDLE;
         return cvm_diag_set(diag, CVM_UNSUPPORTED, "no host-visible memory for this buffer");
@@ -308,7 +308,7 @@ cvm_status cvm_vk_raw_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFl
     r = d->vk.vkAllocateMemory(d->device, &ai, NULL, out_mem);
     if (r == VK_SUCCESS)
         r = d->vk.vkBindBufferMemory(d->device, *out_buf, *out_mem, 0);
-    if (r == VK_SUCCESS)
+    if (r == VK_SUCCESS && out_map)
         r = d->vk.vkMapMemory(d->device, *out_mem, 0, VK_WHOLE_SIZE, 0, out_map);
     if (r != VK_SUCCESS) {
         d->vk.vkDestroyBuffer(d->device, *out_buf, NULL);
@@ -319,6 +319,104 @@ cvm_status cvm_vk_raw_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFl
         return cvm_vk_result(r, diag, "allocating Vulkan memory");
     }
     return CVM_OK;
+}
+
+cvm_status cvm_vk_raw_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageFlags usage,
+                             VkBuffer *out_buf, VkDeviceMemory *out_mem, void **out_map,
+                             cvm_diag *diag)
+{
+    return make_buffer(dev, size, usage, vkd(dev)->host_mem_type, out_buf, out_mem, out_map,
+                       diag);
+}
+
+/* ---- one-shot transfers (staged buffers) ---- */
+
+cvm_status cvm_vk_once_begin(cvm_device *dev, VkCommandBuffer *out, cvm_diag *diag)
+{
+    vk_dev *d = vkd(dev);
+    *out = VK_NULL_HANDLE;
+    if (d->lost)
+        return cvm_diag_set(diag, CVM_DEVICE_LOST, "the Vulkan device '%s' was lost", d->name);
+    pthread_mutex_lock(&d->once_lock);
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .commandPool = d->once_pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                      .commandBufferCount = 1};
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    VkResult r = d->vk.vkAllocateCommandBuffers(d->device, &ai, out);
+    if (r == VK_SUCCESS && (r = d->vk.vkBeginCommandBuffer(*out, &bi)) != VK_SUCCESS)
+        d->vk.vkFreeCommandBuffers(d->device, d->once_pool, 1, out);
+    if (r != VK_SUCCESS) {
+        pthread_mutex_unlock(&d->once_lock);
+        return cvm_vk_result(r, diag, "starting a Vulkan transfer");
+    }
+    return CVM_OK;
+}
+
+cvm_status cvm_vk_once_end(cvm_device *dev, VkCommandBuffer cb, cvm_diag *diag)
+{
+    vk_dev *d = vkd(dev);
+    VkFence fence = VK_NULL_HANDLE;
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT};
+    d->vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                               0, 1, &mb, 0, NULL, 0, NULL);
+    VkResult r = d->vk.vkEndCommandBuffer(cb);
+    if (r == VK_SUCCESS)
+        r = d->vk.vkCreateFence(d->device, &fi, NULL, &fence);
+    if (r == VK_SUCCESS) {
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                           .commandBufferCount = 1,
+                           .pCommandBuffers = &cb};
+        pthread_mutex_lock(&d->queue_lock);
+        r = d->vk.vkQueueSubmit(d->queue, 1, &si, fence);
+        pthread_mutex_unlock(&d->queue_lock);
+    }
+    if (r == VK_SUCCESS)
+        r = d->vk.vkWaitForFences(d->device, 1, &fence, VK_TRUE, UINT64_MAX);
+    if (r == VK_ERROR_DEVICE_LOST)
+        d->lost = true;
+    if (fence)
+        d->vk.vkDestroyFence(d->device, fence, NULL);
+    d->vk.vkFreeCommandBuffers(d->device, d->once_pool, 1, &cb);
+    pthread_mutex_unlock(&d->once_lock);
+    return cvm_vk_result(r, diag, "a Vulkan transfer");
+}
+
+/*
+ * Copies [offset, offset + size) of a staged buffer to the host (`to_host`)
+ * or from it, through a staging buffer, outside any stream.
+ */
+static cvm_status transfer(cvm_device *dev, const vk_buffer *vb, size_t offset, void *host,
+                           size_t size, bool to_host, cvm_diag *diag)
+{
+    vk_dev *d = vkd(dev);
+    VkBuffer staging;
+    VkDeviceMemory mem;
+    void *map = NULL;
+    VkCommandBuffer cb;
+    cvm_status st = cvm_vk_raw_buffer(dev, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT, &staging, &mem, &map, diag);
+    if (st)
+        return st;
+    if (!to_host)
+        memcpy(map, host, size);
+    if (!(st = cvm_vk_once_begin(dev, &cb, diag))) {
+        VkBufferCopy region = {to_host ? offset : 0, to_host ? 0 : offset, size};
+        d->vk.vkCmdCopyBuffer(cb, to_host ? vb->buffer : staging, to_host ? staging : vb->buffer,
+                              1, &region);
+        st = cvm_vk_once_end(dev, cb, diag);
+    }
+    if (!st && to_host)
+        memcpy(host, map, size);
+    if (!d->hung) {
+        d->vk.vkDestroyBuffer(d->device, staging, NULL);
+        d->vk.vkFreeMemory(d->device, mem, NULL);
+    }
+    return st;
 }
 
 /* Device memory counts against cvm_config.memory_limit like host memory. */
@@ -340,6 +438,28 @@ static void unreserve(cvm_device *dev, uint64_t bytes)
 static const VkBufferUsageFlags storage_usage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
     VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+/* Device-local memory, zeroed on the device, and a zeroed host shadow at *out_shadow. */
+static cvm_status alloc_staged(cvm_device *dev, vk_buffer *vb, void **out_shadow, cvm_diag *diag)
+{
+    vk_dev *d = vkd(dev);
+    VkCommandBuffer cb;
+    cvm_status st = make_buffer(dev, vb->vsize, storage_usage, d->local_mem_type, &vb->buffer,
+                                &vb->memory, NULL, diag);
+    if (st)
+        return st;
+    if (!(st = cvm_vk_once_begin(dev, &cb, diag))) {
+        d->vk.vkCmdFillBuffer(cb, vb->buffer, 0, VK_WHOLE_SIZE, 0);
+        st = cvm_vk_once_end(dev, cb, diag);
+    }
+    if (!st && !(*out_shadow = cvm_vm_dev_alloc(dev, vb->vsize)))
+        st = cvm_vm_oom(dev, diag, "a staged buffer's host copy", vb->vsize);
+    if (st) {
+        d->vk.vkDestroyBuffer(d->device, vb->buffer, NULL);
+        d->vk.vkFreeMemory(d->device, vb->memory, NULL);
+    }
+    return st;
+}
 
 cvm_status cvm_vk_buffer_alloc(cvm_device *dev, size_t size, const char *name,
                                cvm_buffer **out_buf, cvm_diag *diag)
@@ -369,7 +489,12 @@ cvm_status cvm_vk_buffer_alloc(cvm_device *dev, size_t size, const char *name,
         st = cvm_vm_oom(dev, diag, what, size);
         goto fail;
     }
-    st = cvm_vk_raw_buffer(dev, vb->vsize, storage_usage, &vb->buffer, &vb->memory, &map, diag);
+    vb->staged = vkd(dev)->staged;
+    if (vb->staged)
+        st = alloc_staged(dev, vb, &map, diag);
+    else
+        st = cvm_vk_raw_buffer(dev, vb->vsize, storage_usage, &vb->buffer, &vb->memory, &map,
+                               diag);
     if (st) {
         unreserve(dev, vb->vsize);
         goto fail;
@@ -403,16 +528,29 @@ void cvm_vk_buffer_free(cvm_buffer *buf)
         d->vk.vkDestroyBuffer(d->device, vb->buffer, NULL);
         d->vk.vkFreeMemory(d->device, vb->memory, NULL);
     }
+    if (vb->staged)
+        cvm_vm_dev_free(dev, buf->data, vb->vsize);
     unreserve(dev, vb->vsize);
     cvm_vm_dev_free(dev, vb, sizeof *vb);
     cvm_vm_dev_free(dev, buf, sizeof *buf);
 }
 
+/* A staged buffer's shadow is refreshed from the device; unmap writes it back. */
 cvm_status cvm_vk_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag)
 {
+    const vk_buffer *vb = buf->impl;
     cvm_vk_device_wait(buf->dev);
-    *out_ptr = buf->data;
-    return CVM_OK;
+    cvm_status st = vb->staged ? transfer(buf->dev, vb, 0, buf->data, vb->vsize, true, diag)
+                               : CVM_OK;
+    *out_ptr = st ? NULL : buf->data;
+    return st;
+}
+
+void cvm_vk_buffer_unmap(cvm_buffer *buf)
+{
+    const vk_buffer *vb = buf->impl;
+    if (vb->staged && transfer(buf->dev, vb, 0, buf->data, vb->vsize, false, NULL) != CVM_OK)
+        vkd(buf->dev)->lost = true; /* the host's writes are gone: nothing is right any more */
 }
 
 /* A begun operation whose staging buffer holds `size` bytes at *out_map. */
@@ -455,7 +593,10 @@ cvm_status cvm_vk_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset, co
 cvm_status cvm_vk_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t offset, void *dst,
                               size_t size, cvm_diag *diag)
 {
+    const vk_buffer *vb = buf->impl;
     reap(s, true);
+    if (vb->staged)
+        return transfer(s->dev, vb, offset, dst, size, true, diag);
     memcpy(dst, buf->data + offset, size);
     return CVM_OK;
 }
