@@ -669,6 +669,43 @@ static void test_pipelines(void)
     cvm_module_free(m);
 }
 
+/* ---- two created streams, each in order, independent of each other ---- */
+
+static void test_streams(void)
+{
+    cvm_stream *st[2] = {NULL, NULL};
+    cvm_buffer *b[2] = {NULL, NULL};
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    uint32_t want[2][64], got[2][64];
+    cvm_status rc = CVM_OK;
+    for (int i = 0; i < 2 && !rc; i++) {
+        rc = cvm_stream_create(vk, &st[i], &d);
+        rc = rc ? rc : cvm_buffer_create(vk, sizeof want[i], "s", &b[i], &d);
+    }
+    for (int i = 0; i < 64; i++)
+        want[0][i] = (uint32_t)i * 3u, want[1][i] = 0x01010101u * 7u;
+    /* stream 0: write then copy within; stream 1: fill then write a part */
+    rc = rc ? rc : cvm_buffer_write(st[0], b[0], 0, want[0], 128, &d);
+    rc = rc ? rc : cvm_buffer_fill(st[1], b[1], 0, sizeof want[1], 7, &d);
+    rc = rc ? rc : cvm_buffer_copy(st[0], b[0], 128, b[0], 0, 128, &d);
+    rc = rc ? rc : cvm_buffer_write(st[1], b[1], 64, want[1], 16, &d);
+    for (int i = 32; i < 64; i++)
+        want[0][i] = want[0][i - 32];
+    rc = rc ? rc : cvm_stream_sync(st[1], &d);
+    rc = rc ? rc : cvm_stream_sync(st[0], &d);
+    rc = rc ? rc : cvm_buffer_read(st[0], b[0], 0, got[0], sizeof got[0], &d);
+    rc = rc ? rc : cvm_buffer_read(st[1], b[1], 0, got[1], sizeof got[1], &d);
+    ok(rc == CVM_OK && !memcmp(got, want, sizeof want),
+       "two streams (on %u queue(s)) each run their operations in order (%s)", vkd(vk)->nqueues,
+       d.message);
+    for (int i = 0; i < 2; i++) {
+        cvm_buffer_free(b[i]);
+        if (st[i])
+            cvm_stream_destroy(st[i]);
+    }
+}
+
 /* ---- the persisted pipeline cache ---- */
 
 static int cache_file(char *path, size_t cap)
@@ -951,6 +988,7 @@ int main(void)
     test_vadd();
     test_errors();
     test_pipelines();
+    test_streams();
     conformance(lim.features, lim.default_plane_width);
     test_cli();
     test_cache();

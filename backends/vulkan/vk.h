@@ -15,13 +15,18 @@
 
 #include <volk.h>
 
+/* At most this many queues of the compute family are used. */
+#define CVM_VK_QUEUES 4
+
 typedef struct vk_dev {
     VkPhysicalDevice phys;
     VkDevice device;
     struct VolkDeviceTable vk;
-    VkQueue queue;
+    VkQueue queue;                /* queues[0]: the default stream, one-shot transfers */
+    VkQueue queues[CVM_VK_QUEUES]; /* of the compute family; created streams take turns */
+    uint32_t nqueues, next_queue;
     uint32_t queue_family;
-    pthread_mutex_t queue_lock;   /* vkQueueSubmit and vkQueueWaitIdle need it */
+    pthread_mutex_t queue_lock;   /* vkQueueSubmit and vkQueueWaitIdle need it (every queue) */
     VkPipelineCache pipeline_cache;
     uint32_t pipelines_built;     /* vkCreateComputePipelines calls that succeeded (atomic) */
     size_t cache_loaded;          /* bytes of persisted pipeline cache given to the driver */
@@ -71,6 +76,7 @@ typedef struct vk_sub {
 
 typedef struct vk_stream {
     VkCommandPool pool;           /* used by the stream's host thread only */
+    VkQueue queue;                /* every submission of the stream: they run in order */
     vk_sub *head, *tail;          /* submitted, oldest first */
 } vk_stream;
 

@@ -184,22 +184,18 @@ cvm_status cvm_vk_cache_open(cvm_device *dev, cvm_diag *diag)
                                     .initialDataSize = n,
                                     .pInitialData = data};
     VkResult r = d->vk.vkCreatePipelineCache(d->device, &ci, NULL, &d->pipeline_cache);
-    if (r != VK_SUCCESS && data) {
+    if (r == VK_SUCCESS && data) {
+        d->cache_loaded = n;
+        snprintf(d->cache_note, sizeof d->cache_note, "loaded %zu bytes from %s", n, path);
+    } else if (data) {
         /* The driver refused the bytes after all: start empty. */
         ci.initialDataSize = 0;
         ci.pInitialData = NULL;
         snprintf(d->cache_note, sizeof d->cache_note, "the driver refused %s", path);
-        n = 0;
         r = d->vk.vkCreatePipelineCache(d->device, &ci, NULL, &d->pipeline_cache);
     }
-    if (data) {
-        cvm_vm_dev_free(dev, data, ci.initialDataSize ? ci.initialDataSize : n);
-        if (ci.initialDataSize) {
-            d->cache_loaded = ci.initialDataSize;
-            snprintf(d->cache_note, sizeof d->cache_note, "loaded %zu bytes from %s",
-                     ci.initialDataSize, path);
-        }
-    }
+    if (data)
+        cvm_vm_dev_free(dev, data, n);
     return cvm_vk_result(r, diag, "vkCreatePipelineCache");
 }
 

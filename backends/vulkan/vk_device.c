@@ -404,11 +404,17 @@ static cvm_status create_device(vk_dev *d, cvm_diag *diag)
     uint32_t next = 0;
     if (atomic_float)
         exts[next++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
-    float prio = 1.0f;
+    /* Several queues where the family has them, so streams can overlap on the device. */
+    VkQueueFamilyProperties fam[16];
+    uint32_t nfam = 16;
+    vkGetPhysicalDeviceQueueFamilyProperties(d->phys, &nfam, fam);
+    d->nqueues = d->queue_family < nfam ? fam[d->queue_family].queueCount : 1;
+    d->nqueues = d->nqueues < 1 ? 1 : d->nqueues > CVM_VK_QUEUES ? CVM_VK_QUEUES : d->nqueues;
+    const float prio[CVM_VK_QUEUES] = {1.0f, 1.0f, 1.0f, 1.0f};
     VkDeviceQueueCreateInfo q = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                  .queueFamilyIndex = d->queue_family,
-                                 .queueCount = 1,
-                                 .pQueuePriorities = &prio};
+                                 .queueCount = d->nqueues,
+                                 .pQueuePriorities = prio};
     VkDeviceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                              .pNext = &c.f2,
                              .queueCreateInfoCount = 1,
@@ -419,7 +425,9 @@ static cvm_status create_device(vk_dev *d, cvm_diag *diag)
     if (r != VK_SUCCESS)
         return cvm_vk_result(r, diag, "vkCreateDevice");
     volkLoadDeviceTable(&d->vk, d->device);
-    d->vk.vkGetDeviceQueue(d->device, d->queue_family, 0, &d->queue);
+    for (uint32_t i = 0; i < d->nqueues; i++)
+        d->vk.vkGetDeviceQueue(d->device, d->queue_family, i, &d->queues[i]);
+    d->queue = d->queues[0];
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
                              .size = 16,
                              .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,

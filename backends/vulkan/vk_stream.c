@@ -164,7 +164,7 @@ cvm_status cvm_vk_submit(cvm_stream *s, vk_sub *sub, cvm_diag *diag)
                            .commandBufferCount = 1,
                            .pCommandBuffers = &sub->cb};
         pthread_mutex_lock(&d->queue_lock);
-        r = d->vk.vkQueueSubmit(d->queue, 1, &si, sub->fence);
+        r = d->vk.vkQueueSubmit(vs->queue, 1, &si, sub->fence);
         pthread_mutex_unlock(&d->queue_lock);
     }
     if (r != VK_SUCCESS) {
@@ -197,6 +197,9 @@ cvm_status cvm_vk_stream_init(cvm_device *dev, cvm_stream *s, cvm_diag *diag)
         cvm_vm_dev_free(dev, vs, sizeof *vs);
         return cvm_vk_result(r, diag, "vkCreateCommandPool");
     }
+    /* The default stream on queue 0; created streams take the queues in turn. */
+    uint32_t turn = s == &dev->stream ? 0 : __atomic_fetch_add(&d->next_queue, 1, __ATOMIC_RELAXED);
+    vs->queue = d->queues[turn % d->nqueues];
     s->dev = dev;
     s->impl = vs;
     return CVM_OK;
@@ -264,8 +267,10 @@ void cvm_vk_device_wait(cvm_device *dev)
     vk_dev *d = vkd(dev);
     if (d->hung)
         return; /* it would never return */
+    VkResult r = VK_SUCCESS;
     pthread_mutex_lock(&d->queue_lock);
-    VkResult r = d->vk.vkQueueWaitIdle(d->queue);
+    for (uint32_t i = 0; i < d->nqueues && r != VK_ERROR_DEVICE_LOST; i++)
+        r = d->vk.vkQueueWaitIdle(d->queues[i]);
     pthread_mutex_unlock(&d->queue_lock);
     if (r == VK_ERROR_DEVICE_LOST)
         d->lost = true;
