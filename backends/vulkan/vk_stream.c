@@ -3,8 +3,12 @@
  *
  * Buffers live in host-visible, coherent memory (device-local too where
  * the device has such a type), mapped for their whole life: on lavapipe
- * all memory is host memory, so staging copies would only cost time;
- * device-local buffers with staging for discrete GPUs are a later step.
+ * all memory is host memory, so staging copies would only cost time.
+ * Where the host-visible memory is not device-local (discrete GPUs without
+ * resizable BAR) buffers are "staged": device-local memory the host never
+ * maps, reached by copies through staging buffers, with a host copy that
+ * cvm_buffer_map downloads and cvm_buffer_unmap uploads. Each stream
+ * submits to one queue; created streams take the device's queues in turn.
  *
  * Every stream operation (write, fill, copy, launch) records one command
  * buffer and submits it with its own fence; the stream keeps the
