@@ -104,5 +104,30 @@ run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --symbol nope
 [ $rc -eq 1 ] && has "no symbol named 'nope'" "$T/err"
 ok $? "--symbol with an unknown name is a clean error"
 
+# an integer template parameter is a comptime parameter the instance's name fills in:
+# reduce4<int, blockSize> runs as reduce4<int, 64>; eight 1s in one block sum to 8
+printf '\223NUMPY\001\000\166\000' >"$T/ones.npy"
+printf "{'descr': '<i4', 'fortran_order': False, 'shape': (8,), }" >>"$T/ones.npy"
+printf '%*s\n' 60 '' >>"$T/ones.npy"
+printf '\001\000\000\000%.0s' 1 2 3 4 5 6 7 8 >>"$T/ones.npy"
+run "$C" info tests/cuda/samples_reduction.cu --kernel 'reduce4<int, 64>'
+[ $rc -eq 0 ] && has "kernel reduce4<int, blockSize>(" "$T/out" && has "param blockSize    comptime u32" "$T/out"
+ok $? "info: reduce4<int, 64> is the comptime kernel reduce4<int, blockSize>"; [ $rc -eq 0 ] || show
+run "$C" run tests/cuda/samples_reduction.cu --kernel 'reduce4<int, 64>' --grid 1 --block 64 --shared 256 \
+    g_idata=@"$T/ones.npy" g_odata=zeros:1 n=8 --print g_odata
+[ $rc -eq 0 ] && has "^g_odata: 8$" "$T/out"
+ok $? "run --kernel 'reduce4<int, 64>' binds blockSize from the name"; [ $rc -eq 0 ] || show
+run "$C" compile tests/cuda/samples_reduction.cu -o "$T/red.cbc" --kernel 'reduce4<int, 64>' --kernel 'reduce4<int, 128>'
+run "$C" run "$T/red.cbc" --kernel 'reduce4<int, 128>' --grid 1 --block 128 --shared 512 \
+    g_idata=@"$T/ones.npy" g_odata=zeros:1 n=8 --print g_odata
+[ $rc -eq 0 ] && has "^g_odata: 8$" "$T/out"
+ok $? "two instances compiled into one kernel; the .cbc runs reduce4<int, 128>"; [ $rc -eq 0 ] || show
+
+# warnings: file:line:col, the line and a caret; the compile still succeeds
+run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"
+[ $rc -eq 0 ] && has "sync_divergent.cu:10:9: warning: barrier under a condition" "$T/err" &&
+    has "^        __syncthreads();$" "$T/err" && has "^        ^$" "$T/err"
+ok $? "compile prints a warning with the source line and a caret"; [ $rc -eq 0 ] || show
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -398,14 +398,20 @@ static int cmd_info(int argc, char **argv)
             goto done;
         if (r > 0)
             continue;
+        if (!strcmp(argv[i], "--kernel") && i + 1 < argc) { /* a .cu file's kernels or instances */
+            o.kernels[o.nkernels++] = argv[++i];
+            continue;
+        }
         if ((argv[i][0] == '-' && argv[i][1]) || file) {
-            cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]...");
+            cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]... "
+                                 "[--kernel NAME]...");
             goto done;
         }
         file = argv[i];
     }
     if (!file) {
-        cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]...");
+        cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]... "
+                             "[--kernel NAME]...");
         goto done;
     }
     cvm_diag d;

@@ -1,8 +1,9 @@
 /*
  * cubevm_cuda.c - the CUDA C side of the `cubevm` command: the compile
  * options shared by `compile`, `run` and `info` (-I, -D, --fmad), compiling
- * a .cu file through cvm_compile_cuda with its diagnostic printed as a
- * compiler prints it (file:line:col, the source line, a caret), and the
+ * a .cu file through cvm_compile_cuda with its diagnostic and warnings
+ * printed as a compiler prints them (file:line:col, the source line, a
+ * caret), and the
  * `compile` subcommand itself.
  */
 #include "cubevm_cli.h"
@@ -137,6 +138,15 @@ static int print_compile_error(const char *path, cvm_status st, const cvm_diag *
     return CLI_FAIL;
 }
 
+/* A compiler warning, printed like an error: "file:line:col: warning: ...", the line, a caret. */
+static void print_warning(void *user, const cvm_diag *w)
+{
+    (void)user;
+    fprintf(stderr, "%s\n", w->message);
+    if (w->line && w->file[0])
+        print_source_line(w->file, w->line, w->col);
+}
+
 int cli_cuda_compile_file(const char *path, const cli_cuda_opts *o, void **out, size_t *out_size)
 {
     char *text = NULL;
@@ -151,6 +161,7 @@ int cli_cuda_compile_file(const char *path, const cli_cuda_opts *o, void **out, 
         .kernels = o->kernels,
         .kernel_count = o->nkernels,
         .fmad = o->fmad,
+        .warning = print_warning,
     };
     cvm_diag d;
     memset(&d, 0, sizeof d);

@@ -39,6 +39,7 @@ typedef struct run_opts {
 typedef struct binding {
     cvm_param_info p;
     const char *text;  /* the VALUE given on the command line */
+    char ct_text[24];  /* comptime parameters: the value the instance's name gives */
     cvm_buffer *buf;
     uint64_t count;    /* buffer elements of p.elem (scalars, lines unfolded) */
     void *bytes;       /* by-value bytes (malloc'ed) */
@@ -245,6 +246,10 @@ static const cvm_kernel *pick_kernel(const cvm_module *mod, const char *name, bo
     }
     if (cvm_kernel_get(mod, name, &k, NULL) == CVM_OK)
         return k;
+    /* "reduce<256>" of a template compiled as "reduce<blockSize>" (comptime_values binds it) */
+    int64_t values[256];
+    if (cvm_kernel_get_instance(mod, name, &k, values, 256, NULL) == CVM_OK)
+        return k;
     /* A .cu file compiled for one kernel holds just that one, under its canonical
      * name ("reduce<256>" for "reduce< 256 >"). */
     if (cuda && n == 1) {
@@ -418,7 +423,7 @@ static int match_args(const run_opts *o, binding *bs, uint32_t n)
             return cli_error(CLI_USAGE, "run: the kernel has no parameter '%s' (parameters: %s)",
                              o->args[i].name, n ? list : "none");
         }
-        if (bs[j].text)
+        if (bs[j].text && bs[j].text != bs[j].ct_text)
             return cli_error(CLI_USAGE, "run: parameter '%s' is given more than once", o->args[i].name);
         bs[j].text = o->args[i].value;
     }
@@ -558,6 +563,28 @@ static int launch(cvm_device *dev, const cvm_kernel *k, const run_opts *o, bindi
     return write_results(dev, o, bs, n);
 }
 
+/* The comptime parameters a template instance's name fixes ("reduce<256>": blockSize = 256),
+ * for those the command line leaves out. */
+static int comptime_values(const run_opts *o, const cvm_module *mod, binding *bs, uint32_t n)
+{
+    if (!o->kernel || !n)
+        return CLI_OK;
+    int64_t *v = malloc(n * sizeof *v);
+    const cvm_kernel *k = NULL;
+    if (!v)
+        return cli_error(CLI_FAIL, "out of memory");
+    for (uint32_t j = 0; j < n; j++)
+        v[j] = INT64_MIN;
+    if (cvm_kernel_get_instance(mod, o->kernel, &k, v, n, NULL) == CVM_OK)
+        for (uint32_t j = 0; j < n; j++)
+            if (bs[j].p.kind == CVM_PARAM_COMPTIME && v[j] != INT64_MIN && !bs[j].text) {
+                snprintf(bs[j].ct_text, sizeof bs[j].ct_text, "%lld", (long long)v[j]);
+                bs[j].text = bs[j].ct_text;
+            }
+    free(v);
+    return CLI_OK;
+}
+
 static int run_module(const run_opts *o, cvm_device *dev, cvm_module *mod)
 {
     const cvm_kernel *k = pick_kernel(mod, o->kernel, cli_is_cuda(o->file));
@@ -571,7 +598,9 @@ static int run_module(const run_opts *o, cvm_device *dev, cvm_module *mod)
         return cli_error(CLI_FAIL, "out of memory");
     for (uint32_t j = 0; j < n; j++)
         cvm_kernel_param(k, j, &bs[j].p);
-    int rc = match_args(o, bs, n);
+    int rc = comptime_values(o, mod, bs, n);
+    if (!rc)
+        rc = match_args(o, bs, n);
     if (!rc)
         rc = check_results(o, bs, n);
     for (uint32_t j = 0; j < n && !rc; j++)

@@ -204,9 +204,55 @@ static cvm_status split_defines(fe_ctx *c, const cvm_compile_options *o, cvm_fe_
     return c->err ? c->err_status : CVM_OK;
 }
 
+/*
+ * Warnings from the verifier's divergence analysis of the generated code:
+ * a cube barrier (__syncthreads and its _count/_and/_or forms,
+ * cg::sync of a block) that not every live thread of the block reaches,
+ * because it sits under a condition that depends on the thread. Lanes that
+ * returned before it do not count (the VM, like current GPUs, lets exited
+ * threads out of barriers), so `if (i >= n) return; __syncthreads();` is
+ * quiet. One warning per source position (inlined copies share it).
+ */
+static void barrier_warnings(const cvm_bc_module *bc, const cvm_bc_verified *ver,
+                             const cvm_compile_options *opts)
+{
+    uint32_t seen[64][2];
+    int nseen = 0;
+    for (uint32_t k = 0; k < bc->nkernels; k++) {
+        const cvm_bc_vkernel *vk = &ver->kernels[k];
+        for (uint32_t pc = 0; pc < vk->ninsns; pc++) {
+            const cvm_bc_opinfo *oi = cvm_bc_op_info(bc->kernels[k].code[vk->insns[pc].word] & 0xffffu);
+            const char *file = NULL;
+            uint32_t line = 0, col = 0;
+            if (!oi || !(oi->flags & CVM_OPF_BARRIER) || vk->insns[pc].live_uni <= CVM_UNI_CUBE ||
+                !cvm_bc_debug_line(bc, k, pc, &file, &line, &col) || !file)
+                continue;
+            bool dup = false;
+            for (int i = 0; i < nseen; i++)
+                dup |= seen[i][0] == line && seen[i][1] == col;
+            if (dup)
+                continue;
+            if (nseen < 64) {
+                seen[nseen][0] = line;
+                seen[nseen++][1] = col;
+            }
+            cvm_diag w;
+            memset(&w, 0, sizeof w);
+            snprintf(w.file, sizeof w.file, "%s", file);
+            w.line = line;
+            w.col = col;
+            snprintf(w.message, sizeof w.message,
+                     "%.200s:%u:%u: warning: barrier under a condition that depends on the thread "
+                     "index: threads that skip it are not waited for (undefined behaviour in CUDA)",
+                     file, line, col);
+            opts->warning(opts->warning_user, &w);
+        }
+    }
+}
+
 /* Assembles, verifies and serializes the generated text. */
-static cvm_status finish(fe_ctx *c, const fe_buf *text, void **out_bytes, size_t *out_size,
-                         cvm_diag *diag)
+static cvm_status finish(fe_ctx *c, const fe_buf *text, const cvm_compile_options *opts,
+                         void **out_bytes, size_t *out_size, cvm_diag *diag)
 {
     cvm_bc_module *bc = NULL;
     cvm_bc_verified *ver = NULL;
@@ -218,6 +264,8 @@ static cvm_status finish(fe_ctx *c, const fe_buf *text, void **out_bytes, size_t
         st = cvm_bc_verify(bc, &ver, &inner);
     if (st == CVM_OK)
         st = cvm_bc_module_write(bc, out_bytes, out_size, &inner);
+    if (st == CVM_OK && opts && opts->warning)
+        barrier_warnings(bc, ver, opts);
     if (ver)
         cvm_bc_verified_free(bc, ver);
     if (bc)
@@ -275,7 +323,7 @@ cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
     st = fe_lower_module(c, opts ? opts->kernels : NULL, opts ? opts->kernel_count : 0, &out);
     if (st)
         goto fail;
-    st = finish(c, &out, out_bytes, out_size, diag);
+    st = finish(c, &out, opts, out_bytes, out_size, diag);
 fail:
     fe_buf_free(c, &out);
     if (pp_text)
