@@ -957,9 +957,14 @@ int main(void)
        "no driver: %s", d.message);
     setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
     st = cvm_device_open("vulkan", NULL, &vk, &d);
-    if (st == CVM_UNAVAILABLE) {
-        printf("1..0 # SKIP %s\n", d.message);
-        return 0;
+    if (st == CVM_UNAVAILABLE && strstr(d.message, "CUBEVM_VK_VALIDATION")) {
+        skip("the validation layer: %s", d.message); /* the rest still runs, unchecked */
+        unsetenv("CUBEVM_VK_VALIDATION");
+        st = cvm_device_open("vulkan", NULL, &vk, &d);
+    }
+    if (st == CVM_UNAVAILABLE) { /* TAP lines were printed already: no "1..0" plan */
+        skip("vulkan is not available here: %s", d.message);
+        return done_testing();
     }
     ok(st == CVM_OK, "open vulkan (%s)", d.message);
     if (st != CVM_OK)
