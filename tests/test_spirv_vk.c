@@ -333,6 +333,63 @@ static void test_corpus(void)
     corpus_case("tests/cuda/stream_compact.cu", "compactPositive", 4, 64, comp, 4, count_sorted);
 }
 
+/* ---- 64-bit atomics ---- */
+
+static const char atom64_src[] =
+    ".kernel a64\n.param out buffer u64 readwrite\n"
+    ".reg u32 %t\n.reg u64 %v, %old, %k\n.reg i64 %s, %olds\n.reg i64 %off\n.reg ptr.global %p\n"
+    "    sreg.u32 %t, abs_pos.x\n    cvt.u64 %v, %t\n    const.u64 %k, 0x100000001\n"
+    "    mul.u64 %v, %v, %k\n    param.ptr.global %p, out, 0\n"
+    "    atom.add.relaxed.device.u64 %old, [%p], %v\n"
+    "    const.i64 %off, 8\n    ptr.add.ptr.global %p, %p, %off\n"
+    "    atom.xor.relaxed.device.u64 %old, [%p], %v\n"
+    "    ptr.add.ptr.global %p, %p, %off\n    cvt.i64 %s, %v\n    neg.i64 %s, %s\n"
+    "    atom.min.relaxed.device.i64 %olds, [%p], %s\n"
+    "    ptr.add.ptr.global %p, %p, %off\n"
+    "    atom.max.relaxed.device.u64 %old, [%p], %v\n"
+    "    return\n.end\n";
+
+static void test_atomic64(void)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *b = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_stream *s = cvm_device_stream(vk);
+    uint64_t got[4] = {0}, want[4] = {0, 0, 0, 0};
+    cvm_status st = cvm_assemble(atom64_src, sizeof atom64_src - 1, "a64.cbs", &bytes, &size, &d);
+    st = st ? st : cvm_module_load(vk, bytes, size, &m, &d);
+    st = st ? st : cvm_kernel_get(m, "a64", &k, &d);
+    st = st ? st : cvm_buffer_create(vk, sizeof got, "out", &b, &d);
+    st = st ? st : cvm_buffer_write(s, b, 0, got, sizeof got, &d);
+    cvm_arg arg = {CVM_ARG_BUFFER, b, 0, NULL, 0};
+    cvm_launch_config cfg = {{4, 1, 1}, {256, 1, 1}, 0, 0, 0, 0, 0, 0};
+    st = st ? st : cvm_launch(s, k, &cfg, &arg, 1, &d);
+    st = st ? st : cvm_stream_sync(s, &d);
+    st = st ? st : cvm_buffer_read(s, b, 0, got, sizeof got, &d);
+    if (ok(st == CVM_OK, "64-bit atomics (add, xor, min.i64, max) run on vulkan (%s)", st ? d.message : "")) {
+        for (uint64_t t = 0; t < 1024; t++) { /* independent host reference */
+            uint64_t v = t * 0x100000001ull;
+            want[0] += v;
+            want[1] ^= v;
+            if ((int64_t)(0 - v) < (int64_t)want[2])
+                want[2] = 0 - v;
+            if (v > want[3])
+                want[3] = v;
+        }
+        ok(!memcmp(got, want, sizeof got), "64-bit atomic results: %llx %llx %llx %llx (want %llx %llx %llx %llx)",
+           (unsigned long long)got[0], (unsigned long long)got[1], (unsigned long long)got[2],
+           (unsigned long long)got[3], (unsigned long long)want[0], (unsigned long long)want[1],
+           (unsigned long long)want[2], (unsigned long long)want[3]);
+    }
+    cvm_buffer_free(b);
+    cvm_module_free(m);
+    cvm_free_bytes(bytes);
+}
+
 int main(void)
 {
     setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
@@ -364,6 +421,7 @@ int main(void)
     for (size_t i = 0; i < sizeof f64cases / sizeof f64cases[0]; i++)
         test_math("f64", &f64cases[i], 2);
     test_corpus();
+    test_atomic64();
     cvm_device_close(cpu);
     cvm_device_close(vk);
     char cmd[128];

@@ -71,6 +71,7 @@ static void setup_params(spv_ctx *c)
             SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationBinding, b);
             c->param_view[p] = b;
             make_view(c, &c->bufviews[b], var, SpvStorageClassStorageBuffer, true);
+            c->bufviews[b].binding = b;
         } else {
             uint32_t al = pa->align ? pa->align : 1;
             push = (push + al - 1) / al * al;
@@ -317,9 +318,9 @@ static void mem_store(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem
 }
 
 /* The view a pointer register addresses, or NULL (after failing) when there is none. */
-static const spv_view *view_of(spv_ctx *c, uint32_t r, bool write)
+static spv_view *view_of(spv_ctx *c, uint32_t r, bool write)
 {
-    const spv_view *v = NULL;
+    spv_view *v = NULL;
     switch (c->k->regs[r].elem) {
     case CVM_T_PTR_GLOBAL: {
         int32_t base = c->gbase_reg[c->pc] == r ? c->gbase[c->pc] : -1;
@@ -449,14 +450,76 @@ static uint32_t cas_loop(spv_ctx *c, const cvm_bc_insn *in, const spv_view *v, u
     return spv_load(c, u, cur);
 }
 
+/*
+ * 64-bit integer atomics on a storage buffer: through a second variable of
+ * the same binding seen as a u64 array (descriptor aliasing), so the
+ * access is one OpAtomic* on a 64-bit word (Int64Atomics). The address
+ * must be 8-byte aligned, as the ISA requires of 8-byte atomics.
+ */
+static void atomic64(spv_ctx *c, const cvm_bc_insn *in, spv_view *v)
+{
+    uint32_t u64 = spv_t_int(c, 64), u = spv_t_int(c, 32), op = 0;
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->op);
+    bool sg = cvm_bc_elem_is_signed(in->elem);
+    switch (in->op) {
+    case CVM_OP_ATOM_ADD: op = SpvOpAtomicIAdd; break;
+    case CVM_OP_ATOM_SUB: op = SpvOpAtomicISub; break;
+    case CVM_OP_ATOM_MIN: op = sg ? SpvOpAtomicSMin : SpvOpAtomicUMin; break;
+    case CVM_OP_ATOM_MAX: op = sg ? SpvOpAtomicSMax : SpvOpAtomicUMax; break;
+    case CVM_OP_ATOM_AND: op = SpvOpAtomicAnd; break;
+    case CVM_OP_ATOM_OR: op = SpvOpAtomicOr; break;
+    case CVM_OP_ATOM_XOR: op = SpvOpAtomicXor; break;
+    case CVM_OP_ATOM_EXCH: op = SpvOpAtomicExchange; break;
+    case CVM_OP_ATOM_CAS: op = SpvOpAtomicCompareExchange; break;
+    default: break;
+    }
+    const char *why = !c->t->int64_atomics ? "the device lacks Int64Atomics"
+                    : v->sc != SpvStorageClassStorageBuffer ? "only global memory has a 64-bit view"
+                    : cvm_bc_elem_is_float(in->elem) || !op ? "only integer add/sub/min/max/and/or/xor/exch/cas are"
+                                                              " implemented at 64 bits" : NULL;
+    if (why) {
+        spv_fail(c, CVM_UNSUPPORTED, "64-bit '%s': %s", oi ? oi->mnemonic : "?", why);
+        return;
+    }
+    spv_cap(c, SpvCapabilityInt64Atomics);
+    if (!v->var64) {
+        uint32_t arr = spv_id(c), s = spv_id(c);
+        SPV_EM(c, &c->types, SpvOpTypeRuntimeArray, arr, u64);
+        SPV_EM(c, &c->annot, SpvOpDecorate, arr, SpvDecorationArrayStride, 8);
+        SPV_EM(c, &c->types, SpvOpTypeStruct, s, arr);
+        SPV_EM(c, &c->annot, SpvOpDecorate, s, SpvDecorationBlock);
+        SPV_EM(c, &c->annot, SpvOpMemberDecorate, s, 0, SpvDecorationOffset, 0);
+        v->var64 = spv_global(c, SpvStorageClassStorageBuffer, s, "buffer_u64");
+        SPV_EM(c, &c->annot, SpvOpDecorate, v->var64, SpvDecorationDescriptorSet, 0);
+        SPV_EM(c, &c->annot, SpvOpDecorate, v->var64, SpvDecorationBinding, v->binding);
+    }
+    uint32_t idx = spv_op2(c, SpvOpShiftRightLogical, u, spv_get(c, in->ops[1]), spv_c_u32(c, 3)), p = spv_id(c);
+    SPV_EM(c, &c->body, SpvOpAccessChain, spv_t_ptr(c, SpvStorageClassStorageBuffer, u64), p, v->var64,
+           spv_c_u32(c, 0), idx);
+    uint32_t scope = spv_c_u32(c, scope_of(in->scope)), sem = spv_c_u32(c, sem_of(v, in->order));
+    uint32_t b = spv_get(c, in->ops[2]), r = spv_id(c);
+    if (op == SpvOpAtomicCompareExchange) {
+        uint32_t s = sem_of(v, in->order), su = s && in->order != CVM_ORDER_RELEASE ? (SpvMemorySemanticsAcquireMask | v->sem) : 0;
+        SPV_EM(c, &c->body, op, u64, r, p, scope, sem, spv_c_u32(c, su), spv_get(c, in->ops[3]), b);
+    } else {
+        SPV_EM(c, &c->body, op, u64, r, p, scope, sem, b);
+    }
+    spv_set(c, in->ops[0], r);
+}
+
 static void op_atomic(spv_ctx *c, const cvm_bc_insn *in)
 {
     uint32_t d = in->ops[0], a = in->ops[1];
-    const spv_view *v = view_of(c, a, true);
+    spv_view *v = view_of(c, a, true);
     if (!v)
         return;
+    if (cvm_bc_elem_size(in->elem) == 8) {
+        atomic64(c, in, v);
+        return;
+    }
     if (cvm_bc_elem_size(in->elem) != 4) {
-        spv_fail(c, CVM_UNSUPPORTED, "64-bit atomics are not implemented by the SPIR-V backend yet");
+        spv_fail(c, CVM_UNSUPPORTED, "atomics of %u bytes are not implemented by the SPIR-V backend",
+                 cvm_bc_elem_size(in->elem));
         return;
     }
     uint32_t u = spv_t_int(c, 32), p = word_at(c, v, spv_get(c, a), 0);

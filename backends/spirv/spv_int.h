@@ -36,6 +36,8 @@ typedef struct spv_view {
     bool atomic_ok;    /* atomics allowed (StorageBuffer, Workgroup) */
     uint32_t scope;    /* scope of sub-word read-modify-writes */
     uint32_t sem;      /* storage-class bit of memory semantics */
+    uint32_t binding;  /* storage buffers: the binding in set 0 */
+    uint32_t var64;    /* storage buffers: a u64 view of the same binding (64-bit atomics) */
 } spv_view;
 
 /* A pending escape: a flag that, once set, makes lanes leave up to frame `target`. */
