@@ -69,8 +69,13 @@ ok $? "--fmad=maybe is a usage error"
 run "$C" compile tests/cuda/templated_scale.cu -o "$T/ts.cbc" --kernel 'scale<float, 4>' --kernel 'scale<int, 2>'
 ok $rc "compile two template instances"; [ $rc -eq 0 ] || show
 run "$C" info "$T/ts.cbc"
-[ $rc -eq 0 ] && has "2 kernels" "$T/out" && has "kernel scale<float, *4>" "$T/out"
-ok $? "the module holds both instances"; [ $rc -eq 0 ] || show
+[ $rc -eq 0 ] && has "2 kernels" "$T/out" && has "kernel scale<float, ITEMS>" "$T/out" &&
+    has "kernel scale<int, ITEMS>" "$T/out" && has "param ITEMS        comptime i32" "$T/out"
+ok $? "the module holds one comptime kernel per type argument (ITEMS is a comptime parameter)"
+[ $rc -eq 0 ] || show
+run "$C" run "$T/ts.cbc" --kernel 'scale<float, 4>' --block 1 in=@$EX/vadd_a.npy out=zeros:8 factor=2 n=8 --print out
+[ $rc -eq 0 ] && has "^out: 0 2 4 6 0 0 0 0$" "$T/out"
+ok $? "run scale<float, 4> from the module: one thread scales ITEMS = 4 elements"; [ $rc -eq 0 ] || show
 run "$C" run tests/cuda/reduce_template.cu --kernel 'reduce<256>' --block 256 g_idata=@$EX/vadd_a.npy \
     g_odata=zeros:1 n=8 --print g_odata
 [ $rc -ne 0 ] || has "g_odata:" "$T/out"

@@ -338,7 +338,35 @@ static int pmpp_conv1d(run *r, uint32_t n, int tiled)
 static int t_conv1d_basic(run *r, uint32_t n) { return pmpp_conv1d(r, n, 0); }
 static int t_conv1d_tiled(run *r, uint32_t n) { return pmpp_conv1d(r, n, 1); }
 
+/* ---- an explicit specialization: fold<int> sums, fold<float> takes the maximum ---- */
+
+static int spec_fold(run *r, uint32_t n, int flt)
+{
+    uint32_t chunk = 100, g = cdiv(n, chunk);
+    int32_t *ini = rand_i32(r, n, -1000, 1000), *outi = NEW(r, int32_t, g), *wanti = NEW(r, int32_t, g);
+    float *inf = rand_f32(r, n, -50, 50), *outf = NEW(r, float, g), *wantf = NEW(r, float, g);
+    arg_buf(r, "in", 4 * (size_t)n, flt ? (void *)inf : (void *)ini);
+    cvm_buffer *bo = arg_buf(r, "out", 4 * (size_t)g, NULL);
+    arg_i32(r, "n", (int)n);
+    arg_i32(r, "chunk", (int)chunk);
+    LAUNCH1(r, g, 32);
+    get(r, bo, flt ? (void *)outf : (void *)outi, 4 * (size_t)g);
+    for (uint32_t b = 0; b < g; b++) {
+        wanti[b] = 0;
+        wantf[b] = -INFINITY;
+        for (uint32_t i = b * chunk; i < (b + 1) * chunk && i < n; i++) {
+            wanti[b] += ini[i];
+            wantf[b] = inf[i] > wantf[b] ? inf[i] : wantf[b];
+        }
+    }
+    return flt ? same_f32(r, "out", outf, wantf, g) : same_i32(r, "out", outi, wanti, g);
+}
+static int t_spec_int(run *r, uint32_t n) { return spec_fold(r, n, 0); }
+static int t_spec_float(run *r, uint32_t n) { return spec_fold(r, n, 1); }
+
 static const tcase cases[] = {
+    {"template_specialization.cu", "fold<int>", t_spec_int, {1, 100, 1234}},
+    {"template_specialization.cu", "fold<float>", t_spec_float, {1, 100, 1234}},
     {"samples_reduction.cu", "reduce0<int>", t_reduce0, {1, 128, 1000, 4099}},
     {"samples_reduction.cu", "reduce1<double>", t_reduce1d, {1, 64, 777}},
     {"samples_reduction.cu", "reduce2<float>", t_reduce2f, {3, 640, 1001}},

@@ -1496,3 +1496,4 @@ fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, ui
 fe_node *fe_p_assign(fe_ctx *c) { return assign(c); }
 void fe_p_skip_balanced(fe_ctx *c) { skip_balanced(c); }
 void fe_p_declaration(fe_ctx *c) { module_decl(c); }
+int fe_p_template_args(fe_ctx *c, fe_type **targs, int64_t *tvals) { return template_args(c, targs, tvals); }

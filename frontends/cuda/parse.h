@@ -28,7 +28,8 @@ fe_type *fe_p_type_name(fe_ctx *c);
 fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb);
 fe_node *fe_p_assign(fe_ctx *c);
 void fe_p_skip_balanced(fe_ctx *c);
-void fe_p_declaration(fe_ctx *c);      /* a module-scope declaration after its linkage */
+void fe_p_declaration(fe_ctx *c);
+int fe_p_template_args(fe_ctx *c, fe_type **targs, int64_t *tvals); /* at '<': Name<args>'s count */      /* a module-scope declaration after its linkage */
 
 /* parse_decl.c */
 fe_type *fe_p_struct_spec(fe_ctx *c);  /* at struct/class/union */

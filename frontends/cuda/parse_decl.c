@@ -200,6 +200,84 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
     return under;
 }
 
+/* The canonical name of an instance: Name<int, 4>. */
+static const char *inst_name(fe_ctx *c, const fe_template *t, fe_type **targs, const int64_t *tvals, int n)
+{
+    char name[256];
+    size_t len = (size_t)snprintf(name, sizeof name, "%s<", t->name);
+    for (int k = 0; k < n && len < sizeof name; k++) {
+        char a[128];
+        if (t->pis_type[k] && targs[k])
+            fe_type_str(targs[k], a, sizeof a);
+        else
+            snprintf(a, sizeof a, "%lld", (long long)tvals[k]);
+        len += (size_t)snprintf(name + len, sizeof name - len, "%s%s", k ? ", " : "", a);
+    }
+    if (len < sizeof name)
+        snprintf(name + len, sizeof name - len, ">");
+    return fe_strndup(c, name, strlen(name));
+}
+
+/*
+ * `template <> struct Name<args> { ... };` (the samples' SharedMemory<double>):
+ * parsed now and recorded as the instance for those arguments, so every use
+ * of Name<args> gets it instead of the primary template.
+ */
+static void explicit_specialization(fe_ctx *c, fe_tok *at)
+{
+    fe_p_next(c); /* struct / class */
+    fe_tok *nt = fe_p_expect_ident(c);
+    if (c->err)
+        return;
+    const char *pname = fe_p_tok_name(c, nt);
+    fe_template *t = fe_find_template(c, pname);
+    if (!t || !t->is_struct || !fe_p_is(c, "<")) {
+        fe_error(c, nt, CVM_UNSUPPORTED, "explicit specialization of '%s', which is not a struct template "
+                 "declared before it", pname);
+        return;
+    }
+    fe_type *targs[8];
+    int64_t tvals[8];
+    int n = fe_p_template_args(c, targs, tvals);
+    if (!c->err && n != t->nparams)
+        fe_error(c, nt, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name, t->nparams, n);
+    for (int k = 0; k < n && !c->err; k++)
+        if (t->pis_type[k] != (targs[k] != NULL))
+            fe_error(c, nt, CVM_SYNTAX, "template argument %d of '%s' must be %s", k + 1, t->name,
+                     t->pis_type[k] ? "a type" : "an integer constant");
+    for (fe_tinst *i = t->insts; i && !c->err; i = i->next) {
+        bool same = true;
+        for (int k = 0; k < n && same; k++)
+            same = t->pis_type[k] ? fe_same_type(i->targs[k], targs[k]) : i->tvals[k] == tvals[k];
+        if (same)
+            fe_error(c, at, CVM_SYNTAX, "explicit specialization of '%s' after its first use", t->name);
+    }
+    fe_tinst *inst = fe_alloc(c, sizeof *inst);
+    fe_type *ty = fe_alloc(c, sizeof *ty);
+    if (c->err || !inst || !ty)
+        return;
+    ty->kind = TY_STRUCT;
+    ty->align = 1;
+    ty->tmpl = t;
+    ty->name = t->name;
+    for (int k = 0; k < n; k++) {
+        inst->targs[k] = targs[k];
+        inst->tvals[k] = tvals[k];
+    }
+    inst->ty = ty;
+    inst->next = t->insts;
+    t->insts = inst;
+    fe_tname *saved = c->tnames;
+    fe_p_push_tname(c, t->name, ty, false, 0);
+    if (fe_p_expect(c, "{"))
+        struct_body(c, ty);
+    c->tnames = saved;
+    ty->name = inst_name(c, t, targs, tvals, n);
+    for (fe_type *q = ty->copies; q; q = q->next_copy)
+        q->name = ty->name;
+    fe_p_expect(c, ";");
+}
+
 void fe_p_template_decl(fe_ctx *c)
 {
     fe_tok *t = fe_p_next(c); /* template */
@@ -228,6 +306,10 @@ void fe_p_template_decl(fe_ctx *c)
             break;
     }
     fe_p_expect(c, ">");
+    if (tp->nparams == 0 && (fe_p_is(c, "struct") || fe_p_is(c, "class"))) {
+        explicit_specialization(c, t);
+        return;
+    }
     tp->tok_begin = c->pos;
     /* the declared name: the identifier before the first '(' (functions) or after struct */
     uint32_t k = 0;
@@ -314,19 +396,6 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const
     fe_type *ty = fe_alloc(c, sizeof *ty);
     if (!inst || !ty)
         return fe_ty(TY_I32);
-    /* the canonical name: Name<int, 4> */
-    char name[256];
-    size_t len = (size_t)snprintf(name, sizeof name, "%s<", t->name);
-    for (int k = 0; k < n && len < sizeof name; k++) {
-        char a[128];
-        if (t->pis_type[k] && targs[k])
-            fe_type_str(targs[k], a, sizeof a);
-        else
-            snprintf(a, sizeof a, "%lld", (long long)tvals[k]);
-        len += (size_t)snprintf(name + len, sizeof name - len, "%s%s", k ? ", " : "", a);
-    }
-    if (len < sizeof name)
-        snprintf(name + len, sizeof name - len, ">");
     if (c->inst_depth >= 32) {
         fe_error(c, where, CVM_LIMIT, "template instantiation of '%s' nested more than 32 deep", t->name);
         return fe_ty(TY_I32);
@@ -364,7 +433,7 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const
     else
         fe_error(c, where, CVM_SYNTAX, "template '%s' has no definition", t->name);
     c->inst_depth--;
-    ty->name = fe_strndup(c, name, strlen(name));
+    ty->name = inst_name(c, t, targs, tvals, n);
     for (fe_type *q = ty->copies; q; q = q->next_copy)
         q->name = ty->name;
     c->pos = saved_pos;

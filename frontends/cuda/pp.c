@@ -148,7 +148,17 @@ static bool would_join(const pp *p, const pp_tok *t)
     case PP_PUNCT:
         if (a == '.' && b >= '0' && b <= '9')
             return true;
-        return strchr("+-*/%<>=&|^!#:.", a) && strchr("+-*/%<>=&|^!#:.", b);
+    {
+        /* only pairs that begin a longer punctuator join ("<>" stays two tokens,
+         * so template <> keeps its columns) */
+        static const char *const pairs[] = {"++", "--", "->", "<<", ">>", "<=", ">=", "==", "!=",
+                                            "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
+                                            "^=", "##", "::", "..", ".*", "/*", "//"};
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+            if (pairs[i][0] == a && pairs[i][1] == b)
+                return true;
+        return false;
+    }
     default:
         return word_char(b);
     }
