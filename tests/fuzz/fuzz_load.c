@@ -2,8 +2,9 @@
  * fuzz_load.c - libFuzzer harness over the bytecode layer: the input is
  * read as a .cbc module (structural read, verify, disassemble) and as .cbs
  * text (assemble, then the same checks on the result). A verified module's
- * canonical text must assemble back to a module with the same text, so a
- * disassembler/assembler disagreement is a finding, not just a crash.
+ * canonical text must assemble back to a module with the same text and the
+ * same bytes (DESIGN.md "The bytecode" item 11), so a disassembler,
+ * assembler or verifier disagreement is a finding, not just a crash.
  * Every byte allocated for an input must be freed before the next one.
  */
 #include "../../bytecode/bc.h"
@@ -37,8 +38,17 @@ static void round_trip(const cvm_bc_module *mod, const char *text, size_t len)
     char *text2 = disasm(back, &len2);
     FUZZ_CHECK(text2 && len2 == len && memcmp(text, text2, len) == 0);
     cvm_bc_free(fuzz_alloc, &heap, text2, len2 + 1);
+    /* binary -> text -> binary: the module written again is byte-identical */
+    void *b1 = NULL, *b2 = NULL;
+    size_t n1 = 0, n2 = 0;
+    if (cvm_bc_module_write((cvm_bc_module *)mod, &b1, &n1, &d) == CVM_OK &&
+        cvm_bc_module_write(back, &b2, &n2, &d) == CVM_OK)
+        FUZZ_CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0);
+    if (b1)
+        cvm_bc_free(fuzz_alloc, &heap, b1, n1);
+    if (b2)
+        cvm_bc_free(fuzz_alloc, &heap, b2, n2);
     cvm_bc_module_free(back);
-    (void)mod;
 }
 
 /* Verify and disassemble a module that was read or assembled. */
