@@ -214,17 +214,29 @@ static bool sreg_positions(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned
 }
 
 /* The first active lane whose divisor element is zero, or -1. */
+/* Mask of the lanes (< nl) whose element is zero, typed so it vectorizes. */
+#define ZERO_LANES(T)                                                                      \
+    do {                                                                                   \
+        const T *v_ = (const T *)(const void *)r;                                          \
+        for (unsigned l = 0; l < nl; l++)                                                  \
+            zero |= (uint64_t)(v_[l] == 0) << l;                                           \
+    } while (0)
 static int zero_divisor(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_dinsn *in,
                         const uint8_t *B)
 {
-    for (unsigned l = 0; l < p->nlanes; l++) {
-        if (!(p->active >> l & 1))
-            continue;
-        for (unsigned e = 0; e < in->line; e++)
-            if (cvm_vm_get_bits(B + ((size_t)e << x->rshift), in->elem, l) == 0)
-                return (int)l;
+    const unsigned nl = p->nlanes;
+    uint64_t zero = 0;
+    for (unsigned e = 0; e < in->line; e++) {
+        const uint8_t *r = B + ((size_t)e << x->rshift);
+        switch (in->esz) {
+        case 1: ZERO_LANES(uint8_t); break;
+        case 2: ZERO_LANES(uint16_t); break;
+        case 4: ZERO_LANES(uint32_t); break;
+        default: ZERO_LANES(uint64_t); break;
+        }
     }
-    return -1;
+    zero &= p->active;
+    return zero ? (int)lowest(zero) : -1;
 }
 
 /* Named barrier arrival (bar.sync / bar.arrive). Returns true when the
