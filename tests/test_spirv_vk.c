@@ -333,6 +333,58 @@ static void test_corpus(void)
     corpus_case("tests/cuda/stream_compact.cu", "compactPositive", 4, 64, comp, 4, count_sorted);
 }
 
+/* ---- emulated plane ops after a divergent return (exit guards lifted) ---- */
+
+/* Units >= 40 return; the rest take activemask and reduce over it at width 32:
+ * out[t] = (mask, sum of t over the plane's live units, lane of the shuffle source). */
+static const char lifted_src[] =
+    ".kernel lifted\n.plane_width 32\n.param out buffer u32 write\n"
+    ".reg u32 %t, %c40, %m, %s, %x, %one\n.reg bool %q\n.reg i64 %off, %sz\n.reg ptr.global %p\n"
+    "    sreg.u32 %t, unit_pos.x\n    const.u32 %c40, 40\n    const.u32 %one, 1\n"
+    "    ge.u32 %q, %t, %c40\n    if %q\n        return\n    end\n"
+    "    activemask.u32 %m\n    reduce.add.u32 %s, %t, %m\n    shfl.xor.u32 %x, %t, %one, %m\n"
+    "    cvt.i64 %off, %t\n    const.i64 %sz, 12\n    mul.i64 %off, %off, %sz\n"
+    "    param.ptr.global %p, out, 0\n    ptr.add.ptr.global %p, %p, %off\n    st.u32 [%p], %m\n"
+    "    const.i64 %sz, 4\n    ptr.add.ptr.global %p, %p, %sz\n    st.u32 [%p], %s\n"
+    "    ptr.add.ptr.global %p, %p, %sz\n    st.u32 [%p], %x\n    return\n.end\n";
+
+static void test_lifted(void)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *b = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_stream *s = cvm_device_stream(vk);
+    static uint32_t got[64 * 3], want[64 * 3];
+    cvm_status st = cvm_assemble(lifted_src, sizeof lifted_src - 1, "lifted.cbs", &bytes, &size, &d);
+    st = st ? st : cvm_module_load(vk, bytes, size, &m, &d);
+    st = st ? st : cvm_kernel_get(m, "lifted", &k, &d);
+    st = st ? st : cvm_buffer_create(vk, sizeof got, "out", &b, &d);
+    st = st ? st : cvm_buffer_fill(s, b, 0, sizeof got, 0, &d);
+    cvm_arg arg = {CVM_ARG_BUFFER, b, 0, NULL, 0};
+    cvm_launch_config cfg = {{1, 1, 1}, {64, 1, 1}, 0, 32, 0, 0, 0, 0};
+    st = st ? st : cvm_launch(s, k, &cfg, &arg, 1, &d);
+    st = st ? st : cvm_stream_sync(s, &d);
+    st = st ? st : cvm_buffer_read(s, b, 0, got, sizeof got, &d);
+    if (ok(st == CVM_OK, "plane ops after a divergent return run emulated on vulkan (%s)", st ? d.message : "")) {
+        for (uint32_t t = 0; t < 40; t++) { /* by hand: plane 1 keeps lanes 0..7 (units 32..39) */
+            uint32_t base = t / 32 * 32, live = t < 32 ? 32 : 8, sum = 0;
+            for (uint32_t j = 0; j < live; j++)
+                sum += base + j;
+            want[3 * t] = live == 32 ? 0xffffffffu : 0xffu;
+            want[3 * t + 1] = sum;
+            want[3 * t + 2] = ((t ^ 1) - base) < live ? t ^ 1 : t;
+        }
+        ok(!memcmp(got, want, sizeof got), "returned units are absent from activemask, reduce and shfl");
+    }
+    cvm_buffer_free(b);
+    cvm_module_free(m);
+    cvm_free_bytes(bytes);
+}
+
 /* ---- 64-bit atomics ---- */
 
 static const char atom64_src[] =
@@ -422,6 +474,7 @@ int main(void)
         test_math("f64", &f64cases[i], 2);
     test_corpus();
     test_atomic64();
+    test_lifted();
     cvm_device_close(cpu);
     cvm_device_close(vk);
     char cmd[128];

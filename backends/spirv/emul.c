@@ -67,10 +67,8 @@ static void to_words(spv_ctx *c, unsigned e, uint32_t v, uint32_t w[2])
         w[1] = spv_op2(c, SpvOpCompositeExtract, u, p, 1);
     } else if (cvm_bc_elem_is_ptr(e) || cvm_bc_elem_size(e) == 4) {
         w[0] = e == CVM_T_F32 ? spv_op1(c, SpvOpBitcast, u, v) : v;
-    } else {
-        unsigned bits = cvm_bc_elem_size(e) * 8;
+    } else { /* 8/16 bits: zero-extended */
         uint32_t n = e == CVM_T_F16 ? spv_op1(c, SpvOpBitcast, spv_t_int(c, 16), v) : v;
-        (void)bits;
         w[0] = spv_op1(c, SpvOpUConvert, u, n);
     }
 }
@@ -146,7 +144,7 @@ static uint32_t combine(spv_ctx *c, unsigned op, unsigned e, uint32_t a, uint32_
 static uint32_t fold(em *m, unsigned op)
 {
     spv_ctx *c = m->c;
-    uint32_t t = spv_t_elem(c, m->e), bt = spv_t_bool(c), u = u32t(c);
+    uint32_t t = spv_t_elem(c, m->e), bt = spv_t_bool(c);
     bool scan = op == CVM_OP_SCAN_ADD || op == CVM_OP_EXSCAN_ADD;
     uint32_t zero = m->e == CVM_T_BOOL ? spv_c_bool(c, false) : spv_c_of(c, m->e, 1, 0);
     uint32_t acc = zero, have = spv_c_bool(c, false), out = zero;
@@ -160,7 +158,6 @@ static uint32_t fold(em *m, unsigned op)
             out = spv_op3(c, SpvOpSelect, t, spv_op2(c, SpvOpIEqual, bt, m->lane, jc),
                           op == CVM_OP_EXSCAN_ADD ? before : acc, out);
     }
-    (void)u;
     return scan ? out : acc;
 }
 
