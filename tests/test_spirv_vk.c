@@ -3,7 +3,7 @@
  * inputs each, against independent host references: f32 fma exactly
  * against the C library's fmaf (correctly rounded), the f32 exp/log family
  * within 1 ulp of the host's long double functions (docs/numerics.md's
- * bound), f64 exp/exp2 within 2 ulp. Special values (NaN, infinities,
+ * bound), f32 atan/atan2 within 1 ulp, f64 exp/exp2 within 2 ulp. Special values (NaN, infinities,
  * signed zeros, subnormals) must match exactly. CUDA corpus kernels that
  * need a wider plane than lavapipe's 8-wide subgroups (shared-memory
  * emulation) run on vulkan and on the cpu device at the same plane width
@@ -207,6 +207,35 @@ static void test_math(const char *ty, const mcase *mc, double bound)
              f64 ? o64[wi] : (double)o32[wi], mc->ref(f64 ? (long double)a64[wi] : (long double)a32[wi]));
 }
 
+
+/* atan2.f32 on mixed magnitudes, signs, zeros and infinities: within 1 ulp of atan2l. */
+static void test_atan2(void)
+{
+    static float y[N], x[N], out[N];
+    static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 1e-45f};
+    for (int i = 0; i < N; i++) {
+        y[i] = (float)unif(-4, 4) * ldexpf(1, (int)(next() % 60) - 30);
+        x[i] = (float)unif(-4, 4) * ldexpf(1, (int)(next() % 60) - 30);
+        if (i < 64) {
+            y[i] = sp[i % 8];
+            x[i] = sp[i / 8];
+        }
+    }
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (!ok(run("f32", "atan2.f32 %r, %a, %b", y, x, x, out, &d) == CVM_OK, "atan2.f32 runs on vulkan (%s)", d.message))
+        return;
+    double worst = 0;
+    int wi = 0;
+    for (int i = 0; i < N; i++) {
+        double e = ulp_err(atan2l(y[i], x[i]), out[i], 0);
+        if (!(e <= worst))
+            worst = e, wi = i;
+    }
+    ok(worst <= 1, "atan2.f32 on %d inputs: max error %.3f ulp (bound 1)", N, worst);
+    if (worst > 1)
+        diag("worst at atan2(%a, %a): got %a", y[wi], x[wi], out[wi]);
+}
 
 /* ---- corpus kernels on vulkan and cpu ---- */
 
@@ -465,13 +494,14 @@ int main(void)
     static const mcase f32cases[] = {
         {"exp", expl, -104, 89, 0},    {"exp2", exp2l, -150, 128, 0}, {"expm1", expm1l, -20, 89, 0},
         {"log", logl, 0, 0, 1},        {"log2", log2l, 0, 0, 1},      {"log10", log10l, 0, 0, 1},
-        {"log1p", log1pl, -1, 100, 0},
+        {"log1p", log1pl, -1, 100, 0}, {"atan", atanl, -50, 50, 0},
     };
     for (size_t i = 0; i < sizeof f32cases / sizeof f32cases[0]; i++)
         test_math("f32", &f32cases[i], 1);
     static const mcase f64cases[] = {{"exp", expl, -746, 710, 0}, {"exp2", exp2l, -1076, 1024, 0}};
     for (size_t i = 0; i < sizeof f64cases / sizeof f64cases[0]; i++)
         test_math("f64", &f64cases[i], 2);
+    test_atan2();
     test_corpus();
     test_atomic64();
     test_lifted();

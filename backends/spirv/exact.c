@@ -16,6 +16,9 @@
  *   polynomial, 2^k by Ldexp) and rounded once: error at most 0.5 ulp plus
  *   about 2^-40 ulp. f64 values use the same cores in f64 arithmetic with
  *   the last step arranged as 1 + small: the tests hold them to 2 ulp.
+ * - atan, atan2 (f32, through f64): Vulkan bounds GLSL's Atan2 by 4096 ulp.
+ *   atan of min/max of the magnitudes (one reduction by pi/6, then the
+ *   series), the quadrant and C99 Annex F's zeros and infinities selected.
  * The caller falls back to GLSL.std.450 where a helper returns 0.
  */
 #include "spv_int.h"
@@ -200,6 +203,57 @@ static uint32_t log_seq(fx *f, unsigned op, uint32_t x)
     y = sel(f, inf, arg, y);
     y = sel(f, cmp(f, SpvOpFOrdEqual, arg, kf(f, 0.0)), spv_c_of(c, f->e, f->l, 0xfff0000000000000ull), y);
     return sel(f, lor(f, spv_op1(c, SpvOpIsNan, f->bt, arg), cmp(f, SpvOpFOrdLessThan, arg, kf(f, 0.0))), nan, y);
+}
+
+/* atan(t) for t in [0, 1]: above 2 - sqrt(3), pi/6 + atan((t sqrt3 - 1) / (t + sqrt3));
+ * then |t| <= 0.268 and the series t (1 - z/3 + z^2/5 ...) to z^11 leaves below 2^-50. */
+static uint32_t atan_core(fx *f, uint32_t t)
+{
+    const double sqrt3 = 1.73205080756887729353, pi6 = 0.523598775598298873077;
+    uint32_t big = cmp(f, SpvOpFOrdGreaterThan, t, kf(f, 0.267949192431122706473));
+    uint32_t tr = spv_op2(f->c, SpvOpFDiv, f->t, sub(f, mul(f, t, kf(f, sqrt3)), kf(f, 1.0)), add(f, t, kf(f, sqrt3)));
+    uint32_t u = sel(f, big, tr, t), z = mul(f, u, u), p = kf(f, -1.0 / 23.0);
+    for (int n = 21; n >= 1; n -= 2)
+        p = add(f, kf(f, ((n / 2) % 2 ? -1.0 : 1.0) / n), mul(f, z, p));
+    return add(f, sel(f, big, kf(f, pi6), kf(f, 0.0)), mul(f, u, p));
+}
+
+/* atan2(y, x) (x = 1 for atan) from atan_core of min/max of the magnitudes, with the
+ * quadrant and every C99 Annex F special case (zeros by sign, infinities) selected. */
+static uint32_t atan2_seq(fx *f, uint32_t y, uint32_t x)
+{
+    spv_ctx *c = f->c;
+    const double pi = 3.14159265358979323846, pi2 = 1.57079632679489661923;
+    uint32_t ay = spv_ext1(c, GLSLstd450FAbs, f->t, y), ax = spv_ext1(c, GLSLstd450FAbs, f->t, x);
+    uint32_t ygt = cmp(f, SpvOpFOrdGreaterThan, ay, ax);
+    uint32_t lo = sel(f, ygt, ax, ay), hi = sel(f, ygt, ay, ax);
+    uint32_t q = spv_op2(c, SpvOpFDiv, f->t, lo, hi);
+    q = sel(f, cmp(f, SpvOpFOrdEqual, hi, kf(f, 0.0)), kf(f, 0.0), q);            /* both zero */
+    q = sel(f, spv_op1(c, SpvOpIsInf, f->bt, lo), kf(f, 1.0), q);                   /* both infinite */
+    uint32_t r = atan_core(f, q);
+    r = sel(f, ygt, sub(f, kf(f, pi2), r), r);
+    uint32_t it = spv_t_vec(c, spv_t_int(c, 64), f->l);
+    uint32_t xneg = spv_op2(c, SpvOpINotEqual, f->bt,
+                            spv_op2(c, SpvOpShiftRightLogical, it, spv_op1(c, SpvOpBitcast, it, x), spv_c_of(c, CVM_T_U64, f->l, 63)),
+                            spv_c_of(c, CVM_T_U64, f->l, 0));
+    r = sel(f, xneg, sub(f, kf(f, pi), r), r);
+    uint32_t ry = spv_op1(c, SpvOpBitcast, it, y), rr = spv_op1(c, SpvOpBitcast, it, r);
+    uint32_t sgn = spv_c_of(c, CVM_T_U64, f->l, 1ull << 63);
+    r = spv_op1(c, SpvOpBitcast, f->t, spv_op2(c, SpvOpBitwiseOr, it, spv_op2(c, SpvOpBitwiseAnd, it, ry, sgn),
+                                                spv_op2(c, SpvOpBitwiseAnd, it, rr, spv_op1(c, SpvOpNot, it, sgn))));
+    uint32_t nan = lor(f, spv_op1(c, SpvOpIsNan, f->bt, x), spv_op1(c, SpvOpIsNan, f->bt, y));
+    return sel(f, nan, add(f, x, y), r);
+}
+
+/* atan and atan2 of f32 through f64 (the f64 bit tricks need Int64); 0 otherwise. */
+uint32_t spv_exact_atan(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_t a, uint32_t b)
+{
+    if (!c->t->f64 || !c->t->int64 || e != CVM_T_F32 || (op != CVM_OP_ATAN && op != CVM_OP_ATAN2))
+        return 0;
+    fx f = fx_of(c, CVM_T_F64, l);
+    uint32_t y = spv_op1(c, SpvOpFConvert, f.t, a);
+    uint32_t x = op == CVM_OP_ATAN2 ? spv_op1(c, SpvOpFConvert, f.t, b) : kf(&f, 1.0);
+    return spv_op1(c, SpvOpFConvert, spv_t_of(c, e, l), atan2_seq(&f, y, x));
 }
 
 /*

@@ -172,6 +172,7 @@ uint32_t spv_fminmax(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uint3
 /* ---- exact.c: sequences where GLSL.std.450 misses cubevm's numerics (0: none) ---- */
 uint32_t spv_exact_fma(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uint32_t b, uint32_t d);
 uint32_t spv_exact_math(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a);
+uint32_t spv_exact_atan(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 
 /* ---- bases.c ---- */
 #define SPV_BASE_DEAD (-3) /* the instruction is unreachable */
