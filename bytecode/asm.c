@@ -795,11 +795,19 @@ static cvm_status dir_debug(as *a, tok d)
             return err(a, d.col, "empty %s (no instruction since it opened)", sc ? "scope" : "inlined call");
         if (sc) {
             ((cvm_bc_dscope *)a->scopes.p)[i].end_pc = pc;
+            /* A variable declared just before .endscope lives nowhere: it is dropped
+             * (the binary could not say where its empty range sits in the text). */
+            uint32_t kept = 0;
             for (uint32_t v = 0; v < a->vars.n; v++) {
-                cvm_bc_dvar *dv = (cvm_bc_dvar *)a->vars.p + v;
-                if (dv->kernel == kidx && dv->scope == i)
-                    dv->end_pc = pc;
+                cvm_bc_dvar dv = ((cvm_bc_dvar *)a->vars.p)[v];
+                if (dv.kernel == kidx && dv.scope == i) {
+                    if (dv.start_pc == pc)
+                        continue;
+                    dv.end_pc = pc;
+                }
+                ((cvm_bc_dvar *)a->vars.p)[kept++] = dv;
             }
+            a->vars.n = kept;
         } else {
             ((cvm_bc_dinline *)a->inlines.p)[i].end_pc = pc;
         }

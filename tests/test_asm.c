@@ -602,6 +602,30 @@ static void disasm_golden(const char *name)
     free(want);
 }
 
+/* A .var with no instruction before its .endscope lives nowhere: dropped, and the
+ * module verifies (the CUDA frontend emits one for a value a scope computes last). */
+static void var_at_scope_end(void)
+{
+    static const char text[] = ".kernel k\n.reg u32 %r0, %r1\n"
+                               "    .scope\n    .var early %r0\n    sreg.u32 %r0, unit_pos.x\n"
+                               "    mov.u32 %r1, %r0\n    .var late %r1\n    .endscope\n    return\n.end\n";
+    cvm_diag d;
+    cvm_bc_module *m = assemble(text, "var_at_scope_end", &d);
+    cvm_bc_verified *v = NULL;
+    char *dis = NULL;
+    size_t n = 0;
+    bool good = m && cvm_bc_verify(m, &v, &d) == CVM_OK && cvm_bc_disassemble(m, &dis, &n, &d) == CVM_OK;
+    ok(good && m->debug.nvars == 1 && strstr(dis, ".var early %r0") && !strstr(dis, ".var late"),
+       "a .var just before .endscope is dropped and the module verifies");
+    if (!good)
+        diag("%s", d.message);
+    if (v)
+        cvm_bc_verified_free(m, v);
+    free(dis);
+    if (m)
+        cvm_bc_module_free(m);
+}
+
 int main(void)
 {
     error_files();
@@ -609,6 +633,7 @@ int main(void)
     ok(n >= 5, "round-tripped %d .cbs files", n);
     float_literals();
     disasm_golden("dis_named");
+    var_at_scope_end();
     sha256_vectors();
     reader_offsets();
     reader_robustness("tests/asm/full.cbs");
