@@ -98,7 +98,7 @@ static cvm_status match(const cvm_kernel *k, const char *kname, const char *inst
     if (!split(inst, &in_len, ia, il, &ni) || !split(kname, &kn_len, ka, kl, &nk) || ni != nk ||
         in_len != kn_len || memcmp(inst, kname, in_len) != 0)
         return CVM_OK;
-    int64_t v[MAX_TARGS];
+    int64_t v[MAX_TARGS] = {0};
     int at[MAX_TARGS];
     for (int i = 0; i < ni; i++) {
         at[i] = -1;

@@ -174,6 +174,21 @@ static void template_kernel(fe_lower *L, const char *spec)
         fe_lower_kernel(L, fn, spec);
 }
 
+/* The name of a __global__ function template (the first declared), or NULL. */
+static const char *global_template(fe_ctx *c)
+{
+    const char *found = NULL;
+    for (const fe_template *t = c->templates; t; t = t->next) {
+        for (uint32_t i = t->tok_begin; !t->is_struct && i < t->tok_end && i < c->ntoks; i++) {
+            if (fe_tok_is(&c->toks[i], "("))
+                break;
+            if (fe_tok_is(&c->toks[i], "__global__"))
+                found = t->name; /* the list is newest first: keep going to the first */
+        }
+    }
+    return found;
+}
+
 cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkernels, fe_buf *out)
 {
     fe_lower lw;
@@ -203,8 +218,14 @@ cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkern
             count++;
         }
     }
-    if (!c->err && count == 0)
-        fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ kernel to compile");
+    if (!c->err && count == 0) {
+        const char *tmpl = global_template(c);
+        if (tmpl)
+            fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ kernel to compile; kernel templates "
+                     "need an instance: --kernel '%s<...>'", tmpl);
+        else
+            fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ kernel to compile");
+    }
     fe_buf_free(c, &L->body);
     fe_buf_free(c, &L->regs);
     return c->err ? c->err_status : CVM_OK;
