@@ -28,6 +28,10 @@ for word in "asm IN.cbs -o OUT.cbc" "disasm IN.cbc" "verify FILE" "info FILE" "-
     "rand:N" "NAME=VALUE"; do
     has "$word" "$T/out"; ok $? "--help mentions $word"
 done
+for cmd in run compile spirv asm info; do
+    run "$C" $cmd some.cu --help
+    [ $rc -eq 0 ] && has "cubevm run FILE" "$T/out"; ok $? "cubevm $cmd ... --help prints the usage"
+done
 run "$C" --version
 [ $rc -eq 0 ] && has "^cubevm [0-9]*\.[0-9]*\.[0-9]*$" "$T/out"; ok $? "--version prints the version"
 

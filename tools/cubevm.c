@@ -36,7 +36,7 @@ static const char *const help_text[] = {
     "               [CUDA OPTIONS]        translate one kernel of a .cbc, .cbs or .cu file into\n"
     "                                     the SPIR-V the vulkan device runs (to stdout unless -o;\n"
     "                                     defaults: lavapipe's subgroup size 8, SPIR-V 1.6)\n"
-    "  cubevm --help | -h                 this text\n"
+    "  cubevm [COMMAND ...] --help | -h   this text\n"
     "  cubevm --version                   the version\n"
     "\n",
     "CUDA OPTIONS (for .cu files; docs/cuda.md):\n"
@@ -450,6 +450,13 @@ int main(int argc, char **argv)
             fputs(help_text[i], stdout);
         return CLI_OK;
     }
+    /* `cubevm COMMAND ... --help` shows the same text (the commands share options). */
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            for (int j = 0; help_text[j]; j++)
+                fputs(help_text[j], stdout);
+            return CLI_OK;
+        }
     if (!strcmp(cmd, "--version")) {
         printf("cubevm %s\n", CVM_VERSION_STRING);
         return CLI_OK;
