@@ -34,7 +34,7 @@
 #define CVM_BC_MAX_INSNS (1u << 24)      /* instructions per kernel */
 #define CVM_BC_MAX_OPERANDS 255u
 #define CVM_BC_MAX_PLANE 64u             /* widest plane on the CPU */
-#define CVM_BC_MAX_CONST (1u << 24)      /* constant space per module (CUDA's is 64 KiB) */
+#define CVM_BC_MAX_CONST (1u << 20)      /* constant space per module (CUDA's is 64 KiB) */
 
 /* ---- element types (values are cvm_elem of cubevm.h, plus pointers) ---- */
 
