@@ -5,7 +5,8 @@
  * every ld/st/atomic needs the buffer statically. Registers are reused by
  * the frontends (one register loads `a`, later `b`), so the answer is
  * flow-sensitive: a forward walk over the structured code keeps, per
- * ptr.global register, the buffer its latest write derives from (or "many"),
+ * ptr.global register, the buffer its latest write derives from (a buffer
+ * parameter p, or a module __device__ symbol s as base nparams + s; or "many"),
  * joins the states where control flow merges (construct ends, break/exit
  * targets, continue points) and repeats a loop body until its head state is
  * stable. The lattice per register is none < param p < many, so the fixed
@@ -114,6 +115,9 @@ static void transfer(bctx *b, uint32_t pc, const cvm_bc_insn *in, int32_t *s)
     if (in->op == CVM_OP_PARAM && in->nops >= 3 && in->ops[1] < k->nparams &&
         k->params[in->ops[1]].kind == CVM_PARAM_BUFFER && in->ops[2] == 0) {
         v = (int32_t)in->ops[1];
+    } else if (in->op == CVM_OP_SYM && in->nops >= 2 && in->ops[1] < c->mod->nsymbols &&
+               c->mod->symbols[in->ops[1]].space != CVM_SYM_CONST) {
+        v = (int32_t)(k->nparams + in->ops[1]); /* a global symbol's own buffer */
     } else if ((in->op == CVM_OP_PTR_ADD || in->op == CVM_OP_MOV) && in->nops >= 2) {
         v = reg_base(b, s, in->ops[1]);
     } else if (in->op == CVM_OP_SELECT) {

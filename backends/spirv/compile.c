@@ -102,9 +102,9 @@ static void free_ctx(spv_ctx *c)
     if (c->gbase_reg)
         cvm_bc_free(fn, u, c->gbase_reg, (c->vk->ninsns + 1) * sizeof(uint32_t));
     if (c->bufviews)
-        cvm_bc_free(fn, u, c->bufviews, (c->k->nparams + 1) * sizeof(spv_view));
+        cvm_bc_free(fn, u, c->bufviews, (c->nbase + 1) * sizeof(spv_view));
     if (c->param_view)
-        cvm_bc_free(fn, u, c->param_view, (c->k->nparams + 1) * sizeof(uint32_t));
+        cvm_bc_free(fn, u, c->param_view, (c->nbase + 1) * sizeof(uint32_t));
     if (c->frames)
         cvm_bc_free(fn, u, c->frames, (CVM_BC_MAX_DEPTH + 2) * sizeof(spv_frame));
 }
@@ -116,6 +116,8 @@ void cvm_spv_layout_free(const cvm_bc_module *mod, cvm_spv_layout *layout)
     if (layout->params)
         cvm_bc_free(mod->alloc, mod->alloc_user, layout->params,
                     (layout->nparams ? layout->nparams : 1) * sizeof(cvm_spv_bind));
+    if (layout->syms)
+        cvm_bc_free(mod->alloc, mod->alloc_user, layout->syms, layout->nsyms * sizeof *layout->syms);
     memset(layout, 0, sizeof *layout);
 }
 

@@ -55,6 +55,62 @@ static bool uses_elem(spv_ctx *c, unsigned elem)
     return false;
 }
 
+/* A storage buffer binding seen as a u32 array: the view of base `base`. */
+static void storage_binding(spv_ctx *c, uint32_t base, const char *name)
+{
+    uint32_t b = c->layout->nbindings++;
+    uint32_t s = block_struct(c, rt_array_u32(c, 0));
+    uint32_t var = spv_global(c, SpvStorageClassStorageBuffer, s, name);
+    SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationDescriptorSet, 0);
+    SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationBinding, b);
+    c->param_view[base] = b;
+    make_view(c, &c->bufviews[b], var, SpvStorageClassStorageBuffer, true);
+    c->bufviews[b].binding = b;
+}
+
+/* The global symbol a `sym` instruction addresses, or UINT32_MAX. */
+static uint32_t global_sym_at(spv_ctx *c, uint32_t pc)
+{
+    cvm_bc_insn in;
+    if (!cvm_bc_insn_at(c->k, c->vk->insns[pc].word, &in) || in.op != CVM_OP_SYM || in.nops < 2 ||
+        in.ops[1] >= c->mod->nsymbols || c->mod->symbols[in.ops[1]].space == CVM_SYM_CONST)
+        return UINT32_MAX;
+    return in.ops[1];
+}
+
+/*
+ * Module __device__ symbols the kernel addresses: each is a buffer of its
+ * own on the device (vm/api_module.c), bound after the parameters' buffers
+ * (layout.syms says which binding holds which symbol).
+ */
+static void setup_symbols(spv_ctx *c)
+{
+    cvm_spv_layout *L = c->layout;
+    uint32_t np = c->k->nparams, n = 0;
+    for (uint32_t pc = 0; pc < c->vk->ninsns; pc++) {
+        uint32_t s = global_sym_at(c, pc);
+        if (s != UINT32_MAX && c->param_view[np + s] == UINT32_MAX) {
+            c->param_view[np + s] = 0; /* counted */
+            n++;
+        }
+    }
+    if (!n)
+        return;
+    L->syms = cvm_bc_alloc(c->mod->alloc, c->mod->alloc_user, n * sizeof *L->syms);
+    if (!L->syms) {
+        spv_fail(c, CVM_OUT_OF_MEMORY, "out of memory");
+        return;
+    }
+    L->nsyms = n;
+    uint32_t i = 0;
+    for (uint32_t s = 0; s < c->mod->nsymbols && i < n; s++) {
+        if (c->param_view[np + s] == UINT32_MAX)
+            continue;
+        storage_binding(c, np + s, cvm_bc_str(c->mod, c->mod->symbols[s].name));
+        L->syms[i++] = (cvm_spv_symbind){s, {CVM_SPV_BIND_STORAGE_BUFFER, c->param_view[np + s], 0, 8}};
+    }
+}
+
 static void setup_params(spv_ctx *c)
 {
     const cvm_bc_kernel *k = c->k;
@@ -63,15 +119,8 @@ static void setup_params(spv_ctx *c)
     for (uint32_t p = 0; p < k->nparams; p++) {
         const cvm_bc_param *pa = &k->params[p];
         if (pa->kind == CVM_PARAM_BUFFER) {
-            uint32_t b = L->nbindings++;
-            L->params[p] = (cvm_spv_bind){CVM_SPV_BIND_STORAGE_BUFFER, b, 0, 8};
-            uint32_t s = block_struct(c, rt_array_u32(c, 0));
-            uint32_t var = spv_global(c, SpvStorageClassStorageBuffer, s, cvm_bc_str(c->mod, pa->name));
-            SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationDescriptorSet, 0);
-            SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationBinding, b);
-            c->param_view[p] = b;
-            make_view(c, &c->bufviews[b], var, SpvStorageClassStorageBuffer, true);
-            c->bufviews[b].binding = b;
+            storage_binding(c, p, cvm_bc_str(c->mod, pa->name));
+            L->params[p] = (cvm_spv_bind){CVM_SPV_BIND_STORAGE_BUFFER, c->param_view[p], 0, 8};
         } else {
             uint32_t al = pa->align ? pa->align : 1;
             push = (push + al - 1) / al * al;
@@ -79,6 +128,7 @@ static void setup_params(spv_ctx *c)
             push += pa->size;
         }
     }
+    setup_symbols(c);
     push = (push + 3) / 4 * 4;
     L->push_size = push;
     if (push > 128) {
@@ -156,10 +206,13 @@ cvm_status spv_mem_setup(spv_ctx *c)
 {
     cvm_alloc_fn fn = c->mod->alloc;
     void *u = c->mod->alloc_user;
-    c->bufviews = cvm_bc_alloc(fn, u, (c->k->nparams + 1) * sizeof(spv_view));
-    c->param_view = cvm_bc_alloc(fn, u, (c->k->nparams + 1) * sizeof(uint32_t));
+    c->nbase = c->k->nparams + c->mod->nsymbols;
+    c->bufviews = cvm_bc_alloc(fn, u, (c->nbase + 1) * sizeof(spv_view));
+    c->param_view = cvm_bc_alloc(fn, u, (c->nbase + 1) * sizeof(uint32_t));
     if (!c->bufviews || !c->param_view)
         return spv_fail(c, CVM_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t i = 0; i <= c->nbase; i++)
+        c->param_view[i] = UINT32_MAX;
     c->layout->spec_local_size[0] = 0;
     c->layout->spec_local_size[1] = 1;
     c->layout->spec_local_size[2] = 2;
@@ -324,15 +377,15 @@ static spv_view *view_of(spv_ctx *c, uint32_t r, bool write)
     switch (c->k->regs[r].elem) {
     case CVM_T_PTR_GLOBAL: {
         int32_t base = c->gbase_reg[c->pc] == r ? c->gbase[c->pc] : -1;
-        for (uint32_t p = 0; base == SPV_BASE_DEAD && p < c->k->nparams; p++)
-            if (c->k->params[p].kind == CVM_PARAM_BUFFER) /* never executed: any buffer will do */
-                base = (int32_t)p;
-        if (base < 0) {
+        if (base == SPV_BASE_DEAD && c->layout->nbindings) {
+            v = &c->bufviews[0]; /* never executed: any buffer will do */
+            break;
+        }
+        if (base < 0 || (uint32_t)base >= c->nbase || c->param_view[base] == UINT32_MAX) {
             spv_fail(c, CVM_UNSUPPORTED,
                      "the global pointer in register %%r%u may come from more than one buffer "
-                     "parameter here (module symbol, loaded, or selected or merged between "
-                     "buffers): it needs buffer device address, which this backend does not emit yet",
-                     r);
+                     "here (loaded from memory, or selected or merged between buffers): it needs "
+                     "buffer device address, which this backend does not emit yet", r);
             return NULL;
         }
         v = &c->bufviews[c->param_view[base]];
@@ -619,12 +672,8 @@ bool spv_op_mem(spv_ctx *c, const cvm_bc_insn *in)
         return true;
     case CVM_OP_SYM: {
         const cvm_bc_symbol *s = &c->mod->symbols[in->ops[1]];
-        if (s->space != CVM_SYM_CONST) {
-            spv_fail(c, CVM_UNSUPPORTED, "module __device__ variable '%s' needs a global-memory "
-                     "binding, not implemented by the SPIR-V backend yet", cvm_bc_str(c->mod, s->name));
-            return true;
-        }
-        spv_set(c, in->ops[0], spv_c_u32(c, s->init_off));
+        /* a global symbol is offset 0 of its own buffer; a constant one sits in the const space */
+        spv_set(c, in->ops[0], spv_c_u32(c, s->space == CVM_SYM_CONST ? s->init_off : 0));
         return true;
     }
     case CVM_OP_PTR_ADD: {

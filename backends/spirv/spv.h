@@ -28,7 +28,10 @@ typedef struct cvm_spv_target {
 typedef enum cvm_spv_bind_kind {
     CVM_SPV_BIND_STORAGE_BUFFER = 0, /* descriptor set 0, binding = .binding */
     CVM_SPV_BIND_PUSH_CONSTANT = 1,  /* bytes at .offset in the push-constant block */
-    CVM_SPV_BIND_UNIFORM = 2         /* bytes at .offset in a uniform buffer at .binding */
+    CVM_SPV_BIND_UNIFORM = 2,        /* bytes at .offset in a uniform buffer at .binding */
+    /* The buffer's device address plus the argument's offset, 8 bytes at .offset in the
+     * push-constant block (buffer device address: see docs/backends.md) */
+    CVM_SPV_BIND_ADDRESS = 3
 } cvm_spv_bind_kind;
 
 typedef struct cvm_spv_bind {
@@ -38,6 +41,12 @@ typedef struct cvm_spv_bind {
     uint32_t size;     /* push constants / uniform: bytes */
 } cvm_spv_bind;
 
+/* A module __device__ symbol the kernel addresses: its buffer goes to `bind`. */
+typedef struct cvm_spv_symbind {
+    uint32_t symbol;   /* index in the module's symbol table */
+    cvm_spv_bind bind; /* STORAGE_BUFFER or ADDRESS */
+} cvm_spv_symbind;
+
 typedef struct cvm_spv_layout {
     uint32_t nparams;
     cvm_spv_bind *params;       /* one per kernel parameter */
@@ -45,6 +54,10 @@ typedef struct cvm_spv_layout {
     uint32_t nbindings;         /* storage + uniform bindings in set 0 */
     uint32_t spec_local_size[3];/* specialization constant ids for the local size */
     uint32_t spec_dyn_shared;   /* spec constant id of the dynamic shared size (bytes) */
+    uint32_t nsyms;             /* global module symbols the kernel addresses */
+    cvm_spv_symbind *syms;      /* nsyms entries (NULL when none) */
+    bool device_address;        /* global pointers are device addresses (buffers need the
+                                 * shader-device-address usage and memory flag) */
 } cvm_spv_layout;
 
 /*

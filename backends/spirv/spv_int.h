@@ -93,9 +93,10 @@ typedef struct spv_ctx {
     uint32_t *regvar;                  /* per register: Function variable */
     int32_t *gbase;                    /* per pc: base param of gbase_reg there (SPV_BASE_*) */
     uint32_t *gbase_reg;               /* per pc: its first ptr.global source (UINT32_MAX: none) */
-    uint32_t *param_view;              /* per param: index into views (buffers) */
-    spv_view *bufviews;                /* per buffer binding */
-    uint32_t nbuf;
+    /* Bases of global pointers: parameter p is base p, global symbol s base nparams + s. */
+    uint32_t nbase;
+    uint32_t *param_view;              /* per base: index into bufviews (UINT32_MAX: none) */
+    spv_view *bufviews;                /* per storage buffer binding */
     spv_view push, shared, local, konst;
     uint32_t v_lid, v_wgid, v_nwg, v_gid, v_lidx, v_sgid, v_sglid; /* builtin variables */
     uint32_t wgsize;                   /* spec-constant composite of the cube size */

@@ -160,10 +160,15 @@ cvm_status cvm_vk_variant_build(cvm_device *dev, const uint32_t *words, size_t c
                                 const cvm_spv_layout *spv, cvm_vk_variant *v, cvm_diag *diag);
 /* `bc`: the module whose allocator holds the layout's params, NULL if the caller owns them. */
 void cvm_vk_variant_free(cvm_device *dev, const cvm_bc_module *bc, cvm_vk_variant *v);
-/* `timeout_s` > 0: a sync waiting longer for this launch reports CVM_TIMEOUT (`kname`). */
+/*
+ * `symbufs`: the module's per-symbol buffers (the layout's syms index them;
+ * NULL when it has none). `timeout_s` > 0: a sync waiting longer for this
+ * launch reports CVM_TIMEOUT (`kname`).
+ */
 cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline,
-                           const uint32_t grid[3], const cvm_arg *args, double timeout_s,
-                           const char *kname, cvm_diag *diag);
+                           const uint32_t grid[3], const cvm_arg *args,
+                           cvm_buffer *const *symbufs, double timeout_s, const char *kname,
+                           cvm_diag *diag);
 /*
  * Runs SPIR-V words directly (tests, diagnosis): builds a pipeline for
  * `layout` and local size `block`, dispatches `grid` with `args` (one per

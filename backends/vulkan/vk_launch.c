@@ -184,10 +184,27 @@ static cvm_status bind_set(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v,
     return cvm_vk_result(r, diag, "allocating a descriptor set");
 }
 
+/* The module's __device__ symbols the kernel addresses, each its own buffer at a binding. */
+static cvm_status bind_symbols(const cvm_spv_layout *l, cvm_buffer *const *symbufs,
+                               VkDescriptorBufferInfo *info, uint32_t *nw, cvm_diag *diag)
+{
+    for (uint32_t i = 0; i < l->nsyms; i++) {
+        const cvm_spv_symbind *sb = &l->syms[i];
+        const cvm_buffer *buf = symbufs ? symbufs[sb->symbol] : NULL;
+        if (!buf || sb->bind.kind != CVM_SPV_BIND_STORAGE_BUFFER || sb->bind.binding >= l->nbindings)
+            return cvm_diag_set(diag, CVM_INTERNAL, "module symbol %u has no buffer or binding",
+                                sb->symbol);
+        const vk_buffer *vb = buf->impl;
+        info[*nw] = (VkDescriptorBufferInfo){vb->buffer, 0, vb->vsize};
+        (*nw)++;
+    }
+    return CVM_OK;
+}
+
 /* Fills the descriptor set and the push-constant block from the arguments. */
 static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v,
-                             VkDescriptorSet set, const cvm_arg *args, uint8_t *push,
-                             cvm_diag *diag)
+                             VkDescriptorSet set, const cvm_arg *args, cvm_buffer *const *symbufs,
+                             uint8_t *push, cvm_diag *diag)
 {
     vk_dev *d = vkd(s->dev);
     const cvm_spv_layout *l = &v->spv;
@@ -248,13 +265,25 @@ static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v
                                        .pBufferInfo = &info[nw]};
         nw++;
     }
+    uint32_t first = nw;
+    cvm_status st = bind_symbols(l, symbufs, info, &nw, diag);
+    if (st)
+        return st;
+    for (uint32_t i = first; i < nw; i++)
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = set,
+                                      .dstBinding = l->syms[i - first].bind.binding,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &info[i]};
     d->vk.vkUpdateDescriptorSets(d->device, nw, w, 0, NULL);
     return CVM_OK;
 }
 
 cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline,
-                           const uint32_t grid[3], const cvm_arg *args, double timeout_s,
-                           const char *kname, cvm_diag *diag)
+                           const uint32_t grid[3], const cvm_arg *args,
+                           cvm_buffer *const *symbufs, double timeout_s, const char *kname,
+                           cvm_diag *diag)
 {
     vk_dev *d = vkd(s->dev);
     vk_sub *sub = NULL;
@@ -278,7 +307,7 @@ cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline
         goto fail;
     }
     if ((st = bind_set(s, sub, v, &set, diag)) ||
-        (st = write_args(s, sub, v, set, args, push, diag)))
+        (st = write_args(s, sub, v, set, args, symbufs, push, diag)))
         goto fail;
     d->vk.vkCmdBindPipeline(sub->cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     d->vk.vkCmdBindDescriptorSets(sub->cb, VK_PIPELINE_BIND_POINT_COMPUTE, v->layout, 0, 1, &set,
@@ -307,7 +336,7 @@ cvm_status cvm_vk_run_spirv(cvm_stream *s, const uint32_t *words, size_t count,
     if (!st)
         st = pipe_get(dev, v, block, 0, &pipeline, diag);
     if (!st)
-        st = cvm_vk_dispatch(s, v, pipeline, grid, args, 0, NULL, diag);
+        st = cvm_vk_dispatch(s, v, pipeline, grid, args, NULL, 0, NULL, diag);
     cvm_vk_stream_wait(s);
     cvm_vk_variant_free(dev, NULL, v);
     if (st == CVM_OK && diag)
@@ -536,7 +565,13 @@ cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_co
         s->skipped++;
         return CVM_OK;
     }
-    st = cvm_vk_dispatch(s, v, pipeline, grid, args, cfg->timeout_s,
+    if (v->spv.nsyms && vkd(dev)->staged)
+        /* symbols are written and read through cvm_buffer.data, a host shadow here */
+        return cvm_diag_set(diag, CVM_UNSUPPORTED,
+                            "launch of '%s': module __device__ variables on a device whose "
+                            "buffers are staged (not host-visible) are not implemented",
+                            cvm_bc_str(m->bc, bk->name));
+    st = cvm_vk_dispatch(s, v, pipeline, grid, args, m->symbufs, cfg->timeout_s,
                          cvm_bc_str(m->bc, bk->name), diag);
     if (st == CVM_OK && diag)
         memset(diag, 0, sizeof *diag);
