@@ -2,8 +2,9 @@
  * test_vulkan_mem.c - global memory beyond (parameter, offset) on the
  * vulkan device (lavapipe): module __device__ variables as buffers of
  * their own (host writes and reads through cvm_module_symbol_write/read
- * between launches, atomics on them), and the named rejection on a device
- * whose buffers are staged. The results are checked against host
+ * between launches, atomics on them; refused by name on a device whose
+ * buffers are staged), and buffer device address for global pointers that
+ * are not (parameter, offset) (refused by name on a device without it). The results are checked against host
  * arithmetic and against the cpu device. Skipped with the reason when
  * Vulkan is unavailable; the validation layer must stay silent.
  */
@@ -136,6 +137,148 @@ static void test_symbols_staged(void)
     cvm_device_close(sd);
 }
 
+/*
+ * Buffer device address: the pointer is chosen between two buffers per
+ * unit (select), stored to local memory and loaded back, then used for a
+ * word load, a byte store (the word's other bytes survive) and ptr.diff;
+ * a __device__ counter is reached by its address too. `a` is passed at a
+ * byte offset, which an address carries.
+ */
+static const char bda_cbs[] =
+    ".global hits u32 4 4\n"
+    ".kernel bdamix\n"
+    ".param a buffer u32 readwrite\n"
+    ".param b buffer u32 readwrite\n"
+    ".param out buffer u32 write\n"
+    ".local 16\n"
+    ".reg u32 %t, %h, %one, %z, %v, %dv\n"
+    ".reg u8 %by\n"
+    ".reg bool %c\n"
+    ".reg i64 %off, %four, %d, %i1\n"
+    ".reg ptr.local %l\n"
+    ".reg ptr.global %pa, %pb, %p, %q, %q2, %ph\n"
+    "    sreg.u32 %t, unit_pos.x\n"
+    "    const.u32 %one, 1\n"
+    "    const.u32 %z, 0\n"
+    "    const.i64 %four, 4\n"
+    "    const.i64 %i1, 1\n"
+    "    const.u8 %by, 90\n"
+    "    and.u32 %h, %t, %one\n"
+    "    eq.u32 %c, %h, %z\n"
+    "    param.ptr.global %pa, a, 0\n"
+    "    param.ptr.global %pb, b, 0\n"
+    "    select.ptr.global %p, %pa, %pb, %c\n"
+    "    const.ptr.local %l, 0\n"
+    "    st.ptr.global [%l], %p\n"
+    "    ld.ptr.global %q, [%l]\n"
+    "    shr.u32 %h, %t, %one\n"
+    "    cvt.i64 %off, %h\n"
+    "    mul.i64 %off, %off, %four\n"
+    "    ptr.add.ptr.global %q2, %q, %off\n"
+    "    ld.u32 %v, [%q2]\n"
+    "    ptr.add.ptr.global %q, %q2, %i1\n"
+    "    st.u8 [%q], %by\n"
+    "    sym.ptr.global %ph, hits\n"
+    "    atom.add.relaxed.device.u32 %dv, [%ph], %one\n"
+    "    ptr.diff.i64 %d, %q2, %p\n"
+    "    cvt.u32 %dv, %d\n"
+    "    add.u32 %v, %v, %dv\n"
+    "    cvt.i64 %off, %t\n"
+    "    mul.i64 %off, %off, %four\n"
+    "    param.ptr.global %q, out, 0\n"
+    "    ptr.add.ptr.global %q, %q, %off\n"
+    "    st.u32 [%q], %v\n"
+    "    return\n"
+    ".end\n";
+
+enum { BDA_UNITS = 64, BDA_OFF = 4 /* words */ };
+
+static cvm_status run_bda(cvm_device *dev, uint32_t *a, uint32_t *b, uint32_t *out,
+                          uint32_t *hits, cvm_diag *d)
+{
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *ba = NULL, *bb = NULL, *bo = NULL;
+    cvm_stream *s = cvm_device_stream(dev);
+    size_t na = (BDA_OFF + BDA_UNITS / 2) * 4, nb = BDA_UNITS / 2 * 4;
+    cvm_status st = load(dev, bda_cbs, &m, d);
+    st = st ? st : cvm_kernel_get(m, "bdamix", &k, d);
+    st = st ? st : cvm_buffer_create(dev, na, "a", &ba, d);
+    st = st ? st : cvm_buffer_create(dev, nb, "b", &bb, d);
+    st = st ? st : cvm_buffer_create(dev, BDA_UNITS * 4, "out", &bo, d);
+    st = st ? st : cvm_buffer_write(s, ba, 0, a, na, d);
+    st = st ? st : cvm_buffer_write(s, bb, 0, b, nb, d);
+    cvm_arg args[3] = {{CVM_ARG_BUFFER, ba, BDA_OFF * 4, NULL, 0}, {CVM_ARG_BUFFER, bb, 0, NULL, 0},
+                       {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
+    cvm_launch_config cfg = {{1, 1, 1}, {BDA_UNITS, 1, 1}, 0, 0, 0, 0, 0, 0};
+    st = st ? st : cvm_launch(s, k, &cfg, args, 3, d);
+    st = st ? st : cvm_stream_sync(s, d);
+    st = st ? st : cvm_buffer_read(s, ba, 0, a, na, d);
+    st = st ? st : cvm_buffer_read(s, bb, 0, b, nb, d);
+    st = st ? st : cvm_buffer_read(s, bo, 0, out, BDA_UNITS * 4, d);
+    st = st ? st : cvm_module_symbol_read(s, m, "hits", 0, hits, 4, d);
+    cvm_buffer_free(ba);
+    cvm_buffer_free(bb);
+    cvm_buffer_free(bo);
+    cvm_module_free(m);
+    return st;
+}
+
+static void bda_inputs(uint32_t *a, uint32_t *b)
+{
+    for (uint32_t i = 0; i < BDA_OFF + BDA_UNITS / 2; i++)
+        a[i] = 0x11223300u + i;
+    for (uint32_t i = 0; i < BDA_UNITS / 2; i++)
+        b[i] = 0x44556600u + i;
+}
+
+static void test_bda(void)
+{
+    uint32_t a[BDA_OFF + BDA_UNITS / 2], b[BDA_UNITS / 2], out[BDA_UNITS], hits = 0;
+    uint32_t ca[BDA_OFF + BDA_UNITS / 2], cb[BDA_UNITS / 2], cout[BDA_UNITS], chits = 0;
+    uint32_t wa[BDA_OFF + BDA_UNITS / 2], wb[BDA_UNITS / 2], wout[BDA_UNITS];
+    cvm_diag d;
+    bda_inputs(a, b);
+    bda_inputs(ca, cb);
+    bda_inputs(wa, wb);
+    /* host reference: even units use a (from word BDA_OFF), odd ones b; word t/2 */
+    for (uint32_t t = 0; t < BDA_UNITS; t++) {
+        uint32_t *w = t % 2 ? &wb[t / 2] : &wa[BDA_OFF + t / 2];
+        wout[t] = *w + 4 * (t / 2);
+        *w = (*w & 0xffff00ffu) | 0x5a00u;
+    }
+    cvm_status st = run_bda(vk, a, b, out, &hits, &d);
+    if (!ok(st == CVM_OK, "buffer device address: a pointer selected, stored and loaded (%s)", d.message))
+        return;
+    ok(run_bda(cpu, ca, cb, cout, &chits, &d) == CVM_OK, "the same on cpu (%s)", d.message);
+    ok(!memcmp(out, wout, sizeof out), "loads and ptr.diff through addresses match the host");
+    ok(!memcmp(a, wa, sizeof a) && !memcmp(b, wb, sizeof b),
+       "byte stores through addresses keep the word's other bytes; the offset of 'a' is honoured");
+    is_int(hits, BDA_UNITS, "the __device__ counter, reached by address, counts every unit");
+    ok(!memcmp(out, cout, sizeof out) && !memcmp(a, ca, sizeof a) && !memcmp(b, cb, sizeof b) &&
+           hits == chits, "vulkan matches cpu");
+}
+
+/* A device without the feature (CUBEVM_VK_NO_BDA=1): the named rejection. */
+static void test_no_bda(void)
+{
+    cvm_device *nd = NULL;
+    cvm_diag d;
+    setenv("CUBEVM_VK_NO_BDA", "1", 1);
+    cvm_status st = cvm_device_open("vulkan", NULL, &nd, &d);
+    unsetenv("CUBEVM_VK_NO_BDA");
+    if (!ok(st == CVM_OK, "open vulkan without buffer device address (%s)", d.message))
+        return;
+    ok(!vkd(nd)->target.buffer_device_address, "the feature is off");
+    uint32_t a[BDA_OFF + BDA_UNITS / 2], b[BDA_UNITS / 2], out[BDA_UNITS], hits = 0;
+    bda_inputs(a, b);
+    st = run_bda(nd, a, b, out, &hits, &d);
+    ok(st == CVM_UNSUPPORTED && strstr(d.message, "'bdamix'") && strstr(d.message, "register %r") &&
+           strstr(d.message, "buffer device address, which the device lacks"),
+       "without it the kernel is refused naming the register (%s)", d.message);
+    cvm_device_close(nd);
+}
+
 int main(void)
 {
     char tmp[64];
@@ -164,6 +307,8 @@ int main(void)
         return ok(0, "open cpu (%s)", d.message), done_testing();
     test_symbols();
     test_symbols_staged();
+    test_bda();
+    test_no_bda();
     char first[512];
     uint32_t msgs = cvm_vk_validation_messages(first, sizeof first);
     ok(msgs == 0, "the validation layer stayed silent (%u messages; first: %.300s)", msgs,

@@ -49,8 +49,12 @@ static void assemble(spv_ctx *c, spv_buf *out, uint32_t fn)
         SPV_EM(c, &head, SpvOpCapability, c->capl[i]);
     if (c->exts & SPV_EXT_FLOAT_ADD)
         spv_emit_str(c, &head, SpvOpExtension, 0, "SPV_EXT_shader_atomic_float_add");
+    if ((c->exts & SPV_EXT_PSB) && c->t->spirv_version < 0x10500)
+        spv_emit_str(c, &head, SpvOpExtension, 0, "SPV_KHR_physical_storage_buffer");
     spv_emit_str(c, &head, SpvOpExtInstImport, c->glsl, "GLSL.std.450");
-    SPV_EM(c, &head, SpvOpMemoryModel, SpvAddressingModelLogical, SpvMemoryModelGLSL450);
+    SPV_EM(c, &head, SpvOpMemoryModel,
+           c->bda ? SpvAddressingModelPhysicalStorageBuffer64 : SpvAddressingModelLogical,
+           SpvMemoryModelGLSL450);
     uint32_t ep[80] = {SpvExecutionModelGLCompute, fn};
     unsigned n = 2;
     const char *name = "main";
@@ -142,6 +146,8 @@ static cvm_status setup(spv_ctx *c)
     if (c->k->plane_width && c->k->plane_width != c->t->plane_width)
         return spv_fail(c, CVM_UNSUPPORTED, "the kernel needs plane width %u, the launch has %u",
                         c->k->plane_width, c->t->plane_width);
+    if (spv_mem_plan(c) != CVM_OK)
+        return c->st;
     for (uint32_t r = 0; r < c->k->nregs && c->st == CVM_OK; r++) {
         const cvm_bc_type *ty = &c->k->regs[r];
         char what[32];

@@ -55,6 +55,78 @@ static bool uses_elem(spv_ctx *c, unsigned elem)
     return false;
 }
 
+/* The pointer register an ld/st/atomic addresses through, or UINT32_MAX for other ops. */
+static uint32_t access_reg(const cvm_bc_insn *in)
+{
+    switch (in->op) {
+    case CVM_OP_ST: case CVM_OP_ST_VOLATILE: case CVM_OP_ST_ATOMIC:
+        return in->nops ? in->ops[0] : UINT32_MAX;
+    case CVM_OP_LD: case CVM_OP_LD_VOLATILE: case CVM_OP_LD_ATOMIC:
+        return in->nops > 1 ? in->ops[1] : UINT32_MAX;
+    default:
+        return in->op >= CVM_OP_ATOM_ADD && in->op <= CVM_OP_ATOM_CAS && in->nops > 1 ? in->ops[1]
+                                                                                      : UINT32_MAX;
+    }
+}
+
+/* The static base of the global access at pc (SPV_BASE_DEAD, >= 0, or < 0: none). */
+static int32_t access_base(spv_ctx *c, uint32_t pc, uint32_t r)
+{
+    return c->gbase_reg[pc] == r ? c->gbase[pc] : -1;
+}
+
+cvm_status spv_mem_plan(spv_ctx *c)
+{
+    if (spv_analyse_bases(c) != CVM_OK)
+        return c->st;
+    if (!c->t->buffer_device_address || !c->t->int64)
+        return CVM_OK; /* accesses without a base are rejected where they are met */
+    for (uint32_t pc = 0; pc < c->vk->ninsns && !c->bda; pc++) {
+        cvm_bc_insn in;
+        if (!cvm_bc_insn_at(c->k, c->vk->insns[pc].word, &in))
+            continue;
+        uint32_t r = access_reg(&in);
+        if (r >= c->k->nregs || c->k->regs[r].elem != CVM_T_PTR_GLOBAL)
+            continue;
+        int32_t b = access_base(c, pc, r);
+        c->bda = b != SPV_BASE_DEAD && b < 0;
+    }
+    return CVM_OK;
+}
+
+/*
+ * Buffer device address: buffer parameters and global symbols are u64
+ * addresses in the push-constant block (layout kind ADDRESS); global
+ * memory is reached through PhysicalStorageBuffer pointers made from them.
+ */
+static void setup_addresses(spv_ctx *c, uint32_t *push)
+{
+    cvm_spv_layout *L = c->layout;
+    uint32_t np = c->k->nparams;
+    L->device_address = true;
+    for (uint32_t p = 0; p < np; p++)
+        if (c->k->params[p].kind == CVM_PARAM_BUFFER) {
+            *push = (*push + 7) / 8 * 8;
+            L->params[p] = (cvm_spv_bind){CVM_SPV_BIND_ADDRESS, 0, *push, 8};
+            *push += 8;
+        }
+    for (uint32_t i = 0; i < L->nsyms; i++) {
+        *push = (*push + 7) / 8 * 8;
+        L->syms[i].bind = (cvm_spv_bind){CVM_SPV_BIND_ADDRESS, 0, *push, 8};
+        c->param_view[np + L->syms[i].symbol] = *push; /* sym reads its address there */
+        *push += 8;
+    }
+    spv_cap(c, SpvCapabilityPhysicalStorageBufferAddresses);
+    c->exts |= SPV_EXT_PSB;
+    spv_view *v = &c->gaddr;
+    v->var = 1; /* present; words are reached through OpConvertUToPtr */
+    v->sc = SpvStorageClassPhysicalStorageBuffer;
+    v->ptr_word = spv_t_ptr(c, v->sc, spv_t_int(c, 32));
+    v->atomic_ok = true;
+    v->scope = SpvScopeDevice;
+    v->sem = SpvMemorySemanticsUniformMemoryMask;
+}
+
 /* A storage buffer binding seen as a u32 array: the view of base `base`. */
 static void storage_binding(spv_ctx *c, uint32_t base, const char *name)
 {
@@ -106,7 +178,8 @@ static void setup_symbols(spv_ctx *c)
     for (uint32_t s = 0; s < c->mod->nsymbols && i < n; s++) {
         if (c->param_view[np + s] == UINT32_MAX)
             continue;
-        storage_binding(c, np + s, cvm_bc_str(c->mod, c->mod->symbols[s].name));
+        if (!c->bda)
+            storage_binding(c, np + s, cvm_bc_str(c->mod, c->mod->symbols[s].name));
         L->syms[i++] = (cvm_spv_symbind){s, {CVM_SPV_BIND_STORAGE_BUFFER, c->param_view[np + s], 0, 8}};
     }
 }
@@ -118,7 +191,9 @@ static void setup_params(spv_ctx *c)
     uint32_t push = 0;
     for (uint32_t p = 0; p < k->nparams; p++) {
         const cvm_bc_param *pa = &k->params[p];
-        if (pa->kind == CVM_PARAM_BUFFER) {
+        if (pa->kind == CVM_PARAM_BUFFER && c->bda) {
+            continue; /* an address: setup_addresses */
+        } else if (pa->kind == CVM_PARAM_BUFFER) {
             storage_binding(c, p, cvm_bc_str(c->mod, pa->name));
             L->params[p] = (cvm_spv_bind){CVM_SPV_BIND_STORAGE_BUFFER, c->param_view[p], 0, 8};
         } else {
@@ -129,6 +204,8 @@ static void setup_params(spv_ctx *c)
         }
     }
     setup_symbols(c);
+    if (c->bda && c->st == CVM_OK)
+        setup_addresses(c, &push);
     push = (push + 3) / 4 * 4;
     L->push_size = push;
     if (push > 128) {
@@ -217,8 +294,6 @@ cvm_status spv_mem_setup(spv_ctx *c)
     c->layout->spec_local_size[1] = 1;
     c->layout->spec_local_size[2] = 2;
     c->layout->spec_dyn_shared = 3;
-    if (spv_analyse_bases(c) != CVM_OK)
-        return c->st;
     setup_params(c);
     if (c->st == CVM_OK)
         setup_shared(c);
@@ -235,6 +310,32 @@ cvm_status spv_mem_setup(spv_ctx *c)
 
 /* ---- word access ---- */
 
+static bool is_addr(const spv_view *v) { return v->sc == SpvStorageClassPhysicalStorageBuffer; }
+
+/* The low 32 bits of a byte offset or address (sub-word positions). */
+static uint32_t off32(spv_ctx *c, const spv_view *v, uint32_t off)
+{
+    return is_addr(v) ? spv_op1(c, SpvOpUConvert, spv_t_int(c, 32), off) : off;
+}
+
+/* off + bytes, in the offset's own width. */
+static uint32_t off_plus(spv_ctx *c, const spv_view *v, uint32_t off, uint32_t bytes)
+{
+    if (is_addr(v))
+        return spv_op2(c, SpvOpIAdd, spv_t_int(c, 64), off, spv_c_int(c, 64, bytes));
+    return spv_op2(c, SpvOpIAdd, spv_t_int(c, 32), off, spv_c_u32(c, bytes));
+}
+
+/* A PhysicalStorageBuffer pointer to the `align`-aligned unit holding address a, + plus units. */
+static uint32_t addr_ptr(spv_ctx *c, uint32_t ptr_type, uint32_t a, uint32_t align, uint32_t plus)
+{
+    uint32_t u64 = spv_t_int(c, 64);
+    a = spv_op2(c, SpvOpBitwiseAnd, u64, a, spv_c_int(c, 64, ~(uint64_t)(align - 1)));
+    if (plus)
+        a = spv_op2(c, SpvOpIAdd, u64, a, spv_c_int(c, 64, (uint64_t)plus * align));
+    return spv_op1(c, SpvOpConvertUToPtr, ptr_type, a);
+}
+
 static uint32_t word_ptr(spv_ctx *c, const spv_view *v, uint32_t idx)
 {
     uint32_t id = spv_id(c);
@@ -247,6 +348,8 @@ static uint32_t word_ptr(spv_ctx *c, const spv_view *v, uint32_t idx)
 
 static uint32_t word_at(spv_ctx *c, const spv_view *v, uint32_t off, uint32_t plus)
 {
+    if (is_addr(v))
+        return addr_ptr(c, v->ptr_word, off, 4, plus);
     uint32_t u = spv_t_int(c, 32);
     uint32_t idx = spv_op2(c, SpvOpShiftRightLogical, u, off, spv_c_u32(c, 2));
     if (plus)
@@ -254,44 +357,48 @@ static uint32_t word_at(spv_ctx *c, const spv_view *v, uint32_t off, uint32_t pl
     return word_ptr(c, v, idx);
 }
 
-static uint32_t load_word(spv_ctx *c, uint32_t ptr, bool vol)
+/* Memory operands of a word access: Volatile; PhysicalStorageBuffer needs Aligned. */
+static uint32_t access_ops(const spv_view *v, bool vol, uint32_t *ops)
 {
-    uint32_t id = spv_id(c), u = spv_t_int(c, 32);
-    if (vol)
-        SPV_EM(c, &c->body, SpvOpLoad, u, id, ptr, SpvMemoryAccessVolatileMask);
-    else
-        SPV_EM(c, &c->body, SpvOpLoad, u, id, ptr);
-    return id;
+    ops[0] = (vol ? SpvMemoryAccessVolatileMask : 0) | (is_addr(v) ? SpvMemoryAccessAlignedMask : 0);
+    ops[1] = 4;
+    return ops[0] ? (is_addr(v) ? 2 : 1) : 0;
 }
 
-static void store_word(spv_ctx *c, uint32_t ptr, uint32_t val, bool vol)
+static uint32_t load_word(spv_ctx *c, const spv_view *v, uint32_t ptr, bool vol)
 {
-    if (vol)
-        SPV_EM(c, &c->body, SpvOpStore, ptr, val, SpvMemoryAccessVolatileMask);
-    else
-        SPV_EM(c, &c->body, SpvOpStore, ptr, val);
+    uint32_t w[5] = {spv_t_int(c, 32), spv_id(c), ptr};
+    spv_emit(c, &c->body, SpvOpLoad, w, 3 + access_ops(v, vol, w + 3));
+    return w[1];
+}
+
+static void store_word(spv_ctx *c, const spv_view *v, uint32_t ptr, uint32_t val, bool vol)
+{
+    uint32_t w[4] = {ptr, val};
+    spv_emit(c, &c->body, SpvOpStore, w, 2 + access_ops(v, vol, w + 2));
 }
 
 static unsigned mem_size(unsigned elem)
 {
-    return elem == CVM_T_PTR_GLOBAL ? 8 : cvm_bc_elem_size(elem);
+    return elem == CVM_T_PTR_GLOBAL ? 8 : cvm_bc_elem_size(elem); /* pointers in memory: 8 bytes */
 }
 
 static uint32_t load_scalar(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem, bool vol)
 {
     uint32_t u = spv_t_int(c, 32), t = spv_t_elem(c, elem), size = mem_size(elem);
-    uint32_t w = load_word(c, word_at(c, v, off, 0), vol);
+    uint32_t w = load_word(c, v, word_at(c, v, off, 0), vol);
     if (size == 4)
         return elem == CVM_T_F32 ? spv_op1(c, SpvOpBitcast, t, w) : w;
     if (size == 8) {
-        if (elem == CVM_T_PTR_GLOBAL)
-            return w;
-        uint32_t hi = load_word(c, word_at(c, v, off, 1), vol);
+        if (elem == CVM_T_PTR_GLOBAL && !c->bda)
+            return w; /* a buffer offset: the low word */
+        uint32_t hi = load_word(c, v, word_at(c, v, off, 1), vol);
         uint32_t pair = spv_op2(c, SpvOpCompositeConstruct, spv_t_vec(c, u, 2), w, hi);
         return spv_op1(c, SpvOpBitcast, t, pair);
     }
     uint32_t sh = spv_op2(c, SpvOpShiftLeftLogical, u,
-                          spv_op2(c, SpvOpBitwiseAnd, u, off, spv_c_u32(c, 3)), spv_c_u32(c, 3));
+                          spv_op2(c, SpvOpBitwiseAnd, u, off32(c, v, off), spv_c_u32(c, 3)),
+                          spv_c_u32(c, 3));
     uint32_t x = spv_op2(c, SpvOpShiftRightLogical, u, w, sh);
     if (elem == CVM_T_BOOL)
         return spv_op2(c, SpvOpINotEqual, t, spv_op2(c, SpvOpBitwiseAnd, u, x, spv_c_u32(c, 0xff)),
@@ -304,17 +411,17 @@ static void store_scalar(spv_ctx *c, const spv_view *v, uint32_t off, unsigned e
                          bool vol)
 {
     uint32_t u = spv_t_int(c, 32), size = mem_size(elem);
-    if (size == 4 || elem == CVM_T_PTR_GLOBAL) {
+    if (size == 4 || (elem == CVM_T_PTR_GLOBAL && !c->bda)) {
         uint32_t w = elem == CVM_T_F32 ? spv_op1(c, SpvOpBitcast, u, val) : val;
-        store_word(c, word_at(c, v, off, 0), w, vol);
-        if (elem == CVM_T_PTR_GLOBAL)
-            store_word(c, word_at(c, v, off, 1), spv_c_u32(c, 0), vol);
+        store_word(c, v, word_at(c, v, off, 0), w, vol);
+        if (elem == CVM_T_PTR_GLOBAL) /* a buffer offset: high word zero */
+            store_word(c, v, word_at(c, v, off, 1), spv_c_u32(c, 0), vol);
         return;
     }
     if (size == 8) {
         uint32_t pair = spv_op1(c, SpvOpBitcast, spv_t_vec(c, u, 2), val);
         for (uint32_t i = 0; i < 2; i++)
-            store_word(c, word_at(c, v, off, i),
+            store_word(c, v, word_at(c, v, off, i),
                        spv_op2(c, SpvOpCompositeExtract, u, pair, i) /* literal index */, vol);
         return;
     }
@@ -326,7 +433,8 @@ static void store_scalar(spv_ctx *c, const spv_view *v, uint32_t off, unsigned e
         x = spv_op1(c, SpvOpUConvert, u, n);
     }
     uint32_t sh = spv_op2(c, SpvOpShiftLeftLogical, u,
-                          spv_op2(c, SpvOpBitwiseAnd, u, off, spv_c_u32(c, 3)), spv_c_u32(c, 3));
+                          spv_op2(c, SpvOpBitwiseAnd, u, off32(c, v, off), spv_c_u32(c, 3)),
+                          spv_c_u32(c, 3));
     uint32_t mask = spv_op2(c, SpvOpShiftLeftLogical, u, spv_c_u32(c, size == 1 ? 0xffu : 0xffffu), sh);
     uint32_t nmask = spv_op1(c, SpvOpNot, u, mask);
     uint32_t bits = spv_op2(c, SpvOpShiftLeftLogical, u, x, sh);
@@ -336,9 +444,9 @@ static void store_scalar(spv_ctx *c, const spv_view *v, uint32_t off, unsigned e
         SPV_EM(c, &c->body, SpvOpAtomicAnd, u, spv_id(c), p, sc, sem, nmask);
         SPV_EM(c, &c->body, SpvOpAtomicOr, u, spv_id(c), p, sc, sem, bits);
     } else {
-        uint32_t w = load_word(c, p, vol);
+        uint32_t w = load_word(c, v, p, vol);
         w = spv_op2(c, SpvOpBitwiseOr, u, spv_op2(c, SpvOpBitwiseAnd, u, w, nmask), bits);
-        store_word(c, p, w, vol);
+        store_word(c, v, p, w, vol);
     }
 }
 
@@ -347,9 +455,9 @@ uint32_t spv_mem_load(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem
 {
     if (line == 1)
         return load_scalar(c, v, off, elem, vol);
-    uint32_t w[18] = {spv_t_of(c, elem, line), spv_id(c)}, u = spv_t_int(c, 32);
+    uint32_t w[18] = {spv_t_of(c, elem, line), spv_id(c)};
     for (unsigned i = 0; i < line; i++) {
-        uint32_t o = i ? spv_op2(c, SpvOpIAdd, u, off, spv_c_u32(c, i * mem_size(elem))) : off;
+        uint32_t o = i ? off_plus(c, v, off, i * mem_size(elem)) : off;
         w[2 + i] = load_scalar(c, v, o, elem, vol);
     }
     spv_emit(c, &c->body, SpvOpCompositeConstruct, w, 2 + line);
@@ -363,9 +471,9 @@ static void mem_store(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem
         store_scalar(c, v, off, elem, val, vol);
         return;
     }
-    uint32_t u = spv_t_int(c, 32), t = spv_t_elem(c, elem);
+    uint32_t t = spv_t_elem(c, elem);
     for (unsigned i = 0; i < line; i++) {
-        uint32_t o = i ? spv_op2(c, SpvOpIAdd, u, off, spv_c_u32(c, i * mem_size(elem))) : off;
+        uint32_t o = i ? off_plus(c, v, off, i * mem_size(elem)) : off;
         store_scalar(c, v, o, elem, spv_op2(c, SpvOpCompositeExtract, t, val, i), vol);
     }
 }
@@ -376,7 +484,11 @@ static spv_view *view_of(spv_ctx *c, uint32_t r, bool write)
     spv_view *v = NULL;
     switch (c->k->regs[r].elem) {
     case CVM_T_PTR_GLOBAL: {
-        int32_t base = c->gbase_reg[c->pc] == r ? c->gbase[c->pc] : -1;
+        if (c->bda) {
+            v = &c->gaddr;
+            break;
+        }
+        int32_t base = access_base(c, c->pc, r);
         if (base == SPV_BASE_DEAD && c->layout->nbindings) {
             v = &c->bufviews[0]; /* never executed: any buffer will do */
             break;
@@ -385,7 +497,8 @@ static spv_view *view_of(spv_ctx *c, uint32_t r, bool write)
             spv_fail(c, CVM_UNSUPPORTED,
                      "the global pointer in register %%r%u may come from more than one buffer "
                      "here (loaded from memory, or selected or merged between buffers): it needs "
-                     "buffer device address, which this backend does not emit yet", r);
+                     "buffer device address, which the device lacks%s", r,
+                     c->t->buffer_device_address ? " (with 64-bit integers)" : "");
             return NULL;
         }
         v = &c->bufviews[c->param_view[base]];
@@ -527,7 +640,7 @@ static void atomic64(spv_ctx *c, const cvm_bc_insn *in, spv_view *v)
     default: break;
     }
     const char *why = !c->t->int64_atomics ? "the device lacks Int64Atomics"
-                    : v->sc != SpvStorageClassStorageBuffer ? "only global memory has a 64-bit view"
+                    : v->sc != SpvStorageClassStorageBuffer && !is_addr(v) ? "only global memory has a 64-bit view"
                     : cvm_bc_elem_is_float(in->elem) || !op ? "only integer add/sub/min/max/and/or/xor/exch/cas are"
                                                               " implemented at 64 bits" : NULL;
     if (why) {
@@ -535,7 +648,7 @@ static void atomic64(spv_ctx *c, const cvm_bc_insn *in, spv_view *v)
         return;
     }
     spv_cap(c, SpvCapabilityInt64Atomics);
-    if (!v->var64) {
+    if (!v->var64 && !is_addr(v)) {
         uint32_t arr = spv_id(c), s = spv_id(c);
         SPV_EM(c, &c->types, SpvOpTypeRuntimeArray, arr, u64);
         SPV_EM(c, &c->annot, SpvOpDecorate, arr, SpvDecorationArrayStride, 8);
@@ -546,9 +659,15 @@ static void atomic64(spv_ctx *c, const cvm_bc_insn *in, spv_view *v)
         SPV_EM(c, &c->annot, SpvOpDecorate, v->var64, SpvDecorationDescriptorSet, 0);
         SPV_EM(c, &c->annot, SpvOpDecorate, v->var64, SpvDecorationBinding, v->binding);
     }
-    uint32_t idx = spv_op2(c, SpvOpShiftRightLogical, u, spv_get(c, in->ops[1]), spv_c_u32(c, 3)), p = spv_id(c);
-    SPV_EM(c, &c->body, SpvOpAccessChain, spv_t_ptr(c, SpvStorageClassStorageBuffer, u64), p, v->var64,
-           spv_c_u32(c, 0), idx);
+    uint32_t p;
+    if (is_addr(v)) {
+        p = addr_ptr(c, spv_t_ptr(c, v->sc, u64), spv_get(c, in->ops[1]), 8, 0);
+    } else {
+        uint32_t idx = spv_op2(c, SpvOpShiftRightLogical, u, spv_get(c, in->ops[1]), spv_c_u32(c, 3));
+        p = spv_id(c);
+        SPV_EM(c, &c->body, SpvOpAccessChain, spv_t_ptr(c, SpvStorageClassStorageBuffer, u64), p,
+               v->var64, spv_c_u32(c, 0), idx);
+    }
     uint32_t scope = spv_c_u32(c, scope_of(in->scope)), sem = spv_c_u32(c, sem_of(v, in->order));
     uint32_t b = spv_get(c, in->ops[2]), r = spv_id(c);
     if (op == SpvOpAtomicCompareExchange) {
@@ -651,6 +770,11 @@ static void op_ld_st(spv_ctx *c, const cvm_bc_insn *in)
 static void op_param(spv_ctx *c, const cvm_bc_insn *in)
 {
     uint32_t d = in->ops[0], p = in->ops[1], off = in->ops[2];
+    if (c->k->params[p].kind == CVM_PARAM_BUFFER && c->bda) {
+        uint32_t at = c->layout->params[p].offset; /* its device address */
+        spv_set(c, d, spv_mem_load(c, &c->push, spv_c_u32(c, at), CVM_T_U64, 1, false));
+        return;
+    }
     if (c->k->params[p].kind == CVM_PARAM_BUFFER) {
         spv_set(c, d, spv_c_u32(c, 0)); /* the offset into its own storage buffer */
         return;
@@ -672,20 +796,35 @@ bool spv_op_mem(spv_ctx *c, const cvm_bc_insn *in)
         return true;
     case CVM_OP_SYM: {
         const cvm_bc_symbol *s = &c->mod->symbols[in->ops[1]];
-        /* a global symbol is offset 0 of its own buffer; a constant one sits in the const space */
-        spv_set(c, in->ops[0], spv_c_u32(c, s->space == CVM_SYM_CONST ? s->init_off : 0));
+        /* a global symbol is offset 0 of its own buffer (or its address, pushed);
+         * a constant one sits in the const space */
+        if (s->space != CVM_SYM_CONST && c->bda)
+            spv_set(c, in->ops[0], spv_mem_load(c, &c->push, spv_c_u32(c, c->param_view[c->k->nparams + in->ops[1]]),
+                                                CVM_T_U64, 1, false));
+        else
+            spv_set(c, in->ops[0], spv_c_u32(c, s->space == CVM_SYM_CONST ? s->init_off : 0));
         return true;
     }
     case CVM_OP_PTR_ADD: {
-        uint32_t b = spv_get(c, in->ops[2]);
-        if (cvm_bc_elem_size(c->k->regs[in->ops[2]].elem) == 8)
+        uint32_t b = spv_get(c, in->ops[2]), bw = cvm_bc_elem_size(c->k->regs[in->ops[2]].elem);
+        bool wide = c->bda && c->k->regs[in->ops[0]].elem == CVM_T_PTR_GLOBAL;
+        uint32_t pt = spv_reg_type(c, in->ops[0]);
+        if (wide && bw == 4) /* an address plus a 32-bit offset */
+            b = spv_op1(c, cvm_bc_elem_is_signed(c->k->regs[in->ops[2]].elem) ? SpvOpSConvert
+                                                                              : SpvOpUConvert, pt, b);
+        else if (!wide && bw == 8)
             b = spv_op1(c, SpvOpUConvert, u, b);
-        spv_set(c, in->ops[0], spv_op2(c, SpvOpIAdd, u, spv_get(c, in->ops[1]), b));
+        spv_set(c, in->ops[0], spv_op2(c, SpvOpIAdd, pt, spv_get(c, in->ops[1]), b));
         return true;
     }
     case CVM_OP_PTR_DIFF: {
+        uint32_t i64 = spv_t_int(c, 64);
+        if (c->bda && c->k->regs[in->ops[1]].elem == CVM_T_PTR_GLOBAL) { /* addresses */
+            spv_set(c, in->ops[0], spv_op2(c, SpvOpISub, i64, spv_get(c, in->ops[1]), spv_get(c, in->ops[2])));
+            return true;
+        }
         uint32_t x = spv_op2(c, SpvOpISub, u, spv_get(c, in->ops[1]), spv_get(c, in->ops[2]));
-        spv_set(c, in->ops[0], spv_op1(c, SpvOpSConvert, spv_t_int(c, 64), x));
+        spv_set(c, in->ops[0], spv_op1(c, SpvOpSConvert, i64, x));
         return true;
     }
     case CVM_OP_FENCE: {

@@ -191,6 +191,7 @@ uint32_t spv_t_elem(spv_ctx *c, unsigned elem)
     case CVM_T_F16: return spv_t_float(c, 16);
     case CVM_T_F32: return spv_t_float(c, 32);
     case CVM_T_F64: return spv_t_float(c, 64);
+    case CVM_T_PTR_GLOBAL: return spv_t_int(c, c->bda ? 64 : 32); /* address or buffer offset */
     default: return spv_t_int(c, 32); /* i32, u32 and the 32-bit pointer offsets */
     }
 }
@@ -292,6 +293,8 @@ uint32_t spv_c_of(spv_ctx *c, unsigned elem, unsigned line, uint64_t bits)
         s = spv_c_bool(c, (bits & 1) != 0);
     else if (cvm_bc_elem_is_float(elem))
         s = spv_c_float(c, cvm_bc_elem_size(elem) * 8, bits);
+    else if (elem == CVM_T_PTR_GLOBAL && c->bda)
+        s = spv_c_int(c, 64, bits);
     else if (cvm_bc_elem_is_ptr(elem))
         s = spv_c_u32(c, (uint32_t)bits);
     else

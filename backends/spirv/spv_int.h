@@ -98,6 +98,15 @@ typedef struct spv_ctx {
     uint32_t *param_view;              /* per base: index into bufviews (UINT32_MAX: none) */
     spv_view *bufviews;                /* per storage buffer binding */
     spv_view push, shared, local, konst;
+    /*
+     * Buffer device address (mem.c): some global access has no single buffer
+     * and the target has the feature, so every ptr.global is a u64 device
+     * address and every global access goes through a PhysicalStorageBuffer
+     * pointer (gaddr); parameters and symbols pass their addresses as push
+     * constants.
+     */
+    bool bda;
+    spv_view gaddr;
     uint32_t v_lid, v_wgid, v_nwg, v_gid, v_lidx, v_sgid, v_sglid; /* builtin variables */
     uint32_t wgsize;                   /* spec-constant composite of the cube size */
     uint32_t spec_dyn;                 /* spec constant: dynamic shared bytes */
@@ -113,7 +122,7 @@ typedef struct spv_ctx {
     cvm_spv_layout *layout;
 } spv_ctx;
 
-enum { SPV_EXT_FLOAT_ADD = 1u };
+enum { SPV_EXT_FLOAT_ADD = 1u, SPV_EXT_PSB = 2u };
 
 /* ---- module.c: buffers, ids, types, constants ---- */
 void spv_emit(spv_ctx *c, spv_buf *b, uint32_t op, const uint32_t *ops, unsigned n);
@@ -180,6 +189,7 @@ uint32_t spv_exact_atan(spv_ctx *c, unsigned op, unsigned elem, unsigned line, u
 cvm_status spv_analyse_bases(spv_ctx *c); /* fills gbase/gbase_reg */
 
 /* ---- mem.c ---- */
+cvm_status spv_mem_plan(spv_ctx *c);        /* pointer bases; decides bda (before any type) */
 cvm_status spv_mem_setup(spv_ctx *c);       /* views, bindings, push constants */
 bool spv_op_mem(spv_ctx *c, const cvm_bc_insn *in);
 uint32_t spv_mem_load(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem,

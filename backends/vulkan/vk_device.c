@@ -384,11 +384,13 @@ void cvm_vk_choose_layout(vk_dev *d, uint32_t type_bits, bool force)
         }
 }
 
-static bool staging_forced(void)
+static bool env_on(const char *name)
 {
-    const char *v = getenv("CUBEVM_VK_STAGED");
+    const char *v = getenv(name);
     return v && *v && strcmp(v, "0") != 0;
 }
+
+static bool staging_forced(void) { return env_on("CUBEVM_VK_STAGED"); }
 
 /* Creates the logical device with every reported feature and the compute queue. */
 static cvm_status create_device(vk_dev *d, cvm_diag *diag)
@@ -396,6 +398,12 @@ static cvm_status create_device(vk_dev *d, cvm_diag *diag)
     bool atomic_float = has_extension(d->phys, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     feature_chain c;
     query_features(d, &c, atomic_float);
+    if (env_on("CUBEVM_VK_NO_BDA")) {
+        /* tests: a device without buffer device address (the named rejection) */
+        c.v12.bufferDeviceAddress = VK_FALSE;
+        c.v12.bufferDeviceAddressCaptureReplay = VK_FALSE;
+        c.v12.bufferDeviceAddressMultiDevice = VK_FALSE;
+    }
     fill_target(d, &c);
     /* Robustness costs speed on real GPUs, and cubevm checks bounds itself. */
     c.f2.features.robustBufferAccess = VK_FALSE;

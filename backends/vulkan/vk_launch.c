@@ -167,8 +167,9 @@ static cvm_status bind_set(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v,
                            VkDescriptorSet *out, cvm_diag *diag)
 {
     vk_dev *d = vkd(s->dev);
-    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, v->spv.nbindings},
-                                     {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, v->spv.nbindings}};
+    uint32_t n = v->spv.nbindings ? v->spv.nbindings : 1; /* counts must be positive */
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n},
+                                     {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, n}};
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                      .maxSets = 1,
                                      .poolSizeCount = 2,
@@ -184,19 +185,39 @@ static cvm_status bind_set(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v,
     return cvm_vk_result(r, diag, "allocating a descriptor set");
 }
 
-/* The module's __device__ symbols the kernel addresses, each its own buffer at a binding. */
-static cvm_status bind_symbols(const cvm_spv_layout *l, cvm_buffer *const *symbufs,
-                               VkDescriptorBufferInfo *info, uint32_t *nw, cvm_diag *diag)
+/* The device address of byte `offset` of a buffer (created with the address usage). */
+static bool put_address(const vk_dev *d, const cvm_buffer *buf, size_t offset,
+                        const cvm_spv_bind *b, const cvm_spv_layout *l, uint8_t *push)
+{
+    if (!d->target.buffer_device_address || b->offset + 8 > l->push_size)
+        return false;
+    VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                                    .buffer = ((const vk_buffer *)buf->impl)->buffer};
+    uint64_t a = d->vk.vkGetBufferDeviceAddress(d->device, &ai) + offset;
+    memcpy(push + b->offset, &a, 8);
+    return true;
+}
+
+/*
+ * The module's __device__ symbols the kernel addresses, each its own
+ * buffer: a descriptor at a binding, or its address in the push constants.
+ */
+static cvm_status bind_symbols(const vk_dev *d, const cvm_spv_layout *l,
+                               cvm_buffer *const *symbufs, VkDescriptorBufferInfo *info,
+                               uint32_t *binding, uint32_t *nw, uint8_t *push, cvm_diag *diag)
 {
     for (uint32_t i = 0; i < l->nsyms; i++) {
         const cvm_spv_symbind *sb = &l->syms[i];
         const cvm_buffer *buf = symbufs ? symbufs[sb->symbol] : NULL;
-        if (!buf || sb->bind.kind != CVM_SPV_BIND_STORAGE_BUFFER || sb->bind.binding >= l->nbindings)
+        bool okb = buf && sb->bind.kind == CVM_SPV_BIND_STORAGE_BUFFER && sb->bind.binding < l->nbindings;
+        if (buf && sb->bind.kind == CVM_SPV_BIND_ADDRESS && put_address(d, buf, 0, &sb->bind, l, push))
+            continue;
+        if (!okb)
             return cvm_diag_set(diag, CVM_INTERNAL, "module symbol %u has no buffer or binding",
                                 sb->symbol);
         const vk_buffer *vb = buf->impl;
         info[*nw] = (VkDescriptorBufferInfo){vb->buffer, 0, vb->vsize};
-        (*nw)++;
+        binding[(*nw)++] = sb->bind.binding;
     }
     return CVM_OK;
 }
@@ -234,6 +255,11 @@ static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v
             memcpy(push + b->offset, a->bytes, b->size);
             continue;
         }
+        if (b->kind == CVM_SPV_BIND_ADDRESS) {
+            if (a->kind != CVM_ARG_BUFFER || !put_address(d, a->buffer, a->offset, b, l, push))
+                return cvm_diag_set(diag, CVM_INTERNAL, "parameter %u: no address for it", i);
+            continue;
+        }
         if (b->kind == CVM_SPV_BIND_UNIFORM) {
             if (a->kind != CVM_ARG_BYTES || a->size < b->size)
                 return cvm_diag_set(diag, CVM_INTERNAL, "parameter %u is not bytes", i);
@@ -265,14 +291,14 @@ static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v
                                        .pBufferInfo = &info[nw]};
         nw++;
     }
-    uint32_t first = nw;
-    cvm_status st = bind_symbols(l, symbufs, info, &nw, diag);
+    uint32_t first = nw, binding[64];
+    cvm_status st = bind_symbols(d, l, symbufs, info, binding, &nw, push, diag);
     if (st)
         return st;
     for (uint32_t i = first; i < nw; i++)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                       .dstSet = set,
-                                      .dstBinding = l->syms[i - first].bind.binding,
+                                      .dstBinding = binding[i],
                                       .descriptorCount = 1,
                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                       .pBufferInfo = &info[i]};

@@ -311,7 +311,11 @@ static cvm_status make_buffer(cvm_device *dev, VkDeviceSize size, VkBufferUsageF
         *out_buf = VK_NULL_HANDLE;
         return cvm_diag_set(diag, CVM_UNSUPPORTED, "no host-visible memory for this buffer");
     }
+    /* buffers a shader reaches by address need memory allocated for it */
+    VkMemoryAllocateFlagsInfo fi = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+                                    .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                               .pNext = usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT ? &fi : NULL,
                                .allocationSize = req.size,
                                .memoryTypeIndex = type};
     r = d->vk.vkAllocateMemory(d->device, &ai, NULL, out_mem);
@@ -444,16 +448,20 @@ static void unreserve(cvm_device *dev, uint64_t bytes)
     __atomic_fetch_sub(&dev->mem.used, bytes, __ATOMIC_RELAXED);
 }
 
-static const VkBufferUsageFlags storage_usage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+/* Usage of cubevm buffers: storage, transfers, and a device address where kernels may use one. */
+static VkBufferUsageFlags storage_usage(const vk_dev *d)
+{
+    return VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+           VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+           (d->target.buffer_device_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
+}
 
 /* Device-local memory, zeroed on the device, and a zeroed host shadow at *out_shadow. */
 static cvm_status alloc_staged(cvm_device *dev, vk_buffer *vb, void **out_shadow, cvm_diag *diag)
 {
     vk_dev *d = vkd(dev);
     VkCommandBuffer cb;
-    cvm_status st = make_buffer(dev, vb->vsize, storage_usage, d->local_mem_type, &vb->buffer,
+    cvm_status st = make_buffer(dev, vb->vsize, storage_usage(d), d->local_mem_type, &vb->buffer,
                                 &vb->memory, NULL, diag);
     if (st)
         return st;
@@ -502,7 +510,7 @@ cvm_status cvm_vk_buffer_alloc(cvm_device *dev, size_t size, const char *name,
     if (vb->staged)
         st = alloc_staged(dev, vb, &map, diag);
     else
-        st = cvm_vk_raw_buffer(dev, vb->vsize, storage_usage, &vb->buffer, &vb->memory, &map,
+        st = cvm_vk_raw_buffer(dev, vb->vsize, storage_usage(vkd(dev)), &vb->buffer, &vb->memory, &map,
                                diag);
     if (st) {
         unreserve(dev, vb->vsize);
