@@ -456,9 +456,35 @@ static void test_deduction(void)
     rejects("unbounded struct template recursion is reported",
             "template <int N> struct A { A<N + 1> x; };\n__global__ void k(int *o) { A<0> a; }\n",
             "nested more than 32 deep");
-    rejects("a lambda is rejected by name",
-            "__global__ void k(float *o) { auto f = [](float x) { return x; }; o[0] = f(1.0f); }\n",
-            "lambda expressions are not supported");
+}
+
+/* Lambdas: captures by reference, deduced and trailing return types, generic
+ * (auto) parameters, lambdas passed to templates, called on the spot. */
+static void test_lambdas(void)
+{
+    static const char src[] =
+        "template <typename F> __device__ int apply2(F f, int x) { return f(f(x)); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int base = in[2];\n"
+        "    int hits = 0;\n"
+        "    auto add = [&](int v) { hits++; return v + base; };\n"
+        "    auto twice = [](auto v) { return v + v; };\n"
+        "    auto half = [=](float v) -> int { return (int)(v / 2); };\n"
+        "    out[0] = add(1);\n"
+        "    out[1] = apply2(add, 5);\n"
+        "    out[2] = hits;\n"
+        "    out[3] = (int)(twice(1.25f) * 4);\n"
+        "    out[4] = twice(in[0]);\n"
+        "    out[5] = half(7.0f);\n"
+        "    out[6] = [&] { return base * 2; }();\n"
+        "    auto pick = [&](int i) { if (i < 0) return in[0]; return in[i]; };\n"
+        "    out[7] = pick(-3) + pick(6);\n"
+        "}\n";
+    /* in[2] = 200: 201; 5 + 200 + 200; three calls; 2.5 * 4; -1 * 2; 3; 400; -1 + 5 */
+    static const int32_t want[] = {201, 405, 3, 10, -2, 3, 400, 4};
+    words_are("lambdas: [&] captures, auto parameters, -> T, passed to a template, called on the spot",
+              src, 1, 0, want, 8);
 }
 
 int main(void)
@@ -469,6 +495,7 @@ int main(void)
     test_int_intrinsics();
     test_struct_params();
     test_cg();
+    test_lambdas();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -678,15 +678,28 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         *out = rv(fe_ty(TY_VOID), 0);
         return true;
     }
-    if (strcmp(name, "__ldg") == 0) {
-        if (!want_args(L, call, name, 1, 1))
+    /* loads and stores with cache hints: the hint has no meaning on the VM */
+    static const char *const ld_hint[] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"};
+    static const char *const st_hint[] = {"__stwb", "__stcg", "__stcs", "__stwt"};
+    for (size_t i = 0; i < sizeof ld_hint / sizeof ld_hint[0] + sizeof st_hint / sizeof st_hint[0]; i++) {
+        bool is_ld = i < sizeof ld_hint / sizeof ld_hint[0];
+        if (strcmp(name, is_ld ? ld_hint[i] : st_hint[i - sizeof ld_hint / sizeof ld_hint[0]]) != 0)
+            continue;
+        if (!want_args(L, call, name, is_ld ? 1 : 2, is_ld ? 1 : 2))
             return true;
         fe_val p = fe_rvalue(L, arg(call, 0));
-        if (p.ty->kind != TY_PTR) {
-            fe_error(L->c, call->tok, CVM_SYNTAX, "__ldg needs a pointer");
+        if (p.ty->kind != TY_PTR || p.ty->base->kind == TY_VOID) {
+            fe_error(L->c, call->tok, CVM_SYNTAX, "%s needs a pointer to a value", name);
             return true;
         }
-        *out = fe_load(L, (fe_val){p.ty->base, p.reg, LV_MEM, 0, false, false});
+        fe_val at = {p.ty->base, p.reg, LV_MEM, 0, false, false};
+        if (is_ld) {
+            *out = fe_load(L, at);
+        } else {
+            fe_val v = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_unqual(p.ty->base), call->tok);
+            fe_store(L, at, v, call->tok);
+            *out = rv(fe_ty(TY_VOID), 0);
+        }
         return true;
     }
     if (strcmp(name, "__saturatef") == 0) {

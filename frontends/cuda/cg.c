@@ -158,6 +158,83 @@ static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, const char *m, f
     return true;
 }
 
+/* A name bound to a value for the nodes this file builds (an N_IDENT of it). */
+static fe_node *temp_ident(fe_lower *L, fe_tok *at, const char *name, fe_val v)
+{
+    fe_var *var = fe_alloc(L->c, sizeof *var);
+    fe_node *id = node(L, N_IDENT, at);
+    if (!var || !id)
+        return NULL;
+    var->name = name;
+    var->ty = v.ty;
+    var->val = (fe_val){v.ty, v.reg, LV_NONE, 0, false, false};
+    var->next = L->vars;
+    L->vars = var;
+    id->name = name;
+    return id;
+}
+
+static fe_val op1_u32(fe_lower *L, const char *op, fe_val a)
+{
+    int r = fe_reg(L, RT(TY_U32, 1, 0));
+    fe_emit(L, "%s.u32 %%r%d, %%r%d", op, r, a.reg);
+    return rv(fe_ty(TY_U32), r);
+}
+
+/* The lane of the unit of rank `rank` in `mask` (the rank-th set bit): a binary search on popc. */
+static fe_val lane_of_rank(fe_lower *L, fe_val mask, fe_val rank)
+{
+    fe_val pos = fe_const_int(L, TY_U32, 0), one = fe_const_int(L, TY_U32, 1);
+    for (uint32_t s = 16; s >= 1; s /= 2) {
+        fe_val cand = op_u32(L, "add", pos, fe_const_int(L, TY_U32, s));
+        fe_val below = op_u32(L, "sub", op_u32(L, "shl", one, cand), one);
+        fe_val cnt = op1_u32(L, "popc", op_u32(L, "and", mask, below));
+        int le = fe_reg(L, RT(TY_BOOL, 1, 0)), r = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "le.u32 %%r%d, %%r%d, %%r%d", le, cnt.reg, rank.reg);
+        fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", r, cand.reg, pos.reg, le); /* le ? cand : pos */
+        pos = rv(fe_ty(TY_U32), r);
+    }
+    return pos;
+}
+
+/* coalesced_group: the units active where coalesced_threads() ran, ranked by lane. */
+static bool coalesced_method(fe_lower *L, fe_node *call, fe_val obj, const char *m, fe_val *out)
+{
+    fe_tok *at = call->tok;
+    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false});
+    fe_val lane = sreg_u32(L, "unit_pos_plane");
+    fe_val below = op_u32(L, "sub", op_u32(L, "shl", fe_const_int(L, TY_U32, 1), lane), fe_const_int(L, TY_U32, 1));
+    fe_var *saved = L->vars;
+    if (strcmp(m, "thread_rank") == 0 && cg_want(L, call, m, 0)) {
+        *out = op1_u32(L, "popc", op_u32(L, "and", mask, below));
+    } else if ((strcmp(m, "size") == 0 || strcmp(m, "num_threads") == 0) && cg_want(L, call, m, 0)) {
+        *out = op1_u32(L, "popc", mask);
+    } else if (strcmp(m, "meta_group_rank") == 0 && cg_want(L, call, m, 0)) {
+        *out = fe_const_int(L, TY_U32, 0);
+    } else if (strcmp(m, "meta_group_size") == 0 && cg_want(L, call, m, 0)) {
+        *out = fe_const_int(L, TY_U32, 1);
+    } else if (strcmp(m, "sync") == 0 && cg_want(L, call, m, 0)) {
+        fe_emit(L, "sync_plane %%r%d", mask.reg);
+    } else if (strcmp(m, "shfl") == 0) {
+        if (!cg_want(L, call, m, 2))
+            return true;
+        fe_val rank = fe_convert(L, fe_rvalue(L, call->args->next), fe_ty(TY_U32), at);
+        fe_node *args[3] = {temp_ident(L, at, "__cg_mask", mask), call->args,
+                            temp_ident(L, at, "__cg_lane", lane_of_rank(L, mask, rank))};
+        *out = lower_call(L, call_node(L, at, "__shfl_sync", args, 3));
+    } else if (strcmp(m, "any") == 0 || strcmp(m, "all") == 0) {
+        if (!cg_want(L, call, m, 1))
+            return true;
+        fe_node *args[2] = {temp_ident(L, at, "__cg_mask", mask), call->args};
+        *out = lower_call(L, call_node(L, at, m[1] == 'n' ? "__any_sync" : "__all_sync", args, 2));
+    } else {
+        fe_error(L->c, at, CVM_UNSUPPORTED, "coalesced_group has no member function '%s' in cubevm "
+                 "(thread_rank, size, num_threads, sync, shfl, any, all)", m);
+    }
+    L->vars = saved;
+    return true;
+}
+
 bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
 {
     fe_type *t = obj.ty;
@@ -167,6 +244,13 @@ bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
     *out = rv(fe_ty(TY_VOID), 0);
     if (t->cg == CG_TILE)
         return tile_method(L, call, t->len, m, out);
+    if (t->cg == CG_COALESCED)
+        return coalesced_method(L, call, obj, m, out);
+    if (t->cg == CG_GROUP) {
+        fe_error(L->c, call->tok, CVM_UNSUPPORTED, "a thread_group must be initialized with a group "
+                 "(this_thread_block(), tiled_partition, coalesced_threads()) before '%s'", m);
+        return true;
+    }
     if (t->cg == CG_GRID) { /* reported at the group expression: this_grid() */
         fe_error(L->c, call->a->a ? call->a->a->tok : call->tok, CVM_UNSUPPORTED,
                  strcmp(m, "sync") == 0 ? "grid-wide synchronization (this_grid().sync()) is not supported in kernels"
@@ -248,15 +332,36 @@ bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         *out = fe_construct(L, t, NULL, call->tok);
         return true;
     }
+    if (strcmp(name, "coalesced_threads") == 0) {
+        if (!cg_want(L, call, name, 0))
+            return true;
+        L->uses_plane = true;
+        fe_type *t = fe_cg_type(L->c, CG_COALESCED, 0, NULL);
+        fe_val obj = fe_construct(L, t, NULL, call->tok);
+        int r = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "activemask.u32 %%r%d", r);
+        fe_store(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false}, rv(fe_ty(TY_U32), r), call->tok);
+        *out = obj;
+        return true;
+    }
     if (strcmp(name, "tiled_partition") == 0) {
-        if (call->a->ntargs != 1 || call->a->targs[0]) {
+        int64_t n = 0;
+        if (call->a->ntargs == 0 && cg_nargs(call) == 2) { /* tiled_partition(g, 32): a constant size */
+            if (!fe_const_eval(L->c, call->args->next, &n)) {
+                fe_error(L->c, call->args->next->tok, CVM_UNSUPPORTED,
+                         "tiled_partition(g, n) needs a tile size known at compile time in cubevm "
+                         "(a constant power of two up to 32)");
+                return true;
+            }
+        } else if (call->a->ntargs != 1 || call->a->targs[0]) {
             fe_error(L->c, call->tok, CVM_UNSUPPORTED,
-                     "tiled_partition needs the tile size as a template argument (tiled_partition<32>(g))");
+                     "tiled_partition needs a tile size: tiled_partition<32>(g) or tiled_partition(g, 32)");
             return true;
+        } else {
+            n = call->a->tvals[0];
+            if (!cg_want(L, call, name, 1))
+                return true;
         }
-        int64_t n = call->a->tvals[0];
-        if (!cg_want(L, call, name, 1))
-            return true;
         fe_type *g = fe_type_of(L, call->args);
         if (g->kind != TY_STRUCT || (g->cg != CG_BLOCK && g->cg != CG_TILE) || n < 1 || n > 32 || (n & (n - 1)) ||
             (g->cg == CG_TILE && (uint32_t)n > g->len)) {

@@ -84,10 +84,15 @@ struct fe_type {
     int cg;             /* cooperative-groups objects (CG_*), empty structs the builtins know */
     struct fe_template *tmpl; /* an instance of this struct template (Name<...> inside it) */
     fe_type *cg_next;   /* the context's list of them */
+    /* a lambda's closure: methods holds its operator(); lambda_env is the
+     * lowering's variable list where the lambda expression was evaluated
+     * (the captures: names resolve there, so [&] and [=] both see them) */
+    bool is_lambda;
+    void *lambda_env;
 };
 
 /* cooperative_groups types: groups, and the reduction operators of cg::reduce */
-enum { CG_NONE, CG_BLOCK, CG_TILE, CG_GRID, CG_FAMILY, CG_PLUS, CG_LESS, CG_GREATER, CG_BIT_AND,
+enum { CG_NONE, CG_BLOCK, CG_TILE, CG_GRID, CG_GROUP, CG_COALESCED, CG_FAMILY, CG_PLUS, CG_LESS, CG_GREATER, CG_BIT_AND,
        CG_BIT_OR, CG_BIT_XOR };
 
 /* ---- AST ---- */
@@ -96,7 +101,7 @@ typedef enum fe_nk {
     /* expressions */
     N_INT, N_FLOAT, N_STR, N_IDENT, N_BIN, N_ASSIGN, N_UNARY, N_PREINC, N_PREDEC, N_POSTINC,
     N_POSTDEC, N_COND, N_COMMA, N_CAST, N_SIZEOF, N_CALL, N_INDEX, N_MEMBER, N_ARROW, N_INITLIST,
-    N_BOOL, N_THIS,
+    N_BOOL, N_THIS, N_LAMBDA,
     /* statements */
     N_BLOCK, N_DECL, N_EXPR, N_IF, N_FOR, N_WHILE, N_DO, N_SWITCH, N_CASE, N_DEFAULT, N_BREAK,
     N_CONTINUE, N_RETURN, N_EMPTY, N_STATIC_ASSERT,
@@ -288,5 +293,8 @@ void fe_struct_layout(fe_type *t);
 fe_type *fe_no_ref(fe_ctx *c, fe_type *t);  /* t without its reference */
 /* The cooperative-groups type of this kind (tile: n lanes; operators: element type elem). */
 fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem);
+/* The placeholder type of an `auto` parameter of a lambda (the argument's type at each call). */
+fe_type *fe_auto_type(void);
+bool fe_is_auto(const fe_type *t); /* that placeholder, qualified or a reference */
 
 #endif

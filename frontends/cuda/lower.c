@@ -294,6 +294,8 @@ static fe_var *memory_var(fe_lower *L, const char *name, fe_type *t, const fe_va
 static void local_decl(fe_lower *L, fe_node *d)
 {
     fe_type *t = d->ty;
+    if (t && t->cg == CG_GROUP && !t->is_ref && d->a)
+        t = NULL; /* thread_group g = ...: the group the initializer makes, as with auto */
     for (fe_var *v = L->vars; v && v != L->scope; v = v->next)
         if (strcmp(v->name, d->name) == 0) {
             fe_error(L->c, d->tok, CVM_SYNTAX, "redefinition of '%s'", d->name);
@@ -610,7 +612,24 @@ static void return_stmt(fe_lower *L, fe_node *s)
         fe_emit(L, "return");
         return;
     }
-    if (s->a) {
+    if (s->a && f->deduce && f->ret_reg < 0) { /* the first return of a lambda: its type */
+        fe_val v = fe_gen(L, s->a);
+        fe_type *t = v.ty->kind == TY_ARRAY ? fe_ptr_to(L->c, v.ty->base) : fe_unqual(v.ty);
+        f->ret_ty = t;
+        if (t->kind == TY_VOID) {
+            f->ret_reg = -1;
+        } else if (in_memory(t)) {
+            uint32_t off = local_alloc(L, t);
+            f->ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
+            fe_emit(L, "const.ptr.local %%r%d, %u", f->ret_reg, off);
+            fe_copy_mem(L, (fe_val){t, f->ret_reg, LV_MEM, 0, false, false}, v, t);
+        } else {
+            v = fe_load(L, v);
+            f->ret_reg = fe_reg(L, L->rtypes[v.reg]);
+            fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
+        }
+        f->deduce = false;
+    } else if (s->a) {
         if (f->ret_reg < 0) {
             fe_rvalue(L, s->a);
         } else if (f->ret_ref) {
@@ -729,6 +748,8 @@ static bool params_match(fe_node *fn, int nargs)
 /* How well an argument of type `at` fits a parameter of type `pt`; -1: not at all. */
 static int arg_score(fe_type *at, fe_type *pt)
 {
+    if (fe_is_auto(pt) || (pt->cg == CG_GROUP && at->cg >= CG_BLOCK && at->cg <= CG_COALESCED))
+        return 3;
     at = fe_unqual(at);
     pt = fe_unqual(pt);
     if (at->kind == TY_ARRAY)
@@ -855,6 +876,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         return fe_const_int(L, TY_I32, 0);
     }
     fe_val vals[32];
+    fe_type *ptys[32]; /* the parameters' types, `auto` ones the argument's */
     int n = 0;
     fe_node *p = fn->params;
     for (; p && n < nargs; p = p->next) {
@@ -863,24 +885,41 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
             fe_error(L->c, at, CVM_LIMIT, "more than 32 arguments");
             return fe_const_int(L, TY_I32, 0);
         }
-        if (p->ty->is_ref) {
-            if (v.lv == LV_NONE && !p->ty->is_const) {
+        fe_type *pty = p->ty;
+        if (fe_unqual(pty)->cg == CG_GROUP && v.ty->kind == TY_STRUCT && v.ty->cg >= CG_BLOCK &&
+            v.ty->cg <= CG_COALESCED) {
+            /* thread_group g: the group the caller passes (the body is inlined for it) */
+            pty = fe_unqual(v.ty);
+            if (p->ty->is_ref)
+                pty = fe_ref_to(L->c, pty);
+        } else if (fe_is_auto(pty)) {
+            fe_type *a = v.ty->kind == TY_ARRAY ? fe_ptr_to(L->c, v.ty->base) : fe_unqual(v.ty);
+            pty = fe_qualified(L->c, a, pty->is_const, false);
+            if (p->ty->is_ref)
+                pty = fe_ref_to(L->c, pty);
+        }
+        ptys[n] = pty;
+        if (pty->is_ref) {
+            if (v.lv == LV_NONE && !pty->is_const) {
                 fe_error(L->c, at, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
                 return fe_const_int(L, TY_I32, 0);
             }
-            if (v.lv == LV_NONE || (v.ty->kind == TY_STRUCT && p->ty->kind != TY_STRUCT))
-                v = fe_convert(L, fe_load(L, v), fe_no_ref(L->c, p->ty), at);
-        } else if (!in_memory(p->ty)) {
-            v = fe_convert(L, fe_load(L, v), p->ty, at);
+            if (v.lv == LV_NONE || (v.ty->kind == TY_STRUCT && pty->kind != TY_STRUCT))
+                v = fe_convert(L, fe_load(L, v), fe_no_ref(L->c, pty), at);
+        } else if (!in_memory(pty)) {
+            v = fe_convert(L, fe_load(L, v), pty, at);
         }
         vals[n++] = v;
     }
-    for (; p && n < 32; p = p->next) /* default arguments */
+    for (; p && n < 32; p = p->next) { /* default arguments */
+        ptys[n] = p->ty;
         vals[n++] = fe_convert(L, fe_rvalue(L, p->a), p->ty, at);
-    fe_type *rty = fe_no_ref(L->c, fe_unqual(fn->ty));
-    fe_frame fr = {.fn = fn, .ret_reg = -1, .ret_ty = rty, .up = L->frame};
-    bool ref = fn->ty->is_ref;
-    if (fn->ty->kind != TY_VOID) {
+    }
+    bool deduce = !fn->ty, lambda = fn->owner && fn->owner->is_lambda;
+    fe_type *rty = deduce ? NULL : fe_no_ref(L->c, fe_unqual(fn->ty));
+    fe_frame fr = {.fn = fn, .ret_reg = -1, .ret_ty = rty, .up = L->frame, .deduce = deduce};
+    bool ref = !deduce && fn->ty->is_ref;
+    if (!deduce && fn->ty->kind != TY_VOID) {
         if (ref) {
             fr.ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)); /* the first return sets the space */
         } else if (in_memory(fn->ty)) {
@@ -898,39 +937,41 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     fe_var *saved = L->vars;
     int ntaken = L->ntaken;
     scan_taken(L, fn->body);
-    L->vars = L->globals;
-    if (obj)
+    /* a lambda's body sees the names where it was made (its captures, `this`) */
+    L->vars = lambda && fn->owner->lambda_env ? fn->owner->lambda_env : L->globals;
+    if (obj && !lambda)
         bind_this(L, *obj, fn->owner);
     int i = 0;
     for (fe_node *q = fn->params; q && i < n; q = q->next, i++) {
         if (!q->name)
             continue;
-        fe_var *v = bind(L, q->name, q->ty);
+        fe_type *qty = ptys[i];
+        fe_var *v = bind(L, q->name, qty);
         if (!v)
             break;
-        if (q->ty->is_ref) {
+        if (qty->is_ref) {
             if (vals[i].lv == LV_NONE) { /* const T& to a temporary: a fresh copy */
                 int reg = fe_reg(L, L->rtypes[vals[i].reg]);
                 fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
-                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(q->ty)), reg, LV_REG, 0, false, false};
+                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(qty)), reg, LV_REG, 0, false, false};
             } else {
                 v->val = vals[i];
             }
-        } else if (in_memory(q->ty)) {
+        } else if (in_memory(qty)) {
             v->mem = MEM_LOCAL;
-            v->offset = local_alloc(L, q->ty);
-            if (vals[i].lv != LV_MEM || vals[i].ty->kind != q->ty->kind) {
+            v->offset = local_alloc(L, qty);
+            if (vals[i].lv != LV_MEM || vals[i].ty->kind != qty->kind) {
                 fe_error(L->c, at, CVM_SYNTAX, "argument %d of '%s' has the wrong type", i + 1, fn->name);
                 break;
             }
-            fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], q->ty);
-        } else if (is_taken(L, q->name) && q->ty->kind != TY_PTR) {
+            fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], qty);
+        } else if (is_taken(L, q->name) && qty->kind != TY_PTR) {
             L->vars = v->next; /* rebound in memory */
-            memory_var(L, q->name, fe_unqual(q->ty), &vals[i], at);
+            memory_var(L, q->name, fe_unqual(qty), &vals[i], at);
         } else { /* by value: a fresh register the body may modify */
             int reg = fe_reg(L, L->rtypes[vals[i].reg]);
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
-            v->val = (fe_val){fe_unqual(q->ty), reg, LV_REG, 0, false, false};
+            v->val = (fe_val){fe_unqual(qty), reg, LV_REG, 0, false, false};
         }
     }
     fe_emit(L, "block");
@@ -952,7 +993,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     fe_loc(L, at);
     if (fr.ret_reg < 0)
         return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false, false};
-    if (ref || in_memory(fn->ty))
+    if (ref || in_memory(fr.ret_ty))
         return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false, false};
     return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false, false};
 }

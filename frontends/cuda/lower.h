@@ -40,6 +40,7 @@ typedef struct fe_frame {
     fe_type *ret_ty;
     int blocks;         /* block depth inside the function's block */
     bool ret_ref;       /* returns a reference: ret_reg holds its address */
+    bool deduce;        /* a lambda without `-> T`: the first return sets ret_ty and ret_reg */
     struct fe_frame *up;
 } fe_frame;
 

@@ -913,7 +913,10 @@ static fe_val call(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_SYNTAX, "no member function named '%s'", e->a->name);
         return bad(L);
     }
-    if (e->a->kind != N_IDENT) {
+    if (e->a->kind != N_IDENT) { /* [&] { ... }(), Op()(a, b): operator() of a temporary */
+        fe_val obj = fe_gen(L, e->a);
+        if (!L->c->err && obj.ty->kind == TY_STRUCT && method_call(L, e, obj, "operator()", &out))
+            return out;
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "function pointers are not supported in kernels");
         return bad(L);
     }
@@ -1041,6 +1044,9 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
     case N_STR:
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "string literals are only supported as printf formats");
         return bad(L);
+    case N_LAMBDA: /* the closure: an empty object; calls resolve names where it was made */
+        e->ty->lambda_env = L->vars;
+        return fe_construct(L, e->ty, NULL, e->tok);
     case N_THIS: {
         fe_var *self = fe_lookup(L, "this");
         if (self)

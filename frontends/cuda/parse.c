@@ -194,6 +194,8 @@ static void builtin_types(fe_ctx *c)
     /* cooperative groups: group types, and names that are types only before '<' */
     push_tname(c, "thread_block", fe_cg_type(c, CG_BLOCK, 0, NULL), false, 0);
     push_tname(c, "grid_group", fe_cg_type(c, CG_GRID, 0, NULL), false, 0);
+    push_tname(c, "thread_group", fe_cg_type(c, CG_GROUP, 0, NULL), false, 0);
+    push_tname(c, "coalesced_group", fe_cg_type(c, CG_COALESCED, 0, NULL), false, 0);
     static const char *const family[] = {"thread_block_tile", "plus", "less", "greater",
                                          "bit_and", "bit_or", "bit_xor"};
     for (size_t i = 0; i < sizeof family / sizeof family[0]; i++)
@@ -482,7 +484,7 @@ static fe_node *param_list(fe_ctx *c)
         fe_tok *at = peek(c);
         fe_type *bt = declspec(c, &st, NULL);
         fe_tok *nt = NULL;
-        fe_type *t = declarator(c, bt ? bt : fe_ty(TY_I32), &nt);
+        fe_type *t = declarator(c, bt ? bt : fe_auto_type(), &nt); /* auto: generic lambdas */
         if (t->kind == TY_ARRAY) /* array parameters are pointers */
             t = fe_ptr_to(c, t->base);
         fe_node *p = new_node(c, N_DECL, nt ? nt : at);
@@ -664,6 +666,60 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
     return n;
 }
 
+/*
+ * [captures](params) specifiers -> ret { body }: a closure type (an empty
+ * struct) whose one method, operator(), is the body. Captures are not
+ * copied: the body sees the enclosing names where the lambda is evaluated
+ * (lower_expr.c), which is [&]; for [=] it differs only when the enclosing
+ * code changes a captured variable after making the lambda.
+ */
+static fe_node *lambda(fe_ctx *c)
+{
+    fe_tok *t = next(c); /* [ */
+    int depth = 1;
+    while (!c->err && depth > 0 && peek(c)->kind != TK_EOF) {
+        fe_tok *k = next(c);
+        depth += fe_tok_is(k, "[") - fe_tok_is(k, "]");
+    }
+    while (accept(c, "__device__") || accept(c, "__host__"))
+        ;
+    fe_node *f = new_node(c, N_FUNC, t);
+    fe_tname *saved = c->tnames;
+    f->name = "operator()";
+    f->storage = FE_S_DEVICE;
+    if (is(c, "("))
+        f->params = param_list(c);
+    for (fe_node *p = f->params; p; p = p->next)
+        if (p->name)
+            shadow(c, p->name);
+    while (accept(c, "mutable") || accept(c, "constexpr") || accept(c, "noexcept") ||
+           accept(c, "__device__") || accept(c, "__host__"))
+        ;
+    if (accept(c, "->"))
+        f->ty = type_name(c); /* else NULL: deduced from the first return */
+    if (!is(c, "{")) {
+        fe_error(c, peek(c), CVM_SYNTAX, "expected the body of the lambda");
+        c->tnames = saved;
+        return new_node(c, N_INT, t);
+    }
+    f->body = compound(c);
+    c->tnames = saved;
+    fe_type *ty = fe_alloc(c, sizeof *ty);
+    fe_node *n = new_node(c, N_LAMBDA, t);
+    if (!ty || !n)
+        return n ? n : new_node(c, N_INT, t);
+    ty->kind = TY_STRUCT;
+    ty->name = fe_fmt(c, "lambda at %u:%u", t->line, t->col);
+    ty->is_lambda = true;
+    ty->align = 1;
+    fe_struct_layout(ty);
+    ty->complete = true;
+    ty->methods = f;
+    f->owner = ty;
+    n->ty = ty;
+    return n;
+}
+
 static fe_node *primary(fe_ctx *c)
 {
     fe_tok *t = peek(c);
@@ -748,10 +804,8 @@ static fe_node *primary(fe_ctx *c)
         expect(c, ")");
         return n;
     }
-    if (fe_tok_is(t, "[")) {
-        unsupported(c, t, "lambda expressions are not supported in kernels; use a __device__ function");
-        return new_node(c, N_INT, t);
-    }
+    if (fe_tok_is(t, "["))
+        return lambda(c);
     if (fe_tok_is(t, "dynamic_cast")) {
         unsupported(c, t, "dynamic_cast is not supported in kernels");
         return new_node(c, N_INT, t);
@@ -1075,6 +1129,14 @@ static fe_node *stmt(fe_ctx *c)
         return compound(c);
     if (accept(c, ";"))
         return new_node(c, N_EMPTY, t);
+    if ((fe_tok_is(t, "namespace") && peek_at(c, 1)->kind == TK_IDENT && fe_tok_is(peek_at(c, 2), "=")) ||
+        (fe_tok_is(t, "using") && fe_tok_is(peek_at(c, 1), "namespace"))) {
+        /* namespace cg = cooperative_groups; using namespace ...: namespaces are not scopes here */
+        while (!c->err && !is(c, ";") && peek(c)->kind != TK_EOF)
+            next(c);
+        expect(c, ";");
+        return new_node(c, N_EMPTY, t);
+    }
     if (accept(c, "if")) {
         fe_node *n = new_node(c, N_IF, t);
         accept(c, "constexpr");

@@ -316,6 +316,19 @@ void fe_p_template_decl(fe_ctx *c)
     fe_tok *name = NULL;
     while (fe_p_peek_at(c, k)->kind != TK_EOF && !fe_tok_is(fe_p_peek_at(c, k), "(") &&
            !fe_tok_is(fe_p_peek_at(c, k), "{") && !fe_tok_is(fe_p_peek_at(c, k), ";")) {
+        if ((fe_tok_is(fe_p_peek_at(c, k), "__launch_bounds__") || fe_tok_is(fe_p_peek_at(c, k), "__align__")) &&
+            fe_tok_is(fe_p_peek_at(c, k + 1), "(")) {
+            /* `void __launch_bounds__(BM * BN) name(`: the parentheses are not the parameters */
+            int depth = 0;
+            k++;
+            do {
+                fe_tok *p = fe_p_peek_at(c, k++);
+                if (p->kind == TK_EOF)
+                    break;
+                depth += fe_tok_is(p, "(") - fe_tok_is(p, ")");
+            } while (depth > 0);
+            continue;
+        }
         if (fe_p_peek_at(c, k)->kind == TK_IDENT)
             name = fe_p_peek_at(c, k);
         k++;

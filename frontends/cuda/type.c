@@ -274,6 +274,7 @@ fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem)
             return t;
     static const char *const names[] = {
         [CG_BLOCK] = "thread_block", [CG_TILE] = "thread_block_tile", [CG_GRID] = "grid_group",
+        [CG_GROUP] = "thread_group", [CG_COALESCED] = "coalesced_group",
         [CG_FAMILY] = "cooperative_groups template", [CG_PLUS] = "plus", [CG_LESS] = "less",
         [CG_GREATER] = "greater", [CG_BIT_AND] = "bit_and", [CG_BIT_OR] = "bit_or", [CG_BIT_XOR] = "bit_xor",
     };
@@ -290,8 +291,27 @@ fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem)
         fe_type_str(elem, en, sizeof en);
     t->name = kind == CG_TILE ? fe_fmt(c, "thread_block_tile<%u>", n)
               : elem ? fe_fmt(c, "%s<%s>", names[kind], en) : names[kind];
+    if (kind == CG_COALESCED) { /* holds the mask of the units it was made with */
+        fe_member *m = fe_alloc(c, sizeof *m);
+        if (m) {
+            m->name = "__mask";
+            m->ty = fe_ty(TY_U32);
+            t->members = m;
+        }
+    }
     fe_struct_layout(t);
     t->cg_next = c->cg_types;
     c->cg_types = t;
     return t;
+}
+
+fe_type *fe_auto_type(void)
+{
+    static fe_type auto_ty = {.kind = TY_VOID, .name = "auto", .complete = true};
+    return &auto_ty;
+}
+
+bool fe_is_auto(const fe_type *t)
+{
+    return t && t->kind == TY_VOID && t->name && strcmp(t->name, "auto") == 0;
 }
