@@ -487,6 +487,113 @@ static void test_lambdas(void)
               src, 1, 0, want, 8);
 }
 
+/* Member function templates, trivial destructors, explicit specializations
+ * of function templates, &p of a pointer to global memory. */
+static void test_members_specs(void)
+{
+    static const char src[] =
+        "template <typename T> struct Acc {\n"
+        "    T s;\n"
+        "    __device__ Acc() : s(0) {}\n"
+        "    __device__ ~Acc() {}\n"
+        "    template <typename U> __device__ void add(U v) { s += (T)v * 2; }\n"
+        "    template <int K> __device__ T scaled() const { return s * K; }\n"
+        "};\n"
+        "struct Plain { int v; __device__ ~Plain() = default; };\n"
+        "template <typename T> __device__ T twice(T x) { return x + x; }\n"
+        "template <> __device__ int twice<int>(int x) { return x * 3; }\n"
+        "template <> __device__ short twice(short x) { return 7; }\n"
+        "__device__ void advance(const int **pp, int k) { *pp += k; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Acc<int> a;\n"
+        "    a.add(2);\n"
+        "    a.add(1.75f);\n"
+        "    out[0] = a.s;\n"
+        "    out[1] = a.scaled<3>();\n"
+        "    out[2] = a.template scaled<2>();\n"
+        "    Plain p; p.v = 4; out[3] = p.v;\n"
+        "    out[4] = twice(5);\n"
+        "    out[5] = (int)twice(2.5f);\n"
+        "    out[6] = twice((short)1);\n"
+        "    const int *q = in;\n"
+        "    advance(&q, 2);\n"
+        "    out[7] = q[0];\n"
+        "    const int **qq = &q;\n"
+        "    *qq += 4;\n"
+        "    out[8] = *q;\n"
+        "}\n";
+    /* s = 4 + (int)1.75f * 2 = 6; 18; 12; 4; the int specialization 15; the
+     * primary 5; the deduced short specialization 7; in[2] = 200; in[6] = 5 */
+    static const int32_t want[] = {6, 18, 12, 4, 15, 5, 7, 200, 5};
+    words_are("member templates, trivial destructors, function template specializations, &p", src, 1, 0,
+              want, 9);
+}
+
+/* thread_group parameters (the Programming Guide's reduce_sum), a runtime
+ * tiled_partition(g, 16) with a constant size, coalesced_threads(). */
+static void test_thread_group(void)
+{
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "using namespace cooperative_groups;\n"
+        "__device__ int reduce_sum(thread_group g, int *temp, int val)\n"
+        "{\n"
+        "    int lane = g.thread_rank();\n"
+        "    for (int i = g.size() / 2; i > 0; i /= 2) {\n"
+        "        temp[lane] = val;\n"
+        "        g.sync();\n"
+        "        if (lane < i) val += temp[lane + i];\n"
+        "        g.sync();\n"
+        "    }\n"
+        "    return val;\n"
+        "}\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    __shared__ int temp[64];\n"
+        "    thread_block b = this_thread_block();\n"
+        "    int t = threadIdx.x;\n"
+        "    int s = reduce_sum(b, temp, t);\n"
+        "    if (t == 0) out[0] = s;\n"
+        "    __syncthreads();\n"
+        "    thread_group tile = tiled_partition(b, 16);\n"
+        "    int ts = reduce_sum(tile, temp + t / 16 * 16, t);\n"
+        "    if (tile.thread_rank() == 0) out[1 + t / 16] = ts;\n"
+        "    if (t % 3 == 0) {\n"
+        "        coalesced_group g = coalesced_threads();\n"
+        "        out[8 + t] = g.thread_rank() * 1000 + g.size() * 10 + g.shfl(t, 1) % 10;\n"
+        "    }\n"
+        "}\n";
+    int32_t want[8 + 64];
+    memset(want, 0, sizeof want);
+    want[0] = 63 * 64 / 2;
+    for (int q = 0; q < 4; q++)
+        want[1 + q] = 16 * 16 * q + 15 * 16 / 2;
+    for (int t = 0; t < 64; t += 3) { /* per warp: lanes 0, 3, ... of warp 0 and 33, 36, ... of warp 1 */
+        int w = t / 32, rank = 0, size = 0, second = -1;
+        for (int u = w * 32; u < w * 32 + 32; u++)
+            if (u % 3 == 0) {
+                if (u < t)
+                    rank++;
+                if (size == 1)
+                    second = u;
+                size++;
+            }
+        want[8 + t] = rank * 1000 + size * 10 + second % 10;
+    }
+    int32_t got[NOUT];
+    memset(got, 0, sizeof got);
+    int good = run_k("thread_group", src, 64, 0, got);
+    for (int i = 0; good && i < 8 + 64; i++)
+        if (i >= 5 && i < 8)
+            continue;
+        else if (got[i] != want[i]) {
+            diag("thread_group: out[%d] = %d, want %d", i, got[i], want[i]);
+            good = 0;
+        }
+    ok(good, "thread_group parameters, tiled_partition(g, 16), coalesced_threads()");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -496,6 +603,8 @@ int main(void)
     test_struct_params();
     test_cg();
     test_lambdas();
+    test_members_specs();
+    test_thread_group();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

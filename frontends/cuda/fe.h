@@ -89,6 +89,7 @@ struct fe_type {
      * (the captures: names resolve there, so [&] and [=] both see them) */
     bool is_lambda;
     void *lambda_env;
+    struct fe_template *mtemplates; /* member function templates (on the root of the copies) */
 };
 
 /* cooperative_groups types: groups, and the reduction operators of cg::reduce */
@@ -159,6 +160,8 @@ typedef struct fe_template {
     uint32_t tok_begin, tok_end; /* the declaration after `template <...>` */
     bool is_struct;
     struct fe_tinst *insts; /* struct templates: the instances made so far */
+    fe_type *owner;      /* member templates: the struct */
+    struct fe_tname *scope; /* member templates: the names in scope at the declaration */
     struct fe_template *next;
 } fe_template;
 
@@ -166,6 +169,7 @@ typedef struct fe_tinst {
     fe_type *targs[8];
     int64_t tvals[8];
     fe_type *ty;
+    struct fe_node *fn; /* function templates: an explicit specialization (template <> f<float>) */
     struct fe_tinst *next;
 } fe_tinst;
 
@@ -219,6 +223,7 @@ typedef struct fe_ctx {
     unsigned inst_comptime; /* the next fe_instantiate leaves these value parameters
                                unbound (bit i: parameter i): comptime parameters */
     fe_type *cg_types;   /* cooperative-groups types made so far (fe_cg_type) */
+    fe_type *tmpl_owner; /* the struct whose body holds the template being declared */
 } fe_ctx;
 
 /* ---- util (compile.c) ---- */

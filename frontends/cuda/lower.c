@@ -403,6 +403,13 @@ static void local_decl(fe_lower *L, fe_node *d)
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, z.reg);
         }
     }
+    if (t->kind == TY_PTR && is_taken(L, d->name) && (!d->a || fe_space_of(L, r) == SP_GLOBAL)) {
+        /* &p of a pointer to global memory: p lives in local memory (pointers there are global) */
+        fe_val v = d->a ? (fe_val){t, r, LV_NONE, 0, false, false} : fe_const_int(L, TY_I32, 0);
+        v.is_null = !d->a;
+        memory_var(L, d->name, t, &v, d->tok);
+        return;
+    }
     fe_var *var = bind(L, d->name, t);
     if (var)
         var->val = (fe_val){fe_unqual(t), r, LV_REG, 0, false, false};
@@ -965,7 +972,8 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 break;
             }
             fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], qty);
-        } else if (is_taken(L, q->name) && qty->kind != TY_PTR) {
+        } else if (is_taken(L, q->name) &&
+                   (qty->kind != TY_PTR || fe_space_of(L, vals[i].reg) == SP_GLOBAL)) {
             L->vars = v->next; /* rebound in memory */
             memory_var(L, q->name, fe_unqual(qty), &vals[i], at);
         } else { /* by value: a fresh register the body may modify */
@@ -1252,7 +1260,7 @@ static void kernel_params(fe_lower *L, fe_node *fn)
         }
         int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
         fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, name);
-        if (is_taken(L, name) && t->kind != TY_PTR) {
+        if (is_taken(L, name)) { /* &p of a buffer pointer: kept in local memory like any scalar */
             L->vars = v->next;
             memory_var(L, name, fe_unqual(t), &(fe_val){fe_unqual(t), r, LV_NONE, 0, false, false}, p->tok);
             continue;

@@ -795,6 +795,11 @@ static fe_val unary(fe_lower *L, fe_node *e)
     }
     case '&': {
         fe_val lv = fe_gen(L, e->a);
+        if (lv.lv != LV_MEM && lv.ty->kind == TY_PTR) {
+            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "taking the address of a pointer to shared or local "
+                     "memory is not supported (only pointers to global memory can be stored in memory)");
+            return bad(L);
+        }
         if (lv.lv != LV_MEM) {
             fe_error(L->c, e->tok, CVM_UNSUPPORTED,
                      "taking the address of a register variable is not supported; use a reference");
@@ -869,6 +874,40 @@ static fe_val ident(fe_lower *L, fe_node *e)
     return bad(L);
 }
 
+/* obj.f(args) of a member function template f: arguments deduced from the call. */
+static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
+{
+    fe_type *root = obj.ty->origin ? obj.ty->origin : obj.ty;
+    fe_template *t = root->mtemplates;
+    while (t && strcmp(t->name, name) != 0)
+        t = t->next;
+    if (!t)
+        return false;
+    fe_val vals[32];
+    fe_type *types[32];
+    int n = 0;
+    for (fe_node *a = e->args; a; a = a->next) {
+        if (n == 32) {
+            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
+            return false;
+        }
+        vals[n] = fe_gen(L, a);
+        types[n] = vals[n].ty;
+        n++;
+    }
+    fe_type *targs[8];
+    int64_t tvals[8];
+    fe_node *fn = NULL;
+    if (e->a->ntargs)
+        fn = fe_instantiate(L->c, t, e->a->targs, e->a->tvals, e->a->ntargs, e->tok);
+    else if (fe_deduce(L->c, t, types, n, targs, tvals))
+        fn = fe_instantiate(L->c, t, targs, tvals, t->nparams, e->tok);
+    else
+        fe_error(L->c, e->tok, CVM_SYNTAX, "cannot deduce the template arguments of member '%s'", name);
+    *out = fn && !L->c->err ? fe_call_fn(L, e->tok, fn, &obj, vals, n) : bad(L);
+    return true;
+}
+
 /* obj.name(args) / p->name(args) / name(args) inside a member function */
 static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
 {
@@ -880,7 +919,7 @@ static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, f
     for (fe_node *m = obj.ty->methods; m && !found; m = m->next)
         found = strcmp(m->name, name) == 0;
     if (!found)
-        return false;
+        return member_template_call(L, e, obj, name, out);
     for (fe_node *a = e->args; a; a = a->next) {
         if (n == 32) {
             fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");

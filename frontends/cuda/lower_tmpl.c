@@ -55,6 +55,9 @@ static bool comptime_kernel(fe_lower *L, fe_template *t, fe_type **targs, const 
             mask |= 1u << i;
     if (!mask || t->is_struct)
         return false;
+    for (const fe_tinst *i = t->insts; i; i = i->next)
+        if (i->fn)
+            return false; /* explicit specializations: each instance folded, so they are found */
     const char *name = comptime_name(c, t, targs, mask);
     if (!name)
         return false;

@@ -880,6 +880,25 @@ static fe_node *primary(fe_ctx *c)
     return new_node(c, N_INT, t);
 }
 
+/* At '<' after obj.name: true when a template argument list closes before
+ * a '(' (obj.f<3>(), obj.f<float, 2>(x)) rather than a comparison. */
+static bool member_targs_ahead(fe_ctx *c)
+{
+    int depth = 0;
+    for (uint32_t k = 0; k < 64; k++) {
+        fe_tok *t = peek_at(c, k);
+        if (t->kind == TK_EOF || fe_tok_is(t, ";") || fe_tok_is(t, "{") || fe_tok_is(t, "&&") ||
+            fe_tok_is(t, "||") || fe_tok_is(t, "?") || fe_tok_is(t, "="))
+            return false;
+        depth += fe_tok_is(t, "<") - fe_tok_is(t, ">");
+        if (fe_tok_is(t, ">>"))
+            depth -= 2;
+        if (depth <= 0)
+            return fe_tok_is(peek_at(c, k + 1), "(");
+    }
+    return false;
+}
+
 static fe_node *postfix(fe_ctx *c)
 {
     fe_node *e = primary(c);
@@ -903,10 +922,23 @@ static fe_node *postfix(fe_ctx *c)
         } else if (accept(c, ".") || accept(c, "->")) {
             fe_node *n = new_node(c, fe_tok_is(t, ".") ? N_MEMBER : N_ARROW, t);
             n->a = e;
+            bool tmpl = accept(c, "template"); /* obj.template f<3>() */
             fe_tok *m = expect_ident(c);
             n->name = tok_name(c, m);
             n->tok = m;
             e = n;
+            if (is(c, "<") && (tmpl || member_targs_ahead(c))) { /* obj.f<3>(): a member template */
+                fe_type *targs[8];
+                int64_t tvals[8];
+                int na = template_args(c, targs, tvals);
+                n->targs = fe_alloc(c, sizeof *n->targs * 8);
+                n->tvals = fe_alloc(c, sizeof *n->tvals * 8);
+                if (n->targs && n->tvals) {
+                    memcpy(n->targs, targs, sizeof targs);
+                    memcpy(n->tvals, tvals, sizeof tvals);
+                    n->ntargs = na;
+                }
+            }
         } else if (accept(c, "++") || accept(c, "--")) {
             fe_node *n = new_node(c, fe_tok_is(t, "++") ? N_POSTINC : N_POSTDEC, t);
             n->a = e;

@@ -73,11 +73,36 @@ static fe_node *member_function(fe_ctx *c, fe_type *t, fe_type *ret, fe_tok *nt,
     return f;
 }
 
+/* ~Name() {} or = default: nothing to run. A destructor with a body would
+ * have to run at every scope exit, which is not implemented. */
+static void destructor(fe_ctx *c)
+{
+    fe_tok *tilde = fe_p_next(c);
+    fe_p_expect_ident(c);
+    fe_p_expect(c, "(");
+    fe_p_accept(c, "void");
+    fe_p_expect(c, ")");
+    while (fe_p_accept(c, "noexcept") || fe_p_accept(c, "override"))
+        ;
+    if (fe_p_accept(c, "=")) { /* = default / = delete */
+        fe_p_expect_ident(c);
+        fe_p_expect(c, ";");
+        return;
+    }
+    if (fe_p_accept(c, "{") && !fe_p_accept(c, "}")) {
+        fe_p_unsupported(c, tilde, "destructors with a body are not supported in kernels (an empty one is fine)");
+        return;
+    }
+    fe_p_accept(c, ";");
+}
+
 static fe_type *struct_body(fe_ctx *c, fe_type *t)
 {
     fe_member **link = &t->members;
     fe_node **mlink = &t->methods;
     while (!c->err && !fe_p_is(c, "}")) {
+        if (fe_p_accept(c, ";"))
+            continue;
         if (fe_p_accept(c, "public") || fe_p_accept(c, "private") || fe_p_accept(c, "protected")) {
             fe_p_expect(c, ":");
             continue;
@@ -87,18 +112,21 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             break;
         }
         if (fe_p_is(c, "template")) {
-            fe_p_unsupported(c, fe_p_peek(c), "member templates are not supported");
-            break;
-        }
-        if (fe_p_is(c, "~")) {
-            fe_p_unsupported(c, fe_p_peek(c), "destructors are not supported in kernels");
-            break;
+            fe_type *outer = c->tmpl_owner;
+            c->tmpl_owner = t;
+            fe_p_template_decl(c);
+            c->tmpl_owner = outer;
+            continue;
         }
         unsigned storage = 0;
         uint32_t save = c->pos;
         while (fn_specifier(fe_p_peek(c)))
             fe_p_next(c);
         fe_tok *start = fe_p_peek(c);
+        if (fe_tok_is(start, "~")) {
+            destructor(c);
+            continue;
+        }
         /* constructor `Name (`, conversion operator `operator T ()` */
         bool ctor = fe_tok_is(start, t->name) && fe_tok_is(fe_p_peek_at(c, 1), "(");
         bool conv = fe_tok_is(start, "operator") && fe_p_is_typename(c, fe_p_peek_at(c, 1));
@@ -278,6 +306,76 @@ static void explicit_specialization(fe_ctx *c, fe_tok *at)
     fe_p_expect(c, ";");
 }
 
+static bool same_args(const fe_template *t, const fe_tinst *i, fe_type **targs, const int64_t *tvals)
+{
+    for (int k = 0; k < t->nparams; k++)
+        if (t->pis_type[k] ? !targs[k] || !i->targs[k] || !fe_same_type(i->targs[k], targs[k])
+                           : i->tvals[k] != tvals[k])
+            return false;
+    return true;
+}
+
+/* template <> T f<args>(params) { ... } (or f(params), the arguments deduced
+ * from the parameter types): used by fe_instantiate for those arguments. */
+static void function_specialization(fe_ctx *c)
+{
+    unsigned storage = 0;
+    uint32_t lb = 0;
+    fe_type *base = fe_p_declspec(c, &storage, &lb);
+    fe_tok *nt = NULL;
+    fe_type *ty = fe_p_declarator(c, base ? base : fe_ty(TY_I32), &nt);
+    if (c->err)
+        return;
+    const char *name = nt ? fe_p_tok_name(c, nt) : "";
+    fe_template *t = nt ? fe_find_template(c, name) : NULL;
+    if (!t || t->is_struct) {
+        fe_error(c, nt ? nt : fe_p_peek(c), CVM_UNSUPPORTED,
+                 "explicit specialization of '%s', which is not a function template declared before it", name);
+        return;
+    }
+    fe_type *targs[8] = {0};
+    int64_t tvals[8] = {0};
+    int n = fe_p_is(c, "<") ? fe_p_template_args(c, targs, tvals) : -1;
+    if (!fe_p_is(c, "(")) {
+        fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected '(' after the name of the specialized function");
+        return;
+    }
+    fe_node *f = fe_p_function(c, ty, nt, storage, lb);
+    if (c->err || !f)
+        return;
+    if (n < 0) { /* arguments deduced from the parameter types */
+        fe_type *types[32] = {0};
+        int np = 0;
+        for (fe_node *p = f->params; p && np < 32; p = p->next)
+            types[np++] = p->ty;
+        if (!fe_deduce(c, t, types, np, targs, tvals)) {
+            fe_error(c, nt, CVM_SYNTAX, "cannot deduce the template arguments of this specialization of "
+                     "'%s'; name them: %s<...>(...)", name, name);
+            return;
+        }
+        n = t->nparams;
+    }
+    if (n != t->nparams) {
+        fe_error(c, nt, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name, t->nparams, n);
+        return;
+    }
+    for (fe_tinst *i = t->insts; i; i = i->next)
+        if (i->fn && same_args(t, i, targs, tvals)) {
+            fe_error(c, nt, CVM_SYNTAX, "redefinition of the specialization of '%s'", name);
+            return;
+        }
+    fe_tinst *inst = fe_alloc(c, sizeof *inst);
+    if (!inst)
+        return;
+    for (int k = 0; k < n; k++) {
+        inst->targs[k] = targs[k];
+        inst->tvals[k] = tvals[k];
+    }
+    inst->fn = f;
+    inst->next = t->insts;
+    t->insts = inst;
+}
+
 void fe_p_template_decl(fe_ctx *c)
 {
     fe_tok *t = fe_p_next(c); /* template */
@@ -308,6 +406,10 @@ void fe_p_template_decl(fe_ctx *c)
     fe_p_expect(c, ">");
     if (tp->nparams == 0 && (fe_p_is(c, "struct") || fe_p_is(c, "class"))) {
         explicit_specialization(c, t);
+        return;
+    }
+    if (tp->nparams == 0) {
+        function_specialization(c);
         return;
     }
     tp->tok_begin = c->pos;
@@ -341,6 +443,18 @@ void fe_p_template_decl(fe_ctx *c)
     tp->name = fe_p_tok_name(c, name);
     fe_p_skip_balanced(c);
     tp->tok_end = c->pos;
+    if (c->tmpl_owner && !tp->is_struct) { /* a member function template */
+        fe_type *root = c->tmpl_owner->origin ? c->tmpl_owner->origin : c->tmpl_owner;
+        tp->owner = c->tmpl_owner;
+        tp->scope = c->tnames; /* the enclosing struct template's arguments */
+        tp->next = root->mtemplates;
+        root->mtemplates = tp;
+        return;
+    }
+    if (c->tmpl_owner) {
+        fe_p_unsupported(c, t, "nested struct templates are not supported");
+        return;
+    }
     tp->next = c->templates;
     c->templates = tp;
     if (tp->is_struct)
@@ -355,11 +469,17 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_
                  t->nparams, n);
         return NULL;
     }
+    if (!c->inst_comptime)
+        for (fe_tinst *i = t->insts; i; i = i->next)
+            if (i->fn && same_args(t, i, targs, tvals))
+                return i->fn; /* an explicit specialization */
     uint32_t saved_pos = c->pos;
     fe_tname *saved = c->tnames;
     fe_node *saved_funcs = c->funcs;
     unsigned comptime = c->inst_comptime;
     c->inst_comptime = 0;
+    if (t->scope)
+        c->tnames = t->scope;
     for (int i = 0; i < n; i++) {
         if (t->pis_type[i] != (targs[i] != NULL)) {
             fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
@@ -380,9 +500,11 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_
     fe_type *base = fe_p_declspec(c, &storage, &lb);
     fe_tok *nt = NULL;
     fe_type *ty = fe_p_declarator(c, base ? base : fe_ty(TY_I32), &nt);
-    if (!c->err && nt && fe_p_is(c, "("))
-        f = fe_p_function(c, ty, nt, storage, lb);
-    else if (!c->err)
+    if (!c->err && nt && fe_p_is(c, "(")) {
+        f = fe_p_function(c, ty, nt, storage | (t->owner ? FE_S_DEVICE : 0), lb);
+        if (f && t->owner)
+            f->owner = t->owner;
+    } else if (!c->err)
         fe_error(c, where, CVM_UNSUPPORTED, "only function templates are supported");
     c->funcs = saved_funcs;
     c->pos = saved_pos;
