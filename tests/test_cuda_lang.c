@@ -594,6 +594,34 @@ static void test_thread_group(void)
     ok(good, "thread_group parameters, tiled_partition(g, 16), coalesced_threads()");
 }
 
+/* Default template arguments, explicit instantiations compiled by default,
+ * the pre-CUDA 9 warp functions, M_PI without an include (as nvcc). */
+static void test_defaults_legacy(void)
+{
+    static const char src[] =
+        "template <typename T, int R = 2> __device__ T rep(T x) { return x * R; }\n"
+        "template <typename T = int, int N = 3> struct V { T a[N]; };\n"
+        "template <int B = 4> __global__ void unused(int *o) { o[0] = B; }\n"
+        "template __global__ void unused<>(int *);\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    V<> v;\n"
+        "    V<short, 5> w;\n"
+        "    out[0] = rep(3) + rep<int, 5>(1);\n"
+        "    out[1] = sizeof(v) * 100 + sizeof(w);\n"
+        "    int lane = threadIdx.x;\n"
+        "    int d = __shfl_down(lane, 1) + __shfl_xor(lane, 3) * 100;\n"
+        "    unsigned b = __ballot(lane & 1);\n"
+        "    int vote = __any(lane == 7) + __all(lane < 31) * 2;\n"
+        "    if (lane == 4) { out[2] = d; out[3] = (int)b; out[4] = vote; }\n"
+        "    out[5] = (int)(M_PI * 1000);\n"
+        "}\n";
+    /* 6 + 5; 12 * 100 + 10; lane 5 + lane 7 * 100; odd lanes; any 1, all 0; 3141 */
+    static const int32_t want[] = {11, 1210, 705, (int32_t)0xaaaaaaaau, 1, 3141};
+    words_are("default template arguments, explicit instantiation, __shfl_down/__ballot, M_PI", src, 32, 0,
+              want, 6);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -605,6 +633,7 @@ int main(void)
     test_lambdas();
     test_members_specs();
     test_thread_group();
+    test_defaults_legacy();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -820,6 +820,31 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
     return false;
 }
 
+/* The warp functions before CUDA 9 (__shfl_down(v, d), __ballot(p), ...):
+ * their _sync form with the full mask, as they behave on a converged warp. */
+static bool legacy_warp_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    static const char *const legacy[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor",
+                                         "__any", "__all", "__ballot"};
+    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++) {
+        if (strcmp(name, legacy[i]) != 0)
+            continue;
+        fe_node *mask = fe_alloc(L->c, sizeof *mask), *callee = fe_alloc(L->c, sizeof *callee);
+        fe_node *sync = fe_alloc(L->c, sizeof *sync);
+        if (!mask || !callee || !sync)
+            return true;
+        *mask = (fe_node){.kind = N_INT, .tok = call->tok, .ival = 0xffffffffu, .is_unsigned = true,
+                          .next = call->args};
+        *callee = *call->a;
+        callee->name = fe_fmt(L->c, "%s_sync", name);
+        *sync = *call;
+        sync->a = callee;
+        sync->args = mask;
+        return fe_builtin_call(L, sync, callee->name, out);
+    }
+    return false;
+}
+
 bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
     static const char *const rejected[] = {"cudaMalloc", "cudaDeviceSynchronize", "cudaMemcpy"};
@@ -832,6 +857,7 @@ bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
            warp_call(L, call, name, out) || bits_call(L, call, name, out) || int_misc_call(L, call, name, out) ||
            bitcast_call(L, call, name, out) || minmax_call(L, call, name, out) ||
            math_call(L, call, name, out) || print_call(L, call, name, out) ||
-           misc_call(L, call, name, out) || fe_cg_call(L, call, name, out);
+           misc_call(L, call, name, out) || fe_cg_call(L, call, name, out) ||
+           legacy_warp_call(L, call, name, out);
 }
 

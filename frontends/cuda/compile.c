@@ -309,6 +309,7 @@ cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
     po.defines = defs;
     po.ndefines = opts ? opts->define_count : 0;
     po.alloc = c->alloc;
+    po.implicit_cuda_runtime = 1; /* as nvcc: M_PI, size_t, FLT_MAX without an include */
     st = cvm_fe_pp(src, len, filename, &po, &pp_text, &pp_len, diag);
     if (st)
         goto fail;

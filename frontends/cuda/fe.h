@@ -157,6 +157,9 @@ typedef struct fe_template {
     const char *pnames[8];
     bool pis_type[8];
     fe_type *ptypes[8];  /* value parameters: their type */
+    bool has_def[8];     /* default arguments (template <int N = 256, class T = float>) */
+    fe_type *pdef_ty[8];
+    int64_t pdef_val[8];
     uint32_t tok_begin, tok_end; /* the declaration after `template <...>` */
     bool is_struct;
     struct fe_tinst *insts; /* struct templates: the instances made so far */
@@ -170,6 +173,7 @@ typedef struct fe_tinst {
     int64_t tvals[8];
     fe_type *ty;
     struct fe_node *fn; /* function templates: an explicit specialization (template <> f<float>) */
+    struct fe_template *tmpl; /* fe_ctx.explicit_insts: the template instantiated */
     struct fe_tinst *next;
 } fe_tinst;
 
@@ -224,6 +228,7 @@ typedef struct fe_ctx {
                                unbound (bit i: parameter i): comptime parameters */
     fe_type *cg_types;   /* cooperative-groups types made so far (fe_cg_type) */
     fe_type *tmpl_owner; /* the struct whose body holds the template being declared */
+    fe_tinst *explicit_insts; /* template __global__ void k<float>(...);: kernels compiled by default */
 } fe_ctx;
 
 /* ---- util (compile.c) ---- */
@@ -262,6 +267,8 @@ bool fe_tok_is(const fe_tok *t, const char *s);
 fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
                         const fe_tok *where);
 fe_template *fe_find_template(fe_ctx *c, const char *name);
+/* Completes n explicit arguments of t with its defaults; the new count (n when some lack one). */
+int fe_template_defaults(const fe_template *t, fe_type **targs, int64_t *tvals, int n);
 /* Deduces the arguments of function template t from call argument types. */
 bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals);
 /* The struct type `t<args>` (instantiated once per argument list). */

@@ -107,6 +107,9 @@ static bool wanted(const char *name, const char *const *kernels, uint32_t n)
     return false;
 }
 
+static void instance_kernel(fe_lower *L, fe_template *t, fe_type **targs, const int64_t *tvals, int k,
+                            const char *spec);
+
 static void template_kernel(fe_lower *L, const char *spec)
 {
     /* "name<args>": the arguments are parsed by the parser (types or constants) */
@@ -168,13 +171,51 @@ static void template_kernel(fe_lower *L, const char *spec)
         if (*p == ',')
             p++;
     }
-    if (k == t->nparams && comptime_kernel(L, t, targs, tvals))
+    instance_kernel(L, t, targs, tvals, k, spec);
+}
+
+/* Template t's instance named spec: a comptime kernel or a folded one. */
+static void instance_kernel(fe_lower *L, fe_template *t, fe_type **targs, const int64_t *tvals, int k,
+                            const char *spec)
+{
+    fe_ctx *c = L->c;
+    int64_t vals[8] = {0};
+    for (int i = 0; i < k && i < 8; i++)
+        vals[i] = tvals[i];
+    int given = k;
+    k = fe_template_defaults(t, targs, vals, k);
+    tvals = vals;
+    /* with defaults the name lacks arguments an instance lookup needs: fold, named as asked */
+    if (given == t->nparams && comptime_kernel(L, t, targs, tvals))
         return;
     fe_node *fn = fe_instantiate(c, t, targs, tvals, k, NULL);
     if (fn && !(fn->storage & FE_S_GLOBAL))
         fe_error(c, fn->tok, CVM_SYNTAX, "'%s' is not a __global__ function", spec);
     if (fn && !c->err)
         fe_lower_kernel(L, fn, spec);
+}
+
+/* The canonical name of an explicit instantiation: "k<float, 4>". */
+static const char *explicit_name(fe_ctx *c, const fe_tinst *i)
+{
+    fe_buf b = {0};
+    fe_buf_printf(c, &b, "%s<", i->tmpl->name);
+    for (int k = 0; k < i->tmpl->nparams; k++) {
+        char ty[128];
+        if (i->targs[k])
+            fe_type_str(i->targs[k], ty, sizeof ty);
+        else
+            snprintf(ty, sizeof ty, "%lld", (long long)i->tvals[k]);
+        if (i->targs[k] && i->targs[k]->kind == TY_I64)
+            snprintf(ty, sizeof ty, "long long");
+        else if (i->targs[k] && i->targs[k]->kind == TY_U64)
+            snprintf(ty, sizeof ty, "unsigned long long");
+        fe_buf_printf(c, &b, "%s%s", k ? ", " : "", ty);
+    }
+    fe_buf_printf(c, &b, ">");
+    const char *name = b.p ? fe_strndup(c, b.p, b.len) : NULL;
+    fe_buf_free(c, &b);
+    return name;
 }
 
 /* The name of a __global__ function template (the first declared), or NULL. */
@@ -218,6 +259,21 @@ cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkern
                 found = true;
         if (!found && kernels[i]) {
             template_kernel(L, kernels[i]);
+            count++;
+        }
+    }
+    if (!nkernels) { /* explicit instantiations, in source order */
+        fe_tinst *rev = NULL;
+        for (fe_tinst *i = c->explicit_insts, *nx; i; i = nx) {
+            nx = i->next;
+            i->next = rev;
+            rev = i;
+        }
+        c->explicit_insts = rev;
+        for (fe_tinst *i = rev; i && !c->err; i = i->next) {
+            const char *name = explicit_name(c, i);
+            if (name)
+                instance_kernel(L, i->tmpl, i->targs, i->tvals, i->tmpl->nparams, name);
             count++;
         }
     }

@@ -266,7 +266,7 @@ static void explicit_specialization(fe_ctx *c, fe_tok *at)
     }
     fe_type *targs[8];
     int64_t tvals[8];
-    int n = fe_p_template_args(c, targs, tvals);
+    int n = fe_template_defaults(t, targs, tvals, fe_p_template_args(c, targs, tvals));
     if (!c->err && n != t->nparams)
         fe_error(c, nt, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name, t->nparams, n);
     for (int k = 0; k < n && !c->err; k++)
@@ -335,7 +335,7 @@ static void function_specialization(fe_ctx *c)
     }
     fe_type *targs[8] = {0};
     int64_t tvals[8] = {0};
-    int n = fe_p_is(c, "<") ? fe_p_template_args(c, targs, tvals) : -1;
+    int n = fe_p_is(c, "<") ? fe_template_defaults(t, targs, tvals, fe_p_template_args(c, targs, tvals)) : -1;
     if (!fe_p_is(c, "(")) {
         fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected '(' after the name of the specialized function");
         return;
@@ -376,9 +376,71 @@ static void function_specialization(fe_ctx *c)
     t->insts = inst;
 }
 
+/* template __global__ void k<float>(float *); (explicit instantiation):
+ * without --kernel, the module compiles these instances. */
+static void explicit_instantiation(fe_ctx *c)
+{
+    unsigned storage = 0;
+    uint32_t lb = 0;
+    fe_type *base = fe_p_declspec(c, &storage, &lb);
+    fe_tok *nt = NULL;
+    fe_p_declarator(c, base ? base : fe_ty(TY_I32), &nt);
+    if (c->err)
+        return;
+    const char *name = nt ? fe_p_tok_name(c, nt) : "";
+    fe_template *t = nt ? fe_find_template(c, name) : NULL;
+    if (!t || t->is_struct) {
+        if (t && t->is_struct) { /* template struct S<float>; nothing to do */
+            while (!c->err && !fe_p_accept(c, ";") && fe_p_peek(c)->kind != TK_EOF)
+                fe_p_next(c);
+            return;
+        }
+        fe_error(c, nt ? nt : fe_p_peek(c), CVM_SYNTAX,
+                 "explicit instantiation of '%s', which is not a template declared before it", name);
+        return;
+    }
+    fe_tinst *inst = fe_alloc(c, sizeof *inst);
+    if (!inst)
+        return;
+    int n = fe_p_is(c, "<") ? fe_p_template_args(c, inst->targs, inst->tvals) : -1;
+    n = fe_template_defaults(t, inst->targs, inst->tvals, n);
+    uint32_t params = c->pos;
+    fe_p_skip_balanced(c); /* the parameter list and the ';' */
+    if (n < 0) { /* deduced from the parameter types */
+        uint32_t end = c->pos;
+        c->pos = params;
+        fe_node *f = fe_p_function(c, base ? base : fe_ty(TY_I32), nt, storage, lb);
+        c->pos = end;
+        fe_type *types[32] = {0};
+        int np = 0;
+        for (fe_node *p = f ? f->params : NULL; p && np < 32; p = p->next)
+            types[np++] = p->ty;
+        if (c->err || !fe_deduce(c, t, types, np, inst->targs, inst->tvals)) {
+            if (!c->err)
+                fe_error(c, nt, CVM_SYNTAX, "cannot deduce the template arguments of this instantiation of "
+                         "'%s'; name them: %s<...>(...)", name, name);
+            return;
+        }
+        n = t->nparams;
+    }
+    if (n != t->nparams) {
+        fe_error(c, nt, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name, t->nparams, n);
+        return;
+    }
+    inst->tmpl = t;
+    if (storage & FE_S_GLOBAL) {
+        inst->next = c->explicit_insts;
+        c->explicit_insts = inst;
+    }
+}
+
 void fe_p_template_decl(fe_ctx *c)
 {
     fe_tok *t = fe_p_next(c); /* template */
+    if (!fe_p_is(c, "<")) {
+        explicit_instantiation(c);
+        return;
+    }
     fe_template *tp = fe_alloc(c, sizeof *tp);
     if (!tp)
         return;
@@ -396,8 +458,18 @@ void fe_p_template_decl(fe_ctx *c)
             tp->ptypes[i] = fe_p_declspec(c, &st, NULL);
         }
         tp->pnames[i] = fe_p_tok_name(c, fe_p_expect_ident(c));
-        if (fe_p_accept(c, "=")) {
-            fe_p_unsupported(c, fe_p_peek(c), "default template arguments are not supported yet");
+        if (fe_p_accept(c, "=")) { /* a default argument, read here (it may not name earlier parameters) */
+            fe_tok *at = fe_p_peek(c);
+            tp->has_def[i] = true;
+            if (tp->pis_type[i]) {
+                tp->pdef_ty[i] = fe_p_type_name(c);
+            } else if (!fe_const_eval(c, fe_parse_shift(c), &tp->pdef_val[i]) && !c->err) {
+                fe_error(c, at, CVM_UNSUPPORTED, "a default template argument must be an integer constant");
+                return;
+            }
+        } else if (i > 0 && tp->has_def[i - 1]) {
+            fe_error(c, t, CVM_SYNTAX, "template parameter '%s' needs a default after one with a default",
+                     tp->pnames[i]);
             return;
         }
         if (!fe_p_accept(c, ","))
@@ -461,9 +533,27 @@ void fe_p_template_decl(fe_ctx *c)
         fe_p_push_tname(c, tp->name, NULL, false, 0);
 }
 
-fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
+int fe_template_defaults(const fe_template *t, fe_type **targs, int64_t *tvals, int n)
+{
+    if (n < 0 || n >= t->nparams || !t->has_def[n])
+        return n;
+    for (int k = n; k < t->nparams; k++) {
+        targs[k] = t->pis_type[k] ? t->pdef_ty[k] : NULL;
+        tvals[k] = t->pis_type[k] ? 0 : t->pdef_val[k];
+    }
+    return t->nparams;
+}
+
+fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int64_t *tvals_in, int n,
                         const fe_tok *where)
 {
+    fe_type *targs[8] = {0};
+    int64_t tvals[8] = {0};
+    for (int k = 0; k < n && k < 8; k++) {
+        targs[k] = targs_in[k];
+        tvals[k] = tvals_in[k];
+    }
+    n = fe_template_defaults(t, targs, tvals, n);
     if (n != t->nparams) {
         fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name,
                  t->nparams, n);
@@ -512,9 +602,16 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_
     return f;
 }
 
-fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
+fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, const int64_t *tvals_in, int n,
                                const fe_tok *where)
 {
+    fe_type *targs[8] = {0};
+    int64_t tvals[8] = {0};
+    for (int k = 0; k < n && k < 8; k++) {
+        targs[k] = targs_in[k];
+        tvals[k] = tvals_in[k];
+    }
+    n = fe_template_defaults(t, targs, tvals, n);
     if (n != t->nparams) {
         fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name,
                  t->nparams, n);
@@ -624,9 +721,14 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
             }
         }
     }
-    for (int k = 0; k < t->nparams; k++)
-        if (t->pis_type[k] ? !targs[k] : true)
+    for (int k = 0; k < t->nparams; k++) {
+        if (t->pis_type[k] && targs[k])
+            continue;
+        if (!t->has_def[k])
             return false;
+        targs[k] = t->pis_type[k] ? t->pdef_ty[k] : NULL; /* not deducible: the default */
+        tvals[k] = t->pis_type[k] ? 0 : t->pdef_val[k];
+    }
     return true;
 }
 
