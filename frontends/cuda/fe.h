@@ -308,5 +308,7 @@ fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem);
 /* The placeholder type of an `auto` parameter of a lambda (the argument's type at each call). */
 fe_type *fe_auto_type(void);
 bool fe_is_auto(const fe_type *t); /* that placeholder, qualified or a reference */
+/* The diagnostic for a CUDA name outside the subset (__half2, tex2D, wmma, clock64 ...), or NULL. */
+const char *fe_unsupported_name(const char *name, size_t len);
 
 #endif

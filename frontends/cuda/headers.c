@@ -344,6 +344,7 @@ static const header headers[] = {
     {"limits.h", limits_h},
     {"math.h", math_h},
     {"math_constants.h", math_constants_h},
+    {"mma.h", runtime_only_h}, /* nvcuda::wmma is rejected by name where a kernel uses it */
     {"stddef.h", stddef_h},
     {"stdint.h", stdint_h},
     {"stdio.h", stdio_h},

@@ -869,6 +869,8 @@ static fe_val ident(fe_lower *L, fe_node *e)
     if (fe_host_name(L->c, e->name, false))
         fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is a host variable; kernels use __device__, __constant__ "
                  "or __shared__ variables and their parameters", e->name);
+    else if (fe_unsupported_name(e->name, strlen(e->name)))
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "%s", fe_unsupported_name(e->name, strlen(e->name)));
     else
         fe_error(L->c, e->tok, CVM_SYNTAX, "use of undeclared identifier '%s'", e->name);
     return bad(L);
@@ -1006,6 +1008,8 @@ static fe_val call(fe_lower *L, fe_node *e)
         if (!L->c->err && fe_host_name(L->c, name, true))
             fe_error(L->c, e->tok, CVM_SYNTAX, "calling a __host__ function from a %s function is not allowed",
                      L->frame ? "__device__" : "__global__");
+        else if (!L->c->err && fe_unsupported_name(name, strlen(name)))
+            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "%s", fe_unsupported_name(name, strlen(name)));
         else if (!L->c->err)
             fe_error(L->c, e->tok, CVM_SYNTAX, "call to undeclared function '%s'", name);
         return bad(L);

@@ -458,7 +458,11 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
             ty = NULL; /* auto: the lowering takes the initializer's type */
         else if (!have) {
             fe_tok *t = peek(c);
-            fe_error(c, t, CVM_SYNTAX, "expected a type before '%.*s'", (int)t->len, t->s);
+            const char *why = t->kind == TK_IDENT ? fe_unsupported_name(t->s, t->len) : NULL;
+            if (why)
+                unsupported(c, t, why);
+            else
+                fe_error(c, t, CVM_SYNTAX, "expected a type before '%.*s'", (int)t->len, t->s);
             ty = fe_ty(TY_I32);
         } else {
             ty = fe_ty(TY_VOID);
@@ -642,7 +646,7 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
         }
         targs[n] = NULL;
         tvals[n] = 0;
-        if (is_typename(c, peek(c))) {
+        if (is_typename(c, peek(c)) && !fe_tok_is(peek_at(c, 1), "::")) { /* Op::Mul is a value */
             targs[n] = type_name(c);
         } else {
             /* a constant: parse above the comparison level so '>' ends it */
@@ -722,6 +726,18 @@ static fe_node *lambda(fe_ctx *c)
 
 static fe_node *primary(fe_ctx *c)
 {
+    if (is(c, "::") && peek_at(c, 1)->kind == TK_IDENT)
+        next(c); /* ::max(a, b): the global namespace is the only one */
+    uint32_t q = 0;
+    while (peek_at(c, q)->kind == TK_IDENT && fe_tok_is(peek_at(c, q + 1), "::"))
+        q += 2;
+    fe_tok *last = peek_at(c, q);
+    const char *why = last->kind == TK_IDENT && (q || fe_tok_is(peek_at(c, q + 1), "<"))
+                          ? fe_unsupported_name(last->s, last->len) : NULL;
+    if (why) { /* wmma::fragment<...>, tex2D<float>(...) */
+        unsupported(c, last, why);
+        return new_node(c, N_INT, last);
+    }
     fe_tok *t = peek(c);
     if (accept(c, "(")) {
         fe_node *e = expr(c);

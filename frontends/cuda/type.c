@@ -315,3 +315,48 @@ bool fe_is_auto(const fe_type *t)
 {
     return t && t->kind == TY_VOID && t->name && strcmp(t->name, "auto") == 0;
 }
+
+/* CUDA names outside the subset, so that a kernel using one is told so by
+ * name rather than with "unknown type" or "undeclared function". */
+const char *fe_unsupported_name(const char *name, size_t len)
+{
+    static const struct { const char *name, *msg; } tab[] = {
+        {"__half2", "__half2 (paired half precision) is not supported in kernels; use __half"},
+        {"half2", "__half2 (paired half precision) is not supported in kernels; use __half"},
+        {"__nv_bfloat162", "__nv_bfloat162 (paired bfloat16) is not supported in kernels; use __nv_bfloat16"},
+        {"nv_bfloat162", "__nv_bfloat162 (paired bfloat16) is not supported in kernels; use __nv_bfloat16"},
+        {"cudaTextureObject_t", "texture objects are not supported in kernels; pass a pointer"},
+        {"texture", "texture references are not supported in kernels; pass a pointer"},
+        {"cudaSurfaceObject_t", "surface objects are not supported in kernels; pass a pointer"},
+        {"surface", "surface references are not supported in kernels; pass a pointer"},
+        {"tex1Dfetch", "texture fetches (tex1Dfetch) are not supported in kernels; read through a pointer"},
+        {"tex1D", "texture fetches (tex1D) are not supported in kernels; read through a pointer"},
+        {"tex2D", "texture fetches (tex2D) are not supported in kernels; read through a pointer"},
+        {"tex3D", "texture fetches (tex3D) are not supported in kernels; read through a pointer"},
+        {"surf2Dread", "surface reads (surf2Dread) are not supported in kernels"},
+        {"surf2Dwrite", "surface writes (surf2Dwrite) are not supported in kernels"},
+        {"fragment", "warp matrix functions (nvcuda::wmma) are not supported in kernels"},
+        {"load_matrix_sync", "warp matrix functions (nvcuda::wmma) are not supported in kernels"},
+        {"mma_sync", "warp matrix functions (nvcuda::wmma) are not supported in kernels"},
+        {"store_matrix_sync", "warp matrix functions (nvcuda::wmma) are not supported in kernels"},
+        {"fill_fragment", "warp matrix functions (nvcuda::wmma) are not supported in kernels"},
+        {"clock", "clock() is not supported in kernels (the VM has no cycle counter)"},
+        {"clock64", "clock64() is not supported in kernels (the VM has no cycle counter)"},
+        {"__nanosleep", "__nanosleep is not supported in kernels"},
+        {"__prof_trigger", "__prof_trigger is not supported in kernels"},
+        {"memcpy_async", "asynchronous copies (memcpy_async, cuda::pipeline) are not supported in kernels"},
+        {"__pipeline_memcpy_async", "asynchronous copies (__pipeline_memcpy_async) are not supported in kernels"},
+        {"this_multi_grid", "multi-grid groups are not supported in kernels"},
+        {"this_cluster", "thread block clusters are not supported in kernels"},
+        {"cluster_group", "thread block clusters are not supported in kernels"},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strlen(tab[i].name) == len && memcmp(tab[i].name, name, len) == 0)
+            return tab[i].msg;
+    /* directed-rounding intrinsics: __fadd_rz, __fmul_ru, __dsqrt_rd, __float2int_ru ... are not */
+    if (len > 4 && name[0] == '_' && name[1] == '_' && name[len - 3] == '_' && name[len - 2] == 'r' &&
+        (name[len - 1] == 'z' || name[len - 1] == 'u' || name[len - 1] == 'd') &&
+        (memcmp(name, "__f", 3) == 0 || memcmp(name, "__d", 3) == 0) && !memchr(name, '2', len))
+        return "rounding-mode intrinsics other than _rn (round to nearest) are not supported in kernels";
+    return NULL;
+}
