@@ -622,6 +622,38 @@ static void test_defaults_legacy(void)
               want, 6);
 }
 
+/* static constexpr integer members (S::N, Cfg<64>::kTile, N inside methods),
+ * std::numeric_limits<T>, enum class values as template arguments, ::max. */
+static void test_statics_limits(void)
+{
+    static const char src[] =
+        "#include <limits>\n"
+        "template <int BS> struct Cfg {\n"
+        "    static constexpr int kTile = BS * 2;\n"
+        "    static const unsigned kMask{BS - 1};\n"
+        "    __device__ int tiles(int n) const { return (n + kTile - 1) / kTile; }\n"
+        "};\n"
+        "struct S { static constexpr int N = 4; };\n"
+        "enum class Op { Add, Mul };\n"
+        "template <Op O> __device__ int ap(int a, int b) { return O == Op::Add ? a + b : a * b; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = S::N + Cfg<64>::kTile + Cfg<8>::kTile + Cfg<16>::kMask;\n"
+        "    Cfg<32> c;\n"
+        "    out[1] = c.tiles(100);\n"
+        "    out[2] = std::numeric_limits<int>::min();\n"
+        "    out[3] = std::numeric_limits<unsigned short>::max();\n"
+        "    out[4] = __float_as_int(std::numeric_limits<float>::max());\n"
+        "    out[5] = __float_as_int(-std::numeric_limits<float>::infinity());\n"
+        "    out[6] = ap<Op::Mul>(6, 7) + ap<Op::Add>(1, 2);\n"
+        "    out[7] = ::max(in[0], in[1]);\n"
+        "}\n";
+    /* 4 + 128 + 16 + 15; ceil(100 / 64); INT_MIN; 65535; FLT_MAX and -inf bits; 42 + 3; max(-1, 1) */
+    static const int32_t want[] = {163, 2, INT32_MIN, 65535, 0x7f7fffff, (int32_t)0xff800000u, 45, 1};
+    words_are("static constexpr members, numeric_limits, enum class template arguments, ::max", src, 1, 0,
+              want, 8);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -634,6 +666,7 @@ int main(void)
     test_members_specs();
     test_thread_group();
     test_defaults_legacy();
+    test_statics_limits();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -90,6 +90,7 @@ struct fe_type {
     bool is_lambda;
     void *lambda_env;
     struct fe_template *mtemplates; /* member function templates (on the root of the copies) */
+    struct fe_tname *statics; /* static constexpr integer members (S::N) */
 };
 
 /* cooperative_groups types: groups, and the reduction operators of cg::reduce */

@@ -341,6 +341,7 @@ static const header headers[] = {
     {"helper_string.h", host_only_h},
     {"helper_timer.h", host_only_h},
     {"iostream", host_only_h},
+    {"limits", limits_h}, /* std::numeric_limits<T> is a builtin of the compiler */
     {"limits.h", limits_h},
     {"math.h", math_h},
     {"math_constants.h", math_constants_h},

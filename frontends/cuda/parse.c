@@ -12,6 +12,8 @@
 #include "parse.h"
 
 #include <stdio.h>
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 static fe_node *expr(fe_ctx *c);
@@ -724,6 +726,59 @@ static fe_node *lambda(fe_ctx *c)
     return n;
 }
 
+/* S::name of a static constexpr integer member of struct type st. */
+static fe_node *static_member(fe_ctx *c, fe_type *st, fe_tok *name)
+{
+    fe_type *root = st->origin ? st->origin : st;
+    for (fe_tname *s = root->statics; s; s = s->next)
+        if (strlen(s->name) == name->len && memcmp(s->name, name->s, name->len) == 0) {
+            fe_node *n = new_node(c, N_INT, name);
+            n->ival = (uint64_t)s->value;
+            n->ty = s->ty;
+            return n;
+        }
+    fe_error(c, name, CVM_UNSUPPORTED, "'%.*s' is not a static constexpr integer member of '%s'",
+             (int)name->len, name->s, st->name ? st->name : "struct");
+    return new_node(c, N_INT, name);
+}
+
+/* std::numeric_limits<T>::max() and friends: constants of T. */
+static fe_node *numeric_limits(fe_ctx *c)
+{
+    fe_tok *at = next(c);
+    expect(c, "<");
+    fe_type *t = fe_unqual(type_name(c));
+    expect(c, ">");
+    expect(c, "::");
+    fe_tok *m = expect_ident(c);
+    if (accept(c, "(")) /* max() or the digits member */
+        expect(c, ")");
+    if (c->err)
+        return new_node(c, N_INT, at);
+    bool flt = t->kind == TY_F32, dbl = t->kind == TY_F64;
+    fe_node *n = new_node(c, flt || dbl ? N_FLOAT : N_INT, m);
+    n->ty = t;
+    n->is_float32 = flt;
+    unsigned bits = t->size * 8;
+    bool sgn = fe_is_signed(t);
+    uint64_t umax = bits >= 64 ? ~0ull : (1ull << bits) - 1, smax = umax >> 1;
+    if ((flt || dbl) && fe_tok_is(m, "max")) n->fval = flt ? FLT_MAX : DBL_MAX;
+    else if ((flt || dbl) && fe_tok_is(m, "min")) n->fval = flt ? FLT_MIN : DBL_MIN;
+    else if ((flt || dbl) && fe_tok_is(m, "lowest")) n->fval = flt ? -FLT_MAX : -DBL_MAX;
+    else if ((flt || dbl) && fe_tok_is(m, "epsilon")) n->fval = flt ? FLT_EPSILON : DBL_EPSILON;
+    else if ((flt || dbl) && fe_tok_is(m, "infinity")) n->fval = HUGE_VAL;
+    else if ((flt || dbl) && fe_tok_is(m, "denorm_min")) n->fval = flt ? 1.40129846e-45 : 4.9406564584124654e-324;
+    else if (fe_is_int(t) && fe_tok_is(m, "max")) n->ival = sgn ? smax : umax;
+    else if (fe_is_int(t) && (fe_tok_is(m, "min") || fe_tok_is(m, "lowest"))) n->ival = sgn ? ~smax : 0;
+    else if (fe_is_int(t) && fe_tok_is(m, "digits")) n->ival = sgn ? bits - 1 : bits;
+    else
+        fe_error(c, m, CVM_UNSUPPORTED, "numeric_limits<T>::%.*s is not supported (max, min, lowest, "
+                 "epsilon, infinity, denorm_min, digits)", (int)m->len, m->s);
+    if (n->kind == N_INT && t->kind == TY_BOOL)
+        n->ival = fe_tok_is(m, "max");
+    return n;
+}
+
 static fe_node *primary(fe_ctx *c)
 {
     if (is(c, "::") && peek_at(c, 1)->kind == TK_IDENT)
@@ -826,7 +881,19 @@ static fe_node *primary(fe_ctx *c)
         unsupported(c, t, "dynamic_cast is not supported in kernels");
         return new_node(c, N_INT, t);
     }
+    if (fe_tok_is(last, "numeric_limits") && fe_tok_is(peek_at(c, q + 1), "<")) { /* std::numeric_limits<T> */
+        c->pos += q;
+        return numeric_limits(c);
+    }
     bool qualified_value = false;
+    if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "::")) { /* S::N of a static constexpr member */
+        fe_tname *sn = lookup(c, t->s, t->len);
+        if (sn && !sn->is_value && sn->ty && sn->ty->kind == TY_STRUCT && peek_at(c, 2)->kind == TK_IDENT &&
+            !fe_tok_is(peek_at(c, 3), "::") && !fe_tok_is(peek_at(c, 3), "(")) {
+            c->pos += 2;
+            return static_member(c, sn->ty, next(c));
+        }
+    }
     if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "::")) { /* cg::plus<int>(), Mode::On */
         uint32_t k = 0;
         while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
@@ -841,6 +908,10 @@ static fe_node *primary(fe_ctx *c)
     if (t->kind == TK_IDENT && !qualified_value && is_typename(c, t)) {
         /* functional cast or constructor call: float(x), float4{...} */
         fe_type *ty = type_name(c);
+        if (ty->kind == TY_STRUCT && is(c, "::") && peek_at(c, 1)->kind == TK_IDENT) { /* Cfg<64>::kTile */
+            next(c);
+            return static_member(c, ty, next(c));
+        }
         fe_node *n = new_node(c, N_CAST, t);
         n->ty = ty;
         if (accept(c, "(")) {

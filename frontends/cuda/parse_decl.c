@@ -96,8 +96,40 @@ static void destructor(fe_ctx *c)
     fe_p_accept(c, ";");
 }
 
+/* static constexpr int N = 4; (or static const): a constant named in the
+ * struct's member functions (pushed until the struct's end) and as S::N. */
+static bool static_const(fe_ctx *c, fe_type *t, fe_tok *nt, fe_type *mt)
+{
+    bool brace = fe_p_accept(c, "{");
+    if (!brace)
+        fe_p_expect(c, "=");
+    fe_tok *at = fe_p_peek(c);
+    int64_t v = 0;
+    if (!fe_const_eval(c, fe_p_assign(c), &v)) {
+        if (!c->err)
+            fe_error(c, at, CVM_UNSUPPORTED, "a static member must be initialized with an integer constant");
+        return false;
+    }
+    if (brace)
+        fe_p_expect(c, "}");
+    fe_tname *s = fe_alloc(c, sizeof *s);
+    if (!s)
+        return false;
+    fe_type *root = t->origin ? t->origin : t;
+    s->name = fe_p_tok_name(c, nt);
+    s->ty = fe_unqual(mt);
+    s->value = v;
+    s->is_value = true;
+    s->next = root->statics;
+    root->statics = s;
+    fe_p_push_tname(c, s->name, s->ty, true, v);
+    return true;
+}
+
 static fe_type *struct_body(fe_ctx *c, fe_type *t)
 {
+    fe_tname *outer_names = c->tnames;
+    bool had_statics = (t->origin ? t->origin : t)->statics != NULL;
     fe_member **link = &t->members;
     fe_node **mlink = &t->methods;
     while (!c->err && !fe_p_is(c, "}")) {
@@ -170,8 +202,14 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             first = false;
             if (!nt)
                 break;
+            if ((storage & FE_S_STATIC) && fe_is_int(mt) && (fe_p_is(c, "=") || fe_p_is(c, "{"))) {
+                if (!static_const(c, t, nt, mt))
+                    return t;
+                continue;
+            }
             if (storage & (FE_S_STATIC | FE_S_TYPEDEF)) {
-                fe_p_unsupported(c, nt, "static members and member typedefs are not supported");
+                fe_p_unsupported(c, nt, "static members other than integer constants (static constexpr int N = "
+                                 "4;) and member typedefs are not supported");
                 return t;
             }
             fe_member *m = fe_alloc(c, sizeof *m);
@@ -192,6 +230,8 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             fe_p_expect(c, ";");
     }
     fe_p_expect(c, "}");
+    if (!had_statics && (t->origin ? t->origin : t)->statics)
+        c->tnames = outer_names; /* the static constants' names end with the struct */
     fe_struct_layout(t);
     return t;
 }
