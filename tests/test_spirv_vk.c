@@ -3,7 +3,9 @@
  * inputs each, against independent host references: f32 fma exactly
  * against the C library's fmaf (correctly rounded), the f32 exp/log family
  * within 1 ulp of the host's long double functions (docs/numerics.md's
- * bound), f32 atan/atan2 within 1 ulp, f64 exp/exp2 within 2 ulp. Special values (NaN, infinities,
+ * bound), f32 atan/atan2, sin/cos/tan (small and huge arguments) and pow
+ * within 1 ulp, f64 exp/exp2 within 2 ulp, f64 fma exactly against the C
+ * library's fma (2 ulp where the product is below 2^-969). Special values (NaN, infinities,
  * signed zeros, subnormals) must match exactly. CUDA corpus kernels that
  * need a wider plane than lavapipe's 8-wide subgroups (shared-memory
  * emulation) run on vulkan and on the cpu device at the same plane width
@@ -136,6 +138,83 @@ static void test_fma(void)
              fmaf(a[bad], b[bad], c[bad]));
 }
 
+/* ---- fma f64: bit-exact against fma where the product is at least 2^-969 ---- */
+
+static double ulps64(double got, double want)
+{
+    if (isnan(want) || isnan(got))
+        return isnan(want) && isnan(got) ? 0 : INFINITY;
+    if (isinf(want) || isinf(got))
+        return got == want ? 0 : INFINITY;
+    int e = want == 0 ? -1074 : ilogb(want) - 52;
+    return fabs(got - want) / ldexp(1, e < -1074 ? -1074 : e);
+}
+
+static double rnd64(int emin, int emax)
+{
+    return unif(-2, 2) * ldexp(1, emin + (int)(next() % (uint64_t)(emax - emin + 1)));
+}
+
+static void test_fma64(void)
+{
+    static double a[N], b[N], c[N], out[N];
+    static const double sp[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 0x1p1000, 0x1.fffffffffffffp1023, -0x1p-1000};
+    for (int i = 0; i < N; i++) {
+        int kind = i % 6;
+        a[i] = rnd64(-400, 400);
+        b[i] = rnd64(-400, 400);
+        if (kind == 0) /* cancellation */
+            c[i] = -(a[i] * b[i]) * (1 + unif(-1e-14, 1e-14));
+        else if (kind == 1) /* ties: c about half an ulp of the product */
+            c[i] = ldexp((double)(next() % 3) - 1.0, ilogb(a[i] * b[i]) - 53);
+        else if (kind == 2) /* an operand of 2^995 or more: the scaled path */
+            a[i] = rnd64(995, 1020), b[i] = rnd64(-1000, 0), c[i] = -(a[i] * b[i]) * (1 + unif(-1e-15, 1e-15));
+        else if (kind == 3)
+            c[i] = rnd64(-900, 900);
+        else
+            c[i] = unif(-16, 16);
+        if (i < 1000 && i % 10 == 3) {
+            a[i] = sp[(i / 10) % 10];
+            c[i] = sp[(i / 100) % 10];
+        }
+    }
+    a[1] = 0x1p600, b[1] = 0x1p600, c[1] = -INFINITY; /* the product overflows, c wins */
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (!ok(run("f64", "fma.f64 %r, %a, %b, %c", a, b, c, out, &d) == CVM_OK, "fma.f64 runs on vulkan (%s)", d.message))
+        return;
+    int bad = -1, nbad = 0;
+    for (int i = 0; i < N; i++) {
+        double want = fma(a[i], b[i], c[i]);
+        if (!(isnan(want) && isnan(out[i])) && memcmp(&want, &out[i], 8)) {
+            if (bad < 0)
+                bad = i;
+            nbad++;
+        }
+    }
+    ok(nbad == 0, "fma.f64 on %d inputs: bit-exact against fma (%d differ)", N, nbad);
+    if (bad >= 0)
+        diag("first: fma(%a, %a, %a) = %a, want %a", a[bad], b[bad], c[bad], out[bad],
+             fma(a[bad], b[bad], c[bad]));
+    /* products below 2^-969: the error term may underflow, 2 ulp stated */
+    for (int i = 0; i < N; i++) {
+        a[i] = rnd64(-560, -470);
+        b[i] = rnd64(-560, -470);
+        c[i] = i % 2 ? -(a[i] * b[i]) * (1 + unif(-1e-3, 1e-3)) : rnd64(-1074, -960);
+    }
+    if (!ok(run("f64", "fma.f64 %r, %a, %b, %c", a, b, c, out, &d) == CVM_OK, "fma.f64 on tiny products runs (%s)", d.message))
+        return;
+    double worst = 0;
+    for (int i = 0; i < N; i++) {
+        double e = ulps64(out[i], fma(a[i], b[i], c[i]));
+        if (!(e <= worst))
+            worst = e, bad = i;
+    }
+    ok(worst <= 2, "fma.f64 with products below 2^-969 on %d inputs: max error %.3f ulp (bound 2)", N, worst);
+    if (worst > 2)
+        diag("worst: fma(%a, %a, %a) = %a, want %a", a[bad], b[bad], c[bad], out[bad], fma(a[bad], b[bad], c[bad]));
+}
+
 /* ---- exp/log family ---- */
 
 typedef long double (*ref_fn)(long double);
@@ -235,6 +314,43 @@ static void test_atan2(void)
     ok(worst <= 1, "atan2.f32 on %d inputs: max error %.3f ulp (bound 1)", N, worst);
     if (worst > 1)
         diag("worst at atan2(%a, %a): got %a", y[wi], x[wi], out[wi]);
+}
+
+/* pow.f32: positive x over a wide range, negative x with integer y, x near 1 with large y,
+ * and every pair of special values; within 1 ulp of powl, special values exactly. */
+static void test_pow(void)
+{
+    static float x[N], y[N], out[N];
+    static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 0.5f, -2.0f, 3.0f, -3.0f, 2.5f};
+    for (int i = 0; i < N; i++) {
+        int kind = i % 4;
+        if (kind == 0)
+            x[i] = (float)unif(1, 2) * ldexpf(1, (int)(next() % 41) - 20), y[i] = (float)unif(-30, 30);
+        else if (kind == 1)
+            x[i] = -(float)unif(0.1, 20), y[i] = (float)((int)(next() % 41) - 20);
+        else if (kind == 2)
+            x[i] = 1.0f + (float)unif(-1e-3, 1e-3), y[i] = (float)unif(-2000, 2000);
+        else
+            x[i] = (float)unif(0, 100), y[i] = (float)unif(-1.5, 1.5);
+        if (i < 144) {
+            x[i] = sp[i % 12];
+            y[i] = sp[i / 12];
+        }
+    }
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (!ok(run("f32", "pow.f32 %r, %a, %b", x, y, y, out, &d) == CVM_OK, "pow.f32 runs on vulkan (%s)", d.message))
+        return;
+    double worst = 0;
+    int wi = 0;
+    for (int i = 0; i < N; i++) {
+        double e = ulp_err(powl(x[i], y[i]), out[i], 0);
+        if (!(e <= worst))
+            worst = e, wi = i;
+    }
+    ok(worst <= 1, "pow.f32 on %d inputs: max error %.3f ulp (bound 1)", N, worst);
+    if (worst > 1)
+        diag("worst at pow(%a, %a): got %a, want %La", x[wi], y[wi], out[wi], powl(x[wi], y[wi]));
 }
 
 /* ---- corpus kernels on vulkan and cpu ---- */
@@ -495,6 +611,8 @@ int main(void)
         {"exp", expl, -104, 89, 0},    {"exp2", exp2l, -150, 128, 0}, {"expm1", expm1l, -20, 89, 0},
         {"log", logl, 0, 0, 1},        {"log2", log2l, 0, 0, 1},      {"log10", log10l, 0, 0, 1},
         {"log1p", log1pl, -1, 100, 0}, {"atan", atanl, -50, 50, 0},
+        {"sin", sinl, -10, 10, 0},     {"cos", cosl, -10, 10, 0},     {"tan", tanl, -10, 10, 0},
+        {"sin", sinl, 0, 0, 1},        {"cos", cosl, 0, 0, 1},        {"tan", tanl, 0, 0, 1},
     };
     for (size_t i = 0; i < sizeof f32cases / sizeof f32cases[0]; i++)
         test_math("f32", &f32cases[i], 1);
@@ -502,6 +620,8 @@ int main(void)
     for (size_t i = 0; i < sizeof f64cases / sizeof f64cases[0]; i++)
         test_math("f64", &f64cases[i], 2);
     test_atan2();
+    test_pow();
+    test_fma64();
     test_corpus();
     test_atomic64();
     test_lifted();

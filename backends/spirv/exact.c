@@ -23,6 +23,8 @@
  */
 #include "spv_int.h"
 
+#include <stdint.h>
+
 static uint32_t nc(spv_ctx *c, uint32_t id)
 {
     SPV_EM(c, &c->annot, SpvOpDecorate, id, SpvDecorationNoContraction);
@@ -80,8 +82,70 @@ static uint32_t to_odd(fx *f, uint32_t s, uint32_t err)
     return spv_op1(c, SpvOpBitcast, f->t, spv_op3(c, SpvOpSelect, it, fix, moved, sb));
 }
 
+/* Veltkamp's split: x = *hi + *lo with 26 significant bits each (|x| < 2^995). */
+static void split(fx *f, uint32_t x, uint32_t *hi, uint32_t *lo)
+{
+    uint32_t t = mul(f, x, kf(f, 134217729.0)); /* 2^27 + 1 */
+    *hi = sub(f, t, sub(f, t, x));
+    *lo = sub(f, x, *hi);
+}
+
+/* Dekker's product: a b = *p + return value exactly, unless a partial product underflows. */
+static uint32_t two_prod(fx *f, uint32_t a, uint32_t b, uint32_t *p)
+{
+    uint32_t ah, al, bh, bl;
+    split(f, a, &ah, &al);
+    split(f, b, &bh, &bl);
+    *p = mul(f, a, b);
+    uint32_t e = add(f, sub(f, mul(f, ah, bh), *p), mul(f, ah, bl));
+    return add(f, add(f, e, mul(f, al, bh)), mul(f, al, bl));
+}
+
+/*
+ * fma of f64 with one rounding, without a wider type (Boldo and Melquiond,
+ * "Emulation of FMA and correctly rounded sums: proved algorithms using
+ * rounding to odd"): a b = uh + ul exactly (Dekker), c + uh = th + tl
+ * exactly (TwoSum), then RN(th + RO(tl + ul)). An operand of 2^995 or more
+ * is scaled by 2^-54 and the other by 2^54 first (the split would overflow;
+ * when both are that large the product overflows anyway). A rounded
+ * product that is zero or not finite, or a non-finite c, take the plain
+ * a b + c (identical there), except c = +-inf with finite a, b gives c.
+ * A product below 2^-969 loses bits of its error term to underflow: there
+ * the result is within 2 ulp (docs/backends.md).
+ */
+static uint32_t fma_f64(spv_ctx *c, unsigned l, uint32_t a, uint32_t b, uint32_t d)
+{
+    fx f = fx_of(c, CVM_T_F64, l);
+    uint32_t aa = spv_ext1(c, GLSLstd450FAbs, f.t, a), ab = spv_ext1(c, GLSLstd450FAbs, f.t, b);
+    uint32_t big = kf(&f, 0x1p995);
+    uint32_t abig = cmp(&f, SpvOpFOrdGreaterThanEqual, aa, big), bbig = cmp(&f, SpvOpFOrdGreaterThanEqual, ab, big);
+    uint32_t nb = spv_op1(c, SpvOpLogicalNot, f.bt, bbig), na = spv_op1(c, SpvOpLogicalNot, f.bt, abig);
+    uint32_t down_a = spv_op2(c, SpvOpLogicalAnd, f.bt, abig, nb), down_b = spv_op2(c, SpvOpLogicalAnd, f.bt, bbig, na);
+    uint32_t a1 = sel(&f, down_a, mul(&f, a, kf(&f, 0x1p-54)), sel(&f, down_b, mul(&f, a, kf(&f, 0x1p54)), a));
+    uint32_t b1 = sel(&f, down_b, mul(&f, b, kf(&f, 0x1p-54)), sel(&f, down_a, mul(&f, b, kf(&f, 0x1p54)), b));
+    uint32_t uh, ul = two_prod(&f, a1, b1, &uh), tl, e2;
+    uint32_t th = two_sum(&f, d, uh, &tl);
+    uint32_t s2 = two_sum(&f, tl, ul, &e2);
+    uint32_t v = to_odd(&f, s2, e2);
+    uint32_t z = add(&f, th, v);
+    uint32_t p = mul(&f, a, b), plain = add(&f, p, d);
+    uint32_t bt = f.bt;
+    uint32_t pfin = spv_op1(c, SpvOpLogicalNot, bt, lor(&f, spv_op1(c, SpvOpIsInf, bt, p), spv_op1(c, SpvOpIsNan, bt, p)));
+    uint32_t dinf = spv_op1(c, SpvOpIsInf, bt, d);
+    uint32_t dfin = spv_op1(c, SpvOpLogicalNot, bt, lor(&f, dinf, spv_op1(c, SpvOpIsNan, bt, d)));
+    uint32_t abfin = spv_op2(c, SpvOpLogicalAnd, bt,
+                             cmp(&f, SpvOpFOrdLessThanEqual, aa, kf(&f, 0x1.fffffffffffffp1023)),
+                             cmp(&f, SpvOpFOrdLessThanEqual, ab, kf(&f, 0x1.fffffffffffffp1023)));
+    uint32_t use_plain = lor(&f, lor(&f, spv_op1(c, SpvOpLogicalNot, bt, pfin), spv_op1(c, SpvOpLogicalNot, bt, dfin)),
+                             cmp(&f, SpvOpFOrdEqual, p, kf(&f, 0.0)));
+    uint32_t r = sel(&f, use_plain, plain, z);
+    return sel(&f, spv_op2(c, SpvOpLogicalAnd, bt, dinf, abfin), d, r);
+}
+
 uint32_t spv_exact_fma(spv_ctx *c, unsigned e, unsigned l, uint32_t a, uint32_t b, uint32_t d)
 {
+    if (e == CVM_T_F64)
+        return c->t->int64 ? fma_f64(c, l, a, b, d) : 0;
     unsigned we = e == CVM_T_F32 ? CVM_T_F64 : e == CVM_T_F16 ? CVM_T_F32 : 0;
     if (!we || (we == CVM_T_F64 && !c->t->f64))
         return 0;
@@ -254,6 +318,144 @@ uint32_t spv_exact_atan(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_
     uint32_t y = spv_op1(c, SpvOpFConvert, f.t, a);
     uint32_t x = op == CVM_OP_ATAN2 ? spv_op1(c, SpvOpFConvert, f.t, b) : kf(&f, 1.0);
     return spv_op1(c, SpvOpFConvert, spv_t_of(c, e, l), atan2_seq(&f, y, x));
+}
+
+/* ---- sin, cos, tan and pow of f32 (in f64) ---- */
+
+/* 2/pi after the binary point, 32 bits a word: 224 bits, enough for every f32 argument. */
+static const uint32_t TWO_OVER_PI[7] = {0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0,
+                                        0xdb629599, 0x3c439041, 0xfe5163ab};
+#define TRIG_CHUNKS 9 /* of 24 bits */
+
+/* Bits 24i+1 .. 24i+24 of 2/pi as a value (24 significant bits: exact). */
+static double two_over_pi_chunk(unsigned i)
+{
+    uint64_t v = 0;
+    for (unsigned j = 0; j < 24; j++) {
+        unsigned b = 24 * i + j;
+        v = v << 1 | ((TWO_OVER_PI[b / 32] >> (31 - b % 32)) & 1u);
+    }
+    double x = (double)v;
+    for (unsigned k = 0; k <= i; k++)
+        x *= 0x1p-24; /* exact: a power of two well inside the range */
+    return x;
+}
+
+/*
+ * ax (an f32 magnitude in f64) = (k + fr) pi/2, |fr| <= 1/2 (Payne-Hanek in
+ * f64): ax times each 24-bit chunk of 2/pi is exact (24 + 24 bits), its
+ * multiples of 4 are dropped exactly (they add whole turns), and the rest
+ * is summed without error as hi + lo (TwoSum). Returns fr pi/2 (relative
+ * error about 2^-52 even for the f32 arguments closest to a multiple of
+ * pi/2), *q = k mod 4.
+ */
+static uint32_t trig_reduce(fx *f, uint32_t ax, uint32_t *q)
+{
+    spv_ctx *c = f->c;
+    uint32_t hi = kf(f, 0.0), lo = kf(f, 0.0);
+    for (unsigned i = 0; i < TRIG_CHUNKS; i++) {
+        uint32_t t = mul(f, ax, kf(f, two_over_pi_chunk(i))), e;
+        uint32_t turns = spv_ext1(c, GLSLstd450Floor, f->t, mul(f, t, kf(f, 0.25)));
+        t = sub(f, t, mul(f, turns, kf(f, 4.0)));
+        hi = two_sum(f, hi, t, &e);
+        lo = add(f, lo, e);
+    }
+    uint32_t k = spv_ext1(c, GLSLstd450RoundEven, f->t, hi);
+    uint32_t it = spv_t_vec(c, spv_t_int(c, 32), f->l);
+    *q = spv_op2(c, SpvOpBitwiseAnd, it, spv_op1(c, SpvOpConvertFToS, it, k), spv_c_of(c, CVM_T_I32, f->l, 3));
+    return mul(f, add(f, sub(f, hi, k), lo), kf(f, 1.57079632679489661923));
+}
+
+/* sin r and cos r for |r| <= pi/4 by their Taylor series to r^19 / r^20 (tails below 2^-70). */
+static void sincos_core(fx *f, uint32_t r, uint32_t *sn, uint32_t *cs)
+{
+    double fact[22];
+    fact[0] = 1.0;
+    for (int n = 1; n < 22; n++)
+        fact[n] = fact[n - 1] * n;
+    uint32_t z = mul(f, r, r), ps = kf(f, -1.0 / fact[19]), pc = kf(f, 1.0 / fact[20]);
+    for (int n = 8; n >= 1; n--)
+        ps = add(f, kf(f, (n % 2 ? -1.0 : 1.0) / fact[2 * n + 1]), mul(f, z, ps));
+    for (int n = 9; n >= 1; n--)
+        pc = add(f, kf(f, (n % 2 ? -1.0 : 1.0) / fact[2 * n]), mul(f, z, pc));
+    *sn = add(f, r, mul(f, mul(f, r, z), ps));
+    *cs = add(f, kf(f, 1.0), mul(f, z, pc));
+}
+
+/* A bool line: bit `bit` of the quadrant q is set. */
+static uint32_t qbit(fx *f, uint32_t q, uint32_t bit)
+{
+    spv_ctx *c = f->c;
+    uint32_t it = spv_t_vec(c, spv_t_int(c, 32), f->l);
+    return spv_op2(c, SpvOpINotEqual, f->bt, spv_op2(c, SpvOpBitwiseAnd, it, q, spv_c_of(c, CVM_T_I32, f->l, bit)),
+                   spv_c_of(c, CVM_T_I32, f->l, 0));
+}
+
+static uint32_t trig_seq(fx *f, unsigned op, uint32_t x)
+{
+    spv_ctx *c = f->c;
+    uint32_t ax = spv_ext1(c, GLSLstd450FAbs, f->t, x), q, sn, cs, v, neg;
+    sincos_core(f, trig_reduce(f, ax, &q), &sn, &cs);
+    uint32_t odd = qbit(f, q, 1), two = qbit(f, q, 2);
+    if (op == CVM_OP_SIN) { /* q: sin, cos, -sin, -cos */
+        v = sel(f, odd, cs, sn);
+        neg = two;
+    } else if (op == CVM_OP_COS) { /* q: cos, -sin, -cos, sin */
+        v = sel(f, odd, sn, cs);
+        neg = spv_op2(c, SpvOpLogicalNotEqual, f->bt, odd, two);
+    } else { /* q even: sin/cos; odd: -cos/sin */
+        v = spv_op2(c, SpvOpFDiv, f->t, sel(f, odd, cs, sn), sel(f, odd, sn, cs));
+        neg = odd;
+    }
+    if (op != CVM_OP_COS) /* odd functions: the sign of x (sin(-0) = -0) */
+        neg = spv_op2(c, SpvOpLogicalNotEqual, f->bt, neg, cmp(f, SpvOpFOrdLessThan, x, kf(f, 0.0)));
+    v = sel(f, neg, spv_op1(c, SpvOpFNegate, f->t, v), v);
+    v = sel(f, cmp(f, SpvOpFOrdEqual, x, kf(f, 0.0)), op == CVM_OP_COS ? kf(f, 1.0) : x, v);
+    uint32_t bad = lor(f, spv_op1(c, SpvOpIsInf, f->bt, x), spv_op1(c, SpvOpIsNan, f->bt, x));
+    return sel(f, bad, sub(f, x, x), v); /* sin(inf) = NaN, NaN stays NaN */
+}
+
+/*
+ * pow(x, y) of f32 values in f64: exp(y log|x|) (|y log|x|| < 104 wherever the
+ * f32 result is finite and non-zero, so f64 leaves an error near 2^-45
+ * relative), the sign for negative x and odd integer y, and C99 Annex F's
+ * special cases selected (pow(x, 0) = pow(1, y) = 1 even for NaN, pow(-1,
+ * +-inf) = 1, negative finite x with non-integer y is NaN).
+ */
+static uint32_t pow_seq(fx *f, uint32_t x, uint32_t y)
+{
+    spv_ctx *c = f->c;
+    uint32_t bt = f->bt, ax = spv_ext1(c, GLSLstd450FAbs, f->t, x);
+    uint32_t m = exp_seq(f, CVM_OP_EXP, mul(f, y, log_seq(f, CVM_OP_LOG, ax)));
+    uint32_t yint = cmp(f, SpvOpFOrdEqual, spv_ext1(c, GLSLstd450Trunc, f->t, y), y);
+    uint32_t yh = mul(f, y, kf(f, 0.5));
+    uint32_t yodd = spv_op2(c, SpvOpLogicalAnd, bt, yint,
+                            cmp(f, SpvOpFOrdNotEqual, spv_ext1(c, GLSLstd450Trunc, f->t, yh), yh));
+    uint32_t it = spv_t_vec(c, spv_t_int(c, 64), f->l);
+    uint32_t xneg = spv_op2(c, SpvOpINotEqual, bt,
+                            spv_op2(c, SpvOpShiftRightLogical, it, spv_op1(c, SpvOpBitcast, it, x),
+                                    spv_c_of(c, CVM_T_U64, f->l, 63)), spv_c_of(c, CVM_T_U64, f->l, 0));
+    uint32_t r = sel(f, spv_op2(c, SpvOpLogicalAnd, bt, xneg, yodd), spv_op1(c, SpvOpFNegate, f->t, m), m);
+    uint32_t xinf = spv_op1(c, SpvOpIsInf, bt, x), yinf = spv_op1(c, SpvOpIsInf, bt, y);
+    uint32_t nonint = spv_op2(c, SpvOpLogicalAnd, bt, cmp(f, SpvOpFOrdLessThan, x, kf(f, 0.0)),
+                              spv_op2(c, SpvOpLogicalAnd, bt, spv_op1(c, SpvOpLogicalNot, bt, xinf),
+                                      spv_op1(c, SpvOpLogicalNot, bt, yint)));
+    r = sel(f, nonint, spv_c_of(c, f->e, f->l, 0x7ff8000000000000ull), r);
+    r = sel(f, spv_op2(c, SpvOpLogicalAnd, bt, cmp(f, SpvOpFOrdEqual, ax, kf(f, 1.0)), yinf), kf(f, 1.0), r);
+    r = sel(f, lor(f, spv_op1(c, SpvOpIsNan, bt, x), spv_op1(c, SpvOpIsNan, bt, y)), add(f, x, y), r);
+    return sel(f, lor(f, cmp(f, SpvOpFOrdEqual, x, kf(f, 1.0)), cmp(f, SpvOpFOrdEqual, y, kf(f, 0.0))), kf(f, 1.0), r);
+}
+
+/* sin, cos, tan and pow of f32 through f64 (the bit tests need Int64); 0 otherwise. */
+uint32_t spv_exact_trig(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_t a, uint32_t b)
+{
+    bool trig = op == CVM_OP_SIN || op == CVM_OP_COS || op == CVM_OP_TAN;
+    if (!c->t->f64 || !c->t->int64 || e != CVM_T_F32 || (!trig && op != CVM_OP_POW))
+        return 0;
+    fx f = fx_of(c, CVM_T_F64, l);
+    uint32_t x = spv_op1(c, SpvOpFConvert, f.t, a);
+    uint32_t y = trig ? trig_seq(&f, op, x) : pow_seq(&f, x, spv_op1(c, SpvOpFConvert, f.t, b));
+    return spv_op1(c, SpvOpFConvert, spv_t_of(c, e, l), y);
 }
 
 /*

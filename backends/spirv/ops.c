@@ -108,6 +108,8 @@ static uint32_t float_math(spv_ctx *c, const cvm_bc_insn *in, uint32_t a, uint32
     uint32_t x = spv_exact_math(c, in->op, e, l, a);
     if (!x)
         x = spv_exact_atan(c, in->op, e, l, a, b);
+    if (!x)
+        x = spv_exact_trig(c, in->op, e, l, a, b);
     if (x)
         return x;
     if (e == CVM_T_F64) {
