@@ -654,6 +654,37 @@ static void test_statics_limits(void)
               want, 8);
 }
 
+/* Default member initializers (with and without a constructor, in
+ * aggregates), range-based for over arrays (by value and auto &), auto &. */
+static void test_member_init_range_for(void)
+{
+    static const char src[] =
+        "struct Acc { float sum = 0.5f; float mx = -INFINITY; int n{}; int k{3};\n"
+        "    __device__ void add(float v) { sum += v; mx = fmaxf(mx, v); n++; } };\n"
+        "struct W { Acc a; int z; };\n"
+        "struct C { int q = 7; int r; __device__ C(int x) : r(x) {} };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Acc a; a.add(2); a.add(1);\n"
+        "    out[0] = (int)(a.sum * 10) + (int)a.mx * 1000 + a.n * 100000 + a.k * 1000000;\n"
+        "    W w; out[1] = w.a.k + w.z;\n"
+        "    C c(5); out[2] = c.q * 10 + c.r;\n"
+        "    Acc b = {1.0f}; out[3] = (int)b.sum + b.k;\n"
+        "    int v3[3] = {in[0], in[1], in[2]}; int s = 0;\n"
+        "    for (int v : v3) s += v;\n"
+        "    out[4] = s;\n"
+        "    for (auto &v : v3) v *= 2;\n"
+        "    out[5] = v3[0] + v3[1] + v3[2];\n"
+        "    int m[2][2] = {{1, 2}, {3, 4}}, t = 0;\n"
+        "    for (auto &row : m) for (int x : row) t = t * 10 + x;\n"
+        "    out[6] = t;\n"
+        "    auto &r = v3[1]; r = 9; out[7] = v3[1];\n"
+        "}\n";
+    /* sum 3.5, max 2, n 2, k 3; 3 + 0; 75; 1 + 3; -1 + 1 + 200; twice that; 1234; 9 */
+    static const int32_t want[] = {3202035, 3, 75, 4, 200, 400, 1234, 9};
+    words_are("default member initializers, range-based for, auto &", src, 1, 0, want, 8);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -667,6 +698,7 @@ int main(void)
     test_thread_group();
     test_defaults_legacy();
     test_statics_limits();
+    test_member_init_range_for();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -65,6 +65,7 @@ typedef struct fe_member {
     const char *name;
     fe_type *ty;
     uint32_t offset;
+    struct fe_node *init; /* default member initializer (float a = 1.0f; int b{2};), or NULL */
     struct fe_member *next;
 } fe_member;
 

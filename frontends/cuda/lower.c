@@ -234,6 +234,8 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
             if (e) {
                 init_mem(L, a, m->ty, e);
                 e = e->next;
+            } else if (m->init) { /* its default member initializer */
+                init_mem(L, a, m->ty, m->init);
             } else if (!in_memory(m->ty)) {
                 a.lv = LV_MEM;
                 a.ty = m->ty;
@@ -323,6 +325,14 @@ static void local_decl(fe_lower *L, fe_node *d)
             return;
         }
         fe_val v = fe_gen(L, d->a);
+        if (d->op == '&') { /* auto &x = lvalue */
+            fe_var *var = v.lv != LV_NONE ? bind(L, d->name, v.ty) : NULL;
+            if (var)
+                var->val = v;
+            else
+                fe_error(L->c, d->tok, CVM_SYNTAX, "a non-const reference must bind to an lvalue");
+            return;
+        }
         t = v.ty->kind == TY_ARRAY ? fe_ptr_to(L->c, v.ty->base) : fe_unqual(v.ty);
         if (in_memory(t)) {
             fe_var *var = bind(L, d->name, t);
@@ -1081,13 +1091,36 @@ static bool has_ctor(fe_type *t)
     for (fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
         if (m->is_ctor)
             return true;
+    for (fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next)
+        if (m->init || (m->ty->kind == TY_STRUCT && has_ctor(m->ty)))
+            return true; /* default member initializers run as an implicit constructor */
     return false;
+}
+
+/* The default member initializers of the object at obj (before its constructor's body). */
+static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_tok *at)
+{
+    for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
+        if (!m->init && !(m->ty->kind == TY_STRUCT && has_ctor(m->ty)))
+            continue;
+        fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
+        a.lv = LV_MEM;
+        a.ty = m->ty;
+        if (!m->init)
+            construct_at(L, a, m->ty, NULL, 0, at); /* a member of a type with its own constructor */
+        else
+            fe_store(L, a, fe_gen(L, m->init), m->init->tok ? m->init->tok : at);
+    }
 }
 
 /* Runs the constructor of t chosen by the arguments on obj, or initializes it member by member. */
 static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at)
 {
-    if (has_ctor(t)) {
+    bool user = false;
+    for (fe_node *m = t->methods; m && !user; m = m->next)
+        user = m->is_ctor;
+    if (user) {
+        member_defaults(L, obj, t, at);
         fe_type *types[32] = {0};
         for (int i = 0; i < n; i++)
             types[i] = vals[i].ty;
@@ -1120,6 +1153,10 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         a.ty = m->ty;
         if (i < n)
             fe_store(L, a, in_memory(m->ty) ? vals[i] : fe_load(L, vals[i]), at);
+        else if (m->init) /* its default member initializer */
+            fe_store(L, a, fe_gen(L, m->init), at);
+        else if (m->ty->kind == TY_STRUCT && has_ctor(m->ty))
+            construct_at(L, a, m->ty, NULL, 0, at);
         else if (!in_memory(m->ty))
             fe_store(L, a, fe_const_int(L, TY_I32, 0), at);
     }

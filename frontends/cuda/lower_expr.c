@@ -1055,6 +1055,11 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
         return cast(L, e);
     case N_SIZEOF: {
         fe_type *t = e->ty ? e->ty : fe_type_of(L, e->a);
+        if (e->op == 'R' && t->kind != TY_ARRAY) { /* range-based for */
+            fe_error(L->c, e->a->tok, CVM_UNSUPPORTED,
+                     "a range-based for needs an array of known size (not a pointer or a struct)");
+            return bad(L);
+        }
         return fe_const_int(L, TY_U64, t->size);
     }
     case N_CALL:

@@ -1169,6 +1169,26 @@ static fe_node *initializer(fe_ctx *c)
 }
 
 /* One declaration statement: a list of N_DECL (chained by next) in an N_BLOCK-less list. */
+/* One declarator without an initializer (range-based for): `auto &x` keeps its '&' in op. */
+static fe_node *declaration_head(fe_ctx *c, fe_type *base, unsigned storage)
+{
+    fe_tok *nt = NULL, *at = peek(c);
+    fe_type *ty = declarator(c, base ? base : fe_ty(TY_VOID), &nt);
+    if (!nt) {
+        if (!c->err)
+            fe_error(c, at, CVM_SYNTAX, "expected a name in the declaration");
+        return NULL;
+    }
+    fe_node *d = new_node(c, N_DECL, nt);
+    d->name = tok_name(c, nt);
+    d->ty = base ? ty : NULL;
+    d->storage = storage;
+    if (!base && ty->is_ref)
+        d->op = '&';
+    shadow(c, d->name);
+    return d;
+}
+
 static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
 {
     fe_node head = {0}, *tail = &head;
@@ -1187,6 +1207,8 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
         d->name = tok_name(c, nt);
         d->ty = base ? ty : NULL;
         d->storage = storage;
+        if (!base && ty->is_ref)
+            d->op = '&'; /* auto &x = ...: a reference */
         if (accept(c, "="))
             d->a = initializer(c);
         else if (is(c, "{"))
@@ -1233,6 +1255,69 @@ static bool starts_decl(fe_ctx *c)
 
 /* ---- statements ---- */
 
+/* After `for (`: a ':' at depth 0 before the ')' makes a range-based for. */
+static bool range_for_ahead(fe_ctx *c)
+{
+    int depth = 0;
+    for (uint32_t k = 0; k < 256; k++) {
+        fe_tok *t = peek_at(c, k);
+        if (t->kind == TK_EOF || (depth == 0 && (fe_tok_is(t, ";") || fe_tok_is(t, "?"))))
+            return false;
+        if (fe_tok_is(t, "(") || fe_tok_is(t, "[") || fe_tok_is(t, "{"))
+            depth++;
+        else if (fe_tok_is(t, ")") || fe_tok_is(t, "]") || fe_tok_is(t, "}"))
+            if (--depth < 0)
+                return false;
+        if (depth == 0 && fe_tok_is(t, ":"))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * for (T x : arr) body, over an array whose size the type gives, as
+ *   for (int __range_i = 0; __range_i < sizeof arr / sizeof arr[0]; ++__range_i) { T x = arr[__range_i]; body }
+ * (the range expression is evaluated at each step; the 'R' sizeof checks it is an array).
+ */
+static void range_for(fe_ctx *c, fe_node *n)
+{
+    fe_tok *t = n->tok;
+    unsigned st = 0;
+    fe_type *base = declspec(c, &st, NULL);
+    fe_node *var = declaration_head(c, base, st);
+    expect(c, ":");
+    fe_node *range = expr(c);
+    expect(c, ")");
+    fe_node *idx = new_node(c, N_DECL, t), *zero = new_node(c, N_INT, t);
+    idx->name = "__range_i";
+    idx->ty = fe_ty(TY_I32);
+    idx->a = zero;
+    n->a = new_node(c, N_BLOCK, t);
+    n->a->op = 'D';
+    n->a->args = idx;
+    fe_node *i1 = new_node(c, N_IDENT, t), *i2 = new_node(c, N_IDENT, t), *i3 = new_node(c, N_IDENT, t);
+    i1->name = i2->name = i3->name = "__range_i";
+    fe_node *all = new_node(c, N_SIZEOF, t), *one = new_node(c, N_SIZEOF, t), *first = new_node(c, N_INDEX, t);
+    all->a = range;
+    all->op = 'R';
+    first->a = range;
+    first->b = new_node(c, N_INT, t);
+    one->a = first;
+    n->b = new_bin(c, '<', t, i1, new_bin(c, '/', t, all, one));
+    n->c = new_node(c, N_PREINC, t);
+    n->c->a = i2;
+    fe_node *elem = new_node(c, N_INDEX, t);
+    elem->a = range;
+    elem->b = i3;
+    if (var)
+        var->a = elem;
+    fe_node *body = new_node(c, N_BLOCK, t);
+    body->args = var;
+    if (var)
+        var->next = stmt(c);
+    n->d = body;
+}
+
 static fe_node *stmt(fe_ctx *c)
 {
     fe_tok *t = peek(c);
@@ -1271,6 +1356,11 @@ static fe_node *stmt(fe_ctx *c)
         fe_node *n = new_node(c, N_FOR, t);
         fe_tname *saved = c->tnames;
         expect(c, "(");
+        if (starts_decl(c) && range_for_ahead(c)) {
+            range_for(c, n);
+            c->tnames = saved;
+            return n;
+        }
         if (!accept(c, ";")) {
             if (starts_decl(c)) {
                 unsigned st = 0;

@@ -219,8 +219,24 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             m->ty = mt;
             *link = m;
             link = &m->next;
-            if (fe_p_accept(c, "=") || fe_p_is(c, "{")) {
-                fe_p_unsupported(c, nt, "default member initializers are not supported");
+            if (fe_p_accept(c, "=")) { /* default member initializer */
+                if (fe_p_is(c, "{")) {
+                    fe_p_unsupported(c, nt, "a braced default member initializer after '=' is not supported; "
+                                     "write T x = value; or T x{value};");
+                    return t;
+                }
+                m->init = fe_p_assign(c);
+            } else if (fe_p_accept(c, "{")) {
+                if (!fe_p_is(c, "}"))
+                    m->init = fe_p_assign(c);
+                else /* T x{}: zero */
+                    m->init = fe_alloc(c, sizeof *m->init);
+                if (m->init && !m->init->kind)
+                    m->init->tok = nt; /* N_INT 0 */
+                fe_p_expect(c, "}");
+            }
+            if (m->init && mt->kind == TY_ARRAY) {
+                fe_p_unsupported(c, nt, "default member initializers of arrays are not supported");
                 return t;
             }
         } while (fe_p_accept(c, ","));
