@@ -8,8 +8,8 @@
  *   TwoSum says whether it was exact, and an inexact even result moves one
  *   step towards the exact sum), and rounding that to the narrow type is
  *   the correctly rounded fma (round-to-odd with p >= 2q + 2 bits has no
- *   double-rounding error). f64 has no wider type: it stays GLSL.std.450
- *   Fma (docs/backends.md lists it as open).
+ *   double-rounding error). f64 has no wider type: Dekker's exact product,
+ *   TwoSum, and RN(th + RO(tl + ul)) (Boldo and Melquiond).
  * - exp, exp2, expm1, log, log2, log10, log1p. Vulkan bounds GLSL's Exp by
  *   3 + 2|x| ulp and Log by an absolute error; cubevm states 1 ulp. f32
  *   values are computed in f64 (Cody-Waite reduction by ln 2, a Taylor
@@ -19,6 +19,9 @@
  * - atan, atan2 (f32, through f64): Vulkan bounds GLSL's Atan2 by 4096 ulp.
  *   atan of min/max of the magnitudes (one reduction by pi/6, then the
  *   series), the quadrant and C99 Annex F's zeros and infinities selected.
+ * - sin, cos, tan (f32, through f64): Payne-Hanek reduction with 24-bit
+ *   chunks of 2/pi (each product exact in f64), Taylor cores. pow (f32):
+ *   exp(y log|x|) with the f64 cores, Annex F's special cases selected.
  * The caller falls back to GLSL.std.450 where a helper returns 0.
  */
 #include "spv_int.h"

@@ -210,8 +210,9 @@ static void setup_params(spv_ctx *c)
     L->push_size = push;
     if (push > 128) {
         spv_fail(c, CVM_UNSUPPORTED,
-                 "%u bytes of by-value parameters exceed the 128-byte push-constant block "
-                 "(a uniform buffer for them is not implemented yet)", push);
+                 "%u bytes of by-value parameters%s exceed the 128-byte push-constant block "
+                 "(a uniform buffer for them is not implemented yet)", push,
+                 c->bda ? " and buffer addresses" : "");
         return;
     }
     if (push) {
