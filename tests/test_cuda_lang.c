@@ -685,6 +685,23 @@ static void test_member_init_range_for(void)
     words_are("default member initializers, range-based for, auto &", src, 1, 0, want, 8);
 }
 
+/* __half comparisons, min/max and isnan (the CUDA fp16 API) */
+static void test_half_compare(void)
+{
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    __half a = __float2half(1.5f), b = __float2half((float)in[0]);\n"
+        "    out[0] = __hgt(a, b) + __hlt(a, b) * 2 + __heq(a, a) * 4 + __hne(a, b) * 8 + __hge(b, a) * 16 + __hle(b, b) * 32;\n"
+        "    out[1] = (int)__half2float(__hmax(a, b)) * 10 + (int)__half2float(__hmin(a, b));\n"
+        "    out[2] = __hisnan(__hdiv(__float2half(0.0f), __float2half(0.0f)));\n"
+        "}\n";
+    /* b = -1: gt, eq, ne, le -> 1 + 4 + 8 + 32; max 1 (1.5 truncated) * 10 + -1; 0/0 is NaN */
+    static const int32_t want[] = {45, 9, 1};
+    words_are("__half comparisons, __hmax/__hmin, __hisnan", src, 1, 0, want, 3);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -699,6 +716,7 @@ int main(void)
     test_defaults_legacy();
     test_statics_limits();
     test_member_init_range_for();
+    test_half_compare();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -1,12 +1,13 @@
 /*
- * test_cuda_real.c - kernels written the way real-world CUDA code is
- * (llm.c-style layernorm, softmax, GELU and attention, tiled SGEMM with
+ * test_cuda_real.c - kernels written the way real-world CUDA code is:
+ * llm.c-style layernorm, softmax, GELU and attention, tiled SGEMM with
  * float4 loads, the Programming Guide's cooperative-groups reductions and
  * aggregated atomics, Blelloch scan, the textbook's privatized histogram,
- * device lambdas): tests/cuda/{llmc_*,sgemm_vec,cg_guide,lambda_reduce,
- * blelloch_scan,pmpp_histogram}.cu. Each runs at several sizes, most not
- * multiples of the block, against a reference written here in plain C
- * (harness: cuda_run.h).
+ * device lambdas, helper_math-style float3/float4 operators
+ * (tests/cuda/{llmc_*,sgemm_vec,cg_guide,lambda_reduce,blelloch_scan,
+ * pmpp_histogram,particles_helper_math}.cu). Each runs at several sizes,
+ * most not multiples of the block, against a reference written here in
+ * plain C (harness: cuda_run.h).
  */
 #include "cuda_run.h"
 
@@ -326,6 +327,69 @@ static int t_attn_qk(run *r, uint32_t n)
     return near_f32(r, "preatt", got, want, total, 1e-5, 1e-5);
 }
 
+/* ---- helper_math-style vector operators ---- */
+
+static int t_integrate(run *r, uint32_t n)
+{
+    float dt = 0.01f, damping = 0.99f;
+    float *pos = rand_f32(r, 4 * (size_t)n, -1.2f, 1), *vel = rand_f32(r, 4 * (size_t)n, -3, 3);
+    float *force = rand_f32(r, 3 * (size_t)n, -5, 5);
+    float *gp = NEW(r, float, 4 * (size_t)n), *gv = NEW(r, float, 4 * (size_t)n);
+    float *wp = NEW(r, float, 4 * (size_t)n), *wv = NEW(r, float, 4 * (size_t)n);
+    cvm_buffer *bp = arg_buf(r, "pos", 16 * (size_t)n, pos);
+    cvm_buffer *bv = arg_buf(r, "vel", 16 * (size_t)n, vel);
+    arg_buf(r, "force", 12 * (size_t)n, force);
+    arg_f32(r, "dt", dt);
+    arg_f32(r, "damping", damping);
+    arg_i32(r, "n", (int32_t)n);
+    LAUNCH1(r, cdiv(n, 64), 64);
+    get(r, bp, gp, 16 * (size_t)n);
+    get(r, bv, gv, 16 * (size_t)n);
+    for (uint32_t i = 0; i < n; i++) { /* the same float operations in the same order */
+        float p[3], v[3], g[3] = {0, -9.8f, 0};
+        for (int k = 0; k < 3; k++) {
+            p[k] = pos[4 * i + k];
+            float a = force[3 * i + k] + g[k];
+            float d = a * dt;
+            v[k] = vel[4 * i + k] + d;
+            v[k] *= damping;
+            float s = v[k] * dt;
+            p[k] += s;
+        }
+        if (p[1] < -1.0f) {
+            p[1] = -1.0f;
+            v[1] = -v[1] * 0.5f;
+        }
+        for (int k = 0; k < 3; k++) {
+            wp[4 * i + k] = p[k];
+            wv[4 * i + k] = v[k];
+        }
+        wp[4 * i + 3] = pos[4 * i + 3] + dt;
+        float xx = v[0] * v[0], yy = v[1] * v[1], zz = v[2] * v[2];
+        float dd = xx + yy;
+        dd += zz;
+        wv[4 * i + 3] = sqrtf(dd);
+    }
+    return same_f32(r, "pos", gp, wp, 4 * (size_t)n) && same_f32(r, "vel", gv, wv, 4 * (size_t)n);
+}
+
+static int t_sum4(run *r, uint32_t n)
+{
+    uint32_t bs = 128, g = cdiv(n, bs) > 3 ? 3 : cdiv(n, bs);
+    float *in = NEW(r, float, 4 * (size_t)n), *got = NEW(r, float, 4 * (size_t)g), *want = NEW(r, float, 4 * (size_t)g);
+    for (size_t i = 0; i < 4 * (size_t)n; i++)
+        in[i] = (float)rndi(-50, 50); /* integers: every order of additions is exact */
+    arg_buf(r, "in", 16 * (size_t)n, in);
+    cvm_buffer *bo = arg_buf(r, "out", 16 * (size_t)g, NULL);
+    arg_i32(r, "n", (int32_t)n);
+    LAUNCH1(r, g, bs);
+    get(r, bo, got, 16 * (size_t)g);
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++)
+            want[4 * ((i % (bs * g)) / bs) + k] += 2 * in[4 * i + k];
+    return same_f32(r, "out", got, want, 4 * (size_t)g);
+}
+
 static const tcase cases[] = {
     {"llmc_layernorm.cu", "layernorm_forward_kernel3", t_layernorm, {1, 7, 33, 100}},
     {"llmc_softmax.cu", "softmax_forward_kernel4", t_softmax4, {1, 5, 17}},
@@ -342,6 +406,8 @@ static const tcase cases[] = {
     {"llmc_gelu_attn.cu", "gelu_forward_kernel", t_gelu, {1, 127, 1000}},
     {"llmc_gelu_attn.cu", "residual_forward_kernel", t_residual, {1, 255, 1000}},
     {"llmc_gelu_attn.cu", "attention_query_key_kernel1", t_attn_qk, {1, 5, 13}},
+    {"particles_helper_math.cu", "integrate", t_integrate, {1, 63, 1000}},
+    {"particles_helper_math.cu", "sum4", t_sum4, {1, 128, 1000}},
 };
 
 int main(void)

@@ -627,6 +627,9 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     static const struct { const char *name, *op; int n; } hops[] = {
         {"__hadd", "add", 2}, {"__hsub", "sub", 2}, {"__hmul", "mul", 2}, {"__hdiv", "div", 2},
         {"__hfma", "fma", 3}, {"__hneg", "neg", 1}, {"__habs", "abs", 1},
+        {"__hmax", "max", 2}, {"__hmin", "min", 2},
+        {"__heq", "eq", 2}, {"__hne", "ne", 2}, {"__hlt", "lt", 2}, {"__hle", "le", 2},
+        {"__hgt", "gt", 2}, {"__hge", "ge", 2}, {"__hisnan", "isnan", 1},
     };
     for (size_t i = 0; i < sizeof hops / sizeof hops[0]; i++) {
         if (strcmp(name, hops[i].name) != 0)
@@ -639,7 +642,8 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             a[j] = fe_rvalue(L, arg(call, j));
             t = t ? t : (a[j].ty->kind == TY_BF16 ? fe_ty(TY_BF16) : fe_ty(TY_F16));
         }
-        int r = fe_reg(L, RT(t->kind, 1, 0));
+        bool cmp = i >= 9; /* comparisons: a bool */
+        int r = fe_reg(L, RT(cmp ? TY_BOOL : t->kind, 1, 0));
         const char *tn = fe_elem_name(t->kind);
         for (int j = 0; j < hops[i].n; j++)
             a[j] = fe_convert(L, a[j], t, call->tok);
@@ -649,7 +653,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", hops[i].op, tn, r, a[0].reg, a[1].reg);
         else
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d, %%r%d", hops[i].op, tn, r, a[0].reg, a[1].reg, a[2].reg);
-        *out = rv(t, r);
+        *out = cmp ? rv(fe_ty(TY_BOOL), r) : rv(t, r);
         return true;
     }
     if (strcmp(name, "__builtin_inff") == 0 || strcmp(name, "__builtin_huge_valf") == 0) {

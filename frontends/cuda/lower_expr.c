@@ -511,12 +511,14 @@ static bool is_mul(const fe_node *n) { return n && n->kind == N_BIN && n->op == 
 /* A binary operator on values; on a struct, its overloaded operator. */
 static fe_val any_binop(fe_lower *L, int code, fe_val a, fe_val b, const fe_tok *at)
 {
-    if (a.ty->kind != TY_STRUCT && b.ty->kind != TY_STRUCT)
+    if (a.ty->kind != TY_STRUCT && b.ty->kind != TY_STRUCT && a.ty->kind != TY_VEC && b.ty->kind != TY_VEC)
         return binop(L, code, a, b, at, NULL);
     char op[3] = {(char)(code & 0xff), (char)(code >> 8), 0};
     fe_val args[2] = {a, b}, out;
-    if (fe_call_operator(L, at, op, args, 2, &out))
+    if (fe_call_operator(L, at, op, args, 2, &out)) /* also float4 operators of helper_math.h style */
         return out;
+    if (a.ty->kind != TY_STRUCT && b.ty->kind != TY_STRUCT)
+        return binop(L, code, a, b, at, NULL);
     /* a struct that converts to a scalar (SharedMemory<T> + i) */
     if (a.ty->kind == TY_STRUCT)
         a = fe_convert(L, a, b.ty->kind == TY_STRUCT ? fe_ty(TY_I32) : b.ty, at);
@@ -716,6 +718,16 @@ static fe_val assignment(fe_lower *L, fe_node *e)
         fe_error(L->c, e->tok, CVM_SYNTAX, "expression is not assignable");
         return bad(L);
     }
+    if (lv.ty->kind == TY_VEC && e->op != '=') { /* v += w with a user operator+=(float4 &, float4) */
+        char op[4] = {(char)(e->op & 0xff), (char)(e->op >> 8), 0, 0};
+        op[strlen(op)] = '=';
+        fe_val pair[2] = {{lv.ty, 0, LV_NONE, 0, false, false}, {fe_type_of(L, e->b), 0, LV_NONE, 0, false, false}};
+        if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), pair, 2)) {
+            fe_val args[2] = {lv, fe_gen(L, e->b)}, out;
+            if (fe_call_operator(L, e->tok, op, args, 2, &out))
+                return out;
+        }
+    }
     if (lv.ty->is_const && lv.lv != LV_NONE && e->op) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "cannot assign to a const object");
         return bad(L);
@@ -775,7 +787,16 @@ static fe_val cast(fe_lower *L, fe_node *e)
 
 static fe_val unary(fe_lower *L, fe_node *e)
 {
-    if (e->op != '&' && fe_type_of(L, e->a)->kind == TY_STRUCT) {
+    fe_type *at = e->op != '&' ? fe_type_of(L, e->a) : NULL;
+    if (at && at->kind == TY_VEC) { /* -v with a user operator-(float4) */
+        char op[2] = {(char)e->op, 0};
+        if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), &(fe_val){at, 0, LV_NONE, 0, false, false}, 1)) {
+            fe_val a = fe_gen(L, e->a), out;
+            if (fe_call_operator(L, e->tok, op, &a, 1, &out))
+                return out;
+        }
+    }
+    if (at && at->kind == TY_STRUCT) {
         fe_val a = fe_gen(L, e->a), out;
         char op[2] = {(char)e->op, 0};
         if (fe_call_operator(L, e->tok, op, &a, 1, &out))

@@ -435,9 +435,21 @@ static cvm_status do_include(pp *p, const pp_tok *hash, pp_tok *rest)
     pp_file *f;
     if ((st = find_include(p, name, angle, at, &f)))
         return st;
-    if (!f)
+    if (!f) {
+        /* device libraries outside the subset: named, not just missing */
+        static const struct { const char *prefix, *what; } libs[] = {
+            {"cub/", "CUB"}, {"thrust/", "Thrust"}, {"curand_kernel.h", "cuRAND device functions"},
+            {"curand.h", "cuRAND"}, {"cublas", "cuBLAS"}, {"cufft", "cuFFT"}, {"cusparse", "cuSPARSE"},
+            {"cudnn", "cuDNN"}, {"cutlass/", "CUTLASS"}, {"cute/", "CuTe"}, {"cuda/pipeline", "cuda::pipeline"},
+            {"cuda/barrier", "cuda::barrier"}, {"cooperative_groups/memcpy_async.h", "cooperative_groups::memcpy_async"},
+        };
+        for (size_t i = 0; angle && i < sizeof libs / sizeof libs[0]; i++)
+            if (strncmp(name, libs[i].prefix, strlen(libs[i].prefix)) == 0)
+                return cvm_fe_pp_error(p, CVM_UNSUPPORTED, at, "<%s> (%s) is not supported in kernels: "
+                                       "cubevm has no built-in version of it", name, libs[i].what);
         return cvm_fe_pp_error(p, CVM_SYNTAX, at, "cannot find include file %c%s%c", angle ? '<' : '"',
                                name, angle ? '>' : '"');
+    }
     if (f->once)
         return CVM_OK;
     return push_file(p, f, at);
