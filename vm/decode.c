@@ -84,15 +84,29 @@ typedef struct decoder {
     bool varying_src;       /* the instruction being decoded reads a varying register */
     uint8_t *first_use;     /* per register: REG_* (zero_ranges) */
     uint32_t dest;          /* destination register of the instruction, or UINT32_MAX */
+    bool cross_lane;        /* the instruction reads other lanes' registers (plane ops) */
+    uint32_t *wseg;         /* per register first written: the segment of that write */
+    uint8_t *wdepth;        /* ... and its construct depth */
+    uint32_t seg[CVM_BC_MAX_DEPTH + 1]; /* the segment open at each depth (see below) */
+    uint32_t nseg;
     cvm_diag *diag;
 } decoder;
 
 /*
- * How a register first appears in program order (zero_ranges). Outside
- * every construct all live lanes are active and code runs in program
- * order, so a register first written there is written for every lane
- * before any lane reads it; any other register may be read before it is
- * written and starts every cube at zero, as all registers used to.
+ * How a register first appears in program order (zero_ranges). A
+ * "segment" is a run of instructions at one depth between the markers of
+ * its construct (open, else, continuing, case, default, end); at depth 0
+ * it is the whole kernel. Within a segment a plane's active mask never
+ * grows (lanes leave through break, continue, return; a nested construct
+ * gives back at its end at most the lanes it started with), and every
+ * instruction nested in a later construct of the segment runs with a
+ * subset of the lanes there. So a register first written in segment S
+ * and read only later in S or inside constructs nested in S is always
+ * written, for each lane that reads it, before that lane reads it
+ * (REG_WRITTEN_FIRST: not zeroed before a cube). Any other register
+ * (read first, read in another segment, or read by a plane op, which
+ * looks at other lanes) may be read before it is written and starts
+ * every cube at zero, as all registers used to.
  */
 enum { REG_UNSEEN, REG_READ_FIRST, REG_WRITTEN_FIRST };
 
@@ -139,6 +153,7 @@ static cvm_status decode_control(decoder *dc, uint32_t pc, const cvm_bc_insn *bi
             .kind = bi->op == CVM_OP_IF ? CVM_VM_F_IF : bi->op == CVM_OP_LOOP ? CVM_VM_F_LOOP
                   : bi->op == CVM_OP_SWITCH ? CVM_VM_F_SWITCH : CVM_VM_F_BLOCK,
             .open = pc, .marker = pc, .selector = in->ea};
+        dc->seg[dc->sp] = ++dc->nseg;
         return CVM_OK;
     case CVM_OP_ELSE:
         if (!top || top->kind != CVM_VM_F_IF || top->marker != top->open)
@@ -189,6 +204,7 @@ static cvm_status decode_control(decoder *dc, uint32_t pc, const cvm_bc_insn *bi
     /* else, continuing, case, default: a marker in the chain of its construct */
     code[top->marker].target = pc;
     top->marker = pc;
+    dc->seg[dc->sp] = ++dc->nseg;
     in->aux = dc->sp - 1;
     if (bi->op == CVM_OP_CASE) {
         in->ptr = dc->kp->cases + dc->ncase_used;
@@ -205,7 +221,9 @@ static cvm_status reg_operand(decoder *dc, uint32_t pc, uint32_t r, uint32_t *ou
     if (r >= dc->k->nregs)
         return bad(dc, pc, "register out of range");
     *out_slot = dc->slot[r];
-    if (dc->first_use[r] == REG_UNSEEN)
+    if (dc->first_use[r] == REG_UNSEEN || dc->cross_lane ||
+        (dc->first_use[r] == REG_WRITTEN_FIRST &&
+         (dc->sp < dc->wdepth[r] || dc->seg[dc->wdepth[r]] != dc->wseg[r])))
         dc->first_use[r] = REG_READ_FIRST;
     if (!dc->reg_uni || dc->reg_uni[r] >= CVM_UNI_VARYING)
         dc->varying_src = true;
@@ -329,11 +347,15 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
         return bad(dc, pc, "bad instruction type");
     dc->varying_src = false;
     dc->dest = UINT32_MAX;
+    dc->cross_lane = (oi->flags & CVM_OPF_PLANE) != 0;
     const uint32_t depth = dc->sp;
     cvm_status st = decode_operands(dc, pc, &bi, oi->format, in);
-    /* first written outside every construct: all live lanes are active there */
-    if (st == CVM_OK && dc->dest != UINT32_MAX && dc->first_use[dc->dest] == REG_UNSEEN)
-        dc->first_use[dc->dest] = depth == 0 ? REG_WRITTEN_FIRST : REG_READ_FIRST;
+    /* first written here: every later read in this segment is covered */
+    if (st == CVM_OK && dc->dest != UINT32_MAX && dc->first_use[dc->dest] == REG_UNSEEN) {
+        dc->first_use[dc->dest] = REG_WRITTEN_FIRST;
+        dc->wdepth[dc->dest] = (uint8_t)depth;
+        dc->wseg[dc->dest] = dc->seg[depth];
+    }
     if (st == CVM_OK && (oi->flags & CVM_OPF_CTRL))
         st = decode_control(dc, pc, &bi, in);
     /* element indexes the handlers use without further checks */
@@ -375,6 +397,7 @@ static cvm_status scan_kernel(decoder *dc, uint32_t *words, uint32_t *out_n, uin
 static void free_kprog(const cvm_vm_program *prog, cvm_vm_kprog *kp)
 {
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->code, sizeof *kp->code * (kp->ninsns + 1u));
+    cvm_bc_free(prog->alloc, prog->alloc_user, kp->fast, sizeof *kp->fast * (kp->ninsns + 1u));
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->cases, sizeof *kp->cases * kp->ncases);
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->args, sizeof *kp->args * kp->nargs);
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->zero, sizeof *kp->zero * kp->zero_cap);
@@ -399,6 +422,258 @@ static void zero_ranges(decoder *dc)
         kp->zero[2 * kp->nzero + 1] = count;
         kp->nzero++;
     }
+}
+
+/* ---- fused super-instructions (kp->fast) ---- */
+
+/*
+ * The CUDA frontend gives every subexpression its own register, so the
+ * hottest sequences are chains of single-use temporaries: address
+ * arithmetic (`cvt.i64; const.i64; mul.i64; ptr.add`), sign extensions
+ * feeding one 64-bit add or mul, and compares feeding an `if` or a loop's
+ * `if; break; end`. Each such chain becomes one handler in kp->fast that
+ * computes the chain's last result and skips the rest; the temporaries it
+ * no longer writes are read nowhere else (each is written once and read
+ * once, by the chain), so no lane can observe the difference. Only
+ * straight-line instructions start or sit inside a chain except the
+ * `if`, `break`/`continue` and `end` a compare chain ends with, none of
+ * which any jump targets from outside the chain, so control never enters
+ * a chain in its middle.
+ */
+typedef struct fuser {
+    const cvm_vm_dinsn *code;
+    uint32_t n;
+    const uint32_t *reads, *writes; /* per slot */
+} fuser;
+
+/* Reads and writes of every register (by first slot) over the kernel. */
+static void count_uses(const cvm_vm_kprog *kp, uint32_t *reads, uint32_t *writes)
+{
+    for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
+        const cvm_vm_dinsn *in = &kp->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        const uint32_t src[3] = {in->a, in->b, in->c};
+        unsigned nr = 0;
+        for (const char *f = oi ? oi->format : ""; *f; f++) {
+            if (*f == 'r' && f[1] == '*') {
+                const cvm_vm_arg *args = in->ptr;
+                for (uint32_t i = 0; i < in->n; i++)
+                    reads[args[i].slot]++;
+                break;
+            }
+            if (*f == 'd')
+                writes[in->d]++;
+            else if (*f == 'r' && nr < 3)
+                reads[src[nr++]]++;
+        }
+    }
+}
+
+/* Register slot s is a temporary: written once and read once in the kernel. */
+static bool temp(const fuser *fu, uint32_t s)
+{
+    return fu->reads[s] == 1 && fu->writes[s] == 1;
+}
+
+static bool is_int64(unsigned elem)
+{
+    return elem == CVM_T_I64 || elem == CVM_T_U64;
+}
+
+/* `[cvt.i64 v, x] const.i64 s, S; mul.i64 u, v, s; ptr.add p, base, u`. */
+static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
+{
+    const cvm_vm_dinsn *c = fu->code, *cv = NULL;
+    uint32_t i = pc, v;
+    if (i + 3 < fu->n && c[i].h == CVM_OP_CVT && c[i].line == 1 && is_int64(c[i].elem) &&
+        (c[i].k == CVM_VM_CVT_SEXT32 || c[i].k == CVM_VM_CVT_ZEXT32 || c[i].k == CVM_VM_CVT_COPY8))
+        cv = &c[i++];
+    if (i + 2 >= fu->n)
+        return 0;
+    const cvm_vm_dinsn *k = &c[i], *mul = &c[i + 1], *add = &c[i + 2];
+    if (k->h != CVM_OP_CONST || !is_int64(k->elem) || k->line != 1 || !temp(fu, k->d) ||
+        mul->h != CVM_OP_MUL || !is_int64(mul->elem) || mul->line != 1 ||
+        add->h != CVM_OP_PTR_ADD || add->line != 1 || !is_int64(add->eb) || add->b != mul->d ||
+        add->a == mul->d || !temp(fu, mul->d))
+        return 0;
+    if (mul->b == k->d && mul->a != k->d)
+        v = mul->a;
+    else if (mul->a == k->d && mul->b != k->d)
+        v = mul->b;
+    else
+        return 0;
+    if (cv && (v != cv->d || !temp(fu, cv->d)))
+        return 0;
+    *out = *add;
+    out->h = CVM_VM_H_INDEX;
+    out->uni = 0;
+    out->b = cv ? cv->a : v;
+    out->eb = cv ? cv->ea : mul->elem;
+    out->k = !cv || cv->k == CVM_VM_CVT_COPY8 ? CVM_VM_IX_I64
+           : cv->k == CVM_VM_CVT_SEXT32      ? CVM_VM_IX_SEXT32
+                                             : CVM_VM_IX_ZEXT32;
+    out->imm = k->imm;
+    out->n = 0;
+    if (k->imm && !(k->imm & (k->imm - 1))) {
+        out->k |= CVM_VM_IX_SHIFT;
+        while (!(k->imm >> out->n & 1))
+            out->n++;
+    }
+    out->target = i + 3;
+    return out->target;
+}
+
+/* `cvt.i64 t, x` (from i32) [and a second one] feeding one add or mul of i64. */
+static uint32_t fuse_arith64(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
+{
+    const cvm_vm_dinsn *c = fu->code, *cv[2] = {NULL, NULL};
+    uint32_t i = pc;
+    for (int j = 0; j < 2 && i < fu->n; j++, i++) {
+        if (c[i].h != CVM_OP_CVT || c[i].k != CVM_VM_CVT_SEXT32 || c[i].line != 1 ||
+            !temp(fu, c[i].d))
+            break;
+        cv[j] = &c[i];
+    }
+    if (!cv[0] || i >= fu->n)
+        return 0;
+    const cvm_vm_dinsn *op = &c[i];
+    if ((op->h != CVM_OP_ADD && op->h != CVM_OP_MUL) || !is_int64(op->elem) || op->line != 1)
+        return 0;
+    *out = *op;
+    out->h = CVM_VM_H_ARITH64;
+    out->uni = 0;
+    out->c = op->h;
+    out->k = 0;
+    for (int j = 0; j < 2; j++) {
+        if (!cv[j])
+            continue;
+        if (op->a == cv[j]->d) {
+            out->k |= 1;
+            out->a = cv[j]->a;
+        } else if (op->b == cv[j]->d) {
+            out->k |= 2;
+            out->b = cv[j]->a;
+        } else {
+            return 0; /* a conversion the op does not read: not a chain */
+        }
+    }
+    out->target = i + 1;
+    return out->target;
+}
+
+static bool is_cmp(const cvm_vm_dinsn *in)
+{
+    return in->h >= CVM_OP_EQ && in->h <= CVM_OP_GE && in->line == 1;
+}
+
+/* `cmp [cmp; and|or] [not] if` and `... if; break|continue; end`. */
+static uint32_t fuse_cmpbr(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
+{
+    const cvm_vm_dinsn *c = fu->code;
+    uint32_t i = pc, res, second = UINT32_MAX, join = 0, neg = 0;
+    if (i + 1 >= fu->n || !is_cmp(&c[i]))
+        return 0;
+    res = c[i++].d;
+    if (i + 2 < fu->n && is_cmp(&c[i]) && (c[i + 1].h == CVM_OP_AND || c[i + 1].h == CVM_OP_OR) &&
+        c[i + 1].elem == CVM_T_BOOL && c[i + 1].line == 1 && temp(fu, res) && temp(fu, c[i].d) &&
+        res != c[i].d &&
+        ((c[i + 1].a == res && c[i + 1].b == c[i].d) || (c[i + 1].b == res && c[i + 1].a == c[i].d))) {
+        second = i;
+        join = c[i + 1].h;
+        res = c[i + 1].d;
+        i += 2;
+    }
+    if (i + 1 < fu->n && c[i].h == CVM_OP_NOT && c[i].elem == CVM_T_BOOL && c[i].line == 1 &&
+        c[i].a == res && temp(fu, res)) {
+        neg = 1;
+        res = c[i++].d;
+    }
+    if (i >= fu->n || c[i].h != CVM_OP_IF || c[i].a != res || !temp(fu, res))
+        return 0;
+    *out = c[i];
+    out->h = CVM_VM_H_CMPBR;
+    out->uni = 0;
+    out->a = pc;
+    out->b = second;
+    out->c = join;
+    out->k = (uint8_t)neg;
+    out->end = i;
+    out->n = CVM_VM_CB_IF;
+    out->target = i + 1;
+    if (i + 2 < fu->n && c[i].target == i + 2 && c[i + 2].h == CVM_OP_END &&
+        (c[i + 1].h == CVM_OP_BREAK || c[i + 1].h == CVM_OP_CONTINUE)) {
+        out->n = c[i + 1].h == CVM_OP_BREAK ? CVM_VM_CB_BREAK : CVM_VM_CB_CONTINUE;
+        out->aux = c[i + 1].aux;
+        out->target = i + 3;
+    }
+    return out->target;
+}
+
+/* `op t, ...; mov v, t` with t a temporary: op writes v (the mov becomes a nop). */
+static uint32_t fuse_mov(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, cvm_vm_dinsn *nop)
+{
+    const cvm_vm_dinsn *op = &fu->code[pc], *mv = &fu->code[pc + 1];
+    if (pc + 1 >= fu->n || op->h == CVM_OP_MOV || !uniform_candidate(op->h) || op->line != 1 ||
+        mv->h != CVM_OP_MOV || mv->line != 1 || mv->a != op->d || mv->elem != op->ed ||
+        mv->ed != op->ed || !temp(fu, op->d))
+        return 0;
+    *out = *op;
+    out->d = mv->d;
+    *nop = *mv;
+    nop->h = CVM_OP_NOP;
+    return pc + 2;
+}
+
+/* Builds kp->fast when at least one chain fuses. */
+static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
+{
+    const size_t cnt_size = sizeof(uint32_t) * ((size_t)kp->nslots + 1);
+    const size_t code_size = sizeof *kp->code * ((size_t)kp->ninsns + 1);
+    uint32_t *reads = cvm_bc_alloc(prog->alloc, prog->alloc_user, cnt_size);
+    uint32_t *writes = cvm_bc_alloc(prog->alloc, prog->alloc_user, cnt_size);
+    cvm_vm_dinsn *fast = cvm_bc_alloc(prog->alloc, prog->alloc_user, code_size);
+    cvm_status st = CVM_OK;
+    uint32_t fused = 0;
+    if (!reads || !writes || !fast) {
+        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
+                          cvm_bc_str(prog->mod, kp->k->name));
+        goto fail;
+    }
+    memset(reads, 0, cnt_size);
+    memset(writes, 0, cnt_size);
+    count_uses(kp, reads, writes);
+    memcpy(fast, kp->code, code_size);
+    const fuser fu = {.code = kp->code, .n = kp->ninsns, .reads = reads, .writes = writes};
+    for (uint32_t pc = 0; pc < kp->ninsns;) {
+        cvm_vm_dinsn f;
+        uint32_t next = fuse_index(&fu, pc, &f);
+        if (!next)
+            next = fuse_cmpbr(&fu, pc, &f);
+        if (!next)
+            next = fuse_arith64(&fu, pc, &f);
+        if (!next && (next = fuse_mov(&fu, pc, &f, &fast[pc + 1]))) {
+            fast[pc] = f;
+            fused++;
+            pc = next;
+            continue;
+        }
+        if (!next) {
+            pc++;
+            continue;
+        }
+        fast[pc] = f;
+        fused++;
+        pc = next;
+    }
+    if (fused) {
+        kp->fast = fast;
+        fast = NULL;
+    }
+fail:
+    cvm_bc_free(prog->alloc, prog->alloc_user, reads, cnt_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, writes, cnt_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, fast, code_size);
+    return st;
 }
 
 static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *diag)
@@ -431,8 +706,10 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
     kp->zero_cap = 2 * k->nregs;
     kp->zero = cvm_bc_alloc(prog->alloc, prog->alloc_user, sizeof *kp->zero * kp->zero_cap);
     dc.first_use = cvm_bc_alloc(prog->alloc, prog->alloc_user, use_size);
+    dc.wdepth = cvm_bc_alloc(prog->alloc, prog->alloc_user, use_size);
+    dc.wseg = cvm_bc_alloc(prog->alloc, prog->alloc_user, sizeof *dc.wseg * use_size);
     if (!words || !dc.slot || !dc.stack || !kp->code || !kp->cases || !kp->args || !kp->zero ||
-        !dc.first_use) {
+        !dc.first_use || !dc.wdepth || !dc.wseg) {
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
                           cvm_bc_str(prog->mod, k->name));
         goto fail;
@@ -468,11 +745,15 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
     for (uint32_t pc = 0; pc < n; pc++)
         if (kp->code[pc].h == CVM_OP_END && kp->code[pc].aux + 1 > kp->max_depth)
             kp->max_depth = kp->code[pc].aux + 1;
+    if (prog->ver) /* chains are proven from verified code only */
+        st = fuse(prog, kp, diag);
 fail:
     cvm_bc_free(prog->alloc, prog->alloc_user, words, words_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, dc.slot, slot_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, dc.stack, stack_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, dc.first_use, use_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, dc.wdepth, use_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, dc.wseg, sizeof *dc.wseg * use_size);
     return st;
 }
 

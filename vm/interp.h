@@ -46,9 +46,28 @@
     X(EXSCAN_ADD) X(MATCH_ANY) X(MATCH_ALL) X(ASSERT) X(TRAP) X(PRINT)
 
 /* Handlers: every opcode is its own handler; FINISH is the implicit end of
- * a kernel's code (lanes still active there leave as if by return). */
+ * a kernel's code (lanes still active there leave as if by return). The
+ * fused handlers below only appear in a kernel's `fast` code (decode.c
+ * fuse), each at the first pc of the instruction sequence it replaces. */
 #define CVM_VM_H_FINISH CVM_OP_LIMIT
-#define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 1)
+/* d = a + ext(b) * imm, for `[cvt.i64 v, x] const.i64 s, S; mul.i64 u, v, s;
+ * ptr.add p, base, u`: k is a CVM_VM_IX_* extension, n the shift when S is
+ * a power of two (k | CVM_VM_IX_SHIFT), target the pc after the sequence. */
+#define CVM_VM_H_INDEX (CVM_OP_LIMIT + 1)
+/* d = ext(a) op ext(b) on 64-bit integers (op in c: add or mul), for
+ * `cvt.i64 t, x` (sign extension of an i32) folded into the add or mul
+ * that reads t: k bit 0 extends a, bit 1 extends b; target as above. */
+#define CVM_VM_H_ARITH64 (CVM_OP_LIMIT + 2)
+/* A compare (or two, joined by and/or; optionally negated) feeding an if,
+ * or an `if; break|continue; end`: the compares are read from the exact
+ * code at pcs a and b (b = UINT32_MAX: one compare), c is the joining op,
+ * k the negation, end the if's pc, n a CVM_VM_CB_* form, target the pc
+ * after the `end` of the break and continue forms. */
+#define CVM_VM_H_CMPBR (CVM_OP_LIMIT + 3)
+#define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 4)
+
+enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_SHIFT = 4 };
+enum { CVM_VM_CB_IF = 0, CVM_VM_CB_BREAK = 1, CVM_VM_CB_CONTINUE = 2 };
 
 /* A pre-decoded instruction. */
 typedef struct cvm_vm_dinsn {
@@ -81,6 +100,13 @@ typedef struct cvm_vm_kprog {
     uint32_t index;
     uint32_t ninsns;      /* real instructions; code[ninsns] is FINISH */
     cvm_vm_dinsn *code;
+    /* The same code with fused super-instructions (decode.c fuse): the
+     * first instruction of each fused sequence replaced by a CVM_VM_H_*
+     * handler that does the whole sequence and skips the rest; every
+     * other pc holds the instruction `code` has. Used when no step budget
+     * is set (a fused sequence counts as one step); NULL when nothing
+     * fused. */
+    cvm_vm_dinsn *fast;
     uint32_t nslots;      /* register slots per lane */
     uint32_t max_depth;   /* construct stack entries a plane needs */
     uint64_t *cases;      /* case values, converted to the selector's width */

@@ -26,6 +26,7 @@
 #endif
 
 #include <math.h>
+#include <string.h>
 
 #include "mathlib.h"
 #include "numerics.h"
@@ -37,14 +38,33 @@
 /* ---- lane loops over the slots of the destination register ---- */
 
 #define SLOT(base, o) ((base) + (o))
+/*
+ * Lane loops carry no loop-carried dependence: a destination slot is either
+ * a different register from every source or the same one (each lane then
+ * reads its element before writing it), never a partial overlap. IVDEP
+ * tells the vectorizer so, which drops its runtime alias checks and scalar
+ * fallback loops.
+ */
+#if defined(__clang__)
+#define IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define IVDEP _Pragma("GCC ivdep")
+#else
+#define IVDEP
+#endif
+/* The default plane width, for which the full-plane loops get a constant
+ * trip count (straight vector code, no epilogue). */
+#define FIXED_W 32u
 /* BODY for every lane to write: all lanes when the plane is fully active. */
 #define LANES(...)                                                                         \
     do {                                                                                   \
         if (uni) {                                                                         \
             const unsigned l = l0;                                                         \
             __VA_ARGS__                                                                    \
+        } else if (full && nl == FIXED_W) {                                                \
+            IVDEP for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }                   \
         } else if (full) {                                                                 \
-            for (unsigned l = 0; l < nl; l++) { __VA_ARGS__ }                              \
+            IVDEP for (unsigned l = 0; l < nl; l++) { __VA_ARGS__ }                        \
         } else {                                                                           \
             for (unsigned l = 0; l < nl; l++)                                              \
                 if (act >> l & 1) { __VA_ARGS__ }                                          \
@@ -106,6 +126,20 @@
                   RB(f32fn(FB(x), FB(y))))                                                 \
     default: break;                                                                        \
     }
+/*
+ * f32 min (OP <) and max (OP >) of lane l with numerics.h's rules as
+ * selects the compiler vectorizes: a NaN operand gives the other, two NaNs
+ * the canonical NaN, equal operands (only +0 and -0 differ) the one
+ * NEG_PICK names when x is negative (min: x, max: y), else the other.
+ */
+#define FMINMAX_F32(OP, NEG_PICK, POS_PICK)                                                \
+    const float x = CAT(float, A)[l], y = CAT(float, B)[l];                                \
+    const uint32_t xi = CAT(uint32_t, A)[l], yi = CAT(uint32_t, B)[l];                     \
+    uint32_t r_ = x OP y ? xi : yi;                                                        \
+    r_ = x == y ? ((xi >> 31) ? NEG_PICK : POS_PICK) : r_;                                 \
+    r_ = y != y ? xi : r_;                                                                 \
+    r_ = x != x ? (y != y ? CVM_N_NAN32 : yi) : r_;                                        \
+    AT(uint32_t, D)[l] = r_;
 /* Copies slots by element size (mov and friends); SRC(o) names the source slot base. */
 #define COPY_CASES(size, SRC)                                                              \
     switch (size) {                                                                        \
@@ -115,12 +149,25 @@
     default: EACH(AT(uint64_t, D)[l] = ((const uint64_t *)(const void *)(SRC))[l];) break; \
     }
 
-/* Mask of lanes (< nl) whose bool slot is true. */
-static inline uint64_t bool_mask(const uint8_t *r, unsigned nl)
+/*
+ * Mask of the lanes of `act` (lanes < nl) whose bool slot is true, eight
+ * lanes at a time (slots are at least 64 bytes, so whole groups stay
+ * inside the slot). The bytes of lanes outside `act` are cleared first:
+ * they may never have been written (decode.c zero_ranges), and nothing of
+ * them may reach the result. Then the multiply gathers the low bit of each
+ * byte into the top byte.
+ */
+static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
 {
     uint64_t m = 0;
-    for (unsigned l = 0; l < nl; l++)
-        m |= (uint64_t)(r[l] & 1) << l;
+    for (unsigned g = 0; g < nl; g += 8) {
+        uint64_t w, s = (act >> g & 0xffu) * UINT64_C(0x0101010101010101);
+        s &= UINT64_C(0x8040201008040201); /* byte i keeps bit i: lane g + i active */
+        s = ((s + UINT64_C(0x7f7f7f7f7f7f7f7f)) | s) & UINT64_C(0x8080808080808080);
+        memcpy(&w, r + g, 8);
+        w &= s >> 7;
+        m |= (w * UINT64_C(0x0102040810204080)) >> 56 << g;
+    }
     return m;
 }
 
@@ -200,6 +247,12 @@ static bool sreg_positions(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned
         return false;
     }
     cvm_vm_unit_pos(x, p->index * x->W, pos);
+    if (pos[0] + nl <= b[0]) { /* the plane stays in one row: x steps by one */
+        const uint32_t first = pos[axis] + add, step = axis == 0;
+        for (unsigned l = 0; l < nl; l++)
+            out[l] = first + step * l;
+        return true;
+    }
     for (unsigned l = 0; l < nl; l++) {
         out[l] = pos[axis] + add;
         if (++pos[0] == b[0]) {
@@ -291,6 +344,57 @@ static bool bar_arrive(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t id, uint32_t co
                 if (act >> l & 1)                                                          \
                     t_[l] = v_;                                                            \
     } while (0)
+/* Compare `in` on every lane (no compare traps, so inactive lanes may be
+ * read), as a mask of the lanes of `act` where it holds (fused CMPBR). */
+#define CMP_ALL(T, EXPR)                                                                   \
+    do {                                                                                   \
+        const T *a_ = (const T *)(const void *)A, *b_ = (const T *)(const void *)B;        \
+        if (nl == FIXED_W) {                                                               \
+            IVDEP for (unsigned l = 0; l < FIXED_W; l++) {                                 \
+                const T x = a_[l], y = b_[l];                                              \
+                t[l] = (uint8_t)(EXPR);                                                    \
+            }                                                                              \
+        } else {                                                                           \
+            for (unsigned l = 0; l < nl; l++) {                                            \
+                const T x = a_[l], y = b_[l];                                              \
+                t[l] = (uint8_t)(EXPR);                                                    \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+#define CMP_ALL_TYPES(OP)                                                                  \
+    switch (in->ea) {                                                                      \
+    case CVM_T_BOOL: case CVM_T_U8: CMP_ALL(uint8_t, x OP y); break;                       \
+    case CVM_T_I8: CMP_ALL(int8_t, x OP y); break;                                         \
+    case CVM_T_I16: CMP_ALL(int16_t, x OP y); break;                                       \
+    case CVM_T_U16: CMP_ALL(uint16_t, x OP y); break;                                      \
+    case CVM_T_I32: CMP_ALL(int32_t, x OP y); break;                                       \
+    case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL: case CVM_T_PTR_CONST:     \
+        CMP_ALL(uint32_t, x OP y); break;                                                  \
+    case CVM_T_I64: CMP_ALL(int64_t, x OP y); break;                                       \
+    case CVM_T_U64: case CVM_T_PTR_GLOBAL: CMP_ALL(uint64_t, x OP y); break;               \
+    case CVM_T_F32: CMP_ALL(float, x OP y); break;                                         \
+    case CVM_T_F64: CMP_ALL(double, x OP y); break;                                        \
+    case CVM_T_F16: CMP_ALL(uint16_t, F16(x) OP F16(y)); break;                            \
+    case CVM_T_BF16: CMP_ALL(uint16_t, FB(x) OP FB(y)); break;                             \
+    default: break;                                                                        \
+    }
+static uint64_t cmp_mask(const cvm_vm_exec *ex, const cvm_vm_plane *p, const cvm_vm_dinsn *in,
+                         uint64_t act)
+{
+    const uint8_t *const A = cvm_vm_reg(ex, p, in->a), *const B = cvm_vm_reg(ex, p, in->b);
+    const unsigned nl = p->nlanes;
+    uint8_t t[64] = {0};
+    switch (in->h) {
+    case CVM_OP_EQ: CMP_ALL_TYPES(==); break;
+    case CVM_OP_NE: CMP_ALL_TYPES(!=); break;
+    case CVM_OP_LT: CMP_ALL_TYPES(<); break;
+    case CVM_OP_LE: CMP_ALL_TYPES(<=); break;
+    case CVM_OP_GT: CMP_ALL_TYPES(>); break;
+    default: CMP_ALL_TYPES(>=); break;
+    }
+    return bool_mask(t, nl, act);
+}
+
 static void broadcast(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     const uint64_t act = p->active;
@@ -315,7 +419,10 @@ static void broadcast(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_
 
 int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
 {
-    const cvm_vm_dinsn *const code = ex->kp->code;
+    /* fused code counts a chain as one step: exact code under a step budget */
+    const cvm_vm_dinsn *const orig = ex->kp->code;
+    const cvm_vm_dinsn *const code =
+        ex->step_limit == UINT64_MAX && ex->kp->fast ? ex->kp->fast : orig;
     const unsigned rs = ex->rshift, nl = p->nlanes;
     const uint64_t limit = ex->step_limit;
     const bool checked = ex->L->checked;
@@ -355,8 +462,12 @@ int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
         CVM_VM_HANDLED(X)
 #undef X
         [CVM_VM_H_FINISH] = &&L_FINISH,
+        [CVM_VM_H_INDEX] = &&LH_INDEX,
+        [CVM_VM_H_ARITH64] = &&LH_ARITH64,
+        [CVM_VM_H_CMPBR] = &&LH_CMPBR,
     };
 #define CASE(op) L_##op:
+#define CASE_H(name) LH_##name:
 #define CASE_FINISH L_FINISH:
 #define DISPATCH()                                                                         \
     do {                                                                                   \
@@ -369,6 +480,7 @@ int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
 #else
 #define CASE(op) case CVM_OP_##op:
 #define CASE_FINISH case CVM_VM_H_FINISH:
+#define CASE_H(name) case CVM_VM_H_##name:
 #define DISPATCH() goto dispatch
 dispatch:
     if (steps++ >= limit)
@@ -399,7 +511,7 @@ dispatch:
     /* ---------------- control flow ---------------- */
     CASE(NOP) NEXT();
     CASE(IF) {
-        uint64_t c = bool_mask(REG(in->a), nl) & p->active;
+        uint64_t c = bool_mask(REG(in->a), nl, p->active);
         cvm_vm_frame *f = &stack[in->aux];
         *f = (cvm_vm_frame){.kind = CVM_VM_F_IF, .open = pc, .next = in->target};
         f->m[0] = p->active & ~c;
@@ -435,7 +547,7 @@ dispatch:
         NEXT();
     }
     CASE(BREAK_IF) {
-        uint64_t c = bool_mask(REG(in->a), nl) & p->active;
+        uint64_t c = bool_mask(REG(in->a), nl, p->active);
         stack[in->aux].m[0] |= c;
         p->active &= ~c;
         if (!p->active)
@@ -703,6 +815,11 @@ dispatch:
     }
     CASE(MIN) {
         PRO;
+        if (in->elem == CVM_T_F32 && ne == 1) { /* cvm_n_fminf without branches */
+            const size_t o_ = 0;
+            LANES(FMINMAX_F32(<, xi, yi););
+            UNEXT();
+        }
         switch (in->elem) {
             SU_CASES(BIN, x < y ? x : y, x < y ? x : y)
             FLT_CASES(BIN, cvm_n_fminf(x, y), cvm_n_fmin(x, y), R16(cvm_n_fminf(F16(x), F16(y))),
@@ -713,6 +830,11 @@ dispatch:
     }
     CASE(MAX) {
         PRO;
+        if (in->elem == CVM_T_F32 && ne == 1) { /* cvm_n_fmaxf without branches */
+            const size_t o_ = 0;
+            LANES(FMINMAX_F32(>, yi, xi););
+            UNEXT();
+        }
         switch (in->elem) {
             SU_CASES(BIN, x > y ? x : y, x > y ? x : y)
             FLT_CASES(BIN, cvm_n_fmaxf(x, y), cvm_n_fmax(x, y), R16(cvm_n_fmaxf(F16(x), F16(y))),
@@ -1043,7 +1165,7 @@ dispatch:
 
     /* ---------------- debugging ---------------- */
     CASE(ASSERT) {
-        uint64_t bad = p->active & ~bool_mask(REG(in->a), nl);
+        uint64_t bad = p->active & ~bool_mask(REG(in->a), nl, p->active);
         if (bad)
             FAULT_AT(lowest(bad), "assertion failed: %s", (const char *)in->ptr);
         NEXT();
@@ -1056,6 +1178,91 @@ dispatch:
         if ((r = cvm_vm_print(ex, p, in)))
             LEAVE(r);
         NEXT();
+    }
+
+    /* ---------------- fused chains (kp->fast only; decode.c fuse) ---------------- */
+    CASE_H(INDEX) {
+        PRO;
+        const size_t o_ = 0;
+        const uint64_t s = in->imm;
+        const unsigned sh = in->n;
+        if (in->elem == CVM_T_PTR_GLOBAL) {
+            switch (in->k) {
+            case CVM_VM_IX_I64: LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + CAT(uint64_t, B)[l] * s;); break;
+            case CVM_VM_IX_I64 | CVM_VM_IX_SHIFT:
+                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (CAT(uint64_t, B)[l] << sh);); break;
+            case CVM_VM_IX_SEXT32:
+                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (uint64_t)(int64_t)CAT(int32_t, B)[l] * s;); break;
+            case CVM_VM_IX_SEXT32 | CVM_VM_IX_SHIFT:
+                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + ((uint64_t)(int64_t)CAT(int32_t, B)[l] << sh);); break;
+            case CVM_VM_IX_ZEXT32:
+                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (uint64_t)CAT(uint32_t, B)[l] * s;); break;
+            default:
+                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + ((uint64_t)CAT(uint32_t, B)[l] << sh);); break;
+            }
+        } else {
+            /* 32-bit spaces keep the low 32 bits, which the extension does not change */
+            const uint32_t s32 = (uint32_t)s;
+            if (in->k & (CVM_VM_IX_SEXT32 | CVM_VM_IX_ZEXT32))
+                LANES(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l] + CAT(uint32_t, B)[l] * s32;);
+            else
+                LANES(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l] + (uint32_t)CAT(uint64_t, B)[l] * s32;);
+        }
+        JUMP(in->target);
+    }
+    CASE_H(ARITH64) {
+        PRO;
+        const size_t o_ = 0;
+        const bool add = in->c == CVM_OP_ADD;
+#define SX(base) ((uint64_t)(int64_t)CAT(int32_t, base)[l])
+        switch (in->k) {
+        case 1:
+            if (add) LANES(AT(uint64_t, D)[l] = SX(A) + CAT(uint64_t, B)[l];);
+            else LANES(AT(uint64_t, D)[l] = SX(A) * CAT(uint64_t, B)[l];);
+            break;
+        case 2:
+            if (add) LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + SX(B););
+            else LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] * SX(B););
+            break;
+        default: /* both 32-bit: the 64-bit result cannot overflow */
+            if (add)
+                LANES(AT(int64_t, D)[l] = (int64_t)CAT(int32_t, A)[l] + CAT(int32_t, B)[l];);
+            else
+                LANES(AT(int64_t, D)[l] = (int64_t)CAT(int32_t, A)[l] * CAT(int32_t, B)[l];);
+            break;
+        }
+#undef SX
+        JUMP(in->target);
+    }
+    CASE_H(CMPBR) {
+        const uint64_t act = p->active;
+        uint64_t m = cmp_mask(ex, p, &orig[in->a], act);
+        if (in->b != UINT32_MAX) {
+            const uint64_t m2 = cmp_mask(ex, p, &orig[in->b], act);
+            m = in->c == CVM_OP_AND ? m & m2 : m | m2;
+        }
+        m = (in->k ? ~m : m) & act;
+        if (in->n == CVM_VM_CB_IF) { /* what IF does, at the if's pc */
+            const cvm_vm_dinsn *fi = &orig[in->end];
+            cvm_vm_frame *f = &stack[fi->aux];
+            *f = (cvm_vm_frame){.kind = CVM_VM_F_IF, .open = in->end, .next = fi->target};
+            f->m[0] = act & ~m;
+            p->sp = fi->aux + 1;
+            p->active = m;
+            if (!m)
+                JUMP(fi->target);
+            JUMP(in->end + 1);
+        }
+        if (in->n == CVM_VM_CB_BREAK) {
+            cvm_vm_frame *f = &stack[in->aux];
+            f->m[f->kind == CVM_VM_F_SWITCH ? 1 : 0] |= m;
+        } else {
+            stack[in->aux].m[1] |= m;
+        }
+        p->active = act & ~m;
+        if (!p->active)
+            SKIP();
+        JUMP(in->target);
     }
 
 #ifndef CVM_VM_GOTO

@@ -323,6 +323,12 @@ int main(int argc, char **argv)
     char nthreads[16];
     snprintf(nthreads, sizeof nthreads, "%d", g_threads);
     setenv("POCL_MAX_PTHREAD_COUNT", nthreads, 1);
+    /* OpenMP threads (plain C, oneDNN, the LibTorch driver) that spin after
+     * each parallel region hold the cores while the next contender runs:
+     * with 2 cores that made cubevm's launch + sync 20x slower in a full
+     * run than alone. Passive waiting puts them to sleep at once (unless
+     * the caller chose a policy). */
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
     if (cases)
         for (const char *p = cases; *p;) {
             const char *e = strchr(p, ',');

@@ -1,0 +1,160 @@
+/*
+ * test_fuse.c - the interpreter's fused chains (vm/decode.c fuse) and its
+ * register zeroing (decode.c zero_ranges) against plain C models.
+ *
+ * The kernels below are written the way the CUDA frontend writes code:
+ * single-use temporaries in address arithmetic (`cvt.i64; const.i64;
+ * mul.i64; ptr.add`), sign extensions feeding a 64-bit add or mul, and
+ * compares feeding `if` and loop exits (`cmp; not; if; break; end`, two
+ * compares joined by and/or, `continue`), and `op t; mov v, t`. Each runs on several cubes at
+ * plane widths 32, 8 and 64, once without a step budget (the fused code)
+ * and once with a large one (the exact code, one step per instruction);
+ * every unit's result must match the C model both times. A register first
+ * written inside an `if` and read after its `end` must read zero in the
+ * lanes that skipped the write, whatever an earlier cube left there.
+ */
+#include "kern.h"
+
+#define BLOCK 64u
+#define GRID 3u
+#define N (BLOCK * GRID)
+
+/* src[i] for the loads (negative values exercise sign extension). */
+static int32_t src_val(uint32_t i) { return (int32_t)(i * 3u) - 50; }
+
+static const char chains_src[] =
+    ".kernel chains\n"
+    ".param out buffer u32 write\n.param src buffer i32 read\n"
+    ".shared 1024\n"
+    ".reg u32 %t, %c, %cd, %cg, %g, %v, %k, %lim, %acc, %one, %nine, %z, %zc, %tmp, %three, %five, %ak\n"
+    ".reg i32 %ti, %x, %y, %w, %neg0, %v32\n"
+    ".reg i64 %a0, %s0, %u0, %a1, %s1, %u1, %a2, %s2, %u2, %i3, %s3, %u3, %a4, %s4, %u4\n"
+    ".reg i64 %e0, %e1, %m0, %e2, %r0, %e3, %r1, %e4, %r2, %bm1, %tt\n"
+    ".reg ptr.global %po, %ps, %p0, %p1, %p2\n.reg ptr.shared %sh, %q3, %q4\n"
+    ".reg bool %b0, %b1, %b2, %b3, %b4, %b5, %b6, %b7, %b8, %b9\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %cg, %c, %cd\n    add.u32 %g, %cg, %t\n    cvt.i32 %ti, %g\n"
+    "    param.ptr.global %po, out, 0\n    param.ptr.global %ps, src, 0\n"
+    /* x = src[g]: sign-extended index, power-of-two scale */
+    "    cvt.i64 %a0, %ti\n    const.i64 %s0, 4\n    mul.i64 %u0, %a0, %s0\n"
+    "    ptr.add.ptr.global %p0, %ps, %u0\n    ld.i32 %x, [%p0]\n"
+    /* y = src[3 g]: zero-extended index, scale 12 (not a power of two), const first */
+    "    cvt.i64 %a1, %g\n    const.i64 %s1, 12\n    mul.i64 %u1, %s1, %a1\n"
+    "    ptr.add.ptr.global %p1, %ps, %u1\n    ld.i32 %y, [%p1]\n"
+    /* shared[t] = x, then w = shared[BLOCK - 1 - t] through an i64 index */
+    "    const.ptr.shared %sh, 0x0\n    cvt.i64 %tt, %t\n"
+    "    const.i64 %s3, 4\n    mul.i64 %u3, %tt, %s3\n    ptr.add.ptr.shared %q3, %sh, %u3\n"
+    "    st.i32 [%q3], %x\n    sync_cube\n"
+    "    const.i64 %bm1, 63\n    sub.i64 %i3, %bm1, %tt\n"
+    "    const.i64 %s4, 4\n    mul.i64 %u4, %i3, %s4\n    ptr.add.ptr.shared %q4, %sh, %u4\n"
+    "    ld.i32 %w, [%q4]\n"
+    /* r2 = (x + (ti * y + ti)) * ti  in 64 bits: both, second and first operand extended */
+    "    cvt.i64 %e0, %ti\n    cvt.i64 %e1, %y\n    mul.i64 %m0, %e0, %e1\n"
+    "    cvt.i64 %e2, %ti\n    add.i64 %r0, %m0, %e2\n"
+    "    cvt.i64 %e3, %x\n    add.i64 %r1, %e3, %r0\n"
+    "    cvt.i64 %e4, %ti\n    mul.i64 %r2, %e4, %r1\n"
+    "    cvt.i32 %v32, %r2\n    add.i32 %v32, %v32, %w\n    cvt.u32 %v, %v32\n"
+    /* if (x < 0) v ^= 0x100 else v ^= 0x200 */
+    "    const.i32 %neg0, 0\n    lt.i32 %b0, %x, %neg0\n"
+    "    if %b0\n        const.u32 %tmp, 256\n        xor.u32 %v, %v, %tmp\n"
+    "    else\n        const.u32 %tmp, 512\n        xor.u32 %v, %v, %tmp\n    end\n"
+    /* acc = sum of k in [0, t % 9) but not in [3, 5) */
+    "    const.u32 %one, 1\n    const.u32 %nine, 9\n    rem.u32 %lim, %t, %nine\n"
+    "    const.u32 %acc, 0\n    const.u32 %k, 0\n"
+    "    loop\n"
+    "        lt.u32 %b1, %k, %lim\n        not.bool %b2, %b1\n        if %b2\n            break\n        end\n"
+    "        const.u32 %three, 3\n        const.u32 %five, 5\n"
+    "        ge.u32 %b3, %k, %three\n        lt.u32 %b4, %k, %five\n        and.bool %b5, %b3, %b4\n"
+    "        if %b5\n            continue\n        end\n"
+    "        add.u32 %ak, %acc, %k\n        mov.u32 %acc, %ak\n"
+    "    continuing\n        add.u32 %k, %k, %one\n"
+    "    end\n"
+    "    const.u32 %tmp, 16\n    shl.u32 %acc, %acc, %tmp\n    xor.u32 %v, %v, %acc\n"
+    /* an or of two compares, negated, leaves a loop: k counts up until k == 2 or k == t % 4 */
+    "    const.u32 %k, 0\n    const.u32 %tmp, 4\n    rem.u32 %lim, %t, %tmp\n"
+    "    loop\n"
+    "        const.u32 %tmp, 2\n        eq.u32 %b6, %k, %tmp\n        eq.u32 %b7, %k, %lim\n"
+    "        or.bool %b8, %b6, %b7\n        if %b8\n            break\n        end\n"
+    "        add.u32 %k, %k, %one\n"
+    "    end\n"
+    "    const.u32 %tmp, 24\n    shl.u32 %k, %k, %tmp\n    xor.u32 %v, %v, %k\n"
+    /* z is written only in some lanes, in a segment its read is not in */
+    "    add.u32 %tmp, %t, %c\n    and.u32 %tmp, %tmp, %one\n    eq.u32 %b9, %tmp, %one\n"
+    "    if %b9\n        const.u32 %zc, 5\n        add.u32 %z, %zc, %c\n    end\n"
+    "    const.u32 %tmp, 28\n    shl.u32 %z, %z, %tmp\n    xor.u32 %v, %v, %z\n"
+    /* out[g] = v */
+    "    cvt.i64 %a2, %g\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n"
+    "    ptr.add.ptr.global %p2, %po, %u2\n    st.u32 [%p2], %v\n"
+    "    return\n.end\n";
+
+static uint32_t chains_sim(uint32_t g)
+{
+    const uint32_t t = g % BLOCK, c = g / BLOCK;
+    const int32_t ti = (int32_t)g, x = src_val(g), y = src_val(3 * g);
+    const int32_t w = src_val(c * BLOCK + (BLOCK - 1 - t));
+    const int64_t r0 = (int64_t)ti * y + ti, r1 = x + r0, r2 = ti * r1;
+    uint32_t v = (uint32_t)((int32_t)(uint32_t)(uint64_t)r2 + w);
+    v ^= x < 0 ? 0x100u : 0x200u;
+    uint32_t acc = 0;
+    for (uint32_t k = 0; k < t % 9; k++)
+        if (!(k >= 3 && k < 5))
+            acc += k;
+    v ^= acc << 16;
+    uint32_t k = 0;
+    while (!(k == 2 || k == t % 4))
+        k++;
+    v ^= k << 24;
+    uint32_t z = ((t + c) & 1) ? 5 + c : 0;
+    v ^= z << 28;
+    return v;
+}
+
+static void check(uint32_t width, uint64_t budget)
+{
+    uint32_t got[N];
+    int32_t src[3 * N];
+    cvm_diag d;
+    for (uint32_t i = 0; i < 3 * N; i++)
+        src[i] = src_val(i);
+    cvm_buffer *out = kern_buf("out", sizeof got, NULL), *in = kern_buf("src", sizeof src, src);
+    if (!out || !in) {
+        ok(0, "width %u budget %llu: buffers", width, (unsigned long long)budget);
+        cvm_buffer_free(out);
+        cvm_buffer_free(in);
+        return;
+    }
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
+    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cfg.plane_width = width;
+    cfg.step_budget = budget;
+    cvm_status st = kern_exec(chains_src, "chains", &cfg, args, 2, &d);
+    if (ok(st == CVM_OK, "width %u, %s: runs", width, budget ? "exact code" : "fused code")) {
+        int read = kern_read(out, got, sizeof got);
+        uint32_t bad = N;
+        for (uint32_t g = 0; g < N && bad == N; g++)
+            if (!read || got[g] != chains_sim(g))
+                bad = g;
+        if (!ok(read && bad == N, "width %u, %s: every unit matches the C model", width,
+                budget ? "exact code" : "fused code") && bad < N)
+            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], chains_sim(bad));
+    } else {
+        diag("  %s: %s", cvm_status_str(st), d.message);
+    }
+    cvm_buffer_free(out);
+    cvm_buffer_free(in);
+}
+
+int main(void)
+{
+    static const uint32_t widths[] = {32, 8, 64};
+    if (!kern_open()) {
+        ok(0, "cpu device opens");
+        return done_testing();
+    }
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        check(widths[w], 0);
+        check(widths[w], UINT64_C(1) << 40);
+    }
+    kern_close();
+    return done_testing();
+}
