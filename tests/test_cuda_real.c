@@ -3,9 +3,10 @@
  * llm.c-style layernorm, softmax, GELU and attention, tiled SGEMM with
  * float4 loads, the Programming Guide's cooperative-groups reductions and
  * aggregated atomics, Blelloch scan, the textbook's privatized histogram,
- * device lambdas, helper_math-style float3/float4 operators
- * (tests/cuda/{llmc_*,sgemm_vec,cg_guide,lambda_reduce,blelloch_scan,
- * pmpp_histogram,particles_helper_math}.cu). Each runs at several sizes,
+ * device lambdas, helper_math-style float3/float4 operators, a minimal
+ * flash attention, Sobel (tests/cuda/{llmc_*,sgemm_vec,cg_guide,
+ * lambda_reduce,blelloch_scan,pmpp_histogram,particles_helper_math,
+ * flash_attn_minimal,sobel}.cu). Each runs at several sizes,
  * most not multiples of the block, against a reference written here in
  * plain C (harness: cuda_run.h).
  */
@@ -123,7 +124,7 @@ static int cg_sum(run *r, uint32_t n)
     launch(r, g, 1, 1, bs, 1, 1, 4 * bs);
     get(r, bsum, &got, 4);
     int32_t want = 0;
-    for (uint32_t i = 0; i < n / 4 * 4; i++) /* thread_sum reads whole int4s only */
+    for (uint32_t i = 0; i < n / 4 * 4; i++) /* partial_sum reads whole int4s only */
         want += in[i];
     return same_i32(r, "sum", &got, &want, 1);
 }
@@ -390,24 +391,107 @@ static int t_sum4(run *r, uint32_t n)
     return same_f32(r, "out", got, want, 4 * (size_t)g);
 }
 
+/* ---- minimal flash attention: n = N (a multiple of Bc = 16), B = 2, nh = 2, d = 8 ---- */
+
+static int t_flash(run *r, uint32_t n)
+{
+    int B = 2, nh = 2, N = (int)n, d = 8, Bc = 16, Br = 16, Tc = N / Bc, Tr = N / Br;
+    size_t tot = (size_t)B * nh * N * d, rows = (size_t)B * nh * N;
+    float scale = 1.0f / sqrtf((float)d);
+    float *Q = rand_f32(r, tot, -1, 1), *K = rand_f32(r, tot, -1, 1), *V = rand_f32(r, tot, -1, 1);
+    float *O = NEW(r, float, tot), *m0 = NEW(r, float, rows);
+    double *want = NEW(r, double, tot), *sc = NEW(r, double, (size_t)N);
+    for (size_t i = 0; i < rows; i++)
+        m0[i] = -INFINITY;
+    arg_buf(r, "Q", 4 * tot, Q);
+    arg_buf(r, "K", 4 * tot, K);
+    arg_buf(r, "V", 4 * tot, V);
+    arg_i32(r, "N", N);
+    arg_i32(r, "d", d);
+    arg_i32(r, "Tc", Tc);
+    arg_i32(r, "Tr", Tr);
+    arg_i32(r, "Bc", Bc);
+    arg_i32(r, "Br", Br);
+    arg_f32(r, "softmax_scale", scale);
+    arg_buf(r, "l", 4 * rows, NULL);
+    arg_buf(r, "m", 4 * rows, m0);
+    cvm_buffer *bo = arg_buf(r, "O", 4 * tot, NULL);
+    launch(r, (uint32_t)B, (uint32_t)nh, 1, (uint32_t)Bc, 1, 1, (uint32_t)(4 * (3 * Bc * d + Bc * Br)));
+    get(r, bo, O, 4 * tot);
+    for (int bh = 0; bh < B * nh; bh++) /* softmax(Q K^T * scale) V per batch and head */
+        for (int i = 0; i < N; i++) {
+            const float *q = Q + ((size_t)bh * N + i) * d;
+            double mx = -INFINITY, sum = 0;
+            for (int j = 0; j < N; j++) {
+                const float *k = K + ((size_t)bh * N + j) * d;
+                double s = 0;
+                for (int x = 0; x < d; x++)
+                    s += (double)q[x] * k[x];
+                sc[j] = s * scale;
+                mx = sc[j] > mx ? sc[j] : mx;
+            }
+            for (int j = 0; j < N; j++)
+                sum += (sc[j] = exp(sc[j] - mx));
+            for (int x = 0; x < d; x++) {
+                double o = 0;
+                for (int j = 0; j < N; j++)
+                    o += sc[j] * V[((size_t)bh * N + j) * d + x];
+                want[((size_t)bh * N + i) * d + x] = o / sum;
+            }
+        }
+    return near_f32(r, "O", O, want, tot, 1e-5, 1e-4);
+}
+
+/* ---- Sobel: n = w * 1000 + h ---- */
+
+static int t_sobel(run *r, uint32_t n)
+{
+    int w = (int)(n / 1000), h = (int)(n % 1000);
+    uint8_t *in = NEW(r, uint8_t, (size_t)w * h), *got = NEW(r, uint8_t, (size_t)w * h);
+    uint32_t *g32 = NEW(r, uint32_t, (size_t)w * h), *w32 = NEW(r, uint32_t, (size_t)w * h);
+    for (int i = 0; i < w * h; i++)
+        in[i] = (uint8_t)rnd();
+    arg_buf(r, "in", (size_t)w * h, in);
+    cvm_buffer *bo = arg_buf(r, "out", (size_t)w * h, NULL);
+    arg_i32(r, "w", w);
+    arg_i32(r, "h", h);
+    launch(r, cdiv((uint32_t)w, 16), cdiv((uint32_t)h, 16), 1, 16, 16, 1, 0);
+    get(r, bo, got, (size_t)w * h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            g32[y * w + x] = got[y * w + x];
+            if (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+                continue;
+            int sx = -in[(y - 1) * w + x - 1] + in[(y - 1) * w + x + 1] - 2 * in[y * w + x - 1] +
+                     2 * in[y * w + x + 1] - in[(y + 1) * w + x - 1] + in[(y + 1) * w + x + 1];
+            int sy = -in[(y - 1) * w + x - 1] - 2 * in[(y - 1) * w + x] - in[(y - 1) * w + x + 1] +
+                     in[(y + 1) * w + x - 1] + 2 * in[(y + 1) * w + x] + in[(y + 1) * w + x + 1];
+            int mag = (int)sqrtf((float)(sx * sx + sy * sy));
+            w32[y * w + x] = (uint32_t)(mag < 255 ? mag : 255);
+        }
+    return same_u32(r, "out", g32, w32, (size_t)w * h);
+}
+
 static const tcase cases[] = {
-    {"llmc_layernorm.cu", "layernorm_forward_kernel3", t_layernorm, {1, 7, 33, 100}},
-    {"llmc_softmax.cu", "softmax_forward_kernel4", t_softmax4, {1, 5, 17}},
-    {"llmc_softmax.cu", "softmax_forward_online", t_softmax_online, {1, 6, 23}},
-    {"sgemm_vec.cu", "sgemmVectorize<128, 128, 8, 8, 8>", t_sgemm, {10101, 20103, 10202, 10305}},
-    {"cg_guide.cu", "sum_kernel_block", cg_sum, {4, 1000, 1023, 5001}},
-    {"cg_guide.cu", "sum_kernel_tiles", cg_sum, {4, 1000, 1023, 5001}},
+    {"llmc_layernorm.cu", "layernorm_rows", t_layernorm, {1, 7, 33, 100}},
+    {"llmc_softmax.cu", "softmax_block_rows", t_softmax4, {1, 5, 17}},
+    {"llmc_softmax.cu", "softmax_online_rows", t_softmax_online, {1, 6, 23}},
+    {"sgemm_vec.cu", "sgemm_tiled_vec4<128, 128, 8, 8, 8>", t_sgemm, {10101, 20103, 10202, 10305}},
+    {"cg_guide.cu", "sum_block", cg_sum, {4, 1000, 1023, 5001}},
+    {"cg_guide.cu", "sum_tiles", cg_sum, {4, 1000, 1023, 5001}},
     {"cg_guide.cu", "filter_positive", t_filter, {1, 64, 100, 3001}},
     {"lambda_reduce.cu", "sumsq_max", t_sumsq_max, {1, 96, 500, 4000}},
     {"lambda_reduce.cu", "clamp_count", t_clamp_count, {1, 64, 1000}},
     {"blelloch_scan.cu", "prescan", t_blelloch, {1, 128, 300, 1000}},
     {"pmpp_histogram.cu", "histo_private_kernel", t_histo, {1, 100, 5000}},
     {"pmpp_histogram.cu", "histo_aggregated_kernel", t_histo, {1, 100, 5000}},
-    {"llmc_gelu_attn.cu", "gelu_forward_kernel", t_gelu, {1, 127, 1000}},
-    {"llmc_gelu_attn.cu", "residual_forward_kernel", t_residual, {1, 255, 1000}},
-    {"llmc_gelu_attn.cu", "attention_query_key_kernel1", t_attn_qk, {1, 5, 13}},
+    {"llmc_gelu_attn.cu", "gelu_fwd", t_gelu, {1, 127, 1000}},
+    {"llmc_gelu_attn.cu", "residual_fwd", t_residual, {1, 255, 1000}},
+    {"llmc_gelu_attn.cu", "attn_scores", t_attn_qk, {1, 5, 13}},
     {"particles_helper_math.cu", "integrate", t_integrate, {1, 63, 1000}},
     {"particles_helper_math.cu", "sum4", t_sum4, {1, 128, 1000}},
+    {"flash_attn_minimal.cu", "forward_kernel", t_flash, {16, 32, 80}},
+    {"sobel.cu", "sobel", t_sobel, {3003, 17033, 40021}},
 };
 
 int main(void)

@@ -1,54 +1,47 @@
-// blelloch_scan.cu - work-efficient (Blelloch) exclusive scan of one block's
-// 2*blockDim elements with the bank-conflict padding macros of the classic
-// GPU Gems chapter; the block totals go to g_sums.
-#define NUM_BANKS 32
-#define LOG_NUM_BANKS 5
-#define CONFLICT_FREE_OFFSET(n) ((n) >> LOG_NUM_BANKS)
+// blelloch_scan.cu - work-efficient (Blelloch) exclusive scan of one
+// block's 2 * blockDim elements in shared memory: an up-sweep building
+// partial sums in a tree, the root cleared, a down-sweep distributing them.
+// Shared indices are padded by one slot per 32 (the usual bank-conflict
+// macro), so the block needs 4 * (2B + 2B / 32) bytes of dynamic shared
+// memory. Block totals go to g_sums for a second pass.
+#define LOG_BANKS 5
+#define PAD(i) ((i) + ((i) >> LOG_BANKS))
 
 __global__ void prescan(float *g_odata, const float *g_idata, float *g_sums, int n)
 {
-    extern __shared__ float temp[];
-    int thid = threadIdx.x;
-    int base = blockIdx.x * blockDim.x * 2;
-    int m = 2 * blockDim.x;
-    int ai = thid;
-    int bi = thid + blockDim.x;
-    int bankOffsetA = CONFLICT_FREE_OFFSET(ai);
-    int bankOffsetB = CONFLICT_FREE_OFFSET(bi);
-    temp[ai + bankOffsetA] = base + ai < n ? g_idata[base + ai] : 0.0f;
-    temp[bi + bankOffsetB] = base + bi < n ? g_idata[base + bi] : 0.0f;
+    extern __shared__ float buf[];
+    const int t = threadIdx.x, len = 2 * blockDim.x;
+    const int base = blockIdx.x * len;
+    const int i0 = t, i1 = t + blockDim.x;
+    buf[PAD(i0)] = base + i0 < n ? g_idata[base + i0] : 0.0f;
+    buf[PAD(i1)] = base + i1 < n ? g_idata[base + i1] : 0.0f;
 
-    int offset = 1;
-    for (int d = m >> 1; d > 0; d >>= 1) { // build sum in place up the tree
+    int step = 1;
+    for (int active = len / 2; active > 0; active /= 2, step *= 2) { // up-sweep
         __syncthreads();
-        if (thid < d) {
-            int a = offset * (2 * thid + 1) - 1;
-            int b = offset * (2 * thid + 2) - 1;
-            a += CONFLICT_FREE_OFFSET(a);
-            b += CONFLICT_FREE_OFFSET(b);
-            temp[b] += temp[a];
+        if (t < active) {
+            int left = step * (2 * t + 1) - 1, right = step * (2 * t + 2) - 1;
+            buf[PAD(right)] += buf[PAD(left)];
         }
-        offset *= 2;
     }
-    if (thid == 0) {
-        int last = m - 1 + CONFLICT_FREE_OFFSET(m - 1);
-        if (g_sums) g_sums[blockIdx.x] = temp[last];
-        temp[last] = 0; // clear the last element
+    if (t == 0) {
+        if (g_sums)
+            g_sums[blockIdx.x] = buf[PAD(len - 1)];
+        buf[PAD(len - 1)] = 0.0f;
     }
-    for (int d = 1; d < m; d *= 2) { // traverse down tree & build scan
-        offset >>= 1;
+    for (int active = 1; active < len; active *= 2) { // down-sweep
+        step /= 2;
         __syncthreads();
-        if (thid < d) {
-            int a = offset * (2 * thid + 1) - 1;
-            int b = offset * (2 * thid + 2) - 1;
-            a += CONFLICT_FREE_OFFSET(a);
-            b += CONFLICT_FREE_OFFSET(b);
-            float t = temp[a];
-            temp[a] = temp[b];
-            temp[b] += t;
+        if (t < active) {
+            int left = step * (2 * t + 1) - 1, right = step * (2 * t + 2) - 1;
+            float l = buf[PAD(left)];
+            buf[PAD(left)] = buf[PAD(right)];
+            buf[PAD(right)] += l;
         }
     }
     __syncthreads();
-    if (base + ai < n) g_odata[base + ai] = temp[ai + bankOffsetA];
-    if (base + bi < n) g_odata[base + bi] = temp[bi + bankOffsetB];
+    if (base + i0 < n)
+        g_odata[base + i0] = buf[PAD(i0)];
+    if (base + i1 < n)
+        g_odata[base + i1] = buf[PAD(i1)];
 }

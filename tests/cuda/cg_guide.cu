@@ -1,78 +1,73 @@
-// cg_guide.cu - cooperative groups as the CUDA Programming Guide uses them:
-// reduce_sum(thread_group g, ...) called with a block and with a runtime
-// tiled_partition(g, 32), int4 loads, and warp-aggregated atomics through
-// coalesced_threads().
+// cg_guide.cu - cooperative groups the way the CUDA Programming Guide
+// presents them: a reduction over any thread_group passed as a parameter
+// (called with the whole block and with a tiled_partition(block, 32)),
+// per-thread partial sums from int4 loads, and warp-aggregated atomics
+// through coalesced_threads().
 #include <cooperative_groups.h>
 using namespace cooperative_groups;
 
-__device__ int reduce_sum(thread_group g, int *temp, int val)
+// Tree sum over the group's ranks in scratch[0 .. g.size()); rank 0 gets the total.
+__device__ int group_sum(thread_group g, int *scratch, int v)
 {
-    int lane = g.thread_rank();
-
-    // Each iteration halves the number of active threads
-    // Each thread adds its partial sum[i] to sum[lane+i]
-    for (int i = g.size() / 2; i > 0; i /= 2)
-    {
-        temp[lane] = val;
-        g.sync(); // wait for all threads to store
-        if(lane<i) val += temp[lane + i];
-        g.sync(); // wait for all threads to load
+    const int r = g.thread_rank();
+    for (int half = g.size() / 2; half > 0; half /= 2) {
+        scratch[r] = v;
+        g.sync();
+        if (r < half)
+            v += scratch[r + half];
+        g.sync();
     }
-    return val; // note: only thread 0 will return full sum
+    return v;
 }
 
-__device__ int thread_sum(int *input, int n)
+// Grid-stride sum of whole int4 vectors (the n % 4 tail is not read).
+__device__ int partial_sum(const int *input, int n)
 {
-    int sum = 0;
-
-    for(int i = blockIdx.x * blockDim.x + threadIdx.x;
-        i < n / 4;
-        i += blockDim.x * gridDim.x)
-    {
-        int4 in = ((int4*)input)[i];
-        sum += in.x + in.y + in.z + in.w;
+    int s = 0;
+    const int4 *v = reinterpret_cast<const int4 *>(input);
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n / 4; i += blockDim.x * gridDim.x) {
+        int4 q = v[i];
+        s += q.x + q.y + q.z + q.w;
     }
-    return sum;
+    return s;
 }
 
-__global__ void sum_kernel_block(int *sum, int *input, int n)
+__global__ void sum_block(int *sum, const int *input, int n)
 {
-    int my_sum = thread_sum(input, n);
-
-    extern __shared__ int temp[];
-    auto g = this_thread_block();
-    int block_sum = reduce_sum(g, temp, my_sum);
-
-    if (g.thread_rank() == 0) atomicAdd(sum, block_sum);
+    extern __shared__ int scratch[];
+    int mine = partial_sum(input, n);
+    auto block = this_thread_block();
+    int total = group_sum(block, scratch, mine);
+    if (block.thread_rank() == 0)
+        atomicAdd(sum, total);
 }
 
-__global__ void sum_kernel_tiles(int *sum, int *input, int n)
+__global__ void sum_tiles(int *sum, const int *input, int n)
 {
-    int my_sum = thread_sum(input, n);
-    extern __shared__ int workspace[];
-    thread_block g = this_thread_block();
-    thread_group tile32 = tiled_partition(g, 32);
-    int *temp = workspace + (threadIdx.x / 32) * 32;
-    int tile_sum = reduce_sum(tile32, temp, my_sum);
-    if (tile32.thread_rank() == 0) atomicAdd(sum, tile_sum);
+    extern __shared__ int scratch[];
+    int mine = partial_sum(input, n);
+    thread_block block = this_thread_block();
+    thread_group warp = tiled_partition(block, 32);
+    int total = group_sum(warp, scratch + (threadIdx.x / 32) * 32, mine);
+    if (warp.thread_rank() == 0)
+        atomicAdd(sum, total);
 }
 
-// Warp-aggregated atomic increment (Programming Guide, coalesced groups):
-// the active threads of a warp take one atomicAdd together.
-__device__ int atomicAggInc(int *ptr)
+// One atomicAdd per warp for all the threads that take this branch: the
+// lowest active lane adds the count, each thread gets its own slot.
+__device__ int claim_slot(int *counter)
 {
-    coalesced_group g = coalesced_threads();
-    int prev;
-    if (g.thread_rank() == 0)
-        prev = atomicAdd(ptr, g.size());
-    prev = g.thread_rank() + g.shfl(prev, 0);
-    return prev;
+    coalesced_group active = coalesced_threads();
+    int base = 0;
+    if (active.thread_rank() == 0)
+        base = atomicAdd(counter, active.size());
+    return active.shfl(base, 0) + active.thread_rank();
 }
 
 // Keeps the positive elements (in an order the atomics decide).
 __global__ void filter_positive(int *dst, int *nres, const int *src, int n)
 {
-    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n && src[i] > 0)
-        dst[atomicAggInc(nres)] = src[i];
+        dst[claim_slot(nres)] = src[i];
 }

@@ -1,54 +1,44 @@
-// llmc_layernorm.cu - layernorm forward as llm.c writes it: one warp per row
-// through cooperative groups (meta_group_rank, cg::reduce), streaming
-// loads and stores (__ldcs, __stcs), optional mean/rstd outputs.
+// llmc_layernorm.cu - layer normalization written the way llm.c-style
+// training code does it: a 32-thread tile per row through cooperative
+// groups (meta_group_rank picks the row), cg::reduce for the two moments,
+// streaming loads and stores (__ldcs, __stcs), optional mean/rstd outputs.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
-#include <assert.h>
 namespace cg = cooperative_groups;
 
-__global__ void layernorm_forward_kernel3(float* __restrict__ out, float* __restrict__ mean, float* __restrict__ rstd,
-                                    const float*  __restrict__ inp, const float*  __restrict__ weight,
-                                    const float* __restrict__ bias, int N, int C) {
+__global__ void layernorm_rows(float *__restrict__ out, float *__restrict__ mean, float *__restrict__ rstd,
+                               const float *__restrict__ inp, const float *__restrict__ weight,
+                               const float *__restrict__ bias, int N, int C)
+{
     cg::thread_block block = cg::this_thread_block();
-    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
-    int idx = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
-    if(idx >= N) {
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+    const int row = blockIdx.x * tile.meta_group_size() + tile.meta_group_rank();
+    if (row >= N)
         return;
-    }
+    const float *src = inp + (size_t)row * C;
+    const int lane = tile.thread_rank(), stride = tile.size();
 
-    // the row of input that this group of threads is responsible for
-    const float* x = inp + idx * C;
+    float acc = 0.0f;
+    for (int c = lane; c < C; c += stride)
+        acc += src[c];
+    const float mu = cg::reduce(tile, acc, cg::plus<float>{}) / C;
 
-    // mean
-    float sum = 0.0f;
-    for (int i = warp.thread_rank(); i < C; i += warp.size()) {
-        sum += x[i];
+    acc = 0.0f;
+    for (int c = lane; c < C; c += stride) {
+        const float dev = src[c] - mu;
+        acc += dev * dev;
     }
-    sum = cg::reduce(warp, sum, cg::plus<float>{});
-    float m = sum / C;
-    if(warp.thread_rank() == 0 && mean != nullptr) {
-        __stcs(mean + idx, m);
-    }
+    const float inv_std = rsqrtf(cg::reduce(tile, acc, cg::plus<float>{}) / C + 1e-5f);
 
-    // rstd
-    sum = 0.0f;
-    for (int i = warp.thread_rank(); i < C; i += warp.size()) {
-        float diff = x[i] - m;
-        sum += diff * diff;
+    if (lane == 0) {
+        if (mean != nullptr)
+            __stcs(mean + row, mu);
+        if (rstd != nullptr)
+            __stcs(rstd + row, inv_std);
     }
-    sum = cg::reduce(warp, sum, cg::plus<float>{});
-    float s = rsqrtf(sum / C + 1e-5f);
-    if(warp.thread_rank() == 0 && rstd != nullptr) {
-        __stcs(rstd + idx, s);
-    }
-
-    // final normalization and scaling by weight/bias
-    float* o = out + idx * C;
-    for (int c = warp.thread_rank(); c < C; c += warp.size()) {
-        // load and store using the .cs "streaming" hint to the compiler,
-        // indicating that this data will not be reused soon, and can be streamed through the caches
-        // this allows the threads to get more cache-hits for the (shared) weight and bias parameters
-        float n = s * (__ldcs(x+c) - m);
-        __stcs(o+c, n * weight[c] + bias[c]);
+    float *dst = out + (size_t)row * C;
+    for (int c = lane; c < C; c += stride) {
+        const float xhat = (__ldcs(src + c) - mu) * inv_std;
+        __stcs(dst + c, xhat * weight[c] + bias[c]);
     }
 }

@@ -1,109 +1,89 @@
-// llmc_softmax.cu - softmax forward two ways, llm.c style: a block per row
-// with warp reductions and shared partials carved from extern shared memory,
-// and the online (single pass) softmax with one warp per row and cg::reduce.
+// llmc_softmax.cu - row softmax as transformer training code writes it,
+// two ways: a block per row (warp shuffles, then the per-warp partials in
+// two arrays carved from extern __shared__ memory), and the single-pass
+// "online" softmax with one 32-thread tile per row and cg::reduce.
 #include <cuda_runtime.h>
 #include <float.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
 
-__device__ float warpReduceMax(float val) {
-    for (int offset = 16; offset > 0; offset /= 2) {
-        val = fmaxf(val, __shfl_down_sync(0xFFFFFFFF, val, offset));
-    }
-    return val;
+__device__ float warp_max(float v)
+{
+    for (int off = 16; off > 0; off /= 2)
+        v = fmaxf(v, __shfl_down_sync(0xFFFFFFFF, v, off));
+    return v;
 }
 
-__device__ float warpReduceSum(float val) {
-    for (int offset = 16; offset > 0; offset /= 2) {
-        val += __shfl_down_sync(0xFFFFFFFF, val, offset);
-    }
-    return val;
+__device__ float warp_sum(float v)
+{
+    for (int off = 16; off > 0; off /= 2)
+        v += __shfl_down_sync(0xFFFFFFFF, v, off);
+    return v;
 }
 
-__global__ void softmax_forward_kernel4(float* out, const float* inp, int N, int C) {
-    extern __shared__ float shared[];
-    int idx = blockIdx.x;
-    int tid = threadIdx.x;
-    int warpId = threadIdx.x / 32; // warp index within a block
-    int laneId = threadIdx.x % 32; // thread index within a warp
+__global__ void softmax_block_rows(float *out, const float *inp, int N, int C)
+{
+    extern __shared__ float smem[];
+    const int nwarps = blockDim.x / 32;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    float *part_max = smem;
+    float *part_sum = smem + nwarps;
+    const float *x = inp + (size_t)blockIdx.x * C;
+    float *y = out + (size_t)blockIdx.x * C;
 
-    int warpsPerBlock = blockDim.x / 32;
-
-    float* maxvals = shared;
-    float* sumvals = &shared[warpsPerBlock];
-
-    const float* x = inp + idx * C;
-
-    float maxval = -INFINITY;
-    for (int i = tid; i < C; i += blockDim.x) {
-        maxval = fmaxf(maxval, x[i]);
-    }
-    maxval = warpReduceMax(maxval);
-
-    if (laneId == 0) maxvals[warpId] = maxval;
+    float m = -INFINITY;
+    for (int c = threadIdx.x; c < C; c += blockDim.x)
+        m = fmaxf(m, x[c]);
+    m = warp_max(m);
+    if (lane == 0)
+        part_max[warp] = m;
     __syncthreads();
-
-    if (tid == 0) {
-        float val = maxvals[tid];
-        for (int i = 1; i < warpsPerBlock; i++) {
-            val = fmaxf(val, maxvals[i]);
-        }
-        maxvals[0] = val;
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < nwarps; w++)
+            part_max[0] = fmaxf(part_max[0], part_max[w]);
     }
     __syncthreads();
-    float offset = maxvals[0];
+    const float row_max = part_max[0];
 
-    for (int i = tid; i < C; i += blockDim.x) {
-        out[idx * C + i] = expf(x[i] - offset);
+    float s = 0.0f;
+    for (int c = threadIdx.x; c < C; c += blockDim.x) {
+        const float e = expf(x[c] - row_max);
+        y[c] = e;
+        s += e;
     }
-
-    x = out + idx * C;
-    float sumval = 0.0f;
-    for (int i = tid; i < C; i += blockDim.x) {
-        sumval += x[i];
-    }
-    sumval = warpReduceSum(sumval);
-
-    if (laneId == 0) sumvals[warpId] = sumval;
+    s = warp_sum(s);
+    if (lane == 0)
+        part_sum[warp] = s;
     __syncthreads();
-
-    if (tid == 0) {
-        float val = sumvals[tid];
-        for (int i = 1; i < warpsPerBlock; ++i) {
-            val += sumvals[i];
-        }
-        sumvals[0] = val;
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < nwarps; w++)
+            part_sum[0] += part_sum[w];
     }
     __syncthreads();
-    float sum = sumvals[0];
-
-    for (int i = tid; i < C; i += blockDim.x) {
-        out[idx * C + i] = x[i] / sum;
-    }
+    const float inv = 1.0f / part_sum[0];
+    for (int c = threadIdx.x; c < C; c += blockDim.x)
+        y[c] *= inv;
 }
 
-// online softmax: one warp per row
-__global__ void softmax_forward_online(float* out, const float* inp, int N, int C) {
+__global__ void softmax_online_rows(float *out, const float *inp, int N, int C)
+{
     namespace cg = cooperative_groups;
-    cg::thread_block block = cg::this_thread_block();
-    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
-    int idx = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
-    if (idx >= N) return;
-    const float* x = inp + idx * C;
-    float maxval = -FLT_MAX;
-    float sumval = 0.0f;
-    for (int i = warp.thread_rank(); i < C; i += warp.size()) {
-        float v = x[i];
-        float nm = fmaxf(maxval, v);
-        sumval = sumval * expf(maxval - nm) + expf(v - nm);
-        maxval = nm;
+    auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+    const int row = blockIdx.x * tile.meta_group_size() + tile.meta_group_rank();
+    if (row >= N)
+        return;
+    const float *x = inp + (size_t)row * C;
+    // one pass: a running maximum, the running sum rescaled whenever it grows
+    float run_max = -FLT_MAX, run_sum = 0.0f;
+    for (int c = tile.thread_rank(); c < C; c += tile.size()) {
+        const float v = x[c];
+        const float nm = fmaxf(run_max, v);
+        run_sum = run_sum * expf(run_max - nm) + expf(v - nm);
+        run_max = nm;
     }
-    float gmax = cg::reduce(warp, maxval, cg::greater<float>{});
-    sumval *= expf(maxval - gmax);
-    float gsum = cg::reduce(warp, sumval, cg::plus<float>{});
-    float norm = 1.f / gsum;
-    for (int i = warp.thread_rank(); i < C; i += warp.size()) {
-        out[idx * C + i] = expf(x[i] - gmax) * norm;
-    }
+    const float row_max = cg::reduce(tile, run_max, cg::greater<float>{});
+    const float row_sum = cg::reduce(tile, run_sum * expf(run_max - row_max), cg::plus<float>{});
+    for (int c = tile.thread_rank(); c < C; c += tile.size())
+        out[(size_t)row * C + c] = expf(x[c] - row_max) / row_sum;
 }

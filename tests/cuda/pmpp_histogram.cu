@@ -1,61 +1,59 @@
-// pmpp_histogram.cu - text histogram in the textbook's style (PMPP ch. 9):
-// letters four to a bin, a privatized shared-memory copy per block, an
-// interleaved coarsened loop, and the aggregated variant.
-// copy of the histogram per block in shared memory, coarsened interleaved loop.
+// pmpp_histogram.cu - a letter histogram in the textbook's style (Kirk &
+// Hwu, parallel histogram chapter): letters grouped four to a bin (a-d,
+// e-h, ...), a private copy of the bins per block in shared memory, an
+// interleaved (coarsened) loop over the text, then one atomicAdd per bin
+// into the global result; the aggregated variant adds a run of equal bins
+// in one atomic.
 #define NUM_BINS 7
+
+__device__ int bin_of(char ch)
+{
+    int pos = ch - 'a';
+    return pos >= 0 && pos < 26 ? pos / 4 : -1;
+}
 
 __global__ void histo_private_kernel(const char *data, unsigned int length, unsigned int *histo)
 {
-    __shared__ unsigned int histo_s[NUM_BINS];
-    for (unsigned int bin = threadIdx.x; bin < NUM_BINS; bin += blockDim.x) {
-        histo_s[bin] = 0u;
-    }
+    __shared__ unsigned int bins[NUM_BINS];
+    for (unsigned int b = threadIdx.x; b < NUM_BINS; b += blockDim.x)
+        bins[b] = 0u;
     __syncthreads();
     for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < length; i += blockDim.x * gridDim.x) {
-        int alphabet_position = data[i] - 'a';
-        if (alphabet_position >= 0 && alphabet_position < 26) {
-            atomicAdd(&(histo_s[alphabet_position / 4]), 1);
-        }
+        int b = bin_of(data[i]);
+        if (b >= 0)
+            atomicAdd(&bins[b], 1u);
     }
     __syncthreads();
-    for (unsigned int bin = threadIdx.x; bin < NUM_BINS; bin += blockDim.x) {
-        unsigned int binValue = histo_s[bin];
-        if (binValue > 0) {
-            atomicAdd(&(histo[bin]), binValue);
-        }
-    }
+    for (unsigned int b = threadIdx.x; b < NUM_BINS; b += blockDim.x)
+        if (bins[b] != 0u)
+            atomicAdd(&histo[b], bins[b]);
 }
 
-// Aggregation: runs of equal bins are added once.
 __global__ void histo_aggregated_kernel(const char *data, unsigned int length, unsigned int *histo)
 {
-    __shared__ unsigned int histo_s[NUM_BINS];
-    for (unsigned int bin = threadIdx.x; bin < NUM_BINS; bin += blockDim.x)
-        histo_s[bin] = 0u;
+    __shared__ unsigned int bins[NUM_BINS];
+    for (unsigned int b = threadIdx.x; b < NUM_BINS; b += blockDim.x)
+        bins[b] = 0u;
     __syncthreads();
-    unsigned int accumulator = 0;
-    int prevBinIdx = -1;
-    unsigned int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    for (unsigned int i = tid; i < length; i += blockDim.x * gridDim.x) {
-        int alphabet_position = data[i] - 'a';
-        if (alphabet_position >= 0 && alphabet_position < 26) {
-            int bin = alphabet_position / 4;
-            if (bin == prevBinIdx) {
-                ++accumulator;
-            } else {
-                if (accumulator > 0)
-                    atomicAdd(&(histo_s[prevBinIdx]), accumulator);
-                accumulator = 1;
-                prevBinIdx = bin;
-            }
+    int run_bin = -1;
+    unsigned int run_len = 0;
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < length; i += blockDim.x * gridDim.x) {
+        int b = bin_of(data[i]);
+        if (b < 0)
+            continue;
+        if (b == run_bin) {
+            ++run_len;
+            continue;
         }
+        if (run_len > 0)
+            atomicAdd(&bins[run_bin], run_len);
+        run_bin = b;
+        run_len = 1;
     }
-    if (accumulator > 0)
-        atomicAdd(&(histo_s[prevBinIdx]), accumulator);
+    if (run_len > 0)
+        atomicAdd(&bins[run_bin], run_len);
     __syncthreads();
-    for (unsigned int bin = threadIdx.x; bin < NUM_BINS; bin += blockDim.x) {
-        unsigned int binValue = histo_s[bin];
-        if (binValue > 0)
-            atomicAdd(&(histo[bin]), binValue);
-    }
+    for (unsigned int b = threadIdx.x; b < NUM_BINS; b += blockDim.x)
+        if (bins[b] != 0u)
+            atomicAdd(&histo[b], bins[b]);
 }
