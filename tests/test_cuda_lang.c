@@ -702,6 +702,30 @@ static void test_half_compare(void)
     words_are("__half comparisons, __hmax/__hmin, __hisnan", src, 1, 0, want, 3);
 }
 
+/* constexpr functions in constant expressions, auto return types (deduced
+ * and trailing), __launch_bounds__ after the return type. */
+static void test_constexpr_auto(void)
+{
+    static const char src[] =
+        "constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }\n"
+        "constexpr int tiles(int n) { return cdiv(n, 32) * 2; }\n"
+        "__device__ auto twice(int x) { return x * 2; }\n"
+        "__device__ auto halve(float x) -> float { return x / 2; }\n"
+        "template <int N> __device__ int get() { return N; }\n"
+        "__global__ void __launch_bounds__(64) k(int *out, const int *in)\n"
+        "{\n"
+        "    __shared__ int s[cdiv(100, 32)];\n"
+        "    s[threadIdx.x % 4] = 1;\n"
+        "    int local[tiles(40)];\n"
+        "    out[0] = sizeof(s) + sizeof(local) * 100;\n"
+        "    out[1] = get<cdiv(65, 32)>();\n"
+        "    out[2] = twice(in[2]) + (int)halve(9.0f);\n"
+        "}\n";
+    /* 4 ints and 4 ints: 16 + 1600; 3; 400 + 4 */
+    static const int32_t want[] = {1616, 3, 404};
+    words_are("constexpr functions in array bounds and template arguments, auto return types", src, 1, 0, want, 3);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -717,6 +741,7 @@ int main(void)
     test_statics_limits();
     test_member_init_range_for();
     test_half_compare();
+    test_constexpr_auto();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

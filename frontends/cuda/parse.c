@@ -150,6 +150,7 @@ static const char *const type_keywords[] = {
     "__nv_bfloat16", "__restrict__", "constexpr", "static", "extern", "inline",
     "__forceinline__", "__noinline__", "__device__", "__global__", "__host__", "__shared__",
     "__constant__", "__launch_bounds__", "__align__", "register", "__inline__", "typedef",
+    "decltype", /* rejected by name in declspec */
 };
 
 static bool is_typename(fe_ctx *c, fe_tok *t);
@@ -238,6 +239,42 @@ static void builtin_types(fe_ctx *c)
 
 /* ---- constant expressions ---- */
 
+/* f(args) of a constexpr function whose body is `return expr;` (cdiv(n, 32)
+ * in an array bound): the expression with the arguments' values. */
+static bool const_call(fe_ctx *c, fe_node *e, int64_t *out)
+{
+    if (e->a->kind != N_IDENT || c->ce_depth >= 16)
+        return false;
+    fe_node *f = c->funcs;
+    while (f && !(f->body && (f->storage & FE_S_CONSTEXPR) && strcmp(f->name, e->a->name) == 0))
+        f = f->next;
+    fe_node *ret = f && f->body ? f->body->args : NULL;
+    if (!ret || ret->next || ret->kind != N_RETURN || !ret->a)
+        return false;
+    int64_t vals[16];
+    int n = 0;
+    fe_node *p = f->params, *a = e->args;
+    for (; p && a; p = p->next, a = a->next) {
+        if (n == 16 || !p->name || !fe_const_eval(c, a, &vals[n]))
+            return false;
+        n++;
+    }
+    if (p || a || c->ce_n + n > 16)
+        return false;
+    int base = c->ce_n;
+    p = f->params;
+    for (int i = 0; i < n; i++, p = p->next) {
+        c->ce_names[base + i] = p->name;
+        c->ce_vals[base + i] = vals[i];
+    }
+    c->ce_n += n;
+    c->ce_depth++;
+    bool okv = fe_const_eval(c, ret->a, out);
+    c->ce_depth--;
+    c->ce_n = base;
+    return okv;
+}
+
 bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out)
 {
     int64_t a = 0, b = 0;
@@ -281,6 +318,15 @@ bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out)
         if (!fe_const_eval(c, e->a, &a))
             return false;
         return fe_const_eval(c, a ? e->b : e->c, out);
+    case N_IDENT: /* a parameter of the constexpr function being evaluated */
+        for (int i = c->ce_n - 1; i >= 0; i--)
+            if (strcmp(c->ce_names[i], e->name) == 0) {
+                *out = c->ce_vals[i];
+                return true;
+            }
+        return false;
+    case N_CALL:
+        return const_call(c, e, out);
     case N_BIN:
         if (!fe_const_eval(c, e->a, &a) || !fe_const_eval(c, e->b, &b))
             return false;
@@ -384,6 +430,9 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
                 *launch_bound = n;
             expect(c, ")");
             continue;
+        } else if (fe_tok_is(t, "decltype")) {
+            unsupported(c, t, "decltype is not supported in kernels; name the type or use auto");
+            return fe_ty(TY_I32);
         } else if (fe_tok_is(t, "__align__")) {
             next(c);
             expect(c, "(");
@@ -1548,6 +1597,8 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
             shadow(c, p->name);
     while (accept(c, "const") || accept(c, "noexcept") || accept(c, "__restrict__"))
         ;
+    if (accept(c, "->")) /* auto f(...) -> T */
+        f->ty = type_name(c);
     fe_node inits = {0}, *itail = &inits;
     if (accept(c, ":")) { /* constructor: member initializers become assignments */
         do {
