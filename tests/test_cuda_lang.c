@@ -726,6 +726,54 @@ static void test_constexpr_auto(void)
     words_are("constexpr functions in array bounds and template arguments, auto return types", src, 1, 0, want, 3);
 }
 
+/* cg::inclusive_scan / exclusive_scan and cg::reduce with a lambda or a
+ * function object, on 8-wide tiles; the reference is computed here. */
+static void test_cg_scan(void)
+{
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "#include <cooperative_groups/scan.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "struct MaxOp { __device__ int operator()(int a, int b) const { return a > b ? a : b; } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    auto tile = cg::tiled_partition<8>(cg::this_thread_block());\n"
+        "    int v = in[threadIdx.x] % 100;\n"
+        "    out[threadIdx.x] = cg::inclusive_scan(tile, v);\n"
+        "    out[16 + threadIdx.x] = cg::exclusive_scan(tile, v, cg::plus<int>());\n"
+        "    out[32 + threadIdx.x] = cg::reduce(tile, v, [](int a, int b) { return a + b; });\n"
+        "    out[48 + threadIdx.x] = cg::reduce(tile, v, MaxOp());\n"
+        "    out[64 + threadIdx.x] = cg::inclusive_scan(tile, v, cg::greater<int>());\n"
+        "}\n";
+    int32_t want[80], got[NOUT];
+    for (int t0 = 0; t0 < 16; t0 += 8) {
+        int sum = 0, run = INT32_MIN, total = 0, big = INT32_MIN;
+        for (int t = t0; t < t0 + 8; t++) {
+            total += IN[t] % 100;
+            big = IN[t] % 100 > big ? IN[t] % 100 : big;
+        }
+        for (int t = t0; t < t0 + 8; t++) {
+            int v = IN[t] % 100;
+            want[16 + t] = sum;
+            sum += v;
+            want[t] = sum;
+            run = v > run ? v : run;
+            want[64 + t] = run;
+            want[32 + t] = total;
+            want[48 + t] = big;
+        }
+    }
+    memset(got, 0, sizeof got);
+    int good = run_k("cg scan", src, 16, 0, got);
+    for (int i = 0; good && i < 80; i++)
+        if (got[i] != want[i]) {
+            diag("cg scan: out[%d] = %d, want %d", i, got[i], want[i]);
+            good = 0;
+        }
+    ok(good, "cg::inclusive_scan, cg::exclusive_scan, cg::reduce with a lambda and a function object");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -742,6 +790,7 @@ int main(void)
     test_member_init_range_for();
     test_half_compare();
     test_constexpr_auto();
+    test_cg_scan();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -1,8 +1,11 @@
 /*
  * cg.c - the cooperative_groups subset of the CUDA frontend: thread_block
  * (this_thread_block, sync, thread_rank, size), thread_block_tile<N>
- * (tiled_partition<N>, shfl*, any/all/ballot, sync, thread_rank, size,
- * meta_group_rank/size) and cg::reduce with plus/less/greater/bit_*.
+ * (tiled_partition<N> and tiled_partition(g, N), shfl*, any/all/ballot,
+ * sync, thread_rank, size, meta_group_rank/size), thread_group parameters
+ * (lower.c binds them to the group passed), coalesced_threads(), and
+ * cg::reduce / inclusive_scan / exclusive_scan with plus/less/greater/bit_*
+ * or a callable.
  *
  * The group objects are empty structs the parser typed (fe_cg_type); a
  * tile of N units is the N consecutive unit_pos values of one plane, so
@@ -103,12 +106,30 @@ static fe_val lower_call(fe_lower *L, fe_node *c)
     return out;
 }
 
+static fe_node *temp_ident(fe_lower *L, fe_tok *at, const char *name, fe_val v);
+
+/* The member mask of tile operations: the lanes of the plane that exist in
+ * the block (a block of 16 units has a 16-lane plane). The whole plane, not
+ * the tile's lanes: every lane of a plane executing one operation names
+ * the same mask, and the width argument keeps the tiles apart. */
+static fe_node *tile_mask(fe_lower *L, fe_tok *at)
+{
+    fe_val one = fe_const_int(L, TY_U32, 1);
+    fe_val lane = sreg_u32(L, "unit_pos_plane");
+    fe_val base = op_u32(L, "sub", sreg_u32(L, "unit_pos"), lane);
+    fe_val avail = op_u32(L, "sub", block_size(L), base); /* shl by >= 32 gives 0, so 0 - 1: all lanes */
+    fe_val mask = op_u32(L, "sub", op_u32(L, "shl", one, avail), one);
+    return temp_ident(L, at, "__cg_mask", mask);
+}
+
 /* any/all/ballot of a tile narrower than the plane: the plane's ballot, cut to the tile's bits. */
 static fe_val tile_vote(fe_lower *L, fe_node *call, const char *what, uint32_t n)
 {
     fe_tok *at = call->tok;
-    fe_node *args[2] = {int_node(L, at, 0xffffffffu, true), call->args};
+    fe_var *saved = L->vars;
+    fe_node *args[2] = {tile_mask(L, at), call->args};
     fe_val b = lower_call(L, call_node(L, at, "__ballot_sync", args, 2));
+    L->vars = saved;
     if (n < 32) {
         fe_val lane = sreg_u32(L, "unit_pos_plane");
         fe_val first = op_u32(L, "and", lane, fe_const_int(L, TY_U32, ~(int64_t)(n - 1) & 0xffffffff));
@@ -139,16 +160,21 @@ static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, const char *m, f
         fe_val s = op_u32(L, "add", block_size(L), fe_const_int(L, TY_U32, n - 1));
         *out = op_u32(L, "shr", s, fe_const_int(L, TY_U32, k));
     } else if (strcmp(m, "sync") == 0 && cg_want(L, call, m, 0)) {
-        *out = lower_call(L, call_node(L, at, "__syncwarp", NULL, 0));
+        fe_var *saved = L->vars;
+        fe_node *mask = tile_mask(L, at);
+        *out = lower_call(L, call_node(L, at, "__syncwarp", &mask, 1));
+        L->vars = saved;
     } else if (strcmp(m, "shfl") == 0 || strcmp(m, "shfl_down") == 0 || strcmp(m, "shfl_up") == 0 ||
                strcmp(m, "shfl_xor") == 0) {
         if (!cg_want(L, call, m, 2))
             return true;
         const char *name = m[4] == 0 ? "__shfl_sync" : m[5] == 'd' ? "__shfl_down_sync"
                            : m[5] == 'u' ? "__shfl_up_sync" : "__shfl_xor_sync";
-        fe_node *args[4] = {int_node(L, at, 0xffffffffu, true), call->args, call->args ? call->args->next : NULL,
+        fe_var *saved = L->vars;
+        fe_node *args[4] = {tile_mask(L, at), call->args, call->args ? call->args->next : NULL,
                             int_node(L, at, n, false)};
         *out = lower_call(L, call_node(L, at, name, args, 4));
+        L->vars = saved;
     } else if (strcmp(m, "any") == 0 || strcmp(m, "all") == 0 || strcmp(m, "ballot") == 0) {
         if (cg_want(L, call, m, 1))
             *out = tile_vote(L, call, m, n);
@@ -272,52 +298,90 @@ bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
     return true;
 }
 
-/* cg::reduce(tile, v, op): a butterfly over the tile's width, so every unit gets the result. */
-static fe_val cg_reduce(fe_lower *L, fe_node *call, fe_type *tile, fe_type *op)
+/* The node op(x, y) of cg::reduce/scan: a cooperative_groups operator, or
+ * any callable (a lambda or a function object: operator() of the op node). */
+static fe_node *combine(fe_lower *L, fe_tok *at, fe_type *opty, fe_node *opn, fe_node *x, fe_node *y)
+{
+    fe_node *xy[2] = {x, y};
+    if (opty->cg == CG_LESS || opty->cg == CG_GREATER)
+        return call_node(L, at, opty->cg == CG_LESS ? "min" : "max", xy, 2);
+    if (opty->cg >= CG_PLUS) {
+        fe_node *n = node(L, N_BIN, at);
+        if (n) {
+            n->op = opty->cg == CG_PLUS ? '+' : opty->cg == CG_BIT_AND ? '&' : opty->cg == CG_BIT_OR ? '|' : '^';
+            n->a = x;
+            n->b = y;
+        }
+        return n;
+    }
+    fe_node *c = call_node(L, at, "operator()", xy, 2);
+    if (c) {
+        c->a = node(L, N_INT, at);
+        if (c->a) {
+            *c->a = *opn; /* the op expression itself is the callee */
+            c->a->next = NULL;
+        }
+    }
+    return c;
+}
+
+/*
+ * cg::reduce(tile, v, op): a butterfly over the tile's width, so every unit
+ * gets the result. cg::inclusive_scan / exclusive_scan(tile, v[, op]):
+ * Hillis-Steele over the tile with shfl_up (op defaults to plus; the
+ * exclusive scan gives rank 0 a zero value).
+ */
+static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
 {
     fe_tok *at = call->tok;
-    fe_node *vn = call->args->next;
+    fe_node *vn = call->args->next, *opn = vn->next;
+    fe_type *opty = opn ? fe_type_of(L, opn) : fe_cg_type(L->c, CG_PLUS, 0, fe_ty(TY_I32));
     fe_val v = fe_rvalue(L, vn);
     fe_type *t = fe_unqual(v.ty);
     if (!fe_is_arith(t)) {
-        fe_error(L->c, vn->tok, CVM_UNSUPPORTED, "cg::reduce needs an arithmetic value");
+        fe_error(L->c, vn->tok, CVM_UNSUPPORTED, "cg::%s needs an arithmetic value",
+                 kind == 0 ? "reduce" : kind == 1 ? "inclusive_scan" : "exclusive_scan");
         return v;
     }
     int acc = fe_reg(L, fe_rtype_of(L, t, 0));
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, v.reg);
-    fe_var *var = fe_alloc(L->c, sizeof *var);
-    if (!var)
-        return v;
-    var->name = "__cg_reduce_acc";
-    var->ty = t;
-    var->val = (fe_val){t, acc, LV_REG, 0, false, false};
-    var->next = L->vars;
     fe_var *saved = L->vars;
-    L->vars = var;
-    fe_node *id = node(L, N_IDENT, at);
-    if (!id)
-        return v;
-    id->name = var->name;
-    for (uint32_t o = tile->len / 2; o >= 1 && !L->c->err; o /= 2) {
-        fe_node *args[4] = {int_node(L, at, 0xffffffffu, true), id, int_node(L, at, o, false),
+    fe_node *id = temp_ident(L, at, "__cg_acc", rv(t, acc));
+    fe_val rank = op_u32(L, "and", sreg_u32(L, "unit_pos"), fe_const_int(L, TY_U32, tile->len - 1));
+    fe_node *rank_id = temp_ident(L, at, "__cg_rank", rank);
+    fe_node *mask = tile_mask(L, at);
+    for (uint32_t o = kind == 0 ? tile->len / 2 : 1; o >= 1 && o < tile->len && id && !L->c->err;
+         o = kind == 0 ? o / 2 : o * 2) {
+        fe_node *args[4] = {mask, id, int_node(L, at, o, false),
                             int_node(L, at, tile->len, false)};
-        fe_node *other = call_node(L, at, "__shfl_xor_sync", args, 4);
-        fe_node *comb;
-        if (op->cg == CG_LESS || op->cg == CG_GREATER) {
-            fe_node *mm[2] = {id, other};
-            comb = call_node(L, at, op->cg == CG_LESS ? "min" : "max", mm, 2);
-        } else {
-            comb = node(L, N_BIN, at);
-            if (comb) {
-                comb->op = op->cg == CG_PLUS ? '+' : op->cg == CG_BIT_AND ? '&' : op->cg == CG_BIT_OR ? '|' : '^';
-                comb->a = id;
-                comb->b = other;
-            }
-        }
-        if (!comb || !other)
+        fe_val other = fe_rvalue(L, call_node(L, at, kind == 0 ? "__shfl_xor_sync" : "__shfl_up_sync", args, 4));
+        fe_node *other_id = temp_ident(L, at, "__cg_other", other);
+        fe_node *comb = combine(L, at, opty, opn, id, other_id);
+        if (!comb || !other_id)
             break;
+        if (kind != 0) { /* only ranks with a partner o below take it */
+            fe_node *cond = node(L, N_COND, at), *ge = node(L, N_BIN, at);
+            if (!cond || !ge)
+                break;
+            ge->op = FE_OP2('>', '=');
+            ge->a = rank_id;
+            ge->b = int_node(L, at, o, true);
+            cond->a = ge;
+            cond->b = comb;
+            cond->c = id;
+            comb = cond;
+        }
         fe_val r = fe_convert(L, fe_rvalue(L, comb), t, at);
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, r.reg);
+    }
+    if (kind == 2 && id && !L->c->err) { /* exclusive: the inclusive value of rank - 1 */
+        fe_node *args[4] = {mask, id, int_node(L, at, 1, false),
+                            int_node(L, at, tile->len, false)};
+        fe_val prev = fe_convert(L, fe_rvalue(L, call_node(L, at, "__shfl_up_sync", args, 4)), t, at);
+        fe_val zero = fe_convert(L, fe_const_int(L, TY_I32, 0), t, at);
+        int first = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "eq.u32 %%r%d, %%r%d, %%r%d", first, rank.reg, fe_const_int(L, TY_U32, 0).reg);
+        fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, acc), acc, zero.reg, prev.reg, first);
     }
     L->vars = saved;
     return rv(t, acc);
@@ -373,17 +437,20 @@ bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         *out = fe_construct(L, fe_cg_type(L->c, CG_TILE, (uint32_t)n, NULL), NULL, call->tok);
         return true;
     }
-    if (strcmp(name, "reduce") == 0 && cg_nargs(call) == 3) {
-        fe_type *g = fe_type_of(L, call->args), *op = fe_type_of(L, call->args->next->next);
+    bool scan = strcmp(name, "inclusive_scan") == 0 || strcmp(name, "exclusive_scan") == 0;
+    if ((strcmp(name, "reduce") == 0 && cg_nargs(call) == 3) || (scan && (cg_nargs(call) == 2 || cg_nargs(call) == 3))) {
+        fe_type *g = fe_type_of(L, call->args);
+        fe_type *op = cg_nargs(call) == 3 ? fe_type_of(L, call->args->next->next) : NULL;
         if (g->kind != TY_STRUCT || !g->cg)
             return false;
-        if (g->cg != CG_TILE || op->kind != TY_STRUCT || op->cg < CG_PLUS) {
+        if (g->cg != CG_TILE || (op && (op->kind != TY_STRUCT || (op->cg < CG_PLUS && !op->methods)))) {
             fe_error(L->c, call->tok, CVM_UNSUPPORTED,
-                     "cg::reduce needs a thread_block_tile and cg::plus, cg::less, cg::greater or cg::bit_*");
+                     "cg::%s needs a thread_block_tile and cg::plus, cg::less, cg::greater, cg::bit_* "
+                     "or a callable (lambda, function object)", name);
             return true;
         }
         L->uses_plane = true;
-        *out = cg_reduce(L, call, g, op);
+        *out = cg_collective(L, call, g, !scan ? 0 : name[0] == 'i' ? 1 : 2);
         return true;
     }
     if (strcmp(name, "sync") == 0 && cg_nargs(call) == 1) { /* cg::sync(g) */

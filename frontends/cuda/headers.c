@@ -322,6 +322,7 @@ static const header headers[] = {
     {"cmath", math_h},
     {"cooperative_groups.h", cooperative_groups_h},
     {"cooperative_groups/reduce.h", cg_reduce_h},
+    {"cooperative_groups/scan.h", cg_reduce_h},
     {"cstddef", stddef_h},
     {"cstdint", stdint_h},
     {"cstdio", stdio_h},
