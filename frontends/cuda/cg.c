@@ -114,12 +114,7 @@ static fe_node *temp_ident(fe_lower *L, fe_tok *at, const char *name, fe_val v);
  * the same mask, and the width argument keeps the tiles apart. */
 static fe_node *tile_mask(fe_lower *L, fe_tok *at)
 {
-    fe_val one = fe_const_int(L, TY_U32, 1);
-    fe_val lane = sreg_u32(L, "unit_pos_plane");
-    fe_val base = op_u32(L, "sub", sreg_u32(L, "unit_pos"), lane);
-    fe_val avail = op_u32(L, "sub", block_size(L), base); /* shl by >= 32 gives 0, so 0 - 1: all lanes */
-    fe_val mask = op_u32(L, "sub", op_u32(L, "shl", one, avail), one);
-    return temp_ident(L, at, "__cg_mask", mask);
+    return temp_ident(L, at, "__cg_mask", sreg_u32(L, "plane_fullmask"));
 }
 
 /* any/all/ballot of a tile narrower than the plane: the plane's ballot, cut to the tile's bits. */
