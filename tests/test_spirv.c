@@ -103,7 +103,6 @@ static struct rejection {
     {"reduce<128>", "'sync_plane'", WIDTH32, 0},
     {"filter_positive", "'activemask'", WIDTH32, 0},
     {"sumsq_max", "'shfl.down'", WIDTH32, 0},
-    {"dbg_print", "'print'", "is not supported by the SPIR-V backend", 0},
 };
 #define NREJ (sizeof rejections / sizeof rejections[0])
 

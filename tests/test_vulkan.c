@@ -224,7 +224,8 @@ static void test_glsl(void)
                              {CVM_SPV_BIND_STORAGE_BUFFER, 1, 0, 0},
                              {CVM_SPV_BIND_PUSH_CONSTANT, 0, 0, 4},
                              {CVM_SPV_BIND_PUSH_CONSTANT, 0, 4, 4}};
-    cvm_spv_layout lay = {4, binds, 8, 2, {0, 1, 2}, 3, 0, NULL, false};
+    cvm_spv_layout lay = {.nparams = 4, .params = binds, .push_size = 8, .nbindings = 2,
+                          .spec_local_size = {0, 1, 2}, .spec_dyn_shared = 3};
     cvm_arg args[4] = {{CVM_ARG_BUFFER, bi, 0, NULL, 0}, {CVM_ARG_BUFFER, bo, 0, NULL, 0},
                        {CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BYTES, NULL, 0, &scale, 4}};
     uint32_t grid[3] = {4, 1, 1}, block[3] = {64, 1, 1};

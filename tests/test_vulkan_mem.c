@@ -4,13 +4,16 @@
  * their own (host writes and reads through cvm_module_symbol_write/read
  * between launches, atomics on them; refused by name on a device whose
  * buffers are staged), and buffer device address for global pointers that
- * are not (parameter, offset) (refused by name on a device without it). The results are checked against host
+ * are not (parameter, offset) (refused by name on a device without it),
+ * and `print` through a record buffer (every argument type, line order,
+ * the cpu device's lines, an overflowing launch, %s refused). The results are checked against host
  * arithmetic and against the cpu device. Skipped with the reason when
  * Vulkan is unavailable; the validation layer must stay silent.
  */
 #include "../backends/vulkan/vk.h"
 #include "tap.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +282,140 @@ static void test_no_bda(void)
     cvm_device_close(nd);
 }
 
+/* ---- print: records in a storage buffer, formatted on the host ---- */
+
+static const char print_cbs[] =
+    ".constant msg u8 4 1 = 0x61626300\n"
+    ".kernel pr\n"
+    ".reg u32 %t, %c, %three, %four, %zero\n"
+    ".reg i32 %neg, %m1\n"
+    ".reg u64 %big, %k\n"
+    ".reg f32 %f, %f4\n"
+    ".reg f64 %d, %d3\n"
+    ".reg i8 %b8\n"
+    ".reg bool %p\n"
+    "    sreg.u32 %t, unit_pos\n"
+    "    sreg.u32 %c, cube_pos\n"
+    "    const.u32 %three, 3\n"
+    "    const.u32 %four, 4\n"
+    "    const.u32 %zero, 0\n"
+    "    const.i32 %m1, -1\n"
+    "    cvt.i32 %neg, %t\n"
+    "    mul.i32 %neg, %neg, %m1\n"
+    "    cvt.u64 %big, %t\n"
+    "    const.u64 %k, 4294967296\n"
+    "    add.u64 %big, %big, %k\n"
+    "    cvt.f32 %f, %t\n"
+    "    cvt.f32 %f4, %four\n"
+    "    div.f32 %f, %f, %f4\n"
+    "    cvt.f64 %d, %t\n"
+    "    cvt.f64 %d3, %three\n"
+    "    div.f64 %d, %d, %d3\n"
+    "    cvt.i8 %b8, %neg\n"
+    "    eq.u32 %p, %t, %zero\n"
+    "    print \"c%u u%u: %d %llu %.3f %g %d %x %d %5.1f%%\", %c, %t, %neg, %big, %f, %d, %b8, %t, %p, %t\n"
+    "    print \"second %u\", %t\n"
+    "    return\n"
+    ".end\n"
+    ".kernel many\n"
+    ".reg u32 %t\n"
+    "    sreg.u32 %t, abs_pos.x\n"
+    "    print \"x%u\", %t\n"
+    "    return\n"
+    ".end\n"
+    ".kernel str\n"
+    ".reg ptr.const %s\n"
+    "    sym.ptr.const %s, msg\n"
+    "    print \"%s\", %s\n"
+    "    return\n"
+    ".end\n";
+
+/* Runs kernel `name` of print_cbs; returns a malloc'ed copy of the stream output. */
+static char *run_print(cvm_device *dev, const char *name, uint32_t grid, uint32_t block, cvm_status *st,
+                       cvm_diag *d)
+{
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_stream *s = cvm_device_stream(dev);
+    char *text = NULL;
+    *st = load(dev, print_cbs, &m, d);
+    *st = *st ? *st : cvm_kernel_get(m, name, &k, d);
+    cvm_launch_config cfg = {{grid, 1, 1}, {block, 1, 1}, 0, 0, 0, 0, 0, 0};
+    *st = *st ? *st : cvm_launch(s, k, &cfg, NULL, 0, d);
+    *st = *st ? *st : cvm_stream_sync(s, d);
+    if (!*st)
+        text = strdup(cvm_stream_output(s));
+    cvm_module_free(m);
+    return text;
+}
+
+static int line_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Splits text into lines (in place); returns the count. */
+static size_t lines_of(char *text, char **lines, size_t max)
+{
+    size_t n = 0;
+    for (char *p = text; p && *p && n < max;) {
+        char *e = strchr(p, '\n');
+        if (e)
+            *e = '\0';
+        lines[n++] = p;
+        p = e ? e + 1 : NULL;
+    }
+    return n;
+}
+
+enum { PR_GRID = 2, PR_BLOCK = 40, PR_LINES = 2 * PR_GRID * PR_BLOCK };
+
+static void test_print(void)
+{
+    cvm_status st;
+    cvm_diag d;
+    char *tv = run_print(vk, "pr", PR_GRID, PR_BLOCK, &st, &d);
+    if (!ok(st == CVM_OK && tv, "print on vulkan (%s)", st ? d.message : ""))
+        return;
+    char *tc = run_print(cpu, "pr", PR_GRID, PR_BLOCK, &st, &d);
+    static char want[PR_LINES][160];
+    char *lv[PR_LINES + 1], *lc[PR_LINES + 1];
+    size_t n = 0;
+    for (uint32_t c = 0; c < PR_GRID; c++)
+        for (uint32_t t = 0; t < PR_BLOCK; t++) {
+            snprintf(want[n++], sizeof want[0], "c%u u%u: %d %llu %.3f %g %d %x %d %5.1f%%", c, t, -(int)t,
+                     (unsigned long long)t + 4294967296ull, (double)((float)t / 4.0f), (double)t / 3.0,
+                     (int)(int8_t)-(int)t, t, t == 0, (double)t);
+            snprintf(want[n++], sizeof want[0], "second %u", t);
+        }
+    size_t nv = lines_of(tv, lv, PR_LINES + 1), nc = tc ? lines_of(tc, lc, PR_LINES + 1) : 0;
+    int order = nv == PR_LINES;
+    for (size_t i = 0; order && i < nv; i++)
+        order = !strcmp(lv[i], want[i]);
+    ok(order, "vulkan's lines: every type formatted as on the host, by cube, unit and the unit's order "
+              "(%zu lines; first: %.80s)", nv, nv ? lv[0] : "");
+    int same = nv == nc && nc == PR_LINES;
+    qsort(lv, nv, sizeof *lv, line_cmp);
+    qsort(lc, nc, sizeof *lc, line_cmp);
+    for (size_t i = 0; same && i < nv; i++)
+        same = !strcmp(lv[i], lc[i]);
+    ok(same, "the same lines as the cpu device (%zu and %zu)", nv, nc);
+    is_str(cvm_stream_output(cvm_device_stream(vk)), "", "the output was handed out once");
+    free(tv);
+    free(tc);
+    /* more lines than a launch's record buffer holds: the rest are counted as lost */
+    tv = run_print(vk, "many", 41, 512, &st, &d);
+    char *last = tv ? strrchr(tv, '(') : NULL;
+    size_t lines = 0;
+    for (char *p = tv; p && *p; p++)
+        lines += *p == '\n';
+    ok(st == CVM_OK && lines == 16385 && last && !strcmp(last, "(vulkan: 4608 print lines of this launch "
+       "were lost: its record buffer holds 16384)\n"), "an overflowing launch: %zu lines, %.90s", lines,
+       last ? last : "(no note)");
+    free(tv);
+    tv = run_print(vk, "str", 1, 1, &st, &d);
+    ok(st == CVM_UNSUPPORTED && strstr(d.message, "%s conversion") && strstr(d.message, "'str'"),
+       "print of a string in memory: refused by name (%s)", d.message);
+    free(tv);
+}
+
 int main(void)
 {
     char tmp[64];
@@ -309,6 +446,7 @@ int main(void)
     test_symbols_staged();
     test_bda();
     test_no_bda();
+    test_print();
     char first[512];
     uint32_t msgs = cvm_vk_validation_messages(first, sizeof first);
     ok(msgs == 0, "the validation layer stayed silent (%u messages; first: %.300s)", msgs,

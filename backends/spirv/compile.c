@@ -122,6 +122,8 @@ void cvm_spv_layout_free(const cvm_bc_module *mod, cvm_spv_layout *layout)
                     (layout->nparams ? layout->nparams : 1) * sizeof(cvm_spv_bind));
     if (layout->syms)
         cvm_bc_free(mod->alloc, mod->alloc_user, layout->syms, layout->nsyms * sizeof *layout->syms);
+    if (layout->prints)
+        cvm_bc_free(mod->alloc, mod->alloc_user, layout->prints, layout->nprints * sizeof *layout->prints);
     memset(layout, 0, sizeof *layout);
 }
 

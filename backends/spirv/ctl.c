@@ -415,7 +415,8 @@ void spv_translate(spv_ctx *c)
         bool bar = is_barrier(in.op);
         if (bar)
             spv_barrier_lift(c, true);
-        bool done = spv_op_data(c, &in) || spv_op_mem(c, &in) || spv_op_plane(c, &in);
+        bool done = spv_op_data(c, &in) || spv_op_mem(c, &in) || spv_op_plane(c, &in) ||
+                    spv_op_print(c, &in);
         if (bar)
             spv_barrier_lift(c, false);
         if (!done) {

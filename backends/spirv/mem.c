@@ -204,6 +204,8 @@ static void setup_params(spv_ctx *c)
         }
     }
     setup_symbols(c);
+    if (c->st == CVM_OK)
+        spv_print_setup(c);
     if (c->bda && c->st == CVM_OK)
         setup_addresses(c, &push);
     push = (push + 3) / 4 * 4;

@@ -47,6 +47,25 @@ typedef struct cvm_spv_symbind {
     cvm_spv_bind bind; /* STORAGE_BUFFER or ADDRESS */
 } cvm_spv_symbind;
 
+/*
+ * A `print` site: units that execute it append a record to the print
+ * buffer (binding layout.print_binding), u32 words: [0] records claimed
+ * (atomic), [1] capacity in records (set by the host; the buffer holds
+ * one more record, where claims past the capacity land), then records of
+ * CVM_SPV_PRINT_WORDS words from word CVM_SPV_PRINT_HEAD: site, linear
+ * cube, linear unit, the unit's print count before this one, then each
+ * argument's bits as two words (low, high; narrower values zero-extended).
+ */
+#define CVM_SPV_PRINT_ARGS 12
+#define CVM_SPV_PRINT_HEAD 4
+#define CVM_SPV_PRINT_WORDS (4 + 2 * CVM_SPV_PRINT_ARGS)
+typedef struct cvm_spv_print {
+    uint32_t pc;       /* the instruction */
+    uint32_t string;   /* format: string index in the module */
+    uint32_t nargs;
+    uint8_t elems[CVM_SPV_PRINT_ARGS]; /* argument types (cvm_bc elem) */
+} cvm_spv_print;
+
 typedef struct cvm_spv_layout {
     uint32_t nparams;
     cvm_spv_bind *params;       /* one per kernel parameter */
@@ -58,6 +77,9 @@ typedef struct cvm_spv_layout {
     cvm_spv_symbind *syms;      /* nsyms entries (NULL when none) */
     bool device_address;        /* global pointers are device addresses (buffers need the
                                  * shader-device-address usage and memory flag) */
+    uint32_t nprints;           /* print sites (0: the kernel does not print) */
+    cvm_spv_print *prints;
+    uint32_t print_binding;     /* storage buffer of print records (nprints > 0) */
 } cvm_spv_layout;
 
 /*

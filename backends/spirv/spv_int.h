@@ -107,6 +107,8 @@ typedef struct spv_ctx {
      */
     bool bda;
     spv_view gaddr;
+    spv_view printv;                   /* print.c: the print record buffer */
+    uint32_t print_seq;                /* print.c: Function u32, prints so far by this unit */
     uint32_t v_lid, v_wgid, v_nwg, v_gid, v_lidx, v_sgid, v_sglid; /* builtin variables */
     uint32_t wgsize;                   /* spec-constant composite of the cube size */
     uint32_t spec_dyn;                 /* spec constant: dynamic shared bytes */
@@ -195,6 +197,10 @@ cvm_status spv_mem_setup(spv_ctx *c);       /* views, bindings, push constants *
 bool spv_op_mem(spv_ctx *c, const cvm_bc_insn *in);
 uint32_t spv_mem_load(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem,
                       unsigned line, bool vol);
+
+/* ---- print.c ---- */
+void spv_print_setup(spv_ctx *c);               /* the record buffer, layout.prints */
+bool spv_op_print(spv_ctx *c, const cvm_bc_insn *in); /* handled (or failed) */
 
 /* ---- plane.c ---- */
 cvm_status spv_builtins_setup(spv_ctx *c);

@@ -60,6 +60,9 @@ typedef struct vk_dev {
     bool hung;
 } vk_dev;
 
+/* A launch's print records (vk_print.c). */
+typedef struct vk_print vk_print;
+
 /* Work submitted for one stream operation; released when its fence signals. */
 typedef struct vk_sub {
     struct vk_sub *next;
@@ -68,6 +71,7 @@ typedef struct vk_sub {
     VkBuffer staging;             /* write/fill/copy/uniform bytes, if any */
     VkDeviceMemory staging_mem;
     VkDescriptorPool dpool;       /* a launch's descriptor set */
+    vk_print *print;              /* a printing launch's records, formatted when it finished */
     bool is_launch;
     uint64_t deadline_ns;         /* a launch's timeout (CLOCK_MONOTONIC), 0: none */
     double timeout_s;
@@ -161,12 +165,13 @@ cvm_status cvm_vk_variant_build(cvm_device *dev, const uint32_t *words, size_t c
 /* `bc`: the module whose allocator holds the layout's params, NULL if the caller owns them. */
 void cvm_vk_variant_free(cvm_device *dev, const cvm_bc_module *bc, cvm_vk_variant *v);
 /*
- * `symbufs`: the module's per-symbol buffers (the layout's syms index them;
- * NULL when it has none). `timeout_s` > 0: a sync waiting longer for this
- * launch reports CVM_TIMEOUT (`kname`).
+ * `bc`: the module (print formats; NULL when the layout has no print
+ * sites). `symbufs`: the module's per-symbol buffers (the layout's syms
+ * index them; NULL when it has none). `timeout_s` > 0: a sync waiting
+ * longer for this launch reports CVM_TIMEOUT (`kname`).
  */
 cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline,
-                           const uint32_t grid[3], const cvm_arg *args,
+                           const uint32_t grid[3], const cvm_arg *args, const cvm_bc_module *bc,
                            cvm_buffer *const *symbufs, double timeout_s, const char *kname,
                            cvm_diag *diag);
 /*
@@ -178,6 +183,17 @@ cvm_status cvm_vk_run_spirv(cvm_stream *s, const uint32_t *words, size_t count,
                             const cvm_spv_layout *layout, const uint32_t grid[3],
                             const uint32_t block[3], const cvm_arg *args, cvm_diag *diag);
 cvm_status cvm_vk_module_init(cvm_module *mod, cvm_diag *diag);
+
+/* vk_print.c */
+/* The record buffer of a launch of a kernel with print sites (layout.nprints > 0). */
+cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_bc_module *bc,
+                              vk_print **out, cvm_diag *diag);
+VkDescriptorBufferInfo cvm_vk_print_info(const vk_print *p);
+/* Formats the finished launch's records onto the stream's output; false: out of memory. */
+bool cvm_vk_print_emit(cvm_stream *s, const vk_print *p);
+void cvm_vk_print_free(cvm_device *dev, vk_print *p);
+/* cvm_stream_output: waits for the stream, hands out the text since the last call. */
+const char *cvm_vk_stream_output(cvm_stream *s);
 void cvm_vk_module_fini(cvm_module *mod);
 cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
                          const cvm_arg *args, uint32_t nargs, cvm_diag *diag);

@@ -594,13 +594,6 @@ static void vk_limits(const cvm_device *dev, cvm_device_limits *out)
                     (t->float_atomic_add ? CVM_FEATURE_ATOMIC_F32_ADD : 0);
 }
 
-static const char *vk_stream_output(cvm_stream *s)
-{
-    /* Kernels that print are rejected by the SPIR-V backend: never any text. */
-    (void)s;
-    return "";
-}
-
 const cvm_vm_device_ops cvm_vk_ops = {
     .open = vk_open,
     .close = vk_close,
@@ -620,6 +613,6 @@ const cvm_vm_device_ops cvm_vk_ops = {
     .stream_sync = cvm_vk_stream_sync,
     .stream_wait = cvm_vk_stream_wait,
     .device_wait = cvm_vk_device_wait,
-    .stream_output = vk_stream_output,
+    .stream_output = cvm_vk_stream_output,
     .launch = cvm_vk_launch,
 };

@@ -295,6 +295,10 @@ static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v
     cvm_status st = bind_symbols(d, l, symbufs, info, binding, &nw, push, diag);
     if (st)
         return st;
+    if (sub->print) {
+        info[nw] = cvm_vk_print_info(sub->print);
+        binding[nw++] = l->print_binding;
+    }
     for (uint32_t i = first; i < nw; i++)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                       .dstSet = set,
@@ -307,7 +311,7 @@ static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v
 }
 
 cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline,
-                           const uint32_t grid[3], const cvm_arg *args,
+                           const uint32_t grid[3], const cvm_arg *args, const cvm_bc_module *bc,
                            cvm_buffer *const *symbufs, double timeout_s, const char *kname,
                            cvm_diag *diag)
 {
@@ -326,12 +330,15 @@ cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline
         double ns = timeout_s * 1e9 < 1e18 ? timeout_s * 1e9 : 1e18; /* at most ~31 years */
         sub->deadline_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec + (uint64_t)ns;
         sub->timeout_s = timeout_s;
-        snprintf(sub->kernel, sizeof sub->kernel, "%s", kname ? kname : "(kernel)");
     }
+    snprintf(sub->kernel, sizeof sub->kernel, "%s", kname ? kname : "(kernel)");
     if (v->spv.push_size > sizeof push) {
         st = cvm_diag_set(diag, CVM_LIMIT, "%u bytes of push constants", v->spv.push_size);
         goto fail;
     }
+    if (v->spv.nprints && bc &&
+        (st = cvm_vk_print_begin(s, &v->spv, bc, &sub->print, diag)))
+        goto fail;
     if ((st = bind_set(s, sub, v, &set, diag)) ||
         (st = write_args(s, sub, v, set, args, symbufs, push, diag)))
         goto fail;
@@ -362,7 +369,7 @@ cvm_status cvm_vk_run_spirv(cvm_stream *s, const uint32_t *words, size_t count,
     if (!st)
         st = pipe_get(dev, v, block, 0, &pipeline, diag);
     if (!st)
-        st = cvm_vk_dispatch(s, v, pipeline, grid, args, NULL, 0, NULL, diag);
+        st = cvm_vk_dispatch(s, v, pipeline, grid, args, NULL, NULL, 0, NULL, diag);
     cvm_vk_stream_wait(s);
     cvm_vk_variant_free(dev, NULL, v);
     if (st == CVM_OK && diag)
@@ -597,7 +604,7 @@ cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_co
                             "launch of '%s': module __device__ variables on a device whose "
                             "buffers are staged (not host-visible) are not implemented",
                             cvm_bc_str(m->bc, bk->name));
-    st = cvm_vk_dispatch(s, v, pipeline, grid, args, m->symbufs, cfg->timeout_s,
+    st = cvm_vk_dispatch(s, v, pipeline, grid, args, m->bc, m->symbufs, cfg->timeout_s,
                          cvm_bc_str(m->bc, bk->name), diag);
     if (st == CVM_OK && diag)
         memset(diag, 0, sizeof *diag);

@@ -44,6 +44,7 @@ static void sub_release(cvm_stream *s, vk_sub *sub)
     if (sub->dpool)
         d->vk.vkDestroyDescriptorPool(d->device, sub->dpool, NULL);
 host:
+    cvm_vk_print_free(dev, sub->print); /* leaves the driver's objects alone when hung */
     cvm_vm_dev_free(dev, sub, sizeof *sub);
 }
 
@@ -108,6 +109,11 @@ static void reap(cvm_stream *s, bool wait)
                 d->lost = true;
             stream_fault(s, cvm_vk_result(r, &why, sub->is_launch ? "a kernel launch"
                                                                    : "a buffer operation"), &why);
+        }
+        if (r == VK_SUCCESS && sub->print && !cvm_vk_print_emit(s, sub->print)) {
+            cvm_diag why;
+            stream_fault(s, cvm_diag_set(&why, CVM_OUT_OF_MEMORY, "out of memory formatting the "
+                                         "print output of '%s'", sub->kernel), &why);
         }
         vs->head = sub->next;
         if (!vs->head)

@@ -1,0 +1,270 @@
+/*
+ * vk_print.c - `print` output of kernels on the vulkan device. A launch of
+ * a printing kernel gets a host-visible record buffer (the SPIR-V
+ * backend's layout, CVM_SPV_PRINT_* in backends/spirv/spv.h); when its
+ * submission has finished, the records are sorted by cube, unit and the
+ * unit's own print order, formatted as the cpu device formats print lines
+ * (vm/interp_plane.c: the register type decides the width, floats convert
+ * to integers by truncation, integers to doubles for %f), and appended to
+ * the stream's output, which cvm_stream_output hands out. The copies of
+ * the formats make the records independent of the module's lifetime.
+ */
+#include "vk.h"
+
+#include "../../vm/numerics.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Records per launch; claims beyond land in one spare record and are counted as lost. */
+#define PRINT_CAP 16384u
+
+struct vk_print {
+    VkBuffer buf;
+    VkDeviceMemory mem;
+    uint32_t *map;
+    uint32_t nsites;
+    cvm_spv_print *sites;
+    char **formats;          /* per site: a NUL-terminated copy */
+    size_t *format_len;
+};
+
+static size_t print_bytes(void)
+{
+    return ((size_t)CVM_SPV_PRINT_HEAD + ((size_t)PRINT_CAP + 1) * CVM_SPV_PRINT_WORDS) * 4;
+}
+
+void cvm_vk_print_free(cvm_device *dev, vk_print *p)
+{
+    if (!p)
+        return;
+    vk_dev *d = vkd(dev);
+    for (uint32_t i = 0; p->formats && i < p->nsites; i++)
+        if (p->formats[i])
+            cvm_vm_dev_free(dev, p->formats[i], p->format_len[i] + 1);
+    cvm_vm_dev_free(dev, p->formats, p->nsites * sizeof *p->formats);
+    cvm_vm_dev_free(dev, p->format_len, p->nsites * sizeof *p->format_len);
+    cvm_vm_dev_free(dev, p->sites, p->nsites * sizeof *p->sites);
+    if (!d->hung && p->buf)
+        d->vk.vkDestroyBuffer(d->device, p->buf, NULL);
+    if (!d->hung && p->mem)
+        d->vk.vkFreeMemory(d->device, p->mem, NULL);
+    cvm_vm_dev_free(dev, p, sizeof *p);
+}
+
+cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_bc_module *bc,
+                              vk_print **out, cvm_diag *diag)
+{
+    cvm_device *dev = s->dev;
+    vk_print *p = cvm_vm_dev_alloc(dev, sizeof *p);
+    cvm_status st = CVM_OK;
+    *out = NULL;
+    if (!p)
+        return cvm_vm_oom(dev, diag, "print records", sizeof *p);
+    p->nsites = l->nprints;
+    p->sites = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->sites);
+    p->formats = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->formats);
+    p->format_len = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->format_len);
+    if (!p->sites || !p->formats || !p->format_len) {
+        st = cvm_vm_oom(dev, diag, "print records", l->nprints * sizeof *p->sites);
+        goto fail;
+    }
+    memcpy(p->sites, l->prints, l->nprints * sizeof *p->sites);
+    for (uint32_t i = 0; i < l->nprints; i++) {
+        const cvm_bc_string *str = &bc->strings[l->prints[i].string];
+        p->format_len[i] = str->len;
+        if (!(p->formats[i] = cvm_vm_dev_alloc(dev, str->len + 1))) {
+            st = cvm_vm_oom(dev, diag, "a print format", str->len + 1);
+            goto fail;
+        }
+        memcpy(p->formats[i], str->data, str->len);
+        p->formats[i][str->len] = '\0';
+    }
+    if ((st = cvm_vk_raw_buffer(dev, print_bytes(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &p->buf,
+                                &p->mem, (void **)&p->map, diag)))
+        goto fail;
+    p->map[0] = 0;
+    p->map[1] = PRINT_CAP;
+    *out = p;
+    return CVM_OK;
+fail:
+    cvm_vk_print_free(dev, p);
+    return st;
+}
+
+VkDescriptorBufferInfo cvm_vk_print_info(const vk_print *p)
+{
+    return (VkDescriptorBufferInfo){p->buf, 0, print_bytes()};
+}
+
+/* ---- formatting ---- */
+
+static double float_of(unsigned elem, uint64_t b)
+{
+    switch (elem) {
+    case CVM_T_F16: return cvm_n_f16_to_f64((uint16_t)b);
+    case CVM_T_BF16: return cvm_n_bf16_to_f64((uint16_t)b);
+    case CVM_T_F32: return (double)cvm_n_f32_from((uint32_t)b);
+    default: return cvm_n_f64_from(b);
+    }
+}
+
+/* The integer value of bits b of type elem (signed types sign-extended). */
+static int64_t int_of(unsigned elem, uint64_t b)
+{
+    unsigned bits = cvm_bc_elem_size(elem) * 8;
+    if (bits >= 64 || !cvm_bc_elem_is_signed(elem))
+        return (int64_t)b;
+    uint64_t m = UINT64_C(1) << (bits - 1);
+    b &= (m << 1) - 1;
+    return (int64_t)((b ^ m) - m);
+}
+
+/* One conversion (spec: flags, width, precision, then the conversion char). */
+static int format_arg(unsigned elem, uint64_t b, char *spec, size_t slen, char *out, size_t cap)
+{
+    char conv = spec[slen - 1], f[40];
+    bool flt = cvm_bc_elem_is_float(elem);
+    int64_t sv = flt ? cvm_n_f64_to_sint(float_of(elem, b), 64) : int_of(elem, b);
+    uint64_t uv = flt ? (uint64_t)sv : b;
+    spec[slen - 1] = '\0';
+    switch (conv) {
+    case 'd': case 'i':
+        snprintf(f, sizeof f, "%s%s", spec, PRId64);
+        return snprintf(out, cap, f, sv);
+    case 'u': case 'x': case 'X': case 'o':
+        snprintf(f, sizeof f, "%s%s", spec,
+                 conv == 'u' ? PRIu64 : conv == 'o' ? PRIo64 : conv == 'x' ? PRIx64 : PRIX64);
+        return snprintf(out, cap, f, uv);
+    case 'c':
+        snprintf(f, sizeof f, "%sc", spec);
+        return snprintf(out, cap, f, (int)(unsigned char)uv);
+    case 'p':
+        return snprintf(out, cap, "0x%" PRIx64, b);
+    default: { /* f F e E g G a A */
+        double v = flt ? float_of(elem, b) : cvm_bc_elem_is_signed(elem) ? (double)sv : (double)uv;
+        snprintf(f, sizeof f, "%s%c", spec, conv);
+        return snprintf(out, cap, f, v);
+    }
+    }
+}
+
+/* Formats record r (its site's format and arguments) into buf; returns the length. */
+static size_t format_record(const vk_print *p, const uint32_t *r, char *buf, size_t cap)
+{
+    const cvm_spv_print *site = &p->sites[r[0]];
+    const char *fmt = p->formats[r[0]];
+    size_t flen = p->format_len[r[0]], n = 0, next = 0;
+    for (size_t i = 0; i < flen && n + 1 < cap;) {
+        if (fmt[i] != '%') {
+            buf[n++] = fmt[i++];
+            continue;
+        }
+        char spec[32];
+        size_t s = 0, j = i + 1;
+        spec[s++] = '%';
+        while (j < flen && strchr("-+ #0123456789.", fmt[j]) && s < 20)
+            spec[s++] = fmt[j++];
+        while (j < flen && strchr("hlLqjzt", fmt[j]))
+            j++;
+        if (j >= flen)
+            break;
+        char conv = fmt[j];
+        i = j + 1;
+        if (conv == '%') {
+            buf[n++] = '%';
+            continue;
+        }
+        int w;
+        if (!strchr("diuxXocpfFeEgGaA", conv) || next >= site->nargs) {
+            w = snprintf(buf + n, cap - n, "%s", next >= site->nargs ? "(missing)" : "(bad format)");
+        } else {
+            spec[s++] = conv;
+            spec[s] = '\0';
+            const uint32_t *a = r + 4 + 2 * next;
+            w = format_arg(site->elems[next], (uint64_t)a[1] << 32 | a[0], spec, s, buf + n, cap - n);
+            next++;
+        }
+        n += w > 0 ? (size_t)w : 0;
+        if (n >= cap)
+            n = cap - 1;
+    }
+    return n;
+}
+
+static int record_cmp(const void *x, const void *y)
+{
+    const uint32_t *a = *(const uint32_t *const *)x, *b = *(const uint32_t *const *)y;
+    for (int i = 1; i <= 3; i++) /* cube, unit, the unit's print count */
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Appends n bytes to the stream's output (cvm_stream.out, device allocator); false: no memory. */
+static bool append(cvm_device *dev, cvm_vm_text *t, const char *src, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *d = cvm_vm_dev_alloc(dev, cap);
+        if (!d)
+            return false;
+        if (t->len)
+            memcpy(d, t->data, t->len);
+        if (t->data)
+            cvm_vm_dev_free(dev, t->data, t->cap);
+        t->data = d;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->len, src, n);
+    t->len += n;
+    return true;
+}
+
+bool cvm_vk_print_emit(cvm_stream *s, const vk_print *p)
+{
+    cvm_device *dev = s->dev;
+    uint32_t claimed = p->map[0], n = claimed < PRINT_CAP ? claimed : PRINT_CAP;
+    const uint32_t **order = n ? cvm_vm_dev_alloc(dev, n * sizeof *order) : NULL;
+    bool okk = !n || order;
+    for (uint32_t i = 0; okk && i < n; i++)
+        order[i] = p->map + CVM_SPV_PRINT_HEAD + (size_t)i * CVM_SPV_PRINT_WORDS;
+    if (okk && n)
+        qsort(order, n, sizeof *order, record_cmp);
+    char buf[1024];
+    for (uint32_t i = 0; okk && i < n; i++) {
+        if (order[i][0] >= p->nsites)
+            continue; /* cannot happen: the shader writes its own site numbers */
+        size_t len = format_record(p, order[i], buf, sizeof buf - 1);
+        if (len == 0 || buf[len - 1] != '\n')
+            buf[len++] = '\n';
+        okk = append(dev, &s->out, buf, len);
+    }
+    if (okk && claimed > PRINT_CAP) {
+        int len = snprintf(buf, sizeof buf, "(vulkan: %" PRIu32 " print lines of this launch were lost: "
+                           "its record buffer holds %u)\n", claimed - PRINT_CAP, PRINT_CAP);
+        okk = append(dev, &s->out, buf, len > 0 ? (size_t)len : 0);
+    }
+    if (order)
+        cvm_vm_dev_free(dev, order, n * sizeof *order);
+    return okk;
+}
+
+const char *cvm_vk_stream_output(cvm_stream *s)
+{
+    cvm_device *dev = s->dev;
+    cvm_vk_stream_wait(s); /* the records of queued launches are formatted as they finish */
+    if (s->shown.data)
+        cvm_vm_dev_free(dev, s->shown.data, s->shown.cap);
+    memset(&s->shown, 0, sizeof s->shown);
+    if (!s->out.len)
+        return "";
+    s->out.data[s->out.len] = '\0'; /* append keeps room for it */
+    s->shown = s->out;
+    memset(&s->out, 0, sizeof s->out);
+    return s->shown.data;
+}
