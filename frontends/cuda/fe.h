@@ -4,10 +4,11 @@
  * The compiler is four stages, chibicc style, each in its own file:
  *   lex.c    preprocessed text -> tokens with file/line/col (honours the
  *            preprocessor's GNU line markers)
- *   parse.c / parse_decl.c
+ *   parse.c / parse_decl.c / parse_cxx.c
  *            tokens -> AST (a C++ subset: declarations, statements,
  *            expressions; structs with member functions, enums, templates
- *            kept as token ranges: parse_decl.c, sharing parse.h)
+ *            kept as token ranges: parse_decl.c; lambdas, range-for,
+ *            static members, constexpr calls: parse_cxx.c; sharing parse.h)
  *   type.c   C types, sizes, promotions and the usual conversions
  *   lower.c / lower_expr.c / lower_module.c / lower_tmpl.c / builtins.c / cg.c
  *            AST -> .cbs text (docs/lowering.md is the contract), which

@@ -1,7 +1,7 @@
 /*
- * parse.h - what parse.c shares with parse_decl.c: the token cursor, the
- * scope of type names, and the declaration parsers each file calls in the
- * other (fe_p_ names; everything else in fe.h).
+ * parse.h - what parse.c shares with parse_decl.c and parse_cxx.c: the
+ * token cursor, the scope of type names, and the parsers each file calls
+ * in the others (fe_p_ names; everything else in fe.h).
  */
 #ifndef CVM_FE_PARSE_H
 #define CVM_FE_PARSE_H
@@ -30,6 +30,23 @@ fe_node *fe_p_assign(fe_ctx *c);
 void fe_p_skip_balanced(fe_ctx *c);
 void fe_p_declaration(fe_ctx *c);
 int fe_p_template_args(fe_ctx *c, fe_type **targs, int64_t *tvals); /* at '<': Name<args>'s count */      /* a module-scope declaration after its linkage */
+
+fe_node *fe_p_new_node(fe_ctx *c, fe_nk kind, fe_tok *tok);
+fe_node *fe_p_new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b);
+fe_node *fe_p_param_list(fe_ctx *c);
+fe_node *fe_p_compound(fe_ctx *c);
+fe_node *fe_p_expr(fe_ctx *c);
+fe_node *fe_p_stmt(fe_ctx *c);
+void fe_p_shadow(fe_ctx *c, const char *name);
+
+/* parse_cxx.c */
+fe_node *fe_p_lambda(fe_ctx *c);                                       /* at '[' */
+fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name);     /* S::name */
+fe_node *fe_p_numeric_limits(fe_ctx *c);                               /* at numeric_limits */
+bool fe_p_member_targs_ahead(fe_ctx *c);                               /* at '<' after obj.name */
+bool fe_p_range_for_ahead(fe_ctx *c);                                  /* after `for (` */
+void fe_p_range_for(fe_ctx *c, fe_node *n);                            /* fills the N_FOR n */
+bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out);             /* constexpr f(args) */
 
 /* parse_decl.c */
 fe_type *fe_p_struct_spec(fe_ctx *c);  /* at struct/class/union */

@@ -1,0 +1,269 @@
+/*
+ * parse_cxx.c - the C++ constructs of the parser beyond C and structs:
+ * lambdas (closure types whose operator() is the body), static constexpr
+ * members (S::N), std::numeric_limits<T>, obj.f<args>() of member
+ * templates, range-based for (as an indexed for), and constexpr functions
+ * in constant expressions. Shares parse.c's cursor through parse.h.
+ */
+#include "parse.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+static fe_tok *peek(fe_ctx *c) { return fe_p_peek(c); }
+static fe_tok *peek_at(fe_ctx *c, uint32_t k) { return fe_p_peek_at(c, k); }
+static fe_tok *next(fe_ctx *c) { return fe_p_next(c); }
+static bool is(fe_ctx *c, const char *s) { return fe_p_is(c, s); }
+static bool accept(fe_ctx *c, const char *s) { return fe_p_accept(c, s); }
+static fe_tok *expect(fe_ctx *c, const char *s) { return fe_p_expect(c, s); }
+static fe_tok *expect_ident(fe_ctx *c) { return fe_p_expect_ident(c); }
+static fe_node *new_node(fe_ctx *c, fe_nk kind, fe_tok *tok) { return fe_p_new_node(c, kind, tok); }
+static fe_node *new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { return fe_p_new_bin(c, op, t, a, b); }
+static fe_type *type_name(fe_ctx *c) { return fe_p_type_name(c); }
+static const char *tok_name(fe_ctx *c, const fe_tok *t) { return fe_p_tok_name(c, t); }
+
+/* f(args) of a constexpr function whose body is `return expr;` (cdiv(n, 32)
+ * in an array bound): the expression with the arguments' values. */
+bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
+{
+    if (e->a->kind != N_IDENT || c->ce_depth >= 16)
+        return false;
+    fe_node *f = c->funcs;
+    while (f && !(f->body && (f->storage & FE_S_CONSTEXPR) && strcmp(f->name, e->a->name) == 0))
+        f = f->next;
+    fe_node *ret = f && f->body ? f->body->args : NULL;
+    if (!ret || ret->next || ret->kind != N_RETURN || !ret->a)
+        return false;
+    int64_t vals[16];
+    int n = 0;
+    fe_node *p = f->params, *a = e->args;
+    for (; p && a; p = p->next, a = a->next) {
+        if (n == 16 || !p->name || !fe_const_eval(c, a, &vals[n]))
+            return false;
+        n++;
+    }
+    if (p || a || c->ce_n + n > 16)
+        return false;
+    int base = c->ce_n;
+    p = f->params;
+    for (int i = 0; i < n; i++, p = p->next) {
+        c->ce_names[base + i] = p->name;
+        c->ce_vals[base + i] = vals[i];
+    }
+    c->ce_n += n;
+    c->ce_depth++;
+    bool okv = fe_const_eval(c, ret->a, out);
+    c->ce_depth--;
+    c->ce_n = base;
+    return okv;
+}
+
+/*
+ * [captures](params) specifiers -> ret { body }: a closure type (an empty
+ * struct) whose one method, operator(), is the body. Captures are not
+ * copied: the body sees the enclosing names where the lambda is evaluated
+ * (lower_expr.c), which is [&]; for [=] it differs only when the enclosing
+ * code changes a captured variable after making the lambda.
+ */
+fe_node *fe_p_lambda(fe_ctx *c)
+{
+    fe_tok *t = next(c); /* [ */
+    int depth = 1;
+    while (!c->err && depth > 0 && peek(c)->kind != TK_EOF) {
+        fe_tok *k = next(c);
+        depth += fe_tok_is(k, "[") - fe_tok_is(k, "]");
+    }
+    while (accept(c, "__device__") || accept(c, "__host__"))
+        ;
+    fe_node *f = new_node(c, N_FUNC, t);
+    fe_tname *saved = c->tnames;
+    f->name = "operator()";
+    f->storage = FE_S_DEVICE;
+    if (is(c, "("))
+        f->params = fe_p_param_list(c);
+    for (fe_node *p = f->params; p; p = p->next)
+        if (p->name)
+            fe_p_shadow(c, p->name);
+    while (accept(c, "mutable") || accept(c, "constexpr") || accept(c, "noexcept") ||
+           accept(c, "__device__") || accept(c, "__host__"))
+        ;
+    if (accept(c, "->"))
+        f->ty = type_name(c); /* else NULL: deduced from the first return */
+    if (!is(c, "{")) {
+        fe_error(c, peek(c), CVM_SYNTAX, "expected the body of the lambda");
+        c->tnames = saved;
+        return new_node(c, N_INT, t);
+    }
+    f->body = fe_p_compound(c);
+    c->tnames = saved;
+    fe_type *ty = fe_alloc(c, sizeof *ty);
+    fe_node *n = new_node(c, N_LAMBDA, t);
+    if (!ty || !n)
+        return n ? n : new_node(c, N_INT, t);
+    ty->kind = TY_STRUCT;
+    ty->name = fe_fmt(c, "lambda at %u:%u", t->line, t->col);
+    ty->is_lambda = true;
+    ty->align = 1;
+    fe_struct_layout(ty);
+    ty->complete = true;
+    ty->methods = f;
+    f->owner = ty;
+    n->ty = ty;
+    return n;
+}
+
+/* S::name of a static constexpr integer member of struct type st. */
+fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name)
+{
+    fe_type *root = st->origin ? st->origin : st;
+    for (fe_tname *s = root->statics; s; s = s->next)
+        if (strlen(s->name) == name->len && memcmp(s->name, name->s, name->len) == 0) {
+            fe_node *n = new_node(c, N_INT, name);
+            n->ival = (uint64_t)s->value;
+            n->ty = s->ty;
+            return n;
+        }
+    fe_error(c, name, CVM_UNSUPPORTED, "'%.*s' is not a static constexpr integer member of '%s'",
+             (int)name->len, name->s, st->name ? st->name : "struct");
+    return new_node(c, N_INT, name);
+}
+
+/* std::numeric_limits<T>::max() and friends: constants of T. */
+fe_node *fe_p_numeric_limits(fe_ctx *c)
+{
+    fe_tok *at = next(c);
+    expect(c, "<");
+    fe_type *t = fe_unqual(type_name(c));
+    expect(c, ">");
+    expect(c, "::");
+    fe_tok *m = expect_ident(c);
+    if (accept(c, "(")) /* max() or the digits member */
+        expect(c, ")");
+    if (c->err)
+        return new_node(c, N_INT, at);
+    bool flt = t->kind == TY_F32, dbl = t->kind == TY_F64;
+    fe_node *n = new_node(c, flt || dbl ? N_FLOAT : N_INT, m);
+    n->ty = t;
+    n->is_float32 = flt;
+    unsigned bits = t->size * 8;
+    bool sgn = fe_is_signed(t);
+    uint64_t umax = bits >= 64 ? ~0ull : (1ull << bits) - 1, smax = umax >> 1;
+    if ((flt || dbl) && fe_tok_is(m, "max")) n->fval = flt ? FLT_MAX : DBL_MAX;
+    else if ((flt || dbl) && fe_tok_is(m, "min")) n->fval = flt ? FLT_MIN : DBL_MIN;
+    else if ((flt || dbl) && fe_tok_is(m, "lowest")) n->fval = flt ? -FLT_MAX : -DBL_MAX;
+    else if ((flt || dbl) && fe_tok_is(m, "epsilon")) n->fval = flt ? FLT_EPSILON : DBL_EPSILON;
+    else if ((flt || dbl) && fe_tok_is(m, "infinity")) n->fval = HUGE_VAL;
+    else if ((flt || dbl) && fe_tok_is(m, "denorm_min")) n->fval = flt ? 1.40129846e-45 : 4.9406564584124654e-324;
+    else if (fe_is_int(t) && fe_tok_is(m, "max")) n->ival = sgn ? smax : umax;
+    else if (fe_is_int(t) && (fe_tok_is(m, "min") || fe_tok_is(m, "lowest"))) n->ival = sgn ? ~smax : 0;
+    else if (fe_is_int(t) && fe_tok_is(m, "digits")) n->ival = sgn ? bits - 1 : bits;
+    else
+        fe_error(c, m, CVM_UNSUPPORTED, "numeric_limits<T>::%.*s is not supported (max, min, lowest, "
+                 "epsilon, infinity, denorm_min, digits)", (int)m->len, m->s);
+    if (n->kind == N_INT && t->kind == TY_BOOL)
+        n->ival = fe_tok_is(m, "max");
+    return n;
+}
+
+/* At '<' after obj.name: true when a template argument list closes before
+ * a '(' (obj.f<3>(), obj.f<float, 2>(x)) rather than a comparison. */
+bool fe_p_member_targs_ahead(fe_ctx *c)
+{
+    int depth = 0;
+    for (uint32_t k = 0; k < 64; k++) {
+        fe_tok *t = peek_at(c, k);
+        if (t->kind == TK_EOF || fe_tok_is(t, ";") || fe_tok_is(t, "{") || fe_tok_is(t, "&&") ||
+            fe_tok_is(t, "||") || fe_tok_is(t, "?") || fe_tok_is(t, "="))
+            return false;
+        depth += fe_tok_is(t, "<") - fe_tok_is(t, ">");
+        if (fe_tok_is(t, ">>"))
+            depth -= 2;
+        if (depth <= 0)
+            return fe_tok_is(peek_at(c, k + 1), "(");
+    }
+    return false;
+}
+
+/* One declarator without an initializer (range-based for): `auto &x` keeps its '&' in op. */
+static fe_node *declaration_head(fe_ctx *c, fe_type *base, unsigned storage)
+{
+    fe_tok *nt = NULL, *at = peek(c);
+    fe_type *ty = fe_p_declarator(c, base ? base : fe_ty(TY_VOID), &nt);
+    if (!nt) {
+        if (!c->err)
+            fe_error(c, at, CVM_SYNTAX, "expected a name in the declaration");
+        return NULL;
+    }
+    fe_node *d = new_node(c, N_DECL, nt);
+    d->name = tok_name(c, nt);
+    d->ty = base ? ty : NULL;
+    d->storage = storage;
+    if (!base && ty->is_ref)
+        d->op = '&';
+    fe_p_shadow(c, d->name);
+    return d;
+}
+
+/* After `for (`: a ':' at depth 0 before the ')' makes a range-based for. */
+bool fe_p_range_for_ahead(fe_ctx *c)
+{
+    int depth = 0;
+    for (uint32_t k = 0; k < 256; k++) {
+        fe_tok *t = peek_at(c, k);
+        if (t->kind == TK_EOF || (depth == 0 && (fe_tok_is(t, ";") || fe_tok_is(t, "?"))))
+            return false;
+        if (fe_tok_is(t, "(") || fe_tok_is(t, "[") || fe_tok_is(t, "{"))
+            depth++;
+        else if (fe_tok_is(t, ")") || fe_tok_is(t, "]") || fe_tok_is(t, "}"))
+            if (--depth < 0)
+                return false;
+        if (depth == 0 && fe_tok_is(t, ":"))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * for (T x : arr) body, over an array whose size the type gives, as
+ *   for (int __range_i = 0; __range_i < sizeof arr / sizeof arr[0]; ++__range_i) { T x = arr[__range_i]; body }
+ * (the range expression is evaluated at each step; the 'R' sizeof checks it is an array).
+ */
+void fe_p_range_for(fe_ctx *c, fe_node *n)
+{
+    fe_tok *t = n->tok;
+    unsigned st = 0;
+    fe_type *base = fe_p_declspec(c, &st, NULL);
+    fe_node *var = declaration_head(c, base, st);
+    expect(c, ":");
+    fe_node *range = fe_p_expr(c);
+    expect(c, ")");
+    fe_node *idx = new_node(c, N_DECL, t), *zero = new_node(c, N_INT, t);
+    idx->name = "__range_i";
+    idx->ty = fe_ty(TY_I32);
+    idx->a = zero;
+    n->a = new_node(c, N_BLOCK, t);
+    n->a->op = 'D';
+    n->a->args = idx;
+    fe_node *i1 = new_node(c, N_IDENT, t), *i2 = new_node(c, N_IDENT, t), *i3 = new_node(c, N_IDENT, t);
+    i1->name = i2->name = i3->name = "__range_i";
+    fe_node *all = new_node(c, N_SIZEOF, t), *one = new_node(c, N_SIZEOF, t), *first = new_node(c, N_INDEX, t);
+    all->a = range;
+    all->op = 'R';
+    first->a = range;
+    first->b = new_node(c, N_INT, t);
+    one->a = first;
+    n->b = new_bin(c, '<', t, i1, new_bin(c, '/', t, all, one));
+    n->c = new_node(c, N_PREINC, t);
+    n->c->a = i2;
+    fe_node *elem = new_node(c, N_INDEX, t);
+    elem->a = range;
+    elem->b = i3;
+    if (var)
+        var->a = elem;
+    fe_node *body = new_node(c, N_BLOCK, t);
+    body->args = var;
+    if (var)
+        var->next = fe_p_stmt(c);
+    n->d = body;
+}
