@@ -774,6 +774,26 @@ static void test_cg_scan(void)
     ok(good, "cg::inclusive_scan, cg::exclusive_scan, cg::reduce with a lambda and a function object");
 }
 
+/* Spellings real code uses that change nothing on the VM: alignas,
+ * [[attributes]], __builtin_expect, __managed__, T &__restrict__. */
+static void test_spellings(void)
+{
+    static const char src[] =
+        "struct alignas(16) P { float a, b, c, d; };\n"
+        "__device__ __managed__ int counter = 7;\n"
+        "__device__ void acc(int &__restrict__ a, int b) { a += b; }\n"
+        "__global__ void k(int *out, [[maybe_unused]] const int *in)\n"
+        "{\n"
+        "    [[maybe_unused]] int unused = 1;\n"
+        "    alignas(16) int s = 0;\n"
+        "    acc(s, 5);\n"
+        "    if (__builtin_expect(s > 0, 1)) [[likely]] out[0] = s + counter;\n"
+        "    out[1] = sizeof(P) * 100 + alignof(P);\n"
+        "}\n";
+    static const int32_t want[] = {12, 1616};
+    words_are("alignas, [[attributes]], __builtin_expect, __managed__, &__restrict__", src, 1, 0, want, 2);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -791,6 +811,7 @@ int main(void)
     test_half_compare();
     test_constexpr_auto();
     test_cg_scan();
+    test_spellings();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -656,6 +656,11 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         *out = cmp ? rv(fe_ty(TY_BOOL), r) : rv(t, r);
         return true;
     }
+    if (strcmp(name, "__builtin_expect") == 0 || strcmp(name, "__builtin_assume_aligned") == 0) {
+        if (want_args(L, call, name, 2, 3)) /* hints: the value of the first argument */
+            *out = fe_rvalue(L, arg(call, 0));
+        return true;
+    }
     if (strcmp(name, "__builtin_inff") == 0 || strcmp(name, "__builtin_huge_valf") == 0) {
         *out = fe_const_float(L, TY_F32, INFINITY);
         return true;

@@ -151,6 +151,7 @@ static const char *const type_keywords[] = {
     "__forceinline__", "__noinline__", "__device__", "__global__", "__host__", "__shared__",
     "__constant__", "__launch_bounds__", "__align__", "register", "__inline__", "typedef",
     "decltype", /* rejected by name in declspec */
+    "alignas", "__managed__",
 };
 
 static bool is_typename(fe_ctx *c, fe_tok *t);
@@ -357,6 +358,18 @@ static fe_type *cg_template_type(fe_ctx *c, uint32_t family, fe_tok *at)
     return fe_cg_type(c, CG_PLUS + (int)family - 1, 0, targs[0]);
 }
 
+/* Skips C++ attributes ([[maybe_unused]], [[likely]]): they change nothing here. */
+static void skip_attributes(fe_ctx *c)
+{
+    while (is(c, "[") && fe_tok_is(peek_at(c, 1), "[")) {
+        c->pos += 2;
+        while (!c->err && peek(c)->kind != TK_EOF && !(is(c, "]") && fe_tok_is(peek_at(c, 1), "]")))
+            next(c);
+        expect(c, "]");
+        expect(c, "]");
+    }
+}
+
 /* Declaration specifiers: qualifiers, storage, and the base type. */
 static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
 {
@@ -366,13 +379,14 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
     fe_kind base = TY_VOID;
     bool have = false;
     for (;;) {
+        skip_attributes(c);
         fe_tok *t = peek(c);
         if (t->kind != TK_IDENT)
             break;
         if (fe_tok_is(t, "const")) is_const = true;
         else if (fe_tok_is(t, "volatile")) is_volatile = true;
         else if (fe_tok_is(t, "__global__")) *storage |= FE_S_GLOBAL;
-        else if (fe_tok_is(t, "__device__")) *storage |= FE_S_DEVICE;
+        else if (fe_tok_is(t, "__device__") || fe_tok_is(t, "__managed__")) *storage |= FE_S_DEVICE;
         else if (fe_tok_is(t, "__host__")) *storage |= FE_S_HOST;
         else if (fe_tok_is(t, "__shared__")) *storage |= FE_S_SHARED;
         else if (fe_tok_is(t, "__constant__")) *storage |= FE_S_CONSTANT;
@@ -397,7 +411,7 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
         } else if (fe_tok_is(t, "decltype")) {
             unsupported(c, t, "decltype is not supported in kernels; name the type or use auto");
             return fe_ty(TY_I32);
-        } else if (fe_tok_is(t, "__align__")) {
+        } else if (fe_tok_is(t, "__align__") || fe_tok_is(t, "alignas")) {
             next(c);
             expect(c, "(");
             assign(c);
@@ -574,6 +588,8 @@ static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
             }
         } else if (accept(c, "&")) {
             ty = fe_ref_to(c, ty);
+            while (accept(c, "__restrict__") || accept(c, "__restrict"))
+                ;
         } else if (is(c, "&&")) {
             unsupported(c, peek(c), "rvalue references are not supported in kernels");
             return ty;
@@ -938,6 +954,15 @@ static fe_node *unary(fe_ctx *c)
         n->a = unary(c);
         return n;
     }
+    if (accept(c, "alignof") || accept(c, "__alignof__") || accept(c, "_Alignof")) {
+        fe_node *n = new_node(c, N_INT, t); /* alignof(type): a constant */
+        expect(c, "(");
+        fe_type *ty = type_name(c);
+        expect(c, ")");
+        n->ival = ty->kind == TY_ARRAY ? ty->base->align : ty->align;
+        n->ty = fe_ty(TY_U64);
+        return n;
+    }
     if (accept(c, "sizeof")) {
         fe_node *n = new_node(c, N_SIZEOF, t);
         if (is(c, "(") && typename_at(c, 1)) {
@@ -1125,6 +1150,7 @@ static bool starts_decl(fe_ctx *c)
 
 static fe_node *stmt(fe_ctx *c)
 {
+    skip_attributes(c);
     fe_tok *t = peek(c);
     if (t->kind == TK_PRAGMA) {
         next(c);

@@ -18,10 +18,10 @@ fe_type *fe_p_struct_spec(fe_ctx *c)
     if (fe_tok_is(kw, "union"))
         fe_p_unsupported(c, kw, "unions are not supported in kernels");
     fe_tok *name = NULL;
-    if (fe_p_peek(c)->kind == TK_IDENT && !fe_p_is(c, "__align__"))
+    if (fe_p_peek(c)->kind == TK_IDENT && !fe_p_is(c, "__align__") && !fe_p_is(c, "alignas"))
         name = fe_p_next(c);
     uint32_t align = 0;
-    if (fe_p_accept(c, "__align__")) {
+    if (fe_p_accept(c, "__align__") || fe_p_accept(c, "alignas")) { /* struct alignas(16) P */
         fe_p_expect(c, "(");
         align = fe_p_const_dim(c, fe_p_peek(c));
         fe_p_expect(c, ")");
