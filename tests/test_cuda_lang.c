@@ -794,6 +794,27 @@ static void test_spellings(void)
     words_are("alignas, [[attributes]], __builtin_expect, __managed__, &__restrict__", src, 1, 0, want, 2);
 }
 
+/* Static member functions (S::f(x), Op::f(x) of a template parameter,
+ * Cfg<2>::f(x)), a struct named as a kernel template argument. */
+static void test_static_functions(void)
+{
+    static const char src[] =
+        "struct Relu { static __device__ int apply(int x) { return x > 0 ? x : 0; } };\n"
+        "struct Neg { __device__ static int apply(int x) { return -x; } };\n"
+        "template <int K> struct Cfg { static __device__ int scale(int x) { return x * K; } };\n"
+        "template <typename Op> __device__ int run(int x) { return Op::apply(x); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = Relu::apply(in[0]) + Relu::apply(in[1]) * 10;\n"
+        "    out[1] = run<Neg>(in[2]) + Cfg<3>::scale(in[1]);\n"
+        "}\n"
+        "template <typename Op> __global__ void t(int *out, const int *in) { out[0] = Op::apply(in[0]); }\n"
+        "template __global__ void t<Neg>(int *, const int *);\n";
+    /* relu(-1) + relu(1) * 10; -200 + 3 */
+    static const int32_t want[] = {10, -197};
+    words_are("static member functions: S::f(x), Op::f(x), Cfg<3>::f(x)", src, 1, 0, want, 2);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -812,6 +833,7 @@ int main(void)
     test_constexpr_auto();
     test_cg_scan();
     test_spellings();
+    test_static_functions();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -1047,6 +1047,21 @@ bool fe_call_method(fe_lower *L, const fe_tok *at, fe_val obj, const char *name,
     return true;
 }
 
+/* S::name(args): a member function of struct S called without an object
+ * (a static member function); false if S has none of that name. */
+bool fe_call_static(fe_lower *L, const fe_tok *at, fe_type *st, const char *name, fe_val *args, int n,
+                    fe_val *out)
+{
+    fe_type *types[32] = {0};
+    for (int i = 0; i < n && i < 32; i++)
+        types[i] = args[i].ty;
+    fe_node *m = best_overload(st->methods, name, types, n, true);
+    if (!m || !m->body)
+        return false;
+    *out = fe_call_fn(L, at, m, NULL, args, n);
+    return true;
+}
+
 /* An overloaded operator: a method of the first operand or a free function. */
 bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *args, int n, fe_val *out)
 {

@@ -92,6 +92,8 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
 bool fe_call_method(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args, int n,
                     fe_val *out);
 bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *args, int n, fe_val *out);
+bool fe_call_static(fe_lower *L, const fe_tok *at, fe_type *st, const char *name, fe_val *args, int n,
+                    fe_val *out);
 fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
 
 /* lower_expr.c */

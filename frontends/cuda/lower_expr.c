@@ -983,6 +983,18 @@ static fe_val call(fe_lower *L, fe_node *e)
         return bad(L);
     }
     const char *name = e->a->name;
+    if (e->a->ty && e->a->ty->kind == TY_STRUCT) { /* S::f(args) */
+        fe_val vals[32];
+        int n = 0;
+        for (fe_node *a = e->args; a && n < 32; a = a->next)
+            vals[n++] = fe_gen(L, a);
+        if (fe_call_static(L, e->tok, e->a->ty, name, vals, n, &out))
+            return out;
+        if (!L->c->err)
+            fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' has no member function '%s' taking these arguments",
+                     e->a->ty->name ? e->a->ty->name : "struct", name);
+        return bad(L);
+    }
     fe_var *fv = fe_lookup(L, name);
     if (fv && fe_unqual(fv->ty)->kind == TY_STRUCT) { /* f(args) on a struct object: operator() */
         if (method_call(L, e, fe_addr_of_var(L, fv), "operator()", &out))

@@ -162,6 +162,8 @@ static void template_kernel(fe_lower *L, const char *spec)
             for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
                 if (strcmp(arg, names[i].n) == 0)
                     targs[k] = fe_ty(names[i].k);
+            if (!targs[k]) /* a struct, typedef or vector type of the file: k<Relu>, k<float4> */
+                targs[k] = fe_lookup_type(c, arg);
             if (!targs[k]) {
                 fe_error(c, NULL, CVM_SYNTAX, "cannot read template argument '%s' of '%s'", arg, spec);
                 return;

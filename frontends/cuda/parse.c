@@ -855,8 +855,11 @@ static fe_node *primary(fe_ctx *c)
     }
     if (t->kind == TK_IDENT) {
         next(c);
-        /* qualified names: cg::sync, std::min -> the last component */
+        /* qualified names: cg::sync, std::min -> the last component; S::f of a struct S is kept */
+        fe_type *scope = NULL;
         while (is(c, "::") && peek_at(c, 1)->kind == TK_IDENT) {
+            fe_tname *outer = lookup(c, t->s, t->len);
+            scope = outer && !outer->is_value && outer->ty && outer->ty->kind == TY_STRUCT ? outer->ty : NULL;
             next(c);
             t = next(c);
         }
@@ -869,6 +872,7 @@ static fe_node *primary(fe_ctx *c)
         }
         fe_node *n = new_node(c, N_IDENT, t);
         n->name = tok_name(c, t);
+        n->ty = scope; /* S::f(args): a static member function of S */
         if (is(c, "<") && (fe_find_template(c, n->name) || strcmp(n->name, "tiled_partition") == 0)) {
             fe_type *targs[8];
             int64_t tvals[8];

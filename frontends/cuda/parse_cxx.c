@@ -117,6 +117,12 @@ fe_node *fe_p_lambda(fe_ctx *c)
 fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name)
 {
     fe_type *root = st->origin ? st->origin : st;
+    if (is(c, "(")) { /* Cfg<64>::f(args): a static member function */
+        fe_node *n = new_node(c, N_IDENT, name);
+        n->name = tok_name(c, name);
+        n->ty = st;
+        return n;
+    }
     for (fe_tname *s = root->statics; s; s = s->next)
         if (strlen(s->name) == name->len && memcmp(s->name, name->s, name->len) == 0) {
             fe_node *n = new_node(c, N_INT, name);
