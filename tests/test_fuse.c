@@ -9,7 +9,10 @@
  * compares joined by and/or, `continue`), and `op t; mov v, t`. Each runs on several cubes at
  * plane widths 32, 8 and 64, once without a step budget (the fused code)
  * and once with a large one (the exact code, one step per instruction);
- * every unit's result must match the C model both times. A register first
+ * every unit's result must match the C model both times. Constants,
+ * parameters and launch-wide special registers are filled once per launch
+ * (decode.c presettable); a parameter that changes between the launches
+ * shows a stale fill. A register first
  * written inside an `if` and read after its `end` must read zero in the
  * lanes that skipped the write, whatever an earlier cube left there.
  */
@@ -24,9 +27,9 @@ static int32_t src_val(uint32_t i) { return (int32_t)(i * 3u) - 50; }
 
 static const char chains_src[] =
     ".kernel chains\n"
-    ".param out buffer u32 write\n.param src buffer i32 read\n"
+    ".param out buffer u32 write\n.param src buffer i32 read\n.param salt scalar u32\n"
     ".shared 1024\n"
-    ".reg u32 %t, %c, %cd, %cg, %g, %v, %k, %lim, %acc, %one, %nine, %z, %zc, %tmp, %three, %five, %ak\n"
+    ".reg u32 %t, %c, %cd, %cg, %g, %v, %k, %lim, %acc, %one, %nine, %z, %zc, %tmp, %three, %five, %ak, %salt\n"
     ".reg i32 %ti, %x, %y, %w, %neg0, %v32\n"
     ".reg i64 %a0, %s0, %u0, %a1, %s1, %u1, %a2, %s2, %u2, %i3, %s3, %u3, %a4, %s4, %u4\n"
     ".reg i64 %e0, %e1, %m0, %e2, %r0, %e3, %r1, %e4, %r2, %bm1, %tt\n"
@@ -82,12 +85,13 @@ static const char chains_src[] =
     "    add.u32 %tmp, %t, %c\n    and.u32 %tmp, %tmp, %one\n    eq.u32 %b9, %tmp, %one\n"
     "    if %b9\n        const.u32 %zc, 5\n        add.u32 %z, %zc, %c\n    end\n"
     "    const.u32 %tmp, 28\n    shl.u32 %z, %z, %tmp\n    xor.u32 %v, %v, %z\n"
-    /* out[g] = v */
+    /* out[g] = v ^ salt (a parameter that differs between launches) */
+    "    param.u32 %salt, salt, 0\n    xor.u32 %v, %v, %salt\n"
     "    cvt.i64 %a2, %g\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n"
     "    ptr.add.ptr.global %p2, %po, %u2\n    st.u32 [%p2], %v\n"
     "    return\n.end\n";
 
-static uint32_t chains_sim(uint32_t g)
+static uint32_t chains_sim(uint32_t g, uint32_t salt)
 {
     const uint32_t t = g % BLOCK, c = g / BLOCK;
     const int32_t ti = (int32_t)g, x = src_val(g), y = src_val(3 * g);
@@ -106,7 +110,7 @@ static uint32_t chains_sim(uint32_t g)
     v ^= k << 24;
     uint32_t z = ((t + c) & 1) ? 5 + c : 0;
     v ^= z << 28;
-    return v;
+    return v ^ salt;
 }
 
 static void check(uint32_t width, uint64_t budget)
@@ -123,20 +127,21 @@ static void check(uint32_t width, uint64_t budget)
         cvm_buffer_free(in);
         return;
     }
-    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
+    const uint32_t salt = width * 0x01010101u ^ (budget ? 0x80000000u : 0u);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_u32(&salt)};
     cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
     cfg.plane_width = width;
     cfg.step_budget = budget;
-    cvm_status st = kern_exec(chains_src, "chains", &cfg, args, 2, &d);
+    cvm_status st = kern_exec(chains_src, "chains", &cfg, args, 3, &d);
     if (ok(st == CVM_OK, "width %u, %s: runs", width, budget ? "exact code" : "fused code")) {
         int read = kern_read(out, got, sizeof got);
         uint32_t bad = N;
         for (uint32_t g = 0; g < N && bad == N; g++)
-            if (!read || got[g] != chains_sim(g))
+            if (!read || got[g] != chains_sim(g, salt))
                 bad = g;
         if (!ok(read && bad == N, "width %u, %s: every unit matches the C model", width,
                 budget ? "exact code" : "fused code") && bad < N)
-            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], chains_sim(bad));
+            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], chains_sim(bad, salt));
     } else {
         diag("  %s: %s", cvm_status_str(st), d.message);
     }

@@ -398,6 +398,7 @@ static void free_kprog(const cvm_vm_program *prog, cvm_vm_kprog *kp)
 {
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->code, sizeof *kp->code * (kp->ninsns + 1u));
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->fast, sizeof *kp->fast * (kp->ninsns + 1u));
+    cvm_bc_free(prog->alloc, prog->alloc_user, kp->preset, sizeof *kp->preset * (kp->ninsns + 1u));
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->cases, sizeof *kp->cases * kp->ncases);
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->args, sizeof *kp->args * kp->nargs);
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->zero, sizeof *kp->zero * kp->zero_cap);
@@ -624,6 +625,37 @@ static uint32_t fuse_mov(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, cvm_vm
     return pc + 2;
 }
 
+/* Slot s is zeroed before every cube (zero_ranges). */
+static bool zeroed(const cvm_vm_kprog *kp, uint32_t s)
+{
+    for (uint32_t i = 0; i < kp->nzero; i++)
+        if (s - kp->zero[2 * i] < kp->zero[2 * i + 1])
+            return true;
+    return kp->zero_all;
+}
+
+/*
+ * An instruction whose result is the same in every lane of every cube of
+ * a launch (a constant, a parameter, a launch-wide special register) and
+ * whose register is written by it alone and never read before it
+ * (REG_WRITTEN_FIRST, so not zeroed): the register can be filled once per
+ * launch (interp.c) and the instruction skipped.
+ */
+static bool presettable(const fuser *fu, const cvm_vm_kprog *kp, const cvm_vm_dinsn *in)
+{
+    if (in->line != 1 || in->esz == 0 || fu->writes[in->d] != 1 || zeroed(kp, in->d))
+        return false;
+    switch (in->h) {
+    case CVM_OP_CONST: case CVM_OP_PARAM: return true;
+    case CVM_OP_SREG:
+        return (in->aux >= CVM_SREG_CUBE_DIM_X && in->aux <= CVM_SREG_CUBE_DIM_Z) ||
+               (in->aux >= CVM_SREG_CUBE_COUNT_X && in->aux <= CVM_SREG_CUBE_COUNT_Z) ||
+               in->aux == CVM_SREG_PLANE_DIM || in->aux == CVM_SREG_DYN_SHARED_BASE ||
+               in->aux == CVM_SREG_DYN_SHARED_SIZE;
+    default: return false;
+    }
+}
+
 /* Builds kp->fast when at least one chain fuses. */
 static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
 {
@@ -632,9 +664,11 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     uint32_t *reads = cvm_bc_alloc(prog->alloc, prog->alloc_user, cnt_size);
     uint32_t *writes = cvm_bc_alloc(prog->alloc, prog->alloc_user, cnt_size);
     cvm_vm_dinsn *fast = cvm_bc_alloc(prog->alloc, prog->alloc_user, code_size);
+    const size_t preset_size = sizeof *kp->preset * ((size_t)kp->ninsns + 1);
+    uint32_t *preset = cvm_bc_alloc(prog->alloc, prog->alloc_user, preset_size), npreset = 0;
     cvm_status st = CVM_OK;
     uint32_t fused = 0;
-    if (!reads || !writes || !fast) {
+    if (!reads || !writes || !fast || !preset) {
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
                           cvm_bc_str(prog->mod, kp->k->name));
         goto fail;
@@ -657,6 +691,11 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
             pc = next;
             continue;
         }
+        if (!next && presettable(&fu, kp, &kp->code[pc])) {
+            fast[pc].h = CVM_OP_NOP;
+            preset[npreset++] = pc;
+            fused++;
+        }
         if (!next) {
             pc++;
             continue;
@@ -668,11 +707,15 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     if (fused) {
         kp->fast = fast;
         fast = NULL;
+        kp->preset = preset;
+        kp->npreset = npreset;
+        preset = NULL;
     }
 fail:
     cvm_bc_free(prog->alloc, prog->alloc_user, reads, cnt_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, writes, cnt_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, fast, code_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, preset, preset_size);
     return st;
 }
 

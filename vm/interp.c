@@ -505,6 +505,46 @@ bool cvm_vm_run_open(const cvm_vm_run *run)
 
 /* ---- running cubes ---- */
 
+/* The launch-wide value of preset instruction `in` (decode.c presettable). */
+static uint64_t preset_value(const cvm_vm_exec *x, const cvm_vm_dinsn *in)
+{
+    const cvm_vm_launch *L = x->L;
+    uint64_t v = 0;
+    switch (in->h) {
+    case CVM_OP_CONST: return in->imm;
+    case CVM_OP_PARAM:
+        memcpy(&v, L->params + L->param_offset[in->aux] + in->imm, in->esz);
+        return v;
+    default:
+        break;
+    }
+    switch (in->aux) {
+    case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z:
+        return L->block[in->aux - CVM_SREG_CUBE_DIM_X];
+    case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z:
+        return L->grid[in->aux - CVM_SREG_CUBE_COUNT_X];
+    case CVM_SREG_PLANE_DIM: return x->W;
+    case CVM_SREG_DYN_SHARED_BASE: return x->dyn_base;
+    default: return L->dyn_shared; /* CVM_SREG_DYN_SHARED_SIZE */
+    }
+}
+
+/* Fills the preset registers of every plane (all lanes of their slots). */
+static void preset_regs(cvm_vm_exec *x)
+{
+    const cvm_vm_kprog *kp = x->kp;
+    for (uint32_t j = 0; j < kp->npreset; j++) {
+        const cvm_vm_dinsn *in = &kp->code[kp->preset[j]];
+        const uint64_t v = preset_value(x, in);
+        const unsigned n = (unsigned)(x->rb / in->esz);
+        for (uint32_t i = 0; i < x->nplanes; i++) {
+            uint8_t *r = cvm_vm_reg(x, &x->planes[i], in->d);
+            for (unsigned l = 0; l < n; l++)
+                cvm_vm_set_bits(r, in->elem, l, v);
+        }
+    }
+}
+
 /* Points the state's exec at its own memory for this run, and clears its results. */
 static void join(cvm_vm_run *run, cvm_vm_state *s)
 {
@@ -521,6 +561,7 @@ static void join(cvm_vm_run *run, cvm_vm_state *s)
         x->planes[i].stack = s->stacks + (size_t)i * x->kp->max_depth;
         x->planes[i].regs = s->regs + (size_t)i * (x->kp->nslots + CVM_VM_PAD_SLOTS) * x->rb;
     }
+    preset_regs(x);
     if (s->gen != run->gen) {
         s->gen = run->gen;
         s->faulted = false;

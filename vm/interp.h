@@ -107,6 +107,12 @@ typedef struct cvm_vm_kprog {
      * is set (a fused sequence counts as one step); NULL when nothing
      * fused. */
     cvm_vm_dinsn *fast;
+    /* pcs of instructions whose register holds one value for the whole
+     * launch (const, param, launch-wide sreg; written once, never read
+     * before): interp.c fills those registers when a worker joins a run,
+     * and `fast` has a nop at these pcs. */
+    uint32_t *preset;
+    uint32_t npreset;
     uint32_t nslots;      /* register slots per lane */
     uint32_t max_depth;   /* construct stack entries a plane needs */
     uint64_t *cases;      /* case values, converted to the selector's width */
