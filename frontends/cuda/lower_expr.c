@@ -927,6 +927,8 @@ static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char
         fn = fe_instantiate(L->c, t, targs, tvals, t->nparams, e->tok);
     else
         fe_error(L->c, e->tok, CVM_SYNTAX, "cannot deduce the template arguments of member '%s'", name);
+    if (fn && !fn->body && !L->c->err)
+        fe_error(L->c, e->tok, CVM_SYNTAX, "member function template '%s' is declared but not defined", name);
     *out = fn && !L->c->err ? fe_call_fn(L, e->tok, fn, &obj, vals, n) : bad(L);
     return true;
 }
