@@ -709,8 +709,21 @@ static fe_node *primary(fe_ctx *c)
     while (peek_at(c, q)->kind == TK_IDENT && fe_tok_is(peek_at(c, q + 1), "::"))
         q += 2;
     fe_tok *last = peek_at(c, q);
-    const char *why = last->kind == TK_IDENT && (q || fe_tok_is(peek_at(c, q + 1), "<"))
-                          ? fe_unsupported_name(last->s, last->len) : NULL;
+    bool tmpl_use = false; /* name<...> followed by '(' or a name: a template, not a comparison */
+    if (!q && fe_tok_is(peek_at(c, 1), "<")) {
+        int depth = 0;
+        for (uint32_t k = 1; k < 64; k++) {
+            fe_tok *x = peek_at(c, k);
+            if (x->kind == TK_EOF || fe_tok_is(x, ";") || fe_tok_is(x, "{"))
+                break;
+            depth += fe_tok_is(x, "<") - fe_tok_is(x, ">") - 2 * fe_tok_is(x, ">>");
+            if (depth <= 0) {
+                tmpl_use = fe_tok_is(peek_at(c, k + 1), "(") || peek_at(c, k + 1)->kind == TK_IDENT;
+                break;
+            }
+        }
+    }
+    const char *why = last->kind == TK_IDENT && (q || tmpl_use) ? fe_unsupported_name(last->s, last->len) : NULL;
     if (why) { /* wmma::fragment<...>, tex2D<float>(...) */
         unsupported(c, last, why);
         return new_node(c, N_INT, last);
