@@ -18,12 +18,12 @@ min="${3:-0}"
 dir="$build/fuzz"
 tests/fuzz/seeds.sh "$build/bin/cubevm" "$dir/seeds"
 mkdir -p "$dir/artifacts"
-total=0
-for name in ${FUZZ_HARNESSES:-load exec}; do
+# The harnesses run side by side (each libFuzzer process is one thread; CI
+# machines have two cores); their reports are printed in order afterwards.
+run_harness() {
+    name="$1"
     corpus="$dir/corpus-$name"
     mkdir -p "$corpus"
-    log="$dir/$name.log"
-    echo "== fuzz_$name: $secs s"
     # -timeout: one input running longer than this is a hang (the harness's
     # launches stop themselves after a step budget and 0.25 s).
     if [ -n "${FUZZ_RUNS:-}" ]; then
@@ -32,18 +32,34 @@ for name in ${FUZZ_HARNESSES:-load exec}; do
         bound=""
     fi
     # shellcheck disable=SC2086 # $bound is a list of options
-    if ! "$dir/fuzz_$name" $bound -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+    "$dir/fuzz_$name" $bound -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$dir/artifacts/$name-" \
-        "$corpus" "$dir/seeds/$name" tests/fuzz/regress >"$log" 2>&1; then
+        "$corpus" "$dir/seeds/$name" tests/fuzz/regress >"$dir/$name.log" 2>&1
+}
+pids=""
+for name in ${FUZZ_HARNESSES:-load exec}; do
+    echo "== fuzz_$name: at most $secs s"
+    run_harness "$name" &
+    pids="$pids $!"
+done
+total=0
+failed=0
+set -- $pids
+for name in ${FUZZ_HARNESSES:-load exec}; do
+    pid="$1"; shift
+    log="$dir/$name.log"
+    if ! wait "$pid"; then
         tail -n 60 "$log"
         echo "fuzz_$name: finding saved under $dir/artifacts/"
-        exit 1
+        failed=1
+        continue
     fi
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
-    echo "fuzz_$name: ${n:-0} executions, $cov, corpus $(ls "$corpus" | wc -l) files"
+    echo "fuzz_$name: ${n:-0} executions, $cov, corpus $(ls "$dir/corpus-$name" | wc -l) files"
     total=$((total + ${n:-0}))
 done
+[ "$failed" -eq 0 ] || exit 1
 echo "fuzz: $total executions in total"
 if [ "$total" -lt "$min" ]; then
     echo "fuzz: fewer than $min executions"
