@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Every Vulkan device has at least 128 bytes of push constants. */
+#define SPV_PUSH_MAX 128u
+
 static uint32_t rt_array_u32(spv_ctx *c, uint32_t len_id)
 {
     uint32_t u = spv_t_int(c, 32), id = spv_id(c);
@@ -184,6 +187,56 @@ static void setup_symbols(spv_ctx *c)
     }
 }
 
+/* Bytes of the kernel's by-value parameters laid out from offset 0 (4-byte multiple). */
+static uint32_t by_value_bytes(const cvm_bc_kernel *k)
+{
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < k->nparams; p++) {
+        const cvm_bc_param *pa = &k->params[p];
+        uint32_t al = pa->align ? pa->align : 1;
+        if (pa->kind != CVM_PARAM_BUFFER)
+            n = (n + al - 1) / al * al + pa->size;
+    }
+    return (n + 3) / 4 * 4;
+}
+
+/* Bytes of buffer addresses in the push constants (8 per buffer parameter and symbol). */
+static uint32_t address_bytes(spv_ctx *c)
+{
+    uint32_t n = c->layout->nsyms;
+    for (uint32_t p = 0; p < c->k->nparams; p++)
+        n += c->k->params[p].kind == CVM_PARAM_BUFFER;
+    return c->bda ? 8 * n : 0;
+}
+
+/*
+ * The uniform block holding every by-value parameter when they and the
+ * buffer addresses do not fit the 128 bytes of push constants every
+ * Vulkan device has: struct { uvec4 w[n]; } (std140 needs a 16-byte array
+ * stride), one more binding of set 0.
+ */
+static void setup_uniform(spv_ctx *c, uint32_t bytes)
+{
+    uint32_t b = c->layout->nbindings++, u = spv_t_int(c, 32);
+    uint32_t arr = spv_id(c), s = spv_id(c);
+    SPV_EM(c, &c->types, SpvOpTypeArray, arr, spv_t_vec(c, u, 4), spv_c_u32(c, (bytes + 15) / 16));
+    SPV_EM(c, &c->annot, SpvOpDecorate, arr, SpvDecorationArrayStride, 16);
+    SPV_EM(c, &c->types, SpvOpTypeStruct, s, arr);
+    SPV_EM(c, &c->annot, SpvOpDecorate, s, SpvDecorationBlock);
+    SPV_EM(c, &c->annot, SpvOpMemberDecorate, s, 0, SpvDecorationOffset, 0);
+    uint32_t var = spv_global(c, SpvStorageClassUniform, s, "params_ubo");
+    SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationDescriptorSet, 0);
+    SPV_EM(c, &c->annot, SpvOpDecorate, var, SpvDecorationBinding, b);
+    make_view(c, &c->ubo, var, SpvStorageClassUniform, true);
+    c->ubo.vec4 = true;
+    c->ubo.binding = b;
+    for (uint32_t p = 0; p < c->k->nparams; p++)
+        if (c->layout->params[p].kind == CVM_SPV_BIND_PUSH_CONSTANT) {
+            c->layout->params[p].kind = CVM_SPV_BIND_UNIFORM;
+            c->layout->params[p].binding = b;
+        }
+}
+
 static void setup_params(spv_ctx *c)
 {
     const cvm_bc_kernel *k = c->k;
@@ -206,15 +259,17 @@ static void setup_params(spv_ctx *c)
     setup_symbols(c);
     if (c->st == CVM_OK)
         spv_print_setup(c);
+    if (c->st == CVM_OK && by_value_bytes(k) + address_bytes(c) > SPV_PUSH_MAX) {
+        setup_uniform(c, by_value_bytes(k));
+        push = 0; /* the push constants hold only the addresses, if any */
+    }
     if (c->bda && c->st == CVM_OK)
         setup_addresses(c, &push);
     push = (push + 3) / 4 * 4;
     L->push_size = push;
-    if (push > 128) {
-        spv_fail(c, CVM_UNSUPPORTED,
-                 "%u bytes of by-value parameters%s exceed the 128-byte push-constant block "
-                 "(a uniform buffer for them is not implemented yet)", push,
-                 c->bda ? " and buffer addresses" : "");
+    if (push > SPV_PUSH_MAX) {
+        spv_fail(c, CVM_UNSUPPORTED, "%u bytes of buffer addresses exceed the %u-byte "
+                 "push-constant block", push, SPV_PUSH_MAX);
         return;
     }
     if (push) {
@@ -341,8 +396,12 @@ static uint32_t addr_ptr(spv_ctx *c, uint32_t ptr_type, uint32_t a, uint32_t ali
 
 static uint32_t word_ptr(spv_ctx *c, const spv_view *v, uint32_t idx)
 {
-    uint32_t id = spv_id(c);
-    if (v->member)
+    uint32_t id = spv_id(c), u = spv_t_int(c, 32);
+    if (v->vec4) /* word idx is component idx % 4 of vector idx / 4 */
+        SPV_EM(c, &c->body, SpvOpAccessChain, v->ptr_word, id, v->var, spv_c_u32(c, 0),
+               spv_op2(c, SpvOpShiftRightLogical, u, idx, spv_c_u32(c, 2)),
+               spv_op2(c, SpvOpBitwiseAnd, u, idx, spv_c_u32(c, 3)));
+    else if (v->member)
         SPV_EM(c, &c->body, SpvOpAccessChain, v->ptr_word, id, v->var, spv_c_u32(c, 0), idx);
     else
         SPV_EM(c, &c->body, SpvOpAccessChain, v->ptr_word, id, v->var, idx);
@@ -782,8 +841,9 @@ static void op_param(spv_ctx *c, const cvm_bc_insn *in)
         spv_set(c, d, spv_c_u32(c, 0)); /* the offset into its own storage buffer */
         return;
     }
-    uint32_t at = c->layout->params[p].offset + off;
-    spv_set(c, d, spv_mem_load(c, &c->push, spv_c_u32(c, at), in->elem, in->line, false));
+    const cvm_spv_bind *b = &c->layout->params[p];
+    spv_set(c, d, spv_mem_load(c, b->kind == CVM_SPV_BIND_UNIFORM ? &c->ubo : &c->push,
+                               spv_c_u32(c, b->offset + off), in->elem, in->line, false));
 }
 
 bool spv_op_mem(spv_ctx *c, const cvm_bc_insn *in)

@@ -33,6 +33,7 @@ typedef struct spv_view {
     uint32_t sc;       /* storage class */
     uint32_t ptr_word; /* pointer-to-u32 type in sc */
     bool member;       /* the array is member 0 of a Block struct */
+    bool vec4;         /* the array's elements are uvec4 (a uniform block, std140 stride 16) */
     bool atomic_ok;    /* atomics allowed (StorageBuffer, Workgroup) */
     uint32_t scope;    /* scope of sub-word read-modify-writes */
     uint32_t sem;      /* storage-class bit of memory semantics */
@@ -98,6 +99,7 @@ typedef struct spv_ctx {
     uint32_t *param_view;              /* per base: index into bufviews (UINT32_MAX: none) */
     spv_view *bufviews;                /* per storage buffer binding */
     spv_view push, shared, local, konst;
+    spv_view ubo;                      /* by-value parameters past the push-constant limit */
     /*
      * Buffer device address (mem.c): some global access has no single buffer
      * and the target has the feature, so every ptr.global is a u64 device

@@ -232,19 +232,26 @@ static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v
     VkDescriptorBufferInfo info[64];
     VkWriteDescriptorSet w[64];
     uint32_t nw = 0;
-    uint32_t ubytes = 0, ualign = (uint32_t)d->props.limits.minUniformBufferOffsetAlignment;
+    uint32_t ubytes = 0;
     uint8_t *umap = NULL;
     for (uint32_t i = 0; i < l->nparams; i++)
         if (l->params[i].kind == CVM_SPV_BIND_UNIFORM &&
             l->params[i].offset + l->params[i].size > ubytes)
             ubytes = l->params[i].offset + l->params[i].size;
+    ubytes = (ubytes + 15) / 16 * 16; /* the shader declares whole uvec4s */
+    if (ubytes > d->props.limits.maxUniformBufferRange)
+        return cvm_diag_set(diag, CVM_LIMIT, "%u bytes of by-value parameters is more than the "
+                            "device's uniform buffer range (%u)", ubytes,
+                            d->props.limits.maxUniformBufferRange);
     if (ubytes) {
-        /* One uniform block shared by every uniform binding, released with the submission. */
+        /* One uniform block for every by-value parameter, released with the submission. */
         cvm_status st = cvm_vk_raw_buffer(s->dev, ubytes, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                                           &sub->staging, &sub->staging_mem, (void **)&umap, diag);
         if (st)
             return st;
+        memset(umap, 0, ubytes);
     }
+    bool uwritten = false;
     for (uint32_t i = 0; i < l->nparams; i++) {
         const cvm_spv_bind *b = &l->params[i];
         const cvm_arg *a = &args[i];
@@ -264,8 +271,10 @@ static cvm_status write_args(cvm_stream *s, vk_sub *sub, const cvm_vk_variant *v
             if (a->kind != CVM_ARG_BYTES || a->size < b->size)
                 return cvm_diag_set(diag, CVM_INTERNAL, "parameter %u is not bytes", i);
             memcpy(umap + b->offset, a->bytes, b->size);
-            info[nw] = (VkDescriptorBufferInfo){sub->staging, 0, (ubytes + ualign - 1) / ualign * ualign};
-            info[nw].range = ubytes;
+            if (uwritten)
+                continue; /* every uniform parameter shares the one binding */
+            uwritten = true;
+            info[nw] = (VkDescriptorBufferInfo){sub->staging, 0, ubytes};
         } else {
             const vk_buffer *vb = a->buffer->impl;
             VkDeviceSize align = d->props.limits.minStorageBufferOffsetAlignment;
