@@ -3,8 +3,10 @@
  * beyond push constants: by-value parameter blocks larger than the 128
  * bytes of push constants go through a per-launch uniform buffer (the
  * translated module passes spirv-val; the results match host arithmetic
- * and the cpu device). Skipped with the reason when Vulkan is
- * unavailable; the validation layer must stay silent.
+ * and the cpu device), and `trap` / `assert` come back from the record
+ * buffer as the launch's kernel fault, with the cpu device's status,
+ * message and fault record at the same plane width. Skipped with the
+ * reason when Vulkan is unavailable; the validation layer must stay silent.
  */
 #include "../backends/vulkan/vk.h"
 #include "tap.h"
@@ -102,8 +104,8 @@ static cvm_status run_big(cvm_device *dev, uint32_t *out, cvm_diag *d)
     return st;
 }
 
-/* spirv-val on the translated kernel; 1 when valid (or -1: no spirv-val). */
-static int validate_big(char *why, size_t n)
+/* spirv-val on kernel `kn` of src, translated; 1 when valid (or -1: no spirv-val). */
+static int validate(const char *src, const char *kn, char *why, size_t n)
 {
     void *bytes = NULL, *words = NULL;
     size_t size = 0, wsize = 0;
@@ -111,13 +113,13 @@ static int validate_big(char *why, size_t n)
     int r = 0;
     if (system("command -v spirv-val > /dev/null 2>&1") != 0)
         return -1;
-    cvm_status st = cvm_assemble(big_cbs, strlen(big_cbs), "test.cbs", &bytes, &size, &d);
-    st = st ? st : cvm_spirv_compile(bytes, size, "big", NULL, &words, &wsize, &d);
+    cvm_status st = cvm_assemble(src, strlen(src), "test.cbs", &bytes, &size, &d);
+    st = st ? st : cvm_spirv_compile(bytes, size, kn, NULL, &words, &wsize, &d);
     if (st) {
         snprintf(why, n, "%.200s", d.message);
     } else {
         char path[128], cmd[400];
-        snprintf(path, sizeof path, "%s/big.spv", tmpdir);
+        snprintf(path, sizeof path, "%s/%s.spv", tmpdir, kn);
         FILE *f = fopen(path, "wb");
         if (f && fwrite(words, 1, wsize, f) == wsize && fclose(f) == 0) {
             f = NULL;
@@ -139,7 +141,7 @@ static void test_big_params(void)
     static uint32_t ov[BIG_UNITS * 4], oc[BIG_UNITS * 4];
     char why[256] = "";
     cvm_diag d;
-    int v = validate_big(why, sizeof why);
+    int v = validate(big_cbs, "big", why, sizeof why);
     if (v < 0)
         skip("spirv-val is not installed");
     else
@@ -165,6 +167,152 @@ static void test_big_params(void)
     ok(bad < 0, "fields at offsets 0, 104, 196 and byte 197, and the scalar after the struct, "
                 "read from the uniform buffer (first mismatch at unit %d)", bad);
     ok(!memcmp(ov, oc, sizeof ov), "vulkan and cpu agree on every word");
+}
+
+/*
+ * out[t] = t + 1 for every unit but the one at abs_pos.x == n, which traps
+ * (in an if, then in a loop) or fails an assert; the others go on, and
+ * a print before the fault still comes out.
+ */
+static const char fault_cbs[] =
+    ".kernel trp\n"
+    ".param n scalar u32\n"
+    ".param out buffer u32 write\n"
+    ".reg u32 %t, %v, %one\n"
+    ".reg bool %p\n"
+    ".reg i64 %off, %four\n"
+    ".reg ptr.global %q\n"
+    "    sreg.u32 %t, abs_pos.x\n"
+    "    param.u32 %v, n, 0\n"
+    "    const.u32 %one, 1\n"
+    "    eq.u32 %p, %t, %v\n"
+    "    if %p\n"
+    "        print \"unit %u traps\", %t\n"
+    "        loop\n"
+    "            trap \"boom\"\n"
+    "        continuing\n"
+    "            break_if %p\n"
+    "        end\n"
+    "    end\n"
+    "    add.u32 %v, %t, %one\n"
+    "    const.i64 %four, 4\n"
+    "    cvt.i64 %off, %t\n"
+    "    mul.i64 %off, %off, %four\n"
+    "    param.ptr.global %q, out, 0\n"
+    "    ptr.add.ptr.global %q, %q, %off\n"
+    "    st.u32 [%q], %v\n"
+    "    return\n"
+    ".end\n"
+    ".kernel asrt\n"
+    ".param n scalar u32\n"
+    ".param out buffer u32 write\n"
+    ".reg u32 %t, %v, %one\n"
+    ".reg bool %p\n"
+    ".reg i64 %off, %four\n"
+    ".reg ptr.global %q\n"
+    "    sreg.u32 %t, abs_pos.x\n"
+    "    param.u32 %v, n, 0\n"
+    "    const.u32 %one, 1\n"
+    "    ne.u32 %p, %t, %v\n"
+    "    assert %p, \"t != n\"\n"
+    "    add.u32 %v, %t, %one\n"
+    "    const.i64 %four, 4\n"
+    "    cvt.i64 %off, %t\n"
+    "    mul.i64 %off, %off, %four\n"
+    "    param.ptr.global %q, out, 0\n"
+    "    ptr.add.ptr.global %q, %q, %off\n"
+    "    st.u32 [%q], %v\n"
+    "    return\n"
+    ".end\n";
+
+enum { FAULT_UNITS = 3 * 32 };
+
+typedef struct fault_run {
+    cvm_status launch, sync, after;  /* the launch, its sync, a clean launch after it */
+    cvm_diag d;                      /* the sync's diagnostic */
+    uint32_t out[FAULT_UNITS];
+    char text[256];                  /* the print output */
+} fault_run;
+
+/* Kernel `name` with n = 37 (the faulting unit), then with n = 1000 (none). */
+static void run_fault(cvm_device *dev, const char *name, fault_run *r)
+{
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *bo = NULL;
+    cvm_stream *s = cvm_device_stream(dev);
+    cvm_diag d;
+    uint32_t n = 37;
+    memset(r, 0, sizeof *r);
+    cvm_status st = load(dev, fault_cbs, &m, &d);
+    st = st ? st : cvm_kernel_get(m, name, &k, &d);
+    st = st ? st : cvm_buffer_create(dev, FAULT_UNITS * 4, "out", &bo, &d);
+    cvm_arg a[2] = {{CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
+    cvm_launch_config cfg = {{3, 1, 1}, {32, 1, 1}, 0, 8, 0, 0, 0, 0};
+    r->launch = st ? st : cvm_launch(s, k, &cfg, a, 2, &d);
+    if (r->launch) {
+        r->d = d;
+        goto done;
+    }
+    r->sync = cvm_stream_sync(s, &r->d);
+    snprintf(r->text, sizeof r->text, "%s", cvm_stream_output(s));
+    if (cvm_buffer_read(s, bo, 0, r->out, sizeof r->out, &d) != CVM_OK)
+        r->out[0] = 0xdeadbeefu;
+    n = 1000;
+    r->after = cvm_launch(s, k, &cfg, a, 2, &d);
+    r->after = r->after ? r->after : cvm_stream_sync(s, &d);
+done:
+    cvm_buffer_free(bo);
+    cvm_module_free(m);
+}
+
+static void check_fault(const char *name, const char *what)
+{
+    static fault_run v, c;
+    char why[256] = "";
+    int val = validate(fault_cbs, name, why, sizeof why);
+    if (val < 0)
+        skip("spirv-val is not installed");
+    else
+        ok(val == 1, "%s: the module passes spirv-val (%s)", name, why);
+    run_fault(vk, name, &v);
+    run_fault(cpu, name, &c);
+    if (!ok(v.launch == CVM_OK && c.launch == CVM_OK, "%s: launched on vulkan and cpu (%s / %s)",
+            name, v.d.message, c.d.message))
+        return;
+    ok(v.sync == CVM_FAULT && c.sync == CVM_FAULT, "%s: the sync reports a kernel fault on both "
+       "(%s / %s)", name, cvm_status_str(v.sync), cvm_status_str(c.sync));
+    char want[160];
+    snprintf(want, sizeof want, "%s in kernel '%s' cube (1,0,0) unit (5,0,0) plane 0 lane 5 pc ",
+             what, name);
+    ok(!strncmp(v.d.message, want, strlen(want)), "%s: vulkan's message names the unit: %s", name,
+       v.d.message);
+    ok(!strcmp(v.d.message, c.d.message), "%s: the same message as the cpu device's (%s)", name,
+       c.d.message);
+    const cvm_fault *fv = &v.d.fault, *fc = &c.d.fault;
+    ok(v.d.has_fault && c.d.has_fault && !strcmp(fv->kernel, fc->kernel) &&
+       !memcmp(fv->cube, fc->cube, sizeof fv->cube) && !memcmp(fv->unit, fc->unit, sizeof fv->unit) &&
+       fv->plane == fc->plane && fv->lane == fc->lane && fv->pc == fc->pc && fv->line == fc->line &&
+       !strcmp(fv->file, fc->file) && fv->count == 1 && fc->count == 1,
+       "%s: the fault record matches the cpu device's (pc %u/%u, count %u/%u)", name, fv->pc,
+       fc->pc, fv->count, fc->count);
+    int bad = -1;
+    for (uint32_t t = 0; t < FAULT_UNITS && bad < 0; t++)
+        if (t != 37 && v.out[t] != t + 1)
+            bad = (int)t;
+    ok(bad < 0 && v.out[37] == 0, "%s: on vulkan the faulting unit stopped, the others finished "
+       "(first wrong unit %d, unit 37 wrote %u)", name, bad, v.out[37]);
+    if (!strcmp(name, "trp"))
+        ok(!strcmp(v.text, "unit 37 traps\n"), "trp: its print before the trap came out (%s)",
+           v.text);
+    ok(v.after == CVM_OK && c.after == CVM_OK, "%s: a launch without a fault after the sync "
+       "succeeds (%s / %s)", name, cvm_status_str(v.after), cvm_status_str(c.after));
+}
+
+static void test_faults(void)
+{
+    check_fault("trp", "trap: boom");
+    check_fault("asrt", "assertion failed: t != n");
 }
 
 int main(void)
@@ -193,6 +341,7 @@ int main(void)
     if (cvm_device_open("cpu", NULL, &cpu, &d) != CVM_OK)
         return ok(0, "open cpu (%s)", d.message), done_testing();
     test_big_params();
+    test_faults();
     char first[512];
     uint32_t msgs = cvm_vk_validation_messages(first, sizeof first);
     ok(msgs == 0, "the validation layer stayed silent (%u messages; first: %.300s)", msgs,

@@ -390,6 +390,32 @@ static void op_ctl(spv_ctx *c, const cvm_bc_insn *in)
     }
 }
 
+/*
+ * trap: the fault record, then as `return`. assert: the same under
+ * `if (!cond)`, an if construct of its own so the return's flag and guards
+ * work as for a `return` in source.
+ */
+static void op_fault(spv_ctx *c, const cvm_bc_insn *in)
+{
+    spv_block(c);
+    spv_frame *f = NULL;
+    if (in->op == CVM_OP_ASSERT) {
+        uint32_t bad = spv_op1(c, SpvOpLogicalNot, spv_t_bool(c), spv_get(c, in->ops[0]));
+        if (!(f = push(c, SPV_F_IF)))
+            return;
+        f->merge = f->cont = spv_id(c);
+        uint32_t then = spv_id(c);
+        SPV_EM(c, &c->body, SpvOpSelectionMerge, f->merge, SpvSelectionControlMaskNone);
+        SPV_EM(c, &c->body, SpvOpBranchConditional, bad, then, f->merge);
+        spv_label(c, then);
+    }
+    spv_fault_record(c);
+    if (c->st == CVM_OK)
+        escape(c, c->exited, 0, SPV_ESC_END);
+    if (f && c->st == CVM_OK)
+        op_end(c);
+}
+
 static bool is_ctl(unsigned op) { return op <= CVM_OP_RETURN; }
 
 static bool is_barrier(unsigned op)
@@ -409,6 +435,10 @@ void spv_translate(spv_ctx *c)
         }
         if (is_ctl(in.op)) {
             op_ctl(c, &in);
+            continue;
+        }
+        if (in.op == CVM_OP_TRAP || in.op == CVM_OP_ASSERT) {
+            op_fault(c, &in);
             continue;
         }
         spv_block(c);

@@ -263,8 +263,6 @@ bool spv_op_plane(spv_ctx *c, const cvm_bc_insn *in)
     case CVM_OP_SYNC_CUBE_COUNT: case CVM_OP_SYNC_CUBE_AND: case CVM_OP_SYNC_CUBE_OR:
         sync_pred(c, in);
         return true;
-    case CVM_OP_ASSERT: /* dropped: Vulkan has no fault channel (docs/backends.md) */
-        return true;
     case CVM_OP_ACTIVEMASK: {
         if (c->t->plane_width != c->t->subgroup_size) {
             spv_plane_emulate(c, in);

@@ -6,6 +6,8 @@
  * in one spare record, and the claim count tells the host how many lines
  * were lost. The vulkan device formats the records after the launch
  * (backends/vulkan/vk_print.c), as the cpu device formats its lines.
+ * `trap` and `assert` write fault records to the same buffer (ctl.c makes
+ * the unit return after one), which the device reports as a kernel fault.
  */
 #include "spv_int.h"
 
@@ -29,28 +31,50 @@ static bool format_ok(const char *fmt, size_t n)
     return true;
 }
 
-/* One site per print instruction, in pc order; false after failing. */
+static uint8_t site_kind(unsigned op)
+{
+    return op == CVM_OP_TRAP ? CVM_SPV_SITE_TRAP : op == CVM_OP_ASSERT ? CVM_SPV_SITE_ASSERT
+                                                                        : CVM_SPV_SITE_PRINT;
+}
+
+/* One site per print, trap or assert instruction, in pc order; false after failing. */
 static bool add_site(spv_ctx *c, uint32_t pc, const cvm_bc_insn *in, cvm_spv_print *site)
 {
-    const cvm_bc_string *str = in->ops[0] < c->mod->nstrings ? &c->mod->strings[in->ops[0]] : NULL;
+    uint8_t kind = site_kind(in->op);
+    uint32_t si = in->op == CVM_OP_ASSERT ? in->ops[1] : in->ops[0];
+    const cvm_bc_string *str = si < c->mod->nstrings ? &c->mod->strings[si] : NULL;
     c->pc = pc; /* for the diagnostic's location */
-    if (!str || in->nops - 1 > CVM_SPV_PRINT_ARGS) {
+    if (!str || (kind == CVM_SPV_SITE_PRINT && in->nops - 1 > CVM_SPV_PRINT_ARGS)) {
         spv_fail(c, CVM_UNSUPPORTED, "print with %u arguments: Vulkan's print records hold %u",
                  in->nops - 1, CVM_SPV_PRINT_ARGS);
         return false;
     }
-    if (!format_ok(str->data, str->len)) {
+    if (kind == CVM_SPV_SITE_PRINT && !format_ok(str->data, str->len)) {
         spv_fail(c, CVM_UNSUPPORTED, "print with a %%s conversion: the string lies in device "
                  "memory, which Vulkan's print records do not copy");
         return false;
     }
     memset(site, 0, sizeof *site);
     site->pc = pc;
-    site->string = in->ops[0];
+    site->string = si;
+    site->kind = kind;
+    site->file = "";
+    if (!cvm_bc_debug_line(c->mod, c->kidx, pc, &site->file, &site->line, NULL)) {
+        site->file = "";
+        site->line = 0;
+    }
+    if (kind != CVM_SPV_SITE_PRINT)
+        return true;
     site->nargs = in->nops - 1;
     for (uint32_t i = 0; i < site->nargs; i++)
         site->elems[i] = (uint8_t)c->k->regs[in->ops[1 + i]].elem;
     return true;
+}
+
+static bool has_site(const cvm_bc_insn *in)
+{
+    return (in->op == CVM_OP_PRINT && in->nops) || (in->op == CVM_OP_TRAP && in->nops) ||
+           (in->op == CVM_OP_ASSERT && in->nops > 1);
 }
 
 void spv_print_setup(spv_ctx *c)
@@ -60,7 +84,7 @@ void spv_print_setup(spv_ctx *c)
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t pc = 0; pc < c->vk->ninsns; pc++) {
             cvm_bc_insn in;
-            if (!cvm_bc_insn_at(c->k, c->vk->insns[pc].word, &in) || in.op != CVM_OP_PRINT || !in.nops)
+            if (!cvm_bc_insn_at(c->k, c->vk->insns[pc].word, &in) || !has_site(&in))
                 continue;
             if (pass && !add_site(c, pc, &in, &L->prints[L->nprints++]))
                 return;
@@ -125,25 +149,56 @@ static void arg_words(spv_ctx *c, uint32_t r, uint32_t *lo, uint32_t *hi)
     }
 }
 
+/* Claims a record (word 0) and returns its first word; *site: the site of this pc. */
+static uint32_t claim(spv_ctx *c, uint32_t *site)
+{
+    const cvm_spv_layout *L = c->layout;
+    *site = 0;
+    while (*site < L->nprints && L->prints[*site].pc != c->pc)
+        (*site)++;
+    if (*site == L->nprints) {
+        spv_fail(c, CVM_INTERNAL, "a print, trap or assert instruction without its record site");
+        return 0;
+    }
+    uint32_t u = spv_t_int(c, 32), n = spv_id(c);
+    SPV_EM(c, &c->body, SpvOpAtomicIAdd, u, n, word(c, spv_c_u32(c, 0)), spv_c_u32(c, SpvScopeDevice),
+           spv_c_u32(c, 0), spv_c_u32(c, 1));
+    uint32_t cap = spv_load(c, u, word(c, spv_c_u32(c, 1)));
+    uint32_t rec = spv_ext2(c, GLSLstd450UMin, u, n, cap);
+    return spv_op2(c, SpvOpIAdd, u, spv_c_u32(c, CVM_SPV_PRINT_HEAD),
+                   spv_op2(c, SpvOpIMul, u, rec, spv_c_u32(c, CVM_SPV_PRINT_WORDS)));
+}
+
+/*
+ * The fault record of a trap or failing assert: site, linear cube and unit,
+ * then the positions the cpu device reports; word 2 counts faults.
+ */
+void spv_fault_record(spv_ctx *c)
+{
+    uint32_t site, u = spv_t_int(c, 32), base = claim(c, &site);
+    if (c->st != CVM_OK)
+        return;
+    static const unsigned pos[8] = {CVM_SREG_CUBE_POS_X, CVM_SREG_CUBE_POS_Y, CVM_SREG_CUBE_POS_Z,
+                                    CVM_SREG_UNIT_POS_X, CVM_SREG_UNIT_POS_Y, CVM_SREG_UNIT_POS_Z,
+                                    CVM_SREG_PLANE_POS, CVM_SREG_UNIT_POS_PLANE};
+    put(c, base, 0, spv_c_u32(c, site));
+    put(c, base, 1, spv_sreg(c, CVM_SREG_CUBE_POS, CVM_T_U32));
+    put(c, base, 2, spv_sreg(c, CVM_SREG_UNIT_POS, CVM_T_U32));
+    put(c, base, 3, spv_c_u32(c, 0));
+    for (uint32_t i = 0; i < 8; i++)
+        put(c, base, 4 + i, spv_sreg(c, pos[i], CVM_T_U32));
+    uint32_t n = spv_id(c);
+    SPV_EM(c, &c->body, SpvOpAtomicIAdd, u, n, word(c, spv_c_u32(c, 2)), spv_c_u32(c, SpvScopeDevice),
+           spv_c_u32(c, 0), spv_c_u32(c, 1));
+}
+
 bool spv_op_print(spv_ctx *c, const cvm_bc_insn *in)
 {
     if (in->op != CVM_OP_PRINT)
         return false;
-    const cvm_spv_layout *L = c->layout;
-    uint32_t site = 0;
-    while (site < L->nprints && L->prints[site].pc != c->pc)
-        site++;
-    if (site == L->nprints) {
-        spv_fail(c, CVM_INTERNAL, "a print instruction without its record site");
+    uint32_t site, u = spv_t_int(c, 32), base = claim(c, &site);
+    if (c->st != CVM_OK)
         return true;
-    }
-    uint32_t u = spv_t_int(c, 32), claim = spv_id(c);
-    SPV_EM(c, &c->body, SpvOpAtomicIAdd, u, claim, word(c, spv_c_u32(c, 0)), spv_c_u32(c, SpvScopeDevice),
-           spv_c_u32(c, 0), spv_c_u32(c, 1));
-    uint32_t cap = spv_load(c, u, word(c, spv_c_u32(c, 1)));
-    uint32_t rec = spv_ext2(c, GLSLstd450UMin, u, claim, cap);
-    uint32_t base = spv_op2(c, SpvOpIAdd, u, spv_c_u32(c, CVM_SPV_PRINT_HEAD),
-                            spv_op2(c, SpvOpIMul, u, rec, spv_c_u32(c, CVM_SPV_PRINT_WORDS)));
     uint32_t seq = spv_load(c, u, c->print_seq);
     put(c, base, 0, spv_c_u32(c, site));
     put(c, base, 1, spv_sreg(c, CVM_SREG_CUBE_POS, CVM_T_U32));

@@ -51,11 +51,18 @@ typedef struct cvm_spv_symbind {
  * A `print` site: units that execute it append a record to the print
  * buffer (binding layout.print_binding), u32 words: [0] records claimed
  * (atomic), [1] capacity in records (set by the host; the buffer holds
- * one more record, where claims past the capacity land), then records of
- * CVM_SPV_PRINT_WORDS words from word CVM_SPV_PRINT_HEAD: site, linear
- * cube, linear unit, the unit's print count before this one, then each
- * argument's bits as two words (low, high; narrower values zero-extended).
+ * one more record, where claims past the capacity land), [2] fault
+ * records written (atomic), then records of CVM_SPV_PRINT_WORDS words
+ * from word CVM_SPV_PRINT_HEAD: site, linear cube, linear unit, the
+ * unit's print count before this one, then each argument's bits as two
+ * words (low, high; narrower values zero-extended).
+ *
+ * `trap` and a failing `assert` are sites of the same buffer (kind
+ * CVM_SPV_SITE_TRAP/ASSERT, string = the message, no arguments): the unit
+ * writes a record whose words 4..11 are its cube position x y z, its unit
+ * position x y z, its plane and lane, counts it in word 2, and returns.
  */
+enum { CVM_SPV_SITE_PRINT = 0, CVM_SPV_SITE_TRAP = 1, CVM_SPV_SITE_ASSERT = 2 };
 #define CVM_SPV_PRINT_ARGS 12
 #define CVM_SPV_PRINT_HEAD 4
 #define CVM_SPV_PRINT_WORDS (4 + 2 * CVM_SPV_PRINT_ARGS)
@@ -64,6 +71,9 @@ typedef struct cvm_spv_print {
     uint32_t string;   /* format: string index in the module */
     uint32_t nargs;
     uint8_t elems[CVM_SPV_PRINT_ARGS]; /* argument types (cvm_bc elem) */
+    uint8_t kind;      /* CVM_SPV_SITE_* */
+    uint32_t line;     /* source line from the debug info (0: none) */
+    const char *file;  /* source file ("" if none; the module's bytes: copy while it lives) */
 } cvm_spv_print;
 
 typedef struct cvm_spv_layout {
@@ -77,7 +87,7 @@ typedef struct cvm_spv_layout {
     cvm_spv_symbind *syms;      /* nsyms entries (NULL when none) */
     bool device_address;        /* global pointers are device addresses (buffers need the
                                  * shader-device-address usage and memory flag) */
-    uint32_t nprints;           /* print sites (0: the kernel does not print) */
+    uint32_t nprints;           /* print, trap and assert sites (0: none) */
     cvm_spv_print *prints;
     uint32_t print_binding;     /* storage buffer of print records (nprints > 0) */
 } cvm_spv_layout;

@@ -203,6 +203,7 @@ uint32_t spv_mem_load(spv_ctx *c, const spv_view *v, uint32_t off, unsigned elem
 /* ---- print.c ---- */
 void spv_print_setup(spv_ctx *c);               /* the record buffer, layout.prints */
 bool spv_op_print(spv_ctx *c, const cvm_bc_insn *in); /* handled (or failed) */
+void spv_fault_record(spv_ctx *c);              /* trap/assert at c->pc: the fault record */
 
 /* ---- plane.c ---- */
 cvm_status spv_builtins_setup(spv_ctx *c);

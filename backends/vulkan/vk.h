@@ -187,10 +187,12 @@ cvm_status cvm_vk_module_init(cvm_module *mod, cvm_diag *diag);
 /* vk_print.c */
 /* The record buffer of a launch of a kernel with print sites (layout.nprints > 0). */
 cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_bc_module *bc,
-                              vk_print **out, cvm_diag *diag);
+                              const char *kernel, vk_print **out, cvm_diag *diag);
 VkDescriptorBufferInfo cvm_vk_print_info(const vk_print *p);
 /* Formats the finished launch's records onto the stream's output; false: out of memory. */
 bool cvm_vk_print_emit(cvm_stream *s, const vk_print *p);
+/* A finished launch's trap/assert fault (true: *why holds CVM_FAULT and the fault record). */
+bool cvm_vk_print_fault(const vk_print *p, cvm_diag *why);
 void cvm_vk_print_free(cvm_device *dev, vk_print *p);
 /* cvm_stream_output: waits for the stream, hands out the text since the last call. */
 const char *cvm_vk_stream_output(cvm_stream *s);

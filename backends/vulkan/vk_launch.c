@@ -346,7 +346,7 @@ cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline
         goto fail;
     }
     if (v->spv.nprints && bc &&
-        (st = cvm_vk_print_begin(s, &v->spv, bc, &sub->print, diag)))
+        (st = cvm_vk_print_begin(s, &v->spv, bc, kname, &sub->print, diag)))
         goto fail;
     if ((st = bind_set(s, sub, v, &set, diag)) ||
         (st = write_args(s, sub, v, set, args, symbufs, push, diag)))

@@ -6,7 +6,9 @@
  * unit's own print order, formatted as the cpu device formats print lines
  * (vm/interp_plane.c: the register type decides the width, floats convert
  * to integers by truncation, integers to doubles for %f), and appended to
- * the stream's output, which cvm_stream_output hands out. The copies of
+ * the stream's output, which cvm_stream_output hands out. Fault records
+ * of `trap` and `assert` (same buffer) become the launch's kernel fault
+ * (cvm_vk_print_fault), reported by the next sync. The copies of
  * the formats make the records independent of the module's lifetime.
  */
 #include "vk.h"
@@ -29,6 +31,8 @@ struct vk_print {
     cvm_spv_print *sites;
     char **formats;          /* per site: a NUL-terminated copy */
     size_t *format_len;
+    char (*files)[128];      /* per site: its source file (trap/assert faults) */
+    char kernel[128];        /* the launch's kernel, for fault reports */
 };
 
 static size_t print_bytes(void)
@@ -46,6 +50,7 @@ void cvm_vk_print_free(cvm_device *dev, vk_print *p)
             cvm_vm_dev_free(dev, p->formats[i], p->format_len[i] + 1);
     cvm_vm_dev_free(dev, p->formats, p->nsites * sizeof *p->formats);
     cvm_vm_dev_free(dev, p->format_len, p->nsites * sizeof *p->format_len);
+    cvm_vm_dev_free(dev, p->files, p->nsites * sizeof *p->files);
     cvm_vm_dev_free(dev, p->sites, p->nsites * sizeof *p->sites);
     if (!d->hung && p->buf)
         d->vk.vkDestroyBuffer(d->device, p->buf, NULL);
@@ -55,7 +60,7 @@ void cvm_vk_print_free(cvm_device *dev, vk_print *p)
 }
 
 cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_bc_module *bc,
-                              vk_print **out, cvm_diag *diag)
+                              const char *kernel, vk_print **out, cvm_diag *diag)
 {
     cvm_device *dev = s->dev;
     vk_print *p = cvm_vm_dev_alloc(dev, sizeof *p);
@@ -67,12 +72,16 @@ cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_
     p->sites = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->sites);
     p->formats = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->formats);
     p->format_len = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->format_len);
-    if (!p->sites || !p->formats || !p->format_len) {
+    p->files = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->files);
+    if (!p->sites || !p->formats || !p->format_len || !p->files) {
         st = cvm_vm_oom(dev, diag, "print records", l->nprints * sizeof *p->sites);
         goto fail;
     }
     memcpy(p->sites, l->prints, l->nprints * sizeof *p->sites);
+    snprintf(p->kernel, sizeof p->kernel, "%s", kernel ? kernel : "");
     for (uint32_t i = 0; i < l->nprints; i++) {
+        snprintf(p->files[i], sizeof p->files[i], "%s", l->prints[i].file ? l->prints[i].file : "");
+        p->sites[i].file = NULL; /* the module's bytes: p->files holds the copy */
         const cvm_bc_string *str = &bc->strings[l->prints[i].string];
         p->format_len[i] = str->len;
         if (!(p->formats[i] = cvm_vm_dev_alloc(dev, str->len + 1))) {
@@ -87,6 +96,7 @@ cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_
         goto fail;
     p->map[0] = 0;
     p->map[1] = PRINT_CAP;
+    p->map[2] = 0;
     *out = p;
     return CVM_OK;
 fail:
@@ -237,8 +247,8 @@ bool cvm_vk_print_emit(cvm_stream *s, const vk_print *p)
         qsort(order, n, sizeof *order, record_cmp);
     char buf[1024];
     for (uint32_t i = 0; okk && i < n; i++) {
-        if (order[i][0] >= p->nsites)
-            continue; /* cannot happen: the shader writes its own site numbers */
+        if (order[i][0] >= p->nsites || p->sites[order[i][0]].kind != CVM_SPV_SITE_PRINT)
+            continue; /* fault records: cvm_vk_print_fault */
         size_t len = format_record(p, order[i], buf, sizeof buf - 1);
         if (len == 0 || buf[len - 1] != '\n')
             buf[len++] = '\n';
@@ -252,6 +262,53 @@ bool cvm_vk_print_emit(cvm_stream *s, const vk_print *p)
     if (order)
         cvm_vm_dev_free(dev, order, n * sizeof *order);
     return okk;
+}
+
+/*
+ * The launch's fault, if a unit executed a trap or failed an assert: the
+ * record of the lowest (cube, unit), reported in the cpu device's words.
+ */
+bool cvm_vk_print_fault(const vk_print *p, cvm_diag *why)
+{
+    uint32_t faults = p->map[2], claimed = p->map[0], n = claimed < PRINT_CAP ? claimed : PRINT_CAP;
+    const uint32_t *best = NULL;
+    if (!faults)
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t *r = p->map + CVM_SPV_PRINT_HEAD + (size_t)i * CVM_SPV_PRINT_WORDS;
+        if (r[0] < p->nsites && p->sites[r[0]].kind != CVM_SPV_SITE_PRINT &&
+            (!best || r[1] < best[1] || (r[1] == best[1] && r[2] < best[2])))
+            best = r;
+    }
+    memset(why, 0, sizeof *why);
+    if (!best) { /* every fault record landed past the capacity */
+        cvm_diag_set(why, CVM_FAULT, "trap or assertion failed in kernel '%s' (%" PRIu32 " fault "
+                     "records lost: print records filled the buffer)", p->kernel, faults);
+        return true;
+    }
+    const cvm_spv_print *site = &p->sites[best[0]];
+    char where[24] = "";
+    if (site->line)
+        snprintf(where, sizeof where, " (line %" PRIu32 ")", site->line);
+    cvm_diag_set(why, CVM_FAULT, "%s: %.200s in kernel '%s' cube (%u,%u,%u) unit (%u,%u,%u) plane %u "
+                 "lane %u pc %u%s", site->kind == CVM_SPV_SITE_TRAP ? "trap" : "assertion failed",
+                 p->formats[best[0]], p->kernel, best[4], best[5], best[6], best[7], best[8],
+                 best[9], best[10], best[11], site->pc, where);
+    for (char *c = why->message; *c; c++) /* one line, whatever the message holds */
+        if ((unsigned char)*c < 0x20)
+            *c = ' ';
+    why->has_fault = 1;
+    cvm_fault *f = &why->fault;
+    snprintf(f->kernel, sizeof f->kernel, "%s", p->kernel);
+    memcpy(f->cube, best + 4, sizeof f->cube);
+    memcpy(f->unit, best + 7, sizeof f->unit);
+    f->plane = best[10];
+    f->lane = best[11];
+    f->pc = site->pc;
+    snprintf(f->file, sizeof f->file, "%s", p->files[best[0]]);
+    f->line = site->line;
+    f->count = faults;
+    return true;
 }
 
 const char *cvm_vk_stream_output(cvm_stream *s)

@@ -115,6 +115,9 @@ static void reap(cvm_stream *s, bool wait)
             stream_fault(s, cvm_diag_set(&why, CVM_OUT_OF_MEMORY, "out of memory formatting the "
                                          "print output of '%s'", sub->kernel), &why);
         }
+        cvm_diag fault;
+        if (r == VK_SUCCESS && sub->print && cvm_vk_print_fault(sub->print, &fault))
+            stream_fault(s, CVM_FAULT, &fault);
         vs->head = sub->next;
         if (!vs->head)
             vs->tail = NULL;
