@@ -702,6 +702,95 @@ static void test_half_compare(void)
     words_are("__half comparisons, __hmax/__hmin, __hisnan", src, 1, 0, want, 3);
 }
 
+/* coalesced_group shfl_down/shfl_up/ballot and cg::reduce over it, on an
+ * irregular set of lanes; the reference walks each warp's members here. */
+static int member(int t) { return (t * 7) % 5 < 2; }
+
+static void test_coalesced(void)
+{
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int t = threadIdx.x;\n"
+        "    for (int j = 0; j < 5; j++) out[j * 64 + t] = -1;\n"
+        "    if ((t * 7) % 5 < 2) {\n"
+        "        cg::coalesced_group g = cg::coalesced_threads();\n"
+        "        int v = in[t % 16] % 1000;\n"
+        "        out[t] = g.shfl_down(t, 2);\n"
+        "        out[64 + t] = g.shfl_up(t, 1);\n"
+        "        out[128 + t] = (int)g.ballot(t % 4 < 2);\n"
+        "        out[192 + t] = cg::reduce(g, v, cg::plus<int>());\n"
+        "        out[256 + t] = cg::reduce(g, v, [](int a, int b) { return a > b ? a : b; });\n"
+        "    }\n"
+        "}\n";
+    int32_t want[5 * 64];
+    for (int t = 0; t < 64; t++) {
+        for (int j = 0; j < 5; j++)
+            want[j * 64 + t] = -1;
+        if (!member(t))
+            continue;
+        int lanes[32], n = 0, rank = 0, w = t / 32;
+        for (int u = w * 32; u < w * 32 + 32; u++)
+            if (member(u)) {
+                if (u == t)
+                    rank = n;
+                lanes[n++] = u;
+            }
+        uint32_t ballot = 0;
+        int sum = 0, mx = -1000000;
+        for (int i = 0; i < n; i++) {
+            int v = IN[lanes[i] % 16] % 1000;
+            sum += v;
+            mx = v > mx ? v : mx;
+            if (lanes[i] % 4 < 2)
+                ballot |= 1u << i;
+        }
+        want[t] = rank + 2 < n ? lanes[rank + 2] : t;
+        want[64 + t] = rank >= 1 ? lanes[rank - 1] : t;
+        want[128 + t] = (int32_t)ballot;
+        want[192 + t] = sum;
+        want[256 + t] = mx;
+    }
+    words_are("coalesced_group shfl_down, shfl_up, ballot; cg::reduce over a coalesced group", src, 64, 0, want,
+              5 * 64);
+}
+
+/* decltype(e) in local declarations, casts and sizeof */
+static void test_decltype(void)
+{
+    static const char src[] =
+        "__device__ float sq(float x) { return x * x; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    long long big = in[5];\n"
+        "    decltype(big) w = big * 100000;\n"
+        "    out[0] = (int)(w / 1000);\n"
+        "    decltype(in[0] + 0.5f) f = 2.75f;\n"
+        "    out[1] = (int)(f * 4);\n"
+        "    const int *p = in;\n"
+        "    decltype(p) q = p + 2;\n"
+        "    out[2] = *q;\n"
+        "    decltype(sq(1.0f)) g = sq(1.5f);\n"
+        "    out[3] = (int)(g * 100);\n"
+        "    out[4] = sizeof(decltype(big)) * 10 + sizeof(decltype(f));\n"
+        "    unsigned char c = 250;\n"
+        "    decltype(c) d = c + 10;\n"
+        "    out[5] = d;\n"
+        "    out[6] = (decltype(big))in[11] * 2 > 0x7fffffff;\n"
+        "    decltype(big) arr[3] = {1, 2, 3};\n"
+        "    out[7] = (int)sizeof(arr) + (int)arr[2];\n"
+        "}\n";
+    /* 65535 * 100000 / 1000 (needs 64 bits); 2.75 * 4; in[2]; 1.5^2 * 100; 8, 4;
+     * 260 wrapped to 8 bits; 2^32 - 2 > INT_MAX only in 64 bits; 3 * 8 + 3 */
+    static const int32_t want[] = {6553500, 11, 200, 225, 84, 4, 1, 27};
+    words_are("decltype(e) in declarations, casts and sizeof", src, 1, 0, want, 8);
+    rejects("decltype in a parameter", "__global__ void k(int *o, decltype(o) p) { }\n",
+            "decltype in a parameter type is not supported");
+}
+
 /* constexpr functions in constant expressions, auto return types (deduced
  * and trailing), __launch_bounds__ after the return type. */
 static void test_constexpr_auto(void)
@@ -830,6 +919,8 @@ int main(void)
     test_statics_limits();
     test_member_init_range_for();
     test_half_compare();
+    test_coalesced();
+    test_decltype();
     test_constexpr_auto();
     test_cg_scan();
     test_spellings();

@@ -866,7 +866,7 @@ bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
            warp_call(L, call, name, out) || bits_call(L, call, name, out) || int_misc_call(L, call, name, out) ||
            bitcast_call(L, call, name, out) || minmax_call(L, call, name, out) ||
            math_call(L, call, name, out) || print_call(L, call, name, out) ||
-           misc_call(L, call, name, out) || fe_cg_call(L, call, name, out) ||
+           fe_half2_call(L, call, name, out) || misc_call(L, call, name, out) || fe_cg_call(L, call, name, out) ||
            legacy_warp_call(L, call, name, out);
 }
 

@@ -218,6 +218,34 @@ static fe_val lane_of_rank(fe_lower *L, fe_val mask, fe_val rank)
     return pos;
 }
 
+/* The lane of rank rank + d (down) or rank - d (up) in mask; the unit's own
+ * lane where that rank is outside the group (CUDA keeps the value then). */
+static fe_val rank_lane(fe_lower *L, fe_val mask, fe_val lane, fe_val rank, fe_val d, bool up)
+{
+    fe_val target = op_u32(L, up ? "sub" : "add", rank, d);
+    int ok = fe_reg(L, RT(TY_BOOL, 1, 0)), r = fe_reg(L, RT(TY_U32, 1, 0));
+    if (up)
+        fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", ok, rank.reg, d.reg);
+    else
+        fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", ok, target.reg, op1_u32(L, "popc", mask).reg);
+    fe_val src = lane_of_rank(L, mask, target);
+    fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", r, src.reg, lane.reg, ok);
+    return rv(fe_ty(TY_U32), r);
+}
+
+/* The bits of b at the lanes of mask, packed by rank (a parallel bit extract). */
+static fe_val compact_bits(fe_lower *L, fe_val b, fe_val mask)
+{
+    fe_val res = fe_const_int(L, TY_U32, 0), one = fe_const_int(L, TY_U32, 1);
+    b = op_u32(L, "and", fe_convert(L, b, fe_ty(TY_U32), NULL), mask);
+    for (uint32_t l = 0; l < 32; l++) {
+        fe_val bit = op_u32(L, "and", op_u32(L, "shr", b, fe_const_int(L, TY_U32, l)), one);
+        fe_val pos = op1_u32(L, "popc", op_u32(L, "and", mask, fe_const_int(L, TY_U32, (int64_t)((1ull << l) - 1))));
+        res = op_u32(L, "or", res, op_u32(L, "shl", bit, pos));
+    }
+    return res;
+}
+
 /* coalesced_group: the units active where coalesced_threads() ran, ranked by lane. */
 static bool coalesced_method(fe_lower *L, fe_node *call, fe_val obj, const char *m, fe_val *out)
 {
@@ -243,14 +271,24 @@ static bool coalesced_method(fe_lower *L, fe_node *call, fe_val obj, const char 
         fe_node *args[3] = {temp_ident(L, at, "__cg_mask", mask), call->args,
                             temp_ident(L, at, "__cg_lane", lane_of_rank(L, mask, rank))};
         *out = lower_call(L, call_node(L, at, "__shfl_sync", args, 3));
-    } else if (strcmp(m, "any") == 0 || strcmp(m, "all") == 0) {
+    } else if (strcmp(m, "shfl_down") == 0 || strcmp(m, "shfl_up") == 0) {
+        if (!cg_want(L, call, m, 2))
+            return true;
+        fe_val d = fe_convert(L, fe_rvalue(L, call->args->next), fe_ty(TY_U32), at);
+        fe_val src = rank_lane(L, mask, lane, op1_u32(L, "popc", op_u32(L, "and", mask, below)), d, m[5] == 'u');
+        fe_node *args[3] = {temp_ident(L, at, "__cg_mask", mask), call->args, temp_ident(L, at, "__cg_lane", src)};
+        *out = lower_call(L, call_node(L, at, "__shfl_sync", args, 3));
+    } else if (strcmp(m, "any") == 0 || strcmp(m, "all") == 0 || strcmp(m, "ballot") == 0) {
         if (!cg_want(L, call, m, 1))
             return true;
         fe_node *args[2] = {temp_ident(L, at, "__cg_mask", mask), call->args};
-        *out = lower_call(L, call_node(L, at, m[1] == 'n' ? "__any_sync" : "__all_sync", args, 2));
+        *out = lower_call(L, call_node(L, at, m[1] == 'n' ? "__any_sync" : m[1] == 'l' ? "__all_sync" : "__ballot_sync",
+                                       args, 2));
+        if (m[0] == 'b') /* bit i of the group's ballot is the unit of rank i */
+            *out = compact_bits(L, *out, mask);
     } else {
         fe_error(L->c, at, CVM_UNSUPPORTED, "coalesced_group has no member function '%s' in cubevm "
-                 "(thread_rank, size, num_threads, sync, shfl, any, all)", m);
+                 "(thread_rank, size, num_threads, sync, shfl, shfl_up, shfl_down, any, all, ballot)", m);
     }
     L->vars = saved;
     return true;
@@ -382,6 +420,51 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
     return rv(t, acc);
 }
 
+/*
+ * cg::reduce(coalesced_group, v, op): the members may be any lanes, so the
+ * tree runs over ranks: rank r takes rank r + o's partial while that rank
+ * is in the group (o = 16 .. 1), and rank 0's total is broadcast.
+ */
+static fe_val coalesced_reduce(fe_lower *L, fe_node *call, fe_type *opty)
+{
+    fe_tok *at = call->tok;
+    fe_node *vn = call->args->next, *opn = vn->next;
+    fe_val obj = fe_gen(L, call->args);
+    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false});
+    fe_val v = fe_rvalue(L, vn);
+    fe_type *t = fe_unqual(v.ty);
+    if (!fe_is_arith(t)) {
+        fe_error(L->c, vn->tok, CVM_UNSUPPORTED, "cg::reduce needs an arithmetic value");
+        return v;
+    }
+    fe_val lane = sreg_u32(L, "unit_pos_plane"), one = fe_const_int(L, TY_U32, 1);
+    fe_val rank = op1_u32(L, "popc", op_u32(L, "and", mask, op_u32(L, "sub", op_u32(L, "shl", one, lane), one)));
+    fe_val size = op1_u32(L, "popc", mask);
+    int acc = fe_reg(L, fe_rtype_of(L, t, 0));
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, v.reg);
+    fe_var *saved = L->vars;
+    fe_node *id = temp_ident(L, at, "__cg_acc", rv(t, acc)), *mask_id = temp_ident(L, at, "__cg_mask", mask);
+    for (uint32_t o = 16; o >= 1 && id && mask_id && !L->c->err; o /= 2) {
+        fe_val d = fe_const_int(L, TY_U32, o);
+        fe_node *args[3] = {mask_id, id, temp_ident(L, at, "__cg_lane", rank_lane(L, mask, lane, rank, d, false))};
+        fe_node *other_id = temp_ident(L, at, "__cg_other", lower_call(L, call_node(L, at, "__shfl_sync", args, 3)));
+        int in = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", in, op_u32(L, "add", rank, d).reg, size.reg);
+        fe_node *cond = node(L, N_COND, at), *comb = combine(L, at, opty, opn, id, other_id);
+        if (!cond || !comb || !other_id)
+            break;
+        cond->a = temp_ident(L, at, "__cg_in", rv(fe_ty(TY_BOOL), in));
+        cond->b = comb;
+        cond->c = id;
+        fe_val r = fe_convert(L, fe_rvalue(L, cond), t, at);
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, r.reg);
+    }
+    fe_node *args[3] = {mask_id, id, temp_ident(L, at, "__cg_lane", lane_of_rank(L, mask, fe_const_int(L, TY_U32, 0)))};
+    fe_val total = L->c->err ? rv(t, acc) : fe_convert(L, lower_call(L, call_node(L, at, "__shfl_sync", args, 3)), t, at);
+    L->vars = saved;
+    return total;
+}
+
 bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
     if (strcmp(name, "this_thread_block") == 0 || strcmp(name, "this_grid") == 0) {
@@ -438,9 +521,14 @@ bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_type *op = cg_nargs(call) == 3 ? fe_type_of(L, call->args->next->next) : NULL;
         if (g->kind != TY_STRUCT || !g->cg)
             return false;
+        if (g->cg == CG_COALESCED && !scan && op && op->kind == TY_STRUCT && (op->cg >= CG_PLUS || op->methods)) {
+            L->uses_plane = true;
+            *out = coalesced_reduce(L, call, op);
+            return true;
+        }
         if (g->cg != CG_TILE || (op && (op->kind != TY_STRUCT || (op->cg < CG_PLUS && !op->methods)))) {
             fe_error(L->c, call->tok, CVM_UNSUPPORTED,
-                     "cg::%s needs a thread_block_tile and cg::plus, cg::less, cg::greater, cg::bit_* "
+                     "cg::%s needs a thread_block_tile (or, for reduce, a coalesced_group) and cg::plus, cg::less, cg::greater, cg::bit_* "
                      "or a callable (lambda, function object)", name);
             return true;
         }

@@ -93,6 +93,7 @@ struct fe_type {
     void *lambda_env;
     struct fe_template *mtemplates; /* member function templates (on the root of the copies) */
     struct fe_tname *statics; /* static constexpr integer members (S::N) */
+    struct fe_node *decltype_expr; /* decltype(e): a TY_VOID placeholder the lowering resolves */
 };
 
 /* cooperative_groups types: groups, and the reduction operators of cg::reduce */
@@ -314,6 +315,8 @@ fe_type *fe_no_ref(fe_ctx *c, fe_type *t);  /* t without its reference */
 fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem);
 /* The placeholder type of an `auto` parameter of a lambda (the argument's type at each call). */
 fe_type *fe_auto_type(void);
+fe_type *fe_decltype_of(fe_ctx *c, struct fe_node *e); /* the placeholder of decltype(e) */
+bool fe_has_decltype(const fe_type *t);                /* t is or wraps (pointer, array) one */
 bool fe_is_auto(const fe_type *t); /* that placeholder, qualified or a reference */
 /* The diagnostic for a CUDA name outside the subset (__half2, tex2D, wmma, clock64 ...), or NULL. */
 const char *fe_unsupported_name(const char *name, size_t len);

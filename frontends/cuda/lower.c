@@ -293,9 +293,26 @@ static fe_var *memory_var(fe_lower *L, const char *name, fe_type *t, const fe_va
     return var;
 }
 
+/* decltype(e) in a declared type: the declared type of a name, the type of
+ * the value of other expressions (never a reference: decltype(a[i]) is T). */
+fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t)
+{
+    if (!t || !fe_has_decltype(t))
+        return t;
+    fe_type *r;
+    if (t->kind == TY_PTR)
+        r = fe_ptr_to(L->c, fe_resolve_decltype(L, t->base));
+    else if (t->kind == TY_ARRAY)
+        r = fe_array_of(L->c, fe_resolve_decltype(L, t->base), t->len);
+    else
+        r = fe_no_ref(L->c, fe_type_of(L, t->decltype_expr));
+    r = fe_qualified(L->c, r, t->is_const || r->is_const, t->is_volatile || r->is_volatile);
+    return t->is_ref ? fe_ref_to(L->c, r) : r;
+}
+
 static void local_decl(fe_lower *L, fe_node *d)
 {
-    fe_type *t = d->ty;
+    fe_type *t = fe_resolve_decltype(L, d->ty);
     if (t && t->cg == CG_GROUP && !t->is_ref && d->a)
         t = NULL; /* thread_group g = ...: the group the initializer makes, as with auto */
     for (fe_var *v = L->vars; v && v != L->scope; v = v->next)

@@ -95,6 +95,7 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
 bool fe_call_static(fe_lower *L, const fe_tok *at, fe_type *st, const char *name, fe_val *args, int n,
                     fe_val *out);
 fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
+fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholders replaced */
 
 /* lower_expr.c */
 fe_val fe_gen(fe_lower *L, fe_node *e);          /* value or lvalue */
@@ -120,6 +121,12 @@ bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out);  /* warpSize, INFIN
  * this_thread_block, tiled_partition<N>, cg::reduce, cg::sync */
 bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out);
 bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out);
+
+/* half2.c: __half2 / __nv_bfloat162 (lines of two f16/bf16) intrinsics and operators */
+bool fe_is_half_pair(const fe_type *t);
+bool fe_half2_call(fe_lower *L, fe_node *call, const char *name, fe_val *out);
+fe_val fe_half2_binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at);
+fe_val fe_half2_neg(fe_lower *L, fe_val a);
 
 /* lower_module.c: a module-scope variable (directive, initializer bytes) */
 void fe_module_var(fe_lower *L, fe_node *d);

@@ -471,6 +471,8 @@ static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, f
         fe_error(L->c, at, CVM_UNSUPPORTED, "unsupported pointer operation");
         return bad(L);
     }
+    if (fe_is_half_pair(a.ty) || fe_is_half_pair(b.ty))
+        return fe_half2_binop(L, op, a, b, at);
     if (!fe_is_arith(a.ty) || !fe_is_arith(b.ty)) {
         fe_error(L->c, at, CVM_SYNTAX, "invalid operands to a binary operator");
         return bad(L);
@@ -748,7 +750,7 @@ static fe_val assignment(fe_lower *L, fe_node *e)
 
 static fe_val cast(fe_lower *L, fe_node *e)
 {
-    fe_type *t = e->ty;
+    fe_type *t = fe_resolve_decltype(L, e->ty);
     if (e->op == 'F' && t->kind == TY_STRUCT)
         return fe_construct(L, t, e->args, e->tok);
     if (e->op == 'F') { /* T(args) / T{args} */
@@ -795,6 +797,8 @@ static fe_val unary(fe_lower *L, fe_node *e)
             if (fe_call_operator(L, e->tok, op, &a, 1, &out))
                 return out;
         }
+        if (e->op == '-' && fe_is_half_pair(at))
+            return fe_half2_neg(L, fe_gen(L, e->a));
     }
     if (at && at->kind == TY_STRUCT) {
         fe_val a = fe_gen(L, e->a), out;

@@ -150,7 +150,7 @@ static const char *const type_keywords[] = {
     "__nv_bfloat16", "__restrict__", "constexpr", "static", "extern", "inline",
     "__forceinline__", "__noinline__", "__device__", "__global__", "__host__", "__shared__",
     "__constant__", "__launch_bounds__", "__align__", "register", "__inline__", "typedef",
-    "decltype", /* rejected by name in declspec */
+    "decltype",
     "alignas", "__managed__",
 };
 
@@ -236,6 +236,12 @@ static void builtin_types(fe_ctx *c)
             push_tname(c, name, t, false, 0);
         }
     }
+    /* the paired half types: lines of two (half2.c) */
+    fe_type *h2 = fe_vec_of(c, fe_ty(TY_F16), 2, "__half2"), *b2 = fe_vec_of(c, fe_ty(TY_BF16), 2, "__nv_bfloat162");
+    push_tname(c, "__half2", h2, false, 0);
+    push_tname(c, "half2", h2, false, 0);
+    push_tname(c, "__nv_bfloat162", b2, false, 0);
+    push_tname(c, "nv_bfloat162", b2, false, 0);
 }
 
 /* ---- constant expressions ---- */
@@ -408,9 +414,18 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
                 *launch_bound = n;
             expect(c, ")");
             continue;
-        } else if (fe_tok_is(t, "decltype")) {
-            unsupported(c, t, "decltype is not supported in kernels; name the type or use auto");
-            return fe_ty(TY_I32);
+        } else if (fe_tok_is(t, "decltype")) { /* resolved where the lowering knows e's type */
+            next(c);
+            expect(c, "(");
+            if (is(c, "auto")) {
+                unsupported(c, t, "decltype(auto) is not supported in kernels; use auto");
+                return fe_ty(TY_I32);
+            }
+            fe_node *e = fe_p_expr(c);
+            expect(c, ")");
+            ty = e ? fe_decltype_of(c, e) : fe_ty(TY_I32);
+            have = true;
+            continue;
         } else if (fe_tok_is(t, "__align__") || fe_tok_is(t, "alignas")) {
             next(c);
             expect(c, "(");
@@ -518,6 +533,10 @@ static fe_node *param_list(fe_ctx *c)
         fe_type *bt = declspec(c, &st, NULL);
         fe_tok *nt = NULL;
         fe_type *t = declarator(c, bt ? bt : fe_auto_type(), &nt); /* auto: generic lambdas */
+        if (fe_has_decltype(t)) {
+            unsupported(c, at, "decltype in a parameter type is not supported in kernels; name the type");
+            break;
+        }
         if (t->kind == TY_ARRAY) /* array parameters are pointers */
             t = fe_ptr_to(c, t->base);
         fe_node *p = new_node(c, N_DECL, nt ? nt : at);
@@ -986,6 +1005,10 @@ static fe_node *unary(fe_ctx *c)
             next(c);
             n->ty = type_name(c);
             expect(c, ")");
+            if (n->ty->decltype_expr) { /* sizeof(decltype(e)): sizeof e */
+                n->a = n->ty->decltype_expr;
+                n->ty = NULL;
+            }
         } else {
             n->a = unary(c);
         }

@@ -311,6 +311,25 @@ fe_type *fe_auto_type(void)
     return &auto_ty;
 }
 
+fe_type *fe_decltype_of(fe_ctx *c, fe_node *e)
+{
+    fe_type *t = fe_alloc(c, sizeof *t);
+    if (!t)
+        return fe_ty(TY_I32);
+    t->kind = TY_VOID;
+    t->name = "decltype";
+    t->decltype_expr = e;
+    t->complete = true;
+    return t;
+}
+
+bool fe_has_decltype(const fe_type *t)
+{
+    while (t && (t->kind == TY_PTR || t->kind == TY_ARRAY))
+        t = t->base;
+    return t && t->decltype_expr;
+}
+
 bool fe_is_auto(const fe_type *t)
 {
     return t && t->kind == TY_VOID && t->name && strcmp(t->name, "auto") == 0;
@@ -321,10 +340,6 @@ bool fe_is_auto(const fe_type *t)
 const char *fe_unsupported_name(const char *name, size_t len)
 {
     static const struct { const char *name, *msg; } tab[] = {
-        {"__half2", "__half2 (paired half precision) is not supported in kernels; use __half"},
-        {"half2", "__half2 (paired half precision) is not supported in kernels; use __half"},
-        {"__nv_bfloat162", "__nv_bfloat162 (paired bfloat16) is not supported in kernels; use __nv_bfloat16"},
-        {"nv_bfloat162", "__nv_bfloat162 (paired bfloat16) is not supported in kernels; use __nv_bfloat16"},
         {"cudaTextureObject_t", "texture objects are not supported in kernels; pass a pointer"},
         {"texture", "texture references are not supported in kernels; pass a pointer"},
         {"cudaSurfaceObject_t", "surface objects are not supported in kernels; pass a pointer"},

@@ -1,8 +1,7 @@
-// expect error: decltype.cu:6:5: error: decltype is not supported in kernels
-// Types are named or deduced with auto.
+// expect error: decltype.cu:5:5: error: decltype(auto) is not supported in kernels; use auto
+// decltype(e) names e's type in declarations; decltype(auto) is outside the subset.
 __global__ void k(float *out)
 {
-    float a = 1.0f;
-    decltype(a) b = 2.0f;
-    out[0] = a + b;
+    decltype(auto) b = out[0];
+    out[0] = b;
 }
