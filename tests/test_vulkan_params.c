@@ -3,7 +3,7 @@
  * beyond push constants: by-value parameter blocks larger than the 128
  * bytes of push constants go through a per-launch uniform buffer (the
  * translated module passes spirv-val; the results match host arithmetic
- * and the cpu device), and `trap` / `assert` come back from the record
+ * and the cpu device; with buffer device address too), and `trap` / `assert` come back from the record
  * buffer as the launch's kernel fault, with the cpu device's status,
  * message and fault record at the same plane width. Skipped with the
  * reason when Vulkan is unavailable; the validation layer must stay silent.
@@ -62,6 +62,40 @@ static const char big_cbs[] =
     "    return\n"
     ".end\n";
 
+/*
+ * The same struct with buffer device address: a pointer selected between
+ * a (even units) and b (odd units) has no single buffer, so buffer
+ * addresses stay in the push constants and the struct moves to the
+ * uniform buffer: a[i] = s.w49 + 2i, b[i] = s.w49 + 2i + 1.
+ */
+static const char bigbda_cbs[] =
+    ".kernel bigbda\n"
+    ".param s struct 200 8\n"
+    ".param a buffer u32 write\n"
+    ".param b buffer u32 write\n"
+    ".reg u32 %t, %w, %h, %one, %z\n"
+    ".reg bool %c\n"
+    ".reg i64 %off, %four\n"
+    ".reg ptr.global %pa, %pb, %p\n"
+    "    sreg.u32 %t, abs_pos.x\n"
+    "    param.u32 %w, s, 196\n"
+    "    add.u32 %w, %w, %t\n"
+    "    const.u32 %one, 1\n"
+    "    const.u32 %z, 0\n"
+    "    const.i64 %four, 4\n"
+    "    and.u32 %h, %t, %one\n"
+    "    eq.u32 %c, %h, %z\n"
+    "    param.ptr.global %pa, a, 0\n"
+    "    param.ptr.global %pb, b, 0\n"
+    "    select.ptr.global %p, %pa, %pb, %c\n"
+    "    shr.u32 %h, %t, %one\n"
+    "    cvt.i64 %off, %h\n"
+    "    mul.i64 %off, %off, %four\n"
+    "    ptr.add.ptr.global %p, %p, %off\n"
+    "    st.u32 [%p], %w\n"
+    "    return\n"
+    ".end\n";
+
 static cvm_status load(cvm_device *dev, const char *src, cvm_module **m, cvm_diag *d)
 {
     void *bytes = NULL;
@@ -104,6 +138,24 @@ static cvm_status run_big(cvm_device *dev, uint32_t *out, cvm_diag *d)
     return st;
 }
 
+/* Whether a SPIR-V module declares capability `cap` and a variable in storage class `sc`. */
+static void scan_module(const uint32_t *w, size_t n, uint32_t cap, uint32_t sc, int *has_cap,
+                        int *has_sc)
+{
+    for (size_t i = 5; i < n;) {
+        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+        if (wc == 0 || i + wc > n)
+            break;
+        if (op == 17 && wc == 2 && w[i + 1] == cap) /* OpCapability */
+            *has_cap = 1;
+        if (op == 59 && wc >= 4 && w[i + 3] == sc) /* OpVariable type id storage-class */
+            *has_sc = 1;
+        i += wc;
+    }
+}
+
+static int want_cap, want_sc; /* scan_module of the last validate() (bda, Uniform) */
+
 /* spirv-val on kernel `kn` of src, translated; 1 when valid (or -1: no spirv-val). */
 static int validate(const char *src, const char *kn, char *why, size_t n)
 {
@@ -115,6 +167,9 @@ static int validate(const char *src, const char *kn, char *why, size_t n)
         return -1;
     cvm_status st = cvm_assemble(src, strlen(src), "test.cbs", &bytes, &size, &d);
     st = st ? st : cvm_spirv_compile(bytes, size, kn, NULL, &words, &wsize, &d);
+    want_cap = want_sc = 0;
+    if (!st) /* PhysicalStorageBufferAddresses, Uniform */
+        scan_module(words, wsize / 4, 5347, 2, &want_cap, &want_sc);
     if (st) {
         snprintf(why, n, "%.200s", d.message);
     } else {
@@ -136,6 +191,59 @@ static int validate(const char *src, const char *kn, char *why, size_t n)
     return r;
 }
 
+static cvm_status run_bigbda(cvm_device *dev, uint32_t *out, cvm_diag *d)
+{
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *ba = NULL, *bb = NULL;
+    cvm_stream *s = cvm_device_stream(dev);
+    uint8_t sb[200];
+    big_struct(sb);
+    cvm_status st = load(dev, bigbda_cbs, &m, d);
+    st = st ? st : cvm_kernel_get(m, "bigbda", &k, d);
+    st = st ? st : cvm_buffer_create(dev, BIG_UNITS * 2, "a", &ba, d);
+    st = st ? st : cvm_buffer_create(dev, BIG_UNITS * 2, "b", &bb, d);
+    cvm_arg a[3] = {{CVM_ARG_BYTES, NULL, 0, sb, sizeof sb},
+                    {CVM_ARG_BUFFER, ba, 0, NULL, 0},
+                    {CVM_ARG_BUFFER, bb, 0, NULL, 0}};
+    cvm_launch_config cfg = {{2, 1, 1}, {32, 1, 1}, 0, 0, 0, 0, 0, 0};
+    st = st ? st : cvm_launch(s, k, &cfg, a, 3, d);
+    st = st ? st : cvm_stream_sync(s, d);
+    st = st ? st : cvm_buffer_read(s, ba, 0, out, BIG_UNITS * 2, d);
+    st = st ? st : cvm_buffer_read(s, bb, 0, out + BIG_UNITS / 2, BIG_UNITS * 2, d);
+    cvm_buffer_free(ba);
+    cvm_buffer_free(bb);
+    cvm_module_free(m);
+    return st;
+}
+
+/* The struct in the uniform buffer while buffer addresses fill the push constants. */
+static void test_big_bda(void)
+{
+    static uint32_t ov[BIG_UNITS], oc[BIG_UNITS];
+    char why[256] = "";
+    cvm_diag d;
+    int v = validate(bigbda_cbs, "bigbda", why, sizeof why);
+    if (v < 0)
+        skip("spirv-val is not installed");
+    else
+        ok(v == 1 && want_cap && want_sc, "a 200-byte struct with buffer device address: "
+           "spirv-val (%s), addresses (%d), a Uniform block (%d)", why, want_cap, want_sc);
+    if (!ok(run_bigbda(vk, ov, &d) == CVM_OK, "it runs on vulkan (%s)", d.message))
+        return;
+    ok(run_bigbda(cpu, oc, &d) == CVM_OK, "the same on cpu (%s)", d.message);
+    uint8_t sb[200];
+    uint32_t w49;
+    big_struct(sb);
+    memcpy(&w49, sb + 196, 4);
+    int bad = -1;
+    for (uint32_t i = 0; i < BIG_UNITS / 2 && bad < 0; i++)
+        if (ov[i] != w49 + 2 * i || ov[BIG_UNITS / 2 + i] != w49 + 2 * i + 1)
+            bad = (int)i;
+    ok(bad < 0, "a[i] = s.w49 + 2i, b[i] = s.w49 + 2i + 1 (first mismatch %d)", bad);
+    ok(!memcmp(ov, oc, sizeof ov), "vulkan and cpu agree");
+}
+
 static void test_big_params(void)
 {
     static uint32_t ov[BIG_UNITS * 4], oc[BIG_UNITS * 4];
@@ -145,7 +253,8 @@ static void test_big_params(void)
     if (v < 0)
         skip("spirv-val is not installed");
     else
-        ok(v == 1, "a 200-byte struct parameter: the module passes spirv-val (%s)", why);
+        ok(v == 1 && want_sc, "a 200-byte struct parameter: the module passes spirv-val (%s) and "
+           "reads a Uniform block (%d)", why, want_sc);
     cvm_status st = run_big(vk, ov, &d);
     if (!ok(st == CVM_OK, "a 200-byte struct and a scalar run on vulkan (%s)", d.message))
         return;
@@ -341,6 +450,7 @@ int main(void)
     if (cvm_device_open("cpu", NULL, &cpu, &d) != CVM_OK)
         return ok(0, "open cpu (%s)", d.message), done_testing();
     test_big_params();
+    test_big_bda();
     test_faults();
     char first[512];
     uint32_t msgs = cvm_vk_validation_messages(first, sizeof first);
