@@ -209,15 +209,30 @@ static uint32_t mask_reg(const cvm_bc_insn *in)
     }
 }
 
-/* Can the op at c->pc be emulated? *lift: exited units must be brought along. */
+/* Does the kernel have trap or assert sites (units that may leave as by `return`)? */
+static bool has_fault_sites(const spv_ctx *c)
+{
+    for (uint32_t i = 0; i < c->layout->nprints; i++)
+        if (c->layout->prints[i].kind != CVM_SPV_SITE_PRINT)
+            return true;
+    return false;
+}
+
+/*
+ * Can the op at c->pc be emulated? *lift: exited units must be brought
+ * along (the divergence analysis knows `return`; a unit that traps or
+ * fails an assert leaves the same way, so such kernels always lift).
+ */
 static bool emulable(spv_ctx *c, bool *lift)
 {
     const cvm_bc_vinsn *vi = &c->vk->insns[c->pc];
     *lift = false;
     if (c->t->plane_width > 32)
         return false;
-    if (vi->uni <= CVM_UNI_CUBE)
+    if (vi->uni <= CVM_UNI_CUBE) {
+        *lift = has_fault_sites(c);
         return true;
+    }
     if (vi->live_uni > CVM_UNI_CUBE || c->nframes != 1)
         return false; /* exited units escape nested constructs: only kernel level is lifted */
     *lift = true;
