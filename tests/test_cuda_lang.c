@@ -782,13 +782,55 @@ static void test_decltype(void)
         "    out[6] = (decltype(big))in[11] * 2 > 0x7fffffff;\n"
         "    decltype(big) arr[3] = {1, 2, 3};\n"
         "    out[7] = (int)sizeof(arr) + (int)arr[2];\n"
+        "    using T = decltype(big);\n"
+        "    T m = (T)in[11] + 1;\n"
+        "    out[8] = (int)(m >> 31) * 100 + (int)sizeof(T);\n"
         "}\n";
     /* 65535 * 100000 / 1000 (needs 64 bits); 2.75 * 4; in[2]; 1.5^2 * 100; 8, 4;
-     * 260 wrapped to 8 bits; 2^32 - 2 > INT_MAX only in 64 bits; 3 * 8 + 3 */
-    static const int32_t want[] = {6553500, 11, 200, 225, 84, 4, 1, 27};
-    words_are("decltype(e) in declarations, casts and sizeof", src, 1, 0, want, 8);
+     * 260 wrapped to 8 bits; 2^32 - 2 > INT_MAX only in 64 bits; 3 * 8 + 3;
+     * (INT_MAX + 1) >> 31 = 1 in 64 bits, and 8 bytes */
+    static const int32_t want[] = {6553500, 11, 200, 225, 84, 4, 1, 27, 108};
+    words_are("decltype(e) in declarations, casts, sizeof and using T = decltype(e)", src, 1, 0, want, 9);
     rejects("decltype in a parameter", "__global__ void k(int *o, decltype(o) p) { }\n",
             "decltype in a parameter type is not supported");
+}
+
+/* constexpr functions with locals, loops and several statements, run at
+ * compile time (array bounds, template arguments, static_assert) and as
+ * device functions at run time. */
+static void test_constexpr_loops(void)
+{
+    static const char src[] =
+        "constexpr int ilog2(int n) { int r = 0; while (n > 1) { n >>= 1; r++; } return r; }\n"
+        "constexpr int sum_to(int n)\n"
+        "{\n"
+        "    int s = 0;\n"
+        "    for (int i = 1; i <= n; ++i) {\n"
+        "        if (i % 3 == 0)\n"
+        "            continue;\n"
+        "        s += i;\n"
+        "    }\n"
+        "    return s;\n"
+        "}\n"
+        "constexpr int next_pow2(int n) { int p = 1; do { p *= 2; } while (p < n); return p; }\n"
+        "constexpr int first_div(int n) { for (int d = 2;; d++) if (n % d == 0) return d; return n; }\n"
+        "template <int N> __device__ int get() { return N; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    __shared__ int s[ilog2(1024)];\n"
+        "    s[0] = 0;\n"
+        "    static_assert(ilog2(64) == 6, \"ilog2\");\n"
+        "    out[0] = sizeof(s) / 4;\n"
+        "    out[1] = get<sum_to(10)>();\n"
+        "    out[2] = get<next_pow2(100)>();\n"
+        "    out[3] = get<first_div(91)>();\n"
+        "    out[4] = ilog2(in[2]) * 1000 + sum_to(in[6]);\n"
+        "}\n";
+    /* log2 1024; 1+2+4+5+7+8+10; 128; 91 = 7 * 13; log2 200 = 7 and 1+2+4+5 at run time */
+    static const int32_t want[] = {10, 37, 128, 7, 7012};
+    words_are("constexpr functions with locals and loops at compile time and at run time", src, 1, 0, want, 5);
+    rejects("a constexpr loop that does not end", "constexpr int spin(int n) { while (n > 0) { } return n; }\n"
+            "__global__ void k(int *o) { __shared__ int s[spin(3)]; s[0] = 1; o[0] = s[0]; }\n", "constant");
 }
 
 /* constexpr functions in constant expressions, auto return types (deduced
@@ -921,6 +963,7 @@ int main(void)
     test_half_compare();
     test_coalesced();
     test_decltype();
+    test_constexpr_loops();
     test_constexpr_auto();
     test_cg_scan();
     test_spellings();

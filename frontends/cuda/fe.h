@@ -233,10 +233,11 @@ typedef struct fe_ctx {
     fe_type *cg_types;   /* cooperative-groups types made so far (fe_cg_type) */
     fe_type *tmpl_owner; /* the struct whose body holds the template being declared */
     fe_tinst *explicit_insts; /* template __global__ void k<float>(...);: kernels compiled by default */
-    /* fe_const_eval inside a constexpr function: its parameters' values */
-    const char *ce_names[16];
-    int64_t ce_vals[16];
+    /* fe_const_eval inside a constexpr function: its parameters' and locals' values */
+    const char *ce_names[64];
+    int64_t ce_vals[64];
     int ce_n, ce_depth;
+    long ce_steps;       /* statements run by the evaluation under way (bounded) */
 } fe_ctx;
 
 /* ---- util (compile.c) ---- */

@@ -147,6 +147,11 @@ void fe_module_var(fe_lower *L, fe_node *d)
         return;
     v->name = d->name;
     v->ty = d->ty;
+    if (fe_has_decltype(d->ty)) {
+        fe_error(c, d->tok, CVM_UNSUPPORTED, "decltype in the type of a module-scope variable is not supported; "
+                 "name the type");
+        return;
+    }
     v->next = L->globals;
     L->globals = v;
     if (d->storage & FE_S_SHARED) {

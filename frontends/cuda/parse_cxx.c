@@ -23,8 +23,130 @@ static fe_node *new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { 
 static fe_type *type_name(fe_ctx *c) { return fe_p_type_name(c); }
 static const char *tok_name(fe_ctx *c, const fe_tok *t) { return fe_p_tok_name(c, t); }
 
-/* f(args) of a constexpr function whose body is `return expr;` (cdiv(n, 32)
- * in an array bound): the expression with the arguments' values. */
+/*
+ * The body of a constexpr function run at compile time: integer locals
+ * (the ce_ slots, innermost last), assignments and ++/--, if, for, while,
+ * do, break, continue, return. Anything else (memory, switch, floats) makes
+ * the call not a constant. Values are 64-bit integers; the statement count
+ * is bounded so a loop that does not end cannot hang the compiler.
+ */
+enum { CE_NEXT, CE_RETURN, CE_BREAK, CE_CONTINUE, CE_FAIL };
+#define CE_MAX_STEPS 1000000
+
+static int64_t *ce_slot(fe_ctx *c, fe_node *e)
+{
+    if (!e || e->kind != N_IDENT)
+        return NULL;
+    for (int i = c->ce_n - 1; i >= 0; i--)
+        if (strcmp(c->ce_names[i], e->name) == 0)
+            return &c->ce_vals[i];
+    return NULL;
+}
+
+/* an expression with the side effects a constexpr body has (x = e, x += e, ++x, a, b) */
+static bool ce_expr(fe_ctx *c, fe_node *e, int64_t *out)
+{
+    if (!e)
+        return false;
+    if (e->kind == N_COMMA)
+        return ce_expr(c, e->a, out) && ce_expr(c, e->b, out);
+    if (e->kind == N_ASSIGN) {
+        int64_t *x = ce_slot(c, e->a), v;
+        fe_node bin = *e;
+        bin.kind = N_BIN;
+        if (!x || !(e->op == '=' ? ce_expr(c, e->b, &v) : fe_const_eval(c, &bin, &v)))
+            return false;
+        *x = *out = v;
+        return true;
+    }
+    if (e->kind == N_PREINC || e->kind == N_PREDEC || e->kind == N_POSTINC || e->kind == N_POSTDEC) {
+        int64_t *x = ce_slot(c, e->a);
+        if (!x)
+            return false;
+        int64_t old = *x;
+        *x = (int64_t)((uint64_t)old + (e->kind == N_PREINC || e->kind == N_POSTINC ? 1u : (uint64_t)-1));
+        *out = e->kind == N_PREINC || e->kind == N_PREDEC ? *x : old;
+        return true;
+    }
+    return fe_const_eval(c, e, out);
+}
+
+static int ce_stmt(fe_ctx *c, fe_node *s, int64_t *ret);
+
+static int ce_loop(fe_ctx *c, fe_node *s, int64_t *ret)
+{
+    int64_t v;
+    fe_node *cond = s->kind == N_FOR ? s->b : s->a;
+    for (bool first = true;; first = false) {
+        if (cond && !(s->kind == N_DO && first)) {
+            if (!ce_expr(c, cond, &v))
+                return CE_FAIL;
+            if (!v)
+                return CE_NEXT;
+        }
+        int k = s->d ? ce_stmt(c, s->d, ret) : CE_NEXT;
+        if (k == CE_BREAK)
+            return CE_NEXT;
+        if (k == CE_RETURN || k == CE_FAIL)
+            return k;
+        if (s->kind == N_FOR && s->c && !ce_expr(c, s->c, &v))
+            return CE_FAIL;
+    }
+}
+
+static int ce_stmt(fe_ctx *c, fe_node *s, int64_t *ret)
+{
+    int64_t v;
+    if (++c->ce_steps > CE_MAX_STEPS)
+        return CE_FAIL;
+    switch (s->kind) {
+    case N_BLOCK: {
+        int base = c->ce_n, k = CE_NEXT;
+        for (fe_node *i = s->args; i && k == CE_NEXT; i = i->next)
+            k = ce_stmt(c, i, ret);
+        if (s->op != 'D') /* a declaration group has no scope of its own */
+            c->ce_n = base;
+        return k;
+    }
+    case N_DECL:
+        if (c->ce_n == 64 || !s->name || (s->ty && !fe_is_int(s->ty) && s->ty->kind != TY_BOOL) ||
+            s->storage & (FE_S_STATIC | FE_S_SHARED) || (s->a && !ce_expr(c, s->a, &v)))
+            return CE_FAIL;
+        c->ce_names[c->ce_n] = s->name;
+        c->ce_vals[c->ce_n++] = s->a ? v : 0;
+        return CE_NEXT;
+    case N_EXPR:
+        return ce_expr(c, s->a, &v) ? CE_NEXT : CE_FAIL;
+    case N_IF:
+        if (!ce_expr(c, s->a, &v))
+            return CE_FAIL;
+        return v ? ce_stmt(c, s->b, ret) : s->c ? ce_stmt(c, s->c, ret) : CE_NEXT;
+    case N_FOR: {
+        int base = c->ce_n, k = s->a ? ce_stmt(c, s->a, ret) : CE_NEXT;
+        if (k == CE_NEXT)
+            k = ce_loop(c, s, ret);
+        c->ce_n = base;
+        return k;
+    }
+    case N_WHILE:
+    case N_DO:
+        return ce_loop(c, s, ret);
+    case N_RETURN:
+        return s->a && ce_expr(c, s->a, ret) ? CE_RETURN : CE_FAIL;
+    case N_BREAK:
+        return CE_BREAK;
+    case N_CONTINUE:
+        return CE_CONTINUE;
+    case N_EMPTY:
+    case N_STATIC_ASSERT:
+        return CE_NEXT;
+    default:
+        return CE_FAIL;
+    }
+}
+
+/* f(args) of a constexpr function (cdiv(n, 32) in an array bound): its
+ * body run with the arguments' values. */
 bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
 {
     if (e->a->kind != N_IDENT || c->ce_depth >= 16)
@@ -32,8 +154,7 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
     fe_node *f = c->funcs;
     while (f && !(f->body && (f->storage & FE_S_CONSTEXPR) && strcmp(f->name, e->a->name) == 0))
         f = f->next;
-    fe_node *ret = f && f->body ? f->body->args : NULL;
-    if (!ret || ret->next || ret->kind != N_RETURN || !ret->a)
+    if (!f || !f->body || f->body->kind != N_BLOCK)
         return false;
     int64_t vals[16];
     int n = 0;
@@ -43,7 +164,7 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
             return false;
         n++;
     }
-    if (p || a || c->ce_n + n > 16)
+    if (p || a || c->ce_n + n > 64)
         return false;
     int base = c->ce_n;
     p = f->params;
@@ -52,8 +173,9 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
         c->ce_vals[base + i] = vals[i];
     }
     c->ce_n += n;
-    c->ce_depth++;
-    bool okv = fe_const_eval(c, ret->a, out);
+    if (c->ce_depth++ == 0)
+        c->ce_steps = 0;
+    bool okv = ce_stmt(c, f->body, out) == CE_RETURN;
     c->ce_depth--;
     c->ce_n = base;
     return okv;

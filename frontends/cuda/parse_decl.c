@@ -207,6 +207,10 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
                     return t;
                 continue;
             }
+            if (fe_has_decltype(mt)) {
+                fe_p_unsupported(c, nt, "decltype in a member type is not supported in kernels; name the type");
+                return t;
+            }
             if (storage & (FE_S_STATIC | FE_S_TYPEDEF)) {
                 fe_p_unsupported(c, nt, "static members other than integer constants (static constexpr int N = "
                                  "4;) and member typedefs are not supported");
