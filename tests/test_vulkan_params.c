@@ -453,11 +453,31 @@ static void check_fault(const char *src, const char *name, uint32_t width, const
        "succeeds (%s / %s)", name, cvm_status_str(v.after), cvm_status_str(c.after));
 }
 
+/* A trap in a loop's continuing part is refused naming the op. */
+static void test_fault_rejected(void)
+{
+    static const char src[] = ".kernel k\n.reg bool %p\n    loop\n    continuing\n"
+                              "        const.bool %p, 1\n        trap \"x\"\n        break_if %p\n"
+                              "    end\n    return\n.end\n";
+    void *bytes = NULL, *words = NULL;
+    size_t size = 0, wsize = 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_assemble(src, strlen(src), "cont.cbs", &bytes, &size, &d);
+    if (!st)
+        st = cvm_spirv_compile(bytes, size, "k", NULL, &words, &wsize, &d);
+    ok(st == CVM_UNSUPPORTED && strstr(d.message, "'trap' inside the continuing part of a loop"),
+       "a trap in a loop's continuing part is refused naming the op (%s)", d.message);
+    cvm_free_bytes(bytes);
+    cvm_free_bytes(words);
+}
+
 static void test_faults(void)
 {
     check_fault(fault_cbs, "trp", 8, "trap: boom");
     check_fault(fault_cbs, "asrt", 8, "assertion failed: t != n");
     check_fault(trapsync_cbs, "trpsync", 32, "trap: boom");
+    test_fault_rejected();
 }
 
 int main(void)

@@ -399,6 +399,12 @@ static void op_fault(spv_ctx *c, const cvm_bc_insn *in)
 {
     spv_block(c);
     spv_frame *f = NULL;
+    if (top(c)->kind == SPV_F_LOOP && top(c)->continuing) {
+        spv_fail(c, CVM_UNSUPPORTED, "'%s' inside the continuing part of a loop: the faulting "
+                 "unit would leave it as a return does, which cannot be expressed there",
+                 in->op == CVM_OP_TRAP ? "trap" : "assert");
+        return;
+    }
     if (in->op == CVM_OP_ASSERT) {
         uint32_t bad = spv_op1(c, SpvOpLogicalNot, spv_t_bool(c), spv_get(c, in->ops[0]));
         if (!(f = push(c, SPV_F_IF)))
