@@ -185,7 +185,8 @@ cvm_status cvm_vk_run_spirv(cvm_stream *s, const uint32_t *words, size_t count,
 cvm_status cvm_vk_module_init(cvm_module *mod, cvm_diag *diag);
 
 /* vk_print.c */
-/* The record buffer of a launch of a kernel with print sites (layout.nprints > 0). */
+/* The record buffer of a launch of a kernel with print, trap or assert sites (layout.nprints > 0);
+ * `kernel` names it in fault reports. */
 cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_bc_module *bc,
                               const char *kernel, vk_print **out, cvm_diag *diag);
 VkDescriptorBufferInfo cvm_vk_print_info(const vk_print *p);
