@@ -1,7 +1,7 @@
 /*
  * test_cuda_half2.c - __half2 (tests/cuda/half2_vec.cu) and __nv_bfloat162
  * (tests/cuda_bf16/bf162_axpy.cu): paired loads through reinterpret_cast,
- * __hfma2, h2 operators, halves and
+ * __hfma2, h2 operators, __shfl_xor_sync of a pair, halves and
  * float pairs, at several sizes (odd ones leave a scalar tail), bit-exact
  * against a reference here that rounds to half and bfloat16 by its own
  * means (a binary search over the half encodings; bfloat16 by the bits).
@@ -141,9 +141,36 @@ static int t_bf162(run *r, uint32_t np)
     return same_u16(r, "y", got, want, n);
 }
 
+/* the butterfly of 32 lanes, each step rounded to half per element, as the kernel does */
+static int t_warp_sum(run *r, uint32_t np)
+{
+    uint32_t nw = cdiv(np, 32);
+    uint16_t *x = rand_half(r, 2 * (size_t)np), *got = NEW(r, uint16_t, 2 * (size_t)nw);
+    uint16_t *want = NEW(r, uint16_t, 2 * (size_t)nw);
+    arg_buf(r, "in", 4 * (size_t)np, x);
+    cvm_buffer *bo = arg_buf(r, "out", 4 * (size_t)nw, NULL);
+    arg_i32(r, "npairs", (int32_t)np);
+    LAUNCH1(r, cdiv(np, 64), 64);
+    get(r, bo, got, 4 * (size_t)nw);
+    for (uint32_t w = 0; w < nw && !r->why[0]; w++)
+        for (int k = 0; k < 2; k++) {
+            uint16_t v[32], nv[32];
+            for (uint32_t l = 0; l < 32; l++)
+                v[l] = w * 32 + l < np ? x[2 * (w * 32 + l) + (uint32_t)k] : 0;
+            for (uint32_t o = 16; o > 0; o >>= 1) {
+                for (uint32_t l = 0; l < 32; l++)
+                    nv[l] = d2h(h2d(v[l]) + h2d(v[l ^ o]));
+                memcpy(v, nv, sizeof v);
+            }
+            want[2 * w + (uint32_t)k] = v[0];
+        }
+    return same_u16(r, "out", got, want, 2 * (size_t)nw);
+}
+
 static const tcase cases[] = {
     {"half2_vec.cu", "scale_add_h2", t_scale_add, {1, 2, 129, 1000}},
     {"half2_vec.cu", "h2_ops", t_h2_ops, {1, 31, 500}},
+    {"half2_vec.cu", "warp_sum_h2", t_warp_sum, {1, 32, 100, 1000}},
     {"../cuda_bf16/bf162_axpy.cu", "bf162_axpy", t_bf162, {1, 65, 700}},
 };
 

@@ -248,6 +248,18 @@ static bool atomic_call(fe_lower *L, fe_node *call, const char *name, fe_val *ou
 }
 
 /* __shfl_*_sync(mask, v, x[, width]) per the lowering table. */
+/* the shuffled register r of type t, or the pair its bits came from */
+static bool shfl_result(fe_lower *L, fe_type *pair, fe_type *t, int r, fe_val *out)
+{
+    *out = rv(t, r);
+    if (pair) {
+        int p = fe_reg(L, fe_rtype_of(L, pair, 0));
+        fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_tname_of(L, p), p, r);
+        *out = rv(pair, p);
+    }
+    return true;
+}
+
 static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
     const char *kind = strcmp(name, "__shfl_sync") == 0 ? "idx"
@@ -261,6 +273,12 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     L->uses_plane = true;
     fe_val m = mask_arg(L, arg(call, 0));
     fe_val v = fe_rvalue(L, arg(call, 1));
+    fe_type *pair = fe_is_half_pair(v.ty) ? fe_unqual(v.ty) : NULL;
+    if (pair) { /* __half2 / __nv_bfloat162: shuffled as its 32 bits */
+        int b = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "bitcast.u32 %%r%d, %%r%d", b, v.reg);
+        v = rv(fe_ty(TY_U32), b);
+    }
     if (!fe_is_arith(v.ty)) {
         fe_error(L->c, call->tok, CVM_SYNTAX, "%s of a non-scalar value", name);
         return true;
@@ -286,8 +304,7 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     const char *tn = fe_elem_name(t->kind);
     if (w == 32) {
         fe_emit(L, "shfl.%s.%s %%r%d, %%r%d, %%r%d, %%r%d", kind, tn, r, v.reg, x.reg, m.reg);
-        *out = rv(t, r);
-        return true;
+        return shfl_result(L, pair, t, r, out);
     }
     fe_val lane = sreg(L, "unit_pos_plane");
     fe_val wm = wconst ? fe_const_int(L, TY_U32, w - 1) : wrun;
@@ -309,8 +326,7 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_emit(L, "and.u32 %%r%d, %%r%d, %%r%d", src, x.reg, wm.reg);
         fe_emit(L, "or.u32 %%r%d, %%r%d, %%r%d", idx, seg, src);
         fe_emit(L, "shfl.idx.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, idx, m.reg);
-        *out = rv(t, r);
-        return true;
+        return shfl_result(L, pair, t, r, out);
     }
     int s = fe_reg(L, fe_rtype_of(L, t, 0)), bad = fe_reg(L, RT(TY_BOOL, 1, 0));
     fe_emit(L, "shfl.%s.%s %%r%d, %%r%d, %%r%d, %%r%d", kind, tn, s, v.reg, x.reg, m.reg);
@@ -323,8 +339,7 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", bad, q, wv.reg);
     }
     fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, s, bad);
-    *out = rv(t, r);
-    return true;
+    return shfl_result(L, pair, t, r, out);
 }
 
 static bool warp_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)

@@ -1,8 +1,9 @@
 // half2_vec.cu - paired half precision the way llm.c-style kernels use it:
 // __half2 loads through reinterpret_cast, the paired intrinsics (__hfma2,
 // __hsub2 ...), h2 operators, and the conversions between pairs, halves
-// and floats. (__nv_bfloat162: tests/cuda_bf16/bf162_axpy.cu, outside
-// this corpus because the SPIR-V backend has no bf16 type.)
+// and floats, warp shuffles of pairs. (__nv_bfloat162:
+// tests/cuda_bf16/bf162_axpy.cu, outside this corpus because the SPIR-V
+// backend has no bf16 type.)
 #include <cuda_fp16.h>
 
 // out = b * scale + a, two elements per thread; an odd tail done in __half
@@ -33,4 +34,16 @@ __global__ void h2_ops(float *fout, float *fsum, __half2 *mixed, const __half2 *
     mixed[i] = __halves2half2(__high2half(x[i]), __low2half(y[i]));
     float2 d = __half22float2(__hsub2(x[i], y[i]));
     fsum[i] = d.x + d.y;
+}
+
+// per-warp sums of __half2 pairs by a butterfly of __shfl_xor_sync
+// (FasterTransformer's warpReduceSum on half2); lanes past the end add zero
+__global__ void warp_sum_h2(__half2 *out, const __half2 *in, int npairs)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    __half2 v = i < npairs ? in[i] : __float2half2_rn(0.0f);
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffff, v, o);
+    if ((threadIdx.x & 31) == 0 && i < npairs)
+        out[i / 32] = v;
 }
