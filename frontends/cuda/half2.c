@@ -97,6 +97,13 @@ static fe_val pair_op(fe_lower *L, const char *op, fe_val *v, int n)
 fe_val fe_half2_binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at)
 {
     const char *name = op == '+' ? "add" : op == '-' ? "sub" : op == '*' ? "mul" : op == '/' ? "div" : NULL;
+    bool cmp = op == '<' || op == '>' || op == FE_OP2('<', '=') || op == FE_OP2('>', '=') ||
+               op == FE_OP2('=', '=') || op == FE_OP2('!', '=');
+    if (cmp && fe_is_half_pair(a.ty) && fe_is_half_pair(b.ty)) {
+        fe_error(L->c, at, CVM_UNSUPPORTED, "comparisons of paired halves (__half2, __nv_bfloat162) are not "
+                 "supported in kernels; compare the halves (__low2half, __high2half)");
+        return bad(L);
+    }
     if (!name || !fe_is_half_pair(a.ty) || !fe_is_half_pair(b.ty) || a.ty->base->kind != b.ty->base->kind) {
         char s[128], t[128];
         fe_type_str(a.ty, s, sizeof s);
