@@ -218,14 +218,95 @@ static inline unsigned first_lane(uint64_t m)
         lo = lo_, hi = hi_, bits = or_, diff = df_;                                        \
     } while (0)
 
-/* Whether the full plane's addresses are consecutive elements (one block copy). */
-#define CONSECUTIVE(T, step)                                                               \
+/*
+ * Whether the n addresses at a are a[0], a[0] + step, a[0] + 2 step, ...
+ * The expected address is an induction, not a[0] + l * step: AVX2 has no
+ * 64-bit multiply, which kept the loop scalar (~110 instructions per
+ * plane). Called with the default plane width as a constant trip count,
+ * it is a handful of vector instructions.
+ */
+#define CONSECUTIVE_FN(name, T)                                                            \
+    static inline bool name(const uint8_t *ptr, unsigned n, T step)                        \
+    {                                                                                      \
+        const T *a = (const T *)(const void *)ptr;                                         \
+        T bad = 0, e = a[0];                                                               \
+        for (unsigned l = 0; l < n; l++) {                                                 \
+            bad |= a[l] ^ e;                                                               \
+            e += step;                                                                     \
+        }                                                                                  \
+        return bad == 0;                                                                   \
+    }
+CONSECUTIVE_FN(consecutive64, uint64_t)
+CONSECUTIVE_FN(consecutive32, uint32_t)
+#undef CONSECUTIVE_FN
+
+/* The default plane width (cvm_config.plane_width): its loops get a constant trip count. */
+enum { PLANE_W = 32 };
+
+static bool consecutive_lanes(const uint8_t *ptr, bool wide, unsigned nl, unsigned esz)
+{
+    if (wide)
+        return nl == PLANE_W ? consecutive64(ptr, PLANE_W, esz) : consecutive64(ptr, nl, esz);
+    return nl == PLANE_W ? consecutive32(ptr, PLANE_W, esz) : consecutive32(ptr, nl, esz);
+}
+
+/* A plane's block copy; the default plane's sizes are constants, so these
+ * are inline vector moves instead of a libc call. */
+static inline void block_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    switch (n) {
+    case 4 * PLANE_W: memcpy(dst, src, 4 * PLANE_W); break;
+    case 8 * PLANE_W: memcpy(dst, src, 8 * PLANE_W); break;
+    default: memcpy(dst, src, n); break;
+    }
+}
+
+/*
+ * Checked mode: whether every access of `size` bytes from lo to hi (tagged
+ * global addresses, tags in agreement when diff has no tag bits) lies in
+ * the buffer the tag names, aligned (bits: the OR of the addresses) and,
+ * for a store, writable. Exactly the per-lane check_global's conditions,
+ * once for the range.
+ */
+static bool global_range_ok(const cvm_vm_launch *L, uint64_t lo, uint64_t hi, uint64_t bits,
+                            uint64_t diff, size_t size, size_t align, bool load)
+{
+    const uint16_t tag = CVM_VM_PTR_TAG(lo);
+    if (diff >> CVM_VM_PTR_TAG_SHIFT || !tag || (align > 1 && bits % align))
+        return false;
+    lo = CVM_VM_PTR_ADDR(lo), hi = CVM_VM_PTR_ADDR(hi);
+    const cvm_vm_region *r = region_below(L, lo);
+    if (!r || r->tag != tag)
+        r = region_tagged(L, tag);
+    return r && lo >= r->base && hi >= lo && hi - r->base <= r->size &&
+           r->size - (hi - r->base) >= size && (load || r->writable);
+}
+
+/* One element per lane (line 1), active lanes in lane order; addr(l) is the
+ * lane's host address. Stores in lane order keep the per-lane path's
+ * result when lanes overlap. */
+#define LANES_COPY(T, ADDR)                                                                \
     do {                                                                                   \
-        const T *a_ = (const T *)(const void *)ptr;                                        \
-        T bad_ = 0;                                                                        \
-        for (unsigned l = 0; l < nl; l++)                                                  \
-            bad_ |= a_[l] ^ (T)(a_[0] + (T)l * (step));                                    \
-        consecutive = bad_ == 0;                                                           \
+        T *v_ = (T *)(void *)val;                                                          \
+        for (unsigned l = 0; l < nl; l++) {                                                \
+            if (!(act >> l & 1))                                                           \
+                continue;                                                                  \
+            uint8_t *m_ = (ADDR);                                                          \
+            if (load)                                                                      \
+                memcpy(&v_[l], m_, sizeof(T));                                             \
+            else                                                                           \
+                memcpy(m_, &v_[l], sizeof(T));                                             \
+        }                                                                                  \
+    } while (0)
+
+#define LANES_BY_SIZE(ADDR)                                                                \
+    do {                                                                                   \
+        switch (esz) {                                                                     \
+        case 1: LANES_COPY(uint8_t, ADDR); break;                                          \
+        case 2: LANES_COPY(uint16_t, ADDR); break;                                         \
+        case 4: LANES_COPY(uint32_t, ADDR); break;                                         \
+        default: LANES_COPY(uint64_t, ADDR); break;                                        \
+        }                                                                                  \
     } while (0)
 
 /* One lane's element copies between memory at m and the value register. */
@@ -242,10 +323,11 @@ static inline unsigned first_lane(uint64_t m)
  * ld and st without per-lane checks, the common case: every active lane's
  * access lies in the one global buffer its pointer's tag names (or in
  * shared or constant memory), aligned, which is checked once over the
- * lanes' lowest and highest address. Lanes then copy in lane order, or as
- * one block when the full plane's addresses are consecutive. Returns false
- * without touching anything when that does not hold; the per-lane path
- * then runs and reports the fault exactly.
+ * lanes' lowest and highest address (for a full plane of consecutive
+ * addresses, the first and last lane's). Lanes then copy in lane order, or
+ * as one block when the full plane's addresses are consecutive. Returns
+ * false without touching anything when that does not hold; the per-lane
+ * path then runs and reports the fault exactly.
  */
 static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, bool load)
 {
@@ -258,70 +340,56 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
     uint8_t *val = cvm_vm_reg(x, p, load ? in->d : in->b);
     uint64_t lo, hi, bits, diff, mask = UINT64_MAX;
     uint8_t *base = NULL;
-    bool consecutive = false;
+    uint32_t limit = 0;
     if (!act || esz == 0)
         return false;
-    if (global) {
-        if (full && ne == 1) {
-            /* consecutive addresses (the common case) give the facts at once */
-            const uint64_t *a = (const uint64_t *)(const void *)ptr;
-            uint64_t bad = 0, any = 0;
-            for (unsigned l = 0; l < nl; l++) {
-                bad |= a[l] ^ (a[0] + (uint64_t)l * esz);
-                any |= a[l];
-            }
-            consecutive = bad == 0;
-            lo = a[0], hi = a[nl - 1], bits = any, diff = lo ^ hi;
-        }
-        if (!consecutive)
-            ADDR_FACTS(uint64_t);
-        if (L->checked) {
-            const uint16_t tag = CVM_VM_PTR_TAG(lo);
-            if (diff >> CVM_VM_PTR_TAG_SHIFT || !tag || (align > 1 && bits % align))
-                return false;
-            lo = CVM_VM_PTR_ADDR(lo), hi = CVM_VM_PTR_ADDR(hi);
-            const cvm_vm_region *r = region_below(L, lo);
-            if (!r || r->tag != tag)
-                r = region_tagged(L, tag);
-            if (!r || lo < r->base || hi - r->base > r->size || r->size - (hi - r->base) < size ||
-                (!load && !r->writable))
-                return false;
-        }
-        mask = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
-    } else {
-        uint32_t limit;
+    if (!global) {
         if (in->ea == CVM_T_PTR_SHARED)
             limit = x->shared_size, base = x->shared;
         else if (in->ea == CVM_T_PTR_CONST && load)
             limit = L->const_size, base = (uint8_t *)(uintptr_t)L->const_data;
         else
             return false; /* local memory: per unit, the per-lane path */
-        if (full && ne == 1)
-            CONSECUTIVE(uint32_t, esz);
-        if (consecutive) {
-            const uint32_t *a = (const uint32_t *)(const void *)ptr;
-            uint32_t any = 0;
-            for (unsigned l = 0; l < nl; l++)
-                any |= a[l];
-            lo = a[0], hi = a[nl - 1], bits = any;
-        } else {
-            ADDR_FACTS(uint32_t);
-        }
-        (void)diff;
-        if (!base || hi > limit || limit - hi < size || (L->checked && align > 1 && bits % align))
+    }
+    /* consecutive elements: lane 1's address is lane 0's + esz, so the OR
+     * of lanes 0 and 1 tells the alignment of all */
+    const bool consecutive = full && ne == 1 && consecutive_lanes(ptr, global, nl, esz);
+    if (consecutive && global) {
+        const uint64_t *a = (const uint64_t *)(const void *)ptr;
+        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? esz : 0), diff = lo ^ hi;
+    } else if (consecutive) {
+        const uint32_t *a = (const uint32_t *)(const void *)ptr;
+        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? esz : 0), diff = 0;
+    } else if (global) {
+        ADDR_FACTS(uint64_t);
+    } else {
+        ADDR_FACTS(uint32_t);
+    }
+    if (global) {
+        if (L->checked && !global_range_ok(L, lo, hi, bits, diff, size, align, load))
             return false;
-        if (full && ne == 1)
-            CONSECUTIVE(uint32_t, esz);
+        mask = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    } else if (!base || hi < lo || hi > limit || limit - hi < size ||
+               (L->checked && align > 1 && bits % align)) {
+        return false; /* hi < lo: consecutive offsets that wrapped */
     }
 #define LANE_ADDR(l)                                                                       \
     (global ? (uint8_t *)(uintptr_t)(((const uint64_t *)(const void *)ptr)[l] & mask)      \
             : base + ((const uint32_t *)(const void *)ptr)[l])
     if (consecutive) {
-        uint8_t *m = LANE_ADDR(0);
         if (load)
-            memcpy(val, m, (size_t)nl * esz);
+            block_copy(val, LANE_ADDR(0), (size_t)nl * esz);
         else
-            memcpy(m, val, (size_t)nl * esz);
+            block_copy(LANE_ADDR(0), val, (size_t)nl * esz);
+        return true;
+    }
+    if (ne == 1) {
+        const uint64_t *ga = (const uint64_t *)(const void *)ptr;
+        const uint32_t *sa = (const uint32_t *)(const void *)ptr;
+        if (global)
+            LANES_BY_SIZE((uint8_t *)(uintptr_t)(ga[l] & mask));
+        else
+            LANES_BY_SIZE(base + sa[l]);
         return true;
     }
     /* lanes in order, each with all its elements (overlapping stores resolve
@@ -346,10 +414,13 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
     return true;
 }
 
-int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+/* Every ld/st/volatile/atomic access lane by lane, each checked (kept out
+ * of line so the fast path's caller stays small). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int mem_lanes(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
-    if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && fast_access(x, p, in, in->h == CVM_OP_LD))
-        return 0;
     const bool load = in->h == CVM_OP_LD || in->h == CVM_OP_LD_VOLATILE || in->h == CVM_OP_LD_ATOMIC;
     const bool plain = in->h == CVM_OP_LD || in->h == CVM_OP_ST;
     const int order = in->h == CVM_OP_LD_ATOMIC || in->h == CVM_OP_ST_ATOMIC ? mo(in->order)
@@ -386,6 +457,13 @@ int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
         }
     }
     return faulted ? CVM_VM_R_FAULT : 0;
+}
+
+int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && fast_access(x, p, in, in->h == CVM_OP_LD))
+        return 0;
+    return mem_lanes(x, p, in);
 }
 
 /* ---- read-modify-write atomics ---- */
