@@ -211,6 +211,10 @@ typedef struct cvm_vm_exec {
     uint32_t *order;     /* random schedule: plane order of the current pass; else NULL */
     uint64_t rng;        /* random schedule: generator state */
     struct cvm_vm_state *state; /* the worker running this */
+    /* interp_mem.c: regions of this worker's recent quick global accesses,
+     * by tag modulo 4 (a kernel's buffers usually have consecutive tags);
+     * NULL at the start of each launch (copied from the zeroed template) */
+    const cvm_vm_region *recent[4];
 } cvm_vm_exec;
 
 /* Plane run results. */

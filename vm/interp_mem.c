@@ -261,25 +261,41 @@ static inline void block_copy(uint8_t *dst, const uint8_t *src, size_t n)
     }
 }
 
+/* Whether r is the buffer of tag and holds accesses of `size` bytes from lo to hi. */
+static inline bool region_holds(const cvm_vm_region *r, uint16_t tag, uint64_t lo, uint64_t hi,
+                                size_t size, bool load)
+{
+    return r && r->tag == tag && lo >= r->base && hi >= lo && hi - r->base <= r->size &&
+           r->size - (hi - r->base) >= size && (load || r->writable);
+}
+
 /*
  * Checked mode: whether every access of `size` bytes from lo to hi (tagged
  * global addresses, tags in agreement when diff has no tag bits) lies in
  * the buffer the tag names, aligned (bits: the OR of the addresses) and,
  * for a store, writable. Exactly the per-lane check_global's conditions,
- * once for the range.
+ * once for the range. The worker's recent region for the tag is tried
+ * first: live buffers are distinct allocations, so a region with the
+ * pointer's tag that holds the range is the one the per-lane lookup by
+ * address finds.
  */
-static bool global_range_ok(const cvm_vm_launch *L, uint64_t lo, uint64_t hi, uint64_t bits,
+static bool global_range_ok(cvm_vm_exec *x, uint64_t lo, uint64_t hi, uint64_t bits,
                             uint64_t diff, size_t size, size_t align, bool load)
 {
     const uint16_t tag = CVM_VM_PTR_TAG(lo);
     if (diff >> CVM_VM_PTR_TAG_SHIFT || !tag || (align > 1 && bits % align))
         return false;
     lo = CVM_VM_PTR_ADDR(lo), hi = CVM_VM_PTR_ADDR(hi);
-    const cvm_vm_region *r = region_below(L, lo);
+    const cvm_vm_region **slot = &x->recent[tag & 3];
+    if (region_holds(*slot, tag, lo, hi, size, load))
+        return true;
+    const cvm_vm_region *r = region_below(x->L, lo);
     if (!r || r->tag != tag)
-        r = region_tagged(L, tag);
-    return r && lo >= r->base && hi >= lo && hi - r->base <= r->size &&
-           r->size - (hi - r->base) >= size && (load || r->writable);
+        r = region_tagged(x->L, tag);
+    if (!region_holds(r, tag, lo, hi, size, load))
+        return false;
+    *slot = r;
+    return true;
 }
 
 /* One element per lane (line 1), active lanes in lane order; addr(l) is the
@@ -366,7 +382,7 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
         ADDR_FACTS(uint32_t);
     }
     if (global) {
-        if (L->checked && !global_range_ok(L, lo, hi, bits, diff, size, align, load))
+        if (L->checked && !global_range_ok(x, lo, hi, bits, diff, size, align, load))
             return false;
         mask = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
     } else if (!base || hi < lo || hi > limit || limit - hi < size ||
