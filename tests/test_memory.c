@@ -399,6 +399,34 @@ static void test_fault(const char *src, const char *what, int64_t off, const cha
     cvm_buffer_free(b);
 }
 
+/* ---- a full plane of consecutive shared offsets that starts below zero:
+ * units 0..15 read at t*4 - 64, which wraps past 2^32 (the fast path once
+ * checked only the last lane and copied from before the shared area) ---- */
+static const char shared_wrap_src[] =
+    ".kernel wrap\n.param out buffer u32 write\n.shared 256\n"
+    ".reg u32 %t, %v\n.reg i64 %off, %sz, %neg\n.reg ptr.global %po\n.reg ptr.shared %sb, %sp\n"
+    "    sreg.u32 %t, unit_pos.x\n    const.ptr.shared %sb, 0\n    const.i64 %sz, 4\n"
+    "    const.i64 %neg, -64\n    cvt.i64 %off, %t\n    mul.i64 %off, %off, %sz\n"
+    "    add.i64 %off, %off, %neg\n    ptr.add.ptr.shared %sp, %sb, %off\n"
+    "    ld.u32 %v, [%sp]\n    return\n.end\n";
+
+static void test_shared_wrap(void)
+{
+    cvm_buffer *b = kern_buf("out", 32 * 4, NULL);
+    cvm_arg args[] = {kern_arg_buf(b)};
+    cvm_launch_config cfg = kern_cfg(1, 32);
+    cvm_diag d;
+    cvm_status st = kern_exec(shared_wrap_src, "wrap", &cfg, args, 1, &d);
+    ok(st == CVM_FAULT && d.has_fault, "shared offsets below zero in a full plane fault (%s: %s)",
+       cvm_status_str(st), d.message);
+    if (d.has_fault) {
+        is_int(d.fault.unit[0], 0, "shared wrap: lowest faulting unit is 0");
+        is_int(d.fault.count, 16, "shared wrap: units 0..15 fault, 16..31 are in bounds");
+        ok(strstr(d.message, "shared") != NULL, "shared wrap: message names shared memory (%s)", d.message);
+    }
+    cvm_buffer_free(b);
+}
+
 /* ---- buffer views: the kernel sees buffer + offset as its element 0 ---- */
 static const char view_src[] =
     ".kernel view\n.param src buffer u32 read\n.param dst buffer u32 write\n"
@@ -478,6 +506,7 @@ int main(void)
     test_fault(st_fault_src, "out-of-bounds store", 64, "small");
     test_fault(ld_fault_src, "misaligned load", 2, NULL);
     test_fault(st_fault_src, "negative-offset store", -8, NULL);
+    test_shared_wrap();
     test_view();
     test_overflow_into_neighbour();
     kern_close();
