@@ -4,7 +4,8 @@
  * translated for lavapipe's target and checked with spirv-val at the
  * matching environment; kernels rejected by design must be the ones
  * docs/backends.md lists, each with its diagnostic checked. Buffer
- * device address on and off for pointers without a single buffer. Golden checks on disassembly:
+ * device address on and off for pointers without a single buffer. f32 atomic add with and
+ * without the float-add feature. Golden checks on disassembly:
  * NoContraction, barrier scopes, the exited flag.
  */
 #include "../backends/spirv/spv.h"
@@ -534,6 +535,75 @@ static void atomics64(void)
     }
 }
 
+/*
+ * f32 atomic add: with shaderBufferFloat32AtomicAdd the global adds are
+ * OpAtomicFAddEXT (descriptor view, and device addresses when a pointer
+ * selects between buffers), the shared add stays a compare-exchange loop;
+ * without the feature every add is a loop. All validate.
+ */
+static void float_atomics(void)
+{
+    static const char *const src[2] = {
+        ".kernel f\n.param a buffer f32 readwrite\n.shared 16\n.reg f32 %v, %old\n"
+        ".reg ptr.global %p\n.reg ptr.shared %q\n"
+        "    const.f32 %v, 2.0\n    param.ptr.global %p, a, 0\n    const.ptr.shared %q, 0\n"
+        "    atom.add.relaxed.device.f32 %old, [%p], %v\n"
+        "    atom.add.relaxed.cube.f32 %old, [%q], %v\n    return\n.end\n",
+        ".kernel f\n.param a buffer f32 readwrite\n.param b buffer f32 readwrite\n.shared 16\n"
+        ".reg f32 %v, %old\n.reg u32 %t, %z\n.reg bool %c\n.reg ptr.global %p\n.reg ptr.shared %q\n"
+        "    sreg.u32 %t, unit_pos.x\n    const.u32 %z, 0\n    eq.u32 %c, %t, %z\n"
+        "    const.f32 %v, 2.0\n    const.ptr.shared %q, 0\n"
+        "    if %c\n        param.ptr.global %p, a, 0\n    else\n        param.ptr.global %p, b, 0\n"
+        "    end\n    atom.add.relaxed.device.f32 %old, [%p], %v\n"
+        "    atom.add.relaxed.cube.f32 %old, [%q], %v\n    return\n.end\n"};
+    static const char *const how[2] = {"descriptors", "device addresses"};
+    for (int i = 0; i < 2; i++) {
+        void *bytes = NULL;
+        size_t size = 0;
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        if (!ok(cvm_assemble(src[i], strlen(src[i]), "fadd.cbs", &bytes, &size, &d) == CVM_OK,
+                "f32 atomics kernel %d assembles (%s)", i, d.message))
+            continue;
+        for (int feat = 1; feat >= 0; feat--) {
+            cvm_spv_target t = lavapipe();
+            t.float_atomic_add = feat;
+            uint32_t *words = NULL;
+            size_t n = 0;
+            char path[512], tag[32];
+            static dline L[4096];
+            snprintf(tag, sizeof tag, "fadd%d_%d", i, feat);
+            cvm_status st = translate_for(bytes, size, &t, &words, &n, &d);
+            if (!ok(st == CVM_OK && validate(words, n, tag, path, sizeof path),
+                    "f32 atomic add (%s, feature %s) translates and validates (%s)", how[i],
+                    feat ? "on" : "off", st ? d.message : "")) {
+                free(words);
+                continue;
+            }
+            int nl = disassemble(path, L, 4096), fadd = 0, cas = 0;
+            for (int j = 0; j < nl; j++) {
+                fadd += !strcmp(L[j].op, "OpAtomicFAddEXT");
+                cas += !strcmp(L[j].op, "OpAtomicCompareExchange");
+            }
+            int has_cap = 0, has_ext = 0;
+            for (int j = 0; j < nl; j++) {
+                has_cap |= !strcmp(L[j].op, "OpCapability") && !strcmp(L[j].arg[0], "AtomicFloat32AddEXT");
+                has_ext |= !strcmp(L[j].op, "OpExtension") &&
+                           !strcmp(L[j].arg[0], "\"SPV_EXT_shader_atomic_float_add\"");
+            }
+            if (feat)
+                ok(fadd == 1 && cas == 1 && has_cap && has_ext,
+                   "with the feature: one OpAtomicFAddEXT (global) and one CAS loop (shared), "
+                   "capability AtomicFloat32AddEXT, its extension (%d, %d)", fadd, cas);
+            else
+                ok(fadd == 0 && cas == 2 && !has_cap && !has_ext,
+                   "without the feature: both adds are CAS loops (%d, %d)", fadd, cas);
+            free(words);
+        }
+        cvm_free_bytes(bytes);
+    }
+}
+
 int main(void)
 {
     if (!have_tool("spirv-val")) {
@@ -543,6 +613,7 @@ int main(void)
     golden();
     bases();
     atomics64();
+    float_atomics();
     corpus_dir("docs/examples", ".cbs");
     corpus_dir("tests/conformance", ".cbs");
     corpus_dir("tests/cuda", ".cu");

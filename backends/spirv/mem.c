@@ -741,6 +741,47 @@ static void atomic64(spv_ctx *c, const cvm_bc_insn *in, spv_view *v)
     spv_set(c, in->ops[0], r);
 }
 
+/*
+ * Whether f32 atomic add on this view is one OpAtomicFAddEXT: global memory
+ * on a device with shaderBufferFloat32AtomicAdd (SPV_EXT_shader_atomic_float_add).
+ * Shared memory keeps the compare-exchange loop: the instruction needs an
+ * f32 pointer, and the u32 Workgroup array has no second view (logical
+ * pointers cannot be bitcast; aliasing Workgroup variables needs
+ * WorkgroupMemoryExplicitLayoutKHR). Requests the capability.
+ */
+static bool fadd_ok(spv_ctx *c, const spv_view *v)
+{
+    if (!c->t->float_atomic_add || (v->sc != SpvStorageClassStorageBuffer && !is_addr(v)) || v->vec4)
+        return false;
+    spv_cap(c, SpvCapabilityAtomicFloat32AddEXT);
+    c->exts |= SPV_EXT_FLOAT_ADD;
+    return true;
+}
+
+/* An f32 pointer to the word at byte offset/address `off`: through an f32 view of the
+ * binding (descriptor aliasing, as for 64-bit atomics) or the address itself. */
+static uint32_t f32_ptr(spv_ctx *c, spv_view *v, uint32_t off)
+{
+    uint32_t f = spv_t_float(c, 32), u = spv_t_int(c, 32);
+    if (is_addr(v))
+        return addr_ptr(c, spv_t_ptr(c, v->sc, f), off, 4, 0);
+    if (!v->varf32) {
+        uint32_t arr = spv_id(c), s = spv_id(c);
+        SPV_EM(c, &c->types, SpvOpTypeRuntimeArray, arr, f);
+        SPV_EM(c, &c->annot, SpvOpDecorate, arr, SpvDecorationArrayStride, 4);
+        SPV_EM(c, &c->types, SpvOpTypeStruct, s, arr);
+        SPV_EM(c, &c->annot, SpvOpDecorate, s, SpvDecorationBlock);
+        SPV_EM(c, &c->annot, SpvOpMemberDecorate, s, 0, SpvDecorationOffset, 0);
+        v->varf32 = spv_global(c, SpvStorageClassStorageBuffer, s, "buffer_f32");
+        SPV_EM(c, &c->annot, SpvOpDecorate, v->varf32, SpvDecorationDescriptorSet, 0);
+        SPV_EM(c, &c->annot, SpvOpDecorate, v->varf32, SpvDecorationBinding, v->binding);
+    }
+    uint32_t p = spv_id(c), idx = spv_op2(c, SpvOpShiftRightLogical, u, off, spv_c_u32(c, 2));
+    SPV_EM(c, &c->body, SpvOpAccessChain, spv_t_ptr(c, SpvStorageClassStorageBuffer, f), p,
+           v->varf32, spv_c_u32(c, 0), idx);
+    return p;
+}
+
 static void op_atomic(spv_ctx *c, const cvm_bc_insn *in)
 {
     uint32_t d = in->ops[0], a = in->ops[1];
@@ -756,12 +797,13 @@ static void op_atomic(spv_ctx *c, const cvm_bc_insn *in)
                  cvm_bc_elem_size(in->elem));
         return;
     }
-    uint32_t u = spv_t_int(c, 32), p = word_at(c, v, spv_get(c, a), 0);
+    bool fl = in->elem == CVM_T_F32, fadd = fl && in->op == CVM_OP_ATOM_ADD && fadd_ok(c, v);
+    uint32_t u = spv_t_int(c, 32), p = fadd ? 0 : word_at(c, v, spv_get(c, a), 0);
     uint32_t scope = spv_c_u32(c, scope_of(in->scope)), sem = spv_c_u32(c, sem_of(v, in->order));
-    bool fl = in->elem == CVM_T_F32;
-    uint32_t b = spv_get(c, in->ops[2]), bw = fl ? spv_op1(c, SpvOpBitcast, u, b) : b, r = 0, op = 0;
+    uint32_t b = spv_get(c, in->ops[2]), bw = fl && !fadd ? spv_op1(c, SpvOpBitcast, u, b) : b;
+    uint32_t r = 0, op = 0;
     switch (in->op) {
-    case CVM_OP_ATOM_ADD: op = fl ? 0 : SpvOpAtomicIAdd; break;
+    case CVM_OP_ATOM_ADD: op = !fl ? SpvOpAtomicIAdd : fadd ? SpvOpAtomicFAddEXT : 0; break;
     case CVM_OP_ATOM_SUB: op = SpvOpAtomicISub; break;
     case CVM_OP_ATOM_MIN:
         op = fl ? 0 : cvm_bc_elem_is_signed(in->elem) ? SpvOpAtomicSMin : SpvOpAtomicUMin;
@@ -785,6 +827,13 @@ static void op_atomic(spv_ctx *c, const cvm_bc_insn *in)
     default: break; /* inc, dec */
     }
     if (in->op != CVM_OP_ATOM_CAS) {
+        if (op == SpvOpAtomicFAddEXT) { /* on an f32 pointer, the old value as f32 */
+            uint32_t fp = f32_ptr(c, v, spv_get(c, a));
+            r = spv_id(c);
+            SPV_EM(c, &c->body, op, spv_t_float(c, 32), r, fp, scope, sem, b);
+            spv_set(c, d, r);
+            return;
+        }
         if (op) {
             r = spv_id(c);
             SPV_EM(c, &c->body, op, u, r, p, scope, sem, bw);

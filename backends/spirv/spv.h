@@ -18,7 +18,8 @@ typedef struct cvm_spv_target {
     uint32_t subgroup_size;     /* the device's subgroup width (lavapipe: 8) */
     uint32_t plane_width;       /* the launch's plane width (must be supported, see docs) */
     bool f64, f16, int8, int16, int64, int64_atomics;
-    bool float_atomic_add, float_atomic_minmax;
+    bool float_atomic_add;      /* shaderBufferFloat32AtomicAdd: OpAtomicFAddEXT on global memory */
+    bool float_atomic_minmax;
     bool buffer_device_address;
     bool subgroup_size_control; /* VK_EXT_subgroup_size_control: a fixed width is possible */
     bool vulkan_memory_model;

@@ -39,6 +39,7 @@ typedef struct spv_view {
     uint32_t sem;      /* storage-class bit of memory semantics */
     uint32_t binding;  /* storage buffers: the binding in set 0 */
     uint32_t var64;    /* storage buffers: a u64 view of the same binding (64-bit atomics) */
+    uint32_t varf32;   /* storage buffers: an f32 view of the same binding (OpAtomicFAddEXT) */
 } spv_view;
 
 /* A pending escape: a flag that, once set, makes lanes leave up to frame `target`. */

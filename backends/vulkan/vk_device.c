@@ -395,7 +395,10 @@ static bool staging_forced(void) { return env_on("CUBEVM_VK_STAGED"); }
 /* Creates the logical device with every reported feature and the compute queue. */
 static cvm_status create_device(vk_dev *d, cvm_diag *diag)
 {
-    bool atomic_float = has_extension(d->phys, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    /* CUBEVM_VK_NO_FLOAT_ATOMIC (tests): as if the device lacked the extension, so f32
+     * atomic add is a compare-exchange loop */
+    bool atomic_float = !env_on("CUBEVM_VK_NO_FLOAT_ATOMIC") &&
+                        has_extension(d->phys, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     feature_chain c;
     query_features(d, &c, atomic_float);
     if (env_on("CUBEVM_VK_NO_BDA")) {
