@@ -1047,21 +1047,28 @@ fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
     return fe_call_fn(L, call->tok, fn, NULL, vals, n);
 }
 
-/* Calls method `name` of the struct object at obj (LV_MEM); false if it has none. */
-bool fe_call_method(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args, int n,
-                    fe_val *out)
+/* Calls member function `name` of struct st chosen by overload resolution on
+ * the arguments, on *self (NULL for a static member); false if it has none. */
+static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self, const char *name,
+                        fe_val *args, int n, fe_val *out)
 {
-    fe_type *st = obj.ty;
-    if (st->kind != TY_STRUCT || obj.lv != LV_MEM)
-        return false;
     fe_type *types[32] = {0};
     for (int i = 0; i < n && i < 32; i++)
         types[i] = args[i].ty;
     fe_node *m = best_overload(st->methods, name, types, n, true);
     if (!m || !m->body)
         return false;
-    *out = fe_call_fn(L, at, m, &obj, args, n);
+    *out = fe_call_fn(L, at, m, self, args, n);
     return true;
+}
+
+/* Calls method `name` of the struct object at obj (LV_MEM); false if it has none. */
+bool fe_call_method(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args, int n,
+                    fe_val *out)
+{
+    if (obj.ty->kind != TY_STRUCT || obj.lv != LV_MEM)
+        return false;
+    return call_member(L, at, obj.ty, &obj, name, args, n, out);
 }
 
 /* S::name(args): a member function of struct S called without an object
@@ -1069,14 +1076,7 @@ bool fe_call_method(fe_lower *L, const fe_tok *at, fe_val obj, const char *name,
 bool fe_call_static(fe_lower *L, const fe_tok *at, fe_type *st, const char *name, fe_val *args, int n,
                     fe_val *out)
 {
-    fe_type *types[32] = {0};
-    for (int i = 0; i < n && i < 32; i++)
-        types[i] = args[i].ty;
-    fe_node *m = best_overload(st->methods, name, types, n, true);
-    if (!m || !m->body)
-        return false;
-    *out = fe_call_fn(L, at, m, NULL, args, n);
-    return true;
+    return call_member(L, at, st, NULL, name, args, n, out);
 }
 
 /* An overloaded operator: a method of the first operand or a free function. */
