@@ -12,6 +12,7 @@
  */
 #include "../backends/vulkan/vk.h"
 #include "tap.h"
+#include "vk_env.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -419,27 +420,9 @@ static void test_print(void)
 int main(void)
 {
     char tmp[64];
-    setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
-    setenv("XDG_RUNTIME_DIR", "/tmp", 1);
-    snprintf(tmp, sizeof tmp, "/tmp/cvm-test-vkmem.XXXXXX");
-    if (!mkdtemp(tmp)) {
-        printf("1..0 # SKIP cannot create a temporary directory\n");
+    if (!vk_test_env(tmp, sizeof tmp, "vkmem") || !vk_test_open(&vk))
         return 0;
-    }
-    setenv("MESA_SHADER_CACHE_DIR", tmp, 1);
-    setenv("CUBEVM_CACHE_DIR", tmp, 1);
-    setenv("CUBEVM_VK_VALIDATION", "1", 1);
     cvm_diag d;
-    cvm_status st = cvm_device_open("vulkan", NULL, &vk, &d);
-    if (st == CVM_UNAVAILABLE && strstr(d.message, "CUBEVM_VK_VALIDATION")) {
-        skip("the validation layer: %s", d.message);
-        unsetenv("CUBEVM_VK_VALIDATION");
-        st = cvm_device_open("vulkan", NULL, &vk, &d);
-    }
-    if (st != CVM_OK) {
-        printf("1..0 # SKIP vulkan is not available here: %s\n", d.message);
-        return 0;
-    }
     if (cvm_device_open("cpu", NULL, &cpu, &d) != CVM_OK)
         return ok(0, "open cpu (%s)", d.message), done_testing();
     test_symbols();
