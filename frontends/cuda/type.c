@@ -381,6 +381,8 @@ const char *fe_unsupported_name(const char *name, size_t len)
         {"mma_sync", "warp matrix functions (nvcuda::wmma) are not supported in kernels"},
         {"store_matrix_sync", "warp matrix functions (nvcuda::wmma) are not supported in kernels"},
         {"fill_fragment", "warp matrix functions (nvcuda::wmma) are not supported in kernels"},
+        {"atomic_ref", "cuda::atomic_ref is not supported in kernels; use atomicAdd, atomicCAS and the other "
+                       "atomic functions (relaxed, device scope) with __threadfence for ordering"},
         {"clock", "clock() is not supported in kernels (the VM has no cycle counter)"},
         {"clock64", "clock64() is not supported in kernels (the VM has no cycle counter)"},
         {"__nanosleep", "__nanosleep is not supported in kernels"},
