@@ -430,15 +430,6 @@ int main(void)
     test_bda();
     test_no_bda();
     test_print();
-    char first[512];
-    uint32_t msgs = cvm_vk_validation_messages(first, sizeof first);
-    ok(msgs == 0, "the validation layer stayed silent (%u messages; first: %.300s)", msgs,
-       msgs ? first : "none");
-    cvm_device_close(cpu);
-    cvm_device_close(vk);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-    if (system(cmd) != 0)
-        diag("could not remove %s", tmp);
+    vk_test_finish(tmp, cpu, vk);
     return done_testing();
 }

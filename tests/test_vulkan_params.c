@@ -491,15 +491,6 @@ int main(void)
     test_big_params();
     test_big_bda();
     test_faults();
-    char first[512];
-    uint32_t msgs = cvm_vk_validation_messages(first, sizeof first);
-    ok(msgs == 0, "the validation layer stayed silent (%u messages; first: %.300s)", msgs,
-       msgs ? first : "none");
-    cvm_device_close(cpu);
-    cvm_device_close(vk);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
-        diag("could not remove %s", tmpdir);
+    vk_test_finish(tmpdir, cpu, vk);
     return done_testing();
 }

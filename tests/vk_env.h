@@ -1,13 +1,14 @@
 /*
  * vk_env.h - the setup the Vulkan device tests share: lavapipe as the
  * driver, Mesa's shader cache and cubevm's caches in a directory of this
- * run's own, and the Khronos validation layer on where it is installed (a
- * test then checks it stayed silent).
+ * run's own, and the Khronos validation layer on where it is installed
+ * (vk_test_finish checks it stayed silent).
  */
 #ifndef CVM_TEST_VK_ENV_H
 #define CVM_TEST_VK_ENV_H
 
 #include "tap.h"
+#include "../backends/vulkan/vk.h"
 #include "../vm/cubevm.h"
 
 #include <stdio.h>
@@ -49,6 +50,22 @@ static int vk_test_open(cvm_device **vk)
         return 0;
     }
     return 1;
+}
+
+/* The end of a run: the validation layer said nothing, the devices are
+ * closed, then the run's directory goes (Mesa may write to it until then). */
+static void vk_test_finish(const char *dir, cvm_device *cpu, cvm_device *vk)
+{
+    char first[512];
+    uint32_t msgs = cvm_vk_validation_messages(first, sizeof first);
+    ok(msgs == 0, "the validation layer stayed silent (%u messages; first: %.300s)", msgs,
+       msgs ? first : "none");
+    cvm_device_close(cpu);
+    cvm_device_close(vk);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        diag("could not remove %s", dir);
 }
 
 #endif
