@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "numerics.h"
+#include "print_fmt.h"
 
 /* ---- member masks ---- */
 
@@ -216,22 +217,11 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 
 /* ---- conversions ---- */
 
-/* A float element as a double (exact for every float type). */
-static double float_value(unsigned elem, uint64_t b)
-{
-    switch (elem) {
-    case CVM_T_F16: return cvm_n_f16_to_f64((uint16_t)b);
-    case CVM_T_BF16: return cvm_n_bf16_to_f64((uint16_t)b);
-    case CVM_T_F32: return (double)cvm_n_f32_from((uint32_t)b);
-    default: return cvm_n_f64_from(b);
-    }
-}
-
 static uint64_t convert(unsigned to, unsigned from, uint64_t b)
 {
     const unsigned bits = cvm_vm_esz(to) * 8;
     if (cvm_bc_elem_is_float(from)) {
-        double v = float_value(from, b);
+        double v = cvm_float_elem_value(from, b);
         switch (to) {
         case CVM_T_BOOL: return v != 0.0;
         case CVM_T_F16: return cvm_n_f64_to_f16(v);
@@ -290,87 +280,29 @@ void cvm_vm_bitcast(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 /* ---- print ---- */
 
 
-/* Formats one conversion `spec` (a printf spec without length modifier,
- * conversion char last) with the argument's value into out. */
-static int format_arg(cvm_vm_exec *x, cvm_vm_plane *p, unsigned l, const cvm_vm_arg *arg,
-                      char *spec, size_t slen, char *out, size_t cap)
-{
-    char conv = spec[slen - 1];
-    const uint64_t b = cvm_vm_get_bits(cvm_vm_reg(x, p, arg->slot), arg->elem, l);
-    const bool flt = cvm_bc_elem_is_float(arg->elem);
-    const int64_t s = flt ? (int64_t)cvm_n_f64_to_sint(float_value(arg->elem, b), 64)
-                          : cvm_vm_get_int(cvm_vm_reg(x, p, arg->slot), arg->elem, l);
-    const uint64_t u = flt ? (uint64_t)s : b;
-    char f[40];
-    spec[slen - 1] = '\0';
-    switch (conv) {
-    case 'd': case 'i':
-        snprintf(f, sizeof f, "%s%s", spec, PRId64);
-        return snprintf(out, cap, f, s);
-    case 'u': case 'x': case 'X': case 'o':
-        snprintf(f, sizeof f, "%s%s", spec, conv == 'u' ? PRIu64 : conv == 'o' ? PRIo64 : conv == 'x' ? PRIx64 : PRIX64);
-        return snprintf(out, cap, f, u);
-    case 'c':
-        snprintf(f, sizeof f, "%sc", spec);
-        return snprintf(out, cap, f, (int)(unsigned char)u);
-    case 'p':
-        return snprintf(out, cap, "0x%" PRIx64, b);
-    case 's': {
-        size_t max = 0;
-        const char *str = cvm_bc_elem_is_ptr(arg->elem) ? cvm_vm_string_at(x, p, l, arg->elem, b, &max) : NULL;
-        if (!str)
-            return snprintf(out, cap, "(bad string)");
-        size_t n = strnlen(str, max);
-        return snprintf(out, cap, "%.*s", (int)(n > 4096 ? 4096 : n), str);
-    }
-    default: { /* f F e E g G a A */
-        double v = flt ? float_value(arg->elem, b)
-                       : cvm_bc_elem_is_signed(arg->elem) ? (double)s : (double)u;
-        snprintf(f, sizeof f, "%s%c", spec, conv);
-        return snprintf(out, cap, f, v);
-    }
-    }
-}
+/* The print instruction's arguments for lane l (cvm_print_format's ctx). */
+typedef struct {
+    cvm_vm_exec *x;
+    cvm_vm_plane *p;
+    const cvm_vm_arg *args;
+    unsigned l;
+} print_ctx;
 
-/* Formats the print line of lane l into buf (truncated to cap). */
-static size_t format_line(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, unsigned l,
-                          const char *fmt, size_t flen, char *buf, size_t cap)
+/* Formats argument i of lane l: %s reads a string from kernel memory, the
+ * rest is a scalar conversion. */
+static int format_arg(void *ctx, size_t i, char *spec, size_t slen, char *out, size_t cap)
 {
-    const cvm_vm_arg *args = in->ptr;
-    size_t n = 0, next = 0;
-    for (size_t i = 0; i < flen && n + 1 < cap;) {
-        if (fmt[i] != '%') {
-            buf[n++] = fmt[i++];
-            continue;
-        }
-        char spec[32];
-        size_t s = 0, j = i + 1;
-        spec[s++] = '%';
-        while (j < flen && strchr("-+ #0123456789.", fmt[j]) && s < 20)
-            spec[s++] = fmt[j++];
-        while (j < flen && strchr("hlLqjzt", fmt[j]))
-            j++; /* the argument's register type decides the width */
-        if (j >= flen)
-            break;
-        char conv = fmt[j];
-        i = j + 1;
-        if (conv == '%') {
-            buf[n++] = '%';
-            continue;
-        }
-        if (!strchr("diuxXocpsfFeEgGaA", conv) || next >= in->n) {
-            int w = snprintf(buf + n, cap - n, "%s", next >= in->n ? "(missing)" : "(bad format)");
-            n += w > 0 ? (size_t)w : 0;
-            continue;
-        }
-        spec[s++] = conv;
-        spec[s] = '\0';
-        int w = format_arg(x, p, l, &args[next++], spec, s, buf + n, cap - n);
-        n += w > 0 ? (size_t)w : 0;
-    }
-    if (n >= cap)
-        n = cap - 1;
-    return n;
+    const print_ctx *c = ctx;
+    const cvm_vm_arg *arg = &c->args[i];
+    const uint64_t b = cvm_vm_get_bits(cvm_vm_reg(c->x, c->p, arg->slot), arg->elem, c->l);
+    if (spec[slen - 1] != 's')
+        return cvm_print_scalar(arg->elem, b, spec, slen, out, cap);
+    size_t max = 0;
+    const char *str = cvm_bc_elem_is_ptr(arg->elem) ? cvm_vm_string_at(c->x, c->p, c->l, arg->elem, b, &max) : NULL;
+    if (!str)
+        return snprintf(out, cap, "(bad string)");
+    size_t n = strnlen(str, max);
+    return snprintf(out, cap, "%.*s", (int)(n > 4096 ? 4096 : n), str);
 }
 
 int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
@@ -382,7 +314,9 @@ int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     for (unsigned l = 0; l < p->nlanes; l++) {
         if (!(p->active >> l & 1))
             continue;
-        size_t n = format_line(x, p, in, l, str->data, str->len, buf, sizeof buf - 1);
+        print_ctx c = {x, p, in->ptr, l};
+        size_t n = cvm_print_format(str->data, str->len, in->n, "diuxXocpsfFeEgGaA", format_arg, &c, buf,
+                                    sizeof buf - 1);
         if (n == 0 || buf[n - 1] != '\n')
             buf[n++] = '\n';
         if (!cvm_vm_print_text(x, buf, n)) {

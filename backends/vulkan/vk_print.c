@@ -13,7 +13,7 @@
  */
 #include "vk.h"
 
-#include "../../vm/numerics.h"
+#include "../../vm/print_fmt.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -111,97 +111,27 @@ VkDescriptorBufferInfo cvm_vk_print_info(const vk_print *p)
 
 /* ---- formatting ---- */
 
-static double float_of(unsigned elem, uint64_t b)
-{
-    switch (elem) {
-    case CVM_T_F16: return cvm_n_f16_to_f64((uint16_t)b);
-    case CVM_T_BF16: return cvm_n_bf16_to_f64((uint16_t)b);
-    case CVM_T_F32: return (double)cvm_n_f32_from((uint32_t)b);
-    default: return cvm_n_f64_from(b);
-    }
-}
+/* A record being formatted: its site and its words. */
+typedef struct {
+    const cvm_spv_print *site;
+    const uint32_t *r;
+} vk_print_rec;
 
-/* The integer value of bits b of type elem (signed types sign-extended). */
-static int64_t int_of(unsigned elem, uint64_t b)
+/* Formats argument i of record ctx (its bits: two words after the header). */
+static int format_arg(void *ctx, size_t i, char *spec, size_t slen, char *out, size_t cap)
 {
-    unsigned bits = cvm_bc_elem_size(elem) * 8;
-    if (bits >= 64 || !cvm_bc_elem_is_signed(elem))
-        return (int64_t)b;
-    uint64_t m = UINT64_C(1) << (bits - 1);
-    b &= (m << 1) - 1;
-    return (int64_t)((b ^ m) - m);
-}
-
-/* One conversion (spec: flags, width, precision, then the conversion char). */
-static int format_arg(unsigned elem, uint64_t b, char *spec, size_t slen, char *out, size_t cap)
-{
-    char conv = spec[slen - 1], f[40];
-    bool flt = cvm_bc_elem_is_float(elem);
-    int64_t sv = flt ? cvm_n_f64_to_sint(float_of(elem, b), 64) : int_of(elem, b);
-    uint64_t uv = flt ? (uint64_t)sv : b;
-    spec[slen - 1] = '\0';
-    switch (conv) {
-    case 'd': case 'i':
-        snprintf(f, sizeof f, "%s%s", spec, PRId64);
-        return snprintf(out, cap, f, sv);
-    case 'u': case 'x': case 'X': case 'o':
-        snprintf(f, sizeof f, "%s%s", spec,
-                 conv == 'u' ? PRIu64 : conv == 'o' ? PRIo64 : conv == 'x' ? PRIx64 : PRIX64);
-        return snprintf(out, cap, f, uv);
-    case 'c':
-        snprintf(f, sizeof f, "%sc", spec);
-        return snprintf(out, cap, f, (int)(unsigned char)uv);
-    case 'p':
-        return snprintf(out, cap, "0x%" PRIx64, b);
-    default: { /* f F e E g G a A */
-        double v = flt ? float_of(elem, b) : cvm_bc_elem_is_signed(elem) ? (double)sv : (double)uv;
-        snprintf(f, sizeof f, "%s%c", spec, conv);
-        return snprintf(out, cap, f, v);
-    }
-    }
+    const vk_print_rec *c = ctx;
+    const uint32_t *a = c->r + 4 + 2 * i;
+    return cvm_print_scalar(c->site->elems[i], (uint64_t)a[1] << 32 | a[0], spec, slen, out, cap);
 }
 
 /* Formats record r (its site's format and arguments) into buf; returns the length. */
 static size_t format_record(const vk_print *p, const uint32_t *r, char *buf, size_t cap)
 {
-    const cvm_spv_print *site = &p->sites[r[0]];
-    const char *fmt = p->formats[r[0]];
-    size_t flen = p->format_len[r[0]], n = 0, next = 0;
-    for (size_t i = 0; i < flen && n + 1 < cap;) {
-        if (fmt[i] != '%') {
-            buf[n++] = fmt[i++];
-            continue;
-        }
-        char spec[32];
-        size_t s = 0, j = i + 1;
-        spec[s++] = '%';
-        while (j < flen && strchr("-+ #0123456789.", fmt[j]) && s < 20)
-            spec[s++] = fmt[j++];
-        while (j < flen && strchr("hlLqjzt", fmt[j]))
-            j++;
-        if (j >= flen)
-            break;
-        char conv = fmt[j];
-        i = j + 1;
-        if (conv == '%') {
-            buf[n++] = '%';
-            continue;
-        }
-        int w;
-        if (!strchr("diuxXocpfFeEgGaA", conv) || next >= site->nargs) {
-            w = snprintf(buf + n, cap - n, "%s", next >= site->nargs ? "(missing)" : "(bad format)");
-        } else {
-            spec[s++] = conv;
-            spec[s] = '\0';
-            const uint32_t *a = r + 4 + 2 * next;
-            w = format_arg(site->elems[next], (uint64_t)a[1] << 32 | a[0], spec, s, buf + n, cap - n);
-            next++;
-        }
-        n += w > 0 ? (size_t)w : 0;
-        if (n >= cap)
-            n = cap - 1;
-    }
-    return n;
+    vk_print_rec c = {&p->sites[r[0]], r};
+    /* %s is refused when the kernel is translated: no string reaches here */
+    return cvm_print_format(p->formats[r[0]], p->format_len[r[0]], c.site->nargs, "diuxXocpfFeEgGaA", format_arg,
+                            &c, buf, cap);
 }
 
 static int record_cmp(const void *x, const void *y)

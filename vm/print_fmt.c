@@ -1,0 +1,104 @@
+/*
+ * print_fmt.c - printf-style formatting of the `print` instruction for the
+ * CPU and vulkan devices (print_fmt.h).
+ */
+#include "print_fmt.h"
+
+#include "../bytecode/bc.h"
+#include "numerics.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+double cvm_float_elem_value(unsigned elem, uint64_t b)
+{
+    switch (elem) {
+    case CVM_T_F16: return cvm_n_f16_to_f64((uint16_t)b);
+    case CVM_T_BF16: return cvm_n_bf16_to_f64((uint16_t)b);
+    case CVM_T_F32: return (double)cvm_n_f32_from((uint32_t)b);
+    default: return cvm_n_f64_from(b);
+    }
+}
+
+/* The integer value of bits b of type elem (signed types sign-extended). */
+static int64_t int_of(unsigned elem, uint64_t b)
+{
+    unsigned bits = cvm_bc_elem_size(elem) * 8;
+    if (bits >= 64 || !cvm_bc_elem_is_signed(elem))
+        return (int64_t)b;
+    uint64_t m = UINT64_C(1) << (bits - 1);
+    b &= (m << 1) - 1;
+    return (int64_t)((b ^ m) - m);
+}
+
+int cvm_print_scalar(unsigned elem, uint64_t b, char *spec, size_t slen, char *out, size_t cap)
+{
+    char conv = spec[slen - 1], f[40];
+    bool flt = cvm_bc_elem_is_float(elem);
+    int64_t sv = flt ? cvm_n_f64_to_sint(cvm_float_elem_value(elem, b), 64) : int_of(elem, b);
+    uint64_t uv = flt ? (uint64_t)sv : b;
+    spec[slen - 1] = '\0';
+    switch (conv) {
+    case 'd': case 'i':
+        snprintf(f, sizeof f, "%s%s", spec, PRId64);
+        return snprintf(out, cap, f, sv);
+    case 'u': case 'x': case 'X': case 'o':
+        snprintf(f, sizeof f, "%s%s", spec,
+                 conv == 'u' ? PRIu64 : conv == 'o' ? PRIo64 : conv == 'x' ? PRIx64 : PRIX64);
+        return snprintf(out, cap, f, uv);
+    case 'c':
+        snprintf(f, sizeof f, "%sc", spec);
+        return snprintf(out, cap, f, (int)(unsigned char)uv);
+    case 'p':
+        return snprintf(out, cap, "0x%" PRIx64, b);
+    default: { /* f F e E g G a A */
+        double v = flt ? cvm_float_elem_value(elem, b) : cvm_bc_elem_is_signed(elem) ? (double)sv : (double)uv;
+        snprintf(f, sizeof f, "%s%c", spec, conv);
+        return snprintf(out, cap, f, v);
+    }
+    }
+}
+
+size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *convs,
+                        cvm_print_arg_fn arg, void *ctx, char *buf, size_t cap)
+{
+    size_t n = 0, next = 0;
+    if (cap == 0)
+        return 0;
+    for (size_t i = 0; i < flen && n + 1 < cap;) {
+        if (fmt[i] != '%') {
+            buf[n++] = fmt[i++];
+            continue;
+        }
+        char spec[32];
+        size_t s = 0, j = i + 1;
+        spec[s++] = '%';
+        while (j < flen && strchr("-+ #0123456789.", fmt[j]) && s < 20)
+            spec[s++] = fmt[j++];
+        while (j < flen && strchr("hlLqjzt", fmt[j]))
+            j++; /* the argument's type decides the width */
+        if (j >= flen)
+            break;
+        char conv = fmt[j];
+        i = j + 1;
+        if (conv == '%') {
+            buf[n++] = '%';
+            continue;
+        }
+        int w;
+        if (!strchr(convs, conv) || next >= nargs) {
+            w = snprintf(buf + n, cap - n, "%s", next >= nargs ? "(missing)" : "(bad format)");
+        } else {
+            spec[s++] = conv;
+            spec[s] = '\0';
+            w = arg(ctx, next++, spec, s, buf + n, cap - n);
+        }
+        n += w > 0 ? (size_t)w : 0;
+        if (n >= cap)
+            n = cap - 1;
+    }
+    buf[n] = '\0';
+    return n;
+}
