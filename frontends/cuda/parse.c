@@ -2,7 +2,9 @@
  * parse.c - recursive descent from tokens to the AST, for the C++ subset
  * of docs/cuda.md: declarations with CUDA qualifiers, structs, enums,
  * typedef/using, namespaces (flattened), templates (kept as token ranges
- * and re-parsed per instance by fe_instantiate), statements, expressions.
+ * and  re-parsed per instance by fe_instantiate), expressions; statements and
+ * local declarations are in parse_stmt.c, structs and templates in
+ * parse_decl.c, the newer C++ constructs in parse_cxx.c.
  *
  * Names that denote types or constants (typedefs, struct tags, enumerators,
  * template arguments, const integers with constant initializers) live on a
@@ -18,8 +20,6 @@
 
 static fe_node *expr(fe_ctx *c);
 static fe_node *assign(fe_ctx *c);
-static fe_node *stmt(fe_ctx *c);
-static fe_node *compound(fe_ctx *c);
 static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound);
 static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok);
 static void toplevel(fe_ctx *c);
@@ -1101,291 +1101,6 @@ static fe_node *expr(fe_ctx *c)
     return e;
 }
 
-/* ---- declarations inside functions ---- */
-
-static fe_node *initializer(fe_ctx *c)
-{
-    fe_tok *t = peek(c);
-    if (!accept(c, "{"))
-        return assign(c);
-    fe_node *n = new_node(c, N_INITLIST, t);
-    fe_node head = {0}, *tail = &head;
-    while (!c->err && !is(c, "}")) {
-        tail = tail->next = initializer(c);
-        if (!accept(c, ","))
-            break;
-    }
-    expect(c, "}");
-    n->args = head.next;
-    return n;
-}
-
-/* One declaration statement: a list of N_DECL (chained by next) in an N_BLOCK-less list. */
-
-static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
-{
-    fe_node head = {0}, *tail = &head;
-    do {
-        fe_tok *nt = NULL;
-        fe_tok *at = peek(c);
-        fe_type *ty = base ? declarator(c, base, &nt) : declarator(c, fe_ty(TY_VOID), &nt);
-        if (!base && ty->kind != TY_VOID)
-            fe_error(c, at, CVM_SYNTAX, "'auto' needs an initializer of its own type");
-        if (!nt) {
-            if (!c->err)
-                fe_error(c, at, CVM_SYNTAX, "expected a name in the declaration");
-            break;
-        }
-        fe_node *d = new_node(c, N_DECL, nt);
-        d->name = tok_name(c, nt);
-        d->ty = base ? ty : NULL;
-        d->storage = storage;
-        if (!base && ty->is_ref)
-            d->op = '&'; /* auto &x = ...: a reference */
-        if (accept(c, "="))
-            d->a = initializer(c);
-        else if (is(c, "{"))
-            d->a = initializer(c);
-        else if (is(c, "(")) {
-            next(c); /* direct initialization: T x(args) */
-            fe_node *n = new_node(c, N_CAST, nt);
-            n->ty = ty;
-            n->op = 'F';
-            n->args = args_list(c);
-            d->a = n;
-        }
-        if (storage & FE_S_TYPEDEF) {
-            push_tname(c, d->name, ty, false, 0);
-        } else {
-            int64_t v;
-            if (ty && ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v))
-                push_tname(c, d->name, fe_unqual(ty), true, v);
-            else
-                shadow(c, d->name);
-            tail = tail->next = d;
-        }
-    } while (accept(c, ","));
-    expect(c, ";");
-    fe_node *blk = new_node(c, N_BLOCK, head.next ? head.next->tok : peek(c));
-    blk->args = head.next;
-    blk->op = 'D'; /* a declaration group: no scope of its own */
-    return blk;
-}
-
-static bool starts_decl(fe_ctx *c)
-{
-    uint32_t k = 0;
-    while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
-        k += 2; /* cg::thread_block b; */
-    fe_tok *t = peek_at(c, k);
-    if (!is_typename(c, t))
-        return false;
-    /* `T(...)`/`T{...}` is an expression (functional cast); `T x` a declaration */
-    if (lookup(c, t->s, t->len) && (fe_tok_is(peek_at(c, k + 1), "(") || fe_tok_is(peek_at(c, k + 1), "{")))
-        return false;
-    return true;
-}
-
-/* ---- statements ---- */
-
-static fe_node *stmt(fe_ctx *c)
-{
-    skip_attributes(c);
-    fe_tok *t = peek(c);
-    if (t->kind == TK_PRAGMA) {
-        next(c);
-        bool unroll = t->len >= 6 && memcmp(t->s, "unroll", 6) == 0;
-        fe_node *s = stmt(c);
-        if (unroll && (s->kind == N_FOR || s->kind == N_WHILE || s->kind == N_DO))
-            s->pragma_unroll = true;
-        return s;
-    }
-    if (is(c, "{"))
-        return compound(c);
-    if (accept(c, ";"))
-        return new_node(c, N_EMPTY, t);
-    if ((fe_tok_is(t, "namespace") && peek_at(c, 1)->kind == TK_IDENT && fe_tok_is(peek_at(c, 2), "=")) ||
-        (fe_tok_is(t, "using") && fe_tok_is(peek_at(c, 1), "namespace"))) {
-        /* namespace cg = cooperative_groups; using namespace ...: namespaces are not scopes here */
-        while (!c->err && !is(c, ";") && peek(c)->kind != TK_EOF)
-            next(c);
-        expect(c, ";");
-        return new_node(c, N_EMPTY, t);
-    }
-    if (accept(c, "if")) {
-        fe_node *n = new_node(c, N_IF, t);
-        accept(c, "constexpr");
-        expect(c, "(");
-        n->a = expr(c);
-        expect(c, ")");
-        n->b = stmt(c);
-        if (accept(c, "else"))
-            n->c = stmt(c);
-        return n;
-    }
-    if (accept(c, "for")) {
-        fe_node *n = new_node(c, N_FOR, t);
-        fe_tname *saved = c->tnames;
-        expect(c, "(");
-        if (starts_decl(c) && fe_p_range_for_ahead(c)) {
-            fe_p_range_for(c, n);
-            c->tnames = saved;
-            return n;
-        }
-        if (!accept(c, ";")) {
-            if (starts_decl(c)) {
-                unsigned st = 0;
-                fe_type *ty = declspec(c, &st, NULL);
-                n->a = declaration(c, ty, st);
-            } else {
-                n->a = new_node(c, N_EXPR, peek(c));
-                n->a->a = expr(c);
-                expect(c, ";");
-            }
-        }
-        if (!is(c, ";"))
-            n->b = expr(c);
-        expect(c, ";");
-        if (!is(c, ")"))
-            n->c = expr(c);
-        expect(c, ")");
-        n->d = stmt(c);
-        c->tnames = saved;
-        return n;
-    }
-    if (accept(c, "while")) {
-        fe_node *n = new_node(c, N_WHILE, t);
-        expect(c, "(");
-        n->a = expr(c);
-        expect(c, ")");
-        n->d = stmt(c);
-        return n;
-    }
-    if (accept(c, "do")) {
-        fe_node *n = new_node(c, N_DO, t);
-        n->d = stmt(c);
-        expect(c, "while");
-        expect(c, "(");
-        n->a = expr(c);
-        expect(c, ")");
-        expect(c, ";");
-        return n;
-    }
-    if (accept(c, "switch")) {
-        fe_node *n = new_node(c, N_SWITCH, t);
-        expect(c, "(");
-        n->a = expr(c);
-        expect(c, ")");
-        n->d = stmt(c);
-        return n;
-    }
-    if (accept(c, "case")) {
-        fe_node *n = new_node(c, N_CASE, t);
-        n->a = conditional(c);
-        if (accept(c, "...")) /* GNU case ranges */
-            n->b = conditional(c);
-        expect(c, ":");
-        return n;
-    }
-    if (accept(c, "default")) {
-        expect(c, ":");
-        return new_node(c, N_DEFAULT, t);
-    }
-    if (accept(c, "break")) {
-        expect(c, ";");
-        return new_node(c, N_BREAK, t);
-    }
-    if (accept(c, "continue")) {
-        expect(c, ";");
-        return new_node(c, N_CONTINUE, t);
-    }
-    if (accept(c, "return")) {
-        fe_node *n = new_node(c, N_RETURN, t);
-        if (!is(c, ";"))
-            n->a = is(c, "{") ? initializer(c) : expr(c);
-        expect(c, ";");
-        return n;
-    }
-    if (fe_tok_is(t, "goto")) {
-        unsupported(c, t, "goto is not supported in kernels; use structured control flow (break, continue, return)");
-        return new_node(c, N_EMPTY, t);
-    }
-    if (fe_tok_is(t, "try") || fe_tok_is(t, "throw") || fe_tok_is(t, "catch")) {
-        unsupported(c, t, "exceptions are not supported in kernels");
-        return new_node(c, N_EMPTY, t);
-    }
-    if (fe_tok_is(t, "asm") || fe_tok_is(t, "__asm__")) {
-        unsupported(c, t, "inline PTX assembly (asm) is not supported in kernels");
-        return new_node(c, N_EMPTY, t);
-    }
-    if (accept(c, "static_assert")) {
-        fe_node *n = new_node(c, N_STATIC_ASSERT, t);
-        expect(c, "(");
-        n->a = assign(c);
-        if (accept(c, ","))
-            n->b = assign(c);
-        expect(c, ")");
-        expect(c, ";");
-        int64_t v = 0;
-        if (!c->err && fe_const_eval(c, n->a, &v) && !v)
-            fe_error(c, t, CVM_SYNTAX, "static assertion failed%s%s", n->b && n->b->kind == N_STR ? ": " : "",
-                     n->b && n->b->kind == N_STR ? n->b->name : "");
-        return n;
-    }
-    if (fe_tok_is(t, "using") || fe_tok_is(t, "typedef") ||
-        ((fe_tok_is(t, "struct") || fe_tok_is(t, "enum")) && !fe_tok_is(peek_at(c, 2), "*"))) {
-        uint32_t before = c->pos;
-        toplevel(c); /* local type declarations */
-        if (c->pos == before)
-            next(c);
-        return new_node(c, N_EMPTY, t);
-    }
-    if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), ":") && !fe_tok_is(t, "default")) {
-        unsupported(c, t, "labels and goto are not supported in kernels; use structured control flow (break, continue, return)");
-        return new_node(c, N_EMPTY, t);
-    }
-    if (t->kind == TK_IDENT && peek_at(c, 1)->kind == TK_IDENT && !is_typename(c, t) && !lookup(c, t->s, t->len)) {
-        static const char *const kw[] = {"sizeof", "new", "delete", "throw", "return", "typename", "operator",
-                                         "asm", "__asm__", "co_return", "else"};
-        bool keyword = false;
-        for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-            keyword |= fe_tok_is(t, kw[i]);
-        fe_tok *u = peek_at(c, 2);
-        if (!keyword && (fe_tok_is(u, "=") || fe_tok_is(u, ";") || fe_tok_is(u, ",") || fe_tok_is(u, "[") ||
-                         fe_tok_is(u, "("))) {
-            fe_error(c, t, CVM_SYNTAX, "unknown type name '%.*s'", (int)t->len, t->s);
-            return new_node(c, N_EMPTY, t);
-        }
-    }
-    if (starts_decl(c)) {
-        unsigned st = 0;
-        fe_type *ty = declspec(c, &st, NULL);
-        if (st & FE_S_TYPEDEF) {
-            declaration(c, ty, st);
-            return new_node(c, N_EMPTY, t);
-        }
-        return declaration(c, ty, st);
-    }
-    fe_node *n = new_node(c, N_EXPR, t);
-    n->a = expr(c);
-    expect(c, ";");
-    return n;
-}
-
-static fe_node *compound(fe_ctx *c)
-{
-    fe_node *n = new_node(c, N_BLOCK, peek(c));
-    expect(c, "{");
-    fe_tname *saved = c->tnames;
-    fe_node head = {0}, *tail = &head;
-    while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
-        tail = tail->next = stmt(c);
-    expect(c, "}");
-    c->tnames = saved;
-    n->args = head.next;
-    return n;
-}
-
 /* ---- top level ---- */
 
 static void skip_balanced(fe_ctx *c)
@@ -1452,7 +1167,7 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
         } while (!c->err && accept(c, ","));
     }
     if (is(c, "{")) {
-        f->body = compound(c);
+        f->body = fe_p_compound(c);
         if (inits.next && f->body) {
             itail->next = f->body->args;
             f->body->args = inits.next;
@@ -1520,7 +1235,7 @@ static void toplevel(fe_ctx *c)
     }
     if (accept(c, "static_assert")) {
         c->pos--;
-        stmt(c);
+        fe_p_stmt(c);
         return;
     }
     if (fe_tok_is(t, "extern") && peek_at(c, 1)->kind == TK_STR && peek_at(c, 1)->str &&
@@ -1564,9 +1279,9 @@ static void module_decl(fe_ctx *c)
         d->ty = ty;
         d->storage = storage;
         if (accept(c, "="))
-            d->a = initializer(c);
+            d->a = fe_p_initializer(c);
         else if (is(c, "{"))
-            d->a = initializer(c);
+            d->a = fe_p_initializer(c);
         if (storage & FE_S_TYPEDEF) {
             push_tname(c, d->name, ty, false, 0);
         } else {
@@ -1614,9 +1329,7 @@ fe_type *fe_lookup_type(fe_ctx *c, const char *name)
 fe_node *fe_p_new_node(fe_ctx *c, fe_nk kind, fe_tok *tok) { return new_node(c, kind, tok); }
 fe_node *fe_p_new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { return new_bin(c, op, t, a, b); }
 fe_node *fe_p_param_list(fe_ctx *c) { return param_list(c); }
-fe_node *fe_p_compound(fe_ctx *c) { return compound(c); }
 fe_node *fe_p_expr(fe_ctx *c) { return expr(c); }
-fe_node *fe_p_stmt(fe_ctx *c) { return stmt(c); }
 void fe_p_shadow(fe_ctx *c, const char *name) { shadow(c, name); }
 
 fe_tok *fe_p_peek(fe_ctx *c) { return peek(c); }
@@ -1646,6 +1359,10 @@ fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, ui
     return function(c, ret, nt, storage, lb);
 }
 fe_node *fe_p_assign(fe_ctx *c) { return assign(c); }
+fe_node *fe_p_conditional(fe_ctx *c) { return conditional(c); }
+fe_node *fe_p_args_list(fe_ctx *c) { return args_list(c); }
+void fe_p_skip_attributes(fe_ctx *c) { skip_attributes(c); }
+void fe_p_toplevel(fe_ctx *c) { toplevel(c); }
 void fe_p_skip_balanced(fe_ctx *c) { skip_balanced(c); }
 void fe_p_declaration(fe_ctx *c) { module_decl(c); }
 int fe_p_template_args(fe_ctx *c, fe_type **targs, int64_t *tvals) { return template_args(c, targs, tvals); }

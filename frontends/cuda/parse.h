@@ -27,6 +27,10 @@ fe_type *fe_p_declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok);
 fe_type *fe_p_type_name(fe_ctx *c);
 fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb);
 fe_node *fe_p_assign(fe_ctx *c);
+fe_node *fe_p_conditional(fe_ctx *c);
+fe_node *fe_p_args_list(fe_ctx *c);   /* after '(' up to and with ')' */
+void fe_p_skip_attributes(fe_ctx *c);
+void fe_p_toplevel(fe_ctx *c);        /* one module-scope item (also local using/typedef/struct/enum) */
 void fe_p_skip_balanced(fe_ctx *c);
 void fe_p_declaration(fe_ctx *c);
 int fe_p_template_args(fe_ctx *c, fe_type **targs, int64_t *tvals); /* at '<': Name<args>'s count */      /* a module-scope declaration after its linkage */
@@ -36,7 +40,8 @@ fe_node *fe_p_new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b);
 fe_node *fe_p_param_list(fe_ctx *c);
 fe_node *fe_p_compound(fe_ctx *c);
 fe_node *fe_p_expr(fe_ctx *c);
-fe_node *fe_p_stmt(fe_ctx *c);
+fe_node *fe_p_stmt(fe_ctx *c);                /* parse_stmt.c */
+fe_node *fe_p_initializer(fe_ctx *c);         /* parse_stmt.c: = expr or a braced list */
 void fe_p_shadow(fe_ctx *c, const char *name);
 
 /* parse_cxx.c */

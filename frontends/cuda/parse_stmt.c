@@ -1,0 +1,294 @@
+/*
+ * parse_stmt.c - the statements of a function body and the declarations
+ * inside it (locals, their initializers, static and extern __shared__
+ * arrays). Shares parse.c's cursor through parse.h.
+ */
+#include "parse.h"
+
+#include <string.h>
+
+/* ---- declarations inside functions ---- */
+
+fe_node *fe_p_initializer(fe_ctx *c)
+{
+    fe_tok *t = fe_p_peek(c);
+    if (!fe_p_accept(c, "{"))
+        return fe_p_assign(c);
+    fe_node *n = fe_p_new_node(c, N_INITLIST, t);
+    fe_node head = {0}, *tail = &head;
+    while (!c->err && !fe_p_is(c, "}")) {
+        tail = tail->next = fe_p_initializer(c);
+        if (!fe_p_accept(c, ","))
+            break;
+    }
+    fe_p_expect(c, "}");
+    n->args = head.next;
+    return n;
+}
+
+/* One declaration statement: a list of N_DECL (chained by next) in an N_BLOCK-less list. */
+
+static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
+{
+    fe_node head = {0}, *tail = &head;
+    do {
+        fe_tok *nt = NULL;
+        fe_tok *at = fe_p_peek(c);
+        fe_type *ty = base ? fe_p_declarator(c, base, &nt) : fe_p_declarator(c, fe_ty(TY_VOID), &nt);
+        if (!base && ty->kind != TY_VOID)
+            fe_error(c, at, CVM_SYNTAX, "'auto' needs an initializer of its own type");
+        if (!nt) {
+            if (!c->err)
+                fe_error(c, at, CVM_SYNTAX, "expected a name in the declaration");
+            break;
+        }
+        fe_node *d = fe_p_new_node(c, N_DECL, nt);
+        d->name = fe_p_tok_name(c, nt);
+        d->ty = base ? ty : NULL;
+        d->storage = storage;
+        if (!base && ty->is_ref)
+            d->op = '&'; /* auto &x = ...: a reference */
+        if (fe_p_accept(c, "="))
+            d->a = fe_p_initializer(c);
+        else if (fe_p_is(c, "{"))
+            d->a = fe_p_initializer(c);
+        else if (fe_p_is(c, "(")) {
+            fe_p_next(c); /* direct initialization: T x(args) */
+            fe_node *n = fe_p_new_node(c, N_CAST, nt);
+            n->ty = ty;
+            n->op = 'F';
+            n->args = fe_p_args_list(c);
+            d->a = n;
+        }
+        if (storage & FE_S_TYPEDEF) {
+            fe_p_push_tname(c, d->name, ty, false, 0);
+        } else {
+            int64_t v;
+            if (ty && ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v))
+                fe_p_push_tname(c, d->name, fe_unqual(ty), true, v);
+            else
+                fe_p_shadow(c, d->name);
+            tail = tail->next = d;
+        }
+    } while (fe_p_accept(c, ","));
+    fe_p_expect(c, ";");
+    fe_node *blk = fe_p_new_node(c, N_BLOCK, head.next ? head.next->tok : fe_p_peek(c));
+    blk->args = head.next;
+    blk->op = 'D'; /* a declaration group: no scope of its own */
+    return blk;
+}
+
+static bool starts_decl(fe_ctx *c)
+{
+    uint32_t k = 0;
+    while (fe_p_peek_at(c, k)->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, k + 1), "::"))
+        k += 2; /* cg::thread_block b; */
+    fe_tok *t = fe_p_peek_at(c, k);
+    if (!fe_p_is_typename(c, t))
+        return false;
+    /* `T(...)`/`T{...}` is an expression (functional cast); `T x` a declaration */
+    if (fe_p_lookup(c, t->s, t->len) && (fe_tok_is(fe_p_peek_at(c, k + 1), "(") || fe_tok_is(fe_p_peek_at(c, k + 1), "{")))
+        return false;
+    return true;
+}
+
+/* ---- statements ---- */
+
+fe_node *fe_p_stmt(fe_ctx *c)
+{
+    fe_p_skip_attributes(c);
+    fe_tok *t = fe_p_peek(c);
+    if (t->kind == TK_PRAGMA) {
+        fe_p_next(c);
+        bool unroll = t->len >= 6 && memcmp(t->s, "unroll", 6) == 0;
+        fe_node *s = fe_p_stmt(c);
+        if (unroll && (s->kind == N_FOR || s->kind == N_WHILE || s->kind == N_DO))
+            s->pragma_unroll = true;
+        return s;
+    }
+    if (fe_p_is(c, "{"))
+        return fe_p_compound(c);
+    if (fe_p_accept(c, ";"))
+        return fe_p_new_node(c, N_EMPTY, t);
+    if ((fe_tok_is(t, "namespace") && fe_p_peek_at(c, 1)->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, 2), "=")) ||
+        (fe_tok_is(t, "using") && fe_tok_is(fe_p_peek_at(c, 1), "namespace"))) {
+        /* namespace cg = cooperative_groups; using namespace ...: namespaces are not scopes here */
+        while (!c->err && !fe_p_is(c, ";") && fe_p_peek(c)->kind != TK_EOF)
+            fe_p_next(c);
+        fe_p_expect(c, ";");
+        return fe_p_new_node(c, N_EMPTY, t);
+    }
+    if (fe_p_accept(c, "if")) {
+        fe_node *n = fe_p_new_node(c, N_IF, t);
+        fe_p_accept(c, "constexpr");
+        fe_p_expect(c, "(");
+        n->a = fe_p_expr(c);
+        fe_p_expect(c, ")");
+        n->b = fe_p_stmt(c);
+        if (fe_p_accept(c, "else"))
+            n->c = fe_p_stmt(c);
+        return n;
+    }
+    if (fe_p_accept(c, "for")) {
+        fe_node *n = fe_p_new_node(c, N_FOR, t);
+        fe_tname *saved = c->tnames;
+        fe_p_expect(c, "(");
+        if (starts_decl(c) && fe_p_range_for_ahead(c)) {
+            fe_p_range_for(c, n);
+            c->tnames = saved;
+            return n;
+        }
+        if (!fe_p_accept(c, ";")) {
+            if (starts_decl(c)) {
+                unsigned st = 0;
+                fe_type *ty = fe_p_declspec(c, &st, NULL);
+                n->a = declaration(c, ty, st);
+            } else {
+                n->a = fe_p_new_node(c, N_EXPR, fe_p_peek(c));
+                n->a->a = fe_p_expr(c);
+                fe_p_expect(c, ";");
+            }
+        }
+        if (!fe_p_is(c, ";"))
+            n->b = fe_p_expr(c);
+        fe_p_expect(c, ";");
+        if (!fe_p_is(c, ")"))
+            n->c = fe_p_expr(c);
+        fe_p_expect(c, ")");
+        n->d = fe_p_stmt(c);
+        c->tnames = saved;
+        return n;
+    }
+    if (fe_p_accept(c, "while")) {
+        fe_node *n = fe_p_new_node(c, N_WHILE, t);
+        fe_p_expect(c, "(");
+        n->a = fe_p_expr(c);
+        fe_p_expect(c, ")");
+        n->d = fe_p_stmt(c);
+        return n;
+    }
+    if (fe_p_accept(c, "do")) {
+        fe_node *n = fe_p_new_node(c, N_DO, t);
+        n->d = fe_p_stmt(c);
+        fe_p_expect(c, "while");
+        fe_p_expect(c, "(");
+        n->a = fe_p_expr(c);
+        fe_p_expect(c, ")");
+        fe_p_expect(c, ";");
+        return n;
+    }
+    if (fe_p_accept(c, "switch")) {
+        fe_node *n = fe_p_new_node(c, N_SWITCH, t);
+        fe_p_expect(c, "(");
+        n->a = fe_p_expr(c);
+        fe_p_expect(c, ")");
+        n->d = fe_p_stmt(c);
+        return n;
+    }
+    if (fe_p_accept(c, "case")) {
+        fe_node *n = fe_p_new_node(c, N_CASE, t);
+        n->a = fe_p_conditional(c);
+        if (fe_p_accept(c, "...")) /* GNU case ranges */
+            n->b = fe_p_conditional(c);
+        fe_p_expect(c, ":");
+        return n;
+    }
+    if (fe_p_accept(c, "default")) {
+        fe_p_expect(c, ":");
+        return fe_p_new_node(c, N_DEFAULT, t);
+    }
+    if (fe_p_accept(c, "break")) {
+        fe_p_expect(c, ";");
+        return fe_p_new_node(c, N_BREAK, t);
+    }
+    if (fe_p_accept(c, "continue")) {
+        fe_p_expect(c, ";");
+        return fe_p_new_node(c, N_CONTINUE, t);
+    }
+    if (fe_p_accept(c, "return")) {
+        fe_node *n = fe_p_new_node(c, N_RETURN, t);
+        if (!fe_p_is(c, ";"))
+            n->a = fe_p_is(c, "{") ? fe_p_initializer(c) : fe_p_expr(c);
+        fe_p_expect(c, ";");
+        return n;
+    }
+    if (fe_tok_is(t, "goto")) {
+        fe_p_unsupported(c, t, "goto is not supported in kernels; use structured control flow (break, continue, return)");
+        return fe_p_new_node(c, N_EMPTY, t);
+    }
+    if (fe_tok_is(t, "try") || fe_tok_is(t, "throw") || fe_tok_is(t, "catch")) {
+        fe_p_unsupported(c, t, "exceptions are not supported in kernels");
+        return fe_p_new_node(c, N_EMPTY, t);
+    }
+    if (fe_tok_is(t, "asm") || fe_tok_is(t, "__asm__")) {
+        fe_p_unsupported(c, t, "inline PTX assembly (asm) is not supported in kernels");
+        return fe_p_new_node(c, N_EMPTY, t);
+    }
+    if (fe_p_accept(c, "static_assert")) {
+        fe_node *n = fe_p_new_node(c, N_STATIC_ASSERT, t);
+        fe_p_expect(c, "(");
+        n->a = fe_p_assign(c);
+        if (fe_p_accept(c, ","))
+            n->b = fe_p_assign(c);
+        fe_p_expect(c, ")");
+        fe_p_expect(c, ";");
+        int64_t v = 0;
+        if (!c->err && fe_const_eval(c, n->a, &v) && !v)
+            fe_error(c, t, CVM_SYNTAX, "static assertion failed%s%s", n->b && n->b->kind == N_STR ? ": " : "",
+                     n->b && n->b->kind == N_STR ? n->b->name : "");
+        return n;
+    }
+    if (fe_tok_is(t, "using") || fe_tok_is(t, "typedef") ||
+        ((fe_tok_is(t, "struct") || fe_tok_is(t, "enum")) && !fe_tok_is(fe_p_peek_at(c, 2), "*"))) {
+        uint32_t before = c->pos;
+        fe_p_toplevel(c); /* local type declarations */
+        if (c->pos == before)
+            fe_p_next(c);
+        return fe_p_new_node(c, N_EMPTY, t);
+    }
+    if (t->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, 1), ":") && !fe_tok_is(t, "default")) {
+        fe_p_unsupported(c, t, "labels and goto are not supported in kernels; use structured control flow (break, continue, return)");
+        return fe_p_new_node(c, N_EMPTY, t);
+    }
+    if (t->kind == TK_IDENT && fe_p_peek_at(c, 1)->kind == TK_IDENT && !fe_p_is_typename(c, t) && !fe_p_lookup(c, t->s, t->len)) {
+        static const char *const kw[] = {"sizeof", "new", "delete", "throw", "return", "typename", "operator",
+                                         "asm", "__asm__", "co_return", "else"};
+        bool keyword = false;
+        for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+            keyword |= fe_tok_is(t, kw[i]);
+        fe_tok *u = fe_p_peek_at(c, 2);
+        if (!keyword && (fe_tok_is(u, "=") || fe_tok_is(u, ";") || fe_tok_is(u, ",") || fe_tok_is(u, "[") ||
+                         fe_tok_is(u, "("))) {
+            fe_error(c, t, CVM_SYNTAX, "unknown type name '%.*s'", (int)t->len, t->s);
+            return fe_p_new_node(c, N_EMPTY, t);
+        }
+    }
+    if (starts_decl(c)) {
+        unsigned st = 0;
+        fe_type *ty = fe_p_declspec(c, &st, NULL);
+        if (st & FE_S_TYPEDEF) {
+            declaration(c, ty, st);
+            return fe_p_new_node(c, N_EMPTY, t);
+        }
+        return declaration(c, ty, st);
+    }
+    fe_node *n = fe_p_new_node(c, N_EXPR, t);
+    n->a = fe_p_expr(c);
+    fe_p_expect(c, ";");
+    return n;
+}
+
+fe_node *fe_p_compound(fe_ctx *c)
+{
+    fe_node *n = fe_p_new_node(c, N_BLOCK, fe_p_peek(c));
+    fe_p_expect(c, "{");
+    fe_tname *saved = c->tnames;
+    fe_node head = {0}, *tail = &head;
+    while (!c->err && !fe_p_is(c, "}") && fe_p_peek(c)->kind != TK_EOF)
+        tail = tail->next = fe_p_stmt(c);
+    fe_p_expect(c, "}");
+    c->tnames = saved;
+    n->args = head.next;
+    return n;
+}
+
