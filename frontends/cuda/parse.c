@@ -2,7 +2,7 @@
  * parse.c - recursive descent from tokens to the AST, for the C++ subset
  * of docs/cuda.md: declarations with CUDA qualifiers, structs, enums,
  * typedef/using, namespaces (flattened), templates (kept as token ranges
- * and  re-parsed per instance by fe_instantiate), expressions; statements and
+ * and re-parsed per instance by fe_instantiate), expressions; statements and
  * local declarations are in parse_stmt.c, structs and templates in
  * parse_decl.c, the newer C++ constructs in parse_cxx.c.
  *
