@@ -55,16 +55,6 @@ static const char sym_cbs[] =
     "    return\n"
     ".end\n";
 
-static cvm_status load(cvm_device *dev, const char *src, cvm_module **m, cvm_diag *d)
-{
-    void *bytes = NULL;
-    size_t size = 0;
-    cvm_status st = cvm_assemble(src, strlen(src), "test.cbs", &bytes, &size, d);
-    st = st ? st : cvm_module_load(dev, bytes, size, m, d);
-    cvm_free_bytes(bytes);
-    return st;
-}
-
 enum { SYM_UNITS = 3 * 64 };
 
 /*
@@ -78,7 +68,7 @@ static cvm_status run_syms(cvm_device *dev, uint32_t *out, uint32_t *after, cvm_
     const cvm_kernel *k = NULL;
     cvm_buffer *bo = NULL;
     cvm_stream *s = cvm_device_stream(dev);
-    cvm_status st = load(dev, sym_cbs, &m, d);
+    cvm_status st = vk_test_load(dev, sym_cbs, &m, d);
     st = st ? st : cvm_kernel_get(m, "syms", &k, d);
     st = st ? st : cvm_buffer_create(dev, SYM_UNITS * 4, "out", &bo, d);
     cvm_arg a = {CVM_ARG_BUFFER, bo, 0, NULL, 0};
@@ -205,7 +195,7 @@ static cvm_status run_bda(cvm_device *dev, uint32_t *a, uint32_t *b, uint32_t *o
     cvm_buffer *ba = NULL, *bb = NULL, *bo = NULL;
     cvm_stream *s = cvm_device_stream(dev);
     size_t na = (BDA_OFF + BDA_UNITS / 2) * 4, nb = BDA_UNITS / 2 * 4;
-    cvm_status st = load(dev, bda_cbs, &m, d);
+    cvm_status st = vk_test_load(dev, bda_cbs, &m, d);
     st = st ? st : cvm_kernel_get(m, "bdamix", &k, d);
     st = st ? st : cvm_buffer_create(dev, na, "a", &ba, d);
     st = st ? st : cvm_buffer_create(dev, nb, "b", &bb, d);
@@ -339,7 +329,7 @@ static char *run_print(cvm_device *dev, const char *name, uint32_t grid, uint32_
     const cvm_kernel *k = NULL;
     cvm_stream *s = cvm_device_stream(dev);
     char *text = NULL;
-    *st = load(dev, print_cbs, &m, d);
+    *st = vk_test_load(dev, print_cbs, &m, d);
     *st = *st ? *st : cvm_kernel_get(m, name, &k, d);
     cvm_launch_config cfg = {{grid, 1, 1}, {block, 1, 1}, 0, 0, 0, 0, 0, 0};
     *st = *st ? *st : cvm_launch(s, k, &cfg, NULL, 0, d);

@@ -97,16 +97,6 @@ static const char bigbda_cbs[] =
     "    return\n"
     ".end\n";
 
-static cvm_status load(cvm_device *dev, const char *src, cvm_module **m, cvm_diag *d)
-{
-    void *bytes = NULL;
-    size_t size = 0;
-    cvm_status st = cvm_assemble(src, strlen(src), "test.cbs", &bytes, &size, d);
-    st = st ? st : cvm_module_load(dev, bytes, size, m, d);
-    cvm_free_bytes(bytes);
-    return st;
-}
-
 enum { BIG_UNITS = 2 * 32 };
 
 static void big_struct(uint8_t *s)
@@ -124,7 +114,7 @@ static cvm_status run_big(cvm_device *dev, uint32_t *out, cvm_diag *d)
     uint8_t sb[200];
     uint32_t kv = 11;
     big_struct(sb);
-    cvm_status st = load(dev, big_cbs, &m, d);
+    cvm_status st = vk_test_load(dev, big_cbs, &m, d);
     st = st ? st : cvm_kernel_get(m, "big", &k, d);
     st = st ? st : cvm_buffer_create(dev, BIG_UNITS * 16, "out", &bo, d);
     cvm_arg a[3] = {{CVM_ARG_BYTES, NULL, 0, sb, sizeof sb},
@@ -200,7 +190,7 @@ static cvm_status run_bigbda(cvm_device *dev, uint32_t *out, cvm_diag *d)
     cvm_stream *s = cvm_device_stream(dev);
     uint8_t sb[200];
     big_struct(sb);
-    cvm_status st = load(dev, bigbda_cbs, &m, d);
+    cvm_status st = vk_test_load(dev, bigbda_cbs, &m, d);
     st = st ? st : cvm_kernel_get(m, "bigbda", &k, d);
     st = st ? st : cvm_buffer_create(dev, BIG_UNITS * 2, "a", &ba, d);
     st = st ? st : cvm_buffer_create(dev, BIG_UNITS * 2, "b", &bb, d);
@@ -389,7 +379,7 @@ static void run_fault(cvm_device *dev, const char *src, const char *name, uint32
     cvm_diag d;
     uint32_t n = 37;
     memset(r, 0, sizeof *r);
-    cvm_status st = load(dev, src, &m, &d);
+    cvm_status st = vk_test_load(dev, src, &m, &d);
     st = st ? st : cvm_kernel_get(m, name, &k, &d);
     st = st ? st : cvm_buffer_create(dev, FAULT_UNITS * 4, "out", &bo, &d);
     cvm_arg a[2] = {{CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BUFFER, bo, 0, NULL, 0}};

@@ -52,6 +52,17 @@ static int vk_test_open(cvm_device **vk)
     return 1;
 }
 
+/* Assembles .cbs text src and loads it on dev. */
+static cvm_status vk_test_load(cvm_device *dev, const char *src, cvm_module **m, cvm_diag *d)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_status st = cvm_assemble(src, strlen(src), "test.cbs", &bytes, &size, d);
+    st = st ? st : cvm_module_load(dev, bytes, size, m, d);
+    cvm_free_bytes(bytes);
+    return st;
+}
+
 /* The end of a run: the validation layer said nothing, the devices are
  * closed, then the run's directory goes (Mesa may write to it until then). */
 static void vk_test_finish(const char *dir, cvm_device *cpu, cvm_device *vk)
