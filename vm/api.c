@@ -297,6 +297,7 @@ static void cpu_close(cvm_device *dev)
     /* Leftovers are released rather than leaked. */
     cvm_vm_device_release_all(dev);
     cvm_vm_pool_free(dev->pool);
+    cvm_vm_op_cache_free(dev);
     while (dev->streams) {
         cvm_stream *s = dev->streams;
         dev->streams = s->next;
@@ -347,6 +348,7 @@ void cvm_vm_buffer_link(cvm_buffer *b)
     /* Tags 1..65535, reused after wrapping; 0 means "no provenance". */
     dev->last_tag = (uint16_t)(dev->last_tag == UINT16_MAX ? 1 : dev->last_tag + 1);
     b->tag = dev->last_tag;
+    dev->buffers_gen++;
     b->prev = NULL;
     b->next = dev->buffers;
     if (dev->buffers)
@@ -366,6 +368,7 @@ void cvm_vm_buffer_unlink(cvm_buffer *buf)
     if (buf->next)
         buf->next->prev = buf->prev;
     buf->prev = buf->next = NULL;
+    dev->buffers_gen++;
     pthread_mutex_unlock(&dev->lock);
 }
 
@@ -418,11 +421,11 @@ static cvm_status check_range(const cvm_stream *s, const cvm_buffer *buf, size_t
     return CVM_OK;
 }
 
-/* A buffer operation for the queue; NULL when out of memory. */
+/* A buffer operation for the queue (with `extra` bytes); NULL when out of memory. */
 static cvm_vm_op *new_op(cvm_stream *s, cvm_vm_opkind kind, cvm_buffer *dst, size_t dst_off,
-                         size_t size)
+                         size_t size, size_t extra)
 {
-    cvm_vm_op *op = cvm_vm_dev_alloc(s->dev, sizeof *op);
+    cvm_vm_op *op = cvm_vm_op_new(s->dev, extra);
     if (op) {
         op->kind = kind;
         op->stream = s;
@@ -436,14 +439,10 @@ static cvm_vm_op *new_op(cvm_stream *s, cvm_vm_opkind kind, cvm_buffer *dst, siz
 static cvm_status cpu_buffer_write(cvm_stream *s, cvm_buffer *buf, size_t offset,
                                    const void *src, size_t size, cvm_diag *diag)
 {
-    cvm_vm_op *op = new_op(s, CVM_VM_OP_WRITE, buf, offset, size);
-    if (op)
-        op->staged = cvm_vm_dev_alloc(s->dev, size);
-    if (!op || !op->staged) {
-        if (op)
-            cvm_vm_op_release(s->dev, op);
+    cvm_vm_op *op = new_op(s, CVM_VM_OP_WRITE, buf, offset, size, size);
+    if (!op)
         return cvm_vm_oom(s->dev, diag, "staging a buffer write", size);
-    }
+    op->staged = cvm_vm_op_extra(op);
     memcpy(op->staged, src, size);
     cvm_vm_pool_submit(s->dev->pool, op);
     return CVM_OK;
@@ -460,7 +459,7 @@ static cvm_status cpu_buffer_read(cvm_stream *s, const cvm_buffer *buf, size_t o
 static cvm_status cpu_buffer_fill(cvm_stream *s, cvm_buffer *buf, size_t offset, size_t size,
                                   uint8_t byte, cvm_diag *diag)
 {
-    cvm_vm_op *op = new_op(s, CVM_VM_OP_FILL, buf, offset, size);
+    cvm_vm_op *op = new_op(s, CVM_VM_OP_FILL, buf, offset, size, 0);
     if (!op)
         return cvm_vm_oom(s->dev, diag, "queueing a buffer fill", sizeof *op);
     op->byte = byte;
@@ -472,7 +471,7 @@ static cvm_status cpu_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_off
                                   const cvm_buffer *src, size_t src_offset, size_t size,
                                   cvm_diag *diag)
 {
-    cvm_vm_op *op = new_op(s, CVM_VM_OP_COPY, dst, dst_offset, size);
+    cvm_vm_op *op = new_op(s, CVM_VM_OP_COPY, dst, dst_offset, size, 0);
     if (!op)
         return cvm_vm_oom(s->dev, diag, "queueing a buffer copy", sizeof *op);
     op->src = (cvm_buffer *)src; /* read only; non-const for the use count */

@@ -49,14 +49,21 @@ struct cvm_buffer {
 typedef enum cvm_vm_opkind { CVM_VM_OP_LAUNCH, CVM_VM_OP_WRITE, CVM_VM_OP_COPY,
                              CVM_VM_OP_FILL } cvm_vm_opkind;
 
+/*
+ * One allocation holds the record and everything it points to (staged
+ * bytes, parameters, offsets, buffer list, the run record); blocks of the
+ * common size are kept for reuse (cvm_device.spare_ops), so a launch or a
+ * buffer operation usually allocates nothing.
+ */
 typedef struct cvm_vm_op {
     cvm_vm_opkind kind;
     struct cvm_vm_op *next;
+    size_t block;            /* bytes of the allocation that starts with this record */
     cvm_stream *stream;
     cvm_buffer *dst, *src;   /* write/copy/fill (each holds a use) */
     size_t dst_off, src_off, size;
     uint8_t byte;
-    uint8_t *staged;         /* write: the host bytes, copied at enqueue */
+    uint8_t *staged;         /* write: the host bytes, copied at enqueue (in the block) */
     /* launch */
     const cvm_kernel *kernel;
     cvm_vm_launch L;
@@ -67,8 +74,9 @@ typedef struct cvm_vm_op {
     size_t noffsets;
     cvm_buffer **bufs;       /* buffer arguments (each holds a use) */
     uint32_t nbufs;
-    cvm_vm_region *regions;  /* built when the launch starts */
-    uint32_t nregions;
+    uint8_t *arena;          /* room in the block for the run record (L.alloc) */
+    size_t arena_size;
+    bool arena_used;         /* atomic */
 } cvm_vm_op;
 
 struct cvm_stream {
@@ -112,9 +120,17 @@ struct cvm_device {
     cvm_stream stream;     /* the default stream */
     cvm_buffer *buffers;
     uint16_t last_tag;     /* the last buffer tag handed out (guarded by lock) */
+    uint64_t buffers_gen;  /* counts changes of the buffer list (guarded by lock) */
     cvm_module *modules;
     cvm_stream *streams;   /* created streams */
     cvm_vm_pool *pool;     /* the workers and the queues */
+    /* cpu, guarded by the pool lock: */
+    cvm_vm_op *spare_ops;  /* released operation blocks kept for reuse */
+    uint32_t nspare;
+    cvm_vm_region *regions;/* every live buffer by address, for checked mode; rebuilt */
+    uint32_t nregions;     /* when a launch starts after the buffer list changed */
+    uint32_t cap_regions;
+    uint64_t regions_gen;  /* buffers_gen when it was built; valid while regions != NULL */
     const cvm_vm_profile *profile;
     uint8_t schedule;      /* CVM_VM_SCHED_* */
     uint64_t seed;
@@ -171,10 +187,18 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
 cvm_status cvm_vm_check_args(const cvm_stream *s, const cvm_bc_module *bc,
                              const cvm_bc_kernel *bk, const cvm_arg *args, uint32_t nargs,
                              uint32_t *offsets, size_t *out_bytes, cvm_diag *diag);
-/* api_launch.c: the pool's hooks for launch operations. */
-/* Builds the launch's region table when it starts (the pool lock is held). */
+/* api_launch.c: operation records. A zeroed record with `extra` bytes for the
+ * caller at op_extra(op) (64-byte aligned); NULL when out of memory. */
+cvm_vm_op *cvm_vm_op_new(cvm_device *dev, size_t extra);
+uint8_t *cvm_vm_op_extra(cvm_vm_op *op);
+/* Releases what the operation holds except buffer uses (the pool drops those);
+ * `locked`: the caller holds the pool lock, so the block may be kept for reuse. */
+void cvm_vm_op_release(cvm_device *dev, cvm_vm_op *op, bool locked);
+/* Frees the blocks kept for reuse and the region table (device close). */
+void cvm_vm_op_cache_free(cvm_device *dev);
+/* api_launch.c: the pool's hook for launch operations. Points the launch at
+ * the device's region table, rebuilt first if the buffer list changed (the
+ * pool lock is held and no launch is active). */
 cvm_status cvm_vm_launch_prepare(cvm_vm_op *op, cvm_diag *diag);
-/* Releases what the operation holds except buffer uses (the pool drops those). */
-void cvm_vm_op_release(cvm_device *dev, cvm_vm_op *op);
 
 #endif /* CVM_VM_API_H */

@@ -2,8 +2,9 @@
  * api_launch.c - the cpu device's launch: checks a launch against the
  * kernel, the device's target profile (vm/profile.c) and its memory limit,
  * packs the parameter bytes, and queues it for the worker pool (vm/pool.c),
- * which calls back here to build the region table that checked mode uses
- * to name buffers when the launch starts.
+ * which calls back here to refresh the region table that checked mode uses
+ * to name buffers when the launch starts. Operation records (also the
+ * buffer operations of vm/api.c) come from here: one block each, recycled.
  */
 #include "api.h"
 
@@ -64,6 +65,19 @@ static const char *kind_name(unsigned kind)
     return "?";
 }
 
+/* Where parameter p goes in the packed bytes when `off` bytes precede it; returns its end. */
+static size_t place(const cvm_bc_param *p, size_t off, uint32_t *at)
+{
+    uint32_t size = p->kind == CVM_PARAM_BUFFER ? 8 : p->size;
+    uint32_t align = p->align ? p->align : 1;
+    if (p->kind == CVM_PARAM_BUFFER && align < 8)
+        align = 8;
+    off = (off + align - 1) & ~(size_t)(align - 1);
+    if (at)
+        *at = (uint32_t)off;
+    return off + size;
+}
+
 cvm_status cvm_vm_check_args(const cvm_stream *s, const cvm_bc_module *bc,
                              const cvm_bc_kernel *bk, const cvm_arg *args, uint32_t nargs,
                              uint32_t *offsets, size_t *out_bytes, cvm_diag *diag)
@@ -77,7 +91,6 @@ cvm_status cvm_vm_check_args(const cvm_stream *s, const cvm_bc_module *bc,
         const cvm_bc_param *p = &bk->params[i];
         const cvm_arg *a = &args[i];
         const char *pname = cvm_bc_str(bc, p->name);
-        uint32_t size = p->kind == CVM_PARAM_BUFFER ? 8 : p->size;
         if (p->kind == CVM_PARAM_BUFFER) {
             if (a->kind != CVM_ARG_BUFFER || !a->buffer)
                 return cvm_diag_set(diag, CVM_TYPE_MISMATCH,
@@ -102,12 +115,7 @@ cvm_status cvm_vm_check_args(const cvm_stream *s, const cvm_bc_module *bc,
                                     "kernel '%s' parameter %u '%s' takes %u bytes, got %zu",
                                     kname, i, pname, p->size, a->size);
         }
-        uint32_t align = p->align ? p->align : 1;
-        if (p->kind == CVM_PARAM_BUFFER && align < 8)
-            align = 8;
-        off = (off + align - 1) & ~(size_t)(align - 1);
-        offsets[i] = (uint32_t)off;
-        off += size;
+        off = place(p, off, &offsets[i]);
     }
     *out_bytes = off;
     return CVM_OK;
@@ -119,49 +127,125 @@ static int region_cmp(const void *a, const void *b)
     return x->base < y->base ? -1 : x->base > y->base;
 }
 
-/* Every live buffer (including module globals), sorted by address. */
-static cvm_status build_regions(cvm_device *dev, cvm_vm_region **out, uint32_t *out_n,
-                                cvm_diag *diag)
+/* Every live buffer (including module globals), sorted by address, into the device's table. */
+static cvm_status build_regions(cvm_device *dev, cvm_diag *diag)
 {
-    cvm_status st = CVM_OK;
-    pthread_mutex_lock(&dev->lock);
     uint32_t n = 0;
     for (cvm_buffer *b = dev->buffers; b; b = b->next)
         n++;
-    cvm_vm_region *r = cvm_vm_dev_alloc(dev, (size_t)n * sizeof *r);
-    if (!r) {
-        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory building the region table");
-        goto done;
+    if (!dev->regions || n > dev->cap_regions) {
+        uint32_t cap = n > 16 ? n + n / 2 : 16;
+        cvm_vm_region *r = cvm_vm_dev_alloc(dev, (size_t)cap * sizeof *r);
+        if (!r)
+            return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory building the region table");
+        if (dev->regions)
+            cvm_vm_dev_free(dev, dev->regions, (size_t)dev->cap_regions * sizeof *r);
+        dev->regions = r;
+        dev->cap_regions = cap;
     }
     uint32_t i = 0;
     for (cvm_buffer *b = dev->buffers; b; b = b->next, i++)
-        r[i] = (cvm_vm_region){(uintptr_t)b->data, b->size, b->name, b->writable, b->tag};
-    qsort(r, n, sizeof *r, region_cmp);
-    *out = r;
-    *out_n = n;
-done:
-    pthread_mutex_unlock(&dev->lock);
-    return st;
+        dev->regions[i] = (cvm_vm_region){(uintptr_t)b->data, b->size, b->name, b->writable, b->tag};
+    qsort(dev->regions, n, sizeof *dev->regions, region_cmp);
+    dev->nregions = n;
+    dev->regions_gen = dev->buffers_gen;
+    return CVM_OK;
 }
 
 cvm_status cvm_vm_launch_prepare(cvm_vm_op *op, cvm_diag *diag)
 {
-    cvm_status st = build_regions(op->stream->dev, &op->regions, &op->nregions, diag);
-    op->L.regions = op->regions;
-    op->L.nregions = op->nregions;
+    cvm_device *dev = op->stream->dev;
+    cvm_status st = CVM_OK;
+    pthread_mutex_lock(&dev->lock);
+    if (!dev->regions || dev->regions_gen != dev->buffers_gen)
+        st = build_regions(dev, diag);
+    pthread_mutex_unlock(&dev->lock);
+    op->L.regions = dev->regions;
+    op->L.nregions = st == CVM_OK ? dev->nregions : 0;
     return st;
 }
 
-void cvm_vm_op_release(cvm_device *dev, cvm_vm_op *op)
+/* ---- operation records ---- */
+
+/* The block size kept for reuse: the record, the run record and common arguments. */
+#define OP_BLOCK 3072u
+#define OP_SPARE_MAX 8u
+#define OP_HEAD ((sizeof(cvm_vm_op) + 63) / 64 * 64)
+
+uint8_t *cvm_vm_op_extra(cvm_vm_op *op) { return (uint8_t *)op + OP_HEAD; }
+
+cvm_vm_op *cvm_vm_op_new(cvm_device *dev, size_t extra)
 {
-    if (op->staged)
-        cvm_vm_dev_free(dev, op->staged, op->size);
+    cvm_vm_op *op = NULL;
+    size_t block = OP_HEAD + extra;
+    if (extra > SIZE_MAX - OP_HEAD)
+        return NULL;
+    if (block <= OP_BLOCK) {
+        block = OP_BLOCK;
+        cvm_vm_pool_lock(dev->pool);
+        op = dev->spare_ops;
+        if (op) {
+            dev->spare_ops = op->next;
+            dev->nspare--;
+        }
+        cvm_vm_pool_unlock(dev->pool);
+    }
+    /* Not zeroed as a whole: each user writes its part of the extra bytes. */
+    if (!op && !(op = cvm_vm_mem_alloc(&dev->mem, NULL, 0, block)))
+        return NULL;
+    memset(op, 0, sizeof *op);
+    op->block = block;
+    return op;
+}
+
+void cvm_vm_op_release(cvm_device *dev, cvm_vm_op *op, bool locked)
+{
     cvm_vm_run_free(op->run);
-    cvm_vm_dev_free(dev, op->regions, (size_t)op->nregions * sizeof *op->regions);
-    cvm_vm_dev_free(dev, op->params, op->param_bytes);
-    cvm_vm_dev_free(dev, op->offsets, op->noffsets * sizeof *op->offsets);
-    cvm_vm_dev_free(dev, op->bufs, (op->nbufs ? op->nbufs : 1) * sizeof *op->bufs);
-    cvm_vm_dev_free(dev, op, sizeof *op);
+    if (locked && op->block == OP_BLOCK && dev->nspare < OP_SPARE_MAX) {
+        op->next = dev->spare_ops;
+        dev->spare_ops = op;
+        dev->nspare++;
+        return;
+    }
+    cvm_vm_mem_alloc(&dev->mem, op, op->block, 0);
+}
+
+void cvm_vm_op_cache_free(cvm_device *dev)
+{
+    while (dev->spare_ops) {
+        cvm_vm_op *op = dev->spare_ops;
+        dev->spare_ops = op->next;
+        cvm_vm_mem_alloc(&dev->mem, op, op->block, 0);
+    }
+    dev->nspare = 0;
+    if (dev->regions)
+        cvm_vm_dev_free(dev, dev->regions, (size_t)dev->cap_regions * sizeof *dev->regions);
+    dev->regions = NULL;
+    dev->nregions = dev->cap_regions = 0;
+}
+
+/* The launch's allocator (L.alloc): the run record lives in the operation's block when it fits. */
+static void *op_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    cvm_vm_op *op = user;
+    cvm_mem *mem = &op->stream->dev->mem;
+    if (ptr && ptr == op->arena) {
+        if (new_size <= op->arena_size) {
+            if (new_size == 0)
+                __atomic_store_n(&op->arena_used, false, __ATOMIC_RELEASE);
+            return new_size ? ptr : NULL;
+        }
+        void *n = cvm_vm_mem_alloc(mem, NULL, 0, new_size);
+        if (n) {
+            memcpy(n, ptr, old_size);
+            __atomic_store_n(&op->arena_used, false, __ATOMIC_RELEASE);
+        }
+        return n;
+    }
+    if (!ptr && new_size && new_size <= op->arena_size &&
+        !__atomic_exchange_n(&op->arena_used, true, __ATOMIC_ACQUIRE))
+        return op->arena;
+    return cvm_vm_mem_alloc(mem, ptr, old_size, new_size);
 }
 
 /* (register files + local x units + shared) x workers against the memory limit. */
@@ -183,22 +267,10 @@ static cvm_status check_memory(const cvm_device *dev, const cvm_vm_op *op, cvm_d
 }
 
 /* Copies the argument bytes and buffer uses into the operation. */
-static cvm_status pack(cvm_vm_op *op, const cvm_bc_kernel *bk, const cvm_arg *args,
-                       cvm_diag *diag)
+static void pack(cvm_vm_op *op, const cvm_bc_kernel *bk, const cvm_arg *args)
 {
-    cvm_device *dev = op->stream->dev;
     uint32_t nbufs = 0;
-    for (uint32_t i = 0; i < bk->nparams; i++)
-        nbufs += bk->params[i].kind == CVM_PARAM_BUFFER;
-    op->params = cvm_vm_dev_alloc(dev, op->param_bytes);
-    op->bufs = cvm_vm_dev_alloc(dev, (nbufs ? nbufs : 1) * sizeof *op->bufs);
-    if (!op->params || !op->bufs) {
-        cvm_vm_dev_free(dev, op->bufs, (nbufs ? nbufs : 1) * sizeof *op->bufs);
-        op->bufs = NULL;
-        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory packing launch parameters");
-    }
-    op->nbufs = nbufs;
-    nbufs = 0;
+    memset(op->params, 0, op->param_bytes); /* padding between parameters */
     for (uint32_t i = 0; i < bk->nparams; i++) {
         if (bk->params[i].kind == CVM_PARAM_BUFFER) {
             uint64_t addr = CVM_VM_PTR_MAKE((uintptr_t)(args[i].buffer->data + args[i].offset),
@@ -209,7 +281,37 @@ static cvm_status pack(cvm_vm_op *op, const cvm_bc_kernel *bk, const cvm_arg *ar
             memcpy(op->params + op->offsets[i], args[i].bytes, args[i].size);
         }
     }
-    return CVM_OK;
+}
+
+/* Room for the run record in a launch's block (interp.c's cvm_vm_run, with slack). */
+#define OP_ARENA 1536u
+
+/* A launch record for kernel bk: run room, offsets, buffer list and parameter bytes in one block. */
+static cvm_vm_op *new_launch(cvm_device *dev, const cvm_bc_kernel *bk)
+{
+    uint32_t nbufs = 0;
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < bk->nparams; i++) {
+        nbufs += bk->params[i].kind == CVM_PARAM_BUFFER;
+        bytes = place(&bk->params[i], bytes, NULL);
+    }
+    size_t noffsets = bk->nparams ? bk->nparams : 1;
+    size_t at_offsets = OP_ARENA, at_bufs = (at_offsets + noffsets * 4 + 7) / 8 * 8;
+    size_t at_params = (at_bufs + (size_t)nbufs * sizeof(cvm_buffer *) + 15) / 16 * 16;
+    cvm_vm_op *op = cvm_vm_op_new(dev, at_params + bytes);
+    if (!op)
+        return NULL;
+    uint8_t *x = cvm_vm_op_extra(op);
+    op->kind = CVM_VM_OP_LAUNCH;
+    op->arena = x;
+    op->arena_size = OP_ARENA;
+    op->offsets = (uint32_t *)(void *)(x + at_offsets);
+    op->noffsets = noffsets;
+    op->bufs = (cvm_buffer **)(void *)(x + at_bufs);
+    op->nbufs = nbufs;
+    op->params = x + at_params;
+    op->param_bytes = bytes;
+    return op;
 }
 
 /* The interpreter's view of the launch (regions come when it starts). */
@@ -232,8 +334,8 @@ static void describe(cvm_vm_op *op, const cvm_launch_config *cfg, const cvm_vm_s
         .step_budget = cfg->step_budget,
         .timeout_s = cfg->timeout_s,
         .checked = !cfg->unchecked,
-        .alloc = cvm_vm_mem_alloc,
-        .alloc_user = &dev->mem,
+        .alloc = op_alloc,
+        .alloc_user = op,
         .print_out = &op->stream->out,
         .schedule = dev->schedule,
         .seed = dev->seed,
@@ -256,22 +358,15 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
         return st;
     if (cfg->timeout_s < 0 || cfg->timeout_s != cfg->timeout_s)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "timeout must be >= 0 seconds");
-    cvm_vm_op *op = cvm_vm_dev_alloc(dev, sizeof *op);
+    cvm_vm_op *op = new_launch(dev, bk);
     if (!op)
         return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory queueing a launch");
-    op->kind = CVM_VM_OP_LAUNCH;
     op->stream = s;
     op->kernel = k;
-    op->noffsets = bk->nparams ? bk->nparams : 1;
-    op->offsets = cvm_vm_dev_alloc(dev, op->noffsets * sizeof *op->offsets);
-    if (!op->offsets) {
-        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory checking launch arguments");
+    size_t bytes = 0;
+    if ((st = cvm_vm_check_args(s, bc, bk, args, arg_count, op->offsets, &bytes, diag)))
         goto fail;
-    }
-    if ((st = cvm_vm_check_args(s, bc, bk, args, arg_count, op->offsets, &op->param_bytes,
-                                diag)) ||
-        (st = pack(op, bk, args, diag)))
-        goto fail;
+    pack(op, bk, args);
     describe(op, cfg, &sh);
     uint32_t workers = dev->schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
     if ((st = cvm_vm_run_new(k->mod->prog, &op->L, workers, &op->run, diag)) ||
@@ -282,6 +377,6 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
         memset(diag, 0, sizeof *diag);
     return CVM_OK;
 fail:
-    cvm_vm_op_release(dev, op);
+    cvm_vm_op_release(dev, op, false);
     return st;
 }

@@ -6,6 +6,22 @@
  * by the run's atomic counter (vm/interp.c). The states are grown only
  * while no launch is active, by the thread that starts the next launch,
  * so workers never allocate.
+ *
+ * Waking a sleeping thread costs a futex call, an interrupt to its core
+ * and, on a busy machine, a wait for the scheduler; a one-cube launch runs
+ * in a microsecond. So small work is not announced: a launch of one cube,
+ * or a buffer operation of at most SMALL_BYTES, waits in its queue for the
+ * next thread that looks for work, which is a worker that is awake anyway
+ * or the host thread when it waits for it (sync, read, map, output,
+ * destroy, close) and runs it itself. Such work needs one thread, the
+ * host's wait is the first moment anyone can observe it, and the public
+ * API promises completion by the waits only; what is given up is overlap
+ * of a long one-cube kernel with what the host does before it waits.
+ * Larger work wakes one worker when queued, and a launch of several cubes
+ * wakes the others when it starts; a queue longer than QUIET_MAX wakes a
+ * worker whatever it holds, so a host that never waits does not pile up
+ * work and memory. Workers and waiting hosts sleep on separate conditions:
+ * finishing work wakes only the hosts that wait.
  */
 #include "pool.h"
 
@@ -16,10 +32,19 @@ typedef struct worker_arg {
     uint32_t slot;
 } worker_arg;
 
+/* Buffer operations up to this size run on whichever thread waits for them. */
+#define SMALL_BYTES (64u << 10)
+/* Beyond this many queued operations a worker is woken even for small ones,
+ * so a host that queues without waiting does not pile up work and memory. */
+#define QUIET_MAX 16u
+
 struct cvm_vm_pool {
     cvm_device *dev;
     pthread_mutex_t lock;
-    pthread_cond_t cond;     /* broadcast whenever work arrives or finishes */
+    pthread_cond_t work;     /* workers sleep here until work that wants them arrives */
+    pthread_cond_t done;     /* waiting hosts sleep here until an operation completes */
+    uint32_t sleeping;       /* workers waiting on `work` */
+    uint32_t waiting;        /* hosts waiting on `done` */
     uint32_t nthreads;
     uint32_t started;        /* threads actually running */
     pthread_t *threads;
@@ -62,9 +87,30 @@ static void complete(cvm_vm_pool *p, cvm_vm_op *op)
     drop_use(op->src);
     for (uint32_t i = 0; i < op->nbufs; i++)
         drop_use(op->bufs[i]);
-    cvm_vm_op_release(p->dev, op);
+    cvm_vm_op_release(p->dev, op, true);
     p->pending--;
-    pthread_cond_broadcast(&p->cond);
+    if (p->waiting)
+        pthread_cond_broadcast(&p->done);
+}
+
+static uint64_t cube_count(const cvm_vm_op *op)
+{
+    return (uint64_t)op->L.grid[0] * op->L.grid[1] * op->L.grid[2];
+}
+
+/* Work that one thread does in about the time it takes to wake another. */
+static bool is_small(const cvm_vm_op *op)
+{
+    return op->kind == CVM_VM_OP_LAUNCH ? cube_count(op) <= 1 : op->size <= SMALL_BYTES;
+}
+
+static void wake_workers(cvm_vm_pool *p, uint64_t n)
+{
+    if (n >= p->sleeping)
+        pthread_cond_broadcast(&p->work);
+    else
+        for (uint64_t i = 0; i < n; i++)
+            pthread_cond_signal(&p->work);
 }
 
 static void run_buffer_op(const cvm_vm_op *op)
@@ -110,7 +156,10 @@ static void start_launch(cvm_vm_pool *p, cvm_vm_op *op)
     }
     cvm_vm_run_begin(op->run);
     p->active = op;
-    pthread_cond_broadcast(&p->cond);
+    /* The starting thread takes the first cubes; the others go to sleeping workers. */
+    uint64_t others = cube_count(op) - 1;
+    if (others && p->sleeping)
+        wake_workers(p, others);
 }
 
 static void finish_launch(cvm_vm_pool *p)
@@ -125,14 +174,24 @@ static void finish_launch(cvm_vm_pool *p)
     complete(p, op);
 }
 
+static cvm_stream *next_stream(cvm_device *dev, cvm_stream *s)
+{
+    return s == &dev->stream ? dev->streams : s->next;
+}
+
+static bool startable(const cvm_vm_pool *p, const cvm_stream *s)
+{
+    return !s->busy && s->head && !(s->head->kind == CVM_VM_OP_LAUNCH && p->active);
+}
+
 /* The oldest operation of a stream that may start now, taken off its queue. */
 static cvm_vm_op *take(cvm_vm_pool *p)
 {
     cvm_device *dev = p->dev;
-    for (cvm_stream *s = &dev->stream; s; s = s == &dev->stream ? dev->streams : s->next) {
-        cvm_vm_op *op = s->head;
-        if (s->busy || !op || (op->kind == CVM_VM_OP_LAUNCH && p->active))
+    for (cvm_stream *s = &dev->stream; s; s = next_stream(dev, s)) {
+        if (!startable(p, s))
             continue;
+        cvm_vm_op *op = s->head;
         s->head = op->next;
         if (!s->head)
             s->tail = NULL;
@@ -140,6 +199,16 @@ static cvm_vm_op *take(cvm_vm_pool *p)
         return op;
     }
     return NULL;
+}
+
+/* An operation could start now (any, or only one that wants a worker). */
+static bool can_start(const cvm_vm_pool *p, bool any)
+{
+    const cvm_device *dev = p->dev;
+    for (cvm_stream *s = (cvm_stream *)&dev->stream; s; s = next_stream(p->dev, s))
+        if (startable(p, s) && (any || !is_small(s->head)))
+            return true;
+    return false;
 }
 
 /* One step of work with state `slot`; called and returns with the lock held. */
@@ -175,29 +244,50 @@ static void *worker_main(void *arg)
     worker_arg *w = arg;
     cvm_vm_pool *p = w->pool;
     pthread_mutex_lock(&p->lock);
-    while (!p->stop)
-        if (!work_once(p, w->slot))
-            pthread_cond_wait(&p->cond, &p->lock);
+    while (!p->stop) {
+        if (work_once(p, w->slot))
+            continue;
+        p->sleeping++;
+        pthread_cond_wait(&p->work, &p->lock);
+        p->sleeping--;
+    }
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
-/* Waits until done(arg) holds, executing work with the host's state when it is free. */
+/*
+ * Waits until done(arg) holds, executing work with the host's state while
+ * it holds it. Work this thread cannot do while another host holds that
+ * state goes to a worker; work that wants a worker and is left when this
+ * thread leaves (a launch of another stream that could not start while
+ * this one's ran) gets one.
+ */
 static void wait_until(cvm_vm_pool *p, bool (*done)(cvm_vm_pool *, void *), void *arg)
 {
+    bool held = false;
     pthread_mutex_lock(&p->lock);
     while (!done(p, arg)) {
-        if (!p->helper_busy) {
-            p->helper_busy = true;
-            bool did = work_once(p, p->nthreads);
-            p->helper_busy = false;
-            if (did) {
-                pthread_cond_broadcast(&p->cond); /* the host state is free again */
+        if (!p->helper_busy || held) {
+            p->helper_busy = held = true;
+            if (work_once(p, p->nthreads))
                 continue;
-            }
+            p->helper_busy = held = false;
+            if (p->waiting)
+                pthread_cond_broadcast(&p->done); /* the host state is free again */
+        } else if (p->sleeping && can_start(p, true)) {
+            wake_workers(p, 1);
         }
-        pthread_cond_wait(&p->cond, &p->lock);
+        p->waiting++;
+        pthread_cond_wait(&p->done, &p->lock);
+        p->waiting--;
     }
+    if (held) {
+        p->helper_busy = false;
+        if (p->waiting)
+            pthread_cond_broadcast(&p->done);
+    }
+    if (p->sleeping && can_start(p, false))
+        wake_workers(p, 1);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -241,7 +331,8 @@ void cvm_vm_pool_submit(cvm_vm_pool *p, cvm_vm_op *op)
         s->head = op;
     s->tail = op;
     p->pending++;
-    pthread_cond_broadcast(&p->cond);
+    if (p->sleeping && (!is_small(op) || p->pending > QUIET_MAX))
+        wake_workers(p, 1);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -249,7 +340,7 @@ static void stop_threads(cvm_vm_pool *p)
 {
     pthread_mutex_lock(&p->lock);
     p->stop = true;
-    pthread_cond_broadcast(&p->cond);
+    pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->lock);
     for (uint32_t i = 0; i < p->started; i++)
         pthread_join(p->threads[i], NULL);
@@ -270,7 +361,8 @@ void cvm_vm_pool_free(cvm_vm_pool *p)
     cvm_vm_dev_free(dev, p->states, (p->nthreads + 1) * sizeof *p->states);
     cvm_vm_dev_free(dev, p->threads, p->nthreads * sizeof *p->threads);
     cvm_vm_dev_free(dev, p->args, p->nthreads * sizeof *p->args);
-    pthread_cond_destroy(&p->cond);
+    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->work);
     pthread_mutex_destroy(&p->lock);
     cvm_vm_dev_free(dev, p, sizeof *p);
 }
@@ -287,7 +379,13 @@ cvm_status cvm_vm_pool_new(cvm_device *dev, uint32_t threads, cvm_vm_pool **out,
         cvm_vm_dev_free(dev, p, sizeof *p);
         return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the worker pool's lock");
     }
-    if (pthread_cond_init(&p->cond, NULL) != 0) {
+    if (pthread_cond_init(&p->work, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        cvm_vm_dev_free(dev, p, sizeof *p);
+        return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the worker pool's condition");
+    }
+    if (pthread_cond_init(&p->done, NULL) != 0) {
+        pthread_cond_destroy(&p->work);
         pthread_mutex_destroy(&p->lock);
         cvm_vm_dev_free(dev, p, sizeof *p);
         return cvm_diag_set(diag, CVM_INTERNAL, "cannot create the worker pool's condition");
