@@ -77,7 +77,7 @@ $(BUILD)/obj/backends/vulkan/volk_unit.o: CFLAGS_ALL += -Wno-pedantic
 # vm/isa.c picks one at start. Everything else targets the compiler's
 # default, baseline x86-64: never -march=native in what is installed.
 ISA ?= on
-ISA_SRC := vm/interp_run.c vm/interp_mem.c vm/interp_plane.c
+ISA_SRC := vm/interp_run.c vm/interp_mem.c vm/interp_plane.c vm/interp_lockstep.c
 ISA_LEVELS :=
 ifeq ($(ISA),on)
 ifneq ($(findstring x86_64,$(shell $(CC) -dumpmachine)),)

@@ -785,9 +785,13 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
     kp->code[n].h = CVM_VM_H_FINISH;
     zero_ranges(&dc);
     kp->max_depth = 1;
-    for (uint32_t pc = 0; pc < n; pc++)
+    kp->lockstep = true;
+    for (uint32_t pc = 0; pc < n; pc++) {
         if (kp->code[pc].h == CVM_OP_END && kp->code[pc].aux + 1 > kp->max_depth)
             kp->max_depth = kp->code[pc].aux + 1;
+        /* print lines would interleave between planes differently */
+        kp->lockstep &= kp->code[pc].h != CVM_OP_PRINT;
+    }
     if (prog->ver) /* chains are proven from verified code only */
         st = fuse(prog, kp, diag);
 fail:

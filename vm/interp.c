@@ -15,6 +15,7 @@
  * single worker would report, whatever the number of workers.
  */
 #include "interp.h"
+#include "isa.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -180,6 +181,16 @@ static void shuffle_planes(cvm_vm_exec *x)
     }
 }
 
+/* Every plane is runnable at the same pc: they can run in lockstep. */
+static bool in_step(const cvm_vm_exec *x)
+{
+    const uint32_t pc = x->planes[0].pc;
+    for (uint32_t i = 0; i < x->nplanes; i++)
+        if (x->planes[i].state != CVM_VM_RUNNABLE || x->planes[i].pc != pc)
+            return false;
+    return true;
+}
+
 /* Runs one cube to completion, a fault or a stop. */
 static void run_cube(cvm_vm_exec *x)
 {
@@ -188,7 +199,15 @@ static void run_cube(cvm_vm_exec *x)
         bool ran = false, left = false;
         if (x->order)
             shuffle_planes(x);
-        for (uint32_t k = 0; k < x->nplanes; k++) {
+        const bool lockstep = x->lockstep && !x->stopping && in_step(x);
+        if (lockstep) {
+            ran = true;
+            cvm_vm_run_lockstep(x);
+            if (x->fault.has && x->fault.status != CVM_FAULT)
+                return; /* timeout or out of memory: stop now */
+            release_sync(x);
+        }
+        for (uint32_t k = 0; k < x->nplanes && !lockstep; k++) {
             uint32_t i = x->order ? x->order[k] : k;
             cvm_vm_plane *q = &x->planes[i];
             if (q->state != CVM_VM_RUNNABLE)
@@ -408,6 +427,9 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     x->shared_size = (uint32_t)shared;
     x->local_bytes = k->local_bytes;
     x->step_limit = L->step_budget ? L->step_budget : UINT64_MAX;
+    x->lockstep = x->kp->lockstep && x->W == 32 && x->units % 32 == 0 && x->nplanes > 1 &&
+                  !L->step_budget && L->schedule == CVM_VM_SCHED_PARALLEL &&
+                  cvm_vm_lockstep_allowed();
     run->planes = sizeof(cvm_vm_plane) * x->nplanes;
     run->stacks = sizeof(cvm_vm_frame) * x->nplanes * x->kp->max_depth;
     run->regs = (size_t)regs;

@@ -125,6 +125,10 @@ typedef struct cvm_vm_kprog {
     uint32_t *zero;
     uint32_t nzero, zero_cap;
     bool zero_all;
+    /* The planes of a cube may run in lockstep (interp_lockstep.c): no
+     * instruction whose observable order between planes would change
+     * (print). */
+    bool lockstep;
 } cvm_vm_kprog;
 
 struct cvm_vm_program {
@@ -215,6 +219,13 @@ typedef struct cvm_vm_exec {
      * by tag modulo 4 (a kernel's buffers usually have consecutive tags);
      * NULL at the start of each launch (copied from the zeroed template) */
     const cvm_vm_region *recent[4];
+    /* Lockstep execution of the cube's planes applies to this launch
+     * (interp.c plan: plane width 32, full planes, no step budget, the
+     * parallel schedule, kp->lockstep). */
+    bool lockstep;
+    /* cvm_vm_run_plane executes one instruction (of the fast code) and
+     * returns CVM_VM_R_YIELD, unless the instruction itself ends the slice. */
+    bool one_step;
 } cvm_vm_exec;
 
 /* Plane run results. */
@@ -236,11 +247,13 @@ enum { CVM_VM_R_YIELD, CVM_VM_R_WAIT, CVM_VM_R_DONE, CVM_VM_R_FAULT, CVM_VM_R_ST
 #define cvm_vm_run_plane CVM_ISA_CAT(cvm_vm_run_plane, CVM_ISA_SUFFIX)
 #define cvm_vm_mem CVM_ISA_CAT(cvm_vm_mem, CVM_ISA_SUFFIX)
 #define cvm_vm_atomic CVM_ISA_CAT(cvm_vm_atomic, CVM_ISA_SUFFIX)
+#define cvm_vm_mem_cube CVM_ISA_CAT(cvm_vm_mem_cube, CVM_ISA_SUFFIX)
 #define cvm_vm_string_at CVM_ISA_CAT(cvm_vm_string_at, CVM_ISA_SUFFIX)
 #define cvm_vm_plane_op CVM_ISA_CAT(cvm_vm_plane_op, CVM_ISA_SUFFIX)
 #define cvm_vm_cvt CVM_ISA_CAT(cvm_vm_cvt, CVM_ISA_SUFFIX)
 #define cvm_vm_bitcast CVM_ISA_CAT(cvm_vm_bitcast, CVM_ISA_SUFFIX)
 #define cvm_vm_print CVM_ISA_CAT(cvm_vm_print, CVM_ISA_SUFFIX)
+#define cvm_vm_run_lockstep CVM_ISA_CAT(cvm_vm_run_lockstep, CVM_ISA_SUFFIX)
 #endif
 
 /* decode */
@@ -248,6 +261,12 @@ const char *cvm_vm_kernel_name(const cvm_vm_program *prog, uint32_t k);
 
 /* interp_run.c: runs one plane until a scheduling point. */
 int cvm_vm_run_plane(cvm_vm_exec *x, cvm_vm_plane *p);
+/* interp_lockstep.c: runs every plane of the cube in lockstep while they
+ * are all runnable at the same pc; returns when they part (or wait, finish,
+ * fault, or a quantum of back-edges passed), every plane record up to date
+ * and a faulted plane's state CVM_VM_FAULTED. Precondition: x->lockstep and
+ * every plane runnable at the same pc. */
+void cvm_vm_run_lockstep(cvm_vm_exec *x);
 
 /* interp.c: fault records and scheduling helpers used by the handlers. */
 void cvm_vm_fault(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane, cvm_status st,
@@ -265,6 +284,9 @@ void cvm_vm_unit_pos(const cvm_vm_exec *x, uint32_t unit, uint32_t out[3]);
 /* interp_mem.c: loads, stores, atomics. Return 0 or a CVM_VM_R_* to stop. */
 int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 int cvm_vm_atomic(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+/* A plain ld/st of every plane of the cube at once when all are full and
+ * their addresses consecutive across the cube; false (nothing done) else. */
+bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in);
 /* Host pointer of a print %s argument (NUL-terminated within its region), or NULL. */
 const char *cvm_vm_string_at(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane,
                              unsigned elem, uint64_t addr, size_t *out_max);

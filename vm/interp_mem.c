@@ -336,6 +336,67 @@ static bool global_range_ok(cvm_vm_exec *x, uint64_t lo, uint64_t hi, uint64_t b
     } while (0)
 
 /*
+ * A plain ld or st (line 1) of every plane of a cube in lockstep
+ * (interp_lockstep.c) when all of them are full and their addresses are
+ * consecutive across the whole cube: one range check for the cube, then
+ * one block copy per plane. False without touching anything otherwise;
+ * the caller then runs the planes one by one.
+ */
+bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
+{
+    const cvm_vm_launch *L = x->L;
+    const unsigned esz = in->esz, G = x->nplanes;
+    const bool load = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
+    const size_t bytes = (size_t)esz * PLANE_W;
+    uint64_t lo = 0, hi = 0;
+    uint8_t *base = NULL;
+    if (in->line != 1 || esz == 0 || x->W != PLANE_W)
+        return false;
+    for (unsigned g = 0; g < G; g++) {
+        const cvm_vm_plane *q = &x->planes[g];
+        const uint8_t *ptr = cvm_vm_reg(x, q, in->a);
+        if (q->active != q->live || q->nlanes != PLANE_W ||
+            !consecutive_lanes(ptr, global, PLANE_W, esz))
+            return false;
+        const uint64_t first = global ? ((const uint64_t *)(const void *)ptr)[0]
+                                      : ((const uint32_t *)(const void *)ptr)[0];
+        if (g && first != hi + esz)
+            return false;
+        if (!g)
+            lo = first;
+        hi = first + (uint64_t)esz * (PLANE_W - 1);
+    }
+    if (global) {
+        if (L->checked && !global_range_ok(x, lo, hi, lo | esz, lo ^ hi, esz,
+                                           access_align(in, esz), load))
+            return false;
+        lo = CVM_VM_PTR_ADDR(lo);
+        base = (uint8_t *)(uintptr_t)lo;
+    } else {
+        uint32_t limit;
+        if (in->ea == CVM_T_PTR_SHARED)
+            limit = x->shared_size, base = x->shared;
+        else if (in->ea == CVM_T_PTR_CONST && load)
+            limit = L->const_size, base = (uint8_t *)(uintptr_t)L->const_data;
+        else
+            return false;
+        const size_t align = access_align(in, esz);
+        if (hi < lo || hi > limit || limit - hi < esz ||
+            (L->checked && align > 1 && (lo | esz) % align))
+            return false;
+        base += lo;
+    }
+    for (unsigned g = 0; g < G; g++) {
+        uint8_t *val = cvm_vm_reg(x, &x->planes[g], load ? in->d : in->b);
+        if (load)
+            block_copy(val, base + g * bytes, bytes);
+        else
+            block_copy(base + g * bytes, val, bytes);
+    }
+    return true;
+}
+
+/*
  * ld and st without per-lane checks, the common case: every active lane's
  * access lies in the one global buffer its pointer's tag names (or in
  * shared or constant memory), aligned, which is checked once over the

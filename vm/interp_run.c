@@ -28,6 +28,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ctl.h"
+#include "lanes.h"
 #include "mathlib.h"
 #include "numerics.h"
 
@@ -38,23 +40,6 @@
 /* ---- lane loops over the slots of the destination register ---- */
 
 #define SLOT(base, o) ((base) + (o))
-/*
- * Lane loops carry no loop-carried dependence: a destination slot is either
- * a different register from every source or the same one (each lane then
- * reads its element before writing it), never a partial overlap. IVDEP
- * tells the vectorizer so, which drops its runtime alias checks and scalar
- * fallback loops.
- */
-#if defined(__clang__)
-#define IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__)
-#define IVDEP _Pragma("GCC ivdep")
-#else
-#define IVDEP
-#endif
-/* The default plane width, for which the full-plane loops get a constant
- * trip count (straight vector code, no epilogue). */
-#define FIXED_W 32u
 /* BODY for every lane to write: all lanes when the plane is fully active. */
 #define LANES(...)                                                                         \
     do {                                                                                   \
@@ -126,19 +111,12 @@
                   RB(f32fn(FB(x), FB(y))))                                                 \
     default: break;                                                                        \
     }
-/*
- * f32 min (OP <) and max (OP >) of lane l with numerics.h's rules as
- * selects the compiler vectorizes: a NaN operand gives the other, two NaNs
- * the canonical NaN, equal operands (only +0 and -0 differ) the one
- * NEG_PICK names when x is negative (min: x, max: y), else the other.
- */
+/* f32 min (OP <) and max (OP >) of lane l (lanes.h FMINMAX_F32_BITS). */
 #define FMINMAX_F32(OP, NEG_PICK, POS_PICK)                                                \
     const float x = CAT(float, A)[l], y = CAT(float, B)[l];                                \
     const uint32_t xi = CAT(uint32_t, A)[l], yi = CAT(uint32_t, B)[l];                     \
-    uint32_t r_ = x OP y ? xi : yi;                                                        \
-    r_ = x == y ? ((xi >> 31) ? NEG_PICK : POS_PICK) : r_;                                 \
-    r_ = y != y ? xi : r_;                                                                 \
-    r_ = x != x ? (y != y ? CVM_N_NAN32 : yi) : r_;                                        \
+    uint32_t r_;                                                                           \
+    FMINMAX_F32_BITS(r_, OP, NEG_PICK, POS_PICK, x, y, xi, yi);                            \
     AT(uint32_t, D)[l] = r_;
 /* Copies slots by element size (mov and friends); SRC(o) names the source slot base. */
 #define COPY_CASES(size, SRC)                                                              \
@@ -148,28 +126,6 @@
     case 4: EACH(AT(uint32_t, D)[l] = ((const uint32_t *)(const void *)(SRC))[l];) break;  \
     default: EACH(AT(uint64_t, D)[l] = ((const uint64_t *)(const void *)(SRC))[l];) break; \
     }
-
-/*
- * Mask of the lanes of `act` (lanes < nl) whose bool slot is true, eight
- * lanes at a time (slots are at least 64 bytes, so whole groups stay
- * inside the slot). The bytes of lanes outside `act` are cleared first:
- * they may never have been written (decode.c zero_ranges), and nothing of
- * them may reach the result. Then the multiply gathers the low bit of each
- * byte into the top byte.
- */
-static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
-{
-    uint64_t m = 0;
-    for (unsigned g = 0; g < nl; g += 8) {
-        uint64_t w, s = (act >> g & 0xffu) * UINT64_C(0x0101010101010101);
-        s &= UINT64_C(0x8040201008040201); /* byte i keeps bit i: lane g + i active */
-        s = ((s + UINT64_C(0x7f7f7f7f7f7f7f7f)) | s) & UINT64_C(0x8080808080808080);
-        memcpy(&w, r + g, 8);
-        w &= s >> 7;
-        m |= (w * UINT64_C(0x0102040810204080)) >> 56 << g;
-    }
-    return m;
-}
 
 static inline unsigned lowest(uint64_t m)
 {
@@ -224,46 +180,6 @@ static uint64_t sreg_value(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned
     case CVM_SREG_DYN_SHARED_SIZE: return L->dyn_shared;
     default: return 0;
     }
-}
-
-/*
- * Position special registers for every lane of plane p at once: the first
- * lane's position is divided out once, the others step through the cube
- * (one division per plane instead of three per lane). False for the other
- * special registers.
- */
-static bool sreg_positions(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned id,
-                           uint32_t out[64])
-{
-    const uint32_t *b = x->L->block;
-    unsigned axis, nl = p->nlanes;
-    uint32_t add = 0, pos[3];
-    if (id - CVM_SREG_UNIT_POS_X < 3u) { /* written so for UNIT_POS_X == 0 too */
-        axis = id - CVM_SREG_UNIT_POS_X;
-    } else if (id - CVM_SREG_ABS_POS_X < 3u) {
-        axis = id - CVM_SREG_ABS_POS_X;
-        add = x->cube[axis] * b[axis];
-    } else {
-        return false;
-    }
-    cvm_vm_unit_pos(x, p->index * x->W, pos);
-    if (pos[0] + nl <= b[0]) { /* the plane stays in one row: x steps by one */
-        const uint32_t first = pos[axis] + add, step = axis == 0;
-        for (unsigned l = 0; l < nl; l++)
-            out[l] = first + step * l;
-        return true;
-    }
-    for (unsigned l = 0; l < nl; l++) {
-        out[l] = pos[axis] + add;
-        if (++pos[0] == b[0]) {
-            pos[0] = 0;
-            if (++pos[1] == b[1]) {
-                pos[1] = 0;
-                pos[2]++;
-            }
-        }
-    }
-    return true;
 }
 
 /* The first active lane whose divisor element is zero, or -1. */
@@ -344,57 +260,6 @@ static bool bar_arrive(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t id, uint32_t co
                 if (act >> l & 1)                                                          \
                     t_[l] = v_;                                                            \
     } while (0)
-/* Compare `in` on every lane (no compare traps, so inactive lanes may be
- * read), as a mask of the lanes of `act` where it holds (fused CMPBR). */
-#define CMP_ALL(T, EXPR)                                                                   \
-    do {                                                                                   \
-        const T *a_ = (const T *)(const void *)A, *b_ = (const T *)(const void *)B;        \
-        if (nl == FIXED_W) {                                                               \
-            IVDEP for (unsigned l = 0; l < FIXED_W; l++) {                                 \
-                const T x = a_[l], y = b_[l];                                              \
-                t[l] = (uint8_t)(EXPR);                                                    \
-            }                                                                              \
-        } else {                                                                           \
-            for (unsigned l = 0; l < nl; l++) {                                            \
-                const T x = a_[l], y = b_[l];                                              \
-                t[l] = (uint8_t)(EXPR);                                                    \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
-#define CMP_ALL_TYPES(OP)                                                                  \
-    switch (in->ea) {                                                                      \
-    case CVM_T_BOOL: case CVM_T_U8: CMP_ALL(uint8_t, x OP y); break;                       \
-    case CVM_T_I8: CMP_ALL(int8_t, x OP y); break;                                         \
-    case CVM_T_I16: CMP_ALL(int16_t, x OP y); break;                                       \
-    case CVM_T_U16: CMP_ALL(uint16_t, x OP y); break;                                      \
-    case CVM_T_I32: CMP_ALL(int32_t, x OP y); break;                                       \
-    case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL: case CVM_T_PTR_CONST:     \
-        CMP_ALL(uint32_t, x OP y); break;                                                  \
-    case CVM_T_I64: CMP_ALL(int64_t, x OP y); break;                                       \
-    case CVM_T_U64: case CVM_T_PTR_GLOBAL: CMP_ALL(uint64_t, x OP y); break;               \
-    case CVM_T_F32: CMP_ALL(float, x OP y); break;                                         \
-    case CVM_T_F64: CMP_ALL(double, x OP y); break;                                        \
-    case CVM_T_F16: CMP_ALL(uint16_t, F16(x) OP F16(y)); break;                            \
-    case CVM_T_BF16: CMP_ALL(uint16_t, FB(x) OP FB(y)); break;                             \
-    default: break;                                                                        \
-    }
-static uint64_t cmp_mask(const cvm_vm_exec *ex, const cvm_vm_plane *p, const cvm_vm_dinsn *in,
-                         uint64_t act)
-{
-    const uint8_t *const A = cvm_vm_reg(ex, p, in->a), *const B = cvm_vm_reg(ex, p, in->b);
-    const unsigned nl = p->nlanes;
-    uint8_t t[64] = {0};
-    switch (in->h) {
-    case CVM_OP_EQ: CMP_ALL_TYPES(==); break;
-    case CVM_OP_NE: CMP_ALL_TYPES(!=); break;
-    case CVM_OP_LT: CMP_ALL_TYPES(<); break;
-    case CVM_OP_LE: CMP_ALL_TYPES(<=); break;
-    case CVM_OP_GT: CMP_ALL_TYPES(>); break;
-    default: CMP_ALL_TYPES(>=); break;
-    }
-    return bool_mask(t, nl, act);
-}
-
 static void broadcast(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     const uint64_t act = p->active;
@@ -424,11 +289,12 @@ int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
     const cvm_vm_dinsn *const code =
         ex->step_limit == UINT64_MAX && ex->kp->fast ? ex->kp->fast : orig;
     const unsigned rs = ex->rshift, nl = p->nlanes;
-    const uint64_t limit = ex->step_limit;
     const bool checked = ex->L->checked;
     uint8_t *const R = p->regs;
     cvm_vm_frame *const stack = p->stack;
     uint64_t steps = p->steps;
+    /* one step (interp_lockstep.c): the step check stops after this instruction */
+    const uint64_t limit = ex->one_step ? steps + 1 : ex->step_limit;
     uint32_t pc = p->pc;
     const cvm_vm_dinsn *in;
     int r;
@@ -627,37 +493,23 @@ dispatch:
         SKIP();
     }
     CASE(END) {
-        cvm_vm_frame *f = &stack[in->aux];
-        uint64_t a = p->active;
-        switch (f->kind) {
-        case CVM_VM_F_IF: a = f->m[2] ? f->m[1] | a : a | f->m[0]; break;
-        case CVM_VM_F_SWITCH: a |= f->m[1] | f->m[3]; break; /* m[3]: no case, no default */
-        case CVM_VM_F_BLOCK: a |= f->m[0]; break;
-        default: /* loop */
-            a |= f->m[1];
-            f->m[1] = 0;
-            if (a) { /* back-edge */
-                p->active = a;
-                f->next = code[f->open].target;
-                pc = f->open + 1;
-                if (--p->quantum == 0) {
-                    p->quantum = CVM_VM_QUANTUM;
-                    p->pc = pc;
-                    if (ex->L->timeout_s > 0 && cvm_vm_timed_out(ex, p))
-                        LEAVE(CVM_VM_R_FAULT);
-                    if (ex->nplanes > 1)
-                        LEAVE(CVM_VM_R_YIELD);
-                }
-                DISPATCH();
+        bool back;
+        const uint32_t t = cvm_vm_end(p, code, in, pc, &back);
+        if (back) {
+            pc = t;
+            if (--p->quantum == 0) {
+                p->quantum = CVM_VM_QUANTUM;
+                p->pc = pc;
+                if (ex->L->timeout_s > 0 && cvm_vm_timed_out(ex, p))
+                    LEAVE(CVM_VM_R_FAULT);
+                if (ex->nplanes > 1)
+                    LEAVE(CVM_VM_R_YIELD);
             }
-            a = f->m[0];
-            break;
+            DISPATCH();
         }
-        p->sp = in->aux;
-        p->active = a;
-        if (!a)
-            SKIP();
-        NEXT();
+        if (t == CVM_VM_PC_DONE)
+            goto done;
+        JUMP(t);
     }
     CASE_FINISH {
         p->exited |= p->active;
@@ -1242,27 +1094,10 @@ dispatch:
             m = in->c == CVM_OP_AND ? m & m2 : m | m2;
         }
         m = (in->k ? ~m : m) & act;
-        if (in->n == CVM_VM_CB_IF) { /* what IF does, at the if's pc */
-            const cvm_vm_dinsn *fi = &orig[in->end];
-            cvm_vm_frame *f = &stack[fi->aux];
-            *f = (cvm_vm_frame){.kind = CVM_VM_F_IF, .open = in->end, .next = fi->target};
-            f->m[0] = act & ~m;
-            p->sp = fi->aux + 1;
-            p->active = m;
-            if (!m)
-                JUMP(fi->target);
-            JUMP(in->end + 1);
-        }
-        if (in->n == CVM_VM_CB_BREAK) {
-            cvm_vm_frame *f = &stack[in->aux];
-            f->m[f->kind == CVM_VM_F_SWITCH ? 1 : 0] |= m;
-        } else {
-            stack[in->aux].m[1] |= m;
-        }
-        p->active = act & ~m;
-        if (!p->active)
-            SKIP();
-        JUMP(in->target);
+        const uint32_t t = cvm_vm_cmpbr(p, in, orig, act, m);
+        if (t == CVM_VM_PC_DONE)
+            goto done;
+        JUMP(t);
     }
 
 #ifndef CVM_VM_GOTO
@@ -1274,14 +1109,17 @@ dispatch:
 skip:
     /* the active mask is empty: the innermost construct's next marker
      * recomputes it; at the outermost level every lane has finished */
-    if (p->sp == 0) {
-        p->state = CVM_VM_DONE;
-        LEAVE(CVM_VM_R_DONE);
+    if (p->sp) {
+        JUMP(cvm_vm_skip(p));
     }
-    JUMP(stack[p->sp - 1].next);
+done:
+    p->state = CVM_VM_DONE;
+    LEAVE(CVM_VM_R_DONE);
 
 step_fault:
     steps--;
+    if (ex->one_step)
+        LEAVE(CVM_VM_R_YIELD);
     FAULT_AT(p->active ? lowest(p->active) : 0, "step budget of %llu instructions exceeded",
              (unsigned long long)limit);
 }

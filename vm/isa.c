@@ -121,6 +121,21 @@ cvm_status cvm_vm_isa_current(unsigned *out_level, cvm_diag *diag)
     return CVM_OK;
 }
 
+static pthread_once_t lockstep_once = PTHREAD_ONCE_INIT;
+static bool lockstep_allowed;
+
+static void read_lockstep(void)
+{
+    const char *v = getenv("CUBEVM_LOCKSTEP");
+    lockstep_allowed = !(v && strcmp(v, "0") == 0);
+}
+
+bool cvm_vm_lockstep_allowed(void)
+{
+    pthread_once(&lockstep_once, read_lockstep);
+    return lockstep_allowed;
+}
+
 #if HAVE_VARIANTS
 int cvm_vm_run_plane_x86_64(cvm_vm_exec *x, cvm_vm_plane *p);
 int cvm_vm_run_plane_v3(cvm_vm_exec *x, cvm_vm_plane *p);
@@ -140,5 +155,26 @@ int cvm_vm_run_plane(cvm_vm_exec *x, cvm_vm_plane *p)
         return CVM_VM_R_FAULT;
     }
     return run_plane[level](x, p);
+}
+
+void cvm_vm_run_lockstep_x86_64(cvm_vm_exec *x);
+void cvm_vm_run_lockstep_v3(cvm_vm_exec *x);
+void cvm_vm_run_lockstep_v4(cvm_vm_exec *x);
+
+static void (*const run_lockstep[CVM_VM_ISA_COUNT])(cvm_vm_exec *) = {
+    cvm_vm_run_lockstep_x86_64, cvm_vm_run_lockstep_v3, cvm_vm_run_lockstep_v4};
+
+/* Called per lockstep slice; the level was chosen by an earlier run_plane
+ * or plan (cvm_vm_isa_current succeeds before any launch runs). */
+void cvm_vm_run_lockstep(cvm_vm_exec *x)
+{
+    unsigned level = 0;
+    cvm_diag d;
+    if (cvm_vm_isa_current(&level, &d) != CVM_OK) {
+        cvm_vm_fault(x, &x->planes[0], 0, d.status, "%s", d.message);
+        x->planes[0].state = CVM_VM_FAULTED;
+        return;
+    }
+    run_lockstep[level](x);
 }
 #endif

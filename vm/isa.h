@@ -36,4 +36,11 @@ cvm_status cvm_vm_isa_choose(const char *forced, unsigned mask, unsigned *out_le
  */
 cvm_status cvm_vm_isa_current(unsigned *out_level, cvm_diag *diag);
 
+/*
+ * Whether a cube's planes may run in lockstep (vm/interp_lockstep.c):
+ * true unless the environment variable CUBEVM_LOCKSTEP is "0" (read once
+ * per process), so tests and benchmarks can compare both ways.
+ */
+bool cvm_vm_lockstep_allowed(void);
+
 #endif /* CVM_VM_ISA_H */

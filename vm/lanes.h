@@ -1,0 +1,162 @@
+/*
+ * lanes.h - pieces of the interpreter's lane loops shared by the plane
+ * interpreter (interp_run.c) and the lockstep one (interp_lockstep.c).
+ */
+#ifndef CVM_VM_LANES_H
+#define CVM_VM_LANES_H
+
+#include "interp.h"
+#include "numerics.h"
+
+#include <string.h>
+
+/*
+ * Lane loops carry no loop-carried dependence: a destination slot is either
+ * a different register from every source or the same one (each lane then
+ * reads its element before writing it), never a partial overlap. IVDEP
+ * tells the vectorizer so, which drops its runtime alias checks and scalar
+ * fallback loops.
+ */
+#if defined(__clang__)
+#define IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define IVDEP _Pragma("GCC ivdep")
+#else
+#define IVDEP
+#endif
+
+/* The default plane width, for which the full-plane loops get a constant
+ * trip count (straight vector code, no epilogue). */
+#define FIXED_W 32u
+
+/*
+ * r = f32 min (OP <) or max (OP >) of x and y (bit patterns xi, yi) with
+ * numerics.h's rules, as selects the compiler vectorizes: a NaN operand
+ * gives the other, two NaNs the canonical NaN, equal operands (only +0 and
+ * -0 differ) the one NEG_PICK names when x is negative (min: xi, max: yi),
+ * else the other.
+ */
+#define FMINMAX_F32_BITS(r, OP, NEG_PICK, POS_PICK, x, y, xi, yi)                          \
+    do {                                                                                   \
+        r = x OP y ? xi : yi;                                                              \
+        r = x == y ? ((xi >> 31) ? NEG_PICK : POS_PICK) : r;                               \
+        r = y != y ? xi : r;                                                               \
+        r = x != x ? (y != y ? CVM_N_NAN32 : yi) : r;                                      \
+    } while (0)
+
+/*
+ * Mask of the lanes of `act` (lanes < nl) whose bool slot is true, eight
+ * lanes at a time (slots are at least 64 bytes, so whole groups stay
+ * inside the slot). The bytes of lanes outside `act` are cleared first:
+ * they may never have been written (decode.c zero_ranges), and nothing of
+ * them may reach the result. Then the multiply gathers the low bit of each
+ * byte into the top byte.
+ */
+static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
+{
+    uint64_t m = 0;
+    for (unsigned g = 0; g < nl; g += 8) {
+        uint64_t w, s = (act >> g & 0xffu) * UINT64_C(0x0101010101010101);
+        s &= UINT64_C(0x8040201008040201); /* byte i keeps bit i: lane g + i active */
+        s = ((s + UINT64_C(0x7f7f7f7f7f7f7f7f)) | s) & UINT64_C(0x8080808080808080);
+        memcpy(&w, r + g, 8);
+        w &= s >> 7;
+        m |= (w * UINT64_C(0x0102040810204080)) >> 56 << g;
+    }
+    return m;
+}
+
+/* Compare `in` on every lane (no compare traps, so inactive lanes may be
+ * read), as a mask of the lanes of `act` where it holds (fused CMPBR). */
+#define CMP_ALL(T, EXPR)                                                                   \
+    do {                                                                                   \
+        const T *a_ = (const T *)(const void *)A, *b_ = (const T *)(const void *)B;        \
+        if (nl == FIXED_W) {                                                               \
+            IVDEP for (unsigned l = 0; l < FIXED_W; l++) {                                 \
+                const T x = a_[l], y = b_[l];                                              \
+                t[l] = (uint8_t)(EXPR);                                                    \
+            }                                                                              \
+        } else {                                                                           \
+            for (unsigned l = 0; l < nl; l++) {                                            \
+                const T x = a_[l], y = b_[l];                                              \
+                t[l] = (uint8_t)(EXPR);                                                    \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+#define CMP_ALL_TYPES(OP)                                                                  \
+    switch (in->ea) {                                                                      \
+    case CVM_T_BOOL: case CVM_T_U8: CMP_ALL(uint8_t, x OP y); break;                       \
+    case CVM_T_I8: CMP_ALL(int8_t, x OP y); break;                                         \
+    case CVM_T_I16: CMP_ALL(int16_t, x OP y); break;                                       \
+    case CVM_T_U16: CMP_ALL(uint16_t, x OP y); break;                                      \
+    case CVM_T_I32: CMP_ALL(int32_t, x OP y); break;                                       \
+    case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL: case CVM_T_PTR_CONST:     \
+        CMP_ALL(uint32_t, x OP y); break;                                                  \
+    case CVM_T_I64: CMP_ALL(int64_t, x OP y); break;                                       \
+    case CVM_T_U64: case CVM_T_PTR_GLOBAL: CMP_ALL(uint64_t, x OP y); break;               \
+    case CVM_T_F32: CMP_ALL(float, x OP y); break;                                         \
+    case CVM_T_F64: CMP_ALL(double, x OP y); break;                                        \
+    case CVM_T_F16:                                                                        \
+        CMP_ALL(uint16_t, cvm_n_f16_to_f32(x) OP cvm_n_f16_to_f32(y)); break;              \
+    case CVM_T_BF16:                                                                       \
+        CMP_ALL(uint16_t, cvm_n_bf16_to_f32(x) OP cvm_n_bf16_to_f32(y)); break;            \
+    default: break;                                                                        \
+    }
+static inline uint64_t cmp_mask(const cvm_vm_exec *ex, const cvm_vm_plane *p,
+                                const cvm_vm_dinsn *in, uint64_t act)
+{
+    const uint8_t *const A = cvm_vm_reg(ex, p, in->a), *const B = cvm_vm_reg(ex, p, in->b);
+    const unsigned nl = p->nlanes;
+    uint8_t t[64] = {0};
+    switch (in->h) {
+    case CVM_OP_EQ: CMP_ALL_TYPES(==); break;
+    case CVM_OP_NE: CMP_ALL_TYPES(!=); break;
+    case CVM_OP_LT: CMP_ALL_TYPES(<); break;
+    case CVM_OP_LE: CMP_ALL_TYPES(<=); break;
+    case CVM_OP_GT: CMP_ALL_TYPES(>); break;
+    default: CMP_ALL_TYPES(>=); break;
+    }
+    return bool_mask(t, nl, act);
+}
+
+/*
+ * Position special registers for every lane of plane p at once: the first
+ * lane's position is divided out once, the others step through the cube
+ * (one division per plane instead of three per lane). False for the other
+ * special registers.
+ */
+static inline bool sreg_positions(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned id,
+                           uint32_t out[64])
+{
+    const uint32_t *b = x->L->block;
+    unsigned axis, nl = p->nlanes;
+    uint32_t add = 0, pos[3];
+    if (id - CVM_SREG_UNIT_POS_X < 3u) { /* written so for UNIT_POS_X == 0 too */
+        axis = id - CVM_SREG_UNIT_POS_X;
+    } else if (id - CVM_SREG_ABS_POS_X < 3u) {
+        axis = id - CVM_SREG_ABS_POS_X;
+        add = x->cube[axis] * b[axis];
+    } else {
+        return false;
+    }
+    cvm_vm_unit_pos(x, p->index * x->W, pos);
+    if (pos[0] + nl <= b[0]) { /* the plane stays in one row: x steps by one */
+        const uint32_t first = pos[axis] + add, step = axis == 0;
+        for (unsigned l = 0; l < nl; l++)
+            out[l] = first + step * l;
+        return true;
+    }
+    for (unsigned l = 0; l < nl; l++) {
+        out[l] = pos[axis] + add;
+        if (++pos[0] == b[0]) {
+            pos[0] = 0;
+            if (++pos[1] == b[1]) {
+                pos[1] = 0;
+                pos[2]++;
+            }
+        }
+    }
+    return true;
+}
+
+#endif /* CVM_VM_LANES_H */
