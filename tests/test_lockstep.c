@@ -1,0 +1,122 @@
+/*
+ * test_lockstep.c - the planes of a cube in lockstep (vm/interp_lockstep.c)
+ * against plain C models: planes that part at a branch only some of them
+ * take and meet again at a barrier, loops whose trip count differs by
+ * plane, loads and stores consecutive across the whole cube (one range
+ * check) and not, faults inside lockstep code (the lowest unit is
+ * reported), and a timeout in a loop every plane runs. `make check` runs
+ * this with lockstep on (the default) and tests/test_lockstep.sh runs the
+ * interpreter's tests again with CUBEVM_LOCKSTEP=0.
+ */
+#include "kern.h"
+
+#define BLOCK 256u
+#define GRID 3u
+#define N (BLOCK * GRID)
+
+/* out[g] from in[g + shift], with plane-dependent work around a barrier. */
+static const char part_src[] =
+    ".kernel part\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n.param shift scalar u32\n"
+    ".reg u32 %t, %c, %cd, %g, %pp, %one, %v, %k, %lim, %tmp, %x, %gi\n"
+    ".reg bool %b, %b2\n"
+    ".reg i64 %a, %s, %u, %a2, %u2\n"
+    ".reg ptr.global %po, %pi, %p, %q\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    sreg.u32 %pp, plane_pos\n"
+    "    param.ptr.global %po, out, 0\n    param.ptr.global %pi, in, 0\n"
+    "    param.u32 %tmp, shift, 0\n    add.u32 %gi, %g, %tmp\n"
+    "    cvt.i64 %a, %gi\n    const.i64 %s, 4\n    mul.i64 %u, %a, %s\n"
+    "    ptr.add.ptr.global %p, %pi, %u\n    ld.u32 %x, [%p]\n"
+    "    const.u32 %one, 1\n    const.u32 %v, 7\n"
+    /* odd planes only: the planes part here and meet at sync_cube */
+    "    and.u32 %tmp, %pp, %one\n    eq.u32 %b, %tmp, %one\n"
+    "    if %b\n        mul.u32 %v, %x, %x\n    end\n"
+    "    sync_cube\n"
+    "    add.u32 %v, %v, %x\n"
+    /* plane_pos + 1 rounds: every plane a different trip count */
+    "    const.u32 %k, 0\n    add.u32 %lim, %pp, %one\n"
+    "    loop\n"
+    "        ge.u32 %b2, %k, %lim\n        if %b2\n            break\n        end\n"
+    "        mul.u32 %v, %v, %lim\n        add.u32 %v, %v, %k\n"
+    "    continuing\n        add.u32 %k, %k, %one\n"
+    "    end\n"
+    "    cvt.i64 %a2, %g\n    mul.i64 %u2, %a2, %s\n"
+    "    ptr.add.ptr.global %q, %po, %u2\n    st.u32 [%q], %v\n"
+    "    return\n.end\n";
+
+static uint32_t in_val(uint32_t i) { return i * 2654435761u ^ 0x5bd1e995u; }
+
+static uint32_t part_model(uint32_t g, uint32_t shift)
+{
+    const uint32_t pp = g % BLOCK / 32, x = in_val(g + shift);
+    uint32_t v = pp & 1 ? x * x : 7;
+    v += x;
+    for (uint32_t k = 0; k < pp + 1; k++)
+        v = v * (pp + 1) + k;
+    return v;
+}
+
+static void check_part(uint32_t shift, uint32_t in_n, int expect_fault, uint32_t fault_unit,
+                       uint32_t fault_cube)
+{
+    uint32_t *got = calloc(N, sizeof *got), *src = calloc(in_n, sizeof *src);
+    cvm_diag d;
+    for (uint32_t i = 0; i < in_n; i++)
+        src[i] = in_val(i);
+    cvm_buffer *out = kern_buf("out", N * sizeof *got, NULL);
+    cvm_buffer *in = kern_buf("in", in_n * sizeof *src, src);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_u32(&shift)};
+    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_status st = kern_exec(part_src, "part", &cfg, args, 3, &d);
+    if (expect_fault) {
+        ok(st == CVM_FAULT && d.has_fault, "shift %u, %u inputs: faults (%s: %s)", shift, in_n,
+           cvm_status_str(st), d.message);
+        ok(d.has_fault && d.fault.cube[0] == fault_cube && d.fault.unit[0] == fault_unit,
+           "shift %u: the lowest faulting unit is cube %u unit %u (got cube %u unit %u)", shift,
+           fault_cube, fault_unit, d.fault.cube[0], d.fault.unit[0]);
+    } else if (ok(st == CVM_OK, "shift %u: runs (%s)", shift, st ? d.message : "ok")) {
+        int read = kern_read(out, got, N * sizeof *got);
+        uint32_t bad = N;
+        for (uint32_t g = 0; g < N && bad == N; g++)
+            if (!read || got[g] != part_model(g, shift))
+                bad = g;
+        if (!ok(read && bad == N, "shift %u: every unit matches the C model", shift) && bad < N)
+            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], part_model(bad, shift));
+    }
+    cvm_buffer_free(out);
+    cvm_buffer_free(in);
+    free(got);
+    free(src);
+}
+
+/* A loop every plane runs for ever: the timeout stops it. */
+static const char spin_src[] =
+    ".kernel spin\n.reg u32 %k, %one\n"
+    "    const.u32 %k, 0\n    const.u32 %one, 1\n"
+    "    loop\n        add.u32 %k, %k, %one\n    end\n    return\n.end\n";
+
+int main(void)
+{
+    if (!kern_open()) {
+        ok(0, "cpu device opens");
+        return done_testing();
+    }
+    /* consecutive across the cube (one range check), then shifted by one
+     * element (still consecutive: the cube's range moves) */
+    check_part(0, N, 0, 0, 0);
+    check_part(1, N + 1, 0, 0, 0);
+    /* the last cube reads one element past the buffer: its last unit faults */
+    check_part(1, N, 1, BLOCK - 1, GRID - 1);
+    /* 40 elements short: units 216.. of the last cube fault, 216 is reported */
+    check_part(0, N - 40, 1, BLOCK - 40, GRID - 1);
+
+    cvm_diag d;
+    cvm_launch_config cfg = kern_cfg(1, 128);
+    cfg.timeout_s = 0.2;
+    cvm_status st = kern_exec(spin_src, "spin", &cfg, NULL, 0, &d);
+    ok(st == CVM_TIMEOUT, "a loop all planes run for ever times out (%s: %s)", cvm_status_str(st),
+       d.message);
+    kern_close();
+    return done_testing();
+}
