@@ -429,6 +429,53 @@ static void test_streams_and_threads(uint32_t threads)
     cvm_device_close(shared_dev);
 }
 
+/*
+ * Rounds where the host's wait races the workers: long queues (drained by
+ * a worker woken past the quiet limit while the host waits and spins) and
+ * launches of a few cubes (the host finishes its cubes first, then waits
+ * for a worker's). A wake-up lost in those races hangs the test.
+ */
+static void test_wait_races(void)
+{
+    cvm_device *dev = open_dev(2, NULL);
+    cvm_module *m = dev ? load(dev) : NULL;
+    const cvm_kernel *k = NULL;
+    if (!m || cvm_kernel_get(m, "step", &k, NULL)) {
+        skip("no module");
+        cvm_device_close(dev);
+        return;
+    }
+    cvm_stream *s = cvm_device_stream(dev);
+    cvm_buffer *x = NULL;
+    cvm_buffer_create(dev, 4 * UNITS * 4, "x", &x, NULL);
+    uint32_t got[4 * UNITS], v = 0;
+    bool right = true;
+    for (int r = 0; r < 8; r++) {
+        for (int j = 0; j < 300; j++) {
+            step(s, k, x, UNITS, (uint32_t)(r + j));
+            v = v * 3u + (uint32_t)(r + j);
+        }
+        right &= cvm_stream_sync(s, NULL) == CVM_OK;
+    }
+    cvm_buffer_read(s, x, 0, got, UNITS * 4, NULL);
+    ok(right && all_equal(got, UNITS, v), "8 rounds of 300 queued launches, then sync (x = %u)",
+       got[0]);
+    cvm_buffer_fill(s, x, 0, sizeof got, 0, NULL);
+    v = 0;
+    right = true;
+    cvm_launch_config wide = {.grid = {4, 1, 1}, .block = {UNITS, 1, 1}};
+    for (uint32_t r = 0; r < 400; r++) {
+        cvm_arg args[2] = {{CVM_ARG_BUFFER, x, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &r, 4}};
+        right &= cvm_launch(s, k, &wide, args, 2, NULL) == CVM_OK;
+        right &= cvm_stream_sync(s, NULL) == CVM_OK;
+        v = v * 3u + r;
+    }
+    cvm_buffer_read(s, x, 0, got, sizeof got, NULL);
+    ok(right && all_equal(got, 4 * UNITS, v), "400 launches of 4 cubes, each synced");
+    cvm_buffer_free(x);
+    cvm_device_close(dev);
+}
+
 int main(void)
 {
     test_small_launches(1);
@@ -436,6 +483,7 @@ int main(void)
     test_small_fault();
     test_big_args_and_text();
     test_unwaited();
+    test_wait_races();
     test_streams_and_threads(1);
     test_streams_and_threads(2);
     return done_testing();

@@ -26,6 +26,7 @@
 #include "pool.h"
 
 #include <string.h>
+#include <time.h>
 
 typedef struct worker_arg {
     cvm_vm_pool *pool;
@@ -37,6 +38,12 @@ typedef struct worker_arg {
 /* Beyond this many queued operations a worker is woken even for small ones,
  * so a host that queues without waiting does not pile up work and memory. */
 #define QUIET_MAX 16u
+#define NO_SLOT UINT32_MAX
+/* How long a host that waits for another thread's operation spins before it
+ * sleeps: the futex sleep and wake-up cost more than this on these machines. */
+#ifndef SPIN_NS
+#define SPIN_NS 20000
+#endif
 
 struct cvm_vm_pool {
     cvm_device *dev;
@@ -53,8 +60,11 @@ struct cvm_vm_pool {
     bool helper_busy;        /* a host thread uses the last state */
     bool stop;
     cvm_vm_op *active;       /* the launch whose cubes are handed out */
+    uint32_t solo;           /* the one state that runs it (one cube), else NO_SLOT */
     uint32_t participants;   /* threads inside cvm_vm_run_work for it */
     uint64_t pending;        /* queued or running operations */
+    uint32_t running;        /* operations taken off their queues and not completed */
+    uint64_t completed;      /* operations completed so far (atomic: read while spinning) */
 };
 
 void cvm_vm_pool_lock(cvm_vm_pool *pool) { pthread_mutex_lock(&pool->lock); }
@@ -83,12 +93,15 @@ static void drop_use(cvm_buffer *b)
 static void complete(cvm_vm_pool *p, cvm_vm_op *op)
 {
     op->stream->busy = false;
+    p->running--;
     drop_use(op->dst);
     drop_use(op->src);
     for (uint32_t i = 0; i < op->nbufs; i++)
         drop_use(op->bufs[i]);
     cvm_vm_op_release(p->dev, op, true);
     p->pending--;
+    __atomic_store_n(&p->completed, __atomic_load_n(&p->completed, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELEASE);
     if (p->waiting)
         pthread_cond_broadcast(&p->done);
 }
@@ -130,20 +143,36 @@ static void run_buffer_op(const cvm_vm_op *op)
     }
 }
 
-/* Makes `op` the active launch, or completes it at once when skipped or failing. */
-static void start_launch(cvm_vm_pool *p, cvm_vm_op *op)
+/* A local diag as cvm_diag_set leaves it, without clearing its 1.5 KiB on every launch. */
+static void diag_clear(cvm_diag *d)
+{
+    d->status = CVM_OK;
+    d->message[0] = d->file[0] = '\0';
+    d->line = d->col = 0;
+    d->has_offset = d->has_fault = 0;
+}
+
+/*
+ * Makes `op` the active launch, started by the thread with state `slot`;
+ * false when it was completed at once (skipped or failing). A launch of
+ * one cube is run by its starter alone, so only the starter's state is
+ * made ready for it: the others stay as they are.
+ */
+static bool start_launch(cvm_vm_pool *p, cvm_vm_op *op, uint32_t slot)
 {
     cvm_stream *s = op->stream;
     cvm_diag d;
-    memset(&d, 0, sizeof d);
+    diag_clear(&d);
     if (s->fault != CVM_OK) {
         s->skipped++; /* reported with the fault at the next sync */
         complete(p, op);
-        return;
+        return false;
     }
+    bool solo = cube_count(op) == 1;
+    uint32_t first = solo ? slot : 0, last = solo ? slot : p->nthreads;
     cvm_status st = cvm_vm_launch_prepare(op, &d);
-    for (uint32_t i = 0; st == CVM_OK && i <= p->nthreads; i++) {
-        /* States are made at the first launch, so an idle device holds little. */
+    for (uint32_t i = first; st == CVM_OK && i <= last; i++) {
+        /* States are made at their first launch, so an idle device holds little. */
         if (!p->states[i] && cvm_vm_state_new(cvm_vm_mem_alloc, &p->dev->mem, &p->states[i]))
             st = cvm_diag_set(&d, CVM_OUT_OF_MEMORY, "out of memory creating worker state %u", i);
         if (st == CVM_OK)
@@ -152,23 +181,27 @@ static void start_launch(cvm_vm_pool *p, cvm_vm_op *op)
     if (st) {
         record_fault(s, st, &d);
         complete(p, op);
-        return;
+        return false;
     }
     cvm_vm_run_begin(op->run);
     p->active = op;
+    p->solo = solo ? slot : NO_SLOT;
     /* The starting thread takes the first cubes; the others go to sleeping workers. */
     uint64_t others = cube_count(op) - 1;
     if (others && p->sleeping)
         wake_workers(p, others);
+    return true;
 }
 
 static void finish_launch(cvm_vm_pool *p)
 {
     cvm_vm_op *op = p->active;
     cvm_diag d;
-    memset(&d, 0, sizeof d);
+    diag_clear(&d);
     p->active = NULL;
-    cvm_status st = cvm_vm_run_finish(op->run, p->states, p->nthreads + 1, &d);
+    cvm_status st = p->solo == NO_SLOT
+                        ? cvm_vm_run_finish(op->run, p->states, p->nthreads + 1, &d)
+                        : cvm_vm_run_finish(op->run, &p->states[p->solo], 1, &d);
     if (st)
         record_fault(op->stream, st, &d);
     complete(p, op);
@@ -196,6 +229,7 @@ static cvm_vm_op *take(cvm_vm_pool *p)
         if (!s->head)
             s->tail = NULL;
         s->busy = true;
+        p->running++;
         return op;
     }
     return NULL;
@@ -211,31 +245,36 @@ static bool can_start(const cvm_vm_pool *p, bool any)
     return false;
 }
 
-/* One step of work with state `slot`; called and returns with the lock held. */
+/*
+ * One step of work with state `slot`; called and returns with the lock
+ * held. A thread that starts a launch joins it at once (before anyone
+ * could see it), so a one-cube launch always has its one participant.
+ */
 static bool work_once(cvm_vm_pool *p, uint32_t slot)
 {
     cvm_vm_op *a = p->active;
-    if (a && cvm_vm_run_open(a->run)) {
-        p->participants++;
-        pthread_mutex_unlock(&p->lock);
-        cvm_vm_run_work(a->run, p->states[slot]);
-        pthread_mutex_lock(&p->lock);
-        /* A worker leaves only when the run is closed: the last one out finishes it. */
-        if (--p->participants == 0 && p->active == a && !cvm_vm_run_open(a->run))
-            finish_launch(p);
-        return true;
+    if (!a || !cvm_vm_run_open(a->run) || (p->solo != NO_SLOT && p->solo != slot)) {
+        cvm_vm_op *op = take(p);
+        if (!op)
+            return false;
+        if (op->kind != CVM_VM_OP_LAUNCH) {
+            pthread_mutex_unlock(&p->lock);
+            run_buffer_op(op);
+            pthread_mutex_lock(&p->lock);
+            complete(p, op);
+            return true;
+        }
+        if (!start_launch(p, op, slot))
+            return true;
+        a = op;
     }
-    cvm_vm_op *op = take(p);
-    if (!op)
-        return false;
-    if (op->kind == CVM_VM_OP_LAUNCH) {
-        start_launch(p, op);
-        return true;
-    }
+    p->participants++;
     pthread_mutex_unlock(&p->lock);
-    run_buffer_op(op);
+    cvm_vm_run_work(a->run, p->states[slot]);
     pthread_mutex_lock(&p->lock);
-    complete(p, op);
+    /* A worker leaves only when the run is closed: the last one out finishes it. */
+    if (--p->participants == 0 && p->active == a && !cvm_vm_run_open(a->run))
+        finish_launch(p);
     return true;
 }
 
@@ -253,6 +292,40 @@ static void *worker_main(void *arg)
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/*
+ * Spins, unlocked, for up to SPIN_NS while another thread runs an
+ * operation; true when one completed meanwhile. Only while something runs
+ * (a launch, or an operation taken off a queue): otherwise nothing can
+ * change until new work is queued, and that is worth no spinning.
+ */
+static bool spin_for_completion(cvm_vm_pool *p)
+{
+    if (!p->running)
+        return false;
+    uint64_t seen = __atomic_load_n(&p->completed, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&p->lock);
+    int64_t until = now_ns() + SPIN_NS;
+    bool changed = false;
+    for (unsigned i = 1; !changed; i++) {
+        changed = __atomic_load_n(&p->completed, __ATOMIC_ACQUIRE) != seen;
+        if (i % 8 == 0 && now_ns() > until)
+            break;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    pthread_mutex_lock(&p->lock);
+    /* A completion after the last look, before the lock, wakes nobody: look again. */
+    return changed || __atomic_load_n(&p->completed, __ATOMIC_RELAXED) != seen;
 }
 
 /*
@@ -277,6 +350,8 @@ static void wait_until(cvm_vm_pool *p, bool (*done)(cvm_vm_pool *, void *), void
         } else if (p->sleeping && can_start(p, true)) {
             wake_workers(p, 1);
         }
+        if (spin_for_completion(p))
+            continue;
         p->waiting++;
         pthread_cond_wait(&p->done, &p->lock);
         p->waiting--;
@@ -333,6 +408,9 @@ void cvm_vm_pool_submit(cvm_vm_pool *p, cvm_vm_op *op)
     p->pending++;
     if (p->sleeping && (!is_small(op) || p->pending > QUIET_MAX))
         wake_workers(p, 1);
+    /* A host that waits (for a buffer or for the device) may now wait for this too. */
+    if (p->waiting)
+        pthread_cond_broadcast(&p->done);
     pthread_mutex_unlock(&p->lock);
 }
 
