@@ -181,14 +181,21 @@ static void shuffle_planes(cvm_vm_exec *x)
     }
 }
 
-/* Every plane is runnable at the same pc: they can run in lockstep. */
+/* The planes that have not finished are all runnable at one pc (and
+ * some are): they can run in lockstep. */
 static bool in_step(const cvm_vm_exec *x)
 {
-    const uint32_t pc = x->planes[0].pc;
-    for (uint32_t i = 0; i < x->nplanes; i++)
-        if (x->planes[i].state != CVM_VM_RUNNABLE || x->planes[i].pc != pc)
+    uint32_t pc = 0, n = 0;
+    for (uint32_t i = 0; i < x->nplanes; i++) {
+        const cvm_vm_plane *q = &x->planes[i];
+        if (q->state == CVM_VM_DONE)
+            continue;
+        if (q->state != CVM_VM_RUNNABLE || (n && q->pc != pc))
             return false;
-    return true;
+        pc = q->pc;
+        n++;
+    }
+    return n > 0;
 }
 
 /* Runs one cube to completion, a fault or a stop. */

@@ -61,7 +61,7 @@
     do {                                                                                   \
         if (act == FULL) {                                                                 \
             IVDEP for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }                   \
-        } else {                                                                           \
+        } else if (act) {                                                                  \
             for (unsigned l = 0; l < FIXED_W; l++)                                         \
                 if (act >> l & 1) { __VA_ARGS__ }                                          \
         }                                                                                  \
@@ -122,6 +122,67 @@ typedef struct lockstep {
     case CVM_T_I64: case CVM_T_U64: BIN(uint64_t, x OP y); return true;                    \
     default: return false;                                                                 \
     }
+
+/* Shifts: the count is a 32-bit register (y), numerics.h's clamping. */
+#define SHIFT(T, EXPR)                                                                     \
+    PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a);                             \
+           const uint32_t *b = SLOT(uint32_t, in->b);                                      \
+           LANES(const T x = a[l]; const uint64_t y = b[l]; d[l] = (T)(EXPR);))
+
+/* Whether an active lane of some plane divides by zero (checked mode
+ * faults there: the plane interpreter runs the instruction). */
+#define ZERO_DIVISOR(T)                                                                    \
+    do {                                                                                   \
+        for (unsigned g_ = 0; g_ < G && !zero; g_++) {                                     \
+            const T *b_ = (const T *)(const void *)(R0 + g_ * stride + ((size_t)in->b << rs)); \
+            for (unsigned l = 0; l < FIXED_W; l++)                                         \
+                zero |= (P[g_].active >> l & 1) && b_[l] == 0;                             \
+        }                                                                                  \
+    } while (0)
+
+/* Integer division and remainder with numerics.h's results (a zero divisor
+ * in checked mode: false, the plane interpreter faults), f32/f64 division. */
+static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
+{
+    cvm_vm_plane *const P = s->P;
+    const unsigned G = s->G, rs = s->rs;
+    uint8_t *const R0 = s->R0;
+    const size_t stride = s->stride;
+    const bool div = in->h == CVM_OP_DIV;
+    bool zero = false;
+    switch (in->elem) {
+    case CVM_T_I32: case CVM_T_U32: ZERO_DIVISOR(uint32_t); break;
+    case CVM_T_I64: case CVM_T_U64: ZERO_DIVISOR(uint64_t); break;
+    case CVM_T_F32: case CVM_T_F64: break;
+    default: return false;
+    }
+    if (zero && s->x->L->checked)
+        return false;
+    switch (in->elem) {
+    case CVM_T_I32:
+        if (div) BIN(int32_t, cvm_n_sdiv(x, y, 32)); else BIN(int32_t, cvm_n_srem(x, y, 32));
+        return true;
+    case CVM_T_U32:
+        if (div) BIN(uint32_t, cvm_n_udiv(x, y, 32)); else BIN(uint32_t, cvm_n_urem(x, y, 32));
+        return true;
+    case CVM_T_I64:
+        if (div) BIN(int64_t, cvm_n_sdiv(x, y, 64)); else BIN(int64_t, cvm_n_srem(x, y, 64));
+        return true;
+    case CVM_T_U64:
+        if (div) BIN(uint64_t, cvm_n_udiv(x, y, 64)); else BIN(uint64_t, cvm_n_urem(x, y, 64));
+        return true;
+    case CVM_T_F32:
+        if (!div)
+            return false;
+        BIN(float, x / y);
+        return true;
+    default: /* f64 */
+        if (!div)
+            return false;
+        BIN(double, x / y);
+        return true;
+    }
+}
 
 /* Arithmetic, compares and bitwise ops of one element per lane; false
  * when `in` is not one this loop runs itself. */
@@ -184,6 +245,35 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
         default:
             return false;
         }
+    case CVM_OP_SHL:
+    case CVM_OP_SHR: {
+        const bool left = in->h == CVM_OP_SHL;
+        if (cvm_vm_esz(in->eb) != 4)
+            return false;
+        switch (in->elem) {
+        case CVM_T_I32:
+            if (left) SHIFT(int32_t, cvm_n_shl((uint32_t)x, y, 32));
+            else SHIFT(int32_t, cvm_n_ashr(x, y, 32));
+            return true;
+        case CVM_T_U32:
+            if (left) SHIFT(uint32_t, cvm_n_shl(x, y, 32));
+            else SHIFT(uint32_t, cvm_n_lshr(x, y, 32));
+            return true;
+        case CVM_T_I64:
+            if (left) SHIFT(int64_t, cvm_n_shl((uint64_t)x, y, 64));
+            else SHIFT(int64_t, cvm_n_ashr(x, y, 64));
+            return true;
+        case CVM_T_U64:
+            if (left) SHIFT(uint64_t, cvm_n_shl(x, y, 64));
+            else SHIFT(uint64_t, cvm_n_lshr(x, y, 64));
+            return true;
+        default:
+            return false;
+        }
+    }
+    case CVM_OP_DIV:
+    case CVM_OP_REM:
+        return divide(s, in);
     case CVM_OP_NOT:
         switch (in->elem) {
         case CVM_T_BOOL: UN(uint8_t, x ^ 1u); return true;
@@ -354,10 +444,18 @@ static void fused(const lockstep *s, const cvm_vm_dinsn *in)
     }
 }
 
+/* Planes still running; finished planes stay in the cube's lockstep
+ * and do nothing. */
+static bool running(const cvm_vm_plane *q)
+{
+    return q->state == CVM_VM_RUNNABLE;
+}
+
 static void set_pc(const lockstep *s, uint32_t pc)
 {
     for (unsigned g = 0; g < s->G; g++)
-        s->P[g].pc = pc;
+        if (running(&s->P[g]))
+            s->P[g].pc = pc;
 }
 
 /* A plane's slice ended in a fault: what run_cube does with it. */
@@ -369,12 +467,15 @@ static bool faulted(cvm_vm_plane *q, int r)
     return true;
 }
 
-/* Loads and stores, plane by plane; false when one faulted (the planes
- * before it have gone past the instruction, the rest have not). */
+/* Loads and stores, plane by plane (planes without active lanes have
+ * nothing to do); false when one faulted (the planes before it have gone
+ * past the instruction, the rest have not). */
 static bool memory(const lockstep *s, const cvm_vm_dinsn *in, uint32_t pc)
 {
     for (unsigned g = 0; g < s->G; g++) {
         cvm_vm_plane *q = &s->P[g];
+        if (!q->active)
+            continue;
         if (faulted(q, cvm_vm_mem(s->x, q, in))) {
             for (unsigned h = 0; h < g; h++)
                 s->P[h].pc = pc + 1;
@@ -384,14 +485,21 @@ static bool memory(const lockstep *s, const cvm_vm_dinsn *in, uint32_t pc)
     return true;
 }
 
-/* Every plane is runnable at one pc (then *pc is it). */
+/* The running planes are all at one pc (then *pc is it); finished planes
+ * do not count. False when they part, or none runs. */
 static bool agree(const lockstep *s, uint32_t *pc)
 {
-    for (unsigned g = 0; g < s->G; g++)
-        if (s->P[g].state != CVM_VM_RUNNABLE || s->P[g].pc != s->P[0].pc)
+    bool any = false;
+    for (unsigned g = 0; g < s->G; g++) {
+        const cvm_vm_plane *q = &s->P[g];
+        if (q->state == CVM_VM_DONE)
+            continue;
+        if (!running(q) || (any && q->pc != *pc))
             return false;
-    *pc = s->P[0].pc;
-    return true;
+        *pc = q->pc;
+        any = true;
+    }
+    return any;
 }
 
 /* A plane's next pc from ctl.h: CVM_VM_PC_DONE finishes it. */
@@ -403,44 +511,187 @@ static void go(cvm_vm_plane *q, uint32_t t)
         q->pc = t;
 }
 
+/*
+ * Where the running planes go after a control instruction that left
+ * plane g at t[g]: while some plane still has active lanes, planes whose
+ * mask became empty ride along at `cont` (the pc the others continue at)
+ * instead of going to their next marker: with no active lane they do
+ * nothing, and the markers and ends they pass restore their masks from
+ * their frames exactly as the jump would have. When no plane has active
+ * lanes, each goes where its own control flow says.
+ */
+static void settle(const lockstep *s, const uint32_t *t, uint32_t cont)
+{
+    bool any = false;
+    for (unsigned g = 0; g < s->G; g++)
+        any |= running(&s->P[g]) && s->P[g].active != 0;
+    for (unsigned g = 0; g < s->G; g++)
+        if (running(&s->P[g]))
+            go(&s->P[g], any ? cont : t[g]);
+}
+
+/* END of a loop: while some plane goes round again, all do (a plane with
+ * no lane left keeps its frame and rides along); when none does, each
+ * leaves the loop with its own frame (ctl.h). */
+static bool loop_end(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_dinsn *in,
+                     uint32_t pc, uint32_t *t)
+{
+    bool round = false, back = false;
+    for (unsigned g = 0; g < s->G; g++) {
+        const cvm_vm_plane *q = &s->P[g];
+        round |= running(q) && (q->active | q->stack[in->aux].m[1]) != 0;
+    }
+    for (unsigned g = 0; g < s->G; g++) {
+        cvm_vm_plane *q = &s->P[g];
+        if (!running(q))
+            continue;
+        if (!round) {
+            t[g] = cvm_vm_end(q, code, in, pc, &back);
+            continue;
+        }
+        cvm_vm_frame *f = &q->stack[in->aux];
+        q->active |= f->m[1];
+        f->m[1] = 0;
+        f->next = code[f->open].target;
+        t[g] = f->open + 1;
+    }
+    return round;
+}
+
 /* Control flow the planes run here, each with its own masks and frames
  * (ctl.h); false for the rest. *back: a loop went round. */
 static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_dinsn *in,
                     uint32_t pc, bool *back)
 {
     const cvm_vm_dinsn *orig = s->x->kp->code;
+    const unsigned G = s->G;
+    cvm_vm_plane *const P = s->P;
+    uint32_t t[64];
+    bool dummy;
     *back = false;
     switch (in->h) {
     case CVM_VM_H_CMPBR:
-        for (unsigned g = 0; g < s->G; g++) {
-            cvm_vm_plane *q = &s->P[g];
+        for (unsigned g = 0; g < G; g++) {
+            cvm_vm_plane *q = &P[g];
+            if (!running(q))
+                continue;
             const uint64_t act = q->active;
             uint64_t m = cmp_mask(s->x, q, &orig[in->a], act);
             if (in->b != UINT32_MAX) {
                 const uint64_t m2 = cmp_mask(s->x, q, &orig[in->b], act);
                 m = in->c == CVM_OP_AND ? m & m2 : m | m2;
             }
-            go(q, cvm_vm_cmpbr(q, in, orig, act, (in->k ? ~m : m) & act));
+            t[g] = cvm_vm_cmpbr(q, in, orig, act, (in->k ? ~m : m) & act);
         }
+        settle(s, t, in->n == CVM_VM_CB_IF ? in->end + 1 : in->target);
         return true;
-    case CVM_OP_END:
-        for (unsigned g = 0; g < s->G; g++)
-            go(&s->P[g], cvm_vm_end(&s->P[g], code, in, pc, back));
+    case CVM_OP_IF:
+        for (unsigned g = 0; g < G; g++) {
+            cvm_vm_plane *q = &P[g];
+            if (!running(q))
+                continue;
+            const uint64_t c = bool_mask(cvm_vm_reg(s->x, q, in->a), FIXED_W, q->active);
+            q->stack[in->aux] = (cvm_vm_frame){.kind = CVM_VM_F_IF, .open = pc, .next = in->target};
+            q->stack[in->aux].m[0] = q->active & ~c;
+            q->sp = in->aux + 1;
+            q->active = c;
+            t[g] = c ? pc + 1 : in->target;
+        }
+        settle(s, t, pc + 1);
+        return true;
+    case CVM_OP_ELSE:
+    case CVM_OP_CONTINUING:
+        for (unsigned g = 0; g < G; g++) {
+            cvm_vm_plane *q = &P[g];
+            if (!running(q))
+                continue;
+            cvm_vm_frame *f = &q->stack[in->aux];
+            if (in->h == CVM_OP_ELSE) {
+                f->m[1] = q->active;
+                f->m[2] = 1;
+                q->active = f->m[0];
+            } else {
+                q->active |= f->m[1];
+                f->m[1] = 0;
+            }
+            f->next = in->end;
+            t[g] = q->active ? pc + 1 : in->end;
+        }
+        settle(s, t, pc + 1);
+        return true;
+    case CVM_OP_END: {
+        unsigned g0 = 0;
+        while (!running(&P[g0]))
+            g0++; /* agree() saw one */
+        if (P[g0].stack[in->aux].kind == CVM_VM_F_LOOP) {
+            if (loop_end(s, code, in, pc, t)) {
+                *back = true;
+                for (unsigned g = 0; g < G; g++)
+                    if (running(&P[g]))
+                        P[g].pc = t[g];
+                return true;
+            }
+            settle(s, t, pc + 1);
+            return true;
+        }
+        for (unsigned g = 0; g < G; g++)
+            if (running(&P[g]))
+                t[g] = cvm_vm_end(&P[g], code, in, pc, &dummy);
+        settle(s, t, pc + 1);
+        return true;
+    }
+    case CVM_OP_BREAK_IF:
+        for (unsigned g = 0; g < G; g++) {
+            cvm_vm_plane *q = &P[g];
+            if (!running(q))
+                continue;
+            const uint64_t c = bool_mask(cvm_vm_reg(s->x, q, in->a), FIXED_W, q->active);
+            q->stack[in->aux].m[0] |= c;
+            q->active &= ~c;
+            t[g] = q->active ? pc + 1 : cvm_vm_skip(q);
+        }
+        settle(s, t, pc + 1);
         return true;
     case CVM_OP_LOOP:
-        for (unsigned g = 0; g < s->G; g++) {
-            cvm_vm_plane *q = &s->P[g];
+        for (unsigned g = 0; g < G; g++) {
+            cvm_vm_plane *q = &P[g];
+            if (!running(q))
+                continue;
             q->stack[in->aux] = (cvm_vm_frame){.kind = CVM_VM_F_LOOP, .open = pc, .next = in->target};
             q->sp = in->aux + 1;
             q->pc = pc + 1;
         }
         return true;
+    case CVM_OP_SYNC_CUBE:
+        /* every running plane arrives together (finished ones count as
+         * arrived): the barrier opens at once; a plane arriving with lanes
+         * missing is the plane interpreter's to report in checked mode */
+        for (unsigned g = 0; g < G; g++) {
+            const cvm_vm_plane *q = &P[g];
+            if (running(q) && s->x->L->checked && q->active != (q->live & ~q->exited))
+                return false;
+        }
+        set_pc(s, pc + 1);
+        return true;
     case CVM_OP_RETURN:
-        for (unsigned g = 0; g < s->G; g++) {
-            cvm_vm_plane *q = &s->P[g];
+        for (unsigned g = 0; g < G; g++) {
+            cvm_vm_plane *q = &P[g];
+            if (!running(q))
+                continue;
             q->exited |= q->active;
             q->active = 0;
             go(q, cvm_vm_skip(q));
+        }
+        return true;
+    case CVM_VM_H_FINISH:
+        for (unsigned g = 0; g < G; g++) {
+            cvm_vm_plane *q = &P[g];
+            if (!running(q))
+                continue;
+            q->exited |= q->active;
+            q->active = 0;
+            q->sp = 0;
+            q->state = CVM_VM_DONE;
         }
         return true;
     default:
@@ -448,12 +699,48 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
     }
 }
 
-/* `in` through the plane interpreter, one plane after the other. */
-static void one_step(const lockstep *s)
+/* Leaving lockstep: a plane riding along without active lanes goes where
+ * the plane interpreter would have sent it when its mask became empty
+ * (its innermost construct's next marker, or done). */
+static void leave(const lockstep *s)
 {
-    s->x->one_step = true;
     for (unsigned g = 0; g < s->G; g++)
-        faulted(&s->P[g], cvm_vm_run_plane(s->x, &s->P[g]));
+        if (running(&s->P[g]) && !s->P[g].active)
+            go(&s->P[g], cvm_vm_skip(&s->P[g]));
+}
+
+/* Instructions that move the pc themselves (control flow): every running
+ * plane runs them, even without active lanes, so its frames follow. */
+static bool moves_pc(unsigned h)
+{
+    switch (h) {
+    case CVM_OP_IF: case CVM_OP_ELSE: case CVM_OP_END: case CVM_OP_LOOP:
+    case CVM_OP_CONTINUING: case CVM_OP_BREAK_IF: case CVM_OP_BREAK: case CVM_OP_CONTINUE:
+    case CVM_OP_SWITCH: case CVM_OP_CASE: case CVM_OP_DEFAULT: case CVM_OP_FALLTHROUGH:
+    case CVM_OP_BLOCK: case CVM_OP_EXIT: case CVM_OP_RETURN: case CVM_VM_H_FINISH:
+    case CVM_VM_H_CMPBR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* `in` through the plane interpreter, one plane after the other. Other
+ * instructions have no effect on a plane without active lanes (and a
+ * barrier must not see it arrive): such a plane only moves past them. */
+static void one_step(const lockstep *s, const cvm_vm_dinsn *in, uint32_t pc)
+{
+    const bool ctl = moves_pc(in->h);
+    s->x->one_step = true;
+    for (unsigned g = 0; g < s->G; g++) {
+        cvm_vm_plane *q = &s->P[g];
+        if (!running(q))
+            continue;
+        if (!ctl && !q->active)
+            q->pc = pc + 1;
+        else
+            faulted(q, cvm_vm_run_plane(s->x, q));
+    }
     s->x->one_step = false;
 }
 
@@ -464,7 +751,9 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
         .x = x, .P = x->planes, .G = x->nplanes, .rs = x->rshift, .R0 = x->planes[0].regs,
         .stride = (size_t)(x->planes[1].regs - x->planes[0].regs),
     };
-    uint32_t pc = s.P[0].pc, backedges = 0;
+    uint32_t pc, backedges = 0;
+    if (!agree(&s, &pc))
+        return;
     for (;;) {
         const cvm_vm_dinsn *in = &code[pc];
         switch (in->h) {
@@ -485,7 +774,7 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
         case CVM_OP_ST:
             set_pc(&s, pc);
             if (!cvm_vm_mem_cube(x, in) && !memory(&s, in, pc))
-                return;
+                goto out;
             pc++;
             continue;
         default:
@@ -499,12 +788,14 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
         uint32_t next;
         set_pc(&s, pc);
         if (!control(&s, code, in, pc, &back))
-            one_step(&s);
+            one_step(&s, in, pc);
         if (!agree(&s, &next))
-            return;
+            goto out;
         /* a quantum of back-edges: let run_cube check the timeout */
         if ((back || next <= pc) && ++backedges == CVM_VM_QUANTUM)
-            return;
+            goto out;
         pc = next;
     }
+out:
+    leave(&s);
 }

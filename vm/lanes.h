@@ -10,6 +10,10 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /*
  * Lane loops carry no loop-carried dependence: a destination slot is either
  * a different register from every source or the same one (each lane then
@@ -45,15 +49,26 @@
     } while (0)
 
 /*
- * Mask of the lanes of `act` (lanes < nl) whose bool slot is true, eight
- * lanes at a time (slots are at least 64 bytes, so whole groups stay
- * inside the slot). The bytes of lanes outside `act` are cleared first:
- * they may never have been written (decode.c zero_ranges), and nothing of
- * them may reach the result. Then the multiply gathers the low bit of each
- * byte into the top byte.
+ * Mask of the lanes of `act` (lanes < nl) whose bool slot is true (its low
+ * bit). Slots are at least 64 bytes, so whole groups of 8 or 16 lanes stay
+ * inside the slot. The bytes of lanes outside `act` may never have been
+ * written (decode.c zero_ranges), and nothing of them may reach the result:
+ * with SSE2 (every x86-64) sixteen lanes go through one movemask and the
+ * final and drops them; otherwise they are cleared first and a multiply
+ * gathers the low bit of each byte into the top byte, eight lanes at a time.
  */
 static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
 {
+#if defined(__SSE2__)
+    /* sixteen lanes at a time: bit 0 of each byte to its sign bit, then
+     * one movemask (a slot holds at least 64 bytes, so g + 15 < 64) */
+    uint64_t b = 0;
+    for (unsigned g = 0; g < nl; g += 16) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(r + g));
+        b |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_slli_epi16(v, 7)) << g;
+    }
+    return b & act;
+#else
     uint64_t m = 0;
     for (unsigned g = 0; g < nl; g += 8) {
         uint64_t w, s = (act >> g & 0xffu) * UINT64_C(0x0101010101010101);
@@ -64,6 +79,7 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
         m |= (w * UINT64_C(0x0102040810204080)) >> 56 << g;
     }
     return m;
+#endif
 }
 
 /* Compare `in` on every lane (no compare traps, so inactive lanes may be
