@@ -177,9 +177,9 @@ uint8_t *cvm_vm_op_extra(cvm_vm_op *op) { return (uint8_t *)op + OP_HEAD; }
 cvm_vm_op *cvm_vm_op_new(cvm_device *dev, size_t extra)
 {
     cvm_vm_op *op = NULL;
-    size_t block = OP_HEAD + extra;
     if (extra > SIZE_MAX - OP_HEAD)
         return NULL;
+    size_t block = OP_HEAD + extra;
     if (block <= OP_BLOCK) {
         block = OP_BLOCK;
         cvm_vm_pool_lock(dev->pool);

@@ -40,10 +40,10 @@ typedef struct worker_arg {
 #define QUIET_MAX 16u
 #define NO_SLOT UINT32_MAX
 /* How long a host that waits for another thread's operation spins before it
- * sleeps: the futex sleep and wake-up cost more than this on these machines. */
-#ifndef SPIN_NS
+ * sleeps: going to sleep and being woken cost a few microseconds of system
+ * calls and interrupts and, on a loaded machine, a wait for the scheduler,
+ * while the operation waited for is often a cube or two from its end. */
 #define SPIN_NS 20000
-#endif
 
 struct cvm_vm_pool {
     cvm_device *dev;
