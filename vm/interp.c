@@ -574,6 +574,27 @@ static void preset_regs(cvm_vm_exec *x)
     }
 }
 
+/* Every lane's unit position, stepping through the cube in unit order
+ * (lanes past the last unit get positions past the cube, never read). */
+static void fill_positions(cvm_vm_exec *x)
+{
+    const uint32_t *b = x->L->block;
+    uint32_t pos[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < x->nplanes; i++) {
+        cvm_vm_plane *q = &x->planes[i];
+        for (unsigned l = 0; l < x->W; l++) {
+            q->upos[0][l] = pos[0], q->upos[1][l] = pos[1], q->upos[2][l] = pos[2];
+            if (++pos[0] == b[0]) {
+                pos[0] = 0;
+                if (++pos[1] == b[1]) {
+                    pos[1] = 0;
+                    pos[2]++;
+                }
+            }
+        }
+    }
+}
+
 /* Points the state's exec at its own memory for this run, and clears its results. */
 static void join(cvm_vm_run *run, cvm_vm_state *s)
 {
@@ -590,6 +611,7 @@ static void join(cvm_vm_run *run, cvm_vm_state *s)
         x->planes[i].stack = s->stacks + (size_t)i * x->kp->max_depth;
         x->planes[i].regs = s->regs + (size_t)i * (x->kp->nslots + CVM_VM_PAD_SLOTS) * x->rb;
     }
+    fill_positions(x);
     preset_regs(x);
     if (s->gen != run->gen) {
         s->gen = run->gen;

@@ -173,6 +173,9 @@ typedef struct cvm_vm_plane {
     uint64_t steps;      /* instructions executed (step budget) */
     cvm_vm_frame *stack;
     uint8_t *regs;
+    /* unit_pos x, y, z of each lane (interp.c join, once per launch: the
+     * special registers read them instead of dividing) */
+    uint32_t upos[3][64];
 } cvm_vm_plane;
 
 /* The fault being reported for a launch (lowest unit of the first faulting cube). */

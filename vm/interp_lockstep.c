@@ -383,12 +383,11 @@ static bool sreg(const lockstep *s, const cvm_vm_dinsn *in)
         FILLV(uint32_t, x->L->block[id - CVM_SREG_CUBE_DIM_X]);
         return true;
     }
-    uint32_t pos[64];
-    if (!sreg_positions(x, &P[0], id, pos))
+    uint32_t buf[64];
+    if (!sreg_lanes(x, &P[0], id, buf))
         return false;
     for (unsigned g = 0; g < G; g++) {
-        if (g && !sreg_positions(x, &P[g], id, pos))
-            return false; /* not reached: the id was one the first plane took */
+        const uint32_t *pos = sreg_lanes(x, &P[g], id, buf);
         uint32_t *d = (uint32_t *)(void *)(R0 + g * stride + ((size_t)in->d << rs));
         const uint64_t act = P[g].active;
         LANES(d[l] = pos[l];);

@@ -187,6 +187,9 @@ static inline unsigned first_lane(uint64_t m)
     return (unsigned)__builtin_ctzll(m);
 }
 
+/* The default plane width (cvm_config.plane_width): its loops get a constant trip count. */
+enum { PLANE_W = 32 };
+
 /*
  * Address facts of the active lanes: lowest and highest address, the OR of
  * all addresses (alignment) and the OR of each one's difference from the
@@ -197,7 +200,15 @@ static inline unsigned first_lane(uint64_t m)
     do {                                                                                   \
         const T *a_ = (const T *)(const void *)ptr, f_ = a_[first_lane(act)];              \
         T lo_ = f_, hi_ = f_, or_ = 0, df_ = 0;                                            \
-        if (full) {                                                                        \
+        if (full && nl == PLANE_W) { /* a constant trip count: vector code */             \
+            for (unsigned l = 0; l < PLANE_W; l++) {                                       \
+                const T v = a_[l];                                                         \
+                lo_ = v < lo_ ? v : lo_;                                                   \
+                hi_ = v > hi_ ? v : hi_;                                                   \
+                or_ |= v;                                                                  \
+                df_ |= v ^ f_;                                                             \
+            }                                                                              \
+        } else if (full) {                                                                 \
             for (unsigned l = 0; l < nl; l++) {                                            \
                 const T v = a_[l];                                                         \
                 lo_ = v < lo_ ? v : lo_;                                                   \
@@ -240,8 +251,6 @@ CONSECUTIVE_FN(consecutive64, uint64_t)
 CONSECUTIVE_FN(consecutive32, uint32_t)
 #undef CONSECUTIVE_FN
 
-/* The default plane width (cvm_config.plane_width): its loops get a constant trip count. */
-enum { PLANE_W = 32 };
 
 static bool consecutive_lanes(const uint8_t *ptr, bool wide, unsigned nl, unsigned esz)
 {
@@ -396,6 +405,35 @@ bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
     return true;
 }
 
+/* A full default-width plane's 4- or 8-byte elements at the lanes'
+ * addresses (global when base is NULL, else base + the 32-bit offset),
+ * copied in lane order: stores to one address keep the last lane's, as on
+ * the per-lane path. Straight loops without mask tests. */
+#define FULL_COPY(T, ADDR)                                                                 \
+    do {                                                                                   \
+        T *v_ = (T *)(void *)val;                                                          \
+        if (load)                                                                          \
+            for (unsigned l = 0; l < PLANE_W; l++)                                         \
+                memcpy(&v_[l], (ADDR), sizeof(T));                                         \
+        else                                                                               \
+            for (unsigned l = 0; l < PLANE_W; l++)                                         \
+                memcpy((ADDR), &v_[l], sizeof(T));                                         \
+    } while (0)
+static void lanes_full(uint8_t *val, const uint8_t *ptr, uint8_t *base, uint64_t mask,
+                       unsigned esz, bool load)
+{
+    const uint64_t *ga = (const uint64_t *)(const void *)ptr;
+    const uint32_t *sa = (const uint32_t *)(const void *)ptr;
+    if (!base && esz == 4)
+        FULL_COPY(uint32_t, (uint8_t *)(uintptr_t)(ga[l] & mask));
+    else if (!base)
+        FULL_COPY(uint64_t, (uint8_t *)(uintptr_t)(ga[l] & mask));
+    else if (esz == 4)
+        FULL_COPY(uint32_t, base + sa[l]);
+    else
+        FULL_COPY(uint64_t, base + sa[l]);
+}
+
 /*
  * ld and st without per-lane checks, the common case: every active lane's
  * access lies in the one global buffer its pointer's tag names (or in
@@ -458,6 +496,10 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
             block_copy(val, LANE_ADDR(0), (size_t)nl * esz);
         else
             block_copy(LANE_ADDR(0), val, (size_t)nl * esz);
+        return true;
+    }
+    if (ne == 1 && full && nl == PLANE_W && (esz == 4 || esz == 8)) {
+        lanes_full(val, ptr, global ? NULL : base, mask, esz, load);
         return true;
     }
     if (ne == 1) {

@@ -149,10 +149,10 @@ static inline bool case_match(const cvm_vm_dinsn *c, uint64_t v)
 static uint64_t sreg_value(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned id, unsigned l)
 {
     const cvm_vm_launch *L = x->L;
-    uint32_t unit = p->index * x->W + l, pos[3];
+    const uint32_t unit = p->index * x->W + l;
+    const uint32_t pos[3] = {p->upos[0][l], p->upos[1][l], p->upos[2][l]};
     uint64_t wmask = x->W >= 64 ? UINT64_MAX : (UINT64_C(1) << x->W) - 1;
     uint64_t lt = l ? UINT64_MAX >> (64 - l) : 0, le = lt | UINT64_C(1) << l;
-    cvm_vm_unit_pos(x, unit, pos);
     switch (id) {
     case CVM_SREG_UNIT_POS_X: case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z:
         return pos[id - CVM_SREG_UNIT_POS_X];
@@ -564,8 +564,9 @@ dispatch:
     }
     CASE(SREG) {
         PRO;
-        uint32_t pos[64];
-        if (!uni && in->esz == 4 && sreg_positions(ex, p, in->aux, pos))
+        uint32_t buf[64];
+        const uint32_t *pos = in->esz == 4 ? sreg_lanes(ex, p, in->aux, buf) : NULL;
+        if (pos)
             LANES(((uint32_t *)(void *)D)[l] = pos[l];);
         else
             LANES(cvm_vm_set_bits(D, in->elem, l, sreg_value(ex, p, in->aux, l)););

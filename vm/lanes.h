@@ -136,43 +136,22 @@ static inline uint64_t cmp_mask(const cvm_vm_exec *ex, const cvm_vm_plane *p,
 }
 
 /*
- * Position special registers for every lane of plane p at once: the first
- * lane's position is divided out once, the others step through the cube
- * (one division per plane instead of three per lane). False for the other
- * special registers.
+ * Position special registers of every lane of plane p: its unit_pos table
+ * (interp.c join fills it once per launch), or for abs_pos that plus the
+ * cube's offset, in buf. NULL for the other special registers.
  */
-static inline bool sreg_positions(const cvm_vm_exec *x, const cvm_vm_plane *p, unsigned id,
-                           uint32_t out[64])
+static inline const uint32_t *sreg_lanes(const cvm_vm_exec *x, const cvm_vm_plane *p,
+                                         unsigned id, uint32_t buf[64])
 {
-    const uint32_t *b = x->L->block;
-    unsigned axis, nl = p->nlanes;
-    uint32_t add = 0, pos[3];
-    if (id - CVM_SREG_UNIT_POS_X < 3u) { /* written so for UNIT_POS_X == 0 too */
-        axis = id - CVM_SREG_UNIT_POS_X;
-    } else if (id - CVM_SREG_ABS_POS_X < 3u) {
-        axis = id - CVM_SREG_ABS_POS_X;
-        add = x->cube[axis] * b[axis];
-    } else {
-        return false;
-    }
-    cvm_vm_unit_pos(x, p->index * x->W, pos);
-    if (pos[0] + nl <= b[0]) { /* the plane stays in one row: x steps by one */
-        const uint32_t first = pos[axis] + add, step = axis == 0;
-        for (unsigned l = 0; l < nl; l++)
-            out[l] = first + step * l;
-        return true;
-    }
-    for (unsigned l = 0; l < nl; l++) {
-        out[l] = pos[axis] + add;
-        if (++pos[0] == b[0]) {
-            pos[0] = 0;
-            if (++pos[1] == b[1]) {
-                pos[1] = 0;
-                pos[2]++;
-            }
-        }
-    }
-    return true;
+    if (id - CVM_SREG_UNIT_POS_X < 3u) /* written so for UNIT_POS_X == 0 too */
+        return p->upos[id - CVM_SREG_UNIT_POS_X];
+    if (id - CVM_SREG_ABS_POS_X >= 3u)
+        return NULL;
+    const unsigned axis = id - CVM_SREG_ABS_POS_X;
+    const uint32_t add = x->cube[axis] * x->L->block[axis], *u = p->upos[axis];
+    for (unsigned l = 0; l < 64; l++)
+        buf[l] = u[l] + add;
+    return buf;
 }
 
 #endif /* CVM_VM_LANES_H */
