@@ -145,7 +145,8 @@ static cvm_status build_regions(cvm_device *dev, cvm_diag *diag)
     }
     uint32_t i = 0;
     for (cvm_buffer *b = dev->buffers; b; b = b->next, i++)
-        dev->regions[i] = (cvm_vm_region){(uintptr_t)b->data, b->size, b->name, b->writable, b->tag};
+        dev->regions[i] =
+            (cvm_vm_region){(uintptr_t)b->data, b->size, b->name, b->writable, b->tag};
     qsort(dev->regions, n, sizeof *dev->regions, region_cmp);
     dev->nregions = n;
     dev->regions_gen = dev->buffers_gen;
@@ -286,7 +287,8 @@ static void pack(cvm_vm_op *op, const cvm_bc_kernel *bk, const cvm_arg *args)
 /* Room for the run record in a launch's block (interp.c's cvm_vm_run, with slack). */
 #define OP_ARENA 1536u
 
-/* A launch record for kernel bk: run room, offsets, buffer list and parameter bytes in one block. */
+/* A launch record for kernel bk: run room, offsets, buffer list and parameter bytes,
+ * in one block. */
 static cvm_vm_op *new_launch(cvm_device *dev, const cvm_bc_kernel *bk)
 {
     uint32_t nbufs = 0;
