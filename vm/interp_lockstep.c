@@ -785,9 +785,10 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
         }
         bool back = false;
         uint32_t next;
-        set_pc(&s, pc);
-        if (!control(&s, code, in, pc, &back))
+        if (!control(&s, code, in, pc, &back)) {
+            set_pc(&s, pc);
             one_step(&s, in, pc);
+        }
         if (!agree(&s, &next))
             goto out;
         /* a quantum of back-edges: let run_cube check the timeout */
