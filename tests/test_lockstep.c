@@ -3,7 +3,8 @@
  * against plain C models: planes that part at a branch only some of them
  * take and meet again at a barrier, loops whose trip count differs by
  * plane, loads and stores consecutive across the whole cube (one range
- * check) and not, faults inside lockstep code (the lowest unit is
+ * check; also straight from the index when only the access reads the
+ * address) and not, faults inside lockstep code (the lowest unit is
  * reported), and a timeout in a loop every plane runs. `make check` runs
  * this with lockstep on (the default) and tests/test_lockstep.sh runs the
  * interpreter's tests again with CUBEVM_LOCKSTEP=0.
@@ -20,7 +21,7 @@ static const char part_src[] =
     ".param out buffer u32 write\n.param in buffer u32 read\n.param shift scalar u32\n"
     ".reg u32 %t, %c, %cd, %g, %pp, %one, %v, %k, %lim, %tmp, %x, %gi\n"
     ".reg bool %b, %b2\n"
-    ".reg i64 %a, %s, %u, %a2, %u2\n"
+    ".reg i64 %a, %s, %u, %a2, %s2, %u2\n"
     ".reg ptr.global %po, %pi, %p, %q\n"
     "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
     "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    sreg.u32 %pp, plane_pos\n"
@@ -41,7 +42,7 @@ static const char part_src[] =
     "        mul.u32 %v, %v, %lim\n        add.u32 %v, %v, %k\n"
     "    continuing\n        add.u32 %k, %k, %one\n"
     "    end\n"
-    "    cvt.i64 %a2, %g\n    mul.i64 %u2, %a2, %s\n"
+    "    cvt.i64 %a2, %g\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n"
     "    ptr.add.ptr.global %q, %po, %u2\n    st.u32 [%q], %v\n"
     "    return\n.end\n";
 

@@ -521,6 +521,13 @@ static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
             out->n++;
     }
     out->target = i + 3;
+    /* the address is read once, by a plain load or store right after:
+     * lockstep (interp_lockstep.c) may do both without writing it */
+    const cvm_vm_dinsn *m = out->target < fu->n ? &c[out->target] : NULL;
+    out->end = m && (m->h == CVM_OP_LD || m->h == CVM_OP_ST) && m->line == 1 &&
+                       m->a == add->d && temp(fu, add->d)
+                   ? out->target
+                   : UINT32_MAX;
     return out->target;
 }
 

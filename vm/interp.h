@@ -54,6 +54,8 @@
  * ptr.add p, base, u`: k is a CVM_VM_IX_* extension, n the shift when S is
  * a power of two (k | CVM_VM_IX_SHIFT), target the pc after the sequence. */
 #define CVM_VM_H_INDEX (CVM_OP_LIMIT + 1)
+/* (INDEX's end: the pc of the plain ld/st right after that is the only
+ * reader of d, else UINT32_MAX; interp_lockstep.c indexed.) */
 /* d = ext(a) op ext(b) on 64-bit integers (op in c: add or mul), for
  * `cvt.i64 t, x` (sign extension of an i32) folded into the add or mul
  * that reads t: k bit 0 extends a, bit 1 extends b; target as above. */
@@ -251,6 +253,7 @@ enum { CVM_VM_R_YIELD, CVM_VM_R_WAIT, CVM_VM_R_DONE, CVM_VM_R_FAULT, CVM_VM_R_ST
 #define cvm_vm_mem CVM_ISA_CAT(cvm_vm_mem, CVM_ISA_SUFFIX)
 #define cvm_vm_atomic CVM_ISA_CAT(cvm_vm_atomic, CVM_ISA_SUFFIX)
 #define cvm_vm_mem_cube CVM_ISA_CAT(cvm_vm_mem_cube, CVM_ISA_SUFFIX)
+#define cvm_vm_mem_cube_range CVM_ISA_CAT(cvm_vm_mem_cube_range, CVM_ISA_SUFFIX)
 #define cvm_vm_string_at CVM_ISA_CAT(cvm_vm_string_at, CVM_ISA_SUFFIX)
 #define cvm_vm_plane_op CVM_ISA_CAT(cvm_vm_plane_op, CVM_ISA_SUFFIX)
 #define cvm_vm_cvt CVM_ISA_CAT(cvm_vm_cvt, CVM_ISA_SUFFIX)
@@ -290,6 +293,9 @@ int cvm_vm_atomic(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 /* A plain ld/st of every plane of the cube at once when all are full and
  * their addresses consecutive across the cube; false (nothing done) else. */
 bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in);
+/* The same when the cube's addresses are known to be lo, lo + esz, ...,
+ * hi in unit order (full planes of width 32): one check, block copies. */
+bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, uint64_t lo, uint64_t hi);
 /* Host pointer of a print %s argument (NUL-terminated within its region), or NULL. */
 const char *cvm_vm_string_at(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane,
                              unsigned elem, uint64_t addr, size_t *out_max);

@@ -450,6 +450,49 @@ static bool running(const cvm_vm_plane *q)
     return q->state == CVM_VM_RUNNABLE;
 }
 
+/*
+ * An INDEX `p = base + ext(i) << n` whose only reader is the plain ld or st
+ * `mem` right after it, done together without writing p: when every plane
+ * is full, base is one address for the whole cube and i counts up by one
+ * from unit to unit (without overflow), the cube's elements are one range
+ * from base + (ext(i0) << n), which cvm_vm_mem_cube_range checks once and
+ * copies plane by plane. False (nothing done) otherwise.
+ */
+static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
+{
+    cvm_vm_plane *const P = s->P;
+    const unsigned G = s->G, rs = s->rs;
+    uint8_t *const R0 = s->R0;
+    const size_t stride = s->stride;
+    const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
+    if (in->elem != CVM_T_PTR_GLOBAL || !(in->k & CVM_VM_IX_SHIFT) ||
+        (kind != CVM_VM_IX_SEXT32 && kind != CVM_VM_IX_ZEXT32) ||
+        (mem->h != CVM_OP_LD && mem->h != CVM_OP_ST) || mem->line != 1 ||
+        mem->esz != 1u << in->n)
+        return false;
+    const uint64_t base = *(const uint64_t *)(const void *)(R0 + ((size_t)in->a << rs));
+    const uint32_t i0 = *(const uint32_t *)(const void *)(R0 + ((size_t)in->b << rs));
+    const uint64_t last = (uint64_t)G * FIXED_W - 1;
+    if (kind == CVM_VM_IX_SEXT32 ? (int64_t)(int32_t)i0 + (int64_t)last > INT32_MAX
+                                 : (uint64_t)i0 + last > UINT32_MAX)
+        return false;
+    for (unsigned g = 0; g < G; g++) {
+        if (!running(&P[g]) || P[g].active != FULL)
+            return false;
+        const uint64_t *a = (const uint64_t *)(const void *)(R0 + g * stride + ((size_t)in->a << rs));
+        const uint32_t *b = (const uint32_t *)(const void *)(R0 + g * stride + ((size_t)in->b << rs));
+        const uint32_t first = i0 + g * FIXED_W;
+        uint64_t bad = 0;
+        for (unsigned l = 0; l < FIXED_W; l++)
+            bad |= (a[l] ^ base) | (uint64_t)(b[l] ^ (first + l));
+        if (bad)
+            return false;
+    }
+    const uint64_t off = kind == CVM_VM_IX_SEXT32 ? (uint64_t)(int64_t)(int32_t)i0 : i0;
+    const uint64_t lo = base + (off << in->n);
+    return cvm_vm_mem_cube_range(s->x, mem, lo, lo + last * mem->esz);
+}
+
 static void set_pc(const lockstep *s, uint32_t pc)
 {
     for (unsigned g = 0; g < s->G; g++)
@@ -760,6 +803,13 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
             pc++;
             continue;
         case CVM_VM_H_INDEX:
+            if (in->end != UINT32_MAX && indexed(&s, in, &code[in->end])) {
+                pc = in->end + 1;
+                continue;
+            }
+            fused(&s, in);
+            pc = in->target;
+            continue;
         case CVM_VM_H_ARITH64:
             fused(&s, in);
             pc = in->target;

@@ -353,12 +353,9 @@ static bool global_range_ok(cvm_vm_exec *x, uint64_t lo, uint64_t hi, uint64_t b
  */
 bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
 {
-    const cvm_vm_launch *L = x->L;
     const unsigned esz = in->esz, G = x->nplanes;
-    const bool load = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
-    const size_t bytes = (size_t)esz * PLANE_W;
+    const bool global = in->ea == CVM_T_PTR_GLOBAL;
     uint64_t lo = 0, hi = 0;
-    uint8_t *base = NULL;
     if (in->line != 1 || esz == 0 || x->W != PLANE_W)
         return false;
     for (unsigned g = 0; g < G; g++) {
@@ -375,6 +372,18 @@ bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
             lo = first;
         hi = first + (uint64_t)esz * (PLANE_W - 1);
     }
+    return cvm_vm_mem_cube_range(x, in, lo, hi);
+}
+
+bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, uint64_t lo, uint64_t hi)
+{
+    const cvm_vm_launch *L = x->L;
+    const unsigned esz = in->esz, G = x->nplanes;
+    const bool load = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
+    const size_t bytes = (size_t)esz * PLANE_W;
+    uint8_t *base = NULL;
+    if (hi < lo)
+        return false; /* the range wrapped */
     if (global) {
         if (L->checked && !global_range_ok(x, lo, hi, lo | esz, lo ^ hi, esz,
                                            access_align(in, esz), load))
