@@ -343,6 +343,14 @@ static bool data(const lockstep *s, const cvm_vm_dinsn *in)
         case CVM_VM_CVT_F32_F64: CONV(double, float, a[l]); return true;
         default: return false;
         }
+    case CVM_OP_BITCAST: /* one element to one of the same width: its bits */
+        if (in->la != 1 || cvm_vm_esz(in->ea) != in->esz)
+            return false;
+        switch (in->esz) {
+        case 4: UN(uint32_t, x); return true;
+        case 8: UN(uint64_t, x); return true;
+        default: return false;
+        }
     case CVM_OP_PTR_ADD: {
         const bool wide = in->eb == CVM_T_I64 || in->eb == CVM_T_U64;
         if (in->elem == CVM_T_PTR_GLOBAL) {
