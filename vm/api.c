@@ -73,6 +73,17 @@ cvm_status cvm_vm_oom(const cvm_device *dev, cvm_diag *diag, const char *what, s
     return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory: %s (%zu bytes)", what, size);
 }
 
+void cvm_vm_diag_ok(cvm_diag *d)
+{
+    if (!d)
+        return;
+    d->status = CVM_OK;
+    d->message[0] = d->file[0] = '\0';
+    d->line = d->col = 0;
+    d->has_offset = d->has_fault = 0;
+    d->offset = 0;
+}
+
 /* ---- the device registry ---- */
 
 typedef struct device_row {
@@ -579,8 +590,8 @@ cvm_status cvm_vm_stream_take_fault(cvm_stream *s, cvm_diag *diag)
         s->fault = CVM_OK;
         s->skipped = 0;
         memset(&s->fault_diag, 0, sizeof s->fault_diag);
-    } else if (diag) {
-        memset(diag, 0, sizeof *diag);
+    } else {
+        cvm_vm_diag_ok(diag);
     }
     return st;
 }

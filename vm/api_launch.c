@@ -375,8 +375,7 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
         (st = check_memory(dev, op, diag)))
         goto fail;
     cvm_vm_pool_submit(dev->pool, op);
-    if (diag)
-        memset(diag, 0, sizeof *diag);
+    cvm_vm_diag_ok(diag);
     return CVM_OK;
 fail:
     cvm_vm_op_release(dev, op, false);

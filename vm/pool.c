@@ -143,15 +143,6 @@ static void run_buffer_op(const cvm_vm_op *op)
     }
 }
 
-/* A local diag as cvm_diag_set leaves it, without clearing its 1.5 KiB on every launch. */
-static void diag_clear(cvm_diag *d)
-{
-    d->status = CVM_OK;
-    d->message[0] = d->file[0] = '\0';
-    d->line = d->col = 0;
-    d->has_offset = d->has_fault = 0;
-}
-
 /*
  * Makes `op` the active launch, started by the thread with state `slot`;
  * false when it was completed at once (skipped or failing). A launch of
@@ -162,7 +153,7 @@ static bool start_launch(cvm_vm_pool *p, cvm_vm_op *op, uint32_t slot)
 {
     cvm_stream *s = op->stream;
     cvm_diag d;
-    diag_clear(&d);
+    cvm_vm_diag_ok(&d);
     if (s->fault != CVM_OK) {
         s->skipped++; /* reported with the fault at the next sync */
         complete(p, op);
@@ -197,7 +188,7 @@ static void finish_launch(cvm_vm_pool *p)
 {
     cvm_vm_op *op = p->active;
     cvm_diag d;
-    diag_clear(&d);
+    cvm_vm_diag_ok(&d);
     p->active = NULL;
     cvm_status st = p->solo == NO_SLOT
                         ? cvm_vm_run_finish(op->run, p->states, p->nthreads + 1, &d)
