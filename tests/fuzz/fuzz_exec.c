@@ -2,7 +2,8 @@
  * fuzz_exec.c - libFuzzer harness that runs what the verifier accepts.
  * Each input is loaded as a .cbc module on a fresh one-worker cpu device;
  * every kernel is launched with a small grid, zero-filled buffers, zero
- * scalars, a step budget and a short timeout, in checked mode. Faults,
+ * scalars, a step budget (once without, for lockstep) and a short timeout,
+ * in checked mode. Faults,
  * limits and unsupported features are fine; a crash, a sanitizer report,
  * a hang past libFuzzer's -timeout, or a byte not given back (counted by
  * the allocator hook after the device closes) is a finding.
@@ -18,6 +19,7 @@
 #define FUZZ_BUFFER_BYTES 1024u   /* every buffer parameter gets this many zero bytes */
 #define FUZZ_STEP_BUDGET 20000u   /* instructions per plane */
 #define FUZZ_TIMEOUT_S 0.25
+#define FUZZ_LOCKSTEP_TIMEOUT_S 0.01
 #define FUZZ_MAX_PARAMS 256u
 
 static const uint8_t zeros[4096];
@@ -64,10 +66,14 @@ static void run_kernel(cvm_device *dev, const cvm_kernel *k)
     cvm_diag d;
     if (make_args(dev, k, n, args, bufs)) {
         uint32_t width = info.plane_width ? info.plane_width : 32;
-        uint32_t shapes[2][2] = {{2, width}, {1, 2 * width + 3}}; /* {cubes, units}: full and ragged */
-        for (unsigned i = 0; i < 2; i++) {
+        /* {cubes, units}: full and ragged under a step budget, then two full
+         * planes without one (the planes of a cube run in lockstep only
+         * then: interp_lockstep.c), bounded by a shorter timeout */
+        uint32_t shapes[3][2] = {{2, width}, {1, 2 * width + 3}, {1, 2 * width}};
+        for (unsigned i = 0; i < 3; i++) {
             cvm_launch_config lc = {.grid = {shapes[i][0], 1, 1}, .block = {shapes[i][1], 1, 1},
-                                    .step_budget = FUZZ_STEP_BUDGET, .timeout_s = FUZZ_TIMEOUT_S};
+                                    .step_budget = i < 2 ? FUZZ_STEP_BUDGET : 0,
+                                    .timeout_s = i < 2 ? FUZZ_TIMEOUT_S : FUZZ_LOCKSTEP_TIMEOUT_S};
             cvm_status lst = cvm_launch(s, k, &lc, args, n, &d);
             exec_launched += lst == CVM_OK;
             FUZZ_DEBUG_LAUNCH(lst, d);
