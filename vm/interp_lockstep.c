@@ -713,12 +713,14 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
         }
         return true;
     case CVM_OP_SYNC_CUBE:
-        /* every running plane arrives together (finished ones count as
-         * arrived): the barrier opens at once; a plane arriving with lanes
-         * missing is the plane interpreter's to report in checked mode */
+        /* every running plane arrives together with all its lanes that
+         * have not exited (finished planes count as arrived): the barrier
+         * opens at once. A plane with lanes missing (riding along, or a
+         * divergent barrier) is the plane interpreter's: it faults in
+         * checked mode, and a plane without lanes never arrives. */
         for (unsigned g = 0; g < G; g++) {
             const cvm_vm_plane *q = &P[g];
-            if (running(q) && s->x->L->checked && q->active != (q->live & ~q->exited))
+            if (running(q) && q->active != (q->live & ~q->exited))
                 return false;
         }
         set_pc(s, pc + 1);
