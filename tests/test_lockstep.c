@@ -91,6 +91,89 @@ static void check_part(uint32_t shift, uint32_t in_n, int expect_fault, uint32_t
     free(src);
 }
 
+/*
+ * Planes that ride along without lanes: units at or past n return first
+ * (the last cube's upper planes entirely; exited units count as arrived at
+ * the barrier), a loop whose lanes break and
+ * continue at different rounds, then a barrier and a shared-memory
+ * exchange with the unit 32 places on (0 for units past n).
+ */
+static const char ride_src[] =
+    ".kernel ride\n"
+    ".param out buffer u32 write\n.param n scalar u32\n"
+    ".shared 1024\n"
+    ".reg u32 %t, %c, %cd, %g, %n, %one, %k, %v, %tmp, %lim, %nb, %w\n"
+    ".reg bool %b, %b2, %b3, %b4\n"
+    ".reg i64 %a, %s, %u\n.reg i32 %o, %o2\n"
+    ".reg ptr.global %po, %p\n.reg ptr.shared %sh, %q, %q2\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    param.u32 %n, n, 0\n"
+    "    const.u32 %one, 1\n    const.u32 %v, 0\n"
+    "    const.ptr.shared %sh, 0x0\n    const.u32 %tmp, 4\n    mul.u32 %tmp, %t, %tmp\n"
+    "    cvt.i32 %o, %tmp\n    ptr.add.ptr.shared %q, %sh, %o\n    st.u32 [%q], %v\n"
+    "    ge.u32 %b, %g, %n\n"
+    "    if %b\n        return\n    end\n"
+    /* lim = g % 7 + 3 rounds; k odd: continue; k == g % 5 + 1: break */
+    "    const.u32 %tmp, 7\n    rem.u32 %lim, %g, %tmp\n    add.u32 %lim, %lim, %one\n"
+    "    add.u32 %lim, %lim, %one\n    add.u32 %lim, %lim, %one\n"
+    "    const.u32 %tmp, 5\n    rem.u32 %nb, %g, %tmp\n    add.u32 %nb, %nb, %one\n"
+    "    const.u32 %k, 0\n"
+    "    loop\n"
+    "        ge.u32 %b2, %k, %lim\n        if %b2\n            break\n        end\n"
+    "        eq.u32 %b3, %k, %nb\n        if %b3\n            break\n        end\n"
+    "        and.u32 %tmp, %k, %one\n        eq.u32 %b4, %tmp, %one\n"
+    "        if %b4\n            continue\n        end\n"
+    "        mul.u32 %v, %v, %lim\n        add.u32 %v, %v, %k\n        add.u32 %v, %v, %one\n"
+    "    continuing\n        add.u32 %k, %k, %one\n"
+    "    end\n"
+    "    st.u32 [%q], %v\n    sync_cube\n"
+    /* w = shared[(t + 32) % cube] */
+    "    const.u32 %tmp, 32\n    add.u32 %w, %t, %tmp\n    rem.u32 %w, %w, %cd\n"
+    "    const.u32 %tmp, 4\n    mul.u32 %w, %w, %tmp\n    cvt.i32 %o2, %w\n"
+    "    ptr.add.ptr.shared %q2, %sh, %o2\n"
+    "    ld.u32 %w, [%q2]\n    const.u32 %tmp, 16\n    shl.u32 %w, %w, %tmp\n    xor.u32 %v, %v, %w\n"
+    "    cvt.i64 %a, %g\n    const.i64 %s, 4\n    mul.i64 %u, %a, %s\n"
+    "    param.ptr.global %po, out, 0\n    ptr.add.ptr.global %p, %po, %u\n    st.u32 [%p], %v\n"
+    "    return\n.end\n";
+
+static uint32_t ride_unit(uint32_t g, uint32_t n)
+{
+    if (g >= n)
+        return 0;
+    const uint32_t lim = g % 7 + 3, nb = g % 5 + 1;
+    uint32_t v = 0;
+    for (uint32_t k = 0; k < lim && k != nb; k++)
+        if (!(k & 1))
+            v = v * lim + k + 1;
+    return v;
+}
+
+static void check_ride(uint32_t n)
+{
+    uint32_t *got = calloc(N, sizeof *got);
+    cvm_diag d;
+    cvm_buffer *out = kern_buf("out", N * sizeof *got, NULL);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_u32(&n)};
+    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_status st = kern_exec(ride_src, "ride", &cfg, args, 2, &d);
+    if (ok(st == CVM_OK, "ride n=%u: runs (%s)", n, st ? d.message : "ok")) {
+        int read = kern_read(out, got, N * sizeof *got);
+        uint32_t bad = N;
+        for (uint32_t g = 0; g < N && bad == N; g++) {
+            const uint32_t c = g / BLOCK, t = g % BLOCK, o = c * BLOCK + (t + 32) % BLOCK;
+            const uint32_t want = g < n ? ride_unit(g, n) ^ ride_unit(o, n) << 16 : 0;
+            if (!read || got[g] != want)
+                bad = g;
+        }
+        if (!ok(read && bad == N, "ride n=%u: every unit matches the C model", n) && bad < N)
+            diag("  unit %u: got 0x%x", bad, got[bad]);
+    } else {
+        diag("  %s", cvm_status_str(st));
+    }
+    cvm_buffer_free(out);
+    free(got);
+}
+
 /* A loop every plane runs for ever: the timeout stops it. */
 static const char spin_src[] =
     ".kernel spin\n.reg u32 %k, %one\n"
@@ -111,6 +194,10 @@ int main(void)
     check_part(1, N, 1, BLOCK - 1, GRID - 1);
     /* 40 elements short: units 216.. of the last cube fault, 216 is reported */
     check_part(0, N - 40, 1, BLOCK - 40, GRID - 1);
+
+    check_ride(N);
+    check_ride(N - 37);  /* the last cube: plane 6 in part, plane 7 whole, return */
+    check_ride(N - 200); /* and most of its planes */
 
     cvm_diag d;
     cvm_launch_config cfg = kern_cfg(1, 128);
