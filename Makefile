@@ -232,7 +232,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_MIN_EXECS ?= 0
 TSAN_BUILD ?= build-tsan
 TSAN_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_sched.c tests/test_runtime.c \
-              tests/test_concurrency.c tests/test_race.c))
+              tests/test_concurrency.c tests/test_race.c tests/test_launch_path.c))
 VALGRIND_BUILD ?= build-valgrind
 # Not test_sched: its spin-wait kernels run into their 10 s timeouts at Valgrind speed.
 VALGRIND_TESTS ?= test_asm test_verify test_api test_oom test_fuzz_replay
