@@ -523,7 +523,9 @@ void cvm_vm_run_free(cvm_vm_run *run)
 
 void cvm_vm_run_begin(cvm_vm_run *run)
 {
-    run->tmpl.t0 = cvm_vm_now();
+    /* the clock is read only for a timeout (a system call's worth per launch) */
+    if (run->L->timeout_s > 0)
+        run->tmpl.t0 = cvm_vm_now();
 }
 
 bool cvm_vm_run_open(const cvm_vm_run *run)
@@ -644,7 +646,10 @@ static void start_cube(cvm_vm_run *run, cvm_vm_exec *x, uint64_t c)
     memset(x->local, 0, run->local);
     memset(x->bar_arrived, 0, sizeof x->bar_arrived);
     memset(x->bar_expected, 0, sizeof x->bar_expected);
-    memset(&x->fault, 0, sizeof x->fault);
+    /* the record's text is written with `has` (cvm_vm_fault) */
+    x->fault.has = false;
+    x->fault.status = CVM_OK;
+    x->fault.count = 0;
     x->stopping = false;
     x->rng = (run->L->seed + 1) * UINT64_C(0x9e3779b97f4a7c15) ^ c;
     if (!x->rng)
