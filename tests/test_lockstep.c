@@ -11,6 +11,8 @@
  */
 #include "kern.h"
 
+#include <math.h>
+
 #define BLOCK 256u
 #define GRID 3u
 #define N (BLOCK * GRID)
@@ -174,6 +176,52 @@ static void check_ride(uint32_t n)
     free(got);
 }
 
+/* f32 exp on every unit (the lane loops over it vectorize in lockstep). */
+static const char exp_src[] =
+    ".kernel expk\n.param out buffer f32 write\n.param in buffer f32 read\n"
+    ".reg u32 %t, %c, %cd, %g\n.reg i64 %a, %s, %u, %a2, %s2, %u2\n"
+    ".reg ptr.global %pi, %po, %p, %q\n.reg f32 %x, %y\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n"
+    "    param.ptr.global %pi, in, 0\n    param.ptr.global %po, out, 0\n"
+    "    cvt.i64 %a, %g\n    const.i64 %s, 4\n    mul.i64 %u, %a, %s\n    ptr.add.ptr.global %p, %pi, %u\n"
+    "    ld.f32 %x, [%p]\n    exp.f32 %y, %x\n"
+    "    cvt.i64 %a2, %g\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n    ptr.add.ptr.global %q, %po, %u2\n"
+    "    st.f32 [%q], %y\n    return\n.end\n";
+
+static void check_exp(void)
+{
+    float *x = calloc(N, sizeof *x), *y = calloc(N, sizeof *y);
+    cvm_diag d;
+    uint32_t seed = 12345;
+    for (uint32_t i = 0; i < N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        x[i] = -110.0f + 205.0f * (float)(seed >> 8) / 16777216.0f;
+    }
+    x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = 0.0f, x[4] = -0.0f, x[5] = 88.72283f;
+    x[6] = -103.97f, x[7] = 1e-30f;
+    cvm_buffer *out = kern_buf("out", N * sizeof *y, NULL), *in = kern_buf("in", N * sizeof *x, x);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
+    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_status st = kern_exec(exp_src, "expk", &cfg, args, 2, &d);
+    if (ok(st == CVM_OK, "exp.f32: runs (%s)", st ? d.message : "ok")) {
+        int read = kern_read(out, y, N * sizeof *y);
+        uint32_t bad = N;
+        for (uint32_t i = 0; i < N && bad == N; i++) {
+            /* the exact value rounded to f32 (expl is exact enough here) */
+            const float want = (float)expl((long double)x[i]);
+            if (!read || !(y[i] == want || (y[i] != y[i] && want != want)))
+                bad = i;
+        }
+        if (!ok(read && bad == N, "exp.f32: every unit is e^x rounded to f32") && bad < N)
+            diag("  unit %u: exp(%a) = %a, want %a", bad, x[bad], y[bad], (float)expl((long double)x[bad]));
+    }
+    cvm_buffer_free(out);
+    cvm_buffer_free(in);
+    free(x);
+    free(y);
+}
+
 /* A loop every plane runs for ever: the timeout stops it. */
 static const char spin_src[] =
     ".kernel spin\n.reg u32 %k, %one\n"
@@ -195,6 +243,7 @@ int main(void)
     /* 40 elements short: units 216.. of the last cube fault, 216 is reported */
     check_part(0, N - 40, 1, BLOCK - 40, GRID - 1);
 
+    check_exp();
     check_ride(N);
     check_ride(N - 37);  /* the last cube: plane 6 in part, plane 7 whole, return */
     check_ride(N - 200); /* and most of its planes */

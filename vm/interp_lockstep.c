@@ -42,6 +42,7 @@
 
 #include "ctl.h"
 #include "lanes.h"
+#include "mathlib.h"
 #include "numerics.h"
 
 #define FULL UINT64_C(0xffffffff)
@@ -184,6 +185,25 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
     }
 }
 
+/* f32 unary math (numerics.h and mathlib.h, as the plane interpreter). */
+static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
+{
+    cvm_vm_plane *const P = s->P;
+    const unsigned G = s->G, rs = s->rs;
+    uint8_t *const R0 = s->R0;
+    const size_t stride = s->stride;
+    if (in->elem != CVM_T_F32)
+        return false;
+    switch (in->h) {
+    case CVM_OP_NEG: UN(float, cvm_n_fnegf(x)); return true;
+    case CVM_OP_ABS: UN(float, cvm_n_fabsf(x)); return true;
+    case CVM_OP_SQRT: UN(float, sqrtf(x)); return true;
+    case CVM_OP_RCP: UN(float, 1.0f / x); return true;
+    case CVM_OP_EXP: UN(float, cvm_m_expf_inline(x)); return true;
+    default: UN(float, cvm_m_logf(x)); return true; /* CVM_OP_LOG */
+    }
+}
+
 /* Arithmetic, compares and bitwise ops of one element per lane; false
  * when `in` is not one this loop runs itself. */
 static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
@@ -274,6 +294,13 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_DIV:
     case CVM_OP_REM:
         return divide(s, in);
+    case CVM_OP_NEG:
+    case CVM_OP_ABS:
+    case CVM_OP_SQRT:
+    case CVM_OP_RCP:
+    case CVM_OP_EXP:
+    case CVM_OP_LOG:
+        return float_unary(s, in);
     case CVM_OP_NOT:
         switch (in->elem) {
         case CVM_T_BOOL: UN(uint8_t, x ^ 1u); return true;

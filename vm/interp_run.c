@@ -770,7 +770,7 @@ dispatch:
         UNEXT();
     }
     CASE(RSQRT) { PRO; MATH1(cvm_m_rsqrtf, cvm_m_rsqrt); UNEXT(); }
-    CASE(EXP) { PRO; MATH1(cvm_m_expf, cvm_m_exp); UNEXT(); }
+    CASE(EXP) { PRO; MATH1(cvm_m_expf_inline, cvm_m_exp); UNEXT(); }
     CASE(EXP2) { PRO; MATH1(cvm_m_exp2f, cvm_m_exp2); UNEXT(); }
     CASE(EXPM1) { PRO; MATH1(cvm_m_expm1f, cvm_m_expm1); UNEXT(); }
     CASE(LOG) { PRO; MATH1(cvm_m_logf, cvm_m_log); UNEXT(); }

@@ -619,39 +619,9 @@ F32_VIA_F64_2(pow)
 F32_VIA_F64_2(hypot)
 F32_VIA_F64_2(fmod)
 
-/*
- * f32 exp, evaluated in f64 directly (softmax and friends call it for every
- * element; the double-double core is ten times slower than it needs to be
- * for an f32 result): x = k ln2 + r with a Cody-Waite ln2 whose high part
- * has 32 significant bits, so k * LN2_HI is exact for |k| <= 151 and r is
- * within 2^-60 of its true value; e^r for |r| <= 0.35 by its Taylor series
- * to degree 13 (truncation below 2^-57) in Horner form; 2^k exactly from
- * its bits. The f64 result is within 2^-44 of e^x relative, so the f32
- * rounding is off by at most 0.5 + 2^-20 ulp (docs/numerics.md).
- */
-float cvm_m_expf(float xf)
+float cvm_m_expf(float x)
 {
-    static const double LN2_HI = 0x1.62e42fee00000p-1, LN2_LO = 0x1.a39ef35793c76p-33;
-    static const double inv_fact[14] = {
-        1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320,
-        1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800.0,
-    };
-    const double x = xf;
-    if (x != x)
-        return xf + xf;
-    if (x > 89)
-        return INFINITY; /* e^89 is past FLT_MAX */
-    if (x < -104)
-        return 0.0f; /* e^-104 is below half the least subnormal */
-    const double kd = rint(x * 0x1.71547652b82fep+0);
-    const double r = (x - kd * LN2_HI) - kd * LN2_LO;
-    double p = inv_fact[13];
-    for (int i = 12; i >= 0; i--)
-        p = p * r + inv_fact[i];
-    const uint64_t bits = (uint64_t)((int64_t)kd + 1023) << 52;
-    double scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return (float)(p * scale);
+    return cvm_m_expf_inline(x);
 }
 
 float cvm_m_rcpf(float x)
