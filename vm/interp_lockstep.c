@@ -89,6 +89,14 @@
 #define FILLV(T, v)                                                                        \
     PLANES(T *d = SLOT(T, in->d); const T v_ = (T)(v); LANES(d[l] = v_;))
 
+/* The fields of a lockstep the lane-loop macros above use, as locals. */
+#define LOCALS(s)                                                                          \
+    cvm_vm_plane *const P = (s)->P;                                                        \
+    const unsigned G = (s)->G, rs = (s)->rs;                                               \
+    uint8_t *const R0 = (s)->R0;                                                           \
+    const size_t stride = (s)->stride;                                                     \
+    (void)P, (void)G, (void)rs, (void)R0, (void)stride
+
 typedef struct lockstep {
     cvm_vm_exec *x;
     cvm_vm_plane *P;
@@ -106,16 +114,12 @@ typedef struct lockstep {
     case CVM_T_F64: BIN(double, EXPR_F); return true;                                      \
     default: return false;                                                                 \
     }
+/* Every source type (lanes.h CMP_TYPES); none for a typeless operand. */
 #define COMPARE(OP)                                                                        \
-    switch (in->ea) {                                                                      \
-    case CVM_T_I32: CMP(int32_t, x OP y); return true;                                     \
-    case CVM_T_U32: CMP(uint32_t, x OP y); return true;                                    \
-    case CVM_T_I64: CMP(int64_t, x OP y); return true;                                     \
-    case CVM_T_U64: CMP(uint64_t, x OP y); return true;                                    \
-    case CVM_T_F32: CMP(float, x OP y); return true;                                       \
-    case CVM_T_F64: CMP(double, x OP y); return true;                                      \
-    default: return false;                                                                 \
-    }
+    if (!cvm_vm_esz(in->ea))                                                               \
+        return false;                                                                      \
+    CMP_TYPES(CMP, OP)                                                                     \
+    return true;
 #define BITWISE(OP)                                                                        \
     switch (in->elem) {                                                                    \
     case CVM_T_BOOL: BIN(uint8_t, x OP y); return true;                                    \
@@ -145,10 +149,7 @@ typedef struct lockstep {
  * in checked mode: false, the plane interpreter faults), f32/f64 division. */
 static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 {
-    cvm_vm_plane *const P = s->P;
-    const unsigned G = s->G, rs = s->rs;
-    uint8_t *const R0 = s->R0;
-    const size_t stride = s->stride;
+    LOCALS(s);
     const bool div = in->h == CVM_OP_DIV;
     bool zero = false;
     switch (in->elem) {
@@ -188,10 +189,7 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 /* f32 unary math (numerics.h and mathlib.h, as the plane interpreter). */
 static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
 {
-    cvm_vm_plane *const P = s->P;
-    const unsigned G = s->G, rs = s->rs;
-    uint8_t *const R0 = s->R0;
-    const size_t stride = s->stride;
+    LOCALS(s);
     if (in->elem != CVM_T_F32)
         return false;
     switch (in->h) {
@@ -208,10 +206,7 @@ static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
  * when `in` is not one this loop runs itself. */
 static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
 {
-    cvm_vm_plane *const P = s->P;
-    const unsigned G = s->G, rs = s->rs;
-    uint8_t *const R0 = s->R0;
-    const size_t stride = s->stride;
+    LOCALS(s);
     switch (in->h) {
     case CVM_OP_ADD: ARITH(x + y, x + y)
     case CVM_OP_SUB: ARITH(x - y, x - y)
@@ -316,10 +311,7 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
  * arithmetic of one element per lane; false when not one of these. */
 static bool data(const lockstep *s, const cvm_vm_dinsn *in)
 {
-    cvm_vm_plane *const P = s->P;
-    const unsigned G = s->G, rs = s->rs;
-    uint8_t *const R0 = s->R0;
-    const size_t stride = s->stride;
+    LOCALS(s);
     switch (in->h) {
     case CVM_OP_MOV:
         switch (in->esz) {
@@ -402,10 +394,7 @@ static bool data(const lockstep *s, const cvm_vm_dinsn *in)
  * filled; false for the rest. */
 static bool sreg(const lockstep *s, const cvm_vm_dinsn *in)
 {
-    cvm_vm_plane *const P = s->P;
-    const unsigned G = s->G, rs = s->rs;
-    uint8_t *const R0 = s->R0;
-    const size_t stride = s->stride;
+    LOCALS(s);
     const cvm_vm_exec *x = s->x;
     const unsigned id = in->aux;
     if (in->esz != 4)
@@ -434,10 +423,7 @@ static bool sreg(const lockstep *s, const cvm_vm_dinsn *in)
  * CVM_VM_H_INDEX and CVM_VM_H_ARITH64 handlers). */
 static void fused(const lockstep *s, const cvm_vm_dinsn *in)
 {
-    cvm_vm_plane *const P = s->P;
-    const unsigned G = s->G, rs = s->rs;
-    uint8_t *const R0 = s->R0;
-    const size_t stride = s->stride;
+    LOCALS(s);
     if (in->h == CVM_VM_H_ARITH64) {
         const bool add = in->c == CVM_OP_ADD;
         switch (in->k) {
@@ -495,10 +481,7 @@ static bool running(const cvm_vm_plane *q)
  */
 static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
 {
-    cvm_vm_plane *const P = s->P;
-    const unsigned G = s->G, rs = s->rs;
-    uint8_t *const R0 = s->R0;
-    const size_t stride = s->stride;
+    LOCALS(s);
     const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
     if (in->elem != CVM_T_PTR_GLOBAL || !(in->k & CVM_VM_IX_SHIFT) ||
         (kind != CVM_VM_IX_SEXT32 && kind != CVM_VM_IX_ZEXT32) ||

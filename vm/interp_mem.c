@@ -196,35 +196,28 @@ enum { PLANE_W = 32 };
  * first active lane's (a global pointer's tag bits must all agree). The
  * full-plane loop has no mask test, so the compiler vectorizes it.
  */
+#define ADDR_FACT(T, val)                                                                  \
+    do {                                                                                   \
+        const T v = (val);                                                                 \
+        lo_ = v < lo_ ? v : lo_;                                                           \
+        hi_ = v > hi_ ? v : hi_;                                                           \
+        or_ |= v;                                                                          \
+        df_ |= v ^ f_;                                                                     \
+    } while (0)
 #define ADDR_FACTS(T)                                                                      \
     do {                                                                                   \
         const T *a_ = (const T *)(const void *)ptr, f_ = a_[first_lane(act)];              \
         T lo_ = f_, hi_ = f_, or_ = 0, df_ = 0;                                            \
         if (full && nl == PLANE_W) { /* a constant trip count: vector code */             \
-            for (unsigned l = 0; l < PLANE_W; l++) {                                       \
-                const T v = a_[l];                                                         \
-                lo_ = v < lo_ ? v : lo_;                                                   \
-                hi_ = v > hi_ ? v : hi_;                                                   \
-                or_ |= v;                                                                  \
-                df_ |= v ^ f_;                                                             \
-            }                                                                              \
+            for (unsigned l = 0; l < PLANE_W; l++)                                         \
+                ADDR_FACT(T, a_[l]);                                                       \
         } else if (full) {                                                                 \
-            for (unsigned l = 0; l < nl; l++) {                                            \
-                const T v = a_[l];                                                         \
-                lo_ = v < lo_ ? v : lo_;                                                   \
-                hi_ = v > hi_ ? v : hi_;                                                   \
-                or_ |= v;                                                                  \
-                df_ |= v ^ f_;                                                             \
-            }                                                                              \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                ADDR_FACT(T, a_[l]);                                                       \
         } else {                                                                           \
             for (unsigned l = 0; l < nl; l++)                                              \
-                if (act >> l & 1) {                                                        \
-                    const T v = a_[l];                                                     \
-                    lo_ = v < lo_ ? v : lo_;                                               \
-                    hi_ = v > hi_ ? v : hi_;                                               \
-                    or_ |= v;                                                              \
-                    df_ |= v ^ f_;                                                         \
-                }                                                                          \
+                if (act >> l & 1)                                                          \
+                    ADDR_FACT(T, a_[l]);                                                   \
         }                                                                                  \
         lo = lo_, hi = hi_, bits = or_, diff = df_;                                        \
     } while (0)

@@ -809,23 +809,7 @@ dispatch:
     }
 
     /* ---------------- comparison ---------------- */
-#define CMP_SWITCH(OP)                                                                     \
-    switch (in->ea) {                                                                      \
-    case CVM_T_BOOL: case CVM_T_U8: CMP(uint8_t, x OP y); break;                           \
-    case CVM_T_I8: CMP(int8_t, x OP y); break;                                             \
-    case CVM_T_I16: CMP(int16_t, x OP y); break;                                           \
-    case CVM_T_U16: CMP(uint16_t, x OP y); break;                                          \
-    case CVM_T_I32: CMP(int32_t, x OP y); break;                                           \
-    case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL: case CVM_T_PTR_CONST:     \
-        CMP(uint32_t, x OP y); break;                                                      \
-    case CVM_T_I64: CMP(int64_t, x OP y); break;                                           \
-    case CVM_T_U64: case CVM_T_PTR_GLOBAL: CMP(uint64_t, x OP y); break;                   \
-    case CVM_T_F32: CMP(float, x OP y); break;                                             \
-    case CVM_T_F64: CMP(double, x OP y); break;                                            \
-    case CVM_T_F16: CMP(uint16_t, F16(x) OP F16(y)); break;                                \
-    case CVM_T_BF16: CMP(uint16_t, FB(x) OP FB(y)); break;                                 \
-    default: break;                                                                        \
-    }
+#define CMP_SWITCH(OP) CMP_TYPES(CMP, OP)
     CASE(EQ) { PRO; CMP_SWITCH(==); UNEXT(); }
     CASE(NE) { PRO; CMP_SWITCH(!=); UNEXT(); }
     CASE(LT) { PRO; CMP_SWITCH(<); UNEXT(); }

@@ -99,25 +99,26 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
             }                                                                              \
         }                                                                                  \
     } while (0)
-#define CMP_ALL_TYPES(OP)                                                                  \
+/* A compare OP of the source type in->ea through M(T, EXPR) (f16 and bf16
+ * compare as f32). */
+#define CMP_TYPES(M, OP)                                                                   \
     switch (in->ea) {                                                                      \
-    case CVM_T_BOOL: case CVM_T_U8: CMP_ALL(uint8_t, x OP y); break;                       \
-    case CVM_T_I8: CMP_ALL(int8_t, x OP y); break;                                         \
-    case CVM_T_I16: CMP_ALL(int16_t, x OP y); break;                                       \
-    case CVM_T_U16: CMP_ALL(uint16_t, x OP y); break;                                      \
-    case CVM_T_I32: CMP_ALL(int32_t, x OP y); break;                                       \
+    case CVM_T_BOOL: case CVM_T_U8: M(uint8_t, x OP y); break;                             \
+    case CVM_T_I8: M(int8_t, x OP y); break;                                               \
+    case CVM_T_I16: M(int16_t, x OP y); break;                                             \
+    case CVM_T_U16: M(uint16_t, x OP y); break;                                            \
+    case CVM_T_I32: M(int32_t, x OP y); break;                                             \
     case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL: case CVM_T_PTR_CONST:     \
-        CMP_ALL(uint32_t, x OP y); break;                                                  \
-    case CVM_T_I64: CMP_ALL(int64_t, x OP y); break;                                       \
-    case CVM_T_U64: case CVM_T_PTR_GLOBAL: CMP_ALL(uint64_t, x OP y); break;               \
-    case CVM_T_F32: CMP_ALL(float, x OP y); break;                                         \
-    case CVM_T_F64: CMP_ALL(double, x OP y); break;                                        \
-    case CVM_T_F16:                                                                        \
-        CMP_ALL(uint16_t, cvm_n_f16_to_f32(x) OP cvm_n_f16_to_f32(y)); break;              \
-    case CVM_T_BF16:                                                                       \
-        CMP_ALL(uint16_t, cvm_n_bf16_to_f32(x) OP cvm_n_bf16_to_f32(y)); break;            \
+        M(uint32_t, x OP y); break;                                                        \
+    case CVM_T_I64: M(int64_t, x OP y); break;                                             \
+    case CVM_T_U64: case CVM_T_PTR_GLOBAL: M(uint64_t, x OP y); break;                     \
+    case CVM_T_F32: M(float, x OP y); break;                                               \
+    case CVM_T_F64: M(double, x OP y); break;                                              \
+    case CVM_T_F16: M(uint16_t, cvm_n_f16_to_f32(x) OP cvm_n_f16_to_f32(y)); break;        \
+    case CVM_T_BF16: M(uint16_t, cvm_n_bf16_to_f32(x) OP cvm_n_bf16_to_f32(y)); break;     \
     default: break;                                                                        \
     }
+#define CMP_ALL_TYPES(OP) CMP_TYPES(CMP_ALL, OP)
 static inline uint64_t cmp_mask(const cvm_vm_exec *ex, const cvm_vm_plane *p,
                                 const cvm_vm_dinsn *in, uint64_t act)
 {
