@@ -189,31 +189,33 @@ static const char exp_src[] =
     "    cvt.i64 %a2, %g\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n    ptr.add.ptr.global %q, %po, %u2\n"
     "    st.f32 [%q], %y\n    return\n.end\n";
 
-static void check_exp(void)
+static void check_exp(uint32_t grid, uint32_t block)
 {
-    float *x = calloc(N, sizeof *x), *y = calloc(N, sizeof *y);
+    const uint32_t N_ = grid * block;
+    float *x = calloc(N_, sizeof *x), *y = calloc(N_, sizeof *y);
     cvm_diag d;
     uint32_t seed = 12345;
-    for (uint32_t i = 0; i < N; i++) {
+    for (uint32_t i = 0; i < N_; i++) {
         seed = seed * 1103515245u + 12345u;
         x[i] = -110.0f + 205.0f * (float)(seed >> 8) / 16777216.0f;
     }
     x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = 0.0f, x[4] = -0.0f, x[5] = 88.72283f;
     x[6] = -103.97f, x[7] = 1e-30f;
-    cvm_buffer *out = kern_buf("out", N * sizeof *y, NULL), *in = kern_buf("in", N * sizeof *x, x);
+    cvm_buffer *out = kern_buf("out", N_ * sizeof *y, NULL), *in = kern_buf("in", N_ * sizeof *x, x);
     cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
-    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_launch_config cfg = kern_cfg(grid, block);
     cvm_status st = kern_exec(exp_src, "expk", &cfg, args, 2, &d);
-    if (ok(st == CVM_OK, "exp.f32: runs (%s)", st ? d.message : "ok")) {
-        int read = kern_read(out, y, N * sizeof *y);
-        uint32_t bad = N;
-        for (uint32_t i = 0; i < N && bad == N; i++) {
+    if (ok(st == CVM_OK, "exp.f32, cubes of %u: runs (%s)", block, st ? d.message : "ok")) {
+        int read = kern_read(out, y, N_ * sizeof *y);
+        uint32_t bad = N_;
+        for (uint32_t i = 0; i < N_ && bad == N_; i++) {
             /* the exact value rounded to f32 (expl is exact enough here) */
             const float want = (float)expl((long double)x[i]);
             if (!read || !(y[i] == want || (y[i] != y[i] && want != want)))
                 bad = i;
         }
-        if (!ok(read && bad == N, "exp.f32: every unit is e^x rounded to f32") && bad < N)
+        if (!ok(read && bad == N_, "exp.f32, cubes of %u: every unit is e^x rounded to f32", block) &&
+            bad < N_)
             diag("  unit %u: exp(%a) = %a, want %a", bad, x[bad], y[bad], (float)expl((long double)x[bad]));
     }
     cvm_buffer_free(out);
@@ -243,7 +245,8 @@ int main(void)
     /* 40 elements short: units 216.. of the last cube fault, 216 is reported */
     check_part(0, N - 40, 1, BLOCK - 40, GRID - 1);
 
-    check_exp();
+    check_exp(GRID, BLOCK);
+    check_exp(2, 1024); /* the largest cube: 32 planes in lockstep */
     check_ride(N);
     check_ride(N - 37);  /* the last cube: plane 6 in part, plane 7 whole, return */
     check_ride(N - 200); /* and most of its planes */

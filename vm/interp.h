@@ -225,13 +225,19 @@ typedef struct cvm_vm_exec {
      * NULL at the start of each launch (copied from the zeroed template) */
     const cvm_vm_region *recent[4];
     /* Lockstep execution of the cube's planes applies to this launch
-     * (interp.c plan: plane width 32, full planes, no step budget, the
-     * parallel schedule, kp->lockstep). */
+     * (interp.c plan: plane width 32, full planes, at most
+     * CVM_VM_LOCKSTEP_MAX_PLANES of them, no step budget, the parallel
+     * schedule, kp->lockstep). */
     bool lockstep;
     /* cvm_vm_run_plane executes one instruction (of the fast code) and
      * returns CVM_VM_R_YIELD, unless the instruction itself ends the slice. */
     bool one_step;
 } cvm_vm_exec;
+
+/* The most planes a cube may have to run in lockstep (2048 units; CUDA's
+ * cubes have at most 32 planes): interp_lockstep.c keeps a pc per plane on
+ * its stack. */
+#define CVM_VM_LOCKSTEP_MAX_PLANES 64u
 
 /* Plane run results. */
 enum { CVM_VM_R_YIELD, CVM_VM_R_WAIT, CVM_VM_R_DONE, CVM_VM_R_FAULT, CVM_VM_R_STOP };

@@ -626,7 +626,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
     const cvm_vm_dinsn *orig = s->x->kp->code;
     const unsigned G = s->G;
     cvm_vm_plane *const P = s->P;
-    uint32_t t[64];
+    uint32_t t[CVM_VM_LOCKSTEP_MAX_PLANES];
     bool dummy;
     *back = false;
     switch (in->h) {
