@@ -68,6 +68,22 @@ static cvm_device *open_dev(uint32_t threads, const cvm_config *base)
     return dev;
 }
 
+/* A device (open_dev) with the module loaded and kernels n1 (and n2, when
+ * not NULL) found; NULL, with a skip written and nothing left open, when
+ * any of it fails. */
+static cvm_device *open_kernels(uint32_t threads, const cvm_config *base, const char *n1,
+                                const cvm_kernel **k1, const char *n2, const cvm_kernel **k2)
+{
+    cvm_device *dev = open_dev(threads, base);
+    cvm_module *m = dev ? load(dev) : NULL;
+    if (!m || cvm_kernel_get(m, n1, k1, NULL) || (n2 && cvm_kernel_get(m, n2, k2, NULL))) {
+        skip("no module");
+        cvm_device_close(dev);
+        return NULL;
+    }
+    return dev;
+}
+
 /* One cube of `units` units: x[i] = x[i] * 3 + r for i < units. */
 static cvm_status step(cvm_stream *s, const cvm_kernel *k, cvm_buffer *x, uint32_t units,
                        uint32_t r)
@@ -97,14 +113,10 @@ static bool all_equal(const uint32_t *got, uint32_t n, uint32_t want)
 /* Many one-cube launches, then each way of waiting. */
 static void test_small_launches(uint32_t threads)
 {
-    cvm_device *dev = open_dev(threads, NULL);
-    cvm_module *m = dev ? load(dev) : NULL;
     const cvm_kernel *k = NULL;
-    if (!m || cvm_kernel_get(m, "step", &k, NULL)) {
-        skip("no module");
-        cvm_device_close(dev);
+    cvm_device *dev = open_kernels(threads, NULL, "step", &k, NULL, NULL);
+    if (!dev)
         return;
-    }
     cvm_stream *s = cvm_device_stream(dev);
     cvm_buffer *x = NULL;
     cvm_diag d;
@@ -161,14 +173,10 @@ static void test_small_launches(uint32_t threads)
 /* A fault in a one-cube launch, and the launches after it. */
 static void test_small_fault(void)
 {
-    cvm_device *dev = open_dev(2, NULL);
-    cvm_module *m = dev ? load(dev) : NULL;
     const cvm_kernel *k = NULL;
-    if (!m || cvm_kernel_get(m, "step", &k, NULL)) {
-        skip("no module");
-        cvm_device_close(dev);
+    cvm_device *dev = open_kernels(2, NULL, "step", &k, NULL, NULL);
+    if (!dev)
         return;
-    }
     cvm_stream *s = cvm_device_stream(dev);
     cvm_buffer *shortb = NULL, *x = NULL;
     cvm_diag d;
@@ -210,14 +218,10 @@ static void test_small_fault(void)
 /* Arguments larger than a recycled record; print text of one-cube launches. */
 static void test_big_args_and_text(void)
 {
-    cvm_device *dev = open_dev(2, NULL);
-    cvm_module *m = dev ? load(dev) : NULL;
     const cvm_kernel *last = NULL, *say = NULL;
-    if (!m || cvm_kernel_get(m, "last", &last, NULL) || cvm_kernel_get(m, "say", &say, NULL)) {
-        skip("no module");
-        cvm_device_close(dev);
+    cvm_device *dev = open_kernels(2, NULL, "last", &last, "say", &say);
+    if (!dev)
         return;
-    }
     cvm_stream *s = cvm_device_stream(dev);
     cvm_buffer *out = NULL;
     cvm_buffer_create(dev, 4, "out", &out, NULL);
@@ -278,14 +282,10 @@ static void test_unwaited(void)
 {
     counter c = {0};
     cvm_config cfg = {.alloc = counting_alloc, .alloc_user = &c};
-    cvm_device *dev = open_dev(2, &cfg);
-    cvm_module *m = dev ? load(dev) : NULL;
     const cvm_kernel *k = NULL, *say = NULL;
-    if (!m || cvm_kernel_get(m, "step", &k, NULL) || cvm_kernel_get(m, "say", &say, NULL)) {
-        skip("no module");
-        cvm_device_close(dev);
+    cvm_device *dev = open_kernels(2, &cfg, "step", &k, "say", &say);
+    if (!dev)
         return;
-    }
     cvm_stream *s = NULL;
     cvm_buffer *x = NULL;
     cvm_stream_create(dev, &s, NULL);
@@ -372,13 +372,9 @@ static void *host(void *arg)
 
 static void test_streams_and_threads(uint32_t threads)
 {
-    shared_dev = open_dev(threads, NULL);
-    cvm_module *m = shared_dev ? load(shared_dev) : NULL;
-    if (!m || cvm_kernel_get(m, "step", &shared_step, NULL)) {
-        skip("no module");
-        cvm_device_close(shared_dev);
+    shared_dev = open_kernels(threads, NULL, "step", &shared_step, NULL, NULL);
+    if (!shared_dev)
         return;
-    }
     /* two streams from one thread: each sync runs its own stream's work */
     cvm_stream *a = NULL, *b = NULL;
     cvm_buffer *xa = NULL, *xb = NULL;
@@ -437,14 +433,10 @@ static void test_streams_and_threads(uint32_t threads)
  */
 static void test_wait_races(void)
 {
-    cvm_device *dev = open_dev(2, NULL);
-    cvm_module *m = dev ? load(dev) : NULL;
     const cvm_kernel *k = NULL;
-    if (!m || cvm_kernel_get(m, "step", &k, NULL)) {
-        skip("no module");
-        cvm_device_close(dev);
+    cvm_device *dev = open_kernels(2, NULL, "step", &k, NULL, NULL);
+    if (!dev)
         return;
-    }
     cvm_stream *s = cvm_device_stream(dev);
     cvm_buffer *x = NULL;
     cvm_buffer_create(dev, 4 * UNITS * 4, "x", &x, NULL);

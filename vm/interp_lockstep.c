@@ -128,6 +128,15 @@ typedef struct lockstep {
     default: return false;                                                                 \
     }
 
+/* f32 min (OP <, NEG_PICK xi) and max (OP >, yi) by lanes.h's selects. */
+#define FMINMAX(OP, NEG_PICK, POS_PICK)                                                    \
+    PLANES(uint32_t *d = SLOT(uint32_t, in->d); const float *a = SLOT(float, in->a);       \
+           const float *b = SLOT(float, in->b);                                            \
+           const uint32_t *ai = SLOT(uint32_t, in->a), *bi = SLOT(uint32_t, in->b);        \
+           LANES(uint32_t r_; const float x = a[l], y = b[l];                              \
+                 const uint32_t xi = ai[l], yi = bi[l];                                    \
+                 FMINMAX_F32_BITS(r_, OP, NEG_PICK, POS_PICK, x, y, xi, yi); d[l] = r_;))
+
 /* Shifts: the count is a 32-bit register (y), numerics.h's clamping. */
 #define SHIFT(T, EXPR)                                                                     \
     PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a);                             \
@@ -226,19 +235,9 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
         switch (in->elem) {
         case CVM_T_F32:
             if (max)
-                PLANES(uint32_t *d = SLOT(uint32_t, in->d); const float *a = SLOT(float, in->a);
-                       const float *b = SLOT(float, in->b);
-                       const uint32_t *ai = SLOT(uint32_t, in->a), *bi = SLOT(uint32_t, in->b);
-                       LANES(uint32_t r_; const float x = a[l], y = b[l];
-                             const uint32_t xi = ai[l], yi = bi[l];
-                             FMINMAX_F32_BITS(r_, >, yi, xi, x, y, xi, yi); d[l] = r_;));
+                FMINMAX(>, yi, xi);
             else
-                PLANES(uint32_t *d = SLOT(uint32_t, in->d); const float *a = SLOT(float, in->a);
-                       const float *b = SLOT(float, in->b);
-                       const uint32_t *ai = SLOT(uint32_t, in->a), *bi = SLOT(uint32_t, in->b);
-                       LANES(uint32_t r_; const float x = a[l], y = b[l];
-                             const uint32_t xi = ai[l], yi = bi[l];
-                             FMINMAX_F32_BITS(r_, <, xi, yi, x, y, xi, yi); d[l] = r_;));
+                FMINMAX(<, xi, yi);
             return true;
         case CVM_T_I32:
             if (max) BIN(int32_t, x > y ? x : y); else BIN(int32_t, x < y ? x : y);
@@ -771,20 +770,13 @@ static void leave(const lockstep *s)
             go(&s->P[g], cvm_vm_skip(&s->P[g]));
 }
 
-/* Instructions that move the pc themselves (control flow): every running
- * plane runs them, even without active lanes, so its frames follow. */
+/* Instructions that move the pc themselves (ops.def's control flow, and
+ * the decoder's own handlers): every running plane runs them, even
+ * without active lanes, so its frames follow. */
 static bool moves_pc(unsigned h)
 {
-    switch (h) {
-    case CVM_OP_IF: case CVM_OP_ELSE: case CVM_OP_END: case CVM_OP_LOOP:
-    case CVM_OP_CONTINUING: case CVM_OP_BREAK_IF: case CVM_OP_BREAK: case CVM_OP_CONTINUE:
-    case CVM_OP_SWITCH: case CVM_OP_CASE: case CVM_OP_DEFAULT: case CVM_OP_FALLTHROUGH:
-    case CVM_OP_BLOCK: case CVM_OP_EXIT: case CVM_OP_RETURN: case CVM_VM_H_FINISH:
-    case CVM_VM_H_CMPBR:
-        return true;
-    default:
-        return false;
-    }
+    const cvm_bc_opinfo *oi = h < CVM_OP_LIMIT ? cvm_bc_op_info(h) : NULL;
+    return !oi || (oi->flags & CVM_OPF_CTRL);
 }
 
 /* `in` through the plane interpreter, one plane after the other. Other

@@ -144,16 +144,23 @@ int cvm_vm_run_plane_v4(cvm_vm_exec *x, cvm_vm_plane *p);
 static int (*const run_plane[CVM_VM_ISA_COUNT])(cvm_vm_exec *, cvm_vm_plane *) = {
     cvm_vm_run_plane_x86_64, cvm_vm_run_plane_v3, cvm_vm_run_plane_v4};
 
+/* The level to run plane p at; false (p's fault recorded) when the
+ * choice failed. */
+static bool run_level(cvm_vm_exec *x, cvm_vm_plane *p, unsigned *level)
+{
+    cvm_diag d;
+    if (cvm_vm_isa_current(level, &d) == CVM_OK)
+        return true;
+    cvm_vm_fault(x, p, 0, d.status, "%s", d.message);
+    return false;
+}
+
 /* Called per plane slice, not per instruction: the indirect call is cheap. */
 int cvm_vm_run_plane(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     unsigned level = 0;
-    cvm_diag d;
-    cvm_status st = cvm_vm_isa_current(&level, &d);
-    if (st != CVM_OK) {
-        cvm_vm_fault(x, p, 0, st, "%s", d.message);
+    if (!run_level(x, p, &level))
         return CVM_VM_R_FAULT;
-    }
     return run_plane[level](x, p);
 }
 
@@ -164,14 +171,11 @@ void cvm_vm_run_lockstep_v4(cvm_vm_exec *x);
 static void (*const run_lockstep[CVM_VM_ISA_COUNT])(cvm_vm_exec *) = {
     cvm_vm_run_lockstep_x86_64, cvm_vm_run_lockstep_v3, cvm_vm_run_lockstep_v4};
 
-/* Called per lockstep slice; the level was chosen by an earlier run_plane
- * or plan (cvm_vm_isa_current succeeds before any launch runs). */
+/* Called per lockstep slice. */
 void cvm_vm_run_lockstep(cvm_vm_exec *x)
 {
     unsigned level = 0;
-    cvm_diag d;
-    if (cvm_vm_isa_current(&level, &d) != CVM_OK) {
-        cvm_vm_fault(x, &x->planes[0], 0, d.status, "%s", d.message);
+    if (!run_level(x, &x->planes[0], &level)) {
         x->planes[0].state = CVM_VM_FAULTED;
         return;
     }
