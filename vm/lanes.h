@@ -10,7 +10,9 @@
 
 #include <string.h>
 
-#if defined(__SSE2__)
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -119,11 +121,88 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
     default: break;                                                                        \
     }
 #define CMP_ALL_TYPES(OP) CMP_TYPES(CMP_ALL, OP)
+#if defined(__AVX2__)
+/*
+ * The compare of a full 32-lane plane of 32- or 64-bit integers or f32 as
+ * vector compares straight into a mask (the generic path below stores a
+ * byte per lane and gathers the bytes). Integers compare as signed after
+ * flipping the sign bit of unsigned ones; x <= y is !(x > y) for them.
+ * f32 takes the ordered predicates, and != the unordered one (true when
+ * either side is NaN, as C's != is). Returns false for other types.
+ */
+#define CMP_VEC_INT(LOAD, EQ, GT, MOVE, STEP, FLIP)                                          \
+    for (unsigned g = 0; g < FIXED_W; g += STEP) {                                         \
+        const __m256i x = _mm256_xor_si256(LOAD(A, g), FLIP), y = _mm256_xor_si256(LOAD(B, g), FLIP); \
+        __m256i v;                                                                         \
+        switch (in->h) {                                                                   \
+        case CVM_OP_EQ: v = EQ(x, y); break;                                               \
+        case CVM_OP_NE: v = _mm256_xor_si256(EQ(x, y), ones); break;                       \
+        case CVM_OP_LT: v = GT(y, x); break;                                               \
+        case CVM_OP_LE: v = _mm256_xor_si256(GT(x, y), ones); break;                       \
+        case CVM_OP_GT: v = GT(x, y); break;                                               \
+        default: v = _mm256_xor_si256(GT(y, x), ones); break;                              \
+        }                                                                                  \
+        m |= (uint64_t)(uint32_t)MOVE(v) << g;                                             \
+    }
+#define CMP_LOAD(R, g) _mm256_loadu_si256((const __m256i *)(const void *)((R) + (size_t)(g) * esz))
+#define CMP_MOVE32(v) _mm256_movemask_ps(_mm256_castsi256_ps(v))
+#define CMP_MOVE64(v) _mm256_movemask_pd(_mm256_castsi256_pd(v))
+static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const uint8_t *B,
+                                uint64_t *out)
+{
+    const __m256i ones = _mm256_set1_epi32(-1);
+    uint64_t m = 0;
+    switch (in->ea) {
+    case CVM_T_I32: case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL:
+    case CVM_T_PTR_CONST: {
+        const size_t esz = 4;
+        const __m256i flip = _mm256_set1_epi32(in->ea == CVM_T_I32 ? 0 : INT32_MIN);
+        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8, flip)
+        break;
+    }
+    case CVM_T_I64: case CVM_T_U64: case CVM_T_PTR_GLOBAL: {
+        const size_t esz = 8;
+        const __m256i flip = _mm256_set1_epi64x(in->ea == CVM_T_I64 ? 0 : INT64_MIN);
+        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4, flip)
+        break;
+    }
+    case CVM_T_F32:
+        for (unsigned g = 0; g < FIXED_W; g += 8) {
+            const __m256 x = _mm256_loadu_ps((const float *)(const void *)A + g);
+            const __m256 y = _mm256_loadu_ps((const float *)(const void *)B + g);
+            __m256 v;
+            switch (in->h) {
+            case CVM_OP_EQ: v = _mm256_cmp_ps(x, y, _CMP_EQ_OQ); break;
+            case CVM_OP_NE: v = _mm256_cmp_ps(x, y, _CMP_NEQ_UQ); break;
+            case CVM_OP_LT: v = _mm256_cmp_ps(x, y, _CMP_LT_OQ); break;
+            case CVM_OP_LE: v = _mm256_cmp_ps(x, y, _CMP_LE_OQ); break;
+            case CVM_OP_GT: v = _mm256_cmp_ps(x, y, _CMP_GT_OQ); break;
+            default: v = _mm256_cmp_ps(x, y, _CMP_GE_OQ); break;
+            }
+            m |= (uint64_t)(uint32_t)_mm256_movemask_ps(v) << g;
+        }
+        break;
+    default: return false;
+    }
+    *out = m;
+    return true;
+}
+#undef CMP_VEC_INT
+#undef CMP_LOAD
+#undef CMP_MOVE32
+#undef CMP_MOVE64
+#endif
+
 static inline uint64_t cmp_mask(const cvm_vm_exec *ex, const cvm_vm_plane *p,
                                 const cvm_vm_dinsn *in, uint64_t act)
 {
     const uint8_t *const A = cvm_vm_reg(ex, p, in->a), *const B = cvm_vm_reg(ex, p, in->b);
     const unsigned nl = p->nlanes;
+#if defined(__AVX2__)
+    uint64_t vm;
+    if (nl == FIXED_W && cmp_mask_vec(in, A, B, &vm))
+        return vm & act;
+#endif
     uint8_t t[64] = {0};
     switch (in->h) {
     case CVM_OP_EQ: CMP_ALL_TYPES(==); break;
