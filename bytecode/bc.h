@@ -389,6 +389,17 @@ typedef struct cvm_bc_verified {
 cvm_status cvm_bc_verify(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cvm_diag *diag);
 void cvm_bc_verified_free(const cvm_bc_module *mod, cvm_bc_verified *ver);
 
+/*
+ * Loop-invariant code motion over every kernel of a verified module
+ * (bytecode/opt.c): the optimized module, serialized into *out_bytes
+ * (allocated with the module's allocator), and in *out_moved (may be
+ * NULL) how many instructions moved out of loops. The result must be
+ * verified like any module before it runs.
+ */
+cvm_status cvm_bc_optimize(const cvm_bc_module *mod, const cvm_bc_verified *ver,
+                           void **out_bytes, size_t *out_size, uint32_t *out_moved,
+                           cvm_diag *diag);
+
 /* Source line of kernel k at pc from debug info; false if none. */
 bool cvm_bc_debug_line(const cvm_bc_module *mod, uint32_t kernel, uint32_t pc,
                        const char **out_file, uint32_t *out_line, uint32_t *out_col);

@@ -60,6 +60,7 @@ typedef struct cli_cuda_opts {
     const char **includes, **defines, **kernels;
     uint32_t nincludes, ndefines, nkernels;
     int fmad;
+    int no_opt; /* -O0 */
 } cli_cuda_opts;
 
 bool cli_cuda_opts_init(cli_cuda_opts *o, int argc); /* false: out of memory */
@@ -68,7 +69,7 @@ void cli_cuda_opts_free(cli_cuda_opts *o);
 bool cli_is_cuda(const char *path);
 /*
  * Consumes a compile option at argv[*i] (-I DIR, -IDIR, -D NAME[=VALUE],
- * --fmad=true|false): 1 if consumed, 0 if argv[*i] is not one, -1 after
+ * --fmad=true|false, -O0, -O1): 1 if consumed, 0 if argv[*i] is not one, -1 after
  * printing a usage error (`cmd` names the subcommand).
  */
 int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char *cmd);

@@ -1,6 +1,6 @@
 /*
  * cubevm_cuda.c - the CUDA C side of the `cubevm` command: the compile
- * options shared by `compile`, `run` and `info` (-I, -D, --fmad), compiling
+ * options shared by `compile`, `run` and `info` (-I, -D, --fmad, -O0), compiling
  * a .cu file through cvm_compile_cuda with its diagnostic and warnings
  * printed as a compiler prints them (file:line:col, the source line, a
  * caret), and the
@@ -86,6 +86,10 @@ int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char 
         o->fmad = v[0] == 't';
         return 1;
     }
+    if (!strcmp(a, "-O0") || !strcmp(a, "-O1")) {
+        o->no_opt = a[2] == '0';
+        return 1;
+    }
     return 0;
 }
 
@@ -161,6 +165,7 @@ int cli_cuda_compile_file(const char *path, const cli_cuda_opts *o, void **out, 
         .kernels = o->kernels,
         .kernel_count = o->nkernels,
         .fmad = o->fmad,
+        .no_opt = o->no_opt,
         .warning = print_warning,
     };
     cvm_diag d;
@@ -198,7 +203,7 @@ int cli_load_module(cvm_device *dev, const char *path, const cli_cuda_opts *o, c
 static int compile_usage(void)
 {
     return cli_error(CLI_USAGE, "compile: usage: cubevm compile IN.cu -o OUT.cbc [-I DIR]... "
-                                "[-D NAME[=VALUE]]... [--kernel NAME]... [--fmad=true|false]");
+                                "[-D NAME[=VALUE]]... [--kernel NAME]... [--fmad=true|false] [-O0|-O1]");
 }
 
 int cli_compile(int argc, char **argv)

@@ -385,11 +385,13 @@ typedef struct cvm_compile_options {
     cvm_compile_warning_fn warning;  /* called for each warning of a successful compile; NULL:
                                         warnings are dropped */
     void *warning_user;
+    int no_opt;                      /* 1: emit the bytecode as lowered (-O0); 0: move
+                                        loop-invariant instructions out of loops (docs/cuda.md) */
 } cvm_compile_options;
 
 /*
  * Compiles CUDA C source into .cbc bytes (release with cvm_free_bytes).
- * `opts` may be NULL (defaults: no -I/-D, every kernel, fmad off).
+ * `opts` may be NULL (defaults: no -I/-D, every kernel, fmad off, optimized).
  * Errors: CVM_SYNTAX (or CVM_UNSUPPORTED for a construct outside the
  * subset) with "file:line:col: error: ..." and diag file/line/col.
  */

@@ -442,13 +442,25 @@ static void zero_ranges(decoder *dc)
  * a chain in its middle.
  */
 typedef struct fuser {
+    const cvm_vm_kprog *kp;
     const cvm_vm_dinsn *code;
     uint32_t n;
     const uint32_t *reads, *writes; /* per slot */
+    const uint32_t *def;            /* per slot: pc of its last write */
 } fuser;
 
-/* Reads and writes of every register (by first slot) over the kernel. */
-static void count_uses(const cvm_vm_kprog *kp, uint32_t *reads, uint32_t *writes)
+/* Slot s is zeroed before every cube (zero_ranges). */
+static bool zeroed(const cvm_vm_kprog *kp, uint32_t s)
+{
+    for (uint32_t i = 0; i < kp->nzero; i++)
+        if (s - kp->zero[2 * i] < kp->zero[2 * i + 1])
+            return true;
+    return kp->zero_all;
+}
+
+/* Reads and writes of every register (by first slot) over the kernel, and
+ * the pc of its last write. */
+static void count_uses(const cvm_vm_kprog *kp, uint32_t *reads, uint32_t *writes, uint32_t *def)
 {
     for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
         const cvm_vm_dinsn *in = &kp->code[pc];
@@ -463,7 +475,7 @@ static void count_uses(const cvm_vm_kprog *kp, uint32_t *reads, uint32_t *writes
                 break;
             }
             if (*f == 'd')
-                writes[in->d]++;
+                writes[in->d]++, def[in->d] = pc;
             else if (*f == 'r' && nr < 3)
                 reads[src[nr++]]++;
         }
@@ -481,28 +493,50 @@ static bool is_int64(unsigned elem)
     return elem == CVM_T_I64 || elem == CVM_T_U64;
 }
 
-/* `[cvt.i64 v, x] const.i64 s, S; mul.i64 u, v, s; ptr.add p, base, u`. */
+/* The const instruction whose value register s holds wherever it is
+ * read (written by it alone, never read before it: not zeroed), or NULL. */
+static const cvm_vm_dinsn *const_reg(const fuser *fu, uint32_t s)
+{
+    if (fu->writes[s] != 1 || zeroed(fu->kp, s))
+        return NULL;
+    const cvm_vm_dinsn *k = &fu->code[fu->def[s]];
+    return k->h == CVM_OP_CONST && is_int64(k->elem) && k->line == 1 ? k : NULL;
+}
+
+/* `[cvt.i64 v, x] [const.i64 s, S;] mul.i64 u, v, s; ptr.add p, base, u`,
+ * the const either right before the multiply (and read by it alone) or
+ * anywhere (const_reg: a loop-invariant constant moved out of the loop). */
 static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
 {
-    const cvm_vm_dinsn *c = fu->code, *cv = NULL;
+    const cvm_vm_dinsn *c = fu->code, *cv = NULL, *k = NULL;
     uint32_t i = pc, v;
-    if (i + 3 < fu->n && c[i].h == CVM_OP_CVT && c[i].line == 1 && is_int64(c[i].elem) &&
+    if (i + 2 < fu->n && c[i].h == CVM_OP_CVT && c[i].line == 1 && is_int64(c[i].elem) &&
         (c[i].k == CVM_VM_CVT_SEXT32 || c[i].k == CVM_VM_CVT_ZEXT32 || c[i].k == CVM_VM_CVT_COPY8))
         cv = &c[i++];
-    if (i + 2 >= fu->n)
+    if (i + 2 < fu->n && c[i].h == CVM_OP_CONST && is_int64(c[i].elem) && c[i].line == 1 &&
+        temp(fu, c[i].d))
+        k = &c[i++];
+    if (i + 1 >= fu->n)
         return 0;
-    const cvm_vm_dinsn *k = &c[i], *mul = &c[i + 1], *add = &c[i + 2];
-    if (k->h != CVM_OP_CONST || !is_int64(k->elem) || k->line != 1 || !temp(fu, k->d) ||
-        mul->h != CVM_OP_MUL || !is_int64(mul->elem) || mul->line != 1 ||
+    const cvm_vm_dinsn *mul = &c[i], *add = &c[i + 1];
+    if (mul->h != CVM_OP_MUL || !is_int64(mul->elem) || mul->line != 1 ||
         add->h != CVM_OP_PTR_ADD || add->line != 1 || !is_int64(add->eb) || add->b != mul->d ||
         add->a == mul->d || !temp(fu, mul->d))
         return 0;
-    if (mul->b == k->d && mul->a != k->d)
+    if (!k) {
+        if ((k = const_reg(fu, mul->b)) != NULL && mul->a != mul->b)
+            v = mul->a;
+        else if ((k = const_reg(fu, mul->a)) != NULL && mul->a != mul->b)
+            v = mul->b;
+        else
+            return 0;
+    } else if (mul->b == k->d && mul->a != k->d) {
         v = mul->a;
-    else if (mul->a == k->d && mul->b != k->d)
+    } else if (mul->a == k->d && mul->b != k->d) {
         v = mul->b;
-    else
+    } else {
         return 0;
+    }
     if (cv && (v != cv->d || !temp(fu, cv->d)))
         return 0;
     *out = *add;
@@ -520,7 +554,7 @@ static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
         while (!(k->imm >> out->n & 1))
             out->n++;
     }
-    out->target = i + 3;
+    out->target = i + 2;
     /* the address is read once, by a plain load or store right after:
      * lockstep (interp_lockstep.c) may do both without writing it */
     const cvm_vm_dinsn *m = out->target < fu->n ? &c[out->target] : NULL;
@@ -632,15 +666,6 @@ static uint32_t fuse_mov(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, cvm_vm
     return pc + 2;
 }
 
-/* Slot s is zeroed before every cube (zero_ranges). */
-static bool zeroed(const cvm_vm_kprog *kp, uint32_t s)
-{
-    for (uint32_t i = 0; i < kp->nzero; i++)
-        if (s - kp->zero[2 * i] < kp->zero[2 * i + 1])
-            return true;
-    return kp->zero_all;
-}
-
 /*
  * An instruction whose result is the same in every lane of every cube of
  * a launch (a constant, a parameter, a launch-wide special register) and
@@ -670,21 +695,23 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     const size_t code_size = sizeof *kp->code * ((size_t)kp->ninsns + 1);
     uint32_t *reads = cvm_bc_alloc(prog->alloc, prog->alloc_user, cnt_size);
     uint32_t *writes = cvm_bc_alloc(prog->alloc, prog->alloc_user, cnt_size);
+    uint32_t *def = cvm_bc_alloc(prog->alloc, prog->alloc_user, cnt_size);
     cvm_vm_dinsn *fast = cvm_bc_alloc(prog->alloc, prog->alloc_user, code_size);
     const size_t preset_size = sizeof *kp->preset * ((size_t)kp->ninsns + 1);
     uint32_t *preset = cvm_bc_alloc(prog->alloc, prog->alloc_user, preset_size), npreset = 0;
     cvm_status st = CVM_OK;
     uint32_t fused = 0;
-    if (!reads || !writes || !fast || !preset) {
+    if (!reads || !writes || !def || !fast || !preset) {
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
                           cvm_bc_str(prog->mod, kp->k->name));
         goto fail;
     }
     memset(reads, 0, cnt_size);
     memset(writes, 0, cnt_size);
-    count_uses(kp, reads, writes);
+    count_uses(kp, reads, writes, def);
     memcpy(fast, kp->code, code_size);
-    const fuser fu = {.code = kp->code, .n = kp->ninsns, .reads = reads, .writes = writes};
+    const fuser fu = {.kp = kp, .code = kp->code, .n = kp->ninsns, .reads = reads,
+                      .writes = writes, .def = def};
     for (uint32_t pc = 0; pc < kp->ninsns;) {
         cvm_vm_dinsn f;
         uint32_t next = fuse_index(&fu, pc, &f);
@@ -721,6 +748,7 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
 fail:
     cvm_bc_free(prog->alloc, prog->alloc_user, reads, cnt_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, writes, cnt_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, def, cnt_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, fast, code_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, preset, preset_size);
     return st;

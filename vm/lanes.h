@@ -130,23 +130,30 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
  * f32 takes the ordered predicates, and != the unordered one (true when
  * either side is NaN, as C's != is). Returns false for other types.
  */
-#define CMP_VEC_INT(LOAD, EQ, GT, MOVE, STEP, FLIP)                                          \
+#define CMP_VEC_LOOP(STEP, LOAD, MOVE, EXPR)                                               \
     for (unsigned g = 0; g < FIXED_W; g += STEP) {                                         \
-        const __m256i x = _mm256_xor_si256(LOAD(A, g), FLIP), y = _mm256_xor_si256(LOAD(B, g), FLIP); \
-        __m256i v;                                                                         \
-        switch (in->h) {                                                                   \
-        case CVM_OP_EQ: v = EQ(x, y); break;                                               \
-        case CVM_OP_NE: v = _mm256_xor_si256(EQ(x, y), ones); break;                       \
-        case CVM_OP_LT: v = GT(y, x); break;                                               \
-        case CVM_OP_LE: v = _mm256_xor_si256(GT(x, y), ones); break;                       \
-        case CVM_OP_GT: v = GT(x, y); break;                                               \
-        default: v = _mm256_xor_si256(GT(y, x), ones); break;                              \
-        }                                                                                  \
-        m |= (uint64_t)(uint32_t)MOVE(v) << g;                                             \
+        const __m256i x = _mm256_xor_si256(LOAD(A, g), flip);                              \
+        const __m256i y = _mm256_xor_si256(LOAD(B, g), flip);                              \
+        m |= (uint64_t)(uint32_t)MOVE(EXPR) << g;                                          \
+    }
+#define CMP_VEC_INT(LOAD, EQ, GT, MOVE, STEP)                                               \
+    switch (in->h) {                                                                       \
+    case CVM_OP_EQ: CMP_VEC_LOOP(STEP, LOAD, MOVE, EQ(x, y)) break;                        \
+    case CVM_OP_NE: CMP_VEC_LOOP(STEP, LOAD, MOVE, _mm256_xor_si256(EQ(x, y), ones)) break; \
+    case CVM_OP_LT: CMP_VEC_LOOP(STEP, LOAD, MOVE, GT(y, x)) break;                        \
+    case CVM_OP_LE: CMP_VEC_LOOP(STEP, LOAD, MOVE, _mm256_xor_si256(GT(x, y), ones)) break; \
+    case CVM_OP_GT: CMP_VEC_LOOP(STEP, LOAD, MOVE, GT(x, y)) break;                        \
+    default: CMP_VEC_LOOP(STEP, LOAD, MOVE, _mm256_xor_si256(GT(y, x), ones)) break;       \
     }
 #define CMP_LOAD(R, g) _mm256_loadu_si256((const __m256i *)(const void *)((R) + (size_t)(g) * esz))
 #define CMP_MOVE32(v) _mm256_movemask_ps(_mm256_castsi256_ps(v))
 #define CMP_MOVE64(v) _mm256_movemask_pd(_mm256_castsi256_pd(v))
+#define CMP_VEC_F32(PRED)                                                                  \
+    for (unsigned g = 0; g < FIXED_W; g += 8) {                                            \
+        const __m256 x = _mm256_loadu_ps((const float *)(const void *)A + g);              \
+        const __m256 y = _mm256_loadu_ps((const float *)(const void *)B + g);              \
+        m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(x, y, PRED)) << g;       \
+    }
 static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const uint8_t *B,
                                 uint64_t *out)
 {
@@ -157,29 +164,23 @@ static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const 
     case CVM_T_PTR_CONST: {
         const size_t esz = 4;
         const __m256i flip = _mm256_set1_epi32(in->ea == CVM_T_I32 ? 0 : INT32_MIN);
-        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8, flip)
+        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8)
         break;
     }
     case CVM_T_I64: case CVM_T_U64: case CVM_T_PTR_GLOBAL: {
         const size_t esz = 8;
         const __m256i flip = _mm256_set1_epi64x(in->ea == CVM_T_I64 ? 0 : INT64_MIN);
-        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4, flip)
+        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4)
         break;
     }
     case CVM_T_F32:
-        for (unsigned g = 0; g < FIXED_W; g += 8) {
-            const __m256 x = _mm256_loadu_ps((const float *)(const void *)A + g);
-            const __m256 y = _mm256_loadu_ps((const float *)(const void *)B + g);
-            __m256 v;
-            switch (in->h) {
-            case CVM_OP_EQ: v = _mm256_cmp_ps(x, y, _CMP_EQ_OQ); break;
-            case CVM_OP_NE: v = _mm256_cmp_ps(x, y, _CMP_NEQ_UQ); break;
-            case CVM_OP_LT: v = _mm256_cmp_ps(x, y, _CMP_LT_OQ); break;
-            case CVM_OP_LE: v = _mm256_cmp_ps(x, y, _CMP_LE_OQ); break;
-            case CVM_OP_GT: v = _mm256_cmp_ps(x, y, _CMP_GT_OQ); break;
-            default: v = _mm256_cmp_ps(x, y, _CMP_GE_OQ); break;
-            }
-            m |= (uint64_t)(uint32_t)_mm256_movemask_ps(v) << g;
+        switch (in->h) {
+        case CVM_OP_EQ: CMP_VEC_F32(_CMP_EQ_OQ) break;
+        case CVM_OP_NE: CMP_VEC_F32(_CMP_NEQ_UQ) break;
+        case CVM_OP_LT: CMP_VEC_F32(_CMP_LT_OQ) break;
+        case CVM_OP_LE: CMP_VEC_F32(_CMP_LE_OQ) break;
+        case CVM_OP_GT: CMP_VEC_F32(_CMP_GT_OQ) break;
+        default: CMP_VEC_F32(_CMP_GE_OQ) break;
         }
         break;
     default: return false;
@@ -188,6 +189,8 @@ static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const 
     return true;
 }
 #undef CMP_VEC_INT
+#undef CMP_VEC_LOOP
+#undef CMP_VEC_F32
 #undef CMP_LOAD
 #undef CMP_MOVE32
 #undef CMP_MOVE64

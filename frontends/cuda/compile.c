@@ -250,7 +250,32 @@ static void barrier_warnings(const cvm_bc_module *bc, const cvm_bc_verified *ver
     }
 }
 
-/* Assembles, verifies and serializes the generated text. */
+/* The module with loop-invariant instructions moved out of loops
+ * (bytecode/opt.c), read back and verified: a rejected result is a
+ * compiler bug, reported as the internal error it is. */
+static cvm_status optimized(const cvm_bc_module *bc, const cvm_bc_verified *ver, void **out_bytes,
+                            size_t *out_size, cvm_diag *inner)
+{
+    cvm_status st = cvm_bc_optimize(bc, ver, out_bytes, out_size, NULL, inner);
+    cvm_bc_module *back = NULL;
+    cvm_bc_verified *vback = NULL;
+    if (st == CVM_OK)
+        st = cvm_bc_module_read(*out_bytes, *out_size, bc->alloc, bc->alloc_user, &back, inner);
+    if (st == CVM_OK)
+        st = cvm_bc_verify(back, &vback, inner);
+    if (vback)
+        cvm_bc_verified_free(back, vback);
+    if (back)
+        cvm_bc_module_free(back);
+    if (st != CVM_OK && *out_bytes) {
+        cvm_bc_free(bc->alloc, bc->alloc_user, *out_bytes, *out_size);
+        *out_bytes = NULL;
+        *out_size = 0;
+    }
+    return st;
+}
+
+/* Assembles, verifies, optimizes and serializes the generated text. */
 static cvm_status finish(fe_ctx *c, const fe_buf *text, const cvm_compile_options *opts,
                          void **out_bytes, size_t *out_size, cvm_diag *diag)
 {
@@ -262,8 +287,10 @@ static cvm_status finish(fe_ctx *c, const fe_buf *text, const cvm_compile_option
                                     c->alloc_user, &bc, &inner);
     if (st == CVM_OK)
         st = cvm_bc_verify(bc, &ver, &inner);
-    if (st == CVM_OK)
+    if (st == CVM_OK && opts && opts->no_opt)
         st = cvm_bc_module_write(bc, out_bytes, out_size, &inner);
+    else if (st == CVM_OK)
+        st = optimized(bc, ver, out_bytes, out_size, &inner);
     if (st == CVM_OK && opts && opts->warning)
         barrier_warnings(bc, ver, opts);
     if (ver)
