@@ -1,7 +1,7 @@
 /*
  * opt.c - bytecode optimizations a frontend applies before it writes a
- * module (docs/bytecode.md "Optimizations"). One today: loop-invariant
- * code motion.
+ * module (docs/cuda.md "Optimization"). One today: loop-invariant code
+ * motion.
  *
  * The CUDA frontend lowers every expression where it stands, so a loop
  * body recomputes whatever depends only on values the loop never changes:

@@ -230,6 +230,113 @@ static const char spin_src[] =
     "    const.u32 %k, 0\n    const.u32 %one, 1\n"
     "    loop\n        add.u32 %k, %k, %one\n    end\n    return\n.end\n";
 
+/* Integer division and remainder of all four types (lockstep's f64 form
+ * where every lane of a plane holds 0 <= x < 2^31 and 0 < y < 2^31, the
+ * exact form elsewhere) against C; units with skip[g] != 0 do not divide,
+ * so a zero divisor there must not fault. */
+static const char divs_src[] =
+    ".kernel divs\n"
+    ".param out buffer u64 write\n.param xs buffer u64 read\n.param ys buffer u64 read\n"
+    ".param skip buffer u32 read\n"
+    ".reg u32 %t, %c, %cd, %g, %sk, %zero, %xu, %yu, %qu, %ru\n"
+    ".reg i32 %xi, %yi, %qi, %ri\n"
+    ".reg u64 %x, %y, %qU, %rU, %w\n.reg i64 %xs, %ys, %qs, %rs, %gi, %eight, %off, %four, %o4\n"
+    ".reg bool %b\n.reg ptr.global %po, %px, %py, %pk, %p\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i64 %gi, %g\n"
+    "    param.ptr.global %po, out, 0\n    param.ptr.global %px, xs, 0\n"
+    "    param.ptr.global %py, ys, 0\n    param.ptr.global %pk, skip, 0\n"
+    "    const.i64 %eight, 8\n    mul.i64 %off, %gi, %eight\n"
+    "    ptr.add.ptr.global %p, %px, %off\n    ld.u64 %x, [%p]\n"
+    "    ptr.add.ptr.global %p, %py, %off\n    ld.u64 %y, [%p]\n"
+    "    const.i64 %four, 4\n    mul.i64 %o4, %gi, %four\n"
+    "    ptr.add.ptr.global %p, %pk, %o4\n    ld.u32 %sk, [%p]\n"
+    "    const.u32 %zero, 0\n    eq.u32 %b, %sk, %zero\n"
+    "    if %b\n"
+    "        cvt.u32 %xu, %x\n        cvt.u32 %yu, %y\n"
+    "        bitcast.i32 %xi, %xu\n        bitcast.i32 %yi, %yu\n"
+    "        bitcast.i64 %xs, %x\n        bitcast.i64 %ys, %y\n"
+    "        div.i32 %qi, %xi, %yi\n        rem.i32 %ri, %xi, %yi\n"
+    "        div.u32 %qu, %xu, %yu\n        rem.u32 %ru, %xu, %yu\n"
+    "        div.i64 %qs, %xs, %ys\n        rem.i64 %rs, %xs, %ys\n"
+    "        div.u64 %qU, %x, %y\n        rem.u64 %rU, %x, %y\n"
+    "        mul.i64 %off, %gi, %eight\n        mul.i64 %off, %off, %eight\n"
+    "        ptr.add.ptr.global %p, %po, %off\n"
+    "        bitcast.u32 %xu, %qi\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"
+    "        ptr.add.ptr.global %p, %p, %eight\n"
+    "        bitcast.u32 %xu, %ri\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"
+    "        ptr.add.ptr.global %p, %p, %eight\n"
+    "        cvt.u64 %w, %qu\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+    "        cvt.u64 %w, %ru\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+    "        bitcast.u64 %w, %qs\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+    "        bitcast.u64 %w, %rs\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+    "        st.u64 [%p], %qU\n        ptr.add.ptr.global %p, %p, %eight\n"
+    "        st.u64 [%p], %rU\n"
+    "    end\n"
+    "    return\n.end\n";
+
+/* Dividend and divisor of unit g: planes 0-3 small (0 <= x < 2^31,
+ * 0 < y < 2^31, with the extremes), plane 4 negative dividends, plane 5
+ * divisors >= 2^31, plane 6 small but one huge lane, plane 7 64-bit values;
+ * zero divisors only where skip is set. */
+static void div_operands(uint32_t g, uint64_t *x, uint64_t *y, uint32_t *skip)
+{
+    const uint32_t plane = g % BLOCK / 32, l = g % 32, h = g * 2654435761u;
+    *skip = 0;
+    switch (plane) {
+    case 0: *x = h % 0x80000000u, *y = 1 + l; break;
+    case 1: *x = 0x7fffffffu - l, *y = 0x7fffffffu - 3 * l; break;
+    case 2: *x = h % 1000, *y = 1 + h % 97; break;
+    case 3: *x = l * 7, *y = 32; *skip = l == 5; if (*skip) *y = 0; break;
+    case 4: *x = (uint64_t)-(int64_t)(h % 100000), *y = 3 + l; break;
+    case 5: *x = h, *y = 0x80000000u + l; break;
+    case 6: *x = l == 17 ? 0x80000000u : h % 5000, *y = 7; break;
+    default: *x = (uint64_t)h << 20 | l, *y = (uint64_t)(l + 1) << 33 | 5; break;
+    }
+}
+
+static void check_divs(void)
+{
+    uint64_t *xs = calloc(N, 8), *ys = calloc(N, 8), *got = calloc(8 * (size_t)N, 8);
+    uint32_t *skip = calloc(N, 4);
+    for (uint32_t g = 0; g < N; g++)
+        div_operands(g, &xs[g], &ys[g], &skip[g]);
+    cvm_buffer *out = kern_buf("out", 64 * (size_t)N, NULL), *bx = kern_buf("xs", 8 * (size_t)N, xs);
+    cvm_buffer *by = kern_buf("ys", 8 * (size_t)N, ys), *bk = kern_buf("skip", 4 * (size_t)N, skip);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(bx), kern_arg_buf(by), kern_arg_buf(bk)};
+    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_diag d;
+    cvm_status st = kern_exec(divs_src, "divs", &cfg, args, 4, &d);
+    ok(st == CVM_OK, "divisions run; zero divisors only in units that skip (%s: %s)",
+       cvm_status_str(st), d.message);
+    kern_read(out, got, 64 * (size_t)N);
+    int bad = -1;
+    for (uint32_t g = 0; g < N && bad < 0; g++) {
+        if (skip[g])
+            continue;
+        const uint32_t xu = (uint32_t)xs[g], yu = (uint32_t)ys[g];
+        const int32_t xi = (int32_t)xu, yi = (int32_t)yu;
+        const int64_t xl = (int64_t)xs[g], yl = (int64_t)ys[g];
+        const uint64_t want[8] = {(uint32_t)(xi / yi), (uint32_t)(xi % yi), xu / yu, xu % yu,
+                                  (uint64_t)(xl / yl), (uint64_t)(xl % yl), xs[g] / ys[g],
+                                  xs[g] % ys[g]};
+        if (memcmp(want, &got[8 * (size_t)g], sizeof want) != 0)
+            bad = (int)g;
+    }
+    ok(bad < 0, "div and rem of i32, u32, i64, u64 match C in every unit%s",
+       bad < 0 ? "" : " (first mismatch below)");
+    if (bad >= 0)
+        diag("unit %d: x %llu y %llu", bad, (unsigned long long)xs[bad], (unsigned long long)ys[bad]);
+    /* an active lane dividing by zero faults, checked, even among small ones */
+    skip[3 * 32 + 5] = 0;
+    cvm_buffer_write(kern_stream(), bk, 0, skip, 4 * (size_t)N, &d);
+    st = kern_exec(divs_src, "divs", &cfg, args, 4, &d);
+    ok(st == CVM_FAULT && d.has_fault && d.fault.unit[0] == 3 * 32 + 5,
+       "an active lane's zero divisor faults at that unit (%s: %s)", cvm_status_str(st), d.message);
+    cvm_buffer_free(out), cvm_buffer_free(bx), cvm_buffer_free(by), cvm_buffer_free(bk);
+    free(xs), free(ys), free(got), free(skip);
+}
+
 int main(void)
 {
     if (!kern_open()) {
@@ -245,6 +352,7 @@ int main(void)
     /* 40 elements short: units 216.. of the last cube fault, 216 is reported */
     check_part(0, N - 40, 1, BLOCK - 40, GRID - 1);
 
+    check_divs();
     check_exp(GRID, BLOCK);
     check_exp(2, 1024); /* the largest cube: 32 planes in lockstep */
     check_ride(N);

@@ -144,15 +144,46 @@ typedef struct lockstep {
            LANES(const T x = a[l]; const uint64_t y = b[l]; d[l] = (T)(EXPR);))
 
 /* Whether an active lane of some plane divides by zero (checked mode
- * faults there: the plane interpreter runs the instruction). */
+ * faults there: the plane interpreter runs the instruction); each plane
+ * first tests all its lanes at once, and the active ones alone only when
+ * some lane holds a zero. */
 #define ZERO_DIVISOR(T)                                                                    \
     do {                                                                                   \
         for (unsigned g_ = 0; g_ < G && !zero; g_++) {                                     \
             const T *b_ = (const T *)(const void *)(R0 + g_ * stride + ((size_t)in->b << rs)); \
-            for (unsigned l = 0; l < FIXED_W; l++)                                         \
+            unsigned any_ = 0;                                                             \
+            IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                   \
+                any_ |= b_[l] == 0;                                                        \
+            for (unsigned l = 0; any_ && l < FIXED_W; l++)                                 \
                 zero |= (P[g_].active >> l & 1) && b_[l] == 0;                             \
         }                                                                                  \
     } while (0)
+
+/*
+ * Integer division or remainder (EXACT, numerics.h's results) of every
+ * plane; where all 32 lanes of a plane hold 0 <= x < 2^31 and 0 < y < 2^31
+ * (indexes, positions, sizes: the common case), through f64 instead: the
+ * f64 quotient of such integers truncates to the exact one (when x/y is
+ * not an integer it lies at least 1/y below the next one, and half an f64
+ * step there is under 2^-21/y), and the remainder is x - q*y in 32 bits.
+ * Four or eight lanes per vector divide, where the exact form is one
+ * idiv per lane. The test reads every lane, active or not: a stale value
+ * in an inactive lane only sends the plane to the exact form.
+ */
+#define SMALL_DIVIDE(T, EXACT)                                                             \
+    PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a); const T *b = SLOT(T, in->b); \
+           uint64_t big_ = 0;                                                              \
+           IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                    \
+               big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                              \
+           if (big_ >> 31) {                                                               \
+               LANES(const T x = a[l]; const T y = b[l]; d[l] = (T)(EXACT););              \
+           } else if (div) {                                                               \
+               LANES(d[l] = (T)(int32_t)((double)(int32_t)a[l] / (double)(int32_t)b[l]);); \
+           } else {                                                                        \
+               LANES(const int32_t x_ = (int32_t)a[l], y_ = (int32_t)b[l];                 \
+                     const int32_t q_ = (int32_t)((double)x_ / (double)y_);                \
+                     d[l] = (T)(x_ - q_ * y_););                                           \
+           })
 
 /* Integer division and remainder with numerics.h's results (a zero divisor
  * in checked mode: false, the plane interpreter faults), f32/f64 division. */
@@ -162,25 +193,31 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
     const bool div = in->h == CVM_OP_DIV;
     bool zero = false;
     switch (in->elem) {
-    case CVM_T_I32: case CVM_T_U32: ZERO_DIVISOR(uint32_t); break;
-    case CVM_T_I64: case CVM_T_U64: ZERO_DIVISOR(uint64_t); break;
+    case CVM_T_I32: case CVM_T_U32:
+        if (s->x->L->checked)
+            ZERO_DIVISOR(uint32_t);
+        break;
+    case CVM_T_I64: case CVM_T_U64:
+        if (s->x->L->checked)
+            ZERO_DIVISOR(uint64_t);
+        break;
     case CVM_T_F32: case CVM_T_F64: break;
     default: return false;
     }
-    if (zero && s->x->L->checked)
+    if (zero)
         return false;
     switch (in->elem) {
     case CVM_T_I32:
-        if (div) BIN(int32_t, cvm_n_sdiv(x, y, 32)); else BIN(int32_t, cvm_n_srem(x, y, 32));
+        if (div) SMALL_DIVIDE(int32_t, cvm_n_sdiv(x, y, 32)); else SMALL_DIVIDE(int32_t, cvm_n_srem(x, y, 32));
         return true;
     case CVM_T_U32:
-        if (div) BIN(uint32_t, cvm_n_udiv(x, y, 32)); else BIN(uint32_t, cvm_n_urem(x, y, 32));
+        if (div) SMALL_DIVIDE(uint32_t, cvm_n_udiv(x, y, 32)); else SMALL_DIVIDE(uint32_t, cvm_n_urem(x, y, 32));
         return true;
     case CVM_T_I64:
-        if (div) BIN(int64_t, cvm_n_sdiv(x, y, 64)); else BIN(int64_t, cvm_n_srem(x, y, 64));
+        if (div) SMALL_DIVIDE(int64_t, cvm_n_sdiv(x, y, 64)); else SMALL_DIVIDE(int64_t, cvm_n_srem(x, y, 64));
         return true;
     case CVM_T_U64:
-        if (div) BIN(uint64_t, cvm_n_udiv(x, y, 64)); else BIN(uint64_t, cvm_n_urem(x, y, 64));
+        if (div) SMALL_DIVIDE(uint64_t, cvm_n_udiv(x, y, 64)); else SMALL_DIVIDE(uint64_t, cvm_n_urem(x, y, 64));
         return true;
     case CVM_T_F32:
         if (!div)
@@ -617,6 +654,20 @@ static bool loop_end(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_d
     return round;
 }
 
+/* Masks of compare `cmp` for every plane (lanes.h cmp_mask_vec over the
+ * planes' registers, which lie s->stride apart); false when it does not
+ * vectorize (no AVX2, or another type), and the caller goes plane by plane. */
+static bool cmp_planes(const lockstep *s, const cvm_vm_dinsn *cmp, uint64_t *m)
+{
+#if defined(__AVX2__)
+    return cmp_mask_vec(cmp, s->R0 + ((size_t)cmp->a << s->rs), s->R0 + ((size_t)cmp->b << s->rs),
+                        s->stride, s->G, m);
+#else
+    (void)s, (void)cmp, (void)m;
+    return false;
+#endif
+}
+
 /* Control flow the planes run here, each with its own masks and frames
  * (ctl.h); false for the rest. *back: a loop went round. */
 static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_dinsn *in,
@@ -629,21 +680,27 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
     bool dummy;
     *back = false;
     switch (in->h) {
-    case CVM_VM_H_CMPBR:
+    case CVM_VM_H_CMPBR: {
+        /* every plane's compares at once where they vectorize (a plane that
+         * is not running is compared too: compares read, never trap) */
+        uint64_t m1[CVM_VM_LOCKSTEP_MAX_PLANES], m2[CVM_VM_LOCKSTEP_MAX_PLANES];
+        const bool all = cmp_planes(s, &orig[in->a], m1) &&
+                         (in->b == UINT32_MAX || cmp_planes(s, &orig[in->b], m2));
         for (unsigned g = 0; g < G; g++) {
             cvm_vm_plane *q = &P[g];
             if (!running(q))
                 continue;
             const uint64_t act = q->active;
-            uint64_t m = cmp_mask(s->x, q, &orig[in->a], act);
+            uint64_t m = all ? m1[g] : cmp_mask(s->x, q, &orig[in->a], act);
             if (in->b != UINT32_MAX) {
-                const uint64_t m2 = cmp_mask(s->x, q, &orig[in->b], act);
-                m = in->c == CVM_OP_AND ? m & m2 : m | m2;
+                const uint64_t m2g = all ? m2[g] : cmp_mask(s->x, q, &orig[in->b], act);
+                m = in->c == CVM_OP_AND ? m & m2g : m | m2g;
             }
             t[g] = cvm_vm_cmpbr(q, in, orig, act, (in->k ? ~m : m) & act);
         }
         settle(s, t, in->n == CVM_VM_CB_IF ? in->end + 1 : in->target);
         return true;
+    }
     case CVM_OP_IF:
         for (unsigned g = 0; g < G; g++) {
             cvm_vm_plane *q = &P[g];

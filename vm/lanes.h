@@ -123,18 +123,23 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
 #define CMP_ALL_TYPES(OP) CMP_TYPES(CMP_ALL, OP)
 #if defined(__AVX2__)
 /*
- * The compare of a full 32-lane plane of 32- or 64-bit integers or f32 as
- * vector compares straight into a mask (the generic path below stores a
+ * The compare of G full 32-lane planes (registers `stride` bytes apart:
+ * lockstep's planes) of 32- or 64-bit integers or f32 as vector compares
+ * straight into one mask per plane, out[0..G) (the generic path below stores a
  * byte per lane and gathers the bytes). Integers compare as signed after
  * flipping the sign bit of unsigned ones; x <= y is !(x > y) for them.
  * f32 takes the ordered predicates, and != the unordered one (true when
  * either side is NaN, as C's != is). Returns false for other types.
  */
 #define CMP_VEC_LOOP(STEP, LOAD, MOVE, EXPR)                                               \
-    for (unsigned g = 0; g < FIXED_W; g += STEP) {                                         \
-        const __m256i x = _mm256_xor_si256(LOAD(A, g), flip);                              \
-        const __m256i y = _mm256_xor_si256(LOAD(B, g), flip);                              \
-        m |= (uint64_t)(uint32_t)MOVE(EXPR) << g;                                          \
+    for (unsigned p = 0; p < G; p++, A += stride, B += stride) {                           \
+        uint64_t m = 0;                                                                    \
+        for (unsigned g = 0; g < FIXED_W; g += STEP) {                                     \
+            const __m256i x = _mm256_xor_si256(LOAD(A, g), flip);                          \
+            const __m256i y = _mm256_xor_si256(LOAD(B, g), flip);                          \
+            m |= (uint64_t)(uint32_t)MOVE(EXPR) << g;                                      \
+        }                                                                                  \
+        out[p] = m;                                                                        \
     }
 #define CMP_VEC_INT(LOAD, EQ, GT, MOVE, STEP)                                               \
     switch (in->h) {                                                                       \
@@ -149,16 +154,19 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
 #define CMP_MOVE32(v) _mm256_movemask_ps(_mm256_castsi256_ps(v))
 #define CMP_MOVE64(v) _mm256_movemask_pd(_mm256_castsi256_pd(v))
 #define CMP_VEC_F32(PRED)                                                                  \
-    for (unsigned g = 0; g < FIXED_W; g += 8) {                                            \
-        const __m256 x = _mm256_loadu_ps((const float *)(const void *)A + g);              \
-        const __m256 y = _mm256_loadu_ps((const float *)(const void *)B + g);              \
-        m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(x, y, PRED)) << g;       \
+    for (unsigned p = 0; p < G; p++, A += stride, B += stride) {                           \
+        uint64_t m = 0;                                                                    \
+        for (unsigned g = 0; g < FIXED_W; g += 8) {                                        \
+            const __m256 x = _mm256_loadu_ps((const float *)(const void *)A + g);          \
+            const __m256 y = _mm256_loadu_ps((const float *)(const void *)B + g);          \
+            m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(x, y, PRED)) << g;   \
+        }                                                                                  \
+        out[p] = m;                                                                        \
     }
 static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const uint8_t *B,
-                                uint64_t *out)
+                                size_t stride, unsigned G, uint64_t *out)
 {
     const __m256i ones = _mm256_set1_epi32(-1);
-    uint64_t m = 0;
     switch (in->ea) {
     case CVM_T_I32: case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL:
     case CVM_T_PTR_CONST: {
@@ -185,7 +193,6 @@ static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const 
         break;
     default: return false;
     }
-    *out = m;
     return true;
 }
 #undef CMP_VEC_INT
@@ -203,7 +210,7 @@ static inline uint64_t cmp_mask(const cvm_vm_exec *ex, const cvm_vm_plane *p,
     const unsigned nl = p->nlanes;
 #if defined(__AVX2__)
     uint64_t vm;
-    if (nl == FIXED_W && cmp_mask_vec(in, A, B, &vm))
+    if (nl == FIXED_W && cmp_mask_vec(in, A, B, 0, 1, &vm))
         return vm & act;
 #endif
     uint8_t t[64] = {0};

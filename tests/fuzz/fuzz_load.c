@@ -4,7 +4,8 @@
  * text (assemble, then the same checks on the result). A verified module's
  * canonical text must assemble back to a module with the same text and the
  * same bytes (DESIGN.md "The bytecode" item 11), so a disassembler,
- * assembler or verifier disagreement is a finding, not just a crash.
+ * assembler or verifier disagreement is a finding, not just a crash; and
+ * the optimizer's output of a verified module must verify too.
  * Every byte allocated for an input must be freed before the next one.
  */
 #include "../../bytecode/bc.h"
@@ -51,6 +52,27 @@ static void round_trip(const cvm_bc_module *mod, const char *text, size_t len)
     cvm_bc_module_free(back);
 }
 
+/* The loop-invariant code motion of a verified module (bytecode/opt.c)
+ * gives a module that reads back and verifies. */
+static void optimized(const cvm_bc_module *mod, const cvm_bc_verified *ver)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_diag d;
+    cvm_status st = cvm_bc_optimize(mod, ver, &bytes, &size, NULL, &d);
+    FUZZ_CHECK(st == CVM_OK ? bytes != NULL : st == CVM_OUT_OF_MEMORY);
+    if (st != CVM_OK)
+        return;
+    cvm_bc_module *back = NULL;
+    cvm_bc_verified *vback = NULL;
+    FUZZ_CHECK(cvm_bc_module_read(bytes, size, fuzz_alloc, &heap, &back, &d) == CVM_OK);
+    FUZZ_CHECK(back && cvm_bc_verify(back, &vback, &d) == CVM_OK);
+    if (vback)
+        cvm_bc_verified_free(back, vback);
+    cvm_bc_module_free(back);
+    cvm_bc_free(fuzz_alloc, &heap, bytes, size);
+}
+
 /* Verify and disassemble a module that was read or assembled. */
 static void exercise(const cvm_bc_module *mod)
 {
@@ -76,6 +98,7 @@ static void exercise(const cvm_bc_module *mod)
             cvm_bc_module_free(copy);
             cvm_bc_free(fuzz_alloc, &heap, bytes, size);
         }
+        optimized(mod, ver);
         cvm_bc_verified_free(mod, ver);
     }
 }
