@@ -390,11 +390,11 @@ cvm_status cvm_bc_verify(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cv
 void cvm_bc_verified_free(const cvm_bc_module *mod, cvm_bc_verified *ver);
 
 /*
- * Loop-invariant code motion over every kernel of a verified module
- * (bytecode/opt.c): the optimized module, serialized into *out_bytes
- * (allocated with the module's allocator), and in *out_moved (may be
- * NULL) how many instructions moved out of loops. The result must be
- * verified like any module before it runs.
+ * Loop-invariant code motion and copy coalescing over every kernel of a
+ * verified module (bytecode/opt.c): the optimized module, serialized into
+ * *out_bytes (allocated with the module's allocator), and in *out_moved
+ * (may be NULL) how many instructions moved out of loops or went. The
+ * result must be verified like any module before it runs.
  */
 cvm_status cvm_bc_optimize(const cvm_bc_module *mod, const cvm_bc_verified *ver,
                            void **out_bytes, size_t *out_size, uint32_t *out_moved,

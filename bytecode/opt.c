@@ -1,7 +1,7 @@
 /*
  * opt.c - bytecode optimizations a frontend applies before it writes a
- * module (docs/cuda.md "Optimization"). One today: loop-invariant code
- * motion.
+ * module (docs/cuda.md "Optimization"): loop-invariant code motion, then
+ * copy coalescing (coalesce() below).
  *
  * The CUDA frontend lowers every expression where it stands, so a loop
  * body recomputes whatever depends only on values the loop never changes:
@@ -48,6 +48,7 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
+#define GONE (UINT32_MAX - 1) /* out[pc]: a copy coalesced away */
 
 typedef struct opt_kernel {
     const cvm_bc_module *mod;
@@ -61,8 +62,11 @@ typedef struct opt_kernel {
     uint8_t *cand;     /* per pc: eligible (pure, register rules hold) */
     /* per register: writes and reads as pc lists (CSR: first[r] .. first[r + 1]) */
     uint32_t *wfirst, *wpc, *rfirst, *rpc;
-    uint32_t *order;   /* new pc -> old pc */
-    uint32_t *newpc;   /* old pc -> new pc (index ncode: one past the end) */
+    uint32_t *order;   /* new pc -> old pc (nq of them) */
+    uint32_t *newpc;   /* old pc -> new pc (index n: one past the end) */
+    uint32_t nq;
+    uint32_t *dpatch;  /* per pc: the register it writes instead (coalesce), or NONE */
+    uint32_t *sfrom, *sto; /* per pc: reads register sto where it read sfrom, or NONE */
 } opt_kernel;
 
 /* Destination and sources of an instruction, by its op's format. */
@@ -251,7 +255,7 @@ static uint32_t mark(opt_kernel *o, uint32_t *src)
 }
 
 /* The new order: each moved instruction just before the loop it leaves,
- * moved ones in their old order. */
+ * moved ones in their old order; coalesced copies dropped. */
 static void arrange(opt_kernel *o)
 {
     uint32_t q = 0;
@@ -264,7 +268,60 @@ static void arrange(opt_kernel *o)
                     o->newpc[j] = q, o->order[q++] = j;
         o->newpc[pc] = q, o->order[q++] = pc;
     }
-    o->newpc[o->n] = o->n;
+    o->nq = q;
+    o->newpc[o->n] = q;
+}
+
+/* The register a register-only `mov` copies (its one source). */
+static uint32_t mov_source(const opt_kernel *o, uint32_t pc)
+{
+    const cvm_bc_insn in = insn_at(o, pc);
+    return in.nops == 2 ? in.ops[1] : NONE;
+}
+
+/* Written once and read once in the kernel, and no source variable. */
+static bool temporary(const opt_kernel *o, uint32_t t)
+{
+    return t < o->nregs && o->wfirst[t + 1] - o->wfirst[t] == 1 &&
+           o->rfirst[t + 1] - o->rfirst[t] == 1 && !is_var(o, t);
+}
+
+/*
+ * Copy coalescing over the arranged order (then arranged again). The
+ * frontend writes a statement's value to a temporary and copies it to the
+ * variable, and copies a variable to a temporary to read it:
+ * - `op t, ...; mov v, t` becomes `op v, ...`;
+ * - `mov t, v; op ..., t, ...` becomes `op ..., v, ...` (not for a plane
+ *   op, which reads the register in other lanes too);
+ * where t is a temporary (written once, read once, by these two adjacent
+ * instructions, so under one mask) and the copy has the type of both
+ * registers. Returns how many copies went.
+ */
+static uint32_t coalesce(opt_kernel *o)
+{
+    uint32_t gone = 0;
+    for (uint32_t q = 0; q + 1 < o->nq; q++) {
+        const uint32_t i = o->order[q], m = o->order[q + 1];
+        if (o->out[i] == GONE || o->out[m] == GONE)
+            continue;
+        if (o->op[i] == CVM_OP_MOV && o->sfrom[m] == NONE) {
+            uint32_t t = o->dest[i], v = mov_source(o, i);
+            if (o->sfrom[i] == v) /* i's own source was coalesced already */
+                v = o->sto[i];
+            const cvm_bc_opinfo *oi = cvm_bc_op_info(o->op[m]);
+            if (v != NONE && temporary(o, t) && o->rpc[o->rfirst[t]] == m && oi &&
+                !(oi->flags & CVM_OPF_PLANE)) {
+                o->out[i] = GONE, o->sfrom[m] = t, o->sto[m] = v, gone++;
+                continue;
+            }
+        }
+        if (o->op[m] == CVM_OP_MOV && o->dest[i] != NONE && o->dpatch[i] == NONE) {
+            const uint32_t t = o->dest[i], v = o->dest[m];
+            if (mov_source(o, m) == t && temporary(o, t) && v != t)
+                o->out[m] = GONE, o->dpatch[i] = v, gone++;
+        }
+    }
+    return gone;
 }
 
 /* A range [s, e) of old pcs in new pcs: from the first instruction at or
@@ -280,6 +337,7 @@ typedef struct opt_out {
     cvm_bc_module m;       /* shallow copy with the arrays below */
     cvm_bc_kernel *kernels;
     uint32_t **code;       /* per kernel: new words, or NULL when unchanged */
+    uint32_t *nwords;      /* per kernel: words allocated for code[] */
     cvm_bc_dline *lines;
     uint32_t nlines, lines_cap;
     cvm_bc_dscope *scopes;
@@ -322,7 +380,7 @@ static bool relines(const cvm_bc_module *mod, opt_out *r, const opt_kernel *o, u
     /* effective entry of each old pc (NONE: before any entry) */
     cvm_bc_dline prev = {ki, 0, 0, 0, 0};
     bool have = false;
-    for (uint32_t q = 0; q < o->n; q++) {
+    for (uint32_t q = 0; q < o->nq; q++) {
         const uint32_t pc = o->order[q];
         uint32_t lo = first, hi = last;
         while (lo < hi) { /* last entry at or before pc */
@@ -358,11 +416,11 @@ static void *dup_array(const cvm_bc_module *mod, const void *p, size_t size)
 static void out_free(const cvm_bc_module *mod, opt_out *r)
 {
     const cvm_bc_debug *d = &mod->debug;
-    for (uint32_t i = 0; r->code && i < mod->nkernels; i++)
+    for (uint32_t i = 0; r->code && r->nwords && i < mod->nkernels; i++)
         if (r->code[i])
-            cvm_bc_free(mod->alloc, mod->alloc_user, r->code[i],
-                        sizeof(uint32_t) * mod->kernels[i].ncode);
+            cvm_bc_free(mod->alloc, mod->alloc_user, r->code[i], sizeof(uint32_t) * r->nwords[i]);
     cvm_bc_free(mod->alloc, mod->alloc_user, r->code, sizeof *r->code * (mod->nkernels + 1u));
+    cvm_bc_free(mod->alloc, mod->alloc_user, r->nwords, sizeof *r->nwords * (mod->nkernels + 1u));
     cvm_bc_free(mod->alloc, mod->alloc_user, r->kernels, sizeof *r->kernels * mod->nkernels);
     cvm_bc_free(mod->alloc, mod->alloc_user, r->lines, sizeof *r->lines * r->lines_cap);
     cvm_bc_free(mod->alloc, mod->alloc_user, r->scopes, sizeof *r->scopes * d->nscopes);
@@ -370,20 +428,36 @@ static void out_free(const cvm_bc_module *mod, opt_out *r)
     cvm_bc_free(mod->alloc, mod->alloc_user, r->vars, sizeof *r->vars * d->nvars);
 }
 
-/* Words of the kernel in the new order, and its debug ranges mapped. */
+/* Words of the kernel in the new order (with the coalescing patches), and
+ * its debug ranges mapped. */
 static bool rewrite(const cvm_bc_module *mod, opt_out *r, const opt_kernel *o)
 {
     const cvm_bc_kernel *k = o->k;
-    uint32_t *w = cvm_bc_alloc(mod->alloc, mod->alloc_user, sizeof *w * k->ncode), at = 0;
+    uint32_t nw = 0, at = 0;
+    for (uint32_t q = 0; q < o->nq; q++) {
+        const uint32_t pc = o->order[q];
+        nw += (pc + 1 < o->n ? o->vk->insns[pc + 1].word : k->ncode) - o->vk->insns[pc].word;
+    }
+    uint32_t *w = cvm_bc_alloc(mod->alloc, mod->alloc_user, sizeof *w * (nw + 1u));
     if (!w)
         return false;
-    for (uint32_t q = 0; q < o->n; q++) {
+    for (uint32_t q = 0; q < o->nq; q++) {
         const uint32_t pc = o->order[q], from = o->vk->insns[pc].word;
         const uint32_t to = pc + 1 < o->n ? o->vk->insns[pc + 1].word : k->ncode;
         memcpy(w + at, k->code + from, sizeof *w * (to - from));
+        const char *fmt = cvm_bc_op_info(o->op[pc])->format;
+        for (uint32_t i = 2; i < to - from; i++) {
+            const char c = cvm_bc_operand_kind(fmt, i - 2);
+            if (c == 'd' && o->dpatch[pc] != NONE)
+                w[at + i] = o->dpatch[pc];
+            else if (c == 'r' && o->sfrom[pc] != NONE && w[at + i] == o->sfrom[pc])
+                w[at + i] = o->sto[pc];
+        }
         at += to - from;
     }
     r->code[o->kidx] = w;
+    r->nwords[o->kidx] = nw + 1u;
+    r->kernels[o->kidx].ncode = nw;
     r->kernels[o->kidx].code = w;
     const cvm_bc_debug *d = &mod->debug;
     for (uint32_t i = 0; i < d->nscopes; i++)
@@ -403,7 +477,7 @@ static bool rewrite(const cvm_bc_module *mod, opt_out *r, const opt_kernel *o)
 
 #define OPT_ARRAYS(X)                                                                      \
     X(op, n) X(dest, n) X(parent, n) X(out, n) X(cand, n) X(wfirst, nregs + 1)             \
-    X(rfirst, nregs + 1) X(order, n) X(newpc, n + 1)
+    X(rfirst, nregs + 1) X(order, n) X(newpc, n + 1) X(dpatch, n) X(sfrom, n) X(sto, n)
 
 cvm_status cvm_bc_optimize(const cvm_bc_module *mod, const cvm_bc_verified *ver,
                            void **out_bytes, size_t *out_size, uint32_t *out_moved,
@@ -417,11 +491,12 @@ cvm_status cvm_bc_optimize(const cvm_bc_module *mod, const cvm_bc_verified *ver,
     r.m = *mod;
     r.kernels = dup_array(mod, mod->kernels, sizeof *mod->kernels * mod->nkernels);
     r.code = cvm_bc_alloc(mod->alloc, mod->alloc_user, sizeof *r.code * (mod->nkernels + 1u));
+    r.nwords = cvm_bc_alloc(mod->alloc, mod->alloc_user, sizeof *r.nwords * (mod->nkernels + 1u));
     r.scopes = dup_array(mod, d->scopes, sizeof *d->scopes * d->nscopes);
     r.inlines = dup_array(mod, d->inlines, sizeof *d->inlines * d->ninlines);
     r.vars = dup_array(mod, d->vars, sizeof *d->vars * d->nvars);
     uint32_t src[256], moved_total = 0;
-    bool ok = (r.kernels || !mod->nkernels) && r.code && (r.scopes || !d->nscopes) &&
+    bool ok = (r.kernels || !mod->nkernels) && r.code && r.nwords && (r.scopes || !d->nscopes) &&
               (r.inlines || !d->ninlines) && (r.vars || !d->nvars);
     for (uint32_t ki = 0; ok && ki < mod->nkernels; ki++) {
         opt_kernel o = {.mod = mod, .k = &mod->kernels[ki], .vk = &ver->kernels[ki], .kidx = ki};
@@ -444,10 +519,19 @@ cvm_status cvm_bc_optimize(const cvm_bc_module *mod, const cvm_bc_verified *ver,
             o.rpc = cvm_bc_alloc(mod->alloc, mod->alloc_user, sizeof *o.rpc * (nrd + 1));
             ok = o.wpc && o.rpc;
         }
-        if (ok && scan(&o, src) && (moved = mark(&o, src)) > 0) {
+        if (ok && scan(&o, src)) {
+            moved = mark(&o, src);
+            for (uint32_t pc = 0; pc < n; pc++)
+                o.dpatch[pc] = o.sfrom[pc] = NONE;
             arrange(&o);
-            ok = rewrite(mod, &r, &o) && relines(mod, &r, &o, ki);
+            const uint32_t gone = coalesce(&o);
+            if (gone)
+                arrange(&o);
+            moved += gone;
             moved_total += moved;
+        }
+        if (ok && moved) {
+            ok = rewrite(mod, &r, &o) && relines(mod, &r, &o, ki);
         } else if (ok) {
             ok = relines(mod, &r, NULL, ki);
         }

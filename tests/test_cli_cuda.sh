@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_cli_cuda.sh - `cubevm compile/run/info` on CUDA C files (TAP): -D,
-# -I, --fmad, template instances via --kernel, --symbol, and a compile
+# -I, --fmad, -O0, template instances via --kernel, --symbol, and a compile
 # error printed as file:line:col with the source line and a caret.
 # Uses $CUBEVM (set by `make check`) and $TEST_TMPDIR.
 C=${CUBEVM:-build/bin/cubevm}
@@ -64,6 +64,39 @@ ok $rc "compile --fmad=false"
 run "$C" compile tests/cuda/saxpy.cu -o "$T/s2.cbc" --fmad=maybe
 [ $rc -eq 2 ] && has "fmad" "$T/err"
 ok $? "--fmad=maybe is a usage error"
+
+# -O0 writes the code as lowered; the default moves the loop-invariant
+# multiply out of the loop (it then comes before the loop in the text)
+cat >"$T/inv.cu" <<'CU'
+__global__ void rows(float *out, const float *in, int n, int w)
+{
+    float acc = 0.0f;
+    for (int i = 0; i < n; i++)
+        acc += in[threadIdx.x * w + i];
+    out[threadIdx.x] = acc;
+}
+CU
+run "$C" compile "$T/inv.cu" -o "$T/inv0.cbc" -O0
+ok $rc "compile -O0"; [ $rc -eq 0 ] || show
+run "$C" compile "$T/inv.cu" -o "$T/inv1.cbc"
+ok $rc "compile (default -O1)"; [ $rc -eq 0 ] || show
+"$C" disasm "$T/inv0.cbc" | grep -v '^ *\.' >"$T/t0"
+"$C" disasm "$T/inv1.cbc" | grep -v '^ *\.' >"$T/t1"
+grep 'loop\|mul.u32' "$T/t0" >"$T/d0"
+grep 'loop\|mul.u32' "$T/t1" >"$T/d1"
+head -1 "$T/d0" | grep -q 'loop' && head -1 "$T/d1" | grep -q 'mul.u32' &&
+    grep -q 'mov\.' "$T/t0" && ! grep -q 'mov\.' "$T/t1"
+ok $? "-O0 keeps threadIdx.x * w in the loop and its copies; the default moves it out, drops them"
+[ $? -eq 0 ] || { sed 's/^/# -O0: /' "$T/d0"; sed 's/^/# -O1: /' "$T/d1"; }
+run "$C" run "$T/inv.cu" -O0 --grid 1 --block 2 in=@$EX/vadd_a.npy out=zeros:2 n=3 w=4 --print out
+[ $rc -eq 0 ] && has "^out: 3 15$" "$T/out"
+ok $? "run a .cu file with -O0 (rows of 0..7: 0+1+2, 4+5+6)"; [ $rc -eq 0 ] || show
+run "$C" run "$T/inv.cu" --grid 1 --block 2 in=@$EX/vadd_a.npy out=zeros:2 n=3 w=4 --print out
+[ $rc -eq 0 ] && has "^out: 3 15$" "$T/out"
+ok $? "the same run optimized"; [ $rc -eq 0 ] || show
+run "$C" compile "$T/inv.cu" -o "$T/inv2.cbc" -O2
+[ $rc -eq 2 ] && has "unknown option '-O2'" "$T/err"
+ok $? "-O2 is a usage error"
 
 # template instances by --kernel
 run "$C" compile tests/cuda/templated_scale.cu -o "$T/ts.cbc" --kernel 'scale<float, 4>' --kernel 'scale<int, 2>'

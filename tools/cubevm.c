@@ -44,7 +44,7 @@ static const char *const help_text[] = {
     "  -D NAME[=VALUE]    define a macro (NAME alone is 1)\n"
     "  --fmad=true|false  contract a*b+c into fma (default false; nvcc's default is true)\n"
     "  -O0 | -O1          -O0: the bytecode as lowered; -O1 (default): loop-invariant\n"
-    "                     instructions moved out of their loops\n"
+    "                     instructions moved out of their loops, copies coalesced\n"
     "\n"
     "cubevm run FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
     "               [--device cpu] [--plane-width N] [--timeout SECONDS] [--steps N] [--unchecked]\n"
