@@ -8,32 +8,12 @@
  * hand-broken modules. Run from the repository root.
  */
 #include "../bytecode/bc.h"
+#include "slurp.h"
 #include "tap.h"
 
 #include <dirent.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-
-static char *slurp(const char *path, size_t *out_len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)n + 1);
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    if (p) {
-        p[n] = 0;
-        *out_len = (size_t)n;
-    }
-    return p;
-}
 
 static cvm_bc_module *assemble(const char *text, const char *name, cvm_diag *d)
 {
@@ -48,7 +28,7 @@ static cvm_bc_module *assemble(const char *text, const char *name, cvm_diag *d)
 static void check_error_file(const char *path)
 {
     size_t n;
-    char *text = slurp(path, &n);
+    char *text = test_slurp(path, &n);
     if (!text) {
         ok(0, "read %s", path);
         return;
@@ -107,7 +87,7 @@ static bool write_bytes(cvm_bc_module *m, void **b, size_t *n)
 static void round_trip(const char *path)
 {
     size_t n;
-    char *text = slurp(path, &n);
+    char *text = test_slurp(path, &n);
     cvm_diag d;
     cvm_bc_module *m0 = NULL, *m1 = NULL, *m2 = NULL, *m3 = NULL;
     void *b0 = NULL, *b1 = NULL;
@@ -145,7 +125,7 @@ done:
 static bool expects_error(const char *path)
 {
     size_t n;
-    char *t = slurp(path, &n);
+    char *t = test_slurp(path, &n);
     bool r = !t || strstr(t, "; expect error") != NULL;
     free(t);
     return r;
@@ -348,7 +328,7 @@ static void expect_malformed(const uint8_t *b, size_t n, uint64_t offset, const 
 static void reader_robustness(const char *path)
 {
     size_t tn;
-    char *text = slurp(path, &tn);
+    char *text = test_slurp(path, &tn);
     cvm_diag d;
     cvm_bc_module *m = NULL;
     void *bytes = NULL;
@@ -541,7 +521,7 @@ static void *failing_alloc(void *user, void *ptr, size_t old_size, size_t new_si
 static void oom_sweep(const char *path)
 {
     size_t n;
-    char *text = slurp(path, &n);
+    char *text = test_slurp(path, &n);
     int bad = 0, steps = 0;
     for (long k = 0; text && k < 100000; k++, steps++) {
         cvm_bc_module *m = NULL, *r = NULL;
@@ -587,7 +567,7 @@ static void disasm_golden(const char *name)
     snprintf(in, sizeof in, "tests/asm/%s.cbs", name);
     snprintf(ex, sizeof ex, "tests/asm/%s.expect", name);
     size_t n = 0, en = 0, tl = 0;
-    char *text = slurp(in, &n), *want = slurp(ex, &en), *got = NULL;
+    char *text = test_slurp(in, &n), *want = test_slurp(ex, &en), *got = NULL;
     cvm_diag d;
     cvm_bc_module *m = text ? assemble(text, in, &d) : NULL;
     bool good = m && cvm_bc_disassemble(m, &got, &tl, &d) == CVM_OK;

@@ -22,6 +22,7 @@
  * cvm_bc_optimize gives CVM_OUT_OF_MEMORY and leaks nothing.
  */
 #include "../bytecode/bc.h"
+#include "slurp.h"
 #include "kern.h"
 
 #include <stdio.h>
@@ -378,25 +379,6 @@ static void test_oom(void)
 
 /* ---- the CUDA frontend: the benchmark kernels with and without -O0 ---- */
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n > 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(f);
-    if (s)
-        s[n] = 0, *len = (size_t)n;
-    return s;
-}
-
 static uint32_t rstate = 12345;
 static float rnd(void)
 {
@@ -455,7 +437,7 @@ static int run_cuda(const void *bytes, size_t size, const cuda_case *cc, float *
 static void test_cuda(void)
 {
     size_t len = 0;
-    char *src = slurp("tools/bench/kernels/bench.cu", &len);
+    char *src = test_slurp("tools/bench/kernels/bench.cu", &len);
     if (!ok(src != NULL, "reads tools/bench/kernels/bench.cu"))
         return;
     void *bytes[2] = {NULL, NULL};

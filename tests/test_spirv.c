@@ -9,6 +9,7 @@
  * NoContraction, barrier scopes, the exited flag.
  */
 #include "../backends/spirv/spv.h"
+#include "slurp.h"
 #include "tap.h"
 
 #include <dirent.h>
@@ -40,26 +41,6 @@ static int have_tool(const char *name)
     char cmd[256];
     snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", name);
     return system(cmd) == 0;
-}
-
-static char *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)len + 1);
-    if (s && fread(s, 1, (size_t)len, f) != (size_t)len) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[len] = 0;
-    fclose(f);
-    *n = (size_t)len;
-    return s;
 }
 
 /* Writes the words and runs spirv-val; 1 when valid. Keeps the file for golden checks. */
@@ -192,7 +173,7 @@ static void corpus_dir(const char *dir, const char *ext)
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         size_t len = 0;
-        char *src = read_file(path, &len);
+        char *src = test_slurp(path, &len);
         void *bytes = NULL;
         size_t size = 0;
         cvm_diag d;
@@ -222,7 +203,7 @@ static void instances(void)
         char path[512];
         snprintf(path, sizeof path, "tests/cuda/%s", inst[i][0]);
         size_t len = 0;
-        char *src = read_file(path, &len);
+        char *src = test_slurp(path, &len);
         void *bytes = NULL;
         size_t size = 0;
         cvm_diag d;

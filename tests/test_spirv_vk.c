@@ -13,6 +13,7 @@
  * Run from the repository root.
  */
 #include "../vm/cubevm.h"
+#include "slurp.h"
 #include "tap.h"
 
 #include <math.h>
@@ -363,32 +364,12 @@ typedef struct karg {
 
 #define MAX_KARGS 6
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)len + 1);
-    if (s && fread(s, 1, (size_t)len, f) != (size_t)len) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[len] = 0;
-    fclose(f);
-    *n = (size_t)len;
-    return s;
-}
-
 /* Runs kernel `name` of a .cu file on dev at plane width 32; out[i] gets buffer i's bytes. */
 static cvm_status run_cu(cvm_device *dev, const char *path, const char *name, uint32_t grid,
                          uint32_t block, const karg *ka, int nargs, unsigned char **out, cvm_diag *d)
 {
     size_t len = 0;
-    char *src = slurp(path, &len);
+    char *src = test_slurp(path, &len);
     void *bytes = NULL;
     size_t size = 0;
     cvm_module *m = NULL;

@@ -17,6 +17,7 @@
  * Run from the repository root.
  */
 #include "../bytecode/bc.h"
+#include "slurp.h"
 #include "tap.h"
 
 #include <dirent.h>
@@ -25,34 +26,6 @@
 #include <string.h>
 
 /* ---- files ---- */
-
-static char *slurp(const char *path, size_t *out_n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *p = malloc(cap + 1);
-    size_t got;
-    while (p && (got = fread(p + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *np = realloc(p, cap * 2 + 1);
-            if (!np) {
-                free(p);
-                p = NULL;
-                break;
-            }
-            p = np;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (p)
-        p[n] = 0;
-    *out_n = n;
-    return p;
-}
 
 typedef struct pathlist {
     char **p;
@@ -103,7 +76,7 @@ static const char *base(const char *path)
 static cvm_bc_module *assemble(const char *path, cvm_diag *diag)
 {
     size_t n;
-    char *text = slurp(path, &n);
+    char *text = test_slurp(path, &n);
     if (!text)
         return NULL;
     cvm_bc_module *m = NULL;
@@ -118,7 +91,7 @@ static cvm_bc_module *assemble(const char *path, cvm_diag *diag)
 static void test_err_file(const char *path)
 {
     size_t n;
-    char *text = slurp(path, &n);
+    char *text = test_slurp(path, &n);
     const char *tag = "; expect error: ";
     if (!text || strncmp(text, tag, strlen(tag)) != 0) {
         ok(0, "%s: first line is '%s...'", path, tag);
@@ -171,7 +144,7 @@ static int parse_class(const char *s)
 static void test_uni_file(const char *path)
 {
     size_t n;
-    char *text = slurp(path, &n);
+    char *text = test_slurp(path, &n);
     cvm_diag dg;
     cvm_bc_module *m = NULL;
     cvm_bc_verified *v = NULL;
