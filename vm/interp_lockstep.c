@@ -616,7 +616,7 @@ static void go(cvm_vm_plane *q, uint32_t t)
  * their frames exactly as the jump would have. When no plane has active
  * lanes, each goes where its own control flow says.
  */
-static void settle(const lockstep *s, const uint32_t *t, uint32_t cont)
+static uint32_t settle(const lockstep *s, const uint32_t *t, uint32_t cont)
 {
     bool any = false;
     for (unsigned g = 0; g < s->G; g++)
@@ -624,6 +624,7 @@ static void settle(const lockstep *s, const uint32_t *t, uint32_t cont)
     for (unsigned g = 0; g < s->G; g++)
         if (running(&s->P[g]))
             go(&s->P[g], any ? cont : t[g]);
+    return any ? cont : UINT32_MAX;
 }
 
 /* END of a loop: while some plane goes round again, all do (a plane with
@@ -671,7 +672,7 @@ static bool cmp_planes(const lockstep *s, const cvm_vm_dinsn *cmp, uint64_t *m)
 /* Control flow the planes run here, each with its own masks and frames
  * (ctl.h); false for the rest. *back: a loop went round. */
 static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_dinsn *in,
-                    uint32_t pc, bool *back)
+                    uint32_t pc, bool *back, uint32_t *next)
 {
     const cvm_vm_dinsn *orig = s->x->kp->code;
     const unsigned G = s->G;
@@ -679,6 +680,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
     uint32_t t[CVM_VM_LOCKSTEP_MAX_PLANES];
     bool dummy;
     *back = false;
+    *next = UINT32_MAX;
     switch (in->h) {
     case CVM_VM_H_CMPBR: {
         /* every plane's compares at once where they vectorize (a plane that
@@ -698,7 +700,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
             }
             t[g] = cvm_vm_cmpbr(q, in, orig, act, (in->k ? ~m : m) & act);
         }
-        settle(s, t, in->n == CVM_VM_CB_IF ? in->end + 1 : in->target);
+        *next = settle(s, t, in->n == CVM_VM_CB_IF ? in->end + 1 : in->target);
         return true;
     }
     case CVM_OP_IF:
@@ -713,7 +715,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
             q->active = c;
             t[g] = c ? pc + 1 : in->target;
         }
-        settle(s, t, pc + 1);
+        *next = settle(s, t, pc + 1);
         return true;
     case CVM_OP_ELSE:
     case CVM_OP_CONTINUING:
@@ -733,7 +735,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
             f->next = in->end;
             t[g] = q->active ? pc + 1 : in->end;
         }
-        settle(s, t, pc + 1);
+        *next = settle(s, t, pc + 1);
         return true;
     case CVM_OP_END: {
         unsigned g0 = 0;
@@ -744,16 +746,16 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
                 *back = true;
                 for (unsigned g = 0; g < G; g++)
                     if (running(&P[g]))
-                        P[g].pc = t[g];
+                        P[g].pc = *next = t[g]; /* the body's first pc, for all */
                 return true;
             }
-            settle(s, t, pc + 1);
+            *next = settle(s, t, pc + 1);
             return true;
         }
         for (unsigned g = 0; g < G; g++)
             if (running(&P[g]))
                 t[g] = cvm_vm_end(&P[g], code, in, pc, &dummy);
-        settle(s, t, pc + 1);
+        *next = settle(s, t, pc + 1);
         return true;
     }
     case CVM_OP_BREAK_IF:
@@ -766,7 +768,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
             q->active &= ~c;
             t[g] = q->active ? pc + 1 : cvm_vm_skip(q);
         }
-        settle(s, t, pc + 1);
+        *next = settle(s, t, pc + 1);
         return true;
     case CVM_OP_LOOP:
         for (unsigned g = 0; g < G; g++) {
@@ -775,7 +777,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
                 continue;
             q->stack[in->aux] = (cvm_vm_frame){.kind = CVM_VM_F_LOOP, .open = pc, .next = in->target};
             q->sp = in->aux + 1;
-            q->pc = pc + 1;
+            q->pc = *next = pc + 1;
         }
         return true;
     case CVM_OP_SYNC_CUBE:
@@ -903,12 +905,14 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
             break;
         }
         bool back = false;
-        uint32_t next;
-        if (!control(&s, code, in, pc, &back)) {
+        uint32_t next = UINT32_MAX;
+        if (!control(&s, code, in, pc, &back, &next)) {
+            next = UINT32_MAX;
             set_pc(&s, pc);
             one_step(&s, in, pc);
         }
-        if (!agree(&s, &next))
+        /* settle() says where all went when some plane kept lanes */
+        if (next == UINT32_MAX && !agree(&s, &next))
             goto out;
         /* a quantum of back-edges: let run_cube check the timeout */
         if ((back || next <= pc) && ++backedges == CVM_VM_QUANTUM)
