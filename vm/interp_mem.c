@@ -14,10 +14,6 @@
  */
 #include "interp.h"
 
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
-
 /* As in interp_run.c: let -O2 vectorize the lane loops of the fast path
  * (address facts, the consecutive test) although their trip count is the
  * plane width. */
@@ -430,28 +426,6 @@ static void lanes_full(uint8_t *val, const uint8_t *ptr, uint8_t *base, uint64_t
 {
     const uint64_t *ga = (const uint64_t *)(const void *)ptr;
     const uint32_t *sa = (const uint32_t *)(const void *)ptr;
-#if defined(__AVX2__)
-    /* loads from shared or constant memory: AVX2 gathers, eight (or four
-     * 8-byte) lanes per instruction. The offsets were range-checked, and
-     * the memory they index is far below 2^31 bytes (the gathers' indexes
-     * are signed). */
-    if (load && base && esz == 4) {
-        for (unsigned g = 0; g < PLANE_W; g += 8) {
-            const __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)(sa + g));
-            _mm256_storeu_si256((__m256i *)(void *)(val + 4 * g),
-                                _mm256_i32gather_epi32((const int *)(const void *)base, o, 1));
-        }
-        return;
-    }
-    if (load && base && esz == 8) {
-        for (unsigned g = 0; g < PLANE_W; g += 4) {
-            const __m128i o = _mm_loadu_si128((const __m128i *)(const void *)(sa + g));
-            _mm256_storeu_si256((__m256i *)(void *)(val + 8 * g),
-                                _mm256_i32gather_epi64((const long long *)(const void *)base, o, 1));
-        }
-        return;
-    }
-#endif
     if (!base && esz == 4)
         FULL_COPY(uint32_t, (uint8_t *)(uintptr_t)(ga[l] & mask));
     else if (!base)
