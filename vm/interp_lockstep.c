@@ -144,18 +144,23 @@ typedef struct lockstep {
            LANES(const T x = a[l]; const uint64_t y = b[l]; d[l] = (T)(EXPR);))
 
 /* Whether an active lane of some plane divides by zero (checked mode
- * faults there: the plane interpreter runs the instruction); each plane
- * first tests all its lanes at once, and the active ones alone only when
- * some lane holds a zero. */
+ * faults there: the plane interpreter runs the instruction): a full plane
+ * tests all its lanes at once; a partial one its active lanes alone (the
+ * others may hold values never written). */
 #define ZERO_DIVISOR(T)                                                                    \
     do {                                                                                   \
         for (unsigned g_ = 0; g_ < G && !zero; g_++) {                                     \
             const T *b_ = (const T *)(const void *)(R0 + g_ * stride + ((size_t)in->b << rs)); \
+            const uint64_t act_ = P[g_].active;                                            \
             unsigned any_ = 0;                                                             \
-            IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                   \
-                any_ |= b_[l] == 0;                                                        \
-            for (unsigned l = 0; any_ && l < FIXED_W; l++)                                 \
-                zero |= (P[g_].active >> l & 1) && b_[l] == 0;                             \
+            if (act_ == FULL) {                                                            \
+                IVDEP for (unsigned l = 0; l < FIXED_W; l++)                               \
+                    any_ |= b_[l] == 0;                                                    \
+            } else {                                                                       \
+                for (unsigned l = 0; l < FIXED_W; l++)                                     \
+                    any_ |= (act_ >> l & 1) && b_[l] == 0;                                 \
+            }                                                                              \
+            zero = any_ != 0;                                                              \
         }                                                                                  \
     } while (0)
 
@@ -167,14 +172,18 @@ typedef struct lockstep {
  * not an integer it lies at least 1/y below the next one, and half an f64
  * step there is under 2^-21/y), and the remainder is x - q*y in 32 bits.
  * Four or eight lanes per vector divide, where the exact form is one
- * idiv per lane. The test reads every lane, active or not: a stale value
- * in an inactive lane only sends the plane to the exact form.
+ * idiv per lane. Only full planes take it (the test reads every lane; a
+ * partial plane's inactive lanes may hold values never written, which
+ * must not decide anything, Valgrind rightly says).
  */
 #define SMALL_DIVIDE(T, EXACT)                                                             \
     PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a); const T *b = SLOT(T, in->b); \
-           uint64_t big_ = 0;                                                              \
-           IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                    \
-               big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                              \
+           uint64_t big_ = UINT64_C(1) << 31;                                              \
+           if (act == FULL) {                                                              \
+               big_ = 0;                                                                   \
+               IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                \
+                   big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                          \
+           }                                                                               \
            if (big_ >> 31) {                                                               \
                LANES(const T x = a[l]; const T y = b[l]; d[l] = (T)(EXACT););              \
            } else if (div) {                                                               \
