@@ -32,9 +32,14 @@
  */
 #include "interp.h"
 
-/* The lane loops are this file's work (see interp_run.c). */
+/* The lane loops are this file's work (see interp_run.c). Without
+ * trapping math: the selects of f32 exp's range checks (mathlib.h) are
+ * compares GCC will not if-convert while a compare may raise a floating
+ * point exception, and that kept exp's lane loop scalar. Nothing in
+ * cubevm reads the exception flags or enables traps, and the option
+ * changes no result: only whether a flag may be raised speculatively. */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
+#pragma GCC optimize("vect-cost-model=cheap", "no-trapping-math")
 #endif
 
 #include <math.h>
