@@ -16,9 +16,9 @@
 
 /* As in interp_run.c: let -O2 vectorize the lane loops of the fast path
  * (address facts, the consecutive test) although their trip count is the
- * plane width. */
+ * plane width, and the float selects without trapping math. */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
+#pragma GCC optimize("vect-cost-model=cheap", "no-trapping-math")
 #endif
 
 #include <string.h>

@@ -20,9 +20,12 @@
 
 /* GCC's -O2 uses the "very cheap" vectorizer cost model, which gives up on
  * loops whose trip count (the plane width) is not known; the handler loops
- * are the reason this file exists, so let it pay for an epilogue. */
+ * are the reason this file exists, so let it pay for an epilogue. Without
+ * trapping math, lane loops with float compares in selects vectorize too
+ * (GCC will not if-convert a compare that may raise an FP exception);
+ * nothing in cubevm reads the exception flags, and no result changes. */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")
+#pragma GCC optimize("vect-cost-model=cheap", "no-trapping-math")
 #endif
 
 #include <math.h>
