@@ -60,6 +60,7 @@ typedef struct opt_kernel {
     uint32_t *parent;  /* per pc: opening pc of the innermost construct around it, or NONE */
     uint32_t *out;     /* per pc: the loop it leaves (opening pc), or NONE */
     uint8_t *cand;     /* per pc: eligible (pure, register rules hold) */
+    uint8_t *var;      /* per register: names a source variable (debug info) */
     /* per register: writes and reads as pc lists (CSR: first[r] .. first[r + 1]) */
     uint32_t *wfirst, *wpc, *rfirst, *rpc;
     uint32_t *order;   /* new pc -> old pc (nq of them) */
@@ -108,8 +109,9 @@ static bool opens(uint16_t op)
     return op == CVM_OP_IF || op == CVM_OP_LOOP || op == CVM_OP_SWITCH || op == CVM_OP_BLOCK;
 }
 
-/* The per-register lists and the construct tree; false on a malformed
- * structure (cannot happen for a verified kernel). */
+/* The per-register lists, the construct tree and the registers that name
+ * variables; false on a malformed structure (cannot happen for a verified
+ * kernel). */
 static bool scan(opt_kernel *o, uint32_t *src)
 {
     uint32_t *stack = o->out, sp = 0; /* out is free until mark() */
@@ -151,16 +153,11 @@ static bool scan(opt_kernel *o, uint32_t *src)
         o->rfirst[r] = o->rfirst[r - 1];
     }
     o->wfirst[0] = o->rfirst[0] = 0;
-    return sp == 0;
-}
-
-static bool is_var(const opt_kernel *o, uint32_t r)
-{
     const cvm_bc_debug *d = &o->mod->debug;
     for (uint32_t i = 0; i < d->nvars; i++)
-        if (d->vars[i].kernel == o->kidx && d->vars[i].reg == r)
-            return true;
-    return false;
+        if (d->vars[i].kernel == o->kidx && d->vars[i].reg < o->nregs)
+            o->var[d->vars[i].reg] = 1;
+    return sp == 0;
 }
 
 /* The register rules of the file comment for the instruction at pc j. */
@@ -170,7 +167,7 @@ static bool eligible(const opt_kernel *o, uint32_t j)
     const uint32_t d = o->dest[j];
     if (!pure(&in) || d == NONE || d >= o->nregs || o->parent[j] == NONE)
         return false;
-    if (o->wfirst[d + 1] - o->wfirst[d] != 1 || is_var(o, d))
+    if (o->wfirst[d + 1] - o->wfirst[d] != 1 || o->var[d])
         return false;
     const uint32_t part_end = o->vk->insns[j].next;
     for (uint32_t i = o->rfirst[d]; i < o->rfirst[d + 1]; i++) {
@@ -283,7 +280,7 @@ static uint32_t mov_source(const opt_kernel *o, uint32_t pc)
 static bool temporary(const opt_kernel *o, uint32_t t)
 {
     return t < o->nregs && o->wfirst[t + 1] - o->wfirst[t] == 1 &&
-           o->rfirst[t + 1] - o->rfirst[t] == 1 && !is_var(o, t);
+           o->rfirst[t + 1] - o->rfirst[t] == 1 && !o->var[t];
 }
 
 /*
@@ -476,7 +473,7 @@ static bool rewrite(const cvm_bc_module *mod, opt_out *r, const opt_kernel *o)
 }
 
 #define OPT_ARRAYS(X)                                                                      \
-    X(op, n) X(dest, n) X(parent, n) X(out, n) X(cand, n) X(wfirst, nregs + 1)             \
+    X(op, n) X(dest, n) X(parent, n) X(out, n) X(cand, n) X(var, nregs) X(wfirst, nregs + 1)             \
     X(rfirst, nregs + 1) X(order, n) X(newpc, n + 1) X(dpatch, n) X(sfrom, n) X(sto, n)
 
 cvm_status cvm_bc_optimize(const cvm_bc_module *mod, const cvm_bc_verified *ver,

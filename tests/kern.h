@@ -153,21 +153,13 @@ static inline cvm_launch_config kern_cfg(uint32_t grid, uint32_t block)
     return c;
 }
 
-/*
- * Loads `src`, launches kernel `name` once and waits. Returns the launch
- * status, or the sync status (a fault) when the launch was accepted.
- * `d` receives the details; a load error is reported as a TAP diag line.
- */
-static inline cvm_status kern_exec(const char *src, const char *name, const cvm_launch_config *cfg,
-                            const cvm_arg *args, uint32_t nargs, cvm_diag *d)
+/* Launches kernel `name` of `mod` once and waits, then frees `mod`: the
+ * launch status, or the sync status (a fault) when the launch was accepted. */
+static inline cvm_status kern_run(cvm_module *mod, const char *name, const cvm_launch_config *cfg,
+                                  const cvm_arg *args, uint32_t nargs, cvm_diag *d)
 {
     const cvm_kernel *k = NULL;
-    cvm_status st;
-    memset(d, 0, sizeof *d);
-    cvm_module *mod = kern_load(src, name, d);
-    if (!mod)
-        return d->status != CVM_OK ? d->status : CVM_INTERNAL;
-    st = cvm_kernel_get(mod, name, &k, d);
+    cvm_status st = cvm_kernel_get(mod, name, &k, d);
     if (st == CVM_OK)
         st = cvm_launch(kern_stream(), k, cfg, args, nargs, d);
     if (st == CVM_OK)
@@ -176,6 +168,36 @@ static inline cvm_status kern_exec(const char *src, const char *name, const cvm_
         diag("%s: launch: %s: %s", name, cvm_status_str(st), d->message);
     cvm_module_free(mod);
     return st;
+}
+
+/*
+ * Loads `src`, launches kernel `name` once and waits. Returns the launch
+ * status, or the sync status (a fault) when the launch was accepted.
+ * `d` receives the details; a load error is reported as a TAP diag line.
+ */
+static inline cvm_status kern_exec(const char *src, const char *name, const cvm_launch_config *cfg,
+                            const cvm_arg *args, uint32_t nargs, cvm_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    cvm_module *mod = kern_load(src, name, d);
+    if (!mod)
+        return d->status != CVM_OK ? d->status : CVM_INTERNAL;
+    return kern_run(mod, name, cfg, args, nargs, d);
+}
+
+/* kern_exec for a module already in .cbc bytes. */
+static inline cvm_status kern_exec_bytes(const void *bytes, size_t size, const char *name,
+                                         const cvm_launch_config *cfg, const cvm_arg *args,
+                                         uint32_t nargs, cvm_diag *d)
+{
+    cvm_module *mod = NULL;
+    memset(d, 0, sizeof *d);
+    cvm_status st = cvm_module_load(kern_dev, bytes, size, &mod, d);
+    if (st != CVM_OK) {
+        diag("%s: load: %s: %s", name, cvm_status_str(st), d->message);
+        return st;
+    }
+    return kern_run(mod, name, cfg, args, nargs, d);
 }
 
 #endif

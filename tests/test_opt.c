@@ -184,15 +184,13 @@ static cvm_bc_module *read_back(const void *bytes, size_t size, cvm_bc_verified 
     return mod;
 }
 
-/* Loops around the last write of each register < nreg in kernel 0; the pc
- * of the first `loop` in *first_loop. */
+/* Loops around the last write of each register < nreg in kernel 0. */
 static void loops_around(const cvm_bc_module *mod, const cvm_bc_verified *ver, int *loops,
-                         uint32_t nreg, uint32_t *first_loop)
+                         uint32_t nreg)
 {
     const cvm_bc_kernel *k = &mod->kernels[0];
     const cvm_bc_vkernel *vk = &ver->kernels[0];
     int kinds[64], sp = 0, in_loops = 0;
-    *first_loop = UINT32_MAX;
     for (uint32_t r = 0; r < nreg; r++)
         loops[r] = -1;
     for (uint32_t pc = 0; pc < vk->ninsns; pc++) {
@@ -204,8 +202,6 @@ static void loops_around(const cvm_bc_module *mod, const cvm_bc_verified *ver, i
             in.op == CVM_OP_BLOCK) {
             kinds[sp++] = in.op == CVM_OP_LOOP;
             in_loops += in.op == CVM_OP_LOOP;
-            if (in.op == CVM_OP_LOOP && *first_loop == UINT32_MAX)
-                *first_loop = pc;
             continue;
         }
         const cvm_bc_opinfo *oi = cvm_bc_op_info(in.op);
@@ -216,25 +212,15 @@ static void loops_around(const cvm_bc_module *mod, const cvm_bc_verified *ver, i
 
 static int run_probe(const void *bytes, size_t size, uint32_t a, float fa, uint32_t *out)
 {
-    cvm_module *mod = NULL;
-    const cvm_kernel *k = NULL;
     cvm_diag d;
-    memset(&d, 0, sizeof d);
     cvm_buffer *b = kern_buf("out", sizeof *out * BLOCK, NULL);
     cvm_arg args[] = {kern_arg_buf(b), kern_arg_u32(&a), kern_arg_bytes(&fa, sizeof fa)};
     cvm_launch_config cfg = kern_cfg(1, BLOCK);
-    cvm_status st = cvm_module_load(kern_dev, bytes, size, &mod, &d);
-    if (st == CVM_OK)
-        st = cvm_kernel_get(mod, "probe", &k, &d);
-    if (st == CVM_OK)
-        st = cvm_launch(kern_stream(), k, &cfg, args, 3, &d);
-    if (st == CVM_OK)
-        st = cvm_stream_sync(kern_stream(), &d);
+    cvm_status st = kern_exec_bytes(bytes, size, "probe", &cfg, args, 3, &d);
     if (st != CVM_OK)
         diag("probe: %s: %s", cvm_status_str(st), d.message);
     int okk = st == CVM_OK && kern_read(b, out, sizeof *out * BLOCK);
     cvm_buffer_free(b);
-    cvm_module_free(mod);
     return okk;
 }
 
@@ -242,7 +228,7 @@ static void test_probe(void)
 {
     void *plain = NULL, *opt = NULL;
     size_t nplain = 0, nopt = 0;
-    uint32_t moved = 0, first_loop;
+    uint32_t moved = 0;
     if (!ok(build(probe_src, &plain, &nplain, &opt, &nopt, &moved), "the probe kernel optimizes"))
         return;
     ok(moved > 0, "instructions moved (%u)", moved);
@@ -252,7 +238,7 @@ static void test_probe(void)
     if (mod) {
         const uint32_t n = sizeof expect / sizeof expect[0];
         int loops[sizeof expect / sizeof expect[0]];
-        loops_around(mod, ver, loops, n, &first_loop);
+        loops_around(mod, ver, loops, n);
         for (uint32_t r = 0; r < n; r++)
             ok(loops[r] == expect[r].loops, "%%r%u, %s (%d loops around, want %d)", r,
                expect[r].name, loops[r], expect[r].loops);
@@ -398,10 +384,7 @@ typedef struct cuda_case {
 static int run_cuda(const void *bytes, size_t size, const cuda_case *cc, float *const in[2],
                     float *out)
 {
-    cvm_module *mod = NULL;
-    const cvm_kernel *k = NULL;
     cvm_diag d;
-    memset(&d, 0, sizeof d);
     cvm_buffer *b[3] = {NULL, NULL, NULL};
     cvm_arg args[16];
     uint32_t na = 0;
@@ -417,20 +400,13 @@ static int run_cuda(const void *bytes, size_t size, const cuda_case *cc, float *
     cvm_launch_config cfg = kern_cfg(cc->grid[0], cc->block[0]);
     cfg.grid[1] = cc->grid[1];
     cfg.block[1] = cc->block[1];
-    cvm_status st = cvm_module_load(kern_dev, bytes, size, &mod, &d);
-    if (st == CVM_OK)
-        st = cvm_kernel_get(mod, cc->kernel, &k, &d);
-    if (st == CVM_OK)
-        st = cvm_launch(kern_stream(), k, &cfg, args, na, &d);
-    if (st == CVM_OK)
-        st = cvm_stream_sync(kern_stream(), &d);
+    cvm_status st = kern_exec_bytes(bytes, size, cc->kernel, &cfg, args, na, &d);
     if (st != CVM_OK)
         diag("%s: %s: %s", cc->kernel, cvm_status_str(st), d.message);
     int okk = st == CVM_OK && kern_read(b[2], out, cc->nout * sizeof(float));
     for (int i = 0; i < 3; i++)
         if (b[i])
             cvm_buffer_free(b[i]);
-    cvm_module_free(mod);
     return okk;
 }
 
