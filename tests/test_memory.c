@@ -4,7 +4,9 @@
  * f32x4 line loads and stores; ptr.add/ptr.diff; a per-lane pointer select;
  * volatile and atomic loads/stores; every atomic op on i32/u32/u64/f32 in
  * global and shared memory, checked order-independently; out-of-bounds and
- * misaligned faults; buffer views. Expected values are computed here in C.
+ * misaligned faults; accesses shaped by 2D cubes' tiles (runs of lanes reading
+ * one element or consecutive ones); buffer views. Expected values are
+ * computed here in C.
  */
 #include "kern.h"
 
@@ -427,6 +429,132 @@ static void test_shared_wrap(void)
     cvm_buffer_free(b);
 }
 
+/* ---- tile-shaped accesses (interp_mem.c tile_shape): cubes W units wide
+ * put runs of W lanes in a plane, each run reading one element or W
+ * consecutive ones. Unit (tx, ty) of cube c, t = ty W + tx, g = c W H + t:
+ *   out[g] = in[16c + ty K] ^ 3 in[100 + tx] ^ 7 in[200 + c]
+ *            ^ 11 sh[ty W] ^ 13 sh[tx] ^ 17 sh[j + 5 (j / 24)]
+ *                         (sh[t] = 3t + c, j = t mod 32: almost a run)
+ *   rows[c H + ty] = 5g + 1      (a run storing to one address: lane order
+ *                                 leaves its last lane's value)
+ *   over[c W H + p W + tx] = 5g + 1   (plane p's runs store to the same W
+ *                                 elements: its last run's values stay) ---- */
+#define TILE_AT(space, base, idx, dst)                                                     \
+    "    cvt.i64 %o, " idx "\n    mul.i64 %o, %o, %four\n"                                 \
+    "    ptr.add.ptr." space " " dst ", " base ", %o\n"
+static const char tiles_src[] =
+    ".kernel tiles\n"
+    ".param inp buffer u32 read\n.param out buffer u32 write\n.param rows buffer u32 write\n"
+    ".param over buffer u32 write\n.param K scalar u32\n.shared 1024\n"
+    ".reg u32 %tx, %ty, %W, %H, %c, %t, %g, %n, %k, %i, %v, %acc, %K, %pp\n"
+    ".reg i64 %o, %four\n.reg ptr.global %pb, %p\n.reg ptr.shared %sb, %sp\n"
+    "    sreg.u32 %tx, unit_pos.x\n    sreg.u32 %ty, unit_pos.y\n    sreg.u32 %W, cube_dim.x\n"
+    "    sreg.u32 %H, cube_dim.y\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %pp, plane_pos\n"
+    "    mul.u32 %t, %ty, %W\n    add.u32 %t, %t, %tx\n    mul.u32 %n, %W, %H\n"
+    "    mul.u32 %g, %c, %n\n    add.u32 %g, %g, %t\n    const.i64 %four, 4\n"
+    "    param.u32 %K, K, 0\n    param.ptr.global %pb, inp, 0\n"
+    /* in[16c + ty K]: runs of one address */
+    "    const.u32 %k, 16\n    mul.u32 %i, %c, %k\n    mul.u32 %v, %ty, %K\n    add.u32 %i, %i, %v\n"
+    TILE_AT("global", "%pb", "%i", "%p") "    ld.u32 %acc, [%p]\n"
+    /* in[100 + tx]: runs of W consecutive, the same in every run */
+    "    const.u32 %k, 100\n    add.u32 %i, %tx, %k\n"
+    TILE_AT("global", "%pb", "%i", "%p") "    ld.u32 %v, [%p]\n"
+    "    const.u32 %k, 3\n    mul.u32 %v, %v, %k\n    xor.u32 %acc, %acc, %v\n"
+    /* in[200 + c]: one address for the cube */
+    "    const.u32 %k, 200\n    add.u32 %i, %c, %k\n"
+    TILE_AT("global", "%pb", "%i", "%p") "    ld.u32 %v, [%p]\n"
+    "    const.u32 %k, 7\n    mul.u32 %v, %v, %k\n    xor.u32 %acc, %acc, %v\n"
+    /* sh[t] = 3t + c, then sh[ty W] (runs of one address) and sh[tx] */
+    "    const.u32 %k, 3\n    mul.u32 %v, %t, %k\n    add.u32 %v, %v, %c\n"
+    "    const.ptr.shared %sb, 0x0\n" TILE_AT("shared", "%sb", "%t", "%sp") "    st.u32 [%sp], %v\n"
+    "    sync_cube\n"
+    "    mul.u32 %i, %ty, %W\n" TILE_AT("shared", "%sb", "%i", "%sp") "    ld.u32 %v, [%sp]\n"
+    "    const.u32 %k, 11\n    mul.u32 %v, %v, %k\n    xor.u32 %acc, %acc, %v\n"
+    TILE_AT("shared", "%sb", "%tx", "%sp") "    ld.u32 %v, [%sp]\n"
+    "    const.u32 %k, 13\n    mul.u32 %v, %v, %k\n    xor.u32 %acc, %acc, %v\n"
+    /* sh[j + 5 (j / 24)], j = t mod 32: consecutive but for the last eight lanes */
+    "    const.u32 %k, 32\n    rem.u32 %i, %t, %k\n    const.u32 %k, 24\n    div.u32 %v, %i, %k\n"
+    "    const.u32 %k, 5\n    mul.u32 %v, %v, %k\n    add.u32 %i, %i, %v\n"
+    TILE_AT("shared", "%sb", "%i", "%sp") "    ld.u32 %v, [%sp]\n"
+    "    const.u32 %k, 17\n    mul.u32 %v, %v, %k\n    xor.u32 %acc, %acc, %v\n"
+    "    param.ptr.global %pb, out, 0\n" TILE_AT("global", "%pb", "%g", "%p") "    st.u32 [%p], %acc\n"
+    "    const.u32 %k, 5\n    mul.u32 %v, %g, %k\n    const.u32 %k, 1\n    add.u32 %v, %v, %k\n"
+    "    mul.u32 %i, %c, %H\n    add.u32 %i, %i, %ty\n    param.ptr.global %pb, rows, 0\n"
+    TILE_AT("global", "%pb", "%i", "%p") "    st.u32 [%p], %v\n"
+    "    mul.u32 %i, %c, %n\n    mul.u32 %k, %pp, %W\n    add.u32 %i, %i, %k\n    add.u32 %i, %i, %tx\n"
+    "    param.ptr.global %pb, over, 0\n" TILE_AT("global", "%pb", "%i", "%p") "    st.u32 [%p], %v\n"
+    "    return\n.end\n";
+#undef TILE_AT
+
+enum { TILE_IN = 256, TILE_GRID = 2, TILE_UNITS = 256 };
+
+static uint32_t tile_in(uint32_t i) { return i * 2654435761u ^ 0x9e3779b9u; }
+
+static void test_tiles(uint32_t W, uint32_t H, uint32_t K)
+{
+    const uint32_t n = W * H, per = 32 / W; /* rows per plane */
+    uint32_t in[TILE_IN], out[TILE_GRID * TILE_UNITS], rows[TILE_GRID * TILE_UNITS];
+    uint32_t over[TILE_GRID * TILE_UNITS];
+    for (uint32_t i = 0; i < TILE_IN; i++)
+        in[i] = tile_in(i);
+    cvm_buffer *bi = kern_buf("in", sizeof in, in), *bo = kern_buf("out", sizeof out, NULL);
+    cvm_buffer *br = kern_buf("rows", sizeof rows, NULL), *bv = kern_buf("over", sizeof over, NULL);
+    cvm_arg args[] = {kern_arg_buf(bi), kern_arg_buf(bo), kern_arg_buf(br), kern_arg_buf(bv),
+                      kern_arg_u32(&K)};
+    cvm_launch_config cfg = kern_cfg(TILE_GRID, W);
+    cfg.block[1] = H;
+    cvm_diag d;
+    cvm_status st = kern_exec(tiles_src, "tiles", &cfg, args, 5, &d);
+    /* 16c + ty K past the input: the lowest such unit of cube 0 faults */
+    const uint32_t fault_ty = (TILE_IN + K - 1) / K;
+    if (fault_ty < H) {
+        ok(st == CVM_FAULT && d.has_fault, "tiles %ux%u, K %u: a run past the buffer faults (%s)", W,
+           H, K, d.message);
+        ok(d.has_fault && d.fault.cube[0] == 0 && d.fault.unit[0] == 0 && d.fault.unit[1] == fault_ty,
+           "tiles %ux%u, K %u: the lowest unit out of bounds is reported (unit %u,%u)", W, H, K,
+           d.fault.unit[0], d.fault.unit[1]);
+        goto out;
+    }
+    ok(st == CVM_OK, "tiles %ux%u: runs (%s)", W, H, st ? d.message : "ok");
+    kern_read(bo, out, sizeof out);
+    kern_read(br, rows, sizeof rows);
+    kern_read(bv, over, sizeof over);
+    int bad = -1;
+    for (uint32_t c = 0; c < TILE_GRID; c++)
+        for (uint32_t t = 0; t < n; t++) {
+            const uint32_t tx = t % W, ty = t / W, g = c * n + t;
+            const uint32_t j = t % 32 + t % 32 / 24 * 5;
+            const uint32_t want = in[16 * c + ty * K] ^ 3 * in[100 + tx] ^ 7 * in[200 + c] ^
+                                  11 * (3 * (ty * W) + c) ^ 13 * (3 * tx + c) ^ 17 * (3 * j + c);
+            if (out[g] != want && bad < 0)
+                bad = (int)g;
+        }
+    ok(bad < 0, "tiles %ux%u: loads of one address or consecutive runs match C%s", W, H,
+       bad < 0 ? "" : " (first mismatch below)");
+    if (bad >= 0)
+        diag("unit %d: got %#x", bad, out[bad]);
+    bad = -1;
+    for (uint32_t c = 0; c < TILE_GRID; c++)
+        for (uint32_t ty = 0; ty < H; ty++)
+            if (rows[c * H + ty] != 5 * (c * n + ty * W + W - 1) + 1 && bad < 0)
+                bad = (int)(c * H + ty);
+    ok(bad < 0, "tiles %ux%u: a run storing to one address leaves its last lane's value", W, H);
+    bad = -1;
+    for (uint32_t c = 0; c < TILE_GRID; c++)
+        for (uint32_t p = 0; p < n / 32; p++)
+            for (uint32_t tx = 0; tx < W; tx++) {
+                const uint32_t ty = p * per + per - 1;
+                if (over[c * n + p * W + tx] != 5 * (c * n + ty * W + tx) + 1 && bad < 0)
+                    bad = (int)(c * n + p * W + tx);
+            }
+    ok(bad < 0, "tiles %ux%u: runs storing over each other leave the last run's values", W, H);
+out:
+    cvm_buffer_free(bi);
+    cvm_buffer_free(bo);
+    cvm_buffer_free(br);
+    cvm_buffer_free(bv);
+}
+
 /* ---- buffer views: the kernel sees buffer + offset as its element 0 ---- */
 static const char view_src[] =
     ".kernel view\n.param src buffer u32 read\n.param dst buffer u32 write\n"
@@ -507,6 +635,10 @@ int main(void)
     test_fault(ld_fault_src, "misaligned load", 2, NULL);
     test_fault(st_fault_src, "negative-offset store", -8, NULL);
     test_shared_wrap();
+    test_tiles(16, 16, 1);
+    test_tiles(8, 32, 1);
+    test_tiles(32, 8, 1);
+    test_tiles(16, 16, 20); /* rows 13.. read past the input */
     test_view();
     test_overflow_into_neighbour();
     kern_close();

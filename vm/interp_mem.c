@@ -23,6 +23,10 @@
 
 #include <string.h>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "numerics.h"
 
 static const char *const kind_name[] = {"load", "store", "atomic"};
@@ -437,6 +441,149 @@ static void lanes_full(uint8_t *val, const uint8_t *ptr, uint8_t *base, uint64_t
 }
 
 /*
+ * Tile-shaped accesses of a full default-width plane. The lanes of a cube
+ * 16 units wide are two rows of 16, so a tiled kernel's lanes address in
+ * runs: R lanes (32, 16 or 8) reading one element (d = 0: a row of the
+ * a-tile of a tiled matmul, or a weight every unit shares) or R
+ * consecutive elements (d = the element size: a row read along the run;
+ * R = 32 is a consecutive plane). Each run is one copy or fill instead of
+ * one per lane, and the range facts come from the runs' ends.
+ */
+typedef struct tile_shape {
+    unsigned R;       /* lanes per run; 0: not tile-shaped */
+    uint64_t d;       /* address step within a run: 0 or the element size */
+    uint64_t lo, hi;  /* lowest and highest address */
+    uint64_t bits;    /* OR of the addresses' low bits that alignment reads */
+    uint64_t diff;    /* OR of each run end's difference from lane 0's */
+} tile_shape;
+
+/* Whether every run of R lanes of a[] steps by d: a vector compare of
+ * each eight (four) lanes against their run's first address. */
+#if defined(__AVX2__)
+static inline bool tile_runs32(const uint32_t *a, unsigned R, uint32_t d)
+{
+    const __m256i step =
+        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)d));
+    __m256i bad = _mm256_setzero_si256();
+    for (unsigned k = 0; k < PLANE_W; k += 8) {
+        const unsigned g = k & ~(R - 1);
+        const __m256i e = _mm256_add_epi32(_mm256_set1_epi32((int)(a[g] + (k - g) * d)), step);
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(a + k));
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(v, e));
+    }
+    return _mm256_testz_si256(bad, bad);
+}
+static inline bool tile_runs64(const uint64_t *a, unsigned R, uint64_t d)
+{
+    const __m256i step = _mm256_setr_epi64x(0, (long long)d, (long long)(2 * d), (long long)(3 * d));
+    __m256i bad = _mm256_setzero_si256();
+    for (unsigned k = 0; k < PLANE_W; k += 4) {
+        const unsigned g = k & ~(R - 1);
+        const __m256i e = _mm256_add_epi64(_mm256_set1_epi64x((long long)(a[g] + (k - g) * d)), step);
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(a + k));
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(v, e));
+    }
+    return _mm256_testz_si256(bad, bad);
+}
+#else
+#define TILE_RUNS_FN(name, T)                                                              \
+    static inline bool name(const T *a, unsigned R, T d)                                   \
+    {                                                                                      \
+        T bad = 0;                                                                         \
+        for (unsigned k = 0; k < PLANE_W; k += R) {                                        \
+            T e = a[k];                                                                    \
+            for (unsigned j = 0; j < R; j++, e += d)                                       \
+                bad |= a[k + j] ^ e;                                                       \
+        }                                                                                  \
+        return bad == 0;                                                                   \
+    }
+TILE_RUNS_FN(tile_runs32, uint32_t)
+TILE_RUNS_FN(tile_runs64, uint64_t)
+#undef TILE_RUNS_FN
+#endif
+
+/* The shape of a[] (T: the pointer's width) into t. The run length is
+ * guessed from the lanes where a 32- or 16-lane run would break, then
+ * checked over every lane. */
+#define TILE_SHAPE(T, a, esz, t)                                                           \
+    do {                                                                                   \
+        const T d_ = (T)((a)[1] - (a)[0]);                                                 \
+        bool ok_ = false;                                                                  \
+        (t).R = 0;                                                                         \
+        if (d_ != 0 && d_ != (T)(esz))                                                     \
+            break;                                                                         \
+        const unsigned r_ = (a)[16] == (T)((a)[15] + d_) ? 32u                             \
+                          : (a)[8] == (T)((a)[7] + d_)   ? 16u                             \
+                                                         : 8u;                             \
+        ok_ = sizeof(T) == 8 ? tile_runs64((const uint64_t *)(const void *)(a), r_, d_)    \
+                             : tile_runs32((const uint32_t *)(const void *)(a), r_, (uint32_t)d_); \
+        if (!ok_)                                                                          \
+            break;                                                                         \
+        const T span_ = (T)(d_ * (r_ - 1));                                                \
+        T lo_ = (a)[0], hi_ = (a)[0], bits_ = 0, diff_ = 0;                                \
+        bool wrap_ = false;                                                                \
+        for (unsigned g_ = 0; g_ < PLANE_W; g_ += r_) {                                    \
+            const T s_ = (a)[g_], e_ = (T)(s_ + span_);                                    \
+            lo_ = s_ < lo_ ? s_ : lo_;                                                     \
+            hi_ = e_ > hi_ ? e_ : hi_;                                                     \
+            bits_ |= s_;                                                                   \
+            diff_ |= (s_ ^ (a)[0]) | (e_ ^ (a)[0]);                                        \
+            wrap_ |= e_ < s_;                                                              \
+        }                                                                                  \
+        if (wrap_) /* a run wrapped: hi < lo fails the range check */                      \
+            lo_ = 1, hi_ = 0;                                                              \
+        (t).R = r_, (t).d = d_, (t).lo = lo_, (t).hi = hi_;                                \
+        (t).bits = bits_ | (d_ ? (T)(esz) : 0), (t).diff = diff_;                          \
+    } while (0)
+
+/* The runs' copies or fills, R a constant; `at(g)` is lane g's address.
+ * Stores keep lane order: a run storing to one address leaves its last
+ * lane's value, and a later run overwrites an earlier one. */
+#define TILE_COPY(T, R, at)                                                                \
+    do {                                                                                   \
+        for (unsigned g = 0; g < PLANE_W; g += (R)) {                                      \
+            uint8_t *const m_ = (at);                                                      \
+            T *const v_ = (T *)(void *)val + g;                                            \
+            if (t->d && load) {                                                            \
+                memcpy(v_, m_, (R) * sizeof(T));                                           \
+            } else if (t->d) {                                                             \
+                memcpy(m_, v_, (R) * sizeof(T));                                           \
+            } else if (load) {                                                             \
+                T x_;                                                                      \
+                memcpy(&x_, m_, sizeof(T));                                                \
+                for (unsigned j_ = 0; j_ < (R); j_++)                                      \
+                    v_[j_] = x_;                                                           \
+            } else {                                                                       \
+                memcpy(m_, &v_[(R) - 1], sizeof(T));                                       \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+#define TILE_COPY_R(T, at)                                                                 \
+    do {                                                                                   \
+        switch (t->R) {                                                                    \
+        case 32: TILE_COPY(T, 32, at); break;                                              \
+        case 16: TILE_COPY(T, 16, at); break;                                              \
+        default: TILE_COPY(T, 8, at); break;                                               \
+        }                                                                                  \
+    } while (0)
+static void tile_copy(const tile_shape *t, uint8_t *val, const uint8_t *ptr, uint8_t *base,
+                      uint64_t mask, unsigned esz, bool load)
+{
+    const uint64_t *ga = (const uint64_t *)(const void *)ptr;
+    const uint32_t *sa = (const uint32_t *)(const void *)ptr;
+    if (!base && esz == 4)
+        TILE_COPY_R(uint32_t, (uint8_t *)(uintptr_t)(ga[g] & mask));
+    else if (!base)
+        TILE_COPY_R(uint64_t, (uint8_t *)(uintptr_t)(ga[g] & mask));
+    else if (esz == 4)
+        TILE_COPY_R(uint32_t, base + sa[g]);
+    else
+        TILE_COPY_R(uint64_t, base + sa[g]);
+}
+#undef TILE_COPY_R
+#undef TILE_COPY
+
+/*
  * ld and st without per-lane checks, the common case: every active lane's
  * access lies in the one global buffer its pointer's tag names (or in
  * shared or constant memory), aligned, which is checked once over the
@@ -468,10 +615,21 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
         else
             return false; /* local memory: per unit, the per-lane path */
     }
+    /* a full default-width plane of 4- or 8-byte elements: tile-shaped
+     * (consecutive included), or each lane on its own */
+    tile_shape t = {0};
+    const bool tiled = full && ne == 1 && nl == PLANE_W && (esz == 4 || esz == 8);
+    if (tiled && global) {
+        TILE_SHAPE(uint64_t, (const uint64_t *)(const void *)ptr, esz, t);
+    } else if (tiled) {
+        TILE_SHAPE(uint32_t, (const uint32_t *)(const void *)ptr, esz, t);
+    }
     /* consecutive elements: lane 1's address is lane 0's + esz, so the OR
      * of lanes 0 and 1 tells the alignment of all */
-    const bool consecutive = full && ne == 1 && consecutive_lanes(ptr, global, nl, esz);
-    if (consecutive && global) {
+    const bool consecutive = !tiled && full && ne == 1 && consecutive_lanes(ptr, global, nl, esz);
+    if (t.R) {
+        lo = t.lo, hi = t.hi, bits = t.bits, diff = t.diff;
+    } else if (consecutive && global) {
         const uint64_t *a = (const uint64_t *)(const void *)ptr;
         lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? esz : 0), diff = lo ^ hi;
     } else if (consecutive) {
@@ -500,7 +658,11 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
             block_copy(LANE_ADDR(0), val, (size_t)nl * esz);
         return true;
     }
-    if (ne == 1 && full && nl == PLANE_W && (esz == 4 || esz == 8)) {
+    if (t.R) {
+        tile_copy(&t, val, ptr, global ? NULL : base, mask, esz, load);
+        return true;
+    }
+    if (tiled) {
         lanes_full(val, ptr, global ? NULL : base, mask, esz, load);
         return true;
     }
