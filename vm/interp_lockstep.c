@@ -702,6 +702,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
         uint64_t m1[CVM_VM_LOCKSTEP_MAX_PLANES], m2[CVM_VM_LOCKSTEP_MAX_PLANES];
         const bool all = cmp_planes(s, &orig[in->a], m1) &&
                          (in->b == UINT32_MAX || cmp_planes(s, &orig[in->b], m2));
+        uint64_t taken = 0, live = 0;
         for (unsigned g = 0; g < G; g++) {
             cvm_vm_plane *q = &P[g];
             if (!running(q))
@@ -712,8 +713,21 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
                 const uint64_t m2g = all ? m2[g] : cmp_mask(s->x, q, &orig[in->b], act);
                 m = in->c == CVM_OP_AND ? m & m2g : m | m2g;
             }
-            t[g] = cvm_vm_cmpbr(q, in, orig, act, (in->k ? ~m : m) & act);
+            m1[g] = (in->k ? ~m : m) & act;
+            taken |= m1[g];
+            live |= act;
         }
+        /* a break or continue no active lane takes changes no mask or
+         * frame: every plane goes on after it (the common case: a loop's
+         * exit test, a bounds test of an interior element) */
+        if (!taken && live && in->n != CVM_VM_CB_IF) {
+            set_pc(s, in->target);
+            *next = in->target;
+            return true;
+        }
+        for (unsigned g = 0; g < G; g++)
+            if (running(&P[g]))
+                t[g] = cvm_vm_cmpbr(&P[g], in, orig, P[g].active, m1[g]);
         *next = settle(s, t, in->n == CVM_VM_CB_IF ? in->end + 1 : in->target);
         return true;
     }

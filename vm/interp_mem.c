@@ -522,7 +522,7 @@ TILE_RUNS_FN(tile_runs64, uint64_t)
         const T span_ = (T)(d_ * (r_ - 1));                                                \
         T lo_ = (a)[0], hi_ = (a)[0], bits_ = 0, diff_ = 0;                                \
         bool wrap_ = false;                                                                \
-        for (unsigned g_ = 0; g_ < PLANE_W; g_ += r_) {                                    \
+        for (unsigned g_ = 0; g_ < PLANE_W; g_ += r_) { /* one pass when r_ is 32 */      \
             const T s_ = (a)[g_], e_ = (T)(s_ + span_);                                    \
             lo_ = s_ < lo_ ? s_ : lo_;                                                     \
             hi_ = e_ > hi_ ? e_ : hi_;                                                     \
@@ -571,6 +571,14 @@ static void tile_copy(const tile_shape *t, uint8_t *val, const uint8_t *ptr, uin
 {
     const uint64_t *ga = (const uint64_t *)(const void *)ptr;
     const uint32_t *sa = (const uint32_t *)(const void *)ptr;
+    if (t->R == PLANE_W && t->d) { /* consecutive: one block */
+        uint8_t *m = base ? base + sa[0] : (uint8_t *)(uintptr_t)(ga[0] & mask);
+        if (load)
+            block_copy(val, m, (size_t)PLANE_W * esz);
+        else
+            block_copy(m, val, (size_t)PLANE_W * esz);
+        return;
+    }
     if (!base && esz == 4)
         TILE_COPY_R(uint32_t, (uint8_t *)(uintptr_t)(ga[g] & mask));
     else if (!base)
