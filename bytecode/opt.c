@@ -26,9 +26,10 @@
  *   names no source variable (the debugger shows variables where the
  *   source assigns them). So every lane that reads d has executed j in
  *   the same iteration; it now reads the value it would have computed;
- * - the constructs between j and L are loops only (j sits at the top
- *   level of each body or continuing part): an instruction inside an `if`
- *   of the loop stays where it is.
+ * - constructs between j and L (an `if`, `switch` or `block` of the
+ *   loop) do not matter: j is pure, so running it before them for lanes
+ *   that would have skipped it changes nothing they can see, and only
+ *   lanes that do reach j read d (the rule above).
  * The marking repeats until nothing moves further out, so chains of
  * invariant instructions leave together and nested loops are left one
  * after the other.
@@ -200,7 +201,9 @@ static uint32_t outermost(const opt_kernel *o, uint32_t j, uint32_t *src)
     const cvm_bc_insn in = insn_at(o, j);
     uint32_t d, best = NONE;
     const unsigned ns = operands(&in, &d, src);
-    for (uint32_t L = o->parent[j]; L != NONE && o->op[L] == CVM_OP_LOOP; L = o->parent[L]) {
+    for (uint32_t L = o->parent[j]; L != NONE; L = o->parent[L]) {
+        if (o->op[L] != CVM_OP_LOOP)
+            continue; /* an if, switch or block between: pure, so it may run before them */
         for (unsigned i = 0; i < ns; i++)
             if (src[i] >= o->nregs || !steady(o, src[i], L))
                 return best;

@@ -5,8 +5,8 @@
  * writes code holds one register for each rule of opt.c, and the test
  * reads the optimized module back and checks how many loops surround
  * the instruction that writes each one (moved out of one loop, out of
- * two nested ones through a chain, out of a continuing part; kept inside
- * an if, kept for an integer division, kept when read by a plane op, when
+ * two nested ones through a chain, out of a continuing part, out of an
+ * if inside both; kept for an integer division, kept when read by a plane op, when
  * read in another part of the loop, when written twice, when its source
  * changes in the loop, when it names a source variable). Then both
  * modules run on the cpu device against a C model of every unit; the
@@ -89,7 +89,7 @@ static const struct {
 } expect[] = {
     {"pure, outer body: out of the outer loop", 0},
     {"chain through a moved register: out of both loops", 0},
-    {"inside an if of the loop: stays", 2},
+    {"inside an if of the loop: out of both loops", 0},
     {"integer division: stays", 2},
     {"read in the continuing part after a continue: stays", 2},
     {"read by a plane op: stays", 2},
