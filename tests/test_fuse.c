@@ -6,7 +6,9 @@
  * single-use temporaries in address arithmetic (`cvt.i64; const.i64;
  * mul.i64; ptr.add`), sign extensions feeding a 64-bit add or mul, and
  * compares feeding `if` and loop exits (`cmp; not; if; break; end`, two
- * compares joined by and/or, `continue`), and `op t; mov v, t`. Each runs on several cubes at
+ * compares joined by and/or, `continue`), `op t; mov v, t`, and casts
+ * between i32 and u32 (the next instruction reads the source instead;
+ * `op t; cvt v, t` writes v). Each runs on several cubes at
  * plane widths 32, 8 and 64, once without a step budget (the fused code)
  * and once with a large one (the exact code, one step per instruction);
  * every unit's result must match the C model both times. Constants,
@@ -30,7 +32,8 @@ static const char chains_src[] =
     ".param out buffer u32 write\n.param src buffer i32 read\n.param salt scalar u32\n"
     ".shared 1024\n"
     ".reg u32 %t, %c, %cd, %cg, %g, %v, %k, %lim, %acc, %one, %nine, %z, %zc, %tmp, %three, %five, %ak, %salt\n"
-    ".reg i32 %ti, %x, %y, %w, %neg0, %v32\n"
+    ".reg u32 %fw, %fw2, %v2\n"
+    ".reg i32 %ti, %x, %y, %w, %neg0, %v32, %pr, %xi\n"
     ".reg i64 %a0, %s0, %u0, %a1, %s1, %u1, %a2, %s2, %u2, %i3, %s3, %u3, %a4, %s4, %u4\n"
     ".reg i64 %e0, %e1, %m0, %e2, %r0, %e3, %r1, %e4, %r2, %bm1, %tt\n"
     ".reg ptr.global %po, %ps, %p0, %p1, %p2\n.reg ptr.shared %sh, %q3, %q4\n"
@@ -85,6 +88,14 @@ static const char chains_src[] =
     "    add.u32 %tmp, %t, %c\n    and.u32 %tmp, %tmp, %one\n    eq.u32 %b9, %tmp, %one\n"
     "    if %b9\n        const.u32 %zc, 5\n        add.u32 %z, %zc, %c\n    end\n"
     "    const.u32 %tmp, 28\n    shl.u32 %z, %z, %tmp\n    xor.u32 %v, %v, %z\n"
+    /* same-width integer cvts: one read by the next instruction alone (it
+     * reads x instead), one of a temporary not read next (the mul writes
+     * v2), one whose source changes before its reader (kept) */
+    "    cvt.u32 %fw, %x\n    add.u32 %v, %v, %fw\n"
+    "    mul.i32 %pr, %x, %y\n    cvt.u32 %v2, %pr\n    const.u32 %tmp, 3\n"
+    "    xor.u32 %v, %v, %v2\n"
+    "    cvt.u32 %fw2, %y\n    const.i32 %xi, 7\n    add.i32 %y, %y, %xi\n"
+    "    xor.u32 %v, %v, %fw2\n"
     /* out[g] = v ^ salt (a parameter that differs between launches) */
     "    param.u32 %salt, salt, 0\n    xor.u32 %v, %v, %salt\n"
     "    cvt.i64 %a2, %g\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n"
@@ -110,6 +121,9 @@ static uint32_t chains_sim(uint32_t g, uint32_t salt)
     v ^= k << 24;
     uint32_t z = ((t + c) & 1) ? 5 + c : 0;
     v ^= z << 28;
+    v += (uint32_t)x;
+    v ^= (uint32_t)x * (uint32_t)y;
+    v ^= (uint32_t)y;
     return v ^ salt;
 }
 

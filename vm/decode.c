@@ -651,13 +651,23 @@ static uint32_t fuse_cmpbr(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
     return out->target;
 }
 
-/* `op t, ...; mov v, t` with t a temporary: op writes v (the mov becomes a nop). */
+/* A line-1 copy of register a's bits: a mov, or a cvt between integer
+ * types of one width (i32 <-> u32, i64 <-> u64). */
+static bool bit_copy(const cvm_vm_dinsn *in)
+{
+    return in->line == 1 &&
+           ((in->h == CVM_OP_MOV && in->ed == in->elem) ||
+            (in->h == CVM_OP_CVT && (in->k == CVM_VM_CVT_COPY4 || in->k == CVM_VM_CVT_COPY8)));
+}
+
+/* `op t, ...; mov v, t` (or a same-width integer cvt) with t a temporary:
+ * op writes v (the copy becomes a nop). */
 static uint32_t fuse_mov(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, cvm_vm_dinsn *nop)
 {
     const cvm_vm_dinsn *op = &fu->code[pc], *mv = &fu->code[pc + 1];
     if (pc + 1 >= fu->n || op->h == CVM_OP_MOV || !uniform_candidate(op->h) || op->line != 1 ||
-        mv->h != CVM_OP_MOV || mv->line != 1 || mv->a != op->d || mv->elem != op->ed ||
-        mv->ed != op->ed || !temp(fu, op->d))
+        !bit_copy(mv) || mv->a != op->d || mv->ea != op->ed ||
+        cvm_bc_elem_size(mv->ed) != cvm_bc_elem_size(op->ed) || !temp(fu, op->d))
         return 0;
     *out = *op;
     out->d = mv->d;
@@ -688,6 +698,38 @@ static bool presettable(const fuser *fu, const cvm_vm_kprog *kp, const cvm_vm_di
     }
 }
 
+/*
+ * `cvt t, s` between integer types of one width, t a temporary read by the
+ * next instruction alone: that instruction reads s instead (the same
+ * bits, and s cannot change in between), in the exact code too, where the
+ * cvt still writes t for the debugger; `fast` drops the cvt. The reader
+ * keeps its own operand types. Not a plane op reader: it reads other
+ * lanes, whose t may be older than their s. Returns the copies forwarded.
+ */
+static uint32_t forward_copies(cvm_vm_kprog *kp, uint32_t *reads, const uint32_t *writes)
+{
+    uint32_t n = 0;
+    for (uint32_t pc = 0; pc + 1 < kp->ninsns; pc++) {
+        const cvm_vm_dinsn *cv = &kp->code[pc];
+        cvm_vm_dinsn *rd = &kp->code[pc + 1];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(rd->h);
+        if (cv->h != CVM_OP_CVT || !bit_copy(cv) || reads[cv->d] != 1 || writes[cv->d] != 1 ||
+            !oi || (oi->flags & CVM_OPF_PLANE) || cv->a == cv->d)
+            continue;
+        uint32_t *src[3] = {&rd->a, &rd->b, &rd->c};
+        unsigned nr = 0, hit = 0;
+        for (const char *f = oi->format; *f && !(f[0] == 'r' && f[1] == '*'); f++)
+            if (*f == 'r' && nr < 3 && *src[nr++] == cv->d)
+                *src[nr - 1] = cv->a, hit++;
+        if (hit) {
+            reads[cv->d] -= hit;
+            reads[cv->a] += hit;
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Builds kp->fast when at least one chain fuses. */
 static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
 {
@@ -709,7 +751,11 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     memset(reads, 0, cnt_size);
     memset(writes, 0, cnt_size);
     count_uses(kp, reads, writes, def);
+    fused += forward_copies(kp, reads, writes);
     memcpy(fast, kp->code, code_size);
+    for (uint32_t pc = 0; pc < kp->ninsns; pc++)
+        if (bit_copy(&kp->code[pc]) && kp->code[pc].h == CVM_OP_CVT && !reads[kp->code[pc].d])
+            fast[pc].h = CVM_OP_NOP; /* forwarded: nothing reads it */
     const fuser fu = {.kp = kp, .code = kp->code, .n = kp->ninsns, .reads = reads,
                       .writes = writes, .def = def};
     for (uint32_t pc = 0; pc < kp->ninsns;) {
