@@ -4,7 +4,8 @@
  * take and meet again at a barrier, loops whose trip count differs by
  * plane, loads and stores consecutive across the whole cube (one range
  * check; also straight from the index when only the access reads the
- * address) and not, faults inside lockstep code (the lowest unit is
+ * address, for a 32- or a 64-bit index) and not, faults inside lockstep
+ * code (the lowest unit is
  * reported), and a timeout in a loop every plane runs. `make check` runs
  * this with lockstep on (the default) and tests/test_lockstep.sh runs the
  * interpreter's tests again with CUBEVM_LOCKSTEP=0.
@@ -86,6 +87,62 @@ static void check_part(uint32_t shift, uint32_t in_n, int expect_fault, uint32_t
                 bad = g;
         if (!ok(read && bad == N, "shift %u: every unit matches the C model", shift) && bad < N)
             diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], part_model(bad, shift));
+    }
+    cvm_buffer_free(out);
+    cvm_buffer_free(in);
+    free(got);
+    free(src);
+}
+
+/* out[g] = in[g * stride + shift] through a 64-bit index (`add.i64` then
+ * the scale: decode's INDEX of an i64, which lockstep does with the load
+ * when the cube's indexes count up by one); shift may be negative, and
+ * stride 2 must not be taken for consecutive. */
+static const char wide_src[] =
+    ".kernel wide\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n.param shift scalar i64\n"
+    ".param stride scalar i64\n"
+    ".reg u32 %t, %c, %cd, %g, %x\n.reg i64 %gi, %sh, %st, %i, %s, %u, %u2\n"
+    ".reg ptr.global %pi, %p, %po, %q\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i64 %gi, %g\n"
+    "    param.i64 %sh, shift, 0\n    param.ptr.global %pi, in, 0\n    param.ptr.global %po, out, 0\n"
+    "    param.i64 %st, stride, 0\n    mul.i64 %i, %gi, %st\n"
+    "    const.i64 %s, 4\n    add.i64 %i, %i, %sh\n"
+    "    mul.i64 %u, %i, %s\n    ptr.add.ptr.global %p, %pi, %u\n    ld.u32 %x, [%p]\n"
+    "    mul.i64 %u2, %gi, %s\n    ptr.add.ptr.global %q, %po, %u2\n    st.u32 [%q], %x\n"
+    "    return\n.end\n";
+
+static void check_wide(int64_t stride, int64_t shift, uint32_t in_n, int expect_fault,
+                       uint32_t fault_unit)
+{
+    uint32_t *got = calloc(N, sizeof *got), *src = calloc(in_n, sizeof *src);
+    cvm_diag d;
+    for (uint32_t i = 0; i < in_n; i++)
+        src[i] = in_val(i);
+    cvm_buffer *out = kern_buf("out", N * sizeof *got, NULL);
+    cvm_buffer *in = kern_buf("in", in_n * sizeof *src, src);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_bytes(&shift, 8),
+                      kern_arg_bytes(&stride, 8)};
+    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_status st = kern_exec(wide_src, "wide", &cfg, args, 4, &d);
+    const uint32_t fault_cube = shift < 0 ? 0 : GRID - 1;
+    if (expect_fault) {
+        ok(st == CVM_FAULT && d.has_fault, "i64 index, shift %lld: faults (%s: %s)", (long long)shift,
+           cvm_status_str(st), d.message);
+        ok(d.has_fault && d.fault.cube[0] == fault_cube && d.fault.unit[0] == fault_unit,
+           "i64 index, shift %lld: the lowest faulting unit is cube %u unit %u (got %u, %u)",
+           (long long)shift, fault_cube, fault_unit, d.fault.cube[0], d.fault.unit[0]);
+    } else if (ok(st == CVM_OK, "i64 index, shift %lld: runs (%s)", (long long)shift,
+                  st ? d.message : "ok")) {
+        int read = kern_read(out, got, N * sizeof *got);
+        uint32_t bad = N;
+        for (uint32_t g = 0; g < N && bad == N; g++)
+            if (!read || got[g] != in_val((uint32_t)(g * stride + shift)))
+                bad = g;
+        if (!ok(read && bad == N, "i64 index, stride %lld, shift %lld: every unit reads in[g stride + shift]",
+                (long long)stride, (long long)shift) && bad < N)
+            diag("  unit %u: got 0x%x", bad, got[bad]);
     }
     cvm_buffer_free(out);
     cvm_buffer_free(in);
@@ -412,6 +469,11 @@ int main(void)
     /* 40 elements short: units 216.. of the last cube fault, 216 is reported */
     check_part(0, N - 40, 1, BLOCK - 40, GRID - 1);
 
+    check_wide(1, 0, N, 0, 0);
+    check_wide(1, 7, N + 7, 0, 0);
+    check_wide(2, 1, 2 * N, 0, 0);
+    check_wide(1, -1, N, 1, 0);            /* unit 0 reads before the buffer */
+    check_wide(1, 3, N, 1, BLOCK - 3);     /* the last three units read past it */
     check_divs();
     check_gather();
     check_exp(GRID, BLOCK);

@@ -525,34 +525,44 @@ static bool running(const cvm_vm_plane *q)
  * An INDEX `p = base + ext(i) << n` whose only reader is the plain ld or st
  * `mem` right after it, done together without writing p: when every plane
  * is full, base is one address for the whole cube and i counts up by one
- * from unit to unit (without overflow), the cube's elements are one range
- * from base + (ext(i0) << n), which cvm_vm_mem_cube_range checks once and
+ * from unit to unit (without overflow of a 32-bit i; a 64-bit i wraps as
+ * the addresses do), the cube's elements are one range from
+ * base + (ext(i0) << n), which cvm_vm_mem_cube_range checks once and
  * copies plane by plane. False (nothing done) otherwise.
  */
 static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
 {
     LOCALS(s);
     const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
+    const bool wide = kind == CVM_VM_IX_I64;
     if (in->elem != CVM_T_PTR_GLOBAL || !(in->k & CVM_VM_IX_SHIFT) ||
-        (kind != CVM_VM_IX_SEXT32 && kind != CVM_VM_IX_ZEXT32) ||
+        (kind != CVM_VM_IX_SEXT32 && kind != CVM_VM_IX_ZEXT32 && !wide) ||
         (mem->h != CVM_OP_LD && mem->h != CVM_OP_ST) || mem->line != 1 ||
         mem->esz != 1u << in->n)
         return false;
     const uint64_t base = *(const uint64_t *)(const void *)(R0 + ((size_t)in->a << rs));
-    const uint32_t i0 = *(const uint32_t *)(const void *)(R0 + ((size_t)in->b << rs));
+    const uint8_t *const B0 = R0 + ((size_t)in->b << rs);
+    const uint64_t i0 = wide ? *(const uint64_t *)(const void *)B0 : *(const uint32_t *)(const void *)B0;
     const uint64_t last = (uint64_t)G * FIXED_W - 1;
     if (kind == CVM_VM_IX_SEXT32 ? (int64_t)(int32_t)i0 + (int64_t)last > INT32_MAX
-                                 : (uint64_t)i0 + last > UINT32_MAX)
+                                 : !wide && i0 + last > UINT32_MAX)
         return false;
     for (unsigned g = 0; g < G; g++) {
         if (!running(&P[g]) || P[g].active != FULL)
             return false;
         const uint64_t *a = (const uint64_t *)(const void *)(R0 + g * stride + ((size_t)in->a << rs));
-        const uint32_t *b = (const uint32_t *)(const void *)(R0 + g * stride + ((size_t)in->b << rs));
-        const uint32_t first = i0 + g * FIXED_W;
+        const uint8_t *Bg = B0 + g * stride;
         uint64_t bad = 0;
-        for (unsigned l = 0; l < FIXED_W; l++)
-            bad |= (a[l] ^ base) | (uint64_t)(b[l] ^ (first + l));
+        if (wide) {
+            const uint64_t *b = (const uint64_t *)(const void *)Bg, first = i0 + g * FIXED_W;
+            for (unsigned l = 0; l < FIXED_W; l++)
+                bad |= (a[l] ^ base) | (b[l] ^ (first + l));
+        } else {
+            const uint32_t *b = (const uint32_t *)(const void *)Bg;
+            const uint32_t first = (uint32_t)i0 + g * FIXED_W;
+            for (unsigned l = 0; l < FIXED_W; l++)
+                bad |= (a[l] ^ base) | (uint64_t)(b[l] ^ (first + l));
+        }
         if (bad)
             return false;
     }
