@@ -5,7 +5,8 @@
  * volatile and atomic loads/stores; every atomic op on i32/u32/u64/f32 in
  * global and shared memory, checked order-independently; out-of-bounds and
  * misaligned faults; accesses shaped by 2D cubes' tiles (runs of lanes reading
- * one element or consecutive ones); buffer views. Expected values are
+ * one element or consecutive ones) and partial planes whose active lanes are
+ * one run; buffer views. Expected values are
  * computed here in C.
  */
 #include "kern.h"
@@ -555,6 +556,92 @@ out:
     cvm_buffer_free(bv);
 }
 
+/* ---- partial planes (interp_mem.c span): units lo <= t < hi other than
+ * `hole` of cubes of 64 run
+ *   out[64c + t] = in[t + sh] ^ 3 in[200 + c]   (a run of consecutive
+ *                  elements, a run of one element)
+ *   one[2c + plane] = 5t + 1                    (a run storing to one
+ *                  address: its last lane's value stays)
+ * and the others write nothing. ---- */
+static const char edges_src[] =
+    ".kernel edges\n"
+    ".param inp buffer u32 read\n.param out buffer u32 write\n.param one buffer u32 write\n"
+    ".param lo scalar u32\n.param hi scalar u32\n.param hole scalar u32\n.param sh scalar u32\n"
+    ".reg u32 %t, %c, %pp, %lo, %hi, %hole, %sh, %i, %k, %v, %w\n.reg bool %b, %b2, %b3\n"
+    ".reg i64 %o, %four\n.reg ptr.global %pb, %p\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %pp, plane_pos\n"
+    "    param.u32 %lo, lo, 0\n    param.u32 %hi, hi, 0\n    param.u32 %hole, hole, 0\n"
+    "    param.u32 %sh, sh, 0\n    const.i64 %four, 4\n"
+    "    ge.u32 %b, %t, %lo\n    lt.u32 %b2, %t, %hi\n    and.bool %b, %b, %b2\n"
+    "    ne.u32 %b3, %t, %hole\n    and.bool %b, %b, %b3\n"
+    "    if %b\n"
+    "        param.ptr.global %pb, inp, 0\n    add.u32 %i, %t, %sh\n    cvt.i64 %o, %i\n"
+    "        mul.i64 %o, %o, %four\n        ptr.add.ptr.global %p, %pb, %o\n        ld.u32 %v, [%p]\n"
+    "        const.u32 %k, 200\n        add.u32 %i, %c, %k\n        cvt.i64 %o, %i\n"
+    "        mul.i64 %o, %o, %four\n        ptr.add.ptr.global %p, %pb, %o\n        ld.u32 %w, [%p]\n"
+    "        const.u32 %k, 3\n        mul.u32 %w, %w, %k\n        xor.u32 %v, %v, %w\n"
+    "        const.u32 %k, 64\n        mul.u32 %i, %c, %k\n        add.u32 %i, %i, %t\n"
+    "        param.ptr.global %pb, out, 0\n        cvt.i64 %o, %i\n        mul.i64 %o, %o, %four\n"
+    "        ptr.add.ptr.global %p, %pb, %o\n        st.u32 [%p], %v\n"
+    "        const.u32 %k, 5\n        mul.u32 %v, %t, %k\n        const.u32 %k, 1\n"
+    "        add.u32 %v, %v, %k\n        const.u32 %k, 2\n        mul.u32 %i, %c, %k\n"
+    "        add.u32 %i, %i, %pp\n        param.ptr.global %pb, one, 0\n        cvt.i64 %o, %i\n"
+    "        mul.i64 %o, %o, %four\n        ptr.add.ptr.global %p, %pb, %o\n        st.u32 [%p], %v\n"
+    "    end\n"
+    "    return\n.end\n";
+
+static void test_edges(uint32_t lo, uint32_t hi, uint32_t hole, uint32_t sh, uint32_t fault_unit)
+{
+    enum { G = 2, B = 64, IN = 256 };
+    uint32_t in[IN], out[G * B], one[2 * G];
+    for (uint32_t i = 0; i < IN; i++)
+        in[i] = tile_in(i + 7);
+    cvm_buffer *bi = kern_buf("in", sizeof in, in), *bo = kern_buf("out", sizeof out, NULL);
+    cvm_buffer *b1 = kern_buf("one", sizeof one, NULL);
+    cvm_arg args[] = {kern_arg_buf(bi), kern_arg_buf(bo), kern_arg_buf(b1), kern_arg_u32(&lo),
+                      kern_arg_u32(&hi), kern_arg_u32(&hole), kern_arg_u32(&sh)};
+    cvm_launch_config cfg = kern_cfg(G, B);
+    cvm_diag d;
+    cvm_status st = kern_exec(edges_src, "edges", &cfg, args, 7, &d);
+    if (fault_unit != UINT32_MAX) {
+        ok(st == CVM_FAULT && d.has_fault && d.fault.cube[0] == 0 && d.fault.unit[0] == fault_unit,
+           "units %u..%u, in[t + %u]: the lowest unit past the input faults (unit %u: %s)", lo,
+           hi - 1, sh, d.fault.unit[0], d.message);
+        goto out;
+    }
+    ok(st == CVM_OK, "units %u..%u but %u: runs (%s)", lo, hi - 1, hole, st ? d.message : "ok");
+    kern_read(bo, out, sizeof out);
+    kern_read(b1, one, sizeof one);
+    int bad = -1;
+    for (uint32_t c = 0; c < G; c++)
+        for (uint32_t t = 0; t < B; t++) {
+            const int on = t >= lo && t < hi && t != hole;
+            const uint32_t want = on ? in[t + sh] ^ 3 * in[200 + c] : 0;
+            if (out[c * B + t] != want && bad < 0)
+                bad = (int)(c * B + t);
+        }
+    ok(bad < 0, "units %u..%u but %u: partial planes load and store as each lane would%s", lo,
+       hi - 1, hole, bad < 0 ? "" : " (first mismatch below)");
+    if (bad >= 0)
+        diag("element %d: got %#x", bad, out[bad]);
+    bad = -1;
+    for (uint32_t c = 0; c < G; c++)
+        for (uint32_t p = 0; p < 2; p++) {
+            uint32_t want = 0; /* the last active lane of the plane */
+            for (uint32_t t = 32 * p; t < 32 * p + 32; t++)
+                if (t >= lo && t < hi && t != hole)
+                    want = 5 * t + 1;
+            if (one[2 * c + p] != want && bad < 0)
+                bad = (int)(2 * c + p);
+        }
+    ok(bad < 0, "units %u..%u but %u: a store of every active lane to one address keeps the last",
+       lo, hi - 1, hole);
+out:
+    cvm_buffer_free(bi);
+    cvm_buffer_free(bo);
+    cvm_buffer_free(b1);
+}
+
 /* ---- buffer views: the kernel sees buffer + offset as its element 0 ---- */
 static const char view_src[] =
     ".kernel view\n.param src buffer u32 read\n.param dst buffer u32 write\n"
@@ -639,6 +726,11 @@ int main(void)
     test_tiles(8, 32, 1);
     test_tiles(32, 8, 1);
     test_tiles(16, 16, 20); /* rows 13.. read past the input */
+    test_edges(1, 64, 99, 0, UINT32_MAX);  /* lane 0 of plane 0 off: a run of 31 */
+    test_edges(0, 31, 99, 5, UINT32_MAX);  /* lane 31 off, plane 1 empty */
+    test_edges(5, 40, 20, 3, UINT32_MAX);  /* a hole at 20: not one run */
+    test_edges(33, 34, 99, 1, UINT32_MAX); /* one lane */
+    test_edges(2, 30, 99, 240, 16);        /* units 16..29 read past the input */
     test_view();
     test_overflow_into_neighbour();
     kern_close();

@@ -592,6 +592,63 @@ static void tile_copy(const tile_shape *t, uint8_t *val, const uint8_t *ptr, uin
 #undef TILE_COPY
 
 /*
+ * Whether the active lanes of a partial default-width plane, one run
+ * f..l of lanes (act's set bits are contiguous), hold consecutive
+ * elements: a[j] = a[f] + (j - f) esz. The inactive lanes' addresses are
+ * masked out of the compare (they may hold anything).
+ */
+#if defined(__AVX2__)
+static inline bool span64(const uint64_t *a, uint64_t act, unsigned f, uint64_t esz)
+{
+    const uint64_t e = a[f] - (uint64_t)f * esz;
+    const __m256i one = _mm256_set1_epi64x(1), bits = _mm256_set1_epi64x((long long)act);
+    const __m256i four = _mm256_set1_epi64x(4), step = _mm256_set1_epi64x((long long)(4 * esz));
+    __m256i idx = _mm256_setr_epi64x(0, 1, 2, 3), bad = _mm256_setzero_si256();
+    __m256i want = _mm256_add_epi64(_mm256_set1_epi64x((long long)e),
+                                    _mm256_setr_epi64x(0, (long long)esz, (long long)(2 * esz),
+                                                       (long long)(3 * esz)));
+    for (unsigned j = 0; j < PLANE_W; j += 4) {
+        const __m256i on = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(bits, idx), one), one);
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(a + j));
+        bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_xor_si256(v, want), on));
+        want = _mm256_add_epi64(want, step);
+        idx = _mm256_add_epi64(idx, four);
+    }
+    return _mm256_testz_si256(bad, bad);
+}
+static inline bool span32(const uint32_t *a, uint64_t act, unsigned f, uint32_t esz)
+{
+    const uint32_t e = a[f] - f * esz;
+    const __m256i one = _mm256_set1_epi32(1), bits = _mm256_set1_epi32((int)(uint32_t)act);
+    const __m256i eight = _mm256_set1_epi32(8), step = _mm256_set1_epi32((int)(8 * esz));
+    __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), bad = _mm256_setzero_si256();
+    __m256i want = _mm256_add_epi32(
+        _mm256_set1_epi32((int)e),
+        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)esz)));
+    for (unsigned j = 0; j < PLANE_W; j += 8) {
+        const __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_srlv_epi32(bits, idx), one), one);
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(a + j));
+        bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_xor_si256(v, want), on));
+        want = _mm256_add_epi32(want, step);
+        idx = _mm256_add_epi32(idx, eight);
+    }
+    return _mm256_testz_si256(bad, bad);
+}
+#else
+#define SPAN_FN(name, T)                                                                   \
+    static inline bool name(const T *a, uint64_t act, unsigned f, T esz)                   \
+    {                                                                                      \
+        T bad = 0, want = (T)(a[f] - f * esz);                                             \
+        for (unsigned j = 0; j < PLANE_W; j++, want += esz)                                \
+            bad |= (a[j] ^ want) & (T)(0 - (act >> j & 1));                                \
+        return bad == 0;                                                                   \
+    }
+SPAN_FN(span64, uint64_t)
+SPAN_FN(span32, uint32_t)
+#undef SPAN_FN
+#endif
+
+/*
  * ld and st without per-lane checks, the common case: every active lane's
  * access lies in the one global buffer its pointer's tag names (or in
  * shared or constant memory), aligned, which is checked once over the
@@ -635,8 +692,29 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
     /* consecutive elements: lane 1's address is lane 0's + esz, so the OR
      * of lanes 0 and 1 tells the alignment of all */
     const bool consecutive = !tiled && full && ne == 1 && consecutive_lanes(ptr, global, nl, esz);
+    /* a partial plane whose active lanes are one run sf..sl of consecutive
+     * elements (at the edge of an image row or a tile) or of one element:
+     * one copy or fill */
+    unsigned sf = 0, sl = 0;
+    uint64_t sd = esz; /* the step: esz or 0 */
+    bool span = !full && ne == 1 && nl == PLANE_W && (esz == 4 || esz == 8);
+    if (span) {
+        sf = first_lane(act), sl = 63u - (unsigned)__builtin_clzll(act);
+        span = !((act >> sf) & ((act >> sf) + 1)); /* the active lanes are one run */
+    }
+    if (span && sl > sf)
+        sd = global ? ((const uint64_t *)(const void *)ptr)[sf + 1] - ((const uint64_t *)(const void *)ptr)[sf]
+                    : (uint32_t)(((const uint32_t *)(const void *)ptr)[sf + 1] -
+                                 ((const uint32_t *)(const void *)ptr)[sf]);
+    span = span && (sd == esz || sd == 0) &&
+           (global ? span64((const uint64_t *)(const void *)ptr, act, sf, sd)
+                   : span32((const uint32_t *)(const void *)ptr, act, sf, (uint32_t)sd));
     if (t.R) {
         lo = t.lo, hi = t.hi, bits = t.bits, diff = t.diff;
+    } else if (span) {
+        lo = global ? ((const uint64_t *)(const void *)ptr)[sf] : ((const uint32_t *)(const void *)ptr)[sf];
+        hi = global ? ((const uint64_t *)(const void *)ptr)[sl] : ((const uint32_t *)(const void *)ptr)[sl];
+        bits = lo | (sl > sf ? sd : 0), diff = global ? lo ^ hi : 0;
     } else if (consecutive && global) {
         const uint64_t *a = (const uint64_t *)(const void *)ptr;
         lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? esz : 0), diff = lo ^ hi;
@@ -668,6 +746,29 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
     }
     if (t.R) {
         tile_copy(&t, val, ptr, global ? NULL : base, mask, esz, load);
+        return true;
+    }
+    if (span && sd) {
+        if (load)
+            memcpy(val + (size_t)sf * esz, LANE_ADDR(sf), (size_t)(sl - sf + 1) * esz);
+        else
+            memcpy(LANE_ADDR(sf), val + (size_t)sf * esz, (size_t)(sl - sf + 1) * esz);
+        return true;
+    }
+    if (span) { /* one element: a load fills the run, a store leaves its last lane's value */
+        if (!load) {
+            memcpy(LANE_ADDR(sf), val + (size_t)sl * esz, esz);
+        } else if (esz == 4) {
+            uint32_t v, *d = (uint32_t *)(void *)val;
+            memcpy(&v, LANE_ADDR(sf), 4);
+            for (unsigned j = sf; j <= sl; j++)
+                d[j] = v;
+        } else {
+            uint64_t v, *d = (uint64_t *)(void *)val;
+            memcpy(&v, LANE_ADDR(sf), 8);
+            for (unsigned j = sf; j <= sl; j++)
+                d[j] = v;
+        }
         return true;
     }
     if (tiled) {
