@@ -23,7 +23,7 @@
 
 #include <string.h>
 
-#if defined(__AVX2__)
+#if defined(__AVX__)
 #include <immintrin.h>
 #endif
 
@@ -254,6 +254,20 @@ static bool consecutive_lanes(const uint8_t *ptr, bool wide, unsigned nl, unsign
     if (wide)
         return nl == PLANE_W ? consecutive64(ptr, PLANE_W, esz) : consecutive64(ptr, nl, esz);
     return nl == PLANE_W ? consecutive32(ptr, PLANE_W, esz) : consecutive32(ptr, nl, esz);
+}
+
+/* n bytes, a multiple of 32 known at the call: vector moves (GCC expands
+ * some constant-size memcpy as `rep movs`, slower than the copy at these
+ * sizes). */
+static inline void copy32s(uint8_t *dst, const uint8_t *src, size_t n)
+{
+#if defined(__AVX__)
+    for (size_t i = 0; i < n; i += 32)
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i),
+                            _mm256_loadu_si256((const __m256i *)(const void *)(src + i)));
+#else
+    memcpy(dst, src, n);
+#endif
 }
 
 /* A plane's block copy; the default plane's sizes are constants, so these
@@ -545,9 +559,9 @@ TILE_RUNS_FN(tile_runs64, uint64_t)
             uint8_t *const m_ = (at);                                                      \
             T *const v_ = (T *)(void *)val + g;                                            \
             if (t->d && load) {                                                            \
-                memcpy(v_, m_, (R) * sizeof(T));                                           \
+                copy32s((uint8_t *)(void *)v_, m_, (R) * sizeof(T));                       \
             } else if (t->d) {                                                             \
-                memcpy(m_, v_, (R) * sizeof(T));                                           \
+                copy32s(m_, (const uint8_t *)(const void *)v_, (R) * sizeof(T));           \
             } else if (load) {                                                             \
                 T x_;                                                                      \
                 memcpy(&x_, m_, sizeof(T));                                                \
@@ -682,16 +696,23 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
     }
     /* a full default-width plane of 4- or 8-byte elements: tile-shaped
      * (consecutive included), or each lane on its own */
+    /* consecutive elements (the last lane's address says whether to look):
+     * lane 1's address is lane 0's + esz, so the OR of lanes 0 and 1 tells
+     * the alignment of all */
+    const uint64_t span_all = (uint64_t)(nl - 1) * esz;
+    const bool consecutive =
+        full && ne == 1 &&
+        (global ? ((const uint64_t *)(const void *)ptr)[nl - 1] - ((const uint64_t *)(const void *)ptr)[0]
+                : (uint32_t)(((const uint32_t *)(const void *)ptr)[nl - 1] -
+                             ((const uint32_t *)(const void *)ptr)[0])) == span_all &&
+        consecutive_lanes(ptr, global, nl, esz);
     tile_shape t = {0};
-    const bool tiled = full && ne == 1 && nl == PLANE_W && (esz == 4 || esz == 8);
+    const bool tiled = !consecutive && full && ne == 1 && nl == PLANE_W && (esz == 4 || esz == 8);
     if (tiled && global) {
         TILE_SHAPE(uint64_t, (const uint64_t *)(const void *)ptr, esz, t);
     } else if (tiled) {
         TILE_SHAPE(uint32_t, (const uint32_t *)(const void *)ptr, esz, t);
     }
-    /* consecutive elements: lane 1's address is lane 0's + esz, so the OR
-     * of lanes 0 and 1 tells the alignment of all */
-    const bool consecutive = !tiled && full && ne == 1 && consecutive_lanes(ptr, global, nl, esz);
     /* a partial plane whose active lanes are one run sf..sl of consecutive
      * elements (at the edge of an image row or a tile) or of one element:
      * one copy or fill */
