@@ -61,37 +61,63 @@ static uint32_t part_model(uint32_t g, uint32_t shift)
     return v;
 }
 
-static void check_part(uint32_t shift, uint32_t in_n, int expect_fault, uint32_t fault_unit,
-                       uint32_t fault_cube)
+/*
+ * Runs kernel `name` of src over GRID cubes of BLOCK with out (N u32) and
+ * in (in_n elements, in_val(i)) as its first arguments and `extra` after
+ * them. `what` names the case in the messages. Expecting a fault: checks
+ * that the lowest faulting unit is fault_unit of fault_cube. Else checks
+ * every unit's out against want(g, ctx).
+ */
+static void check_in_out(const char *src, const char *name, const char *what, uint32_t in_n,
+                         const cvm_arg *extra, unsigned nextra, int expect_fault,
+                         uint32_t fault_cube, uint32_t fault_unit,
+                         uint32_t (*want)(uint32_t g, const void *ctx), const void *ctx)
 {
-    uint32_t *got = calloc(N, sizeof *got), *src = calloc(in_n, sizeof *src);
+    uint32_t *got = calloc(N, sizeof *got), *data = calloc(in_n, sizeof *data);
     cvm_diag d;
     for (uint32_t i = 0; i < in_n; i++)
-        src[i] = in_val(i);
+        data[i] = in_val(i);
     cvm_buffer *out = kern_buf("out", N * sizeof *got, NULL);
-    cvm_buffer *in = kern_buf("in", in_n * sizeof *src, src);
-    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_u32(&shift)};
+    cvm_buffer *in = kern_buf("in", in_n * sizeof *data, data);
+    cvm_arg args[8] = {kern_arg_buf(out), kern_arg_buf(in)};
+    for (unsigned i = 0; i < nextra && i < 6; i++)
+        args[2 + i] = extra[i];
     cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
-    cvm_status st = kern_exec(part_src, "part", &cfg, args, 3, &d);
+    cvm_status st = kern_exec(src, name, &cfg, args, 2 + nextra, &d);
     if (expect_fault) {
-        ok(st == CVM_FAULT && d.has_fault, "shift %u, %u inputs: faults (%s: %s)", shift, in_n,
+        ok(st == CVM_FAULT && d.has_fault, "%s, %u inputs: faults (%s: %s)", what, in_n,
            cvm_status_str(st), d.message);
         ok(d.has_fault && d.fault.cube[0] == fault_cube && d.fault.unit[0] == fault_unit,
-           "shift %u: the lowest faulting unit is cube %u unit %u (got cube %u unit %u)", shift,
+           "%s: the lowest faulting unit is cube %u unit %u (got cube %u unit %u)", what,
            fault_cube, fault_unit, d.fault.cube[0], d.fault.unit[0]);
-    } else if (ok(st == CVM_OK, "shift %u: runs (%s)", shift, st ? d.message : "ok")) {
+    } else if (ok(st == CVM_OK, "%s: runs (%s)", what, st ? d.message : "ok")) {
         int read = kern_read(out, got, N * sizeof *got);
         uint32_t bad = N;
         for (uint32_t g = 0; g < N && bad == N; g++)
-            if (!read || got[g] != part_model(g, shift))
+            if (!read || got[g] != want(g, ctx))
                 bad = g;
-        if (!ok(read && bad == N, "shift %u: every unit matches the C model", shift) && bad < N)
-            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], part_model(bad, shift));
+        if (!ok(read && bad == N, "%s: every unit matches the C model", what) && bad < N)
+            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], want(bad, ctx));
     }
     cvm_buffer_free(out);
     cvm_buffer_free(in);
     free(got);
-    free(src);
+    free(data);
+}
+
+static uint32_t part_want(uint32_t g, const void *ctx)
+{
+    return part_model(g, *(const uint32_t *)ctx);
+}
+
+static void check_part(uint32_t shift, uint32_t in_n, int expect_fault, uint32_t fault_unit,
+                       uint32_t fault_cube)
+{
+    char what[64];
+    snprintf(what, sizeof what, "shift %u", shift);
+    const cvm_arg extra[] = {kern_arg_u32(&shift)};
+    check_in_out(part_src, "part", what, in_n, extra, 1, expect_fault, fault_cube, fault_unit,
+                 part_want, &shift);
 }
 
 /* out[g] = in[g * stride + shift] through a 64-bit index (`add.i64` then
@@ -113,41 +139,25 @@ static const char wide_src[] =
     "    mul.i64 %u2, %gi, %s\n    ptr.add.ptr.global %q, %po, %u2\n    st.u32 [%q], %x\n"
     "    return\n.end\n";
 
+struct wide_ctx {
+    int64_t stride, shift;
+};
+
+static uint32_t wide_want(uint32_t g, const void *ctx)
+{
+    const struct wide_ctx *w = ctx;
+    return in_val((uint32_t)(g * w->stride + w->shift));
+}
+
 static void check_wide(int64_t stride, int64_t shift, uint32_t in_n, int expect_fault,
                        uint32_t fault_unit)
 {
-    uint32_t *got = calloc(N, sizeof *got), *src = calloc(in_n, sizeof *src);
-    cvm_diag d;
-    for (uint32_t i = 0; i < in_n; i++)
-        src[i] = in_val(i);
-    cvm_buffer *out = kern_buf("out", N * sizeof *got, NULL);
-    cvm_buffer *in = kern_buf("in", in_n * sizeof *src, src);
-    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_bytes(&shift, 8),
-                      kern_arg_bytes(&stride, 8)};
-    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
-    cvm_status st = kern_exec(wide_src, "wide", &cfg, args, 4, &d);
-    const uint32_t fault_cube = shift < 0 ? 0 : GRID - 1;
-    if (expect_fault) {
-        ok(st == CVM_FAULT && d.has_fault, "i64 index, shift %lld: faults (%s: %s)", (long long)shift,
-           cvm_status_str(st), d.message);
-        ok(d.has_fault && d.fault.cube[0] == fault_cube && d.fault.unit[0] == fault_unit,
-           "i64 index, shift %lld: the lowest faulting unit is cube %u unit %u (got %u, %u)",
-           (long long)shift, fault_cube, fault_unit, d.fault.cube[0], d.fault.unit[0]);
-    } else if (ok(st == CVM_OK, "i64 index, shift %lld: runs (%s)", (long long)shift,
-                  st ? d.message : "ok")) {
-        int read = kern_read(out, got, N * sizeof *got);
-        uint32_t bad = N;
-        for (uint32_t g = 0; g < N && bad == N; g++)
-            if (!read || got[g] != in_val((uint32_t)(g * stride + shift)))
-                bad = g;
-        if (!ok(read && bad == N, "i64 index, stride %lld, shift %lld: every unit reads in[g stride + shift]",
-                (long long)stride, (long long)shift) && bad < N)
-            diag("  unit %u: got 0x%x", bad, got[bad]);
-    }
-    cvm_buffer_free(out);
-    cvm_buffer_free(in);
-    free(got);
-    free(src);
+    char what[96];
+    snprintf(what, sizeof what, "i64 index in[g * %lld + %lld]", (long long)stride, (long long)shift);
+    const struct wide_ctx w = {stride, shift};
+    const cvm_arg extra[] = {kern_arg_bytes(&shift, 8), kern_arg_bytes(&stride, 8)};
+    check_in_out(wide_src, "wide", what, in_n, extra, 2, expect_fault, shift < 0 ? 0 : GRID - 1,
+                 fault_unit, wide_want, &w);
 }
 
 /*

@@ -439,19 +439,26 @@ bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, uint64_t lo, 
             for (unsigned l = 0; l < PLANE_W; l++)                                         \
                 memcpy((ADDR), &v_[l], sizeof(T));                                         \
     } while (0)
+/* COPY(T, address of lane IDX) for the element size (4 or 8) and the
+ * pointer kind: global when base is NULL (the address without its tag),
+ * else base + the lane's 32-bit offset. */
+#define BY_KIND(COPY, IDX)                                                                 \
+    do {                                                                                   \
+        const uint64_t *ga_ = (const uint64_t *)(const void *)ptr;                         \
+        const uint32_t *sa_ = (const uint32_t *)(const void *)ptr;                         \
+        if (!base && esz == 4)                                                             \
+            COPY(uint32_t, (uint8_t *)(uintptr_t)(ga_[IDX] & mask));                       \
+        else if (!base)                                                                    \
+            COPY(uint64_t, (uint8_t *)(uintptr_t)(ga_[IDX] & mask));                       \
+        else if (esz == 4)                                                                 \
+            COPY(uint32_t, base + sa_[IDX]);                                               \
+        else                                                                               \
+            COPY(uint64_t, base + sa_[IDX]);                                               \
+    } while (0)
 static void lanes_full(uint8_t *val, const uint8_t *ptr, uint8_t *base, uint64_t mask,
                        unsigned esz, bool load)
 {
-    const uint64_t *ga = (const uint64_t *)(const void *)ptr;
-    const uint32_t *sa = (const uint32_t *)(const void *)ptr;
-    if (!base && esz == 4)
-        FULL_COPY(uint32_t, (uint8_t *)(uintptr_t)(ga[l] & mask));
-    else if (!base)
-        FULL_COPY(uint64_t, (uint8_t *)(uintptr_t)(ga[l] & mask));
-    else if (esz == 4)
-        FULL_COPY(uint32_t, base + sa[l]);
-    else
-        FULL_COPY(uint64_t, base + sa[l]);
+    BY_KIND(FULL_COPY, l);
 }
 
 /*
@@ -583,25 +590,9 @@ TILE_RUNS_FN(tile_runs64, uint64_t)
 static void tile_copy(const tile_shape *t, uint8_t *val, const uint8_t *ptr, uint8_t *base,
                       uint64_t mask, unsigned esz, bool load)
 {
-    const uint64_t *ga = (const uint64_t *)(const void *)ptr;
-    const uint32_t *sa = (const uint32_t *)(const void *)ptr;
-    if (t->R == PLANE_W && t->d) { /* consecutive: one block */
-        uint8_t *m = base ? base + sa[0] : (uint8_t *)(uintptr_t)(ga[0] & mask);
-        if (load)
-            block_copy(val, m, (size_t)PLANE_W * esz);
-        else
-            block_copy(m, val, (size_t)PLANE_W * esz);
-        return;
-    }
-    if (!base && esz == 4)
-        TILE_COPY_R(uint32_t, (uint8_t *)(uintptr_t)(ga[g] & mask));
-    else if (!base)
-        TILE_COPY_R(uint64_t, (uint8_t *)(uintptr_t)(ga[g] & mask));
-    else if (esz == 4)
-        TILE_COPY_R(uint32_t, base + sa[g]);
-    else
-        TILE_COPY_R(uint64_t, base + sa[g]);
+    BY_KIND(TILE_COPY_R, g); /* (a consecutive plane took block_copy before) */
 }
+#undef BY_KIND
 #undef TILE_COPY_R
 #undef TILE_COPY
 
