@@ -506,6 +506,8 @@ static const cvm_vm_dinsn *const_reg(const fuser *fu, uint32_t s)
 /* `[cvt.i64 v, x] [const.i64 s, S;] mul.i64 u, v, s; ptr.add p, base, u`,
  * the const either right before the multiply (and read by it alone) or
  * anywhere (const_reg: a loop-invariant constant moved out of the loop). */
+static bool presettable(const fuser *fu, const cvm_vm_kprog *kp, const cvm_vm_dinsn *in);
+
 static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
 {
     const cvm_vm_dinsn *c = fu->code, *cv = NULL, *k = NULL;
@@ -549,6 +551,8 @@ static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
                                              : CVM_VM_IX_ZEXT32;
     out->imm = k->imm;
     out->n = 0;
+    /* a base filled once per launch (a parameter): the same in every lane */
+    out->a_fixed = fu->writes[add->a] == 1 && presettable(fu, fu->kp, &c[fu->def[add->a]]);
     if (k->imm && !(k->imm & (k->imm - 1))) {
         out->k |= CVM_VM_IX_SHIFT;
         while (!(k->imm >> out->n & 1))

@@ -82,6 +82,7 @@ typedef struct cvm_vm_dinsn {
     uint8_t uni;         /* uniform: compute one lane, broadcast (see decode.c) */
     uint8_t k;           /* handler variant chosen at decode (cvt: CVM_VM_CVT_*) */
     uint8_t esz;         /* bytes of one element of the instruction type */
+    uint8_t a_fixed;     /* register a is filled once per launch (decode.c presettable) */
     uint32_t d, a, b, c; /* register slot indexes (first slot of the register) */
     uint32_t target;     /* control: pc of the next marker (see decode.c) */
     uint32_t end;        /* control: pc of the construct's end */

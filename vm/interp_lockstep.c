@@ -524,7 +524,8 @@ static bool running(const cvm_vm_plane *q)
 /*
  * An INDEX `p = base + ext(i) << n` whose only reader is the plain ld or st
  * `mem` right after it, done together without writing p: when every plane
- * is full, base is one address for the whole cube and i counts up by one
+ * is full, base is one address for the whole cube (known at decode for a
+ * parameter, else tested lane by lane) and i counts up by one
  * from unit to unit (without overflow of a 32-bit i; a 64-bit i wraps as
  * the addresses do), the cube's elements are one range from
  * base + (ext(i0) << n), which cvm_vm_mem_cube_range checks once and
@@ -556,13 +557,16 @@ static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dins
         if (wide) {
             const uint64_t *b = (const uint64_t *)(const void *)Bg, first = i0 + g * FIXED_W;
             for (unsigned l = 0; l < FIXED_W; l++)
-                bad |= (a[l] ^ base) | (b[l] ^ (first + l));
+                bad |= b[l] ^ (first + l);
         } else {
             const uint32_t *b = (const uint32_t *)(const void *)Bg;
             const uint32_t first = (uint32_t)i0 + g * FIXED_W;
             for (unsigned l = 0; l < FIXED_W; l++)
-                bad |= (a[l] ^ base) | (uint64_t)(b[l] ^ (first + l));
+                bad |= b[l] ^ (first + l);
         }
+        if (!in->a_fixed) /* else one value in every lane of the launch */
+            for (unsigned l = 0; l < FIXED_W; l++)
+                bad |= a[l] ^ base;
         if (bad)
             return false;
     }
