@@ -465,14 +465,15 @@ static void check_gather(void)
 }
 
 /* f32 min and max of every pair of special values (NaN payloads, infinities,
- * zeros of both signs, a subnormal) on full planes and on planes half
- * masked by an `if`: out[2g] = min, out[2g + 1] = max; units with t odd
- * skip them inside the `if` and write 7. */
+ * zeros of both signs, a subnormal) on full planes, then again on planes
+ * half masked by an `if`: out[4g..4g+1] = min, max of (x, y) on the full
+ * planes; out[4g+2..4g+3] = min(min, y), max(max, x) for even t, 7 for
+ * odd t (which skip them inside the `if`). */
 static const char minmax_src[] =
     ".kernel minmax\n"
     ".param out buffer u32 write\n.param a buffer f32 read\n.param b buffer f32 read\n"
-    ".reg u32 %t, %c, %cd, %g, %one, %odd, %v\n.reg f32 %x, %y, %lo, %hi\n.reg bool %e\n"
-    ".reg i64 %gi, %four, %o, %two\n.reg ptr.global %pa, %pb, %po, %p\n"
+    ".reg u32 %t, %c, %cd, %g, %one, %odd, %v\n.reg f32 %x, %y, %lo, %hi, %lo2, %hi2\n.reg bool %e\n"
+    ".reg i64 %gi, %four, %o, %sixteen\n.reg ptr.global %pa, %pb, %po, %p\n"
     "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
     "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i64 %gi, %g\n    const.i64 %four, 4\n"
     "    mul.i64 %o, %gi, %four\n    param.ptr.global %pa, a, 0\n    ptr.add.ptr.global %p, %pa, %o\n"
@@ -480,11 +481,13 @@ static const char minmax_src[] =
     "    ld.f32 %y, [%p]\n"
     "    min.f32 %lo, %x, %y\n    max.f32 %hi, %x, %y\n"
     "    const.u32 %one, 1\n    and.u32 %odd, %t, %one\n    eq.u32 %e, %odd, %one\n"
-    "    if %e\n        const.u32 %v, 7\n        bitcast.f32 %lo, %v\n        bitcast.f32 %hi, %v\n"
-    "    else\n        min.f32 %lo, %lo, %y\n        max.f32 %hi, %hi, %x\n    end\n"
-    "    const.i64 %two, 8\n    mul.i64 %o, %gi, %two\n    param.ptr.global %po, out, 0\n"
+    "    if %e\n        const.u32 %v, 7\n        bitcast.f32 %lo2, %v\n        bitcast.f32 %hi2, %v\n"
+    "    else\n        min.f32 %lo2, %lo, %y\n        max.f32 %hi2, %hi, %x\n    end\n"
+    "    const.i64 %sixteen, 16\n    mul.i64 %o, %gi, %sixteen\n    param.ptr.global %po, out, 0\n"
     "    ptr.add.ptr.global %p, %po, %o\n    st.f32 [%p], %lo\n"
     "    ptr.add.ptr.global %p, %p, %four\n    st.f32 [%p], %hi\n"
+    "    ptr.add.ptr.global %p, %p, %four\n    st.f32 [%p], %lo2\n"
+    "    ptr.add.ptr.global %p, %p, %four\n    st.f32 [%p], %hi2\n"
     "    return\n.end\n";
 
 static float u2f(uint32_t u)
@@ -516,36 +519,33 @@ static void check_minmax(void)
     static const uint32_t v[] = {0x7fc00000u, 0xffc00001u, 0x7fa00002u, 0xff800000u, 0xbfc00000u,
                                  0x80000000u, 0x00000000u, 0x00000001u, 0x40200000u, 0x7f800000u};
     enum { NV = sizeof v / sizeof *v };
-    uint32_t *a = calloc(N, 4), *b = calloc(N, 4), *got = calloc(2 * N, 4);
+    uint32_t *a = calloc(N, 4), *b = calloc(N, 4), *got = calloc(4 * N, 4);
     for (uint32_t g = 0; g < N; g++) {
         a[g] = v[g % NV];
         b[g] = v[g / NV % NV];
     }
-    cvm_buffer *out = kern_buf("out", 2 * N * 4, NULL), *ba = kern_buf("a", N * 4, a);
+    cvm_buffer *out = kern_buf("out", 4 * N * 4, NULL), *ba = kern_buf("a", N * 4, a);
     cvm_buffer *bb = kern_buf("b", N * 4, b);
     cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(ba), kern_arg_buf(bb)};
     cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
     cvm_diag d;
     cvm_status st = kern_exec(minmax_src, "minmax", &cfg, args, 3, &d);
     ok(st == CVM_OK, "f32 min/max of special values run (%s)", st ? d.message : "ok");
-    kern_read(out, got, 2 * N * 4);
+    kern_read(out, got, 4 * N * 4);
     int bad = -1;
     for (uint32_t g = 0; g < N && bad < 0; g++) {
-        uint32_t lo = ref_minmax(a[g], b[g], 0), hi = ref_minmax(a[g], b[g], 1);
-        if (g % 2 == 0) { /* the else branch: min with y again, max with x again */
-            lo = ref_minmax(lo, b[g], 0);
-            hi = ref_minmax(hi, a[g], 1);
-        } else {
-            lo = hi = 7;
-        }
-        if (got[2 * g] != lo || got[2 * g + 1] != hi)
+        const uint32_t lo = ref_minmax(a[g], b[g], 0), hi = ref_minmax(a[g], b[g], 1);
+        /* the else branch: min with y again, max with x again */
+        const uint32_t lo2 = g % 2 ? 7 : ref_minmax(lo, b[g], 0);
+        const uint32_t hi2 = g % 2 ? 7 : ref_minmax(hi, a[g], 1);
+        if (got[4 * g] != lo || got[4 * g + 1] != hi || got[4 * g + 2] != lo2 || got[4 * g + 3] != hi2)
             bad = (int)g;
     }
     ok(bad < 0, "f32 min/max: NaNs give the other operand, two NaNs the canonical one, -0 < +0, "
                 "on full and half-masked planes%s", bad < 0 ? "" : " (first mismatch below)");
     if (bad >= 0)
-        diag("unit %d: min(%#x, %#x) = %#x, max = %#x", bad, a[bad], b[bad], got[2 * bad],
-             got[2 * bad + 1]);
+        diag("unit %d: min(%#x, %#x) = %#x, max = %#x, then %#x, %#x", bad, a[bad], b[bad],
+             got[4 * bad], got[4 * bad + 1], got[4 * bad + 2], got[4 * bad + 3]);
     cvm_buffer_free(out);
     cvm_buffer_free(ba);
     cvm_buffer_free(bb);
