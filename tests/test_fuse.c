@@ -8,7 +8,10 @@
  * compares feeding `if` and loop exits (`cmp; not; if; break; end`, two
  * compares joined by and/or, `continue`), `op t; mov v, t`, and casts
  * between i32 and u32 (the next instruction reads the source instead;
- * `op t; cvt v, t` writes v). Each runs on several cubes at
+ * `op t; cvt v, t` writes v); a second kernel has `rem` then `div` of one
+ * dividend by a divisor converted twice (one division), next to a pair
+ * whose dividend changes between them and a pair with different divisors.
+ * Each runs on several cubes at
  * plane widths 32, 8 and 64, once without a step budget (the fused code)
  * and once with a large one (the exact code, one step per instruction);
  * every unit's result must match the C model both times. Constants,
@@ -127,7 +130,52 @@ static uint32_t chains_sim(uint32_t g, uint32_t salt)
     return v ^ salt;
 }
 
-static void check(uint32_t width, uint64_t budget)
+/* out[g] from x = src[g] and d = g % 9 + 1 through three rem/div pairs */
+static const char divrem_src[] =
+    ".kernel divrem\n"
+    ".param out buffer u32 write\n.param src buffer i32 read\n.param salt scalar u32\n"
+    ".reg u32 %t, %c, %cd, %g, %v, %tmp, %w1, %w2, %salt\n.reg i32 %ti, %x, %n9, %dvi, %one_i\n"
+    ".reg i64 %a0, %s0, %u0, %xl, %dA, %dB, %rr, %qq, %rr2, %qq2, %dE, %rr3, %qq3, %one64\n"
+    ".reg ptr.global %ps, %po, %p0\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i32 %ti, %g\n"
+    "    param.ptr.global %ps, src, 0\n    param.ptr.global %po, out, 0\n"
+    "    cvt.i64 %a0, %ti\n    const.i64 %s0, 4\n    mul.i64 %u0, %a0, %s0\n"
+    "    ptr.add.ptr.global %p0, %ps, %u0\n    ld.i32 %x, [%p0]\n    const.u32 %v, 0\n"
+    /* x % d then x / d through two conversions of d (the frontend's
+     * `i % c; i / c`): one division for both; then a pair whose dividend
+     * changes between them (kept apart) */
+    "    const.i32 %n9, 9\n    rem.i32 %dvi, %ti, %n9\n    const.i32 %one_i, 1\n"
+    "    const.i64 %one64, 1\n"
+    "    add.i32 %dvi, %dvi, %one_i\n    cvt.i64 %xl, %x\n"
+    "    cvt.i64 %dA, %dvi\n    rem.i64 %rr, %xl, %dA\n    cvt.u32 %w1, %rr\n"
+    "    cvt.i64 %dB, %dvi\n    div.i64 %qq, %xl, %dB\n    cvt.u32 %w2, %qq\n"
+    "    const.u32 %tmp, 1000\n    mul.u32 %w2, %w2, %tmp\n    add.u32 %w1, %w1, %w2\n"
+    "    xor.u32 %v, %v, %w1\n"
+    "    rem.i64 %rr2, %xl, %dA\n    add.i64 %xl, %xl, %dA\n    div.i64 %qq2, %xl, %dA\n"
+    "    cvt.u32 %w1, %rr2\n    const.u32 %tmp, 7\n    mul.u32 %w1, %w1, %tmp\n"
+    "    cvt.u32 %w2, %qq2\n    add.u32 %w1, %w1, %w2\n    xor.u32 %v, %v, %w1\n"
+    /* and a pair whose divisors differ (kept apart) */
+    "    add.i64 %dE, %dA, %one64\n    rem.i64 %rr3, %xl, %dA\n    div.i64 %qq3, %xl, %dE\n"
+    "    cvt.u32 %w1, %rr3\n    cvt.u32 %w2, %qq3\n    const.u32 %tmp, 13\n"
+    "    mul.u32 %w2, %w2, %tmp\n    add.u32 %w1, %w1, %w2\n    xor.u32 %v, %v, %w1\n"
+    "    param.u32 %salt, salt, 0\n    xor.u32 %v, %v, %salt\n"
+    "    ptr.add.ptr.global %p0, %po, %u0\n    st.u32 [%p0], %v\n"
+    "    return\n.end\n";
+
+static uint32_t divrem_sim(uint32_t g, uint32_t salt)
+{
+    const int64_t xl = src_val(g), dv = (int64_t)(g % 9) + 1;
+    uint32_t v = 0;
+    v ^= (uint32_t)(xl % dv) + (uint32_t)(xl / dv) * 1000u;
+    v ^= (uint32_t)(xl % dv) * 7u + (uint32_t)((xl + dv) / dv);
+    const int64_t xl2 = xl + dv; /* the dividend the third pair reads */
+    v ^= (uint32_t)(xl2 % dv) + (uint32_t)(xl2 / (dv + 1)) * 13u;
+    return v ^ salt;
+}
+
+static void check(const char *kernel, const char *name,
+                  uint32_t (*sim)(uint32_t g, uint32_t salt), uint32_t width, uint64_t budget)
 {
     uint32_t got[N];
     int32_t src[3 * N];
@@ -136,7 +184,7 @@ static void check(uint32_t width, uint64_t budget)
         src[i] = src_val(i);
     cvm_buffer *out = kern_buf("out", sizeof got, NULL), *in = kern_buf("src", sizeof src, src);
     if (!out || !in) {
-        ok(0, "width %u budget %llu: buffers", width, (unsigned long long)budget);
+        ok(0, "%s, width %u budget %llu: buffers", name, width, (unsigned long long)budget);
         cvm_buffer_free(out);
         cvm_buffer_free(in);
         return;
@@ -146,16 +194,16 @@ static void check(uint32_t width, uint64_t budget)
     cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
     cfg.plane_width = width;
     cfg.step_budget = budget;
-    cvm_status st = kern_exec(chains_src, "chains", &cfg, args, 3, &d);
-    if (ok(st == CVM_OK, "width %u, %s: runs", width, budget ? "exact code" : "fused code")) {
+    cvm_status st = kern_exec(kernel, name, &cfg, args, 3, &d);
+    if (ok(st == CVM_OK, "%s, width %u, %s: runs", name, width, budget ? "exact code" : "fused code")) {
         int read = kern_read(out, got, sizeof got);
         uint32_t bad = N;
         for (uint32_t g = 0; g < N && bad == N; g++)
-            if (!read || got[g] != chains_sim(g, salt))
+            if (!read || got[g] != sim(g, salt))
                 bad = g;
-        if (!ok(read && bad == N, "width %u, %s: every unit matches the C model", width,
+        if (!ok(read && bad == N, "%s, width %u, %s: every unit matches the C model", name, width,
                 budget ? "exact code" : "fused code") && bad < N)
-            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], chains_sim(bad, salt));
+            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], sim(bad, salt));
     } else {
         diag("  %s: %s", cvm_status_str(st), d.message);
     }
@@ -171,8 +219,10 @@ int main(void)
         return done_testing();
     }
     for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
-        check(widths[w], 0);
-        check(widths[w], UINT64_C(1) << 40);
+        check(chains_src, "chains", chains_sim, widths[w], 0);
+        check(chains_src, "chains", chains_sim, widths[w], UINT64_C(1) << 40);
+        check(divrem_src, "divrem", divrem_sim, widths[w], 0);
+        check(divrem_src, "divrem", divrem_sim, widths[w], UINT64_C(1) << 40);
     }
     kern_close();
     return done_testing();

@@ -655,6 +655,97 @@ static uint32_t fuse_cmpbr(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
     return out->target;
 }
 
+/* An instruction that may sit between a fused rem and div: a lane op on
+ * line-1 registers (no control flow, memory, plane op or operand list). */
+static bool quiet(const cvm_vm_dinsn *in)
+{
+    return uniform_candidate(in->h) && in->h != CVM_OP_BUILD && in->h != CVM_OP_EXTRACT &&
+           in->h != CVM_OP_INSERT && in->h != CVM_OP_SPLAT && in->line == 1 && in->la <= 1 &&
+           in->lc <= 1;
+}
+
+/* Register slot s is read or written by quiet instruction in. */
+static bool touches(const cvm_vm_dinsn *in, uint32_t s)
+{
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+    const uint32_t src[3] = {in->a, in->b, in->c};
+    unsigned nr = 0;
+    for (const char *f = oi ? oi->format : ""; *f; f++)
+        if ((*f == 'd' && in->d == s) || (*f == 'r' && nr < 3 && src[nr++] == s))
+            return true;
+    return false;
+}
+
+/* Register slot s is written by quiet instruction in. */
+static bool writes_slot(const cvm_vm_dinsn *in, uint32_t s)
+{
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+    return oi && strchr(oi->format, 'd') && in->d == s;
+}
+
+/* Slots y (read at pc i) and y2 (read at pc j > i) hold the same value:
+ * the same slot, or each written once by the same cvt of one source that
+ * nothing writes between the two cvts. */
+static bool same_divisor(const fuser *fu, uint32_t y, uint32_t y2)
+{
+    if (y == y2)
+        return true;
+    if (fu->writes[y] != 1 || fu->writes[y2] != 1)
+        return false;
+    const uint32_t pa = fu->def[y], pb = fu->def[y2];
+    const cvm_vm_dinsn *ca = &fu->code[pa], *cb = &fu->code[pb];
+    if (ca->h != CVM_OP_CVT || cb->h != CVM_OP_CVT || pa >= pb || ca->line != 1 || cb->line != 1 ||
+        ca->elem != cb->elem || ca->ea != cb->ea || ca->k != cb->k || ca->a != cb->a)
+        return false;
+    for (uint32_t k = pa + 1; k < pb; k++)
+        if (!quiet(&fu->code[k]) || writes_slot(&fu->code[k], ca->a))
+            return false;
+    return true;
+}
+
+/*
+ * `rem r, x, y` followed within four quiet instructions by `div q, x, y2`
+ * of the same integer type (y2 holding y's value), or `div` then `rem`:
+ * one division at the first one's pc writes r and q (CVM_VM_H_DIVREM: d is
+ * r, c is q, k is 1 when the div came first), and *divpc is the second
+ * one's pc, which becomes a nop. The instructions between neither read
+ * nor write the second one's register (it is written earlier now) and
+ * write neither x nor y; q, r, x and y are distinct slots, so writing both
+ * at once reads the operands unchanged.
+ */
+static uint32_t fuse_divrem(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, uint32_t *divpc)
+{
+    const cvm_vm_dinsn *c = fu->code, *f1 = &c[pc];
+    const unsigned e = f1->elem;
+    if ((f1->h != CVM_OP_REM && f1->h != CVM_OP_DIV) || f1->line != 1 ||
+        (e != CVM_T_I32 && e != CVM_T_U32 && e != CVM_T_I64 && e != CVM_T_U64) ||
+        f1->d == f1->a || f1->d == f1->b)
+        return 0;
+    const unsigned other = f1->h == CVM_OP_REM ? CVM_OP_DIV : CVM_OP_REM;
+    for (uint32_t j = pc + 1; j < fu->n && j <= pc + 4; j++) {
+        const cvm_vm_dinsn *f2 = &c[j];
+        if (f2->h == other && f2->elem == e && f2->line == 1 && f2->a == f1->a &&
+            f2->d != f1->a && f2->d != f1->b && f2->d != f1->d && same_divisor(fu, f1->b, f2->b)) {
+            for (uint32_t k = pc + 1; k < j; k++)
+                if (touches(&c[k], f2->d) || writes_slot(&c[k], f1->a) ||
+                    writes_slot(&c[k], f1->b))
+                    return 0;
+            *out = *f1;
+            out->h = CVM_VM_H_DIVREM;
+            out->uni = 0;
+            out->k = f1->h == CVM_OP_DIV;
+            out->d = out->k ? f2->d : f1->d;
+            out->c = out->k ? f1->d : f2->d;
+            out->target = pc + 1;
+            *divpc = j;
+            return pc + 1;
+        }
+        if (!quiet(f2))
+            return 0;
+    }
+    return 0;
+}
+
 /* A line-1 copy of register a's bits: a mov, or a cvt between integer
  * types of one width (i32 <-> u32, i64 <-> u64). */
 static bool bit_copy(const cvm_vm_dinsn *in)
@@ -762,9 +853,18 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
             fast[pc].h = CVM_OP_NOP; /* forwarded: nothing reads it */
     const fuser fu = {.kp = kp, .code = kp->code, .n = kp->ninsns, .reads = reads,
                       .writes = writes, .def = def};
+    uint32_t absorbed = UINT32_MAX; /* the pc of a div fused into its rem */
     for (uint32_t pc = 0; pc < kp->ninsns;) {
         cvm_vm_dinsn f;
-        uint32_t next = fuse_index(&fu, pc, &f);
+        if (pc == absorbed) {
+            pc++;
+            continue;
+        }
+        uint32_t next = fuse_divrem(&fu, pc, &f, &absorbed);
+        if (next)
+            fast[absorbed].h = CVM_OP_NOP;
+        if (!next)
+            next = fuse_index(&fu, pc, &f);
         if (!next)
             next = fuse_cmpbr(&fu, pc, &f);
         if (!next)

@@ -66,7 +66,12 @@
  * k the negation, end the if's pc, n a CVM_VM_CB_* form, target the pc
  * after the `end` of the break and continue forms. */
 #define CVM_VM_H_CMPBR (CVM_OP_LIMIT + 3)
-#define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 4)
+/* d = a % b and c = a / b of integers, at the pc of a `rem d, a, b` that a
+ * `div c, a, b'` follows within four instructions (b' = b, or a cvt of the
+ * same source as b's), or of such a div that such a rem follows (k = 1);
+ * the second one's pc holds a nop; target is pc + 1. */
+#define CVM_VM_H_DIVREM (CVM_OP_LIMIT + 4)
+#define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 5)
 
 enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_SHIFT = 4 };
 enum { CVM_VM_CB_IF = 0, CVM_VM_CB_BREAK = 1, CVM_VM_CB_CONTINUE = 2 };

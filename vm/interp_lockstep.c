@@ -275,6 +275,49 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
     }
 }
 
+/* SMALL_DIVIDE for both results of a fused rem and div (decode.c
+ * fuse_divrem): q to slot c, the remainder to d, one division. */
+#define SMALL_DIVREM(T, QEXACT, REXACT)                                                    \
+    PLANES(T *d = SLOT(T, in->d); T *q = SLOT(T, in->c); const T *a = SLOT(T, in->a);      \
+           const T *b = SLOT(T, in->b);                                                    \
+           uint64_t big_ = UINT64_C(1) << 31;                                              \
+           if (act == FULL) {                                                              \
+               big_ = 0;                                                                   \
+               IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                \
+                   big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                          \
+           }                                                                               \
+           if (big_ >> 31) {                                                               \
+               LANES(const T x = a[l]; const T y = b[l]; q[l] = (T)(QEXACT);               \
+                     d[l] = (T)(REXACT););                                                 \
+           } else {                                                                        \
+               LANES(const int32_t x_ = (int32_t)a[l], y_ = (int32_t)b[l];                 \
+                     const int32_t q_ = (int32_t)((double)x_ / (double)y_);                \
+                     q[l] = (T)q_; d[l] = (T)(x_ - q_ * y_););                             \
+           })
+
+/* A fused rem and div (CVM_VM_H_DIVREM); false for a zero divisor in
+ * checked mode (the plane interpreter faults as the first of them would). */
+static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
+{
+    LOCALS(s);
+    bool zero = false;
+    if (s->x->L->checked) {
+        if (in->esz == 4)
+            ZERO_DIVISOR(uint32_t);
+        else
+            ZERO_DIVISOR(uint64_t);
+    }
+    if (zero)
+        return false;
+    switch (in->elem) {
+    case CVM_T_I32: SMALL_DIVREM(int32_t, cvm_n_sdiv(x, y, 32), cvm_n_srem(x, y, 32)); break;
+    case CVM_T_U32: SMALL_DIVREM(uint32_t, cvm_n_udiv(x, y, 32), cvm_n_urem(x, y, 32)); break;
+    case CVM_T_I64: SMALL_DIVREM(int64_t, cvm_n_sdiv(x, y, 64), cvm_n_srem(x, y, 64)); break;
+    default: SMALL_DIVREM(uint64_t, cvm_n_udiv(x, y, 64), cvm_n_urem(x, y, 64)); break;
+    }
+    return true;
+}
+
 /* f32 unary math (numerics.h and mathlib.h, as the plane interpreter). */
 static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
 {
@@ -954,6 +997,11 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
             continue;
         case CVM_VM_H_ARITH64:
             fused(&s, in);
+            pc = in->target;
+            continue;
+        case CVM_VM_H_DIVREM:
+            if (!divrem(&s, in))
+                break; /* a zero divisor: the plane interpreter faults */
             pc = in->target;
             continue;
         case CVM_OP_SREG:

@@ -334,6 +334,7 @@ int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
         [CVM_VM_H_INDEX] = &&LH_INDEX,
         [CVM_VM_H_ARITH64] = &&LH_ARITH64,
         [CVM_VM_H_CMPBR] = &&LH_CMPBR,
+        [CVM_VM_H_DIVREM] = &&LH_DIVREM,
     };
 #define CASE(op) L_##op:
 #define CASE_H(name) LH_##name:
@@ -1072,6 +1073,28 @@ dispatch:
             break;
         }
 #undef SX
+        JUMP(in->target);
+    }
+    CASE_H(DIVREM) { /* the first op's checks and fault; both results at once */
+        PRO;
+        const size_t o_ = 0;
+        uint8_t *const Q = REG(in->c);
+        if (checked) {
+            int lane = zero_divisor(ex, p, in, B);
+            if (lane >= 0)
+                FAULT_AT((unsigned)lane, in->k ? "integer division by zero"
+                                                : "integer remainder by zero");
+        }
+#define QR(T, QE, RE)                                                                      \
+    LANES(const T x = CAT(T, A)[l]; const T y = CAT(T, B)[l]; AT(T, Q)[l] = (T)(QE);       \
+          AT(T, D)[l] = (T)(RE);)
+        switch (in->elem) {
+        case CVM_T_I32: QR(int32_t, cvm_n_sdiv(x, y, 32), cvm_n_srem(x, y, 32)); break;
+        case CVM_T_U32: QR(uint32_t, cvm_n_udiv(x, y, 32), cvm_n_urem(x, y, 32)); break;
+        case CVM_T_I64: QR(int64_t, cvm_n_sdiv(x, y, 64), cvm_n_srem(x, y, 64)); break;
+        default: QR(uint64_t, cvm_n_udiv(x, y, 64), cvm_n_urem(x, y, 64)); break;
+        }
+#undef QR
         JUMP(in->target);
     }
     CASE_H(CMPBR) {
