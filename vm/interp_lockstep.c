@@ -210,14 +210,17 @@ static inline void fminmax_full(uint32_t *d, const float *a, const float *b, boo
  * partial plane's inactive lanes may hold values never written, which
  * must not decide anything, Valgrind rightly says).
  */
+/* big_: bit 31 clear when the plane is full and its a and b are small. */
+#define SMALL_OPERANDS(big_)                                                               \
+    uint64_t big_ = UINT64_C(1) << 31;                                                     \
+    if (act == FULL) {                                                                     \
+        big_ = 0;                                                                          \
+        IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                       \
+            big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                                 \
+    }
 #define SMALL_DIVIDE(T, EXACT)                                                             \
     PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a); const T *b = SLOT(T, in->b); \
-           uint64_t big_ = UINT64_C(1) << 31;                                              \
-           if (act == FULL) {                                                              \
-               big_ = 0;                                                                   \
-               IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                \
-                   big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                          \
-           }                                                                               \
+           SMALL_OPERANDS(big_)                                                            \
            if (big_ >> 31) {                                                               \
                LANES(const T x = a[l]; const T y = b[l]; d[l] = (T)(EXACT););              \
            } else if (div) {                                                               \
@@ -280,12 +283,7 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 #define SMALL_DIVREM(T, QEXACT, REXACT)                                                    \
     PLANES(T *d = SLOT(T, in->d); T *q = SLOT(T, in->c); const T *a = SLOT(T, in->a);      \
            const T *b = SLOT(T, in->b);                                                    \
-           uint64_t big_ = UINT64_C(1) << 31;                                              \
-           if (act == FULL) {                                                              \
-               big_ = 0;                                                                   \
-               IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                \
-                   big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                          \
-           }                                                                               \
+           SMALL_OPERANDS(big_)                                                            \
            if (big_ >> 31) {                                                               \
                LANES(const T x = a[l]; const T y = b[l]; q[l] = (T)(QEXACT);               \
                      d[l] = (T)(REXACT););                                                 \
