@@ -177,10 +177,10 @@ static inline void fminmax_full(uint32_t *d, const float *a, const float *b, boo
            const uint32_t *b = SLOT(uint32_t, in->b);                                      \
            LANES(const T x = a[l]; const uint64_t y = b[l]; d[l] = (T)(EXPR);))
 
-/* Whether an active lane of some plane divides by zero (checked mode
- * faults there: the plane interpreter runs the instruction): a full plane
- * tests all its lanes at once; a partial one its active lanes alone (the
- * others may hold values never written). */
+/* Whether, in checked mode, an active lane of some plane divides integer
+ * `in` by zero (then the plane interpreter runs the instruction and
+ * faults): a full plane tests all its lanes at once; a partial one its
+ * active lanes alone (the others may hold values never written). */
 #define ZERO_DIVISOR(T)                                                                    \
     do {                                                                                   \
         for (unsigned g_ = 0; g_ < G && !zero; g_++) {                                     \
@@ -197,6 +197,19 @@ static inline void fminmax_full(uint32_t *d, const float *a, const float *b, boo
             zero = any_ != 0;                                                              \
         }                                                                                  \
     } while (0)
+static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
+{
+    LOCALS(s);
+    bool zero = false;
+    if (!s->x->L->checked || !cvm_bc_elem_is_int(in->elem))
+        return false;
+    if (in->esz == 4)
+        ZERO_DIVISOR(uint32_t);
+    else
+        ZERO_DIVISOR(uint64_t);
+    return zero;
+}
+#undef ZERO_DIVISOR
 
 /*
  * Integer division or remainder (EXACT, numerics.h's results) of every
@@ -237,20 +250,12 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
     const bool div = in->h == CVM_OP_DIV;
-    bool zero = false;
     switch (in->elem) {
-    case CVM_T_I32: case CVM_T_U32:
-        if (s->x->L->checked)
-            ZERO_DIVISOR(uint32_t);
-        break;
-    case CVM_T_I64: case CVM_T_U64:
-        if (s->x->L->checked)
-            ZERO_DIVISOR(uint64_t);
-        break;
+    case CVM_T_I32: case CVM_T_U32: case CVM_T_I64: case CVM_T_U64:
     case CVM_T_F32: case CVM_T_F64: break;
     default: return false;
     }
-    if (zero)
+    if (zero_divisor(s, in))
         return false;
     switch (in->elem) {
     case CVM_T_I32:
@@ -298,14 +303,7 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
-    bool zero = false;
-    if (s->x->L->checked) {
-        if (in->esz == 4)
-            ZERO_DIVISOR(uint32_t);
-        else
-            ZERO_DIVISOR(uint64_t);
-    }
-    if (zero)
+    if (zero_divisor(s, in))
         return false;
     switch (in->elem) {
     case CVM_T_I32: SMALL_DIVREM(int32_t, cvm_n_sdiv(x, y, 32), cvm_n_srem(x, y, 32)); break;
