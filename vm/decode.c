@@ -458,26 +458,47 @@ static bool zeroed(const cvm_vm_kprog *kp, uint32_t s)
     return kp->zero_all;
 }
 
+/* The register operands of `in` by its op's format: whether it writes
+ * in->d, how many of a, b, c it reads (in that order), and whether an
+ * operand list (in->ptr, cvm_vm_arg) follows them. */
+typedef struct reg_uses {
+    bool dest, list;
+    unsigned nsrc;
+} reg_uses;
+
+static reg_uses uses_of(const cvm_vm_dinsn *in)
+{
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+    reg_uses u = {false, false, 0};
+    for (const char *f = oi ? oi->format : ""; *f; f++) {
+        if (*f == 'r' && f[1] == '*') {
+            u.list = true;
+            break;
+        }
+        if (*f == 'd')
+            u.dest = true;
+        else if (*f == 'r' && u.nsrc < 3)
+            u.nsrc++;
+    }
+    return u;
+}
+
 /* Reads and writes of every register (by first slot) over the kernel, and
  * the pc of its last write. */
 static void count_uses(const cvm_vm_kprog *kp, uint32_t *reads, uint32_t *writes, uint32_t *def)
 {
     for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
         const cvm_vm_dinsn *in = &kp->code[pc];
-        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        const reg_uses u = uses_of(in);
         const uint32_t src[3] = {in->a, in->b, in->c};
-        unsigned nr = 0;
-        for (const char *f = oi ? oi->format : ""; *f; f++) {
-            if (*f == 'r' && f[1] == '*') {
-                const cvm_vm_arg *args = in->ptr;
-                for (uint32_t i = 0; i < in->n; i++)
-                    reads[args[i].slot]++;
-                break;
-            }
-            if (*f == 'd')
-                writes[in->d]++, def[in->d] = pc;
-            else if (*f == 'r' && nr < 3)
-                reads[src[nr++]]++;
+        if (u.dest)
+            writes[in->d]++, def[in->d] = pc;
+        for (unsigned i = 0; i < u.nsrc; i++)
+            reads[src[i]]++;
+        if (u.list) {
+            const cvm_vm_arg *args = in->ptr;
+            for (uint32_t i = 0; i < in->n; i++)
+                reads[args[i].slot]++;
         }
     }
 }
@@ -667,20 +688,20 @@ static bool quiet(const cvm_vm_dinsn *in)
 /* Register slot s is read or written by quiet instruction in. */
 static bool touches(const cvm_vm_dinsn *in, uint32_t s)
 {
-    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+    const reg_uses u = uses_of(in);
     const uint32_t src[3] = {in->a, in->b, in->c};
-    unsigned nr = 0;
-    for (const char *f = oi ? oi->format : ""; *f; f++)
-        if ((*f == 'd' && in->d == s) || (*f == 'r' && nr < 3 && src[nr++] == s))
+    if (u.dest && in->d == s)
+        return true;
+    for (unsigned i = 0; i < u.nsrc; i++)
+        if (src[i] == s)
             return true;
     return false;
 }
 
-/* Register slot s is written by quiet instruction in. */
+/* Register slot s is written by instruction in. */
 static bool writes_slot(const cvm_vm_dinsn *in, uint32_t s)
 {
-    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-    return oi && strchr(oi->format, 'd') && in->d == s;
+    return uses_of(in).dest && in->d == s;
 }
 
 /* Slots y (read at pc i) and y2 (read at pc j > i) hold the same value:
@@ -812,10 +833,11 @@ static uint32_t forward_copies(cvm_vm_kprog *kp, uint32_t *reads, const uint32_t
             !oi || (oi->flags & CVM_OPF_PLANE) || cv->a == cv->d)
             continue;
         uint32_t *src[3] = {&rd->a, &rd->b, &rd->c};
-        unsigned nr = 0, hit = 0;
-        for (const char *f = oi->format; *f && !(f[0] == 'r' && f[1] == '*'); f++)
-            if (*f == 'r' && nr < 3 && *src[nr++] == cv->d)
-                *src[nr - 1] = cv->a, hit++;
+        const unsigned nsrc = uses_of(rd).nsrc;
+        unsigned hit = 0;
+        for (unsigned i = 0; i < nsrc; i++)
+            if (*src[i] == cv->d)
+                *src[i] = cv->a, hit++;
         if (hit) {
             reads[cv->d] -= hit;
             reads[cv->a] += hit;
