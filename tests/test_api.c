@@ -6,6 +6,7 @@
  * failing-allocator sweep that also checks every byte is given back.
  */
 #include "../vm/cubevm.h"
+#include "count_alloc.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -318,35 +319,6 @@ static void test_fault_skip(void)
 }
 
 /* ---- memory ---- */
-
-typedef struct counting {
-    long long live;   /* bytes held */
-    long calls, fail_at; /* fail the fail_at-th allocation (-1 = never) */
-} counting;
-
-static void *count_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
-{
-    counting *c = user;
-    if (new_size == 0) {
-        if (ptr) {
-            c->live -= (long long)old_size;
-            free(ptr);
-        }
-        return NULL;
-    }
-    if (c->calls++ == c->fail_at)
-        return NULL;
-    void *p = aligned_alloc(64, (new_size + 63) & ~(size_t)63);
-    if (!p)
-        return NULL;
-    if (ptr) {
-        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
-        free(ptr);
-        c->live -= (long long)old_size;
-    }
-    c->live += (long long)new_size;
-    return p;
-}
 
 static void test_memory_limit(void)
 {
