@@ -685,8 +685,6 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
         else
             return false; /* local memory: per unit, the per-lane path */
     }
-    /* a full default-width plane of 4- or 8-byte elements: tile-shaped
-     * (consecutive included), or each lane on its own */
     /* consecutive elements (the last lane's address says whether to look):
      * lane 1's address is lane 0's + esz, so the OR of lanes 0 and 1 tells
      * the alignment of all */
@@ -697,6 +695,8 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
                 : (uint32_t)(((const uint32_t *)(const void *)ptr)[nl - 1] -
                              ((const uint32_t *)(const void *)ptr)[0])) == span_all &&
         consecutive_lanes(ptr, global, nl, esz);
+    /* else a full default-width plane of 4- or 8-byte elements: tile-shaped,
+     * or each lane on its own */
     tile_shape t = {0};
     const bool tiled = !consecutive && full && ne == 1 && nl == PLANE_W && (esz == 4 || esz == 8);
     if (tiled && global) {
