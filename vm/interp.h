@@ -265,6 +265,7 @@ enum { CVM_VM_R_YIELD, CVM_VM_R_WAIT, CVM_VM_R_DONE, CVM_VM_R_FAULT, CVM_VM_R_ST
 #define cvm_vm_mem CVM_ISA_CAT(cvm_vm_mem, CVM_ISA_SUFFIX)
 #define cvm_vm_atomic CVM_ISA_CAT(cvm_vm_atomic, CVM_ISA_SUFFIX)
 #define cvm_vm_mem_cube CVM_ISA_CAT(cvm_vm_mem_cube, CVM_ISA_SUFFIX)
+#define cvm_vm_mem_planes CVM_ISA_CAT(cvm_vm_mem_planes, CVM_ISA_SUFFIX)
 #define cvm_vm_mem_cube_range CVM_ISA_CAT(cvm_vm_mem_cube_range, CVM_ISA_SUFFIX)
 #define cvm_vm_string_at CVM_ISA_CAT(cvm_vm_string_at, CVM_ISA_SUFFIX)
 #define cvm_vm_plane_op CVM_ISA_CAT(cvm_vm_plane_op, CVM_ISA_SUFFIX)
@@ -302,6 +303,11 @@ void cvm_vm_unit_pos(const cvm_vm_exec *x, uint32_t unit, uint32_t out[3]);
 /* interp_mem.c: loads, stores, atomics. Return 0 or a CVM_VM_R_* to stop. */
 int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 int cvm_vm_atomic(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+/* A plain ld/st for each plane of the cube with active lanes, in plane
+ * order, as cvm_vm_mem would (the instruction's facts taken once): returns
+ * the number of planes, or the first plane whose access did not complete
+ * (*r: cvm_vm_mem's result for it; the planes after it have not run). */
+unsigned cvm_vm_mem_planes(cvm_vm_exec *x, const cvm_vm_dinsn *in, int *r);
 /* A plain ld/st of every plane of the cube at once when all are full and
  * their addresses consecutive across the cube; false (nothing done) else. */
 bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in);

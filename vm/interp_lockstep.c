@@ -664,17 +664,13 @@ static bool faulted(cvm_vm_plane *q, int r)
  * past the instruction, the rest have not). */
 static bool memory(const lockstep *s, const cvm_vm_dinsn *in, uint32_t pc)
 {
-    for (unsigned g = 0; g < s->G; g++) {
-        cvm_vm_plane *q = &s->P[g];
-        if (!q->active)
-            continue;
-        if (faulted(q, cvm_vm_mem(s->x, q, in))) {
-            for (unsigned h = 0; h < g; h++)
-                s->P[h].pc = pc + 1;
-            return false;
-        }
-    }
-    return true;
+    int r = 0;
+    const unsigned g = cvm_vm_mem_planes(s->x, in, &r);
+    if (g == s->G || !faulted(&s->P[g], r))
+        return true;
+    for (unsigned h = 0; h < g; h++)
+        s->P[h].pc = pc + 1;
+    return false;
 }
 
 /* The running planes are all at one pc (then *pc is it); finished planes

@@ -372,11 +372,16 @@ bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
     for (unsigned g = 0; g < G; g++) {
         const cvm_vm_plane *q = &x->planes[g];
         const uint8_t *ptr = cvm_vm_reg(x, q, in->a);
-        if (q->active != q->live || q->nlanes != PLANE_W ||
-            !consecutive_lanes(ptr, global, PLANE_W, esz))
-            return false;
         const uint64_t first = global ? ((const uint64_t *)(const void *)ptr)[0]
                                       : ((const uint32_t *)(const void *)ptr)[0];
+        const uint64_t last = global ? ((const uint64_t *)(const void *)ptr)[PLANE_W - 1]
+                                     : ((const uint32_t *)(const void *)ptr)[PLANE_W - 1];
+        /* the last lane's address first: most planes that are not
+         * consecutive fail it, and it costs two loads */
+        if (q->active != q->live || q->nlanes != PLANE_W ||
+            last - first != (uint64_t)esz * (PLANE_W - 1) ||
+            !consecutive_lanes(ptr, global, PLANE_W, esz))
+            return false;
         if (g && first != hi + esz)
             return false;
         if (!g)
@@ -663,28 +668,114 @@ SPAN_FN(span32, uint32_t)
  * false without touching anything when that does not hold; the per-lane
  * path then runs and reports the fault exactly.
  */
-static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, bool load)
+/* What fast_access needs of an ld or st that is the same for every plane:
+ * taken once per instruction when lockstep runs it over a cube's planes. */
+typedef struct access {
+    unsigned esz, ne;
+    size_t size, align;
+    bool load, global, checked;
+    uint8_t *base;  /* shared or constant memory (with limit); NULL for global */
+    uint32_t limit;
+    uint32_t ptr, val; /* the address and value registers' slots */
+} access;
+
+/* The facts of plain ld or st `in`; false when the fast path never takes
+ * it (no element size, local memory: per unit). */
+static bool access_of(const cvm_vm_exec *x, const cvm_vm_dinsn *in, access *A)
 {
     const cvm_vm_launch *L = x->L;
-    const unsigned esz = in->esz, ne = in->line, nl = p->nlanes;
-    const size_t size = (size_t)esz * ne, align = access_align(in, size);
-    const uint64_t act = p->active;
-    const bool full = act == p->live, global = in->ea == CVM_T_PTR_GLOBAL;
-    const uint8_t *ptr = cvm_vm_reg(x, p, in->a);
-    uint8_t *val = cvm_vm_reg(x, p, load ? in->d : in->b);
-    uint64_t lo, hi, bits, diff, mask = UINT64_MAX;
-    uint8_t *base = NULL;
-    uint32_t limit = 0;
-    if (!act || esz == 0)
+    A->load = in->h == CVM_OP_LD;
+    A->esz = in->esz, A->ne = in->line;
+    A->size = (size_t)A->esz * A->ne, A->align = access_align(in, A->size);
+    A->global = in->ea == CVM_T_PTR_GLOBAL, A->checked = L->checked;
+    A->base = NULL, A->limit = 0;
+    A->ptr = in->a, A->val = A->load ? in->d : in->b;
+    if (A->esz == 0)
         return false;
-    if (!global) {
-        if (in->ea == CVM_T_PTR_SHARED)
-            limit = x->shared_size, base = x->shared;
-        else if (in->ea == CVM_T_PTR_CONST && load)
-            limit = L->const_size, base = (uint8_t *)(uintptr_t)L->const_data;
-        else
-            return false; /* local memory: per unit, the per-lane path */
+    if (in->ea == CVM_T_PTR_SHARED)
+        A->limit = x->shared_size, A->base = x->shared;
+    else if (in->ea == CVM_T_PTR_CONST && A->load)
+        A->limit = L->const_size, A->base = (uint8_t *)(uintptr_t)L->const_data;
+    else if (!A->global)
+        return false; /* local memory: per unit, the per-lane path */
+    return true;
+}
+
+/* Runs of R lanes of a 4-byte element at base + a[g] (tile_access32). */
+#define RUNS32(R)                                                                          \
+    do {                                                                                   \
+        for (unsigned g = 0; g < PLANE_W; g += (R)) {                                      \
+            uint8_t *const m_ = base + a[g];                                               \
+            if (d && A->load)                                                              \
+                copy32s((uint8_t *)(void *)(v + g), m_, (R) * 4);                          \
+            else if (d)                                                                    \
+                copy32s(m_, (const uint8_t *)(const void *)(v + g), (R) * 4);              \
+            else if (A->load) {                                                            \
+                uint32_t x_;                                                               \
+                memcpy(&x_, m_, 4);                                                        \
+                for (unsigned j_ = 0; j_ < (R); j_++)                                      \
+                    v[g + j_] = x_;                                                        \
+            } else {                                                                       \
+                memcpy(m_, &v[g + (R) - 1], 4);                                            \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+/*
+ * fast_access's commonest per-plane shape under lockstep, on its own: a
+ * full default-width plane's 4-byte element in shared or constant memory
+ * (32-bit offsets) whose lanes are runs of 32, 16 or 8 lanes, each one
+ * element or consecutive ones (tile_shape; a run of 32 consecutive is a
+ * consecutive plane). The same checks and lane-order copies as
+ * fast_access's, without its general address facts: the range is the
+ * runs' ends. False (nothing done) for any other shape, or when a check
+ * fails; fast_access then decides.
+ */
+static inline bool tile_access32(const cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
+{
+    const uint32_t *a = (const uint32_t *)(const void *)cvm_vm_reg(x, p, A->ptr);
+    uint32_t *v = (uint32_t *)(void *)cvm_vm_reg(x, p, A->val);
+    uint8_t *const base = A->base;
+    const uint32_t d = a[1] - a[0];
+    if (d != 0 && d != 4)
+        return false;
+    const unsigned R = a[16] == a[15] + d ? 32u : a[8] == a[7] + d ? 16u : 8u;
+    if (!tile_runs32(a, R, d))
+        return false;
+    const uint32_t span = d * (R - 1);
+    uint32_t hi = 0, bits = d;
+    bool wrap = false;
+    for (unsigned g = 0; g < PLANE_W; g += R) {
+        const uint32_t s = a[g], e = s + span;
+        hi = e > hi ? e : hi;
+        bits |= s;
+        wrap |= e < s;
     }
+    if (wrap || hi > A->limit || A->limit - hi < 4 ||
+        (A->checked && A->align > 1 && bits % A->align))
+        return false;
+    switch (R) {
+    case 32: RUNS32(32); break;
+    case 16: RUNS32(16); break;
+    default: RUNS32(8); break;
+    }
+    return true;
+}
+#undef RUNS32
+
+static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
+{
+    const unsigned esz = A->esz, ne = A->ne, nl = p->nlanes;
+    const size_t size = A->size, align = A->align;
+    const uint64_t act = p->active;
+    const bool full = act == p->live, global = A->global, load = A->load;
+    const uint8_t *ptr = cvm_vm_reg(x, p, A->ptr);
+    uint8_t *val = cvm_vm_reg(x, p, A->val);
+    uint64_t lo, hi, bits, diff, mask = UINT64_MAX;
+    uint8_t *const base = A->base;
+    const uint32_t limit = A->limit;
+    if (!act)
+        return false;
     /* consecutive elements (the last lane's address says whether to look):
      * lane 1's address is lane 0's + esz, so the OR of lanes 0 and 1 tells
      * the alignment of all */
@@ -739,11 +830,11 @@ static bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
         ADDR_FACTS(uint32_t);
     }
     if (global) {
-        if (L->checked && !global_range_ok(x, lo, hi, bits, diff, size, align, load))
+        if (A->checked && !global_range_ok(x, lo, hi, bits, diff, size, align, load))
             return false;
         mask = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
     } else if (!base || hi < lo || hi > limit || limit - hi < size ||
-               (L->checked && align > 1 && bits % align)) {
+               (A->checked && align > 1 && bits % align)) {
         return false; /* hi < lo: consecutive offsets that wrapped */
     }
 #define LANE_ADDR(l)                                                                       \
@@ -865,9 +956,29 @@ static int mem_lanes(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 
 int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
-    if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && fast_access(x, p, in, in->h == CVM_OP_LD))
+    access A;
+    if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && access_of(x, in, &A) && fast_access(x, p, &A))
         return 0;
     return mem_lanes(x, p, in);
+}
+
+unsigned cvm_vm_mem_planes(cvm_vm_exec *x, const cvm_vm_dinsn *in, int *r)
+{
+    access A;
+    const bool fast = access_of(x, in, &A);
+    const bool tiles = fast && A.base && A.esz == 4 && A.ne == 1 && x->W == PLANE_W;
+    for (unsigned g = 0; g < x->nplanes; g++) {
+        cvm_vm_plane *q = &x->planes[g];
+        if (!q->active)
+            continue;
+        if (tiles && q->active == q->live && q->nlanes == PLANE_W && tile_access32(x, q, &A))
+            continue;
+        if (fast && fast_access(x, q, &A))
+            continue;
+        if ((*r = mem_lanes(x, q, in)) != 0)
+            return g;
+    }
+    return x->nplanes;
 }
 
 /* ---- read-modify-write atomics ---- */
