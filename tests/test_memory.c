@@ -556,6 +556,114 @@ out:
     cvm_buffer_free(bv);
 }
 
+/* ---- tile-shaped shared stores and loads (interp_mem.c tile_access32,
+ * the lockstep's lean path): unit (tx, ty) of cube c, t = ty W + tx,
+ * v = 5t + c + 1, plane p of `per` rows:
+ *   sh[ty] = v                 (runs storing to one address: the last lane's
+ *                               value stays)
+ *   sh[512 + p W + tx] = v     (a plane's runs store over the same W
+ *                               elements: the last run's values stay)
+ *   then u[t] = sh[(ty K) + off / 4] read as bytes ty K 4 + off: a run of
+ *   one address each, past the shared memory for large K (a fault at the
+ *   lowest such unit), misaligned for off = 2 (a fault in checked mode);
+ *   rows[c H + t] = sh[t] for t < H, over[c n + t] = sh[512 + t] for
+ *   t < n / per ---- */
+static const char shtiles_src[] =
+    ".kernel shtiles\n"
+    ".param rows buffer u32 write\n.param over buffer u32 write\n.param u buffer u32 write\n"
+    ".param K scalar u32\n.param off scalar u32\n.shared 4096\n"
+    ".reg u32 %tx, %ty, %W, %H, %c, %t, %n, %k, %i, %v, %pp, %K, %off, %m\n"
+    ".reg i64 %o\n.reg bool %b\n.reg ptr.global %pb, %p\n.reg ptr.shared %sb, %sp\n"
+    "    sreg.u32 %tx, unit_pos.x\n    sreg.u32 %ty, unit_pos.y\n    sreg.u32 %W, cube_dim.x\n"
+    "    sreg.u32 %H, cube_dim.y\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %pp, plane_pos\n"
+    "    mul.u32 %t, %ty, %W\n    add.u32 %t, %t, %tx\n    mul.u32 %n, %W, %H\n"
+    "    param.u32 %K, K, 0\n    param.u32 %off, off, 0\n    const.ptr.shared %sb, 0x0\n"
+    "    const.u32 %k, 5\n    mul.u32 %v, %t, %k\n    add.u32 %v, %v, %c\n"
+    "    const.u32 %k, 1\n    add.u32 %v, %v, %k\n    const.u32 %m, 4\n"
+    "    mul.u32 %i, %ty, %m\n    cvt.i64 %o, %i\n    ptr.add.ptr.shared %sp, %sb, %o\n"
+    "    st.u32 [%sp], %v\n"
+    "    mul.u32 %i, %pp, %W\n    add.u32 %i, %i, %tx\n    const.u32 %k, 512\n"
+    "    add.u32 %i, %i, %k\n    mul.u32 %i, %i, %m\n    cvt.i64 %o, %i\n"
+    "    ptr.add.ptr.shared %sp, %sb, %o\n    st.u32 [%sp], %v\n"
+    "    sync_cube\n"
+    "    mul.u32 %i, %ty, %K\n    mul.u32 %i, %i, %m\n    add.u32 %i, %i, %off\n"
+    "    cvt.i64 %o, %i\n    ptr.add.ptr.shared %sp, %sb, %o\n    ld.u32 %v, [%sp]\n"
+    "    mul.u32 %i, %c, %n\n    add.u32 %i, %i, %t\n    mul.u32 %i, %i, %m\n    cvt.i64 %o, %i\n"
+    "    param.ptr.global %pb, u, 0\n    ptr.add.ptr.global %p, %pb, %o\n    st.u32 [%p], %v\n"
+    "    lt.u32 %b, %t, %H\n    if %b\n"
+    "        mul.u32 %i, %t, %m\n        cvt.i64 %o, %i\n        ptr.add.ptr.shared %sp, %sb, %o\n"
+    "        ld.u32 %v, [%sp]\n        mul.u32 %i, %c, %H\n        add.u32 %i, %i, %t\n"
+    "        mul.u32 %i, %i, %m\n        cvt.i64 %o, %i\n        param.ptr.global %pb, rows, 0\n"
+    "        ptr.add.ptr.global %p, %pb, %o\n        st.u32 [%p], %v\n    end\n"
+    "    const.u32 %k, 32\n    div.u32 %k, %n, %k\n    mul.u32 %k, %k, %W\n"
+    "    lt.u32 %b, %t, %k\n    if %b\n"
+    "        const.u32 %k, 512\n        add.u32 %i, %t, %k\n        mul.u32 %i, %i, %m\n"
+    "        cvt.i64 %o, %i\n        ptr.add.ptr.shared %sp, %sb, %o\n        ld.u32 %v, [%sp]\n"
+    "        mul.u32 %i, %c, %n\n        add.u32 %i, %i, %t\n        mul.u32 %i, %i, %m\n"
+    "        cvt.i64 %o, %i\n        param.ptr.global %pb, over, 0\n"
+    "        ptr.add.ptr.global %p, %pb, %o\n        st.u32 [%p], %v\n    end\n"
+    "    return\n.end\n";
+
+static void test_shared_tiles(uint32_t W, uint32_t H, uint32_t K, uint32_t off)
+{
+    const uint32_t n = W * H, per = 32 / W;
+    uint32_t rows[TILE_GRID * TILE_UNITS], over[TILE_GRID * TILE_UNITS], u[TILE_GRID * TILE_UNITS];
+    cvm_buffer *br = kern_buf("rows", sizeof rows, NULL), *bv = kern_buf("over", sizeof over, NULL);
+    cvm_buffer *bu = kern_buf("u", sizeof u, NULL);
+    cvm_arg args[] = {kern_arg_buf(br), kern_arg_buf(bv), kern_arg_buf(bu), kern_arg_u32(&K),
+                      kern_arg_u32(&off)};
+    cvm_launch_config cfg = kern_cfg(TILE_GRID, W);
+    cfg.block[1] = H;
+    cvm_diag d;
+    cvm_status st = kern_exec(shtiles_src, "shtiles", &cfg, args, 5, &d);
+    /* the lowest row whose run reads at or past byte 4096 */
+    const uint32_t fault_ty = (4096 - off + 4 * K - 1) / (4 * K);
+    if (off % 4 || fault_ty < H) {
+        const uint32_t ty = off % 4 ? 0 : fault_ty;
+        ok(st == CVM_FAULT && d.has_fault && d.fault.cube[0] == 0 && d.fault.unit[0] == 0 &&
+               d.fault.unit[1] == ty,
+           "shared tiles %ux%u, K %u, +%u: the lowest faulting unit is (0,%u) (%s)", W, H, K, off,
+           ty, d.message);
+        ok(strstr(d.message, off % 4 ? "misaligned" : "out-of-bounds") != NULL,
+           "shared tiles %ux%u, K %u, +%u: the message says why", W, H, K, off);
+        goto out;
+    }
+    ok(st == CVM_OK, "shared tiles %ux%u: runs (%s)", W, H, st ? d.message : "ok");
+    kern_read(br, rows, sizeof rows);
+    kern_read(bv, over, sizeof over);
+    kern_read(bu, u, sizeof u);
+    int bad = -1, bad2 = -1, bad3 = -1;
+    for (uint32_t c = 0; c < TILE_GRID; c++) {
+        for (uint32_t ty = 0; ty < H; ty++)
+            if (rows[c * H + ty] != 5 * (ty * W + W - 1) + c + 1 && bad < 0)
+                bad = (int)(c * H + ty);
+        for (uint32_t p = 0; p < n / 32; p++)
+            for (uint32_t tx = 0; tx < W; tx++)
+                if (over[c * n + p * W + tx] != 5 * ((p * per + per - 1) * W + tx) + c + 1 &&
+                    bad2 < 0)
+                    bad2 = (int)(c * n + p * W + tx);
+        for (uint32_t t = 0; t < n; t++) {
+            const uint32_t e = t / W * K; /* the element unit t read */
+            const uint32_t want = e < H   ? 5 * (e * W + W - 1) + c + 1
+                                  : e >= 512 && e - 512 < n / 32 * W
+                                      ? 5 * (((e - 512) / W * per + per - 1) * W + (e - 512) % W) + c + 1
+                                      : 0;
+            if (u[c * n + t] != want && bad3 < 0)
+                bad3 = (int)(c * n + t);
+        }
+    }
+    ok(bad < 0, "shared tiles %ux%u: a run storing to one address leaves its last lane's value", W, H);
+    ok(bad2 < 0, "shared tiles %ux%u: runs storing over each other leave the last run's values", W, H);
+    ok(bad3 < 0, "shared tiles %ux%u, K %u: runs of one address read what was stored%s", W, H, K,
+       bad3 < 0 ? "" : " (first mismatch below)");
+    if (bad3 >= 0)
+        diag("unit %d: got %u", bad3, u[bad3]);
+out:
+    cvm_buffer_free(br);
+    cvm_buffer_free(bv);
+    cvm_buffer_free(bu);
+}
+
 /* ---- partial planes (interp_mem.c span): units lo <= t < hi other than
  * `hole` of cubes of 64 run
  *   out[64c + t] = in[t + sh] ^ 3 in[200 + c]   (a run of consecutive
@@ -726,6 +834,13 @@ int main(void)
     test_tiles(8, 32, 1);
     test_tiles(32, 8, 1);
     test_tiles(16, 16, 20); /* rows 13.. read past the input */
+    test_shared_tiles(16, 16, 1, 0);
+    test_shared_tiles(8, 32, 1, 0);
+    test_shared_tiles(32, 8, 1, 0);
+    test_shared_tiles(16, 16, 33, 0); /* ty K 4 + 0 ... 4092: in bounds */
+    test_shared_tiles(16, 16, 128, 0); /* rows 8.. read past the shared memory */
+    test_shared_tiles(32, 8, 200, 0);  /* rows 6.. */
+    test_shared_tiles(16, 16, 1, 2);   /* misaligned from row 0 */
     test_edges(1, 64, 99, 0, UINT32_MAX);  /* lane 0 of plane 0 off: a run of 31 */
     test_edges(0, 31, 99, 5, UINT32_MAX);  /* lane 31 off, plane 1 empty */
     test_edges(5, 40, 20, 3, UINT32_MAX);  /* a hole at 20: not one run */
