@@ -701,25 +701,44 @@ static bool access_of(const cvm_vm_exec *x, const cvm_vm_dinsn *in, access *A)
     return true;
 }
 
-/* Runs of R lanes of a 4-byte element at base + a[g] (tile_access32). */
-#define RUNS32(R)                                                                          \
-    do {                                                                                   \
-        for (unsigned g = 0; g < PLANE_W; g += (R)) {                                      \
-            uint8_t *const m_ = base + a[g];                                               \
-            if (d && A->load)                                                              \
-                copy32s((uint8_t *)(void *)(v + g), m_, (R) * 4);                          \
-            else if (d)                                                                    \
-                copy32s(m_, (const uint8_t *)(const void *)(v + g), (R) * 4);              \
-            else if (A->load) {                                                            \
-                uint32_t x_;                                                               \
-                memcpy(&x_, m_, 4);                                                        \
-                for (unsigned j_ = 0; j_ < (R); j_++)                                      \
-                    v[g + j_] = x_;                                                        \
-            } else {                                                                       \
-                memcpy(m_, &v[g + (R) - 1], 4);                                            \
-            }                                                                              \
-        }                                                                                  \
-    } while (0)
+/* tile_access32 for runs of R lanes (a constant at each call, so the
+ * checks and copies unroll): a[] the lanes' offsets, v the value slot, d
+ * the step within a run (0 or 4). */
+static inline bool tile_runs_at(const uint32_t *a, uint32_t *v, const access *A, uint32_t d,
+                                const unsigned R)
+{
+    uint8_t *const base = A->base;
+    if (!tile_runs32(a, R, d))
+        return false;
+    const uint32_t span = d * (R - 1);
+    uint32_t hi = 0, bits = d;
+    bool wrap = false;
+    for (unsigned g = 0; g < PLANE_W; g += R) {
+        const uint32_t s = a[g], e = s + span;
+        hi = e > hi ? e : hi;
+        bits |= s;
+        wrap |= e < s;
+    }
+    if (wrap || hi > A->limit || A->limit - hi < 4 ||
+        (A->checked && A->align > 1 && bits % A->align))
+        return false;
+    for (unsigned g = 0; g < PLANE_W; g += R) { /* in lane order */
+        uint8_t *const m = base + a[g];
+        if (d && A->load) {
+            copy32s((uint8_t *)(void *)(v + g), m, R * 4);
+        } else if (d) {
+            copy32s(m, (const uint8_t *)(const void *)(v + g), R * 4);
+        } else if (A->load) {
+            uint32_t x;
+            memcpy(&x, m, 4);
+            for (unsigned j = 0; j < R; j++)
+                v[g + j] = x;
+        } else {
+            memcpy(m, &v[g + R - 1], 4); /* a run to one address: its last lane's */
+        }
+    }
+    return true;
+}
 
 /*
  * fast_access's commonest per-plane shape under lockstep, on its own: a
@@ -735,33 +754,15 @@ static inline bool tile_access32(const cvm_vm_exec *x, cvm_vm_plane *p, const ac
 {
     const uint32_t *a = (const uint32_t *)(const void *)cvm_vm_reg(x, p, A->ptr);
     uint32_t *v = (uint32_t *)(void *)cvm_vm_reg(x, p, A->val);
-    uint8_t *const base = A->base;
     const uint32_t d = a[1] - a[0];
     if (d != 0 && d != 4)
         return false;
-    const unsigned R = a[16] == a[15] + d ? 32u : a[8] == a[7] + d ? 16u : 8u;
-    if (!tile_runs32(a, R, d))
-        return false;
-    const uint32_t span = d * (R - 1);
-    uint32_t hi = 0, bits = d;
-    bool wrap = false;
-    for (unsigned g = 0; g < PLANE_W; g += R) {
-        const uint32_t s = a[g], e = s + span;
-        hi = e > hi ? e : hi;
-        bits |= s;
-        wrap |= e < s;
-    }
-    if (wrap || hi > A->limit || A->limit - hi < 4 ||
-        (A->checked && A->align > 1 && bits % A->align))
-        return false;
-    switch (R) {
-    case 32: RUNS32(32); break;
-    case 16: RUNS32(16); break;
-    default: RUNS32(8); break;
-    }
-    return true;
+    if (a[16] == a[15] + d)
+        return tile_runs_at(a, v, A, d, 32);
+    if (a[8] == a[7] + d)
+        return tile_runs_at(a, v, A, d, 16);
+    return tile_runs_at(a, v, A, d, 8);
 }
-#undef RUNS32
 
 static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
 {
