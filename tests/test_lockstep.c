@@ -160,6 +160,80 @@ static void check_wide(int64_t stride, int64_t shift, uint32_t in_n, int expect_
                  fault_unit, wide_want, &w);
 }
 
+/* Planes that read and write rows of their own: plane p of cube c reads
+ * row r(p) = p M mod 8 of its cube's 8 rows of 32 (each plane consecutive,
+ * the planes in any order: one range check for the cube, a block copy per
+ * plane), through the index (x, shifted by `shift` elements) and through
+ * an address the index chain does not end in (y), and writes
+ * x ^ 3y to row w(p) (r(p), or with `dup` set the even row p & ~1, which
+ * planes 2k and 2k+1 both write: the later plane's values stay), through
+ * the index when `via` is set, else through the plain address. */
+static const char rows_src[] =
+    ".kernel rows\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n.param shift scalar u32\n"
+    ".param M scalar u32\n.param dup scalar u32\n.param via scalar u32\n"
+    ".reg u32 %t, %c, %l, %pp, %k, %r, %w, %i, %x, %y, %sh, %M, %dup, %via\n.reg bool %b\n"
+    ".reg i64 %a1, %a2, %a3, %a4, %s, %u1, %u2, %u3, %u4, %z\n"
+    ".reg ptr.global %pi, %po, %p1, %p2, %p3, %p4, %q1, %q4\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %pp, plane_pos\n"
+    "    param.u32 %sh, shift, 0\n    param.u32 %M, M, 0\n    param.u32 %dup, dup, 0\n"
+    "    param.u32 %via, via, 0\n    param.ptr.global %pi, in, 0\n    param.ptr.global %po, out, 0\n"
+    "    const.u32 %k, 31\n    and.u32 %l, %t, %k\n    mul.u32 %r, %pp, %M\n    const.u32 %k, 7\n"
+    "    and.u32 %r, %r, %k\n    const.u32 %k, 8\n    mul.u32 %i, %c, %k\n    add.u32 %i, %i, %r\n"
+    "    const.u32 %k, 32\n    mul.u32 %i, %i, %k\n    add.u32 %i, %i, %l\n"
+    "    const.i64 %s, 4\n    const.i64 %z, 0\n"
+    /* y: the address goes through one more ptr.add, so no INDEX ends in the load */
+    "    cvt.i64 %a1, %i\n    mul.i64 %u1, %a1, %s\n    ptr.add.ptr.global %p1, %pi, %u1\n"
+    "    ptr.add.ptr.global %q1, %p1, %z\n    ld.u32 %y, [%q1]\n"
+    /* x: the INDEX and its load together */
+    "    add.u32 %i, %i, %sh\n    cvt.i64 %a2, %i\n    mul.i64 %u2, %a2, %s\n"
+    "    ptr.add.ptr.global %p2, %pi, %u2\n    ld.u32 %x, [%p2]\n"
+    "    const.u32 %k, 3\n    mul.u32 %y, %y, %k\n    xor.u32 %x, %x, %y\n"
+    "    mov.u32 %w, %r\n    const.u32 %k, 0\n    ne.u32 %b, %dup, %k\n"
+    "    if %b\n        const.u32 %k, 6\n        and.u32 %w, %pp, %k\n    end\n"
+    "    const.u32 %k, 8\n    mul.u32 %i, %c, %k\n    add.u32 %i, %i, %w\n"
+    "    const.u32 %k, 32\n    mul.u32 %i, %i, %k\n    add.u32 %i, %i, %l\n"
+    "    const.u32 %k, 0\n    ne.u32 %b, %via, %k\n"
+    "    if %b\n"
+    "        cvt.i64 %a3, %i\n        mul.i64 %u3, %a3, %s\n        ptr.add.ptr.global %p3, %po, %u3\n"
+    "        st.u32 [%p3], %x\n"
+    "    else\n"
+    "        cvt.i64 %a4, %i\n        mul.i64 %u4, %a4, %s\n        ptr.add.ptr.global %p4, %po, %u4\n"
+    "        ptr.add.ptr.global %q4, %p4, %z\n        st.u32 [%q4], %x\n"
+    "    end\n"
+    "    return\n.end\n";
+
+struct rows_ctx {
+    uint32_t shift, M, dup;
+};
+
+static uint32_t rows_want(uint32_t o, const void *ctx)
+{
+    const struct rows_ctx *w = ctx;
+    const uint32_t c = o / BLOCK, row = o % BLOCK / 32, l = o % 32;
+    uint32_t v = 0;
+    for (uint32_t p = 0; p < BLOCK / 32; p++) { /* the last plane writing the row */
+        const uint32_t r = p * w->M % 8, wr = w->dup ? p & 6 : r;
+        const uint32_t i = (c * 8 + r) * 32 + l;
+        if (wr == row)
+            v = in_val(i + w->shift) ^ 3 * in_val(i);
+    }
+    return v;
+}
+
+static void check_rows(uint32_t shift, uint32_t M, uint32_t dup, uint32_t via, uint32_t in_n,
+                       int expect_fault, uint32_t fault_unit)
+{
+    char what[96];
+    snprintf(what, sizeof what, "plane rows (shift %u, M %u, dup %u, via %s)", shift, M, dup,
+             via ? "index" : "address");
+    const struct rows_ctx w = {shift, M, dup};
+    const cvm_arg extra[] = {kern_arg_u32(&shift), kern_arg_u32(&M), kern_arg_u32(&dup),
+                             kern_arg_u32(&via)};
+    check_in_out(rows_src, "rows", what, in_n, extra, 4, expect_fault, GRID - 1, fault_unit,
+                 rows_want, &w);
+}
+
 /*
  * Planes that ride along without lanes: units at or past n return first
  * (the last cube's upper planes entirely; exited units count as arrived at
@@ -574,6 +648,15 @@ int main(void)
     check_wide(2, 1, 2 * N, 0, 0);
     check_wide(1, -1, N, 1, 0);            /* unit 0 reads before the buffer */
     check_wide(1, 3, N, 1, BLOCK - 3);     /* the last three units read past it */
+    check_rows(0, 1, 0, 1, N, 0, 0);       /* the planes in order */
+    check_rows(0, 3, 0, 1, N, 0, 0);       /* rows 0 3 6 1 4 7 2 5 */
+    check_rows(0, 3, 0, 0, N, 0, 0);
+    check_rows(5, 5, 0, 0, N + 5, 0, 0);
+    check_rows(0, 3, 1, 1, N, 0, 0);       /* planes 2k and 2k+1 store to one row */
+    check_rows(0, 3, 1, 0, N, 0, 0);
+    check_rows(0, 1, 1, 0, N, 0, 0);
+    /* row 7 of the last cube is plane 5's: its last lane reads past the input */
+    check_rows(1, 3, 0, 1, N, 1, 5 * 32 + 31);
     check_minmax();
     check_divs();
     check_gather();

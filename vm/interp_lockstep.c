@@ -589,59 +589,89 @@ static bool running(const cvm_vm_plane *q)
     return q->state == CVM_VM_RUNNABLE;
 }
 
+/* indexed()'s test of plane g's index lanes (type T, extended as EXT;
+ * `limit` the largest first index that does not wrap within the plane):
+ * they count up by one from the plane's first, whose extended value goes
+ * to off[g]; `adjacent` stays true while each plane's extended first index
+ * is the one before's plus the plane width. */
+#define INDEX_PLANE(T, EXT, limit)                                                         \
+    do {                                                                                   \
+        const T *b_ = (const T *)(const void *)(R0 + g * stride + ((size_t)in->b << rs));  \
+        const T first_ = b_[0];                                                            \
+        T bad_ = 0;                                                                        \
+        if (first_ > (limit))                                                              \
+            return false;                                                                  \
+        for (unsigned l = 0; l < FIXED_W; l++)                                             \
+            bad_ |= b_[l] ^ (T)(first_ + l);                                               \
+        bad |= (uint64_t)bad_;                                                             \
+        off[g] = (uint64_t)(EXT)first_;                                                    \
+        adjacent = adjacent && (!g || off[g] - off[g - 1] == FIXED_W);                     \
+    } while (0)
+
+/* The INDEX and access indexed() takes (a global pointer, a power-of-two
+ * scale equal to the element size, one element per lane). */
+static inline bool index_pair(const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
+{
+    const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
+    return in->elem == CVM_T_PTR_GLOBAL && (in->k & CVM_VM_IX_SHIFT) &&
+           (kind == CVM_VM_IX_SEXT32 || kind == CVM_VM_IX_ZEXT32 || kind == CVM_VM_IX_I64) &&
+           (mem->h == CVM_OP_LD || mem->h == CVM_OP_ST) && mem->line == 1 &&
+           mem->esz == 1u << in->n;
+}
+
 /*
  * An INDEX `p = base + ext(i) << n` whose only reader is the plain ld or st
- * `mem` right after it, done together without writing p: when every plane
+ * `mem` right after it (index_pair), done together without writing p: when every plane
  * is full, base is one address for the whole cube (known at decode for a
- * parameter, else tested lane by lane) and i counts up by one
- * from unit to unit (without overflow of a 32-bit i; a 64-bit i wraps as
- * the addresses do), the cube's elements are one range from
- * base + (ext(i0) << n), which cvm_vm_mem_cube_range checks once and
- * copies plane by plane. False (nothing done) otherwise.
+ * parameter, else tested lane by lane) and i counts up by one from lane to
+ * lane of each plane (without overflow of a 32-bit i; a 64-bit i wraps as
+ * the addresses do), plane g's elements are one range from
+ * base + (ext(i_g) << n), i_g its lane 0's index: cvm_vm_mem_cube_range
+ * checks the cube's lowest to highest address once and copies plane by
+ * plane. False (nothing done) otherwise.
  */
 static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
 {
     LOCALS(s);
     const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
-    const bool wide = kind == CVM_VM_IX_I64;
-    if (in->elem != CVM_T_PTR_GLOBAL || !(in->k & CVM_VM_IX_SHIFT) ||
-        (kind != CVM_VM_IX_SEXT32 && kind != CVM_VM_IX_ZEXT32 && !wide) ||
-        (mem->h != CVM_OP_LD && mem->h != CVM_OP_ST) || mem->line != 1 ||
-        mem->esz != 1u << in->n)
-        return false;
     const uint64_t base = *(const uint64_t *)(const void *)(R0 + ((size_t)in->a << rs));
-    const uint8_t *const B0 = R0 + ((size_t)in->b << rs);
-    const uint64_t i0 = wide ? *(const uint64_t *)(const void *)B0 : *(const uint32_t *)(const void *)B0;
-    const uint64_t last = (uint64_t)G * FIXED_W - 1;
-    if (kind == CVM_VM_IX_SEXT32 ? (int64_t)(int32_t)i0 + (int64_t)last > INT32_MAX
-                                 : !wide && i0 + last > UINT32_MAX)
-        return false;
+    const uint64_t span = (uint64_t)(FIXED_W - 1) << in->n;
+    uint64_t off[CVM_VM_LOCKSTEP_MAX_PLANES], bad = 0;
+    bool adjacent = true;
     for (unsigned g = 0; g < G; g++) {
         if (!running(&P[g]) || P[g].active != FULL)
             return false;
-        const uint64_t *a = (const uint64_t *)(const void *)(R0 + g * stride + ((size_t)in->a << rs));
-        const uint8_t *Bg = B0 + g * stride;
-        uint64_t bad = 0;
-        if (wide) {
-            const uint64_t *b = (const uint64_t *)(const void *)Bg, first = i0 + g * FIXED_W;
-            for (unsigned l = 0; l < FIXED_W; l++)
-                bad |= b[l] ^ (first + l);
-        } else {
-            const uint32_t *b = (const uint32_t *)(const void *)Bg;
-            const uint32_t first = (uint32_t)i0 + g * FIXED_W;
-            for (unsigned l = 0; l < FIXED_W; l++)
-                bad |= b[l] ^ (first + l);
-        }
-        if (!in->a_fixed) /* else one value in every lane of the launch */
+        if (kind == CVM_VM_IX_I64)
+            INDEX_PLANE(uint64_t, uint64_t, UINT64_MAX);
+        else if (kind == CVM_VM_IX_SEXT32)
+            INDEX_PLANE(int32_t, int64_t, INT32_MAX - (int32_t)(FIXED_W - 1));
+        else
+            INDEX_PLANE(uint32_t, uint64_t, UINT32_MAX - (FIXED_W - 1));
+        if (!in->a_fixed) { /* else one value in every lane of the launch */
+            const uint64_t *a = (const uint64_t *)(const void *)(R0 + g * stride + ((size_t)in->a << rs));
             for (unsigned l = 0; l < FIXED_W; l++)
                 bad |= a[l] ^ base;
-        if (bad)
+        }
+        if (bad) /* at the first plane that differs: failing is cheap */
             return false;
     }
-    const uint64_t off = kind == CVM_VM_IX_SEXT32 ? (uint64_t)(int64_t)(int32_t)i0 : i0;
-    const uint64_t lo = base + (off << in->n);
-    return cvm_vm_mem_cube_range(s->x, mem, lo, lo + last * mem->esz);
+    if (adjacent) { /* one range across the cube */
+        const uint64_t lo = base + (off[0] << in->n);
+        return cvm_vm_mem_cube_range(s->x, mem, NULL, lo, lo + (uint64_t)G * (span + mem->esz) - mem->esz, lo);
+    }
+    uint64_t at[CVM_VM_LOCKSTEP_MAX_PLANES], lo = UINT64_MAX, hi = 0, bits = 0;
+    for (unsigned g = 0; g < G; g++) {
+        const uint64_t first = base + (off[g] << in->n), last = first + span;
+        if (last < first)
+            return false; /* the plane's addresses wrap */
+        at[g] = first;
+        lo = first < lo ? first : lo;
+        hi = last > hi ? last : hi;
+        bits |= first;
+    }
+    return cvm_vm_mem_cube_range(s->x, mem, at, lo, hi, bits);
 }
+#undef INDEX_PLANE
 
 static void set_pc(const lockstep *s, uint32_t pc)
 {
@@ -980,7 +1010,8 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
             pc++;
             continue;
         case CVM_VM_H_INDEX:
-            if (in->end != UINT32_MAX && indexed(&s, in, &code[in->end])) {
+            if (in->end != UINT32_MAX && index_pair(in, &code[in->end]) &&
+                indexed(&s, in, &code[in->end])) {
                 pc = in->end + 1;
                 continue;
             }

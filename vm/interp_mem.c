@@ -357,17 +357,20 @@ static bool global_range_ok(cvm_vm_exec *x, uint64_t lo, uint64_t hi, uint64_t b
 
 /*
  * A plain ld or st (line 1) of every plane of a cube in lockstep
- * (interp_lockstep.c) when all of them are full and their addresses are
- * consecutive across the whole cube: one range check for the cube, then
- * one block copy per plane. False without touching anything otherwise;
- * the caller then runs the planes one by one.
+ * (interp_lockstep.c) when all of them are full and each plane's addresses
+ * are consecutive (the planes anywhere: a row of an image each, or one
+ * range across the cube): one range check for the cube, then one block
+ * copy per plane, in plane order. False without touching anything
+ * otherwise; the caller then runs the planes one by one.
  */
 bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
 {
     const unsigned esz = in->esz, G = x->nplanes;
     const bool global = in->ea == CVM_T_PTR_GLOBAL;
-    uint64_t lo = 0, hi = 0;
-    if (in->line != 1 || esz == 0 || x->W != PLANE_W)
+    const uint64_t span = (uint64_t)esz * (PLANE_W - 1);
+    uint64_t at[CVM_VM_LOCKSTEP_MAX_PLANES], lo = UINT64_MAX, hi = 0, bits = esz;
+    bool adjacent = true;
+    if (in->line != 1 || esz == 0 || x->W != PLANE_W || G > CVM_VM_LOCKSTEP_MAX_PLANES)
         return false;
     for (unsigned g = 0; g < G; g++) {
         const cvm_vm_plane *q = &x->planes[g];
@@ -377,21 +380,26 @@ bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
         const uint64_t last = global ? ((const uint64_t *)(const void *)ptr)[PLANE_W - 1]
                                      : ((const uint32_t *)(const void *)ptr)[PLANE_W - 1];
         /* the last lane's address first: most planes that are not
-         * consecutive fail it, and it costs two loads */
-        if (q->active != q->live || q->nlanes != PLANE_W ||
-            last - first != (uint64_t)esz * (PLANE_W - 1) ||
+         * consecutive fail it, and it costs two loads (a plane whose
+         * addresses wrap fails it too: last < first) */
+        if (q->active != q->live || q->nlanes != PLANE_W || last < first || last - first != span ||
             !consecutive_lanes(ptr, global, PLANE_W, esz))
             return false;
-        if (g && first != hi + esz)
-            return false;
-        if (!g)
-            lo = first;
-        hi = first + (uint64_t)esz * (PLANE_W - 1);
+        adjacent = adjacent && (!g || first == at[g - 1] + span + esz);
+        at[g] = first;
     }
-    return cvm_vm_mem_cube_range(x, in, lo, hi);
+    if (adjacent)
+        return cvm_vm_mem_cube_range(x, in, NULL, at[0], at[G - 1] + span, at[0]);
+    for (unsigned g = 0; g < G; g++) {
+        lo = at[g] < lo ? at[g] : lo;
+        hi = at[g] + span > hi ? at[g] + span : hi;
+        bits |= at[g];
+    }
+    return cvm_vm_mem_cube_range(x, in, at, lo, hi, bits);
 }
 
-bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, uint64_t lo, uint64_t hi)
+bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, const uint64_t *at, uint64_t lo,
+                           uint64_t hi, uint64_t bits)
 {
     const cvm_vm_launch *L = x->L;
     const unsigned esz = in->esz, G = x->nplanes;
@@ -401,11 +409,9 @@ bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, uint64_t lo, 
     if (hi < lo)
         return false; /* the range wrapped */
     if (global) {
-        if (L->checked && !global_range_ok(x, lo, hi, lo | esz, lo ^ hi, esz,
+        if (L->checked && !global_range_ok(x, lo, hi, bits | esz, lo ^ hi, esz,
                                            access_align(in, esz), load))
             return false;
-        lo = CVM_VM_PTR_ADDR(lo);
-        base = (uint8_t *)(uintptr_t)lo;
     } else {
         uint32_t limit;
         if (in->ea == CVM_T_PTR_SHARED)
@@ -415,18 +421,30 @@ bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, uint64_t lo, 
         else
             return false;
         const size_t align = access_align(in, esz);
-        if (hi < lo || hi > limit || limit - hi < esz ||
-            (L->checked && align > 1 && (lo | esz) % align))
+        if (hi > limit || limit - hi < esz || (L->checked && align > 1 && (bits | esz) % align))
             return false;
-        base += lo;
+    }
+    const uint32_t v = load ? in->d : in->b;
+#define AT(a) (global ? (uint8_t *)(uintptr_t)CVM_VM_PTR_ADDR(a) : base + (a))
+    if (!at) {
+        uint8_t *const m = AT(lo);
+        for (unsigned g = 0; g < G; g++) {
+            uint8_t *val = cvm_vm_reg(x, &x->planes[g], v);
+            if (load)
+                block_copy(val, m + g * bytes, bytes);
+            else
+                block_copy(m + g * bytes, val, bytes);
+        }
+        return true;
     }
     for (unsigned g = 0; g < G; g++) {
-        uint8_t *val = cvm_vm_reg(x, &x->planes[g], load ? in->d : in->b);
+        uint8_t *val = cvm_vm_reg(x, &x->planes[g], v);
         if (load)
-            block_copy(val, base + g * bytes, bytes);
+            block_copy(val, AT(at[g]), bytes);
         else
-            block_copy(base + g * bytes, val, bytes);
+            block_copy(AT(at[g]), val, bytes);
     }
+#undef AT
     return true;
 }
 
