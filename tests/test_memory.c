@@ -664,6 +664,100 @@ out:
     cvm_buffer_free(bu);
 }
 
+/* ---- one element for the whole cube (interp_mem.c cube_one): cubes of
+ * 256 units; units with t % 7 == skip and, when skip < 7, all of plane 2
+ * are inactive in the `if`. Unit t of cube c:
+ *   v = active ? in[idx + c] : 0xdead0000 + t     (a load of one address by
+ *                                                  every active lane; the
+ *                                                  inactive keep their value;
+ *                                                  lane `odd` of each plane
+ *                                                  reads in[idx + c + 1])
+ *   active: w[c] = t + 1000, sh[3] = t + 2000     (stores to one address: the
+ *                                                  last active lane stays)
+ *   out[256 c + t] = v ^ 5 sh[3] (read by all after sync_cube) ---- */
+static const char one_src[] =
+    ".kernel one\n"
+    ".param out buffer u32 write\n.param inp buffer u32 read\n.param w buffer u32 write\n"
+    ".param idx scalar u32\n.param skip scalar u32\n.param odd scalar u32\n.shared 64\n"
+    ".reg u32 %t, %c, %pp, %v, %k, %i, %sk, %s, %g\n.reg bool %b, %b2, %b3\n"
+    ".reg i64 %o, %four\n.reg ptr.global %pb, %p\n.reg ptr.shared %sp\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %pp, plane_pos\n"
+    "    param.u32 %sk, skip, 0\n    const.i64 %four, 4\n    const.ptr.shared %sp, 0xc\n"
+    "    const.u32 %k, 0xdead0000\n    add.u32 %v, %t, %k\n"
+    "    const.u32 %k, 7\n    rem.u32 %i, %t, %k\n    ne.u32 %b, %i, %sk\n"
+    "    const.u32 %k, 2\n    ne.u32 %b2, %pp, %k\n    const.u32 %k, 7\n    lt.u32 %b3, %sk, %k\n"
+    "    if %b3\n        and.bool %b, %b, %b2\n    end\n"
+    "    if %b\n"
+    "        param.u32 %i, idx, 0\n        add.u32 %i, %i, %c\n        const.u32 %k, 31\n"
+    "        and.u32 %g, %t, %k\n        param.u32 %k, odd, 0\n        eq.u32 %b3, %g, %k\n"
+    "        if %b3\n            const.u32 %k, 1\n            add.u32 %i, %i, %k\n        end\n"
+    "        cvt.i64 %o, %i\n"
+    "        mul.i64 %o, %o, %four\n        param.ptr.global %pb, inp, 0\n"
+    "        ptr.add.ptr.global %p, %pb, %o\n        ld.u32 %v, [%p]\n"
+    "        cvt.i64 %o, %c\n        mul.i64 %o, %o, %four\n        param.ptr.global %pb, w, 0\n"
+    "        ptr.add.ptr.global %p, %pb, %o\n        const.u32 %k, 1000\n        add.u32 %s, %t, %k\n"
+    "        st.u32 [%p], %s\n        const.u32 %k, 2000\n        add.u32 %s, %t, %k\n"
+    "        st.u32 [%sp], %s\n"
+    "    end\n"
+    "    sync_cube\n"
+    "    ld.u32 %s, [%sp]\n    const.u32 %k, 5\n    mul.u32 %s, %s, %k\n    xor.u32 %v, %v, %s\n"
+    "    const.u32 %k, 256\n    mul.u32 %g, %c, %k\n    add.u32 %g, %g, %t\n    cvt.i64 %o, %g\n"
+    "    mul.i64 %o, %o, %four\n    param.ptr.global %pb, out, 0\n    ptr.add.ptr.global %p, %pb, %o\n"
+    "    st.u32 [%p], %v\n"
+    "    return\n.end\n";
+
+static void test_one(uint32_t idx, uint32_t skip, uint32_t odd)
+{
+    enum { G = 2, B = 256, IN = 64 };
+    uint32_t in[IN], out[G * B], w[G];
+    for (uint32_t i = 0; i < IN; i++)
+        in[i] = tile_in(i + 11);
+    cvm_buffer *bi = kern_buf("in", sizeof in, in), *bo = kern_buf("out", sizeof out, NULL);
+    cvm_buffer *bw = kern_buf("w", sizeof w, NULL);
+    cvm_arg args[] = {kern_arg_buf(bo), kern_arg_buf(bi), kern_arg_buf(bw), kern_arg_u32(&idx),
+                      kern_arg_u32(&skip), kern_arg_u32(&odd)};
+    cvm_launch_config cfg = kern_cfg(G, B);
+    cvm_diag d;
+    cvm_status st = kern_exec(one_src, "one", &cfg, args, 6, &d);
+    uint32_t first = 0, lastt = 0; /* the lowest and highest active unit */
+    for (uint32_t t = B; t-- > 0;)
+        if (t % 7 != skip && (skip >= 7 || t / 32 != 2))
+            first = t;
+    for (uint32_t t = 0; t < B; t++)
+        if (t % 7 != skip && (skip >= 7 || t / 32 != 2))
+            lastt = t;
+    if (idx + G > IN) { /* cube 1 reads past the input when idx + 1 == IN */
+        const uint32_t cube = idx + 1 > IN ? 0 : 1;
+        ok(st == CVM_FAULT && d.has_fault && d.fault.cube[0] == cube && d.fault.unit[0] == first,
+           "one element, in[%u + c], skip %u: the lowest active unit of cube %u faults (%s)", idx,
+           skip, cube, d.message);
+        goto out;
+    }
+    ok(st == CVM_OK, "one element, skip %u: runs (%s)", skip, st ? d.message : "ok");
+    kern_read(bo, out, sizeof out);
+    kern_read(bw, w, sizeof w);
+    int bad = -1;
+    for (uint32_t c = 0; c < G; c++)
+        for (uint32_t t = 0; t < B; t++) {
+            const int on = t % 7 != skip && (skip >= 7 || t / 32 != 2);
+            const uint32_t e = idx + c + (t % 32 == odd);
+            const uint32_t want = (on ? in[e] : 0xdead0000u + t) ^ 5 * (lastt + 2000);
+            if (out[c * B + t] != want && bad < 0)
+                bad = (int)(c * B + t);
+        }
+    ok(bad < 0, "one element, skip %u, lane %u: active lanes load it, inactive ones keep their value%s",
+       skip, odd, bad < 0 ? "" : " (first mismatch below)");
+    if (bad >= 0)
+        diag("unit %d: got %#x", bad, out[bad]);
+    ok(w[0] == lastt + 1000 && w[1] == lastt + 1000,
+       "one element, skip %u: a store to it leaves the last active lane's value (%u %u, want %u)",
+       skip, w[0], w[1], lastt + 1000);
+out:
+    cvm_buffer_free(bi);
+    cvm_buffer_free(bo);
+    cvm_buffer_free(bw);
+}
+
 /* ---- partial planes (interp_mem.c span): units lo <= t < hi other than
  * `hole` of cubes of 64 run
  *   out[64c + t] = in[t + sh] ^ 3 in[200 + c]   (a run of consecutive
@@ -834,6 +928,13 @@ int main(void)
     test_tiles(8, 32, 1);
     test_tiles(32, 8, 1);
     test_tiles(16, 16, 20); /* rows 13.. read past the input */
+    test_one(5, 7, 32); /* every unit */
+    test_one(9, 3, 32); /* partial planes, plane 2 without lanes */
+    test_one(9, 0, 32);
+    test_one(9, 7, 13); /* lane 13 of each plane reads the next element */
+    test_one(9, 3, 13);
+    test_one(63, 0, 32); /* cube 1 reads past the input */
+    test_one(64, 5, 32); /* so does cube 0 */
     test_shared_tiles(16, 16, 1, 0);
     test_shared_tiles(8, 32, 1, 0);
     test_shared_tiles(32, 8, 1, 0);

@@ -981,11 +981,96 @@ int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     return mem_lanes(x, p, in);
 }
 
+/* v[l] = the T at m for the active lanes of act (every lane of a full
+ * default-width plane: vector stores). */
+#define FILL_ACTIVE(T)                                                                     \
+    do {                                                                                   \
+        T x_, *v_ = (T *)(void *)val;                                                      \
+        memcpy(&x_, m, sizeof x_);                                                         \
+        if (act == FULL_PLANE) {                                                           \
+            for (unsigned l = 0; l < PLANE_W; l++)                                         \
+                v_[l] = x_;                                                                \
+        } else {                                                                           \
+            for (unsigned l = 0; l < PLANE_W; l++)                                         \
+                if (act >> l & 1)                                                          \
+                    v_[l] = x_;                                                            \
+        }                                                                                  \
+    } while (0)
+
+/*
+ * Every active lane of the cube addressing one element (a weight or a
+ * scalar each unit reads, whatever the planes' masks): one check, then a
+ * load fills the active lanes with the element, and a store writes the
+ * value of the last active lane of the last plane with any, which is what
+ * the planes storing in order leave. False (nothing done) for any other
+ * shape or a check that fails; two loads per plane say no to most.
+ */
+static inline bool cube_one(cvm_vm_exec *x, const access *A)
+{
+    const uint64_t FULL_PLANE = 0xffffffffu;
+    const unsigned esz = A->esz;
+    const bool global = A->global;
+    uint64_t a0 = 0;
+    unsigned last = UINT32_MAX;
+    if (A->ne != 1 || (esz != 4 && esz != 8) || x->W != PLANE_W)
+        return false;
+    for (unsigned g = 0; g < x->nplanes; g++) {
+        const cvm_vm_plane *q = &x->planes[g];
+        const uint64_t act = q->active;
+        if (!act)
+            continue;
+        const uint8_t *ptr = cvm_vm_reg(x, q, A->ptr);
+        const unsigned f = first_lane(act), l = 63u - (unsigned)__builtin_clzll(act);
+        const uint64_t af = global ? ((const uint64_t *)(const void *)ptr)[f]
+                                   : ((const uint32_t *)(const void *)ptr)[f];
+        const uint64_t al = global ? ((const uint64_t *)(const void *)ptr)[l]
+                                   : ((const uint32_t *)(const void *)ptr)[l];
+        if (last == UINT32_MAX)
+            a0 = af;
+        if (af != a0 || al != a0 || q->nlanes != PLANE_W ||
+            !(global ? span64((const uint64_t *)(const void *)ptr, act, f, 0)
+                     : span32((const uint32_t *)(const void *)ptr, act, f, 0)))
+            return false;
+        last = g;
+    }
+    if (last == UINT32_MAX)
+        return false; /* no plane has active lanes: nothing to do */
+    uint8_t *m;
+    if (global) {
+        if (A->checked && !global_range_ok(x, a0, a0, a0, 0, esz, A->align, A->load))
+            return false;
+        m = (uint8_t *)(uintptr_t)CVM_VM_PTR_ADDR(a0);
+    } else {
+        if (a0 > A->limit || A->limit - a0 < esz || (A->checked && A->align > 1 && a0 % A->align))
+            return false;
+        m = A->base + a0;
+    }
+    if (!A->load) {
+        const cvm_vm_plane *q = &x->planes[last];
+        const unsigned l = 63u - (unsigned)__builtin_clzll(q->active);
+        memcpy(m, cvm_vm_reg(x, q, A->val) + (size_t)l * esz, esz);
+        return true;
+    }
+    for (unsigned g = 0; g <= last; g++) {
+        const cvm_vm_plane *q = &x->planes[g];
+        const uint64_t act = q->active;
+        uint8_t *val = cvm_vm_reg(x, q, A->val);
+        if (esz == 4)
+            FILL_ACTIVE(uint32_t);
+        else
+            FILL_ACTIVE(uint64_t);
+    }
+    return true;
+}
+#undef FILL_ACTIVE
+
 unsigned cvm_vm_mem_planes(cvm_vm_exec *x, const cvm_vm_dinsn *in, int *r)
 {
     access A;
     const bool fast = access_of(x, in, &A);
     const bool tiles = fast && A.base && A.esz == 4 && A.ne == 1 && x->W == PLANE_W;
+    if (fast && cube_one(x, &A))
+        return x->nplanes;
     for (unsigned g = 0; g < x->nplanes; g++) {
         cvm_vm_plane *q = &x->planes[g];
         if (!q->active)
