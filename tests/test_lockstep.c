@@ -160,6 +160,45 @@ static void check_wide(int64_t stride, int64_t shift, uint32_t in_n, int expect_
                  fault_unit, wide_want, &w);
 }
 
+/* 32-bit shifts in lockstep: unit g shifts x = in[g] by y = g % 41 (counts
+ * of 32 and more included) left, right arithmetic and right logical, odd
+ * units through the register count, even ones too but under an `if` that
+ * leaves every third unit out (its result stays x):
+ *   out[g] = shl(x, y) ^ 3 shr.i32(x, y) ^ 5 shr.u32(x, y) */
+static const char shifts_src[] =
+    ".kernel shifts\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n"
+    ".reg u32 %t, %c, %cd, %g, %k, %y, %x, %a, %b, %r\n.reg i32 %xs, %bs\n.reg bool %on\n"
+    ".reg i64 %o, %four\n.reg ptr.global %pi, %po, %p, %q\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    const.i64 %four, 4\n"
+    "    param.ptr.global %pi, in, 0\n    param.ptr.global %po, out, 0\n"
+    "    cvt.i64 %o, %g\n    mul.i64 %o, %o, %four\n    ptr.add.ptr.global %p, %pi, %o\n"
+    "    ld.u32 %x, [%p]\n    const.u32 %k, 41\n    rem.u32 %y, %g, %k\n    mov.u32 %r, %x\n"
+    "    const.u32 %k, 3\n    rem.u32 %a, %g, %k\n    const.u32 %k, 0\n    ne.u32 %on, %a, %k\n"
+    "    if %on\n"
+    "        shl.u32 %r, %x, %y\n        cvt.i32 %xs, %x\n        shr.i32 %bs, %xs, %y\n"
+    "        cvt.u32 %b, %bs\n        const.u32 %k, 3\n        mul.u32 %b, %b, %k\n"
+    "        xor.u32 %r, %r, %b\n        shr.u32 %b, %x, %y\n        const.u32 %k, 5\n"
+    "        mul.u32 %b, %b, %k\n        xor.u32 %r, %r, %b\n"
+    "    end\n"
+    "    ptr.add.ptr.global %q, %po, %o\n    st.u32 [%q], %r\n"
+    "    return\n.end\n";
+
+static uint32_t shifts_want(uint32_t g, const void *ctx)
+{
+    (void)ctx;
+    const uint32_t x = in_val(g), y = g % 41;
+    if (g % 3 == 0)
+        return x;
+    const uint32_t shl = y >= 32 ? 0 : x << y, lshr = y >= 32 ? 0 : x >> y;
+    /* arithmetic: by halving, rounding toward minus infinity */
+    int64_t a = (int32_t)x;
+    for (uint32_t i = 0; i < (y >= 32 ? 31 : y); i++)
+        a = a >= 0 ? a / 2 : (a - 1) / 2;
+    return shl ^ 3 * (uint32_t)a ^ 5 * lshr;
+}
+
 /* Planes that read and write rows of their own: plane p of cube c reads
  * row r(p) = p M mod 8 of its cube's 8 rows of 32 (each plane consecutive,
  * the planes in any order: one range check for the cube, a block copy per
@@ -648,6 +687,8 @@ int main(void)
     check_wide(2, 1, 2 * N, 0, 0);
     check_wide(1, -1, N, 1, 0);            /* unit 0 reads before the buffer */
     check_wide(1, 3, N, 1, BLOCK - 3);     /* the last three units read past it */
+    check_in_out(shifts_src, "shifts", "32-bit shifts by 0..40", N, NULL, 0, 0, 0, 0, shifts_want,
+                 NULL);
     check_rows(0, 1, 0, 1, N, 0, 0);       /* the planes in order */
     check_rows(0, 3, 0, 1, N, 0, 0);       /* rows 0 3 6 1 4 7 2 5 */
     check_rows(0, 3, 0, 0, N, 0, 0);

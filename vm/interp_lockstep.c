@@ -383,14 +383,20 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
         const bool left = in->h == CVM_OP_SHL;
         if (cvm_vm_esz(in->eb) != 4)
             return false;
+        /* 32-bit lanes in 32-bit arithmetic (numerics.h's clamping: a count
+         * of 32 or more gives 0, or the sign for i32 shr, which shifts
+         * ~x for a negative x), so the loops vectorize (vpsllvd/vpsrlvd) */
         switch (in->elem) {
         case CVM_T_I32:
-            if (left) SHIFT(int32_t, cvm_n_shl((uint32_t)x, y, 32));
-            else SHIFT(int32_t, cvm_n_ashr(x, y, 32));
-            return true;
         case CVM_T_U32:
-            if (left) SHIFT(uint32_t, cvm_n_shl(x, y, 32));
-            else SHIFT(uint32_t, cvm_n_lshr(x, y, 32));
+            if (left) {
+                SHIFT(uint32_t, y > 31 ? 0u : x << y);
+            } else if (in->elem == CVM_T_U32) {
+                SHIFT(uint32_t, y > 31 ? 0u : x >> y);
+            } else {
+                SHIFT(uint32_t, ((x ^ (0u - (x >> 31))) >> (y > 31 ? 31u : (uint32_t)y)) ^
+                                    (0u - (x >> 31)));
+            }
             return true;
         case CVM_T_I64:
             if (left) SHIFT(int64_t, cvm_n_shl((uint64_t)x, y, 64));
