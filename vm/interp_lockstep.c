@@ -835,8 +835,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
          * frame: every plane goes on after it (the common case: a loop's
          * exit test, a bounds test of an interior element) */
         if (!taken && live && in->n != CVM_VM_CB_IF) {
-            set_pc(s, in->target);
-            *next = in->target;
+            *next = in->target; /* the planes' pcs catch up at the next sync (see run) */
             return true;
         }
         for (unsigned g = 0; g < G; g++)
@@ -861,6 +860,25 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
         return true;
     case CVM_OP_ELSE:
     case CVM_OP_CONTINUING:
+        if (in->h == CVM_OP_CONTINUING) {
+            /* the common case: no lane took `continue` and every running
+             * plane has lanes, so no mask changes and all go on (what the
+             * general form below does then, but for the pcs, which catch
+             * up at the next sync) */
+            bool plain = true;
+            for (unsigned g = 0; g < G; g++) {
+                cvm_vm_plane *q = &P[g];
+                if (!running(q))
+                    continue;
+                cvm_vm_frame *f = &q->stack[in->aux];
+                plain = plain && !f->m[1] && q->active;
+                f->next = in->end;
+            }
+            if (plain) {
+                *next = pc + 1;
+                return true;
+            }
+        }
         for (unsigned g = 0; g < G; g++) {
             cvm_vm_plane *q = &P[g];
             if (!running(q))
@@ -1009,6 +1027,12 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
     uint32_t pc, backedges = 0;
     if (!agree(&s, &pc))
         return;
+    /* `pc` is where every running plane is; the planes' own pc fields lag
+     * behind it (lane loops and the plain forms of control flow do not
+     * store them) and are brought up to it wherever they are read: before
+     * a memory access or a plane-interpreter step (either may fault and
+     * report the plane's pc), by every control form that moves planes
+     * apart (settle, go), and before returning to run_cube. */
     for (;;) {
         const cvm_vm_dinsn *in = &code[pc];
         switch (in->h) {
@@ -1063,8 +1087,10 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
         if (next == UINT32_MAX && !agree(&s, &next))
             goto out;
         /* a quantum of back-edges: let run_cube check the timeout */
-        if ((back || next <= pc) && ++backedges == CVM_VM_QUANTUM)
+        if ((back || next <= pc) && ++backedges == CVM_VM_QUANTUM) {
+            set_pc(&s, next);
             goto out;
+        }
         pc = next;
     }
 out:
