@@ -756,8 +756,9 @@ static uint32_t settle(const lockstep *s, const uint32_t *t, uint32_t cont)
 }
 
 /* END of a loop: while some plane goes round again, all do (a plane with
- * no lane left keeps its frame and rides along); when none does, each
- * leaves the loop with its own frame (ctl.h). */
+ * no lane left keeps its frame and rides along; true, and the caller goes
+ * to the body's first pc); when none does, each leaves the loop with its
+ * own frame (ctl.h), and t[g] says where. */
 static bool loop_end(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_dinsn *in,
                      uint32_t pc, uint32_t *t)
 {
@@ -778,7 +779,6 @@ static bool loop_end(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_d
         q->active |= f->m[1];
         f->m[1] = 0;
         f->next = code[f->open].target;
-        t[g] = f->open + 1;
     }
     return round;
 }
@@ -904,9 +904,7 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
         if (P[g0].stack[in->aux].kind == CVM_VM_F_LOOP) {
             if (loop_end(s, code, in, pc, t)) {
                 *back = true;
-                for (unsigned g = 0; g < G; g++)
-                    if (running(&P[g]))
-                        P[g].pc = *next = t[g]; /* the body's first pc, for all */
+                *next = P[g0].stack[in->aux].open + 1; /* the body's first pc, for all */
                 return true;
             }
             *next = settle(s, t, pc + 1);
