@@ -335,6 +335,12 @@ static bool grow(cvm_vm_state *s, void *pp, size_t *cap, size_t need)
     void *n = get(s->alloc, s->alloc_user, need);
     if (!n)
         return false;
+    /* once per growth, not per cube: lockstep's lane loops compute the
+     * inactive lanes of a partial plane too and keep their old values
+     * (interp_lockstep.c LANES_ALL), so every lane of the register file
+     * holds some value from the start (a memory checker would otherwise
+     * see the never-written ones flow through those loops) */
+    memset(n, 0, need);
     put(s->alloc, s->alloc_user, *p, *cap);
     *p = n;
     *cap = need ? need : 1;

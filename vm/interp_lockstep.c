@@ -72,6 +72,37 @@
                 if (act >> l & 1) { __VA_ARGS__ }                                          \
         }                                                                                  \
     } while (0)
+/* LANES for a body that writes d[l] (type T) alone, from lane l's operands,
+ * and can neither trap nor branch on them (integer and float arithmetic,
+ * compares, the common conversions): a partial plane computes every lane
+ * as vector code too, then puts the inactive lanes' old d back with a
+ * blend (instead of a scalar loop testing each lane; conv's edge planes). */
+#define LANES_ALL(T, ...)                                                                  \
+    do {                                                                                   \
+        if (act == FULL) {                                                                 \
+            IVDEP for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }                   \
+        } else if (act) {                                                                  \
+            uint8_t keep_[FIXED_W * sizeof(T)];                                            \
+            memcpy(keep_, d, sizeof keep_);                                                \
+            IVDEP for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }                   \
+            if (sizeof(T) == 1)                                                            \
+                KEEP_INACTIVE(uint8_t);                                                    \
+            else if (sizeof(T) == 4)                                                       \
+                KEEP_INACTIVE(uint32_t);                                                   \
+            else                                                                           \
+                KEEP_INACTIVE(uint64_t);                                                   \
+        }                                                                                  \
+    } while (0)
+#define KEEP_INACTIVE(U)                                                                   \
+    do {                                                                                   \
+        U *const dd_ = (U *)(void *)d;                                                     \
+        const U *const kk_ = (const U *)(const void *)keep_;                               \
+        const uint32_t am_ = (uint32_t)act;                                                \
+        for (unsigned l = 0; l < FIXED_W; l++) {                                           \
+            const U on_ = (U)((U)0 - (U)((am_ >> l) & 1u));                                \
+            dd_[l] = (U)((dd_[l] & on_) | (kk_[l] & (U)~on_));                              \
+        }                                                                                  \
+    } while (0)
 #define SLOT(T, s) ((T *)(void *)(Rg + ((size_t)(s) << rs)))
 
 #define UN(T, EXPR)                                                                        \
@@ -79,18 +110,18 @@
            LANES(const T x = a[l]; d[l] = (T)(EXPR);))
 #define BIN(T, EXPR)                                                                       \
     PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a); const T *b = SLOT(T, in->b); \
-           LANES(const T x = a[l]; const T y = b[l]; d[l] = (T)(EXPR);))
+           LANES_ALL(T, const T x = a[l]; const T y = b[l]; d[l] = (T)(EXPR);))
 /* d (type TD) from a (type TA) and b (type TB). */
 #define MIX(TD, TA, TB, EXPR)                                                              \
     PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a);                         \
-           const TB *b = SLOT(TB, in->b); LANES(d[l] = (TD)(EXPR);))
+           const TB *b = SLOT(TB, in->b); LANES_ALL(TD, d[l] = (TD)(EXPR);))
 /* d (type TD) from a (type TA). */
 #define CONV(TD, TA, EXPR)                                                                 \
     PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a); LANES(d[l] = (TD)(EXPR);))
 #define CMP(T, EXPR)                                                                       \
     PLANES(uint8_t *d = SLOT(uint8_t, in->d); const T *a = SLOT(T, in->a);                 \
            const T *b = SLOT(T, in->b);                                                    \
-           LANES(const T x = a[l]; const T y = b[l]; d[l] = (uint8_t)(EXPR);))
+           LANES_ALL(uint8_t, const T x = a[l]; const T y = b[l]; d[l] = (uint8_t)(EXPR);))
 #define FILLV(T, v)                                                                        \
     PLANES(T *d = SLOT(T, in->d); const T v_ = (T)(v); LANES(d[l] = v_;))
 
@@ -175,7 +206,7 @@ static inline void fminmax_full(uint32_t *d, const float *a, const float *b, boo
 #define SHIFT(T, EXPR)                                                                     \
     PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a);                             \
            const uint32_t *b = SLOT(uint32_t, in->b);                                      \
-           LANES(const T x = a[l]; const uint64_t y = b[l]; d[l] = (T)(EXPR);))
+           LANES_ALL(T, const T x = a[l]; const uint64_t y = b[l]; d[l] = (T)(EXPR);))
 
 /* Whether, in checked mode, an active lane of some plane divides integer
  * `in` by zero (then the plane interpreter runs the instruction and
@@ -432,8 +463,13 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
 }
 
 /* Moves, constants, parameters, selects, conversions and pointer
- * arithmetic of one element per lane; false when not one of these. */
-static bool data(const lockstep *s, const cvm_vm_dinsn *in)
+ * arithmetic of one element per lane; false when not one of these.
+ * Inlined into the dispatch loop: a call per instruction costs more than
+ * the short lane loops of most of these. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool data(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
     switch (in->h) {
