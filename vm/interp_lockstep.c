@@ -211,7 +211,8 @@ static inline void fminmax_full(uint32_t *d, const float *a, const float *b, boo
 /* Whether, in checked mode, an active lane of some plane divides integer
  * `in` by zero (then the plane interpreter runs the instruction and
  * faults): a full plane tests all its lanes at once; a partial one its
- * active lanes alone (the others may hold values never written). */
+ * active lanes alone (the others hold whatever an earlier cube left, or
+ * zero: not this kernel's divisors). */
 #define ZERO_DIVISOR(T)                                                                    \
     do {                                                                                   \
         for (unsigned g_ = 0; g_ < G && !zero; g_++) {                                     \
@@ -251,8 +252,9 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
  * step there is under 2^-21/y), and the remainder is x - q*y in 32 bits.
  * Four or eight lanes per vector divide, where the exact form is one
  * idiv per lane. Only full planes take it (the test reads every lane; a
- * partial plane's inactive lanes may hold values never written, which
- * must not decide anything, Valgrind rightly says).
+ * partial plane's inactive lanes hold whatever an earlier cube left,
+ * which must not decide anything; Valgrind said so when they were still
+ * uninitialized memory).
  */
 /* big_: bit 31 clear when the plane is full and its a and b are small. */
 #define SMALL_OPERANDS(big_)                                                               \
