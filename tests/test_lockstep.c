@@ -273,6 +273,77 @@ static void check_rows(uint32_t shift, uint32_t M, uint32_t dup, uint32_t via, u
                  rows_want, &w);
 }
 
+/* Faults after rounds of lockstep loop control (tests no lane takes,
+ * `continuing`, `end`), which leave the planes' own pcs behind the
+ * lockstep's: at round `round`, unit `unit` of cube 1 divides by zero
+ * (how = 0: the plane interpreter's step) or loads past the input (how =
+ * 1: the memory path). The fault must name that unit and the faulting
+ * instruction's pc. */
+static const char late_src[] =
+    ".kernel late\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n.param round scalar u32\n"
+    ".param unit scalar u32\n.param how scalar u32\n"
+    ".reg u32 %t, %c, %i, %k, %v, %dv, %ix, %rd, %un, %how, %one\n.reg bool %b, %hit\n"
+    ".reg i64 %o, %four\n.reg ptr.global %pi, %p\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    param.u32 %rd, round, 0\n"
+    "    param.u32 %un, unit, 0\n    param.u32 %how, how, 0\n    param.ptr.global %pi, in, 0\n"
+    "    const.i64 %four, 4\n    const.u32 %one, 1\n    const.u32 %i, 0\n    mov.u32 %v, %t\n"
+    "    loop\n"
+    "        const.u32 %k, 9\n        gt.u32 %b, %i, %k\n        if %b\n            break\n        end\n"
+    "        eq.u32 %hit, %i, %rd\n        eq.u32 %b, %t, %un\n        and.bool %hit, %hit, %b\n"
+    "        eq.u32 %b, %c, %one\n        and.bool %hit, %hit, %b\n"
+    "        mov.u32 %dv, %one\n        mov.u32 %ix, %t\n"
+    "        if %hit\n            const.u32 %k, 0\n            eq.u32 %b, %how, %k\n"
+    "            if %b\n                mov.u32 %dv, %k\n            else\n"
+    "                const.u32 %ix, 100000\n            end\n        end\n"
+    "        div.u32 %v, %v, %dv\n" /* DIV */
+    "        cvt.i64 %o, %ix\n        mul.i64 %o, %o, %four\n        ptr.add.ptr.global %p, %pi, %o\n"
+    "        ld.u32 %k, [%p]\n" /* LOAD */
+    "        add.u32 %v, %v, %k\n"
+    "    continuing\n        add.u32 %i, %i, %one\n"
+    "    end\n"
+    "    return\n.end\n";
+
+/* The pc of the instruction line of src that contains `mark`: instruction
+ * lines (not directives, not blank) counted from the kernel's first. */
+static uint32_t line_pc(const char *src, const char *mark)
+{
+    uint32_t pc = 0;
+    for (const char *l = src; *l;) {
+        const char *e = strchr(l, '\n');
+        const size_t n = e ? (size_t)(e - l) : strlen(l);
+        const char *f = l;
+        while (f < l + n && *f == ' ')
+            f++;
+        const char *m = strstr(l, mark);
+        if (m && m < l + n)
+            return pc;
+        if (f < l + n && *f != '.')
+            pc++;
+        l += n + (e != NULL);
+    }
+    return UINT32_MAX;
+}
+
+static void check_late(uint32_t round, uint32_t unit, uint32_t how)
+{
+    uint32_t *data = calloc(N, sizeof *data);
+    cvm_buffer *out = kern_buf("out", N * 4, NULL), *in = kern_buf("in", N * 4, data);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_u32(&round),
+                      kern_arg_u32(&unit), kern_arg_u32(&how)};
+    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_diag d;
+    cvm_status st = kern_exec(late_src, "late", &cfg, args, 5, &d);
+    const uint32_t pc = line_pc(late_src, how ? "ld.u32 %k, [%p]" : "div.u32 %v, %v, %dv");
+    ok(st == CVM_FAULT && d.has_fault && d.fault.cube[0] == 1 && d.fault.unit[0] == unit &&
+           d.fault.pc == pc,
+       "a %s at round %u of a lockstep loop names unit %u and pc %u (%s)",
+       how ? "load past the input" : "zero divisor", round, unit, pc, d.message);
+    cvm_buffer_free(out);
+    cvm_buffer_free(in);
+    free(data);
+}
+
 /*
  * Planes that ride along without lanes: units at or past n return first
  * (the last cube's upper planes entirely; exited units count as arrived at
@@ -706,6 +777,11 @@ int main(void)
     check_ride(N);
     check_ride(N - 37);  /* the last cube: plane 6 in part, plane 7 whole, return */
     check_ride(N - 200); /* and most of its planes */
+    check_late(0, 77, 0);
+    check_late(5, 77, 0);
+    check_late(9, 200, 0);
+    check_late(5, 77, 1);
+    check_late(9, 31, 1);
 
     cvm_diag d;
     cvm_launch_config cfg = kern_cfg(1, 128);
