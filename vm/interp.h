@@ -313,10 +313,9 @@ unsigned cvm_vm_mem_planes(cvm_vm_exec *x, const cvm_vm_dinsn *in, int *r);
 bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in);
 /* The same when plane g's addresses are known to be at[g], at[g] + esz,
  * ... (at NULL: lo + g 32 esz, one range across the cube; full planes of
- * width 32), lo and hi the lowest and highest element address, bits the
- * OR of the planes' first ones: one check, block copies in plane order. */
-bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, const uint64_t *at, uint64_t lo,
-                           uint64_t hi, uint64_t bits);
+ * width 32): one check of the cube's lowest to highest address, block
+ * copies in plane order. */
+bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, const uint64_t *at, uint64_t lo);
 /* Host pointer of a print %s argument (NUL-terminated within its region), or NULL. */
 const char *cvm_vm_string_at(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane,
                              unsigned elem, uint64_t addr, size_t *out_max);

@@ -664,22 +664,21 @@ static inline bool index_pair(const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
 }
 
 /*
- * An INDEX `p = base + ext(i) << n` whose only reader is the plain ld or st
- * `mem` right after it (index_pair), done together without writing p: when every plane
- * is full, base is one address for the whole cube (known at decode for a
- * parameter, else tested lane by lane) and i counts up by one from lane to
- * lane of each plane (without overflow of a 32-bit i; a 64-bit i wraps as
- * the addresses do), plane g's elements are one range from
- * base + (ext(i_g) << n), i_g its lane 0's index: cvm_vm_mem_cube_range
- * checks the cube's lowest to highest address once and copies plane by
- * plane. False (nothing done) otherwise.
+ * An INDEX `p = base + ext(i) << n` whose only reader is the plain ld or
+ * st `mem` right after it (index_pair), done together without writing p:
+ * when every plane is full, base is one address for the whole cube (known
+ * at decode for a parameter, else tested lane by lane) and i counts up by
+ * one from lane to lane of each plane (without overflow of a 32-bit i; a
+ * 64-bit i wraps as the addresses do), plane g's elements are one range
+ * from base + (ext(i_g) << n), i_g its lane 0's index:
+ * cvm_vm_mem_cube_range checks the cube's lowest to highest address once
+ * and copies plane by plane. False (nothing done) otherwise.
  */
 static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
 {
     LOCALS(s);
     const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
     const uint64_t base = *(const uint64_t *)(const void *)(R0 + ((size_t)in->a << rs));
-    const uint64_t span = (uint64_t)(FIXED_W - 1) << in->n;
     uint64_t off[CVM_VM_LOCKSTEP_MAX_PLANES], bad = 0;
     bool adjacent = true;
     for (unsigned g = 0; g < G; g++) {
@@ -699,21 +698,12 @@ static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dins
         if (bad) /* at the first plane that differs: failing is cheap */
             return false;
     }
-    if (adjacent) { /* one range across the cube */
-        const uint64_t lo = base + (off[0] << in->n);
-        return cvm_vm_mem_cube_range(s->x, mem, NULL, lo, lo + (uint64_t)G * (span + mem->esz) - mem->esz, lo);
-    }
-    uint64_t at[CVM_VM_LOCKSTEP_MAX_PLANES], lo = UINT64_MAX, hi = 0, bits = 0;
-    for (unsigned g = 0; g < G; g++) {
-        const uint64_t first = base + (off[g] << in->n), last = first + span;
-        if (last < first)
-            return false; /* the plane's addresses wrap */
-        at[g] = first;
-        lo = first < lo ? first : lo;
-        hi = last > hi ? last : hi;
-        bits |= first;
-    }
-    return cvm_vm_mem_cube_range(s->x, mem, at, lo, hi, bits);
+    if (adjacent) /* one range across the cube */
+        return cvm_vm_mem_cube_range(s->x, mem, NULL, base + (off[0] << in->n));
+    uint64_t at[CVM_VM_LOCKSTEP_MAX_PLANES];
+    for (unsigned g = 0; g < G; g++)
+        at[g] = base + (off[g] << in->n);
+    return cvm_vm_mem_cube_range(s->x, mem, at, 0);
 }
 #undef INDEX_PLANE
 

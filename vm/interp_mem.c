@@ -368,7 +368,7 @@ bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
     const unsigned esz = in->esz, G = x->nplanes;
     const bool global = in->ea == CVM_T_PTR_GLOBAL;
     const uint64_t span = (uint64_t)esz * (PLANE_W - 1);
-    uint64_t at[CVM_VM_LOCKSTEP_MAX_PLANES], lo = UINT64_MAX, hi = 0, bits = esz;
+    uint64_t at[CVM_VM_LOCKSTEP_MAX_PLANES], lo = 0;
     bool adjacent = true;
     if (in->line != 1 || esz == 0 || x->W != PLANE_W || G > CVM_VM_LOCKSTEP_MAX_PLANES)
         return false;
@@ -387,25 +387,30 @@ bool cvm_vm_mem_cube(cvm_vm_exec *x, const cvm_vm_dinsn *in)
             return false;
         adjacent = adjacent && (!g || first == at[g - 1] + span + esz);
         at[g] = first;
+        lo = g ? lo : first;
     }
-    if (adjacent)
-        return cvm_vm_mem_cube_range(x, in, NULL, at[0], at[G - 1] + span, at[0]);
-    for (unsigned g = 0; g < G; g++) {
-        lo = at[g] < lo ? at[g] : lo;
-        hi = at[g] + span > hi ? at[g] + span : hi;
-        bits |= at[g];
-    }
-    return cvm_vm_mem_cube_range(x, in, at, lo, hi, bits);
+    return cvm_vm_mem_cube_range(x, in, adjacent ? NULL : at, lo);
 }
 
-bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, const uint64_t *at, uint64_t lo,
-                           uint64_t hi, uint64_t bits)
+bool cvm_vm_mem_cube_range(cvm_vm_exec *x, const cvm_vm_dinsn *in, const uint64_t *at, uint64_t lo)
 {
     const cvm_vm_launch *L = x->L;
     const unsigned esz = in->esz, G = x->nplanes;
     const bool load = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
     const size_t bytes = (size_t)esz * PLANE_W;
+    const uint64_t span = bytes - esz; /* a plane's first to last element */
+    uint64_t hi = lo + (uint64_t)G * bytes - esz, bits = lo;
     uint8_t *base = NULL;
+    if (at) { /* the cube's lowest and highest address over the planes' runs */
+        lo = UINT64_MAX, hi = 0, bits = 0;
+        for (unsigned g = 0; g < G; g++) {
+            if (at[g] + span < at[g])
+                return false; /* the plane's addresses wrap */
+            lo = at[g] < lo ? at[g] : lo;
+            hi = at[g] + span > hi ? at[g] + span : hi;
+            bits |= at[g];
+        }
+    }
     if (hi < lo)
         return false; /* the range wrapped */
     if (global) {
@@ -583,14 +588,14 @@ TILE_RUNS_FN(tile_runs64, uint64_t)
 /* The runs' copies or fills, R a constant; `at(g)` is lane g's address.
  * Stores keep lane order: a run storing to one address leaves its last
  * lane's value, and a later run overwrites an earlier one. */
-#define TILE_COPY(T, R, at)                                                                \
+#define TILE_COPY(T, R, at, d, load)                                                       \
     do {                                                                                   \
         for (unsigned g = 0; g < PLANE_W; g += (R)) {                                      \
             uint8_t *const m_ = (at);                                                      \
             T *const v_ = (T *)(void *)val + g;                                            \
-            if (t->d && load) {                                                            \
+            if ((d) && (load)) {                                                           \
                 copy32s((uint8_t *)(void *)v_, m_, (R) * sizeof(T));                       \
-            } else if (t->d) {                                                             \
+            } else if (d) {                                                                \
                 copy32s(m_, (const uint8_t *)(const void *)v_, (R) * sizeof(T));           \
             } else if (load) {                                                             \
                 T x_;                                                                      \
@@ -605,9 +610,9 @@ TILE_RUNS_FN(tile_runs64, uint64_t)
 #define TILE_COPY_R(T, at)                                                                 \
     do {                                                                                   \
         switch (t->R) {                                                                    \
-        case 32: TILE_COPY(T, 32, at); break;                                              \
-        case 16: TILE_COPY(T, 16, at); break;                                              \
-        default: TILE_COPY(T, 8, at); break;                                               \
+        case 32: TILE_COPY(T, 32, at, t->d, load); break;                                  \
+        case 16: TILE_COPY(T, 16, at, t->d, load); break;                                  \
+        default: TILE_COPY(T, 8, at, t->d, load); break;                                   \
         }                                                                                  \
     } while (0)
 static void tile_copy(const tile_shape *t, uint8_t *val, const uint8_t *ptr, uint8_t *base,
@@ -617,7 +622,6 @@ static void tile_copy(const tile_shape *t, uint8_t *val, const uint8_t *ptr, uin
 }
 #undef BY_KIND
 #undef TILE_COPY_R
-#undef TILE_COPY
 
 /*
  * Whether the active lanes of a partial default-width plane, one run
@@ -676,16 +680,6 @@ SPAN_FN(span32, uint32_t)
 #undef SPAN_FN
 #endif
 
-/*
- * ld and st without per-lane checks, the common case: every active lane's
- * access lies in the one global buffer its pointer's tag names (or in
- * shared or constant memory), aligned, which is checked once over the
- * lanes' lowest and highest address (for a full plane of consecutive
- * addresses, the first and last lane's). Lanes then copy in lane order, or
- * as one block when the full plane's addresses are consecutive. Returns
- * false without touching anything when that does not hold; the per-lane
- * path then runs and reports the fault exactly.
- */
 /* What fast_access needs of an ld or st that is the same for every plane:
  * taken once per instruction when lockstep runs it over a cube's planes. */
 typedef struct access {
@@ -740,23 +734,11 @@ static inline bool tile_runs_at(const uint32_t *a, uint32_t *v, const access *A,
     if (wrap || hi > A->limit || A->limit - hi < 4 ||
         (A->checked && A->align > 1 && bits % A->align))
         return false;
-    for (unsigned g = 0; g < PLANE_W; g += R) { /* in lane order */
-        uint8_t *const m = base + a[g];
-        if (d && A->load) {
-            copy32s((uint8_t *)(void *)(v + g), m, R * 4);
-        } else if (d) {
-            copy32s(m, (const uint8_t *)(const void *)(v + g), R * 4);
-        } else if (A->load) {
-            uint32_t x;
-            memcpy(&x, m, 4);
-            for (unsigned j = 0; j < R; j++)
-                v[g + j] = x;
-        } else {
-            memcpy(m, &v[g + R - 1], 4); /* a run to one address: its last lane's */
-        }
-    }
+    uint8_t *const val = (uint8_t *)(void *)v;
+    TILE_COPY(uint32_t, R, base + a[g], d, A->load);
     return true;
 }
+#undef TILE_COPY
 
 /*
  * fast_access's commonest per-plane shape under lockstep, on its own: a
@@ -782,6 +764,16 @@ static inline bool tile_access32(const cvm_vm_exec *x, cvm_vm_plane *p, const ac
     return tile_runs_at(a, v, A, d, 8);
 }
 
+/*
+ * ld and st without per-lane checks, the common case: every active lane's
+ * access lies in the one global buffer its pointer's tag names (or in
+ * shared or constant memory), aligned, which is checked once over the
+ * lanes' lowest and highest address (for a full plane of consecutive
+ * addresses, the first and last lane's). Lanes then copy in lane order, or
+ * as one block when the full plane's addresses are consecutive. Returns
+ * false without touching anything when that does not hold; the per-lane
+ * path then runs and reports the fault exactly.
+ */
 static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
 {
     const unsigned esz = A->esz, ne = A->ne, nl = p->nlanes;
