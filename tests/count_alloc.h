@@ -18,7 +18,20 @@ typedef struct counting {
     long calls, fail_at; /* fail the allocation numbered fail_at from 0 (-1 = never) */
 } counting;
 
-/* 64-byte aligned blocks, as the library's default allocator gives. */
+/* What the tests' allocators (this one, tests/test_oom.c's and the fuzz
+ * harnesses') share: a 64-byte aligned block of new_size bytes, as the
+ * library's default allocator gives, holding ptr's first bytes (ptr is
+ * then freed); NULL, with ptr kept, when there is no memory. */
+static inline void *test_block_move(void *ptr, size_t old_size, size_t new_size)
+{
+    void *p = aligned_alloc(64, (new_size + 63) & ~(size_t)63);
+    if (p && ptr) {
+        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
+        free(ptr);
+    }
+    return p;
+}
+
 static inline void *count_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
 {
     counting *c = user;
@@ -31,14 +44,11 @@ static inline void *count_alloc(void *user, void *ptr, size_t old_size, size_t n
     }
     if (c->calls++ == c->fail_at)
         return NULL;
-    void *p = aligned_alloc(64, (new_size + 63) & ~(size_t)63);
+    void *p = test_block_move(ptr, old_size, new_size);
     if (!p)
         return NULL;
-    if (ptr) {
-        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
-        free(ptr);
+    if (ptr)
         c->live -= (long long)old_size;
-    }
     c->live += (long long)new_size;
     return p;
 }

@@ -15,6 +15,7 @@
  */
 #include "../bytecode/bc.h"
 #include "../vm/cubevm.h"
+#include "count_alloc.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -60,12 +61,10 @@ static void *failing_alloc(void *user, void *ptr, size_t old_size, size_t new_si
         __atomic_add_fetch(&f->refused, 1, __ATOMIC_RELAXED);
         return NULL;
     }
-    void *p = aligned_alloc(64, (new_size + 63) & ~(size_t)63);
+    void *p = test_block_move(ptr, old_size, new_size);
     if (!p)
         return NULL;
     if (ptr) {
-        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
-        free(ptr);
         __atomic_sub_fetch(&f->bytes, (long long)old_size, __ATOMIC_RELAXED);
         __atomic_sub_fetch(&f->blocks, 1, __ATOMIC_RELAXED);
     }

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../count_alloc.h"
+
 #ifndef FUZZ_FAIL
 #define FUZZ_FAIL(what) __builtin_trap()
 #endif
@@ -47,12 +49,10 @@ static void *fuzz_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
         FUZZ_FAIL("huge allocation: an input-controlled size reached the allocator unchecked");
         return NULL;
     }
-    void *p = aligned_alloc(64, (new_size + 63) & ~(size_t)63);
+    void *p = test_block_move(ptr, old_size, new_size);
     if (!p)
         return NULL;
     if (ptr) {
-        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
-        free(ptr);
         h->bytes -= (long long)old_size;
         h->blocks--;
     }
