@@ -72,11 +72,12 @@
                 if (act >> l & 1) { __VA_ARGS__ }                                          \
         }                                                                                  \
     } while (0)
-/* LANES for a body that writes d[l] (type T) alone, from lane l's operands,
- * and can neither trap nor branch on them (integer and float arithmetic,
- * compares, the common conversions): a partial plane computes every lane
- * as vector code too, then puts the inactive lanes' old d back with a
- * blend (instead of a scalar loop testing each lane; conv's edge planes). */
+/* LANES for a body that writes d[l] (type T) alone, from lane l's
+ * operands, and can neither trap nor branch on them (BIN, MIX, CMP and
+ * SHIFT: arithmetic, compares, shifts, the fused chains): a partial plane
+ * computes every lane as vector code too, then puts the inactive lanes'
+ * old d back with a blend (instead of a scalar loop testing each lane;
+ * conv's edge planes). */
 #define LANES_ALL(T, ...)                                                                  \
     do {                                                                                   \
         if (act == FULL) {                                                                 \
