@@ -941,6 +941,7 @@ int main(void)
     test_shared_tiles(16, 16, 33, 0); /* ty K 4 + 0 ... 4092: in bounds */
     test_shared_tiles(16, 16, 128, 0); /* rows 8.. read past the shared memory */
     test_shared_tiles(32, 8, 200, 0);  /* rows 6.. */
+    test_shared_tiles(32, 8, 256, 0);  /* row 4 reads exactly at the end: rows 4.. */
     test_shared_tiles(16, 16, 1, 2);   /* misaligned from row 0 */
     test_edges(1, 64, 99, 0, UINT32_MAX);  /* lane 0 of plane 0 off: a run of 31 */
     test_edges(0, 31, 99, 5, UINT32_MAX);  /* lane 31 off, plane 1 empty */
