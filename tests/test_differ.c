@@ -8,7 +8,8 @@
  * the payload of an arithmetic NaN open).
  *
  * The generator writes .cbs text from a seed: 32- and 64-bit integer and
- * f32 arithmetic (division, shifts, min/max, fma, exp), conversions,
+ * f32 arithmetic (division, shifts, min/max, fma, exp; 64-bit multiplies
+ * by a value the same in every lane), conversions,
  * selects, compares; loads whose indexes are consecutive across the cube,
  * permuted between and within planes, one address for the cube, runs of
  * equal addresses, strided or arbitrary, through 64-bit, sign- and
@@ -195,6 +196,39 @@ static void st_arith(gen *g)
     case 3: emit(g, "    not.%s %s, %s\n", T, d, a); break;
     default: emit(g, "    %s.%s %s, %s, %s\n", bin[rnd(g, 8)], T, d, a, b); break;
     }
+}
+
+/* A 64-bit multiply by a value the same in every lane: a constant, or a
+ * sign-extended i32 constant or cube position (lockstep reads it once per
+ * plane: a shift, two 32-bit multiplies, or the full product); or by a
+ * sign-extended i32 of each lane's own (the same fused form, not uniform). */
+static void st_mul_uniform(gen *g)
+{
+    static const char *const ks[] = {"32", "1", "7", "-3", "65536", "0", "2147483647", "-2147483648",
+                                     "4294967295", "6"};
+    char d[8], a[8], b[12];
+    snprintf(d, sizeof d, "%s", var(g, I64));
+    snprintf(a, sizeof a, "%s", var(g, I64));
+    snprintf(b, sizeof b, "%s", tmp(g, I64));
+    switch (rnd(g, 4)) {
+    case 0: emit(g, "    const.i64 %s, %s\n", b, ks[rnd(g, 10)]); break;
+    case 3: /* and one that is not: a lane's own i32 */
+        emit(g, "    cvt.i64 %s, %s\n", b, var(g, I32));
+        break;
+    case 1: {
+        char k[12];
+        snprintf(k, sizeof k, "%s", tmp(g, I32));
+        emit(g, "    const.i32 %s, %s\n    cvt.i64 %s, %s\n", k, ks[rnd(g, 8)], b, k);
+        break;
+    }
+    default: {
+        char k[12];
+        snprintf(k, sizeof k, "%s", tmp(g, I32));
+        emit(g, "    cvt.i32 %s, %%c\n    cvt.i64 %s, %s\n", k, b, k);
+        break;
+    }
+    }
+    emit(g, "    mul.i64 %s, %s, %s\n", d, a, b);
 }
 
 static void st_const(gen *g)
@@ -413,8 +447,10 @@ static void stmt(gen *g)
     const bool top = !g->loops && !g->ifs;
     const unsigned nest = g->loops + g->ifs;
     unsigned r = rnd(g, 100);
-    if (r < 22)
+    if (r < 18)
         st_arith(g);
+    else if (r < 22)
+        st_mul_uniform(g);
     else if (r < 28)
         st_const(g);
     else if (r < 38)

@@ -648,11 +648,12 @@ static void test_uniform(void)
         cvm_vm_program_build(mod, ver, NULL, NULL, &prog, &d) == CVM_OK) {
         const cvm_vm_kprog *kp = &prog->kernels[0];
         for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
-            uni += kp->code[pc].uni;
+            const int u = kp->code[pc].uni & CVM_VM_UNI_PLANE;
+            uni += u;
             if (kp->code[pc].h == CVM_OP_MUL && kp->code[pc].elem == CVM_T_U32)
-                mul_uni = kp->code[pc].uni;
+                mul_uni = u;
             if (kp->code[pc].h == CVM_OP_REM)
-                rem_uni = kp->code[pc].uni;
+                rem_uni = u;
         }
     }
     ok(mul_uni && !rem_uni && uni >= 8, "decoder marks uniform instructions (%d), not varying ones", uni);

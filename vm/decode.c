@@ -82,6 +82,7 @@ typedef struct decoder {
     uint32_t ncase_used, narg_used;
     const uint8_t *reg_uni; /* the divergence analysis' register classes, or NULL */
     bool varying_src;       /* the instruction being decoded reads a varying register */
+    uint8_t src_uni;        /* ... its CVM_VM_UNI_A/B: source a or b is not varying */
     uint8_t *first_use;     /* per register: REG_* (zero_ranges) */
     uint32_t dest;          /* destination register of the instruction, or UINT32_MAX */
     bool cross_lane;        /* the instruction reads other lanes' registers (plane ops) */
@@ -278,6 +279,8 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
             uint8_t *lines[3] = {&in->la, NULL, &in->lc};
             if ((st = reg_operand(dc, pc, v, slots[nr], elems[nr], lines[nr])))
                 return st;
+            if (nr < 2 && dc->reg_uni && dc->reg_uni[v] < CVM_UNI_VARYING)
+                dc->src_uni |= (uint8_t)(nr ? CVM_VM_UNI_B : CVM_VM_UNI_A);
             nr++;
             break;
         }
@@ -346,6 +349,7 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     if (in->elem >= CVM_T_COUNT || in->line > 16 || in->align_log2 > 12)
         return bad(dc, pc, "bad instruction type");
     dc->varying_src = false;
+    dc->src_uni = 0;
     dc->dest = UINT32_MAX;
     dc->cross_lane = (oi->flags & CVM_OPF_PLANE) != 0;
     const uint32_t depth = dc->sp;
@@ -366,8 +370,10 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     in->esz = (uint8_t)cvm_bc_elem_size(in->elem);
     if (bi.op == CVM_OP_CVT)
         in->k = cvt_kind(in->elem, in->ea);
-    in->uni = dc->reg_uni && !dc->varying_src && uniform_candidate(bi.op) &&
-              (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) != CVM_UNI_VARYING);
+    in->uni = dc->src_uni;
+    if (dc->reg_uni && !dc->varying_src && uniform_candidate(bi.op) &&
+        (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) != CVM_UNI_VARYING))
+        in->uni |= CVM_VM_UNI_PLANE;
     return st;
 }
 
@@ -608,18 +614,22 @@ static uint32_t fuse_arith64(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
         return 0;
     *out = *op;
     out->h = CVM_VM_H_ARITH64;
-    out->uni = 0;
+    out->uni = op->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B);
     out->c = op->h;
     out->k = 0;
     for (int j = 0; j < 2; j++) {
         if (!cv[j])
             continue;
+        /* an extended operand is as uniform as the conversion's source */
+        const bool u = cv[j]->uni & CVM_VM_UNI_A;
         if (op->a == cv[j]->d) {
             out->k |= 1;
             out->a = cv[j]->a;
+            out->uni = (uint8_t)((out->uni & ~CVM_VM_UNI_A) | (u ? CVM_VM_UNI_A : 0));
         } else if (op->b == cv[j]->d) {
             out->k |= 2;
             out->b = cv[j]->a;
+            out->uni = (uint8_t)((out->uni & ~CVM_VM_UNI_B) | (u ? CVM_VM_UNI_B : 0));
         } else {
             return 0; /* a conversion the op does not read: not a chain */
         }

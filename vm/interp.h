@@ -74,6 +74,11 @@
 #define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 5)
 
 enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_SHIFT = 4 };
+/* dinsn.uni: PLANE, every source holds one value in all active lanes of
+ * a plane (the plane interpreter computes one lane and fills the others);
+ * A, B: source a, or b, does (lockstep reads it once per plane where that
+ * pays: a 64-bit multiply by it). Fused instructions carry A and B only. */
+enum { CVM_VM_UNI_PLANE = 1, CVM_VM_UNI_A = 4, CVM_VM_UNI_B = 8 };
 enum { CVM_VM_CB_IF = 0, CVM_VM_CB_BREAK = 1, CVM_VM_CB_CONTINUE = 2 };
 
 /* A pre-decoded instruction. */
@@ -84,7 +89,7 @@ typedef struct cvm_vm_dinsn {
     uint8_t la, lc;      /* lines of source registers a and c */
     uint8_t order, scope, align_log2;
     uint8_t ed;          /* element type of the destination register */
-    uint8_t uni;         /* uniform: compute one lane, broadcast (see decode.c) */
+    uint8_t uni;         /* CVM_VM_UNI_* bits (decode.c) */
     uint8_t k;           /* handler variant chosen at decode (cvt: CVM_VM_CVT_*) */
     uint8_t esz;         /* bytes of one element of the instruction type */
     uint8_t a_fixed;     /* register a is filled once per launch (decode.c presettable) */

@@ -51,6 +51,11 @@
 #include "numerics.h"
 
 #define FULL UINT64_C(0xffffffff)
+#if defined(__GNUC__) && !defined(__clang__)
+#define UNROLL _Pragma("GCC unroll 8")
+#else
+#define UNROLL
+#endif
 
 /* BODY once per plane: Rg is its register file, act its active mask. */
 #define PLANES(...)                                                                        \
@@ -66,7 +71,7 @@
 #define LANES(...)                                                                         \
     do {                                                                                   \
         if (act == FULL) {                                                                 \
-            IVDEP for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }                   \
+            IVDEP UNROLL for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }            \
         } else if (act) {                                                                  \
             for (unsigned l = 0; l < FIXED_W; l++)                                         \
                 if (act >> l & 1) { __VA_ARGS__ }                                          \
@@ -81,11 +86,11 @@
 #define LANES_ALL(T, ...)                                                                  \
     do {                                                                                   \
         if (act == FULL) {                                                                 \
-            IVDEP for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }                   \
+            IVDEP UNROLL for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }            \
         } else if (act) {                                                                  \
             uint8_t keep_[FIXED_W * sizeof(T)];                                            \
             memcpy(keep_, d, sizeof keep_);                                                \
-            IVDEP for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }                   \
+            IVDEP UNROLL for (unsigned l = 0; l < FIXED_W; l++) { __VA_ARGS__ }            \
             if (sizeof(T) == 1)                                                            \
                 KEEP_INACTIVE(uint8_t);                                                    \
             else if (sizeof(T) == 4)                                                       \
@@ -366,13 +371,66 @@ static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
 
 /* Arithmetic, compares and bitwise ops of one element per lane; false
  * when `in` is not one this loop runs itself. */
+#if defined(__AVX2__)
+/* d = a * v of a full plane of 64-bit lanes and a v below 2^32, by
+ * vpmuludq (GCC emulates the whole 64-bit product from the C form). */
+static inline void mul32_full(uint64_t *d, const uint64_t *a, uint64_t v)
+{
+    const __m256i vv = _mm256_set1_epi64x((long long)v);
+    for (unsigned l = 0; l < FIXED_W; l += 4) {
+        const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
+        const __m256i lo = _mm256_mul_epu32(x, vv);
+        const __m256i hi = _mm256_mul_epu32(_mm256_srli_epi64(x, 32), vv);
+        _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 32)));
+    }
+}
+#define MUL32_FULL(act, d, a, v) ((act) == FULL && (mul32_full(d, a, v), true))
+#else
+#define MUL32_FULL(act, d, a, v) false
+#endif
+
+/*
+ * d = a * b of 64-bit lanes a and a b that is one value in every active
+ * lane of a plane (decode.c CVM_VM_UNI_B; sign-extended from 32 bits when
+ * sext): read once per plane, a power of two shifts, and a b below 2^32
+ * takes two 32-bit multiplies instead of AVX2's emulated 64-bit one (with
+ * a = lo + hi 2^32, a b = lo b + ((hi b) mod 2^32) 2^32 mod 2^64). Inactive
+ * lanes are computed too and put back (LANES_ALL): b is read from the
+ * lowest active lane. pool5's index times the channel count.
+ */
+static void mul_by_uniform(const lockstep *s, const cvm_vm_dinsn *in, bool sext)
+{
+    LOCALS(s);
+    PLANES(if (!act) continue;
+           uint64_t *d = SLOT(uint64_t, in->d); const uint64_t *a = SLOT(uint64_t, in->a);
+           const unsigned l0 = (unsigned)__builtin_ctzll(act);
+           const uint64_t v = sext ? (uint64_t)(int64_t)SLOT(int32_t, in->b)[l0]
+                                   : SLOT(uint64_t, in->b)[l0];
+           if (v && !(v & (v - 1))) {
+               const unsigned sh = (unsigned)__builtin_ctzll(v);
+               LANES_ALL(uint64_t, d[l] = a[l] << sh;);
+           } else if (!(v >> 32)) {
+               if (MUL32_FULL(act, d, a, v))
+                   continue;
+               LANES_ALL(uint64_t, d[l] = (uint64_t)(uint32_t)a[l] * v +
+                                          ((uint64_t)(uint32_t)(a[l] >> 32) * v << 32););
+           } else {
+               LANES_ALL(uint64_t, d[l] = a[l] * v;);
+           });
+}
+
 static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
     switch (in->h) {
     case CVM_OP_ADD: ARITH(x + y, x + y)
     case CVM_OP_SUB: ARITH(x - y, x - y)
-    case CVM_OP_MUL: ARITH((x + 0u) * y, x * y)
+    case CVM_OP_MUL:
+        if ((in->elem == CVM_T_I64 || in->elem == CVM_T_U64) && (in->uni & CVM_VM_UNI_B)) {
+            mul_by_uniform(s, in, false);
+            return true;
+        }
+        ARITH((x + 0u) * y, x * y)
     case CVM_OP_EQ: COMPARE(==)
     case CVM_OP_NE: COMPARE(!=)
     case CVM_OP_LT: COMPARE(<)
@@ -589,6 +647,10 @@ static void fused(const lockstep *s, const cvm_vm_dinsn *in)
     LOCALS(s);
     if (in->h == CVM_VM_H_ARITH64) {
         const bool add = in->c == CVM_OP_ADD;
+        if (!add && in->k == 2 && (in->uni & CVM_VM_UNI_B)) {
+            mul_by_uniform(s, in, true);
+            return;
+        }
         switch (in->k) {
         case 1:
             if (add) MIX(uint64_t, int32_t, uint64_t, (uint64_t)(int64_t)a[l] + b[l]);

@@ -309,7 +309,7 @@ int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
     uint8_t *const D = REG(in->d);                                                         \
     const uint8_t *const A = REG(in->a), *const B = REG(in->b), *const C = REG(in->c);     \
     const unsigned ne = in->line;                                                          \
-    const bool uni = in->uni;                                                              \
+    const bool uni = in->uni & CVM_VM_UNI_PLANE;                                           \
     const unsigned l0 = uni ? lowest(act) : 0;                                             \
     (void)full; (void)D; (void)A; (void)B; (void)C; (void)ne; (void)l0
 #define LEAVE(res)                                                                         \
@@ -366,7 +366,7 @@ dispatch:
 /* NEXT for handlers that may run uniformly (decode.c uniform_candidate). */
 #define UNEXT()                                                                            \
     do {                                                                                   \
-        if (in->uni)                                                                       \
+        if (in->uni & CVM_VM_UNI_PLANE)                                                    \
             broadcast(ex, p, in);                                                          \
         NEXT();                                                                            \
     } while (0)
