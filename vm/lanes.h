@@ -131,25 +131,29 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
  * f32 takes the ordered predicates, and != the unordered one (true when
  * either side is NaN, as C's != is). Returns false for other types.
  */
-#define CMP_VEC_LOOP(STEP, LOAD, MOVE, EXPR)                                               \
+#define CMP_VEC_LOOP(STEP, LOAD, MOVE, FLIP, EXPR)                                         \
     for (unsigned p = 0; p < G; p++, A += stride, B += stride) {                           \
         uint64_t m = 0;                                                                    \
         for (unsigned g = 0; g < FIXED_W; g += STEP) {                                     \
-            const __m256i x = _mm256_xor_si256(LOAD(A, g), flip);                          \
-            const __m256i y = _mm256_xor_si256(LOAD(B, g), flip);                          \
+            const __m256i x = FLIP(LOAD(A, g));                                            \
+            const __m256i y = FLIP(LOAD(B, g));                                            \
             m |= (uint64_t)(uint32_t)MOVE(EXPR) << g;                                      \
         }                                                                                  \
         out[p] = m;                                                                        \
     }
-#define CMP_VEC_INT(LOAD, EQ, GT, MOVE, STEP)                                               \
+/* FLIP: the sign-bit flip of unsigned operands (CMP_FLIP), or none
+ * (CMP_SAME: signed ones, and == and != of any) */
+#define CMP_VEC_INT(LOAD, EQ, GT, MOVE, STEP, FLIP)                                         \
     switch (in->h) {                                                                       \
-    case CVM_OP_EQ: CMP_VEC_LOOP(STEP, LOAD, MOVE, EQ(x, y)) break;                        \
-    case CVM_OP_NE: CMP_VEC_LOOP(STEP, LOAD, MOVE, _mm256_xor_si256(EQ(x, y), ones)) break; \
-    case CVM_OP_LT: CMP_VEC_LOOP(STEP, LOAD, MOVE, GT(y, x)) break;                        \
-    case CVM_OP_LE: CMP_VEC_LOOP(STEP, LOAD, MOVE, _mm256_xor_si256(GT(x, y), ones)) break; \
-    case CVM_OP_GT: CMP_VEC_LOOP(STEP, LOAD, MOVE, GT(x, y)) break;                        \
-    default: CMP_VEC_LOOP(STEP, LOAD, MOVE, _mm256_xor_si256(GT(y, x), ones)) break;       \
+    case CVM_OP_EQ: CMP_VEC_LOOP(STEP, LOAD, MOVE, CMP_SAME, EQ(x, y)) break;              \
+    case CVM_OP_NE: CMP_VEC_LOOP(STEP, LOAD, MOVE, CMP_SAME, _mm256_xor_si256(EQ(x, y), ones)) break; \
+    case CVM_OP_LT: CMP_VEC_LOOP(STEP, LOAD, MOVE, FLIP, GT(y, x)) break;                  \
+    case CVM_OP_LE: CMP_VEC_LOOP(STEP, LOAD, MOVE, FLIP, _mm256_xor_si256(GT(x, y), ones)) break; \
+    case CVM_OP_GT: CMP_VEC_LOOP(STEP, LOAD, MOVE, FLIP, GT(x, y)) break;                  \
+    default: CMP_VEC_LOOP(STEP, LOAD, MOVE, FLIP, _mm256_xor_si256(GT(y, x), ones)) break; \
     }
+#define CMP_SAME(v) (v)
+#define CMP_FLIP(v) _mm256_xor_si256((v), flip)
 #define CMP_LOAD(R, g) _mm256_loadu_si256((const __m256i *)(const void *)((R) + (size_t)(g) * esz))
 #define CMP_MOVE32(v) _mm256_movemask_ps(_mm256_castsi256_ps(v))
 #define CMP_MOVE64(v) _mm256_movemask_pd(_mm256_castsi256_pd(v))
@@ -171,14 +175,20 @@ static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const 
     case CVM_T_I32: case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL:
     case CVM_T_PTR_CONST: {
         const size_t esz = 4;
-        const __m256i flip = _mm256_set1_epi32(in->ea == CVM_T_I32 ? 0 : INT32_MIN);
-        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8)
+        const __m256i flip = _mm256_set1_epi32(INT32_MIN);
+        if (in->ea == CVM_T_I32)
+            CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8, CMP_SAME)
+        else
+            CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8, CMP_FLIP)
         break;
     }
     case CVM_T_I64: case CVM_T_U64: case CVM_T_PTR_GLOBAL: {
         const size_t esz = 8;
-        const __m256i flip = _mm256_set1_epi64x(in->ea == CVM_T_I64 ? 0 : INT64_MIN);
-        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4)
+        const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
+        if (in->ea == CVM_T_I64)
+            CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4, CMP_SAME)
+        else
+            CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4, CMP_FLIP)
         break;
     }
     case CVM_T_F32:
@@ -197,6 +207,8 @@ static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const 
 }
 #undef CMP_VEC_INT
 #undef CMP_VEC_LOOP
+#undef CMP_SAME
+#undef CMP_FLIP
 #undef CMP_VEC_F32
 #undef CMP_LOAD
 #undef CMP_MOVE32
