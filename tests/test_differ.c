@@ -7,7 +7,8 @@
  * that are NaN in both match whatever their payloads: numerics.md leaves
  * the payload of an arithmetic NaN open).
  *
- * The generator writes .cbs text from a seed: 32- and 64-bit integer and
+ * The generator writes .cbs text from a seed, for 1D and 2D cubes of 2 to
+ * 8 planes: 32- and 64-bit integer and
  * f32 arithmetic (division, shifts, min/max, fma, exp; 64-bit multiplies
  * by a value the same in every lane), conversions,
  * selects, compares; loads whose indexes are consecutive across the cube,
@@ -548,15 +549,18 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
         abort();
     emit(&h, ".kernel rk\n.param out32 buffer u32 write\n.param out64 buffer u64 write\n"
              ".param in buffer u32 read\n.shared %u\n", block * 4);
-    emit(&h, ".reg u32 %%t, %%c, %%cd, %%g, %%pp\n.reg ptr.global %%po32, %%po64, %%pi\n"
-             ".reg ptr.shared %%sb\n");
+    emit(&h, ".reg u32 %%t, %%c, %%cd, %%g, %%pp, %%tx, %%ty, %%dx, %%dy\n"
+             ".reg ptr.global %%po32, %%po64, %%pi\n.reg ptr.shared %%sb\n");
     for (int t = 0; t < 4; t++)
         for (unsigned v = 0; v < NVARS; v++)
             emit(&h, ".reg %s %%%c%u\n", tname[t], vprefix[t], v);
     for (unsigned i = 0; i < g->nt; i++)
         emit(&h, ".reg %s %%q%u\n", tname[g->ttype[i]], i);
-    emit(&h, "    sreg.u32 %%t, unit_pos.x\n    sreg.u32 %%c, cube_pos.x\n"
-             "    sreg.u32 %%cd, cube_dim.x\n    mul.u32 %%g, %%c, %%cd\n    add.u32 %%g, %%g, %%t\n"
+    /* t: the unit's index in its cube (cubes may be 2D), g: in the launch */
+    emit(&h, "    sreg.u32 %%tx, unit_pos.x\n    sreg.u32 %%ty, unit_pos.y\n"
+             "    sreg.u32 %%dx, cube_dim.x\n    sreg.u32 %%dy, cube_dim.y\n"
+             "    mul.u32 %%t, %%ty, %%dx\n    add.u32 %%t, %%t, %%tx\n    mul.u32 %%cd, %%dx, %%dy\n"
+             "    sreg.u32 %%c, cube_pos.x\n    mul.u32 %%g, %%c, %%cd\n    add.u32 %%g, %%g, %%t\n"
              "    sreg.u32 %%pp, plane_pos\n    param.ptr.global %%po32, out32, 0\n"
              "    param.ptr.global %%po64, out64, 0\n    param.ptr.global %%pi, in, 0\n"
              "    const.ptr.shared %%sb, 0\n");
@@ -568,15 +572,17 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
 
 static uint32_t in_data[NIN];
 
-/* Runs module `mod`'s kernel with fresh outputs; budget 0: the default
- * path. Returns the status; outputs copied to o32, o64. */
-static cvm_status run(cvm_module *mod, unsigned grid, unsigned block, uint64_t budget,
+/* Runs module `mod`'s kernel over `grid` cubes of `block` units, `bx`
+ * wide, with fresh outputs; budget 0: the default path. Returns the
+ * status; outputs copied to o32, o64. */
+static cvm_status run(cvm_module *mod, unsigned grid, unsigned bx, unsigned block, uint64_t budget,
                       uint32_t *o32, uint64_t *o64, cvm_buffer *in, cvm_diag *d)
 {
     const size_t n = (size_t)MAX_SLOTS * grid * block;
     cvm_buffer *b32 = kern_buf("out32", n * 4, NULL), *b64 = kern_buf("out64", n * 8, NULL);
     cvm_arg args[3] = {kern_arg_buf(b32), kern_arg_buf(b64), kern_arg_buf(in)};
-    cvm_launch_config cfg = kern_cfg(grid, block);
+    cvm_launch_config cfg = kern_cfg(grid, bx);
+    cfg.block[1] = block / bx;
     cfg.step_budget = budget;
     const cvm_kernel *k = NULL;
     memset(d, 0, sizeof *d);
@@ -597,8 +603,10 @@ static bool is_nan32(uint32_t v) { return (v & 0x7f800000u) == 0x7f800000u && (v
 /* One kernel: false (with diag lines) when the two runs differ. */
 static bool differ_one(uint64_t seed, cvm_buffer *in, unsigned *faults)
 {
-    static const unsigned shapes[][2] = {{1, 64}, {2, 128}, {4, 64}, {1, 256}, {2, 256}, {4, 32 * 3 + 32}};
-    const unsigned grid = shapes[seed % 6][0], block = shapes[seed % 6][1];
+    /* {cubes, cube width, cube height}: 1D and 2D cubes of 2 to 8 planes */
+    static const unsigned shapes[][3] = {{1, 64, 1}, {2, 128, 1}, {4, 64, 1}, {1, 256, 1},
+                                         {2, 16, 16}, {4, 8, 16}, {2, 32, 4}, {1, 4, 32}};
+    const unsigned *sh = shapes[seed % 8], grid = sh[0], block = sh[1] * sh[2];
     gen g;
     char *src = generate(seed, block, grid * block, &g);
     cvm_diag d;
@@ -613,8 +621,8 @@ static bool differ_one(uint64_t seed, cvm_buffer *in, unsigned *faults)
     uint32_t *a32 = calloc(n, 4), *b32 = calloc(n, 4);
     uint64_t *a64 = calloc(n, 8), *b64 = calloc(n, 8);
     cvm_diag da, db;
-    const cvm_status sa = run(mod, grid, block, 0, a32, a64, in, &da);
-    const cvm_status sb = run(mod, grid, block, UINT64_C(1) << 40, b32, b64, in, &db);
+    const cvm_status sa = run(mod, grid, sh[1], block, 0, a32, a64, in, &da);
+    const cvm_status sb = run(mod, grid, sh[1], block, UINT64_C(1) << 40, b32, b64, in, &db);
     /* the kernels are bounded: a timeout is a finding too */
     bool same = sa == sb && sa != CVM_TIMEOUT;
     *faults += sa == CVM_FAULT && same;
@@ -638,7 +646,7 @@ static bool differ_one(uint64_t seed, cvm_buffer *in, unsigned *faults)
         }
     }
     if (!same)
-        diag("the kernel (%u cubes of %u units):\n%s", grid, block, src);
+        diag("the kernel (%u cubes of %ux%u units):\n%s", grid, sh[1], sh[2], src);
     cvm_module_free(mod);
     free(src);
     free(a32), free(b32), free(a64), free(b64);
