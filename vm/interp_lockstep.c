@@ -369,8 +369,6 @@ static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
     }
 }
 
-/* Arithmetic, compares and bitwise ops of one element per lane; false
- * when `in` is not one this loop runs itself. */
 #if defined(__AVX2__)
 /* d = a * v of a full plane of 64-bit lanes and a v below 2^32, by
  * vpmuludq (GCC emulates the whole 64-bit product from the C form). */
@@ -419,6 +417,8 @@ static void mul_by_uniform(const lockstep *s, const cvm_vm_dinsn *in, bool sext)
            });
 }
 
+/* Arithmetic, compares and bitwise ops of one element per lane; false
+ * when `in` is not one this loop runs itself. */
 static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
