@@ -53,6 +53,15 @@ typedef struct gen {
     unsigned stmts;              /* statements left to generate */
 } gen;
 
+/* A register's name, by value (`.s` is valid to the end of the full
+ * expression that made it, so it can be an argument of emit). */
+typedef struct reg {
+    char s[12];
+} reg;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
 static void emit(gen *g, const char *fmt, ...)
 {
     va_list ap;
@@ -79,34 +88,31 @@ static uint32_t rnd(gen *g, uint32_t n)
     return (uint32_t)((g->s >> 11) % n);
 }
 
-/* A fresh temporary of type t (declared after generation): its name. */
-static const char *tmp(gen *g, int t)
+/* A fresh temporary of type t (declared after generation). */
+static reg tmp(gen *g, int t)
 {
-    static char ring[16][12];
-    static unsigned r;
+    reg r;
     if (g->nt >= MAX_TEMPS)
         abort();
     g->ttype[g->nt] = (uint8_t)t;
-    char *s = ring[r++ % 16];
-    snprintf(s, sizeof ring[0], "%%q%u", g->nt++);
-    return s;
+    snprintf(r.s, sizeof r.s, "%%q%u", g->nt++);
+    return r;
 }
 
 /* A random variable of value type t (U32, I32, I64, F32). */
-static const char *var(gen *g, int t)
+static reg var(gen *g, int t)
 {
-    static char ring[16][8];
-    static unsigned r;
-    char *s = ring[r++ % 16];
-    snprintf(s, sizeof ring[0], "%%%c%u", vprefix[t], rnd(g, NVARS));
-    return s;
+    reg r;
+    snprintf(r.s, sizeof r.s, "%%%c%u", vprefix[t], rnd(g, NVARS));
+    return r;
 }
 
-/* A u32 constant in a fresh temporary. */
-static const char *kon(gen *g, uint32_t v)
+/* A u32 constant in a fresh temporary (its `const` emitted now: as an
+ * argument of emit, before emit's own line). */
+static reg kon(gen *g, uint32_t v)
 {
-    const char *k = tmp(g, U32);
-    emit(g, "    const.u32 %s, %u\n", k, v);
+    const reg k = tmp(g, U32);
+    emit(g, "    const.u32 %s, %u\n", k.s, v);
     return k;
 }
 
@@ -114,37 +120,32 @@ static int value_type(gen *g) { return (int)rnd(g, 4); }
 
 /* A bool temporary: compares of variables, or a pattern of lanes, of
  * planes, or of cubes. */
-static const char *cond(gen *g)
+static reg cond(gen *g)
 {
     static const char *const cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
     static const uint32_t bits[] = {1, 2, 5, 16, 32, 64, 128};
-    char b[12];
-    snprintf(b, sizeof b, "%s", tmp(g, BOOL));
+    const reg b = tmp(g, BOOL);
     switch (rnd(g, 5)) {
     case 0: case 1: {
         const int t = value_type(g);
-        char x[8];
-        snprintf(x, sizeof x, "%s", var(g, t));
-        emit(g, "    %s.%s %s, %s, %s\n", cmp[rnd(g, 6)], tname[t], b, x, var(g, t));
+        const reg x = var(g, t), y = var(g, t);
+        emit(g, "    %s.%s %s, %s, %s\n", cmp[rnd(g, 6)], tname[t], b.s, x.s, y.s);
         break;
     }
     case 2: { /* by lane or by plane */
-        char m[12];
-        snprintf(m, sizeof m, "%s", tmp(g, U32));
-        emit(g, "    and.u32 %s, %%t, %s\n", m, kon(g, bits[rnd(g, 7)]));
-        emit(g, "    ne.u32 %s, %s, %s\n", b, m, kon(g, 0));
+        const reg m = tmp(g, U32);
+        emit(g, "    and.u32 %s, %%t, %s\n", m.s, kon(g, bits[rnd(g, 7)]).s);
+        emit(g, "    ne.u32 %s, %s, %s\n", b.s, m.s, kon(g, 0).s);
         break;
     }
     case 3: /* planes part */
-        emit(g, "    lt.u32 %s, %%pp, %s\n", b, kon(g, rnd(g, 5)));
+        emit(g, "    lt.u32 %s, %%pp, %s\n", b.s, kon(g, rnd(g, 5)).s);
         break;
     default: /* the same for the whole cube */
-        emit(g, "    %s.u32 %s, %%c, %s\n", rnd(g, 2) ? "lt" : "eq", b, kon(g, rnd(g, 3)));
+        emit(g, "    %s.u32 %s, %%c, %s\n", rnd(g, 2) ? "lt" : "eq", b.s, kon(g, rnd(g, 3)).s);
         break;
     }
-    static char out[12];
-    snprintf(out, sizeof out, "%s", b);
-    return out;
+    return b;
 }
 
 /* An f32 constant's text (exact decimal forms). */
@@ -160,42 +161,33 @@ static void stmts(gen *g, unsigned n);
 static void st_arith(gen *g)
 {
     const int t = value_type(g);
-    char d[8], a[8], b[8];
-    snprintf(d, sizeof d, "%s", var(g, t));
-    snprintf(a, sizeof a, "%s", var(g, t));
-    snprintf(b, sizeof b, "%s", var(g, t));
+    const reg d = var(g, t), a = var(g, t), b = var(g, t);
     const char *T = tname[t];
     if (t == F32) {
         static const char *const bin[] = {"add", "sub", "mul", "min", "max", "div"};
         switch (rnd(g, 9)) {
-        case 0: emit(g, "    fma.f32 %s, %s, %s, %s\n", d, a, b, var(g, F32)); break;
-        case 1: emit(g, "    %s.f32 %s, %s\n", rnd(g, 2) ? "neg" : "abs", d, a); break;
-        case 2: emit(g, "    %s.f32 %s, %s\n", rnd(g, 2) ? "sqrt" : "exp", d, a); break;
-        default: emit(g, "    %s.f32 %s, %s, %s\n", bin[rnd(g, 6)], d, a, b); break;
+        case 0: emit(g, "    fma.f32 %s, %s, %s, %s\n", d.s, a.s, b.s, var(g, F32).s); break;
+        case 1: emit(g, "    %s.f32 %s, %s\n", rnd(g, 2) ? "neg" : "abs", d.s, a.s); break;
+        case 2: emit(g, "    %s.f32 %s, %s\n", rnd(g, 2) ? "sqrt" : "exp", d.s, a.s); break;
+        default: emit(g, "    %s.f32 %s, %s, %s\n", bin[rnd(g, 6)], d.s, a.s, b.s); break;
         }
         return;
     }
     static const char *const bin[] = {"add", "sub", "mul", "and", "or", "xor", "min", "max"};
     switch (rnd(g, 12)) {
     case 0: case 1: { /* shifts by a u32 count, at times past the width */
-        const char *cnt = rnd(g, 2) ? var(g, U32) : kon(g, rnd(g, 70));
-        char c[12];
-        snprintf(c, sizeof c, "%s", cnt);
-        emit(g, "    %s.%s %s, %s, %s\n", rnd(g, 2) ? "shl" : "shr", T, d, a, c);
+        const reg c = rnd(g, 2) ? var(g, U32) : kon(g, rnd(g, 70));
+        emit(g, "    %s.%s %s, %s, %s\n", rnd(g, 2) ? "shl" : "shr", T, d.s, a.s, c.s);
         break;
     }
     case 2: { /* division by b | 1: never zero */
-        const char *one = tmp(g, t);
-        char o[12], q[12];
-        snprintf(o, sizeof o, "%s", one);
-        emit(g, "    const.%s %s, 1\n", T, o);
-        snprintf(q, sizeof q, "%s", tmp(g, t));
-        emit(g, "    or.%s %s, %s, %s\n", T, q, b, o);
-        emit(g, "    %s.%s %s, %s, %s\n", rnd(g, 2) ? "div" : "rem", T, d, a, q);
+        const reg one = tmp(g, t), q = tmp(g, t);
+        emit(g, "    const.%s %s, 1\n    or.%s %s, %s, %s\n", T, one.s, T, q.s, b.s, one.s);
+        emit(g, "    %s.%s %s, %s, %s\n", rnd(g, 2) ? "div" : "rem", T, d.s, a.s, q.s);
         break;
     }
-    case 3: emit(g, "    not.%s %s, %s\n", T, d, a); break;
-    default: emit(g, "    %s.%s %s, %s, %s\n", bin[rnd(g, 8)], T, d, a, b); break;
+    case 3: emit(g, "    not.%s %s, %s\n", T, d.s, a.s); break;
+    default: emit(g, "    %s.%s %s, %s, %s\n", bin[rnd(g, 8)], T, d.s, a.s, b.s); break;
     }
 }
 
@@ -207,41 +199,37 @@ static void st_mul_uniform(gen *g)
 {
     static const char *const ks[] = {"32", "1", "7", "-3", "65536", "0", "2147483647", "-2147483648",
                                      "4294967295", "6"};
-    char d[8], a[8], b[12];
-    snprintf(d, sizeof d, "%s", var(g, I64));
-    snprintf(a, sizeof a, "%s", var(g, I64));
-    snprintf(b, sizeof b, "%s", tmp(g, I64));
+    const reg d = var(g, I64), a = var(g, I64), b = tmp(g, I64);
     switch (rnd(g, 4)) {
-    case 0: emit(g, "    const.i64 %s, %s\n", b, ks[rnd(g, 10)]); break;
-    case 3: /* and one that is not: a lane's own i32 */
-        emit(g, "    cvt.i64 %s, %s\n", b, var(g, I32));
-        break;
+    case 0: emit(g, "    const.i64 %s, %s\n", b.s, ks[rnd(g, 10)]); break;
     case 1: {
-        char k[12];
-        snprintf(k, sizeof k, "%s", tmp(g, I32));
-        emit(g, "    const.i32 %s, %s\n    cvt.i64 %s, %s\n", k, ks[rnd(g, 8)], b, k);
+        const reg k = tmp(g, I32);
+        emit(g, "    const.i32 %s, %s\n    cvt.i64 %s, %s\n", k.s, ks[rnd(g, 8)], b.s, k.s);
         break;
     }
-    default: {
-        char k[12];
-        snprintf(k, sizeof k, "%s", tmp(g, I32));
-        emit(g, "    cvt.i32 %s, %%c\n    cvt.i64 %s, %s\n", k, b, k);
+    case 2: {
+        const reg k = tmp(g, I32);
+        emit(g, "    cvt.i32 %s, %%c\n    cvt.i64 %s, %s\n", k.s, b.s, k.s);
         break;
     }
+    default: /* and one that is not: a lane's own i32 */
+        emit(g, "    cvt.i64 %s, %s\n", b.s, var(g, I32).s);
+        break;
     }
-    emit(g, "    mul.i64 %s, %s, %s\n", d, a, b);
+    emit(g, "    mul.i64 %s, %s, %s\n", d.s, a.s, b.s);
 }
 
 static void st_const(gen *g)
 {
     const int t = value_type(g);
     static const char *const ints[] = {"0", "1", "7", "-1", "255", "-2147483648", "2147483647", "65536"};
+    const reg d = var(g, t);
     if (t == F32)
-        emit(g, "    const.f32 %s, %s\n", var(g, t), fconst(g));
+        emit(g, "    const.f32 %s, %s\n", d.s, fconst(g));
     else if (t == U32)
-        emit(g, "    const.u32 %s, %u\n", var(g, t), rnd(g, 2) ? rnd(g, 300) : 4000000000u);
+        emit(g, "    const.u32 %s, %u\n", d.s, rnd(g, 2) ? rnd(g, 300) : 4000000000u);
     else
-        emit(g, "    const.%s %s, %s\n", tname[t], var(g, t), ints[rnd(g, 8)]);
+        emit(g, "    const.%s %s, %s\n", tname[t], d.s, ints[rnd(g, 8)]);
 }
 
 static void st_cvt(gen *g)
@@ -250,127 +238,132 @@ static void st_cvt(gen *g)
                                    {I32, F32}, {F32, U32}, {U32, F32}, {F32, I64}, {I64, F32},
                                    {I32, U32}, {U32, I32}};
     const int *p = pairs[rnd(g, 12)];
-    char d[8];
-    snprintf(d, sizeof d, "%s", var(g, p[0]));
-    emit(g, "    cvt.%s %s, %s\n", tname[p[0]], d, var(g, p[1]));
+    const reg d = var(g, p[0]), a = var(g, p[1]);
+    emit(g, "    cvt.%s %s, %s\n", tname[p[0]], d.s, a.s);
 }
 
 static void st_select(gen *g)
 {
     const int t = value_type(g);
-    char c[12], d[8], a[8];
-    snprintf(c, sizeof c, "%s", cond(g));
-    snprintf(d, sizeof d, "%s", var(g, t));
-    snprintf(a, sizeof a, "%s", var(g, t));
-    emit(g, "    select.%s %s, %s, %s, %s\n", tname[t], d, a, var(g, t), c);
+    const reg c = cond(g), d = var(g, t), a = var(g, t), b = var(g, t);
+    emit(g, "    select.%s %s, %s, %s, %s\n", tname[t], d.s, a.s, b.s, c.s);
 }
 
-/* A u32 index into x: a pattern across the units, masked to [0, mask]. */
-static void index_expr(gen *g, const char *x, uint32_t mask)
+/* A u32 index in a fresh temporary: a pattern across the units, masked to
+ * [0, mask]. */
+static reg index_expr(gen *g, uint32_t mask)
 {
     static const uint32_t ks[] = {1, 3, 31, 32, 64, 96};
+    const reg r = tmp(g, U32);
+    const char *x = r.s;
     switch (rnd(g, 14)) {
     case 0: emit(g, "    mov.u32 %s, %%g\n", x); break;                      /* consecutive */
-    case 11: emit(g, "    and.u32 %s, %%t, %s\n", x, kon(g, rnd(g, 2) ? 15 : 7)); break; /* runs */
-    case 12: emit(g, "    min.u32 %s, %%t, %s\n", x, kon(g, rnd(g, g->block))); break; /* then one */
-    case 13: /* runs of one element, the runs swapped in pairs */
-        emit(g, "    shr.u32 %s, %%t, %s\n", x, kon(g, 3));
-        emit(g, "    xor.u32 %s, %s, %s\n", x, x, kon(g, 1));
-        break;
     case 1: emit(g, "    mov.u32 %s, %%t\n", x); break;                      /* the same in every cube */
-    case 2: emit(g, "    xor.u32 %s, %%g, %s\n", x, kon(g, ks[rnd(g, 6)])); break; /* permuted */
-    case 3: emit(g, "    mov.u32 %s, %s\n", x, kon(g, rnd(g, NIN))); break;  /* one address */
+    case 2: emit(g, "    xor.u32 %s, %%g, %s\n", x, kon(g, ks[rnd(g, 6)]).s); break; /* permuted */
+    case 3: emit(g, "    mov.u32 %s, %s\n", x, kon(g, rnd(g, NIN)).s); break;  /* one address */
     case 4: emit(g, "    mov.u32 %s, %%c\n", x); break;                      /* one per cube */
-    case 5: emit(g, "    shr.u32 %s, %%t, %s\n", x, kon(g, rnd(g, 2) ? 4 : 3)); break; /* runs */
-    case 6: emit(g, "    mul.u32 %s, %%g, %s\n", x, kon(g, 2)); break;       /* strided */
-    case 7: emit(g, "    add.u32 %s, %%g, %s\n", x, kon(g, rnd(g, 40))); break;
+    case 5: emit(g, "    shr.u32 %s, %%t, %s\n", x, kon(g, rnd(g, 2) ? 4 : 3).s); break; /* runs */
+    case 6: emit(g, "    mul.u32 %s, %%g, %s\n", x, kon(g, 2).s); break;       /* strided */
+    case 7: emit(g, "    add.u32 %s, %%g, %s\n", x, kon(g, rnd(g, 40)).s); break;
     case 8: emit(g, "    mov.u32 %s, %%pp\n", x); break;                     /* one per plane */
-    case 9: { /* reversed */
-        emit(g, "    sub.u32 %s, %s, %%g\n", x, kon(g, g->total - 1));
+    case 9: emit(g, "    sub.u32 %s, %s, %%g\n", x, kon(g, g->total - 1).s); break; /* reversed */
+    case 10: emit(g, "    and.u32 %s, %%t, %s\n", x, kon(g, rnd(g, 2) ? 15 : 7).s); break; /* runs */
+    case 11: emit(g, "    min.u32 %s, %%t, %s\n", x, kon(g, rnd(g, g->block)).s); break; /* then one */
+    case 12: /* runs of one element, the runs swapped in pairs */
+        emit(g, "    shr.u32 %s, %%t, %s\n", x, kon(g, 3).s);
+        emit(g, "    xor.u32 %s, %s, %s\n", x, x, kon(g, 1).s);
         break;
+    default: emit(g, "    mov.u32 %s, %s\n", x, var(g, U32).s); break;       /* anywhere */
     }
-    default: emit(g, "    mov.u32 %s, %s\n", x, var(g, U32)); break;         /* anywhere */
-    }
-    emit(g, "    and.u32 %s, %s, %s\n", x, x, kon(g, mask));
+    emit(g, "    and.u32 %s, %s, %s\n", x, x, kon(g, mask).s);
+    return r;
 }
 
 /* An address in a fresh ptr temporary of space `sp` (PG or PS) from base
  * register `base` and u32 element index x scaled by `size`, in one of the
  * forms decode fuses (sign- or zero-extended, 64-bit) or a 32-bit offset. */
-static const char *address(gen *g, int sp, const char *base, const char *x, unsigned size)
+static reg address(gen *g, int sp, const char *base, reg x, unsigned size)
 {
-    char a[12];
-    snprintf(a, sizeof a, "%s", tmp(g, sp));
+    const reg a = tmp(g, sp);
     switch (rnd(g, 4)) {
     case 0: case 1: { /* cvt.i64 (zero-extends a u32), const, mul, ptr.add */
-        char w[12], s[12], o[12];
-        snprintf(w, sizeof w, "%s", tmp(g, I64));
-        snprintf(s, sizeof s, "%s", tmp(g, I64));
-        snprintf(o, sizeof o, "%s", tmp(g, I64));
-        emit(g, "    cvt.i64 %s, %s\n    const.i64 %s, %u\n    mul.i64 %s, %s, %s\n", w, x, s, size,
-             o, w, s);
-        emit(g, "    ptr.add.%s %s, %s, %s\n", tname[sp], a, base, o);
+        const reg w = tmp(g, I64), k = tmp(g, I64), o = tmp(g, I64);
+        emit(g, "    cvt.i64 %s, %s\n    const.i64 %s, %u\n    mul.i64 %s, %s, %s\n", w.s, x.s, k.s,
+             size, o.s, w.s, k.s);
+        emit(g, "    ptr.add.%s %s, %s, %s\n", tname[sp], a.s, base, o.s);
         break;
     }
     case 2: { /* through an i32: sign-extended */
-        char i[12], s[12], w[12], o[12];
-        snprintf(i, sizeof i, "%s", tmp(g, I32));
-        snprintf(w, sizeof w, "%s", tmp(g, I64));
-        snprintf(s, sizeof s, "%s", tmp(g, I64));
-        snprintf(o, sizeof o, "%s", tmp(g, I64));
-        emit(g, "    cvt.i32 %s, %s\n    cvt.i64 %s, %s\n    const.i64 %s, %u\n", i, x, w, i, s, size);
-        emit(g, "    mul.i64 %s, %s, %s\n    ptr.add.%s %s, %s, %s\n", o, w, s, tname[sp], a, base, o);
+        const reg i = tmp(g, I32), w = tmp(g, I64), k = tmp(g, I64), o = tmp(g, I64);
+        emit(g, "    cvt.i32 %s, %s\n    cvt.i64 %s, %s\n    const.i64 %s, %u\n", i.s, x.s, w.s, i.s,
+             k.s, size);
+        emit(g, "    mul.i64 %s, %s, %s\n    ptr.add.%s %s, %s, %s\n", o.s, w.s, k.s, tname[sp], a.s,
+             base, o.s);
         break;
     }
     default: { /* a 32-bit byte offset */
-        char i[12], s[12], o[12];
-        snprintf(i, sizeof i, "%s", tmp(g, I32));
-        snprintf(s, sizeof s, "%s", tmp(g, I32));
-        snprintf(o, sizeof o, "%s", tmp(g, I32));
-        emit(g, "    cvt.i32 %s, %s\n    const.i32 %s, %u\n    mul.i32 %s, %s, %s\n", i, x, s, size,
-             o, i, s);
-        emit(g, "    ptr.add.%s %s, %s, %s\n", tname[sp], a, base, o);
+        const reg i = tmp(g, I32), k = tmp(g, I32), o = tmp(g, I32);
+        emit(g, "    cvt.i32 %s, %s\n    const.i32 %s, %u\n    mul.i32 %s, %s, %s\n", i.s, x.s, k.s,
+             size, o.s, i.s, k.s);
+        emit(g, "    ptr.add.%s %s, %s, %s\n", tname[sp], a.s, base, o.s);
         break;
     }
     }
-    static char out[12];
-    snprintf(out, sizeof out, "%s", a);
-    return out;
+    return a;
+}
+
+/* A load of the input at an index pattern (8-byte elements for i64). */
+static void load_input(gen *g, int t, const char *dst)
+{
+    const unsigned size = t == I64 ? 8 : 4;
+    const reg x = index_expr(g, size == 8 ? NIN / 2 - 1 : NIN - 1);
+    emit(g, "    ld.%s %s, [%s]\n", tname[t], dst, address(g, PG, "%pi", x, size).s);
 }
 
 static void st_load(gen *g)
 {
     const int t = value_type(g);
-    const unsigned size = t == I64 ? 8 : 4;
-    char x[12];
-    snprintf(x, sizeof x, "%s", tmp(g, U32));
-    index_expr(g, x, size == 8 ? NIN / 2 - 1 : NIN - 1);
-    const char *a = address(g, PG, "%pi", x, size);
-    emit(g, "    ld.%s %s, [%s]\n", tname[t], var(g, t), a);
+    load_input(g, t, var(g, t).s);
 }
 
-/* out32 or out64 at slot j for unit index pattern: consecutive, permuted
- * or reversed (one unit per element: no two units share one). */
-static void st_store(gen *g)
+/* The next output slot for a value of type t, out32's or out64's; false
+ * when they are used up. */
+static bool slot(gen *g, int t, unsigned *j)
 {
-    const int t = value_type(g);
     const bool wide = t == I64;
     unsigned *n = wide ? &g->n64 : &g->n32;
     if (*n >= MAX_SLOTS)
-        return;
-    const unsigned j = (*n)++;
+        return false;
+    *j = (*n)++;
     if (!wide)
-        g->f32slot[j] = t == F32;
-    char x[12];
-    snprintf(x, sizeof x, "%s", tmp(g, U32));
+        g->f32slot[*j] = t == F32;
+    return true;
+}
+
+/* Stores value v (type t) to slot j of element x (a u32 register). */
+static void store_slot(gen *g, int t, unsigned j, reg x, const char *v)
+{
+    const bool wide = t == I64;
+    emit(g, "    add.u32 %s, %s, %s\n", x.s, x.s, kon(g, j * g->total).s);
+    emit(g, "    st.%s [%s], %s\n", tname[t], address(g, PG, wide ? "%po64" : "%po32", x, wide ? 8 : 4).s,
+         v);
+}
+
+/* A variable to a slot of its own, the units in an order: consecutive,
+ * permuted or reversed (one unit per element: no two units share one). */
+static void st_store(gen *g)
+{
+    const int t = value_type(g);
+    unsigned j;
+    if (!slot(g, t, &j))
+        return;
+    const reg x = tmp(g, U32);
     switch (rnd(g, 4)) {
-    case 0: emit(g, "    xor.u32 %s, %%g, %s\n", x, kon(g, rnd(g, g->total))); break;
-    case 1: emit(g, "    sub.u32 %s, %s, %%g\n", x, kon(g, g->total - 1)); break;
-    default: emit(g, "    mov.u32 %s, %%g\n", x); break;
+    case 0: emit(g, "    xor.u32 %s, %%g, %s\n", x.s, kon(g, rnd(g, g->total)).s); break;
+    case 1: emit(g, "    sub.u32 %s, %s, %%g\n", x.s, kon(g, g->total - 1).s); break;
+    default: emit(g, "    mov.u32 %s, %%g\n", x.s); break;
     }
-    emit(g, "    add.u32 %s, %s, %s\n", x, x, kon(g, j * g->total));
-    const char *a = address(g, PG, wide ? "%po64" : "%po32", x, wide ? 8 : 4);
-    emit(g, "    st.%s [%s], %s\n", tname[t], a, var(g, t));
+    store_slot(g, t, j, x, var(g, t).s);
 }
 
 /* Shared memory: each unit stores one element, a barrier, loads from a
@@ -378,27 +371,22 @@ static void st_store(gen *g)
 static void st_shared(gen *g)
 {
     const int t = rnd(g, 2) ? U32 : F32;
-    char x[12];
-    snprintf(x, sizeof x, "%s", tmp(g, U32));
-    emit(g, "    mov.u32 %s, %%t\n", x);
-    const char *a = address(g, PS, "%sb", x, 4);
-    emit(g, "    st.%s [%s], %s\n    sync_cube\n", tname[t], a, var(g, t));
+    const reg x = tmp(g, U32);
+    emit(g, "    mov.u32 %s, %%t\n", x.s);
+    const reg a = address(g, PS, "%sb", x, 4);
+    emit(g, "    st.%s [%s], %s\n    sync_cube\n", tname[t], a.s, var(g, t).s);
     for (unsigned k = rnd(g, 2); k < 2; k++) {
-        char y[12];
-        snprintf(y, sizeof y, "%s", tmp(g, U32));
         /* now and then past the end of shared memory: both runs fault */
-        index_expr(g, y, rnd(g, 50) ? g->block - 1 : 2 * g->block - 1);
-        const char *b = address(g, PS, "%sb", y, 4);
-        emit(g, "    ld.%s %s, [%s]\n", tname[t], var(g, t), b);
+        const reg y = index_expr(g, rnd(g, 50) ? g->block - 1 : 2 * g->block - 1);
+        const reg b = address(g, PS, "%sb", y, 4);
+        emit(g, "    ld.%s %s, [%s]\n", tname[t], var(g, t).s, b.s);
     }
     emit(g, "    sync_cube\n");
 }
 
 static void st_if(gen *g)
 {
-    char c[12];
-    snprintf(c, sizeof c, "%s", cond(g));
-    emit(g, "    if %s\n", c);
+    emit(g, "    if %s\n", cond(g).s);
     g->ifs++;
     stmts(g, 1 + rnd(g, 4));
     if (rnd(g, 2)) {
@@ -413,33 +401,25 @@ static void st_if(gen *g)
  * lane, by plane or the same), with break, continue and break_if at times. */
 static void st_loop(gen *g)
 {
-    char k[12], lim[12], b[12];
-    snprintf(k, sizeof k, "%s", tmp(g, U32));
-    snprintf(lim, sizeof lim, "%s", tmp(g, U32));
-    snprintf(b, sizeof b, "%s", tmp(g, BOOL));
+    const reg k = tmp(g, U32), lim = tmp(g, U32), b = tmp(g, BOOL);
     switch (rnd(g, 3)) {
-    case 0: emit(g, "    and.u32 %s, %s, %s\n", lim, var(g, U32), kon(g, 3)); break;
-    case 1: emit(g, "    and.u32 %s, %%pp, %s\n", lim, kon(g, 3)); break;
-    default: emit(g, "    mov.u32 %s, %s\n", lim, kon(g, 1 + rnd(g, 4))); break;
+    case 0: emit(g, "    and.u32 %s, %s, %s\n", lim.s, var(g, U32).s, kon(g, 3).s); break;
+    case 1: emit(g, "    and.u32 %s, %%pp, %s\n", lim.s, kon(g, 3).s); break;
+    default: emit(g, "    mov.u32 %s, %s\n", lim.s, kon(g, 1 + rnd(g, 4)).s); break;
     }
-    emit(g, "    const.u32 %s, 0\n    loop\n", k);
-    emit(g, "    ge.u32 %s, %s, %s\n    if %s\n    break\n    end\n", b, k, lim, b);
+    emit(g, "    const.u32 %s, 0\n    loop\n", k.s);
+    emit(g, "    ge.u32 %s, %s, %s\n    if %s\n    break\n    end\n", b.s, k.s, lim.s, b.s);
     g->loops++;
     stmts(g, 1 + rnd(g, 4));
     if (rnd(g, 3) == 0) {
-        char c[12];
-        snprintf(c, sizeof c, "%s", cond(g));
-        emit(g, "    if %s\n    %s\n    end\n", c, rnd(g, 2) ? "continue" : "break");
+        emit(g, "    if %s\n    %s\n    end\n", cond(g).s, rnd(g, 2) ? "continue" : "break");
         stmts(g, 1 + rnd(g, 2));
     }
     g->loops--;
     emit(g, "    continuing\n"); /* then the constant: a `continue` must not skip it */
-    emit(g, "    add.u32 %s, %s, %s\n", k, k, kon(g, 1));
-    if (rnd(g, 4) == 0) {
-        char c[12];
-        snprintf(c, sizeof c, "%s", cond(g));
-        emit(g, "    break_if %s\n", c);
-    }
+    emit(g, "    add.u32 %s, %s, %s\n", k.s, k.s, kon(g, 1).s);
+    if (rnd(g, 4) == 0)
+        emit(g, "    break_if %s\n", cond(g).s);
     emit(g, "    end\n");
 }
 
@@ -469,9 +449,7 @@ static void stmt(gen *g)
     else if (r < 94 && top && !g->returned)
         st_shared(g);
     else if (r < 96 && top && g->stmts > 4) {
-        char c[12];
-        snprintf(c, sizeof c, "%s", cond(g));
-        emit(g, "    if %s\n    return\n    end\n", c);
+        emit(g, "    if %s\n    return\n    end\n", cond(g).s);
         g->returned = true;
     } else
         st_arith(g);
@@ -484,7 +462,7 @@ static void stmts(gen *g, unsigned n)
 }
 
 /* The kernel of seed `seed` for cubes of `block` units, `total` units in
- * all (a power of two); its text, malloc'ed. Output slots in *n32, *n64. */
+ * all (a power of two): its text, malloc'ed; g keeps the output slots. */
 static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
 {
     memset(g, 0, sizeof *g);
@@ -503,13 +481,9 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
             char name[8];
             snprintf(name, sizeof name, "%%%c%u", vprefix[t], v);
             switch (rnd(g, 3)) {
-            case 0: {
-                char x[12];
-                snprintf(x, sizeof x, "%s", tmp(g, U32));
-                index_expr(g, x, t == I64 ? NIN / 2 - 1 : NIN - 1);
-                emit(g, "    ld.%s %s, [%s]\n", tname[t], name, address(g, PG, "%pi", x, t == I64 ? 8 : 4));
+            case 0:
+                load_input(g, t, name);
                 break;
-            }
             case 1:
                 if (t == F32)
                     emit(g, "    cvt.f32 %s, %%g\n", name);
@@ -528,18 +502,14 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
     /* every variable to a slot of its own */
     for (int t = 0; t < 4; t++)
         for (unsigned v = 0; v < NVARS; v++) {
-            const bool wide = t == I64;
-            unsigned *n = wide ? &g->n64 : &g->n32;
-            if (*n >= MAX_SLOTS)
+            unsigned j;
+            char name[8];
+            snprintf(name, sizeof name, "%%%c%u", vprefix[t], v);
+            if (!slot(g, t, &j))
                 continue;
-            const unsigned j = (*n)++;
-            if (!wide)
-                g->f32slot[j] = t == F32;
-            char x[12];
-            snprintf(x, sizeof x, "%s", tmp(g, U32));
-            emit(g, "    add.u32 %s, %%g, %s\n", x, kon(g, j * g->total));
-            const char *a = address(g, PG, wide ? "%po64" : "%po32", x, wide ? 8 : 4);
-            emit(g, "    st.%s [%s], %%%c%u\n", tname[t], a, vprefix[t], v);
+            const reg x = tmp(g, U32);
+            emit(g, "    mov.u32 %s, %%g\n", x.s);
+            store_slot(g, t, j, x, name);
         }
     emit(g, "    return\n.end\n");
     /* the header: parameters, registers, the prologue */
