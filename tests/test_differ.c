@@ -16,11 +16,12 @@
  * within planes, one address for the cube or the plane, runs of equal or
  * consecutive elements, strided, reversed or arbitrary, through 64-bit,
  * sign- and zero-extended and 32-bit offsets; stores consecutive,
- * permuted or reversed; shared memory across barriers; plane ops over the
- * active lanes; integer atomics whose final memory does not depend on the
+ * permuted or reversed; shared memory across barriers; each unit's local
+ * memory; plane ops over the active lanes; integer atomics whose final memory does not depend on the
  * order units run in (their old values go unread); if/else and loops
- * whose conditions differ by lane, by plane or not at all, with break,
- * continue and break_if; an early return of some lanes. Kernels are
+ * and switches whose conditions or selectors differ by lane, by plane or
+ * not at all, with break, continue, break_if and fallthrough; an early
+ * return of some lanes. Kernels are
  * race-free (a unit writes only its own output slots, but for the
  * atomics; shared memory is written and read on either side of a
  * barrier), so the two runs must agree.
@@ -38,9 +39,11 @@
 #define NIN 4096u        /* u32 elements of the input buffer */
 #define MAX_SLOTS 48u    /* output slots per unit, in each of out32 and out64 */
 #define MAX_TEMPS 4000u
+#define NLOCAL 16u       /* u32 elements of local memory per unit, zeroed first */
 
-enum { U32, I32, I64, F32, BOOL, PG, PS, NTYPES };
-static const char *const tname[NTYPES] = {"u32", "i32", "i64", "f32", "bool", "ptr.global", "ptr.shared"};
+enum { U32, I32, I64, F32, BOOL, PG, PS, PL, NTYPES };
+static const char *const tname[NTYPES] = {"u32", "i32", "i64", "f32", "bool", "ptr.global", "ptr.shared",
+                                          "ptr.local"};
 #define NVARS 4u /* variables per value type: %u0.. %i0.. %l0.. %f0.. */
 static const char vprefix[4] = {'u', 'i', 'l', 'f'};
 
@@ -444,6 +447,41 @@ static void st_atomic(gen *g)
          var(g, U32).s);
 }
 
+/* A switch on a selector that differs by lane, by plane or not at all,
+ * with a case of two values, fallthrough and default at times. */
+static void st_switch(gen *g)
+{
+    const reg sel = tmp(g, U32);
+    switch (rnd(g, 3)) {
+    case 0: emit(g, "    and.u32 %s, %s, %s\n", sel.s, var(g, U32).s, kon(g, 3).s); break;
+    case 1: emit(g, "    and.u32 %s, %%t, %s\n", sel.s, kon(g, 3).s); break;
+    default: emit(g, "    and.u32 %s, %%pp, %s\n", sel.s, kon(g, 3).s); break;
+    }
+    emit(g, "    switch %s\n    case 0\n", sel.s);
+    g->ifs++;
+    stmts(g, 1 + rnd(g, 3));
+    if (rnd(g, 2))
+        emit(g, "    fallthrough\n");
+    emit(g, "    case 1, 3\n");
+    stmts(g, 1 + rnd(g, 3));
+    if (rnd(g, 2)) {
+        emit(g, "    default\n");
+        stmts(g, 1 + rnd(g, 2));
+    }
+    g->ifs--;
+    emit(g, "    end\n");
+}
+
+/* Local memory (each unit's own, zeroed in the prologue): a store and a
+ * load at index patterns. */
+static void st_local(gen *g)
+{
+    const int t = rnd(g, 2) ? U32 : F32;
+    const reg x = index_expr(g, NLOCAL - 1), y = index_expr(g, NLOCAL - 1);
+    emit(g, "    st.%s [%s], %s\n", tname[t], address(g, PL, "%lb", x, 4).s, var(g, t).s);
+    emit(g, "    ld.%s %s, [%s]\n", tname[t], var(g, t).s, address(g, PL, "%lb", y, 4).s);
+}
+
 static void st_if(gen *g)
 {
     emit(g, "    if %s\n", cond(g).s);
@@ -511,10 +549,14 @@ static void stmt(gen *g)
     else if (r < 96 && top && g->stmts > 4) {
         emit(g, "    if %s\n    return\n    end\n", cond(g).s);
         g->returned = true;
-    } else if (r < 98)
+    } else if (r < 97)
         st_plane(g);
-    else
+    else if (r < 98)
         st_atomic(g);
+    else if (r < 99 && nest < 3)
+        st_switch(g);
+    else
+        st_local(g);
 }
 
 static void stmts(gen *g, unsigned n)
@@ -580,9 +622,11 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
     if (!h.code)
         abort();
     emit(&h, ".kernel rk\n.param out32 buffer u32 write\n.param out64 buffer u64 write\n"
-             ".param in buffer u32 read\n.shared %u\n", block * 4);
-    emit(&h, ".reg u32 %%t, %%c, %%cd, %%g, %%pp, %%tx, %%ty, %%dx, %%dy\n"
-             ".reg ptr.global %%po32, %%po64, %%pi\n.reg ptr.shared %%sb\n");
+             ".param in buffer u32 read\n.shared %u\n.local %u\n", block * 4, NLOCAL * 4);
+    emit(&h, ".reg u32 %%t, %%c, %%cd, %%g, %%pp, %%tx, %%ty, %%dx, %%dy, %%zero\n"
+             ".reg ptr.global %%po32, %%po64, %%pi\n.reg ptr.shared %%sb\n.reg ptr.local %%lb\n");
+    for (unsigned i = 0; i < NLOCAL; i++)
+        emit(&h, ".reg ptr.local %%lz%u\n", i);
     for (int t = 0; t < 4; t++)
         for (unsigned v = 0; v < NVARS; v++)
             emit(&h, ".reg %s %%%c%u\n", tname[t], vprefix[t], v);
@@ -595,7 +639,9 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
              "    sreg.u32 %%c, cube_pos.x\n    mul.u32 %%g, %%c, %%cd\n    add.u32 %%g, %%g, %%t\n"
              "    sreg.u32 %%pp, plane_pos\n    param.ptr.global %%po32, out32, 0\n"
              "    param.ptr.global %%po64, out64, 0\n    param.ptr.global %%pi, in, 0\n"
-             "    const.ptr.shared %%sb, 0\n");
+             "    const.ptr.shared %%sb, 0\n    const.ptr.local %%lb, 0\n    const.u32 %%zero, 0\n");
+    for (unsigned i = 0; i < NLOCAL; i++)
+        emit(&h, "    const.ptr.local %%lz%u, %u\n    st.u32 [%%lz%u], %%zero\n", i, 4 * i, i);
     emit(&h, "%s", g->code);
     free(g->code);
     g->code = NULL;
