@@ -15,16 +15,16 @@
  * whose indexes are consecutive across the cube, permuted between and
  * within planes, one address for the cube or the plane, runs of equal or
  * consecutive elements, strided, reversed or arbitrary, through 64-bit,
- * sign- and zero-extended and 32-bit offsets; stores consecutive,
- * permuted or reversed; shared memory across barriers; each unit's local
- * memory; plane ops over the active lanes; integer atomics whose final memory does not depend on the
- * order units run in (their old values go unread); if/else and loops
- * and switches whose conditions or selectors differ by lane, by plane or
- * not at all, with break, continue, break_if and fallthrough; an early
- * return of some lanes. Kernels are
- * race-free (a unit writes only its own output slots, but for the
- * atomics; shared memory is written and read on either side of a
- * barrier), so the two runs must agree.
+ * sign- and zero-extended and 32-bit offsets; stores consecutive, permuted
+ * or reversed; shared memory across barriers; each unit's local memory;
+ * plane ops over the active lanes; integer atomics whose final memory does
+ * not depend on the order units run in (their old values go unread);
+ * if/else, loops and switches whose conditions or selectors differ by
+ * lane, by plane or not at all, with break, continue, break_if and
+ * fallthrough; an early return of some lanes. Kernels are race-free (a
+ * unit writes only its own output slots, but for the atomics; shared
+ * memory is written and read on either side of a barrier), so the two runs
+ * must agree.
  *
  * DIFFER_KERNELS=N runs N kernels instead of the default and DIFFER_SEED=S
  * starts at seed S; a mismatch prints the seed and the kernel text, and
