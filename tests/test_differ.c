@@ -32,7 +32,6 @@
  */
 #include "kern.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 
