@@ -202,7 +202,7 @@ check-symbols: $(SO)
 # The interpreter-heavy tests again under each ISA variant this CPU runs
 # (the plain `make check` run uses the best one).
 ISA_TESTS := test_isa test_interp test_ops test_control test_memory test_plane test_sched test_numerics test_fuse \
-             test_conformance
+             test_conformance test_differ
 ISA_TEST_BIN := $(filter $(ISA_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 ISA_CHECK_LEVELS ?= $$($(BUILD)/isa_levels)
 check-isa: $(BUILD)/isa_levels $(ISA_TEST_BIN) $(BIN)

@@ -6,7 +6,10 @@
  * one plane at a time). Every output must match bit for bit (f32 results
  * that are NaN in both match whatever their payloads: numerics.md leaves
  * the payload of an arithmetic NaN open), and a kernel that faults in one
- * run must fault in the other.
+ * run must fault in the other. The reference shares what both runs rest
+ * on: the verifier, the divergence analysis (the plane interpreter
+ * computes a uniform instruction's lane once too) and decode's copy
+ * forwarding; a wrong fact there would mislead both runs alike.
  *
  * The generator writes .cbs text from a seed, for 1D and 2D cubes of 2 to
  * 8 planes: 32- and 64-bit integer and f32 arithmetic (division, shifts,
@@ -149,7 +152,10 @@ static reg cond(gen *g)
         emit(g, "    lt.u32 %s, %%pp, %s\n", b.s, kon(g, rnd(g, 5)).s);
         break;
     default: /* the same for the whole cube */
-        emit(g, "    %s.u32 %s, %%c, %s\n", rnd(g, 2) ? "lt" : "eq", b.s, kon(g, rnd(g, 3)).s);
+    {
+        const char *op = rnd(g, 2) ? "lt" : "eq";
+        emit(g, "    %s.u32 %s, %%c, %s\n", op, b.s, kon(g, rnd(g, 3)).s);
+    }
         break;
     }
     return b;
@@ -198,10 +204,11 @@ static void st_arith(gen *g)
     }
 }
 
-/* A 64-bit multiply by a value the same in every lane: a constant, or a
- * sign-extended i32 constant or cube position (lockstep reads it once per
- * plane: a shift, two 32-bit multiplies, or the full product); or by a
- * sign-extended i32 of each lane's own (the same fused form, not uniform). */
+/* A 64-bit multiply by a value the same in every lane of a plane: a
+ * constant, or a sign-extended i32 constant, cube or plane position
+ * (lockstep reads it once per plane: a shift, two 32-bit multiplies, or
+ * the full product); or by a sign-extended i32 of each lane's own (the
+ * same fused form, not uniform). The uniform factor comes first or second. */
 static void st_mul_uniform(gen *g)
 {
     static const char *const ks[] = {"32", "1", "7", "-3", "65536", "0", "2147483647", "-2147483648",
@@ -214,16 +221,20 @@ static void st_mul_uniform(gen *g)
         emit(g, "    const.i32 %s, %s\n    cvt.i64 %s, %s\n", k.s, ks[rnd(g, 8)], b.s, k.s);
         break;
     }
-    case 2: {
+    case 2: { /* one per cube, or one per plane */
         const reg k = tmp(g, I32);
-        emit(g, "    cvt.i32 %s, %%c\n    cvt.i64 %s, %s\n", k.s, b.s, k.s);
+        const char *src = rnd(g, 2) ? "c" : "pp";
+        emit(g, "    cvt.i32 %s, %%%s\n    cvt.i64 %s, %s\n", k.s, src, b.s, k.s);
         break;
     }
     default: /* and one that is not: a lane's own i32 */
         emit(g, "    cvt.i64 %s, %s\n", b.s, var(g, I32).s);
         break;
     }
-    emit(g, "    mul.i64 %s, %s, %s\n", d.s, a.s, b.s);
+    if (rnd(g, 2))
+        emit(g, "    mul.i64 %s, %s, %s\n", d.s, a.s, b.s);
+    else
+        emit(g, "    mul.i64 %s, %s, %s\n", d.s, b.s, a.s);
 }
 
 static void st_const(gen *g)
@@ -423,7 +434,10 @@ static void st_plane(gen *g)
         emit(g, "    %s.%s %s, %s, %s\n", red[rnd(g, 5)], tname[t], d.s, a.s, m.s);
         break;
     default:
-        emit(g, "    match.any.u32 %s, %s, %s\n", var(g, U32).s, var(g, U32).s, m.s);
+    {
+        const reg md = var(g, U32), ma = var(g, U32);
+        emit(g, "    match.any.u32 %s, %s, %s\n", md.s, ma.s, m.s);
+    }
         break;
     }
 }
@@ -442,8 +456,8 @@ static void st_atomic(gen *g)
     emit(g, "    and.u32 %s, %%g, %s\n", x.s, kon(g, 7).s);
     emit(g, "    add.u32 %s, %s, %s\n", x.s, x.s, kon(g, j * g->total).s);
     const reg a = address(g, PG, "%po32", x, 4);
-    emit(g, "    atom.%s.relaxed.device.u32 %s, [%s], %s\n", ops[rnd(g, 6)], tmp(g, U32).s, a.s,
-         var(g, U32).s);
+    const char *op = ops[rnd(g, 6)];
+    emit(g, "    atom.%s.relaxed.device.u32 %s, [%s], %s\n", op, tmp(g, U32).s, a.s, var(g, U32).s);
 }
 
 /* A switch on a selector that differs by lane, by plane or not at all,
@@ -472,13 +486,14 @@ static void st_switch(gen *g)
 }
 
 /* Local memory (each unit's own, zeroed in the prologue): a store and a
- * load at index patterns. */
+ * load at index patterns, of u32 only (a word stored from an f32 and
+ * loaded as u32 could carry a NaN's payload, which may differ). */
 static void st_local(gen *g)
 {
-    const int t = rnd(g, 2) ? U32 : F32;
     const reg x = index_expr(g, NLOCAL - 1), y = index_expr(g, NLOCAL - 1);
-    emit(g, "    st.%s [%s], %s\n", tname[t], address(g, PL, "%lb", x, 4).s, var(g, t).s);
-    emit(g, "    ld.%s %s, [%s]\n", tname[t], var(g, t).s, address(g, PL, "%lb", y, 4).s);
+    const reg v = var(g, U32), w = var(g, U32);
+    emit(g, "    st.u32 [%s], %s\n", address(g, PL, "%lb", x, 4).s, v.s);
+    emit(g, "    ld.u32 %s, [%s]\n", w.s, address(g, PL, "%lb", y, 4).s);
 }
 
 static void st_if(gen *g)
@@ -509,7 +524,8 @@ static void st_loop(gen *g)
     g->loops++;
     stmts(g, 1 + rnd(g, 4));
     if (rnd(g, 3) == 0) {
-        emit(g, "    if %s\n    %s\n    end\n", cond(g).s, rnd(g, 2) ? "continue" : "break");
+        const reg c = cond(g);
+        emit(g, "    if %s\n    %s\n    end\n", c.s, rnd(g, 2) ? "continue" : "break");
         stmts(g, 1 + rnd(g, 2));
     }
     g->loops--;
@@ -702,8 +718,9 @@ static bool differ_one(uint64_t seed, cvm_buffer *in, unsigned *faults)
     cvm_diag da, db;
     const cvm_status sa = run(mod, grid, sh[1], block, 0, a32, a64, in, &da);
     const cvm_status sb = run(mod, grid, sh[1], block, UINT64_C(1) << 40, b32, b64, in, &db);
-    /* the kernels are bounded: a timeout is a finding too */
-    bool same = sa == sb && sa != CVM_TIMEOUT;
+    /* both run, or both fault; anything else (a timeout: the kernels are
+     * bounded; a refused launch) is a finding */
+    bool same = sa == sb && (sa == CVM_OK || sa == CVM_FAULT);
     *faults += sa == CVM_FAULT && same;
     if (!same)
         diag("seed %llu: status %s (default) against %s (plane interpreter): %s / %s",

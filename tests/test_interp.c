@@ -642,7 +642,7 @@ static void test_uniform(void)
     cvm_bc_module *mod = NULL;
     cvm_bc_verified *ver = NULL;
     cvm_vm_program *prog = NULL;
-    int uni = 0, mul_uni = 0, rem_uni = 1;
+    int uni = 0, mul_uni = 0, rem_uni = 1, mul_ab = 0, rem_b = 0;
     if (cvm_bc_assemble(src, strlen(src), "u.cbs", NULL, NULL, &mod, &d) == CVM_OK &&
         cvm_bc_verify(mod, &ver, &d) == CVM_OK &&
         cvm_vm_program_build(mod, ver, NULL, NULL, &prog, &d) == CVM_OK) {
@@ -650,13 +650,57 @@ static void test_uniform(void)
         for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
             const int u = kp->code[pc].uni & CVM_VM_UNI_PLANE;
             uni += u;
+            const unsigned ab = kp->code[pc].uni & (CVM_VM_UNI_A | CVM_VM_UNI_B);
             if (kp->code[pc].h == CVM_OP_MUL && kp->code[pc].elem == CVM_T_U32)
-                mul_uni = u;
+                mul_uni = u, mul_ab = ab == (CVM_VM_UNI_A | CVM_VM_UNI_B);
             if (kp->code[pc].h == CVM_OP_REM)
-                rem_uni = u;
+                rem_uni = u, rem_b = ab == CVM_VM_UNI_B;
         }
     }
     ok(mul_uni && !rem_uni && uni >= 8, "decoder marks uniform instructions (%d), not varying ones", uni);
+    /* rem %r, %i (varying), %three: only its b is uniform */
+    ok(mul_ab && rem_b, "decoder marks which sources are uniform (a and b of the mul, b of the rem)");
+    cvm_vm_program_free(prog);
+    if (ver)
+        cvm_bc_verified_free(mod, ver);
+    cvm_bc_module_free(mod);
+}
+
+/* The uniform-source bits on decode's fused `cvt.i64; mul.i64` (ARITH64;
+ * interp_lockstep.c multiplies by such a value once per plane): set for
+ * a constant's conversion, not for a lane's own value's. */
+static void test_uniform_fused(void)
+{
+    static const char src[] =
+        ".kernel k\n.param out buffer i64 write\n"
+        ".reg u32 %t\n.reg i32 %k, %ti\n.reg i64 %w, %kk, %p, %kv, %pv\n.reg ptr.global %po\n"
+        "    sreg.u32 %t, unit_pos.x\n    cvt.i64 %w, %t\n"
+        "    const.i32 %k, 5\n    cvt.i64 %kk, %k\n    mul.i64 %p, %w, %kk\n"
+        "    cvt.i32 %ti, %t\n    cvt.i64 %kv, %ti\n    mul.i64 %pv, %w, %kv\n"
+        "    param.ptr.global %po, out, 0\n    st.i64 [%po], %p\n    st.i64 [%po], %pv\n.end\n";
+    cvm_bc_module *mod = NULL;
+    cvm_bc_verified *ver = NULL;
+    cvm_vm_program *prog = NULL;
+    cvm_diag d;
+    int fused = 0, by_const = 0, by_lane = 0;
+    if (cvm_bc_assemble(src, strlen(src), "f.cbs", NULL, NULL, &mod, &d) == CVM_OK &&
+        cvm_bc_verify(mod, &ver, &d) == CVM_OK &&
+        cvm_vm_program_build(mod, ver, NULL, NULL, &prog, &d) == CVM_OK && prog->kernels[0].fast) {
+        const cvm_vm_kprog *kp = &prog->kernels[0];
+        for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
+            const cvm_vm_dinsn *in = &kp->fast[pc];
+            if (in->h != CVM_VM_H_ARITH64 || in->k != 2)
+                continue;
+            fused++;
+            if (fused == 1)
+                by_const = (in->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B)) == CVM_VM_UNI_B;
+            else
+                by_lane = !(in->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B));
+        }
+    }
+    ok(fused == 2 && by_const && by_lane,
+       "fused cvt+mul: b uniform for a constant, not for a lane's own (%d fused; %d, %d)",
+       fused, by_const, by_lane);
     cvm_vm_program_free(prog);
     if (ver)
         cvm_bc_verified_free(mod, ver);
@@ -835,6 +879,7 @@ int main(void)
     test_switch_no_default();
     test_barrier_divergence_line();
     test_uniform();
+    test_uniform_fused();
     test_more_atomics_misaligned();
     test_assert_trap();
     test_named_barrier();

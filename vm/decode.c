@@ -83,6 +83,7 @@ typedef struct decoder {
     const uint8_t *reg_uni; /* the divergence analysis' register classes, or NULL */
     bool varying_src;       /* the instruction being decoded reads a varying register */
     uint8_t src_uni;        /* ... its CVM_VM_UNI_A/B: source a or b is not varying */
+    bool last_varying;      /* the register reg_operand took last is varying */
     uint8_t *first_use;     /* per register: REG_* (zero_ranges) */
     uint32_t dest;          /* destination register of the instruction, or UINT32_MAX */
     bool cross_lane;        /* the instruction reads other lanes' registers (plane ops) */
@@ -226,8 +227,8 @@ static cvm_status reg_operand(decoder *dc, uint32_t pc, uint32_t r, uint32_t *ou
         (dc->first_use[r] == REG_WRITTEN_FIRST &&
          (dc->sp < dc->wdepth[r] || dc->seg[dc->wdepth[r]] != dc->wseg[r])))
         dc->first_use[r] = REG_READ_FIRST;
-    if (!dc->reg_uni || dc->reg_uni[r] >= CVM_UNI_VARYING)
-        dc->varying_src = true;
+    dc->last_varying = !dc->reg_uni || dc->reg_uni[r] >= CVM_UNI_VARYING;
+    dc->varying_src |= dc->last_varying;
     if (out_elem)
         *out_elem = dc->k->regs[r].elem;
     if (out_line)
@@ -279,7 +280,7 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
             uint8_t *lines[3] = {&in->la, NULL, &in->lc};
             if ((st = reg_operand(dc, pc, v, slots[nr], elems[nr], lines[nr])))
                 return st;
-            if (nr < 2 && dc->reg_uni && dc->reg_uni[v] < CVM_UNI_VARYING)
+            if (nr < 2 && !dc->last_varying)
                 dc->src_uni |= (uint8_t)(nr ? CVM_VM_UNI_B : CVM_VM_UNI_A);
             nr++;
             break;
@@ -614,22 +615,21 @@ static uint32_t fuse_arith64(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
         return 0;
     *out = *op;
     out->h = CVM_VM_H_ARITH64;
+    /* a conversion's result is never more uniform than its source (the
+     * analysis joins the source's class into it), so the op's bits hold
+     * for the sources the chain reads */
     out->uni = op->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B);
     out->c = op->h;
     out->k = 0;
     for (int j = 0; j < 2; j++) {
         if (!cv[j])
             continue;
-        /* an extended operand is as uniform as the conversion's source */
-        const bool u = cv[j]->uni & CVM_VM_UNI_A;
         if (op->a == cv[j]->d) {
             out->k |= 1;
             out->a = cv[j]->a;
-            out->uni = (uint8_t)((out->uni & ~CVM_VM_UNI_A) | (u ? CVM_VM_UNI_A : 0));
         } else if (op->b == cv[j]->d) {
             out->k |= 2;
             out->b = cv[j]->a;
-            out->uni = (uint8_t)((out->uni & ~CVM_VM_UNI_B) | (u ? CVM_VM_UNI_B : 0));
         } else {
             return 0; /* a conversion the op does not read: not a chain */
         }

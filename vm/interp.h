@@ -74,11 +74,14 @@
 #define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 5)
 
 enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_SHIFT = 4 };
-/* dinsn.uni: PLANE, every source holds one value in all active lanes of
- * a plane (the plane interpreter computes one lane and fills the others);
- * A, B: source a, or b, does (lockstep reads it once per plane where that
- * pays: a 64-bit multiply by it). Fused instructions carry A and B only. */
-enum { CVM_VM_UNI_PLANE = 1, CVM_VM_UNI_A = 4, CVM_VM_UNI_B = 8 };
+/* dinsn.uni bits. PLANE: every source holds one value in all active lanes
+ * of a plane (the plane interpreter computes one lane and fills the
+ * others). A, B: source a, or b, does (lockstep reads it once per plane
+ * where that pays: a 64-bit multiply by it). Of decode's fused handlers,
+ * ARITH64 carries its op's A and B (see fuse_arith64), INDEX, CMPBR and
+ * DIVREM none; an op that fuse_mov gave the copy's destination keeps its
+ * own. */
+enum { CVM_VM_UNI_PLANE = 1, CVM_VM_UNI_A = 2, CVM_VM_UNI_B = 4 };
 enum { CVM_VM_CB_IF = 0, CVM_VM_CB_BREAK = 1, CVM_VM_CB_CONTINUE = 2 };
 
 /* A pre-decoded instruction. */

@@ -389,15 +389,21 @@ static inline void mul32_full(uint64_t *d, const uint64_t *a, uint64_t v)
 
 /*
  * d = a * b of 64-bit lanes a and a b that is one value in every active
- * lane of a plane (decode.c CVM_VM_UNI_B; sign-extended from 32 bits when
- * sext): read once per plane, a power of two shifts, and a b below 2^32
+ * lane of a plane (decode.c CVM_VM_UNI_B; with swap, a is that one:
+ * UNI_A; sign-extended from 32 bits when sext): read once per plane, a power of two shifts, and a b below 2^32
  * takes two 32-bit multiplies instead of AVX2's emulated 64-bit one (with
  * a = lo + hi 2^32, a b = lo b + ((hi b) mod 2^32) 2^32 mod 2^64). Inactive
  * lanes are computed too and put back (LANES_ALL): b is read from the
  * lowest active lane. pool5's index times the channel count.
  */
-static void mul_by_uniform(const lockstep *s, const cvm_vm_dinsn *in, bool sext)
+static void mul_by_uniform(const lockstep *s, const cvm_vm_dinsn *in, bool sext, bool swap)
 {
+    cvm_vm_dinsn swapped;
+    if (swap) { /* a is the uniform one: the product commutes */
+        swapped = *in;
+        swapped.a = in->b, swapped.b = in->a;
+        in = &swapped;
+    }
     LOCALS(s);
     PLANES(if (!act) continue;
            uint64_t *d = SLOT(uint64_t, in->d); const uint64_t *a = SLOT(uint64_t, in->a);
@@ -426,8 +432,9 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_ADD: ARITH(x + y, x + y)
     case CVM_OP_SUB: ARITH(x - y, x - y)
     case CVM_OP_MUL:
-        if ((in->elem == CVM_T_I64 || in->elem == CVM_T_U64) && (in->uni & CVM_VM_UNI_B)) {
-            mul_by_uniform(s, in, false);
+        if ((in->elem == CVM_T_I64 || in->elem == CVM_T_U64) &&
+            (in->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B))) {
+            mul_by_uniform(s, in, false, !(in->uni & CVM_VM_UNI_B));
             return true;
         }
         ARITH((x + 0u) * y, x * y)
@@ -647,8 +654,14 @@ static void fused(const lockstep *s, const cvm_vm_dinsn *in)
     LOCALS(s);
     if (in->h == CVM_VM_H_ARITH64) {
         const bool add = in->c == CVM_OP_ADD;
+        /* the extended i32 (k: 1 a, 2 b) is the uniform factor; the other
+         * is 64-bit whether or not it is uniform too */
         if (!add && in->k == 2 && (in->uni & CVM_VM_UNI_B)) {
-            mul_by_uniform(s, in, true);
+            mul_by_uniform(s, in, true, false);
+            return;
+        }
+        if (!add && in->k == 1 && (in->uni & CVM_VM_UNI_A)) {
+            mul_by_uniform(s, in, true, true);
             return;
         }
         switch (in->k) {

@@ -141,12 +141,20 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
         }                                                                                  \
         out[p] = m;                                                                        \
     }
-/* FLIP: the sign-bit flip of unsigned operands (CMP_FLIP), or none
- * (CMP_SAME: signed ones, and == and != of any) */
-#define CMP_VEC_INT(LOAD, EQ, GT, MOVE, STEP, FLIP)                                         \
+/* == and != compare as loaded; the ordering compares of unsigned operands
+ * flip their sign bits first (CMP_FLIP), of signed ones not (CMP_SAME) */
+#define CMP_VEC_INT(LOAD, EQ, GT, MOVE, STEP, is_signed)                                    \
     switch (in->h) {                                                                       \
     case CVM_OP_EQ: CMP_VEC_LOOP(STEP, LOAD, MOVE, CMP_SAME, EQ(x, y)) break;              \
     case CVM_OP_NE: CMP_VEC_LOOP(STEP, LOAD, MOVE, CMP_SAME, _mm256_xor_si256(EQ(x, y), ones)) break; \
+    default:                                                                               \
+        if (is_signed)                                                                     \
+            CMP_VEC_ORDER(LOAD, GT, MOVE, STEP, CMP_SAME)                                  \
+        else                                                                               \
+            CMP_VEC_ORDER(LOAD, GT, MOVE, STEP, CMP_FLIP)                                  \
+    }
+#define CMP_VEC_ORDER(LOAD, GT, MOVE, STEP, FLIP)                                          \
+    switch (in->h) {                                                                       \
     case CVM_OP_LT: CMP_VEC_LOOP(STEP, LOAD, MOVE, FLIP, GT(y, x)) break;                  \
     case CVM_OP_LE: CMP_VEC_LOOP(STEP, LOAD, MOVE, FLIP, _mm256_xor_si256(GT(x, y), ones)) break; \
     case CVM_OP_GT: CMP_VEC_LOOP(STEP, LOAD, MOVE, FLIP, GT(x, y)) break;                  \
@@ -176,19 +184,15 @@ static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const 
     case CVM_T_PTR_CONST: {
         const size_t esz = 4;
         const __m256i flip = _mm256_set1_epi32(INT32_MIN);
-        if (in->ea == CVM_T_I32)
-            CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8, CMP_SAME)
-        else
-            CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8, CMP_FLIP)
+        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, CMP_MOVE32, 8,
+                    in->ea == CVM_T_I32)
         break;
     }
     case CVM_T_I64: case CVM_T_U64: case CVM_T_PTR_GLOBAL: {
         const size_t esz = 8;
         const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
-        if (in->ea == CVM_T_I64)
-            CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4, CMP_SAME)
-        else
-            CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4, CMP_FLIP)
+        CMP_VEC_INT(CMP_LOAD, _mm256_cmpeq_epi64, _mm256_cmpgt_epi64, CMP_MOVE64, 4,
+                    in->ea == CVM_T_I64)
         break;
     }
     case CVM_T_F32:
@@ -206,6 +210,7 @@ static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const 
     return true;
 }
 #undef CMP_VEC_INT
+#undef CMP_VEC_ORDER
 #undef CMP_VEC_LOOP
 #undef CMP_SAME
 #undef CMP_FLIP
