@@ -668,21 +668,26 @@ static void test_uniform(void)
 
 /* The uniform-source bits on decode's fused `cvt.i64; mul.i64` (ARITH64;
  * interp_lockstep.c multiplies by such a value once per plane): set for
- * a constant's conversion, not for a lane's own value's. */
+ * a constant's conversion, also where the conversion's own result is
+ * varying (written under a divergent if), not for a lane's own value's. */
 static void test_uniform_fused(void)
 {
     static const char src[] =
         ".kernel k\n.param out buffer i64 write\n"
-        ".reg u32 %t\n.reg i32 %k, %ti\n.reg i64 %w, %kk, %p, %kv, %pv\n.reg ptr.global %po\n"
-        "    sreg.u32 %t, unit_pos.x\n    cvt.i64 %w, %t\n"
+        ".reg u32 %t, %k3\n.reg i32 %k, %ti\n.reg i64 %w, %kk, %p, %kv, %pv, %kd, %pd\n"
+        ".reg bool %c\n.reg ptr.global %po\n"
+        "    sreg.u32 %t, unit_pos.x\n    cvt.i64 %w, %t\n    const.u32 %k3, 3\n"
         "    const.i32 %k, 5\n    cvt.i64 %kk, %k\n    mul.i64 %p, %w, %kk\n"
         "    cvt.i32 %ti, %t\n    cvt.i64 %kv, %ti\n    mul.i64 %pv, %w, %kv\n"
-        "    param.ptr.global %po, out, 0\n    st.i64 [%po], %p\n    st.i64 [%po], %pv\n.end\n";
+        "    param.ptr.global %po, out, 0\n    st.i64 [%po], %p\n    st.i64 [%po], %pv\n"
+        "    lt.u32 %c, %t, %k3\n    if %c\n"
+        "        cvt.i64 %kd, %k\n        mul.i64 %pd, %w, %kd\n        st.i64 [%po], %pd\n    end\n"
+        ".end\n";
     cvm_bc_module *mod = NULL;
     cvm_bc_verified *ver = NULL;
     cvm_vm_program *prog = NULL;
     cvm_diag d;
-    int fused = 0, by_const = 0, by_lane = 0;
+    int fused = 0, by_const = 0, by_lane = 0, in_if = 0;
     if (cvm_bc_assemble(src, strlen(src), "f.cbs", NULL, NULL, &mod, &d) == CVM_OK &&
         cvm_bc_verify(mod, &ver, &d) == CVM_OK &&
         cvm_vm_program_build(mod, ver, NULL, NULL, &prog, &d) == CVM_OK && prog->kernels[0].fast) {
@@ -691,16 +696,19 @@ static void test_uniform_fused(void)
             const cvm_vm_dinsn *in = &kp->fast[pc];
             if (in->h != CVM_VM_H_ARITH64 || in->k != 2)
                 continue;
+            const unsigned ab = in->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B);
             fused++;
             if (fused == 1)
-                by_const = (in->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B)) == CVM_VM_UNI_B;
+                by_const = ab == CVM_VM_UNI_B;
+            else if (fused == 2)
+                by_lane = ab == 0;
             else
-                by_lane = !(in->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B));
+                in_if = ab == CVM_VM_UNI_B;
         }
     }
-    ok(fused == 2 && by_const && by_lane,
-       "fused cvt+mul: b uniform for a constant, not for a lane's own (%d fused; %d, %d)",
-       fused, by_const, by_lane);
+    ok(fused == 3 && by_const && by_lane && in_if,
+       "fused cvt+mul: b uniform for a constant, inside a divergent if too, not for a lane's "
+       "own (%d fused; %d, %d, %d)", fused, by_const, by_lane, in_if);
     cvm_vm_program_free(prog);
     if (ver)
         cvm_bc_verified_free(mod, ver);

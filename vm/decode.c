@@ -615,24 +615,29 @@ static uint32_t fuse_arith64(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
         return 0;
     *out = *op;
     out->h = CVM_VM_H_ARITH64;
-    /* a conversion's result is never more uniform than its source (the
-     * analysis joins the source's class into it), so the op's bits hold
-     * for the sources the chain reads */
     out->uni = op->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B);
     out->c = op->h;
     out->k = 0;
     for (int j = 0; j < 2; j++) {
         if (!cv[j])
             continue;
+        unsigned bit;
         if (op->a == cv[j]->d) {
             out->k |= 1;
             out->a = cv[j]->a;
+            bit = CVM_VM_UNI_A;
         } else if (op->b == cv[j]->d) {
             out->k |= 2;
             out->b = cv[j]->a;
+            bit = CVM_VM_UNI_B;
         } else {
             return 0; /* a conversion the op does not read: not a chain */
         }
+        /* the chain reads the conversion's source, which may be uniform
+         * where its result is not: written under a divergent mask, the
+         * result's register is varying (pool5's `(long)c` after a
+         * `continue`) */
+        out->uni = (uint8_t)((out->uni & ~bit) | (cv[j]->uni & CVM_VM_UNI_A ? bit : 0));
     }
     out->target = i + 1;
     return out->target;

@@ -78,7 +78,7 @@ enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_
  * of a plane (the plane interpreter computes one lane and fills the
  * others). A, B: source a, or b, does (lockstep reads it once per plane
  * where that pays: a 64-bit multiply by it). Of decode's fused handlers,
- * ARITH64 carries its op's A and B (see fuse_arith64), INDEX, CMPBR and
+ * ARITH64 carries A and B (of a folded cvt's source), INDEX, CMPBR and
  * DIVREM none; an op that fuse_mov gave the copy's destination keeps its
  * own. */
 enum { CVM_VM_UNI_PLANE = 1, CVM_VM_UNI_A = 2, CVM_VM_UNI_B = 4 };
