@@ -460,6 +460,13 @@ static void st_atomic(gen *g)
     emit(g, "    atom.%s.relaxed.device.u32 %s, [%s], %s\n", op, tmp(g, U32).s, a.s, var(g, U32).s);
 }
 
+/* A marker (`else`, `case ...`, `default`) and one to `most` statements. */
+static void part(gen *g, const char *marker, unsigned most)
+{
+    emit(g, "    %s\n", marker);
+    stmts(g, 1 + rnd(g, most));
+}
+
 /* A switch on a selector that differs by lane, by plane or not at all,
  * with a case of two values, fallthrough and default at times. */
 static void st_switch(gen *g)
@@ -470,17 +477,14 @@ static void st_switch(gen *g)
     case 1: emit(g, "    and.u32 %s, %%t, %s\n", sel.s, kon(g, 3).s); break;
     default: emit(g, "    and.u32 %s, %%pp, %s\n", sel.s, kon(g, 3).s); break;
     }
-    emit(g, "    switch %s\n    case 0\n", sel.s);
+    emit(g, "    switch %s\n", sel.s);
     g->ifs++;
-    stmts(g, 1 + rnd(g, 3));
+    part(g, "case 0", 3);
     if (rnd(g, 2))
         emit(g, "    fallthrough\n");
-    emit(g, "    case 1, 3\n");
-    stmts(g, 1 + rnd(g, 3));
-    if (rnd(g, 2)) {
-        emit(g, "    default\n");
-        stmts(g, 1 + rnd(g, 2));
-    }
+    part(g, "case 1, 3", 3);
+    if (rnd(g, 2))
+        part(g, "default", 2);
     g->ifs--;
     emit(g, "    end\n");
 }
@@ -501,10 +505,8 @@ static void st_if(gen *g)
     emit(g, "    if %s\n", cond(g).s);
     g->ifs++;
     stmts(g, 1 + rnd(g, 4));
-    if (rnd(g, 2)) {
-        emit(g, "    else\n");
-        stmts(g, 1 + rnd(g, 3));
-    }
+    if (rnd(g, 2))
+        part(g, "else", 3);
     g->ifs--;
     emit(g, "    end\n");
 }

@@ -615,6 +615,35 @@ static void test_barrier_divergence_line(void)
        "barrier divergence fault with its source line (%s)", d.message);
 }
 
+/* The first kernel of .cbs text `src`, decoded (dc keeps the module,
+ * the verifier's facts and the program for decoded_free), or NULL. */
+typedef struct decoded {
+    cvm_bc_module *mod;
+    cvm_bc_verified *ver;
+    cvm_vm_program *prog;
+} decoded;
+
+static const cvm_vm_kprog *decode_src(const char *src, decoded *dc)
+{
+    cvm_diag d;
+    memset(dc, 0, sizeof *dc);
+    if (cvm_bc_assemble(src, strlen(src), "u.cbs", NULL, NULL, &dc->mod, &d) != CVM_OK ||
+        cvm_bc_verify(dc->mod, &dc->ver, &d) != CVM_OK ||
+        cvm_vm_program_build(dc->mod, dc->ver, NULL, NULL, &dc->prog, &d) != CVM_OK) {
+        diag("decode: %s", d.message);
+        return NULL;
+    }
+    return &dc->prog->kernels[0];
+}
+
+static void decoded_free(decoded *dc)
+{
+    cvm_vm_program_free(dc->prog);
+    if (dc->ver)
+        cvm_bc_verified_free(dc->mod, dc->ver);
+    cvm_bc_module_free(dc->mod);
+}
+
 static void test_uniform(void)
 {
     /* u = cube_pos * 7 + 3 from uniform operands, computed inside a divergent if
@@ -639,14 +668,10 @@ static void test_uniform(void)
     ok(good, "uniform instructions under a divergent mask (%s)", d.message);
 
     /* which instructions the decoder runs uniformly */
-    cvm_bc_module *mod = NULL;
-    cvm_bc_verified *ver = NULL;
-    cvm_vm_program *prog = NULL;
+    decoded dc;
+    const cvm_vm_kprog *kp = decode_src(src, &dc);
     int uni = 0, mul_uni = 0, rem_uni = 1, mul_ab = 0, rem_b = 0;
-    if (cvm_bc_assemble(src, strlen(src), "u.cbs", NULL, NULL, &mod, &d) == CVM_OK &&
-        cvm_bc_verify(mod, &ver, &d) == CVM_OK &&
-        cvm_vm_program_build(mod, ver, NULL, NULL, &prog, &d) == CVM_OK) {
-        const cvm_vm_kprog *kp = &prog->kernels[0];
+    if (kp) {
         for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
             const int u = kp->code[pc].uni & CVM_VM_UNI_PLANE;
             uni += u;
@@ -660,10 +685,7 @@ static void test_uniform(void)
     ok(mul_uni && !rem_uni && uni >= 8, "decoder marks uniform instructions (%d), not varying ones", uni);
     /* rem %r, %i (varying), %three: only its b is uniform */
     ok(mul_ab && rem_b, "decoder marks which sources are uniform (a and b of the mul, b of the rem)");
-    cvm_vm_program_free(prog);
-    if (ver)
-        cvm_bc_verified_free(mod, ver);
-    cvm_bc_module_free(mod);
+    decoded_free(&dc);
 }
 
 /* The uniform-source bits on decode's fused `cvt.i64; mul.i64` (ARITH64;
@@ -683,15 +705,10 @@ static void test_uniform_fused(void)
         "    lt.u32 %c, %t, %k3\n    if %c\n"
         "        cvt.i64 %kd, %k\n        mul.i64 %pd, %w, %kd\n        st.i64 [%po], %pd\n    end\n"
         ".end\n";
-    cvm_bc_module *mod = NULL;
-    cvm_bc_verified *ver = NULL;
-    cvm_vm_program *prog = NULL;
-    cvm_diag d;
+    decoded dc;
+    const cvm_vm_kprog *kp = decode_src(src, &dc);
     int fused = 0, by_const = 0, by_lane = 0, in_if = 0;
-    if (cvm_bc_assemble(src, strlen(src), "f.cbs", NULL, NULL, &mod, &d) == CVM_OK &&
-        cvm_bc_verify(mod, &ver, &d) == CVM_OK &&
-        cvm_vm_program_build(mod, ver, NULL, NULL, &prog, &d) == CVM_OK && prog->kernels[0].fast) {
-        const cvm_vm_kprog *kp = &prog->kernels[0];
+    if (kp && kp->fast) {
         for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
             const cvm_vm_dinsn *in = &kp->fast[pc];
             if (in->h != CVM_VM_H_ARITH64 || in->k != 2)
@@ -709,10 +726,7 @@ static void test_uniform_fused(void)
     ok(fused == 3 && by_const && by_lane && in_if,
        "fused cvt+mul: b uniform for a constant, inside a divergent if too, not for a lane's "
        "own (%d fused; %d, %d, %d)", fused, by_const, by_lane, in_if);
-    cvm_vm_program_free(prog);
-    if (ver)
-        cvm_bc_verified_free(mod, ver);
-    cvm_bc_module_free(mod);
+    decoded_free(&dc);
 }
 
 static void test_more_atomics_misaligned(void)
