@@ -33,6 +33,37 @@ static int cmp_region(const void *a, const void *b)
     return x->base < y->base ? -1 : x->base > y->base;
 }
 
+/* A module, its verifier facts and its decoded program (decoded_free). */
+typedef struct decoded {
+    cvm_bc_module *mod;
+    cvm_bc_verified *ver;
+    cvm_vm_program *prog;
+} decoded;
+
+/* Assembles, verifies and builds src into dc (a diag line names the stage
+ * that failed); dc is to be freed whatever the status. */
+static cvm_status decode_src(const char *src, decoded *dc, cvm_diag *dg)
+{
+    cvm_status st;
+    memset(dc, 0, sizeof *dc);
+    memset(dg, 0, sizeof *dg);
+    if ((st = cvm_bc_assemble(src, strlen(src), "test.cbs", NULL, NULL, &dc->mod, dg)))
+        diag("assemble: %s (line %u)", dg->message, dg->line);
+    else if ((st = cvm_bc_verify(dc->mod, &dc->ver, dg)))
+        diag("verify: %s", dg->message);
+    else if ((st = cvm_vm_program_build(dc->mod, dc->ver, NULL, NULL, &dc->prog, dg)))
+        diag("build: %s", dg->message);
+    return st;
+}
+
+static void decoded_free(decoded *dc)
+{
+    cvm_vm_program_free(dc->prog);
+    if (dc->ver)
+        cvm_bc_verified_free(dc->mod, dc->ver);
+    cvm_bc_module_free(dc->mod);
+}
+
 /*
  * Assembles, verifies, builds and runs kernel 0 of src. params[i] is the
  * 8-byte value of parameter i: a buffer's address or a scalar.
@@ -40,25 +71,13 @@ static int cmp_region(const void *a, const void *b)
 static cvm_status run(const char *src, const opts *o, const uint64_t *params, uint32_t nparams,
                       const buf *bufs, uint32_t nbufs, cvm_diag *dg)
 {
-    cvm_bc_module *mod = NULL;
-    cvm_bc_verified *ver = NULL;
-    cvm_vm_program *prog = NULL;
+    decoded dc;
     cvm_vm_region regions[8];
     uint32_t offsets[16];
-    cvm_status st;
-    memset(dg, 0, sizeof *dg);
-    if ((st = cvm_bc_assemble(src, strlen(src), "test.cbs", NULL, NULL, &mod, dg))) {
-        diag("assemble: %s (line %u)", dg->message, dg->line);
-        return st;
-    }
-    if ((st = cvm_bc_verify(mod, &ver, dg))) {
-        diag("verify: %s", dg->message);
+    cvm_status st = decode_src(src, &dc, dg);
+    if (st)
         goto done;
-    }
-    if ((st = cvm_vm_program_build(mod, ver, NULL, NULL, &prog, dg))) {
-        diag("build: %s", dg->message);
-        goto done;
-    }
+    const cvm_bc_module *mod = dc.mod;
     for (uint32_t i = 0; i < nbufs; i++)
         regions[i] = (cvm_vm_region){(uintptr_t)bufs[i].data, bufs[i].size, bufs[i].name,
                                      bufs[i].writable, 0 /* untagged: checked by address */};
@@ -85,12 +104,9 @@ static cvm_status run(const char *src, const opts *o, const uint64_t *params, ui
         .checked = !o->unchecked,
         .print_out = o->print,
     };
-    st = cvm_vm_execute(prog, &L, dg);
+    st = cvm_vm_execute(dc.prog, &L, dg);
 done:
-    cvm_vm_program_free(prog);
-    if (ver)
-        cvm_bc_verified_free(mod, ver);
-    cvm_bc_module_free(mod);
+    decoded_free(&dc);
     return st;
 }
 
@@ -615,35 +631,6 @@ static void test_barrier_divergence_line(void)
        "barrier divergence fault with its source line (%s)", d.message);
 }
 
-/* The first kernel of .cbs text `src`, decoded (dc keeps the module,
- * the verifier's facts and the program for decoded_free), or NULL. */
-typedef struct decoded {
-    cvm_bc_module *mod;
-    cvm_bc_verified *ver;
-    cvm_vm_program *prog;
-} decoded;
-
-static const cvm_vm_kprog *decode_src(const char *src, decoded *dc)
-{
-    cvm_diag d;
-    memset(dc, 0, sizeof *dc);
-    if (cvm_bc_assemble(src, strlen(src), "u.cbs", NULL, NULL, &dc->mod, &d) != CVM_OK ||
-        cvm_bc_verify(dc->mod, &dc->ver, &d) != CVM_OK ||
-        cvm_vm_program_build(dc->mod, dc->ver, NULL, NULL, &dc->prog, &d) != CVM_OK) {
-        diag("decode: %s", d.message);
-        return NULL;
-    }
-    return &dc->prog->kernels[0];
-}
-
-static void decoded_free(decoded *dc)
-{
-    cvm_vm_program_free(dc->prog);
-    if (dc->ver)
-        cvm_bc_verified_free(dc->mod, dc->ver);
-    cvm_bc_module_free(dc->mod);
-}
-
 static void test_uniform(void)
 {
     /* u = cube_pos * 7 + 3 from uniform operands, computed inside a divergent if
@@ -669,7 +656,7 @@ static void test_uniform(void)
 
     /* which instructions the decoder runs uniformly */
     decoded dc;
-    const cvm_vm_kprog *kp = decode_src(src, &dc);
+    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
     int uni = 0, mul_uni = 0, rem_uni = 1, mul_ab = 0, rem_b = 0;
     if (kp) {
         for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
@@ -705,8 +692,9 @@ static void test_uniform_fused(void)
         "    lt.u32 %c, %t, %k3\n    if %c\n"
         "        cvt.i64 %kd, %k\n        mul.i64 %pd, %w, %kd\n        st.i64 [%po], %pd\n    end\n"
         ".end\n";
+    cvm_diag d;
     decoded dc;
-    const cvm_vm_kprog *kp = decode_src(src, &dc);
+    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
     int fused = 0, by_const = 0, by_lane = 0, in_if = 0;
     if (kp && kp->fast) {
         for (uint32_t pc = 0; pc < kp->ninsns; pc++) {

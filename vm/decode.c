@@ -83,7 +83,6 @@ typedef struct decoder {
     const uint8_t *reg_uni; /* the divergence analysis' register classes, or NULL */
     bool varying_src;       /* the instruction being decoded reads a varying register */
     uint8_t src_uni;        /* ... its CVM_VM_UNI_A/B: source a or b is not varying */
-    bool last_varying;      /* the register reg_operand took last is varying */
     uint8_t *first_use;     /* per register: REG_* (zero_ranges) */
     uint32_t dest;          /* destination register of the instruction, or UINT32_MAX */
     bool cross_lane;        /* the instruction reads other lanes' registers (plane ops) */
@@ -217,6 +216,13 @@ static cvm_status decode_control(decoder *dc, uint32_t pc, const cvm_bc_insn *bi
     return CVM_OK;
 }
 
+/* Register r may differ between the lanes of a plane (or the module has
+ * no verifier facts to say it does not). */
+static bool varying(const decoder *dc, uint32_t r)
+{
+    return !dc->reg_uni || dc->reg_uni[r] >= CVM_UNI_VARYING;
+}
+
 static cvm_status reg_operand(decoder *dc, uint32_t pc, uint32_t r, uint32_t *out_slot,
                               uint8_t *out_elem, uint8_t *out_line)
 {
@@ -227,8 +233,8 @@ static cvm_status reg_operand(decoder *dc, uint32_t pc, uint32_t r, uint32_t *ou
         (dc->first_use[r] == REG_WRITTEN_FIRST &&
          (dc->sp < dc->wdepth[r] || dc->seg[dc->wdepth[r]] != dc->wseg[r])))
         dc->first_use[r] = REG_READ_FIRST;
-    dc->last_varying = !dc->reg_uni || dc->reg_uni[r] >= CVM_UNI_VARYING;
-    dc->varying_src |= dc->last_varying;
+    if (varying(dc, r))
+        dc->varying_src = true;
     if (out_elem)
         *out_elem = dc->k->regs[r].elem;
     if (out_line)
@@ -280,7 +286,7 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
             uint8_t *lines[3] = {&in->la, NULL, &in->lc};
             if ((st = reg_operand(dc, pc, v, slots[nr], elems[nr], lines[nr])))
                 return st;
-            if (nr < 2 && !dc->last_varying)
+            if (nr < 2 && !varying(dc, v))
                 dc->src_uni |= (uint8_t)(nr ? CVM_VM_UNI_B : CVM_VM_UNI_A);
             nr++;
             break;

@@ -390,11 +390,12 @@ static inline void mul32_full(uint64_t *d, const uint64_t *a, uint64_t v)
 /*
  * d = a * b of 64-bit lanes a and a b that is one value in every active
  * lane of a plane (decode.c CVM_VM_UNI_B; with swap, a is that one:
- * UNI_A; sign-extended from 32 bits when sext): read once per plane, a power of two shifts, and a b below 2^32
- * takes two 32-bit multiplies instead of AVX2's emulated 64-bit one (with
- * a = lo + hi 2^32, a b = lo b + ((hi b) mod 2^32) 2^32 mod 2^64). Inactive
- * lanes are computed too and put back (LANES_ALL): b is read from the
- * lowest active lane. pool5's index times the channel count.
+ * UNI_A; sign-extended from 32 bits when sext): read once per plane, a
+ * power of two shifts, and a b below 2^32 takes two 32-bit multiplies
+ * instead of AVX2's emulated 64-bit one (with a = lo + hi 2^32, a b =
+ * lo b + ((hi b) mod 2^32) 2^32 mod 2^64). Inactive lanes are computed
+ * too and put back (LANES_ALL): b is read from the lowest active lane.
+ * pool5's index times the channel count.
  */
 static void mul_by_uniform(const lockstep *s, const cvm_vm_dinsn *in, bool sext, bool swap)
 {
