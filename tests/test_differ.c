@@ -109,13 +109,16 @@ static reg tmp(gen *g, int t)
     return r;
 }
 
-/* A random variable of value type t (U32, I32, I64, F32). */
-static reg var(gen *g, int t)
+/* Variable v of value type t (U32, I32, I64, F32). */
+static reg var_n(int t, unsigned v)
 {
     reg r;
-    snprintf(r.s, sizeof r.s, "%%%c%u", vprefix[t], rnd(g, NVARS));
+    snprintf(r.s, sizeof r.s, "%%%c%u", vprefix[t], v);
     return r;
 }
+
+/* A random variable of value type t. */
+static reg var(gen *g, int t) { return var_n(t, rnd(g, NVARS)); }
 
 /* A u32 constant in a fresh temporary (its `const` emitted now: as an
  * argument of emit, before emit's own line). */
@@ -599,8 +602,8 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
     /* every variable starts from the input, a position or a constant */
     for (int t = 0; t < 4; t++)
         for (unsigned v = 0; v < NVARS; v++) {
-            char name[8];
-            snprintf(name, sizeof name, "%%%c%u", vprefix[t], v);
+            const reg r = var_n(t, v);
+            const char *name = r.s;
             switch (rnd(g, 3)) {
             case 0:
                 load_input(g, t, name);
@@ -624,13 +627,11 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
     for (int t = 0; t < 4; t++)
         for (unsigned v = 0; v < NVARS; v++) {
             unsigned j;
-            char name[8];
-            snprintf(name, sizeof name, "%%%c%u", vprefix[t], v);
             if (!slot(g, t, &j))
                 continue;
             const reg x = tmp(g, U32);
             emit(g, "    mov.u32 %s, %%g\n", x.s);
-            store_slot(g, t, j, x, name);
+            store_slot(g, t, j, x, var_n(t, v).s);
         }
     emit(g, "    return\n.end\n");
     /* the header: parameters, registers, the prologue */
@@ -646,7 +647,7 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
         emit(&h, ".reg ptr.local %%lz%u\n", i);
     for (int t = 0; t < 4; t++)
         for (unsigned v = 0; v < NVARS; v++)
-            emit(&h, ".reg %s %%%c%u\n", tname[t], vprefix[t], v);
+            emit(&h, ".reg %s %s\n", tname[t], var_n(t, v).s);
     for (unsigned i = 0; i < g->nt; i++)
         emit(&h, ".reg %s %%q%u\n", tname[g->ttype[i]], i);
     /* t: the unit's index in its cube (cubes may be 2D), g: in the launch */
