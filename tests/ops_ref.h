@@ -351,6 +351,18 @@ static inline uint64_t r_f2i(unsigned d, long double x)
     return (uint64_t)x;
 }
 
+/* A NaN converted between float types (docs/numerics.md "Conversions"):
+ * the sign kept, the payload's top bits (widening: all of it, shifted up),
+ * the quiet bit set. */
+static inline uint64_t r_nan_cvt(unsigned d, unsigned s, uint64_t v)
+{
+    r_fmt fs = r_fmt_of(s), fd = r_fmt_of(d);
+    uint64_t frac = v & r_mask(fs.mbits);
+    frac = fd.mbits >= fs.mbits ? frac << (fd.mbits - fs.mbits) : frac >> (fs.mbits - fd.mbits);
+    uint64_t sign = v & r_sign_bit(s) ? r_sign_bit(d) : 0;
+    return sign | r_exp_all(fd) | frac | 1ull << (fd.mbits - 1);
+}
+
 /* cvt from element type s to element type d (both numeric or bool). */
 static inline uint64_t r_cvt(unsigned d, unsigned s, uint64_t v)
 {
@@ -362,8 +374,10 @@ static inline uint64_t r_cvt(unsigned d, unsigned s, uint64_t v)
         return v != 0;
     }
     if (r_is_float(s)) {
+        if (d == s)
+            return v; /* a copy, NaN bits and all */
         if (r_is_float(d))
-            return r_fisnan(s, v) ? r_fqnan(d) : r_from_ld(d, r_fval(s, v));
+            return r_fisnan(s, v) ? r_nan_cvt(d, s, v) : r_from_ld(d, r_fval(s, v));
         return r_f2i(d, r_fval(s, v));
     }
     /* integer or bool source: its exact value */

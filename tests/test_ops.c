@@ -180,6 +180,7 @@ static unsigned float_vals(unsigned e, bool shortset, uint64_t *v)
     v[n++] = minn | sb;
     v[n++] = r_fqnan(e) | sb;     /* -NaN */
     v[n++] = r_exp_all(f) | 1;    /* NaN with a payload (signalling) */
+    v[n++] = r_exp_all(f) | 5ull << (f.mbits - 4) | sb; /* payload in its top bits */
     static const long double more[] = {0.5L, 2.5L, -2.5L, -0.5L, 255.5L, -128.5L, 65535.0L,
                                        2147483648.0L, -2147483649.0L, 4294967296.0L,
                                        9223372036854775808.0L, 18446744073709551616.0L,
@@ -703,8 +704,8 @@ static bool matches(const grp *g, uint64_t got, uint64_t want)
     unsigned e = g->dst.elem;
     if (g->mode == M_BITS || !r_is_float(e))
         return got == want;
-    if (r_fisnan(e, want) || r_fisnan(e, got))
-        return r_fisnan(e, want) && r_fisnan(e, got);
+    if (r_fisnan(e, want) || r_fisnan(e, got)) /* a converted NaN's bits are defined */
+        return g->row->rule == CVM_RULE_CVT ? got == want : r_fisnan(e, want) && r_fisnan(e, got);
     if (g->mode == M_FEXACT)
         return got == want;
     bool wz = r_fval(e, want) == 0, gz = r_fval(e, got) == 0;

@@ -36,28 +36,27 @@ static bool uniform_candidate(unsigned op)
            op == CVM_OP_PTR_DIFF || op == CVM_OP_CVT;
 }
 
-/* The typed lane loop interp_run.c uses for cvt from `from` to `to`; every
- * kind gives the bits interp_plane.c's exact per-lane conversion gives
- * (integer widening and narrowing, int32 to float rounds to nearest even
- * like the host's conversion, f32 to f64 is exact). */
+/* The typed lane loop for cvt to `to` from `from` (interp.h CVM_VM_CVTS),
+ * or CVM_VM_CVT_GENERIC. */
 static uint8_t cvt_kind(unsigned to, unsigned from)
 {
+    static const struct {
+        uint8_t to, from;
+    } row[] = {
+#define CVM_VM_CVT_ROW(K, TO, FROM, TD, TA, LOOP, EXPR) {TO, FROM},
+        CVM_VM_CVTS(CVM_VM_CVT_ROW)
+#undef CVM_VM_CVT_ROW
+    };
     const unsigned ts = cvm_bc_elem_size(to), fs = cvm_bc_elem_size(from);
-    if (cvm_bc_elem_is_int(to) && cvm_bc_elem_is_int(from)) {
-        if (ts == fs)
-            return ts == 4 ? CVM_VM_CVT_COPY4 : ts == 8 ? CVM_VM_CVT_COPY8 : CVM_VM_CVT_GENERIC;
-        if (fs == 4 && ts == 8)
-            return cvm_bc_elem_is_signed(from) ? CVM_VM_CVT_SEXT32 : CVM_VM_CVT_ZEXT32;
-        if (fs == 8 && ts == 4)
-            return CVM_VM_CVT_TRUNC64;
-        return CVM_VM_CVT_GENERIC;
-    }
-    if (from == CVM_T_I32 && to == CVM_T_F32)
-        return CVM_VM_CVT_I32_F32;
-    if (from == CVM_T_I32 && to == CVM_T_F64)
-        return CVM_VM_CVT_I32_F64;
-    if (from == CVM_T_F32 && to == CVM_T_F64)
-        return CVM_VM_CVT_F32_F64;
+    const bool int_from = cvm_bc_elem_is_int(from);
+    unsigned t = to, f = from;
+    if (cvm_bc_elem_is_int(to) && (int_from || from == CVM_T_BOOL))
+        t = CVM_VM_CVT_INT(ts);
+    if (int_from && (to == CVM_T_BOOL || (cvm_bc_elem_is_int(to) && ts <= fs)))
+        f = CVM_VM_CVT_INT(fs);
+    for (unsigned i = 0; i < sizeof row / sizeof row[0]; i++)
+        if (row[i].to == t && row[i].from == f)
+            return (uint8_t)(i + 1);
     return CVM_VM_CVT_GENERIC;
 }
 

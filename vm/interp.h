@@ -334,11 +334,103 @@ void cvm_vm_cvt(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 void cvm_vm_bitcast(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 
-/* Conversion kinds cvt handles with a typed lane loop (decode.c picks one;
- * CVM_VM_CVT_GENERIC goes through interp_plane.c's exact per-lane path). */
+/* The conversions cvt runs as typed lane loops; decode.c's cvt_kind picks
+ * one by (target, source), and a pair not listed goes through
+ * interp_plane.c's per-lane path, whose bits each row gives exactly
+ * (docs/numerics.md "Conversions"): the same numerics.h routine, or a
+ * host conversion where that is exact (integer widening and narrowing;
+ * int8/16 to float, int32 to f64) or already the rule (int32 to f32 rounds
+ * to nearest even; f32 to f64 keeps a NaN's payload and quiets it, as
+ * interp_plane.c's f32 -> double read does).
+ *
+ * X(kind, target, source, TD, TA, loop, EXPR): TD and TA are the lanes'
+ * C types, EXPR the target's value from the source lane's value `v`;
+ * loop V is straight code the compiler vectorizes (lockstep unrolls it),
+ * S a routine per lane. A target or source CVM_VM_CVT_INT(n) is any
+ * integer type of n bytes: the bits do not depend on a target's
+ * signedness, nor on a source's when it is not widened (cvt_kind). */
+#define CVM_VM_CVT_INT(n) (CVM_T_COUNT + (n))
+#define CVM_VM_CVTS(X) \
+    X(COPY1, CVM_VM_CVT_INT(1), CVM_VM_CVT_INT(1), uint8_t, uint8_t, V, v) \
+    X(COPY2, CVM_VM_CVT_INT(2), CVM_VM_CVT_INT(2), uint16_t, uint16_t, V, v) \
+    X(COPY4, CVM_VM_CVT_INT(4), CVM_VM_CVT_INT(4), uint32_t, uint32_t, V, v) \
+    X(COPY8, CVM_VM_CVT_INT(8), CVM_VM_CVT_INT(8), uint64_t, uint64_t, V, v) \
+    X(TRUNC16_8, CVM_VM_CVT_INT(1), CVM_VM_CVT_INT(2), uint8_t, uint16_t, V, v) \
+    X(TRUNC32_8, CVM_VM_CVT_INT(1), CVM_VM_CVT_INT(4), uint8_t, uint32_t, V, v) \
+    X(TRUNC32_16, CVM_VM_CVT_INT(2), CVM_VM_CVT_INT(4), uint16_t, uint32_t, V, v) \
+    X(TRUNC64_8, CVM_VM_CVT_INT(1), CVM_VM_CVT_INT(8), uint8_t, uint64_t, V, v) \
+    X(TRUNC64_16, CVM_VM_CVT_INT(2), CVM_VM_CVT_INT(8), uint16_t, uint64_t, V, v) \
+    X(TRUNC64, CVM_VM_CVT_INT(4), CVM_VM_CVT_INT(8), uint32_t, uint64_t, V, v) \
+    X(SEXT8_16, CVM_VM_CVT_INT(2), CVM_T_I8, uint16_t, int8_t, V, v) \
+    X(SEXT8_32, CVM_VM_CVT_INT(4), CVM_T_I8, uint32_t, int8_t, V, v) \
+    X(SEXT8_64, CVM_VM_CVT_INT(8), CVM_T_I8, uint64_t, int8_t, V, v) \
+    X(SEXT16_32, CVM_VM_CVT_INT(4), CVM_T_I16, uint32_t, int16_t, V, v) \
+    X(SEXT16_64, CVM_VM_CVT_INT(8), CVM_T_I16, uint64_t, int16_t, V, v) \
+    X(SEXT32, CVM_VM_CVT_INT(8), CVM_T_I32, uint64_t, int32_t, V, v) \
+    X(ZEXT8_16, CVM_VM_CVT_INT(2), CVM_T_U8, uint16_t, uint8_t, V, v) \
+    X(ZEXT8_32, CVM_VM_CVT_INT(4), CVM_T_U8, uint32_t, uint8_t, V, v) \
+    X(ZEXT8_64, CVM_VM_CVT_INT(8), CVM_T_U8, uint64_t, uint8_t, V, v) \
+    X(ZEXT16_32, CVM_VM_CVT_INT(4), CVM_T_U16, uint32_t, uint16_t, V, v) \
+    X(ZEXT16_64, CVM_VM_CVT_INT(8), CVM_T_U16, uint64_t, uint16_t, V, v) \
+    X(ZEXT32, CVM_VM_CVT_INT(8), CVM_T_U32, uint64_t, uint32_t, V, v) \
+    X(BOOL_8, CVM_VM_CVT_INT(1), CVM_T_BOOL, uint8_t, uint8_t, V, v & 1) \
+    X(BOOL_16, CVM_VM_CVT_INT(2), CVM_T_BOOL, uint16_t, uint8_t, V, v & 1) \
+    X(BOOL_32, CVM_VM_CVT_INT(4), CVM_T_BOOL, uint32_t, uint8_t, V, v & 1) \
+    X(BOOL_64, CVM_VM_CVT_INT(8), CVM_T_BOOL, uint64_t, uint8_t, V, v & 1) \
+    X(BOOL_BOOL, CVM_T_BOOL, CVM_T_BOOL, uint8_t, uint8_t, V, v & 1) \
+    X(NZ8, CVM_T_BOOL, CVM_VM_CVT_INT(1), uint8_t, uint8_t, V, v != 0) \
+    X(NZ16, CVM_T_BOOL, CVM_VM_CVT_INT(2), uint8_t, uint16_t, V, v != 0) \
+    X(NZ32, CVM_T_BOOL, CVM_VM_CVT_INT(4), uint8_t, uint32_t, V, v != 0) \
+    X(NZ64, CVM_T_BOOL, CVM_VM_CVT_INT(8), uint8_t, uint64_t, V, v != 0) \
+    X(F32_BOOL, CVM_T_BOOL, CVM_T_F32, uint8_t, float, V, v != 0) \
+    X(F64_BOOL, CVM_T_BOOL, CVM_T_F64, uint8_t, double, V, v != 0) \
+    X(I8_F32, CVM_T_F32, CVM_T_I8, float, int8_t, V, v) \
+    X(I16_F32, CVM_T_F32, CVM_T_I16, float, int16_t, V, v) \
+    X(I32_F32, CVM_T_F32, CVM_T_I32, float, int32_t, V, v) \
+    X(I64_F32, CVM_T_F32, CVM_T_I64, float, int64_t, S, cvm_n_s64_to_f32(v)) \
+    X(U8_F32, CVM_T_F32, CVM_T_U8, float, uint8_t, V, v) \
+    X(U16_F32, CVM_T_F32, CVM_T_U16, float, uint16_t, V, v) \
+    X(U32_F32, CVM_T_F32, CVM_T_U32, float, uint32_t, S, cvm_n_u64_to_f32(v)) \
+    X(U64_F32, CVM_T_F32, CVM_T_U64, float, uint64_t, S, cvm_n_u64_to_f32(v)) \
+    X(I8_F64, CVM_T_F64, CVM_T_I8, double, int8_t, V, v) \
+    X(I16_F64, CVM_T_F64, CVM_T_I16, double, int16_t, V, v) \
+    X(I32_F64, CVM_T_F64, CVM_T_I32, double, int32_t, V, v) \
+    X(I64_F64, CVM_T_F64, CVM_T_I64, double, int64_t, S, cvm_n_s64_to_f64(v)) \
+    X(U8_F64, CVM_T_F64, CVM_T_U8, double, uint8_t, V, v) \
+    X(U16_F64, CVM_T_F64, CVM_T_U16, double, uint16_t, V, v) \
+    X(U32_F64, CVM_T_F64, CVM_T_U32, double, uint32_t, V, v) \
+    X(U64_F64, CVM_T_F64, CVM_T_U64, double, uint64_t, S, cvm_n_u64_to_f64(v)) \
+    X(F32_I8, CVM_T_I8, CVM_T_F32, uint8_t, float, S, cvm_n_f64_to_sint((double)v, 8)) \
+    X(F32_I16, CVM_T_I16, CVM_T_F32, uint16_t, float, S, cvm_n_f64_to_sint((double)v, 16)) \
+    X(F32_I32, CVM_T_I32, CVM_T_F32, uint32_t, float, S, cvm_n_f64_to_sint((double)v, 32)) \
+    X(F32_I64, CVM_T_I64, CVM_T_F32, uint64_t, float, S, cvm_n_f64_to_sint((double)v, 64)) \
+    X(F32_U8, CVM_T_U8, CVM_T_F32, uint8_t, float, S, cvm_n_f64_to_uint((double)v, 8)) \
+    X(F32_U16, CVM_T_U16, CVM_T_F32, uint16_t, float, S, cvm_n_f64_to_uint((double)v, 16)) \
+    X(F32_U32, CVM_T_U32, CVM_T_F32, uint32_t, float, S, cvm_n_f64_to_uint((double)v, 32)) \
+    X(F32_U64, CVM_T_U64, CVM_T_F32, uint64_t, float, S, cvm_n_f64_to_uint((double)v, 64)) \
+    X(F64_I8, CVM_T_I8, CVM_T_F64, uint8_t, double, S, cvm_n_f64_to_sint(v, 8)) \
+    X(F64_I16, CVM_T_I16, CVM_T_F64, uint16_t, double, S, cvm_n_f64_to_sint(v, 16)) \
+    X(F64_I32, CVM_T_I32, CVM_T_F64, uint32_t, double, S, cvm_n_f64_to_sint(v, 32)) \
+    X(F64_I64, CVM_T_I64, CVM_T_F64, uint64_t, double, S, cvm_n_f64_to_sint(v, 64)) \
+    X(F64_U8, CVM_T_U8, CVM_T_F64, uint8_t, double, S, cvm_n_f64_to_uint(v, 8)) \
+    X(F64_U16, CVM_T_U16, CVM_T_F64, uint16_t, double, S, cvm_n_f64_to_uint(v, 16)) \
+    X(F64_U32, CVM_T_U32, CVM_T_F64, uint32_t, double, S, cvm_n_f64_to_uint(v, 32)) \
+    X(F64_U64, CVM_T_U64, CVM_T_F64, uint64_t, double, S, cvm_n_f64_to_uint(v, 64)) \
+    X(F32_F32, CVM_T_F32, CVM_T_F32, uint32_t, uint32_t, V, v) \
+    X(F64_F64, CVM_T_F64, CVM_T_F64, uint64_t, uint64_t, V, v) \
+    X(F32_F64, CVM_T_F64, CVM_T_F32, double, float, V, v) \
+    X(F64_F32, CVM_T_F32, CVM_T_F64, float, double, S, cvm_n_f64_to_f32(v)) \
+    X(F16_F32, CVM_T_F32, CVM_T_F16, float, uint16_t, S, cvm_n_f64_to_f32(cvm_n_f16_to_f64(v))) \
+    X(BF16_F32, CVM_T_F32, CVM_T_BF16, float, uint16_t, S, cvm_n_f64_to_f32(cvm_n_bf16_to_f64(v))) \
+    X(F32_F16, CVM_T_F16, CVM_T_F32, uint16_t, float, S, cvm_n_f64_to_f16((double)v)) \
+    X(F32_BF16, CVM_T_BF16, CVM_T_F32, uint16_t, float, S, cvm_n_f64_to_bf16((double)v))
+
 enum {
-    CVM_VM_CVT_GENERIC, CVM_VM_CVT_COPY4, CVM_VM_CVT_COPY8, CVM_VM_CVT_SEXT32, CVM_VM_CVT_ZEXT32,
-    CVM_VM_CVT_TRUNC64, CVM_VM_CVT_I32_F32, CVM_VM_CVT_F32_F64, CVM_VM_CVT_I32_F64
+    CVM_VM_CVT_GENERIC,
+#define CVM_VM_CVT_ENUM(K, TO, FROM, TD, TA, LOOP, EXPR) CVM_VM_CVT_##K,
+    CVM_VM_CVTS(CVM_VM_CVT_ENUM)
+#undef CVM_VM_CVT_ENUM
+    CVM_VM_CVT_COUNT
 };
 
 /* Element sizes by type: cvm_bc_elem_size without a call, for the handlers. */

@@ -77,6 +77,14 @@
                 if (act >> l & 1) { __VA_ARGS__ }                                          \
         }                                                                                  \
     } while (0)
+/* LANES as the vectorizable conversions (LANES_V) and those that call a
+ * routine per lane (LANES_S: not unrolled; interp.h CVM_VM_CVTS). */
+#define LANES_V LANES
+#define LANES_S(...)                                                                       \
+    do {                                                                                   \
+        for (unsigned l = 0; l < FIXED_W; l++)                                             \
+            if (act >> l & 1) { __VA_ARGS__ }                                              \
+    } while (0)
 /* LANES for a body that writes d[l] (type T) alone, from lane l's
  * operands, and can neither trap nor branch on them (BIN, MIX, CMP and
  * SHIFT: arithmetic, compares, shifts, the fused chains): a partial plane
@@ -581,14 +589,13 @@ static inline bool data(const lockstep *s, const cvm_vm_dinsn *in)
         }
     case CVM_OP_CVT:
         switch (in->k) {
-        case CVM_VM_CVT_COPY4: UN(uint32_t, x); return true;
-        case CVM_VM_CVT_COPY8: UN(uint64_t, x); return true;
-        case CVM_VM_CVT_SEXT32: CONV(int64_t, int32_t, a[l]); return true;
-        case CVM_VM_CVT_ZEXT32: CONV(uint64_t, uint32_t, a[l]); return true;
-        case CVM_VM_CVT_TRUNC64: CONV(uint32_t, uint64_t, a[l]); return true;
-        case CVM_VM_CVT_I32_F32: CONV(float, int32_t, a[l]); return true;
-        case CVM_VM_CVT_I32_F64: CONV(double, int32_t, a[l]); return true;
-        case CVM_VM_CVT_F32_F64: CONV(double, float, a[l]); return true;
+#define CVT_CASE(K, TO, FROM, TD, TA, LOOP, EXPR)                                          \
+        case CVM_VM_CVT_##K:                                                               \
+            PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a);                 \
+                   LANES_##LOOP(const TA v = a[l]; d[l] = (TD)(EXPR);));                  \
+            return true;
+        CVM_VM_CVTS(CVT_CASE)
+#undef CVT_CASE
         default: return false;
         }
     case CVM_OP_BITCAST: /* one element to one of the same width: its bits */

@@ -220,6 +220,8 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 static uint64_t convert(unsigned to, unsigned from, uint64_t b)
 {
     const unsigned bits = cvm_vm_esz(to) * 8;
+    if (to == from && cvm_bc_elem_is_float(from))
+        return b; /* a copy: a signalling NaN stays one */
     if (cvm_bc_elem_is_float(from)) {
         double v = cvm_float_elem_value(from, b);
         switch (to) {

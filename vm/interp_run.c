@@ -898,14 +898,10 @@ dispatch:
     CASE(CVT) {
         PRO;
         switch (in->k) {
-        case CVM_VM_CVT_COPY4: EACH(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l];) break;
-        case CVM_VM_CVT_COPY8: EACH(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l];) break;
-        case CVM_VM_CVT_SEXT32: EACH(AT(int64_t, D)[l] = CAT(int32_t, A)[l];) break;
-        case CVM_VM_CVT_ZEXT32: EACH(AT(uint64_t, D)[l] = CAT(uint32_t, A)[l];) break;
-        case CVM_VM_CVT_TRUNC64: EACH(AT(uint32_t, D)[l] = (uint32_t)CAT(uint64_t, A)[l];) break;
-        case CVM_VM_CVT_I32_F32: EACH(AT(float, D)[l] = (float)CAT(int32_t, A)[l];) break;
-        case CVM_VM_CVT_I32_F64: EACH(AT(double, D)[l] = (double)CAT(int32_t, A)[l];) break;
-        case CVM_VM_CVT_F32_F64: EACH(AT(double, D)[l] = (double)CAT(float, A)[l];) break;
+#define CVT_CASE(K, TO, FROM, TD, TA, LOOP, EXPR)                                          \
+        case CVM_VM_CVT_##K: EACH(const TA v = CAT(TA, A)[l]; AT(TD, D)[l] = (TD)(EXPR);) break;
+        CVM_VM_CVTS(CVT_CASE)
+#undef CVT_CASE
         default: cvm_vm_cvt(ex, p, in); break;
         }
         UNEXT();
