@@ -17,6 +17,17 @@
 #include "numerics.h"
 #include "print_fmt.h"
 
+/* for (l = 0; l < n; l++) BODY, with a constant trip count when n is 32
+ * (the usual plane), which the compiler vectorizes. */
+#define EACH_LANE(n, ...)                                                                  \
+    do {                                                                                   \
+        if ((n) == 32) {                                                                   \
+            for (uint32_t l = 0; l < 32; l++) { __VA_ARGS__ }                              \
+        } else {                                                                           \
+            for (uint32_t l = 0; l < (n); l++) { __VA_ARGS__ }                             \
+        }                                                                                  \
+    } while (0)
+
 /* ---- member masks ---- */
 
 static unsigned lowest(uint64_t m)
@@ -45,7 +56,17 @@ static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
     if (!x->L->checked)
         return true;
     const char *mn = cvm_bc_ops[in->h].mnemonic;
-    for (unsigned l = first + 1; l < p->nlanes; l++)
+    bool same = false;
+    if (cvm_vm_esz(elem) == 4) { /* the usual u32 mask: one typed pass */
+        const uint32_t *r32 = (const uint32_t *)(const void *)r;
+        uint32_t diff = 0;
+        if (act == p->live)
+            EACH_LANE(p->nlanes, diff |= r32[l] ^ (uint32_t)m;);
+        else
+            EACH_LANE(p->nlanes, diff |= (r32[l] ^ (uint32_t)m) & ((uint32_t)0 - (uint32_t)(act >> l & 1)););
+        same = !diff;
+    }
+    for (unsigned l = first + 1; !same && l < p->nlanes; l++)
         if ((act >> l & 1) && cvm_vm_get_bits(r, elem, l) != m) {
             cvm_vm_fault(x, p, l, CVM_FAULT, "synccheck: %s member mask 0x%llx of lane %u differs from 0x%llx of lane %u",
                          mn, (unsigned long long)cvm_vm_get_bits(r, elem, l), l,
@@ -134,6 +155,61 @@ static unsigned shfl_src(unsigned op, unsigned l, uint32_t b, unsigned W, uint64
     return (unsigned)src;
 }
 
+/* A shuffle of 4- or 8-byte elements by 32-bit lane operands (all that
+ * the frontend emits): the source lanes (shfl_src's rule) by one
+ * branch-free loop per op, then typed copies instead of bit access per
+ * lane; false for other shapes. When every lane of the plane is active
+ * and a member (the usual full-plane shuffle), "a member" is "below
+ * nlanes". Results go through t, since d may be a. */
+#define SHFL_TYPED(T)                                                                      \
+    do {                                                                                   \
+        const T *av = (const T *)(const void *)a;                                          \
+        T *dv = (T *)(void *)d, t[64];                                                     \
+        EACH_LANE(nl, t[l] = av[src[l]];);                                                 \
+        if (full)                                                                          \
+            memcpy(dv, t, nl * sizeof(T));                                                 \
+        else                                                                               \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                if (act >> l & 1)                                                          \
+                    dv[l] = t[l];                                                          \
+    } while (0)
+static bool shfl_typed(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_dinsn *in,
+                       uint64_t members, const uint8_t *a, const uint8_t *b, uint8_t *d)
+{
+    const unsigned esz = cvm_vm_esz(in->elem), nl = p->nlanes, W = x->W;
+    const uint64_t act = p->active;
+    const bool full = act == p->live && members == act;
+    const uint32_t *bv = (const uint32_t *)(const void *)b;
+    uint32_t src[64];
+    if (cvm_vm_esz(in->eb) != 4 || (esz != 4 && esz != 8) || nl > 64 || W > 64)
+        return false;
+    const uint32_t lim = full ? nl : W; /* src >= lim: out of range, its own value */
+    switch (in->h) {
+    case CVM_OP_SHFL_IDX:
+        EACH_LANE(nl, const uint32_t s = bv[l] % W; src[l] = s < lim ? s : l;);
+        break;
+    case CVM_OP_SHFL_UP:
+        EACH_LANE(nl, src[l] = bv[l] > l ? l : l - bv[l];);
+        break;
+    case CVM_OP_SHFL_DOWN:
+        EACH_LANE(nl, src[l] = bv[l] < lim - l ? l + bv[l] : l;);
+        break;
+    default:
+        EACH_LANE(nl, const uint32_t s = l ^ bv[l]; src[l] = s < lim ? s : l;);
+        break;
+    }
+    if (!full)
+        for (unsigned l = 0; l < nl; l++) /* not a member: its own value */
+            if (!(members >> src[l] & 1))
+                src[l] = l;
+    if (esz == 4)
+        SHFL_TYPED(uint32_t);
+    else
+        SHFL_TYPED(uint64_t);
+    return true;
+}
+#undef SHFL_TYPED
+
 int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     uint64_t members, out[64];
@@ -155,6 +231,8 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     pred &= members;
     switch (in->h) {
     case CVM_OP_SHFL_IDX: case CVM_OP_SHFL_UP: case CVM_OP_SHFL_DOWN: case CVM_OP_SHFL_XOR:
+        if (shfl_typed(x, p, in, members, a, b, d))
+            return 0;
         for (unsigned l = 0; l < nl; l++)
             if (act >> l & 1) {
                 uint32_t delta = (uint32_t)cvm_vm_get_bits(b, in->eb, l);
