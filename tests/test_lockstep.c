@@ -427,47 +427,55 @@ static void check_ride(uint32_t n)
     free(got);
 }
 
-/* f32 exp on every unit (the lane loops over it vectorize in lockstep). */
-static const char exp_src[] =
-    ".kernel expk\n.param out buffer f32 write\n.param in buffer f32 read\n"
-    ".reg u32 %t, %c, %cd, %g\n.reg i64 %a, %s, %u, %a2, %s2, %u2\n"
-    ".reg ptr.global %pi, %po, %p, %q\n.reg f32 %x, %y\n"
-    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
-    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n"
-    "    param.ptr.global %pi, in, 0\n    param.ptr.global %po, out, 0\n"
-    "    cvt.i64 %a, %g\n    const.i64 %s, 4\n    mul.i64 %u, %a, %s\n    ptr.add.ptr.global %p, %pi, %u\n"
-    "    ld.f32 %x, [%p]\n    exp.f32 %y, %x\n"
-    "    cvt.i64 %a2, %g\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n    ptr.add.ptr.global %q, %po, %u2\n"
-    "    st.f32 [%q], %y\n    return\n.end\n";
+/* An f32 math op (exp, tanh: evaluated in f64 without branches, so the
+ * lane loops over them vectorize in lockstep) on every unit; %s is the op. */
+static const char math_fmt[] =
+    ".kernel mathk\n.param out buffer f32 write\n.param in buffer f32 read\n"
+    ".reg u32 %%t, %%c, %%cd, %%g\n.reg i64 %%a, %%s, %%u, %%a2, %%s2, %%u2\n"
+    ".reg ptr.global %%pi, %%po, %%p, %%q\n.reg f32 %%x, %%y\n"
+    "    sreg.u32 %%t, unit_pos.x\n    sreg.u32 %%c, cube_pos.x\n    sreg.u32 %%cd, cube_dim.x\n"
+    "    mul.u32 %%g, %%c, %%cd\n    add.u32 %%g, %%g, %%t\n"
+    "    param.ptr.global %%pi, in, 0\n    param.ptr.global %%po, out, 0\n"
+    "    cvt.i64 %%a, %%g\n    const.i64 %%s, 4\n    mul.i64 %%u, %%a, %%s\n    ptr.add.ptr.global %%p, %%pi, %%u\n"
+    "    ld.f32 %%x, [%%p]\n    %s.f32 %%y, %%x\n"
+    "    cvt.i64 %%a2, %%g\n    const.i64 %%s2, 4\n    mul.i64 %%u2, %%a2, %%s2\n    ptr.add.ptr.global %%q, %%po, %%u2\n"
+    "    st.f32 [%%q], %%y\n    return\n.end\n";
 
-static void check_exp(uint32_t grid, uint32_t block)
+/* Inputs uniform in [lo, lo + span] and the edges; every unit's result
+ * must be ref(x) rounded to f32 (the long double functions are exact
+ * enough here; the ops are within 0.5 + 2^-17 ulp). */
+static void check_math(const char *op, long double (*ref)(long double), float lo, float span,
+                       uint32_t grid, uint32_t block)
 {
     const uint32_t N_ = grid * block;
     float *x = calloc(N_, sizeof *x), *y = calloc(N_, sizeof *y);
+    char src[sizeof math_fmt + 16];
+    snprintf(src, sizeof src, math_fmt, op);
     cvm_diag d;
     uint32_t seed = 12345;
     for (uint32_t i = 0; i < N_; i++) {
         seed = seed * 1103515245u + 12345u;
-        x[i] = -110.0f + 205.0f * (float)(seed >> 8) / 16777216.0f;
+        x[i] = lo + span * (float)(seed >> 8) / 16777216.0f;
     }
     x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = 0.0f, x[4] = -0.0f, x[5] = 88.72283f;
-    x[6] = -103.97f, x[7] = 1e-30f;
+    x[6] = -103.97f, x[7] = 1e-30f, x[8] = 0.125f, x[9] = -0.124999993f, x[10] = 10.0f;
+    x[11] = -9.99999905f, x[12] = 0x1p-149f;
     cvm_buffer *out = kern_buf("out", N_ * sizeof *y, NULL), *in = kern_buf("in", N_ * sizeof *x, x);
     cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
     cvm_launch_config cfg = kern_cfg(grid, block);
-    cvm_status st = kern_exec(exp_src, "expk", &cfg, args, 2, &d);
-    if (ok(st == CVM_OK, "exp.f32, cubes of %u: runs (%s)", block, st ? d.message : "ok")) {
+    cvm_status st = kern_exec(src, "mathk", &cfg, args, 2, &d);
+    if (ok(st == CVM_OK, "%s.f32, cubes of %u: runs (%s)", op, block, st ? d.message : "ok")) {
         int read = kern_read(out, y, N_ * sizeof *y);
         uint32_t bad = N_;
         for (uint32_t i = 0; i < N_ && bad == N_; i++) {
-            /* the exact value rounded to f32 (expl is exact enough here) */
-            const float want = (float)expl((long double)x[i]);
-            if (!read || !(y[i] == want || (y[i] != y[i] && want != want)))
+            const float want = (float)ref((long double)x[i]);
+            if (!read || !(memcmp(&y[i], &want, sizeof want) == 0 || (y[i] != y[i] && want != want)))
                 bad = i;
         }
-        if (!ok(read && bad == N_, "exp.f32, cubes of %u: every unit is e^x rounded to f32", block) &&
+        if (!ok(read && bad == N_, "%s.f32, cubes of %u: every unit is the exact value rounded to f32",
+                op, block) &&
             bad < N_)
-            diag("  unit %u: exp(%a) = %a, want %a", bad, x[bad], y[bad], (float)expl((long double)x[bad]));
+            diag("  unit %u: %s(%a) = %a, want %a", bad, op, x[bad], y[bad], (float)ref((long double)x[bad]));
     }
     cvm_buffer_free(out);
     cvm_buffer_free(in);
@@ -772,8 +780,10 @@ int main(void)
     check_minmax();
     check_divs();
     check_gather();
-    check_exp(GRID, BLOCK);
-    check_exp(2, 1024); /* the largest cube: 32 planes in lockstep */
+    check_math("exp", expl, -110.0f, 205.0f, GRID, BLOCK);
+    check_math("exp", expl, -110.0f, 205.0f, 2, 1024); /* the largest cube: 32 planes in lockstep */
+    check_math("tanh", tanhl, -12.0f, 24.0f, GRID, BLOCK);
+    check_math("tanh", tanhl, -0.25f, 0.5f, 2, 1024);
     check_ride(N);
     check_ride(N - 37);  /* the last cube: plane 6 in part, plane 7 whole, return */
     check_ride(N - 200); /* and most of its planes */

@@ -334,6 +334,20 @@ static void special_cases(void)
     SAME((double)cvm_m_powf(-0.0f, -1.0f), -inf);
     SAME((double)cvm_m_expf(89.0f), inf);
     SAME((double)cvm_m_sinf(-0.0f), -0.0);
+    /* f32 tanh has its own f64 evaluation: its edges and the seams between
+     * its series, its quotient and the constant 1 */
+    SAME((double)cvm_m_tanhf(-0.0f), -0.0);
+    SAME((double)cvm_m_tanhf(0.0f), 0.0);
+    SAME((double)cvm_m_tanhf((float)inf), 1.0);
+    SAME((double)cvm_m_tanhf((float)-inf), -1.0);
+    SAME((double)cvm_m_tanhf((float)nan), nan);
+    SAME((double)cvm_m_tanhf(0x1p-149f), 0x1p-149);
+    SAME((double)cvm_m_tanhf(-0x1p-149f), -0x1p-149);
+    SAME((double)cvm_m_tanhf(10.0f), 1.0);
+    SAME((double)cvm_m_tanhf(9.0f), (double)(float)tanhl(9.0L));
+    SAME((double)cvm_m_tanhf(0.125f), (double)(float)tanhl(0.125L));
+    SAME((double)cvm_m_tanhf(-0.124999993f), (double)(float)tanhl(-0.124999993L));
+    SAME((double)cvm_m_tanhf(0.5f), (double)(float)tanhl(0.5L));
 }
 
 int main(int argc, char **argv)

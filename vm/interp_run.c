@@ -790,7 +790,7 @@ dispatch:
     CASE(ATAN2) { PRO; MATH2(cvm_m_atan2f, cvm_m_atan2); UNEXT(); }
     CASE(SINH) { PRO; MATH1(cvm_m_sinhf, cvm_m_sinh); UNEXT(); }
     CASE(COSH) { PRO; MATH1(cvm_m_coshf, cvm_m_cosh); UNEXT(); }
-    CASE(TANH) { PRO; MATH1(cvm_m_tanhf, cvm_m_tanh); UNEXT(); }
+    CASE(TANH) { PRO; MATH1(cvm_m_tanhf_inline, cvm_m_tanh); UNEXT(); }
     CASE(POW) { PRO; MATH2(cvm_m_powf, cvm_m_pow); UNEXT(); }
     CASE(ERF) { PRO; MATH1(cvm_m_erff, cvm_m_erf); UNEXT(); }
     CASE(ERFC) { PRO; MATH1(cvm_m_erfcf, cvm_m_erfc); UNEXT(); }

@@ -609,7 +609,6 @@ F32_VIA_F64(log10)
 F32_VIA_F64(log1p)
 F32_VIA_F64(sinh)
 F32_VIA_F64(cosh)
-F32_VIA_F64(tanh)
 F32_VIA_F64(erf)
 F32_VIA_F64(erfc)
 F32_VIA_F64(cbrt)
@@ -622,6 +621,11 @@ F32_VIA_F64_2(fmod)
 float cvm_m_expf(float x)
 {
     return cvm_m_expf_inline(x);
+}
+
+float cvm_m_tanhf(float x)
+{
+    return cvm_m_tanhf_inline(x);
 }
 
 float cvm_m_rcpf(float x)

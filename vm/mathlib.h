@@ -137,11 +137,11 @@ float cvm_m_copysignf(float x, float y);
  * branches (the special cases are selects on a clamped argument) so lane
  * loops over it vectorize; cvm_m_expf is the same function out of line.
  */
-static inline float cvm_m_expf_inline(float xf)
+/* e^x in f64 for x in [-104, 89] (callers clamp): the method above, within
+ * 2^-44 relative. */
+static inline double cvm_m_exp_f32core(double x)
 {
     const double LN2_HI = 0x1.62e42fee00000p-1, LN2_LO = 0x1.a39ef35793c76p-33;
-    const double x0 = xf;
-    const double x = x0 > 89 ? 89 : x0 < -104 ? -104 : x0 == x0 ? x0 : 0;
     const double kd = rint(x * 0x1.71547652b82fep+0);
     const double r = (x - kd * LN2_HI) - kd * LN2_LO;
     double p = 1.0 / 6227020800.0;
@@ -161,8 +161,42 @@ static inline float cvm_m_expf_inline(float xf)
     /* kd + 2^52 + 1023 holds the biased exponent in its low bits */
     union { double d; unsigned long long u; } t = {kd + (0x1p52 + 1023)}, sc;
     sc.u = t.u << 52;
-    const float y = (float)(p * sc.d);
+    return p * sc.d;
+}
+
+static inline float cvm_m_expf_inline(float xf)
+{
+    const double x0 = xf;
+    const double x = x0 > 89 ? 89 : x0 < -104 ? -104 : x0 == x0 ? x0 : 0;
+    const float y = (float)cvm_m_exp_f32core(x);
     return x0 != x0 ? xf + xf : x0 > 89 ? INFINITY : x0 < -104 ? 0.0f : y;
+}
+
+/*
+ * f32 tanh, in f64 like cvm_m_expf_inline (GELU-like kernels call it per
+ * element). For a = |x| < 1/8 the odd Taylor series to x^13 (truncation
+ * below 2^-51 relative); for 1/8 <= a < 10, (e - 1) / (e + 1) with
+ * e = e^(2a) from cvm_m_exp_f32core (e >= 1.28, so e - 1 loses at most 2
+ * bits: within 2^-41 relative); from 10 on, +-1 (tanh(10) is within 2^-27
+ * of 1, under half an f32 ulp). The sign is x's, so tanh(-0) = -0. The f32
+ * rounding is off by at most 0.5 + 2^-17 ulp. Branch-free, like expf;
+ * cvm_m_tanhf is the same function out of line.
+ */
+static inline float cvm_m_tanhf_inline(float xf)
+{
+    const double a0 = fabs((double)xf);
+    const double a = a0 < 10 ? a0 : 10; /* NaN too: its result is selected away */
+    const double s = a * a;
+    double q = 21844.0 / 6081075;
+    q = q * s - 1382.0 / 155925;
+    q = q * s + 62.0 / 2835;
+    q = q * s - 17.0 / 315;
+    q = q * s + 2.0 / 15;
+    q = q * s - 1.0 / 3;
+    const double e = cvm_m_exp_f32core(2 * a);
+    const double t = a < 0.125 ? a + a * s * q : (e - 1) / (e + 1);
+    const float y = copysignf(a0 < 10 ? (float)t : 1.0f, xf);
+    return xf != xf ? xf + xf : y;
 }
 
 #endif
