@@ -844,6 +844,76 @@ out:
     cvm_buffer_free(b1);
 }
 
+/* ---- whole lines at consecutive addresses (`float4 v = in[i]`) ---- */
+
+/* out[g] = in[g + sh] as f32x4 lines for the units below n; units 0..n-1
+ * of a cube of 64 are whole planes when n is 64, so the line path runs;
+ * with n = 40 plane 1 is partial and takes the per-lane path. */
+static const char lines_src[] =
+    ".kernel lines\n.param inp buffer f32x4 read\n.param out buffer f32x4 write\n"
+    ".param sh scalar u32\n.param n scalar u32\n.param swap scalar u32\n"
+    ".reg u32 %t, %c, %cd, %g, %sh, %i, %n, %swap, %l, %k, %zero, %dl\n.reg bool %b, %b1\n"
+    ".reg i64 %o, %sixteen\n"
+    ".reg ptr.global %pb, %p\n.reg f32x4 %v\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    param.u32 %sh, sh, 0\n"
+    "    param.u32 %n, n, 0\n    lt.u32 %b, %t, %n\n"
+    "    if %b\n"
+    "        add.u32 %i, %g, %sh\n"
+    /* with swap, lanes 1 and 2 of each plane trade lines (the ends stay) */
+    "        param.u32 %swap, swap, 0\n        const.u32 %zero, 0\n        const.u32 %k, 31\n"
+    "        and.u32 %l, %t, %k\n        const.u32 %k, 1\n        eq.u32 %b1, %l, %k\n"
+    "        select.u32 %dl, %swap, %zero, %b1\n        add.u32 %i, %i, %dl\n"
+    "        const.u32 %k, 2\n        eq.u32 %b1, %l, %k\n"
+    "        select.u32 %dl, %swap, %zero, %b1\n        sub.u32 %i, %i, %dl\n"
+    "        param.ptr.global %pb, inp, 0\n        cvt.i64 %o, %i\n"
+    "        const.i64 %sixteen, 16\n        mul.i64 %o, %o, %sixteen\n"
+    "        ptr.add.ptr.global %p, %pb, %o\n        ld.f32x4 %v, [%p]\n"
+    "        param.ptr.global %pb, out, 0\n        cvt.i64 %o, %g\n        mul.i64 %o, %o, %sixteen\n"
+    "        ptr.add.ptr.global %p, %pb, %o\n        st.f32x4 [%p], %v\n"
+    "    end\n"
+    "    return\n.end\n";
+
+static void test_lines(uint32_t sh, uint32_t n, uint32_t swap, uint32_t out_lines,
+                       uint32_t fault_unit)
+{
+    enum { G = 2, B = 64, IN = 160 };
+    float in[IN * 4], out[G * B * 4];
+    for (uint32_t i = 0; i < IN * 4; i++)
+        in[i] = (float)tile_in(i + 3);
+    cvm_buffer *bi = kern_buf("in", sizeof in, in), *bo = kern_buf("out", out_lines * 16, NULL);
+    cvm_arg args[] = {kern_arg_buf(bi), kern_arg_buf(bo), kern_arg_u32(&sh), kern_arg_u32(&n),
+                      kern_arg_u32(&swap)};
+    cvm_launch_config cfg = kern_cfg(G, B);
+    cvm_diag d;
+    cvm_status st = kern_exec(lines_src, "lines", &cfg, args, 5, &d);
+    if (fault_unit != UINT32_MAX) {
+        ok(st == CVM_FAULT && d.has_fault && d.fault.unit[0] == fault_unit,
+           "f32x4 lines, in[g + %u] into %u lines: unit %u faults first (unit %u: %s)", sh,
+           out_lines, fault_unit, d.fault.unit[0], d.message);
+        goto out;
+    }
+    ok(st == CVM_OK, "f32x4 lines, in[g + %u], units below %u%s: runs (%s)", sh, n,
+       swap ? ", lanes 1 and 2 swapped" : "", st ? d.message : "ok");
+    memset(out, 0, sizeof out);
+    kern_read(bo, out, sizeof out);
+    int bad = -1;
+    for (uint32_t g = 0; g < G * B && bad < 0; g++)
+        for (uint32_t e = 0; e < 4; e++) {
+            const uint32_t l = g % 32, src = g + sh + (swap && l == 1) - (swap && l == 2);
+            const float want = g % B < n ? in[src * 4 + e] : 0.0f;
+            if (out[g * 4 + e] != want && bad < 0)
+                bad = (int)(g * 4 + e);
+        }
+    ok(bad < 0, "f32x4 lines, in[g + %u], units below %u%s: every element in its place", sh, n,
+       swap ? ", lanes 1 and 2 swapped" : "");
+    if (bad >= 0)
+        diag("element %d: got %g", bad, out[bad]);
+out:
+    cvm_buffer_free(bi);
+    cvm_buffer_free(bo);
+}
+
 /* ---- buffer views: the kernel sees buffer + offset as its element 0 ---- */
 static const char view_src[] =
     ".kernel view\n.param src buffer u32 read\n.param dst buffer u32 write\n"
@@ -948,6 +1018,12 @@ int main(void)
     test_edges(5, 40, 20, 3, UINT32_MAX);  /* a hole at 20: not one run */
     test_edges(33, 34, 99, 1, UINT32_MAX); /* one lane */
     test_edges(2, 30, 99, 240, 16);        /* units 16..29 read past the input */
+    test_lines(3, 64, 0, 128, UINT32_MAX);
+    test_lines(3, 64, 1, 128, UINT32_MAX); /* not consecutive: lane by lane */
+    test_lines(3, 40, 0, 128, UINT32_MAX); /* partial planes: lane by lane */
+    test_lines(40, 64, 0, 128, 56);        /* cube 1 reads past the input from unit 56 */
+    test_lines(0, 64, 0, 127, 63);         /* cube 1 stores past the output at unit 63 */
+    test_lines(0, 64, 0, 100, 36);         /* from unit 36 */
     test_view();
     test_overflow_into_neighbour();
     kern_close();

@@ -797,6 +797,15 @@ static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
                 : (uint32_t)(((const uint32_t *)(const void *)ptr)[nl - 1] -
                              ((const uint32_t *)(const void *)ptr)[0])) == span_all &&
         consecutive_lanes(ptr, global, nl, esz);
+    /* whole lines of 4- or 8-byte elements, lane l's at lane 0's + l * size
+     * (`float4 v = a[i]`): one pass per element of the line */
+    const uint64_t span_lines = (uint64_t)(nl - 1) * size;
+    const bool lines =
+        full && ne > 1 && (esz == 4 || esz == 8) &&
+        (global ? ((const uint64_t *)(const void *)ptr)[nl - 1] - ((const uint64_t *)(const void *)ptr)[0]
+                : (uint32_t)(((const uint32_t *)(const void *)ptr)[nl - 1] -
+                             ((const uint32_t *)(const void *)ptr)[0])) == span_lines &&
+        consecutive_lanes(ptr, global, nl, (unsigned)size);
     /* else a full default-width plane of 4- or 8-byte elements: tile-shaped,
      * or each lane on its own */
     tile_shape t = {0};
@@ -835,6 +844,12 @@ static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
     } else if (consecutive) {
         const uint32_t *a = (const uint32_t *)(const void *)ptr;
         lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? esz : 0), diff = 0;
+    } else if (lines && global) {
+        const uint64_t *a = (const uint64_t *)(const void *)ptr;
+        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? size : 0), diff = lo ^ hi;
+    } else if (lines) {
+        const uint32_t *a = (const uint32_t *)(const void *)ptr;
+        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? size : 0), diff = 0;
     } else if (global) {
         ADDR_FACTS(uint64_t);
     } else {
@@ -856,6 +871,28 @@ static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
             block_copy(val, LANE_ADDR(0), (size_t)nl * esz);
         else
             block_copy(LANE_ADDR(0), val, (size_t)nl * esz);
+        return true;
+    }
+    if (lines) { /* element e of every lane's line is slot e of the value */
+        uint8_t *const m0 = LANE_ADDR(0);
+#define LINE_PASSES(T, N)                                                                  \
+    for (unsigned e = 0; e < ne; e++) {                                                    \
+        uint8_t *const v = val + ((size_t)e << x->rshift), *const m = m0 + e * sizeof(T);  \
+        if (load)                                                                          \
+            for (unsigned l = 0; l < (N); l++)                                             \
+                memcpy(v + l * sizeof(T), m + l * size, sizeof(T));                        \
+        else                                                                               \
+            for (unsigned l = 0; l < (N); l++)                                             \
+                memcpy(m + l * size, v + l * sizeof(T), sizeof(T));                        \
+    }
+        if (esz == 4 && nl == PLANE_W) {
+            LINE_PASSES(uint32_t, PLANE_W)
+        } else if (esz == 4) {
+            LINE_PASSES(uint32_t, nl)
+        } else {
+            LINE_PASSES(uint64_t, nl)
+        }
+#undef LINE_PASSES
         return true;
     }
     if (t.R) {

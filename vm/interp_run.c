@@ -604,7 +604,10 @@ dispatch:
     CASE(BUILD) {
         PRO;
         const cvm_vm_arg *args = in->ptr;
-        COPY_CASES(cvm_vm_esz(in->elem), REG(args[e_ < in->n ? e_ : 0].slot));
+        const uint8_t *src[16]; /* each element's source, looked up once, not per lane */
+        for (unsigned e = 0; e < ne && e < 16; e++)
+            src[e] = REG(args[e < in->n ? e : 0].slot);
+        COPY_CASES(cvm_vm_esz(in->elem), src[e_]);
         UNEXT();
     }
     CASE(SPLAT) {
