@@ -374,6 +374,7 @@ static void test_atomics(void)
 
 static const char ld_fault_src[] = FAULT_SRC("oob", "    ld.u32 %v, [%ps]\n");
 static const char st_fault_src[] = FAULT_SRC("oob", "    st.u32 [%ps], %v\n");
+static const char atom_fault_src[] = FAULT_SRC("oob", "    atom.add.relaxed.device.u32 %v, [%ps], %v\n");
 
 static void test_fault(const char *src, const char *what, int64_t off, const char *want_msg)
 {
@@ -993,6 +994,9 @@ int main(void)
     test_fault(st_fault_src, "out-of-bounds store", 64, "small");
     test_fault(ld_fault_src, "misaligned load", 2, NULL);
     test_fault(st_fault_src, "negative-offset store", -8, NULL);
+    test_fault(atom_fault_src, "out-of-bounds atomic", 16, "small");
+    test_fault(atom_fault_src, "misaligned atomic", 2, NULL);
+    test_fault(atom_fault_src, "negative-offset atomic", -4, NULL);
     test_shared_wrap();
     test_tiles(16, 16, 1);
     test_tiles(8, 32, 1);

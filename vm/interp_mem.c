@@ -1224,11 +1224,24 @@ int cvm_vm_atomic(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     bool faulted = false;
     if (size != 4 && size != 8)
         return 0; /* the verifier allows 32- and 64-bit atomics only */
-    for (unsigned l = 0; l < p->nlanes; l++) {
-        if (!(p->active >> l & 1))
+    /* global atomics in checked mode: one check of the plane's address
+     * range (global_range_ok: the per-lane conditions, once), else each
+     * lane's own, which names the fault */
+    const uint64_t act = p->active;
+    const unsigned nl = p->nlanes;
+    const bool full = act == p->live;
+    bool range_ok = false;
+    if (in->ea == CVM_T_PTR_GLOBAL && x->L->checked && act) {
+        uint64_t lo, hi, bits, diff;
+        ADDR_FACTS(uint64_t);
+        range_ok = global_range_ok(x, lo, hi, bits, diff, size, size, false);
+    }
+    for (unsigned l = 0; l < nl; l++) {
+        if (!(act >> l & 1))
             continue;
         uint64_t addr = cvm_vm_get_bits(ptr, in->ea, l);
-        uint8_t *m = resolve(x, p, l, in->ea, addr, size, size, K_ATOMIC);
+        uint8_t *m = range_ok ? (uint8_t *)(uintptr_t)CVM_VM_PTR_ADDR(addr)
+                              : resolve(x, p, l, in->ea, addr, size, size, K_ATOMIC);
         if (!m) {
             faulted = true;
             continue;
