@@ -562,22 +562,64 @@ static inline int64_t cvm_n_bf16_to_sint(uint16_t h, unsigned bits) { return cvm
 static inline uint64_t cvm_n_bf16_to_uint(uint16_t h, unsigned bits) { return cvm_n_f32_to_uint(cvm_n_bf16_to_f32(h), bits); }
 
 /* ---------------------------------------------------------------------
- * f16 / bf16 arithmetic: widen exactly, one f64 operation, round once.
- * f64 has p = 53 >= 2p+2 for both formats (11 and 8) and the exact results
- * of +,-,*,/,sqrt of such operands never leave f64's normal range, so the
- * double rounding is innocuous (Figueroa): these are correctly rounded.
+ * f16 / bf16 arithmetic: widen exactly, one f32 operation, round once
+ * (below).
  * ------------------------------------------------------------------- */
 
-static inline uint16_t cvm_n_f16_add(uint16_t a, uint16_t b) { return cvm_n_f64_to_f16(cvm_n_f16_to_f64(a) + cvm_n_f16_to_f64(b)); }
-static inline uint16_t cvm_n_f16_sub(uint16_t a, uint16_t b) { return cvm_n_f64_to_f16(cvm_n_f16_to_f64(a) - cvm_n_f16_to_f64(b)); }
-static inline uint16_t cvm_n_f16_mul(uint16_t a, uint16_t b) { return cvm_n_f64_to_f16(cvm_n_f16_to_f64(a) * cvm_n_f16_to_f64(b)); }
-static inline uint16_t cvm_n_f16_div(uint16_t a, uint16_t b) { return cvm_n_f64_to_f16(cvm_n_f16_to_f64(a) / cvm_n_f16_to_f64(b)); }
-static inline uint16_t cvm_n_f16_sqrt(uint16_t a) { return cvm_n_f64_to_f16(sqrt(cvm_n_f16_to_f64(a))); }
-static inline uint16_t cvm_n_bf16_add(uint16_t a, uint16_t b) { return cvm_n_f64_to_bf16(cvm_n_bf16_to_f64(a) + cvm_n_bf16_to_f64(b)); }
-static inline uint16_t cvm_n_bf16_sub(uint16_t a, uint16_t b) { return cvm_n_f64_to_bf16(cvm_n_bf16_to_f64(a) - cvm_n_bf16_to_f64(b)); }
-static inline uint16_t cvm_n_bf16_mul(uint16_t a, uint16_t b) { return cvm_n_f64_to_bf16(cvm_n_bf16_to_f64(a) * cvm_n_bf16_to_f64(b)); }
-static inline uint16_t cvm_n_bf16_div(uint16_t a, uint16_t b) { return cvm_n_f64_to_bf16(cvm_n_bf16_to_f64(a) / cvm_n_bf16_to_f64(b)); }
-static inline uint16_t cvm_n_bf16_sqrt(uint16_t a) { return cvm_n_f64_to_bf16(sqrt(cvm_n_bf16_to_f64(a))); }
+/* f16 bits -> f32 without branches (the lane loops vectorize it): the
+ * same bits as cvm_n_f16_to_f32. A subnormal's significand times 2^-24
+ * is exact in f32. */
+static inline float cvm_n_f16_to_f32_fast(uint16_t h)
+{
+    const uint32_t s = (uint32_t)(h & 0x8000u) << 16, ex = (h >> 10) & 0x1fu, fr = h & 0x3ffu;
+    const uint32_t normal = ((ex + 112) << 23) | (fr << 13);
+    const uint32_t special = 0x7f800000u | (fr << 13) | (fr ? 0x400000u : 0);
+    const uint32_t sub = cvm_n_f32_bits((float)fr * 0x1p-24f);
+    return cvm_n_f32_from(s | (ex == 0 ? sub : ex == 0x1f ? special : normal));
+}
+
+/* f32 -> f16, round to nearest even, without branches: the same bits as
+ * cvm_n_f32_to_f16. Normal results round by integer addition on the bits
+ * (adding 0xfff plus the kept part's lowest bit, then dropping 13 bits,
+ * carries into the exponent as rounding up must, up to infinity from
+ * 65520); subnormal ones by one f32 addition of 0.5 (whose ulp is the
+ * f16 subnormal step 2^-24), which rounds to nearest even; NaNs keep
+ * their payload's top bits, quiet. */
+static inline uint16_t cvm_n_f32_to_f16_fast(float x)
+{
+    const uint32_t u = cvm_n_f32_bits(x), a = u & 0x7fffffffu, s = (u >> 16) & 0x8000u;
+    const uint32_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+    const uint32_t sub = cvm_n_f32_bits(cvm_n_f32_from(a) + 0.5f) - 0x3f000000u;
+    const uint32_t special = a > 0x7f800000u ? 0x7e00u | ((a & 0x7fffffu) >> 13) : 0x7c00u;
+    const uint32_t r = a >= 0x47800000u ? special : a < 0x38800000u ? sub : normal;
+    return (uint16_t)(s | r);
+}
+
+/* f32 -> bf16, round to nearest even, without branches: the same bits as
+ * cvm_n_f32_to_bf16. */
+static inline uint16_t cvm_n_f32_to_bf16_fast(float x)
+{
+    const uint32_t u = cvm_n_f32_bits(x);
+    const uint32_t nan = (u & 0x7fffffffu) > 0x7f800000u;
+    const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    return (uint16_t)(nan ? (u >> 16) | 0x40u : rounded);
+}
+
+/* f16 and bf16 arithmetic: the f32 result of the widened operands, rounded
+ * once more. f32 has 24 bits, at least 2p + 2 for p = 11 (f16) and 8
+ * (bf16), so for + - * / and sqrt the double rounding is innocuous
+ * (Figueroa) and these are correctly rounded; f32's range holds every
+ * exact result's rounding. Branch-free, so the lane loops vectorize. */
+static inline uint16_t cvm_n_f16_add(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_f16_to_f32_fast(a) + cvm_n_f16_to_f32_fast(b)); }
+static inline uint16_t cvm_n_f16_sub(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_f16_to_f32_fast(a) - cvm_n_f16_to_f32_fast(b)); }
+static inline uint16_t cvm_n_f16_mul(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_f16_to_f32_fast(a) * cvm_n_f16_to_f32_fast(b)); }
+static inline uint16_t cvm_n_f16_div(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_f16_to_f32_fast(a) / cvm_n_f16_to_f32_fast(b)); }
+static inline uint16_t cvm_n_f16_sqrt(uint16_t a) { return cvm_n_f32_to_f16_fast(sqrtf(cvm_n_f16_to_f32_fast(a))); }
+static inline uint16_t cvm_n_bf16_add(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_bf16_to_f32(a) + cvm_n_bf16_to_f32(b)); }
+static inline uint16_t cvm_n_bf16_sub(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_bf16_to_f32(a) - cvm_n_bf16_to_f32(b)); }
+static inline uint16_t cvm_n_bf16_mul(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_bf16_to_f32(a) * cvm_n_bf16_to_f32(b)); }
+static inline uint16_t cvm_n_bf16_div(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_bf16_to_f32(a) / cvm_n_bf16_to_f32(b)); }
+static inline uint16_t cvm_n_bf16_sqrt(uint16_t a) { return cvm_n_f32_to_bf16_fast(sqrtf(cvm_n_bf16_to_f32(a))); }
 
 /*
  * a*b + c in f64, then rounded to a format with `mbits`/`ebits`, correctly
