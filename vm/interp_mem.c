@@ -838,18 +838,12 @@ static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
         lo = global ? ((const uint64_t *)(const void *)ptr)[sf] : ((const uint32_t *)(const void *)ptr)[sf];
         hi = global ? ((const uint64_t *)(const void *)ptr)[sl] : ((const uint32_t *)(const void *)ptr)[sl];
         bits = lo | (sl > sf ? sd : 0), diff = global ? lo ^ hi : 0;
-    } else if (consecutive && global) {
-        const uint64_t *a = (const uint64_t *)(const void *)ptr;
-        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? esz : 0), diff = lo ^ hi;
-    } else if (consecutive) {
+    } else if ((consecutive || lines) && global) { /* lane l at lane 0's + l * step */
+        const uint64_t *a = (const uint64_t *)(const void *)ptr, step = consecutive ? esz : size;
+        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? step : 0), diff = lo ^ hi;
+    } else if (consecutive || lines) {
         const uint32_t *a = (const uint32_t *)(const void *)ptr;
-        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? esz : 0), diff = 0;
-    } else if (lines && global) {
-        const uint64_t *a = (const uint64_t *)(const void *)ptr;
-        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? size : 0), diff = lo ^ hi;
-    } else if (lines) {
-        const uint32_t *a = (const uint32_t *)(const void *)ptr;
-        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? size : 0), diff = 0;
+        lo = a[0], hi = a[nl - 1], bits = lo | (nl > 1 ? (consecutive ? esz : size) : 0), diff = 0;
     } else if (global) {
         ADDR_FACTS(uint64_t);
     } else {
