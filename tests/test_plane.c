@@ -245,6 +245,79 @@ static void check_outside(void)
     cvm_buffer_free(out);
 }
 
+/* Add reductions and scans of f32 (whose sums depend on the order: lane
+ * order over the members) and u32, 3 outputs each per unit: reduce, scan,
+ * exscan. Member lanes only execute them; mask is a u32 member mask. */
+static const char sums_src[] =
+    ".kernel sums\n.param out buffer u32 write\n.param mask scalar u32\n"
+    ".reg u32 %t, %lane, %m, %bit, %one, %v, %r, %k\n.reg f32 %f, %g, %fk\n.reg bool %p\n"
+    ".reg i64 %off, %four, %step\n.reg ptr.global %pb\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %lane, unit_pos_plane\n    param.u32 %m, mask, 0\n"
+    "    const.u32 %one, 1\n    shr.u32 %bit, %m, %lane\n    and.u32 %bit, %bit, %one\n"
+    "    ne.u32 %p, %bit, %one\n    if %p\n        return\n    end\n"
+    /* v = t * 2654435761, f = (t + 1) * 1.1e-3 + (t & 7) * 1e5 (mixed magnitudes) */
+    "    const.u32 %k, 2654435761\n    mul.u32 %v, %t, %k\n"
+    "    add.u32 %r, %t, %one\n    cvt.f32 %f, %r\n    const.f32 %fk, 0x1.205bc00000000p-10\n"
+    "    mul.f32 %f, %f, %fk\n    const.u32 %k, 7\n    and.u32 %r, %t, %k\n    cvt.f32 %g, %r\n"
+    "    const.f32 %fk, 100000.0\n    mul.f32 %g, %g, %fk\n    add.f32 %f, %f, %g\n"
+    "    param.ptr.global %pb, out, 0\n    cvt.i64 %off, %t\n    const.i64 %four, 24\n"
+    "    mul.i64 %off, %off, %four\n    ptr.add.ptr.global %pb, %pb, %off\n    const.i64 %step, 4\n"
+    "    reduce.add.f32 %g, %f, %m\n    st.f32 [%pb], %g\n    ptr.add.ptr.global %pb, %pb, %step\n"
+    "    scan.add.f32 %g, %f, %m\n    st.f32 [%pb], %g\n    ptr.add.ptr.global %pb, %pb, %step\n"
+    "    exscan.add.f32 %g, %f, %m\n    st.f32 [%pb], %g\n    ptr.add.ptr.global %pb, %pb, %step\n"
+    "    reduce.add.u32 %r, %v, %m\n    st.u32 [%pb], %r\n    ptr.add.ptr.global %pb, %pb, %step\n"
+    "    scan.add.u32 %r, %v, %m\n    st.u32 [%pb], %r\n    ptr.add.ptr.global %pb, %pb, %step\n"
+    "    exscan.add.u32 %r, %v, %m\n    st.u32 [%pb], %r\n"
+    "    return\n.end\n";
+
+static void check_sums(uint32_t mask)
+{
+    enum { B = 64, NO = 6 };
+    uint32_t got[B * NO], want[B * NO], k1b = 0x3a902de0u, k2b = 0x47c35000u; /* the kernel's */
+    float k1, k2;
+    memcpy(&k1, &k1b, 4), memcpy(&k2, &k2b, 4);
+    memset(want, 0, sizeof want);
+    for (uint32_t base = 0; base < B; base += 32) {
+        float fa = 0, fbefore;
+        uint32_t ua = 0, ubefore;
+        int have = 0;
+        for (uint32_t lane = 0; lane < 32; lane++) { /* lane order over the members */
+            const uint32_t t = base + lane;
+            if (!(mask >> lane & 1))
+                continue;
+            const float f = (float)(t + 1) * k1 + (float)(t & 7) * k2;
+            fbefore = have ? fa : 0.0f, ubefore = have ? ua : 0;
+            fa = have ? fa + f : f, ua = have ? ua + t * 2654435761u : t * 2654435761u;
+            have = 1;
+            memcpy(&want[t * NO + 1], &fa, 4);
+            memcpy(&want[t * NO + 2], &fbefore, 4);
+            want[t * NO + 4] = ua, want[t * NO + 5] = ubefore;
+        }
+        for (uint32_t lane = 0; lane < 32; lane++)
+            if (mask >> lane & 1) {
+                memcpy(&want[(base + lane) * NO], &fa, 4);
+                want[(base + lane) * NO + 3] = ua;
+            }
+    }
+    cvm_buffer *out = kern_buf("out", sizeof got, NULL);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_u32(&mask)};
+    cvm_launch_config cfg = kern_cfg(1, B);
+    cfg.plane_width = 32;
+    cvm_diag d;
+    cvm_status st = kern_exec(sums_src, "sums", &cfg, args, 2, &d);
+    ok(st == CVM_OK, "sums mask %08x: runs (%s)", mask, st ? d.message : "ok");
+    memset(got, 0, sizeof got);
+    kern_read(out, got, sizeof got);
+    int bad = -1;
+    for (int i = 0; i < B * NO && bad < 0; i++)
+        if (got[i] != want[i])
+            bad = i;
+    ok(bad < 0, "sums mask %08x: f32 and u32 reduce/scan/exscan add in lane order over the members", mask);
+    if (bad >= 0)
+        diag("  unit %d output %d: got %08x, want %08x", bad / NO, bad % NO, got[bad], want[bad]);
+    cvm_buffer_free(out);
+}
+
 static void check_fault(const char *src, const char *name)
 {
     cvm_diag d;
@@ -277,6 +350,8 @@ int main(void)
     check_fault(differ_src, "differ");
     check_fault(outside_src, "outside");
     check_outside();
+    check_sums(0xffffffffu);
+    check_sums(0x8f00f0f6u);
     free(planeops_src);
     kern_close();
     return done_testing();

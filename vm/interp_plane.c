@@ -210,6 +210,53 @@ static bool shfl_typed(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm
 }
 #undef SHFL_TYPED
 
+/* An add reduction or scan (op: reduce.add, scan.add, exscan.add) of 4- or
+ * 8-byte integers or floats, in lane order over the members as combine()
+ * adds them (the first member's value, then each next one added), into
+ * out as bits; false for other types. */
+#define ADD_TYPED(T, U)                                                                    \
+    do {                                                                                   \
+        const T *av = (const T *)(const void *)a;                                          \
+        T acc = 0;                                                                         \
+        bool have = false;                                                                 \
+        U bits_;                                                                           \
+        for (unsigned l = 0; l < nl; l++) {                                                \
+            const T before = acc;                                                          \
+            if (members >> l & 1) {                                                        \
+                acc = have ? (T)(acc + av[l]) : av[l];                                     \
+                have = true;                                                               \
+            }                                                                              \
+            memcpy(&bits_, op == CVM_OP_EXSCAN_ADD ? &before : &acc, sizeof bits_);        \
+            out[l] = bits_;                                                                \
+        }                                                                                  \
+        if (op == CVM_OP_REDUCE_ADD) {                                                     \
+            memcpy(&bits_, &acc, sizeof bits_);                                            \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                out[l] = bits_;                                                            \
+        }                                                                                  \
+    } while (0)
+static bool add_typed(unsigned op, unsigned elem, uint64_t members, unsigned nl, const uint8_t *a,
+                      uint64_t *out)
+{
+    switch (elem) {
+    case CVM_T_I32: case CVM_T_U32: ADD_TYPED(uint32_t, uint32_t); return true;
+    case CVM_T_I64: case CVM_T_U64: ADD_TYPED(uint64_t, uint64_t); return true;
+    case CVM_T_F32: ADD_TYPED(float, uint32_t); return true;
+    case CVM_T_F64: ADD_TYPED(double, uint64_t); return true;
+    default: return false;
+    }
+}
+#undef ADD_TYPED
+
+/* The active lanes of d get out[l] (type T). */
+#define OUT_TYPED(T)                                                                       \
+    do {                                                                                   \
+        T *dv = (T *)(void *)d;                                                            \
+        for (unsigned l = 0; l < nl; l++)                                                  \
+            if (act >> l & 1)                                                              \
+                dv[l] = (T)out[l];                                                         \
+    } while (0)
+
 int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     uint64_t members, out[64];
@@ -268,6 +315,8 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     default: { /* reductions and scans, in lane order over the members */
         const bool scan = in->h == CVM_OP_SCAN_ADD || in->h == CVM_OP_EXSCAN_ADD;
         const unsigned op = scan ? CVM_OP_REDUCE_ADD : in->h;
+        if (op == CVM_OP_REDUCE_ADD && add_typed(in->h, elem, members, nl, a, out))
+            break;
         uint64_t acc = 0;
         bool have = false;
         for (unsigned l = 0; l < nl; l++) {
@@ -287,9 +336,16 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     }
     /* vote.all/any carry no instruction type: their result is a bool */
     const unsigned delem = in->h == CVM_OP_VOTE_ALL || in->h == CVM_OP_VOTE_ANY ? CVM_T_BOOL : elem;
-    for (unsigned l = 0; l < nl; l++)
-        if (act >> l & 1)
-            cvm_vm_set_bits(d, delem, l, out[l]);
+    switch (cvm_vm_esz(delem)) { /* the active lanes' results, typed */
+    case 1: OUT_TYPED(uint8_t); break;
+    case 4: OUT_TYPED(uint32_t); break;
+    case 8: OUT_TYPED(uint64_t); break;
+    default:
+        for (unsigned l = 0; l < nl; l++)
+            if (act >> l & 1)
+                cvm_vm_set_bits(d, delem, l, out[l]);
+        break;
+    }
     return 0;
 }
 
