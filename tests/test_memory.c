@@ -875,11 +875,17 @@ static const char lines_src[] =
     "    end\n"
     "    return\n.end\n";
 
-static void test_lines(uint32_t sh, uint32_t n, uint32_t swap, uint32_t out_lines,
-                       uint32_t fault_unit)
+/* ty: "f32x4" or "u64x2" (the same 16 bytes a line, moved as 4- or 8-byte
+ * elements); B: the cube size (40: a plane of 32 lanes and one of 8) */
+static void test_lines(const char *ty, uint32_t B, uint32_t sh, uint32_t n, uint32_t swap,
+                       uint32_t out_lines, uint32_t fault_unit)
 {
-    enum { G = 2, B = 64, IN = 160 };
-    float in[IN * 4], out[G * B * 4];
+    enum { G = 2, IN = 160 };
+    char src[sizeof lines_src];
+    memcpy(src, lines_src, sizeof src);
+    for (char *at = src; (at = strstr(at, "f32x4")) != NULL; at += 5)
+        memcpy(at, ty, 5);
+    float in[IN * 4], out[G * 64 * 4];
     for (uint32_t i = 0; i < IN * 4; i++)
         in[i] = (float)tile_in(i + 3);
     cvm_buffer *bi = kern_buf("in", sizeof in, in), *bo = kern_buf("out", out_lines * 16, NULL);
@@ -887,27 +893,27 @@ static void test_lines(uint32_t sh, uint32_t n, uint32_t swap, uint32_t out_line
                       kern_arg_u32(&swap)};
     cvm_launch_config cfg = kern_cfg(G, B);
     cvm_diag d;
-    cvm_status st = kern_exec(lines_src, "lines", &cfg, args, 5, &d);
+    cvm_status st = kern_exec(src, "lines", &cfg, args, 5, &d);
     if (fault_unit != UINT32_MAX) {
         ok(st == CVM_FAULT && d.has_fault && d.fault.unit[0] == fault_unit,
-           "f32x4 lines, in[g + %u] into %u lines: unit %u faults first (unit %u: %s)", sh,
+           "%s lines, in[g + %u] into %u lines: unit %u faults first (unit %u: %s)", ty, sh,
            out_lines, fault_unit, d.fault.unit[0], d.message);
         goto out;
     }
-    ok(st == CVM_OK, "f32x4 lines, in[g + %u], units below %u%s: runs (%s)", sh, n,
+    ok(st == CVM_OK, "%s lines, cubes of %u, in[g + %u], units below %u%s: runs (%s)", ty, B, sh, n,
        swap ? ", lanes 1 and 2 swapped" : "", st ? d.message : "ok");
     memset(out, 0, sizeof out);
     kern_read(bo, out, sizeof out);
     int bad = -1;
     for (uint32_t g = 0; g < G * B && bad < 0; g++)
         for (uint32_t e = 0; e < 4; e++) {
-            const uint32_t l = g % 32, src = g + sh + (swap && l == 1) - (swap && l == 2);
-            const float want = g % B < n ? in[src * 4 + e] : 0.0f;
+            const uint32_t l = g % B % 32, from = g + sh + (swap && l == 1) - (swap && l == 2);
+            const float want = g % B < n ? in[from * 4 + e] : 0.0f;
             if (out[g * 4 + e] != want && bad < 0)
                 bad = (int)(g * 4 + e);
         }
-    ok(bad < 0, "f32x4 lines, in[g + %u], units below %u%s: every element in its place", sh, n,
-       swap ? ", lanes 1 and 2 swapped" : "");
+    ok(bad < 0, "%s lines, cubes of %u, in[g + %u], units below %u%s: every element in its place", ty,
+       B, sh, n, swap ? ", lanes 1 and 2 swapped" : "");
     if (bad >= 0)
         diag("element %d: got %g", bad, out[bad]);
 out:
@@ -1022,12 +1028,16 @@ int main(void)
     test_edges(5, 40, 20, 3, UINT32_MAX);  /* a hole at 20: not one run */
     test_edges(33, 34, 99, 1, UINT32_MAX); /* one lane */
     test_edges(2, 30, 99, 240, 16);        /* units 16..29 read past the input */
-    test_lines(3, 64, 0, 128, UINT32_MAX);
-    test_lines(3, 64, 1, 128, UINT32_MAX); /* not consecutive: lane by lane */
-    test_lines(3, 40, 0, 128, UINT32_MAX); /* partial planes: lane by lane */
-    test_lines(40, 64, 0, 128, 56);        /* cube 1 reads past the input from unit 56 */
-    test_lines(0, 64, 0, 127, 63);         /* cube 1 stores past the output at unit 63 */
-    test_lines(0, 64, 0, 100, 36);         /* from unit 36 */
+    test_lines("f32x4", 64, 3, 64, 0, 128, UINT32_MAX);
+    test_lines("f32x4", 64, 3, 64, 1, 128, UINT32_MAX); /* not consecutive: lane by lane */
+    test_lines("f32x4", 64, 3, 40, 0, 128, UINT32_MAX); /* some lanes inactive: lane by lane */
+    test_lines("f32x4", 40, 5, 40, 0, 128, UINT32_MAX); /* planes of 32 and 8 lanes */
+    test_lines("u64x2", 64, 3, 64, 0, 128, UINT32_MAX); /* 8-byte elements */
+    test_lines("u64x2", 40, 3, 40, 1, 128, UINT32_MAX);
+    test_lines("f32x4", 64, 40, 64, 0, 128, 56);        /* cube 1 reads past the input from unit 56 */
+    test_lines("f32x4", 64, 0, 64, 0, 127, 63);         /* cube 1 stores past the output at unit 63 */
+    test_lines("u64x2", 64, 0, 64, 0, 100, 36);         /* from unit 36 */
+    test_lines("f32x4", 40, 0, 40, 0, 79, 39);          /* cube 1's plane of 8 lanes, at its last */
     test_view();
     test_overflow_into_neighbour();
     kern_close();

@@ -455,6 +455,14 @@ static void arith16(void)
                                                              : got != want;
     }
     ok(bads == 0, "f16 sqrt in f32: all 65536 inputs as the f64 result rounded once (%ld wrong)", bads);
+    bads = 0;
+    for (unsigned h = 0; h < 65536; h++) {
+        const uint16_t want = cvm_n_f64_to_bf16(sqrt(cvm_n_bf16_to_f64((uint16_t)h)));
+        const uint16_t got = cvm_n_bf16_sqrt((uint16_t)h);
+        bads += (want & 0x7f80) == 0x7f80 && (want & 0x7f) ? !((got & 0x7f80) == 0x7f80 && (got & 0x7f))
+                                                           : got != want;
+    }
+    ok(bads == 0, "bf16 sqrt in f32: all 65536 inputs as the f64 result rounded once (%ld wrong)", bads);
 }
 
 static void fma16(void)

@@ -318,7 +318,8 @@ static void check_sums(uint32_t mask)
     cvm_buffer_free(out);
 }
 
-static void check_fault(const char *src, const char *name)
+/* want: a word the fault's message must hold (which check fired) */
+static void check_fault(const char *src, const char *name, const char *want)
 {
     cvm_diag d;
     cvm_buffer *out = kern_buf("out", 256, NULL);
@@ -326,8 +327,8 @@ static void check_fault(const char *src, const char *name)
     cvm_launch_config cfg = kern_cfg(1, 32);
     cfg.plane_width = 32;
     cvm_status st = kern_exec(src, name, &cfg, args, 1, &d);
-    ok(st == CVM_FAULT && d.has_fault && strstr(d.message, "synccheck"),
-       "%s: synccheck fault (got %s: %s)", name, cvm_status_str(st), d.message);
+    ok(st == CVM_FAULT && d.has_fault && strstr(d.message, "synccheck") && strstr(d.message, want),
+       "%s: synccheck fault naming '%s' (got %s: %s)", name, want, cvm_status_str(st), d.message);
     if (d.has_fault)
         is_int(d.fault.plane, 0, "%s: fault in plane 0", name);
     cvm_buffer_free(out);
@@ -345,10 +346,10 @@ int main(void)
     for (size_t w = 0; w < 4; w++)
         for (size_t m = 0; m < 3; m++)
             check_planeops(widths[w], masks[m]);
-    check_fault(inactive_src, "inactive");
-    check_fault(exited_src, "exited");
-    check_fault(differ_src, "differ");
-    check_fault(outside_src, "outside");
+    check_fault(inactive_src, "inactive", "not active");
+    check_fault(exited_src, "exited", "exited");
+    check_fault(differ_src, "differ", "differs");
+    check_fault(outside_src, "outside", "outside the member mask");
     check_outside();
     check_sums(0xffffffffu);
     check_sums(0x8f00f0f6u);

@@ -339,8 +339,10 @@ int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
  * interp_plane.c's per-lane path, whose bits each row gives exactly
  * (docs/numerics.md "Conversions"): the same numerics.h routine, or a
  * host conversion where that is exact (integer widening and narrowing;
- * int8/16 to float, int32 to f64) or already the rule (int32 to f32 rounds
- * to nearest even; f32 to f64 keeps a NaN's payload and quiets it, as
+ * int8/16 and bool to float, int32 to f64), a branch-free routine of the
+ * same bits (f16/bf16 <-> f32), or already the rule (int32 to f32 rounds
+ * to nearest even under the host's rounding mode, which cubevm leaves at
+ * its default; f32 to f64 keeps a NaN's payload and quiets it, as
  * interp_plane.c's f32 -> double read does).
  *
  * X(kind, target, source, TD, TA, loop, EXPR): TD and TA are the lanes'
@@ -420,10 +422,12 @@ int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
     X(F64_F64, CVM_T_F64, CVM_T_F64, uint64_t, uint64_t, V, v) \
     X(F32_F64, CVM_T_F64, CVM_T_F32, double, float, V, v) \
     X(F64_F32, CVM_T_F32, CVM_T_F64, float, double, S, cvm_n_f64_to_f32(v)) \
-    X(F16_F32, CVM_T_F32, CVM_T_F16, float, uint16_t, S, cvm_n_f64_to_f32(cvm_n_f16_to_f64(v))) \
+    X(F16_F32, CVM_T_F32, CVM_T_F16, float, uint16_t, V, cvm_n_f16_to_f32_fast(v)) \
     X(BF16_F32, CVM_T_F32, CVM_T_BF16, float, uint16_t, S, cvm_n_f64_to_f32(cvm_n_bf16_to_f64(v))) \
-    X(F32_F16, CVM_T_F16, CVM_T_F32, uint16_t, float, S, cvm_n_f64_to_f16((double)v)) \
-    X(F32_BF16, CVM_T_BF16, CVM_T_F32, uint16_t, float, S, cvm_n_f64_to_bf16((double)v))
+    X(F32_F16, CVM_T_F16, CVM_T_F32, uint16_t, float, V, cvm_n_f32_to_f16_fast(v)) \
+    X(F32_BF16, CVM_T_BF16, CVM_T_F32, uint16_t, float, V, cvm_n_f32_to_bf16_fast(v)) \
+    X(BOOL_F32, CVM_T_F32, CVM_T_BOOL, float, uint8_t, V, (float)(v & 1)) \
+    X(BOOL_F64, CVM_T_F64, CVM_T_BOOL, double, uint8_t, V, (double)(v & 1))
 
 enum {
     CVM_VM_CVT_GENERIC,

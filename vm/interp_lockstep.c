@@ -12,7 +12,8 @@
  * divergence inside a plane changes nothing here.
  *
  * Which instructions: the common arithmetic, compares, conversions, moves
- * and the fused chains of decode.c on 4- and 8-byte types (line 1), and
+ * and the fused chains of decode.c on 4- and 8-byte types, conversions
+ * between any of the types interp.h CVM_VM_CVTS lists (line 1), and
  * plain loads and stores (interp_mem.c, plane by plane). Every other
  * instruction, control flow included, runs through cvm_vm_run_plane in
  * one-step mode for each plane in turn, so its semantics are the plane
