@@ -130,9 +130,6 @@
 #define MIX(TD, TA, TB, EXPR)                                                              \
     PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a);                         \
            const TB *b = SLOT(TB, in->b); LANES_ALL(TD, d[l] = (TD)(EXPR);))
-/* d (type TD) from a (type TA). */
-#define CONV(TD, TA, EXPR)                                                                 \
-    PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a); LANES(d[l] = (TD)(EXPR);))
 #define CMP(T, EXPR)                                                                       \
     PLANES(uint8_t *d = SLOT(uint8_t, in->d); const T *a = SLOT(T, in->a);                 \
            const T *b = SLOT(T, in->b);                                                    \
@@ -436,6 +433,28 @@ static void mul_by_uniform(const lockstep *s, const cvm_vm_dinsn *in, bool sext,
 
 /* Arithmetic, compares and bitwise ops of one element per lane; false
  * when `in` is not one this loop runs itself. */
+/* cvt by its kind's typed lane loop (interp.h CVM_VM_CVTS); false for the
+ * generic kind. Kept out of arith (noinline): its seventy-odd loops made
+ * GCC stop inlining arith's neighbours into the dispatch loop. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool convert(const lockstep *s, const cvm_vm_dinsn *in)
+{
+    LOCALS(s);
+    switch (in->k) {
+#define CVT_CASE(K, TO, FROM, TD, TA, LOOP, EXPR)                                          \
+    case CVM_VM_CVT_##K:                                                                   \
+        PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a);                     \
+               LANES_##LOOP(const TA v = a[l]; d[l] = (TD)(EXPR);));                      \
+        return true;
+        CVM_VM_CVTS(CVT_CASE)
+#undef CVT_CASE
+    default:
+        return false;
+    }
+}
+
 static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
@@ -591,16 +610,7 @@ static inline bool data(const lockstep *s, const cvm_vm_dinsn *in)
             return false;
         }
     case CVM_OP_CVT:
-        switch (in->k) {
-#define CVT_CASE(K, TO, FROM, TD, TA, LOOP, EXPR)                                          \
-        case CVM_VM_CVT_##K:                                                               \
-            PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a);                 \
-                   LANES_##LOOP(const TA v = a[l]; d[l] = (TD)(EXPR);));                  \
-            return true;
-        CVM_VM_CVTS(CVT_CASE)
-#undef CVT_CASE
-        default: return false;
-        }
+        return convert(s, in);
     case CVM_OP_BITCAST: /* one element to one of the same width: its bits */
         if (in->la != 1 || cvm_vm_esz(in->ea) != in->esz)
             return false;
