@@ -427,7 +427,7 @@ static void check_ride(uint32_t n)
     free(got);
 }
 
-/* An f32 math op (exp, tanh: evaluated in f64 without branches, so the
+/* An f32 math op (exp, tanh, log: evaluated in f64 without branches, so the
  * lane loops over them vectorize in lockstep) on every unit; %s is the op. */
 static const char math_fmt[] =
     ".kernel mathk\n.param out buffer f32 write\n.param in buffer f32 read\n"
@@ -784,6 +784,8 @@ int main(void)
     check_math("exp", expl, -110.0f, 205.0f, 2, 1024); /* the largest cube: 32 planes in lockstep */
     check_math("tanh", tanhl, -12.0f, 24.0f, GRID, BLOCK);
     check_math("tanh", tanhl, -0.25f, 0.5f, 2, 1024);
+    check_math("log", logl, 0.0f, 3000.0f, GRID, BLOCK);
+    check_math("log", logl, 0.6f, 0.9f, 2, 1024); /* around 1 and the sqrt(2) seam */
     check_ride(N);
     check_ride(N - 37);  /* the last cube: plane 6 in part, plane 7 whole, return */
     check_ride(N - 200); /* and most of its planes */

@@ -348,6 +348,18 @@ static void special_cases(void)
     SAME((double)cvm_m_tanhf(0.125f), (double)(float)tanhl(0.125L));
     SAME((double)cvm_m_tanhf(-0.124999993f), (double)(float)tanhl(-0.124999993L));
     SAME((double)cvm_m_tanhf(0.5f), (double)(float)tanhl(0.5L));
+    /* so has f32 log: its special values, subnormals, the sqrt(2) seam */
+    SAME((double)cvm_m_logf(0.0f), -inf);
+    SAME((double)cvm_m_logf(-0.0f), -inf);
+    SAME((double)cvm_m_logf(-1.0f), nan);
+    SAME((double)cvm_m_logf((float)inf), inf);
+    SAME((double)cvm_m_logf((float)-inf), nan);
+    SAME((double)cvm_m_logf((float)nan), nan);
+    SAME((double)cvm_m_logf(1.0f), 0.0);
+    SAME((double)cvm_m_logf(0x1p-149f), (double)(float)logl(0x1p-149L));
+    SAME((double)cvm_m_logf(1.41421354f), (double)(float)logl(1.41421354L));
+    SAME((double)cvm_m_logf(1.41421366f), (double)(float)logl(1.41421366L));
+    SAME((double)cvm_m_logf(0x1.fffffep127f), (double)(float)logl(0x1.fffffep127L));
 }
 
 int main(int argc, char **argv)

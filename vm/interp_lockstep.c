@@ -372,7 +372,7 @@ static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_RCP: UN(float, 1.0f / x); return true;
     case CVM_OP_EXP: UN(float, cvm_m_expf_inline(x)); return true;
     case CVM_OP_TANH: UN(float, cvm_m_tanhf_inline(x)); return true;
-    default: UN(float, cvm_m_logf(x)); return true; /* CVM_OP_LOG */
+    default: UN(float, cvm_m_logf_inline(x)); return true; /* CVM_OP_LOG */
     }
 }
 

@@ -780,7 +780,7 @@ dispatch:
     CASE(EXP) { PRO; MATH1(cvm_m_expf_inline, cvm_m_exp); UNEXT(); }
     CASE(EXP2) { PRO; MATH1(cvm_m_exp2f, cvm_m_exp2); UNEXT(); }
     CASE(EXPM1) { PRO; MATH1(cvm_m_expm1f, cvm_m_expm1); UNEXT(); }
-    CASE(LOG) { PRO; MATH1(cvm_m_logf, cvm_m_log); UNEXT(); }
+    CASE(LOG) { PRO; MATH1(cvm_m_logf_inline, cvm_m_log); UNEXT(); }
     CASE(LOG2) { PRO; MATH1(cvm_m_log2f, cvm_m_log2); UNEXT(); }
     CASE(LOG10) { PRO; MATH1(cvm_m_log10f, cvm_m_log10); UNEXT(); }
     CASE(LOG1P) { PRO; MATH1(cvm_m_log1pf, cvm_m_log1p); UNEXT(); }

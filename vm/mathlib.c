@@ -603,7 +603,6 @@ double cvm_m_copysign(double x, double y)
 
 F32_VIA_F64(exp2)
 F32_VIA_F64(expm1)
-F32_VIA_F64(log)
 F32_VIA_F64(log2)
 F32_VIA_F64(log10)
 F32_VIA_F64(log1p)
@@ -626,6 +625,11 @@ float cvm_m_expf(float x)
 float cvm_m_tanhf(float x)
 {
     return cvm_m_tanhf_inline(x);
+}
+
+float cvm_m_logf(float x)
+{
+    return cvm_m_logf_inline(x);
 }
 
 float cvm_m_rcpf(float x)

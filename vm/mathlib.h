@@ -173,6 +173,42 @@ static inline float cvm_m_expf_inline(float xf)
 }
 
 /*
+ * f32 log, in f64 without branches (log-softmax and cross-entropy call it
+ * per element): x = m 2^e with m in [sqrt(1/2), sqrt(2)); m - 1 is exact
+ * (Sterbenz), s = (m - 1)/(m + 1) within 2^-52 relative, log m =
+ * 2 atanh(s) by its odd series to s^21 (|s| <= 0.1716: truncation below
+ * 2^-55 relative); e ln 2 with a 32-bit high part of ln 2 (exact) and
+ * log m never cancel (|log m| <= ln2 / 2). The f64 result is within
+ * 2^-50 relative, so the f32 rounding is off by at most 0.5 + 2^-26 ulp.
+ * Special values as cvm_m_log's. cvm_m_logf is the same function out of
+ * line.
+ */
+static inline float cvm_m_logf_inline(float xf)
+{
+    const double LN2_HI = 0x1.62e42fee00000p-1, LN2_LO = 0x1.a39ef35793c76p-33;
+    const double x = xf > 0 && xf < INFINITY ? (double)xf : 1.0; /* f32 subnormals are f64 normals */
+    union { double d; unsigned long long u; } v = {x}, mb;
+    mb.u = (v.u & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
+    const long long e0 = (long long)(v.u >> 52) - 1023;
+    const int hi = mb.d > 1.4142135623730951;
+    const double m = hi ? mb.d * 0.5 : mb.d, e = (double)(e0 + hi);
+    const double s = (m - 1) / (m + 1), s2 = s * s;
+    double p = 1.0 / 21;
+    p = p * s2 + 1.0 / 19;
+    p = p * s2 + 1.0 / 17;
+    p = p * s2 + 1.0 / 15;
+    p = p * s2 + 1.0 / 13;
+    p = p * s2 + 1.0 / 11;
+    p = p * s2 + 1.0 / 9;
+    p = p * s2 + 1.0 / 7;
+    p = p * s2 + 1.0 / 5;
+    p = p * s2 + 1.0 / 3;
+    const double lm = 2 * s + 2 * s * s2 * p;
+    const float y = (float)(e * LN2_HI + (e * LN2_LO + lm));
+    return xf != xf ? xf + xf : xf == 0 ? -INFINITY : xf < 0 ? NAN : xf == INFINITY ? xf : y;
+}
+
+/*
  * f32 tanh, in f64 like cvm_m_expf_inline (GELU-like kernels call it per
  * element). For a = |x| < 1/8 the odd Taylor series to x^13 (truncation
  * below 2^-51 relative); for 1/8 <= a < 10, (e - 1) / (e + 1) with
