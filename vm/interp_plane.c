@@ -14,15 +14,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lanes.h"
 #include "numerics.h"
 #include "print_fmt.h"
 
-/* for (l = 0; l < n; l++) BODY, with a constant trip count when n is 32
- * (the usual plane), which the compiler vectorizes. */
+/* for (l = 0; l < n; l++) BODY, with a constant trip count when n is the
+ * default plane width (lanes.h FIXED_W), which the compiler vectorizes. */
 #define EACH_LANE(n, ...)                                                                  \
     do {                                                                                   \
-        if ((n) == 32) {                                                                   \
-            for (uint32_t l = 0; l < 32; l++) { __VA_ARGS__ }                              \
+        if ((n) == FIXED_W) {                                                              \
+            for (uint32_t l = 0; l < FIXED_W; l++) { __VA_ARGS__ }                         \
         } else {                                                                           \
             for (uint32_t l = 0; l < (n); l++) { __VA_ARGS__ }                             \
         }                                                                                  \
