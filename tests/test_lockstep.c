@@ -427,8 +427,9 @@ static void check_ride(uint32_t n)
     free(got);
 }
 
-/* An f32 math op (exp, tanh, log: evaluated in f64 without branches, so the
- * lane loops over them vectorize in lockstep) on every unit; %s is the op. */
+/* An f32 math op (exp, tanh, log, sin, cos: evaluated in f64 without
+ * branches, so the lane loops over them vectorize in lockstep) on every
+ * unit; %s is the op. */
 static const char math_fmt[] =
     ".kernel mathk\n.param out buffer f32 write\n.param in buffer f32 read\n"
     ".reg u32 %%t, %%c, %%cd, %%g\n.reg i64 %%a, %%s, %%u, %%a2, %%s2, %%u2\n"
@@ -459,7 +460,7 @@ static void check_math(const char *op, long double (*ref)(long double), float lo
     }
     x[0] = NAN, x[1] = INFINITY, x[2] = -INFINITY, x[3] = 0.0f, x[4] = -0.0f, x[5] = 88.72283f;
     x[6] = -103.97f, x[7] = 1e-30f, x[8] = 0.125f, x[9] = -0.124999993f, x[10] = 10.0f;
-    x[11] = -9.99999905f, x[12] = 0x1p-149f;
+    x[11] = -9.99999905f, x[12] = 0x1p-149f, x[13] = 0x1.fffffep127f, x[14] = -1e20f;
     cvm_buffer *out = kern_buf("out", N_ * sizeof *y, NULL), *in = kern_buf("in", N_ * sizeof *x, x);
     cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
     cvm_launch_config cfg = kern_cfg(grid, block);
@@ -786,6 +787,11 @@ int main(void)
     check_math("tanh", tanhl, -0.25f, 0.5f, 2, 1024);
     check_math("log", logl, 0.0f, 3000.0f, GRID, BLOCK);
     check_math("log", logl, 0.6f, 0.9f, 2, 1024); /* around 1 and the sqrt(2) seam */
+    check_math("sin", sinl, -300.0f, 600.0f, GRID, BLOCK);
+    check_math("cos", cosl, -300.0f, 600.0f, GRID, BLOCK);
+    /* planes on both sides of the branch-free routines' 2^24 limit */
+    check_math("sin", sinl, 1.0e7f, 2.0e7f, 2, 1024);
+    check_math("cos", cosl, 1.0e7f, 2.0e7f, 2, 1024);
     check_ride(N);
     check_ride(N - 37);  /* the last cube: plane 6 in part, plane 7 whole, return */
     check_ride(N - 200); /* and most of its planes */

@@ -360,6 +360,27 @@ static void special_cases(void)
     SAME((double)cvm_m_logf(1.41421354f), (double)(float)logl(1.41421354L));
     SAME((double)cvm_m_logf(1.41421366f), (double)(float)logl(1.41421366L));
     SAME((double)cvm_m_logf(0x1.fffffep127f), (double)(float)logl(0x1.fffffep127L));
+    /* and f32 sin and cos up to 2^24: special values, the f32 nearest
+     * multiples of pi/2 (the most cancelling reductions), either side of
+     * 2^24 (where the full reduction takes over) */
+    SAME((double)cvm_m_sinf(0.0f), 0.0);
+    SAME((double)cvm_m_cosf(-0.0f), 1.0);
+    SAME((double)cvm_m_sinf((float)inf), nan);
+    SAME((double)cvm_m_cosf((float)-inf), nan);
+    SAME((double)cvm_m_sinf((float)nan), nan);
+    SAME((double)cvm_m_cosf((float)nan), nan);
+    SAME((double)cvm_m_sinf(0x1p-149f), 0x1p-149);
+    SAME((double)cvm_m_sinf(-0x1p-149f), -0x1p-149);
+    static const float TRIG_EDGES[] = {0x1.921fb6p0f, -0x1.921fb6p1f, 0x1.2d97c8p2f, 0x1.2d97c8p3f,
+                                       0x1.fffffep23f, 0x1p24f, 0x1.000002p24f, -0x1p24f,
+                                       0x1.fffffep127f, 0.785398185f, -1e-4f};
+    for (size_t i = 0; i < sizeof TRIG_EDGES / sizeof TRIG_EDGES[0]; i++) {
+        const float x = TRIG_EDGES[i];
+        ok(same((double)cvm_m_sinf(x), (double)(float)sinl((long double)x)),
+           "cvm_m_sinf(%a) = sinl rounded", (double)x);
+        ok(same((double)cvm_m_cosf(x), (double)(float)cosl((long double)x)),
+           "cvm_m_cosf(%a) = cosl rounded", (double)x);
+    }
 }
 
 int main(int argc, char **argv)

@@ -359,6 +359,16 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
     return true;
 }
 
+/* f32 sin or cos: the branch-free routine over the whole plane when every
+ * lane is within its range (mathlib.h), else the full routine per lane. */
+#define TRIG(INLINE, FULL_FN)                                                              \
+    PLANES(float *d = SLOT(float, in->d); const float *a = SLOT(float, in->a);             \
+           unsigned big_ = 0;                                                              \
+           for (unsigned l = 0; l < FIXED_W; l++)                                          \
+               big_ |= !(fabsf(a[l]) <= CVM_M_TRIGF_INLINE_MAX);                           \
+           if (!big_) LANES(const float x = a[l]; d[l] = INLINE(x););                      \
+           else LANES_S(d[l] = FULL_FN(a[l]);))
+
 /* f32 unary math (numerics.h and mathlib.h, as the plane interpreter). */
 static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
 {
@@ -372,6 +382,8 @@ static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_RCP: UN(float, 1.0f / x); return true;
     case CVM_OP_EXP: UN(float, cvm_m_expf_inline(x)); return true;
     case CVM_OP_TANH: UN(float, cvm_m_tanhf_inline(x)); return true;
+    case CVM_OP_SIN: TRIG(cvm_m_sinf_inline, cvm_m_sinf); return true;
+    case CVM_OP_COS: TRIG(cvm_m_cosf_inline, cvm_m_cosf); return true;
     default: UN(float, cvm_m_logf_inline(x)); return true; /* CVM_OP_LOG */
     }
 }
@@ -549,6 +561,8 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_EXP:
     case CVM_OP_TANH:
     case CVM_OP_LOG:
+    case CVM_OP_SIN:
+    case CVM_OP_COS:
         return float_unary(s, in);
     case CVM_OP_NOT:
         switch (in->elem) {

@@ -1,15 +1,17 @@
 /*
  * mathlib.h - cubevm's own math library, identical on every host.
  *
- * The interpreter's float-math handlers and the constant folder call these
- * instead of the host libm, so a kernel computes the same bits everywhere.
+ * The interpreter's float-math handlers call these instead of the host
+ * libm, so a kernel computes the same bits everywhere.
  * Only IEEE-exact libm operations are used inside (sqrt, fma, floor, ceil,
  * trunc, rint, ldexp, frexp, fabs). Each function's error bound in ULPs is
  * listed in docs/numerics.md and checked by tests/test_mathlib.c; special
  * values (NaN, infinities, signed zeros, domain errors -> NaN) follow C99
  * Annex F. The f suffix is the f32 version (computed through the f64 core
- * and rounded once more; f32 exp has its own f64 evaluation, below). All functions are pure and thread-safe; none sets
- * errno or floating-point exception flags on purpose.
+ * and rounded once more; f32 exp, tanh, log, sin and cos have their own
+ * branch-free f64 evaluations, below). All functions are pure and
+ * thread-safe; none sets errno or floating-point exception flags on
+ * purpose.
  */
 #ifndef CVM_MATHLIB_H
 #define CVM_MATHLIB_H
@@ -52,6 +54,13 @@ float cvm_m_sinf(float x);
 /* cosine; full argument reduction */
 double cvm_m_cos(double x);
 float cvm_m_cosf(float x);
+
+/* f32 sine and cosine for |x| <= CVM_M_TRIGF_INLINE_MAX, branch-free
+ * (below); cvm_m_sinf and cvm_m_cosf use them there and the Payne-Hanek
+ * reduction beyond. Outside that range their result is unspecified. */
+#define CVM_M_TRIGF_INLINE_MAX 0x1p24f
+static inline float cvm_m_sinf_inline(float x);
+static inline float cvm_m_cosf_inline(float x);
 
 /* tangent; full argument reduction */
 double cvm_m_tan(double x);
@@ -233,6 +242,62 @@ static inline float cvm_m_tanhf_inline(float xf)
     const double t = a < 0.125 ? a + a * s * q : (e - 1) / (e + 1);
     const float y = copysignf(a0 < 10 ? (float)t : 1.0f, xf);
     return xf != xf ? xf + xf : y;
+}
+
+/*
+ * f32 sine and cosine, in f64 without branches, for |x| <= 2^24 (kernels
+ * with rotary embeddings or twiddle factors call them per element).
+ * k = rint(x 2/pi) by the 1.5 2^52 trick (the low bits of the sum are k
+ * mod 4, the quadrant); r = x - k pi/2 with pi/2 in three parts: C1 and
+ * C2 of 27 and 28 bits, so k C1 and k C2 are exact for |k| < 2^24 and
+ * x - k C1 is exact (a multiple of 2^-26 below 1), and C3 of 53 bits; the
+ * parts miss pi/2 by 2^-114, and k C3 and the last two subtractions add
+ * 2^-52 relative and 2^-88 absolute. sin r by its odd Taylor series to
+ * r^17 and cos r by its even one to r^18 (|r| <= pi/4 + 2^-50: truncation
+ * below 2^-58 relative). sin(-0) is selected (r comes out +0). On every
+ * f32 with |x| <= 2^24 these give the bits of the Payne-Hanek,
+ * double-double versions (checked exhaustively; docs/numerics.md).
+ */
+static inline double cvm_m_sincos_f32core(double x, unsigned long long quarter)
+{
+    const double SHIFT = 0x1.8p52, INV_PIO2 = 0x1.45f306dc9c883p-1;
+    const double C1 = 0x1.921fb54p+0, C2 = 0x1.10b4612p-30;
+    const double C3 = -0x1.676733ae8fe48p-60;
+    union { double d; unsigned long long u; } t = {x * INV_PIO2 + SHIFT};
+    const double k = t.d - SHIFT;
+    const unsigned long long q = (t.u + quarter) & 3; /* t.u = 2^51 + k in its low bits */
+    const double r = ((x - k * C1) - k * C2) - k * C3, s = r * r;
+    double ps = -1.0 / 355687428096000;                /* -1/17! */
+    ps = ps * s + 1.0 / 1307674368000;
+    ps = ps * s - 1.0 / 6227020800;
+    ps = ps * s + 1.0 / 39916800;
+    ps = ps * s - 1.0 / 362880;
+    ps = ps * s + 1.0 / 5040;
+    ps = ps * s - 1.0 / 120;
+    ps = ps * s + 1.0 / 6;
+    double pc = 1.0 / 6402373705728000;                /* 1/18! */
+    pc = pc * s - 1.0 / 20922789888000;
+    pc = pc * s + 1.0 / 87178291200;
+    pc = pc * s - 1.0 / 479001600;
+    pc = pc * s + 1.0 / 3628800;
+    pc = pc * s - 1.0 / 40320;
+    pc = pc * s + 1.0 / 720;
+    pc = pc * s - 1.0 / 24;
+    pc = pc * s + 1.0 / 2;
+    const double sn = r - r * s * ps, cs = 1 - s * pc;
+    const double v = q & 1 ? cs : sn;
+    return q & 2 ? -v : v;
+}
+
+static inline float cvm_m_sinf_inline(float xf)
+{
+    const float y = (float)cvm_m_sincos_f32core((double)xf, 0);
+    return xf == 0 ? xf : y; /* -0 - k C3 with k = 0 and C3 < 0 is +0 */
+}
+
+static inline float cvm_m_cosf_inline(float xf)
+{
+    return (float)cvm_m_sincos_f32core((double)xf, 1);
 }
 
 #endif

@@ -318,12 +318,20 @@ double cvm_m_acos(double x)
 #define F32_VIA_F64(name)                                                                 \
     float cvm_m_##name##f(float x) { return (float)cvm_m_##name((double)x); }
 
-F32_VIA_F64(sin)
-F32_VIA_F64(cos)
 F32_VIA_F64(tan)
 F32_VIA_F64(asin)
 F32_VIA_F64(acos)
 F32_VIA_F64(atan)
+
+float cvm_m_sinf(float x)
+{
+    return fabsf(x) <= CVM_M_TRIGF_INLINE_MAX ? cvm_m_sinf_inline(x) : (float)cvm_m_sin((double)x);
+}
+
+float cvm_m_cosf(float x)
+{
+    return fabsf(x) <= CVM_M_TRIGF_INLINE_MAX ? cvm_m_cosf_inline(x) : (float)cvm_m_cos((double)x);
+}
 
 float cvm_m_atan2f(float y, float x)
 {
