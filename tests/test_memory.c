@@ -6,7 +6,8 @@
  * global and shared memory, checked order-independently; out-of-bounds and
  * misaligned faults; accesses shaped by 2D cubes' tiles (runs of lanes reading
  * one element or consecutive ones) and partial planes whose active lanes are
- * one run; buffer views. Expected values are
+ * one run; local memory at a different offset in every lane, in partial
+ * planes, in u16 and u32x4; buffer views. Expected values are
  * computed here in C.
  */
 #include "kern.h"
@@ -966,6 +967,134 @@ static void test_shared_lines(uint32_t sh)
     cvm_buffer_free(bo);
 }
 
+/*
+ * ---- local memory lane by lane: 64 bytes per unit ----
+ * 1. word (t + k) & 15 = g * 100 + k for k = 0..15 (every lane a different
+ *    offset; full planes)
+ * 2. units with t % 3 != 0 (partial planes): the u16 at (t * 6) & 62 =
+ *    g ^ 0x5a5a
+ * 3. the u32 at 60 = g; unit `bad` stores at 64 (past the end) and unit
+ *    `mis` at 58 (misaligned)
+ * 4. out[3g] = sum over k of (k + 1) * word (t * 7 + k) & 15, out[3g + 1]
+ *    = the u16 at (t * 6) & 62, out[3g + 2] = the sum of the u32x4 line
+ *    t & 3
+ * Units in cubes of 64 (lockstep) or 40 (planes of 32 and 8).
+ */
+static char *local_src(void)
+{
+    static char src[16384];
+    size_t n = 0;
+#define APP(...) (n += (size_t)snprintf(src + n, sizeof src - n, __VA_ARGS__))
+    APP(".kernel locl\n.param out buffer u32 write\n.param bad scalar u32\n.param mis scalar u32\n"
+        ".local 64\n"
+        ".reg u32 %%t, %%c, %%cd, %%g, %%k, %%j, %%w, %%acc, %%m, %%bad, %%mis, %%x\n"
+        ".reg u16 %%h\n.reg i64 %%off\n.reg bool %%p\n.reg ptr.local %%lb, %%lp\n"
+        ".reg ptr.global %%po\n.reg u32x4 %%v\n.reg u32 %%e0, %%e1, %%e2, %%e3\n"
+        "    sreg.u32 %%t, unit_pos.x\n    sreg.u32 %%c, cube_pos.x\n    sreg.u32 %%cd, cube_dim.x\n"
+        "    mul.u32 %%g, %%c, %%cd\n    add.u32 %%g, %%g, %%t\n    const.ptr.local %%lb, 0\n"
+        "    param.u32 %%bad, bad, 0\n    param.u32 %%mis, mis, 0\n");
+    for (int k = 0; k < 16; k++)
+        APP("    const.u32 %%k, %d\n    add.u32 %%j, %%t, %%k\n    const.u32 %%m, 15\n"
+            "    and.u32 %%j, %%j, %%m\n    const.u32 %%m, 4\n    mul.u32 %%j, %%j, %%m\n"
+            "    cvt.i64 %%off, %%j\n    ptr.add.ptr.local %%lp, %%lb, %%off\n"
+            "    const.u32 %%m, 100\n    mul.u32 %%w, %%g, %%m\n    add.u32 %%w, %%w, %%k\n"
+            "    st.u32 [%%lp], %%w\n",
+            k);
+    APP("    const.u32 %%m, 3\n    rem.u32 %%x, %%t, %%m\n    const.u32 %%m, 0\n"
+        "    ne.u32 %%p, %%x, %%m\n    const.u32 %%m, 6\n    mul.u32 %%j, %%t, %%m\n"
+        "    const.u32 %%m, 62\n    and.u32 %%j, %%j, %%m\n    cvt.i64 %%off, %%j\n"
+        "    ptr.add.ptr.local %%lp, %%lb, %%off\n"
+        "    if %%p\n        const.u32 %%m, 0x5a5a\n        xor.u32 %%w, %%g, %%m\n"
+        "        cvt.u16 %%h, %%w\n        st.u16 [%%lp], %%h\n    end\n"
+        "    const.u32 %%j, 60\n    eq.u32 %%p, %%t, %%bad\n    const.u32 %%m, 64\n"
+        "    select.u32 %%j, %%m, %%j, %%p\n    eq.u32 %%p, %%t, %%mis\n    const.u32 %%m, 58\n"
+        "    select.u32 %%j, %%m, %%j, %%p\n    cvt.i64 %%off, %%j\n"
+        "    ptr.add.ptr.local %%lp, %%lb, %%off\n    st.u32 [%%lp], %%g\n"
+        "    const.u32 %%acc, 0\n");
+    for (int k = 0; k < 16; k++)
+        APP("    const.u32 %%m, 7\n    mul.u32 %%j, %%t, %%m\n    const.u32 %%k, %d\n"
+            "    add.u32 %%j, %%j, %%k\n    const.u32 %%m, 15\n    and.u32 %%j, %%j, %%m\n"
+            "    const.u32 %%m, 4\n    mul.u32 %%j, %%j, %%m\n    cvt.i64 %%off, %%j\n"
+            "    ptr.add.ptr.local %%lp, %%lb, %%off\n    ld.u32 %%w, [%%lp]\n"
+            "    const.u32 %%m, %d\n    mul.u32 %%w, %%w, %%m\n    add.u32 %%acc, %%acc, %%w\n",
+            k, k + 1);
+    APP("    param.ptr.global %%po, out, 0\n    const.u32 %%m, 12\n    mul.u32 %%j, %%g, %%m\n"
+        "    cvt.i64 %%off, %%j\n    ptr.add.ptr.global %%po, %%po, %%off\n    st.u32 [%%po], %%acc\n"
+        "    const.u32 %%m, 6\n    mul.u32 %%j, %%t, %%m\n    const.u32 %%m, 62\n"
+        "    and.u32 %%j, %%j, %%m\n    cvt.i64 %%off, %%j\n    ptr.add.ptr.local %%lp, %%lb, %%off\n"
+        "    ld.u16 %%h, [%%lp]\n    cvt.u32 %%w, %%h\n    const.i64 %%off, 4\n"
+        "    ptr.add.ptr.global %%po, %%po, %%off\n    st.u32 [%%po], %%w\n"
+        "    const.u32 %%m, 3\n    and.u32 %%j, %%t, %%m\n    const.u32 %%m, 16\n"
+        "    mul.u32 %%j, %%j, %%m\n    cvt.i64 %%off, %%j\n    ptr.add.ptr.local %%lp, %%lb, %%off\n"
+        "    ld.u32x4 %%v, [%%lp]\n    extract.u32 %%e0, %%v, 0\n    extract.u32 %%e1, %%v, 1\n"
+        "    extract.u32 %%e2, %%v, 2\n    extract.u32 %%e3, %%v, 3\n    add.u32 %%w, %%e0, %%e1\n"
+        "    add.u32 %%w, %%w, %%e2\n    add.u32 %%w, %%w, %%e3\n    const.i64 %%off, 4\n"
+        "    ptr.add.ptr.global %%po, %%po, %%off\n    st.u32 [%%po], %%w\n    return\n.end\n");
+#undef APP
+    return n < sizeof src ? src : NULL;
+}
+
+/* The C model of one unit's 64 bytes (little-endian) and its three outputs. */
+static void local_model(uint32_t t, uint32_t g, uint32_t o[3])
+{
+    uint8_t m[64];
+    uint32_t w, acc = 0, line = 0;
+    uint16_t h;
+    memset(m, 0, sizeof m);
+    for (uint32_t k = 0; k < 16; k++) {
+        w = g * 100 + k;
+        memcpy(m + ((t + k) & 15) * 4, &w, 4);
+    }
+    if (t % 3 != 0) {
+        h = (uint16_t)(g ^ 0x5a5a);
+        memcpy(m + ((t * 6) & 62), &h, 2);
+    }
+    memcpy(m + 60, &g, 4);
+    for (uint32_t k = 0; k < 16; k++) {
+        memcpy(&w, m + ((t * 7 + k) & 15) * 4, 4);
+        acc += w * (k + 1);
+    }
+    memcpy(&h, m + ((t * 6) & 62), 2);
+    for (uint32_t e = 0; e < 4; e++) {
+        memcpy(&w, m + (t & 3) * 16 + e * 4, 4);
+        line += w;
+    }
+    o[0] = acc, o[1] = h, o[2] = line;
+}
+
+static void test_local_lanes(uint32_t B, uint32_t bad, uint32_t mis)
+{
+    enum { G = 3 };
+    uint32_t got[G * 64 * 3], want[3];
+    const char *src = local_src();
+    cvm_buffer *bo = kern_buf("out", sizeof got, NULL);
+    cvm_arg args[] = {kern_arg_buf(bo), kern_arg_u32(&bad), kern_arg_u32(&mis)};
+    cvm_launch_config cfg = kern_cfg(G, B);
+    cvm_diag d;
+    cvm_status st = src ? kern_exec(src, "locl", &cfg, args, 3, &d) : CVM_OUT_OF_MEMORY;
+    if (bad != UINT32_MAX || mis != UINT32_MAX) {
+        const uint32_t unit = bad < mis ? bad : mis;
+        ok(st == CVM_FAULT && d.has_fault && d.fault.cube[0] == 0 && d.fault.unit[0] == unit &&
+               strstr(d.message, bad < mis ? "out-of-bounds local store" : "misaligned store") &&
+               strstr(d.message, bad < mis ? "offset 64" : "offset 0x3a"),
+           "local memory, cubes of %u: unit %u's %s store faults (cube %u unit %u: %s)", B, unit,
+           bad < mis ? "out-of-bounds" : "misaligned", d.fault.cube[0], d.fault.unit[0], d.message);
+    } else if (ok(st == CVM_OK, "local memory, cubes of %u: runs (%s)", B, st ? d.message : "ok") &&
+               kern_read(bo, got, (size_t)G * B * 3 * 4)) {
+        uint32_t first = UINT32_MAX;
+        for (uint32_t g = 0; g < G * B && first == UINT32_MAX; g++) {
+            local_model(g % B, g, want);
+            if (memcmp(&got[3 * g], want, sizeof want))
+                first = g;
+        }
+        if (!ok(first == UINT32_MAX, "local memory, cubes of %u: every unit's words, halves and lines",
+                B))
+            diag("  unit %u: got %u %u %u", first, got[3 * first], got[3 * first + 1],
+                 got[3 * first + 2]);
+    }
+    cvm_buffer_free(bo);
+}
+
 /* ---- one plane's atomics into two buffers (the plane-wide range check
  * sees two tags and leaves it to each lane) ---- */
 static const char atom_two_src[] =
@@ -1077,6 +1206,11 @@ int main(void)
     test_fault(atom_fault_src, "misaligned atomic", 2, NULL);
     test_fault(atom_fault_src, "negative-offset atomic", -4, NULL);
     test_atom_two_buffers();
+    test_local_lanes(64, UINT32_MAX, UINT32_MAX);
+    test_local_lanes(40, UINT32_MAX, UINT32_MAX);
+    test_local_lanes(64, 37, UINT32_MAX); /* plane 1, lane 5 */
+    test_local_lanes(40, 35, UINT32_MAX); /* the plane of 8 */
+    test_local_lanes(64, UINT32_MAX, 6);
     test_shared_lines(0);
     test_shared_lines(1);
     test_shared_wrap();

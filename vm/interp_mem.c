@@ -686,13 +686,14 @@ typedef struct access {
     unsigned esz, ne;
     size_t size, align;
     bool load, global, checked;
+    bool local;     /* local memory: per unit, base NULL (local_access) */
     uint8_t *base;  /* shared or constant memory (with limit); NULL for global */
     uint32_t limit;
     uint32_t ptr, val; /* the address and value registers' slots */
 } access;
 
 /* The facts of plain ld or st `in`; false when the fast path never takes
- * it (no element size, local memory: per unit). */
+ * it (no element size). */
 static bool access_of(const cvm_vm_exec *x, const cvm_vm_dinsn *in, access *A)
 {
     const cvm_vm_launch *L = x->L;
@@ -700,7 +701,7 @@ static bool access_of(const cvm_vm_exec *x, const cvm_vm_dinsn *in, access *A)
     A->esz = in->esz, A->ne = in->line;
     A->size = (size_t)A->esz * A->ne, A->align = access_align(in, A->size);
     A->global = in->ea == CVM_T_PTR_GLOBAL, A->checked = L->checked;
-    A->base = NULL, A->limit = 0;
+    A->base = NULL, A->limit = 0, A->local = false;
     A->ptr = in->a, A->val = A->load ? in->d : in->b;
     if (A->esz == 0)
         return false;
@@ -708,9 +709,11 @@ static bool access_of(const cvm_vm_exec *x, const cvm_vm_dinsn *in, access *A)
         A->limit = x->shared_size, A->base = x->shared;
     else if (in->ea == CVM_T_PTR_CONST && A->load)
         A->limit = L->const_size, A->base = (uint8_t *)(uintptr_t)L->const_data;
+    else if (in->ea == CVM_T_PTR_LOCAL)
+        A->limit = x->local_bytes, A->local = x->local != NULL;
     else if (!A->global)
-        return false; /* local memory: per unit, the per-lane path */
-    return true;
+        return false; /* a store to constant memory: the per-lane path faults */
+    return A->global || A->base || A->local;
 }
 
 /* tile_access32 for runs of R lanes (a constant at each call, so the
@@ -764,6 +767,65 @@ static inline bool tile_access32(const cvm_vm_exec *x, cvm_vm_plane *p, const ac
     return tile_runs_at(a, v, A, d, 8);
 }
 
+/* Lane l's element e: its local memory at its offset, or its slot. */
+#define LOCAL_COPY(T)                                                                      \
+    do {                                                                                   \
+        T *const v_ = (T *)(void *)(val + ((size_t)e << x->rshift));                       \
+        if (load) {                                                                        \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                if (act >> l & 1)                                                          \
+                    memcpy(&v_[l], m0 + l * lb + off[l] + e * sizeof(T), sizeof(T));       \
+        } else {                                                                           \
+            for (unsigned l = 0; l < nl; l++)                                              \
+                if (act >> l & 1)                                                          \
+                    memcpy(m0 + l * lb + off[l] + e * sizeof(T), &v_[l], sizeof(T));       \
+        }                                                                                  \
+    } while (0)
+
+/*
+ * ld and st of local memory (a local array, a variable whose address is
+ * taken): each unit has its own local_bytes at local + unit *
+ * local_bytes, so lane l's access is there at its offset. Every active
+ * lane's offset is checked at once (the highest against the size, the
+ * OR of all for the alignment: resolve's conditions), then each lane
+ * copies without a lookup. False (nothing done) when a check fails.
+ */
+static bool local_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
+{
+    const uint64_t act = p->active;
+    const unsigned nl = p->nlanes, esz = A->esz;
+    const bool load = A->load;
+    const uint32_t *const off = (const uint32_t *)(const void *)cvm_vm_reg(x, p, A->ptr);
+    uint8_t *const val = cvm_vm_reg(x, p, A->val);
+    const size_t lb = x->local_bytes;
+    uint32_t hi = 0, bits = 0;
+    if (act == UINT64_C(0xffffffff) && nl == PLANE_W) {
+        for (unsigned l = 0; l < PLANE_W; l++) {
+            hi = off[l] > hi ? off[l] : hi;
+            bits |= off[l];
+        }
+    } else {
+        for (unsigned l = 0; l < nl; l++)
+            if (act >> l & 1) {
+                hi = off[l] > hi ? off[l] : hi;
+                bits |= off[l];
+            }
+    }
+    if (!act || hi > lb || lb - hi < A->size || (A->checked && A->align > 1 && bits % A->align))
+        return false;
+    uint8_t *const m0 = x->local + (size_t)p->index * x->W * lb;
+    for (unsigned e = 0; e < A->ne; e++) {
+        switch (esz) {
+        case 1: LOCAL_COPY(uint8_t); break;
+        case 2: LOCAL_COPY(uint16_t); break;
+        case 4: LOCAL_COPY(uint32_t); break;
+        default: LOCAL_COPY(uint64_t); break;
+        }
+    }
+    return true;
+}
+#undef LOCAL_COPY
+
 /*
  * ld and st without per-lane checks, the common case: every active lane's
  * access lies in the one global buffer its pointer's tag names (or in
@@ -785,6 +847,8 @@ static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
     uint64_t lo, hi, bits, diff, mask = UINT64_MAX;
     uint8_t *const base = A->base;
     const uint32_t limit = A->limit;
+    if (A->local)
+        return local_access(x, p, A);
     if (!act)
         return false;
     /* consecutive elements (the last lane's address says whether to look):
@@ -1035,8 +1099,8 @@ static inline bool cube_one(cvm_vm_exec *x, const access *A)
     const bool global = A->global;
     uint64_t a0 = 0;
     unsigned last = UINT32_MAX;
-    if (A->ne != 1 || (esz != 4 && esz != 8) || x->W != PLANE_W)
-        return false;
+    if (A->ne != 1 || (esz != 4 && esz != 8) || x->W != PLANE_W || A->local)
+        return false; /* local memory: one element per unit, not per cube */
     for (unsigned g = 0; g < x->nplanes; g++) {
         const cvm_vm_plane *q = &x->planes[g];
         const uint64_t act = q->active;
