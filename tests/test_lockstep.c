@@ -427,9 +427,10 @@ static void check_ride(uint32_t n)
     free(got);
 }
 
-/* An f32 math op (exp, tanh, log, sin, cos: evaluated in f64 without
- * branches, so the lane loops over them vectorize in lockstep) on every
- * unit; %s is the op. */
+/* An f32 math op (exp, tanh, log, sin, cos, rsqrt, exp2, expm1, log2,
+ * log10, log1p, erf: evaluated in f64 without branches, so the lane loops over them
+ * vectorize in lockstep; and floor, ceil, trunc, rint) on every unit; %s
+ * is the op. */
 static const char math_fmt[] =
     ".kernel mathk\n.param out buffer f32 write\n.param in buffer f32 read\n"
     ".reg u32 %%t, %%c, %%cd, %%g\n.reg i64 %%a, %%s, %%u, %%a2, %%s2, %%u2\n"
@@ -441,6 +442,12 @@ static const char math_fmt[] =
     "    ld.f32 %%x, [%%p]\n    %s.f32 %%y, %%x\n"
     "    cvt.i64 %%a2, %%g\n    const.i64 %%s2, 4\n    mul.i64 %%u2, %%a2, %%s2\n    ptr.add.ptr.global %%q, %%po, %%u2\n"
     "    st.f32 [%%q], %%y\n    return\n.end\n";
+
+/* 1/sqrt in long double, rounded twice: within 2^-63 relative. */
+static long double rsqrt_ref(long double x)
+{
+    return 1.0L / sqrtl(x);
+}
 
 /* Inputs uniform in [lo, lo + span] and the edges; every unit's result
  * must be ref(x) rounded to f32 (the long double functions are exact
@@ -787,6 +794,23 @@ int main(void)
     check_math("tanh", tanhl, -0.25f, 0.5f, 2, 1024);
     check_math("log", logl, 0.0f, 3000.0f, GRID, BLOCK);
     check_math("log", logl, 0.6f, 0.9f, 2, 1024); /* around 1 and the sqrt(2) seam */
+    check_math("rsqrt", rsqrt_ref, -1.0f, 5000.0f, GRID, BLOCK);
+    check_math("rsqrt", rsqrt_ref, 0.0f, 1e-30f, 2, 1024); /* subnormal and tiny */
+    check_math("exp2", exp2l, -155.0f, 290.0f, GRID, BLOCK);
+    check_math("exp2", exp2l, -1.0f, 2.0f, 2, 1024);
+    check_math("expm1", expm1l, -20.0f, 110.0f, GRID, BLOCK);
+    check_math("expm1", expm1l, -0.6f, 1.2f, 2, 1024); /* the series and the seam at 1/2 */
+    check_math("log2", log2l, 0.0f, 3000.0f, GRID, BLOCK);
+    check_math("log10", log10l, 0.0f, 3000.0f, GRID, BLOCK);
+    check_math("log10", log10l, 0.6f, 0.9f, 2, 1024);
+    check_math("log1p", log1pl, -1.0f, 3000.0f, GRID, BLOCK);
+    check_math("log1p", log1pl, -1e-8f, 2e-8f, 2, 1024); /* 2^-29 and around */
+    check_math("erf", erfl, -5.0f, 10.0f, GRID, BLOCK);
+    check_math("erf", erfl, -0.6f, 1.2f, 2, 1024); /* the series and the first quarters */
+    check_math("floor", floorl, -100.0f, 200.0f, GRID, BLOCK);
+    check_math("ceil", ceill, -100.0f, 200.0f, GRID, BLOCK);
+    check_math("trunc", truncl, -100.0f, 200.0f, GRID, BLOCK);
+    check_math("rint", rintl, -100.0f, 200.0f, GRID, BLOCK);
     check_math("sin", sinl, -300.0f, 600.0f, GRID, BLOCK);
     check_math("cos", cosl, -300.0f, 600.0f, GRID, BLOCK);
     /* planes on both sides of the branch-free routines' 2^24 limit */

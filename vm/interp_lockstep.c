@@ -382,6 +382,17 @@ static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_RCP: UN(float, 1.0f / x); return true;
     case CVM_OP_EXP: UN(float, cvm_m_expf_inline(x)); return true;
     case CVM_OP_TANH: UN(float, cvm_m_tanhf_inline(x)); return true;
+    case CVM_OP_RSQRT: UN(float, cvm_m_rsqrtf_inline(x)); return true;
+    case CVM_OP_ERF: UN(float, cvm_m_erff_inline(x)); return true;
+    case CVM_OP_EXP2: UN(float, cvm_m_exp2f_inline(x)); return true;
+    case CVM_OP_EXPM1: UN(float, cvm_m_expm1f_inline(x)); return true;
+    case CVM_OP_LOG2: UN(float, cvm_m_log2f_inline(x)); return true;
+    case CVM_OP_LOG10: UN(float, cvm_m_log10f_inline(x)); return true;
+    case CVM_OP_LOG1P: UN(float, cvm_m_log1pf_inline(x)); return true;
+    case CVM_OP_FLOOR: UN(float, floorf(x)); return true;
+    case CVM_OP_CEIL: UN(float, ceilf(x)); return true;
+    case CVM_OP_TRUNC: UN(float, truncf(x)); return true;
+    case CVM_OP_RINT: UN(float, rintf(x)); return true;
     case CVM_OP_SIN: TRIG(cvm_m_sinf_inline, cvm_m_sinf); return true;
     case CVM_OP_COS: TRIG(cvm_m_cosf_inline, cvm_m_cosf); return true;
     default: UN(float, cvm_m_logf_inline(x)); return true; /* CVM_OP_LOG */
@@ -563,6 +574,17 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_LOG:
     case CVM_OP_SIN:
     case CVM_OP_COS:
+    case CVM_OP_RSQRT:
+    case CVM_OP_ERF:
+    case CVM_OP_EXP2:
+    case CVM_OP_EXPM1:
+    case CVM_OP_LOG2:
+    case CVM_OP_LOG10:
+    case CVM_OP_LOG1P:
+    case CVM_OP_FLOOR:
+    case CVM_OP_CEIL:
+    case CVM_OP_TRUNC:
+    case CVM_OP_RINT:
         return float_unary(s, in);
     case CVM_OP_NOT:
         switch (in->elem) {

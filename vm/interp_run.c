@@ -776,14 +776,14 @@ dispatch:
         }
         UNEXT();
     }
-    CASE(RSQRT) { PRO; MATH1(cvm_m_rsqrtf, cvm_m_rsqrt); UNEXT(); }
+    CASE(RSQRT) { PRO; MATH1(cvm_m_rsqrtf_inline, cvm_m_rsqrt); UNEXT(); }
     CASE(EXP) { PRO; MATH1(cvm_m_expf_inline, cvm_m_exp); UNEXT(); }
-    CASE(EXP2) { PRO; MATH1(cvm_m_exp2f, cvm_m_exp2); UNEXT(); }
-    CASE(EXPM1) { PRO; MATH1(cvm_m_expm1f, cvm_m_expm1); UNEXT(); }
+    CASE(EXP2) { PRO; MATH1(cvm_m_exp2f_inline, cvm_m_exp2); UNEXT(); }
+    CASE(EXPM1) { PRO; MATH1(cvm_m_expm1f_inline, cvm_m_expm1); UNEXT(); }
     CASE(LOG) { PRO; MATH1(cvm_m_logf_inline, cvm_m_log); UNEXT(); }
-    CASE(LOG2) { PRO; MATH1(cvm_m_log2f, cvm_m_log2); UNEXT(); }
-    CASE(LOG10) { PRO; MATH1(cvm_m_log10f, cvm_m_log10); UNEXT(); }
-    CASE(LOG1P) { PRO; MATH1(cvm_m_log1pf, cvm_m_log1p); UNEXT(); }
+    CASE(LOG2) { PRO; MATH1(cvm_m_log2f_inline, cvm_m_log2); UNEXT(); }
+    CASE(LOG10) { PRO; MATH1(cvm_m_log10f_inline, cvm_m_log10); UNEXT(); }
+    CASE(LOG1P) { PRO; MATH1(cvm_m_log1pf_inline, cvm_m_log1p); UNEXT(); }
     CASE(SIN) { PRO; MATH1(cvm_m_sinf, cvm_m_sin); UNEXT(); }
     CASE(COS) { PRO; MATH1(cvm_m_cosf, cvm_m_cos); UNEXT(); }
     CASE(TAN) { PRO; MATH1(cvm_m_tanf, cvm_m_tan); UNEXT(); }
@@ -795,7 +795,7 @@ dispatch:
     CASE(COSH) { PRO; MATH1(cvm_m_coshf, cvm_m_cosh); UNEXT(); }
     CASE(TANH) { PRO; MATH1(cvm_m_tanhf_inline, cvm_m_tanh); UNEXT(); }
     CASE(POW) { PRO; MATH2(cvm_m_powf, cvm_m_pow); UNEXT(); }
-    CASE(ERF) { PRO; MATH1(cvm_m_erff, cvm_m_erf); UNEXT(); }
+    CASE(ERF) { PRO; MATH1(cvm_m_erff_inline, cvm_m_erf); UNEXT(); }
     CASE(ERFC) { PRO; MATH1(cvm_m_erfcf, cvm_m_erfc); UNEXT(); }
     CASE(CBRT) { PRO; MATH1(cvm_m_cbrtf, cvm_m_cbrt); UNEXT(); }
     CASE(HYPOT) { PRO; MATH2(cvm_m_hypotf, cvm_m_hypot); UNEXT(); }

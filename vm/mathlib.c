@@ -601,17 +601,10 @@ double cvm_m_copysign(double x, double y)
 #define F32_VIA_F64_2(name)                                                               \
     float cvm_m_##name##f(float x, float y) { return (float)cvm_m_##name((double)x, (double)y); }
 
-F32_VIA_F64(exp2)
-F32_VIA_F64(expm1)
-F32_VIA_F64(log2)
-F32_VIA_F64(log10)
-F32_VIA_F64(log1p)
 F32_VIA_F64(sinh)
 F32_VIA_F64(cosh)
-F32_VIA_F64(erf)
 F32_VIA_F64(erfc)
 F32_VIA_F64(cbrt)
-F32_VIA_F64(rsqrt)
 F32_VIA_F64(round)
 F32_VIA_F64_2(pow)
 F32_VIA_F64_2(hypot)
@@ -630,6 +623,41 @@ float cvm_m_tanhf(float x)
 float cvm_m_logf(float x)
 {
     return cvm_m_logf_inline(x);
+}
+
+float cvm_m_log2f(float x)
+{
+    return cvm_m_log2f_inline(x);
+}
+
+float cvm_m_log10f(float x)
+{
+    return cvm_m_log10f_inline(x);
+}
+
+float cvm_m_exp2f(float x)
+{
+    return cvm_m_exp2f_inline(x);
+}
+
+float cvm_m_expm1f(float x)
+{
+    return cvm_m_expm1f_inline(x);
+}
+
+float cvm_m_log1pf(float x)
+{
+    return cvm_m_log1pf_inline(x);
+}
+
+float cvm_m_erff(float x)
+{
+    return cvm_m_erff_inline(x);
+}
+
+float cvm_m_rsqrtf(float x)
+{
+    return cvm_m_rsqrtf_inline(x);
 }
 
 float cvm_m_rcpf(float x)

@@ -26,10 +26,12 @@ static inline float cvm_m_expf_inline(float x);
 /* 2^x */
 double cvm_m_exp2(double x);
 float cvm_m_exp2f(float x);
+static inline float cvm_m_exp2f_inline(float x); /* the same, branch-free (below) */
 
 /* e^x - 1, accurate near 0 */
 double cvm_m_expm1(double x);
 float cvm_m_expm1f(float x);
+static inline float cvm_m_expm1f_inline(float x); /* the same, branch-free (below) */
 
 /* natural logarithm */
 double cvm_m_log(double x);
@@ -38,14 +40,17 @@ float cvm_m_logf(float x);
 /* base-2 logarithm (exact at powers of 2) */
 double cvm_m_log2(double x);
 float cvm_m_log2f(float x);
+static inline float cvm_m_log2f_inline(float x); /* the same, branch-free (below) */
 
 /* base-10 logarithm */
 double cvm_m_log10(double x);
 float cvm_m_log10f(float x);
+static inline float cvm_m_log10f_inline(float x); /* the same, branch-free (below) */
 
 /* ln(1 + x), accurate near 0 */
 double cvm_m_log1p(double x);
 float cvm_m_log1pf(float x);
+static inline float cvm_m_log1pf_inline(float x); /* the same, branch-free (below) */
 
 /* sine; full argument reduction for every finite x */
 double cvm_m_sin(double x);
@@ -93,6 +98,7 @@ float cvm_m_tanhf(float x);
 /* error function */
 double cvm_m_erf(double x);
 float cvm_m_erff(float x);
+static inline float cvm_m_erff_inline(float x); /* the same, branch-free (below) */
 
 /* complementary error function */
 double cvm_m_erfc(double x);
@@ -105,6 +111,7 @@ float cvm_m_cbrtf(float x);
 /* 1/sqrt(x) */
 double cvm_m_rsqrt(double x);
 float cvm_m_rsqrtf(float x);
+static inline float cvm_m_rsqrtf_inline(float x); /* the same, branch-free (below) */
 
 /* 1/x, correctly rounded */
 double cvm_m_rcp(double x);
@@ -190,17 +197,18 @@ static inline float cvm_m_expf_inline(float xf)
  * log m never cancel (|log m| <= ln2 / 2). The f64 result is within
  * 2^-50 relative, so the f32 rounding is off by at most 0.5 + 2^-26 ulp.
  * Special values as cvm_m_log's. cvm_m_logf is the same function out of
- * line.
+ * line. cvm_m_log_f64parts gives log m and e of a positive normal f64
+ * (m - 1 is exact for any f64 m in that range; m + 1 may round, 2^-52),
+ * cvm_m_log_f32parts the same for an f32 x > 0 and finite (else m = 1,
+ * e = 0), cvm_m_logf_special the special values.
  */
-static inline float cvm_m_logf_inline(float xf)
+static inline double cvm_m_log_f64parts(double x, double *e_out)
 {
-    const double LN2_HI = 0x1.62e42fee00000p-1, LN2_LO = 0x1.a39ef35793c76p-33;
-    const double x = xf > 0 && xf < INFINITY ? (double)xf : 1.0; /* f32 subnormals are f64 normals */
     union { double d; unsigned long long u; } v = {x}, mb;
     mb.u = (v.u & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
     const long long e0 = (long long)(v.u >> 52) - 1023;
     const int hi = mb.d > 1.4142135623730951;
-    const double m = hi ? mb.d * 0.5 : mb.d, e = (double)(e0 + hi);
+    const double m = hi ? mb.d * 0.5 : mb.d;
     const double s = (m - 1) / (m + 1), s2 = s * s;
     double p = 1.0 / 21;
     p = p * s2 + 1.0 / 19;
@@ -212,9 +220,136 @@ static inline float cvm_m_logf_inline(float xf)
     p = p * s2 + 1.0 / 7;
     p = p * s2 + 1.0 / 5;
     p = p * s2 + 1.0 / 3;
-    const double lm = 2 * s + 2 * s * s2 * p;
-    const float y = (float)(e * LN2_HI + (e * LN2_LO + lm));
+    *e_out = (double)(e0 + hi);
+    return 2 * s + 2 * s * s2 * p;
+}
+
+static inline double cvm_m_log_f32parts(float xf, double *e_out)
+{
+    /* f32 subnormals are f64 normals */
+    return cvm_m_log_f64parts(xf > 0 && xf < INFINITY ? (double)xf : 1.0, e_out);
+}
+
+/* The special values of logf, log2f and log10f, else y. */
+static inline float cvm_m_logf_special(float xf, float y)
+{
     return xf != xf ? xf + xf : xf == 0 ? -INFINITY : xf < 0 ? NAN : xf == INFINITY ? xf : y;
+}
+
+static inline float cvm_m_logf_inline(float xf)
+{
+    const double LN2_HI = 0x1.62e42fee00000p-1, LN2_LO = 0x1.a39ef35793c76p-33;
+    double e;
+    const double lm = cvm_m_log_f32parts(xf, &e);
+    return cvm_m_logf_special(xf, (float)(e * LN2_HI + (e * LN2_LO + lm)));
+}
+
+/*
+ * f32 log2 and log10 from the same parts: e + log m / ln 2 and
+ * e log10(2) + log m / ln 10, each constant and product within 2^-53
+ * relative and the sum losing at most a bit (|log m| <= ln 2 / 2 <= |e ln 2|
+ * when e != 0), so within 2^-50 before the rounding to f32. log10 splits
+ * log10(2) like log splits ln 2 (e times the high part is exact): with one
+ * rounding of e log10(2) it missed two of the 2^32 inputs, 1.4e-9 ulp
+ * from a tie. log2 is exact at powers of 2 (log m = 0). On all 2^32 f32
+ * inputs each gives the bits of the double-double evaluation
+ * (docs/numerics.md).
+ */
+static inline float cvm_m_log2f_inline(float xf)
+{
+    double e;
+    const double lm = cvm_m_log_f32parts(xf, &e);
+    return cvm_m_logf_special(xf, (float)(e + lm * 0x1.71547652b82fep+0));
+}
+
+static inline float cvm_m_log10f_inline(float xf)
+{
+    double e;
+    const double lm = cvm_m_log_f32parts(xf, &e);
+    const double L10_2_HI = 0x1.34413508p-2, L10_2_LO = 0x1.f79fef311f12bp-34; /* HI: 30 bits */
+    const double y = e * L10_2_HI + (e * L10_2_LO + lm * 0x1.bcb7b1526e50ep-2);
+    return cvm_m_logf_special(xf, (float)y);
+}
+
+/*
+ * f32 log(1 + x): 1 + x is exact in f64 for 2^-29 <= |x| < 2^53 (an f32
+ * has 24 bits), and above 2^53 its rounding moves the log by 2^-53 / ln x;
+ * then log's parts of it (m - 1 stays exact, so nothing cancels for small
+ * x). Below 2^-29, x - x^2 / 2 (the next term is 2^-58 relative). On all
+ * 2^32 f32 inputs it gives the bits of the double-double evaluation but
+ * one, 0x1.fb035ap-2, whose value lies 1.2e-10 ulp from a tie: there this
+ * one is correctly rounded and the double-double one is not.
+ */
+static inline float cvm_m_log1pf_inline(float xf)
+{
+    const double LN2_HI = 0x1.62e42fee00000p-1, LN2_LO = 0x1.a39ef35793c76p-33;
+    const double x = xf, u = xf > -1 && xf < INFINITY ? 1.0 + x : 2.0;
+    double e;
+    const double lm = cvm_m_log_f64parts(u, &e);
+    const double y = fabs(x) < 0x1p-29 ? x - 0.5 * x * x : e * LN2_HI + (e * LN2_LO + lm);
+    return xf != xf        ? xf + xf
+           : xf == -1      ? -INFINITY
+           : xf < -1       ? NAN
+           : xf == INFINITY ? xf
+                           : (float)y;
+}
+
+/*
+ * f32 e^x - 1 (ELU's): for |x| < 1/2 its Taylor series to x^16
+ * (truncation below 2^-60 relative), else e^x - 1 with e^x from the f32
+ * exp's core (the subtraction loses at most 1.3 bits for |x| >= 1/2);
+ * inputs clamped to [-18, 89], where the f32 results are already -1 and
+ * inf. expm1(-0) = -0 is selected. On all 2^32 f32 inputs it gives the
+ * bits of the double-double evaluation.
+ */
+static inline float cvm_m_expm1f_inline(float xf)
+{
+    const double x0 = xf;
+    const double x = x0 > 89 ? 89 : x0 < -18 ? -18 : x0 == x0 ? x0 : 0;
+    double p = 1.0 / 20922789888000; /* 1/16! */
+    p = p * x + 1.0 / 1307674368000;
+    p = p * x + 1.0 / 87178291200;
+    p = p * x + 1.0 / 6227020800;
+    p = p * x + 1.0 / 479001600;
+    p = p * x + 1.0 / 39916800;
+    p = p * x + 1.0 / 3628800;
+    p = p * x + 1.0 / 362880;
+    p = p * x + 1.0 / 40320;
+    p = p * x + 1.0 / 5040;
+    p = p * x + 1.0 / 720;
+    p = p * x + 1.0 / 120;
+    p = p * x + 1.0 / 24;
+    p = p * x + 1.0 / 6;
+    p = p * x + 1.0 / 2;
+    const double y = fabs(x) < 0.5 ? x + x * x * p : cvm_m_exp_f32core(x) - 1;
+    return xf != xf ? xf + xf : xf == 0 ? xf : (float)y;
+}
+
+/*
+ * f32 2^x: x = k + r with k = rint(x) and |r| <= 1/2 exact, 2^r =
+ * e^(r ln 2) by the f32 exp's core (r ln 2 within 2^-53 relative), times
+ * 2^k by its bits (k in [-151, 128]: an f64 normal, so the one rounding
+ * is the conversion to f32, subnormals included). Exact at integers.
+ */
+static inline float cvm_m_exp2f_inline(float xf)
+{
+    const double x0 = xf;
+    const double x = x0 > 128 ? 128 : x0 < -151 ? -151 : x0 == x0 ? x0 : 0;
+    const double k = (x + 0x1.8p52) - 0x1.8p52, r = x - k;
+    union { double d; unsigned long long u; } t = {k + (0x1p52 + 1023)}, sc;
+    sc.u = t.u << 52;
+    const float y = (float)(cvm_m_exp_f32core(r * 0x1.62e42fefa39efp-1) * sc.d);
+    return x0 != x0 ? xf + xf : x0 >= 128 ? INFINITY : x0 < -151 ? 0.0f : y;
+}
+
+/* f32 1/sqrt(x): sqrt and the division in f64, each correctly rounded, so
+ * within 2^-52 relative before the rounding to f32; -0 gives -inf, a
+ * negative x NaN. On all 2^32 f32 inputs it gives the bits of the
+ * double-double evaluation. */
+static inline float cvm_m_rsqrtf_inline(float xf)
+{
+    const float y = (float)(1.0 / sqrt((double)xf));
+    return xf < 0 ? NAN : y;
 }
 
 /*
@@ -298,6 +433,131 @@ static inline float cvm_m_sinf_inline(float xf)
 static inline float cvm_m_cosf_inline(float xf)
 {
     return (float)cvm_m_sincos_f32core((double)xf, 1);
+}
+
+/*
+ * f32 erf, in f64 (the exact GELU calls it per element). For a = |x| < 1/2
+ * its odd Maclaurin series to a^27 (truncation below 2^-68 relative); for
+ * 1/2 <= a < 4, the Taylor polynomial of degree 14 of erf around the
+ * centre c of a's quarter (c = 5/8, 7/8, ..., 31/8; |a - c| <= 1/8:
+ * truncation below 2^-60 relative), its coefficients erf^(k)(c) / k! =
+ * 2/sqrt(pi) (-1)^(k-1) H_(k-1)(c) e^(-c^2) / k! (H: Hermite polynomials)
+ * computed with 60 digits; from 4 on the last quarter's polynomial, which
+ * rounds to 1 there (erf(4) is within 2^-26 of 1). The sign is x's, so
+ * erf(-0) = -0. On all 2^32 f32 inputs it gives the bits of the
+ * double-double evaluation (docs/numerics.md). No branches: the quarter's
+ * row is a table lookup.
+ */
+static inline float cvm_m_erff_inline(float xf)
+{
+    static const double S[14] = {
+        -0x1.d8453cb0c46eap-38, 0x1.9e6ad5e55a730p-34, -0x1.51d7181c5d36dp-30,
+        0x1.fcc5720624c1cp-27, -0x1.5f742ec43e71ap-23, 0x1.b9e6c9dc651a3p-20,
+        -0x1.f4d25c3e0c2ebp-17, 0x1.f9a326f9b89b7p-14, -0x1.c02db40040b86p-11,
+        0x1.565bcd0e6a53fp-8, -0x1.b82ce31288b51p-6, 0x1.ce2f21a042be2p-4, -0x1.812746b0379e7p-2,
+        0x1.20dd750429b6dp+0,
+    };
+    static const double T[14][15] = {
+        {
+            0x1.3f196dcd0f135p-1, 0x1.86e9694134b9ep-1, -0x1.e8a3c39181e85p-2,
+            -0x1.c8105021682e3p-5, 0x1.6963c8a39d692p-3, -0x1.c1242dfffc503p-6,
+            -0x1.52b2668e8627dp-5, 0x1.c7cd9c1ca7367p-7, 0x1.b62f4a7484034p-8,
+            -0x1.dc3b46fdc32b4p-9, -0x1.81148d81da2abp-11, 0x1.63796d17c397ep-11,
+            0x1.55121d5901343p-15, -0x1.a17211d2c836ep-14, 0x1.d91470c8a466fp-19},
+        {
+            0x1.91724951b8fc6p-1, 0x1.0cab61f084b93p-1, -0x1.d62beb64e8441p-2,
+            0x1.7c9d756a115bbp-4, 0x1.cc60567d78c2bp-4, -0x1.1350f4b222ac7p-4,
+            -0x1.53bb4a5af4fbep-7, 0x1.30ac21937fa54p-6, -0x1.e3f4d17a9ac97p-10,
+            -0x1.aae22e15f782dp-9, 0x1.d6e44e4c09455p-11, 0x1.9900077d94d8ap-12,
+            -0x1.94ae412712f8bp-13, -0x1.e70fe4fe69605p-16, 0x1.e7cc73fe79191p-16},
+        {
+            0x1.c6dad2829ec62p-1, 0x1.45e99bcbb7915p-2, -0x1.6ea6cf452e838p-2,
+            0x1.4cb3cf0aa0b9bp-3, 0x1.ca5083167a246p-6, -0x1.f65d15f1cf8d7p-5,
+            0x1.fd1c6c11eda72p-7, 0x1.3acc78420e9d3p-7, -0x1.8b43c43f205b7p-8,
+            -0x1.79b04d104b47ap-12, 0x1.2e527649b7b04p-10, -0x1.731a0a163486bp-13,
+            -0x1.28de963721690p-13, 0x1.9edd4cdd5c251p-15, 0x1.67a9d4aaf087dp-17},
+        {
+            0x1.e5768c3b4a3fcp-1, 0x1.5ce595c455b0ap-3, -0x1.dfbbadedf5d2ep-3,
+            0x1.4374d82e04c67p-3, -0x1.f3b8d52d35665p-6, -0x1.f572c4c8c7b0cp-6,
+            0x1.6b16f52c58b2bp-6, -0x1.73ffa9b859606p-10, -0x1.1740474706a1cp-8,
+            0x1.9da3d48ffd0a3p-10, 0x1.534f6c4dc679bp-12, -0x1.6392df39d614dp-12,
+            0x1.e13333b2abeefp-16, 0x1.5e43917418c74p-15, -0x1.921e058bbf683p-17},
+        {
+            0x1.f4f693b67bd77p-1, 0x1.499d478bca735p-4, -0x1.0bcfca21947dbp-3,
+            0x1.d6631e1a28e9ep-4, -0x1.974c03686729dp-5, -0x1.17d430bd57df4p-9,
+            0x1.d857f2c4bc9b6p-7, -0x1.954ab0f57a01ep-8, -0x1.2e43eef270fc5p-11,
+            0x1.71cd78555df62p-10, -0x1.75457224274f8p-12, -0x1.07892ddcb78e9p-13,
+            0x1.70f93e04bd30dp-14, -0x1.1e9ab9843baf7p-18, -0x1.63faf4af253acp-17},
+        {
+            0x1.fbe61eef4cf6ap-1, 0x1.12ceb37ff9bc3p-5, -0x1.01a1c847fa207p-4,
+            0x1.143d1c6f4f093p-4, -0x1.5a316520b81bap-5, 0x1.779b1e57043ccp-7,
+            0x1.0d099c7b29ddep-8, -0x1.42fcbaa85e8aap-8, 0x1.76ff57db443cap-10,
+            0x1.7bda79657b833p-12, -0x1.991c209f22659p-12, 0x1.353eeafcf9fccp-14,
+            0x1.2e9cb5a4b81e1p-15, -0x1.5d07bf672bc0cp-16, 0x1.b5c64438cd3e2p-21},
+        {
+            0x1.fea4218d6594ap-1, 0x1.94624e78e0fafp-7, -0x1.ada873606f0aap-6,
+            0x1.0ea475da3be7fp-5, -0x1.afe553fa44f40p-6, 0x1.9973b489fa221p-7,
+            -0x1.dd78ee1541166p-10, -0x1.ea03bb2493671p-10, 0x1.6aa2c0b920d39p-10,
+            -0x1.2fdb2fcf76069p-12, -0x1.01788a2adcda8p-13, 0x1.8dd7aaa44262bp-14,
+            -0x1.f70c69dddafe1p-17, -0x1.1c63c54b0b820p-17, 0x1.31565abd2c590p-18},
+        {
+            0x1.ff9960f3eb327p-1, 0x1.06918b6355624p-8, -0x1.37ccd585f564bp-7,
+            0x1.c1ec102e364f1p-7, -0x1.ae59615f8eb1ap-7, 0x1.11dae47350ddep-7,
+            -0x1.982b274b81788p-9, 0x1.0283e0b81b24ap-13, 0x1.377c452e88a90p-11,
+            -0x1.61ec70a692e42p-12, 0x1.cae81a7d269ecp-15, 0x1.092767732524fp-15,
+            -0x1.5cf9e49762523p-16, 0x1.a5c9bfe4a433fp-19, 0x1.c216855d38a39p-20},
+        {
+            0x1.ffe514bbdc197p-1, 0x1.2ce898809244ep-10, -0x1.8af14828bffa7p-9,
+            0x1.407fbd18f1201p-8, -0x1.62d4c6d49c7b0p-8, 0x1.146c4b3e28c45p-8,
+            -0x1.267f3bc3eb5a4p-9, 0x1.64f891b0c9bd5p-11, 0x1.229ef0be9e918p-15,
+            -0x1.4006bb88db24fp-13, 0x1.3631d47d55298p-14, -0x1.5a7e166eeb7a4p-17,
+            -0x1.c0ce5a29eef4cp-18, 0x1.16fa2e058d95cp-18, -0x1.6b774f84c5fcep-21},
+        {
+            0x1.fff9ba420e834p-1, 0x1.30538fbb77ecdp-12, -0x1.b5781e9d7c647p-11,
+            0x1.89e17c074d373p-10, -0x1.ed4ac7daea43ep-10, 0x1.c11f27065ca3fp-10,
+            -0x1.2add1ce773e8ep-10, 0x1.151f7854a4982p-11, -0x1.1c63ff4200387p-13,
+            -0x1.0ec4b7a0e2922p-16, 0x1.1814499946fc1p-15, -0x1.f1014fd3fb252p-17,
+            0x1.119cf80980e9dp-19, 0x1.3eae6af3e1196p-20, -0x1.9618ecf8f25a0p-21},
+        {
+            0x1.fffeb3ebb267bp-1, 0x1.0f9e1b4dd36dfp-14, -0x1.a8670aa99a5bcp-13,
+            0x1.a3737e2a2f2bcp-12, -0x1.24544f02d2a7ep-11, 0x1.2e7e763d3371bp-11,
+            -0x1.da496e53546cfp-12, 0x1.176cf6641d8cap-12, -0x1.d2ac6c8cdd1ebp-14,
+            0x1.aafdbd335f9fcp-16, 0x1.03f2f284de14cp-18, -0x1.ab2ef5582c7b5p-18,
+            0x1.6e35d70bd3c3ep-19, -0x1.bc99a1e9d0ad2p-22, -0x1.77b2f960ce544p-23},
+        {
+            0x1.ffffc316d9ed0p-1, 0x1.abe09e9144b5ep-17, -0x1.690585ca91f98p-15,
+            0x1.84522fe8815bcp-14, -0x1.298f8d45f650ap-13, 0x1.577577885f858p-13,
+            -0x1.330aab77d471cp-13, 0x1.ac9997dd049bcp-14, -0x1.cc1578b9af656p-15,
+            0x1.64c530bff5499p-16, -0x1.34f0301aa55b8p-18, -0x1.5f92b1610bdc3p-21,
+            0x1.1e1d7e12793fdp-20, -0x1.ef13e0f0bd673p-22, 0x1.5f1ef7fdb3c8ep-24},
+        {
+            0x1.fffff618c3da6p-1, 0x1.296a70f414053p-19, -0x1.0d88765d3224bp-17,
+            0x1.394b1fa67116dp-16, -0x1.05760ad1bcf9ap-15, 0x1.4c1fe48a5aa68p-15,
+            -0x1.4b98203383ad1p-15, 0x1.085c0f8220827p-15, -0x1.510a3c05c70ffp-16,
+            0x1.516554a419344p-17, -0x1.f31a25c84a6cfp-19, 0x1.b0737cb186e0ep-21,
+            0x1.49b56fe56c743p-24, -0x1.4fe2824279eacp-23, 0x1.3067117995f29p-24},
+        {
+            0x1.fffffe92ced93p-1, 0x1.6ce1aa3fd7bddp-22, -0x1.617a9cedd8ffep-20,
+            0x1.b95fa39b39f7fp-19, -0x1.8e1fc41538bd9p-18, 0x1.137172180139ep-17,
+            -0x1.2eb290b1828d4p-17, 0x1.0d8c35cb01026p-17, -0x1.88856a366325dp-18,
+            0x1.d25c45f8a9f83p-19, -0x1.bbbb8753a480dp-20, 0x1.40016003f88c1p-21,
+            -0x1.20d2ab47c8421p-23, -0x1.0aa78b8bd55cfp-28, 0x1.55986b9ba653ep-26},
+    };
+    const double a0 = fabs((double)xf);
+    const double a = a0 < 4 ? a0 : 4; /* NaN too: its result is selected away */
+    const double z = a * a;
+    double ps = S[0];
+    for (int j = 1; j < 14; j++)
+        ps = ps * z + S[j];
+    const int q = (int)((a - 0.5) * 4);
+    const int i = a < 0.5 ? 0 : q > 13 ? 13 : q;
+    const double h = a - (0.625 + 0.25 * i);
+    const double *const t = T[i];
+    double pt = t[14];
+    for (int k = 13; k >= 0; k--)
+        pt = pt * h + t[k];
+    const float y = copysignf((float)(a < 0.5 ? a * ps : pt), xf);
+    return xf != xf ? xf + xf : y;
 }
 
 #endif
