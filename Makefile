@@ -28,8 +28,12 @@ endif
 # Every object is -fPIC: one compile serves libcubevm.a and libcubevm.so (the
 # interpreter's hot file takes minutes at -O2, once per ISA level; compiling it
 # twice per build doubled CI). Hidden visibility keeps internal calls direct.
+# -fno-math-errno: nothing in cubevm reads errno after a math call; without
+# it sqrt may call libm to set errno, and the lane loops over it do not
+# vectorize (GCC's optimize pragma does not turn this one off).
 CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) $(WARN) \
-              -ffp-contract=off -fno-strict-aliasing -fvisibility=hidden -fPIC -MMD -MP
+              -ffp-contract=off -fno-math-errno -fno-strict-aliasing -fvisibility=hidden -fPIC \
+              -MMD -MP
 ifeq ($(DISPATCH),switch)
 CFLAGS_ALL += -DCVM_DISPATCH_SWITCH=1
 endif

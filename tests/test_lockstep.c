@@ -491,6 +491,65 @@ static void check_math(const char *op, long double (*ref)(long double), float lo
     free(y);
 }
 
+/* pow.f32 of two inputs on every unit: planes whose pairs are all
+ * ordinary (x > 0 finite, y finite) take the branch-free routine, the
+ * others the full one lane by lane; every result must be powl rounded to
+ * f32 (within 2^-63 relative: the routines are within 2^-51). */
+static const char pow_src[] =
+    ".kernel powk\n.param out buffer f32 write\n.param xs buffer f32 read\n.param ys buffer f32 read\n"
+    ".reg u32 %t, %c, %cd, %g\n.reg i64 %a, %s, %u\n.reg ptr.global %p\n.reg f32 %x, %y, %z\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i64 %a, %g\n    const.i64 %s, 4\n"
+    "    mul.i64 %u, %a, %s\n    param.ptr.global %p, xs, 0\n    ptr.add.ptr.global %p, %p, %u\n"
+    "    ld.f32 %x, [%p]\n    param.ptr.global %p, ys, 0\n    ptr.add.ptr.global %p, %p, %u\n"
+    "    ld.f32 %y, [%p]\n    pow.f32 %z, %x, %y\n    param.ptr.global %p, out, 0\n"
+    "    ptr.add.ptr.global %p, %p, %u\n    st.f32 [%p], %z\n    return\n.end\n";
+
+static void check_pow(uint32_t grid, uint32_t block)
+{
+    const uint32_t N_ = grid * block;
+    float *x = calloc(N_, sizeof *x), *y = calloc(N_, sizeof *y), *z = calloc(N_, sizeof *z);
+    uint32_t seed = 777;
+    for (uint32_t i = 0; i < N_; i++) {
+        seed = seed * 1103515245u + 12345u;
+        x[i] = 12.0f * (float)(seed >> 8) / 16777216.0f;
+        seed = seed * 1103515245u + 12345u;
+        y[i] = -40.0f + 80.0f * (float)(seed >> 8) / 16777216.0f;
+    }
+    /* plane 1 and the last plane: non-ordinary pairs among ordinary ones */
+    x[32] = 0.0f, x[33] = -2.0f, y[33] = 3.0f, x[34] = -2.0f, y[34] = 0.5f, x[35] = INFINITY;
+    y[36] = NAN, x[37] = 1.0f, y[37] = INFINITY, y[38] = -INFINITY, x[39] = -0.0f, y[39] = -3.0f;
+    x[N_ - 1] = NAN, y[N_ - 2] = 0.0f, x[N_ - 3] = 0x1p-149f, y[N_ - 3] = 0.75f;
+    x[40] = 1.0001f, y[40] = 30000.0f; /* near 1 with a large y: overflows */
+    x[41] = 0.5f, y[41] = 149.0f;     /* 2^-149 exactly */
+    x[42] = 0.5f, y[42] = 149.5f;     /* below the smallest subnormal: rounds to 2^-149 */
+    cvm_buffer *out = kern_buf("out", N_ * sizeof *z, NULL), *bx = kern_buf("xs", N_ * sizeof *x, x);
+    cvm_buffer *by = kern_buf("ys", N_ * sizeof *y, y);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(bx), kern_arg_buf(by)};
+    cvm_launch_config cfg = kern_cfg(grid, block);
+    cvm_diag d;
+    cvm_status st = kern_exec(pow_src, "powk", &cfg, args, 3, &d);
+    if (ok(st == CVM_OK, "pow.f32, cubes of %u: runs (%s)", block, st ? d.message : "ok")) {
+        int read = kern_read(out, z, N_ * sizeof *z);
+        uint32_t bad = N_;
+        for (uint32_t i = 0; i < N_ && bad == N_; i++) {
+            const float want = (float)powl((long double)x[i], (long double)y[i]);
+            if (!read || !(memcmp(&z[i], &want, sizeof want) == 0 || (z[i] != z[i] && want != want)))
+                bad = i;
+        }
+        if (!ok(read && bad == N_, "pow.f32, cubes of %u: every unit is powl rounded to f32", block) &&
+            bad < N_)
+            diag("  unit %u: pow(%a, %a) = %a, want %a", bad, x[bad], y[bad], z[bad],
+                 (float)powl((long double)x[bad], (long double)y[bad]));
+    }
+    cvm_buffer_free(out);
+    cvm_buffer_free(bx);
+    cvm_buffer_free(by);
+    free(x);
+    free(y);
+    free(z);
+}
+
 /* A loop every plane runs for ever: the timeout stops it. */
 static const char spin_src[] =
     ".kernel spin\n.reg u32 %k, %one\n"
@@ -811,6 +870,8 @@ int main(void)
     check_math("ceil", ceill, -100.0f, 200.0f, GRID, BLOCK);
     check_math("trunc", truncl, -100.0f, 200.0f, GRID, BLOCK);
     check_math("rint", rintl, -100.0f, 200.0f, GRID, BLOCK);
+    check_pow(GRID, BLOCK);
+    check_pow(2, 1024);
     check_math("sin", sinl, -300.0f, 600.0f, GRID, BLOCK);
     check_math("cos", cosl, -300.0f, 600.0f, GRID, BLOCK);
     /* planes on both sides of the branch-free routines' 2^24 limit */

@@ -369,6 +369,18 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
            if (!big_) LANES(const float x = a[l]; d[l] = INLINE(x););                      \
            else LANES_S(d[l] = FULL_FN(a[l]);))
 
+/* f32 pow: the branch-free routine over the whole plane when every lane
+ * is an ordinary pair (x > 0 finite, y finite: mathlib.h), else the full
+ * routine per lane. */
+#define POWF()                                                                             \
+    PLANES(float *d = SLOT(float, in->d); const float *a = SLOT(float, in->a);             \
+           const float *b = SLOT(float, in->b); unsigned odd_ = 0;                         \
+           for (unsigned l = 0; l < FIXED_W; l++)                                          \
+               odd_ |= !CVM_M_POWF_ORDINARY(a[l], b[l]);                                   \
+           if (!odd_) LANES(const float x = a[l]; const float y = b[l];                    \
+                            d[l] = cvm_m_powf_inline(x, y););                              \
+           else LANES_S(d[l] = cvm_m_powf(a[l], b[l]);))
+
 /* f32 unary math (numerics.h and mathlib.h, as the plane interpreter). */
 static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
 {
@@ -565,6 +577,11 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_DIV:
     case CVM_OP_REM:
         return divide(s, in);
+    case CVM_OP_POW:
+        if (in->elem != CVM_T_F32)
+            return false;
+        POWF();
+        return true;
     case CVM_OP_NEG:
     case CVM_OP_ABS:
     case CVM_OP_SQRT:

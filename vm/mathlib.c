@@ -606,7 +606,6 @@ F32_VIA_F64(cosh)
 F32_VIA_F64(erfc)
 F32_VIA_F64(cbrt)
 F32_VIA_F64(round)
-F32_VIA_F64_2(pow)
 F32_VIA_F64_2(hypot)
 F32_VIA_F64_2(fmod)
 
@@ -638,6 +637,11 @@ float cvm_m_log10f(float x)
 float cvm_m_exp2f(float x)
 {
     return cvm_m_exp2f_inline(x);
+}
+
+float cvm_m_powf(float x, float y)
+{
+    return CVM_M_POWF_ORDINARY(x, y) ? cvm_m_powf_inline(x, y) : (float)cvm_m_pow((double)x, (double)y);
 }
 
 float cvm_m_expm1f(float x)

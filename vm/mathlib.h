@@ -16,6 +16,14 @@
 #ifndef CVM_MATHLIB_H
 #define CVM_MATHLIB_H
 
+/* Horner loops of the inline functions below unrolled, so that the lane
+ * loops calling them vectorize. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CVM_M_UNROLL _Pragma("GCC unroll 16")
+#else
+#define CVM_M_UNROLL
+#endif
+
 #include <math.h>
 
 /* e^x */
@@ -128,6 +136,7 @@ float cvm_m_atan2f(float y, float x);
 /* x^y with C99 Annex F's special cases */
 double cvm_m_pow(double x, double y);
 float cvm_m_powf(float x, float y);
+static inline float cvm_m_powf_inline(float x, float y); /* x > 0, y finite (below) */
 
 /* sqrt(x*x + y*y) without undue overflow or underflow */
 double cvm_m_hypot(double x, double y);
@@ -204,9 +213,9 @@ static inline float cvm_m_expf_inline(float xf)
  */
 static inline double cvm_m_log_f64parts(double x, double *e_out)
 {
-    union { double d; unsigned long long u; } v = {x}, mb;
+    union { double d; unsigned long long u; } v = {x}, mb, eb;
     mb.u = (v.u & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
-    const long long e0 = (long long)(v.u >> 52) - 1023;
+    eb.u = (v.u >> 52) | 0x4330000000000000ull; /* 2^52 + biased exponent: no int64 -> f64 in AVX2 */
     const int hi = mb.d > 1.4142135623730951;
     const double m = hi ? mb.d * 0.5 : mb.d;
     const double s = (m - 1) / (m + 1), s2 = s * s;
@@ -220,7 +229,7 @@ static inline double cvm_m_log_f64parts(double x, double *e_out)
     p = p * s2 + 1.0 / 7;
     p = p * s2 + 1.0 / 5;
     p = p * s2 + 1.0 / 3;
-    *e_out = (double)(e0 + hi);
+    *e_out = (eb.d - (0x1p52 + 1023)) + (hi ? 1.0 : 0.0);
     return 2 * s + 2 * s * s2 * p;
 }
 
@@ -233,7 +242,11 @@ static inline double cvm_m_log_f32parts(float xf, double *e_out)
 /* The special values of logf, log2f and log10f, else y. */
 static inline float cvm_m_logf_special(float xf, float y)
 {
-    return xf != xf ? xf + xf : xf == 0 ? -INFINITY : xf < 0 ? NAN : xf == INFINITY ? xf : y;
+    /* one select after another: GCC would not if-convert the nested form */
+    float r = xf == INFINITY ? xf : y;
+    r = xf < 0 ? NAN : r;
+    r = xf == 0 ? -INFINITY : r;
+    return xf != xf ? xf + xf : r;
 }
 
 static inline float cvm_m_logf_inline(float xf)
@@ -287,11 +300,10 @@ static inline float cvm_m_log1pf_inline(float xf)
     double e;
     const double lm = cvm_m_log_f64parts(u, &e);
     const double y = fabs(x) < 0x1p-29 ? x - 0.5 * x * x : e * LN2_HI + (e * LN2_LO + lm);
-    return xf != xf        ? xf + xf
-           : xf == -1      ? -INFINITY
-           : xf < -1       ? NAN
-           : xf == INFINITY ? xf
-                           : (float)y;
+    float r = xf == INFINITY ? xf : (float)y; /* selects in turn, as in logf_special */
+    r = xf < -1 ? NAN : r;
+    r = xf == -1 ? -INFINITY : r;
+    return xf != xf ? xf + xf : r;
 }
 
 /*
@@ -323,6 +335,84 @@ static inline float cvm_m_expm1f_inline(float xf)
     p = p * x + 1.0 / 2;
     const double y = fabs(x) < 0.5 ? x + x * x * p : cvm_m_exp_f32core(x) - 1;
     return xf != xf ? xf + xf : xf == 0 ? xf : (float)y;
+}
+
+/* Veltkamp's split: hi has the top 26 bits of a, a = hi + lo exactly. */
+static inline void cvm_m_split(double a, double *hi, double *lo)
+{
+    const double c = 134217729.0 * a; /* 2^27 + 1 */
+    *hi = c - (c - a);
+    *lo = a - *hi;
+}
+
+/* Dekker's product: a b = p + *err exactly (no overflow or underflow). */
+static inline double cvm_m_two_prod(double a, double b, double *err)
+{
+    double ah, al, bh, bl;
+    const double p = a * b;
+    cvm_m_split(a, &ah, &al);
+    cvm_m_split(b, &bh, &bl);
+    *err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    return p;
+}
+
+/*
+ * f32 x^y for x > 0 finite and y finite (CVM_M_POWF_ORDINARY; every other
+ * pair, with the signs and infinities of Annex F, goes to cvm_m_pow):
+ * 2^(y log2 x) with log2 x as a double-double, so that y log2 x (up to
+ * about 150 in magnitude before the result over- or underflows f32) is
+ * within 2^-60 absolute. x = m 2^e as in log; s = (m - 1)/(m + 1) with its
+ * remainder (m - 1 and m + 1 are exact for an f32 m, the product s (m + 1)
+ * by Dekker); log m = 2 s + 2 s^3 (1/3 + s^2/5 + ...), the series in f64
+ * (it is under 1% of 2 s); times log2(e) as a double-double, plus e; times
+ * y by Dekker. Then t = k + r with k = rint(t), 2^r = e^(r ln 2) from the
+ * f32 exp's core, and 2^k from its bits with t clamped to [-200, 200], so
+ * the product is an f64 normal and the conversion to f32 is the one
+ * rounding, overflow and subnormals included. Within 2^-51 relative before
+ * that rounding.
+ */
+#define CVM_M_POWF_ORDINARY(x, y) ((x) > 0 && (x) < INFINITY && (y) - (y) == 0)
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* GCC kept it out of line: no vector loop */
+#endif
+static inline float cvm_m_powf_inline(float xf, float yf)
+{
+    const double L2E_HI = 0x1.71547652b82fep+0, L2E_LO = 0x1.777d0ffda0d24p-56;
+    const double x = CVM_M_POWF_ORDINARY(xf, yf) ? (double)xf : 1.0, y = yf - yf == 0 ? yf : 0;
+    union { double d; unsigned long long u; } v = {x}, mb, eb;
+    mb.u = (v.u & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
+    eb.u = (v.u >> 52) | 0x4330000000000000ull;
+    const int hi = mb.d > 1.4142135623730951;
+    const double m = hi ? mb.d * 0.5 : mb.d;
+    const double e = (eb.d - (0x1p52 + 1023)) + (hi ? 1.0 : 0.0);
+    const double a = m - 1, b = m + 1, s = a / b, s2 = s * s;
+    double pe;
+    const double ph = cvm_m_two_prod(s, b, &pe);
+    const double sl = ((a - ph) - pe) / b; /* s + sl = a / b within 2^-104 */
+    double p = 1.0 / 21;
+    p = p * s2 + 1.0 / 19;
+    p = p * s2 + 1.0 / 17;
+    p = p * s2 + 1.0 / 15;
+    p = p * s2 + 1.0 / 13;
+    p = p * s2 + 1.0 / 11;
+    p = p * s2 + 1.0 / 9;
+    p = p * s2 + 1.0 / 7;
+    p = p * s2 + 1.0 / 5;
+    p = p * s2 + 1.0 / 3;
+    const double lh = 2 * s, ll = 2 * sl + 2 * s * s2 * p; /* log m = lh + ll */
+    double qe;
+    const double qh = cvm_m_two_prod(lh, L2E_HI, &qe);
+    const double ql = qe + (lh * L2E_LO + ll * L2E_HI); /* log2 m = qh + ql */
+    const double gh = e + qh, gl = (e - gh) + qh + ql; /* |e| >= |qh| or e = 0 */
+    double te;
+    const double th = cvm_m_two_prod(y, gh, &te);
+    const double tl = te + y * gl;
+    const double t0 = th + tl, t = t0 > 200 ? 200 : t0 < -200 ? -200 : t0;
+    const double k = (t + 0x1.8p52) - 0x1.8p52;
+    const double r = t0 > 200 || t0 < -200 ? 0 : (th - k) + tl;
+    union { double d; unsigned long long u; } sc, kb = {k + (0x1p52 + 1023)};
+    sc.u = kb.u << 52;
+    return (float)(cvm_m_exp_f32core(r * 0x1.62e42fefa39efp-1) * sc.d);
 }
 
 /*
@@ -446,7 +536,8 @@ static inline float cvm_m_cosf_inline(float xf)
  * rounds to 1 there (erf(4) is within 2^-26 of 1). The sign is x's, so
  * erf(-0) = -0. On all 2^32 f32 inputs it gives the bits of the
  * double-double evaluation (docs/numerics.md). No branches: the quarter's
- * row is a table lookup.
+ * row is a table lookup (which keeps lane loops over it scalar on AVX2:
+ * no gathers).
  */
 static inline float cvm_m_erff_inline(float xf)
 {
@@ -547,6 +638,7 @@ static inline float cvm_m_erff_inline(float xf)
     const double a = a0 < 4 ? a0 : 4; /* NaN too: its result is selected away */
     const double z = a * a;
     double ps = S[0];
+    CVM_M_UNROLL
     for (int j = 1; j < 14; j++)
         ps = ps * z + S[j];
     const int q = (int)((a - 0.5) * 4);
@@ -554,6 +646,7 @@ static inline float cvm_m_erff_inline(float xf)
     const double h = a - (0.625 + 0.25 * i);
     const double *const t = T[i];
     double pt = t[14];
+    CVM_M_UNROLL
     for (int k = 13; k >= 0; k--)
         pt = pt * h + t[k];
     const float y = copysignf((float)(a < 0.5 ? a * ps : pt), xf);
