@@ -609,59 +609,24 @@ F32_VIA_F64(round)
 F32_VIA_F64_2(hypot)
 F32_VIA_F64_2(fmod)
 
-float cvm_m_expf(float x)
-{
-    return cvm_m_expf_inline(x);
-}
+/* The branch-free f32 functions of mathlib.h, out of line. */
+#define F32_OF_INLINE(name)                                                               \
+    float cvm_m_##name##f(float x) { return cvm_m_##name##f_inline(x); }
 
-float cvm_m_tanhf(float x)
-{
-    return cvm_m_tanhf_inline(x);
-}
-
-float cvm_m_logf(float x)
-{
-    return cvm_m_logf_inline(x);
-}
-
-float cvm_m_log2f(float x)
-{
-    return cvm_m_log2f_inline(x);
-}
-
-float cvm_m_log10f(float x)
-{
-    return cvm_m_log10f_inline(x);
-}
-
-float cvm_m_exp2f(float x)
-{
-    return cvm_m_exp2f_inline(x);
-}
+F32_OF_INLINE(exp)
+F32_OF_INLINE(exp2)
+F32_OF_INLINE(expm1)
+F32_OF_INLINE(tanh)
+F32_OF_INLINE(log)
+F32_OF_INLINE(log2)
+F32_OF_INLINE(log10)
+F32_OF_INLINE(log1p)
+F32_OF_INLINE(erf)
+F32_OF_INLINE(rsqrt)
 
 float cvm_m_powf(float x, float y)
 {
     return CVM_M_POWF_ORDINARY(x, y) ? cvm_m_powf_inline(x, y) : (float)cvm_m_pow((double)x, (double)y);
-}
-
-float cvm_m_expm1f(float x)
-{
-    return cvm_m_expm1f_inline(x);
-}
-
-float cvm_m_log1pf(float x)
-{
-    return cvm_m_log1pf_inline(x);
-}
-
-float cvm_m_erff(float x)
-{
-    return cvm_m_erff_inline(x);
-}
-
-float cvm_m_rsqrtf(float x)
-{
-    return cvm_m_rsqrtf_inline(x);
 }
 
 float cvm_m_rcpf(float x)

@@ -211,14 +211,22 @@ static inline float cvm_m_expf_inline(float xf)
  * cvm_m_log_f32parts the same for an f32 x > 0 and finite (else m = 1,
  * e = 0), cvm_m_logf_special the special values.
  */
-static inline double cvm_m_log_f64parts(double x, double *e_out)
+/* x = m 2^e with m in [sqrt(1/2), sqrt(2)) for a positive normal f64 x:
+ * returns m, e in *e_out (read from the bits as 2^52 + e: AVX2 has no
+ * int64 -> f64 conversion, and the lane loops would not vectorize). */
+static inline double cvm_m_log_split(double x, double *e_out)
 {
     union { double d; unsigned long long u; } v = {x}, mb, eb;
     mb.u = (v.u & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
-    eb.u = (v.u >> 52) | 0x4330000000000000ull; /* 2^52 + biased exponent: no int64 -> f64 in AVX2 */
+    eb.u = (v.u >> 52) | 0x4330000000000000ull;
     const int hi = mb.d > 1.4142135623730951;
-    const double m = hi ? mb.d * 0.5 : mb.d;
-    const double s = (m - 1) / (m + 1), s2 = s * s;
+    *e_out = (eb.d - (0x1p52 + 1023)) + (hi ? 1.0 : 0.0);
+    return hi ? mb.d * 0.5 : mb.d;
+}
+
+/* 1/3 + s2/5 + s2^2/7 + ... + s2^9/21: log m = 2s + 2s s2 (this). */
+static inline double cvm_m_atanh_tail(double s2)
+{
     double p = 1.0 / 21;
     p = p * s2 + 1.0 / 19;
     p = p * s2 + 1.0 / 17;
@@ -228,9 +236,14 @@ static inline double cvm_m_log_f64parts(double x, double *e_out)
     p = p * s2 + 1.0 / 9;
     p = p * s2 + 1.0 / 7;
     p = p * s2 + 1.0 / 5;
-    p = p * s2 + 1.0 / 3;
-    *e_out = (eb.d - (0x1p52 + 1023)) + (hi ? 1.0 : 0.0);
-    return 2 * s + 2 * s * s2 * p;
+    return p * s2 + 1.0 / 3;
+}
+
+static inline double cvm_m_log_f64parts(double x, double *e_out)
+{
+    const double m = cvm_m_log_split(x, e_out);
+    const double s = (m - 1) / (m + 1), s2 = s * s;
+    return 2 * s + 2 * s * s2 * cvm_m_atanh_tail(s2);
 }
 
 static inline double cvm_m_log_f32parts(float xf, double *e_out)
@@ -379,27 +392,13 @@ static inline float cvm_m_powf_inline(float xf, float yf)
 {
     const double L2E_HI = 0x1.71547652b82fep+0, L2E_LO = 0x1.777d0ffda0d24p-56;
     const double x = CVM_M_POWF_ORDINARY(xf, yf) ? (double)xf : 1.0, y = yf - yf == 0 ? yf : 0;
-    union { double d; unsigned long long u; } v = {x}, mb, eb;
-    mb.u = (v.u & 0x000fffffffffffffull) | 0x3ff0000000000000ull; /* m in [1, 2) */
-    eb.u = (v.u >> 52) | 0x4330000000000000ull;
-    const int hi = mb.d > 1.4142135623730951;
-    const double m = hi ? mb.d * 0.5 : mb.d;
-    const double e = (eb.d - (0x1p52 + 1023)) + (hi ? 1.0 : 0.0);
+    double e;
+    const double m = cvm_m_log_split(x, &e);
     const double a = m - 1, b = m + 1, s = a / b, s2 = s * s;
     double pe;
     const double ph = cvm_m_two_prod(s, b, &pe);
     const double sl = ((a - ph) - pe) / b; /* s + sl = a / b within 2^-104 */
-    double p = 1.0 / 21;
-    p = p * s2 + 1.0 / 19;
-    p = p * s2 + 1.0 / 17;
-    p = p * s2 + 1.0 / 15;
-    p = p * s2 + 1.0 / 13;
-    p = p * s2 + 1.0 / 11;
-    p = p * s2 + 1.0 / 9;
-    p = p * s2 + 1.0 / 7;
-    p = p * s2 + 1.0 / 5;
-    p = p * s2 + 1.0 / 3;
-    const double lh = 2 * s, ll = 2 * sl + 2 * s * s2 * p; /* log m = lh + ll */
+    const double lh = 2 * s, ll = 2 * sl + 2 * s * s2 * cvm_m_atanh_tail(s2); /* log m = lh + ll */
     double qe;
     const double qh = cvm_m_two_prod(lh, L2E_HI, &qe);
     const double ql = qe + (lh * L2E_LO + ll * L2E_HI); /* log2 m = qh + ql */
