@@ -428,9 +428,9 @@ static void check_ride(uint32_t n)
 }
 
 /* An f32 math op (exp, tanh, log, sin, cos, rsqrt, exp2, expm1, log2,
- * log10, log1p, erf: evaluated in f64 without branches, so the lane loops over them
- * vectorize in lockstep; and floor, ceil, trunc, rint) on every unit; %s
- * is the op. */
+ * log10, log1p, erf: evaluated in f64 without branches, so the lane loops
+ * over them vectorize in lockstep, all but erf's; and floor, ceil, trunc,
+ * rint) on every unit; %s is the op. */
 static const char math_fmt[] =
     ".kernel mathk\n.param out buffer f32 write\n.param in buffer f32 read\n"
     ".reg u32 %%t, %%c, %%cd, %%g\n.reg i64 %%a, %%s, %%u, %%a2, %%s2, %%u2\n"
@@ -874,7 +874,10 @@ int main(void)
     check_pow(2, 1024);
     check_math("sin", sinl, -300.0f, 600.0f, GRID, BLOCK);
     check_math("cos", cosl, -300.0f, 600.0f, GRID, BLOCK);
-    /* planes on both sides of the branch-free routines' 2^24 limit */
+    /* just below the branch-free routines' 2^24 limit (1.68e7), and planes
+     * with lanes beyond it (the full routine) */
+    check_math("sin", sinl, 1.0e7f, 0.6e7f, GRID, BLOCK);
+    check_math("cos", cosl, 1.0e7f, 0.6e7f, GRID, BLOCK);
     check_math("sin", sinl, 1.0e7f, 2.0e7f, 2, 1024);
     check_math("cos", cosl, 1.0e7f, 2.0e7f, 2, 1024);
     check_ride(N);

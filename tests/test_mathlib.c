@@ -360,9 +360,10 @@ static void special_cases(void)
     SAME((double)cvm_m_logf(1.41421354f), (double)(float)logl(1.41421354L));
     SAME((double)cvm_m_logf(1.41421366f), (double)(float)logl(1.41421366L));
     SAME((double)cvm_m_logf(0x1.fffffep127f), (double)(float)logl(0x1.fffffep127L));
-    /* and f32 sin and cos up to 2^24: special values, the f32 nearest
-     * multiples of pi/2 (the most cancelling reductions), either side of
-     * 2^24 (where the full reduction takes over) */
+    /* and f32 sin and cos up to 2^24: special values, f32 values near
+     * multiples of pi/2 (among them the five nearest below 2^24, the
+     * most cancelling reductions), either side of 2^24 (where the full
+     * reduction takes over) */
     SAME((double)cvm_m_sinf(0.0f), 0.0);
     SAME((double)cvm_m_cosf(-0.0f), 1.0);
     SAME((double)cvm_m_sinf((float)inf), nan);
@@ -428,6 +429,7 @@ static void special_cases(void)
         ok(same((double)cvm_m_erff(ERF_EDGES[i]), (double)(float)erfl((long double)ERF_EDGES[i])),
            "cvm_m_erff(%a) = erfl rounded", (double)ERF_EDGES[i]);
     static const float TRIG_EDGES[] = {0x1.921fb6p0f, -0x1.921fb6p1f, 0x1.2d97c8p2f, 0x1.2d97c8p3f,
+                                       0x1.f9cbe2p+7f, 0x1.f9cbe2p+8f, 0x1.9a48dep+15f, 0x1.f9cbe2p+9f,
                                        0x1.fffffep23f, 0x1p24f, 0x1.000002p24f, -0x1p24f,
                                        0x1.fffffep127f, 0.785398185f, -1e-4f};
     for (size_t i = 0; i < sizeof TRIG_EDGES / sizeof TRIG_EDGES[0]; i++) {
@@ -439,6 +441,56 @@ static void special_cases(void)
     }
 }
 
+static float u01(uint64_t *st)
+{
+    *st ^= *st << 13, *st ^= *st >> 7, *st ^= *st << 17;
+    return (float)(*st >> 40) / 16777216.0f;
+}
+
+/*
+ * The branch-free f32 functions (mathlib.h *_inline, through the cvm_m_*f
+ * entry points) against the double-double f64 functions rounded to f32,
+ * bit for bit (NaN as any NaN), on n random bit patterns and n values in
+ * [-10, 10] each. All 2^32 inputs agreed when they were written, but for
+ * log1p at 0x1.fb035ap-2 (special_cases pins it).
+ */
+static void check_inline_bits(long n)
+{
+    static const struct {
+        const char *name;
+        float (*f)(float);
+        double (*d)(double);
+    } FN[] = {
+        {"exp", cvm_m_expf, cvm_m_exp},       {"exp2", cvm_m_exp2f, cvm_m_exp2},
+        {"expm1", cvm_m_expm1f, cvm_m_expm1}, {"log", cvm_m_logf, cvm_m_log},
+        {"log2", cvm_m_log2f, cvm_m_log2},    {"log10", cvm_m_log10f, cvm_m_log10},
+        {"log1p", cvm_m_log1pf, cvm_m_log1p}, {"tanh", cvm_m_tanhf, cvm_m_tanh},
+        {"sin", cvm_m_sinf, cvm_m_sin},       {"cos", cvm_m_cosf, cvm_m_cos},
+        {"rsqrt", cvm_m_rsqrtf, cvm_m_rsqrt}, {"erf", cvm_m_erff, cvm_m_erf},
+    };
+    for (size_t k = 0; k < sizeof FN / sizeof FN[0]; k++) {
+        uint64_t st = 0x2545f4914f6cdd1dull + k;
+        long bad = 0;
+        float first = 0;
+        for (long i = 0; i < 2 * n; i++) {
+            float x;
+            if (i & 1) {
+                x = u01(&st) * 20 - 10;
+            } else {
+                (void)u01(&st);
+                const uint32_t b = (uint32_t)st;
+                memcpy(&x, &b, sizeof x);
+            }
+            const float got = FN[k].f(x), want = (float)FN[k].d((double)x);
+            if (memcmp(&got, &want, sizeof got) && !(got != got && want != want) && bad++ == 0)
+                first = x;
+        }
+        if (!ok(bad == 0, "f32 %s: %ld inputs bit-identical to the double-double %s", FN[k].name,
+                2 * n, FN[k].name))
+            diag("  %ld differ; the first at %a", bad, (double)first);
+    }
+}
+
 /*
  * f32 pow's branch-free routine against the double-double f64 pow rounded
  * to f32 (another algorithm: Dekker-split log2 and exp2 against
@@ -447,12 +499,6 @@ static void special_cases(void)
  * any positive x with |y| <= 2, and small integer and half-integer y.
  * 400 million pairs of the same mix agreed when it was written.
  */
-static float u01(uint64_t *st)
-{
-    *st ^= *st << 13, *st ^= *st >> 7, *st ^= *st << 17;
-    return (float)(*st >> 40) / 16777216.0f;
-}
-
 static void check_powf_bits(long n)
 {
     uint64_t st = 0x9e3779b97f4a7c15ull;
@@ -492,6 +538,7 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 100000;
     special_cases();
     check_powf_bits(n * 10);
+    check_inline_bits(n);
     for (size_t i = 0; i < sizeof UNARY / sizeof UNARY[0]; i++)
         check_unary(&UNARY[i], n);
     for (size_t i = 0; i < sizeof BINARY / sizeof BINARY[0]; i++)

@@ -360,23 +360,24 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
 }
 
 /* f32 sin or cos: the branch-free routine over the whole plane when every
- * lane is within its range (mathlib.h), else the full routine per lane. */
+ * active lane is within its range (mathlib.h), else the full routine per
+ * lane. */
 #define TRIG(INLINE, FULL_FN)                                                              \
     PLANES(float *d = SLOT(float, in->d); const float *a = SLOT(float, in->a);             \
-           unsigned big_ = 0;                                                              \
+           unsigned big_ = 0; /* active lanes only: the others may hold anything */       \
            for (unsigned l = 0; l < FIXED_W; l++)                                          \
-               big_ |= !(fabsf(a[l]) <= CVM_M_TRIGF_INLINE_MAX);                           \
+               big_ |= (unsigned)(act >> l & 1) & !(fabsf(a[l]) <= CVM_M_TRIGF_INLINE_MAX);  \
            if (!big_) LANES(const float x = a[l]; d[l] = INLINE(x););                      \
            else LANES_S(d[l] = FULL_FN(a[l]);))
 
-/* f32 pow: the branch-free routine over the whole plane when every lane
- * is an ordinary pair (x > 0 finite, y finite: mathlib.h), else the full
- * routine per lane. */
+/* f32 pow: the branch-free routine over the whole plane when every active
+ * lane holds an ordinary pair (x > 0 finite, y finite: mathlib.h), else
+ * the full routine per lane. */
 #define POWF()                                                                             \
     PLANES(float *d = SLOT(float, in->d); const float *a = SLOT(float, in->a);             \
            const float *b = SLOT(float, in->b); unsigned odd_ = 0;                         \
            for (unsigned l = 0; l < FIXED_W; l++)                                          \
-               odd_ |= !CVM_M_POWF_ORDINARY(a[l], b[l]);                                   \
+               odd_ |= (unsigned)(act >> l & 1) & !CVM_M_POWF_ORDINARY(a[l], b[l]);        \
            if (!odd_) LANES(const float x = a[l]; const float y = b[l];                    \
                             d[l] = cvm_m_powf_inline(x, y););                              \
            else LANES_S(d[l] = cvm_m_powf(a[l], b[l]);))

@@ -8,8 +8,9 @@
  * listed in docs/numerics.md and checked by tests/test_mathlib.c; special
  * values (NaN, infinities, signed zeros, domain errors -> NaN) follow C99
  * Annex F. The f suffix is the f32 version (computed through the f64 core
- * and rounded once more; f32 exp, tanh, log, sin and cos have their own
- * branch-free f64 evaluations, below). All functions are pure and
+ * and rounded once more; f32 exp, exp2, expm1, tanh, log, log2, log10,
+ * log1p, sin, cos, rsqrt, erf and pow have their own branch-free f64
+ * evaluations, below, for all or part of their domain). All functions are pure and
  * thread-safe; none sets errno or floating-point exception flags on
  * purpose.
  */
