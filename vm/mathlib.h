@@ -532,7 +532,8 @@ static inline float cvm_m_cosf_inline(float xf)
  * centre c of a's quarter (c = 5/8, 7/8, ..., 31/8; |a - c| <= 1/8:
  * truncation below 2^-60 relative), its coefficients erf^(k)(c) / k! =
  * 2/sqrt(pi) (-1)^(k-1) H_(k-1)(c) e^(-c^2) / k! (H: Hermite polynomials)
- * computed with 60 digits; from 4 on the last quarter's polynomial, which
+ * computed with 60 digits (tools/mathgen/erf_coefficients.py prints both
+ * tables); from 4 on the last quarter's polynomial, which
  * rounds to 1 there (erf(4) is within 2^-26 of 1). The sign is x's, so
  * erf(-0) = -0. On all 2^32 f32 inputs it gives the bits of the
  * double-double evaluation (docs/numerics.md). No branches: the quarter's
