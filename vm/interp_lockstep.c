@@ -467,8 +467,6 @@ static void mul_by_uniform(const lockstep *s, const cvm_vm_dinsn *in, bool sext,
            });
 }
 
-/* Arithmetic, compares and bitwise ops of one element per lane; false
- * when `in` is not one this loop runs itself. */
 /* cvt by its kind's typed lane loop (interp.h CVM_VM_CVTS); false for the
  * generic kind. Kept out of arith (noinline): its seventy-odd loops made
  * GCC stop inlining arith's neighbours into the dispatch loop. */
@@ -491,6 +489,8 @@ static bool convert(const lockstep *s, const cvm_vm_dinsn *in)
     }
 }
 
+/* Arithmetic, compares and bitwise ops of one element per lane; false
+ * when `in` is not one this loop runs itself. */
 static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
