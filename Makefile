@@ -133,7 +133,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/tap.h
 check: deps all shared $(TEST_BIN) $(BUILD)/isa_levels
 	@CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) CUBEVM_LDFLAGS='$(LDFLAGS_ALL)' \
 	    prove -f --exec 'tests/run-one' $(TEST_BIN) $(wildcard tests/*.sh)
-	@$(MAKE) --no-print-directory check-isa ISA_CHECK_LEVELS="$$($(BUILD)/isa_levels --others)"
+	@$(MAKE) --no-print-directory check-isa ISA_CHECK_LEVELS="$$($(BUILD)/isa_levels --others | tr "\n" " ")"
 
 demo: deps all
 	@echo "== cubevm run docs/examples/block_sum.cu (CUDA C; x = 1..1000, one sum per block of 256)"
