@@ -306,6 +306,63 @@ static const char golden_src[] =
     "    return\n"
     ".end\n";
 
+/* DenormPreserve execution modes in the golden kernel's module for target t; -1: no module. */
+static int denorm_modes(const cvm_spv_target *t, int *caps, int *w32, int *w64)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_bc_module *mod = NULL;
+    cvm_bc_verified *ver = NULL;
+    uint32_t *w = NULL;
+    size_t nw = 0;
+    cvm_spv_layout lay;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    int modes = -1;
+    *caps = *w32 = *w64 = 0;
+    if (cvm_assemble(golden_src, sizeof golden_src - 1, "golden.cbs", &bytes, &size, &d) == CVM_OK &&
+        cvm_bc_module_read(bytes, size, cvm_default_alloc, NULL, &mod, &d) == CVM_OK &&
+        cvm_bc_verify(mod, &ver, &d) == CVM_OK && cvm_spv_compile(mod, ver, 0, t, &w, &nw, &lay, &d) == CVM_OK) {
+        char path[512];
+        static dline L[4096];
+        int n = validate(w, nw, "denorm", path, sizeof path) ? disassemble(path, L, 4096) : 0;
+        modes = 0;
+        for (int i = 0; i < n; i++) {
+            if (!strcmp(L[i].op, "OpCapability") && !strcmp(L[i].arg[0], "DenormPreserve"))
+                (*caps)++;
+            if (!strcmp(L[i].op, "OpExecutionMode") && !strcmp(L[i].arg[1], "DenormPreserve")) {
+                modes++;
+                *w32 += !strcmp(L[i].arg[2], "32");
+                *w64 += !strcmp(L[i].arg[2], "64");
+            }
+        }
+        cvm_bc_free(mod->alloc, mod->alloc_user, w, nw * 4);
+        cvm_spv_layout_free(mod, &lay);
+    } else {
+        diag("%s", d.message);
+    }
+    cvm_bc_verified_free(mod, ver);
+    cvm_bc_module_free(mod);
+    cvm_free_bytes(bytes);
+    return modes;
+}
+
+/* Where the device can keep subnormals on request, the module requests it for
+ * the float widths it declares (f32 here), and only where it can. */
+static void denorm_preserve(void)
+{
+    cvm_spv_target t = lavapipe();
+    int caps, w32, w64;
+    ok(denorm_modes(&t, &caps, &w32, &w64) == 0 && caps == 0,
+       "lavapipe (no shaderDenormPreserveFloat32): no DenormPreserve");
+    t.denorm_preserve16 = t.denorm_preserve32 = t.denorm_preserve64 = true;
+    ok(denorm_modes(&t, &caps, &w32, &w64) == 1 && caps == 1 && w32 == 1 && w64 == 0,
+       "a device that keeps subnormals: DenormPreserve 32 for the f32 kernel, valid");
+    t.spirv_version = 0x10300;
+    ok(denorm_modes(&t, &caps, &w32, &w64) == 0 && caps == 0,
+       "SPIR-V 1.3 (float controls not core): no DenormPreserve");
+}
+
 static void golden(void)
 {
     void *bytes = NULL;
@@ -592,6 +649,7 @@ int main(void)
         return 0;
     }
     golden();
+    denorm_preserve();
     bases();
     atomics64();
     float_atomics();

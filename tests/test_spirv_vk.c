@@ -5,13 +5,16 @@
  * within 1 ulp of the host's long double functions (docs/numerics.md's
  * bound), f32 atan/atan2, sin/cos/tan (small and huge arguments) and pow
  * within 1 ulp, f64 exp/exp2 within 2 ulp, f64 fma exactly against the C
- * library's fma (2 ulp where the product is below 2^-969). Special values (NaN, infinities,
+ * library's fma (2 ulp where the product is below 2^-969), f32 div, rcp,
+ * sqrt and rsqrt correctly rounded (also with the estimates the correction
+ * starts from skewed by 3 steps either way). Special values (NaN, infinities,
  * signed zeros, subnormals) must match exactly. CUDA corpus kernels that
  * need a wider plane than lavapipe's 8-wide subgroups (shared-memory
  * emulation) run on vulkan and on the cpu device at the same plane width
  * and must agree. Skipped without Vulkan.
  * Run from the repository root.
  */
+#include "vk_driver.h"
 #include "../vm/cubevm.h"
 #include "slurp.h"
 #include "tap.h"
@@ -137,6 +140,94 @@ static void test_fma(void)
     if (bad >= 0)
         diag("first: fma(%a, %a, %a) = %a, want %a", a[bad], b[bad], c[bad], out[bad],
              fmaf(a[bad], b[bad], c[bad]));
+}
+
+/* ---- div, rcp, sqrt, rsqrt f32: correctly rounded ---- */
+
+/* 1/sqrt(x) rounded once to f32: long double's 64 bits, then f32 (a double
+ * rounding could only err within 2^-40 ulp of a midpoint). */
+static float rsqrt_ref(float x)
+{
+    if (x == 0)
+        return copysignf(INFINITY, x);
+    return (float)(1.0L / sqrtl((long double)x));
+}
+
+/*
+ * Against the host's IEEE division and sqrtf, bit for bit (NaN as any NaN):
+ * random bit patterns (subnormal, overflowing and underflowing quotients),
+ * quotients near the midpoint between two floats, subnormal ties (an odd
+ * multiple of 2^-149 halved), special values. skew != 0 runs on a device
+ * opened with CUBEVM_VK_SKEW_ESTIMATES, whose sequences start that many
+ * steps off, so the correction is exercised where the driver's estimate is
+ * already right.
+ */
+static void test_divsqrt(int skew)
+{
+    static float a[N], b[N], c[N], out[N];
+    static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -3.0f, 1e-45f, 3e38f, 1.17549435e-38f};
+    for (int i = 0; i < N; i++) {
+        int kind = i % 4;
+        if (kind == 0) {
+            a[i] = bits_f((uint32_t)next());
+            b[i] = bits_f((uint32_t)next());
+        } else if (kind == 1) { /* a = b * (a float plus nearly half an ulp) */
+            float q = (float)unif(1, 2) * ldexpf(1, (int)(next() % 60) - 30);
+            b[i] = (float)unif(-2, 2) * ldexpf(1, (int)(next() % 60) - 30);
+            a[i] = (float)((double)b[i] * ((double)q + ldexp(0.5 + unif(-1e-3, 1e-3), ilogbf(q) - 23)));
+        } else if (kind == 2) { /* an odd multiple of 2^-149 over 2: a tie in the subnormals */
+            a[i] = ldexpf((float)(2 * (next() % 1000) + 1), -149);
+            b[i] = (next() & 1) ? 2.0f : -2.0f;
+        } else {
+            a[i] = (float)unif(-100, 100);
+            b[i] = (float)unif(-100, 100);
+        }
+        if (i < 1000 && i % 10 == 3) {
+            a[i] = sp[(i / 10) % 10];
+            b[i] = sp[(i / 100) % 10];
+        }
+    }
+    static const struct { const char *name, *line; } ops[] = {
+        {"div", "div.f32 %r, %a, %b"}, {"rcp", "rcp.f32 %r, %b"},
+        {"sqrt", "sqrt.f32 %r, %a"}, {"rsqrt", "rsqrt.f32 %r, %a"},
+    };
+    cvm_device *plain = vk;
+    char how[32] = "";
+    if (skew) {
+        char v[8];
+        snprintf(v, sizeof v, "%d", skew);
+        snprintf(how, sizeof how, " (estimates %+d steps off)", skew);
+        setenv("CUBEVM_VK_SKEW_ESTIMATES", v, 1);
+        cvm_diag d;
+        cvm_status st = cvm_device_open("vulkan", NULL, &vk, &d);
+        unsetenv("CUBEVM_VK_SKEW_ESTIMATES");
+        if (!ok(st == CVM_OK, "open vulkan with CUBEVM_VK_SKEW_ESTIMATES=%d (%s)", skew, d.message)) {
+            vk = plain;
+            return;
+        }
+    }
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        if (!ok(run("f32", ops[o].line, a, b, c, out, &d) == CVM_OK, "%s.f32 runs on vulkan%s (%s)",
+                ops[o].name, how, d.message))
+            continue;
+        int bad = -1, nbad = 0;
+        for (int i = 0; i < N; i++) {
+            float want = o == 0 ? a[i] / b[i] : o == 1 ? 1.0f / b[i] : o == 2 ? sqrtf(a[i]) : rsqrt_ref(a[i]);
+            if (!(isnan(want) && isnan(out[i])) && f_bits(want) != f_bits(out[i])) {
+                if (bad < 0)
+                    bad = i;
+                nbad++;
+            }
+        }
+        ok(nbad == 0, "%s.f32 on %d inputs%s: correctly rounded (%d differ)", ops[o].name, N, how, nbad);
+        if (bad >= 0)
+            diag("first: %s(%a, %a) = %a", ops[o].name, a[bad], b[bad], out[bad]);
+    }
+    if (skew)
+        cvm_device_close(vk);
+    vk = plain;
 }
 
 /* ---- fma f64: bit-exact against fma where the product is at least 2^-969 ---- */
@@ -570,7 +661,7 @@ static void test_atomic64(void)
 
 int main(void)
 {
-    setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
+    setenv("VK_DRIVER_FILES", vk_test_driver(), 1);
     setenv("XDG_RUNTIME_DIR", "/tmp", 1);
     char tmp[64];
     snprintf(tmp, sizeof tmp, "/tmp/cvm-test-spirv-vk.XXXXXX");
@@ -588,6 +679,9 @@ int main(void)
     if (cvm_device_open("cpu", NULL, &cpu, &d) != CVM_OK)
         return ok(0, "open cpu (%s)", d.message), done_testing();
     test_fma();
+    test_divsqrt(0);
+    test_divsqrt(3);
+    test_divsqrt(-3);
     static const mcase f32cases[] = {
         {"exp", expl, -104, 89, 0},    {"exp2", exp2l, -150, 128, 0}, {"expm1", expm1l, -20, 89, 0},
         {"log", logl, 0, 0, 1},        {"log2", log2l, 0, 0, 1},      {"log10", log10l, 0, 0, 1},

@@ -18,6 +18,7 @@
  * test. Run from the repository root.
  */
 #define main test_cuda_corpus_main /* test_cuda.c's main is not this program's */
+#include "vk_driver.h"
 #include "test_cuda.c"
 #undef main
 
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 static cvm_device *vkdev, *cpu_w8, *cpu_any;
+static uint32_t vk_width = 8; /* vulkan's default plane width */
 
 /*
  * Differences on lavapipe that belong to the SPIR-V backend, reported as TAP
@@ -122,7 +124,7 @@ static void corpus_case(const tcase *c, uint32_t index)
         const char *todo = pv && pc ? NULL : known_failure(c->kernel);
         printf("%s %d - %s %s n=%u: vulkan and cpu (plane width %u) match the reference%s%s\n",
                pv && pc ? "ok" : "not ok", ++tap_n, c->file, c->kernel, n,
-               ki.plane_width ? ki.plane_width : 8, todo ? " # TODO " : "", todo ? todo : "");
+               ki.plane_width ? ki.plane_width : vk_width, todo ? " # TODO " : "", todo ? todo : "");
         if (!(pv && pc) && !todo)
             tap_failed++;
         if (!pv)
@@ -156,21 +158,29 @@ static int open_devices(void)
         skip("vulkan is not available here: %s", d.message);
         return 0;
     }
-    ok(st == CVM_OK, "open vulkan under the validation layer (%s)", d.message);
-    cvm_config w8 = {0};
-    w8.profile = "lavapipe"; /* the cpu at lavapipe's subgroup size: plane width 8 */
-    ok(cvm_device_open("cpu", &w8, &cpu_w8, &d) == CVM_OK, "open cpu with the lavapipe profile (%s)",
-       d.message);
-    ok(cvm_device_open("cpu", NULL, &cpu_any, &d) == CVM_OK, "open cpu (%s)", d.message);
+    if (!ok(st == CVM_OK, "open vulkan under the validation layer (%s)", d.message))
+        return 0;
     cvm_device_limits lim;
-    if (vkdev && cvm_device_limits_get(vkdev, &lim, &d) == CVM_OK)
-        is_int(lim.default_plane_width, 8, "vulkan's default plane width is lavapipe's 8");
+    ok(cvm_device_limits_get(vkdev, &lim, &d) == CVM_OK, "vulkan's limits (%s)", d.message);
+    vk_width = lim.default_plane_width;
+    if (vk_test_on_lavapipe())
+        is_int(vk_width, 8, "vulkan's default plane width is lavapipe's 8");
+    /* The cpu at vulkan's subgroup size: the lavapipe profile (width 8), or
+     * the generic cpu (width 32) for a GPU's driver (CUBEVM_TEST_VK_DRIVER). */
+    cvm_config w8 = {0};
+    w8.profile = vk_width == 8 ? "lavapipe" : NULL;
+    ok(cvm_device_open("cpu", &w8, &cpu_w8, &d) == CVM_OK, "open cpu at plane width %u (%s)",
+       vk_width, d.message);
+    ok(cvm_device_open("cpu", NULL, &cpu_any, &d) == CVM_OK, "open cpu (%s)", d.message);
+    cvm_device_limits cl;
+    if (cpu_w8 && cvm_device_limits_get(cpu_w8, &cl, &d) == CVM_OK)
+        is_int(cl.default_plane_width, vk_width, "the cpu's plane width is vulkan's");
     return vkdev && cpu_w8 && cpu_any;
 }
 
 int main(void)
 {
-    setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
+    setenv("VK_DRIVER_FILES", vk_test_driver(), 1);
     setenv("XDG_RUNTIME_DIR", "/tmp", 1);
     setenv("CUBEVM_VK_VALIDATION", "1", 1);
     /* A shader cache of this run's own: tests/run-one's directory, else a new one. */

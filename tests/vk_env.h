@@ -7,6 +7,7 @@
 #ifndef CVM_TEST_VK_ENV_H
 #define CVM_TEST_VK_ENV_H
 
+#include "vk_driver.h"
 #include "tap.h"
 #include "../backends/vulkan/vk.h"
 #include "../vm/cubevm.h"
@@ -20,7 +21,7 @@
  * cannot. */
 static int vk_test_env(char *dir, size_t cap, const char *name)
 {
-    setenv("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", 1);
+    setenv("VK_DRIVER_FILES", vk_test_driver(), 1);
     setenv("XDG_RUNTIME_DIR", "/tmp", 1);
     snprintf(dir, cap, "/tmp/cvm-test-%s.XXXXXX", name);
     if (!mkdtemp(dir)) {

@@ -558,6 +558,14 @@ static int launch(cvm_device *dev, const cvm_kernel *k, const run_opts *o, bindi
     st = cvm_stream_sync(s, &d);
     fputs(cvm_stream_output(s), stdout);
     fflush(stdout);
+    if (st == CVM_TIMEOUT && strncmp(o->device, "cpu", 3) != 0) {
+        /* A GPU cannot stop the dispatch (docs/backends.md), and a driver may wait
+         * for it in the process's exit handlers (NVIDIA's does, for ever): leave
+         * without them. The kernel driver ends the dispatch with the process. */
+        int rc = cli_diag_error(cvm_status_str(st), st, &d);
+        fflush(NULL);
+        _exit(rc);
+    }
     if (st)
         return cli_diag_error(cvm_status_str(st), st, &d);
     return write_results(dev, o, bs, n);

@@ -41,10 +41,27 @@ static void append(spv_ctx *c, spv_buf *dst, const spv_buf *src)
     }
 }
 
+/* The float widths the module declares whose subnormals the device can be
+ * asked to keep (DenormPreserve; without it a driver may flush them). */
+static unsigned preserved_widths(const spv_ctx *c)
+{
+    unsigned w = 0;
+    if (c->t->denorm_preserve16)
+        w |= 16;
+    if (c->t->denorm_preserve32)
+        w |= 32;
+    if (c->t->denorm_preserve64)
+        w |= 64;
+    return w & c->float_widths;
+}
+
 /* Header, capabilities, imports, entry point, then the section buffers in module order. */
 static void assemble(spv_ctx *c, spv_buf *out, uint32_t fn)
 {
     spv_buf head = {0};
+    unsigned keep = c->t->spirv_version >= 0x10400 ? preserved_widths(c) : 0;
+    if (keep)
+        spv_cap(c, SpvCapabilityDenormPreserve);
     for (uint32_t i = 0; i < c->ncaps; i++)
         SPV_EM(c, &head, SpvOpCapability, c->capl[i]);
     if (c->exts & SPV_EXT_FLOAT_ADD)
@@ -67,6 +84,9 @@ static void assemble(spv_ctx *c, spv_buf *out, uint32_t fn)
         spv_fail(c, CVM_UNSUPPORTED, "too many interface variables");
     spv_emit(c, &head, SpvOpEntryPoint, ep, n);
     SPV_EM(c, &head, SpvOpExecutionMode, fn, SpvExecutionModeLocalSize, 1, 1, 1);
+    for (unsigned bits = 16; bits <= 64; bits *= 2)
+        if (keep & bits)
+            SPV_EM(c, &head, SpvOpExecutionMode, fn, SpvExecutionModeDenormPreserve, bits);
     if (c->st != CVM_OK || !(out->w = cvm_bc_alloc(c->mod->alloc, c->mod->alloc_user, 5 * 4)))
         goto done;
     out->cap = 5;

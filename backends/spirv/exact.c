@@ -112,7 +112,9 @@ static uint32_t two_prod(fx *f, uint32_t a, uint32_t b, uint32_t *p)
  * is scaled by 2^-54 and the other by 2^54 first (the split would overflow;
  * when both are that large the product overflows anyway). A rounded
  * product that is zero or not finite, or a non-finite c, take the plain
- * a b + c (identical there), except c = +-inf with finite a, b gives c.
+ * a b + c (identical there), except c = +-inf with finite a, b gives c,
+ * and c = +-0 with a nonzero a b that rounds to zero gives that rounded
+ * product (its sign: -0 + +0 would be +0).
  * A product below 2^-969 loses bits of its error term to underflow: there
  * the result is within 2 ulp (docs/backends.md).
  */
@@ -133,6 +135,11 @@ static uint32_t fma_f64(spv_ctx *c, unsigned l, uint32_t a, uint32_t b, uint32_t
     uint32_t z = add(&f, th, v);
     uint32_t p = mul(&f, a, b), plain = add(&f, p, d);
     uint32_t bt = f.bt;
+    /* a nonzero product that rounds to zero, plus a zero: the product's zero
+     * (p + d would give -0 + +0 = +0) */
+    uint32_t dz = cmp(&f, SpvOpFOrdEqual, d, kf(&f, 0.0));
+    uint32_t abz = lor(&f, cmp(&f, SpvOpFOrdEqual, a, kf(&f, 0.0)), cmp(&f, SpvOpFOrdEqual, b, kf(&f, 0.0)));
+    plain = sel(&f, spv_op2(c, SpvOpLogicalAnd, bt, dz, spv_op1(c, SpvOpLogicalNot, bt, abz)), p, plain);
     uint32_t pfin = spv_op1(c, SpvOpLogicalNot, bt, lor(&f, spv_op1(c, SpvOpIsInf, bt, p), spv_op1(c, SpvOpIsNan, bt, p)));
     uint32_t dinf = spv_op1(c, SpvOpIsInf, bt, d);
     uint32_t dfin = spv_op1(c, SpvOpLogicalNot, bt, lor(&f, dinf, spv_op1(c, SpvOpIsNan, bt, d)));
@@ -145,6 +152,43 @@ static uint32_t fma_f64(spv_ctx *c, unsigned l, uint32_t a, uint32_t b, uint32_t
     return sel(&f, spv_op2(c, SpvOpLogicalAnd, bt, dinf, abfin), d, r);
 }
 
+/*
+ * f32 <-> f64 keeping subnormals. A driver without shaderDenormPreserveFloat32
+ * may flush f32 subnormals in OpFConvert, both ways (NVIDIA's does; loads and
+ * stores keep the bits): widen builds a subnormal's value from its bits,
+ * m 2^-149, and narrow rounds a result below 2^-126 onto that grid itself
+ * (|y| 2^149 is exact, RoundEven rounds it once).
+ */
+static uint32_t widen_f32(spv_ctx *c, unsigned l, uint32_t a)
+{
+    fx d = fx_of(c, CVM_T_F64, l);
+    uint32_t ut = spv_t_of(c, CVM_T_U32, l);
+    uint32_t ia = spv_op1(c, SpvOpBitcast, ut, a);
+    uint32_t mag = spv_op2(c, SpvOpBitwiseAnd, ut, ia, spv_c_of(c, CVM_T_U32, l, 0x7fffffffu));
+    uint32_t sub = spv_op2(c, SpvOpLogicalAnd, d.bt,
+                           spv_op2(c, SpvOpULessThan, d.bt, mag, spv_c_of(c, CVM_T_U32, l, 0x800000u)),
+                           spv_op2(c, SpvOpINotEqual, d.bt, mag, spv_c_of(c, CVM_T_U32, l, 0)));
+    uint32_t v = mul(&d, spv_op1(c, SpvOpConvertUToF, d.t, mag), kf(&d, 0x1p-149));
+    uint32_t neg = spv_op2(c, SpvOpINotEqual, d.bt, ia, mag);
+    v = sel(&d, neg, spv_op1(c, SpvOpFNegate, d.t, v), v);
+    return sel(&d, sub, v, spv_op1(c, SpvOpFConvert, d.t, a));
+}
+
+static uint32_t narrow_f64(spv_ctx *c, unsigned l, uint32_t y)
+{
+    fx d = fx_of(c, CVM_T_F64, l), s = fx_of(c, CVM_T_F32, l);
+    uint32_t ut = spv_t_of(c, CVM_T_U32, l);
+    uint32_t ay = spv_ext1(c, GLSLstd450FAbs, d.t, y);
+    uint32_t tiny = spv_op2(c, SpvOpLogicalAnd, d.bt, cmp(&d, SpvOpFOrdLessThan, ay, kf(&d, 0x1p-126)),
+                            cmp(&d, SpvOpFOrdNotEqual, ay, kf(&d, 0.0)));
+    uint32_t scaled = mul(&d, spv_ext2(c, GLSLstd450FMin, d.t, ay, kf(&d, 0x1p-126)), kf(&d, 0x1p149));
+    uint32_t n = spv_op1(c, SpvOpConvertFToU, ut, spv_ext1(c, GLSLstd450RoundEven, d.t, scaled));
+    uint32_t neg = cmp(&d, SpvOpFOrdLessThan, y, kf(&d, 0.0));
+    n = spv_op2(c, SpvOpBitwiseOr, ut, n,
+                spv_op3(c, SpvOpSelect, ut, neg, spv_c_of(c, CVM_T_U32, l, 0x80000000u), spv_c_of(c, CVM_T_U32, l, 0)));
+    return sel(&s, tiny, spv_op1(c, SpvOpBitcast, s.t, n), spv_op1(c, SpvOpFConvert, s.t, y));
+}
+
 uint32_t spv_exact_fma(spv_ctx *c, unsigned e, unsigned l, uint32_t a, uint32_t b, uint32_t d)
 {
     if (e == CVM_T_F64)
@@ -153,6 +197,10 @@ uint32_t spv_exact_fma(spv_ctx *c, unsigned e, unsigned l, uint32_t a, uint32_t 
     if (!we || (we == CVM_T_F64 && !c->t->f64))
         return 0;
     fx f = fx_of(c, we, l);
+    if (we == CVM_T_F64) {
+        uint32_t err, s = two_sum(&f, mul(&f, widen_f32(c, l, a), widen_f32(c, l, b)), widen_f32(c, l, d), &err);
+        return narrow_f64(c, l, to_odd(&f, s, err));
+    }
     uint32_t A = spv_op1(c, SpvOpFConvert, f.t, a), B = spv_op1(c, SpvOpFConvert, f.t, b);
     uint32_t D = spv_op1(c, SpvOpFConvert, f.t, d), err;
     uint32_t s = two_sum(&f, mul(&f, A, B), D, &err);
@@ -318,9 +366,9 @@ uint32_t spv_exact_atan(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_
     if (!c->t->f64 || !c->t->int64 || e != CVM_T_F32 || (op != CVM_OP_ATAN && op != CVM_OP_ATAN2))
         return 0;
     fx f = fx_of(c, CVM_T_F64, l);
-    uint32_t y = spv_op1(c, SpvOpFConvert, f.t, a);
-    uint32_t x = op == CVM_OP_ATAN2 ? spv_op1(c, SpvOpFConvert, f.t, b) : kf(&f, 1.0);
-    return spv_op1(c, SpvOpFConvert, spv_t_of(c, e, l), atan2_seq(&f, y, x));
+    uint32_t y = widen_f32(c, l, a);
+    uint32_t x = op == CVM_OP_ATAN2 ? widen_f32(c, l, b) : kf(&f, 1.0);
+    return narrow_f64(c, l, atan2_seq(&f, y, x));
 }
 
 /* ---- sin, cos, tan and pow of f32 (in f64) ---- */
@@ -456,9 +504,9 @@ uint32_t spv_exact_trig(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_
     if (!c->t->f64 || !c->t->int64 || e != CVM_T_F32 || (!trig && op != CVM_OP_POW))
         return 0;
     fx f = fx_of(c, CVM_T_F64, l);
-    uint32_t x = spv_op1(c, SpvOpFConvert, f.t, a);
-    uint32_t y = trig ? trig_seq(&f, op, x) : pow_seq(&f, x, spv_op1(c, SpvOpFConvert, f.t, b));
-    return spv_op1(c, SpvOpFConvert, spv_t_of(c, e, l), y);
+    uint32_t x = widen_f32(c, l, a);
+    uint32_t y = trig ? trig_seq(&f, op, x) : pow_seq(&f, x, widen_f32(c, l, b));
+    return narrow_f64(c, l, y);
 }
 
 /* ---- erf and erfc of f32 (in f64 arithmetic) ---- */
@@ -537,7 +585,153 @@ uint32_t spv_exact_math(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_
     if (e == CVM_T_F64 && op != CVM_OP_EXP && op != CVM_OP_EXP2)
         return 0;
     fx f = fx_of(c, CVM_T_F64, l);
-    uint32_t x = e == CVM_T_F64 ? a : spv_op1(c, SpvOpFConvert, f.t, a);
+    uint32_t x = e == CVM_T_F64 ? a : widen_f32(c, l, a);
     uint32_t y = expf ? exp_seq(&f, op, x) : erff ? erf_seq(&f, op, x) : log_seq(&f, op, x);
-    return e == CVM_T_F64 ? y : spv_op1(c, SpvOpFConvert, spv_t_of(c, e, l), y);
+    return e == CVM_T_F64 ? y : narrow_f64(c, l, y);
+}
+
+/* ---- division and square roots of f32, correctly rounded (through f64) ---- */
+
+/*
+ * Vulkan bounds OpFDiv by 2.5 ulp and lets Sqrt and InverseSqrt be
+ * approximations; NVIDIA's driver rounds them differently from IEEE (seen
+ * on an H200: the corpus's average pooling off by one ulp, sqrt_f32). cubevm's div,
+ * rcp and sqrt are correctly rounded, and its rsqrt is (tests/test_mathlib).
+ * The sequence: an estimate q from the f64 operation rounded to f32 (within
+ * 3 ulp of the result even at Vulkan's f32-level bound for f64 operations),
+ * then three rounds of moving q by one f32 step towards the exact result
+ * where the midpoint between q and its neighbour says so. The midpoint m of
+ * two f32 values has 25 significant bits, so with x, y the operands widened
+ * to f64 the residual's sign is exact: x - m y (div; m y is exact), x - m m
+ * (sqrt; exact), 1 - m m x (rsqrt; m m exact, times x by Dekker's exact
+ * product). A zero residual is a tie: the even neighbour wins. The infinity's
+ * bits stand for 2^128, where a rounding to nearest even overflows.
+ */
+typedef enum { RES_DIV, RES_SQRT, RES_RSQRT } residual_kind;
+
+/* The f64 value of non-negative f32 bits i, the infinity's read as 2^128. */
+static uint32_t f32_bits_value(fx *d, uint32_t i)
+{
+    spv_ctx *c = d->c;
+    uint32_t ft = spv_t_of(c, CVM_T_F32, d->l);
+    uint32_t inf = spv_op2(c, SpvOpUGreaterThanEqual, d->bt, i, spv_c_of(c, CVM_T_U32, d->l, 0x7f800000u));
+    return sel(d, inf, kf(d, 0x1p128), widen_f32(c, d->l, spv_op1(c, SpvOpBitcast, ft, i)));
+}
+
+/* The sign of the exact result minus m, as a residual of that sign (0: m is exact). */
+static uint32_t residual(fx *d, residual_kind k, uint32_t m, uint32_t x, uint32_t y)
+{
+    if (k == RES_DIV)
+        return sub(d, x, mul(d, m, y));
+    if (k == RES_SQRT)
+        return sub(d, x, mul(d, m, m));
+    uint32_t hi, lo = two_prod(d, mul(d, m, m), x, &hi);
+    return sub(d, sub(d, kf(d, 1.0), hi), lo);
+}
+
+/* One step of q (non-negative f32 bits) up or down towards the exact result, if nearer. */
+static uint32_t nudge(fx *d, residual_kind k, uint32_t q, uint32_t x, uint32_t y, bool up)
+{
+    spv_ctx *c = d->c;
+    unsigned l = d->l;
+    uint32_t ut = spv_t_of(c, CVM_T_U32, l), one = spv_c_of(c, CVM_T_U32, l, 1);
+    uint32_t edge = spv_op2(c, SpvOpIEqual, d->bt, q, spv_c_of(c, CVM_T_U32, l, up ? 0x7f800000u : 0));
+    uint32_t n = spv_op3(c, SpvOpSelect, ut, edge, q, spv_op2(c, up ? SpvOpIAdd : SpvOpISub, ut, q, one));
+    uint32_t m = mul(d, add(d, f32_bits_value(d, q), f32_bits_value(d, n)), kf(d, 0.5));
+    uint32_t r = residual(d, k, m, x, y);
+    uint32_t beyond = cmp(d, up ? SpvOpFOrdGreaterThan : SpvOpFOrdLessThan, r, kf(d, 0.0));
+    uint32_t odd = spv_op2(c, SpvOpINotEqual, d->bt, spv_op2(c, SpvOpBitwiseAnd, ut, q, one),
+                           spv_c_of(c, CVM_T_U32, l, 0));
+    uint32_t tie = spv_op2(c, SpvOpLogicalAnd, d->bt, cmp(d, SpvOpFOrdEqual, r, kf(d, 0.0)), odd);
+    return spv_op3(c, SpvOpSelect, ut, lor(d, beyond, tie), n, q);
+}
+
+/* The correctly rounded f32 bits of the positive result near the f64 estimate est. */
+static uint32_t round_exact(fx *d, residual_kind k, uint32_t est, uint32_t x, uint32_t y)
+{
+    spv_ctx *c = d->c;
+    uint32_t ut = spv_t_of(c, CVM_T_U32, d->l);
+    uint32_t q = spv_op1(c, SpvOpBitcast, ut, narrow_f64(c, d->l, est));
+    int skew = c->t->test_skew;
+    if (skew) { /* clamped to [0, the infinity's bits] */
+        unsigned steps = (unsigned)(skew < 0 ? -skew : skew);
+        uint32_t kk = spv_c_of(c, CVM_T_U32, d->l, steps), inf = spv_c_of(c, CVM_T_U32, d->l, 0x7f800000u);
+        if (skew > 0)
+            q = spv_ext2(c, GLSLstd450UMin, ut, spv_op2(c, SpvOpIAdd, ut, q, kk), inf);
+        else
+            q = spv_op3(c, SpvOpSelect, ut, spv_op2(c, SpvOpULessThan, d->bt, q, kk), spv_c_of(c, CVM_T_U32, d->l, 0),
+                        spv_op2(c, SpvOpISub, ut, q, kk));
+    }
+    for (int round = 0; round < 3; round++) {
+        q = nudge(d, k, q, x, y, true);
+        q = nudge(d, k, q, x, y, false);
+    }
+    return q;
+}
+
+/*
+ * div, rcp, sqrt and rsqrt of f32 through f64; 0 for other types, or
+ * without f64. Operands are classified by their bits (an f32 comparison may
+ * see a subnormal as zero), and zeros, infinities, NaNs and negative roots
+ * get IEEE's results from the bits too: a flushing driver's plain
+ * instruction would compute 2^-149 / 0 as 0 / 0. Invalid operations give
+ * the canonical NaN, NaN operands a quiet NaN (div: the driver's).
+ */
+uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_t a, uint32_t b)
+{
+    if (e != CVM_T_F32 || !c->t->f64 || (op != CVM_OP_DIV && op != CVM_OP_RCP && op != CVM_OP_SQRT &&
+                                         op != CVM_OP_RSQRT))
+        return 0;
+    fx d = fx_of(c, CVM_T_F64, l), s = fx_of(c, CVM_T_F32, l);
+    uint32_t ut = spv_t_of(c, CVM_T_U32, l), bt = s.bt;
+    uint32_t sign = spv_c_of(c, CVM_T_U32, l, 0x80000000u), inf = spv_c_of(c, CVM_T_U32, l, 0x7f800000u);
+    uint32_t zero = spv_c_of(c, CVM_T_U32, l, 0);
+    if (op == CVM_OP_RCP) {
+        b = a;
+        a = kf(&s, 1.0);
+    }
+    uint32_t ua = spv_op1(c, SpvOpBitcast, ut, a);
+    uint32_t ma = spv_op2(c, SpvOpBitwiseAnd, ut, ua, spv_c_of(c, CVM_T_U32, l, 0x7fffffffu));
+    /* finite and nonzero: 0 < |a|'s bits < the infinity's */
+    uint32_t ord_a = spv_op2(c, SpvOpLogicalAnd, bt, spv_op2(c, SpvOpINotEqual, bt, ma, zero),
+                             spv_op2(c, SpvOpULessThan, bt, ma, inf));
+    uint32_t x = f32_bits_value(&d, ma);
+    if (op == CVM_OP_DIV || op == CVM_OP_RCP) {
+        uint32_t ub = spv_op1(c, SpvOpBitcast, ut, b);
+        uint32_t mb = spv_op2(c, SpvOpBitwiseAnd, ut, ub, spv_c_of(c, CVM_T_U32, l, 0x7fffffffu));
+        uint32_t ord_b = spv_op2(c, SpvOpLogicalAnd, bt, spv_op2(c, SpvOpINotEqual, bt, mb, zero),
+                                 spv_op2(c, SpvOpULessThan, bt, mb, inf));
+        uint32_t y = f32_bits_value(&d, mb);
+        uint32_t q = round_exact(&d, RES_DIV, nc(c, spv_op2(c, SpvOpFDiv, d.t, x, y)), x, y);
+        uint32_t sg = spv_op2(c, SpvOpBitwiseAnd, ut, spv_op2(c, SpvOpBitwiseXor, ut, ua, ub), sign);
+        /* IEEE's cases from the bits (a flushing driver's OpFDiv takes 2^-149 / 0 for 0 / 0):
+         * NaN operands propagate, inf/inf and 0/0 are invalid, inf/y and x/0 infinite, else zero */
+        uint32_t az = spv_op2(c, SpvOpIEqual, bt, ma, zero), bz = spv_op2(c, SpvOpIEqual, bt, mb, zero);
+        uint32_t ai = spv_op2(c, SpvOpIEqual, bt, ma, inf), bi = spv_op2(c, SpvOpIEqual, bt, mb, inf);
+        uint32_t invalid = lor(&s, spv_op2(c, SpvOpLogicalAnd, bt, az, bz), spv_op2(c, SpvOpLogicalAnd, bt, ai, bi));
+        uint32_t edge = spv_op2(c, SpvOpBitwiseOr, ut, sg,
+                                spv_op3(c, SpvOpSelect, ut, lor(&s, ai, bz), inf, zero));
+        edge = spv_op3(c, SpvOpSelect, ut, invalid, spv_c_of(c, CVM_T_U32, l, 0x7fc00000u), edge);
+        uint32_t nan = lor(&s, spv_op2(c, SpvOpUGreaterThan, bt, ma, inf), spv_op2(c, SpvOpUGreaterThan, bt, mb, inf));
+        uint32_t r = spv_op3(c, SpvOpSelect, ut, spv_op2(c, SpvOpLogicalAnd, bt, ord_a, ord_b), spv_op2(c, SpvOpBitwiseOr, ut, q, sg), edge);
+        return sel(&s, nan, nc(c, spv_op2(c, SpvOpFDiv, s.t, a, b)), spv_op1(c, SpvOpBitcast, s.t, r));
+    }
+    uint32_t ordinary = spv_op2(c, SpvOpLogicalAnd, bt, ord_a, spv_op2(c, SpvOpIEqual, bt, ua, ma)); /* and positive */
+    uint32_t nanq = spv_op2(c, SpvOpBitwiseOr, ut, ua, spv_c_of(c, CVM_T_U32, l, 0x400000u)); /* NaN: quieted */
+    uint32_t isnan = spv_op2(c, SpvOpUGreaterThan, bt, ma, inf);
+    if (op == CVM_OP_SQRT) {
+        uint32_t q = round_exact(&d, RES_SQRT, spv_ext1(c, GLSLstd450Sqrt, d.t, x), x, 0);
+        /* +-0 and +inf: themselves; NaN: quieted; anything else negative: the canonical NaN */
+        uint32_t keep = lor(&s, spv_op2(c, SpvOpIEqual, bt, ma, zero), spv_op2(c, SpvOpIEqual, bt, ua, inf));
+        uint32_t edge = spv_op3(c, SpvOpSelect, ut, keep, ua,
+                                spv_op3(c, SpvOpSelect, ut, isnan, nanq, spv_c_of(c, CVM_T_U32, l, 0x7fc00000u)));
+        return spv_op1(c, SpvOpBitcast, s.t, spv_op3(c, SpvOpSelect, ut, ordinary, q, edge));
+    }
+    uint32_t q = round_exact(&d, RES_RSQRT, spv_ext1(c, GLSLstd450InverseSqrt, d.t, x), x, 0);
+    /* +-0: +-inf; +inf: +0; negative or NaN: the canonical NaN */
+    uint32_t nan = spv_op3(c, SpvOpSelect, ut, isnan, nanq, spv_c_of(c, CVM_T_U32, l, 0x7fc00000u));
+    uint32_t special = spv_op3(c, SpvOpSelect, ut, spv_op2(c, SpvOpIEqual, bt, ua, inf), zero, nan);
+    special = spv_op3(c, SpvOpSelect, ut, spv_op2(c, SpvOpIEqual, bt, ma, zero),
+                      spv_op2(c, SpvOpBitwiseOr, ut, spv_op2(c, SpvOpBitwiseAnd, ut, ua, sign), inf), special);
+    return spv_op1(c, SpvOpBitcast, s.t, spv_op3(c, SpvOpSelect, ut, ordinary, q, special));
 }

@@ -160,6 +160,7 @@ uint32_t spv_t_float(spv_ctx *c, unsigned bits)
         spv_cap(c, SpvCapabilityFloat64);
     if ((id = remember(c, SpvOpTypeFloat, bits, 0, 0)))
         SPV_EM(c, &c->types, SpvOpTypeFloat, id, bits);
+    c->float_widths |= bits;
     return id;
 }
 

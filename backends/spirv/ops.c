@@ -45,8 +45,18 @@ static uint32_t int_div(spv_ctx *c, const cvm_bc_insn *in, uint32_t a, uint32_t 
         uint32_t bm1 = spv_op2(c, SpvOpIEqual, bt, b, spv_c_of(c, e, l, ~0ull));
         bad = spv_op2(c, SpvOpLogicalOr, bt, bz, spv_op2(c, SpvOpLogicalAnd, bt, amin, bm1));
     }
-    uint32_t sb = spv_op3(c, SpvOpSelect, t, bad, one, b);
-    uint32_t q = spv_op2(c, rem ? (s ? SpvOpSRem : SpvOpUMod) : (s ? SpvOpSDiv : SpvOpUDiv), t, a, sb);
+    uint32_t sb = spv_op3(c, SpvOpSelect, t, bad, one, b), q;
+    if (s && rem) {
+        /* Vulkan leaves OpSRem undefined for negative operands (NVIDIA's differs):
+         * the magnitudes' OpUMod, with the dividend's sign (|MIN| is MIN's bits) */
+        uint32_t na = spv_op2(c, SpvOpSLessThan, bt, a, zero), nb = spv_op2(c, SpvOpSLessThan, bt, sb, zero);
+        uint32_t ma = spv_op3(c, SpvOpSelect, t, na, spv_op1(c, SpvOpSNegate, t, a), a);
+        uint32_t mb = spv_op3(c, SpvOpSelect, t, nb, spv_op1(c, SpvOpSNegate, t, sb), sb);
+        uint32_t m = spv_op2(c, SpvOpUMod, t, ma, mb);
+        q = spv_op3(c, SpvOpSelect, t, na, spv_op1(c, SpvOpSNegate, t, m), m);
+    } else {
+        q = spv_op2(c, rem ? SpvOpUMod : s ? SpvOpSDiv : SpvOpUDiv, t, a, sb);
+    }
     return spv_op3(c, SpvOpSelect, t, bz, rem ? a : spv_c_of(c, e, l, ~0ull), q);
 }
 
@@ -85,9 +95,14 @@ static uint32_t float_math(spv_ctx *c, const cvm_bc_insn *in, uint32_t a, uint32
     uint32_t t = spv_t_of(c, e, l);
     int g = -1;
     switch (in->op) {
-    case CVM_OP_SQRT: return spv_ext1(c, GLSLstd450Sqrt, t, a);
-    case CVM_OP_RSQRT: return spv_ext1(c, GLSLstd450InverseSqrt, t, a);
-    case CVM_OP_RCP: return spv_op2(c, SpvOpFDiv, t, spv_c_fval(c, e, l, 1.0), a);
+    case CVM_OP_SQRT: case CVM_OP_RSQRT: case CVM_OP_RCP: {
+        uint32_t x = spv_exact_divsqrt(c, in->op, e, l, a, 0);
+        if (x)
+            return x;
+        if (in->op == CVM_OP_RCP)
+            return spv_op2(c, SpvOpFDiv, t, spv_c_fval(c, e, l, 1.0), a);
+        return spv_ext1(c, in->op == CVM_OP_SQRT ? GLSLstd450Sqrt : GLSLstd450InverseSqrt, t, a);
+    }
     case CVM_OP_FLOOR: return spv_ext1(c, GLSLstd450Floor, t, a);
     case CVM_OP_CEIL: return spv_ext1(c, GLSLstd450Ceil, t, a);
     case CVM_OP_TRUNC: return spv_ext1(c, GLSLstd450Trunc, t, a);
@@ -302,7 +317,10 @@ static uint32_t arith(spv_ctx *c, const cvm_bc_insn *in)
     case CVM_OP_ADD: return fl ? nocontract(c, spv_op2(c, SpvOpFAdd, t, a, b)) : spv_op2(c, SpvOpIAdd, t, a, b);
     case CVM_OP_SUB: return fl ? nocontract(c, spv_op2(c, SpvOpFSub, t, a, b)) : spv_op2(c, SpvOpISub, t, a, b);
     case CVM_OP_MUL: return fl ? nocontract(c, spv_op2(c, SpvOpFMul, t, a, b)) : spv_op2(c, SpvOpIMul, t, a, b);
-    case CVM_OP_DIV: return fl ? spv_op2(c, SpvOpFDiv, t, a, b) : int_div(c, in, a, b, false);
+    case CVM_OP_DIV: {
+        uint32_t x = fl ? spv_exact_divsqrt(c, CVM_OP_DIV, e, l, a, b) : 0;
+        return x ? x : fl ? spv_op2(c, SpvOpFDiv, t, a, b) : int_div(c, in, a, b, false);
+    }
     case CVM_OP_REM: return fl ? spv_op2(c, SpvOpFRem, t, a, b) : int_div(c, in, a, b, true);
     case CVM_OP_MIN:
     case CVM_OP_MAX: {

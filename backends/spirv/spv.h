@@ -23,6 +23,12 @@ typedef struct cvm_spv_target {
     bool buffer_device_address;
     bool subgroup_size_control; /* VK_EXT_subgroup_size_control: a fixed width is possible */
     bool vulkan_memory_model;
+    /* shaderDenormPreserveFloat16/32/64: the module asks for DenormPreserve
+     * at each float width it declares where the device can (docs/backends.md) */
+    bool denorm_preserve16, denorm_preserve32, denorm_preserve64;
+    /* tests: f32 div/rcp/sqrt/rsqrt start this many f32 steps off their
+     * estimate (at most 3 either way), so the correction runs on any driver */
+    int test_skew;
 } cvm_spv_target;
 
 /* How each kernel parameter reaches the shader. */

@@ -86,6 +86,7 @@ typedef struct spv_ctx {
     uint32_t next_id;
     uint32_t capl[32], ncaps; /* capabilities requested */
     uint32_t exts;    /* SPV_EXT_* bits */
+    unsigned float_widths; /* the float types declared: bit 16, 32 or 64 set (a width's value) */
     spv_buf names, annot, types, fvars, body, iface;
 
     spv_cached *cache;
@@ -189,6 +190,7 @@ uint32_t spv_exact_fma(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uin
 uint32_t spv_exact_math(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a);
 uint32_t spv_exact_atan(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 uint32_t spv_exact_trig(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
+uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 
 /* ---- bases.c ---- */
 #define SPV_BASE_DEAD (-3) /* the instruction is unreachable */

@@ -315,12 +315,22 @@ static void query_properties(vk_dev *d)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceSubgroupSizeControlProperties sc = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+    VkPhysicalDeviceFloatControlsProperties fc = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
     VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
                                       .pNext = &sg};
     vkGetPhysicalDeviceProperties(d->phys, &d->props);
+    void **next = &sg.pNext;
+    if (d->props.apiVersion >= VK_API_VERSION_1_2) {
+        *next = &fc;
+        next = &fc.pNext;
+    }
     if (d->props.apiVersion >= VK_API_VERSION_1_3)
-        sg.pNext = &sc;
+        *next = &sc;
     vkGetPhysicalDeviceProperties2(d->phys, &p2);
+    d->target.denorm_preserve16 = fc.shaderDenormPreserveFloat16;
+    d->target.denorm_preserve32 = fc.shaderDenormPreserveFloat32;
+    d->target.denorm_preserve64 = fc.shaderDenormPreserveFloat64;
     d->subgroup_size = sg.subgroupSize ? sg.subgroupSize : 1;
     d->subgroup_min = sc.minSubgroupSize ? sc.minSubgroupSize : d->subgroup_size;
     d->subgroup_max = sc.maxSubgroupSize ? sc.maxSubgroupSize : d->subgroup_size;
@@ -349,6 +359,10 @@ static void fill_target(vk_dev *d, const feature_chain *c)
     t->subgroup_size_control = c->v13.subgroupSizeControl && c->v13.computeFullSubgroups &&
                                d->size_control_compute;
     t->vulkan_memory_model = c->v12.vulkanMemoryModel && c->v12.vulkanMemoryModelDeviceScope;
+    /* CUBEVM_VK_SKEW_ESTIMATES=k (tests, -3..3): the f32 div/sqrt correction starts k steps off */
+    const char *skew = getenv("CUBEVM_VK_SKEW_ESTIMATES");
+    int k = skew ? atoi(skew) : 0;
+    t->test_skew = k < -3 ? -3 : k > 3 ? 3 : k;
 }
 
 cvm_status cvm_vk_memory_type(const vk_dev *d, uint32_t type_bits, uint32_t *out)
