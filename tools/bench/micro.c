@@ -7,6 +7,8 @@
  * the cases where that is one line; `make bench` checks them all.
  *
  *   micro [-t threads] [-r runs] [-u] [case...]   (-u: unchecked mode)
+ *
+ * MICRO_N sets the element count of vadd, saxpy and sum (default 2^20).
  */
 #include "../../vm/cubevm.h"
 
@@ -126,7 +128,7 @@ int main(int argc, char **argv)
     int ncases = ai < argc ? argc - ai : (int)(sizeof all / sizeof *all);
     for (int ci = 0; ci < ncases; ci++) {
         const char *c = cases[ci];
-        int N = 1 << 20, iv[12];
+        int N = getenv("MICRO_N") ? atoi(getenv("MICRO_N")) : 1 << 20, iv[12];
         float alpha = 1.5f;
         cvm_buffer *a = NULL, *b = NULL, *o = NULL, *p = NULL;
         float *ha = NULL, *hb = NULL, *want = NULL;
