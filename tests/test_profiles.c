@@ -118,8 +118,8 @@ static void test_lavapipe(void)
            "lavapipe: plane width 32");
     expect(go("small", 1, 32, 0, 32000, 0, &d), CVM_LIMIT, &d, "VUID-RuntimeSpirv-Workgroup-06530",
            "lavapipe: 1024 + 32000 shared bytes");
-    expect(go("small", 70000, 8, 0, 0, 0, &d), CVM_LIMIT, &d, "VUID-vkCmdDispatch-groupCountX-00386",
-           "lavapipe: 70000 workgroups in x");
+    expect(go("small", 70000, 8, 0, 0, 0, &d), CVM_OK, &d, NULL,
+           "lavapipe: 70000 workgroups in x run (the vulkan device splits the dispatch)");
     expect(go("small", 1, 2048, 0, 0, 0, &d), CVM_LIMIT, &d, "VUID-RuntimeSpirv-x-06429",
            "lavapipe: local size x 2048");
     expect(go("named", 1, 8, 0, 0, 0, &d), CVM_UNSUPPORTED, &d, "named barriers",

@@ -300,6 +300,64 @@ static void test_vadd(void)
     ok(bad < 0, "vadd: vulkan == cpu == host a+b (first mismatch %d)", bad);
 }
 
+/* ---- a grid wider than the device's x limit (lavapipe: 65535) ---- */
+
+/*
+ * out[abs_pos.x] = cube_pos.x, plus 2^20 (cube_count.x - W) and 2^21
+ * (cube_pos - cube_pos.x): each unit of a W-cube grid writes its cube's
+ * index exactly when all four registers are right. The device splits the
+ * grid into dispatches of at most maxComputeWorkGroupCount[0] cubes.
+ */
+#define WIDE_W 70000u
+static const char wide_cbs[] =
+    ".kernel wide\n.param out buffer u32 write\n"
+    ".reg u32 %a, %cx, %n, %cl, %k, %t, %u, %v, %s\n.reg i64 %off, %four\n.reg ptr.global %po\n"
+    "    sreg.u32 %a, abs_pos.x\n    sreg.u32 %cx, cube_pos.x\n"
+    "    sreg.u32 %n, cube_count.x\n    sreg.u32 %cl, cube_pos\n"
+    "    const.u32 %k, 70000\n    const.u32 %s, 1048576\n"
+    "    sub.u32 %t, %n, %k\n    mul.u32 %t, %t, %s\n"
+    "    sub.u32 %u, %cl, %cx\n    add.u32 %u, %u, %u\n    mul.u32 %u, %u, %s\n"
+    "    add.u32 %v, %cx, %t\n    add.u32 %v, %v, %u\n"
+    "    cvt.i64 %off, %a\n    const.i64 %four, 4\n    mul.i64 %off, %off, %four\n"
+    "    param.ptr.global %po, out, 0\n    ptr.add.ptr.global %po, %po, %off\n"
+    "    st.u32 [%po], %v\n    return\n.end\n";
+
+static void test_wide_grid(void)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *out = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    const uint32_t cube = 8, n = WIDE_W * cube;
+    uint32_t *got = malloc((size_t)n * 4);
+    cvm_stream *s = cvm_device_stream(vk);
+    cvm_status st = got ? CVM_OK : CVM_OUT_OF_MEMORY;
+    st = st ? st : cvm_assemble(wide_cbs, strlen(wide_cbs), "wide.cbs", &bytes, &size, &d);
+    st = st ? st : cvm_module_load(vk, bytes, size, &m, &d);
+    st = st ? st : cvm_kernel_get(m, "wide", &k, &d);
+    st = st ? st : cvm_buffer_create(vk, (size_t)n * 4, "out", &out, &d);
+    cvm_arg arg = {CVM_ARG_BUFFER, out, 0, NULL, 0};
+    cvm_launch_config cfg = {{WIDE_W, 1, 1}, {cube, 1, 1}, 0, 0, 0, 0, 0, 0};
+    st = st ? st : cvm_launch(s, k, &cfg, &arg, 1, &d);
+    st = st ? st : cvm_stream_sync(s, &d);
+    st = st ? st : cvm_buffer_read(s, out, 0, got, (size_t)n * 4, &d);
+    if (ok(st == CVM_OK, "a grid of %u cubes in x runs on vulkan (%s)", WIDE_W, d.message)) {
+        long bad = -1;
+        for (uint32_t i = 0; i < n && bad < 0; i++)
+            if (got[i] != i / cube)
+                bad = i;
+        ok(bad < 0, "every unit saw its cube_pos.x, abs_pos.x, cube_pos and cube_count.x (first bad %ld: %u)",
+           bad, bad < 0 ? 0 : got[bad]);
+    }
+    cvm_buffer_free(out);
+    cvm_module_free(m);
+    cvm_free_bytes(bytes);
+    free(got);
+}
+
 static void test_errors(void)
 {
     cvm_module *m = NULL;
@@ -1095,6 +1153,7 @@ int main(void)
     test_staged();
     test_glsl();
     test_vadd();
+    test_wide_grid();
     test_errors();
     test_pipelines();
     test_streams();

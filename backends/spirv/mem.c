@@ -237,6 +237,25 @@ static void setup_uniform(spv_ctx *c, uint32_t bytes)
         }
 }
 
+/* Whether the kernel reads a cube position or count in x (cube_pos.x,
+ * abs_pos.x, cube_pos, cube_count.x), or has print/trap/assert records
+ * (which hold cube_pos): then it gets the grid_x words (spv.h). */
+static bool reads_grid_x(spv_ctx *c)
+{
+    if (c->layout->nprints)
+        return true;
+    for (uint32_t pc = 0; pc < c->vk->ninsns; pc++) {
+        cvm_bc_insn in;
+        if (!cvm_bc_insn_at(c->k, c->vk->insns[pc].word, &in) || in.op != CVM_OP_SREG || in.nops < 2)
+            continue;
+        unsigned id = in.ops[1];
+        if (id == CVM_SREG_CUBE_POS_X || id == CVM_SREG_ABS_POS_X || id == CVM_SREG_CUBE_POS ||
+            id == CVM_SREG_CUBE_COUNT_X)
+            return true;
+    }
+    return false;
+}
+
 static void setup_params(spv_ctx *c)
 {
     const cvm_bc_kernel *k = c->k;
@@ -259,13 +278,17 @@ static void setup_params(spv_ctx *c)
     setup_symbols(c);
     if (c->st == CVM_OK)
         spv_print_setup(c);
-    if (c->st == CVM_OK && by_value_bytes(k) + address_bytes(c) > SPV_PUSH_MAX) {
+    uint32_t grid_x = c->st == CVM_OK && reads_grid_x(c) ? 8 : 0;
+    if (c->st == CVM_OK && by_value_bytes(k) + address_bytes(c) + grid_x > SPV_PUSH_MAX) {
         setup_uniform(c, by_value_bytes(k));
         push = 0; /* the push constants hold only the addresses, if any */
     }
     if (c->bda && c->st == CVM_OK)
         setup_addresses(c, &push);
     push = (push + 3) / 4 * 4;
+    L->grid_x = grid_x != 0;
+    L->grid_x_offset = push;
+    push += grid_x;
     L->push_size = push;
     if (push > SPV_PUSH_MAX) {
         spv_fail(c, CVM_UNSUPPORTED, "%u bytes of buffer addresses exceed the %u-byte "

@@ -62,6 +62,19 @@ static uint32_t cube_units(spv_ctx *c)
     return spv_op2(c, SpvOpIMul, u, x, spv_op2(c, SpvOpCompositeExtract, u, c->wgsize, 2));
 }
 
+/* Word `which` of the grid_x pair in the push constants (spv.h): 0 the
+ * dispatch's first cube in x, 1 the grid's cube count in x. A grid split
+ * into dispatches sees only its part in WorkgroupId and NumWorkgroups. */
+static uint32_t grid_x(spv_ctx *c, unsigned which)
+{
+    if (!c->layout->grid_x) { /* reads_grid_x missed a reader */
+        spv_fail(c, CVM_INTERNAL, "a cube position or count in x without its push constants");
+        return which ? comp(c, c->v_nwg, 0) : spv_c_u32(c, 0);
+    }
+    return spv_mem_load(c, &c->push, spv_c_u32(c, c->layout->grid_x_offset + 4 * which), CVM_T_U32, 1,
+                        false);
+}
+
 /* Special register `id` as a u32 (then widened to elem). */
 uint32_t spv_sreg(spv_ctx *c, unsigned id, unsigned elem)
 {
@@ -70,13 +83,20 @@ uint32_t spv_sreg(spv_ctx *c, unsigned id, unsigned elem)
     switch (id) {
     case CVM_SREG_UNIT_POS_X: case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z:
         r = comp(c, c->v_lid, id - CVM_SREG_UNIT_POS_X); break;
-    case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
+    case CVM_SREG_CUBE_POS_X:
+        r = spv_op2(c, SpvOpIAdd, u, comp(c, c->v_wgid, 0), grid_x(c, 0)); break;
+    case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
         r = comp(c, c->v_wgid, id - CVM_SREG_CUBE_POS_X); break;
     case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z:
         r = spv_op2(c, SpvOpCompositeExtract, u, c->wgsize, id - CVM_SREG_CUBE_DIM_X); break;
-    case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z:
+    case CVM_SREG_CUBE_COUNT_X: r = grid_x(c, 1); break;
+    case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z:
         r = comp(c, c->v_nwg, id - CVM_SREG_CUBE_COUNT_X); break;
-    case CVM_SREG_ABS_POS_X: case CVM_SREG_ABS_POS_Y: case CVM_SREG_ABS_POS_Z:
+    case CVM_SREG_ABS_POS_X: /* + the dispatch's first cube times the cube's width */
+        r = spv_op2(c, SpvOpIAdd, u, comp(c, c->v_gid, 0),
+                    spv_op2(c, SpvOpIMul, u, grid_x(c, 0), spv_op2(c, SpvOpCompositeExtract, u, c->wgsize, 0)));
+        break;
+    case CVM_SREG_ABS_POS_Y: case CVM_SREG_ABS_POS_Z:
         r = comp(c, c->v_gid, id - CVM_SREG_ABS_POS_X); break;
     case CVM_SREG_PLANE_DIM: r = spv_c_u32(c, w); break;
     case CVM_SREG_UNIT_POS: r = spv_load(c, u, c->v_lidx); break;
@@ -85,8 +105,8 @@ uint32_t spv_sreg(spv_ctx *c, unsigned id, unsigned elem)
     case CVM_SREG_PLANE_POS:
         r = spv_op2(c, SpvOpUDiv, u, spv_load(c, u, c->v_lidx), spv_c_u32(c, w)); break;
     case CVM_SREG_CUBE_POS: {
-        uint32_t x = comp(c, c->v_wgid, 0), y = comp(c, c->v_wgid, 1), z = comp(c, c->v_wgid, 2);
-        uint32_t nx = comp(c, c->v_nwg, 0), ny = comp(c, c->v_nwg, 1);
+        uint32_t x = spv_sreg(c, CVM_SREG_CUBE_POS_X, CVM_T_U32), y = comp(c, c->v_wgid, 1), z = comp(c, c->v_wgid, 2);
+        uint32_t nx = grid_x(c, 1), ny = comp(c, c->v_nwg, 1);
         r = spv_op2(c, SpvOpIAdd, u, x, spv_op2(c, SpvOpIMul, u, nx,
                     spv_op2(c, SpvOpIAdd, u, y, spv_op2(c, SpvOpIMul, u, ny, z))));
         break;

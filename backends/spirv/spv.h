@@ -97,6 +97,14 @@ typedef struct cvm_spv_layout {
     uint32_t nprints;           /* print, trap and assert sites (0: none) */
     cvm_spv_print *prints;
     uint32_t print_binding;     /* storage buffer of print records (nprints > 0) */
+    /* grid_x: at byte grid_x_offset of the push constants, two u32 the host
+     * writes per dispatch: the first cube in x of this dispatch, then the
+     * grid's cube count in x (false: the kernel reads no x position or
+     * count). A grid wider than the device's x limit runs as several
+     * dispatches; cube_pos.x, abs_pos.x, cube_pos and cube_count.x come from
+     * these words. */
+    bool grid_x;
+    uint32_t grid_x_offset;
 } cvm_spv_layout;
 
 /*

@@ -599,7 +599,7 @@ static void vk_limits(const cvm_device *dev, cvm_device_limits *out)
     out->max_cube_units = l->maxComputeWorkGroupInvocations;
     for (int i = 0; i < 3; i++) {
         out->max_cube_dims[i] = l->maxComputeWorkGroupSize[i];
-        out->max_grid[i] = l->maxComputeWorkGroupCount[i];
+        out->max_grid[i] = i ? l->maxComputeWorkGroupCount[i] : UINT32_MAX; /* x: split (vk_launch.c) */
     }
     out->shared_bytes = l->maxComputeSharedMemorySize;
     out->shared_bytes_optin = l->maxComputeSharedMemorySize;

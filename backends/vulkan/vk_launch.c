@@ -354,10 +354,23 @@ cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline
     d->vk.vkCmdBindPipeline(sub->cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     d->vk.vkCmdBindDescriptorSets(sub->cb, VK_PIPELINE_BIND_POINT_COMPUTE, v->layout, 0, 1, &set,
                                   0, NULL);
-    if (v->spv.push_size)
-        d->vk.vkCmdPushConstants(sub->cb, v->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                 v->spv.push_size, push);
-    d->vk.vkCmdDispatch(sub->cb, grid[0], grid[1], grid[2]);
+    /* A grid wider than the device's x limit: dispatches of at most that many
+     * cubes, each told its first cube and the grid's width (spv.h grid_x_offset). */
+    bool gx = v->spv.grid_x;
+    uint32_t gx_off = v->spv.grid_x_offset, max_x = d->props.limits.maxComputeWorkGroupCount[0];
+    if (gx)
+        memcpy(push + gx_off + 4, &grid[0], 4);
+    for (uint32_t first = 0; first < grid[0]; first += max_x) {
+        uint32_t n = grid[0] - first < max_x ? grid[0] - first : max_x;
+        if (gx)
+            memcpy(push + gx_off, &first, 4);
+        if (v->spv.push_size && (first == 0 || gx))
+            d->vk.vkCmdPushConstants(sub->cb, v->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                     v->spv.push_size, push);
+        d->vk.vkCmdDispatch(sub->cb, n, grid[1], grid[2]);
+        if (grid[0] - first <= max_x)
+            break; /* (first + max_x would wrap for grids near 2^32) */
+    }
     return cvm_vk_submit(s, sub, diag);
 fail:
     cvm_vk_abandon(s, sub);
@@ -526,7 +539,8 @@ static cvm_status check_shape(const vk_dev *d, const cvm_bc_module *bc, const cv
         grid[i] = cfg->grid[i] ? cfg->grid[i] : 1;
         block[i] = cfg->block[i] ? cfg->block[i] : 1;
         units *= block[i];
-        if (grid[i] > l->maxComputeWorkGroupCount[i] || block[i] > l->maxComputeWorkGroupSize[i])
+        /* x: any u32 (cvm_vk_dispatch splits a grid wider than the device's limit) */
+        if ((i && grid[i] > l->maxComputeWorkGroupCount[i]) || block[i] > l->maxComputeWorkGroupSize[i])
             return cvm_diag_set(diag, CVM_LIMIT,
                                 "launch of '%s': grid %u / cube %u in dimension %c exceed the "
                                 "device's %u / %u", kname, grid[i], block[i], "xyz"[i],
