@@ -22,6 +22,8 @@
  * - sin, cos, tan (f32, through f64): Payne-Hanek reduction with 24-bit
  *   chunks of 2/pi (each product exact in f64), Taylor cores. pow (f32):
  *   exp(y log|x|) with the f64 cores, Annex F's special cases selected.
+ * - div, rcp, sqrt, rsqrt (f32, correctly rounded) and rem (f32 fmod,
+ *   exact): see their sections below.
  * The caller falls back to GLSL.std.450 where a helper returns 0.
  */
 #include "spv_int.h"
@@ -734,4 +736,70 @@ uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint
     special = spv_op3(c, SpvOpSelect, ut, spv_op2(c, SpvOpIEqual, bt, ma, zero),
                       spv_op2(c, SpvOpBitwiseOr, ut, spv_op2(c, SpvOpBitwiseAnd, ut, ua, sign), inf), special);
     return spv_op1(c, SpvOpBitcast, s.t, spv_op3(c, SpvOpSelect, ut, ordinary, q, special));
+}
+
+/*
+ * fmod of f32, exact (Vulkan's OpFRem is x - y trunc(x / y), wrong once
+ * the quotient passes 2^24). With |x| = sx 2^ex >= |y| = sy 2^ey (sx, sy
+ * the integer significands, subnormals with exponent 1 and no hidden bit,
+ * so k = ex - ey is 0..253), fmod = ((sx mod sy) (2^k mod sy) mod sy) 2^ey:
+ * 2^k mod sy by square-and-multiply over k's 8 bits in u64 (every product
+ * is below 2^48). The result is exactly representable; it gets x's sign.
+ * |x| < |y| (and x = +-0, y = +-inf) gives x; y = 0, x infinite or a NaN
+ * give NaN (a NaN operand quieted). Needs f64 and Int64; 0 otherwise.
+ */
+uint32_t spv_exact_fmod(spv_ctx *c, unsigned e, unsigned l, uint32_t a, uint32_t b)
+{
+    if (e != CVM_T_F32 || !c->t->f64 || !c->t->int64)
+        return 0;
+    fx d = fx_of(c, CVM_T_F64, l);
+    uint32_t ut = spv_t_of(c, CVM_T_U32, l), qt = spv_t_of(c, CVM_T_U64, l), bt = d.bt;
+#define U32(v) spv_c_of(c, CVM_T_U32, l, (v))
+#define U64(v) spv_c_of(c, CVM_T_U64, l, (v))
+    uint32_t ua = spv_op1(c, SpvOpBitcast, ut, a), ub = spv_op1(c, SpvOpBitcast, ut, b);
+    uint32_t ma = spv_op2(c, SpvOpBitwiseAnd, ut, ua, U32(0x7fffffffu));
+    uint32_t mb = spv_op2(c, SpvOpBitwiseAnd, ut, ub, U32(0x7fffffffu));
+    uint32_t inf = U32(0x7f800000u);
+    /* significands and exponents (at least 1) */
+    uint32_t ea = spv_op2(c, SpvOpShiftRightLogical, ut, ma, U32(23));
+    uint32_t eb = spv_op2(c, SpvOpShiftRightLogical, ut, mb, U32(23));
+    uint32_t fa = spv_op2(c, SpvOpBitwiseAnd, ut, ma, U32(0x7fffffu));
+    uint32_t fb = spv_op2(c, SpvOpBitwiseAnd, ut, mb, U32(0x7fffffu));
+    uint32_t za = spv_op2(c, SpvOpIEqual, bt, ea, U32(0)), zb = spv_op2(c, SpvOpIEqual, bt, eb, U32(0));
+    uint32_t sa = spv_op3(c, SpvOpSelect, ut, za, fa, spv_op2(c, SpvOpBitwiseOr, ut, fa, U32(0x800000u)));
+    uint32_t sb = spv_op3(c, SpvOpSelect, ut, zb, fb, spv_op2(c, SpvOpBitwiseOr, ut, fb, U32(0x800000u)));
+    ea = spv_ext2(c, GLSLstd450UMax, ut, ea, U32(1));
+    eb = spv_ext2(c, GLSLstd450UMax, ut, eb, U32(1));
+    /* k = ea - eb, meaningful where |x| >= |y|; the others are selected away */
+    uint32_t k = spv_op2(c, SpvOpISub, ut, spv_ext2(c, GLSLstd450UMax, ut, ea, eb), eb);
+    uint32_t m = spv_op1(c, SpvOpUConvert, qt, spv_ext2(c, GLSLstd450UMax, ut, sb, U32(1)));
+    uint32_t r = spv_op2(c, SpvOpUMod, qt, spv_op1(c, SpvOpUConvert, qt, sa), m);
+    uint32_t t = spv_op2(c, SpvOpUMod, qt, U64(1), m);
+    for (int bit = 7; bit >= 0; bit--) {
+        t = spv_op2(c, SpvOpUMod, qt, spv_op2(c, SpvOpIMul, qt, t, t), m);
+        uint32_t set = spv_op2(c, SpvOpINotEqual, bt,
+                               spv_op2(c, SpvOpBitwiseAnd, ut, k, U32(1u << bit)), U32(0));
+        uint32_t t2 = spv_op2(c, SpvOpUMod, qt, spv_op2(c, SpvOpShiftLeftLogical, qt, t, U64(1)), m);
+        t = spv_op3(c, SpvOpSelect, qt, set, t2, t);
+    }
+    uint32_t res = spv_op2(c, SpvOpUMod, qt, spv_op2(c, SpvOpIMul, qt, r, t), m);
+    /* res 2^(eb - 150), exact in f64 and in f32 */
+    uint32_t it = spv_t_vec(c, spv_t_int(c, 32), l);
+    uint32_t v = spv_ext2(c, GLSLstd450Ldexp, d.t, spv_op1(c, SpvOpConvertUToF, d.t, res),
+                          spv_op2(c, SpvOpISub, it, spv_op1(c, SpvOpBitcast, it, eb), spv_c_of(c, CVM_T_I32, l, 150)));
+    uint32_t bits = spv_op1(c, SpvOpBitcast, ut, narrow_f64(c, l, v));
+    bits = spv_op2(c, SpvOpBitwiseOr, ut, bits, spv_op2(c, SpvOpBitwiseAnd, ut, ua, U32(0x80000000u)));
+    /* the edges, from the bits */
+    uint32_t nan_a = spv_op2(c, SpvOpUGreaterThan, bt, ma, inf), nan_b = spv_op2(c, SpvOpUGreaterThan, bt, mb, inf);
+    uint32_t nan = spv_op3(c, SpvOpSelect, ut, nan_a, spv_op2(c, SpvOpBitwiseOr, ut, ua, U32(0x400000u)),
+                           spv_op3(c, SpvOpSelect, ut, nan_b, spv_op2(c, SpvOpBitwiseOr, ut, ub, U32(0x400000u)),
+                                   U32(0x7fc00000u)));
+    uint32_t invalid = lor(&d, lor(&d, nan_a, nan_b),
+                           lor(&d, spv_op2(c, SpvOpIEqual, bt, ma, inf), spv_op2(c, SpvOpIEqual, bt, mb, U32(0))));
+    uint32_t small = spv_op2(c, SpvOpULessThan, bt, ma, mb); /* |x| < |y|, y = inf included */
+    bits = spv_op3(c, SpvOpSelect, ut, small, ua, bits);
+    bits = spv_op3(c, SpvOpSelect, ut, invalid, nan, bits);
+#undef U32
+#undef U64
+    return spv_op1(c, SpvOpBitcast, spv_t_of(c, CVM_T_F32, l), bits);
 }

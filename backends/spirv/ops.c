@@ -321,7 +321,10 @@ static uint32_t arith(spv_ctx *c, const cvm_bc_insn *in)
         uint32_t x = fl ? spv_exact_divsqrt(c, CVM_OP_DIV, e, l, a, b) : 0;
         return x ? x : fl ? spv_op2(c, SpvOpFDiv, t, a, b) : int_div(c, in, a, b, false);
     }
-    case CVM_OP_REM: return fl ? spv_op2(c, SpvOpFRem, t, a, b) : int_div(c, in, a, b, true);
+    case CVM_OP_REM: {
+        uint32_t x = fl ? spv_exact_fmod(c, e, l, a, b) : 0;
+        return x ? x : fl ? spv_op2(c, SpvOpFRem, t, a, b) : int_div(c, in, a, b, true);
+    }
     case CVM_OP_MIN:
     case CVM_OP_MAX: {
         bool mx = in->op == CVM_OP_MAX;

@@ -191,6 +191,7 @@ uint32_t spv_exact_math(spv_ctx *c, unsigned op, unsigned elem, unsigned line, u
 uint32_t spv_exact_atan(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 uint32_t spv_exact_trig(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
+uint32_t spv_exact_fmod(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 
 /* ---- bases.c ---- */
 #define SPV_BASE_DEAD (-3) /* the instruction is unreachable */
