@@ -21,6 +21,7 @@
 #include "tap.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,11 +42,11 @@ static uint64_t next(void)
 }
 static double unif(double lo, double hi) { return lo + (hi - lo) * (double)(next() >> 11) / 9007199254740992.0; }
 
-/* One unit per element: out[i] = OP(a[i], b[i], c[i]) for type ty (f32/f64). */
+/* One unit per element: out[i] = OP(a[i], b[i], c[i]) for type ty (f16/f32/f64). */
 static cvm_status run(const char *ty, const char *opline, const void *a, const void *b,
                       const void *c, void *out, cvm_diag *d)
 {
-    size_t es = ty[1] == '6' ? 8 : 4;
+    size_t es = ty[1] == '6' ? 8 : ty[1] == '1' ? 2 : 4;
     char src[2048];
     snprintf(src, sizeof src,
              ".kernel k\n.param a buffer %s read\n.param b buffer %s read\n.param c buffer %s read\n"
@@ -231,6 +232,70 @@ static void test_divsqrt(int skew)
     if (skew)
         cvm_device_close(vk);
     vk = plain;
+}
+
+/* ---- div, rcp, sqrt, rsqrt f16: through the f32 sequences ---- */
+
+__extension__ typedef _Float16 half; /* GCC's IEEE binary16: an independent reference */
+
+static uint16_t h_bits(half h)
+{
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return u;
+}
+
+/*
+ * div and sqrt against the host's f32 operation rounded to f16 (correctly
+ * rounded: docs/numerics.md), bit for bit; rcp and rsqrt against the cpu
+ * device's bits. Random bit patterns (subnormals, infinities, NaNs among
+ * them) and the special values.
+ */
+static void test_divsqrt16(void)
+{
+    static uint16_t a[N], b[N], c[N], out[N], ref[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = (uint16_t)next();
+        b[i] = (uint16_t)next();
+    }
+    static const char *const names[] = {"div", "sqrt", "rcp", "rsqrt"};
+    static const char *const lines[] = {"div.f16 %r, %a, %b", "sqrt.f16 %r, %a", "rcp.f16 %r, %a",
+                                        "rsqrt.f16 %r, %a"};
+    for (int o = 0; o < 4; o++) {
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        if (!ok(run("f16", lines[o], a, b, c, out, &d) == CVM_OK, "%s.f16 runs on vulkan (%s)", names[o], d.message))
+            continue;
+        const char *against = "the host's f32 rounded to f16";
+        if (o < 2) {
+            for (int i = 0; i < N; i++) {
+                half x, y;
+                memcpy(&x, &a[i], 2);
+                memcpy(&y, &b[i], 2);
+                ref[i] = h_bits((half)(o ? sqrtf((float)x) : (float)x / (float)y));
+            }
+        } else {
+            cvm_device *v = vk;
+            vk = cpu; /* run() launches on vk */
+            cvm_status st = run("f16", lines[o], a, b, c, ref, &d);
+            vk = v;
+            against = "the cpu device";
+            if (!ok(st == CVM_OK, "%s.f16 runs on the cpu device (%s)", names[o], d.message))
+                continue;
+        }
+        int bad = -1, nbad = 0;
+        for (int i = 0; i < N; i++) {
+            bool nan = (out[i] & 0x7fff) > 0x7c00 && (ref[i] & 0x7fff) > 0x7c00;
+            if (!nan && out[i] != ref[i]) {
+                if (bad < 0)
+                    bad = i;
+                nbad++;
+            }
+        }
+        ok(nbad == 0, "%s.f16 on %d inputs: the bits of %s (%d differ)", names[o], N, against, nbad);
+        if (bad >= 0)
+            diag("first: %s(0x%04x, 0x%04x) = 0x%04x, want 0x%04x", names[o], a[bad], b[bad], out[bad], ref[bad]);
+    }
 }
 
 /* ---- fma f64: bit-exact against fma where the product is at least 2^-969 ---- */
@@ -726,6 +791,7 @@ int main(void)
     test_divsqrt(0);
     test_divsqrt(3);
     test_divsqrt(-3);
+    test_divsqrt16();
     static const mcase f32cases[] = {
         {"exp", expl, -104, 89, 0},    {"exp2", exp2l, -150, 128, 0}, {"expm1", expm1l, -20, 89, 0},
         {"log", logl, 0, 0, 1},        {"log2", log2l, 0, 0, 1},      {"log10", log10l, 0, 0, 1},

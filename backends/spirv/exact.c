@@ -681,8 +681,18 @@ static uint32_t round_exact(fx *d, residual_kind k, uint32_t est, uint32_t x, ui
  */
 uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_t a, uint32_t b)
 {
-    if (e != CVM_T_F32 || !c->t->f64 || (op != CVM_OP_DIV && op != CVM_OP_RCP && op != CVM_OP_SQRT &&
-                                         op != CVM_OP_RSQRT))
+    if (!c->t->f64 || (op != CVM_OP_DIV && op != CVM_OP_RCP && op != CVM_OP_SQRT && op != CVM_OP_RSQRT))
+        return 0;
+    if (e == CVM_T_F16) {
+        /* f16 is exact in f32, and the f32 result rounded once more to f16 is
+         * the correctly rounded f16 one (24 >= 2 * 11 + 2 bits: no double-rounding
+         * error), as on the cpu device (docs/numerics.md) */
+        uint32_t ft = spv_t_of(c, CVM_T_F32, l);
+        uint32_t r = spv_exact_divsqrt(c, op, CVM_T_F32, l, spv_op1(c, SpvOpFConvert, ft, a),
+                                       b ? spv_op1(c, SpvOpFConvert, ft, b) : 0);
+        return r ? spv_op1(c, SpvOpFConvert, spv_t_of(c, CVM_T_F16, l), r) : 0;
+    }
+    if (e != CVM_T_F32)
         return 0;
     fx d = fx_of(c, CVM_T_F64, l), s = fx_of(c, CVM_T_F32, l);
     uint32_t ut = spv_t_of(c, CVM_T_U32, l), bt = s.bt;
