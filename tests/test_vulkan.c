@@ -303,21 +303,26 @@ static void test_vadd(void)
 /* ---- a grid wider than the device's x limit (lavapipe: 65535) ---- */
 
 /*
- * out[abs_pos.x] = cube_pos.x, plus 2^20 (cube_count.x - W) and 2^21
- * (cube_pos - cube_pos.x): each unit of a W-cube grid writes its cube's
- * index exactly when all four registers are right. The device splits the
- * grid into dispatches of at most maxComputeWorkGroupCount[0] cubes.
+ * A W x 2 grid of 8-unit cubes. Unit (x, y) writes out[abs_pos.x + y 8W]
+ * = cube_pos.x, plus 2^20 (cube_count.x - W) and 2^21 (cube_pos - cube_pos.x
+ * - W cube_pos.y): its cube's x index exactly when the x registers and the
+ * linear cube index (which multiplies by the grid's width) are right. The
+ * device splits the grid into dispatches of at most
+ * maxComputeWorkGroupCount[0] cubes.
  */
 #define WIDE_W 70000u
 static const char wide_cbs[] =
     ".kernel wide\n.param out buffer u32 write\n"
-    ".reg u32 %a, %cx, %n, %cl, %k, %t, %u, %v, %s\n.reg i64 %off, %four\n.reg ptr.global %po\n"
-    "    sreg.u32 %a, abs_pos.x\n    sreg.u32 %cx, cube_pos.x\n"
+    ".reg u32 %a, %cx, %cy, %n, %cl, %k, %t, %u, %v, %s, %row\n.reg i64 %off, %four\n"
+    ".reg ptr.global %po\n"
+    "    sreg.u32 %a, abs_pos.x\n    sreg.u32 %cx, cube_pos.x\n    sreg.u32 %cy, cube_pos.y\n"
     "    sreg.u32 %n, cube_count.x\n    sreg.u32 %cl, cube_pos\n"
     "    const.u32 %k, 70000\n    const.u32 %s, 1048576\n"
     "    sub.u32 %t, %n, %k\n    mul.u32 %t, %t, %s\n"
-    "    sub.u32 %u, %cl, %cx\n    add.u32 %u, %u, %u\n    mul.u32 %u, %u, %s\n"
+    "    mul.u32 %u, %cy, %k\n    sub.u32 %u, %cl, %u\n    sub.u32 %u, %u, %cx\n"
+    "    add.u32 %u, %u, %u\n    mul.u32 %u, %u, %s\n"
     "    add.u32 %v, %cx, %t\n    add.u32 %v, %v, %u\n"
+    "    const.u32 %row, 560000\n    mul.u32 %row, %row, %cy\n    add.u32 %a, %a, %row\n"
     "    cvt.i64 %off, %a\n    const.i64 %four, 4\n    mul.i64 %off, %off, %four\n"
     "    param.ptr.global %po, out, 0\n    ptr.add.ptr.global %po, %po, %off\n"
     "    st.u32 [%po], %v\n    return\n.end\n";
@@ -331,7 +336,7 @@ static void test_wide_grid(void)
     cvm_buffer *out = NULL;
     cvm_diag d;
     memset(&d, 0, sizeof d);
-    const uint32_t cube = 8, n = WIDE_W * cube;
+    const uint32_t cube = 8, row = WIDE_W * cube, n = 2 * row;
     uint32_t *got = malloc((size_t)n * 4);
     cvm_stream *s = cvm_device_stream(vk);
     cvm_status st = got ? CVM_OK : CVM_OUT_OF_MEMORY;
@@ -340,14 +345,14 @@ static void test_wide_grid(void)
     st = st ? st : cvm_kernel_get(m, "wide", &k, &d);
     st = st ? st : cvm_buffer_create(vk, (size_t)n * 4, "out", &out, &d);
     cvm_arg arg = {CVM_ARG_BUFFER, out, 0, NULL, 0};
-    cvm_launch_config cfg = {{WIDE_W, 1, 1}, {cube, 1, 1}, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {{WIDE_W, 2, 1}, {cube, 1, 1}, 0, 0, 0, 0, 0, 0};
     st = st ? st : cvm_launch(s, k, &cfg, &arg, 1, &d);
     st = st ? st : cvm_stream_sync(s, &d);
     st = st ? st : cvm_buffer_read(s, out, 0, got, (size_t)n * 4, &d);
-    if (ok(st == CVM_OK, "a grid of %u cubes in x runs on vulkan (%s)", WIDE_W, d.message)) {
+    if (ok(st == CVM_OK, "a grid of %u x 2 cubes runs on vulkan (%s)", WIDE_W, d.message)) {
         long bad = -1;
         for (uint32_t i = 0; i < n && bad < 0; i++)
-            if (got[i] != i / cube)
+            if (got[i] != i % row / cube)
                 bad = i;
         ok(bad < 0, "every unit saw its cube_pos.x, abs_pos.x, cube_pos and cube_count.x (first bad %ld: %u)",
            bad, bad < 0 ? 0 : got[bad]);

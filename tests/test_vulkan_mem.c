@@ -407,6 +407,61 @@ static void test_print(void)
     free(tv);
 }
 
+/*
+ * 16 buffer addresses fill the 128-byte push constants, leaving no room for
+ * a split grid's x words: the kernel still runs on a grid that fits one
+ * dispatch (each unit writes abs_pos.x through a selected pointer), and a
+ * grid wider than the device's x limit is refused, saying why.
+ */
+static void test_full_push(void)
+{
+    char src[2048];
+    int n = snprintf(src, sizeof src, ".kernel k16\n");
+    for (int i = 0; i < 16; i++)
+        n += snprintf(src + n, sizeof src - (size_t)n, ".param p%d buffer u32 readwrite\n", i);
+    snprintf(src + n, sizeof src - (size_t)n,
+             ".reg u32 %%x\n.reg bool %%c\n.reg i64 %%off, %%four\n.reg ptr.global %%a, %%b, %%q\n"
+             "    sreg.u32 %%x, abs_pos.x\n    ne.u32 %%c, %%x, %%x\n"
+             "    param.ptr.global %%a, p0, 0\n    param.ptr.global %%b, p15, 0\n"
+             "    select.ptr.global %%q, %%b, %%a, %%c\n"
+             "    cvt.i64 %%off, %%x\n    const.i64 %%four, 4\n    mul.i64 %%off, %%off, %%four\n"
+             "    ptr.add.ptr.global %%q, %%q, %%off\n    st.u32 [%%q], %%x\n    return\n.end\n");
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *bufs[16] = {0};
+    cvm_arg args[16];
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = vk_test_load(vk, src, &m, &d);
+    st = st ? st : cvm_kernel_get(m, "k16", &k, &d);
+    for (int i = 0; i < 16 && !st; i++) {
+        st = cvm_buffer_create(vk, 64 * 4, "p", &bufs[i], &d);
+        args[i] = (cvm_arg){CVM_ARG_BUFFER, bufs[i], 0, NULL, 0};
+    }
+    cvm_stream *s = cvm_device_stream(vk);
+    cvm_launch_config cfg = {{8, 1, 1}, {8, 1, 1}, 0, 0, 0, 0, 0, 0};
+    uint32_t got[64];
+    st = st ? st : cvm_launch(s, k, &cfg, args, 16, &d);
+    st = st ? st : cvm_stream_sync(s, &d);
+    st = st ? st : cvm_buffer_read(s, bufs[0], 0, got, sizeof got, &d); /* %c is false: p0 */
+    if (ok(st == CVM_OK, "16 buffer addresses and abs_pos.x: the kernel runs (%s)", d.message)) {
+        int bad = -1;
+        for (int i = 0; i < 64 && bad < 0; i++)
+            if (got[i] != (uint32_t)i)
+                bad = i;
+        ok(bad < 0, "each unit wrote its abs_pos.x through the selected pointer (first bad %d)", bad);
+        cfg.grid[0] = 70000;
+        st = cvm_launch(s, k, &cfg, args, 16, &d);
+        st = st ? st : cvm_stream_sync(s, &d);
+        ok(st == CVM_LIMIT && strstr(d.message, "push constants have no room"),
+           "a grid wider than the device's x limit is refused: %s", d.message);
+        cvm_stream_sync(s, &d);
+    }
+    for (int i = 0; i < 16; i++)
+        cvm_buffer_free(bufs[i]);
+    cvm_module_free(m);
+}
+
 int main(void)
 {
     char tmp[64];
@@ -420,6 +475,7 @@ int main(void)
     test_bda();
     test_no_bda();
     test_print();
+    test_full_push();
     vk_test_finish(tmp, cpu, vk);
     return done_testing();
 }

@@ -279,13 +279,18 @@ static void setup_params(spv_ctx *c)
     if (c->st == CVM_OK)
         spv_print_setup(c);
     uint32_t grid_x = c->st == CVM_OK && reads_grid_x(c) ? 8 : 0;
-    if (c->st == CVM_OK && by_value_bytes(k) + address_bytes(c) + grid_x > SPV_PUSH_MAX) {
+    if (c->st == CVM_OK && by_value_bytes(k) && by_value_bytes(k) + address_bytes(c) + grid_x > SPV_PUSH_MAX) {
         setup_uniform(c, by_value_bytes(k));
         push = 0; /* the push constants hold only the addresses, if any */
     }
     if (c->bda && c->st == CVM_OK)
         setup_addresses(c, &push);
     push = (push + 3) / 4 * 4;
+    if (grid_x && push + grid_x > SPV_PUSH_MAX) {
+        /* 16 buffer addresses fill the block: no split grids for this kernel */
+        L->grid_x_fixed = true;
+        grid_x = 0;
+    }
     L->grid_x = grid_x != 0;
     L->grid_x_offset = push;
     push += grid_x;

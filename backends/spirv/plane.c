@@ -67,9 +67,10 @@ static uint32_t cube_units(spv_ctx *c)
  * into dispatches sees only its part in WorkgroupId and NumWorkgroups. */
 static uint32_t grid_x(spv_ctx *c, unsigned which)
 {
-    if (!c->layout->grid_x) { /* reads_grid_x missed a reader */
-        spv_fail(c, CVM_INTERNAL, "a cube position or count in x without its push constants");
-        return which ? comp(c, c->v_nwg, 0) : spv_c_u32(c, 0);
+    if (!c->layout->grid_x) {
+        if (!c->layout->grid_x_fixed) /* reads_grid_x missed a reader */
+            spv_fail(c, CVM_INTERNAL, "a cube position or count in x without its push constants");
+        return which ? comp(c, c->v_nwg, 0) : spv_c_u32(c, 0); /* one dispatch */
     }
     return spv_mem_load(c, &c->push, spv_c_u32(c, c->layout->grid_x_offset + 4 * which), CVM_T_U32, 1,
                         false);

@@ -105,6 +105,9 @@ typedef struct cvm_spv_layout {
      * these words. */
     bool grid_x;
     uint32_t grid_x_offset;
+    /* The kernel reads x positions but its push constants had no room for
+     * the grid_x words (16 buffer addresses): its grid must fit one dispatch. */
+    bool grid_x_fixed;
 } cvm_spv_layout;
 
 /*

@@ -358,6 +358,17 @@ cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline
      * cubes, each told its first cube and the grid's width (spv.h grid_x_offset). */
     bool gx = v->spv.grid_x;
     uint32_t gx_off = v->spv.grid_x_offset, max_x = d->props.limits.maxComputeWorkGroupCount[0];
+    if (grid[0] > max_x && (v->spv.grid_x_fixed || !bc)) {
+        /* no grid_x words (16 buffer addresses fill the push constants), or a
+         * raw shader (cvm_vk_run_spirv) that reads WorkgroupId itself */
+        st = cvm_diag_set(diag, CVM_LIMIT,
+                          "launch of '%s': grid %u in dimension x exceeds the device's %u, and %s",
+                          sub->kernel, grid[0], max_x,
+                          bc ? "the kernel's push constants have no room for a split grid's "
+                               "position (16 buffer addresses)"
+                             : "a raw SPIR-V dispatch is not split");
+        goto fail;
+    }
     if (gx)
         memcpy(push + gx_off + 4, &grid[0], 4);
     for (uint32_t first = 0; first < grid[0]; first += max_x) {
