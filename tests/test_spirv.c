@@ -306,8 +306,16 @@ static const char golden_src[] =
     "    return\n"
     ".end\n";
 
-/* DenormPreserve execution modes in the golden kernel's module for target t; -1: no module. */
-static int denorm_modes(const cvm_spv_target *t, int *caps, int *w32, int *w64)
+/* An f64 kernel, so the module declares f64 (and f32 for nothing). */
+static const char f64_src[] =
+    ".kernel k\n.param out buffer f64 readwrite\n.reg ptr.global %p\n.reg f64 %a\n"
+    "    param.ptr.global %p, out, 0\n    ld.f64 %a, [%p]\n    add.f64 %a, %a, %a\n"
+    "    st.f64 [%p], %a\n    return\n.end\n";
+
+/* The float-controls execution modes of src's module for target t, as
+ * width bitmasks (bits 16, 32, 64) of DenormPreserve and RoundingModeRTE,
+ * after spirv-val; -1: no valid module. */
+static int float_modes(const char *src, const cvm_spv_target *t, unsigned *denorm, unsigned *rte)
 {
     void *bytes = NULL;
     size_t size = 0;
@@ -318,23 +326,24 @@ static int denorm_modes(const cvm_spv_target *t, int *caps, int *w32, int *w64)
     cvm_spv_layout lay;
     cvm_diag d;
     memset(&d, 0, sizeof d);
-    int modes = -1;
-    *caps = *w32 = *w64 = 0;
-    if (cvm_assemble(golden_src, sizeof golden_src - 1, "golden.cbs", &bytes, &size, &d) == CVM_OK &&
+    int r = -1;
+    *denorm = *rte = 0;
+    if (cvm_assemble(src, strlen(src), "modes.cbs", &bytes, &size, &d) == CVM_OK &&
         cvm_bc_module_read(bytes, size, cvm_default_alloc, NULL, &mod, &d) == CVM_OK &&
         cvm_bc_verify(mod, &ver, &d) == CVM_OK && cvm_spv_compile(mod, ver, 0, t, &w, &nw, &lay, &d) == CVM_OK) {
         char path[512];
         static dline L[4096];
-        int n = validate(w, nw, "denorm", path, sizeof path) ? disassemble(path, L, 4096) : 0;
-        modes = 0;
-        for (int i = 0; i < n; i++) {
-            if (!strcmp(L[i].op, "OpCapability") && !strcmp(L[i].arg[0], "DenormPreserve"))
-                (*caps)++;
-            if (!strcmp(L[i].op, "OpExecutionMode") && !strcmp(L[i].arg[1], "DenormPreserve")) {
-                modes++;
-                *w32 += !strcmp(L[i].arg[2], "32");
-                *w64 += !strcmp(L[i].arg[2], "64");
-            }
+        if (validate(w, nw, "modes", path, sizeof path)) {
+            int n = disassemble(path, L, 4096);
+            r = n > 0 ? 0 : -1;
+            for (int i = 0; i < n; i++)
+                if (!strcmp(L[i].op, "OpExecutionMode")) {
+                    unsigned bits = (unsigned)atoi(L[i].arg[2]);
+                    if (!strcmp(L[i].arg[1], "DenormPreserve"))
+                        *denorm |= bits;
+                    if (!strcmp(L[i].arg[1], "RoundingModeRTE"))
+                        *rte |= bits;
+                }
         }
         cvm_bc_free(mod->alloc, mod->alloc_user, w, nw * 4);
         cvm_spv_layout_free(mod, &lay);
@@ -344,23 +353,82 @@ static int denorm_modes(const cvm_spv_target *t, int *caps, int *w32, int *w64)
     cvm_bc_verified_free(mod, ver);
     cvm_bc_module_free(mod);
     cvm_free_bytes(bytes);
-    return modes;
+    return r;
 }
 
-/* Where the device can keep subnormals on request, the module requests it for
- * the float widths it declares (f32 here), and only where it can. */
-static void denorm_preserve(void)
+/*
+ * DenormPreserve and RoundingModeRTE: for the float widths the module
+ * declares where the device offers them, with the widths the device ties
+ * together (32-bit-only independence: 16 and 64 both or neither; none:
+ * all three); nothing below SPIR-V 1.4. Every module passes spirv-val.
+ */
+static void float_controls(void)
 {
     cvm_spv_target t = lavapipe();
-    int caps, w32, w64;
-    ok(denorm_modes(&t, &caps, &w32, &w64) == 0 && caps == 0,
-       "lavapipe (no shaderDenormPreserveFloat32): no DenormPreserve");
+    unsigned dn = 0, rt = 0;
+    int r;
+    r = float_modes(golden_src, &t, &dn, &rt);
+    ok(r == 0 && dn == 0 && rt == 0,
+       "no float controls offered: no modes (denorm %#x, rte %#x)", dn, rt);
     t.denorm_preserve16 = t.denorm_preserve32 = t.denorm_preserve64 = true;
-    ok(denorm_modes(&t, &caps, &w32, &w64) == 1 && caps == 1 && w32 == 1 && w64 == 0,
-       "a device that keeps subnormals: DenormPreserve 32 for the f32 kernel, valid");
+    t.rte16 = t.rte32 = t.rte64 = true;
+    r = float_modes(golden_src, &t, &dn, &rt);
+    ok(r == 0 && dn == 32 && rt == 32,
+       "independent widths, an f32 kernel: 32 only (denorm %#x, rte %#x)", dn, rt);
+    t.denorm_indep = CVM_SPV_INDEP_32_ONLY;
+    t.rounding_indep = CVM_SPV_INDEP_NONE;
+    r = float_modes(f64_src, &t, &dn, &rt);
+    ok(r == 0 && dn == (16 | 64) && rt == (16 | 32 | 64),
+       "an f64 kernel; 16 and 64 tied for denormals, all widths for rounding (denorm %#x, rte %#x)", dn, rt);
+    t.denorm_preserve16 = false;
+    t.rte16 = false;
+    r = float_modes(f64_src, &t, &dn, &rt);
+    ok(r == 0 && dn == 0 && rt == 0,
+       "the same without f16's modes: none can be set (denorm %#x, rte %#x)", dn, rt);
+    t = lavapipe();
+    t.denorm_preserve32 = t.rte32 = true;
     t.spirv_version = 0x10300;
-    ok(denorm_modes(&t, &caps, &w32, &w64) == 0 && caps == 0,
-       "SPIR-V 1.3 (float controls not core): no DenormPreserve");
+    r = float_modes(golden_src, &t, &dn, &rt);
+    ok(r == 0 && dn == 0 && rt == 0,
+       "SPIR-V 1.3 (float controls not core): no modes (denorm %#x, rte %#x)", dn, rt);
+}
+
+/*
+ * f32 div, rcp, sqrt, rsqrt and rem go through f64 (exact.c) where the
+ * target has it: lavapipe's plain OpFDiv and Sqrt happen to be correctly
+ * rounded, so test_spirv_vk's results alone would not show the sequence
+ * missing. Each op's module must declare a 64-bit float.
+ */
+static void exact_sequences_used(void)
+{
+    static const char *const ops[] = {"div.f32 %r, %a, %b", "rcp.f32 %r, %a", "sqrt.f32 %r, %a",
+                                      "rsqrt.f32 %r, %a", "rem.f32 %r, %a, %b"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 ".kernel k\n.param out buffer f32 readwrite\n.reg ptr.global %%p\n.reg f32 %%a, %%b, %%r\n"
+                 "    param.ptr.global %%p, out, 0\n    ld.f32 %%a, [%%p]\n    ld.f32 %%b, [%%p]\n"
+                 "    %s\n    st.f32 [%%p], %%r\n    return\n.end\n", ops[i]);
+        void *bytes = NULL;
+        size_t size = 0;
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_spirv_options o = {0x10600, 8, 8};
+        void *words = NULL;
+        size_t nbytes = 0;
+        char path[512];
+        static dline L[8192];
+        int f64 = 0, n = 0;
+        if (cvm_assemble(src, strlen(src), "op.cbs", &bytes, &size, &d) == CVM_OK &&
+            cvm_spirv_compile(bytes, size, NULL, &o, &words, &nbytes, &d) == CVM_OK &&
+            validate(words, nbytes / 4, "exactop", path, sizeof path))
+            n = disassemble(path, L, 8192);
+        for (int j = 0; j < n; j++)
+            f64 |= !strcmp(L[j].op, "OpTypeFloat") && !strcmp(L[j].arg[0], "64");
+        ok(n > 0 && f64, "%.*s: valid, through f64 (%s)", (int)strcspn(ops[i], " "), ops[i], d.message);
+        cvm_free_bytes(words);
+        cvm_free_bytes(bytes);
+    }
 }
 
 static void golden(void)
@@ -649,7 +717,8 @@ int main(void)
         return 0;
     }
     golden();
-    denorm_preserve();
+    float_controls();
+    exact_sequences_used();
     bases();
     atomics64();
     float_atomics();

@@ -41,18 +41,39 @@ static void append(spv_ctx *c, spv_buf *dst, const spv_buf *src)
     }
 }
 
-/* The float widths the module declares whose subnormals the device can be
- * asked to keep (DenormPreserve; without it a driver may flush them). */
+/*
+ * The float widths (bits 16, 32, 64) to give a float-controls execution
+ * mode: those the module declares where the device offers the mode
+ * (`avail`), widened to the widths the device ties together: under
+ * 32-bit-only independence 16 and 64 share a mode (both or neither), under
+ * none all three do. An empty set: the driver's default everywhere.
+ */
+static unsigned mode_widths(unsigned declared, unsigned avail, unsigned indep)
+{
+    unsigned w = avail & declared;
+    if (indep == CVM_SPV_INDEP_32_ONLY && (w & (16 | 64)))
+        w = (avail & (16 | 64)) == (16 | 64) ? w | 16 | 64 : w & 32;
+    else if (indep == CVM_SPV_INDEP_NONE && w)
+        w = avail == (16 | 32 | 64) ? avail : 0;
+    return w;
+}
+
+/* DenormPreserve: without it a driver may flush subnormals (NVIDIA's does). */
 static unsigned preserved_widths(const spv_ctx *c)
 {
-    unsigned w = 0;
-    if (c->t->denorm_preserve16)
-        w |= 16;
-    if (c->t->denorm_preserve32)
-        w |= 32;
-    if (c->t->denorm_preserve64)
-        w |= 64;
-    return w & c->float_widths;
+    const cvm_spv_target *t = c->t;
+    unsigned avail = (t->denorm_preserve16 ? 16 : 0) | (t->denorm_preserve32 ? 32 : 0) |
+                     (t->denorm_preserve64 ? 64 : 0);
+    return mode_widths(c->float_widths, avail, t->denorm_indep);
+}
+
+/* RoundingModeRTE: OpFConvert narrows to nearest even, which exact.c relies on
+ * (without the mode Vulkan lets conversions round either way). */
+static unsigned rte_widths(const spv_ctx *c)
+{
+    const cvm_spv_target *t = c->t;
+    unsigned avail = (t->rte16 ? 16 : 0) | (t->rte32 ? 32 : 0) | (t->rte64 ? 64 : 0);
+    return mode_widths(c->float_widths, avail, t->rounding_indep);
 }
 
 /* Header, capabilities, imports, entry point, then the section buffers in module order. */
@@ -60,8 +81,11 @@ static void assemble(spv_ctx *c, spv_buf *out, uint32_t fn)
 {
     spv_buf head = {0};
     unsigned keep = c->t->spirv_version >= 0x10400 ? preserved_widths(c) : 0;
+    unsigned rte = c->t->spirv_version >= 0x10400 ? rte_widths(c) : 0;
     if (keep)
         spv_cap(c, SpvCapabilityDenormPreserve);
+    if (rte)
+        spv_cap(c, SpvCapabilityRoundingModeRTE);
     for (uint32_t i = 0; i < c->ncaps; i++)
         SPV_EM(c, &head, SpvOpCapability, c->capl[i]);
     if (c->exts & SPV_EXT_FLOAT_ADD)
@@ -84,9 +108,12 @@ static void assemble(spv_ctx *c, spv_buf *out, uint32_t fn)
         spv_fail(c, CVM_UNSUPPORTED, "too many interface variables");
     spv_emit(c, &head, SpvOpEntryPoint, ep, n);
     SPV_EM(c, &head, SpvOpExecutionMode, fn, SpvExecutionModeLocalSize, 1, 1, 1);
-    for (unsigned bits = 16; bits <= 64; bits *= 2)
+    for (unsigned bits = 16; bits <= 64; bits *= 2) {
         if (keep & bits)
             SPV_EM(c, &head, SpvOpExecutionMode, fn, SpvExecutionModeDenormPreserve, bits);
+        if (rte & bits)
+            SPV_EM(c, &head, SpvOpExecutionMode, fn, SpvExecutionModeRoundingModeRTE, bits);
+    }
     if (c->st != CVM_OK || !(out->w = cvm_bc_alloc(c->mod->alloc, c->mod->alloc_user, 5 * 4)))
         goto done;
     out->cap = 5;

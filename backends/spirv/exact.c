@@ -191,6 +191,38 @@ static uint32_t narrow_f64(spv_ctx *c, unsigned l, uint32_t y)
     return sel(&s, tiny, spv_op1(c, SpvOpBitcast, s.t, n), spv_op1(c, SpvOpFConvert, s.t, y));
 }
 
+/* f16 <-> f32 the same way, for drivers that flush f16 subnormals: m 2^-24,
+ * and RoundEven(|y| 2^24) below 2^-14 (f32 arithmetic in its normal range). */
+static uint32_t widen_f16(spv_ctx *c, unsigned l, uint32_t a)
+{
+    fx s = fx_of(c, CVM_T_F32, l);
+    uint32_t ht = spv_t_of(c, CVM_T_U16, l), ut = spv_t_of(c, CVM_T_U32, l);
+    uint32_t ia = spv_op1(c, SpvOpUConvert, ut, spv_op1(c, SpvOpBitcast, ht, a));
+    uint32_t mag = spv_op2(c, SpvOpBitwiseAnd, ut, ia, spv_c_of(c, CVM_T_U32, l, 0x7fffu));
+    uint32_t sub = spv_op2(c, SpvOpLogicalAnd, s.bt,
+                           spv_op2(c, SpvOpULessThan, s.bt, mag, spv_c_of(c, CVM_T_U32, l, 0x400u)),
+                           spv_op2(c, SpvOpINotEqual, s.bt, mag, spv_c_of(c, CVM_T_U32, l, 0)));
+    uint32_t v = mul(&s, spv_op1(c, SpvOpConvertUToF, s.t, mag), kf(&s, 0x1p-24));
+    v = sel(&s, spv_op2(c, SpvOpINotEqual, s.bt, ia, mag), spv_op1(c, SpvOpFNegate, s.t, v), v);
+    return sel(&s, sub, v, spv_op1(c, SpvOpFConvert, s.t, a));
+}
+
+static uint32_t narrow_f32(spv_ctx *c, unsigned l, uint32_t y)
+{
+    fx s = fx_of(c, CVM_T_F32, l), h = fx_of(c, CVM_T_F16, l);
+    uint32_t ht = spv_t_of(c, CVM_T_U16, l), ut = spv_t_of(c, CVM_T_U32, l);
+    uint32_t ay = spv_ext1(c, GLSLstd450FAbs, s.t, y);
+    uint32_t tiny = spv_op2(c, SpvOpLogicalAnd, s.bt, cmp(&s, SpvOpFOrdLessThan, ay, kf(&s, 0x1p-14)),
+                            cmp(&s, SpvOpFOrdNotEqual, ay, kf(&s, 0.0)));
+    uint32_t scaled = mul(&s, spv_ext2(c, GLSLstd450FMin, s.t, ay, kf(&s, 0x1p-14)), kf(&s, 0x1p24));
+    uint32_t n = spv_op1(c, SpvOpConvertFToU, ut, spv_ext1(c, GLSLstd450RoundEven, s.t, scaled));
+    uint32_t neg = cmp(&s, SpvOpFOrdLessThan, y, kf(&s, 0.0));
+    n = spv_op2(c, SpvOpBitwiseOr, ut, n,
+                spv_op3(c, SpvOpSelect, ut, neg, spv_c_of(c, CVM_T_U32, l, 0x8000u), spv_c_of(c, CVM_T_U32, l, 0)));
+    uint32_t hb = spv_op1(c, SpvOpBitcast, h.t, spv_op1(c, SpvOpUConvert, ht, n));
+    return sel(&h, tiny, hb, spv_op1(c, SpvOpFConvert, h.t, y));
+}
+
 uint32_t spv_exact_fma(spv_ctx *c, unsigned e, unsigned l, uint32_t a, uint32_t b, uint32_t d)
 {
     if (e == CVM_T_F64)
@@ -599,9 +631,12 @@ uint32_t spv_exact_math(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_
  * approximations; NVIDIA's driver rounds them differently from IEEE (seen
  * on an H200: the corpus's average pooling off by one ulp, sqrt_f32). cubevm's div,
  * rcp and sqrt are correctly rounded, and its rsqrt is (tests/test_mathlib).
- * The sequence: an estimate q from the f64 operation rounded to f32 (within
- * 3 ulp of the result even at Vulkan's f32-level bound for f64 operations),
- * then three rounds of moving q by one f32 step towards the exact result
+ * The sequence: an estimate from the f64 operation, refined by one Newton
+ * step in f64 (Vulkan bounds f64 operations only at f32's level: a Sqrt may
+ * be ~5 f32 ulp off; after the step the error is far below one f32 step)
+ * and rounded to f32 (to nearest even where the device offers
+ * RoundingModeRTE; else possibly one step further), then three rounds of
+ * moving q by one f32 step towards the exact result
  * where the midpoint between q and its neighbour says so. The midpoint m of
  * two f32 values has 25 significant bits, so with x, y the operands widened
  * to f64 the residual's sign is exact: x - m y (div; m y is exact), x - m m
@@ -687,10 +722,14 @@ uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint
         /* f16 is exact in f32, and the f32 result rounded once more to f16 is
          * the correctly rounded f16 one (24 >= 2 * 11 + 2 bits: no double-rounding
          * error), as on the cpu device (docs/numerics.md) */
-        uint32_t ft = spv_t_of(c, CVM_T_F32, l);
-        uint32_t r = spv_exact_divsqrt(c, op, CVM_T_F32, l, spv_op1(c, SpvOpFConvert, ft, a),
-                                       b ? spv_op1(c, SpvOpFConvert, ft, b) : 0);
-        return r ? spv_op1(c, SpvOpFConvert, spv_t_of(c, CVM_T_F16, l), r) : 0;
+        if (!c->t->int16) { /* no 16-bit integers for the bits: plain conversions */
+            uint32_t ft = spv_t_of(c, CVM_T_F32, l);
+            uint32_t r = spv_exact_divsqrt(c, op, CVM_T_F32, l, spv_op1(c, SpvOpFConvert, ft, a),
+                                           b ? spv_op1(c, SpvOpFConvert, ft, b) : 0);
+            return r ? spv_op1(c, SpvOpFConvert, spv_t_of(c, CVM_T_F16, l), r) : 0;
+        }
+        uint32_t r = spv_exact_divsqrt(c, op, CVM_T_F32, l, widen_f16(c, l, a), b ? widen_f16(c, l, b) : 0);
+        return r ? narrow_f32(c, l, r) : 0;
     }
     if (e != CVM_T_F32)
         return 0;
@@ -714,7 +753,9 @@ uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint
         uint32_t ord_b = spv_op2(c, SpvOpLogicalAnd, bt, spv_op2(c, SpvOpINotEqual, bt, mb, zero),
                                  spv_op2(c, SpvOpULessThan, bt, mb, inf));
         uint32_t y = f32_bits_value(&d, mb);
-        uint32_t q = round_exact(&d, RES_DIV, nc(c, spv_op2(c, SpvOpFDiv, d.t, x, y)), x, y);
+        uint32_t q0 = nc(c, spv_op2(c, SpvOpFDiv, d.t, x, y)); /* refined: q0 + (x - q0 y) / y */
+        q0 = add(&d, q0, nc(c, spv_op2(c, SpvOpFDiv, d.t, sub(&d, x, mul(&d, q0, y)), y)));
+        uint32_t q = round_exact(&d, RES_DIV, q0, x, y);
         uint32_t sg = spv_op2(c, SpvOpBitwiseAnd, ut, spv_op2(c, SpvOpBitwiseXor, ut, ua, ub), sign);
         /* IEEE's cases from the bits (a flushing driver's OpFDiv takes 2^-149 / 0 for 0 / 0):
          * NaN operands propagate, inf/inf and 0/0 are invalid, inf/y and x/0 infinite, else zero */
@@ -732,14 +773,18 @@ uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint
     uint32_t nanq = spv_op2(c, SpvOpBitwiseOr, ut, ua, spv_c_of(c, CVM_T_U32, l, 0x400000u)); /* NaN: quieted */
     uint32_t isnan = spv_op2(c, SpvOpUGreaterThan, bt, ma, inf);
     if (op == CVM_OP_SQRT) {
-        uint32_t q = round_exact(&d, RES_SQRT, spv_ext1(c, GLSLstd450Sqrt, d.t, x), x, 0);
+        uint32_t s0 = spv_ext1(c, GLSLstd450Sqrt, d.t, x); /* refined: s0 + (x - s0 s0) / 2 s0 */
+        s0 = add(&d, s0, nc(c, spv_op2(c, SpvOpFDiv, d.t, sub(&d, x, mul(&d, s0, s0)), add(&d, s0, s0))));
+        uint32_t q = round_exact(&d, RES_SQRT, s0, x, 0);
         /* +-0 and +inf: themselves; NaN: quieted; anything else negative: the canonical NaN */
         uint32_t keep = lor(&s, spv_op2(c, SpvOpIEqual, bt, ma, zero), spv_op2(c, SpvOpIEqual, bt, ua, inf));
         uint32_t edge = spv_op3(c, SpvOpSelect, ut, keep, ua,
                                 spv_op3(c, SpvOpSelect, ut, isnan, nanq, spv_c_of(c, CVM_T_U32, l, 0x7fc00000u)));
         return spv_op1(c, SpvOpBitcast, s.t, spv_op3(c, SpvOpSelect, ut, ordinary, q, edge));
     }
-    uint32_t q = round_exact(&d, RES_RSQRT, spv_ext1(c, GLSLstd450InverseSqrt, d.t, x), x, 0);
+    uint32_t r0 = spv_ext1(c, GLSLstd450InverseSqrt, d.t, x); /* refined: r0 + r0 (1 - x r0 r0) / 2 */
+    r0 = add(&d, r0, mul(&d, mul(&d, r0, sub(&d, kf(&d, 1.0), mul(&d, x, mul(&d, r0, r0)))), kf(&d, 0.5)));
+    uint32_t q = round_exact(&d, RES_RSQRT, r0, x, 0);
     /* +-0: +-inf; +inf: +0; negative or NaN: the canonical NaN */
     uint32_t nan = spv_op3(c, SpvOpSelect, ut, isnan, nanq, spv_c_of(c, CVM_T_U32, l, 0x7fc00000u));
     uint32_t special = spv_op3(c, SpvOpSelect, ut, spv_op2(c, SpvOpIEqual, bt, ua, inf), zero, nan);

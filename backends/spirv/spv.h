@@ -12,6 +12,9 @@
 
 #include "../../bytecode/bc.h"
 
+/* VkShaderFloatControlsIndependence, renumbered so that zero is "all". */
+enum { CVM_SPV_INDEP_ALL = 0, CVM_SPV_INDEP_32_ONLY = 1, CVM_SPV_INDEP_NONE = 2 };
+
 /* What the target device supports (from Vulkan feature/property queries). */
 typedef struct cvm_spv_target {
     uint32_t spirv_version;     /* 0x10300 = SPIR-V 1.3, ... 0x10600 */
@@ -23,9 +26,14 @@ typedef struct cvm_spv_target {
     bool buffer_device_address;
     bool subgroup_size_control; /* VK_EXT_subgroup_size_control: a fixed width is possible */
     bool vulkan_memory_model;
-    /* shaderDenormPreserveFloat16/32/64: the module asks for DenormPreserve
-     * at each float width it declares where the device can (docs/backends.md) */
+    /* Float controls (Vulkan 1.2): shaderDenormPreserveFloat16/32/64 and
+     * shaderRoundingModeRTEFloat16/32/64, and how independent the widths'
+     * modes may be (CVM_SPV_INDEP_*). The module asks for DenormPreserve and
+     * RoundingModeRTE at each float width it declares where the device
+     * can, widths tied together as the device requires (docs/backends.md). */
     bool denorm_preserve16, denorm_preserve32, denorm_preserve64;
+    bool rte16, rte32, rte64;
+    uint8_t denorm_indep, rounding_indep;
     /* tests: f32 div/rcp/sqrt/rsqrt start this many f32 steps off their
      * estimate (at most 3 either way), so the correction runs on any driver */
     int test_skew;

@@ -309,6 +309,13 @@ static void query_features(vk_dev *d, feature_chain *c, bool atomic_float)
     vkGetPhysicalDeviceFeatures2(d->phys, &c->f2);
 }
 
+static uint8_t indep_of(VkShaderFloatControlsIndependence v)
+{
+    return v == VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL        ? CVM_SPV_INDEP_ALL
+           : v == VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_32_BIT_ONLY ? CVM_SPV_INDEP_32_ONLY
+                                                                    : CVM_SPV_INDEP_NONE;
+}
+
 static void query_properties(vk_dev *d)
 {
     VkPhysicalDeviceSubgroupProperties sg = {
@@ -331,6 +338,11 @@ static void query_properties(vk_dev *d)
     d->target.denorm_preserve16 = fc.shaderDenormPreserveFloat16;
     d->target.denorm_preserve32 = fc.shaderDenormPreserveFloat32;
     d->target.denorm_preserve64 = fc.shaderDenormPreserveFloat64;
+    d->target.rte16 = fc.shaderRoundingModeRTEFloat16;
+    d->target.rte32 = fc.shaderRoundingModeRTEFloat32;
+    d->target.rte64 = fc.shaderRoundingModeRTEFloat64;
+    d->target.denorm_indep = indep_of(fc.denormBehaviorIndependence);
+    d->target.rounding_indep = indep_of(fc.roundingModeIndependence);
     d->subgroup_size = sg.subgroupSize ? sg.subgroupSize : 1;
     d->subgroup_min = sc.minSubgroupSize ? sc.minSubgroupSize : d->subgroup_size;
     d->subgroup_max = sc.maxSubgroupSize ? sc.maxSubgroupSize : d->subgroup_size;
