@@ -155,73 +155,59 @@ static uint32_t fma_f64(spv_ctx *c, unsigned l, uint32_t a, uint32_t b, uint32_t
 }
 
 /*
- * f32 <-> f64 keeping subnormals. A driver without shaderDenormPreserveFloat32
- * may flush f32 subnormals in OpFConvert, both ways (NVIDIA's does; loads and
- * stores keep the bits): widen builds a subnormal's value from its bits,
- * m 2^-149, and narrow rounds a result below 2^-126 onto that grid itself
- * (|y| 2^149 is exact, RoundEven rounds it once).
+ * Narrow <-> wide float conversions keeping subnormals: f32 <-> f64, and
+ * f16 <-> f32 where the device has Int16. A driver without
+ * shaderDenormPreserveFloat32 may flush f32 subnormals in OpFConvert, both
+ * ways (NVIDIA's does; loads and stores keep the bits): widen builds a
+ * subnormal's value from its bits, m 2^-149 (f16: m 2^-24), and narrow
+ * rounds a result below the narrow format's least normal onto that grid
+ * itself (|y| 2^149 is exact, RoundEven rounds it once). The wide
+ * arithmetic stays in its normal range.
  */
-static uint32_t widen_f32(spv_ctx *c, unsigned l, uint32_t a)
+typedef struct narrow_fmt {
+    unsigned narrow, wide, ubits; /* element types; the narrow format's width */
+    uint32_t mag, min_normal_bits, sign;
+    double tiny, min_normal;      /* 2^-149 or 2^-24; 2^-126 or 2^-14 */
+} narrow_fmt;
+static const narrow_fmt F32_IN_F64 = {CVM_T_F32, CVM_T_F64, 32, 0x7fffffffu, 0x800000u, 0x80000000u,
+                                      0x1p-149, 0x1p-126};
+static const narrow_fmt F16_IN_F32 = {CVM_T_F16, CVM_T_F32, 16, 0x7fffu, 0x400u, 0x8000u, 0x1p-24, 0x1p-14};
+
+static uint32_t widen(spv_ctx *c, unsigned l, uint32_t a, const narrow_fmt *n)
 {
-    fx d = fx_of(c, CVM_T_F64, l);
+    fx w = fx_of(c, n->wide, l);
     uint32_t ut = spv_t_of(c, CVM_T_U32, l);
-    uint32_t ia = spv_op1(c, SpvOpBitcast, ut, a);
-    uint32_t mag = spv_op2(c, SpvOpBitwiseAnd, ut, ia, spv_c_of(c, CVM_T_U32, l, 0x7fffffffu));
-    uint32_t sub = spv_op2(c, SpvOpLogicalAnd, d.bt,
-                           spv_op2(c, SpvOpULessThan, d.bt, mag, spv_c_of(c, CVM_T_U32, l, 0x800000u)),
-                           spv_op2(c, SpvOpINotEqual, d.bt, mag, spv_c_of(c, CVM_T_U32, l, 0)));
-    uint32_t v = mul(&d, spv_op1(c, SpvOpConvertUToF, d.t, mag), kf(&d, 0x1p-149));
-    uint32_t neg = spv_op2(c, SpvOpINotEqual, d.bt, ia, mag);
-    v = sel(&d, neg, spv_op1(c, SpvOpFNegate, d.t, v), v);
-    return sel(&d, sub, v, spv_op1(c, SpvOpFConvert, d.t, a));
+    uint32_t ia = spv_op1(c, SpvOpBitcast, spv_t_of(c, n->ubits == 16 ? CVM_T_U16 : CVM_T_U32, l), a);
+    if (n->ubits == 16)
+        ia = spv_op1(c, SpvOpUConvert, ut, ia);
+    uint32_t mag = spv_op2(c, SpvOpBitwiseAnd, ut, ia, spv_c_of(c, CVM_T_U32, l, n->mag));
+    uint32_t sub = spv_op2(c, SpvOpLogicalAnd, w.bt,
+                           spv_op2(c, SpvOpULessThan, w.bt, mag, spv_c_of(c, CVM_T_U32, l, n->min_normal_bits)),
+                           spv_op2(c, SpvOpINotEqual, w.bt, mag, spv_c_of(c, CVM_T_U32, l, 0)));
+    uint32_t v = mul(&w, spv_op1(c, SpvOpConvertUToF, w.t, mag), kf(&w, n->tiny));
+    v = sel(&w, spv_op2(c, SpvOpINotEqual, w.bt, ia, mag), spv_op1(c, SpvOpFNegate, w.t, v), v);
+    return sel(&w, sub, v, spv_op1(c, SpvOpFConvert, w.t, a));
 }
 
-static uint32_t narrow_f64(spv_ctx *c, unsigned l, uint32_t y)
+static uint32_t narrow(spv_ctx *c, unsigned l, uint32_t y, const narrow_fmt *n)
 {
-    fx d = fx_of(c, CVM_T_F64, l), s = fx_of(c, CVM_T_F32, l);
+    fx w = fx_of(c, n->wide, l), s = fx_of(c, n->narrow, l);
     uint32_t ut = spv_t_of(c, CVM_T_U32, l);
-    uint32_t ay = spv_ext1(c, GLSLstd450FAbs, d.t, y);
-    uint32_t tiny = spv_op2(c, SpvOpLogicalAnd, d.bt, cmp(&d, SpvOpFOrdLessThan, ay, kf(&d, 0x1p-126)),
-                            cmp(&d, SpvOpFOrdNotEqual, ay, kf(&d, 0.0)));
-    uint32_t scaled = mul(&d, spv_ext2(c, GLSLstd450FMin, d.t, ay, kf(&d, 0x1p-126)), kf(&d, 0x1p149));
-    uint32_t n = spv_op1(c, SpvOpConvertFToU, ut, spv_ext1(c, GLSLstd450RoundEven, d.t, scaled));
-    uint32_t neg = cmp(&d, SpvOpFOrdLessThan, y, kf(&d, 0.0));
-    n = spv_op2(c, SpvOpBitwiseOr, ut, n,
-                spv_op3(c, SpvOpSelect, ut, neg, spv_c_of(c, CVM_T_U32, l, 0x80000000u), spv_c_of(c, CVM_T_U32, l, 0)));
-    return sel(&s, tiny, spv_op1(c, SpvOpBitcast, s.t, n), spv_op1(c, SpvOpFConvert, s.t, y));
+    uint32_t ay = spv_ext1(c, GLSLstd450FAbs, w.t, y);
+    uint32_t tiny = spv_op2(c, SpvOpLogicalAnd, w.bt, cmp(&w, SpvOpFOrdLessThan, ay, kf(&w, n->min_normal)),
+                            cmp(&w, SpvOpFOrdNotEqual, ay, kf(&w, 0.0)));
+    uint32_t scaled = mul(&w, spv_ext2(c, GLSLstd450FMin, w.t, ay, kf(&w, n->min_normal)), kf(&w, 1.0 / n->tiny));
+    uint32_t m = spv_op1(c, SpvOpConvertFToU, ut, spv_ext1(c, GLSLstd450RoundEven, w.t, scaled));
+    uint32_t neg = cmp(&w, SpvOpFOrdLessThan, y, kf(&w, 0.0));
+    m = spv_op2(c, SpvOpBitwiseOr, ut, m,
+                spv_op3(c, SpvOpSelect, ut, neg, spv_c_of(c, CVM_T_U32, l, n->sign), spv_c_of(c, CVM_T_U32, l, 0)));
+    if (n->ubits == 16)
+        m = spv_op1(c, SpvOpUConvert, spv_t_of(c, CVM_T_U16, l), m);
+    return sel(&s, tiny, spv_op1(c, SpvOpBitcast, s.t, m), spv_op1(c, SpvOpFConvert, s.t, y));
 }
 
-/* f16 <-> f32 the same way, for drivers that flush f16 subnormals: m 2^-24,
- * and RoundEven(|y| 2^24) below 2^-14 (f32 arithmetic in its normal range). */
-static uint32_t widen_f16(spv_ctx *c, unsigned l, uint32_t a)
-{
-    fx s = fx_of(c, CVM_T_F32, l);
-    uint32_t ht = spv_t_of(c, CVM_T_U16, l), ut = spv_t_of(c, CVM_T_U32, l);
-    uint32_t ia = spv_op1(c, SpvOpUConvert, ut, spv_op1(c, SpvOpBitcast, ht, a));
-    uint32_t mag = spv_op2(c, SpvOpBitwiseAnd, ut, ia, spv_c_of(c, CVM_T_U32, l, 0x7fffu));
-    uint32_t sub = spv_op2(c, SpvOpLogicalAnd, s.bt,
-                           spv_op2(c, SpvOpULessThan, s.bt, mag, spv_c_of(c, CVM_T_U32, l, 0x400u)),
-                           spv_op2(c, SpvOpINotEqual, s.bt, mag, spv_c_of(c, CVM_T_U32, l, 0)));
-    uint32_t v = mul(&s, spv_op1(c, SpvOpConvertUToF, s.t, mag), kf(&s, 0x1p-24));
-    v = sel(&s, spv_op2(c, SpvOpINotEqual, s.bt, ia, mag), spv_op1(c, SpvOpFNegate, s.t, v), v);
-    return sel(&s, sub, v, spv_op1(c, SpvOpFConvert, s.t, a));
-}
-
-static uint32_t narrow_f32(spv_ctx *c, unsigned l, uint32_t y)
-{
-    fx s = fx_of(c, CVM_T_F32, l), h = fx_of(c, CVM_T_F16, l);
-    uint32_t ht = spv_t_of(c, CVM_T_U16, l), ut = spv_t_of(c, CVM_T_U32, l);
-    uint32_t ay = spv_ext1(c, GLSLstd450FAbs, s.t, y);
-    uint32_t tiny = spv_op2(c, SpvOpLogicalAnd, s.bt, cmp(&s, SpvOpFOrdLessThan, ay, kf(&s, 0x1p-14)),
-                            cmp(&s, SpvOpFOrdNotEqual, ay, kf(&s, 0.0)));
-    uint32_t scaled = mul(&s, spv_ext2(c, GLSLstd450FMin, s.t, ay, kf(&s, 0x1p-14)), kf(&s, 0x1p24));
-    uint32_t n = spv_op1(c, SpvOpConvertFToU, ut, spv_ext1(c, GLSLstd450RoundEven, s.t, scaled));
-    uint32_t neg = cmp(&s, SpvOpFOrdLessThan, y, kf(&s, 0.0));
-    n = spv_op2(c, SpvOpBitwiseOr, ut, n,
-                spv_op3(c, SpvOpSelect, ut, neg, spv_c_of(c, CVM_T_U32, l, 0x8000u), spv_c_of(c, CVM_T_U32, l, 0)));
-    uint32_t hb = spv_op1(c, SpvOpBitcast, h.t, spv_op1(c, SpvOpUConvert, ht, n));
-    return sel(&h, tiny, hb, spv_op1(c, SpvOpFConvert, h.t, y));
-}
+static uint32_t widen_f32(spv_ctx *c, unsigned l, uint32_t a) { return widen(c, l, a, &F32_IN_F64); }
+static uint32_t narrow_f64(spv_ctx *c, unsigned l, uint32_t y) { return narrow(c, l, y, &F32_IN_F64); }
 
 uint32_t spv_exact_fma(spv_ctx *c, unsigned e, unsigned l, uint32_t a, uint32_t b, uint32_t d)
 {
@@ -728,8 +714,9 @@ uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint
                                            b ? spv_op1(c, SpvOpFConvert, ft, b) : 0);
             return r ? spv_op1(c, SpvOpFConvert, spv_t_of(c, CVM_T_F16, l), r) : 0;
         }
-        uint32_t r = spv_exact_divsqrt(c, op, CVM_T_F32, l, widen_f16(c, l, a), b ? widen_f16(c, l, b) : 0);
-        return r ? narrow_f32(c, l, r) : 0;
+        uint32_t r = spv_exact_divsqrt(c, op, CVM_T_F32, l, widen(c, l, a, &F16_IN_F32),
+                                       b ? widen(c, l, b, &F16_IN_F32) : 0);
+        return r ? narrow(c, l, r, &F16_IN_F32) : 0;
     }
     if (e != CVM_T_F32)
         return 0;
