@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1020,6 +1021,25 @@ static void test_cli(void)
     out[n] = 0;
     ok(p && pclose(p) == 0 && strstr(out, "vulkan: unavailable: ") && strstr(out, "no driver"),
        "cubevm devices without a driver: %.200s", strstr(out, "vulkan") ? strstr(out, "vulkan") : out);
+    /* A launch past its timeout: the CLI reports it and leaves at once (with
+     * _exit: a driver may wait for the running dispatch at exit). */
+    char spin[128];
+    snprintf(spin, sizeof spin, "%s/spin.cbs", tmpdir);
+    FILE *f = fopen(spin, "w");
+    if (!f || fputs(spin_cbs, f) < 0 || fclose(f) != 0) {
+        ok(0, "write %s", spin);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "timeout 60 '%s' run '%s' --device vulkan --grid 1024 --block 64 "
+             "--timeout 0.3 stop=zeros:1 count=zeros:1 2>&1", bin, spin);
+    double t0 = seconds();
+    p = popen(cmd, "r");
+    n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[n] = 0;
+    int rc = p ? pclose(p) : -1;
+    double dt = seconds() - t0;
+    ok(WIFEXITED(rc) && WEXITSTATUS(rc) == 1 && strstr(out, "did not finish within its timeout") && dt < 30,
+       "cubevm run past --timeout 0.3: exit 1 after %.1f s: %.200s", dt, out);
 }
 
 /* ---- f32 atomic add: OpAtomicFAddEXT where the device has it, a CAS loop otherwise ---- */
