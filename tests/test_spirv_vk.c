@@ -247,7 +247,8 @@ static uint16_t h_bits(half h)
 
 /*
  * div and sqrt against the host's f32 operation rounded to f16 (correctly
- * rounded: docs/numerics.md), bit for bit; rcp and rsqrt against the cpu
+ * rounded: docs/numerics.md), rem against fmodf (exact), bit for bit; rcp
+ * and rsqrt against the cpu
  * device's bits. Random bit patterns (subnormals, infinities, NaNs among
  * them) and the special values.
  */
@@ -258,21 +259,22 @@ static void test_divsqrt16(void)
         a[i] = (uint16_t)next();
         b[i] = (uint16_t)next();
     }
-    static const char *const names[] = {"div", "sqrt", "rcp", "rsqrt"};
-    static const char *const lines[] = {"div.f16 %r, %a, %b", "sqrt.f16 %r, %a", "rcp.f16 %r, %a",
-                                        "rsqrt.f16 %r, %a"};
-    for (int o = 0; o < 4; o++) {
+    static const char *const names[] = {"div", "sqrt", "rem", "rcp", "rsqrt"};
+    static const char *const lines[] = {"div.f16 %r, %a, %b", "sqrt.f16 %r, %a", "rem.f16 %r, %a, %b",
+                                        "rcp.f16 %r, %a", "rsqrt.f16 %r, %a"};
+    for (int o = 0; o < 5; o++) {
         cvm_diag d;
         memset(&d, 0, sizeof d);
         if (!ok(run("f16", lines[o], a, b, c, out, &d) == CVM_OK, "%s.f16 runs on vulkan (%s)", names[o], d.message))
             continue;
         const char *against = "the host's f32 rounded to f16";
-        if (o < 2) {
+        if (o < 3) {
             for (int i = 0; i < N; i++) {
                 half x, y;
                 memcpy(&x, &a[i], 2);
                 memcpy(&y, &b[i], 2);
-                ref[i] = h_bits((half)(o ? sqrtf((float)x) : (float)x / (float)y));
+                float fx = (float)x, fy = (float)y;
+                ref[i] = h_bits((half)(o == 0 ? fx / fy : o == 1 ? sqrtf(fx) : fmodf(fx, fy)));
             }
         } else {
             cvm_device *v = vk;

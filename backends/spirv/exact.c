@@ -788,10 +788,15 @@ uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint
  * 2^k mod sy by square-and-multiply over k's 8 bits in u64 (every product
  * is below 2^48). The result is exactly representable; it gets x's sign.
  * |x| < |y| (and x = +-0, y = +-inf) gives x; y = 0, x infinite or a NaN
- * give NaN (a NaN operand quieted). Needs f64 and Int64; 0 otherwise.
+ * give NaN (a NaN operand quieted). Needs f64 and Int64; 0 otherwise. f16
+ * goes through f32 (exact there, and the remainder is an f16).
  */
 uint32_t spv_exact_fmod(spv_ctx *c, unsigned e, unsigned l, uint32_t a, uint32_t b)
 {
+    if (e == CVM_T_F16 && c->t->int16) { /* exact in f32, and the result fits f16 */
+        uint32_t r = spv_exact_fmod(c, CVM_T_F32, l, widen(c, l, a, &F16_IN_F32), widen(c, l, b, &F16_IN_F32));
+        return r ? narrow(c, l, r, &F16_IN_F32) : 0;
+    }
     if (e != CVM_T_F32 || !c->t->f64 || !c->t->int64)
         return 0;
     fx d = fx_of(c, CVM_T_F64, l);
