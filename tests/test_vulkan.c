@@ -1160,6 +1160,8 @@ int main(void)
     diag("subnormals kept on request (DenormPreserve): f16 %d, f32 %d, f64 %d", tg->denorm_preserve16,
          tg->denorm_preserve32, tg->denorm_preserve64);
     is_str(lim.device, "vulkan:0", "the device is vulkan:0");
+    ok(!!(lim.features & CVM_FEATURE_F32_SUBNORMALS) == (vk_test_on_lavapipe() || tg->denorm_preserve32),
+       "f32 subnormals reported as kept exactly where DenormPreserve 32 is offered, or on lavapipe");
     if (vk_test_on_lavapipe()) {
         is_str(lim.profile, "lavapipe", "lavapipe is recognized");
         is_int(lim.default_plane_width, 8, "lavapipe's subgroup size is 8 (PLATFORM.md)");

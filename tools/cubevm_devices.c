@@ -20,6 +20,7 @@ static void print_features(uint32_t f)
         {CVM_FEATURE_ATOMIC_F64_ADD, "atomic-f64-add"},
         {CVM_FEATURE_ATOMIC_F64_MINMAX, "atomic-f64-minmax"},
         {CVM_FEATURE_NAMED_BARRIERS, "named-barriers"},
+        {CVM_FEATURE_F32_SUBNORMALS, "f32-subnormals"},
     };
     printf("  features:");
     int any = 0;

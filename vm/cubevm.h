@@ -134,7 +134,10 @@ enum {
     CVM_FEATURE_ATOMIC_F32_MINMAX = 1 << 4,
     CVM_FEATURE_ATOMIC_F64_ADD = 1 << 5,
     CVM_FEATURE_ATOMIC_F64_MINMAX = 1 << 6,
-    CVM_FEATURE_NAMED_BARRIERS = 1 << 7  /* bar.sync/bar.arrive with ids */
+    CVM_FEATURE_NAMED_BARRIERS = 1 << 7, /* bar.sync/bar.arrive with ids */
+    /* f32 arithmetic keeps subnormals; without it a GPU driver flushes them
+     * to zero in plain f32 operations (docs/backends.md, "Exactness on Vulkan") */
+    CVM_FEATURE_F32_SUBNORMALS = 1 << 8
 };
 
 typedef struct cvm_device_limits {

@@ -17,7 +17,7 @@
 /* Every feature: profiles.def names it CVM_PF_ALL. */
 #define CVM_PF_ALL_FEATURES (CVM_FEATURE_F64 | CVM_FEATURE_F16 | CVM_FEATURE_ATOMIC_I64 | \
     CVM_FEATURE_ATOMIC_F32_ADD | CVM_FEATURE_ATOMIC_F32_MINMAX | CVM_FEATURE_ATOMIC_F64_ADD | \
-    CVM_FEATURE_ATOMIC_F64_MINMAX | CVM_FEATURE_NAMED_BARRIERS)
+    CVM_FEATURE_ATOMIC_F64_MINMAX | CVM_FEATURE_NAMED_BARRIERS | CVM_FEATURE_F32_SUBNORMALS)
 
 static const cvm_vm_profile profiles[] = {
 #define CVM_PROFILE(n, style, pmin, pmax, pdef, units, dx, dy, dz, gx, gy, gz, sst, sh, sopt, feat) \

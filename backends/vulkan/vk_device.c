@@ -618,9 +618,13 @@ static void vk_limits(const cvm_device *dev, cvm_device_limits *out)
     out->workers = 1;
     out->memory_limit = dev->mem.limit;
     const cvm_spv_target *t = &d->target;
+    /* f32 subnormals: kept on request (DenormPreserve), or by lavapipe, which
+     * offers no float controls but keeps them (the conformance suite's add_f32) */
+    bool subnormals = t->denorm_preserve32 || strcmp(out->profile, "lavapipe") == 0;
     out->features = (t->f64 ? CVM_FEATURE_F64 : 0) | (t->f16 ? CVM_FEATURE_F16 : 0) |
                     (t->int64_atomics ? CVM_FEATURE_ATOMIC_I64 : 0) |
-                    (t->float_atomic_add ? CVM_FEATURE_ATOMIC_F32_ADD : 0);
+                    (t->float_atomic_add ? CVM_FEATURE_ATOMIC_F32_ADD : 0) |
+                    (subnormals ? CVM_FEATURE_F32_SUBNORMALS : 0);
 }
 
 const cvm_vm_device_ops cvm_vk_ops = {
