@@ -617,7 +617,7 @@ uint32_t spv_exact_math(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_
  * approximations; NVIDIA's driver rounds them differently from IEEE (seen
  * on an H200: the corpus's average pooling off by one ulp, sqrt_f32).
  * cubevm's div, rcp and sqrt are correctly rounded, its rsqrt within 1 ulp
- * (0.5 measured: docs/numerics.md); a correctly rounded one is within both.
+ * (0.5 measured: docs/numerics.md); this one is correctly rounded, inside that bound.
  * The sequence: an estimate from the f64 operation, refined by one Newton
  * step in f64 (Vulkan bounds f64 operations only at f32's level: a Sqrt may
  * be ~5 f32 ulp off; after the step the error is far below one f32 step)
