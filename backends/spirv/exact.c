@@ -156,7 +156,8 @@ static uint32_t fma_f64(spv_ctx *c, unsigned l, uint32_t a, uint32_t b, uint32_t
 
 /*
  * Narrow <-> wide float conversions keeping subnormals: f32 <-> f64, and
- * f16 <-> f32 where the device has Int16. A driver without
+ * f16 <-> f32 (plain OpFConvert where the device lacks Int16 for the
+ * bits). A driver without
  * shaderDenormPreserveFloat32 may flush f32 subnormals in OpFConvert, both
  * ways (NVIDIA's does; loads and stores keep the bits): widen builds a
  * subnormal's value from its bits, m 2^-149 (f16: m 2^-24), and narrow
@@ -176,6 +177,8 @@ static const narrow_fmt F16_IN_F32 = {CVM_T_F16, CVM_T_F32, 16, 0x7fffu, 0x400u,
 static uint32_t widen(spv_ctx *c, unsigned l, uint32_t a, const narrow_fmt *n)
 {
     fx w = fx_of(c, n->wide, l);
+    if (n->ubits == 16 && !c->t->int16)
+        return spv_op1(c, SpvOpFConvert, w.t, a);
     uint32_t ut = spv_t_of(c, CVM_T_U32, l);
     uint32_t ia = spv_op1(c, SpvOpBitcast, spv_t_of(c, n->ubits == 16 ? CVM_T_U16 : CVM_T_U32, l), a);
     if (n->ubits == 16)
@@ -192,6 +195,8 @@ static uint32_t widen(spv_ctx *c, unsigned l, uint32_t a, const narrow_fmt *n)
 static uint32_t narrow(spv_ctx *c, unsigned l, uint32_t y, const narrow_fmt *n)
 {
     fx w = fx_of(c, n->wide, l), s = fx_of(c, n->narrow, l);
+    if (n->ubits == 16 && !c->t->int16)
+        return spv_op1(c, SpvOpFConvert, s.t, y);
     uint32_t ut = spv_t_of(c, CVM_T_U32, l);
     uint32_t ay = spv_ext1(c, GLSLstd450FAbs, w.t, y);
     uint32_t tiny = spv_op2(c, SpvOpLogicalAnd, w.bt, cmp(&w, SpvOpFOrdLessThan, ay, kf(&w, n->min_normal)),
@@ -709,15 +714,8 @@ uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint
         /* f16 is exact in f32, and the f32 result rounded once more to f16 is
          * the correctly rounded f16 one (24 >= 2 * 11 + 2 bits: no double-rounding
          * error), as on the cpu device (docs/numerics.md) */
-        if (!c->t->int16) { /* no 16-bit integers for the bits: plain conversions */
-            uint32_t ft = spv_t_of(c, CVM_T_F32, l);
-            uint32_t r = spv_exact_divsqrt(c, op, CVM_T_F32, l, spv_op1(c, SpvOpFConvert, ft, a),
-                                           b ? spv_op1(c, SpvOpFConvert, ft, b) : 0);
-            return r ? spv_op1(c, SpvOpFConvert, spv_t_of(c, CVM_T_F16, l), r) : 0;
-        }
-        uint32_t r = spv_exact_divsqrt(c, op, CVM_T_F32, l, widen(c, l, a, &F16_IN_F32),
-                                       b ? widen(c, l, b, &F16_IN_F32) : 0);
-        return r ? narrow(c, l, r, &F16_IN_F32) : 0;
+        return narrow(c, l, spv_exact_divsqrt(c, op, CVM_T_F32, l, widen(c, l, a, &F16_IN_F32),
+                                              b ? widen(c, l, b, &F16_IN_F32) : 0), &F16_IN_F32);
     }
     if (e != CVM_T_F32)
         return 0;
@@ -794,11 +792,12 @@ uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint
  */
 uint32_t spv_exact_fmod(spv_ctx *c, unsigned e, unsigned l, uint32_t a, uint32_t b)
 {
-    if (e == CVM_T_F16 && c->t->int16) { /* exact in f32, and the result fits f16 */
-        uint32_t r = spv_exact_fmod(c, CVM_T_F32, l, widen(c, l, a, &F16_IN_F32), widen(c, l, b, &F16_IN_F32));
-        return r ? narrow(c, l, r, &F16_IN_F32) : 0;
-    }
-    if (e != CVM_T_F32 || !c->t->f64 || !c->t->int64)
+    if (!c->t->f64 || !c->t->int64)
+        return 0;
+    if (e == CVM_T_F16) /* exact in f32, and the result fits f16 */
+        return narrow(c, l, spv_exact_fmod(c, CVM_T_F32, l, widen(c, l, a, &F16_IN_F32), widen(c, l, b, &F16_IN_F32)),
+                      &F16_IN_F32);
+    if (e != CVM_T_F32)
         return 0;
     fx d = fx_of(c, CVM_T_F64, l);
     uint32_t ut = spv_t_of(c, CVM_T_U32, l), qt = spv_t_of(c, CVM_T_U64, l), bt = d.bt;

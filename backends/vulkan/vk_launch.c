@@ -329,6 +329,18 @@ cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline
     VkDescriptorSet set = VK_NULL_HANDLE;
     uint8_t push[256];
     memset(push, 0, sizeof push);
+    /* A grid wider than the device's x limit runs as dispatches of at most
+     * that many cubes, each told its first cube and the grid's width (spv.h
+     * grid_x), unless the kernel had no room for those words (16 buffer
+     * addresses) or the shader is raw SPIR-V (cvm_vk_run_spirv) */
+    uint32_t max_x = d->props.limits.maxComputeWorkGroupCount[0];
+    if (grid[0] > max_x && (v->spv.grid_x_fixed || !bc))
+        return cvm_diag_set(diag, CVM_LIMIT,
+                            "launch of '%s': grid %u in dimension x exceeds the device's %u, and %s",
+                            kname ? kname : "(kernel)", grid[0], max_x,
+                            bc ? "the kernel's push constants have no room for a split grid's "
+                                 "position (16 buffer addresses)"
+                               : "a raw SPIR-V dispatch is not split");
     cvm_status st = cvm_vk_begin(s, &sub, diag);
     if (st)
         return st;
@@ -354,21 +366,8 @@ cvm_status cvm_vk_dispatch(cvm_stream *s, cvm_vk_variant *v, VkPipeline pipeline
     d->vk.vkCmdBindPipeline(sub->cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     d->vk.vkCmdBindDescriptorSets(sub->cb, VK_PIPELINE_BIND_POINT_COMPUTE, v->layout, 0, 1, &set,
                                   0, NULL);
-    /* A grid wider than the device's x limit: dispatches of at most that many
-     * cubes, each told its first cube and the grid's width (spv.h grid_x_offset). */
     bool gx = v->spv.grid_x;
-    uint32_t gx_off = v->spv.grid_x_offset, max_x = d->props.limits.maxComputeWorkGroupCount[0];
-    if (grid[0] > max_x && (v->spv.grid_x_fixed || !bc)) {
-        /* no grid_x words (16 buffer addresses fill the push constants), or a
-         * raw shader (cvm_vk_run_spirv) that reads WorkgroupId itself */
-        st = cvm_diag_set(diag, CVM_LIMIT,
-                          "launch of '%s': grid %u in dimension x exceeds the device's %u, and %s",
-                          sub->kernel, grid[0], max_x,
-                          bc ? "the kernel's push constants have no room for a split grid's "
-                               "position (16 buffer addresses)"
-                             : "a raw SPIR-V dispatch is not split");
-        goto fail;
-    }
+    uint32_t gx_off = v->spv.grid_x_offset;
     if (gx)
         memcpy(push + gx_off + 4, &grid[0], 4);
     for (uint32_t first = 0; first < grid[0]; first += max_x) {
