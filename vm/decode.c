@@ -81,6 +81,7 @@ typedef struct decoder {
     uint32_t ncase_used, narg_used;
     const uint8_t *reg_uni; /* the divergence analysis' register classes, or NULL */
     bool varying_src;       /* the instruction being decoded reads a varying register */
+    bool cube_varying_src;  /* ... one that may differ between the planes of a cube */
     uint8_t src_uni;        /* ... its CVM_VM_UNI_A/B: source a or b is not varying */
     uint8_t *first_use;     /* per register: REG_* (zero_ranges) */
     uint32_t dest;          /* destination register of the instruction, or UINT32_MAX */
@@ -287,6 +288,8 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
                 return st;
             if (nr < 2 && !varying(dc, v))
                 dc->src_uni |= (uint8_t)(nr ? CVM_VM_UNI_B : CVM_VM_UNI_A);
+            if (!dc->reg_uni || dc->reg_uni[v] > CVM_UNI_CUBE)
+                dc->cube_varying_src = true;
             nr++;
             break;
         }
@@ -355,6 +358,7 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     if (in->elem >= CVM_T_COUNT || in->line > 16 || in->align_log2 > 12)
         return bad(dc, pc, "bad instruction type");
     dc->varying_src = false;
+    dc->cube_varying_src = false;
     dc->src_uni = 0;
     dc->dest = UINT32_MAX;
     dc->cross_lane = (oi->flags & CVM_OPF_PLANE) != 0;
@@ -380,6 +384,8 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     if (dc->reg_uni && !dc->varying_src && uniform_candidate(bi.op) &&
         (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) != CVM_UNI_VARYING))
         in->uni |= CVM_VM_UNI_PLANE;
+    if (dc->reg_uni && !dc->cube_varying_src && bi.op >= CVM_OP_EQ && bi.op <= CVM_OP_GE)
+        in->uni |= CVM_VM_UNI_CUBE;
     return st;
 }
 

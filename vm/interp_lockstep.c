@@ -61,6 +61,9 @@
 /* BODY once per plane: Rg is its register file, act its active mask. */
 #define PLANES(...)                                                                        \
     do {                                                                                   \
+        const size_t od_ = (size_t)in->d << rs, oa_ = (size_t)in->a << rs;                 \
+        const size_t ob_ = (size_t)in->b << rs, oc_ = (size_t)in->c << rs;                 \
+        (void)od_, (void)oa_, (void)ob_, (void)oc_;                                        \
         for (unsigned g_ = 0; g_ < G; g_++) {                                              \
             uint8_t *const Rg = R0 + g_ * stride;                                          \
             const uint64_t act = P[g_].active;                                             \
@@ -119,23 +122,30 @@
         }                                                                                  \
     } while (0)
 #define SLOT(T, s) ((T *)(void *)(Rg + ((size_t)(s) << rs)))
+/* SLOT of the instruction's registers d, a, b, c (offsets taken once, before
+ * the plane loop: with -fno-strict-aliasing every lane store could otherwise
+ * change `in`, and its fields were read again for each plane) */
+#define SD(T) ((T *)(void *)(Rg + od_))
+#define SA(T) ((T *)(void *)(Rg + oa_))
+#define SB(T) ((T *)(void *)(Rg + ob_))
+#define SC(T) ((T *)(void *)(Rg + oc_))
 
 #define UN(T, EXPR)                                                                        \
-    PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a);                             \
+    PLANES(T *d = SD(T); const T *a = SA(T);                             \
            LANES(const T x = a[l]; d[l] = (T)(EXPR);))
 #define BIN(T, EXPR)                                                                       \
-    PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a); const T *b = SLOT(T, in->b); \
+    PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T); \
            LANES_ALL(T, const T x = a[l]; const T y = b[l]; d[l] = (T)(EXPR);))
 /* d (type TD) from a (type TA) and b (type TB). */
 #define MIX(TD, TA, TB, EXPR)                                                              \
-    PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a);                         \
-           const TB *b = SLOT(TB, in->b); LANES_ALL(TD, d[l] = (TD)(EXPR);))
+    PLANES(TD *d = SD(TD); const TA *a = SA(TA);                         \
+           const TB *b = SB(TB); LANES_ALL(TD, d[l] = (TD)(EXPR);))
 #define CMP(T, EXPR)                                                                       \
-    PLANES(uint8_t *d = SLOT(uint8_t, in->d); const T *a = SLOT(T, in->a);                 \
-           const T *b = SLOT(T, in->b);                                                    \
+    PLANES(uint8_t *d = SD(uint8_t); const T *a = SA(T);                 \
+           const T *b = SB(T);                                                    \
            LANES_ALL(uint8_t, const T x = a[l]; const T y = b[l]; d[l] = (uint8_t)(EXPR);))
 #define FILLV(T, v)                                                                        \
-    PLANES(T *d = SLOT(T, in->d); const T v_ = (T)(v); LANES(d[l] = v_;))
+    PLANES(T *d = SD(T); const T v_ = (T)(v); LANES(d[l] = v_;))
 
 /* The fields of a lockstep the lane-loop macros above use, as locals. */
 #define LOCALS(s)                                                                          \
@@ -179,9 +189,9 @@ typedef struct lockstep {
 /* f32 min (OP <, NEG_PICK xi) and max (OP >, yi, IS_MAX) by lanes.h's selects, a full
  * plane in AVX where built for it (fminmax_full below). */
 #define FMINMAX(OP, NEG_PICK, POS_PICK, IS_MAX)                                            \
-    PLANES(uint32_t *d = SLOT(uint32_t, in->d); const float *a = SLOT(float, in->a);       \
-           const float *b = SLOT(float, in->b);                                            \
-           const uint32_t *ai = SLOT(uint32_t, in->a), *bi = SLOT(uint32_t, in->b);        \
+    PLANES(uint32_t *d = SD(uint32_t); const float *a = SA(float);       \
+           const float *b = SB(float);                                            \
+           const uint32_t *ai = SA(uint32_t), *bi = SB(uint32_t);        \
            if (FMINMAX_FULL(act, d, a, b, IS_MAX)) continue;                               \
            LANES(uint32_t r_; const float x = a[l], y = b[l];                              \
                  const uint32_t xi = ai[l], yi = bi[l];                                    \
@@ -216,8 +226,8 @@ static inline void fminmax_full(uint32_t *d, const float *a, const float *b, boo
 
 /* Shifts: the count is a 32-bit register (y), numerics.h's clamping. */
 #define SHIFT(T, EXPR)                                                                     \
-    PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a);                             \
-           const uint32_t *b = SLOT(uint32_t, in->b);                                      \
+    PLANES(T *d = SD(T); const T *a = SA(T);                             \
+           const uint32_t *b = SB(uint32_t);                                      \
            LANES_ALL(T, const T x = a[l]; const uint64_t y = b[l]; d[l] = (T)(EXPR);))
 
 /* Whether, in checked mode, an active lane of some plane divides integer
@@ -277,7 +287,7 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
             big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                                 \
     }
 #define SMALL_DIVIDE(T, EXACT)                                                             \
-    PLANES(T *d = SLOT(T, in->d); const T *a = SLOT(T, in->a); const T *b = SLOT(T, in->b); \
+    PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T); \
            SMALL_OPERANDS(big_)                                                            \
            if (big_ >> 31) {                                                               \
                LANES(const T x = a[l]; const T y = b[l]; d[l] = (T)(EXACT););              \
@@ -331,8 +341,8 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 /* SMALL_DIVIDE for both results of a fused rem and div (decode.c
  * fuse_divrem): q to slot c, the remainder to d, one division. */
 #define SMALL_DIVREM(T, QEXACT, REXACT)                                                    \
-    PLANES(T *d = SLOT(T, in->d); T *q = SLOT(T, in->c); const T *a = SLOT(T, in->a);      \
-           const T *b = SLOT(T, in->b);                                                    \
+    PLANES(T *d = SD(T); T *q = SC(T); const T *a = SA(T);      \
+           const T *b = SB(T);                                                    \
            SMALL_OPERANDS(big_)                                                            \
            if (big_ >> 31) {                                                               \
                LANES(const T x = a[l]; const T y = b[l]; q[l] = (T)(QEXACT);               \
@@ -363,7 +373,7 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
  * active lane is within its range (mathlib.h), else the full routine per
  * lane. */
 #define TRIG(INLINE, FULL_FN)                                                              \
-    PLANES(float *d = SLOT(float, in->d); const float *a = SLOT(float, in->a);             \
+    PLANES(float *d = SD(float); const float *a = SA(float);             \
            unsigned big_ = 0; /* active lanes only: the others may hold anything */       \
            for (unsigned l = 0; l < FIXED_W; l++)                                          \
                big_ |= (unsigned)(act >> l & 1) & !(fabsf(a[l]) <= CVM_M_TRIGF_INLINE_MAX);  \
@@ -374,8 +384,8 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
  * lane holds an ordinary pair (x > 0 finite, y finite: mathlib.h), else
  * the full routine per lane. */
 #define POWF()                                                                             \
-    PLANES(float *d = SLOT(float, in->d); const float *a = SLOT(float, in->a);             \
-           const float *b = SLOT(float, in->b); unsigned odd_ = 0;                         \
+    PLANES(float *d = SD(float); const float *a = SA(float);             \
+           const float *b = SB(float); unsigned odd_ = 0;                         \
            for (unsigned l = 0; l < FIXED_W; l++)                                          \
                odd_ |= (unsigned)(act >> l & 1) & !CVM_M_POWF_ORDINARY(a[l], b[l]);        \
            if (!odd_) LANES(const float x = a[l]; const float y = b[l];                    \
@@ -450,10 +460,10 @@ static void mul_by_uniform(const lockstep *s, const cvm_vm_dinsn *in, bool sext,
     }
     LOCALS(s);
     PLANES(if (!act) continue;
-           uint64_t *d = SLOT(uint64_t, in->d); const uint64_t *a = SLOT(uint64_t, in->a);
+           uint64_t *d = SD(uint64_t); const uint64_t *a = SA(uint64_t);
            const unsigned l0 = (unsigned)__builtin_ctzll(act);
-           const uint64_t v = sext ? (uint64_t)(int64_t)SLOT(int32_t, in->b)[l0]
-                                   : SLOT(uint64_t, in->b)[l0];
+           const uint64_t v = sext ? (uint64_t)(int64_t)SB(int32_t)[l0]
+                                   : SB(uint64_t)[l0];
            if (v && !(v & (v - 1))) {
                const unsigned sh = (unsigned)__builtin_ctzll(v);
                LANES_ALL(uint64_t, d[l] = a[l] << sh;);
@@ -479,7 +489,7 @@ static bool convert(const lockstep *s, const cvm_vm_dinsn *in)
     switch (in->k) {
 #define CVT_CASE(K, TO, FROM, TD, TA, LOOP, EXPR)                                          \
     case CVM_VM_CVT_##K:                                                                   \
-        PLANES(TD *d = SLOT(TD, in->d); const TA *a = SLOT(TA, in->a);                     \
+        PLANES(TD *d = SD(TD); const TA *a = SA(TA);                     \
                LANES_##LOOP(const TA v = a[l]; d[l] = (TD)(EXPR);));                      \
         return true;
         CVM_VM_CVTS(CVT_CASE)
@@ -536,8 +546,8 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_FMA:
         switch (in->elem) {
         case CVM_T_F32:
-            PLANES(float *d = SLOT(float, in->d); const float *a = SLOT(float, in->a);
-                   const float *b = SLOT(float, in->b); const float *c = SLOT(float, in->c);
+            PLANES(float *d = SD(float); const float *a = SA(float);
+                   const float *b = SB(float); const float *c = SC(float);
                    LANES(d[l] = fmaf(a[l], b[l], c[l]);));
             return true;
         default:
@@ -651,13 +661,13 @@ static inline bool data(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_OP_SELECT:
         switch (in->esz) {
         case 4:
-            PLANES(uint32_t *d = SLOT(uint32_t, in->d); const uint32_t *a = SLOT(uint32_t, in->a);
-                   const uint32_t *b = SLOT(uint32_t, in->b); const uint8_t *c = SLOT(uint8_t, in->c);
+            PLANES(uint32_t *d = SD(uint32_t); const uint32_t *a = SA(uint32_t);
+                   const uint32_t *b = SB(uint32_t); const uint8_t *c = SC(uint8_t);
                    LANES(d[l] = (c[l] & 1) ? a[l] : b[l];));
             return true;
         case 8:
-            PLANES(uint64_t *d = SLOT(uint64_t, in->d); const uint64_t *a = SLOT(uint64_t, in->a);
-                   const uint64_t *b = SLOT(uint64_t, in->b); const uint8_t *c = SLOT(uint8_t, in->c);
+            PLANES(uint64_t *d = SD(uint64_t); const uint64_t *a = SA(uint64_t);
+                   const uint64_t *b = SB(uint64_t); const uint8_t *c = SC(uint8_t);
                    LANES(d[l] = (c[l] & 1) ? a[l] : b[l];));
             return true;
         default:
@@ -976,6 +986,39 @@ static bool cmp_planes(const lockstep *s, const cvm_vm_dinsn *cmp, uint64_t *m)
 #endif
 }
 
+/*
+ * The fused compare-and-branch `in` when its compares read only registers
+ * that hold one value in every active lane of the cube (decode.c
+ * CVM_VM_UNI_CUBE: a loop's exit test on a counter and a bound, a
+ * reduction's step test): the test of one active lane is every lane's, so
+ * it is computed for one plane and m[g] is all or none of plane g's active
+ * lanes. False when the compares are not of that kind.
+ */
+static bool cmp_cube_uniform(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *orig,
+                             uint64_t *m)
+{
+    const cvm_vm_dinsn *c1 = &orig[in->a], *c2 = in->b != UINT32_MAX ? &orig[in->b] : NULL;
+    if (!(c1->uni & CVM_VM_UNI_CUBE) || (c2 && !(c2->uni & CVM_VM_UNI_CUBE)))
+        return false;
+    unsigned g0 = 0;
+    while (g0 < s->G && !(running(&s->P[g0]) && s->P[g0].active))
+        g0++;
+    bool hit = false;
+    if (g0 < s->G) {
+        const cvm_vm_plane *q = &s->P[g0];
+        const uint64_t one = q->active & (0 - q->active); /* its lowest active lane */
+        hit = cmp_mask(s->x, q, c1, one) != 0;
+        if (c2) {
+            const bool hit2 = cmp_mask(s->x, q, c2, one) != 0;
+            hit = in->c == CVM_OP_AND ? hit && hit2 : hit || hit2;
+        }
+        hit = in->k ? !hit : hit;
+    }
+    for (unsigned g = 0; g < s->G; g++)
+        m[g] = hit && running(&s->P[g]) ? s->P[g].active : 0;
+    return true;
+}
+
 /* Control flow the planes run here, each with its own masks and frames
  * (ctl.h); false for the rest. *back: a loop went round. */
 static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_dinsn *in,
@@ -990,25 +1033,31 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
     *next = UINT32_MAX;
     switch (in->h) {
     case CVM_VM_H_CMPBR: {
-        /* every plane's compares at once where they vectorize (a plane that
-         * is not running is compared too: compares read, never trap) */
         uint64_t m1[CVM_VM_LOCKSTEP_MAX_PLANES], m2[CVM_VM_LOCKSTEP_MAX_PLANES];
-        const bool all = cmp_planes(s, &orig[in->a], m1) &&
-                         (in->b == UINT32_MAX || cmp_planes(s, &orig[in->b], m2));
         uint64_t taken = 0, live = 0;
-        for (unsigned g = 0; g < G; g++) {
-            cvm_vm_plane *q = &P[g];
-            if (!running(q))
-                continue;
-            const uint64_t act = q->active;
-            uint64_t m = all ? m1[g] : cmp_mask(s->x, q, &orig[in->a], act);
-            if (in->b != UINT32_MAX) {
-                const uint64_t m2g = all ? m2[g] : cmp_mask(s->x, q, &orig[in->b], act);
-                m = in->c == CVM_OP_AND ? m & m2g : m | m2g;
+        if (cmp_cube_uniform(s, in, orig, m1)) {
+            for (unsigned g = 0; g < G; g++)
+                if (running(&P[g]))
+                    taken |= m1[g], live |= P[g].active;
+        } else {
+            /* every plane's compares at once where they vectorize (a plane
+             * that is not running is compared too: compares read, never trap) */
+            const bool all = cmp_planes(s, &orig[in->a], m1) &&
+                             (in->b == UINT32_MAX || cmp_planes(s, &orig[in->b], m2));
+            for (unsigned g = 0; g < G; g++) {
+                cvm_vm_plane *q = &P[g];
+                if (!running(q))
+                    continue;
+                const uint64_t act = q->active;
+                uint64_t m = all ? m1[g] : cmp_mask(s->x, q, &orig[in->a], act);
+                if (in->b != UINT32_MAX) {
+                    const uint64_t m2g = all ? m2[g] : cmp_mask(s->x, q, &orig[in->b], act);
+                    m = in->c == CVM_OP_AND ? m & m2g : m | m2g;
+                }
+                m1[g] = (in->k ? ~m : m) & act;
+                taken |= m1[g];
+                live |= act;
             }
-            m1[g] = (in->k ? ~m : m) & act;
-            taken |= m1[g];
-            live |= act;
         }
         /* a break or continue no active lane takes changes no mask or
          * frame: every plane goes on after it (the common case: a loop's

@@ -121,7 +121,79 @@ static inline uint64_t bool_mask(const uint8_t *r, unsigned nl, uint64_t act)
     default: break;                                                                        \
     }
 #define CMP_ALL_TYPES(OP) CMP_TYPES(CMP_ALL, OP)
-#if defined(__AVX2__)
+#if defined(__AVX512F__)
+/*
+ * The compare of G full 32-lane planes (registers `stride` bytes apart:
+ * lockstep's planes) of 32- or 64-bit integers or f32 straight into one
+ * mask per plane, out[0..G): AVX-512 compares write mask registers, signed
+ * and unsigned alike, so a plane of 32-bit lanes is two compares. f32
+ * takes the ordered predicates, and != the unordered one (true when either
+ * side is NaN, as C's != is). Returns false for other types. (The AVX2
+ * form below, for -v3, flips sign bits and gathers with movemask.)
+ */
+#define CMP512_LOOP(STEP, EXPR)                                                            \
+    for (unsigned p = 0; p < G; p++, A += stride, B += stride) {                           \
+        uint64_t m = 0;                                                                    \
+        for (unsigned g = 0; g < FIXED_W; g += STEP) {                                     \
+            const __m512i x = _mm512_loadu_si512((const void *)(A + (size_t)g * esz));     \
+            const __m512i y = _mm512_loadu_si512((const void *)(B + (size_t)g * esz));     \
+            m |= (uint64_t)(EXPR) << g;                                                    \
+        }                                                                                  \
+        out[p] = m;                                                                        \
+    }
+#define CMP512_INT(STEP, CMP)                                                              \
+    switch (in->h) {                                                                       \
+    case CVM_OP_EQ: CMP512_LOOP(STEP, CMP(x, y, _MM_CMPINT_EQ)) break;                     \
+    case CVM_OP_NE: CMP512_LOOP(STEP, CMP(x, y, _MM_CMPINT_NE)) break;                     \
+    case CVM_OP_LT: CMP512_LOOP(STEP, CMP(x, y, _MM_CMPINT_LT)) break;                     \
+    case CVM_OP_LE: CMP512_LOOP(STEP, CMP(x, y, _MM_CMPINT_LE)) break;                     \
+    case CVM_OP_GT: CMP512_LOOP(STEP, CMP(x, y, _MM_CMPINT_NLE)) break;                    \
+    default: CMP512_LOOP(STEP, CMP(x, y, _MM_CMPINT_NLT)) break;                           \
+    }
+#define CMP512_PS(x, y, P) _mm512_cmp_ps_mask(_mm512_castsi512_ps(x), _mm512_castsi512_ps(y), P)
+static inline bool cmp_mask_vec(const cvm_vm_dinsn *in, const uint8_t *A, const uint8_t *B,
+                                size_t stride, unsigned G, uint64_t *out)
+{
+    switch (in->ea) {
+    case CVM_T_I32: {
+        const size_t esz = 4;
+        CMP512_INT(16, _mm512_cmp_epi32_mask)
+        return true;
+    }
+    case CVM_T_U32: case CVM_T_PTR_SHARED: case CVM_T_PTR_LOCAL: case CVM_T_PTR_CONST: {
+        const size_t esz = 4;
+        CMP512_INT(16, _mm512_cmp_epu32_mask)
+        return true;
+    }
+    case CVM_T_I64: {
+        const size_t esz = 8;
+        CMP512_INT(8, _mm512_cmp_epi64_mask)
+        return true;
+    }
+    case CVM_T_U64: case CVM_T_PTR_GLOBAL: {
+        const size_t esz = 8;
+        CMP512_INT(8, _mm512_cmp_epu64_mask)
+        return true;
+    }
+    case CVM_T_F32: {
+        const size_t esz = 4;
+        switch (in->h) {
+        case CVM_OP_EQ: CMP512_LOOP(16, CMP512_PS(x, y, _CMP_EQ_OQ)) break;
+        case CVM_OP_NE: CMP512_LOOP(16, CMP512_PS(x, y, _CMP_NEQ_UQ)) break;
+        case CVM_OP_LT: CMP512_LOOP(16, CMP512_PS(x, y, _CMP_LT_OQ)) break;
+        case CVM_OP_LE: CMP512_LOOP(16, CMP512_PS(x, y, _CMP_LE_OQ)) break;
+        case CVM_OP_GT: CMP512_LOOP(16, CMP512_PS(x, y, _CMP_GT_OQ)) break;
+        default: CMP512_LOOP(16, CMP512_PS(x, y, _CMP_GE_OQ)) break;
+        }
+        return true;
+    }
+    default: return false;
+    }
+}
+#undef CMP512_LOOP
+#undef CMP512_INT
+#undef CMP512_PS
+#elif defined(__AVX2__)
 /*
  * The compare of G full 32-lane planes (registers `stride` bytes apart:
  * lockstep's planes) of 32- or 64-bit integers or f32 as vector compares

@@ -8,7 +8,8 @@
  *
  *   micro [-t threads] [-r runs] [-u] [case...]   (-u: unchecked mode)
  *
- * MICRO_N sets the element count of vadd, saxpy and sum (default 2^20).
+ * MICRO_N sets the element count of vadd, saxpy and sum (default 2^20),
+ * MICRO_CUBE the cube size of vadd and saxpy (default 256).
  */
 #include "../../vm/cubevm.h"
 
@@ -146,12 +147,13 @@ int main(int argc, char **argv)
                     sync_or_die();
                     t0 = now_ms();
                 }
+                int cube = getenv("MICRO_CUBE") ? atoi(getenv("MICRO_CUBE")) : 256;
                 if (c[0] == 'v') {
                     args[0] = ab(a), args[1] = ab(b), args[2] = ab(o), args[3] = av(&iv[0]);
-                    launch("vadd", (N + 255) / 256, 1, 256, 1, args, 4);
+                    launch("vadd", (N + cube - 1) / cube, 1, cube, 1, args, 4);
                 } else {
                     args[0] = av(&alpha), args[1] = ab(a), args[2] = ab(b), args[3] = ab(o), args[4] = av(&iv[0]);
-                    launch("saxpy", (N + 255) / 256, 1, 256, 1, args, 5);
+                    launch("saxpy", (N + cube - 1) / cube, 1, cube, 1, args, 5);
                 }
             } else if (!strcmp(c, "sum")) {
                 if (!a) { ha = rnd(N, 1), a = buf(N, ha), p = buf(1024, NULL), o = buf(1, NULL), iv[0] = N, iv[1] = 1024, elems = N; sync_or_die(); t0 = now_ms(); }
