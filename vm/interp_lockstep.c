@@ -118,7 +118,7 @@
         const uint32_t am_ = (uint32_t)act;                                                \
         for (unsigned l = 0; l < FIXED_W; l++) {                                           \
             const U on_ = (U)((U)0 - (U)((am_ >> l) & 1u));                                \
-            dd_[l] = (U)((dd_[l] & on_) | (kk_[l] & (U)~on_));                              \
+            dd_[l] = (U)((dd_[l] & on_) | (kk_[l] & (U)~on_));                             \
         }                                                                                  \
     } while (0)
 #define SLOT(T, s) ((T *)(void *)(Rg + ((size_t)(s) << rs)))
@@ -131,18 +131,18 @@
 #define SC(T) ((T *)(void *)(Rg + oc_))
 
 #define UN(T, EXPR)                                                                        \
-    PLANES(T *d = SD(T); const T *a = SA(T);                             \
+    PLANES(T *d = SD(T); const T *a = SA(T);                                               \
            LANES(const T x = a[l]; d[l] = (T)(EXPR);))
 #define BIN(T, EXPR)                                                                       \
-    PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T); \
+    PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T);                           \
            LANES_ALL(T, const T x = a[l]; const T y = b[l]; d[l] = (T)(EXPR);))
 /* d (type TD) from a (type TA) and b (type TB). */
 #define MIX(TD, TA, TB, EXPR)                                                              \
-    PLANES(TD *d = SD(TD); const TA *a = SA(TA);                         \
+    PLANES(TD *d = SD(TD); const TA *a = SA(TA);                                           \
            const TB *b = SB(TB); LANES_ALL(TD, d[l] = (TD)(EXPR);))
 #define CMP(T, EXPR)                                                                       \
-    PLANES(uint8_t *d = SD(uint8_t); const T *a = SA(T);                 \
-           const T *b = SB(T);                                                    \
+    PLANES(uint8_t *d = SD(uint8_t); const T *a = SA(T);                                   \
+           const T *b = SB(T);                                                             \
            LANES_ALL(uint8_t, const T x = a[l]; const T y = b[l]; d[l] = (uint8_t)(EXPR);))
 #define FILLV(T, v)                                                                        \
     PLANES(T *d = SD(T); const T v_ = (T)(v); LANES(d[l] = v_;))
@@ -189,15 +189,36 @@ typedef struct lockstep {
 /* f32 min (OP <, NEG_PICK xi) and max (OP >, yi, IS_MAX) by lanes.h's selects, a full
  * plane in AVX where built for it (fminmax_full below). */
 #define FMINMAX(OP, NEG_PICK, POS_PICK, IS_MAX)                                            \
-    PLANES(uint32_t *d = SD(uint32_t); const float *a = SA(float);       \
-           const float *b = SB(float);                                            \
-           const uint32_t *ai = SA(uint32_t), *bi = SB(uint32_t);        \
+    PLANES(uint32_t *d = SD(uint32_t); const float *a = SA(float);                         \
+           const float *b = SB(float);                                                     \
+           const uint32_t *ai = SA(uint32_t), *bi = SB(uint32_t);                          \
            if (FMINMAX_FULL(act, d, a, b, IS_MAX)) continue;                               \
            LANES(uint32_t r_; const float x = a[l], y = b[l];                              \
                  const uint32_t xi = ai[l], yi = bi[l];                                    \
                  FMINMAX_F32_BITS(r_, OP, NEG_PICK, POS_PICK, x, y, xi, yi); d[l] = r_;))
 
-#if defined(__AVX2__)
+#if defined(__AVX512F__)
+/* fminmax_full below with AVX-512's mask registers: sixteen lanes per
+ * vector, and the fix-ups are masked moves instead of blends. */
+static inline void fminmax_full(uint32_t *d, const float *a, const float *b, bool max)
+{
+    const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32((int)CVM_N_NAN32));
+    for (unsigned l = 0; l < FIXED_W; l += 16) {
+        const __m512 x = _mm512_loadu_ps(a + l), y = _mm512_loadu_ps(b + l);
+        const __m512i xi = _mm512_castps_si512(x), yi = _mm512_castps_si512(y);
+        const __mmask16 nx = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+        const __mmask16 ny = _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q);
+        const __mmask16 eq = _mm512_cmp_ps_mask(x, y, _CMP_EQ_OQ);
+        __m512 r = max ? _mm512_max_ps(x, y) : _mm512_min_ps(x, y);
+        r = _mm512_mask_mov_ps(
+            r, eq, _mm512_castsi512_ps(max ? _mm512_and_si512(xi, yi) : _mm512_or_si512(xi, yi)));
+        r = _mm512_mask_mov_ps(r, ny, x);
+        r = _mm512_mask_mov_ps(r, nx, _mm512_mask_mov_ps(y, ny, nan));
+        _mm512_storeu_ps((void *)(d + l), r);
+    }
+}
+#define FMINMAX_FULL(act, d, a, b, max) ((act) == FULL && (fminmax_full(d, a, b, max), true))
+#elif defined(__AVX2__)
 /*
  * f32 min or max of a full plane with numerics.h's rules in AVX: vminps /
  * vmaxps, then the lanes they get wrong: equal operands (only -0 and +0
@@ -226,8 +247,8 @@ static inline void fminmax_full(uint32_t *d, const float *a, const float *b, boo
 
 /* Shifts: the count is a 32-bit register (y), numerics.h's clamping. */
 #define SHIFT(T, EXPR)                                                                     \
-    PLANES(T *d = SD(T); const T *a = SA(T);                             \
-           const uint32_t *b = SB(uint32_t);                                      \
+    PLANES(T *d = SD(T); const T *a = SA(T);                                               \
+           const uint32_t *b = SB(uint32_t);                                               \
            LANES_ALL(T, const T x = a[l]; const uint64_t y = b[l]; d[l] = (T)(EXPR);))
 
 /* Whether, in checked mode, an active lane of some plane divides integer
@@ -287,7 +308,7 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
             big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                                 \
     }
 #define SMALL_DIVIDE(T, EXACT)                                                             \
-    PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T); \
+    PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T);                           \
            SMALL_OPERANDS(big_)                                                            \
            if (big_ >> 31) {                                                               \
                LANES(const T x = a[l]; const T y = b[l]; d[l] = (T)(EXACT););              \
@@ -341,8 +362,8 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 /* SMALL_DIVIDE for both results of a fused rem and div (decode.c
  * fuse_divrem): q to slot c, the remainder to d, one division. */
 #define SMALL_DIVREM(T, QEXACT, REXACT)                                                    \
-    PLANES(T *d = SD(T); T *q = SC(T); const T *a = SA(T);      \
-           const T *b = SB(T);                                                    \
+    PLANES(T *d = SD(T); T *q = SC(T); const T *a = SA(T);                                 \
+           const T *b = SB(T);                                                             \
            SMALL_OPERANDS(big_)                                                            \
            if (big_ >> 31) {                                                               \
                LANES(const T x = a[l]; const T y = b[l]; q[l] = (T)(QEXACT);               \
@@ -373,8 +394,8 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
  * active lane is within its range (mathlib.h), else the full routine per
  * lane. */
 #define TRIG(INLINE, FULL_FN)                                                              \
-    PLANES(float *d = SD(float); const float *a = SA(float);             \
-           unsigned big_ = 0; /* active lanes only: the others may hold anything */       \
+    PLANES(float *d = SD(float); const float *a = SA(float);                               \
+           unsigned big_ = 0; /* active lanes only: the others may hold anything */        \
            for (unsigned l = 0; l < FIXED_W; l++)                                          \
                big_ |= (unsigned)(act >> l & 1) & !(fabsf(a[l]) <= CVM_M_TRIGF_INLINE_MAX);  \
            if (!big_) LANES(const float x = a[l]; d[l] = INLINE(x););                      \
@@ -384,8 +405,8 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
  * lane holds an ordinary pair (x > 0 finite, y finite: mathlib.h), else
  * the full routine per lane. */
 #define POWF()                                                                             \
-    PLANES(float *d = SD(float); const float *a = SA(float);             \
-           const float *b = SB(float); unsigned odd_ = 0;                         \
+    PLANES(float *d = SD(float); const float *a = SA(float);                               \
+           const float *b = SB(float); unsigned odd_ = 0;                                  \
            for (unsigned l = 0; l < FIXED_W; l++)                                          \
                odd_ |= (unsigned)(act >> l & 1) & !CVM_M_POWF_ORDINARY(a[l], b[l]);        \
            if (!odd_) LANES(const float x = a[l]; const float y = b[l];                    \
@@ -489,8 +510,8 @@ static bool convert(const lockstep *s, const cvm_vm_dinsn *in)
     switch (in->k) {
 #define CVT_CASE(K, TO, FROM, TD, TA, LOOP, EXPR)                                          \
     case CVM_VM_CVT_##K:                                                                   \
-        PLANES(TD *d = SD(TD); const TA *a = SA(TA);                     \
-               LANES_##LOOP(const TA v = a[l]; d[l] = (TD)(EXPR);));                      \
+        PLANES(TD *d = SD(TD); const TA *a = SA(TA);                                       \
+               LANES_##LOOP(const TA v = a[l]; d[l] = (TD)(EXPR);));                       \
         return true;
         CVM_VM_CVTS(CVT_CASE)
 #undef CVT_CASE
@@ -499,14 +520,26 @@ static bool convert(const lockstep *s, const cvm_vm_dinsn *in)
     }
 }
 
+/* add and sub of one element per lane (the most frequent ops: their own
+ * small function, without arith's switch and its register saves); false
+ * for types arith leaves to the plane interpreter. */
+static bool add_sub(const lockstep *s, const cvm_vm_dinsn *in)
+{
+    LOCALS(s);
+    if (in->h == CVM_OP_ADD) {
+        ARITH(x + y, x + y)
+    }
+    ARITH(x - y, x - y)
+}
+
 /* Arithmetic, compares and bitwise ops of one element per lane; false
  * when `in` is not one this loop runs itself. */
 static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
     switch (in->h) {
-    case CVM_OP_ADD: ARITH(x + y, x + y)
-    case CVM_OP_SUB: ARITH(x - y, x - y)
+    case CVM_OP_ADD:
+    case CVM_OP_SUB: return add_sub(s, in);
     case CVM_OP_MUL:
         if ((in->elem == CVM_T_I64 || in->elem == CVM_T_U64) &&
             (in->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B))) {
@@ -1295,8 +1328,27 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
                 goto out;
             pc++;
             continue;
+        case CVM_OP_MOV:
+        case CVM_OP_CONST:
+        case CVM_OP_PARAM:
+        case CVM_OP_SELECT:
+        case CVM_OP_CVT:
+        case CVM_OP_BITCAST:
+        case CVM_OP_PTR_ADD: /* data's alone: no call to arith on the way */
+            if (in->line == 1 && data(&s, in)) {
+                pc++;
+                continue;
+            }
+            break;
+        case CVM_OP_ADD:
+        case CVM_OP_SUB:
+            if (in->line == 1 && add_sub(&s, in)) {
+                pc++;
+                continue;
+            }
+            break;
         default:
-            if (in->line == 1 && (arith(&s, in) || data(&s, in))) {
+            if (in->line == 1 && arith(&s, in)) {
                 pc++;
                 continue;
             }
