@@ -685,7 +685,8 @@ static uint32_t fuse_cmpbr(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
         return 0;
     *out = c[i];
     out->h = CVM_VM_H_CMPBR;
-    out->uni = 0;
+    /* CUBE when every compare it makes is (interp.h) */
+    out->uni = c[pc].uni & (second == UINT32_MAX ? CVM_VM_UNI_CUBE : c[second].uni) & CVM_VM_UNI_CUBE;
     out->a = pc;
     out->b = second;
     out->c = join;

@@ -78,12 +78,12 @@ enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_
  * of a plane (the plane interpreter computes one lane and fills the
  * others). A, B: source a, or b, does (lockstep reads it once per plane
  * where that pays: a 64-bit multiply by it). Of decode's fused handlers,
- * ARITH64 carries A and B (of a folded cvt's source), INDEX, CMPBR and
- * DIVREM none; an op that fuse_mov gave the copy's destination keeps its
- * own. CUBE (compares only): both sources hold one value in all active
- * lanes of the cube (class CUBE or GRID), so lockstep tests a compare that
- * feeds a branch once for all planes; CMPBR finds its compares, and this
- * bit, in the exact code. */
+ * ARITH64 carries A and B (of a folded cvt's source), CMPBR CUBE (below),
+ * INDEX and DIVREM none; an op that fuse_mov gave the copy's destination
+ * keeps its own. CUBE (compares, and CMPBR when all of its compares have
+ * it): both sources hold one value in all active lanes of the cube (class
+ * CUBE or GRID), so lockstep tests a compare that feeds a branch once for
+ * all planes. */
 enum { CVM_VM_UNI_PLANE = 1, CVM_VM_UNI_A = 2, CVM_VM_UNI_B = 4, CVM_VM_UNI_CUBE = 8 };
 enum { CVM_VM_CB_IF = 0, CVM_VM_CB_BREAK = 1, CVM_VM_CB_CONTINUE = 2 };
 

@@ -1030,9 +1030,9 @@ static bool cmp_planes(const lockstep *s, const cvm_vm_dinsn *cmp, uint64_t *m)
 static bool cmp_cube_uniform(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *orig,
                              uint64_t *m)
 {
-    const cvm_vm_dinsn *c1 = &orig[in->a], *c2 = in->b != UINT32_MAX ? &orig[in->b] : NULL;
-    if (!(c1->uni & CVM_VM_UNI_CUBE) || (c2 && !(c2->uni & CVM_VM_UNI_CUBE)))
+    if (!(in->uni & CVM_VM_UNI_CUBE)) /* decode.c: every compare of the CMPBR is */
         return false;
+    const cvm_vm_dinsn *c1 = &orig[in->a], *c2 = in->b != UINT32_MAX ? &orig[in->b] : NULL;
     unsigned g0 = 0;
     while (g0 < s->G && !(running(&s->P[g0]) && s->P[g0].active))
         g0++;
