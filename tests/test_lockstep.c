@@ -832,22 +832,28 @@ static void check_minmax(void)
 /*
  * Compares feeding a branch, unsigned across the sign bit: plane 0 and
  * every fourth unit (each plane's lane 0) return first, then two loops
- * whose counters run from base to base + n as u32 and as u64 (lt.u32
- * and lt.u64 of cube-uniform registers: lockstep tests one active lane
- * for every plane, and lane 0 of each plane holds a counter that was
- * never set), then varying compares of base + unit against base + 16:
- *   v = 1; for k (u32) v = v * 3 + (k ^ t), + k for odd t;
- *   for k (u64) v = v * 5 + hi(k) + lo(k); v ^= 0xabcdef if base + t <
- *   base + 16 (u32); v += 77 if base64 + t < base64 + 16 (u64)
+ * whose counters run from base to base + n as u32 and as u64 (lt.u32 and
+ * lt.u64 of cube-uniform registers: lockstep tests one active lane for
+ * every plane, and lane 0 of each plane holds a counter that was never
+ * set). In the u32 loop a cube-uniform `and` of two compares (rounds
+ * base + 2 to base + 4) and a cube-uniform `continue` (round base + 6).
+ * Then varying compares of x0 + unit against x0 + 100, x0 = base - 60
+ * (true for units below 100 unless x0 + 100 wraps):
+ *   v = 1; for k (u32) { v = v * 3 + (k ^ t); v += 1000 in rounds base + 2
+ *   to base + 4; round base + 6 ends here; v += k for odd t }
+ *   for k (u64) v = v * 5 + hi(k) + lo(k);
+ *   v ^= 0xabcdef if x0 + t < x0 + 100 (u32); v += 77 if the same in u64
  */
 static const char uni_src[] =
     ".kernel uni\n"
     ".param out buffer u32 write\n.param in buffer u32 read\n.param n scalar u32\n"
     ".param base scalar u32\n.param base64 scalar u64\n"
     ".reg u32 %t, %c, %cd, %g, %v, %k, %lim, %tmp, %x, %four, %zero, %w, %m3, %odd, %one\n"
-    ".reg u32 %hi, %lo, %m5, %sixteen, %xl, %cst, %c77\n"
-    ".reg u64 %k64, %lim64, %n64, %one64, %b64, %x64, %t64, %l64, %s32\n"
-    ".reg bool %b1, %b2, %b3, %b4, %b5, %b6, %b7, %b8, %b9\n.reg i64 %a, %s, %u\n.reg ptr.global %po, %p\n"
+    ".reg u32 %hi, %lo, %m5, %hund, %xl, %cst, %c77, %nn, %kb, %two, %five, %six, %kmid, %khi\n"
+    ".reg u32 %kskip, %c1000, %y, %c60\n"
+    ".reg u64 %k64, %lim64, %n64, %one64, %b64, %x64, %t64, %l64, %s32, %h64, %c60w\n"
+    ".reg bool %b1, %b2, %b3, %b4, %b5, %b6, %b7, %b8, %b9, %b10, %b11, %b12, %b13\n"
+    ".reg i64 %a, %s, %u\n.reg ptr.global %po, %p\n"
     "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
     "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n"
     "    param.ptr.global %po, out, 0\n    cvt.i64 %a, %g\n    const.i64 %s, 4\n"
@@ -856,28 +862,36 @@ static const char uni_src[] =
     "    const.u32 %w, 32\n    lt.u32 %b1, %t, %w\n    if %b1\n        return\n    end\n"
     "    const.u32 %four, 4\n    rem.u32 %tmp, %t, %four\n    const.u32 %zero, 0\n"
     "    eq.u32 %b2, %tmp, %zero\n    if %b2\n        return\n    end\n"
-    "    param.u32 %k, base, 0\n    param.u32 %lim, n, 0\n    add.u32 %lim, %lim, %k\n"
+    "    param.u32 %k, base, 0\n    param.u32 %kb, base, 0\n    param.u32 %lim, n, 0\n"
+    "    add.u32 %lim, %lim, %k\n    const.u32 %two, 2\n    add.u32 %kmid, %kb, %two\n"
+    "    const.u32 %five, 5\n    add.u32 %khi, %kb, %five\n    const.u32 %six, 6\n"
+    "    add.u32 %kskip, %kb, %six\n    const.u32 %c1000, 1000\n"
     "    const.u32 %m3, 3\n    const.u32 %one, 1\n    and.u32 %odd, %t, %one\n"
     "    loop\n"
     "        lt.u32 %b3, %k, %lim\n        not.bool %b4, %b3\n        if %b4\n            break\n        end\n"
     "        mul.u32 %v, %v, %m3\n        xor.u32 %x, %k, %t\n        add.u32 %v, %v, %x\n"
+    "        ge.u32 %b10, %k, %kmid\n        lt.u32 %b11, %k, %khi\n        and.bool %b12, %b10, %b11\n"
+    "        if %b12\n            add.u32 %v, %v, %c1000\n        end\n"
+    "        eq.u32 %b13, %k, %kskip\n        if %b13\n            continue\n        end\n"
     "        eq.u32 %b5, %odd, %one\n        if %b5\n            add.u32 %v, %v, %k\n        end\n"
     "    continuing\n        add.u32 %k, %k, %one\n"
     "    end\n"
-    "    param.u64 %k64, base64, 0\n    param.u32 %tmp, n, 0\n    cvt.u64 %n64, %tmp\n"
+    "    param.u64 %k64, base64, 0\n    param.u32 %nn, n, 0\n    cvt.u64 %n64, %nn\n"
     "    add.u64 %lim64, %k64, %n64\n    const.u64 %one64, 1\n    const.u32 %m5, 5\n"
     "    const.u64 %s32, 32\n"
     "    loop\n"
     "        lt.u64 %b6, %k64, %lim64\n        not.bool %b7, %b6\n        if %b7\n            break\n        end\n"
-    "        mul.u32 %v, %v, %m5\n        shr.u64 %x64, %k64, %s32\n        cvt.u32 %hi, %x64\n"
+    "        mul.u32 %v, %v, %m5\n        shr.u64 %h64, %k64, %s32\n        cvt.u32 %hi, %h64\n"
     "        cvt.u32 %lo, %k64\n        add.u32 %v, %v, %hi\n        add.u32 %v, %v, %lo\n"
     "    continuing\n        add.u64 %k64, %k64, %one64\n"
     "    end\n"
-    "    param.u32 %x, base, 0\n    const.u32 %sixteen, 16\n    add.u32 %xl, %x, %sixteen\n"
-    "    add.u32 %x, %x, %t\n    lt.u32 %b8, %x, %xl\n"
+    "    param.u32 %y, base, 0\n    const.u32 %c60, 60\n    sub.u32 %y, %y, %c60\n"
+    "    const.u32 %hund, 100\n    add.u32 %xl, %y, %hund\n"
+    "    add.u32 %y, %y, %t\n    lt.u32 %b8, %y, %xl\n"
     "    if %b8\n        const.u32 %cst, 0xabcdef\n        xor.u32 %v, %v, %cst\n    end\n"
-    "    param.u64 %b64, base64, 0\n    cvt.u64 %t64, %t\n    add.u64 %x64, %b64, %t64\n"
-    "    cvt.u64 %l64, %sixteen\n    add.u64 %l64, %b64, %l64\n    lt.u64 %b9, %x64, %l64\n"
+    "    param.u64 %b64, base64, 0\n    const.u64 %c60w, 60\n    sub.u64 %b64, %b64, %c60w\n"
+    "    cvt.u64 %t64, %t\n    add.u64 %x64, %b64, %t64\n"
+    "    cvt.u64 %l64, %hund\n    add.u64 %l64, %b64, %l64\n    lt.u64 %b9, %x64, %l64\n"
     "    if %b9\n        const.u32 %c77, 77\n        add.u32 %v, %v, %c77\n    end\n"
     "    st.u32 [%p], %v\n"
     "    return\n.end\n";
@@ -890,17 +904,24 @@ struct uni_ctx {
 static uint32_t uni_want(uint32_t g, const void *ctx)
 {
     const struct uni_ctx *u = ctx;
-    const uint32_t t = g % BLOCK;
+    const uint32_t t = g % BLOCK, x0 = u->base - 60;
+    const uint64_t y0 = u->base64 - 60;
     uint32_t v = 1;
     if (t < 32 || t % 4 == 0)
         return v;
-    for (uint32_t k = u->base; k < u->base + u->n; k++)
-        v = v * 3 + (k ^ t) + (t & 1 ? k : 0);
+    for (uint32_t k = u->base; k < u->base + u->n; k++) {
+        v = v * 3 + (k ^ t);
+        if (k >= u->base + 2 && k < u->base + 5)
+            v += 1000;
+        if (k == u->base + 6)
+            continue;
+        v += t & 1 ? k : 0;
+    }
     for (uint64_t k = u->base64; k < u->base64 + u->n; k++)
         v = v * 5 + (uint32_t)(k >> 32) + (uint32_t)k;
-    if (u->base + t < u->base + 16)
+    if (x0 + t < x0 + 100)
         v ^= 0xabcdef;
-    if (u->base64 + t < u->base64 + 16)
+    if (y0 + t < y0 + 100)
         v += 77;
     return v;
 }
@@ -947,7 +968,7 @@ int main(void)
     /* row 7 of the last cube is plane 5's: its last lane reads past the input */
     check_rows(1, 3, 0, 1, N, 1, 5 * 32 + 31);
     check_uni(9, 0x7ffffffcu, UINT64_C(0x7ffffffffffffffc)); /* across the sign bits */
-    check_uni(5, 0xfffffff0u, UINT64_C(0xfffffffffffffff0));
+    check_uni(9, 0xfffffff0u, UINT64_C(0xfffffffffffffff0)); /* x0 + t wraps at unit 76 */
     check_uni(0, 3, 3);
     check_minmax();
     check_divs();

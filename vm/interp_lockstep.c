@@ -121,10 +121,10 @@
             dd_[l] = (U)((dd_[l] & on_) | (kk_[l] & (U)~on_));                             \
         }                                                                                  \
     } while (0)
-#define SLOT(T, s) ((T *)(void *)(Rg + ((size_t)(s) << rs)))
-/* SLOT of the instruction's registers d, a, b, c (offsets taken once, before
- * the plane loop: with -fno-strict-aliasing every lane store could otherwise
- * change `in`, and its fields were read again for each plane) */
+/* Lane arrays of the instruction's registers d, a, b, c in the current
+ * plane. PLANES takes their offsets once, before the plane loop: with
+ * -fno-strict-aliasing every lane store could otherwise change `in`, and
+ * GCC read its fields again for each plane. */
 #define SD(T) ((T *)(void *)(Rg + od_))
 #define SA(T) ((T *)(void *)(Rg + oa_))
 #define SB(T) ((T *)(void *)(Rg + ob_))

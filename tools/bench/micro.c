@@ -130,6 +130,10 @@ int main(int argc, char **argv)
     for (int ci = 0; ci < ncases; ci++) {
         const char *c = cases[ci];
         int N = getenv("MICRO_N") ? atoi(getenv("MICRO_N")) : 1 << 20, iv[12];
+        if (N < 1) {
+            fprintf(stderr, "micro: MICRO_N must be a positive element count\n");
+            return 2;
+        }
         float alpha = 1.5f;
         cvm_buffer *a = NULL, *b = NULL, *o = NULL, *p = NULL;
         float *ha = NULL, *hb = NULL, *want = NULL;
@@ -148,6 +152,10 @@ int main(int argc, char **argv)
                     t0 = now_ms();
                 }
                 int cube = getenv("MICRO_CUBE") ? atoi(getenv("MICRO_CUBE")) : 256;
+                if (cube < 1 || cube > 1024) {
+                    fprintf(stderr, "micro: MICRO_CUBE must be 1 to 1024\n");
+                    return 2;
+                }
                 if (c[0] == 'v') {
                     args[0] = ab(a), args[1] = ab(b), args[2] = ab(o), args[3] = av(&iv[0]);
                     launch("vadd", (N + cube - 1) / cube, 1, cube, 1, args, 4);
