@@ -518,11 +518,17 @@ static void st_if(gen *g)
  * lane, by plane or the same), with break, continue and break_if at times. */
 static void st_loop(gen *g)
 {
-    const reg k = tmp(g, U32), lim = tmp(g, U32), b = tmp(g, BOOL);
-    switch (rnd(g, 3)) {
+    const reg k = tmp(g, U32), b = tmp(g, BOOL);
+    reg lim = tmp(g, U32);
+    switch (rnd(g, 4)) {
     case 0: emit(g, "    and.u32 %s, %s, %s\n", lim.s, var(g, U32).s, kon(g, 3).s); break;
     case 1: emit(g, "    and.u32 %s, %%pp, %s\n", lim.s, kon(g, 3).s); break;
-    default: emit(g, "    mov.u32 %s, %s\n", lim.s, kon(g, 1 + rnd(g, 4)).s); break;
+    case 2: emit(g, "    mov.u32 %s, %s\n", lim.s, kon(g, 1 + rnd(g, 4)).s); break;
+    /* a limit and a step from the prologue, the same in every lane of the
+     * launch: under a per-lane branch the counter is still varying to the
+     * divergence analysis, and decode.c loop_counter proves the head test
+     * cube-uniform */
+    default: snprintf(lim.s, sizeof lim.s, "%%kc%u", 1 + rnd(g, 4)); break;
     }
     emit(g, "    const.u32 %s, 0\n    loop\n", k.s);
     emit(g, "    ge.u32 %s, %s, %s\n    if %s\n    break\n    end\n", b.s, k.s, lim.s, b.s);
@@ -535,7 +541,7 @@ static void st_loop(gen *g)
     }
     g->loops--;
     emit(g, "    continuing\n"); /* then the constant: a `continue` must not skip it */
-    emit(g, "    add.u32 %s, %s, %s\n", k.s, k.s, kon(g, 1).s);
+    emit(g, "    add.u32 %s, %s, %s\n", k.s, k.s, rnd(g, 2) ? "%kc1" : kon(g, 1).s);
     if (rnd(g, 4) == 0)
         emit(g, "    break_if %s\n", cond(g).s);
     emit(g, "    end\n");
@@ -642,6 +648,7 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
     emit(&h, ".kernel rk\n.param out32 buffer u32 write\n.param out64 buffer u64 write\n"
              ".param in buffer u32 read\n.shared %u\n.local %u\n", block * 4, NLOCAL * 4);
     emit(&h, ".reg u32 %%t, %%c, %%cd, %%g, %%pp, %%tx, %%ty, %%dx, %%dy, %%zero\n"
+             ".reg u32 %%kc1, %%kc2, %%kc3, %%kc4\n"
              ".reg ptr.global %%po32, %%po64, %%pi\n.reg ptr.shared %%sb\n.reg ptr.local %%lb\n");
     for (unsigned i = 0; i < NLOCAL; i++)
         emit(&h, ".reg ptr.local %%lz%u\n", i);
@@ -657,7 +664,9 @@ static char *generate(uint64_t seed, unsigned block, unsigned total, gen *g)
              "    sreg.u32 %%c, cube_pos.x\n    mul.u32 %%g, %%c, %%cd\n    add.u32 %%g, %%g, %%t\n"
              "    sreg.u32 %%pp, plane_pos\n    param.ptr.global %%po32, out32, 0\n"
              "    param.ptr.global %%po64, out64, 0\n    param.ptr.global %%pi, in, 0\n"
-             "    const.ptr.shared %%sb, 0\n    const.ptr.local %%lb, 0\n    const.u32 %%zero, 0\n");
+             "    const.ptr.shared %%sb, 0\n    const.ptr.local %%lb, 0\n    const.u32 %%zero, 0\n"
+             "    const.u32 %%kc1, 1\n    const.u32 %%kc2, 2\n    const.u32 %%kc3, 3\n"
+             "    const.u32 %%kc4, 4\n");
     for (unsigned i = 0; i < NLOCAL; i++)
         emit(&h, "    const.ptr.local %%lz%u, %u\n    st.u32 [%%lz%u], %%zero\n", i, 4 * i, i);
     emit(&h, "%s", g->code);

@@ -842,6 +842,7 @@ static void check_minmax(void)
  *   v = 1; for k (u32) { v = v * 3 + (k ^ t); v += 1000 in rounds base + 2
  *   to base + 4; round base + 6 ends here; v += k for odd t }
  *   for k (u64) v = v * 5 + hi(k) + lo(k);
+ *   for oy < 3 { skip if (t + oy) % 3 == 0; for kx < 4 v = v * 7 + kx }
  *   v ^= 0xabcdef if x0 + t < x0 + 100 (u32); v += 77 if the same in u64
  */
 static const char uni_src[] =
@@ -850,9 +851,10 @@ static const char uni_src[] =
     ".param base scalar u32\n.param base64 scalar u64\n"
     ".reg u32 %t, %c, %cd, %g, %v, %k, %lim, %tmp, %x, %four, %zero, %w, %m3, %odd, %one\n"
     ".reg u32 %hi, %lo, %m5, %hund, %xl, %cst, %c77, %nn, %kb, %two, %five, %six, %kmid, %khi\n"
-    ".reg u32 %kskip, %c1000, %y, %c60\n"
+    ".reg u32 %kskip, %c1000, %y, %c60, %oy, %three, %m7, %sel, %sel3, %kx\n"
     ".reg u64 %k64, %lim64, %n64, %one64, %b64, %x64, %t64, %l64, %s32, %h64, %c60w\n"
-    ".reg bool %b1, %b2, %b3, %b4, %b5, %b6, %b7, %b8, %b9, %b10, %b11, %b12, %b13\n"
+    ".reg bool %b1, %b2, %b3, %b4, %b5, %b6, %b7, %b8, %b9, %b10, %b11, %b12, %b13, %b14, %b15\n"
+    ".reg bool %b16, %b17, %b18\n"
     ".reg i64 %a, %s, %u\n.reg ptr.global %po, %p\n"
     "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
     "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n"
@@ -884,6 +886,23 @@ static const char uni_src[] =
     "        mul.u32 %v, %v, %m5\n        shr.u64 %h64, %k64, %s32\n        cvt.u32 %hi, %h64\n"
     "        cvt.u32 %lo, %k64\n        add.u32 %v, %v, %hi\n        add.u32 %v, %v, %lo\n"
     "    continuing\n        add.u64 %k64, %k64, %one64\n"
+    "    end\n"
+    /* a window's two loops: the inner counter is reset after the outer
+     * loop's per-lane continue (varying in the analysis; decode.c
+     * loop_counter proves its head test cube-uniform) */
+    "    const.u32 %oy, 0\n    const.u32 %three, 3\n    const.u32 %m7, 7\n"
+    "    loop\n"
+    "        lt.u32 %b14, %oy, %three\n        not.bool %b15, %b14\n        if %b15\n            break\n        end\n"
+    "        add.u32 %sel, %t, %oy\n        rem.u32 %sel3, %sel, %three\n"
+    "        eq.u32 %b16, %sel3, %zero\n        if %b16\n            continue\n        end\n"
+    "        mov.u32 %kx, %zero\n"
+    "        loop\n"
+    "            lt.u32 %b17, %kx, %four\n            not.bool %b18, %b17\n"
+    "            if %b18\n                break\n            end\n"
+    "            mul.u32 %v, %v, %m7\n            add.u32 %v, %v, %kx\n"
+    "        continuing\n            add.u32 %kx, %kx, %one\n"
+    "        end\n"
+    "    continuing\n        add.u32 %oy, %oy, %one\n"
     "    end\n"
     "    param.u32 %y, base, 0\n    const.u32 %c60, 60\n    sub.u32 %y, %y, %c60\n"
     "    const.u32 %hund, 100\n    add.u32 %xl, %y, %hund\n"
@@ -919,6 +938,12 @@ static uint32_t uni_want(uint32_t g, const void *ctx)
     }
     for (uint64_t k = u->base64; k < u->base64 + u->n; k++)
         v = v * 5 + (uint32_t)(k >> 32) + (uint32_t)k;
+    for (uint32_t oy = 0; oy < 3; oy++) {
+        if ((t + oy) % 3 == 0)
+            continue;
+        for (uint32_t kx = 0; kx < 4; kx++)
+            v = v * 7 + kx;
+    }
     if (x0 + t < x0 + 100)
         v ^= 0xabcdef;
     if (y0 + t < y0 + 100)

@@ -82,6 +82,7 @@ typedef struct decoder {
     const uint8_t *reg_uni; /* the divergence analysis' register classes, or NULL */
     bool varying_src;       /* the instruction being decoded reads a varying register */
     bool cube_varying_src;  /* ... one that may differ between the planes of a cube */
+    bool cube_varying_other; /* ... such a one other than its destination register */
     uint8_t src_uni;        /* ... its CVM_VM_UNI_A/B: source a or b is not varying */
     uint8_t *first_use;     /* per register: REG_* (zero_ranges) */
     uint32_t dest;          /* destination register of the instruction, or UINT32_MAX */
@@ -288,8 +289,13 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
                 return st;
             if (nr < 2 && !varying(dc, v))
                 dc->src_uni |= (uint8_t)(nr ? CVM_VM_UNI_B : CVM_VM_UNI_A);
-            if (!dc->reg_uni || dc->reg_uni[v] > CVM_UNI_CUBE)
+            if (!dc->reg_uni || dc->reg_uni[v] > CVM_UNI_CUBE) {
                 dc->cube_varying_src = true;
+                if (v != dc->dest)
+                    dc->cube_varying_other = true;
+            } else if (nr < 2) {
+                dc->src_uni |= (uint8_t)(nr ? CVM_VM_UNI_CUBE_B : CVM_VM_UNI_CUBE_A);
+            }
             nr++;
             break;
         }
@@ -359,6 +365,7 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
         return bad(dc, pc, "bad instruction type");
     dc->varying_src = false;
     dc->cube_varying_src = false;
+    dc->cube_varying_other = false;
     dc->src_uni = 0;
     dc->dest = UINT32_MAX;
     dc->cross_lane = (oi->flags & CVM_OPF_PLANE) != 0;
@@ -384,8 +391,12 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     if (dc->reg_uni && !dc->varying_src && uniform_candidate(bi.op) &&
         (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) != CVM_UNI_VARYING))
         in->uni |= CVM_VM_UNI_PLANE;
-    if (dc->reg_uni && !dc->cube_varying_src && bi.op >= CVM_OP_EQ && bi.op <= CVM_OP_GE)
+    const bool lane_op = uniform_candidate(bi.op) && in->line == 1 &&
+                         (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) <= CVM_UNI_CUBE);
+    if (dc->reg_uni && lane_op && !dc->cube_varying_src)
         in->uni |= CVM_VM_UNI_CUBE;
+    if (dc->reg_uni && lane_op && !dc->cube_varying_other)
+        in->uni |= CVM_VM_UNI_STEP;
     return st;
 }
 
@@ -875,6 +886,65 @@ static uint32_t forward_copies(cvm_vm_kprog *kp, uint32_t *reads, const uint32_t
 }
 
 /* Builds kp->fast when at least one chain fuses. */
+/* An op that cannot change any lane's mask or leave the construct: what
+ * loop_counters lets stand between a counter's write and a read. */
+static bool mask_neutral(unsigned h)
+{
+    return h == CVM_OP_NOP || uniform_candidate(h);
+}
+
+/*
+ * Whether slot r holds one value in every active lane at pc c, the head
+ * of a loop (only mask-neutral ops between the loop's `loop` and c), by
+ * the shape of a counter: written exactly twice, by a one-element lane op
+ * of cube-uniform sources (CVM_VM_UNI_CUBE) among the mask-neutral ops
+ * just before the loop, and by one that reads only cube-uniform values
+ * besides r itself (CVM_VM_UNI_STEP) in a continuing section of
+ * mask-neutral ops alone. The divergence analysis calls such a counter
+ * varying when the loop lies under a per-lane branch (a pooling window's
+ * inner loop after the outer loop's `continue`), since the lanes outside
+ * keep old values; but the lanes active at the head entered the loop
+ * together, right after the first write, and went round together, right
+ * after the second: all of them computed the same values.
+ */
+static bool loop_counter(const cvm_vm_kprog *kp, const uint32_t *writes, const uint32_t *def,
+                         uint32_t c, uint32_t r)
+{
+    const cvm_vm_dinsn *code = kp->code;
+    uint32_t L = c;
+    while (L > 0 && mask_neutral(code[L - 1].h))
+        L--;
+    if (L == 0 || code[--L].h != CVM_OP_LOOP || writes[r] != 2)
+        return false;
+    const uint32_t cont = code[L].target, end = code[L].end, p1 = def[r];
+    if (cont >= end || code[cont].h != CVM_OP_CONTINUING || p1 <= cont || p1 >= end ||
+        code[p1].d != r || !(code[p1].uni & CVM_VM_UNI_STEP))
+        return false;
+    for (uint32_t pc = cont + 1; pc < end; pc++)
+        if (!mask_neutral(code[pc].h))
+            return false;
+    for (uint32_t pc = L; pc > 0 && mask_neutral(code[pc - 1].h); pc--)
+        if (uses_of(&code[pc - 1]).dest && code[pc - 1].d == r)
+            return (code[pc - 1].uni & CVM_VM_UNI_CUBE) != 0;
+    return false;
+}
+
+/* Compares at a loop's head whose sources are cube-uniform or counters
+ * (loop_counter) get CVM_VM_UNI_CUBE, which fuse_cmpbr passes on. */
+static void loop_counters(cvm_vm_kprog *kp, const uint32_t *writes, const uint32_t *def)
+{
+    for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
+        cvm_vm_dinsn *in = &kp->code[pc];
+        if (in->h < CVM_OP_EQ || in->h > CVM_OP_GE || in->line != 1 || (in->uni & CVM_VM_UNI_CUBE) ||
+            !(in->uni & (CVM_VM_UNI_CUBE_A | CVM_VM_UNI_CUBE_B)))
+            continue;
+        const bool a = (in->uni & CVM_VM_UNI_CUBE_A) || loop_counter(kp, writes, def, pc, in->a);
+        const bool b = (in->uni & CVM_VM_UNI_CUBE_B) || loop_counter(kp, writes, def, pc, in->b);
+        if (a && b)
+            in->uni |= CVM_VM_UNI_CUBE;
+    }
+}
+
 static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
 {
     const size_t cnt_size = sizeof(uint32_t) * ((size_t)kp->nslots + 1);
@@ -896,6 +966,7 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     memset(writes, 0, cnt_size);
     count_uses(kp, reads, writes, def);
     fused += forward_copies(kp, reads, writes);
+    loop_counters(kp, writes, def);
     memcpy(fast, kp->code, code_size);
     for (uint32_t pc = 0; pc < kp->ninsns; pc++)
         if (bit_copy(&kp->code[pc]) && kp->code[pc].h == CVM_OP_CVT && !reads[kp->code[pc].d])

@@ -80,11 +80,23 @@ enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_
  * where that pays: a 64-bit multiply by it). Of decode's fused handlers,
  * ARITH64 carries A and B (of a folded cvt's source), CMPBR CUBE (below),
  * INDEX and DIVREM none; an op that fuse_mov gave the copy's destination
- * keeps its own. CUBE (compares, and CMPBR when all of its compares have
- * it): both sources hold one value in all active lanes of the cube (class
- * CUBE or GRID), so lockstep tests a compare that feeds a branch once for
- * all planes. */
-enum { CVM_VM_UNI_PLANE = 1, CVM_VM_UNI_A = 2, CVM_VM_UNI_B = 4, CVM_VM_UNI_CUBE = 8 };
+ * keeps its own. CUBE: a one-element lane op (decode.c uniform_candidate)
+ * whose register sources all hold one value in every active lane of the
+ * cube (class CUBE or GRID), or a compare decode.c loop_counters proved
+ * to read such values at a loop's head; a CMPBR has it when all of its
+ * compares do, and lockstep then tests one lane for all planes. STEP: the
+ * same but for its own destination register among the sources (a loop
+ * counter's increment). CUBE_A, CUBE_B: source a, or b, has class CUBE or
+ * GRID. */
+enum {
+    CVM_VM_UNI_PLANE = 1,
+    CVM_VM_UNI_A = 2,
+    CVM_VM_UNI_B = 4,
+    CVM_VM_UNI_CUBE = 8,
+    CVM_VM_UNI_STEP = 16,
+    CVM_VM_UNI_CUBE_A = 32,
+    CVM_VM_UNI_CUBE_B = 64
+};
 enum { CVM_VM_CB_IF = 0, CVM_VM_CB_BREAK = 1, CVM_VM_CB_CONTINUE = 2 };
 
 /* A pre-decoded instruction. */
