@@ -961,6 +961,101 @@ static void check_uni(uint32_t n, uint32_t base, uint64_t base64)
     check_in_out(uni_src, "uni", what, 1, extra, 3, 0, 0, 0, uni_want, &u);
 }
 
+/*
+ * Planes that ran alone and meet again at one pc in different rounds of a
+ * loop: a switch on plane_pos parts the two planes of a 64-unit cube, and
+ * then each runs alone, yielding after its own quantum of back-edges
+ * (CVM_VM_QUANTUM): plane 0, whose inner loop takes no round, at round
+ * 1000 of the outer loop, plane 1 (one inner round each) at round 500,
+ * both at the outer loop's head. Lockstep takes them up again there; the
+ * outer counter is cube-uniform to the divergence analysis, but its test
+ * must not be taken once for both planes now (interp.h synced):
+ *   v = 7 for plane 0, 8 for plane 1; for i < 1500 { for j < pp v++ };
+ *   out = v + i
+ */
+static const char resync_src[] =
+    ".kernel resync\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n"
+    ".reg u32 %t, %c, %cd, %g, %pp, %v, %i, %j, %one, %lim, %k7, %k8\n"
+    ".reg bool %b1, %b2, %b3, %b4\n.reg i64 %a, %s, %u\n.reg ptr.global %po, %p\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    sreg.u32 %pp, plane_pos\n"
+    "    const.u32 %one, 1\n    const.u32 %lim, 1500\n"
+    "    switch %pp\n"
+    "    case 0\n        const.u32 %k7, 7\n        mov.u32 %v, %k7\n"
+    "    default\n        const.u32 %k8, 8\n        mov.u32 %v, %k8\n"
+    "    end\n"
+    "    const.u32 %i, 0\n"
+    "    loop\n"
+    "        lt.u32 %b1, %i, %lim\n        not.bool %b2, %b1\n        if %b2\n            break\n        end\n"
+    "        const.u32 %j, 0\n"
+    "        loop\n"
+    "            lt.u32 %b3, %j, %pp\n            not.bool %b4, %b3\n"
+    "            if %b4\n                break\n            end\n"
+    "            add.u32 %v, %v, %one\n"
+    "        continuing\n            add.u32 %j, %j, %one\n"
+    "        end\n"
+    "    continuing\n        add.u32 %i, %i, %one\n"
+    "    end\n"
+    "    add.u32 %v, %v, %i\n"
+    "    param.ptr.global %po, out, 0\n    cvt.i64 %a, %g\n    const.i64 %s, 4\n"
+    "    mul.i64 %u, %a, %s\n    ptr.add.ptr.global %p, %po, %u\n    st.u32 [%p], %v\n"
+    "    return\n.end\n";
+
+/* A counter that starts at a per-lane value through a one-element build
+ * (a register list operand): varying, so its loop's head test is not a
+ * cube-uniform one (decode.c cube_source):
+ *   v = 0; for k = t; k < 4; k++ v++  -> max(0, 4 - t) */
+static const char buildctr_src[] =
+    ".kernel buildctr\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n"
+    ".reg u32 %t, %c, %cd, %g, %v, %k, %n, %one\n.reg bool %b1, %b2\n"
+    ".reg i64 %a, %s, %u\n.reg ptr.global %po, %p\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n"
+    "    const.u32 %v, 0\n    const.u32 %n, 4\n    const.u32 %one, 1\n"
+    "    build.u32 %k, %t\n"
+    "    loop\n"
+    "        lt.u32 %b1, %k, %n\n        not.bool %b2, %b1\n        if %b2\n            break\n        end\n"
+    "        add.u32 %v, %v, %one\n"
+    "    continuing\n        add.u32 %k, %k, %one\n"
+    "    end\n"
+    "    param.ptr.global %po, out, 0\n    cvt.i64 %a, %g\n    const.i64 %s, 4\n"
+    "    mul.i64 %u, %a, %s\n    ptr.add.ptr.global %p, %po, %u\n    st.u32 [%p], %v\n"
+    "    return\n.end\n";
+
+static uint32_t buildctr_want(uint32_t g, const void *ctx)
+{
+    (void)ctx;
+    return g % BLOCK < 4 ? 4 - g % BLOCK : 0;
+}
+
+static void check_resync(void)
+{
+    enum { CUBES = 2, UNITS = 64 };
+    uint32_t got[CUBES * UNITS] = {0}, in = 0;
+    cvm_diag d;
+    cvm_buffer *out = kern_buf("out", sizeof got, NULL), *inb = kern_buf("in", 4, &in);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(inb)};
+    cvm_launch_config cfg = kern_cfg(CUBES, UNITS);
+    cvm_status st = kern_exec(resync_src, "resync", &cfg, args, 2, &d);
+    if (ok(st == CVM_OK, "planes meeting again in different rounds: runs (%s)", st ? d.message : "ok")) {
+        int read = kern_read(out, got, sizeof got);
+        uint32_t bad = CUBES * UNITS;
+        for (uint32_t g = 0; g < CUBES * UNITS && bad == CUBES * UNITS; g++) {
+            const uint32_t pp = g % UNITS / 32, want = (pp ? 8 : 7) + 1500 * pp + 1500;
+            if (!read || got[g] != want)
+                bad = g;
+        }
+        if (!ok(read && bad == CUBES * UNITS,
+                "planes meeting again in different rounds: every unit matches the C model") &&
+            bad < CUBES * UNITS)
+            diag("  unit %u: got %u", bad, got[bad]);
+    }
+    cvm_buffer_free(out);
+    cvm_buffer_free(inb);
+}
+
 int main(void)
 {
     if (!kern_open()) {
@@ -995,6 +1090,9 @@ int main(void)
     check_uni(9, 0x7ffffffcu, UINT64_C(0x7ffffffffffffffc)); /* across the sign bits */
     check_uni(9, 0xfffffff0u, UINT64_C(0xfffffffffffffff0)); /* x0 + t wraps at unit 76 */
     check_uni(0, 3, 3);
+    check_resync();
+    check_in_out(buildctr_src, "buildctr", "a counter from a per-lane build", 1, NULL, 0, 0, 0, 0,
+                 buildctr_want, NULL);
     check_minmax();
     check_divs();
     check_gather();

@@ -243,6 +243,19 @@ static cvm_status reg_operand(decoder *dc, uint32_t pc, uint32_t r, uint32_t *ou
     return CVM_OK;
 }
 
+/* Source register v of the instruction being decoded: false when it may
+ * differ between the planes of a cube (or there are no verifier facts),
+ * which the instruction's CVM_VM_UNI_CUBE and _STEP bits then record. */
+static bool cube_source(decoder *dc, uint32_t v)
+{
+    if (dc->reg_uni && v < dc->k->nregs && dc->reg_uni[v] <= CVM_UNI_CUBE)
+        return true;
+    dc->cube_varying_src = true;
+    if (v != dc->dest)
+        dc->cube_varying_other = true;
+    return false;
+}
+
 /* Operands by the op's format string. */
 static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *bi,
                                   const char *fmt, cvm_vm_dinsn *in)
@@ -262,6 +275,7 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
                 cvm_vm_arg *arg = &dc->kp->args[dc->narg_used++];
                 if ((st = reg_operand(dc, pc, bi->ops[w], &arg->slot, &arg->elem, NULL)))
                     return st;
+                cube_source(dc, bi->ops[w]);
             }
             break;
         }
@@ -289,13 +303,8 @@ static cvm_status decode_operands(decoder *dc, uint32_t pc, const cvm_bc_insn *b
                 return st;
             if (nr < 2 && !varying(dc, v))
                 dc->src_uni |= (uint8_t)(nr ? CVM_VM_UNI_B : CVM_VM_UNI_A);
-            if (!dc->reg_uni || dc->reg_uni[v] > CVM_UNI_CUBE) {
-                dc->cube_varying_src = true;
-                if (v != dc->dest)
-                    dc->cube_varying_other = true;
-            } else if (nr < 2) {
+            if (cube_source(dc, v) && nr < 2)
                 dc->src_uni |= (uint8_t)(nr ? CVM_VM_UNI_CUBE_B : CVM_VM_UNI_CUBE_A);
-            }
             nr++;
             break;
         }

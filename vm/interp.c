@@ -181,6 +181,16 @@ static void shuffle_planes(cvm_vm_exec *x)
     }
 }
 
+/* release_sync, and when it released the planes they are at one point
+ * again (cvm_vm_exec.synced). */
+static bool release_all(cvm_vm_exec *x)
+{
+    if (!release_sync(x))
+        return false;
+    x->synced = true;
+    return true;
+}
+
 /* The planes that have not finished are all runnable at one pc (and
  * some are): they can run in lockstep. */
 static bool in_step(const cvm_vm_exec *x)
@@ -202,6 +212,7 @@ static bool in_step(const cvm_vm_exec *x)
 static void run_cube(cvm_vm_exec *x)
 {
     int passes_after_fault = 0;
+    x->synced = true;
     for (;;) {
         bool ran = false, left = false;
         if (x->order)
@@ -212,7 +223,7 @@ static void run_cube(cvm_vm_exec *x)
             cvm_vm_run_lockstep(x);
             if (x->fault.has && x->fault.status != CVM_FAULT)
                 return; /* timeout or out of memory: stop now */
-            release_sync(x);
+            release_all(x);
         }
         for (uint32_t k = 0; k < x->nplanes && !lockstep; k++) {
             uint32_t i = x->order ? x->order[k] : k;
@@ -220,13 +231,14 @@ static void run_cube(cvm_vm_exec *x)
             if (q->state != CVM_VM_RUNNABLE)
                 continue;
             ran = true;
+            x->synced = false; /* this plane runs alone */
             int r = cvm_vm_run_plane(x, q);
             if (r == CVM_VM_R_FAULT || r == CVM_VM_R_STOP) {
                 q->state = CVM_VM_FAULTED;
                 if (x->fault.status != CVM_FAULT)
                     return; /* timeout or out of memory: stop now */
             }
-            release_sync(x);
+            release_all(x);
         }
         for (uint32_t i = 0; i < x->nplanes; i++)
             left |= x->planes[i].state != CVM_VM_DONE && x->planes[i].state != CVM_VM_FAULTED;
@@ -240,7 +252,7 @@ static void run_cube(cvm_vm_exec *x)
         }
         if (x->L->timeout_s > 0 && cvm_vm_timed_out(x, &x->planes[0]))
             return;
-        if (!ran && !release_sync(x)) {
+        if (!ran && !release_all(x)) {
             deadlock(x);
             return;
         }

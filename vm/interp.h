@@ -258,6 +258,13 @@ typedef struct cvm_vm_exec {
      * CVM_VM_LOCKSTEP_MAX_PLANES of them, no step budget, the parallel
      * schedule, kp->lockstep). */
     bool lockstep;
+    /* No plane has run alone since the cube started or since a barrier
+     * released every plane (interp.c run_cube): planes that agree on a pc
+     * are then at one dynamic point, the same round of every loop, which
+     * lockstep's one-lane tests of cube-uniform values need. Planes that
+     * ran alone can meet at one pc in different rounds (each yields after
+     * its own quantum of back-edges). */
+    bool synced;
     /* cvm_vm_run_plane executes one instruction (of the fast code) and
      * returns CVM_VM_R_YIELD, unless the instruction itself ends the slice. */
     bool one_step;

@@ -1030,7 +1030,7 @@ static bool cmp_planes(const lockstep *s, const cvm_vm_dinsn *cmp, uint64_t *m)
 static bool cmp_cube_uniform(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *orig,
                              uint64_t *m)
 {
-    if (!(in->uni & CVM_VM_UNI_CUBE)) /* decode.c: every compare of the CMPBR is */
+    if (!(in->uni & CVM_VM_UNI_CUBE) || !s->x->synced) /* decode.c; interp.h synced */
         return false;
     const cvm_vm_dinsn *c1 = &orig[in->a], *c2 = in->b != UINT32_MAX ? &orig[in->b] : NULL;
     unsigned g0 = 0;
