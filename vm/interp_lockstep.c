@@ -1023,9 +1023,10 @@ static bool cmp_planes(const lockstep *s, const cvm_vm_dinsn *cmp, uint64_t *m)
  * The fused compare-and-branch `in` when its compares read only registers
  * that hold one value in every active lane of the cube (decode.c
  * CVM_VM_UNI_CUBE: a loop's exit test on a counter and a bound, a
- * reduction's step test): the test of one active lane is every lane's, so
- * it is computed for one plane and m[g] is all or none of plane g's active
- * lanes. False when the compares are not of that kind.
+ * reduction's step test, a counter decode.c loop_counter proved), while
+ * the planes are at one dynamic point (interp.h synced): the test of one
+ * active lane is every lane's, so it is computed for one plane and m[g] is
+ * all or none of plane g's active lanes. False otherwise.
  */
 static bool cmp_cube_uniform(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *orig,
                              uint64_t *m)
