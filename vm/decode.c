@@ -397,15 +397,18 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
     if (bi.op == CVM_OP_CVT)
         in->k = cvt_kind(in->elem, in->ea);
     in->uni = dc->src_uni;
-    if (dc->reg_uni && !dc->varying_src && uniform_candidate(bi.op) &&
-        (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) != CVM_UNI_VARYING))
+    /* the class of what the op itself reads beyond registers: a special
+     * register's own */
+    const unsigned own = bi.op == CVM_OP_SREG ? cvm_bc_sreg_uniformity(in->aux) : CVM_UNI_GRID;
+    const bool pure = dc->reg_uni && uniform_candidate(bi.op);
+    if (pure && !dc->varying_src && own != CVM_UNI_VARYING)
         in->uni |= CVM_VM_UNI_PLANE;
-    const bool lane_op = uniform_candidate(bi.op) && in->line == 1 &&
-                         (bi.op != CVM_OP_SREG || cvm_bc_sreg_uniformity(in->aux) <= CVM_UNI_CUBE);
-    if (dc->reg_uni && lane_op && !dc->cube_varying_src)
-        in->uni |= CVM_VM_UNI_CUBE;
-    if (dc->reg_uni && lane_op && !dc->cube_varying_other)
-        in->uni |= CVM_VM_UNI_STEP;
+    if (pure && in->line == 1 && own <= CVM_UNI_CUBE) {
+        if (!dc->cube_varying_src)
+            in->uni |= CVM_VM_UNI_CUBE;
+        if (!dc->cube_varying_other)
+            in->uni |= CVM_VM_UNI_STEP;
+    }
     return st;
 }
 
@@ -894,7 +897,6 @@ static uint32_t forward_copies(cvm_vm_kprog *kp, uint32_t *reads, const uint32_t
     return n;
 }
 
-/* Builds kp->fast when at least one chain fuses. */
 /* An op that cannot change any lane's mask or leave the construct: what
  * loop_counters lets stand between a counter's write and a read. */
 static bool mask_neutral(unsigned h)
@@ -944,7 +946,7 @@ static void loop_counters(cvm_vm_kprog *kp, const uint32_t *writes, const uint32
 {
     for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
         cvm_vm_dinsn *in = &kp->code[pc];
-        if (in->h < CVM_OP_EQ || in->h > CVM_OP_GE || in->line != 1 || (in->uni & CVM_VM_UNI_CUBE) ||
+        if (!is_cmp(in) || (in->uni & CVM_VM_UNI_CUBE) ||
             !(in->uni & (CVM_VM_UNI_CUBE_A | CVM_VM_UNI_CUBE_B)))
             continue;
         const bool a = (in->uni & CVM_VM_UNI_CUBE_A) || loop_counter(kp, writes, def, pc, in->a);
@@ -954,6 +956,7 @@ static void loop_counters(cvm_vm_kprog *kp, const uint32_t *writes, const uint32
     }
 }
 
+/* Builds kp->fast when at least one chain fuses. */
 static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
 {
     const size_t cnt_size = sizeof(uint32_t) * ((size_t)kp->nslots + 1);

@@ -532,14 +532,12 @@ static bool add_sub(const lockstep *s, const cvm_vm_dinsn *in)
     ARITH(x - y, x - y)
 }
 
-/* Arithmetic, compares and bitwise ops of one element per lane; false
- * when `in` is not one this loop runs itself. */
+/* Arithmetic (but add and sub: add_sub), compares and bitwise ops of one
+ * element per lane; false when `in` is not one this loop runs itself. */
 static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
 {
     LOCALS(s);
     switch (in->h) {
-    case CVM_OP_ADD:
-    case CVM_OP_SUB: return add_sub(s, in);
     case CVM_OP_MUL:
         if ((in->elem == CVM_T_I64 || in->elem == CVM_T_U64) &&
             (in->uni & (CVM_VM_UNI_A | CVM_VM_UNI_B))) {
@@ -1020,36 +1018,32 @@ static bool cmp_planes(const lockstep *s, const cvm_vm_dinsn *cmp, uint64_t *m)
 }
 
 /*
- * The fused compare-and-branch `in` when its compares read only registers
- * that hold one value in every active lane of the cube (decode.c
+ * The compares of the fused compare-and-branch `in` for every plane, into
+ * m1 and m2 as cmp_planes gives them, when they read only registers that
+ * hold one value in every active lane of the cube (decode.c
  * CVM_VM_UNI_CUBE: a loop's exit test on a counter and a bound, a
- * reduction's step test, a counter decode.c loop_counter proved), while
- * the planes are at one dynamic point (interp.h synced): the test of one
- * active lane is every lane's, so it is computed for one plane and m[g] is
- * all or none of plane g's active lanes. False otherwise.
+ * reduction's step test, a counter decode.c loop_counter proved) while the
+ * planes are at one dynamic point (interp.h synced): one active lane's
+ * result is every lane's, so each compare runs for one lane of one plane
+ * and every plane's mask is all lanes or none. False otherwise.
  */
 static bool cmp_cube_uniform(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *orig,
-                             uint64_t *m)
+                             uint64_t *m1, uint64_t *m2)
 {
     if (!(in->uni & CVM_VM_UNI_CUBE) || !s->x->synced) /* decode.c; interp.h synced */
         return false;
-    const cvm_vm_dinsn *c1 = &orig[in->a], *c2 = in->b != UINT32_MAX ? &orig[in->b] : NULL;
     unsigned g0 = 0;
     while (g0 < s->G && !(running(&s->P[g0]) && s->P[g0].active))
         g0++;
-    bool hit = false;
+    bool hit1 = false, hit2 = false;
     if (g0 < s->G) {
         const cvm_vm_plane *q = &s->P[g0];
         const uint64_t one = q->active & (0 - q->active); /* its lowest active lane */
-        hit = cmp_mask(s->x, q, c1, one) != 0;
-        if (c2) {
-            const bool hit2 = cmp_mask(s->x, q, c2, one) != 0;
-            hit = in->c == CVM_OP_AND ? hit && hit2 : hit || hit2;
-        }
-        hit = in->k ? !hit : hit;
+        hit1 = cmp_mask(s->x, q, &orig[in->a], one) != 0;
+        hit2 = in->b != UINT32_MAX && cmp_mask(s->x, q, &orig[in->b], one) != 0;
     }
     for (unsigned g = 0; g < s->G; g++)
-        m[g] = hit && running(&s->P[g]) ? s->P[g].active : 0;
+        m1[g] = hit1 ? UINT64_MAX : 0, m2[g] = hit2 ? UINT64_MAX : 0;
     return true;
 }
 
@@ -1068,30 +1062,26 @@ static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_di
     switch (in->h) {
     case CVM_VM_H_CMPBR: {
         uint64_t m1[CVM_VM_LOCKSTEP_MAX_PLANES], m2[CVM_VM_LOCKSTEP_MAX_PLANES];
+        /* one lane for all planes where that holds, else every plane's
+         * compares at once where they vectorize (a plane that is not
+         * running is compared too: compares read, never trap) */
+        const bool all = cmp_cube_uniform(s, in, orig, m1, m2) ||
+                         (cmp_planes(s, &orig[in->a], m1) &&
+                          (in->b == UINT32_MAX || cmp_planes(s, &orig[in->b], m2)));
         uint64_t taken = 0, live = 0;
-        if (cmp_cube_uniform(s, in, orig, m1)) {
-            for (unsigned g = 0; g < G; g++)
-                if (running(&P[g]))
-                    taken |= m1[g], live |= P[g].active;
-        } else {
-            /* every plane's compares at once where they vectorize (a plane
-             * that is not running is compared too: compares read, never trap) */
-            const bool all = cmp_planes(s, &orig[in->a], m1) &&
-                             (in->b == UINT32_MAX || cmp_planes(s, &orig[in->b], m2));
-            for (unsigned g = 0; g < G; g++) {
-                cvm_vm_plane *q = &P[g];
-                if (!running(q))
-                    continue;
-                const uint64_t act = q->active;
-                uint64_t m = all ? m1[g] : cmp_mask(s->x, q, &orig[in->a], act);
-                if (in->b != UINT32_MAX) {
-                    const uint64_t m2g = all ? m2[g] : cmp_mask(s->x, q, &orig[in->b], act);
-                    m = in->c == CVM_OP_AND ? m & m2g : m | m2g;
-                }
-                m1[g] = (in->k ? ~m : m) & act;
-                taken |= m1[g];
-                live |= act;
+        for (unsigned g = 0; g < G; g++) {
+            cvm_vm_plane *q = &P[g];
+            if (!running(q))
+                continue;
+            const uint64_t act = q->active;
+            uint64_t m = all ? m1[g] : cmp_mask(s->x, q, &orig[in->a], act);
+            if (in->b != UINT32_MAX) {
+                const uint64_t m2g = all ? m2[g] : cmp_mask(s->x, q, &orig[in->b], act);
+                m = in->c == CVM_OP_AND ? m & m2g : m | m2g;
             }
+            m1[g] = (in->k ? ~m : m) & act;
+            taken |= m1[g];
+            live |= act;
         }
         /* a break or continue no active lane takes changes no mask or
          * frame: every plane goes on after it (the common case: a loop's
