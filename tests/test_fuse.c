@@ -174,6 +174,67 @@ static uint32_t divrem_sim(uint32_t g, uint32_t salt)
     return v ^ salt;
 }
 
+/* Address chains whose access waits a few instructions (decode.c
+ * index_reader: the access computes the address, "late"): out[g]'s
+ * address before the value is done, a load after a quiet op, one under a
+ * per-lane if; and three chains whose index or base is written between
+ * them and their load (by an add, a ptr.add and a load), which must read
+ * the address of their own pc. */
+static const char late_src[] =
+    ".kernel late\n"
+    ".param out buffer u32 write\n.param src buffer i32 read\n.param salt scalar u32\n"
+    ".reg u32 %t, %c, %cd, %g, %v, %one, %zero, %odd, %salt, %w, %k3, %k5, %k7, %k11\n"
+    ".reg i32 %ti, %x, %y, %z, %e, %q, %one_i\n"
+    ".reg i64 %a1, %s1, %u1, %a2, %s2, %u2, %a3, %s3, %u3, %a4, %s4, %u4, %a5, %s5, %u5\n"
+    ".reg i64 %a6, %s6, %u6, %k8\n"
+    ".reg ptr.global %po, %ps, %pz, %p1, %pB, %pC, %pD, %pE, %pA\n.reg bool %b\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i32 %ti, %g\n"
+    "    param.ptr.global %po, out, 0\n    param.ptr.global %ps, src, 0\n"
+    "    param.ptr.global %pz, src, 0\n"
+    /* x = src[g], a quiet op between chain and load */
+    "    cvt.i64 %a1, %ti\n    const.i64 %s1, 4\n    mul.i64 %u1, %a1, %s1\n"
+    "    ptr.add.ptr.global %p1, %ps, %u1\n    const.i32 %one_i, 1\n    ld.i32 %x, [%p1]\n"
+    /* y = src[g]: the index becomes g + 1 before the load */
+    "    cvt.i64 %a2, %ti\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n"
+    "    ptr.add.ptr.global %pB, %ps, %u2\n    add.i32 %ti, %ti, %one_i\n    ld.i32 %y, [%pB]\n"
+    /* z = src[g + 1]: the base moves two elements on before the load */
+    "    cvt.i64 %a3, %ti\n    const.i64 %s3, 4\n    mul.i64 %u3, %a3, %s3\n"
+    "    ptr.add.ptr.global %pC, %ps, %u3\n    const.i64 %k8, 8\n"
+    "    ptr.add.ptr.global %ps, %ps, %k8\n    ld.i32 %z, [%pC]\n"
+    /* e = src[2 + g + 1]: a load writes the index (src[0]) before the load */
+    "    cvt.i64 %a4, %ti\n    const.i64 %s4, 4\n    mul.i64 %u4, %a4, %s4\n"
+    "    ptr.add.ptr.global %pD, %ps, %u4\n    ld.i32 %ti, [%pz]\n    ld.i32 %e, [%pD]\n"
+    "    cvt.i32 %ti, %g\n"
+    "    const.u32 %k3, 3\n    const.u32 %k5, 5\n    const.u32 %k7, 7\n    const.u32 %k11, 11\n"
+    "    cvt.u32 %w, %x\n    mul.u32 %v, %w, %k3\n"
+    "    cvt.u32 %w, %y\n    mul.u32 %w, %w, %k5\n    add.u32 %v, %v, %w\n"
+    "    cvt.u32 %w, %z\n    mul.u32 %w, %w, %k7\n    add.u32 %v, %v, %w\n"
+    "    cvt.u32 %w, %e\n    mul.u32 %w, %w, %k11\n    add.u32 %v, %v, %w\n"
+    /* odd units: v = (v + 1) ^ src[2 + g], the load late under the if */
+    "    const.u32 %one, 1\n    const.u32 %zero, 0\n    and.u32 %odd, %t, %one\n"
+    "    ne.u32 %b, %odd, %zero\n"
+    "    if %b\n"
+    "        cvt.i64 %a5, %ti\n        const.i64 %s5, 4\n        mul.i64 %u5, %a5, %s5\n"
+    "        ptr.add.ptr.global %pE, %ps, %u5\n        add.u32 %v, %v, %one\n"
+    "        ld.i32 %q, [%pE]\n        cvt.u32 %w, %q\n        xor.u32 %v, %v, %w\n"
+    "    end\n"
+    /* out[g] = v ^ salt, the address before the last op */
+    "    cvt.i64 %a6, %ti\n    const.i64 %s6, 4\n    mul.i64 %u6, %a6, %s6\n"
+    "    ptr.add.ptr.global %pA, %po, %u6\n    param.u32 %salt, salt, 0\n"
+    "    xor.u32 %v, %v, %salt\n    st.u32 [%pA], %v\n"
+    "    return\n.end\n";
+
+static uint32_t late_sim(uint32_t g, uint32_t salt)
+{
+    const uint32_t x = (uint32_t)src_val(g), y = (uint32_t)src_val(g), z = (uint32_t)src_val(g + 1),
+                   e = (uint32_t)src_val(g + 3);
+    uint32_t v = x * 3u + y * 5u + z * 7u + e * 11u;
+    if (g & 1) /* BLOCK is even: unit_pos.x has g's parity */
+        v = (v + 1u) ^ (uint32_t)src_val(g + 2);
+    return v ^ salt;
+}
+
 static void check(const char *kernel, const char *name,
                   uint32_t (*sim)(uint32_t g, uint32_t salt), uint32_t width, uint64_t budget)
 {
@@ -223,6 +284,8 @@ int main(void)
         check(chains_src, "chains", chains_sim, widths[w], UINT64_C(1) << 40);
         check(divrem_src, "divrem", divrem_sim, widths[w], 0);
         check(divrem_src, "divrem", divrem_sim, widths[w], UINT64_C(1) << 40);
+        check(late_src, "late", late_sim, widths[w], 0);
+        check(late_src, "late", late_sim, widths[w], UINT64_C(1) << 40);
     }
     kern_close();
     return done_testing();

@@ -364,6 +364,7 @@ static cvm_status decode_insn(decoder *dc, uint32_t pc, uint32_t word)
         return cvm_diag_set(dc->diag, CVM_UNSUPPORTED,
                             "kernel '%s' pc %u: op '%s' is not supported by the CPU interpreter",
                             cvm_bc_str(dc->prog->mod, dc->k->name), pc, oi->mnemonic);
+    *in = (cvm_vm_dinsn){0};
     in->h = bi.op;
     in->elem = bi.elem;
     in->line = bi.line ? bi.line : 1;
@@ -565,6 +566,61 @@ static const cvm_vm_dinsn *const_reg(const fuser *fu, uint32_t s)
     return k->h == CVM_OP_CONST && is_int64(k->elem) && k->line == 1 ? k : NULL;
 }
 
+/* An instruction that may sit between a fused rem and div, or between an
+ * address chain and its access: a lane op on line-1 registers (no control flow, memory, plane op or operand list). */
+static bool quiet(const cvm_vm_dinsn *in)
+{
+    return uniform_candidate(in->h) && in->h != CVM_OP_BUILD && in->h != CVM_OP_EXTRACT &&
+           in->h != CVM_OP_INSERT && in->h != CVM_OP_SPLAT && in->line == 1 && in->la <= 1 &&
+           in->lc <= 1;
+}
+
+/* Register slot s is read or written by quiet instruction in, or by a plain access. */
+static bool touches(const cvm_vm_dinsn *in, uint32_t s)
+{
+    const reg_uses u = uses_of(in);
+    const uint32_t src[3] = {in->a, in->b, in->c};
+    if (u.dest && in->d == s)
+        return true;
+    for (unsigned i = 0; i < u.nsrc; i++)
+        if (src[i] == s)
+            return true;
+    return false;
+}
+
+/* Register slot s is written by instruction in. */
+static bool writes_slot(const cvm_vm_dinsn *in, uint32_t s)
+{
+    return uses_of(in).dest && in->d == s;
+}
+
+static bool plain_access(const cvm_vm_dinsn *in)
+{
+    return (in->h == CVM_OP_LD || in->h == CVM_OP_ST) && in->line == 1;
+}
+
+/*
+ * The pc of the plain ld or st that reads address p (a temporary) at pc
+ * `from` or after up to 16 instructions that may wait before it: lane ops
+ * and plain accesses that write neither p's base nor its index (the
+ * address computed at the access is the one computed at its chain), none
+ * a div or rem (fuse_divrem moves a write to the first of a pair).
+ * UINT32_MAX if there is none.
+ */
+static uint32_t index_reader(const fuser *fu, uint32_t from, uint32_t p, uint32_t base,
+                             uint32_t index)
+{
+    for (uint32_t j = from; j < fu->n && j < from + 16; j++) {
+        const cvm_vm_dinsn *in = &fu->code[j];
+        if (plain_access(in) && in->a == p)
+            return j;
+        if ((!quiet(in) && !plain_access(in)) || in->h == CVM_OP_DIV || in->h == CVM_OP_REM ||
+            writes_slot(in, base) || writes_slot(in, index) || touches(in, p))
+            return UINT32_MAX;
+    }
+    return UINT32_MAX;
+}
+
 /* `[cvt.i64 v, x] [const.i64 s, S;] mul.i64 u, v, s; ptr.add p, base, u`,
  * the const either right before the multiply (and read by it alone) or
  * anywhere (const_reg: a loop-invariant constant moved out of the loop). */
@@ -621,13 +677,11 @@ static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
             out->n++;
     }
     out->target = i + 2;
-    /* the address is read once, by a plain load or store right after:
-     * lockstep (interp_lockstep.c) may do both without writing it */
-    const cvm_vm_dinsn *m = out->target < fu->n ? &c[out->target] : NULL;
-    out->end = m && (m->h == CVM_OP_LD || m->h == CVM_OP_ST) && m->line == 1 &&
-                       m->a == add->d && temp(fu, add->d)
-                   ? out->target
-                   : UINT32_MAX;
+    /* the address is read once, by a plain load or store right after or
+     * a few lane ops later: lockstep (interp_lockstep.c) may do both
+     * without writing it */
+    out->end = temp(fu, add->d) ? index_reader(fu, out->target, add->d, add->a, out->b) : UINT32_MAX;
+    out->late = out->end != UINT32_MAX && out->end != out->target;
     return out->target;
 }
 
@@ -724,34 +778,6 @@ static uint32_t fuse_cmpbr(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
         out->target = i + 3;
     }
     return out->target;
-}
-
-/* An instruction that may sit between a fused rem and div: a lane op on
- * line-1 registers (no control flow, memory, plane op or operand list). */
-static bool quiet(const cvm_vm_dinsn *in)
-{
-    return uniform_candidate(in->h) && in->h != CVM_OP_BUILD && in->h != CVM_OP_EXTRACT &&
-           in->h != CVM_OP_INSERT && in->h != CVM_OP_SPLAT && in->line == 1 && in->la <= 1 &&
-           in->lc <= 1;
-}
-
-/* Register slot s is read or written by quiet instruction in. */
-static bool touches(const cvm_vm_dinsn *in, uint32_t s)
-{
-    const reg_uses u = uses_of(in);
-    const uint32_t src[3] = {in->a, in->b, in->c};
-    if (u.dest && in->d == s)
-        return true;
-    for (unsigned i = 0; i < u.nsrc; i++)
-        if (src[i] == s)
-            return true;
-    return false;
-}
-
-/* Register slot s is written by instruction in. */
-static bool writes_slot(const cvm_vm_dinsn *in, uint32_t s)
-{
-    return uses_of(in).dest && in->d == s;
 }
 
 /* Slots y (read at pc i) and y2 (read at pc j > i) hold the same value:
@@ -1017,6 +1043,10 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
             continue;
         }
         fast[pc] = f;
+        if (f.h == CVM_VM_H_INDEX && f.late) { /* the access computes the address */
+            fast[f.end].late = 1;
+            fast[f.end].end = pc;
+        }
         fused++;
         pc = next;
     }

@@ -111,6 +111,8 @@ typedef struct cvm_vm_dinsn {
     uint8_t k;           /* handler variant chosen at decode (cvt: CVM_VM_CVT_*) */
     uint8_t esz;         /* bytes of one element of the instruction type */
     uint8_t a_fixed;     /* register a is filled once per launch (decode.c presettable) */
+    uint8_t late;        /* an INDEX whose address the ld or st at `end` computes, and that
+                          * ld or st (its `end`: the INDEX's pc); kp->fast only */
     uint32_t d, a, b, c; /* register slot indexes (first slot of the register) */
     uint32_t target;     /* control: pc of the next marker (see decode.c) */
     uint32_t end;        /* control: pc of the construct's end */

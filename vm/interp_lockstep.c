@@ -1290,6 +1290,10 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
             pc++;
             continue;
         case CVM_VM_H_INDEX:
+            if (in->late) { /* computed at its access, code[in->end] */
+                pc = in->target;
+                continue;
+            }
             if (in->end != UINT32_MAX && index_pair(in, &code[in->end]) &&
                 indexed(&s, in, &code[in->end])) {
                 pc = in->end + 1;
@@ -1314,6 +1318,14 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
             continue;
         case CVM_OP_LD:
         case CVM_OP_ST:
+            if (in->late) { /* the address of the INDEX at in->end, not yet written */
+                const cvm_vm_dinsn *ix = &code[in->end];
+                if (index_pair(ix, in) && indexed(&s, ix, in)) {
+                    pc++;
+                    continue;
+                }
+                fused(&s, ix);
+            }
             set_pc(&s, pc);
             if (!cvm_vm_mem_cube(x, in) && !memory(&s, in, pc))
                 goto out;

@@ -280,6 +280,42 @@ static void broadcast(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm_
     }
 }
 
+/* CVM_VM_H_INDEX, d = a + ext(b) * s, on the active lanes of a plane of nl
+ * lanes (registers at R): at the chain, or at the access of a late one. */
+static void index_lanes(const cvm_vm_dinsn *in, uint8_t *R, unsigned rs, unsigned nl, uint64_t act,
+                        bool full)
+{
+    const bool uni = false; /* decode gives INDEX no uniform bits */
+    const unsigned l0 = 0;
+    const size_t o_ = 0;
+    uint8_t *const D = R + ((size_t)in->d << rs);
+    const uint8_t *const A = R + ((size_t)in->a << rs), *const B = R + ((size_t)in->b << rs);
+    const uint64_t s = in->imm;
+    const unsigned sh = in->n;
+    if (in->elem == CVM_T_PTR_GLOBAL) {
+        switch (in->k) {
+        case CVM_VM_IX_I64: LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + CAT(uint64_t, B)[l] * s;); break;
+        case CVM_VM_IX_I64 | CVM_VM_IX_SHIFT:
+            LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (CAT(uint64_t, B)[l] << sh);); break;
+        case CVM_VM_IX_SEXT32:
+            LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (uint64_t)(int64_t)CAT(int32_t, B)[l] * s;); break;
+        case CVM_VM_IX_SEXT32 | CVM_VM_IX_SHIFT:
+            LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + ((uint64_t)(int64_t)CAT(int32_t, B)[l] << sh);); break;
+        case CVM_VM_IX_ZEXT32:
+            LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (uint64_t)CAT(uint32_t, B)[l] * s;); break;
+        default:
+            LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + ((uint64_t)CAT(uint32_t, B)[l] << sh);); break;
+        }
+    } else {
+        /* 32-bit spaces keep the low 32 bits, which the extension does not change */
+        const uint32_t s32 = (uint32_t)s;
+        if (in->k & (CVM_VM_IX_SEXT32 | CVM_VM_IX_ZEXT32))
+            LANES(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l] + CAT(uint32_t, B)[l] * s32;);
+        else
+            LANES(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l] + (uint32_t)CAT(uint64_t, B)[l] * s32;);
+    }
+}
+
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
@@ -939,6 +975,8 @@ dispatch:
     /* ---------------- memory and atomics ---------------- */
     CASE(LD) CASE(ST) CASE(LD_VOLATILE) CASE(ST_VOLATILE) CASE(LD_ATOMIC) CASE(ST_ATOMIC) {
         p->pc = pc;
+        if (in->late) /* the address of the INDEX at in->end (kp->fast) */
+            index_lanes(&code[in->end], R, rs, nl, p->active, p->active == p->live);
         if ((r = cvm_vm_mem(ex, p, in)))
             LEAVE(r);
         NEXT();
@@ -1022,32 +1060,8 @@ dispatch:
 
     /* ---------------- fused chains (kp->fast only; decode.c fuse) ---------------- */
     CASE_H(INDEX) {
-        PRO;
-        const size_t o_ = 0;
-        const uint64_t s = in->imm;
-        const unsigned sh = in->n;
-        if (in->elem == CVM_T_PTR_GLOBAL) {
-            switch (in->k) {
-            case CVM_VM_IX_I64: LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + CAT(uint64_t, B)[l] * s;); break;
-            case CVM_VM_IX_I64 | CVM_VM_IX_SHIFT:
-                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (CAT(uint64_t, B)[l] << sh);); break;
-            case CVM_VM_IX_SEXT32:
-                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (uint64_t)(int64_t)CAT(int32_t, B)[l] * s;); break;
-            case CVM_VM_IX_SEXT32 | CVM_VM_IX_SHIFT:
-                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + ((uint64_t)(int64_t)CAT(int32_t, B)[l] << sh);); break;
-            case CVM_VM_IX_ZEXT32:
-                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + (uint64_t)CAT(uint32_t, B)[l] * s;); break;
-            default:
-                LANES(AT(uint64_t, D)[l] = CAT(uint64_t, A)[l] + ((uint64_t)CAT(uint32_t, B)[l] << sh);); break;
-            }
-        } else {
-            /* 32-bit spaces keep the low 32 bits, which the extension does not change */
-            const uint32_t s32 = (uint32_t)s;
-            if (in->k & (CVM_VM_IX_SEXT32 | CVM_VM_IX_ZEXT32))
-                LANES(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l] + CAT(uint32_t, B)[l] * s32;);
-            else
-                LANES(AT(uint32_t, D)[l] = CAT(uint32_t, A)[l] + (uint32_t)CAT(uint64_t, B)[l] * s32;);
-        }
+        if (!in->late) /* else computed at its access, code[in->end] */
+            index_lanes(in, R, rs, nl, p->active, p->active == p->live);
         JUMP(in->target);
     }
     CASE_H(ARITH64) {
