@@ -830,19 +830,28 @@ static bool running(const cvm_vm_plane *q)
  * they count up by one from the plane's first, whose extended value goes
  * to off[g]; `adjacent` stays true while each plane's extended first index
  * is the one before's plus the plane width. */
-#define INDEX_PLANE(T, EXT, limit)                                                         \
+#define INDEX_PLANE(T, EXT, limit, IOTA)                                                   \
     do {                                                                                   \
         const T *b_ = (const T *)(const void *)(R0 + g * stride + ((size_t)in->b << rs));  \
         const T first_ = b_[0];                                                            \
         T bad_ = 0;                                                                        \
         if (first_ > (limit))                                                              \
             return false;                                                                  \
-        for (unsigned l = 0; l < FIXED_W; l++)                                             \
-            bad_ |= b_[l] ^ (T)(first_ + l);                                               \
+        UNROLL for (unsigned l = 0; l < FIXED_W; l++)                                      \
+            bad_ |= b_[l] ^ (T)(first_ + (T)IOTA[l]);                                      \
         bad |= (uint64_t)bad_;                                                             \
         off[g] = (uint64_t)(EXT)first_;                                                    \
         adjacent = adjacent && (!g || off[g] - off[g - 1] == FIXED_W);                     \
     } while (0)
+
+/* 0, 1, ... as lane values: INDEX_PLANE's additions need no conversion of l */
+_Static_assert(FIXED_W == 32, "iota32 and iota64 list FIXED_W lanes");
+static const uint32_t iota32[FIXED_W] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+static const uint64_t iota64[FIXED_W] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
 
 /* The INDEX and access indexed() takes (a global pointer, a power-of-two
  * scale equal to the element size, one element per lane). */
@@ -877,11 +886,11 @@ static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dins
         if (!running(&P[g]) || P[g].active != FULL)
             return false;
         if (kind == CVM_VM_IX_I64)
-            INDEX_PLANE(uint64_t, uint64_t, UINT64_MAX);
+            INDEX_PLANE(uint64_t, uint64_t, UINT64_MAX, iota64);
         else if (kind == CVM_VM_IX_SEXT32)
-            INDEX_PLANE(int32_t, int64_t, INT32_MAX - (int32_t)(FIXED_W - 1));
+            INDEX_PLANE(int32_t, int64_t, INT32_MAX - (int32_t)(FIXED_W - 1), iota32);
         else
-            INDEX_PLANE(uint32_t, uint64_t, UINT32_MAX - (FIXED_W - 1));
+            INDEX_PLANE(uint32_t, uint64_t, UINT32_MAX - (FIXED_W - 1), iota32);
         if (!in->a_fixed) { /* else one value in every lane of the launch */
             const uint64_t *a = (const uint64_t *)(const void *)(R0 + g * stride + ((size_t)in->a << rs));
             for (unsigned l = 0; l < FIXED_W; l++)
