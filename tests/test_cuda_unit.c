@@ -230,6 +230,14 @@ TWIN(returns,
      for (int i = 0; i < 100; i++) { out[3] = i; if (i * i > 50) return; }
      out[4] = 99;)
 
+/* Literals of value zero keep their suffix's type (0u, 0ull, 0x0ULL). */
+TWIN(zero_literals,
+     unsigned n = in[13] + 2; long long ll = 0u - 1;
+     out[0] = (int)(~0u >> (32 - n)); out[1] = (int)(~0U >> 1); out[2] = (int)(~0ull >> (64 - n));
+     out[3] = (int)((0ull - 1) >> 60); out[4] = (int)((0x0ULL - 1) >> 63); out[5] = (int)sizeof(0ll);
+     out[6] = (int)sizeof(0ull); out[7] = (int)sizeof(0u); out[8] = (int)(ll >> 16);
+     out[9] = in[0] <= 0u; out[10] = (int)((0l - 1) >> 40); out[11] = (int)sizeof(0 + 0ul);)
+
 /* ---- hand cases ---- */
 
 static void test_twins(void)
@@ -247,6 +255,7 @@ static void test_twins(void)
         {"ternary and comma", ternary_comma_src, ternary_comma_ref, 11, NULL},
         {"switch fallthrough, break/continue in loops, do-while", switch_loop_src, switch_loop_ref, 7, NULL},
         {"return inside loops and device functions", NULL, returns_ref, 5, NULL},
+        {"zero literals with suffixes", zero_literals_src, zero_literals_ref, 12, NULL},
     };
     char returns_full[2048];
     snprintf(returns_full, sizeof returns_full, "%s%s", FIND_FIRST_SRC, returns_src);
@@ -393,6 +402,35 @@ static void test_hand(void)
             -0.75; 1 */
          {0x409c0000, 0x3dccc000, 0x40700000, 0x7f800000, 0x3eab0000, 0x3f800000, (int32_t)0xbf400000, 1},
          8, 1, NULL},
+        {"halving adds of ints: __hadd, __rhadd, __uhadd, __urhadd",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    out[0] = __hadd(in[8], in[12]); out[1] = __rhadd(in[8], in[12]);\n"
+         "    out[2] = __hadd(in[12], in[13]); out[3] = __rhadd(in[12], in[13]);\n"
+         "    out[4] = __hadd(in[11], in[11]); out[5] = __rhadd(-in[11] - 1, in[0]);\n"
+         "    out[6] = (int)__uhadd(4294967295u, 4294967295u); out[7] = (int)__urhadd(4294967295u, 0u);\n"
+         "    out[8] = (int)__uhadd(3u, 4u); out[9] = (int)__urhadd(3u, 4u);\n}\n",
+         /* by hand: (7 - 7) >> 1 = 0, (7 - 7 + 1) >> 1 = 0; (-7 + 2) >> 1 = -3 (floor),
+            (-7 + 2 + 1) >> 1 = -2; INT_MAX; (INT_MIN - 1 + 1) >> 1 = -2^30; UINT_MAX;
+            2^32 >> 1 = 2^31; 3; 4 */
+         {0, 0, -3, -2, 0x7fffffff, -1073741824, -1, (int32_t)0x80000000, 3, 4}, 10, 1, NULL},
+        {"__reduce_min_sync and __reduce_max_sync over a warp",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int t = threadIdx.x;\n"
+         "    int mn = __reduce_min_sync(0xffffffffu, t - 5);\n"
+         "    unsigned mx = __reduce_max_sync(0xffffffffu, (unsigned)(t * 7 % 32));\n"
+         "    unsigned umn = __reduce_min_sync(0xffffffffu, (unsigned)(t * 7 % 32) + 3u);\n"
+         "    int smx = __reduce_max_sync(0xffffffffu, -t);\n"
+         "    if (t == 9) { out[0] = mn; out[1] = (int)mx; out[2] = (int)umn; out[3] = smx; }\n}\n",
+         /* by hand: min of t - 5 is -5; t * 7 % 32 takes every value 0..31 (7 is odd):
+            max 31, min 0 + 3; max of -t is 0 */
+         {-5, 31, 3, 0}, 4, 32, NULL},
+        {"__shfl_xor_sync with width 8 reads an earlier segment, not a later one",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, (int)threadIdx.x, 9, 8);\n}\n",
+         /* PTX bfly with c = ((32 - 8) << 8) | 31: lane ^ 9 is read when it is at most the
+            end of the lane's own segment (lane | 7); otherwise the lane's own value */
+         {0, 1, 2, 3, 4, 5, 6, 7, 1, 0, 3, 2, 5, 4, 7, 6,
+          16, 17, 18, 19, 20, 21, 22, 23, 17, 16, 19, 18, 21, 20, 23, 22}, 32, 32, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         words_are(cases[i].name, cases[i].src, cases[i].block, cases[i].want, cases[i].n, cases[i].todo);

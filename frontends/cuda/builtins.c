@@ -332,10 +332,17 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     fe_emit(L, "shfl.%s.%s %%r%d, %%r%d, %%r%d, %%r%d", kind, tn, s, v.reg, x.reg, m.reg);
     if (kind[0] == 'u') {
         fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", bad, lo, x.reg);
+    } else if (kind[0] == 'x') {
+        /* PTX's bfly: the source lane may lie in an earlier segment, not
+         * past the end of the lane's own (lane | (w - 1)) */
+        int j = fe_reg(L, RT(TY_U32, 1, 0)), end = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "xor.u32 %%r%d, %%r%d, %%r%d", j, lane.reg, x.reg);
+        fe_emit(L, "or.u32 %%r%d, %%r%d, %%r%d", end, lane.reg, wm.reg);
+        fe_emit(L, "gt.u32 %%r%d, %%r%d, %%r%d", bad, j, end);
     } else {
         int q = fe_reg(L, RT(TY_U32, 1, 0));
         fe_val wv = wconst ? fe_const_int(L, TY_U32, w) : wrun;
-        fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", kind[0] == 'd' ? "add" : "xor", q, lo, x.reg);
+        fe_emit(L, "add.u32 %%r%d, %%r%d, %%r%d", q, lo, x.reg);
         fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", bad, q, wv.reg);
     }
     fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, s, bad);
@@ -389,7 +396,7 @@ static bool warp_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         L->uses_plane = true;
         fe_val m = mask_arg(L, arg(call, 0));
         fe_val v = fe_rvalue(L, arg(call, 1));
-        bool match = red[i].op[0] == 'm';
+        bool match = strcmp(red[i].op, "match.any") == 0;
         fe_type *t = fe_is_signed(v.ty) && !match ? fe_ty(TY_I32) : fe_ty(TY_U32);
         if (match && fe_unqual(v.ty)->size == 8)
             t = fe_ty(TY_U64);
@@ -480,6 +487,21 @@ static fe_val byte_perm(fe_lower *L, fe_node *call)
     return rv(fe_ty(TY_U32), r);
 }
 
+/* The halving adds of two 32-bit integers, (x + y [+ 1]) >> 1 without
+ * overflow (the sum in 64 bits): __hadd and __rhadd on int, __uhadd and
+ * __urhadd on unsigned. */
+static fe_val halving_add(fe_lower *L, fe_node *call, fe_val x, fe_val y, bool is_signed, bool round)
+{
+    const fe_kind k = is_signed ? TY_I32 : TY_U32, w = is_signed ? TY_I64 : TY_U64;
+    int a = fe_convert(L, fe_convert(L, x, fe_ty(k), call->tok), fe_ty(w), call->tok).reg;
+    int b = fe_convert(L, fe_convert(L, y, fe_ty(k), call->tok), fe_ty(w), call->tok).reg;
+    int sum = op2(L, "add", w, a, b);
+    if (round)
+        sum = op2(L, "add", w, sum, kint(L, w, 1));
+    int half = op2(L, "shr", w, sum, kint(L, TY_U32, 1)); /* arithmetic for i64 */
+    return fe_convert(L, rv(fe_ty(w), half), fe_ty(k), call->tok);
+}
+
 /* __mul24/__umul24 (low 32 bits of the product of the low 24 bits, sign-
  * extended for __mul24), __sad/__usad (|x - y| + z, without overflow). */
 static bool int_misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
@@ -503,6 +525,14 @@ static bool int_misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *
                 ab[i] = op2(L, "and", k, a, kint(L, k, 0xffffff));
         }
         *out = rv(fe_ty(k), op2(L, "mul", k, ab[0], ab[1]));
+        return true;
+    }
+    bool rhadd = strcmp(name, "__rhadd") == 0, uhadd = strcmp(name, "__uhadd") == 0,
+         urhadd = strcmp(name, "__urhadd") == 0;
+    if (rhadd || uhadd || urhadd) {
+        if (want_args(L, call, name, 2, 2))
+            *out = halving_add(L, call, fe_rvalue(L, arg(call, 0)), fe_rvalue(L, arg(call, 1)), rhadd,
+                               !uhadd);
         return true;
     }
     bool sad = strcmp(name, "__sad") == 0, usad = strcmp(name, "__usad") == 0;
@@ -656,6 +686,10 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         for (int j = 0; j < hops[i].n; j++) {
             a[j] = fe_rvalue(L, arg(call, j));
             t = t ? t : (a[j].ty->kind == TY_BF16 ? fe_ty(TY_BF16) : fe_ty(TY_F16));
+        }
+        if (i == 0 && fe_is_int(a[0].ty) && fe_is_int(a[1].ty)) { /* int __hadd(int, int) */
+            *out = halving_add(L, call, a[0], a[1], true, false);
+            return true;
         }
         bool cmp = i >= 9; /* comparisons: a bool */
         int r = fe_reg(L, RT(cmp ? TY_BOOL : t->kind, 1, 0));

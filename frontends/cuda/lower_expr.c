@@ -859,18 +859,15 @@ static fe_val unary(fe_lower *L, fe_node *e)
     }
 }
 
+/* An integer literal with C's type for its value and suffixes; a zero is
+ * also a null pointer constant (0, 0u, NULL, nullptr), of its own type. */
 static fe_val literal_int(fe_lower *L, fe_node *e)
 {
-    if (e->ival == 0 && (!e->ty || fe_is_int(e->ty))) { /* 0, NULL, nullptr */
-        fe_val z = fe_const_int(L, TY_I32, 0);
-        z.is_null = true;
-        return z;
-    }
-    if (e->ty)
-        return fe_const_int(L, e->ty->kind, (int64_t)e->ival);
     uint64_t v = e->ival;
     fe_kind k;
-    if (e->is_unsigned)
+    if (e->ty)
+        k = e->ty->kind;
+    else if (e->is_unsigned)
         k = (e->is_long || v > 0xffffffffull) ? TY_U64 : TY_U32;
     else if (e->is_long)
         k = v > 0x7fffffffffffffffull ? TY_U64 : TY_I64;
@@ -880,7 +877,9 @@ static fe_val literal_int(fe_lower *L, fe_node *e)
         k = TY_U32;
     else
         k = v <= 0x7fffffffffffffffull ? TY_I64 : TY_U64;
-    return fe_const_int(L, k, (int64_t)v);
+    fe_val out = fe_const_int(L, k, (int64_t)v);
+    out.is_null = v == 0 && (!e->ty || fe_is_int(e->ty));
+    return out;
 }
 
 static fe_val ident(fe_lower *L, fe_node *e)
