@@ -3,7 +3,9 @@
  * votes, ballot, reductions, scans, match, activemask and sync_plane, with
  * full and partial member masks, at plane widths 8, 16, 32 and 64 with a
  * partial last plane; and synccheck faults when a named lane is inactive
- * or exited. Expected values come from the C model `model` below.
+ * (not exited: CUDA's rule binds the non-exited named lanes) or when a
+ * shuffle reads a named lane that exited or does not exist. Expected
+ * values come from the C model `model` below or are written by hand.
  *
  * The kernel ANDs the mask parameter with plane_fullmask (so missing lanes
  * of the partial plane are never named) and only member lanes execute the
@@ -175,14 +177,82 @@ static const char inactive_src[] =
     "    if %p\n        shfl.idx.u32 %v, %lane, %three, %m\n    end\n"
     "    return\n.end\n";
 
-/* Lane 3 has returned; the others name it in a ballot. */
+/* Lanes 3 and 6 have returned; the others name them (u32 mask 0xffffffff,
+ * also naming lanes 20-31 that do not exist in a cube of 20) in a ballot of
+ * lane & 1, a sync_plane, an add reduction of the lane and a shuffle down
+ * by 2 (by 0 with `shift` 0): out[lane] = ballot, out[32 + lane] = sum,
+ * out[64 + lane] = shuffled lane * 10. */
 static const char exited_src[] =
-    ".kernel exited\n.param out buffer u32 write\n"
-    ".reg u32 %lane, %three\n.reg u64 %m, %v\n.reg bool %p\n"
-    "    sreg.u32 %lane, unit_pos_plane\n    sreg.u64 %m, plane_fullmask\n"
-    "    const.u32 %three, 3\n    eq.u32 %p, %lane, %three\n"
+    ".kernel exited\n.param out buffer u32 write\n.param shift scalar u32\n"
+    ".reg u32 %lane, %three, %six, %one, %zero, %v, %sum, %sh, %s, %ten, %tl, %m\n"
+    ".reg bool %p, %q, %odd\n.reg i64 %off, %four, %k128\n.reg ptr.global %pb, %pp\n"
+    "    sreg.u32 %lane, unit_pos_plane\n    const.u32 %m, 0xffffffff\n"
+    "    const.u32 %three, 3\n    const.u32 %six, 6\n    eq.u32 %p, %lane, %three\n"
+    "    eq.u32 %q, %lane, %six\n    or.bool %p, %p, %q\n"
     "    if %p\n        return\n    end\n"
-    "    vote.ballot.u64 %v, %p, %m\n"
+    "    const.u32 %one, 1\n    const.u32 %zero, 0\n    and.u32 %v, %lane, %one\n"
+    "    ne.u32 %odd, %v, %zero\n"
+    "    vote.ballot.u32 %v, %odd, %m\n    sync_plane %m\n"
+    "    reduce.add.u32 %sum, %lane, %m\n"
+    "    const.u32 %ten, 10\n    mul.u32 %tl, %lane, %ten\n    param.u32 %sh, shift, 0\n"
+    "    shfl.down.u32 %s, %tl, %sh, %m\n"
+    "    param.ptr.global %pb, out, 0\n    cvt.i64 %off, %lane\n    const.i64 %four, 4\n"
+    "    mul.i64 %off, %off, %four\n    ptr.add.ptr.global %pb, %pb, %off\n"
+    "    const.i64 %k128, 128\n    st.u32 [%pb], %v\n"
+    "    ptr.add.ptr.global %pp, %pb, %k128\n    st.u32 [%pp], %sum\n"
+    "    ptr.add.ptr.global %pp, %pp, %k128\n    st.u32 [%pp], %s\n"
+    "    return\n.end\n";
+
+/* exited_src in a cube of `units` (at most 32) at plane width 32; shift 0
+ * runs (every lane reads itself), shift 2 reads lane 3 + 2 ... and faults. */
+static void check_exited(uint32_t units)
+{
+    cvm_diag d;
+    uint32_t got[96], want[96];
+    memset(got, 0, sizeof got);
+    memset(want, 0, sizeof want);
+    uint32_t ballot = 0, sum = 0;
+    for (uint32_t l = 0; l < units; l++) /* by hand: the lanes that did not return */
+        if (l != 3 && l != 6) {
+            ballot |= (l & 1u) << l;
+            sum += l;
+        }
+    for (uint32_t l = 0; l < units; l++)
+        if (l != 3 && l != 6)
+            want[l] = ballot, want[32 + l] = sum, want[64 + l] = l * 10;
+    cvm_buffer *out = kern_buf("out", sizeof got, NULL);
+    uint32_t shift = 0;
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_u32(&shift)};
+    cvm_launch_config cfg = kern_cfg(1, units);
+    cfg.plane_width = 32;
+    cvm_status st = kern_exec(exited_src, "exited", &cfg, args, 2, &d);
+    ok(st == CVM_OK, "exited, %u units: a mask naming exited and missing lanes runs (%s: %s)", units,
+       cvm_status_str(st), d.message);
+    kern_read(out, got, sizeof got);
+    int bad = -1;
+    for (int i = 0; i < 96 && bad < 0; i++)
+        if (got[i] != want[i])
+            bad = i;
+    ok(bad < 0, "exited, %u units: ballot, reduction and shuffle over the lanes that remain", units);
+    if (bad >= 0)
+        diag("  out[%d]: got %u, want %u", bad, got[bad], want[bad]);
+    /* lane 1 reads lane 3 (exited); with 20 units, lane 18 would read 20 */
+    shift = 2;
+    st = kern_exec(exited_src, "exited", &cfg, args, 2, &d);
+    ok(st == CVM_FAULT && d.has_fault && strstr(d.message, "synccheck") &&
+           strstr(d.message, "reads lane 3, which has exited"),
+       "exited, %u units: a shuffle reading an exited lane faults (got %s: %s)", units,
+       cvm_status_str(st), d.message);
+    cvm_buffer_free(out);
+}
+
+/* A shuffle down by 4 in a cube of 20 units under a full mask: lane 16
+ * reads lane 20, which does not exist. */
+static const char missing_src[] =
+    ".kernel missing\n.param out buffer u32 write\n"
+    ".reg u32 %lane, %four, %v, %m\n"
+    "    sreg.u32 %lane, unit_pos_plane\n    const.u32 %m, 0xffffffff\n    const.u32 %four, 4\n"
+    "    shfl.down.u32 %v, %lane, %four, %m\n"
     "    return\n.end\n";
 
 /* Every lane runs the shuffle; lane 5 names a mask without lane 31 (u32
@@ -319,12 +389,12 @@ static void check_sums(uint32_t mask)
 }
 
 /* want: a word the fault's message must hold (which check fired) */
-static void check_fault(const char *src, const char *name, const char *want)
+static void check_fault(const char *src, const char *name, const char *want, uint32_t units)
 {
     cvm_diag d;
     cvm_buffer *out = kern_buf("out", 256, NULL);
     cvm_arg args[] = {kern_arg_buf(out)};
-    cvm_launch_config cfg = kern_cfg(1, 32);
+    cvm_launch_config cfg = kern_cfg(1, units);
     cfg.plane_width = 32;
     cvm_status st = kern_exec(src, name, &cfg, args, 1, &d);
     ok(st == CVM_FAULT && d.has_fault && strstr(d.message, "synccheck") && strstr(d.message, want),
@@ -346,10 +416,12 @@ int main(void)
     for (size_t w = 0; w < 4; w++)
         for (size_t m = 0; m < 3; m++)
             check_planeops(widths[w], masks[m]);
-    check_fault(inactive_src, "inactive", "not active");
-    check_fault(exited_src, "exited", "exited");
-    check_fault(differ_src, "differ", "differs");
-    check_fault(outside_src, "outside", "outside the member mask");
+    check_fault(inactive_src, "inactive", "not active", 32);
+    check_fault(missing_src, "missing", "reads lane 20, which does not exist", 20);
+    check_fault(differ_src, "differ", "differs", 32);
+    check_fault(outside_src, "outside", "outside the member mask", 32);
+    check_exited(32);
+    check_exited(20);
     check_outside();
     check_sums(0xffffffffu);
     check_sums(0x8f00f0f6u);

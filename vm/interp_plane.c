@@ -39,9 +39,15 @@ static unsigned lowest(uint64_t m)
     return l;
 }
 
-/* The member mask of a plane op (its last register operand), checked. */
+/*
+ * The members of a plane op: its member mask (the last register operand)
+ * without the named lanes that exited or do not exist (*out_gone), which
+ * CUDA allows (its rule binds the non-exited named threads). Checked: the
+ * active lanes name one mask, every other named lane is active, and no
+ * active lane is left out.
+ */
 static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
-                       uint64_t *out_members)
+                       uint64_t *out_members, uint64_t *out_gone)
 {
     uint32_t slot = in->a;
     unsigned elem = in->ea;
@@ -53,7 +59,9 @@ static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
     const uint64_t act = p->active;
     unsigned first = lowest(act);
     uint64_t m = cvm_vm_get_bits(r, elem, first);
-    *out_members = m;
+    const uint64_t gone = m & (~p->live | p->exited);
+    *out_members = m & ~gone;
+    *out_gone = gone;
     if (!x->L->checked)
         return true;
     const char *mn = cvm_bc_ops[in->h].mnemonic;
@@ -75,16 +83,10 @@ static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
             return false;
         }
     uint64_t bad;
-    if ((bad = m & ~p->live)) {
-        cvm_vm_fault(x, p, first, CVM_FAULT, "synccheck: %s member mask 0x%llx names lanes 0x%llx that do not exist",
-                     mn, (unsigned long long)m, (unsigned long long)bad);
-        return false;
-    }
-    if ((bad = m & ~act)) {
+    if ((bad = m & ~act & ~gone)) {
         cvm_vm_fault(x, p, lowest(bad), CVM_FAULT,
-                     "synccheck: %s member lanes 0x%llx are %s (member mask 0x%llx, active 0x%llx)",
-                     mn, (unsigned long long)bad, (bad & p->exited) ? "exited" : "not active",
-                     (unsigned long long)m, (unsigned long long)act);
+                     "synccheck: %s member lanes 0x%llx are not active (member mask 0x%llx, active 0x%llx)",
+                     mn, (unsigned long long)bad, (unsigned long long)m, (unsigned long long)act);
         return false;
     }
     if ((bad = act & ~m)) {
@@ -154,6 +156,25 @@ static unsigned shfl_src(unsigned op, unsigned l, uint32_t b, unsigned W, uint64
     if (src >= W || !(members >> src & 1))
         return l;
     return (unsigned)src;
+}
+
+/* Checked: no active lane of a shuffle reads a named lane that exited or
+ * does not exist (its value is undefined in CUDA); false after the fault. */
+static bool shfl_from_gone(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, const uint8_t *b,
+                           uint64_t gone)
+{
+    for (unsigned l = 0; l < p->nlanes; l++) {
+        if (!(p->active >> l & 1))
+            continue;
+        const unsigned src = shfl_src(in->h, l, (uint32_t)cvm_vm_get_bits(b, in->eb, l), x->W, gone);
+        if (src != l) {
+            cvm_vm_fault(x, p, l, CVM_FAULT, "synccheck: %s by lane %u reads lane %u, which %s",
+                         cvm_bc_ops[in->h].mnemonic, l, src,
+                         src >= p->nlanes ? "does not exist" : "has exited");
+            return false;
+        }
+    }
+    return true;
 }
 
 /* A shuffle of 4- or 8-byte elements by 32-bit lane operands (all that
@@ -260,10 +281,10 @@ static bool add_typed(unsigned op, unsigned elem, uint64_t members, unsigned nl,
 
 int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
-    uint64_t members, out[64];
+    uint64_t members, gone, out[64];
     const uint64_t act = p->active;
     const unsigned nl = p->nlanes;
-    if (!members_of(x, p, in, &members))
+    if (!members_of(x, p, in, &members, &gone))
         return CVM_VM_R_FAULT;
     if (in->h == CVM_OP_SYNC_PLANE) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -279,6 +300,8 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     pred &= members;
     switch (in->h) {
     case CVM_OP_SHFL_IDX: case CVM_OP_SHFL_UP: case CVM_OP_SHFL_DOWN: case CVM_OP_SHFL_XOR:
+        if (gone && x->L->checked && !shfl_from_gone(x, p, in, b, gone))
+            return CVM_VM_R_FAULT;
         if (shfl_typed(x, p, in, members, a, b, d))
             return 0;
         for (unsigned l = 0; l < nl; l++)
