@@ -413,6 +413,39 @@ static void test_hand(void)
             (-7 + 2 + 1) >> 1 = -2; INT_MAX; (INT_MIN - 1 + 1) >> 1 = -2^30; UINT_MAX;
             2^32 >> 1 = 2^31; 3; 4 */
          {0, 0, -3, -2, 0x7fffffff, -1073741824, -1, (int32_t)0x80000000, 3, 4}, 10, 1, NULL},
+        {"rounding conversions, lrint/lround, signbit, funnel shifts and __dp4a",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    float h = in[10] / 40.0f; /* 2.5 */\n"
+         "    out[0] = __float2int_rn(h); out[1] = __float2int_rn(h + 1.0f); out[2] = __float2int_rd(-h + 1.0f);\n"
+         "    out[3] = __float2int_ru(-h + 1.0f); out[4] = __float2int_rz(-1.7f); out[5] = (int)__float2uint_rn(-3.0f);\n"
+         "    out[6] = __float2int_rn(3e9f); out[7] = __double2int_rd(-0.5); out[8] = (int)__float2ll_ru(h * 4.0f - 0.5f);\n"
+         "    out[9] = (int)lrintf(-h); out[10] = (int)lroundf(-h); out[11] = (int)llround((double)h);\n"
+         "    out[12] = signbit(-0.0f) != 0; out[13] = signbit((double)h) != 0;\n"
+         "    out[14] = (int)__funnelshift_l(0x80000001u, 0x1u, 4); out[15] = (int)__funnelshift_r(0x80000001u, 0x3u, 33);\n"
+         "    out[16] = (int)__funnelshift_lc(1u, 2u, 40); out[17] = (int)__funnelshift_rc(1u, 2u, 40);\n"
+         "    out[18] = __dp4a(0x01FF0203, 0x02020202, 100); out[19] = (int)__dp4a(0x01FF0203u, 0x02020202u, 100u);\n"
+         "    out[20] = __float2int_rn(__int_as_float(0x7fc00000));\n}\n",
+         /* by hand: ties to even 2, 4; floor/ceil of -1.5: -2, -1; trunc -1; saturating 0 and
+            INT_MAX; floor(-0.5) = -1; ceil(9.5) = 10; rint(-2.5) = -2, round(-2.5) = -3,
+            round(2.5) = 3; sign bits 1, 0; (0x1_80000001 << 4) >> 32 = 0x18; 0x3_80000001 >> (33 & 31)
+            = 0x1_c0000000, low word 0xc0000000; clamped to 32: lo = 1, hi = 2; bytes 3, 2, -1, 1
+            times 2 each plus 100 = 110, unsigned 3, 2, 255, 1: 622; NaN -> 0 */
+         {2, 4, -2, -1, -1, 0, 0x7fffffff, -1, 10, -2, -3, 3, 1, 0, 0x18, (int32_t)0xc0000000, 1, 2,
+          110, 622, 0}, 21, 1, NULL},
+        {"fdimf, ldexpf, scalbnf and exp10f",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    float *o = reinterpret_cast<float *>(out);\n"
+         "    float nan = __int_as_float(0x7fc00000), inf = __int_as_float(0x7f800000);\n"
+         "    o[0] = fdimf(5.0f, 3.0f); o[1] = fdimf(3.0f, 5.0f); o[2] = fdimf(nan, 1.0f);\n"
+         "    o[3] = fdimf(inf, inf); o[4] = ldexpf(1.5f, in[13] + 1); o[5] = ldexpf(1.0f, -149);\n"
+         "    o[6] = ldexpf(1.0f, -150); o[7] = ldexpf(3.0f, in[10] * 10); o[8] = ldexpf(1.75f, -140);\n"
+         "    o[9] = exp10f(2.0f); o[10] = exp10f(-1.0f); o[11] = scalbnf(-2.0f, 2);\n"
+         "    o[12] = ldexpf(0.75f, -2147483647 - 1); o[13] = (float)fdim(2.5, 0.5);\n}\n",
+         /* by hand: 2, +0, NaN, +0 (inf > inf is false), 1.5 * 8 = 12, 2^-149 (0x1),
+            2^-150 ties to even 0, 3 * 2^1000 = inf, 1.75 * 2^-140 = 896 * 2^-149 (0x380),
+            100, 0.1f (0x3dcccccd), -8, 0.75 * 2^-huge = +0, 2 */
+         {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
+          (int32_t)0xc1000000, 0, 0x40000000}, 14, 1, NULL},
         {"__reduce_min_sync and __reduce_max_sync over a warp",
          "__global__ void k(int *out, const int *in)\n{\n"
          "    int t = threadIdx.x;\n"

@@ -150,7 +150,7 @@ static const math1 math_tab[] = {
     {"__expf", "exp", 1}, {"__logf", "log", 1}, {"__sinf", "sin", 1}, {"__cosf", "cos", 1},
     {"__powf", "pow", 2}, {"__fdividef", "div", 2}, {"__fmul_rn", "mul", 2},
     {"__fadd_rn", "add", 2}, {"__fsub_rn", "sub", 2}, {"__fmaf_rn", "fma", 3},
-    {"__fdiv_rn", "div", 2}, {"__exp10f", "", 1}, {"__log2f", "log2", 1}, {"__log10f", "log10", 1},
+    {"__fdiv_rn", "div", 2}, {"__log2f", "log2", 1}, {"__log10f", "log10", 1},
     {"__tanf", "tan", 1}, {"__frsqrt_rn", "rsqrt", 1}, {"__fsqrt_rn", "sqrt", 1},
     {"__dadd_rn", "add", 2}, {"__dmul_rn", "mul", 2}, {"__fma_rn", "fma", 3},
 };
@@ -165,8 +165,6 @@ static bool math_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         bool fsuffix = n == k + 1 && name[k] == 'f' && strncmp(name, m->name, k) == 0;
         if (!fsuffix && strcmp(name, m->name) != 0)
             continue;
-        if (!m->op[0])
-            return false;
         if (!want_args(L, call, name, m->nargs, m->nargs))
             return true;
         fe_val a[3];
@@ -804,11 +802,10 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         strcmp(name, "__half2float") == 0 || strcmp(name, "__float2bfloat16") == 0 ||
         strcmp(name, "__bfloat162float") == 0 || strcmp(name, "__float2bfloat16_rn") == 0 ||
         strcmp(name, "__int2float_rn") == 0 || strcmp(name, "__uint2float_rn") == 0 ||
-        strcmp(name, "__float2int_rz") == 0 || strcmp(name, "__double2float_rn") == 0) {
+        strcmp(name, "__double2float_rn") == 0) {
         if (!want_args(L, call, name, 1, 1))
             return true;
-        fe_kind k = strstr(name, "2half") ? TY_F16 : strstr(name, "2bfloat16") ? TY_BF16
-                    : strstr(name, "2int") ? TY_I32 : TY_F32;
+        fe_kind k = strstr(name, "2half") ? TY_F16 : strstr(name, "2bfloat16") ? TY_BF16 : TY_F32;
         *out = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(k), call->tok);
         return true;
     }
@@ -903,6 +900,180 @@ static bool legacy_warp_call(fe_lower *L, fe_node *call, const char *name, fe_va
     return false;
 }
 
+static int op1(fe_lower *L, const char *op, fe_kind k, int a)
+{
+    int r = fe_reg(L, RT(k, 1, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d", op, fe_elem_name(k), r, a);
+    return r;
+}
+
+/* the bool a OP b of type k */
+static int cmp2(fe_lower *L, const char *op, fe_kind k, int a, int b)
+{
+    int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", op, fe_elem_name(k), r, a, b);
+    return r;
+}
+
+/* d = c ? a : b */
+static int pick(fe_lower *L, fe_kind k, int c, int a, int b)
+{
+    int r = fe_reg(L, RT(k, 1, 0));
+    fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_elem_name(k), r, a, b, c);
+    return r;
+}
+
+/* x of float type k converted to f (a float or int kind) */
+static int conv(fe_lower *L, fe_node *call, fe_kind from, int x, fe_kind to)
+{
+    return fe_convert(L, rv(fe_ty(from), x), fe_ty(to), call->tok).reg;
+}
+
+/*
+ * Float-to-integer conversions with a rounding mode,
+ * __{float,double}2{int,uint,ll,ull}_{rn,rz,rd,ru} and lrint, llrint,
+ * lround, llround (f or double): the rounding op (rint, trunc, floor,
+ * ceil, round) then cvt, which saturates and takes NaN to 0 as PTX's
+ * cvt.rni/rzi/rmi/rpi do.
+ */
+static bool round_convert_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    static const struct { const char *prefix; fe_kind from; } from[] = {
+        {"__float2", TY_F32}, {"__double2", TY_F64}};
+    static const struct { const char *name; fe_kind to; } to[] = {
+        {"int_", TY_I32}, {"uint_", TY_U32}, {"ll_", TY_I64}, {"ull_", TY_U64}};
+    static const struct { const char *suffix, *op; } mode[] = {
+        {"rn", "rint"}, {"rz", "trunc"}, {"rd", "floor"}, {"ru", "ceil"}};
+    fe_kind fk = TY_VOID, tk = TY_VOID;
+    const char *op = NULL;
+    for (size_t i = 0; i < 2 && !op; i++) {
+        size_t n = strlen(from[i].prefix);
+        if (strncmp(name, from[i].prefix, n) != 0)
+            continue;
+        for (size_t j = 0; j < 4 && !op; j++) {
+            size_t m = strlen(to[j].name);
+            if (strncmp(name + n, to[j].name, m) != 0)
+                continue;
+            for (size_t k = 0; k < 4 && !op; k++)
+                if (strcmp(name + n + m, mode[k].suffix) == 0)
+                    fk = from[i].from, tk = to[j].to, op = mode[k].op;
+        }
+    }
+    static const struct { const char *name, *op; fe_kind to; } lr[] = {
+        {"lrint", "rint", TY_I64}, {"llrint", "rint", TY_I64}, {"lround", "round", TY_I64},
+        {"llround", "round", TY_I64}};
+    for (size_t i = 0; i < sizeof lr / sizeof lr[0] && !op; i++) {
+        size_t n = strlen(lr[i].name);
+        if (strncmp(name, lr[i].name, n) == 0 && (!name[n] || (name[n] == 'f' && !name[n + 1])))
+            fk = name[n] ? TY_F32 : TY_F64, tk = lr[i].to, op = lr[i].op;
+    }
+    if (!op)
+        return false;
+    if (!want_args(L, call, name, 1, 1))
+        return true;
+    int x = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(fk), call->tok).reg;
+    *out = rv(fe_ty(tk), conv(L, call, fk, op1(L, op, fk, x), tk));
+    return true;
+}
+
+/*
+ * Math functions built from other ops: fdim (x - y when x > y, +0
+ * otherwise, NaN when either is), signbit (the sign bit, as an int),
+ * ldexpf and scalbnf (x * 2^n with one rounding: the product of x and 2^n
+ * is exact in double for n clamped to [-300, 300], which any float
+ * result saturates within), exp10 (pow(10, x): the same value, within
+ * pow's bounds).
+ */
+static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    const bool fdim = strcmp(name, "fdim") == 0 || strcmp(name, "fdimf") == 0;
+    const bool ldexp = strcmp(name, "ldexpf") == 0 || strcmp(name, "scalbnf") == 0;
+    const bool exp10 = strcmp(name, "exp10") == 0 || strcmp(name, "exp10f") == 0 ||
+                       strcmp(name, "__exp10f") == 0;
+    const bool signbit = strcmp(name, "signbit") == 0;
+    if (!fdim && !ldexp && !exp10 && !signbit)
+        return false;
+    if (!want_args(L, call, name, fdim || ldexp ? 2 : 1, fdim || ldexp ? 2 : 1))
+        return true;
+    fe_val a = fe_rvalue(L, arg(call, 0));
+    fe_kind k = name[strlen(name) - 1] == 'f' || (fe_is_float(a.ty) && fe_unqual(a.ty)->kind == TY_F32)
+                    ? TY_F32 : TY_F64;
+    int x = fe_convert(L, a, fe_ty(k), call->tok).reg;
+    if (signbit) {
+        fe_kind u = k == TY_F32 ? TY_U32 : TY_U64;
+        int bits = fe_reg(L, RT(u, 1, 0));
+        fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_elem_name(u), bits, x);
+        int sb = op2(L, "shr", u, bits, kint(L, u, k == TY_F32 ? 31 : 63));
+        *out = fe_convert(L, rv(fe_ty(u), sb), fe_ty(TY_I32), call->tok);
+        return true;
+    }
+    if (exp10) {
+        *out = rv(fe_ty(k), op2(L, "pow", k, fe_const_float(L, k, 10.0).reg, x));
+        return true;
+    }
+    if (fdim) {
+        int y = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(k), call->tok).reg;
+        int diff = pick(L, k, cmp2(L, "gt", k, x, y), op2(L, "sub", k, x, y), fe_const_float(L, k, 0.0).reg);
+        int nan = op2(L, "or", TY_BOOL, cmp2(L, "ne", k, x, x), cmp2(L, "ne", k, y, y));
+        *out = rv(fe_ty(k), pick(L, k, nan, op2(L, "add", k, x, y), diff));
+        return true;
+    }
+    int n = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(TY_I32), call->tok).reg;
+    n = op2(L, "max", TY_I32, op2(L, "min", TY_I32, n, kint(L, TY_I32, 300)), kint(L, TY_I32, -300));
+    int e = conv(L, call, TY_I32, op2(L, "add", TY_I32, n, kint(L, TY_I32, 1023)), TY_U64);
+    int pw = fe_reg(L, RT(TY_F64, 1, 0));
+    fe_emit(L, "bitcast.f64 %%r%d, %%r%d", pw, op2(L, "shl", TY_U64, e, kint(L, TY_U64, 52)));
+    int prod = op2(L, "mul", TY_F64, conv(L, call, TY_F32, x, TY_F64), pw);
+    *out = rv(fe_ty(TY_F32), conv(L, call, TY_F64, prod, TY_F32));
+    return true;
+}
+
+/*
+ * __funnelshift_l/lc/r/rc(lo, hi, s): the high (l) or low (r) 32 bits of
+ * the 64-bit hi:lo shifted by s & 31 (lc, rc: by min(s, 32)); __dp4a(a,
+ * b, c): c plus the four products of a's and b's bytes (signed for int
+ * operands, unsigned for unsigned ones).
+ */
+static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    if (strncmp(name, "__funnelshift_", 14) == 0) {
+        const char *m = name + 14;
+        const bool left = m[0] == 'l', clamp = m[1] == 'c';
+        if ((m[0] != 'l' && m[0] != 'r') || (m[1] && (m[1] != 'c' || m[2])))
+            return false;
+        if (!want_args(L, call, name, 3, 3))
+            return true;
+        int lo = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(TY_U32), call->tok).reg;
+        int hi = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(TY_U32), call->tok).reg;
+        int sh = fe_convert(L, fe_rvalue(L, arg(call, 2)), fe_ty(TY_U32), call->tok).reg;
+        sh = clamp ? op2(L, "min", TY_U32, sh, kint(L, TY_U32, 32)) : op2(L, "and", TY_U32, sh, kint(L, TY_U32, 31));
+        int v = op2(L, "or", TY_U64, op2(L, "shl", TY_U64, conv(L, call, TY_U32, hi, TY_U64), kint(L, TY_U64, 32)),
+                    conv(L, call, TY_U32, lo, TY_U64));
+        int s64 = conv(L, call, TY_U32, sh, TY_U64);
+        int r = left ? op2(L, "shr", TY_U64, op2(L, "shl", TY_U64, v, s64), kint(L, TY_U64, 32))
+                     : op2(L, "shr", TY_U64, v, s64);
+        *out = rv(fe_ty(TY_U32), conv(L, call, TY_U64, r, TY_U32));
+        return true;
+    }
+    if (strcmp(name, "__dp4a") != 0)
+        return false;
+    if (!want_args(L, call, name, 3, 3))
+        return true;
+    fe_val a = fe_rvalue(L, arg(call, 0)), b = fe_rvalue(L, arg(call, 1));
+    const bool sgn = !(fe_is_int(a.ty) && !fe_is_signed(a.ty) && fe_is_int(b.ty) && !fe_is_signed(b.ty));
+    const fe_kind k = sgn ? TY_I32 : TY_U32;
+    int x = fe_convert(L, a, fe_ty(k), call->tok).reg, y = fe_convert(L, b, fe_ty(k), call->tok).reg;
+    int acc = fe_convert(L, fe_rvalue(L, arg(call, 2)), fe_ty(k), call->tok).reg;
+    for (int i = 0; i < 4; i++) { /* byte i to the top, then back down: shr of i32 is arithmetic */
+        int up = kint(L, TY_U32, 24 - 8 * i), down = kint(L, TY_U32, 24);
+        int xi = op2(L, "shr", k, op2(L, "shl", k, x, up), down);
+        int yi = op2(L, "shr", k, op2(L, "shl", k, y, up), down);
+        acc = op2(L, "add", k, acc, op2(L, "mul", k, xi, yi));
+    }
+    *out = rv(fe_ty(k), acc);
+    return true;
+}
+
 bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
     static const char *const rejected[] = {"cudaMalloc", "cudaDeviceSynchronize", "cudaMemcpy"};
@@ -914,7 +1085,8 @@ bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     return sync_call(L, call, name, out) || atomic_call(L, call, name, out) ||
            warp_call(L, call, name, out) || bits_call(L, call, name, out) || int_misc_call(L, call, name, out) ||
            bitcast_call(L, call, name, out) || minmax_call(L, call, name, out) ||
-           math_call(L, call, name, out) || print_call(L, call, name, out) ||
+           round_convert_call(L, call, name, out) || built_math_call(L, call, name, out) ||
+           int_extra_call(L, call, name, out) || math_call(L, call, name, out) || print_call(L, call, name, out) ||
            fe_half2_call(L, call, name, out) || misc_call(L, call, name, out) || fe_cg_call(L, call, name, out) ||
            legacy_warp_call(L, call, name, out);
 }
