@@ -53,6 +53,7 @@ static cvm_status launch(cvm_module *mod, const char *name, uint32_t block, cons
     const cvm_kernel *k = NULL;
     cvm_launch_config cfg = kern_cfg(1, block);
     cfg.unchecked = unchecked;
+    cfg.shared_bytes = 128; /* dynamic shared memory for the cases that declare it */
     memset(d, 0, sizeof *d);
     cvm_status st = cvm_kernel_get(mod, name, &k, d);
     if (st == CVM_OK)
@@ -446,6 +447,14 @@ static void test_hand(void)
             100, 0.1f (0x3dcccccd), -8, 0.75 * 2^-huge = +0, 2 */
          {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
           (int32_t)0xc1000000, 0, 0x40000000}, 14, 1, NULL},
+        {"module-scope __shared__ and extern __shared__ arrays, from a device function",
+         "__shared__ int tile[32];\n__shared__ float spare[3];\nextern __shared__ int dyn[];\n"
+         "__device__ int peek(int i) { return tile[i] + dyn[i]; }\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int t = threadIdx.x;\n    spare[t % 3] = 0.5f;\n    tile[t] = t * 3;\n    dyn[t] = in[t % 16];\n"
+         "    __syncthreads();\n    out[t] = peek(31 - t) + (int)(spare[2] * 4);\n}\n",
+         /* by hand, out[t] = 3 (31 - t) + in[(31 - t) % 16] + 2 (spare[2] * 4): IN from 15 down */
+         {93 + 9 + 2, 90 + 40000 + 2, 87 + 2 + 2, 84 - 7 + 2}, 4, 32, NULL},
         {"__reduce_min_sync and __reduce_max_sync over a warp",
          "__global__ void k(int *out, const int *in)\n{\n"
          "    int t = threadIdx.x;\n"

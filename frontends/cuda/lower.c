@@ -172,7 +172,9 @@ static fe_var *bind(fe_lower *L, const char *name, fe_type *ty)
 
 static uint32_t align_up(uint32_t x, uint32_t a) { return a ? (x + a - 1) / a * a : x; }
 
-static uint32_t shared_offset(fe_lower *L, fe_node *d)
+/* The offset of __shared__ declaration d in the kernel being lowered,
+ * placed after the others at its first use. */
+uint32_t fe_shared_offset(fe_lower *L, fe_node *d)
 {
     for (int i = 0; i < L->nshared; i++)
         if (L->shared[i].decl == d)
@@ -332,7 +334,7 @@ static void local_decl(fe_lower *L, fe_node *d)
         fe_var *v = bind(L, d->name, t);
         if (v) {
             v->mem = MEM_SHARED;
-            v->offset = shared_offset(L, d);
+            v->offset = fe_shared_offset(L, d);
         }
         return;
     }

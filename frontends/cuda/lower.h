@@ -29,6 +29,8 @@ typedef struct fe_var {
     int mem;      /* memory not yet addressed: 0, or MEM_* (address made at each use) */
     uint32_t offset;
     const char *sym;
+    fe_node *decl; /* a module-scope __shared__ variable's declaration: its
+                    * place in each kernel's shared memory, given at first use */
     struct fe_var *next;
 } fe_var;
 
@@ -108,6 +110,7 @@ fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v);
 fe_val fe_const_float(fe_lower *L, fe_kind k, double v);
 fe_val fe_ptr_add(fe_lower *L, fe_val p, fe_val idx, int sign, const fe_tok *at);
 fe_val fe_addr_of_var(fe_lower *L, fe_var *v);
+uint32_t fe_shared_offset(fe_lower *L, fe_node *d);
 fe_var *fe_lookup(fe_lower *L, const char *name);
 bool fe_pure(fe_lower *L, fe_node *e);
 fe_type *fe_type_of(fe_lower *L, fe_node *e);    /* type without code (sizeof expr) */

@@ -68,7 +68,8 @@ fe_val fe_addr_of_var(fe_lower *L, fe_var *v)
     case MEM_LOCAL: {
         int sp = v->mem == MEM_SHARED ? SP_SHARED : SP_LOCAL;
         a.reg = fe_reg(L, RT(TY_PTR, 1, sp));
-        fe_emit(L, "const.%s %%r%d, %u", fe_tname_of(L, a.reg), a.reg, v->offset);
+        fe_emit(L, "const.%s %%r%d, %u", fe_tname_of(L, a.reg), a.reg,
+                v->decl ? fe_shared_offset(L, v->decl) : v->offset);
         break;
     }
     case MEM_DYNSHARED: {

@@ -154,11 +154,14 @@ void fe_module_var(fe_lower *L, fe_node *d)
     }
     v->next = L->globals;
     L->globals = v;
-    if (d->storage & FE_S_SHARED) {
+    if (d->storage & FE_S_SHARED) { /* placed in each kernel that uses it (fe_addr_of_var) */
         v->mem = (d->storage & FE_S_EXTERN) ? MEM_DYNSHARED : MEM_SHARED;
         if (v->mem == MEM_DYNSHARED && d->ty->kind != TY_ARRAY)
             v->ty = fe_array_of(c, d->ty, 0);
-        fe_error(c, d->tok, CVM_UNSUPPORTED, "module-scope __shared__ variables are not supported yet; declare them in the kernel");
+        if (v->mem == MEM_SHARED)
+            v->decl = d;
+        if (d->a)
+            fe_error(c, d->tok, CVM_SYNTAX, "__shared__ variables cannot have an initializer");
         return;
     }
     bool is_const = (d->storage & FE_S_CONSTANT) != 0;
