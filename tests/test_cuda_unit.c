@@ -526,6 +526,62 @@ static void test_short_circuit(void)
         cvm_module_free(mod);
 }
 
+/*
+ * assert from <assert.h> (a macro passing the expression's text) and
+ * without it (the builtin), with C's `cond && "why"` idiom: units that
+ * pass run on, a unit that fails faults with the file, line and, for the
+ * macro, the expression; NDEBUG removes the check.
+ */
+static void test_assert(void)
+{
+    static const struct {
+        const char *src, *want;
+    } cases[] = {
+        {"#include <assert.h>\n__global__ void k(int *out, const int *in, int n)\n{\n"
+         "    assert(threadIdx.x < n && \"a unit past n\");\n    out[threadIdx.x] = in[threadIdx.x] + 1;\n}\n",
+         "assertion failed: assert_macro.cu:4: `threadIdx.x < n && \"a unit past n\"`"},
+        {"__global__ void k(int *out, const int *in, int n)\n{\n"
+         "    assert(threadIdx.x < n);\n    out[threadIdx.x] = in[threadIdx.x] + 1;\n}\n",
+         "assertion failed: assert_builtin.cu:3 "},
+        {"#define NDEBUG\n#include <cassert>\n__global__ void k(int *out, const int *in, int n)\n{\n"
+         "    assert(threadIdx.x < n);\n    out[threadIdx.x] = in[threadIdx.x] + 1;\n}\n",
+         NULL},
+    };
+    static const char *const names[] = {"assert_macro.cu", "assert_builtin.cu", "assert_ndebug.cu"};
+    int32_t in_words[4] = {5, -3, 0, 8}, got[4];
+    for (size_t i = 0; i < 3; i++) {
+        cvm_module *mod = compile_load(cases[i].src, names[i]);
+        cvm_buffer *out = kern_buf("out", sizeof got, NULL);
+        cvm_buffer *in = kern_buf("in", sizeof in_words, in_words);
+        int32_t n = 4;
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_status pass = CVM_INVALID_ARGUMENT, fail = CVM_INVALID_ARGUMENT;
+        int good = 0;
+        if (mod && out && in) {
+            cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_bytes(&n, 4)};
+            pass = launch(mod, "k", 4, args, 3, 0, &d);
+            good = pass == CVM_OK && kern_read(out, got, sizeof got) && got[0] == 6 && got[1] == -2 &&
+                   got[2] == 1 && got[3] == 9;
+            n = 2;
+            fail = launch(mod, "k", 4, args, 3, 0, &d);
+        }
+        ok(good, "%s: units that pass the assertion run", names[i]);
+        if (cases[i].want)
+            ok(fail == CVM_FAULT && strstr(d.message, cases[i].want),
+               "%s: a failed assertion faults with '%s' (got %s: %s)", names[i], cases[i].want,
+               cvm_status_str(fail), d.message);
+        else
+            ok(fail == CVM_OK, "%s: NDEBUG removes the assertion (%s)", names[i], cvm_status_str(fail));
+        if (out)
+            cvm_buffer_free(out);
+        if (in)
+            cvm_buffer_free(in);
+        if (mod)
+            cvm_module_free(mod);
+    }
+}
+
 /* __device__ and __constant__ module variables: initializers, host writes and reads. */
 static void test_module_symbols(void)
 {
@@ -586,6 +642,7 @@ int main(void)
     test_casts();
     test_hand();
     test_short_circuit();
+    test_assert();
     test_module_symbols();
     kern_close();
     return done_testing();

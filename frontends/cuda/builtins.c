@@ -867,8 +867,18 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
         if (!want_args(L, call, name, 1, 1))
             return true;
         fe_val c = fe_cond_bool(L, call->args);
-        fe_emit(L, "assert %%r%d, \"%s:%u: assertion failed\"", c.reg, fe_escape(L->c, L->c->files[call->tok->file]),
+        fe_emit(L, "assert %%r%d, \"%s:%u\"", c.reg, fe_escape(L->c, L->c->files[call->tok->file]),
                 call->tok->line);
+        *out = rv(fe_ty(TY_VOID), 0);
+        return true;
+    }
+    if (strcmp(name, "__cvm_assert") == 0) { /* <assert.h>'s assert(e): (e, #e, __FILE__, __LINE__) */
+        if (!want_args(L, call, name, 4, 4))
+            return true;
+        fe_node *text = arg(call, 1);
+        fe_val c = fe_cond_bool(L, call->args);
+        fe_emit(L, "assert %%r%d, \"%s:%u: `%s`\"", c.reg, fe_escape(L->c, L->c->files[call->tok->file]),
+                call->tok->line, text->kind == N_STR ? fe_escape(L->c, text->name) : "?");
         *out = rv(fe_ty(TY_VOID), 0);
         return true;
     }
