@@ -433,7 +433,7 @@ static void test_hand(void)
             times 2 each plus 100 = 110, unsigned 3, 2, 255, 1: 622; NaN -> 0 */
          {2, 4, -2, -1, -1, 0, 0x7fffffff, -1, 10, -2, -3, 3, 1, 0, 0x18, (int32_t)0xc0000000, 1, 2,
           110, 622, 0}, 21, 1, NULL},
-        {"fdimf, ldexpf, scalbnf and exp10f",
+        {"fdimf, ldexpf, scalbnf, exp10f and __fdividef",
          "__global__ void k(int *out, const int *in)\n{\n"
          "    float *o = reinterpret_cast<float *>(out);\n"
          "    float nan = __int_as_float(0x7fc00000), inf = __int_as_float(0x7f800000);\n"
@@ -441,12 +441,17 @@ static void test_hand(void)
          "    o[3] = fdimf(inf, inf); o[4] = ldexpf(1.5f, in[13] + 1); o[5] = ldexpf(1.0f, -149);\n"
          "    o[6] = ldexpf(1.0f, -150); o[7] = ldexpf(3.0f, in[10] * 10); o[8] = ldexpf(1.75f, -140);\n"
          "    o[9] = exp10f(2.0f); o[10] = exp10f(-1.0f); o[11] = scalbnf(-2.0f, 2);\n"
-         "    o[12] = ldexpf(0.75f, -2147483647 - 1); o[13] = (float)fdim(2.5, 0.5);\n}\n",
+         "    o[12] = ldexpf(0.75f, -2147483647 - 1); o[13] = (float)fdim(2.5, 0.5);\n"
+         "    float big = 3e38f, y = -0x1p127f;\n"
+         "    o[14] = __fdividef(1e38f, big); o[15] = __fdividef(1.0f, y); o[16] = __fdividef(-6.0f, 3.0f);\n"
+         "    out[17] = isnan(__fdividef(inf, big)); o[18] = __fdividef(1.0f, 0x1p126f);\n}\n",
          /* by hand: 2, +0, NaN, +0 (inf > inf is false), 1.5 * 8 = 12, 2^-149 (0x1),
             2^-150 ties to even 0, 3 * 2^1000 = inf, 1.75 * 2^-140 = 896 * 2^-149 (0x380),
-            100, 0.1f (0x3dcccccd), -8, 0.75 * 2^-huge = +0, 2 */
+            100, 0.1f (0x3dcccccd), -8, 0.75 * 2^-huge = +0, 2; __fdividef with 2^126 < |y| <
+            2^128: +0, -0 and NaN for an infinite x, else x / y: -2, and 2^-126 at |y| = 2^126 */
          {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
-          (int32_t)0xc1000000, 0, 0x40000000}, 14, 1, NULL},
+          (int32_t)0xc1000000, 0, 0x40000000, 0, (int32_t)0x80000000, (int32_t)0xc0000000, 1, 0x00800000},
+         19, 1, NULL},
         {"module-scope __shared__ and extern __shared__ arrays, from a device function",
          "__shared__ int tile[32];\n__shared__ float spare[3];\nextern __shared__ int dyn[];\n"
          "__device__ int peek(int i) { return tile[i] + dyn[i]; }\n"

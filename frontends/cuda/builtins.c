@@ -148,7 +148,7 @@ static const math1 math_tab[] = {
     {"pow", "pow", 2}, {"atan2", "atan2", 2}, {"fmin", "min", 2}, {"fmax", "max", 2},
     {"fmod", "rem", 2}, {"copysign", "copysign", 2}, {"hypot", "hypot", 2}, {"fma", "fma", 3},
     {"__expf", "exp", 1}, {"__logf", "log", 1}, {"__sinf", "sin", 1}, {"__cosf", "cos", 1},
-    {"__powf", "pow", 2}, {"__fdividef", "div", 2}, {"__fmul_rn", "mul", 2},
+    {"__powf", "pow", 2}, {"__fmul_rn", "mul", 2},
     {"__fadd_rn", "add", 2}, {"__fsub_rn", "sub", 2}, {"__fmaf_rn", "fma", 3},
     {"__fdiv_rn", "div", 2}, {"__log2f", "log2", 1}, {"__log10f", "log10", 1},
     {"__tanf", "tan", 1}, {"__frsqrt_rn", "rsqrt", 1}, {"__fsqrt_rn", "sqrt", 1},
@@ -992,7 +992,9 @@ static bool round_convert_call(fe_lower *L, fe_node *call, const char *name, fe_
  * ldexpf and scalbnf (x * 2^n with one rounding: the product of x and 2^n
  * is exact in double for n clamped to [-300, 300], which any float
  * result saturates within), exp10 (pow(10, x): the same value, within
- * pow's bounds).
+ * pow's bounds), __fdividef (a correctly rounded x / y, except that for
+ * 2^126 < |y| < 2^128 it gives x * +-0, 0 or NaN, as the Programming
+ * Guide says the GPU's does).
  */
 static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
@@ -1000,10 +1002,11 @@ static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val
     const bool ldexp = strcmp(name, "ldexpf") == 0 || strcmp(name, "scalbnf") == 0;
     const bool exp10 = strcmp(name, "exp10") == 0 || strcmp(name, "exp10f") == 0 ||
                        strcmp(name, "__exp10f") == 0;
-    const bool signbit = strcmp(name, "signbit") == 0;
-    if (!fdim && !ldexp && !exp10 && !signbit)
+    const bool signbit = strcmp(name, "signbit") == 0, fdividef = strcmp(name, "__fdividef") == 0;
+    if (!fdim && !ldexp && !exp10 && !signbit && !fdividef)
         return false;
-    if (!want_args(L, call, name, fdim || ldexp ? 2 : 1, fdim || ldexp ? 2 : 1))
+    const int nargs = fdim || ldexp || fdividef ? 2 : 1;
+    if (!want_args(L, call, name, nargs, nargs))
         return true;
     fe_val a = fe_rvalue(L, arg(call, 0));
     fe_kind k = name[strlen(name) - 1] == 'f' || (fe_is_float(a.ty) && fe_unqual(a.ty)->kind == TY_F32)
@@ -1019,6 +1022,15 @@ static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val
     }
     if (exp10) {
         *out = rv(fe_ty(k), op2(L, "pow", k, fe_const_float(L, k, 10.0).reg, x));
+        return true;
+    }
+    if (fdividef) { /* x / y, but x * (+-0) for 2^126 < |y| < 2^128, as CUDA documents */
+        int y = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(TY_F32), call->tok).reg;
+        int ay = op1(L, "abs", TY_F32, y);
+        int big = op2(L, "and", TY_BOOL, cmp2(L, "gt", TY_F32, ay, fe_const_float(L, TY_F32, 0x1p126).reg),
+                      cmp2(L, "lt", TY_F32, ay, fe_const_float(L, TY_F32, INFINITY).reg));
+        int zero = op2(L, "copysign", TY_F32, fe_const_float(L, TY_F32, 0.0).reg, y);
+        *out = rv(fe_ty(TY_F32), pick(L, TY_F32, big, op2(L, "mul", TY_F32, x, zero), op2(L, "div", TY_F32, x, y)));
         return true;
     }
     if (fdim) {
