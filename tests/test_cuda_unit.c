@@ -460,6 +460,22 @@ static void test_hand(void)
          "    __syncthreads();\n    out[t] = peek(31 - t) + (int)(spare[2] * 4);\n}\n",
          /* by hand, out[t] = 3 (31 - t) + in[(31 - t) % 16] + 2 (spare[2] * 4): IN from 15 down */
          {93 + 9 + 2, 90 + 40000 + 2, 87 + 2 + 2, 84 - 7 + 2}, 4, 32, NULL},
+        {"shuffles of width 16 in a cube of 16 units (lanes 16-31 do not exist)",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int t = threadIdx.x, v = t * 3 + 1;\n"
+         "    for (int o = 8; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o, 16);\n"
+         "    if (t == 0) out[0] = v;\n"
+         "    out[16 + t] = __shfl_xor_sync(0xffffffff, t * 10, 33, 16);\n}\n",
+         /* by hand: lane 0 sums 3t + 1 over t < 16 = 376; xor by 33 uses its low 5 bits, 1 */
+         {376, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+          10, 0, 30, 20, 50, 40, 70, 60, 90, 80, 110, 100, 130, 120, 150, 140}, 32, 16, NULL},
+        {"__shfl_up_sync of width 16 after the lower half returned",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int t = threadIdx.x;\n    if (t < 16) return;\n"
+         "    out[t] = __shfl_up_sync(0xffffffff, t * 10, 4, 16);\n}\n",
+         /* by hand: the segment's first four lanes keep their own value, the others read t - 4 */
+         {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+          160, 170, 180, 190, 160, 170, 180, 190, 200, 210, 220, 230, 240, 250, 260, 270}, 32, 32, NULL},
         {"__reduce_min_sync and __reduce_max_sync over a warp",
          "__global__ void k(int *out, const int *in)\n{\n"
          "    int t = threadIdx.x;\n"

@@ -79,7 +79,7 @@ static struct rejection {
     {"deviceReduceSum", "'shfl.down'", WIDTH32, 0},
     {"softmaxRows", "'shfl.xor'", WIDTH32, 0},
     {"spmvCsrVector", "'shfl.down'", WIDTH32, 0},
-    {"shfl_scan_test", "'shfl.up'", WIDTH32, 0},
+    {"shfl_scan_test", "'shfl.idx'", WIDTH32, 0},
     {"fence_flag", "'sync_plane'", WIDTH32, 0},
     {"reduce<256>", "'sync_plane'", WIDTH32, 0},
     {"reduce<128>", "'sync_plane'", WIDTH32, 0},

@@ -245,6 +245,15 @@ static bool atomic_call(fe_lower *L, fe_node *call, const char *name, fe_val *ou
     return false;
 }
 
+static int op2(fe_lower *L, const char *op, fe_kind k, int a, int b)
+{
+    int r = fe_reg(L, RT(k, 1, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", op, fe_elem_name(k), r, a, b);
+    return r;
+}
+
+static int kint(fe_lower *L, fe_kind k, int64_t v) { return fe_const_int(L, k, v).reg; }
+
 /* __shfl_*_sync(mask, v, x[, width]) per the lowering table. */
 /* the shuffled register r of type t, or the pair its bits came from */
 static bool shfl_result(fe_lower *L, fe_type *pair, fe_type *t, int r, fe_val *out)
@@ -326,24 +335,27 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_emit(L, "shfl.idx.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, idx, m.reg);
         return shfl_result(L, pair, t, r, out);
     }
-    int s = fe_reg(L, fe_rtype_of(L, t, 0)), bad = fe_reg(L, RT(TY_BOOL, 1, 0));
-    fe_emit(L, "shfl.%s.%s %%r%d, %%r%d, %%r%d, %%r%d", kind, tn, s, v.reg, x.reg, m.reg);
+    /* the source lane as PTX's shfl.sync with c = ((32 - w) << 8) | 31 finds
+     * it (the offset's low 5 bits; up: not before the segment's first lane,
+     * down and bfly: not past its last), else the lane itself: then one
+     * shfl.idx, which reads no lane CUDA would not read */
+    int x5 = op2(L, "and", TY_U32, x.reg, kint(L, TY_U32, 31));
+    int cand = fe_reg(L, RT(TY_U32, 1, 0)), bad = fe_reg(L, RT(TY_BOOL, 1, 0));
     if (kind[0] == 'u') {
-        fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", bad, lo, x.reg);
+        fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", bad, lo, x5);
+        fe_emit(L, "sub.u32 %%r%d, %%r%d, %%r%d", cand, lane.reg, x5);
     } else if (kind[0] == 'x') {
-        /* PTX's bfly: the source lane may lie in an earlier segment, not
-         * past the end of the lane's own (lane | (w - 1)) */
-        int j = fe_reg(L, RT(TY_U32, 1, 0)), end = fe_reg(L, RT(TY_U32, 1, 0));
-        fe_emit(L, "xor.u32 %%r%d, %%r%d, %%r%d", j, lane.reg, x.reg);
-        fe_emit(L, "or.u32 %%r%d, %%r%d, %%r%d", end, lane.reg, wm.reg);
-        fe_emit(L, "gt.u32 %%r%d, %%r%d, %%r%d", bad, j, end);
+        int end = op2(L, "or", TY_U32, lane.reg, wm.reg);
+        fe_emit(L, "xor.u32 %%r%d, %%r%d, %%r%d", cand, lane.reg, x5);
+        fe_emit(L, "gt.u32 %%r%d, %%r%d, %%r%d", bad, cand, end);
     } else {
-        int q = fe_reg(L, RT(TY_U32, 1, 0));
         fe_val wv = wconst ? fe_const_int(L, TY_U32, w) : wrun;
-        fe_emit(L, "add.u32 %%r%d, %%r%d, %%r%d", q, lo, x.reg);
-        fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", bad, q, wv.reg);
+        fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", bad, op2(L, "add", TY_U32, lo, x5), wv.reg);
+        fe_emit(L, "add.u32 %%r%d, %%r%d, %%r%d", cand, lane.reg, x5);
     }
-    fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, s, bad);
+    int src = fe_reg(L, RT(TY_U32, 1, 0));
+    fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", src, lane.reg, cand, bad);
+    fe_emit(L, "shfl.idx.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, src, m.reg);
     return shfl_result(L, pair, t, r, out);
 }
 
@@ -454,14 +466,6 @@ static bool bits_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     return false;
 }
 
-static int op2(fe_lower *L, const char *op, fe_kind k, int a, int b)
-{
-    int r = fe_reg(L, RT(k, 1, 0));
-    fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", op, fe_elem_name(k), r, a, b);
-    return r;
-}
-
-static int kint(fe_lower *L, fe_kind k, int64_t v) { return fe_const_int(L, k, v).reg; }
 
 /* __byte_perm(x, y, s): byte n of the result is byte ((s >> 4n) & 7) of
  * the eight bytes y:x (x holds bytes 0..3), as CUDA's default PRMT mode. */
