@@ -158,6 +158,12 @@ run "$C" run tests/cli/spin.cbs --steps 10000
 clean_error; ok $? "--steps turns a runaway loop into a fault"
 run "$C" run tests/cli/spin.cbs --timeout 0.2
 clean_error; ok $? "--timeout turns a runaway loop into a fault"
+# a billion short cubes: the deadline is read between cubes too
+run "$C" run $EX/vadd.cbs --grid 1000000000 --block 32 --timeout 0.2 a=zeros:1 b=zeros:1 c=zeros:1 n=1
+clean_error && has "timeout after" "$T/err"; ok $? "--timeout stops a launch of many short cubes"
+# 2^22 x 2^21 x 2^21 cubes is 2^64: refused, not wrapped to none
+run "$C" run $EX/vadd.cbs --grid 4194304,2097152,2097152 a=zeros:1 b=zeros:1 c=zeros:1 n=1
+clean_error && has "more than 2^64 cubes" "$T/err"; ok $? "a grid of 2^64 cubes is refused"
 
 # corrupted modules: truncations and byte flips never crash
 size=$(wc -c <"$T/vadd.cbc")
