@@ -1179,11 +1179,40 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
     return f;
 }
 
+/* Same name and parameter types: one function (an overload differs in its
+ * parameters). */
+static bool same_signature(const fe_node *f, const fe_node *g)
+{
+    if (strcmp(f->name, g->name) != 0)
+        return false;
+    const fe_node *p = f->params, *q = g->params;
+    for (; p && q; p = p->next, q = q->next)
+        if (!p->ty || !q->ty || !fe_same_type(p->ty, q->ty))
+            return false;
+    return !p && !q;
+}
+
+/* A module-scope function, after a check that a definition does not
+ * repeat one: a second body of one function, or a second kernel of one
+ * name (kernels are named by their plain names, so __global__ functions
+ * do not overload). */
 static void add_func(fe_ctx *c, fe_node *f)
 {
     fe_node **link = &c->funcs;
-    while (*link)
-        link = &(*link)->next;
+    for (; *link; link = &(*link)->next) {
+        const fe_node *g = *link;
+        if (!f || !f->body || !g->body || !f->name || !g->name)
+            continue;
+        if ((f->storage & FE_S_GLOBAL) && (g->storage & FE_S_GLOBAL) && strcmp(f->name, g->name) == 0) {
+            fe_error(c, f->tok, CVM_SYNTAX, "redefinition of kernel '%s' (kernels are named by their plain "
+                     "names: a __global__ function cannot be overloaded)", f->name);
+            return;
+        }
+        if (same_signature(f, g)) {
+            fe_error(c, f->tok, CVM_SYNTAX, "redefinition of '%s'", f->name);
+            return;
+        }
+    }
     *link = f;
 }
 
@@ -1296,10 +1325,20 @@ static void module_decl(fe_ctx *c)
                      !(storage & FE_S_CONSTEXPR))
                 fe_p_host_name(c, nt, false); /* a host variable: kernels cannot use it */
             else {
+                /* one variable per name: an extern declaration and a
+                 * definition of it make one, two definitions are an error */
                 fe_node **link = &c->globals;
-                while (*link)
+                const bool ext = (storage & FE_S_EXTERN) != 0;
+                while (*link && strcmp((*link)->name, d->name) != 0)
                     link = &(*link)->next;
-                *link = d;
+                if (*link && !ext && !((*link)->storage & FE_S_EXTERN)) {
+                    fe_error(c, nt, CVM_SYNTAX, "redefinition of '%s'", d->name);
+                    return;
+                }
+                if (!*link || !ext) { /* new, or a definition replacing a declaration */
+                    d->next = *link ? (*link)->next : NULL;
+                    *link = d;
+                }
             }
         }
         if (!accept(c, ","))
