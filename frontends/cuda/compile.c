@@ -179,6 +179,9 @@ void fe_error(fe_ctx *c, const fe_tok *tok, cvm_status st, const char *fmt, ...)
         d->col = tok->col;
         snprintf(d->message, sizeof d->message, "%s:%u:%u: error: %s", file, tok->line, tok->col,
                  msg);
+    } else if (c->nfiles) { /* no position: the file being compiled */
+        snprintf(d->file, sizeof d->file, "%s", c->files[0]);
+        snprintf(d->message, sizeof d->message, "%s: error: %s", c->files[0], msg);
     } else {
         snprintf(d->message, sizeof d->message, "error: %s", msg);
     }

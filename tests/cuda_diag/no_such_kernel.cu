@@ -1,4 +1,4 @@
-// expect error: error: no __global__ function named 'sclae'
+// expect error: no_such_kernel.cu: error: no __global__ function named 'sclae'
 // status: NOT_FOUND
 // kernel: sclae
 __global__ void scale(float *out)
