@@ -158,6 +158,19 @@ run "$C" run tests/cli/spin.cbs --steps 10000
 clean_error; ok $? "--steps turns a runaway loop into a fault"
 run "$C" run tests/cli/spin.cbs --timeout 0.2
 clean_error; ok $? "--timeout turns a runaway loop into a fault"
+# an option without its value says so, for every command
+for args in "asm $EX/vadd.cbs -o" "disasm $T/vadd.cbc -o" "compile x.cu --kernel" "compile x.cu --kernel=" \
+    "spirv $T/vadd.cbc --subgroup-size" "run $EX/vadd.cbs --grid"; do
+    run "$C" $args
+    clean_error && has "needs a value" "$T/err"; ok $? "cubevm $args: the option needs a value"
+done
+run "$C" run $EX/vadd.cbs --plane-width 0 a=zeros:1 b=zeros:1 c=zeros:1 n=1
+clean_error && has "power of two from 1 to 64" "$T/err"; ok $? "--plane-width 0 is refused"
+# info --kernel lists the named kernels alone, and refuses a missing one
+run "$C" info $EX/vadd.cbs --kernel vadd
+[ $rc -eq 0 ] && has "^kernel vadd(" "$T/out" && ! has "1 kernel" "$T/out"; ok $? "info --kernel vadd lists it alone"
+run "$C" info $EX/vadd.cbs --kernel nosuch
+clean_error && has "has no kernel 'nosuch'" "$T/err"; ok $? "info --kernel of a missing kernel is an error"
 # a billion short cubes: the deadline is read between cubes too
 run "$C" run $EX/vadd.cbs --grid 1000000000 --block 32 --timeout 0.2 a=zeros:1 b=zeros:1 c=zeros:1 n=1
 clean_error && has "timeout after" "$T/err"; ok $? "--timeout stops a launch of many short cubes"

@@ -23,8 +23,10 @@ static const char *const help_text[] = {
     "  cubevm disasm IN.cbc [-o OUT.cbs]  print a module as canonical .cbs text\n"
     "                                     (to stdout unless -o is given)\n"
     "  cubevm verify FILE                 check a .cbc or .cbs module; prints \"FILE: ok\"\n"
-    "  cubevm info FILE [CUDA OPTIONS]    list the kernels of a module (or of a .cu\n"
+    "  cubevm info FILE [CUDA OPTIONS] [--kernel NAME]...\n"
+    "                                     list the kernels of a module (or of a .cu\n"
     "                                     file) with their parameters and requirements\n"
+    "                                     (--kernel: only these, or template instances)\n"
     "  cubevm compile IN.cu -o OUT.cbc [CUDA OPTIONS] [--kernel NAME]...\n"
     "                                     compile CUDA C kernels into a .cbc module\n"
     "                                     (--kernel: only these kernels or template\n"
@@ -109,6 +111,16 @@ int cli_error(int code, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return code;
+}
+
+int cli_bad_option(const char *cmd, const char *a, const char *const *with_value)
+{
+    for (const char *const *w = with_value; *w; w++) {
+        const size_t n = strlen(*w);
+        if (!strcmp(a, *w) || (!strncmp(a, *w, n) && a[n] == '=' && !a[n + 1]))
+            return cli_error(CLI_USAGE, "%s: option %s needs a value", cmd, *w);
+    }
+    return cli_error(CLI_USAGE, "%s: unknown option '%s'; try 'cubevm --help'", cmd, a);
 }
 
 int cli_diag_error(const char *context, cvm_status st, const cvm_diag *d)
@@ -257,7 +269,7 @@ static int cmd_asm(int argc, char **argv)
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_error(CLI_USAGE, "asm: unknown option '%s' (usage: cubevm asm IN.cbs -o OUT.cbc)", argv[i]);
+            return cli_bad_option("asm", argv[i], (const char *const[]){"-o", NULL});
         else if (!in)
             in = argv[i];
         else
@@ -289,7 +301,7 @@ static int cmd_disasm(int argc, char **argv)
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_error(CLI_USAGE, "disasm: unknown option '%s' (usage: cubevm disasm IN.cbc [-o OUT.cbs])", argv[i]);
+            return cli_bad_option("disasm", argv[i], (const char *const[]){"-o", NULL});
         else if (!in)
             in = argv[i];
         else
@@ -426,10 +438,22 @@ static int cmd_info(int argc, char **argv)
     if ((rc = cli_load_module(dev, file, &o, &mod)))
         goto done;
     uint32_t n = cvm_module_kernel_count(mod);
-    printf("%s: %u kernel%s\n", file, n, n == 1 ? "" : "s");
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t j = 0; j < o.nkernels; j++) { /* --kernel: these alone, each present */
         const cvm_kernel *k = NULL;
-        if (cvm_kernel_get(mod, cvm_module_kernel_name(mod, i), &k, NULL) == CVM_OK)
+        if (cvm_kernel_get(mod, o.kernels[j], &k, NULL) != CVM_OK) {
+            rc = cli_error(CLI_USAGE, "info: %s has no kernel '%s'", file, o.kernels[j]);
+            goto done;
+        }
+    }
+    if (!o.nkernels)
+        printf("%s: %u kernel%s\n", file, n, n == 1 ? "" : "s");
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = cvm_module_kernel_name(mod, i);
+        bool wanted = !o.nkernels;
+        for (uint32_t j = 0; j < o.nkernels && !wanted; j++)
+            wanted = !strcmp(o.kernels[j], name);
+        const cvm_kernel *k = NULL;
+        if (wanted && cvm_kernel_get(mod, name, &k, NULL) == CVM_OK)
             print_kernel(k);
     }
 done:

@@ -25,6 +25,10 @@
 
 /* Prints "cubevm: error: ..." to stderr; returns `code`. */
 CLI_FMT(2, 3) int cli_error(int code, const char *fmt, ...);
+/* An option `a` of command cmd that no branch took: "needs a value" when it
+ * is one of with_value (NULL-terminated; also as "--opt="), else "unknown
+ * option"; returns CLI_USAGE. */
+int cli_bad_option(const char *cmd, const char *a, const char *const *with_value);
 /* Prints a failed call's diagnostic as one error line (plus a fault record); returns CLI_FAIL. */
 int cli_diag_error(const char *context, cvm_status st, const cvm_diag *d);
 

@@ -227,7 +227,7 @@ int cli_compile(int argc, char **argv)
         } else if (!strncmp(a, "--kernel=", 9) && a[9]) {
             o.kernels[o.nkernels++] = a + 9;
         } else if (a[0] == '-' && a[1]) {
-            cli_error(CLI_USAGE, "compile: unknown option '%s'; try 'cubevm --help'", a);
+            cli_bad_option("compile", a, (const char *const[]){"-o", "--kernel", NULL});
             goto done;
         } else if (!in) {
             in = a;

@@ -81,7 +81,8 @@ static int parse_args(int argc, char **argv, cli_cuda_opts *o, cvm_spirv_options
             if (!parse_width(argv[++i], a, &so->plane_width))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1]) {
-            return cli_error(CLI_USAGE, "spirv: unknown option '%s'; try 'cubevm --help'", a);
+            return cli_bad_option("spirv", a,
+                                  (const char *const[]){"-o", "--kernel", "--subgroup-size", "--plane-width", NULL});
         } else if (!*in) {
             *in = a;
         } else {
