@@ -438,19 +438,22 @@ static int cmd_info(int argc, char **argv)
     if ((rc = cli_load_module(dev, file, &o, &mod)))
         goto done;
     uint32_t n = cvm_module_kernel_count(mod);
-    for (uint32_t j = 0; j < o.nkernels; j++) { /* --kernel: these alone, each present */
+    /* --kernel: for a .cu file, what is compiled (a template instance may be
+     * one comptime kernel); for a module, the kernels listed, each present */
+    const uint32_t nsel = has_suffix(file, ".cu") ? 0 : o.nkernels;
+    for (uint32_t j = 0; j < nsel; j++) {
         const cvm_kernel *k = NULL;
         if (cvm_kernel_get(mod, o.kernels[j], &k, NULL) != CVM_OK) {
             rc = cli_error(CLI_USAGE, "info: %s has no kernel '%s'", file, o.kernels[j]);
             goto done;
         }
     }
-    if (!o.nkernels)
+    if (!nsel)
         printf("%s: %u kernel%s\n", file, n, n == 1 ? "" : "s");
     for (uint32_t i = 0; i < n; i++) {
         const char *name = cvm_module_kernel_name(mod, i);
-        bool wanted = !o.nkernels;
-        for (uint32_t j = 0; j < o.nkernels && !wanted; j++)
+        bool wanted = !nsel;
+        for (uint32_t j = 0; j < nsel && !wanted; j++)
             wanted = !strcmp(o.kernels[j], name);
         const cvm_kernel *k = NULL;
         if (wanted && cvm_kernel_get(mod, name, &k, NULL) == CVM_OK)
