@@ -603,6 +603,35 @@ static void test_assert(void)
     }
 }
 
+/*
+ * bool loads read any nonzero byte as true (docs/isa.md), whatever byte
+ * memory holds: in's words as bools, 32 lanes (the lockstep paths) and one
+ * (the plane interpreter's), through a cast, ! and ?:.
+ */
+static void test_bool_bytes(void)
+{
+    const char *src = "__global__ void k(int *out, const int *in)\n{\n"
+                      "    const bool *b = reinterpret_cast<const bool *>(in);\n"
+                      "    int t = threadIdx.x;\n"
+                      "    out[t] = (int)b[t] + 2 * !b[t] + 4 * (b[t] ? 1 : 0);\n}\n";
+    static const uint32_t blocks[] = {32, 1};
+    for (size_t i = 0; i < 2; i++) {
+        const uint32_t block = blocks[i];
+        int32_t got[NOUT], want[NOUT];
+        memset(got, 0, sizeof got);
+        memset(want, 0, sizeof want);
+        for (uint32_t t = 0; t < block; t++) /* byte t of IN: 1 + 4 when nonzero, 2 when zero */
+            want[t] = ((const uint8_t *)IN)[t] ? 5 : 2;
+        int good = run_k("bool bytes", src, block, 0, got);
+        for (uint32_t t = 0; good && t < NOUT; t++)
+            if (got[t] != want[t]) {
+                diag("out[%u] = %d, want %d (byte 0x%02x)", t, got[t], want[t], ((const uint8_t *)IN)[t]);
+                good = 0;
+            }
+        ok(good, "bool loads of bytes other than 0 and 1, %u units", block);
+    }
+}
+
 /* __device__ and __constant__ module variables: initializers, host writes and reads. */
 static void test_module_symbols(void)
 {
@@ -664,6 +693,7 @@ int main(void)
     test_hand();
     test_short_circuit();
     test_assert();
+    test_bool_bytes();
     test_module_symbols();
     kern_close();
     return done_testing();

@@ -349,7 +349,9 @@ typedef struct cvm_npy {
  * Reads a .npy file (format 1.0, 2.0 or 3.0). Fortran order, big-endian
  * multibyte dtypes, object and structured dtypes and a data size that does
  * not match the shape give CVM_MALFORMED or CVM_UNSUPPORTED naming the
- * file; a file that cannot be read gives CVM_IO with the reason.
+ * file; a file that cannot be read gives CVM_IO with the reason. A bool
+ * (|b1) file's bytes come back as 0 or 1 (numpy reads any nonzero byte as
+ * True).
  */
 CVM_API cvm_status cvm_npy_load(const char *path, cvm_npy *out, cvm_diag *diag);
 /* Writes `count` elements as a 1-D .npy file (format 1.0; bf16 as <u2). */

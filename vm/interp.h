@@ -295,6 +295,7 @@ enum { CVM_VM_R_YIELD, CVM_VM_R_WAIT, CVM_VM_R_DONE, CVM_VM_R_FAULT, CVM_VM_R_ST
 #define CVM_ISA_CAT(a, b) CVM_ISA_CAT2(a, b)
 #define cvm_vm_run_plane CVM_ISA_CAT(cvm_vm_run_plane, CVM_ISA_SUFFIX)
 #define cvm_vm_mem CVM_ISA_CAT(cvm_vm_mem, CVM_ISA_SUFFIX)
+#define cvm_vm_bool_loaded CVM_ISA_CAT(cvm_vm_bool_loaded, CVM_ISA_SUFFIX)
 #define cvm_vm_atomic CVM_ISA_CAT(cvm_vm_atomic, CVM_ISA_SUFFIX)
 #define cvm_vm_mem_cube CVM_ISA_CAT(cvm_vm_mem_cube, CVM_ISA_SUFFIX)
 #define cvm_vm_mem_planes CVM_ISA_CAT(cvm_vm_mem_planes, CVM_ISA_SUFFIX)
@@ -334,6 +335,9 @@ void cvm_vm_unit_pos(const cvm_vm_exec *x, uint32_t unit, uint32_t out[3]);
 
 /* interp_mem.c: loads, stores, atomics. Return 0 or a CVM_VM_R_* to stop. */
 int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
+/* After a load of bool: every lane of its register 0 or 1 (memory may hold
+ * any byte; docs/isa.md: a load reads any non-zero byte as true). */
+void cvm_vm_bool_loaded(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 int cvm_vm_atomic(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in);
 /* A plain ld/st for each plane of the cube with active lanes, in plane
  * order, as cvm_vm_mem would (the instruction's facts taken once): returns

@@ -858,7 +858,7 @@ static const uint64_t iota64[FIXED_W] = {
 static inline bool index_pair(const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
 {
     const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
-    return in->elem == CVM_T_PTR_GLOBAL && (in->k & CVM_VM_IX_SHIFT) &&
+    return in->elem == CVM_T_PTR_GLOBAL && (in->k & CVM_VM_IX_SHIFT) && mem->elem != CVM_T_BOOL &&
            (kind == CVM_VM_IX_SEXT32 || kind == CVM_VM_IX_ZEXT32 || kind == CVM_VM_IX_I64) &&
            (mem->h == CVM_OP_LD || mem->h == CVM_OP_ST) && mem->line == 1 &&
            mem->esz == 1u << in->n;
@@ -1338,6 +1338,9 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
             set_pc(&s, pc);
             if (!cvm_vm_mem_cube(x, in) && !memory(&s, in, pc))
                 goto out;
+            if (in->h == CVM_OP_LD && in->elem == CVM_T_BOOL)
+                for (unsigned g = 0; g < s.G; g++)
+                    cvm_vm_bool_loaded(x, &s.P[g], in);
             pc++;
             continue;
         case CVM_OP_MOV:

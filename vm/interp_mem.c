@@ -1060,12 +1060,24 @@ static int mem_lanes(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     return faulted ? CVM_VM_R_FAULT : 0;
 }
 
+void cvm_vm_bool_loaded(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    for (unsigned e = 0; e < in->line; e++) {
+        uint8_t *r = cvm_vm_reg(x, p, in->d + e);
+        for (unsigned l = 0; l < p->nlanes; l++)
+            r[l] = r[l] != 0;
+    }
+}
+
 int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     access A;
-    if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && access_of(x, in, &A) && fast_access(x, p, &A))
-        return 0;
-    return mem_lanes(x, p, in);
+    int r = (in->h == CVM_OP_LD || in->h == CVM_OP_ST) && access_of(x, in, &A) && fast_access(x, p, &A)
+                ? 0 : mem_lanes(x, p, in);
+    if (!r && in->elem == CVM_T_BOOL &&
+        (in->h == CVM_OP_LD || in->h == CVM_OP_LD_VOLATILE || in->h == CVM_OP_LD_ATOMIC))
+        cvm_vm_bool_loaded(x, p, in);
+    return r;
 }
 
 /* v[l] = the T at m for the active lanes of act (every lane of a full

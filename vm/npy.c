@@ -364,6 +364,9 @@ cvm_status cvm_npy_load(const char *path, cvm_npy *out, cvm_diag *diag)
     size_t bytes = size - h.data_offset;
     /* Moving the data to the front keeps one allocation and its alignment. */
     memmove(image, image + h.data_offset, bytes);
+    if (h.elem == CVM_BOOL) /* numpy reads any nonzero byte as True; cubevm's bool is 0 or 1 */
+        for (size_t i = 0; i < bytes; i++)
+            image[i] = image[i] != 0;
     out->elem = h.elem;
     memcpy(out->descr, h.descr, sizeof out->descr);
     out->count = h.count;
