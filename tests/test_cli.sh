@@ -119,6 +119,12 @@ run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=eight
 clean_error && has "'n' (u32): 'eight'" "$T/err"; ok $? "bad number"
 run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=4294967296
 clean_error && has "out of range" "$T/err"; ok $? "number out of range for u32"
+run "$C" run tests/cli/floats.cbs out=zeros:3 h=65504 s=inf d=-1e-400 --print out
+[ $rc -eq 0 ] && has "^out: 65504 inf -0$" "$T/out"; ok $? "float scalars: f16 max, inf, a double that rounds to -0"
+for bad in "h=65520 s=1 d=1" "h=1 s=1e39 d=1" "h=1 s=1 d=1e400" "h=1 s=-4e38 d=1"; do
+    run "$C" run tests/cli/floats.cbs out=zeros:3 $bad
+    clean_error && has "out of range for the type" "$T/err"; ok $? "float scalar too large for its type: $bad"
+done
 run "$C" run $EX/vadd.cbs a=zeros:999999999999999 b=zeros:8 c=zeros:8 n=8
 clean_error && has "out of memory: buffer 'a'" "$T/err"; ok $? "absurd zeros: count: clean out-of-memory error"
 run "$C" run $EX/vadd.cbs --block 2000 a=zeros:8 b=zeros:8 c=zeros:8 n=8

@@ -178,16 +178,32 @@ bool cli_parse_value(const char *s, cvm_elem e, void *out, const char **why)
         *why = "not a number";
         return false;
     }
+    /* a finite number too large for the type is an error (inf, nan and
+     * numbers that round to zero are values) */
+    bool overflow = isinf(v) && errno == ERANGE;
     if (e == CVM_F64) {
         memcpy(out, &v, 8);
     } else {
         float f = (float)v;
         uint16_t h;
+        overflow = overflow || (isfinite(v) && isinf(f));
         switch (e) {
         case CVM_F32: memcpy(out, &f, 4); break;
-        case CVM_F16: h = cli_f32_to_f16(f); memcpy(out, &h, 2); break;
-        default: h = cli_f32_to_bf16(f); memcpy(out, &h, 2); break;
+        case CVM_F16:
+            h = cli_f32_to_f16(f);
+            overflow = overflow || (isfinite(v) && (h & 0x7fff) == 0x7c00);
+            memcpy(out, &h, 2);
+            break;
+        default:
+            h = cli_f32_to_bf16(f);
+            overflow = overflow || (isfinite(v) && (h & 0x7fff) == 0x7f80);
+            memcpy(out, &h, 2);
+            break;
         }
+    }
+    if (overflow) {
+        *why = "out of range for the type";
+        return false;
     }
     return true;
 }
