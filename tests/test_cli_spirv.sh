@@ -38,12 +38,12 @@ run "$C" spirv tests/cuda/spmv_csr.cu --kernel spmvCsrScalar -o "$T/spmv.spv"
 ok $? ".cu file, one of two kernels by --kernel"; [ $rc -eq 0 ] || show
 
 run "$C" spirv tests/cuda/spmv_csr.cu -o "$T/x.spv"
-[ $rc -eq 1 ] && has "2 kernels; name one" "$T/err" && [ ! -s "$T/x.spv" ]
-ok $? "several kernels without --kernel: an error naming the count"; show
+[ $rc -eq 2 ] && has "2 kernels; name one" "$T/err" && [ ! -s "$T/x.spv" ]
+ok $? "several kernels without --kernel: a usage error (exit 2) naming the count"; show
 
 run "$C" spirv docs/examples/vadd.cbs --kernel nope -o "$T/x.spv"
-[ $rc -eq 1 ] && has "no kernel named 'nope'" "$T/err"
-ok $? "an unknown kernel name"; show
+[ $rc -eq 2 ] && has "no kernel named 'nope'" "$T/err"
+ok $? "an unknown kernel name: exit 2"; show
 
 # plane_vote needs width 32; lavapipe's subgroups are 8 wide: its plane ops sit in cube-uniform
 # control flow, so they are emulated through shared memory

@@ -132,7 +132,8 @@ static int print_compile_error(const char *path, cvm_status st, const cvm_diag *
             fprintf(stderr, "%s\n", msg);
         else
             fprintf(stderr, "%s: error: %s\n", file, msg);
-        return CLI_FAIL;
+        /* no such kernel, or a template without its --kernel instance: the command line */
+        return st == CVM_NOT_FOUND ? CLI_USAGE : CLI_FAIL;
     }
     if (!strncmp(msg, file, strlen(file)) && strstr(msg, ": error: "))
         fprintf(stderr, "%s\n", msg);

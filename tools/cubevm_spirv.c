@@ -124,6 +124,9 @@ int cli_spirv(int argc, char **argv)
     cvm_status st = cvm_spirv_compile(bytes, size, kernel, &so, &words, &nbytes, &d);
     if (st) {
         rc = cli_diag_error(in, st, &d);
+        /* no --kernel for a module of several, or no such kernel: the command line */
+        if ((st == CVM_INVALID_ARGUMENT && !kernel) || st == CVM_NOT_FOUND)
+            rc = CLI_USAGE;
         goto done;
     }
     if (out) {
