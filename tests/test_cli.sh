@@ -119,6 +119,10 @@ run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=eight
 clean_error && has "'n' (u32): 'eight'" "$T/err"; ok $? "bad number"
 run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=4294967296
 clean_error && has "out of range" "$T/err"; ok $? "number out of range for u32"
+run "$C" run $EX/vadd.cbs a=zeros:8 b=zeros:8 c=zeros:8 n=18446744073709551616
+clean_error && has "out of range" "$T/err"; ok $? "a number past 2^64 - 1 is out of range, not malformed"
+run "$C" run $EX/vadd.cbs a=@ b=zeros:8 c=zeros:8 n=8
+clean_error && has "parameter 'a': '@' needs a path" "$T/err"; ok $? "a=@ without a path names the parameter"
 run "$C" run tests/cli/floats.cbs out=zeros:3 h=65504 s=inf d=-1e-400 --print out
 [ $rc -eq 0 ] && has "^out: 65504 inf -0$" "$T/out"; ok $? "float scalars: f16 max, inf, a double that rounds to -0"
 for bad in "h=65520 s=1 d=1" "h=1 s=1e39 d=1" "h=1 s=1 d=1e400" "h=1 s=-4e38 d=1"; do

@@ -392,6 +392,8 @@ static int bind_one(cvm_device *dev, binding *b)
 {
     const char *t = b->text;
     if (b->p.kind == CVM_PARAM_BUFFER) {
+        if (t[0] == '@' && !t[1])
+            return cli_error(CLI_USAGE, "parameter '%s': '@' needs a path (@FILE.npy)", b->p.name);
         if (t[0] == '@')
             return bind_npy(dev, b, t + 1);
         if (!strncmp(t, "zeros:", 6))

@@ -120,8 +120,10 @@ static bool parse_int(const char *s, cvm_elem e, void *out, const char **why)
 {
     bool neg = s[0] == '-';
     uint64_t mag;
+    errno = 0;
     if (!cli_parse_u64(s + (neg || s[0] == '+'), &mag)) {
-        *why = "not an integer (decimal or 0x hex)";
+        /* the digits of a number past 2^64 - 1: ERANGE */
+        *why = errno == ERANGE ? "out of range for the type" : "not an integer (decimal or 0x hex)";
         return false;
     }
     unsigned bits = 8 * cli_elem_size(e);
