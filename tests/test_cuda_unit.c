@@ -63,6 +63,17 @@ static cvm_status launch(cvm_module *mod, const char *name, uint32_t block, cons
     return st;
 }
 
+/* Frees what a case made (any of them may be NULL). */
+static void release(cvm_module *mod, cvm_buffer *out, cvm_buffer *in)
+{
+    if (out)
+        cvm_buffer_free(out);
+    if (in)
+        cvm_buffer_free(in);
+    if (mod)
+        cvm_module_free(mod);
+}
+
 /*
  * Runs kernel k(out, in) of src with `block` units: out holds NOUT words
  * (zeroed), in holds in_words. Returns 1 with the words in out_words.
@@ -83,12 +94,7 @@ static int run_k_in(const char *what, const char *src, uint32_t block, int unche
         else
             good = kern_read(out, out_words, NOUT * 4);
     }
-    if (out)
-        cvm_buffer_free(out);
-    if (in)
-        cvm_buffer_free(in);
-    if (mod)
-        cvm_module_free(mod);
+    release(mod, out, in);
     return good;
 }
 
@@ -539,12 +545,7 @@ static void test_short_circuit(void)
         st = launch(mod, "unguarded", 8, args, 3, 0, &d);
         ok(st == CVM_FAULT, "control: the unguarded read faults (%s)", cvm_status_str(st));
     }
-    if (out)
-        cvm_buffer_free(out);
-    if (in)
-        cvm_buffer_free(in);
-    if (mod)
-        cvm_module_free(mod);
+    release(mod, out, in);
 }
 
 /*
@@ -594,12 +595,7 @@ static void test_assert(void)
                cvm_status_str(fail), d.message);
         else
             ok(fail == CVM_OK, "%s: NDEBUG removes the assertion (%s)", names[i], cvm_status_str(fail));
-        if (out)
-            cvm_buffer_free(out);
-        if (in)
-            cvm_buffer_free(in);
-        if (mod)
-            cvm_module_free(mod);
+        release(mod, out, in);
     }
 }
 
