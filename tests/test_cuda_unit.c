@@ -431,14 +431,17 @@ static void test_hand(void)
          "    out[14] = (int)__funnelshift_l(0x80000001u, 0x1u, 4); out[15] = (int)__funnelshift_r(0x80000001u, 0x3u, 33);\n"
          "    out[16] = (int)__funnelshift_lc(1u, 2u, 40); out[17] = (int)__funnelshift_rc(1u, 2u, 40);\n"
          "    out[18] = __dp4a(0x01FF0203, 0x02020202, 100); out[19] = (int)__dp4a(0x01FF0203u, 0x02020202u, 100u);\n"
-         "    out[20] = __float2int_rn(__int_as_float(0x7fc00000));\n}\n",
+         "    out[20] = __float2int_rn(__int_as_float(0x7fc00000));\n"
+         "    out[21] = __dp4a(make_char4(3, 2, -1, 1), make_char4(2, 2, 2, 2), 100);\n"
+         "    out[22] = (int)__dp4a(make_uchar4(3, 2, 255, 1), make_uchar4(2, 2, 2, 2), 100u);\n}\n",
          /* by hand: ties to even 2, 4; floor/ceil of -1.5: -2, -1; trunc -1; saturating 0 and
             INT_MAX; floor(-0.5) = -1; ceil(9.5) = 10; rint(-2.5) = -2, round(-2.5) = -3,
             round(2.5) = 3; sign bits 1, 0; (0x1_80000001 << 4) >> 32 = 0x18; 0x3_80000001 >> (33 & 31)
             = 0x1_c0000000, low word 0xc0000000; clamped to 32: lo = 1, hi = 2; bytes 3, 2, -1, 1
-            times 2 each plus 100 = 110, unsigned 3, 2, 255, 1: 622; NaN -> 0 */
+            times 2 each plus 100 = 110, unsigned 3, 2, 255, 1: 622; NaN -> 0; the same bytes
+            as char4 and uchar4 */
          {2, 4, -2, -1, -1, 0, 0x7fffffff, -1, 10, -2, -3, 3, 1, 0, 0x18, (int32_t)0xc0000000, 1, 2,
-          110, 622, 0}, 21, 1, NULL},
+          110, 622, 0, 110, 622}, 23, 1, NULL},
         {"fdimf, ldexpf, scalbnf, exp10f and __fdividef",
          "__global__ void k(int *out, const int *in)\n{\n"
          "    float *o = reinterpret_cast<float *>(out);\n"

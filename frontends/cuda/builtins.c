@@ -1054,11 +1054,24 @@ static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val
     return true;
 }
 
+/* A char4 or uchar4 as its four bytes in one int or unsigned (byte 0 the
+ * lowest, as in memory); any other value as it is. */
+static fe_val bytes_as_word(fe_lower *L, fe_val v)
+{
+    const fe_type *t = fe_unqual(v.ty);
+    if (t->kind != TY_VEC || t->len != 4 || t->base->size != 1 || !fe_is_int(t->base))
+        return v;
+    const fe_kind k = fe_is_signed(t->base) ? TY_I32 : TY_U32;
+    int r = fe_reg(L, RT(k, 1, 0));
+    fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_elem_name(k), r, v.reg);
+    return rv(fe_ty(k), r);
+}
+
 /*
  * __funnelshift_l/lc/r/rc(lo, hi, s): the high (l) or low (r) 32 bits of
  * the 64-bit hi:lo shifted by s & 31 (lc, rc: by min(s, 32)); __dp4a(a,
  * b, c): c plus the four products of a's and b's bytes (signed for int
- * operands, unsigned for unsigned ones).
+ * or char4 operands, unsigned for unsigned or uchar4 ones).
  */
 static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
@@ -1085,7 +1098,7 @@ static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val 
         return false;
     if (!want_args(L, call, name, 3, 3))
         return true;
-    fe_val a = fe_rvalue(L, arg(call, 0)), b = fe_rvalue(L, arg(call, 1));
+    fe_val a = bytes_as_word(L, fe_rvalue(L, arg(call, 0))), b = bytes_as_word(L, fe_rvalue(L, arg(call, 1)));
     const bool sgn = !(fe_is_int(a.ty) && !fe_is_signed(a.ty) && fe_is_int(b.ty) && !fe_is_signed(b.ty));
     const fe_kind k = sgn ? TY_I32 : TY_U32;
     int x = fe_convert(L, a, fe_ty(k), call->tok).reg, y = fe_convert(L, b, fe_ty(k), call->tok).reg;
