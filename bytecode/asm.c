@@ -846,6 +846,11 @@ static cvm_status dir_attr(as *a, tok d)
                     : tok_is(d, ".local") ? &k->local : &k->max_cube;
     if ((st = parse_u32(a, t, "a number", dst)))
         return st;
+    /* the verifier's limits, here with the position */
+    if (dst == &k->shared && k->shared > CVM_BC_MAX_SHARED)
+        return err(a, t.col, "%u static shared bytes (limit %u)", k->shared, CVM_BC_MAX_SHARED);
+    if (dst == &k->local && k->local > CVM_BC_MAX_LOCAL)
+        return err(a, t.col, "%u local bytes per unit (limit %u)", k->local, CVM_BC_MAX_LOCAL);
     if (dst == &k->plane_width) {
         if (!is_pow2(k->plane_width) || k->plane_width > CVM_BC_MAX_PLANE)
             return err(a, t.col, "bad plane width %u (a power of two up to %u)", k->plane_width, CVM_BC_MAX_PLANE);
