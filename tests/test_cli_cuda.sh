@@ -119,6 +119,14 @@ printf '__global__ void bad(float *x)\n{\n    x[0] = 1.0f +;\n}\n' >"$T/bad.cu"
 run "$C" compile "$T/bad.cu" -o "$T/bad.cbc"
 [ $rc -eq 1 ] && has "bad.cu:3:[0-9]*: error: " "$T/err" && has "^    x\[0\] = 1.0f +;$" "$T/err" && has "^ *^$" "$T/err"
 ok $? "compile error: file:line:col, source line and caret, exit 1"; [ $rc -eq 1 ] || show
+# past 1024 columns: the whole line, the caret under the error
+{ printf '__global__ void w(float *x)\n{\n    x[0] = 0.0f'; i=0
+  while [ $i -lt 300 ]; do printf ' + 1.0f'; i=$((i + 1)); done; printf ' +;\n}\n'; } >"$T/wide.cu"
+run "$C" compile "$T/wide.cu" -o "$T/wide.cbc"
+col=$(sed -n 's/.*wide.cu:3:\([0-9]*\): error: .*/\1/p' "$T/err")
+[ $rc -eq 1 ] && [ "${col:-0}" -gt 2000 ] && [ "$(grep -c "^    x\[0\] = 0.0f.* +;$" "$T/err")" -eq 1 ] &&
+    [ "$(grep '^ *^$' "$T/err" | awk '{ print length($0) }')" -eq "$col" ]
+ok $? "an error past column 1024: the whole line and the caret at its column"; [ $rc -eq 1 ] || show
 printf '__global__ void g(int *x)\n{\nagain:\n    x[0]++;\n    goto again;\n}\n' >"$T/goto.cu"
 run "$C" run "$T/goto.cu" x=zeros:1
 [ $rc -eq 1 ] && has "goto.cu:[0-9]*:[0-9]*: error: .*goto" "$T/err"

@@ -99,27 +99,26 @@ static void print_source_line(const char *path, uint32_t line, uint32_t col)
     FILE *f = fopen(path, "rb");
     if (!f)
         return;
-    char buf[1024];
+    char *buf = NULL; /* the whole line, however long */
+    size_t cap = 0;
     uint32_t at = 1;
     bool found = false;
-    while (fgets(buf, sizeof buf, f)) {
-        size_t n = strlen(buf);
-        bool whole = n && buf[n - 1] == '\n';
-        if (at == line) {
+    while (getline(&buf, &cap, f) >= 0) {
+        if (at++ == line) {
             found = true;
             break;
         }
-        at += whole;
     }
     fclose(f);
-    if (!found)
-        return;
-    buf[strcspn(buf, "\r\n")] = 0;
-    fprintf(stderr, "%s\n", buf);
-    size_t len = strlen(buf);
-    for (uint32_t k = 1; k < col && k - 1 < len; k++)
-        fputc(buf[k - 1] == '\t' ? '\t' : ' ', stderr);
-    fputs("^\n", stderr);
+    if (found) {
+        buf[strcspn(buf, "\r\n")] = 0;
+        fprintf(stderr, "%s\n", buf);
+        size_t len = strlen(buf);
+        for (uint32_t k = 1; k < col && k - 1 < len; k++)
+            fputc(buf[k - 1] == '\t' ? '\t' : ' ', stderr);
+        fputs("^\n", stderr);
+    }
+    free(buf);
 }
 
 /* A compiler diagnostic: "file:line:col: error: message", the line, a caret. */
