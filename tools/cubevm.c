@@ -416,7 +416,15 @@ static int cmd_info(int argc, char **argv)
             o.kernels[o.nkernels++] = argv[++i];
             continue;
         }
-        if ((argv[i][0] == '-' && argv[i][1]) || file) {
+        if (!strncmp(argv[i], "--kernel=", 9) && argv[i][9]) {
+            o.kernels[o.nkernels++] = argv[i] + 9;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            rc = cli_bad_option("info", argv[i], (const char *const[]){"--kernel", NULL});
+            goto done;
+        }
+        if (file) {
             cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]... "
                                  "[--kernel NAME]...");
             goto done;

@@ -122,7 +122,7 @@ static void print_source_line(const char *path, uint32_t line, uint32_t col)
 }
 
 /* A compiler diagnostic: "file:line:col: error: message", the line, a caret. */
-static int print_compile_error(const char *path, cvm_status st, const cvm_diag *d)
+static int print_compile_error(const char *path, cvm_status st, const cvm_diag *d, bool named)
 {
     const char *msg = d->message[0] ? d->message : cvm_status_str(st);
     const char *file = d->file[0] ? d->file : path;
@@ -131,8 +131,9 @@ static int print_compile_error(const char *path, cvm_status st, const cvm_diag *
             fprintf(stderr, "%s\n", msg);
         else
             fprintf(stderr, "%s: error: %s\n", file, msg);
-        /* no such kernel, or a template without its --kernel instance: the command line */
-        return st == CVM_NOT_FOUND ? CLI_USAGE : CLI_FAIL;
+        /* a --kernel name the file lacks, or a template without its --kernel
+         * instance: the command line (a file with no kernel at all is not) */
+        return st == CVM_NOT_FOUND && (named || strstr(msg, "--kernel")) ? CLI_USAGE : CLI_FAIL;
     }
     if (!strncmp(msg, file, strlen(file)) && strstr(msg, ": error: "))
         fprintf(stderr, "%s\n", msg);
@@ -173,7 +174,7 @@ int cli_cuda_compile_file(const char *path, const cli_cuda_opts *o, void **out, 
     cvm_status st = cvm_compile_cuda(text, len, path, &co, out, out_size, &d);
     free(text);
     if (st)
-        return print_compile_error(path, st, &d);
+        return print_compile_error(path, st, &d, o->nkernels > 0);
     return CLI_OK;
 }
 

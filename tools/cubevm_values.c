@@ -188,6 +188,16 @@ bool cli_parse_value(const char *s, cvm_elem e, void *out, const char **why)
     } else {
         float f = (float)v;
         uint16_t h;
+        if (e != CVM_F32 && isfinite(v) && (double)f != v) {
+            /* to f16 or bf16 through f32 rounded to odd (toward zero, then
+             * the lowest bit set): one correct rounding, not two */
+            if (fabs((double)f) > fabs(v))
+                f = nextafterf(f, 0.0f);
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            b |= 1;
+            memcpy(&f, &b, 4);
+        }
         overflow = overflow || (isfinite(v) && isinf(f));
         switch (e) {
         case CVM_F32: memcpy(out, &f, 4); break;

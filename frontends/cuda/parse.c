@@ -1179,6 +1179,25 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
     return f;
 }
 
+/* Parameter types a and b are one type for overloading: references and
+ * qualifiers below the top level count; kinds that stand for two C
+ * spellings here (long and long long, char and signed char) count as
+ * different, as their overloads are (an enum has its name). */
+static bool same_param_type(const fe_type *a, const fe_type *b, bool top)
+{
+    if (a->kind != b->kind || a->is_ref != b->is_ref)
+        return false;
+    if ((!top || a->is_ref) && (a->is_const != b->is_const || a->is_volatile != b->is_volatile))
+        return false;
+    switch (a->kind) {
+    case TY_PTR: return same_param_type(a->base, b->base, false);
+    case TY_ARRAY: case TY_VEC: return a->len == b->len && same_param_type(a->base, b->base, false);
+    case TY_STRUCT: return fe_same_type(a, b);
+    case TY_I8: case TY_I64: case TY_U64: return false;
+    default: return a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name));
+    }
+}
+
 /* Same name and parameter types: one function (an overload differs in its
  * parameters). */
 static bool same_signature(const fe_node *f, const fe_node *g)
@@ -1187,7 +1206,7 @@ static bool same_signature(const fe_node *f, const fe_node *g)
         return false;
     const fe_node *p = f->params, *q = g->params;
     for (; p && q; p = p->next, q = q->next)
-        if (!p->ty || !q->ty || !fe_same_type(p->ty, q->ty))
+        if (!p->ty || !q->ty || !same_param_type(p->ty, q->ty, true))
             return false;
     return !p && !q;
 }
