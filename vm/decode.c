@@ -961,7 +961,7 @@ static bool loop_counter(const cvm_vm_kprog *kp, const uint32_t *writes, const u
         if (!mask_neutral(code[pc].h))
             return false;
     for (uint32_t pc = L; pc > 0 && mask_neutral(code[pc - 1].h); pc--)
-        if (uses_of(&code[pc - 1]).dest && code[pc - 1].d == r)
+        if (writes_slot(&code[pc - 1], r))
             return (code[pc - 1].uni & CVM_VM_UNI_CUBE) != 0;
     return false;
 }

@@ -1015,6 +1015,15 @@ static inline bool fast_access(cvm_vm_exec *x, cvm_vm_plane *p, const access *A)
     return true;
 }
 
+/* One of the ld forms (ld, ld.volatile, ld.atomic): by ops.def, a memory
+ * op of a destination and one pointer (a store has no destination, an
+ * atom.* more operands). */
+static bool is_load(const cvm_vm_dinsn *in)
+{
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+    return oi && (oi->flags & CVM_OPF_MEM) && !strcmp(oi->format, "dr");
+}
+
 /* Every ld/st/volatile/atomic access lane by lane, each checked (kept out
  * of line so the fast path's caller stays small). */
 #if defined(__GNUC__)
@@ -1022,7 +1031,7 @@ __attribute__((noinline))
 #endif
 static int mem_lanes(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
-    const bool load = in->h == CVM_OP_LD || in->h == CVM_OP_LD_VOLATILE || in->h == CVM_OP_LD_ATOMIC;
+    const bool load = is_load(in);
     const bool plain = in->h == CVM_OP_LD || in->h == CVM_OP_ST;
     const int order = in->h == CVM_OP_LD_ATOMIC || in->h == CVM_OP_ST_ATOMIC ? mo(in->order)
                                                                              : __ATOMIC_RELAXED;
@@ -1074,8 +1083,7 @@ int cvm_vm_mem(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     access A;
     int r = (in->h == CVM_OP_LD || in->h == CVM_OP_ST) && access_of(x, in, &A) && fast_access(x, p, &A)
                 ? 0 : mem_lanes(x, p, in);
-    if (!r && in->elem == CVM_T_BOOL &&
-        (in->h == CVM_OP_LD || in->h == CVM_OP_LD_VOLATILE || in->h == CVM_OP_LD_ATOMIC))
+    if (!r && in->elem == CVM_T_BOOL && is_load(in))
         cvm_vm_bool_loaded(x, p, in);
     return r;
 }
