@@ -254,6 +254,29 @@ static int op2(fe_lower *L, const char *op, fe_kind k, int a, int b)
 
 static int kint(fe_lower *L, fe_kind k, int64_t v) { return fe_const_int(L, k, v).reg; }
 
+static int op1(fe_lower *L, const char *op, fe_kind k, int a)
+{
+    int r = fe_reg(L, RT(k, 1, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d", op, fe_elem_name(k), r, a);
+    return r;
+}
+
+/* the bool a OP b of type k */
+static int cmp2(fe_lower *L, const char *op, fe_kind k, int a, int b)
+{
+    int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", op, fe_elem_name(k), r, a, b);
+    return r;
+}
+
+/* d = c ? a : b */
+static int pick(fe_lower *L, fe_kind k, int c, int a, int b)
+{
+    int r = fe_reg(L, RT(k, 1, 0));
+    fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_elem_name(k), r, a, b, c);
+    return r;
+}
+
 /* __shfl_*_sync(mask, v, x[, width]) per the lowering table. */
 /* the shuffled register r of type t, or the pair its bits came from */
 static bool shfl_result(fe_lower *L, fe_type *pair, fe_type *t, int r, fe_val *out)
@@ -339,22 +362,19 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
      * it (the offset's low 5 bits; up: not before the segment's first lane,
      * down and bfly: not past its last), else the lane itself: then one
      * shfl.idx, which reads no lane CUDA would not read */
-    int x5 = op2(L, "and", TY_U32, x.reg, kint(L, TY_U32, 31));
-    int cand = fe_reg(L, RT(TY_U32, 1, 0)), bad = fe_reg(L, RT(TY_BOOL, 1, 0));
+    int x5 = op2(L, "and", TY_U32, x.reg, kint(L, TY_U32, 31)), cand, bad;
     if (kind[0] == 'u') {
-        fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", bad, lo, x5);
-        fe_emit(L, "sub.u32 %%r%d, %%r%d, %%r%d", cand, lane.reg, x5);
+        bad = cmp2(L, "lt", TY_U32, lo, x5);
+        cand = op2(L, "sub", TY_U32, lane.reg, x5);
     } else if (kind[0] == 'x') {
-        int end = op2(L, "or", TY_U32, lane.reg, wm.reg);
-        fe_emit(L, "xor.u32 %%r%d, %%r%d, %%r%d", cand, lane.reg, x5);
-        fe_emit(L, "gt.u32 %%r%d, %%r%d, %%r%d", bad, cand, end);
+        cand = op2(L, "xor", TY_U32, lane.reg, x5);
+        bad = cmp2(L, "gt", TY_U32, cand, op2(L, "or", TY_U32, lane.reg, wm.reg));
     } else {
         fe_val wv = wconst ? fe_const_int(L, TY_U32, w) : wrun;
-        fe_emit(L, "ge.u32 %%r%d, %%r%d, %%r%d", bad, op2(L, "add", TY_U32, lo, x5), wv.reg);
-        fe_emit(L, "add.u32 %%r%d, %%r%d, %%r%d", cand, lane.reg, x5);
+        bad = cmp2(L, "ge", TY_U32, op2(L, "add", TY_U32, lo, x5), wv.reg);
+        cand = op2(L, "add", TY_U32, lane.reg, x5);
     }
-    int src = fe_reg(L, RT(TY_U32, 1, 0));
-    fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", src, lane.reg, cand, bad);
+    int src = pick(L, TY_U32, bad, lane.reg, cand);
     fe_emit(L, "shfl.idx.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, v.reg, src, m.reg);
     return shfl_result(L, pair, t, r, out);
 }
@@ -912,29 +932,6 @@ static bool legacy_warp_call(fe_lower *L, fe_node *call, const char *name, fe_va
         return fe_builtin_call(L, sync, callee->name, out);
     }
     return false;
-}
-
-static int op1(fe_lower *L, const char *op, fe_kind k, int a)
-{
-    int r = fe_reg(L, RT(k, 1, 0));
-    fe_emit(L, "%s.%s %%r%d, %%r%d", op, fe_elem_name(k), r, a);
-    return r;
-}
-
-/* the bool a OP b of type k */
-static int cmp2(fe_lower *L, const char *op, fe_kind k, int a, int b)
-{
-    int r = fe_reg(L, RT(TY_BOOL, 1, 0));
-    fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", op, fe_elem_name(k), r, a, b);
-    return r;
-}
-
-/* d = c ? a : b */
-static int pick(fe_lower *L, fe_kind k, int c, int a, int b)
-{
-    int r = fe_reg(L, RT(k, 1, 0));
-    fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_elem_name(k), r, a, b, c);
-    return r;
 }
 
 /* x of float type k converted to f (a float or int kind) */
