@@ -44,6 +44,8 @@ unsigned cli_elem_size(cvm_elem e);     /* bytes; 0 if invalid */
 
 /* Strict unsigned parse: decimal or 0x hex, all of `s`, no sign. */
 bool cli_parse_u64(const char *s, uint64_t *out);
+/* A power of two from 1 to max, as cli_parse_u64 reads it. */
+bool cli_parse_pow2(const char *s, uint32_t max, uint32_t *out);
 /* Parses text as one value of type `e` into out (cli_elem_size bytes); *why on failure. */
 bool cli_parse_value(const char *s, cvm_elem e, void *out, const char **why);
 /* Fills `count` elements of type e with the documented random ranges. */

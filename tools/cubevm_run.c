@@ -139,8 +139,7 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
         if (r > 0 && !parse_u32(v, &o->shared))
             return cli_error(CLI_USAGE, "run: --shared '%s': expected a byte count", v);
     } else if (OPT("--plane-width")) {
-        if (r > 0 && (!parse_u32(v, &o->plane_width) || !o->plane_width || o->plane_width > 64 ||
-                      (o->plane_width & (o->plane_width - 1))))
+        if (r > 0 && !cli_parse_pow2(v, 64, &o->plane_width))
             return cli_error(CLI_USAGE, "run: --plane-width '%s': expected a power of two from 1 to 64", v);
     } else if (OPT("--threads")) {
         if (r > 0 && (!parse_u32(v, &o->threads) || !o->threads))

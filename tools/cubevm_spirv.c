@@ -48,12 +48,10 @@ static int load_bytes(const char *path, const cli_cuda_opts *o, void **out, size
 
 static bool parse_width(const char *s, const char *opt, uint32_t *out)
 {
-    uint64_t v = 0;
-    if (!cli_parse_u64(s, &v) || v < 1 || v > 128 || (v & (v - 1))) {
+    if (!cli_parse_pow2(s, 128, out)) {
         cli_error(CLI_USAGE, "spirv: %s '%s': expected a power of two from 1 to 128", opt, s);
         return false;
     }
-    *out = (uint32_t)v;
     return true;
 }
 

@@ -116,6 +116,15 @@ bool cli_parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+bool cli_parse_pow2(const char *s, uint32_t max, uint32_t *out)
+{
+    uint64_t v = 0;
+    if (!cli_parse_u64(s, &v) || v < 1 || v > max || (v & (v - 1)))
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
 static bool parse_int(const char *s, cvm_elem e, void *out, const char **why)
 {
     bool neg = s[0] == '-';
