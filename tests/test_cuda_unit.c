@@ -503,6 +503,18 @@ static void test_hand(void)
             end of the lane's own segment (lane | 7); otherwise the lane's own value */
          {0, 1, 2, 3, 4, 5, 6, 7, 1, 0, 3, 2, 5, 4, 7, 6,
           16, 17, 18, 19, 20, 21, 22, 23, 17, 16, 19, 18, 21, 20, 23, 22}, 32, 32, NULL},
+        {"full-width shuffles read the offset's low 5 bits, as PTX does",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int t = threadIdx.x, big = in[0] + 34, neg = in[0];\n"
+         "    int d = __shfl_down_sync(0xffffffffu, t * 10, big);\n"
+         "    int u = __shfl_up_sync(0xffffffffu, t * 10, neg);\n"
+         "    int x = __shfl_xor_sync(0xffffffffu, t * 10, big + 1);\n"
+         "    int s = __shfl_sync(0xffffffffu, t * 10, big + 4);\n"
+         "    if (t == 0) { out[0] = d; out[1] = u; out[2] = x; out[3] = s; }\n"
+         "    if (t == 31) { out[4] = d; out[5] = u; out[6] = x; out[7] = s; }\n}\n",
+         /* in[0] is -1 (IN's first word): 33 is down by 1, -1 is up by 31, 34 is xor 2, 37 is
+            lane 5. Lane 0: 10, own 0, 20, 50; lane 31: own 310, lane 0's 0, 290, 50 */
+         {10, 0, 20, 50, 310, 0, 290, 50}, 8, 32, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         words_are(cases[i].name, cases[i].src, cases[i].block, cases[i].want, cases[i].n, cases[i].todo);

@@ -333,7 +333,13 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     int r = fe_reg(L, fe_rtype_of(L, t, 0));
     const char *tn = fe_elem_name(t->kind);
     if (w == 32) {
-        fe_emit(L, "shfl.%s.%s %%r%d, %%r%d, %%r%d, %%r%d", kind, tn, r, v.reg, x.reg, m.reg);
+        /* PTX reads the lane or offset's low 5 bits: 33 is 1, -1 is 31
+         * (a constant below 32 needs no mask) */
+        int64_t xc;
+        int xr = fe_const_eval(L->c, arg(call, 2), &xc) && xc >= 0 && xc < 32
+                     ? x.reg
+                     : op2(L, "and", TY_U32, x.reg, kint(L, TY_U32, 31));
+        fe_emit(L, "shfl.%s.%s %%r%d, %%r%d, %%r%d, %%r%d", kind, tn, r, v.reg, xr, m.reg);
         return shfl_result(L, pair, t, r, out);
     }
     fe_val lane = sreg(L, "unit_pos_plane");
