@@ -168,6 +168,17 @@ run "$C" run "$T/red.cbc" --kernel 'reduce4<int, 128>' --grid 1 --block 128 --sh
     g_idata=@"$T/ones.npy" g_odata=zeros:1 n=8 --print g_odata
 [ $rc -eq 0 ] && has "^g_odata: 8$" "$T/out"
 ok $? "two instances compiled into one kernel; the .cbc runs reduce4<int, 128>"; [ $rc -eq 0 ] || show
+run "$C" info "$T/red.cbc" --kernel 'reduce4<int,128u>' --kernel 'reduce4<int, 64>'
+[ $rc -eq 0 ] && has "^kernel reduce4<int, blockSize>(" "$T/out" &&
+    has "^  instance reduce4<int,128u>: blockSize = 128$" "$T/out" &&
+    has "^  instance reduce4<int, 64>: blockSize = 64$" "$T/out"
+ok $? "info on the .cbc takes the instance names run takes, with their values"; [ $rc -eq 0 ] || show
+run "$C" compile tests/cuda/samples_reduction.cu -o "$T/red2.cbc" --kernel reduce4
+[ $rc -eq 2 ] && has "'reduce4' is a kernel template; name an instance: --kernel 'reduce4<...>'" "$T/err"
+ok $? "compile --kernel NAME of a template asks for an instance"; [ $rc -eq 2 ] || show
+run "$C" info "$T/red.cbc" --kernel 'reduce4<float, 64>'
+[ $rc -eq 2 ] && has "has no kernel 'reduce4<float, 64>'" "$T/err"
+ok $? "info: an instance of another type is not in the .cbc (exit 2)"; [ $rc -eq 2 ] || show
 
 # warnings: file:line:col, the line and a caret; the compile still succeeds
 run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"

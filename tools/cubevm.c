@@ -397,12 +397,37 @@ static void print_kernel(const cvm_kernel *k)
         printf("none\n");
 }
 
+/* "  instance reduce<128>: blockSize = 128", the comptime values a
+ * template instance's name gives kernel k of mod. */
+static void print_instance(const cvm_module *mod, const cvm_kernel *k, const char *instance)
+{
+    int64_t values[256];
+    const cvm_kernel *same = NULL;
+    cvm_kernel_info ki;
+    cvm_kernel_info_get(k, &ki);
+    if (ki.param_count > 256 ||
+        cvm_kernel_get_instance(mod, instance, &same, values, 256, NULL) != CVM_OK)
+        return;
+    printf("  instance %s:", instance);
+    const char *sep = " ";
+    for (uint32_t i = 0; i < ki.param_count; i++) {
+        cvm_param_info p;
+        cvm_kernel_param(k, i, &p);
+        if (p.kind != CVM_PARAM_COMPTIME)
+            continue;
+        printf("%s%s = %lld", sep, p.name, (long long)values[i]);
+        sep = ", ";
+    }
+    printf("\n");
+}
+
 static int cmd_info(int argc, char **argv)
 {
     cli_cuda_opts o;
     const char *file = NULL;
     cvm_device *dev = NULL;
     cvm_module *mod = NULL;
+    const cvm_kernel **sel = NULL; /* per --kernel name, the module's kernel */
     int rc = CLI_USAGE;
     if (!cli_cuda_opts_init(&o, argc))
         return cli_error(CLI_FAIL, "out of memory");
@@ -449,9 +474,14 @@ static int cmd_info(int argc, char **argv)
     /* --kernel: for a .cu file, what is compiled (a template instance may be
      * one comptime kernel); for a module, the kernels listed, each present */
     const uint32_t nsel = has_suffix(file, ".cu") ? 0 : o.nkernels;
+    if (nsel && !(sel = calloc(nsel, sizeof *sel))) {
+        rc = cli_error(CLI_FAIL, "info: out of memory");
+        goto done;
+    }
     for (uint32_t j = 0; j < nsel; j++) {
-        const cvm_kernel *k = NULL;
-        if (cvm_kernel_get(mod, o.kernels[j], &k, NULL) != CVM_OK) {
+        int64_t values[256];
+        if (cvm_kernel_get(mod, o.kernels[j], &sel[j], NULL) != CVM_OK &&
+            cvm_kernel_get_instance(mod, o.kernels[j], &sel[j], values, 256, NULL) != CVM_OK) {
             rc = cli_error(CLI_USAGE, "info: %s has no kernel '%s'", file, o.kernels[j]);
             goto done;
         }
@@ -459,15 +489,21 @@ static int cmd_info(int argc, char **argv)
     if (!nsel)
         printf("%s: %u kernel%s\n", file, n, n == 1 ? "" : "s");
     for (uint32_t i = 0; i < n; i++) {
-        const char *name = cvm_module_kernel_name(mod, i);
-        bool wanted = !nsel;
-        for (uint32_t j = 0; j < nsel && !wanted; j++)
-            wanted = !strcmp(o.kernels[j], name);
         const cvm_kernel *k = NULL;
-        if (wanted && cvm_kernel_get(mod, name, &k, NULL) == CVM_OK)
+        if (cvm_kernel_get(mod, cvm_module_kernel_name(mod, i), &k, NULL) != CVM_OK)
+            continue;
+        bool wanted = !nsel;
+        for (uint32_t j = 0; j < nsel; j++)
+            wanted = wanted || sel[j] == k;
+        if (wanted)
             print_kernel(k);
+        /* the template instances named for it, with the values they give */
+        for (uint32_t j = 0; j < nsel; j++)
+            if (sel[j] == k && strcmp(o.kernels[j], cvm_module_kernel_name(mod, i)))
+                print_instance(mod, k, o.kernels[j]);
     }
 done:
+    free(sel);
     cvm_module_free(mod);
     cvm_device_close(dev);
     cli_cuda_opts_free(&o);

@@ -117,7 +117,11 @@ static void template_kernel(fe_lower *L, const char *spec)
     const char *lt = strchr(spec, '<');
     size_t n = strlen(spec);
     if (!lt || n < 3 || spec[n - 1] != '>') {
-        fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ function named '%s'", spec);
+        if (!lt && fe_find_template(c, spec))
+            fe_error(c, NULL, CVM_NOT_FOUND,
+                     "'%s' is a kernel template; name an instance: --kernel '%s<...>'", spec, spec);
+        else
+            fe_error(c, NULL, CVM_NOT_FOUND, "no __global__ function named '%s'", spec);
         return;
     }
     char *name = fe_strndup(c, spec, (size_t)(lt - spec));
