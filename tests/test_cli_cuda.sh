@@ -180,6 +180,16 @@ run "$C" info "$T/red.cbc" --kernel 'reduce4<float, 64>'
 [ $rc -eq 2 ] && has "has no kernel 'reduce4<float, 64>'" "$T/err"
 ok $? "info: an instance of another type is not in the .cbc (exit 2)"; [ $rc -eq 2 ] || show
 
+# printf: %s of a string literal is folded into the format (width, precision, a % in it)
+printf '__global__ void p(int *o)\n{\n    printf("%%s %%d [%%5s|%%-4s|%%.2s] 100%%%% %%s\\n", "at", threadIdx.x, "ab", "c", "xyz", "5%% off");\n}\n' >"$T/pf.cu"
+run "$C" run "$T/pf.cu" --grid 1 --block 2 o=zeros:1
+[ $rc -eq 0 ] && has "^at 0 \[   ab|c   |xy\] 100% 5% off$" "$T/out" && has "^at 1 \[" "$T/out"
+ok $? "printf %s of string literals, with width and precision"; [ $rc -eq 0 ] || show
+printf '__global__ void p(const char *s)\n{\n    printf("%%s\\n", s);\n}\n' >"$T/pf2.cu"
+run "$C" run "$T/pf2.cu" --grid 1 --block 1 s=zeros:1
+[ $rc -eq 1 ] && has "pf2.cu:3:20: error: printf's %s takes a string literal" "$T/err"
+ok $? "printf %s of a pointer is an error at the argument"; [ $rc -eq 1 ] || show
+
 # warnings: file:line:col, the line and a caret; the compile still succeeds
 run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"
 [ $rc -eq 0 ] && has "sync_divergent.cu:10:9: warning: barrier under a condition" "$T/err" &&

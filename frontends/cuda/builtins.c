@@ -860,24 +860,69 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
             fe_error(L->c, call->tok, CVM_UNSUPPORTED, "printf needs a string literal format");
             return true;
         }
+        /* `%s` of a string literal is folded into the format; the other
+         * conversions keep their argument, in order */
+        fe_buf fmt = {0};
+        fe_node *a = f->next, *keep[64];
+        unsigned nkeep = 0;
+        for (const char *p = f->name; *p;) {
+            size_t j = 1;
+            if (*p != '%' || p[1] == '%') {
+                j = *p == '%' ? 2 : 1;
+                fe_buf_add(L->c, &fmt, p, j);
+                p += j;
+                continue;
+            }
+            while (p[j] && strchr("-+ #0123456789.", p[j]))
+                j++;
+            size_t flags = j;
+            while (p[j] && strchr("hlLqjzt", p[j]))
+                j++;
+            if (p[j] != 's' || !a) { /* the VM formats it, or says it is missing */
+                j += p[j] != 0;
+                fe_buf_add(L->c, &fmt, p, j);
+                p += j;
+                if (a && nkeep < 64)
+                    keep[nkeep++] = a;
+                a = a ? a->next : NULL;
+                continue;
+            }
+            if (a->kind != N_STR || flags > 20) {
+                fe_error(L->c, a->tok, CVM_UNSUPPORTED,
+                         "printf's %%s takes a string literal (the string behind a pointer is not read)");
+                fe_buf_free(L->c, &fmt);
+                return true;
+            }
+            char spec[32], text[1024];
+            snprintf(spec, sizeof spec, "%.*ss", (int)flags, p);
+            snprintf(text, sizeof text, spec, a->name);
+            for (const char *t = text; *t; t++) /* a % of the text is no conversion */
+                fe_buf_add(L->c, &fmt, *t == '%' ? "%%" : t, *t == '%' ? 2 : 1);
+            p += j + 1;
+            a = a->next;
+        }
+        for (; a; a = a->next)
+            if (nkeep < 64)
+                keep[nkeep++] = a;
         char regs[512];
         size_t n = 0;
         regs[0] = 0;
-        for (fe_node *a = f->next; a; a = a->next) {
-            fe_val v = fe_rvalue(L, a);
+        for (unsigned i = 0; i < nkeep; i++) {
+            fe_val v = fe_rvalue(L, keep[i]);
             if (fe_is_float(v.ty) && v.ty->kind != TY_F64)
                 v = fe_convert(L, v, fe_ty(TY_F64), a->tok); /* C's default promotions */
             else if (fe_is_int(v.ty) && v.ty->size < 4)
-                v = fe_convert(L, v, fe_ty(TY_I32), a->tok);
+                v = fe_convert(L, v, fe_ty(TY_I32), keep[i]->tok);
             n += (size_t)snprintf(regs + n, n < sizeof regs ? sizeof regs - n : 0, ", %%r%d", v.reg);
         }
-        if (n >= sizeof regs) {
+        if (n >= sizeof regs || nkeep >= 64) {
             fe_error(L->c, call->tok, CVM_LIMIT, "too many printf arguments");
+            fe_buf_free(L->c, &fmt);
             return true;
         }
         /* the format as a .cbs string: escape quotes, backslashes and control bytes */
         fe_buf s = {0};
-        for (const char *p = f->name; *p; p++) {
+        for (const char *p = fmt.p ? fmt.p : ""; *p; p++) {
             unsigned char ch = (unsigned char)*p;
             if (ch == '"' || ch == '\\')
                 fe_buf_printf(L->c, &s, "\\%c", ch);
@@ -891,6 +936,7 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
         fe_buf_printf(L->c, &L->body, "    print \"%s\"%s\n", s.p ? s.p : "", regs);
         L->ninsn++;
         fe_buf_free(L->c, &s);
+        fe_buf_free(L->c, &fmt);
         return true;
     }
     if (strcmp(name, "assert") == 0 || strcmp(name, "__assert") == 0) {
