@@ -36,7 +36,13 @@ static const char src[] =
     "    sreg.u32 %c, cube_pos.x\n    sreg.u32 %t, unit_pos.x\n    const.u32 %z, 0\n"
     "    eq.u32 %first, %t, %z\n    if %first\n        print \"c%u\", %c\n    end\n"
     "    return\n.end\n"
-    ".kernel big\n.local 4096\n    return\n.end\n";
+    ".kernel big\n.local 4096\n    return\n.end\n"
+    /* every unit waits until flag[0] is nonzero (read atomically) */
+    ".kernel wait_flag\n.param flag buffer u32 readwrite\n"
+    ".reg u32 %v, %z\n.reg bool %set\n.reg ptr.global %p\n"
+    "    param.ptr.global %p, flag, 0\n    const.u32 %z, 0\n"
+    "    loop\n        atom.add.relaxed.device.u32 %v, [%p], %z\n        ne.u32 %set, %v, %z\n"
+    "        if %set\n            break\n        end\n    end\n    return\n.end\n";
 
 static cvm_module *load(cvm_device *dev)
 {
@@ -202,6 +208,42 @@ static void test_faults_and_streams(void)
     cvm_device_close(dev);
 }
 
+/*
+ * Streams are independent: a host that syncs stream A runs A's work and
+ * never joins stream B's launch. B's 64 cubes spin until A's write sets
+ * their flag, so a sync of A that helped with B's cubes would spin with
+ * them until B's timeout, and B's sync would report it.
+ */
+static void test_stream_independence(void)
+{
+    cvm_device *dev = open_dev(2, 0, 0);
+    cvm_module *m = dev ? load(dev) : NULL;
+    const cvm_kernel *k = NULL;
+    if (!m || cvm_kernel_get(m, "wait_flag", &k, NULL)) {
+        skip("no module");
+        return;
+    }
+    cvm_stream *a = NULL, *b = NULL;
+    cvm_buffer *flag = NULL;
+    cvm_diag d;
+    cvm_stream_create(dev, &a, NULL);
+    cvm_stream_create(dev, &b, NULL);
+    cvm_buffer_create(dev, 4, "flag", &flag, NULL);
+    cvm_arg arg = {.kind = CVM_ARG_BUFFER, .buffer = flag};
+    cvm_launch_config cfg = {.grid = {64, 1, 1}, .block = {32, 1, 1}, .timeout_s = 20};
+    ok(cvm_launch(b, k, &cfg, &arg, 1, &d) == CVM_OK, "stream B: 64 cubes wait for a flag");
+    uint32_t one = 1;
+    cvm_buffer_write(a, flag, 0, &one, 4, &d);
+    is_int(cvm_stream_sync(a, &d), CVM_OK, "stream A's sync runs A's write beside B's launch");
+    cvm_status st = cvm_stream_sync(b, &d);
+    ok(st == CVM_OK, "B's cubes saw the flag and ended (%s)", st ? d.message : "ok");
+    cvm_stream_destroy(a);
+    cvm_stream_destroy(b);
+    cvm_buffer_free(flag);
+    cvm_module_free(m);
+    cvm_device_close(dev);
+}
+
 static void test_limits(void)
 {
     cvm_device *dev = open_dev(2, 0, 1u << 20);
@@ -295,6 +337,7 @@ int main(void)
 {
     test_workers();
     test_faults_and_streams();
+    test_stream_independence();
     test_limits();
     test_symbol_order();
     return done_testing();

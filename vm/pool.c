@@ -208,12 +208,13 @@ static bool startable(const cvm_vm_pool *p, const cvm_stream *s)
     return !s->busy && s->head && !(s->head->kind == CVM_VM_OP_LAUNCH && p->active);
 }
 
-/* The oldest operation of a stream that may start now, taken off its queue. */
-static cvm_vm_op *take(cvm_vm_pool *p)
+/* The oldest operation of a stream that may start now (of stream `only`
+ * when it is not NULL), taken off its queue. */
+static cvm_vm_op *take(cvm_vm_pool *p, const cvm_stream *only)
 {
     cvm_device *dev = p->dev;
     for (cvm_stream *s = &dev->stream; s; s = next_stream(dev, s)) {
-        if (!startable(p, s))
+        if (!startable(p, s) || (only && s != only))
             continue;
         cvm_vm_op *op = s->head;
         s->head = op->next;
@@ -237,15 +238,17 @@ static bool can_start(const cvm_vm_pool *p, bool any)
 }
 
 /*
- * One step of work with state `slot`; called and returns with the lock
- * held. A thread that starts a launch joins it at once (before anyone
- * could see it), so a one-cube launch always has its one participant.
+ * One step of work with state `slot`, of stream `only`'s operations when
+ * it is not NULL; called and returns with the lock held. A thread that
+ * starts a launch joins it at once (before anyone could see it), so a
+ * one-cube launch always has its one participant.
  */
-static bool work_once(cvm_vm_pool *p, uint32_t slot)
+static bool work_once(cvm_vm_pool *p, uint32_t slot, const cvm_stream *only)
 {
     cvm_vm_op *a = p->active;
-    if (!a || !cvm_vm_run_open(a->run) || (p->solo != NO_SLOT && p->solo != slot)) {
-        cvm_vm_op *op = take(p);
+    if (!a || !cvm_vm_run_open(a->run) || (p->solo != NO_SLOT && p->solo != slot) ||
+        (only && a->stream != only)) {
+        cvm_vm_op *op = take(p, only);
         if (!op)
             return false;
         if (op->kind != CVM_VM_OP_LAUNCH) {
@@ -275,7 +278,7 @@ static void *worker_main(void *arg)
     cvm_vm_pool *p = w->pool;
     pthread_mutex_lock(&p->lock);
     while (!p->stop) {
-        if (work_once(p, w->slot))
+        if (work_once(p, w->slot, NULL))
             continue;
         p->sleeping++;
         pthread_cond_wait(&p->work, &p->lock);
@@ -321,19 +324,22 @@ static bool spin_for_completion(cvm_vm_pool *p)
 
 /*
  * Waits until done(arg) holds, executing work with the host's state while
- * it holds it. Work this thread cannot do while another host holds that
- * state goes to a worker; work that wants a worker and is left when this
- * thread leaves (a launch of another stream that could not start while
- * this one's ran) gets one.
+ * it holds it: any stream's, or only stream `only`'s when it is not NULL
+ * (a sync of one stream never runs, or joins, another stream's work, which
+ * may take long or never end). Work this thread cannot do while another
+ * host holds that state goes to a worker; work that wants a worker and is
+ * left when this thread leaves (a launch of another stream that could not
+ * start while this one's ran) gets one.
  */
-static void wait_until(cvm_vm_pool *p, bool (*done)(cvm_vm_pool *, void *), void *arg)
+static void wait_until(cvm_vm_pool *p, bool (*done)(cvm_vm_pool *, void *), void *arg,
+                       const cvm_stream *only)
 {
     bool held = false;
     pthread_mutex_lock(&p->lock);
     while (!done(p, arg)) {
         if (!p->helper_busy || held) {
             p->helper_busy = held = true;
-            if (work_once(p, p->nthreads))
+            if (work_once(p, p->nthreads, only))
                 continue;
             p->helper_busy = held = false;
             if (p->waiting)
@@ -376,9 +382,9 @@ static bool all_idle(cvm_vm_pool *p, void *arg)
     return p->pending == 0;
 }
 
-void cvm_vm_pool_wait_stream(cvm_vm_pool *pool, cvm_stream *s) { wait_until(pool, stream_idle, s); }
-void cvm_vm_pool_wait_buffer(cvm_vm_pool *pool, cvm_buffer *b) { wait_until(pool, buffer_idle, b); }
-void cvm_vm_pool_wait_all(cvm_vm_pool *pool) { wait_until(pool, all_idle, NULL); }
+void cvm_vm_pool_wait_stream(cvm_vm_pool *pool, cvm_stream *s) { wait_until(pool, stream_idle, s, s); }
+void cvm_vm_pool_wait_buffer(cvm_vm_pool *pool, cvm_buffer *b) { wait_until(pool, buffer_idle, b, NULL); }
+void cvm_vm_pool_wait_all(cvm_vm_pool *pool) { wait_until(pool, all_idle, NULL, NULL); }
 
 void cvm_vm_pool_submit(cvm_vm_pool *p, cvm_vm_op *op)
 {
