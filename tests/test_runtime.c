@@ -37,6 +37,12 @@ static const char src[] =
     "    eq.u32 %first, %t, %z\n    if %first\n        print \"c%u\", %c\n    end\n"
     "    return\n.end\n"
     ".kernel big\n.local 4096\n    return\n.end\n"
+    /* stores 0xdead at byte `off` of out (out of bounds when off is past it) */
+    ".kernel poke\n.param out buffer u32 write\n.param off scalar i64\n"
+    ".reg i64 %o\n.reg u32 %v\n.reg ptr.global %p\n"
+    "    param.ptr.global %p, out, 0\n    param.i64 %o, off, 0\n"
+    "    ptr.add.ptr.global %p, %p, %o\n    const.u32 %v, 57005\n    st.u32 [%p], %v\n"
+    "    return\n.end\n"
     /* every unit waits until flag[0] is nonzero (read atomically) */
     ".kernel wait_flag\n.param flag buffer u32 readwrite\n"
     ".reg u32 %v, %z\n.reg bool %set\n.reg ptr.global %p\n"
@@ -244,6 +250,62 @@ static void test_stream_independence(void)
     cvm_device_close(dev);
 }
 
+/*
+ * Buffer tags are never shared by two live buffers: after 65,534 buffers
+ * came and went, B would have had A's tag again, and a store through A's
+ * pointer that ran into B would have passed as A's. 65,535 live buffers
+ * are the most; the next is refused.
+ */
+static void test_buffer_tags(void)
+{
+    cvm_device *dev = open_dev(1, 0, 0);
+    cvm_module *m = dev ? load(dev) : NULL;
+    const cvm_kernel *k = NULL;
+    if (!m || cvm_kernel_get(m, "poke", &k, NULL)) {
+        skip("no module");
+        return;
+    }
+    cvm_buffer *a = NULL, *b = NULL, *t = NULL;
+    cvm_diag d;
+    cvm_buffer_create(dev, 4096, "A", &a, NULL);
+    int churned = 0;
+    for (int i = 0; i < 65534; i++)
+        if (cvm_buffer_create(dev, 4, "tmp", &t, NULL) == CVM_OK) {
+            cvm_buffer_free(t);
+            churned++;
+        }
+    cvm_buffer_create(dev, 4096, "B", &b, NULL);
+    void *pa = NULL, *pb = NULL;
+    cvm_buffer_map(a, &pa, NULL);
+    cvm_buffer_map(b, &pb, NULL);
+    int64_t off = pa && pb ? (char *)pb - (char *)pa : 0;
+    cvm_arg args[2] = {{.kind = CVM_ARG_BUFFER, .buffer = a}, {.kind = CVM_ARG_BYTES, .bytes = &off, .size = 8}};
+    cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {1, 1, 1}};
+    cvm_launch(cvm_device_stream(dev), k, &cfg, args, 2, &d);
+    cvm_status st = cvm_stream_sync(cvm_device_stream(dev), &d);
+    ok(churned == 65534 && st == CVM_FAULT && strstr(d.message, "of buffer 'A'") && pb &&
+       *(uint32_t *)pb == 0, "a store from A into B faults after 65,534 buffers came and went (%s)",
+       d.message);
+    cvm_buffer_unmap(a);
+    cvm_buffer_unmap(b);
+    /* A and B are live: 65,533 more fill the tags */
+    static cvm_buffer *live[65533];
+    int made = 0;
+    for (int i = 0; i < 65533; i++)
+        made += cvm_buffer_create(dev, 4, "live", &live[i], NULL) == CVM_OK;
+    st = cvm_buffer_create(dev, 4, "one_more", &t, &d);
+    ok(made == 65533 && st == CVM_LIMIT && strstr(d.message, "one_more") && strstr(d.message, "65535"),
+       "the 65,536th live buffer is refused (%s)", st ? d.message : "created");
+    for (int i = 0; i < made; i++)
+        cvm_buffer_free(live[i]);
+    is_int(cvm_buffer_create(dev, 4, "again", &t, &d), CVM_OK, "a tag is free again after a free");
+    cvm_buffer_free(t);
+    cvm_buffer_free(a);
+    cvm_buffer_free(b);
+    cvm_module_free(m);
+    cvm_device_close(dev);
+}
+
 static void test_limits(void)
 {
     cvm_device *dev = open_dev(2, 0, 1u << 20);
@@ -338,6 +400,7 @@ int main(void)
     test_workers();
     test_faults_and_streams();
     test_stream_independence();
+    test_buffer_tags();
     test_limits();
     test_symbol_order();
     return done_testing();

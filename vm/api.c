@@ -347,18 +347,40 @@ cvm_status cvm_vm_buffer_new(cvm_device *dev, size_t size, const char *name, boo
     b->size = size;
     b->writable = writable;
     snprintf(b->name, sizeof b->name, "%s", name && *name ? name : "(unnamed buffer)");
-    cvm_vm_buffer_link(b);
+    cvm_status st = cvm_vm_buffer_link(b, diag);
+    if (st) {
+        cvm_vm_dev_free(dev, b->data, b->alloc_size);
+        cvm_vm_dev_free(dev, b, sizeof *b);
+        return st;
+    }
     *out = b;
     return CVM_OK;
 }
 
-void cvm_vm_buffer_link(cvm_buffer *b)
+/*
+ * Lists buffer b and gives it a tag: 1..65535, the next one after the last
+ * handed out that no live buffer holds (0 means "no provenance"), so a
+ * pointer that overflows one buffer into another never carries the other's
+ * tag. CVM_LIMIT when 65535 buffers are live.
+ */
+cvm_status cvm_vm_buffer_link(cvm_buffer *b, cvm_diag *diag)
 {
     cvm_device *dev = b->dev;
     pthread_mutex_lock(&dev->lock);
-    /* Tags 1..65535, reused after wrapping; 0 means "no provenance". */
-    dev->last_tag = (uint16_t)(dev->last_tag == UINT16_MAX ? 1 : dev->last_tag + 1);
-    b->tag = dev->last_tag;
+    uint32_t t = dev->last_tag;
+    for (uint32_t n = 0; n < UINT16_MAX; n++) {
+        t = t == UINT16_MAX ? 1 : t + 1;
+        if (!(dev->tags_used[t >> 6] >> (t & 63) & 1))
+            break;
+    }
+    if (dev->tags_used[t >> 6] >> (t & 63) & 1) {
+        pthread_mutex_unlock(&dev->lock);
+        return cvm_diag_set(diag, CVM_LIMIT, "buffer '%s': %u buffers are live, the most a device holds",
+                            b->name, (unsigned)UINT16_MAX);
+    }
+    dev->tags_used[t >> 6] |= UINT64_C(1) << (t & 63);
+    dev->last_tag = (uint16_t)t;
+    b->tag = (uint16_t)t;
     dev->buffers_gen++;
     b->prev = NULL;
     b->next = dev->buffers;
@@ -366,6 +388,7 @@ void cvm_vm_buffer_link(cvm_buffer *b)
         dev->buffers->prev = b;
     dev->buffers = b;
     pthread_mutex_unlock(&dev->lock);
+    return CVM_OK;
 }
 
 void cvm_vm_buffer_unlink(cvm_buffer *buf)
@@ -379,6 +402,7 @@ void cvm_vm_buffer_unlink(cvm_buffer *buf)
     if (buf->next)
         buf->next->prev = buf->prev;
     buf->prev = buf->next = NULL;
+    dev->tags_used[buf->tag >> 6] &= ~(UINT64_C(1) << (buf->tag & 63));
     dev->buffers_gen++;
     pthread_mutex_unlock(&dev->lock);
 }

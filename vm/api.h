@@ -120,6 +120,7 @@ struct cvm_device {
     cvm_stream stream;     /* the default stream */
     cvm_buffer *buffers;
     uint16_t last_tag;     /* the last buffer tag handed out (guarded by lock) */
+    uint64_t tags_used[1024]; /* bit t: a live buffer holds tag t (guarded by lock) */
     uint64_t buffers_gen;  /* counts changes of the buffer list (guarded by lock) */
     cvm_module *modules;
     cvm_stream *streams;   /* created streams */
@@ -154,7 +155,7 @@ void cvm_vm_device_release_all(cvm_device *dev);
 void cvm_vm_diag_ok(cvm_diag *diag);
 
 /* Adds or removes a buffer on the device's list of live buffers. */
-void cvm_vm_buffer_link(cvm_buffer *buf);
+cvm_status cvm_vm_buffer_link(cvm_buffer *buf, cvm_diag *diag);
 void cvm_vm_buffer_unlink(cvm_buffer *buf);
 /* "out of memory: WHAT (N bytes)", naming the memory limit when that is the cause. */
 cvm_status cvm_vm_oom(const cvm_device *dev, cvm_diag *diag, const char *what, size_t size);

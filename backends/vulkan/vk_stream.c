@@ -533,7 +533,10 @@ cvm_status cvm_vk_buffer_alloc(cvm_device *dev, size_t size, const char *name,
     b->writable = true;
     b->impl = vb;
     snprintf(b->name, sizeof b->name, "%s", shown);
-    cvm_vm_buffer_link(b);
+    if ((st = cvm_vm_buffer_link(b, diag)) != CVM_OK) {
+        cvm_vk_buffer_free(b); /* unlinking a buffer not listed changes nothing */
+        return st;
+    }
     *out_buf = b;
     return CVM_OK;
 fail:
