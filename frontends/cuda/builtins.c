@@ -1165,17 +1165,24 @@ static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val 
 bool fe_builtin_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
     static const char *const rejected[] = {"cudaMalloc", "cudaDeviceSynchronize", "cudaMemcpy"};
-    for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++)
+    memset(out, 0, sizeof *out);
+    bool handled = false;
+    for (size_t i = 0; i < sizeof rejected / sizeof rejected[0] && !handled; i++)
         if (strcmp(name, rejected[i]) == 0) {
             fe_error(L->c, call->tok, CVM_UNSUPPORTED, "'%s' is a host API function; not callable in kernels", name);
-            return true;
+            handled = true;
         }
-    return sync_call(L, call, name, out) || atomic_call(L, call, name, out) ||
-           warp_call(L, call, name, out) || bits_call(L, call, name, out) || int_misc_call(L, call, name, out) ||
-           bitcast_call(L, call, name, out) || minmax_call(L, call, name, out) ||
-           round_convert_call(L, call, name, out) || built_math_call(L, call, name, out) ||
-           int_extra_call(L, call, name, out) || math_call(L, call, name, out) || print_call(L, call, name, out) ||
-           fe_half2_call(L, call, name, out) || misc_call(L, call, name, out) || fe_cg_call(L, call, name, out) ||
-           legacy_warp_call(L, call, name, out);
+    handled = handled || sync_call(L, call, name, out) || atomic_call(L, call, name, out) ||
+              warp_call(L, call, name, out) || bits_call(L, call, name, out) ||
+              int_misc_call(L, call, name, out) || bitcast_call(L, call, name, out) ||
+              minmax_call(L, call, name, out) || round_convert_call(L, call, name, out) ||
+              built_math_call(L, call, name, out) || int_extra_call(L, call, name, out) ||
+              math_call(L, call, name, out) || print_call(L, call, name, out) ||
+              fe_half2_call(L, call, name, out) || misc_call(L, call, name, out) ||
+              fe_cg_call(L, call, name, out) || legacy_warp_call(L, call, name, out);
+    /* a call reported as an error still has a value its caller can use */
+    if (handled && !out->ty)
+        *out = fe_const_int(L, TY_I32, 0);
+    return handled;
 }
 
