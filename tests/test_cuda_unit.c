@@ -461,6 +461,16 @@ static void test_hand(void)
          {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
           (int32_t)0xc1000000, 0, 0x40000000, 0, (int32_t)0x80000000, (int32_t)0xc0000000, 1, 0x00800000},
          19, 1, NULL},
+        {"arrays sized by their initializer: locals, __constant__ and __device__",
+         "__constant__ float cw[] = {0.25f, 0.5f, 0.25f};\n__device__ int dv[] = {7, 8, 9};\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int i = in[1];\n    const int ca[] = {5, 6, 7};\n    float cf[] = {1.5f, 2.5f};\n"
+         "    int m[][2] = {{1, 2}, {3, 4}, {5, 6}};\n"
+         "    out[0] = (int)(cw[i] * 8); out[1] = dv[i + 1]; out[2] = ca[i]; out[3] = (int)(cf[i] * 2);\n"
+         "    out[4] = sizeof(cw); out[5] = sizeof(ca); out[6] = sizeof(cf); out[7] = m[2][i];\n"
+         "    out[8] = sizeof(m); out[9] = sizeof(dv);\n}\n",
+         /* in[1] is 1: 0.5 * 8, dv[2], ca[1], 2.5 * 2; sizes 3 * 4, 3 * 4, 2 * 4; m[2][1]; 3 * 2 * 4; 3 * 4 */
+         {4, 9, 6, 5, 12, 12, 8, 6, 24, 12}, 10, 1, NULL},
         {"module-scope __shared__ and extern __shared__ arrays, from a device function",
          "__shared__ int tile[32];\n__shared__ float spare[3];\nextern __shared__ int dyn[];\n"
          "__device__ int peek(int i) { return tile[i] + dyn[i]; }\n"

@@ -228,9 +228,14 @@ cvm_status cvm_vm_device_alloc(const cvm_config *cfg, const cvm_vm_device_ops *o
     return CVM_OK;
 }
 
+/* The buffer-tag bitmap's words: one bit per 16-bit tag. */
+#define TAG_WORDS ((UINT16_MAX + 1) / 64)
+
 void cvm_vm_device_dealloc(cvm_device *dev)
 {
     pthread_mutex_destroy(&dev->lock);
+    if (dev->tags_used)
+        cvm_bc_free(cvm_vm_mem_alloc, &dev->mem, dev->tags_used, TAG_WORDS * sizeof(uint64_t));
     cvm_mem mem = dev->mem;
     cvm_bc_free(cvm_vm_mem_alloc, &mem, dev, sizeof *dev);
 }
@@ -357,28 +362,46 @@ cvm_status cvm_vm_buffer_new(cvm_device *dev, size_t size, const char *name, boo
     return CVM_OK;
 }
 
+static bool tag_used(const cvm_device *dev, uint32_t t)
+{
+    return dev->tags_used && (dev->tags_used[t >> 6] >> (t & 63) & 1);
+}
+
 /*
  * Lists buffer b and gives it a tag: 1..65535, the next one after the last
  * handed out that no live buffer holds (0 means "no provenance"), so a
  * pointer that overflows one buffer into another never carries the other's
- * tag. CVM_LIMIT when 65535 buffers are live.
+ * tag. Until the tags first wrap every next one is free; then a bitmap of
+ * the live buffers' tags is made (8 KiB). CVM_LIMIT when 65535 buffers are
+ * live.
  */
 cvm_status cvm_vm_buffer_link(cvm_buffer *b, cvm_diag *diag)
 {
     cvm_device *dev = b->dev;
     pthread_mutex_lock(&dev->lock);
+    if (dev->last_tag == UINT16_MAX && !dev->tags_used) {
+        dev->tags_used = cvm_bc_alloc(cvm_vm_mem_alloc, &dev->mem, TAG_WORDS * sizeof(uint64_t));
+        if (!dev->tags_used) {
+            pthread_mutex_unlock(&dev->lock);
+            return cvm_vm_oom(dev, diag, "the table of buffer tags", TAG_WORDS * sizeof(uint64_t));
+        }
+        memset(dev->tags_used, 0, TAG_WORDS * sizeof(uint64_t));
+        for (const cvm_buffer *o = dev->buffers; o; o = o->next)
+            dev->tags_used[o->tag >> 6] |= UINT64_C(1) << (o->tag & 63);
+    }
     uint32_t t = dev->last_tag;
     for (uint32_t n = 0; n < UINT16_MAX; n++) {
         t = t == UINT16_MAX ? 1 : t + 1;
-        if (!(dev->tags_used[t >> 6] >> (t & 63) & 1))
+        if (!tag_used(dev, t))
             break;
     }
-    if (dev->tags_used[t >> 6] >> (t & 63) & 1) {
+    if (tag_used(dev, t)) {
         pthread_mutex_unlock(&dev->lock);
         return cvm_diag_set(diag, CVM_LIMIT, "buffer '%s': %u buffers are live, the most a device holds",
                             b->name, (unsigned)UINT16_MAX);
     }
-    dev->tags_used[t >> 6] |= UINT64_C(1) << (t & 63);
+    if (dev->tags_used)
+        dev->tags_used[t >> 6] |= UINT64_C(1) << (t & 63);
     dev->last_tag = (uint16_t)t;
     b->tag = (uint16_t)t;
     dev->buffers_gen++;
@@ -402,7 +425,8 @@ void cvm_vm_buffer_unlink(cvm_buffer *buf)
     if (buf->next)
         buf->next->prev = buf->prev;
     buf->prev = buf->next = NULL;
-    dev->tags_used[buf->tag >> 6] &= ~(UINT64_C(1) << (buf->tag & 63));
+    if (dev->tags_used)
+        dev->tags_used[buf->tag >> 6] &= ~(UINT64_C(1) << (buf->tag & 63));
     dev->buffers_gen++;
     pthread_mutex_unlock(&dev->lock);
 }

@@ -120,7 +120,8 @@ struct cvm_device {
     cvm_stream stream;     /* the default stream */
     cvm_buffer *buffers;
     uint16_t last_tag;     /* the last buffer tag handed out (guarded by lock) */
-    uint64_t tags_used[1024]; /* bit t: a live buffer holds tag t (guarded by lock) */
+    uint64_t *tags_used;   /* bit t: a live buffer holds tag t; made when the tags first
+                              wrap, NULL until then (guarded by lock) */
     uint64_t buffers_gen;  /* counts changes of the buffer list (guarded by lock) */
     cvm_module *modules;
     cvm_stream *streams;   /* created streams */

@@ -1326,10 +1326,11 @@ static void module_decl(fe_ctx *c)
         d->name = tok_name(c, nt);
         d->ty = ty;
         d->storage = storage;
-        if (accept(c, "="))
+        if (accept(c, "=") || is(c, "{")) {
             d->a = fe_p_initializer(c);
-        else if (is(c, "{"))
-            d->a = fe_p_initializer(c);
+            d->ty = ty = fe_p_sized_by_init(c, ty, d->a);
+        }
+        fe_p_check_unsized(c, d);
         if (storage & FE_S_TYPEDEF) {
             push_tname(c, d->name, ty, false, 0);
         } else {

@@ -42,6 +42,8 @@ fe_node *fe_p_compound(fe_ctx *c);
 fe_node *fe_p_expr(fe_ctx *c);
 fe_node *fe_p_stmt(fe_ctx *c);                /* parse_stmt.c */
 fe_node *fe_p_initializer(fe_ctx *c);         /* parse_stmt.c: = expr or a braced list */
+fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init); /* a[] = {...}: its length */
+void fe_p_check_unsized(fe_ctx *c, const fe_node *d); /* int a[]; without extern is an error */
 void fe_p_shadow(fe_ctx *c, const char *name);
 
 /* parse_cxx.c */

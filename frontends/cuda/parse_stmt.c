@@ -26,6 +26,35 @@ fe_node *fe_p_initializer(fe_ctx *c)
     return n;
 }
 
+/* `T a[] = {...}` or `char s[] = "..."`: the array's length is the
+ * initializer's (its elements, or the string and its terminating NUL);
+ * any other type as it is. */
+fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init)
+{
+    if (!ty || ty->kind != TY_ARRAY || ty->len || !init)
+        return ty;
+    uint32_t n = 0;
+    if (init->kind == N_INITLIST) {
+        for (const fe_node *a = init->args; a; a = a->next)
+            n++;
+    } else if (init->kind == N_STR && ty->base->size == 1 && fe_is_int(ty->base)) {
+        n = (uint32_t)strlen(init->name) + 1;
+    } else {
+        return ty;
+    }
+    return n ? fe_array_of(c, ty->base, n) : ty;
+}
+
+/* A definition of an array whose length neither its brackets nor an
+ * initializer give (`int a[];`) is an error; an extern declaration names
+ * an array defined elsewhere (or extern __shared__ memory). */
+void fe_p_check_unsized(fe_ctx *c, const fe_node *d)
+{
+    if (d->ty && d->ty->kind == TY_ARRAY && !d->ty->len && !(d->storage & (FE_S_EXTERN | FE_S_TYPEDEF)) &&
+        !c->err)
+        fe_error(c, d->tok, CVM_SYNTAX, "array '%s' has no size: give its length or an initializer", d->name);
+}
+
 /* One declaration statement: a list of N_DECL (chained by next) in an N_BLOCK-less list. */
 
 static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
@@ -48,11 +77,10 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
         d->storage = storage;
         if (!base && ty->is_ref)
             d->op = '&'; /* auto &x = ...: a reference */
-        if (fe_p_accept(c, "="))
+        if (fe_p_accept(c, "=") || fe_p_is(c, "{")) {
             d->a = fe_p_initializer(c);
-        else if (fe_p_is(c, "{"))
-            d->a = fe_p_initializer(c);
-        else if (fe_p_is(c, "(")) {
+            d->ty = fe_p_sized_by_init(c, d->ty, d->a);
+        } else if (fe_p_is(c, "(")) {
             fe_p_next(c); /* direct initialization: T x(args) */
             fe_node *n = fe_p_new_node(c, N_CAST, nt);
             n->ty = ty;
@@ -60,6 +88,7 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
             n->args = fe_p_args_list(c);
             d->a = n;
         }
+        fe_p_check_unsized(c, d);
         if (storage & FE_S_TYPEDEF) {
             fe_p_push_tname(c, d->name, ty, false, 0);
         } else {
