@@ -75,6 +75,16 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
         d->name = fe_p_tok_name(c, nt);
         d->ty = base ? ty : NULL;
         d->storage = storage;
+        /* a static local keeps its value between calls, in global memory;
+         * a const one cannot change, so it is the same as a const local */
+        const fe_type *elem = ty;
+        while (elem && elem->kind == TY_ARRAY)
+            elem = elem->base;
+        if ((storage & FE_S_STATIC) && !(storage & (FE_S_SHARED | FE_S_TYPEDEF)) &&
+            !(elem && elem->is_const) && !c->err)
+            fe_error(c, nt, CVM_UNSUPPORTED,
+                     "static local variable '%s' is not supported (it would keep its value between "
+                     "calls); use a __device__ variable, or make it const", d->name);
         if (!base && ty->is_ref)
             d->op = '&'; /* auto &x = ...: a reference */
         if (fe_p_accept(c, "=") || fe_p_is(c, "{")) {
