@@ -228,6 +228,18 @@ static bool atomic_call(fe_lower *L, fe_node *call, const char *name, fe_val *ou
             return true;
         }
         fe_type *t = fe_unqual(p.ty->base);
+        /* the atom ops take 4- and 8-byte values, floats for add, min, max
+         * and exch alone (docs/isa.md) */
+        const char *op = tab[i].op;
+        const bool flt = fe_is_float(t), fop = !strcmp(op, "add") || !strcmp(op, "exch") ||
+                                                !strcmp(op, "min") || !strcmp(op, "max");
+        if ((t->size != 4 && t->size != 8) || (flt && !fop)) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+                     "%s on %u-byte %s values is not supported (atomics take 4- and 8-byte integers, "
+                     "and floats for atomicAdd, atomicMin, atomicMax and atomicExch)", name, t->size,
+                     flt ? "floating-point" : "integer");
+            return true;
+        }
         fe_val v = fe_convert(L, fe_rvalue(L, arg(call, 1)), t, call->tok);
         int r = fe_reg(L, fe_rtype_of(L, t, 0));
         const char *scope = name[k] == 0 ? "device" : name[k + 1] == 'b' ? "cube" : "system";
