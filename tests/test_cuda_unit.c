@@ -461,6 +461,16 @@ static void test_hand(void)
          {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
           (int32_t)0xc1000000, 0, 0x40000000, 0, (int32_t)0x80000000, (int32_t)0xc0000000, 1, 0x00800000},
          19, 1, NULL},
+        {"offsetof of members, nested members and array elements",
+         "#include <stddef.h>\nstruct In { short a; double b[3]; };\n"
+         "struct S { char c; int i; double d; In in; };\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int buf[offsetof(S, d)];\n"
+         "    out[0] = offsetof(S, c); out[1] = offsetof(S, i); out[2] = offsetof(S, d);\n"
+         "    out[3] = offsetof(S, in.b[2]); out[4] = __builtin_offsetof(struct S, in); out[5] = sizeof buf;\n}\n",
+         /* by hand: c at 0, i at 4, d at 8, in at 16 (double-aligned), b at 8 in In: 16 + 8 + 2 * 8;
+            an array of offsetof(S, d) = 8 ints is 32 bytes */
+         {0, 4, 8, 40, 16, 32}, 6, 1, NULL},
         {"arrays sized by their initializer: locals, __constant__ and __device__",
          "__constant__ float cw[] = {0.25f, 0.5f, 0.25f};\n__device__ int dv[] = {7, 8, 9};\n"
          "__global__ void k(int *out, const int *in)\n{\n"

@@ -990,6 +990,43 @@ static fe_node *unary(fe_ctx *c)
         n->a = unary(c);
         return n;
     }
+    if (accept(c, "__builtin_offsetof")) { /* offsetof(type, a.b[2]): a constant */
+        fe_node *n = new_node(c, N_INT, t);
+        n->ty = fe_ty(TY_U64);
+        expect(c, "(");
+        fe_type *ty = type_name(c);
+        expect(c, ",");
+        uint64_t off = 0;
+        do {
+            fe_tok *m = expect_ident(c);
+            if (c->err)
+                return n;
+            const fe_member *f = NULL;
+            if (ty->kind == TY_STRUCT)
+                for (f = ty->members; f && !fe_tok_is(m, f->name); f = f->next)
+                    ;
+            if (!f) {
+                fe_error(c, m, CVM_SYNTAX, "offsetof: no member '%.*s' in the type", (int)m->len, m->s);
+                return n;
+            }
+            off += f->offset;
+            ty = f->ty;
+            while (accept(c, "[")) {
+                fe_tok *at = peek(c);
+                uint64_t i = const_dim(c, at);
+                expect(c, "]");
+                if (ty->kind != TY_ARRAY) {
+                    fe_error(c, at, CVM_SYNTAX, "offsetof: the member is not an array");
+                    return n;
+                }
+                ty = ty->base;
+                off += i * ty->size;
+            }
+        } while (accept(c, "."));
+        expect(c, ")");
+        n->ival = off;
+        return n;
+    }
     if (accept(c, "alignof") || accept(c, "__alignof__") || accept(c, "_Alignof")) {
         fe_node *n = new_node(c, N_INT, t); /* alignof(type): a constant */
         expect(c, "(");
