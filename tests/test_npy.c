@@ -216,6 +216,13 @@ static void test_files(void)
        "missing file: CVM_IO naming the path and the reason");
     st = cvm_npy_save(path, CVM_F32, v, 1, &d);
     ok(st == CVM_IO && strstr(d.message, "none.npy"), "unwritable path: CVM_IO naming the path");
+    /* 2^62 floats are 2^64 bytes: the size wrapped to 0 and a header alone was written, CVM_OK */
+    snprintf(path, sizeof path, "%s/huge.npy", dir && *dir ? dir : "/tmp");
+    st = cvm_npy_save(path, CVM_F32, v, UINT64_C(1) << 62, &d);
+    ok(st == CVM_INVALID_ARGUMENT && strstr(d.message, "huge.npy") && strstr(d.message, "do not fit"),
+       "an element count whose bytes overflow is refused (%s)", d.message);
+    st = cvm_npy_save(path, CVM_F32, NULL, 4, &d);
+    ok(st == CVM_INVALID_ARGUMENT && strstr(d.message, "NULL data"), "NULL data with a count is refused");
 }
 
 int main(void)

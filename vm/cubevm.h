@@ -120,7 +120,9 @@ typedef struct cvm_buffer cvm_buffer;
  */
 CVM_API cvm_status cvm_device_open(const char *name, const cvm_config *cfg, cvm_device **out_dev,
                            cvm_diag *diag);
-/* Waits for all work, frees the device. Modules and buffers must be freed first. */
+/* Waits for all work, frees the device. Streams, modules and buffers must be
+ * freed first: what is left is released, and using it afterwards is a
+ * use after free. */
 CVM_API void cvm_device_close(cvm_device *dev);
 /* The device's default stream; owned by the device. */
 CVM_API cvm_stream *cvm_device_stream(cvm_device *dev);
@@ -298,7 +300,9 @@ typedef struct cvm_launch_config {
     uint32_t grid[3];       /* cubes per dimension; 0 is read as 1 */
     uint32_t block[3];      /* units per cube per dimension; 0 is read as 1 */
     uint32_t shared_bytes;  /* dynamic shared memory */
-    uint32_t plane_width;   /* 0 = the kernel's requirement, else 32 */
+    uint32_t plane_width;   /* 0 = the kernel's requirement, else the device's default
+                               (32 on cpu; the profile's, e.g. lavapipe's 8; vulkan: the
+                               subgroup size) */
     uint64_t step_budget;   /* instructions per plane before a fault; 0 = none */
     double timeout_s;       /* wall time before a timeout fault; 0 = none */
     int unchecked;          /* 1: skip bounds/alignment checks (faster, unsafe) */
@@ -322,7 +326,8 @@ CVM_API cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_laun
 /*
  * Waits for the stream's work. Returns the first fault since the last
  * sync (with its record in diag) and clears it; launches enqueued after a
- * faulted launch are skipped (CVM_SKIPPED is counted in the fault record).
+ * faulted launch are skipped, and the fault's message ends with how many
+ * ("(2 later launches skipped)").
  */
 CVM_API cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag);
 

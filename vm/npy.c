@@ -12,6 +12,7 @@
 #include "../bytecode/bc.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,12 +382,18 @@ fail:
 cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *data, uint64_t count,
                         cvm_diag *diag)
 {
+    if (!path || (count && !data))
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_npy_save: NULL %s", path ? "data" : "path");
     char header[CVM_VM_NPY_HEADER_CAP];
     size_t hlen = cvm_vm_npy_header_format(elem, count, header);
     if (!hlen)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "%s: invalid element type %d", path,
                             (int)elem);
-    uint64_t bytes = count * cvm_bc_elem_size(elem);
+    const uint64_t esz = cvm_bc_elem_size(elem);
+    if (count > SIZE_MAX / esz)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "%s: %" PRIu64 " elements of %u bytes do not fit in memory",
+                            path, count, (unsigned)esz);
+    uint64_t bytes = count * esz;
     FILE *f = fopen(path, "wb");
     if (!f)
         return cvm_diag_set(diag, CVM_IO, "%s: %s", path, strerror(errno));
