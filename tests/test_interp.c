@@ -773,8 +773,9 @@ static void test_more_atomics_misaligned(void)
     buf b2[] = {{"g", words, sizeof words, false}};
     uint64_t p2[] = {ADDR(words)};
     st = run(mis, &o, p2, 1, b2, 1, &d);
-    ok(st == CVM_FAULT && strstr(d.message, "misaligned load of 4 bytes") && d.fault.count == 16,
-       "misaligned load faults in checked mode, every lane counted (%s)", d.message);
+    ok(st == CVM_FAULT && strstr(d.message, "misaligned load of 4 bytes at offset 2 of buffer 'g'") &&
+       d.fault.count == 16, "misaligned load faults in checked mode naming the buffer and offset, "
+       "every lane counted (%s)", d.message);
     o.unchecked = true;
     st = run(mis, &o, p2, 1, b2, 1, &d);
     ok(st == CVM_OK, "unchecked mode performs the misaligned load");

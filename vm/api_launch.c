@@ -7,6 +7,7 @@
  * buffer operations of vm/api.c) come from here: one block each, recycled.
  */
 #include "api.h"
+#include "isa.h"
 
 #include "pool.h"
 
@@ -351,6 +352,10 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
     if (k->mod->dev != dev)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
                             "cvm_launch: the module was loaded on another device");
+    unsigned level; /* a CUBEVM_ISA that cannot run fails the launch, naming it */
+    cvm_status ist = cvm_vm_isa_current(&level, diag);
+    if (ist)
+        return ist;
     const cvm_bc_module *bc = k->mod->bc;
     const cvm_bc_kernel *bk = &bc->kernels[k->index];
     cvm_vm_shape sh;

@@ -108,9 +108,20 @@ static uint8_t *resolve(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t l, unsig
 {
     const bool checked = x->L->checked;
     if (checked && align > 1 && addr % align) {
-        cvm_vm_fault(x, p, l, CVM_FAULT, "misaligned %s of %zu bytes at %s 0x%llx (alignment %zu)",
-                     kind_name[kind], size, space == CVM_T_PTR_GLOBAL ? "address" : "offset",
-                     (unsigned long long)addr, align);
+        /* a global address is named by its buffer and offset, as a bounds fault is */
+        const uint64_t a = CVM_VM_PTR_ADDR(addr);
+        const uint16_t tag = CVM_VM_PTR_TAG(addr);
+        const cvm_vm_region *r = space == CVM_T_PTR_GLOBAL ? region_below(x->L, a) : NULL;
+        if (r && tag && r->tag != tag)
+            r = region_tagged(x->L, tag);
+        if (r && a >= r->base && a - r->base <= r->size)
+            cvm_vm_fault(x, p, l, CVM_FAULT, "misaligned %s of %zu bytes at offset %llu of buffer '%s' "
+                         "(alignment %zu)", kind_name[kind], size, (unsigned long long)(a - r->base),
+                         r->name ? r->name : "?", align);
+        else
+            cvm_vm_fault(x, p, l, CVM_FAULT, "misaligned %s of %zu bytes at %s 0x%llx (alignment %zu)",
+                         kind_name[kind], size, space == CVM_T_PTR_GLOBAL ? "address" : "offset",
+                         (unsigned long long)(space == CVM_T_PTR_GLOBAL ? a : addr), align);
         return NULL;
     }
     uint32_t off = (uint32_t)addr, limit;
