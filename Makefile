@@ -2,7 +2,7 @@
 #
 #   make              build/bin/cubevm and build/lib/libcubevm.a
 #   make check        build, then run every test under prove (each with a timeout)
-#   make demo         build, then run docs/examples/vadd.cbs and print outputs
+#   make demo         build, then compile and run docs/examples/block_sum.cu and print its sums
 #   make deps         install the Debian packages the build and tests need
 #   make docs         regenerate the op reference in docs/isa.md from ops.def
 #   make install      install cubevm, libcubevm.a/.so, cubevm.h, cubevm.pc and

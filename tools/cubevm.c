@@ -47,7 +47,7 @@ static const char *const help_text[] = {
     "  --fmad=true|false  contract a*b+c into fma (default false; nvcc's default is true)\n"
     "  -O0 | -O1          -O0: the bytecode as lowered; -O1 (default): loop-invariant\n"
     "                     instructions moved out of their loops, copies coalesced\n"
-    "\n"
+    "\n",
     "cubevm run FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
     "               [--device cpu] [--plane-width N] [--timeout SECONDS] [--steps N] [--unchecked]\n"
     "               [--threads N] [--profile NAME] [--schedule parallel|sequential|random]\n"
@@ -80,7 +80,7 @@ static const char *const help_text[] = {
     "  --seed N           the seed of --schedule random (default: from the clock)\n"
     "  NAME=@PATH.npy     buffer argument from a numpy .npy file; dtype must match the\n"
     "                     parameter's element type (<f2 is f16, bf16 as <u2 bit patterns,\n"
-    "                     |b1 is bool); C order only\n"
+    "                     |b1 is bool); C order, or a 1-D Fortran-order file\n"
     "  NAME=zeros:N       a new zero-filled buffer of N elements of the parameter's type\n"
     "  NAME=rand:N[:SEED] a new buffer of N random elements (default seed 1): floats uniform\n"
     "                     in [-1,1), signed integers in [-100,100], unsigned in [0,100],\n"

@@ -694,6 +694,8 @@ int cli_run(int argc, char **argv)
     cvm_status st = cvm_device_open(o.device, &cfg, &dev, &d);
     if (st) {
         rc = cli_diag_error(NULL, st, &d);
+        if (st == CVM_INVALID_ARGUMENT && o.profile) /* --profile names no target: usage */
+            rc = CLI_USAGE;
         goto done;
     }
     if (o.kernel)
