@@ -179,6 +179,9 @@ for args in "asm $EX/vadd.cbs -o" "disasm $T/vadd.cbc -o" "compile x.cu --kernel
 done
 run "$C" run $EX/vadd.cbs --plane-width 0 a=zeros:1 b=zeros:1 c=zeros:1 n=1
 clean_error && has "power of two from 1 to 64" "$T/err"; ok $? "--plane-width 0 is refused"
+run "$C" disasm $EX/vadd.cbs
+[ $rc -eq 0 ] && "$C" asm $EX/vadd.cbs -o "$T/vd.cbc" && "$C" disasm "$T/vd.cbc" | cmp -s - "$T/out"
+ok $? "disasm of a .cbs file prints its canonical text (as disasm of its .cbc)"
 run "$C" run $EX/vadd.cbs --profile sm_99 a=zeros:1 b=zeros:1 c=zeros:1 n=1
 [ $rc -eq 2 ] && has "unknown profile 'sm_99' (known: generic, sm_80, sm_90, lavapipe)" "$T/err"
 ok $? "an unknown --profile is a command-line error (exit 2) listing the profiles"

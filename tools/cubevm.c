@@ -309,15 +309,16 @@ static int cmd_disasm(int argc, char **argv)
     }
     if (!in)
         return cli_error(CLI_USAGE, "disasm: usage: cubevm disasm IN.cbc [-o OUT.cbs]");
-    char *bytes;
-    size_t size;
-    if (!cli_read_file(in, &bytes, &size))
-        return CLI_FAIL;
+    void *bytes = NULL; /* a .cbs file is assembled first: its canonical text */
+    size_t size = 0;
+    int brc = module_bytes(in, &bytes, &size);
+    if (brc)
+        return brc;
     char *text = NULL;
     cvm_diag d;
     memset(&d, 0, sizeof d);
     cvm_status st = cvm_disassemble(bytes, size, &text, &d);
-    free(bytes);
+    free_module_bytes(in, bytes);
     if (st)
         return cli_diag_error(in, st, &d);
     int rc = CLI_OK;
