@@ -16,7 +16,9 @@
 #include "kern.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define STR_(...) #__VA_ARGS__
 #define STR(...) STR_(__VA_ARGS__)
@@ -461,6 +463,34 @@ static void test_hand(void)
          {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
           (int32_t)0xc1000000, 0, 0x40000000, 0, (int32_t)0x80000000, (int32_t)0xc0000000, 1, 0x00800000},
          19, 1, NULL},
+        {"NAN, INFINITY, HUGE_VAL, nan(\"\") and nanf(\"\") from <math.h>",
+         "#include <math.h>\n__global__ void k(int *out, const int *in)\n{\n"
+         "    out[0] = __float_as_int(NAN); out[1] = __float_as_int(INFINITY);\n"
+         "    out[2] = (int)(__double_as_longlong(HUGE_VAL) >> 32);\n"
+         "    out[3] = (int)(__double_as_longlong(nan(\"\")) >> 32); out[4] = __float_as_int(nanf(\"\"));\n"
+         "    out[5] = __float_as_int(HUGE_VALF);\n}\n",
+         /* the default quiet NaNs and the infinities: f32 0x7fc00000 and 0x7f800000, f64 high words
+            0x7ff80000 and 0x7ff00000 (NAN was __builtin_nanf(\"\"), which nothing compiled) */
+         {0x7fc00000, 0x7f800000, 0x7ff00000, 0x7ff80000, 0x7fc00000, 0x7f800000}, 6, 1, NULL},
+        {"scalar half and bfloat16 functions: math, unordered compares, NaN max, bit casts",
+         "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    __half four = __float2half(4.0f), m25 = __float2half(-2.5f), nan = __float2half(NAN),\n"
+         "           one = __float2half(1.0f), two = __float2half(2.0f), half = __float2half(0.5f);\n"
+         "    out[0] = __half_as_ushort(hsqrt(four)); out[1] = __half_as_ushort(hrcp(m25));\n"
+         "    out[2] = __bfloat16_as_ushort(hfloor(__float2bfloat16(-2.5f)));\n"
+         "    out[3] = __hisnan(__hmax_nan(nan, half)); out[4] = __half_as_ushort(__hmax_nan(m25, half));\n"
+         "    out[5] = __hisinf(__float2half(-INFINITY)); out[6] = __hisinf(__float2half(65520.0f));\n"
+         "    out[7] = __hequ(nan, one); out[8] = __hneu(one, one); out[9] = __hltu(nan, one);\n"
+         "    out[10] = __hgeu(one, two); out[11] = (int)__half2float(__ushort_as_half(0x3c00));\n"
+         "    out[12] = (int)__bfloat162float(__short_as_bfloat16((short)0xbf80));\n"
+         "    out[13] = __half_as_ushort(hrint(__float2half(2.5f)));\n"
+         "    out[14] = __half_as_ushort(hceil(__float2half(-0.5f))); out[15] = __half_as_ushort(hexp2(__float2half(3.0f)));\n}\n",
+         /* by hand: sqrt 4 = 2 (0x4000); 1/-2.5 = -0.4 = -1.6 * 2^-2, mantissa 614 (0xb666);
+            floor -2.5 = -3 in bf16 (0xc040); NaN max is NaN; max(-2.5, 0.5) = 0.5 (0x3800);
+            -inf: -1; 65520 ties to even past 65504: inf, 1; unordered: 1, 0, 1, 0; 0x3c00 is 1;
+            bf16 0xbf80 is -1; rint 2.5 = 2 (0x4000); ceil -0.5 = -0 (0x8000); 2^3 = 8 (0x4800) */
+         {0x4000, 0xb666, 0xc040, 1, 0x3800, -1, 1, 1, 0, 1, 0, 1, -1, 0x4000, 0x8000, 0x4800}, 16, 1, NULL},
         {"offsetof of members, nested members and array elements",
          "#include <stddef.h>\nstruct In { short a; double b[3]; };\n"
          "struct S { char c; int i; double d; In in; };\n"
@@ -712,6 +742,120 @@ static void test_module_symbols(void)
         cvm_module_free(mod);
 }
 
+/* ---- math functions written in CUDA C in the built-in <math.h> ---- */
+
+static const float MX[32] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, -3.0f, 0.25f, 1.5f, 1e-40f,
+                             -1e-45f, 3.4e38f, INFINITY, -INFINITY, NAN, 0.1f, 123.456f, -7.75f, 1e10f,
+                             16777216.0f, 0.75f, 2.5f, -2.5f, 1e-3f, 100.3f, 0.333f, -0.999f, 4.5f,
+                             8.25f, 65504.0f, -1e-20f};
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* The reference's float, rounded once from long double. */
+static uint32_t lbits(long double v) { return fbits((float)v); }
+
+/* Distance in ulps of two float bit patterns (NaNs are equal to each other). */
+static uint64_t ulps(uint32_t a, uint32_t b)
+{
+    if ((a & 0x7fffffffu) > 0x7f800000u || (b & 0x7fffffffu) > 0x7f800000u)
+        return ((a & 0x7fffffffu) > 0x7f800000u && (b & 0x7fffffffu) > 0x7f800000u) ? 0 : UINT64_MAX;
+    int64_t ia = a >> 31 ? -(int64_t)(a & 0x7fffffffu) : (int64_t)a;
+    int64_t ib = b >> 31 ? -(int64_t)(b & 0x7fffffffu) : (int64_t)b;
+    if (ia == ib && a != b) /* +0 and -0 */
+        return UINT64_MAX;
+    return (uint64_t)(ia > ib ? ia - ib : ib - ia);
+}
+
+static long double ref_sinpi(float x)
+{
+    if (isinf(x) || isnan(x))
+        return NAN;
+    long double r = (long double)x - 2.0L * rintl((long double)x / 2.0L);
+    if (r == rintl(r)) /* sinPi of an integer: a zero with the argument's sign (IEEE 754) */
+        return signbit(x) ? -0.0L : 0.0L;
+    return sinl(3.141592653589793238462643383279502884L * r);
+}
+
+static long double ref_cospi(float x)
+{
+    if (isinf(x) || isnan(x))
+        return NAN;
+    long double r = fabsl((long double)x - 2.0L * rintl((long double)x / 2.0L));
+    if (r == 0.5L)
+        return 0.0L;
+    return cosl(3.141592653589793238462643383279502884L * r);
+}
+
+/* Word i of the reference for input MX[i]. */
+static uint32_t math_ref(int f, float x)
+{
+    float ip;
+    int e;
+    switch (f) {
+    case 0: return fbits(modff(x, &ip));
+    case 1: modff(x, &ip); return fbits(ip);
+    case 2: return fbits(frexpf(x, &e));
+    case 3: frexpf(x, &e); return (uint32_t)e;
+    case 4: return (uint32_t)ilogbf(x);
+    case 5: return fbits(logbf(x));
+    case 6: return fbits(nextafterf(x, 1.0f));
+    case 7: return fbits(nextafterf(x, -INFINITY));
+    case 8: return lbits(ref_sinpi(x));
+    case 9: return lbits(ref_cospi(x));
+    case 10: return lbits(1.0L / cbrtl((long double)x));
+    case 11: return lbits(sqrtl((long double)x * x + 2.25L + 4.0L));
+    case 12: return lbits(1.0L / sqrtl((long double)x * x + 2.25L + 4.0L));
+    default: return lbits(0.5L * erfcl(-(long double)x / sqrtl(2.0L)));
+    }
+}
+
+static void test_math_functions(void)
+{
+    static const struct { const char *name, *expr; unsigned ulp; } fns[] = {
+        {"modff fraction", "__float_as_int(modff(x, &f))", 0},
+        {"modff integral part", "(modff(x, &f), __float_as_int(f))", 0},
+        {"frexpf mantissa", "__float_as_int(frexpf(x, &e))", 0},
+        {"frexpf exponent", "(frexpf(x, &e), e)", 0},
+        {"ilogbf", "ilogbf(x)", 0},
+        {"logbf", "__float_as_int(logbf(x))", 0},
+        {"nextafterf toward 1", "__float_as_int(nextafterf(x, 1.0f))", 0},
+        {"nextafterf toward -inf", "__float_as_int(nextafterf(x, -INFINITY))", 0},
+        {"sinpif", "__float_as_int(sinpif(x))", 1},
+        {"cospif", "__float_as_int(cospif(x))", 1},
+        {"rcbrtf", "__float_as_int(rcbrtf(x))", 1},
+        {"norm3df", "__float_as_int(norm3df(x, 1.5f, -2.0f))", 1},
+        {"rnorm3df", "__float_as_int(rnorm3df(x, 1.5f, -2.0f))", 1},
+        {"normcdff", "__float_as_int(normcdff(x))", 1},
+    };
+    uint32_t in[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = fbits(MX[i]);
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "#include <math.h>\n__global__ void k(int *out, const int *in)\n{\n"
+                 "    int t = threadIdx.x, e = 0;\n    float x = __int_as_float(in[t]), f = 0.0f;\n"
+                 "    out[t] = %s;\n}\n", fns[f].expr);
+        uint32_t got[NOUT];
+        int good = run_k_in(fns[f].name, src, 32, 0, in, sizeof in, got);
+        for (int i = 0; good && i < 32; i++) {
+            uint32_t want = math_ref((int)f, MX[i]);
+            bool same = f == 3 || f == 4 ? got[i] == want : ulps(got[i], want) <= fns[f].ulp;
+            if (!same) {
+                diag("%s(%a): got 0x%08x, want 0x%08x", fns[f].name, (double)MX[i], got[i], want);
+                good = 0;
+            }
+        }
+        ok(good, "%s against the C library (%u ulp) on 32 inputs, specials included", fns[f].name,
+           fns[f].ulp);
+    }
+}
+
 int main(void)
 {
     if (!kern_open()) {
@@ -726,6 +870,7 @@ int main(void)
     test_assert();
     test_bool_bytes();
     test_module_symbols();
+    test_math_functions();
     kern_close();
     return done_testing();
 }

@@ -602,6 +602,10 @@ static bool bitcast_call(fe_lower *L, fe_node *call, const char *name, fe_val *o
         {"__float_as_int", TY_F32, TY_I32}, {"__int_as_float", TY_I32, TY_F32},
         {"__float_as_uint", TY_F32, TY_U32}, {"__uint_as_float", TY_U32, TY_F32},
         {"__double_as_longlong", TY_F64, TY_I64}, {"__longlong_as_double", TY_I64, TY_F64},
+        {"__half_as_ushort", TY_F16, TY_U16}, {"__ushort_as_half", TY_U16, TY_F16},
+        {"__half_as_short", TY_F16, TY_I16}, {"__short_as_half", TY_I16, TY_F16},
+        {"__bfloat16_as_ushort", TY_BF16, TY_U16}, {"__ushort_as_bfloat16", TY_U16, TY_BF16},
+        {"__bfloat16_as_short", TY_BF16, TY_I16}, {"__short_as_bfloat16", TY_I16, TY_BF16},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
         if (strcmp(name, tab[i].name) != 0)
@@ -750,8 +754,22 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             *out = fe_rvalue(L, arg(call, 0));
         return true;
     }
-    if (strcmp(name, "__builtin_inff") == 0 || strcmp(name, "__builtin_huge_valf") == 0) {
-        *out = fe_const_float(L, TY_F32, INFINITY);
+    if (strcmp(name, "__builtin_inff") == 0 || strcmp(name, "__builtin_huge_valf") == 0 ||
+        strcmp(name, "__builtin_inf") == 0 || strcmp(name, "__builtin_huge_val") == 0) {
+        if (want_args(L, call, name, 0, 0)) /* INFINITY, HUGE_VALF (float); HUGE_VAL (double) */
+            *out = fe_const_float(L, name[strlen(name) - 1] == 'f' ? TY_F32 : TY_F64, INFINITY);
+        return true;
+    }
+    if (strcmp(name, "__builtin_nanf") == 0 || strcmp(name, "__builtin_nan") == 0 ||
+        strcmp(name, "nanf") == 0 || strcmp(name, "nan") == 0) {
+        /* NAN is __builtin_nanf(""): the default quiet NaN (a payload string is not read) */
+        if (!want_args(L, call, name, 1, 1))
+            return true;
+        if (arg(call, 0)->kind != N_STR) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED, "%s takes a string literal", name);
+            return true;
+        }
+        *out = fe_const_float(L, name[strlen(name) - 1] == 'f' ? TY_F32 : TY_F64, NAN);
         return true;
     }
     if (strcmp(name, "sincosf") == 0 || strcmp(name, "sincos") == 0) {

@@ -2,9 +2,11 @@
  * headers.c - the built-in headers, so that the includes CUDA kernels
  * commonly start with work without a toolkit installed.
  *
- * They hold only macros and a few typedefs in plain C. Types such as
- * __half, __nv_bfloat16, float4 and dim3, and functions such as sqrtf,
- * __shfl_sync, atomicAdd or printf, are builtins of the compiler and are
+ * They hold macros and a few typedefs in plain C, and a few __device__
+ * functions in CUDA C that compose from the compiler's builtins (the
+ * cubevm/ headers below: modff, sinpif, hsqrt, __hequ, ...). Types such as
+ * __half, __nv_bfloat16, float4 and dim3, and the other functions (sqrtf,
+ * __shfl_sync, atomicAdd, printf, ...) are builtins of the compiler and are
  * deliberately not declared here. The macros expand to these names, which
  * the compiler must therefore recognise (see docs/cuda-preprocessor.md):
  *
@@ -175,6 +177,84 @@ static const char math_h[] =
     "#define M_2_SQRTPI 1.12837916709551257390\n"
     "#define M_SQRT2 1.41421356237309504880\n"
     "#define M_SQRT1_2 0.70710678118654752440\n"
+    "#include <cubevm/math_exact.h>\n"
+    "#include <cubevm/math_rounded.h>\n"
+    "#endif\n";
+
+/* Functions that compose from the compiler's builtins, written in CUDA C:
+ * <cubevm/math_exact.h> those whose result C defines exactly (modf, frexp,
+ * ilogb, logb, nextafter), <cubevm/math_rounded.h> those computed in f64
+ * and rounded once (sinpi, cospi, rcbrt, norm3d, rnorm3d, normcdf). */
+static const char math_exact_h[] =
+    "#ifndef __CVM_MATH_EXACT_H\n"
+    "#define __CVM_MATH_EXACT_H\n"
+    "__device__ inline float modff(float x, float *ip) { float t = truncf(x); *ip = t; return copysignf(isinf(x) ? 0.0f : x - t, x); }\n"
+    "__device__ inline double modf(double x, double *ip) { double t = trunc(x); *ip = t; return copysign(isinf(x) ? 0.0 : x - t, x); }\n"
+    "__device__ inline float modf(float x, float *ip) { return modff(x, ip); }\n"
+    "__device__ inline float frexpf(float x, int *e) {\n"
+    "    unsigned b = __float_as_uint(x), ex = (b >> 23) & 0xffu;\n"
+    "    int adj = 0;\n"
+    "    if (ex == 0xffu || (b & 0x7fffffffu) == 0u) { *e = 0; return x; }\n"
+    "    if (ex == 0u) { b = __float_as_uint(x * 4294967296.0f); ex = (b >> 23) & 0xffu; adj = 32; }\n"
+    "    *e = (int)ex - 126 - adj;\n"
+    "    return __uint_as_float((b & 0x807fffffu) | 0x3f000000u);\n"
+    "}\n"
+    "__device__ inline float frexp(float x, int *e) { return frexpf(x, e); }\n"
+    "__device__ inline int ilogbf(float x) {\n"
+    "    unsigned b = __float_as_uint(x) & 0x7fffffffu;\n"
+    "    if (b == 0u || b > 0x7f800000u) return -2147483647 - 1;\n"
+    "    if (b == 0x7f800000u) return 2147483647;\n"
+    "    if (b < 0x00800000u) return -118 - __clz((int)b);\n"
+    "    return (int)(b >> 23) - 127;\n"
+    "}\n"
+    "__device__ inline int ilogb(float x) { return ilogbf(x); }\n"
+    "__device__ inline float logbf(float x) {\n"
+    "    unsigned b = __float_as_uint(x) & 0x7fffffffu;\n"
+    "    if (b == 0u) return -__int_as_float(0x7f800000);\n"
+    "    if (b >= 0x7f800000u) return x * x;\n"
+    "    return (float)ilogbf(x);\n"
+    "}\n"
+    "__device__ inline float logb(float x) { return logbf(x); }\n"
+    "__device__ inline float nextafterf(float x, float y) {\n"
+    "    if (x != x || y != y) return x + y;\n"
+    "    if (x == y) return y;\n"
+    "    if (x == 0.0f) return copysignf(__int_as_float(1), y);\n"
+    "    unsigned b = __float_as_uint(x);\n"
+    "    return __uint_as_float((x < y) == (x > 0.0f) ? b + 1u : b - 1u);\n"
+    "}\n"
+    "__device__ inline float nextafter(float x, float y) { return nextafterf(x, y); }\n"
+    "#endif\n";
+
+static const char math_rounded_h[] =
+    "#ifndef __CVM_MATH_ROUNDED_H\n"
+    "#define __CVM_MATH_ROUNDED_H\n"
+    "__device__ inline float sinpif(float x) {\n"
+    "    float r = x - 2.0f * rintf(x * 0.5f);\n"
+    "    float t = r > 0.5f ? 1.0f - r : r < -0.5f ? -1.0f - r : r;\n"
+    "    float s = (float)sin(3.141592653589793 * (double)t);\n"
+    "    return s == 0.0f ? copysignf(0.0f, x) : s;\n"
+    "}\n"
+    "__device__ inline float cospif(float x) {\n"
+    "    float a = fabsf(x - 2.0f * rintf(x * 0.5f));\n"
+    "    if (isinf(x)) return x - x;\n"
+    "    if (a <= 0.25f) return (float)cos(3.141592653589793 * (double)a);\n"
+    "    if (a <= 0.75f) return (float)sin(3.141592653589793 * (double)(0.5f - a));\n"
+    "    return (float)-cos(3.141592653589793 * (double)(1.0f - a));\n"
+    "}\n"
+    "__device__ inline float sinpi(float x) { return sinpif(x); }\n"
+    "__device__ inline float cospi(float x) { return cospif(x); }\n"
+    "__device__ inline float rcbrtf(float x) { return (float)(1.0 / cbrt((double)x)); }\n"
+    "__device__ inline float rcbrt(float x) { return rcbrtf(x); }\n"
+    "__device__ inline float norm3df(float a, float b, float c) {\n"
+    "    if (isinf(a) || isinf(b) || isinf(c)) return __int_as_float(0x7f800000);\n"
+    "    return (float)sqrt((double)a * a + (double)b * b + (double)c * c);\n"
+    "}\n"
+    "__device__ inline float rnorm3df(float a, float b, float c) {\n"
+    "    if (isinf(a) || isinf(b) || isinf(c)) return 0.0f;\n"
+    "    return (float)(1.0 / sqrt((double)a * a + (double)b * b + (double)c * c));\n"
+    "}\n"
+    "__device__ inline float normcdff(float x) { return (float)(0.5 * erfc(-(double)x * 0.70710678118654752440)); }\n"
+    "__device__ inline float normcdf(float x) { return normcdff(x); }\n"
     "#endif\n";
 
 static const char math_constants_h[] =
@@ -276,17 +356,48 @@ static const char cuda_h[] =
     "#include <stdint.h>\n"
     "#endif\n";
 
+/* The scalar half and bfloat16 functions that compose from conversions
+ * and f32 math, in CUDA C: the f32 result rounds once to the narrow type
+ * (for sqrt and division that is correctly rounded: f32 has more than
+ * twice the narrow types' precision plus two bits), comparisons that are
+ * true for unordered operands, and min/max that return NaN for a NaN. */
+static const char half_math_h[] =
+    "#ifndef __CVM_HALF_MATH_H\n"
+    "#define __CVM_HALF_MATH_H\n"
+    "#define __CVM_H1(T, N, F, UP, DOWN) __device__ inline T N(T a) { return DOWN(F(UP(a))); }\n"
+    "#define __CVM_HCMP(T, N, E, UP) __device__ inline bool N(T a, T b) { float x = UP(a), y = UP(b); return E; }\n"
+    "#define __CVM_HNAN(T, N, OP, UP, DOWN) __device__ inline T N(T a, T b) { float x = UP(a), y = UP(b); return DOWN(x != x || y != y ? __int_as_float(0x7fffffff) : OP(x, y)); }\n"
+    "#define __CVM_HALF_MATH(T, UP, DOWN) \\\n"
+    "    __CVM_H1(T, hsqrt, sqrtf, UP, DOWN) __CVM_H1(T, hrsqrt, rsqrtf, UP, DOWN) \\\n"
+    "    __CVM_H1(T, hrcp, 1.0f /, UP, DOWN) __CVM_H1(T, hexp, expf, UP, DOWN) \\\n"
+    "    __CVM_H1(T, hexp2, exp2f, UP, DOWN) __CVM_H1(T, hexp10, exp10f, UP, DOWN) \\\n"
+    "    __CVM_H1(T, hlog, logf, UP, DOWN) __CVM_H1(T, hlog2, log2f, UP, DOWN) \\\n"
+    "    __CVM_H1(T, hlog10, log10f, UP, DOWN) __CVM_H1(T, hsin, sinf, UP, DOWN) \\\n"
+    "    __CVM_H1(T, hcos, cosf, UP, DOWN) __CVM_H1(T, hfloor, floorf, UP, DOWN) \\\n"
+    "    __CVM_H1(T, hceil, ceilf, UP, DOWN) __CVM_H1(T, htrunc, truncf, UP, DOWN) \\\n"
+    "    __CVM_H1(T, hrint, rintf, UP, DOWN) \\\n"
+    "    __device__ inline int __hisinf(T a) { float x = UP(a); return isinf(x) ? (x < 0.0f ? -1 : 1) : 0; } \\\n"
+    "    __CVM_HCMP(T, __hequ, !(x < y || x > y), UP) __CVM_HCMP(T, __hneu, !(x == y), UP) \\\n"
+    "    __CVM_HCMP(T, __hltu, !(x >= y), UP) __CVM_HCMP(T, __hleu, !(x > y), UP) \\\n"
+    "    __CVM_HCMP(T, __hgtu, !(x <= y), UP) __CVM_HCMP(T, __hgeu, !(x < y), UP) \\\n"
+    "    __CVM_HNAN(T, __hmax_nan, fmaxf, UP, DOWN) __CVM_HNAN(T, __hmin_nan, fminf, UP, DOWN)\n"
+    "#endif\n"    ;
+
 static const char cuda_fp16_h[] =
     "#ifndef __CVM_CUDA_FP16_H\n"
     "#define __CVM_CUDA_FP16_H\n"
     "#include <cuda_runtime.h>\n"
-    "#endif\n";
+    "#include <cubevm/half_math.h>\n"
+    "__CVM_HALF_MATH(__half, __half2float, __float2half)\n"
+    "#endif\n"    ;
 
 static const char cuda_bf16_h[] =
     "#ifndef __CVM_CUDA_BF16_H\n"
     "#define __CVM_CUDA_BF16_H\n"
     "#include <cuda_fp16.h>\n"
-    "#endif\n";
+    "__CVM_HALF_MATH(__nv_bfloat16, __bfloat162float, __float2bfloat16)\n"
+    "#endif\n"    ;
+
 
 static const char cooperative_groups_h[] =
     "#ifndef __CVM_COOPERATIVE_GROUPS_H\n"
@@ -329,6 +440,9 @@ static const header headers[] = {
     {"cstdlib", stdlib_h},
     {"cstring", string_h},
     {"ctime", host_only_h},
+    {"cubevm/half_math.h", half_math_h},
+    {"cubevm/math_exact.h", math_exact_h},
+    {"cubevm/math_rounded.h", math_rounded_h},
     {"cuda.h", cuda_h},
     {"cuda/atomic", cuda_atomic_h},
     {"cuda_bf16.h", cuda_bf16_h},
