@@ -182,6 +182,10 @@ clean_error && has "power of two from 1 to 64" "$T/err"; ok $? "--plane-width 0 
 run "$C" disasm $EX/vadd.cbs
 [ $rc -eq 0 ] && "$C" asm $EX/vadd.cbs -o "$T/vd.cbc" && "$C" disasm "$T/vd.cbc" | cmp -s - "$T/out"
 ok $? "disasm of a .cbs file prints its canonical text (as disasm of its .cbc)"
+# --print counts elements of the parameter's type: lines of f32x4
+run "$C" run tests/cli/lines.cbs --block 3 out=zeros:3 --print out:2
+[ $rc -eq 0 ] && has "^out: 0 0.5 -0 0 1 1.5 -1 2 ... (3 elements)$" "$T/out"
+ok $? "--print out:2 of an f32x4 buffer shows two lines of four, of 3 elements"
 run "$C" run $EX/vadd.cbs --profile sm_99 a=zeros:1 b=zeros:1 c=zeros:1 n=1
 [ $rc -eq 2 ] && has "unknown profile 'sm_99' (known: generic, sm_80, sm_90, lavapipe)" "$T/err"
 ok $? "an unknown --profile is a command-line error (exit 2) listing the profiles"

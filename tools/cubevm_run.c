@@ -503,14 +503,16 @@ static int write_results(cvm_device *dev, const run_opts *o, binding *bs, uint32
         void *data = read_back(dev, b);
         if (!data)
             return CLI_FAIL;
-        uint64_t shown = c < b->count ? c : b->count;
+        /* elements are values of the parameter's type: a line (f32x4) prints its scalars */
+        const uint64_t line = b->p.line > 1 ? b->p.line : 1, lines = b->count / line;
+        uint64_t shown = c < lines ? c : lines;
         printf("%s:", b->p.name);
-        for (uint64_t k = 0; k < shown; k++) {
+        for (uint64_t k = 0; k < shown * line; k++) {
             putchar(' ');
             cli_print_elem(stdout, b->p.elem, data, k);
         }
-        if (shown < b->count)
-            printf(" ... (%llu elements)", (unsigned long long)b->count);
+        if (shown < lines)
+            printf(" ... (%llu elements)", (unsigned long long)lines);
         putchar('\n');
         free(data);
     }

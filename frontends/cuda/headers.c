@@ -177,8 +177,6 @@ static const char math_h[] =
     "#define M_2_SQRTPI 1.12837916709551257390\n"
     "#define M_SQRT2 1.41421356237309504880\n"
     "#define M_SQRT1_2 0.70710678118654752440\n"
-    "#include <cubevm/math_exact.h>\n"
-    "#include <cubevm/math_rounded.h>\n"
     "#endif\n";
 
 /* Functions that compose from the compiler's builtins, written in CUDA C:
@@ -346,6 +344,8 @@ static const char cuda_runtime_h[] =
     "#include <float.h>\n"
     "#include <math.h>\n"
     "#include <math_constants.h>\n"
+    "#include <cubevm/math_exact.h>\n"
+    "#include <cubevm/math_rounded.h>\n"
     "#endif\n";
 
 static const char cuda_h[] =
