@@ -49,6 +49,7 @@ typedef struct kstate {
     bool body_started;
     vec scope_stack, inline_stack; /* open scopes and inlined calls: uint32_t indexes */
     uint32_t first_line, first_col;
+    vec pos; /* per instruction: its line and its mnemonic's column (uint32_t pairs) */
 } kstate;
 
 typedef struct as {
@@ -1194,6 +1195,12 @@ static cvm_status instruction(as *a, tok mn)
                      : CVM_BC_W1(0, 0, in->order, in->scope, in->alog2);
     memcpy(w + 2, in->w, (size_t)in->nw * 4);
     a->k->ninsns++;
+    uint32_t *at = vec_push(a, &a->k->pos, 4, 2);
+    if (!at) {
+        st = CVM_OUT_OF_MEMORY;
+        goto done;
+    }
+    at[0] = a->lineno, at[1] = in->mn.col;
 done:
     a->fn(a->user, in, sizeof *in, 0);
     return st;
@@ -1327,6 +1334,7 @@ static void release(as *a)
         vec_free(a, &k->code, 4);
         vec_free(a, &k->scope_stack, 4);
         vec_free(a, &k->inline_stack, 4);
+        vec_free(a, &k->pos, 4);
         table_free(a, &k->regtab);
     }
     vec_free(a, &a->kstates, sizeof(kstate));
@@ -1344,9 +1352,73 @@ static void release(as *a)
     vec_free(a, &a->scratch, 1);
 }
 
+/* The source map of the kernels assembled so far (a->kstates), or NULL
+ * when out of memory. */
+static cvm_bc_srcmap *make_map(as *a)
+{
+    const uint32_t nk = a->kstates.n;
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < nk; i++)
+        total += ((const kstate *)a->kstates.p)[i].pos.n / 2;
+    cvm_bc_srcmap *m = cvm_bc_alloc(a->fn, a->user, sizeof *m);
+    if (!m)
+        return NULL;
+    m->fn = a->fn, m->user = a->user, m->nkernels = nk, m->ninsns = total;
+    m->kpos = cvm_bc_alloc(a->fn, a->user, (size_t)(nk ? nk : 1) * 2 * sizeof *m->kpos);
+    m->first = cvm_bc_alloc(a->fn, a->user, (size_t)(nk + 1) * sizeof *m->first);
+    m->pos = cvm_bc_alloc(a->fn, a->user, (size_t)(total ? total : 1) * 2 * sizeof *m->pos);
+    if (!m->kpos || !m->first || !m->pos) {
+        cvm_bc_srcmap_free(m);
+        return NULL;
+    }
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < nk; i++) {
+        const kstate *k = (const kstate *)a->kstates.p + i;
+        m->kpos[2 * i] = k->first_line, m->kpos[2 * i + 1] = k->first_col;
+        m->first[i] = at;
+        if (k->pos.n)
+            memcpy(m->pos + 2 * at, k->pos.p, (size_t)k->pos.n * 4);
+        at += k->pos.n / 2;
+    }
+    m->first[nk] = at;
+    return m;
+}
+
+void cvm_bc_srcmap_free(cvm_bc_srcmap *m)
+{
+    if (!m)
+        return;
+    const uint32_t nk = m->nkernels, total = m->ninsns;
+    cvm_bc_free(m->fn, m->user, m->kpos, (size_t)(nk ? nk : 1) * 2 * sizeof *m->kpos);
+    cvm_bc_free(m->fn, m->user, m->first, (size_t)(nk + 1) * sizeof *m->first);
+    cvm_bc_free(m->fn, m->user, m->pos, (size_t)(total ? total : 1) * 2 * sizeof *m->pos);
+    cvm_bc_free(m->fn, m->user, m, sizeof *m);
+}
+
+bool cvm_bc_srcmap_find(const cvm_bc_srcmap *m, uint32_t kernel, uint32_t pc, uint32_t *line, uint32_t *col)
+{
+    if (!m || kernel >= m->nkernels)
+        return false;
+    if (pc == UINT32_MAX || pc >= m->first[kernel + 1] - m->first[kernel]) {
+        *line = m->kpos[2 * kernel], *col = m->kpos[2 * kernel + 1];
+    } else {
+        *line = m->pos[2 * (m->first[kernel] + pc)], *col = m->pos[2 * (m->first[kernel] + pc) + 1];
+    }
+    return true;
+}
+
 cvm_status cvm_bc_assemble(const char *text, size_t len, const char *filename, cvm_alloc_fn fn, void *user,
                            cvm_bc_module **out_mod, cvm_diag *diag)
 {
+    return cvm_bc_assemble_map(text, len, filename, fn, user, out_mod, NULL, diag);
+}
+
+cvm_status cvm_bc_assemble_map(const char *text, size_t len, const char *filename, cvm_alloc_fn fn,
+                               void *user, cvm_bc_module **out_mod, cvm_bc_srcmap **out_map,
+                               cvm_diag *diag)
+{
+    if (out_map)
+        *out_map = NULL;
     as a;
     memset(&a, 0, sizeof a);
     a.fn = fn ? fn : cvm_default_alloc;
@@ -1380,6 +1452,11 @@ cvm_status cvm_bc_assemble(const char *text, size_t len, const char *filename, c
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "%s: out of memory while assembling", a.file);
     else if (!st)
         st = finish(&a, out_mod);
+    if (!st && out_map && !(*out_map = make_map(&a))) {
+        cvm_bc_module_free(*out_mod);
+        *out_mod = NULL;
+        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "%s: out of memory while assembling", a.file);
+    }
     release(&a);
     return st;
 }

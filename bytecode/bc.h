@@ -341,6 +341,25 @@ bool cvm_bc_insn_at(const cvm_bc_kernel *k, uint32_t word, cvm_bc_insn *out);
 
 cvm_status cvm_bc_assemble(const char *text, size_t len, const char *filename, cvm_alloc_fn fn,
                            void *user, cvm_bc_module **out_mod, cvm_diag *diag);
+
+/* Where each instruction of an assembled module came from. */
+typedef struct cvm_bc_srcmap {
+    cvm_alloc_fn fn;
+    void *user;
+    uint32_t nkernels, ninsns;
+    uint32_t *kpos;  /* per kernel: line and column of its .kernel directive */
+    uint32_t *first; /* per kernel: its first instruction's index in pos (nkernels + 1) */
+    uint32_t *pos;   /* per instruction: line and column of its mnemonic */
+} cvm_bc_srcmap;
+/* cvm_bc_assemble, and the source map of the module in *out_map (free with
+ * cvm_bc_srcmap_free) when out_map is not NULL. */
+cvm_status cvm_bc_assemble_map(const char *text, size_t len, const char *filename, cvm_alloc_fn fn,
+                               void *user, cvm_bc_module **out_mod, cvm_bc_srcmap **out_map,
+                               cvm_diag *diag);
+void cvm_bc_srcmap_free(cvm_bc_srcmap *m);
+/* The line and column of instruction pc of a kernel (its .kernel directive
+ * for pc UINT32_MAX); false when the map has no such kernel. */
+bool cvm_bc_srcmap_find(const cvm_bc_srcmap *m, uint32_t kernel, uint32_t pc, uint32_t *line, uint32_t *col);
 /* Canonical text; *out_text allocated with the module's allocator, *out_len without NUL. */
 cvm_status cvm_bc_disassemble(const cvm_bc_module *mod, char **out_text, size_t *out_len,
                               cvm_diag *diag);
@@ -387,6 +406,14 @@ typedef struct cvm_bc_verified {
  * Errors name the kernel and pc (diag.message "kernel 'k' pc 12: ...").
  */
 cvm_status cvm_bc_verify(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cvm_diag *diag);
+/* What a kernel diagnostic of the verifier concerns: the kernel's index and
+ * the pc (CVM_BC_NOPC for the kernel's header, or both when none). */
+typedef struct cvm_bc_where {
+    uint32_t kernel, pc;
+} cvm_bc_where;
+/* cvm_bc_verify, also filling *where (when not NULL) on a kernel's error. */
+cvm_status cvm_bc_verify_at(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cvm_diag *diag,
+                            cvm_bc_where *where);
 void cvm_bc_verified_free(const cvm_bc_module *mod, cvm_bc_verified *ver);
 
 /*

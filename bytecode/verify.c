@@ -191,6 +191,7 @@ typedef struct kctx {
     uint32_t *defpc;    /* per register: pc of its first definition */
     uint64_t *cases;    /* value << 32 | pc of the values of open switches */
     uint32_t ncases, cases_cap;
+    cvm_bc_where *where; /* where a diagnostic points (kernel, pc), or NULL */
 } kctx;
 
 static void kname(const kctx *c, char *buf, size_t n)
@@ -214,6 +215,8 @@ static cvm_status kfail(const kctx *c, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     kname(c, name, sizeof name);
+    if (c->where)
+        c->where->kernel = c->kidx, c->where->pc = c->pc;
     if (c->pc == CVM_BC_NOPC)
         return cvm_diag_set(c->diag, CVM_VERIFY, "kernel '%s': %s", name, msg);
     if (c->oi)
@@ -1065,10 +1068,11 @@ static void kctx_free(kctx *c)
 }
 
 static cvm_status verify_kernel(const cvm_bc_module *mod, uint32_t kidx, cvm_bc_vkernel *vk,
-                                cvm_diag *diag)
+                                cvm_diag *diag, cvm_bc_where *where)
 {
     kctx c;
     memset(&c, 0, sizeof c);
+    c.where = where;
     c.mod = mod;
     c.k = &mod->kernels[kidx];
     c.kidx = kidx;
@@ -1360,6 +1364,14 @@ void cvm_bc_verified_free(const cvm_bc_module *mod, cvm_bc_verified *ver)
 
 cvm_status cvm_bc_verify(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cvm_diag *diag)
 {
+    return cvm_bc_verify_at(mod, out_ver, diag, NULL);
+}
+
+cvm_status cvm_bc_verify_at(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cvm_diag *diag,
+                            cvm_bc_where *where)
+{
+    if (where)
+        where->kernel = where->pc = CVM_BC_NOPC;
     if (!mod || !out_ver)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_bc_verify: NULL argument");
     *out_ver = NULL;
@@ -1377,7 +1389,7 @@ cvm_status cvm_bc_verify(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cv
         goto fail;
     }
     for (uint32_t i = 0; i < mod->nkernels; i++) {
-        st = verify_kernel(mod, i, &v->kernels[i], diag);
+        st = verify_kernel(mod, i, &v->kernels[i], diag, where);
         if (st)
             goto fail;
     }

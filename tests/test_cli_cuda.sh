@@ -185,10 +185,25 @@ printf '__global__ void p(int *o)\n{\n    printf("%%s %%d [%%5s|%%-4s|%%.2s] 100
 run "$C" run "$T/pf.cu" --grid 1 --block 2 o=zeros:1
 [ $rc -eq 0 ] && has "^at 0 \[   ab|c   |xy\] 100% 5% off$" "$T/out" && has "^at 1 \[" "$T/out"
 ok $? "printf %s of string literals, with width and precision"; [ $rc -eq 0 ] || show
+printf '__global__ void p(float *o)\n{\n    printf("v=%%.2f [%%*d|%%-*d|%%s]\\n", o[0] + 1.5f, 5, 42, 3, 7, "hi");\n}\n' >"$T/pf3.cu"
+run "$C" run "$T/pf3.cu" --grid 1 --block 1 o=zeros:1
+[ $rc -eq 0 ] && has "^v=1.50 \[   42|7  |hi\]$" "$T/out"
+ok $? "printf of a float, and * widths taken from the arguments, before a folded %s"; [ $rc -eq 0 ] || show
+{ printf '__global__ void p(int *o)\n{\n    printf("'; i=0; while [ $i -lt 70 ]; do printf '%%d '; i=$((i + 1)); done
+  printf '\\n"'; i=0; while [ $i -lt 70 ]; do printf ', %d' $i; i=$((i + 1)); done; printf ');\n}\n'; } >"$T/many.cu"
+run "$C" run "$T/many.cu" --grid 1 --block 1 o=zeros:1
+[ $rc -eq 0 ] && has "^0 1 2 3 .* 68 69 $" "$T/out"
+ok $? "printf with 70 arguments"; [ $rc -eq 0 ] || show
 printf '__global__ void p(const char *s)\n{\n    printf("%%s\\n", s);\n}\n' >"$T/pf2.cu"
 run "$C" run "$T/pf2.cu" --grid 1 --block 1 s=zeros:1
 [ $rc -eq 1 ] && has "pf2.cu:3:20: error: printf's %s takes a string literal" "$T/err"
 ok $? "printf %s of a pointer is an error at the argument"; [ $rc -eq 1 ] || show
+
+# a __host__ function's body is set aside: device rules (static locals) do not apply to it
+printf '__global__ void k(int *o)\n{\n    o[0] = 1;\n}\n__host__ int next_id()\n{\n    static int id = 0;\n    return ++id;\n}\n' >"$T/hostfn.cu"
+run "$C" run "$T/hostfn.cu" --kernel k o=zeros:1 --print o
+[ $rc -eq 0 ] && has "^o: 1$" "$T/out"
+ok $? "a __host__ function with a static local does not stop the kernel"; [ $rc -eq 0 ] || show
 
 # warnings: file:line:col, the line and a caret; the compile still succeeds
 run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"

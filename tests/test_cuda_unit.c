@@ -497,10 +497,11 @@ static void test_hand(void)
          "__global__ void k(int *out, const int *in)\n{\n"
          "    int buf[offsetof(S, d)];\n"
          "    out[0] = offsetof(S, c); out[1] = offsetof(S, i); out[2] = offsetof(S, d);\n"
-         "    out[3] = offsetof(S, in.b[2]); out[4] = __builtin_offsetof(struct S, in); out[5] = sizeof buf;\n}\n",
+         "    out[3] = offsetof(S, in.b[2]); out[4] = __builtin_offsetof(struct S, in); out[5] = sizeof buf;\n"
+         "    out[6] = offsetof(S, in.b[0]); out[7] = offsetof(S, in.b[1 + 1]);\n}\n",
          /* by hand: c at 0, i at 4, d at 8, in at 16 (double-aligned), b at 8 in In: 16 + 8 + 2 * 8;
-            an array of offsetof(S, d) = 8 ints is 32 bytes */
-         {0, 4, 8, 40, 16, 32}, 6, 1, NULL},
+            an array of offsetof(S, d) = 8 ints is 32 bytes; b[0] at 16 + 8; b[1 + 1] as b[2] */
+         {0, 4, 8, 40, 16, 32, 24, 40}, 8, 1, NULL},
         {"arrays sized by their initializer: locals, __constant__ and __device__",
          "__constant__ float cw[] = {0.25f, 0.5f, 0.25f};\n__device__ int dv[] = {7, 8, 9};\n"
          "__global__ void k(int *out, const int *in)\n{\n"

@@ -218,7 +218,9 @@ static void test_faults_and_streams(void)
  * Streams are independent: a host that syncs stream A runs A's work and
  * never joins stream B's launch. B's 64 cubes spin until A's write sets
  * their flag, so a sync of A that helped with B's cubes would spin with
- * them until B's timeout, and B's sync would report it.
+ * them until B's timeout, and B's sync would report it. A waiting host
+ * runs queued buffer operations of any stream before it joins a launch,
+ * so B's sync and a map of the flag do not wait on such cubes either.
  */
 static void test_stream_independence(void)
 {
@@ -243,6 +245,24 @@ static void test_stream_independence(void)
     is_int(cvm_stream_sync(a, &d), CVM_OK, "stream A's sync runs A's write beside B's launch");
     cvm_status st = cvm_stream_sync(b, &d);
     ok(st == CVM_OK, "B's cubes saw the flag and ended (%s)", st ? d.message : "ok");
+    /* the same, waited for from B's side (B's sync runs A's queued write first), then by a
+     * map of the flag, then by closing streams: no wait blocks on cubes that need A's write */
+    uint32_t zero = 0;
+    cvm_buffer_write(a, flag, 0, &zero, 4, &d);
+    cvm_stream_sync(a, &d);
+    cvm_launch(b, k, &cfg, &arg, 1, &d);
+    cvm_buffer_write(a, flag, 0, &one, 4, &d);
+    st = cvm_stream_sync(b, &d);
+    ok(st == CVM_OK, "B's sync runs A's queued write, which its cubes wait for (%s)", st ? d.message : "ok");
+    cvm_buffer_write(a, flag, 0, &zero, 4, &d);
+    cvm_stream_sync(a, &d);
+    cvm_launch(b, k, &cfg, &arg, 1, &d);
+    cvm_buffer_write(a, flag, 0, &one, 4, &d);
+    void *mapped = NULL;
+    st = cvm_buffer_map(flag, &mapped, &d);
+    ok(st == CVM_OK && mapped && *(uint32_t *)mapped == 1 && cvm_stream_sync(b, &d) == CVM_OK,
+       "a map of the flag waits for A's write and B's launch, which then ends (%s)", st ? d.message : "ok");
+    cvm_buffer_unmap(flag);
     cvm_stream_destroy(a);
     cvm_stream_destroy(b);
     cvm_buffer_free(flag);

@@ -696,8 +696,8 @@ int cli_run(int argc, char **argv)
     cvm_status st = cvm_device_open(o.device, &cfg, &dev, &d);
     if (st) {
         rc = cli_diag_error(NULL, st, &d);
-        if (st == CVM_INVALID_ARGUMENT && o.profile) /* --profile names no target: usage */
-            rc = CLI_USAGE;
+        if (st == CVM_INVALID_ARGUMENT && !strncmp(d.message, "unknown profile", 15))
+            rc = CLI_USAGE; /* --profile names no target: the command line is wrong */
         goto done;
     }
     if (o.kernel)

@@ -209,12 +209,13 @@ static bool startable(const cvm_vm_pool *p, const cvm_stream *s)
 }
 
 /* The oldest operation of a stream that may start now (of stream `only`
- * when it is not NULL), taken off its queue. */
-static cvm_vm_op *take(cvm_vm_pool *p, const cvm_stream *only)
+ * when it is not NULL; a buffer operation when `buffers` is set), taken
+ * off its queue. */
+static cvm_vm_op *take(cvm_vm_pool *p, const cvm_stream *only, bool buffers)
 {
     cvm_device *dev = p->dev;
     for (cvm_stream *s = &dev->stream; s; s = next_stream(dev, s)) {
-        if (!startable(p, s) || (only && s != only))
+        if (!startable(p, s) || (only && s != only) || (buffers && s->head->kind == CVM_VM_OP_LAUNCH))
             continue;
         cvm_vm_op *op = s->head;
         s->head = op->next;
@@ -246,9 +247,13 @@ static bool can_start(const cvm_vm_pool *p, bool any)
 static bool work_once(cvm_vm_pool *p, uint32_t slot, const cvm_stream *only)
 {
     cvm_vm_op *a = p->active;
-    if (!a || !cvm_vm_run_open(a->run) || (p->solo != NO_SLOT && p->solo != slot) ||
+    /* A waiting host runs queued buffer operations, of any stream, before it
+     * joins a launch: they are short, and the launch may wait for one of
+     * them (a flag another stream writes). */
+    cvm_vm_op *op = slot == p->nthreads ? take(p, NULL, true) : NULL;
+    if (op || !a || !cvm_vm_run_open(a->run) || (p->solo != NO_SLOT && p->solo != slot) ||
         (only && a->stream != only)) {
-        cvm_vm_op *op = take(p, only);
+        op = op ? op : take(p, only, false);
         if (!op)
             return false;
         if (op->kind != CVM_VM_OP_LAUNCH) {
@@ -324,8 +329,9 @@ static bool spin_for_completion(cvm_vm_pool *p)
 
 /*
  * Waits until done(arg) holds, executing work with the host's state while
- * it holds it: any stream's, or only stream `only`'s when it is not NULL
- * (a sync of one stream never runs, or joins, another stream's work, which
+ * it holds it: queued buffer operations of any stream first, then
+ * launches: any stream's, or only stream `only`'s when it is not NULL (a
+ * sync of one stream never starts or joins another stream's launch, which
  * may take long or never end). Work this thread cannot do while another
  * host holds that state goes to a worker; work that wants a worker and is
  * left when this thread leaves (a launch of another stream that could not

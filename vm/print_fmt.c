@@ -75,8 +75,19 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
         char spec[32];
         size_t s = 0, j = i + 1;
         spec[s++] = '%';
-        while (j < flen && strchr("-+ #0123456789.", fmt[j]) && s < 20)
-            spec[s++] = fmt[j++];
+        while (j < flen && strchr("-+ #0123456789.*", fmt[j]) && s < 20) {
+            if (fmt[j] != '*') {
+                spec[s++] = fmt[j++];
+                continue;
+            }
+            /* a * width or precision is the next argument, as an int */
+            char num[24] = "0", d[4] = "%d";
+            if (next < nargs && strchr(convs, 'd') && arg(ctx, next, d, 2, num, sizeof num) > 0)
+                next++;
+            for (const char *q = num; *q && s < 20; q++)
+                spec[s++] = *q;
+            j++;
+        }
         while (j < flen && strchr("hlLqjzt", fmt[j]))
             j++; /* the argument's type decides the width */
         if (j >= flen)

@@ -893,8 +893,15 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
         /* `%s` of a string literal is folded into the format; the other
          * conversions keep their argument, in order */
         fe_buf fmt = {0};
-        fe_node *a = f->next, *keep[64];
-        unsigned nkeep = 0;
+        fe_node *a = f->next, *keep[256];
+        unsigned nkeep = 0, nargs = 0;
+        for (fe_node *x = f->next; x; x = x->next)
+            nargs++;
+        if (nargs > 255) { /* print's operand limit (CVM_BC_MAX_OPERANDS) */
+            fe_error(L->c, call->tok, CVM_LIMIT, "too many printf arguments (%u; at most 255)", nargs);
+            fe_buf_free(L->c, &fmt);
+            return true;
+        }
         for (const char *p = f->name; *p;) {
             size_t j = 1;
             if (*p != '%' || p[1] == '%') {
@@ -903,16 +910,25 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
                 p += j;
                 continue;
             }
-            while (p[j] && strchr("-+ #0123456789.", p[j]))
-                j++;
+            unsigned stars = 0; /* a * width or precision takes an argument of its own */
+            while (p[j] && strchr("-+ #0123456789.*", p[j]))
+                stars += p[j++] == '*';
             size_t flags = j;
             while (p[j] && strchr("hlLqjzt", p[j]))
                 j++;
+            if (p[j] == 's' && stars) {
+                fe_error(L->c, call->tok, CVM_UNSUPPORTED,
+                         "printf's %%s with a '*' width or precision is not supported");
+                fe_buf_free(L->c, &fmt);
+                return true;
+            }
+            for (; stars && a; stars--, a = a->next)
+                keep[nkeep++] = a;
             if (p[j] != 's' || !a) { /* the VM formats it, or says it is missing */
                 j += p[j] != 0;
                 fe_buf_add(L->c, &fmt, p, j);
                 p += j;
-                if (a && nkeep < 64)
+                if (a)
                     keep[nkeep++] = a;
                 a = a ? a->next : NULL;
                 continue;
@@ -932,23 +948,15 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
             a = a->next;
         }
         for (; a; a = a->next)
-            if (nkeep < 64)
-                keep[nkeep++] = a;
-        char regs[512];
-        size_t n = 0;
-        regs[0] = 0;
+            keep[nkeep++] = a;
+        fe_buf regs = {0};
         for (unsigned i = 0; i < nkeep; i++) {
             fe_val v = fe_rvalue(L, keep[i]);
             if (fe_is_float(v.ty) && v.ty->kind != TY_F64)
-                v = fe_convert(L, v, fe_ty(TY_F64), a->tok); /* C's default promotions */
+                v = fe_convert(L, v, fe_ty(TY_F64), keep[i]->tok); /* C's default promotions */
             else if (fe_is_int(v.ty) && v.ty->size < 4)
                 v = fe_convert(L, v, fe_ty(TY_I32), keep[i]->tok);
-            n += (size_t)snprintf(regs + n, n < sizeof regs ? sizeof regs - n : 0, ", %%r%d", v.reg);
-        }
-        if (n >= sizeof regs || nkeep >= 64) {
-            fe_error(L->c, call->tok, CVM_LIMIT, "too many printf arguments");
-            fe_buf_free(L->c, &fmt);
-            return true;
+            fe_buf_printf(L->c, &regs, ", %%r%d", v.reg);
         }
         /* the format as a .cbs string: escape quotes, backslashes and control bytes */
         fe_buf s = {0};
@@ -963,10 +971,11 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
             else
                 fe_buf_add(L->c, &s, (const char *)&ch, 1);
         }
-        fe_buf_printf(L->c, &L->body, "    print \"%s\"%s\n", s.p ? s.p : "", regs);
+        fe_buf_printf(L->c, &L->body, "    print \"%s\"%s\n", s.p ? s.p : "", regs.p ? regs.p : "");
         L->ninsn++;
         fe_buf_free(L->c, &s);
         fe_buf_free(L->c, &fmt);
+        fe_buf_free(L->c, &regs);
         return true;
     }
     if (strcmp(name, "assert") == 0 || strcmp(name, "__assert") == 0) {

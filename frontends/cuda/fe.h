@@ -201,6 +201,7 @@ typedef struct fe_hostname {
 /* ---- the compiler context ---- */
 
 typedef struct fe_ctx {
+    bool host_body; /* parsing a __host__-only function's body (parse.c function()) */
     cvm_alloc_fn alloc;
     void *alloc_user;
     fe_chunk *chunks;

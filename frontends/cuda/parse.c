@@ -1013,14 +1013,21 @@ static fe_node *unary(fe_ctx *c)
             ty = f->ty;
             while (accept(c, "[")) {
                 fe_tok *at = peek(c);
-                uint64_t i = const_dim(c, at);
+                int64_t i = 0;
+                fe_node *ix = fe_p_expr(c);
                 expect(c, "]");
+                if (c->err)
+                    return n;
+                if (!ix || !fe_const_eval(c, ix, &i) || i < 0) {
+                    fe_error(c, at, CVM_SYNTAX, "offsetof: an array index must be a constant >= 0");
+                    return n;
+                }
                 if (ty->kind != TY_ARRAY) {
                     fe_error(c, at, CVM_SYNTAX, "offsetof: the member is not an array");
                     return n;
                 }
                 ty = ty->base;
-                off += i * ty->size;
+                off += (uint64_t)i * ty->size;
             }
         } while (accept(c, "."));
         expect(c, ")");
@@ -1204,7 +1211,11 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
         } while (!c->err && accept(c, ","));
     }
     if (is(c, "{")) {
+        /* a host-only body is never compiled for the device: no device rules */
+        const bool was_host = c->host_body;
+        c->host_body = (storage & FE_S_HOST) && !(storage & (FE_S_DEVICE | FE_S_GLOBAL));
         f->body = fe_p_compound(c);
+        c->host_body = was_host;
         if (inits.next && f->body) {
             itail->next = f->body->args;
             f->body->args = inits.next;

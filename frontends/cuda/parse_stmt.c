@@ -51,7 +51,7 @@ fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init)
 void fe_p_check_unsized(fe_ctx *c, const fe_node *d)
 {
     if (d->ty && d->ty->kind == TY_ARRAY && !d->ty->len && !(d->storage & (FE_S_EXTERN | FE_S_TYPEDEF)) &&
-        !c->err)
+        !c->err && !c->host_body)
         fe_error(c, d->tok, CVM_SYNTAX, "array '%s' has no size: give its length or an initializer", d->name);
 }
 
@@ -81,7 +81,7 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
         while (elem && elem->kind == TY_ARRAY)
             elem = elem->base;
         if ((storage & FE_S_STATIC) && !(storage & (FE_S_SHARED | FE_S_TYPEDEF)) &&
-            !(elem && elem->is_const) && !c->err)
+            !(elem && elem->is_const) && !c->err && !c->host_body)
             fe_error(c, nt, CVM_UNSUPPORTED,
                      "static local variable '%s' is not supported (it would keep its value between "
                      "calls); use a __device__ variable, or make it const", d->name);
