@@ -143,6 +143,20 @@ static void test_bad_modules(void)
     ok(st == CVM_SYNTAX && d.line == 2 && strstr(d.file, "bad.cbs"), "bad .cbs: syntax error at line 2 (%s:%u: %s)",
        d.file, d.line, d.message);
     is_str(cvm_verify(junk, sizeof junk, &d) == CVM_OK ? "ok" : "error", "error", "cvm_verify rejects junk");
+    /* text that assembles but does not verify: the verifier's error at the instruction's
+     * line and column (a load through an i32 on line 4), or at the .kernel line */
+    static const char unverified[] = ".kernel k\n.reg i32 %r0\n    add.i32 %r0, %r0, %r0\n"
+                                     "      ld.i32 %r0, [%r0]\n    return\n.end\n";
+    void *bytes = NULL;
+    size_t size = 0;
+    st = cvm_assemble(unverified, strlen(unverified), "uv.cbs", &bytes, &size, &d);
+    ok(st == CVM_VERIFY && !bytes && d.line == 4 && d.col == 7 && !strcmp(d.file, "uv.cbs") &&
+           !strncmp(d.message, "uv.cbs:4:7: error: kernel 'k' pc 1 (ld): ", 41),
+       "cvm_assemble verifies: the error at 4:7 (%s:%u:%u: %s)", d.file, d.line, d.col, d.message);
+    static const char badparam[] = "\n.kernel k\n.param s struct 0 4\n    return\n.end\n";
+    st = cvm_assemble(badparam, strlen(badparam), "bp.cbs", &bytes, &size, &d);
+    ok(st == CVM_VERIFY && d.line == 2 && d.col == 1 && strstr(d.message, "struct parameter 0"),
+       "a kernel-level verifier error points at its .kernel line (%s)", d.message);
 }
 
 static cvm_buffer *buf(const char *name, size_t size)

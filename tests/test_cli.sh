@@ -179,6 +179,14 @@ for args in "asm $EX/vadd.cbs -o" "disasm $T/vadd.cbc -o" "compile x.cu --kernel
 done
 run "$C" run $EX/vadd.cbs --plane-width 0 a=zeros:1 b=zeros:1 c=zeros:1 n=1
 clean_error && has "power of two from 1 to 64" "$T/err"; ok $? "--plane-width 0 is refused"
+# a .cbs that assembles but does not verify: the error at the instruction's line and column
+printf '.kernel k\n.reg i32 %%r0\n    add.i32 %%r0, %%r0, %%r0\n    ld.i32 %%r0, [%%r0]\n    return\n.end\n' >"$T/uv.cbs"
+run "$C" verify "$T/uv.cbs"
+[ $rc -eq 1 ] && has "uv.cbs:4:5: kernel 'k' pc 1 (ld): operand 2 %r0 has type i32, expected a pointer$" "$T/err"
+ok $? "verify of a .cbs: a verifier error at the instruction's line:col"
+run "$C" asm "$T/uv.cbs" -o "$T/uv.cbc"
+[ $rc -eq 1 ] && [ ! -e "$T/uv.cbc" ] && has "uv.cbs:4:5: " "$T/err"
+ok $? "asm of a module that does not verify fails and writes nothing"
 run "$C" disasm $EX/vadd.cbs
 [ $rc -eq 0 ] && "$C" asm $EX/vadd.cbs -o "$T/vd.cbc" && "$C" disasm "$T/vd.cbc" | cmp -s - "$T/out"
 ok $? "disasm of a .cbs file prints its canonical text (as disasm of its .cbc)"

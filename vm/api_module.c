@@ -252,11 +252,32 @@ cvm_status cvm_assemble(const char *text, size_t len, const char *filename, void
     *out_bytes = NULL;
     *out_size = 0;
     cvm_bc_module *bc = NULL;
-    cvm_status st = cvm_bc_assemble(text, len, filename ? filename : "<input>", cvm_default_alloc,
-                                    NULL, &bc, diag);
+    cvm_bc_srcmap *map = NULL;
+    const char *file = filename ? filename : "<input>";
+    cvm_status st = cvm_bc_assemble_map(text, len, file, cvm_default_alloc, NULL, &bc, &map, diag);
     if (st)
         return st;
-    st = cvm_bc_module_write(bc, out_bytes, out_size, diag);
+    /* verified here, so a verifier error points at the instruction's line */
+    cvm_bc_verified *ver = NULL;
+    cvm_bc_where where;
+    cvm_diag vd;
+    memset(&vd, 0, sizeof vd);
+    st = cvm_bc_verify_at(bc, &ver, &vd, &where);
+    uint32_t line = 0, col = 0;
+    if (st == CVM_VERIFY && cvm_bc_srcmap_find(map, where.kernel, where.pc, &line, &col)) {
+        st = cvm_diag_set(diag, CVM_VERIFY, "%s:%u:%u: error: %s", file, line, col, vd.message);
+        if (diag) {
+            snprintf(diag->file, sizeof diag->file, "%s", file);
+            diag->line = line, diag->col = col;
+        }
+    } else if (st) {
+        if (diag)
+            *diag = vd;
+    } else {
+        cvm_bc_verified_free(bc, ver);
+        st = cvm_bc_module_write(bc, out_bytes, out_size, diag);
+    }
+    cvm_bc_srcmap_free(map);
     cvm_bc_module_free(bc);
     return st;
 }

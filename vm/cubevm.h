@@ -366,8 +366,10 @@ CVM_API cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *dat
 /* ---- bytecode tools ---- */
 
 /*
- * Assembles .cbs text into .cbc bytes. *out_bytes is allocated with the
- * default allocator; release it with cvm_free_bytes. Errors carry file:line:col.
+ * Assembles .cbs text into .cbc bytes, and verifies them. *out_bytes is
+ * allocated with the default allocator; release it with cvm_free_bytes.
+ * Errors carry file:line:col, a verifier error (CVM_VERIFY) the position of
+ * the instruction it concerns (or of the kernel's .kernel line).
  */
 CVM_API cvm_status cvm_assemble(const char *text, size_t len, const char *filename, void **out_bytes,
                         size_t *out_size, cvm_diag *diag);
