@@ -463,6 +463,17 @@ static void test_hand(void)
          {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
           (int32_t)0xc1000000, 0, 0x40000000, 0, (int32_t)0x80000000, (int32_t)0xc0000000, 1, 0x00800000},
          19, 1, NULL},
+        {"a tile of a tile: meta_group_rank and meta_group_size count in the parent tile",
+         "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+         "__device__ int info(cg::thread_block_tile<4> t) { return t.meta_group_rank() * 100 + t.meta_group_size(); }\n"
+         "__global__ void k(int *out, const int *in)\n{\n    int t = threadIdx.x;\n"
+         "    auto t8 = cg::tiled_partition<8>(cg::this_thread_block());\n"
+         "    cg::thread_block_tile<4> t4 = cg::tiled_partition<4>(t8);\n"
+         "    out[t] = t4.meta_group_rank() * 100 + t4.meta_group_size();\n    out[16 + t] = info(t4);\n}\n",
+         /* NVIDIA's header: meta_group_rank = parent.thread_rank() / 4 = (t % 8) / 4, meta_group_size =
+            8 / 4 = 2; the same through a thread_block_tile<4> parameter */
+         {2, 2, 2, 2, 102, 102, 102, 102, 2, 2, 2, 2, 102, 102, 102, 102,
+          2, 2, 2, 2, 102, 102, 102, 102, 2, 2, 2, 2, 102, 102, 102, 102}, 32, 16, NULL},
         {"NAN, INFINITY, HUGE_VAL, nan(\"\") and nanf(\"\") from <math.h>",
          "#include <math.h>\n__global__ void k(int *out, const int *in)\n{\n"
          "    out[0] = __float_as_int(NAN); out[1] = __float_as_int(INFINITY);\n"

@@ -139,7 +139,8 @@ static fe_val tile_vote(fe_lower *L, fe_node *call, const char *what, uint32_t n
     return fe_convert(L, rv(fe_ty(TY_BOOL), r), fe_ty(TY_I32), at);
 }
 
-static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, const char *m, fe_val *out)
+static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, uint32_t parent, const char *m,
+                        fe_val *out)
 {
     fe_tok *at = call->tok;
     int k = 0;
@@ -150,10 +151,18 @@ static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, const char *m, f
     } else if ((strcmp(m, "size") == 0 || strcmp(m, "num_threads") == 0) && cg_want(L, call, m, 0)) {
         *out = fe_const_int(L, TY_U32, n);
     } else if (strcmp(m, "meta_group_rank") == 0 && cg_want(L, call, m, 0)) {
-        *out = op_u32(L, "shr", sreg_u32(L, "unit_pos"), fe_const_int(L, TY_U32, k));
+        /* the tile's rank among its parent's tiles: the parent's thread_rank / n */
+        fe_val r = sreg_u32(L, "unit_pos");
+        if (parent)
+            r = op_u32(L, "and", r, fe_const_int(L, TY_U32, parent - 1));
+        *out = op_u32(L, "shr", r, fe_const_int(L, TY_U32, k));
     } else if (strcmp(m, "meta_group_size") == 0 && cg_want(L, call, m, 0)) {
-        fe_val s = op_u32(L, "add", block_size(L), fe_const_int(L, TY_U32, n - 1));
-        *out = op_u32(L, "shr", s, fe_const_int(L, TY_U32, k));
+        if (parent) {
+            *out = fe_const_int(L, TY_U32, parent / n);
+        } else {
+            fe_val s = op_u32(L, "add", block_size(L), fe_const_int(L, TY_U32, n - 1));
+            *out = op_u32(L, "shr", s, fe_const_int(L, TY_U32, k));
+        }
     } else if (strcmp(m, "sync") == 0 && cg_want(L, call, m, 0)) {
         fe_var *saved = L->vars;
         fe_node *mask = tile_mask(L, at);
@@ -302,7 +311,7 @@ bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
     const char *m = call->a->name;
     *out = rv(fe_ty(TY_VOID), 0);
     if (t->cg == CG_TILE)
-        return tile_method(L, call, t->len, m, out);
+        return tile_method(L, call, t->len, t->cg_parent, m, out);
     if (t->cg == CG_COALESCED)
         return coalesced_method(L, call, obj, m, out);
     if (t->cg == CG_GROUP) {
@@ -512,7 +521,7 @@ bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             return true;
         }
         L->uses_plane = true;
-        *out = fe_construct(L, fe_cg_type(L->c, CG_TILE, (uint32_t)n, NULL), NULL, call->tok);
+        *out = fe_construct(L, fe_cg_tile(L->c, (uint32_t)n, g->cg == CG_TILE ? g->len : 0), NULL, call->tok);
         return true;
     }
     bool scan = strcmp(name, "inclusive_scan") == 0 || strcmp(name, "exclusive_scan") == 0;

@@ -86,6 +86,7 @@ struct fe_type {
     int cg;             /* cooperative-groups objects (CG_*), empty structs the builtins know */
     struct fe_template *tmpl; /* an instance of this struct template (Name<...> inside it) */
     fe_type *cg_next;   /* the context's list of them */
+    uint32_t cg_parent; /* a tile's parent tile size (tiled_partition of a tile); 0: the block */
     /* a lambda's closure: methods holds its operator(); lambda_env is the
      * lowering's variable list where the lambda expression was evaluated
      * (the captures: names resolve there, so [&] and [=] both see them) */
@@ -315,6 +316,8 @@ void fe_struct_layout(fe_type *t);
 fe_type *fe_no_ref(fe_ctx *c, fe_type *t);  /* t without its reference */
 /* The cooperative-groups type of this kind (tile: n lanes; operators: element type elem). */
 fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem);
+/* thread_block_tile<n> partitioned from a tile of `parent` units (0: the block). */
+fe_type *fe_cg_tile(fe_ctx *c, uint32_t n, uint32_t parent);
 /* The placeholder type of an `auto` parameter of a lambda (the argument's type at each call). */
 fe_type *fe_auto_type(void);
 fe_type *fe_decltype_of(fe_ctx *c, struct fe_node *e); /* the placeholder of decltype(e) */

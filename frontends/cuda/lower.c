@@ -317,6 +317,11 @@ static void local_decl(fe_lower *L, fe_node *d)
     fe_type *t = fe_resolve_decltype(L, d->ty);
     if (t && t->cg == CG_GROUP && !t->is_ref && d->a)
         t = NULL; /* thread_group g = ...: the group the initializer makes, as with auto */
+    if (t && t->cg == CG_TILE && !t->is_ref && d->a) { /* a tile keeps what its parent was */
+        fe_type *it = fe_type_of(L, d->a);
+        if (it && it->cg == CG_TILE && it->len == t->len)
+            t = fe_unqual(it);
+    }
     for (fe_var *v = L->vars; v && v != L->scope; v = v->next)
         if (strcmp(v->name, d->name) == 0) {
             fe_error(L->c, d->tok, CVM_SYNTAX, "redefinition of '%s'", d->name);
@@ -922,8 +927,9 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
             return fe_const_int(L, TY_I32, 0);
         }
         fe_type *pty = p->ty;
-        if (fe_unqual(pty)->cg == CG_GROUP && v.ty->kind == TY_STRUCT && v.ty->cg >= CG_BLOCK &&
-            v.ty->cg <= CG_COALESCED) {
+        if ((fe_unqual(pty)->cg == CG_GROUP && v.ty->kind == TY_STRUCT && v.ty->cg >= CG_BLOCK &&
+             v.ty->cg <= CG_COALESCED) ||
+            (fe_unqual(pty)->cg == CG_TILE && v.ty->cg == CG_TILE && fe_unqual(pty)->len == v.ty->len)) {
             /* thread_group g: the group the caller passes (the body is inlined for it) */
             pty = fe_unqual(v.ty);
             if (p->ty->is_ref)

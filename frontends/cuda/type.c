@@ -152,6 +152,8 @@ bool fe_same_type(const fe_type *a, const fe_type *b)
     case TY_VEC:
         return a->len == b->len && fe_same_type(a->base, b->base);
     case TY_STRUCT:
+        if (a->cg == CG_TILE && b->cg == CG_TILE) /* tiles of one size, whatever their parent */
+            return a->len == b->len;
         return (a->origin ? a->origin : a) == (b->origin ? b->origin : b) ||
                (a->members == b->members && a->name == b->name && a->members);
     default:
@@ -267,10 +269,29 @@ void fe_struct_layout(fe_type *t)
     }
 }
 
+fe_type *fe_cg_tile(fe_ctx *c, uint32_t n, uint32_t parent)
+{
+    fe_type *t = fe_cg_type(c, CG_TILE, n, NULL);
+    if (!parent || t->cg != CG_TILE)
+        return t;
+    for (fe_type *u = c->cg_types; u; u = u->cg_next)
+        if (u->cg == CG_TILE && u->len == n && u->cg_parent == parent)
+            return u;
+    fe_type *u = fe_alloc(c, sizeof *u);
+    if (!u)
+        return t;
+    *u = *t;
+    u->cg_parent = parent;
+    u->cg_next = c->cg_types;
+    c->cg_types = u;
+    return u;
+}
+
 fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem)
 {
     for (fe_type *t = c->cg_types; t; t = t->cg_next)
-        if (t->cg == kind && t->len == n && (!elem || (t->base && fe_same_type(t->base, elem))))
+        if (t->cg == kind && t->len == n && !t->cg_parent &&
+            (!elem || (t->base && fe_same_type(t->base, elem))))
             return t;
     static const char *const names[] = {
         [CG_BLOCK] = "thread_block", [CG_TILE] = "thread_block_tile", [CG_GRID] = "grid_group",
