@@ -463,6 +463,14 @@ static void test_hand(void)
          {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
           (int32_t)0xc1000000, 0, 0x40000000, 0, (int32_t)0x80000000, (int32_t)0xc0000000, 1, 0x00800000},
          19, 1, NULL},
+        {"C++17 sequencing: the right side of = and @= before the left side",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int a[4] = {0, 0, 0, 0}, b[2] = {10, 20}, i = 0, j = 0;\n"
+         "    a[i++] = i;\n    b[j++] += j;\n    out[a[1] = 2] = a[1] + 40;\n"
+         "    out[3] = a[0]; out[4] = a[1]; out[5] = b[0]; out[6] = b[1]; out[7] = i; out[8] = j;\n}\n",
+         /* by hand, right before left: a[0] = old i = 0; b[0] += old j: 10 + 0; out[2] = the
+            old a[1] + 40 = 40, then a[1] = 2; i and j end at 1 */
+         {0, 0, 40, 0, 2, 10, 20, 1, 1}, 9, 1, NULL},
         {"a tile of a tile: meta_group_rank and meta_group_size count in the parent tile",
          "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
          "__device__ int info(cg::thread_block_tile<4> t) { return t.meta_group_rank() * 100 + t.meta_group_size(); }\n"

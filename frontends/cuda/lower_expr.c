@@ -697,8 +697,58 @@ static fe_val incdec(fe_lower *L, fe_node *e)
     return post ? old : fe_convert(L, nv, lv.ty, e->tok);
 }
 
+/*
+ * E1 = E2 and E1 @= E2 on scalars and vectors evaluate E2 first, as C++17
+ * sequences them (`a[i++] = i` stores the old i; nvcc's default dialect is
+ * C++17): E2's value, then E1's lvalue. Structs (operator=), a contracted
+ * `x += a * b` under --fmad and user operator@= keep E1 first.
+ */
+static bool rhs_first(fe_lower *L, fe_node *e)
+{
+    const fe_type *lt = fe_type_of(L, e->a);
+    if (!lt || lt->is_ref)
+        lt = lt ? lt->base : NULL;
+    if (!lt || lt->kind == TY_STRUCT || lt->kind == TY_DIM3 || lt->kind == TY_VOID)
+        return false;
+    if (e->op == '=')
+        return true;
+    return lt->kind != TY_VEC && !(L->c->fmad && (e->op == '+' || e->op == '-'));
+}
+
+/* Evaluating e changes nothing but may read (no ++, --, assignment or call). */
+static bool no_effects(const fe_node *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case N_INT: case N_FLOAT: case N_BOOL: case N_SIZEOF: case N_STR: case N_IDENT: case N_THIS:
+        return true;
+    case N_MEMBER: case N_ARROW: case N_UNARY:
+        return no_effects(e->a);
+    case N_INDEX: case N_BIN:
+        return no_effects(e->a) && no_effects(e->b);
+    case N_COND:
+        return no_effects(e->a) && no_effects(e->b) && no_effects(e->c);
+    case N_CAST:
+        return e->op != 'F' && no_effects(e->a);
+    default:
+        return false;
+    }
+}
+
 static fe_val assignment(fe_lower *L, fe_node *e)
 {
+    fe_val early = {0};
+    const bool first = rhs_first(L, e);
+    if (first) {
+        early = fe_load(L, fe_gen(L, e->b));
+        /* the value may sit in a variable's register that E1 changes (a[i++] = i) */
+        if (!no_effects(e->a)) {
+            int r = fe_reg(L, fe_rtype_of(L, early.ty, 0));
+            fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, early.reg);
+            early.reg = r;
+        }
+    }
     fe_val lv = fe_gen(L, e->a);
     if (lv.lv == LV_MEM && lv.ty->kind == TY_STRUCT) {
         char op[4] = {0};
@@ -739,12 +789,14 @@ static fe_val assignment(fe_lower *L, fe_node *e)
     }
     fe_val v;
     if (e->op == '=') {
-        v = fe_gen(L, e->b);
-        if (lv.ty->kind != TY_STRUCT && lv.ty->kind != TY_DIM3)
+        v = first ? early : fe_gen(L, e->b);
+        if (!first && lv.ty->kind != TY_STRUCT && lv.ty->kind != TY_DIM3)
             v = fe_load(L, v);
     } else {
         fe_val old = fe_load(L, lv);
-        if (!contract(L, e->op, NULL, &old, e->b, e->tok, &v))
+        if (first)
+            v = binop(L, e->op, old, early, e->tok, NULL);
+        else if (!contract(L, e->op, NULL, &old, e->b, e->tok, &v))
             v = binop(L, e->op, old, fe_rvalue(L, e->b), e->tok, NULL);
     }
     fe_store(L, lv, v, e->tok);
