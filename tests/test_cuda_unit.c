@@ -463,6 +463,13 @@ static void test_hand(void)
          {0x40000000, 0, 0x7fc00000, 0, 0x41400000, 1, 0, 0x7f800000, 0x380, 0x42c80000, 0x3dcccccd,
           (int32_t)0xc1000000, 0, 0x40000000, 0, (int32_t)0x80000000, (int32_t)0xc0000000, 1, 0x00800000},
          19, 1, NULL},
+        {"template recursion that ends at compile time (a specialization, or if constexpr)",
+         "template <int N> __device__ int sumT(int x) { return x + sumT<N - 1>(x); }\n"
+         "template <> __device__ int sumT<0>(int x) { return x; }\n"
+         "template <int N> __device__ int sumC(int x) { if constexpr (N == 0) return x; else return x + sumC<N - 1>(x); }\n"
+         "__global__ void k(int *out, const int *in)\n{\n    out[0] = sumT<3>(in[2]);\n    out[1] = sumC<4>(in[1]);\n}\n",
+         /* in[2] = 200 added 4 times (N = 3, 2, 1, 0): 800; in[1] = 1 added 5 times: 5 */
+         {800, 5}, 2, 1, NULL},
         {"C++17 sequencing: the right side of = and @= before the left side",
          "__global__ void k(int *out, const int *in)\n{\n"
          "    int a[4] = {0, 0, 0, 0}, b[2] = {10, 20}, i = 0, j = 0;\n"

@@ -905,12 +905,20 @@ static void bind_this(fe_lower *L, fe_val obj, fe_type *st)
  * lvalues as fe_gen made them), as a method of the object at *obj if given. */
 fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj, fe_val *args, int nargs)
 {
-    for (fe_frame *f = L->frame; f; f = f->up)
-        if (f->fn == fn || (strcmp(f->fn->name, fn->name) == 0 && f->fn->owner == fn->owner)) {
+    /* a function that calls itself cannot be inlined; another instance of a
+     * template (sumT<N - 1> in sumT<N>) can, as long as the chain ends */
+    unsigned same_name = 0;
+    for (fe_frame *f = L->frame; f; f = f->up) {
+        same_name += strcmp(f->fn->name, fn->name) == 0 && f->fn->owner == fn->owner;
+        if (f->fn == fn || same_name >= 64) {
             fe_error(L->c, at, CVM_UNSUPPORTED,
-                     "recursion is not supported in kernels (device functions are inlined)");
+                     f->fn == fn ? "recursion is not supported in kernels (device functions are inlined)"
+                                 : "recursion is not supported in kernels (device functions are inlined; "
+                                   "'%s' nests 64 calls of itself: template recursion must end at compile "
+                                   "time)", fn->name);
             return fe_const_int(L, TY_I32, 0);
         }
+    }
     if (fn->storage & FE_S_GLOBAL) {
         fe_error(L->c, at, CVM_UNSUPPORTED,
                  "dynamic parallelism (launching a kernel from device code) is not supported");
