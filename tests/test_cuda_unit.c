@@ -15,6 +15,7 @@
  */
 #include "kern.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -883,6 +884,89 @@ static void test_math_functions(void)
     }
 }
 
+/* ---- conversions with a rounding mode, against the CPU's own rounding modes ---- */
+
+static const int MODES[3] = {FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+
+/* The conversion under rounding mode m, done by the hardware (volatile: not folded, not
+ * moved across the mode changes). */
+static uint32_t hw_d2f(double d, int m)
+{
+    fesetround(m);
+    volatile double v = d;
+    volatile float f = (float)v;
+    fesetround(FE_TONEAREST);
+    return fbits(f);
+}
+
+static uint32_t hw_ll2f(long long x, int m)
+{
+    fesetround(m);
+    volatile long long v = x;
+    volatile float f = (float)v;
+    fesetround(FE_TONEAREST);
+    return fbits(f);
+}
+
+static uint32_t hw_ull2f(unsigned long long x, int m)
+{
+    fesetround(m);
+    volatile unsigned long long v = x;
+    volatile float f = (float)v;
+    fesetround(FE_TONEAREST);
+    return fbits(f);
+}
+
+static void test_round_conversions(void)
+{
+    static const double D[16] = {1.0 / 3, -1.0 / 3, 3.5e38, -3.5e38, 1e-46, -1e-46, 0.1, -0.1,
+                                 16777217.0, -16777217.0, 0x1.fffffffp127, 1e300, 2.5, -0.0, 1e-39, 7.0};
+    static const long long LL[16] = {16777217LL, -16777217LL, 2147483647LL, -2147483647LL - 1, 33554435LL, 7LL,
+                                     9223372036854775807LL, -9223372036854775807LL - 1,
+                                     (1LL << 53) + 1, -((1LL << 53) + 1), 0x7fffff8000000001LL,
+                                     -0x7fffff8000000001LL, 0x123456789LL, -3LL, 0LL, 1LL << 40};
+    static const char *const names[3] = {"rz", "rd", "ru"};
+    for (int m = 0; m < 3; m++) {
+        uint32_t got[NOUT], in[32];
+        char src[1024], what[96];
+        /* doubles: two words each; the first 16 lanes */
+        memcpy(in, D, sizeof D);
+        snprintf(src, sizeof src,
+                 "__global__ void k(int *out, const int *in)\n{\n    int t = threadIdx.x;\n"
+                 "    double d = __hiloint2double(in[2 * t + 1], in[2 * t]);\n"
+                 "    out[t] = __float_as_int(__double2float_%s(d));\n"
+                 "    out[16 + t] = __float_as_int(__int2float_%s((int)(t * 0x2345679 - 0x30000001)));\n}\n",
+                 names[m], names[m]);
+        snprintf(what, sizeof what, "__double2float_%s and __int2float_%s", names[m], names[m]);
+        int good = run_k_in(what, src, 16, 0, in, sizeof in, got);
+        for (int i = 0; good && i < 16; i++) {
+            int x = (int)((uint32_t)i * 0x2345679u - 0x30000001u);
+            if (got[i] != hw_d2f(D[i], MODES[m]) || got[16 + i] != hw_d2f((double)x, MODES[m])) {
+                diag("%s lane %d: 0x%08x 0x%08x, want 0x%08x 0x%08x", what, i, got[i], got[16 + i],
+                     hw_d2f(D[i], MODES[m]), hw_d2f((double)x, MODES[m]));
+                good = 0;
+            }
+        }
+        ok(good, "%s against the CPU's rounding mode", what);
+        memcpy(in, LL, sizeof LL);
+        snprintf(src, sizeof src,
+                 "__global__ void k(int *out, const int *in)\n{\n    int t = threadIdx.x;\n"
+                 "    long long x = (long long)(((unsigned long long)(unsigned)in[2 * t + 1] << 32) | (unsigned)in[2 * t]);\n"
+                 "    out[t] = __float_as_int(__ll2float_%s(x));\n"
+                 "    out[16 + t] = __float_as_int(__ull2float_%s((unsigned long long)x));\n}\n",
+                 names[m], names[m]);
+        snprintf(what, sizeof what, "__ll2float_%s and __ull2float_%s", names[m], names[m]);
+        good = run_k_in(what, src, 16, 0, in, sizeof in, got);
+        for (int i = 0; good && i < 16; i++)
+            if (got[i] != hw_ll2f(LL[i], MODES[m]) || got[16 + i] != hw_ull2f((unsigned long long)LL[i], MODES[m])) {
+                diag("%s lane %d: 0x%08x 0x%08x, want 0x%08x 0x%08x", what, i, got[i], got[16 + i],
+                     hw_ll2f(LL[i], MODES[m]), hw_ull2f((unsigned long long)LL[i], MODES[m]));
+                good = 0;
+            }
+        ok(good, "%s against the CPU's rounding mode", what);
+    }
+}
+
 int main(void)
 {
     if (!kern_open()) {
@@ -898,6 +982,7 @@ int main(void)
     test_bool_bytes();
     test_module_symbols();
     test_math_functions();
+    test_round_conversions();
     kern_close();
     return done_testing();
 }

@@ -255,6 +255,42 @@ static const char math_rounded_h[] =
     "__device__ inline float normcdf(float x) { return normcdff(x); }\n"
     "#endif\n";
 
+/* Conversions with a rounding mode that compose from the builtins, in CUDA
+ * C: the nearest value, then one step toward the mode when it went past
+ * (exact comparisons: an int in a double, a float's integer value in a
+ * long long), and the words of a double. */
+static const char convert_h[] =
+    "#ifndef __CVM_CONVERT_H\n"
+    "#define __CVM_CONVERT_H\n"
+    "__device__ inline int __double2hiint(double d) { return (int)(__double_as_longlong(d) >> 32); }\n"
+    "__device__ inline int __double2loint(double d) { return (int)__double_as_longlong(d); }\n"
+    "__device__ inline double __hiloint2double(int hi, int lo) { return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo)); }\n"
+    "__device__ inline double __int2double_rn(int x) { return (double)x; }\n"
+    "__device__ inline double __uint2double_rn(unsigned x) { return (double)x; }\n"
+    "__device__ inline double __ll2double_rn(long long x) { return (double)x; }\n"
+    "__device__ inline double __ull2double_rn(unsigned long long x) { return (double)x; }\n"
+    "__device__ inline float __ll2float_rn(long long x) { return (float)x; }\n"
+    "__device__ inline float __ull2float_rn(unsigned long long x) { return (float)x; }\n"
+    "__device__ inline float __double2float_rz(double d) { float f = (float)d; return fabs((double)f) > fabs(d) ? nextafterf(f, 0.0f) : f; }\n"
+    "__device__ inline float __double2float_rd(double d) { float f = (float)d; return (double)f > d ? nextafterf(f, -__int_as_float(0x7f800000)) : f; }\n"
+    "__device__ inline float __double2float_ru(double d) { float f = (float)d; return (double)f < d ? nextafterf(f, __int_as_float(0x7f800000)) : f; }\n"
+    "__device__ inline float __int2float_rz(int x) { return __double2float_rz((double)x); }\n"
+    "__device__ inline float __int2float_rd(int x) { return __double2float_rd((double)x); }\n"
+    "__device__ inline float __int2float_ru(int x) { return __double2float_ru((double)x); }\n"
+    "__device__ inline float __uint2float_rz(unsigned x) { return __double2float_rz((double)x); }\n"
+    "__device__ inline float __uint2float_rd(unsigned x) { return __double2float_rd((double)x); }\n"
+    "__device__ inline float __uint2float_ru(unsigned x) { return __double2float_ru((double)x); }\n"
+    "__device__ inline int __cvm_cmp_fll(float f, long long x) { if (f >= 9223372036854775808.0f) return 1; long long g = (long long)f; return g > x ? 1 : g < x ? -1 : 0; }\n"
+    "__device__ inline int __cvm_cmp_full(float f, unsigned long long x) { if (f >= 18446744073709551616.0f) return 1; unsigned long long g = (unsigned long long)f; return g > x ? 1 : g < x ? -1 : 0; }\n"
+    "__device__ inline float __ll2float_rz(long long x) { float f = (float)x; int c = __cvm_cmp_fll(f, x); return (x > 0 && c > 0) || (x < 0 && c < 0) ? nextafterf(f, 0.0f) : f; }\n"
+    "__device__ inline float __ll2float_rd(long long x) { float f = (float)x; return __cvm_cmp_fll(f, x) > 0 ? nextafterf(f, -__int_as_float(0x7f800000)) : f; }\n"
+    "__device__ inline float __ll2float_ru(long long x) { float f = (float)x; return __cvm_cmp_fll(f, x) < 0 ? nextafterf(f, __int_as_float(0x7f800000)) : f; }\n"
+    "__device__ inline float __ull2float_rz(unsigned long long x) { float f = (float)x; return __cvm_cmp_full(f, x) > 0 ? nextafterf(f, 0.0f) : f; }\n"
+    "__device__ inline float __ull2float_rd(unsigned long long x) { return __ull2float_rz(x); }\n"
+    "__device__ inline float __ull2float_ru(unsigned long long x) { float f = (float)x; return __cvm_cmp_full(f, x) < 0 ? nextafterf(f, __int_as_float(0x7f800000)) : f; }\n"
+    "#endif\n"
+    ;
+
 static const char math_constants_h[] =
     "#ifndef __CVM_MATH_CONSTANTS_H\n"
     "#define __CVM_MATH_CONSTANTS_H\n"
@@ -346,6 +382,7 @@ static const char cuda_runtime_h[] =
     "#include <math_constants.h>\n"
     "#include <cubevm/math_exact.h>\n"
     "#include <cubevm/math_rounded.h>\n"
+    "#include <cubevm/convert.h>\n"
     "#endif\n";
 
 static const char cuda_h[] =
@@ -440,6 +477,7 @@ static const header headers[] = {
     {"cstdlib", stdlib_h},
     {"cstring", string_h},
     {"ctime", host_only_h},
+    {"cubevm/convert.h", convert_h},
     {"cubevm/half_math.h", half_math_h},
     {"cubevm/math_exact.h", math_exact_h},
     {"cubevm/math_rounded.h", math_rounded_h},
