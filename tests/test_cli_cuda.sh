@@ -185,10 +185,10 @@ printf '__global__ void p(int *o)\n{\n    printf("%%s %%d [%%5s|%%-4s|%%.2s] 100
 run "$C" run "$T/pf.cu" --grid 1 --block 2 o=zeros:1
 [ $rc -eq 0 ] && has "^at 0 \[   ab|c   |xy\] 100% 5% off$" "$T/out" && has "^at 1 \[" "$T/out"
 ok $? "printf %s of string literals, with width and precision"; [ $rc -eq 0 ] || show
-printf '__global__ void p(float *o)\n{\n    printf("v=%%.2f [%%*d|%%-*d|%%s]\\n", o[0] + 1.5f, 5, 42, 3, 7, "hi");\n}\n' >"$T/pf3.cu"
+printf '__global__ void p(float *o)\n{\n    printf("v=%%.2f [%%*d|%%-*d|%%s|%%.*f]\\n", o[0] + 1.5f, 5, 42, 3, 7, "hi", -1, 2.5f);\n}\n' >"$T/pf3.cu"
 run "$C" run "$T/pf3.cu" --grid 1 --block 1 o=zeros:1
-[ $rc -eq 0 ] && has "^v=1.50 \[   42|7  |hi\]$" "$T/out"
-ok $? "printf of a float, and * widths taken from the arguments, before a folded %s"; [ $rc -eq 0 ] || show
+[ $rc -eq 0 ] && has "^v=1.50 \[   42|7  |hi|2.500000\]$" "$T/out"
+ok $? "printf of a float, * widths and precisions from the arguments (a negative precision is none), a folded %s"; [ $rc -eq 0 ] || show
 { printf '__global__ void p(int *o)\n{\n    printf("'; i=0; while [ $i -lt 70 ]; do printf '%%d '; i=$((i + 1)); done
   printf '\\n"'; i=0; while [ $i -lt 70 ]; do printf ', %d' $i; i=$((i + 1)); done; printf ');\n}\n'; } >"$T/many.cu"
 run "$C" run "$T/many.cu" --grid 1 --block 1 o=zeros:1

@@ -495,10 +495,10 @@ static void test_hand(void)
          "    out[0] = __float_as_int(NAN); out[1] = __float_as_int(INFINITY);\n"
          "    out[2] = (int)(__double_as_longlong(HUGE_VAL) >> 32);\n"
          "    out[3] = (int)(__double_as_longlong(nan(\"\")) >> 32); out[4] = __float_as_int(nanf(\"\"));\n"
-         "    out[5] = __float_as_int(HUGE_VALF);\n}\n",
+         "    out[5] = __float_as_int(HUGE_VALF); out[6] = sizeof(HUGE_VAL); out[7] = sizeof(NAN);\n}\n",
          /* the default quiet NaNs and the infinities: f32 0x7fc00000 and 0x7f800000, f64 high words
             0x7ff80000 and 0x7ff00000 (NAN was __builtin_nanf(\"\"), which nothing compiled) */
-         {0x7fc00000, 0x7f800000, 0x7ff00000, 0x7ff80000, 0x7fc00000, 0x7f800000}, 6, 1, NULL},
+         {0x7fc00000, 0x7f800000, 0x7ff00000, 0x7ff80000, 0x7fc00000, 0x7f800000, 8, 4}, 8, 1, NULL},
         {"scalar half and bfloat16 functions: math, unordered compares, NaN max, bit casts",
          "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
          "__global__ void k(int *out, const int *in)\n{\n"
@@ -884,6 +884,44 @@ static void test_math_functions(void)
     }
 }
 
+/* The double forms (frexp, ilogb, logb, nextafter) against the C library, exactly. */
+static void test_math_double(void)
+{
+    static const double X[16] = {0.0, -0.0, 1.0, -3.0, 1e300, -1e-310, 4e-320, 0.1, INFINITY, -INFINITY, NAN,
+                                 1.7976931348623157e308, 2.2250738585072014e-308, 123.456, -0.75, 5e-324};
+    uint32_t in[32], got[NOUT];
+    memcpy(in, X, sizeof X);
+    static const struct { const char *name, *expr; } fns[] = {
+        {"frexp mantissa (double)", "bits(frexp(x, &e))"},
+        {"frexp exponent (double)", "(frexp(x, &e), e)"},
+        {"ilogb (double)", "ilogb(x)"},
+        {"logb (double)", "bits(logb(x))"},
+        {"nextafter toward -1 (double)", "bits(nextafter(x, -1.0))"},
+    };
+    for (int f = 0; f < 5; f++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "__device__ int bits(double v) { return v != v ? 0x7ff80000 : __double2loint(v) ^ __double2hiint(v); }\n"
+                 "__global__ void k(int *out, const int *in)\n{\n    int t = threadIdx.x, e = 0;\n"
+                 "    double x = __hiloint2double(in[2 * t + 1], in[2 * t]);\n    out[t] = %s;\n}\n", fns[f].expr);
+        int good = run_k_in(fns[f].name, src, 16, 0, in, sizeof in, got);
+        for (int i = 0; good && i < 16; i++) {
+            int e = 0;
+            double v = f == 0 || f == 1 ? frexp(X[i], &e) : f == 3 ? logb(X[i]) : nextafter(X[i], -1.0);
+            uint64_t u;
+            memcpy(&u, &v, 8);
+            /* a NaN result as 0x7ff80000 on both sides: the payload is not compared */
+            uint32_t want = f == 1 ? (uint32_t)e : f == 2 ? (uint32_t)ilogb(X[i])
+                          : isnan(v) ? 0x7ff80000u : (uint32_t)u ^ (uint32_t)(u >> 32);
+            if (got[i] != want) {
+                diag("%s(%a): got 0x%08x, want 0x%08x", fns[f].name, X[i], got[i], want);
+                good = 0;
+            }
+        }
+        ok(good, "%s against the C library on 16 inputs, specials included", fns[f].name);
+    }
+}
+
 /* ---- conversions with a rounding mode, against the CPU's own rounding modes ---- */
 
 static const int MODES[3] = {FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
@@ -982,6 +1020,7 @@ int main(void)
     test_bool_bytes();
     test_module_symbols();
     test_math_functions();
+    test_math_double();
     test_round_conversions();
     kern_close();
     return done_testing();

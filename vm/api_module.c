@@ -150,6 +150,43 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/*
+ * Assembles .cbs text and verifies it, so that a verifier error comes back
+ * at the instruction's file:line:col (the .kernel line for a header
+ * error). *out is the module on success.
+ */
+static cvm_status assemble_verified(const char *text, size_t len, const char *file, cvm_alloc_fn fn,
+                                    void *user, cvm_bc_module **out, cvm_diag *diag)
+{
+    cvm_bc_srcmap *map = NULL;
+    cvm_status st = cvm_bc_assemble_map(text, len, file, fn, user, out, &map, diag);
+    if (st)
+        return st;
+    cvm_bc_verified *ver = NULL;
+    cvm_bc_where where;
+    cvm_diag vd;
+    memset(&vd, 0, sizeof vd);
+    st = cvm_bc_verify_at(*out, &ver, &vd, &where);
+    uint32_t line = 0, col = 0;
+    if (st == CVM_VERIFY && cvm_bc_srcmap_find(map, where.kernel, where.pc, &line, &col)) {
+        st = cvm_diag_set(diag, CVM_VERIFY, "%s:%u:%u: error: %s", file, line, col, vd.message);
+        if (diag) {
+            snprintf(diag->file, sizeof diag->file, "%s", file);
+            diag->line = line, diag->col = col;
+        }
+    } else if (st && diag) {
+        *diag = vd;
+    }
+    if (!st)
+        cvm_bc_verified_free(*out, ver);
+    cvm_bc_srcmap_free(map);
+    if (st) {
+        cvm_bc_module_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 cvm_status cvm_module_load_file(cvm_device *dev, const char *path, cvm_module **out_mod,
                                 cvm_diag *diag)
 {
@@ -163,8 +200,7 @@ cvm_status cvm_module_load_file(cvm_device *dev, const char *path, cvm_module **
         return st;
     cvm_bc_module *bc = NULL;
     if (ends_with(path, ".cbs"))
-        st = cvm_bc_assemble((const char *)data, size, path, cvm_vm_mem_alloc, &dev->mem, &bc,
-                             diag);
+        st = assemble_verified((const char *)data, size, path, cvm_vm_mem_alloc, &dev->mem, &bc, diag);
     else
         st = cvm_bc_module_read(data, size, cvm_vm_mem_alloc, &dev->mem, &bc, diag);
     cvm_vm_dev_free(dev, data, size + 1);
@@ -252,32 +288,11 @@ cvm_status cvm_assemble(const char *text, size_t len, const char *filename, void
     *out_bytes = NULL;
     *out_size = 0;
     cvm_bc_module *bc = NULL;
-    cvm_bc_srcmap *map = NULL;
-    const char *file = filename ? filename : "<input>";
-    cvm_status st = cvm_bc_assemble_map(text, len, file, cvm_default_alloc, NULL, &bc, &map, diag);
+    cvm_status st = assemble_verified(text, len, filename ? filename : "<input>", cvm_default_alloc, NULL,
+                                      &bc, diag);
     if (st)
         return st;
-    /* verified here, so a verifier error points at the instruction's line */
-    cvm_bc_verified *ver = NULL;
-    cvm_bc_where where;
-    cvm_diag vd;
-    memset(&vd, 0, sizeof vd);
-    st = cvm_bc_verify_at(bc, &ver, &vd, &where);
-    uint32_t line = 0, col = 0;
-    if (st == CVM_VERIFY && cvm_bc_srcmap_find(map, where.kernel, where.pc, &line, &col)) {
-        st = cvm_diag_set(diag, CVM_VERIFY, "%s:%u:%u: error: %s", file, line, col, vd.message);
-        if (diag) {
-            snprintf(diag->file, sizeof diag->file, "%s", file);
-            diag->line = line, diag->col = col;
-        }
-    } else if (st) {
-        if (diag)
-            *diag = vd;
-    } else {
-        cvm_bc_verified_free(bc, ver);
-        st = cvm_bc_module_write(bc, out_bytes, out_size, diag);
-    }
-    cvm_bc_srcmap_free(map);
+    st = cvm_bc_module_write(bc, out_bytes, out_size, diag);
     cvm_bc_module_free(bc);
     return st;
 }

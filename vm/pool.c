@@ -238,6 +238,16 @@ static bool can_start(const cvm_vm_pool *p, bool any)
     return false;
 }
 
+/* Runs buffer operation op, taken off its queue, with the lock released
+ * meanwhile (called and returns with the lock held). */
+static void buffer_op_locked(cvm_vm_pool *p, cvm_vm_op *op)
+{
+    pthread_mutex_unlock(&p->lock);
+    run_buffer_op(op);
+    pthread_mutex_lock(&p->lock);
+    complete(p, op);
+}
+
 /*
  * One step of work with state `slot`, of stream `only`'s operations when
  * it is not NULL; called and returns with the lock held. A thread that
@@ -257,10 +267,7 @@ static bool work_once(cvm_vm_pool *p, uint32_t slot, const cvm_stream *only)
         if (!op)
             return false;
         if (op->kind != CVM_VM_OP_LAUNCH) {
-            pthread_mutex_unlock(&p->lock);
-            run_buffer_op(op);
-            pthread_mutex_lock(&p->lock);
-            complete(p, op);
+            buffer_op_locked(p, op);
             return true;
         }
         if (!start_launch(p, op, slot))
@@ -350,8 +357,15 @@ static void wait_until(cvm_vm_pool *p, bool (*done)(cvm_vm_pool *, void *), void
             p->helper_busy = held = false;
             if (p->waiting)
                 pthread_cond_broadcast(&p->done); /* the host state is free again */
-        } else if (p->sleeping && can_start(p, true)) {
-            wake_workers(p, 1);
+        } else {
+            /* another host holds the host state; buffer operations need none */
+            cvm_vm_op *op = take(p, NULL, true);
+            if (op) {
+                buffer_op_locked(p, op);
+                continue;
+            }
+            if (p->sleeping && can_start(p, true))
+                wake_workers(p, 1);
         }
         if (spin_for_completion(p))
             continue;

@@ -80,12 +80,16 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
                 spec[s++] = fmt[j++];
                 continue;
             }
-            /* a * width or precision is the next argument, as an int */
+            /* a * width or precision is the next argument, as an int; a negative
+             * precision counts as none (C11 7.21.6.1) */
             char num[24] = "0", d[4] = "%d";
             if (next < nargs && strchr(convs, 'd') && arg(ctx, next, d, 2, num, sizeof num) > 0)
                 next++;
-            for (const char *q = num; *q && s < 20; q++)
-                spec[s++] = *q;
+            if (num[0] == '-' && s > 1 && spec[s - 1] == '.')
+                s--;
+            else
+                for (const char *q = num; *q && s < 20; q++)
+                    spec[s++] = *q;
             j++;
         }
         while (j < flen && strchr("hlLqjzt", fmt[j]))

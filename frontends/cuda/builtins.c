@@ -757,7 +757,8 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     if (strcmp(name, "__builtin_inff") == 0 || strcmp(name, "__builtin_huge_valf") == 0 ||
         strcmp(name, "__builtin_inf") == 0 || strcmp(name, "__builtin_huge_val") == 0) {
         if (want_args(L, call, name, 0, 0)) /* INFINITY, HUGE_VALF (float); HUGE_VAL (double) */
-            *out = fe_const_float(L, name[strlen(name) - 1] == 'f' ? TY_F32 : TY_F64, INFINITY);
+            *out = fe_const_float(L, strcmp(name, "__builtin_inff") == 0 || strcmp(name, "__builtin_huge_valf") == 0
+                                         ? TY_F32 : TY_F64, INFINITY);
         return true;
     }
     if (strcmp(name, "__builtin_nanf") == 0 || strcmp(name, "__builtin_nan") == 0 ||
@@ -897,8 +898,8 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
         unsigned nkeep = 0, nargs = 0;
         for (fe_node *x = f->next; x; x = x->next)
             nargs++;
-        if (nargs > 255) { /* print's operand limit (CVM_BC_MAX_OPERANDS) */
-            fe_error(L->c, call->tok, CVM_LIMIT, "too many printf arguments (%u; at most 255)", nargs);
+        if (nargs > 253) { /* print's operand words: the format, then the arguments */
+            fe_error(L->c, call->tok, CVM_LIMIT, "too many printf arguments (%u; at most 253)", nargs);
             fe_buf_free(L->c, &fmt);
             return true;
         }
