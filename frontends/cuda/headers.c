@@ -249,6 +249,21 @@ static const char math_exact_h[] =
     "    long long b = __double_as_longlong(x);\n"
     "    return __longlong_as_double((x < y) == (x > 0.0) ? b + 1 : b - 1);\n"
     "}\n"
+    "__device__ inline float remquof(float x, float y, int *quo) {\n"
+    "    *quo = 0;\n"
+    "    if (x != x || y != y || isinf(x) || y == 0.0f) return __int_as_float(0x7fc00000);\n"
+    "    if (isinf(y)) return x;\n"
+    "    double ay = fabs((double)y), r = fmod(fabs((double)x), 8.0 * ay);\n"
+    "    int q = 0;\n"
+    "    if (r >= 4.0 * ay) { r -= 4.0 * ay; q += 4; }\n"
+    "    if (r >= 2.0 * ay) { r -= 2.0 * ay; q += 2; }\n"
+    "    if (r >= ay) { r -= ay; q += 1; }\n"
+    "    if (r > 0.5 * ay || (r == 0.5 * ay && (q & 1))) { r -= ay; q += 1; }\n"
+    "    q &= 7;\n"
+    "    *quo = (x < 0.0f) != (y < 0.0f) ? -q : q;\n"
+    "    return copysignf((float)fabs(r), x) * (r < 0.0 ? -1.0f : 1.0f);\n"
+    "}\n"
+    "__device__ inline float remainderf(float x, float y) { int q; return remquof(x, y, &q); }\n"
     "#endif\n";
 
 static const char math_rounded_h[] =
