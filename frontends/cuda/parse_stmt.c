@@ -52,7 +52,9 @@ void fe_p_check_unsized(fe_ctx *c, const fe_node *d)
 {
     if (d->ty && d->ty->kind == TY_ARRAY && !d->ty->len && !(d->storage & (FE_S_EXTERN | FE_S_TYPEDEF)) &&
         !c->err && !c->host_body)
-        fe_error(c, d->tok, CVM_SYNTAX, "array '%s' has no size: give its length or an initializer", d->name);
+        fe_error(c, d->tok, CVM_SYNTAX,
+                 d->a ? "array '%s' has an empty initializer: an array of no elements is not supported"
+                      : "array '%s' has no size: give its length or an initializer", d->name);
 }
 
 /* One declaration statement: a list of N_DECL (chained by next) in an N_BLOCK-less list. */
