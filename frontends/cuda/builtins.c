@@ -882,75 +882,81 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     return false;
 }
 
-static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+/*
+ * printf's format with each `%s` of a string literal folded in (its width
+ * and precision applied, a % in it doubled); keep[] gets the arguments the
+ * other conversions take, in order (a `*` width or precision takes one of
+ * its own). False after an error.
+ */
+static bool printf_fold(fe_lower *L, fe_node *call, const fe_node *f, fe_buf *fmt, fe_node **keep,
+                        unsigned *nkeep)
 {
-    *out = rv(fe_ty(TY_I32), 0);
-    if (strcmp(name, "printf") == 0) {
-        fe_node *f = call->args;
-        if (!f || f->kind != N_STR) {
-            fe_error(L->c, call->tok, CVM_UNSUPPORTED, "printf needs a string literal format");
-            return true;
+    fe_node *a = f->next;
+    for (const char *p = f->name; *p;) {
+        size_t j = 1;
+        if (*p != '%' || p[1] == '%') {
+            j = *p == '%' ? 2 : 1;
+            fe_buf_add(L->c, fmt, p, j);
+            p += j;
+            continue;
         }
-        /* `%s` of a string literal is folded into the format; the other
-         * conversions keep their argument, in order */
-        fe_buf fmt = {0};
-        fe_node *a = f->next, *keep[256];
-        unsigned nkeep = 0, nargs = 0;
-        for (fe_node *x = f->next; x; x = x->next)
-            nargs++;
-        if (nargs > 253) { /* print's operand words: the format, then the arguments */
-            fe_error(L->c, call->tok, CVM_LIMIT, "too many printf arguments (%u; at most 253)", nargs);
-            fe_buf_free(L->c, &fmt);
-            return true;
+        unsigned stars = 0;
+        while (p[j] && strchr("-+ #0123456789.*", p[j]))
+            stars += p[j++] == '*';
+        size_t flags = j;
+        while (p[j] && strchr("hlLqjzt", p[j]))
+            j++;
+        if (p[j] == 's' && stars) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED, "printf's %%s with a '*' width or precision is not supported");
+            return false;
         }
-        for (const char *p = f->name; *p;) {
-            size_t j = 1;
-            if (*p != '%' || p[1] == '%') {
-                j = *p == '%' ? 2 : 1;
-                fe_buf_add(L->c, &fmt, p, j);
-                p += j;
-                continue;
-            }
-            unsigned stars = 0; /* a * width or precision takes an argument of its own */
-            while (p[j] && strchr("-+ #0123456789.*", p[j]))
-                stars += p[j++] == '*';
-            size_t flags = j;
-            while (p[j] && strchr("hlLqjzt", p[j]))
-                j++;
-            if (p[j] == 's' && stars) {
-                fe_error(L->c, call->tok, CVM_UNSUPPORTED,
-                         "printf's %%s with a '*' width or precision is not supported");
-                fe_buf_free(L->c, &fmt);
-                return true;
-            }
-            for (; stars && a; stars--, a = a->next)
-                keep[nkeep++] = a;
-            if (p[j] != 's' || !a) { /* the VM formats it, or says it is missing */
-                j += p[j] != 0;
-                fe_buf_add(L->c, &fmt, p, j);
-                p += j;
-                if (a)
-                    keep[nkeep++] = a;
-                a = a ? a->next : NULL;
-                continue;
-            }
-            if (a->kind != N_STR || flags > 20) {
-                fe_error(L->c, a->tok, CVM_UNSUPPORTED,
-                         "printf's %%s takes a string literal (the string behind a pointer is not read)");
-                fe_buf_free(L->c, &fmt);
-                return true;
-            }
-            char spec[32], text[1024];
-            snprintf(spec, sizeof spec, "%.*ss", (int)flags, p);
-            snprintf(text, sizeof text, spec, a->name);
-            for (const char *t = text; *t; t++) /* a % of the text is no conversion */
-                fe_buf_add(L->c, &fmt, *t == '%' ? "%%" : t, *t == '%' ? 2 : 1);
-            p += j + 1;
-            a = a->next;
+        for (; stars && a; stars--, a = a->next)
+            keep[(*nkeep)++] = a;
+        if (p[j] != 's' || !a) { /* the VM formats it, or says it is missing */
+            j += p[j] != 0;
+            fe_buf_add(L->c, fmt, p, j);
+            p += j;
+            if (a)
+                keep[(*nkeep)++] = a;
+            a = a ? a->next : NULL;
+            continue;
         }
-        for (; a; a = a->next)
-            keep[nkeep++] = a;
-        fe_buf regs = {0};
+        if (a->kind != N_STR || flags > 20) {
+            fe_error(L->c, a->tok, CVM_UNSUPPORTED,
+                     "printf's %%s takes a string literal (the string behind a pointer is not read)");
+            return false;
+        }
+        char spec[32], text[1024];
+        snprintf(spec, sizeof spec, "%.*ss", (int)flags, p);
+        snprintf(text, sizeof text, spec, a->name);
+        for (const char *t = text; *t; t++) /* a % of the text is no conversion */
+            fe_buf_add(L->c, fmt, *t == '%' ? "%%" : t, *t == '%' ? 2 : 1);
+        p += j + 1;
+        a = a->next;
+    }
+    for (; a; a = a->next)
+        keep[(*nkeep)++] = a;
+    return true;
+}
+
+/* printf(format, ...): one `print` with the format as a .cbs string and the
+ * arguments after C's default promotions. */
+static void printf_call(fe_lower *L, fe_node *call)
+{
+    fe_node *f = call->args, *keep[256];
+    if (!f || f->kind != N_STR) {
+        fe_error(L->c, call->tok, CVM_UNSUPPORTED, "printf needs a string literal format");
+        return;
+    }
+    unsigned nkeep = 0, nargs = 0;
+    for (fe_node *x = f->next; x; x = x->next)
+        nargs++;
+    if (nargs > 253) { /* print's operand words: the format, then the arguments */
+        fe_error(L->c, call->tok, CVM_LIMIT, "too many printf arguments (%u; at most 253)", nargs);
+        return;
+    }
+    fe_buf fmt = {0}, regs = {0}, s = {0};
+    if (printf_fold(L, call, f, &fmt, keep, &nkeep)) {
         for (unsigned i = 0; i < nkeep; i++) {
             fe_val v = fe_rvalue(L, keep[i]);
             if (fe_is_float(v.ty) && v.ty->kind != TY_F64)
@@ -960,7 +966,6 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
             fe_buf_printf(L->c, &regs, ", %%r%d", v.reg);
         }
         /* the format as a .cbs string: escape quotes, backslashes and control bytes */
-        fe_buf s = {0};
         for (const char *p = fmt.p ? fmt.p : ""; *p; p++) {
             unsigned char ch = (unsigned char)*p;
             if (ch == '"' || ch == '\\')
@@ -974,9 +979,17 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
         }
         fe_buf_printf(L->c, &L->body, "    print \"%s\"%s\n", s.p ? s.p : "", regs.p ? regs.p : "");
         L->ninsn++;
-        fe_buf_free(L->c, &s);
-        fe_buf_free(L->c, &fmt);
-        fe_buf_free(L->c, &regs);
+    }
+    fe_buf_free(L->c, &s);
+    fe_buf_free(L->c, &fmt);
+    fe_buf_free(L->c, &regs);
+}
+
+static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
+{
+    *out = rv(fe_ty(TY_I32), 0);
+    if (strcmp(name, "printf") == 0) {
+        printf_call(L, call);
         return true;
     }
     if (strcmp(name, "assert") == 0 || strcmp(name, "__assert") == 0) {
