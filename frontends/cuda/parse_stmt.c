@@ -57,6 +57,32 @@ void fe_p_check_unsized(fe_ctx *c, const fe_node *d)
                       : "array '%s' has no size: give its length or an initializer", d->name);
 }
 
+/* An initializer made of constants alone (literals, constant names, their
+ * arithmetic and casts, braced lists of them): what a static local, set
+ * once before the kernel runs, may have. */
+static bool const_init(fe_ctx *c, fe_node *e)
+{
+    int64_t v;
+    switch (e ? e->kind : N_INT) {
+    case N_INT: case N_FLOAT: case N_BOOL: case N_SIZEOF:
+        return true;
+    case N_IDENT:
+        return fe_const_eval(c, e, &v);
+    case N_INITLIST:
+        for (fe_node *a = e->args; a; a = a->next)
+            if (!const_init(c, a))
+                return false;
+        return true;
+    case N_UNARY: case N_BIN: case N_COND:
+        return const_init(c, e->a) && (e->kind == N_UNARY || const_init(c, e->b)) &&
+               (e->kind != N_COND || const_init(c, e->c));
+    case N_CAST:
+        return e->op != 'F' && const_init(c, e->a);
+    default:
+        return false;
+    }
+}
+
 /* One declaration statement: a list of N_DECL (chained by next) in an N_BLOCK-less list. */
 
 static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
@@ -92,6 +118,11 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
         if (fe_p_accept(c, "=") || fe_p_is(c, "{")) {
             d->a = fe_p_initializer(c);
             d->ty = fe_p_sized_by_init(c, d->ty, d->a);
+            if ((storage & FE_S_STATIC) && !(storage & (FE_S_SHARED | FE_S_TYPEDEF)) && !c->host_body &&
+                !c->err && !const_init(c, d->a))
+                fe_error(c, nt, CVM_UNSUPPORTED,
+                         "static local variable '%s' needs a constant initializer (it is set once, "
+                         "before any call)", d->name);
         } else if (fe_p_is(c, "(")) {
             fe_p_next(c); /* direct initialization: T x(args) */
             fe_node *n = fe_p_new_node(c, N_CAST, nt);
