@@ -989,6 +989,42 @@ static void test_cli(void)
     out[n] = 0;
     ok(p && pclose(p) == 0 && strstr(out, "c: 0 11 22 33 44 55 66 77"),
        "cubevm run --device vulkan runs vadd (%.200s)", out);
+    /* Pointer comparisons: as offsets into their own buffers, every buffer's pointer was
+     * null and two buffers' equal (llm.c's `if (mean != nullptr)` was never taken) */
+    const char *tmp = getenv("TEST_TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/ptrcmp.cu", tmp && *tmp ? tmp : "/tmp");
+    FILE *src = fopen(path, "w");
+    if (src) {
+        fputs("__global__ void k(int *a, int *b, int *out, int f)\n{\n    int *p = f ? a : b;\n"
+              "    out[0] = a == b;\n    out[1] = p != nullptr;\n    out[2] = out != nullptr;\n"
+              "    out[3] = a == p;\n}\n", src);
+        fclose(src);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' run '%s' --device vulkan a=zeros:4 b=zeros:4 out=zeros:4 f=1 "
+             "--print out 2>&1", bin, path);
+    p = popen(cmd, "r");
+    n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[n] = 0;
+    ok(p && pclose(p) == 0 && strstr(out, "out: 0 1 1 1"),
+       "pointer comparisons on vulkan: buffers differ from each other and from null (%.200s)", out);
+    /* round keeps a zero's sign (-0.3 rounds to -0: 0x80000000), and fmaxf/fminf of two NaNs
+     * give the canonical NaN (0x7fc00000), as on the cpu (docs/numerics.md) */
+    snprintf(path, sizeof path, "%s/roundnan.cu", tmp && *tmp ? tmp : "/tmp");
+    if ((src = fopen(path, "w")) != NULL) {
+        fputs("__global__ void k(unsigned *out, float m, float z)\n{\n"
+              "    float n1 = __uint_as_float(0x7fc00001u), n2 = __uint_as_float(0xffc00000u);\n"
+              "    out[0] = __float_as_uint(roundf(m)); out[1] = __float_as_uint(roundf(z));\n"
+              "    out[2] = __float_as_uint(fmaxf(n1, n2)); out[3] = __float_as_uint(fminf(n2, n1));\n}\n",
+              src);
+        fclose(src);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' run '%s' --device vulkan out=zeros:4 m=-0.3 z=-0.0 --print out 2>&1", bin, path);
+    p = popen(cmd, "r");
+    n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[n] = 0;
+    ok(p && pclose(p) == 0 && strstr(out, "out: 2147483648 2147483648 2143289344 2143289344"),
+       "vulkan: roundf(-0.3) and roundf(-0) are -0, fmaxf/fminf of two NaNs the canonical NaN (%.200s)", out);
     /* Every option of `cubevm run` on vulkan: honoured, or refused saying why. */
     static const struct { const char *opts; int status; const char *want; } rows[] = {
         {"--timeout 5 --unchecked --threads 2 --shared 64 --plane-width 8", 0, "c: 0 11 22"},

@@ -78,16 +78,36 @@ static int32_t access_base(spv_ctx *c, uint32_t pc, uint32_t r)
     return c->gbase_reg[pc] == r ? c->gbase[pc] : -1;
 }
 
+/* A comparison of two global pointers: as byte offsets into their own
+ * buffers, two buffers' pointers (and any buffer's and null) could compare
+ * equal, so only addresses compare them right. */
+static bool global_ptr_compare(const cvm_bc_insn *in)
+{
+    return in->op >= CVM_OP_EQ && in->op <= CVM_OP_GE && in->elem == CVM_T_PTR_GLOBAL;
+}
+
 cvm_status spv_mem_plan(spv_ctx *c)
 {
     if (spv_analyse_bases(c) != CVM_OK)
         return c->st;
-    if (!c->t->buffer_device_address || !c->t->int64)
-        return CVM_OK; /* accesses without a base are rejected where they are met */
+    const bool can = c->t->buffer_device_address && c->t->int64;
     for (uint32_t pc = 0; pc < c->vk->ninsns && !c->bda; pc++) {
         cvm_bc_insn in;
         if (!cvm_bc_insn_at(c->k, c->vk->insns[pc].word, &in))
             continue;
+        if (global_ptr_compare(&in)) {
+            if (!can) {
+                c->pc = pc;
+                return spv_fail(c, CVM_UNSUPPORTED,
+                                "comparing global pointers (with each other or with null) needs "
+                                "buffer device address, which the device lacks%s",
+                                c->t->buffer_device_address ? " (with 64-bit integers)" : "");
+            }
+            c->bda = true;
+            break;
+        }
+        if (!can)
+            continue; /* accesses without a base are rejected where they are met */
         uint32_t r = access_reg(&in);
         if (r >= c->k->nregs || c->k->regs[r].elem != CVM_T_PTR_GLOBAL)
             continue;

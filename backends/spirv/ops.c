@@ -22,8 +22,13 @@ uint32_t spv_fminmax(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uint3
     uint32_t ia = spv_op1(c, SpvOpBitcast, it, a), ib = spv_op1(c, SpvOpBitcast, it, b);
     uint32_t z = spv_op1(c, SpvOpBitcast, t, spv_op2(c, max ? SpvOpBitwiseAnd : SpvOpBitwiseOr, it, ia, ib));
     r = spv_op3(c, SpvOpSelect, t, eq, z, r);
-    r = spv_op3(c, SpvOpSelect, t, spv_op1(c, SpvOpIsNan, bt, b), a, r);
-    return spv_op3(c, SpvOpSelect, t, spv_op1(c, SpvOpIsNan, bt, a), b, r);
+    uint32_t bn = spv_op1(c, SpvOpIsNan, bt, b);
+    r = spv_op3(c, SpvOpSelect, t, bn, a, r);
+    /* a NaN: b, unless b is one too: then the canonical NaN (docs/numerics.md) */
+    const unsigned bits = cvm_bc_elem_size(elem) * 8;
+    const uint64_t qnan = bits == 64 ? 0x7ff8000000000000ull : bits == 32 ? 0x7fc00000u : 0x7e00u;
+    uint32_t nb = spv_op3(c, SpvOpSelect, t, bn, spv_c_of(c, elem, line, qnan), b);
+    return spv_op3(c, SpvOpSelect, t, spv_op1(c, SpvOpIsNan, bt, a), nb, r);
 }
 
 static uint32_t nocontract(spv_ctx *c, uint32_t id)
@@ -85,8 +90,9 @@ static uint32_t round_away(spv_ctx *c, unsigned e, unsigned l, uint32_t a)
     uint32_t tr = spv_ext1(c, GLSLstd450Trunc, t, a);
     uint32_t fr = spv_ext1(c, GLSLstd450FAbs, t, nocontract(c, spv_op2(c, SpvOpFSub, t, a, tr)));
     uint32_t up = spv_op2(c, SpvOpFOrdGreaterThanEqual, bt, fr, spv_c_fval(c, e, l, 0.5));
-    uint32_t step = spv_op3(c, SpvOpSelect, t, up, spv_ext1(c, GLSLstd450FSign, t, a), spv_c_fval(c, e, l, 0.0));
-    return nocontract(c, spv_op2(c, SpvOpFAdd, t, tr, step));
+    /* trunc itself where no step is taken: -0.3 rounds to trunc's -0 (adding +0 made it +0) */
+    uint32_t away = nocontract(c, spv_op2(c, SpvOpFAdd, t, tr, spv_ext1(c, GLSLstd450FSign, t, a)));
+    return spv_op3(c, SpvOpSelect, t, up, away, tr);
 }
 
 static uint32_t float_math(spv_ctx *c, const cvm_bc_insn *in, uint32_t a, uint32_t b)
