@@ -625,7 +625,15 @@ static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
         *name_tok = operator_name(c);
         return ty;
     } else if (is(c, "(") && fe_tok_is(peek_at(c, 1), "*")) {
-        unsupported(c, peek(c), "function pointers are not supported in kernels");
+        /* (*p)[N] is a pointer to an array, (*f)(args) a function pointer */
+        unsigned i = 2;
+        while (i < 16 && !fe_tok_is(peek_at(c, i), ")") && peek_at(c, i)->kind != TK_EOF)
+            i++;
+        if (fe_tok_is(peek_at(c, i + 1), "["))
+            unsupported(c, peek(c), "pointers to arrays (T (*p)[N]) are not supported in kernels; "
+                                    "use T *p and index p[i * N + j]");
+        else
+            unsupported(c, peek(c), "function pointers are not supported in kernels");
         return ty;
     }
     /* dimensions: int a[2][3] is an array of 2 arrays of 3 */

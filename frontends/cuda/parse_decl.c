@@ -223,6 +223,11 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             m->ty = mt;
             *link = m;
             link = &m->next;
+            if (fe_p_is(c, ":")) {
+                fe_p_unsupported(c, nt, "bit-fields are not supported in kernels; use a whole integer "
+                                 "member and shifts and masks");
+                return t;
+            }
             if (fe_p_accept(c, "=")) { /* default member initializer */
                 if (fe_p_is(c, "{")) {
                     fe_p_unsupported(c, nt, "a braced default member initializer after '=' is not supported; "
