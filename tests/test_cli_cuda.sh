@@ -194,6 +194,10 @@ ok $? "printf of a float, * widths and precisions from the arguments (a negative
 run "$C" run "$T/many.cu" --grid 1 --block 1 o=zeros:1
 [ $rc -eq 0 ] && has "^0 1 2 3 .* 68 69 $" "$T/out"
 ok $? "printf with 70 arguments"; [ $rc -eq 0 ] || show
+printf '__global__ void p(int *o)\n{\n    printf("%%hhd %%hd %%hhu %%hu %%d %%hhx %%5hhd|\\n", 300, 70000, 300, 70000, 300, 300, -129);\n}\n' >"$T/pfh.cu"
+run "$C" run "$T/pfh.cu" --grid 1 --block 1 o=zeros:1
+[ $rc -eq 0 ] && has "^44 4464 44 4464 300 2c   127|$" "$T/out"
+ok $? "printf %hhd and %hd narrow the argument as C does (gcc's printf prints the same)"; [ $rc -eq 0 ] || show
 printf '__global__ void p(const char *s)\n{\n    printf("%%s\\n", s);\n}\n' >"$T/pf2.cu"
 run "$C" run "$T/pf2.cu" --grid 1 --block 1 s=zeros:1
 [ $rc -eq 1 ] && has "pf2.cu:3:20: error: printf's %s takes a string literal" "$T/err"

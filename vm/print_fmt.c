@@ -40,6 +40,14 @@ int cvm_print_scalar(unsigned elem, uint64_t b, char *spec, size_t slen, char *o
     int64_t sv = flt ? cvm_n_f64_to_sint(cvm_float_elem_value(elem, b), 64) : int_of(elem, b);
     uint64_t uv = flt ? (uint64_t)sv : b;
     spec[slen - 1] = '\0';
+    if (slen > 2 && (spec[slen - 2] == 'h' || spec[slen - 2] == 'H')) { /* %hhd, %hu: narrowed */
+        const bool c8 = spec[slen - 2] == 'H';
+        spec[slen - 2] = '\0';
+        if (!flt) {
+            sv = c8 ? (int64_t)(int8_t)uv : (int64_t)(int16_t)uv;
+            uv = c8 ? (uint8_t)uv : (uint16_t)uv;
+        }
+    }
     switch (conv) {
     case 'd': case 'i':
         snprintf(f, sizeof f, "%s%s", spec, PRId64);
@@ -92,8 +100,13 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
                     spec[s++] = *q;
             j++;
         }
+        /* the argument's type decides the width, but hh and h narrow an
+         * integer to char and short first, as C's printf converts it */
+        unsigned hs = 0;
         while (j < flen && strchr("hlLqjzt", fmt[j]))
-            j++; /* the argument's type decides the width */
+            hs += fmt[j++] == 'h';
+        if (hs && s < 28) /* kept for cvm_print_scalar, which takes them off */
+            spec[s++] = hs > 1 ? 'H' : 'h';
         if (j >= flen)
             break;
         char conv = fmt[j];
