@@ -23,7 +23,7 @@
 #define CVM_BC_VERSION_MAJOR 1
 #define CVM_BC_VERSION_MINOR 0
 
-/* Resource bounds the verifier enforces (DESIGN.md "The bytecode" item 10). */
+/* Resource bounds the verifier enforces (docs/design.md "The bytecode" item 10). */
 #define CVM_BC_MAX_REGS 65536u           /* registers per kernel */
 #define CVM_BC_MAX_REG_BYTES (1u << 20)  /* sum of register sizes per unit */
 #define CVM_BC_MAX_DEPTH 64u             /* construct nesting depth */
@@ -402,7 +402,7 @@ typedef struct cvm_bc_verified {
 } cvm_bc_verified;
 
 /*
- * Checks everything of DESIGN.md item 10 and runs the divergence analysis.
+ * Checks everything of docs/design.md item 10 and runs the divergence analysis.
  * Errors name the kernel and pc (diag.message "kernel 'k' pc 12: ...").
  */
 cvm_status cvm_bc_verify(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cvm_diag *diag);

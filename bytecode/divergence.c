@@ -1,5 +1,5 @@
 /*
- * divergence.c - the divergence analysis (DESIGN.md "The bytecode" item 8),
+ * divergence.c - the divergence analysis (docs/design.md "The bytecode" item 8),
  * the only one in cubevm: the interpreter's uniform register file, the
  * specializer and the backends all read its results from cvm_bc_vkernel.
  *

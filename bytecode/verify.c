@@ -1,5 +1,5 @@
 /*
- * verify.c - the bytecode verifier, the security boundary of DESIGN.md
+ * verify.c - the bytecode verifier, the security boundary of docs/design.md
  * "The bytecode" item 10. cvm_bc_module_read only checked structure
  * (sections, counts, bounds); everything else is checked here before
  * anything executes a module: instruction encodings, types per the RULE

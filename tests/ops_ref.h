@@ -1,6 +1,6 @@
 /*
  * ops_ref.h - C reference semantics for tests/test_ops.c, written from
- * DESIGN.md "Numerics", docs/isa.md and the ops.def semantics strings,
+ * docs/design.md "Numerics", docs/isa.md and the ops.def semantics strings,
  * independently of the interpreter (vm/numerics.h and vm/mathlib.c are
  * deliberately not used).
  *

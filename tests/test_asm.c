@@ -2,7 +2,7 @@
  * test_asm.c - the assembler, disassembler and .cbc reader/writer.
  *
  * Golden diagnostics (tests/asm/err_*.cbs, first line "; expect error: TEXT"),
- * both round trips of DESIGN.md item 11 over every .cbs file under tests/
+ * both round trips of docs/design.md item 11 over every .cbs file under tests/
  * and docs/examples/, float literal bit patterns worked out by hand, SHA-256
  * test vectors, and the reader's behaviour on truncated, corrupted and
  * hand-broken modules. Run from the repository root.

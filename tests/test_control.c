@@ -1,5 +1,5 @@
 /*
- * test_control.c - structured control flow under divergence (DESIGN.md
+ * test_control.c - structured control flow under divergence (docs/design.md
  * "The bytecode" item 4): if/else, loop/continuing with break, break_if and
  * continue, switch with case lists, fallthrough and default, block/exit,
  * return, and return before sync_cube. Every kernel computes a per-unit

@@ -1,5 +1,5 @@
 /*
- * test_plane.c - plane ops (DESIGN.md "The bytecode" item 7): shuffles,
+ * test_plane.c - plane ops (docs/design.md "The bytecode" item 7): shuffles,
  * votes, ballot, reductions, scans, match, activemask and sync_plane, with
  * full and partial member masks, at plane widths 8, 16, 32 and 64 with a
  * partial last plane; and synccheck faults when a named lane is inactive

@@ -3,7 +3,7 @@
  * (make tsan). Every unit of 64 cubes, over 4 workers, stores its id to the
  * same word with plain st and loads it back with plain ld: on a GPU the
  * result is some unit's id, and in the VM these are plain C accesses that
- * race by design (DESIGN.md "Memory model"). tests/tsan.supp suppresses
+ * race by design (docs/design.md "Memory model"). tests/tsan.supp suppresses
  * exactly them; if the interpreter's plain accesses move out of cvm_vm_mem,
  * the TSan run reports this test. Outside TSan it checks the racy result
  * is still one of the values written.

@@ -449,7 +449,7 @@ static void golden(void)
     int n = disassemble(path, L, 4096);
     ok(n > 0, "spirv-dis reads it");
 
-    /* every float add/mul result is decorated NoContraction (DESIGN.md: no fma contraction) */
+    /* every float add/mul result is decorated NoContraction (docs/design.md: no fma contraction) */
     int nf = 0, nnc = 0;
     for (int i = 0; i < n; i++)
         if (!strcmp(L[i].op, "OpFAdd") || !strcmp(L[i].op, "OpFMul") || !strcmp(L[i].op, "OpFSub")) {

@@ -2,7 +2,7 @@
  * api_module.c - modules and kernels of the public API, and the bytecode
  * tool wrappers (assemble, disassemble, verify).
  *
- * Loading is the security boundary of DESIGN.md item 10: bytes are copied
+ * Loading is the security boundary of docs/design.md item 10: bytes are copied
  * (cvm_bc_module_read), verified, pre-decoded into an interpreter program,
  * and only then does anything execute them; the device then builds its
  * own form of it (dev->ops->module_init). Global symbols become device

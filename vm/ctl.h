@@ -2,7 +2,7 @@
  * ctl.h - the per-plane effect of the control instructions both
  * interpreters run themselves (interp_run.c one plane at a time,
  * interp_lockstep.c for every plane of a cube): one definition of the
- * mask and frame updates of DESIGN.md item 4.
+ * mask and frame updates of docs/design.md item 4.
  *
  * Each returns the plane's next pc, or CVM_VM_PC_DONE when its active mask
  * became empty at the outermost level (every lane has finished).

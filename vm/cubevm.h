@@ -87,7 +87,7 @@ typedef struct cvm_diag {
  */
 typedef void *(*cvm_alloc_fn)(void *user, void *ptr, size_t old_size, size_t new_size);
 
-/* How the cpu device orders cubes and planes (DESIGN.md "Memory model"). */
+/* How the cpu device orders cubes and planes (docs/design.md "Memory model"). */
 typedef enum cvm_schedule {
     CVM_SCHEDULE_PARALLEL = 0,   /* cubes over all workers, in batches */
     CVM_SCHEDULE_SEQUENTIAL = 1, /* one worker at a time, fixed cube and plane order */

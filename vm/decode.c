@@ -24,7 +24,7 @@ static const bool handled[CVM_OP_LIMIT] = {
  * (interp_run.c's LANES loops). When the divergence analysis classifies
  * every source register as non-varying, all active lanes would compute the
  * same value: the handler computes the lowest active lane only and
- * broadcasts it (the uniform register file of DESIGN.md "Tiers" item 1,
+ * broadcasts it (the uniform instructions of docs/design.md "The bytecode" item 8,
  * kept inside the lane-major file so every reader finds it in place).
  */
 static bool uniform_candidate(unsigned op)

@@ -8,7 +8,7 @@
  * host memory); global accesses are checked in checked mode against the
  * launch's sorted region table, which names the buffer in the fault.
  * Only active lanes touch memory, in lane order. Volatile and atomic
- * accesses use the compiler's __atomic builtins (DESIGN.md "Memory
+ * accesses use the compiler's __atomic builtins (docs/design.md "Memory
  * model"); read-modify-write atomics run a compare-and-swap loop unless a
  * direct builtin exists.
  */

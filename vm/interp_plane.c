@@ -4,7 +4,7 @@
  *
  * Plane ops read the member mask (last operand) and, in checked mode,
  * fault unless every member lane is active and every executing lane is a
- * member (DESIGN.md item 7). Results combine member lanes in lane order so
+ * member (docs/design.md item 7). Results combine member lanes in lane order so
  * float reductions are deterministic. These handlers are not hot enough to
  * need vector loops; they work lane by lane on raw bits.
  */

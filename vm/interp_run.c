@@ -12,7 +12,7 @@
  * here can trap on any lane. Memory, atomics, plane ops, conversions and
  * print live in interp_mem.c and interp_plane.c.
  *
- * Control flow follows DESIGN.md item 4 with the frames of interp.h: when
+ * Control flow follows docs/design.md item 4 with the frames of interp.h: when
  * a plane's active mask becomes empty it jumps to the next marker of the
  * innermost construct (frame->next), which recomputes the mask.
  */

@@ -5,7 +5,7 @@
  * Every function here is defined for every input: no trapping host
  * instruction (integer division by zero, INT_MIN / -1), no undefined shift
  * and no undefined signed overflow is ever evaluated, so a handler may call
- * them on inactive lanes holding garbage. Results follow DESIGN.md
+ * them on inactive lanes holding garbage. Results follow docs/design.md
  * "Numerics" and docs/numerics.md. Integer values travel sign- or
  * zero-extended in the 64-bit C type of their signedness; `bits` is the
  * element width (8, 16, 32 or 64) and results are wrapped to it and

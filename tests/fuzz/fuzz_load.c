@@ -3,7 +3,7 @@
  * read as a .cbc module (structural read, verify, disassemble) and as .cbs
  * text (assemble, then the same checks on the result). A verified module's
  * canonical text must assemble back to a module with the same text and the
- * same bytes (DESIGN.md "The bytecode" item 11), so a disassembler,
+ * same bytes (docs/design.md "The bytecode" item 11), so a disassembler,
  * assembler or verifier disagreement is a finding, not just a crash; and
  * the optimizer's output of a verified module must verify too.
  * Every byte allocated for an input must be freed before the next one.
