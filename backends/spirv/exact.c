@@ -1,6 +1,6 @@
 /*
  * exact.c - exact sequences the SPIR-V backend emits where GLSL.std.450
- * does not meet cubevm's numerics (DESIGN.md "Numerics", docs/numerics.md):
+ * does not meet cubevm's numerics (docs/design.md "Numerics", docs/numerics.md):
  *
  * - fma with one rounding. Vulkan lets GLSL.std.450 Fma be a multiply and
  *   an add (lavapipe's is). f32 (f16) operands are widened to f64 (f32),

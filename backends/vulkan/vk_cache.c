@@ -1,6 +1,6 @@
 /*
  * vk_cache.c - the vulkan device's VkPipelineCache persisted beside
- * cubevm's cache (DESIGN.md "Tiers": $CUBEVM_CACHE_DIR, else
+ * cubevm's cache directory ($CUBEVM_CACHE_DIR, else
  * $XDG_CACHE_HOME/cubevm, else ~/.cache/cubevm), one file per physical
  * device: vulkan/pipelines-<pipelineCacheUUID>.bin.
  *
