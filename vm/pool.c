@@ -257,13 +257,9 @@ static void buffer_op_locked(cvm_vm_pool *p, cvm_vm_op *op)
 static bool work_once(cvm_vm_pool *p, uint32_t slot, const cvm_stream *only)
 {
     cvm_vm_op *a = p->active;
-    /* A waiting host runs queued buffer operations, of any stream, before it
-     * joins a launch: they are short, and the launch may wait for one of
-     * them (a flag another stream writes). */
-    cvm_vm_op *op = slot == p->nthreads ? take(p, NULL, true) : NULL;
-    if (op || !a || !cvm_vm_run_open(a->run) || (p->solo != NO_SLOT && p->solo != slot) ||
+    if (!a || !cvm_vm_run_open(a->run) || (p->solo != NO_SLOT && p->solo != slot) ||
         (only && a->stream != only)) {
-        op = op ? op : take(p, only, false);
+        cvm_vm_op *op = take(p, only, false);
         if (!op)
             return false;
         if (op->kind != CVM_VM_OP_LAUNCH) {
@@ -350,6 +346,14 @@ static void wait_until(cvm_vm_pool *p, bool (*done)(cvm_vm_pool *, void *), void
     bool held = false;
     pthread_mutex_lock(&p->lock);
     while (!done(p, arg)) {
+        /* Queued buffer operations, of any stream, go first: they need no
+         * host state, and a launch may wait for one (a flag another stream
+         * writes). */
+        cvm_vm_op *op = take(p, NULL, true);
+        if (op) {
+            buffer_op_locked(p, op);
+            continue;
+        }
         if (!p->helper_busy || held) {
             p->helper_busy = held = true;
             if (work_once(p, p->nthreads, only))
@@ -357,15 +361,8 @@ static void wait_until(cvm_vm_pool *p, bool (*done)(cvm_vm_pool *, void *), void
             p->helper_busy = held = false;
             if (p->waiting)
                 pthread_cond_broadcast(&p->done); /* the host state is free again */
-        } else {
-            /* another host holds the host state; buffer operations need none */
-            cvm_vm_op *op = take(p, NULL, true);
-            if (op) {
-                buffer_op_locked(p, op);
-                continue;
-            }
-            if (p->sleeping && can_start(p, true))
-                wake_workers(p, 1);
+        } else if (p->sleeping && can_start(p, true)) {
+            wake_workers(p, 1);
         }
         if (spin_for_completion(p))
             continue;
