@@ -209,6 +209,12 @@ run "$C" run "$T/hostfn.cu" --kernel k o=zeros:1 --print o
 [ $rc -eq 0 ] && has "^o: 1$" "$T/out"
 ok $? "a __host__ function with a static local does not stop the kernel"; [ $rc -eq 0 ] || show
 
+# a const __grid_constant__ struct parameter whose address is taken (p = {1.5f, 5})
+printf 'struct P { float a; int n; };\n__global__ void k(const __grid_constant__ P p, float *out)\n{\n    const P *q = &p;\n    out[threadIdx.x] = q->a * threadIdx.x + p.n;\n}\n' >"$T/gridconst.cu"
+run "$C" run "$T/gridconst.cu" --block 4 p=hex:0000c03f05000000 out=zeros:4 --print out
+[ $rc -eq 0 ] && has "^out: 5 6.5 8 9.5$" "$T/out"
+ok $? "__grid_constant__ parameter"; [ $rc -eq 0 ] || show
+
 # warnings: file:line:col, the line and a caret; the compile still succeeds
 run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"
 [ $rc -eq 0 ] && has "sync_divergent.cu:10:9: warning: barrier under a condition" "$T/err" &&

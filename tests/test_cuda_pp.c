@@ -155,6 +155,12 @@ static void test_lines(void)
     pp_is("#define U 8\n  #pragma unroll U\n#pragma nv_diag_suppress 177\nfor\n",
           "# 1 \"t.cu\"\n\n  #pragma unroll 8\n#pragma nv_diag_suppress 177\nfor\n",
           "#pragma lines pass through");
+    pp_is("#define UNROLL _Pragma(\"unroll\")\n#define P(x) _Pragma(#x)\nx; UNROLL for\n"
+          "P(unroll 4) while _Pragma(\"message(\\\"hi\\\")\") y\n",
+          "# 1 \"t.cu\"\n\n\nx;\n# 3 \"t.cu\"\n   #pragma unroll\n# 3 \"t.cu\"\n          for\n"
+          "#pragma unroll 4\n# 4 \"t.cu\"\n            while\n# 4 \"t.cu\"\n"
+          "                  #pragma message(\"hi\")\n# 4 \"t.cu\"\n                                             y\n",
+          "_Pragma: its own #pragma line, following tokens keep line and column");
 }
 
 static void test_errors(void)
@@ -162,6 +168,10 @@ static void test_errors(void)
     pp_fails("\n  #if 1\nx\n", CVM_SYNTAX, "t.cu:2:3: error: unterminated #if", "unterminated #if");
     pp_fails("#ifdef A\n#else\n#else\n#endif\n", CVM_SYNTAX, "t.cu:3:1: error: #else after #else",
              "#else after #else");
+    pp_fails("a\n _Pragma(unroll) for\n", CVM_SYNTAX,
+             "t.cu:2:2: error: expected _Pragma(\"...\") with one plain string literal", "_Pragma without a string");
+    pp_fails("_Pragma(\"unroll\"", CVM_SYNTAX,
+             "t.cu:1:1: error: expected _Pragma(\"...\") with one plain string literal", "_Pragma at the end of the input");
     pp_fails("#endif\n", CVM_SYNTAX, "t.cu:1:1: error: #endif without #if", "#endif without #if");
     pp_fails("x\n#error stop  here \"now\"\n", CVM_SYNTAX, "t.cu:2:1: error: #error stop here \"now\"",
              "#error");

@@ -151,7 +151,7 @@ static const char *const type_keywords[] = {
     "__forceinline__", "__noinline__", "__device__", "__global__", "__host__", "__shared__",
     "__constant__", "__launch_bounds__", "__align__", "register", "__inline__", "typedef",
     "decltype",
-    "alignas", "__managed__",
+    "alignas", "__managed__", "__grid_constant__",
 };
 
 static bool is_typename(fe_ctx *c, fe_tok *t);
@@ -403,7 +403,7 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
         else if (fe_tok_is(t, "inline") || fe_tok_is(t, "__forceinline__") ||
                  fe_tok_is(t, "__noinline__") || fe_tok_is(t, "__inline__") ||
                  fe_tok_is(t, "register") || fe_tok_is(t, "__restrict__") ||
-                 fe_tok_is(t, "typename")) {
+                 fe_tok_is(t, "typename") || fe_tok_is(t, "__grid_constant__")) {
         } else if (fe_tok_is(t, "__launch_bounds__")) {
             next(c);
             expect(c, "(");

@@ -532,6 +532,55 @@ static cvm_status do_pragma(pp *p, const pp_tok *hash, pp_tok *rest)
     return p->st;
 }
 
+/* The next token after macro expansion (EOF at the end of the input). */
+static cvm_status next_expanded(pp *p, pp_tok **out)
+{
+    for (;;) {
+        bool expanded;
+        cvm_status st = cvm_fe_pp_next(p, out);
+        if (st || (*out)->kind == PP_EOF)
+            return st;
+        if ((st = cvm_fe_pp_expand(p, *out, &expanded)) || !expanded)
+            return st;
+    }
+}
+
+/* The `_Pragma("text")` operator (C99 6.10.9): the string, destringized,
+ * becomes a `#pragma text` line of its own, as if written before the line
+ * it appears in, so `#define UNROLL _Pragma("unroll")` works as a prefix. */
+static cvm_status do_pragma_op(pp *p, const pp_tok *op)
+{
+    pp_tok *t[3];
+    cvm_status st;
+    for (int i = 0; i < 3; i++)
+        if ((st = next_expanded(p, &t[i])))
+            return st;
+    if (!cvm_fe_pp_is(t[0], "(") || t[1]->kind != PP_STRING || t[1]->text[0] != '"' ||
+        !cvm_fe_pp_is(t[2], ")"))
+        return cvm_fe_pp_error(p, CVM_SYNTAX, op, "expected _Pragma(\"...\") with one plain string literal");
+    char *text = cvm_fe_pp_alloc(p, &p->tmp, t[1]->len);
+    if (!text)
+        return p->st;
+    size_t n = 0;
+    for (uint32_t i = 1; i + 1 < t[1]->len; i++) {
+        if (t[1]->text[i] == '\\' && (t[1]->text[i + 1] == '"' || t[1]->text[i + 1] == '\\'))
+            i++;
+        text[n++] = t[1]->text[i];
+    }
+    pp_lexer lx;
+    cvm_fe_pp_lex_init(&lx, text, n, op->fname);
+    pp_tok *rest = NULL, **tail = &rest;
+    for (;;) {
+        pp_tok *x;
+        if ((st = cvm_fe_pp_lex(p, &lx, &p->tmp, &x)))
+            return st;
+        if (x->kind == PP_EOF)
+            break;
+        *tail = x, tail = &x->next;
+    }
+    return do_pragma(p, op, rest);
+}
+
 static cvm_status push_cond(pp *p, const pp_tok *hash, const char *what, bool value)
 {
     if (p->nconds == p->capconds) {
@@ -683,7 +732,10 @@ static cvm_status run(pp *p, uint32_t base)
         } else if (t->kind == PP_BADLIT) {
             cvm_fe_pp_badlit(p, t);
         } else if (!cvm_fe_pp_expand(p, t, &expanded) && !expanded) {
-            emit(p, t);
+            if (t->kind == PP_IDENT && cvm_fe_pp_is(t, "_Pragma"))
+                do_pragma_op(p, t);
+            else
+                emit(p, t);
         }
     }
     return p->st;

@@ -59,6 +59,7 @@ static void launch(const char *name, uint32_t gx, uint32_t gy, uint32_t bx, uint
     cvm_launch_config lc = {0};
     lc.grid[0] = gx, lc.grid[1] = gy, lc.block[0] = bx, lc.block[1] = by;
     lc.unchecked = unchecked;
+    if (getenv("MICRO_PW")) lc.plane_width = (uint32_t)atoi(getenv("MICRO_PW"));
     if (cvm_kernel_get(mod, name, &k, &d) != CVM_OK || cvm_launch(st, k, &lc, args, n, &d) != CVM_OK)
         die(name, &d);
 }
