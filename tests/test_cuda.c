@@ -984,6 +984,37 @@ static int t_bit_ops(run *r, uint32_t n)
     return same_u32(r, "out", out, want, 8 * (size_t)n);
 }
 
+/* union_keys.cu: keys by the sign-flip rule on the bits (memcpy here),
+ * counts of negative and other elements of each float4, packed low/high. */
+static int t_union_keys(run *r, uint32_t n)
+{
+    float *in = rand_f32(r, 4 * (size_t)n, -1, 1);
+    uint32_t *keys = NEW(r, uint32_t, 4 * (size_t)n), *want = NEW(r, uint32_t, 4 * (size_t)n);
+    uint32_t *counts = NEW(r, uint32_t, n), *want_counts = NEW(r, uint32_t, n);
+    if (n > 1)
+        in[1] = -0.0f, in[2] = 0.0f; /* -0 is not negative; its key sorts just below +0's */
+    arg_buf(r, "in", 16 * n, in);
+    cvm_buffer *bk = arg_buf(r, "keys", 16 * n, NULL), *bc = arg_buf(r, "counts", 4 * n, NULL);
+    arg_i32(r, "n", (int)n);
+    LAUNCH1(r, cdiv(n, 64), 64);
+    get(r, bk, keys, 16 * n);
+    get(r, bc, counts, 4 * n);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t neg = 0, other = 0;
+        for (int j = 0; j < 4; j++) {
+            uint32_t u;
+            memcpy(&u, &in[4 * i + j], 4);
+            want[4 * i + j] = u >> 31 ? ~u : u | 0x80000000u;
+            if (in[4 * i + j] < 0.0f)
+                neg++;
+            else
+                other++;
+        }
+        want_counts[i] = neg | other << 16;
+    }
+    return same_u32(r, "keys", keys, want, 4 * (size_t)n) && same_u32(r, "counts", counts, want_counts, n);
+}
+
 static int t_math(run *r, uint32_t n)
 {
     float *x = rand_f32(r, n, -3, 3), *out = NEW(r, float, 12 * (size_t)n);
@@ -1228,6 +1259,7 @@ static const tcase cases[] = {
     {"half_axpy.cu", "haxpy", t_half, {1, 64, 150}},
     {"dot_product.cu", "dot", t_dot, {1, 1000, 3000}},
     {"bit_ops.cu", "bitOps", t_bit_ops, {1, 64, 500}},
+    {"union_keys.cu", "unionKeys", t_union_keys, {1, 64, 333}},
     {"math_funcs.cu", "mathFuncs", t_math, {1, 64, 500}},
     {"warp_vote.cu", "warpVote", t_warp_vote, {1, 40, 100, 500}},
     {"atomics_int.cu", "atomicsInt", t_atomics, {1, 96, 1000}},

@@ -925,6 +925,46 @@ static void test_spellings(void)
     words_are("alignas, [[attributes]], __builtin_expect, __managed__, &__restrict__", src, 1, 0, want, 2);
 }
 
+/* Unions: type punning through members that share their bytes, a union in
+ * a struct with its members named as the struct's (anonymous), braced and
+ * value initialization (the first member; all zero), a union copied, passed
+ * and returned by value, sizeof and offsetof. Expected values by hand:
+ * 1.5f is 0x3fc00000, -2.0f is 0xc0000000, 0x04030201's bytes are 1..4. */
+static void test_unions(void)
+{
+    static const char src[] =
+        "union F2I { float f; unsigned u; __device__ unsigned bits() const { return u; } };\n"
+        "union V4 { float4 v; float a[4]; };\n"
+        "struct Tagged { int tag; union { float f; int i; }; short s; };\n"
+        "struct Half { union { struct { short lo, hi; }; int all; }; };\n"
+        "__device__ F2I neg2(F2I x) { x.f *= -2.0f; return x; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    F2I a = {1.5f};\n"
+        "    out[0] = (int)a.u;\n"
+        "    out[1] = (int)neg2(a).bits();\n"
+        "    V4 v;\n"
+        "    v.v = make_float4(1.0f, 2.0f, 3.0f, 4.0f);\n"
+        "    V4 w = v;\n"
+        "    w.a[2] = 10.0f;\n"
+        "    out[2] = (int)(w.v.x + w.v.y + w.v.z + w.v.w) * 100 + (int)v.a[2];\n"
+        "    Tagged t;\n"
+        "    t.tag = in[1]; t.i = in[2]; t.s = 5;\n"
+        "    out[3] = (int)t.f == 0 && t.i == 200 ? t.tag : -1;\n"
+        "    out[4] = (int)(sizeof(Tagged) * 100 + offsetof(Tagged, i) * 10 + offsetof(Tagged, s));\n"
+        "    union { int i; unsigned char c[4]; } e;\n"
+        "    e.i = 0x04030201;\n"
+        "    out[5] = e.c[0] + e.c[1] * 10 + e.c[2] * 100 + e.c[3] * 1000;\n"
+        "    Half h;\n"
+        "    h.lo = 1; h.hi = 2;\n"
+        "    out[6] = h.all;\n"
+        "    F2I z{};\n"
+        "    out[7] = (int)z.u + (int)sizeof(F2I) * 10 + (int)sizeof(V4) * 100;\n"
+        "}\n";
+    static const int32_t want[] = {0x3fc00000, (int32_t)0xc0400000u, 1700 + 3, 1, 1248, 4321, 0x20001, 1640};
+    words_are("unions: punning, anonymous members, initialization, copies, sizeof, offsetof", src, 1, 0, want, 8);
+}
+
 /* Static member functions (S::f(x), Op::f(x) of a template parameter,
  * Cfg<2>::f(x)), a struct named as a kernel template argument. */
 static void test_static_functions(void)
@@ -968,6 +1008,7 @@ int main(void)
     test_cg_scan();
     test_spellings();
     test_static_functions();
+    test_unions();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -68,6 +68,7 @@ typedef struct fe_member {
     uint32_t offset;
     struct fe_node *init; /* default member initializer (float a = 1.0f; int b{2};), or NULL */
     struct fe_member *next;
+    bool anon;            /* an anonymous union or struct: its members are named as the parent's */
 } fe_member;
 
 struct fe_type {
@@ -80,6 +81,7 @@ struct fe_type {
     fe_member *members; /* struct members */
     struct fe_node *methods; /* struct member functions (N_FUNC list) */
     bool complete;
+    bool is_union;      /* a union: every member at offset 0 */
     /* qualified/reference copies of a struct made before its '}' are
      * completed with it: the root keeps the list (origin, next_copy) */
     fe_type *origin, *copies, *next_copy;
@@ -313,6 +315,9 @@ fe_type *fe_common(fe_type *a, fe_type *b); /* usual arithmetic conversions */
 const char *fe_elem_name(fe_kind k);        /* "i32", "f32", ... ("" for others) */
 void fe_type_str(const fe_type *t, char *out, size_t cap);
 void fe_struct_layout(fe_type *t);
+/* The member `name` of struct t, also inside its anonymous unions and
+ * structs; *offset: its offset in t. NULL if there is none. */
+const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, uint32_t *offset);
 fe_type *fe_no_ref(fe_ctx *c, fe_type *t);  /* t without its reference */
 /* The cooperative-groups type of this kind (tile: n lanes; operators: element type elem). */
 fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem);

@@ -243,6 +243,8 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
                 a.ty = m->ty;
                 fe_store(L, a, fe_const_int(L, TY_I32, 0), init->tok);
             }
+            if (t->is_union) /* a braced initializer sets the first member */
+                break;
         }
         return;
     }
@@ -887,18 +889,29 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     return best;
 }
 
+/* Binds the members of the object at `obj` (LV_MEM) as names, those of its
+ * anonymous unions and structs too. */
+static void bind_members(fe_lower *L, fe_val obj, fe_type *st)
+{
+    for (fe_member *m = st->members; m; m = m->next) {
+        fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, NULL);
+        if (m->anon) {
+            bind_members(L, a, m->ty);
+            continue;
+        }
+        fe_var *mv = bind(L, m->name, m->ty);
+        if (mv)
+            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false};
+    }
+}
+
 /* Binds `this` and the members of the object at `obj` (LV_MEM) as names. */
 static void bind_this(fe_lower *L, fe_val obj, fe_type *st)
 {
     fe_var *v = bind(L, "this", fe_ptr_to(L->c, st));
     if (v)
         v->val = (fe_val){fe_ptr_to(L->c, st), obj.reg, LV_NONE, 0, false, false};
-    for (fe_member *m = st->members; m; m = m->next) {
-        fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, NULL);
-        fe_var *mv = bind(L, m->name, m->ty);
-        if (mv)
-            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false};
-    }
+    bind_members(L, obj, st);
 }
 
 /* Inlines fn with arguments already evaluated in the caller (vals: values or
@@ -1195,7 +1208,8 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         return;
     }
     int i = 0;
-    for (fe_member *m = t->members; m; m = m->next, i++) {
+    for (fe_member *m = t->members; m && !(t->is_union && n > 0 && i == 1); m = m->next, i++) {
+        /* a union with an initializer sets its first member; U u{} zeroes them all */
         fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
         a.lv = LV_MEM;
         a.ty = m->ty;
@@ -1234,9 +1248,12 @@ static void param_line(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, c
  * (array elements: path.i), in declaration order. */
 static void param_flat(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, const fe_tok *at)
 {
-    if (t->kind == TY_STRUCT) {
-        for (fe_member *m = t->members; m; m = m->next)
-            param_flat(L, hdr, fe_fmt(L->c, "%s.%s", name, m->name), m->ty, at);
+    if (t->kind == TY_STRUCT && t->is_union) {
+        fe_error(L->c, at, CVM_UNSUPPORTED, "a union that holds a pointer cannot be a kernel parameter "
+                 "(each buffer pointer is a parameter of its own); pass the pointer beside it");
+    } else if (t->kind == TY_STRUCT) {
+        for (fe_member *m = t->members; m; m = m->next) /* an anonymous struct's members are ours */
+            param_flat(L, hdr, m->anon ? name : fe_fmt(L->c, "%s.%s", name, m->name), m->ty, at);
     } else if (t->kind == TY_ARRAY) {
         for (uint32_t i = 0; i < t->len && !L->c->err; i++)
             param_flat(L, hdr, fe_fmt(L->c, "%s.%u", name, i), t->base, at);
@@ -1288,7 +1305,7 @@ static void param_unflat(fe_lower *L, const char *name, fe_type *t, fe_val addr)
             uint32_t off = m ? m->offset : i * t->base->size;
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, off), 1, NULL);
             if (m) {
-                param_unflat(L, fe_fmt(L->c, "%s.%s", name, m->name), m->ty, a);
+                param_unflat(L, m->anon ? name : fe_fmt(L->c, "%s.%s", name, m->name), m->ty, a);
                 m = m->next;
             } else {
                 param_unflat(L, fe_fmt(L->c, "%s.%u", name, i), t->base, a);

@@ -346,12 +346,12 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
         fe_error(L->c, e->tok, CVM_SYNTAX, "member reference to '%s' of a non-struct value", name);
         return bad(L);
     }
-    for (fe_member *m = t->members; m; m = m->next) {
-        if (strcmp(m->name, name) == 0) {
-            fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, m->offset), 1, e->tok);
-            fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false};
-            return lv;
-        }
+    uint32_t off;
+    const fe_member *m = fe_find_member(t, name, strlen(name), &off);
+    if (m) {
+        fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, off), 1, e->tok);
+        fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false};
+        return lv;
     }
     fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", name, t->name);
     return bad(L);

@@ -132,8 +132,8 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
         for (uint32_t i = 0; x && i < t->len; x = x->next, i++)
             put_init(img + (size_t)i * t->base->size, t->base, x, c);
     } else if (t->kind == TY_STRUCT) {
-        for (fe_member *m = t->members; x && m; x = x->next, m = m->next)
-            put_init(img + m->offset, m->ty, x, c);
+        for (fe_member *m = t->members; x && m; x = t->is_union ? NULL : x->next, m = m->next)
+            put_init(img + m->offset, m->ty, x, c); /* a union: the first member */
     } else if (x) {
         put_init(img, t, x, c);
     }

@@ -1009,15 +1009,13 @@ static fe_node *unary(fe_ctx *c)
             fe_tok *m = expect_ident(c);
             if (c->err)
                 return n;
-            const fe_member *f = NULL;
-            if (ty->kind == TY_STRUCT)
-                for (f = ty->members; f && !fe_tok_is(m, f->name); f = f->next)
-                    ;
+            uint32_t foff = 0;
+            const fe_member *f = fe_find_member(ty, m->s, m->len, &foff);
             if (!f) {
                 fe_error(c, m, CVM_SYNTAX, "offsetof: no member '%.*s' in the type", (int)m->len, m->s);
                 return n;
             }
-            off += f->offset;
+            off += foff;
             ty = f->ty;
             while (accept(c, "[")) {
                 fe_tok *at = peek(c);

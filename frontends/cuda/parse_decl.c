@@ -15,8 +15,7 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t);
 fe_type *fe_p_struct_spec(fe_ctx *c)
 {
     fe_tok *kw = fe_p_next(c); /* struct / class / union */
-    if (fe_tok_is(kw, "union"))
-        fe_p_unsupported(c, kw, "unions are not supported in kernels");
+    bool is_union = fe_tok_is(kw, "union");
     fe_tok *name = NULL;
     if (fe_p_peek(c)->kind == TK_IDENT && !fe_p_is(c, "__align__") && !fe_p_is(c, "alignas"))
         name = fe_p_next(c);
@@ -33,6 +32,10 @@ fe_type *fe_p_struct_spec(fe_ctx *c)
         fe_tname *n = fe_p_lookup(c, name->s, name->len);
         if (n && n->ty && n->ty->kind == TY_STRUCT && (!fe_p_is(c, "{") || !n->ty->complete))
             t = n->ty;
+        if (t && t->is_union != is_union) {
+            fe_error(c, name, CVM_SYNTAX, "'%s' was declared as a %s", t->name, t->is_union ? "union" : "struct");
+            return t;
+        }
     }
     if (!t) {
         t = fe_alloc(c, sizeof *t);
@@ -40,12 +43,14 @@ fe_type *fe_p_struct_spec(fe_ctx *c)
             return fe_ty(TY_I32);
         t->kind = TY_STRUCT;
         t->align = align ? align : 1;
-        t->name = name ? fe_p_tok_name(c, name) : "struct";
+        t->is_union = is_union;
+        t->name = name ? fe_p_tok_name(c, name) : is_union ? "union" : "struct";
         if (name)
             fe_p_push_tname(c, t->name, t, false, 0);
     }
     if (fe_p_is(c, ":"))
-        fe_p_unsupported(c, fe_p_peek(c), "struct inheritance is not supported in kernels");
+        fe_p_unsupported(c, fe_p_peek(c), is_union ? "a union cannot have a base class"
+                                                    : "struct inheritance is not supported in kernels");
     if (fe_p_accept(c, "{"))
         struct_body(c, t);
     return t;
@@ -189,6 +194,20 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
         }
         c->pos = save;
         fe_type *base = fe_p_declspec(c, &storage, NULL);
+        if (base->kind == TY_STRUCT && base->complete && !base->cg && fe_p_is(c, ";") &&
+            (!strcmp(base->name, "union") || !strcmp(base->name, "struct"))) {
+            /* union { float4 v; float a[4]; }; its members are named as ours */
+            fe_member *m = fe_alloc(c, sizeof *m);
+            if (!m)
+                return t;
+            m->name = "";
+            m->ty = base;
+            m->anon = true;
+            *link = m;
+            link = &m->next;
+            fe_p_expect(c, ";");
+            continue;
+        }
         bool first = true, method = false;
         do {
             fe_tok *nt = NULL;

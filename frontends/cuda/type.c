@@ -246,14 +246,37 @@ void fe_type_str(const fe_type *t, char *out, size_t cap)
     }
 }
 
+const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, uint32_t *offset)
+{
+    for (const fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next) {
+        if (m->anon) {
+            uint32_t inner = 0;
+            const fe_member *f = fe_find_member(m->ty, name, len, &inner);
+            if (f) {
+                *offset = m->offset + inner;
+                return f;
+            }
+        } else if (strlen(m->name) == len && memcmp(m->name, name, len) == 0) {
+            *offset = m->offset;
+            return m;
+        }
+    }
+    return NULL;
+}
+
 void fe_struct_layout(fe_type *t)
 {
     uint32_t off = 0, align = 1;
     for (fe_member *m = t->members; m; m = m->next) {
         uint32_t a = m->ty->align ? m->ty->align : 1;
-        off = (off + a - 1) / a * a;
-        m->offset = off;
-        off += m->ty->size;
+        if (t->is_union) {
+            m->offset = 0;
+            off = m->ty->size > off ? m->ty->size : off;
+        } else {
+            off = (off + a - 1) / a * a;
+            m->offset = off;
+            off += m->ty->size;
+        }
         if (a > align)
             align = a;
     }
@@ -263,6 +286,7 @@ void fe_struct_layout(fe_type *t)
     for (fe_type *q = t->copies; q; q = q->next_copy) {
         q->members = t->members;
         q->methods = t->methods;
+        q->is_union = t->is_union;
         q->size = t->size;
         q->align = t->align;
         q->complete = true;
