@@ -965,6 +965,36 @@ static void test_unions(void)
     words_are("unions: punning, anonymous members, initialization, copies, sizeof, offsetof", src, 1, 0, want, 8);
 }
 
+/* Local declarations that start with struct/union/enum: a type alone is a
+ * local type; `struct P p;` and `struct {...} s;` are variables (they were
+ * taken for host variables). */
+static void test_local_type_decls(void)
+{
+    static const char src[] =
+        "struct P { int a; };\n"
+        "enum E : int { A = 2, B };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    struct P p;\n"
+        "    p.a = in[6];\n"
+        "    struct Q { int q; };\n"
+        "    Q q = {in[7]};\n"
+        "    enum E e = B;\n"
+        "    enum class F : short { X = 7 };\n"
+        "    struct alignas(8) R { int r; };\n"
+        "    struct P *pp = &p;\n"
+        "    struct { int a; float b; } s;\n"
+        "    s.a = in[9];\n"
+        "    union { int i; float f; } u;\n"
+        "    u.f = 1.0f;\n"
+        "    out[0] = pp->a * 1000 + q.q * 100 + e * 10 + (int)F::X;\n"
+        "    out[1] = (int)sizeof(R) * 10 + s.a;\n"
+        "    out[2] = u.i;\n"
+        "}\n";
+    static const int32_t want[] = {5000 - 1000 + 30 + 7, 83, 0x3f800000};
+    words_are("local struct, union and enum declarations and variables", src, 1, 0, want, 3);
+}
+
 /* Static member functions (S::f(x), Op::f(x) of a template parameter,
  * Cfg<2>::f(x)), a struct named as a kernel template argument. */
 static void test_static_functions(void)
@@ -1009,6 +1039,7 @@ int main(void)
     test_spellings();
     test_static_functions();
     test_unions();
+    test_local_type_decls();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

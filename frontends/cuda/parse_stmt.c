@@ -166,6 +166,48 @@ static bool starts_decl(fe_ctx *c)
 
 /* ---- statements ---- */
 
+/* Does the statement declare a struct, union or enum type and nothing
+ * else (`struct S {...};`, `enum E : int {...};`, `struct S;`)? Then it
+ * is a local type declaration; `struct S s;`, `struct {...} s;` and
+ * `struct S *p = ...;` declare variables. */
+static bool type_decl_only(fe_ctx *c)
+{
+    fe_tok *t = fe_p_peek(c);
+    if (!fe_tok_is(t, "struct") && !fe_tok_is(t, "union") && !fe_tok_is(t, "class") && !fe_tok_is(t, "enum"))
+        return false;
+    uint32_t k = 1, names = 0;
+    for (;;) {
+        fe_tok *x = fe_p_peek_at(c, k);
+        if (fe_tok_is(x, "{")) {
+            for (int depth = 0;; k++) {
+                x = fe_p_peek_at(c, k);
+                if (x->kind == TK_EOF)
+                    return false;
+                depth += fe_tok_is(x, "{") - fe_tok_is(x, "}");
+                if (depth == 0)
+                    return fe_tok_is(fe_p_peek_at(c, k + 1), ";");
+            }
+        }
+        if (fe_tok_is(x, ";"))
+            return names <= 1; /* struct S; */
+        if (fe_tok_is(x, "alignas") || fe_tok_is(x, "__align__")) {
+            k += 2; /* its '(' */
+            for (int depth = 1; depth > 0; k++) {
+                x = fe_p_peek_at(c, k);
+                if (x->kind == TK_EOF)
+                    return false;
+                depth += fe_tok_is(x, "(") - fe_tok_is(x, ")");
+            }
+            continue;
+        }
+        if (x->kind == TK_IDENT)
+            names++;
+        else if (!fe_tok_is(x, "::") && !fe_tok_is(x, ":") && !fe_tok_is(x, "class"))
+            return false;
+        k++;
+    }
+}
+
 fe_node *fe_p_stmt(fe_ctx *c)
 {
     fe_p_skip_attributes(c);
@@ -310,8 +352,7 @@ fe_node *fe_p_stmt(fe_ctx *c)
                      n->b && n->b->kind == N_STR ? n->b->name : "");
         return n;
     }
-    if (fe_tok_is(t, "using") || fe_tok_is(t, "typedef") ||
-        ((fe_tok_is(t, "struct") || fe_tok_is(t, "enum")) && !fe_tok_is(fe_p_peek_at(c, 2), "*"))) {
+    if (fe_tok_is(t, "using") || fe_tok_is(t, "typedef") || type_decl_only(c)) {
         uint32_t before = c->pos;
         fe_p_toplevel(c); /* local type declarations */
         if (c->pos == before)
