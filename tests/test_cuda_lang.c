@@ -995,6 +995,61 @@ static void test_local_type_decls(void)
     words_are("local struct, union and enum declarations and variables", src, 1, 0, want, 3);
 }
 
+/* Designated initializers (C++20, C99): members by name, a plain element
+ * after a designated one takes the next member, default member
+ * initializers for the members not named, unions, nested lists, module
+ * scope, T{.m = v} and return {.m = v}. Expected values by hand. */
+static void test_designated(void)
+{
+    static const char src[] =
+        "struct Cfg { int n; float scale; int pad[2]; int last = 9; };\n"
+        "union U { float f; unsigned u; };\n"
+        "struct Outer { Cfg c; int z; };\n"
+        "struct P { int a; int b; };\n"
+        "__constant__ Cfg gc = {.scale = 2.0f, .last = 5};\n"
+        "__constant__ U gu = {.u = 0x40400000u};\n"
+        "__device__ P mk(int v) { return {.b = v}; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Cfg a = {.n = in[10], .scale = 1.5f};\n"
+        "    Cfg b = {.scale = 0.5f, .pad = {7, 8}};\n"
+        "    Cfg d{.n = 4};\n"
+        "    U u = {.u = 0x3f800000u};\n"
+        "    Outer x = {.c = {.n = 11}, .z = 12};\n"
+        "    P p = P{.b = 2}, q = mk(in[9]);\n"
+        "    P r = {.b = 6, .a = 1};\n"
+        "    struct T3 { int x, y, z; } t = {.y = 1, 2};\n"
+        "    out[0] = a.n * 1000 + (int)(a.scale * 10) * 10 + a.last;\n"
+        "    out[1] = (int)(b.scale * 10) * 100 + b.pad[1] * 10 + b.n;\n"
+        "    out[2] = d.n * 10 + (int)d.scale;\n"
+        "    out[3] = (int)(u.f * 10);\n"
+        "    out[4] = gc.n * 1000 + (int)gc.scale * 100 + gc.last;\n"
+        "    out[5] = (int)gu.f;\n"
+        "    out[6] = x.c.n * 100 + x.z + x.c.last * 1000;\n"
+        "    out[7] = p.a * 1000 + p.b * 100 + q.a * 10 + q.b;\n"
+        "    out[8] = r.a * 10 + r.b;\n"
+        "    out[9] = t.x * 100 + t.y * 10 + t.z;\n"
+        "}\n";
+    /* in[10] = 100, in[9] = 3 */
+    static const int32_t want[] = {100159, 580, 40, 10, 205, 3, 10112, 203, 16, 12};
+    words_are("designated initializers", src, 1, 0, want, 10);
+    rejects("a designator naming no member",
+            "struct P { int a; };\n__global__ void k(int *o) { P p = {.b = 1}; o[0] = p.a; }\n",
+            "2:37: error: no member named 'b' in 'P'");
+    rejects("a member designated twice",
+            "struct P { int a, b; };\n__global__ void k(int *o) { P p = {.a = 1, .a = 2}; o[0] = p.a; }\n",
+            "2:45: error: member 'a' of 'P' is initialized twice");
+    rejects("two elements for a union",
+            "union U { int a; float f; };\n__global__ void k(int *o) { U u = {1, 2.0f}; o[0] = u.a; }\n",
+            "2:39: error: a union's initializer sets one member");
+    rejects("an array designator",
+            "__global__ void k(int *o) { int a[3] = {[1] = 2}; o[0] = a[1]; }\n",
+            "1:41: error: array designators ([i] = value) are C, not C++");
+    rejects("too many elements for a struct",
+            "struct P { int a; };\n__global__ void k(int *o) { P p = {1, 2}; o[0] = p.a; }\n",
+            "2:39: error: too many initializers for 'P'");
+}
+
 /* Static member functions (S::f(x), Op::f(x) of a template parameter,
  * Cfg<2>::f(x)), a struct named as a kernel template argument. */
 static void test_static_functions(void)
@@ -1040,6 +1095,7 @@ int main(void)
     test_static_functions();
     test_unions();
     test_local_type_decls();
+    test_designated();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

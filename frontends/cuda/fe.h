@@ -145,6 +145,8 @@ struct fe_node {
     int64_t *tvals;     /*   ... and their integer values */
     int ntargs;
     bool pragma_unroll; /* loops preceded by #pragma unroll */
+    const char *desig;  /* an element of a braced initializer written `.member = value` */
+    fe_tok *desig_tok;  /*   ... the member's name there */
 };
 
 #define FE_S_GLOBAL 1u   /* __global__ */

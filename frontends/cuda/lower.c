@@ -202,6 +202,58 @@ static bool in_memory(fe_type *t)
     return t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_DIM3;
 }
 
+fe_node **fe_init_slots(fe_ctx *c, const fe_type *t, const fe_node *init)
+{
+    uint32_t n = 0, next = 0;
+    for (const fe_member *m = t->members; m; m = m->next)
+        n++;
+    fe_node **slots = fe_alloc(c, (n ? n : 1) * sizeof *slots);
+    if (!slots)
+        return NULL;
+    for (fe_node *e = init->args; e; e = e->next) {
+        uint32_t i = next;
+        const fe_member *m = t->members;
+        if (e->desig) {
+            for (i = 0; m && strcmp(m->name, e->desig); m = m->next, i++)
+                ;
+            uint32_t off;
+            if (!m) {
+                fe_error(c, e->desig_tok, CVM_SYNTAX, "no member named '%s' in '%s'%s", e->desig, t->name,
+                         fe_find_member(t, e->desig, strlen(e->desig), &off)
+                             ? " to designate (it is inside an anonymous union or struct: designate that with "
+                               "a nested list, or assign it)" : "");
+                return NULL;
+            }
+        } else {
+            for (uint32_t k = 0; m && k < i; k++)
+                m = m->next;
+        }
+        if (!m || (t->is_union && e != init->args)) {
+            fe_error(c, e->desig ? e->desig_tok : e->tok, CVM_SYNTAX, t->is_union ? "a union's initializer sets one member"
+                                                        : "too many initializers for '%s'", t->name);
+            return NULL;
+        }
+        if (slots[i]) {
+            fe_error(c, e->desig ? e->desig_tok : e->tok, CVM_SYNTAX, "member '%s' of '%s' is initialized twice", m->name, t->name);
+            return NULL;
+        }
+        slots[i] = e;
+        next = i + 1;
+    }
+    return slots;
+}
+
+bool fe_no_designators(fe_ctx *c, const fe_node *init)
+{
+    for (const fe_node *e = init->args; e; e = e->next)
+        if (e->desig) {
+            fe_error(c, e->desig_tok, CVM_SYNTAX, "designator '.%s' in the initializer of a type without members",
+                     e->desig);
+            return false;
+        }
+    return true;
+}
+
 /* Stores an initializer list into memory at `addr` of type t. */
 static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
 {
@@ -215,6 +267,8 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         fe_store(L, dst, v, init->tok);
         return;
     }
+    if (t->kind != TY_STRUCT && !fe_no_designators(L->c, init))
+        return;
     if (t->kind == TY_ARRAY) {
         uint32_t i = 0;
         for (fe_node *e = init->args; e && i < t->len; e = e->next, i++) {
@@ -230,12 +284,14 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         return;
     }
     if (t->kind == TY_STRUCT) {
-        fe_node *e = init->args;
-        for (fe_member *m = t->members; m; m = m->next) {
+        fe_node **slots = fe_init_slots(L->c, t, init);
+        uint32_t i = 0;
+        for (fe_member *m = t->members; m && slots && !L->c->err; m = m->next, i++) {
+            if (t->is_union && (init->args ? !slots[i] : i > 0))
+                continue; /* a union sets one member: the element's, else (U u = {}) the first */
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, init->tok);
-            if (e) {
-                init_mem(L, a, m->ty, e);
-                e = e->next;
+            if (slots[i]) {
+                init_mem(L, a, m->ty, slots[i]);
             } else if (m->init) { /* its default member initializer */
                 init_mem(L, a, m->ty, m->init);
             } else if (!in_memory(m->ty)) {
@@ -243,13 +299,21 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
                 a.ty = m->ty;
                 fe_store(L, a, fe_const_int(L, TY_I32, 0), init->tok);
             }
-            if (t->is_union) /* a braced initializer sets the first member */
-                break;
         }
         return;
     }
     if (init->args)
         init_mem(L, addr, t, init->args);
+}
+
+/* The value of a scalar's initializer: `x = v`, `x{v}`, `x{}` (zero). */
+static fe_val scalar_init(fe_lower *L, fe_node *init)
+{
+    if (init->kind != N_INITLIST)
+        return fe_rvalue(L, init);
+    if (!fe_no_designators(L->c, init))
+        return fe_const_int(L, TY_I32, 0);
+    return init->args ? fe_rvalue(L, init->args) : fe_const_int(L, TY_I32, 0);
 }
 
 /* Collects the names x of `&x` in a function body: those variables live in
@@ -417,18 +481,14 @@ static void local_decl(fe_lower *L, fe_node *d)
     if (is_taken(L, d->name) && t->kind != TY_PTR) {
         fe_val v = {0};
         if (d->a)
-            v = d->a->kind == N_INITLIST ? (d->a->args ? fe_rvalue(L, d->a->args) : fe_const_int(L, TY_I32, 0))
-                                         : fe_rvalue(L, d->a);
+            v = scalar_init(L, d->a);
         memory_var(L, d->name, t, d->a ? &v : NULL, d->tok);
         return;
     }
     int r;
     if (d->a) {
         fe_val v;
-        if (d->a->kind == N_INITLIST)
-            v = d->a->args ? fe_rvalue(L, d->a->args) : fe_const_int(L, TY_I32, 0);
-        else
-            v = fe_rvalue(L, d->a);
+        v = scalar_init(L, d->a);
         v = fe_convert(L, v, t, d->tok);
         r = fe_reg(L, t->kind == TY_PTR ? L->rtypes[v.reg] : fe_rtype_of(L, t, 0));
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
@@ -1129,6 +1189,14 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
  * or, without one, member by member from the arguments (zero when none). */
 fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
 {
+    for (fe_node *a = args; a; a = a->next)
+        if (a->desig) { /* T{.m = v}: an aggregate initialized from its braced list */
+            fe_node list = {.kind = N_INITLIST, .tok = (fe_tok *)at, .args = args};
+            fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false};
+            fe_emit(L, "const.ptr.local %%r%d, %u", obj.reg, local_alloc(L, t));
+            init_mem(L, obj, t, &list);
+            return obj;
+        }
     fe_val vals[32];
     int n = 0;
     for (fe_node *a = args; a; a = a->next) {

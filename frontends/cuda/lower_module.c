@@ -128,12 +128,17 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
         return;
     }
     fe_node *x = e->args;
-    if (t->kind == TY_ARRAY) {
+    if (t->kind == TY_STRUCT) {
+        fe_node **slots = fe_init_slots(c, t, e);
+        uint32_t i = 0;
+        for (fe_member *m = t->members; slots && m; m = m->next, i++)
+            if (slots[i]) /* the rest stays zero */
+                put_init(img + m->offset, m->ty, slots[i], c);
+    } else if (!fe_no_designators(c, e)) {
+        return;
+    } else if (t->kind == TY_ARRAY) {
         for (uint32_t i = 0; x && i < t->len; x = x->next, i++)
             put_init(img + (size_t)i * t->base->size, t->base, x, c);
-    } else if (t->kind == TY_STRUCT) {
-        for (fe_member *m = t->members; x && m; x = t->is_union ? NULL : x->next, m = m->next)
-            put_init(img + m->offset, m->ty, x, c); /* a union: the first member */
     } else if (x) {
         put_init(img, t, x, c);
     }

@@ -878,15 +878,8 @@ static fe_node *primary(fe_ctx *c)
         n->ty = ty;
         if (accept(c, "(")) {
             n->args = args_list(c);
-        } else if (accept(c, "{")) {
-            fe_node head = {0}, *tail = &head;
-            while (!c->err && !is(c, "}")) {
-                tail = tail->next = assign(c);
-                if (!accept(c, ","))
-                    break;
-            }
-            expect(c, "}");
-            n->args = head.next;
+        } else if (is(c, "{")) { /* T{a, b}, T{.m = v} */
+            n->args = fe_p_initializer(c)->args;
         } else {
             fe_error(c, peek(c), CVM_SYNTAX, "expected '(' after a type name in an expression");
         }

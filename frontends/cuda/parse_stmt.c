@@ -17,7 +17,22 @@ fe_node *fe_p_initializer(fe_ctx *c)
     fe_node *n = fe_p_new_node(c, N_INITLIST, t);
     fe_node head = {0}, *tail = &head;
     while (!c->err && !fe_p_is(c, "}")) {
+        fe_tok *desig = NULL;
+        if (fe_p_is(c, ".") && fe_p_peek_at(c, 1)->kind == TK_IDENT &&
+            (fe_tok_is(fe_p_peek_at(c, 2), "=") || fe_tok_is(fe_p_peek_at(c, 2), "{"))) {
+            fe_p_next(c); /* .member = value, .member{value} (C++20, C99) */
+            desig = fe_p_next(c);
+            fe_p_accept(c, "=");
+        } else if (fe_p_is(c, "[")) {
+            fe_p_unsupported(c, fe_p_peek(c), "array designators ([i] = value) are C, not C++; "
+                             "list the elements in order");
+            break;
+        }
         tail = tail->next = fe_p_initializer(c);
+        if (desig) {
+            tail->desig = fe_p_tok_name(c, desig);
+            tail->desig_tok = desig;
+        }
         if (!fe_p_accept(c, ","))
             break;
     }
