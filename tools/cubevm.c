@@ -383,7 +383,7 @@ static void print_kernel(const cvm_kernel *k)
         case CVM_PARAM_BUFFER: printf("buffer %s %s\n", type, access_name(p.access)); break;
         case CVM_PARAM_SCALAR: printf("scalar %s (%u bytes)\n", type, p.size); break;
         case CVM_PARAM_COMPTIME: printf("comptime %s (%u bytes)\n", type, p.size); break;
-        case CVM_PARAM_STRUCT: printf("struct (%u bytes)\n", p.size); break;
+        case CVM_PARAM_STRUCT: printf("struct (%u byte%s)\n", p.size, p.size == 1 ? "" : "s"); break;
         }
     }
     if (ki.plane_width)

@@ -141,6 +141,7 @@ struct fe_node {
     uint32_t launch_bound;
     fe_type *owner;     /* member functions: the struct */
     bool is_ctor, is_operator, is_conversion;
+    bool is_defaulted;  /* `= default` copy or assignment, `= delete`: nothing to call */
     fe_type **targs;    /* N_IDENT/N_CALL with explicit template arguments (types or NULL) */
     int64_t *tvals;     /*   ... and their integer values */
     int ntargs;
@@ -207,6 +208,7 @@ typedef struct fe_hostname {
 
 typedef struct fe_ctx {
     bool host_body; /* parsing a __host__-only function's body (parse.c function()) */
+    bool in_targs;  /* parsing a template argument: '>>' closes two lists, not a shift (C++11) */
     cvm_alloc_fn alloc;
     void *alloc_user;
     fe_chunk *chunks;

@@ -256,6 +256,15 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
             fe_error(L->c, at, CVM_SYNTAX, "cannot write to __constant__ memory in a kernel");
             return;
         }
+        int sp = t->kind == TY_PTR ? fe_space_of(L, v.reg) : SP_NONE;
+        if (sp == SP_SHARED || sp == SP_LOCAL || sp == SP_CONST) {
+            /* a pointer read back from memory is a global one: this one would fault there */
+            fe_error(L->c, at, CVM_UNSUPPORTED,
+                     "a pointer to %s memory cannot be stored in memory (an array element, a struct member, a "
+                     "variable whose address is taken): pointers read from memory are global ones; keep it in "
+                     "a local variable", sp == SP_SHARED ? "shared" : sp == SP_LOCAL ? "local" : "__constant__");
+            return;
+        }
         fe_emit(L, "%s.%s [%%r%d], %%r%d", dst.vol ? "st.volatile" : "st", fe_tname_of(L, v.reg),
                 dst.reg, v.reg);
         return;

@@ -709,7 +709,10 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
         } else {
             /* a constant: parse above the comparison level so '>' ends it */
             fe_tok *at = peek(c);
+            const bool in_targs = c->in_targs;
+            c->in_targs = true;
             fe_node *e = fe_parse_shift(c);
+            c->in_targs = in_targs;
             if (!fe_const_eval(c, e, &tvals[n]) && !c->err)
                 fe_error(c, at, CVM_SYNTAX, "template argument must be a type or an integer constant");
         }
@@ -757,7 +760,10 @@ static fe_node *primary(fe_ctx *c)
     }
     fe_tok *t = peek(c);
     if (accept(c, "(")) {
+        const bool in_targs = c->in_targs; /* Cfg<(N >> 1)> shifts */
+        c->in_targs = false;
         fe_node *e = expr(c);
+        c->in_targs = in_targs;
         expect(c, ")");
         return e;
     }
@@ -1090,7 +1096,7 @@ static fe_node *binary(fe_ctx *c, int min_prec)
     for (;;) {
         fe_tok *t = peek(c);
         int p = binprec(t);
-        if (p < min_prec || p < 0)
+        if (p < min_prec || p < 0 || (c->in_targs && fe_tok_is(t, ">>")))
             return lhs;
         next(c);
         fe_node *rhs = binary(c, p + 1);
@@ -1219,9 +1225,19 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
             itail->next = f->body->args;
             f->body->args = inits.next;
         }
-    }
-    else
+    } else if (is(c, "=") && (fe_tok_is(peek_at(c, 1), "default") || fe_tok_is(peek_at(c, 1), "delete"))) {
+        /* S() = default: an empty body (member initializers still run); a
+         * defaulted copy or assignment is what copies do anyway, and a
+         * deleted function stays a declaration, so either is left unused */
+        next(c);
+        if (fe_tok_is(next(c), "default") && !f->params)
+            f->body = new_node(c, N_BLOCK, peek(c));
+        else
+            f->is_defaulted = true;
         expect(c, ";");
+    } else {
+        expect(c, ";");
+    }
     c->tnames = saved;
     return f;
 }

@@ -187,8 +187,11 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
                 fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected '(' in this member function");
                 return t;
             }
-            *mlink = member_function(c, t, ret, nt, storage, ctor, conv);
-            mlink = &(*mlink)->next;
+            fe_node *f = member_function(c, t, ret, nt, storage, ctor, conv);
+            if (!f->is_defaulted) {
+                *mlink = f;
+                mlink = &f->next;
+            }
             fe_p_accept(c, ";");
             continue;
         }
@@ -213,8 +216,11 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             fe_tok *nt = NULL;
             fe_type *mt = fe_p_declarator(c, base, &nt);
             if (first && nt && fe_p_is(c, "(")) {
-                *mlink = member_function(c, t, mt, nt, storage, false, false);
-                mlink = &(*mlink)->next;
+                fe_node *f = member_function(c, t, mt, nt, storage, false, false);
+                if (!f->is_defaulted) {
+                    *mlink = f;
+                    mlink = &f->next;
+                }
                 method = true;
                 break;
             }
@@ -228,6 +234,11 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             }
             if (fe_has_decltype(mt)) {
                 fe_p_unsupported(c, nt, "decltype in a member type is not supported in kernels; name the type");
+                return t;
+            }
+            if (mt->is_ref && !(storage & (FE_S_STATIC | FE_S_TYPEDEF))) {
+                fe_p_unsupported(c, nt, "reference members are not supported in kernels (the struct would hold "
+                                 "a copy); hold a pointer, or pass the object to the member functions");
                 return t;
             }
             if (storage & (FE_S_STATIC | FE_S_TYPEDEF)) {
@@ -574,7 +585,8 @@ void fe_p_template_decl(fe_ctx *c)
     fe_tok *name = NULL;
     while (fe_p_peek_at(c, k)->kind != TK_EOF && !fe_tok_is(fe_p_peek_at(c, k), "(") &&
            !fe_tok_is(fe_p_peek_at(c, k), "{") && !fe_tok_is(fe_p_peek_at(c, k), ";")) {
-        if ((fe_tok_is(fe_p_peek_at(c, k), "__launch_bounds__") || fe_tok_is(fe_p_peek_at(c, k), "__align__")) &&
+        if ((fe_tok_is(fe_p_peek_at(c, k), "__launch_bounds__") || fe_tok_is(fe_p_peek_at(c, k), "__align__") ||
+             fe_tok_is(fe_p_peek_at(c, k), "alignas")) &&
             fe_tok_is(fe_p_peek_at(c, k + 1), "(")) {
             /* `void __launch_bounds__(BM * BN) name(`: the parentheses are not the parameters */
             int depth = 0;
@@ -741,8 +753,16 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     fe_p_push_tname(c, t->name, ty, false, 0);
     c->pos = t->tok_begin;
     fe_p_next(c); /* struct / class */
-    while (!c->err && !fe_p_is(c, "{") && fe_p_peek(c)->kind != TK_EOF)
-        fe_p_next(c); /* the name, __align__(n) */
+    while (!c->err && !fe_p_is(c, "{") && fe_p_peek(c)->kind != TK_EOF) { /* the name, __align__(n) */
+        if ((fe_p_accept(c, "__align__") || fe_p_accept(c, "alignas")) && fe_p_accept(c, "(")) {
+            uint32_t a = fe_p_const_dim(c, fe_p_peek(c));
+            if (a > ty->align)
+                ty->align = a;
+            fe_p_expect(c, ")");
+        } else {
+            fe_p_next(c);
+        }
+    }
     c->inst_depth++;
     if (fe_p_accept(c, "{"))
         struct_body(c, ty);

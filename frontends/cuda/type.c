@@ -282,6 +282,8 @@ void fe_struct_layout(fe_type *t)
     }
     t->align = t->align > align ? t->align : align; /* __align__ may raise it */
     t->size = (off + t->align - 1) / t->align * t->align;
+    if (!t->size && !t->cg && !t->is_lambda)
+        t->size = t->align; /* an empty struct (a functor) is one byte, as in C++ */
     t->complete = true;
     for (fe_type *q = t->copies; q; q = q->next_copy) {
         q->members = t->members;
