@@ -215,6 +215,15 @@ run "$C" run "$T/gridconst.cu" --block 4 p=hex:0000c03f05000000 out=zeros:4 --pr
 [ $rc -eq 0 ] && has "^out: 5 6.5 8 9.5$" "$T/out"
 ok $? "__grid_constant__ parameter"; [ $rc -eq 0 ] || show
 
+# an empty functor as a kernel parameter is a one-byte struct (it was an internal compiler error)
+printf 'struct Plus { __device__ float operator()(float a, float b) const { return a + b; } };\n__global__ void k(float *o, Plus op) { o[0] = op(o[0], 2.5f); }\n' >"$T/functor.cu"
+run "$C" info "$T/functor.cu"
+[ $rc -eq 0 ] && has "param op  *struct (1 byte)$" "$T/out"
+ok $? "info: an empty functor parameter is a struct of 1 byte"; [ $rc -eq 0 ] || show
+run "$C" run "$T/functor.cu" o=zeros:1 op=hex:00 --print o
+[ $rc -eq 0 ] && has "^o: 2.5$" "$T/out"
+ok $? "run a kernel with an empty functor parameter"; [ $rc -eq 0 ] || show
+
 # warnings: file:line:col, the line and a caret; the compile still succeeds
 run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"
 [ $rc -eq 0 ] && has "sync_divergent.cu:10:9: warning: barrier under a condition" "$T/err" &&

@@ -1050,6 +1050,37 @@ static void test_designated(void)
             "2:39: error: too many initializers for 'P'");
 }
 
+/* C++ that real code bases write (llm.c's Packed128, CUTLASS-style
+ * configuration templates): `S() = default` beside another constructor,
+ * defaulted copies, alignas on a struct template (a template argument as
+ * the alignment too), '>>' closing two template lists after an integer
+ * argument (a parenthesized shift stays a shift), an empty functor. */
+static void test_cxx_spellings(void)
+{
+    static const char src[] =
+        "struct S { float a = 1.5f; S() = default; S(const S &) = default;\n"
+        "           S &operator=(const S &) = default; __device__ S(float v) : a(v) {} };\n"
+        "template <class T> struct alignas(16) P { T payload[4]; };\n"
+        "template <int A> struct alignas(A) Q { char c; };\n"
+        "template <int N> struct Cfg { static constexpr int n = N; };\n"
+        "template <typename C> struct Wrap { int v = C::n * 2; };\n"
+        "struct Plus { __device__ int operator()(int a, int b) const { return a + b; } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    S s; S t((float)in[6]); S u = t; S d;\n"
+        "    d = u;\n"
+        "    out[0] = (int)(s.a * 10) * 100 + (int)d.a;\n"
+        "    out[1] = (int)(sizeof(P<char>) * 100 + alignof(P<char>));\n"
+        "    out[2] = (int)(sizeof(Q<8>) * 100 + alignof(Q<4>));\n"
+        "    Wrap<Cfg<5>> w; Wrap<Cfg<(64 >> 2)>> x; Wrap<Cfg<1 << 3>> y;\n"
+        "    out[3] = w.v * 10000 + x.v * 100 + y.v;\n"
+        "    Plus op;\n"
+        "    out[4] = op(in[9], 4) + (int)sizeof(Plus) * 10;\n"
+        "}\n";
+    static const int32_t want[] = {1505, 1616, 804, 103216, 17};
+    words_are("S() = default, alignas templates, '>>' after an integer, an empty functor", src, 1, 0, want, 5);
+}
+
 /* Static member functions (S::f(x), Op::f(x) of a template parameter,
  * Cfg<2>::f(x)), a struct named as a kernel template argument. */
 static void test_static_functions(void)
@@ -1096,6 +1127,7 @@ int main(void)
     test_unions();
     test_local_type_decls();
     test_designated();
+    test_cxx_spellings();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();
