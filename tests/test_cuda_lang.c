@@ -1081,6 +1081,41 @@ static void test_cxx_spellings(void)
     words_are("S() = default, alignas templates, '>>' after an integer, an empty functor", src, 1, 0, want, 5);
 }
 
+/* Deduction beyond plain parameters: the template arguments of a struct
+ * template instance (Arr<T, N> &), explicit leading arguments with the rest
+ * deduced (cast_to<int>(x), mulk<4>(x) with a defaulted T, a member
+ * template), and a static member function calling a sibling unqualified
+ * (its argument evaluated once). */
+static void test_deduction_partial(void)
+{
+    static const char src[] =
+        "template <typename T, int N> struct Arr { T v[N]; };\n"
+        "template <int N, typename T> __device__ T sum(const Arr<T, N> &a)\n"
+        "{ T s = 0; for (int i = 0; i < N; i++) s += a.v[i]; return s; }\n"
+        "template <typename To, typename From> __device__ To cast_to(From x) { return (To)x; }\n"
+        "template <int K, typename T = float> __device__ T mulk(T x) { return x * K; }\n"
+        "struct Acc { int base; template <int M, typename U> __device__ U add(U x) { return x + base * M; } };\n"
+        "__device__ int f(int v) { return v * 3; }\n"
+        "struct M { __device__ static int twice(int v) { return 2 * v; }\n"
+        "           __device__ static int quad(int v) { return twice(twice(v)); }\n"
+        "           __device__ static int g(int &i) { return f(i++); } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Arr<int, 3> a = {{in[6], in[9], in[10]}};\n"
+        "    out[0] = sum(a) * 10 + sum<3>(a);\n"
+        "    out[1] = cast_to<int>(2.7f) + (int)sizeof(cast_to<char>(1000));\n"
+        "    out[2] = (int)(mulk<4>(1.5) * 10);\n"
+        "    Acc c{10};\n"
+        "    out[3] = (int)(c.add<2>(0.5f) * 10);\n"
+        "    int i = in[6];\n"
+        "    out[4] = M::quad(3) * 1000 + M::g(i) * 10 + i;\n"
+        "}\n";
+    /* in[6] = 5, in[9] = 3, in[10] = 100: sum 108 */
+    static const int32_t want[] = {1188, 3, 60, 205, 12156};
+    words_are("deduction through Arr<T, N>, explicit leading template arguments, sibling static calls", src, 1,
+              0, want, 5);
+}
+
 /* Static member functions (S::f(x), Op::f(x) of a template parameter,
  * Cfg<2>::f(x)), a struct named as a kernel template argument. */
 static void test_static_functions(void)
@@ -1128,6 +1163,7 @@ int main(void)
     test_local_type_decls();
     test_designated();
     test_cxx_spellings();
+    test_deduction_partial();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -287,7 +287,8 @@ fe_template *fe_find_template(fe_ctx *c, const char *name);
 /* Completes n explicit arguments of t with its defaults; the new count (n when some lack one). */
 int fe_template_defaults(const fe_template *t, fe_type **targs, int64_t *tvals, int n);
 /* Deduces the arguments of function template t from call argument types. */
-bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals);
+bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals,
+               int nexplicit);
 /* The struct type `t<args>` (instantiated once per argument list). */
 fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
                                const fe_tok *where);

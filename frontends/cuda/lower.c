@@ -917,7 +917,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     bool named = false;
     for (fe_node *f = L->c->funcs; f && !named; f = f->next)
         named = strcmp(f->name, name) == 0;
-    fe_template *tp = call && call->a->kind == N_IDENT && !call->a->ntargs ? fe_find_template(L->c, name) : NULL;
+    fe_template *tp = call && call->a->kind == N_IDENT ? fe_find_template(L->c, name) : NULL;
     named |= tp != NULL;
     if (call && named) {
         nargs = 0;
@@ -934,18 +934,19 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     }
     if (nargs > 32)
         nargs = 32;
-    fe_node *best = find_func(L, name, types, nargs);
-    if (!best && tp && nargs <= 32) { /* f(x) of template <class T> f(T): deduce T */
+    int nexplicit = call && call->a->kind == N_IDENT ? call->a->ntargs : 0;
+    fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs);
+    if (!best && tp && nargs <= 32 && nexplicit <= tp->nparams) {
+        /* f(x) of template <class T> f(T): deduce T; f<3>(x): the rest after the given ones */
         fe_type *targs[8];
         int64_t tvals[8];
-        if (fe_deduce(L->c, tp, types, nargs, targs, tvals))
+        for (int k = 0; k < nexplicit; k++)
+            targs[k] = call->a->targs[k], tvals[k] = call->a->tvals[k];
+        if (nexplicit < tp->nparams && fe_deduce(L->c, tp, types, nargs, targs, tvals, nexplicit))
             return fe_instantiate(L->c, tp, targs, tvals, tp->nparams, call->tok);
     }
-    if (!best && call && call->a->kind == N_IDENT && call->a->ntargs) {
-        fe_template *t = fe_find_template(L->c, name);
-        if (t)
-            return fe_instantiate(L->c, t, call->a->targs, call->a->tvals, call->a->ntargs, call->tok);
-    }
+    if (!best && tp && nexplicit)
+        return fe_instantiate(L->c, tp, call->a->targs, call->a->tvals, nexplicit, call->tok);
     return best;
 }
 

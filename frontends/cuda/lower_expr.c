@@ -988,10 +988,13 @@ static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char
     fe_type *targs[8];
     int64_t tvals[8];
     fe_node *fn = NULL;
-    if (e->a->ntargs)
-        fn = fe_instantiate(L->c, t, e->a->targs, e->a->tvals, e->a->ntargs, e->tok);
-    else if (fe_deduce(L->c, t, types, n, targs, tvals))
+    int nexplicit = e->a->ntargs;
+    for (int k = 0; k < nexplicit && k < 8; k++)
+        targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
+    if (nexplicit < t->nparams && fe_deduce(L->c, t, types, n, targs, tvals, nexplicit))
         fn = fe_instantiate(L->c, t, targs, tvals, t->nparams, e->tok);
+    else if (nexplicit)
+        fn = fe_instantiate(L->c, t, e->a->targs, e->a->tvals, nexplicit, e->tok);
     else
         fe_error(L->c, e->tok, CVM_SYNTAX, "cannot deduce the template arguments of member '%s'", name);
     if (fn && !fn->body && !L->c->err)
@@ -1025,6 +1028,16 @@ static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, f
              obj.ty->name);
     *out = bad(L);
     return true;
+}
+
+/* Has struct t a member function of that name? */
+static bool has_method(const fe_type *t, const char *name)
+{
+    const fe_type *root = t->origin ? t->origin : t;
+    for (const fe_node *m = root->methods; m; m = m->next)
+        if (strcmp(m->name, name) == 0)
+            return true;
+    return false;
 }
 
 static fe_val call(fe_lower *L, fe_node *e)
@@ -1075,6 +1088,14 @@ static fe_val call(fe_lower *L, fe_node *e)
     if (self && self->val.ty->kind == TY_PTR) {
         fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false};
         if (method_call(L, e, obj, name, &out))
+            return out;
+    } else if (L->frame && L->frame->fn && L->frame->fn->owner && has_method(L->frame->fn->owner, name)) {
+        /* in a static member function: a sibling static member, unqualified */
+        fe_val vals[32];
+        int n = 0;
+        for (fe_node *a = e->args; a && n < 32; a = a->next)
+            vals[n++] = fe_gen(L, a);
+        if (!L->c->err && fe_call_static(L, e->tok, L->frame->fn->owner, name, vals, n, &out))
             return out;
     }
     fe_node *fn = fe_find_func(L, e, name, NULL, 0);

@@ -443,7 +443,7 @@ static void function_specialization(fe_ctx *c)
         int np = 0;
         for (fe_node *p = f->params; p && np < 32; p = p->next)
             types[np++] = p->ty;
-        if (!fe_deduce(c, t, types, np, targs, tvals)) {
+        if (!fe_deduce(c, t, types, np, targs, tvals, 0)) {
             fe_error(c, nt, CVM_SYNTAX, "cannot deduce the template arguments of this specialization of "
                      "'%s'; name them: %s<...>(...)", name, name);
             return;
@@ -510,7 +510,7 @@ static void explicit_instantiation(fe_ctx *c)
         int np = 0;
         for (fe_node *p = f ? f->params : NULL; p && np < 32; p = p->next)
             types[np++] = p->ty;
-        if (c->err || !fe_deduce(c, t, types, np, inst->targs, inst->tvals)) {
+        if (c->err || !fe_deduce(c, t, types, np, inst->targs, inst->tvals, 0)) {
             if (!c->err)
                 fe_error(c, nt, CVM_SYNTAX, "cannot deduce the template arguments of this instantiation of "
                          "'%s'; name them: %s<...>(...)", name, name);
@@ -777,17 +777,76 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     return ty;
 }
 
-/* Template argument deduction for a call f(args) of a function template:
+/* The instance arguments of struct type d if it is an instance of struct
+ * template st (Box<float> of Box), else NULL. */
+static const fe_tinst *instance_of(const fe_template *st, const fe_type *d)
+{
+    const fe_type *root = d->origin ? d->origin : d;
+    if (d->kind != TY_STRUCT || (d->tmpl != st && root->tmpl != st))
+        return NULL;
+    for (const fe_tinst *i = st->insts; i; i = i->next)
+        if (i->ty == d || i->ty == root)
+            return i;
+    return NULL;
+}
+
+/* Deduces from `Name<A, B>` at token i (Name a struct template) against
+ * argument type d: each template argument written as a lone parameter
+ * name of t takes the instance's argument there. */
+static void deduce_template_id(fe_ctx *c, fe_template *t, uint32_t i, const fe_type *d, fe_type **targs,
+                               int64_t *tvals, bool *got)
+{
+    fe_tok *name = &c->toks[i];
+    fe_template *st = fe_find_template(c, fe_p_tok_name(c, name));
+    const fe_tinst *inst = st && st->is_struct ? instance_of(st, d) : NULL;
+    if (!inst)
+        return;
+    int depth = 0, pos = 0;
+    for (uint32_t j = i + 2; j < t->tok_end && pos < st->nparams; j++) {
+        fe_tok *tk = &c->toks[j];
+        if (fe_tok_is(tk, "<") || fe_tok_is(tk, "(")) {
+            depth++;
+        } else if ((fe_tok_is(tk, ">") || fe_tok_is(tk, ")")) && depth > 0) {
+            depth--;
+        } else if (fe_tok_is(tk, ">") || fe_tok_is(tk, ">>")) {
+            break;
+        } else if (fe_tok_is(tk, ",") && depth == 0) {
+            pos++;
+        } else if (tk->kind == TK_IDENT && depth == 0) {
+            fe_tok *before = &c->toks[j - 1], *after = &c->toks[j + 1];
+            bool alone = (fe_tok_is(before, "<") || fe_tok_is(before, ",")) &&
+                         (fe_tok_is(after, ",") || fe_tok_is(after, ">") || fe_tok_is(after, ">>"));
+            for (int k = 0; alone && k < t->nparams; k++) {
+                if (got[k] || strlen(t->pnames[k]) != tk->len || memcmp(t->pnames[k], tk->s, tk->len) != 0 ||
+                    t->pis_type[k] != st->pis_type[pos])
+                    continue;
+                targs[k] = t->pis_type[k] ? inst->targs[pos] : NULL;
+                tvals[k] = t->pis_type[k] ? 0 : inst->tvals[pos];
+                got[k] = true;
+            }
+        }
+    }
+}
+
+/* Template argument deduction for a call f(args) of a function template,
+ * after the first `nexplicit` arguments given in targs/tvals (f<3>(x)):
  * each type parameter T is read off the first function parameter spelled
  * with T (T, const T &, T *, ...), dropping as many pointer levels as the
- * parameter has stars after T. False when a parameter cannot be deduced. */
-bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals)
+ * parameter has stars after T; a parameter spelled Name<..., T, N> with a
+ * struct template Name takes T and N from the argument's instance; the
+ * rest take their defaults. False when a parameter cannot be deduced. */
+bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals,
+               int nexplicit)
 {
     if (t->is_struct)
         return false;
+    bool got[8] = {0};
     for (int k = 0; k < t->nparams; k++) {
-        targs[k] = NULL;
-        tvals[k] = 0;
+        got[k] = k < nexplicit;
+        if (!got[k]) {
+            targs[k] = NULL;
+            tvals[k] = 0;
+        }
     }
     uint32_t i = t->tok_begin;
     while (i < t->tok_end && !(c->toks[i].kind == TK_IDENT && fe_tok_is(&c->toks[i], t->name) &&
@@ -797,17 +856,22 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
     int arg = 0, depth = 0;
     for (; i < t->tok_end && arg < nargs; i++) {
         fe_tok *tk = &c->toks[i];
+        if (tk->kind == TK_IDENT && depth == 0 && i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "<") &&
+            types[arg])
+            deduce_template_id(c, t, i, fe_no_ref(c, types[arg]), targs, tvals, got);
         if (fe_tok_is(tk, "(") || fe_tok_is(tk, "<") || fe_tok_is(tk, "["))
             depth++;
         else if (fe_tok_is(tk, ")") && depth == 0)
             break;
+        else if (fe_tok_is(tk, ">>"))
+            depth -= 2;
         else if (fe_tok_is(tk, ")") || fe_tok_is(tk, ">") || fe_tok_is(tk, "]"))
             depth--;
         else if (fe_tok_is(tk, ",") && depth == 0)
             arg++;
         else if (tk->kind == TK_IDENT && depth == 0) {
             for (int k = 0; k < t->nparams; k++) {
-                if (!t->pis_type[k] || targs[k] || strlen(t->pnames[k]) != tk->len ||
+                if (!t->pis_type[k] || got[k] || strlen(t->pnames[k]) != tk->len ||
                     memcmp(t->pnames[k], tk->s, tk->len) != 0 || !types[arg])
                     continue;
                 int stars = 0;
@@ -822,11 +886,12 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
                 if (stars)
                     return false;
                 targs[k] = fe_qualified(c, fe_no_ref(c, d), false, d->is_volatile);
+                got[k] = true;
             }
         }
     }
     for (int k = 0; k < t->nparams; k++) {
-        if (t->pis_type[k] && targs[k])
+        if (got[k])
             continue;
         if (!t->has_def[k])
             return false;
