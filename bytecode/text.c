@@ -8,6 +8,7 @@
 #include "text.h"
 
 #include <errno.h>
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,8 +245,26 @@ const char *cvm_bc_parse_float(const char *s, size_t n, unsigned elem, uint64_t 
         uint32_t u;
         memcpy(&u, &f, 4);
         *out_bits = u;
-    } else {
+    } else if (elem == CVM_T_F64) {
         *out_bits = cvm_bc_float_bits(strtod(tmp, NULL), elem);
+    } else {
+        /* f16, bf16: through f32 rounded to odd (toward zero, the lowest bit
+         * set when inexact), then rounded once more: correct rounding of the
+         * text, where a double in between would round twice (tools/cubevm_values.c
+         * does the same for command-line values) */
+        int mode = fegetround();
+        fesetround(FE_UPWARD);
+        float up = strtof(tmp, NULL);
+        fesetround(FE_DOWNWARD);
+        float down = strtof(tmp, NULL);
+        fesetround(FE_TOWARDZERO);
+        float f = strtof(tmp, NULL);
+        fesetround(mode);
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        if (up != down && isfinite(f))
+            memcpy(&f, &(uint32_t){u | 1}, 4);
+        *out_bits = cvm_bc_float_bits(f, elem);
     }
     return NULL;
 }

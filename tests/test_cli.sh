@@ -128,6 +128,15 @@ run "$C" run tests/cli/floats.cbs out=zeros:3 h=65504 s=inf d=-1e-400 --print ou
 # 65519.999 rounds to 65504 in f16; through f32 first it would be 65520, then inf
 run "$C" run tests/cli/floats.cbs out=zeros:3 h=65519.999 s=0.1 d=0.1 --print out
 [ $rc -eq 0 ] && has "^out: 65504 0.10000000149011612 0.10000000000000001$" "$T/out"; ok $? "f16 scalars round once"
+# just above the midpoints 1 + 2^-24 (f32) and 1 + 2^-11 (f16): a double in between would round
+# them down to 1 (the double is the midpoint, a tie to even); the exact f16 midpoint is a tie
+run "$C" run tests/cli/floats.cbs out=zeros:3 h=1.00048828125000000000000001 s=1.0000000596046448 d=0 --print out
+[ $rc -eq 0 ] && has "^out: 1.0009765625 1.0000001192092896 0$" "$T/out"; ok $? "f32 and f16 scalars round the text once"
+run "$C" run tests/cli/floats.cbs out=zeros:3 h=1.00048828125 s=1 d=0 --print out
+[ $rc -eq 0 ] && has "^out: 1 1 0$" "$T/out"; ok $? "an f16 scalar exactly halfway rounds to even"
+printf '.kernel k\n.param o buffer f16 write\n.reg ptr.global %%p\n.reg f16 %%x\n    param.ptr.global %%p, o, 0\n    const.f16 %%x, 1.00048828125000000000000001\n    st.f16 [%%p], %%x\n    return\n.end\n' >"$T/lit16.cbs"
+run "$C" disasm "$T/lit16.cbs"
+[ $rc -eq 0 ] && has "const.f16 %r1, 0x1.004p+0" "$T/out"; ok $? "an f16 literal in .cbs text rounds once"
 for bad in "h=65520 s=1 d=1" "h=1 s=1e39 d=1" "h=1 s=1 d=1e400" "h=1 s=-4e38 d=1"; do
     run "$C" run tests/cli/floats.cbs out=zeros:3 $bad
     clean_error && has "out of range for the type" "$T/err"; ok $? "float scalar too large for its type: $bad"
@@ -229,6 +238,29 @@ while [ $i -lt "$size" ]; do
     i=$((i + 37))
 done
 ok $bad "byte-flipped .cbc files never crash run"
+
+# output files: a failed write (here past a file-size limit) leaves the old file whole, and
+# output paths are checked before the launch
+run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/keep.npy"
+cp "$T/keep.npy" "$T/keep0.npy"
+(trap '' XFSZ; ulimit -f 1; "$C" run $EX/vadd.cbs --grid 40 --block 256 a=rand:10000 b=rand:10000 c=zeros:10000 \
+    n=10000 --out c="$T/keep.npy" >"$T/out" 2>"$T/err"); rc=$?
+[ $rc -eq 1 ] && has "keep.npy: write error" "$T/err" && cmp -s "$T/keep.npy" "$T/keep0.npy" && ! ls "$T"/keep.npy.*.tmp >/dev/null 2>&1
+ok $? "--out: a write that fails leaves the old file as it was"
+run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/nodir/x.npy"
+[ $rc -eq 1 ] && has "no such directory" "$T/err"; ok $? "--out into a missing directory fails before the launch"
+run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/x.npy" --out a="$T/x.npy"
+[ $rc -eq 2 ] && has "write the same file" "$T/err"; ok $? "two --out to one file is a usage error"
+# stdout that cannot be written is a failure
+"$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --print c >/dev/full 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && has "writing to stdout failed" "$T/err"; ok $? "--print to a full device fails"
+# a comptime value fixed by the instance's name may be repeated, not changed
+R=tests/cuda/samples_reduction.cu
+run "$C" run $R --kernel 'reduce4<int, 128>' --block 128 --shared 512 g_idata=rand:128 g_odata=zeros:1 n=128 blockSize=0x80
+ok $rc "a comptime value equal to the instance's is accepted"
+run "$C" run $R --kernel 'reduce4<int, 128>' --block 128 --shared 512 g_idata=rand:128 g_odata=zeros:1 n=128 blockSize=256
+[ $rc -eq 2 ] && has "parameter 'blockSize' is 128 in 'reduce4<int, 128>'; blockSize=256 contradicts it" "$T/err"
+ok $? "a comptime value that contradicts the instance's name is refused"
 
 echo "1..$n"
 [ $failed -eq 0 ]

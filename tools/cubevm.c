@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Pieces: ISO C caps one string literal at 4095 characters. */
 static const char *const help_text[] = {
@@ -211,18 +213,40 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* Writes a new file beside `path` and renames it over it once complete,
+ * so a failed write (a full disk) leaves the old file as it was; a path
+ * that is not a regular file (/dev/stdout, a FIFO) is written in place,
+ * and a symbolic link keeps pointing at its file. */
 bool cli_write_file(const char *path, const void *data, size_t size)
 {
-    FILE *f = fopen(path, "wb");
+    char tmp[4096], *resolved = NULL;
+    const char *target = path;
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        target = resolved = realpath(path, NULL);
+    const char *final = target;
+    if (target && !(stat(target, &st) == 0 && !S_ISREG(st.st_mode))) {
+        int n = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target, (long)getpid());
+        if (n > 0 && (size_t)n < sizeof tmp)
+            target = tmp;
+    }
+    FILE *f = target ? fopen(target, "wb") : NULL;
     if (!f) {
         cli_error(CLI_FAIL, "%s: %s", path, strerror(errno));
+        free(resolved);
         return false;
     }
     bool good = fwrite(data, 1, size, f) == size;
-    if (fclose(f) != 0)
-        good = false;
+    int err = errno;
+    if (fclose(f) != 0 && good)
+        good = false, err = errno;
+    if (good && target == tmp && rename(tmp, final) != 0)
+        good = false, err = errno;
+    if (!good && target == tmp)
+        remove(tmp);
     if (!good)
-        cli_error(CLI_FAIL, "%s: write error: %s", path, strerror(errno));
+        cli_error(CLI_FAIL, "%s: write error: %s", path, strerror(err));
+    free(resolved);
     return good;
 }
 
@@ -324,8 +348,8 @@ static int cmd_disasm(int argc, char **argv)
     int rc = CLI_OK;
     if (out)
         rc = cli_write_file(out, text, strlen(text)) ? CLI_OK : CLI_FAIL;
-    else if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
-        rc = cli_error(CLI_FAIL, "writing to stdout failed");
+    else
+        fputs(text, stdout); /* main checks stdout */
     cvm_free_bytes(text);
     return rc;
 }
@@ -514,7 +538,20 @@ done:
 /* tools/cubevm_devices.c */
 int cli_devices(int argc, char **argv);
 
+static int dispatch(int argc, char **argv);
+
+/* Every command's output to stdout (--print lines, kernel printf, info,
+ * listings) is checked once at the end: a full disk or a closed pipe is a
+ * failure, not a success with the output lost. */
 int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == CLI_OK)
+        rc = cli_error(CLI_FAIL, "writing to stdout failed: %s", strerror(errno));
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return cli_error(CLI_USAGE, "no command given; try 'cubevm --help'");

@@ -8,10 +8,12 @@
  */
 #include "cubevm_cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct named {
@@ -427,6 +429,16 @@ static int match_args(const run_opts *o, binding *bs, uint32_t n)
         }
         if (bs[j].text && bs[j].text != bs[j].ct_text)
             return cli_error(CLI_USAGE, "run: parameter '%s' is given more than once", o->args[i].name);
+        if (bs[j].text == bs[j].ct_text) {
+            /* the instance's name fixes the value: NAME=VALUE may repeat it, not change it */
+            char *end;
+            errno = 0;
+            long long given = strtoll(o->args[i].value, &end, 0);
+            if (errno || end == o->args[i].value || *end || given != strtoll(bs[j].ct_text, NULL, 10))
+                return cli_error(CLI_USAGE, "run: parameter '%s' is %s in '%s'; %s=%s contradicts it",
+                                 bs[j].p.name, bs[j].ct_text, o->kernel, bs[j].p.name, o->args[i].value);
+            continue;
+        }
         bs[j].text = o->args[i].value;
     }
     for (uint32_t j = 0; j < n; j++) {
@@ -456,12 +468,44 @@ static binding *find_buffer(binding *bs, uint32_t n, const char *name, const cha
     return NULL;
 }
 
-/* Checks --out/--print names and counts before anything runs. */
+/* Can `path` be written, as far as can be told before the launch (its
+ * folder exists, it is not a folder itself, no other --out names it)? */
+static int check_out_path(const run_opts *o, int i)
+{
+    const char *path = o->outs[i].value;
+    struct stat st;
+    for (int j = 0; j < i; j++)
+        if (strcmp(o->outs[j].value, path) == 0)
+            return cli_error(CLI_USAGE, "run: --out %s and --out %s write the same file '%s'", o->outs[j].name,
+                             o->outs[i].name, path);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cli_error(CLI_FAIL, "run: --out %s=%s: is a directory", o->outs[i].name, path);
+    const char *slash = strrchr(path, '/');
+    if (slash && slash != path) {
+        size_t len = (size_t)(slash - path);
+        char *dir = malloc(len + 1);
+        if (!dir)
+            return cli_error(CLI_FAIL, "out of memory");
+        memcpy(dir, path, len);
+        dir[len] = 0;
+        bool good = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+        free(dir);
+        if (!good)
+            return cli_error(CLI_FAIL, "run: --out %s=%s: no such directory", o->outs[i].name, path);
+    }
+    return CLI_OK;
+}
+
+/* Checks --out/--print names and counts, and --out paths, before anything runs. */
 static int check_results(const run_opts *o, binding *bs, uint32_t n)
 {
-    for (int i = 0; i < o->nouts; i++)
+    for (int i = 0; i < o->nouts; i++) {
         if (!find_buffer(bs, n, o->outs[i].name, "--out"))
             return CLI_USAGE;
+        int rc = check_out_path(o, i);
+        if (rc != CLI_OK)
+            return rc;
+    }
     for (int i = 0; i < o->nprints; i++) {
         uint64_t c;
         if (!find_buffer(bs, n, o->prints[i].name, "--print"))

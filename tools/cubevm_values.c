@@ -7,6 +7,7 @@
 #include "cubevm_cli.h"
 
 #include <errno.h>
+#include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,29 @@ static bool parse_int(const char *s, cvm_elem e, void *out, const char **why)
     return true;
 }
 
+/* The decimal or hex text s as an f32 rounded to odd: toward zero, with
+ * the lowest bit set when the text is not exactly that value. Rounding
+ * that to a narrower type (11 or 8 significant bits) once more is correct
+ * rounding of the text, where going through a double would round twice. */
+static float strtof_odd(const char *s)
+{
+    int mode = fegetround();
+    fesetround(FE_UPWARD);
+    float up = strtof(s, NULL);
+    fesetround(FE_DOWNWARD);
+    float down = strtof(s, NULL);
+    fesetround(FE_TOWARDZERO);
+    float f = strtof(s, NULL);
+    fesetround(mode);
+    if (up != down && isfinite(f)) {
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        b |= 1;
+        memcpy(&f, &b, 4);
+    }
+    return f;
+}
+
 bool cli_parse_value(const char *s, cvm_elem e, void *out, const char **why)
 {
     *why = "";
@@ -195,18 +219,10 @@ bool cli_parse_value(const char *s, cvm_elem e, void *out, const char **why)
     if (e == CVM_F64) {
         memcpy(out, &v, 8);
     } else {
-        float f = (float)v;
+        /* the text rounded once: to f32 directly; to f16 or bf16 through f32
+         * rounded to odd (toward zero, the lowest bit set when inexact) */
+        float f = e == CVM_F32 ? strtof(s, NULL) : strtof_odd(s);
         uint16_t h;
-        if (e != CVM_F32 && isfinite(v) && (double)f != v) {
-            /* to f16 or bf16 through f32 rounded to odd (toward zero, then
-             * the lowest bit set): one correct rounding, not two */
-            if (fabs((double)f) > fabs(v))
-                f = nextafterf(f, 0.0f);
-            uint32_t b;
-            memcpy(&b, &f, 4);
-            b |= 1;
-            memcpy(&f, &b, 4);
-        }
         overflow = overflow || (isfinite(v) && isinf(f));
         switch (e) {
         case CVM_F32: memcpy(out, &f, 4); break;

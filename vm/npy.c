@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
@@ -379,6 +380,22 @@ fail:
     return st;
 }
 
+/* Where a replacement of `path` is written: a new file beside it (renamed
+ * over it once complete, so a failed write leaves the old file), or the
+ * path itself when it is not a regular file (a device, a FIFO) or the name
+ * would be too long. A symbolic link keeps pointing at its file. */
+static const char *replacement_path(const char *path, char *tmp, size_t cap, char **resolved)
+{
+    struct stat st;
+    *resolved = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        path = *resolved = realpath(path, NULL);
+    if (!path || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+        return path;
+    int n = snprintf(tmp, cap, "%s.%ld.tmp", path, (long)getpid());
+    return n > 0 && (size_t)n < cap ? tmp : path;
+}
+
 cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *data, uint64_t count,
                         cvm_diag *diag)
 {
@@ -394,9 +411,14 @@ cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *data, uint6
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "%s: %" PRIu64 " elements of %u bytes do not fit in memory",
                             path, count, (unsigned)esz);
     uint64_t bytes = count * esz;
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return cvm_diag_set(diag, CVM_IO, "%s: %s", path, strerror(errno));
+    char tmp[4096], *resolved;
+    const char *target = replacement_path(path, tmp, sizeof tmp, &resolved);
+    FILE *f = target ? fopen(target, "wb") : NULL;
+    if (!f) {
+        int err = errno;
+        free(resolved);
+        return cvm_diag_set(diag, CVM_IO, "%s: %s", path, strerror(err));
+    }
     bool okw = fwrite(header, 1, hlen, f) == hlen &&
                (bytes == 0 || fwrite(data, 1, (size_t)bytes, f) == bytes);
     int err = errno;
@@ -404,6 +426,13 @@ cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *data, uint6
         okw = false;
         err = errno;
     }
+    if (okw && target == tmp && rename(tmp, resolved ? resolved : path) != 0) {
+        okw = false;
+        err = errno;
+    }
+    if (!okw && target == tmp)
+        remove(tmp);
+    free(resolved);
     if (!okw)
         return cvm_diag_set(diag, CVM_IO, "%s: write error: %s", path, strerror(err));
     return CVM_OK;
