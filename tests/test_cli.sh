@@ -251,6 +251,25 @@ run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/
 [ $rc -eq 1 ] && has "no such directory" "$T/err"; ok $? "--out into a missing directory fails before the launch"
 run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/x.npy" --out a="$T/x.npy"
 [ $rc -eq 2 ] && has "write the same file" "$T/err"; ok $? "two --out to one file is a usage error"
+# inputs of the wrong kind are named
+"$C" asm $EX/vadd.cbs -o "$T/w.cbc" >/dev/null 2>&1
+run "$C" asm "$T/w.cbc" -o "$T/w2.cbc"
+[ $rc -eq 1 ] && has "a binary .cbc module, not .cbs text" "$T/err"; ok $? "asm of a .cbc names it"
+for cmd in verify disasm; do
+    run "$C" $cmd $EX/block_sum.cu
+    [ $rc -eq 1 ] && has "CUDA C source, not a module; compile it with 'cubevm compile'" "$T/err"
+    ok $? "$cmd of a .cu file points at compile"
+done
+printf '\223NUMPY' >"$T/short.npy"
+run "$C" run $EX/vadd.cbs a=@"$T/short.npy" b=zeros:8 c=zeros:8 n=8
+[ $rc -eq 1 ] && has "truncated .npy file (6 bytes" "$T/err"; ok $? "a .npy file cut after its magic is called truncated"
+rm -f "$T/fifo.npy"; mkfifo "$T/fifo.npy"
+run timeout 10 "$C" run $EX/vadd.cbs a=@"$T/fifo.npy" b=zeros:8 c=zeros:8 n=8
+[ $rc -eq 1 ] && has "not a regular file" "$T/err"; ok $? "a FIFO as a .npy path is refused without blocking"
+run "$C" run $EX/vadd.cbs --threads 2000 a=zeros:8 b=zeros:8 c=zeros:8 n=8
+[ $rc -eq 2 ] && has "run: --threads '2000': expected an integer from 1 to 1024" "$T/err"; ok $? "--threads past 1024 is a usage error"
+run "$C" run $EX/vadd.cbs --seed 5 a=zeros:8 b=zeros:8 c=zeros:8 n=8
+[ $rc -eq 2 ] && has "seed applies to --schedule random only" "$T/err"; ok $? "--seed without --schedule random is a usage error"
 # stdout that cannot be written is a failure
 "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --print c >/dev/full 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && has "writing to stdout failed" "$T/err"; ok $? "--print to a full device fails"

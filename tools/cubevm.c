@@ -72,7 +72,7 @@ static const char *const help_text[] = {
     "  --timeout SECONDS  wall time before the launch faults (default 60; 0 = none)\n"
     "  --steps N          instructions per plane before the launch faults (default: no limit)\n"
     "  --unchecked        skip bounds, alignment and division checks (faster, unsafe)\n"
-    "  --threads N        worker threads that run the cubes (default: one per core)\n"
+    "  --threads N        worker threads that run the cubes, 1 to 1024 (default: one per core)\n"
     "  --profile NAME     apply a target's limits and features: sm_80, sm_90, lavapipe or\n"
     "                     generic (default generic); a kernel the target would refuse fails\n"
     "                     with that target's diagnostic\n"
@@ -258,6 +258,11 @@ static int module_bytes(const char *path, void **out, size_t *out_size)
     cvm_diag d;
     if (!cli_read_file(path, &text, &len))
         return CLI_FAIL;
+    if (cli_is_cuda(path) && !(len >= 4 && memcmp(text, "CBC\x1a", 4) == 0)) {
+        free(text);
+        return cli_error(CLI_FAIL, "%s: CUDA C source, not a module; compile it with 'cubevm compile' "
+                         "(which verifies what it writes), or read it with 'cubevm info'", path);
+    }
     if (!has_suffix(path, ".cbs")) {
         void *copy = malloc(len ? len : 1);
         if (!copy) {
@@ -341,7 +346,11 @@ static int cmd_disasm(int argc, char **argv)
     char *text = NULL;
     cvm_diag d;
     memset(&d, 0, sizeof d);
-    cvm_status st = cvm_disassemble(bytes, size, &text, &d);
+    /* text only for a module that verifies: the listing of a corrupted one
+     * would look like a module and not assemble */
+    cvm_status st = cvm_verify(bytes, size, &d);
+    if (st == CVM_OK)
+        st = cvm_disassemble(bytes, size, &text, &d);
     free_module_bytes(in, bytes);
     if (st)
         return cli_diag_error(in, st, &d);

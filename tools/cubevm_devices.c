@@ -37,9 +37,12 @@ static void print_device(const cvm_device_limits *l, int is_default)
     printf("%s%s (%s)\n", l->device, is_default ? " [default]" : "", l->profile);
     printf("  plane width: %u (supported %u..%u)\n", l->default_plane_width, l->plane_width_min,
            l->plane_width_max);
-    printf("  cube: at most %u units, %u x %u x %u; grid at most %u x %u x %u\n",
+    uint64_t cubes; /* the cpu device counts cubes in 64 bits */
+    bool capped = __builtin_mul_overflow((uint64_t)l->max_grid[0] * l->max_grid[1], (uint64_t)l->max_grid[2],
+                                         &cubes);
+    printf("  cube: at most %u units, %u x %u x %u; grid at most %u x %u x %u%s\n",
            l->max_cube_units, l->max_cube_dims[0], l->max_cube_dims[1], l->max_cube_dims[2],
-           l->max_grid[0], l->max_grid[1], l->max_grid[2]);
+           l->max_grid[0], l->max_grid[1], l->max_grid[2], capped ? ", fewer than 2^64 cubes in all" : "");
     printf("  shared memory: %u bytes per cube (%u with opt-in)\n", l->shared_bytes,
            l->shared_bytes_optin);
     printf("  workers: %u\n", l->workers);

@@ -144,8 +144,8 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
         if (r > 0 && !cli_parse_pow2(v, 64, &o->plane_width))
             return cli_error(CLI_USAGE, "run: --plane-width '%s': expected a power of two from 1 to 64", v);
     } else if (OPT("--threads")) {
-        if (r > 0 && (!parse_u32(v, &o->threads) || !o->threads))
-            return cli_error(CLI_USAGE, "run: --threads '%s': expected an integer >= 1", v);
+        if (r > 0 && (!parse_u32(v, &o->threads) || !o->threads || o->threads > 1024))
+            return cli_error(CLI_USAGE, "run: --threads '%s': expected an integer from 1 to 1024", v);
     } else if (OPT("--profile")) {
         o->profile = v;
     } else if (OPT("--seed")) {
@@ -729,6 +729,8 @@ int cli_run(int argc, char **argv)
         goto done;
     /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
      * with a message instead of overcommitting and being killed later. */
+    if (o.seeded && o.schedule != CVM_SCHEDULE_RANDOM)
+        return cli_error(CLI_USAGE, "run: --seed applies to --schedule random only");
     if (o.schedule == CVM_SCHEDULE_RANDOM && !o.seeded) {
         o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
         o.seeded = true;

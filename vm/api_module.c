@@ -159,6 +159,9 @@ static cvm_status assemble_verified(const char *text, size_t len, const char *fi
                                     void *user, cvm_bc_module **out, cvm_diag *diag)
 {
     cvm_bc_srcmap *map = NULL;
+    if (len >= 4 && memcmp(text, "CBC\x1a", 4) == 0)
+        return cvm_diag_set(diag, CVM_SYNTAX, "%s: a binary .cbc module, not .cbs text "
+                            "(cubevm disasm prints its text)", file);
     cvm_status st = cvm_bc_assemble_map(text, len, file, fn, user, out, &map, diag);
     if (st)
         return st;

@@ -244,8 +244,11 @@ cvm_status cvm_vm_npy_parse(const void *image, size_t size, const char *name,
     memset(out, 0, sizeof *out);
     if (!name)
         name = "(npy)";
-    if (size < 10 || memcmp(b, magic, sizeof magic) != 0)
+    if (size < sizeof magic || memcmp(b, magic, sizeof magic) != 0)
         return cvm_diag_set(diag, CVM_MALFORMED, "%s: not a .npy file (bad magic)", name);
+    if (size < 10)
+        return cvm_diag_set(diag, CVM_MALFORMED, "%s: truncated .npy file (%zu bytes, no header length)", name,
+                            size);
     unsigned major = b[6];
     size_t hlen, hstart;
     if (major == 1) {
@@ -316,6 +319,8 @@ cvm_status cvm_vm_file_read(const char *path, cvm_alloc_fn fn, void *user, uint8
     uint8_t *buf = NULL;
     size_t len = 0;
     struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* before opening: a FIFO would block */
+        return cvm_diag_set(diag, CVM_IO, "%s: not a regular file", path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return cvm_diag_set(diag, CVM_IO, "%s: %s", path, strerror(errno));
