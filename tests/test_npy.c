@@ -142,7 +142,7 @@ static void test_malformed(void)
     uint8_t img[512];
     const float v[4] = {1, 2, 3, 4};
     size_t n = image(img, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }\n", v, 16);
-    bad(img, 6, CVM_MALFORMED, "magic", "truncated before the version");
+    bad(img, 6, CVM_MALFORMED, "truncated .npy file", "truncated before the version");
     bad(img, 40, CVM_MALFORMED, "truncated", "truncated inside the header");
     bad(img, n - 1, CVM_MALFORMED, "needs 4 elements", "data one byte short");
     img[n] = 0;
