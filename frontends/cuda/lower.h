@@ -56,6 +56,7 @@ typedef struct fe_lower {
     uint32_t var_at;    /* ninsn + 1 when the last .var follows the last instruction */
     uint32_t shared_size, local_size;
     bool uses_plane, uses_f64, uses_f16;
+    bool explicit_cast; /* fe_convert for a cast: a pointer may change its pointee type */
     fe_var *vars, *globals;
     fe_frame *frame;
     int blocks;         /* open `block` constructs */

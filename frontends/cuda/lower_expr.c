@@ -128,6 +128,14 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
         return v;
     if (from->kind == TY_STRUCT && v.lv == LV_MEM && !fe_same_type(fe_unqual(from), to))
         return convert_struct(L, v, to, at);
+    if (to->kind == TY_PTR && from->kind == TY_PTR && !L->explicit_cast && to->base->kind != TY_VOID &&
+        from->base->kind != TY_VOID && !fe_same_type(fe_unqual(from->base), fe_unqual(to->base))) {
+        char a[128], b[128]; /* as C++: a pointer changes its pointee type only in a cast */
+        fe_type_str(from, a, sizeof a);
+        fe_type_str(to, b, sizeof b);
+        fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s' without a cast", a, b);
+        return rv(to, v.reg);
+    }
     if (fe_same_type(fe_unqual(from), to) || (to->kind == TY_PTR && from->kind == TY_PTR)) {
         v.ty = to;
         return v;
@@ -848,7 +856,11 @@ static fe_val cast(fe_lower *L, fe_node *e)
         return rv(t, 0);
     if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
         return v;
-    return fe_convert(L, v, t, e->tok);
+    const bool was = L->explicit_cast;
+    L->explicit_cast = true;
+    v = fe_convert(L, v, t, e->tok);
+    L->explicit_cast = was;
+    return v;
 }
 
 static fe_val unary(fe_lower *L, fe_node *e)
