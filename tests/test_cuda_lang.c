@@ -1116,6 +1116,37 @@ static void test_deduction_partial(void)
               0, want, 5);
 }
 
+/* memcpy and memset in device code (built in, as with nvcc): bits of a
+ * float, a float4 from shared memory, a struct cleared. */
+static void test_memcpy(void)
+{
+    static const char src[] =
+        "struct P { int a; short b; };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    __shared__ float sh[4];\n"
+        "    float f = 1.0f;\n"
+        "    int bits;\n"
+        "    memcpy(&bits, &f, sizeof f);\n"
+        "    out[0] = bits;\n"
+        "    sh[threadIdx.x] = (float)in[threadIdx.x + 6];\n"
+        "    __syncthreads();\n"
+        "    float4 v;\n"
+        "    memcpy(&v, sh, sizeof v);\n"
+        "    out[1] = (int)v.x * 1000 + (int)v.w;\n"
+        "    P p = {in[9], 7};\n"
+        "    memset(&p, 0xff, sizeof p);\n"
+        "    out[2] = p.a;\n"
+        "    out[3] = p.b;\n"
+        "    int w[2];\n"
+        "    memcpy(w, in + 9, 2 * sizeof(int));\n"
+        "    out[4] = w[0] * 1000 + w[1];\n"
+        "}\n";
+    /* in[6..9] = 5, -10, 7, 3; in[10] = 100 */
+    static const int32_t want[] = {0x3f800000, 5003, -1, -1, 3100};
+    words_are("memcpy and memset in device code", src, 4, 0, want, 5);
+}
+
 /* Static member functions (S::f(x), Op::f(x) of a template parameter,
  * Cfg<2>::f(x)), a struct named as a kernel template argument. */
 static void test_static_functions(void)
@@ -1164,6 +1195,7 @@ int main(void)
     test_designated();
     test_cxx_spellings();
     test_deduction_partial();
+    test_memcpy();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

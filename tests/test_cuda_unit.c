@@ -840,11 +840,13 @@ static uint32_t math_ref(int f, float x)
     case 12: return lbits(1.0L / sqrtl((long double)x * x + 2.25L + 4.0L));
     case 13: return lbits(0.5L * erfcl(-(long double)x / sqrtl(2.0L)));
     case 14: return fbits(remainderf(x, 0.75f));
-    default: { /* remquof's quotient: its sign and its low 3 bits (C requires at least 3) */
+    case 15: { /* remquof's quotient: its sign and its low 3 bits (C requires at least 3) */
         int q = 0;
         remquof(x, -2.5f, &q);
         return (uint32_t)(q < 0 ? -(-q & 7) : (q & 7));
     }
+    case 16: return isinf(x) ? 0 : lbits(1.0L / sqrtl((long double)x * x + 2.25L));
+    default: return fbits(1.0f / x);
     }
 }
 
@@ -867,6 +869,8 @@ static void test_math_functions(void)
         {"normcdff", "__float_as_int(normcdff(x))", 1},
         {"remainderf", "__float_as_int(remainderf(x, 0.75f))", 0},
         {"remquof quotient", "(remquof(x, -2.5f, &e), e < 0 ? -(-e & 7) : (e & 7))", 0},
+        {"rhypotf", "__float_as_int(rhypotf(x, -1.5f))", 1},
+        {"__frcp_rn", "__float_as_int(__frcp_rn(x))", 0},
     };
     uint32_t in[32];
     for (int i = 0; i < 32; i++)

@@ -292,6 +292,14 @@ static const char math_rounded_h[] =
     "    return (float)(1.0 / sqrt((double)a * a + (double)b * b + (double)c * c));\n"
     "}\n"
     "__device__ inline float normcdff(float x) { return (float)(0.5 * erfc(-(double)x * 0.70710678118654752440)); }\n"
+    "__device__ inline float rhypotf(float x, float y) {\n"
+    "    if (isinf(x) || isinf(y)) return 0.0f;\n"
+    "    return (float)(1.0 / sqrt((double)x * x + (double)y * y));\n"
+    "}\n"
+    "__device__ inline void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }\n"
+    "__device__ inline float __frcp_rn(float x) { return 1.0f / x; }\n"
+    "__device__ inline double __drcp_rn(double x) { return 1.0 / x; }\n"
+    "__device__ inline void __sincosf(float x, float *s, float *c) { *s = __sinf(x); *c = __cosf(x); }\n"
     "#endif\n";
 
 /* Conversions with a rounding mode that compose from the builtins, in CUDA
@@ -400,7 +408,27 @@ static const char stdlib_h[] =
     "#endif\n";
 
 static const char string_h[] =
-    "#include <stddef.h>\n";
+    "#include <stddef.h>\n"
+    "#include <cubevm/device_string.h>\n";
+
+/* memcpy and memset in device code (nvcc has them built in; llm.c copies
+ * bits with memcpy): byte loops, whatever the memory space of either side. */
+static const char device_string_h[] =
+    "#ifndef __CVM_DEVICE_STRING_H\n"
+    "#define __CVM_DEVICE_STRING_H\n"
+    "#include <stddef.h>\n"
+    "__device__ inline void *memcpy(void *dst, const void *src, size_t n) {\n"
+    "    unsigned char *d = (unsigned char *)dst;\n"
+    "    const unsigned char *s = (const unsigned char *)src;\n"
+    "    for (size_t i = 0; i < n; i++) d[i] = s[i];\n"
+    "    return dst;\n"
+    "}\n"
+    "__device__ inline void *memset(void *dst, int c, size_t n) {\n"
+    "    unsigned char *d = (unsigned char *)dst;\n"
+    "    for (size_t i = 0; i < n; i++) d[i] = (unsigned char)c;\n"
+    "    return dst;\n"
+    "}\n"
+    "#endif\n";
 
 static const char cuda_runtime_api_h[] =
     "#ifndef __CVM_CUDA_RUNTIME_API_H\n"
@@ -422,6 +450,7 @@ static const char cuda_runtime_h[] =
     "#include <cubevm/math_exact.h>\n"
     "#include <cubevm/math_rounded.h>\n"
     "#include <cubevm/convert.h>\n"
+    "#include <cubevm/device_string.h>\n"
     "#endif\n";
 
 static const char cuda_h[] =
@@ -517,6 +546,7 @@ static const header headers[] = {
     {"cstring", string_h},
     {"ctime", host_only_h},
     {"cubevm/convert.h", convert_h},
+    {"cubevm/device_string.h", device_string_h},
     {"cubevm/half_math.h", half_math_h},
     {"cubevm/math_exact.h", math_exact_h},
     {"cubevm/math_rounded.h", math_rounded_h},
