@@ -1147,6 +1147,25 @@ static void test_memcpy(void)
     words_are("memcpy and memset in device code", src, 4, 0, want, 5);
 }
 
+/* threadIdx, blockIdx, blockDim, gridDim as whole values (dim3 t =
+ * threadIdx; uint3 u = blockDim; a dim3 argument), and the no-op
+ * __builtin_assume / __builtin_unreachable. */
+static void test_position_values(void)
+{
+    static const char src[] =
+        "__device__ unsigned lin(dim3 p, uint3 d) { return p.x + p.y * d.x; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    dim3 t = threadIdx;\n"
+        "    uint3 d = blockDim, b = blockIdx;\n"
+        "    __builtin_assume(in != 0);\n"
+        "    if (!in) __builtin_unreachable();\n"
+        "    out[lin(threadIdx, blockDim)] = (int)(t.x * 10 + d.x * 100 + b.x * 1000 + gridDim.x * 10000);\n"
+        "}\n";
+    static const int32_t want[] = {10400, 10410, 10420, 10430};
+    words_are("threadIdx and friends as values, __builtin_assume, __builtin_unreachable", src, 4, 0, want, 4);
+}
+
 /* Static member functions (S::f(x), Op::f(x) of a template parameter,
  * Cfg<2>::f(x)), a struct named as a kernel template argument. */
 static void test_static_functions(void)
@@ -1196,6 +1215,7 @@ int main(void)
     test_cxx_spellings();
     test_deduction_partial();
     test_memcpy();
+    test_position_values();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

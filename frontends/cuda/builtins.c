@@ -23,15 +23,22 @@ static fe_val sreg(fe_lower *L, const char *name)
     return rv(fe_ty(TY_U32), r);
 }
 
+/* threadIdx and friends: the special register each stands for */
+typedef struct position_var {
+    const char *var, *sreg;
+} position_var;
+
+static const position_var position_vars[] = {
+    {"threadIdx", "unit_pos"}, {"blockIdx", "cube_pos"}, {"blockDim", "cube_dim"},
+    {"gridDim", "cube_count"},
+};
+
 bool fe_builtin_member(fe_lower *L, fe_node *e, fe_val *out)
 {
     if (e->a->kind != N_IDENT || fe_lookup(L, e->a->name))
         return false;
-    static const struct { const char *var, *sreg; } tab[] = {
-        {"threadIdx", "unit_pos"}, {"blockIdx", "cube_pos"}, {"blockDim", "cube_dim"},
-        {"gridDim", "cube_count"},
-    };
-    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+    const position_var *tab = position_vars;
+    for (size_t i = 0; i < sizeof position_vars / sizeof position_vars[0]; i++) {
         if (strcmp(e->a->name, tab[i].var) != 0)
             continue;
         const char *m = e->name;
@@ -97,10 +104,22 @@ bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out)
     if (strcmp(n, "INT_MAX") == 0) { *out = fe_const_int(L, TY_I32, 2147483647); return true; }
     if (strcmp(n, "INT_MIN") == 0) { *out = fe_const_int(L, TY_I32, -2147483647 - 1); return true; }
     if (strcmp(n, "UINT_MAX") == 0) { *out = fe_const_int(L, TY_U32, 0xffffffffll); return true; }
-    if (strcmp(n, "threadIdx") == 0 || strcmp(n, "blockIdx") == 0 || strcmp(n, "blockDim") == 0 ||
-        strcmp(n, "gridDim") == 0) {
-        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "'%s' is only supported with a member (.x, .y, .z)", n);
-        *out = rv(fe_ty(TY_U32), 0);
+    for (size_t i = 0; i < sizeof position_vars / sizeof position_vars[0]; i++) {
+        if (strcmp(n, position_vars[i].var) != 0)
+            continue;
+        /* the whole uint3 (dim3 t = threadIdx): a local temporary of its three parts */
+        uint32_t off = L->local_size = (L->local_size + 3) / 4 * 4;
+        L->local_size += 12;
+        int p = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
+        fe_emit(L, "const.ptr.local %%r%d, %u", p, off);
+        for (int c = 0; c < 3; c++) {
+            char name[32];
+            snprintf(name, sizeof name, "%s.%c", position_vars[i].sreg, 'x' + c);
+            fe_val v = sreg(L, name);
+            fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, 4 * c), 1, e->tok);
+            fe_emit(L, "st.u32 [%%r%d], %%r%d", q.reg, v.reg);
+        }
+        *out = (fe_val){fe_ty(TY_DIM3), p, LV_MEM, 0, false, false};
         return true;
     }
     return false;

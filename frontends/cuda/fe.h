@@ -320,6 +320,9 @@ fe_type *fe_common(fe_type *a, fe_type *b); /* usual arithmetic conversions */
 const char *fe_elem_name(fe_kind k);        /* "i32", "f32", ... ("" for others) */
 void fe_type_str(const fe_type *t, char *out, size_t cap);
 void fe_struct_layout(fe_type *t);
+/* dim3 and the uint3 vector: one layout, three u32, copied into each other
+ * as CUDA's conversions do (dim3 d = threadIdx; uint3 u = blockDim;). */
+bool fe_dim3_pair(const fe_type *a, const fe_type *b);
 /* The member `name` of struct t, also inside its anonymous unions and
  * structs; *offset: its offset in t. NULL if there is none. */
 const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, uint32_t *offset);

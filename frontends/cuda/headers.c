@@ -451,6 +451,8 @@ static const char cuda_runtime_h[] =
     "#include <cubevm/math_rounded.h>\n"
     "#include <cubevm/convert.h>\n"
     "#include <cubevm/device_string.h>\n"
+    "#define __builtin_assume(e) ((void)0)\n"
+    "#define __builtin_unreachable() ((void)0)\n"
     "#endif\n";
 
 static const char cuda_h[] =

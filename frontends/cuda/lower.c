@@ -859,6 +859,8 @@ static int arg_score(fe_type *at, fe_type *pt)
         return pt->kind == TY_PTR ? 2 : -1;
     if (fe_same_type(at, pt) || (at->kind == TY_STRUCT && pt->kind == TY_STRUCT && fe_same_type(pt, at)))
         return 4;
+    if (fe_dim3_pair(at, pt))
+        return 3;
     if ((at->kind == TY_STRUCT) != (pt->kind == TY_STRUCT)) {
         /* a struct with a conversion operator may still fit a scalar parameter */
         if (at->kind == TY_STRUCT)
@@ -1084,11 +1086,13 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         } else if (in_memory(qty)) {
             v->mem = MEM_LOCAL;
             v->offset = local_alloc(L, qty);
-            if (vals[i].lv != LV_MEM || vals[i].ty->kind != qty->kind) {
+            if (vals[i].lv != LV_MEM ||
+                (vals[i].ty->kind != qty->kind && !fe_dim3_pair(fe_unqual(vals[i].ty), fe_unqual(qty)))) {
                 fe_error(L->c, at, CVM_SYNTAX, "argument %d of '%s' has the wrong type", i + 1, fn->name);
                 break;
             }
-            fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], qty);
+            fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], fe_dim3_pair(fe_unqual(vals[i].ty), fe_unqual(qty))
+                                                              ? fe_ty(TY_DIM3) : qty);
         } else if (is_taken(L, q->name) &&
                    (qty->kind != TY_PTR || fe_space_of(L, vals[i].reg) == SP_GLOBAL)) {
             L->vars = v->next; /* rebound in memory */

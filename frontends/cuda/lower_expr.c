@@ -233,6 +233,10 @@ void fe_copy_mem(fe_lower *L, fe_val dst, fe_val src, fe_type *t)
 void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
 {
     fe_type *t = dst.ty;
+    if (v.lv == LV_MEM && fe_dim3_pair(fe_unqual(t), fe_unqual(v.ty))) {
+        fe_copy_mem(L, dst, v, fe_ty(TY_DIM3));
+        return;
+    }
     if (t->kind == TY_STRUCT || t->kind == TY_DIM3) {
         if (v.lv != LV_MEM || !fe_same_type(fe_unqual(v.ty), fe_unqual(t))) {
             fe_error(L->c, at, CVM_SYNTAX, "incompatible struct assignment");
@@ -1136,8 +1140,11 @@ static fe_val call(fe_lower *L, fe_node *e)
             return bad(L);
         }
         if (want >= 0 && !L->c->err) {
-            fe_error(L->c, e->tok, CVM_SYNTAX, "too %s arguments to function '%s' (%d given, %d expected)",
-                     n < want ? "few" : "many", name, n, want);
+            if (n == want)
+                fe_error(L->c, e->tok, CVM_SYNTAX, "no function '%s' takes arguments of these types", name);
+            else
+                fe_error(L->c, e->tok, CVM_SYNTAX, "too %s arguments to function '%s' (%d given, %d expected)",
+                         n < want ? "few" : "many", name, n, want);
             return bad(L);
         }
         if (!L->c->err && fe_host_name(L->c, name, true))

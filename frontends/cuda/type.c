@@ -246,6 +246,12 @@ void fe_type_str(const fe_type *t, char *out, size_t cap)
     }
 }
 
+bool fe_dim3_pair(const fe_type *a, const fe_type *b)
+{
+    const fe_type *s = a->kind == TY_DIM3 ? b : b->kind == TY_DIM3 ? a : NULL;
+    return s && s->kind == TY_STRUCT && s->name && strcmp(s->name, "uint3") == 0;
+}
+
 const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, uint32_t *offset)
 {
     for (const fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next) {
