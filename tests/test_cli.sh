@@ -270,6 +270,11 @@ run "$C" run $EX/vadd.cbs --threads 2000 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 [ $rc -eq 2 ] && has "run: --threads '2000': expected an integer from 1 to 1024" "$T/err"; ok $? "--threads past 1024 is a usage error"
 run "$C" run $EX/vadd.cbs --seed 5 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 [ $rc -eq 2 ] && has "seed applies to --schedule random only" "$T/err"; ok $? "--seed without --schedule random is a usage error"
+# a single-valued option given twice is a usage error, not last-one-wins
+run "$C" run $EX/vadd.cbs --kernel=vadd --kernel vadd a=zeros:8 b=zeros:8 c=zeros:8 n=8
+[ $rc -eq 2 ] && has "run: --kernel is given more than once" "$T/err"; ok $? "run: a repeated --kernel is refused"
+run "$C" asm $EX/vadd.cbs -o "$T/o1.cbc" -o "$T/o2.cbc"
+[ $rc -eq 2 ] && has "asm: -o is given more than once" "$T/err"; ok $? "asm: a repeated -o is refused"
 # stdout that cannot be written is a failure
 "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --print c >/dev/full 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && has "writing to stdout failed" "$T/err"; ok $? "--print to a full device fails"

@@ -295,7 +295,9 @@ static int cmd_asm(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+        if (!strcmp(argv[i], "-o") && i + 1 < argc && out)
+            return cli_error(CLI_USAGE, "%s: -o is given more than once", argv[0]);
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
             return cli_bad_option("asm", argv[i], (const char *const[]){"-o", NULL});
@@ -327,7 +329,9 @@ static int cmd_disasm(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+        if (!strcmp(argv[i], "-o") && i + 1 < argc && out)
+            return cli_error(CLI_USAGE, "%s: -o is given more than once", argv[0]);
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
             return cli_bad_option("disasm", argv[i], (const char *const[]){"-o", NULL});

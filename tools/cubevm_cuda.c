@@ -221,7 +221,9 @@ int cli_compile(int argc, char **argv)
             goto done;
         if (r > 0)
             continue;
-        if (!strcmp(a, "-o") && i + 1 < argc) {
+        if (!strcmp(a, "-o") && i + 1 < argc && out) {
+            return cli_error(CLI_USAGE, "compile: -o is given more than once");
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
         } else if (!strcmp(a, "--kernel") && i + 1 < argc) {
             o.kernels[o.nkernels++] = argv[++i];

@@ -27,6 +27,7 @@ typedef struct run_opts {
     int schedule;  /* cvm_schedule */
     uint64_t seed;
     bool seeded;
+    unsigned seen;     /* the single-valued options given so far (bits of once_opts) */
     double timeout;
     uint64_t steps;
     int unchecked;
@@ -116,12 +117,25 @@ static bool split_named(run_opts *o, const char *s, char sep, named *out)
     return true;
 }
 
+/* Options that take one value: a second one is a usage error, not a
+ * silent replacement of the first. */
+static const char *const once_opts[] = {"--kernel", "--device", "--grid", "--block", "--shared", "--plane-width",
+                                        "--threads", "--profile", "--seed", "--schedule", "--timeout", "--steps"};
+
 /* Parses one option at argv[*i]; returns CLI_OK or an exit status. */
 static int parse_option(run_opts *o, int argc, char **argv, int *i)
 {
     const char *v = NULL;
     int r;
     const char *a = argv[*i];
+    for (unsigned k = 0; k < sizeof once_opts / sizeof once_opts[0]; k++) {
+        size_t len = strlen(once_opts[k]);
+        if (strncmp(a, once_opts[k], len) != 0 || (a[len] && a[len] != '='))
+            continue;
+        if (o->seen >> k & 1u)
+            return cli_error(CLI_USAGE, "run: %s is given more than once", once_opts[k]);
+        o->seen |= 1u << k;
+    }
     if (!strcmp(a, "--unchecked")) {
         o->unchecked = 1;
         return CLI_OK;

@@ -66,7 +66,9 @@ static int parse_args(int argc, char **argv, cli_cuda_opts *o, cvm_spirv_options
             return CLI_USAGE;
         if (r > 0)
             continue;
-        if (!strcmp(a, "-o") && i + 1 < argc) {
+        if (!strcmp(a, "-o") && i + 1 < argc && *out) {
+            return cli_error(CLI_USAGE, "spirv: -o is given more than once");
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
             *out = argv[++i];
         } else if (!strcmp(a, "--kernel") && i + 1 < argc) {
             *kernel = argv[++i];
