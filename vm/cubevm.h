@@ -332,7 +332,8 @@ CVM_API cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_laun
 CVM_API cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag);
 
 /* Text printed by the kernels' `print` since the last call, in cube order;
- * waits for the stream's work (owned by the stream; "" if none). */
+ * waits for the stream's work (owned by the stream; "" if none). A launch
+ * whose worker thread gathers more than 64 MiB of it faults (CVM_LIMIT). */
 CVM_API const char *cvm_stream_output(cvm_stream *s);
 
 /* ---- numpy .npy files ---- */

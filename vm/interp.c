@@ -395,22 +395,24 @@ static bool append(cvm_vm_state *s, cvm_vm_text *t, const char *text, size_t n)
     return true;
 }
 
-bool cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n)
+cvm_status cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n)
 {
     cvm_vm_state *s = x->state;
+    if (s->text.len + n > CVM_VM_PRINT_CAP)
+        return CVM_LIMIT;
     if (!s->nsegs || s->segs[s->nsegs - 1].cube != x->cube_linear) {
         if (s->nsegs == s->cap_segs) {
             uint32_t cap = s->cap_segs ? s->cap_segs * 2 : 16;
             cvm_vm_seg *n2 = (s->alloc ? s->alloc : cvm_default_alloc)(
                 s->alloc_user, s->segs, (size_t)s->cap_segs * sizeof *n2, (size_t)cap * sizeof *n2);
             if (!n2)
-                return false;
+                return CVM_OUT_OF_MEMORY;
             s->segs = n2;
             s->cap_segs = cap;
         }
         s->segs[s->nsegs++] = (cvm_vm_seg){x->cube_linear, s->text.len};
     }
-    return append(s, &s->text, text, n);
+    return append(s, &s->text, text, n) ? CVM_OK : CVM_OUT_OF_MEMORY;
 }
 
 /* ---- planning a launch ---- */

@@ -328,8 +328,12 @@ void cvm_vm_fault(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane, cvm_stat
 #endif
     ;
 double cvm_vm_now(void);
-/* Appends print text for the current cube; false when out of memory. */
-bool cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n);
+/* Print text one worker may hold for a launch: a kernel printing in a
+ * loop faults with a message instead of taking the machine's memory. */
+#define CVM_VM_PRINT_CAP (64u << 20)
+/* Appends print text for the current cube: CVM_OK, CVM_LIMIT past
+ * CVM_VM_PRINT_CAP, or CVM_OUT_OF_MEMORY. */
+cvm_status cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n);
 bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p);
 void cvm_vm_unit_pos(const cvm_vm_exec *x, uint32_t unit, uint32_t out[3]);
 

@@ -479,8 +479,14 @@ int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
                                     sizeof buf - 1);
         if (n == 0 || buf[n - 1] != '\n')
             buf[n++] = '\n';
-        if (!cvm_vm_print_text(x, buf, n)) {
-            cvm_vm_fault(x, p, l, CVM_OUT_OF_MEMORY, "out of memory appending print output");
+        cvm_status st = cvm_vm_print_text(x, buf, n);
+        if (st == CVM_LIMIT) {
+            cvm_vm_fault(x, p, l, st, "print output of this launch passed %u MiB on one worker thread",
+                         CVM_VM_PRINT_CAP >> 20);
+            return CVM_VM_R_STOP;
+        }
+        if (st) {
+            cvm_vm_fault(x, p, l, st, "out of memory appending print output");
             return CVM_VM_R_STOP;
         }
     }
