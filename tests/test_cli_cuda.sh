@@ -224,6 +224,15 @@ run "$C" run "$T/functor.cu" o=zeros:1 op=hex:00 --print o
 [ $rc -eq 0 ] && has "^o: 2.5$" "$T/out"
 ok $? "run a kernel with an empty functor parameter"; [ $rc -eq 0 ] || show
 
+# a pointer-free union inside a flattened struct parameter is one struct parameter of its bytes
+printf 'union V { int i; float f; };\nstruct P { float *p; V v; int n; };\n__global__ void k(P a, float *out) { out[0] = a.p[0] + a.v.f + a.n; }\n' >"$T/unionparam.cu"
+run "$C" run "$T/unionparam.cu" a.p=zeros:1 a.v=hex:0000c03f a.n=2 out=zeros:1 --print out
+[ $rc -eq 0 ] && has "^out: 3.5$" "$T/out"; ok $? "a union without pointers inside a struct parameter"; [ $rc -eq 0 ] || show
+# a comptime value repeated on the command line is read as the CLI reads values (010 is ten, true is 1)
+printf 'template <int N, bool F> __global__ void k(int *out) { out[0] = N + (F ? 100 : 0); }\n' >"$T/ctval.cu"
+run "$C" run "$T/ctval.cu" --kernel 'k<10, true>' out=zeros:1 N=010 F=true --print out
+[ $rc -eq 0 ] && has "^out: 110$" "$T/out"; ok $? "comptime values given again in the CLI's number forms"; [ $rc -eq 0 ] || show
+
 # warnings: file:line:col, the line and a caret; the compile still succeeds
 run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"
 [ $rc -eq 0 ] && has "sync_divergent.cu:10:9: warning: barrier under a condition" "$T/err" &&

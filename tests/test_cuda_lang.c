@@ -1166,6 +1166,47 @@ static void test_position_values(void)
     words_are("threadIdx and friends as values, __builtin_assume, __builtin_unreachable", src, 4, 0, want, 4);
 }
 
+/* From the review of this session's change: default member initializers
+ * of unions (anonymous ones in structs, U u{} and U u;, module scope),
+ * function templates overloaded by arity, a free function called from a
+ * static member function that has a non-static member of that name (its
+ * argument evaluated once), a functional cast to a pointer typedef. */
+static void test_review_fixes(void)
+{
+    static const char src[] =
+        "struct Z { int a = 1; union { int i = 7; float f; }; };\n"
+        "struct Y { int a = 1; union { int i = 7; float f; }; __device__ Y() {} };\n"
+        "union W { int i = 5; float f; };\n"
+        "union U { int i; float f = 2.0f; };\n"
+        "struct S { int a; float f = 1.5f; };\n"
+        "__constant__ S cs = {.a = 2};\n"
+        "__device__ S ds = {3};\n"
+        "__constant__ U cu = {};\n"
+        "template <int N> __device__ int g(int x) { return x * N; }\n"
+        "template <int N> __device__ int g(int x, int y) { return (x + y) * N; }\n"
+        "template <typename T> __device__ T h(T x) { return x + 1; }\n"
+        "template <typename T> __device__ T h(T x, T y) { return x + y + 10; }\n"
+        "__device__ int pick(int a, int b) { return a + b; }\n"
+        "struct Q { int base; __device__ int pick(int a) const { return base + a; }\n"
+        "           static __device__ int use(int *c) { return pick((*c)++, 10); } };\n"
+        "using IP = int *;\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Z z; Y y; W w; U u = {}; U u2{};\n"
+        "    out[0] = z.i * 1000 + y.i * 100 + w.i * 10 + (int)u.f;\n"
+        "    out[1] = (int)(cs.f * 10) * 100 + (int)(ds.f * 10) * 10 + (int)(cu.f + u2.f);\n"
+        "    out[2] = g<2>(in[6]) * 1000 + g<2>(in[6], 1) * 10 + h(in[9]);\n"
+        "    out[3] = h(in[9], 4);\n"
+        "    int c = in[6];\n"
+        "    out[4] = Q::use(&c) * 10 + c;\n"
+        "    IP ip = IP(out);\n"
+        "    ip[5] = 42;\n"
+        "}\n";
+    static const int32_t want[] = {7752, 1654, 10124, 17, 156, 42};
+    words_are("union member defaults, template overloads by arity, static-member lookup, T(x) casts", src, 1, 0,
+              want, 6);
+}
+
 /* Static member functions (S::f(x), Op::f(x) of a template parameter,
  * Cfg<2>::f(x)), a struct named as a kernel template argument. */
 static void test_static_functions(void)
@@ -1216,6 +1257,7 @@ int main(void)
     test_deduction_partial();
     test_memcpy();
     test_position_values();
+    test_review_fixes();
     test_fmad();
     test_pointers_and_inits();
     test_deduction();

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -213,40 +214,51 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Writes a new file beside `path` and renames it over it once complete,
- * so a failed write (a full disk) leaves the old file as it was; a path
- * that is not a regular file (/dev/stdout, a FIFO) is written in place,
- * and a symbolic link keeps pointing at its file. */
+/* Writes `path` through a new file beside it, renamed over it once
+ * complete, so a failed write (a full disk) leaves the old file as it was;
+ * the new file takes the old one's mode. As vm/npy.c's cvm_npy_save does
+ * (the library's copy of this rule), the path is written in place where a
+ * new file would change what it is: not a regular file (/dev/stdout, a
+ * FIFO), a file with other hard links, a symbolic link that does not lead
+ * to a regular file, or a directory where no new file can be made. */
 bool cli_write_file(const char *path, const void *data, size_t size)
 {
-    char tmp[4096], *resolved = NULL;
+    char tmp[4096], *final = NULL;
     const char *target = path;
     struct stat st;
+    bool in_place = false;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        target = resolved = realpath(path, NULL);
-    const char *final = target;
-    if (target && !(stat(target, &st) == 0 && !S_ISREG(st.st_mode))) {
-        int n = snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target, (long)getpid());
-        if (n > 0 && (size_t)n < sizeof tmp)
-            target = tmp;
+        in_place = stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !(target = final = realpath(path, NULL));
+    bool exists = !in_place && stat(target ? target : path, &st) == 0;
+    in_place = in_place || (exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1)) ||
+               snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target, (long)getpid()) >= (int)sizeof tmp;
+    int fd = in_place ? -1 : open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd >= 0 && exists)
+        fchmod(fd, st.st_mode & 07777);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !f) {
+        close(fd);
+        remove(tmp);
+        fd = -1;
     }
-    FILE *f = target ? fopen(target, "wb") : NULL;
+    if (!f)
+        f = fopen(in_place || !target ? path : target, "wb");
     if (!f) {
         cli_error(CLI_FAIL, "%s: %s", path, strerror(errno));
-        free(resolved);
+        free(final);
         return false;
     }
     bool good = fwrite(data, 1, size, f) == size;
     int err = errno;
     if (fclose(f) != 0 && good)
         good = false, err = errno;
-    if (good && target == tmp && rename(tmp, final) != 0)
+    if (good && fd >= 0 && rename(tmp, target) != 0)
         good = false, err = errno;
-    if (!good && target == tmp)
+    if (!good && fd >= 0)
         remove(tmp);
     if (!good)
         cli_error(CLI_FAIL, "%s: write error: %s", path, strerror(err));
-    free(resolved);
+    free(final);
     return good;
 }
 
@@ -418,8 +430,8 @@ static void print_kernel(const cvm_kernel *k)
             snprintf(type, sizeof type, "%s", cli_elem_name(p.elem));
         switch (p.kind) {
         case CVM_PARAM_BUFFER: printf("buffer %s %s\n", type, access_name(p.access)); break;
-        case CVM_PARAM_SCALAR: printf("scalar %s (%u bytes)\n", type, p.size); break;
-        case CVM_PARAM_COMPTIME: printf("comptime %s (%u bytes)\n", type, p.size); break;
+        case CVM_PARAM_SCALAR: printf("scalar %s (%u byte%s)\n", type, p.size, p.size == 1 ? "" : "s"); break;
+        case CVM_PARAM_COMPTIME: printf("comptime %s (%u byte%s)\n", type, p.size, p.size == 1 ? "" : "s"); break;
         case CVM_PARAM_STRUCT: printf("struct (%u byte%s)\n", p.size, p.size == 1 ? "" : "s"); break;
         }
     }

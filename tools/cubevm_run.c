@@ -444,11 +444,12 @@ static int match_args(const run_opts *o, binding *bs, uint32_t n)
         if (bs[j].text && bs[j].text != bs[j].ct_text)
             return cli_error(CLI_USAGE, "run: parameter '%s' is given more than once", o->args[i].name);
         if (bs[j].text == bs[j].ct_text) {
-            /* the instance's name fixes the value: NAME=VALUE may repeat it, not change it */
-            char *end;
-            errno = 0;
-            long long given = strtoll(o->args[i].value, &end, 0);
-            if (errno || end == o->args[i].value || *end || given != strtoll(bs[j].ct_text, NULL, 10))
+            /* the instance's name fixes the value: NAME=VALUE may repeat it, not change it
+             * (both read as the parameter's type, as any value is) */
+            uint8_t fixed[8] = {0}, given[8] = {0};
+            const char *why;
+            if (!cli_parse_value(bs[j].ct_text, bs[j].p.elem, fixed, &why) ||
+                !cli_parse_value(o->args[i].value, bs[j].p.elem, given, &why) || memcmp(fixed, given, 8) != 0)
                 return cli_error(CLI_USAGE, "run: parameter '%s' is %s in '%s'; %s=%s contradicts it",
                                  bs[j].p.name, bs[j].ct_text, o->kernel, bs[j].p.name, o->args[i].value);
             continue;

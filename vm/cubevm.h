@@ -360,7 +360,12 @@ typedef struct cvm_npy {
  * True).
  */
 CVM_API cvm_status cvm_npy_load(const char *path, cvm_npy *out, cvm_diag *diag);
-/* Writes `count` elements as a 1-D .npy file (format 1.0; bf16 as <u2). */
+/* Writes `count` elements as a 1-D .npy file (format 1.0; bf16 as <u2),
+ * through a new file beside `path` renamed over it once complete (a failed
+ * write leaves an existing file whole; its mode is kept); in place where a
+ * new file would change what the path is (not a regular file, other hard
+ * links, a link that does not lead to a regular file, no new file can be
+ * made there). */
 CVM_API cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *data, uint64_t count,
                                 cvm_diag *diag);
 

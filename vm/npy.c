@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -385,20 +386,54 @@ fail:
     return st;
 }
 
-/* Where a replacement of `path` is written: a new file beside it (renamed
- * over it once complete, so a failed write leaves the old file), or the
- * path itself when it is not a regular file (a device, a FIFO) or the name
- * would be too long. A symbolic link keeps pointing at its file. */
-static const char *replacement_path(const char *path, char *tmp, size_t cap, char **resolved)
+/* A file that replaces `path`: a new file beside it (`*tmp`, named in
+ * tmpbuf), renamed over the path once complete (replace_commit), so a
+ * failed write leaves the old file; it takes the old file's mode. The path
+ * itself is written in place (`*tmp` NULL) where a new file would change
+ * what the path is: not a regular file (a device, /dev/stdout, a FIFO), a
+ * file with other hard links, a symbolic link that does not lead to a
+ * regular file, or a directory where no new file can be made. A symbolic
+ * link to a regular file keeps pointing at it. */
+static FILE *replace_open(const char *path, char *tmpbuf, size_t cap, const char **tmp, char **final)
 {
     struct stat st;
-    *resolved = NULL;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        path = *resolved = realpath(path, NULL);
-    if (!path || (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
-        return path;
-    int n = snprintf(tmp, cap, "%s.%ld.tmp", path, (long)getpid());
-    return n > 0 && (size_t)n < cap ? tmp : path;
+    *tmp = NULL;
+    *final = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !(*final = realpath(path, NULL)))
+            return fopen(path, "wb");
+        path = *final;
+    }
+    bool exists = stat(path, &st) == 0;
+    if ((exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1)) ||
+        snprintf(tmpbuf, cap, "%s.%ld.tmp", path, (long)getpid()) >= (int)cap)
+        return fopen(path, "wb");
+    int fd = open(tmpbuf, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0)
+        return fopen(path, "wb");
+    if (exists)
+        fchmod(fd, st.st_mode & 07777);
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        remove(tmpbuf);
+        return fopen(path, "wb");
+    }
+    *tmp = tmpbuf;
+    return f;
+}
+
+/* Closes f; renames the new file over `path` when the write succeeded
+ * (`good`), removes it otherwise. Returns 0 or the errno of the failure. */
+static int replace_close(FILE *f, bool good, int err, const char *path, const char *tmp, const char *final)
+{
+    if (fclose(f) != 0 && good)
+        good = false, err = errno;
+    if (good && tmp && rename(tmp, final ? final : path) != 0)
+        good = false, err = errno;
+    if (!good && tmp)
+        remove(tmp);
+    return good ? 0 : err ? err : EIO;
 }
 
 cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *data, uint64_t count,
@@ -416,29 +451,19 @@ cvm_status cvm_npy_save(const char *path, cvm_elem elem, const void *data, uint6
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "%s: %" PRIu64 " elements of %u bytes do not fit in memory",
                             path, count, (unsigned)esz);
     uint64_t bytes = count * esz;
-    char tmp[4096], *resolved;
-    const char *target = replacement_path(path, tmp, sizeof tmp, &resolved);
-    FILE *f = target ? fopen(target, "wb") : NULL;
+    char tmpbuf[4096], *final;
+    const char *tmp;
+    FILE *f = replace_open(path, tmpbuf, sizeof tmpbuf, &tmp, &final);
     if (!f) {
         int err = errno;
-        free(resolved);
+        free(final);
         return cvm_diag_set(diag, CVM_IO, "%s: %s", path, strerror(err));
     }
     bool okw = fwrite(header, 1, hlen, f) == hlen &&
                (bytes == 0 || fwrite(data, 1, (size_t)bytes, f) == bytes);
-    int err = errno;
-    if (fclose(f) != 0 && okw) {
-        okw = false;
-        err = errno;
-    }
-    if (okw && target == tmp && rename(tmp, resolved ? resolved : path) != 0) {
-        okw = false;
-        err = errno;
-    }
-    if (!okw && target == tmp)
-        remove(tmp);
-    free(resolved);
-    if (!okw)
+    int err = replace_close(f, okw, errno, path, tmp, final);
+    free(final);
+    if (err)
         return cvm_diag_set(diag, CVM_IO, "%s: write error: %s", path, strerror(err));
     return CVM_OK;
 }

@@ -287,6 +287,9 @@ fe_template *fe_find_template(fe_ctx *c, const char *name);
 /* Completes n explicit arguments of t with its defaults; the new count (n when some lack one). */
 int fe_template_defaults(const fe_template *t, fe_type **targs, int64_t *tvals, int n);
 /* Deduces the arguments of function template t from call argument types. */
+/* The function template `name` that takes nargs arguments (overloads by
+ * arity), else the first of that name; NULL if there is none. */
+fe_template *fe_find_template_for(fe_ctx *c, const char *name, int nargs);
 bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals,
                int nexplicit);
 /* The struct type `t<args>` (instantiated once per argument list). */
@@ -323,6 +326,9 @@ void fe_struct_layout(fe_type *t);
 /* dim3 and the uint3 vector: one layout, three u32, copied into each other
  * as CUDA's conversions do (dim3 d = threadIdx; uint3 u = blockDim;). */
 bool fe_dim3_pair(const fe_type *a, const fe_type *b);
+/* The member a union is initialized through when nothing names one
+ * (U u; U u{}): the one with a default member initializer, else the first. */
+int fe_union_default(const fe_type *t);
 /* The member `name` of struct t, also inside its anonymous unions and
  * structs; *offset: its offset in t. NULL if there is none. */
 const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, uint32_t *offset);

@@ -287,8 +287,8 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         fe_node **slots = fe_init_slots(L->c, t, init);
         uint32_t i = 0;
         for (fe_member *m = t->members; m && slots && !L->c->err; m = m->next, i++) {
-            if (t->is_union && (init->args ? !slots[i] : i > 0))
-                continue; /* a union sets one member: the element's, else (U u = {}) the first */
+            if (t->is_union && (init->args ? !slots[i] : (int)i != fe_union_default(t)))
+                continue; /* a union sets one member: the element's, else (U u = {}) its default */
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, init->tok);
             if (slots[i]) {
                 init_mem(L, a, m->ty, slots[i]);
@@ -919,7 +919,10 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     bool named = false;
     for (fe_node *f = L->c->funcs; f && !named; f = f->next)
         named = strcmp(f->name, name) == 0;
-    fe_template *tp = call && call->a->kind == N_IDENT ? fe_find_template(L->c, name) : NULL;
+    int ncall = 0;
+    for (fe_node *a = call ? call->args : NULL; a; a = a->next)
+        ncall++;
+    fe_template *tp = call && call->a->kind == N_IDENT ? fe_find_template_for(L->c, name, ncall) : NULL;
     named |= tp != NULL;
     if (call && named) {
         nargs = 0;
@@ -1038,6 +1041,10 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         vals[n++] = v;
     }
     for (; p && n < 32; p = p->next) { /* default arguments */
+        if (!p->a) {
+            fe_error(L->c, at, CVM_SYNTAX, "too few arguments to function '%s' (%d given)", fn->name, n);
+            return fe_const_int(L, TY_I32, 0);
+        }
         ptys[n] = p->ty;
         vals[n++] = fe_convert(L, fe_rvalue(L, p->a), p->ty, at);
     }
@@ -1280,9 +1287,10 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         fe_call_fn(L, at, best, &obj, vals, n);
         return;
     }
-    int i = 0;
-    for (fe_member *m = t->members; m && !(t->is_union && n > 0 && i == 1); m = m->next, i++) {
-        /* a union with an initializer sets its first member; U u{} zeroes them all */
+    int i = 0, only = t->is_union ? (n > 0 ? 0 : fe_union_default(t)) : -1;
+    for (fe_member *m = t->members; m; m = m->next, i++) {
+        if (only >= 0 && i != only)
+            continue; /* a union sets one member: the first with arguments, else its default */
         fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
         a.lv = LV_MEM;
         a.ty = m->ty;
@@ -1295,7 +1303,7 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         else if (!in_memory(m->ty))
             fe_store(L, a, fe_const_int(L, TY_I32, 0), at);
     }
-    if (n > i)
+    if (n > (only >= 0 ? 1 : i))
         fe_error(L->c, at, CVM_SYNTAX, "too many initializers for '%s'", t->name);
 }
 
@@ -1321,17 +1329,17 @@ static void param_line(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, c
  * (array elements: path.i), in declaration order. */
 static void param_flat(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, const fe_tok *at)
 {
-    if (t->kind == TY_STRUCT && t->is_union) {
+    if (t->kind == TY_STRUCT && t->is_union && holds_ptr(t)) {
         fe_error(L->c, at, CVM_UNSUPPORTED, "a union that holds a pointer cannot be a kernel parameter "
                  "(each buffer pointer is a parameter of its own); pass the pointer beside it");
-    } else if (t->kind == TY_STRUCT) {
+    } else if (t->kind == TY_STRUCT && !t->is_union) {
         for (fe_member *m = t->members; m; m = m->next) /* an anonymous struct's members are ours */
             param_flat(L, hdr, m->anon ? name : fe_fmt(L->c, "%s.%s", name, m->name), m->ty, at);
     } else if (t->kind == TY_ARRAY) {
         for (uint32_t i = 0; i < t->len && !L->c->err; i++)
             param_flat(L, hdr, fe_fmt(L->c, "%s.%u", name, i), t->base, at);
     } else {
-        param_line(L, hdr, name, t, at);
+        param_line(L, hdr, name, t, at); /* a leaf; a union without pointers: its bytes */
     }
 }
 
@@ -1369,8 +1377,14 @@ static void param_line(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, c
 }
 
 /* Reassembles a flattened struct parameter in local memory from its leaves. */
+static void param_struct(fe_lower *L, const char *pname, fe_type *t, uint32_t base, fe_val addr);
+
 static void param_unflat(fe_lower *L, const char *name, fe_type *t, fe_val addr)
 {
+    if (t->kind == TY_STRUCT && t->is_union) { /* a leaf of its own: its bytes */
+        param_struct(L, name, t, 0, addr);
+        return;
+    }
     if (t->kind == TY_STRUCT || t->kind == TY_ARRAY) {
         uint32_t n = t->kind == TY_ARRAY ? t->len : 0;
         fe_member *m = t->kind == TY_STRUCT ? t->members : NULL;

@@ -824,6 +824,16 @@ static fe_val assignment(fe_lower *L, fe_node *e)
     return lv;
 }
 
+/* fe_convert for a cast: a pointer may change its pointee type there. */
+static fe_val explicit_convert(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at)
+{
+    const bool was = L->explicit_cast;
+    L->explicit_cast = true;
+    v = fe_convert(L, v, t, at);
+    L->explicit_cast = was;
+    return v;
+}
+
 static fe_val cast(fe_lower *L, fe_node *e)
 {
     fe_type *t = fe_resolve_decltype(L, e->ty);
@@ -853,18 +863,14 @@ static fe_val cast(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_UNSUPPORTED, "this constructor call is not supported");
             return bad(L);
         }
-        return fe_convert(L, fe_rvalue(L, a0), t, e->tok);
+        return explicit_convert(L, fe_rvalue(L, a0), t, e->tok); /* T(x): a cast, as (T)x */
     }
     fe_val v = fe_rvalue(L, e->a);
     if (t->kind == TY_VOID)
         return rv(t, 0);
     if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
         return v;
-    const bool was = L->explicit_cast;
-    L->explicit_cast = true;
-    v = fe_convert(L, v, t, e->tok);
-    L->explicit_cast = was;
-    return v;
+    return explicit_convert(L, v, t, e->tok);
 }
 
 static fe_val unary(fe_lower *L, fe_node *e)
@@ -1046,12 +1052,12 @@ static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, f
     return true;
 }
 
-/* Has struct t a member function of that name? */
-static bool has_method(const fe_type *t, const char *name)
+/* Has struct t a static member function of that name? */
+static bool has_static_method(const fe_type *t, const char *name)
 {
     const fe_type *root = t->origin ? t->origin : t;
     for (const fe_node *m = root->methods; m; m = m->next)
-        if (strcmp(m->name, name) == 0)
+        if ((m->storage & FE_S_STATIC) && strcmp(m->name, name) == 0)
             return true;
     return false;
 }
@@ -1105,14 +1111,20 @@ static fe_val call(fe_lower *L, fe_node *e)
         fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false};
         if (method_call(L, e, obj, name, &out))
             return out;
-    } else if (L->frame && L->frame->fn && L->frame->fn->owner && has_method(L->frame->fn->owner, name)) {
-        /* in a static member function: a sibling static member, unqualified */
+    } else if (L->frame && L->frame->fn && L->frame->fn->owner &&
+               has_static_method(L->frame->fn->owner, name)) {
+        /* in a static member function: a sibling static member, unqualified
+         * (it hides a free function of that name, as in C++) */
         fe_val vals[32];
         int n = 0;
         for (fe_node *a = e->args; a && n < 32; a = a->next)
             vals[n++] = fe_gen(L, a);
         if (!L->c->err && fe_call_static(L, e->tok, L->frame->fn->owner, name, vals, n, &out))
             return out;
+        if (!L->c->err)
+            fe_error(L->c, e->tok, CVM_SYNTAX, "no static member function '%s' of '%s' takes these arguments",
+                     name, L->frame->fn->owner->name);
+        return bad(L);
     }
     fe_node *fn = fe_find_func(L, e, name, NULL, 0);
     if (fn && (fn->storage & FE_S_HOST) && !(fn->storage & FE_S_DEVICE)) {

@@ -777,6 +777,63 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     return ty;
 }
 
+/* The number of function parameters of function template t: *nmin
+ * without those that have a default, *nmax with them. */
+static void template_arity(fe_ctx *c, const fe_template *t, int *nmin, int *nmax)
+{
+    uint32_t i = t->tok_begin;
+    while (i < t->tok_end && !(c->toks[i].kind == TK_IDENT && fe_tok_is(&c->toks[i], t->name) &&
+                               i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "(")))
+        i++;
+    i += 2;
+    int params = 0, defaults = 0, depth = 0;
+    bool any = false, has_default = false;
+    for (; i < t->tok_end; i++) {
+        fe_tok *tk = &c->toks[i];
+        if (depth == 0 && fe_tok_is(tk, ")"))
+            break;
+        if (fe_tok_is(tk, "(") || fe_tok_is(tk, "<") || fe_tok_is(tk, "[") || fe_tok_is(tk, "{"))
+            depth++;
+        else if (fe_tok_is(tk, ")") || fe_tok_is(tk, ">") || fe_tok_is(tk, "]") || fe_tok_is(tk, "}"))
+            depth--;
+        else if (fe_tok_is(tk, ">>"))
+            depth -= 2;
+        if (depth == 0 && fe_tok_is(tk, ",")) {
+            params++;
+            defaults += has_default;
+            has_default = false;
+        } else if (depth == 0 && fe_tok_is(tk, "=")) {
+            has_default = true;
+        } else if (!fe_tok_is(tk, "void") || any) {
+            any = true;
+        }
+    }
+    if (any) {
+        params++;
+        defaults += has_default;
+    }
+    *nmin = params - defaults;
+    *nmax = params;
+}
+
+fe_template *fe_find_template_for(fe_ctx *c, const char *name, int nargs)
+{
+    fe_template *first = NULL;
+    for (fe_template *t = c->templates; t; t = t->next) {
+        if (strcmp(t->name, name) != 0)
+            continue;
+        if (t->is_struct)
+            return t;
+        int nmin, nmax;
+        template_arity(c, t, &nmin, &nmax);
+        if (nargs >= nmin && nargs <= nmax)
+            return t;
+        if (!first)
+            first = t;
+    }
+    return first;
+}
+
 /* The instance arguments of struct type d if it is an instance of struct
  * template st (Box<float> of Box), else NULL. */
 static const fe_tinst *instance_of(const fe_template *st, const fe_type *d)

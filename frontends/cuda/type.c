@@ -246,6 +246,15 @@ void fe_type_str(const fe_type *t, char *out, size_t cap)
     }
 }
 
+int fe_union_default(const fe_type *t)
+{
+    int i = 0;
+    for (const fe_member *m = t->members; m; m = m->next, i++)
+        if (m->init)
+            return i;
+    return 0;
+}
+
 bool fe_dim3_pair(const fe_type *a, const fe_type *b)
 {
     const fe_type *s = a->kind == TY_DIM3 ? b : b->kind == TY_DIM3 ? a : NULL;
