@@ -9,7 +9,8 @@
  *   micro [-t threads] [-r runs] [-u] [case...]   (-u: unchecked mode)
  *
  * MICRO_N sets the element count of vadd, saxpy and sum (default 2^20),
- * MICRO_CUBE the cube size of vadd and saxpy (default 256).
+ * MICRO_CUBE the cube size of vadd and saxpy (default 256), MICRO_PW the
+ * plane width of every launch (default: the kernel's requirement, else 32).
  */
 #include "../../vm/cubevm.h"
 
