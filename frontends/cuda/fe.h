@@ -329,6 +329,20 @@ bool fe_dim3_pair(const fe_type *a, const fe_type *b);
 /* The member a union is initialized through when nothing names one
  * (U u; U u{}): the one with a default member initializer, else the first. */
 int fe_union_default(const fe_type *t);
+/* The elements of braced initializer `init` of struct or union t, one
+ * slot per member in order, NULL where none is given: designators
+ * (`.m = v`) place an element, a plain one takes the member after the
+ * previous element's (C's rules). NULL after reporting an error (an
+ * unknown or repeated member, too many elements). */
+fe_node **fe_init_slots(fe_ctx *c, const fe_type *t, const fe_node *init);
+/* An error at the first designated element of init, an initializer of a
+ * type with no members (an array, a scalar); false if there is none. */
+bool fe_no_designators(fe_ctx *c, const fe_node *init);
+/* Does braced initializer `init` (its slots from fe_init_slots) set member
+ * i of t? Every member of a struct (a default initializer or zero where no
+ * element names it); one member of a union: the element's, else (U u =
+ * {}) its default. */
+bool fe_init_sets(const fe_type *t, const struct fe_node *init, struct fe_node *const *slots, int i);
 /* The member `name` of struct t, also inside its anonymous unions and
  * structs; *offset: its offset in t. NULL if there is none. */
 const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, uint32_t *offset);

@@ -202,58 +202,6 @@ static bool in_memory(fe_type *t)
     return t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_DIM3;
 }
 
-fe_node **fe_init_slots(fe_ctx *c, const fe_type *t, const fe_node *init)
-{
-    uint32_t n = 0, next = 0;
-    for (const fe_member *m = t->members; m; m = m->next)
-        n++;
-    fe_node **slots = fe_alloc(c, (n ? n : 1) * sizeof *slots);
-    if (!slots)
-        return NULL;
-    for (fe_node *e = init->args; e; e = e->next) {
-        uint32_t i = next;
-        const fe_member *m = t->members;
-        if (e->desig) {
-            for (i = 0; m && strcmp(m->name, e->desig); m = m->next, i++)
-                ;
-            uint32_t off;
-            if (!m) {
-                fe_error(c, e->desig_tok, CVM_SYNTAX, "no member named '%s' in '%s'%s", e->desig, t->name,
-                         fe_find_member(t, e->desig, strlen(e->desig), &off)
-                             ? " to designate (it is inside an anonymous union or struct: designate that with "
-                               "a nested list, or assign it)" : "");
-                return NULL;
-            }
-        } else {
-            for (uint32_t k = 0; m && k < i; k++)
-                m = m->next;
-        }
-        if (!m || (t->is_union && e != init->args)) {
-            fe_error(c, e->desig ? e->desig_tok : e->tok, CVM_SYNTAX, t->is_union ? "a union's initializer sets one member"
-                                                        : "too many initializers for '%s'", t->name);
-            return NULL;
-        }
-        if (slots[i]) {
-            fe_error(c, e->desig ? e->desig_tok : e->tok, CVM_SYNTAX, "member '%s' of '%s' is initialized twice", m->name, t->name);
-            return NULL;
-        }
-        slots[i] = e;
-        next = i + 1;
-    }
-    return slots;
-}
-
-bool fe_no_designators(fe_ctx *c, const fe_node *init)
-{
-    for (const fe_node *e = init->args; e; e = e->next)
-        if (e->desig) {
-            fe_error(c, e->desig_tok, CVM_SYNTAX, "designator '.%s' in the initializer of a type without members",
-                     e->desig);
-            return false;
-        }
-    return true;
-}
-
 /* Stores an initializer list into memory at `addr` of type t. */
 static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
 {
@@ -287,8 +235,8 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         fe_node **slots = fe_init_slots(L->c, t, init);
         uint32_t i = 0;
         for (fe_member *m = t->members; m && slots && !L->c->err; m = m->next, i++) {
-            if (t->is_union && (init->args ? !slots[i] : (int)i != fe_union_default(t)))
-                continue; /* a union sets one member: the element's, else (U u = {}) its default */
+            if (!fe_init_sets(t, init, slots, (int)i))
+                continue;
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, init->tok);
             if (slots[i]) {
                 init_mem(L, a, m->ty, slots[i]);
@@ -1507,8 +1455,7 @@ void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name)
     fe_loc(L, fn->tok);
     kernel_params(L, fn);
     stmt(L, fn->body);
-    if (L->ninsn == 0 || 1)
-        fe_emit(L, "return");
+    fe_emit(L, "return");
     if (L->uses_plane)
         fe_buf_printf(c, &hdr, ".plane_width 32\n");
     if (L->uses_f64 || L->uses_f16)

@@ -98,15 +98,6 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
 bool fe_call_static(fe_lower *L, const fe_tok *at, fe_type *st, const char *name, fe_val *args, int n,
                     fe_val *out);
 fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
-/* The elements of braced initializer `init` of struct or union t, one
- * slot per member in order, NULL where none is given: designators
- * (`.m = v`) place an element, a plain one takes the member after the
- * previous element's (C's rules). NULL after reporting an error (an
- * unknown or repeated member, too many elements). */
-fe_node **fe_init_slots(fe_ctx *c, const fe_type *t, const fe_node *init);
-/* An error at the first designated element of init, an initializer of a
- * type with no members (an array, a scalar); false if there is none. */
-bool fe_no_designators(fe_ctx *c, const fe_node *init);
 fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholders replaced */
 
 /* lower_expr.c */

@@ -130,12 +130,9 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
     fe_node *x = e->args;
     if (t->kind == TY_STRUCT) {
         fe_node **slots = fe_init_slots(c, t, e);
-        bool named = false; /* a union: one member, named or else its default */
-        for (int i = 0; slots && t->is_union && e->args && !named; i++)
-            named = slots[i] != NULL;
         int i = 0;
         for (fe_member *m = t->members; slots && m; m = m->next, i++) {
-            if (t->is_union && (named ? !slots[i] : i != fe_union_default(t)))
+            if (!fe_init_sets(t, e, slots, i))
                 continue;
             if (slots[i])
                 put_init(img + m->offset, m->ty, slots[i], c);

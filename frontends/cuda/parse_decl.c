@@ -12,6 +12,17 @@
 
 static fe_type *struct_body(fe_ctx *c, fe_type *t);
 
+/* `__align__(N)` or `alignas(N)` at the cursor: N, consumed; else 0. */
+static uint32_t alignment(fe_ctx *c)
+{
+    if (!fe_p_accept(c, "__align__") && !fe_p_accept(c, "alignas"))
+        return 0;
+    fe_p_expect(c, "(");
+    uint32_t a = fe_p_const_dim(c, fe_p_peek(c));
+    fe_p_expect(c, ")");
+    return a;
+}
+
 fe_type *fe_p_struct_spec(fe_ctx *c)
 {
     fe_tok *kw = fe_p_next(c); /* struct / class / union */
@@ -19,12 +30,7 @@ fe_type *fe_p_struct_spec(fe_ctx *c)
     fe_tok *name = NULL;
     if (fe_p_peek(c)->kind == TK_IDENT && !fe_p_is(c, "__align__") && !fe_p_is(c, "alignas"))
         name = fe_p_next(c);
-    uint32_t align = 0;
-    if (fe_p_accept(c, "__align__") || fe_p_accept(c, "alignas")) { /* struct alignas(16) P */
-        fe_p_expect(c, "(");
-        align = fe_p_const_dim(c, fe_p_peek(c));
-        fe_p_expect(c, ")");
-    }
+    uint32_t align = alignment(c); /* struct alignas(16) P */
     if (!name && fe_p_peek(c)->kind == TK_IDENT)
         name = fe_p_next(c);
     fe_type *t = NULL;
@@ -76,6 +82,16 @@ static fe_node *member_function(fe_ctx *c, fe_type *t, fe_type *ret, fe_tok *nt,
     f->is_conversion = conv;
     f->is_operator = nt->len > 8 && memcmp(nt->s, "operator", 8) == 0;
     return f;
+}
+
+/* Appends member function f to a struct's list at *link, unless it is
+ * defaulted or deleted (nothing to call: copies are member by member). */
+static void add_method(fe_node ***link, fe_node *f)
+{
+    if (f->is_defaulted)
+        return;
+    **link = f;
+    *link = &f->next;
 }
 
 /* ~Name() {} or = default: nothing to run. A destructor with a body would
@@ -187,11 +203,7 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
                 fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected '(' in this member function");
                 return t;
             }
-            fe_node *f = member_function(c, t, ret, nt, storage, ctor, conv);
-            if (!f->is_defaulted) {
-                *mlink = f;
-                mlink = &f->next;
-            }
+            add_method(&mlink, member_function(c, t, ret, nt, storage, ctor, conv));
             fe_p_accept(c, ";");
             continue;
         }
@@ -216,11 +228,7 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             fe_tok *nt = NULL;
             fe_type *mt = fe_p_declarator(c, base, &nt);
             if (first && nt && fe_p_is(c, "(")) {
-                fe_node *f = member_function(c, t, mt, nt, storage, false, false);
-                if (!f->is_defaulted) {
-                    *mlink = f;
-                    mlink = &f->next;
-                }
+                add_method(&mlink, member_function(c, t, mt, nt, storage, false, false));
                 method = true;
                 break;
             }
@@ -754,14 +762,11 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     c->pos = t->tok_begin;
     fe_p_next(c); /* struct / class */
     while (!c->err && !fe_p_is(c, "{") && fe_p_peek(c)->kind != TK_EOF) { /* the name, __align__(n) */
-        if ((fe_p_accept(c, "__align__") || fe_p_accept(c, "alignas")) && fe_p_accept(c, "(")) {
-            uint32_t a = fe_p_const_dim(c, fe_p_peek(c));
-            if (a > ty->align)
-                ty->align = a;
-            fe_p_expect(c, ")");
-        } else {
+        uint32_t a = alignment(c);
+        if (a > ty->align)
+            ty->align = a;
+        else if (!a)
             fe_p_next(c);
-        }
     }
     c->inst_depth++;
     if (fe_p_accept(c, "{"))
@@ -777,15 +782,21 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     return ty;
 }
 
-/* The number of function parameters of function template t: *nmin
- * without those that have a default, *nmax with them. */
-static void template_arity(fe_ctx *c, const fe_template *t, int *nmin, int *nmax)
+/* The token after the '(' that opens function template t's parameters. */
+static uint32_t params_start(fe_ctx *c, const fe_template *t)
 {
     uint32_t i = t->tok_begin;
     while (i < t->tok_end && !(c->toks[i].kind == TK_IDENT && fe_tok_is(&c->toks[i], t->name) &&
                                i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "(")))
         i++;
-    i += 2;
+    return i + 2;
+}
+
+/* The number of function parameters of function template t: *nmin
+ * without those that have a default, *nmax with them. */
+static void template_arity(fe_ctx *c, const fe_template *t, int *nmin, int *nmax)
+{
+    uint32_t i = params_start(c, t);
     int params = 0, defaults = 0, depth = 0;
     bool any = false, has_default = false;
     for (; i < t->tok_end; i++) {
@@ -905,11 +916,7 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
             tvals[k] = 0;
         }
     }
-    uint32_t i = t->tok_begin;
-    while (i < t->tok_end && !(c->toks[i].kind == TK_IDENT && fe_tok_is(&c->toks[i], t->name) &&
-                               i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "(")))
-        i++;
-    i += 2; /* past the name and '(' */
+    uint32_t i = params_start(c, t);
     int arg = 0, depth = 0;
     for (; i < t->tok_end && arg < nargs; i++) {
         fe_tok *tk = &c->toks[i];

@@ -255,6 +255,65 @@ int fe_union_default(const fe_type *t)
     return 0;
 }
 
+fe_node **fe_init_slots(fe_ctx *c, const fe_type *t, const fe_node *init)
+{
+    uint32_t n = 0, next = 0;
+    for (const fe_member *m = t->members; m; m = m->next)
+        n++;
+    fe_node **slots = fe_alloc(c, (n ? n : 1) * sizeof *slots);
+    if (!slots)
+        return NULL;
+    for (fe_node *e = init->args; e; e = e->next) {
+        uint32_t i = next;
+        const fe_member *m = t->members;
+        if (e->desig) {
+            for (i = 0; m && strcmp(m->name, e->desig); m = m->next, i++)
+                ;
+            uint32_t off;
+            if (!m) {
+                fe_error(c, e->desig_tok, CVM_SYNTAX, "no member named '%s' in '%s'%s", e->desig, t->name,
+                         fe_find_member(t, e->desig, strlen(e->desig), &off)
+                             ? " to designate (it is inside an anonymous union or struct: designate that with "
+                               "a nested list, or assign it)" : "");
+                return NULL;
+            }
+        } else {
+            for (uint32_t k = 0; m && k < i; k++)
+                m = m->next;
+        }
+        if (!m || (t->is_union && e != init->args)) {
+            fe_error(c, e->desig ? e->desig_tok : e->tok, CVM_SYNTAX, t->is_union ? "a union's initializer sets one member"
+                                                        : "too many initializers for '%s'", t->name);
+            return NULL;
+        }
+        if (slots[i]) {
+            fe_error(c, e->desig ? e->desig_tok : e->tok, CVM_SYNTAX, "member '%s' of '%s' is initialized twice", m->name, t->name);
+            return NULL;
+        }
+        slots[i] = e;
+        next = i + 1;
+    }
+    return slots;
+}
+
+bool fe_no_designators(fe_ctx *c, const fe_node *init)
+{
+    for (const fe_node *e = init->args; e; e = e->next)
+        if (e->desig) {
+            fe_error(c, e->desig_tok, CVM_SYNTAX, "designator '.%s' in the initializer of a type without members",
+                     e->desig);
+            return false;
+        }
+    return true;
+}
+
+bool fe_init_sets(const fe_type *t, const fe_node *init, fe_node *const *slots, int i)
+{
+    if (!t->is_union)
+        return true;
+    return init->args ? slots[i] != NULL : i == fe_union_default(t);
+}
+
 bool fe_dim3_pair(const fe_type *a, const fe_type *b)
 {
     const fe_type *s = a->kind == TY_DIM3 ? b : b->kind == TY_DIM3 ? a : NULL;
