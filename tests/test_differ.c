@@ -11,7 +11,7 @@
  * computes a uniform instruction's lane once too) and decode's copy
  * forwarding; a wrong fact there would mislead both runs alike.
  *
- * The generator writes .cbs text from a seed, for 1D and 2D cubes of 2 to
+ * The generator writes .cbs text from a seed, for 1D and 2D cubes of 1 to
  * 8 planes: 32- and 64-bit integer and f32 arithmetic (division, shifts,
  * min/max, fma, sqrt, exp; 64-bit multiplies by a value the same in every
  * lane and by one that is not), conversions, selects, compares; loads
@@ -708,10 +708,14 @@ static bool is_nan32(uint32_t v) { return (v & 0x7f800000u) == 0x7f800000u && (v
 /* One kernel: false (with diag lines) when the two runs differ. */
 static bool differ_one(uint64_t seed, cvm_buffer *in, unsigned *faults)
 {
-    /* {cubes, cube width, cube height}: 1D and 2D cubes of 2 to 8 planes */
+    /* {cubes, cube width, cube height}: 1D and 2D cubes of 1 to 8 planes
+     * (one plane runs in lockstep too); the generator permutes units by xor,
+     * so every launch has a power-of-two count of units */
     static const unsigned shapes[][3] = {{1, 64, 1}, {2, 128, 1}, {4, 64, 1}, {1, 256, 1},
-                                         {2, 16, 16}, {4, 8, 16}, {2, 32, 4}, {1, 4, 32}};
-    const unsigned *sh = shapes[seed % 8], grid = sh[0], block = sh[1] * sh[2];
+                                         {2, 16, 16}, {4, 8, 16}, {2, 32, 4}, {1, 4, 32},
+                                         {4, 32, 1}, {2, 8, 4}};
+    const unsigned nshapes = sizeof shapes / sizeof shapes[0];
+    const unsigned *sh = shapes[seed % nshapes], grid = sh[0], block = sh[1] * sh[2];
     gen g;
     char *src = generate(seed, block, grid * block, &g);
     if (getenv("DIFFER_PRINT"))

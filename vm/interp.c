@@ -454,7 +454,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     x->shared_size = (uint32_t)shared;
     x->local_bytes = k->local_bytes;
     x->step_limit = L->step_budget ? L->step_budget : UINT64_MAX;
-    x->lockstep = x->kp->lockstep && x->W == 32 && x->units % 32 == 0 && x->nplanes > 1 &&
+    x->lockstep = x->kp->lockstep && x->W == 32 && x->units % 32 == 0 &&
                   x->nplanes <= CVM_VM_LOCKSTEP_MAX_PLANES &&
                   !L->step_budget && L->schedule == CVM_VM_SCHED_PARALLEL &&
                   cvm_vm_lockstep_allowed();

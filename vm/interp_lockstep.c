@@ -1281,7 +1281,7 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
     const cvm_vm_dinsn *const code = x->kp->fast ? x->kp->fast : x->kp->code;
     const lockstep s = {
         .x = x, .P = x->planes, .G = x->nplanes, .rs = x->rshift, .R0 = x->planes[0].regs,
-        .stride = (size_t)(x->planes[1].regs - x->planes[0].regs),
+        .stride = x->nplanes > 1 ? (size_t)(x->planes[1].regs - x->planes[0].regs) : 0,
     };
     uint32_t pc, backedges = 0;
     if (!agree(&s, &pc))
