@@ -896,6 +896,125 @@ static void test_math_functions(void)
     }
 }
 
+/*
+ * The gamma and inverse error functions (<cubevm/math_special.h>) on
+ * 4,096 inputs each: specials, then a sweep over the function's domain
+ * (linear, and logarithmic toward 0 and toward the ends where the result
+ * grows). lgammaf and tgammaf against lgammal and tgammal within 1 ulp;
+ * the inverse functions by the forward function in long double: the true
+ * result lies between the float below and the float above the one
+ * returned (an error under 1 ulp), which needs no inverse in C.
+ */
+enum { SPECIAL_N = 4096 };
+
+static float special_input(int f, int i)
+{
+    static const float S[5][16] = {
+        {0.0f, -0.0f, 1.0f, 2.0f, -1.0f, -2.0f, INFINITY, -INFINITY, NAN, 0.5f, -0.5f, 1e-45f, 3.4e38f,
+         -2.4570247f, -100.5f, 1e10f},
+        {0.0f, -0.0f, 1.0f, 2.0f, -1.0f, -2.0f, INFINITY, -INFINITY, NAN, 0.5f, -0.5f, 1e-45f, 35.0f,
+         35.1f, -45.5f, -1e10f},
+        {0.0f, -0.0f, 1.0f, -1.0f, 1.0000001f, -2.0f, INFINITY, NAN, 0.5f, -0.5f, 1e-45f, 0.99999994f,
+         -0.99999994f, 0.25f, 1e-30f, -0.75f},
+        {0.0f, -0.0f, 1.0f, 2.0f, -1e-45f, 2.0000002f, INFINITY, NAN, 0.5f, 1.5f, 1e-45f, 1.9999999f,
+         0.99999994f, 1.0000001f, 1e-30f, 0.75f},
+        {0.0f, -0.0f, 1.0f, 0.5f, -1e-45f, 1.0000001f, INFINITY, NAN, 0.25f, 0.75f, 1e-45f, 0.99999994f,
+         0.49999997f, 0.50000006f, 1e-30f, 0.975f},
+    };
+    /* {low, high} of the linear sweep, then the ends of the logarithmic ones */
+    static const double R[5][4] = {{-60.0, 60.0, 1e-38, 3e38}, {-40.0, 36.0, 1e-38, 34.0},
+                                   {-1.0, 1.0, 1e-38, 1.0}, {0.0, 2.0, 1e-44, 1.0},
+                                   {0.0, 1.0, 1e-44, 0.5}};
+    const int k = i - 16, third = (SPECIAL_N - 16) / 3;
+    if (i < 16)
+        return S[f][i];
+    if (k < third) /* linear over the domain */
+        return (float)(R[f][0] + (R[f][1] - R[f][0]) * (k + 0.5) / third);
+    const double t = (k % third + 0.5) / third, v = R[f][2] * pow(R[f][3] / R[f][2], t);
+    if (k < 2 * third) /* toward 0 (gamma: both signs) */
+        return f <= 1 && (k & 1) ? (float)-v : (float)v;
+    switch (f) { /* near gamma's zeros or its overflow, inverse arguments near 1 and 2 */
+    case 0: return (float)(1.0 + 2.0 * t); /* lgamma's zeros at 1 and 2 */
+    case 1: return (float)(1.0 + 33.0 * t);
+    case 2: return (float)(1.0 - v);
+    case 3: return (float)(2.0 - v);
+    default: return (float)(1.0 - v);
+    }
+}
+
+/* The forward function in long double: erf, erfc, the normal distribution. */
+static long double special_forward(int f, long double x)
+{
+    return f == 2 ? erfl(x) : f == 3 ? erfcl(x) : 0.5L * erfcl(-x / sqrtl(2.0L));
+}
+
+/* The exact result an inverse function owes at the ends of its domain and
+ * beyond (NaN or an infinity), or 0 where the sweep's bracket decides. */
+static bool special_exact(int f, float x, float *want)
+{
+    const float lo = f == 2 ? -1.0f : 0.0f, hi = f == 2 ? 1.0f : f == 3 ? 2.0f : 1.0f;
+    if (isnan(x) || x < lo || x > hi)
+        *want = NAN;
+    else if (x == lo)
+        *want = f == 3 ? INFINITY : -INFINITY;
+    else if (x == hi)
+        *want = f == 3 ? -INFINITY : INFINITY;
+    else
+        return false;
+    return true;
+}
+
+static void test_math_special(void)
+{
+    static const char *const name[5] = {"lgammaf", "tgammaf", "erfinvf", "erfcinvf", "normcdfinvf"};
+    static float in[SPECIAL_N], got[SPECIAL_N];
+    for (int f = 0; f < 5; f++) {
+        char src[256];
+        snprintf(src, sizeof src,
+                 "__global__ void k(float *out, const float *in)\n{\n"
+                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = %s(in[i]);\n}\n",
+                 name[f]);
+        for (int i = 0; i < SPECIAL_N; i++)
+            in[i] = special_input(f, i);
+        cvm_buffer *ib = kern_buf("in", sizeof in, in), *ob = kern_buf("out", sizeof got, NULL);
+        cvm_arg args[] = {kern_arg_buf(ob), kern_arg_buf(ib)};
+        cvm_diag d;
+        cvm_launch_config cfg = kern_cfg(SPECIAL_N / 256, 256);
+        cvm_module *mod = ib && ob ? compile_load(src, name[f]) : NULL;
+        int good = mod && kern_run(mod, "k", &cfg, args, 2, &d) == CVM_OK && kern_read(ob, got, sizeof got);
+        int bad = 0;
+        for (int i = 0; good && i < SPECIAL_N && bad < 5; i++) {
+            const float x = in[i], r = got[i];
+            float want;
+            long double a = 0, b = 0;
+            bool fine;
+            if (f <= 1) {
+                want = (float)(f ? tgammal(x) : lgammal(x));
+                /* C's tgamma of -inf is NaN, as CUDA's; of a negative integer, NaN */
+                fine = ulps(fbits(r), fbits(want)) <= 1;
+            } else if (special_exact(f, x, &want)) {
+                fine = ulps(fbits(r), fbits(want)) == 0;
+            } else {
+                a = special_forward(f, nextafterf(r, -INFINITY));
+                b = special_forward(f, nextafterf(r, INFINITY));
+                want = r;
+                fine = isfinite(r) && (f == 3 ? b <= x && x <= a : a <= x && x <= b) &&
+                       (x != 0.0f || fbits(r) == fbits(f == 2 ? x : 0.0f)); /* erfinvf(-0) = -0 */
+            }
+            if (!fine && want == r)
+                diag("%s(%a): got %a, whose neighbours map to %La and %La, not around the argument",
+                     name[f], (double)x, (double)r, a, b);
+            else if (!fine)
+                diag("%s(%a): got %a, want %a (within 1 ulp)", name[f], (double)x, (double)r,
+                     (double)want);
+            bad += !fine;
+        }
+        release(NULL, ob, ib);
+        ok(good && !bad, "%s on %d inputs (specials, linear and logarithmic sweeps): within 1 ulp",
+           name[f], SPECIAL_N);
+    }
+}
+
 /* The double forms (frexp, ilogb, logb, nextafter) against the C library, exactly. */
 static void test_math_double(void)
 {
@@ -1032,6 +1151,7 @@ int main(void)
     test_bool_bytes();
     test_module_symbols();
     test_math_functions();
+    test_math_special();
     test_math_double();
     test_round_conversions();
     kern_close();

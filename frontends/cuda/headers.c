@@ -302,6 +302,78 @@ static const char math_rounded_h[] =
     "__device__ inline void __sincosf(float x, float *s, float *c) { *s = __sinf(x); *c = __cosf(x); }\n"
     "#endif\n";
 
+/* <cubevm/math_special.h>: the gamma and inverse error functions of the
+ * float math library, computed in f64 and rounded once. */
+static const char math_special_h[] =
+    "#ifndef __CVM_MATH_SPECIAL_H\n"
+    "#define __CVM_MATH_SPECIAL_H\n"
+    /* ln |gamma(x)| for x >= 0.5: Lanczos' sum with g = 7 and nine terms
+     * (relative error near 1e-15 in gamma), reflection below 0.5 */
+    "__device__ inline double __cvm_lgamma_pos(double x) {\n"
+    "    double z = x - 1.0, t = z + 7.5;\n"
+    "    double a = 0.99999999999980993 + 676.5203681218851 / (z + 1.0) - 1259.1392167224028 / (z + 2.0)\n"
+    "             + 771.32342877765313 / (z + 3.0) - 176.61502916214059 / (z + 4.0)\n"
+    "             + 12.507343278686905 / (z + 5.0) - 0.13857109526572012 / (z + 6.0)\n"
+    "             + 9.9843695780195716e-6 / (z + 7.0) + 1.5056327351493116e-7 / (z + 8.0);\n"
+    "    return 0.91893853320467274178 + (z + 0.5) * log(t) - t + log(a);\n"
+    "}\n"
+    "__device__ inline double __cvm_sinpi(double r) { return sin(3.141592653589793 * (r - 2.0 * rint(0.5 * r))); }\n"
+    "__device__ inline float lgammaf(float x) {\n"
+    "    if (x != x) return x;\n"
+    "    if (isinf(x) || (x <= 0.0f && x == truncf(x))) return __int_as_float(0x7f800000);\n"
+    "    double d = (double)x;\n"
+    "    if (d >= 0.5) return (float)__cvm_lgamma_pos(d);\n"
+    "    return (float)(log(3.141592653589793 / fabs(__cvm_sinpi(d))) - __cvm_lgamma_pos(1.0 - d));\n"
+    "}\n"
+    "__device__ inline float tgammaf(float x) {\n"
+    "    if (x != x) return x;\n"
+    "    if (x == 0.0f) return 1.0f / x;\n"
+    "    if (x < 0.0f && (isinf(x) || x == truncf(x))) return __int_as_float(0x7fc00000);\n"
+    "    if (x > 36.0f) return __int_as_float(0x7f800000);\n"
+    "    double d = (double)x;\n"
+    "    if (d >= 0.5) return (float)exp(__cvm_lgamma_pos(d));\n"
+    "    return (float)(3.141592653589793 / (__cvm_sinpi(d) * exp(__cvm_lgamma_pos(1.0 - d))));\n"
+    "}\n"
+    /* The inverse error functions in f64, rounded once: Newton's method
+     * on erf from its series for |y| <= 0.5, on log erfc from the normal
+     * quantile's rational estimate (Abramowitz and Stegun 26.2.23) beyond,
+     * so that arguments near 1 (or 0 for erfc) keep their bits. */
+    "__device__ inline double __cvm_erfinv_small(double a) {\n"
+    "    double z = 0.88622692545275801365 * a, z2 = z * z;\n"
+    "    double x = z * (1.0 + z2 * (1.0 / 3.0 + z2 * (7.0 / 30.0 + z2 * (127.0 / 630.0))));\n"
+    "    for (int i = 0; i < 3; i++) x -= (erf(x) - a) * exp(x * x) * 0.88622692545275801365;\n"
+    "    return x;\n"
+    "}\n"
+    "__device__ inline double __cvm_erfcinv_tail(double p) {\n"
+    "    double t = sqrt(-2.0 * log(0.5 * p));\n"
+    "    double x = 0.70710678118654752440 * (t - (2.515517 + t * (0.802853 + t * 0.010328))\n"
+    "                                           / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))));\n"
+    "    for (int i = 0; i < 4; i++) { double e = erfc(x); x += (log(e) - log(p)) * e * exp(x * x) * 0.88622692545275801365; }\n"
+    "    return x;\n"
+    "}\n"
+    "__device__ inline double __cvm_erfcinv(double c) {\n"
+    "    double m = 1.0 - c;\n"
+    "    if (fabs(m) <= 0.5) return copysign(__cvm_erfinv_small(fabs(m)), m);\n"
+    "    return c < 1.0 ? __cvm_erfcinv_tail(c) : -__cvm_erfcinv_tail(2.0 - c);\n"
+    "}\n"
+    "__device__ inline float erfinvf(float y) {\n"
+    "    double a = fabs((double)y);\n"
+    "    if (y != y || a > 1.0) return __int_as_float(0x7fc00000);\n"
+    "    if (a == 1.0) return copysignf(__int_as_float(0x7f800000), y);\n"
+    "    return copysignf((float)(a <= 0.5 ? __cvm_erfinv_small(a) : __cvm_erfcinv_tail(1.0 - a)), y);\n"
+    "}\n"
+    "__device__ inline float erfcinvf(float c) {\n"
+    "    if (c != c || c < 0.0f || c > 2.0f) return __int_as_float(0x7fc00000);\n"
+    "    if (c == 0.0f || c == 2.0f) return c == 0.0f ? __int_as_float(0x7f800000) : -__int_as_float(0x7f800000);\n"
+    "    return (float)__cvm_erfcinv((double)c);\n"
+    "}\n"
+    "__device__ inline float normcdfinvf(float p) {\n"
+    "    if (p != p || p < 0.0f || p > 1.0f) return __int_as_float(0x7fc00000);\n"
+    "    if (p == 0.0f || p == 1.0f) return p == 0.0f ? -__int_as_float(0x7f800000) : __int_as_float(0x7f800000);\n"
+    "    return (float)(-1.41421356237309504880 * __cvm_erfcinv(2.0 * (double)p));\n"
+    "}\n"
+    "#endif\n";
+
 /* Conversions with a rounding mode that compose from the builtins, in CUDA
  * C: the nearest value, then one step toward the mode when it went past
  * (exact comparisons: an int in a double, a float's integer value in a
@@ -449,6 +521,7 @@ static const char cuda_runtime_h[] =
     "#include <math_constants.h>\n"
     "#include <cubevm/math_exact.h>\n"
     "#include <cubevm/math_rounded.h>\n"
+    "#include <cubevm/math_special.h>\n"
     "#include <cubevm/convert.h>\n"
     "#include <cubevm/device_string.h>\n"
     "#define __builtin_assume(e) ((void)0)\n"
@@ -552,6 +625,7 @@ static const header headers[] = {
     {"cubevm/half_math.h", half_math_h},
     {"cubevm/math_exact.h", math_exact_h},
     {"cubevm/math_rounded.h", math_rounded_h},
+    {"cubevm/math_special.h", math_special_h},
     {"cuda.h", cuda_h},
     {"cuda/atomic", cuda_atomic_h},
     {"cuda_bf16.h", cuda_bf16_h},
