@@ -233,6 +233,20 @@ printf 'template <int N, bool F> __global__ void k(int *out) { out[0] = N + (F ?
 run "$C" run "$T/ctval.cu" --kernel 'k<10, true>' out=zeros:1 N=010 F=true --print out
 [ $rc -eq 0 ] && has "^out: 110$" "$T/out"; ok $? "comptime values given again in the CLI's number forms"; [ $rc -eq 0 ] || show
 
+# integer template arguments of an instance name keep all 64 bits (an unsigned one above
+# INT64_MAX read as INT64_MAX before), and one out of its parameter's range is an error
+printf 'template <unsigned long long M> __global__ void k(unsigned long long *o) { o[0] = M; o[1] = M >> 60; }\ntemplate <int N> __global__ void i(int *o) { o[0] = N; }\n' >"$T/u64targ.cu"
+run "$C" run "$T/u64targ.cu" --kernel 'k<18446744073709551615>' o=zeros:2 --print o
+[ $rc -eq 0 ] && has "^o: 18446744073709551615 15$" "$T/out"; ok $? "a u64 template argument above INT64_MAX"; [ $rc -eq 0 ] || show
+run "$C" run "$T/u64targ.cu" --kernel 'k<0x8000000000000000ull>' o=zeros:2 --print o
+[ $rc -eq 0 ] && has "^o: 9223372036854775808 8$" "$T/out"; ok $? "a hex u64 template argument with a suffix"; [ $rc -eq 0 ] || show
+run "$C" run "$T/u64targ.cu" --kernel 'i<4294967296>' o=zeros:1
+[ $rc -ne 0 ] && has "template argument '4294967296' of 'i<4294967296>' is out of range for 'int'" "$T/err"
+ok $? "a template argument out of its parameter's range is an error"; [ $rc -ne 0 ] || show
+run "$C" run "$T/u64targ.cu" --kernel 'k<18446744073709551616>' o=zeros:2
+[ $rc -ne 0 ] && has "cannot read template argument '18446744073709551616'" "$T/err"
+ok $? "a template argument beyond 64 bits is an error"; [ $rc -ne 0 ] || show
+
 # warnings: file:line:col, the line and a caret; the compile still succeeds
 run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"
 [ $rc -eq 0 ] && has "sync_divergent.cu:10:9: warning: barrier under a condition" "$T/err" &&

@@ -452,6 +452,12 @@ static void test_comptime(void)
        "comptime: an instance that was not compiled is not found: %s", d.message);
     ok(mod && cvm_kernel_get_instance(mod, "reduce4<int, 128>", &k1, v1, 2, &d) == CVM_INVALID_ARGUMENT,
        "comptime: too few value slots are refused: %s", d.message);
+    /* blockSize is an unsigned int: a value that does not fit names no instance */
+    ok(mod && cvm_kernel_get_instance(mod, "reduce4<int, 4294967296>", &k1, v1, 8, &d) == CVM_NOT_FOUND &&
+           cvm_kernel_get_instance(mod, "reduce4<int, -1>", &k1, v1, 8, &d) == CVM_NOT_FOUND &&
+           cvm_kernel_get_instance(mod, "reduce4<int, 4294967295u>", &k1, v1, 8, &d) == CVM_OK &&
+           v1[3] == 4294967295,
+       "comptime: an argument outside its parameter's range (u32: 4294967296, -1) names no instance");
     cvm_module_free(mod);
     const char *mm[] = {"MatrixMulCUDA<16>", "MatrixMulCUDA<8>"};
     mod = compile_many("samples_matrixmul.cu", mm, 2, &d);

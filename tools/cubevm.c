@@ -465,7 +465,10 @@ static void print_instance(const cvm_module *mod, const cvm_kernel *k, const cha
         cvm_kernel_param(k, i, &p);
         if (p.kind != CVM_PARAM_COMPTIME)
             continue;
-        printf("%s%s = %lld", sep, p.name, (long long)values[i]);
+        if (p.elem == CVM_U64) /* the instance's bits: above INT64_MAX they read negative */
+            printf("%s%s = %llu", sep, p.name, (unsigned long long)values[i]);
+        else
+            printf("%s%s = %lld", sep, p.name, (long long)values[i]);
         sep = ", ";
     }
     printf("\n");

@@ -426,8 +426,10 @@ CVM_API cvm_status cvm_compile_cuda(const char *src, size_t len, const char *fil
  * ("reduce<blockSize>", "scale<float, ITEMS>") is returned, and for each
  * of its comptime parameters, values[i] (i: the parameter's index, below
  * nvalues) receives the instance's argument, to be passed at launch like
- * any by-value argument; other entries are left alone. CVM_NOT_FOUND when
- * no kernel matches; CVM_INVALID_ARGUMENT when values is too short.
+ * any by-value argument (its bits: a u64 argument above INT64_MAX reads
+ * negative); other entries are left alone. An argument outside its
+ * parameter's range matches no kernel. CVM_NOT_FOUND when no kernel
+ * matches; CVM_INVALID_ARGUMENT when values is too short.
  */
 CVM_API cvm_status cvm_kernel_get_instance(const cvm_module *mod, const char *instance,
                                            const cvm_kernel **out_kernel, int64_t *values,

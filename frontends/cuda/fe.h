@@ -290,6 +290,15 @@ int fe_template_defaults(const fe_template *t, fe_type **targs, int64_t *tvals, 
 /* The function template `name` that takes nargs arguments (overloads by
  * arity), else the first of that name; NULL if there is none. */
 fe_template *fe_find_template_for(fe_ctx *c, const char *name, int nargs);
+/* instance.c: an integer template argument of an instance name ("256u",
+ * "0xffffffffffffffffull", "-3", "true"); false for anything else. *above:
+ * the value is above INT64_MAX (*out holds its bits), which only a u64
+ * parameter takes: fe_targ_fits says whether an integer parameter of that
+ * signedness and width (bool: 1 bit) holds the value (an instance's
+ * argument converts to its parameter's type without narrowing, as in
+ * C++). */
+bool fe_int_targ(const char *s, size_t len, int64_t *out, bool *above);
+bool fe_targ_fits(bool is_signed, unsigned bits, int64_t v, bool above);
 bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals,
                int nexplicit);
 /* The struct type `t<args>` (instantiated once per argument list). */

@@ -5,11 +5,13 @@
  * folded in, else the template's comptime kernel ("reduce<blockSize>")
  * with the instance's integers as the values of its comptime parameters.
  * Uses the public API only: the names and parameters are the contract
- * (lower_tmpl.c makes them).
+ * (lower_tmpl.c makes them); fe.h for fe_int_targ, the one reading of an
+ * integer argument that lower_tmpl.c shares.
  */
-#include "../../bytecode/bc.h"
 #include "../../vm/cubevm.h"
+#include "fe.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,9 +49,16 @@ static bool split(const char *s, size_t *name_len, const char **args, size_t *le
     return true;
 }
 
-/* An integer template argument: 256, 0x100, 256u, -3, true, false. */
-static bool int_arg(const char *a, size_t len, int64_t *out)
+/*
+ * An integer template argument as an instance name spells it: 256, 0x100,
+ * 010, 256u, 256ull, -3, true, false. A value above INT64_MAX (an unsigned
+ * one: 18446744073709551615, 0xffffffffffffffff) keeps its bits and sets
+ * *above; one that fits neither way is not read (false), as is anything
+ * but an integer.
+ */
+bool fe_int_targ(const char *a, size_t len, int64_t *out, bool *above)
 {
+    *above = false;
     if (len == 4 && !memcmp(a, "true", 4)) {
         *out = 1;
         return true;
@@ -58,19 +67,51 @@ static bool int_arg(const char *a, size_t len, int64_t *out)
         *out = 0;
         return true;
     }
-    char buf[32];
+    char buf[40];
     if (len == 0 || len >= sizeof buf)
         return false;
     memcpy(buf, a, len);
     buf[len] = 0;
-    char *end = NULL;
-    long long v = strtoll(buf, &end, 0);
-    while (end && (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L'))
-        end++;
-    if (!end || end == buf || *end)
+    const char *digits = buf[0] == '-' ? buf + 1 : buf;
+    if (*digits < '0' || *digits > '9') /* strtoull would take a space, a sign, "inf" */
         return false;
-    *out = v;
+    char *end = NULL;
+    errno = 0;
+    const unsigned long long m = strtoull(digits, &end, 0);
+    if (errno == ERANGE || (buf[0] == '-' && m > (unsigned long long)INT64_MAX + 1))
+        return false;
+    /* C's suffixes: u, l, ll and their combinations, either case */
+    size_t nu = 0, nl = 0;
+    for (; *end; end++) {
+        if (*end == 'u' || *end == 'U')
+            nu++;
+        else if (*end == 'l' || *end == 'L')
+            nl++;
+        else
+            return false;
+    }
+    if (nu > 1 || nl > 2)
+        return false;
+    *out = buf[0] == '-' ? (int64_t)(0 - m) : (int64_t)m;
+    *above = buf[0] != '-' && m > (unsigned long long)INT64_MAX;
     return true;
+}
+
+bool fe_targ_fits(bool is_signed, unsigned bits, int64_t v, bool above)
+{
+    if (bits >= 64)
+        return is_signed ? !above : above || v >= 0;
+    const int64_t span = (int64_t)1 << bits;
+    return !above && (is_signed ? v >= -span / 2 && v < span / 2 : v >= 0 && v < span);
+}
+
+/* fe_targ_fits for a comptime parameter of element type e */
+static bool arg_fits(cvm_elem e, int64_t v, bool above)
+{
+    const bool is_signed = e == CVM_I8 || e == CVM_I16 || e == CVM_I32 || e == CVM_I64;
+    const unsigned bits = e == CVM_BOOL ? 1 : e == CVM_I8 || e == CVM_U8 ? 8
+                        : e == CVM_I16 || e == CVM_U16 ? 16 : e == CVM_I32 || e == CVM_U32 ? 32 : 64;
+    return fe_targ_fits(is_signed, bits, v, above);
 }
 
 /* Index of the comptime parameter named (p, len) of k, or -1. */
@@ -105,8 +146,11 @@ static cvm_status match(const cvm_kernel *k, const char *kname, const char *inst
         if (il[i] == kl[i] && !memcmp(ia[i], ka[i], il[i]))
             continue; /* the same type argument */
         at[i] = comptime_param(k, ka[i], kl[i]);
-        if (at[i] < 0 || !int_arg(ia[i], il[i], &v[i]))
-            return CVM_OK;
+        bool above = false;
+        cvm_param_info pi = {0};
+        if (at[i] < 0 || !fe_int_targ(ia[i], il[i], &v[i], &above) ||
+            cvm_kernel_param(k, (uint32_t)at[i], &pi) != CVM_OK || !arg_fits(pi.elem, v[i], above))
+            return CVM_OK; /* not this kernel's instance (a value out of the type's range: none's) */
         if ((uint32_t)at[i] >= nvalues)
             return CVM_INVALID_ARGUMENT;
     }

@@ -146,17 +146,21 @@ static void template_kernel(fe_lower *L, const char *spec)
         char *arg = fe_strndup(c, s, (size_t)(e - s));
         if (!arg)
             return;
-        char *end = NULL;
-        long long v = strtoll(arg, &end, 0);
-        if (strcmp(arg, "true") == 0 || strcmp(arg, "false") == 0) {
-            v = arg[0] == 't';
-            end = arg + strlen(arg);
-        } else if (end && end != arg && (*end == 'u' || *end == 'U') && !end[1]) {
-            end++; /* 256u */
-        }
+        int64_t v = 0;
+        bool above = false;
+        const bool integer = fe_int_targ(arg, strlen(arg), &v, &above);
         targs[k] = NULL;
         tvals[k] = v;
-        if (!end || *end) {
+        const fe_type *pt = k < t->nparams && !t->pis_type[k] ? t->ptypes[k] : NULL;
+        if (integer && pt && fe_is_int(pt) &&
+            !fe_targ_fits(fe_is_signed(pt), pt->kind == TY_BOOL ? 1 : pt->size * 8, v, above)) {
+            char tn[64];
+            fe_type_str(pt, tn, sizeof tn);
+            fe_error(c, NULL, CVM_SYNTAX, "template argument '%s' of '%s' is out of range for '%s'", arg,
+                     spec, tn);
+            return;
+        }
+        if (!integer) {
             static const struct { const char *n; fe_kind k; } names[] = {
                 {"float", TY_F32}, {"double", TY_F64}, {"int", TY_I32}, {"unsigned int", TY_U32},
                 {"unsigned", TY_U32}, {"long", TY_I64}, {"long long", TY_I64},
