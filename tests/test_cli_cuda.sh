@@ -247,6 +247,17 @@ run "$C" run "$T/u64targ.cu" --kernel 'k<18446744073709551616>' o=zeros:2
 [ $rc -ne 0 ] && has "cannot read template argument '18446744073709551616'" "$T/err"
 ok $? "a template argument beyond 64 bits is an error"; [ $rc -ne 0 ] || show
 
+run "$C" run "$T/u64targ.cu" --kernel 'i<-1u>' o=zeros:1
+[ $rc -ne 0 ] && has "cannot read template argument '-1u'" "$T/err"
+ok $? "a minus before an unsigned literal is not read (C++ would wrap it)"; [ $rc -ne 0 ] || show
+# info on a comptime kernel names only the values the instance gives
+printf 'template <unsigned long long M, int N> __global__ void k(unsigned long long *o) { o[0] = M + N; }\n' >"$T/mn.cu"
+run "$C" compile "$T/mn.cu" --kernel 'k<1, 2>' -o "$T/mn.cbc"
+run "$C" info "$T/mn.cbc" --kernel 'k<M, 5>' --kernel 'k<0x8000000000000000, 7>'
+[ $rc -eq 0 ] && has "^  instance k<M, 5>: N = 5$" "$T/out" &&
+    has "^  instance k<0x8000000000000000, 7>: M = 9223372036854775808, N = 7$" "$T/out"
+ok $? "info prints the comptime values an instance gives, u64 unsigned"; [ $rc -eq 0 ] || show
+
 # warnings: file:line:col, the line and a caret; the compile still succeeds
 run "$C" compile tests/cuda_warn/sync_divergent.cu -o "$T/w.cbc"
 [ $rc -eq 0 ] && has "sync_divergent.cu:10:9: warning: barrier under a condition" "$T/err" &&

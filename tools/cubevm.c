@@ -452,18 +452,17 @@ static void print_kernel(const cvm_kernel *k)
 static void print_instance(const cvm_module *mod, const cvm_kernel *k, const char *instance)
 {
     int64_t values[256];
-    const cvm_kernel *same = NULL;
+    bool set[256];
     cvm_kernel_info ki;
     cvm_kernel_info_get(k, &ki);
-    if (ki.param_count > 256 ||
-        cvm_kernel_get_instance(mod, instance, &same, values, 256, NULL) != CVM_OK)
+    if (ki.param_count > 256 || !cli_instance_values(mod, instance, values, set, 256))
         return;
     printf("  instance %s:", instance);
     const char *sep = " ";
     for (uint32_t i = 0; i < ki.param_count; i++) {
         cvm_param_info p;
         cvm_kernel_param(k, i, &p);
-        if (p.kind != CVM_PARAM_COMPTIME)
+        if (p.kind != CVM_PARAM_COMPTIME || !set[i]) /* "k<M, 5>": M stays a parameter */
             continue;
         if (p.elem == CVM_U64) /* the instance's bits: above INT64_MAX they read negative */
             printf("%s%s = %llu", sep, p.name, (unsigned long long)values[i]);

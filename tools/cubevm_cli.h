@@ -48,6 +48,11 @@ bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_pow2(const char *s, uint32_t max, uint32_t *out);
 /* Parses text as one value of type `e` into out (cli_elem_size bytes); *why on failure. */
 bool cli_parse_value(const char *s, cvm_elem e, void *out, const char **why);
+/* The comptime values template instance `name` gives kernels of mod
+ * (cvm_kernel_get_instance): v[i] and set[i] for parameter i < n, set[i]
+ * false where the name gives none. False when no kernel implements it or
+ * memory ran out. */
+bool cli_instance_values(const cvm_module *mod, const char *name, int64_t *v, bool *set, uint32_t n);
 /* Fills `count` elements of type e with the documented random ranges. */
 void cli_fill_random(cvm_elem e, void *data, uint64_t count, uint64_t seed);
 /* Prints element i of data (type e) to f. */

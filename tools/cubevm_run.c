@@ -640,18 +640,15 @@ static int comptime_values(const run_opts *o, const cvm_module *mod, binding *bs
 {
     if (!o->kernel || !n)
         return CLI_OK;
-    /* asked twice, with two fillers: an entry the instance sets is the same in both
-     * (any int64 may be a value: 0x8000000000000000 is INT64_MIN) */
-    int64_t *v = malloc(2 * n * sizeof *v), *w = v + n;
-    const cvm_kernel *k = NULL;
-    if (!v)
+    int64_t *v = malloc(n * sizeof *v);
+    bool *set = malloc(n * sizeof *set);
+    if (!v || !set) {
+        free(v), free(set);
         return cli_error(CLI_FAIL, "out of memory");
-    for (uint32_t j = 0; j < n; j++)
-        v[j] = INT64_MIN, w[j] = INT64_MAX;
-    if (cvm_kernel_get_instance(mod, o->kernel, &k, v, n, NULL) == CVM_OK &&
-        cvm_kernel_get_instance(mod, o->kernel, &k, w, n, NULL) == CVM_OK)
+    }
+    if (cli_instance_values(mod, o->kernel, v, set, n))
         for (uint32_t j = 0; j < n; j++)
-            if (bs[j].p.kind == CVM_PARAM_COMPTIME && v[j] == w[j] && !bs[j].text) {
+            if (bs[j].p.kind == CVM_PARAM_COMPTIME && set[j] && !bs[j].text) {
                 /* the instance's bits: a u64 argument above INT64_MAX reads negative */
                 if (bs[j].p.elem == CVM_U64)
                     snprintf(bs[j].ct_text, sizeof bs[j].ct_text, "%llu", (unsigned long long)v[j]);
@@ -659,6 +656,7 @@ static int comptime_values(const run_opts *o, const cvm_module *mod, binding *bs
                     snprintf(bs[j].ct_text, sizeof bs[j].ct_text, "%lld", (long long)v[j]);
                 bs[j].text = bs[j].ct_text;
             }
+    free(set);
     free(v);
     return CLI_OK;
 }

@@ -313,3 +313,20 @@ void cli_print_elem(FILE *f, cvm_elem e, const void *data, uint64_t i)
     }
     }
 }
+
+bool cli_instance_values(const cvm_module *mod, const char *name, int64_t *v, bool *set, uint32_t n)
+{
+    /* asked twice, with two fillers: an entry the instance sets is the same in
+     * both (any int64 may be a value: 0x8000000000000000 is INT64_MIN) */
+    int64_t *w = malloc((n ? n : 1) * sizeof *w);
+    const cvm_kernel *k = NULL;
+    bool ok = w != NULL;
+    for (uint32_t j = 0; ok && j < n; j++)
+        v[j] = INT64_MIN, w[j] = INT64_MAX;
+    ok = ok && cvm_kernel_get_instance(mod, name, &k, v, n, NULL) == CVM_OK &&
+         cvm_kernel_get_instance(mod, name, &k, w, n, NULL) == CVM_OK;
+    for (uint32_t j = 0; j < n; j++)
+        set[j] = ok && v[j] == w[j];
+    free(w);
+    return ok;
+}

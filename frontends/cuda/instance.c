@@ -80,17 +80,20 @@ bool fe_int_targ(const char *a, size_t len, int64_t *out, bool *above)
     const unsigned long long m = strtoull(digits, &end, 0);
     if (errno == ERANGE || (buf[0] == '-' && m > (unsigned long long)INT64_MAX + 1))
         return false;
-    /* C's suffixes: u, l, ll and their combinations, either case */
-    size_t nu = 0, nl = 0;
-    for (; *end; end++) {
-        if (*end == 'u' || *end == 'U')
-            nu++;
-        else if (*end == 'l' || *end == 'L')
-            nl++;
-        else
-            return false;
-    }
-    if (nu > 1 || nl > 2)
+    /* C's suffixes: u, l, ll (lL is not one) and u before or after them, either case */
+    bool has_u = *end == 'u' || *end == 'U';
+    end += has_u;
+    const char *l = end;
+    while (*end == 'l' || *end == 'L')
+        end++;
+    const size_t nl = (size_t)(end - l);
+    if (!has_u && (*end == 'u' || *end == 'U'))
+        has_u = true, end++;
+    if (*end || nl > 2 || (nl == 2 && l[0] != l[1]))
+        return false;
+    /* a minus before an unsigned, hex or octal literal wraps in C++ by the
+     * literal's type (-1u is 4294967295): not read rather than guessed */
+    if (buf[0] == '-' && (has_u || (digits[0] == '0' && digits[1] != 0)))
         return false;
     *out = buf[0] == '-' ? (int64_t)(0 - m) : (int64_t)m;
     *above = buf[0] != '-' && m > (unsigned long long)INT64_MAX;
