@@ -464,10 +464,9 @@ static void print_instance(const cvm_module *mod, const cvm_kernel *k, const cha
         cvm_kernel_param(k, i, &p);
         if (p.kind != CVM_PARAM_COMPTIME || !set[i]) /* "k<M, 5>": M stays a parameter */
             continue;
-        if (p.elem == CVM_U64) /* the instance's bits: above INT64_MAX they read negative */
-            printf("%s%s = %llu", sep, p.name, (unsigned long long)values[i]);
-        else
-            printf("%s%s = %lld", sep, p.name, (long long)values[i]);
+        char text[24];
+        cli_comptime_text(p.elem, values[i], text, sizeof text);
+        printf("%s%s = %s", sep, p.name, text);
         sep = ", ";
     }
     printf("\n");

@@ -53,6 +53,9 @@ bool cli_parse_value(const char *s, cvm_elem e, void *out, const char **why);
  * false where the name gives none. False when no kernel implements it or
  * memory ran out. */
 bool cli_instance_values(const cvm_module *mod, const char *name, int64_t *v, bool *set, uint32_t n);
+/* A comptime value v of type e as text: its bits, so a u64 above INT64_MAX
+ * (read negative from cvm_kernel_get_instance) prints unsigned. */
+void cli_comptime_text(cvm_elem e, int64_t v, char *out, size_t cap);
 /* Fills `count` elements of type e with the documented random ranges. */
 void cli_fill_random(cvm_elem e, void *data, uint64_t count, uint64_t seed);
 /* Prints element i of data (type e) to f. */

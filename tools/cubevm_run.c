@@ -649,11 +649,7 @@ static int comptime_values(const run_opts *o, const cvm_module *mod, binding *bs
     if (cli_instance_values(mod, o->kernel, v, set, n))
         for (uint32_t j = 0; j < n; j++)
             if (bs[j].p.kind == CVM_PARAM_COMPTIME && set[j] && !bs[j].text) {
-                /* the instance's bits: a u64 argument above INT64_MAX reads negative */
-                if (bs[j].p.elem == CVM_U64)
-                    snprintf(bs[j].ct_text, sizeof bs[j].ct_text, "%llu", (unsigned long long)v[j]);
-                else
-                    snprintf(bs[j].ct_text, sizeof bs[j].ct_text, "%lld", (long long)v[j]);
+                cli_comptime_text(bs[j].p.elem, v[j], bs[j].ct_text, sizeof bs[j].ct_text);
                 bs[j].text = bs[j].ct_text;
             }
     free(set);

@@ -330,3 +330,11 @@ bool cli_instance_values(const cvm_module *mod, const char *name, int64_t *v, bo
     free(w);
     return ok;
 }
+
+void cli_comptime_text(cvm_elem e, int64_t v, char *out, size_t cap)
+{
+    if (e == CVM_U64)
+        snprintf(out, cap, "%llu", (unsigned long long)v);
+    else
+        snprintf(out, cap, "%lld", (long long)v);
+}

@@ -108,13 +108,11 @@ bool fe_targ_fits(bool is_signed, unsigned bits, int64_t v, bool above)
     return !above && (is_signed ? v >= -span / 2 && v < span / 2 : v >= 0 && v < span);
 }
 
-/* fe_targ_fits for a comptime parameter of element type e */
+/* fe_targ_fits for a comptime parameter of element type e (the bytecode's
+ * element types are the API's) */
 static bool arg_fits(cvm_elem e, int64_t v, bool above)
 {
-    const bool is_signed = e == CVM_I8 || e == CVM_I16 || e == CVM_I32 || e == CVM_I64;
-    const unsigned bits = e == CVM_BOOL ? 1 : e == CVM_I8 || e == CVM_U8 ? 8
-                        : e == CVM_I16 || e == CVM_U16 ? 16 : e == CVM_I32 || e == CVM_U32 ? 32 : 64;
-    return fe_targ_fits(is_signed, bits, v, above);
+    return fe_targ_fits(cvm_bc_elem_is_signed(e), e == CVM_BOOL ? 1 : cvm_bc_elem_size(e) * 8, v, above);
 }
 
 /* Index of the comptime parameter named (p, len) of k, or -1. */
