@@ -717,6 +717,52 @@ static void test_uniform_fused(void)
     decoded_free(&dc);
 }
 
+/*
+ * decode.c allocate_slots: the fused code's registers share slots where
+ * their lives do not overlap. Counted by hand for this kernel: t, s (both
+ * live across the if) and po (preset) keep their own slots; a [pc 1-2],
+ * b [2-3], c [3-4], p [5-6] and d [7-8] need two slots between them; the
+ * address chain at pcs 11-14 (fused, its store at 15 included) needs four
+ * for o, four, o2 and pp. 12 registers, 7 slots. The exact code keeps its
+ * 12, and both runs compute out[t] by the C model.
+ */
+static void test_slot_allocation(void)
+{
+    static const char src[] =
+        ".kernel k\n.param out buffer u32 write\n"
+        ".reg u32 %t, %a, %b, %c, %s, %d\n.reg bool %p\n.reg ptr.global %po, %pp\n"
+        ".reg i64 %o, %four, %o2\n"
+        "    sreg.u32 %t, unit_pos.x\n    mul.u32 %a, %t, %t\n    add.u32 %b, %a, %t\n"
+        "    mul.u32 %c, %b, %b\n    add.u32 %s, %c, %t\n    lt.u32 %p, %t, %s\n"
+        "    if %p\n        mul.u32 %d, %s, %s\n        add.u32 %s, %s, %d\n    end\n"
+        "    param.ptr.global %po, out, 0\n    cvt.i64 %o, %t\n    const.i64 %four, 4\n"
+        "    mul.i64 %o2, %o, %four\n    ptr.add.ptr.global %pp, %po, %o2\n    st.u32 [%pp], %s\n"
+        ".end\n";
+    cvm_diag d;
+    decoded dc;
+    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
+    ok(kp && kp->nslots == 12 && kp->fast_exact && kp->fast_nslots == 7,
+       "registers share slots in the fused code: 12 -> 7 (%u -> %u)", kp ? kp->nslots : 0,
+       kp && kp->fast_exact ? kp->fast_nslots : 0);
+    decoded_free(&dc);
+    for (int budget = 0; budget < 2; budget++) {
+        uint32_t out[64];
+        buf bufs[] = {{"out", out, sizeof out, true}};
+        uint64_t params[] = {ADDR(out)};
+        opts o = {.grid = 1, .block = 64, .width = 32, .budget = budget ? 1u << 20 : 0};
+        cvm_status st = run(src, &o, params, 1, bufs, 1, &d);
+        int good = st == CVM_OK;
+        for (uint32_t t = 0; t < 64 && good; t++) {
+            uint32_t b = t * t + t, s = b * b + t;
+            if (t < s)
+                s += s * s;
+            good = out[t] == s;
+        }
+        ok(good, "... and compute what the C model does (%s code: %s)", budget ? "exact" : "fused",
+           d.message);
+    }
+}
+
 static void test_more_atomics_misaligned(void)
 {
     /* shared inc (wrap 7), dec (wrap 5), cas chain; global signed min and float max */
@@ -891,6 +937,7 @@ int main(void)
     test_barrier_divergence_line();
     test_uniform();
     test_uniform_fused();
+    test_slot_allocation();
     test_more_atomics_misaligned();
     test_assert_trap();
     test_named_barrier();

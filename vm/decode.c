@@ -444,6 +444,9 @@ static void free_kprog(const cvm_vm_program *prog, cvm_vm_kprog *kp)
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->cases, sizeof *kp->cases * kp->ncases);
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->args, sizeof *kp->args * kp->nargs);
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->zero, sizeof *kp->zero * kp->zero_cap);
+    cvm_bc_free(prog->alloc, prog->alloc_user, kp->fast_exact, sizeof *kp->code * (kp->ninsns + 1u));
+    cvm_bc_free(prog->alloc, prog->alloc_user, kp->fast_args, sizeof *kp->args * kp->nargs);
+    cvm_bc_free(prog->alloc, prog->alloc_user, kp->fast_zero, sizeof *kp->zero * kp->zero_cap);
 }
 
 /* The slot ranges of registers that may be read before they are written
@@ -1066,6 +1069,268 @@ fail:
     return st;
 }
 
+/* ---- register slot allocation ---- */
+
+/*
+ * The CUDA frontend gives every subexpression its own register, so a
+ * kernel's register file is mostly short-lived temporaries, and a cube's
+ * file (slots x planes x 256 bytes) outgrows the first-level cache where
+ * the live values alone would fit (docs/performance.md "Register
+ * footprint and cube size"). Here registers that live within one block
+ * share slots in the fused code (`fast`; `code` keeps a slot per register,
+ * for the step budget and as test_differ's reference), by a linear scan
+ * over their live intervals in pc order.
+ *
+ * A register takes part ("pooled") when it is one slot wide, neither
+ * zeroed before a cube nor preset per launch nor a switch's selector
+ * (each case reads it again), first written (not read) at the first pc
+ * that names it, and no control instruction lies between that pc and the
+ * last one naming it (the last may be an if or break_if reading it). Such a register's value never crosses a branch,
+ * a loop's back edge or a lane's change of mask: each value is written and
+ * read in one straight run that all its lanes execute together, so any
+ * other register whose interval is disjoint may use the slot before and
+ * after. Every other register keeps a slot of its own.
+ *
+ * The fused code reads and writes at other pcs than the exact code: a
+ * chain's handler at its first pc reads what the chain's instructions
+ * read and writes what they write; an INDEX whose access computes the
+ * address reads the chain's sources at the access; a DIVREM writes the
+ * second result up to four pcs early. So each register an instruction of
+ * such a span names has its interval stretched over the whole span
+ * (conflict only: whether it is pooled is decided by the exact code).
+ * Intervals are closed, so two registers an instruction names never
+ * share a slot, and every fact fuse() proved about distinct slots holds
+ * after the renaming.
+ */
+typedef struct slot_span {
+    uint32_t first, last; /* pcs; first == UINT32_MAX: never named */
+    uint32_t width;       /* slots of the register starting here; 0: not a first slot */
+    bool own;             /* keeps a slot of its own */
+} slot_span;
+
+/* The register slots instruction `in` names (first slots), by its
+ * handler; returns how many, writes first (*nw of them) then reads. */
+static unsigned named_slots(const cvm_vm_dinsn *in, uint32_t *out, unsigned *nw)
+{
+    unsigned n = 0;
+    *nw = 0;
+    switch (in->h) {
+    case CVM_VM_H_INDEX: case CVM_VM_H_ARITH64:
+        out[n++] = in->d, *nw = 1;
+        out[n++] = in->a, out[n++] = in->b;
+        return n;
+    case CVM_VM_H_DIVREM:
+        out[n++] = in->d, out[n++] = in->c, *nw = 2;
+        out[n++] = in->a, out[n++] = in->b;
+        return n;
+    case CVM_VM_H_CMPBR: case CVM_VM_H_FINISH:
+        return 0; /* CMPBR's compares are named at their own pcs */
+    default: break;
+    }
+    const reg_uses u = uses_of(in);
+    if (u.dest)
+        out[n++] = in->d, *nw = 1;
+    const uint32_t src[3] = {in->a, in->b, in->c};
+    for (unsigned i = 0; i < u.nsrc; i++)
+        out[n++] = src[i];
+    return n;
+}
+
+/* Renames the slots in the fields named_slots reads. */
+static void rename_slots(cvm_vm_dinsn *in, const uint32_t *map)
+{
+    switch (in->h) {
+    case CVM_VM_H_DIVREM: in->c = map[in->c]; /* fall through */
+    case CVM_VM_H_INDEX: case CVM_VM_H_ARITH64:
+        in->d = map[in->d], in->a = map[in->a], in->b = map[in->b];
+        return;
+    case CVM_VM_H_CMPBR: case CVM_VM_H_FINISH: case CVM_OP_NOP:
+        return;
+    default: break;
+    }
+    const reg_uses u = uses_of(in);
+    uint32_t *src[3] = {&in->a, &in->b, &in->c};
+    if (u.dest)
+        in->d = map[in->d];
+    for (unsigned i = 0; i < u.nsrc; i++)
+        *src[i] = map[*src[i]];
+}
+
+static void span_touch(slot_span *sp, uint32_t s, uint32_t lo, uint32_t hi)
+{
+    if (sp[s].first == UINT32_MAX || lo < sp[s].first)
+        sp[s].first = lo;
+    if (sp[s].last == UINT32_MAX || hi > sp[s].last)
+        sp[s].last = hi;
+}
+
+/* The last pc of the span the fused instruction at pc covers (itself if
+ * it is not fused). */
+static uint32_t fused_span_end(const cvm_vm_kprog *kp, uint32_t pc)
+{
+    const cvm_vm_dinsn *f = &kp->fast[pc], *c = &kp->code[pc];
+    switch (f->h) {
+    case CVM_VM_H_INDEX: return f->end != UINT32_MAX ? f->end : f->target - 1;
+    case CVM_VM_H_ARITH64: case CVM_VM_H_CMPBR: return f->target - 1;
+    case CVM_VM_H_DIVREM: return pc + 4 < kp->ninsns ? pc + 4 : kp->ninsns - 1;
+    default: /* fuse_mov: the op writes the copy's destination */
+        return f->h != CVM_OP_NOP && uses_of(f).dest && f->d != c->d ? pc + 1 : pc;
+    }
+}
+
+/* Gives `fast` (made a copy of `code` if nothing fused) the layout `map`
+ * of nslots slots: kp->fast_exact, fast_args, fast_zero, fast_nslots. */
+static cvm_status apply_layout(cvm_vm_program *prog, cvm_vm_kprog *kp, const uint32_t *map,
+                               uint32_t nslots, cvm_diag *diag)
+{
+    const size_t code_size = sizeof *kp->code * ((size_t)kp->ninsns + 1);
+    if (!kp->fast && (kp->fast = cvm_bc_alloc(prog->alloc, prog->alloc_user, code_size)))
+        memcpy(kp->fast, kp->code, code_size);
+    kp->fast_exact = cvm_bc_alloc(prog->alloc, prog->alloc_user, code_size);
+    kp->fast_args = cvm_bc_alloc(prog->alloc, prog->alloc_user, sizeof *kp->args * kp->nargs);
+    kp->fast_zero = cvm_bc_alloc(prog->alloc, prog->alloc_user, sizeof *kp->zero * kp->zero_cap);
+    if (!kp->fast || !kp->fast_exact || (kp->nargs && !kp->fast_args) ||
+        (kp->zero_cap && !kp->fast_zero))
+        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
+                            cvm_bc_str(prog->mod, kp->k->name));
+    memcpy(kp->fast_exact, kp->code, code_size);
+    for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
+        rename_slots(&kp->fast_exact[pc], map);
+        rename_slots(&kp->fast[pc], map);
+        /* list operands: the same lists, renamed */
+        if (uses_of(&kp->fast[pc]).list)
+            kp->fast[pc].ptr = kp->fast_args + ((const cvm_vm_arg *)kp->fast[pc].ptr - kp->args);
+        if (uses_of(&kp->fast_exact[pc]).list)
+            kp->fast_exact[pc].ptr =
+                kp->fast_args + ((const cvm_vm_arg *)kp->fast_exact[pc].ptr - kp->args);
+    }
+    for (uint32_t i = 0; i < kp->nargs; i++) {
+        kp->fast_args[i] = kp->args[i];
+        kp->fast_args[i].slot = map[kp->args[i].slot];
+    }
+    for (uint32_t i = 0; i < kp->nzero; i++) {
+        kp->fast_zero[2 * i] = map[kp->zero[2 * i]];
+        kp->fast_zero[2 * i + 1] = kp->zero[2 * i + 1];
+    }
+    kp->fast_nslots = nslots;
+    return CVM_OK;
+}
+
+static cvm_status allocate_slots(cvm_vm_program *prog, cvm_vm_kprog *kp, const decoder *dc,
+                                 cvm_diag *diag)
+{
+    const uint32_t ns = kp->nslots, n = kp->ninsns;
+    const size_t span_size = sizeof(slot_span) * ((size_t)ns + 1);
+    const size_t map_size = sizeof(uint32_t) * ((size_t)ns + 1);
+    const size_t ctl_size = sizeof(uint32_t) * ((size_t)n + 1);
+    slot_span *sp = cvm_bc_alloc(prog->alloc, prog->alloc_user, span_size);
+    uint32_t *map = cvm_bc_alloc(prog->alloc, prog->alloc_user, map_size);
+    uint32_t *ctl = cvm_bc_alloc(prog->alloc, prog->alloc_user, ctl_size);
+    /* pooled slots by first pc (lists through `next`); pool slots' last pcs */
+    uint32_t *head = cvm_bc_alloc(prog->alloc, prog->alloc_user, ctl_size);
+    uint32_t *next = cvm_bc_alloc(prog->alloc, prog->alloc_user, map_size);
+    uint32_t *busy_until = cvm_bc_alloc(prog->alloc, prog->alloc_user, map_size);
+    cvm_status st = CVM_OK;
+    if (!sp || !map || !ctl || !head || !next || !busy_until) {
+        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
+                          cvm_bc_str(prog->mod, kp->k->name));
+        goto out;
+    }
+    for (uint32_t s = 0; s < ns; s++)
+        sp[s] = (slot_span){UINT32_MAX, UINT32_MAX, 0, false};
+    for (uint32_t r = 0; r < dc->k->nregs; r++) {
+        const uint32_t s = dc->slot[r], w = dc->k->regs[r].line ? dc->k->regs[r].line : 1;
+        sp[s].width = w;
+        sp[s].own = w != 1 || zeroed(kp, s);
+    }
+    for (uint32_t j = 0; j < kp->npreset; j++)
+        sp[kp->code[kp->preset[j]].d].own = true;
+    /* the exact code: first and last pcs, and who is read first */
+    ctl[0] = 0;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const cvm_vm_dinsn *in = &kp->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        uint32_t named[5];
+        unsigned nw;
+        const unsigned nn = named_slots(in, named, &nw);
+        for (unsigned i = nw; i < nn; i++) {
+            if (sp[named[i]].first == UINT32_MAX)
+                sp[named[i]].own = true; /* read first */
+            span_touch(sp, named[i], pc, pc);
+        }
+        if (uses_of(in).list)
+            for (uint32_t i = 0; i < in->n; i++) {
+                const uint32_t s = ((const cvm_vm_arg *)in->ptr)[i].slot;
+                if (sp[s].first == UINT32_MAX)
+                    sp[s].own = true;
+                span_touch(sp, s, pc, pc);
+            }
+        for (unsigned i = 0; i < nw; i++)
+            span_touch(sp, named[i], pc, pc);
+        if (in->h == CVM_OP_SWITCH) /* each case reads the selector again */
+            sp[in->a].own = true;
+        ctl[pc + 1] = ctl[pc] + (oi && (oi->flags & CVM_OPF_CTRL) ? 1u : 0u);
+    }
+    for (uint32_t s = 0; s < ns; s++)
+        if (sp[s].width && sp[s].first != UINT32_MAX && ctl[sp[s].last] != ctl[sp[s].first + 1] &&
+            sp[s].last > sp[s].first)
+            sp[s].own = true; /* a control instruction in between */
+    /* the fused code's spans */
+    for (uint32_t pc = 0; kp->fast && pc < n; pc++) {
+        const uint32_t hi = fused_span_end(kp, pc);
+        if (hi == pc)
+            continue;
+        for (uint32_t q = pc; q <= hi; q++) {
+            uint32_t named[5];
+            unsigned nw;
+            const unsigned nn = named_slots(&kp->code[q], named, &nw);
+            for (unsigned i = 0; i < nn; i++)
+                span_touch(sp, named[i], pc, hi);
+        }
+        uint32_t named[5];
+        unsigned nw;
+        const unsigned nn = named_slots(&kp->fast[pc], named, &nw);
+        for (unsigned i = 0; i < nn; i++)
+            span_touch(sp, named[i], pc, hi);
+    }
+    /* own slots first, in their old order (zero ranges stay ranges) */
+    uint32_t total = 0;
+    for (uint32_t s = 0; s < ns; s++)
+        if (sp[s].width && sp[s].own)
+            map[s] = total, total += sp[s].width;
+    const uint32_t pool = total;
+    for (uint32_t pc = 0; pc <= n; pc++)
+        head[pc] = UINT32_MAX;
+    for (uint32_t s = ns; s-- > 0;) {
+        map[s] = sp[s].width && sp[s].own ? map[s] : 0;
+        if (sp[s].width && !sp[s].own && sp[s].first != UINT32_MAX)
+            next[s] = head[sp[s].first], head[sp[s].first] = s;
+    }
+    /* linear scan: a pool slot is free for an interval starting after its
+     * last occupant's end; the lowest such slot is taken */
+    uint32_t npool = 0;
+    for (uint32_t pc = 0; pc < n; pc++)
+        for (uint32_t s = head[pc]; s != UINT32_MAX; s = next[s]) {
+            uint32_t j = 0;
+            while (j < npool && busy_until[j] >= pc)
+                j++;
+            if (j == npool)
+                npool++;
+            busy_until[j] = sp[s].last;
+            map[s] = pool + j;
+        }
+    if (pool + npool < ns && (st = apply_layout(prog, kp, map, pool + npool, diag)))
+        goto out;
+out:
+    cvm_bc_free(prog->alloc, prog->alloc_user, sp, span_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, map, map_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, ctl, ctl_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, head, ctl_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, next, map_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, busy_until, map_size);
+    return st;
+}
+
 static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *diag)
 {
     const cvm_bc_kernel *k = &prog->mod->kernels[ki];
@@ -1141,6 +1406,8 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
     }
     if (prog->ver) /* chains are proven from verified code only */
         st = fuse(prog, kp, diag);
+    if (prog->ver && st == CVM_OK)
+        st = allocate_slots(prog, kp, &dc, diag);
 fail:
     cvm_bc_free(prog->alloc, prog->alloc_user, words, words_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, dc.slot, slot_size);

@@ -158,6 +158,16 @@ typedef struct cvm_vm_kprog {
     uint32_t *zero;
     uint32_t nzero, zero_cap;
     bool zero_all;
+    /* The register layout `fast` runs in (decode.c allocate_slots: slots
+     * shared by registers whose lives do not overlap), NULL when `fast`
+     * uses `code`'s: the unfused instructions in that layout (what fused
+     * handlers and barriers read of instructions, and the preset
+     * instructions), the list operands `fast` points at, and the zeroed
+     * ranges (nzero pairs). `code` keeps one slot per register. */
+    cvm_vm_dinsn *fast_exact;
+    cvm_vm_arg *fast_args;
+    uint32_t *fast_zero;
+    uint32_t fast_nslots;
     /* The planes of a cube may run in lockstep (interp_lockstep.c): no
      * instruction whose observable order between planes would change
      * (print). */
@@ -245,6 +255,12 @@ typedef struct cvm_vm_exec {
     uint32_t local_bytes;
     uint32_t bar_arrived[16], bar_expected[16];
     uint64_t step_limit; /* UINT64_MAX when no budget */
+    /* The code this launch runs (kp->fast without a step budget, else
+     * kp->code), the unfused instructions in its register layout, and
+     * that layout's register slots and zeroed ranges (interp.c plan). */
+    const cvm_vm_dinsn *code, *exact;
+    uint32_t nslots;
+    const uint32_t *zero;
     double t0;           /* start time (timeout) */
     bool stopping;       /* a fault happened in this cube: planes run one more slice at most */
     cvm_vm_faultrec fault;

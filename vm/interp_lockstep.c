@@ -1061,7 +1061,7 @@ static bool cmp_cube_uniform(const lockstep *s, const cvm_vm_dinsn *in, const cv
 static bool control(const lockstep *s, const cvm_vm_dinsn *code, const cvm_vm_dinsn *in,
                     uint32_t pc, bool *back, uint32_t *next)
 {
-    const cvm_vm_dinsn *orig = s->x->kp->code;
+    const cvm_vm_dinsn *orig = s->x->exact;
     const unsigned G = s->G;
     cvm_vm_plane *const P = s->P;
     uint32_t t[CVM_VM_LOCKSTEP_MAX_PLANES];
@@ -1278,7 +1278,7 @@ static void one_step(const lockstep *s, const cvm_vm_dinsn *in, uint32_t pc)
 
 void cvm_vm_run_lockstep(cvm_vm_exec *x)
 {
-    const cvm_vm_dinsn *const code = x->kp->fast ? x->kp->fast : x->kp->code;
+    const cvm_vm_dinsn *const code = x->code;
     const lockstep s = {
         .x = x, .P = x->planes, .G = x->nplanes, .rs = x->rshift, .R0 = x->planes[0].regs,
         .stride = x->nplanes > 1 ? (size_t)(x->planes[1].regs - x->planes[0].regs) : 0,

@@ -323,10 +323,7 @@ static void index_lanes(const cvm_vm_dinsn *in, uint8_t *R, unsigned rs, unsigne
 
 int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
 {
-    /* fused code counts a chain as one step: exact code under a step budget */
-    const cvm_vm_dinsn *const orig = ex->kp->code;
-    const cvm_vm_dinsn *const code =
-        ex->step_limit == UINT64_MAX && ex->kp->fast ? ex->kp->fast : orig;
+    const cvm_vm_dinsn *const orig = ex->exact, *const code = ex->code;
     const unsigned rs = ex->rshift, nl = p->nlanes;
     const bool checked = ex->L->checked;
     uint8_t *const R = p->regs;
