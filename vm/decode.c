@@ -1220,22 +1220,18 @@ static cvm_status allocate_slots(cvm_vm_program *prog, cvm_vm_kprog *kp, const d
                                  cvm_diag *diag)
 {
     const uint32_t ns = kp->nslots, n = kp->ninsns;
-    const size_t span_size = sizeof(slot_span) * ((size_t)ns + 1);
-    const size_t map_size = sizeof(uint32_t) * ((size_t)ns + 1);
-    const size_t ctl_size = sizeof(uint32_t) * ((size_t)n + 1);
-    slot_span *sp = cvm_bc_alloc(prog->alloc, prog->alloc_user, span_size);
-    uint32_t *map = cvm_bc_alloc(prog->alloc, prog->alloc_user, map_size);
-    uint32_t *ctl = cvm_bc_alloc(prog->alloc, prog->alloc_user, ctl_size);
-    /* pooled slots by first pc (lists through `next`); pool slots' last pcs */
-    uint32_t *head = cvm_bc_alloc(prog->alloc, prog->alloc_user, ctl_size);
-    uint32_t *next = cvm_bc_alloc(prog->alloc, prog->alloc_user, map_size);
-    uint32_t *busy_until = cvm_bc_alloc(prog->alloc, prog->alloc_user, map_size);
+    /* one scratch block: the slots' spans; per slot the new slot, the next
+     * pooled slot of a list and a pool slot's last pc; per pc the control
+     * instructions before it and the list of pooled slots starting there */
+    const size_t size = sizeof(slot_span) * ((size_t)ns + 1) +
+                        sizeof(uint32_t) * (3 * ((size_t)ns + 1) + 2 * ((size_t)n + 1));
+    slot_span *sp = cvm_bc_alloc(prog->alloc, prog->alloc_user, size);
+    if (!sp)
+        return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
+                            cvm_bc_str(prog->mod, kp->k->name));
+    uint32_t *map = (uint32_t *)(sp + ns + 1), *next = map + ns + 1, *busy_until = next + ns + 1;
+    uint32_t *ctl = busy_until + ns + 1, *head = ctl + n + 1;
     cvm_status st = CVM_OK;
-    if (!sp || !map || !ctl || !head || !next || !busy_until) {
-        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
-                          cvm_bc_str(prog->mod, kp->k->name));
-        goto out;
-    }
     for (uint32_t s = 0; s < ns; s++)
         sp[s] = (slot_span){UINT32_MAX, UINT32_MAX, 0, false};
     for (uint32_t r = 0; r < dc->k->nregs; r++) {
@@ -1319,15 +1315,9 @@ static cvm_status allocate_slots(cvm_vm_program *prog, cvm_vm_kprog *kp, const d
             busy_until[j] = sp[s].last;
             map[s] = pool + j;
         }
-    if (pool + npool < ns && (st = apply_layout(prog, kp, map, pool + npool, diag)))
-        goto out;
-out:
-    cvm_bc_free(prog->alloc, prog->alloc_user, sp, span_size);
-    cvm_bc_free(prog->alloc, prog->alloc_user, map, map_size);
-    cvm_bc_free(prog->alloc, prog->alloc_user, ctl, ctl_size);
-    cvm_bc_free(prog->alloc, prog->alloc_user, head, ctl_size);
-    cvm_bc_free(prog->alloc, prog->alloc_user, next, map_size);
-    cvm_bc_free(prog->alloc, prog->alloc_user, busy_until, map_size);
+    if (pool + npool < ns)
+        st = apply_layout(prog, kp, map, pool + npool, diag);
+    cvm_bc_free(prog->alloc, prog->alloc_user, sp, size);
     return st;
 }
 
