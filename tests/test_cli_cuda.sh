@@ -147,8 +147,19 @@ run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --block 8 --s
 ok $? "--symbol c_Kernel=@taps.npy reaches the kernel"; [ $rc -eq 0 ] || show
 run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --symbol nope=@"$T/taps.npy" \
     dst=zeros:8 src=@$EX/vadd_a.npy w=8 h=1
-[ $rc -eq 1 ] && has "no symbol named 'nope'" "$T/err"
+[ $rc -eq 1 ] && has "no variable named 'nope'" "$T/err"
 ok $? "--symbol with an unknown name is a clean error"
+# the bytes would be copied as they are: a file of another dtype is refused
+{
+    printf '\223NUMPY\001\000v\000'
+    printf "%s" "{'descr': '<i4', 'fortran_order': False, 'shape': (9,), }"
+    printf '%60s\n' ''
+    printf '\001\000\000\000%.0s' 1 2 3 4 5 6 7 8 9
+} >"$T/itaps.npy"
+run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --symbol c_Kernel=@"$T/itaps.npy" \
+    dst=zeros:8 src=@$EX/vadd_a.npy w=8 h=1
+[ $rc -eq 1 ] && has "'c_Kernel' holds f32 but the file has dtype '<i4' (i32)" "$T/err"
+ok $? "--symbol with a file of another dtype is a clean error"
 
 # an integer template parameter is a comptime parameter the instance's name fills in:
 # reduce4<int, blockSize> runs as reduce4<int, 64>; eight 1s in one block sum to 8

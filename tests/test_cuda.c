@@ -1320,6 +1320,14 @@ static void test_symbols(void)
        "symbols: an unknown name is CVM_NOT_FOUND: %s", d.message);
     ok(cvm_module_symbol_write(s, mod, "bias", SIZE_MAX, &bias, 4, &d) == CVM_INVALID_ARGUMENT,
        "symbols: a huge offset is refused");
+    cvm_symbol_info ci = {0}, gi = {0};
+    ok(cvm_module_symbol_info(mod, "coef", &ci, &d) == CVM_OK && ci.elem == CVM_F32 && ci.size == 16 &&
+           ci.constant == 1 && cvm_module_symbol_info(mod, "bias", &gi, &d) == CVM_OK &&
+           gi.elem == CVM_F32 && gi.size == 4 && gi.constant == 0,
+       "symbols: info gives element type, size and space (coef f32 16 constant, bias f32 4 global)");
+    ok(cvm_module_symbol_info(mod, "nope", &ci, &d) == CVM_NOT_FOUND && strstr(d.message, "'nope'") &&
+           cvm_module_symbol_info(mod, NULL, &ci, &d) == CVM_INVALID_ARGUMENT,
+       "symbols: info on an unknown name is CVM_NOT_FOUND, on NULL CVM_INVALID_ARGUMENT");
     cvm_buffer_free(b);
     cvm_module_free(mod);
 }

@@ -695,9 +695,21 @@ static int write_symbols(const run_opts *o, cvm_device *dev, cvm_module *mod)
         cvm_npy arr;
         cvm_diag d;
         memset(&d, 0, sizeof d);
-        cvm_status st = cvm_npy_load(sy->value + 1, &arr, &d);
+        cvm_symbol_info info;
+        cvm_status st = cvm_module_symbol_info(mod, sy->name, &info, &d);
         if (st)
+            return cli_error(CLI_FAIL, "--symbol %s=%s: the module has no variable named '%s'",
+                             sy->name, sy->value, sy->name);
+        if ((st = cvm_npy_load(sy->value + 1, &arr, &d)))
             return cli_diag_error(NULL, st, &d);
+        /* the bytes are copied as they are: a file of another element type
+         * would be read as garbage (bf16 arrives as <u2, as for buffers) */
+        if (info.elem && arr.elem != info.elem && !(info.elem == CVM_BF16 && arr.elem == CVM_U16)) {
+            cvm_free_bytes(arr.data);
+            return cli_error(CLI_FAIL, "--symbol %s=%s: '%s' holds %s but the file has dtype '%s' (%s)",
+                             sy->name, sy->value, sy->name, cli_elem_name(info.elem), arr.descr,
+                             cli_elem_name(arr.elem));
+        }
         st = cvm_module_symbol_write(cvm_device_stream(dev), mod, sy->name, 0, arr.data, arr.size,
                                      &d);
         cvm_free_bytes(arr.data);

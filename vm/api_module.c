@@ -376,6 +376,25 @@ static cvm_status symbol_bytes(cvm_stream *s, cvm_module *m, const char *name, s
     return cvm_diag_set(diag, CVM_NOT_FOUND, "%s: the module has no symbol named '%s'", fn, name);
 }
 
+cvm_status cvm_module_symbol_info(const cvm_module *mod, const char *name,
+                                  cvm_symbol_info *out_info, cvm_diag *diag)
+{
+    if (!mod || !name || !out_info)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_module_symbol_info: NULL argument");
+    const cvm_bc_module *bc = mod->bc;
+    for (uint32_t i = 0; i < bc->nsymbols; i++) {
+        const cvm_bc_symbol *sym = &bc->symbols[i];
+        if (strcmp(cvm_bc_str(bc, sym->name), name) != 0)
+            continue;
+        out_info->elem = (cvm_elem)sym->elem;
+        out_info->size = sym->size;
+        out_info->constant = sym->space == CVM_SYM_CONST;
+        return CVM_OK;
+    }
+    return cvm_diag_set(diag, CVM_NOT_FOUND,
+                        "cvm_module_symbol_info: the module has no symbol named '%s'", name);
+}
+
 cvm_status cvm_module_symbol_write(cvm_stream *s, cvm_module *mod, const char *name,
                                    size_t offset, const void *src, size_t size, cvm_diag *diag)
 {

@@ -241,6 +241,18 @@ CVM_API cvm_status cvm_kernel_param(const cvm_kernel *k, uint32_t i, cvm_param_i
  * such symbol; CVM_INVALID_ARGUMENT when the range leaves the symbol or the
  * stream belongs to another device.
  */
+/* What the module records of symbol `name`: its element type (the
+ * variable's scalar type, or of its array's elements; 0 when the module
+ * gives none, as .cbs text may not), size in bytes, and whether it is a
+ * __constant__ (read-only to kernels). CVM_NOT_FOUND when there is none. */
+typedef struct cvm_symbol_info {
+    cvm_elem elem;
+    size_t size;
+    int constant;    /* 1: __constant__ */
+} cvm_symbol_info;
+
+CVM_API cvm_status cvm_module_symbol_info(const cvm_module *mod, const char *name,
+                                          cvm_symbol_info *out_info, cvm_diag *diag);
 CVM_API cvm_status cvm_module_symbol_write(cvm_stream *s, cvm_module *mod, const char *name,
                                            size_t offset, const void *src, size_t size,
                                            cvm_diag *diag);
