@@ -20,6 +20,8 @@
  * shows a stale fill. A register first
  * written inside an `if` and read after its `end` must read zero in the
  * lanes that skipped the write, whatever an earlier cube left there.
+ * A cast feeding a switch whose body writes the cast's source must not be
+ * forwarded (the cases read the selector again).
  */
 #include "kern.h"
 
@@ -235,6 +237,34 @@ static uint32_t late_sim(uint32_t g, uint32_t salt)
     return v ^ salt;
 }
 
+/* A same-width cvt feeding a switch is not forwarded: each case reads the
+ * selector again, and the switch's body may write the cvt's source (here
+ * case 0 adds 1 to x, which would send its lanes on to case 1). */
+static const char switch_src[] =
+    ".kernel sw\n"
+    ".param out buffer u32 write\n.param src buffer i32 read\n.param salt scalar u32\n"
+    ".reg u32 %t, %c, %cd, %cg, %g, %three, %m, %r, %sel\n.reg i32 %x, %one\n"
+    ".reg ptr.global %po, %pp\n.reg i64 %gi, %k4, %off\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %cg, %c, %cd\n    add.u32 %g, %cg, %t\n"
+    "    const.u32 %three, 3\n    and.u32 %m, %g, %three\n    cvt.i32 %x, %m\n"
+    "    const.u32 %r, 0\n    cvt.u32 %sel, %x\n"
+    "    switch %sel\n"
+    "    case 0\n        const.i32 %one, 1\n        add.i32 %x, %x, %one\n"
+    "        const.u32 %r, 10\n        break\n"
+    "    case 1\n        const.u32 %r, 20\n        break\n"
+    "    default\n        const.u32 %r, 30\n"
+    "    end\n"
+    "    param.ptr.global %po, out, 0\n    cvt.i64 %gi, %g\n    const.i64 %k4, 4\n"
+    "    mul.i64 %off, %gi, %k4\n    ptr.add.ptr.global %pp, %po, %off\n    st.u32 [%pp], %r\n"
+    ".end\n";
+
+static uint32_t switch_sim(uint32_t g, uint32_t salt)
+{
+    (void)salt;
+    return (g & 3) == 0 ? 10 : (g & 3) == 1 ? 20 : 30;
+}
+
 static void check(const char *kernel, const char *name,
                   uint32_t (*sim)(uint32_t g, uint32_t salt), uint32_t width, uint64_t budget)
 {
@@ -286,6 +316,8 @@ int main(void)
         check(divrem_src, "divrem", divrem_sim, widths[w], UINT64_C(1) << 40);
         check(late_src, "late", late_sim, widths[w], 0);
         check(late_src, "late", late_sim, widths[w], UINT64_C(1) << 40);
+        check(switch_src, "sw", switch_sim, widths[w], 0);
+        check(switch_src, "sw", switch_sim, widths[w], UINT64_C(1) << 40);
     }
     kern_close();
     return done_testing();

@@ -899,7 +899,9 @@ static bool presettable(const fuser *fu, const cvm_vm_kprog *kp, const cvm_vm_di
  * bits, and s cannot change in between), in the exact code too, where the
  * cvt still writes t for the debugger; `fast` drops the cvt. The reader
  * keeps its own operand types. Not a plane op reader: it reads other
- * lanes, whose t may be older than their s. Returns the copies forwarded.
+ * lanes, whose t may be older than their s. Not a switch: each case reads
+ * the selector again, and the verifier keeps the switch's body from
+ * writing t, not s. Returns the copies forwarded.
  */
 static uint32_t forward_copies(cvm_vm_kprog *kp, uint32_t *reads, const uint32_t *writes)
 {
@@ -909,7 +911,7 @@ static uint32_t forward_copies(cvm_vm_kprog *kp, uint32_t *reads, const uint32_t
         cvm_vm_dinsn *rd = &kp->code[pc + 1];
         const cvm_bc_opinfo *oi = cvm_bc_op_info(rd->h);
         if (cv->h != CVM_OP_CVT || !bit_copy(cv) || reads[cv->d] != 1 || writes[cv->d] != 1 ||
-            !oi || (oi->flags & CVM_OPF_PLANE) || cv->a == cv->d)
+            !oi || (oi->flags & CVM_OPF_PLANE) || rd->h == CVM_OP_SWITCH || cv->a == cv->d)
             continue;
         uint32_t *src[3] = {&rd->a, &rd->b, &rd->c};
         const unsigned nsrc = uses_of(rd).nsrc;
@@ -1076,18 +1078,19 @@ fail:
  * kernel's register file is mostly short-lived temporaries, and a cube's
  * file (slots x planes x 256 bytes) outgrows the first-level cache where
  * the live values alone would fit (docs/performance.md "Register
- * footprint and cube size"). Here registers that live within one block
- * share slots in the fused code (`fast`; `code` keeps a slot per register,
- * for the step budget and as test_differ's reference), by a linear scan
- * over their live intervals in pc order.
+ * footprint and cube size"). Here registers that live within one
+ * straight run of lane ops share slots in the fused code (`fast`), by a
+ * linear scan over their live intervals in pc order. `code` keeps a slot
+ * per register: a step budget runs it, and it is test_differ's reference.
  *
  * A register takes part ("pooled") when it is one slot wide, neither
  * zeroed before a cube nor preset per launch nor a switch's selector
  * (each case reads it again), first written (not read) at the first pc
  * that names it, and no control instruction lies between that pc and the
- * last one naming it (the last may be an if or break_if reading it). Such a register's value never crosses a branch,
- * a loop's back edge or a lane's change of mask: each value is written and
- * read in one straight run that all its lanes execute together, so any
+ * last one naming it (the last may be an if or break_if reading it). Such
+ * a register's value never crosses a branch, a loop's back edge or a
+ * lane's change of mask: each value is written and read in one straight
+ * run that all its lanes execute together, so any
  * other register whose interval is disjoint may use the slot before and
  * after. Every other register keeps a slot of its own.
  *
