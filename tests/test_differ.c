@@ -12,7 +12,8 @@
  * forwarding; a wrong fact there would mislead both runs alike.
  *
  * The generator writes .cbs text from a seed, for 1D and 2D cubes of 1 to
- * 8 planes: 32- and 64-bit integer and f32 arithmetic (division, shifts,
+ * 8 planes: 32- and 64-bit integer and f32 arithmetic (division, a rem
+ * and a div of one pair, `op t; mov v, t`, shifts,
  * min/max, fma, sqrt, exp; 64-bit multiplies by a value the same in every
  * lane and by one that is not), conversions, selects, compares; loads
  * whose indexes are consecutive across the cube, permuted between and
@@ -22,7 +23,8 @@
  * or reversed; shared memory across barriers; each unit's local memory;
  * plane ops over the active lanes; integer atomics whose final memory does
  * not depend on the order units run in (their old values go unread);
- * if/else, loops and switches whose conditions or selectors differ by
+ * if/else, loops and switches whose conditions (one compare, or two
+ * joined by and/or, at times negated) or selectors differ by
  * lane, by plane or not at all, with break, continue, break_if and
  * fallthrough; an early return of some lanes. Kernels are race-free (a
  * unit writes only its own output slots, but for the atomics; shared
@@ -138,11 +140,26 @@ static reg cond(gen *g)
     static const char *const cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
     static const uint32_t bits[] = {1, 2, 5, 16, 32, 64, 128};
     const reg b = tmp(g, BOOL);
-    switch (rnd(g, 5)) {
+    switch (rnd(g, 6)) {
     case 0: case 1: {
         const int t = value_type(g);
         const reg x = var(g, t), y = var(g, t);
         emit(g, "    %s.%s %s, %s, %s\n", cmp[rnd(g, 6)], tname[t], b.s, x.s, y.s);
+        break;
+    }
+    case 5: { /* two compares joined by and/or, at times negated (decode's
+               * CMPBR reads both compares) */
+        const int t = value_type(g), u = value_type(g);
+        const reg c1 = tmp(g, BOOL), c2 = tmp(g, BOOL);
+        emit(g, "    %s.%s %s, %s, %s\n", cmp[rnd(g, 6)], tname[t], c1.s, var(g, t).s, var(g, t).s);
+        emit(g, "    %s.%s %s, %s, %s\n", cmp[rnd(g, 6)], tname[u], c2.s, var(g, u).s, var(g, u).s);
+        if (rnd(g, 2)) {
+            const reg j = tmp(g, BOOL);
+            emit(g, "    %s.bool %s, %s, %s\n    not.bool %s, %s\n", rnd(g, 2) ? "and" : "or", j.s, c1.s,
+                 c2.s, b.s, j.s);
+        } else {
+            emit(g, "    %s.bool %s, %s, %s\n", rnd(g, 2) ? "and" : "or", b.s, c1.s, c2.s);
+        }
         break;
     }
     case 2: { /* by lane or by plane */
@@ -190,7 +207,7 @@ static void st_arith(gen *g)
         return;
     }
     static const char *const bin[] = {"add", "sub", "mul", "and", "or", "xor", "min", "max"};
-    switch (rnd(g, 12)) {
+    switch (rnd(g, 14)) {
     case 0: case 1: { /* shifts by a u32 count, at times past the width */
         const reg c = rnd(g, 2) ? var(g, U32) : kon(g, rnd(g, 70));
         emit(g, "    %s.%s %s, %s, %s\n", rnd(g, 2) ? "shl" : "shr", T, d.s, a.s, c.s);
@@ -203,6 +220,26 @@ static void st_arith(gen *g)
         break;
     }
     case 3: emit(g, "    not.%s %s, %s\n", T, d.s, a.s); break;
+    case 4: { /* a rem and a div of one dividend and divisor into
+               * temporaries, a lane op between (decode's DIVREM: one
+               * division writes both at the first one's pc) */
+        const reg one = tmp(g, t), q = tmp(g, t), r1 = tmp(g, t), x = tmp(g, t), r2 = tmp(g, t);
+        const reg n = tmp(g, t);
+        const bool rem_first = rnd(g, 2);
+        emit(g, "    const.%s %s, 1\n    or.%s %s, %s, %s\n", T, one.s, T, q.s, b.s, one.s);
+        emit(g, "    not.%s %s, %s\n", T, n.s, b.s);
+        emit(g, "    %s.%s %s, %s, %s\n", rem_first ? "rem" : "div", T, r1.s, a.s, q.s);
+        emit(g, "    xor.%s %s, %s, %s\n", T, x.s, n.s, one.s);
+        emit(g, "    %s.%s %s, %s, %s\n", rem_first ? "div" : "rem", T, r2.s, a.s, q.s);
+        emit(g, "    add.%s %s, %s, %s\n    xor.%s %s, %s, %s\n", T, d.s, r1.s, r2.s, T, d.s, d.s, x.s);
+        break;
+    }
+    case 5: { /* `op t; mov d, t` (decode's fuse_mov: op writes d) */
+        const reg t1 = tmp(g, t);
+        emit(g, "    %s.%s %s, %s, %s\n", bin[rnd(g, 8)], T, t1.s, a.s, b.s);
+        emit(g, "    mov.%s %s, %s\n", T, d.s, t1.s);
+        break;
+    }
     default: emit(g, "    %s.%s %s, %s, %s\n", bin[rnd(g, 8)], T, d.s, a.s, b.s); break;
     }
 }
