@@ -19,7 +19,8 @@
  * whose indexes are consecutive across the cube, permuted between and
  * within planes, one address for the cube or the plane, runs of equal or
  * consecutive elements, strided, reversed or arbitrary, through 64-bit,
- * sign- and zero-extended and 32-bit offsets; stores consecutive, permuted
+ * sign- and zero-extended and 32-bit offsets (at times a lane op between
+ * the address and the access); stores consecutive, permuted
  * or reversed; shared memory across barriers; each unit's local memory;
  * plane ops over the active lanes; integer atomics whose final memory does
  * not depend on the order units run in (their old values go unread);
@@ -349,6 +350,8 @@ static reg address(gen *g, int sp, const char *base, reg x, unsigned size)
         emit(g, "    cvt.i64 %s, %s\n    const.i64 %s, %u\n    mul.i64 %s, %s, %s\n", w.s, x.s, k.s,
              size, o.s, w.s, k.s);
         emit(g, "    ptr.add.%s %s, %s, %s\n", tname[sp], a.s, base, o.s);
+        if (rnd(g, 3) == 0) /* a lane op before the access: it computes the address */
+            emit(g, "    xor.u32 %s, %%t, %%g\n", tmp(g, U32).s);
         break;
     }
     case 2: { /* through an i32: sign-extended */
