@@ -298,6 +298,13 @@ static int make_buffer(cvm_device *dev, binding *b, uint64_t count, const void *
     return CLI_OK;
 }
 
+/* A .npy file of element type `have` holds values of type `want` (bf16
+ * has no dtype: it arrives as <u2). */
+static bool dtype_fits(cvm_elem want, cvm_elem have)
+{
+    return have == want || (want == CVM_BF16 && have == CVM_U16);
+}
+
 static int bind_npy(cvm_device *dev, binding *b, const char *path)
 {
     cvm_npy arr;
@@ -306,7 +313,7 @@ static int bind_npy(cvm_device *dev, binding *b, const char *path)
     cvm_status st = cvm_npy_load(path, &arr, &d);
     if (st)
         return cli_diag_error(NULL, st, &d);
-    bool match = arr.elem == b->p.elem || (b->p.elem == CVM_BF16 && arr.elem == CVM_U16);
+    bool match = dtype_fits(b->p.elem, arr.elem);
     uint64_t line = b->p.line ? b->p.line : 1;
     int rc = CLI_OK;
     if (!match)
@@ -703,8 +710,8 @@ static int write_symbols(const run_opts *o, cvm_device *dev, cvm_module *mod)
         if ((st = cvm_npy_load(sy->value + 1, &arr, &d)))
             return cli_diag_error(NULL, st, &d);
         /* the bytes are copied as they are: a file of another element type
-         * would be read as garbage (bf16 arrives as <u2, as for buffers) */
-        if (info.elem && arr.elem != info.elem && !(info.elem == CVM_BF16 && arr.elem == CVM_U16)) {
+         * would be read as garbage */
+        if (info.elem && !dtype_fits(info.elem, arr.elem)) {
             cvm_free_bytes(arr.data);
             return cli_error(CLI_FAIL, "--symbol %s=%s: '%s' holds %s but the file has dtype '%s' (%s)",
                              sy->name, sy->value, sy->name, cli_elem_name(info.elem), arr.descr,

@@ -1139,8 +1139,10 @@ static unsigned named_slots(const cvm_vm_dinsn *in, uint32_t *out, unsigned *nw)
     return n;
 }
 
-/* Renames the slots in the fields named_slots reads. */
-static void rename_slots(cvm_vm_dinsn *in, const uint32_t *map)
+/* Renames the slots in the fields named_slots reads, and points an
+ * operand list into `args` at the same list of `renamed_args`. */
+static void rename_slots(cvm_vm_dinsn *in, const uint32_t *map, const cvm_vm_arg *args,
+                         const cvm_vm_arg *renamed_args)
 {
     switch (in->h) {
     case CVM_VM_H_DIVREM: in->c = map[in->c]; /* fall through */
@@ -1157,6 +1159,8 @@ static void rename_slots(cvm_vm_dinsn *in, const uint32_t *map)
         in->d = map[in->d];
     for (unsigned i = 0; i < u.nsrc; i++)
         *src[i] = map[*src[i]];
+    if (u.list)
+        in->ptr = renamed_args + ((const cvm_vm_arg *)in->ptr - args);
 }
 
 static void span_touch(slot_span *sp, uint32_t s, uint32_t lo, uint32_t hi)
@@ -1198,14 +1202,8 @@ static cvm_status apply_layout(cvm_vm_program *prog, cvm_vm_kprog *kp, const uin
                             cvm_bc_str(prog->mod, kp->k->name));
     memcpy(kp->fast_exact, kp->code, code_size);
     for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
-        rename_slots(&kp->fast_exact[pc], map);
-        rename_slots(&kp->fast[pc], map);
-        /* list operands: the same lists, renamed */
-        if (uses_of(&kp->fast[pc]).list)
-            kp->fast[pc].ptr = kp->fast_args + ((const cvm_vm_arg *)kp->fast[pc].ptr - kp->args);
-        if (uses_of(&kp->fast_exact[pc]).list)
-            kp->fast_exact[pc].ptr =
-                kp->fast_args + ((const cvm_vm_arg *)kp->fast_exact[pc].ptr - kp->args);
+        rename_slots(&kp->fast_exact[pc], map, kp->args, kp->fast_args);
+        rename_slots(&kp->fast[pc], map, kp->args, kp->fast_args);
     }
     for (uint32_t i = 0; i < kp->nargs; i++) {
         kp->fast_args[i] = kp->args[i];

@@ -453,11 +453,11 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     while (((size_t)1 << x->rshift) < x->rb)
         x->rshift++;
     /* fused code counts a chain as one step: exact code under a step budget */
-    const bool fast = !L->step_budget && x->kp->fast;
+    const bool fast = !L->step_budget && x->kp->fast, laid_out = fast && x->kp->fast_exact;
     x->code = fast ? x->kp->fast : x->kp->code;
-    x->exact = fast && x->kp->fast_exact ? x->kp->fast_exact : x->kp->code;
-    x->nslots = fast && x->kp->fast_exact ? x->kp->fast_nslots : x->kp->nslots;
-    x->zero = fast && x->kp->fast_exact ? x->kp->fast_zero : x->kp->zero;
+    x->exact = laid_out ? x->kp->fast_exact : x->kp->code;
+    x->nslots = laid_out ? x->kp->fast_nslots : x->kp->nslots;
+    x->zero = laid_out ? x->kp->fast_zero : x->kp->zero;
     uint64_t regs = (uint64_t)x->nplanes * plane_slots(x) * x->rb;
     uint64_t shared = ((uint64_t)k->shared_bytes + 15) / 16 * 16 + L->dyn_shared;
     uint64_t local = units * k->local_bytes;

@@ -161,8 +161,9 @@ typedef struct cvm_vm_kprog {
     /* The register layout `fast` runs in (decode.c allocate_slots: slots
      * shared by registers whose lives do not overlap), NULL when `fast`
      * uses `code`'s: the unfused instructions in that layout (the
-     * compares CMPBR reads, the preset instructions), the list operands `fast` points at, and the zeroed
-     * ranges (nzero pairs). `code` keeps one slot per register. */
+     * compares CMPBR reads, the preset instructions), the list operands
+     * `fast` points at, and the zeroed ranges (nzero pairs). `code` keeps
+     * one slot per register. */
     cvm_vm_dinsn *fast_exact;
     cvm_vm_arg *fast_args;
     uint32_t *fast_zero;
