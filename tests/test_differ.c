@@ -3,10 +3,9 @@
  * (decode.c's fused super-instructions, and the planes of a cube in
  * lockstep: interp_lockstep.c, interp_mem.c's cube and plane paths) and
  * under a step budget (the plain plane interpreter on the unfused code,
- * one plane at a time). Every output must match bit for bit (f32 results
- * that are NaN in both match whatever their payloads: numerics.md leaves
- * the payload of an arithmetic NaN open), and a kernel that faults in one
- * run must fault in the other. The reference shares what both runs rest
+ * one plane at a time). Every output must match bit for bit, NaNs
+ * included (an arithmetic NaN is the canonical one: numerics.md), and a
+ * kernel that faults in one run must fault in the other. The reference shares what both runs rest
  * on: the verifier, the divergence analysis (the plane interpreter
  * computes a uniform instruction's lane once too) and decode's copy
  * forwarding; a wrong fact there would mislead both runs alike.
@@ -59,7 +58,6 @@ typedef struct gen {
     uint8_t ttype[MAX_TEMPS];
     unsigned nt;
     unsigned n32, n64;           /* output slots used */
-    uint8_t f32slot[MAX_SLOTS];  /* out32 slot holds an f32 */
     unsigned block, total;
     unsigned loops, ifs;
     bool returned;               /* some lanes may have returned: no barrier after */
@@ -396,8 +394,6 @@ static bool slot(gen *g, int t, unsigned *j)
     if (*n >= MAX_SLOTS)
         return false;
     *j = (*n)++;
-    if (!wide)
-        g->f32slot[*j] = t == F32;
     return true;
 }
 
@@ -533,8 +529,7 @@ static void st_switch(gen *g)
 }
 
 /* Local memory (each unit's own, zeroed in the prologue): a store and a
- * load at index patterns, of u32 only (a word stored from an f32 and
- * loaded as u32 could carry a NaN's payload, which may differ). */
+ * load at index patterns, of u32. */
 static void st_local(gen *g)
 {
     const reg x = index_expr(g, NLOCAL - 1), y = index_expr(g, NLOCAL - 1);
@@ -743,8 +738,6 @@ static cvm_status run(cvm_module *mod, unsigned grid, unsigned bx, unsigned bloc
     return st;
 }
 
-static bool is_nan32(uint32_t v) { return (v & 0x7f800000u) == 0x7f800000u && (v & 0x7fffffu); }
-
 /* One kernel: false (with diag lines) when the two runs differ. */
 static bool differ_one(uint64_t seed, cvm_buffer *in, unsigned *faults)
 {
@@ -786,7 +779,7 @@ static bool differ_one(uint64_t seed, cvm_buffer *in, unsigned *faults)
      * ran in, so faulting in both is all that must agree */
     for (size_t i = 0; same && sa == CVM_OK && i < n; i++) {
         const unsigned slot = (unsigned)(i / (grid * block)), unit = (unsigned)(i % (grid * block));
-        if (a32[i] != b32[i] && !(g.f32slot[slot] && is_nan32(a32[i]) && is_nan32(b32[i]))) {
+        if (a32[i] != b32[i]) {
             diag("seed %llu: out32 slot %u unit %u: 0x%08x (default) against 0x%08x", (unsigned long long)seed,
                  slot, unit, a32[i], b32[i]);
             same = false;

@@ -1123,6 +1123,38 @@ static void test_atom_two_buffers(void)
     cvm_buffer_free(bb);
 }
 
+/* ---- f32 atomic adds whose sum is a NaN give the canonical NaN ----
+ * Word 0 holds a negative NaN with a payload and 8 units add 1.0; into word
+ * 1 (0.0), units 0 and 1 add NaNs of other payloads and the rest 1.0:
+ * whatever the order, every sum after a NaN is the canonical NaN. */
+static const char atom_nan_src[] =
+    ".kernel nan\n.param m buffer f32 readwrite\n.param v buffer u32 read\n"
+    ".reg u32 %t\n.reg f32 %one, %x, %old\n.reg i64 %off, %four\n.reg ptr.global %p, %q\n"
+    "    sreg.u32 %t, unit_pos.x\n    param.ptr.global %p, m, 0\n    const.f32 %one, 1.0\n"
+    "    atom.add.relaxed.device.f32 %old, [%p], %one\n"
+    "    param.ptr.global %q, v, 0\n    cvt.i64 %off, %t\n    const.i64 %four, 4\n"
+    "    mul.i64 %off, %off, %four\n    ptr.add.ptr.global %q, %q, %off\n    ld.f32 %x, [%q]\n"
+    "    ptr.add.ptr.global %p, %p, %four\n    atom.add.relaxed.device.f32 %old, [%p], %x\n"
+    "    return\n.end\n";
+
+static void test_atom_nan(void)
+{
+    uint32_t m[2] = {0xffc01234u, 0}, v[8];
+    for (unsigned i = 0; i < 8; i++)
+        v[i] = i == 0 ? 0xff812345u : i == 1 ? 0x7fd00001u : 0x3f800000u;
+    cvm_buffer *bm = kern_buf("m", sizeof m, m), *bv = kern_buf("v", sizeof v, v);
+    cvm_arg args[] = {kern_arg_buf(bm), kern_arg_buf(bv)};
+    cvm_launch_config cfg = kern_cfg(1, 8);
+    cvm_diag d;
+    cvm_status st = kern_exec(atom_nan_src, "nan", &cfg, args, 2, &d);
+    ok(st == CVM_OK, "f32 atomic adds of NaNs: runs (%s)", st ? d.message : "ok");
+    kern_read(bm, m, sizeof m);
+    ok(m[0] == 0x7fc00000u && m[1] == 0x7fc00000u,
+       "f32 atomic adds of NaNs: the canonical NaN (got %08x %08x)", m[0], m[1]);
+    cvm_buffer_free(bm);
+    cvm_buffer_free(bv);
+}
+
 /* ---- buffer views: the kernel sees buffer + offset as its element 0 ---- */
 static const char view_src[] =
     ".kernel view\n.param src buffer u32 read\n.param dst buffer u32 write\n"
@@ -1206,6 +1238,7 @@ int main(void)
     test_fault(atom_fault_src, "misaligned atomic", 2, NULL);
     test_fault(atom_fault_src, "negative-offset atomic", -4, NULL);
     test_atom_two_buffers();
+    test_atom_nan();
     test_local_lanes(64, UINT32_MAX, UINT32_MAX);
     test_local_lanes(40, UINT32_MAX, UINT32_MAX);
     test_local_lanes(64, 37, UINT32_MAX); /* plane 1, lane 5 */

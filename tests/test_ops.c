@@ -704,8 +704,11 @@ static bool matches(const grp *g, uint64_t got, uint64_t want)
     unsigned e = g->dst.elem;
     if (g->mode == M_BITS || !r_is_float(e))
         return got == want;
-    if (r_fisnan(e, want) || r_fisnan(e, got)) /* a converted NaN's bits are defined */
-        return g->row->rule == CVM_RULE_CVT ? got == want : r_fisnan(e, want) && r_fisnan(e, got);
+    /* a converted NaN's bits are defined (payload rules); any other NaN
+     * result is the format's canonical NaN (docs/numerics.md), whatever
+     * NaNs the operands held and whichever the host would have made */
+    if (r_fisnan(e, want) || r_fisnan(e, got))
+        return g->row->rule == CVM_RULE_CVT ? got == want : r_fisnan(e, want) && got == r_fqnan(e);
     if (g->mode == M_FEXACT)
         return got == want;
     bool wz = r_fval(e, want) == 0, gz = r_fval(e, got) == 0;
@@ -952,7 +955,7 @@ static void set_mode(grp *g)
     case CVM_OP_ABS: case CVM_OP_COPYSIGN: case CVM_OP_BITCAST:
         return; /* bit moves: exact bits, NaN payloads included */
     default:
-        g->mode = M_FEXACT; /* one correctly rounded result; any NaN for NaN */
+        g->mode = M_FEXACT; /* one correctly rounded result; the canonical NaN for NaN */
     }
 }
 

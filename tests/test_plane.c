@@ -388,6 +388,66 @@ static void check_sums(uint32_t mask)
     cvm_buffer_free(out);
 }
 
+/* f32 add reductions and scans over NaNs of different payloads and signs:
+ * each addition whose sum is a NaN gives the canonical NaN (0x7fc00000,
+ * docs/numerics.md), so the result does not depend on which operand a
+ * host instruction would propagate. A scan's first member is its own
+ * value (no addition), payload and all. Lane l holds in[l]. */
+static const char nan_sums_src[] =
+    ".kernel nansums\n.param in buffer u32 read\n.param out buffer u32 write\n"
+    ".reg u32 %t, %m\n.reg f32 %f, %g\n.reg i64 %off, %k\n.reg ptr.global %pi, %po\n"
+    "    sreg.u32 %t, unit_pos.x\n    const.u32 %m, 4294967295\n    cvt.i64 %off, %t\n"
+    "    const.i64 %k, 4\n    mul.i64 %off, %off, %k\n    param.ptr.global %pi, in, 0\n"
+    "    ptr.add.ptr.global %pi, %pi, %off\n    ld.f32 %f, [%pi]\n"
+    "    param.ptr.global %po, out, 0\n    const.i64 %k, 3\n    mul.i64 %off, %off, %k\n"
+    "    ptr.add.ptr.global %po, %po, %off\n    reduce.add.f32 %g, %f, %m\n    st.f32 [%po], %g\n"
+    "    const.i64 %k, 4\n    ptr.add.ptr.global %po, %po, %k\n    scan.add.f32 %g, %f, %m\n"
+    "    st.f32 [%po], %g\n    ptr.add.ptr.global %po, %po, %k\n    exscan.add.f32 %g, %f, %m\n"
+    "    st.f32 [%po], %g\n    return\n.end\n";
+
+static void check_nan_sums(void)
+{
+    enum { B = 64 };
+    uint32_t in[B], got[B * 3], want[B * 3];
+    for (unsigned l = 0; l < B; l++) /* 1.0, but NaNs in plane 0 lanes 0 and 9, plane 1 lane 17 */
+        in[l] = l == 0 ? 0xffc01234u : l == 9 ? 0x7f812345u : l == 49 ? 0xff800001u : 0x3f800000u;
+    for (unsigned l = 0; l < B; l++) {
+        const unsigned lane = l % 32, p = l / 32;
+        /* plane 0: lane 0 alone is its NaN; every sum that adds it is a NaN */
+        const uint32_t nan = 0x7fc00000u;
+        if (p == 0) {
+            want[l * 3] = nan;
+            want[l * 3 + 1] = lane == 0 ? 0xffc01234u : nan;
+            want[l * 3 + 2] = lane == 0 ? 0u : lane == 1 ? 0xffc01234u : nan;
+        } else { /* plane 1: 1.0 per lane until lane 17's NaN */
+            float sc = (float)(lane + 1), ex = (float)lane;
+            uint32_t scb, exb;
+            memcpy(&scb, &sc, 4), memcpy(&exb, &ex, 4);
+            want[l * 3] = nan;
+            want[l * 3 + 1] = lane >= 17 ? nan : scb;
+            want[l * 3 + 2] = lane >= 18 ? nan : exb;
+        }
+    }
+    cvm_buffer *bi = kern_buf("in", sizeof in, in), *bo = kern_buf("out", sizeof got, NULL);
+    cvm_arg args[] = {kern_arg_buf(bi), kern_arg_buf(bo)};
+    cvm_launch_config cfg = kern_cfg(1, B);
+    cfg.plane_width = 32;
+    cvm_diag d;
+    cvm_status st = kern_exec(nan_sums_src, "nansums", &cfg, args, 2, &d);
+    ok(st == CVM_OK, "NaN sums: runs (%s)", st ? d.message : "ok");
+    memset(got, 0, sizeof got);
+    kern_read(bo, got, sizeof got);
+    int bad = -1;
+    for (int i = 0; i < B * 3 && bad < 0; i++)
+        if (got[i] != want[i])
+            bad = i;
+    ok(bad < 0, "NaN sums: f32 reduce/scan/exscan additions that give a NaN give the canonical one");
+    if (bad >= 0)
+        diag("  unit %d output %d: got %08x, want %08x", bad / 3, bad % 3, got[bad], want[bad]);
+    cvm_buffer_free(bi);
+    cvm_buffer_free(bo);
+}
+
 /* want: a word the fault's message must hold (which check fired) */
 static void check_fault(const char *src, const char *name, const char *want, uint32_t units)
 {
@@ -425,6 +485,7 @@ int main(void)
     check_outside();
     check_sums(0xffffffffu);
     check_sums(0x8f00f0f6u);
+    check_nan_sums();
     free(planeops_src);
     kern_close();
     return done_testing();

@@ -163,13 +163,14 @@ typedef struct lockstep {
     size_t stride;
 } lockstep;
 
-/* Integer types by width (wrapping ops), f32 and f64: false for others. */
+/* Integer types by width (wrapping ops), f32 and f64 (a NaN result the
+ * canonical one: numerics.h cvm_n_qf): false for others. */
 #define ARITH(EXPR_I, EXPR_F)                                                              \
     switch (in->elem) {                                                                    \
     case CVM_T_I32: case CVM_T_U32: BIN(uint32_t, EXPR_I); return true;                    \
     case CVM_T_I64: case CVM_T_U64: BIN(uint64_t, EXPR_I); return true;                    \
-    case CVM_T_F32: BIN(float, EXPR_F); return true;                                       \
-    case CVM_T_F64: BIN(double, EXPR_F); return true;                                      \
+    case CVM_T_F32: BIN(float, cvm_n_qf(EXPR_F)); return true;                             \
+    case CVM_T_F64: BIN(double, cvm_n_q(EXPR_F)); return true;                             \
     default: return false;                                                                 \
     }
 /* Every source type (lanes.h CMP_TYPES); none for a typeless operand. */
@@ -349,12 +350,12 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
     case CVM_T_F32:
         if (!div)
             return false;
-        BIN(float, x / y);
+        BIN(float, cvm_n_qf(x / y));
         return true;
     default: /* f64 */
         if (!div)
             return false;
-        BIN(double, x / y);
+        BIN(double, cvm_n_q(x / y));
         return true;
     }
 }
@@ -398,8 +399,8 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
            unsigned big_ = 0; /* active lanes only: the others may hold anything */        \
            for (unsigned l = 0; l < FIXED_W; l++)                                          \
                big_ |= (unsigned)(act >> l & 1) & !(fabsf(a[l]) <= CVM_M_TRIGF_INLINE_MAX);  \
-           if (!big_) LANES(const float x = a[l]; d[l] = INLINE(x););                      \
-           else LANES_S(d[l] = FULL_FN(a[l]);))
+           if (!big_) LANES(const float x = a[l]; d[l] = cvm_n_qf(INLINE(x)););            \
+           else LANES_S(d[l] = cvm_n_qf(FULL_FN(a[l]));))
 
 /* f32 pow: the branch-free routine over the whole plane when every active
  * lane holds an ordinary pair (x > 0 finite, y finite: mathlib.h), else
@@ -410,8 +411,8 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
            for (unsigned l = 0; l < FIXED_W; l++)                                          \
                odd_ |= (unsigned)(act >> l & 1) & !CVM_M_POWF_ORDINARY(a[l], b[l]);        \
            if (!odd_) LANES(const float x = a[l]; const float y = b[l];                    \
-                            d[l] = cvm_m_powf_inline(x, y););                              \
-           else LANES_S(d[l] = cvm_m_powf(a[l], b[l]);))
+                            d[l] = cvm_n_qf(cvm_m_powf_inline(x, y)););                    \
+           else LANES_S(d[l] = cvm_n_qf(cvm_m_powf(a[l], b[l]));))
 
 /* f32 unary math (numerics.h and mathlib.h, as the plane interpreter). */
 static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
@@ -422,24 +423,24 @@ static bool float_unary(const lockstep *s, const cvm_vm_dinsn *in)
     switch (in->h) {
     case CVM_OP_NEG: UN(float, cvm_n_fnegf(x)); return true;
     case CVM_OP_ABS: UN(float, cvm_n_fabsf(x)); return true;
-    case CVM_OP_SQRT: UN(float, sqrtf(x)); return true;
-    case CVM_OP_RCP: UN(float, 1.0f / x); return true;
-    case CVM_OP_EXP: UN(float, cvm_m_expf_inline(x)); return true;
-    case CVM_OP_TANH: UN(float, cvm_m_tanhf_inline(x)); return true;
-    case CVM_OP_RSQRT: UN(float, cvm_m_rsqrtf_inline(x)); return true;
-    case CVM_OP_ERF: UN(float, cvm_m_erff_inline(x)); return true;
-    case CVM_OP_EXP2: UN(float, cvm_m_exp2f_inline(x)); return true;
-    case CVM_OP_EXPM1: UN(float, cvm_m_expm1f_inline(x)); return true;
-    case CVM_OP_LOG2: UN(float, cvm_m_log2f_inline(x)); return true;
-    case CVM_OP_LOG10: UN(float, cvm_m_log10f_inline(x)); return true;
-    case CVM_OP_LOG1P: UN(float, cvm_m_log1pf_inline(x)); return true;
-    case CVM_OP_FLOOR: UN(float, floorf(x)); return true;
-    case CVM_OP_CEIL: UN(float, ceilf(x)); return true;
-    case CVM_OP_TRUNC: UN(float, truncf(x)); return true;
-    case CVM_OP_RINT: UN(float, rintf(x)); return true;
+    case CVM_OP_SQRT: UN(float, cvm_n_qf(sqrtf(x))); return true;
+    case CVM_OP_RCP: UN(float, cvm_n_qf(1.0f / x)); return true;
+    case CVM_OP_EXP: UN(float, cvm_n_qf(cvm_m_expf_inline(x))); return true;
+    case CVM_OP_TANH: UN(float, cvm_n_qf(cvm_m_tanhf_inline(x))); return true;
+    case CVM_OP_RSQRT: UN(float, cvm_n_qf(cvm_m_rsqrtf_inline(x))); return true;
+    case CVM_OP_ERF: UN(float, cvm_n_qf(cvm_m_erff_inline(x))); return true;
+    case CVM_OP_EXP2: UN(float, cvm_n_qf(cvm_m_exp2f_inline(x))); return true;
+    case CVM_OP_EXPM1: UN(float, cvm_n_qf(cvm_m_expm1f_inline(x))); return true;
+    case CVM_OP_LOG2: UN(float, cvm_n_qf(cvm_m_log2f_inline(x))); return true;
+    case CVM_OP_LOG10: UN(float, cvm_n_qf(cvm_m_log10f_inline(x))); return true;
+    case CVM_OP_LOG1P: UN(float, cvm_n_qf(cvm_m_log1pf_inline(x))); return true;
+    case CVM_OP_FLOOR: UN(float, cvm_n_qf(floorf(x))); return true;
+    case CVM_OP_CEIL: UN(float, cvm_n_qf(ceilf(x))); return true;
+    case CVM_OP_TRUNC: UN(float, cvm_n_qf(truncf(x))); return true;
+    case CVM_OP_RINT: UN(float, cvm_n_qf(rintf(x))); return true;
     case CVM_OP_SIN: TRIG(cvm_m_sinf_inline, cvm_m_sinf); return true;
     case CVM_OP_COS: TRIG(cvm_m_cosf_inline, cvm_m_cosf); return true;
-    default: UN(float, cvm_m_logf_inline(x)); return true; /* CVM_OP_LOG */
+    default: UN(float, cvm_n_qf(cvm_m_logf_inline(x))); return true; /* CVM_OP_LOG */
     }
 }
 
@@ -579,7 +580,7 @@ static bool arith(const lockstep *s, const cvm_vm_dinsn *in)
         case CVM_T_F32:
             PLANES(float *d = SD(float); const float *a = SA(float);
                    const float *b = SB(float); const float *c = SC(float);
-                   LANES(d[l] = fmaf(a[l], b[l], c[l]);));
+                   LANES(d[l] = cvm_n_qf(fmaf(a[l], b[l], c[l]));));
             return true;
         default:
             return false;

@@ -1226,9 +1226,9 @@ static uint64_t atom_new(unsigned op, unsigned elem, uint64_t old, uint64_t b, u
     switch (op) {
     case CVM_OP_ATOM_ADD:
         if (elem == CVM_T_F32)
-            return cvm_n_f32_bits(cvm_n_f32_from((uint32_t)old) + cvm_n_f32_from((uint32_t)b));
+            return cvm_n_f32_bits(cvm_n_qf(cvm_n_f32_from((uint32_t)old) + cvm_n_f32_from((uint32_t)b)));
         if (flt)
-            return cvm_n_f64_bits(cvm_n_f64_from(old) + cvm_n_f64_from(b));
+            return cvm_n_f64_bits(cvm_n_q(cvm_n_f64_from(old) + cvm_n_f64_from(b)));
         return cvm_n_add(old, b, bits);
     case CVM_OP_ATOM_SUB: return cvm_n_sub(old, b, bits);
     case CVM_OP_ATOM_MIN: case CVM_OP_ATOM_MAX: {

@@ -113,11 +113,11 @@ static uint64_t combine(unsigned op, unsigned elem, uint64_t acc, uint64_t v)
     switch (elem) {
     case CVM_T_F32: {
         float a = cvm_n_f32_from((uint32_t)acc), b = cvm_n_f32_from((uint32_t)v);
-        return cvm_n_f32_bits(add ? a + b : mn ? cvm_n_fminf(a, b) : cvm_n_fmaxf(a, b));
+        return cvm_n_f32_bits(add ? cvm_n_qf(a + b) : mn ? cvm_n_fminf(a, b) : cvm_n_fmaxf(a, b));
     }
     case CVM_T_F64: {
         double a = cvm_n_f64_from(acc), b = cvm_n_f64_from(v);
-        return cvm_n_f64_bits(add ? a + b : mn ? cvm_n_fmin(a, b) : cvm_n_fmax(a, b));
+        return cvm_n_f64_bits(add ? cvm_n_q(a + b) : mn ? cvm_n_fmin(a, b) : cvm_n_fmax(a, b));
     }
     case CVM_T_F16: {
         if (add)
@@ -234,9 +234,9 @@ static bool shfl_typed(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm
 
 /* An add reduction or scan (op: reduce.add, scan.add, exscan.add) of 4- or
  * 8-byte integers or floats, in lane order over the members as combine()
- * adds them (the first member's value, then each next one added), into
- * out as bits; false for other types. */
-#define ADD_TYPED(T, U)                                                                    \
+ * adds them (the first member's value, then each next one added, a NaN
+ * sum the canonical one), into out as bits; false for other types. */
+#define ADD_TYPED(T, U, Q)                                                                 \
     do {                                                                                   \
         const T *av = (const T *)(const void *)a;                                          \
         T acc = 0;                                                                         \
@@ -245,7 +245,7 @@ static bool shfl_typed(const cvm_vm_exec *x, const cvm_vm_plane *p, const cvm_vm
         for (unsigned l = 0; l < nl; l++) {                                                \
             const T before = acc;                                                          \
             if (members >> l & 1) {                                                        \
-                acc = have ? (T)(acc + av[l]) : av[l];                                     \
+                acc = have ? (T)Q(acc + av[l]) : av[l];                                    \
                 have = true;                                                               \
             }                                                                              \
             memcpy(&bits_, op == CVM_OP_EXSCAN_ADD ? &before : &acc, sizeof bits_);        \
@@ -261,10 +261,10 @@ static bool add_typed(unsigned op, unsigned elem, uint64_t members, unsigned nl,
                       uint64_t *out)
 {
     switch (elem) {
-    case CVM_T_I32: case CVM_T_U32: ADD_TYPED(uint32_t, uint32_t); return true;
-    case CVM_T_I64: case CVM_T_U64: ADD_TYPED(uint64_t, uint64_t); return true;
-    case CVM_T_F32: ADD_TYPED(float, uint32_t); return true;
-    case CVM_T_F64: ADD_TYPED(double, uint64_t); return true;
+    case CVM_T_I32: case CVM_T_U32: ADD_TYPED(uint32_t, uint32_t, ); return true;
+    case CVM_T_I64: case CVM_T_U64: ADD_TYPED(uint64_t, uint64_t, ); return true;
+    case CVM_T_F32: ADD_TYPED(float, uint32_t, cvm_n_qf); return true;
+    case CVM_T_F64: ADD_TYPED(double, uint64_t, cvm_n_q); return true;
     default: return false;
     }
 }

@@ -102,16 +102,20 @@
     case CVM_T_F64: M(double, E64); break;                                                 \
     case CVM_T_F16: M(uint16_t, E16); break;                                               \
     case CVM_T_BF16: M(uint16_t, EBF); break;
+/* FLT_CASES of an arithmetic op: a NaN result is the canonical NaN
+ * (numerics.h cvm_n_qf). */
+#define FLT_QCASES(M, E32, E64, E16, EBF)                                                  \
+    FLT_CASES(M, cvm_n_qf(E32), cvm_n_q(E64), cvm_n_q16(E16), cvm_n_qbf16(EBF))
 /* A float math function of one argument, f16/bf16 through f32. */
 #define MATH1(f32fn, f64fn)                                                                \
     switch (in->elem) {                                                                    \
-        FLT_CASES(UN, f32fn(x), f64fn(x), R16(f32fn(F16(x))), RB(f32fn(FB(x))))            \
+        FLT_QCASES(UN, f32fn(x), f64fn(x), R16(f32fn(F16(x))), RB(f32fn(FB(x))))           \
     default: break;                                                                        \
     }
 #define MATH2(f32fn, f64fn)                                                                \
     switch (in->elem) {                                                                    \
-        FLT_CASES(BIN, f32fn(x, y), f64fn(x, y), R16(f32fn(F16(x), F16(y))),               \
-                  RB(f32fn(FB(x), FB(y))))                                                 \
+        FLT_QCASES(BIN, f32fn(x, y), f64fn(x, y), R16(f32fn(F16(x), F16(y))),              \
+                   RB(f32fn(FB(x), FB(y))))                                                \
     default: break;                                                                        \
     }
 /* f32 min (OP <) and max (OP >) of lane l (lanes.h FMINMAX_F32_BITS). */
@@ -654,7 +658,7 @@ dispatch:
         PRO;
         switch (in->elem) {
             WRAP_CASES(BIN, x + y)
-            FLT_CASES(BIN, x + y, x + y, cvm_n_f16_add(x, y), cvm_n_bf16_add(x, y))
+            FLT_QCASES(BIN, x + y, x + y, cvm_n_f16_add(x, y), cvm_n_bf16_add(x, y))
         default: break;
         }
         UNEXT();
@@ -663,7 +667,7 @@ dispatch:
         PRO;
         switch (in->elem) {
             WRAP_CASES(BIN, x - y)
-            FLT_CASES(BIN, x - y, x - y, cvm_n_f16_sub(x, y), cvm_n_bf16_sub(x, y))
+            FLT_QCASES(BIN, x - y, x - y, cvm_n_f16_sub(x, y), cvm_n_bf16_sub(x, y))
         default: break;
         }
         UNEXT();
@@ -672,7 +676,7 @@ dispatch:
         PRO;
         switch (in->elem) {
             WRAP_CASES(BIN, (x + 0u) * y)
-            FLT_CASES(BIN, x * y, x * y, cvm_n_f16_mul(x, y), cvm_n_bf16_mul(x, y))
+            FLT_QCASES(BIN, x * y, x * y, cvm_n_f16_mul(x, y), cvm_n_bf16_mul(x, y))
         default: break;
         }
         UNEXT();
@@ -686,7 +690,7 @@ dispatch:
         }
         switch (in->elem) {
             SU_CASES(BIN, cvm_n_sdiv(x, y, bits), cvm_n_udiv(x, y, bits))
-            FLT_CASES(BIN, x / y, x / y, cvm_n_f16_div(x, y), cvm_n_bf16_div(x, y))
+            FLT_QCASES(BIN, x / y, x / y, cvm_n_f16_div(x, y), cvm_n_bf16_div(x, y))
         default: break;
         }
         UNEXT();
@@ -700,8 +704,8 @@ dispatch:
         }
         switch (in->elem) {
             SU_CASES(BIN, cvm_n_srem(x, y, bits), cvm_n_urem(x, y, bits))
-            FLT_CASES(BIN, cvm_m_fmodf(x, y), cvm_m_fmod(x, y), R16(cvm_m_fmodf(F16(x), F16(y))),
-                      RB(cvm_m_fmodf(FB(x), FB(y))))
+            FLT_QCASES(BIN, cvm_m_fmodf(x, y), cvm_m_fmod(x, y), R16(cvm_m_fmodf(F16(x), F16(y))),
+                       RB(cvm_m_fmodf(FB(x), FB(y))))
         default: break;
         }
         UNEXT();
@@ -757,8 +761,8 @@ dispatch:
     CASE(FMA) {
         PRO;
         switch (in->elem) {
-            FLT_CASES(TERN, fmaf(x, y, z), fma(x, y, z), cvm_n_fma_f16(x, y, z),
-                      cvm_n_fma_bf16(x, y, z))
+            FLT_QCASES(TERN, fmaf(x, y, z), fma(x, y, z), cvm_n_fma_f16(x, y, z),
+                       cvm_n_fma_bf16(x, y, z))
         default: break;
         }
         UNEXT();
@@ -796,7 +800,7 @@ dispatch:
     CASE(SQRT) {
         PRO;
         switch (in->elem) {
-            FLT_CASES(UN, sqrtf(x), sqrt(x), cvm_n_f16_sqrt(x), cvm_n_bf16_sqrt(x))
+            FLT_QCASES(UN, sqrtf(x), sqrt(x), cvm_n_f16_sqrt(x), cvm_n_bf16_sqrt(x))
         default: break;
         }
         UNEXT();
@@ -804,7 +808,7 @@ dispatch:
     CASE(RCP) {
         PRO;
         switch (in->elem) {
-            FLT_CASES(UN, 1.0f / x, 1.0 / x, cvm_n_f16_div(0x3c00u, x), cvm_n_bf16_div(0x3f80u, x))
+            FLT_QCASES(UN, 1.0f / x, 1.0 / x, cvm_n_f16_div(0x3c00u, x), cvm_n_bf16_div(0x3f80u, x))
         default: break;
         }
         UNEXT();

@@ -244,11 +244,40 @@ static inline uint64_t cvm_n_f64_bits(double x) { uint64_t u; memcpy(&u, &x, 8);
 /* Double with a bit pattern. */
 static inline double cvm_n_f64_from(uint64_t u) { double x; memcpy(&x, &u, 8); return x; }
 
-/* The canonical NaNs produced when no operand NaN can be propagated. */
+/* The canonical NaNs: every float operation whose result is a NaN gives
+ * the canonical NaN of its format, whatever NaNs its operands held
+ * (docs/numerics.md). Only bit moves (mov, select, bitcast, loads and
+ * stores), the sign-bit ops (neg, abs, copysign) and conversions (their
+ * payload rule) carry a payload. The host's own NaN results differ by
+ * instruction set (x86 makes 0xffc00000 of an invalid operation, ARM
+ * 0x7fc00000) and, with two NaN operands, by the operand order the
+ * compiler picked for a commutative op, so each arithmetic handler passes
+ * its result through these. */
 #define CVM_N_NAN32 UINT32_C(0x7fc00000)
 #define CVM_N_NAN64 UINT64_C(0x7ff8000000000000)
 #define CVM_N_NAN16 0x7e00u
 #define CVM_N_NANBF16 0x7fc0u
+
+/* r, or the canonical NaN when r is a NaN (branch-free: the lane loops
+ * vectorize it to a compare and a masked move). */
+static inline float cvm_n_qf(float r)
+{
+    const float nan = cvm_n_f32_from(CVM_N_NAN32);
+    return r != r ? nan : r;
+}
+static inline double cvm_n_q(double r)
+{
+    const double nan = cvm_n_f64_from(CVM_N_NAN64);
+    return r != r ? nan : r;
+}
+static inline uint16_t cvm_n_q16(uint16_t h)
+{
+    return (h & 0x7fffu) > 0x7c00u ? (uint16_t)CVM_N_NAN16 : h;
+}
+static inline uint16_t cvm_n_qbf16(uint16_t h)
+{
+    return (h & 0x7fffu) > 0x7f80u ? (uint16_t)CVM_N_NANBF16 : h;
+}
 
 /* |a| with the sign of b, on bits (NaNs keep their payload). */
 static inline float cvm_n_copysignf(float a, float b)
@@ -610,16 +639,16 @@ static inline uint16_t cvm_n_f32_to_bf16_fast(float x)
  * (bf16), so for + - * / and sqrt the double rounding is innocuous
  * (Figueroa) and these are correctly rounded; f32's range holds every
  * exact result's rounding. Branch-free, so the lane loops vectorize. */
-static inline uint16_t cvm_n_f16_add(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_f16_to_f32_fast(a) + cvm_n_f16_to_f32_fast(b)); }
-static inline uint16_t cvm_n_f16_sub(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_f16_to_f32_fast(a) - cvm_n_f16_to_f32_fast(b)); }
-static inline uint16_t cvm_n_f16_mul(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_f16_to_f32_fast(a) * cvm_n_f16_to_f32_fast(b)); }
-static inline uint16_t cvm_n_f16_div(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_f16_to_f32_fast(a) / cvm_n_f16_to_f32_fast(b)); }
-static inline uint16_t cvm_n_f16_sqrt(uint16_t a) { return cvm_n_f32_to_f16_fast(sqrtf(cvm_n_f16_to_f32_fast(a))); }
-static inline uint16_t cvm_n_bf16_add(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_bf16_to_f32(a) + cvm_n_bf16_to_f32(b)); }
-static inline uint16_t cvm_n_bf16_sub(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_bf16_to_f32(a) - cvm_n_bf16_to_f32(b)); }
-static inline uint16_t cvm_n_bf16_mul(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_bf16_to_f32(a) * cvm_n_bf16_to_f32(b)); }
-static inline uint16_t cvm_n_bf16_div(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_bf16_to_f32(a) / cvm_n_bf16_to_f32(b)); }
-static inline uint16_t cvm_n_bf16_sqrt(uint16_t a) { return cvm_n_f32_to_bf16_fast(sqrtf(cvm_n_bf16_to_f32(a))); }
+static inline uint16_t cvm_n_f16_add(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_qf(cvm_n_f16_to_f32_fast(a) + cvm_n_f16_to_f32_fast(b))); }
+static inline uint16_t cvm_n_f16_sub(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_qf(cvm_n_f16_to_f32_fast(a) - cvm_n_f16_to_f32_fast(b))); }
+static inline uint16_t cvm_n_f16_mul(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_qf(cvm_n_f16_to_f32_fast(a) * cvm_n_f16_to_f32_fast(b))); }
+static inline uint16_t cvm_n_f16_div(uint16_t a, uint16_t b) { return cvm_n_f32_to_f16_fast(cvm_n_qf(cvm_n_f16_to_f32_fast(a) / cvm_n_f16_to_f32_fast(b))); }
+static inline uint16_t cvm_n_f16_sqrt(uint16_t a) { return cvm_n_f32_to_f16_fast(cvm_n_qf(sqrtf(cvm_n_f16_to_f32_fast(a)))); }
+static inline uint16_t cvm_n_bf16_add(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_qf(cvm_n_bf16_to_f32(a) + cvm_n_bf16_to_f32(b))); }
+static inline uint16_t cvm_n_bf16_sub(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_qf(cvm_n_bf16_to_f32(a) - cvm_n_bf16_to_f32(b))); }
+static inline uint16_t cvm_n_bf16_mul(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_qf(cvm_n_bf16_to_f32(a) * cvm_n_bf16_to_f32(b))); }
+static inline uint16_t cvm_n_bf16_div(uint16_t a, uint16_t b) { return cvm_n_f32_to_bf16_fast(cvm_n_qf(cvm_n_bf16_to_f32(a) / cvm_n_bf16_to_f32(b))); }
+static inline uint16_t cvm_n_bf16_sqrt(uint16_t a) { return cvm_n_f32_to_bf16_fast(cvm_n_qf(sqrtf(cvm_n_bf16_to_f32(a)))); }
 
 /*
  * a*b + c in f64, then rounded to a format with `mbits`/`ebits`, correctly
@@ -635,13 +664,8 @@ static inline uint64_t cvm_n_fma_narrow(double a, double b, double c, unsigned m
     double p = a * b, s = p + c;
     uint64_t u = cvm_n_f64_bits(s);
     unsigned sign = (unsigned)(u >> 63);
-    if (s != s) { /* deterministic NaN: the first NaN operand, else canonical */
-        double n = a != a ? a : b != b ? b : c != c ? c : cvm_n_f64_from(CVM_N_NAN64);
-        uint64_t nu = cvm_n_f64_bits(n);
-        uint64_t inf = ((UINT64_C(1) << ebits) - 1) << mbits;
-        return ((nu >> 63) << (mbits + ebits)) | inf | (UINT64_C(1) << (mbits - 1)) |
-               ((nu & ((UINT64_C(1) << 52) - 1)) >> (52 - mbits));
-    }
+    if (s != s) /* the format's canonical NaN: all exponent bits and the quiet bit */
+        return (((UINT64_C(1) << ebits) - 1) << mbits) | (UINT64_C(1) << (mbits - 1));
     if (s - s != 0) /* infinite */
         return cvm_n_round_pack(sign, 1, 100000, mbits, ebits);
     double bb = s - p, t = (p - (s - bb)) + (c - bb); /* TwoSum: p + c = s + t */
