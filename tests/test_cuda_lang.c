@@ -1116,6 +1116,50 @@ static void test_deduction_partial(void)
               0, want, 5);
 }
 
+/* Braced lists of vector types and `x = {...}` (C++11): every element
+ * from its own expression, the missing ones zero (as in an aggregate);
+ * before session 18 `float4 v = {a, b, c, d}` silently gave (a, a, a, a).
+ * An assignment builds the value first: `w = {w.w, w.z, w.y}` and a
+ * struct swap read the old value; a struct's operator= runs. in[] =
+ * {-1, 1, 200, -56, 30000, ...}; expected values by hand. */
+static void test_vector_lists(void)
+{
+    static const char src[] =
+        "struct P { int a; int b; };\n"
+        "struct Q { int x, y; __device__ Q &operator=(const Q &o) { x = o.x * 10; y = o.y * 10; return *this; } };\n"
+        "struct S { int4 v; int n; };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int4 a = {in[0], in[1], in[2], in[3]};\n"
+        "    int4 b = {in[2], in[4]};\n"
+        "    int2 c{in[1]};\n"
+        "    int4 arr[2] = {{1, 2, 3, 4}, {in[6]}};\n"
+        "    S s = {{in[3], 8}, 9};\n"
+        "    int4 w = a;\n"
+        "    w = {w.w, w.z, w.y};\n"
+        "    P p;\n"
+        "    p = {in[2], in[3]};\n"
+        "    p = {p.b, p.a};\n"
+        "    Q q;\n"
+        "    q = {in[1], in[6]};\n"
+        "    int n = 4;\n"
+        "    n = {in[8]};\n"
+        "    int3 t;\n"
+        "    t = {in[9], in[10]};\n"
+        "    out[0] = a.x; out[1] = a.y; out[2] = a.z; out[3] = a.w;\n"
+        "    out[4] = b.x; out[5] = b.y; out[6] = b.z; out[7] = b.w;\n"
+        "    out[8] = c.x; out[9] = c.y;\n"
+        "    out[10] = arr[0].w; out[11] = arr[1].x; out[12] = arr[1].y;\n"
+        "    out[13] = s.v.x; out[14] = s.v.y; out[15] = s.v.z; out[16] = s.n;\n"
+        "    out[17] = w.x; out[18] = w.y; out[19] = w.z; out[20] = w.w;\n"
+        "    out[21] = p.a; out[22] = p.b; out[23] = q.x; out[24] = q.y; out[25] = n;\n"
+        "    out[26] = t.x; out[27] = t.y; out[28] = t.z;\n"
+        "}\n";
+    static const int32_t want[] = {-1, 1, 200, -56, 200, 30000, 0, 0, 1, 0, 4, 5, 0, -56, 8, 0, 9,
+                                   -56, 200, 1, 0, -56, 200, 10, 50, 7, 3, 100, 0};
+    words_are("vector braced lists, x = {...}", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1256,6 +1300,7 @@ int main(void)
     test_cxx_spellings();
     test_deduction_partial();
     test_memcpy();
+    test_vector_lists();
     test_position_values();
     test_review_fixes();
     test_fmad();

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static fe_val rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false, false}; }
+static fe_val rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false, false, false}; }
 
 static fe_node *node(fe_lower *L, fe_nk kind, fe_tok *at)
 {
@@ -100,7 +100,7 @@ static fe_val block_size(fe_lower *L)
 
 static fe_val lower_call(fe_lower *L, fe_node *c)
 {
-    fe_val out = fe_const_int(L, TY_I32, 0);
+    fe_val out = fe_zero(L);
     if (c && !fe_builtin_call(L, c, c->a->name, &out) && !L->c->err)
         fe_error(L->c, c->tok, CVM_INTERNAL, "internal compiler error: no builtin '%s'", c->a->name);
     return out;
@@ -197,7 +197,7 @@ static fe_node *temp_ident(fe_lower *L, fe_tok *at, const char *name, fe_val v)
         return NULL;
     var->name = name;
     var->ty = v.ty;
-    var->val = (fe_val){v.ty, v.reg, LV_NONE, 0, false, false};
+    var->val = (fe_val){v.ty, v.reg, LV_NONE, 0, false, false, false};
     var->next = L->vars;
     L->vars = var;
     id->name = name;
@@ -259,7 +259,7 @@ static fe_val compact_bits(fe_lower *L, fe_val b, fe_val mask)
 static bool coalesced_method(fe_lower *L, fe_node *call, fe_val obj, const char *m, fe_val *out)
 {
     fe_tok *at = call->tok;
-    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false});
+    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false});
     fe_val lane = sreg_u32(L, "unit_pos_plane");
     fe_val below = op_u32(L, "sub", op_u32(L, "shl", fe_const_int(L, TY_U32, 1), lane), fe_const_int(L, TY_U32, 1));
     fe_var *saved = L->vars;
@@ -420,7 +420,7 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
         fe_node *args[4] = {mask, id, int_node(L, at, 1, false),
                             int_node(L, at, tile->len, false)};
         fe_val prev = fe_convert(L, fe_rvalue(L, call_node(L, at, "__shfl_up_sync", args, 4)), t, at);
-        fe_val zero = fe_convert(L, fe_const_int(L, TY_I32, 0), t, at);
+        fe_val zero = fe_convert(L, fe_zero(L), t, at);
         int first = fe_reg(L, RT(TY_BOOL, 1, 0));
         fe_emit(L, "eq.u32 %%r%d, %%r%d, %%r%d", first, rank.reg, fe_const_int(L, TY_U32, 0).reg);
         fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, acc), acc, zero.reg, prev.reg, first);
@@ -439,7 +439,7 @@ static fe_val coalesced_reduce(fe_lower *L, fe_node *call, fe_type *opty)
     fe_tok *at = call->tok;
     fe_node *vn = call->args->next, *opn = vn->next;
     fe_val obj = fe_gen(L, call->args);
-    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false});
+    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false});
     fe_val v = fe_rvalue(L, vn);
     fe_type *t = fe_unqual(v.ty);
     if (!fe_is_arith(t)) {
@@ -491,7 +491,7 @@ bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_val obj = fe_construct(L, t, NULL, call->tok);
         int r = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "activemask.u32 %%r%d", r);
-        fe_store(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false}, rv(fe_ty(TY_U32), r), call->tok);
+        fe_store(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false}, rv(fe_ty(TY_U32), r), call->tok);
         *out = obj;
         return true;
     }

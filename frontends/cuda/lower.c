@@ -227,7 +227,7 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
             a.lv = LV_MEM;
             a.ty = t->base;
-            fe_store(L, a, fe_const_int(L, TY_I32, 0), init->tok);
+            fe_store(L, a, fe_zero(L), init->tok);
         }
         return;
     }
@@ -245,23 +245,47 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
             } else if (!in_memory(m->ty)) {
                 a.lv = LV_MEM;
                 a.ty = m->ty;
-                fe_store(L, a, fe_const_int(L, TY_I32, 0), init->tok);
+                fe_store(L, a, fe_zero(L), init->tok);
             }
         }
+        return;
+    }
+    if (t->kind == TY_VEC) { /* a member or element `{a, b, c, d}` */
+        fe_val dst = addr;
+        dst.lv = LV_MEM;
+        dst.ty = t;
+        fe_store(L, dst, fe_vec_build(L, t, init->args, init->tok), init->tok);
         return;
     }
     if (init->args)
         init_mem(L, addr, t, init->args);
 }
 
-/* The value of a scalar's initializer: `x = v`, `x{v}`, `x{}` (zero). */
-static fe_val scalar_init(fe_lower *L, fe_node *init)
+/* The value of a register variable's initializer: `x = v`, `x{v}`, `x{}`
+ * (zero); of a vector t, `v = {a, b, c, d}` element by element. */
+static fe_val scalar_init(fe_lower *L, fe_type *t, fe_node *init)
 {
     if (init->kind != N_INITLIST)
         return fe_rvalue(L, init);
     if (!fe_no_designators(L->c, init))
-        return fe_const_int(L, TY_I32, 0);
-    return init->args ? fe_rvalue(L, init->args) : fe_const_int(L, TY_I32, 0);
+        return fe_zero(L);
+    if (t->kind == TY_VEC)
+        return fe_vec_build(L, t, init->args, init->tok);
+    return init->args ? fe_rvalue(L, init->args) : fe_zero(L);
+}
+
+fe_val fe_initlist_value(fe_lower *L, fe_type *t, fe_node *init)
+{
+    t = fe_unqual(t);
+    if (!in_memory(t))
+        return fe_convert(L, scalar_init(L, t, init), t, init->tok);
+    /* an aggregate: a temporary (so `p = {p.b, p.a}` reads p before any
+     * member changes), filled as a declaration's initializer fills it */
+    const uint32_t off = local_alloc(L, t);
+    fe_val tmp = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
+    fe_emit(L, "const.ptr.local %%r%d, %u", tmp.reg, off);
+    init_mem(L, tmp, t, init);
+    return tmp;
 }
 
 /* Collects the names x of `&x` in a function body: those variables live in
@@ -305,7 +329,7 @@ static fe_var *memory_var(fe_lower *L, const char *name, fe_type *t, const fe_va
     var->offset = local_alloc(L, t);
     fe_val addr = fe_addr_of_var(L, var);
     addr.ty = t;
-    fe_store(L, addr, v ? *v : fe_const_int(L, TY_I32, 0), at);
+    fe_store(L, addr, v ? *v : fe_zero(L), at);
     return var;
 }
 
@@ -390,7 +414,7 @@ static void local_decl(fe_lower *L, fe_node *d)
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
         fe_var *var = bind(L, d->name, t);
         if (var)
-            var->val = (fe_val){t, r, LV_REG, 0, false, false};
+            var->val = (fe_val){t, r, LV_REG, 0, false, false, false};
         directive(L, ".var %s %%r%d", d->name, r);
         return;
     }
@@ -429,34 +453,34 @@ static void local_decl(fe_lower *L, fe_node *d)
     if (is_taken(L, d->name) && t->kind != TY_PTR) {
         fe_val v = {0};
         if (d->a)
-            v = scalar_init(L, d->a);
+            v = scalar_init(L, t, d->a);
         memory_var(L, d->name, t, d->a ? &v : NULL, d->tok);
         return;
     }
     int r;
     if (d->a) {
         fe_val v;
-        v = scalar_init(L, d->a);
-        v = fe_convert(L, v, t, d->tok);
+        v = scalar_init(L, t, d->a);
+        v = fe_convert(L, v, t, d->a->kind == N_INITLIST ? d->tok : fe_leftmost(d->a));
         r = fe_reg(L, t->kind == TY_PTR ? L->rtypes[v.reg] : fe_rtype_of(L, t, 0));
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
     } else {
         r = fe_reg(L, fe_rtype_of(L, t, 0));
         if (t->kind != TY_PTR) { /* defined contents: C leaves it indeterminate, the VM wants a write */
-            fe_val z = fe_convert(L, fe_const_int(L, TY_I32, 0), t, d->tok);
+            fe_val z = fe_convert(L, fe_zero(L), t, d->tok);
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, z.reg);
         }
     }
     if (t->kind == TY_PTR && is_taken(L, d->name) && (!d->a || fe_space_of(L, r) == SP_GLOBAL)) {
         /* &p of a pointer to global memory: p lives in local memory (pointers there are global) */
-        fe_val v = d->a ? (fe_val){t, r, LV_NONE, 0, false, false} : fe_const_int(L, TY_I32, 0);
+        fe_val v = d->a ? (fe_val){t, r, LV_NONE, 0, false, false, false} : fe_zero(L);
         v.is_null = !d->a;
         memory_var(L, d->name, t, &v, d->tok);
         return;
     }
     fe_var *var = bind(L, d->name, t);
     if (var)
-        var->val = (fe_val){fe_unqual(t), r, LV_REG, 0, false, false};
+        var->val = (fe_val){fe_unqual(t), r, LV_REG, 0, false, false, false};
     if (var && t->is_const)
         var->val.ty = t;
     directive(L, ".var %s %%r%d", d->name, r);
@@ -564,16 +588,6 @@ static void switch_stmt(fe_lower *L, fe_node *s)
     L->switches--;
 }
 
-/* The leftmost token of an expression (binary nodes carry their operator's). */
-static fe_tok *leftmost(fe_node *e)
-{
-    while (e->a && (e->kind == N_BIN || e->kind == N_COND || e->kind == N_INDEX || e->kind == N_MEMBER ||
-                    e->kind == N_ARROW || e->kind == N_POSTINC || e->kind == N_POSTDEC ||
-                    e->kind == N_ASSIGN || e->kind == N_COMMA))
-        e = e->a;
-    return e->tok;
-}
-
 /* The body of a switch: runs of labels, each followed by its statements. */
 static void switch_labels(fe_lower *L, fe_node *item)
 {
@@ -614,7 +628,7 @@ static void switch_labels(fe_lower *L, fe_node *item)
             for (int64_t x = a; x <= b && x - a <= 256; x++) {
                 for (int j = 0; j < nseen; j++)
                     if (seen[j] == x) {
-                        fe_error(L->c, leftmost(item->a), CVM_SYNTAX, "duplicate case value '%lld'", (long long)x);
+                        fe_error(L->c, fe_leftmost(item->a), CVM_SYNTAX, "duplicate case value '%lld'", (long long)x);
                         return;
                     }
                 if (nseen < 512)
@@ -673,7 +687,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
             uint32_t off = local_alloc(L, t);
             f->ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
             fe_emit(L, "const.ptr.local %%r%d, %u", f->ret_reg, off);
-            fe_copy_mem(L, (fe_val){t, f->ret_reg, LV_MEM, 0, false, false}, v, t);
+            fe_copy_mem(L, (fe_val){t, f->ret_reg, LV_MEM, 0, false, false, false}, v, t);
         } else {
             v = fe_load(L, v);
             f->ret_reg = fe_reg(L, L->rtypes[v.reg]);
@@ -693,7 +707,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
             L->rtypes[f->ret_reg] = L->rtypes[v.reg];
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         } else if (in_memory(f->ret_ty)) {
-            fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false, false};
+            fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false, false, false};
             if (s->a->kind == N_INITLIST)
                 init_mem(L, dst, f->ret_ty, s->a);
             else
@@ -915,7 +929,7 @@ static void bind_members(fe_lower *L, fe_val obj, fe_type *st)
         }
         fe_var *mv = bind(L, m->name, m->ty);
         if (mv)
-            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false};
+            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false, false};
     }
 }
 
@@ -924,7 +938,7 @@ static void bind_this(fe_lower *L, fe_val obj, fe_type *st)
 {
     fe_var *v = bind(L, "this", fe_ptr_to(L->c, st));
     if (v)
-        v->val = (fe_val){fe_ptr_to(L->c, st), obj.reg, LV_NONE, 0, false, false};
+        v->val = (fe_val){fe_ptr_to(L->c, st), obj.reg, LV_NONE, 0, false, false, false};
     bind_members(L, obj, st);
 }
 
@@ -1034,7 +1048,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
             if (vals[i].lv == LV_NONE) { /* const T& to a temporary: a fresh copy */
                 int reg = fe_reg(L, L->rtypes[vals[i].reg]);
                 fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
-                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(qty)), reg, LV_REG, 0, false, false};
+                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(qty)), reg, LV_REG, 0, false, false, false};
             } else {
                 v->val = vals[i];
             }
@@ -1055,7 +1069,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         } else { /* by value: a fresh register the body may modify */
             int reg = fe_reg(L, L->rtypes[vals[i].reg]);
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
-            v->val = (fe_val){fe_unqual(qty), reg, LV_REG, 0, false, false};
+            v->val = (fe_val){fe_unqual(qty), reg, LV_REG, 0, false, false, false};
         }
     }
     fe_emit(L, "block");
@@ -1076,10 +1090,10 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     L->loc_line = 0;
     fe_loc(L, at);
     if (fr.ret_reg < 0)
-        return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false, false};
+        return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false, false, false};
     if (ref || in_memory(fr.ret_ty))
-        return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false, false};
-    return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false, false};
+        return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false, false, false};
+    return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false, false, false};
 }
 
 fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
@@ -1152,7 +1166,7 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
     for (fe_node *a = args; a; a = a->next)
         if (a->desig) { /* T{.m = v}: an aggregate initialized from its braced list */
             fe_node list = {.kind = N_INITLIST, .tok = (fe_tok *)at, .args = args};
-            fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false};
+            fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
             fe_emit(L, "const.ptr.local %%r%d, %u", obj.reg, local_alloc(L, t));
             init_mem(L, obj, t, &list);
             return obj;
@@ -1169,7 +1183,7 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
     if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), fe_unqual(t)))
         return vals[0]; /* copy: T(x) of a T */
     uint32_t off = local_alloc(L, t);
-    fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false};
+    fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
     fe_emit(L, "const.ptr.local %%r%d, %u", obj.reg, off);
     construct_at(L, obj, t, vals, n, at);
     return obj;
@@ -1249,7 +1263,7 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         else if (m->ty->kind == TY_STRUCT && has_ctor(m->ty))
             construct_at(L, a, m->ty, NULL, 0, at);
         else if (!in_memory(m->ty))
-            fe_store(L, a, fe_const_int(L, TY_I32, 0), at);
+            fe_store(L, a, fe_zero(L), at);
     }
     if (n > (only >= 0 ? 1 : i))
         fe_error(L->c, at, CVM_SYNTAX, "too many initializers for '%s'", t->name);
@@ -1399,10 +1413,10 @@ static void kernel_params(fe_lower *L, fe_node *fn)
         fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, name);
         if (is_taken(L, name)) { /* &p of a buffer pointer: kept in local memory like any scalar */
             L->vars = v->next;
-            memory_var(L, name, fe_unqual(t), &(fe_val){fe_unqual(t), r, LV_NONE, 0, false, false}, p->tok);
+            memory_var(L, name, fe_unqual(t), &(fe_val){fe_unqual(t), r, LV_NONE, 0, false, false, false}, p->tok);
             continue;
         }
-        v->val = (fe_val){t->kind == TY_PTR ? t : fe_unqual(t), r, LV_REG, 0, false, false};
+        v->val = (fe_val){t->kind == TY_PTR ? t : fe_unqual(t), r, LV_REG, 0, false, false, false};
         directive(L, ".var \"%s\" %%r%d", name, r);
     }
     /* template value parameters left to the launch: read like scalars */
@@ -1416,7 +1430,7 @@ static void kernel_params(fe_lower *L, fe_node *fn)
             return;
         int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
         fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, ct->pnames[k]);
-        v->val = (fe_val){t, r, LV_REG, 0, false, false};
+        v->val = (fe_val){t, r, LV_REG, 0, false, false, false};
         directive(L, ".var \"%s\" %%r%d", ct->pnames[k], r);
     }
 }

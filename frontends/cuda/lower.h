@@ -20,6 +20,7 @@ typedef struct fe_val {
     int elem;     /* LV_ELEM: element index */
     bool vol;     /* volatile memory access */
     bool is_null; /* the literal 0, NULL or nullptr: also a null pointer constant */
+    bool fill;    /* fe_zero: a default zero, which converts to a vector type too */
 } fe_val;
 
 typedef struct fe_var {
@@ -108,6 +109,18 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at);
 fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at);
 fe_val fe_cond_bool(fe_lower *L, fe_node *e);    /* expression as a bool register */
 fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v);
+/* The zero a declaration without initializer, `x{}` or a braced list's
+ * missing elements store: an int 0 that fe_convert also splats to a
+ * vector (where a user's `float4 v = 0` is an error, as in CUDA). */
+fe_val fe_zero(fe_lower *L);
+/* The leftmost token of an expression (binary nodes carry their operator's). */
+fe_tok *fe_leftmost(fe_node *e);
+/* A vector of type t (TY_VEC) from up to t->len element expressions, the
+ * rest zero: `float4 v = {a, b}`, `float4{a, b, c, d}`. */
+fe_val fe_vec_build(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
+/* The value of type t a braced list gives (`x = {a, b}`): a register value,
+ * or an aggregate in a local temporary. */
+fe_val fe_initlist_value(fe_lower *L, fe_type *t, fe_node *init);
 fe_val fe_const_float(fe_lower *L, fe_kind k, double v);
 fe_val fe_ptr_add(fe_lower *L, fe_val p, fe_val idx, int sign, const fe_tok *at);
 fe_val fe_addr_of_var(fe_lower *L, fe_var *v);

@@ -12,12 +12,19 @@
 
 static fe_val rv(fe_type *t, int reg)
 {
-    fe_val v = {t, reg, LV_NONE, 0, false, false};
+    fe_val v = {t, reg, LV_NONE, 0, false, false, false};
     return v;
 }
 
 static fe_val bad(fe_lower *L) { return fe_const_int(L, TY_I32, 0); }
 static fe_val null_test(fe_lower *L, fe_val p, bool eq, const fe_tok *at);
+
+fe_val fe_zero(fe_lower *L)
+{
+    fe_val z = fe_const_int(L, TY_I32, 0);
+    z.fill = true;
+    return z;
+}
 
 fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v)
 {
@@ -62,7 +69,7 @@ fe_val fe_addr_of_var(fe_lower *L, fe_var *v)
 {
     if (!v->mem)
         return v->val;
-    fe_val a = {v->ty, 0, LV_MEM, 0, v->ty->is_volatile, false};
+    fe_val a = {v->ty, 0, LV_MEM, 0, v->ty->is_volatile, false, false};
     switch (v->mem) {
     case MEM_SHARED:
     case MEM_LOCAL: {
@@ -158,7 +165,7 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
         fe_error(L->c, at, CVM_UNSUPPORTED, "integer to pointer conversion is not supported in kernels");
         return rv(to, v.reg);
     }
-    if (to->kind == TY_VEC && fe_is_arith(from)) { /* splat */
+    if (to->kind == TY_VEC && fe_is_arith(from) && v.fill) { /* a default zero: every element */
         fe_val s = fe_convert(L, v, to->base, at);
         int r = fe_reg(L, fe_rtype_of(L, to, 0));
         fe_emit(L, "splat.%s %%r%d, %%r%d", fe_tname_of(L, r), r, s.reg);
@@ -167,7 +174,12 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
     char a[128], b[128];
     fe_type_str(from, a, sizeof a);
     fe_type_str(to, b, sizeof b);
-    fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s'", a, b);
+    if (to->kind == TY_VEC && fe_is_arith(from)) /* nvcc: no suitable constructor */
+        fe_error(L->c, at, CVM_SYNTAX,
+                 "cannot convert '%s' to '%s': CUDA's vector types have no conversion from a "
+                 "scalar (make_%s with every element)", a, b, b);
+    else
+        fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s'", a, b);
     return rv(to, v.reg);
 }
 
@@ -319,7 +331,7 @@ static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
         fe_type *et = base.ty->base;
         fe_val p = rv(fe_ptr_to(L->c, et), base.reg);
         fe_val q = fe_ptr_add(L, p, fe_rvalue(L, ie), 1, at);
-        fe_val lv = {et, q.reg, LV_MEM, 0, base.vol || et->is_volatile, false};
+        fe_val lv = {et, q.reg, LV_MEM, 0, base.vol || et->is_volatile, false, false};
         return lv;
     }
     base = fe_load(L, base);
@@ -328,7 +340,7 @@ static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
         return bad(L);
     }
     fe_val q = fe_ptr_add(L, base, fe_rvalue(L, ie), 1, at);
-    fe_val lv = {base.ty->base, q.reg, LV_MEM, 0, base.ty->base->is_volatile, false};
+    fe_val lv = {base.ty->base, q.reg, LV_MEM, 0, base.ty->base->is_volatile, false, false};
     return lv;
 }
 
@@ -345,10 +357,10 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
         }
         if (base.lv == LV_MEM) {
             fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * (int)t->base->size), 1, e->tok);
-            fe_val lv = {t->base, q.reg, LV_MEM, 0, base.vol, false};
+            fe_val lv = {t->base, q.reg, LV_MEM, 0, base.vol, false, false};
             return lv;
         }
-        fe_val v = {t->base, base.reg, base.lv == LV_REG ? LV_ELEM : LV_ELEM, idx, false, false};
+        fe_val v = {t->base, base.reg, base.lv == LV_REG ? LV_ELEM : LV_ELEM, idx, false, false, false};
         if (base.lv == LV_NONE) /* extract from a temporary */
             return fe_load(L, v);
         return v;
@@ -360,7 +372,7 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
             return bad(L);
         }
         fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * 4), 1, e->tok);
-        fe_val lv = {fe_ty(TY_U32), q.reg, LV_MEM, 0, base.vol, false};
+        fe_val lv = {fe_ty(TY_U32), q.reg, LV_MEM, 0, base.vol, false, false};
         return lv;
     }
     if (t->kind != TY_STRUCT || base.lv != LV_MEM) {
@@ -371,7 +383,7 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
     const fe_member *m = fe_find_member(t, name, strlen(name), &off);
     if (m) {
         fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, off), 1, e->tok);
-        fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false};
+        fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false, false};
         return lv;
     }
     fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", name, t->name);
@@ -757,8 +769,34 @@ static bool no_effects(const fe_node *e)
     }
 }
 
+/* `x = {a, b, ...}`: the list makes a value of x's type (as a declaration's
+ * initializer would), then the assignment stores it (through a struct's
+ * operator= where it has one). */
+static fe_val assign_list(fe_lower *L, fe_node *e)
+{
+    fe_val lv = fe_gen(L, e->a);
+    if (lv.lv == LV_NONE) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "expression is not assignable");
+        return bad(L);
+    }
+    if (lv.ty->is_const) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "cannot assign to a const object");
+        return bad(L);
+    }
+    fe_val v = fe_initlist_value(L, lv.ty, e->b), out;
+    if (L->c->err)
+        return bad(L);
+    fe_val args[2] = {lv, v};
+    if (lv.ty->kind == TY_STRUCT && fe_call_operator(L, e->tok, "=", args, 2, &out))
+        return out;
+    fe_store(L, lv, v, e->tok);
+    return lv;
+}
+
 static fe_val assignment(fe_lower *L, fe_node *e)
 {
+    if (e->b->kind == N_INITLIST)
+        return assign_list(L, e);
     fe_val early = {0};
     const bool first = rhs_first(L, e);
     if (first) {
@@ -797,7 +835,7 @@ static fe_val assignment(fe_lower *L, fe_node *e)
     if (lv.ty->kind == TY_VEC && e->op != '=') { /* v += w with a user operator+=(float4 &, float4) */
         char op[4] = {(char)(e->op & 0xff), (char)(e->op >> 8), 0, 0};
         op[strlen(op)] = '=';
-        fe_val pair[2] = {{lv.ty, 0, LV_NONE, 0, false, false}, {fe_type_of(L, e->b), 0, LV_NONE, 0, false, false}};
+        fe_val pair[2] = {{lv.ty, 0, LV_NONE, 0, false, false, false}, {fe_type_of(L, e->b), 0, LV_NONE, 0, false, false, false}};
         if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), pair, 2)) {
             fe_val args[2] = {lv, fe_gen(L, e->b)}, out;
             if (fe_call_operator(L, e->tok, op, args, 2, &out))
@@ -834,6 +872,40 @@ static fe_val explicit_convert(fe_lower *L, fe_val v, fe_type *t, const fe_tok *
     return v;
 }
 
+fe_tok *fe_leftmost(fe_node *e)
+{
+    while (e->a && (e->kind == N_BIN || e->kind == N_COND || e->kind == N_INDEX || e->kind == N_MEMBER ||
+                    e->kind == N_ARROW || e->kind == N_POSTINC || e->kind == N_POSTDEC ||
+                    e->kind == N_ASSIGN || e->kind == N_COMMA))
+        e = e->a;
+    return e->tok;
+}
+
+fe_val fe_vec_build(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
+{
+    int regs[4];
+    unsigned i = 0;
+    for (fe_node *a = args; a; a = a->next, i++) {
+        if (i == t->len) {
+            char b[128];
+            fe_type_str(t, b, sizeof b);
+            fe_error(L->c, fe_leftmost(a), CVM_SYNTAX, "too many initializers for '%s' (it has %u elements)",
+                     b, t->len);
+            return bad(L);
+        }
+        regs[i] = fe_convert(L, fe_rvalue(L, a), t->base, a->tok).reg;
+    }
+    for (; i < t->len; i++) /* the rest is zero, as in an aggregate */
+        regs[i] = fe_convert(L, fe_zero(L), t->base, at).reg;
+    int r = fe_reg(L, fe_rtype_of(L, t, 0));
+    if (t->len == 2)
+        fe_emit(L, "build.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, regs[0], regs[1]);
+    else
+        fe_emit(L, "build.%s %%r%d, %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, regs[0],
+                regs[1], regs[2], regs[3]);
+    return rv(t, r);
+}
+
 static fe_val cast(fe_lower *L, fe_node *e)
 {
     fe_type *t = fe_resolve_decltype(L, e->ty);
@@ -844,19 +916,8 @@ static fe_val cast(fe_lower *L, fe_node *e)
         fe_node *a0 = e->args;
         for (fe_node *a = e->args; a; a = a->next)
             n++;
-        if (t->kind == TY_VEC && n == (int)t->len) {
-            int regs[4];
-            int i = 0;
-            for (fe_node *a = e->args; a; a = a->next, i++)
-                regs[i] = fe_convert(L, fe_rvalue(L, a), t->base, a->tok).reg;
-            int r = fe_reg(L, fe_rtype_of(L, t, 0));
-            if (t->len == 2)
-                fe_emit(L, "build.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, regs[0], regs[1]);
-            else
-                fe_emit(L, "build.%s %%r%d, %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, regs[0],
-                        regs[1], regs[2], regs[3]);
-            return rv(t, r);
-        }
+        if (t->kind == TY_VEC && n == (int)t->len)
+            return fe_vec_build(L, t, e->args, e->tok);
         if (n == 0 && fe_is_arith(t))
             return fe_const_int(L, t->kind, 0);
         if (n != 1 || !fe_is_scalar(t)) {
@@ -878,7 +939,7 @@ static fe_val unary(fe_lower *L, fe_node *e)
     fe_type *at = e->op != '&' ? fe_type_of(L, e->a) : NULL;
     if (at && at->kind == TY_VEC) { /* -v with a user operator-(float4) */
         char op[2] = {(char)e->op, 0};
-        if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), &(fe_val){at, 0, LV_NONE, 0, false, false}, 1)) {
+        if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), &(fe_val){at, 0, LV_NONE, 0, false, false, false}, 1)) {
             fe_val a = fe_gen(L, e->a), out;
             if (fe_call_operator(L, e->tok, op, &a, 1, &out))
                 return out;
@@ -901,7 +962,7 @@ static fe_val unary(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_SYNTAX, "indirection requires a pointer operand");
             return bad(L);
         }
-        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false};
+        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false};
         return lv;
     }
     case '&': {
@@ -1071,7 +1132,7 @@ static fe_val call(fe_lower *L, fe_node *e)
             obj = fe_gen(L, e->a->a);
         } else {
             fe_val p = fe_rvalue(L, e->a->a);
-            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false, false};
+            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false, false, false};
         }
         if (fe_builtin_method(L, e, obj, &out) || method_call(L, e, obj, e->a->name, &out))
             return out;
@@ -1108,7 +1169,7 @@ static fe_val call(fe_lower *L, fe_node *e)
     }
     fe_var *self = fe_lookup(L, "this");
     if (self && self->val.ty->kind == TY_PTR) {
-        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false};
+        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false, false};
         if (method_call(L, e, obj, name, &out))
             return out;
     } else if (L->frame && L->frame->fn && L->frame->fn->owner &&
@@ -1240,7 +1301,7 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_SYNTAX, "'->' on a non-pointer");
             return bad(L);
         }
-        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false};
+        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false};
         return member_of(L, lv, e);
     }
     case N_STR:

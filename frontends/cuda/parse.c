@@ -1130,7 +1130,8 @@ static fe_node *assign(fe_ctx *c)
             fe_node *n = new_node(c, N_ASSIGN, t);
             n->op = i == 0 ? '=' : (t->len == 3 ? FE_OP2(t->s[0], t->s[1]) : t->s[0]);
             n->a = lhs;
-            n->b = assign(c);
+            /* `x = {a, b}` (C++11): the list's value of x's type */
+            n->b = i == 0 && is(c, "{") ? fe_p_initializer(c) : assign(c);
             return n;
         }
     }
