@@ -713,7 +713,8 @@ static void return_stmt(fe_lower *L, fe_node *s)
             else
                 fe_store(L, dst, fe_gen(L, s->a), s->tok);
         } else {
-            fe_val v = fe_convert(L, fe_rvalue(L, s->a), f->ret_ty, s->tok);
+            fe_val v = s->a->kind == N_INITLIST ? fe_initlist_value(L, f->ret_ty, s->a) /* {a, b} */
+                                                : fe_convert(L, fe_rvalue(L, s->a), f->ret_ty, s->tok);
             if (f->ret_ty->kind == TY_PTR && L->rtypes[f->ret_reg] != L->rtypes[v.reg]) {
                 /* first pointer return decides the space */
                 L->rtypes[f->ret_reg] = L->rtypes[v.reg];
