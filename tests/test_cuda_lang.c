@@ -1164,6 +1164,28 @@ static void test_vector_lists(void)
     words_are("vector braced lists, x = {...}", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* `c ? p : q` between structs: the one c picks, per unit (an lvalue:
+ * assigning through it changes p or q), a struct a call returns included.
+ * in[] = {-1, 1, 200, -56, ...}: unit 0 takes p, unit 1 q. Values by hand. */
+static void test_struct_conditional(void)
+{
+    static const char src[] =
+        "struct P { int a; int b; };\n"
+        "__device__ P mk(int x) { return {x * 2, 11}; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    const int t = threadIdx.x;\n"
+        "    P p = {in[2], in[3]}, q = {7, 8};\n"
+        "    P r = t == 0 ? p : q;\n"
+        "    P s = t == 0 ? mk(in[1]) : q;\n"
+        "    (t == 0 ? p : q).b = 40;\n"
+        "    out[8 * t + 0] = r.a; out[8 * t + 1] = r.b; out[8 * t + 2] = s.a; out[8 * t + 3] = s.b;\n"
+        "    out[8 * t + 4] = p.b; out[8 * t + 5] = q.b;\n"
+        "}\n";
+    static const int32_t want[] = {200, -56, 2, 11, 40, 8, 0, 0, 7, 8, 7, 8, -56, 40};
+    words_are("'?:' between structs", src, 2, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1305,6 +1327,7 @@ int main(void)
     test_deduction_partial();
     test_memcpy();
     test_vector_lists();
+    test_struct_conditional();
     test_position_values();
     test_review_fixes();
     test_fmad();

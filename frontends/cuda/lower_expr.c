@@ -668,6 +668,34 @@ static fe_type *cond_type(fe_lower *L, fe_node *e)
     return fe_unqual(a);
 }
 
+/* `c ? p : q` of two structs of one type: the address of the one c picks
+ * (an lvalue, as in C++ when both are; a struct a call returns lives in a
+ * local temporary), so nothing is copied until the result is used. */
+static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
+{
+    if (!fe_same_type(fe_unqual(fe_type_of(L, e->c)), t)) {
+        char a[128], b[128];
+        fe_type_str(t, a, sizeof a);
+        fe_type_str(fe_type_of(L, e->c), b, sizeof b);
+        fe_error(L->c, e->tok, CVM_SYNTAX, "operands of '?:' have different types '%s' and '%s'", a, b);
+        return bad(L);
+    }
+    fe_emit(L, "if %%r%d", c.reg);
+    fe_val a = fe_gen(L, e->b);
+    int r = fe_reg(L, L->rtypes[a.reg]);
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, a.reg);
+    fe_emit(L, "else");
+    fe_val b = fe_gen(L, e->c);
+    if (L->rtypes[b.reg] != L->rtypes[r]) {
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED,
+                 "'?:' between structs in different memory spaces; copy one into a local first");
+        return bad(L);
+    }
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
+    fe_emit(L, "end");
+    return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false};
+}
+
 static fe_val conditional(fe_lower *L, fe_node *e)
 {
     int64_t k;
@@ -683,6 +711,8 @@ static fe_val conditional(fe_lower *L, fe_node *e)
         fe_emit(L, "end");
         return rv(t, 0);
     }
+    if (t->kind == TY_STRUCT)
+        return struct_conditional(L, e, c, t);
     if (fe_pure(L, e->b) && fe_pure(L, e->c)) {
         fe_val a = fe_convert(L, fe_rvalue(L, e->b), t, e->tok);
         fe_val b = fe_convert(L, fe_rvalue(L, e->c), t, e->tok);
