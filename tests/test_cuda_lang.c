@@ -1186,6 +1186,37 @@ static void test_struct_conditional(void)
     words_are("'?:' between structs", src, 2, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Alias templates: of a struct template (with a default, of another alias,
+ * value parameters), of a pointer and of an array type, used in locals and
+ * in a function template's parameters. in[] = {-1, 1, 200, -56, 30000, ...};
+ * values by hand. */
+static void test_alias_templates(void)
+{
+    static const char src[] =
+        "template <typename T, int N> struct Arr { T v[N]; };\n"
+        "template <typename T> using Arr4 = Arr<T, 4>;\n"
+        "template <int N> using IArr = Arr<int, N>;\n"
+        "template <typename T> using Ptr = const T *;\n"
+        "template <typename T, typename U = short> using Two = Arr<U, 2>;\n"
+        "template <typename T> using A4 = Arr4<T>;\n"
+        "template <int N> using Raw = int[N];\n"
+        "template <typename T> __device__ T sum4(const Arr4<T> &a) { T s = 0; for (int i = 0; i < 4; i++) s += a.v[i]; return s; }\n"
+        "template <typename T> __device__ T second(Ptr<T> p) { return p[1]; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Arr4<int> a = {{in[0], in[1], in[2], in[3]}};\n"
+        "    IArr<2> b = {{in[4], in[5]}};\n"
+        "    A4<int> c = {{5, 6, 7, 8}};\n"
+        "    Two<float> d = {{9, 10}};\n"
+        "    Raw<3> r = {11, 12, 13};\n"
+        "    Ptr<int> p = in + 2;\n"
+        "    out[0] = sum4<int>(a); out[1] = b.v[1]; out[2] = sum4<int>(c); out[3] = d.v[1];\n"
+        "    out[4] = r[2]; out[5] = p[1]; out[6] = second<int>(in); out[7] = (int)sizeof(d);\n"
+        "}\n";
+    static const int32_t want[] = {144, 65535, 26, 10, 13, -56, 1, 4};
+    words_are("alias templates", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1328,6 +1359,7 @@ int main(void)
     test_memcpy();
     test_vector_lists();
     test_struct_conditional();
+    test_alias_templates();
     test_position_values();
     test_review_fixes();
     test_fmad();

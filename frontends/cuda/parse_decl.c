@@ -587,6 +587,26 @@ void fe_p_template_decl(fe_ctx *c)
         function_specialization(c);
         return;
     }
+    if (fe_p_is(c, "using") && fe_p_peek_at(c, 1)->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, 2), "=")) {
+        /* an alias template: instances parse the type with the arguments bound */
+        fe_p_next(c);
+        fe_tok *name = fe_p_next(c);
+        fe_p_next(c); /* = */
+        if (c->tmpl_owner) {
+            fe_p_unsupported(c, t, "alias templates inside a struct are not supported; declare it at "
+                             "namespace scope");
+            return;
+        }
+        tp->name = fe_p_tok_name(c, name);
+        tp->is_struct = tp->is_alias = true;
+        tp->tok_begin = c->pos;
+        fe_p_skip_balanced(c);
+        tp->tok_end = c->pos - 1; /* the ';' */
+        tp->next = c->templates;
+        c->templates = tp;
+        fe_p_push_tname(c, tp->name, NULL, false, 0);
+        return;
+    }
     tp->tok_begin = c->pos;
     /* the declared name: the identifier before the first '(' (functions) or after struct */
     uint32_t k = 0;
@@ -706,6 +726,46 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     return f;
 }
 
+/* Alias template t's type for these arguments (defaults applied): its type
+ * parsed with the parameters bound, as a struct template's body is. */
+static fe_type *alias_instance(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals,
+                               const fe_tok *where)
+{
+    if (c->inst_depth >= 32) {
+        fe_error(c, where, CVM_LIMIT, "template instantiation of '%s' nested more than 32 deep", t->name);
+        return fe_ty(TY_I32);
+    }
+    uint32_t saved_pos = c->pos;
+    fe_tname *saved = c->tnames;
+    for (int i = 0; i < t->nparams; i++) {
+        if (t->pis_type[i] != (targs[i] != NULL)) {
+            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1, t->name,
+                     t->pis_type[i] ? "a type" : "an integer constant");
+            return fe_ty(TY_I32);
+        }
+        fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i], tvals[i]);
+    }
+    c->pos = t->tok_begin;
+    c->inst_depth++;
+    fe_type *ty = fe_p_type_name(c);
+    c->inst_depth--;
+    if (!c->err && c->pos != t->tok_end)
+        fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected ';' after the type of alias template '%s'", t->name);
+    c->pos = saved_pos;
+    c->tnames = saved;
+    if (!ty || c->err)
+        return fe_ty(TY_I32);
+    fe_tinst *inst = fe_alloc(c, sizeof *inst);
+    if (inst) {
+        for (int k = 0; k < t->nparams; k++)
+            inst->targs[k] = targs[k], inst->tvals[k] = tvals[k];
+        inst->ty = ty;
+        inst->next = t->insts;
+        t->insts = inst;
+    }
+    return ty;
+}
+
 fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, const int64_t *tvals_in, int n,
                                const fe_tok *where)
 {
@@ -728,6 +788,8 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
         if (same)
             return i->ty;
     }
+    if (t->is_alias)
+        return alias_instance(c, t, targs, tvals, where);
     fe_tinst *inst = fe_alloc(c, sizeof *inst);
     fe_type *ty = fe_alloc(c, sizeof *ty);
     if (!inst || !ty)
