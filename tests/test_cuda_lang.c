@@ -1217,6 +1217,37 @@ static void test_alias_templates(void)
     words_are("alias templates", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* friend in a struct: `friend struct X;` and a friend's declaration are
+ * ignored (no access checks); a friend defined in the body is a
+ * namespace-scope function, one per instance of a struct template (the
+ * hidden-friend operators of small vector types). Values by hand. */
+static void test_friends(void)
+{
+    static const char src[] =
+        "struct Other;\n"
+        "template <typename T> struct V2 {\n"
+        "    T x, y;\n"
+        "    friend struct Other;\n"
+        "    friend __device__ V2 operator+(V2 a, V2 b) { return {a.x + b.x, a.y + b.y}; }\n"
+        "    friend __device__ T dot(const V2 &a, const V2 &b) { return a.x * b.x + a.y * b.y; }\n"
+        "    friend __device__ V2 twice(V2 a);\n"
+        "};\n"
+        "template <typename T> __device__ V2<T> twice(V2<T> a) { return {a.x * 2, a.y * 2}; }\n"
+        "struct W { int n; friend __device__ bool operator==(W a, W b) { return a.n == b.n; } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    V2<int> a = {in[1], in[2]}, b = {in[6], in[7]};\n"
+        "    V2<int> c = a + b;\n"
+        "    V2<short> s = {3, 4}, t = {5, 6};\n"
+        "    W w1 = {in[8]}, w2 = {7}, w3 = {8};\n"
+        "    out[0] = c.x; out[1] = c.y; out[2] = dot(a, b); out[3] = (s + t).y; out[4] = dot(s, t);\n"
+        "    out[5] = w1 == w2; out[6] = w1 == w3; out[7] = twice(a).y;\n"
+        "}\n";
+    /* a = (1, 200), b = (5, -10) */
+    static const int32_t want[] = {6, 190, 5 - 2000, 10, 39, 1, 0, 400};
+    words_are("friends in structs", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1360,6 +1391,7 @@ int main(void)
     test_vector_lists();
     test_struct_conditional();
     test_alias_templates();
+    test_friends();
     test_position_values();
     test_review_fixes();
     test_fmad();

@@ -1477,6 +1477,7 @@ fe_type *fe_p_declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
 }
 fe_type *fe_p_declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok) { return declarator(c, ty, name_tok); }
 fe_type *fe_p_type_name(fe_ctx *c) { return type_name(c); }
+void fe_p_module_decl(fe_ctx *c) { module_decl(c); }
 fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb)
 {
     return function(c, ret, nt, storage, lb);

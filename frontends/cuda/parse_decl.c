@@ -164,6 +164,34 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             fe_p_unsupported(c, fe_p_peek(c), "virtual functions are not supported in kernels");
             break;
         }
+        if (fe_p_accept(c, "friend")) {
+            /* `friend struct X;` and a friend function's declaration change
+             * nothing here (access is not checked); a friend defined in the
+             * body is a namespace-scope function (the hidden-friend
+             * operators of vector types), one per instance of a template */
+            bool body = false;
+            int depth = 0;
+            for (uint32_t k = 0; fe_p_peek_at(c, k)->kind != TK_EOF; k++) {
+                fe_tok *q = fe_p_peek_at(c, k);
+                if (depth == 0 && fe_tok_is(q, ";"))
+                    break;
+                if (depth == 0 && fe_tok_is(q, "{")) {
+                    body = true;
+                    break;
+                }
+                depth += fe_tok_is(q, "(") - fe_tok_is(q, ")");
+            }
+            if (fe_p_is(c, "template")) {
+                fe_p_unsupported(c, fe_p_peek(c), "friend templates are not supported; declare the "
+                                 "function template at namespace scope");
+                break;
+            }
+            if (body && !fe_p_is(c, "struct") && !fe_p_is(c, "class"))
+                fe_p_module_decl(c);
+            else
+                fe_p_skip_balanced(c);
+            continue;
+        }
         if (fe_p_is(c, "template")) {
             fe_type *outer = c->tmpl_owner;
             c->tmpl_owner = t;
@@ -585,6 +613,11 @@ void fe_p_template_decl(fe_ctx *c)
     }
     if (tp->nparams == 0) {
         function_specialization(c);
+        return;
+    }
+    if (c->tmpl_owner && fe_p_is(c, "friend")) {
+        fe_p_unsupported(c, fe_p_peek(c), "friend templates are not supported; declare the function "
+                         "template at namespace scope");
         return;
     }
     if (fe_p_is(c, "using") && fe_p_peek_at(c, 1)->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, 2), "=")) {
