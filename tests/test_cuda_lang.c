@@ -1248,6 +1248,37 @@ static void test_friends(void)
     words_are("friends in structs", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Operator templates: free ones (binary, unary, compound assignment,
+ * comparison) deduced from the operands, a non-template overload preferred
+ * where it matches exactly (as in C++), member operator templates
+ * (`v * 3`), and an overload for another struct type no longer taken.
+ * Values by hand: a = (1, 200), b = (5, -10). */
+static void test_operator_templates(void)
+{
+    static const char src[] =
+        "template <typename T> struct V2 { T x, y;\n"
+        "    template <typename U> __device__ V2 operator*(U s) const { return {x * (T)s, y * (T)s}; } };\n"
+        "template <typename T> __device__ V2<T> operator-(V2<T> a) { return {-a.x, -a.y}; }\n"
+        "template <typename T> __device__ V2<T> &operator+=(V2<T> &a, V2<T> b) { a.x += b.x; a.y += b.y; return a; }\n"
+        "template <typename T> __device__ bool operator==(V2<T> a, V2<T> b) { return a.x == b.x && a.y == b.y; }\n"
+        "__device__ V2<short> operator+(V2<short> a, V2<short> b) { return {(short)(a.x + b.x + 100), a.y}; }\n"
+        "template <typename T> __device__ V2<T> operator+(V2<T> a, V2<T> b) { return {a.x + b.x, a.y + b.y}; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    V2<int> a = {in[1], in[2]}, b = {in[6], in[7]};\n"
+        "    V2<short> s = {3, 4}, t = {5, 6};\n"
+        "    V2<int> n = -a;\n"
+        "    V2<int> c = a + b;\n"
+        "    V2<short> st = s + t;\n"
+        "    a += b;\n"
+        "    V2<int> m = b * 3;\n"
+        "    out[0] = n.x; out[1] = n.y; out[2] = c.x; out[3] = c.y; out[4] = st.x; out[5] = st.y;\n"
+        "    out[6] = a.x; out[7] = a.y; out[8] = m.y; out[9] = a == c; out[10] = a == b;\n"
+        "}\n";
+    static const int32_t want[] = {-1, -200, 6, 190, 108, 4, 6, 190, -30, 1, 0};
+    words_are("operator templates", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1392,6 +1423,7 @@ int main(void)
     test_struct_conditional();
     test_alias_templates();
     test_friends();
+    test_operator_templates();
     test_position_values();
     test_review_fixes();
     test_fmad();

@@ -834,6 +834,12 @@ static int arg_score(fe_type *at, fe_type *pt)
     }
     if (fe_is_arith(at) && fe_is_arith(pt))
         return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
+    if (at->kind == TY_STRUCT && pt->kind == TY_STRUCT) { /* another struct: through a conversion alone */
+        for (fe_node *m = at->methods; m; m = m->next)
+            if (m->is_conversion)
+                return 0;
+        return -1;
+    }
     if (at->kind == TY_PTR && pt->kind == TY_PTR)
         return 1;
     if ((at->kind == TY_PTR) != (pt->kind == TY_PTR))
@@ -1150,10 +1156,19 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     snprintf(name, sizeof name, "operator%s", op);
     if (n >= 1 && fe_call_method(L, at, args[0], name, args + 1, n - 1, out))
         return true;
+    if (n >= 1 && fe_member_operator_template(L, at, args[0], name, args + 1, n - 1, out))
+        return true;
     fe_type *types[4] = {0};
     for (int i = 0; i < n && i < 4; i++)
         types[i] = args[i].ty;
     fe_node *f = find_func(L, name, types, n);
+    fe_template *tp = f ? NULL : fe_find_template_for(L->c, name, n);
+    if (tp && !tp->is_struct) { /* template <class T> V2<T> operator+(V2<T>, V2<T>): deduced */
+        fe_type *targs[8];
+        int64_t tvals[8];
+        if (fe_deduce(L->c, tp, types, n, targs, tvals, 0))
+            f = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
+    }
     if (!f)
         return false;
     *out = fe_call_fn(L, at, f, NULL, args, n);

@@ -113,6 +113,10 @@ fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v);
  * missing elements store: an int 0 that fe_convert also splats to a
  * vector (where a user's `float4 v = 0` is an error, as in CUDA). */
 fe_val fe_zero(fe_lower *L);
+/* obj's member operator template `name` ("operator*") for args, deduced: false
+ * when obj's struct has none. */
+bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args,
+                                 int n, fe_val *out);
 /* The leftmost token of an expression (binary nodes carry their operator's). */
 fe_tok *fe_leftmost(fe_node *e);
 /* A vector of type t (TY_VEC) from up to t->len element expressions, the

@@ -1077,42 +1077,68 @@ static fe_val ident(fe_lower *L, fe_node *e)
     return bad(L);
 }
 
-/* obj.f(args) of a member function template f: arguments deduced from the call. */
-static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
+static fe_template *member_template(fe_val obj, const char *name)
 {
     fe_type *root = obj.ty->origin ? obj.ty->origin : obj.ty;
     fe_template *t = root->mtemplates;
     while (t && strcmp(t->name, name) != 0)
         t = t->next;
+    return t;
+}
+
+/* obj.f(vals) of member function template t, its first nexplicit
+ * arguments named (targs/tvals), the rest deduced from the values. */
+static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t, fe_val obj, fe_val *vals,
+                                   int n, int nexplicit, fe_type **targs, int64_t *tvals)
+{
+    fe_type *types[32];
+    for (int i = 0; i < n && i < 32; i++)
+        types[i] = vals[i].ty;
+    fe_node *fn = NULL;
+    if (nexplicit < t->nparams && fe_deduce(L->c, t, types, n, targs, tvals, nexplicit))
+        fn = fe_instantiate(L->c, t, targs, tvals, t->nparams, at);
+    else if (nexplicit)
+        fn = fe_instantiate(L->c, t, targs, tvals, nexplicit, at);
+    else
+        fe_error(L->c, at, CVM_SYNTAX, "cannot deduce the template arguments of member '%s'", t->name);
+    if (fn && !fn->body && !L->c->err)
+        fe_error(L->c, at, CVM_SYNTAX, "member function template '%s' is declared but not defined", t->name);
+    return fn && !L->c->err ? fe_call_fn(L, at, fn, &obj, vals, n) : bad(L);
+}
+
+bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args,
+                                 int n, fe_val *out)
+{
+    fe_template *t = obj.ty->kind == TY_STRUCT && obj.lv == LV_MEM ? member_template(obj, name) : NULL;
+    fe_type *targs[8];
+    int64_t tvals[8];
+    if (!t || n > 32)
+        return false;
+    *out = member_template_vals(L, at, t, obj, args, n, 0, targs, tvals);
+    return true;
+}
+
+/* obj.f(args) of a member function template f: arguments deduced from the call. */
+static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
+{
+    fe_template *t = member_template(obj, name);
     if (!t)
         return false;
     fe_val vals[32];
-    fe_type *types[32];
     int n = 0;
     for (fe_node *a = e->args; a; a = a->next) {
         if (n == 32) {
             fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
             return false;
         }
-        vals[n] = fe_gen(L, a);
-        types[n] = vals[n].ty;
-        n++;
+        vals[n++] = fe_gen(L, a);
     }
     fe_type *targs[8];
     int64_t tvals[8];
-    fe_node *fn = NULL;
     int nexplicit = e->a->ntargs;
     for (int k = 0; k < nexplicit && k < 8; k++)
         targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
-    if (nexplicit < t->nparams && fe_deduce(L->c, t, types, n, targs, tvals, nexplicit))
-        fn = fe_instantiate(L->c, t, targs, tvals, t->nparams, e->tok);
-    else if (nexplicit)
-        fn = fe_instantiate(L->c, t, e->a->targs, e->a->tvals, nexplicit, e->tok);
-    else
-        fe_error(L->c, e->tok, CVM_SYNTAX, "cannot deduce the template arguments of member '%s'", name);
-    if (fn && !fn->body && !L->c->err)
-        fe_error(L->c, e->tok, CVM_SYNTAX, "member function template '%s' is declared but not defined", name);
-    *out = fn && !L->c->err ? fe_call_fn(L, e->tok, fn, &obj, vals, n) : bad(L);
+    *out = member_template_vals(L, e->tok, t, obj, vals, n, nexplicit, targs, tvals);
     return true;
 }
 

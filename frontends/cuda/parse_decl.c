@@ -644,6 +644,7 @@ void fe_p_template_decl(fe_ctx *c)
     /* the declared name: the identifier before the first '(' (functions) or after struct */
     uint32_t k = 0;
     fe_tok *name = NULL;
+    const char *opname = NULL; /* a function template of an operator: "operator+" */
     while (fe_p_peek_at(c, k)->kind != TK_EOF && !fe_tok_is(fe_p_peek_at(c, k), "(") &&
            !fe_tok_is(fe_p_peek_at(c, k), "{") && !fe_tok_is(fe_p_peek_at(c, k), ";")) {
         if ((fe_tok_is(fe_p_peek_at(c, k), "__launch_bounds__") || fe_tok_is(fe_p_peek_at(c, k), "__align__") ||
@@ -660,6 +661,18 @@ void fe_p_template_decl(fe_ctx *c)
             } while (depth > 0);
             continue;
         }
+        if (fe_tok_is(fe_p_peek_at(c, k), "operator")) { /* operator+ ... operator(): its punctuators */
+            fe_tok *op = fe_p_peek_at(c, k + 1);
+            const bool pair = (fe_tok_is(op, "(") && fe_tok_is(fe_p_peek_at(c, k + 2), ")")) ||
+                              (fe_tok_is(op, "[") && fe_tok_is(fe_p_peek_at(c, k + 2), "]"));
+            if (op->kind == TK_PUNCT && op->len <= 3) {
+                opname = fe_fmt(c, "operator%.*s", pair ? 2 : (int)op->len,
+                                pair ? (fe_tok_is(op, "(") ? "()" : "[]") : op->s);
+                name = fe_p_peek_at(c, k);
+                k += pair ? 3 : 2;
+                break;
+            }
+        }
         if (fe_p_peek_at(c, k)->kind == TK_IDENT)
             name = fe_p_peek_at(c, k);
         k++;
@@ -669,7 +682,7 @@ void fe_p_template_decl(fe_ctx *c)
         fe_error(c, t, CVM_SYNTAX, "cannot find the name of this template");
         return;
     }
-    tp->name = fe_p_tok_name(c, name);
+    tp->name = opname ? opname : fe_p_tok_name(c, name);
     fe_p_skip_balanced(c);
     tp->tok_end = c->pos;
     if (c->tmpl_owner && !tp->is_struct) { /* a member function template */
@@ -881,6 +894,13 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
 static uint32_t params_start(fe_ctx *c, const fe_template *t)
 {
     uint32_t i = t->tok_begin;
+    if (strncmp(t->name, "operator", 8) == 0 && t->name[8]) { /* operator+ (, operator() ( */
+        const uint32_t nop = !strcmp(t->name + 8, "()") || !strcmp(t->name + 8, "[]") ? 2 : 1;
+        while (i + nop + 1 < t->tok_end &&
+               !(fe_tok_is(&c->toks[i], "operator") && fe_tok_is(&c->toks[i + nop + 1], "(")))
+            i++;
+        return i + nop + 2;
+    }
     while (i < t->tok_end && !(c->toks[i].kind == TK_IDENT && fe_tok_is(&c->toks[i], t->name) &&
                                i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "(")))
         i++;
