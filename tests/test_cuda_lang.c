@@ -1279,6 +1279,38 @@ static void test_operator_templates(void)
     words_are("operator templates", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* <type_traits>: value traits as constants (if constexpr, static_assert,
+ * arithmetic), their _v forms, the type traits (conditional_t with a
+ * comparison in its argument list, remove_const, remove_reference, decay)
+ * and cuda::std. Kinds summed by hand: float 1+4, unsigned 2+8, int* 16. */
+static void test_type_traits(void)
+{
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <cuda/std/type_traits>\n"
+        "template <typename T> __device__ T f(T x) {\n"
+        "    if constexpr (std::is_same<T, float>::value) return x * 2; else return x + 1; }\n"
+        "template <typename T> __device__ int kind() {\n"
+        "    return std::is_floating_point_v<T> * 1 + std::is_integral<T>::value * 2 + std::is_signed<T>::value * 4 +\n"
+        "           cuda::std::is_unsigned_v<T> * 8 + std::is_pointer<T>::value * 16; }\n"
+        "template <typename T> __device__ int sizes() {\n"
+        "    using W = std::conditional_t<sizeof(T) == 4, float, double>;\n"
+        "    typename std::conditional<(sizeof(T) > 4), char, short>::type s = 0;\n"
+        "    typename std::remove_const<const T>::type v = 3;\n"
+        "    std::remove_reference_t<T &> w = 4;\n"
+        "    v += 1; w += 1;\n"
+        "    static_assert(std::is_same_v<std::decay_t<const int &>, int>, \"decay\");\n"
+        "    static_assert(!std::is_same<const int, int>::value, \"cv counts\");\n"
+        "    return (int)sizeof(W) * 100 + (int)sizeof(s) * 10 + (int)(v + w); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = (int)f(2.0f); out[1] = f(in[1]); out[2] = kind<float>(); out[3] = kind<unsigned>();\n"
+        "    out[4] = kind<int *>(); out[5] = sizes<int>(); out[6] = sizes<double>();\n"
+        "}\n";
+    static const int32_t want[] = {4, 2, 5, 10, 16, 400 + 20 + 9, 800 + 10 + 9};
+    words_are("<type_traits>", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1424,6 +1456,7 @@ int main(void)
     test_alias_templates();
     test_friends();
     test_operator_templates();
+    test_type_traits();
     test_position_values();
     test_review_fixes();
     test_fmad();

@@ -604,6 +604,13 @@ static const char cuda_atomic_h[] =
     "#include <cuda_runtime.h>\n"
     "#endif\n";
 
+/* std::is_same<...>::value, std::conditional_t<...> and the rest are
+ * builtins of the parser (parse_cxx.c): the header only has to exist. */
+static const char type_traits_h[] =
+    "#ifndef __CVM_TYPE_TRAITS\n"
+    "#define __CVM_TYPE_TRAITS\n"
+    "#endif\n";
+
 static const header headers[] = {
     {"algorithm", host_only_h},
     {"assert.h", assert_h},
@@ -628,6 +635,7 @@ static const header headers[] = {
     {"cubevm/math_special.h", math_special_h},
     {"cuda.h", cuda_h},
     {"cuda/atomic", cuda_atomic_h},
+    {"cuda/std/type_traits", type_traits_h},
     {"cuda_bf16.h", cuda_bf16_h},
     {"cuda_fp16.h", cuda_fp16_h},
     {"cuda_runtime.h", cuda_runtime_h},
@@ -651,6 +659,7 @@ static const header headers[] = {
     {"string", host_only_h},
     {"string.h", string_h},
     {"time.h", host_only_h},
+    {"type_traits", type_traits_h},
     {"vector", host_only_h},
     {"vector_types.h", runtime_only_h},
 };

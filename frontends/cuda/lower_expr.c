@@ -1181,7 +1181,7 @@ static bool has_static_method(const fe_type *t, const char *name)
 
 static fe_val call(fe_lower *L, fe_node *e)
 {
-    fe_val out;
+    fe_val out = rv(fe_ty(TY_I32), 0); /* what a call reported as an error gives */
     if (e->a->kind == N_MEMBER || e->a->kind == N_ARROW) {
         fe_val obj;
         if (e->a->kind == N_MEMBER) {

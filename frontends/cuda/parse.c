@@ -168,6 +168,8 @@ static bool is_typename(fe_ctx *c, fe_tok *t)
 {
     if (t->kind != TK_IDENT)
         return false;
+    if (fe_p_is_type_trait(c, t))
+        return true;
     for (size_t i = 0; i < sizeof type_keywords / sizeof type_keywords[0]; i++)
         if (fe_tok_is(t, type_keywords[i]))
             return true;
@@ -457,6 +459,17 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
             while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
                 k += 2;
             fe_tok *nt = peek_at(c, k);
+            if (fe_p_is_enable_if(c, nt)) {
+                unsupported(c, nt, "std::enable_if (SFINAE) is not supported; choose with if constexpr "
+                            "or an explicit specialization, check with static_assert");
+                return fe_ty(TY_I32);
+            }
+            if (fe_p_is_type_trait(c, nt)) { /* std::conditional_t<B, T, F> */
+                c->pos += k;
+                ty = fe_p_type_trait(c);
+                have = true;
+                continue;
+            }
             fe_tname *n = nt->kind == TK_IDENT ? lookup(c, nt->s, nt->len) : NULL;
             fe_template *tp = n && !n->is_value && fe_tok_is(peek_at(c, k + 1), "<")
                                   ? (!n->ty ? fe_find_template(c, n->name) : n->ty->tmpl) : NULL;
@@ -693,6 +706,8 @@ static fe_type *type_name(fe_ctx *c)
 }
 
 /* `<` args `>` of a template-id; returns the count. */
+static fe_node *binary(fe_ctx *c, int min_prec);
+
 static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
 {
     int n = 0;
@@ -707,11 +722,12 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
         if (is_typename(c, peek(c)) && !fe_tok_is(peek_at(c, 1), "::")) { /* Op::Mul is a value */
             targs[n] = type_name(c);
         } else {
-            /* a constant: parse above the comparison level so '>' ends it */
+            /* a constant: any binary operator but '>', which ends the list
+             * (`conditional_t<sizeof(T) == 4, ...>`; C++ wants `(a > b)`) */
             fe_tok *at = peek(c);
             const bool in_targs = c->in_targs;
             c->in_targs = true;
-            fe_node *e = fe_parse_shift(c);
+            fe_node *e = binary(c, 1);
             c->in_targs = in_targs;
             if (!fe_const_eval(c, e, &tvals[n]) && !c->err)
                 fe_error(c, at, CVM_SYNTAX, "template argument must be a type or an integer constant");
@@ -852,6 +868,10 @@ static fe_node *primary(fe_ctx *c)
     if (fe_tok_is(last, "numeric_limits") && fe_tok_is(peek_at(c, q + 1), "<")) { /* std::numeric_limits<T> */
         c->pos += q;
         return fe_p_numeric_limits(c);
+    }
+    if (fe_p_is_value_trait(c, last)) { /* std::is_same<T, float>::value */
+        c->pos += q;
+        return fe_p_value_trait(c);
     }
     bool qualified_value = false;
     if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "::")) { /* S::N of a static constexpr member */
@@ -1096,7 +1116,7 @@ static fe_node *binary(fe_ctx *c, int min_prec)
     for (;;) {
         fe_tok *t = peek(c);
         int p = binprec(t);
-        if (p < min_prec || p < 0 || (c->in_targs && fe_tok_is(t, ">>")))
+        if (p < min_prec || p < 0 || (c->in_targs && (fe_tok_is(t, ">>") || fe_tok_is(t, ">"))))
             return lhs;
         next(c);
         fe_node *rhs = binary(c, p + 1);

@@ -51,6 +51,11 @@ void fe_p_shadow(fe_ctx *c, const char *name);
 fe_node *fe_p_lambda(fe_ctx *c);                                       /* at '[' */
 fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name);     /* S::name */
 fe_node *fe_p_numeric_limits(fe_ctx *c);                               /* at numeric_limits */
+bool fe_p_is_value_trait(fe_ctx *c, const fe_tok *t);       /* std::is_same<... at t */
+bool fe_p_is_type_trait(fe_ctx *c, const fe_tok *t);        /* std::conditional<... at t */
+bool fe_p_is_enable_if(fe_ctx *c, const fe_tok *t);         /* std::enable_if<... at t */
+fe_node *fe_p_value_trait(fe_ctx *c);                       /* at the trait's name: a bool constant */
+fe_type *fe_p_type_trait(fe_ctx *c);                        /* at the trait's name: its type */
 bool fe_p_member_targs_ahead(fe_ctx *c);                               /* at '<' after obj.name */
 bool fe_p_range_for_ahead(fe_ctx *c);                                  /* after `for (` */
 void fe_p_range_for(fe_ctx *c, fe_node *n);                            /* fills the N_FOR n */

@@ -294,6 +294,164 @@ fe_node *fe_p_numeric_limits(fe_ctx *c)
     return n;
 }
 
+/*
+ * <type_traits>, built in as numeric_limits is (the struct templates behind
+ * them need partial specialization): the value traits below as bool
+ * constants (`std::is_same<T, float>::value`, `std::is_same_v<T, float>`,
+ * for `if constexpr` and static_assert), and the type traits
+ * conditional, remove_const, remove_volatile, remove_cv,
+ * remove_reference, remove_cvref, decay and remove_pointer (`::type` or
+ * `_t`). Only as std::name (a kernel's own is_same is its own).
+ */
+static const char *const value_traits[] = {"is_same", "is_floating_point", "is_integral", "is_signed",
+                                           "is_unsigned", "is_arithmetic", "is_pointer", "is_const",
+                                           "is_void", "is_reference", "is_volatile"};
+static const char *const type_traits[] = {"conditional", "remove_const", "remove_volatile", "remove_cv",
+                                          "remove_reference", "remove_cvref", "decay", "remove_pointer"};
+
+/* Index of trait name t in list (with suffix "_v" or "_t" when sfx), or -1. */
+static int trait_index(const fe_tok *t, const char *const *list, size_t n, const char *sfx, bool *suffixed)
+{
+    for (size_t i = 0; i < n; i++) {
+        const size_t len = strlen(list[i]);
+        if (t->len == len && memcmp(t->s, list[i], len) == 0) {
+            *suffixed = false;
+            return (int)i;
+        }
+        if (t->len == len + 2 && memcmp(t->s, list[i], len) == 0 && memcmp(t->s + len, sfx, 2) == 0) {
+            *suffixed = true;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* t is `std::trait` (or `cuda::std::trait`) followed by '<': t - 2 is std. */
+static bool std_qualified(fe_ctx *c, const fe_tok *t)
+{
+    return t >= c->toks + 2 && t + 1 < c->toks + c->ntoks && fe_tok_is(t - 1, "::") && fe_tok_is(t - 2, "std") &&
+           fe_tok_is(t + 1, "<");
+}
+
+bool fe_p_is_value_trait(fe_ctx *c, const fe_tok *t)
+{
+    bool sfx;
+    return std_qualified(c, t) &&
+           trait_index(t, value_traits, sizeof value_traits / sizeof value_traits[0], "_v", &sfx) >= 0;
+}
+
+bool fe_p_is_enable_if(fe_ctx *c, const fe_tok *t)
+{
+    return std_qualified(c, t) && (fe_tok_is(t, "enable_if") || fe_tok_is(t, "enable_if_t"));
+}
+
+bool fe_p_is_type_trait(fe_ctx *c, const fe_tok *t)
+{
+    bool sfx;
+    return std_qualified(c, t) &&
+           trait_index(t, type_traits, sizeof type_traits / sizeof type_traits[0], "_t", &sfx) >= 0;
+}
+
+fe_node *fe_p_value_trait(fe_ctx *c)
+{
+    fe_tok *at = next(c);
+    bool v = false;
+    const int k = trait_index(at, value_traits, sizeof value_traits / sizeof value_traits[0], "_v", &v);
+    expect(c, "<");
+    fe_type *a = type_name(c), *b = NULL;
+    if (k == 0) {
+        expect(c, ",");
+        b = type_name(c);
+    }
+    expect(c, ">");
+    if (!v) {
+        expect(c, "::");
+        fe_tok *m = expect_ident(c);
+        if (!c->err && !fe_tok_is(m, "value"))
+            fe_error(c, m, CVM_UNSUPPORTED, "std::%.*s<...>::%.*s: only ::value is supported", (int)at->len,
+                     at->s, (int)m->len, m->s);
+    }
+    fe_node *n = new_node(c, N_BOOL, at);
+    if (c->err || !a || (k == 0 && !b))
+        return n;
+    const fe_type *u = fe_unqual(a);
+    const bool flt = u->kind == TY_F32 || u->kind == TY_F64;
+    const bool integral = fe_is_int(u) || u->kind == TY_BOOL;
+    bool r = false;
+    switch (k) {
+    case 0: r = fe_same_type(a, b) && a->is_const == b->is_const && a->is_volatile == b->is_volatile &&
+                a->is_ref == b->is_ref; break;
+    case 1: r = flt && !a->is_ref; break;
+    case 2: r = integral && !a->is_ref; break;
+    case 3: r = !a->is_ref && (flt || (integral && fe_is_signed(u))); break;
+    case 4: r = !a->is_ref && integral && !fe_is_signed(u); break;
+    case 5: r = !a->is_ref && (flt || integral); break;
+    case 6: r = !a->is_ref && u->kind == TY_PTR; break;
+    case 7: r = !a->is_ref && a->is_const; break;
+    case 8: r = u->kind == TY_VOID; break;
+    case 9: r = a->is_ref; break;
+    default: r = !a->is_ref && a->is_volatile; break;
+    }
+    n->ival = r;
+    return n;
+}
+
+/* A copy of t with the qualifiers or reference cleared as asked. */
+static fe_type *requalify(fe_ctx *c, fe_type *t, bool drop_const, bool drop_volatile, bool drop_ref)
+{
+    if ((!drop_const || !t->is_const) && (!drop_volatile || !t->is_volatile) && (!drop_ref || !t->is_ref))
+        return t;
+    fe_type *q = fe_alloc(c, sizeof *q);
+    if (!q)
+        return t;
+    *q = *t;
+    if (drop_const)
+        q->is_const = false;
+    if (drop_volatile)
+        q->is_volatile = false;
+    if (drop_ref)
+        q->is_ref = false;
+    return q;
+}
+
+fe_type *fe_p_type_trait(fe_ctx *c)
+{
+    fe_tok *at = next(c);
+    bool t_form = false;
+    const int k = trait_index(at, type_traits, sizeof type_traits / sizeof type_traits[0], "_t", &t_form);
+    fe_type *targs[8] = {0};
+    int64_t tvals[8] = {0};
+    const int n = fe_p_template_args(c, targs, tvals);
+    if (!t_form) {
+        expect(c, "::");
+        fe_tok *m = expect_ident(c);
+        if (!c->err && !fe_tok_is(m, "type"))
+            fe_error(c, m, CVM_UNSUPPORTED, "std::%.*s<...>::%.*s: only ::type is supported", (int)at->len,
+                     at->s, (int)m->len, m->s);
+    }
+    const int want = k == 0 ? 3 : 1;
+    if (!c->err && (n != want || (k == 0 ? targs[0] || !targs[1] || !targs[2] : !targs[0]))) {
+        fe_error(c, at, CVM_SYNTAX, k == 0 ? "std::conditional takes a constant and two types"
+                                           : "std::%.*s takes one type", (int)at->len, at->s);
+        return fe_ty(TY_I32);
+    }
+    if (c->err)
+        return fe_ty(TY_I32);
+    fe_type *t = targs[0];
+    switch (k) {
+    case 0: return tvals[0] ? targs[1] : targs[2];
+    case 1: return requalify(c, t, true, false, false);
+    case 2: return requalify(c, t, false, true, false);
+    case 3: return requalify(c, t, true, true, false);
+    case 4: return requalify(c, t, false, false, true);
+    case 5: return requalify(c, t, true, true, true);
+    case 6: /* decay: no reference or qualifiers; an array is a pointer to its element */
+        t = requalify(c, t, true, true, true);
+        return t->kind == TY_ARRAY ? fe_ptr_to(c, t->base) : t;
+    default: return t->kind == TY_PTR ? t->base : t;
+    }
+}
+
 /* At '<' after obj.name: true when a template argument list closes before
  * a '(' (obj.f<3>(), obj.f<float, 2>(x)) rather than a comparison. */
 bool fe_p_member_targs_ahead(fe_ctx *c)
