@@ -1121,7 +1121,8 @@ static void test_deduction_partial(void)
  * before session 18 `float4 v = {a, b, c, d}` silently gave (a, a, a, a).
  * An assignment builds the value first: `w = {w.w, w.z, w.y}` and a
  * struct swap read the old value; a struct's operator= runs; `return
- * {x, 2 * x}` of an int4 function. in[] =
+ * {x, 2 * x}` of an int4 function; `f({a, b}, {c, d})` arguments of a
+ * function and a member function. in[] =
  * {-1, 1, 200, -56, 30000, ...}; expected values by hand. */
 static void test_vector_lists(void)
 {
@@ -1130,6 +1131,8 @@ static void test_vector_lists(void)
         "struct Q { int x, y; __device__ Q &operator=(const Q &o) { x = o.x * 10; y = o.y * 10; return *this; } };\n"
         "struct S { int4 v; int n; };\n"
         "__device__ int4 mk(int x) { return {x, 2 * x}; }\n"
+        "__device__ int sum3(const int3 &t, P p) { return t.x + t.y + t.z + p.a * p.b; }\n"
+        "struct M { __device__ int first(int2 v) { return v.x * 10 + v.y; } };\n"
         "__global__ void k(int *out, const int *in)\n"
         "{\n"
         "    int4 a = {in[0], in[1], in[2], in[3]};\n"
@@ -1158,9 +1161,12 @@ static void test_vector_lists(void)
         "    out[26] = t.x; out[27] = t.y; out[28] = t.z;\n"
         "    int4 r = mk(in[2]);\n"
         "    out[29] = r.x; out[30] = r.y; out[31] = r.z; out[32] = r.w;\n"
+        "    M mm;\n"
+        "    out[33] = sum3({in[1], in[2]}, {3, in[8]}); out[34] = mm.first({in[6], 2});\n"
         "}\n";
     static const int32_t want[] = {-1, 1, 200, -56, 200, 30000, 0, 0, 1, 0, 4, 5, 0, -56, 8, 0, 9,
-                                   -56, 200, 1, 0, -56, 200, 10, 50, 7, 3, 100, 0, 200, 400, 0, 0};
+                                   -56, 200, 1, 0, -56, 200, 10, 50, 7, 3, 100, 0, 200, 400, 0, 0,
+                                   1 + 200 + 0 + 3 * 7, 52};
     words_are("vector braced lists, x = {...}", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 

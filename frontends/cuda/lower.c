@@ -1103,16 +1103,24 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false, false, false};
 }
 
+fe_val fe_arg_value(fe_lower *L, fe_node *arg, const fe_node *param)
+{
+    if (arg->kind == N_INITLIST && param && param->ty) /* f({a, b}) */
+        return fe_initlist_value(L, fe_no_ref(L->c, param->ty), arg);
+    return fe_gen(L, arg);
+}
+
 fe_val fe_call_user(fe_lower *L, fe_node *call, fe_node *fn)
 {
     fe_val vals[32];
     int n = 0;
-    for (fe_node *a = call->args; a; a = a->next) {
+    fe_node *p = fn->params;
+    for (fe_node *a = call->args; a; a = a->next, p = p ? p->next : NULL) {
         if (n == 32) {
             fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
             return fe_const_int(L, TY_I32, 0);
         }
-        vals[n++] = fe_gen(L, a);
+        vals[n++] = fe_arg_value(L, a, p);
     }
     return fe_call_fn(L, call->tok, fn, NULL, vals, n);
 }

@@ -125,6 +125,9 @@ fe_val fe_vec_build(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
 /* The value of type t a braced list gives (`x = {a, b}`): a register value,
  * or an aggregate in a local temporary. */
 fe_val fe_initlist_value(fe_lower *L, fe_type *t, fe_node *init);
+/* The value of call argument `arg` for parameter `param` (NULL when not
+ * known): a braced list makes a value of the parameter's type. */
+fe_val fe_arg_value(fe_lower *L, fe_node *arg, const fe_node *param);
 fe_val fe_const_float(fe_lower *L, fe_kind k, double v);
 fe_val fe_ptr_add(fe_lower *L, fe_val p, fe_val idx, int sign, const fe_tok *at);
 fe_val fe_addr_of_var(fe_lower *L, fe_var *v);

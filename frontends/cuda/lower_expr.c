@@ -1149,17 +1149,20 @@ static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, f
     int n = 0;
     if (obj.ty->kind != TY_STRUCT || obj.lv != LV_MEM)
         return false;
-    bool found = false;
-    for (fe_node *m = obj.ty->methods; m && !found; m = m->next)
-        found = strcmp(m->name, name) == 0;
+    int found = 0;
+    fe_node *only = NULL; /* the method when one has the name: {a, b} arguments take its parameters' types */
+    for (fe_node *m = obj.ty->methods; m; m = m->next)
+        if (strcmp(m->name, name) == 0)
+            found++, only = m;
     if (!found)
         return member_template_call(L, e, obj, name, out);
-    for (fe_node *a = e->args; a; a = a->next) {
+    fe_node *p = found == 1 ? only->params : NULL;
+    for (fe_node *a = e->args; a; a = a->next, p = p ? p->next : NULL) {
         if (n == 32) {
             fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
             return false;
         }
-        vals[n++] = fe_gen(L, a);
+        vals[n++] = fe_arg_value(L, a, p);
     }
     if (fe_call_method(L, e->tok, obj, name, vals, n, out))
         return true;
@@ -1374,7 +1377,8 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
         return bad(L);
     }
     case N_INITLIST:
-        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "a braced list is only supported as an initializer");
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "a braced list is only supported as an initializer, "
+                 "an assigned or returned value, or an argument of a __device__ function");
         return bad(L);
     default:
         fe_error(L->c, e->tok, CVM_INTERNAL, "internal compiler error: unexpected node %d", (int)e->kind);
@@ -1388,6 +1392,8 @@ fe_val fe_rvalue(fe_lower *L, fe_node *e) { return fe_load(L, fe_gen(L, e)); }
  * body that is thrown away (registers stay declared, unused). */
 fe_type *fe_type_of(fe_lower *L, fe_node *e)
 {
+    if (e->kind == N_INITLIST) /* an argument {a, b}: the parameter's type, once one is chosen */
+        return NULL;
     size_t len = L->body.len;
     uint32_t ninsn = L->ninsn;
     int depth = L->depth;

@@ -685,7 +685,7 @@ static fe_node *args_list(fe_ctx *c)
 {
     fe_node head = {0}, *tail = &head;
     while (!c->err && !is(c, ")")) {
-        tail = tail->next = assign(c);
+        tail = tail->next = is(c, "{") ? fe_p_initializer(c) : assign(c); /* f({a, b}) */
         if (!accept(c, ","))
             break;
     }
