@@ -681,6 +681,99 @@ static int t_black_scholes(run *r, uint32_t n)
     return near_f32(r, "d_Call", call, wc, n, 2e-3, 1e-4) && near_f32(r, "d_Put", put, wp, n, 2e-3, 1e-4);
 }
 
+/* The SIMD-in-a-word reference: each word as an array of parts (bytes or
+ * halfwords), one C expression per function in plain int arithmetic. */
+static int64_t simd_part(uint32_t w, int i, int bits, int sgn)
+{
+    const uint32_t u = (w >> (i * bits)) & ((1u << bits) - 1u);
+    return sgn && (u >> (bits - 1)) ? (int64_t)u - ((int64_t)1 << bits) : (int64_t)u;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Function f (the kernel's order: pairs of 2 and 4) of a and b. */
+static uint32_t simd_ref(int f, uint32_t a, uint32_t b)
+{
+    const int parts = f % 2 ? 4 : 2, bits = 32 / parts, g = f / 2;
+    const int64_t m = ((int64_t)1 << bits) - 1, lo = -((int64_t)1 << (bits - 1)), hi = -lo - 1;
+    uint32_t r = 0, sad = 0;
+    for (int i = 0; i < parts; i++) {
+        const int64_t xu = simd_part(a, i, bits, 0), yu = simd_part(b, i, bits, 0);
+        const int64_t xs = simd_part(a, i, bits, 1), ys = simd_part(b, i, bits, 1);
+        int64_t v = 0;
+        switch (g) {
+        case 0: v = xu + yu; break;
+        case 1: v = xu - yu; break;
+        case 2: v = clamp64(xs + ys, lo, hi); break;
+        case 3: v = clamp64(xu + yu, 0, m); break;
+        case 4: v = clamp64(xs - ys, lo, hi); break;
+        case 5: v = clamp64(xu - yu, 0, m); break;
+        case 6: v = xs + ys + 1 >= 0 ? (xs + ys + 1) / 2 : -((-(xs + ys + 1) + 1) / 2); break; /* floor */
+        case 7: v = (xu + yu + 1) / 2; break;
+        case 8: v = (xu + yu) / 2; break;
+        case 9: v = llabs(xs - ys); break;
+        case 10: v = llabs(xu - yu); break;
+        case 11: v = xs > ys ? xs : ys; break;
+        case 12: v = xu > yu ? xu : yu; break;
+        case 13: v = xs < ys ? xs : ys; break;
+        case 14: v = xu < yu ? xu : yu; break;
+        case 15: v = xu == yu ? m : 0; break;
+        case 16: v = xu != yu ? m : 0; break;
+        case 17: v = xs >= ys ? m : 0; break;
+        case 18: v = xu >= yu ? m : 0; break;
+        case 19: v = xs > ys ? m : 0; break;
+        case 20: v = xu > yu ? m : 0; break;
+        case 21: v = xs <= ys ? m : 0; break;
+        case 22: v = xu <= yu ? m : 0; break;
+        case 23: v = xs < ys ? m : 0; break;
+        case 24: v = xu < yu ? m : 0; break;
+        case 25: v = xu == yu; break;
+        case 26: v = xu != yu; break;
+        case 27: v = xs >= ys; break;
+        case 28: v = xu >= yu; break;
+        case 29: v = xs > ys; break;
+        case 30: v = xu > yu; break;
+        case 31: v = xs <= ys; break;
+        case 32: v = xu <= yu; break;
+        case 33: v = xs < ys; break;
+        case 34: v = xu < yu; break;
+        case 35: v = llabs(xs); break;
+        case 36: v = clamp64(llabs(xs), lo, hi); break;
+        case 37: v = -xs; break;
+        case 38: v = clamp64(-xs, lo, hi); break;
+        case 39: sad += (uint32_t)llabs(xs - ys); break;
+        default: sad += (uint32_t)llabs(xu - yu); break;
+        }
+        r |= (uint32_t)(v & m) << (i * bits);
+    }
+    return g >= 39 ? sad : r;
+}
+
+static int t_simd_word(run *r, uint32_t n)
+{
+    enum { NF = 82 };
+    static const uint32_t edge[] = {0, 0xffffffffu, 0x80808080u, 0x7f7f7f7fu, 0x80007fffu, 0x7fff8000u,
+                                    0x01ff80feu, 0x00010001u};
+    uint32_t *a = NEW(r, uint32_t, n), *b = NEW(r, uint32_t, n), *out = NEW(r, uint32_t, (size_t)NF * n);
+    uint32_t *want = NEW(r, uint32_t, (size_t)NF * n);
+    uint64_t s = 0x9e3779b97f4a7c15ull + n;
+    for (uint32_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        a[i] = i < 64 ? edge[i % 8] : (uint32_t)(s >> 32);
+        b[i] = i < 64 ? edge[i / 8] : (uint32_t)s;
+    }
+    cvm_buffer *bo = arg_buf(r, "out", 4 * NF * n, NULL);
+    arg_buf(r, "a", 4 * n, a);
+    arg_buf(r, "b", 4 * n, b);
+    arg_i32(r, "n", (int)n);
+    LAUNCH1(r, (n + 63) / 64, 64);
+    get(r, bo, out, 4 * NF * n);
+    for (uint32_t i = 0; i < n; i++)
+        for (int f = 0; f < NF; f++)
+            want[(size_t)NF * i + f] = simd_ref(f, a[i], b[i]);
+    return same_u32(r, "out", out, want, NF * n);
+}
+
 static int t_vec4_copy(run *r, uint32_t n)
 {
     float *src = rand_f32(r, n, -1, 1), *dst = NEW(r, float, n);
@@ -1249,6 +1342,7 @@ static const tcase cases[] = {
     {"mandelbrot.cu", "mandelbrot", t_mandelbrot, {1, 16, 50}},
     {"black_scholes.cu", "blackScholesGPU", t_black_scholes, {1, 100, 1000}},
     {"vec4_copy.cu", "copyVec4", t_vec4_copy, {1, 4, 7, 1001}},
+    {"simd_word.cu", "simdWord", t_simd_word, {64, 300}},
     {"atomic_max_float.cu", "maxReduce", t_atomic_max, {1, 300, 5000}},
     {"grid2d.cu", "scaleOffset2d", t_grid2d, {1, 16, 37}},
     {"grid3d.cu", "gradient3d", t_grid3d, {1, 8, 19}},

@@ -87,6 +87,13 @@ static void test_macros(void)
     pp_is("#define CAT(a, b) a ## b\n#define E\nCAT(x, 1) CAT(, y) CAT(z, ) CAT(<, <=) CAT(E, E)\n",
           "# 1 \"t.cu\"\n\n\nx1        y        z        <<=        EE\n",
           "token pasting (before expansion) and placemarkers");
+    /* a pasted body token is one token: the body after it came out twice
+     * before session 18 (`a##1 + 100` gave `x1 + 100 + 100`), and a second
+     * ## in the body reached the compiler */
+    pp_is("#define F(a) a##1 + 100\nF(x);\n", "# 1 \"t.cu\"\n\nx1 + 100;\n",
+          "token pasting with a body token, then more body");
+    pp_is("#define T(F) F##2(x); F##4(y);\nT(v)\n", "# 1 \"t.cu\"\n\nv2(x); v4(y);\n",
+          "two pastes in one body");
     pp_is("#define x x + 1\nx;\n", "# 1 \"t.cu\"\n\nx + 1;\n", "a macro does not expand itself");
     pp_is("#define a b\n#define b a\na b\n", "# 1 \"t.cu\"\n\n\na b\n", "indirect recursion stops");
     /* the example of C11 6.10.3.5p5, in part */

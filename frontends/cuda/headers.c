@@ -302,6 +302,62 @@ static const char math_rounded_h[] =
     "__device__ inline void __sincosf(float x, float *s, float *c) { *s = __sinf(x); *c = __cosf(x); }\n"
     "#endif\n";
 
+/* <cubevm/simd_word.h>: CUDA's SIMD intrinsics on the two halfwords (2)
+ * or four bytes (4) of a 32-bit word, part by part in CUDA C. A part is
+ * read unsigned (u) or sign-extended (s); each result is cut to the part's
+ * width. Semantics as the CUDA Math API states them: plain add, sub and
+ * neg wrap; ss/us saturate to the signed/unsigned range; avg rounds up,
+ * (x + y + 1) >> 1, hadd down; cmp gives all ones per true part, set 1;
+ * sad sums |x - y| over the parts into one unsigned value. */
+static const char simd_word_h[] =
+    "#ifndef __CVM_SIMD_WORD_H\n"
+    "#define __CVM_SIMD_WORD_H\n"
+    "__device__ inline int __cvm_pu(unsigned w, int i, int bits) { return (int)((w >> i) & ((1u << bits) - 1u)); }\n"
+    "__device__ inline int __cvm_ps(unsigned w, int i, int bits) { return (int)((w >> i) << (32 - bits)) >> (32 - bits); }\n"
+    "__device__ inline int __cvm_clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }\n"
+    "__device__ inline int __cvm_iabs(int v) { return v < 0 ? -v : v; }\n"
+    /* F: name, bits, part reader of x and y (u or s), the part's value */
+    "#define __CVM_SIMD2(F, B, P, E) __device__ inline unsigned F(unsigned a, unsigned b) {\\\n"
+    "    unsigned r = 0; const int lo = -(1 << (B - 1)), hi = (1 << (B - 1)) - 1, m = (1 << B) - 1;\\\n"
+    "    (void)lo; (void)hi; (void)m;\\\n"
+    "    for (int i = 0; i < 32; i += B) { const int x = __cvm_p##P(a, i, B), y = __cvm_p##P(b, i, B);\\\n"
+    "        r |= ((unsigned)(E) & (unsigned)m) << i; }\\\n"
+    "    return r; }\n"
+    "#define __CVM_SIMD1(F, B, E) __device__ inline unsigned F(unsigned a) {\\\n"
+    "    unsigned r = 0; const int lo = -(1 << (B - 1)), hi = (1 << (B - 1)) - 1, m = (1 << B) - 1;\\\n"
+    "    (void)lo; (void)hi;\\\n"
+    "    for (int i = 0; i < 32; i += B) { const int x = __cvm_ps(a, i, B); r |= ((unsigned)(E) & (unsigned)m) << i; }\\\n"
+    "    return r; }\n"
+    "#define __CVM_SAD(F, B, P) __device__ inline unsigned F(unsigned a, unsigned b) {\\\n"
+    "    unsigned r = 0;\\\n"
+    "    for (int i = 0; i < 32; i += B) r += (unsigned)__cvm_iabs(__cvm_p##P(a, i, B) - __cvm_p##P(b, i, B));\\\n"
+    "    return r; }\n"
+    "#define __CVM_SIMD_ALL(N, B)\\\n"
+    "    __CVM_SIMD2(__vadd##N, B, u, x + y) __CVM_SIMD2(__vsub##N, B, u, x - y)\\\n"
+    "    __CVM_SIMD2(__vaddss##N, B, s, __cvm_clamp(x + y, lo, hi)) __CVM_SIMD2(__vaddus##N, B, u, x + y > m ? m : x + y)\\\n"
+    "    __CVM_SIMD2(__vsubss##N, B, s, __cvm_clamp(x - y, lo, hi)) __CVM_SIMD2(__vsubus##N, B, u, x < y ? 0 : x - y)\\\n"
+    "    __CVM_SIMD2(__vavgs##N, B, s, (x + y + 1) >> 1) __CVM_SIMD2(__vavgu##N, B, u, (x + y + 1) >> 1)\\\n"
+    "    __CVM_SIMD2(__vhaddu##N, B, u, (x + y) >> 1)\\\n"
+    "    __CVM_SIMD2(__vabsdiffs##N, B, s, __cvm_iabs(x - y)) __CVM_SIMD2(__vabsdiffu##N, B, u, __cvm_iabs(x - y))\\\n"
+    "    __CVM_SIMD2(__vmaxs##N, B, s, x > y ? x : y) __CVM_SIMD2(__vmaxu##N, B, u, x > y ? x : y)\\\n"
+    "    __CVM_SIMD2(__vmins##N, B, s, x < y ? x : y) __CVM_SIMD2(__vminu##N, B, u, x < y ? x : y)\\\n"
+    "    __CVM_SIMD2(__vcmpeq##N, B, u, x == y ? m : 0) __CVM_SIMD2(__vcmpne##N, B, u, x != y ? m : 0)\\\n"
+    "    __CVM_SIMD2(__vcmpges##N, B, s, x >= y ? m : 0) __CVM_SIMD2(__vcmpgeu##N, B, u, x >= y ? m : 0)\\\n"
+    "    __CVM_SIMD2(__vcmpgts##N, B, s, x > y ? m : 0) __CVM_SIMD2(__vcmpgtu##N, B, u, x > y ? m : 0)\\\n"
+    "    __CVM_SIMD2(__vcmples##N, B, s, x <= y ? m : 0) __CVM_SIMD2(__vcmpleu##N, B, u, x <= y ? m : 0)\\\n"
+    "    __CVM_SIMD2(__vcmplts##N, B, s, x < y ? m : 0) __CVM_SIMD2(__vcmpltu##N, B, u, x < y ? m : 0)\\\n"
+    "    __CVM_SIMD2(__vseteq##N, B, u, x == y) __CVM_SIMD2(__vsetne##N, B, u, x != y)\\\n"
+    "    __CVM_SIMD2(__vsetges##N, B, s, x >= y) __CVM_SIMD2(__vsetgeu##N, B, u, x >= y)\\\n"
+    "    __CVM_SIMD2(__vsetgts##N, B, s, x > y) __CVM_SIMD2(__vsetgtu##N, B, u, x > y)\\\n"
+    "    __CVM_SIMD2(__vsetles##N, B, s, x <= y) __CVM_SIMD2(__vsetleu##N, B, u, x <= y)\\\n"
+    "    __CVM_SIMD2(__vsetlts##N, B, s, x < y) __CVM_SIMD2(__vsetltu##N, B, u, x < y)\\\n"
+    "    __CVM_SIMD1(__vabs##N, B, __cvm_iabs(x)) __CVM_SIMD1(__vabsss##N, B, __cvm_iabs(x) > hi ? hi : __cvm_iabs(x))\\\n"
+    "    __CVM_SIMD1(__vneg##N, B, -x) __CVM_SIMD1(__vnegss##N, B, -x > hi ? hi : -x)\\\n"
+    "    __CVM_SAD(__vsads##N, B, s) __CVM_SAD(__vsadu##N, B, u)\n"
+    "__CVM_SIMD_ALL(2, 16)\n"
+    "__CVM_SIMD_ALL(4, 8)\n"
+    "#endif\n";
+
 /* <cubevm/math_special.h>: the gamma and inverse error functions of the
  * float math library, computed in f64 and rounded once. */
 static const char math_special_h[] =
@@ -522,6 +578,7 @@ static const char cuda_runtime_h[] =
     "#include <cubevm/math_exact.h>\n"
     "#include <cubevm/math_rounded.h>\n"
     "#include <cubevm/math_special.h>\n"
+    "#include <cubevm/simd_word.h>\n"
     "#include <cubevm/convert.h>\n"
     "#include <cubevm/device_string.h>\n"
     "#define __builtin_assume(e) ((void)0)\n"
@@ -633,6 +690,7 @@ static const header headers[] = {
     {"cubevm/math_exact.h", math_exact_h},
     {"cubevm/math_rounded.h", math_rounded_h},
     {"cubevm/math_special.h", math_special_h},
+    {"cubevm/simd_word.h", simd_word_h},
     {"cuda.h", cuda_h},
     {"cuda/atomic", cuda_atomic_h},
     {"cuda/std/type_traits", type_traits_h},

@@ -431,6 +431,11 @@ static cvm_status subst_paste(pp *p, call *c, tlist *l, const pp_tok *b)
     if (st)
         return st;
     tl_add(l, res);
+    /* the rest of an argument follows the pasted token; a body token is one
+     * token (the body after it is subst's to copy: copying it here too
+     * emitted it twice, `a##1 + 100` as `x1 + 100 + 100`) */
+    if (!(b->flags & PPF_PARAM))
+        return CVM_OK;
     return tl_add_copies(p, l, rhs->next, NULL) ? CVM_OK : p->st;
 }
 
