@@ -1317,6 +1317,72 @@ static void test_type_traits(void)
     words_are("<type_traits>", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Braced initializers, the cases session 18's review found: a vector
+ * member's default `{}` and `{7}`; a list holding one value of the vector
+ * type (a copy, `float4 a{b}`); a struct with a constructor built by it
+ * from a list (`C d = {1, 2}`, `c = {1, 2}`, `return {x, x + 1}`: the
+ * members were set directly, bypassing it); unlisted aggregate members
+ * and elements zeroed each time a declaration in a loop runs, and in a
+ * struct returned with fewer members. Values by hand; in[] = {-1, 1, 200,
+ * -56, ...}. */
+static void test_braced_review(void)
+{
+    static const char src[] =
+        "struct D { int4 v{}; int n; int2 c{7}; };\n"
+        "struct C { int a, b; __device__ C(int x, int y) : a(x * 2), b(y * 3) {} __device__ C() : a(0), b(0) {} };\n"
+        "struct P { int a, b; };\n"
+        "struct A { int n; int arr[2]; };\n"
+        "__device__ C mkc(int x) { return {x, x + 1}; }\n"
+        "__device__ A mka(int i) { if (i == 0) return {1, {5, 6}}; return {i}; }\n"
+        "template <typename T> __device__ T id(T x) { T y{x}; return y; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    D d;\n"
+        "    out[0] = d.v.x + d.v.w; out[1] = d.c.x; out[2] = d.c.y;\n"
+        "    int4 b = make_int4(in[0], in[1], in[2], in[3]);\n"
+        "    int4 a{b}; int4 c = {b}; int4 e = id(b);\n"
+        "    out[3] = a.w; out[4] = c.z; out[5] = e.y;\n"
+        "    C c1; c1 = {1, 2}; C c2 = {in[1], in[2]}; C c3 = mkc(5);\n"
+        "    out[6] = c1.a; out[7] = c1.b; out[8] = c2.b; out[9] = c3.a; out[10] = c3.b;\n"
+        "    for (int i = 0; i < 2; i++) {\n"
+        "        A y = {}; P ps[2] = {}; P q[2] = {{1, 2}};\n"
+        "        out[11 + 3 * i] = y.arr[0]; out[12 + 3 * i] = ps[1].a; out[13 + 3 * i] = q[1].b;\n"
+        "        y.arr[0] = 7; ps[1].a = 9; q[1].b = 10;\n"
+        "    }\n"
+        "    for (int i = 0; i < 3; i++) { A r = mka(i); out[17 + i] = r.n * 100 + r.arr[0] * 10 + r.arr[1]; }\n"
+        "}\n";
+    static const int32_t want[] = {0, 7, 0, -56, 200, 1, 2, 6, 600, 10, 18,
+                                   0, 0, 0, 0, 0, 0, 156, 100, 200};
+    words_are("braced initializers: defaults, copies, constructors, zeroing", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+}
+
+/* NaNs the frontend makes: a module-scope initializer folded at compile
+ * time and the math functions written in CUDA C give the canonical NaN,
+ * as the VM's operations do (they gave x86's 0xffc00000, the argument's
+ * own payload, or a flipped sign). in[11] = 0x7fffffff (a NaN). */
+static void test_frontend_nans(void)
+{
+    static const char src[] =
+        "__device__ float g1 = 0.0f / 0.0f;\n"
+        "__device__ double g3 = 0.0 / 0.0;\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    float n = -__int_as_float(in[11]);\n"
+        "    float ip; int e;\n"
+        "    out[0] = __float_as_int(g1); out[1] = (int)(__double_as_longlong(g3) >> 32);\n"
+        "    out[2] = __float_as_int(frexpf(n, &e)); out[3] = __float_as_int(modff(n, &ip));\n"
+        "    out[4] = __float_as_int(cospif(n)); out[5] = __float_as_int(lgammaf(n));\n"
+        "    out[6] = __float_as_int(tgammaf(n));\n"
+        "    double dn = (double)n, dip;\n"
+        "    out[7] = (int)(__double_as_longlong(modf(dn, &dip)) >> 32);\n"
+        "    out[8] = (int)(__double_as_longlong(frexp(dn, &e)) >> 32);\n"
+        "}\n";
+    static const int32_t want[] = {0x7fc00000, 0x7ff80000, 0x7fc00000, 0x7fc00000, 0x7fc00000,
+                                   0x7fc00000, 0x7fc00000, 0x7ff80000, 0x7ff80000};
+    words_are("NaNs the frontend makes are canonical", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1463,6 +1529,8 @@ int main(void)
     test_friends();
     test_operator_templates();
     test_type_traits();
+    test_braced_review();
+    test_frontend_nans();
     test_position_values();
     test_review_fixes();
     test_fmad();

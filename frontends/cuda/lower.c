@@ -202,19 +202,41 @@ static bool in_memory(fe_type *t)
     return t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_DIM3;
 }
 
-/* Stores an initializer list into memory at `addr` of type t. */
+/* A user-declared constructor of struct t (not the implicit one that
+ * default member initializers make). */
+static bool user_ctor(const fe_type *t)
+{
+    for (const fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
+        if (m->is_ctor)
+            return true;
+    return false;
+}
+
+/* Stores an initializer into memory at `addr` of type t: an expression, or
+ * a braced list (elements and members not listed are value-initialized:
+ * zero, their default member initializer, or their default constructor,
+ * aggregates element by element, so a declaration that runs again in a
+ * loop starts from zero again; a struct with a constructor is built by
+ * the one the list's values choose, as in C++). */
 static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
 {
+    fe_val dst = addr;
+    dst.lv = LV_MEM;
+    dst.ty = t;
     if (init->kind != N_INITLIST) {
-        fe_val dst = addr;
-        dst.lv = LV_MEM;
-        dst.ty = t;
+        if (t->kind == TY_VEC && fe_is_arith(fe_type_of(L, init))) {
+            fe_error(L->c, fe_leftmost(init), CVM_UNSUPPORTED,
+                     "a vector member or element needs its own braces here ({{1, 2, 3, 4}, ...}): brace "
+                     "elision into a vector type is not supported");
+            return;
+        }
         fe_val v = fe_gen(L, init);
         if (!in_memory(t))
             v = fe_load(L, v);
         fe_store(L, dst, v, init->tok);
         return;
     }
+    static const fe_node empty = {.kind = N_INITLIST};
     if (t->kind != TY_STRUCT && !fe_no_designators(L->c, init))
         return;
     if (t->kind == TY_ARRAY) {
@@ -223,12 +245,18 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, e->tok);
             init_mem(L, a, t->base, e);
         }
-        for (; i < t->len && !in_memory(t->base); i++) { /* the rest is zero */
+        for (; i < t->len && !L->c->err; i++) { /* the rest: value-initialized */
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
-            a.lv = LV_MEM;
-            a.ty = t->base;
-            fe_store(L, a, fe_zero(L), init->tok);
+            init_mem(L, a, t->base, (fe_node *)&empty);
         }
+        return;
+    }
+    if (t->kind == TY_STRUCT && user_ctor(t) && fe_no_designators(L->c, init)) {
+        fe_val vals[32];
+        int n = 0;
+        for (fe_node *e = init->args; e && n < 32; e = e->next)
+            vals[n++] = fe_gen(L, e);
+        construct_at(L, dst, t, vals, n, init->tok);
         return;
     }
     if (t->kind == TY_STRUCT) {
@@ -238,27 +266,25 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
             if (!fe_init_sets(t, init, slots, (int)i))
                 continue;
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, init->tok);
-            if (slots[i]) {
+            if (slots[i])
                 init_mem(L, a, m->ty, slots[i]);
-            } else if (m->init) { /* its default member initializer */
+            else if (m->init) /* its default member initializer */
                 init_mem(L, a, m->ty, m->init);
-            } else if (!in_memory(m->ty)) {
-                a.lv = LV_MEM;
-                a.ty = m->ty;
-                fe_store(L, a, fe_zero(L), init->tok);
-            }
+            else
+                init_mem(L, a, m->ty, (fe_node *)&empty);
         }
         return;
     }
-    if (t->kind == TY_VEC) { /* a member or element `{a, b, c, d}` */
-        fe_val dst = addr;
-        dst.lv = LV_MEM;
-        dst.ty = t;
+    if (t->kind == TY_VEC) { /* `{a, b, c, d}` */
         fe_store(L, dst, fe_vec_build(L, t, init->args, init->tok), init->tok);
         return;
     }
-    if (init->args)
-        init_mem(L, addr, t, init->args);
+    if (init->args && init->args->next) {
+        fe_error(L->c, fe_leftmost(init->args->next), CVM_SYNTAX, "too many initializers for a scalar");
+        return;
+    }
+    fe_val v = init->args ? fe_gen(L, init->args) : fe_zero(L);
+    fe_store(L, dst, init->args && !in_memory(t) ? fe_load(L, v) : v, init->tok);
 }
 
 /* The value of a register variable's initializer: `x = v`, `x{v}`, `x{}`
@@ -271,6 +297,10 @@ static fe_val scalar_init(fe_lower *L, fe_type *t, fe_node *init)
         return fe_zero(L);
     if (t->kind == TY_VEC)
         return fe_vec_build(L, t, init->args, init->tok);
+    if (init->args && init->args->next) {
+        fe_error(L->c, fe_leftmost(init->args->next), CVM_SYNTAX, "too many initializers for a scalar");
+        return fe_zero(L);
+    }
     return init->args ? fe_rvalue(L, init->args) : fe_zero(L);
 }
 
@@ -1236,7 +1266,7 @@ static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_tok *a
         if (!m->init)
             construct_at(L, a, m->ty, NULL, 0, at); /* a member of a type with its own constructor */
         else
-            fe_store(L, a, fe_gen(L, m->init), m->init->tok ? m->init->tok : at);
+            init_mem(L, a, m->ty, m->init);
     }
 }
 
@@ -1283,7 +1313,7 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         if (i < n)
             fe_store(L, a, in_memory(m->ty) ? vals[i] : fe_load(L, vals[i]), at);
         else if (m->init) /* its default member initializer */
-            fe_store(L, a, fe_gen(L, m->init), at);
+            init_mem(L, a, m->ty, m->init);
         else if (m->ty->kind == TY_STRUCT && has_ctor(m->ty))
             construct_at(L, a, m->ty, NULL, 0, at);
         else if (!in_memory(m->ty))

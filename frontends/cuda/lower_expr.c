@@ -23,6 +23,7 @@ fe_val fe_zero(fe_lower *L)
 {
     fe_val z = fe_const_int(L, TY_I32, 0);
     z.fill = true;
+    z.is_null = true; /* `int *p = {}` */
     return z;
 }
 
@@ -915,6 +916,11 @@ fe_val fe_vec_build(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
 {
     int regs[4];
     unsigned i = 0;
+    if (args && !args->next && args->kind != N_INITLIST) { /* {w} of a w of the type: a copy */
+        fe_type *at1 = fe_type_of(L, args);
+        if (at1 && fe_same_type(fe_unqual(at1), t))
+            return fe_convert(L, fe_rvalue(L, args), t, args->tok);
+    }
     for (fe_node *a = args; a; a = a->next, i++) {
         if (i == t->len) {
             char b[128];
@@ -946,7 +952,7 @@ static fe_val cast(fe_lower *L, fe_node *e)
         fe_node *a0 = e->args;
         for (fe_node *a = e->args; a; a = a->next)
             n++;
-        if (t->kind == TY_VEC && n == (int)t->len)
+        if (t->kind == TY_VEC && n <= (int)t->len) /* float4{a, b}, float4{}: the rest zero */
             return fe_vec_build(L, t, e->args, e->tok);
         if (n == 0 && fe_is_arith(t))
             return fe_const_int(L, t->kind, 0);

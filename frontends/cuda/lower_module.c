@@ -104,8 +104,21 @@ static void put_scalar(uint8_t *p, fe_type *t, fe_node *e, fe_ctx *c)
     double dv = cnum_d(v);
     int64_t iv = v.kind ? d2i(v.d) : v.i;
     switch (t->kind) {
-    case TY_F32: { float f = (float)dv; memcpy(p, &f, 4); break; }
-    case TY_F64: memcpy(p, &dv, 8); break;
+    case TY_F32: { /* a NaN folded here is the canonical one, as the VM's (docs/numerics.md) */
+        float f = (float)dv;
+        uint32_t u = dv != dv ? 0x7fc00000u : 0;
+        if (dv == dv)
+            memcpy(&u, &f, 4);
+        memcpy(p, &u, 4);
+        break;
+    }
+    case TY_F64: {
+        uint64_t u = dv != dv ? UINT64_C(0x7ff8000000000000) : 0;
+        if (dv == dv)
+            memcpy(&u, &dv, 8);
+        memcpy(p, &u, 8);
+        break;
+    }
     case TY_F16: case TY_BF16:
         fe_error(c, e->tok, CVM_UNSUPPORTED, "initialized module-scope half variables are not supported");
         break;

@@ -301,14 +301,8 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
                     return t;
                 }
                 m->init = fe_p_assign(c);
-            } else if (fe_p_accept(c, "{")) {
-                if (!fe_p_is(c, "}"))
-                    m->init = fe_p_assign(c);
-                else /* T x{}: zero */
-                    m->init = fe_alloc(c, sizeof *m->init);
-                if (m->init && !m->init->kind)
-                    m->init->tok = nt; /* N_INT 0 */
-                fe_p_expect(c, "}");
+            } else if (fe_p_is(c, "{")) { /* T x{v}, T x{}, float4 v{a, b}: a braced list */
+                m->init = fe_p_initializer(c);
             }
             if (m->init && mt->kind == TY_ARRAY) {
                 fe_p_unsupported(c, nt, "default member initializers of arrays are not supported");
