@@ -352,6 +352,16 @@ bool fe_p_is_type_trait(fe_ctx *c, const fe_tok *t)
            trait_index(t, type_traits, sizeof type_traits / sizeof type_traits[0], "_t", &sfx) >= 0;
 }
 
+/* `::value` or `::type` after trait `at`'s argument list. */
+static void trait_member(fe_ctx *c, const fe_tok *at, const char *want)
+{
+    expect(c, "::");
+    fe_tok *m = expect_ident(c);
+    if (!c->err && !fe_tok_is(m, want))
+        fe_error(c, m, CVM_UNSUPPORTED, "std::%.*s<...>::%.*s: only ::%s is supported", (int)at->len, at->s,
+                 (int)m->len, m->s, want);
+}
+
 fe_node *fe_p_value_trait(fe_ctx *c)
 {
     fe_tok *at = next(c);
@@ -364,13 +374,8 @@ fe_node *fe_p_value_trait(fe_ctx *c)
         b = type_name(c);
     }
     expect(c, ">");
-    if (!v) {
-        expect(c, "::");
-        fe_tok *m = expect_ident(c);
-        if (!c->err && !fe_tok_is(m, "value"))
-            fe_error(c, m, CVM_UNSUPPORTED, "std::%.*s<...>::%.*s: only ::value is supported", (int)at->len,
-                     at->s, (int)m->len, m->s);
-    }
+    if (!v)
+        trait_member(c, at, "value");
     fe_node *n = new_node(c, N_BOOL, at);
     if (c->err || !a || (k == 0 && !b))
         return n;
@@ -422,13 +427,8 @@ fe_type *fe_p_type_trait(fe_ctx *c)
     fe_type *targs[8] = {0};
     int64_t tvals[8] = {0};
     const int n = fe_p_template_args(c, targs, tvals);
-    if (!t_form) {
-        expect(c, "::");
-        fe_tok *m = expect_ident(c);
-        if (!c->err && !fe_tok_is(m, "type"))
-            fe_error(c, m, CVM_UNSUPPORTED, "std::%.*s<...>::%.*s: only ::type is supported", (int)at->len,
-                     at->s, (int)m->len, m->s);
-    }
+    if (!t_form)
+        trait_member(c, at, "type");
     const int want = k == 0 ? 3 : 1;
     if (!c->err && (n != want || (k == 0 ? targs[0] || !targs[1] || !targs[2] : !targs[0]))) {
         fe_error(c, at, CVM_SYNTAX, k == 0 ? "std::conditional takes a constant and two types"
