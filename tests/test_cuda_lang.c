@@ -1383,6 +1383,27 @@ static void test_frontend_nans(void)
     words_are("NaNs the frontend makes are canonical", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Variable templates: a value per argument list (type and value
+ * parameters, a default, one using another), in expressions, array sizes,
+ * loop bounds and static_assert. Values by hand. */
+static void test_variable_templates(void)
+{
+    static const char src[] =
+        "template <int N> constexpr int sq = N * N;\n"
+        "template <typename T> constexpr T one_half = T(1) / T(2);\n"
+        "template <typename T, int S = 3> __device__ const T scaled = (T)S * one_half<T>;\n"
+        "static_assert(sq<3> == 9, \"sq\");\n"
+        "template <int M> __device__ int last() { int a[sq<M>]; for (int i = 0; i < sq<M>; i++) a[i] = i * 2; return a[sq<M> - 1]; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = sq<7>; out[1] = last<3>(); out[2] = sq<2> < sq<3>;\n"
+        "    out[3] = (int)(one_half<float> * 10.0f); out[4] = one_half<int>; out[5] = (int)(scaled<float> * 10.0f);\n"
+        "    out[6] = (int)(scaled<double, 5> * 10.0);\n"
+        "}\n";
+    static const int32_t want[] = {49, 16, 1, 5, 0, 15, 25};
+    words_are("variable templates", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1531,6 +1552,7 @@ int main(void)
     test_type_traits();
     test_braced_review();
     test_frontend_nans();
+    test_variable_templates();
     test_position_values();
     test_review_fixes();
     test_fmad();

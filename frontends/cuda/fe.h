@@ -172,6 +172,8 @@ typedef struct fe_template {
     int64_t pdef_val[8];
     uint32_t tok_begin, tok_end; /* the declaration after `template <...>` */
     bool is_struct;
+    bool is_var;         /* `template <...> constexpr T name = value;`: a value per
+                          * argument list (tok_begin..tok_end: the declaration) */
     bool is_alias;       /* `template <...> using Name = type;` (is_struct too: a type
                           * template); tok_begin..tok_end is the aliased type */
     struct fe_tinst *insts; /* struct templates: the instances made so far */

@@ -775,6 +775,16 @@ static fe_node *primary(fe_ctx *c)
         return new_node(c, N_INT, last);
     }
     fe_tok *t = peek(c);
+    if (!q && t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "<")) { /* pi<float>: a variable template */
+        fe_template *vt = fe_find_template(c, tok_name(c, t));
+        if (vt && vt->is_var && !lookup(c, t->s, t->len)) {
+            next(c);
+            fe_type *targs[8];
+            int64_t tvals[8];
+            int na = template_args(c, targs, tvals);
+            return fe_var_template_value(c, vt, targs, tvals, na, t);
+        }
+    }
     if (accept(c, "(")) {
         const bool in_targs = c->in_targs; /* Cfg<(N >> 1)> shifts */
         c->in_targs = false;

@@ -634,6 +634,31 @@ void fe_p_template_decl(fe_ctx *c)
         fe_p_push_tname(c, tp->name, NULL, false, 0);
         return;
     }
+    { /* a variable template: `constexpr T pi = T(3.14);`, an '=' or '{' before any '(' */
+        int depth = 0;
+        for (uint32_t k = 0; fe_p_peek_at(c, k)->kind != TK_EOF; k++) {
+            fe_tok *q = fe_p_peek_at(c, k);
+            if (fe_tok_is(q, "(") || fe_tok_is(q, ";") || fe_tok_is(q, "struct") || fe_tok_is(q, "class") ||
+                fe_tok_is(q, "union") || (fe_tok_is(q, "{") && depth == 0 && !k))
+                break;
+            depth += fe_tok_is(q, "<") - fe_tok_is(q, ">") - 2 * fe_tok_is(q, ">>");
+            if (depth == 0 && k > 0 && (fe_tok_is(q, "=") || fe_tok_is(q, "{")) &&
+                fe_p_peek_at(c, k - 1)->kind == TK_IDENT) {
+                if (c->tmpl_owner) {
+                    fe_p_unsupported(c, t, "variable templates inside a struct are not supported");
+                    return;
+                }
+                tp->name = fe_p_tok_name(c, fe_p_peek_at(c, k - 1));
+                tp->is_var = true;
+                tp->tok_begin = c->pos;
+                fe_p_skip_balanced(c);
+                tp->tok_end = c->pos;
+                tp->next = c->templates;
+                c->templates = tp;
+                return;
+            }
+        }
+    }
     tp->tok_begin = c->pos;
     /* the declared name: the identifier before the first '(' (functions) or after struct */
     uint32_t k = 0;
@@ -764,6 +789,51 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     c->pos = saved_pos;
     c->tnames = saved;
     return f;
+}
+
+fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs_in, const int64_t *tvals_in, int n,
+                               fe_tok *where)
+{
+    fe_type *targs[8] = {0};
+    int64_t tvals[8] = {0};
+    for (int k = 0; k < n && k < 8; k++)
+        targs[k] = targs_in[k], tvals[k] = tvals_in[k];
+    n = fe_template_defaults(t, targs, tvals, n);
+    fe_node *cast = fe_p_new_node(c, N_CAST, where);
+    if (n != t->nparams) {
+        fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name, t->nparams, n);
+        return cast;
+    }
+    uint32_t saved_pos = c->pos;
+    fe_tname *saved = c->tnames;
+    for (int i = 0; i < n; i++) {
+        if (t->pis_type[i] != (targs[i] != NULL)) {
+            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1, t->name,
+                     t->pis_type[i] ? "a type" : "an integer constant");
+            return cast;
+        }
+        fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i], tvals[i]);
+    }
+    c->pos = t->tok_begin;
+    unsigned storage = 0;
+    fe_type *base = fe_p_declspec(c, &storage, NULL);
+    fe_tok *nt = NULL;
+    fe_type *ty = fe_p_declarator(c, base ? base : fe_ty(TY_I32), &nt);
+    fe_node *init = NULL;
+    if (fe_p_is(c, "{"))
+        init = fe_p_initializer(c);
+    else if (fe_p_accept(c, "="))
+        init = fe_p_initializer(c);
+    c->pos = saved_pos;
+    c->tnames = saved;
+    if (!c->err && (!init || init->kind == N_INITLIST)) {
+        fe_error(c, where, CVM_UNSUPPORTED, "variable template '%s': only `= value` initializers are supported",
+                 t->name);
+        return cast;
+    }
+    cast->ty = fe_unqual(ty); /* the value, converted to the declared type */
+    cast->a = init;
+    return cast;
 }
 
 /* Alias template t's type for these arguments (defaults applied): its type
