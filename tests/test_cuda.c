@@ -708,7 +708,7 @@ static uint32_t simd_ref(int f, uint32_t a, uint32_t b)
         case 3: v = clamp64(xu + yu, 0, m); break;
         case 4: v = clamp64(xs - ys, lo, hi); break;
         case 5: v = clamp64(xu - yu, 0, m); break;
-        case 6: v = xs + ys + 1 >= 0 ? (xs + ys + 1) / 2 : -((-(xs + ys + 1) + 1) / 2); break; /* floor */
+        case 6: v = llround((double)(xs + ys) / 2.0); break; /* half away from zero, as CUDA's */
         case 7: v = (xu + yu + 1) / 2; break;
         case 8: v = (xu + yu) / 2; break;
         case 9: v = llabs(xs - ys); break;

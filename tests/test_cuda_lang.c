@@ -1404,6 +1404,55 @@ static void test_variable_templates(void)
     words_are("variable templates", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* The second review's cases (values by hand): `= {}` of an array of
+ * structs with a default constructor (a compile-time crash) and of large
+ * arrays (one store per element overflowed the registers; now a zeroing
+ * loop), a friend of a struct template first instantiated inside a
+ * function template (lost), an alias template naming a global where the
+ * kernel has a parameter of that name (the parameter was taken), operator
+ * templates overloaded by operand types (only the last one was tried),
+ * a free non-template operator beside a member operator template, and
+ * is_same of differently qualified pointees. */
+static void test_review_two(void)
+{
+    static const char src[] =
+        "#include <type_traits>\n"
+        "struct P { int x, y; __device__ P() : x(-1), y(-2) {} };\n"
+        "struct Q { P p; int n; };\n"
+        "template <class T> struct Sat { T v; __device__ operator T() const { return v; }\n"
+        "    friend __device__ Sat operator*(Sat a, Sat b) { Sat r; T p = a.v * b.v; r.v = p > 100 ? 100 : p; return r; } };\n"
+        "template <class T> __device__ T sq(T x) { Sat<T> s; s.v = x; T r = s * s; return r; }\n"
+        "template <class T, int N> struct Arr { T v[N]; };\n"
+        "constexpr int BLOCK = 4;\n"
+        "template <class T> using Tile = Arr<T, BLOCK>;\n"
+        "template <int BLOCK> __device__ int tile_size() { return (int)sizeof(Tile<char>) * 100 + BLOCK; }\n"
+        "template <typename T> struct V2 { T x, y; };\n"
+        "template <typename T> struct V3 { T x, y, z; };\n"
+        "template <typename T> __device__ V2<T> operator+(V2<T> a, V2<T> b) { return {a.x + b.x, a.y + b.y}; }\n"
+        "template <typename T> __device__ V3<T> operator+(V3<T> a, V3<T> b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }\n"
+        "template <typename T> __device__ V2<T> operator*(V2<T> a, T s) { return {a.x * s, a.y * s}; }\n"
+        "template <typename T> __device__ V2<T> operator*(T s, V2<T> a) { return {s * a.x + 1000, s * a.y}; }\n"
+        "struct M { int v; template <class U> __device__ M operator*(U s) const { return {v * (int)s}; } };\n"
+        "__device__ M operator*(M a, M b) { return {a.v * b.v + 7}; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    P arr[4] = {}; Q q = {};\n"
+        "    float big[64][64] = {};\n"
+        "    int part[300] = {in[2], 5};\n"
+        "    out[0] = arr[3].y; out[1] = q.p.x; out[2] = q.n;\n"
+        "    out[3] = (int)big[in[5] & 63][in[2] & 63]; out[4] = part[0] + part[1] + part[299];\n"
+        "    out[5] = sq(in[2]); out[6] = tile_size<16>();\n"
+        "    V2<int> a = {1, 2}; V3<int> b = {1, 2, 3};\n"
+        "    out[7] = (a + a).y; out[8] = (b + b).z; out[9] = (a * 3).x; out[10] = (3 * a).x;\n"
+        "    M m = {2}; out[11] = (m * m).v; out[12] = (m * 3).v;\n"
+        "    out[13] = std::is_same<const int *, int *>::value; out[14] = std::is_same<int *const, int *>::value;\n"
+        "    out[15] = std::is_same_v<const int *, const int *>;\n"
+        "}\n";
+    static const int32_t want[] = {-2, -1, 0, 0, 205, 100, 416, 4, 6, 3, 1003, 11, 6, 0, 0, 1};
+    words_are("second review: = {}, friends in templates, alias scope, operator overloads, is_same", src, 1, 0,
+              want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1553,6 +1602,7 @@ int main(void)
     test_braced_review();
     test_frontend_nans();
     test_variable_templates();
+    test_review_two();
     test_position_values();
     test_review_fixes();
     test_fmad();

@@ -141,6 +141,7 @@ struct fe_node {
     uint32_t launch_bound;
     fe_type *owner;     /* member functions: the struct */
     bool is_ctor, is_operator, is_conversion;
+    bool is_friend; /* a friend defined in a struct (another instance of the struct template may make it again) */
     bool is_defaulted;  /* `= default` copy or assignment, `= delete`: nothing to call */
     fe_type **targs;    /* N_IDENT/N_CALL with explicit template arguments (types or NULL) */
     int64_t *tvals;     /*   ... and their integer values */
@@ -213,6 +214,8 @@ typedef struct fe_hostname {
 typedef struct fe_ctx {
     bool host_body; /* parsing a __host__-only function's body (parse.c function()) */
     bool in_targs;  /* parsing a template argument: '>>' closes two lists, not a shift (C++11) */
+    bool in_friend; /* parsing a friend's definition: a second identical one (another instance
+                     * of its struct template) is the same function */
     cvm_alloc_fn alloc;
     void *alloc_user;
     fe_chunk *chunks;

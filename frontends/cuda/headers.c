@@ -307,8 +307,9 @@ static const char math_rounded_h[] =
  * or four bytes (4) of a 32-bit word, part by part in CUDA C. A part is
  * read unsigned (u) or sign-extended (s); each result is cut to the part's
  * width. Semantics as the CUDA Math API states them: plain add, sub and
- * neg wrap; ss/us saturate to the signed/unsigned range; avg rounds up,
- * (x + y + 1) >> 1, hadd down; cmp gives all ones per true part, set 1;
+ * neg wrap; ss/us saturate to the signed/unsigned range; avg rounds half
+ * away from zero (unsigned: up), hadd down; cmp gives all ones per true
+ * part, set 1;
  * sad sums |x - y| over the parts into one unsigned value. */
 static const char simd_word_h[] =
     "#ifndef __CVM_SIMD_WORD_H\n"
@@ -337,7 +338,8 @@ static const char simd_word_h[] =
     "    __CVM_SIMD2(__vadd##N, B, u, x + y) __CVM_SIMD2(__vsub##N, B, u, x - y)\\\n"
     "    __CVM_SIMD2(__vaddss##N, B, s, __cvm_clamp(x + y, lo, hi)) __CVM_SIMD2(__vaddus##N, B, u, x + y > m ? m : x + y)\\\n"
     "    __CVM_SIMD2(__vsubss##N, B, s, __cvm_clamp(x - y, lo, hi)) __CVM_SIMD2(__vsubus##N, B, u, x < y ? 0 : x - y)\\\n"
-    "    __CVM_SIMD2(__vavgs##N, B, s, (x + y + 1) >> 1) __CVM_SIMD2(__vavgu##N, B, u, (x + y + 1) >> 1)\\\n"
+    "    __CVM_SIMD2(__vavgs##N, B, s, x + y < 0 ? (x + y) >> 1 : (x + y + 1) >> 1)\\\n"
+    "    __CVM_SIMD2(__vavgu##N, B, u, (x + y + 1) >> 1)\\\n"
     "    __CVM_SIMD2(__vhaddu##N, B, u, (x + y) >> 1)\\\n"
     "    __CVM_SIMD2(__vabsdiffs##N, B, s, __cvm_iabs(x - y)) __CVM_SIMD2(__vabsdiffu##N, B, u, __cvm_iabs(x - y))\\\n"
     "    __CVM_SIMD2(__vmaxs##N, B, s, x > y ? x : y) __CVM_SIMD2(__vmaxu##N, B, u, x > y ? x : y)\\\n"

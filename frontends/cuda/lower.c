@@ -212,6 +212,52 @@ static bool user_ctor(const fe_type *t)
     return false;
 }
 
+/* Is value-initializing a t all zero bytes (no constructor, no default
+ * member initializer anywhere inside)? */
+static bool all_zero(fe_type *t)
+{
+    if (t->kind == TY_ARRAY)
+        return all_zero(t->base);
+    if (t->kind != TY_STRUCT)
+        return true;
+    if (has_ctor(t))
+        return false;
+    for (fe_member *m = t->members; m; m = m->next)
+        if (!all_zero(m->ty))
+            return false;
+    return true;
+}
+
+/* Zeroes `size` bytes at dst with a loop (one store a word, or a byte when
+ * the size is odd): a large aggregate's `= {}` without a store per element. */
+static void zero_loop(fe_lower *L, fe_val dst, uint32_t size, const fe_tok *at)
+{
+    const bool words = size % 4 == 0 && dst.ty->align >= 4;
+    const uint32_t step = words ? 4 : 1, count = size / step;
+    const char *et = words ? "u32" : "u8";
+    int i = fe_reg(L, RT(TY_I64, 1, 0)), lim = fe_reg(L, RT(TY_I64, 1, 0)), one = fe_reg(L, RT(TY_I64, 1, 0));
+    int st = fe_reg(L, RT(TY_I64, 1, 0)), off = fe_reg(L, RT(TY_I64, 1, 0)), done = fe_reg(L, RT(TY_BOOL, 1, 0));
+    int z = fe_reg(L, RT(words ? TY_U32 : TY_U8, 1, 0));
+    int p = fe_reg(L, L->rtypes[dst.reg]);
+    (void)at;
+    fe_emit(L, "const.i64 %%r%d, 0", i);
+    fe_emit(L, "const.i64 %%r%d, %u", lim, count);
+    fe_emit(L, "const.i64 %%r%d, 1", one);
+    fe_emit(L, "const.i64 %%r%d, %u", st, step);
+    fe_emit(L, "const.%s %%r%d, 0", et, z);
+    fe_emit(L, "loop");
+    fe_emit(L, "ge.i64 %%r%d, %%r%d, %%r%d", done, i, lim);
+    fe_emit(L, "if %%r%d", done);
+    fe_emit(L, "break");
+    fe_emit(L, "end");
+    fe_emit(L, "mul.i64 %%r%d, %%r%d, %%r%d", off, i, st);
+    fe_emit(L, "ptr.add.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, p), p, dst.reg, off);
+    fe_emit(L, "st.%s [%%r%d], %%r%d", et, p, z);
+    fe_emit(L, "continuing");
+    fe_emit(L, "add.i64 %%r%d, %%r%d, %%r%d", i, i, one);
+    fe_emit(L, "end");
+}
+
 /* Stores an initializer into memory at `addr` of type t: an expression, or
  * a braced list (elements and members not listed are value-initialized:
  * zero, their default member initializer, or their default constructor,
@@ -236,18 +282,28 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         fe_store(L, dst, v, init->tok);
         return;
     }
-    static const fe_node empty = {.kind = N_INITLIST};
+    fe_node empty = {.kind = N_INITLIST, .tok = init->tok};
     if (t->kind != TY_STRUCT && !fe_no_designators(L->c, init))
         return;
+    if (!init->args && in_memory(t) && all_zero(t) && t->size >= 256) { /* `float a[128][128] = {}` */
+        zero_loop(L, dst, t->size, init->tok);
+        return;
+    }
     if (t->kind == TY_ARRAY) {
         uint32_t i = 0;
         for (fe_node *e = init->args; e && i < t->len; e = e->next, i++) {
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, e->tok);
             init_mem(L, a, t->base, e);
         }
+        if (i < t->len && (uint64_t)(t->len - i) * t->base->size >= 256 && all_zero(t->base)) {
+            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
+            a.lv = LV_MEM, a.ty = t->base;
+            zero_loop(L, a, (t->len - i) * t->base->size, init->tok); /* {1, 2} of a large array */
+            return;
+        }
         for (; i < t->len && !L->c->err; i++) { /* the rest: value-initialized */
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
-            init_mem(L, a, t->base, (fe_node *)&empty);
+            init_mem(L, a, t->base, &empty);
         }
         return;
     }
@@ -256,7 +312,10 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         int n = 0;
         for (fe_node *e = init->args; e && n < 32; e = e->next)
             vals[n++] = fe_gen(L, e);
-        construct_at(L, dst, t, vals, n, init->tok);
+        if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), t))
+            fe_store(L, dst, vals[0], init->tok); /* P b{a}: the implicit copy */
+        else
+            construct_at(L, dst, t, vals, n, init->tok);
         return;
     }
     if (t->kind == TY_STRUCT) {
@@ -271,7 +330,7 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
             else if (m->init) /* its default member initializer */
                 init_mem(L, a, m->ty, m->init);
             else
-                init_mem(L, a, m->ty, (fe_node *)&empty);
+                init_mem(L, a, m->ty, &empty);
         }
         return;
     }
@@ -301,7 +360,13 @@ static fe_val scalar_init(fe_lower *L, fe_type *t, fe_node *init)
         fe_error(L->c, fe_leftmost(init->args->next), CVM_SYNTAX, "too many initializers for a scalar");
         return fe_zero(L);
     }
-    return init->args ? fe_rvalue(L, init->args) : fe_zero(L);
+    if (!init->args)
+        return fe_zero(L);
+    fe_val v = fe_rvalue(L, init->args);
+    if (fe_is_int(fe_unqual(t)) && fe_is_float(fe_unqual(v.ty))) /* C++: no narrowing in braces */
+        fe_error(L->c, fe_leftmost(init->args), CVM_SYNTAX, "narrowing conversion from a float to an "
+                 "integer in a braced list; convert it explicitly");
+    return v;
 }
 
 fe_val fe_initlist_value(fe_lower *L, fe_type *t, fe_node *init)
@@ -864,9 +929,9 @@ static int arg_score(fe_type *at, fe_type *pt)
     }
     if (fe_is_arith(at) && fe_is_arith(pt))
         return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
-    if (at->kind == TY_STRUCT && pt->kind == TY_STRUCT) { /* another struct: through a conversion alone */
+    if (at->kind == TY_STRUCT && pt->kind == TY_STRUCT) { /* another struct: through a conversion to it alone */
         for (fe_node *m = at->methods; m; m = m->next)
-            if (m->is_conversion)
+            if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))
                 return 0;
         return -1;
     }
@@ -877,6 +942,19 @@ static int arg_score(fe_type *at, fe_type *pt)
     return 0;
 }
 
+/* How well function f fits arguments of these types (a NULL type: a braced
+ * list, fits any parameter); -1: not at all. */
+static int overload_score(const fe_node *f, fe_type **types, int nargs)
+{
+    int score = f->body ? 1 : 0;
+    int i = 0;
+    for (const fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
+        int k = types && types[i] ? arg_score(types[i], p->ty) : 0;
+        score = k < 0 ? -1 : score + k;
+    }
+    return score;
+}
+
 /* The best overload named `name` in a function list for arguments of these types. */
 static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods)
 {
@@ -885,12 +963,7 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
     for (fe_node *f = list; f; f = f->next) {
         if (strcmp(f->name, name) != 0 || !params_match(f, nargs) || (methods && f->is_ctor))
             continue;
-        int score = f->body ? 1 : 0;
-        int i = 0;
-        for (fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
-            int k = types && types[i] ? arg_score(types[i], p->ty) : 0;
-            score = k < 0 ? -1 : score + k;
-        }
+        const int score = overload_score(f, types, nargs);
         if (score > best_score) {
             best = f;
             best_score = score;
@@ -938,6 +1011,19 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     }
     if (nargs > 32)
         nargs = 32;
+    bool braced = false; /* f({a, b}): the list has no type to choose an overload by */
+    for (fe_node *a = call ? call->args : NULL; a; a = a->next)
+        braced |= a->kind == N_INITLIST;
+    if (braced) {
+        int candidates = tp != NULL;
+        for (fe_node *f = L->c->funcs; f; f = f->next)
+            candidates += f->body && strcmp(f->name, name) == 0 && params_match(f, nargs);
+        if (candidates > 1) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED, "a braced argument of overloaded '%s' is not supported; "
+                     "name its type (T{a, b})", name);
+            return NULL;
+        }
+    }
     int nexplicit = call && call->a->kind == N_IDENT ? call->a->ntargs : 0;
     fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs);
     if (!best && tp && nargs <= 32 && nexplicit <= tp->nparams) {
@@ -1194,21 +1280,34 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     snprintf(name, sizeof name, "operator%s", op);
     if (n >= 1 && fe_call_method(L, at, args[0], name, args + 1, n - 1, out))
         return true;
-    if (n >= 1 && fe_member_operator_template(L, at, args[0], name, args + 1, n - 1, out))
-        return true;
     fe_type *types[4] = {0};
     for (int i = 0; i < n && i < 4; i++)
         types[i] = args[i].ty;
     fe_node *f = find_func(L, name, types, n);
-    fe_template *tp = f ? NULL : fe_find_template_for(L->c, name, n);
-    if (tp && !tp->is_struct) { /* template <class T> V2<T> operator+(V2<T>, V2<T>): deduced */
+    if (!f && n >= 1 && fe_member_operator_template(L, at, args[0], name, args + 1, n - 1, out))
+        return true;
+    /* template <class T> V2<T> operator+(V2<T>, V2<T>): every operator
+     * template of the name whose arguments deduce, the best fit chosen
+     * (V2 and V3 overloads, (V2<T>, T) beside (T, V2<T>)) */
+    int best_score = -1;
+    for (fe_template *tp = f ? NULL : L->c->templates; tp && !L->c->err; tp = tp->next) {
         fe_type *targs[8];
         int64_t tvals[8];
-        if (fe_deduce(L->c, tp, types, n, targs, tvals, 0))
-            f = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
+        if (tp->is_struct || tp->is_var || tp->owner || strcmp(tp->name, name) != 0 ||
+            !fe_deduce(L->c, tp, types, n, targs, tvals, 0))
+            continue;
+        fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
+        const int score = inst && params_match(inst, n) ? overload_score(inst, types, n) : -1;
+        if (score > best_score)
+            f = inst, best_score = score;
     }
     if (!f)
         return false;
+    if (!f->body) {
+        fe_error(L->c, at, CVM_SYNTAX, "'%s' is declared but not defined", name);
+        *out = fe_zero(L);
+        return true;
+    }
     *out = fe_call_fn(L, at, f, NULL, args, n);
     return true;
 }

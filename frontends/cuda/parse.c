@@ -168,7 +168,7 @@ static bool is_typename(fe_ctx *c, fe_tok *t)
 {
     if (t->kind != TK_IDENT)
         return false;
-    if (fe_p_is_type_trait(c, t))
+    if (fe_p_is_type_trait(c, t) || fe_p_is_enable_if(c, t))
         return true;
     for (size_t i = 0; i < sizeof type_keywords / sizeof type_keywords[0]; i++)
         if (fe_tok_is(t, type_keywords[i]))
@@ -405,7 +405,8 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
         else if (fe_tok_is(t, "inline") || fe_tok_is(t, "__forceinline__") ||
                  fe_tok_is(t, "__noinline__") || fe_tok_is(t, "__inline__") ||
                  fe_tok_is(t, "register") || fe_tok_is(t, "__restrict__") ||
-                 fe_tok_is(t, "typename") || fe_tok_is(t, "__grid_constant__")) {
+                 fe_tok_is(t, "typename") || fe_tok_is(t, "__grid_constant__") ||
+                 fe_tok_is(t, "friend")) { /* friend: struct_body parses friends as namespace-scope */
         } else if (fe_tok_is(t, "__launch_bounds__")) {
             next(c);
             expect(c, "(");
@@ -1204,6 +1205,7 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
 {
     fe_node *f = new_node(c, N_FUNC, nt);
     f->name = tok_name(c, nt);
+    f->is_friend = c->in_friend;
     f->ty = ret;
     f->storage = storage;
     f->launch_bound = lb;
@@ -1322,12 +1324,15 @@ static void add_func(fe_ctx *c, fe_node *f)
             return;
         }
         if (same_signature(f, g)) {
-            fe_error(c, f->tok, CVM_SYNTAX, "redefinition of '%s'", f->name);
+            if (!c->in_friend && !f->is_friend)
+                fe_error(c, f->tok, CVM_SYNTAX, "redefinition of '%s'", f->name);
             return;
         }
     }
     *link = f;
 }
+
+void fe_p_add_func(fe_ctx *c, fe_node *f) { add_func(c, f); }
 
 static void toplevel(fe_ctx *c)
 {

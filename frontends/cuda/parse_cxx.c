@@ -362,6 +362,19 @@ static void trait_member(fe_ctx *c, const fe_tok *at, const char *want)
                  (int)m->len, m->s, want);
 }
 
+/* is_same: the same type with the same qualifiers, at every level of a
+ * pointer or array (fe_same_type looks through the pointee's). */
+static bool exact_same(const fe_type *a, const fe_type *b)
+{
+    if (a->is_const != b->is_const || a->is_volatile != b->is_volatile || a->is_ref != b->is_ref)
+        return false;
+    if (a->kind == TY_PTR && b->kind == TY_PTR)
+        return exact_same(a->base, b->base);
+    if (a->kind == TY_ARRAY && b->kind == TY_ARRAY)
+        return a->len == b->len && exact_same(a->base, b->base);
+    return fe_same_type(a, b);
+}
+
 fe_node *fe_p_value_trait(fe_ctx *c)
 {
     fe_tok *at = next(c);
@@ -384,8 +397,7 @@ fe_node *fe_p_value_trait(fe_ctx *c)
     const bool integral = fe_is_int(u) || u->kind == TY_BOOL;
     bool r = false;
     switch (k) {
-    case 0: r = fe_same_type(a, b) && a->is_const == b->is_const && a->is_volatile == b->is_volatile &&
-                a->is_ref == b->is_ref; break;
+    case 0: r = exact_same(a, b); break;
     case 1: r = flt && !a->is_ref; break;
     case 2: r = integral && !a->is_ref; break;
     case 3: r = !a->is_ref && (flt || (integral && fe_is_signed(u))); break;

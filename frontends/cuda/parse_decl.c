@@ -164,14 +164,19 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             fe_p_unsupported(c, fe_p_peek(c), "virtual functions are not supported in kernels");
             break;
         }
-        if (fe_p_accept(c, "friend")) {
+        uint32_t fk = 0; /* `friend`, after any __host__ __device__ inline */
+        while (fn_specifier(fe_p_peek_at(c, fk)))
+            fk++;
+        if (fe_tok_is(fe_p_peek_at(c, fk), "friend")) {
             /* `friend struct X;` and a friend function's declaration change
              * nothing here (access is not checked); a friend defined in the
              * body is a namespace-scope function (the hidden-friend
-             * operators of vector types), one per instance of a template */
+             * operators of vector types), one per instance of a template
+             * (declspec skips the word) */
+            fe_tok *ft = fe_p_peek_at(c, fk), *after = fe_p_peek_at(c, fk + 1);
             bool body = false;
             int depth = 0;
-            for (uint32_t k = 0; fe_p_peek_at(c, k)->kind != TK_EOF; k++) {
+            for (uint32_t k = fk + 1; fe_p_peek_at(c, k)->kind != TK_EOF; k++) {
                 fe_tok *q = fe_p_peek_at(c, k);
                 if (depth == 0 && fe_tok_is(q, ";"))
                     break;
@@ -179,17 +184,24 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
                     body = true;
                     break;
                 }
+                if (depth == 0 && fe_tok_is(q, "}")) {
+                    fe_error(c, q, CVM_SYNTAX, "expected ';' after the friend declaration");
+                    return t;
+                }
                 depth += fe_tok_is(q, "(") - fe_tok_is(q, ")");
             }
-            if (fe_p_is(c, "template")) {
-                fe_p_unsupported(c, fe_p_peek(c), "friend templates are not supported; declare the "
-                                 "function template at namespace scope");
+            if (fe_tok_is(after, "template")) {
+                fe_p_unsupported(c, ft, "friend templates are not supported; declare the function template "
+                                 "at namespace scope");
                 break;
             }
-            if (body && !fe_p_is(c, "struct") && !fe_p_is(c, "class"))
+            if (body && !fe_tok_is(after, "struct") && !fe_tok_is(after, "class")) {
+                c->in_friend = true;
                 fe_p_module_decl(c);
-            else
+                c->in_friend = false;
+            } else {
                 fe_p_skip_balanced(c);
+            }
             continue;
         }
         if (fe_p_is(c, "template")) {
@@ -610,6 +622,10 @@ void fe_p_template_decl(fe_ctx *c)
         return;
     }
     if (c->tmpl_owner && fe_p_is(c, "friend")) {
+        if (fe_tok_is(fe_p_peek_at(c, 1), "struct") || fe_tok_is(fe_p_peek_at(c, 1), "class")) {
+            fe_p_skip_balanced(c); /* template <class U> friend struct W;: changes nothing */
+            return;
+        }
         fe_p_unsupported(c, fe_p_peek(c), "friend templates are not supported; declare the function "
                          "template at namespace scope");
         return;
@@ -626,6 +642,7 @@ void fe_p_template_decl(fe_ctx *c)
         }
         tp->name = fe_p_tok_name(c, name);
         tp->is_struct = tp->is_alias = true;
+        tp->scope = c->tnames; /* its names are those visible here, not where it is used */
         tp->tok_begin = c->pos;
         fe_p_skip_balanced(c);
         tp->tok_end = c->pos - 1; /* the ';' */
@@ -650,6 +667,7 @@ void fe_p_template_decl(fe_ctx *c)
                 }
                 tp->name = fe_p_tok_name(c, fe_p_peek_at(c, k - 1));
                 tp->is_var = true;
+                tp->scope = c->tnames;
                 tp->tok_begin = c->pos;
                 fe_p_skip_balanced(c);
                 tp->tok_end = c->pos;
@@ -785,7 +803,14 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
             f->owner = t->owner;
     } else if (!c->err)
         fe_error(c, where, CVM_UNSUPPORTED, "only function templates are supported");
+    fe_node *made = c->funcs; /* friend functions of struct templates first instantiated here */
     c->funcs = saved_funcs;
+    while (made) {
+        fe_node *nx = made->next;
+        made->next = NULL;
+        fe_p_add_func(c, made);
+        made = nx;
+    }
     c->pos = saved_pos;
     c->tnames = saved;
     return f;
@@ -806,10 +831,12 @@ fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     }
     uint32_t saved_pos = c->pos;
     fe_tname *saved = c->tnames;
+    c->tnames = t->scope;
     for (int i = 0; i < n; i++) {
         if (t->pis_type[i] != (targs[i] != NULL)) {
             fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1, t->name,
                      t->pis_type[i] ? "a type" : "an integer constant");
+            c->tnames = saved;
             return cast;
         }
         fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i], tvals[i]);
@@ -847,10 +874,12 @@ static fe_type *alias_instance(fe_ctx *c, fe_template *t, fe_type **targs, const
     }
     uint32_t saved_pos = c->pos;
     fe_tname *saved = c->tnames;
+    c->tnames = t->scope;
     for (int i = 0; i < t->nparams; i++) {
         if (t->pis_type[i] != (targs[i] != NULL)) {
             fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1, t->name,
                      t->pis_type[i] ? "a type" : "an integer constant");
+            c->tnames = saved;
             return fe_ty(TY_I32);
         }
         fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i], tvals[i]);
