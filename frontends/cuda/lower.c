@@ -291,9 +291,15 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
     }
     if (t->kind == TY_ARRAY) {
         uint32_t i = 0;
-        for (fe_node *e = init->args; e && i < t->len; e = e->next, i++) {
+        fe_node *e = init->args;
+        for (; e && i < t->len; e = e->next, i++) {
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, e->tok);
             init_mem(L, a, t->base, e);
+        }
+        if (e && t->len) {
+            fe_error(L->c, fe_leftmost(e), CVM_SYNTAX, "too many initializers for an array of %u elements",
+                     t->len);
+            return;
         }
         if (i < t->len && (uint64_t)(t->len - i) * t->base->size >= 256 && all_zero(t->base)) {
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);

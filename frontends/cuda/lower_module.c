@@ -157,6 +157,8 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
     } else if (t->kind == TY_ARRAY) {
         for (uint32_t i = 0; x && i < t->len; x = x->next, i++)
             put_init(img + (size_t)i * t->base->size, t->base, x, c);
+        if (x && t->len)
+            fe_error(c, x->tok, CVM_SYNTAX, "too many initializers for an array of %u elements", t->len);
     } else if (x) {
         put_init(img, t, x, c);
     }
