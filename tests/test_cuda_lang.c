@@ -1453,6 +1453,35 @@ static void test_review_two(void)
               want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* The third review's cases (values by hand): a member operator template
+ * that takes the operands as they are beats a free operator that needs a
+ * user conversion (C++ ranks the exact match first); a braced argument
+ * with a function template of the same name (a list deduces nothing, so
+ * the template is no rival); `P b{a}` runs a user copy constructor. */
+static void test_review_three(void)
+{
+    static const char src[] =
+        "struct Other { int w; };\n"
+        "__device__ int operator*(Other a, int s) { return a.w * s; }\n"
+        "struct Acc { int v;\n"
+        "    template <class U> __device__ int operator*(U x) const { return v * (int)x + 1000; }\n"
+        "    __device__ operator Other() const { Other o; o.w = v; return o; } };\n"
+        "struct Q { int a, b; };\n"
+        "template <class T> __device__ T norm(T v) { return v * v; }\n"
+        "__device__ int norm(Q q) { return q.a * q.a + q.b * q.b; }\n"
+        "struct P { int x; __device__ P(int v) : x(v) {} __device__ P(const P &o) : x(o.x + 100) {} };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Acc a; a.v = 2;\n"
+        "    out[0] = a * 3; out[1] = norm({3, 4}) + norm(in[6]);\n"
+        "    P p(in[1]); P b{p};\n"
+        "    out[2] = b.x;\n"
+        "}\n";
+    static const int32_t want[] = {1006, 25 + 25, 101};
+    words_are("third review: member template vs conversion, braced argument beside a template, copy constructor",
+              src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 /* memcpy and memset in device code (built in, as with nvcc): bits of a
  * float, a float4 from shared memory, a struct cleared. */
 static void test_memcpy(void)
@@ -1603,6 +1632,7 @@ int main(void)
     test_frontend_nans();
     test_variable_templates();
     test_review_two();
+    test_review_three();
     test_position_values();
     test_review_fixes();
     test_fmad();

@@ -212,6 +212,16 @@ static bool user_ctor(const fe_type *t)
     return false;
 }
 
+/* Has struct t a user constructor taking one t (a copy constructor)? */
+static bool copy_ctor(fe_ctx *c, fe_type *t)
+{
+    for (fe_node *m = t->methods; m; m = m->next)
+        if (m->is_ctor && m->params && !m->params->next && m->params->ty &&
+            fe_same_type(fe_unqual(fe_no_ref(c, m->params->ty)), t))
+            return true;
+    return false;
+}
+
 /* Is value-initializing a t all zero bytes (no constructor, no default
  * member initializer anywhere inside)? */
 static bool all_zero(fe_type *t)
@@ -318,7 +328,7 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         int n = 0;
         for (fe_node *e = init->args; e && n < 32; e = e->next)
             vals[n++] = fe_gen(L, e);
-        if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), t))
+        if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), t) && !copy_ctor(L->c, t))
             fe_store(L, dst, vals[0], init->tok); /* P b{a}: the implicit copy */
         else
             construct_at(L, dst, t, vals, n, init->tok);
@@ -1020,8 +1030,8 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     bool braced = false; /* f({a, b}): the list has no type to choose an overload by */
     for (fe_node *a = call ? call->args : NULL; a; a = a->next)
         braced |= a->kind == N_INITLIST;
-    if (braced) {
-        int candidates = tp != NULL;
+    if (braced) { /* templates do not count: a braced list deduces nothing */
+        int candidates = 0;
         for (fe_node *f = L->c->funcs; f; f = f->next)
             candidates += f->body && strcmp(f->name, name) == 0 && params_match(f, nargs);
         if (candidates > 1) {
@@ -1290,7 +1300,13 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     for (int i = 0; i < n && i < 4; i++)
         types[i] = args[i].ty;
     fe_node *f = find_func(L, name, types, n);
-    if (!f && n >= 1 && fe_member_operator_template(L, at, args[0], name, args + 1, n - 1, out))
+    /* a free operator that needs a user conversion for an operand loses to a
+     * member operator template that takes the operands as they are */
+    bool converts = false;
+    int i = 0;
+    for (const fe_node *p = f ? f->params : NULL; p && i < n; p = p->next, i++)
+        converts |= types[i] && arg_score(types[i], p->ty) == 0;
+    if ((!f || converts) && n >= 1 && fe_member_operator_template(L, at, args[0], name, args + 1, n - 1, out))
         return true;
     /* template <class T> V2<T> operator+(V2<T>, V2<T>): every operator
      * template of the name whose arguments deduce, the best fit chosen
