@@ -202,6 +202,14 @@ static bool in_memory(fe_type *t)
     return t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_DIM3;
 }
 
+/* A temporary of type t in local memory (its address, LV_MEM). */
+static fe_val local_temp(fe_lower *L, fe_type *t)
+{
+    fe_val tmp = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
+    fe_emit(L, "const.ptr.local %%r%d, %u", tmp.reg, local_alloc(L, t));
+    return tmp;
+}
+
 /* A user-declared constructor of struct t (not the implicit one that
  * default member initializers make). */
 static bool user_ctor(const fe_type *t)
@@ -240,31 +248,26 @@ static bool all_zero(fe_type *t)
 
 /* Zeroes `size` bytes at dst with a loop (one store a word, or a byte when
  * the size is odd): a large aggregate's `= {}` without a store per element. */
-static void zero_loop(fe_lower *L, fe_val dst, uint32_t size, const fe_tok *at)
+static void zero_loop(fe_lower *L, fe_val dst, uint32_t size)
 {
     const bool words = size % 4 == 0 && dst.ty->align >= 4;
-    const uint32_t step = words ? 4 : 1, count = size / step;
     const char *et = words ? "u32" : "u8";
-    int i = fe_reg(L, RT(TY_I64, 1, 0)), lim = fe_reg(L, RT(TY_I64, 1, 0)), one = fe_reg(L, RT(TY_I64, 1, 0));
-    int st = fe_reg(L, RT(TY_I64, 1, 0)), off = fe_reg(L, RT(TY_I64, 1, 0)), done = fe_reg(L, RT(TY_BOOL, 1, 0));
-    int z = fe_reg(L, RT(words ? TY_U32 : TY_U8, 1, 0));
+    int off = fe_reg(L, RT(TY_I64, 1, 0)), lim = fe_reg(L, RT(TY_I64, 1, 0)), step = fe_reg(L, RT(TY_I64, 1, 0));
+    int done = fe_reg(L, RT(TY_BOOL, 1, 0)), z = fe_reg(L, RT(words ? TY_U32 : TY_U8, 1, 0));
     int p = fe_reg(L, L->rtypes[dst.reg]);
-    (void)at;
-    fe_emit(L, "const.i64 %%r%d, 0", i);
-    fe_emit(L, "const.i64 %%r%d, %u", lim, count);
-    fe_emit(L, "const.i64 %%r%d, 1", one);
-    fe_emit(L, "const.i64 %%r%d, %u", st, step);
+    fe_emit(L, "const.i64 %%r%d, 0", off);
+    fe_emit(L, "const.i64 %%r%d, %u", lim, size);
+    fe_emit(L, "const.i64 %%r%d, %u", step, words ? 4u : 1u);
     fe_emit(L, "const.%s %%r%d, 0", et, z);
     fe_emit(L, "loop");
-    fe_emit(L, "ge.i64 %%r%d, %%r%d, %%r%d", done, i, lim);
+    fe_emit(L, "ge.i64 %%r%d, %%r%d, %%r%d", done, off, lim);
     fe_emit(L, "if %%r%d", done);
     fe_emit(L, "break");
     fe_emit(L, "end");
-    fe_emit(L, "mul.i64 %%r%d, %%r%d, %%r%d", off, i, st);
     fe_emit(L, "ptr.add.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, p), p, dst.reg, off);
     fe_emit(L, "st.%s [%%r%d], %%r%d", et, p, z);
     fe_emit(L, "continuing");
-    fe_emit(L, "add.i64 %%r%d, %%r%d, %%r%d", i, i, one);
+    fe_emit(L, "add.i64 %%r%d, %%r%d, %%r%d", off, off, step);
     fe_emit(L, "end");
 }
 
@@ -296,7 +299,7 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
     if (t->kind != TY_STRUCT && !fe_no_designators(L->c, init))
         return;
     if (!init->args && in_memory(t) && all_zero(t) && t->size >= 256) { /* `float a[128][128] = {}` */
-        zero_loop(L, dst, t->size, init->tok);
+        zero_loop(L, dst, t->size);
         return;
     }
     if (t->kind == TY_ARRAY) {
@@ -314,7 +317,7 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         if (i < t->len && (uint64_t)(t->len - i) * t->base->size >= 256 && all_zero(t->base)) {
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
             a.lv = LV_MEM, a.ty = t->base;
-            zero_loop(L, a, (t->len - i) * t->base->size, init->tok); /* {1, 2} of a large array */
+            zero_loop(L, a, (t->len - i) * t->base->size); /* {1, 2} of a large array */
             return;
         }
         for (; i < t->len && !L->c->err; i++) { /* the rest: value-initialized */
@@ -392,9 +395,7 @@ fe_val fe_initlist_value(fe_lower *L, fe_type *t, fe_node *init)
         return fe_convert(L, scalar_init(L, t, init), t, init->tok);
     /* an aggregate: a temporary (so `p = {p.b, p.a}` reads p before any
      * member changes), filled as a declaration's initializer fills it */
-    const uint32_t off = local_alloc(L, t);
-    fe_val tmp = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
-    fe_emit(L, "const.ptr.local %%r%d, %u", tmp.reg, off);
+    fe_val tmp = local_temp(L, t);
     init_mem(L, tmp, t, init);
     return tmp;
 }
@@ -1341,8 +1342,7 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
     for (fe_node *a = args; a; a = a->next)
         if (a->desig) { /* T{.m = v}: an aggregate initialized from its braced list */
             fe_node list = {.kind = N_INITLIST, .tok = (fe_tok *)at, .args = args};
-            fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
-            fe_emit(L, "const.ptr.local %%r%d, %u", obj.reg, local_alloc(L, t));
+            fe_val obj = local_temp(L, t);
             init_mem(L, obj, t, &list);
             return obj;
         }
@@ -1357,9 +1357,7 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
     }
     if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), fe_unqual(t)))
         return vals[0]; /* copy: T(x) of a T */
-    uint32_t off = local_alloc(L, t);
-    fe_val obj = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
-    fe_emit(L, "const.ptr.local %%r%d, %u", obj.reg, off);
+    fe_val obj = local_temp(L, t);
     construct_at(L, obj, t, vals, n, at);
     return obj;
 }
@@ -1394,10 +1392,7 @@ static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_tok *a
 /* Runs the constructor of t chosen by the arguments on obj, or initializes it member by member. */
 static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at)
 {
-    bool user = false;
-    for (fe_node *m = t->methods; m && !user; m = m->next)
-        user = m->is_ctor;
-    if (user) {
+    if (user_ctor(t)) {
         member_defaults(L, obj, t, at);
         fe_type *types[32] = {0};
         for (int i = 0; i < n; i++)

@@ -816,6 +816,25 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     return f;
 }
 
+/* Binds template t's first n parameters to these arguments as names, on
+ * top of c->tnames; false, with an error and the names as they were, when
+ * an argument is of the wrong kind (a type for a value or back). */
+static bool bind_targs(fe_ctx *c, const fe_template *t, fe_type **targs, const int64_t *tvals, int n,
+                       const fe_tok *where)
+{
+    fe_tname *before = c->tnames;
+    for (int i = 0; i < n; i++) {
+        if (t->pis_type[i] != (targs[i] != NULL)) {
+            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1, t->name,
+                     t->pis_type[i] ? "a type" : "an integer constant");
+            c->tnames = before;
+            return false;
+        }
+        fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i], tvals[i]);
+    }
+    return true;
+}
+
 fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs_in, const int64_t *tvals_in, int n,
                                fe_tok *where)
 {
@@ -832,14 +851,9 @@ fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     uint32_t saved_pos = c->pos;
     fe_tname *saved = c->tnames;
     c->tnames = t->scope;
-    for (int i = 0; i < n; i++) {
-        if (t->pis_type[i] != (targs[i] != NULL)) {
-            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1, t->name,
-                     t->pis_type[i] ? "a type" : "an integer constant");
-            c->tnames = saved;
-            return cast;
-        }
-        fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i], tvals[i]);
+    if (!bind_targs(c, t, targs, tvals, n, where)) {
+        c->tnames = saved;
+        return cast;
     }
     c->pos = t->tok_begin;
     unsigned storage = 0;
@@ -875,14 +889,9 @@ static fe_type *alias_instance(fe_ctx *c, fe_template *t, fe_type **targs, const
     uint32_t saved_pos = c->pos;
     fe_tname *saved = c->tnames;
     c->tnames = t->scope;
-    for (int i = 0; i < t->nparams; i++) {
-        if (t->pis_type[i] != (targs[i] != NULL)) {
-            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1, t->name,
-                     t->pis_type[i] ? "a type" : "an integer constant");
-            c->tnames = saved;
-            return fe_ty(TY_I32);
-        }
-        fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i], tvals[i]);
+    if (!bind_targs(c, t, targs, tvals, t->nparams, where)) {
+        c->tnames = saved;
+        return fe_ty(TY_I32);
     }
     c->pos = t->tok_begin;
     c->inst_depth++;
@@ -950,15 +959,8 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     t->insts = inst;
     uint32_t saved_pos = c->pos;
     fe_tname *saved = c->tnames;
-    for (int i = 0; i < n; i++) {
-        if (t->pis_type[i] != (targs[i] != NULL)) {
-            fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
-                     t->name, t->pis_type[i] ? "a type" : "an integer constant");
-            return ty;
-        }
-        fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i],
-                   tvals[i]);
-    }
+    if (!bind_targs(c, t, targs, tvals, n, where))
+        return ty;
     fe_p_push_tname(c, t->name, ty, false, 0);
     c->pos = t->tok_begin;
     fe_p_next(c); /* struct / class */
