@@ -1594,6 +1594,66 @@ static void test_static_functions(void)
     words_are("static member functions: S::f(x), Op::f(x), Cfg<3>::f(x)", src, 1, 0, want, 2);
 }
 
+/* Found by probing the frontend with tutorial-style kernels (session 19):
+ * arrays of structs default-initialized by their constructors and default
+ * member initializers (again on every pass of a loop), brace elision in
+ * local and module-scope aggregates, decltype of a variable in template
+ * arguments; and the forms that gave wrong answers and are now refused. */
+static void test_probe_fixes(void)
+{
+    static const char src[] =
+        "#include <type_traits>\n"
+        "struct Acc { float s = 1.f; int n{}; };\n"
+        "struct C { float v; __device__ C() : v(5.f) {} };\n"
+        "struct Bag { Acc items[2]; int k = 4; };\n"
+        "struct Q { float a[2]; int n; };\n"
+        "struct R { Q q; float z; };\n"
+        "__constant__ float tab[2][2] = {1, 2, 3};\n"
+        "__device__ Q gq = {1.f, 2.f, 3};\n"
+        "template <class T> __device__ int szof() { return sizeof(T); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int sum = 0;\n"
+        "    for (int it = 0; it < in[9]; it++) {\n" /* in[9] = 3 passes */
+        "        Acc a[3]; C c[2]; Bag b; Acc big[12]; C cc[10];\n"
+        "        sum += (int)(a[0].s + a[1].s + a[2].s) + a[2].n + (int)(c[0].v + c[1].v);\n"
+        "        sum += (int)b.items[1].s + b.k + (int)(big[11].s + big[0].s) + (int)cc[9].v;\n"
+        "        a[1].s = 100.f; c[1].v = 50.f; b.items[1].s = 30.f; big[11].s = 9.f; cc[9].v = 7.f;\n"
+        "    }\n"
+        "    out[0] = sum;\n"
+        "    float m[2][2] = {1, 2, 3};\n"
+        "    int cube[2][2][2] = {1, 2, 3, 4, 5};\n"
+        "    float mixed[2][2] = {{7}, 8, 9};\n"
+        "    Q q = {1.f, 2.f, 3}; R r = {1, 2, 3, 4};\n"
+        "    out[1] = (int)(m[0][0] + 10 * m[0][1] + 100 * m[1][0] + 1000 * m[1][1]);\n"
+        "    out[2] = cube[0][1][1] * 100 + cube[1][0][0] * 10 + cube[1][1][1];\n"
+        "    out[3] = (int)(mixed[0][0] + 10 * mixed[0][1] + 100 * mixed[1][0] + 1000 * mixed[1][1]);\n"
+        "    out[4] = (int)(q.a[0] + 10 * q.a[1] + 100 * q.n);\n"
+        "    out[5] = (int)(r.q.a[1] + 10 * r.q.n + 100 * r.z);\n"
+        "    out[6] = (int)(tab[0][1] + 10 * tab[1][0] + 100 * tab[1][1] + 1000 * gq.a[1] + 10000 * gq.n);\n"
+        "    float f = 1.f; double dd = 2.0; const float z = 1.f;\n"
+        "    out[7] = std::is_same_v<decltype(f), float> * 100 + std::is_const_v<decltype(z)> * 10 + szof<decltype(dd)>();\n"
+        "}\n";
+    /* sum per pass: a 3 + 0, c 10, b.items[1].s 1 + k 4, big 2, cc 5 = 25, three passes */
+    static const int32_t want[] = {75, 321, 450, 9807, 321, 432, 32032, 118};
+    words_are("default-initialized arrays of structs, brace elision, decltype in template arguments", src, 1, 0,
+              want, (int)(sizeof want / sizeof want[0]));
+    rejects("a partial specialization is refused (it was ignored)",
+            "template <class T> struct P { static constexpr int v = 0; };\n"
+            "template <class T> struct P<T *> { static constexpr int v = 7; };\n"
+            "__global__ void k(int *out, const int *in) { out[0] = P<int *>::v; }\n",
+            "partial specialization of struct template 'P' is not supported");
+    rejects("a mutable lambda with a capture by value is refused (it changed the enclosing variable)",
+            "__global__ void k(int *out, const int *in)\n"
+            "{ int val = 7; auto cp = [val]() mutable { val += 1; return val; }; out[0] = cp(); out[1] = val; }\n",
+            "mutable lambdas with captures by value are not supported");
+    rejects("decltype the parser cannot resolve in a template argument is refused (it compared as no type)",
+            "#include <type_traits>\n"
+            "__global__ void k(int *out, const int *in)\n"
+            "{ auto f = [](auto a) { return std::is_same_v<decltype(a), float> ? 1 : 2; }; out[0] = f(1.f); }\n",
+            "decltype of this expression in a template argument is not supported");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -1638,6 +1698,7 @@ int main(void)
     test_fmad();
     test_pointers_and_inits();
     test_deduction();
+    test_probe_fixes();
     kern_close();
     return done_testing();
 }

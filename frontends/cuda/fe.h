@@ -197,6 +197,8 @@ typedef struct fe_tname {
     const char *name;
     fe_type *ty;
     int64_t value;      /* enumerators / template value arguments */
+    fe_type *var_ty;    /* a local variable's or parameter's declared type (ty NULL: it
+                         * hides outer names), for decltype(name) while parsing */
     bool is_value;
     struct fe_tname *next;
 } fe_tname;

@@ -14,6 +14,10 @@
 
 static void stmt(fe_lower *L, fe_node *s);
 static bool has_ctor(fe_type *t);
+static void default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at);
+static void init_element(fe_lower *L, fe_val addr, fe_type *t, fe_node **e);
+static void init_elided_members(fe_lower *L, fe_val addr, fe_type *t, fe_node **e, fe_tok *at);
+static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init);
 static void switch_labels(fe_lower *L, fe_node *item);
 static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at);
 
@@ -271,6 +275,64 @@ static void zero_loop(fe_lower *L, fe_val dst, uint32_t size)
     fe_emit(L, "end");
 }
 
+/* Does initializer e of an element of type t leave out the element's
+ * braces (C's brace elision: `float a[2][2] = {1, 2, 3}`): e is not a
+ * braced list, and t an array (not a char array from a string) or a
+ * struct without constructors that e's value is not. */
+static bool elided(fe_lower *L, const fe_type *t, fe_node *e)
+{
+    if (e->kind == N_INITLIST)
+        return false;
+    if (t->kind == TY_ARRAY)
+        return e->kind != N_STR;
+    return t->kind == TY_STRUCT && !user_ctor(t) && !t->is_union && fe_type_of(L, e)->kind != TY_STRUCT;
+}
+
+/* Initializes the aggregate t at addr from the list of initializers at
+ * *e without braces of its own (elided), taking as many as its elements
+ * and members need and advancing *e past them; what the list runs out
+ * before is value-initialized. */
+static void init_elided(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
+{
+    fe_node empty = {.kind = N_INITLIST, .tok = (*e)->tok};
+    if (t->kind == TY_ARRAY) {
+        for (uint32_t i = 0; i < t->len && !L->c->err; i++) {
+            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, empty.tok);
+            if (*e)
+                init_element(L, a, t->base, e);
+            else
+                init_mem(L, a, t->base, &empty);
+        }
+        return;
+    }
+    init_elided_members(L, addr, t, e, empty.tok);
+}
+
+/* The members of struct t at addr, in order, from the list at *e (init_elided). */
+static void init_elided_members(fe_lower *L, fe_val addr, fe_type *t, fe_node **e, fe_tok *at)
+{
+    fe_node empty = {.kind = N_INITLIST, .tok = at};
+    for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
+        fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, empty.tok);
+        if (*e)
+            init_element(L, a, m->ty, e);
+        else
+            init_mem(L, a, m->ty, m->init ? m->init : &empty);
+    }
+}
+
+/* One element or member of type t at addr from the list at *e: its own
+ * braced list or expression, or (elided) the next several. */
+static void init_element(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
+{
+    if (elided(L, t, *e)) {
+        init_elided(L, addr, t, e);
+        return;
+    }
+    init_mem(L, addr, t, *e);
+    *e = (*e)->next;
+}
+
 /* Stores an initializer into memory at `addr` of type t: an expression, or
  * a braced list (elements and members not listed are value-initialized:
  * zero, their default member initializer, or their default constructor,
@@ -305,9 +367,9 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
     if (t->kind == TY_ARRAY) {
         uint32_t i = 0;
         fe_node *e = init->args;
-        for (; e && i < t->len; e = e->next, i++) {
+        for (; e && i < t->len && !L->c->err; i++) {
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, e->tok);
-            init_mem(L, a, t->base, e);
+            init_element(L, a, t->base, &e);
         }
         if (e && t->len) {
             fe_error(L->c, fe_leftmost(e), CVM_SYNTAX, "too many initializers for an array of %u elements",
@@ -335,6 +397,18 @@ static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
             fe_store(L, dst, vals[0], init->tok); /* P b{a}: the implicit copy */
         else
             construct_at(L, dst, t, vals, n, init->tok);
+        return;
+    }
+    bool plain = t->kind == TY_STRUCT && !t->is_union;
+    for (fe_member *m = plain ? t->members : NULL; m; m = m->next)
+        plain = plain && !m->anon;
+    for (const fe_node *e = plain ? init->args : NULL; e; e = e->next)
+        plain = plain && !e->desig;
+    if (plain) { /* members in order, with brace elision (struct Q { float a[2]; int n; } q = {1, 2, 3}) */
+        fe_node *e = init->args;
+        init_elided_members(L, addr, t, &e, init->tok);
+        if (e && !L->c->err)
+            fe_error(L->c, fe_leftmost(e), CVM_SYNTAX, "too many initializers for '%s'", t->name);
         return;
     }
     if (t->kind == TY_STRUCT) {
@@ -557,8 +631,8 @@ static void local_decl(fe_lower *L, fe_node *d)
                 init_mem(L, addr, t, d->a);
             else
                 fe_store(L, addr, fe_gen(L, d->a), d->tok);
-        } else if (has_ctor(t)) { /* T x; runs the default constructor */
-            construct_at(L, fe_addr_of_var(L, var), t, NULL, 0, d->tok);
+        } else if (has_ctor(t)) { /* T x; and T x[n]; run the default constructor */
+            default_init(L, fe_addr_of_var(L, var), t, d->tok);
         }
         return;
     }
@@ -1362,28 +1436,68 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
     return obj;
 }
 
+/* Does default-initializing a t run code: a struct with a constructor or
+ * a default member initializer, or an array of such, or a struct holding
+ * one? (Its other bytes stay as they are, as in C++.) */
 static bool has_ctor(fe_type *t)
 {
+    while (t->kind == TY_ARRAY)
+        t = t->base;
     for (fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
         if (m->is_ctor)
             return true;
     for (fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next)
-        if (m->init || (m->ty->kind == TY_STRUCT && has_ctor(m->ty)))
+        if (m->init || has_ctor(m->ty))
             return true; /* default member initializers run as an implicit constructor */
     return false;
+}
+
+/* Default-initializes the object of type t at addr (has_ctor(t)): a
+ * struct by its default constructor (or its default member initializers),
+ * an array element by element (a loop past eight elements). Runs each
+ * time the declaration does, so an array declared in a loop starts over. */
+static void default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at)
+{
+    addr.lv = LV_MEM;
+    addr.ty = t;
+    if (t->kind != TY_ARRAY) {
+        construct_at(L, addr, t, NULL, 0, at);
+        return;
+    }
+    const uint32_t esz = t->base->size;
+    if (t->len <= 8) {
+        for (uint32_t i = 0; i < t->len && !L->c->err; i++)
+            default_init(L, fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * esz), 1, at), t->base, at);
+        return;
+    }
+    int off = fe_reg(L, RT(TY_I64, 1, 0)), lim = fe_reg(L, RT(TY_I64, 1, 0)), step = fe_reg(L, RT(TY_I64, 1, 0));
+    int done = fe_reg(L, RT(TY_BOOL, 1, 0)), p = fe_reg(L, L->rtypes[addr.reg]);
+    fe_emit(L, "const.i64 %%r%d, 0", off);
+    fe_emit(L, "const.i64 %%r%d, %llu", lim, (unsigned long long)t->len * esz);
+    fe_emit(L, "const.i64 %%r%d, %u", step, esz);
+    fe_emit(L, "loop");
+    fe_emit(L, "ge.i64 %%r%d, %%r%d, %%r%d", done, off, lim);
+    fe_emit(L, "if %%r%d", done);
+    fe_emit(L, "break");
+    fe_emit(L, "end");
+    fe_emit(L, "ptr.add.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, p), p, addr.reg, off);
+    default_init(L, (fe_val){t->base, p, LV_MEM, 0, false, false, false}, t->base, at);
+    fe_emit(L, "continuing");
+    fe_emit(L, "add.i64 %%r%d, %%r%d, %%r%d", off, off, step);
+    fe_emit(L, "end");
 }
 
 /* The default member initializers of the object at obj (before its constructor's body). */
 static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_tok *at)
 {
     for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
-        if (!m->init && !(m->ty->kind == TY_STRUCT && has_ctor(m->ty)))
+        if (!m->init && !has_ctor(m->ty))
             continue;
         fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
         a.lv = LV_MEM;
         a.ty = m->ty;
         if (!m->init)
-            construct_at(L, a, m->ty, NULL, 0, at); /* a member of a type with its own constructor */
+            default_init(L, a, m->ty, at); /* a member of a type with its own constructor */
         else
             init_mem(L, a, m->ty, m->init);
     }
@@ -1430,8 +1544,8 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
             fe_store(L, a, in_memory(m->ty) ? vals[i] : fe_load(L, vals[i]), at);
         else if (m->init) /* its default member initializer */
             init_mem(L, a, m->ty, m->init);
-        else if (m->ty->kind == TY_STRUCT && has_ctor(m->ty))
-            construct_at(L, a, m->ty, NULL, 0, at);
+        else if (has_ctor(m->ty))
+            default_init(L, a, m->ty, at);
         else if (!in_memory(m->ty))
             fe_store(L, a, fe_zero(L), at);
     }

@@ -131,6 +131,43 @@ static void put_scalar(uint8_t *p, fe_type *t, fe_node *e, fe_ctx *c)
     }
 }
 
+static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c);
+
+/* The members of a struct without unions, anonymous members or
+ * designators in order from the list at *x (brace elision as in
+ * lower.c init_elided); false for others. */
+static bool plain_members(const fe_type *t, const fe_node *e)
+{
+    bool plain = t->kind == TY_STRUCT && !t->is_union;
+    for (const fe_member *m = plain ? t->members : NULL; m; m = m->next)
+        plain = plain && !m->anon;
+    for (const fe_node *a = plain && e ? e->args : NULL; a; a = a->next)
+        plain = plain && !a->desig;
+    return plain;
+}
+
+/* One element or member of type t at img from the list at *x: its own
+ * braces or value, or without braces (an array, or a struct of plain
+ * members: a struct value is no constant here) the next several. */
+static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
+{
+    if ((*x)->kind == N_INITLIST || (*x)->kind == N_STR || (t->kind != TY_ARRAY && !plain_members(t, NULL))) {
+        put_init(img, t, *x, c);
+        *x = (*x)->next;
+        return;
+    }
+    if (t->kind == TY_ARRAY) {
+        for (uint32_t i = 0; *x && i < t->len; i++)
+            put_element(img + (size_t)i * t->base->size, t->base, x, c);
+        return;
+    }
+    for (fe_member *m = t->members; m; m = m->next)
+        if (*x)
+            put_element(img + m->offset, m->ty, x, c);
+        else if (m->init) /* its default member initializer; the rest stays zero */
+            put_init(img + m->offset, m->ty, m->init, c);
+}
+
 static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
 {
     if (e->kind != N_INITLIST) {
@@ -141,7 +178,15 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
         return;
     }
     fe_node *x = e->args;
-    if (t->kind == TY_STRUCT) {
+    if (plain_members(t, e)) {
+        for (fe_member *m = t->members; m; m = m->next)
+            if (x)
+                put_element(img + m->offset, m->ty, &x, c);
+            else if (m->init) /* its default member initializer; the rest stays zero */
+                put_init(img + m->offset, m->ty, m->init, c);
+        if (x)
+            fe_error(c, x->tok, CVM_SYNTAX, "too many initializers for '%s'", t->name);
+    } else if (t->kind == TY_STRUCT) {
         fe_node **slots = fe_init_slots(c, t, e);
         int i = 0;
         for (fe_member *m = t->members; slots && m; m = m->next, i++) {
@@ -155,8 +200,8 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
     } else if (!fe_no_designators(c, e)) {
         return;
     } else if (t->kind == TY_ARRAY) {
-        for (uint32_t i = 0; x && i < t->len; x = x->next, i++)
-            put_init(img + (size_t)i * t->base->size, t->base, x, c);
+        for (uint32_t i = 0; x && i < t->len; i++)
+            put_element(img + (size_t)i * t->base->size, t->base, &x, c);
         if (x && t->len)
             fe_error(c, x->tok, CVM_SYNTAX, "too many initializers for an array of %u elements", t->len);
     } else if (x) {

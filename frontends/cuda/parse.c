@@ -115,26 +115,30 @@ static fe_tname *lookup(fe_ctx *c, const char *s, size_t n)
     return NULL;
 }
 
-static void push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v)
+static fe_tname *push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v)
 {
     fe_tname *t = fe_alloc(c, sizeof *t);
     if (!t)
-        return;
+        return NULL;
     t->name = name;
     t->ty = ty;
     t->is_value = is_value;
     t->value = v;
     t->next = c->tnames;
     c->tnames = t;
+    return t;
 }
 
-/* A variable declaration hides outer type names and constants of its name. */
-static void shadow(fe_ctx *c, const char *name)
+/* A variable declaration hides outer type names and constants of its
+ * name, and records its declared type for decltype(name) (fe_p_var_type). */
+static void declare_var(fe_ctx *c, const char *name, fe_type *ty)
 {
-    fe_tname *t = lookup(c, name, strlen(name));
+    fe_tname *t = push_tname(c, name, NULL, false, 0);
     if (t)
-        push_tname(c, name, NULL, false, 0);
+        t->var_ty = ty;
 }
+
+static void shadow(fe_ctx *c, const char *name) { declare_var(c, name, NULL); }
 
 fe_template *fe_find_template(fe_ctx *c, const char *name)
 {
@@ -426,7 +430,13 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
             }
             fe_node *e = fe_p_expr(c);
             expect(c, ")");
-            ty = e ? fe_decltype_of(c, e) : fe_ty(TY_I32);
+            /* decltype(x) of a variable whose declared type is known here:
+             * that type, const and all; else resolved by the lowering */
+            fe_tname *v = e && e->kind == N_IDENT && e->name ? lookup(c, e->name, strlen(e->name)) : NULL;
+            if (v && v->var_ty && !fe_is_auto(v->var_ty) && !fe_has_decltype(v->var_ty) && !v->var_ty->is_ref)
+                ty = v->var_ty;
+            else
+                ty = e ? fe_decltype_of(c, e) : fe_ty(TY_I32);
             have = true;
             continue;
         } else if (fe_tok_is(t, "__align__") || fe_tok_is(t, "alignas")) {
@@ -709,6 +719,18 @@ static fe_type *type_name(fe_ctx *c)
 /* `<` args `>` of a template-id; returns the count. */
 static fe_node *binary(fe_ctx *c, int min_prec);
 
+/* A type as a template argument: one the parser knows now (a decltype the
+ * lowering resolves later would compare as no type at all). */
+static fe_type *targ_type(fe_ctx *c)
+{
+    fe_tok *at = peek(c);
+    fe_type *t = type_name(c);
+    if (fe_has_decltype(t) && !c->err)
+        fe_error(c, at, CVM_UNSUPPORTED, "decltype of this expression in a template argument is not "
+                 "supported (decltype of a variable declared with its type is); name the type");
+    return t;
+}
+
 static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
 {
     int n = 0;
@@ -721,7 +743,7 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
         targs[n] = NULL;
         tvals[n] = 0;
         if (is_typename(c, peek(c)) && !fe_tok_is(peek_at(c, 1), "::")) { /* Op::Mul is a value */
-            targs[n] = type_name(c);
+            targs[n] = targ_type(c);
         } else {
             /* a constant: any binary operator but '>', which ends the list
              * (`conditional_t<sizeof(T) == 4, ...>`; C++ wants `(a > b)`) */
@@ -1213,7 +1235,7 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
     f->params = param_list(c);
     for (fe_node *p = f->params; p; p = p->next)
         if (p->name)
-            shadow(c, p->name);
+            declare_var(c, p->name, p->ty);
     while (accept(c, "const") || accept(c, "noexcept") || accept(c, "__restrict__"))
         ;
     if (accept(c, "->")) /* auto f(...) -> T */
@@ -1489,6 +1511,7 @@ fe_node *fe_p_new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { re
 fe_node *fe_p_param_list(fe_ctx *c) { return param_list(c); }
 fe_node *fe_p_expr(fe_ctx *c) { return expr(c); }
 void fe_p_shadow(fe_ctx *c, const char *name) { shadow(c, name); }
+void fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty) { declare_var(c, name, ty); }
 
 fe_tok *fe_p_peek(fe_ctx *c) { return peek(c); }
 fe_tok *fe_p_peek_at(fe_ctx *c, uint32_t k) { return peek_at(c, k); }
@@ -1512,6 +1535,7 @@ fe_type *fe_p_declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
 }
 fe_type *fe_p_declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok) { return declarator(c, ty, name_tok); }
 fe_type *fe_p_type_name(fe_ctx *c) { return type_name(c); }
+fe_type *fe_p_targ_type(fe_ctx *c) { return targ_type(c); }
 void fe_p_module_decl(fe_ctx *c) { module_decl(c); }
 fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb)
 {

@@ -25,6 +25,7 @@ uint32_t fe_p_const_dim(fe_ctx *c, fe_tok *at);
 fe_type *fe_p_declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound);
 fe_type *fe_p_declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok);
 fe_type *fe_p_type_name(fe_ctx *c);
+fe_type *fe_p_targ_type(fe_ctx *c);
 void fe_p_module_decl(fe_ctx *c);        /* parse.c: a namespace-scope declaration (a friend's definition) */
 void fe_p_add_func(fe_ctx *c, fe_node *f);  /* parse.c: a function into c->funcs */
 fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
@@ -49,6 +50,7 @@ fe_node *fe_p_initializer(fe_ctx *c);         /* parse_stmt.c: = expr or a brace
 fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init); /* a[] = {...}: its length */
 void fe_p_check_unsized(fe_ctx *c, const fe_node *d); /* int a[]; without extern is an error */
 void fe_p_shadow(fe_ctx *c, const char *name);
+void fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty);
 
 /* parse_cxx.c */
 fe_node *fe_p_lambda(fe_ctx *c);                                       /* at '[' */

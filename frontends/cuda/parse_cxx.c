@@ -206,10 +206,27 @@ fe_node *fe_p_lambda(fe_ctx *c)
         f->params = fe_p_param_list(c);
     for (fe_node *p = f->params; p; p = p->next)
         if (p->name)
-            fe_p_shadow(c, p->name);
-    while (accept(c, "mutable") || accept(c, "constexpr") || accept(c, "noexcept") ||
-           accept(c, "__device__") || accept(c, "__host__"))
-        ;
+            fe_p_declare_var(c, p->name, p->ty);
+    for (;;) {
+        fe_tok *m = peek(c);
+        if (accept(c, "mutable")) {
+            /* a by-value capture the body changes would change the
+             * enclosing variable here (captures are not copied) */
+            for (fe_tok *q = t + 1; q < m && !fe_tok_is(q, "]"); q++)
+                if (fe_tok_is(q, "=") || (q->kind == TK_IDENT && !fe_tok_is(q, "this") &&
+                                          !fe_tok_is(q - 1, "&"))) {
+                    fe_error(c, m, CVM_UNSUPPORTED, "mutable lambdas with captures by value are not "
+                             "supported (captures are not copied: the body would change the enclosing "
+                             "variable); copy the value into a local inside the body, or capture by "
+                             "reference");
+                    break;
+                }
+            continue;
+        }
+        if (!accept(c, "constexpr") && !accept(c, "noexcept") && !accept(c, "__device__") &&
+            !accept(c, "__host__"))
+            break;
+    }
     if (accept(c, "->"))
         f->ty = type_name(c); /* else NULL: deduced from the first return */
     if (!is(c, "{")) {
@@ -262,7 +279,7 @@ fe_node *fe_p_numeric_limits(fe_ctx *c)
 {
     fe_tok *at = next(c);
     expect(c, "<");
-    fe_type *t = fe_unqual(type_name(c));
+    fe_type *t = fe_unqual(fe_p_targ_type(c));
     expect(c, ">");
     expect(c, "::");
     fe_tok *m = expect_ident(c);
@@ -381,10 +398,10 @@ fe_node *fe_p_value_trait(fe_ctx *c)
     bool v = false;
     const int k = trait_index(at, value_traits, sizeof value_traits / sizeof value_traits[0], "_v", &v);
     expect(c, "<");
-    fe_type *a = type_name(c), *b = NULL;
+    fe_type *a = fe_p_targ_type(c), *b = NULL;
     if (k == 0) {
         expect(c, ",");
-        b = type_name(c);
+        b = fe_p_targ_type(c);
     }
     expect(c, ">");
     if (!v)

@@ -720,6 +720,22 @@ void fe_p_template_decl(fe_ctx *c)
         return;
     }
     tp->name = opname ? opname : fe_p_tok_name(c, name);
+    uint32_t sk = 1; /* the struct's name, after any __align__(n) or alignas(n) */
+    while (tp->is_struct && (fe_tok_is(fe_p_peek_at(c, sk), "__align__") || fe_tok_is(fe_p_peek_at(c, sk), "alignas")))
+        for (int depth = 0; fe_p_peek_at(c, ++sk)->kind != TK_EOF;) {
+            depth += fe_tok_is(fe_p_peek_at(c, sk), "(") - fe_tok_is(fe_p_peek_at(c, sk), ")");
+            if (!depth) {
+                sk++;
+                break;
+            }
+        }
+    if (tp->is_struct && fe_tok_is(fe_p_peek_at(c, sk + 1), "<")) { /* template <class T> struct P<T *> */
+        fe_error(c, fe_p_peek_at(c, sk), CVM_UNSUPPORTED, "partial specialization of struct template '%s' is "
+                 "not supported; write an explicit specialization (template <> struct %s<...>) for each "
+                 "argument list used, or select with if constexpr", fe_p_tok_name(c, fe_p_peek_at(c, sk)),
+                 fe_p_tok_name(c, fe_p_peek_at(c, sk)));
+        return;
+    }
     fe_p_skip_balanced(c);
     tp->tok_end = c->pos;
     if (c->tmpl_owner && !tp->is_struct) { /* a member function template */

@@ -154,7 +154,7 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
             if (ty && ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v))
                 fe_p_push_tname(c, d->name, fe_unqual(ty), true, v);
             else
-                fe_p_shadow(c, d->name);
+                fe_p_declare_var(c, d->name, d->ty);
             tail = tail->next = d;
         }
     } while (fe_p_accept(c, ","));
