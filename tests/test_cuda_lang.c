@@ -1654,6 +1654,64 @@ static void test_probe_fixes(void)
             "decltype of this expression in a template argument is not supported");
 }
 
+/* Also from the probe: members defined outside their struct (`float
+ * V2::dot(...) const {...}`, `V2::V2(float a) : ... {}`, an operator, a
+ * static), a loop's own `int i` after an outer i, a static member function
+ * of a template instance called as a statement (`Cfg<4>::put(out);`,
+ * recursively `Unroll<N - 1>::run(f);`), and static member function
+ * templates (`B::twice(x)`, `B::twice<float>(1)`). */
+static void test_probe_cxx(void)
+{
+    static const char src[] =
+        "struct V2 {\n"
+        "    float x, y;\n"
+        "    static constexpr int K = 3;\n"
+        "    __device__ V2(float a);\n"
+        "    __device__ float dot(const V2 &o) const;\n"
+        "    __device__ float scaled() const;\n"
+        "    __device__ V2 operator+(const V2 &o) const;\n"
+        "    __device__ static int sq(int v);\n"
+        "};\n"
+        "__device__ V2::V2(float a) : x(a), y(a + 1) {}\n"
+        "__device__ float V2::dot(const V2 &o) const { return x * o.x + y * o.y; }\n"
+        "__device__ float V2::scaled() const { return K * x; }\n"
+        "__device__ V2 V2::operator+(const V2 &o) const { V2 r(0.f); r.x = x + o.x; r.y = y + o.y; return r; }\n"
+        "__device__ int V2::sq(int v) { return v * v; }\n"
+        "template <int N> struct Cfg { static __device__ void put(int *o) { o[4] = N * 10; } };\n"
+        "template <int N> struct Unroll {\n"
+        "    template <class F> static __device__ void run(F f) { f(N); Unroll<N - 1>::run(f); } };\n"
+        "template <> struct Unroll<0> { template <class F> static __device__ void run(F f) {} };\n"
+        "struct B { template <class T> static __device__ T twice(T v) { return v + v; } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    V2 a((float)in[1]), b((float)in[13]);\n" /* 1 and 2 */
+        "    const V2 &c = b;\n"
+        "    out[0] = (int)a.dot(c); out[1] = (int)c.scaled(); out[2] = (int)(a + b).y;\n"
+        "    out[3] = V2::sq(in[8]);\n"
+        "    Cfg<4>::put(out);\n"
+        "    int i = in[9] + 10, s = 0;\n"
+        "    for (int i = 0; i < 3; i++) s += i;\n"
+        "    out[5] = s * 100 + i;\n"
+        "    int u = 0;\n"
+        "    Unroll<3>::run([&](int j) { u = u * 10 + j; });\n"
+        "    out[6] = u;\n"
+        "    out[7] = (int)(B::twice(2.5f) * 10) + B::twice<int>(in[8]) * 1000;\n"
+        "}\n";
+    /* a = (1, 2), b = (2, 3); in[8] = 7, in[9] = 3 */
+    static const int32_t want[] = {8, 6, 5, 49, 40, 313, 321, 14050};
+    words_are("members defined outside the struct, a loop's own i, static members of instances and templates",
+              src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+    rejects("a member declared and never defined is named",
+            "struct V { float x; __device__ float f() const; };\n"
+            "__global__ void k(int *out, const int *in) { V v; v.x = 1; out[0] = (int)v.f(); }\n",
+            "member function 'V::f' is declared but not defined");
+    rejects("a definition of a member the struct does not declare",
+            "struct V { float x; __device__ float f() const; };\n"
+            "__device__ float V::g() const { return x; }\n"
+            "__global__ void k(int *out, const int *in) { }\n",
+            "'V' has no member function 'g' declared with these parameters");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -1699,6 +1757,7 @@ int main(void)
     test_pointers_and_inits();
     test_deduction();
     test_probe_fixes();
+    test_probe_cxx();
     kern_close();
     return done_testing();
 }

@@ -706,8 +706,9 @@ static void break_unless(fe_lower *L, fe_node *cond)
 
 static void loop_stmt(fe_lower *L, fe_node *s)
 {
-    fe_var *saved = L->vars;
+    fe_var *saved = L->vars, *scope = L->scope;
     region r = region_open(L, ".scope");
+    L->scope = L->vars; /* the init statement's names are the loop's own: for (int i ...) after an i */
     if (s->kind == N_FOR && s->a)
         stmt(L, s->a);
     int64_t k;
@@ -736,6 +737,7 @@ static void loop_stmt(fe_lower *L, fe_node *s)
     fe_emit(L, "end");
     region_close(L, r, ".endscope");
     L->vars = saved;
+    L->scope = scope;
 }
 
 static bool ends_in_jump(fe_node *s)
@@ -1341,8 +1343,14 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
     for (int i = 0; i < n && i < 32; i++)
         types[i] = args[i].ty;
     fe_node *m = best_overload(st->methods, name, types, n, true);
-    if (!m || !m->body)
+    if (!m)
         return false;
+    if (!m->body) {
+        fe_error(L->c, at, CVM_SYNTAX, "member function '%s::%s' is declared but not defined (define it in "
+                 "the struct, or as %s::%s outside it)", st->name, name, st->name, name);
+        *out = (fe_val){fe_ty(TY_I32), fe_const_int(L, TY_I32, 0).reg, LV_NONE, 0, false, false, false};
+        return true;
+    }
     *out = fe_call_fn(L, at, m, self, args, n);
     return true;
 }

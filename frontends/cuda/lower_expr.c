@@ -1094,8 +1094,8 @@ static fe_template *member_template(fe_val obj, const char *name)
 
 /* obj.f(vals) of member function template t, its first nexplicit
  * arguments named (targs/tvals), the rest deduced from the values. */
-static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t, fe_val obj, fe_val *vals,
-                                   int n, int nexplicit, fe_type **targs, int64_t *tvals)
+static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t, const fe_val *obj,
+                                   fe_val *vals, int n, int nexplicit, fe_type **targs, int64_t *tvals)
 {
     fe_type *types[32];
     for (int i = 0; i < n && i < 32; i++)
@@ -1109,7 +1109,10 @@ static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t
         fe_error(L->c, at, CVM_SYNTAX, "cannot deduce the template arguments of member '%s'", t->name);
     if (fn && !fn->body && !L->c->err)
         fe_error(L->c, at, CVM_SYNTAX, "member function template '%s' is declared but not defined", t->name);
-    return fn && !L->c->err ? fe_call_fn(L, at, fn, &obj, vals, n) : bad(L);
+    if (fn && !obj && !(fn->storage & FE_S_STATIC) && !L->c->err)
+        fe_error(L->c, at, CVM_SYNTAX, "member function template '%s' is not static: call it on an object",
+                 t->name);
+    return fn && !L->c->err ? fe_call_fn(L, at, fn, obj, vals, n) : bad(L);
 }
 
 bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args,
@@ -1120,7 +1123,7 @@ bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, cons
     int64_t tvals[8];
     if (!t || n > 32)
         return false;
-    *out = member_template_vals(L, at, t, obj, args, n, 0, targs, tvals);
+    *out = member_template_vals(L, at, t, &obj, args, n, 0, targs, tvals);
     return true;
 }
 
@@ -1144,7 +1147,7 @@ static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char
     int nexplicit = e->a->ntargs;
     for (int k = 0; k < nexplicit && k < 8; k++)
         targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
-    *out = member_template_vals(L, e->tok, t, obj, vals, n, nexplicit, targs, tvals);
+    *out = member_template_vals(L, e->tok, t, &obj, vals, n, nexplicit, targs, tvals);
     return true;
 }
 
@@ -1218,6 +1221,15 @@ static fe_val call(fe_lower *L, fe_node *e)
         int n = 0;
         for (fe_node *a = e->args; a && n < 32; a = a->next)
             vals[n++] = fe_gen(L, a);
+        fe_template *t = member_template((fe_val){e->a->ty, 0, LV_MEM, 0, false, false, false}, name);
+        if (t) { /* S::f(x), S::f<T>(x): a static member function template */
+            fe_type *targs[8];
+            int64_t tvals[8];
+            const int nexplicit = e->a->ntargs;
+            for (int k = 0; k < nexplicit && k < 8; k++)
+                targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
+            return member_template_vals(L, e->tok, t, NULL, vals, n, nexplicit, targs, tvals);
+        }
         if (fe_call_static(L, e->tok, e->a->ty, name, vals, n, &out))
             return out;
         if (!L->c->err)

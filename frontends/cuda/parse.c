@@ -641,9 +641,16 @@ static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
         }
     }
     *name_tok = NULL;
+    c->decl_owner = NULL;
     if (peek(c)->kind == TK_IDENT && !is(c, "operator")) {
-        while (fe_tok_is(peek_at(c, 1), "::") && peek_at(c, 2)->kind == TK_IDENT)
+        while (fe_tok_is(peek_at(c, 1), "::") && peek_at(c, 2)->kind == TK_IDENT) {
+            c->decl_owner = peek(c); /* S of S::f: a member defined outside its struct */
             c->pos += 2; /* Outer::name: namespaces are flattened */
+        }
+        if (is(c, "operator")) { /* S::operator+ */
+            *name_tok = operator_name(c);
+            return ty;
+        }
         *name_tok = next(c);
     } else if (is(c, "operator")) {
         *name_tok = operator_name(c);
@@ -1421,11 +1428,88 @@ static void toplevel(fe_ctx *c)
         module_decl(c);
 }
 
+/* The struct S whose member S::name the token names as a qualifier: a
+ * complete struct that is no template or instance of one, else NULL. */
+static fe_type *member_owner(fe_ctx *c, const fe_tok *q)
+{
+    fe_tname *n = q ? lookup(c, q->s, q->len) : NULL;
+    fe_type *s = n && !n->is_value ? n->ty : NULL;
+    return s && s->kind == TY_STRUCT && s->complete && !s->tmpl && !s->origin && !s->is_lambda ? s : NULL;
+}
+
+/*
+ * `T S::f(params) {...}` or `S::S(params) : inits {...}` at namespace
+ * scope: the body of member function f (a constructor) declared in struct
+ * S without one. The definition takes the declaration's place in S's
+ * methods (static stays static); S's static constants are visible in the
+ * body, as inside the struct.
+ */
+static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb,
+                              bool ctor)
+{
+    fe_tname *saved = c->tnames;
+    for (fe_tname *k = s->statics; k; k = k->next)
+        push_tname(c, k->name, k->ty, k->is_value, k->value);
+    fe_node *f = function(c, ret, nt, storage | FE_S_DEVICE, lb);
+    c->tnames = saved;
+    if (c->err)
+        return;
+    f->owner = s;
+    f->is_ctor = ctor;
+    f->is_operator = nt->len > 8 && memcmp(nt->s, "operator", 8) == 0;
+    for (fe_node *m = s->methods; m; m = m->next) {
+        if (!m->body && m->is_ctor == ctor && same_signature(m, f)) {
+            if (!f->body) /* a second declaration */
+                return;
+            /* in place: copies of S made before its '}' share the list */
+            const unsigned stat = m->storage & FE_S_STATIC;
+            fe_node *next = m->next;
+            *m = *f;
+            m->next = next;
+            m->storage |= stat;
+            return;
+        }
+        if (m->body && m->is_ctor == ctor && same_signature(m, f)) {
+            fe_error(c, nt, CVM_SYNTAX, "redefinition of '%s::%s'", s->name, f->name);
+            return;
+        }
+    }
+    fe_error(c, nt, CVM_SYNTAX, "'%s' has no member function '%s' declared with these parameters", s->name,
+             f->name);
+}
+
+/* Before the declaration specifiers: `S::S(` (after any function
+ * specifiers), a constructor of struct S defined outside it. */
+static bool ctor_definition(fe_ctx *c)
+{
+    uint32_t k = 0;
+    while (fe_tok_is(peek_at(c, k), "__device__") || fe_tok_is(peek_at(c, k), "__host__") ||
+           fe_tok_is(peek_at(c, k), "inline") || fe_tok_is(peek_at(c, k), "__forceinline__") ||
+           fe_tok_is(peek_at(c, k), "__inline__") || fe_tok_is(peek_at(c, k), "constexpr") ||
+           fe_tok_is(peek_at(c, k), "explicit"))
+        k++;
+    fe_tok *q = peek_at(c, k), *nt = peek_at(c, k + 2);
+    fe_type *s = q->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::") && nt->kind == TK_IDENT &&
+                 nt->len == q->len && memcmp(nt->s, q->s, q->len) == 0 && fe_tok_is(peek_at(c, k + 3), "(")
+                     ? member_owner(c, q) : NULL;
+    if (!s)
+        return false;
+    unsigned storage = 0;
+    for (uint32_t i = 0; i < k; i++)
+        if (fe_tok_is(peek_at(c, i), "__device__") || fe_tok_is(peek_at(c, i), "__host__"))
+            storage |= FE_S_DEVICE;
+    c->pos += k + 2;
+    member_definition(c, s, fe_ty(TY_VOID), next(c), storage, 0, true);
+    return true;
+}
+
 /* A module-scope declaration: functions, variables, typedefs. */
 static void module_decl(fe_ctx *c)
 {
     unsigned storage = 0;
     uint32_t lb = 0;
+    if (ctor_definition(c))
+        return;
     fe_type *base = declspec(c, &storage, &lb);
     if (accept(c, ";"))
         return; /* struct/enum declaration alone */
@@ -1440,7 +1524,11 @@ static void module_decl(fe_ctx *c)
             return;
         }
         if (is(c, "(") && !(storage & FE_S_TYPEDEF)) {
-            add_func(c, function(c, ty, nt, storage, lb));
+            fe_type *owner = member_owner(c, c->decl_owner);
+            if (owner)
+                member_definition(c, owner, ty, nt, storage, lb, false);
+            else
+                add_func(c, function(c, ty, nt, storage, lb));
             return;
         }
         fe_node *d = new_node(c, N_DECL, nt);

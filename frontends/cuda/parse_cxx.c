@@ -256,10 +256,19 @@ fe_node *fe_p_lambda(fe_ctx *c)
 fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name)
 {
     fe_type *root = st->origin ? st->origin : st;
-    if (is(c, "(")) { /* Cfg<64>::f(args): a static member function */
+    fe_template *mt = root->mtemplates;
+    while (mt && (strlen(mt->name) != name->len || memcmp(mt->name, name->s, name->len) != 0))
+        mt = mt->next;
+    if (is(c, "(") || (mt && is(c, "<"))) { /* Cfg<64>::f(args), S::f<float>(x): a static member function */
         fe_node *n = new_node(c, N_IDENT, name);
         n->name = tok_name(c, name);
         n->ty = st;
+        if (is(c, "<")) { /* of a member function template, its arguments named */
+            n->targs = fe_alloc(c, sizeof *n->targs * 8);
+            n->tvals = fe_alloc(c, sizeof *n->tvals * 8);
+            if (n->targs && n->tvals)
+                n->ntargs = fe_p_template_args(c, n->targs, n->tvals);
+        }
         return n;
     }
     for (fe_tname *s = root->statics; s; s = s->next)

@@ -176,6 +176,19 @@ static bool starts_decl(fe_ctx *c)
     /* `T(...)`/`T{...}` is an expression (functional cast); `T x` a declaration */
     if (fe_p_lookup(c, t->s, t->len) && (fe_tok_is(fe_p_peek_at(c, k + 1), "(") || fe_tok_is(fe_p_peek_at(c, k + 1), "{")))
         return false;
+    if (fe_tok_is(fe_p_peek_at(c, k + 1), "<")) { /* `Cfg<4>::put(out);` calls a static member */
+        int depth = 0;
+        for (k++;; k++) {
+            fe_tok *x = fe_p_peek_at(c, k);
+            if (x->kind == TK_EOF || fe_tok_is(x, ";") || fe_tok_is(x, "{"))
+                return true;
+            depth += fe_tok_is(x, "<") - fe_tok_is(x, ">") - 2 * fe_tok_is(x, ">>");
+            if (depth <= 0)
+                break;
+        }
+        return !(fe_tok_is(fe_p_peek_at(c, k + 1), "::") && fe_p_peek_at(c, k + 2)->kind == TK_IDENT &&
+                 fe_tok_is(fe_p_peek_at(c, k + 3), "("));
+    }
     return true;
 }
 
