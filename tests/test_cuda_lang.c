@@ -1712,6 +1712,35 @@ static void test_probe_cxx(void)
             "'V' has no member function 'g' declared with these parameters");
 }
 
+/* Converting constructors: a struct copy-initialized, assigned, passed
+ * (by value and as const &) and returned from a value of another type
+ * goes through its one-argument constructor (were "incompatible struct
+ * assignment" / no matching function); an overload taking the value as
+ * it is still wins. */
+static void test_converting_ctors(void)
+{
+    static const char src[] =
+        "struct V2 { float x, y; __device__ V2() : x(0), y(0) {} __device__ V2(float a) : x(a), y(2 * a) {} };\n"
+        "__device__ float sum(V2 v) { return v.x + v.y; }\n"
+        "__device__ float sumr(const V2 &v) { return v.x * 10 + v.y; }\n"
+        "__device__ int pick(V2 v) { return 1; }\n"
+        "__device__ int pick(float f) { return 2; }\n"
+        "__device__ V2 make(float a) { return a; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    float three = (float)in[9];\n" /* 3 */
+        "    V2 q = three;\n"
+        "    V2 arr[3];\n"
+        "    arr[2] = 4.0f;\n"
+        "    V2 r; r = in[13];\n" /* 2, an int through the float constructor */
+        "    out[0] = (int)(q.x + 10 * q.y); out[1] = (int)arr[2].y; out[2] = (int)sum(5.0f);\n"
+        "    out[3] = (int)sumr(1.0f); out[4] = (int)make(7.f).y; out[5] = (int)r.y; out[6] = pick(1.5f);\n"
+        "}\n";
+    static const int32_t want[] = {63, 8, 15, 12, 14, 4, 2};
+    words_are("converting constructors: initialization, assignment, arguments, return", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -1758,6 +1787,7 @@ int main(void)
     test_deduction();
     test_probe_fixes();
     test_probe_cxx();
+    test_converting_ctors();
     kern_close();
     return done_testing();
 }

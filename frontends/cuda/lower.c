@@ -999,6 +999,55 @@ static bool params_match(fe_node *fn, int nargs)
     return nargs >= req && nargs <= n;
 }
 
+/* The constructor of struct t that converts a value of type `from` (a
+ * non-struct, or another struct) implicitly: one taking one argument of an
+ * arithmetic type for an arithmetic value, of a pointer type for a
+ * pointer, or of struct `from` itself (one user conversion, as in C++;
+ * `explicit` is not checked). NULL if none. */
+static fe_node *converting_ctor(fe_type *from, fe_type *t)
+{
+    from = fe_unqual(from);
+    if (t->kind != TY_STRUCT || fe_same_type(from, t))
+        return NULL;
+    for (fe_node *m = t->methods; m; m = m->next) {
+        if (!m->is_ctor || !m->params || !params_match(m, 1) || !m->params->ty)
+            continue;
+        const fe_type *p = fe_unqual(m->params->ty);
+        if ((fe_is_arith(from) && fe_is_arith(p)) || (from->kind == TY_PTR && p->kind == TY_PTR) ||
+            (from->kind == TY_STRUCT && p->kind == TY_STRUCT && fe_same_type(p, from)))
+            return m;
+    }
+    return NULL;
+}
+
+bool fe_construct_from(fe_lower *L, fe_val dst, fe_type *t, fe_val v, const fe_tok *at)
+{
+    t = fe_unqual(t);
+    if (!converting_ctor(v.ty, t))
+        return false;
+    if (v.ty->kind != TY_STRUCT && v.lv != LV_NONE)
+        v = fe_load(L, v);
+    dst.lv = LV_MEM;
+    dst.ty = t;
+    construct_at(L, dst, t, &v, 1, at);
+    return true;
+}
+
+fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at)
+{
+    t = fe_unqual(t);
+    if (v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), t))
+        return v;
+    fe_val tmp = local_temp(L, t);
+    if (!fe_construct_from(L, tmp, t, v, at)) {
+        char a[128], b[128];
+        fe_type_str(v.ty, a, sizeof a);
+        fe_type_str(t, b, sizeof b);
+        fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s'", a, b);
+    }
+    return tmp;
+}
+
 /* How well an argument of type `at` fits a parameter of type `pt`; -1: not at all. */
 static int arg_score(fe_type *at, fe_type *pt)
 {
@@ -1018,7 +1067,7 @@ static int arg_score(fe_type *at, fe_type *pt)
             for (fe_node *m = at->methods; m; m = m->next)
                 if (m->is_conversion)
                     return 0;
-        return -1;
+        return converting_ctor(at, pt) ? 0 : -1; /* a struct parameter built from the value */
     }
     if (fe_is_arith(at) && fe_is_arith(pt))
         return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
@@ -1026,7 +1075,7 @@ static int arg_score(fe_type *at, fe_type *pt)
         for (fe_node *m = at->methods; m; m = m->next)
             if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))
                 return 0;
-        return -1;
+        return converting_ctor(at, pt) ? 0 : -1;
     }
     if (at->kind == TY_PTR && pt->kind == TY_PTR)
         return 1;
@@ -1211,10 +1260,14 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 fe_error(L->c, at, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
                 return fe_const_int(L, TY_I32, 0);
             }
-            if (v.lv == LV_NONE || (v.ty->kind == TY_STRUCT && pty->kind != TY_STRUCT))
+            if (pty->kind == TY_STRUCT && converting_ctor(v.ty, fe_unqual(pty)))
+                v = fe_struct_value(L, v, fe_no_ref(L->c, pty), at); /* const V2 & from 3.0f */
+            else if (v.lv == LV_NONE || (v.ty->kind == TY_STRUCT && pty->kind != TY_STRUCT))
                 v = fe_convert(L, fe_load(L, v), fe_no_ref(L->c, pty), at);
         } else if (!in_memory(pty)) {
             v = fe_convert(L, fe_load(L, v), pty, at);
+        } else if (pty->kind == TY_STRUCT && converting_ctor(v.ty, fe_unqual(pty))) {
+            v = fe_struct_value(L, v, pty, at); /* V2 from 3.0f */
         }
         vals[n++] = v;
     }

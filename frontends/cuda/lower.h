@@ -99,6 +99,11 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
 bool fe_call_static(fe_lower *L, const fe_tok *at, fe_type *st, const char *name, fe_val *args, int n,
                     fe_val *out);
 fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
+/* Builds struct t at dst from v of another type through t's converting
+ * constructor (V2 q = 3.0f;); false, nothing emitted, if it has none. */
+bool fe_construct_from(fe_lower *L, fe_val dst, fe_type *t, fe_val v, const fe_tok *at);
+/* v as an object of struct t: v itself, or a temporary converted from it. */
+fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at);
 fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholders replaced */
 
 /* lower_expr.c */

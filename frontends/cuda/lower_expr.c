@@ -252,7 +252,8 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
     }
     if (t->kind == TY_STRUCT || t->kind == TY_DIM3) {
         if (v.lv != LV_MEM || !fe_same_type(fe_unqual(v.ty), fe_unqual(t))) {
-            fe_error(L->c, at, CVM_SYNTAX, "incompatible struct assignment");
+            if (!fe_construct_from(L, dst, t, v, at)) /* V2 q = 3.0f;: its converting constructor */
+                fe_error(L->c, at, CVM_SYNTAX, "incompatible struct assignment");
             return;
         }
         fe_copy_mem(L, dst, v, t);
