@@ -1741,6 +1741,43 @@ static void test_converting_ctors(void)
               (int)(sizeof want / sizeof want[0]));
 }
 
+/* Member types: typedef and using in a struct and a struct template,
+ * named inside (member functions too) and qualified from outside (S::t,
+ * Box<float>::t, typename C::t of a template parameter); they end with
+ * the struct, a nested struct's name does not. */
+static void test_member_types(void)
+{
+    static const char src[] =
+        "struct Traits { typedef float value_type; using index_type = int; static constexpr int N = 3;\n"
+        "                struct In { int q; }; };\n"
+        "template <class T> struct Box {\n"
+        "    using value_type = T;\n"
+        "    typedef T *pointer;\n"
+        "    value_type v;\n"
+        "    __device__ value_type get() const { value_type r = v; pointer p = (pointer)&v; return r * 2 + *p; }\n"
+        "};\n"
+        "template <class C> __device__ typename C::value_type first(const C &c)\n"
+        "{ typename C::value_type x = c.v; return x + 1; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Traits::value_type a = 1.5f;\n"
+        "    Traits::index_type i = in[8];\n" /* 7 */
+        "    Box<float> b; b.v = 2.5f;\n"
+        "    Box<float>::value_type z = 3.25f;\n"
+        "    In nested; nested.q = Traits::N;\n"
+        "    out[0] = (int)(a * 2); out[1] = i; out[2] = (int)(b.get() * 2); out[3] = (int)(first(b) * 2);\n"
+        "    out[4] = sizeof(Traits::index_type) + sizeof(Box<double>::value_type) * 10;\n"
+        "    out[5] = (int)(z * 4) + nested.q * 100;\n"
+        "}\n";
+    static const int32_t want[] = {3, 7, 15, 7, 84, 313};
+    words_are("member types: typedef and using in structs, qualified from outside", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("a member type's name ends with its struct",
+            "struct A { typedef int value_type; };\n"
+            "__global__ void k(int *out, const int *in) { value_type v = 3; out[0] = v; }\n",
+            "unknown type name 'value_type'");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -1788,6 +1825,7 @@ int main(void)
     test_probe_fixes();
     test_probe_cxx();
     test_converting_ctors();
+    test_member_types();
     kern_close();
     return done_testing();
 }

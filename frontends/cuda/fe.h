@@ -96,6 +96,7 @@ struct fe_type {
     void *lambda_env;
     struct fe_template *mtemplates; /* member function templates (on the root of the copies) */
     struct fe_tname *statics; /* static constexpr integer members (S::N) */
+    struct fe_tname *mtypes;  /* member types (typedef T name; using name = T;), S::name */
     struct fe_node *decltype_expr; /* decltype(e): a TY_VOID placeholder the lowering resolves */
 };
 
@@ -200,6 +201,7 @@ typedef struct fe_tname {
     fe_type *var_ty;    /* a local variable's or parameter's declared type (ty NULL: it
                          * hides outer names), for decltype(name) while parsing */
     bool is_value;
+    bool member;        /* a struct's static constant or member type: named until its '}' */
     struct fe_tname *next;
 } fe_tname;
 

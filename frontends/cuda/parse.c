@@ -160,12 +160,29 @@ static const char *const type_keywords[] = {
 
 static bool is_typename(fe_ctx *c, fe_tok *t);
 
+/* The member type named at peek_at(c, k) when a struct qualifies it
+ * (S::type, T::value_type with T bound to a struct), else NULL. */
+static fe_type *member_type_at(fe_ctx *c, uint32_t k)
+{
+    if (k < 2 || !fe_tok_is(peek_at(c, k - 1), "::"))
+        return NULL;
+    fe_tok *q = peek_at(c, k - 2), *nt = peek_at(c, k);
+    fe_tname *qn = q->kind == TK_IDENT && nt->kind == TK_IDENT ? lookup(c, q->s, q->len) : NULL;
+    fe_type *s = qn && !qn->is_value ? qn->ty : NULL;
+    if (!s || s->kind != TY_STRUCT)
+        return NULL;
+    for (fe_tname *m = (s->origin ? s->origin : s)->mtypes; m; m = m->next)
+        if (strlen(m->name) == nt->len && memcmp(m->name, nt->s, nt->len) == 0)
+            return m->ty;
+    return NULL;
+}
+
 /* Is the (possibly qualified: Outer::Name) name at peek_at(c, k) a type? */
 static bool typename_at(fe_ctx *c, uint32_t k)
 {
     while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
         k += 2;
-    return is_typename(c, peek_at(c, k));
+    return is_typename(c, peek_at(c, k)) || member_type_at(c, k);
 }
 
 static bool is_typename(fe_ctx *c, fe_tok *t)
@@ -481,6 +498,14 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
                 have = true;
                 continue;
             }
+            fe_type *mty = member_type_at(c, k);
+            if (mty) { /* S::type, T::value_type */
+                c->pos += k;
+                ty = mty;
+                have = true;
+                next(c);
+                continue;
+            }
             fe_tname *n = nt->kind == TK_IDENT ? lookup(c, nt->s, nt->len) : NULL;
             fe_template *tp = n && !n->is_value && fe_tok_is(peek_at(c, k + 1), "<")
                                   ? (!n->ty ? fe_find_template(c, n->name) : n->ty->tmpl) : NULL;
@@ -491,6 +516,15 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
                 int na = template_args(c, targs, tvals);
                 ty = fe_instantiate_struct(c, tp, targs, tvals, na, nt);
                 have = true;
+                if (is(c, "::") && peek_at(c, 1)->kind == TK_IDENT && ty && ty->kind == TY_STRUCT) {
+                    fe_tok *m = peek_at(c, 1); /* Box<float>::value_type */
+                    for (fe_tname *q = (ty->origin ? ty->origin : ty)->mtypes; q; q = q->next)
+                        if (strlen(q->name) == m->len && memcmp(q->name, m->s, m->len) == 0) {
+                            ty = q->ty;
+                            c->pos += 2;
+                            break;
+                        }
+                }
                 continue;
             }
             if (!n || !n->ty || n->is_value)
@@ -749,7 +783,10 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
         }
         targs[n] = NULL;
         tvals[n] = 0;
-        if (is_typename(c, peek(c)) && !fe_tok_is(peek_at(c, 1), "::")) { /* Op::Mul is a value */
+        uint32_t q = 0; /* a qualified member type, T::value_type, is a type too */
+        while (peek_at(c, q)->kind == TK_IDENT && fe_tok_is(peek_at(c, q + 1), "::"))
+            q += 2;
+        if ((is_typename(c, peek(c)) && !fe_tok_is(peek_at(c, 1), "::")) || member_type_at(c, q)) { /* Op::Mul is a value */
             targs[n] = targ_type(c);
         } else {
             /* a constant: any binary operator but '>', which ends the list
@@ -1450,6 +1487,8 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
     fe_tname *saved = c->tnames;
     for (fe_tname *k = s->statics; k; k = k->next)
         push_tname(c, k->name, k->ty, k->is_value, k->value);
+    for (fe_tname *k = s->mtypes; k; k = k->next)
+        push_tname(c, k->name, k->ty, false, 0);
     fe_node *f = function(c, ret, nt, storage | FE_S_DEVICE, lb);
     c->tnames = saved;
     if (c->err)
@@ -1624,6 +1663,7 @@ fe_type *fe_p_declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
 fe_type *fe_p_declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok) { return declarator(c, ty, name_tok); }
 fe_type *fe_p_type_name(fe_ctx *c) { return type_name(c); }
 fe_type *fe_p_targ_type(fe_ctx *c) { return targ_type(c); }
+bool fe_p_typename_at(fe_ctx *c, uint32_t k) { return typename_at(c, k); }
 void fe_p_module_decl(fe_ctx *c) { module_decl(c); }
 fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb)
 {

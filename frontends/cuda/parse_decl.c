@@ -144,13 +144,45 @@ static bool static_const(fe_ctx *c, fe_type *t, fe_tok *nt, fe_type *mt)
     s->next = root->statics;
     root->statics = s;
     fe_p_push_tname(c, s->name, s->ty, true, v);
+    c->tnames->member = true;
     return true;
+}
+
+/* typedef T name; or using name = T; in struct t: a type named in the
+ * struct's body (until its '}') and as S::name. */
+static void member_type(fe_ctx *c, fe_type *t, const char *name, fe_type *ty)
+{
+    fe_tname *s = fe_alloc(c, sizeof *s);
+    if (!s)
+        return;
+    fe_type *root = t->origin ? t->origin : t;
+    s->name = name;
+    s->ty = ty;
+    s->next = root->mtypes;
+    root->mtypes = s;
+    fe_p_push_tname(c, name, ty, false, 0);
+    c->tnames->member = true;
+}
+
+/* At a struct's '}': its static constants' and member types' names end;
+ * other names its body declared (nested structs) stay. */
+static void end_member_names(fe_ctx *c, fe_tname *outer)
+{
+    fe_tname *keep[256];
+    int n = 0;
+    for (fe_tname *q = c->tnames; q && q != outer; q = q->next)
+        if (!q->member && n < 256)
+            keep[n++] = q;
+    c->tnames = outer;
+    while (n-- > 0) {
+        keep[n]->next = c->tnames;
+        c->tnames = keep[n];
+    }
 }
 
 static fe_type *struct_body(fe_ctx *c, fe_type *t)
 {
     fe_tname *outer_names = c->tnames;
-    bool had_statics = (t->origin ? t->origin : t)->statics != NULL;
     fe_member **link = &t->members;
     fe_node **mlink = &t->methods;
     while (!c->err && !fe_p_is(c, "}")) {
@@ -210,6 +242,21 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             fe_p_template_decl(c);
             c->tmpl_owner = outer;
             continue;
+        }
+        if (fe_p_is(c, "using") && fe_p_peek_at(c, 1)->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, 2), "=")) {
+            fe_p_next(c);
+            const char *name = fe_p_tok_name(c, fe_p_next(c));
+            fe_p_next(c); /* = */
+            fe_type *ty = fe_p_type_name(c);
+            fe_p_expect(c, ";");
+            if (!c->err)
+                member_type(c, t, name, ty);
+            continue;
+        }
+        if (fe_p_is(c, "using")) {
+            fe_p_unsupported(c, fe_p_peek(c), "using-declarations in a struct are not supported (only "
+                             "member type aliases: using name = type;)");
+            return t;
         }
         unsigned storage = 0;
         uint32_t save = c->pos;
@@ -289,9 +336,13 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
                                  "a copy); hold a pointer, or pass the object to the member functions");
                 return t;
             }
-            if (storage & (FE_S_STATIC | FE_S_TYPEDEF)) {
-                fe_p_unsupported(c, nt, "static members other than integer constants (static constexpr int N = "
-                                 "4;) and member typedefs are not supported");
+            if (storage & FE_S_TYPEDEF) {
+                member_type(c, t, fe_p_tok_name(c, nt), mt);
+                continue;
+            }
+            if (storage & FE_S_STATIC) {
+                fe_p_unsupported(c, nt, "static data members other than integer constants (static constexpr "
+                                 "int N = 4;) are not supported");
                 return t;
             }
             fe_member *m = fe_alloc(c, sizeof *m);
@@ -327,8 +378,7 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             fe_p_expect(c, ";");
     }
     fe_p_expect(c, "}");
-    if (!had_statics && (t->origin ? t->origin : t)->statics)
-        c->tnames = outer_names; /* the static constants' names end with the struct */
+    end_member_names(c, outer_names);
     fe_struct_layout(t);
     return t;
 }

@@ -172,7 +172,7 @@ static bool starts_decl(fe_ctx *c)
         k += 2; /* cg::thread_block b; */
     fe_tok *t = fe_p_peek_at(c, k);
     if (!fe_p_is_typename(c, t))
-        return false;
+        return k && fe_p_typename_at(c, 0); /* S::type x; */
     /* `T(...)`/`T{...}` is an expression (functional cast); `T x` a declaration */
     if (fe_p_lookup(c, t->s, t->len) && (fe_tok_is(fe_p_peek_at(c, k + 1), "(") || fe_tok_is(fe_p_peek_at(c, k + 1), "{")))
         return false;
