@@ -1778,6 +1778,45 @@ static void test_member_types(void)
             "unknown type name 'value_type'");
 }
 
+/* Half conversions to and from the integer types, __nanosleep, and the
+ * thread_block / grid_group members (one cube of 8 units: every rank is
+ * its unit position; values by hand). */
+static void test_half_int_cg(void)
+{
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "#include <cooperative_groups.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    float f = in[13] + 0.5f;\n" /* 2.5 */
+        "    __nanosleep(100);\n"
+        "    if (threadIdx.x == 0) {\n"
+        "        out[0] = (int)__half2float(__int2half_rn(2049));\n"  /* 2048: ties to even, spacing 2 */
+        "        out[1] = (int)__half2float(__int2half_rn(2051));\n"  /* 2052 */
+        "        out[2] = __half2int_rn(__float2half(f)) * 100 + __half2int_ru(__float2half(f)) * 10 +\n"
+        "                 __half2short_rz(__float2half(f));\n"          /* 2, 3, 2 */
+        "        out[3] = __half2int_rd(__float2half(-f));\n"          /* -3 */
+        "        out[4] = (int)__half2uint_rz(__float2half(-f));\n"    /* 0: saturates */
+        "        out[5] = (int)__half2float(__double2half(0.1)) == 0;\n"
+        "        out[6] = (int)(__half2float(__ll2half_rn(-3LL)) * 2.f);\n"
+        "    }\n"
+        "    cg::thread_block b = cg::this_thread_block();\n"
+        "    cg::grid_group g = cg::this_grid();\n"
+        "    dim3 ti = b.thread_index(), gd = b.group_dim(), gi = b.group_index();\n"
+        "    out[8 + threadIdx.x] = (int)(ti.x * 1000 + gd.x * 100 + gi.x * 10 + g.is_valid());\n"
+        "    out[16 + threadIdx.x] = (int)(g.thread_rank() * 1000 + g.size() * 10 + g.num_blocks());\n"
+        "    out[24] = (int)(g.block_rank() * 100 + g.dim_blocks().x * 10 + b.dim_threads().y);\n"
+        "}\n";
+    int32_t want[25] = {2048, 2052, 232, -3, 0, 1, -6, 0};
+    for (int u = 0; u < 8; u++) {
+        want[8 + u] = u * 1000 + 800 + 0 + 1;
+        want[16 + u] = u * 1000 + 80 + 1;
+    }
+    want[24] = 0 * 100 + 1 * 10 + 1;
+    words_are("half to and from integers, __nanosleep, thread_block and grid_group members", src, 8, 0, want, 25);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -1826,6 +1865,7 @@ int main(void)
     test_probe_cxx();
     test_converting_ctors();
     test_member_types();
+    test_half_int_cg();
     kern_close();
     return done_testing();
 }

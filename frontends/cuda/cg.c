@@ -98,6 +98,13 @@ static fe_val block_size(fe_lower *L)
     return op_u32(L, "mul", s, sreg_u32(L, "cube_dim.z"));
 }
 
+static fe_val grid_blocks(fe_lower *L)
+{
+    fe_val s = sreg_u32(L, "cube_count.x");
+    s = op_u32(L, "mul", s, sreg_u32(L, "cube_count.y"));
+    return op_u32(L, "mul", s, sreg_u32(L, "cube_count.z"));
+}
+
 static fe_val lower_call(fe_lower *L, fe_node *c)
 {
     fe_val out = fe_zero(L);
@@ -303,6 +310,48 @@ static bool coalesced_method(fe_lower *L, fe_node *call, fe_val obj, const char 
     return true;
 }
 
+/* threadIdx, blockIdx, blockDim or gridDim as a whole dim3 value. */
+static fe_val position(fe_lower *L, fe_tok *at, const char *var)
+{
+    fe_node *id = node(L, N_IDENT, at);
+    fe_val v = rv(fe_ty(TY_I32), 0);
+    if (id) {
+        id->name = var;
+        fe_builtin_ident(L, id, &v);
+    }
+    return v;
+}
+
+static fe_val to_u64(fe_lower *L, fe_val v) { return fe_convert(L, v, fe_ty(TY_U64), NULL); }
+
+/* The grid_group members cubevm has (all but sync): false for others. */
+static bool grid_method(fe_lower *L, fe_node *call, const char *m, fe_val *out)
+{
+    if (strcmp(m, "thread_rank") == 0) { /* block_rank * block size + thread_rank, in 64 bits */
+        int r = fe_reg(L, RT(TY_U64, 1, 0));
+        fe_val b = to_u64(L, sreg_u32(L, "cube_pos")), n = to_u64(L, block_size(L));
+        fe_val u = to_u64(L, sreg_u32(L, "unit_pos"));
+        fe_emit(L, "mad.u64 %%r%d, %%r%d, %%r%d, %%r%d", r, b.reg, n.reg, u.reg);
+        *out = rv(fe_ty(TY_U64), r);
+    } else if (strcmp(m, "size") == 0 || strcmp(m, "num_threads") == 0) {
+        int r = fe_reg(L, RT(TY_U64, 1, 0));
+        fe_val b = to_u64(L, grid_blocks(L)), n = to_u64(L, block_size(L));
+        fe_emit(L, "mul.u64 %%r%d, %%r%d, %%r%d", r, b.reg, n.reg);
+        *out = rv(fe_ty(TY_U64), r);
+    } else if (strcmp(m, "num_blocks") == 0) {
+        *out = grid_blocks(L);
+    } else if (strcmp(m, "block_rank") == 0) {
+        *out = sreg_u32(L, "cube_pos");
+    } else if (strcmp(m, "block_index") == 0 || strcmp(m, "dim_blocks") == 0) {
+        *out = position(L, call->tok, m[1] == 'l' ? "blockIdx" : "gridDim");
+    } else if (strcmp(m, "is_valid") == 0) {
+        *out = fe_convert(L, fe_const_int(L, TY_I32, 1), fe_ty(TY_BOOL), call->tok);
+    } else {
+        return false;
+    }
+    return true;
+}
+
 bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
 {
     fe_type *t = obj.ty;
@@ -319,10 +368,13 @@ bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
                  "(this_thread_block(), tiled_partition, coalesced_threads()) before '%s'", m);
         return true;
     }
-    if (t->cg == CG_GRID) { /* reported at the group expression: this_grid() */
-        fe_error(L->c, call->a->a ? call->a->a->tok : call->tok, CVM_UNSUPPORTED,
-                 strcmp(m, "sync") == 0 ? "grid-wide synchronization (this_grid().sync()) is not supported in kernels"
-                                        : "grid_group is not supported in kernels");
+    if (t->cg == CG_GRID) {
+        if (cg_want(L, call, m, 0) && !grid_method(L, call, m, out))
+            fe_error(L->c, call->a->a ? call->a->a->tok : call->tok, CVM_UNSUPPORTED, /* at this_grid() */
+                     strcmp(m, "sync") == 0 ? "grid-wide synchronization (this_grid().sync()) is not supported in kernels"
+                                            : "grid_group has no member function '%s' in cubevm (thread_rank, size, "
+                                              "num_threads, num_blocks, block_rank, block_index, dim_blocks, "
+                                              "is_valid)", m);
         return true;
     }
     if (t->cg != CG_BLOCK) {
@@ -335,8 +387,13 @@ bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
         *out = sreg_u32(L, "unit_pos");
     else if ((strcmp(m, "size") == 0 || strcmp(m, "num_threads") == 0) && cg_want(L, call, m, 0))
         *out = block_size(L);
+    else if ((strcmp(m, "group_index") == 0 || strcmp(m, "thread_index") == 0 || strcmp(m, "group_dim") == 0 ||
+              strcmp(m, "dim_threads") == 0) && cg_want(L, call, m, 0))
+        *out = position(L, call->tok, strcmp(m, "group_index") == 0 ? "blockIdx"
+                                      : strcmp(m, "thread_index") == 0 ? "threadIdx" : "blockDim");
     else if (!L->c->err)
-        fe_error(L->c, call->tok, CVM_UNSUPPORTED, "thread_block has no member function '%s' in cubevm", m);
+        fe_error(L->c, call->tok, CVM_UNSUPPORTED, "thread_block has no member function '%s' in cubevm "
+                 "(sync, thread_rank, size, num_threads, group_index, thread_index, group_dim, dim_threads)", m);
     return true;
 }
 

@@ -506,7 +506,6 @@ const char *fe_unsupported_name(const char *name, size_t len)
                        "atomic functions (relaxed, device scope) with __threadfence for ordering"},
         {"clock", "clock() is not supported in kernels (the VM has no cycle counter)"},
         {"clock64", "clock64() is not supported in kernels (the VM has no cycle counter)"},
-        {"__nanosleep", "__nanosleep is not supported in kernels"},
         {"__prof_trigger", "__prof_trigger is not supported in kernels"},
         {"memcpy_async", "asynchronous copies (memcpy_async, cuda::pipeline) are not supported in kernels"},
         {"__pipeline_memcpy_async", "asynchronous copies (__pipeline_memcpy_async) are not supported in kernels"},
@@ -517,6 +516,11 @@ const char *fe_unsupported_name(const char *name, size_t len)
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strlen(tab[i].name) == len && memcmp(tab[i].name, name, len) == 0)
             return tab[i].msg;
+    /* conversions to half with a rounding mode other than _rn: __int2half_rz, __float2half_ru ... */
+    if (len > 8 && name[0] == '_' && name[1] == '_' && name[len - 3] == '_' && name[len - 2] == 'r' &&
+        (name[len - 1] == 'z' || name[len - 1] == 'u' || name[len - 1] == 'd') && len >= 9 &&
+        memcmp(name + len - 8, "2half_r", 7) == 0)
+        return "conversions to half with a rounding mode other than _rn are not supported in kernels";
     /* directed-rounding intrinsics: __fadd_rz, __fmul_ru, __dsqrt_rd, __float2int_ru ... are not */
     if (len > 4 && name[0] == '_' && name[1] == '_' && name[len - 3] == '_' && name[len - 2] == 'r' &&
         (name[len - 1] == 'z' || name[len - 1] == 'u' || name[len - 1] == 'd') &&
