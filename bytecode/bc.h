@@ -415,6 +415,17 @@ typedef struct cvm_bc_where {
 cvm_status cvm_bc_verify_at(const cvm_bc_module *mod, cvm_bc_verified **out_ver, cvm_diag *diag,
                             cvm_bc_where *where);
 void cvm_bc_verified_free(const cvm_bc_module *mod, cvm_bc_verified *ver);
+/*
+ * The live-mask class (vinsn.live_uni) of every pc of kernel ki under one
+ * more assumption than the divergence analysis makes: a plain load of
+ * shared memory at a cube-uniform address gives the whole cube one value
+ * (units that wrote it in between without a barrier race, which CUDA
+ * leaves undefined). For the CUDA frontend's barrier warning alone (a
+ * flag thread 0 sets before a barrier, `if (amLast) __syncthreads();`);
+ * execution uses cvm_bc_verify's classes. live_uni: ninsns entries.
+ */
+cvm_status cvm_bc_barrier_classes(const cvm_bc_module *mod, const cvm_bc_verified *ver, uint32_t ki,
+                                  uint8_t *live_uni, cvm_diag *diag);
 
 /*
  * Loop-invariant code motion and copy coalescing over every kernel of a

@@ -61,6 +61,7 @@ typedef struct dstate {
     uint32_t *regq, nregq; /* registers whose class rose */
     uint8_t *regin;
     uint32_t ret_start[4]; /* ret_start[c]: first pc whose mask has exited lanes of class >= c */
+    bool shared_uniform;   /* cvm_bc_barrier_classes: shared loads at a cube-uniform address are CUBE */
 } dstate;
 
 static unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
@@ -129,6 +130,8 @@ static unsigned value_class(const dstate *d, const cvm_bc_insn *in)
     case CVM_OP_SREG:
         return cvm_bc_sreg_uniformity(in->ops[1]);
     case CVM_OP_LD:
+        if (d->shared_uniform && d->k->regs[in->ops[1]].elem == CVM_T_PTR_SHARED && R[in->ops[1]] <= CVM_UNI_CUBE)
+            return CVM_UNI_CUBE;
         return d->k->regs[in->ops[1]].elem == CVM_T_PTR_CONST ? R[in->ops[1]] : CVM_UNI_VARYING;
     case CVM_OP_ACTIVEMASK:
         return CVM_UNI_PLANE;
@@ -310,11 +313,12 @@ static void store_results(dstate *d)
     }
 }
 
-cvm_status cvm_bc_divergence(const cvm_bc_module *mod, const cvm_bc_kernel *k,
-                             cvm_bc_vkernel *vk, cvm_diag *diag)
+static cvm_status analyse(const cvm_bc_module *mod, const cvm_bc_kernel *k, cvm_bc_vkernel *vk,
+                          bool shared_uniform, cvm_diag *diag)
 {
     dstate d;
     memset(&d, 0, sizeof d);
+    d.shared_uniform = shared_uniform;
     d.k = k;
     d.vk = vk;
     d.n = vk->ninsns;
@@ -368,5 +372,35 @@ fail:
     cvm_bc_free(fn, u, d.regq, nr * 4);
     cvm_bc_free(fn, u, d.use_start, (nr + 1) * 4);
     cvm_bc_free(fn, u, d.uses, ((size_t)d.nuses + 1) * 4);
+    return st;
+}
+
+cvm_status cvm_bc_divergence(const cvm_bc_module *mod, const cvm_bc_kernel *k,
+                             cvm_bc_vkernel *vk, cvm_diag *diag)
+{
+    return analyse(mod, k, vk, false, diag);
+}
+
+cvm_status cvm_bc_barrier_classes(const cvm_bc_module *mod, const cvm_bc_verified *ver, uint32_t ki,
+                                  uint8_t *live_uni, cvm_diag *diag)
+{
+    const cvm_bc_kernel *k = &mod->kernels[ki];
+    const cvm_bc_vkernel *vk = &ver->kernels[ki];
+    cvm_bc_vkernel scratch = *vk;
+    const size_t ni = sizeof *vk->insns * vk->ninsns, nr = k->nregs ? k->nregs : 1;
+    scratch.insns = cvm_bc_alloc(mod->alloc, mod->alloc_user, ni ? ni : 1);
+    scratch.reg_uni = cvm_bc_alloc(mod->alloc, mod->alloc_user, nr);
+    cvm_status st = CVM_OK;
+    if (!scratch.insns || !scratch.reg_uni) {
+        st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory in the divergence analysis");
+    } else {
+        if (ni)
+            memcpy(scratch.insns, vk->insns, ni);
+        if ((st = analyse(mod, k, &scratch, true, diag)) == CVM_OK)
+            for (uint32_t pc = 0; pc < vk->ninsns; pc++)
+                live_uni[pc] = scratch.insns[pc].live_uni;
+    }
+    cvm_bc_free(mod->alloc, mod->alloc_user, scratch.insns, ni ? ni : 1);
+    cvm_bc_free(mod->alloc, mod->alloc_user, scratch.reg_uni, nr);
     return st;
 }

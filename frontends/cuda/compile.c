@@ -13,6 +13,7 @@
 #include "pp.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- arena ---- */
@@ -223,12 +224,25 @@ static void barrier_warnings(const cvm_bc_module *bc, const cvm_bc_verified *ver
     int nseen = 0;
     for (uint32_t k = 0; k < bc->nkernels; k++) {
         const cvm_bc_vkernel *vk = &ver->kernels[k];
+        uint8_t *classes = NULL; /* made for a kernel with a candidate */
+        bool tried = false;
         for (uint32_t pc = 0; pc < vk->ninsns; pc++) {
             const cvm_bc_opinfo *oi = cvm_bc_op_info(bc->kernels[k].code[vk->insns[pc].word] & 0xffffu);
             const char *file = NULL;
             uint32_t line = 0, col = 0;
-            if (!oi || !(oi->flags & CVM_OPF_BARRIER) || vk->insns[pc].live_uni <= CVM_UNI_CUBE ||
-                !cvm_bc_debug_line(bc, k, pc, &file, &line, &col) || !file)
+            if (!oi || !(oi->flags & CVM_OPF_BARRIER) || vk->insns[pc].live_uni <= CVM_UNI_CUBE)
+                continue;
+            if (!tried) { /* a flag in shared memory read after a barrier is the cube's */
+                cvm_diag ignored;
+                tried = true;
+                classes = malloc(vk->ninsns);
+                if (classes && cvm_bc_barrier_classes(bc, ver, k, classes, &ignored) != CVM_OK) {
+                    free(classes); /* then warn as the verifier's classes say */
+                    classes = NULL;
+                }
+            }
+            if ((classes && classes[pc] <= CVM_UNI_CUBE) || !cvm_bc_debug_line(bc, k, pc, &file, &line, &col) ||
+                !file)
                 continue;
             bool dup = false;
             for (int i = 0; i < nseen; i++)
@@ -250,6 +264,7 @@ static void barrier_warnings(const cvm_bc_module *bc, const cvm_bc_verified *ver
                      file, line, col);
             opts->warning(opts->warning_user, &w);
         }
+        free(classes);
     }
 }
 
