@@ -32,7 +32,9 @@
  *   changes during a launch); every other load (global, shared, local,
  *   volatile, atomic) and every atomic: VARYING. Global and shared memory
  *   may be written by other units between two reads of one address, and
- *   local memory is per unit, so a uniform address proves nothing there;
+ *   local memory is per unit, so a uniform address proves nothing there
+ *   (cvm_bc_barrier_classes, for the CUDA frontend's barrier warning
+ *   alone, takes a plain shared load at a cube-uniform address as CUBE);
  * - reduce.*, vote.all/any/ballot, match.all: max(mask, min(a, PLANE)):
  *   one value for all member lanes of a plane, and when a is uniform at a
  *   wider class the result is a function of (a, member mask);
