@@ -1548,11 +1548,26 @@ static void default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at)
     fe_emit(L, "end");
 }
 
-/* The default member initializers of the object at obj (before its constructor's body). */
-static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_tok *at)
+/* Does constructor ctor's initializer list set member `name` (its
+ * leading statements, parse.c, are the list's assignments)? */
+static bool ctor_inits(const fe_node *ctor, const char *name)
+{
+    for (const fe_node *st = ctor && ctor->body ? ctor->body->args : NULL; st; st = st->next) {
+        const fe_node *as = st->kind == N_EXPR ? st->a : NULL;
+        if (!as || as->kind != N_ASSIGN || !as->is_member_init)
+            break;
+        if (as->a->kind == N_IDENT && as->a->name && strcmp(as->a->name, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The default member initializers of the object at obj before constructor
+ * ctor's body (NULL: all of them), but of members its initializer list sets. */
+static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_node *ctor, const fe_tok *at)
 {
     for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
-        if (!m->init && !has_ctor(m->ty))
+        if ((!m->init && !has_ctor(m->ty)) || ctor_inits(ctor, m->name))
             continue;
         fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
         a.lv = LV_MEM;
@@ -1568,7 +1583,6 @@ static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_tok *a
 static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at)
 {
     if (user_ctor(t)) {
-        member_defaults(L, obj, t, at);
         fe_type *types[32] = {0};
         for (int i = 0; i < n; i++)
             types[i] = vals[i].ty;
@@ -1591,6 +1605,7 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
             fe_error(L->c, at, CVM_SYNTAX, "no constructor of '%s' takes these %d arguments", t->name, n);
             return;
         }
+        member_defaults(L, obj, t, best, at);
         fe_call_fn(L, at, best, &obj, vals, n);
         return;
     }

@@ -829,6 +829,21 @@ static fe_val assignment(fe_lower *L, fe_node *e)
 {
     if (e->b->kind == N_INITLIST)
         return assign_list(L, e);
+    if (e->b->kind == N_CAST && e->b->is_member_init) { /* m(a, b) or S(a, b) in a constructor */
+        fe_val lv = fe_gen(L, e->a);
+        fe_type *t = fe_unqual(lv.ty);
+        if (t->kind != TY_STRUCT && !e->b->args && lv.lv != LV_NONE) { /* x(): zero, a null pointer */
+            fe_store(L, lv, fe_zero(L), e->tok);
+            return lv;
+        }
+        if (lv.lv != LV_MEM || t->kind != TY_STRUCT) {
+            fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is initialized with several values but is no struct",
+                     e->a->name ? e->a->name : "member");
+            return bad(L);
+        }
+        fe_store(L, lv, fe_construct(L, t, e->b->args, e->b->tok), e->tok);
+        return lv;
+    }
     fe_val early = {0};
     const bool first = rhs_first(L, e);
     if (first) {

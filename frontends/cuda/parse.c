@@ -1293,22 +1293,40 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
                 expect(c, "(");
             fe_node *args = NULL;
             if (brace) {
-                if (!is(c, "}"))
-                    args = assign(c);
+                fe_node head = {0}, *tail = &head;
+                while (!c->err && !is(c, "}")) {
+                    tail = tail->next = assign(c);
+                    if (!accept(c, ","))
+                        break;
+                }
+                args = head.next;
                 expect(c, "}");
             } else {
                 args = args_list(c);
             }
-            if (args && args->next) {
-                unsupported(c, m, "member initializers with several arguments are not supported");
-                break;
-            }
+            /* S() : S(0, 0): a delegating constructor builds *this */
+            const bool delegate = m->len == strlen(f->name) && memcmp(m->s, f->name, m->len) == 0;
             fe_node *lhs = new_node(c, N_IDENT, m);
             lhs->name = tok_name(c, m);
+            if (delegate) {
+                lhs->name = "this";
+                fe_node *deref = new_node(c, N_UNARY, m);
+                deref->op = '*';
+                deref->a = lhs;
+                lhs = deref;
+            }
             fe_node *as = new_node(c, N_ASSIGN, m);
             as->op = '=';
             as->a = lhs;
             as->b = args ? args : new_node(c, N_INT, m);
+            as->is_member_init = true; /* construct_at skips the member's default initialization */
+            if (delegate || !args || args->next) { /* m(a, b), m(): by its type's constructor, or zero */
+                fe_node *make = new_node(c, N_CAST, m);
+                make->op = 'F';
+                make->args = args;
+                make->is_member_init = true; /* the type is the member's (lower_expr.c assignment) */
+                as->b = make;
+            }
             fe_node *st = new_node(c, N_EXPR, m);
             st->a = as;
             itail = itail->next = st;
