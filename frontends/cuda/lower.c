@@ -298,10 +298,15 @@ static void init_elided(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
     if (t->kind == TY_ARRAY) {
         for (uint32_t i = 0; i < t->len && !L->c->err; i++) {
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, empty.tok);
-            if (*e)
+            if (*e) {
                 init_element(L, a, t->base, e);
-            else
+            } else if ((uint64_t)(t->len - i) * t->base->size >= 256 && all_zero(t->base)) {
+                a.lv = LV_MEM, a.ty = t->base;
+                zero_loop(L, a, (t->len - i) * t->base->size); /* the rest of a large array */
+                return;
+            } else {
                 init_mem(L, a, t->base, &empty);
+            }
         }
         return;
     }
@@ -1232,7 +1237,14 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     }
     fe_val vals[32];
     fe_type *ptys[32]; /* the parameters' types, `auto` ones the argument's */
-    int n = 0;
+    int n = 0, nparams = 0;
+    for (fe_node *q = fn->params; q; q = q->next)
+        nparams++;
+    if (nargs > nparams) { /* a template chosen by name takes what it declares */
+        fe_error(L->c, at, CVM_SYNTAX, "too many arguments to function '%s' (%d given, %d expected)",
+                 fn->name, nargs, nparams);
+        return fe_const_int(L, TY_I32, 0);
+    }
     fe_node *p = fn->params;
     for (; p && n < nargs; p = p->next) {
         fe_val v = args[n];
@@ -1603,6 +1615,11 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         }
         if (!best) {
             fe_error(L->c, at, CVM_SYNTAX, "no constructor of '%s' takes these %d arguments", t->name, n);
+            return;
+        }
+        if (!best->body) {
+            fe_error(L->c, at, CVM_SYNTAX, "constructor '%s::%s' is declared but not defined (or deleted)",
+                     t->name, t->name);
             return;
         }
         member_defaults(L, obj, t, best, at);

@@ -1237,8 +1237,13 @@ static fe_val call(fe_lower *L, fe_node *e)
         int n = 0;
         for (fe_node *a = e->args; a && n < 32; a = a->next)
             vals[n++] = fe_gen(L, a);
+        /* a static member function that takes the arguments before a
+         * template of the name (C++ prefers the non-template), unless
+         * template arguments are named */
+        if (!e->a->ntargs && fe_call_static(L, e->tok, e->a->ty, name, vals, n, &out))
+            return out;
         fe_template *t = member_template((fe_val){e->a->ty, 0, LV_MEM, 0, false, false, false}, name);
-        if (t) { /* S::f(x), S::f<T>(x): a static member function template */
+        if (t && !L->c->err) { /* S::f(x), S::f<T>(x): a static member function template */
             fe_type *targs[8];
             int64_t tvals[8];
             const int nexplicit = e->a->ntargs;
@@ -1246,8 +1251,6 @@ static fe_val call(fe_lower *L, fe_node *e)
                 targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
             return member_template_vals(L, e->tok, t, NULL, vals, n, nexplicit, targs, tvals);
         }
-        if (fe_call_static(L, e->tok, e->a->ty, name, vals, n, &out))
-            return out;
         if (!L->c->err)
             fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' has no member function '%s' taking these arguments",
                      e->a->ty->name ? e->a->ty->name : "struct", name);

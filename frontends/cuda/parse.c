@@ -130,7 +130,7 @@ static fe_tname *push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_va
 }
 
 /* A variable declaration hides outer type names and constants of its
- * name, and records its declared type for decltype(name) (fe_p_var_type). */
+ * name, and records its declared type for decltype(name) (declspec). */
 static void declare_var(fe_ctx *c, const char *name, fe_type *ty)
 {
     fe_tname *t = push_tname(c, name, NULL, false, 0);
@@ -445,11 +445,14 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
                 unsupported(c, t, "decltype(auto) is not supported in kernels; use auto");
                 return fe_ty(TY_I32);
             }
+            const uint32_t start = c->pos;
+            fe_tok *x = peek(c);
             fe_node *e = fe_p_expr(c);
-            expect(c, ")");
             /* decltype(x) of a variable whose declared type is known here:
-             * that type, const and all; else resolved by the lowering */
-            fe_tname *v = e && e->kind == N_IDENT && e->name ? lookup(c, e->name, strlen(e->name)) : NULL;
+             * that type, const and all (a constant's name parses as its
+             * value: the token says); else resolved by the lowering */
+            fe_tname *v = c->pos == start + 1 && x->kind == TK_IDENT ? lookup(c, x->s, x->len) : NULL;
+            expect(c, ")");
             if (v && v->var_ty && !fe_is_auto(v->var_ty) && !fe_has_decltype(v->var_ty) && !v->var_ty->is_ref)
                 ty = v->var_ty;
             else
@@ -1518,6 +1521,10 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
         if (!m->body && m->is_ctor == ctor && same_signature(m, f)) {
             if (!f->body) /* a second declaration */
                 return;
+            /* default arguments are the declaration's */
+            for (fe_node *p = f->params, *q = m->params; p && q; p = p->next, q = q->next)
+                if (!p->a)
+                    p->a = q->a;
             /* in place: copies of S made before its '}' share the list */
             const unsigned stat = m->storage & FE_S_STATIC;
             fe_node *next = m->next;
@@ -1604,10 +1611,12 @@ static void module_decl(fe_ctx *c)
             fe_type *elem = ty;
             while (elem->kind == TY_ARRAY)
                 elem = elem->base;
+            fe_tname *k;
             if (ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v) &&
-                !(storage & (FE_S_DEVICE | FE_S_CONSTANT)))
-                push_tname(c, d->name, fe_unqual(ty), true, v);
-            else if (!(storage & (FE_S_DEVICE | FE_S_CONSTANT | FE_S_SHARED)) && !elem->is_const &&
+                !(storage & (FE_S_DEVICE | FE_S_CONSTANT))) {
+                if ((k = push_tname(c, d->name, fe_unqual(ty), true, v)) != NULL)
+                    k->var_ty = ty; /* decltype(N): const int */
+            } else if (!(storage & (FE_S_DEVICE | FE_S_CONSTANT | FE_S_SHARED)) && !elem->is_const &&
                      !(storage & FE_S_CONSTEXPR))
                 fe_p_host_name(c, nt, false); /* a host variable: kernels cannot use it */
             else {
@@ -1625,6 +1634,7 @@ static void module_decl(fe_ctx *c)
                     d->next = *link ? (*link)->next : NULL;
                     *link = d;
                 }
+                declare_var(c, d->name, ty); /* decltype(g) */
             }
         }
         if (!accept(c, ","))

@@ -352,6 +352,8 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             m->ty = mt;
             *link = m;
             link = &m->next;
+            fe_p_declare_var(c, m->name, mt); /* hides outer names in later member functions */
+            c->tnames->member = true;
             if (fe_p_is(c, ":")) {
                 fe_p_unsupported(c, nt, "bit-fields are not supported in kernels; use a whole integer "
                                  "member and shifts and masks");
