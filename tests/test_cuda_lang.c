@@ -1817,6 +1817,79 @@ static void test_half_int_cg(void)
     words_are("half to and from integers, __nanosleep, thread_block and grid_group members", src, 8, 0, want, 25);
 }
 
+/* From the review of the probe fixes: a non-template static before a
+ * static member template, decltype of a member / const local / device
+ * global, brace elision into a large array, default arguments of an
+ * out-of-class definition, module-scope default member initializers of
+ * unlisted and uninitialized parts; constructor initializers with several
+ * values, m(), delegating constructors; auto functions and members. */
+static void test_probe_review(void)
+{
+    static const char src[] =
+        "struct S { static __device__ int f(int a, int b) { return a + b; }\n"
+        "           template <class T> static __device__ T f(T x) { return x * 2; } };\n"
+        "template <class T> __device__ int szof() { return sizeof(T); }\n"
+        "__device__ short g;\n"
+        "struct H { int bins[16384]; int total; };\n"
+        "struct V { float x, y; __device__ V(float a = 1, float b = 2); __device__ float scale(float s = 2.f) const; };\n"
+        "__device__ V::V(float a, float b) : x(a), y(b) {}\n"
+        "__device__ float V::scale(float s) const { return (x + y) * s; }\n"
+        "struct A { float s = 3; int n = 7; };\n"
+        "struct B { A a[2]; int k = 2; };\n"
+        "__device__ B gc = {1};\n"
+        "__device__ A g1;\n"
+        "struct W { float x, y; __device__ W() : W(1.f, 2.f) {} __device__ W(float a, float b) : x(a), y(b) {} };\n"
+        "struct P { float q; __device__ P(float a, float b) : q(a * b) {} };\n"
+        "struct Q { W w; P p; float z; int *ptr; float4 v;\n"
+        "           __device__ Q() : w(3.f, 4.f), p{5.f, 6.f}, z(), ptr(), v() {} };\n"
+        "struct R { float v; __device__ auto twice() const { return v * 2; } __device__ auto half() const -> float; };\n"
+        "__device__ auto R::half() const -> float { return v / 2; }\n"
+        "__device__ auto sq(float x) { return x * 0.5f; }\n"
+        "constexpr auto kScale = 0.25f;\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = S::f(1, 2) * 10 + S::f(in[13]);\n" /* 3, 4 */
+        "    int v = 1;\n"
+        "    struct Lc { double v; __device__ int s() { return szof<decltype(v)>(); } };\n"
+        "    Lc l; l.v = 0;\n"
+        "    const int n = 4;\n"
+        "    out[1] = l.s() * 100 + szof<decltype(n)>() * 10 + szof<decltype(g)>() + v * 0;\n"
+        "    H h = {7};\n"
+        "    out[2] = h.bins[0] + h.bins[16383] + h.total;\n"
+        "    V d; V e(5);\n"
+        "    out[3] = (int)d.scale() * 100 + (int)e.scale(10);\n"
+        "    out[4] = (int)(gc.a[0].s * 1000 + gc.a[0].n * 100 + gc.a[1].s * 10 + gc.k) + (int)(g1.s + g1.n) * 10000;\n"
+        "    Q q;\n"
+        "    out[5] = (int)(q.w.x * 10 + q.w.y) * 1000 + (int)q.p.q * 10 + (int)q.z + (q.ptr == nullptr) + (int)q.v.w;\n"
+        "    W w;\n"
+        "    out[6] = (int)(w.x * 10 + w.y);\n"
+        "    R r; r.v = (float)in[8];\n" /* 7 */
+        "    out[7] = (int)(r.twice() * 10 + r.half() * 2) + (int)(sq(3.f) * 10) * 1000 + (int)(kScale * 100) * 100000;\n"
+        "}\n";
+    /* out[1]: sizeof(double) 8, const int 4, short 2; out[4]: gc = {{1, 7}, {3, 7}}, 2, g1 3 + 7;
+     * out[5]: w (3, 4) 34000, p 30 300, z 0, ptr null 1, v 0; out[7]: 140 + 7, sq 1.5, kScale 25 */
+    static const int32_t want[] = {34, 842, 7, 600 + 70, 100000 + 1732, 34301, 12, 2500000 + 15000 + 147};
+    words_are("review of the probe fixes: statics before templates, decltype, defaults, auto", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("a module-scope variable whose constructor would run at load is refused",
+            "struct C { float v; __device__ C() : v(5) {} };\n"
+            "__device__ C g[2];\n"
+            "__global__ void k(int *out, const int *in) { out[0] = (int)g[1].v; }\n",
+            "needs dynamic initialization");
+    rejects("a __shared__ variable of a type with default member initializers is refused",
+            "struct A { float s = 3; };\n"
+            "__global__ void k(int *out, const int *in) { __shared__ A arr[2]; out[0] = (int)arr[1].s; }\n",
+            "a __shared__ variable of a type with default member initializers");
+    rejects("a constructor declared and never defined is named",
+            "struct V { float x; __device__ V(float a); };\n"
+            "__global__ void k(int *out, const int *in) { V a(1); out[0] = (int)a.x; }\n",
+            "constructor 'V::V' is declared but not defined");
+    rejects("more arguments than a function template takes",
+            "template <class T> __device__ T g(T x) { return x; }\n"
+            "__global__ void k(int *out, const int *in) { out[0] = g(1, 2); }\n",
+            "too many arguments to function 'g' (2 given, 1 expected)");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -1866,6 +1939,7 @@ int main(void)
     test_converting_ctors();
     test_member_types();
     test_half_int_cg();
+    test_probe_review();
     kern_close();
     return done_testing();
 }

@@ -565,6 +565,10 @@ static void local_decl(fe_lower *L, fe_node *d)
     if (d->storage & FE_S_SHARED) {
         if (d->a)
             fe_error(L->c, d->tok, CVM_SYNTAX, "__shared__ variables cannot have an initializer");
+        else if (t && fe_nonempty_default(t))
+            fe_error(L->c, d->tok, CVM_SYNTAX, "a __shared__ variable of a type with default member "
+                     "initializers or a non-empty default constructor is not allowed (shared memory is not "
+                     "initialized; CUDA refuses it too): assign the members after the declaration");
         fe_var *v = bind(L, d->name, t);
         if (v) {
             v->mem = MEM_SHARED;
@@ -1522,6 +1526,21 @@ static bool has_ctor(fe_type *t)
     for (fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next)
         if (m->init || has_ctor(m->ty))
             return true; /* default member initializers run as an implicit constructor */
+    return false;
+}
+
+bool fe_nonempty_default(fe_type *t)
+{
+    while (t->kind == TY_ARRAY)
+        t = t->base;
+    if (t->kind != TY_STRUCT)
+        return false;
+    for (fe_member *m = t->members; m; m = m->next)
+        if (m->init || fe_nonempty_default(m->ty))
+            return true;
+    for (fe_node *m = t->methods; m; m = m->next)
+        if (m->is_ctor && params_match(m, 0) && (!m->body || m->body->args))
+            return true; /* a default constructor with initializers or statements (or none defined) */
     return false;
 }
 

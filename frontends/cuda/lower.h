@@ -102,6 +102,9 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
 /* Builds struct t at dst from v of another type through t's converting
  * constructor (V2 q = 3.0f;); false, nothing emitted, if it has none. */
 bool fe_construct_from(fe_lower *L, fe_val dst, fe_type *t, fe_val v, const fe_tok *at);
+/* Does default-initializing a t run code (default member initializers, a
+ * default constructor with initializers or statements, anywhere inside)? */
+bool fe_nonempty_default(fe_type *t);
 /* v as an object of struct t: v itself, or a temporary converted from it. */
 fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at);
 fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholders replaced */

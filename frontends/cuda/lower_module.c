@@ -133,6 +133,28 @@ static void put_scalar(uint8_t *p, fe_type *t, fe_node *e, fe_ctx *c)
 
 static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c);
 
+/* The default member initializers inside a t at img (arrays element by
+ * element, a union's defaulted member); the rest stays zero. */
+static void put_defaults(uint8_t *img, fe_type *t, fe_ctx *c)
+{
+    if (t->kind == TY_ARRAY) {
+        for (uint32_t i = 0; i < t->len && fe_nonempty_default(t->base); i++)
+            put_defaults(img + (size_t)i * t->base->size, t->base, c);
+        return;
+    }
+    if (t->kind != TY_STRUCT)
+        return;
+    int i = 0, only = t->is_union ? fe_union_default(t) : -1;
+    for (fe_member *m = t->members; m; m = m->next, i++) {
+        if (only >= 0 && i != only)
+            continue;
+        if (m->init)
+            put_init(img + m->offset, m->ty, m->init, c);
+        else
+            put_defaults(img + m->offset, m->ty, c);
+    }
+}
+
 /* The members of a struct without unions, anonymous members or
  * designators in order from the list at *x (brace elision as in
  * lower.c init_elided); false for others. */
@@ -157,8 +179,11 @@ static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
         return;
     }
     if (t->kind == TY_ARRAY) {
-        for (uint32_t i = 0; *x && i < t->len; i++)
-            put_element(img + (size_t)i * t->base->size, t->base, x, c);
+        for (uint32_t i = 0; i < t->len; i++)
+            if (*x)
+                put_element(img + (size_t)i * t->base->size, t->base, x, c);
+            else
+                put_defaults(img + (size_t)i * t->base->size, t->base, c);
         return;
     }
     for (fe_member *m = t->members; m; m = m->next)
@@ -166,6 +191,8 @@ static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
             put_element(img + m->offset, m->ty, x, c);
         else if (m->init) /* its default member initializer; the rest stays zero */
             put_init(img + m->offset, m->ty, m->init, c);
+        else
+            put_defaults(img + m->offset, m->ty, c);
 }
 
 static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
@@ -184,6 +211,8 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
                 put_element(img + m->offset, m->ty, &x, c);
             else if (m->init) /* its default member initializer; the rest stays zero */
                 put_init(img + m->offset, m->ty, m->init, c);
+            else
+                put_defaults(img + m->offset, m->ty, c);
         if (x)
             fe_error(c, x->tok, CVM_SYNTAX, "too many initializers for '%s'", t->name);
     } else if (t->kind == TY_STRUCT) {
@@ -196,12 +225,17 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
                 put_init(img + m->offset, m->ty, slots[i], c);
             else if (m->init) /* its default member initializer; the rest stays zero */
                 put_init(img + m->offset, m->ty, m->init, c);
+            else
+                put_defaults(img + m->offset, m->ty, c);
         }
     } else if (!fe_no_designators(c, e)) {
         return;
     } else if (t->kind == TY_ARRAY) {
-        for (uint32_t i = 0; x && i < t->len; i++)
+        uint32_t i = 0;
+        for (; x && i < t->len; i++)
             put_element(img + (size_t)i * t->base->size, t->base, &x, c);
+        for (; i < t->len; i++)
+            put_defaults(img + (size_t)i * t->base->size, t->base, c);
         if (x && t->len)
             fe_error(c, x->tok, CVM_SYNTAX, "too many initializers for an array of %u elements", t->len);
     } else if (x) {
@@ -232,8 +266,20 @@ void fe_module_var(fe_lower *L, fe_node *d)
             v->decl = d;
         if (d->a)
             fe_error(c, d->tok, CVM_SYNTAX, "__shared__ variables cannot have an initializer");
+        else if (fe_nonempty_default(d->ty))
+            fe_error(c, d->tok, CVM_SYNTAX, "a __shared__ variable of a type with default member "
+                     "initializers or a non-empty default constructor is not allowed (shared memory is not "
+                     "initialized; CUDA refuses it too): assign the members after the declaration");
         return;
     }
+    for (fe_type *e = d->ty; e; e = e->kind == TY_ARRAY ? e->base : NULL)
+        for (fe_node *m = e->kind == TY_STRUCT ? e->methods : NULL; m; m = m->next)
+            if (m->is_ctor && (d->a || fe_nonempty_default(e))) { /* no constructor runs at load */
+                fe_error(c, d->tok, CVM_UNSUPPORTED, "a module-scope variable of a type with a constructor "
+                         "needs dynamic initialization, which CUDA does not allow for __device__ and "
+                         "__constant__ variables: set its members with default member initializers instead");
+                return;
+            }
     bool is_const = (d->storage & FE_S_CONSTANT) != 0;
     v->mem = is_const ? MEM_CSYM : MEM_GSYM;
     v->sym = d->name;
@@ -244,13 +290,17 @@ void fe_module_var(fe_lower *L, fe_node *d)
     uint32_t size = d->ty->size ? d->ty->size : 1;
     fe_buf_printf(c, L->out, ".%s \"%s\" %s %u %u", is_const ? "constant" : "global", d->name, elem,
                   size, d->ty->align < 4 ? 4 : d->ty->align);
-    if (d->a) {
+    if (d->a || fe_nonempty_default(d->ty)) { /* an initializer, or default member initializers */
         uint8_t *img = cvm_bc_alloc(c->alloc, c->alloc_user, size);
         if (!img) {
             fe_error(c, d->tok, CVM_OUT_OF_MEMORY, "out of memory");
             return;
         }
-        put_init(img, d->ty, d->a, c);
+        memset(img, 0, size);
+        if (d->a)
+            put_init(img, d->ty, d->a, c);
+        else
+            put_defaults(img, d->ty, c);
         fe_buf_printf(c, L->out, " = 0x");
         for (uint32_t i = 0; i < size; i++)
             fe_buf_printf(c, L->out, "%02x", img[i]);

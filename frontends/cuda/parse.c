@@ -1580,6 +1580,11 @@ static void module_decl(fe_ctx *c)
     for (;;) {
         fe_tok *nt = NULL;
         fe_type *ty = declarator(c, base ? base : fe_ty(TY_I32), &nt);
+        if (!base && nt && !c->err && is(c, "(") && ty->kind != TY_I32) {
+            unsupported(c, nt, "an 'auto' function returning a pointer or reference is not supported; name "
+                               "the return type");
+            return;
+        }
         if (c->err)
             return;
         if (!nt) {
@@ -1589,6 +1594,8 @@ static void module_decl(fe_ctx *c)
         }
         if (is(c, "(") && !(storage & FE_S_TYPEDEF)) {
             fe_type *owner = member_owner(c, c->decl_owner);
+            if (!base)
+                ty = NULL; /* auto f(...): deduced from the first return, or -> T */
             if (owner)
                 member_definition(c, owner, ty, nt, storage, lb, false);
             else
@@ -1602,6 +1609,20 @@ static void module_decl(fe_ctx *c)
         if (accept(c, "=") || is(c, "{")) {
             d->a = fe_p_initializer(c);
             d->ty = ty = fe_p_sized_by_init(c, ty, d->a);
+        }
+        if (!base && !c->err) { /* constexpr auto k = 0.5f: a literal's type, an integer constant's int */
+            int64_t v;
+            fe_node *x = d->a && d->a->kind == N_INITLIST && d->a->args && !d->a->args->next ? d->a->args : d->a;
+            if (x && x->kind == N_FLOAT)
+                ty = fe_ty(x->is_float32 ? TY_F32 : TY_F64);
+            else if (x && fe_const_eval(c, x, &v))
+                ty = fe_ty(v == (int32_t)v ? TY_I32 : TY_I64);
+            else {
+                unsupported(c, nt, "a module-scope 'auto' variable needs a literal or integer constant "
+                                   "initializer; name the type");
+                return;
+            }
+            d->ty = ty = fe_qualified(c, ty, (storage & FE_S_CONSTEXPR) != 0, false);
         }
         fe_p_check_unsized(c, d);
         if (storage & FE_S_TYPEDEF) {

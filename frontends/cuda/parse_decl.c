@@ -296,6 +296,20 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
         }
         c->pos = save;
         fe_type *base = fe_p_declspec(c, &storage, NULL);
+        if (!base && !c->err) { /* auto: a member function whose return type is deduced or trailing */
+            fe_tok *nt = NULL;
+            fe_type *mt = fe_p_declarator(c, fe_ty(TY_I32), &nt);
+            if (!nt || !fe_p_is(c, "(") || mt->kind != TY_I32) {
+                fe_p_unsupported(c, nt ? nt : fe_p_peek(c), "'auto' members are not supported in kernels "
+                                 "(a member function may return auto)");
+                return t;
+            }
+            add_method(&mlink, member_function(c, t, NULL, nt, storage, false, false));
+            fe_p_accept(c, ";");
+            continue;
+        }
+        if (!base)
+            return t;
         if (base->kind == TY_STRUCT && base->complete && !base->cg && fe_p_is(c, ";") &&
             (!strcmp(base->name, "union") || !strcmp(base->name, "struct"))) {
             /* union { float4 v; float a[4]; }; its members are named as ours */

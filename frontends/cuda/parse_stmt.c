@@ -178,12 +178,14 @@ static bool starts_decl(fe_ctx *c)
     if (fe_p_lookup(c, t->s, t->len) && (fe_tok_is(fe_p_peek_at(c, k + 1), "(") || fe_tok_is(fe_p_peek_at(c, k + 1), "{")))
         return false;
     if (fe_tok_is(fe_p_peek_at(c, k + 1), "<")) { /* `Cfg<4>::put(out);` calls a static member */
-        int depth = 0;
+        int depth = 0, parens = 0; /* a '>' inside parentheses closes nothing: Cfg<(3 > 1)> */
         for (k++;; k++) {
             fe_tok *x = fe_p_peek_at(c, k);
             if (x->kind == TK_EOF || fe_tok_is(x, ";") || fe_tok_is(x, "{"))
                 return true;
-            depth += fe_tok_is(x, "<") - fe_tok_is(x, ">") - 2 * fe_tok_is(x, ">>");
+            parens += fe_tok_is(x, "(") - fe_tok_is(x, ")");
+            if (!parens)
+                depth += fe_tok_is(x, "<") - fe_tok_is(x, ">") - 2 * fe_tok_is(x, ">>");
             if (depth <= 0)
                 break;
         }
