@@ -660,6 +660,11 @@ void fe_p_template_decl(fe_ctx *c)
             unsigned st = 0;
             tp->ptypes[i] = fe_p_declspec(c, &st, NULL);
         }
+        if (fe_p_is(c, "...")) {
+            fe_p_unsupported(c, fe_p_peek(c), "variadic templates (template <class... Ts>) are not supported "
+                             "in kernels; write an overload per argument count");
+            return;
+        }
         tp->pnames[i] = fe_p_tok_name(c, fe_p_expect_ident(c));
         if (fe_p_accept(c, "=")) { /* a default argument, read here (it may not name earlier parameters) */
             fe_tok *at = fe_p_peek(c);

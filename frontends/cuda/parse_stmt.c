@@ -106,6 +106,11 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
     do {
         fe_tok *nt = NULL;
         fe_tok *at = fe_p_peek(c);
+        if (fe_p_is(c, "[") || (fe_p_is(c, "&") && fe_tok_is(fe_p_peek_at(c, 1), "["))) {
+            fe_p_unsupported(c, at, "structured bindings (auto [a, b] = ...) are not supported in kernels; "
+                             "index the array or name the members");
+            break;
+        }
         fe_type *ty = base ? fe_p_declarator(c, base, &nt) : fe_p_declarator(c, fe_ty(TY_VOID), &nt);
         if (!base && ty->kind != TY_VOID)
             fe_error(c, at, CVM_SYNTAX, "'auto' needs an initializer of its own type");
@@ -267,6 +272,11 @@ fe_node *fe_p_stmt(fe_ctx *c)
         fe_node *n = fe_p_new_node(c, N_IF, t);
         fe_p_accept(c, "constexpr");
         fe_p_expect(c, "(");
+        if (starts_decl(c) && !fe_tok_is(fe_p_peek_at(c, 1), "(") && !fe_tok_is(fe_p_peek_at(c, 1), "{")) {
+            fe_p_unsupported(c, fe_p_peek(c), "a declaration in an if condition (if (int t = f(); t > 0)) is "
+                             "not supported in kernels; declare the variable before the if");
+            return n;
+        }
         n->a = fe_p_expr(c);
         fe_p_expect(c, ")");
         n->b = fe_p_stmt(c);
