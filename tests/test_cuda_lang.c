@@ -1890,6 +1890,42 @@ static void test_probe_review(void)
             "too many arguments to function 'g' (2 given, 1 expected)");
 }
 
+/* Out-of-class definitions of a const and a non-const overload and of a
+ * namespace-qualified struct's constructor; braces elided into unions
+ * (their first member), locally and at module scope. */
+static void test_outside_unions(void)
+{
+    static const char src[] =
+        "struct V { float a[2]; __device__ float &get(int i); __device__ const float &get(int i) const; };\n"
+        "__device__ float &V::get(int i) { return a[i]; }\n"
+        "__device__ const float &V::get(int i) const { return a[i]; }\n"
+        "namespace geo { struct P { float x; __device__ P(float a); __device__ float f() const; }; }\n"
+        "__device__ geo::P::P(float a) : x(a * 2) {}\n"
+        "__device__ float geo::P::f() const { return x + 1; }\n"
+        "union U { int i; float f; };\n"
+        "struct S { U u; int n; };\n"
+        "__device__ U gu[2] = {5, 6};\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    V v; v.get(0) = 3; v.get(1) = (float)in[13];\n" /* 2 */
+        "    const V &c = v;\n"
+        "    out[0] = (int)(c.get(0) * 10 + v.get(1));\n"
+        "    geo::P p((float)in[9]);\n" /* 3 */
+        "    out[1] = (int)p.f();\n"
+        "    U u[2] = {1, in[13]};\n"
+        "    S s = {3, 4};\n"
+        "    out[2] = u[0].i * 10 + u[1].i; out[3] = s.u.i * 10 + s.n; out[4] = gu[0].i * 10 + gu[1].i;\n"
+        "}\n";
+    static const int32_t want[] = {32, 7, 12, 34, 56};
+    words_are("out-of-class const overloads and namespaced constructors, brace elision into unions", src, 1, 0,
+              want, (int)(sizeof want / sizeof want[0]));
+    rejects("a member of a struct template defined outside it is named",
+            "template <class T> struct Box { T v; __device__ T get() const; };\n"
+            "template <class T> __device__ T Box<T>::get() const { return v * 2; }\n"
+            "__global__ void k(int *out, const int *in) { Box<int> b; b.v = 2; out[0] = b.get(); }\n",
+            "a member of a struct template defined outside the struct (Box<T>::get) is not supported");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -1940,6 +1976,7 @@ int main(void)
     test_member_types();
     test_half_int_cg();
     test_probe_review();
+    test_outside_unions();
     kern_close();
     return done_testing();
 }

@@ -285,7 +285,7 @@ static bool elided(fe_lower *L, const fe_type *t, fe_node *e)
         return false;
     if (t->kind == TY_ARRAY)
         return e->kind != N_STR;
-    return t->kind == TY_STRUCT && !user_ctor(t) && !t->is_union && fe_type_of(L, e)->kind != TY_STRUCT;
+    return t->kind == TY_STRUCT && !user_ctor(t) && fe_type_of(L, e)->kind != TY_STRUCT;
 }
 
 /* Initializes the aggregate t at addr from the list of initializers at
@@ -317,6 +317,15 @@ static void init_elided(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
 static void init_elided_members(fe_lower *L, fe_val addr, fe_type *t, fe_node **e, fe_tok *at)
 {
     fe_node empty = {.kind = N_INITLIST, .tok = at};
+    if (t->is_union) { /* its first member, as a braced list would set */
+        if (!*e || !t->members) {
+            init_mem(L, addr, t, &empty);
+            return;
+        }
+        fe_val a = addr;
+        init_element(L, a, t->members->ty, e);
+        return;
+    }
     for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
         fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, empty.tok);
         if (*e)

@@ -173,6 +173,10 @@ static bool plain_members(const fe_type *t, const fe_node *e)
  * members: a struct value is no constant here) the next several. */
 static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
 {
+    if (t->kind == TY_STRUCT && t->is_union && t->members && (*x)->kind != N_INITLIST) {
+        put_element(img, t->members->ty, x, c); /* a union from its first member */
+        return;
+    }
     if ((*x)->kind == N_INITLIST || (*x)->kind == N_STR || (t->kind != TY_ARRAY && !plain_members(t, NULL))) {
         put_init(img, t, *x, c);
         *x = (*x)->next;

@@ -1283,8 +1283,11 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
     for (fe_node *p = f->params; p; p = p->next)
         if (p->name)
             declare_var(c, p->name, p->ty);
-    while (accept(c, "const") || accept(c, "noexcept") || accept(c, "__restrict__"))
-        ;
+    for (;;)
+        if (accept(c, "const"))
+            f->is_const_fn = true;
+        else if (!accept(c, "noexcept") && !accept(c, "__restrict__"))
+            break;
     if (accept(c, "->")) /* auto f(...) -> T */
         f->ty = type_name(c);
     fe_node inits = {0}, *itail = &inits;
@@ -1518,6 +1521,8 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
     f->is_ctor = ctor;
     f->is_operator = nt->len > 8 && memcmp(nt->s, "operator", 8) == 0;
     for (fe_node *m = s->methods; m; m = m->next) {
+        if (m->is_const_fn != f->is_const_fn)
+            continue; /* float &get(int) and const float &get(int) const are two */
         if (!m->body && m->is_ctor == ctor && same_signature(m, f)) {
             if (!f->body) /* a second declaration */
                 return;
@@ -1552,6 +1557,10 @@ static bool ctor_definition(fe_ctx *c)
            fe_tok_is(peek_at(c, k), "__inline__") || fe_tok_is(peek_at(c, k), "constexpr") ||
            fe_tok_is(peek_at(c, k), "explicit"))
         k++;
+    const uint32_t specs = k;
+    while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::") &&
+           peek_at(c, k + 2)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 3), "::"))
+        k += 2; /* geo::P::P(: namespaces are flattened */
     fe_tok *q = peek_at(c, k), *nt = peek_at(c, k + 2);
     fe_type *s = q->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::") && nt->kind == TK_IDENT &&
                  nt->len == q->len && memcmp(nt->s, q->s, q->len) == 0 && fe_tok_is(peek_at(c, k + 3), "(")
@@ -1559,7 +1568,7 @@ static bool ctor_definition(fe_ctx *c)
     if (!s)
         return false;
     unsigned storage = 0;
-    for (uint32_t i = 0; i < k; i++)
+    for (uint32_t i = 0; i < specs; i++)
         if (fe_tok_is(peek_at(c, i), "__device__") || fe_tok_is(peek_at(c, i), "__host__"))
             storage |= FE_S_DEVICE;
     c->pos += k + 2;

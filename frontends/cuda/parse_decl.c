@@ -791,6 +791,11 @@ void fe_p_template_decl(fe_ctx *c)
         return;
     }
     tp->name = opname ? opname : fe_p_tok_name(c, name);
+    if (!tp->is_struct && name > c->toks + 1 && fe_tok_is(name - 1, "::") && fe_tok_is(name - 2, ">")) {
+        fe_error(c, name, CVM_UNSUPPORTED, "a member of a struct template defined outside the struct "
+                 "(Box<T>::%s) is not supported; define it inside the struct", tp->name);
+        return;
+    }
     uint32_t sk = 1; /* the struct's name, after any __align__(n) or alignas(n) */
     while (tp->is_struct && (fe_tok_is(fe_p_peek_at(c, sk), "__align__") || fe_tok_is(fe_p_peek_at(c, sk), "alignas")))
         for (int depth = 0; fe_p_peek_at(c, ++sk)->kind != TK_EOF;) {
