@@ -1926,6 +1926,35 @@ static void test_outside_unions(void)
             "a member of a struct template defined outside the struct (Box<T>::get) is not supported");
 }
 
+/* A '?:' of scalars as an lvalue: assigned (=, +=, *=) in registers and
+ * memory, returned by reference from member functions (nested), bound to
+ * a reference. */
+static void test_cond_lvalues(void)
+{
+    static const char src[] =
+        "struct V3 { float x, y, z;\n"
+        "    __device__ float &operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int c = in[1];\n" /* 1 */
+        "    float a = 1, b = 2;\n"
+        "    (c > 0 ? a : b) = 10;\n"
+        "    (c > 0 ? a : b) += 5;\n"
+        "    (c < 0 ? a : b) *= 3;\n"
+        "    V3 v = {0, 0, 0};\n"
+        "    v[0] = 4; v[1] = 5; v[2] = 6; v[1] += 1;\n"
+        "    float arr[3] = {7, 8, 9};\n"
+        "    (c > 0 ? arr[0] : arr[2]) = 70;\n"
+        "    float &r = c < 0 ? arr[0] : arr[2];\n"
+        "    r = 1;\n"
+        "    out[0] = (int)a; out[1] = (int)b; out[2] = (int)(v.x * 100 + v.y * 10 + v.z);\n"
+        "    out[3] = (int)(arr[0] * 10 + arr[2]);\n"
+        "}\n";
+    static const int32_t want[] = {15, 6, 466, 701};
+    words_are("'?:' of scalars as an lvalue: assigned, returned and bound by reference", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -1977,6 +2006,7 @@ int main(void)
     test_half_int_cg();
     test_probe_review();
     test_outside_unions();
+    test_cond_lvalues();
     kern_close();
     return done_testing();
 }

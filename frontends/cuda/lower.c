@@ -627,7 +627,7 @@ static void local_decl(fe_lower *L, fe_node *d)
             fe_error(L->c, d->tok, CVM_SYNTAX, "a reference needs an initializer");
             return;
         }
-        fe_val v = fe_gen(L, d->a);
+        fe_val v = t->is_const ? fe_gen(L, d->a) : fe_lvalue(L, d->a); /* float &r = c ? a[i] : a[j]; */
         if (v.lv == LV_NONE && !t->is_const) {
             fe_error(L->c, d->tok, CVM_SYNTAX, "a non-const reference must bind to an lvalue");
             return;
@@ -904,7 +904,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
         if (f->ret_reg < 0) {
             fe_rvalue(L, s->a);
         } else if (f->ret_ref) {
-            fe_val v = fe_gen(L, s->a);
+            fe_val v = fe_lvalue(L, s->a); /* a '?:' of members: the address of either */
             if (v.lv != LV_MEM) {
                 fe_error(L->c, s->tok, CVM_UNSUPPORTED,
                          "returning a reference to a register variable is not supported; return by value");

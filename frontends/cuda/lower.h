@@ -105,6 +105,9 @@ bool fe_construct_from(fe_lower *L, fe_val dst, fe_type *t, fe_val v, const fe_t
 /* Does default-initializing a t run code (default member initializers, a
  * default constructor with initializers or statements, anywhere inside)? */
 bool fe_nonempty_default(fe_type *t);
+/* e as an lvalue: fe_gen, except that c ? a : b of memory lvalues is the
+ * address of either (a reference returned or bound to it). */
+fe_val fe_lvalue(fe_lower *L, fe_node *e);
 /* v as an object of struct t: v itself, or a temporary converted from it. */
 fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at);
 fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholders replaced */

@@ -698,6 +698,64 @@ static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
     return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false};
 }
 
+/* c ? a : b as an lvalue in memory (a reference bound to it, returned):
+ * the address of either, a and b memory lvalues of one type and space. */
+fe_val fe_lvalue(fe_lower *L, fe_node *e)
+{
+    int64_t k;
+    if (e->kind != N_COND || fe_const_eval(L->c, e->a, &k))
+        return e->kind == N_COND ? fe_lvalue(L, k ? e->b : e->c) : fe_gen(L, e);
+    fe_type *t = fe_unqual(fe_type_of(L, e->b));
+    if (!fe_same_type(t, fe_unqual(fe_type_of(L, e->c))))
+        return fe_gen(L, e);
+    fe_val c = fe_cond_bool(L, e->a);
+    fe_emit(L, "if %%r%d", c.reg);
+    fe_val a = fe_lvalue(L, e->b);
+    int r = fe_reg(L, a.lv == LV_MEM ? L->rtypes[a.reg] : RT(TY_PTR, 1, SP_LOCAL));
+    if (a.lv == LV_MEM)
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, a.reg);
+    fe_emit(L, "else");
+    fe_val b = fe_lvalue(L, e->c);
+    if (a.lv != LV_MEM || b.lv != LV_MEM || L->rtypes[b.reg] != L->rtypes[r]) {
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "a '?:' used as a reference needs both operands in one "
+                 "memory space (members, array elements), not in registers; use if/else");
+        return bad(L);
+    }
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
+    fe_emit(L, "end");
+    return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false};
+}
+
+/* (c ? a : b) op= v of scalars: v once, then the assignment in the branch c picks. */
+static fe_val cond_assignment(fe_lower *L, fe_node *e)
+{
+    fe_val v = fe_load(L, fe_gen(L, e->b));
+    int r = fe_reg(L, L->rtypes[v.reg]);
+    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
+    fe_var *tmp = fe_alloc(L->c, sizeof *tmp);
+    fe_node *id = fe_alloc(L->c, sizeof *id);
+    if (!tmp || !id)
+        return bad(L);
+    tmp->name = " rhs"; /* no source name has a space */
+    tmp->ty = v.ty;
+    tmp->val = (fe_val){v.ty, r, LV_NONE, 0, false, false, false};
+    fe_var *saved = L->vars;
+    tmp->next = L->vars;
+    L->vars = tmp;
+    *id = (fe_node){.kind = N_IDENT, .tok = e->tok, .name = tmp->name};
+    fe_node as[2];
+    for (int i = 0; i < 2; i++)
+        as[i] = (fe_node){.kind = N_ASSIGN, .tok = e->tok, .op = e->op, .a = i ? e->a->c : e->a->b, .b = id};
+    fe_val c = fe_cond_bool(L, e->a->a);
+    fe_emit(L, "if %%r%d", c.reg);
+    fe_rvalue(L, &as[0]);
+    fe_emit(L, "else");
+    fe_rvalue(L, &as[1]);
+    fe_emit(L, "end");
+    L->vars = saved;
+    return tmp->val;
+}
+
 static fe_val conditional(fe_lower *L, fe_node *e)
 {
     int64_t k;
@@ -829,6 +887,10 @@ static fe_val assignment(fe_lower *L, fe_node *e)
 {
     if (e->b->kind == N_INITLIST)
         return assign_list(L, e);
+    int64_t known;
+    if (e->a->kind == N_COND && !fe_const_eval(L->c, e->a->a, &known) &&
+        fe_unqual(fe_type_of(L, e->a))->kind != TY_STRUCT)
+        return cond_assignment(L, e); /* (c ? a : b) = v */
     if (e->b->kind == N_CAST && e->b->is_member_init) { /* m(a, b) or S(a, b) in a constructor */
         fe_val lv = fe_gen(L, e->a);
         fe_type *t = fe_unqual(lv.ty);
