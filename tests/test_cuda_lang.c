@@ -1953,6 +1953,17 @@ static void test_cond_lvalues(void)
     static const int32_t want[] = {15, 6, 466, 701};
     words_are("'?:' of scalars as an lvalue: assigned, returned and bound by reference", src, 1, 0, want,
               (int)(sizeof want / sizeof want[0]));
+    static const char deduced_after_default[] =
+        "template <int N = 4, typename T> __device__ T scale(T x) { return x * N; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{ out[0] = (int)(scale(1.5f) * 10); out[1] = (int)(scale<3>(2.0f) * 10); out[2] = scale(in[9]); }\n";
+    static const int32_t want2[] = {60, 60, 12};
+    words_are("a function template's deduced parameter after a defaulted one", deduced_after_default, 1, 0,
+              want2, 3);
+    rejects("a struct template's parameter without a default after one with a default",
+            "template <int N = 4, typename T> struct B { T v[N]; };\n"
+            "__global__ void k(int *out, const int *in) { }\n",
+            "template parameter 'T' needs a default after one with a default");
 }
 
 int main(void)

@@ -645,6 +645,7 @@ void fe_p_template_decl(fe_ctx *c)
         return;
     }
     fe_template *tp = fe_alloc(c, sizeof *tp);
+    int gap = -1; /* the first parameter without a default after one with a default */
     if (!tp)
         return;
     fe_p_expect(c, "<");
@@ -675,15 +676,20 @@ void fe_p_template_decl(fe_ctx *c)
                 fe_error(c, at, CVM_UNSUPPORTED, "a default template argument must be an integer constant");
                 return;
             }
-        } else if (i > 0 && tp->has_def[i - 1]) {
-            fe_error(c, t, CVM_SYNTAX, "template parameter '%s' needs a default after one with a default",
-                     tp->pnames[i]);
-            return;
+        } else if (i > 0 && tp->has_def[i - 1] && gap < 0) {
+            gap = i; /* a function template's may be deduced (template <int N = 4, class T>) */
         }
         if (!fe_p_accept(c, ","))
             break;
     }
     fe_p_expect(c, ">");
+    const bool is_function = !fe_p_is(c, "struct") && !fe_p_is(c, "class") && !fe_p_is(c, "union") &&
+                             !fe_p_is(c, "using");
+    if (gap >= 0 && !is_function) {
+        fe_error(c, t, CVM_SYNTAX, "template parameter '%s' needs a default after one with a default",
+                 tp->pnames[gap]);
+        return;
+    }
     if (tp->nparams == 0 && (fe_p_is(c, "struct") || fe_p_is(c, "class"))) {
         explicit_specialization(c, t);
         return;
