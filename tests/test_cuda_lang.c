@@ -1966,6 +1966,58 @@ static void test_cond_lvalues(void)
             "template parameter 'T' needs a default after one with a default");
 }
 
+/* From the second review: a converting constructor is the last resort
+ * (a function template or a builtin that takes the value as it is wins);
+ * b = b.a builds the new value aside; a delegating constructor runs the
+ * default member initializers once; module-scope auto takes C's literal
+ * types; if conditions that start with a template-id or a member type are
+ * expressions. */
+static void test_second_review(void)
+{
+    static const char src[] =
+        "struct V2 { float x, y; __device__ V2(float a) : x(a), y(a) {} };\n"
+        "template <class T> __device__ float f(T a) { return a + 100; }\n"
+        "__device__ float f(V2 v) { return v.x; }\n"
+        "struct Fixed { int raw; __device__ Fixed(float v) : raw((int)(v * 256)) {} };\n"
+        "__device__ float fabsf(Fixed q) { return 1000.f; }\n"
+        "__device__ V2 max(V2 a, V2 b) { return a; }\n"
+        "struct A { float x, y; };\n"
+        "struct B { A a; __device__ B(const A &s) { a.x = s.y; a.y = s.x; } };\n"
+        "__device__ int counter;\n"
+        "struct S { int id = atomicAdd(&counter, 1); int v; __device__ S(int x) : v(x) {} __device__ S() : S(7) {} };\n"
+        "constexpr auto U = 3u; constexpr auto H = 0xFFFFFFFF; constexpr auto Lg = 3L; constexpr auto CH = 'a';\n"
+        "template <class T> struct Tr { static constexpr int v = 4; __device__ int get() const { return 4; } };\n"
+        "struct M { typedef int t; };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    float x = (float)in[9] + 0.5f;\n" /* 3.5 */
+        "    out[0] = (int)f(3.0f) * 1000 + (int)f(2);\n"
+        "    out[1] = (int)(fabsf(-2.75f) * 100) * 10 + (int)max(1.0f, 2.0f);\n"
+        "    A a0 = {1, 2}; B b = a0; b = b.a;\n"
+        "    out[2] = (int)(b.a.x * 10 + b.a.y);\n"
+        "    S s;\n"
+        "    out[3] = counter * 100 + s.id * 10 + s.v;\n"
+        "    out[4] = (U - 4 > 0) * 1000 + (int)(H + 1) * 100 + (int)sizeof(Lg) * 10 + (int)sizeof(CH);\n"
+        "    int y = 0, r = 0;\n"
+        "    if (Tr<float>::v == 4) r += 1;\n"
+        "    if (Tr<float>{}.get() == 4) r += 10;\n"
+        "    if (M::t(x) > 2) r += 100;\n"
+        "    if ((y = 5) > 2) r += 1000 * y;\n"
+        "    out[5] = r;\n"
+        "}\n";
+    /* f(3.0f), f(2): the template (103, 102); fabsf and max the builtins; b = (1, 2) swapped twice;
+     * one initialization of s: counter 1, id 0, v 7; 3u - 4 > 0, 0xffffffff + 1 == 0, 8, 1 */
+    static const int32_t want[] = {103102, 2752, 12, 107, 1081, 5111};
+    words_are("second review: converting constructors last, b = b.a, delegation, auto literals, if conditions",
+              src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+    rejects("a module-scope variable holding a member with a constructor is refused",
+            "struct V { float x; __device__ V() : x(1) {} };\n"
+            "struct Outer { V v; };\n"
+            "__device__ Outer g;\n"
+            "__global__ void k(int *out, const int *in) { out[0] = (int)g.v.x; }\n",
+            "needs dynamic initialization");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2018,6 +2070,7 @@ int main(void)
     test_probe_review();
     test_outside_unions();
     test_cond_lvalues();
+    test_second_review();
     kern_close();
     return done_testing();
 }

@@ -353,6 +353,9 @@ bool fe_dim3_pair(const fe_type *a, const fe_type *b);
 /* The member a union is initialized through when nothing names one
  * (U u; U u{}): the one with a default member initializer, else the first. */
 int fe_union_default(const fe_type *t);
+/* C's type of integer literal e (N_INT): its own (a char, an enumerator),
+ * else by its suffixes and value (a hex or octal one may be unsigned). */
+fe_kind fe_literal_kind(const fe_node *e);
 /* The elements of braced initializer `init` of struct or union t, one
  * slot per member in order, NULL where none is given: designators
  * (`.m = v`) place an element, a plain one takes the member after the

@@ -15,6 +15,7 @@
 static void stmt(fe_lower *L, fe_node *s);
 static bool has_ctor(fe_type *t);
 static void default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at);
+static fe_val local_temp(fe_lower *L, fe_type *t);
 static void init_element(fe_lower *L, fe_val addr, fe_type *t, fe_node **e);
 static void init_elided_members(fe_lower *L, fe_val addr, fe_type *t, fe_node **e, fe_tok *at);
 static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init);
@@ -205,6 +206,8 @@ static bool in_memory(fe_type *t)
 {
     return t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_DIM3;
 }
+
+fe_val fe_local_temp(fe_lower *L, fe_type *t) { return local_temp(L, t); }
 
 /* A temporary of type t in local memory (its address, LV_MEM). */
 static fe_val local_temp(fe_lower *L, fe_type *t)
@@ -1066,8 +1069,10 @@ fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at)
     return tmp;
 }
 
-/* How well an argument of type `at` fits a parameter of type `pt`; -1: not at all. */
-static int arg_score(fe_type *at, fe_type *pt)
+/* How well an argument of type `at` fits a parameter of type `pt`; -1: not
+ * at all. conv: a struct parameter may be built by a converting
+ * constructor (the last resort: fe_lower.ctor_conv). */
+static int arg_score_conv(fe_type *at, fe_type *pt, bool conv)
 {
     if (fe_is_auto(pt) || (pt->cg == CG_GROUP && at->cg >= CG_BLOCK && at->cg <= CG_COALESCED))
         return 3;
@@ -1085,7 +1090,7 @@ static int arg_score(fe_type *at, fe_type *pt)
             for (fe_node *m = at->methods; m; m = m->next)
                 if (m->is_conversion)
                     return 0;
-        return converting_ctor(at, pt) ? 0 : -1; /* a struct parameter built from the value */
+        return conv && converting_ctor(at, pt) ? 0 : -1; /* a struct parameter built from the value */
     }
     if (fe_is_arith(at) && fe_is_arith(pt))
         return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
@@ -1093,7 +1098,7 @@ static int arg_score(fe_type *at, fe_type *pt)
         for (fe_node *m = at->methods; m; m = m->next)
             if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))
                 return 0;
-        return converting_ctor(at, pt) ? 0 : -1;
+        return conv && converting_ctor(at, pt) ? 0 : -1;
     }
     if (at->kind == TY_PTR && pt->kind == TY_PTR)
         return 1;
@@ -1102,28 +1107,31 @@ static int arg_score(fe_type *at, fe_type *pt)
     return 0;
 }
 
+static int arg_score(fe_type *at, fe_type *pt) { return arg_score_conv(at, pt, false); }
+
 /* How well function f fits arguments of these types (a NULL type: a braced
  * list, fits any parameter); -1: not at all. */
-static int overload_score(const fe_node *f, fe_type **types, int nargs)
+static int overload_score(const fe_node *f, fe_type **types, int nargs, bool conv)
 {
     int score = f->body ? 1 : 0;
     int i = 0;
     for (const fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
-        int k = types && types[i] ? arg_score(types[i], p->ty) : 0;
+        int k = types && types[i] ? arg_score_conv(types[i], p->ty, conv) : 0;
         score = k < 0 ? -1 : score + k;
     }
     return score;
 }
 
 /* The best overload named `name` in a function list for arguments of these types. */
-static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods)
+static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods,
+                              bool conv)
 {
     fe_node *best = NULL;
     int best_score = -1;
     for (fe_node *f = list; f; f = f->next) {
         if (strcmp(f->name, name) != 0 || !params_match(f, nargs) || (methods && f->is_ctor))
             continue;
-        const int score = overload_score(f, types, nargs);
+        const int score = overload_score(f, types, nargs, conv);
         if (score > best_score) {
             best = f;
             best_score = score;
@@ -1134,7 +1142,7 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
 
 static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs)
 {
-    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false);
+    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv);
     if (best && !best->body) {
         /* a prototype: find the definition with the same name and arity */
         for (fe_node *f = L->c->funcs; f; f = f->next)
@@ -1420,7 +1428,12 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
     fe_type *types[32] = {0};
     for (int i = 0; i < n && i < 32; i++)
         types[i] = args[i].ty;
-    fe_node *m = best_overload(st->methods, name, types, n, true);
+    fe_node *m = best_overload(st->methods, name, types, n, true, false);
+    fe_template *mt = (st->origin ? st->origin : st)->mtemplates;
+    while (mt && strcmp(mt->name, name) != 0)
+        mt = mt->next;
+    if (!m && !mt) /* the last resort, unless a member template of the name may deduce */
+        m = best_overload(st->methods, name, types, n, true, true);
     if (!m)
         return false;
     if (!m->body) {
@@ -1480,7 +1493,7 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
             !fe_deduce(L->c, tp, types, n, targs, tvals, 0))
             continue;
         fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
-        const int score = inst && params_match(inst, n) ? overload_score(inst, types, n) : -1;
+        const int score = inst && params_match(inst, n) ? overload_score(inst, types, n, false) : -1;
         if (score > best_score)
             f = inst, best_score = score;
     }
@@ -1606,6 +1619,10 @@ static bool ctor_inits(const fe_node *ctor, const char *name)
  * ctor's body (NULL: all of them), but of members its initializer list sets. */
 static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_node *ctor, const fe_tok *at)
 {
+    const fe_node *first = ctor && ctor->body && ctor->body->args && ctor->body->args->kind == N_EXPR
+                               ? ctor->body->args->a : NULL;
+    if (first && first->kind == N_ASSIGN && first->is_member_init && first->a->kind == N_UNARY)
+        return; /* S() : S(7): the constructor it delegates to initializes the members */
     for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
         if ((!m->init && !has_ctor(m->ty)) || ctor_inits(ctor, m->name))
             continue;

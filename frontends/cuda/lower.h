@@ -58,6 +58,8 @@ typedef struct fe_lower {
     uint32_t shared_size, local_size;
     bool uses_plane, uses_f64, uses_f16;
     bool explicit_cast; /* fe_convert for a cast: a pointer may change its pointee type */
+    bool ctor_conv;     /* overload resolution may build a struct argument by a converting
+                           constructor: only after everything else (templates, builtins) fails */
     fe_var *vars, *globals;
     fe_frame *frame;
     int blocks;         /* open `block` constructs */
@@ -102,6 +104,8 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
 /* Builds struct t at dst from v of another type through t's converting
  * constructor (V2 q = 3.0f;); false, nothing emitted, if it has none. */
 bool fe_construct_from(fe_lower *L, fe_val dst, fe_type *t, fe_val v, const fe_tok *at);
+/* A temporary of type t in local memory (its address, LV_MEM). */
+fe_val fe_local_temp(fe_lower *L, fe_type *t);
 /* Does default-initializing a t run code (default member initializers, a
  * default constructor with initializers or statements, anywhere inside)? */
 bool fe_nonempty_default(fe_type *t);

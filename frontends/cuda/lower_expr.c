@@ -252,7 +252,10 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
     }
     if (t->kind == TY_STRUCT || t->kind == TY_DIM3) {
         if (v.lv != LV_MEM || !fe_same_type(fe_unqual(v.ty), fe_unqual(t))) {
-            if (!fe_construct_from(L, dst, t, v, at)) /* V2 q = 3.0f;: its converting constructor */
+            fe_val tmp; /* V2 q = 3.0f;: its converting constructor, built aside (b = b.a reads b) */
+            if (fe_construct_from(L, (tmp = fe_local_temp(L, fe_unqual(t))), t, v, at))
+                fe_copy_mem(L, dst, tmp, t);
+            else
                 fe_error(L->c, at, CVM_SYNTAX, "incompatible struct assignment");
             return;
         }
@@ -1125,20 +1128,7 @@ static fe_val unary(fe_lower *L, fe_node *e)
 static fe_val literal_int(fe_lower *L, fe_node *e)
 {
     uint64_t v = e->ival;
-    fe_kind k;
-    if (e->ty)
-        k = e->ty->kind;
-    else if (e->is_unsigned)
-        k = (e->is_long || v > 0xffffffffull) ? TY_U64 : TY_U32;
-    else if (e->is_long)
-        k = v > 0x7fffffffffffffffull ? TY_U64 : TY_I64;
-    else if (v <= 0x7fffffff)
-        k = TY_I32;
-    else if (e->is_float32 && v <= 0xffffffffull) /* hex/octal */
-        k = TY_U32;
-    else
-        k = v <= 0x7fffffffffffffffull ? TY_I64 : TY_U64;
-    fe_val out = fe_const_int(L, k, (int64_t)v);
+    fe_val out = fe_const_int(L, fe_literal_kind(e), (int64_t)v);
     out.is_null = v == 0 && (!e->ty || fe_is_int(e->ty));
     return out;
 }
@@ -1354,6 +1344,11 @@ static fe_val call(fe_lower *L, fe_node *e)
     if (fn)
         return fe_call_user(L, e, fn);
     if (!L->c->err && !fe_builtin_call(L, e, name, &out)) {
+        L->ctor_conv = true; /* the last resort: a struct argument built by a converting constructor */
+        fn = fe_find_func(L, e, name, NULL, 0);
+        L->ctor_conv = false;
+        if (fn && !L->c->err)
+            return fe_call_user(L, e, fn);
         /* a user function of that name with another arity */
         int n = 0, want = -1;
         for (fe_node *a = e->args; a; a = a->next)

@@ -247,6 +247,20 @@ static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
     }
 }
 
+/* Has t, or a member or element inside it, a user constructor? */
+static bool user_ctor_inside(const fe_type *t)
+{
+    while (t->kind == TY_ARRAY)
+        t = t->base;
+    for (const fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
+        if (m->is_ctor)
+            return true;
+    for (const fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next)
+        if (user_ctor_inside(m->ty))
+            return true;
+    return false;
+}
+
 void fe_module_var(fe_lower *L, fe_node *d)
 {
     fe_ctx *c = L->c;
@@ -276,14 +290,12 @@ void fe_module_var(fe_lower *L, fe_node *d)
                      "initialized; CUDA refuses it too): assign the members after the declaration");
         return;
     }
-    for (fe_type *e = d->ty; e; e = e->kind == TY_ARRAY ? e->base : NULL)
-        for (fe_node *m = e->kind == TY_STRUCT ? e->methods : NULL; m; m = m->next)
-            if (m->is_ctor && (d->a || fe_nonempty_default(e))) { /* no constructor runs at load */
-                fe_error(c, d->tok, CVM_UNSUPPORTED, "a module-scope variable of a type with a constructor "
-                         "needs dynamic initialization, which CUDA does not allow for __device__ and "
-                         "__constant__ variables: set its members with default member initializers instead");
-                return;
-            }
+    if (user_ctor_inside(d->ty) && (d->a || fe_nonempty_default(d->ty))) { /* no constructor runs at load */
+        fe_error(c, d->tok, CVM_UNSUPPORTED, "a module-scope variable of a type with a constructor "
+                 "needs dynamic initialization, which CUDA does not allow for __device__ and "
+                 "__constant__ variables: set its members with default member initializers instead");
+        return;
+    }
     bool is_const = (d->storage & FE_S_CONSTANT) != 0;
     v->mem = is_const ? MEM_CSYM : MEM_GSYM;
     v->sym = d->name;

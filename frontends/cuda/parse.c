@@ -953,7 +953,7 @@ static fe_node *primary(fe_ctx *c)
         c->pos += q;
         return fe_p_value_trait(c);
     }
-    bool qualified_value = false;
+    bool qualified_value = false, member_type = false;
     if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "::")) { /* S::N of a static constexpr member */
         fe_tname *sn = lookup(c, t->s, t->len);
         if (sn && !sn->is_value && sn->ty && sn->ty->kind == TY_STRUCT && peek_at(c, 2)->kind == TK_IDENT &&
@@ -969,11 +969,13 @@ static fe_node *primary(fe_ctx *c)
         if (is_typename(c, peek_at(c, k))) {
             c->pos += k;
             t = peek(c);
+        } else if (member_type_at(c, k)) {
+            member_type = true; /* S::t(x): a functional cast to a member type (declspec reads S::t) */
         } else {
             qualified_value = true;
         }
     }
-    if (t->kind == TK_IDENT && !qualified_value && is_typename(c, t)) {
+    if (t->kind == TK_IDENT && !qualified_value && (member_type || is_typename(c, t))) {
         /* functional cast or constructor call: float(x), float4{...} */
         fe_type *ty = type_name(c);
         if (ty->kind == TY_STRUCT && is(c, "::") && peek_at(c, 1)->kind == TK_IDENT) { /* Cfg<64>::kTile */
@@ -1624,6 +1626,10 @@ static void module_decl(fe_ctx *c)
             fe_node *x = d->a && d->a->kind == N_INITLIST && d->a->args && !d->a->args->next ? d->a->args : d->a;
             if (x && x->kind == N_FLOAT)
                 ty = fe_ty(x->is_float32 ? TY_F32 : TY_F64);
+            else if (x && x->kind == N_INT) /* C's literal type: 'a', 3u, 0xffffffff, 3L */
+                ty = x->ty ? x->ty : fe_ty(fe_literal_kind(x));
+            else if (x && x->kind == N_BOOL)
+                ty = fe_ty(TY_BOOL);
             else if (x && fe_const_eval(c, x, &v))
                 ty = fe_ty(v == (int32_t)v ? TY_I32 : TY_I64);
             else {

@@ -171,6 +171,33 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
     return blk;
 }
 
+static bool starts_decl(fe_ctx *c);
+
+/* After `if (`: an init statement (a ';' before the closing ')') or a
+ * declaration as the condition (`T name =` at the top level), as opposed
+ * to an expression (`Tr<float>::v == 4`, `x = f()`, `float(x) > 0`). */
+static bool if_declaration(fe_ctx *c)
+{
+    int depth = 0;
+    bool decl = false;
+    for (uint32_t k = 0;; k++) {
+        fe_tok *x = fe_p_peek_at(c, k);
+        if (x->kind == TK_EOF)
+            return false;
+        depth += fe_tok_is(x, "(") + fe_tok_is(x, "[") + fe_tok_is(x, "{") - fe_tok_is(x, ")") -
+                 fe_tok_is(x, "]") - fe_tok_is(x, "}");
+        if (depth < 0)
+            return decl;
+        if (depth == 0 && fe_tok_is(x, ";"))
+            return true;
+        if (depth == 0 && fe_tok_is(x, "=") && k >= 2 && fe_p_peek_at(c, k - 1)->kind == TK_IDENT) {
+            fe_tok *before = fe_p_peek_at(c, k - 2);
+            decl = decl || ((before->kind == TK_IDENT || fe_tok_is(before, "*") || fe_tok_is(before, "&") ||
+                             fe_tok_is(before, ">")) && starts_decl(c));
+        }
+    }
+}
+
 static bool starts_decl(fe_ctx *c)
 {
     uint32_t k = 0;
@@ -272,7 +299,7 @@ fe_node *fe_p_stmt(fe_ctx *c)
         fe_node *n = fe_p_new_node(c, N_IF, t);
         fe_p_accept(c, "constexpr");
         fe_p_expect(c, "(");
-        if (starts_decl(c) && !fe_tok_is(fe_p_peek_at(c, 1), "(") && !fe_tok_is(fe_p_peek_at(c, 1), "{")) {
+        if (if_declaration(c)) {
             fe_p_unsupported(c, fe_p_peek(c), "a declaration in an if condition (if (int t = f(); t > 0)) is "
                              "not supported in kernels; declare the variable before the if");
             return n;

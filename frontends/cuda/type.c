@@ -528,3 +528,19 @@ const char *fe_unsupported_name(const char *name, size_t len)
         return "rounding-mode intrinsics other than _rn (round to nearest) are not supported in kernels";
     return NULL;
 }
+
+fe_kind fe_literal_kind(const fe_node *e)
+{
+    const uint64_t v = e->ival;
+    if (e->ty)
+        return e->ty->kind;
+    if (e->is_unsigned)
+        return (e->is_long || v > 0xffffffffull) ? TY_U64 : TY_U32;
+    if (e->is_long)
+        return v > 0x7fffffffffffffffull ? TY_U64 : TY_I64;
+    if (v <= 0x7fffffff)
+        return TY_I32;
+    if (e->is_float32 && v <= 0xffffffffull) /* hex/octal */
+        return TY_U32;
+    return v <= 0x7fffffffffffffffull ? TY_I64 : TY_U64;
+}
