@@ -253,29 +253,47 @@ static bool all_zero(fe_type *t)
     return true;
 }
 
+/* A loop over the bytes [0, bytes) from the address in register base,
+ * `step` at a time: byte_loop_begin emits its head and gives the register
+ * holding base + offset (p) for the body; byte_loop_end closes it. */
+typedef struct byte_loop {
+    int off, step, p;
+} byte_loop;
+
+static byte_loop byte_loop_begin(fe_lower *L, int base, uint64_t bytes, uint32_t step)
+{
+    byte_loop b = {fe_reg(L, RT(TY_I64, 1, 0)), fe_reg(L, RT(TY_I64, 1, 0)), fe_reg(L, L->rtypes[base])};
+    int lim = fe_reg(L, RT(TY_I64, 1, 0)), done = fe_reg(L, RT(TY_BOOL, 1, 0));
+    fe_emit(L, "const.i64 %%r%d, 0", b.off);
+    fe_emit(L, "const.i64 %%r%d, %llu", lim, (unsigned long long)bytes);
+    fe_emit(L, "const.i64 %%r%d, %u", b.step, step);
+    fe_emit(L, "loop");
+    fe_emit(L, "ge.i64 %%r%d, %%r%d, %%r%d", done, b.off, lim);
+    fe_emit(L, "if %%r%d", done);
+    fe_emit(L, "break");
+    fe_emit(L, "end");
+    fe_emit(L, "ptr.add.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, b.p), b.p, base, b.off);
+    return b;
+}
+
+static void byte_loop_end(fe_lower *L, byte_loop b)
+{
+    fe_emit(L, "continuing");
+    fe_emit(L, "add.i64 %%r%d, %%r%d, %%r%d", b.off, b.off, b.step);
+    fe_emit(L, "end");
+}
+
 /* Zeroes `size` bytes at dst with a loop (one store a word, or a byte when
  * the size is odd): a large aggregate's `= {}` without a store per element. */
 static void zero_loop(fe_lower *L, fe_val dst, uint32_t size)
 {
     const bool words = size % 4 == 0 && dst.ty->align >= 4;
     const char *et = words ? "u32" : "u8";
-    int off = fe_reg(L, RT(TY_I64, 1, 0)), lim = fe_reg(L, RT(TY_I64, 1, 0)), step = fe_reg(L, RT(TY_I64, 1, 0));
-    int done = fe_reg(L, RT(TY_BOOL, 1, 0)), z = fe_reg(L, RT(words ? TY_U32 : TY_U8, 1, 0));
-    int p = fe_reg(L, L->rtypes[dst.reg]);
-    fe_emit(L, "const.i64 %%r%d, 0", off);
-    fe_emit(L, "const.i64 %%r%d, %u", lim, size);
-    fe_emit(L, "const.i64 %%r%d, %u", step, words ? 4u : 1u);
+    int z = fe_reg(L, RT(words ? TY_U32 : TY_U8, 1, 0));
     fe_emit(L, "const.%s %%r%d, 0", et, z);
-    fe_emit(L, "loop");
-    fe_emit(L, "ge.i64 %%r%d, %%r%d, %%r%d", done, off, lim);
-    fe_emit(L, "if %%r%d", done);
-    fe_emit(L, "break");
-    fe_emit(L, "end");
-    fe_emit(L, "ptr.add.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, p), p, dst.reg, off);
-    fe_emit(L, "st.%s [%%r%d], %%r%d", et, p, z);
-    fe_emit(L, "continuing");
-    fe_emit(L, "add.i64 %%r%d, %%r%d, %%r%d", off, off, step);
-    fe_emit(L, "end");
+    byte_loop b = byte_loop_begin(L, dst.reg, size, words ? 4u : 1u);
+    fe_emit(L, "st.%s [%%r%d], %%r%d", et, b.p, z);
+    byte_loop_end(L, b);
 }
 
 /* Does initializer e of an element of type t leave out the element's
@@ -1584,21 +1602,9 @@ static void default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at)
             default_init(L, fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * esz), 1, at), t->base, at);
         return;
     }
-    int off = fe_reg(L, RT(TY_I64, 1, 0)), lim = fe_reg(L, RT(TY_I64, 1, 0)), step = fe_reg(L, RT(TY_I64, 1, 0));
-    int done = fe_reg(L, RT(TY_BOOL, 1, 0)), p = fe_reg(L, L->rtypes[addr.reg]);
-    fe_emit(L, "const.i64 %%r%d, 0", off);
-    fe_emit(L, "const.i64 %%r%d, %llu", lim, (unsigned long long)t->len * esz);
-    fe_emit(L, "const.i64 %%r%d, %u", step, esz);
-    fe_emit(L, "loop");
-    fe_emit(L, "ge.i64 %%r%d, %%r%d, %%r%d", done, off, lim);
-    fe_emit(L, "if %%r%d", done);
-    fe_emit(L, "break");
-    fe_emit(L, "end");
-    fe_emit(L, "ptr.add.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, p), p, addr.reg, off);
-    default_init(L, (fe_val){t->base, p, LV_MEM, 0, false, false, false}, t->base, at);
-    fe_emit(L, "continuing");
-    fe_emit(L, "add.i64 %%r%d, %%r%d, %%r%d", off, off, step);
-    fe_emit(L, "end");
+    byte_loop b = byte_loop_begin(L, addr.reg, (uint64_t)t->len * esz, esz);
+    default_init(L, (fe_val){t->base, b.p, LV_MEM, 0, false, false, false}, t->base, at);
+    byte_loop_end(L, b);
 }
 
 /* Does constructor ctor's initializer list set member `name` (its
