@@ -131,14 +131,15 @@ static fe_tname *push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_va
 
 /* A variable declaration hides outer type names and constants of its
  * name, and records its declared type for decltype(name) (declspec). */
-static void declare_var(fe_ctx *c, const char *name, fe_type *ty)
+static fe_tname *declare_var(fe_ctx *c, const char *name, fe_type *ty)
 {
     fe_tname *t = push_tname(c, name, NULL, false, 0);
     if (t)
         t->var_ty = ty;
+    return t;
 }
 
-static void shadow(fe_ctx *c, const char *name) { declare_var(c, name, NULL); }
+static void shadow(fe_ctx *c, const char *name) { (void)declare_var(c, name, NULL); }
 
 fe_template *fe_find_template(fe_ctx *c, const char *name)
 {
@@ -1702,7 +1703,7 @@ fe_node *fe_p_new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { re
 fe_node *fe_p_param_list(fe_ctx *c) { return param_list(c); }
 fe_node *fe_p_expr(fe_ctx *c) { return expr(c); }
 void fe_p_shadow(fe_ctx *c, const char *name) { shadow(c, name); }
-void fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty) { declare_var(c, name, ty); }
+fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty) { return declare_var(c, name, ty); }
 
 fe_tok *fe_p_peek(fe_ctx *c) { return peek(c); }
 fe_tok *fe_p_peek_at(fe_ctx *c, uint32_t k) { return peek_at(c, k); }

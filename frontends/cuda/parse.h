@@ -51,7 +51,7 @@ fe_node *fe_p_initializer(fe_ctx *c);         /* parse_stmt.c: = expr or a brace
 fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init); /* a[] = {...}: its length */
 void fe_p_check_unsized(fe_ctx *c, const fe_node *d); /* int a[]; without extern is an error */
 void fe_p_shadow(fe_ctx *c, const char *name);
-void fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty);
+fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty);
 
 /* parse_cxx.c */
 fe_node *fe_p_lambda(fe_ctx *c);                                       /* at '[' */

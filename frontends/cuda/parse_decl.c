@@ -144,7 +144,8 @@ static bool static_const(fe_ctx *c, fe_type *t, fe_tok *nt, fe_type *mt)
     s->next = root->statics;
     root->statics = s;
     fe_p_push_tname(c, s->name, s->ty, true, v);
-    c->tnames->member = true;
+    if (c->tnames && c->tnames->name == s->name)
+        c->tnames->member = true;
     return true;
 }
 
@@ -161,7 +162,8 @@ static void member_type(fe_ctx *c, fe_type *t, const char *name, fe_type *ty)
     s->next = root->mtypes;
     root->mtypes = s;
     fe_p_push_tname(c, name, ty, false, 0);
-    c->tnames->member = true;
+    if (c->tnames && c->tnames->name == name)
+        c->tnames->member = true;
 }
 
 /* At a struct's '}': its static constants' and member types' names end;
@@ -366,8 +368,9 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             m->ty = mt;
             *link = m;
             link = &m->next;
-            fe_p_declare_var(c, m->name, mt); /* hides outer names in later member functions */
-            c->tnames->member = true;
+            fe_tname *hide = fe_p_declare_var(c, m->name, mt); /* hides outer names in later member functions */
+            if (hide)
+                hide->member = true;
             if (fe_p_is(c, ":")) {
                 fe_p_unsupported(c, nt, "bit-fields are not supported in kernels; use a whole integer "
                                  "member and shifts and masks");
