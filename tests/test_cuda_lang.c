@@ -2018,6 +2018,40 @@ static void test_second_review(void)
             "needs dynamic initialization");
 }
 
+/* From the third review: a '?:' assignment's value is the assigned
+ * variable's (converted to the ternary's type), a constant condition picks
+ * its branch; a const and a non-const overload are chosen by the object's
+ * constness (a const reference, a const parameter, a const object). */
+static void test_third_review(void)
+{
+    static const char src[] =
+        "struct A { int v; __device__ int get() const { return v * 2; } __device__ int get() { return v * 3; } };\n"
+        "struct B { int v; __device__ int get(); __device__ int get() const; };\n"
+        "__device__ int B::get() { return v * 3; }\n"
+        "__device__ int B::get() const { return v * 2; }\n"
+        "__device__ int viaref(const A &x) { return x.get(); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int c = in[1];\n" /* 1 */
+        "    int a = 1, b = 2;\n"
+        "    int y = ((c ? a : b) += 5);\n"
+        "    out[0] = y; out[1] = ((c ? a : b) *= 4);\n"
+        "    float z = ((c ? a : b) = 3.7f);\n"
+        "    out[2] = (int)(z * 10);\n"
+        "    float fa = 1, fb = 2;\n"
+        "    out[3] = (int)(((c ? fa : fb) += 2.5f) * 10);\n"
+        "    int x = 0, w = 0;\n"
+        "    (1 ? x : w) = 9;\n"
+        "    out[4] = x * 10 + a;\n"
+        "    A av{5}; const A &ca = av; B bv{5}; const B &cb = bv; const A k2{7};\n"
+        "    out[5] = av.get() * 1000000 + ca.get() * 10000 + bv.get() * 100 + cb.get();\n"
+        "    out[6] = viaref(av) * 100 + k2.get();\n"
+        "}\n";
+    static const int32_t want[] = {6, 24, 30, 35, 93, 15101510, 1014};
+    words_are("third review: the value of a '?:' assignment, const overloads by the object's constness", src, 1,
+              0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2071,6 +2105,7 @@ int main(void)
     test_outside_unions();
     test_cond_lvalues();
     test_second_review();
+    test_third_review();
     kern_close();
     return done_testing();
 }

@@ -656,6 +656,8 @@ static void local_decl(fe_lower *L, fe_node *d)
         fe_var *var = bind(L, d->name, t);
         if (var)
             var->val = v;
+        if (var && t->is_const && v.ty->kind == TY_STRUCT) /* const S &r = s: const members are chosen */
+            var->val.ty = fe_qualified(L->c, v.ty, true, v.ty->is_volatile);
         return;
     }
     if (in_memory(t)) {
@@ -1142,7 +1144,7 @@ static int overload_score(const fe_node *f, fe_type **types, int nargs, bool con
 
 /* The best overload named `name` in a function list for arguments of these types. */
 static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods,
-                              bool conv)
+                              bool conv, int self_const)
 {
     fe_node *best = NULL;
     int best_score = -1;
@@ -1150,7 +1152,11 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
         if (strcmp(f->name, name) != 0 || !params_match(f, nargs) || (methods && f->is_ctor))
             continue;
         const int score = overload_score(f, types, nargs, conv);
-        if (score > best_score) {
+        /* of two that fit alike, the one whose constness is the object's
+         * (int get() const and int get() on a const or a plain object) */
+        const bool as_const = self_const >= 0 && best && score == best_score &&
+                              f->is_const_fn == (self_const == 1) && best->is_const_fn != (self_const == 1);
+        if (score > best_score || as_const) {
             best = f;
             best_score = score;
         }
@@ -1160,7 +1166,7 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
 
 static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs)
 {
-    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv);
+    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv, -1);
     if (best && !best->body) {
         /* a prototype: find the definition with the same name and arity */
         for (fe_node *f = L->c->funcs; f; f = f->next)
@@ -1371,6 +1377,8 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 v->val = (fe_val){fe_no_ref(L->c, fe_unqual(qty)), reg, LV_REG, 0, false, false, false};
             } else {
                 v->val = vals[i];
+                if (qty->is_const && v->val.ty->kind == TY_STRUCT) /* const S &: its const members are chosen */
+                    v->val.ty = fe_qualified(L->c, v->val.ty, true, v->val.ty->is_volatile);
             }
         } else if (in_memory(qty)) {
             v->mem = MEM_LOCAL;
@@ -1446,12 +1454,13 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
     fe_type *types[32] = {0};
     for (int i = 0; i < n && i < 32; i++)
         types[i] = args[i].ty;
-    fe_node *m = best_overload(st->methods, name, types, n, true, false);
+    const int self_const = self ? self->ty->is_const : -1;
+    fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const);
     fe_template *mt = (st->origin ? st->origin : st)->mtemplates;
     while (mt && strcmp(mt->name, name) != 0)
         mt = mt->next;
     if (!m && !mt) /* the last resort, unless a member template of the name may deduce */
-        m = best_overload(st->methods, name, types, n, true, true);
+        m = best_overload(st->methods, name, types, n, true, true, self_const);
     if (!m)
         return false;
     if (!m->body) {

@@ -749,14 +749,20 @@ static fe_val cond_assignment(fe_lower *L, fe_node *e)
     fe_node as[2];
     for (int i = 0; i < 2; i++)
         as[i] = (fe_node){.kind = N_ASSIGN, .tok = e->tok, .op = e->op, .a = i ? e->a->c : e->a->b, .b = id};
+    /* the expression's value: the one the assigned variable now holds */
+    fe_type *rt = fe_unqual(fe_type_of(L, e->a));
+    const int res = fe_reg(L, fe_rtype_of(L, rt, 0));
     fe_val c = fe_cond_bool(L, e->a->a);
     fe_emit(L, "if %%r%d", c.reg);
-    fe_rvalue(L, &as[0]);
-    fe_emit(L, "else");
-    fe_rvalue(L, &as[1]);
+    for (int i = 0; i < 2 && !L->c->err; i++) {
+        if (i)
+            fe_emit(L, "else");
+        fe_val got = fe_convert(L, fe_rvalue(L, &as[i]), rt, e->tok);
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, res), res, got.reg);
+    }
     fe_emit(L, "end");
     L->vars = saved;
-    return tmp->val;
+    return (fe_val){rt, res, LV_NONE, 0, false, false, false};
 }
 
 static fe_val conditional(fe_lower *L, fe_node *e)
@@ -891,8 +897,12 @@ static fe_val assignment(fe_lower *L, fe_node *e)
     if (e->b->kind == N_INITLIST)
         return assign_list(L, e);
     int64_t known;
-    if (e->a->kind == N_COND && !fe_const_eval(L->c, e->a->a, &known) &&
-        fe_unqual(fe_type_of(L, e->a))->kind != TY_STRUCT)
+    if (e->a->kind == N_COND && fe_const_eval(L->c, e->a->a, &known)) { /* (1 ? x : y) = v: x = v */
+        fe_node pick = *e;
+        pick.a = known ? e->a->b : e->a->c;
+        return assignment(L, &pick);
+    }
+    if (e->a->kind == N_COND && fe_unqual(fe_type_of(L, e->a))->kind != TY_STRUCT)
         return cond_assignment(L, e); /* (c ? a : b) = v */
     if (e->b->kind == N_CAST && e->b->is_member_init) { /* m(a, b) or S(a, b) in a constructor */
         fe_val lv = fe_gen(L, e->a);
