@@ -13,14 +13,7 @@
 #include <string.h>
 
 static void stmt(fe_lower *L, fe_node *s);
-static bool has_ctor(fe_type *t);
-static void default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at);
-static fe_val local_temp(fe_lower *L, fe_type *t);
-static void init_element(fe_lower *L, fe_val addr, fe_type *t, fe_node **e);
-static void init_elided_members(fe_lower *L, fe_val addr, fe_type *t, fe_node **e, fe_tok *at);
-static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init);
 static void switch_labels(fe_lower *L, fe_node *item);
-static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at);
 
 /* ---- registers and text ---- */
 
@@ -202,310 +195,16 @@ static uint32_t local_alloc(fe_lower *L, fe_type *t)
     return off;
 }
 
-static bool in_memory(fe_type *t)
+bool fe_in_memory(fe_type *t)
 {
     return t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_DIM3;
 }
 
-fe_val fe_local_temp(fe_lower *L, fe_type *t) { return local_temp(L, t); }
-
 /* A temporary of type t in local memory (its address, LV_MEM). */
-static fe_val local_temp(fe_lower *L, fe_type *t)
+fe_val fe_local_temp(fe_lower *L, fe_type *t)
 {
     fe_val tmp = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
     fe_emit(L, "const.ptr.local %%r%d, %u", tmp.reg, local_alloc(L, t));
-    return tmp;
-}
-
-/* A user-declared constructor of struct t (not the implicit one that
- * default member initializers make). */
-static bool user_ctor(const fe_type *t)
-{
-    for (const fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
-        if (m->is_ctor)
-            return true;
-    return false;
-}
-
-/* Has struct t a user constructor taking one t (a copy constructor)? */
-static bool copy_ctor(fe_ctx *c, fe_type *t)
-{
-    for (fe_node *m = t->methods; m; m = m->next)
-        if (m->is_ctor && m->params && !m->params->next && m->params->ty &&
-            fe_same_type(fe_unqual(fe_no_ref(c, m->params->ty)), t))
-            return true;
-    return false;
-}
-
-/* Is value-initializing a t all zero bytes (no constructor, no default
- * member initializer anywhere inside)? */
-static bool all_zero(fe_type *t)
-{
-    if (t->kind == TY_ARRAY)
-        return all_zero(t->base);
-    if (t->kind != TY_STRUCT)
-        return true;
-    if (has_ctor(t))
-        return false;
-    for (fe_member *m = t->members; m; m = m->next)
-        if (!all_zero(m->ty))
-            return false;
-    return true;
-}
-
-/* A loop over the bytes [0, bytes) from the address in register base,
- * `step` at a time: byte_loop_begin emits its head and gives the register
- * holding base + offset (p) for the body; byte_loop_end closes it. */
-typedef struct byte_loop {
-    int off, step, p;
-} byte_loop;
-
-static byte_loop byte_loop_begin(fe_lower *L, int base, uint64_t bytes, uint32_t step)
-{
-    byte_loop b = {fe_reg(L, RT(TY_I64, 1, 0)), fe_reg(L, RT(TY_I64, 1, 0)), fe_reg(L, L->rtypes[base])};
-    int lim = fe_reg(L, RT(TY_I64, 1, 0)), done = fe_reg(L, RT(TY_BOOL, 1, 0));
-    fe_emit(L, "const.i64 %%r%d, 0", b.off);
-    fe_emit(L, "const.i64 %%r%d, %llu", lim, (unsigned long long)bytes);
-    fe_emit(L, "const.i64 %%r%d, %u", b.step, step);
-    fe_emit(L, "loop");
-    fe_emit(L, "ge.i64 %%r%d, %%r%d, %%r%d", done, b.off, lim);
-    fe_emit(L, "if %%r%d", done);
-    fe_emit(L, "break");
-    fe_emit(L, "end");
-    fe_emit(L, "ptr.add.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, b.p), b.p, base, b.off);
-    return b;
-}
-
-static void byte_loop_end(fe_lower *L, byte_loop b)
-{
-    fe_emit(L, "continuing");
-    fe_emit(L, "add.i64 %%r%d, %%r%d, %%r%d", b.off, b.off, b.step);
-    fe_emit(L, "end");
-}
-
-/* Zeroes `size` bytes at dst with a loop (one store a word, or a byte when
- * the size is odd): a large aggregate's `= {}` without a store per element. */
-static void zero_loop(fe_lower *L, fe_val dst, uint32_t size)
-{
-    const bool words = size % 4 == 0 && dst.ty->align >= 4;
-    const char *et = words ? "u32" : "u8";
-    int z = fe_reg(L, RT(words ? TY_U32 : TY_U8, 1, 0));
-    fe_emit(L, "const.%s %%r%d, 0", et, z);
-    byte_loop b = byte_loop_begin(L, dst.reg, size, words ? 4u : 1u);
-    fe_emit(L, "st.%s [%%r%d], %%r%d", et, b.p, z);
-    byte_loop_end(L, b);
-}
-
-/* Does initializer e of an element of type t leave out the element's
- * braces (C's brace elision: `float a[2][2] = {1, 2, 3}`): e is not a
- * braced list, and t an array (not a char array from a string) or a
- * struct without constructors that e's value is not. */
-static bool elided(fe_lower *L, const fe_type *t, fe_node *e)
-{
-    if (e->kind == N_INITLIST)
-        return false;
-    if (t->kind == TY_ARRAY)
-        return e->kind != N_STR;
-    return t->kind == TY_STRUCT && !user_ctor(t) && fe_type_of(L, e)->kind != TY_STRUCT;
-}
-
-/* Initializes the aggregate t at addr from the list of initializers at
- * *e without braces of its own (elided), taking as many as its elements
- * and members need and advancing *e past them; what the list runs out
- * before is value-initialized. */
-static void init_elided(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
-{
-    fe_node empty = {.kind = N_INITLIST, .tok = (*e)->tok};
-    if (t->kind == TY_ARRAY) {
-        for (uint32_t i = 0; i < t->len && !L->c->err; i++) {
-            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, empty.tok);
-            if (*e) {
-                init_element(L, a, t->base, e);
-            } else if ((uint64_t)(t->len - i) * t->base->size >= 256 && all_zero(t->base)) {
-                a.lv = LV_MEM, a.ty = t->base;
-                zero_loop(L, a, (t->len - i) * t->base->size); /* the rest of a large array */
-                return;
-            } else {
-                init_mem(L, a, t->base, &empty);
-            }
-        }
-        return;
-    }
-    init_elided_members(L, addr, t, e, empty.tok);
-}
-
-/* The members of struct t at addr, in order, from the list at *e (init_elided). */
-static void init_elided_members(fe_lower *L, fe_val addr, fe_type *t, fe_node **e, fe_tok *at)
-{
-    fe_node empty = {.kind = N_INITLIST, .tok = at};
-    if (t->is_union) { /* its first member, as a braced list would set */
-        if (!*e || !t->members) {
-            init_mem(L, addr, t, &empty);
-            return;
-        }
-        fe_val a = addr;
-        init_element(L, a, t->members->ty, e);
-        return;
-    }
-    for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
-        fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, empty.tok);
-        if (*e)
-            init_element(L, a, m->ty, e);
-        else
-            init_mem(L, a, m->ty, m->init ? m->init : &empty);
-    }
-}
-
-/* One element or member of type t at addr from the list at *e: its own
- * braced list or expression, or (elided) the next several. */
-static void init_element(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
-{
-    if (elided(L, t, *e)) {
-        init_elided(L, addr, t, e);
-        return;
-    }
-    init_mem(L, addr, t, *e);
-    *e = (*e)->next;
-}
-
-/* Stores an initializer into memory at `addr` of type t: an expression, or
- * a braced list (elements and members not listed are value-initialized:
- * zero, their default member initializer, or their default constructor,
- * aggregates element by element, so a declaration that runs again in a
- * loop starts from zero again; a struct with a constructor is built by
- * the one the list's values choose, as in C++). */
-static void init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
-{
-    fe_val dst = addr;
-    dst.lv = LV_MEM;
-    dst.ty = t;
-    if (init->kind != N_INITLIST) {
-        if (t->kind == TY_VEC && fe_is_arith(fe_type_of(L, init))) {
-            fe_error(L->c, fe_leftmost(init), CVM_UNSUPPORTED,
-                     "a vector member or element needs its own braces here ({{1, 2, 3, 4}, ...}): brace "
-                     "elision into a vector type is not supported");
-            return;
-        }
-        fe_val v = fe_gen(L, init);
-        if (!in_memory(t))
-            v = fe_load(L, v);
-        fe_store(L, dst, v, init->tok);
-        return;
-    }
-    fe_node empty = {.kind = N_INITLIST, .tok = init->tok};
-    if (t->kind != TY_STRUCT && !fe_no_designators(L->c, init))
-        return;
-    if (!init->args && in_memory(t) && all_zero(t) && t->size >= 256) { /* `float a[128][128] = {}` */
-        zero_loop(L, dst, t->size);
-        return;
-    }
-    if (t->kind == TY_ARRAY) {
-        uint32_t i = 0;
-        fe_node *e = init->args;
-        for (; e && i < t->len && !L->c->err; i++) {
-            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, e->tok);
-            init_element(L, a, t->base, &e);
-        }
-        if (e && t->len) {
-            fe_error(L->c, fe_leftmost(e), CVM_SYNTAX, "too many initializers for an array of %u elements",
-                     t->len);
-            return;
-        }
-        if (i < t->len && (uint64_t)(t->len - i) * t->base->size >= 256 && all_zero(t->base)) {
-            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
-            a.lv = LV_MEM, a.ty = t->base;
-            zero_loop(L, a, (t->len - i) * t->base->size); /* {1, 2} of a large array */
-            return;
-        }
-        for (; i < t->len && !L->c->err; i++) { /* the rest: value-initialized */
-            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
-            init_mem(L, a, t->base, &empty);
-        }
-        return;
-    }
-    if (t->kind == TY_STRUCT && user_ctor(t) && fe_no_designators(L->c, init)) {
-        fe_val vals[32];
-        int n = 0;
-        for (fe_node *e = init->args; e && n < 32; e = e->next)
-            vals[n++] = fe_gen(L, e);
-        if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), t) && !copy_ctor(L->c, t))
-            fe_store(L, dst, vals[0], init->tok); /* P b{a}: the implicit copy */
-        else
-            construct_at(L, dst, t, vals, n, init->tok);
-        return;
-    }
-    bool plain = t->kind == TY_STRUCT && !t->is_union;
-    for (fe_member *m = plain ? t->members : NULL; m; m = m->next)
-        plain = plain && !m->anon;
-    for (const fe_node *e = plain ? init->args : NULL; e; e = e->next)
-        plain = plain && !e->desig;
-    if (plain) { /* members in order, with brace elision (struct Q { float a[2]; int n; } q = {1, 2, 3}) */
-        fe_node *e = init->args;
-        init_elided_members(L, addr, t, &e, init->tok);
-        if (e && !L->c->err)
-            fe_error(L->c, fe_leftmost(e), CVM_SYNTAX, "too many initializers for '%s'", t->name);
-        return;
-    }
-    if (t->kind == TY_STRUCT) {
-        fe_node **slots = fe_init_slots(L->c, t, init);
-        uint32_t i = 0;
-        for (fe_member *m = t->members; m && slots && !L->c->err; m = m->next, i++) {
-            if (!fe_init_sets(t, init, slots, (int)i))
-                continue;
-            fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, init->tok);
-            if (slots[i])
-                init_mem(L, a, m->ty, slots[i]);
-            else if (m->init) /* its default member initializer */
-                init_mem(L, a, m->ty, m->init);
-            else
-                init_mem(L, a, m->ty, &empty);
-        }
-        return;
-    }
-    if (t->kind == TY_VEC) { /* `{a, b, c, d}` */
-        fe_store(L, dst, fe_vec_build(L, t, init->args, init->tok), init->tok);
-        return;
-    }
-    if (init->args && init->args->next) {
-        fe_error(L->c, fe_leftmost(init->args->next), CVM_SYNTAX, "too many initializers for a scalar");
-        return;
-    }
-    fe_val v = init->args ? fe_gen(L, init->args) : fe_zero(L);
-    fe_store(L, dst, init->args && !in_memory(t) ? fe_load(L, v) : v, init->tok);
-}
-
-/* The value of a register variable's initializer: `x = v`, `x{v}`, `x{}`
- * (zero); of a vector t, `v = {a, b, c, d}` element by element. */
-static fe_val scalar_init(fe_lower *L, fe_type *t, fe_node *init)
-{
-    if (init->kind != N_INITLIST)
-        return fe_rvalue(L, init);
-    if (!fe_no_designators(L->c, init))
-        return fe_zero(L);
-    if (t->kind == TY_VEC)
-        return fe_vec_build(L, t, init->args, init->tok);
-    if (init->args && init->args->next) {
-        fe_error(L->c, fe_leftmost(init->args->next), CVM_SYNTAX, "too many initializers for a scalar");
-        return fe_zero(L);
-    }
-    if (!init->args)
-        return fe_zero(L);
-    fe_val v = fe_rvalue(L, init->args);
-    if (fe_is_int(fe_unqual(t)) && fe_is_float(fe_unqual(v.ty))) /* C++: no narrowing in braces */
-        fe_error(L->c, fe_leftmost(init->args), CVM_SYNTAX, "narrowing conversion from a float to an "
-                 "integer in a braced list; convert it explicitly");
-    return v;
-}
-
-fe_val fe_initlist_value(fe_lower *L, fe_type *t, fe_node *init)
-{
-    t = fe_unqual(t);
-    if (!in_memory(t))
-        return fe_convert(L, scalar_init(L, t, init), t, init->tok);
-    /* an aggregate: a temporary (so `p = {p.b, p.a}` reads p before any
-     * member changes), filled as a declaration's initializer fills it */
-    fe_val tmp = local_temp(L, t);
-    init_mem(L, tmp, t, init);
     return tmp;
 }
 
@@ -621,7 +320,7 @@ static void local_decl(fe_lower *L, fe_node *d)
             return;
         }
         t = v.ty->kind == TY_ARRAY ? fe_ptr_to(L->c, v.ty->base) : fe_unqual(v.ty);
-        if (in_memory(t)) {
+        if (fe_in_memory(t)) {
             fe_var *var = bind(L, d->name, t);
             if (var) {
                 var->mem = MEM_LOCAL;
@@ -660,7 +359,7 @@ static void local_decl(fe_lower *L, fe_node *d)
             var->val.ty = fe_qualified(L->c, v.ty, true, v.ty->is_volatile);
         return;
     }
-    if (in_memory(t)) {
+    if (fe_in_memory(t)) {
         fe_var *var = bind(L, d->name, t);
         if (!var)
             return;
@@ -669,25 +368,25 @@ static void local_decl(fe_lower *L, fe_node *d)
         if (d->a) {
             fe_val addr = fe_addr_of_var(L, var);
             if (d->a->kind == N_INITLIST)
-                init_mem(L, addr, t, d->a);
+                fe_init_mem(L, addr, t, d->a);
             else
                 fe_store(L, addr, fe_gen(L, d->a), d->tok);
-        } else if (has_ctor(t)) { /* T x; and T x[n]; run the default constructor */
-            default_init(L, fe_addr_of_var(L, var), t, d->tok);
+        } else if (fe_has_ctor(t)) { /* T x; and T x[n]; run the default constructor */
+            fe_default_init(L, fe_addr_of_var(L, var), t, d->tok);
         }
         return;
     }
     if (is_taken(L, d->name) && t->kind != TY_PTR) {
         fe_val v = {0};
         if (d->a)
-            v = scalar_init(L, t, d->a);
+            v = fe_scalar_init(L, t, d->a);
         memory_var(L, d->name, t, d->a ? &v : NULL, d->tok);
         return;
     }
     int r;
     if (d->a) {
         fe_val v;
-        v = scalar_init(L, t, d->a);
+        v = fe_scalar_init(L, t, d->a);
         v = fe_convert(L, v, t, d->a->kind == N_INITLIST ? d->tok : fe_leftmost(d->a));
         r = fe_reg(L, t->kind == TY_PTR ? L->rtypes[v.reg] : fe_rtype_of(L, t, 0));
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
@@ -912,7 +611,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
         f->ret_ty = t;
         if (t->kind == TY_VOID) {
             f->ret_reg = -1;
-        } else if (in_memory(t)) {
+        } else if (fe_in_memory(t)) {
             uint32_t off = local_alloc(L, t);
             f->ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
             fe_emit(L, "const.ptr.local %%r%d, %u", f->ret_reg, off);
@@ -935,10 +634,10 @@ static void return_stmt(fe_lower *L, fe_node *s)
             }
             L->rtypes[f->ret_reg] = L->rtypes[v.reg];
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
-        } else if (in_memory(f->ret_ty)) {
+        } else if (fe_in_memory(f->ret_ty)) {
             fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false, false, false};
             if (s->a->kind == N_INITLIST)
-                init_mem(L, dst, f->ret_ty, s->a);
+                fe_init_mem(L, dst, f->ret_ty, s->a);
             else
                 fe_store(L, dst, fe_gen(L, s->a), s->tok);
         } else {
@@ -1029,7 +728,7 @@ static void stmt(fe_lower *L, fe_node *s)
 
 /* ---- functions ---- */
 
-static bool params_match(fe_node *fn, int nargs)
+bool fe_params_match(fe_node *fn, int nargs)
 {
     int n = 0, req = 0;
     for (fe_node *p = fn->params; p; p = p->next) {
@@ -1038,55 +737,6 @@ static bool params_match(fe_node *fn, int nargs)
             req = n;
     }
     return nargs >= req && nargs <= n;
-}
-
-/* The constructor of struct t that converts a value of type `from` (a
- * non-struct, or another struct) implicitly: one taking one argument of an
- * arithmetic type for an arithmetic value, of a pointer type for a
- * pointer, or of struct `from` itself (one user conversion, as in C++;
- * `explicit` is not checked). NULL if none. */
-static fe_node *converting_ctor(fe_type *from, fe_type *t)
-{
-    from = fe_unqual(from);
-    if (t->kind != TY_STRUCT || fe_same_type(from, t))
-        return NULL;
-    for (fe_node *m = t->methods; m; m = m->next) {
-        if (!m->is_ctor || !m->params || !params_match(m, 1) || !m->params->ty)
-            continue;
-        const fe_type *p = fe_unqual(m->params->ty);
-        if ((fe_is_arith(from) && fe_is_arith(p)) || (from->kind == TY_PTR && p->kind == TY_PTR) ||
-            (from->kind == TY_STRUCT && p->kind == TY_STRUCT && fe_same_type(p, from)))
-            return m;
-    }
-    return NULL;
-}
-
-bool fe_construct_from(fe_lower *L, fe_val dst, fe_type *t, fe_val v, const fe_tok *at)
-{
-    t = fe_unqual(t);
-    if (!converting_ctor(v.ty, t))
-        return false;
-    if (v.ty->kind != TY_STRUCT && v.lv != LV_NONE)
-        v = fe_load(L, v);
-    dst.lv = LV_MEM;
-    dst.ty = t;
-    construct_at(L, dst, t, &v, 1, at);
-    return true;
-}
-
-fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at)
-{
-    t = fe_unqual(t);
-    if (v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), t))
-        return v;
-    fe_val tmp = local_temp(L, t);
-    if (!fe_construct_from(L, tmp, t, v, at)) {
-        char a[128], b[128];
-        fe_type_str(v.ty, a, sizeof a);
-        fe_type_str(t, b, sizeof b);
-        fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s'", a, b);
-    }
-    return tmp;
 }
 
 /* How well an argument of type `at` fits a parameter of type `pt`; -1: not
@@ -1110,7 +760,7 @@ static int arg_score_conv(fe_type *at, fe_type *pt, bool conv)
             for (fe_node *m = at->methods; m; m = m->next)
                 if (m->is_conversion)
                     return 0;
-        return conv && converting_ctor(at, pt) ? 0 : -1; /* a struct parameter built from the value */
+        return conv && fe_converting_ctor(at, pt) ? 0 : -1; /* a struct parameter built from the value */
     }
     if (fe_is_arith(at) && fe_is_arith(pt))
         return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
@@ -1118,7 +768,7 @@ static int arg_score_conv(fe_type *at, fe_type *pt, bool conv)
         for (fe_node *m = at->methods; m; m = m->next)
             if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))
                 return 0;
-        return conv && converting_ctor(at, pt) ? 0 : -1;
+        return conv && fe_converting_ctor(at, pt) ? 0 : -1;
     }
     if (at->kind == TY_PTR && pt->kind == TY_PTR)
         return 1;
@@ -1127,7 +777,7 @@ static int arg_score_conv(fe_type *at, fe_type *pt, bool conv)
     return 0;
 }
 
-static int arg_score(fe_type *at, fe_type *pt) { return arg_score_conv(at, pt, false); }
+int fe_arg_score(fe_type *at, fe_type *pt) { return arg_score_conv(at, pt, false); }
 
 /* How well function f fits arguments of these types (a NULL type: a braced
  * list, fits any parameter); -1: not at all. */
@@ -1149,7 +799,7 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
     fe_node *best = NULL;
     int best_score = -1;
     for (fe_node *f = list; f; f = f->next) {
-        if (strcmp(f->name, name) != 0 || !params_match(f, nargs) || (methods && f->is_ctor))
+        if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor))
             continue;
         const int score = overload_score(f, types, nargs, conv);
         /* of two that fit alike, the one whose constness is the object's
@@ -1170,7 +820,7 @@ static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int na
     if (best && !best->body) {
         /* a prototype: find the definition with the same name and arity */
         for (fe_node *f = L->c->funcs; f; f = f->next)
-            if (f->body && strcmp(f->name, name) == 0 && params_match(f, nargs))
+            if (f->body && strcmp(f->name, name) == 0 && fe_params_match(f, nargs))
                 return f;
         return NULL; /* declared only (headers): a builtin may implement it */
     }
@@ -1209,7 +859,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     if (braced) { /* templates do not count: a braced list deduces nothing */
         int candidates = 0;
         for (fe_node *f = L->c->funcs; f; f = f->next)
-            candidates += f->body && strcmp(f->name, name) == 0 && params_match(f, nargs);
+            candidates += f->body && strcmp(f->name, name) == 0 && fe_params_match(f, nargs);
         if (candidates > 1) {
             fe_error(L->c, call->tok, CVM_UNSUPPORTED, "a braced argument of overloaded '%s' is not supported; "
                      "name its type (T{a, b})", name);
@@ -1317,13 +967,13 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 fe_error(L->c, at, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
                 return fe_const_int(L, TY_I32, 0);
             }
-            if (pty->kind == TY_STRUCT && converting_ctor(v.ty, fe_unqual(pty)))
+            if (pty->kind == TY_STRUCT && fe_converting_ctor(v.ty, fe_unqual(pty)))
                 v = fe_struct_value(L, v, fe_no_ref(L->c, pty), at); /* const V2 & from 3.0f */
             else if (v.lv == LV_NONE || (v.ty->kind == TY_STRUCT && pty->kind != TY_STRUCT))
                 v = fe_convert(L, fe_load(L, v), fe_no_ref(L->c, pty), at);
-        } else if (!in_memory(pty)) {
+        } else if (!fe_in_memory(pty)) {
             v = fe_convert(L, fe_load(L, v), pty, at);
-        } else if (pty->kind == TY_STRUCT && converting_ctor(v.ty, fe_unqual(pty))) {
+        } else if (pty->kind == TY_STRUCT && fe_converting_ctor(v.ty, fe_unqual(pty))) {
             v = fe_struct_value(L, v, pty, at); /* V2 from 3.0f */
         }
         vals[n++] = v;
@@ -1343,7 +993,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     if (!deduce && fn->ty->kind != TY_VOID) {
         if (ref) {
             fr.ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)); /* the first return sets the space */
-        } else if (in_memory(fn->ty)) {
+        } else if (fe_in_memory(fn->ty)) {
             uint32_t off = local_alloc(L, fn->ty);
             fr.ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
             fe_emit(L, "const.ptr.local %%r%d, %u", fr.ret_reg, off);
@@ -1380,7 +1030,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 if (qty->is_const && v->val.ty->kind == TY_STRUCT) /* const S &: its const members are chosen */
                     v->val.ty = fe_qualified(L->c, v->val.ty, true, v->val.ty->is_volatile);
             }
-        } else if (in_memory(qty)) {
+        } else if (fe_in_memory(qty)) {
             v->mem = MEM_LOCAL;
             v->offset = local_alloc(L, qty);
             if (vals[i].lv != LV_MEM ||
@@ -1419,7 +1069,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     fe_loc(L, at);
     if (fr.ret_reg < 0)
         return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false, false, false};
-    if (ref || in_memory(fr.ret_ty))
+    if (ref || fe_in_memory(fr.ret_ty))
         return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false, false, false};
     return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false, false, false};
 }
@@ -1506,7 +1156,7 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     bool converts = false;
     int i = 0;
     for (const fe_node *p = f ? f->params : NULL; p && i < n; p = p->next, i++)
-        converts |= types[i] && arg_score(types[i], p->ty) == 0;
+        converts |= types[i] && fe_arg_score(types[i], p->ty) == 0;
     if ((!f || converts) && n >= 1 && fe_member_operator_template(L, at, args[0], name, args + 1, n - 1, out))
         return true;
     /* template <class T> V2<T> operator+(V2<T>, V2<T>): every operator
@@ -1520,7 +1170,7 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
             !fe_deduce(L->c, tp, types, n, targs, tvals, 0))
             continue;
         fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
-        const int score = inst && params_match(inst, n) ? overload_score(inst, types, n, false) : -1;
+        const int score = inst && fe_params_match(inst, n) ? overload_score(inst, types, n, false) : -1;
         if (score > best_score)
             f = inst, best_score = score;
     }
@@ -1533,177 +1183,6 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     }
     *out = fe_call_fn(L, at, f, NULL, args, n);
     return true;
-}
-
-/* T(args) for a struct T: a temporary in local memory, made by a constructor
- * or, without one, member by member from the arguments (zero when none). */
-fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
-{
-    for (fe_node *a = args; a; a = a->next)
-        if (a->desig) { /* T{.m = v}: an aggregate initialized from its braced list */
-            fe_node list = {.kind = N_INITLIST, .tok = (fe_tok *)at, .args = args};
-            fe_val obj = local_temp(L, t);
-            init_mem(L, obj, t, &list);
-            return obj;
-        }
-    fe_val vals[32];
-    int n = 0;
-    for (fe_node *a = args; a; a = a->next) {
-        if (n == 32) {
-            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
-            return fe_const_int(L, TY_I32, 0);
-        }
-        vals[n++] = fe_gen(L, a);
-    }
-    if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), fe_unqual(t)))
-        return vals[0]; /* copy: T(x) of a T */
-    fe_val obj = local_temp(L, t);
-    construct_at(L, obj, t, vals, n, at);
-    return obj;
-}
-
-/* Does default-initializing a t run code: a struct with a constructor or
- * a default member initializer, or an array of such, or a struct holding
- * one? (Its other bytes stay as they are, as in C++.) */
-static bool has_ctor(fe_type *t)
-{
-    while (t->kind == TY_ARRAY)
-        t = t->base;
-    for (fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
-        if (m->is_ctor)
-            return true;
-    for (fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next)
-        if (m->init || has_ctor(m->ty))
-            return true; /* default member initializers run as an implicit constructor */
-    return false;
-}
-
-bool fe_nonempty_default(fe_type *t)
-{
-    while (t->kind == TY_ARRAY)
-        t = t->base;
-    if (t->kind != TY_STRUCT)
-        return false;
-    for (fe_member *m = t->members; m; m = m->next)
-        if (m->init || fe_nonempty_default(m->ty))
-            return true;
-    for (fe_node *m = t->methods; m; m = m->next)
-        if (m->is_ctor && params_match(m, 0) && (!m->body || m->body->args))
-            return true; /* a default constructor with initializers or statements (or none defined) */
-    return false;
-}
-
-/* Default-initializes the object of type t at addr (has_ctor(t)): a
- * struct by its default constructor (or its default member initializers),
- * an array element by element (a loop past eight elements). Runs each
- * time the declaration does, so an array declared in a loop starts over. */
-static void default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at)
-{
-    addr.lv = LV_MEM;
-    addr.ty = t;
-    if (t->kind != TY_ARRAY) {
-        construct_at(L, addr, t, NULL, 0, at);
-        return;
-    }
-    const uint32_t esz = t->base->size;
-    if (t->len <= 8) {
-        for (uint32_t i = 0; i < t->len && !L->c->err; i++)
-            default_init(L, fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * esz), 1, at), t->base, at);
-        return;
-    }
-    byte_loop b = byte_loop_begin(L, addr.reg, (uint64_t)t->len * esz, esz);
-    default_init(L, (fe_val){t->base, b.p, LV_MEM, 0, false, false, false}, t->base, at);
-    byte_loop_end(L, b);
-}
-
-/* Does constructor ctor's initializer list set member `name` (its
- * leading statements, parse.c, are the list's assignments)? */
-static bool ctor_inits(const fe_node *ctor, const char *name)
-{
-    for (const fe_node *st = ctor && ctor->body ? ctor->body->args : NULL; st; st = st->next) {
-        const fe_node *as = st->kind == N_EXPR ? st->a : NULL;
-        if (!as || as->kind != N_ASSIGN || !as->is_member_init)
-            break;
-        if (as->a->kind == N_IDENT && as->a->name && strcmp(as->a->name, name) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* The default member initializers of the object at obj before constructor
- * ctor's body (NULL: all of them), but of members its initializer list sets. */
-static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_node *ctor, const fe_tok *at)
-{
-    const fe_node *first = ctor && ctor->body && ctor->body->args && ctor->body->args->kind == N_EXPR
-                               ? ctor->body->args->a : NULL;
-    if (first && first->kind == N_ASSIGN && first->is_member_init && first->a->kind == N_UNARY)
-        return; /* S() : S(7): the constructor it delegates to initializes the members */
-    for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
-        if ((!m->init && !has_ctor(m->ty)) || ctor_inits(ctor, m->name))
-            continue;
-        fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
-        a.lv = LV_MEM;
-        a.ty = m->ty;
-        if (!m->init)
-            default_init(L, a, m->ty, at); /* a member of a type with its own constructor */
-        else
-            init_mem(L, a, m->ty, m->init);
-    }
-}
-
-/* Runs the constructor of t chosen by the arguments on obj, or initializes it member by member. */
-static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at)
-{
-    if (user_ctor(t)) {
-        fe_type *types[32] = {0};
-        for (int i = 0; i < n; i++)
-            types[i] = vals[i].ty;
-        fe_node *best = NULL;
-        int best_score = -1;
-        for (fe_node *m = t->methods; m; m = m->next) {
-            if (!m->is_ctor || !params_match(m, n))
-                continue;
-            int score = 0, i = 0;
-            for (fe_node *p = m->params; p && i < n && score >= 0; p = p->next, i++) {
-                int k = arg_score(types[i], p->ty);
-                score = k < 0 ? -1 : score + k;
-            }
-            if (score > best_score) {
-                best = m;
-                best_score = score;
-            }
-        }
-        if (!best) {
-            fe_error(L->c, at, CVM_SYNTAX, "no constructor of '%s' takes these %d arguments", t->name, n);
-            return;
-        }
-        if (!best->body) {
-            fe_error(L->c, at, CVM_SYNTAX, "constructor '%s::%s' is declared but not defined (or deleted)",
-                     t->name, t->name);
-            return;
-        }
-        member_defaults(L, obj, t, best, at);
-        fe_call_fn(L, at, best, &obj, vals, n);
-        return;
-    }
-    int i = 0, only = t->is_union ? (n > 0 ? 0 : fe_union_default(t)) : -1;
-    for (fe_member *m = t->members; m; m = m->next, i++) {
-        if (only >= 0 && i != only)
-            continue; /* a union sets one member: the first with arguments, else its default */
-        fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
-        a.lv = LV_MEM;
-        a.ty = m->ty;
-        if (i < n)
-            fe_store(L, a, in_memory(m->ty) ? vals[i] : fe_load(L, vals[i]), at);
-        else if (m->init) /* its default member initializer */
-            init_mem(L, a, m->ty, m->init);
-        else if (has_ctor(m->ty))
-            default_init(L, a, m->ty, at);
-        else if (!in_memory(m->ty))
-            fe_store(L, a, fe_zero(L), at);
-    }
-    if (n > (only >= 0 ? 1 : i))
-        fe_error(L->c, at, CVM_SYNTAX, "too many initializers for '%s'", t->name);
 }
 
 /* ---- kernels ---- */
@@ -1837,7 +1316,7 @@ static void kernel_params(fe_lower *L, fe_node *fn)
         fe_var *v = bind(L, name, t);
         if (!v)
             return;
-        if (in_memory(t)) {
+        if (fe_in_memory(t)) {
             v->mem = MEM_LOCAL;
             v->offset = local_alloc(L, t);
             if (t->kind == TY_STRUCT && holds_ptr(t))

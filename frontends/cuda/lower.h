@@ -101,6 +101,21 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
 bool fe_call_static(fe_lower *L, const fe_tok *at, fe_type *st, const char *name, fe_val *args, int n,
                     fe_val *out);
 fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
+/* lower_init.c: a braced list or an expression stored into memory at addr
+ * of type t (what a list leaves out value-initialized, braces elided as
+ * in C); the value of a scalar's initializer (a one-element list too). */
+void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init);
+fe_val fe_scalar_init(fe_lower *L, fe_type *t, fe_node *init);
+/* Does default-initializing a t run code (a constructor or a default
+ * member initializer inside)? fe_default_init runs it on the object at addr. */
+bool fe_has_ctor(fe_type *t);
+void fe_default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at);
+/* The constructor of struct t converting a value of type `from`, or NULL. */
+fe_node *fe_converting_ctor(fe_type *from, fe_type *t);
+/* lower.c, for lower_init.c: overload facts and local memory. */
+bool fe_params_match(fe_node *fn, int nargs);
+int fe_arg_score(fe_type *at, fe_type *pt);
+bool fe_in_memory(fe_type *t);
 /* Builds struct t at dst from v of another type through t's converting
  * constructor (V2 q = 3.0f;); false, nothing emitted, if it has none. */
 bool fe_construct_from(fe_lower *L, fe_val dst, fe_type *t, fe_val v, const fe_tok *at);
