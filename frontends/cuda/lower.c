@@ -1106,10 +1106,7 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
         types[i] = args[i].ty;
     const int self_const = self ? self->ty->is_const : -1;
     fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const);
-    fe_template *mt = (st->origin ? st->origin : st)->mtemplates;
-    while (mt && strcmp(mt->name, name) != 0)
-        mt = mt->next;
-    if (!m && !mt) /* the last resort, unless a member template of the name may deduce */
+    if (!m && !fe_member_template(st, name)) /* the last resort, unless a member template may deduce */
         m = best_overload(st->methods, name, types, n, true, true, self_const);
     if (!m)
         return false;

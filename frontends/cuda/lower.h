@@ -127,6 +127,8 @@ bool fe_nonempty_default(fe_type *t);
 /* e as an lvalue: fe_gen, except that c ? a : b of memory lvalues is the
  * address of either (a reference returned or bound to it). */
 fe_val fe_lvalue(fe_lower *L, fe_node *e);
+/* Struct st's member function template `name`, or NULL. */
+fe_template *fe_member_template(const fe_type *st, const char *name);
 /* v as an object of struct t: v itself, or a temporary converted from it. */
 fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at);
 fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholders replaced */

@@ -1161,10 +1161,9 @@ static fe_val ident(fe_lower *L, fe_node *e)
     return bad(L);
 }
 
-static fe_template *member_template(fe_val obj, const char *name)
+fe_template *fe_member_template(const fe_type *st, const char *name)
 {
-    fe_type *root = obj.ty->origin ? obj.ty->origin : obj.ty;
-    fe_template *t = root->mtemplates;
+    fe_template *t = (st->origin ? st->origin : st)->mtemplates;
     while (t && strcmp(t->name, name) != 0)
         t = t->next;
     return t;
@@ -1196,7 +1195,7 @@ static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t
 bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args,
                                  int n, fe_val *out)
 {
-    fe_template *t = obj.ty->kind == TY_STRUCT && obj.lv == LV_MEM ? member_template(obj, name) : NULL;
+    fe_template *t = obj.ty->kind == TY_STRUCT && obj.lv == LV_MEM ? fe_member_template(obj.ty, name) : NULL;
     fe_type *targs[8];
     int64_t tvals[8];
     if (!t || n > 32)
@@ -1208,7 +1207,7 @@ bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, cons
 /* obj.f(args) of a member function template f: arguments deduced from the call. */
 static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
 {
-    fe_template *t = member_template(obj, name);
+    fe_template *t = fe_member_template(obj.ty, name);
     if (!t)
         return false;
     fe_val vals[32];
@@ -1304,7 +1303,7 @@ static fe_val call(fe_lower *L, fe_node *e)
          * template arguments are named */
         if (!e->a->ntargs && fe_call_static(L, e->tok, e->a->ty, name, vals, n, &out))
             return out;
-        fe_template *t = member_template((fe_val){e->a->ty, 0, LV_MEM, 0, false, false, false}, name);
+        fe_template *t = fe_member_template(e->a->ty, name);
         if (t && !L->c->err) { /* S::f(x), S::f<T>(x): a static member function template */
             fe_type *targs[8];
             int64_t tvals[8];

@@ -35,22 +35,6 @@ static bool copy_ctor(fe_ctx *c, fe_type *t)
     return false;
 }
 
-/* Is value-initializing a t all zero bytes (no constructor, no default
- * member initializer anywhere inside)? */
-static bool all_zero(fe_type *t)
-{
-    if (t->kind == TY_ARRAY)
-        return all_zero(t->base);
-    if (t->kind != TY_STRUCT)
-        return true;
-    if (fe_has_ctor(t))
-        return false;
-    for (fe_member *m = t->members; m; m = m->next)
-        if (!all_zero(m->ty))
-            return false;
-    return true;
-}
-
 /* A loop over the bytes [0, bytes) from the address in register base,
  * `step` at a time: byte_loop_begin emits its head and gives the register
  * holding base + offset (p) for the body; byte_loop_end closes it. */
@@ -119,7 +103,7 @@ static void init_elided(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, empty.tok);
             if (*e) {
                 init_element(L, a, t->base, e);
-            } else if ((uint64_t)(t->len - i) * t->base->size >= 256 && all_zero(t->base)) {
+            } else if ((uint64_t)(t->len - i) * t->base->size >= 256 && !fe_has_ctor(t->base)) {
                 a.lv = LV_MEM, a.ty = t->base;
                 zero_loop(L, a, (t->len - i) * t->base->size); /* the rest of a large array */
                 return;
@@ -193,7 +177,7 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
     fe_node empty = {.kind = N_INITLIST, .tok = init->tok};
     if (t->kind != TY_STRUCT && !fe_no_designators(L->c, init))
         return;
-    if (!init->args && fe_in_memory(t) && all_zero(t) && t->size >= 256) { /* `float a[128][128] = {}` */
+    if (!init->args && fe_in_memory(t) && !fe_has_ctor(t) && t->size >= 256) { /* `float a[128][128] = {}` */
         zero_loop(L, dst, t->size);
         return;
     }
@@ -209,7 +193,7 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
                      t->len);
             return;
         }
-        if (i < t->len && (uint64_t)(t->len - i) * t->base->size >= 256 && all_zero(t->base)) {
+        if (i < t->len && (uint64_t)(t->len - i) * t->base->size >= 256 && !fe_has_ctor(t->base)) {
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, (int64_t)i * t->base->size), 1, init->tok);
             a.lv = LV_MEM, a.ty = t->base;
             zero_loop(L, a, (t->len - i) * t->base->size); /* {1, 2} of a large array */

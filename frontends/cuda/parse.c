@@ -161,6 +161,15 @@ static const char *const type_keywords[] = {
 
 static bool is_typename(fe_ctx *c, fe_tok *t);
 
+/* Struct s's member type (typedef, using) named by token nt, or NULL. */
+static fe_type *member_type_of(const fe_type *s, const fe_tok *nt)
+{
+    for (fe_tname *m = (s->origin ? s->origin : s)->mtypes; m; m = m->next)
+        if (strlen(m->name) == nt->len && memcmp(m->name, nt->s, nt->len) == 0)
+            return m->ty;
+    return NULL;
+}
+
 /* The member type named at peek_at(c, k) when a struct qualifies it
  * (S::type, T::value_type with T bound to a struct), else NULL. */
 static fe_type *member_type_at(fe_ctx *c, uint32_t k)
@@ -170,12 +179,7 @@ static fe_type *member_type_at(fe_ctx *c, uint32_t k)
     fe_tok *q = peek_at(c, k - 2), *nt = peek_at(c, k);
     fe_tname *qn = q->kind == TK_IDENT && nt->kind == TK_IDENT ? lookup(c, q->s, q->len) : NULL;
     fe_type *s = qn && !qn->is_value ? qn->ty : NULL;
-    if (!s || s->kind != TY_STRUCT)
-        return NULL;
-    for (fe_tname *m = (s->origin ? s->origin : s)->mtypes; m; m = m->next)
-        if (strlen(m->name) == nt->len && memcmp(m->name, nt->s, nt->len) == 0)
-            return m->ty;
-    return NULL;
+    return s && s->kind == TY_STRUCT ? member_type_of(s, nt) : NULL;
 }
 
 /* Is the (possibly qualified: Outer::Name) name at peek_at(c, k) a type? */
@@ -520,14 +524,11 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
                 int na = template_args(c, targs, tvals);
                 ty = fe_instantiate_struct(c, tp, targs, tvals, na, nt);
                 have = true;
-                if (is(c, "::") && peek_at(c, 1)->kind == TK_IDENT && ty && ty->kind == TY_STRUCT) {
-                    fe_tok *m = peek_at(c, 1); /* Box<float>::value_type */
-                    for (fe_tname *q = (ty->origin ? ty->origin : ty)->mtypes; q; q = q->next)
-                        if (strlen(q->name) == m->len && memcmp(q->name, m->s, m->len) == 0) {
-                            ty = q->ty;
-                            c->pos += 2;
-                            break;
-                        }
+                fe_type *inner = is(c, "::") && peek_at(c, 1)->kind == TK_IDENT && ty && ty->kind == TY_STRUCT
+                                   ? member_type_of(ty, peek_at(c, 1)) : NULL;
+                if (inner) { /* Box<float>::value_type */
+                    ty = inner;
+                    c->pos += 2;
                 }
                 continue;
             }
@@ -1555,10 +1556,7 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
 static bool ctor_definition(fe_ctx *c)
 {
     uint32_t k = 0;
-    while (fe_tok_is(peek_at(c, k), "__device__") || fe_tok_is(peek_at(c, k), "__host__") ||
-           fe_tok_is(peek_at(c, k), "inline") || fe_tok_is(peek_at(c, k), "__forceinline__") ||
-           fe_tok_is(peek_at(c, k), "__inline__") || fe_tok_is(peek_at(c, k), "constexpr") ||
-           fe_tok_is(peek_at(c, k), "explicit"))
+    while (fe_p_fn_specifier(peek_at(c, k)))
         k++;
     const uint32_t specs = k;
     while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::") &&
@@ -1715,9 +1713,9 @@ fe_tok *fe_p_expect_ident(fe_ctx *c) { return expect_ident(c); }
 const char *fe_p_tok_name(fe_ctx *c, const fe_tok *t) { return tok_name(c, t); }
 void fe_p_unsupported(fe_ctx *c, fe_tok *t, const char *what) { unsupported(c, t, what); }
 fe_tname *fe_p_lookup(fe_ctx *c, const char *s, size_t n) { return lookup(c, s, n); }
-void fe_p_push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v)
+fe_tname *fe_p_push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v)
 {
-    push_tname(c, name, ty, is_value, v);
+    return push_tname(c, name, ty, is_value, v);
 }
 bool fe_p_is_typename(fe_ctx *c, fe_tok *t) { return is_typename(c, t); }
 uint32_t fe_p_const_dim(fe_ctx *c, fe_tok *at) { return const_dim(c, at); }

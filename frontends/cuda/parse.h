@@ -19,7 +19,9 @@ fe_tok *fe_p_expect_ident(fe_ctx *c);
 const char *fe_p_tok_name(fe_ctx *c, const fe_tok *t);
 void fe_p_unsupported(fe_ctx *c, fe_tok *t, const char *what);
 fe_tname *fe_p_lookup(fe_ctx *c, const char *s, size_t n);
-void fe_p_push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v);
+fe_tname *fe_p_push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v);
+/* __device__, __host__, inline, constexpr, static, explicit ... before a function's declarator */
+bool fe_p_fn_specifier(const fe_tok *t);
 bool fe_p_is_typename(fe_ctx *c, fe_tok *t);
 uint32_t fe_p_const_dim(fe_ctx *c, fe_tok *at);
 fe_type *fe_p_declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound);

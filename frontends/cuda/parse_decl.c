@@ -62,7 +62,7 @@ fe_type *fe_p_struct_spec(fe_ctx *c)
     return t;
 }
 
-static bool fn_specifier(const fe_tok *t)
+bool fe_p_fn_specifier(const fe_tok *t)
 {
     static const char *const kw[] = {"__device__", "__host__", "inline", "__forceinline__",
                                      "__inline__", "__noinline__", "constexpr", "static", "explicit"};
@@ -143,9 +143,9 @@ static bool static_const(fe_ctx *c, fe_type *t, fe_tok *nt, fe_type *mt)
     s->is_value = true;
     s->next = root->statics;
     root->statics = s;
-    fe_p_push_tname(c, s->name, s->ty, true, v);
-    if (c->tnames && c->tnames->name == s->name)
-        c->tnames->member = true;
+    fe_tname *named = fe_p_push_tname(c, s->name, s->ty, true, v);
+    if (named)
+        named->member = true;
     return true;
 }
 
@@ -161,9 +161,9 @@ static void member_type(fe_ctx *c, fe_type *t, const char *name, fe_type *ty)
     s->ty = ty;
     s->next = root->mtypes;
     root->mtypes = s;
-    fe_p_push_tname(c, name, ty, false, 0);
-    if (c->tnames && c->tnames->name == name)
-        c->tnames->member = true;
+    fe_tname *named = fe_p_push_tname(c, name, ty, false, 0);
+    if (named)
+        named->member = true;
 }
 
 /* At a struct's '}': its static constants' and member types' names end;
@@ -199,7 +199,7 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
             break;
         }
         uint32_t fk = 0; /* `friend`, after any __host__ __device__ inline */
-        while (fn_specifier(fe_p_peek_at(c, fk)))
+        while (fe_p_fn_specifier(fe_p_peek_at(c, fk)))
             fk++;
         if (fe_tok_is(fe_p_peek_at(c, fk), "friend")) {
             /* `friend struct X;` and a friend function's declaration change
@@ -262,7 +262,7 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
         }
         unsigned storage = 0;
         uint32_t save = c->pos;
-        while (fn_specifier(fe_p_peek(c)))
+        while (fe_p_fn_specifier(fe_p_peek(c)))
             fe_p_next(c);
         fe_tok *start = fe_p_peek(c);
         if (fe_tok_is(start, "~")) {

@@ -157,9 +157,9 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
         } else {
             int64_t v;
             if (ty && ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v)) {
-                fe_p_push_tname(c, d->name, fe_unqual(ty), true, v);
-                if (c->tnames && c->tnames->name == d->name)
-                    c->tnames->var_ty = ty; /* decltype(n): const int */
+                fe_tname *k = fe_p_push_tname(c, d->name, fe_unqual(ty), true, v);
+                if (k)
+                    k->var_ty = ty; /* decltype(n): const int */
             } else
                 fe_p_declare_var(c, d->name, d->ty);
             tail = tail->next = d;
