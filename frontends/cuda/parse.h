@@ -29,8 +29,8 @@ fe_type *fe_p_declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok);
 fe_type *fe_p_type_name(fe_ctx *c);
 fe_type *fe_p_targ_type(fe_ctx *c);
 bool fe_p_typename_at(fe_ctx *c, uint32_t k);
-void fe_p_module_decl(fe_ctx *c);        /* parse.c: a namespace-scope declaration (a friend's definition) */
-void fe_p_add_func(fe_ctx *c, fe_node *f);  /* parse.c: a function into c->funcs */
+void fe_p_module_decl(fe_ctx *c);        /* parse_top.c: a namespace-scope declaration (a friend's definition) */
+void fe_p_add_func(fe_ctx *c, fe_node *f);  /* parse_top.c: a function into c->funcs */
 fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs, const int64_t *tvals, int n,
                                fe_tok *where); /* parse_decl.c: pi<float> */
 fe_node *fe_p_function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb);
