@@ -1,5 +1,5 @@
 /*
- * parse.h - what parse.c shares with parse_decl.c and parse_cxx.c: the
+ * parse.h - what parse.c shares with the other parser files: the
  * token cursor, the scope of type names, and the parsers each file calls
  * in the others (fe_p_ names; everything else in fe.h).
  */

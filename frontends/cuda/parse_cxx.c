@@ -5,23 +5,13 @@
  * templates, range-based for (as an indexed for), and constexpr functions
  * in constant expressions. Shares parse.c's cursor through parse.h.
  */
-#include "parse.h"
+#include "parse_short.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-static fe_tok *peek(fe_ctx *c) { return fe_p_peek(c); }
-static fe_tok *peek_at(fe_ctx *c, uint32_t k) { return fe_p_peek_at(c, k); }
-static fe_tok *next(fe_ctx *c) { return fe_p_next(c); }
-static bool is(fe_ctx *c, const char *s) { return fe_p_is(c, s); }
-static bool accept(fe_ctx *c, const char *s) { return fe_p_accept(c, s); }
-static fe_tok *expect(fe_ctx *c, const char *s) { return fe_p_expect(c, s); }
-static fe_tok *expect_ident(fe_ctx *c) { return fe_p_expect_ident(c); }
-static fe_node *new_node(fe_ctx *c, fe_nk kind, fe_tok *tok) { return fe_p_new_node(c, kind, tok); }
 static fe_node *new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { return fe_p_new_bin(c, op, t, a, b); }
-static fe_type *type_name(fe_ctx *c) { return fe_p_type_name(c); }
-static const char *tok_name(fe_ctx *c, const fe_tok *t) { return fe_p_tok_name(c, t); }
 
 /*
  * The body of a constexpr function run at compile time: integer locals

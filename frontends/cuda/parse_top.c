@@ -6,19 +6,10 @@
  * repeat one. Shares parse.c's cursor and declaration parsers through
  * parse.h.
  */
-#include "parse.h"
+#include "parse_short.h"
 
 #include <string.h>
 
-static fe_tok *peek(fe_ctx *c) { return fe_p_peek(c); }
-static fe_tok *peek_at(fe_ctx *c, uint32_t k) { return fe_p_peek_at(c, k); }
-static fe_tok *next(fe_ctx *c) { return fe_p_next(c); }
-static bool is(fe_ctx *c, const char *s) { return fe_p_is(c, s); }
-static bool accept(fe_ctx *c, const char *s) { return fe_p_accept(c, s); }
-static fe_tok *expect(fe_ctx *c, const char *s) { return fe_p_expect(c, s); }
-static fe_tok *expect_ident(fe_ctx *c) { return fe_p_expect_ident(c); }
-static fe_node *new_node(fe_ctx *c, fe_nk kind, fe_tok *tok) { return fe_p_new_node(c, kind, tok); }
-static const char *tok_name(fe_ctx *c, const fe_tok *t) { return fe_p_tok_name(c, t); }
 static void unsupported(fe_ctx *c, fe_tok *t, const char *what) { fe_p_unsupported(c, t, what); }
 static fe_tname *lookup(fe_ctx *c, const char *s, size_t n) { return fe_p_lookup(c, s, n); }
 static fe_tname *push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v)
@@ -28,7 +19,6 @@ static fe_tname *push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_va
 static fe_tname *declare_var(fe_ctx *c, const char *name, fe_type *ty) { return fe_p_declare_var(c, name, ty); }
 static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *lb) { return fe_p_declspec(c, storage, lb); }
 static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **nt) { return fe_p_declarator(c, ty, nt); }
-static fe_type *type_name(fe_ctx *c) { return fe_p_type_name(c); }
 static fe_node *assign(fe_ctx *c) { return fe_p_assign(c); }
 static fe_node *args_list(fe_ctx *c) { return fe_p_args_list(c); }
 static fe_node *param_list(fe_ctx *c) { return fe_p_param_list(c); }
