@@ -2052,6 +2052,72 @@ static void test_third_review(void)
               0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* A data member hides an outer constant of its name in every member body:
+ * one defined outside the struct, and one defined before the member's
+ * declaration (a complete-class context). Declarations the pre-scan of
+ * the body must not take for data members keep their meaning. */
+static void test_member_scope(void)
+{
+    static const char src[] =
+        "constexpr int N = 4;\n"
+        "constexpr int M = 5;\n"
+        "typedef float T;\n"
+        "template <int K> struct Box { int v[K]; };\n"
+        "struct S {\n"
+        "    __device__ int g() const { return N * 10 + M; }\n"
+        "    __device__ int f() const;\n"
+        "    __device__ int h() const { return u + (int)sizeof(w) + (int)t; }\n"
+        "public:\n"
+        "    int N;\n"
+        "    Box<(M > 2) + 1> box;\n"
+        "    int u = M, w[M - 3];\n"
+        "    T t{3.0f};\n"
+        "    static constexpr int Q = M * 2;\n"
+        "    typedef int I;\n"
+        "    union { int P; float fm; };\n"
+        "    __device__ int q() const { I z = Q; return z; }\n"
+        "};\n"
+        "__device__ int S::f() const { return N * 100 + M; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    S s; s.N = 7; s.P = 3;\n"
+        "    out[0] = s.f(); out[1] = s.g(); out[2] = s.h(); out[3] = s.q();\n"
+        "    out[4] = N * 10 + M; out[5] = (int)sizeof(s.box) / 4;\n"
+        "}\n";
+    /* u = 5, sizeof w = 8, t = 3: h = 5 + 8 + 3; Q = 10; Box<2> */
+    static const int32_t want[] = {705, 75, 16, 10, 45, 2};
+    words_are("a data member hides an outer constant in member bodies, outside and before its declaration",
+              src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
+/* Default member initializers see the struct's members (`this`, member
+ * functions) and module-scope names, never the locals where the object is
+ * made; a constructor initializes the members in their declaration order,
+ * each from its initializer list entry or its default member initializer. */
+static void test_member_defaults_scope(void)
+{
+    static const char src[] =
+        "constexpr int M = 5;\n"
+        "__device__ int G = 5;\n"
+        "struct S { int u = M + 1; int v = G + 1; };\n"
+        "struct P { int a; int b = a * 2; int c = twice(); __device__ int twice() const { return b * 10; } };\n"
+        "struct Q { int a; int b = a + 1; __device__ Q(int x) : a(x) {} };\n"
+        "struct R { int a = 2; int b = this->a + 1; };\n"
+        "struct T { int a = 2; int b; int c = b + a; __device__ T(int x) : c(1), b(x * a) {} };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int G = 9, a = 100;\n"
+        "    S s; P p{3}; Q q(4); R r; R r2{7}; P pp = {5, 1}; T t(in[6]);\n"
+        "    out[0] = s.u * 10 + s.v; out[1] = p.a * 100 + p.b * 10 + p.c / 10;\n"
+        "    out[2] = q.b; out[3] = r.b * 10 + r2.b; out[4] = pp.c; out[5] = a + G;\n"
+        "    out[6] = t.a * 100 + t.b * 10 + t.c;\n"
+        "}\n";
+    /* s: 6, 6; p: 3, 6, 60; q.b = 4 + 1; r: 3, 8; pp.c = 1 * 10; t (in[6] = 5): a = 2, b = 5 * 2, c = 1 */
+    static const int32_t want[] = {66, 366, 5, 38, 10, 109, 301};
+    words_are("default member initializers see members and globals, not locals; members in declaration order",
+              src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2106,6 +2172,8 @@ int main(void)
     test_cond_lvalues();
     test_second_review();
     test_third_review();
+    test_member_scope();
+    test_member_defaults_scope();
     kern_close();
     return done_testing();
 }

@@ -907,10 +907,99 @@ static void bind_this(fe_lower *L, fe_val obj, fe_type *st)
     bind_members(L, obj, st);
 }
 
+/* Whether expression e names anything (a variable, `this`, a function):
+ * a default member initializer of literals and constants needs no
+ * members bound. */
+static bool names_any(const fe_node *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == N_IDENT || e->kind == N_THIS || e->kind == N_CALL)
+        return true;
+    if (names_any(e->a) || names_any(e->b) || names_any(e->c) || names_any(e->d))
+        return true;
+    for (const fe_node *x = e->args; x; x = x->next)
+        if (names_any(x))
+            return true;
+    return false;
+}
+
+/*
+ * Member m of the object at obj (struct st) at addr from its default
+ * member initializer. The initializer's names are those of the struct's
+ * scope (its members, `this`) and then the module's, never the locals of
+ * the function where the object is made.
+ */
+void fe_init_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, fe_val addr)
+{
+    fe_var *saved = L->vars;
+    L->vars = L->globals;
+    if (names_any(m->init)) {
+        obj.lv = LV_MEM;
+        obj.ty = st;
+        bind_this(L, obj, st);
+    }
+    fe_init_mem(L, addr, m->ty, m->init);
+    L->vars = saved;
+}
+
+/* The member initializer `m(...)` of a constructor's list: the member's
+ * name, or NULL for any other statement (`S() : S(7)` delegates). */
+static const char *member_init_name(const fe_node *st)
+{
+    const fe_node *as = st && st->kind == N_EXPR ? st->a : NULL;
+    if (!as || as->kind != N_ASSIGN || !as->is_member_init)
+        return NULL;
+    return as->a->kind == N_IDENT && as->a->name ? as->a->name : "";
+}
+
+/*
+ * The body of constructor ctor of the object at obj, its parameters
+ * bound: the members in their declaration order, each from its entry of
+ * the initializer list or else from its default member initializer (so
+ * `int b = a + 1;` after `a(x)` reads the a the list set), then entries
+ * that name no member of the struct's own (an anonymous union's), then
+ * the statements. A delegating constructor (`S() : S(7)`) leaves the
+ * members to the one it calls.
+ */
+static void ctor_body(fe_lower *L, fe_node *ctor, fe_val obj)
+{
+    fe_node *first = ctor->body->args, *rest = first;
+    const char *fm = member_init_name(first);
+    if (fm && !*fm) {
+        stmt(L, ctor->body);
+        return;
+    }
+    while (member_init_name(rest))
+        rest = rest->next;
+    uint64_t done = 0; /* entries of the list lowered, past 64 at the end */
+    for (const fe_member *m = ctor->owner->members; m && !L->c->err; m = m->next) {
+        bool set = false;
+        unsigned i = 0;
+        for (fe_node *s = first; s != rest; s = s->next, i++)
+            if (i < 64 && !(done >> i & 1) && strcmp(member_init_name(s), m->name) == 0) {
+                stmt(L, s);
+                done |= 1ull << i;
+                set = true;
+            }
+        if (!set)
+            fe_default_member(L, obj, ctor->owner, m, ctor->tok);
+    }
+    unsigned i = 0;
+    for (fe_node *s = first; s != rest; s = s->next, i++)
+        if (i >= 64 || !(done >> i & 1))
+            stmt(L, s);
+    fe_node body = *ctor->body;
+    body.args = rest;
+    stmt(L, &body);
+}
+
 /* Inlines fn with arguments already evaluated in the caller (vals: values or
  * lvalues as fe_gen made them), as a method of the object at *obj if given. */
 fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj, fe_val *args, int nargs)
 {
+    const bool members = fn->is_ctor && obj && L->ctor_members == fn && fn->body;
+    L->ctor_members = NULL;
     /* a function that calls itself cannot be inlined; another instance of a
      * template (sumT<N - 1> in sumT<N>) can, as long as the chain ends */
     unsigned same_name = 0;
@@ -1056,7 +1145,10 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     L->frame = &fr;
     int loops = L->loops, switches = L->switches;
     L->loops = L->switches = 0;
-    stmt(L, fn->body);
+    if (members)
+        ctor_body(L, fn, *obj);
+    else
+        stmt(L, fn->body);
     L->loops = loops;
     L->switches = switches;
     L->frame = fr.up;

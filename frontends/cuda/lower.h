@@ -60,6 +60,8 @@ typedef struct fe_lower {
     bool explicit_cast; /* fe_convert for a cast: a pointer may change its pointee type */
     bool ctor_conv;     /* overload resolution may build a struct argument by a converting
                            constructor: only after everything else (templates, builtins) fails */
+    const fe_node *ctor_members; /* construct_at: the constructor fe_call_fn inlines next
+                                    initializes the members first (ctor_body) */
     fe_var *vars, *globals;
     fe_frame *frame;
     int blocks;         /* open `block` constructs */
@@ -105,6 +107,8 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
  * of type t (what a list leaves out value-initialized, braces elided as
  * in C); the value of a scalar's initializer (a one-element list too). */
 void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init);
+void fe_init_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, fe_val addr);
+void fe_default_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, const fe_tok *at);
 fe_val fe_scalar_init(fe_lower *L, fe_type *t, fe_node *init);
 /* Does default-initializing a t run code (a constructor or a default
  * member initializer inside)? fe_default_init runs it on the object at addr. */

@@ -133,8 +133,10 @@ static void init_elided_members(fe_lower *L, fe_val addr, fe_type *t, fe_node **
         fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, m->offset), 1, empty.tok);
         if (*e)
             init_element(L, a, m->ty, e);
+        else if (m->init)
+            fe_init_member(L, addr, t, m, a);
         else
-            fe_init_mem(L, a, m->ty, m->init ? m->init : &empty);
+            fe_init_mem(L, a, m->ty, &empty);
     }
 }
 
@@ -238,7 +240,7 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
             if (slots[i])
                 fe_init_mem(L, a, m->ty, slots[i]);
             else if (m->init) /* its default member initializer */
-                fe_init_mem(L, a, m->ty, m->init);
+                fe_init_member(L, addr, t, m, a);
             else
                 fe_init_mem(L, a, m->ty, &empty);
         }
@@ -421,39 +423,20 @@ void fe_default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at)
     byte_loop_end(L, b);
 }
 
-/* Does constructor ctor's initializer list set member `name` (its
- * leading statements, parse.c, are the list's assignments)? */
-static bool ctor_inits(const fe_node *ctor, const char *name)
+/* Member m of the object at obj (struct st) as a constructor's
+ * initializer list leaves it: from its default member initializer, by
+ * its type's default constructor, or not at all. */
+void fe_default_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, const fe_tok *at)
 {
-    for (const fe_node *st = ctor && ctor->body ? ctor->body->args : NULL; st; st = st->next) {
-        const fe_node *as = st->kind == N_EXPR ? st->a : NULL;
-        if (!as || as->kind != N_ASSIGN || !as->is_member_init)
-            break;
-        if (as->a->kind == N_IDENT && as->a->name && strcmp(as->a->name, name) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* The default member initializers of the object at obj before constructor
- * ctor's body (NULL: all of them), but of members its initializer list sets. */
-static void member_defaults(fe_lower *L, fe_val obj, fe_type *t, const fe_node *ctor, const fe_tok *at)
-{
-    const fe_node *first = ctor && ctor->body && ctor->body->args && ctor->body->args->kind == N_EXPR
-                               ? ctor->body->args->a : NULL;
-    if (first && first->kind == N_ASSIGN && first->is_member_init && first->a->kind == N_UNARY)
-        return; /* S() : S(7): the constructor it delegates to initializes the members */
-    for (fe_member *m = t->members; m && !L->c->err; m = m->next) {
-        if ((!m->init && !fe_has_ctor(m->ty)) || ctor_inits(ctor, m->name))
-            continue;
-        fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
-        a.lv = LV_MEM;
-        a.ty = m->ty;
-        if (!m->init)
-            fe_default_init(L, a, m->ty, at); /* a member of a type with its own constructor */
-        else
-            fe_init_mem(L, a, m->ty, m->init);
-    }
+    if (!m->init && !fe_has_ctor(m->ty))
+        return;
+    fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, at);
+    a.lv = LV_MEM;
+    a.ty = m->ty;
+    if (!m->init)
+        fe_default_init(L, a, m->ty, at); /* a member of a type with its own constructor */
+    else
+        fe_init_member(L, obj, st, m, a);
 }
 
 /* Runs the constructor of t chosen by the arguments on obj, or initializes it member by member. */
@@ -487,7 +470,7 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
                      t->name, t->name);
             return;
         }
-        member_defaults(L, obj, t, best, at);
+        L->ctor_members = best; /* the members first, in order (lower.c ctor_body) */
         fe_call_fn(L, at, best, &obj, vals, n);
         return;
     }
@@ -501,7 +484,7 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         if (i < n)
             fe_store(L, a, fe_in_memory(m->ty) ? vals[i] : fe_load(L, vals[i]), at);
         else if (m->init) /* its default member initializer */
-            fe_init_mem(L, a, m->ty, m->init);
+            fe_init_member(L, obj, t, m, a);
         else if (fe_has_ctor(m->ty))
             fe_default_init(L, a, m->ty, at);
         else if (!fe_in_memory(m->ty))

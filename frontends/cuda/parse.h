@@ -72,6 +72,7 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out);             /* conste
 /* parse_decl.c */
 fe_type *fe_p_struct_spec(fe_ctx *c);  /* at struct/class/union */
 fe_type *fe_p_enum_spec(fe_ctx *c);    /* at enum */
+void fe_p_declare_members(fe_ctx *c, const fe_type *s); /* a member body outside s sees them */
 void fe_p_template_decl(fe_ctx *c);    /* at template */
 /* Host code: a declaration without CUDA qualifiers, parsed when it can be and
  * skipped (remembered by name) when it cannot; false when not host code. */

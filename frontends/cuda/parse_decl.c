@@ -182,9 +182,116 @@ static void end_member_names(fe_ctx *c, fe_tname *outer)
     }
 }
 
+/* The data members of s (an anonymous union's as s's own) hide outer
+ * names of theirs in a member function's body defined outside s. */
+void fe_p_declare_members(fe_ctx *c, const fe_type *s)
+{
+    for (const fe_member *m = s->members; m; m = m->next) {
+        if (m->anon) {
+            fe_p_declare_members(c, m->ty);
+            continue;
+        }
+        fe_tname *hide = fe_p_declare_var(c, m->name, m->ty);
+        if (hide)
+            hide->member = true;
+    }
+}
+
+/* Words that make a member declaration declare no data member of the
+ * struct (a type, a static, a friend, a nested struct's members). */
+static bool names_no_data_member(const fe_tok *t)
+{
+    static const char *const words[] = {"typedef", "using", "static", "friend", "template", "enum",
+                                        "struct", "class", "union", "static_assert", "virtual", "operator",
+                                        NULL};
+    for (int i = 0; words[i]; i++)
+        if (fe_tok_is(t, words[i]))
+            return true;
+    return false;
+}
+
+/*
+ * At a struct body's '{': the names of the data members it declares, so
+ * that a member function defined before a member's declaration sees the
+ * member and not an outer constant or type of its name (a member
+ * function's body is a complete-class context). The names are only
+ * hidden here; the declarations themselves come in order. A member
+ * declaration holds no '(' outside its initializers (a member function,
+ * a constructor); its declarators are the identifiers outside brackets,
+ * parentheses and template arguments followed by ';' ',' '=' '[' or '{'.
+ */
+static void prescan_members(fe_ctx *c)
+{
+    uint32_t k = 0;
+    for (;;) {
+        const fe_tok *first = fe_p_peek_at(c, k);
+        if (first->kind == TK_EOF || fe_tok_is(first, "}"))
+            return;
+        if ((fe_tok_is(first, "public") || fe_tok_is(first, "private") || fe_tok_is(first, "protected")) &&
+            fe_tok_is(fe_p_peek_at(c, k + 1), ":")) {
+            k += 2;
+            continue;
+        }
+        /* the member declaration from k: its end, whether it is a function */
+        uint32_t end = k, names[16];
+        int depth = 0, angle = 0, n = 0;
+        bool func = false, init = false, other = false;
+        for (;; end++) {
+            const fe_tok *q = fe_p_peek_at(c, end);
+            if (q->kind == TK_EOF)
+                return;
+            if (depth == 0 && !init && names_no_data_member(q))
+                other = true;
+            if (depth == 0 && (fe_tok_is(q, ";") || fe_tok_is(q, "}")))
+                break;
+            if (depth == 0 && fe_tok_is(q, "{") && func) { /* a function's body */
+                int d = 0;
+                for (;; end++) {
+                    const fe_tok *b = fe_p_peek_at(c, end);
+                    if (b->kind == TK_EOF)
+                        return;
+                    d += fe_tok_is(b, "{") - fe_tok_is(b, "}");
+                    if (d == 0)
+                        break;
+                }
+                end++;
+                break;
+            }
+            if (depth == 0 && !init && fe_tok_is(q, "("))
+                func = true;
+            if (depth == 0 && angle == 0 && !init && q->kind == TK_IDENT && n < 16) {
+                const fe_tok *after = fe_p_peek_at(c, end + 1);
+                if (fe_tok_is(after, ";") || fe_tok_is(after, ",") || fe_tok_is(after, "=") ||
+                    fe_tok_is(after, "[") || fe_tok_is(after, "{"))
+                    names[n++] = end;
+            }
+            if (depth == 0 && !init) {
+                angle += fe_tok_is(q, "<") - fe_tok_is(q, ">") - 2 * fe_tok_is(q, ">>");
+                angle = angle < 0 ? 0 : angle;
+            }
+            if (depth == 0 && angle == 0 && (fe_tok_is(q, "=") || (fe_tok_is(q, "{") && !func)))
+                init = true;
+            depth += fe_tok_is(q, "(") + fe_tok_is(q, "[") + fe_tok_is(q, "{") - fe_tok_is(q, ")") -
+                     fe_tok_is(q, "]") - fe_tok_is(q, "}");
+            if (depth == 0 && init && fe_tok_is(q, ","))
+                init = false; /* the next declarator */
+        }
+        if (!func && !other)
+            for (int i = 0; i < n; i++) {
+                fe_tname *hide = fe_p_declare_var(c, fe_p_tok_name(c, fe_p_peek_at(c, names[i])), NULL);
+                if (hide)
+                    hide->member = true;
+            }
+        if (fe_tok_is(fe_p_peek_at(c, end), "}") && !func)
+            return;
+        k = end + (fe_tok_is(fe_p_peek_at(c, end), ";") || !func);
+    }
+}
+
 static fe_type *struct_body(fe_ctx *c, fe_type *t)
 {
     fe_tname *outer_names = c->tnames;
+    prescan_members(c);
     fe_member **link = &t->members;
     fe_node **mlink = &t->methods;
     while (!c->err && !fe_p_is(c, "}")) {

@@ -275,8 +275,9 @@ static fe_type *member_owner(fe_ctx *c, const fe_tok *q)
  * `T S::f(params) {...}` or `S::S(params) : inits {...}` at namespace
  * scope: the body of member function f (a constructor) declared in struct
  * S without one. The definition takes the declaration's place in S's
- * methods (static stays static); S's static constants are visible in the
- * body, as inside the struct.
+ * methods (static stays static); S's static constants, member types and
+ * data members are visible in the body, as inside the struct (a member
+ * hides an outer constant of its name).
  */
 static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, unsigned storage, uint32_t lb,
                               bool ctor)
@@ -286,6 +287,7 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
         push_tname(c, k->name, k->ty, k->is_value, k->value);
     for (fe_tname *k = s->mtypes; k; k = k->next)
         push_tname(c, k->name, k->ty, false, 0);
+    fe_p_declare_members(c, s);
     fe_node *f = function(c, ret, nt, storage | FE_S_DEVICE, lb);
     c->tnames = saved;
     if (c->err)
