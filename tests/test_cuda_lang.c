@@ -2118,6 +2118,56 @@ static void test_member_defaults_scope(void)
               src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Valid C++ that was refused: a converting constructor for a constructor's
+ * or a free operator's argument, ++ on a '?:', sizeof of a string literal,
+ * an element of a const integer array as a constant, a conversion
+ * operator defined outside its struct. */
+static void test_refusals_lifted(void)
+{
+    static const char src[] =
+        "struct V2 { float x, y; __device__ V2(float s) : x(s), y(s) {}\n"
+        "            __device__ V2(float a, float b) : x(a), y(b) {} };\n"
+        "__device__ V2 operator+(V2 a, V2 b) { return V2(a.x + b.x, a.y + b.y); }\n"
+        "struct W { V2 v; __device__ W(V2 q) : v(q) {} };\n"
+        "struct C { float x; __device__ operator float() const; __device__ explicit operator int() const; };\n"
+        "__device__ C::operator float() const { return x * 2.0f; }\n"
+        "__device__ C::operator int() const { return (int)x + 100; }\n"
+        "constexpr int dims[3] = {2, 3, 4};\n"
+        "const int grid[2][3] = {{1, 2, 3}, {4, 5}};\n"
+        "template <int N> struct Box { int v[N]; };\n"
+        "static_assert(dims[2] == 4, \"dims\");\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    V2 a(1.0f, 2.0f); V2 b = a + 1.0f; W w(4.0f);\n"
+        "    out[0] = (int)(b.x * 100 + b.y * 10 + w.v.y);\n"
+        "    int c = in[1], i = 1, j = 2;\n" /* in[1] = 1 */
+        "    int p = (c ? i : j)++; int q = ++(c ? i : j); int r = (c ? j : i)--;\n"
+        "    (0 ? i : j)++;\n"
+        "    out[1] = i * 10000 + j * 1000 + p * 100 + q * 10 + r;\n"
+        "    char buf[sizeof(\"xyz12\")];\n"
+        "    out[2] = (int)(sizeof(\"abc\") * 1000 + sizeof \"hel\" \"lo\" * 100 + sizeof(\"a\\0b\") * 10 + sizeof buf);\n"
+        "    const int loc[2] = {7, 8};\n"
+        "    Box<dims[0] + grid[1][1]> bx; int arr[loc[1]];\n"
+        "    out[3] = (int)(sizeof(bx) / 4 * 100 + sizeof(arr) / 4 * 10 + grid[1][2]);\n"
+        "    switch (in[0]) { case -dims[0] + 1: out[4] = 1; break; default: out[4] = 2; }\n" /* in[0] = -1 */
+        "    C cv{1.5f}; float f = cv;\n"
+        "    out[5] = (int)(f * 1000) + (int)cv + dims[in[6] - 3];\n" /* in[6] = 5 */
+        "}\n";
+    /* b = (2, 3), w.v = (4, 4); i: 1 -> 2 -> 3, j: 2 -> 1 -> 2, p 1, q 3, r 2;
+     * sizeofs 4, 6, 4, 6; Box<2 + 5>, arr[8], grid[1][2] = 0; case -1;
+     * f = 3, (int)cv = 101, dims[2] = 4 */
+    static const int32_t want[] = {234, 32132, 4646, 780, 1, 3105};
+    words_are("refusals lifted: converting constructors for constructors and operators, ++ on ?:, "
+              "sizeof \"...\", const array elements as constants, out-of-class conversions", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("a '?:' of an int and a float is not assignable",
+            "__global__ void k(float *out, int c) { int i = 1; float f = 2; (c ? i : f) = 3; out[0] = i; }",
+            "not assignable (the '?:' operands differ in type)");
+    rejects("++ on a '?:' of an int and a float",
+            "__global__ void k(float *out, int c) { int i = 1; float f = 2; (c ? i : f)++; out[0] = i; }",
+            "operand of ++/-- is not assignable (the '?:' operands differ in type)");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2174,6 +2224,7 @@ int main(void)
     test_third_review();
     test_member_scope();
     test_member_defaults_scope();
+    test_refusals_lifted();
     kern_close();
     return done_testing();
 }

@@ -47,7 +47,7 @@ typedef struct fe_tok {
     uint32_t len;
     uint32_t file, line, col;
     const char *line_start; /* start of the source line, for carets */
-    uint64_t ival;      /* TK_INT, TK_CHAR */
+    uint64_t ival;      /* TK_INT, TK_CHAR; TK_STR: the decoded length */
     double fval;        /* TK_FLOAT */
     bool is_unsigned, is_long, is_float32; /* literal suffixes */
     bool nondecimal;    /* hex/octal/binary integer literal (may be unsigned int) */
@@ -151,6 +151,8 @@ struct fe_node {
     int64_t *tvals;     /*   ... and their integer values */
     int ntargs;
     bool pragma_unroll; /* loops preceded by #pragma unroll */
+    const fe_node *const_decl; /* N_IDENT naming a const integer array: its declaration, whose
+                                  elements are constants (fe_const_eval of dims[1]) */
     const char *desig;  /* an element of a braced initializer written `.member = value` */
     fe_tok *desig_tok;  /*   ... the member's name there */
 };
@@ -203,6 +205,7 @@ typedef struct fe_tname {
     int64_t value;      /* enumerators / template value arguments */
     fe_type *var_ty;    /* a local variable's or parameter's declared type (ty NULL: it
                          * hides outer names), for decltype(name) while parsing */
+    const struct fe_node *const_decl; /* a const integer array's declaration (fe_p_const_array) */
     bool is_value;
     bool member;        /* a struct's static constant or member type: named until its '}' */
     struct fe_tname *next;

@@ -248,6 +248,7 @@ static const char *lex_quoted(lexer *L, const char *p)
     fe_tok *t = new_tok(L, q == '"' ? TK_STR : TK_CHAR, s, (size_t)(p - s));
     if (q == '"') {
         t->str = fe_strndup(L->c, tmp, n);
+        t->ival = n; /* its bytes, embedded NULs too */
     } else {
         t->ival = n ? (uint64_t)(unsigned char)tmp[0] : 0;
     }

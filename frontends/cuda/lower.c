@@ -742,7 +742,7 @@ bool fe_params_match(fe_node *fn, int nargs)
 /* How well an argument of type `at` fits a parameter of type `pt`; -1: not
  * at all. conv: a struct parameter may be built by a converting
  * constructor (the last resort: fe_lower.ctor_conv). */
-static int arg_score_conv(fe_type *at, fe_type *pt, bool conv)
+int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
 {
     if (fe_is_auto(pt) || (pt->cg == CG_GROUP && at->cg >= CG_BLOCK && at->cg <= CG_COALESCED))
         return 3;
@@ -777,7 +777,7 @@ static int arg_score_conv(fe_type *at, fe_type *pt, bool conv)
     return 0;
 }
 
-int fe_arg_score(fe_type *at, fe_type *pt) { return arg_score_conv(at, pt, false); }
+int fe_arg_score(fe_type *at, fe_type *pt) { return fe_arg_score_conv(at, pt, false); }
 
 /* How well function f fits arguments of these types (a NULL type: a braced
  * list, fits any parameter); -1: not at all. */
@@ -786,7 +786,7 @@ static int overload_score(const fe_node *f, fe_type **types, int nargs, bool con
     int score = f->body ? 1 : 0;
     int i = 0;
     for (const fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
-        int k = types && types[i] ? arg_score_conv(types[i], p->ty, conv) : 0;
+        int k = types && types[i] ? fe_arg_score_conv(types[i], p->ty, conv) : 0;
         score = k < 0 ? -1 : score + k;
     }
     return score;
@@ -1262,6 +1262,11 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
         const int score = inst && fe_params_match(inst, n) ? overload_score(inst, types, n, false) : -1;
         if (score > best_score)
             f = inst, best_score = score;
+    }
+    if (!f && !L->c->err) { /* the last resort: an operand built by a converting constructor (v + 1.0f) */
+        L->ctor_conv = true;
+        f = find_func(L, name, types, n);
+        L->ctor_conv = false;
     }
     if (!f)
         return false;

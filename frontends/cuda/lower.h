@@ -119,6 +119,7 @@ fe_node *fe_converting_ctor(fe_type *from, fe_type *t);
 /* lower.c, for lower_init.c: overload facts and local memory. */
 bool fe_params_match(fe_node *fn, int nargs);
 int fe_arg_score(fe_type *at, fe_type *pt);
+int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv); /* conv: by a converting constructor too */
 bool fe_in_memory(fe_type *t);
 /* Builds struct t at dst from v of another type through t's converting
  * constructor (V2 q = 3.0f;); false, nothing emitted, if it has none. */

@@ -808,8 +808,52 @@ static fe_val conditional(fe_lower *L, fe_node *e)
     return rv(t, r);
 }
 
+/* The operand types of c ? a : b, references and qualifiers dropped, if
+ * they are one type (the conditional is then an lvalue), else NULL. */
+static fe_type *cond_lvalue_type(fe_lower *L, const fe_node *e)
+{
+    fe_type *a = fe_type_of(L, e->b), *b = fe_type_of(L, e->c);
+    if (!a || !b)
+        return NULL;
+    a = fe_unqual(fe_no_ref(L->c, a));
+    b = fe_unqual(fe_no_ref(L->c, b));
+    return fe_same_type(a, b) ? a : NULL;
+}
+
+static fe_val incdec(fe_lower *L, fe_node *e);
+
+/* (c ? a : b)++ and friends on scalars of one type: the one c picks. */
+static fe_val cond_incdec(fe_lower *L, fe_node *e)
+{
+    int64_t known;
+    fe_node pick = *e;
+    if (fe_const_eval(L->c, e->a->a, &known)) {
+        pick.a = known ? e->a->b : e->a->c;
+        return incdec(L, &pick);
+    }
+    fe_type *t = cond_lvalue_type(L, e->a);
+    if (!t) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "operand of ++/-- is not assignable (the '?:' operands differ in type)");
+        return bad(L);
+    }
+    const int res = fe_reg(L, fe_rtype_of(L, t, 0));
+    fe_val c = fe_cond_bool(L, e->a->a);
+    fe_emit(L, "if %%r%d", c.reg);
+    for (int i = 0; i < 2 && !L->c->err; i++) {
+        if (i)
+            fe_emit(L, "else");
+        pick.a = i ? e->a->c : e->a->b;
+        fe_val got = fe_convert(L, fe_load(L, incdec(L, &pick)), t, e->tok);
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, res), res, got.reg);
+    }
+    fe_emit(L, "end");
+    return rv(t, res);
+}
+
 static fe_val incdec(fe_lower *L, fe_node *e)
 {
+    if (e->a->kind == N_COND && fe_unqual(fe_type_of(L, e->a))->kind != TY_STRUCT)
+        return cond_incdec(L, e);
     fe_val lv = fe_gen(L, e->a);
     if (lv.lv == LV_NONE) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "operand of ++/-- is not assignable");
@@ -902,8 +946,13 @@ static fe_val assignment(fe_lower *L, fe_node *e)
         pick.a = known ? e->a->b : e->a->c;
         return assignment(L, &pick);
     }
-    if (e->a->kind == N_COND && fe_unqual(fe_type_of(L, e->a))->kind != TY_STRUCT)
+    if (e->a->kind == N_COND && fe_unqual(fe_type_of(L, e->a))->kind != TY_STRUCT) {
+        if (!cond_lvalue_type(L, e->a)) { /* (c ? i : f) = v: a prvalue in C++ */
+            fe_error(L->c, e->tok, CVM_SYNTAX, "expression is not assignable (the '?:' operands differ in type)");
+            return bad(L);
+        }
         return cond_assignment(L, e); /* (c ? a : b) = v */
+    }
     if (e->b->kind == N_CAST && e->b->is_member_init) { /* m(a, b) or S(a, b) in a constructor */
         fe_val lv = fe_gen(L, e->a);
         fe_type *t = fe_unqual(lv.ty);

@@ -448,19 +448,22 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
             types[i] = vals[i].ty;
         fe_node *best = NULL;
         int best_score = -1;
-        for (fe_node *m = t->methods; m; m = m->next) {
-            if (!m->is_ctor || !fe_params_match(m, n))
-                continue;
-            int score = 0, i = 0;
-            for (fe_node *p = m->params; p && i < n && score >= 0; p = p->next, i++) {
-                int k = fe_arg_score(types[i], p->ty);
-                score = k < 0 ? -1 : score + k;
+        /* arguments as they are, else (the last resort) one built by a
+         * converting constructor: W w(4.0f) for W(V2) */
+        for (int conv = 0; conv < 2 && !best; conv++)
+            for (fe_node *m = t->methods; m; m = m->next) {
+                if (!m->is_ctor || !fe_params_match(m, n))
+                    continue;
+                int score = 0, i = 0;
+                for (fe_node *p = m->params; p && i < n && score >= 0; p = p->next, i++) {
+                    int k = fe_arg_score_conv(types[i], p->ty, conv);
+                    score = k < 0 ? -1 : score + k;
+                }
+                if (score > best_score) {
+                    best = m;
+                    best_score = score;
+                }
             }
-            if (score > best_score) {
-                best = m;
-                best_score = score;
-            }
-        }
         if (!best) {
             fe_error(L->c, at, CVM_SYNTAX, "no constructor of '%s' takes these %d arguments", t->name, n);
             return;

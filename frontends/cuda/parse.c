@@ -273,6 +273,44 @@ static void builtin_types(fe_ctx *c)
 
 /* ---- constant expressions ---- */
 
+/* Declaration d (with its storage) declares an array of integers whose
+ * elements are constants: const or constexpr, a braced initializer. */
+bool fe_p_const_array(const fe_node *d, unsigned storage)
+{
+    const fe_type *elem = d->ty;
+    while (elem && elem->kind == TY_ARRAY)
+        elem = elem->base;
+    return d->ty && d->ty->kind == TY_ARRAY && elem && fe_is_int((fe_type *)elem) && d->a &&
+           d->a->kind == N_INITLIST && (elem->is_const || (storage & FE_S_CONSTEXPR));
+}
+
+/* The initializer (NULL: zero, past the braced list) and type of the
+ * element of a const integer array that e names: dims, dims[1], t[i][j]. */
+static bool const_element(fe_ctx *c, const fe_node *e, const fe_node **init, const fe_type **ty)
+{
+    int64_t i;
+    if (e->kind == N_IDENT && e->const_decl) {
+        *init = e->const_decl->a;
+        *ty = e->const_decl->ty;
+        return true;
+    }
+    if (e->kind != N_INDEX || !const_element(c, e->a, init, ty) || (*ty)->kind != TY_ARRAY ||
+        !fe_const_eval(c, e->b, &i) || i < 0 || i >= (int64_t)(*ty)->len)
+        return false;
+    *ty = (*ty)->base;
+    if (!*init)
+        return true;
+    if ((*init)->kind != N_INITLIST)
+        return false; /* brace elision: not followed */
+    const fe_node *x = (*init)->args;
+    for (; x && !x->desig && i > 0; x = x->next)
+        i--;
+    if (x && x->desig)
+        return false;
+    *init = x;
+    return true;
+}
+
 bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out)
 {
     int64_t a = 0, b = 0;
@@ -325,6 +363,17 @@ bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out)
         return false;
     case N_CALL:
         return fe_p_const_call(c, e, out);
+    case N_INDEX: { /* an element of a const integer array */
+        const fe_node *init;
+        const fe_type *ty;
+        if (!const_element(c, e, &init, &ty) || !fe_is_int((fe_type *)ty))
+            return false;
+        if (!init) {
+            *out = 0;
+            return true;
+        }
+        return fe_const_eval(c, (fe_node *)init, out);
+    }
     case N_BIN:
         if (!fe_const_eval(c, e->a, &a) || !fe_const_eval(c, e->b, &b))
             return false;
@@ -887,8 +936,10 @@ static fe_node *primary(fe_ctx *c)
         fe_node *n = new_node(c, N_STR, t);
         size_t len = strlen(t->str);
         char *s = fe_strndup(c, t->str, len);
+        n->ival = t->ival; /* the bytes without the final NUL (sizeof) */
         while (peek(c)->kind == TK_STR) { /* adjacent literals concatenate */
             fe_tok *u = next(c);
+            n->ival += u->ival;
             size_t m = strlen(u->str);
             char *j = fe_alloc(c, len + m + 1);
             if (!j)
@@ -1015,6 +1066,7 @@ static fe_node *primary(fe_ctx *c)
         fe_node *n = new_node(c, N_IDENT, t);
         n->name = tok_name(c, t);
         n->ty = scope; /* S::f(args): a static member function of S */
+        n->const_decl = tn && !scope ? tn->const_decl : NULL;
         if (is(c, "<") && (fe_find_template(c, n->name) || strcmp(n->name, "tiled_partition") == 0)) {
             fe_type *targs[8];
             int64_t tvals[8];
@@ -1163,6 +1215,10 @@ static fe_node *unary(fe_ctx *c)
             }
         } else {
             n->a = unary(c);
+            if (n->a && n->a->kind == N_STR) { /* sizeof "abc": its char array's */
+                n->ty = fe_array_of(c, fe_ty(TY_I8), (uint32_t)n->a->ival + 1);
+                n->a = NULL;
+            }
         }
         return n;
     }

@@ -54,6 +54,7 @@ fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init); /* a[]
 void fe_p_check_unsized(fe_ctx *c, const fe_node *d); /* int a[]; without extern is an error */
 void fe_p_shadow(fe_ctx *c, const char *name);
 fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty);
+bool fe_p_const_array(const fe_node *d, unsigned storage);
 
 /* parse_cxx.c */
 fe_node *fe_p_lambda(fe_ctx *c);                                       /* at '[' */

@@ -160,8 +160,11 @@ static fe_node *declaration(fe_ctx *c, fe_type *base, unsigned storage)
                 fe_tname *k = fe_p_push_tname(c, d->name, fe_unqual(ty), true, v);
                 if (k)
                     k->var_ty = ty; /* decltype(n): const int */
-            } else
-                fe_p_declare_var(c, d->name, d->ty);
+            } else {
+                fe_tname *k = fe_p_declare_var(c, d->name, d->ty);
+                if (k && fe_p_const_array(d, storage))
+                    k->const_decl = d; /* dims[1] as a constant */
+            }
             tail = tail->next = d;
         }
     } while (fe_p_accept(c, ","));

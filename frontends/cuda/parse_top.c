@@ -295,9 +295,12 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
     f->owner = s;
     f->is_ctor = ctor;
     f->is_operator = nt->len > 8 && memcmp(nt->s, "operator", 8) == 0;
+    f->is_conversion = strcmp(f->name, "operator()conv") == 0;
     for (fe_node *m = s->methods; m; m = m->next) {
         if (m->is_const_fn != f->is_const_fn)
             continue; /* float &get(int) and const float &get(int) const are two */
+        if (f->is_conversion && (!m->is_conversion || !fe_same_type(m->ty, f->ty)))
+            continue; /* operator float() and operator int() are two */
         if (!m->body && m->is_ctor == ctor && same_signature(m, f)) {
             if (!f->body) /* a second declaration */
                 return;
@@ -323,7 +326,8 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
 }
 
 /* Before the declaration specifiers: `S::S(` (after any function
- * specifiers), a constructor of struct S defined outside it. */
+ * specifiers), a constructor of struct S defined outside it, or `S::operator
+ * T(`, a conversion operator; neither has a return type in front. */
 static bool ctor_definition(fe_ctx *c)
 {
     uint32_t k = 0;
@@ -334,8 +338,10 @@ static bool ctor_definition(fe_ctx *c)
            peek_at(c, k + 2)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 3), "::"))
         k += 2; /* geo::P::P(: namespaces are flattened */
     fe_tok *q = peek_at(c, k), *nt = peek_at(c, k + 2);
-    fe_type *s = q->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::") && nt->kind == TK_IDENT &&
-                 nt->len == q->len && memcmp(nt->s, q->s, q->len) == 0 && fe_tok_is(peek_at(c, k + 3), "(")
+    const bool qualified = q->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::");
+    const bool conv = qualified && fe_tok_is(nt, "operator") && fe_p_is_typename(c, peek_at(c, k + 3));
+    fe_type *s = qualified && ((nt->kind == TK_IDENT && nt->len == q->len && memcmp(nt->s, q->s, q->len) == 0 &&
+                                fe_tok_is(peek_at(c, k + 3), "(")) || conv)
                      ? member_owner(c, q) : NULL;
     if (!s)
         return false;
@@ -344,7 +350,18 @@ static bool ctor_definition(fe_ctx *c)
         if (fe_tok_is(peek_at(c, i), "__device__") || fe_tok_is(peek_at(c, i), "__host__"))
             storage |= FE_S_DEVICE;
     c->pos += k + 2;
-    member_definition(c, s, fe_ty(TY_VOID), next(c), storage, 0, true);
+    if (!conv) {
+        member_definition(c, s, fe_ty(TY_VOID), next(c), storage, 0, true);
+        return true;
+    }
+    fe_tok *op = next(c), *name = fe_alloc(c, sizeof *name);
+    fe_type *ret = type_name(c);
+    if (!name || c->err)
+        return true;
+    *name = *op; /* named as inside the struct (parse_decl.c) */
+    name->s = "operator()conv";
+    name->len = (uint32_t)strlen(name->s);
+    member_definition(c, s, ret, name, storage, 0, false);
     return true;
 }
 
@@ -440,7 +457,9 @@ static void module_decl(fe_ctx *c)
                     d->next = *link ? (*link)->next : NULL;
                     *link = d;
                 }
-                declare_var(c, d->name, ty); /* decltype(g) */
+                fe_tname *k2 = declare_var(c, d->name, ty); /* decltype(g) */
+                if (k2 && fe_p_const_array(d, storage))
+                    k2->const_decl = d; /* dims[1] as a constant */
             }
         }
         if (!accept(c, ","))
