@@ -2129,6 +2129,10 @@ static void test_refusals_lifted(void)
         "            __device__ V2(float a, float b) : x(a), y(b) {} };\n"
         "__device__ V2 operator+(V2 a, V2 b) { return V2(a.x + b.x, a.y + b.y); }\n"
         "struct W { V2 v; __device__ W(V2 q) : v(q) {} };\n"
+        "struct S { float v; __device__ void set(V2 a) { v = a.x + a.y; }\n"
+        "           template <class T> __device__ void set(T *p) { v = *p * 10; } };\n"
+        "struct A { V2 g; int n; };\n"
+        "struct B { A a; __device__ B(V2 v) : a{v, 3} {} };\n"
         "struct C { float x; __device__ operator float() const; __device__ explicit operator int() const; };\n"
         "__device__ C::operator float() const { return x * 2.0f; }\n"
         "__device__ C::operator int() const { return (int)x + 100; }\n"
@@ -2152,12 +2156,15 @@ static void test_refusals_lifted(void)
         "    switch (in[0]) { case -dims[0] + 1: out[4] = 1; break; default: out[4] = 2; }\n" /* in[0] = -1 */
         "    C cv{1.5f}; float f = cv;\n"
         "    out[5] = (int)(f * 1000) + (int)cv + dims[in[6] - 3];\n" /* in[6] = 5 */
+        "    S s; s.set(1.5f); S t; float h = 0.25f; t.set(&h); B bb(V2(2.0f));\n"
+        "    out[6] = (int)(s.v * 100 + t.v * 10) + (int)bb.a.g.y * 10 + bb.a.n;\n"
         "}\n";
     /* b = (2, 3), w.v = (4, 4); i: 1 -> 2 -> 3, j: 2 -> 1 -> 2, p 1, q 3, r 2;
      * sizeofs 4, 6, 4, 6; Box<2 + 5>, arr[8], grid[1][2] = 0; case -1;
-     * f = 3, (int)cv = 101, dims[2] = 4 */
-    static const int32_t want[] = {234, 32132, 4646, 780, 1, 3105};
-    words_are("refusals lifted: converting constructors for constructors and operators, ++ on ?:, "
+     * f = 3, (int)cv = 101, dims[2] = 4; s.v = 1.5 + 1.5, t.v = 2.5, bb.a = {(2, 2), 3} */
+    static const int32_t want[] = {234, 32132, 4646, 780, 1, 3105, 348};
+    words_are("refusals lifted: converting constructors for constructors, operators and beside member "
+              "templates, ++ on ?:, "
               "sizeof \"...\", const array elements as constants, out-of-class conversions", src, 1, 0, want,
               (int)(sizeof want / sizeof want[0]));
     rejects("a '?:' of an int and a float is not assignable",

@@ -1198,7 +1198,11 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
         types[i] = args[i].ty;
     const int self_const = self ? self->ty->is_const : -1;
     fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const);
-    if (!m && !fe_member_template(st, name)) /* the last resort, unless a member template may deduce */
+    fe_template *tp = m ? NULL : fe_member_template(st, name);
+    fe_type *targs[8];
+    int64_t tvals[8];
+    if (!m && (!tp || n > 32 || !fe_deduce(L->c, tp, types, n, targs, tvals, 0)))
+        /* the last resort, unless a member template deduces from the arguments as they are */
         m = best_overload(st->methods, name, types, n, true, true, self_const);
     if (!m)
         return false;

@@ -1301,6 +1301,8 @@ static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, f
     }
     if (fe_call_method(L, e->tok, obj, name, vals, n, out))
         return true;
+    if (!L->c->err && fe_member_operator_template(L, e->tok, obj, name, vals, n, out))
+        return true; /* set(V2) beside template <class T> set(T *): the template deduced */
     fe_error(L->c, e->tok, CVM_SYNTAX, "no member function '%s' of '%s' takes these arguments", name,
              obj.ty->name);
     *out = bad(L);
