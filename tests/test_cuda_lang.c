@@ -2173,6 +2173,10 @@ static void test_refusals_lifted(void)
     rejects("++ on a '?:' of an int and a float",
             "__global__ void k(float *out, int c) { int i = 1; float f = 2; (c ? i : f)++; out[0] = i; }",
             "operand of ++/-- is not assignable (the '?:' operands differ in type)");
+    rejects("an auto function whose returns differ in type",
+            "__device__ auto f(int c) { if (c) return 1; return 2.0f; }\n"
+            "__global__ void k(float *out, int c) { out[0] = f(c); }",
+            "deduced as 'int' by its first return, and this one returns 'float'");
 }
 
 int main(void)

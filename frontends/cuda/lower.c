@@ -622,7 +622,19 @@ static void return_stmt(fe_lower *L, fe_node *s)
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         }
         f->deduce = false;
+        f->deduced = true;
     } else if (s->a) {
+        fe_type *t = f->deduced && s->a->kind != N_INITLIST ? fe_type_of(L, s->a) : NULL;
+        if (t && t->kind == TY_ARRAY)
+            t = fe_ptr_to(L->c, t->base);
+        if (t && !fe_same_type(fe_unqual(fe_no_ref(L->c, t)), f->ret_ty)) {
+            char was[96], now[96];
+            fe_type_str(f->ret_ty, was, sizeof was);
+            fe_type_str(t, now, sizeof now);
+            fe_error(L->c, s->tok, CVM_SYNTAX, "the return type of '%s' is deduced as '%s' by its first return, "
+                     "and this one returns '%s'", f->fn->name, was, now);
+            return;
+        }
         if (f->ret_reg < 0) {
             fe_rvalue(L, s->a);
         } else if (f->ret_ref) {

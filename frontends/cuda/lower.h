@@ -44,6 +44,7 @@ typedef struct fe_frame {
     int blocks;         /* block depth inside the function's block */
     bool ret_ref;       /* returns a reference: ret_reg holds its address */
     bool deduce;        /* a lambda without `-> T`: the first return sets ret_ty and ret_reg */
+    bool deduced;       /* ... and it has: every later return must have that type */
     struct fe_frame *up;
 } fe_frame;
 
