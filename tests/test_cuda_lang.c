@@ -2179,6 +2179,45 @@ static void test_refusals_lifted(void)
             "deduced as 'int' by its first return, and this one returns 'float'");
 }
 
+/* Silent wrong answers the fourth probe found: warpSize is an int;
+ * reference casts reinterpret the object's bits; a struct converting to
+ * float is a float operand on either side; a struct with operator bool is
+ * a condition (explicit too) and `!` of one; a user copy constructor runs
+ * for copies of lvalues, not of temporaries. */
+static void test_fourth_probe(void)
+{
+    static const char src[] =
+        "struct Wrap { float x; __device__ operator float() const { return x; } };\n"
+        "struct Opt { int v; bool ok; __device__ explicit operator bool() const { return ok; } };\n"
+        "struct T { int val, copies;\n"
+        "  __device__ T(int v) : val(v), copies(0) {}\n"
+        "  __device__ T(const T &o) : val(o.val), copies(o.copies + 1) {} };\n"
+        "__device__ int byval(T t) { return t.copies; }\n"
+        "__device__ T make(int v) { return T(v); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int a = in[0] * 64;\n" /* -64 */
+        "    out[0] = a / warpSize * 100 + (a < warpSize) * 10 + (int)(-warpSize < 0);\n"
+        "    float x = 1.5f; unsigned bits = 0x3fc00000u + (unsigned)in[1] - 1u;\n"
+        "    out[1] = reinterpret_cast<int &>(x) - (int &)x + (int)(reinterpret_cast<float &>(bits) * 10);\n"
+        "    reinterpret_cast<unsigned &>(x) = 0x40000000u;\n"
+        "    float f4[4] = {1, 2, 3, 4}; reinterpret_cast<int &>(f4[2]) = 0x40a00000;\n"
+        "    out[2] = (int)(x * 10) * 100 + (int)f4[2];\n"
+        "    Wrap w{2.5f};\n"
+        "    out[3] = (int)((w + w) * 100 + w * w * 4 - (1.0f - w) * 2 - w);\n"
+        "    Opt y{7, true}, n{3, false};\n"
+        "    out[4] = (y ? y.v : -1) * 100 + (!n) * 10 + ((y && !n) ? 1 : 0);\n"
+        "    T t0(5); T b = t0; T c(b); auto d = c; T e{d}; T f = T(7); T g = make(8); T h = g;\n"
+        "    out[5] = b.copies * 1000000 + c.copies * 100000 + d.copies * 10000 + e.copies * 1000 +\n"
+        "             byval(e) * 100 + byval(T(3)) * 10 + f.copies + g.copies * 20 + h.copies * 2;\n"
+        "}\n";
+    /* -64 / 32 = -2, 1, 1; x's bits - x's bits + 1.5 * 10; 2.0 and 5.0 by their bits;
+     * 500 + 25 + 3 - 2.5 = 525.5; 7, 1, 1; copies 1, 2, 3, 4, byval 5, elided 0, 0, 0, h 1 */
+    static const int32_t want[] = {-189, 15, 2005, 525, 711, 1234502};
+    words_are("fourth probe: warpSize is an int, reference casts reinterpret, struct conversions as operands and "
+              "conditions, user copy constructors", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2236,6 +2275,7 @@ int main(void)
     test_member_scope();
     test_member_defaults_scope();
     test_refusals_lifted();
+    test_fourth_probe();
     kern_close();
     return done_testing();
 }

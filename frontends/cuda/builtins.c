@@ -12,7 +12,7 @@
 
 static fe_val rv(fe_type *t, int reg)
 {
-    fe_val v = {t, reg, LV_NONE, 0, false, false, false};
+    fe_val v = {t, reg, LV_NONE, 0, false, false, false, false};
     return v;
 }
 
@@ -73,7 +73,11 @@ static fe_val mul3(fe_lower *L, const char *base)
 bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out)
 {
     const char *n = e->name;
-    if (strcmp(n, "warpSize") == 0 || strcmp(n, "PLANE_DIM") == 0) {
+    if (strcmp(n, "warpSize") == 0) { /* an int in CUDA: -64 / warpSize is -2 */
+        *out = fe_convert(L, sreg(L, "plane_dim"), fe_ty(TY_I32), e->tok);
+        return true;
+    }
+    if (strcmp(n, "PLANE_DIM") == 0) {
         *out = sreg(L, "plane_dim");
         return true;
     }
@@ -119,7 +123,7 @@ bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out)
             fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, 4 * c), 1, e->tok);
             fe_emit(L, "st.u32 [%%r%d], %%r%d", q.reg, v.reg);
         }
-        *out = (fe_val){fe_ty(TY_DIM3), p, LV_MEM, 0, false, false, false};
+        *out = (fe_val){fe_ty(TY_DIM3), p, LV_MEM, 0, false, false, false, false};
         return true;
     }
     return false;
@@ -727,7 +731,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
                 fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, m->offset), 1, a->tok);
                 fe_emit(L, "st.%s [%%r%d], %%r%d", fe_elem_name(m->ty->kind), q.reg, v.reg);
             }
-            *out = (fe_val){t, p, LV_MEM, 0, false, false, false};
+            *out = (fe_val){t, p, LV_MEM, 0, false, false, false, false};
             return true;
         }
         return false;
@@ -805,7 +809,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
                 dst = fe_gen(L, a->a);
             } else {
                 fe_val p = fe_rvalue(L, a);
-                dst = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : t, p.reg, LV_MEM, 0, false, false, false};
+                dst = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : t, p.reg, LV_MEM, 0, false, false, false, false};
             }
             int r = fe_reg(L, RT(t->kind, 1, 0));
             fe_emit(L, "%s.%s %%r%d, %%r%d", i == 1 ? "sin" : "cos", fe_elem_name(t->kind), r, x.reg);
@@ -828,7 +832,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_error(L->c, call->tok, CVM_SYNTAX, "%s needs a pointer to a value", name);
             return true;
         }
-        fe_val at = {p.ty->base, p.reg, LV_MEM, 0, false, false, false};
+        fe_val at = {p.ty->base, p.reg, LV_MEM, 0, false, false, false, false};
         if (is_ld) {
             *out = fe_load(L, at);
         } else {

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static fe_val rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false, false, false}; }
+static fe_val rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false, false, false, false}; }
 
 static fe_node *node(fe_lower *L, fe_nk kind, fe_tok *at)
 {
@@ -204,7 +204,7 @@ static fe_node *temp_ident(fe_lower *L, fe_tok *at, const char *name, fe_val v)
         return NULL;
     var->name = name;
     var->ty = v.ty;
-    var->val = (fe_val){v.ty, v.reg, LV_NONE, 0, false, false, false};
+    var->val = (fe_val){v.ty, v.reg, LV_NONE, 0, false, false, false, false};
     var->next = L->vars;
     L->vars = var;
     id->name = name;
@@ -266,7 +266,7 @@ static fe_val compact_bits(fe_lower *L, fe_val b, fe_val mask)
 static bool coalesced_method(fe_lower *L, fe_node *call, fe_val obj, const char *m, fe_val *out)
 {
     fe_tok *at = call->tok;
-    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false});
+    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false, false});
     fe_val lane = sreg_u32(L, "unit_pos_plane");
     fe_val below = op_u32(L, "sub", op_u32(L, "shl", fe_const_int(L, TY_U32, 1), lane), fe_const_int(L, TY_U32, 1));
     fe_var *saved = L->vars;
@@ -496,7 +496,7 @@ static fe_val coalesced_reduce(fe_lower *L, fe_node *call, fe_type *opty)
     fe_tok *at = call->tok;
     fe_node *vn = call->args->next, *opn = vn->next;
     fe_val obj = fe_gen(L, call->args);
-    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false});
+    fe_val mask = fe_load(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false, false});
     fe_val v = fe_rvalue(L, vn);
     fe_type *t = fe_unqual(v.ty);
     if (!fe_is_arith(t)) {
@@ -548,7 +548,7 @@ bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_val obj = fe_construct(L, t, NULL, call->tok);
         int r = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "activemask.u32 %%r%d", r);
-        fe_store(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false}, rv(fe_ty(TY_U32), r), call->tok);
+        fe_store(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false, false}, rv(fe_ty(TY_U32), r), call->tok);
         *out = obj;
         return true;
     }

@@ -12,7 +12,7 @@
 
 static fe_val rv(fe_type *t, int reg)
 {
-    fe_val v = {t, reg, LV_NONE, 0, false, false, false};
+    fe_val v = {t, reg, LV_NONE, 0, false, false, false, false};
     return v;
 }
 

@@ -203,7 +203,7 @@ bool fe_in_memory(fe_type *t)
 /* A temporary of type t in local memory (its address, LV_MEM). */
 fe_val fe_local_temp(fe_lower *L, fe_type *t)
 {
-    fe_val tmp = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false};
+    fe_val tmp = {t, fe_reg(L, RT(TY_PTR, 1, SP_LOCAL)), LV_MEM, 0, false, false, false, true};
     fe_emit(L, "const.ptr.local %%r%d, %u", tmp.reg, local_alloc(L, t));
     return tmp;
 }
@@ -213,7 +213,9 @@ fe_val fe_local_temp(fe_lower *L, fe_type *t)
 static void scan_taken(fe_lower *L, fe_node *n)
 {
     for (; n && !L->c->err; n = NULL) {
-        if (n->kind == N_UNARY && n->op == '&' && n->a && n->a->kind == N_IDENT) {
+        /* &x, and (int &)x: x lives in memory (lower_expr.c ref_cast) */
+        if (((n->kind == N_UNARY && n->op == '&') || (n->kind == N_CAST && n->ty && n->ty->is_ref)) && n->a &&
+            n->a->kind == N_IDENT) {
             bool have = false;
             for (int i = 0; i < L->ntaken && !have; i++)
                 have = strcmp(L->taken[i], n->a->name) == 0;
@@ -325,7 +327,7 @@ static void local_decl(fe_lower *L, fe_node *d)
             if (var) {
                 var->mem = MEM_LOCAL;
                 var->offset = local_alloc(L, t);
-                fe_copy_mem(L, fe_addr_of_var(L, var), v, t);
+                fe_copy_construct(L, fe_addr_of_var(L, var), v, t, d->tok); /* auto c = s */
             }
             return;
         }
@@ -338,7 +340,7 @@ static void local_decl(fe_lower *L, fe_node *d)
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
         fe_var *var = bind(L, d->name, t);
         if (var)
-            var->val = (fe_val){t, r, LV_REG, 0, false, false, false};
+            var->val = (fe_val){t, r, LV_REG, 0, false, false, false, false};
         directive(L, ".var %s %%r%d", d->name, r);
         return;
     }
@@ -367,10 +369,15 @@ static void local_decl(fe_lower *L, fe_node *d)
         var->offset = local_alloc(L, t);
         if (d->a) {
             fe_val addr = fe_addr_of_var(L, var);
-            if (d->a->kind == N_INITLIST)
+            if (d->a->kind == N_INITLIST) {
                 fe_init_mem(L, addr, t, d->a);
-            else
-                fe_store(L, addr, fe_gen(L, d->a), d->tok);
+            } else {
+                fe_val v = fe_gen(L, d->a);
+                if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
+                    fe_copy_construct(L, addr, v, fe_unqual(t), d->tok); /* S c = s: its copy constructor */
+                else
+                    fe_store(L, addr, v, d->tok);
+            }
         } else if (fe_has_ctor(t)) { /* T x; and T x[n]; run the default constructor */
             fe_default_init(L, fe_addr_of_var(L, var), t, d->tok);
         }
@@ -399,14 +406,14 @@ static void local_decl(fe_lower *L, fe_node *d)
     }
     if (t->kind == TY_PTR && is_taken(L, d->name) && (!d->a || fe_space_of(L, r) == SP_GLOBAL)) {
         /* &p of a pointer to global memory: p lives in local memory (pointers there are global) */
-        fe_val v = d->a ? (fe_val){t, r, LV_NONE, 0, false, false, false} : fe_zero(L);
+        fe_val v = d->a ? (fe_val){t, r, LV_NONE, 0, false, false, false, false} : fe_zero(L);
         v.is_null = !d->a;
         memory_var(L, d->name, t, &v, d->tok);
         return;
     }
     fe_var *var = bind(L, d->name, t);
     if (var)
-        var->val = (fe_val){fe_unqual(t), r, LV_REG, 0, false, false, false};
+        var->val = (fe_val){fe_unqual(t), r, LV_REG, 0, false, false, false, false};
     if (var && t->is_const)
         var->val.ty = t;
     directive(L, ".var %s %%r%d", d->name, r);
@@ -615,7 +622,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
             uint32_t off = local_alloc(L, t);
             f->ret_reg = fe_reg(L, RT(TY_PTR, 1, SP_LOCAL));
             fe_emit(L, "const.ptr.local %%r%d, %u", f->ret_reg, off);
-            fe_copy_mem(L, (fe_val){t, f->ret_reg, LV_MEM, 0, false, false, false}, v, t);
+            fe_copy_mem(L, (fe_val){t, f->ret_reg, LV_MEM, 0, false, false, false, false}, v, t);
         } else {
             v = fe_load(L, v);
             f->ret_reg = fe_reg(L, L->rtypes[v.reg]);
@@ -647,7 +654,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
             L->rtypes[f->ret_reg] = L->rtypes[v.reg];
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         } else if (fe_in_memory(f->ret_ty)) {
-            fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false, false, false};
+            fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false, false, false, false};
             if (s->a->kind == N_INITLIST)
                 fe_init_mem(L, dst, f->ret_ty, s->a);
             else
@@ -906,7 +913,7 @@ static void bind_members(fe_lower *L, fe_val obj, fe_type *st)
         }
         fe_var *mv = bind(L, m->name, m->ty);
         if (mv)
-            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false, false};
+            mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false, false, false};
     }
 }
 
@@ -915,7 +922,7 @@ static void bind_this(fe_lower *L, fe_val obj, fe_type *st)
 {
     fe_var *v = bind(L, "this", fe_ptr_to(L->c, st));
     if (v)
-        v->val = (fe_val){fe_ptr_to(L->c, st), obj.reg, LV_NONE, 0, false, false, false};
+        v->val = (fe_val){fe_ptr_to(L->c, st), obj.reg, LV_NONE, 0, false, false, false, false};
     bind_members(L, obj, st);
 }
 
@@ -1125,7 +1132,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
             if (vals[i].lv == LV_NONE) { /* const T& to a temporary: a fresh copy */
                 int reg = fe_reg(L, L->rtypes[vals[i].reg]);
                 fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
-                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(qty)), reg, LV_REG, 0, false, false, false};
+                v->val = (fe_val){fe_no_ref(L->c, fe_unqual(qty)), reg, LV_REG, 0, false, false, false, false};
             } else {
                 v->val = vals[i];
                 if (qty->is_const && v->val.ty->kind == TY_STRUCT) /* const S &: its const members are chosen */
@@ -1139,8 +1146,10 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 fe_error(L->c, at, CVM_SYNTAX, "argument %d of '%s' has the wrong type", i + 1, fn->name);
                 break;
             }
-            fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], fe_dim3_pair(fe_unqual(vals[i].ty), fe_unqual(qty))
-                                                              ? fe_ty(TY_DIM3) : qty);
+            if (fe_dim3_pair(fe_unqual(vals[i].ty), fe_unqual(qty)))
+                fe_copy_mem(L, fe_addr_of_var(L, v), vals[i], fe_ty(TY_DIM3));
+            else /* by its copy constructor if it has one */
+                fe_copy_construct(L, fe_addr_of_var(L, v), vals[i], fe_unqual(qty), at);
         } else if (is_taken(L, q->name) &&
                    (qty->kind != TY_PTR || fe_space_of(L, vals[i].reg) == SP_GLOBAL)) {
             L->vars = v->next; /* rebound in memory */
@@ -1148,7 +1157,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         } else { /* by value: a fresh register the body may modify */
             int reg = fe_reg(L, L->rtypes[vals[i].reg]);
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
-            v->val = (fe_val){fe_unqual(qty), reg, LV_REG, 0, false, false, false};
+            v->val = (fe_val){fe_unqual(qty), reg, LV_REG, 0, false, false, false, false};
         }
     }
     fe_emit(L, "block");
@@ -1172,10 +1181,10 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     L->loc_line = 0;
     fe_loc(L, at);
     if (fr.ret_reg < 0)
-        return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false, false, false};
+        return (fe_val){fe_ty(TY_VOID), 0, LV_NONE, 0, false, false, false, false};
     if (ref || fe_in_memory(fr.ret_ty))
-        return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false, false, false};
-    return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false, false, false};
+        return (fe_val){fr.ret_ty, fr.ret_reg, LV_MEM, 0, false, false, false, !ref};
+    return (fe_val){fr.ret_ty, fr.ret_reg, LV_NONE, 0, false, false, false, false};
 }
 
 fe_val fe_arg_value(fe_lower *L, fe_node *arg, const fe_node *param)
@@ -1221,7 +1230,7 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
     if (!m->body) {
         fe_error(L->c, at, CVM_SYNTAX, "member function '%s::%s' is declared but not defined (define it in "
                  "the struct, or as %s::%s outside it)", st->name, name, st->name, name);
-        *out = (fe_val){fe_ty(TY_I32), fe_const_int(L, TY_I32, 0).reg, LV_NONE, 0, false, false, false};
+        *out = (fe_val){fe_ty(TY_I32), fe_const_int(L, TY_I32, 0).reg, LV_NONE, 0, false, false, false, false};
         return true;
     }
     *out = fe_call_fn(L, at, m, self, args, n);
@@ -1439,10 +1448,10 @@ static void kernel_params(fe_lower *L, fe_node *fn)
         fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, name);
         if (is_taken(L, name)) { /* &p of a buffer pointer: kept in local memory like any scalar */
             L->vars = v->next;
-            memory_var(L, name, fe_unqual(t), &(fe_val){fe_unqual(t), r, LV_NONE, 0, false, false, false}, p->tok);
+            memory_var(L, name, fe_unqual(t), &(fe_val){fe_unqual(t), r, LV_NONE, 0, false, false, false, false}, p->tok);
             continue;
         }
-        v->val = (fe_val){t->kind == TY_PTR ? t : fe_unqual(t), r, LV_REG, 0, false, false, false};
+        v->val = (fe_val){t->kind == TY_PTR ? t : fe_unqual(t), r, LV_REG, 0, false, false, false, false};
         directive(L, ".var \"%s\" %%r%d", name, r);
     }
     /* template value parameters left to the launch: read like scalars */
@@ -1456,7 +1465,7 @@ static void kernel_params(fe_lower *L, fe_node *fn)
             return;
         int r = fe_reg(L, fe_rtype_of(L, t, SP_GLOBAL));
         fe_emit(L, "param.%s %%r%d, %s, 0", fe_tname_of(L, r), r, ct->pnames[k]);
-        v->val = (fe_val){t, r, LV_REG, 0, false, false, false};
+        v->val = (fe_val){t, r, LV_REG, 0, false, false, false, false};
         directive(L, ".var \"%s\" %%r%d", ct->pnames[k], r);
     }
 }

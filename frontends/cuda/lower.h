@@ -21,6 +21,8 @@ typedef struct fe_val {
     bool vol;     /* volatile memory access */
     bool is_null; /* the literal 0, NULL or nullptr: also a null pointer constant */
     bool fill;    /* fe_zero: a default zero, which converts to a vector type too */
+    bool temp;    /* LV_MEM: a temporary (a prvalue: S(1), f()'s result), which a new object
+                     takes over without its copy constructor, as C++17 elides the copy */
 } fe_val;
 
 typedef struct fe_var {
@@ -109,6 +111,7 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);
  * in C); the value of a scalar's initializer (a one-element list too). */
 void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init);
 void fe_init_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, fe_val addr);
+void fe_copy_construct(fe_lower *L, fe_val dst, fe_val src, fe_type *t, const fe_tok *at);
 void fe_default_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, const fe_tok *at);
 fe_val fe_scalar_init(fe_lower *L, fe_type *t, fe_node *init);
 /* Does default-initializing a t run code (a constructor or a default

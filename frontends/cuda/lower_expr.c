@@ -12,7 +12,7 @@
 
 static fe_val rv(fe_type *t, int reg)
 {
-    fe_val v = {t, reg, LV_NONE, 0, false, false, false};
+    fe_val v = {t, reg, LV_NONE, 0, false, false, false, false};
     return v;
 }
 
@@ -70,7 +70,7 @@ fe_val fe_addr_of_var(fe_lower *L, fe_var *v)
 {
     if (!v->mem)
         return v->val;
-    fe_val a = {v->ty, 0, LV_MEM, 0, v->ty->is_volatile, false, false};
+    fe_val a = {v->ty, 0, LV_MEM, 0, v->ty->is_volatile, false, false, false};
     switch (v->mem) {
     case MEM_SHARED:
     case MEM_LOCAL: {
@@ -336,7 +336,7 @@ static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
         fe_type *et = base.ty->base;
         fe_val p = rv(fe_ptr_to(L->c, et), base.reg);
         fe_val q = fe_ptr_add(L, p, fe_rvalue(L, ie), 1, at);
-        fe_val lv = {et, q.reg, LV_MEM, 0, base.vol || et->is_volatile, false, false};
+        fe_val lv = {et, q.reg, LV_MEM, 0, base.vol || et->is_volatile, false, false, false};
         return lv;
     }
     base = fe_load(L, base);
@@ -345,7 +345,7 @@ static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
         return bad(L);
     }
     fe_val q = fe_ptr_add(L, base, fe_rvalue(L, ie), 1, at);
-    fe_val lv = {base.ty->base, q.reg, LV_MEM, 0, base.ty->base->is_volatile, false, false};
+    fe_val lv = {base.ty->base, q.reg, LV_MEM, 0, base.ty->base->is_volatile, false, false, false};
     return lv;
 }
 
@@ -362,10 +362,10 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
         }
         if (base.lv == LV_MEM) {
             fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * (int)t->base->size), 1, e->tok);
-            fe_val lv = {t->base, q.reg, LV_MEM, 0, base.vol, false, false};
+            fe_val lv = {t->base, q.reg, LV_MEM, 0, base.vol, false, false, false};
             return lv;
         }
-        fe_val v = {t->base, base.reg, base.lv == LV_REG ? LV_ELEM : LV_ELEM, idx, false, false, false};
+        fe_val v = {t->base, base.reg, base.lv == LV_REG ? LV_ELEM : LV_ELEM, idx, false, false, false, false};
         if (base.lv == LV_NONE) /* extract from a temporary */
             return fe_load(L, v);
         return v;
@@ -377,7 +377,7 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
             return bad(L);
         }
         fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * 4), 1, e->tok);
-        fe_val lv = {fe_ty(TY_U32), q.reg, LV_MEM, 0, base.vol, false, false};
+        fe_val lv = {fe_ty(TY_U32), q.reg, LV_MEM, 0, base.vol, false, false, false};
         return lv;
     }
     if (t->kind != TY_STRUCT || base.lv != LV_MEM) {
@@ -388,7 +388,7 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
     const fe_member *m = fe_find_member(t, name, strlen(name), &off);
     if (m) {
         fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, off), 1, e->tok);
-        fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false, false};
+        fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false, false, false};
         return lv;
     }
     fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", name, t->name);
@@ -549,6 +549,25 @@ static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, f
 
 static bool is_mul(const fe_node *n) { return n && n->kind == N_BIN && n->op == '*'; }
 
+/* The type struct st converts to as an operand of a built-in operator
+ * beside one of type `other`: its conversion operator's (of several, the
+ * one to `other`, else the first to an arithmetic type or pointer); int
+ * when it has none (the conversion then fails with a message). */
+static fe_type *conversion_type(fe_lower *L, const fe_type *st, const fe_type *other)
+{
+    fe_type *first = NULL;
+    for (const fe_node *m = st->methods; m; m = m->next) {
+        if (!m->is_conversion || !m->body)
+            continue;
+        fe_type *r = fe_unqual(fe_no_ref(L->c, m->ty));
+        if (other && fe_same_type(r, fe_unqual((fe_type *)other)))
+            return r;
+        if (!first && (fe_is_arith(r) || r->kind == TY_PTR))
+            first = r;
+    }
+    return first ? first : fe_ty(TY_I32);
+}
+
 /* A binary operator on values; on a struct, its overloaded operator. */
 static fe_val any_binop(fe_lower *L, int code, fe_val a, fe_val b, const fe_tok *at)
 {
@@ -560,11 +579,13 @@ static fe_val any_binop(fe_lower *L, int code, fe_val a, fe_val b, const fe_tok 
         return out;
     if (a.ty->kind != TY_STRUCT && b.ty->kind != TY_STRUCT)
         return binop(L, code, a, b, at, NULL);
-    /* a struct that converts to a scalar (SharedMemory<T> + i) */
+    /* a struct that converts to a scalar (SharedMemory<T> + i, w * w with
+     * operator float()): to its conversion's own type, then the usual
+     * arithmetic conversions */
     if (a.ty->kind == TY_STRUCT)
-        a = fe_convert(L, a, b.ty->kind == TY_STRUCT ? fe_ty(TY_I32) : b.ty, at);
+        a = fe_convert(L, a, conversion_type(L, a.ty, b.ty), at);
     if (!L->c->err && b.ty->kind == TY_STRUCT)
-        b = fe_convert(L, b, fe_ty(TY_I32), at);
+        b = fe_convert(L, b, conversion_type(L, b.ty, a.ty), at);
     if (L->c->err)
         return bad(L);
     return binop(L, code, a, b, at, NULL);
@@ -620,6 +641,16 @@ static bool contract(fe_lower *L, int op, fe_node *xn, const fe_val *xv, fe_node
 }
 
 
+/* A struct object as a condition: its operator bool (explicit too), or
+ * another conversion's value tested. */
+static fe_val struct_truth(fe_lower *L, fe_val v, const fe_tok *at)
+{
+    v = fe_convert(L, v, conversion_type(L, v.ty, fe_ty(TY_BOOL)), at);
+    if (L->c->err)
+        return bad(L);
+    return v.ty->kind == TY_PTR ? null_test(L, v, false, at) : fe_convert(L, v, fe_ty(TY_BOOL), at);
+}
+
 fe_val fe_cond_bool(fe_lower *L, fe_node *e)
 {
     if (e->kind == N_STR) /* a string's address is never null: assert(ok && "why") */
@@ -629,6 +660,8 @@ fe_val fe_cond_bool(fe_lower *L, fe_node *e)
         return v;
     if (v.ty->kind == TY_PTR)
         return null_test(L, v, false, e->tok);
+    if (v.ty->kind == TY_STRUCT && v.lv == LV_MEM)
+        return struct_truth(L, v, e->tok);
     if (!fe_is_arith(v.ty)) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "a condition must be a number, bool or pointer");
         return v;
@@ -698,7 +731,7 @@ static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
     }
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
     fe_emit(L, "end");
-    return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false};
+    return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false, false};
 }
 
 /* c ? a : b as an lvalue in memory (a reference bound to it, returned):
@@ -726,7 +759,7 @@ fe_val fe_lvalue(fe_lower *L, fe_node *e)
     }
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
     fe_emit(L, "end");
-    return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false};
+    return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false, false};
 }
 
 /* (c ? a : b) op= v of scalars: v once, then the assignment in the branch c picks. */
@@ -741,7 +774,7 @@ static fe_val cond_assignment(fe_lower *L, fe_node *e)
         return bad(L);
     tmp->name = " rhs"; /* no source name has a space */
     tmp->ty = v.ty;
-    tmp->val = (fe_val){v.ty, r, LV_NONE, 0, false, false, false};
+    tmp->val = (fe_val){v.ty, r, LV_NONE, 0, false, false, false, false};
     fe_var *saved = L->vars;
     tmp->next = L->vars;
     L->vars = tmp;
@@ -762,7 +795,7 @@ static fe_val cond_assignment(fe_lower *L, fe_node *e)
     }
     fe_emit(L, "end");
     L->vars = saved;
-    return (fe_val){rt, res, LV_NONE, 0, false, false, false};
+    return (fe_val){rt, res, LV_NONE, 0, false, false, false, false};
 }
 
 static fe_val conditional(fe_lower *L, fe_node *e)
@@ -1006,7 +1039,7 @@ static fe_val assignment(fe_lower *L, fe_node *e)
     if (lv.ty->kind == TY_VEC && e->op != '=') { /* v += w with a user operator+=(float4 &, float4) */
         char op[4] = {(char)(e->op & 0xff), (char)(e->op >> 8), 0, 0};
         op[strlen(op)] = '=';
-        fe_val pair[2] = {{lv.ty, 0, LV_NONE, 0, false, false, false}, {fe_type_of(L, e->b), 0, LV_NONE, 0, false, false, false}};
+        fe_val pair[2] = {{lv.ty, 0, LV_NONE, 0, false, false, false, false}, {fe_type_of(L, e->b), 0, LV_NONE, 0, false, false, false, false}};
         if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), pair, 2)) {
             fe_val args[2] = {lv, fe_gen(L, e->b)}, out;
             if (fe_call_operator(L, e->tok, op, args, 2, &out))
@@ -1082,6 +1115,38 @@ fe_val fe_vec_build(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
     return rv(t, r);
 }
 
+/*
+ * A cast to a reference to t: the operand's object seen as a t, its bits
+ * reinterpreted, never converted (`(int &)x` is x's bits). The object is
+ * in memory: an array element, a member, *p, or a variable the cast made
+ * live there (lower.c scan_taken, as for `&x`). The same type needs
+ * nothing; the access checks alignment as any access does.
+ */
+static fe_val ref_cast(fe_lower *L, fe_node *e, fe_type *t)
+{
+    fe_val lv = fe_gen(L, e->a);
+    if (L->c->err)
+        return bad(L);
+    if (lv.lv != LV_NONE && fe_same_type(fe_unqual(lv.ty), fe_unqual(t))) {
+        lv.ty = t; /* const_cast<float &>(r), static_cast<const float &>(x) */
+        return lv;
+    }
+    if (lv.lv != LV_MEM) {
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, lv.lv == LV_NONE
+                     ? "a cast to a reference type needs an object (an lvalue), not a value"
+                     : "a cast to a reference type of another type needs an object in memory; cast a "
+                       "variable, an array element or a member");
+        return bad(L);
+    }
+    if (t->kind == TY_VOID || !t->size) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "cannot cast to a reference to an incomplete type");
+        return bad(L);
+    }
+    lv.ty = t;
+    lv.vol = lv.vol || t->is_volatile;
+    return lv;
+}
+
 static fe_val cast(fe_lower *L, fe_node *e)
 {
     fe_type *t = fe_resolve_decltype(L, e->ty);
@@ -1102,6 +1167,8 @@ static fe_val cast(fe_lower *L, fe_node *e)
         }
         return explicit_convert(L, fe_rvalue(L, a0), t, e->tok); /* T(x): a cast, as (T)x */
     }
+    if (t->is_ref) /* (int &)x, reinterpret_cast<float4 &>(s[i]), const_cast<float &>(r) */
+        return ref_cast(L, e, fe_no_ref(L->c, t));
     fe_val v = fe_rvalue(L, e->a);
     if (t->kind == TY_VOID)
         return rv(t, 0);
@@ -1110,12 +1177,32 @@ static fe_val cast(fe_lower *L, fe_node *e)
     return explicit_convert(L, v, t, e->tok);
 }
 
+/* +v, -v, ~v of an arithmetic value, promoted. */
+static fe_val arith_unary(fe_lower *L, int op, fe_val v, const fe_tok *at)
+{
+    if (!fe_is_arith(v.ty)) {
+        fe_error(L->c, at, CVM_SYNTAX, "invalid operand to unary '%c'", op);
+        return bad(L);
+    }
+    fe_type *t = fe_is_int(v.ty) ? fe_promote(v.ty) : fe_unqual(v.ty);
+    v = fe_convert(L, v, t, at);
+    if (op == '+')
+        return v;
+    if (op == '~' && !fe_is_int(t)) {
+        fe_error(L->c, at, CVM_SYNTAX, "invalid operand to '~' (float)");
+        return bad(L);
+    }
+    int r = fe_reg(L, fe_rtype_of(L, t, 0));
+    fe_emit(L, "%s.%s %%r%d, %%r%d", op == '-' ? "neg" : "not", fe_elem_name(t->kind), r, v.reg);
+    return rv(t, r);
+}
+
 static fe_val unary(fe_lower *L, fe_node *e)
 {
     fe_type *at = e->op != '&' ? fe_type_of(L, e->a) : NULL;
     if (at && at->kind == TY_VEC) { /* -v with a user operator-(float4) */
         char op[2] = {(char)e->op, 0};
-        if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), &(fe_val){at, 0, LV_NONE, 0, false, false, false}, 1)) {
+        if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), &(fe_val){at, 0, LV_NONE, 0, false, false, false, false}, 1)) {
             fe_val a = fe_gen(L, e->a), out;
             if (fe_call_operator(L, e->tok, op, &a, 1, &out))
                 return out;
@@ -1128,6 +1215,16 @@ static fe_val unary(fe_lower *L, fe_node *e)
         char op[2] = {(char)e->op, 0};
         if (fe_call_operator(L, e->tok, op, &a, 1, &out))
             return out;
+        if (e->op == '-' || e->op == '+' || e->op == '~') { /* -w: of its conversion's value */
+            fe_val v = fe_convert(L, a, conversion_type(L, a.ty, NULL), e->tok);
+            return L->c->err ? bad(L) : arith_unary(L, e->op, v, e->tok);
+        }
+        if (e->op == '!' && a.lv == LV_MEM) { /* !opt: its conversion to bool */
+            fe_val b = struct_truth(L, a, e->tok);
+            int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+            fe_emit(L, "not.bool %%r%d, %%r%d", r, b.reg);
+            return L->c->err ? bad(L) : rv(fe_ty(TY_BOOL), r);
+        }
         fe_error(L->c, e->tok, CVM_SYNTAX, "no operator%s for '%s'", op, a.ty->name);
         return bad(L);
     }
@@ -1138,7 +1235,7 @@ static fe_val unary(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_SYNTAX, "indirection requires a pointer operand");
             return bad(L);
         }
-        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false};
+        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false, false};
         return lv;
     }
     case '&': {
@@ -1161,24 +1258,8 @@ static fe_val unary(fe_lower *L, fe_node *e)
         fe_emit(L, "not.bool %%r%d, %%r%d", r, b.reg);
         return rv(fe_ty(TY_BOOL), r);
     }
-    default: {
-        fe_val v = fe_rvalue(L, e->a);
-        if (!fe_is_arith(v.ty)) {
-            fe_error(L->c, e->tok, CVM_SYNTAX, "invalid operand to unary '%c'", e->op);
-            return bad(L);
-        }
-        fe_type *t = fe_is_int(v.ty) ? fe_promote(v.ty) : fe_unqual(v.ty);
-        v = fe_convert(L, v, t, e->tok);
-        if (e->op == '+')
-            return v;
-        if (e->op == '~' && !fe_is_int(t)) {
-            fe_error(L->c, e->tok, CVM_SYNTAX, "invalid operand to '~' (float)");
-            return bad(L);
-        }
-        int r = fe_reg(L, fe_rtype_of(L, t, 0));
-        fe_emit(L, "%s.%s %%r%d, %%r%d", e->op == '-' ? "neg" : "not", fe_elem_name(t->kind), r, v.reg);
-        return rv(t, r);
-    }
+    default:
+        return arith_unary(L, e->op, fe_rvalue(L, e->a), e->tok);
     }
 }
 
@@ -1328,7 +1409,7 @@ static fe_val call(fe_lower *L, fe_node *e)
             obj = fe_gen(L, e->a->a);
         } else {
             fe_val p = fe_rvalue(L, e->a->a);
-            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false, false, false};
+            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false, false, false, false};
         }
         if (fe_builtin_method(L, e, obj, &out) || method_call(L, e, obj, e->a->name, &out))
             return out;
@@ -1377,7 +1458,7 @@ static fe_val call(fe_lower *L, fe_node *e)
     }
     fe_var *self = fe_lookup(L, "this");
     if (self && self->val.ty->kind == TY_PTR) {
-        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false, false};
+        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false, false, false};
         if (method_call(L, e, obj, name, &out))
             return out;
     } else if (L->frame && L->frame->fn && L->frame->fn->owner &&
@@ -1514,7 +1595,7 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_SYNTAX, "'->' on a non-pointer");
             return bad(L);
         }
-        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false};
+        fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false, false};
         return member_of(L, lv, e);
     }
     case N_STR:

@@ -28,7 +28,8 @@ static bool user_ctor(const fe_type *t)
 /* Has struct t a user constructor taking one t (a copy constructor)? */
 static bool copy_ctor(fe_ctx *c, fe_type *t)
 {
-    for (fe_node *m = t->methods; m; m = m->next)
+    t = fe_unqual(t);
+    for (fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
         if (m->is_ctor && m->params && !m->params->next && m->params->ty &&
             fe_same_type(fe_unqual(fe_no_ref(c, m->params->ty)), t))
             return true;
@@ -173,7 +174,10 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         fe_val v = fe_gen(L, init);
         if (!fe_in_memory(t))
             v = fe_load(L, v);
-        fe_store(L, dst, v, init->tok);
+        if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
+            fe_copy_construct(L, dst, v, fe_unqual(t), init->tok); /* S c = s; */
+        else
+            fe_store(L, dst, v, init->tok);
         return;
     }
     fe_node empty = {.kind = N_INITLIST, .tok = init->tok};
@@ -212,8 +216,9 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         int n = 0;
         for (fe_node *e = init->args; e && n < 32; e = e->next)
             vals[n++] = fe_gen(L, e);
-        if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), t) && !copy_ctor(L->c, t))
-            fe_store(L, dst, vals[0], init->tok); /* P b{a}: the implicit copy */
+        if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), t) &&
+            (vals[0].temp || !copy_ctor(L->c, t)))
+            fe_store(L, dst, vals[0], init->tok); /* P b{a}: the implicit copy, or P b{P(1)}: elided */
         else
             construct_at(L, dst, t, vals, n, init->tok);
         return;
@@ -344,6 +349,20 @@ fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at)
 
 /* T(args) for a struct T: a temporary in local memory, made by a constructor
  * or, without one, member by member from the arguments (zero when none). */
+/* A new object of struct type t at dst as a copy of the object at src:
+ * by t's copy constructor when it has one and src is not a temporary
+ * (whose copy C++17 elides), else member by member. */
+void fe_copy_construct(fe_lower *L, fe_val dst, fe_val src, fe_type *t, const fe_tok *at)
+{
+    if (t->kind != TY_STRUCT || src.temp || !copy_ctor(L->c, t)) {
+        fe_copy_mem(L, dst, src, t);
+        return;
+    }
+    dst.lv = LV_MEM;
+    dst.ty = t;
+    construct_at(L, dst, t, &src, 1, at);
+}
+
 fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
 {
     for (fe_node *a = args; a; a = a->next)
@@ -362,8 +381,9 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
         }
         vals[n++] = fe_gen(L, a);
     }
-    if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), fe_unqual(t)))
-        return vals[0]; /* copy: T(x) of a T */
+    if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), fe_unqual(t)) &&
+        (vals[0].temp || !copy_ctor(L->c, t)))
+        return vals[0]; /* copy: T(x) of a T, without a copy constructor to run */
     fe_val obj = fe_local_temp(L, t);
     construct_at(L, obj, t, vals, n, at);
     return obj;
@@ -419,7 +439,7 @@ void fe_default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at)
         return;
     }
     byte_loop b = byte_loop_begin(L, addr.reg, (uint64_t)t->len * esz, esz);
-    fe_default_init(L, (fe_val){t->base, b.p, LV_MEM, 0, false, false, false}, t->base, at);
+    fe_default_init(L, (fe_val){t->base, b.p, LV_MEM, 0, false, false, false, false}, t->base, at);
     byte_loop_end(L, b);
 }
 
