@@ -8,6 +8,7 @@
 #include "cubevm_cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,8 +170,16 @@ int cli_diag_error(const char *context, cvm_status st, const cvm_diag *d)
     return CLI_FAIL;
 }
 
+/* A regular file's bytes, NUL-terminated (a FIFO or a device such as
+ * /dev/zero is refused before it is opened, as the library's loaders do:
+ * reading one could block or never end). */
 bool cli_read_file(const char *path, char **out, size_t *out_size)
 {
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        cli_error(CLI_FAIL, "%s: not a regular file", path);
+        return false;
+    }
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     size_t len = 0, cap = 0;
@@ -572,6 +581,11 @@ static int dispatch(int argc, char **argv);
  * failure, not a success with the output lost. */
 int main(int argc, char **argv)
 {
+    /* a write past a file-size limit or into a closed pipe fails with an
+     * error (EFBIG, EPIPE) the command reports, instead of a signal that
+     * kills it with a temporary file left and stdout unflushed */
+    signal(SIGXFSZ, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
     int rc = dispatch(argc, argv);
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc == CLI_OK)
         rc = cli_error(CLI_FAIL, "writing to stdout failed: %s", strerror(errno));

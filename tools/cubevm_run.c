@@ -490,16 +490,47 @@ static binding *find_buffer(binding *bs, uint32_t n, const char *name, const cha
     return NULL;
 }
 
+/* The file `path` names, as a string two spellings of one file share: an
+ * existing file's device and inode (through links, `./`, `../`), else its
+ * folder's real path and its name; NULL when neither can be told. */
+static char *file_identity(const char *path)
+{
+    struct stat st;
+    char buf[64];
+    if (stat(path, &st) == 0) {
+        snprintf(buf, sizeof buf, "inode %llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+        return strdup(buf);
+    }
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    char *id = real ? malloc(strlen(real) + strlen(base) + 2) : NULL;
+    if (id)
+        sprintf(id, "%s/%s", real, base);
+    free(dir);
+    free(real);
+    return id;
+}
+
 /* Can `path` be written, as far as can be told before the launch (its
- * folder exists, it is not a folder itself, no other --out names it)? */
+ * folder exists, it is not a folder itself, no other --out names it,
+ * however spelled)? */
 static int check_out_path(const run_opts *o, int i)
 {
     const char *path = o->outs[i].value;
     struct stat st;
-    for (int j = 0; j < i; j++)
-        if (strcmp(o->outs[j].value, path) == 0)
-            return cli_error(CLI_USAGE, "run: --out %s and --out %s write the same file '%s'", o->outs[j].name,
-                             o->outs[i].name, path);
+    char *id = file_identity(path);
+    for (int j = 0; j < i && id; j++) {
+        char *other = file_identity(o->outs[j].value);
+        const bool same = other && strcmp(other, id) == 0;
+        free(other);
+        if (same || strcmp(o->outs[j].value, path) == 0) {
+            free(id);
+            return cli_error(CLI_USAGE, "run: --out %s=%s and --out %s=%s write the same file", o->outs[j].name,
+                             o->outs[j].value, o->outs[i].name, path);
+        }
+    }
+    free(id);
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return cli_error(CLI_FAIL, "run: --out %s=%s: is a directory", o->outs[i].name, path);
     const char *slash = strrchr(path, '/');
@@ -559,16 +590,21 @@ static void *read_back(cvm_device *dev, const binding *b)
     return data;
 }
 
+/* Prints and writes the results; one that fails does not keep the others
+ * from being written (each failure is reported, and the status is 1). */
 static int write_results(cvm_device *dev, const run_opts *o, binding *bs, uint32_t n)
 {
+    int rc = CLI_OK;
     for (int i = 0; i < o->nprints; i++) {
         binding *b = find_buffer(bs, n, o->prints[i].name, "--print");
         uint64_t c = 8;
         if (o->prints[i].value)
             cli_parse_u64(o->prints[i].value, &c);
         void *data = read_back(dev, b);
-        if (!data)
-            return CLI_FAIL;
+        if (!data) {
+            rc = CLI_FAIL;
+            continue;
+        }
         /* elements are values of the parameter's type: a line (f32x4) prints its scalars */
         const uint64_t line = b->p.line > 1 ? b->p.line : 1, lines = b->count / line;
         uint64_t shown = c < lines ? c : lines;
@@ -585,16 +621,18 @@ static int write_results(cvm_device *dev, const run_opts *o, binding *bs, uint32
     for (int i = 0; i < o->nouts; i++) {
         binding *b = find_buffer(bs, n, o->outs[i].name, "--out");
         void *data = read_back(dev, b);
-        if (!data)
-            return CLI_FAIL;
+        if (!data) {
+            rc = CLI_FAIL;
+            continue;
+        }
         cvm_diag d;
         memset(&d, 0, sizeof d);
         cvm_status st = cvm_npy_save(o->outs[i].value, b->p.elem, data, b->count, &d);
         free(data);
         if (st)
-            return cli_diag_error(NULL, st, &d);
+            rc = cli_diag_error(NULL, st, &d);
     }
-    return CLI_OK;
+    return rc;
 }
 
 /* Builds the arguments, launches, waits and reports. */
