@@ -10,6 +10,7 @@
 #include "tap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char src[] =
     ".kernel vadd\n"
@@ -421,6 +422,41 @@ static void test_failing_allocator(void)
     cvm_free_bytes(bytes);
 }
 
+/* Counts of compile options beside NULL lists, NULL strings in them and a
+ * NULL kernel info are refused, never read. */
+static void test_null_options(void)
+{
+    static const char one[] = "__global__ void k(float *o) { o[0] = 1; }";
+    const char *none[1] = {NULL};
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.kernel_count = 1;
+    ok(cvm_compile_cuda(one, sizeof one - 1, "k.cu", &o, &bytes, &size, &d) == CVM_INVALID_ARGUMENT && !bytes,
+       "a kernel count with a NULL list is refused (%s)", d.message);
+    memset(&o, 0, sizeof o);
+    o.define_count = 1;
+    ok(cvm_compile_cuda(one, sizeof one - 1, "k.cu", &o, &bytes, &size, &d) == CVM_INVALID_ARGUMENT,
+       "a define count with a NULL list is refused");
+    memset(&o, 0, sizeof o);
+    o.include_dir_count = 2;
+    ok(cvm_compile_cuda(one, sizeof one - 1, "k.cu", &o, &bytes, &size, &d) == CVM_INVALID_ARGUMENT,
+       "an include count with a NULL list is refused");
+    memset(&o, 0, sizeof o);
+    o.defines = none;
+    o.define_count = 1;
+    ok(cvm_compile_cuda(one, sizeof one - 1, "k.cu", &o, &bytes, &size, &d) == CVM_INVALID_ARGUMENT &&
+           strstr(d.message, "NULL string"), "a NULL define is refused (%s)", d.message);
+    cvm_kernel_info_get(NULL, NULL); /* nothing to write (it crashed before) */
+    cvm_kernel_info info;
+    memset(&info, 0xff, sizeof info);
+    cvm_kernel_info_get(NULL, &info);
+    ok(!info.name && !info.param_count, "the info of a NULL kernel is all zero");
+}
+
 int main(void)
 {
     test_devices();
@@ -436,5 +472,6 @@ int main(void)
     }
     test_memory_limit();
     test_failing_allocator();
+    test_null_options();
     return done_testing();
 }

@@ -223,6 +223,9 @@ static void test_files(void)
        "an element count whose bytes overflow is refused (%s)", d.message);
     st = cvm_npy_save(path, CVM_F32, NULL, 4, &d);
     ok(st == CVM_INVALID_ARGUMENT && strstr(d.message, "NULL data"), "NULL data with a count is refused");
+    cvm_npy got;
+    ok(cvm_npy_load(path, NULL, &d) == CVM_INVALID_ARGUMENT && cvm_npy_load(NULL, &got, &d) == CVM_INVALID_ARGUMENT,
+       "loading with a NULL path or result is refused (%s)", d.message);
 }
 
 int main(void)

@@ -251,6 +251,8 @@ cvm_status cvm_kernel_get(const cvm_module *mod, const char *name, const cvm_ker
 
 void cvm_kernel_info_get(const cvm_kernel *k, cvm_kernel_info *out_info)
 {
+    if (!out_info)
+        return;
     memset(out_info, 0, sizeof *out_info);
     if (!k)
         return;

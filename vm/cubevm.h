@@ -115,7 +115,9 @@ typedef struct cvm_buffer cvm_buffer;
 /* ---- devices ---- */
 
 /*
- * Opens a device by name: "cpu" (always available). `cfg` may be NULL.
+ * Opens a device by name: "cpu" (always available; also "cpu:0", and
+ * NULL means "cpu"), "vulkan" (the first Vulkan device) or "vulkan:N".
+ * `cfg` may be NULL.
  * Returns CVM_UNAVAILABLE with the reason for devices that are absent.
  */
 CVM_API cvm_status cvm_device_open(const char *name, const cvm_config *cfg, cvm_device **out_dev,

@@ -362,6 +362,8 @@ cvm_status cvm_npy_load(const char *path, cvm_npy *out, cvm_diag *diag)
 {
     uint8_t *image = NULL;
     size_t size = 0;
+    if (!path || !out)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_npy_load: NULL argument");
     memset(out, 0, sizeof *out);
     cvm_status st = cvm_vm_file_read(path, NULL, NULL, &image, &size, diag);
     if (st)

@@ -331,6 +331,17 @@ cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
 {
     if (!src || !out_bytes || !out_size)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: NULL argument");
+    if (opts && ((opts->include_dir_count && !opts->include_dirs) || (opts->define_count && !opts->defines) ||
+                 (opts->kernel_count && !opts->kernels)))
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: a count of options with a NULL list");
+    for (uint32_t i = 0; opts && i < opts->include_dir_count + opts->define_count + opts->kernel_count; i++) {
+        const uint32_t d = i - opts->include_dir_count, k = d - opts->define_count;
+        const char *s = i < opts->include_dir_count ? opts->include_dirs[i]
+                        : d < opts->define_count    ? opts->defines[d]
+                                                    : opts->kernels[k];
+        if (!s)
+            return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: a NULL string in the options");
+    }
     *out_bytes = NULL;
     *out_size = 0;
     if (!filename)
