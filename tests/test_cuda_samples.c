@@ -464,6 +464,11 @@ static void test_comptime(void)
     ok(mod && cvm_module_kernel_count(mod) == 2 && !strcmp(cvm_module_kernel_name(mod, 0), "MatrixMulCUDA<16>"),
        "comptime: BLOCK_SIZE bounds __shared__ arrays, so each instance is folded under its own name");
     cvm_module_free(mod);
+    const char *twice[] = {"MatrixMulCUDA<16>", "MatrixMulCUDA<16>"};
+    mod = compile_many("samples_matrixmul.cu", twice, 2, &d);
+    ok(mod && cvm_module_kernel_count(mod) == 1, "an instance asked for twice is compiled once (%s)",
+       mod ? "" : d.message);
+    cvm_module_free(mod);
 }
 
 int main(void)

@@ -264,6 +264,8 @@ cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkern
     }
     for (uint32_t i = 0; i < nkernels && !c->err; i++) {
         bool found = false;
+        for (uint32_t j = 0; j < i && kernels[i]; j++)
+            found = found || (kernels[j] && strcmp(kernels[j], kernels[i]) == 0); /* asked twice: once */
         for (fe_node *f = c->funcs; f; f = f->next)
             if ((f->storage & FE_S_GLOBAL) && f->body && kernels[i] && strcmp(f->name, kernels[i]) == 0)
                 found = true;
