@@ -2218,6 +2218,42 @@ static void test_fourth_probe(void)
               "conditions, user copy constructors", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Overload resolution as C++ does it where the probe found otherwise: a
+ * template instance that takes the arguments exactly beats a plain
+ * function that converts them (a tie goes to the plain one); of function
+ * templates of one name the more specialized wins; a plain float binds to
+ * float & before const float &, and a const one only to the latter. */
+static void test_overload_ordering(void)
+{
+    static const char src[] =
+        "template <typename T> __device__ T clampv(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }\n"
+        "__device__ int clampv(int v, int lo, int hi) { return -1; }\n"
+        "template <typename T> __device__ int f(T) { return 1; }\n"
+        "template <typename T> __device__ int f(T *) { return 2; }\n"
+        "template <typename T> __device__ int g(T, T) { return 10; }\n"
+        "template <typename T, typename U> __device__ int g(T, U) { return 20; }\n"
+        "template <typename T> __device__ int p(T) { return 3; }\n"
+        "__device__ int p(int) { return 4; }\n"
+        "__device__ int h(const float &) { return 100; }\n"
+        "__device__ int h(float &) { return 200; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    float x = 1.0f; const float cx = 2.0f; int i = in[6];\n" /* 5 */
+        "    out[0] = (int)(clampv(0.25f * i, 0.0f, 1.0f) * 100) + clampv(i, 0, 3) * 1000;\n"
+        "    out[1] = f(i) * 100 + f(&i) * 10 + g(1, 2) / 10;\n"
+        "    out[2] = g(1, 2.0f) + p(i) * 100 + p(1.5f) * 1000;\n"
+        "    out[3] = h(x) + h(cx) * 10;\n"
+        "}\n";
+    /* clampv<float>(1.25, 0, 1) = 1, clampv(int) -1; f 1, 2, g(T, T) 10; g(T, U) 20, p(int) 4, p<float> 3 */
+    static const int32_t want[] = {-900, 121, 3420, 1200};
+    words_are("overloads: exact template over converting plain function, more specialized templates, "
+              "reference constness", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+    rejects("a const object does not bind to a plain reference",
+            "__device__ int h(float &) { return 1; }\n"
+            "__global__ void k(int *out) { const float c = 1; out[0] = h(c); }",
+            "no function 'h' takes arguments of these types");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2276,6 +2312,7 @@ int main(void)
     test_member_defaults_scope();
     test_refusals_lifted();
     test_fourth_probe();
+    test_overload_ordering();
     kern_close();
     return done_testing();
 }

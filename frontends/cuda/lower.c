@@ -806,9 +806,21 @@ static int overload_score(const fe_node *f, fe_type **types, int nargs, bool con
     int i = 0;
     for (const fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
         int k = types && types[i] ? fe_arg_score_conv(types[i], p->ty, conv) : 0;
+        if (types && types[i] && types[i]->is_const && p->ty->is_ref && !p->ty->is_const)
+            k = -1; /* a const object does not bind to a plain reference */
         score = k < 0 ? -1 : score + k;
     }
     return score;
+}
+
+/* Parameters of f that bind a const reference to an argument that is not
+ * const: of h(float &) and h(const float &), a plain float takes the first. */
+static int const_ref_binds(const fe_node *f, fe_type **types, int nargs)
+{
+    int n = 0, i = 0;
+    for (const fe_node *p = f->params; p && i < nargs; p = p->next, i++)
+        n += types && types[i] && p->ty->is_ref && p->ty->is_const && !types[i]->is_const;
+    return n;
 }
 
 /* The best overload named `name` in a function list for arguments of these types. */
@@ -816,18 +828,20 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
                               bool conv, int self_const)
 {
     fe_node *best = NULL;
-    int best_score = -1;
+    int best_score = -1, best_binds = 0;
     for (fe_node *f = list; f; f = f->next) {
         if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor))
             continue;
-        const int score = overload_score(f, types, nargs, conv);
+        const int score = overload_score(f, types, nargs, conv), binds = const_ref_binds(f, types, nargs);
         /* of two that fit alike, the one whose constness is the object's
          * (int get() const and int get() on a const or a plain object) */
         const bool as_const = self_const >= 0 && best && score == best_score &&
                               f->is_const_fn == (self_const == 1) && best->is_const_fn != (self_const == 1);
-        if (score > best_score || as_const) {
+        const bool as_ref = best && score == best_score && binds < best_binds;
+        if (score > best_score || as_const || as_ref) {
             best = f;
             best_score = score;
+            best_binds = binds;
         }
     }
     return best;
@@ -846,6 +860,72 @@ static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int na
     return best;
 }
 
+/* How far a deduced template argument is from a plain type: pointer
+ * levels and struct template instances. Of two templates that fit alike,
+ * the one deducing the plainer arguments is the more specialized (T * over
+ * T for an int *, Vec<T> over T for a Vec<float>). */
+static int targ_depth(const fe_type *t)
+{
+    int d = 0;
+    for (; t && (t->kind == TY_PTR || t->kind == TY_ARRAY); t = t->base)
+        d++;
+    return d + (t && t->kind == TY_STRUCT && (t->tmpl || t->origin));
+}
+
+/*
+ * The best instance of the function templates named `name` for arguments
+ * of these types (the first nexplicit template arguments given in the
+ * call, the rest deduced), its fit in *score; NULL when none deduces (an
+ * instance with another parameter count, score -1, when only such). Of
+ * instances that fit alike, the more specialized template's: fewer
+ * template parameters (g(T, T) over g(T, U)), then plainer deduced
+ * arguments (targ_depth).
+ */
+static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_type **types, int nargs,
+                              int nexplicit, int *score)
+{
+    fe_node *best = NULL, *fallback = NULL;
+    int best_np = 0, best_depth = 0;
+    *score = -1;
+    for (fe_template *tp = L->c->templates; tp && !L->c->err; tp = tp->next) {
+        if (tp->is_struct || tp->is_var || tp->owner || strcmp(tp->name, name) != 0 || nexplicit > tp->nparams)
+            continue;
+        fe_type *targs[8];
+        int64_t tvals[8];
+        for (int k = 0; k < nexplicit; k++)
+            targs[k] = call->a->targs[k], tvals[k] = call->a->tvals[k];
+        fe_node *inst = NULL;
+        fe_type *plain[32]; /* deduction from the values' types: T of a const float is float */
+        for (int i = 0; i < nargs; i++)
+            plain[i] = types[i] && types[i]->kind != TY_STRUCT ? fe_unqual(types[i]) : types[i];
+        if (nexplicit < tp->nparams) { /* f(x) of template <class T> f(T); f<3>(x): the rest deduced */
+            if (fe_deduce(L->c, tp, plain, nargs, targs, tvals, nexplicit))
+                inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, call ? call->tok : NULL);
+            else if (nexplicit) /* f<3>(): the rest from their defaults */
+                inst = fe_instantiate(L->c, tp, targs, tvals, nexplicit, call ? call->tok : NULL);
+            else
+                continue;
+        } else {
+            inst = fe_instantiate(L->c, tp, targs, tvals, nexplicit, call ? call->tok : NULL);
+        }
+        if (inst && !fe_params_match(inst, nargs) && !fallback)
+            fallback = inst; /* deduced, but takes another count: the call says so */
+        if (!inst || !fe_params_match(inst, nargs))
+            continue;
+        const int s = overload_score(inst, types, nargs, false);
+        int depth = 0;
+        for (int k = nexplicit; k < tp->nparams && k < 8; k++)
+            depth += targ_depth(targs[k]);
+        if (s > *score || (s == *score && (tp->nparams < best_np || (tp->nparams == best_np && depth < best_depth)))) {
+            best = inst;
+            *score = s;
+            best_np = tp->nparams;
+            best_depth = depth;
+        }
+    }
+    return *score >= 0 ? best : fallback;
+}
+
 fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args, int nargs)
 {
     fe_type *types[32] = {0};
@@ -861,7 +941,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
         nargs = 0;
         for (fe_node *a = call->args; a; a = a->next, nargs++)
             if (nargs < 32)
-                types[nargs] = fe_type_of(L, a);
+                types[nargs] = fe_type_of_arg(L, a, true); /* const lvalues stay const */
     } else if (call) {
         nargs = 0;
         for (fe_node *a = call->args; a; a = a->next)
@@ -887,18 +967,17 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     }
     int nexplicit = call && call->a->kind == N_IDENT ? call->a->ntargs : 0;
     fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs);
-    if (!best && tp && nargs <= 32 && nexplicit <= tp->nparams) {
-        /* f(x) of template <class T> f(T): deduce T; f<3>(x): the rest after the given ones */
-        fe_type *targs[8];
-        int64_t tvals[8];
-        for (int k = 0; k < nexplicit; k++)
-            targs[k] = call->a->targs[k], tvals[k] = call->a->tvals[k];
-        if (nexplicit < tp->nparams && fe_deduce(L->c, tp, types, nargs, targs, tvals, nexplicit))
-            return fe_instantiate(L->c, tp, targs, tvals, tp->nparams, call->tok);
-    }
-    if (!best && tp && nexplicit)
-        return fe_instantiate(L->c, tp, call->a->targs, call->a->tvals, nexplicit, call->tok);
-    return best;
+    if (!tp || nargs > 32)
+        return best;
+    /* a template instance beats a plain function only by fitting the
+     * arguments better (clamp(float...) of template <class T> clamp(T...)
+     * beside clamp(int...)); at a tie the plain function wins, as in C++ */
+    const int plain = best ? overload_score(best, types, nargs, L->ctor_conv) : -1;
+    if (best && plain >= 4 * nargs + 1)
+        return best; /* every argument exactly: nothing fits better */
+    int score = -1;
+    fe_node *inst = best_template(L, call, name, types, nargs, nexplicit, &score);
+    return inst && (score > plain || !best) ? inst : best;
 }
 
 /* Binds the members of the object at `obj` (LV_MEM) as names, those of its

@@ -1625,7 +1625,12 @@ fe_val fe_rvalue(fe_lower *L, fe_node *e) { return fe_load(L, fe_gen(L, e)); }
 
 /* Type of an expression without emitting code: lowered into a scratch
  * body that is thrown away (registers stay declared, unused). */
-fe_type *fe_type_of(fe_lower *L, fe_node *e)
+fe_type *fe_type_of(fe_lower *L, fe_node *e) { return fe_type_of_arg(L, e, false); }
+
+/* The type of expression e without emitting code; with `qualified`, an
+ * lvalue keeps its const (overload resolution: a const float does not
+ * bind to float &). */
+fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified)
 {
     if (e->kind == N_INITLIST) /* an argument {a, b}: the parameter's type, once one is chosen */
         return NULL;
@@ -1639,7 +1644,7 @@ fe_type *fe_type_of(fe_lower *L, fe_node *e)
     L->ninsn = ninsn;
     L->depth = depth;
     L->loc_line = 0;
-    if (v.lv == LV_NONE || v.ty->kind == TY_ARRAY || v.ty->kind == TY_STRUCT)
+    if (v.lv == LV_NONE || v.ty->kind == TY_ARRAY || v.ty->kind == TY_STRUCT || qualified)
         return v.ty;
     return fe_unqual(v.ty);
 }
