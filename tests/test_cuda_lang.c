@@ -2254,6 +2254,63 @@ static void test_overload_ordering(void)
             "no function 'h' takes arguments of these types");
 }
 
+/* Namespaces keep their functions apart: a call resolves in the calling
+ * function's namespace and the enclosing ones (a::f, b::f, block::reduce
+ * calling warp::reduce), ::f is the file's f even inside a struct with a
+ * static f, `using namespace` finds the names of one; types and constants
+ * keep one name, so a second definition is an error, never a silent pick.
+ * Also: a struct's operator++/operator--(int), namespace a::b { }. */
+static void test_namespaces(void)
+{
+    static const char src[] =
+        "namespace fast { __device__ float act(float x) { return x > 0.f ? x : 0.f; } }\n"
+        "namespace leaky { __device__ float act(float x) { return x > 0.f ? x : 0.5f * x; } }\n"
+        "namespace a { template <typename T> __device__ T bump(T v) { return v + 100; }\n"
+        "              __device__ int twice(int v) { return bump(v) * 2; } }\n"
+        "namespace b { template <typename T> __device__ T bump(T v) { return v + 1; } }\n"
+        "namespace warp { __device__ int reduce(int v) { return v * 10; } }\n"
+        "namespace block { __device__ int reduce(int v) { return warp::reduce(v) + 1; } }\n"
+        "namespace ops::detail { __device__ int three() { return 3; } }\n"
+        "namespace util { __device__ int seven() { return 7; } }\n"
+        "__device__ float scale() { return 5.f; }\n"
+        "struct V { __device__ static float scale() { return 2.f; }\n"
+        "           __device__ float both() const { return scale() + ::scale() * 100.f; } };\n"
+        "struct Counter { int n; __device__ Counter &operator++() { ++n; return *this; }\n"
+        "                 __device__ Counter operator--(int) { Counter c = *this; n -= 10; return c; } };\n"
+        "using namespace util;\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    float x = (float)in[0] * 2.0f;\n" /* -2 */
+        "    out[0] = (int)(fast::act(x) * 10) + (int)(leaky::act(x) * 10);\n"
+        "    out[1] = a::bump(1) * 100 + b::bump(1) + a::twice(1) * 10000;\n"
+        "    out[2] = block::reduce(in[1]) + ops::detail::three() * 100 + seven() * 1000;\n"
+        "    V v; out[3] = (int)v.both();\n"
+        "    Counter c{0}; ++c; ++c; Counter d = c--; out[4] = c.n * 100 + d.n * 10 + (++c).n;\n"
+        "}\n";
+    /* 0 + -10; 101, 2, twice = (1 + 100) * 2; 11, 3, 7; 2 + 500; c 2 -> -8, d 2, ++c -7 */
+    static const int32_t want[] = {-10, 2030102, 7311, 502, -787};
+    words_are("namespaces keep functions apart; ::f; using namespace; operator++ of a struct", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("a struct defined in two namespaces is refused",
+            "namespace a { struct Cfg { int x; }; }\nnamespace b { struct Cfg { float s; int x; }; }\n"
+            "__global__ void k(int *out) { a::Cfg c{5}; out[0] = c.x; }",
+            "'Cfg' is defined in namespace 'a' and in namespace 'b'");
+    rejects("a constant defined in two namespaces is refused",
+            "namespace a { constexpr int N = 1; }\nnamespace b { constexpr int N = 2; }\n"
+            "__global__ void k(int *out) { out[0] = b::N; }",
+            "'N' is defined in namespace 'a' and in namespace 'b'");
+    rejects("a struct defined twice is refused",
+            "struct Cfg { int x; };\nstruct Cfg { float s; int x; };\n__global__ void k(int *out) { out[0] = 0; }",
+            "redefinition of struct 'Cfg'");
+    rejects("a constant defined twice is refused",
+            "constexpr int N = 3;\nconstexpr int N = 4;\n__global__ void k(int *out) { out[0] = N; }",
+            "redefinition of 'N'");
+    rejects("a postfix ++ without operator++(int) is named",
+            "struct C { int n; __device__ C &operator++() { ++n; return *this; } };\n"
+            "__global__ void k(int *out) { C c{0}; c++; out[0] = c.n; }",
+            "no postfix operator++(int) for 'C'");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2313,6 +2370,7 @@ int main(void)
     test_refusals_lifted();
     test_fourth_probe();
     test_overload_ordering();
+    test_namespaces();
     kern_close();
     return done_testing();
 }

@@ -98,6 +98,7 @@ struct fe_type {
     struct fe_tname *statics; /* static constexpr integer members (S::N) */
     struct fe_tname *mtypes;  /* member types (typedef T name; using name = T;), S::name */
     struct fe_node *decltype_expr; /* decltype(e): a TY_VOID placeholder the lowering resolves */
+    const char *def_ns; /* a struct defined at namespace scope: its namespace ("" for the file's) */
 };
 
 /* cooperative_groups types: groups, and the reduction operators of cg::reduce */
@@ -153,6 +154,8 @@ struct fe_node {
     bool pragma_unroll; /* loops preceded by #pragma unroll */
     const fe_node *const_decl; /* N_IDENT naming a const integer array: its declaration, whose
                                   elements are constants (fe_const_eval of dims[1]) */
+    const char *ns;     /* N_FUNC: the namespace it is defined in ("a::b"; "" for the file's) */
+    const char *qual;   /* N_IDENT: the namespace written before it (a::f: "a"; ::f: ""), else NULL */
     const char *desig;  /* an element of a braced initializer written `.member = value` */
     fe_tok *desig_tok;  /*   ... the member's name there */
 };
@@ -186,6 +189,7 @@ typedef struct fe_template {
     struct fe_tinst *insts; /* struct templates: the instances made so far */
     fe_type *owner;      /* member templates: the struct */
     struct fe_tname *scope; /* member templates: the names in scope at the declaration */
+    const char *ns;      /* the namespace it is declared in ("" for the file's) */
     struct fe_template *next;
 } fe_template;
 
@@ -206,6 +210,7 @@ typedef struct fe_tname {
     fe_type *var_ty;    /* a local variable's or parameter's declared type (ty NULL: it
                          * hides outer names), for decltype(name) while parsing */
     const struct fe_node *const_decl; /* a const integer array's declaration (fe_p_const_array) */
+    const char *def_ns; /* a constant defined at namespace scope: its namespace */
     bool is_value;
     bool member;        /* a struct's static constant or member type: named until its '}' */
     struct fe_tname *next;
@@ -231,6 +236,7 @@ typedef struct fe_ctx {
     fe_chunk *chunks;
     cvm_diag *diag;
     bool err;
+    bool err_kept;  /* the error is one of the file's own, not a sign of host code (fe_p_host_decl) */
     cvm_status err_status;
     int fmad;
 
@@ -249,7 +255,15 @@ typedef struct fe_ctx {
     fe_tname *tnames;   /* type names and constants in scope (a stack: newest first) */
     fe_template *templates;
     fe_hostname *host_names;
-    int scope_depth;
+    /* namespaces: the one being parsed ("a::b", "" at file scope), every
+     * one declared (their full paths), the using-directives seen; body_depth
+     * counts the function and struct bodies being parsed (0: namespace scope) */
+    const char *ns;
+    const char *nss[64];
+    int nns;
+    const char *using_ns[16];
+    int nusing;
+    int body_depth;
 
     struct fe_lower *lw; /* lower.c state */
     int inst_depth;      /* nested template instantiations (bounded) */

@@ -823,14 +823,16 @@ static int const_ref_binds(const fe_node *f, fe_type **types, int nargs)
     return n;
 }
 
-/* The best overload named `name` in a function list for arguments of these types. */
+/* The best overload named `name` in a function list for arguments of these
+ * types; ns: only those of that namespace (NULL: any). */
 static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods,
-                              bool conv, int self_const)
+                              bool conv, int self_const, const char *ns)
 {
     fe_node *best = NULL;
     int best_score = -1, best_binds = 0;
     for (fe_node *f = list; f; f = f->next) {
-        if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor))
+        if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor) ||
+            (ns && (!f->ns || strcmp(f->ns, ns) != 0)))
             continue;
         const int score = overload_score(f, types, nargs, conv), binds = const_ref_binds(f, types, nargs);
         /* of two that fit alike, the one whose constness is the object's
@@ -847,17 +849,69 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
     return best;
 }
 
-static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs)
+static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs, const char *ns)
 {
-    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv, -1);
+    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv, -1, ns);
     if (best && !best->body) {
-        /* a prototype: find the definition with the same name and arity */
+        /* a prototype: find the definition with the same name, arity and namespace */
         for (fe_node *f = L->c->funcs; f; f = f->next)
-            if (f->body && strcmp(f->name, name) == 0 && fe_params_match(f, nargs))
+            if (f->body && strcmp(f->name, name) == 0 && fe_params_match(f, nargs) &&
+                (!ns || (f->ns && strcmp(f->ns, ns) == 0)))
                 return f;
         return NULL; /* declared only (headers): a builtin may implement it */
     }
     return best;
+}
+
+/* Does namespace ns define a free function or function template `name`? */
+static bool ns_defines(fe_ctx *c, const char *ns, const char *name)
+{
+    for (const fe_node *f = c->funcs; f; f = f->next)
+        if (f->ns && strcmp(f->ns, ns) == 0 && strcmp(f->name, name) == 0)
+            return true;
+    for (const fe_template *t = c->templates; t; t = t->next)
+        if (!t->is_struct && !t->is_var && !t->owner && t->ns && strcmp(t->ns, ns) == 0 &&
+            strcmp(t->name, name) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * The namespace whose functions named `name` a call sees, written with the
+ * qualifier `qual` (fe_node.qual: NULL unqualified, "" for ::f) in the
+ * function being lowered: the innermost of its namespace and the
+ * enclosing ones (joined with the qualifier) that defines the name, then
+ * one named by a using-directive. NULL: no filter (the file declares no
+ * namespace, or none of these defines the name: the functions of every
+ * namespace are candidates, as before namespaces were kept apart, and
+ * builtins after them).
+ */
+static const char *call_ns(fe_lower *L, const char *name, const char *qual)
+{
+    fe_ctx *c = L->c;
+    if (!c->nns)
+        return NULL;
+    const char *cur = L->frame && L->frame->fn && L->frame->fn->ns ? L->frame->fn->ns
+                      : L->kernel_ns                               ? L->kernel_ns
+                                                                   : "";
+    if (qual && !*qual)
+        return ns_defines(c, "", name) ? "" : NULL;
+    for (size_t n = strlen(cur);;) {
+        const char *path = !qual ? fe_strndup(c, cur, n)
+                           : n   ? fe_fmt(c, "%.*s::%s", (int)n, cur, qual)
+                                 : qual;
+        if (path && ns_defines(c, path, name))
+            return path;
+        if (!n)
+            break;
+        while (n > 0 && !(n >= 2 && cur[n - 1] == ':' && cur[n - 2] == ':'))
+            n--; /* the enclosing namespace */
+        n = n >= 2 ? n - 2 : 0;
+    }
+    for (int i = 0; !qual && i < c->nusing; i++)
+        if (ns_defines(c, c->using_ns[i], name))
+            return c->using_ns[i];
+    return NULL;
 }
 
 /* How far a deduced template argument is from a plain type: pointer
@@ -882,13 +936,14 @@ static int targ_depth(const fe_type *t)
  * arguments (targ_depth).
  */
 static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_type **types, int nargs,
-                              int nexplicit, int *score)
+                              int nexplicit, const char *ns, int *score)
 {
     fe_node *best = NULL, *fallback = NULL;
     int best_np = 0, best_depth = 0;
     *score = -1;
     for (fe_template *tp = L->c->templates; tp && !L->c->err; tp = tp->next) {
-        if (tp->is_struct || tp->is_var || tp->owner || strcmp(tp->name, name) != 0 || nexplicit > tp->nparams)
+        if (tp->is_struct || tp->is_var || tp->owner || strcmp(tp->name, name) != 0 || nexplicit > tp->nparams ||
+            (ns && (!tp->ns || strcmp(tp->ns, ns) != 0)))
             continue;
         fe_type *targs[8];
         int64_t tvals[8];
@@ -966,7 +1021,8 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
         }
     }
     int nexplicit = call && call->a->kind == N_IDENT ? call->a->ntargs : 0;
-    fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs);
+    const char *ns = call && call->a->kind == N_IDENT ? call_ns(L, name, call->a->qual) : NULL;
+    fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs, ns);
     if (!tp || nargs > 32)
         return best;
     /* a template instance beats a plain function only by fitting the
@@ -976,7 +1032,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     if (best && plain >= 4 * nargs + 1)
         return best; /* every argument exactly: nothing fits better */
     int score = -1;
-    fe_node *inst = best_template(L, call, name, types, nargs, nexplicit, &score);
+    fe_node *inst = best_template(L, call, name, types, nargs, nexplicit, ns, &score);
     return inst && (score > plain || !best) ? inst : best;
 }
 
@@ -1297,13 +1353,13 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
     for (int i = 0; i < n && i < 32; i++)
         types[i] = args[i].ty;
     const int self_const = self ? self->ty->is_const : -1;
-    fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const);
+    fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const, NULL);
     fe_template *tp = m ? NULL : fe_member_template(st, name);
     fe_type *targs[8];
     int64_t tvals[8];
     if (!m && (!tp || n > 32 || !fe_deduce(L->c, tp, types, n, targs, tvals, 0)))
         /* the last resort, unless a member template deduces from the arguments as they are */
-        m = best_overload(st->methods, name, types, n, true, true, self_const);
+        m = best_overload(st->methods, name, types, n, true, true, self_const, NULL);
     if (!m)
         return false;
     if (!m->body) {
@@ -1343,7 +1399,7 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     fe_type *types[4] = {0};
     for (int i = 0; i < n && i < 4; i++)
         types[i] = args[i].ty;
-    fe_node *f = find_func(L, name, types, n);
+    fe_node *f = find_func(L, name, types, n, NULL);
     /* a free operator that needs a user conversion for an operand loses to a
      * member operator template that takes the operands as they are */
     bool converts = false;
@@ -1369,7 +1425,7 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     }
     if (!f && !L->c->err) { /* the last resort: an operand built by a converting constructor (v + 1.0f) */
         L->ctor_conv = true;
-        f = find_func(L, name, types, n);
+        f = find_func(L, name, types, n, NULL);
         L->ctor_conv = false;
     }
     if (!f)
@@ -1553,6 +1609,7 @@ void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name)
 {
     fe_ctx *c = L->c;
     fe_buf hdr = {0};
+    L->kernel_ns = fn->ns;
     L->nregs = 0;
     L->ninsn = 0;
     L->var_at = 0;

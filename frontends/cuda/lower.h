@@ -63,6 +63,7 @@ typedef struct fe_lower {
     bool explicit_cast; /* fe_convert for a cast: a pointer may change its pointee type */
     bool ctor_conv;     /* overload resolution may build a struct argument by a converting
                            constructor: only after everything else (templates, builtins) fails */
+    const char *kernel_ns;       /* the namespace of the kernel being lowered */
     const fe_node *ctor_members; /* construct_at: the constructor fe_call_fn inlines next
                                     initializes the members first (ctor_body) */
     fe_var *vars, *globals;

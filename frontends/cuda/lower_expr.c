@@ -892,9 +892,17 @@ static fe_val incdec(fe_lower *L, fe_node *e)
         fe_error(L->c, e->tok, CVM_SYNTAX, "operand of ++/-- is not assignable");
         return bad(L);
     }
-    fe_val old = fe_load(L, lv);
     bool post = e->kind == N_POSTINC || e->kind == N_POSTDEC;
     bool inc = e->kind == N_POSTINC || e->kind == N_PREINC;
+    if (lv.ty->kind == TY_STRUCT) { /* its operator++() or, postfix, operator++(int) */
+        fe_val args[2] = {lv, fe_const_int(L, TY_I32, 0)}, out;
+        if (fe_call_operator(L, e->tok, inc ? "++" : "--", args, post ? 2 : 1, &out))
+            return out;
+        fe_error(L->c, e->tok, CVM_SYNTAX, "no %s operator%s%s for '%s'", post ? "postfix" : "prefix",
+                 inc ? "++" : "--", post ? "(int)" : "()", lv.ty->name);
+        return bad(L);
+    }
+    fe_val old = fe_load(L, lv);
     if (post && lv.lv != LV_MEM) { /* keep the old value: the register is about to change */
         int r = fe_reg(L, L->rtypes[old.reg]);
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, old.reg);
@@ -1449,19 +1457,21 @@ static fe_val call(fe_lower *L, fe_node *e)
                      e->a->ty->name ? e->a->ty->name : "struct", name);
         return bad(L);
     }
-    fe_var *fv = fe_lookup(L, name);
+    /* a::f(x) and ::f(x) name a function of a namespace: no local, member or static member */
+    const bool qualified = e->a->qual != NULL;
+    fe_var *fv = qualified ? NULL : fe_lookup(L, name);
     if (fv && fe_unqual(fv->ty)->kind == TY_STRUCT) { /* f(args) on a struct object: operator() */
         if (method_call(L, e, fe_addr_of_var(L, fv), "operator()", &out))
             return out;
         fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is not a function and has no operator()", name);
         return bad(L);
     }
-    fe_var *self = fe_lookup(L, "this");
+    fe_var *self = qualified ? NULL : fe_lookup(L, "this");
     if (self && self->val.ty->kind == TY_PTR) {
         fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false, false, false};
         if (method_call(L, e, obj, name, &out))
             return out;
-    } else if (L->frame && L->frame->fn && L->frame->fn->owner &&
+    } else if (!qualified && L->frame && L->frame->fn && L->frame->fn->owner &&
                has_static_method(L->frame->fn->owner, name)) {
         /* in a static member function: a sibling static member, unqualified
          * (it hides a free function of that name, as in C++) */

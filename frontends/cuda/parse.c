@@ -869,8 +869,9 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
 
 static fe_node *primary(fe_ctx *c)
 {
+    bool global = false; /* ::f(x): the file's f, not a member's */
     if (is(c, "::") && peek_at(c, 1)->kind == TK_IDENT)
-        next(c); /* ::max(a, b): the global namespace is the only one */
+        next(c), global = true;
     uint32_t q = 0;
     while (peek_at(c, q)->kind == TK_IDENT && fe_tok_is(peek_at(c, q + 1), "::"))
         q += 2;
@@ -1048,11 +1049,16 @@ static fe_node *primary(fe_ctx *c)
     }
     if (t->kind == TK_IDENT) {
         next(c);
-        /* qualified names: cg::sync, std::min -> the last component; S::f of a struct S is kept */
+        /* qualified names: cg::sync, std::min -> the last component; S::f of a struct S is kept;
+         * a::f of the file's namespace a keeps a (fe_p_namespace_of) */
         fe_type *scope = NULL;
+        char qual[256];
+        size_t ql = 0;
         while (is(c, "::") && peek_at(c, 1)->kind == TK_IDENT) {
             fe_tname *outer = lookup(c, t->s, t->len);
             scope = outer && !outer->is_value && outer->ty && outer->ty->kind == TY_STRUCT ? outer->ty : NULL;
+            ql += (size_t)snprintf(qual + ql, ql < sizeof qual ? sizeof qual - ql : 0, "%s%.*s", ql ? "::" : "",
+                                   (int)t->len, t->s);
             next(c);
             t = next(c);
         }
@@ -1067,6 +1073,10 @@ static fe_node *primary(fe_ctx *c)
         n->name = tok_name(c, t);
         n->ty = scope; /* S::f(args): a static member function of S */
         n->const_decl = tn && !scope ? tn->const_decl : NULL;
+        if (global && !ql)
+            n->qual = "";
+        else if (ql && ql < sizeof qual && !scope)
+            n->qual = fe_p_namespace_of(c, qual);
         if (is(c, "<") && (fe_find_template(c, n->name) || strcmp(n->name, "tiled_partition") == 0)) {
             fe_type *targs[8];
             int64_t tvals[8];
@@ -1334,6 +1344,61 @@ fe_node *fe_p_param_list(fe_ctx *c) { return param_list(c); }
 fe_node *fe_p_expr(fe_ctx *c) { return expr(c); }
 void fe_p_shadow(fe_ctx *c, const char *name) { shadow(c, name); }
 fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty) { return declare_var(c, name, ty); }
+
+/* ---- namespaces ----
+ * Functions and function templates keep the namespace they are defined in
+ * (fe_node.ns, fe_template.ns), and a call resolves among those its
+ * namespace and the enclosing ones see (lower.c call_ns). Types,
+ * constants and variables keep one name across namespaces: a second
+ * definition of one name is an error (struct_spec, module_decl). */
+
+void fe_p_declare_namespace(fe_ctx *c, const char *path)
+{
+    for (int i = 0; i < c->nns; i++)
+        if (strcmp(c->nss[i], path) == 0)
+            return;
+    if (c->nns < 64)
+        c->nss[c->nns++] = path;
+}
+
+/* The declared namespace a qualifier written in namespace c->ns names
+ * ("b" inside "a" is "a::b" when that exists), or NULL: not one of the
+ * file's (std::, cg::, a struct). */
+const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
+{
+    const char *cur = c->ns ? c->ns : "";
+    for (size_t n = strlen(cur);; ) {
+        for (int i = 0; i < c->nns; i++) {
+            const char *p = c->nss[i];
+            if (n ? strncmp(p, cur, n) == 0 && strncmp(p + n, "::", 2) == 0 && strcmp(p + n + 2, qual) == 0
+                  : strcmp(p, qual) == 0)
+                return p;
+        }
+        if (!n)
+            return NULL;
+        while (n > 0 && !(cur[n - 1] == ':' && n >= 2 && cur[n - 2] == ':'))
+            n--; /* the enclosing namespace */
+        n = n >= 2 ? n - 2 : 0;
+    }
+}
+
+/* `using namespace a::b;` (the name at peek k): a's functions are found
+ * unqualified from anywhere in the file after it. */
+void fe_p_using_namespace(fe_ctx *c, uint32_t k)
+{
+    char buf[256];
+    size_t n = 0;
+    for (; peek_at(c, k)->kind == TK_IDENT; k += 2) {
+        const fe_tok *t = peek_at(c, k);
+        n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%.*s", n ? "::" : "", (int)t->len,
+                              t->s);
+        if (n >= sizeof buf || !fe_tok_is(peek_at(c, k + 1), "::"))
+            break;
+    }
+    const char *ns = n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
+    if (ns && c->nusing < 16)
+        c->using_ns[c->nusing++] = ns;
+}
 
 fe_tok *fe_p_peek(fe_ctx *c) { return peek(c); }
 fe_tok *fe_p_peek_at(fe_ctx *c, uint32_t k) { return peek_at(c, k); }

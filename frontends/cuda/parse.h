@@ -54,6 +54,9 @@ fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init); /* a[]
 void fe_p_check_unsized(fe_ctx *c, const fe_node *d); /* int a[]; without extern is an error */
 void fe_p_shadow(fe_ctx *c, const char *name);
 fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty);
+void fe_p_declare_namespace(fe_ctx *c, const char *path);
+void fe_p_using_namespace(fe_ctx *c, uint32_t k);   /* the name after `using namespace` at peek k */
+const char *fe_p_namespace_of(fe_ctx *c, const char *qual); /* a written qualifier's namespace, or NULL */
 bool fe_p_const_array(const fe_node *d, unsigned storage);
 
 /* parse_cxx.c */

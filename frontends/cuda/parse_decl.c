@@ -34,10 +34,24 @@ fe_type *fe_p_struct_spec(fe_ctx *c)
     if (!name && fe_p_peek(c)->kind == TK_IDENT)
         name = fe_p_next(c);
     fe_type *t = NULL;
+    const bool at_namespace = !c->body_depth && !c->inst_depth;
     if (name) {
         fe_tname *n = fe_p_lookup(c, name->s, name->len);
         if (n && n->ty && n->ty->kind == TY_STRUCT && (!fe_p_is(c, "{") || !n->ty->complete))
             t = n->ty;
+        if (at_namespace && fe_p_is(c, "{") && n && n->ty && n->ty->kind == TY_STRUCT && n->ty->complete &&
+            n->ty->def_ns) {
+            const char *ns = c->ns ? c->ns : "";
+            c->err_kept = true; /* a second definition, not host code */
+            if (strcmp(n->ty->def_ns, ns) == 0)
+                fe_error(c, name, CVM_SYNTAX, "redefinition of struct '%s'", n->ty->name);
+            else
+                fe_p_unsupported(c, name, fe_fmt(c, "'%s' is defined in namespace '%s' and in namespace '%s': a "
+                                                    "type keeps one name across namespaces here; rename one",
+                                                 n->ty->name, *n->ty->def_ns ? n->ty->def_ns : "(the file's)",
+                                                 *ns ? ns : "(the file's)"));
+            return n->ty;
+        }
         if (t && t->is_union != is_union) {
             fe_error(c, name, CVM_SYNTAX, "'%s' was declared as a %s", t->name, t->is_union ? "union" : "struct");
             return t;
@@ -51,6 +65,7 @@ fe_type *fe_p_struct_spec(fe_ctx *c)
         t->align = align ? align : 1;
         t->is_union = is_union;
         t->name = name ? fe_p_tok_name(c, name) : is_union ? "union" : "struct";
+        t->def_ns = at_namespace ? (c->ns ? c->ns : "") : NULL;
         if (name)
             fe_p_push_tname(c, t->name, t, false, 0);
     }
@@ -288,7 +303,17 @@ static void prescan_members(fe_ctx *c)
     }
 }
 
+static fe_type *struct_members(fe_ctx *c, fe_type *t);
+
 static fe_type *struct_body(fe_ctx *c, fe_type *t)
+{
+    c->body_depth++;
+    struct_members(c, t);
+    c->body_depth--;
+    return t;
+}
+
+static fe_type *struct_members(fe_ctx *c, fe_type *t)
 {
     fe_tname *outer_names = c->tnames;
     prescan_members(c);
@@ -758,6 +783,7 @@ void fe_p_template_decl(fe_ctx *c)
     int gap = -1; /* the first parameter without a default after one with a default */
     if (!tp)
         return;
+    tp->ns = c->ns ? c->ns : "";
     fe_p_expect(c, "<");
     while (!c->err && !fe_p_is(c, ">")) {
         if (tp->nparams == 8) {
@@ -981,6 +1007,8 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     uint32_t saved_pos = c->pos;
     fe_tname *saved = c->tnames;
     fe_node *saved_funcs = c->funcs;
+    const char *saved_ns = c->ns;
+    c->ns = t->ns; /* the instance is defined where the template is */
     unsigned comptime = c->inst_comptime;
     c->inst_comptime = 0;
     if (t->scope)
@@ -989,6 +1017,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
         if (t->pis_type[i] != (targs[i] != NULL)) {
             fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
                      t->name, t->pis_type[i] ? "a type" : "an integer constant");
+            c->ns = saved_ns;
             return NULL;
         }
         if (comptime >> i & 1u) /* a run-time value the lowering binds: hides outer names */
@@ -1021,6 +1050,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     }
     c->pos = saved_pos;
     c->tnames = saved;
+    c->ns = saved_ns;
     return f;
 }
 
@@ -1464,7 +1494,7 @@ bool fe_p_host_decl(fe_ctx *c)
     bool is_func = fe_tok_is(fe_p_peek_at(c, 0), "(") || (name && name + 1 < c->toks + c->ntoks &&
                                                            fe_tok_is(name + 1, "("));
     fe_p_declaration(c);
-    if (!c->err || c->err_status == CVM_OUT_OF_MEMORY)
+    if (!c->err || c->err_status == CVM_OUT_OF_MEMORY || c->err_kept)
         return true;
     /* not the subset: forget what the attempt declared and skip it */
     c->err = false;

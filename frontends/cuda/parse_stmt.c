@@ -293,7 +293,10 @@ fe_node *fe_p_stmt(fe_ctx *c)
         return fe_p_new_node(c, N_EMPTY, t);
     if ((fe_tok_is(t, "namespace") && fe_p_peek_at(c, 1)->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, 2), "=")) ||
         (fe_tok_is(t, "using") && fe_tok_is(fe_p_peek_at(c, 1), "namespace"))) {
-        /* namespace cg = cooperative_groups; using namespace ...: namespaces are not scopes here */
+        /* namespace cg = cooperative_groups; using namespace ...: a directive counts for the
+         * whole file (parse.c fe_p_using_namespace) */
+        if (fe_tok_is(t, "using"))
+            fe_p_using_namespace(c, 2);
         while (!c->err && !fe_p_is(c, ";") && fe_p_peek(c)->kind != TK_EOF)
             fe_p_next(c);
         fe_p_expect(c, ";");
@@ -463,7 +466,17 @@ fe_node *fe_p_stmt(fe_ctx *c)
     return n;
 }
 
+static fe_node *compound_body(fe_ctx *c);
+
 fe_node *fe_p_compound(fe_ctx *c)
+{
+    c->body_depth++;
+    fe_node *n = compound_body(c);
+    c->body_depth--;
+    return n;
+}
+
+static fe_node *compound_body(fe_ctx *c)
 {
     fe_node *n = fe_p_new_node(c, N_BLOCK, fe_p_peek(c));
     fe_p_expect(c, "{");

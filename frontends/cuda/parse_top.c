@@ -47,6 +47,7 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
 {
     fe_node *f = new_node(c, N_FUNC, nt);
     f->name = tok_name(c, nt);
+    f->ns = c->ns ? c->ns : "";
     f->is_friend = c->in_friend;
     f->ty = ret;
     f->storage = storage;
@@ -186,7 +187,7 @@ static void add_func(fe_ctx *c, fe_node *f)
                      "names: a __global__ function cannot be overloaded)", f->name);
             return;
         }
-        if (same_signature(f, g)) {
+        if (same_signature(f, g) && (!f->ns || !g->ns || strcmp(f->ns, g->ns) == 0)) {
             if (!c->in_friend && !f->is_friend)
                 fe_error(c, f->tok, CVM_SYNTAX, "redefinition of '%s'", f->name);
             return;
@@ -215,17 +216,29 @@ static void toplevel(fe_ctx *c)
             skip_balanced(c); /* namespace cg = cooperative_groups; */
             return;
         }
-        if (peek(c)->kind == TK_IDENT)
+        accept(c, "inline");
+        const char *outer = c->ns ? c->ns : "", *path = outer;
+        while (peek(c)->kind == TK_IDENT) { /* namespace a::b { (C++17) */
+            fe_tok *part = next(c);
+            path = *path ? fe_fmt(c, "%s::%.*s", path, (int)part->len, part->s)
+                         : fe_strndup(c, part->s, part->len);
+            if (!is(c, "::") || peek_at(c, 1)->kind != TK_IDENT)
+                break;
             next(c);
+        }
+        fe_p_declare_namespace(c, path); /* an anonymous namespace is its enclosing one */
+        c->ns = path;
         expect(c, "{");
         while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
             toplevel(c);
         expect(c, "}");
+        c->ns = outer;
         return;
     }
     if (fe_tok_is(t, "using")) {
         next(c);
-        if (accept(c, "namespace")) {
+        if (is(c, "namespace")) {
+            fe_p_using_namespace(c, 1);
             skip_balanced(c);
             return;
         }
@@ -437,8 +450,23 @@ static void module_decl(fe_ctx *c)
             fe_tname *k;
             if (ty->is_const && fe_is_int(ty) && d->a && fe_const_eval(c, d->a, &v) &&
                 !(storage & (FE_S_DEVICE | FE_S_CONSTANT))) {
-                if ((k = push_tname(c, d->name, fe_unqual(ty), true, v)) != NULL)
+                const fe_tname *was = lookup(c, d->name, strlen(d->name));
+                const char *ns = c->ns ? c->ns : "";
+                if (was && was->is_value && was->def_ns && !c->inst_depth) {
+                    c->err_kept = true; /* a second definition, not host code */
+                    if (strcmp(was->def_ns, ns) == 0)
+                        fe_error(c, nt, CVM_SYNTAX, "redefinition of '%s'", d->name);
+                    else
+                        unsupported(c, nt, fe_fmt(c, "'%s' is defined in namespace '%s' and in namespace '%s': a "
+                                                     "constant keeps one name across namespaces here; rename one",
+                                                  d->name, *was->def_ns ? was->def_ns : "(the file's)",
+                                                  *ns ? ns : "(the file's)"));
+                    return;
+                }
+                if ((k = push_tname(c, d->name, fe_unqual(ty), true, v)) != NULL) {
                     k->var_ty = ty; /* decltype(N): const int */
+                    k->def_ns = c->inst_depth ? NULL : ns;
+                }
             } else if (!(storage & (FE_S_DEVICE | FE_S_CONSTANT | FE_S_SHARED)) && !elem->is_const &&
                      !(storage & FE_S_CONSTEXPR))
                 fe_p_host_name(c, nt, false); /* a host variable: kernels cannot use it */
