@@ -819,6 +819,19 @@ static long double ref_cospi(float x)
     return cosl(3.141592653589793238462643383279502884L * r);
 }
 
+/* erfcx in long double: exp(x^2) erfc(x) while erfc is a normal long
+ * double (x < 100), then its asymptotic series 1 / (x sqrt(pi)) (1 -
+ * 1 / 2x^2 + 3 / (2x^2)^2 - ...), whose sixth term is below 2^-70 there. */
+static long double ref_erfcx(float x)
+{
+    const long double d = x;
+    if (isnan(x) || d < 100.0L)
+        return expl(d * d) * erfcl(d);
+    const long double u = 1.0L / (2.0L * d * d);
+    return 0.564189583547756286948079451560772586L / d *
+           (1.0L - u * (1.0L - 3.0L * u * (1.0L - 5.0L * u * (1.0L - 7.0L * u * (1.0L - 9.0L * u)))));
+}
+
 /* Word i of the reference for input MX[i]. */
 static uint32_t math_ref(int f, float x)
 {
@@ -846,7 +859,11 @@ static uint32_t math_ref(int f, float x)
         return (uint32_t)(q < 0 ? -(-q & 7) : (q & 7));
     }
     case 16: return isinf(x) ? 0 : lbits(1.0L / sqrtl((long double)x * x + 2.25L));
-    default: return fbits(1.0f / x);
+    case 17: return fbits(1.0f / x);
+    case 18: return lbits(asinhl(x));
+    case 19: return lbits(acoshl(x));
+    case 20: return lbits(atanhl(x));
+    default: return lbits(ref_erfcx(x));
     }
 }
 
@@ -871,6 +888,10 @@ static void test_math_functions(void)
         {"remquof quotient", "(remquof(x, -2.5f, &e), e < 0 ? -(-e & 7) : (e & 7))", 0},
         {"rhypotf", "__float_as_int(rhypotf(x, -1.5f))", 1},
         {"__frcp_rn", "__float_as_int(__frcp_rn(x))", 0},
+        {"asinhf", "__float_as_int(asinhf(x))", 1},
+        {"acoshf", "__float_as_int(acoshf(x))", 1},
+        {"atanhf", "__float_as_int(atanhf(x))", 1},
+        {"erfcxf", "__float_as_int(erfcxf(x))", 1},
     };
     uint32_t in[32];
     for (int i = 0; i < 32; i++)

@@ -84,7 +84,13 @@ bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p)
     uint32_t lane = 0;
     while (lane < 63 && !(p->active >> lane & 1))
         lane++;
-    cvm_vm_fault(x, p, p->active ? lane : 0, CVM_TIMEOUT, "timeout after %.3g s", t);
+    const uint64_t cubes = (uint64_t)x->L->grid[0] * x->L->grid[1] * x->L->grid[2];
+    if (cubes > x->workers) /* a cube spinning on one that has not started never ends */
+        cvm_vm_fault(x, p, p->active ? lane : 0, CVM_TIMEOUT,
+                     "timeout after %.3g s (%llu cubes run %u at a time here: a cube waiting for one "
+                     "not yet started waits forever)", t, (unsigned long long)cubes, x->workers);
+    else
+        cvm_vm_fault(x, p, p->active ? lane : 0, CVM_TIMEOUT, "timeout after %.3g s", t);
     return true;
 }
 
@@ -531,6 +537,7 @@ cvm_status cvm_vm_run_new(const cvm_vm_program *prog, const cvm_vm_launch *L, ui
      * the schedule is not parallel, so cubes run in one fixed order. */
     if (workers < 1 || L->schedule != CVM_VM_SCHED_PARALLEL)
         workers = 1;
+    run->tmpl.workers = workers;
     run->batch = workers == 1 ? run->ncubes : run->ncubes / ((uint64_t)workers * 8);
     if (run->batch < 1)
         run->batch = 1;

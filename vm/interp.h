@@ -262,6 +262,7 @@ typedef struct cvm_vm_exec {
     uint32_t nslots;
     const uint32_t *zero;
     double t0;           /* start time (timeout) */
+    uint32_t workers;    /* workers the run's cubes are spread over (a timeout's hint) */
     bool stopping;       /* a fault happened in this cube: planes run one more slice at most */
     cvm_vm_faultrec fault;
     uint32_t *order;     /* random schedule: plane order of the current pass; else NULL */

@@ -298,6 +298,33 @@ static const char math_rounded_h[] =
     "    return (float)(1.0 / sqrt((double)x * x + (double)y * y));\n"
     "}\n"
     "__device__ inline void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }\n"
+    /* the inverse hyperbolics through log1p, whose argument keeps the
+     * small values' precision: asinh |x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))),
+     * acosh x = log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact in f64),
+     * atanh x = log1p(2x / (1 - x)) / 2 */
+    "__device__ inline float asinhf(float x) {\n"
+    "    double a = fabs((double)x);\n"
+    "    if (isinf(x)) return x;\n"
+    "    return copysignf((float)log1p(a + a * a / (1.0 + sqrt(1.0 + a * a))), x);\n"
+    "}\n"
+    "__device__ inline float acoshf(float x) {\n"
+    "    double t = (double)x - 1.0;\n"
+    "    return x < 1.0f ? __int_as_float(0x7fc00000) : (float)log1p(t + sqrt(2.0 * t + t * t));\n"
+    "}\n"
+    "__device__ inline float atanhf(float x) {\n"
+    "    double a = fabs((double)x);\n"
+    "    if (a > 1.0) return __int_as_float(0x7fc00000);\n"
+    "    return copysignf((float)(0.5 * log1p(2.0 * a / (1.0 - a))), x);\n"
+    "}\n"
+    /* erfcx x = exp(x^2) erfc(x); past x = 25 (where erfc leaves f64's
+     * normal range) its asymptotic series, whose fifth term is below 2^-40 */
+    "__device__ inline float erfcxf(float x) {\n"
+    "    double d = (double)x;\n"
+    "    if (x != x) return x + x;\n"
+    "    if (d < 25.0) return (float)(exp(d * d) * erfc(d));\n"
+    "    double u = 1.0 / (2.0 * d * d);\n"
+    "    return (float)(0.56418958354775628695 / d * (1.0 - u * (1.0 - 3.0 * u * (1.0 - 5.0 * u * (1.0 - 7.0 * u)))));\n"
+    "}\n"
     "__device__ inline float __frcp_rn(float x) { return 1.0f / x; }\n"
     "__device__ inline double __drcp_rn(double x) { return 1.0 / x; }\n"
     "__device__ inline void __sincosf(float x, float *s, float *c) { *s = __sinf(x); *c = __cosf(x); }\n"
