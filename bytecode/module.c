@@ -361,8 +361,13 @@ static cvm_status read_layout(reader *r)
         return bad(r, 0, "file of %zu bytes is shorter than the %u-byte header", r->size, HEADER_SIZE);
     if (r->size > UINT32_MAX)
         return bad(r, 0, "file larger than 4 GiB");
-    if (rd32(f) != CVM_BC_MAGIC)
-        return bad(r, 0, "bad magic 0x%08x (not a .cbc module)", rd32(f));
+    if (rd32(f) != CVM_BC_MAGIC) {
+        bool text = true; /* .cbs text or CUDA C under another name: say so */
+        for (int i = 0; i < 4; i++)
+            text = text && ((f[i] >= 0x20 && f[i] < 0x7f) || f[i] == '\n' || f[i] == '\t' || f[i] == '\r');
+        return bad(r, 0, "bad magic 0x%08x (not a .cbc module%s)", rd32(f),
+                   text ? "; it looks like text: assembly text needs the .cbs extension, CUDA C .cu" : "");
+    }
     unsigned major = f[4] | f[5] << 8, minor = f[6] | f[7] << 8;
     if (major != CVM_BC_VERSION_MAJOR || minor > CVM_BC_VERSION_MINOR)
         return bad(r, 4, "format version %u.%u is not supported (this reader: %u.%u)", major, minor,

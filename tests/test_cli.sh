@@ -259,6 +259,26 @@ run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/
 [ $rc -eq 1 ] && has "no such directory" "$T/err"; ok $? "--out into a missing directory fails before the launch"
 run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/x.npy" --out a="$T/x.npy"
 [ $rc -eq 2 ] && has "write the same file" "$T/err"; ok $? "two --out to one file is a usage error"
+run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/x.npy" --out a="$T/./x.npy"
+[ $rc -eq 2 ] && has "write the same file" "$T/err"; ok $? "two --out to one file spelled apart (./) is a usage error"
+rm -f "$T/xl.npy"; ln -s x.npy "$T/xl.npy"
+run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/x.npy" --out a="$T/xl.npy"
+[ $rc -eq 2 ] && has "write the same file" "$T/err"; ok $? "two --out to one file through a link is a usage error"
+# an --out that fails after the launch (/dev/full: written in place, ENOSPC) keeps the others
+rm -f "$T/later.npy"
+if [ -w /dev/full ]; then
+    run "$C" run $EX/vadd.cbs --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --out c=/dev/full \
+        --out a="$T/later.npy"
+    [ $rc -eq 1 ] && has "No space left" "$T/err" && [ -s "$T/later.npy" ]
+    ok $? "a failing --out still lets the later ones be written"
+fi
+run "$C" verify /dev/zero
+clean_error && has "not a regular file" "$T/err"; ok $? "verify of a device is refused before reading it"
+cp $EX/vadd.cbs "$T/v.txt"
+run "$C" verify "$T/v.txt"
+clean_error && has "looks like text" "$T/err"; ok $? "a .cbs file under another name gets a hint"
+run "$C" compile $EX/vadd.cbs -o "$T/v.cbc"
+[ $rc -eq 2 ] && has "use 'cubevm asm'" "$T/err"; ok $? "compile of assembly text names asm"
 # inputs of the wrong kind are named
 "$C" asm $EX/vadd.cbs -o "$T/w.cbc" >/dev/null 2>&1
 run "$C" asm "$T/w.cbc" -o "$T/w2.cbc"

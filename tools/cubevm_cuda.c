@@ -243,6 +243,13 @@ int cli_compile(int argc, char **argv)
         compile_usage();
         goto done;
     }
+    const size_t inlen = strlen(in);
+    if (inlen > 4 && (!strcmp(in + inlen - 4, ".cbs") || !strcmp(in + inlen - 4, ".cbc"))) {
+        rc = cli_error(CLI_USAGE, "compile: %s is %s; compile takes CUDA C (.cu)%s", in,
+                       in[inlen - 1] == 's' ? "assembly text" : "a module already",
+                       in[inlen - 1] == 's' ? ": use 'cubevm asm'" : "");
+        goto done;
+    }
     void *bytes = NULL;
     size_t size = 0;
     if ((rc = cli_cuda_compile_file(in, &o, &bytes, &size)))

@@ -186,7 +186,7 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
         if (r > 0) {
             o->timeout = strtod(v, &end);
             if (!*v || *end || !(o->timeout >= 0) || o->timeout > 1e9)
-                return cli_error(CLI_USAGE, "run: --timeout '%s': expected seconds >= 0", v);
+                return cli_error(CLI_USAGE, "run: --timeout '%s': expected seconds from 0 to 1e9", v);
         }
     } else if (OPT("--out")) {
         if (r > 0 && (!split_named(o, v, '=', &o->outs[o->nouts]) || !o->outs[o->nouts].value ||
@@ -394,6 +394,9 @@ static int bind_value(binding *b)
     for (unsigned k = 0; k < line; k++) {
         const char *comma = strchr(t, ',');
         size_t n = comma ? (size_t)(comma - t) : strlen(t);
+        if ((comma != NULL) != (k + 1 < line) && line == 1)
+            return cli_error(CLI_USAGE, "parameter '%s' is one %s: give one value, not a list", b->p.name,
+                             cli_elem_name(b->p.elem));
         if ((comma != NULL) != (k + 1 < line))
             return cli_error(CLI_USAGE, "parameter '%s' is %sx%u: give %u comma-separated values",
                              b->p.name, cli_elem_name(b->p.elem), line, line);
@@ -493,10 +496,26 @@ static binding *find_buffer(binding *bs, uint32_t n, const char *name, const cha
 /* The file `path` names, as a string two spellings of one file share: an
  * existing file's device and inode (through links, `./`, `../`), else its
  * folder's real path and its name; NULL when neither can be told. */
-static char *file_identity(const char *path)
+static char *identity_at(const char *path, int depth)
 {
     struct stat st;
     char buf[64];
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
+        /* a link to a file not made yet: the file it names (a chain of such links ends in 8) */
+        char target[4096];
+        const ssize_t n = readlink(path, target, sizeof target - 1);
+        const char *slash = strrchr(path, '/');
+        char *joined = NULL;
+        if (n > 0 && depth < 8) {
+            target[n] = 0;
+            joined = target[0] == '/' || !slash ? strdup(target) : malloc((size_t)(slash - path) + 2 + (size_t)n);
+            if (joined && target[0] != '/' && slash)
+                sprintf(joined, "%.*s/%s", (int)(slash - path), path, target);
+        }
+        char *id = joined ? identity_at(joined, depth + 1) : NULL;
+        free(joined);
+        return id;
+    }
     if (stat(path, &st) == 0) {
         snprintf(buf, sizeof buf, "inode %llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
         return strdup(buf);
@@ -511,6 +530,8 @@ static char *file_identity(const char *path)
     free(real);
     return id;
 }
+
+static char *file_identity(const char *path) { return identity_at(path, 0); }
 
 /* Can `path` be written, as far as can be told before the launch (its
  * folder exists, it is not a folder itself, no other --out names it,

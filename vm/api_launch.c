@@ -84,7 +84,10 @@ cvm_status cvm_vm_check_args(const cvm_stream *s, const cvm_bc_module *bc,
                              uint32_t *offsets, size_t *out_bytes, cvm_diag *diag)
 {
     const char *kname = cvm_bc_str(bc, bk->name);
-    if (nargs != bk->nparams || (nargs && !args))
+    if (nargs && !args)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "kernel '%s': %u arguments counted but the list is NULL",
+                            kname, nargs);
+    if (nargs != bk->nparams)
         return cvm_diag_set(diag, CVM_TYPE_MISMATCH, "kernel '%s' takes %u argument%s, got %u",
                             kname, bk->nparams, bk->nparams == 1 ? "" : "s", nargs);
     size_t off = 0;

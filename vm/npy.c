@@ -178,6 +178,10 @@ static cvm_status map_descr(lexer *lx, const char *descr, cvm_vm_npy_header *out
             continue;
         unsigned size = cvm_bc_elem_size(dtypes[i].elem);
         bool little = order == '<' || (order == '=' && host_little_endian());
+        if (size > 1 && order == '|')
+            return cvm_diag_set(lx->diag, CVM_MALFORMED,
+                                "%s: dtype '%s' has no byte order ('|' is for one-byte types); numpy "
+                                "writes '<%s'", lx->name, descr, code);
         if (size > 1 && !little)
             return cvm_diag_set(lx->diag, CVM_UNSUPPORTED,
                                 "%s: dtype '%s' is big-endian; only little-endian data is "
