@@ -463,6 +463,69 @@ static void test_fault_rejected(void)
     cvm_free_bytes(words);
 }
 
+/* lavapipe ends a shader's loops after 65535 back edges in all: a loop of
+ * 65534 iterations runs whole, one of 70000 faults naming the loop instead
+ * of storing the count the driver cut it at (on drivers without the
+ * limit both run whole). */
+static const char count_cbs[] =
+    ".kernel cnt\n"
+    ".param n scalar u32\n"
+    ".param out buffer u32 write\n"
+    ".reg u32 %i, %n, %one\n"
+    ".reg bool %d\n"
+    ".reg ptr.global %q\n"
+    "    param.u32 %n, n, 0\n"
+    "    const.u32 %i, 0\n"
+    "    const.u32 %one, 1\n"
+    "    loop\n"
+    "        ge.u32 %d, %i, %n\n"
+    "        if %d\n"
+    "            break\n"
+    "        end\n"
+    "        add.u32 %i, %i, %one\n"
+    "    end\n"
+    "    param.ptr.global %q, out, 0\n"
+    "    st.u32 [%q], %i\n"
+    "    return\n"
+    ".end\n";
+
+static void test_loop_limit(void)
+{
+    cvm_device_limits lim;
+    memset(&lim, 0, sizeof lim);
+    cvm_device_limits_get(vk, &lim, NULL);
+    const bool lavapipe = strcmp(lim.profile, "lavapipe") == 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *bo = NULL;
+    cvm_stream *s = cvm_device_stream(vk);
+    cvm_status st = vk_test_load(vk, count_cbs, &m, &d);
+    st = st ? st : cvm_kernel_get(m, "cnt", &k, &d);
+    st = st ? st : cvm_buffer_create(vk, 4, "out", &bo, &d);
+    const uint32_t ns[2] = {65534, 70000};
+    for (int i = 0; i < 2 && !st; i++) {
+        uint32_t n = ns[i], got = 0;
+        cvm_arg a[2] = {{CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
+        cvm_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, 0, 0, 0, 0, 0};
+        cvm_status ls = cvm_launch(s, k, &cfg, a, 2, &d);
+        ls = ls ? ls : cvm_stream_sync(s, &d);
+        if (!ls)
+            cvm_buffer_read(s, bo, 0, &got, 4, &d);
+        if (i == 0 || !lavapipe)
+            ok(ls == CVM_OK && got == n, "a loop of %u iterations runs whole (%s, count %u)", n,
+               cvm_status_str(ls), got);
+        else
+            ok(ls == CVM_FAULT && strstr(d.message, "loop limit") && d.has_fault && d.fault.pc == 3,
+               "lavapipe: a loop of %u iterations faults at the loop instead of stopping early (%s)", n,
+               d.message);
+    }
+    ok(st == CVM_OK, "loop limit kernel set up (%s)", st ? d.message : "ok");
+    cvm_buffer_free(bo);
+    cvm_module_free(m);
+}
+
 static void test_faults(void)
 {
     check_fault(fault_cbs, "trp", 8, "trap: boom");
@@ -481,6 +544,7 @@ int main(void)
     test_big_params();
     test_big_bda();
     test_faults();
+    test_loop_limit();
     vk_test_finish(tmpdir, cpu, vk);
     return done_testing();
 }

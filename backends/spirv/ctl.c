@@ -239,6 +239,7 @@ static void op_end(spv_ctx *c)
             spv_branch(c, f->cont);
             spv_label(c, f->cont);
         }
+        spv_loop_guard(c, f->pc);
         uint32_t b = spv_load(c, spv_t_bool(c), f->brk_flag);
         SPV_EM(c, &c->body, SpvOpBranchConditional, b, f->merge, f->header);
         c->terminated = true;

@@ -40,6 +40,17 @@ static uint8_t site_kind(unsigned op)
 /* One site per print, trap or assert instruction, in pc order; false after failing. */
 static bool add_site(spv_ctx *c, uint32_t pc, const cvm_bc_insn *in, cvm_spv_print *site)
 {
+    if (in->op == CVM_OP_LOOP) { /* the driver's loop limit (cvm_spv_target.loop_limit) */
+        memset(site, 0, sizeof *site);
+        site->pc = pc;
+        site->string = UINT32_MAX;
+        site->kind = CVM_SPV_SITE_LOOP;
+        if (!cvm_bc_debug_line(c->mod, c->kidx, pc, &site->file, &site->line, NULL)) {
+            site->file = "";
+            site->line = 0;
+        }
+        return true;
+    }
     uint8_t kind = site_kind(in->op);
     uint32_t si = in->op == CVM_OP_ASSERT ? in->ops[1] : in->ops[0];
     const cvm_bc_string *str = si < c->mod->nstrings ? &c->mod->strings[si] : NULL;
@@ -71,10 +82,10 @@ static bool add_site(spv_ctx *c, uint32_t pc, const cvm_bc_insn *in, cvm_spv_pri
     return true;
 }
 
-static bool has_site(const cvm_bc_insn *in)
+static bool has_site(const spv_ctx *c, const cvm_bc_insn *in)
 {
     return (in->op == CVM_OP_PRINT && in->nops) || (in->op == CVM_OP_TRAP && in->nops) ||
-           (in->op == CVM_OP_ASSERT && in->nops > 1);
+           (in->op == CVM_OP_ASSERT && in->nops > 1) || (in->op == CVM_OP_LOOP && c->t->loop_limit);
 }
 
 void spv_print_setup(spv_ctx *c)
@@ -84,7 +95,7 @@ void spv_print_setup(spv_ctx *c)
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t pc = 0; pc < c->vk->ninsns; pc++) {
             cvm_bc_insn in;
-            if (!cvm_bc_insn_at(c->k, c->vk->insns[pc].word, &in) || !has_site(&in))
+            if (!cvm_bc_insn_at(c->k, c->vk->insns[pc].word, &in) || !has_site(c, &in))
                 continue;
             if (pass && !add_site(c, pc, &in, &L->prints[L->nprints++]))
                 return;
@@ -114,6 +125,41 @@ void spv_print_setup(spv_ctx *c)
     SPV_EM(c, &c->fvars, SpvOpVariable, spv_t_ptr(c, SpvStorageClassFunction, u), c->print_seq,
            SpvStorageClassFunction, spv_c_u32(c, 0));
     spv_emit_str(c, &c->names, SpvOpName, c->print_seq, "print_count");
+    if (c->t->loop_limit) {
+        L->loop_limit = c->t->loop_limit;
+        c->loop_count = spv_id(c);
+        SPV_EM(c, &c->fvars, SpvOpVariable, spv_t_ptr(c, SpvStorageClassFunction, u), c->loop_count,
+               SpvStorageClassFunction, spv_c_u32(c, 0));
+        spv_emit_str(c, &c->names, SpvOpName, c->loop_count, "loop_back_edges");
+    }
+}
+
+/*
+ * At a loop's back edge under the target's loop_limit: the unit's back
+ * edges (of all its loops) counted, and when the count reaches the limit,
+ * where the driver ends the loop whatever its condition says, a fault
+ * record at the loop's site (words as spv_fault_record's); the unit goes
+ * on. Per unit: lanes the driver runs together count together there, so
+ * a lane whose own count stays below the limit while its neighbours' runs
+ * past it is not caught (docs/backends.md).
+ */
+void spv_loop_guard(spv_ctx *c, uint32_t loop_pc)
+{
+    if (!c->t->loop_limit || !c->loop_count)
+        return;
+    uint32_t u = spv_t_int(c, 32), n = spv_op2(c, SpvOpIAdd, u, spv_load(c, u, c->loop_count), spv_c_u32(c, 1));
+    spv_store(c, c->loop_count, n);
+    uint32_t hit = spv_op2(c, SpvOpIEqual, spv_t_bool(c), n, spv_c_u32(c, c->t->loop_limit));
+    uint32_t then = spv_id(c), merge = spv_id(c);
+    SPV_EM(c, &c->body, SpvOpSelectionMerge, merge, SpvSelectionControlMaskNone);
+    SPV_EM(c, &c->body, SpvOpBranchConditional, hit, then, merge);
+    spv_label(c, then);
+    const uint32_t pc = c->pc;
+    c->pc = loop_pc; /* the loop's site */
+    spv_fault_record(c);
+    c->pc = pc;
+    spv_branch(c, merge);
+    spv_label(c, merge);
 }
 
 static uint32_t word(spv_ctx *c, uint32_t idx)

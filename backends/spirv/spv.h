@@ -37,6 +37,12 @@ typedef struct cvm_spv_target {
     /* tests: f32 div/rcp/sqrt/rsqrt start this many f32 steps off their
      * estimate (at most 3 either way), so the correction runs on any driver */
     int test_skew;
+    /* The driver ends a shader's loops after this many back edges in all
+     * (lavapipe: 65535, Mesa's gallivm loop limiter); 0: no limit. Each
+     * loop then counts the unit's back edges and writes a fault record
+     * (a CVM_SPV_SITE_LOOP site at the loop) when the count reaches it,
+     * so a launch the driver cut short fails instead of giving wrong results. */
+    uint32_t loop_limit;
 } cvm_spv_target;
 
 /* How each kernel parameter reaches the shader. */
@@ -76,8 +82,10 @@ typedef struct cvm_spv_symbind {
  * CVM_SPV_SITE_TRAP/ASSERT, string = the message, no arguments): the unit
  * writes a record whose words 4..11 are its cube position x y z, its unit
  * position x y z, its plane and lane, counts it in word 2, and returns.
+ * A loop is a site of kind CVM_SPV_SITE_LOOP (string UINT32_MAX) under a
+ * target's loop_limit: the same fault record, and the unit goes on.
  */
-enum { CVM_SPV_SITE_PRINT = 0, CVM_SPV_SITE_TRAP = 1, CVM_SPV_SITE_ASSERT = 2 };
+enum { CVM_SPV_SITE_PRINT = 0, CVM_SPV_SITE_TRAP = 1, CVM_SPV_SITE_ASSERT = 2, CVM_SPV_SITE_LOOP = 3 };
 #define CVM_SPV_PRINT_ARGS 12
 #define CVM_SPV_PRINT_HEAD 4
 #define CVM_SPV_PRINT_WORDS (4 + 2 * CVM_SPV_PRINT_ARGS)
@@ -105,6 +113,7 @@ typedef struct cvm_spv_layout {
     uint32_t nprints;           /* print, trap and assert sites (0: none) */
     cvm_spv_print *prints;
     uint32_t print_binding;     /* storage buffer of print records (nprints > 0) */
+    uint32_t loop_limit;        /* the target's loop_limit, which loop sites report */
     /* grid_x: at byte grid_x_offset of the push constants, two u32 the host
      * writes per dispatch: the first cube in x of this dispatch, then the
      * grid's cube count in x (false: the kernel reads no x position or

@@ -113,6 +113,7 @@ typedef struct spv_ctx {
     spv_view gaddr;
     spv_view printv;                   /* print.c: the print record buffer */
     uint32_t print_seq;                /* print.c: Function u32, prints so far by this unit */
+    uint32_t loop_count;               /* print.c: Function u32, back edges so far (target loop_limit) */
     uint32_t v_lid, v_wgid, v_nwg, v_gid, v_lidx, v_sgid, v_sglid; /* builtin variables */
     uint32_t wgsize;                   /* spec-constant composite of the cube size */
     uint32_t spec_dyn;                 /* spec constant: dynamic shared bytes */
@@ -169,6 +170,7 @@ uint32_t spv_ext2(spv_ctx *c, uint32_t inst, uint32_t type, uint32_t a, uint32_t
 uint32_t spv_ext3(spv_ctx *c, uint32_t inst, uint32_t type, uint32_t a, uint32_t b, uint32_t d);
 uint32_t spv_label(spv_ctx *c, uint32_t id); /* starts block id (new id if 0) */
 void spv_branch(spv_ctx *c, uint32_t target); /* OpBranch unless the block is terminated */
+void spv_loop_guard(spv_ctx *c, uint32_t loop_pc); /* print.c: the driver's loop limit at a back edge */
 void spv_block(spv_ctx *c);                  /* ensures an open block (after a terminator) */
 uint32_t spv_fvar(spv_ctx *c, uint32_t type); /* new Function variable */
 uint32_t spv_load(spv_ctx *c, uint32_t type, uint32_t ptr);

@@ -349,6 +349,9 @@ static void query_properties(vk_dev *d)
     d->size_control_compute = (sc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
     vkGetPhysicalDeviceMemoryProperties(d->phys, &d->mem_props);
     snprintf(d->name, sizeof d->name, "%s", d->props.deviceName);
+    /* llvmpipe (lavapipe) ends a shader's loops after 65535 back edges in all
+     * (Mesa's gallivm loop limiter): kernels count theirs and fault there */
+    d->target.loop_limit = strncmp(d->name, "llvmpipe", 8) == 0 ? 65535 : 0;
 }
 
 static void fill_target(vk_dev *d, const feature_chain *c)

@@ -33,6 +33,7 @@ struct vk_print {
     size_t *format_len;
     char (*files)[128];      /* per site: its source file (trap/assert faults) */
     char kernel[128];        /* the launch's kernel, for fault reports */
+    uint32_t loop_limit;     /* the driver's loop limit (loop sites' faults) */
 };
 
 static size_t print_bytes(void)
@@ -69,6 +70,7 @@ cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_
     if (!p)
         return cvm_vm_oom(dev, diag, "print records", sizeof *p);
     p->nsites = l->nprints;
+    p->loop_limit = l->loop_limit;
     p->sites = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->sites);
     p->formats = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->formats);
     p->format_len = cvm_vm_dev_alloc(dev, l->nprints * sizeof *p->format_len);
@@ -82,13 +84,16 @@ cvm_status cvm_vk_print_begin(cvm_stream *s, const cvm_spv_layout *l, const cvm_
     for (uint32_t i = 0; i < l->nprints; i++) {
         snprintf(p->files[i], sizeof p->files[i], "%s", l->prints[i].file ? l->prints[i].file : "");
         p->sites[i].file = NULL; /* the module's bytes: p->files holds the copy */
-        const cvm_bc_string *str = &bc->strings[l->prints[i].string];
+        static const cvm_bc_string none = {0};
+        const cvm_bc_string *str = l->prints[i].string < bc->nstrings ? &bc->strings[l->prints[i].string]
+                                                                       : &none; /* a loop site */
         p->format_len[i] = str->len;
         if (!(p->formats[i] = cvm_vm_dev_alloc(dev, str->len + 1))) {
             st = cvm_vm_oom(dev, diag, "a print format", str->len + 1);
             goto fail;
         }
-        memcpy(p->formats[i], str->data, str->len);
+        if (str->len)
+            memcpy(p->formats[i], str->data, str->len);
         p->formats[i][str->len] = '\0';
     }
     if ((st = cvm_vk_raw_buffer(dev, print_bytes(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &p->buf,
@@ -220,10 +225,17 @@ bool cvm_vk_print_fault(const vk_print *p, cvm_diag *why)
     char where[24] = "";
     if (site->line)
         snprintf(where, sizeof where, " (line %" PRIu32 ")", site->line);
-    cvm_diag_set(why, CVM_FAULT, "%s: %.200s in kernel '%s' cube (%u,%u,%u) unit (%u,%u,%u) plane %u "
-                 "lane %u pc %u%s", site->kind == CVM_SPV_SITE_TRAP ? "trap" : "assertion failed",
-                 p->formats[best[0]], p->kernel, best[4], best[5], best[6], best[7], best[8],
-                 best[9], best[10], best[11], site->pc, where);
+    if (site->kind == CVM_SPV_SITE_LOOP)
+        cvm_diag_set(why, CVM_FAULT, "loop limit: a unit's loops reached %" PRIu32 " iterations, where this "
+                     "driver ends a shader's loops whatever their conditions say (lavapipe's limit), so the "
+                     "results would be wrong; run it on the cpu device, in kernel '%s' cube (%u,%u,%u) unit "
+                     "(%u,%u,%u) plane %u lane %u pc %u%s", p->loop_limit, p->kernel, best[4], best[5],
+                     best[6], best[7], best[8], best[9], best[10], best[11], site->pc, where);
+    else
+        cvm_diag_set(why, CVM_FAULT, "%s: %.200s in kernel '%s' cube (%u,%u,%u) unit (%u,%u,%u) plane %u "
+                     "lane %u pc %u%s", site->kind == CVM_SPV_SITE_TRAP ? "trap" : "assertion failed",
+                     p->formats[best[0]], p->kernel, best[4], best[5], best[6], best[7], best[8],
+                     best[9], best[10], best[11], site->pc, where);
     for (char *c = why->message; *c; c++) /* one line, whatever the message holds */
         if ((unsigned char)*c < 0x20)
             *c = ' ';
