@@ -155,8 +155,12 @@ static uint8_t *resolve(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t l, unsig
         break;
     }
     if (off > limit || limit - off < size || !base) {
-        cvm_vm_fault(x, p, l, CVM_FAULT, "out-of-bounds %s %s of %zu bytes at offset %u (%s size %u)",
-                     what, kind_name[kind], size, off, what, limit);
+        /* past the static shared memory with no dynamic part: extern __shared__ without its size */
+        const bool no_dyn = space == CVM_T_PTR_SHARED && !x->L->dyn_shared && off >= x->dyn_base;
+        cvm_vm_fault(x, p, l, CVM_FAULT, "out-of-bounds %s %s of %zu bytes at offset %u (%s size %u%s)",
+                     what, kind_name[kind], size, off, what, limit,
+                     no_dyn ? "; the launch gave no dynamic shared memory: --shared BYTES, or the launch "
+                              "config's shared_bytes" : "");
         return NULL;
     }
     return base + off;
