@@ -2311,6 +2311,49 @@ static void test_namespaces(void)
             "no postfix operator++(int) for 'C'");
 }
 
+/* From the reviews of this round: a constructor parameter named like its
+ * member (x(x) set the parameter), a union's constructor and an anonymous
+ * union member's place in the order, copies by copy constructors on
+ * returns and through members, explicit conversion operators only in
+ * casts and conditions, members a body above them sees. */
+static void test_ctor_review(void)
+{
+    static const char src[] =
+        "struct Vec { float x, y; __device__ Vec(float x, float y) : x(x), y(y) {} };\n"
+        "struct B { int n, m; __device__ B(int n) : n(n), m(n + 1) {} };\n"
+        "union U { float f; int i = 5; __device__ U(float x) : f(x) {} };\n"
+        "struct AU { union { int a; float g; }; int b = a + 1; __device__ AU(int x) : a(x) {} };\n"
+        "struct T { int copies; __device__ T(int) : copies(0) {}\n"
+        "           __device__ T(const T &o) : copies(o.copies + 1) {} };\n"
+        "struct H { T t; int k; };\n"
+        "__device__ T retparam(T t) { return t; }\n"
+        "__device__ T retlocal() { T l(1); return l; }\n"
+        "struct C { float x; __device__ operator float() const { return x * 2.0f; }\n"
+        "           __device__ explicit operator int() const { return (int)x + 100; } };\n"
+        "struct O { int v; __device__ explicit operator bool() const { return v != 0; } };\n"
+        "constexpr int stride = 1;\n"
+        "struct S { __device__ int f0() const { return stride; } __device__ S(int s) : stride{s} {}\n"
+        "           __device__ int f1() const { return P; } union { int P; float q; }; int stride; };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int n = in[6];\n" /* 5 */
+        "    Vec v(n, 2.0f); B b(n); U u(1.5f); AU au(n);\n"
+        "    out[0] = (int)(v.x * 10 + v.y) * 100 + b.n * 10 + b.m;\n"
+        "    out[1] = (int)(u.f * 10) * 100 + au.b;\n"
+        "    T a(0); H h{a, 1}; H h2 = h; T c = n ? T(1) : T(2);\n"
+        "    out[2] = retparam(a).copies * 1000 + retlocal().copies * 100 + h2.t.copies * 10 + c.copies;\n"
+        "    C cv{1.5f}; O o{n};\n"
+        "    out[3] = (int)(cv + n) * 1000 + (int)cv * 10 + (o ? 1 : 0);\n"
+        "    S s(n); s.P = 9; out[4] = s.f0() * 10 + s.f1();\n"
+        "}\n";
+    /* v = (5, 2), b = 5, 6; u.f 1.5, au.b 6; retparam: 2 copies (the argument, the return),
+     * retlocal elided, h.t copied from a (1) and h2.t from h.t (2), c elided; cv + 5 = 8,
+     * (int)cv = 101, o true; s: 5, 9 */
+    static const int32_t want[] = {5256, 1506, 2020, 9011, 59};
+    words_are("constructor parameters named like members, union constructors, copies on returns and through "
+              "members, explicit conversions", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2371,6 +2414,7 @@ int main(void)
     test_fourth_probe();
     test_overload_ordering();
     test_namespaces();
+    test_ctor_review();
     kern_close();
     return done_testing();
 }

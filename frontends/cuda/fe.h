@@ -143,6 +143,7 @@ struct fe_node {
     uint32_t launch_bound;
     fe_type *owner;     /* member functions: the struct */
     bool is_ctor, is_operator, is_conversion;
+    bool is_explicit;   /* an `explicit` conversion operator: casts and conditions only */
     bool is_friend; /* a friend defined in a struct (another instance of the struct template may make it again) */
     bool is_const_fn;    /* a member function declared `const` after its parameters */
     bool is_member_init; /* N_CAST 'F' without a type: a constructor's m(a, b) or S(a, b) initializer,

@@ -355,8 +355,10 @@ static void local_decl(fe_lower *L, fe_node *d)
             return;
         }
         fe_var *var = bind(L, d->name, t);
-        if (var)
+        if (var) {
             var->val = v;
+            var->val.temp = false; /* const T &r = T(5); T d = r; copies */
+        }
         if (var && t->is_const && v.ty->kind == TY_STRUCT) /* const S &r = s: const members are chosen */
             var->val.ty = fe_qualified(L->c, v.ty, true, v.ty->is_volatile);
         return;
@@ -603,6 +605,22 @@ static void switch_labels(fe_lower *L, fe_node *item)
     L->vars = saved;
 }
 
+/* `return x;` of a local variable of the function (not a parameter, not
+ * a reference): the copy the compiler elides (NRVO), as nvcc and g++ do. */
+static bool returns_own_local(fe_lower *L, const fe_frame *f, const fe_node *e)
+{
+    if (e->kind != N_IDENT)
+        return false;
+    for (const fe_node *p = f->fn ? f->fn->params : NULL; p; p = p->next)
+        if (p->name && strcmp(p->name, e->name) == 0)
+            return false;
+    const fe_var *v = fe_lookup(L, e->name);
+    for (const fe_var *g = L->globals; g && v; g = g->next)
+        if (g == v)
+            return false; /* a __device__ variable */
+    return v && !v->ty->is_ref;
+}
+
 static void return_stmt(fe_lower *L, fe_node *s)
 {
     fe_frame *f = L->frame;
@@ -655,10 +673,16 @@ static void return_stmt(fe_lower *L, fe_node *s)
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         } else if (fe_in_memory(f->ret_ty)) {
             fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false, false, false, false};
-            if (s->a->kind == N_INITLIST)
+            if (s->a->kind == N_INITLIST) {
                 fe_init_mem(L, dst, f->ret_ty, s->a);
-            else
-                fe_store(L, dst, fe_gen(L, s->a), s->tok);
+            } else {
+                fe_val v = fe_gen(L, s->a);
+                if (f->ret_ty->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), f->ret_ty) &&
+                    !returns_own_local(L, f, s->a))
+                    fe_copy_construct(L, dst, v, f->ret_ty, s->tok); /* return p; of a parameter, *this */
+                else
+                    fe_store(L, dst, v, s->tok);
+            }
         } else {
             fe_val v = s->a->kind == N_INITLIST ? fe_initlist_value(L, f->ret_ty, s->a) /* {a, b} */
                                                 : fe_convert(L, fe_rvalue(L, s->a), f->ret_ty, s->tok);
@@ -1097,6 +1121,16 @@ void fe_init_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, fe
     L->vars = saved;
 }
 
+/* Whether struct or union t (an anonymous one) has a member `name`, in its
+ * own anonymous members too. */
+static bool names_member(const fe_type *t, const char *name)
+{
+    for (const fe_member *m = t->members; m; m = m->next)
+        if (m->anon ? names_member(m->ty, name) : strcmp(m->name, name) == 0)
+            return true;
+    return false;
+}
+
 /* The member initializer `m(...)` of a constructor's list: the member's
  * name, or NULL for any other statement (`S() : S(7)` delegates). */
 static const char *member_init_name(const fe_node *st)
@@ -1104,7 +1138,7 @@ static const char *member_init_name(const fe_node *st)
     const fe_node *as = st && st->kind == N_EXPR ? st->a : NULL;
     if (!as || as->kind != N_ASSIGN || !as->is_member_init)
         return NULL;
-    return as->a->kind == N_IDENT && as->a->name ? as->a->name : "";
+    return as->a->kind == N_ARROW && as->a->name ? as->a->name : ""; /* this->m (parse_top.c) */
 }
 
 /*
@@ -1127,17 +1161,22 @@ static void ctor_body(fe_lower *L, fe_node *ctor, fe_val obj)
     while (member_init_name(rest))
         rest = rest->next;
     uint64_t done = 0; /* entries of the list lowered, past 64 at the end */
+    const bool is_union = ctor->owner->is_union;
     for (const fe_member *m = ctor->owner->members; m && !L->c->err; m = m->next) {
         bool set = false;
         unsigned i = 0;
         for (fe_node *s = first; s != rest; s = s->next, i++)
-            if (i < 64 && !(done >> i & 1) && strcmp(member_init_name(s), m->name) == 0) {
-                stmt(L, s);
+            if (i < 64 && !(done >> i & 1) &&
+                (strcmp(member_init_name(s), m->name) == 0 || (m->anon && names_member(m->ty, member_init_name(s))))) {
+                stmt(L, s); /* an anonymous union's member: at the union's place */
                 done |= 1ull << i;
                 set = true;
             }
-        if (!set)
+        /* a union sets one member: none of the defaults when its list names one */
+        if (!set && !(is_union && first != rest))
             fe_default_member(L, obj, ctor->owner, m, ctor->tok);
+        if (is_union && first == rest && m->init)
+            break; /* U() : its default member initializer is the member it sets */
     }
     unsigned i = 0;
     for (fe_node *s = first; s != rest; s = s->next, i++)
@@ -1270,6 +1309,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 v->val = (fe_val){fe_no_ref(L->c, fe_unqual(qty)), reg, LV_REG, 0, false, false, false, false};
             } else {
                 v->val = vals[i];
+                v->val.temp = false; /* a named reference: copying it copies (a copy constructor runs) */
                 if (qty->is_const && v->val.ty->kind == TY_STRUCT) /* const S &: its const members are chosen */
                     v->val.ty = fe_qualified(L->c, v->val.ty, true, v->val.ty->is_volatile);
             }

@@ -106,8 +106,8 @@ static fe_val convert_struct(fe_lower *L, fe_val v, fe_type *to, const fe_tok *a
 {
     fe_node *pick = NULL;
     for (fe_node *m = v.ty->methods; m; m = m->next) {
-        if (!m->is_conversion || !m->body)
-            continue;
+        if (!m->is_conversion || !m->body || (m->is_explicit && !L->explicit_cast))
+            continue; /* explicit: casts and conditions (struct_truth) only */
         fe_type *r = fe_unqual(m->ty);
         if (fe_same_type(r, to) && (!pick || !fe_same_type(fe_unqual(pick->ty), to) ||
                                     (r->kind == TY_PTR && r->base->is_const == to->base->is_const)))
@@ -557,7 +557,7 @@ static fe_type *conversion_type(fe_lower *L, const fe_type *st, const fe_type *o
 {
     fe_type *first = NULL;
     for (const fe_node *m = st->methods; m; m = m->next) {
-        if (!m->is_conversion || !m->body)
+        if (!m->is_conversion || !m->body || (m->is_explicit && !L->explicit_cast))
             continue;
         fe_type *r = fe_unqual(fe_no_ref(L->c, m->ty));
         if (other && fe_same_type(r, fe_unqual((fe_type *)other)))
@@ -645,7 +645,12 @@ static bool contract(fe_lower *L, int op, fe_node *xn, const fe_val *xv, fe_node
  * another conversion's value tested. */
 static fe_val struct_truth(fe_lower *L, fe_val v, const fe_tok *at)
 {
-    v = fe_convert(L, v, conversion_type(L, v.ty, fe_ty(TY_BOOL)), at);
+    const bool was = L->explicit_cast;
+    L->explicit_cast = true; /* a condition may use an explicit operator bool */
+    fe_type *t = conversion_type(L, v.ty, fe_ty(TY_BOOL));
+    L->explicit_cast = t->kind == TY_BOOL || was; /* ... and no other explicit one */
+    v = fe_convert(L, v, t, at);
+    L->explicit_cast = was;
     if (L->c->err)
         return bad(L);
     return v.ty->kind == TY_PTR ? null_test(L, v, false, at) : fe_convert(L, v, fe_ty(TY_BOOL), at);
@@ -731,7 +736,7 @@ static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
     }
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
     fe_emit(L, "end");
-    return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false, false};
+    return (fe_val){t, r, LV_MEM, 0, a.vol || b.vol, false, false, a.temp && b.temp}; /* c ? T(1) : T(2): a temporary */
 }
 
 /* c ? a : b as an lvalue in memory (a reference bound to it, returned):

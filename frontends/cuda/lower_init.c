@@ -352,15 +352,44 @@ fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at)
 /* A new object of struct type t at dst as a copy of the object at src:
  * by t's copy constructor when it has one and src is not a temporary
  * (whose copy C++17 elides), else member by member. */
+/* Does copying a t run a user copy constructor: its own, or a member's
+ * (an implicit copy constructor copies each member by its own)? */
+static bool copies_by_ctor(fe_ctx *c, fe_type *t)
+{
+    while (t->kind == TY_ARRAY)
+        t = t->base;
+    if (t->kind != TY_STRUCT)
+        return false;
+    if (copy_ctor(c, t))
+        return true;
+    for (fe_member *m = t->members; m; m = m->next)
+        if (!t->is_union && copies_by_ctor(c, m->ty))
+            return true;
+    return false;
+}
+
 void fe_copy_construct(fe_lower *L, fe_val dst, fe_val src, fe_type *t, const fe_tok *at)
 {
-    if (t->kind != TY_STRUCT || src.temp || !copy_ctor(L->c, t)) {
+    if (t->kind != TY_STRUCT || src.temp || !copies_by_ctor(L->c, t)) {
         fe_copy_mem(L, dst, src, t);
         return;
     }
     dst.lv = LV_MEM;
     dst.ty = t;
-    construct_at(L, dst, t, &src, 1, at);
+    if (copy_ctor(L->c, t)) {
+        construct_at(L, dst, t, &src, 1, at);
+        return;
+    }
+    for (fe_member *m = t->members; m && !L->c->err; m = m->next) { /* member by member, each by its own */
+        fe_val d = fe_ptr_add(L, dst, fe_const_int(L, TY_I64, m->offset), 1, at);
+        fe_val s = fe_ptr_add(L, src, fe_const_int(L, TY_I64, m->offset), 1, at);
+        d.lv = s.lv = LV_MEM;
+        d.ty = s.ty = m->ty;
+        if (m->ty->kind == TY_STRUCT)
+            fe_copy_construct(L, d, s, m->ty, at);
+        else
+            fe_copy_mem(L, d, s, m->ty); /* arrays of such structs: bytes (not followed) */
+    }
 }
 
 fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)

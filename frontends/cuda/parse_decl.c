@@ -235,9 +235,8 @@ static bool names_no_data_member(const fe_tok *t)
  * a constructor); its declarators are the identifiers outside brackets,
  * parentheses and template arguments followed by ';' ',' '=' '[' or '{'.
  */
-static void prescan_members(fe_ctx *c)
+static void prescan_members(fe_ctx *c, uint32_t k)
 {
-    uint32_t k = 0;
     for (;;) {
         const fe_tok *first = fe_p_peek_at(c, k);
         if (first->kind == TK_EOF || fe_tok_is(first, "}"))
@@ -247,18 +246,40 @@ static void prescan_members(fe_ctx *c)
             k += 2;
             continue;
         }
+        if ((fe_tok_is(first, "union") || fe_tok_is(first, "struct")) && fe_tok_is(fe_p_peek_at(c, k + 1), "{"))
+            prescan_members(c, k + 2); /* an anonymous union's members are the struct's */
         /* the member declaration from k: its end, whether it is a function */
-        uint32_t end = k, names[16];
+        uint32_t end = k, names[64];
         int depth = 0, angle = 0, n = 0;
-        bool func = false, init = false, other = false;
+        bool func = false, init = false, other = false, braced = false, ctor_list = false;
         for (;; end++) {
             const fe_tok *q = fe_p_peek_at(c, end);
             if (q->kind == TK_EOF)
                 return;
             if (depth == 0 && !init && names_no_data_member(q))
                 other = true;
+            if (depth == 0 && !init && (fe_tok_is(q, "alignas") || fe_tok_is(q, "__align__")) &&
+                fe_tok_is(fe_p_peek_at(c, end + 1), "(")) { /* alignas(16) float v[4];: not a function */
+                int d = 0;
+                for (end++;; end++) {
+                    const fe_tok *b = fe_p_peek_at(c, end);
+                    if (b->kind == TK_EOF)
+                        return;
+                    d += fe_tok_is(b, "(") - fe_tok_is(b, ")");
+                    if (d == 0)
+                        break;
+                }
+                continue;
+            }
             if (depth == 0 && (fe_tok_is(q, ";") || fe_tok_is(q, "}")))
                 break;
+            if (depth == 0 && func && fe_tok_is(q, ":") && fe_tok_is(fe_p_peek_at(c, end - 1), ")"))
+                ctor_list = true; /* S(int s) : a(s), b{s} {: the body is the brace after the list */
+            if (depth == 0 && fe_tok_is(q, "{") && func && ctor_list && end > k &&
+                (fe_p_peek_at(c, end - 1)->kind == TK_IDENT || fe_tok_is(fe_p_peek_at(c, end - 1), ">"))) {
+                depth++; /* b{s}: an initializer of the list */
+                continue;
+            }
             if (depth == 0 && fe_tok_is(q, "{") && func) { /* a function's body */
                 int d = 0;
                 for (;; end++) {
@@ -274,7 +295,7 @@ static void prescan_members(fe_ctx *c)
             }
             if (depth == 0 && !init && fe_tok_is(q, "("))
                 func = true;
-            if (depth == 0 && angle == 0 && !init && q->kind == TK_IDENT && n < 16) {
+            if (depth == 0 && angle == 0 && !init && q->kind == TK_IDENT && n < 64) {
                 const fe_tok *after = fe_p_peek_at(c, end + 1);
                 if (fe_tok_is(after, ";") || fe_tok_is(after, ",") || fe_tok_is(after, "=") ||
                     fe_tok_is(after, "[") || fe_tok_is(after, "{"))
@@ -284,12 +305,15 @@ static void prescan_members(fe_ctx *c)
                 angle += fe_tok_is(q, "<") - fe_tok_is(q, ">") - 2 * fe_tok_is(q, ">>");
                 angle = angle < 0 ? 0 : angle;
             }
-            if (depth == 0 && angle == 0 && (fe_tok_is(q, "=") || (fe_tok_is(q, "{") && !func)))
+            if (depth == 0 && angle == 0 && !init && (fe_tok_is(q, "=") || (fe_tok_is(q, "{") && !func))) {
                 init = true;
+                braced = fe_tok_is(q, "{");
+            }
             depth += fe_tok_is(q, "(") + fe_tok_is(q, "[") + fe_tok_is(q, "{") - fe_tok_is(q, ")") -
                      fe_tok_is(q, "]") - fe_tok_is(q, "}");
-            if (depth == 0 && init && fe_tok_is(q, ","))
-                init = false; /* the next declarator */
+            if (depth == 0 && init && braced && fe_tok_is(q, ","))
+                init = false; /* int a{1}, b;: the next declarator (after `= expr` a comma may be a
+                               * template argument's, Mx<1, 2>::v, so the rest is not scanned) */
         }
         if (!func && !other)
             for (int i = 0; i < n; i++) {
@@ -316,7 +340,7 @@ static fe_type *struct_body(fe_ctx *c, fe_type *t)
 static fe_type *struct_members(fe_ctx *c, fe_type *t)
 {
     fe_tname *outer_names = c->tnames;
-    prescan_members(c);
+    prescan_members(c, 0);
     fe_member **link = &t->members;
     fe_node **mlink = &t->methods;
     while (!c->err && !fe_p_is(c, "}")) {
@@ -405,9 +429,12 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
         bool ctor = fe_tok_is(start, t->name) && fe_tok_is(fe_p_peek_at(c, 1), "(");
         bool conv = fe_tok_is(start, "operator") && fe_p_is_typename(c, fe_p_peek_at(c, 1));
         if (ctor || conv) {
-            for (uint32_t k = save; k < c->pos; k++)
+            bool is_explicit = false;
+            for (uint32_t k = save; k < c->pos; k++) {
                 if (fe_tok_is(&c->toks[k], "__host__") || fe_tok_is(&c->toks[k], "__device__"))
                     storage |= FE_S_DEVICE;
+                is_explicit |= fe_tok_is(&c->toks[k], "explicit");
+            }
             fe_p_next(c);
             fe_type *ret = fe_ty(TY_VOID);
             fe_tok *nt = start;
@@ -424,7 +451,9 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
                 fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected '(' in this member function");
                 return t;
             }
-            add_method(&mlink, member_function(c, t, ret, nt, storage, ctor, conv));
+            fe_node *made = member_function(c, t, ret, nt, storage, ctor, conv);
+            made->is_explicit = conv && is_explicit;
+            add_method(&mlink, made);
             fe_p_accept(c, ";");
             continue;
         }

@@ -86,13 +86,14 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
             }
             /* S() : S(0, 0): a delegating constructor builds *this */
             const bool delegate = m->len == strlen(f->name) && memcmp(m->s, f->name, m->len) == 0;
-            fe_node *lhs = new_node(c, N_IDENT, m);
+            /* this->m: the member, even where a parameter has its name (V(float x) : x(x)) */
+            fe_node *lhs = new_node(c, N_ARROW, m), *self = new_node(c, N_THIS, m);
+            lhs->a = self;
             lhs->name = tok_name(c, m);
             if (delegate) {
-                lhs->name = "this";
                 fe_node *deref = new_node(c, N_UNARY, m);
                 deref->op = '*';
-                deref->a = lhs;
+                deref->a = self;
                 lhs = deref;
             }
             fe_node *as = new_node(c, N_ASSIGN, m);
@@ -323,10 +324,12 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
                     p->a = q->a;
             /* in place: copies of S made before its '}' share the list */
             const unsigned stat = m->storage & FE_S_STATIC;
+            const bool is_explicit = m->is_explicit;
             fe_node *next = m->next;
             *m = *f;
             m->next = next;
             m->storage |= stat;
+            m->is_explicit = is_explicit;
             return;
         }
         if (m->body && m->is_ctor == ctor && same_signature(m, f)) {
