@@ -273,6 +273,7 @@ typedef struct fe_ctx {
     fe_type *cg_types;   /* cooperative-groups types made so far (fe_cg_type) */
     fe_type *tmpl_owner; /* the struct whose body holds the template being declared */
     const fe_tok *decl_owner; /* the last declarator's qualifier (S of S::name), else NULL */
+    const char *decl_ns;      /* ... the namespace its qualifier names (a of a::f), else NULL */
     fe_tinst *explicit_insts; /* template __global__ void k<float>(...);: kernels compiled by default */
     /* fe_const_eval inside a constexpr function: its parameters' and locals' values */
     const char *ce_names[64];

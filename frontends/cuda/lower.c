@@ -824,14 +824,18 @@ int fe_arg_score(fe_type *at, fe_type *pt) { return fe_arg_score_conv(at, pt, fa
 
 /* How well function f fits arguments of these types (a NULL type: a braced
  * list, fits any parameter); -1: not at all. */
-static int overload_score(const fe_node *f, fe_type **types, int nargs, bool conv)
+static int overload_score(const fe_node *f, fe_type **types, int nargs, bool conv, const bool *rv, bool strict)
 {
+    /* strict: a const argument does not bind to a plain reference (not for
+     * template instances, whose T & of a const argument deduces const T,
+     * nor members, whose callers pass values) */
     int score = f->body ? 1 : 0;
     int i = 0;
     for (const fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
         int k = types && types[i] ? fe_arg_score_conv(types[i], p->ty, conv) : 0;
-        if (types && types[i] && types[i]->is_const && p->ty->is_ref && !p->ty->is_const)
-            k = -1; /* a const object does not bind to a plain reference */
+        if (types && types[i] && ((strict && types[i]->is_const) || (rv && rv[i])) && p->ty->is_ref &&
+            !p->ty->is_const)
+            k = -1; /* a const object, or a temporary, does not bind to a plain reference */
         score = k < 0 ? -1 : score + k;
     }
     return score;
@@ -839,18 +843,18 @@ static int overload_score(const fe_node *f, fe_type **types, int nargs, bool con
 
 /* Parameters of f that bind a const reference to an argument that is not
  * const: of h(float &) and h(const float &), a plain float takes the first. */
-static int const_ref_binds(const fe_node *f, fe_type **types, int nargs)
+static int const_ref_binds(const fe_node *f, fe_type **types, int nargs, const bool *rv)
 {
     int n = 0, i = 0;
     for (const fe_node *p = f->params; p && i < nargs; p = p->next, i++)
-        n += types && types[i] && p->ty->is_ref && p->ty->is_const && !types[i]->is_const;
+        n += types && types[i] && p->ty->is_ref && p->ty->is_const && !types[i]->is_const && !(rv && rv[i]);
     return n;
 }
 
 /* The best overload named `name` in a function list for arguments of these
  * types; ns: only those of that namespace (NULL: any). */
 static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods,
-                              bool conv, int self_const, const char *ns)
+                              bool conv, int self_const, const char *ns, const bool *rv)
 {
     fe_node *best = NULL;
     int best_score = -1, best_binds = 0;
@@ -858,7 +862,8 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
         if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor) ||
             (ns && (!f->ns || strcmp(f->ns, ns) != 0)))
             continue;
-        const int score = overload_score(f, types, nargs, conv), binds = const_ref_binds(f, types, nargs);
+        const int score = overload_score(f, types, nargs, conv, methods ? NULL : rv, !methods),
+                  binds = const_ref_binds(f, types, nargs, methods ? NULL : rv);
         /* of two that fit alike, the one whose constness is the object's
          * (int get() const and int get() on a const or a plain object) */
         const bool as_const = self_const >= 0 && best && score == best_score &&
@@ -873,9 +878,10 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
     return best;
 }
 
-static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs, const char *ns)
+static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs, const char *ns,
+                          const bool *rv)
 {
-    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv, -1, ns);
+    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv, -1, ns, rv);
     if (best && !best->body) {
         /* a prototype: find the definition with the same name, arity and namespace */
         for (fe_node *f = L->c->funcs; f; f = f->next)
@@ -955,52 +961,104 @@ static int targ_depth(const fe_type *t)
  * of these types (the first nexplicit template arguments given in the
  * call, the rest deduced), its fit in *score; NULL when none deduces (an
  * instance with another parameter count, score -1, when only such). Of
- * instances that fit alike, the more specialized template's: fewer
- * template parameters (g(T, T) over g(T, U)), then plainer deduced
- * arguments (targ_depth).
+ * instances that fit alike, the more specialized template's: plainer
+ * deduced arguments (targ_depth: f(T *) over f(T), f(Vec<T, N>) over
+ * f(T)), then fewer template parameters (g(T, T) over g(T, U)).
  */
+/*
+ * Template tp's instance for these arguments, or NULL. Instantiating a
+ * candidate that overload resolution may not choose must not fail the
+ * compile (C++ instantiates only the chosen one's body): an error while
+ * parsing it drops the candidate and is forgotten.
+ */
+static fe_node *try_instance(fe_lower *L, fe_template *tp, fe_type **targs, int64_t *tvals, int n,
+                             const fe_tok *at, cvm_diag *first_err, cvm_status *first_st)
+{
+    fe_ctx *c = L->c;
+    cvm_diag saved;
+    memset(&saved, 0, sizeof saved);
+    if (c->diag)
+        saved = *c->diag;
+    fe_node *inst = fe_instantiate(c, tp, targs, tvals, n, at);
+    if (c->err && c->err_status != CVM_OUT_OF_MEMORY && !c->err_kept) {
+        if (!*first_st) { /* reported if no candidate is left */
+            *first_st = c->err_status;
+            if (c->diag)
+                *first_err = *c->diag;
+        }
+        c->err = false;
+        c->err_status = CVM_OK;
+        if (c->diag)
+            *c->diag = saved;
+        return NULL;
+    }
+    return inst;
+}
+
 static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_type **types, int nargs,
-                              int nexplicit, const char *ns, int *score)
+                              int nexplicit, const char *ns, const bool *rv, bool others, int *score,
+                              int *binds)
 {
     fe_node *best = NULL, *fallback = NULL;
     int best_np = 0, best_depth = 0;
+    cvm_diag first_err;
+    cvm_status first_st = CVM_OK;
+    memset(&first_err, 0, sizeof first_err);
     *score = -1;
+    *binds = 0;
+    fe_type *plain[32]; /* deduction from the values' types: T of a const float is float */
+    fe_type *unq[32];   /* fits scored without const: T & of a const P deduces const P */
+    bool any_const = false;
+    for (int i = 0; i < nargs; i++) {
+        plain[i] = types[i] && types[i]->kind != TY_STRUCT ? fe_unqual(types[i]) : types[i];
+        unq[i] = types[i] ? fe_unqual(types[i]) : NULL;
+        any_const |= plain[i] != types[i] || (types[i] && types[i]->is_const);
+    }
     for (fe_template *tp = L->c->templates; tp && !L->c->err; tp = tp->next) {
         if (tp->is_struct || tp->is_var || tp->owner || strcmp(tp->name, name) != 0 || nexplicit > tp->nparams ||
             (ns && (!tp->ns || strcmp(tp->ns, ns) != 0)))
             continue;
-        fe_type *targs[8];
-        int64_t tvals[8];
-        for (int k = 0; k < nexplicit; k++)
-            targs[k] = call->a->targs[k], tvals[k] = call->a->tvals[k];
-        fe_node *inst = NULL;
-        fe_type *plain[32]; /* deduction from the values' types: T of a const float is float */
-        for (int i = 0; i < nargs; i++)
-            plain[i] = types[i] && types[i]->kind != TY_STRUCT ? fe_unqual(types[i]) : types[i];
-        if (nexplicit < tp->nparams) { /* f(x) of template <class T> f(T); f<3>(x): the rest deduced */
-            if (fe_deduce(L->c, tp, plain, nargs, targs, tvals, nexplicit))
-                inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, call ? call->tok : NULL);
-            else if (nexplicit) /* f<3>(): the rest from their defaults */
-                inst = fe_instantiate(L->c, tp, targs, tvals, nexplicit, call ? call->tok : NULL);
-            else
+        /* first from the values' types, then (T & of a const P: T is const P) as written */
+        for (int as_written = 0; as_written < 1 + any_const && !L->c->err; as_written++) {
+            fe_type *targs[8];
+            int64_t tvals[8];
+            for (int k = 0; k < nexplicit; k++)
+                targs[k] = call->a->targs[k], tvals[k] = call->a->tvals[k];
+            fe_node *inst = NULL;
+            const fe_tok *at = call ? call->tok : NULL;
+            if (nexplicit < tp->nparams) { /* f(x) of template <class T> f(T); f<3>(x): the rest deduced */
+                if (fe_deduce(L->c, tp, as_written ? types : plain, nargs, targs, tvals, nexplicit))
+                    inst = try_instance(L, tp, targs, tvals, tp->nparams, at, &first_err, &first_st);
+                else if (nexplicit) /* f<3>(): the rest from their defaults */
+                    inst = try_instance(L, tp, targs, tvals, nexplicit, at, &first_err, &first_st);
+                else
+                    continue;
+            } else {
+                inst = try_instance(L, tp, targs, tvals, nexplicit, at, &first_err, &first_st);
+            }
+            if (inst && !fe_params_match(inst, nargs) && !fallback)
+                fallback = inst; /* deduced, but takes another count: the call says so */
+            if (!inst || !fe_params_match(inst, nargs))
                 continue;
-        } else {
-            inst = fe_instantiate(L->c, tp, targs, tvals, nexplicit, call ? call->tok : NULL);
+            const int s = overload_score(inst, unq, nargs, false, rv, false), b = const_ref_binds(inst, unq, nargs, rv);
+            int depth = 0;
+            for (int k = nexplicit; k < tp->nparams && k < 8; k++)
+                depth += targ_depth(targs[k]);
+            if (s > *score || (s == *score && (b < *binds || (b == *binds && (depth < best_depth ||
+                                                                             (depth == best_depth && tp->nparams < best_np)))))) {
+                best = inst;
+                *score = s;
+                *binds = b;
+                best_np = tp->nparams;
+                best_depth = depth;
+            }
         }
-        if (inst && !fe_params_match(inst, nargs) && !fallback)
-            fallback = inst; /* deduced, but takes another count: the call says so */
-        if (!inst || !fe_params_match(inst, nargs))
-            continue;
-        const int s = overload_score(inst, types, nargs, false);
-        int depth = 0;
-        for (int k = nexplicit; k < tp->nparams && k < 8; k++)
-            depth += targ_depth(targs[k]);
-        if (s > *score || (s == *score && (tp->nparams < best_np || (tp->nparams == best_np && depth < best_depth)))) {
-            best = inst;
-            *score = s;
-            best_np = tp->nparams;
-            best_depth = depth;
-        }
+    }
+    if (*score < 0 && !fallback && first_st && !others && !L->c->err) { /* nothing left: the first error */
+        L->c->err = true;
+        L->c->err_status = first_st;
+        if (L->c->diag)
+            *L->c->diag = first_err;
     }
     return *score >= 0 ? best : fallback;
 }
@@ -1008,6 +1066,7 @@ static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_t
 fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args, int nargs)
 {
     fe_type *types[32] = {0};
+    bool rv[32] = {0}; /* an argument is a temporary */
     bool named = false;
     for (fe_node *f = L->c->funcs; f && !named; f = f->next)
         named = strcmp(f->name, name) == 0;
@@ -1020,7 +1079,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
         nargs = 0;
         for (fe_node *a = call->args; a; a = a->next, nargs++)
             if (nargs < 32)
-                types[nargs] = fe_type_of_arg(L, a, true); /* const lvalues stay const */
+                types[nargs] = fe_type_of_arg(L, a, true, &rv[nargs]); /* const lvalues stay const */
     } else if (call) {
         nargs = 0;
         for (fe_node *a = call->args; a; a = a->next)
@@ -1046,18 +1105,19 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     }
     int nexplicit = call && call->a->kind == N_IDENT ? call->a->ntargs : 0;
     const char *ns = call && call->a->kind == N_IDENT ? call_ns(L, name, call->a->qual) : NULL;
-    fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs, ns);
+    fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs, ns, rv);
     if (!tp || nargs > 32)
         return best;
     /* a template instance beats a plain function only by fitting the
      * arguments better (clamp(float...) of template <class T> clamp(T...)
      * beside clamp(int...)); at a tie the plain function wins, as in C++ */
-    const int plain = best ? overload_score(best, types, nargs, L->ctor_conv) : -1;
-    if (best && plain >= 4 * nargs + 1)
+    const int plain = best ? overload_score(best, types, nargs, L->ctor_conv, rv, true) : -1;
+    const int plain_binds = best ? const_ref_binds(best, types, nargs, rv) : 0;
+    if (best && plain >= 4 * nargs + 1 && !plain_binds)
         return best; /* every argument exactly: nothing fits better */
-    int score = -1;
-    fe_node *inst = best_template(L, call, name, types, nargs, nexplicit, ns, &score);
-    return inst && (score > plain || !best) ? inst : best;
+    int score = -1, binds = 0;
+    fe_node *inst = best_template(L, call, name, types, nargs, nexplicit, ns, rv, best != NULL, &score, &binds);
+    return inst && (score > plain || (score == plain && binds < plain_binds) || !best) ? inst : best;
 }
 
 /* Binds the members of the object at `obj` (LV_MEM) as names, those of its
@@ -1390,16 +1450,16 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
                         fe_val *args, int n, fe_val *out)
 {
     fe_type *types[32] = {0};
-    for (int i = 0; i < n && i < 32; i++)
-        types[i] = args[i].ty;
+    for (int i = 0; i < n && i < 32; i++) /* const dropped: a generic lambda's auto & takes a const P */
+        types[i] = args[i].ty && args[i].ty->kind != TY_STRUCT ? fe_unqual(args[i].ty) : args[i].ty;
     const int self_const = self ? self->ty->is_const : -1;
-    fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const, NULL);
+    fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const, NULL, NULL);
     fe_template *tp = m ? NULL : fe_member_template(st, name);
     fe_type *targs[8];
     int64_t tvals[8];
     if (!m && (!tp || n > 32 || !fe_deduce(L->c, tp, types, n, targs, tvals, 0)))
         /* the last resort, unless a member template deduces from the arguments as they are */
-        m = best_overload(st->methods, name, types, n, true, true, self_const, NULL);
+        m = best_overload(st->methods, name, types, n, true, true, self_const, NULL, NULL);
     if (!m)
         return false;
     if (!m->body) {
@@ -1439,7 +1499,7 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     fe_type *types[4] = {0};
     for (int i = 0; i < n && i < 4; i++)
         types[i] = args[i].ty;
-    fe_node *f = find_func(L, name, types, n, NULL);
+    fe_node *f = find_func(L, name, types, n, NULL, NULL);
     /* a free operator that needs a user conversion for an operand loses to a
      * member operator template that takes the operands as they are */
     bool converts = false;
@@ -1459,13 +1519,13 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
             !fe_deduce(L->c, tp, types, n, targs, tvals, 0))
             continue;
         fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
-        const int score = inst && fe_params_match(inst, n) ? overload_score(inst, types, n, false) : -1;
+        const int score = inst && fe_params_match(inst, n) ? overload_score(inst, types, n, false, NULL, false) : -1;
         if (score > best_score)
             f = inst, best_score = score;
     }
     if (!f && !L->c->err) { /* the last resort: an operand built by a converting constructor (v + 1.0f) */
         L->ctor_conv = true;
-        f = find_func(L, name, types, n, NULL);
+        f = find_func(L, name, types, n, NULL, NULL);
         L->ctor_conv = false;
     }
     if (!f)

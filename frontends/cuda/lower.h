@@ -177,7 +177,7 @@ uint32_t fe_shared_offset(fe_lower *L, fe_node *d);
 fe_var *fe_lookup(fe_lower *L, const char *name);
 bool fe_pure(fe_lower *L, fe_node *e);
 fe_type *fe_type_of(fe_lower *L, fe_node *e);    /* type without code (sizeof expr) */
-fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified);
+fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue);
 void fe_copy_mem(fe_lower *L, fe_val dst, fe_val src, fe_type *t);
 
 /* builtins.c: true when `name` is a builtin call (handled, result in *out) */

@@ -1640,13 +1640,15 @@ fe_val fe_rvalue(fe_lower *L, fe_node *e) { return fe_load(L, fe_gen(L, e)); }
 
 /* Type of an expression without emitting code: lowered into a scratch
  * body that is thrown away (registers stay declared, unused). */
-fe_type *fe_type_of(fe_lower *L, fe_node *e) { return fe_type_of_arg(L, e, false); }
+fe_type *fe_type_of(fe_lower *L, fe_node *e) { return fe_type_of_arg(L, e, false, NULL); }
 
 /* The type of expression e without emitting code; with `qualified`, an
  * lvalue keeps its const (overload resolution: a const float does not
  * bind to float &). */
-fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified)
+fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue)
 {
+    if (rvalue)
+        *rvalue = false;
     if (e->kind == N_INITLIST) /* an argument {a, b}: the parameter's type, once one is chosen */
         return NULL;
     size_t len = L->body.len;
@@ -1659,6 +1661,8 @@ fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified)
     L->ninsn = ninsn;
     L->depth = depth;
     L->loc_line = 0;
+    if (rvalue) /* a temporary: binds to a const reference only */
+        *rvalue = v.lv == LV_NONE || v.temp;
     if (v.lv == LV_NONE || v.ty->kind == TY_ARRAY || v.ty->kind == TY_STRUCT || qualified)
         return v.ty;
     return fe_unqual(v.ty);

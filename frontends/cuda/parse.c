@@ -729,11 +729,18 @@ static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
     }
     *name_tok = NULL;
     c->decl_owner = NULL;
+    c->decl_ns = NULL;
     if (peek(c)->kind == TK_IDENT && !is(c, "operator")) {
+        char qual[256];
+        size_t ql = 0;
         while (fe_tok_is(peek_at(c, 1), "::") && peek_at(c, 2)->kind == TK_IDENT) {
             c->decl_owner = peek(c); /* S of S::f: a member defined outside its struct */
-            c->pos += 2; /* Outer::name: namespaces are flattened */
+            ql += (size_t)snprintf(qual + ql, ql < sizeof qual ? sizeof qual - ql : 0, "%s%.*s", ql ? "::" : "",
+                                   (int)peek(c)->len, peek(c)->s);
+            c->pos += 2; /* a::f: f of namespace a, defined outside it (decl_ns) */
         }
+        if (ql && ql < sizeof qual)
+            c->decl_ns = fe_p_namespace_of(c, qual);
         if (is(c, "operator")) { /* S::operator+ */
             *name_tok = operator_name(c);
             return ty;

@@ -962,6 +962,18 @@ void fe_p_template_decl(fe_ctx *c)
         return;
     }
     tp->name = opname ? opname : fe_p_tok_name(c, name);
+    if (!opname && name > c->toks + 1 && fe_tok_is(name - 1, "::")) { /* template ... a::f(...): a's */
+        const fe_tok *q = name - 2;
+        while (q > c->toks + 1 && q->kind == TK_IDENT && fe_tok_is(q - 1, "::") && (q - 2)->kind == TK_IDENT)
+            q -= 2;
+        char qual[256];
+        size_t ql = 0;
+        for (; q < name - 1 && ql < sizeof qual; q += 2)
+            ql += (size_t)snprintf(qual + ql, sizeof qual - ql, "%s%.*s", ql ? "::" : "", (int)q->len, q->s);
+        const char *ns = ql < sizeof qual ? fe_p_namespace_of(c, qual) : NULL;
+        if (ns)
+            tp->ns = ns;
+    }
     if (!tp->is_struct && name > c->toks + 1 && fe_tok_is(name - 1, "::") && fe_tok_is(name - 2, ">")) {
         fe_error(c, name, CVM_UNSUPPORTED, "a member of a struct template defined outside the struct "
                  "(Box<T>::%s) is not supported; define it inside the struct", tp->name);

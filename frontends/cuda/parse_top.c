@@ -47,7 +47,7 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
 {
     fe_node *f = new_node(c, N_FUNC, nt);
     f->name = tok_name(c, nt);
-    f->ns = c->ns ? c->ns : "";
+    f->ns = c->decl_ns ? c->decl_ns : c->ns ? c->ns : ""; /* a::f defined outside a: a's */
     f->is_friend = c->in_friend;
     f->ty = ret;
     f->storage = storage;
@@ -211,6 +211,9 @@ static void toplevel(fe_ctx *c)
             next(c);
         return;
     }
+    const bool inline_ns = fe_tok_is(t, "inline") && fe_tok_is(peek_at(c, 1), "namespace");
+    if (inline_ns)
+        t = peek_at(c, 1), next(c);
     if (fe_tok_is(t, "namespace")) {
         next(c);
         if (peek(c)->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "=")) {
@@ -228,6 +231,8 @@ static void toplevel(fe_ctx *c)
             next(c);
         }
         fe_p_declare_namespace(c, path); /* an anonymous namespace is its enclosing one */
+        if (inline_ns && path != outer && c->nusing < 16)
+            c->using_ns[c->nusing++] = path; /* its names are its enclosing namespace's too */
         c->ns = path;
         expect(c, "{");
         while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
