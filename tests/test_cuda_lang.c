@@ -2354,6 +2354,59 @@ static void test_ctor_review(void)
               "members, explicit conversions", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Namespace lookup as the review found it should be: using-directives
+ * join the file's overload set, argument-dependent lookup, a namespace's
+ * functions out of reach leave builtins alone, members, lambdas and
+ * default member initializers look from their own namespace, namespace
+ * aliases, functions of a namespace defined outside it; overloads:
+ * temporaries and const references, T & of a const, the more specialized
+ * template by its arguments, a static_assert in a template not chosen. */
+static void test_namespace_review(void)
+{
+    static const char src[] =
+        "namespace a { __device__ int f(float x) { return 1; } __device__ int h() { return 1; }\n"
+        "              struct D { int q = h() * 100; };\n"
+        "              struct S { __device__ int n() const; };\n"
+        "              __device__ int run() { auto l = [] { return h(); }; return l(); }\n"
+        "              template <class T> __device__ T inc(T); __device__ int dec(int); }\n"
+        "namespace b { __device__ int f(int x) { return 2; } namespace c { __device__ int g() { return 4; } } }\n"
+        "namespace v { struct V { float x, y; }; __device__ float dot(V p, V q) { return p.x * q.x + p.y * q.y; } }\n"
+        "namespace approx { __device__ float expf(float x) { return 1.0f + x; } }\n"
+        "__device__ int h() { return 3; }\n"
+        "__device__ float dot(float p, float q) { return p * q; }\n"
+        "__device__ int a::S::n() const { return h(); }\n"
+        "template <class T> __device__ T a::inc(T x) { return x + 1; }\n"
+        "__device__ int a::dec(int x) { return x - 1; }\n"
+        "namespace x = b::c;\n"
+        "using namespace a;\n"
+        "using namespace b;\n"
+        "struct W { float x; };\n"
+        "__device__ float get(const W &w) { return w.x; }\n"
+        "__device__ float get(W &w) { return w.x * 10; }\n"
+        "__device__ W mk(float f) { return W{f}; }\n"
+        "template <class T> __device__ float sum(T &p) { return p.x * 2; }\n"
+        "template <class T> __device__ int sel(T) { static_assert(sizeof(T) == 1, \"one byte\"); return 1; }\n"
+        "template <class T> __device__ int sel(T *) { return 2; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = f(10) * 10 + f(1.5f);\n"
+        "    v::V p{1, 2}, q{3, 4};\n"
+        "    out[1] = (int)dot(p, q) * 10 + (int)dot(2.0f, 3.0f) + (int)(expf(0.0f) * 100);\n"
+        "    a::D d; a::S s;\n"
+        "    out[2] = d.q + s.n() * 10 + a::run() + x::g() * 1000;\n"
+        "    out[3] = a::inc(1) * 10 + a::dec(5);\n"
+        "    W w{1}; const W cw{2};\n"
+        "    out[4] = (int)(get(w) * 100 + get(mk(3)) * 10 + get(cw)) + (int)sum(cw) * 1000;\n"
+        "    double dd = 1; out[5] = sel(&dd);\n"
+        "}\n";
+    /* f(10) b's 2, f(1.5f) a's 1; dot(V, V) 11 by ADL, dot(2, 3) 6, expf(0) the builtin's 1;
+     * d.q = a::h() * 100, s.n() a::h() 1, run's lambda a::h() 1, x::g() 4; inc 2, dec 4;
+     * get(w) 10, get(mk(3)) const 3, get(cw) 2, sum(cw) 4; sel(T *) */
+    static const int32_t want[] = {21, 216, 4111, 24, 5032, 2};
+    words_are("namespace lookup: using sets, ADL, builtins, members, lambdas, aliases; temporaries and const refs",
+              src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2415,6 +2468,7 @@ int main(void)
     test_overload_ordering();
     test_namespaces();
     test_ctor_review();
+    test_namespace_review();
     kern_close();
     return done_testing();
 }

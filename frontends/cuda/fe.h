@@ -260,10 +260,12 @@ typedef struct fe_ctx {
      * one declared (their full paths), the using-directives seen; body_depth
      * counts the function and struct bodies being parsed (0: namespace scope) */
     const char *ns;
-    const char *nss[64];
+    const char *nss[256];
     int nns;
     const char *using_ns[16];
     int nusing;
+    const char *alias_name[16], *alias_path[16]; /* namespace x = a::b; */
+    int nalias;
     int body_depth;
 
     struct fe_lower *lw; /* lower.c state */

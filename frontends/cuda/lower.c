@@ -851,16 +851,30 @@ static int const_ref_binds(const fe_node *f, fe_type **types, int nargs, const b
     return n;
 }
 
+/* Namespaces a call's candidates come from (call_ns); NULL: every one. */
+typedef struct ns_set {
+    const char *v[24];
+    int n;
+} ns_set;
+
+static bool ns_has(const ns_set *s, const char *ns)
+{
+    for (int i = 0; s && i < s->n; i++)
+        if (ns && strcmp(s->v[i], ns) == 0)
+            return true;
+    return !s;
+}
+
 /* The best overload named `name` in a function list for arguments of these
- * types; ns: only those of that namespace (NULL: any). */
+ * types; ns: only those of these namespaces (NULL: any). */
 static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods,
-                              bool conv, int self_const, const char *ns, const bool *rv)
+                              bool conv, int self_const, const ns_set *ns, const bool *rv)
 {
     fe_node *best = NULL;
     int best_score = -1, best_binds = 0;
     for (fe_node *f = list; f; f = f->next) {
         if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor) ||
-            (ns && (!f->ns || strcmp(f->ns, ns) != 0)))
+            !ns_has(ns, f->ns))
             continue;
         const int score = overload_score(f, types, nargs, conv, methods ? NULL : rv, !methods),
                   binds = const_ref_binds(f, types, nargs, methods ? NULL : rv);
@@ -878,15 +892,14 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
     return best;
 }
 
-static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs, const char *ns,
+static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs, const ns_set *ns,
                           const bool *rv)
 {
     fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv, -1, ns, rv);
     if (best && !best->body) {
         /* a prototype: find the definition with the same name, arity and namespace */
         for (fe_node *f = L->c->funcs; f; f = f->next)
-            if (f->body && strcmp(f->name, name) == 0 && fe_params_match(f, nargs) &&
-                (!ns || (f->ns && strcmp(f->ns, ns) == 0)))
+            if (f->body && strcmp(f->name, name) == 0 && fe_params_match(f, nargs) && ns_has(ns, f->ns))
                 return f;
         return NULL; /* declared only (headers): a builtin may implement it */
     }
@@ -906,42 +919,86 @@ static bool ns_defines(fe_ctx *c, const char *ns, const char *name)
     return false;
 }
 
+static void ns_add(ns_set *s, const char *ns)
+{
+    if (!ns_has(s, ns) && s->n < 24)
+        s->v[s->n++] = ns;
+}
+
+/* The namespace the function being lowered is defined in: a member's is
+ * its struct's, a lambda's the function's it is written in. */
+static const char *current_ns(fe_lower *L)
+{
+    if (L->init_ns && L->frame == L->init_frame)
+        return L->init_ns;
+    for (const fe_frame *f = L->frame; f; f = f->up) {
+        const fe_type *o = f->fn ? f->fn->owner : NULL;
+        if (o && o->is_lambda)
+            continue;
+        if (o && (o->def_ns || (o->origin && o->origin->def_ns)))
+            return o->def_ns ? o->def_ns : o->origin->def_ns;
+        if (o && o->tmpl && o->tmpl->ns)
+            return o->tmpl->ns;
+        if (f->fn && f->fn->ns && !o)
+            return f->fn->ns;
+    }
+    return L->kernel_ns ? L->kernel_ns : "";
+}
+
 /*
- * The namespace whose functions named `name` a call sees, written with the
- * qualifier `qual` (fe_node.qual: NULL unqualified, "" for ::f) in the
- * function being lowered: the innermost of its namespace and the
- * enclosing ones (joined with the qualifier) that defines the name, then
- * one named by a using-directive. NULL: no filter (the file declares no
- * namespace, or none of these defines the name: the functions of every
- * namespace are candidates, as before namespaces were kept apart, and
- * builtins after them).
+ * The namespaces whose functions named `name` a call sees, written with
+ * the qualifier `qual` (fe_node.qual: NULL unqualified, "" for ::f) in the
+ * function being lowered, with arguments of these types: the innermost of
+ * its namespace and the enclosing ones (joined with the qualifier) that
+ * defines the name, the file's level joined by the namespaces of
+ * using-directives; unqualified, also the namespaces of struct arguments'
+ * types (argument-dependent lookup). NULL: every namespace (the file
+ * declares none, or none defines the name). A name defined only in
+ * namespaces out of reach gets an empty set, so builtins answer it.
  */
-static const char *call_ns(fe_lower *L, const char *name, const char *qual)
+static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe_type **types, int nargs,
+                             ns_set *out)
 {
     fe_ctx *c = L->c;
+    out->n = 0;
     if (!c->nns)
         return NULL;
-    const char *cur = L->frame && L->frame->fn && L->frame->fn->ns ? L->frame->fn->ns
-                      : L->kernel_ns                               ? L->kernel_ns
-                                                                   : "";
-    if (qual && !*qual)
-        return ns_defines(c, "", name) ? "" : NULL;
-    for (size_t n = strlen(cur);;) {
+    const char *cur = current_ns(L);
+    if (qual && !*qual) {
+        if (ns_defines(c, "", name))
+            ns_add(out, "");
+        return out;
+    }
+    for (size_t n = strlen(cur); !out->n;) {
         const char *path = !qual ? fe_strndup(c, cur, n)
                            : n   ? fe_fmt(c, "%.*s::%s", (int)n, cur, qual)
                                  : qual;
         if (path && ns_defines(c, path, name))
-            return path;
+            ns_add(out, path);
+        for (int i = 0; !qual && !n && i < c->nusing; i++) /* a directive's names join the file's */
+            if (ns_defines(c, c->using_ns[i], name))
+                ns_add(out, c->using_ns[i]);
         if (!n)
             break;
         while (n > 0 && !(n >= 2 && cur[n - 1] == ':' && cur[n - 2] == ':'))
             n--; /* the enclosing namespace */
         n = n >= 2 ? n - 2 : 0;
     }
-    for (int i = 0; !qual && i < c->nusing; i++)
-        if (ns_defines(c, c->using_ns[i], name))
-            return c->using_ns[i];
-    return NULL;
+    for (int i = 0; !qual && i < nargs && i < 32; i++) { /* argument-dependent lookup */
+        const fe_type *t = types[i];
+        while (t && (t->kind == TY_PTR || t->kind == TY_ARRAY))
+            t = t->base;
+        const char *ns = t && t->kind == TY_STRUCT ? (t->def_ns ? t->def_ns : t->origin ? t->origin->def_ns : NULL)
+                                                   : NULL;
+        if (ns && ns_defines(c, ns, name))
+            ns_add(out, ns);
+    }
+    if (out->n)
+        return out;
+    bool anywhere = false;
+    for (int i = 0; i < c->nns && !anywhere; i++)
+        anywhere = ns_defines(c, c->nss[i], name);
+    return anywhere || qual ? out : NULL; /* out of reach: none (builtins); unknown: every one */
 }
 
 /* How far a deduced template argument is from a plain type: pointer
@@ -996,7 +1053,7 @@ static fe_node *try_instance(fe_lower *L, fe_template *tp, fe_type **targs, int6
 }
 
 static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_type **types, int nargs,
-                              int nexplicit, const char *ns, const bool *rv, bool others, int *score,
+                              int nexplicit, const ns_set *ns, const bool *rv, bool others, int *score,
                               int *binds)
 {
     fe_node *best = NULL, *fallback = NULL;
@@ -1016,7 +1073,7 @@ static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_t
     }
     for (fe_template *tp = L->c->templates; tp && !L->c->err; tp = tp->next) {
         if (tp->is_struct || tp->is_var || tp->owner || strcmp(tp->name, name) != 0 || nexplicit > tp->nparams ||
-            (ns && (!tp->ns || strcmp(tp->ns, ns) != 0)))
+            !ns_has(ns, tp->ns))
             continue;
         /* first from the values' types, then (T & of a const P: T is const P) as written */
         for (int as_written = 0; as_written < 1 + any_const && !L->c->err; as_written++) {
@@ -1104,7 +1161,8 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
         }
     }
     int nexplicit = call && call->a->kind == N_IDENT ? call->a->ntargs : 0;
-    const char *ns = call && call->a->kind == N_IDENT ? call_ns(L, name, call->a->qual) : NULL;
+    ns_set nsbuf;
+    const ns_set *ns = call && call->a->kind == N_IDENT ? call_ns(L, name, call->a->qual, types, nargs, &nsbuf) : NULL;
     fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs, ns, rv);
     if (!tp || nargs > 32)
         return best;
@@ -1171,7 +1229,11 @@ static bool names_any(const fe_node *e)
 void fe_init_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, fe_val addr)
 {
     fe_var *saved = L->vars;
+    const char *saved_ns = L->init_ns;
+    const fe_frame *saved_frame = L->init_frame;
+    L->init_frame = L->frame;
     L->vars = L->globals;
+    L->init_ns = st->def_ns ? st->def_ns : st->origin && st->origin->def_ns ? st->origin->def_ns : saved_ns;
     if (names_any(m->init)) {
         obj.lv = LV_MEM;
         obj.ty = st;
@@ -1179,6 +1241,8 @@ void fe_init_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, fe
     }
     fe_init_mem(L, addr, m->ty, m->init);
     L->vars = saved;
+    L->init_ns = saved_ns;
+    L->init_frame = saved_frame;
 }
 
 /* Whether struct or union t (an anonymous one) has a member `name`, in its

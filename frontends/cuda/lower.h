@@ -64,6 +64,8 @@ typedef struct fe_lower {
     bool ctor_conv;     /* overload resolution may build a struct argument by a converting
                            constructor: only after everything else (templates, builtins) fails */
     const char *kernel_ns;       /* the namespace of the kernel being lowered */
+    const char *init_ns;         /* a default member initializer's struct's namespace, while lowered */
+    const struct fe_frame *init_frame; /* ... in this frame (calls it makes have their own) */
     const fe_node *ctor_members; /* construct_at: the constructor fe_call_fn inlines next
                                     initializes the members first (ctor_body) */
     fe_var *vars, *globals;

@@ -1364,8 +1364,31 @@ void fe_p_declare_namespace(fe_ctx *c, const char *path)
     for (int i = 0; i < c->nns; i++)
         if (strcmp(c->nss[i], path) == 0)
             return;
-    if (c->nns < 64)
-        c->nss[c->nns++] = path;
+    if (c->nns == 256) {
+        fe_error(c, peek(c), CVM_LIMIT, "more than 256 namespaces in one file");
+        return;
+    }
+    c->nss[c->nns++] = path;
+}
+
+/* `namespace x = a::b;` (at its name): x:: names a::b's functions. */
+void fe_p_namespace_alias(fe_ctx *c)
+{
+    const fe_tok *name = peek(c);
+    char buf[256];
+    size_t n = 0;
+    for (uint32_t k = 2; peek_at(c, k)->kind == TK_IDENT; k += 2) {
+        const fe_tok *t = peek_at(c, k);
+        n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%.*s", n ? "::" : "", (int)t->len,
+                              t->s);
+        if (n >= sizeof buf || !fe_tok_is(peek_at(c, k + 1), "::"))
+            break;
+    }
+    const char *path = n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
+    if (path && c->nalias < 16) {
+        c->alias_name[c->nalias] = tok_name(c, name);
+        c->alias_path[c->nalias++] = path;
+    }
 }
 
 /* The declared namespace a qualifier written in namespace c->ns names
@@ -1373,6 +1396,15 @@ void fe_p_declare_namespace(fe_ctx *c, const char *path)
  * file's (std::, cg::, a struct). */
 const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
 {
+    for (int i = 0; i < c->nalias; i++) { /* x or x::y of namespace x = a::b */
+        const size_t an = strlen(c->alias_name[i]);
+        if (strncmp(qual, c->alias_name[i], an) == 0 && (!qual[an] || !strncmp(qual + an, "::", 2))) {
+            const char *full = qual[an] ? fe_fmt(c, "%s%s", c->alias_path[i], qual + an) : c->alias_path[i];
+            for (int j = 0; full && j < c->nns; j++)
+                if (strcmp(c->nss[j], full) == 0)
+                    return c->nss[j];
+        }
+    }
     const char *cur = c->ns ? c->ns : "";
     for (size_t n = strlen(cur);; ) {
         for (int i = 0; i < c->nns; i++) {

@@ -55,6 +55,7 @@ void fe_p_check_unsized(fe_ctx *c, const fe_node *d); /* int a[]; without extern
 void fe_p_shadow(fe_ctx *c, const char *name);
 fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty);
 void fe_p_declare_namespace(fe_ctx *c, const char *path);
+void fe_p_namespace_alias(fe_ctx *c);              /* at x of `namespace x = a::b;` */
 void fe_p_using_namespace(fe_ctx *c, uint32_t k);   /* the name after `using namespace` at peek k */
 const char *fe_p_namespace_of(fe_ctx *c, const char *qual); /* a written qualifier's namespace, or NULL */
 bool fe_p_const_array(const fe_node *d, unsigned storage);

@@ -297,6 +297,8 @@ fe_node *fe_p_stmt(fe_ctx *c)
          * whole file (parse.c fe_p_using_namespace) */
         if (fe_tok_is(t, "using"))
             fe_p_using_namespace(c, 2);
+        else
+            fe_p_next(c), fe_p_namespace_alias(c); /* namespace x = a::b; */
         while (!c->err && !fe_p_is(c, ";") && fe_p_peek(c)->kind != TK_EOF)
             fe_p_next(c);
         fe_p_expect(c, ";");

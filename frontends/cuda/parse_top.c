@@ -217,7 +217,8 @@ static void toplevel(fe_ctx *c)
     if (fe_tok_is(t, "namespace")) {
         next(c);
         if (peek(c)->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "=")) {
-            skip_balanced(c); /* namespace cg = cooperative_groups; */
+            fe_p_namespace_alias(c); /* namespace x = a::b; (cg = cooperative_groups names no file namespace) */
+            skip_balanced(c);
             return;
         }
         accept(c, "inline");
