@@ -2407,6 +2407,31 @@ static void test_namespace_review(void)
               src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Enumerators: an enum class's are its own (Act::None and Norm::None were
+ * one constant, the last defined), named inside its braces unqualified;
+ * E::X of a plain enum too; a plain enumerator elsewhere named alike is
+ * an error, never a silent pick. */
+static void test_scoped_enums(void)
+{
+    static const char src[] =
+        "enum class Act { None, Relu, Gelu };\n"
+        "enum class Norm { Layer = 3, Rms = Layer + 1, None };\n"
+        "enum Color { Red = 7, Green };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Act a = Act::Gelu;\n"
+        "    out[0] = (a == Act::None) * 100 + (int)Act::None * 10 + (int)Norm::None;\n"
+        "    out[1] = (int)Norm::Rms * 10 + Color::Green - Red;\n"
+        "}\n";
+    static const int32_t want[] = {5, 41};
+    words_are("enum class enumerators are their own; E::X of a plain enum", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("a plain enumerator named like another namespace's is refused",
+            "namespace p { enum E { A = 1 }; }\nnamespace q { enum F { A = 5 }; }\n"
+            "__global__ void k(int *out) { out[0] = q::A; }",
+            "'A' is also a constant or enumerator elsewhere");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2469,6 +2494,7 @@ int main(void)
     test_namespaces();
     test_ctor_review();
     test_namespace_review();
+    test_scoped_enums();
     kern_close();
     return done_testing();
 }

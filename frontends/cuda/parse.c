@@ -1069,7 +1069,15 @@ static fe_node *primary(fe_ctx *c)
             next(c);
             t = next(c);
         }
-        fe_tname *tn = lookup(c, t->s, t->len);
+        fe_tname *tn = NULL;
+        if (ql && ql + t->len + 2 < sizeof qual) { /* E::X of an enum: its own constant */
+            snprintf(qual + ql, sizeof qual - ql, "::%.*s", (int)t->len, t->s);
+            tn = lookup(c, qual, strlen(qual));
+            tn = tn && tn->is_value ? tn : NULL;
+            qual[ql] = 0;
+        }
+        if (!tn)
+            tn = lookup(c, t->s, t->len);
         if (tn && tn->is_value) {
             fe_node *n = new_node(c, N_INT, t);
             n->ival = (uint64_t)tn->value;

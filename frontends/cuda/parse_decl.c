@@ -563,11 +563,16 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
     return t;
 }
 
+/*
+ * enum E {...} and enum class E {...}: each enumerator is a constant named
+ * E::X, and also X for a plain enum (a scoped one's X is named only inside
+ * its own braces). A plain enumerator at namespace scope whose name another
+ * constant has is an error (one name across namespaces, parse_top.c).
+ */
 fe_type *fe_p_enum_spec(fe_ctx *c)
 {
     fe_p_next(c); /* enum */
-    if (!fe_p_accept(c, "class"))
-        fe_p_accept(c, "struct");
+    const bool scoped = fe_p_accept(c, "class") || fe_p_accept(c, "struct");
     fe_type *under = fe_ty(TY_I32);
     fe_tok *name = fe_p_peek(c)->kind == TK_IDENT ? fe_p_next(c) : NULL;
     if (fe_p_accept(c, ":")) {
@@ -579,6 +584,8 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
     if (!fe_p_accept(c, "{"))
         return under;
     int64_t v = 0;
+    fe_tname *outer = c->tnames;
+    const bool at_namespace = !c->body_depth && !c->inst_depth;
     while (!c->err && !fe_p_is(c, "}")) {
         fe_tok *e = fe_p_expect_ident(c);
         if (fe_p_accept(c, "=")) {
@@ -586,12 +593,32 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
             if (!fe_const_eval(c, x, &v))
                 fe_error(c, e, CVM_SYNTAX, "enumerator value must be an integer constant");
         }
-        fe_p_push_tname(c, fe_p_tok_name(c, e), under, true, v);
+        const char *en = fe_p_tok_name(c, e);
+        const fe_tname *was = fe_p_lookup(c, e->s, e->len);
+        if (!scoped && at_namespace && was && was->is_value && was->def_ns && !c->err) {
+            c->err_kept = true;
+            fe_error(c, e, CVM_UNSUPPORTED, "'%s' is also a constant or enumerator elsewhere: a plain "
+                     "enumerator keeps one name across enums and namespaces here (an enum class keeps "
+                     "its own); rename one", en);
+            return under;
+        }
+        if (name) { /* E::X */
+            fe_tname *q = fe_p_push_tname(c, fe_fmt(c, "%s::%s", fe_p_tok_name(c, name), en), under, true, v);
+            if (q && scoped)
+                q->member = false;
+        }
+        fe_tname *plain = fe_p_push_tname(c, en, under, true, v);
+        if (plain) {
+            plain->member = scoped; /* a scoped one's X ends at the '}' */
+            plain->def_ns = scoped || !at_namespace ? NULL : c->ns ? c->ns : "";
+        }
         v++;
         if (!fe_p_accept(c, ","))
             break;
     }
     fe_p_expect(c, "}");
+    if (scoped)
+        end_member_names(c, outer);
     return under;
 }
 
