@@ -301,6 +301,7 @@ void fe_buf_printf(fe_ctx *c, fe_buf *b, const char *fmt, ...)
 #endif
     ;
 void fe_buf_free(fe_ctx *c, fe_buf *b);
+size_t fe_ns_parent(const char *ns, size_t n); /* parse.c: the enclosing namespace's length in ns */
 /* Records the first error at tok (NULL: no position) and formats the full diagnostic. */
 void fe_error(fe_ctx *c, const fe_tok *tok, cvm_status st, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -980,9 +980,7 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
                 ns_add(out, c->using_ns[i]);
         if (!n)
             break;
-        while (n > 0 && !(n >= 2 && cur[n - 1] == ':' && cur[n - 2] == ':'))
-            n--; /* the enclosing namespace */
-        n = n >= 2 ? n - 2 : 0;
+        n = fe_ns_parent(cur, n);
     }
     for (int i = 0; !qual && i < nargs && i < 32; i++) { /* argument-dependent lookup */
         const fe_type *t = types[i];

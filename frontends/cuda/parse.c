@@ -1379,20 +1379,35 @@ void fe_p_declare_namespace(fe_ctx *c, const char *path)
     c->nss[c->nns++] = path;
 }
 
-/* `namespace x = a::b;` (at its name): x:: names a::b's functions. */
-void fe_p_namespace_alias(fe_ctx *c)
+/* The file's namespace that `a::b` written at peek k names, or NULL. */
+static const char *namespace_at(fe_ctx *c, uint32_t k)
 {
-    const fe_tok *name = peek(c);
     char buf[256];
     size_t n = 0;
-    for (uint32_t k = 2; peek_at(c, k)->kind == TK_IDENT; k += 2) {
+    for (; peek_at(c, k)->kind == TK_IDENT; k += 2) {
         const fe_tok *t = peek_at(c, k);
         n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%.*s", n ? "::" : "", (int)t->len,
                               t->s);
         if (n >= sizeof buf || !fe_tok_is(peek_at(c, k + 1), "::"))
             break;
     }
-    const char *path = n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
+    return n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
+}
+
+/* The length of the namespace enclosing the first n bytes of path ns
+ * ("a::b" -> "a": 1, "a" -> ""): 0 at the file's. */
+size_t fe_ns_parent(const char *ns, size_t n)
+{
+    while (n > 0 && !(n >= 2 && ns[n - 1] == ':' && ns[n - 2] == ':'))
+        n--;
+    return n >= 2 ? n - 2 : 0;
+}
+
+/* `namespace x = a::b;` (at its name): x:: names a::b's functions. */
+void fe_p_namespace_alias(fe_ctx *c)
+{
+    const fe_tok *name = peek(c);
+    const char *path = namespace_at(c, 2);
     if (path && c->nalias < 16) {
         c->alias_name[c->nalias] = tok_name(c, name);
         c->alias_path[c->nalias++] = path;
@@ -1423,9 +1438,7 @@ const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
         }
         if (!n)
             return NULL;
-        while (n > 0 && !(cur[n - 1] == ':' && n >= 2 && cur[n - 2] == ':'))
-            n--; /* the enclosing namespace */
-        n = n >= 2 ? n - 2 : 0;
+        n = fe_ns_parent(cur, n);
     }
 }
 
@@ -1433,16 +1446,7 @@ const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
  * unqualified from anywhere in the file after it. */
 void fe_p_using_namespace(fe_ctx *c, uint32_t k)
 {
-    char buf[256];
-    size_t n = 0;
-    for (; peek_at(c, k)->kind == TK_IDENT; k += 2) {
-        const fe_tok *t = peek_at(c, k);
-        n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%.*s", n ? "::" : "", (int)t->len,
-                              t->s);
-        if (n >= sizeof buf || !fe_tok_is(peek_at(c, k + 1), "::"))
-            break;
-    }
-    const char *ns = n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
+    const char *ns = namespace_at(c, k);
     if (ns && c->nusing < 16)
         c->using_ns[c->nusing++] = ns;
 }

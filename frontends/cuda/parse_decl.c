@@ -235,6 +235,21 @@ static bool names_no_data_member(const fe_tok *t)
  * a constructor); its declarators are the identifiers outside brackets,
  * parentheses and template arguments followed by ';' ',' '=' '[' or '{'.
  */
+/* From the `open` token at peek `from`, *end at its matching `close`;
+ * false at the end of input. */
+static bool skip_group(fe_ctx *c, uint32_t *end, uint32_t from, const char *open, const char *close)
+{
+    int d = 0;
+    for (*end = from;; (*end)++) {
+        const fe_tok *b = fe_p_peek_at(c, *end);
+        if (b->kind == TK_EOF)
+            return false;
+        d += fe_tok_is(b, open) - fe_tok_is(b, close);
+        if (d == 0)
+            return true;
+    }
+}
+
 static void prescan_members(fe_ctx *c, uint32_t k)
 {
     for (;;) {
@@ -260,15 +275,8 @@ static void prescan_members(fe_ctx *c, uint32_t k)
                 other = true;
             if (depth == 0 && !init && (fe_tok_is(q, "alignas") || fe_tok_is(q, "__align__")) &&
                 fe_tok_is(fe_p_peek_at(c, end + 1), "(")) { /* alignas(16) float v[4];: not a function */
-                int d = 0;
-                for (end++;; end++) {
-                    const fe_tok *b = fe_p_peek_at(c, end);
-                    if (b->kind == TK_EOF)
-                        return;
-                    d += fe_tok_is(b, "(") - fe_tok_is(b, ")");
-                    if (d == 0)
-                        break;
-                }
+                if (!skip_group(c, &end, end + 1, "(", ")"))
+                    return;
                 continue;
             }
             if (depth == 0 && (fe_tok_is(q, ";") || fe_tok_is(q, "}")))
@@ -281,15 +289,8 @@ static void prescan_members(fe_ctx *c, uint32_t k)
                 continue;
             }
             if (depth == 0 && fe_tok_is(q, "{") && func) { /* a function's body */
-                int d = 0;
-                for (;; end++) {
-                    const fe_tok *b = fe_p_peek_at(c, end);
-                    if (b->kind == TK_EOF)
-                        return;
-                    d += fe_tok_is(b, "{") - fe_tok_is(b, "}");
-                    if (d == 0)
-                        break;
-                }
+                if (!skip_group(c, &end, end, "{", "}"))
+                    return;
                 end++;
                 break;
             }
