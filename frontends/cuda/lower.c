@@ -1075,8 +1075,8 @@ static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_t
             continue;
         /* first from the values' types, then (T & of a const P: T is const P) as written */
         for (int as_written = 0; as_written < 1 + any_const && !L->c->err; as_written++) {
-            fe_type *targs[8];
-            int64_t tvals[8];
+            fe_type *targs[8] = {0};
+            int64_t tvals[8] = {0};
             for (int k = 0; k < nexplicit; k++)
                 targs[k] = call->a->targs[k], tvals[k] = call->a->tvals[k];
             fe_node *inst = NULL;
