@@ -1,0 +1,513 @@
+/*
+ * lower_call.c - which function a call names (docs/cuda.md "Overloading",
+ * namespaces): how well each argument fits each candidate, the namespaces
+ * a call sees (its own outward, using-directives, argument-dependent
+ * lookup), the function template instances that compete with the plain
+ * functions and their ranking, then member, static-member and operator
+ * calls resolved the same way. The chosen function is inlined by lower.c
+ * fe_call_fn.
+ */
+#include "lower.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool fe_params_match(fe_node *fn, int nargs)
+{
+    int n = 0, req = 0;
+    for (fe_node *p = fn->params; p; p = p->next) {
+        n++;
+        if (!p->a)
+            req = n;
+    }
+    return nargs >= req && nargs <= n;
+}
+
+/* How well an argument of type `at` fits a parameter of type `pt`; -1: not
+ * at all. conv: a struct parameter may be built by a converting
+ * constructor (the last resort: fe_lower.ctor_conv). */
+int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
+{
+    if (fe_is_auto(pt) || (pt->cg == CG_GROUP && at->cg >= CG_BLOCK && at->cg <= CG_COALESCED))
+        return 3;
+    at = fe_unqual(at);
+    pt = fe_unqual(pt);
+    if (at->kind == TY_ARRAY)
+        return pt->kind == TY_PTR ? 2 : -1;
+    if (fe_same_type(at, pt) || (at->kind == TY_STRUCT && pt->kind == TY_STRUCT && fe_same_type(pt, at)))
+        return 4;
+    if (fe_dim3_pair(at, pt))
+        return 3;
+    if ((at->kind == TY_STRUCT) != (pt->kind == TY_STRUCT)) {
+        /* a struct with a conversion operator may still fit a scalar parameter */
+        if (at->kind == TY_STRUCT)
+            for (fe_node *m = at->methods; m; m = m->next)
+                if (m->is_conversion)
+                    return 0;
+        return conv && fe_converting_ctor(at, pt) ? 0 : -1; /* a struct parameter built from the value */
+    }
+    if (fe_is_arith(at) && fe_is_arith(pt))
+        return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
+    if (at->kind == TY_STRUCT && pt->kind == TY_STRUCT) { /* another struct: through a conversion to it alone */
+        for (fe_node *m = at->methods; m; m = m->next)
+            if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))
+                return 0;
+        return conv && fe_converting_ctor(at, pt) ? 0 : -1;
+    }
+    if (at->kind == TY_PTR && pt->kind == TY_PTR)
+        return 1;
+    if ((at->kind == TY_PTR) != (pt->kind == TY_PTR))
+        return -1;
+    return 0;
+}
+
+int fe_arg_score(fe_type *at, fe_type *pt) { return fe_arg_score_conv(at, pt, false); }
+
+/* How well function f fits arguments of these types (a NULL type: a braced
+ * list, fits any parameter); -1: not at all. */
+static int overload_score(const fe_node *f, fe_type **types, int nargs, bool conv, const bool *rv, bool strict)
+{
+    /* strict: a const argument does not bind to a plain reference (not for
+     * template instances, whose T & of a const argument deduces const T,
+     * nor members, whose callers pass values) */
+    int score = f->body ? 1 : 0;
+    int i = 0;
+    for (const fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
+        int k = types && types[i] ? fe_arg_score_conv(types[i], p->ty, conv) : 0;
+        if (types && types[i] && ((strict && types[i]->is_const) || (rv && rv[i])) && p->ty->is_ref &&
+            !p->ty->is_const)
+            k = -1; /* a const object, or a temporary, does not bind to a plain reference */
+        score = k < 0 ? -1 : score + k;
+    }
+    return score;
+}
+
+/* Parameters of f that bind a const reference to an argument that is not
+ * const: of h(float &) and h(const float &), a plain float takes the first. */
+static int const_ref_binds(const fe_node *f, fe_type **types, int nargs, const bool *rv)
+{
+    int n = 0, i = 0;
+    for (const fe_node *p = f->params; p && i < nargs; p = p->next, i++)
+        n += types && types[i] && p->ty->is_ref && p->ty->is_const && !types[i]->is_const && !(rv && rv[i]);
+    return n;
+}
+
+/* Namespaces a call's candidates come from (call_ns); NULL: every one. */
+typedef struct ns_set {
+    const char *v[24];
+    int n;
+} ns_set;
+
+static bool ns_has(const ns_set *s, const char *ns)
+{
+    for (int i = 0; s && i < s->n; i++)
+        if (ns && strcmp(s->v[i], ns) == 0)
+            return true;
+    return !s;
+}
+
+/* The best overload named `name` in a function list for arguments of these
+ * types; ns: only those of these namespaces (NULL: any). */
+static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, int nargs, bool methods,
+                              bool conv, int self_const, const ns_set *ns, const bool *rv)
+{
+    fe_node *best = NULL;
+    int best_score = -1, best_binds = 0;
+    for (fe_node *f = list; f; f = f->next) {
+        if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor) ||
+            !ns_has(ns, f->ns))
+            continue;
+        const int score = overload_score(f, types, nargs, conv, methods ? NULL : rv, !methods),
+                  binds = const_ref_binds(f, types, nargs, methods ? NULL : rv);
+        /* of two that fit alike, the one whose constness is the object's
+         * (int get() const and int get() on a const or a plain object) */
+        const bool as_const = self_const >= 0 && best && score == best_score &&
+                              f->is_const_fn == (self_const == 1) && best->is_const_fn != (self_const == 1);
+        const bool as_ref = best && score == best_score && binds < best_binds;
+        if (score > best_score || as_const || as_ref) {
+            best = f;
+            best_score = score;
+            best_binds = binds;
+        }
+    }
+    return best;
+}
+
+static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int nargs, const ns_set *ns,
+                          const bool *rv)
+{
+    fe_node *best = best_overload(L->c->funcs, name, types, nargs, false, L->ctor_conv, -1, ns, rv);
+    if (best && !best->body) {
+        /* a prototype: find the definition with the same name, arity and namespace */
+        for (fe_node *f = L->c->funcs; f; f = f->next)
+            if (f->body && strcmp(f->name, name) == 0 && fe_params_match(f, nargs) && ns_has(ns, f->ns))
+                return f;
+        return NULL; /* declared only (headers): a builtin may implement it */
+    }
+    return best;
+}
+
+/* Does namespace ns define a free function or function template `name`? */
+static bool ns_defines(fe_ctx *c, const char *ns, const char *name)
+{
+    for (const fe_node *f = c->funcs; f; f = f->next)
+        if (f->ns && strcmp(f->ns, ns) == 0 && strcmp(f->name, name) == 0)
+            return true;
+    for (const fe_template *t = c->templates; t; t = t->next)
+        if (!t->is_struct && !t->is_var && !t->owner && t->ns && strcmp(t->ns, ns) == 0 &&
+            strcmp(t->name, name) == 0)
+            return true;
+    return false;
+}
+
+static void ns_add(ns_set *s, const char *ns)
+{
+    if (!ns_has(s, ns) && s->n < 24)
+        s->v[s->n++] = ns;
+}
+
+/* The namespace the function being lowered is defined in: a member's is
+ * its struct's, a lambda's the function's it is written in. */
+static const char *current_ns(fe_lower *L)
+{
+    if (L->init_ns && L->frame == L->init_frame)
+        return L->init_ns;
+    for (const fe_frame *f = L->frame; f; f = f->up) {
+        const fe_type *o = f->fn ? f->fn->owner : NULL;
+        if (o && o->is_lambda)
+            continue;
+        if (o && (o->def_ns || (o->origin && o->origin->def_ns)))
+            return o->def_ns ? o->def_ns : o->origin->def_ns;
+        if (o && o->tmpl && o->tmpl->ns)
+            return o->tmpl->ns;
+        if (f->fn && f->fn->ns && !o)
+            return f->fn->ns;
+    }
+    return L->kernel_ns ? L->kernel_ns : "";
+}
+
+/*
+ * The namespaces whose functions named `name` a call sees, written with
+ * the qualifier `qual` (fe_node.qual: NULL unqualified, "" for ::f) in the
+ * function being lowered, with arguments of these types: the innermost of
+ * its namespace and the enclosing ones (joined with the qualifier) that
+ * defines the name, the file's level joined by the namespaces of
+ * using-directives; unqualified, also the namespaces of struct arguments'
+ * types (argument-dependent lookup). NULL: every namespace (the file
+ * declares none, or none defines the name). A name defined only in
+ * namespaces out of reach gets an empty set, so builtins answer it.
+ */
+static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe_type **types, int nargs,
+                             ns_set *out)
+{
+    fe_ctx *c = L->c;
+    out->n = 0;
+    if (!c->nns)
+        return NULL;
+    const char *cur = current_ns(L);
+    if (qual && !*qual) {
+        if (ns_defines(c, "", name))
+            ns_add(out, "");
+        return out;
+    }
+    for (size_t n = strlen(cur); !out->n;) {
+        const char *path = !qual ? fe_strndup(c, cur, n)
+                           : n   ? fe_fmt(c, "%.*s::%s", (int)n, cur, qual)
+                                 : qual;
+        if (path && ns_defines(c, path, name))
+            ns_add(out, path);
+        for (int i = 0; !qual && !n && i < c->nusing; i++) /* a directive's names join the file's */
+            if (ns_defines(c, c->using_ns[i], name))
+                ns_add(out, c->using_ns[i]);
+        if (!n)
+            break;
+        n = fe_ns_parent(cur, n);
+    }
+    for (int i = 0; !qual && i < nargs && i < 32; i++) { /* argument-dependent lookup */
+        const fe_type *t = types[i];
+        while (t && (t->kind == TY_PTR || t->kind == TY_ARRAY))
+            t = t->base;
+        const char *ns = t && t->kind == TY_STRUCT ? (t->def_ns ? t->def_ns : t->origin ? t->origin->def_ns : NULL)
+                                                   : NULL;
+        if (ns && ns_defines(c, ns, name))
+            ns_add(out, ns);
+    }
+    if (out->n)
+        return out;
+    bool anywhere = false;
+    for (int i = 0; i < c->nns && !anywhere; i++)
+        anywhere = ns_defines(c, c->nss[i], name);
+    return anywhere || qual ? out : NULL; /* out of reach: none (builtins); unknown: every one */
+}
+
+/* How far a deduced template argument is from a plain type: pointer
+ * levels and struct template instances. Of two templates that fit alike,
+ * the one deducing the plainer arguments is the more specialized (T * over
+ * T for an int *, Vec<T> over T for a Vec<float>). */
+static int targ_depth(const fe_type *t)
+{
+    int d = 0;
+    for (; t && (t->kind == TY_PTR || t->kind == TY_ARRAY); t = t->base)
+        d++;
+    return d + (t && t->kind == TY_STRUCT && (t->tmpl || t->origin));
+}
+
+/*
+ * The best instance of the function templates named `name` for arguments
+ * of these types (the first nexplicit template arguments given in the
+ * call, the rest deduced), its fit in *score; NULL when none deduces (an
+ * instance with another parameter count, score -1, when only such). Of
+ * instances that fit alike, the more specialized template's: plainer
+ * deduced arguments (targ_depth: f(T *) over f(T), f(Vec<T, N>) over
+ * f(T)), then fewer template parameters (g(T, T) over g(T, U)).
+ */
+/*
+ * Template tp's instance for these arguments, or NULL. Instantiating a
+ * candidate that overload resolution may not choose must not fail the
+ * compile (C++ instantiates only the chosen one's body): an error while
+ * parsing it drops the candidate and is forgotten.
+ */
+static fe_node *try_instance(fe_lower *L, fe_template *tp, fe_type **targs, int64_t *tvals, int n,
+                             const fe_tok *at, cvm_diag *first_err, cvm_status *first_st)
+{
+    fe_ctx *c = L->c;
+    cvm_diag saved;
+    memset(&saved, 0, sizeof saved);
+    if (c->diag)
+        saved = *c->diag;
+    fe_node *inst = fe_instantiate(c, tp, targs, tvals, n, at);
+    if (c->err && c->err_status != CVM_OUT_OF_MEMORY && !c->err_kept) {
+        if (!*first_st) { /* reported if no candidate is left */
+            *first_st = c->err_status;
+            if (c->diag)
+                *first_err = *c->diag;
+        }
+        c->err = false;
+        c->err_status = CVM_OK;
+        if (c->diag)
+            *c->diag = saved;
+        return NULL;
+    }
+    return inst;
+}
+
+static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_type **types, int nargs,
+                              int nexplicit, const ns_set *ns, const bool *rv, bool others, int *score,
+                              int *binds)
+{
+    fe_node *best = NULL, *fallback = NULL;
+    int best_np = 0, best_depth = 0;
+    cvm_diag first_err;
+    cvm_status first_st = CVM_OK;
+    memset(&first_err, 0, sizeof first_err);
+    *score = -1;
+    *binds = 0;
+    fe_type *plain[32]; /* deduction from the values' types: T of a const float is float */
+    fe_type *unq[32];   /* fits scored without const: T & of a const P deduces const P */
+    bool any_const = false;
+    for (int i = 0; i < nargs; i++) {
+        plain[i] = types[i] && types[i]->kind != TY_STRUCT ? fe_unqual(types[i]) : types[i];
+        unq[i] = types[i] ? fe_unqual(types[i]) : NULL;
+        any_const |= plain[i] != types[i] || (types[i] && types[i]->is_const);
+    }
+    for (fe_template *tp = L->c->templates; tp && !L->c->err; tp = tp->next) {
+        if (tp->is_struct || tp->is_var || tp->owner || strcmp(tp->name, name) != 0 || nexplicit > tp->nparams ||
+            !ns_has(ns, tp->ns))
+            continue;
+        /* first from the values' types, then (T & of a const P: T is const P) as written */
+        for (int as_written = 0; as_written < 1 + any_const && !L->c->err; as_written++) {
+            fe_type *targs[8] = {0};
+            int64_t tvals[8] = {0};
+            for (int k = 0; k < nexplicit; k++)
+                targs[k] = call->a->targs[k], tvals[k] = call->a->tvals[k];
+            fe_node *inst = NULL;
+            const fe_tok *at = call ? call->tok : NULL;
+            if (nexplicit < tp->nparams) { /* f(x) of template <class T> f(T); f<3>(x): the rest deduced */
+                if (fe_deduce(L->c, tp, as_written ? types : plain, nargs, targs, tvals, nexplicit))
+                    inst = try_instance(L, tp, targs, tvals, tp->nparams, at, &first_err, &first_st);
+                else if (nexplicit) /* f<3>(): the rest from their defaults */
+                    inst = try_instance(L, tp, targs, tvals, nexplicit, at, &first_err, &first_st);
+                else
+                    continue;
+            } else {
+                inst = try_instance(L, tp, targs, tvals, nexplicit, at, &first_err, &first_st);
+            }
+            if (inst && !fe_params_match(inst, nargs) && !fallback)
+                fallback = inst; /* deduced, but takes another count: the call says so */
+            if (!inst || !fe_params_match(inst, nargs))
+                continue;
+            const int s = overload_score(inst, unq, nargs, false, rv, false), b = const_ref_binds(inst, unq, nargs, rv);
+            int depth = 0;
+            for (int k = nexplicit; k < tp->nparams && k < 8; k++)
+                depth += targ_depth(targs[k]);
+            if (s > *score || (s == *score && (b < *binds || (b == *binds && (depth < best_depth ||
+                                                                             (depth == best_depth && tp->nparams < best_np)))))) {
+                best = inst;
+                *score = s;
+                *binds = b;
+                best_np = tp->nparams;
+                best_depth = depth;
+            }
+        }
+    }
+    if (*score < 0 && !fallback && first_st && !others && !L->c->err) { /* nothing left: the first error */
+        L->c->err = true;
+        L->c->err_status = first_st;
+        if (L->c->diag)
+            *L->c->diag = first_err;
+    }
+    return *score >= 0 ? best : fallback;
+}
+
+fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args, int nargs)
+{
+    fe_type *types[32] = {0};
+    bool rv[32] = {0}; /* an argument is a temporary */
+    bool named = false;
+    for (fe_node *f = L->c->funcs; f && !named; f = f->next)
+        named = strcmp(f->name, name) == 0;
+    int ncall = 0;
+    for (fe_node *a = call ? call->args : NULL; a; a = a->next)
+        ncall++;
+    fe_template *tp = call && call->a->kind == N_IDENT ? fe_find_template_for(L->c, name, ncall) : NULL;
+    named |= tp != NULL;
+    if (call && named) {
+        nargs = 0;
+        for (fe_node *a = call->args; a; a = a->next, nargs++)
+            if (nargs < 32)
+                types[nargs] = fe_type_of_arg(L, a, true, &rv[nargs]); /* const lvalues stay const */
+    } else if (call) {
+        nargs = 0;
+        for (fe_node *a = call->args; a; a = a->next)
+            nargs++;
+    } else if (args) {
+        for (int i = 0; i < nargs && i < 32; i++)
+            types[i] = args[i].ty;
+    }
+    if (nargs > 32)
+        nargs = 32;
+    bool braced = false; /* f({a, b}): the list has no type to choose an overload by */
+    for (fe_node *a = call ? call->args : NULL; a; a = a->next)
+        braced |= a->kind == N_INITLIST;
+    if (braced) { /* templates do not count: a braced list deduces nothing */
+        int candidates = 0;
+        for (fe_node *f = L->c->funcs; f; f = f->next)
+            candidates += f->body && strcmp(f->name, name) == 0 && fe_params_match(f, nargs);
+        if (candidates > 1) {
+            fe_error(L->c, call->tok, CVM_UNSUPPORTED, "a braced argument of overloaded '%s' is not supported; "
+                     "name its type (T{a, b})", name);
+            return NULL;
+        }
+    }
+    int nexplicit = call && call->a->kind == N_IDENT ? call->a->ntargs : 0;
+    ns_set nsbuf;
+    const ns_set *ns = call && call->a->kind == N_IDENT ? call_ns(L, name, call->a->qual, types, nargs, &nsbuf) : NULL;
+    fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs, ns, rv);
+    if (!tp || nargs > 32)
+        return best;
+    /* a template instance beats a plain function only by fitting the
+     * arguments better (clamp(float...) of template <class T> clamp(T...)
+     * beside clamp(int...)); at a tie the plain function wins, as in C++ */
+    const int plain = best ? overload_score(best, types, nargs, L->ctor_conv, rv, true) : -1;
+    const int plain_binds = best ? const_ref_binds(best, types, nargs, rv) : 0;
+    if (best && plain >= 4 * nargs + 1 && !plain_binds)
+        return best; /* every argument exactly: nothing fits better */
+    int score = -1, binds = 0;
+    fe_node *inst = best_template(L, call, name, types, nargs, nexplicit, ns, rv, best != NULL, &score, &binds);
+    return inst && (score > plain || (score == plain && binds < plain_binds) || !best) ? inst : best;
+}
+
+/* Calls member function `name` of struct st chosen by overload resolution on
+ * the arguments, on *self (NULL for a static member); false if it has none. */
+static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self, const char *name,
+                        fe_val *args, int n, fe_val *out)
+{
+    fe_type *types[32] = {0};
+    for (int i = 0; i < n && i < 32; i++) /* const dropped: a generic lambda's auto & takes a const P */
+        types[i] = args[i].ty && args[i].ty->kind != TY_STRUCT ? fe_unqual(args[i].ty) : args[i].ty;
+    const int self_const = self ? self->ty->is_const : -1;
+    fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const, NULL, NULL);
+    fe_template *tp = m ? NULL : fe_member_template(st, name);
+    fe_type *targs[8];
+    int64_t tvals[8];
+    if (!m && (!tp || n > 32 || !fe_deduce(L->c, tp, types, n, targs, tvals, 0)))
+        /* the last resort, unless a member template deduces from the arguments as they are */
+        m = best_overload(st->methods, name, types, n, true, true, self_const, NULL, NULL);
+    if (!m)
+        return false;
+    if (!m->body) {
+        fe_error(L->c, at, CVM_SYNTAX, "member function '%s::%s' is declared but not defined (define it in "
+                 "the struct, or as %s::%s outside it)", st->name, name, st->name, name);
+        *out = (fe_val){fe_ty(TY_I32), fe_const_int(L, TY_I32, 0).reg, LV_NONE, 0, false, false, false, false};
+        return true;
+    }
+    *out = fe_call_fn(L, at, m, self, args, n);
+    return true;
+}
+
+/* Calls method `name` of the struct object at obj (LV_MEM); false if it has none. */
+bool fe_call_method(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args, int n,
+                    fe_val *out)
+{
+    if (obj.ty->kind != TY_STRUCT || obj.lv != LV_MEM)
+        return false;
+    return call_member(L, at, obj.ty, &obj, name, args, n, out);
+}
+
+/* S::name(args): a member function of struct S called without an object
+ * (a static member function); false if S has none of that name. */
+bool fe_call_static(fe_lower *L, const fe_tok *at, fe_type *st, const char *name, fe_val *args, int n,
+                    fe_val *out)
+{
+    return call_member(L, at, st, NULL, name, args, n, out);
+}
+
+/* An overloaded operator: a method of the first operand or a free function. */
+bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *args, int n, fe_val *out)
+{
+    char name[16];
+    snprintf(name, sizeof name, "operator%s", op);
+    if (n >= 1 && fe_call_method(L, at, args[0], name, args + 1, n - 1, out))
+        return true;
+    fe_type *types[4] = {0};
+    for (int i = 0; i < n && i < 4; i++)
+        types[i] = args[i].ty;
+    fe_node *f = find_func(L, name, types, n, NULL, NULL);
+    /* a free operator that needs a user conversion for an operand loses to a
+     * member operator template that takes the operands as they are */
+    bool converts = false;
+    int i = 0;
+    for (const fe_node *p = f ? f->params : NULL; p && i < n; p = p->next, i++)
+        converts |= types[i] && fe_arg_score(types[i], p->ty) == 0;
+    if ((!f || converts) && n >= 1 && fe_member_operator_template(L, at, args[0], name, args + 1, n - 1, out))
+        return true;
+    /* template <class T> V2<T> operator+(V2<T>, V2<T>): every operator
+     * template of the name whose arguments deduce, the best fit chosen
+     * (V2 and V3 overloads, (V2<T>, T) beside (T, V2<T>)) */
+    int best_score = -1;
+    for (fe_template *tp = f ? NULL : L->c->templates; tp && !L->c->err; tp = tp->next) {
+        fe_type *targs[8];
+        int64_t tvals[8];
+        if (tp->is_struct || tp->is_var || tp->owner || strcmp(tp->name, name) != 0 ||
+            !fe_deduce(L->c, tp, types, n, targs, tvals, 0))
+            continue;
+        fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
+        const int score = inst && fe_params_match(inst, n) ? overload_score(inst, types, n, false, NULL, false) : -1;
+        if (score > best_score)
+            f = inst, best_score = score;
+    }
+    if (!f && !L->c->err) { /* the last resort: an operand built by a converting constructor (v + 1.0f) */
+        L->ctor_conv = true;
+        f = find_func(L, name, types, n, NULL, NULL);
+        L->ctor_conv = false;
+    }
+    if (!f)
+        return false;
+    if (!f->body) {
+        fe_error(L->c, at, CVM_SYNTAX, "'%s' is declared but not defined", name);
+        *out = fe_zero(L);
+        return true;
+    }
+    *out = fe_call_fn(L, at, f, NULL, args, n);
+    return true;
+}
