@@ -10,17 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static fe_val rv(fe_type *t, int reg)
-{
-    fe_val v = {t, reg, LV_NONE, 0, false, false, false, false};
-    return v;
-}
-
 static fe_val sreg(fe_lower *L, const char *name)
 {
     int r = fe_reg(L, RT(TY_U32, 1, 0));
     fe_emit(L, "sreg.u32 %%r%d, %s", r, name);
-    return rv(fe_ty(TY_U32), r);
+    return fe_rv(fe_ty(TY_U32), r);
 }
 
 /* threadIdx and friends: the special register each stands for */
@@ -44,7 +38,7 @@ bool fe_builtin_member(fe_lower *L, fe_node *e, fe_val *out)
         const char *m = e->name;
         if ((m[0] != 'x' && m[0] != 'y' && m[0] != 'z') || m[1]) {
             fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", m, tab[i].var);
-            *out = rv(fe_ty(TY_U32), 0);
+            *out = fe_rv(fe_ty(TY_U32), 0);
             return true;
         }
         char name[32];
@@ -90,7 +84,7 @@ bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out)
         fe_val cp = sreg(L, "cube_pos"), cd = mul3(L, "cube_dim"), up = sreg(L, "unit_pos");
         int r = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "mad.u32 %%r%d, %%r%d, %%r%d, %%r%d", r, cp.reg, cd.reg, up.reg);
-        *out = rv(fe_ty(TY_U32), r);
+        *out = fe_rv(fe_ty(TY_U32), r);
         return true;
     }
     if (strcmp(n, "INFINITY") == 0 || strcmp(n, "__builtin_inff") == 0 || strcmp(n, "__builtin_huge_valf") == 0 || strcmp(n, "CUDART_INF_F") == 0 || strcmp(n, "HUGE_VALF") == 0) {
@@ -120,7 +114,7 @@ bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out)
             char name[32];
             snprintf(name, sizeof name, "%s.%c", position_vars[i].sreg, 'x' + c);
             fe_val v = sreg(L, name);
-            fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, 4 * c), 1, e->tok);
+            fe_val q = fe_ptr_add(L, fe_rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, 4 * c), 1, e->tok);
             fe_emit(L, "st.u32 [%%r%d], %%r%d", q.reg, v.reg);
         }
         *out = (fe_val){fe_ty(TY_DIM3), p, LV_MEM, 0, false, false, false, false};
@@ -214,7 +208,7 @@ static bool math_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", m->op, tn, r, a[0].reg, a[1].reg);
         else
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d, %%r%d", m->op, tn, r, a[0].reg, a[1].reg, a[2].reg);
-        *out = rv(t, r);
+        *out = fe_rv(t, r);
         return true;
     }
     return false;
@@ -274,7 +268,7 @@ static bool atomic_call(fe_lower *L, fe_node *call, const char *name, fe_val *ou
             fe_emit(L, "atom.%s.relaxed.%s.%s %%r%d, [%%r%d], %%r%d", tab[i].op, scope,
                     fe_elem_name(t->kind), r, p.reg, v.reg);
         }
-        *out = rv(t, r);
+        *out = fe_rv(t, r);
         return true;
     }
     return false;
@@ -316,11 +310,11 @@ static int pick(fe_lower *L, fe_kind k, int c, int a, int b)
 /* the shuffled register r of type t, or the pair its bits came from */
 static bool shfl_result(fe_lower *L, fe_type *pair, fe_type *t, int r, fe_val *out)
 {
-    *out = rv(t, r);
+    *out = fe_rv(t, r);
     if (pair) {
         int p = fe_reg(L, fe_rtype_of(L, pair, 0));
         fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_tname_of(L, p), p, r);
-        *out = rv(pair, p);
+        *out = fe_rv(pair, p);
     }
     return true;
 }
@@ -342,7 +336,7 @@ static bool shfl_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     if (pair) { /* __half2 / __nv_bfloat162: shuffled as its 32 bits */
         int b = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "bitcast.u32 %%r%d, %%r%d", b, v.reg);
-        v = rv(fe_ty(TY_U32), b);
+        v = fe_rv(fe_ty(TY_U32), b);
     }
     if (!fe_is_arith(v.ty)) {
         fe_error(L->c, call->tok, CVM_SYNTAX, "%s of a non-scalar value", name);
@@ -437,21 +431,21 @@ static bool warp_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_emit(L, "vote.ballot.u32 %%r%d, %%r%d, %%r%d", r, p.reg, m.reg);
         else
             fe_emit(L, "vote.%s %%r%d, %%r%d, %%r%d", any ? "any" : "all", r, p.reg, m.reg);
-        *out = ballot ? rv(fe_ty(TY_U32), r) : fe_convert(L, rv(fe_ty(TY_BOOL), r), fe_ty(TY_I32), call->tok);
+        *out = ballot ? fe_rv(fe_ty(TY_U32), r) : fe_convert(L, fe_rv(fe_ty(TY_BOOL), r), fe_ty(TY_I32), call->tok);
         return true;
     }
     if (strcmp(name, "__activemask") == 0) {
         L->uses_plane = true;
         int r = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "activemask.u32 %%r%d", r);
-        *out = rv(fe_ty(TY_U32), r);
+        *out = fe_rv(fe_ty(TY_U32), r);
         return true;
     }
     if (strcmp(name, "__syncwarp") == 0) {
         L->uses_plane = true;
         fe_val m = nargs(call) ? mask_arg(L, arg(call, 0)) : fe_const_int(L, TY_U32, 0xffffffffll);
         fe_emit(L, "sync_plane %%r%d", m.reg);
-        *out = rv(fe_ty(TY_VOID), 0);
+        *out = fe_rv(fe_ty(TY_VOID), 0);
         return true;
     }
     static const struct { const char *name, *op; } red[] = {
@@ -477,7 +471,7 @@ static bool warp_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_emit(L, "match.any.u32 %%r%d, %%r%d, %%r%d", r, v.reg, m.reg);
         else
             fe_emit(L, "reduce.%s.%s %%r%d, %%r%d, %%r%d", red[i].op, fe_elem_name(t->kind), r, v.reg, m.reg);
-        *out = rv(match ? fe_ty(TY_U32) : t, r);
+        *out = fe_rv(match ? fe_ty(TY_U32) : t, r);
         return true;
     }
     return false;
@@ -501,7 +495,7 @@ static bool bits_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         if (strcmp(tab[i].op, "brev") == 0) {
             int r = fe_reg(L, RT(t->kind, 1, 0));
             fe_emit(L, "brev.%s %%r%d, %%r%d", tn, r, a.reg);
-            *out = rv(t, r);
+            *out = fe_rv(t, r);
             return true;
         }
         if (strcmp(tab[i].op, "ffs") == 0) { /* ctz + 1, 0 for 0 */
@@ -515,13 +509,13 @@ static bool bits_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             int s = fe_reg(L, RT(TY_U32, 1, 0));
             fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", s, zi.reg, p, isz);
             fe_emit(L, "cvt.i32 %%r%d, %%r%d", r, s);
-            *out = rv(fe_ty(TY_I32), r);
+            *out = fe_rv(fe_ty(TY_I32), r);
             return true;
         }
         int c = fe_reg(L, RT(TY_U32, 1, 0)), r = fe_reg(L, RT(TY_I32, 1, 0));
         fe_emit(L, "%s.%s %%r%d, %%r%d", tab[i].op, tn, c, a.reg);
         fe_emit(L, "cvt.i32 %%r%d, %%r%d", r, c);
-        *out = rv(fe_ty(TY_I32), r);
+        *out = fe_rv(fe_ty(TY_I32), r);
         return true;
     }
     return false;
@@ -535,19 +529,19 @@ static fe_val byte_perm(fe_lower *L, fe_node *call)
     int x = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(TY_U32), call->tok).reg;
     int y = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(TY_U32), call->tok).reg;
     int s = fe_convert(L, fe_rvalue(L, arg(call, 2)), fe_ty(TY_U32), call->tok).reg;
-    int x64 = fe_convert(L, rv(fe_ty(TY_U32), x), fe_ty(TY_U64), call->tok).reg;
-    int y64 = fe_convert(L, rv(fe_ty(TY_U32), y), fe_ty(TY_U64), call->tok).reg;
+    int x64 = fe_convert(L, fe_rv(fe_ty(TY_U32), x), fe_ty(TY_U64), call->tok).reg;
+    int y64 = fe_convert(L, fe_rv(fe_ty(TY_U32), y), fe_ty(TY_U64), call->tok).reg;
     int v = op2(L, "or", TY_U64, op2(L, "shl", TY_U64, y64, kint(L, TY_U64, 32)), x64);
     int r = kint(L, TY_U32, 0);
     for (int n = 0; n < 4; n++) {
         int sel = op2(L, "and", TY_U32, op2(L, "shr", TY_U32, s, kint(L, TY_U32, 4 * n)), kint(L, TY_U32, 7));
-        int sh = op2(L, "shl", TY_U64, fe_convert(L, rv(fe_ty(TY_U32), sel), fe_ty(TY_U64), call->tok).reg,
+        int sh = op2(L, "shl", TY_U64, fe_convert(L, fe_rv(fe_ty(TY_U32), sel), fe_ty(TY_U64), call->tok).reg,
                      kint(L, TY_U64, 3));
         int b = op2(L, "and", TY_U64, op2(L, "shr", TY_U64, v, sh), kint(L, TY_U64, 0xff));
-        int b32 = fe_convert(L, rv(fe_ty(TY_U64), b), fe_ty(TY_U32), call->tok).reg;
+        int b32 = fe_convert(L, fe_rv(fe_ty(TY_U64), b), fe_ty(TY_U32), call->tok).reg;
         r = op2(L, "or", TY_U32, r, op2(L, "shl", TY_U32, b32, kint(L, TY_U32, 8 * n)));
     }
-    return rv(fe_ty(TY_U32), r);
+    return fe_rv(fe_ty(TY_U32), r);
 }
 
 /* The halving adds of two 32-bit integers, (x + y [+ 1]) >> 1 without
@@ -562,7 +556,7 @@ static fe_val halving_add(fe_lower *L, fe_node *call, fe_val x, fe_val y, bool i
     if (round)
         sum = op2(L, "add", w, sum, kint(L, w, 1));
     int half = op2(L, "shr", w, sum, kint(L, TY_U32, 1)); /* arithmetic for i64 */
-    return fe_convert(L, rv(fe_ty(w), half), fe_ty(k), call->tok);
+    return fe_convert(L, fe_rv(fe_ty(w), half), fe_ty(k), call->tok);
 }
 
 /* __mul24/__umul24 (low 32 bits of the product of the low 24 bits, sign-
@@ -587,7 +581,7 @@ static bool int_misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *
             else
                 ab[i] = op2(L, "and", k, a, kint(L, k, 0xffffff));
         }
-        *out = rv(fe_ty(k), op2(L, "mul", k, ab[0], ab[1]));
+        *out = fe_rv(fe_ty(k), op2(L, "mul", k, ab[0], ab[1]));
         return true;
     }
     bool rhadd = strcmp(name, "__rhadd") == 0, uhadd = strcmp(name, "__uhadd") == 0,
@@ -608,12 +602,12 @@ static bool int_misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *
         int z = fe_convert(L, fe_rvalue(L, arg(call, 2)), fe_ty(TY_U32), call->tok).reg;
         int gt = fe_reg(L, RT(TY_BOOL, 1, 0));
         fe_emit(L, "gt.%s %%r%d, %%r%d, %%r%d", fe_elem_name(k), gt, x, y);
-        int xu = fe_convert(L, rv(fe_ty(k), x), fe_ty(TY_U32), call->tok).reg;
-        int yu = fe_convert(L, rv(fe_ty(k), y), fe_ty(TY_U32), call->tok).reg;
+        int xu = fe_convert(L, fe_rv(fe_ty(k), x), fe_ty(TY_U32), call->tok).reg;
+        int yu = fe_convert(L, fe_rv(fe_ty(k), y), fe_ty(TY_U32), call->tok).reg;
         int d1 = op2(L, "sub", TY_U32, xu, yu), d2 = op2(L, "sub", TY_U32, yu, xu);
         int d = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", d, d1, d2, gt); /* d = gt ? d1 : d2 */
-        *out = rv(fe_ty(TY_U32), op2(L, "add", TY_U32, d, z));
+        *out = fe_rv(fe_ty(TY_U32), op2(L, "add", TY_U32, d, z));
         return true;
     }
     return false;
@@ -638,7 +632,7 @@ static bool bitcast_call(fe_lower *L, fe_node *call, const char *name, fe_val *o
         fe_val a = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(tab[i].from), call->tok);
         int r = fe_reg(L, RT(tab[i].to, 1, 0));
         fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_elem_name(tab[i].to), r, a.reg);
-        *out = rv(fe_ty(tab[i].to), r);
+        *out = fe_rv(fe_ty(tab[i].to), r);
         return true;
     }
     return false;
@@ -660,7 +654,7 @@ static bool minmax_call(fe_lower *L, fe_node *call, const char *name, fe_val *ou
         a = fe_convert(L, a, t, call->tok);
         int r = fe_reg(L, fe_rtype_of(L, t, 0));
         fe_emit(L, "abs.%s %%r%d, %%r%d", fe_elem_name(t->kind), r, a.reg);
-        *out = rv(t, r);
+        *out = fe_rv(t, r);
         return true;
     }
     fe_val b = fe_rvalue(L, arg(call, 1));
@@ -669,13 +663,13 @@ static bool minmax_call(fe_lower *L, fe_node *call, const char *name, fe_val *ou
     b = fe_convert(L, b, t, call->tok);
     int r = fe_reg(L, fe_rtype_of(L, t, 0));
     fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", is_min ? "min" : "max", fe_elem_name(t->kind), r, a.reg, b.reg);
-    *out = rv(t, r);
+    *out = fe_rv(t, r);
     return true;
 }
 
 static bool sync_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
-    *out = rv(fe_ty(TY_VOID), 0);
+    *out = fe_rv(fe_ty(TY_VOID), 0);
     if (strcmp(name, "__syncthreads") == 0) {
         fe_emit(L, "sync_cube");
         return true;
@@ -690,7 +684,7 @@ static bool sync_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         bool count = pred[0] == 'c';
         int r = fe_reg(L, count ? RT(TY_U32, 1, 0) : RT(TY_BOOL, 1, 0));
         fe_emit(L, "sync_cube.%s %%r%d, %%r%d", pred, r, p.reg);
-        *out = fe_convert(L, rv(count ? fe_ty(TY_U32) : fe_ty(TY_BOOL), r), fe_ty(TY_I32), call->tok);
+        *out = fe_convert(L, fe_rv(count ? fe_ty(TY_U32) : fe_ty(TY_BOOL), r), fe_ty(TY_I32), call->tok);
         return true;
     }
     const char *scope = strcmp(name, "__threadfence_block") == 0 ? "cube"
@@ -728,7 +722,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_node *a = call->args;
             for (fe_member *m = t->members; m && a; m = m->next, a = a->next) {
                 fe_val v = fe_convert(L, fe_rvalue(L, a), m->ty, a->tok);
-                fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, m->offset), 1, a->tok);
+                fe_val q = fe_ptr_add(L, fe_rv(fe_ty(TY_I8), p), fe_const_int(L, TY_I64, m->offset), 1, a->tok);
                 fe_emit(L, "st.%s [%%r%d], %%r%d", fe_elem_name(m->ty->kind), q.reg, v.reg);
             }
             *out = (fe_val){t, p, LV_MEM, 0, false, false, false, false};
@@ -769,7 +763,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", hops[i].op, tn, r, a[0].reg, a[1].reg);
         else
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d, %%r%d", hops[i].op, tn, r, a[0].reg, a[1].reg, a[2].reg);
-        *out = cmp ? rv(fe_ty(TY_BOOL), r) : rv(t, r);
+        *out = cmp ? fe_rv(fe_ty(TY_BOOL), r) : fe_rv(t, r);
         return true;
     }
     if (strcmp(name, "__builtin_expect") == 0 || strcmp(name, "__builtin_assume_aligned") == 0) {
@@ -813,9 +807,9 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             }
             int r = fe_reg(L, RT(t->kind, 1, 0));
             fe_emit(L, "%s.%s %%r%d, %%r%d", i == 1 ? "sin" : "cos", fe_elem_name(t->kind), r, x.reg);
-            fe_store(L, dst, rv(t, r), a->tok);
+            fe_store(L, dst, fe_rv(t, r), a->tok);
         }
-        *out = rv(fe_ty(TY_VOID), 0);
+        *out = fe_rv(fe_ty(TY_VOID), 0);
         return true;
     }
     /* loads and stores with cache hints: the hint has no meaning on the VM */
@@ -838,7 +832,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         } else {
             fe_val v = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_unqual(p.ty->base), call->tok);
             fe_store(L, at, v, call->tok);
-            *out = rv(fe_ty(TY_VOID), 0);
+            *out = fe_rv(fe_ty(TY_VOID), 0);
         }
         return true;
     }
@@ -849,7 +843,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_val z = fe_const_float(L, TY_F32, 0), o = fe_const_float(L, TY_F32, 1);
         int r = fe_reg(L, RT(TY_F32, 1, 0));
         fe_emit(L, "clamp.f32 %%r%d, %%r%d, %%r%d, %%r%d", r, a.reg, z.reg, o.reg);
-        *out = rv(fe_ty(TY_F32), r);
+        *out = fe_rv(fe_ty(TY_F32), r);
         return true;
     }
     static const struct { const char *name, *op; fe_kind t; } fp[] = {
@@ -867,7 +861,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             a = fe_convert(L, a, fe_ty(TY_F64), call->tok);
         int r = fe_reg(L, RT(TY_BOOL, 1, 0));
         fe_emit(L, "%s.%s %%r%d, %%r%d", fp[i].op, fe_elem_name(fe_unqual(a.ty)->kind), r, a.reg);
-        *out = rv(fe_ty(TY_BOOL), r);
+        *out = fe_rv(fe_ty(TY_BOOL), r);
         return true;
     }
     if (strcmp(name, "__umulhi") == 0 || strcmp(name, "__mulhi") == 0 || strcmp(name, "__umul64hi") == 0 ||
@@ -879,7 +873,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_val b = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(k), call->tok);
         int r = fe_reg(L, RT(k, 1, 0));
         fe_emit(L, "mulhi.%s %%r%d, %%r%d, %%r%d", fe_elem_name(k), r, a.reg, b.reg);
-        *out = rv(fe_ty(k), r);
+        *out = fe_rv(fe_ty(k), r);
         return true;
     }
     static const struct { const char *name; fe_kind from; } to_half[] = {
@@ -898,7 +892,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         if (!want_args(L, call, name, 1, 1))
             return true;
         fe_rvalue(L, arg(call, 0));
-        *out = rv(fe_ty(TY_VOID), 0);
+        *out = fe_rv(fe_ty(TY_VOID), 0);
         return true;
     }
     if (strcmp(name, "__float2half") == 0 || strcmp(name, "__float2half_rn") == 0 ||
@@ -914,7 +908,7 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     }
     if (strcmp(name, "__trap") == 0 || strcmp(name, "abort") == 0) {
         fe_emit(L, "trap \"__trap() at %s:%u\"", fe_escape(L->c, L->c->files[call->tok->file]), call->tok->line);
-        *out = rv(fe_ty(TY_VOID), 0);
+        *out = fe_rv(fe_ty(TY_VOID), 0);
         return true;
     }
     if (strcmp(name, "malloc") == 0 || strcmp(name, "free") == 0) {
@@ -1029,7 +1023,7 @@ static void printf_call(fe_lower *L, fe_node *call)
 
 static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
-    *out = rv(fe_ty(TY_I32), 0);
+    *out = fe_rv(fe_ty(TY_I32), 0);
     if (strcmp(name, "printf") == 0) {
         printf_call(L, call);
         return true;
@@ -1040,7 +1034,7 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
         fe_val c = fe_cond_bool(L, call->args);
         fe_emit(L, "assert %%r%d, \"%s:%u\"", c.reg, fe_escape(L->c, L->c->files[call->tok->file]),
                 call->tok->line);
-        *out = rv(fe_ty(TY_VOID), 0);
+        *out = fe_rv(fe_ty(TY_VOID), 0);
         return true;
     }
     if (strcmp(name, "__cvm_assert") == 0) { /* <assert.h>'s assert(e): (e, #e, __FILE__, __LINE__) */
@@ -1050,7 +1044,7 @@ static bool print_call(fe_lower *L, fe_node *call, const char *name, fe_val *out
         fe_val c = fe_cond_bool(L, call->args);
         fe_emit(L, "assert %%r%d, \"%s:%u: `%s`\"", c.reg, fe_escape(L->c, L->c->files[call->tok->file]),
                 call->tok->line, text->kind == N_STR ? fe_escape(L->c, text->name) : "?");
-        *out = rv(fe_ty(TY_VOID), 0);
+        *out = fe_rv(fe_ty(TY_VOID), 0);
         return true;
     }
     return false;
@@ -1084,7 +1078,7 @@ static bool legacy_warp_call(fe_lower *L, fe_node *call, const char *name, fe_va
 /* x of float type k converted to f (a float or int kind) */
 static int conv(fe_lower *L, fe_node *call, fe_kind from, int x, fe_kind to)
 {
-    return fe_convert(L, rv(fe_ty(from), x), fe_ty(to), call->tok).reg;
+    return fe_convert(L, fe_rv(fe_ty(from), x), fe_ty(to), call->tok).reg;
 }
 
 /*
@@ -1136,7 +1130,7 @@ static bool round_convert_call(fe_lower *L, fe_node *call, const char *name, fe_
     int x = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(fk), call->tok).reg;
     if (fk == TY_F16) /* a half is exact in float: round there */
         x = conv(L, call, TY_F16, x, fk = TY_F32);
-    *out = rv(fe_ty(tk), conv(L, call, fk, op1(L, op, fk, x), tk));
+    *out = fe_rv(fe_ty(tk), conv(L, call, fk, op1(L, op, fk, x), tk));
     return true;
 }
 
@@ -1171,11 +1165,11 @@ static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val
         int bits = fe_reg(L, RT(u, 1, 0));
         fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_elem_name(u), bits, x);
         int sb = op2(L, "shr", u, bits, kint(L, u, k == TY_F32 ? 31 : 63));
-        *out = fe_convert(L, rv(fe_ty(u), sb), fe_ty(TY_I32), call->tok);
+        *out = fe_convert(L, fe_rv(fe_ty(u), sb), fe_ty(TY_I32), call->tok);
         return true;
     }
     if (exp10) {
-        *out = rv(fe_ty(k), op2(L, "pow", k, fe_const_float(L, k, 10.0).reg, x));
+        *out = fe_rv(fe_ty(k), op2(L, "pow", k, fe_const_float(L, k, 10.0).reg, x));
         return true;
     }
     if (fdividef) { /* x / y, but x * (+-0) for 2^126 < |y| < 2^128, as CUDA documents */
@@ -1184,14 +1178,14 @@ static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val
         int big = op2(L, "and", TY_BOOL, cmp2(L, "gt", TY_F32, ay, fe_const_float(L, TY_F32, 0x1p126).reg),
                       cmp2(L, "lt", TY_F32, ay, fe_const_float(L, TY_F32, INFINITY).reg));
         int zero = op2(L, "copysign", TY_F32, fe_const_float(L, TY_F32, 0.0).reg, y);
-        *out = rv(fe_ty(TY_F32), pick(L, TY_F32, big, op2(L, "mul", TY_F32, x, zero), op2(L, "div", TY_F32, x, y)));
+        *out = fe_rv(fe_ty(TY_F32), pick(L, TY_F32, big, op2(L, "mul", TY_F32, x, zero), op2(L, "div", TY_F32, x, y)));
         return true;
     }
     if (fdim) {
         int y = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(k), call->tok).reg;
         int diff = pick(L, k, cmp2(L, "gt", k, x, y), op2(L, "sub", k, x, y), fe_const_float(L, k, 0.0).reg);
         int nan = op2(L, "or", TY_BOOL, cmp2(L, "ne", k, x, x), cmp2(L, "ne", k, y, y));
-        *out = rv(fe_ty(k), pick(L, k, nan, op2(L, "add", k, x, y), diff));
+        *out = fe_rv(fe_ty(k), pick(L, k, nan, op2(L, "add", k, x, y), diff));
         return true;
     }
     int n = fe_convert(L, fe_rvalue(L, arg(call, 1)), fe_ty(TY_I32), call->tok).reg;
@@ -1200,7 +1194,7 @@ static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val
     int pw = fe_reg(L, RT(TY_F64, 1, 0));
     fe_emit(L, "bitcast.f64 %%r%d, %%r%d", pw, op2(L, "shl", TY_U64, e, kint(L, TY_U64, 52)));
     int prod = op2(L, "mul", TY_F64, conv(L, call, TY_F32, x, TY_F64), pw);
-    *out = rv(fe_ty(TY_F32), conv(L, call, TY_F64, prod, TY_F32));
+    *out = fe_rv(fe_ty(TY_F32), conv(L, call, TY_F64, prod, TY_F32));
     return true;
 }
 
@@ -1214,7 +1208,7 @@ static fe_val bytes_as_word(fe_lower *L, fe_val v)
     const fe_kind k = fe_is_signed(t->base) ? TY_I32 : TY_U32;
     int r = fe_reg(L, RT(k, 1, 0));
     fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_elem_name(k), r, v.reg);
-    return rv(fe_ty(k), r);
+    return fe_rv(fe_ty(k), r);
 }
 
 /*
@@ -1241,7 +1235,7 @@ static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val 
         int s64 = conv(L, call, TY_U32, sh, TY_U64);
         int r = left ? op2(L, "shr", TY_U64, op2(L, "shl", TY_U64, v, s64), kint(L, TY_U64, 32))
                      : op2(L, "shr", TY_U64, v, s64);
-        *out = rv(fe_ty(TY_U32), conv(L, call, TY_U64, r, TY_U32));
+        *out = fe_rv(fe_ty(TY_U32), conv(L, call, TY_U64, r, TY_U32));
         return true;
     }
     if (strcmp(name, "__dp4a") != 0)
@@ -1259,7 +1253,7 @@ static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val 
         int yi = op2(L, "shr", k, op2(L, "shl", k, y, up), down);
         acc = op2(L, "add", k, acc, op2(L, "mul", k, xi, yi));
     }
-    *out = rv(fe_ty(k), acc);
+    *out = fe_rv(fe_ty(k), acc);
     return true;
 }
 

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static fe_val rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false, false, false, false}; }
 
 static fe_node *node(fe_lower *L, fe_nk kind, fe_tok *at)
 {
@@ -81,14 +80,14 @@ static fe_val sreg_u32(fe_lower *L, const char *name)
 {
     int r = fe_reg(L, RT(TY_U32, 1, 0));
     fe_emit(L, "sreg.u32 %%r%d, %s", r, name);
-    return rv(fe_ty(TY_U32), r);
+    return fe_rv(fe_ty(TY_U32), r);
 }
 
 static fe_val op_u32(fe_lower *L, const char *op, fe_val a, fe_val b)
 {
     int r = fe_reg(L, RT(TY_U32, 1, 0));
     fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", op, r, a.reg, b.reg);
-    return rv(fe_ty(TY_U32), r);
+    return fe_rv(fe_ty(TY_U32), r);
 }
 
 static fe_val block_size(fe_lower *L)
@@ -143,7 +142,7 @@ static fe_val tile_vote(fe_lower *L, fe_node *call, const char *what, uint32_t n
     int r = fe_reg(L, RT(TY_BOOL, 1, 0));
     fe_val ref = fe_const_int(L, TY_U32, strcmp(what, "any") == 0 ? 0 : (int64_t)((1ull << n) - 1));
     fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", strcmp(what, "any") == 0 ? "ne" : "eq", r, b.reg, ref.reg);
-    return fe_convert(L, rv(fe_ty(TY_BOOL), r), fe_ty(TY_I32), at);
+    return fe_convert(L, fe_rv(fe_ty(TY_BOOL), r), fe_ty(TY_I32), at);
 }
 
 static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, uint32_t parent, const char *m,
@@ -215,7 +214,7 @@ static fe_val op1_u32(fe_lower *L, const char *op, fe_val a)
 {
     int r = fe_reg(L, RT(TY_U32, 1, 0));
     fe_emit(L, "%s.u32 %%r%d, %%r%d", op, r, a.reg);
-    return rv(fe_ty(TY_U32), r);
+    return fe_rv(fe_ty(TY_U32), r);
 }
 
 /* The lane of the unit of rank `rank` in `mask` (the rank-th set bit): a binary search on popc. */
@@ -229,7 +228,7 @@ static fe_val lane_of_rank(fe_lower *L, fe_val mask, fe_val rank)
         int le = fe_reg(L, RT(TY_BOOL, 1, 0)), r = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "le.u32 %%r%d, %%r%d, %%r%d", le, cnt.reg, rank.reg);
         fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", r, cand.reg, pos.reg, le); /* le ? cand : pos */
-        pos = rv(fe_ty(TY_U32), r);
+        pos = fe_rv(fe_ty(TY_U32), r);
     }
     return pos;
 }
@@ -246,7 +245,7 @@ static fe_val rank_lane(fe_lower *L, fe_val mask, fe_val lane, fe_val rank, fe_v
         fe_emit(L, "lt.u32 %%r%d, %%r%d, %%r%d", ok, target.reg, op1_u32(L, "popc", mask).reg);
     fe_val src = lane_of_rank(L, mask, target);
     fe_emit(L, "select.u32 %%r%d, %%r%d, %%r%d, %%r%d", r, src.reg, lane.reg, ok);
-    return rv(fe_ty(TY_U32), r);
+    return fe_rv(fe_ty(TY_U32), r);
 }
 
 /* The bits of b at the lanes of mask, packed by rank (a parallel bit extract). */
@@ -314,7 +313,7 @@ static bool coalesced_method(fe_lower *L, fe_node *call, fe_val obj, const char 
 static fe_val position(fe_lower *L, fe_tok *at, const char *var)
 {
     fe_node *id = node(L, N_IDENT, at);
-    fe_val v = rv(fe_ty(TY_I32), 0);
+    fe_val v = fe_rv(fe_ty(TY_I32), 0);
     if (id) {
         id->name = var;
         fe_builtin_ident(L, id, &v);
@@ -332,12 +331,12 @@ static bool grid_method(fe_lower *L, fe_node *call, const char *m, fe_val *out)
         fe_val b = to_u64(L, sreg_u32(L, "cube_pos")), n = to_u64(L, block_size(L));
         fe_val u = to_u64(L, sreg_u32(L, "unit_pos"));
         fe_emit(L, "mad.u64 %%r%d, %%r%d, %%r%d, %%r%d", r, b.reg, n.reg, u.reg);
-        *out = rv(fe_ty(TY_U64), r);
+        *out = fe_rv(fe_ty(TY_U64), r);
     } else if (strcmp(m, "size") == 0 || strcmp(m, "num_threads") == 0) {
         int r = fe_reg(L, RT(TY_U64, 1, 0));
         fe_val b = to_u64(L, grid_blocks(L)), n = to_u64(L, block_size(L));
         fe_emit(L, "mul.u64 %%r%d, %%r%d, %%r%d", r, b.reg, n.reg);
-        *out = rv(fe_ty(TY_U64), r);
+        *out = fe_rv(fe_ty(TY_U64), r);
     } else if (strcmp(m, "num_blocks") == 0) {
         *out = grid_blocks(L);
     } else if (strcmp(m, "block_rank") == 0) {
@@ -358,7 +357,7 @@ bool fe_builtin_method(fe_lower *L, fe_node *call, fe_val obj, fe_val *out)
     if (t->kind != TY_STRUCT || !t->cg)
         return false;
     const char *m = call->a->name;
-    *out = rv(fe_ty(TY_VOID), 0);
+    *out = fe_rv(fe_ty(TY_VOID), 0);
     if (t->cg == CG_TILE)
         return tile_method(L, call, t->len, t->cg_parent, m, out);
     if (t->cg == CG_COALESCED)
@@ -445,7 +444,7 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
     int acc = fe_reg(L, fe_rtype_of(L, t, 0));
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, v.reg);
     fe_var *saved = L->vars;
-    fe_node *id = temp_ident(L, at, "__cg_acc", rv(t, acc));
+    fe_node *id = temp_ident(L, at, "__cg_acc", fe_rv(t, acc));
     fe_val rank = op_u32(L, "and", sreg_u32(L, "unit_pos"), fe_const_int(L, TY_U32, tile->len - 1));
     fe_node *rank_id = temp_ident(L, at, "__cg_rank", rank);
     fe_node *mask = tile_mask(L, at);
@@ -483,7 +482,7 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
         fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, acc), acc, zero.reg, prev.reg, first);
     }
     L->vars = saved;
-    return rv(t, acc);
+    return fe_rv(t, acc);
 }
 
 /*
@@ -509,7 +508,7 @@ static fe_val coalesced_reduce(fe_lower *L, fe_node *call, fe_type *opty)
     int acc = fe_reg(L, fe_rtype_of(L, t, 0));
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, v.reg);
     fe_var *saved = L->vars;
-    fe_node *id = temp_ident(L, at, "__cg_acc", rv(t, acc)), *mask_id = temp_ident(L, at, "__cg_mask", mask);
+    fe_node *id = temp_ident(L, at, "__cg_acc", fe_rv(t, acc)), *mask_id = temp_ident(L, at, "__cg_mask", mask);
     for (uint32_t o = 16; o >= 1 && id && mask_id && !L->c->err; o /= 2) {
         fe_val d = fe_const_int(L, TY_U32, o);
         fe_node *args[3] = {mask_id, id, temp_ident(L, at, "__cg_lane", rank_lane(L, mask, lane, rank, d, false))};
@@ -519,14 +518,14 @@ static fe_val coalesced_reduce(fe_lower *L, fe_node *call, fe_type *opty)
         fe_node *cond = node(L, N_COND, at), *comb = combine(L, at, opty, opn, id, other_id);
         if (!cond || !comb || !other_id)
             break;
-        cond->a = temp_ident(L, at, "__cg_in", rv(fe_ty(TY_BOOL), in));
+        cond->a = temp_ident(L, at, "__cg_in", fe_rv(fe_ty(TY_BOOL), in));
         cond->b = comb;
         cond->c = id;
         fe_val r = fe_convert(L, fe_rvalue(L, cond), t, at);
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, r.reg);
     }
     fe_node *args[3] = {mask_id, id, temp_ident(L, at, "__cg_lane", lane_of_rank(L, mask, fe_const_int(L, TY_U32, 0)))};
-    fe_val total = L->c->err ? rv(t, acc) : fe_convert(L, lower_call(L, call_node(L, at, "__shfl_sync", args, 3)), t, at);
+    fe_val total = L->c->err ? fe_rv(t, acc) : fe_convert(L, lower_call(L, call_node(L, at, "__shfl_sync", args, 3)), t, at);
     L->vars = saved;
     return total;
 }
@@ -548,7 +547,7 @@ bool fe_cg_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         fe_val obj = fe_construct(L, t, NULL, call->tok);
         int r = fe_reg(L, RT(TY_U32, 1, 0));
         fe_emit(L, "activemask.u32 %%r%d", r);
-        fe_store(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false, false}, rv(fe_ty(TY_U32), r), call->tok);
+        fe_store(L, (fe_val){fe_ty(TY_U32), obj.reg, LV_MEM, 0, false, false, false, false}, fe_rv(fe_ty(TY_U32), r), call->tok);
         *out = obj;
         return true;
     }

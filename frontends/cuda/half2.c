@@ -10,13 +10,7 @@
 
 #include <string.h>
 
-static fe_val rv(fe_type *t, int reg)
-{
-    fe_val v = {t, reg, LV_NONE, 0, false, false, false, false};
-    return v;
-}
-
-static fe_val bad(fe_lower *L) { return rv(fe_ty(TY_I32), fe_reg(L, RT(TY_I32, 1, 0))); }
+static fe_val bad(fe_lower *L) { return fe_rv(fe_ty(TY_I32), fe_reg(L, RT(TY_I32, 1, 0))); }
 
 bool fe_is_half_pair(const fe_type *t)
 {
@@ -70,14 +64,14 @@ static fe_val build(fe_lower *L, fe_type *pt, fe_val lo, fe_val hi, const fe_tok
     hi = fe_convert(L, hi, pt->base, at);
     int r = fe_reg(L, fe_rtype_of(L, pt, 0));
     fe_emit(L, "build.%s %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, lo.reg, hi.reg);
-    return rv(pt, r);
+    return fe_rv(pt, r);
 }
 
 static fe_val half_of(fe_lower *L, fe_val p, int idx)
 {
     int r = fe_reg(L, fe_rtype_of(L, p.ty->base, 0));
     fe_emit(L, "extract.%s %%r%d, %%r%d, %d", fe_tname_of(L, r), r, p.reg, idx);
-    return rv(p.ty->base, r);
+    return fe_rv(p.ty->base, r);
 }
 
 /* element-wise a OP b (OP: add sub mul div max min), or -a, |a| */
@@ -91,7 +85,7 @@ static fe_val pair_op(fe_lower *L, const char *op, fe_val *v, int n)
         fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", op, tn, r, v[0].reg, v[1].reg);
     else
         fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d, %%r%d", op, tn, r, v[0].reg, v[1].reg, v[2].reg);
-    return rv(fe_unqual(v[0].ty), r);
+    return fe_rv(fe_unqual(v[0].ty), r);
 }
 
 fe_val fe_half2_binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at)
@@ -190,7 +184,7 @@ static bool float2_call(fe_lower *L, fe_node *call, const char *name, fe_val *ou
     }
     int r = fe_reg(L, fe_rtype_of(L, to, 0));
     fe_emit(L, "cvt.%s %%r%d, %%r%d", fe_tname_of(L, r), r, v.reg);
-    *out = rv(to, r);
+    *out = fe_rv(to, r);
     return true;
 }
 

@@ -146,13 +146,18 @@ fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at);
 fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholders replaced */
 
 /* lower_expr.c */
-fe_val fe_gen(fe_lower *L, fe_node *e);          /* value or lvalue */
+fe_val fe_gen(fe_lower *L, fe_node *e);
+fe_val fe_call_expr(fe_lower *L, fe_node *e); /* lower_call.c: f(args), obj.f(args), S::f(args) */          /* value or lvalue */
 fe_val fe_rvalue(fe_lower *L, fe_node *e);       /* loaded value (arrays decay) */
 fe_val fe_load(fe_lower *L, fe_val v);
 void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at);
 fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at);
 fe_val fe_cond_bool(fe_lower *L, fe_node *e);    /* expression as a bool register */
 fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v);
+/* A value (not an lvalue) of type t in register reg. */
+static inline fe_val fe_rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false, false, false, false}; }
+/* What an expression that reported an error gives (an int 0). */
+static inline fe_val fe_bad(fe_lower *L) { return fe_const_int(L, TY_I32, 0); }
 /* The zero a declaration without initializer, `x{}` or a braced list's
  * missing elements store: an int 0 that fe_convert also splats to a
  * vector (where a user's `float4 v = 0` is an error, as in CUDA). */

@@ -4,8 +4,9 @@
  * a call sees (its own outward, using-directives, argument-dependent
  * lookup), the function template instances that compete with the plain
  * functions and their ranking, then member, static-member and operator
- * calls resolved the same way. The chosen function is inlined by lower.c
- * fe_call_fn.
+ * calls resolved the same way, and the call expressions themselves
+ * (f(args), obj.f(args), S::f(args), member templates, a lambda's
+ * operator()). The chosen function is inlined by lower.c fe_call_fn.
  */
 #include "lower.h"
 
@@ -510,4 +511,243 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
     }
     *out = fe_call_fn(L, at, f, NULL, args, n);
     return true;
+}
+
+/* ---- calls in expressions ---- */
+
+fe_template *fe_member_template(const fe_type *st, const char *name)
+{
+    fe_template *t = (st->origin ? st->origin : st)->mtemplates;
+    while (t && strcmp(t->name, name) != 0)
+        t = t->next;
+    return t;
+}
+
+/* obj.f(vals) of member function template t, its first nexplicit
+ * arguments named (targs/tvals), the rest deduced from the values. */
+static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t, const fe_val *obj,
+                                   fe_val *vals, int n, int nexplicit, fe_type **targs, int64_t *tvals)
+{
+    fe_type *types[32];
+    for (int i = 0; i < n && i < 32; i++)
+        types[i] = vals[i].ty;
+    fe_node *fn = NULL;
+    if (nexplicit < t->nparams && fe_deduce(L->c, t, types, n, targs, tvals, nexplicit))
+        fn = fe_instantiate(L->c, t, targs, tvals, t->nparams, at);
+    else if (nexplicit)
+        fn = fe_instantiate(L->c, t, targs, tvals, nexplicit, at);
+    else
+        fe_error(L->c, at, CVM_SYNTAX, "cannot deduce the template arguments of member '%s'", t->name);
+    if (fn && !fn->body && !L->c->err)
+        fe_error(L->c, at, CVM_SYNTAX, "member function template '%s' is declared but not defined", t->name);
+    if (fn && !obj && !(fn->storage & FE_S_STATIC) && !L->c->err)
+        fe_error(L->c, at, CVM_SYNTAX, "member function template '%s' is not static: call it on an object",
+                 t->name);
+    return fn && !L->c->err ? fe_call_fn(L, at, fn, obj, vals, n) : fe_bad(L);
+}
+
+bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args,
+                                 int n, fe_val *out)
+{
+    fe_template *t = obj.ty->kind == TY_STRUCT && obj.lv == LV_MEM ? fe_member_template(obj.ty, name) : NULL;
+    fe_type *targs[8];
+    int64_t tvals[8];
+    if (!t || n > 32)
+        return false;
+    *out = member_template_vals(L, at, t, &obj, args, n, 0, targs, tvals);
+    return true;
+}
+
+/* obj.f(args) of a member function template f: arguments deduced from the call. */
+static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
+{
+    fe_template *t = fe_member_template(obj.ty, name);
+    if (!t)
+        return false;
+    fe_val vals[32];
+    int n = 0;
+    for (fe_node *a = e->args; a; a = a->next) {
+        if (n == 32) {
+            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
+            return false;
+        }
+        vals[n++] = fe_gen(L, a);
+    }
+    fe_type *targs[8];
+    int64_t tvals[8];
+    int nexplicit = e->a->ntargs;
+    for (int k = 0; k < nexplicit && k < 8; k++)
+        targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
+    *out = member_template_vals(L, e->tok, t, &obj, vals, n, nexplicit, targs, tvals);
+    return true;
+}
+
+/* obj.name(args) / p->name(args) / name(args) inside a member function */
+static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
+{
+    fe_val vals[32];
+    int n = 0;
+    if (obj.ty->kind != TY_STRUCT || obj.lv != LV_MEM)
+        return false;
+    int found = 0;
+    fe_node *only = NULL; /* the method when one has the name: {a, b} arguments take its parameters' types */
+    for (fe_node *m = obj.ty->methods; m; m = m->next)
+        if (strcmp(m->name, name) == 0)
+            found++, only = m;
+    if (!found)
+        return member_template_call(L, e, obj, name, out);
+    fe_node *p = found == 1 ? only->params : NULL;
+    for (fe_node *a = e->args; a; a = a->next, p = p ? p->next : NULL) {
+        if (n == 32) {
+            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
+            return false;
+        }
+        vals[n++] = fe_arg_value(L, a, p);
+    }
+    if (fe_call_method(L, e->tok, obj, name, vals, n, out))
+        return true;
+    if (!L->c->err && fe_member_operator_template(L, e->tok, obj, name, vals, n, out))
+        return true; /* set(V2) beside template <class T> set(T *): the template deduced */
+    fe_error(L->c, e->tok, CVM_SYNTAX, "no member function '%s' of '%s' takes these arguments", name,
+             obj.ty->name);
+    *out = fe_bad(L);
+    return true;
+}
+
+/* Has struct t a static member function of that name? */
+static bool has_static_method(const fe_type *t, const char *name)
+{
+    const fe_type *root = t->origin ? t->origin : t;
+    for (const fe_node *m = root->methods; m; m = m->next)
+        if ((m->storage & FE_S_STATIC) && strcmp(m->name, name) == 0)
+            return true;
+    return false;
+}
+
+fe_val fe_call_expr(fe_lower *L, fe_node *e)
+{
+    fe_val out = fe_rv(fe_ty(TY_I32), 0); /* what a call reported as an error gives */
+    if (e->a->kind == N_MEMBER || e->a->kind == N_ARROW) {
+        fe_val obj;
+        if (e->a->kind == N_MEMBER) {
+            obj = fe_gen(L, e->a->a);
+        } else {
+            fe_val p = fe_rvalue(L, e->a->a);
+            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false, false, false, false};
+        }
+        if (fe_builtin_method(L, e, obj, &out) || method_call(L, e, obj, e->a->name, &out))
+            return out;
+        if (!L->c->err)
+            fe_error(L->c, e->tok, CVM_SYNTAX, "no member function named '%s'", e->a->name);
+        return fe_bad(L);
+    }
+    if (e->a->kind != N_IDENT) { /* [&] { ... }(), Op()(a, b): operator() of a temporary */
+        fe_val obj = fe_gen(L, e->a);
+        if (!L->c->err && obj.ty->kind == TY_STRUCT && method_call(L, e, obj, "operator()", &out))
+            return out;
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "function pointers are not supported in kernels");
+        return fe_bad(L);
+    }
+    const char *name = e->a->name;
+    if (e->a->ty && e->a->ty->kind == TY_STRUCT) { /* S::f(args) */
+        fe_val vals[32];
+        int n = 0;
+        for (fe_node *a = e->args; a && n < 32; a = a->next)
+            vals[n++] = fe_gen(L, a);
+        /* a static member function that takes the arguments before a
+         * template of the name (C++ prefers the non-template), unless
+         * template arguments are named */
+        if (!e->a->ntargs && fe_call_static(L, e->tok, e->a->ty, name, vals, n, &out))
+            return out;
+        fe_template *t = fe_member_template(e->a->ty, name);
+        if (t && !L->c->err) { /* S::f(x), S::f<T>(x): a static member function template */
+            fe_type *targs[8];
+            int64_t tvals[8];
+            const int nexplicit = e->a->ntargs;
+            for (int k = 0; k < nexplicit && k < 8; k++)
+                targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
+            return member_template_vals(L, e->tok, t, NULL, vals, n, nexplicit, targs, tvals);
+        }
+        if (!L->c->err)
+            fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' has no member function '%s' taking these arguments",
+                     e->a->ty->name ? e->a->ty->name : "struct", name);
+        return fe_bad(L);
+    }
+    /* a::f(x) and ::f(x) name a function of a namespace: no local, member or static member */
+    const bool qualified = e->a->qual != NULL;
+    fe_var *fv = qualified ? NULL : fe_lookup(L, name);
+    if (fv && fe_unqual(fv->ty)->kind == TY_STRUCT) { /* f(args) on a struct object: operator() */
+        if (method_call(L, e, fe_addr_of_var(L, fv), "operator()", &out))
+            return out;
+        fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is not a function and has no operator()", name);
+        return fe_bad(L);
+    }
+    fe_var *self = qualified ? NULL : fe_lookup(L, "this");
+    if (self && self->val.ty->kind == TY_PTR) {
+        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false, false, false};
+        if (method_call(L, e, obj, name, &out))
+            return out;
+    } else if (!qualified && L->frame && L->frame->fn && L->frame->fn->owner &&
+               has_static_method(L->frame->fn->owner, name)) {
+        /* in a static member function: a sibling static member, unqualified
+         * (it hides a free function of that name, as in C++) */
+        fe_val vals[32];
+        int n = 0;
+        for (fe_node *a = e->args; a && n < 32; a = a->next)
+            vals[n++] = fe_gen(L, a);
+        if (!L->c->err && fe_call_static(L, e->tok, L->frame->fn->owner, name, vals, n, &out))
+            return out;
+        if (!L->c->err)
+            fe_error(L->c, e->tok, CVM_SYNTAX, "no static member function '%s' of '%s' takes these arguments",
+                     name, L->frame->fn->owner->name);
+        return fe_bad(L);
+    }
+    fe_node *fn = fe_find_func(L, e, name, NULL, 0);
+    if (fn && (fn->storage & FE_S_HOST) && !(fn->storage & FE_S_DEVICE)) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "calling a __host__ function from a %s function is not allowed",
+                 L->frame ? "__device__" : "__global__");
+        return fe_bad(L);
+    }
+    if (fn)
+        return fe_call_user(L, e, fn);
+    if (!L->c->err && !fe_builtin_call(L, e, name, &out)) {
+        L->ctor_conv = true; /* the last resort: a struct argument built by a converting constructor */
+        fn = fe_find_func(L, e, name, NULL, 0);
+        L->ctor_conv = false;
+        if (fn && !L->c->err)
+            return fe_call_user(L, e, fn);
+        /* a user function of that name with another arity */
+        int n = 0, want = -1;
+        for (fe_node *a = e->args; a; a = a->next)
+            n++;
+        for (fe_node *f = L->c->funcs; f; f = f->next)
+            if (f->body && strcmp(f->name, name) == 0) {
+                want = 0;
+                for (fe_node *p = f->params; p; p = p->next)
+                    want++;
+            }
+        fe_template *tp = fe_find_template(L->c, name);
+        if (want < 0 && tp && !tp->is_struct && !L->c->err) {
+            fe_error(L->c, e->tok, CVM_SYNTAX,
+                     "cannot deduce the template arguments of '%s'; name them: %s<...>(...)", name, name);
+            return fe_bad(L);
+        }
+        if (want >= 0 && !L->c->err) {
+            if (n == want)
+                fe_error(L->c, e->tok, CVM_SYNTAX, "no function '%s' takes arguments of these types", name);
+            else
+                fe_error(L->c, e->tok, CVM_SYNTAX, "too %s arguments to function '%s' (%d given, %d expected)",
+                         n < want ? "few" : "many", name, n, want);
+            return fe_bad(L);
+        }
+        if (!L->c->err && fe_host_name(L->c, name, true))
+            fe_error(L->c, e->tok, CVM_SYNTAX, "calling a __host__ function from a %s function is not allowed",
+                     L->frame ? "__device__" : "__global__");
+        else if (!L->c->err && fe_unsupported_name(name, strlen(name)))
+            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "%s", fe_unsupported_name(name, strlen(name)));
+        else if (!L->c->err)
+            fe_error(L->c, e->tok, CVM_SYNTAX, "call to undeclared function '%s'", name);
+        return fe_bad(L);
+    }
+    return out;
 }

@@ -4,19 +4,13 @@
  * arithmetic as ptr.add of byte offsets, loads and stores by the pointer
  * register's space, and short-circuit operators that never evaluate a
  * memory read, a call or a side effect speculatively (if-lowering).
+ * Calls are lower_call.c's.
  */
 #include "lower.h"
 
 #include <math.h>
 #include <string.h>
 
-static fe_val rv(fe_type *t, int reg)
-{
-    fe_val v = {t, reg, LV_NONE, 0, false, false, false, false};
-    return v;
-}
-
-static fe_val bad(fe_lower *L) { return fe_const_int(L, TY_I32, 0); }
 static fe_val null_test(fe_lower *L, fe_val p, bool eq, const fe_tok *at);
 
 fe_val fe_zero(fe_lower *L)
@@ -41,7 +35,7 @@ fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v)
         uint64_t mask = t->size == 8 ? ~0ull : ((1ull << (t->size * 8)) - 1);
         fe_emit(L, "const.%s %%r%d, %llu", fe_elem_name(k), r, (unsigned long long)((uint64_t)v & mask));
     }
-    return rv(t, r);
+    return fe_rv(t, r);
 }
 
 fe_val fe_const_float(fe_lower *L, fe_kind k, double v)
@@ -54,7 +48,7 @@ fe_val fe_const_float(fe_lower *L, fe_kind k, double v)
         fe_emit(L, "const.%s %%r%d, %sinf", fe_elem_name(k), r, v < 0 ? "-" : "");
     else
         fe_emit(L, "const.%s %%r%d, %a", fe_elem_name(k), r, k == TY_F32 ? (double)(float)v : v);
-    return rv(t, r);
+    return fe_rv(t, r);
 }
 
 fe_var *fe_lookup(fe_lower *L, const char *name)
@@ -120,7 +114,7 @@ static fe_val convert_struct(fe_lower *L, fe_val v, fe_type *to, const fe_tok *a
         fe_type_str(v.ty, a, sizeof a);
         fe_type_str(to, b, sizeof b);
         fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s'", a, b);
-        return bad(L);
+        return fe_bad(L);
     }
     fe_val r = fe_call_fn(L, at, pick, &v, NULL, 0);
     return fe_convert(L, r, to, at);
@@ -142,7 +136,7 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
         fe_type_str(from, a, sizeof a);
         fe_type_str(to, b, sizeof b);
         fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s' without a cast", a, b);
-        return rv(to, v.reg);
+        return fe_rv(to, v.reg);
     }
     if (fe_same_type(fe_unqual(from), to) || (to->kind == TY_PTR && from->kind == TY_PTR)) {
         v.ty = to;
@@ -150,27 +144,27 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
     }
     if (fe_is_arith(from) && fe_is_arith(to)) {
         if (fe_unqual(from)->kind == to->kind)
-            return rv(to, v.reg);
+            return fe_rv(to, v.reg);
         int r = fe_reg(L, fe_rtype_of(L, to, 0));
         fe_emit(L, "cvt.%s %%r%d, %%r%d", fe_elem_name(to->kind), r, v.reg);
-        return rv(to, r);
+        return fe_rv(to, r);
     }
     if (to->kind == TY_BOOL && from->kind == TY_PTR)
         return null_test(L, v, false, at);
     if (to->kind == TY_PTR && v.is_null) { /* a null pointer is a global one */
         int r = fe_reg(L, RT(TY_PTR, 1, SP_GLOBAL));
         fe_emit(L, "const.ptr.global %%r%d, 0", r);
-        return rv(to, r);
+        return fe_rv(to, r);
     }
     if (to->kind == TY_PTR && from->kind != TY_PTR) {
         fe_error(L->c, at, CVM_UNSUPPORTED, "integer to pointer conversion is not supported in kernels");
-        return rv(to, v.reg);
+        return fe_rv(to, v.reg);
     }
     if (to->kind == TY_VEC && fe_is_arith(from) && v.fill) { /* a default zero: every element */
         fe_val s = fe_convert(L, v, to->base, at);
         int r = fe_reg(L, fe_rtype_of(L, to, 0));
         fe_emit(L, "splat.%s %%r%d, %%r%d", fe_tname_of(L, r), r, s.reg);
-        return rv(to, r);
+        return fe_rv(to, r);
     }
     char a[128], b[128];
     fe_type_str(from, a, sizeof a);
@@ -181,7 +175,7 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
                  "scalar (make_%s with every element)", a, b, b);
     else
         fe_error(L->c, at, CVM_SYNTAX, "cannot convert '%s' to '%s'", a, b);
-    return rv(to, v.reg);
+    return fe_rv(to, v.reg);
 }
 
 fe_val fe_load(fe_lower *L, fe_val v)
@@ -189,22 +183,22 @@ fe_val fe_load(fe_lower *L, fe_val v)
     if (v.lv == LV_NONE)
         return v;
     if (v.lv == LV_REG)
-        return rv(v.ty, v.reg);
+        return fe_rv(v.ty, v.reg);
     if (v.lv == LV_ELEM) {
         int r = fe_reg(L, fe_rtype_of(L, v.ty, 0));
         fe_emit(L, "extract.%s %%r%d, %%r%d, %d", fe_tname_of(L, r), r, v.reg, v.elem);
-        return rv(v.ty, r);
+        return fe_rv(v.ty, r);
     }
     fe_type *t = v.ty;
     if (t->kind == TY_ARRAY) /* decay: the address is the value */
-        return rv(fe_ptr_to(L->c, t->base), v.reg);
+        return fe_rv(fe_ptr_to(L->c, t->base), v.reg);
     if (t->kind == TY_STRUCT || t->kind == TY_DIM3)
         return v; /* aggregates stay in memory */
     int sp = fe_space_of(L, v.reg);
     int r = fe_reg(L, fe_rtype_of(L, t, t->kind == TY_PTR ? SP_GLOBAL : 0));
     (void)sp;
     fe_emit(L, "%s.%s %%r%d, [%%r%d]", v.vol ? "ld.volatile" : "ld", fe_tname_of(L, r), r, v.reg);
-    return rv(fe_unqual(t), r);
+    return fe_rv(fe_unqual(t), r);
 }
 
 /* Copies an aggregate between memory locations, scalar by scalar. */
@@ -334,7 +328,7 @@ static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
 {
     if (base.lv == LV_MEM && base.ty->kind == TY_ARRAY) {
         fe_type *et = base.ty->base;
-        fe_val p = rv(fe_ptr_to(L->c, et), base.reg);
+        fe_val p = fe_rv(fe_ptr_to(L->c, et), base.reg);
         fe_val q = fe_ptr_add(L, p, fe_rvalue(L, ie), 1, at);
         fe_val lv = {et, q.reg, LV_MEM, 0, base.vol || et->is_volatile, false, false, false};
         return lv;
@@ -342,7 +336,7 @@ static fe_val index_of(fe_lower *L, fe_val base, fe_node *ie, const fe_tok *at)
     base = fe_load(L, base);
     if (base.ty->kind != TY_PTR) {
         fe_error(L->c, at, CVM_SYNTAX, "subscripted value is not an array or pointer");
-        return bad(L);
+        return fe_bad(L);
     }
     fe_val q = fe_ptr_add(L, base, fe_rvalue(L, ie), 1, at);
     fe_val lv = {base.ty->base, q.reg, LV_MEM, 0, base.ty->base->is_volatile, false, false, false};
@@ -358,10 +352,10 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
                   : strcmp(name, "w") == 0 ? 3 : -1;
         if (idx < 0 || (uint32_t)idx >= t->len) {
             fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", name, t->name);
-            return bad(L);
+            return fe_bad(L);
         }
         if (base.lv == LV_MEM) {
-            fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * (int)t->base->size), 1, e->tok);
+            fe_val q = fe_ptr_add(L, fe_rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * (int)t->base->size), 1, e->tok);
             fe_val lv = {t->base, q.reg, LV_MEM, 0, base.vol, false, false, false};
             return lv;
         }
@@ -374,25 +368,25 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
         int idx = name[0] - 'x';
         if (idx < 0 || idx > 2 || name[1]) {
             fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in 'dim3'", name);
-            return bad(L);
+            return fe_bad(L);
         }
-        fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * 4), 1, e->tok);
+        fe_val q = fe_ptr_add(L, fe_rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, idx * 4), 1, e->tok);
         fe_val lv = {fe_ty(TY_U32), q.reg, LV_MEM, 0, base.vol, false, false, false};
         return lv;
     }
     if (t->kind != TY_STRUCT || base.lv != LV_MEM) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "member reference to '%s' of a non-struct value", name);
-        return bad(L);
+        return fe_bad(L);
     }
     uint32_t off;
     const fe_member *m = fe_find_member(t, name, strlen(name), &off);
     if (m) {
-        fe_val q = fe_ptr_add(L, rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, off), 1, e->tok);
+        fe_val q = fe_ptr_add(L, fe_rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, off), 1, e->tok);
         fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false, false, false};
         return lv;
     }
     fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", name, t->name);
-    return bad(L);
+    return fe_bad(L);
 }
 
 /* ---- purity: may this expression be evaluated speculatively? ---- */
@@ -471,16 +465,16 @@ static fe_val null_test(fe_lower *L, fe_val p, bool eq, const fe_tok *at)
     int r = fe_reg(L, RT(TY_BOOL, 1, 0));
     if (p.ty->kind != TY_PTR) {
         fe_error(L->c, at, CVM_SYNTAX, "comparison of a pointer with an integer");
-        return rv(fe_ty(TY_BOOL), r);
+        return fe_rv(fe_ty(TY_BOOL), r);
     }
     if (fe_space_of(L, p.reg) != SP_GLOBAL) {
         fe_emit(L, "const.bool %%r%d, %d", r, eq ? 0 : 1);
-        return rv(fe_ty(TY_BOOL), r);
+        return fe_rv(fe_ty(TY_BOOL), r);
     }
     int z = fe_reg(L, RT(TY_PTR, 1, SP_GLOBAL));
     fe_emit(L, "const.ptr.global %%r%d, 0", z);
     fe_emit(L, "%s.ptr.global %%r%d, %%r%d, %%r%d", eq ? "eq" : "ne", r, p.reg, z);
-    return rv(fe_ty(TY_BOOL), r);
+    return fe_rv(fe_ty(TY_BOOL), r);
 }
 
 static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, fe_node *mul_hint)
@@ -498,53 +492,53 @@ static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, f
             fe_val s = fe_const_int(L, TY_I64, a.ty->base->size ? a.ty->base->size : 1);
             int q = fe_reg(L, RT(TY_I64, 1, 0));
             fe_emit(L, "div.i64 %%r%d, %%r%d, %%r%d", q, d, s.reg);
-            return rv(fe_ty(TY_I64), q);
+            return fe_rv(fe_ty(TY_I64), q);
         }
         if ((op == FE_OP2('=', '=') || op == FE_OP2('!', '=')) && (a.is_null || b.is_null))
             return null_test(L, a.is_null ? b : a, op == FE_OP2('=', '='), at);
         if (is_cmp(op) && a.ty->kind == TY_PTR && b.ty->kind == TY_PTR) {
             int r = fe_reg(L, RT(TY_BOOL, 1, 0));
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", cmp_name(op), fe_tname_of(L, a.reg), r, a.reg, b.reg);
-            return rv(fe_ty(TY_BOOL), r);
+            return fe_rv(fe_ty(TY_BOOL), r);
         }
         fe_error(L->c, at, CVM_UNSUPPORTED, "unsupported pointer operation");
-        return bad(L);
+        return fe_bad(L);
     }
     if (fe_is_half_pair(a.ty) || fe_is_half_pair(b.ty))
         return fe_half2_binop(L, op, a, b, at);
     if (!fe_is_arith(a.ty) || !fe_is_arith(b.ty)) {
         fe_error(L->c, at, CVM_SYNTAX, "invalid operands to a binary operator");
-        return bad(L);
+        return fe_bad(L);
     }
     bool shift = op == FE_OP2('<', '<') || op == FE_OP2('>', '>');
     if (shift) {
         fe_type *t = fe_promote(a.ty);
         if (!fe_is_int(t) || !fe_is_int(b.ty)) {
             fe_error(L->c, at, CVM_SYNTAX, "shift of a non-integer");
-            return bad(L);
+            return fe_bad(L);
         }
         a = fe_convert(L, a, t, at);
         fe_val n = fe_convert(L, b, fe_ty(t->size == 8 ? TY_U64 : TY_U32), at);
         int r = fe_reg(L, fe_rtype_of(L, t, 0));
         fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", arith_name(op), fe_elem_name(t->kind), r, a.reg, n.reg);
-        return rv(t, r);
+        return fe_rv(t, r);
     }
     fe_type *t = fe_common(a.ty, b.ty);
     if ((op == '%' || op == '&' || op == '|' || op == '^') && fe_is_float(t)) {
         fe_error(L->c, at, CVM_SYNTAX, "invalid operands to '%c' (float)", op);
-        return bad(L);
+        return fe_bad(L);
     }
     a = fe_convert(L, a, t, at);
     b = fe_convert(L, b, t, at);
     if (is_cmp(op)) {
         int r = fe_reg(L, RT(TY_BOOL, 1, 0));
         fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", cmp_name(op), fe_elem_name(t->kind), r, a.reg, b.reg);
-        return rv(fe_ty(TY_BOOL), r);
+        return fe_rv(fe_ty(TY_BOOL), r);
     }
     (void)mul_hint;
     int r = fe_reg(L, fe_rtype_of(L, t, 0));
     fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", arith_name(op), fe_elem_name(t->kind), r, a.reg, b.reg);
-    return rv(t, r);
+    return fe_rv(t, r);
 }
 
 static bool is_mul(const fe_node *n) { return n && n->kind == N_BIN && n->op == '*'; }
@@ -587,7 +581,7 @@ static fe_val any_binop(fe_lower *L, int code, fe_val a, fe_val b, const fe_tok 
     if (!L->c->err && b.ty->kind == TY_STRUCT)
         b = fe_convert(L, b, conversion_type(L, b.ty, a.ty), at);
     if (L->c->err)
-        return bad(L);
+        return fe_bad(L);
     return binop(L, code, a, b, at, NULL);
 }
 
@@ -636,7 +630,7 @@ static bool contract(fe_lower *L, int op, fe_node *xn, const fe_val *xv, fe_node
     }
     int r = fe_reg(L, fe_rtype_of(L, mt, 0));
     fe_emit(L, "fma.%s %%r%d, %%r%d, %%r%d, %%r%d", tn, r, a.reg, b.reg, other.reg);
-    *out = rv(mt, r);
+    *out = fe_rv(mt, r);
     return true;
 }
 
@@ -652,7 +646,7 @@ static fe_val struct_truth(fe_lower *L, fe_val v, const fe_tok *at)
     v = fe_convert(L, v, t, at);
     L->explicit_cast = was;
     if (L->c->err)
-        return bad(L);
+        return fe_bad(L);
     return v.ty->kind == TY_PTR ? null_test(L, v, false, at) : fe_convert(L, v, fe_ty(TY_BOOL), at);
 }
 
@@ -683,7 +677,7 @@ static fe_val logical(fe_lower *L, fe_node *e)
         fe_val b = fe_cond_bool(L, e->b);
         int r = fe_reg(L, RT(TY_BOOL, 1, 0));
         fe_emit(L, "%s.bool %%r%d, %%r%d, %%r%d", is_and ? "and" : "or", r, a.reg, b.reg);
-        return rv(fe_ty(TY_BOOL), r);
+        return fe_rv(fe_ty(TY_BOOL), r);
     }
     int t = fe_reg(L, RT(TY_BOOL, 1, 0));
     fe_emit(L, "mov.bool %%r%d, %%r%d", t, a.reg);
@@ -698,7 +692,7 @@ static fe_val logical(fe_lower *L, fe_node *e)
     fe_emit(L, "mov.bool %%r%d, %%r%d", t, b.reg);
     L->depth--;
     fe_emit(L, "end");
-    return rv(fe_ty(TY_BOOL), t);
+    return fe_rv(fe_ty(TY_BOOL), t);
 }
 
 static fe_type *cond_type(fe_lower *L, fe_node *e)
@@ -721,7 +715,7 @@ static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
         fe_type_str(t, a, sizeof a);
         fe_type_str(fe_type_of(L, e->c), b, sizeof b);
         fe_error(L->c, e->tok, CVM_SYNTAX, "operands of '?:' have different types '%s' and '%s'", a, b);
-        return bad(L);
+        return fe_bad(L);
     }
     fe_emit(L, "if %%r%d", c.reg);
     fe_val a = fe_gen(L, e->b);
@@ -732,7 +726,7 @@ static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
     if (L->rtypes[b.reg] != L->rtypes[r]) {
         fe_error(L->c, e->tok, CVM_UNSUPPORTED,
                  "'?:' between structs in different memory spaces; copy one into a local first");
-        return bad(L);
+        return fe_bad(L);
     }
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
     fe_emit(L, "end");
@@ -760,7 +754,7 @@ fe_val fe_lvalue(fe_lower *L, fe_node *e)
     if (a.lv != LV_MEM || b.lv != LV_MEM || L->rtypes[b.reg] != L->rtypes[r]) {
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "a '?:' used as a reference needs both operands in one "
                  "memory space (members, array elements), not in registers; use if/else");
-        return bad(L);
+        return fe_bad(L);
     }
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
     fe_emit(L, "end");
@@ -776,7 +770,7 @@ static fe_val cond_assignment(fe_lower *L, fe_node *e)
     fe_var *tmp = fe_alloc(L->c, sizeof *tmp);
     fe_node *id = fe_alloc(L->c, sizeof *id);
     if (!tmp || !id)
-        return bad(L);
+        return fe_bad(L);
     tmp->name = " rhs"; /* no source name has a space */
     tmp->ty = v.ty;
     tmp->val = (fe_val){v.ty, r, LV_NONE, 0, false, false, false, false};
@@ -816,7 +810,7 @@ static fe_val conditional(fe_lower *L, fe_node *e)
         fe_emit(L, "else");
         fe_rvalue(L, e->c);
         fe_emit(L, "end");
-        return rv(t, 0);
+        return fe_rv(t, 0);
     }
     if (t->kind == TY_STRUCT)
         return struct_conditional(L, e, c, t);
@@ -829,7 +823,7 @@ static fe_val conditional(fe_lower *L, fe_node *e)
         }
         int r = fe_reg(L, L->rtypes[a.reg]);
         fe_emit(L, "select.%s %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, a.reg, b.reg, c.reg);
-        return rv(t, r);
+        return fe_rv(t, r);
     }
     fe_emit(L, "if %%r%d", c.reg);
     fe_val a = fe_convert(L, fe_rvalue(L, e->b), t, e->tok);
@@ -843,7 +837,7 @@ static fe_val conditional(fe_lower *L, fe_node *e)
     }
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, b.reg);
     fe_emit(L, "end");
-    return rv(t, r);
+    return fe_rv(t, r);
 }
 
 /* The operand types of c ? a : b, references and qualifiers dropped, if
@@ -872,7 +866,7 @@ static fe_val cond_incdec(fe_lower *L, fe_node *e)
     fe_type *t = cond_lvalue_type(L, e->a);
     if (!t) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "operand of ++/-- is not assignable (the '?:' operands differ in type)");
-        return bad(L);
+        return fe_bad(L);
     }
     const int res = fe_reg(L, fe_rtype_of(L, t, 0));
     fe_val c = fe_cond_bool(L, e->a->a);
@@ -885,7 +879,7 @@ static fe_val cond_incdec(fe_lower *L, fe_node *e)
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, res), res, got.reg);
     }
     fe_emit(L, "end");
-    return rv(t, res);
+    return fe_rv(t, res);
 }
 
 static fe_val incdec(fe_lower *L, fe_node *e)
@@ -895,7 +889,7 @@ static fe_val incdec(fe_lower *L, fe_node *e)
     fe_val lv = fe_gen(L, e->a);
     if (lv.lv == LV_NONE) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "operand of ++/-- is not assignable");
-        return bad(L);
+        return fe_bad(L);
     }
     bool post = e->kind == N_POSTINC || e->kind == N_POSTDEC;
     bool inc = e->kind == N_POSTINC || e->kind == N_PREINC;
@@ -905,7 +899,7 @@ static fe_val incdec(fe_lower *L, fe_node *e)
             return out;
         fe_error(L->c, e->tok, CVM_SYNTAX, "no %s operator%s%s for '%s'", post ? "postfix" : "prefix",
                  inc ? "++" : "--", post ? "(int)" : "()", lv.ty->name);
-        return bad(L);
+        return fe_bad(L);
     }
     fe_val old = fe_load(L, lv);
     if (post && lv.lv != LV_MEM) { /* keep the old value: the register is about to change */
@@ -966,15 +960,15 @@ static fe_val assign_list(fe_lower *L, fe_node *e)
     fe_val lv = fe_gen(L, e->a);
     if (lv.lv == LV_NONE) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "expression is not assignable");
-        return bad(L);
+        return fe_bad(L);
     }
     if (lv.ty->is_const) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "cannot assign to a const object");
-        return bad(L);
+        return fe_bad(L);
     }
     fe_val v = fe_initlist_value(L, lv.ty, e->b), out;
     if (L->c->err)
-        return bad(L);
+        return fe_bad(L);
     fe_val args[2] = {lv, v};
     if (lv.ty->kind == TY_STRUCT && fe_call_operator(L, e->tok, "=", args, 2, &out))
         return out;
@@ -995,7 +989,7 @@ static fe_val assignment(fe_lower *L, fe_node *e)
     if (e->a->kind == N_COND && fe_unqual(fe_type_of(L, e->a))->kind != TY_STRUCT) {
         if (!cond_lvalue_type(L, e->a)) { /* (c ? i : f) = v: a prvalue in C++ */
             fe_error(L->c, e->tok, CVM_SYNTAX, "expression is not assignable (the '?:' operands differ in type)");
-            return bad(L);
+            return fe_bad(L);
         }
         return cond_assignment(L, e); /* (c ? a : b) = v */
     }
@@ -1009,7 +1003,7 @@ static fe_val assignment(fe_lower *L, fe_node *e)
         if (lv.lv != LV_MEM || t->kind != TY_STRUCT) {
             fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is initialized with several values but is no struct",
                      e->a->name ? e->a->name : "member");
-            return bad(L);
+            return fe_bad(L);
         }
         fe_store(L, lv, fe_construct(L, t, e->b->args, e->b->tok), e->tok);
         return lv;
@@ -1040,14 +1034,14 @@ static fe_val assignment(fe_lower *L, fe_node *e)
             return out;
         if (e->op != '=') {
             fe_error(L->c, e->tok, CVM_SYNTAX, "no operator%s for '%s'", op, lv.ty->name);
-            return bad(L);
+            return fe_bad(L);
         }
         fe_store(L, lv, args[1].ty->kind == TY_STRUCT ? args[1] : fe_load(L, args[1]), e->tok);
         return lv;
     }
     if (lv.lv == LV_NONE) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "expression is not assignable");
-        return bad(L);
+        return fe_bad(L);
     }
     if (lv.ty->kind == TY_VEC && e->op != '=') { /* v += w with a user operator+=(float4 &, float4) */
         char op[4] = {(char)(e->op & 0xff), (char)(e->op >> 8), 0, 0};
@@ -1061,7 +1055,7 @@ static fe_val assignment(fe_lower *L, fe_node *e)
     }
     if (lv.ty->is_const && lv.lv != LV_NONE && e->op) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "cannot assign to a const object");
-        return bad(L);
+        return fe_bad(L);
     }
     fe_val v;
     if (e->op == '=') {
@@ -1113,7 +1107,7 @@ fe_val fe_vec_build(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
             fe_type_str(t, b, sizeof b);
             fe_error(L->c, fe_leftmost(a), CVM_SYNTAX, "too many initializers for '%s' (it has %u elements)",
                      b, t->len);
-            return bad(L);
+            return fe_bad(L);
         }
         regs[i] = fe_convert(L, fe_rvalue(L, a), t->base, a->tok).reg;
     }
@@ -1125,7 +1119,7 @@ fe_val fe_vec_build(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
     else
         fe_emit(L, "build.%s %%r%d, %%r%d, %%r%d, %%r%d, %%r%d", fe_tname_of(L, r), r, regs[0],
                 regs[1], regs[2], regs[3]);
-    return rv(t, r);
+    return fe_rv(t, r);
 }
 
 /*
@@ -1139,7 +1133,7 @@ static fe_val ref_cast(fe_lower *L, fe_node *e, fe_type *t)
 {
     fe_val lv = fe_gen(L, e->a);
     if (L->c->err)
-        return bad(L);
+        return fe_bad(L);
     if (lv.lv != LV_NONE && fe_same_type(fe_unqual(lv.ty), fe_unqual(t))) {
         lv.ty = t; /* const_cast<float &>(r), static_cast<const float &>(x) */
         return lv;
@@ -1149,11 +1143,11 @@ static fe_val ref_cast(fe_lower *L, fe_node *e, fe_type *t)
                      ? "a cast to a reference type needs an object (an lvalue), not a value"
                      : "a cast to a reference type of another type needs an object in memory; cast a "
                        "variable, an array element or a member");
-        return bad(L);
+        return fe_bad(L);
     }
     if (t->kind == TY_VOID || !t->size) {
         fe_error(L->c, e->tok, CVM_SYNTAX, "cannot cast to a reference to an incomplete type");
-        return bad(L);
+        return fe_bad(L);
     }
     lv.ty = t;
     lv.vol = lv.vol || t->is_volatile;
@@ -1176,7 +1170,7 @@ static fe_val cast(fe_lower *L, fe_node *e)
             return fe_const_int(L, t->kind, 0);
         if (n != 1 || !fe_is_scalar(t)) {
             fe_error(L->c, e->tok, CVM_UNSUPPORTED, "this constructor call is not supported");
-            return bad(L);
+            return fe_bad(L);
         }
         return explicit_convert(L, fe_rvalue(L, a0), t, e->tok); /* T(x): a cast, as (T)x */
     }
@@ -1184,7 +1178,7 @@ static fe_val cast(fe_lower *L, fe_node *e)
         return ref_cast(L, e, fe_no_ref(L->c, t));
     fe_val v = fe_rvalue(L, e->a);
     if (t->kind == TY_VOID)
-        return rv(t, 0);
+        return fe_rv(t, 0);
     if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
         return v;
     return explicit_convert(L, v, t, e->tok);
@@ -1195,7 +1189,7 @@ static fe_val arith_unary(fe_lower *L, int op, fe_val v, const fe_tok *at)
 {
     if (!fe_is_arith(v.ty)) {
         fe_error(L->c, at, CVM_SYNTAX, "invalid operand to unary '%c'", op);
-        return bad(L);
+        return fe_bad(L);
     }
     fe_type *t = fe_is_int(v.ty) ? fe_promote(v.ty) : fe_unqual(v.ty);
     v = fe_convert(L, v, t, at);
@@ -1203,11 +1197,11 @@ static fe_val arith_unary(fe_lower *L, int op, fe_val v, const fe_tok *at)
         return v;
     if (op == '~' && !fe_is_int(t)) {
         fe_error(L->c, at, CVM_SYNTAX, "invalid operand to '~' (float)");
-        return bad(L);
+        return fe_bad(L);
     }
     int r = fe_reg(L, fe_rtype_of(L, t, 0));
     fe_emit(L, "%s.%s %%r%d, %%r%d", op == '-' ? "neg" : "not", fe_elem_name(t->kind), r, v.reg);
-    return rv(t, r);
+    return fe_rv(t, r);
 }
 
 static fe_val unary(fe_lower *L, fe_node *e)
@@ -1230,23 +1224,23 @@ static fe_val unary(fe_lower *L, fe_node *e)
             return out;
         if (e->op == '-' || e->op == '+' || e->op == '~') { /* -w: of its conversion's value */
             fe_val v = fe_convert(L, a, conversion_type(L, a.ty, NULL), e->tok);
-            return L->c->err ? bad(L) : arith_unary(L, e->op, v, e->tok);
+            return L->c->err ? fe_bad(L) : arith_unary(L, e->op, v, e->tok);
         }
         if (e->op == '!' && a.lv == LV_MEM) { /* !opt: its conversion to bool */
             fe_val b = struct_truth(L, a, e->tok);
             int r = fe_reg(L, RT(TY_BOOL, 1, 0));
             fe_emit(L, "not.bool %%r%d, %%r%d", r, b.reg);
-            return L->c->err ? bad(L) : rv(fe_ty(TY_BOOL), r);
+            return L->c->err ? fe_bad(L) : fe_rv(fe_ty(TY_BOOL), r);
         }
         fe_error(L->c, e->tok, CVM_SYNTAX, "no operator%s for '%s'", op, a.ty->name);
-        return bad(L);
+        return fe_bad(L);
     }
     switch (e->op) {
     case '*': {
         fe_val p = fe_rvalue(L, e->a);
         if (p.ty->kind != TY_PTR) {
             fe_error(L->c, e->tok, CVM_SYNTAX, "indirection requires a pointer operand");
-            return bad(L);
+            return fe_bad(L);
         }
         fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false, false};
         return lv;
@@ -1256,20 +1250,20 @@ static fe_val unary(fe_lower *L, fe_node *e)
         if (lv.lv != LV_MEM && lv.ty->kind == TY_PTR) {
             fe_error(L->c, e->tok, CVM_UNSUPPORTED, "taking the address of a pointer to shared or local "
                      "memory is not supported (only pointers to global memory can be stored in memory)");
-            return bad(L);
+            return fe_bad(L);
         }
         if (lv.lv != LV_MEM) {
             fe_error(L->c, e->tok, CVM_UNSUPPORTED,
                      "taking the address of a register variable is not supported; use a reference");
-            return bad(L);
+            return fe_bad(L);
         }
-        return rv(fe_ptr_to(L->c, lv.ty), lv.reg);
+        return fe_rv(fe_ptr_to(L->c, lv.ty), lv.reg);
     }
     case '!': {
         fe_val b = fe_cond_bool(L, e->a);
         int r = fe_reg(L, RT(TY_BOOL, 1, 0));
         fe_emit(L, "not.bool %%r%d, %%r%d", r, b.reg);
-        return rv(fe_ty(TY_BOOL), r);
+        return fe_rv(fe_ty(TY_BOOL), r);
     }
     default:
         return arith_unary(L, e->op, fe_rvalue(L, e->a), e->tok);
@@ -1301,250 +1295,13 @@ static fe_val ident(fe_lower *L, fe_node *e)
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "%s", fe_unsupported_name(e->name, strlen(e->name)));
     else
         fe_error(L->c, e->tok, CVM_SYNTAX, "use of undeclared identifier '%s'", e->name);
-    return bad(L);
-}
-
-fe_template *fe_member_template(const fe_type *st, const char *name)
-{
-    fe_template *t = (st->origin ? st->origin : st)->mtemplates;
-    while (t && strcmp(t->name, name) != 0)
-        t = t->next;
-    return t;
-}
-
-/* obj.f(vals) of member function template t, its first nexplicit
- * arguments named (targs/tvals), the rest deduced from the values. */
-static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t, const fe_val *obj,
-                                   fe_val *vals, int n, int nexplicit, fe_type **targs, int64_t *tvals)
-{
-    fe_type *types[32];
-    for (int i = 0; i < n && i < 32; i++)
-        types[i] = vals[i].ty;
-    fe_node *fn = NULL;
-    if (nexplicit < t->nparams && fe_deduce(L->c, t, types, n, targs, tvals, nexplicit))
-        fn = fe_instantiate(L->c, t, targs, tvals, t->nparams, at);
-    else if (nexplicit)
-        fn = fe_instantiate(L->c, t, targs, tvals, nexplicit, at);
-    else
-        fe_error(L->c, at, CVM_SYNTAX, "cannot deduce the template arguments of member '%s'", t->name);
-    if (fn && !fn->body && !L->c->err)
-        fe_error(L->c, at, CVM_SYNTAX, "member function template '%s' is declared but not defined", t->name);
-    if (fn && !obj && !(fn->storage & FE_S_STATIC) && !L->c->err)
-        fe_error(L->c, at, CVM_SYNTAX, "member function template '%s' is not static: call it on an object",
-                 t->name);
-    return fn && !L->c->err ? fe_call_fn(L, at, fn, obj, vals, n) : bad(L);
-}
-
-bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args,
-                                 int n, fe_val *out)
-{
-    fe_template *t = obj.ty->kind == TY_STRUCT && obj.lv == LV_MEM ? fe_member_template(obj.ty, name) : NULL;
-    fe_type *targs[8];
-    int64_t tvals[8];
-    if (!t || n > 32)
-        return false;
-    *out = member_template_vals(L, at, t, &obj, args, n, 0, targs, tvals);
-    return true;
-}
-
-/* obj.f(args) of a member function template f: arguments deduced from the call. */
-static bool member_template_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
-{
-    fe_template *t = fe_member_template(obj.ty, name);
-    if (!t)
-        return false;
-    fe_val vals[32];
-    int n = 0;
-    for (fe_node *a = e->args; a; a = a->next) {
-        if (n == 32) {
-            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
-            return false;
-        }
-        vals[n++] = fe_gen(L, a);
-    }
-    fe_type *targs[8];
-    int64_t tvals[8];
-    int nexplicit = e->a->ntargs;
-    for (int k = 0; k < nexplicit && k < 8; k++)
-        targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
-    *out = member_template_vals(L, e->tok, t, &obj, vals, n, nexplicit, targs, tvals);
-    return true;
-}
-
-/* obj.name(args) / p->name(args) / name(args) inside a member function */
-static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, fe_val *out)
-{
-    fe_val vals[32];
-    int n = 0;
-    if (obj.ty->kind != TY_STRUCT || obj.lv != LV_MEM)
-        return false;
-    int found = 0;
-    fe_node *only = NULL; /* the method when one has the name: {a, b} arguments take its parameters' types */
-    for (fe_node *m = obj.ty->methods; m; m = m->next)
-        if (strcmp(m->name, name) == 0)
-            found++, only = m;
-    if (!found)
-        return member_template_call(L, e, obj, name, out);
-    fe_node *p = found == 1 ? only->params : NULL;
-    for (fe_node *a = e->args; a; a = a->next, p = p ? p->next : NULL) {
-        if (n == 32) {
-            fe_error(L->c, a->tok, CVM_LIMIT, "more than 32 arguments");
-            return false;
-        }
-        vals[n++] = fe_arg_value(L, a, p);
-    }
-    if (fe_call_method(L, e->tok, obj, name, vals, n, out))
-        return true;
-    if (!L->c->err && fe_member_operator_template(L, e->tok, obj, name, vals, n, out))
-        return true; /* set(V2) beside template <class T> set(T *): the template deduced */
-    fe_error(L->c, e->tok, CVM_SYNTAX, "no member function '%s' of '%s' takes these arguments", name,
-             obj.ty->name);
-    *out = bad(L);
-    return true;
-}
-
-/* Has struct t a static member function of that name? */
-static bool has_static_method(const fe_type *t, const char *name)
-{
-    const fe_type *root = t->origin ? t->origin : t;
-    for (const fe_node *m = root->methods; m; m = m->next)
-        if ((m->storage & FE_S_STATIC) && strcmp(m->name, name) == 0)
-            return true;
-    return false;
-}
-
-static fe_val call(fe_lower *L, fe_node *e)
-{
-    fe_val out = rv(fe_ty(TY_I32), 0); /* what a call reported as an error gives */
-    if (e->a->kind == N_MEMBER || e->a->kind == N_ARROW) {
-        fe_val obj;
-        if (e->a->kind == N_MEMBER) {
-            obj = fe_gen(L, e->a->a);
-        } else {
-            fe_val p = fe_rvalue(L, e->a->a);
-            obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false, false, false, false};
-        }
-        if (fe_builtin_method(L, e, obj, &out) || method_call(L, e, obj, e->a->name, &out))
-            return out;
-        if (!L->c->err)
-            fe_error(L->c, e->tok, CVM_SYNTAX, "no member function named '%s'", e->a->name);
-        return bad(L);
-    }
-    if (e->a->kind != N_IDENT) { /* [&] { ... }(), Op()(a, b): operator() of a temporary */
-        fe_val obj = fe_gen(L, e->a);
-        if (!L->c->err && obj.ty->kind == TY_STRUCT && method_call(L, e, obj, "operator()", &out))
-            return out;
-        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "function pointers are not supported in kernels");
-        return bad(L);
-    }
-    const char *name = e->a->name;
-    if (e->a->ty && e->a->ty->kind == TY_STRUCT) { /* S::f(args) */
-        fe_val vals[32];
-        int n = 0;
-        for (fe_node *a = e->args; a && n < 32; a = a->next)
-            vals[n++] = fe_gen(L, a);
-        /* a static member function that takes the arguments before a
-         * template of the name (C++ prefers the non-template), unless
-         * template arguments are named */
-        if (!e->a->ntargs && fe_call_static(L, e->tok, e->a->ty, name, vals, n, &out))
-            return out;
-        fe_template *t = fe_member_template(e->a->ty, name);
-        if (t && !L->c->err) { /* S::f(x), S::f<T>(x): a static member function template */
-            fe_type *targs[8];
-            int64_t tvals[8];
-            const int nexplicit = e->a->ntargs;
-            for (int k = 0; k < nexplicit && k < 8; k++)
-                targs[k] = e->a->targs[k], tvals[k] = e->a->tvals[k];
-            return member_template_vals(L, e->tok, t, NULL, vals, n, nexplicit, targs, tvals);
-        }
-        if (!L->c->err)
-            fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' has no member function '%s' taking these arguments",
-                     e->a->ty->name ? e->a->ty->name : "struct", name);
-        return bad(L);
-    }
-    /* a::f(x) and ::f(x) name a function of a namespace: no local, member or static member */
-    const bool qualified = e->a->qual != NULL;
-    fe_var *fv = qualified ? NULL : fe_lookup(L, name);
-    if (fv && fe_unqual(fv->ty)->kind == TY_STRUCT) { /* f(args) on a struct object: operator() */
-        if (method_call(L, e, fe_addr_of_var(L, fv), "operator()", &out))
-            return out;
-        fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is not a function and has no operator()", name);
-        return bad(L);
-    }
-    fe_var *self = qualified ? NULL : fe_lookup(L, "this");
-    if (self && self->val.ty->kind == TY_PTR) {
-        fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false, false, false};
-        if (method_call(L, e, obj, name, &out))
-            return out;
-    } else if (!qualified && L->frame && L->frame->fn && L->frame->fn->owner &&
-               has_static_method(L->frame->fn->owner, name)) {
-        /* in a static member function: a sibling static member, unqualified
-         * (it hides a free function of that name, as in C++) */
-        fe_val vals[32];
-        int n = 0;
-        for (fe_node *a = e->args; a && n < 32; a = a->next)
-            vals[n++] = fe_gen(L, a);
-        if (!L->c->err && fe_call_static(L, e->tok, L->frame->fn->owner, name, vals, n, &out))
-            return out;
-        if (!L->c->err)
-            fe_error(L->c, e->tok, CVM_SYNTAX, "no static member function '%s' of '%s' takes these arguments",
-                     name, L->frame->fn->owner->name);
-        return bad(L);
-    }
-    fe_node *fn = fe_find_func(L, e, name, NULL, 0);
-    if (fn && (fn->storage & FE_S_HOST) && !(fn->storage & FE_S_DEVICE)) {
-        fe_error(L->c, e->tok, CVM_SYNTAX, "calling a __host__ function from a %s function is not allowed",
-                 L->frame ? "__device__" : "__global__");
-        return bad(L);
-    }
-    if (fn)
-        return fe_call_user(L, e, fn);
-    if (!L->c->err && !fe_builtin_call(L, e, name, &out)) {
-        L->ctor_conv = true; /* the last resort: a struct argument built by a converting constructor */
-        fn = fe_find_func(L, e, name, NULL, 0);
-        L->ctor_conv = false;
-        if (fn && !L->c->err)
-            return fe_call_user(L, e, fn);
-        /* a user function of that name with another arity */
-        int n = 0, want = -1;
-        for (fe_node *a = e->args; a; a = a->next)
-            n++;
-        for (fe_node *f = L->c->funcs; f; f = f->next)
-            if (f->body && strcmp(f->name, name) == 0) {
-                want = 0;
-                for (fe_node *p = f->params; p; p = p->next)
-                    want++;
-            }
-        fe_template *tp = fe_find_template(L->c, name);
-        if (want < 0 && tp && !tp->is_struct && !L->c->err) {
-            fe_error(L->c, e->tok, CVM_SYNTAX,
-                     "cannot deduce the template arguments of '%s'; name them: %s<...>(...)", name, name);
-            return bad(L);
-        }
-        if (want >= 0 && !L->c->err) {
-            if (n == want)
-                fe_error(L->c, e->tok, CVM_SYNTAX, "no function '%s' takes arguments of these types", name);
-            else
-                fe_error(L->c, e->tok, CVM_SYNTAX, "too %s arguments to function '%s' (%d given, %d expected)",
-                         n < want ? "few" : "many", name, n, want);
-            return bad(L);
-        }
-        if (!L->c->err && fe_host_name(L->c, name, true))
-            fe_error(L->c, e->tok, CVM_SYNTAX, "calling a __host__ function from a %s function is not allowed",
-                     L->frame ? "__device__" : "__global__");
-        else if (!L->c->err && fe_unsupported_name(name, strlen(name)))
-            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "%s", fe_unsupported_name(name, strlen(name)));
-        else if (!L->c->err)
-            fe_error(L->c, e->tok, CVM_SYNTAX, "call to undeclared function '%s'", name);
-        return bad(L);
-    }
-    return out;
+    return fe_bad(L);
 }
 
 fe_val fe_gen(fe_lower *L, fe_node *e)
 {
     if (L->c->err)
-        return rv(fe_ty(TY_I32), 0);
+        return fe_rv(fe_ty(TY_I32), 0);
     switch (e->kind) {
     case N_INT:
         return literal_int(L, e);
@@ -1582,12 +1339,12 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
         if (e->op == 'R' && t->kind != TY_ARRAY) { /* range-based for */
             fe_error(L->c, e->a->tok, CVM_UNSUPPORTED,
                      "a range-based for needs an array of known size (not a pointer or a struct)");
-            return bad(L);
+            return fe_bad(L);
         }
         return fe_const_int(L, TY_U64, t->size);
     }
     case N_CALL:
-        return call(L, e);
+        return fe_call_expr(L, e);
     case N_INDEX: {
         fe_val base = fe_gen(L, e->a);
         if (base.ty->kind == TY_STRUCT) {
@@ -1608,14 +1365,14 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
         fe_val p = fe_rvalue(L, e->a);
         if (p.ty->kind != TY_PTR) {
             fe_error(L->c, e->tok, CVM_SYNTAX, "'->' on a non-pointer");
-            return bad(L);
+            return fe_bad(L);
         }
         fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false, false};
         return member_of(L, lv, e);
     }
     case N_STR:
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "string literals are only supported as printf formats");
-        return bad(L);
+        return fe_bad(L);
     case N_LAMBDA: /* the closure: an empty object; calls resolve names where it was made */
         e->ty->lambda_env = L->vars;
         return fe_construct(L, e->ty, NULL, e->tok);
@@ -1624,15 +1381,15 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
         if (self)
             return self->val;
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "'this' outside a member function");
-        return bad(L);
+        return fe_bad(L);
     }
     case N_INITLIST:
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "a braced list is only supported as an initializer, "
                  "an assigned or returned value, or an argument of a __device__ function");
-        return bad(L);
+        return fe_bad(L);
     default:
         fe_error(L->c, e->tok, CVM_INTERNAL, "internal compiler error: unexpected node %d", (int)e->kind);
-        return bad(L);
+        return fe_bad(L);
     }
 }
 

@@ -76,6 +76,8 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out);             /* conste
 
 /* parse_decl.c */
 fe_type *fe_p_struct_spec(fe_ctx *c);  /* at struct/class/union */
+fe_type *fe_p_struct_body(fe_ctx *c, fe_type *t); /* after its '{', to its '}' (parse_struct.c) */
+uint32_t fe_p_alignment(fe_ctx *c);    /* __align__(N) / alignas(N) at the cursor: N, consumed; else 0 */
 fe_type *fe_p_enum_spec(fe_ctx *c);    /* at enum */
 void fe_p_declare_members(fe_ctx *c, const fe_type *s); /* a member body outside s sees them */
 void fe_p_template_decl(fe_ctx *c);    /* at template */
