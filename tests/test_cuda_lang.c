@@ -1643,10 +1643,15 @@ static void test_probe_fixes(void)
             "template <class T> struct P<T *> { static constexpr int v = 7; };\n"
             "__global__ void k(int *out, const int *in) { out[0] = P<int *>::v; }\n",
             "partial specialization of struct template 'P' is not supported");
-    rejects("a mutable lambda with a capture by value is refused (it changed the enclosing variable)",
-            "__global__ void k(int *out, const int *in)\n"
-            "{ int val = 7; auto cp = [val]() mutable { val += 1; return val; }; out[0] = cp(); out[1] = val; }\n",
-            "mutable lambdas with captures by value are not supported");
+    {
+        /* the lambda changes its own copy, kept between calls; val stays 7 */
+        static const int32_t mut[] = {8, 9, 7};
+        words_are("a mutable lambda changes its copy of a capture, not the variable",
+                  "__global__ void k(int *out, const int *in)\n"
+                  "{ int val = 7; auto cp = [val]() mutable { val += 1; return val; };\n"
+                  "  out[0] = cp(); out[1] = cp(); out[2] = val; }\n",
+                  1, 0, mut, 3);
+    }
     rejects("decltype the parser cannot resolve in a template argument is refused (it compared as no type)",
             "#include <type_traits>\n"
             "__global__ void k(int *out, const int *in)\n"
@@ -2432,6 +2437,142 @@ static void test_scoped_enums(void)
             "'A' is also a constant or enumerator elsewhere");
 }
 
+/* Captures by value are copies made where the lambda is evaluated
+ * (session 21: the body saw the variables themselves, so a later change
+ * reached a [=] lambda, and copy constructors never ran). The expected
+ * words are by hand; g++ -std=c++17 gives the same for this source with
+ * __global__ and __device__ defined away. */
+static void test_captures(void)
+{
+    static const char src[] =
+        "struct P { float x, y; __device__ float sum() const { return x + y; } };\n"
+        "struct C {\n"
+        "    int n;\n"
+        "    __device__ C() : n(1) {}\n"
+        "    __device__ C(const C &o) : n(o.n + 100) {}\n"
+        "};\n"
+        "template <class F> __device__ int apply(F f, int v) { return f(v); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int base = in[0] + 1;\n"
+        "    int y = 3;\n"
+        "    auto g = [y]() mutable { y += 1; return y; };\n"
+        "    out[0] = g();\n"
+        "    out[1] = g();\n"
+        "    out[2] = y;\n"
+        "    P p = {1.5f, 2.0f};\n"
+        "    auto h = [=](int m) { return (int)(p.sum() * m) + base; };\n"
+        "    p.x = 100.0f;\n"
+        "    base = 1000;\n"
+        "    out[3] = h(2);\n"
+        "    out[4] = apply(h, 4);\n"
+        "    int acc = 0;\n"
+        "    for (int i = 0; i < 3; i++) {\n"
+        "        auto add = [=, &acc](int d) { acc += i * d + base; };\n"
+        "        add(10);\n"
+        "    }\n"
+        "    out[5] = acc;\n"
+        "    int arr[3] = {1, 2, 3};\n"
+        "    auto s = [=]() { int t = 0; for (int i = 0; i < 3; i++) t += arr[i]; return t; };\n"
+        "    arr[0] = 50;\n"
+        "    out[6] = s();\n"
+        "    auto outer = [=]() { auto inner = [=]() { return base + y; }; return inner(); };\n"
+        "    base = 7;\n"
+        "    out[7] = outer();\n"
+        "    auto r = [&q = y, w = base * 2]() { q += w; return q; };\n"
+        "    out[8] = r();\n"
+        "    out[9] = y;\n"
+        "    C c;\n"
+        "    auto cc = [c]() { return c.n; };\n"
+        "    auto cd = [=]() { return c.n; };\n"
+        "    c.n = 5;\n"
+        "    out[10] = cc() * 1000 + cd();\n"
+        "}\n";
+    /* in[0] = -1, so base starts at 0: h = 3.5 * m + 0; acc = (0 + 10 + 20) + 3 * 1000;
+     * outer sees base 1000 and y 3; r adds w = 14 to y: 17; c copied by its
+     * copy constructor (n 101) in both lambdas, before c.n = 5 */
+    static const int32_t want[] = {4, 5, 3, 7, 14, 3030, 6, 1003, 17, 17, 101101};
+    words_are("captures by value are copies made with the lambda (copy constructors run)", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("a captured name that is no local variable is refused",
+            "__device__ int g;\n__global__ void k(int *out, const int *in) { auto f = [g]() { return g; }; out[0] = f(); }\n",
+            "'g' in the capture list is not a local variable");
+    rejects("a non-mutable lambda cannot change its copy",
+            "__global__ void k(int *out, const int *in) { int v = 1; auto f = [v]() { v = 2; return v; }; out[0] = f(); }\n",
+            "const");
+    rejects("*this by value is refused by name",
+            "struct S { int n; __device__ int f() { auto g = [*this]() { return n; }; return g(); } };\n"
+            "__global__ void k(int *out, const int *in) { S s{3}; out[0] = s.f(); }\n",
+            "capturing *this by value is not supported");
+}
+
+/* Constructor templates take part in construction (session 21: a struct
+ * whose only constructors were templates was aggregate-initialized,
+ * `S s(3)` setting its first member), against plain constructors: a
+ * better fit wins, a plain one wins a tie. A member initialized from one
+ * value of its type runs its copy constructor, not its operator=. */
+static void test_ctor_templates(void)
+{
+    static const char src[] =
+        "struct S {\n"
+        "    int n = 5;\n"
+        "    float f = 2.5f;\n"
+        "    template <class T> __device__ S(T x) { f += (float)x; }\n"
+        "};\n"
+        "template <class U> struct Box {\n"
+        "    U v;\n"
+        "    int tag = 7;\n"
+        "    __device__ Box(int x) : v((U)x), tag(1) {}\n"
+        "    template <class T> __device__ explicit Box(T x, int s) : v((U)(x * s)) {}\n"
+        "    template <class T> __device__ Box(T *p) : v((U)*p), tag(3) {}\n"
+        "};\n"
+        "struct Q {\n"
+        "    int k;\n"
+        "    __device__ Q(float) : k(1) {}\n"
+        "    template <class T> __device__ Q(T) : k(2) {}\n"
+        "};\n"
+        "struct A {\n"
+        "    int n;\n"
+        "    __device__ A() : n(1) {}\n"
+        "    __device__ A(const A &o) : n(o.n + 100) {}\n"
+        "    __device__ A &operator=(const A &o) { n = o.n + 1000; return *this; }\n"
+        "};\n"
+        "struct B { A a; __device__ B(const A &x) : a(x) {} };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    S s(3);\n"
+        "    S t = S(4.0f);\n"
+        "    S u{2};\n"
+        "    out[0] = s.n * 100 + (int)(s.f * 10);\n"
+        "    out[1] = t.n * 100 + (int)(t.f * 10);\n"
+        "    out[2] = (int)(u.f * 10);\n"
+        "    Box<float> a(2);\n"
+        "    Box<float> b(1.5f, 3);\n"
+        "    Box<double> c(in + 2);\n"
+        "    Box<float> d(2.0f);\n"
+        "    out[3] = (int)(a.v * 10) * 10 + a.tag;\n"
+        "    out[4] = (int)(b.v * 10) * 10 + b.tag;\n"
+        "    out[5] = (int)c.v * 10 + c.tag;\n"
+        "    out[6] = (int)(d.v * 10) * 10 + d.tag;\n"
+        "    Q q1(1.0f), q2(1), q3(1.0);\n"
+        "    out[7] = q1.k * 100 + q2.k * 10 + q3.k;\n"
+        "    A x;\n"
+        "    B bb(x);\n"
+        "    out[8] = bb.a.n;\n"
+        "}\n";
+    /* s: n 5, f 2.5 + 3; t: f 2.5 + 4; u: 2.5 + 2; a: the plain Box(int);
+     * b: 1.5 * 3 with tag's default 7; c: in[2] = 200 through Box(T *);
+     * d: 2.0f has no one-argument template fit but T *, so Box(int);
+     * Q(float) for a float (the tie), the template for int and double */
+    static const int32_t want[] = {555, 565, 45, 201, 457, 2003, 201, 122, 101};
+    words_are("constructor templates, against plain constructors", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("a struct with only constructor templates has no default constructor",
+            "struct S { int n; template <class T> __device__ S(T x) : n((int)x) {} };\n"
+            "__global__ void k(int *out, const int *in) { S s; out[0] = s.n; }\n",
+            "no constructor of 'S' takes these 0 arguments");
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2495,6 +2636,8 @@ int main(void)
     test_ctor_review();
     test_namespace_review();
     test_scoped_enums();
+    test_captures();
+    test_ctor_templates();
     kern_close();
     return done_testing();
 }

@@ -149,6 +149,11 @@ struct fe_node {
     bool is_member_init; /* N_CAST 'F' without a type: a constructor's m(a, b) or S(a, b) initializer,
                             of the type of the member (or *this) it initializes */
     bool is_defaulted;  /* `= default` copy or assignment, `= delete`: nothing to call */
+    /* a lambda's operator(): its capture default ('=', '&' or 0), its named
+     * captures (N_IDENT, op '&' by reference, b an init-capture's value) */
+    int cap_default;
+    fe_node *captures;
+    bool is_mutable;
     fe_type **targs;    /* N_IDENT/N_CALL with explicit template arguments (types or NULL) */
     int64_t *tvals;     /*   ... and their integer values */
     int ntargs;
@@ -364,6 +369,7 @@ bool fe_is_signed(const fe_type *t);
 bool fe_is_scalar(const fe_type *t);        /* arithmetic or pointer */
 bool fe_same_type(const fe_type *a, const fe_type *b);
 fe_type *fe_unqual(fe_type *t);
+const char *fe_struct_base_name(const fe_type *t);
 fe_type *fe_promote(fe_type *t);            /* integer promotion */
 fe_type *fe_common(fe_type *a, fe_type *b); /* usual arithmetic conversions */
 const char *fe_elem_name(fe_kind k);        /* "i32", "f32", ... ("" for others) */

@@ -783,8 +783,10 @@ static void bind_members(fe_lower *L, fe_val obj, fe_type *st)
             continue;
         }
         fe_var *mv = bind(L, m->name, m->ty);
-        if (mv)
+        if (mv) {
             mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false, false, false};
+            mv->is_member = true;
+        }
     }
 }
 

@@ -34,6 +34,7 @@ typedef struct fe_var {
     const char *sym;
     fe_node *decl; /* a module-scope __shared__ variable's declaration: its
                     * place in each kernel's shared memory, given at first use */
+    bool is_member; /* a data member bound for a member function's body (reached through `this`) */
     struct fe_var *next;
 } fe_var;
 

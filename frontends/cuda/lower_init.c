@@ -15,14 +15,52 @@ static void init_element(fe_lower *L, fe_val addr, fe_type *t, fe_node **e);
 static void init_elided_members(fe_lower *L, fe_val addr, fe_type *t, fe_node **e, fe_tok *at);
 static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int n, const fe_tok *at);
 
-/* A user-declared constructor of struct t (not the implicit one that
- * default member initializers make). */
+/* The first constructor template of struct t, or NULL. */
+static fe_template *ctor_templates(const fe_type *t)
+{
+    return t->kind == TY_STRUCT ? fe_member_template(t, fe_struct_base_name(t)) : NULL;
+}
+
+/* A user-declared constructor of struct t, a template one too (not the
+ * implicit one that default member initializers make). */
 static bool user_ctor(const fe_type *t)
 {
     for (const fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
         if (m->is_ctor)
             return true;
-    return false;
+    return ctor_templates(t) != NULL;
+}
+
+/* How well constructor m fits arguments of these types; -1: not at all. */
+static int ctor_score(const fe_node *m, fe_type **types, int n, bool conv)
+{
+    int score = 0, i = 0;
+    for (const fe_node *p = m->params; p && i < n && score >= 0; p = p->next, i++) {
+        int k = fe_arg_score_conv(types[i], p->ty, conv);
+        score = k < 0 ? -1 : score + k;
+    }
+    return score;
+}
+
+/* The instance of a constructor template of t that arguments of these
+ * types deduce and fit better than *score (then updated); NULL if none. */
+static fe_node *ctor_template_instance(fe_lower *L, fe_type *t, fe_type **types, int n, bool conv, int *score,
+                                       const fe_tok *at)
+{
+    fe_node *best = NULL;
+    for (fe_template *tp = ctor_templates(t); tp && !L->c->err; tp = tp->next) {
+        fe_type *targs[8] = {0};
+        int64_t tvals[8] = {0};
+        if (strcmp(tp->name, fe_struct_base_name(t)) != 0 || !fe_deduce(L->c, tp, types, n, targs, tvals, 0))
+            continue;
+        fe_node *fn = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
+        int s = fn && fn->is_ctor && fe_params_match(fn, n) ? ctor_score(fn, types, n, conv) : -1;
+        if (s > *score) {
+            best = fn;
+            *score = s;
+        }
+    }
+    return best;
 }
 
 /* Has struct t a user constructor taking one t (a copy constructor)? */
@@ -425,9 +463,8 @@ bool fe_has_ctor(fe_type *t)
 {
     while (t->kind == TY_ARRAY)
         t = t->base;
-    for (fe_node *m = t->kind == TY_STRUCT ? t->methods : NULL; m; m = m->next)
-        if (m->is_ctor)
-            return true;
+    if (user_ctor(t))
+        return true;
     for (fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next)
         if (m->init || fe_has_ctor(m->ty))
             return true; /* default member initializers run as an implicit constructor */
@@ -499,20 +536,21 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         int best_score = -1;
         /* arguments as they are, else (the last resort) one built by a
          * converting constructor: W w(4.0f) for W(V2) */
-        for (int conv = 0; conv < 2 && !best; conv++)
+        for (int conv = 0; conv < 2 && !best; conv++) {
             for (fe_node *m = t->methods; m; m = m->next) {
-                if (!m->is_ctor || !fe_params_match(m, n))
-                    continue;
-                int score = 0, i = 0;
-                for (fe_node *p = m->params; p && i < n && score >= 0; p = p->next, i++) {
-                    int k = fe_arg_score_conv(types[i], p->ty, conv);
-                    score = k < 0 ? -1 : score + k;
-                }
+                int score = m->is_ctor && fe_params_match(m, n) ? ctor_score(m, types, n, conv) : -1;
                 if (score > best_score) {
                     best = m;
                     best_score = score;
                 }
             }
+            /* a template's instance only where it fits better: a plain
+             * constructor wins a tie */
+            fe_node *inst = n <= 32 ? ctor_template_instance(L, t, types, n, conv, &best_score, at) : NULL;
+            best = inst ? inst : best;
+        }
+        if (L->c->err)
+            return;
         if (!best) {
             fe_error(L->c, at, CVM_SYNTAX, "no constructor of '%s' takes these %d arguments", t->name, n);
             return;

@@ -171,50 +171,82 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
     return okv;
 }
 
+/* A lambda's capture list after its '[', through the ']': the default
+ * (f->cap_default) and the named captures in f->captures; an
+ * init-capture's name is declared for the body (lower_expr.c copies the
+ * captures by value where the lambda is evaluated). */
+static void capture_list(fe_ctx *c, fe_node *f)
+{
+    fe_node **link = &f->captures;
+    while (!c->err && !accept(c, "]")) {
+        fe_tok *at = peek(c);
+        if (accept(c, "=")) {
+            f->cap_default = '=';
+        } else if (is(c, "&") && peek_at(c, 1)->kind != TK_IDENT) {
+            next(c);
+            f->cap_default = '&';
+        } else if (accept(c, "this")) {
+            /* the object by reference: `this` is seen as it is */
+        } else if (is(c, "*") && fe_tok_is(peek_at(c, 1), "this")) {
+            fe_p_unsupported(c, at, "capturing *this by value is not supported in kernels; capture this");
+            return;
+        } else {
+            fe_node *k = new_node(c, N_IDENT, at);
+            k->op = accept(c, "&") ? '&' : 0;
+            fe_tok *name = expect_ident(c);
+            if (c->err)
+                return;
+            k->name = tok_name(c, name);
+            if (is(c, "...")) {
+                fe_p_unsupported(c, peek(c), "capturing a parameter pack is not supported in kernels");
+                return;
+            }
+            const bool paren = is(c, "("), brace = is(c, "{");
+            if (accept(c, "=") || accept(c, "(") || accept(c, "{")) { /* x = e, x(e), x{e} */
+                k->b = fe_p_assign(c);
+                if (paren || brace)
+                    expect(c, paren ? ")" : "}");
+            }
+            *link = k;
+            link = &k->next;
+        }
+        if (!accept(c, ",")) {
+            expect(c, "]");
+            break;
+        }
+    }
+}
+
 /*
  * [captures](params) specifiers -> ret { body }: a closure type (an empty
- * struct) whose one method, operator(), is the body. Captures are not
- * copied: the body sees the enclosing names where the lambda is evaluated
- * (lower_expr.c), which is [&]; for [=] it differs only when the enclosing
- * code changes a captured variable after making the lambda.
+ * struct) whose one method, operator(), is the body, lowered where it is
+ * called with the names of the place the lambda was evaluated: captures
+ * by reference are those names themselves, captures by value copies made
+ * there (lower_expr.c capture_env).
  */
 fe_node *fe_p_lambda(fe_ctx *c)
 {
     fe_tok *t = next(c); /* [ */
-    int depth = 1;
-    while (!c->err && depth > 0 && peek(c)->kind != TK_EOF) {
-        fe_tok *k = next(c);
-        depth += fe_tok_is(k, "[") - fe_tok_is(k, "]");
-    }
-    while (accept(c, "__device__") || accept(c, "__host__"))
-        ;
     fe_node *f = new_node(c, N_FUNC, t);
     fe_tname *saved = c->tnames;
+    capture_list(c, f);
+    while (accept(c, "__device__") || accept(c, "__host__"))
+        ;
+    for (fe_node *k = f->captures; k; k = k->next)
+        if (k->b)
+            fe_p_declare_var(c, k->name, NULL); /* [v = x * 2]: v is the body's */
     f->name = "operator()";
     f->storage = FE_S_DEVICE;
     if (is(c, "("))
         f->params = fe_p_param_list(c);
-    for (fe_node *p = f->params; p; p = p->next)
+    for (fe_node *p = f->params; p && !c->err; p = p->next)
         if (p->name)
             fe_p_declare_var(c, p->name, p->ty);
     for (;;) {
-        fe_tok *m = peek(c);
-        if (accept(c, "mutable")) {
-            /* a by-value capture the body changes would change the
-             * enclosing variable here (captures are not copied) */
-            for (fe_tok *q = t + 1; q < m && !fe_tok_is(q, "]"); q++)
-                if (fe_tok_is(q, "=") || (q->kind == TK_IDENT && !fe_tok_is(q, "this") &&
-                                          !fe_tok_is(q - 1, "&"))) {
-                    fe_error(c, m, CVM_UNSUPPORTED, "mutable lambdas with captures by value are not "
-                             "supported (captures are not copied: the body would change the enclosing "
-                             "variable); copy the value into a local inside the body, or capture by "
-                             "reference");
-                    break;
-                }
-            continue;
-        }
-        if (!accept(c, "constexpr") && !accept(c, "noexcept") && !accept(c, "__device__") &&
-            !accept(c, "__host__"))
+        if (accept(c, "mutable"))
+            f->is_mutable = true;
+        else if (!accept(c, "constexpr") && !accept(c, "noexcept") && !accept(c, "__device__") &&
+                 !accept(c, "__host__"))
             break;
     }
     if (accept(c, "->"))

@@ -485,17 +485,27 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     c->pos = t->tok_begin;
     c->funcs = NULL;
     unsigned storage = 0;
-    uint32_t lb = 0;
+    uint32_t lb = 0, k = 0;
     fe_node *f = NULL;
-    fe_type *base = fe_p_declspec(c, &storage, &lb);
-    fe_tok *nt = NULL;
-    fe_type *ty = fe_p_declarator(c, base ? base : fe_ty(TY_I32), &nt);
-    if (!c->err && nt && fe_p_is(c, "(")) {
-        f = fe_p_function(c, ty, nt, storage | (t->owner ? FE_S_DEVICE : 0), lb);
-        if (f && t->owner)
-            f->owner = t->owner;
-    } else if (!c->err)
-        fe_error(c, where, CVM_UNSUPPORTED, "only function templates are supported");
+    while (t->owner && fe_p_fn_specifier(fe_p_peek_at(c, k)))
+        k++;
+    if (t->owner && fe_tok_is(fe_p_peek_at(c, k), fe_struct_base_name(t->owner)) &&
+        fe_tok_is(fe_p_peek_at(c, k + 1), "(")) { /* a constructor template: [explicit ...] Name( */
+        c->pos += k;
+        f = fe_p_function(c, fe_ty(TY_VOID), fe_p_next(c), FE_S_DEVICE, 0);
+        if (f)
+            f->is_ctor = true;
+    } else {
+        fe_type *base = fe_p_declspec(c, &storage, &lb);
+        fe_tok *nt = NULL;
+        fe_type *ty = fe_p_declarator(c, base ? base : fe_ty(TY_I32), &nt);
+        if (!c->err && nt && fe_p_is(c, "("))
+            f = fe_p_function(c, ty, nt, storage | (t->owner ? FE_S_DEVICE : 0), lb);
+        else if (!c->err)
+            fe_error(c, where, CVM_UNSUPPORTED, "only function templates are supported");
+    }
+    if (f && t->owner)
+        f->owner = t->owner;
     fe_node *made = c->funcs; /* friend functions of struct templates first instantiated here */
     c->funcs = saved_funcs;
     while (made) {

@@ -138,6 +138,14 @@ bool fe_is_arith(const fe_type *t) { return fe_is_int(t) || fe_is_float(t); }
 bool fe_is_signed(const fe_type *t) { return t->kind >= TY_I8 && t->kind <= TY_I64; }
 bool fe_is_scalar(const fe_type *t) { return fe_is_arith(t) || t->kind == TY_PTR; }
 
+/* The name a struct's constructors have: a template instance's is the
+ * template's (Box, of Box<float>). */
+const char *fe_struct_base_name(const fe_type *t)
+{
+    const fe_type *root = t->origin ? t->origin : t;
+    return root->tmpl ? root->tmpl->name : root->name;
+}
+
 bool fe_same_type(const fe_type *a, const fe_type *b)
 {
     if (a == b)
