@@ -2573,6 +2573,48 @@ static void test_ctor_templates(void)
             "no constructor of 'S' takes these 0 arguments");
 }
 
+/* Overload and default-argument rules (session 21): f(const T *) and
+ * f(T *) were chosen by declaration order; a default argument read the
+ * caller's local of its name; a plain member needing a conversion beat a
+ * member template taking the argument as it is. Expected values by hand. */
+static void test_overload_rules(void)
+{
+    static const char src[] =
+        "__device__ int f(const float *p) { return 1; }\n"
+        "__device__ int f(float *p) { return 2; }\n"
+        "__device__ int g(float *p) { return 2; }\n"
+        "__device__ int g(const float *p) { return 1; }\n"
+        "__device__ int D = 5;\n"
+        "namespace ns { constexpr int E = 3; __device__ int three() { return E; }\n"
+        "               __device__ int h2(int x, int y = three() * 10) { return x + y; } }\n"
+        "__device__ int h(int x, int y = D * 2) { return x + y; }\n"
+        "struct S {\n"
+        "    __device__ int set(float v) { return 1; }\n"
+        "    template <class T> __device__ int set(T v) { return 2; }\n"
+        "    __device__ int put(float v) { return 3; }\n"
+        "    template <class T> __device__ int put(T *p) { return 4; }\n"
+        "};\n"
+        "__device__ int three() { return 300; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    float w[1] = {0.f};\n"
+        "    const float *r = w;\n"
+        "    out[0] = f(w) * 10 + f(r);\n"
+        "    out[1] = g(w) * 10 + g(r);\n"
+        "    int D = 100;\n"
+        "    out[2] = h(1) + D;\n"
+        "    out[3] = ns::h2(1);\n"
+        "    S s;\n"
+        "    out[4] = s.set(1) * 10 + s.set(1.0f);\n"
+        "    out[5] = s.put(1) * 10 + s.put(w);\n"
+        "}\n";
+    /* h(1): the module's D, 1 + 10, plus the local 100; ns::h2's default
+     * calls ns::three (3), not the file's (300) */
+    static const int32_t want[] = {21, 21, 111, 31, 21, 34};
+    words_are("const pointer overloads, default arguments' names, member templates against plain members", src, 1,
+              0, want, (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2638,6 +2680,7 @@ int main(void)
     test_scoped_enums();
     test_captures();
     test_ctor_templates();
+    test_overload_rules();
     kern_close();
     return done_testing();
 }

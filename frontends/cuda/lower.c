@@ -907,6 +907,27 @@ static void ctor_body(fe_lower *L, fe_node *ctor, fe_val obj)
     stmt(L, &body);
 }
 
+/* The default argument of fn's parameter p, evaluated with the names of
+ * fn's definition (the module's, its namespace's), never the caller's
+ * locals; a lambda's with those where it was made. */
+static fe_val default_arg(fe_lower *L, const fe_node *fn, const fe_node *p, const fe_tok *at)
+{
+    const fe_type *o = fn->owner ? (fn->owner->origin ? fn->owner->origin : fn->owner) : NULL;
+    if (o && o->is_lambda)
+        return fe_convert(L, fe_rvalue(L, p->a), p->ty, at);
+    fe_var *saved = L->vars;
+    const char *saved_ns = L->init_ns;
+    const fe_frame *saved_frame = L->init_frame;
+    L->vars = L->globals;
+    L->init_frame = L->frame;
+    L->init_ns = !o ? fn->ns : o->def_ns ? o->def_ns : o->tmpl && o->tmpl->ns ? o->tmpl->ns : saved_ns;
+    fe_val v = fe_convert(L, fe_rvalue(L, p->a), p->ty, at);
+    L->vars = saved;
+    L->init_ns = saved_ns;
+    L->init_frame = saved_frame;
+    return v;
+}
+
 /* Inlines fn with arguments already evaluated in the caller (vals: values or
  * lvalues as fe_gen made them), as a method of the object at *obj if given. */
 fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj, fe_val *args, int nargs)
@@ -986,7 +1007,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
             return fe_const_int(L, TY_I32, 0);
         }
         ptys[n] = p->ty;
-        vals[n++] = fe_convert(L, fe_rvalue(L, p->a), p->ty, at);
+        vals[n++] = default_arg(L, fn, p, at);
     }
     bool deduce = !fn->ty, lambda = fn->owner && fn->owner->is_lambda;
     fe_type *rty = deduce ? NULL : fe_no_ref(L->c, fe_unqual(fn->ty));

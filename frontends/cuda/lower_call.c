@@ -33,8 +33,13 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
         return 3;
     at = fe_unqual(at);
     pt = fe_unqual(pt);
-    if (at->kind == TY_ARRAY)
+    if (at->kind == TY_ARRAY && (pt->kind != TY_PTR || !fe_same_type(at->base, pt->base)))
         return pt->kind == TY_PTR ? 2 : -1;
+    if ((at->kind == TY_ARRAY || at->kind == TY_PTR) && pt->kind == TY_PTR && fe_same_type(at->base, pt->base) &&
+        at->base->is_const != pt->base->is_const) /* adding const ranks below none; dropping it is the last resort */
+        return pt->base->is_const ? 3 : 0;
+    if (at->kind == TY_ARRAY)
+        return 4; /* T[n] for T *: exact, as in C++ */
     if (fe_same_type(at, pt) || (at->kind == TY_STRUCT && pt->kind == TY_STRUCT && fe_same_type(pt, at)))
         return 4;
     if (fe_dim3_pair(at, pt))
@@ -428,11 +433,17 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
         types[i] = args[i].ty && args[i].ty->kind != TY_STRUCT ? fe_unqual(args[i].ty) : args[i].ty;
     const int self_const = self ? self->ty->is_const : -1;
     fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const, NULL, NULL);
-    fe_template *tp = m ? NULL : fe_member_template(st, name);
-    fe_type *targs[8];
-    int64_t tvals[8];
-    if (!m && (!tp || n > 32 || !fe_deduce(L->c, tp, types, n, targs, tvals, 0)))
-        /* the last resort, unless a member template deduces from the arguments as they are */
+    fe_template *tp = fe_member_template(st, name);
+    fe_type *targs[8] = {0};
+    int64_t tvals[8] = {0};
+    const bool deduces = tp && n <= 32 && fe_deduce(L->c, tp, types, n, targs, tvals, 0);
+    if (m && deduces) { /* the member template's instance where it fits better (a plain one wins a tie) */
+        fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
+        if (inst && !L->c->err && fe_params_match(inst, n) &&
+            overload_score(inst, types, n, false, NULL, false) > overload_score(m, types, n, false, NULL, false))
+            m = inst;
+    }
+    if (!m && !deduces) /* the last resort, unless a member template deduces from the arguments as they are */
         m = best_overload(st->methods, name, types, n, true, true, self_const, NULL, NULL);
     if (!m)
         return false;
