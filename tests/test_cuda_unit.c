@@ -918,6 +918,129 @@ static void test_math_functions(void)
 }
 
 /*
+ * The double forms of the composed math functions (session 21) on 1,024
+ * inputs each: specials, then linear and logarithmic sweeps of both
+ * signs. The exact ones (scalbn, ldexp, remainder, remquo) bit for bit
+ * against the C library's; the others within their stated bound of the
+ * C library's long double functions (erfcx: exp(x^2) erfc(x) in long
+ * double with x^2 split exactly, the asymptotic series past 100).
+ */
+enum { DM_N = 1024 };
+
+static long double ref_erfcx_d(double x)
+{
+    if (x < -30.0)
+        return INFINITY; /* 2 exp(x^2) past the largest long double too */
+    if (x < 100.0) {
+        const double hi = (double)(float)x, lo = x - hi; /* 24 + 29 bits: hi^2 exact in long double */
+        return expl((long double)hi * hi) * expl(2.0L * hi * lo + (long double)lo * lo) * erfcl(x);
+    }
+    const long double u = 1.0L / (2.0L * x * x);
+    return 0.564189583547756286948L / x * (1.0L - u * (1.0L - 3.0L * u * (1.0L - 5.0L * u)));
+}
+
+static long double dmath_ref(int f, double x)
+{
+    int q = 0;
+    switch (f) {
+    case 0: return asinhl(x);
+    case 1: return acoshl(x);
+    case 2: return atanhl(x);
+    case 3: return ref_erfcx_d(x);
+    case 4: return 1.0L / cbrtl(x);
+    case 5: return isinf(x) ? 0.0L : 1.0L / hypotl(x, 0.75L);
+    case 6: return sqrtl((long double)x * x + 2.25L + 0.0625L);
+    case 7: return isinf(x) ? 0.0L : 1.0L / sqrtl((long double)x * x + 2.25L + 0.0625L);
+    case 8: return scalbn(x, isinf(x) || isnan(x) ? 5 : (int)fmod(fabs(x), 2400.0) - 1200);
+    case 9: return ldexp(x, isinf(x) || isnan(x) ? -3 : -1074 + (int)fmod(fabs(x), 2200.0));
+    case 10: return remainder(x, 0.3);
+    case 11: return remquo(x, -1.75, &q), (long double)(q < 0 ? -(-q & 7) : (q & 7));
+    default: return remainder(x, 1e-310);
+    }
+}
+
+static double dmath_input(int f, int i)
+{
+    static const double S[16] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, INFINITY, -INFINITY, NAN, 4.9e-324,
+                                 -2.2250738585072014e-308, 1.7976931348623157e308, 0.9999999999999999,
+                                 1.0000000000000002, 26.0, -25.999999999999996};
+    /* the linear sweep's half-width per function; the logarithmic one is 2^-1074..2^1023 */
+    static const double W[13] = {30, 1e3, 1, 30, 100, 10, 10, 10, 1e3, 1e3, 50, 50, 1e-300};
+    const int k = i - 16, half = (DM_N - 16) / 2;
+    if (i < 16)
+        return S[i];
+    if (k < half)
+        return -W[f] + 2.0 * W[f] * (k + 0.5) / half;
+    const double t = (k - half + 0.5) / half, v = ldexp(1.0, -1074 + (int)(2097.0 * t)) * (1.0 + t);
+    return k & 1 ? -v : v;
+}
+
+/* The error of got in units of the last place of the double nearest want. */
+static double d_ulps(double got, long double want)
+{
+    if (isnan(want) || isnan(got))
+        return isnan(want) && isnan(got) ? 0.0 : INFINITY;
+    const double w = (double)want;
+    if (isinf(w) || isinf(got))
+        return got == w ? 0.0 : INFINITY;
+    const double a = fabs(w), up = nextafter(a, INFINITY) - a;
+    return (double)(fabsl((long double)got - want) / (long double)(up > 0 ? up : 4.9e-324));
+}
+
+static void test_double_math(void)
+{
+    static const struct { const char *name, *expr; double ulp; } fns[] = {
+        {"asinh", "asinh(x)", 2}, {"acosh", "acosh(x)", 2}, {"atanh", "atanh(x)", 2},
+        {"erfcx", "erfcx(x)", 3}, {"rcbrt", "rcbrt(x)", 1}, {"rhypot", "rhypot(x, 0.75)", 1.5},
+        {"norm3d", "norm3d(x, 1.5, -0.25)", 1.5}, {"rnorm3d", "rnorm3d(x, 1.5, -0.25)", 2},
+        {"scalbn", "scalbn(x, isinf(x) || isnan(x) ? 5 : (int)fmod(fabs(x), 2400.0) - 1200)", 0},
+        {"ldexp", "ldexp(x, isinf(x) || isnan(x) ? -3 : -1074 + (int)fmod(fabs(x), 2200.0))", 0},
+        {"remainder", "remainder(x, 0.3)", 0},
+        {"remquo quotient", "(remquo(x, -1.75, &q), (double)(q < 0 ? -(-q & 7) : (q & 7)))", 0},
+        {"remainder by a subnormal", "remainder(x, 1e-310)", 0},
+    };
+    double in[DM_N], got[DM_N];
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+        char src[600];
+        snprintf(src, sizeof src,
+                 "#include <math.h>\n__global__ void k(double *out, const double *in)\n{\n"
+                 "    for (int i = threadIdx.x; i < %d; i += blockDim.x) {\n"
+                 "        int q = 0;\n        double x = in[i];\n        out[i] = %s;\n    }\n}\n",
+                 DM_N, fns[f].expr);
+        for (int i = 0; i < DM_N; i++)
+            in[i] = dmath_input((int)f, i);
+        cvm_module *mod = compile_load(src, fns[f].name);
+        cvm_buffer *out = kern_buf("out", sizeof got, NULL), *inb = kern_buf("in", sizeof in, in);
+        int good = 0;
+        if (mod && out && inb) {
+            cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(inb)};
+            cvm_diag d;
+            cvm_status st = launch(mod, "k", 256, args, 2, 0, &d);
+            if (st != CVM_OK)
+                diag("%s: launch: %s: %s", fns[f].name, cvm_status_str(st), d.message);
+            else
+                good = kern_read(out, got, sizeof got);
+        }
+        release(mod, out, inb);
+        double worst = 0.0;
+        int bad = 0;
+        for (int i = 0; good && i < DM_N; i++) {
+            const long double want = dmath_ref((int)f, in[i]);
+            const double e = d_ulps(got[i], want);
+            /* the exact ones bit for bit (a zero's sign too) */
+            const bool same = fns[f].ulp == 0 ? (isnan(got[i]) && isnan((double)want)) ||
+                                                   memcmp(&got[i], &(double){(double)want}, 8) == 0
+                                              : e <= fns[f].ulp;
+            worst = e > worst && e < INFINITY ? e : worst;
+            if (!same && bad++ < 4)
+                diag("%s(%a): got %a, want %La (%.3f ulp)", fns[f].name, in[i], got[i], want, e);
+        }
+        ok(good && !bad, "%s against the C library on %d inputs (%g ulp; worst seen %.3f)", fns[f].name, DM_N,
+           fns[f].ulp, worst);
+    }
+}
+
+/*
  * The gamma and inverse error functions (<cubevm/math_special.h>) on
  * 4,096 inputs each: specials, then a sweep over the function's domain
  * (linear, and logarithmic toward 0 and toward the ends where the result
@@ -1175,6 +1298,7 @@ int main(void)
     test_bool_bytes();
     test_module_symbols();
     test_math_functions();
+    test_double_math();
     test_math_special();
     test_math_double();
     test_round_conversions();

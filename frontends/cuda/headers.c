@@ -330,6 +330,127 @@ static const char math_rounded_h[] =
     "__device__ inline void __sincosf(float x, float *s, float *c) { *s = __sinf(x); *c = __cosf(x); }\n"
     "#endif\n";
 
+/* <cubevm/math_exact_double.h> and <cubevm/math_rounded_double.h>: the
+ * double forms of remquo, remainder, scalbn, ldexp (exact), and of the
+ * inverse hyperbolics, erfcx, rcbrt, rhypot, norm3d and rnorm3d (from f64
+ * parts that are nearly correctly rounded, docs/numerics.md; the bounds
+ * measured in tests/test_cuda_unit.c test_double_math). */
+static const char math_exact_double_h[] =
+    "#ifndef __CVM_MATH_EXACT_DOUBLE_H\n"
+    "#define __CVM_MATH_EXACT_DOUBLE_H\n"
+    /* the double forms: fmod by 8|y| (exact) leaves r < 8|y|; each step
+     * below subtracts k|y| from an r in [k|y|, 2k|y|), exact by Sterbenz;
+     * 8|y| past the largest double is skipped (r is then below 4|y|, whose
+     * comparisons an infinity answers) */
+    "__device__ inline double remquo(double x, double y, int *quo) {\n"
+    "    *quo = 0;\n"
+    "    if (x != x || y != y || isinf(x) || y == 0.0) return __longlong_as_double(0x7ff8000000000000ll);\n"
+    "    if (isinf(y)) return x;\n"
+    "    double ax = fabs(x), ay = fabs(y);\n"
+    "    double r = ay <= 2.2471164185778946e307 ? fmod(ax, 8.0 * ay) : ax;\n"
+    "    int q = 0;\n"
+    "    if (r >= 4.0 * ay) { r -= 4.0 * ay; q += 4; }\n"
+    "    if (r >= 2.0 * ay) { r -= 2.0 * ay; q += 2; }\n"
+    "    if (r >= ay) { r -= ay; q += 1; }\n"
+    "    if (r > ay - r || (r == ay - r && (q & 1))) { r -= ay; q += 1; }\n"
+    "    q &= 7;\n"
+    "    *quo = (x < 0.0) != (y < 0.0) ? -q : q;\n"
+    "    return r == 0.0 ? copysign(0.0, x) : x < 0.0 ? -r : r;\n"
+    "}\n"
+    "__device__ inline double remainder(double x, double y) { int q; return remquo(x, y, &q); }\n"
+    "__device__ inline float remquo(float x, float y, int *quo) { return remquof(x, y, quo); }\n"
+    "__device__ inline float remainder(float x, float y) { return remainderf(x, y); }\n"
+    /* x * 2^n with one rounding: the factor is built from its bits; n is
+     * taken in at most two steps of 2^1023 up, or 2^-969 down (a value
+     * made subnormal there ends far below the smallest subnormal, so no
+     * second rounding matters) */
+    "__device__ inline double scalbn(double x, int n) {\n"
+    "    n = n > 2200 ? 2200 : n < -2200 ? -2200 : n;\n"
+    "    for (int i = 0; i < 2 && n > 1023; i++) { x *= __longlong_as_double(0x7fe0000000000000ll); n -= 1023; }\n"
+    "    for (int i = 0; i < 2 && n < -1022; i++) { x *= __longlong_as_double(0x0360000000000000ll); n += 969; }\n"
+    "    n = n > 1023 ? 1023 : n < -1022 ? -1022 : n;\n"
+    "    return x * __longlong_as_double((long long)(n + 1023) << 52);\n"
+    "}\n"
+    "__device__ inline double ldexp(double x, int n) { return scalbn(x, n); }\n"
+    "__device__ inline double scalbln(double x, long n) {\n"
+    "    return scalbn(x, n > 2200 ? 2200 : n < -2200 ? -2200 : (int)n);\n"
+    "}\n"
+    "__device__ inline float ldexp(float x, int n) { return ldexpf(x, n); }\n"
+    "__device__ inline float scalbn(float x, int n) { return scalbnf(x, n); }\n"
+    "#endif\n";
+
+static const char math_rounded_double_h[] =
+    "#ifndef __CVM_MATH_ROUNDED_DOUBLE_H\n"
+    "#define __CVM_MATH_ROUNDED_DOUBLE_H\n"
+    "__device__ inline double asinh(double x) {\n"
+    "    double a = fabs(x);\n"
+    "    if (!(a < __longlong_as_double(0x7ff0000000000000ll))) return x + x;\n"
+    "    double r = a > 268435456.0 ? log(a) + 0.69314718055994530942\n"
+    "                               : log1p(a + a * a / (1.0 + sqrt(1.0 + a * a)));\n"
+    "    return copysign(r, x);\n"
+    "}\n"
+    "__device__ inline double acosh(double x) {\n"
+    "    if (x != x) return x + x;\n"
+    "    if (x < 1.0) return __longlong_as_double(0x7ff8000000000000ll);\n"
+    "    if (x > 268435456.0) return log(x) + 0.69314718055994530942;\n"
+    "    double t = x - 1.0;\n"
+    "    return log1p(t + sqrt(2.0 * t + t * t));\n"
+    "}\n"
+    "__device__ inline double atanh(double x) {\n"
+    "    double a = fabs(x);\n"
+    "    if (!(a <= 1.0)) return __longlong_as_double(0x7ff8000000000000ll);\n"
+    "    return copysign(0.5 * log1p(2.0 * a / (1.0 - a)), x);\n"
+    "}\n"
+    /* exp(x^2) erfc(x) with x^2 = p + e split exactly (fma), since exp
+     * multiplies an error of x^2 by x^2; from 26 on (erfc near f64's
+     * smallest normal) the asymptotic series, whose ninth term is below
+     * 2^-60 there */
+    "__device__ inline double erfcx(double x) {\n"
+    "    if (x != x) return x + x;\n"
+    "    if (x < -26.7) return __longlong_as_double(0x7ff0000000000000ll); /* 2 exp(x^2) overflows */\n"
+    "    if (x < 26.0) {\n"
+    "        double p = x * x, e = fma(x, x, -p);\n"
+    "        return exp(p) * erfc(x) * (1.0 + e);\n"
+    "    }\n"
+    "    double u = 1.0 / (2.0 * x * x);\n"
+    "    double s = 1.0 - 15.0 * u * (1.0 - 17.0 * u);\n"
+    "    s = 1.0 - 11.0 * u * (1.0 - 13.0 * u * s);\n"
+    "    s = 1.0 - 7.0 * u * (1.0 - 9.0 * u * s);\n"
+    "    s = 1.0 - 3.0 * u * (1.0 - 5.0 * u * s);\n"
+    "    return 0.56418958354775628695 / x * (1.0 - u * s);\n"
+    "}\n"
+    /* 1/cbrt(x), then one Newton step on 1 - x y^3 with y^3 carried in
+     * two parts (fma), which takes the two roundings' error back under 1 ulp */
+    "__device__ inline double rcbrt(double x) {\n"
+    "    if (x == 0.0 || isinf(x) || x != x) return 1.0 / cbrt(x);\n"
+    "    int k = ilogb(x) / 3;\n"
+    "    double s = scalbn(x, -3 * k), y = 1.0 / cbrt(s); /* s in [2^-2, 2^3) */\n"
+    "    double y2 = y * y, y2e = fma(y, y, -y2);\n"
+    "    double y3 = y2 * y, y3e = fma(y2, y, -y3) + y2e * y;\n"
+    "    double r = fma(-s, y3, 1.0) - s * y3e;\n"
+    "    return scalbn(fma(y * r, 0.33333333333333333, y), -k);\n"
+    "}\n"
+    "__device__ inline double rhypot(double x, double y) {\n"
+    "    if (isinf(x) || isinf(y)) return 0.0;\n"
+    "    return 1.0 / hypot(x, y);\n"
+    "}\n"
+    /* the three scaled by a power of 2 near the largest (exact), summed
+     * with fma, scaled back */
+    "__device__ inline double norm3d(double a, double b, double c) {\n"
+    "    if (isinf(a) || isinf(b) || isinf(c)) return __longlong_as_double(0x7ff0000000000000ll);\n"
+    "    if (a != a || b != b || c != c) return a + b + c;\n"
+    "    double m = fmax(fabs(a), fmax(fabs(b), fabs(c)));\n"
+    "    if (m == 0.0) return 0.0;\n"
+    "    int e = ilogb(m);\n"
+    "    a = scalbn(a, -e); b = scalbn(b, -e); c = scalbn(c, -e);\n"
+    "    return scalbn(sqrt(fma(a, a, fma(b, b, c * c))), e);\n"
+    "}\n"
+    "__device__ inline double rnorm3d(double a, double b, double c) {\n"
+    "    if (isinf(a) || isinf(b) || isinf(c)) return 0.0;\n"
+    "    return 1.0 / norm3d(a, b, c);\n"
+    "}\n"
+    "#endif\n";
+
 /* <cubevm/simd_word.h>: CUDA's SIMD intrinsics on the two halfwords (2)
  * or four bytes (4) of a 32-bit word, part by part in CUDA C. A part is
  * read unsigned (u) or sign-extended (s); each result is cut to the part's
@@ -607,6 +728,8 @@ static const char cuda_runtime_h[] =
     "#include <math_constants.h>\n"
     "#include <cubevm/math_exact.h>\n"
     "#include <cubevm/math_rounded.h>\n"
+    "#include <cubevm/math_exact_double.h>\n"
+    "#include <cubevm/math_rounded_double.h>\n"
     "#include <cubevm/math_special.h>\n"
     "#include <cubevm/simd_word.h>\n"
     "#include <cubevm/convert.h>\n"
@@ -718,7 +841,9 @@ static const header headers[] = {
     {"cubevm/device_string.h", device_string_h},
     {"cubevm/half_math.h", half_math_h},
     {"cubevm/math_exact.h", math_exact_h},
+    {"cubevm/math_exact_double.h", math_exact_double_h},
     {"cubevm/math_rounded.h", math_rounded_h},
+    {"cubevm/math_rounded_double.h", math_rounded_double_h},
     {"cubevm/math_special.h", math_special_h},
     {"cubevm/simd_word.h", simd_word_h},
     {"cuda.h", cuda_h},
