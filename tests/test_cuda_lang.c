@@ -2615,6 +2615,48 @@ static void test_overload_rules(void)
               0, want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Static constexpr float and double members (session 21: refused), and
+ * static constants and struct enumerators named in a member function
+ * above their declaration (a module constant of the name was used). */
+static void test_static_members(void)
+{
+    static const char src[] =
+        "constexpr int N = 100;\n"
+        "enum { RED = 50 };\n"
+        "__device__ float kEps = 3.0f;\n"
+        "struct S {\n"
+        "    __device__ int f() const { return N * 2 + RED; }\n"
+        "    __device__ float g(float x) const { return x * kScale + kEps; }\n"
+        "    static constexpr int N = 4;\n"
+        "    enum { RED = 1, GREEN };\n"
+        "    static constexpr float kEps = 0.5f;\n"
+        "    static constexpr double kScale{2.0};\n"
+        "    __device__ float h() const { return kEps * 4.0f + GREEN; }\n"
+        "};\n"
+        "template <int B> struct Cfg { static constexpr float inv = 1.0f / B; static constexpr int n = B * 2; };\n"
+        "template <class T> struct Box { using value_type = T; typedef int idx; };\n"
+        "template <int A> struct W { static constexpr int v = A + 1; };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    S s;\n"
+        "    out[0] = s.f();\n"
+        "    out[1] = (int)(s.g(3.0f) * 10.0f);\n"
+        "    out[2] = (int)s.h();\n"
+        "    out[3] = (int)(S::kEps * 100.0f) + S::GREEN * 1000 + N;\n"
+        "    out[4] = (int)(Cfg<4>::inv * 1000.0f);\n"
+        "    out[5] = (int)kEps;\n"
+        "    out[6] = (Cfg<4>::n + 1) * 10 + (int)(Box<double>::value_type)2.7f + (Box<int>::idx)(1.9f);\n"
+        "    out[7] = W<Cfg<Cfg<2>::n>::n>::v;\n"
+        "}\n";
+    /* f: 4 * 2 + 1; g: 3 * 2 + 0.5; h: 0.5 * 4 + 2; S::kEps 50, GREEN 2,
+     * the module's N 100; Cfg<4>::inv 0.25; outside S, kEps is the module's 3 */
+    /* (Cfg<4>::n + 1) parenthesized is an expression, not a cast: 90 + 2 + 1;
+     * W<Cfg<Cfg<2>::n>::n>: Cfg<4>::n = 8, W<8>::v = 9 */
+    static const int32_t want[] = {9, 65, 4, 2150, 250, 3, 93, 9};
+    words_are("static float members; static constants and enumerators named above their declaration", src, 1, 0,
+              want, (int)(sizeof want / sizeof want[0]));
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -2681,6 +2723,7 @@ int main(void)
     test_captures();
     test_ctor_templates();
     test_overload_rules();
+    test_static_members();
     kern_close();
     return done_testing();
 }

@@ -217,6 +217,7 @@ typedef struct fe_tname {
                          * hides outer names), for decltype(name) while parsing */
     const struct fe_node *const_decl; /* a const integer array's declaration (fe_p_const_array) */
     const char *def_ns; /* a constant defined at namespace scope: its namespace */
+    struct fe_node *value_expr; /* a static constexpr float or double member: its value, converted */
     bool is_value;
     bool member;        /* a struct's static constant or member type: named until its '}' */
     struct fe_tname *next;
@@ -272,6 +273,7 @@ typedef struct fe_ctx {
     const char *alias_name[16], *alias_path[16]; /* namespace x = a::b; */
     int nalias;
     int body_depth;
+    fe_type *cur_struct; /* the struct whose body is being parsed (its enumerators are its statics too) */
 
     struct fe_lower *lw; /* lower.c state */
     int inst_depth;      /* nested template instantiations (bounded) */

@@ -1408,12 +1408,44 @@ static fe_var *capture_env(fe_lower *L, fe_node *f)
     return env;
 }
 
+/* A static constant of the struct whose member function is being lowered
+ * (a lambda's: its enclosing one's), named in a body above its
+ * declaration (the parser folds later uses): its value in *out. */
+static bool member_static(fe_lower *L, const char *name, fe_val *out)
+{
+    for (const fe_frame *f = L->frame; f; f = f->up) {
+        const fe_type *o = f->fn ? f->fn->owner : NULL;
+        if (o && o->is_lambda)
+            continue;
+        for (const fe_tname *s = o ? (o->origin ? o->origin : o)->statics : NULL; s; s = s->next)
+            if (strcmp(s->name, name) == 0) {
+                *out = s->value_expr ? fe_gen(L, s->value_expr) : fe_const_int(L, s->ty->kind, s->value);
+                return true;
+            }
+        return false;
+    }
+    return false;
+}
+
+/* Is v a module-scope variable (not a local, parameter or member)? */
+static bool module_var(const fe_lower *L, const fe_var *v)
+{
+    for (const fe_var *q = L->vars; q && q != L->globals; q = q->next)
+        if (q == v)
+            return false;
+    return true;
+}
+
 static fe_val ident(fe_lower *L, fe_node *e)
 {
     fe_var *v = fe_lookup(L, e->name);
+    fe_val out;
+    if (v && !module_var(L, v))
+        return fe_addr_of_var(L, v);
+    if (!e->qual && member_static(L, e->name, &out))
+        return out; /* a struct's constant hides the module's variable */
     if (v)
         return fe_addr_of_var(L, v);
-    fe_val out;
     if (fe_builtin_ident(L, e, &out))
         return out;
     if (fe_host_name(L->c, e->name, false))

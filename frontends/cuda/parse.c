@@ -181,11 +181,52 @@ static fe_type *member_type_at(fe_ctx *c, uint32_t k)
     return s && s->kind == TY_STRUCT ? member_type_of(s, nt) : NULL;
 }
 
-/* Is the (possibly qualified: Outer::Name) name at peek_at(c, k) a type? */
+/* Does struct template tp's definition declare a type named like nt
+ * (using nt =, typedef ... nt;, struct nt)? */
+static bool template_declares_type(fe_ctx *c, const fe_template *tp, const fe_tok *nt)
+{
+    for (uint32_t i = tp->tok_begin + 1; i + 1 < tp->tok_end && i + 1 < c->ntoks; i++) {
+        const fe_tok *q = &c->toks[i];
+        if (q->kind != TK_IDENT || q->len != nt->len || memcmp(q->s, nt->s, nt->len) != 0)
+            continue;
+        if ((fe_tok_is(q - 1, "using") && fe_tok_is(q + 1, "=")) || fe_tok_is(q - 1, "struct") ||
+            fe_tok_is(q - 1, "class"))
+            return true;
+        for (const fe_tok *b = q - 1; fe_tok_is(q + 1, ";") && b > c->toks + tp->tok_begin; b--) {
+            if (fe_tok_is(b, ";") || fe_tok_is(b, "{") || fe_tok_is(b, "}"))
+                break;
+            if (fe_tok_is(b, "typedef"))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Is the (possibly qualified: Outer::Name) name at peek_at(c, k) a type?
+ * Tmpl<args>::name is one only where the template declares that member
+ * type: (Cfg<4>::kTile + 1) is an expression. */
 static bool typename_at(fe_ctx *c, uint32_t k)
 {
     while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
         k += 2;
+    const fe_tok *t = peek_at(c, k);
+    fe_tname *n = t->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "<") ? lookup(c, t->s, t->len) : NULL;
+    const fe_template *tp = n && !n->ty && !n->is_value ? fe_find_template(c, n->name) : NULL;
+    if (tp && tp->is_struct && !tp->is_alias) {
+        uint32_t j = k + 1;
+        for (int depth = 0; peek_at(c, j)->kind != TK_EOF; j++) { /* to the '>' closing the arguments */
+            const fe_tok *q = peek_at(c, j);
+            if (fe_tok_is(q, ";") || fe_tok_is(q, "{"))
+                break;
+            depth += fe_tok_is(q, "<") + fe_tok_is(q, "(") - fe_tok_is(q, ">") - fe_tok_is(q, ")") -
+                     2 * fe_tok_is(q, ">>");
+            if (depth <= 0)
+                break;
+        }
+        if (fe_tok_is(peek_at(c, j + 1), "::") && peek_at(c, j + 2)->kind == TK_IDENT &&
+            !fe_tok_is(peek_at(c, j + 3), "::"))
+            return template_declares_type(c, tp, peek_at(c, j + 2));
+    }
     return is_typename(c, peek_at(c, k)) || member_type_at(c, k);
 }
 
@@ -846,7 +887,8 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
         uint32_t q = 0; /* a qualified member type, T::value_type, is a type too */
         while (peek_at(c, q)->kind == TK_IDENT && fe_tok_is(peek_at(c, q + 1), "::"))
             q += 2;
-        if ((is_typename(c, peek(c)) && !fe_tok_is(peek_at(c, 1), "::")) || member_type_at(c, q)) { /* Op::Mul is a value */
+        /* Op::Mul and Cfg<2>::n are values */
+        if ((is_typename(c, peek(c)) && !fe_tok_is(peek_at(c, 1), "::") && typename_at(c, 0)) || member_type_at(c, q)) {
             targs[n] = targ_type(c);
         } else {
             /* a constant: any binary operator but '>', which ends the list
@@ -1084,6 +1126,8 @@ static fe_node *primary(fe_ctx *c)
             n->ty = tn->ty;
             return n;
         }
+        if (tn && tn->value_expr)
+            return fe_p_static_value(c, tn, t);
         fe_node *n = new_node(c, N_IDENT, t);
         n->name = tok_name(c, t);
         n->ty = scope; /* S::f(args): a static member function of S */
@@ -1359,6 +1403,17 @@ fe_node *fe_p_param_list(fe_ctx *c) { return param_list(c); }
 fe_node *fe_p_expr(fe_ctx *c) { return expr(c); }
 void fe_p_shadow(fe_ctx *c, const char *name) { shadow(c, name); }
 fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty) { return declare_var(c, name, ty); }
+
+/* A use of static float member s at t: a cast node of its own (lists
+ * link nodes through `next`) over the shared initializer, which nothing
+ * lists or changes. */
+fe_node *fe_p_static_value(fe_ctx *c, const fe_tname *s, fe_tok *t)
+{
+    fe_node *n = new_node(c, N_CAST, t);
+    n->ty = s->value_expr->ty;
+    n->a = s->value_expr->a;
+    return n;
+}
 
 /* ---- namespaces ----
  * Functions and function templates keep the namespace they are defined in

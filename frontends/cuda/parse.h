@@ -54,6 +54,7 @@ fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init); /* a[]
 void fe_p_check_unsized(fe_ctx *c, const fe_node *d); /* int a[]; without extern is an error */
 void fe_p_shadow(fe_ctx *c, const char *name);
 fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty);
+fe_node *fe_p_static_value(fe_ctx *c, const fe_tname *s, fe_tok *t);
 void fe_p_declare_namespace(fe_ctx *c, const char *path);
 void fe_p_namespace_alias(fe_ctx *c);              /* at x of `namespace x = a::b;` */
 void fe_p_using_namespace(fe_ctx *c, uint32_t k);   /* the name after `using namespace` at peek k */

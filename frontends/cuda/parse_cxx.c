@@ -295,12 +295,14 @@ fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name)
     }
     for (fe_tname *s = root->statics; s; s = s->next)
         if (strlen(s->name) == name->len && memcmp(s->name, name->s, name->len) == 0) {
+            if (s->value_expr)
+                return fe_p_static_value(c, s, name);
             fe_node *n = new_node(c, N_INT, name);
             n->ival = (uint64_t)s->value;
             n->ty = s->ty;
             return n;
         }
-    fe_error(c, name, CVM_UNSUPPORTED, "'%.*s' is not a static constexpr integer member of '%s'",
+    fe_error(c, name, CVM_UNSUPPORTED, "'%.*s' is not a static constexpr member of '%s'",
              (int)name->len, name->s, st->name ? st->name : "struct");
     return new_node(c, N_INT, name);
 }

@@ -163,6 +163,38 @@ static bool static_const(fe_ctx *c, fe_type *t, fe_tok *nt, fe_type *mt)
     return true;
 }
 
+/* static constexpr float eps = 1e-5f; (or double): a named value, its
+ * initializer converted to the member's type wherever the name is used
+ * (in the struct's member functions, until the struct's end, and S::eps;
+ * lower_expr.c finds it for bodies above the declaration). */
+static bool static_float(fe_ctx *c, fe_type *t, fe_tok *nt, fe_type *mt)
+{
+    bool brace = fe_p_accept(c, "{");
+    if (!brace)
+        fe_p_expect(c, "=");
+    fe_node *cast = fe_p_new_node(c, N_CAST, nt);
+    cast->ty = fe_unqual(mt);
+    cast->a = fe_p_assign(c);
+    if (brace)
+        fe_p_expect(c, "}");
+    fe_tname *s = fe_alloc(c, sizeof *s);
+    if (c->err || !s)
+        return false;
+    fe_type *root = t->origin ? t->origin : t;
+    s->name = fe_p_tok_name(c, nt);
+    s->ty = cast->ty;
+    s->value_expr = cast;
+    s->next = root->statics;
+    root->statics = s;
+    fe_tname *named = fe_p_push_tname(c, s->name, NULL, false, 0); /* a value, not a type */
+    if (named) {
+        named->member = true;
+        named->value_expr = cast;
+        named->var_ty = mt;
+    }
+    return true;
+}
+
 /* typedef T name; or using name = T; in struct t: a type named in the
  * struct's body (until its '}') and as S::name. */
 static void member_type(fe_ctx *c, fe_type *t, const char *name, fe_type *ty)
@@ -215,7 +247,8 @@ void fe_p_declare_members(fe_ctx *c, const fe_type *s)
  * struct (a type, a static, a friend, a nested struct's members). */
 static bool names_no_data_member(const fe_tok *t)
 {
-    static const char *const words[] = {"typedef", "using", "static", "friend", "template", "enum",
+    /* not `static`: a static constant is named as a member too (lower_expr.c member_static) */
+    static const char *const words[] = {"typedef", "using", "friend", "template", "enum",
                                         "struct", "class", "union", "static_assert", "virtual", "operator",
                                         NULL};
     for (int i = 0; words[i]; i++)
@@ -225,10 +258,10 @@ static bool names_no_data_member(const fe_tok *t)
 }
 
 /*
- * At a struct body's '{': the names of the data members it declares, so
- * that a member function defined before a member's declaration sees the
- * member and not an outer constant or type of its name (a member
- * function's body is a complete-class context). The names are only
+ * At a struct body's '{': the names of the data members it declares
+ * (static constants too), so that a member function defined before a
+ * member's declaration sees the member and not an outer constant or type
+ * of its name (a member function's body is a complete-class context). The names are only
  * hidden here; the declarations themselves come in order. A member
  * declaration holds no '(' outside its initializers (a member function,
  * a constructor); its declarators are the identifiers outside brackets,
@@ -249,6 +282,26 @@ static bool skip_group(fe_ctx *c, uint32_t *end, uint32_t from, const char *open
     }
 }
 
+/* A plain enum's enumerators, from peek k (after `enum`) to its '}':
+ * the identifiers right after its '{' or a ',' in it, hidden as members. */
+static void prescan_enumerators(fe_ctx *c, uint32_t k)
+{
+    while (fe_p_peek_at(c, k)->kind != TK_EOF && !fe_tok_is(fe_p_peek_at(c, k), "{") &&
+           !fe_tok_is(fe_p_peek_at(c, k), ";"))
+        k++;
+    for (int depth = 0; fe_p_peek_at(c, k)->kind != TK_EOF; k++) {
+        const fe_tok *q = fe_p_peek_at(c, k), *before = fe_p_peek_at(c, k - 1);
+        depth += fe_tok_is(q, "{") + fe_tok_is(q, "(") - fe_tok_is(q, "}") - fe_tok_is(q, ")");
+        if (depth <= 0)
+            return;
+        if (depth == 1 && q->kind == TK_IDENT && (fe_tok_is(before, "{") || fe_tok_is(before, ","))) {
+            fe_tname *hide = fe_p_declare_var(c, fe_p_tok_name(c, q), NULL);
+            if (hide)
+                hide->member = true;
+        }
+    }
+}
+
 static void prescan_members(fe_ctx *c, uint32_t k)
 {
     for (;;) {
@@ -262,6 +315,9 @@ static void prescan_members(fe_ctx *c, uint32_t k)
         }
         if ((fe_tok_is(first, "union") || fe_tok_is(first, "struct")) && fe_tok_is(fe_p_peek_at(c, k + 1), "{"))
             prescan_members(c, k + 2); /* an anonymous union's members are the struct's */
+        if (fe_tok_is(first, "enum") && !fe_tok_is(fe_p_peek_at(c, k + 1), "class") &&
+            !fe_tok_is(fe_p_peek_at(c, k + 1), "struct"))
+            prescan_enumerators(c, k + 1);
         /* the member declaration from k: its end, whether it is a function */
         uint32_t end = k, names[64];
         int depth = 0, angle = 0, n = 0;
@@ -331,8 +387,11 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t);
 
 fe_type *fe_p_struct_body(fe_ctx *c, fe_type *t)
 {
+    fe_type *outer = c->cur_struct;
     c->body_depth++;
+    c->cur_struct = t;
     struct_members(c, t);
+    c->cur_struct = outer;
     c->body_depth--;
     return t;
 }
@@ -504,6 +563,12 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
                     return t;
                 continue;
             }
+            if ((storage & FE_S_STATIC) && mt->is_const && (mt->kind == TY_F32 || mt->kind == TY_F64) &&
+                (fe_p_is(c, "=") || fe_p_is(c, "{"))) {
+                if (!static_float(c, t, nt, mt))
+                    return t;
+                continue;
+            }
             if (fe_has_decltype(mt)) {
                 fe_p_unsupported(c, nt, "decltype in a member type is not supported in kernels; name the type");
                 return t;
@@ -606,6 +671,12 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
             fe_tname *q = fe_p_push_tname(c, fe_fmt(c, "%s::%s", fe_p_tok_name(c, name), en), under, true, v);
             if (q && scoped)
                 q->member = false;
+        }
+        fe_tname *st = !scoped && c->cur_struct ? fe_alloc(c, sizeof *st) : NULL;
+        if (st) { /* an enumerator of a struct's enum: S::X, and found by its bodies above it */
+            fe_type *root = c->cur_struct->origin ? c->cur_struct->origin : c->cur_struct;
+            *st = (fe_tname){.name = en, .ty = under, .value = v, .is_value = true, .next = root->statics};
+            root->statics = st;
         }
         fe_tname *plain = fe_p_push_tname(c, en, under, true, v);
         if (plain) {
