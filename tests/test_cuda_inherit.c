@@ -357,6 +357,88 @@ static void test_conversions_assignment(void)
     words_are("a base's conversion operator and operator=, aggregates with a constructed base", src, want, 8);
 }
 
+/* CRTP in a struct template (Shape<Sq<T>>), a dependent base named in the
+ * constructor's list with braces and qualified in calls
+ * (this->Holder<T>::get(), Holder<T>::val), a base three levels up behind
+ * a padded first base (its offset), L0::who() and this->L2::who() through
+ * an intermediate base, a constructor defined outside its struct naming
+ * its base, an aligned base, a reference cast down two levels. */
+static void test_deeper(void)
+{
+    static const char src[] =
+        "template <class D> struct Shape { __device__ int area() const { return static_cast<const D *>(this)->side() * 3; } };\n"
+        "template <class T> struct Sq : Shape<Sq<T>> { T s; __device__ int side() const { return (int)s; } };\n"
+        "template <class T> struct Holder { T val; __device__ T get() const { return val; } };\n"
+        "template <class T> struct Box : Holder<T> {\n"
+        "    __device__ Box(T v) : Holder<T>{v} {}\n"
+        "    __device__ T twice() const { return this->Holder<T>::get() * 2 + Holder<T>::val; }\n"
+        "};\n"
+        "struct L0 { int a = 1; __device__ int who() const { return 10; } };\n"
+        "struct L1 { int pad[3]; };\n"
+        "struct L2 : L1, L0 { int b = 2; };\n"
+        "struct L3 : L2 { int c = 3; __device__ int who() const { return 30 + L0::who() + this->L2::who(); } };\n"
+        "struct K { int a; __device__ K(int x); };\n"
+        "__device__ K::K(int x) : a(x + 1) {}\n"
+        "struct KD : K { int b; __device__ KD(int x); };\n"
+        "__device__ KD::KD(int x) : K(x), b(x * 3) {}\n"
+        "struct alignas(16) AB { int q; };\n"
+        "struct ABD : AB { int r; };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Sq<float> s; s.s = 4.0f;\n"
+        "    out[0] = s.area();\n"
+        "    Box<int> b(5);\n"
+        "    out[1] = b.twice();\n"
+        "    L3 l;\n"
+        "    L0 *p0 = &l;\n"
+        "    out[2] = (int)((char *)p0 - (char *)&l);\n"
+        "    out[3] = p0->a + l.who() + l.L0::who();\n"
+        "    out[4] = sizeof(L3);\n"
+        "    KD kd(4);\n"
+        "    out[5] = kd.a * 100 + kd.b;\n"
+        "    out[6] = sizeof(ABD) * 100 + alignof(ABD);\n"
+        "    L2 &r2 = l;\n"
+        "    out[7] = r2.b + static_cast<L3 &>(r2).c * 10;\n"
+        "}\n";
+    static const int32_t want[] = {12, 15, 12, 61, 24, 512, 3216, 32};
+    words_are("templates of CRTP and dependent bases, deeper hierarchies, outside constructors, aligned bases",
+              src, want, 8);
+}
+
+/* Overloads taking a base: the nearer base wins (f(const B &) over
+ * f(const A &) for a D : B : A, in either order, pointers too), an exact
+ * match over a base, a base over a user conversion; member overloads too. */
+static void test_overload_bases(void)
+{
+    static const char src[] =
+        "struct A { int a = 1; };\n"
+        "struct B : A { int b = 2; };\n"
+        "struct D : B { int d = 3; };\n"
+        "__device__ int f(const A &) { return 1; }\n"
+        "__device__ int f(const B &) { return 2; }\n"
+        "__device__ int g(const B &) { return 2; }\n"
+        "__device__ int g(const A &) { return 1; }\n"
+        "__device__ int h(A *) { return 1; }\n"
+        "__device__ int h(B *) { return 2; }\n"
+        "__device__ int m(const A &) { return 1; }\n"
+        "__device__ int m(float) { return 3; }\n"
+        "struct S { __device__ int f(const A &) const { return 10; } __device__ int f(const B &) const { return 20; } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    D d;\n"
+        "    A a;\n"
+        "    out[0] = f(d);\n"
+        "    out[1] = g(d);\n"
+        "    out[2] = h(&d);\n"
+        "    out[3] = f(a);\n"
+        "    out[4] = m(d);\n"
+        "    S s;\n"
+        "    out[5] = s.f(d);\n"
+        "}\n";
+    static const int32_t want[] = {2, 2, 2, 1, 1, 20};
+    words_are("overloads: the nearer base, exact over base, base over conversion", src, want, 6);
+}
+
 /* sizeof, alignof and offsetof of structs with bases (empty bases, tail
  * padding of bases that are not POD for layout: a constructor, a default
  * member initializer, a private member), then members written through a
@@ -570,6 +652,8 @@ int main(void)
     test_operators_statics();
     test_ctors_module();
     test_conversions_assignment();
+    test_deeper();
+    test_overload_bases();
     test_layout_words();
     test_struct_params();
     test_refusals();

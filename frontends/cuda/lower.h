@@ -149,6 +149,9 @@ fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholde
 
 /* lower_class.c: base classes (struct D : B) */
 bool fe_derives(const fe_type *d, const fe_type *b); /* b is a base class of d (not d itself) */
+/* Derivations from struct d to its base b: 0 for d itself, 1 for a direct
+ * base ...; -1 when b is no base (overloads prefer the nearer base). */
+int fe_base_depth(const fe_type *d, const fe_type *b);
 /* Object v (a struct in memory) as its subobject of base class b (v itself
  * when v is a b): true; false, v unchanged, when b is no base of its type. */
 bool fe_to_base(fe_lower *L, fe_val *v, fe_type *b, const fe_tok *at);

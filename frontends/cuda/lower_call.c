@@ -96,6 +96,22 @@ static int const_ref_binds(const fe_node *f, fe_type **types, int nargs, const b
     return n;
 }
 
+/* How far f's parameters are from the arguments in derivations: a D
+ * argument for a B parameter (B &, B *) counts B's depth; of two that fit
+ * alike, the nearer base wins, as C++ ranks such conversions. */
+static int base_steps(const fe_node *f, fe_type **types, int nargs)
+{
+    int n = 0, i = 0;
+    for (const fe_node *p = f->params; p && i < nargs; p = p->next, i++) {
+        const fe_type *a = types ? types[i] : NULL, *q = p->ty;
+        if (a && q && a->kind == TY_PTR && q->kind == TY_PTR)
+            a = a->base, q = q->base;
+        const int k = a && q ? fe_base_depth(fe_unqual((fe_type *)a), fe_unqual((fe_type *)q)) : -1;
+        n += k > 0 ? k : 0;
+    }
+    return n;
+}
+
 /* Namespaces a call's candidates come from (call_ns); NULL: every one. */
 typedef struct ns_set {
     const char *v[24];
@@ -116,7 +132,7 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
                               bool conv, int self_const, const ns_set *ns, const bool *rv)
 {
     fe_node *best = NULL;
-    int best_score = -1, best_binds = 0;
+    int best_score = -1, best_binds = 0, best_steps = 0;
     for (fe_node *f = list; f; f = f->next) {
         if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor) ||
             !ns_has(ns, f->ns))
@@ -128,10 +144,13 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
         const bool as_const = self_const >= 0 && best && score == best_score &&
                               f->is_const_fn == (self_const == 1) && best->is_const_fn != (self_const == 1);
         const bool as_ref = best && score == best_score && binds < best_binds;
-        if (score > best_score || as_const || as_ref) {
+        const int steps = base_steps(f, types, nargs);
+        const bool nearer = best && score == best_score && binds == best_binds && steps < best_steps;
+        if (score > best_score || as_const || as_ref || nearer) {
             best = f;
             best_score = score;
             best_binds = binds;
+            best_steps = steps;
         }
     }
     return best;

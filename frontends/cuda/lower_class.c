@@ -20,6 +20,21 @@ bool fe_derives(const fe_type *d, const fe_type *b)
            fe_base_of(d, b, &off, &amb);
 }
 
+int fe_base_depth(const fe_type *d, const fe_type *b)
+{
+    if (!d || !b || d->kind != TY_STRUCT || b->kind != TY_STRUCT)
+        return -1;
+    if (fe_same_type(d, b))
+        return 0;
+    int best = -1;
+    for (const fe_member *m = d->members; m; m = m->next) {
+        int k = m->is_base ? fe_base_depth(m->ty, b) : -1;
+        if (k >= 0 && (best < 0 || k + 1 < best))
+            best = k + 1;
+    }
+    return best;
+}
+
 /* A copy of t with the const and volatile of `like` (a base seen through a const D stays const). */
 static fe_type *with_quals(fe_lower *L, fe_type *t, const fe_type *like)
 {

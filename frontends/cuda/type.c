@@ -397,15 +397,29 @@ bool fe_is_empty_struct(const fe_type *t)
     return true;
 }
 
+/* Does a t hold an empty struct anywhere (itself, a base, a member, an element)? */
+static bool holds_empty(const fe_type *t)
+{
+    while (t->kind == TY_ARRAY)
+        t = t->base;
+    if (t->kind != TY_STRUCT)
+        return false;
+    if (fe_is_empty_struct(t))
+        return true;
+    for (const fe_member *m = t->members; m; m = m->next)
+        if (holds_empty(m->ty))
+            return true;
+    return false;
+}
+
 /* The empty subobjects of a t at offset `at` (itself if empty, its empty
  * bases, those inside its members), appended to types/offs from *n up to
  * 64: the layout keeps two of one type from sharing an address. */
 static void empty_subobjects(const fe_type *t, uint32_t at, const fe_type **types, uint32_t *offs, int *n)
 {
-    const fe_type *elem = t;
-    while (elem->kind == TY_ARRAY)
-        elem = elem->base;
-    if (t->kind == TY_ARRAY && elem->kind == TY_STRUCT) {
+    if (!holds_empty(t))
+        return;
+    if (t->kind == TY_ARRAY) {
         for (uint32_t i = 0; i < t->len && *n < 64; i++)
             empty_subobjects(t->base, at + i * t->base->size, types, offs, n);
         return;
