@@ -439,6 +439,29 @@ static void test_overload_bases(void)
     words_are("overloads: the nearer base, exact over base, base over conversion", src, want, 6);
 }
 
+/* A base's member types and static constant named through the derived
+ * struct outside it (Fixed::value_type, typename C::value_type and C::size
+ * of a template argument). */
+static void test_member_types_outside(void)
+{
+    static const char src[] =
+        "template <class T, int N> struct Base { T v[N]; static constexpr int size = N; typedef T value_type; using index_type = int; };\n"
+        "struct Fixed : Base<short, 3> { int w; };\n"
+        "template <class C> __device__ int bytes() { return sizeof(typename C::value_type) * C::size; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Fixed::value_type a = 70000;\n"
+        "    Fixed::index_type b = 70000;\n"
+        "    out[0] = a;\n"
+        "    out[1] = b;\n"
+        "    out[2] = bytes<Fixed>();\n"
+        "    out[3] = Fixed::size;\n"
+        "    out[4] = sizeof(Fixed);\n"
+        "}\n";
+    static const int32_t want[] = {4464, 70000, 6, 3, 12};
+    words_are("a base's member types and constants through the derived struct's name", src, want, 5);
+}
+
 /* sizeof, alignof and offsetof of structs with bases (empty bases, tail
  * padding of bases that are not POD for layout: a constructor, a default
  * member initializer, a private member), then members written through a
@@ -654,6 +677,7 @@ int main(void)
     test_conversions_assignment();
     test_deeper();
     test_overload_bases();
+    test_member_types_outside();
     test_layout_words();
     test_struct_params();
     test_refusals();

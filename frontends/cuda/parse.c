@@ -160,12 +160,18 @@ static const char *const type_keywords[] = {
 
 static bool is_typename(fe_ctx *c, fe_tok *t);
 
-/* Struct s's member type (typedef, using) named by token nt, or NULL. */
+/* Struct s's member type (typedef, using) named by token nt, its own or
+ * a base's (a nearer one first), or NULL. */
 static fe_type *member_type_of(const fe_type *s, const fe_tok *nt)
 {
     for (fe_tname *m = (s->origin ? s->origin : s)->mtypes; m; m = m->next)
         if (strlen(m->name) == nt->len && memcmp(m->name, nt->s, nt->len) == 0)
             return m->ty;
+    for (const fe_member *b = s->members; b; b = b->next) {
+        fe_type *t = b->is_base ? member_type_of(b->ty, nt) : NULL;
+        if (t)
+            return t;
+    }
     return NULL;
 }
 
