@@ -11,6 +11,7 @@
  *            static members, constexpr calls: parse_cxx.c; sharing parse.h)
  *   type.c   C types, sizes, promotions and the usual conversions
  *   lower.c / lower_expr.c / lower_module.c / lower_tmpl.c / builtins.c / cg.c
+ *            (lower_class.c: base classes)
  *            AST -> .cbs text (docs/lowering.md is the contract), which
  *            compile.c assembles, verifies and serializes.
  *

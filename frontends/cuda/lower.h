@@ -1,7 +1,7 @@
 /*
  * lower.h - state shared by the lowering files (lower.c: statements,
- * kernels, inlining; lower_expr.c: expressions; builtins.c: CUDA builtin
- * functions and variables). Values live in typed virtual registers of the
+ * kernels, inlining; lower_expr.c: expressions; lower_class.c: base
+ * classes; builtins.c: CUDA builtin functions and variables). Values live in typed virtual registers of the
  * .cbs text; lvalues are a register variable, an element of a line
  * register, or an address in one of the four memory spaces.
  */
