@@ -894,6 +894,24 @@ static int t_struct_params(run *r, uint32_t n)
     return same_f32(r, "args.out", out, want, n);
 }
 
+/* Inheritance: the buffers of a flattened struct parameter come from its base. */
+static int t_inherit_layer(run *r, uint32_t n)
+{
+    float *in = rand_f32(r, n, -3, 3), *out = NEW(r, float, n), *want = NEW(r, float, n), sc = 1.5f;
+    arg_buf(r, "args.in", 4 * n, in);
+    cvm_buffer *bo = arg_buf(r, "args.out", 4 * n, NULL);
+    arg_i32(r, "args.n", (int)n);
+    arg_f32(r, "args.scale", sc);
+    LAUNCH1(r, cdiv(n, 128), 128);
+    get(r, bo, out, 4 * n);
+    for (uint32_t i = 0; i < n; i++) {
+        float v = in[i] * sc, x = v, y = v * 2.0f, s = (x + y) * 0.5f;
+        float a = s > 0.0f ? s : s * 0.125f;
+        want[i] = a + (y - 0.5f);
+    }
+    return same_f32(r, "args.out", out, want, n);
+}
+
 static int t_device_refs(run *r, uint32_t n)
 {
     uint32_t bs = 64, g = cdiv(n, bs);
@@ -1348,6 +1366,7 @@ static const tcase cases[] = {
     {"grid3d.cu", "gradient3d", t_grid3d, {1, 8, 19}},
     {"dyn_shared_carve.cu", "reverseCarved", t_carve, {1, 96, 250}},
     {"struct_params.cu", "affine", t_struct_params, {1, 128, 1000}},
+    {"inherit_layer.cu", "layer", t_inherit_layer, {1, 128, 1000}},
     {"device_refs.cu", "windowMinMax", t_device_refs, {1, 64, 500}},
     {"vec3_ops.cu", "reflect", t_vec3, {1, 64, 300}},
     {"half_axpy.cu", "haxpy", t_half, {1, 64, 150}},

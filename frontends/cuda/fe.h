@@ -11,6 +11,7 @@
  *            static members, constexpr calls: parse_cxx.c; sharing parse.h)
  *   type.c   C types, sizes, promotions and the usual conversions
  *   lower.c / lower_expr.c / lower_module.c / lower_tmpl.c / builtins.c / cg.c
+ *            (lower_class.c: base classes)
  *            AST -> .cbs text (docs/lowering.md is the contract), which
  *            compile.c assembles, verifies and serializes.
  *
@@ -69,6 +70,8 @@ typedef struct fe_member {
     struct fe_node *init; /* default member initializer (float a = 1.0f; int b{2};), or NULL */
     struct fe_member *next;
     bool anon;            /* an anonymous union or struct: its members are named as the parent's */
+    bool is_base;         /* a base class subobject (struct D : B): ty is B, name "" (no name of its own);
+                             its members are found through D after D's own (fe_member_lookup) */
 } fe_member;
 
 struct fe_type {
@@ -82,6 +85,15 @@ struct fe_type {
     struct fe_node *methods; /* struct member functions (N_FUNC list) */
     bool complete;
     bool is_union;      /* a union: every member at offset 0 */
+    bool is_class;      /* declared with `class`: members are private until an access specifier */
+    /* Itanium C++ ABI layout (fe_struct_layout): dsize is the size without
+     * tail padding, where a derived struct places its own members when the
+     * struct is not POD for layout (nonpod: a user constructor, copy
+     * assignment or destructor, a base, a default member initializer, a
+     * non-public data member, or a member of such a type; the parser sets
+     * it for the last two it sees, the layout adds the rest) */
+    uint32_t dsize;
+    bool nonpod;
     /* qualified/reference copies of a struct made before its '}' are
      * completed with it: the root keeps the list (origin, next_copy) */
     fe_type *origin, *copies, *next_copy;
@@ -141,7 +153,8 @@ struct fe_node {
     fe_node *params;    /* N_DECL list */
     fe_node *body;
     uint32_t launch_bound;
-    fe_type *owner;     /* member functions: the struct */
+    fe_type *owner;     /* member functions: the struct; N_MEMBER/N_ARROW: the class written before
+                           the member (d.B::x, this->B::f()), or the base a constructor initializes */
     bool is_ctor, is_operator, is_conversion;
     bool is_explicit;   /* an `explicit` conversion operator: casts and conditions only */
     bool is_friend; /* a friend defined in a struct (another instance of the struct template may make it again) */
@@ -154,6 +167,7 @@ struct fe_node {
     int cap_default;
     fe_node *captures;
     bool is_mutable;
+    bool is_default_body; /* S() = default: an empty body that is not user-provided (layout: POD) */
     fe_type **targs;    /* N_IDENT/N_CALL with explicit template arguments (types or NULL) */
     int64_t *tvals;     /*   ... and their integer values */
     int ntargs;
@@ -403,6 +417,16 @@ bool fe_init_sets(const fe_type *t, const struct fe_node *init, struct fe_node *
 /* The member `name` of struct t, also inside its anonymous unions and
  * structs; *offset: its offset in t. NULL if there is none. */
 const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, uint32_t *offset);
+/* C++ lookup of data member `name` in struct t: its own members (inside
+ * anonymous ones too) hide its bases' (each base looked up the same way);
+ * found in two bases, *ambiguous and NULL. */
+const fe_member *fe_member_lookup(const fe_type *t, const char *name, size_t len, uint32_t *offset,
+                                  bool *ambiguous);
+/* Is struct b a base class of struct d (directly or not; not d itself)?
+ * *offset: where its subobject is in d; *ambiguous: d has two of them. */
+bool fe_base_of(const fe_type *d, const fe_type *b, uint32_t *offset, bool *ambiguous);
+/* An empty struct (no data members, only empty bases): a base of this type takes no space. */
+bool fe_is_empty_struct(const fe_type *t);
 fe_type *fe_no_ref(fe_ctx *c, fe_type *t);  /* t without its reference */
 /* The cooperative-groups type of this kind (tile: n lanes; operators: element type elem). */
 fe_type *fe_cg_type(fe_ctx *c, int kind, uint32_t n, fe_type *elem);

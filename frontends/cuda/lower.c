@@ -351,6 +351,7 @@ static void local_decl(fe_lower *L, fe_node *d)
             return;
         }
         fe_val v = t->is_const ? fe_gen(L, d->a) : fe_lvalue(L, d->a); /* float &r = c ? a[i] : a[j]; */
+        v = fe_as_base(L, v, t, d->tok); /* B &r = d: d's B */
         if (v.lv == LV_NONE && !t->is_const) {
             fe_error(L->c, d->tok, CVM_SYNTAX, "a non-const reference must bind to an lvalue");
             return;
@@ -375,7 +376,7 @@ static void local_decl(fe_lower *L, fe_node *d)
             if (d->a->kind == N_INITLIST) {
                 fe_init_mem(L, addr, t, d->a);
             } else {
-                fe_val v = fe_gen(L, d->a);
+                fe_val v = fe_as_base(L, fe_gen(L, d->a), t, d->tok); /* B b = d: a copy of d's B */
                 if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
                     fe_copy_construct(L, addr, v, fe_unqual(t), d->tok); /* S c = s: its copy constructor */
                 else
@@ -664,7 +665,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
         if (f->ret_reg < 0) {
             fe_rvalue(L, s->a);
         } else if (f->ret_ref) {
-            fe_val v = fe_lvalue(L, s->a); /* a '?:' of members: the address of either */
+            fe_val v = fe_as_base(L, fe_lvalue(L, s->a), f->ret_ty, s->tok); /* a '?:' of members: the address of either */
             if (v.lv != LV_MEM) {
                 fe_error(L->c, s->tok, CVM_UNSUPPORTED,
                          "returning a reference to a register variable is not supported; return by value");
@@ -677,7 +678,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
             if (s->a->kind == N_INITLIST) {
                 fe_init_mem(L, dst, f->ret_ty, s->a);
             } else {
-                fe_val v = fe_gen(L, s->a);
+                fe_val v = fe_as_base(L, fe_gen(L, s->a), f->ret_ty, s->tok); /* return d; as a B */
                 if (f->ret_ty->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), f->ret_ty) &&
                     !returns_own_local(L, f, s->a))
                     fe_copy_construct(L, dst, v, f->ret_ty, s->tok); /* return p; of a parameter, *this */
@@ -773,12 +774,17 @@ static void stmt(fe_lower *L, fe_node *s)
 /* ---- functions ---- */
 
 /* Binds the members of the object at `obj` (LV_MEM) as names, those of its
- * anonymous unions and structs too. */
+ * anonymous unions and structs too, and its bases' before its own (which
+ * hide them: the later binding is found first). A name two bases give is
+ * bound as ambiguous, an error where it is used. */
 static void bind_members(fe_lower *L, fe_val obj, fe_type *st)
 {
+    fe_var *mark = L->vars;
+    int nbases = 0;
     for (fe_member *m = st->members; m; m = m->next) {
         fe_val a = fe_ptr_add(L, obj, fe_const_int(L, TY_I64, m->offset), 1, NULL);
-        if (m->anon) {
+        if (m->anon || m->is_base) {
+            nbases += m->is_base;
             bind_members(L, a, m->ty);
             continue;
         }
@@ -787,6 +793,14 @@ static void bind_members(fe_lower *L, fe_val obj, fe_type *st)
             mv->val = (fe_val){m->ty, a.reg, LV_MEM, 0, obj.vol || m->ty->is_volatile, false, false, false};
             mv->is_member = true;
         }
+    }
+    for (fe_var *v = nbases > 1 ? L->vars : mark; v != mark; v = v->next) {
+        uint32_t off;
+        bool amb = false;
+        fe_var *now = fe_lookup(L, v->name);
+        if (v->name && !(now && now->ambiguous) && !fe_member_lookup(st, v->name, strlen(v->name), &off, &amb) &&
+            amb && (now = bind(L, v->name, fe_ty(TY_I32))) != NULL)
+            now->ambiguous = now->is_member = true;
     }
 }
 
@@ -861,9 +875,23 @@ static const char *member_init_name(const fe_node *st)
     return as->a->kind == N_ARROW && as->a->name ? as->a->name : ""; /* this->m (parse_top.c) */
 }
 
+/* Does entry s of the initializer list of a constructor of struct st
+ * initialize its base m: B(args), Base<T>(args), or a template base by its
+ * template's name, Base(args)? */
+static bool inits_base(const fe_node *s, const fe_member *m, const fe_type *st)
+{
+    const fe_node *lhs = s->a->a;
+    if (lhs->kind != N_ARROW)
+        return false;
+    if (lhs->owner)
+        return fe_same_type(lhs->owner, m->ty);
+    uint32_t off;
+    return !fe_find_member(st, lhs->name, strlen(lhs->name), &off) && fe_base_named(st, lhs->name) == m->ty;
+}
+
 /*
  * The body of constructor ctor of the object at obj, its parameters
- * bound: the members in their declaration order, each from its entry of
+ * bound: its bases and then the members in their declaration order, each from its entry of
  * the initializer list or else from its default member initializer (so
  * `int b = a + 1;` after `a(x)` reads the a the list set), then entries
  * that name no member of the struct's own (an anonymous union's), then
@@ -887,7 +915,9 @@ static void ctor_body(fe_lower *L, fe_node *ctor, fe_val obj)
         unsigned i = 0;
         for (fe_node *s = first; s != rest; s = s->next, i++)
             if (i < 64 && !(done >> i & 1) &&
-                (strcmp(member_init_name(s), m->name) == 0 || (m->anon && names_member(m->ty, member_init_name(s))))) {
+                (m->is_base ? inits_base(s, m, ctor->owner)
+                            : strcmp(member_init_name(s), m->name) == 0 ||
+                                  (m->anon && names_member(m->ty, member_init_name(s))))) {
                 stmt(L, s); /* an anonymous union's member: at the union's place */
                 done |= 1ull << i;
                 set = true;
@@ -985,6 +1015,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 pty = fe_ref_to(L->c, pty);
         }
         ptys[n] = pty;
+        v = fe_as_base(L, v, fe_no_ref(L->c, pty), at); /* a D for a B or B & parameter: its B */
         if (pty->is_ref) {
             if (v.lv == LV_NONE && !pty->is_const) {
                 fe_error(L->c, at, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
@@ -1144,18 +1175,31 @@ static bool holds_ptr(const fe_type *t)
 static void param_line(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, const fe_tok *at);
 
 /* A struct with pointers inside: one parameter per leaf, named path.field
- * (array elements: path.i), in declaration order. */
-static void param_flat(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, const fe_tok *at)
+ * (array elements: path.i), in declaration order; the members of an
+ * anonymous struct and of a base are named as those of the struct `scope`
+ * holding them, so a base member hidden by another of its name is an error. */
+static void param_flat(fe_lower *L, fe_buf *hdr, const char *name, fe_type *t, const fe_type *scope,
+                       const fe_tok *at)
 {
     if (t->kind == TY_STRUCT && t->is_union && holds_ptr(t)) {
         fe_error(L->c, at, CVM_UNSUPPORTED, "a union that holds a pointer cannot be a kernel parameter "
                  "(each buffer pointer is a parameter of its own); pass the pointer beside it");
     } else if (t->kind == TY_STRUCT && !t->is_union) {
-        for (fe_member *m = t->members; m; m = m->next) /* an anonymous struct's members are ours */
-            param_flat(L, hdr, m->anon ? name : fe_fmt(L->c, "%s.%s", name, m->name), m->ty, at);
+        for (fe_member *m = t->members; m && !L->c->err; m = m->next) { /* an anonymous struct's members are ours */
+            uint32_t off;
+            if (m->anon || m->is_base) {
+                param_flat(L, hdr, name, m->ty, scope, at);
+            } else if (scope != t && fe_find_member(scope, m->name, strlen(m->name), &off) != m) {
+                fe_error(L->c, at, CVM_UNSUPPORTED, "kernel parameter '%s' of struct '%s': the member '%s' of a "
+                         "base class is hidden by another '%s', and its flattened parameters would share the "
+                         "name '%s.%s'; rename one", name, scope->name, m->name, m->name, name, m->name);
+            } else {
+                param_flat(L, hdr, fe_fmt(L->c, "%s.%s", name, m->name), m->ty, m->ty, at);
+            }
+        }
     } else if (t->kind == TY_ARRAY) {
         for (uint32_t i = 0; i < t->len && !L->c->err; i++)
-            param_flat(L, hdr, fe_fmt(L->c, "%s.%u", name, i), t->base, at);
+            param_flat(L, hdr, fe_fmt(L->c, "%s.%u", name, i), t->base, t->base, at);
     } else {
         param_line(L, hdr, name, t, at); /* a leaf; a union without pointers: its bytes */
     }
@@ -1166,7 +1210,7 @@ static void param_decl(fe_lower *L, fe_buf *hdr, fe_node *p, int index)
     fe_type *t = p->ty;
     const char *name = p->name ? p->name : fe_fmt(L->c, "_p%d", index);
     if (!t->is_ref && t->kind == TY_STRUCT && holds_ptr(t)) {
-        param_flat(L, hdr, name, t, p->tok);
+        param_flat(L, hdr, name, t, t, p->tok);
         return;
     }
     param_line(L, hdr, name, t, p->tok);
@@ -1210,7 +1254,7 @@ static void param_unflat(fe_lower *L, const char *name, fe_type *t, fe_val addr)
             uint32_t off = m ? m->offset : i * t->base->size;
             fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, off), 1, NULL);
             if (m) {
-                param_unflat(L, m->anon ? name : fe_fmt(L->c, "%s.%s", name, m->name), m->ty, a);
+                param_unflat(L, m->anon || m->is_base ? name : fe_fmt(L->c, "%s.%s", name, m->name), m->ty, a);
                 m = m->next;
             } else {
                 param_unflat(L, fe_fmt(L->c, "%s.%u", name, i), t->base, a);

@@ -1,7 +1,7 @@
 /*
  * lower.h - state shared by the lowering files (lower.c: statements,
- * kernels, inlining; lower_expr.c: expressions; builtins.c: CUDA builtin
- * functions and variables). Values live in typed virtual registers of the
+ * kernels, inlining; lower_expr.c: expressions; lower_class.c: base
+ * classes; builtins.c: CUDA builtin functions and variables). Values live in typed virtual registers of the
  * .cbs text; lvalues are a register variable, an element of a line
  * register, or an address in one of the four memory spaces.
  */
@@ -35,6 +35,7 @@ typedef struct fe_var {
     fe_node *decl; /* a module-scope __shared__ variable's declaration: its
                     * place in each kernel's shared memory, given at first use */
     bool is_member; /* a data member bound for a member function's body (reached through `this`) */
+    bool ambiguous; /* a member name two base classes give (lower.c bind_members): an error where used */
     struct fe_var *next;
 } fe_var;
 
@@ -62,6 +63,7 @@ typedef struct fe_lower {
     uint32_t shared_size, local_size;
     bool uses_plane, uses_f64, uses_f16;
     bool explicit_cast; /* fe_convert for a cast: a pointer may change its pointee type */
+    bool reinterpret;   /* ... a reinterpret_cast: the address kept (no move to or from a base) */
     bool ctor_conv;     /* overload resolution may build a struct argument by a converting
                            constructor: only after everything else (templates, builtins) fails */
     const char *kernel_ns;       /* the namespace of the kernel being lowered */
@@ -145,6 +147,40 @@ fe_template *fe_member_template(const fe_type *st, const char *name);
 /* v as an object of struct t: v itself, or a temporary converted from it. */
 fe_val fe_struct_value(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at);
 fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t); /* decltype(e) placeholders replaced */
+
+/* lower_class.c: base classes (struct D : B) */
+bool fe_derives(const fe_type *d, const fe_type *b); /* b is a base class of d (not d itself) */
+/* Derivations from struct d to its base b: 0 for d itself, 1 for a direct
+ * base ...; -1 when b is no base (overloads prefer the nearer base). */
+int fe_base_depth(const fe_type *d, const fe_type *b);
+/* Object v (a struct in memory) as its subobject of base class b (v itself
+ * when v is a b): true; false, v unchanged, when b is no base of its type. */
+bool fe_to_base(fe_lower *L, fe_val *v, fe_type *b, const fe_tok *at);
+/* v as its subobject of type t when t is a base of v's struct, else v as it is. */
+fe_val fe_as_base(fe_lower *L, fe_val v, fe_type *t, const fe_tok *at);
+/* Pointer p to a struct as pointer type `to`: the address moved to the base
+ * subobject (D * to B *) or back to the derived object (static_cast<D *>),
+ * a null pointer kept null; unchanged when the structs are not related. */
+fe_val fe_ptr_to_base(fe_lower *L, fe_val p, fe_type *to, const fe_tok *at);
+/* Object v of a base class of struct `to` as the `to` object holding it
+ * (static_cast<D &>(b)): true; false, v unchanged, when they are not related. */
+bool fe_ref_to_derived(fe_lower *L, fe_val *v, fe_type *to, const fe_tok *at);
+/* The struct that declares member function (or member function template)
+ * `name` for lookup in struct t: t, or the base nearest to it; NULL when
+ * none does (operator= is never a base's: t has its own), *ambiguous when
+ * two bases do. *off: its subobject's offset in t. */
+const fe_type *fe_method_scope(const fe_type *t, const char *name, uint32_t *off, bool *ambiguous);
+/* Member function `name` looked up in struct *st: when a base declares it
+ * (and *st does not), *st becomes that base and *obj (if given) its
+ * subobject; false after reporting an ambiguous name. */
+bool fe_method_owner(fe_lower *L, fe_val *obj, fe_type **st, const char *name, const fe_tok *at);
+/* dst = src of struct type t (both objects in memory) without an
+ * operator= of t's own: base by base and member by member, each by its
+ * user operator= where it has one (C++'s implicit copy assignment), else
+ * its bytes. */
+void fe_assign_struct(fe_lower *L, fe_val dst, fe_val src, fe_type *t, const fe_tok *at);
+/* The direct base of t named `name` (its struct's name, or its template's: Base of Base<T>), or NULL. */
+fe_type *fe_base_named(const fe_type *t, const char *name);
 
 /* lower_expr.c */
 fe_val fe_gen(fe_lower *L, fe_node *e);

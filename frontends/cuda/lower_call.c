@@ -42,12 +42,15 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
         return 4; /* T[n] for T *: exact, as in C++ */
     if (fe_same_type(at, pt) || (at->kind == TY_STRUCT && pt->kind == TY_STRUCT && fe_same_type(pt, at)))
         return 4;
-    if (fe_dim3_pair(at, pt))
-        return 3;
+    if (fe_dim3_pair(at, pt) || fe_derives(at, pt))
+        return 3; /* a derived struct to its base: a conversion, below an exact match */
+    uint32_t off;
+    bool amb;
+    const fe_type *convs = at->kind == TY_STRUCT ? fe_method_scope(at, "operator()conv", &off, &amb) : NULL;
     if ((at->kind == TY_STRUCT) != (pt->kind == TY_STRUCT)) {
-        /* a struct with a conversion operator may still fit a scalar parameter */
-        if (at->kind == TY_STRUCT)
-            for (fe_node *m = at->methods; m; m = m->next)
+        /* a struct with a conversion operator (its own or a base's) may still fit a scalar parameter */
+        if (convs)
+            for (fe_node *m = convs->methods; m; m = m->next)
                 if (m->is_conversion)
                     return 0;
         return conv && fe_converting_ctor(at, pt) ? 0 : -1; /* a struct parameter built from the value */
@@ -55,13 +58,13 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
     if (fe_is_arith(at) && fe_is_arith(pt))
         return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
     if (at->kind == TY_STRUCT && pt->kind == TY_STRUCT) { /* another struct: through a conversion to it alone */
-        for (fe_node *m = at->methods; m; m = m->next)
+        for (fe_node *m = convs ? convs->methods : NULL; m; m = m->next)
             if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))
                 return 0;
         return conv && fe_converting_ctor(at, pt) ? 0 : -1;
     }
     if (at->kind == TY_PTR && pt->kind == TY_PTR)
-        return 1;
+        return fe_derives(fe_unqual(at->base), fe_unqual(pt->base)) ? 3 : 1; /* D * to B * */
     if ((at->kind == TY_PTR) != (pt->kind == TY_PTR))
         return -1;
     return 0;
@@ -98,6 +101,22 @@ static int const_ref_binds(const fe_node *f, fe_type **types, int nargs, const b
     return n;
 }
 
+/* How far f's parameters are from the arguments in derivations: a D
+ * argument for a B parameter (B &, B *) counts B's depth; of two that fit
+ * alike, the nearer base wins, as C++ ranks such conversions. */
+static int base_steps(const fe_node *f, fe_type **types, int nargs)
+{
+    int n = 0, i = 0;
+    for (const fe_node *p = f->params; p && i < nargs; p = p->next, i++) {
+        const fe_type *a = types ? types[i] : NULL, *q = p->ty;
+        if (a && q && a->kind == TY_PTR && q->kind == TY_PTR)
+            a = a->base, q = q->base;
+        const int k = a && q ? fe_base_depth(fe_unqual((fe_type *)a), fe_unqual((fe_type *)q)) : -1;
+        n += k > 0 ? k : 0;
+    }
+    return n;
+}
+
 /* Namespaces a call's candidates come from (call_ns); NULL: every one. */
 typedef struct ns_set {
     const char *v[24];
@@ -118,7 +137,7 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
                               bool conv, int self_const, const ns_set *ns, const bool *rv)
 {
     fe_node *best = NULL;
-    int best_score = -1, best_binds = 0;
+    int best_score = -1, best_binds = 0, best_steps = 0;
     for (fe_node *f = list; f; f = f->next) {
         if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor) ||
             !ns_has(ns, f->ns))
@@ -130,10 +149,13 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
         const bool as_const = self_const >= 0 && best && score == best_score &&
                               f->is_const_fn == (self_const == 1) && best->is_const_fn != (self_const == 1);
         const bool as_ref = best && score == best_score && binds < best_binds;
-        if (score > best_score || as_const || as_ref) {
+        const int steps = base_steps(f, types, nargs);
+        const bool nearer = best && score == best_score && binds == best_binds && steps < best_steps;
+        if (score > best_score || as_const || as_ref || nearer) {
             best = f;
             best_score = score;
             best_binds = binds;
+            best_steps = steps;
         }
     }
     return best;
@@ -429,6 +451,10 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
                         fe_val *args, int n, fe_val *out)
 {
     fe_type *types[32] = {0};
+    if (!fe_method_owner(L, self, &st, name, at)) { /* declared in a base: on its subobject */
+        *out = fe_bad(L);
+        return true;
+    }
     for (int i = 0; i < n && i < 32; i++) /* const dropped: a generic lambda's auto & takes a const P */
         types[i] = args[i].ty && args[i].ty->kind != TY_STRUCT ? fe_unqual(args[i].ty) : args[i].ty;
     const int self_const = self ? self->ty->is_const : -1;
@@ -560,6 +586,9 @@ static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t
 bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args,
                                  int n, fe_val *out)
 {
+    fe_type *st = obj.ty;
+    if (st->kind == TY_STRUCT && obj.lv == LV_MEM && !fe_method_owner(L, &obj, &st, name, at))
+        return false;
     fe_template *t = obj.ty->kind == TY_STRUCT && obj.lv == LV_MEM ? fe_member_template(obj.ty, name) : NULL;
     fe_type *targs[8];
     int64_t tvals[8];
@@ -600,6 +629,11 @@ static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, f
     int n = 0;
     if (obj.ty->kind != TY_STRUCT || obj.lv != LV_MEM)
         return false;
+    fe_type *st = obj.ty;
+    if (!fe_method_owner(L, &obj, &st, name, e->tok)) { /* declared in a base: on its subobject */
+        *out = fe_bad(L);
+        return true;
+    }
     int found = 0;
     fe_node *only = NULL; /* the method when one has the name: {a, b} arguments take its parameters' types */
     for (fe_node *m = obj.ty->methods; m; m = m->next)
@@ -625,12 +659,15 @@ static bool method_call(fe_lower *L, fe_node *e, fe_val obj, const char *name, f
     return true;
 }
 
-/* Has struct t a static member function of that name? */
+/* Has struct t (or a base of it) a static member function of that name? */
 static bool has_static_method(const fe_type *t, const char *name)
 {
     const fe_type *root = t->origin ? t->origin : t;
     for (const fe_node *m = root->methods; m; m = m->next)
         if ((m->storage & FE_S_STATIC) && strcmp(m->name, name) == 0)
+            return true;
+    for (const fe_member *m = t->members; m; m = m->next)
+        if (m->is_base && has_static_method(m->ty, name))
             return true;
     return false;
 }
@@ -646,6 +683,13 @@ fe_val fe_call_expr(fe_lower *L, fe_node *e)
             fe_val p = fe_rvalue(L, e->a->a);
             obj = (fe_val){p.ty->kind == TY_PTR ? p.ty->base : p.ty, p.reg, LV_MEM, 0, false, false, false, false};
         }
+        if (e->a->owner && !fe_to_base(L, &obj, fe_unqual(e->a->owner), e->tok)) { /* this->B::f() */
+            char bn[128];
+            fe_type_str(e->a->owner, bn, sizeof bn);
+            fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is not a base class of '%s'", bn,
+                     obj.ty->name ? obj.ty->name : "this type");
+            return fe_bad(L);
+        }
         if (fe_builtin_method(L, e, obj, &out) || method_call(L, e, obj, e->a->name, &out))
             return out;
         if (!L->c->err)
@@ -660,6 +704,13 @@ fe_val fe_call_expr(fe_lower *L, fe_node *e)
         return fe_bad(L);
     }
     const char *name = e->a->name;
+    fe_var *self_of = e->a->ty && e->a->ty->kind == TY_STRUCT ? fe_lookup(L, "this") : NULL;
+    if (self_of && self_of->val.ty->kind == TY_PTR && fe_derives(self_of->val.ty->base, e->a->ty)) {
+        /* B::f(args) in a member function of a struct derived from B: on this object's B */
+        fe_val obj = {self_of->val.ty->base, self_of->val.reg, LV_MEM, 0, false, false, false, false};
+        if (fe_to_base(L, &obj, e->a->ty, e->tok) && method_call(L, e, obj, name, &out))
+            return out;
+    }
     if (e->a->ty && e->a->ty->kind == TY_STRUCT) { /* S::f(args) */
         fe_val vals[32];
         int n = 0;

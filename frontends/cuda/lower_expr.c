@@ -99,6 +99,9 @@ fe_val fe_addr_of_var(fe_lower *L, fe_var *v)
 static fe_val convert_struct(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
 {
     fe_node *pick = NULL;
+    fe_type *st = v.ty; /* a base's conversion operators are the derived struct's */
+    if (!fe_method_owner(L, &v, &st, "operator()conv", at))
+        return fe_bad(L);
     for (fe_node *m = v.ty->methods; m; m = m->next) {
         if (!m->is_conversion || !m->body || (m->is_explicit && !L->explicit_cast))
             continue; /* explicit: casts and conditions (struct_truth) only */
@@ -130,6 +133,10 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
         return v;
     if (from->kind == TY_STRUCT && v.lv == LV_MEM && !fe_same_type(fe_unqual(from), to))
         return convert_struct(L, v, to, at);
+    if (to->kind == TY_PTR && from->kind == TY_PTR && !L->reinterpret &&
+        (fe_derives(fe_unqual(from->base), fe_unqual(to->base)) ||
+         (L->explicit_cast && fe_derives(fe_unqual(to->base), fe_unqual(from->base)))))
+        return fe_ptr_to_base(L, v, to, at); /* D * to B *, static_cast<D *>(b) */
     if (to->kind == TY_PTR && from->kind == TY_PTR && !L->explicit_cast && to->base->kind != TY_VOID &&
         from->base->kind != TY_VOID && !fe_same_type(fe_unqual(from->base), fe_unqual(to->base))) {
         char a[128], b[128]; /* as C++: a pointer changes its pointee type only in a cast */
@@ -245,6 +252,7 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
         return;
     }
     if (t->kind == TY_STRUCT || t->kind == TY_DIM3) {
+        v = fe_as_base(L, v, t, at); /* b = d: d's B */
         if (v.lv != LV_MEM || !fe_same_type(fe_unqual(v.ty), fe_unqual(t))) {
             fe_val tmp; /* V2 q = 3.0f;: its converting constructor, built aside (b = b.a reads b) */
             if (fe_construct_from(L, (tmp = fe_local_temp(L, fe_unqual(t))), t, v, at))
@@ -378,8 +386,28 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
         fe_error(L->c, e->tok, CVM_SYNTAX, "member reference to '%s' of a non-struct value", name);
         return fe_bad(L);
     }
+    if (e->owner && !fe_to_base(L, &base, fe_unqual(e->owner), e->tok)) { /* d.B::x */
+        char bn[128];
+        fe_type_str(e->owner, bn, sizeof bn);
+        fe_error(L->c, e->tok, CVM_SYNTAX, "'%s' is not a base class of '%s'", bn, t->name);
+        return fe_bad(L);
+    }
+    if (e->owner && e->is_member_init) /* B(args) in a constructor's list: the base itself */
+        return base;
+    t = base.ty;
     uint32_t off;
-    const fe_member *m = fe_find_member(t, name, strlen(name), &off);
+    bool ambiguous = false;
+    const fe_member *m = fe_member_lookup(t, name, strlen(name), &off, &ambiguous);
+    fe_type *named = !m && !ambiguous && e->is_member_init ? fe_base_named(t, name) : NULL;
+    if (named) { /* Base(args) of a template base Base<T> in a constructor's list */
+        fe_to_base(L, &base, named, e->tok);
+        return base;
+    }
+    if (ambiguous) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "member '%s' is found in more than one base class of '%s' "
+                 "(ambiguous); qualify it (obj.B::%s)", name, t->name, name);
+        return fe_bad(L);
+    }
     if (m) {
         fe_val q = fe_ptr_add(L, fe_rv(fe_ty(TY_I8), base.reg), fe_const_int(L, TY_I64, off), 1, e->tok);
         fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false, false, false};
@@ -550,6 +578,10 @@ static bool is_mul(const fe_node *n) { return n && n->kind == N_BIN && n->op == 
 static fe_type *conversion_type(fe_lower *L, const fe_type *st, const fe_type *other)
 {
     fe_type *first = NULL;
+    uint32_t off;
+    bool amb;
+    const fe_type *owner = fe_method_scope(st, "operator()conv", &off, &amb); /* a base's */
+    st = owner ? owner : st;
     for (const fe_node *m = st->methods; m; m = m->next) {
         if (!m->is_conversion || !m->body || (m->is_explicit && !L->explicit_cast))
             continue;
@@ -1045,6 +1077,11 @@ static fe_val assignment(fe_lower *L, fe_node *e)
             fe_error(L->c, e->tok, CVM_SYNTAX, "no operator%s for '%s'", op, lv.ty->name);
             return fe_bad(L);
         }
+        fe_val src = fe_as_base(L, args[1], lv.ty, e->tok);
+        if (src.lv == LV_MEM && src.ty->kind == TY_STRUCT && fe_same_type(fe_unqual(src.ty), fe_unqual(lv.ty))) {
+            fe_assign_struct(L, lv, src, fe_unqual(lv.ty), e->tok); /* bases' and members' operator= run */
+            return lv;
+        }
         fe_store(L, lv, args[1].ty->kind == TY_STRUCT ? args[1] : fe_load(L, args[1]), e->tok);
         return lv;
     }
@@ -1147,6 +1184,11 @@ static fe_val ref_cast(fe_lower *L, fe_node *e, fe_type *t)
         lv.ty = t; /* const_cast<float &>(r), static_cast<const float &>(x) */
         return lv;
     }
+    if (e->op != 'R' && lv.lv == LV_MEM && (fe_to_base(L, &lv, fe_unqual(t), e->tok) ||
+                                            fe_ref_to_derived(L, &lv, fe_unqual(t), e->tok))) {
+        lv.ty = t; /* static_cast<B &>(d), static_cast<const D &>(*this) */
+        return lv;
+    }
     if (lv.lv != LV_MEM) {
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, lv.lv == LV_NONE
                      ? "a cast to a reference type needs an object (an lvalue), not a value"
@@ -1190,7 +1232,16 @@ static fe_val cast(fe_lower *L, fe_node *e)
         return fe_rv(t, 0);
     if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
         return v;
-    return explicit_convert(L, v, t, e->tok);
+    if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_derives(v.ty, fe_unqual(t))) {
+        fe_val tmp = fe_local_temp(L, fe_unqual(t)); /* (B)d, static_cast<B>(d): a copy of its B */
+        fe_copy_construct(L, tmp, fe_as_base(L, v, t, e->tok), fe_unqual(t), e->tok);
+        return tmp;
+    }
+    const bool was = L->reinterpret;
+    L->reinterpret = e->op == 'R';
+    v = explicit_convert(L, v, t, e->tok);
+    L->reinterpret = was;
+    return v;
 }
 
 /* +v, -v, ~v of an arithmetic value, promoted. */
@@ -1439,6 +1490,11 @@ static bool module_var(const fe_lower *L, const fe_var *v)
 static fe_val ident(fe_lower *L, fe_node *e)
 {
     fe_var *v = fe_lookup(L, e->name);
+    if (v && v->ambiguous) {
+        fe_error(L->c, e->tok, CVM_SYNTAX, "member '%s' is found in more than one base class (ambiguous); "
+                 "qualify it (B::%s)", e->name, e->name);
+        return fe_bad(L);
+    }
     fe_val out;
     if (v && !module_var(L, v))
         return fe_addr_of_var(L, v);

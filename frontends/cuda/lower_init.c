@@ -209,7 +209,7 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
                      "elision into a vector type is not supported");
             return;
         }
-        fe_val v = fe_gen(L, init);
+        fe_val v = fe_as_base(L, fe_gen(L, init), t, init->tok); /* a B from a D: its B */
         if (!fe_in_memory(t))
             v = fe_load(L, v);
         if (t->kind == TY_STRUCT && v.lv == LV_MEM && fe_same_type(fe_unqual(v.ty), fe_unqual(t)))
@@ -254,6 +254,8 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
         int n = 0;
         for (fe_node *e = init->args; e && n < 32; e = e->next)
             vals[n++] = fe_gen(L, e);
+        if (n == 1)
+            vals[0] = fe_as_base(L, vals[0], t, init->tok); /* B b{d} */
         if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), t) &&
             (vals[0].temp || !copy_ctor(L->c, t)))
             fe_store(L, dst, vals[0], init->tok); /* P b{a}: the implicit copy, or P b{P(1)}: elided */
@@ -448,6 +450,8 @@ fe_val fe_construct(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at)
         }
         vals[n++] = fe_gen(L, a);
     }
+    if (n == 1)
+        vals[0] = fe_as_base(L, vals[0], t, at); /* B(d), a constructor's B(other) */
     if (n == 1 && vals[0].lv == LV_MEM && fe_same_type(fe_unqual(vals[0].ty), fe_unqual(t)) &&
         (vals[0].temp || !copy_ctor(L->c, t)))
         return vals[0]; /* copy: T(x) of a T, without a copy constructor to run */

@@ -160,12 +160,18 @@ static const char *const type_keywords[] = {
 
 static bool is_typename(fe_ctx *c, fe_tok *t);
 
-/* Struct s's member type (typedef, using) named by token nt, or NULL. */
+/* Struct s's member type (typedef, using) named by token nt, its own or
+ * a base's (a nearer one first), or NULL. */
 static fe_type *member_type_of(const fe_type *s, const fe_tok *nt)
 {
     for (fe_tname *m = (s->origin ? s->origin : s)->mtypes; m; m = m->next)
         if (strlen(m->name) == nt->len && memcmp(m->name, nt->s, nt->len) == 0)
             return m->ty;
+    for (const fe_member *b = s->members; b; b = b->next) {
+        fe_type *t = b->is_base ? member_type_of(b->ty, nt) : NULL;
+        if (t)
+            return t;
+    }
     return NULL;
 }
 
@@ -1035,6 +1041,8 @@ static fe_node *primary(fe_ctx *c)
         expect(c, "<");
         fe_node *n = new_node(c, N_CAST, t);
         n->ty = type_name(c);
+        if (fe_tok_is(t, "reinterpret_cast"))
+            n->op = 'R'; /* the address kept: no base class adjustment */
         expect(c, ">");
         expect(c, "(");
         n->a = expr(c);
@@ -1156,6 +1164,40 @@ static fe_node *primary(fe_ctx *c)
     return new_node(c, N_INT, t);
 }
 
+/* The struct named before `::` in a qualified member (d.B::x,
+ * this->Base<T>::f()), consumed with its `::`; NULL, nothing consumed,
+ * when the member is not qualified. */
+static fe_type *member_qualifier(fe_ctx *c)
+{
+    fe_tok *q = peek(c);
+    fe_tname *n = q->kind == TK_IDENT ? lookup(c, q->s, q->len) : NULL;
+    if (!n || n->is_value)
+        return NULL;
+    if (n->ty && n->ty->kind == TY_STRUCT && fe_tok_is(peek_at(c, 1), "::")) {
+        c->pos += 2;
+        return n->ty;
+    }
+    fe_template *tp = fe_tok_is(peek_at(c, 1), "<") ? (!n->ty ? fe_find_template(c, n->name) : n->ty->tmpl) : NULL;
+    if (!tp || !tp->is_struct)
+        return NULL;
+    int depth = 0; /* Base<T, 4>:: ahead, not obj.m < x */
+    uint32_t k = 1;
+    for (; k < 64 && peek_at(c, k)->kind != TK_EOF; k++) {
+        depth += fe_tok_is(peek_at(c, k), "<") - fe_tok_is(peek_at(c, k), ">") - 2 * fe_tok_is(peek_at(c, k), ">>");
+        if (depth <= 0 || fe_tok_is(peek_at(c, k), ";"))
+            break;
+    }
+    if (depth != 0 || !fe_tok_is(peek_at(c, k + 1), "::"))
+        return NULL;
+    next(c);
+    fe_type *targs[8];
+    int64_t tvals[8];
+    int na = template_args(c, targs, tvals);
+    fe_type *ty = fe_instantiate_struct(c, tp, targs, tvals, na, q);
+    expect(c, "::");
+    return ty;
+}
+
 static fe_node *postfix(fe_ctx *c)
 {
     fe_node *e = primary(c);
@@ -1180,6 +1222,7 @@ static fe_node *postfix(fe_ctx *c)
             fe_node *n = new_node(c, fe_tok_is(t, ".") ? N_MEMBER : N_ARROW, t);
             n->a = e;
             bool tmpl = accept(c, "template"); /* obj.template f<3>() */
+            n->owner = member_qualifier(c); /* d.B::x, this->Base<T>::f(): the member of base B */
             fe_tok *m = expect_ident(c);
             n->name = tok_name(c, m);
             n->tok = m;

@@ -78,6 +78,8 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out);             /* conste
 /* parse_decl.c */
 fe_type *fe_p_struct_spec(fe_ctx *c);  /* at struct/class/union */
 fe_type *fe_p_struct_body(fe_ctx *c, fe_type *t); /* after its '{', to its '}' (parse_struct.c) */
+void fe_p_base_clause(fe_ctx *c, fe_type *t); /* at the ':' of `struct D : B {`: t's bases */
+void fe_p_push_base_names(fe_ctx *c, const fe_type *s); /* names s's bases give its members' bodies */
 uint32_t fe_p_alignment(fe_ctx *c);    /* __align__(N) / alignas(N) at the cursor: N, consumed; else 0 */
 fe_type *fe_p_enum_spec(fe_ctx *c);    /* at enum */
 void fe_p_declare_members(fe_ctx *c, const fe_type *s); /* a member body outside s sees them */

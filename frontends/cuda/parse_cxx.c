@@ -274,7 +274,23 @@ fe_node *fe_p_lambda(fe_ctx *c)
     return n;
 }
 
-/* S::name of a static constexpr integer member of struct type st. */
+/* The static constant `name` of struct st, or of its bases (a nearer one first). */
+static const fe_tname *static_constant(const fe_type *st, const fe_tok *name)
+{
+    const fe_type *root = st->origin ? st->origin : st;
+    for (const fe_tname *s = root->statics; s; s = s->next)
+        if (strlen(s->name) == name->len && memcmp(s->name, name->s, name->len) == 0)
+            return s;
+    for (const fe_member *m = st->members; m; m = m->next) {
+        const fe_tname *s = m->is_base ? static_constant(m->ty, name) : NULL;
+        if (s)
+            return s;
+    }
+    return NULL;
+}
+
+/* S::name of a static constexpr integer member of struct type st (or of
+ * its bases); B::x of a data member of a base: this->B::x. */
 fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name)
 {
     fe_type *root = st->origin ? st->origin : st;
@@ -293,15 +309,23 @@ fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name)
         }
         return n;
     }
-    for (fe_tname *s = root->statics; s; s = s->next)
-        if (strlen(s->name) == name->len && memcmp(s->name, name->s, name->len) == 0) {
-            if (s->value_expr)
-                return fe_p_static_value(c, s, name);
-            fe_node *n = new_node(c, N_INT, name);
-            n->ival = (uint64_t)s->value;
-            n->ty = s->ty;
-            return n;
-        }
+    const fe_tname *s = static_constant(st, name);
+    if (s && s->value_expr)
+        return fe_p_static_value(c, s, name);
+    if (s) {
+        fe_node *n = new_node(c, N_INT, name);
+        n->ival = (uint64_t)s->value;
+        n->ty = s->ty;
+        return n;
+    }
+    uint32_t off;
+    if (c->body_depth && fe_find_member(st, name->s, name->len, &off)) { /* B::x in a member function */
+        fe_node *n = new_node(c, N_ARROW, name), *self = new_node(c, N_THIS, name);
+        n->a = self;
+        n->name = tok_name(c, name);
+        n->owner = st;
+        return n;
+    }
     fe_error(c, name, CVM_UNSUPPORTED, "'%.*s' is not a static constexpr member of '%s'",
              (int)name->len, name->s, st->name ? st->name : "struct");
     return new_node(c, N_INT, name);

@@ -35,7 +35,7 @@ static const char *inst_name(fe_ctx *c, const fe_template *t, fe_type **targs, c
  */
 static void explicit_specialization(fe_ctx *c, fe_tok *at)
 {
-    fe_p_next(c); /* struct / class */
+    const bool is_class = fe_tok_is(fe_p_next(c), "class"); /* struct / class */
     fe_tok *nt = fe_p_expect_ident(c);
     if (c->err)
         return;
@@ -79,6 +79,9 @@ static void explicit_specialization(fe_ctx *c, fe_tok *at)
     t->insts = inst;
     fe_tname *saved = c->tnames;
     fe_p_push_tname(c, t->name, ty, false, 0);
+    ty->is_class = is_class;
+    if (fe_p_is(c, ":"))
+        fe_p_base_clause(c, ty);
     if (fe_p_expect(c, "{"))
         fe_p_struct_body(c, ty);
     c->tnames = saved;
@@ -339,8 +342,10 @@ void fe_p_template_decl(fe_ctx *c)
     uint32_t k = 0;
     fe_tok *name = NULL;
     const char *opname = NULL; /* a function template of an operator: "operator+" */
+    const bool a_struct = fe_tok_is(fe_p_peek(c), "struct") || fe_tok_is(fe_p_peek(c), "class");
     while (fe_p_peek_at(c, k)->kind != TK_EOF && !fe_tok_is(fe_p_peek_at(c, k), "(") &&
-           !fe_tok_is(fe_p_peek_at(c, k), "{") && !fe_tok_is(fe_p_peek_at(c, k), ";")) {
+           !fe_tok_is(fe_p_peek_at(c, k), "{") && !fe_tok_is(fe_p_peek_at(c, k), ";") &&
+           !(a_struct && fe_tok_is(fe_p_peek_at(c, k), ":"))) { /* struct D : B<T>: D, before its bases */
         if ((fe_tok_is(fe_p_peek_at(c, k), "__launch_bounds__") || fe_tok_is(fe_p_peek_at(c, k), "__align__") ||
              fe_tok_is(fe_p_peek_at(c, k), "alignas")) &&
             fe_tok_is(fe_p_peek_at(c, k + 1), "(")) {
@@ -667,8 +672,12 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
         return ty;
     fe_p_push_tname(c, t->name, ty, false, 0);
     c->pos = t->tok_begin;
-    fe_p_next(c); /* struct / class */
-    while (!c->err && !fe_p_is(c, "{") && fe_p_peek(c)->kind != TK_EOF) { /* the name, __align__(n) */
+    ty->is_class = fe_tok_is(fe_p_next(c), "class"); /* struct / class */
+    while (!c->err && !fe_p_is(c, "{") && fe_p_peek(c)->kind != TK_EOF) { /* the name, __align__(n), bases */
+        if (fe_p_is(c, ":")) {
+            fe_p_base_clause(c, ty);
+            continue;
+        }
         uint32_t a = fe_p_alignment(c);
         if (a > ty->align)
             ty->align = a;

@@ -22,6 +22,100 @@ uint32_t fe_p_alignment(fe_ctx *c)
     return a;
 }
 
+/*
+ * `: public B, private C<T>` before a struct's body: each base class
+ * becomes a member of t (fe_member.is_base), ahead of t's own members, in
+ * the order written. Access is not checked (as for members); a virtual
+ * base, a base of a union, and a base that is not a complete struct are
+ * errors at the base.
+ */
+void fe_p_base_clause(fe_ctx *c, fe_type *t)
+{
+    fe_tok *colon = fe_p_next(c);
+    if (t->is_union) {
+        fe_p_unsupported(c, colon, "a union cannot have a base class");
+        return;
+    }
+    fe_member **link = &t->members;
+    while (*link)
+        link = &(*link)->next;
+    do {
+        fe_tok *virt = NULL;
+        for (;;)
+            if (fe_p_is(c, "virtual"))
+                virt = fe_p_next(c);
+            else if (!fe_p_accept(c, "public") && !fe_p_accept(c, "private") && !fe_p_accept(c, "protected"))
+                break;
+        fe_tok *at = fe_p_peek(c);
+        if (virt) {
+            fe_p_unsupported(c, virt, "virtual base classes are not supported in kernels");
+            return;
+        }
+        if (!fe_p_typename_at(c, 0)) {
+            fe_error(c, at, CVM_SYNTAX, "expected a base class name, found '%.*s'", (int)at->len, at->s);
+            return;
+        }
+        fe_type *b = fe_p_type_name(c);
+        if (c->err)
+            return;
+        char bn[128];
+        fe_type_str(b, bn, sizeof bn);
+        if (b->kind != TY_STRUCT || b->cg || b->is_lambda || b->is_ref) {
+            fe_error(c, at, CVM_SYNTAX, "'%s' is not a struct or class: it cannot be a base class", bn);
+            return;
+        }
+        if (b->is_union) {
+            fe_error(c, at, CVM_SYNTAX, "'%s' is a union: a union cannot be a base class", bn);
+            return;
+        }
+        if (!b->complete) {
+            fe_error(c, at, CVM_SYNTAX, "base class '%s' is incomplete (declared but not defined before '%s')",
+                     bn, t->name);
+            return;
+        }
+        for (const fe_member *m = t->members; m; m = m->next)
+            if (m->is_base && fe_same_type(m->ty, b)) {
+                fe_error(c, at, CVM_SYNTAX, "'%s' is a direct base class of '%s' twice", bn, t->name);
+                return;
+            }
+        fe_member *m = fe_alloc(c, sizeof *m);
+        if (!m)
+            return;
+        m->name = "";
+        m->ty = fe_qualified(c, b, false, false);
+        m->is_base = true;
+        *link = m;
+        link = &m->next;
+    } while (fe_p_accept(c, ","));
+    if (!fe_p_is(c, "{"))
+        fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected '{' after the base classes of '%s'", t->name);
+}
+
+/* The names the bases of struct s give s's body and its members defined
+ * outside it: each base's static constants, member types and data
+ * members (its own bases' first, so that a nearer one hides them), until
+ * the struct's '}' (fe_tname.member). */
+void fe_p_push_base_names(fe_ctx *c, const fe_type *s)
+{
+    for (const fe_member *m = s->members; m; m = m->next) {
+        if (!m->is_base)
+            continue;
+        const fe_type *b = m->ty, *root = b->origin ? b->origin : b;
+        fe_p_push_base_names(c, b);
+        for (fe_tname *k = root->statics; k; k = k->next) {
+            fe_tname *n = fe_p_push_tname(c, k->name, k->ty, true, k->value);
+            if (n)
+                n->member = true;
+        }
+        for (fe_tname *k = root->mtypes; k; k = k->next) {
+            fe_tname *n = fe_p_push_tname(c, k->name, k->ty, false, 0);
+            if (n)
+                n->member = true;
+        }
+        fe_p_declare_members(c, b);
+    }
+}
+
 fe_type *fe_p_struct_spec(fe_ctx *c)
 {
     fe_tok *kw = fe_p_next(c); /* struct / class / union */
@@ -68,9 +162,10 @@ fe_type *fe_p_struct_spec(fe_ctx *c)
         if (name)
             fe_p_push_tname(c, t->name, t, false, 0);
     }
+    if (fe_tok_is(kw, "class") && !t->complete)
+        t->is_class = true;
     if (fe_p_is(c, ":"))
-        fe_p_unsupported(c, fe_p_peek(c), is_union ? "a union cannot have a base class"
-                                                    : "struct inheritance is not supported in kernels");
+        fe_p_base_clause(c, t);
     if (fe_p_accept(c, "{"))
         fe_p_struct_body(c, t);
     return t;
@@ -110,7 +205,7 @@ static void add_method(fe_node ***link, fe_node *f)
 
 /* ~Name() {} or = default: nothing to run. A destructor with a body would
  * have to run at every scope exit, which is not implemented. */
-static void destructor(fe_ctx *c)
+static void destructor(fe_ctx *c, fe_type *t)
 {
     fe_tok *tilde = fe_p_next(c);
     fe_p_expect_ident(c);
@@ -124,6 +219,7 @@ static void destructor(fe_ctx *c)
         fe_p_expect(c, ";");
         return;
     }
+    t->nonpod = true; /* a user-provided destructor: not POD for layout */
     if (fe_p_accept(c, "{") && !fe_p_accept(c, "}")) {
         fe_p_unsupported(c, tilde, "destructors with a body are not supported in kernels (an empty one is fine)");
         return;
@@ -233,6 +329,8 @@ static void end_member_names(fe_ctx *c, fe_tname *outer)
 void fe_p_declare_members(fe_ctx *c, const fe_type *s)
 {
     for (const fe_member *m = s->members; m; m = m->next) {
+        if (m->is_base)
+            continue; /* fe_p_push_base_names */
         if (m->anon) {
             fe_p_declare_members(c, m->ty);
             continue;
@@ -399,13 +497,18 @@ fe_type *fe_p_struct_body(fe_ctx *c, fe_type *t)
 static fe_type *struct_members(fe_ctx *c, fe_type *t)
 {
     fe_tname *outer_names = c->tnames;
+    fe_p_push_base_names(c, t);
     prescan_members(c, 0);
     fe_member **link = &t->members;
+    while (*link) /* after the bases (fe_p_base_clause) */
+        link = &(*link)->next;
     fe_node **mlink = &t->methods;
+    bool public_access = !t->is_class;
     while (!c->err && !fe_p_is(c, "}")) {
         if (fe_p_accept(c, ";"))
             continue;
-        if (fe_p_accept(c, "public") || fe_p_accept(c, "private") || fe_p_accept(c, "protected")) {
+        if (fe_p_is(c, "public") || fe_p_is(c, "private") || fe_p_is(c, "protected")) {
+            public_access = fe_tok_is(fe_p_next(c), "public");
             fe_p_expect(c, ":");
             continue;
         }
@@ -481,7 +584,7 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
             fe_p_next(c);
         fe_tok *start = fe_p_peek(c);
         if (fe_tok_is(start, "~")) {
-            destructor(c);
+            destructor(c, t);
             continue;
         }
         /* constructor `Name (`, conversion operator `operator T ()` */
@@ -590,6 +693,8 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
             fe_member *m = fe_alloc(c, sizeof *m);
             if (!m)
                 return t;
+            if (!public_access)
+                t->nonpod = true; /* a private or protected data member: not POD for layout (g++) */
             m->name = fe_p_tok_name(c, nt);
             m->ty = mt;
             *link = m;

@@ -67,7 +67,14 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
     fe_node inits = {0}, *itail = &inits;
     if (accept(c, ":")) { /* constructor: member initializers become assignments */
         do {
-            fe_tok *m = expect_ident(c);
+            /* a base class: B(a), Base<T, 4>{a}, or a template base's own name, Base(a) */
+            fe_tok *m = peek(c);
+            const bool delegate = m->len == strlen(f->name) && memcmp(m->s, f->name, m->len) == 0;
+            fe_type *base = !delegate && m->kind == TK_IDENT && fe_p_typename_at(c, 0) ? type_name(c) : NULL;
+            fe_template *named = base || m->kind != TK_IDENT ? NULL : fe_find_template(c, tok_name(c, m));
+            if (!base)
+                m = expect_ident(c);
+            const bool base_init = base || (named && named->is_struct);
             bool brace = is(c, "{");
             if (!accept(c, "{"))
                 expect(c, "(");
@@ -85,11 +92,12 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
                 args = args_list(c);
             }
             /* S() : S(0, 0): a delegating constructor builds *this */
-            const bool delegate = m->len == strlen(f->name) && memcmp(m->s, f->name, m->len) == 0;
             /* this->m: the member, even where a parameter has its name (V(float x) : x(x)) */
             fe_node *lhs = new_node(c, N_ARROW, m), *self = new_node(c, N_THIS, m);
             lhs->a = self;
-            lhs->name = tok_name(c, m);
+            lhs->name = base ? (base->name ? base->name : "base") : tok_name(c, m);
+            lhs->owner = base;
+            lhs->is_member_init = true; /* names a member, or a base (lower_expr.c member_of) */
             if (delegate) {
                 fe_node *deref = new_node(c, N_UNARY, m);
                 deref->op = '*';
@@ -101,7 +109,7 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
             as->a = lhs;
             as->b = args ? args : new_node(c, N_INT, m);
             as->is_member_init = true; /* construct_at skips the member's default initialization */
-            if (delegate || !args || args->next) { /* m(a, b), m(): by its type's constructor, or zero */
+            if (delegate || base_init || !args || args->next) { /* m(a, b), m(): by its type's constructor, or zero */
                 fe_node *make = new_node(c, N_CAST, m);
                 make->op = 'F';
                 make->args = args;
@@ -303,6 +311,7 @@ static void member_definition(fe_ctx *c, fe_type *s, fe_type *ret, fe_tok *nt, u
                               bool ctor)
 {
     fe_tname *saved = c->tnames;
+    fe_p_push_base_names(c, s);
     for (fe_tname *k = s->statics; k; k = k->next)
         push_tname(c, k->name, k->ty, k->is_value, k->value);
     for (fe_tname *k = s->mtypes; k; k = k->next)

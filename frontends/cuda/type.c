@@ -279,8 +279,13 @@ fe_node **fe_init_slots(fe_ctx *c, const fe_type *t, const fe_node *init)
                 ;
             uint32_t off;
             if (!m) {
+                bool in_base = false;
+                for (const fe_member *b = t->members; b; b = b->next)
+                    in_base |= b->is_base && fe_find_member(b->ty, e->desig, strlen(e->desig), &off);
                 fe_error(c, e->desig_tok, CVM_SYNTAX, "no member named '%s' in '%s'%s", e->desig, t->name,
-                         fe_find_member(t, e->desig, strlen(e->desig), &off)
+                         in_base ? " to designate (it is a base class's member: initialize the base with a "
+                                   "nested list, {{...}, ...}, or assign it)"
+                         : fe_find_member(t, e->desig, strlen(e->desig), &off)
                              ? " to designate (it is inside an anonymous union or struct: designate that with "
                                "a nested list, or assign it)" : "");
                 return NULL;
@@ -330,7 +335,17 @@ bool fe_dim3_pair(const fe_type *a, const fe_type *b)
 
 const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, uint32_t *offset)
 {
+    bool ambiguous;
+    return fe_member_lookup(t, name, len, offset, &ambiguous);
+}
+
+const fe_member *fe_member_lookup(const fe_type *t, const char *name, size_t len, uint32_t *offset,
+                                  bool *ambiguous)
+{
+    *ambiguous = false;
     for (const fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next) {
+        if (m->is_base)
+            continue;
         if (m->anon) {
             uint32_t inner = 0;
             const fe_member *f = fe_find_member(m->ty, name, len, &inner);
@@ -343,29 +358,168 @@ const fe_member *fe_find_member(const fe_type *t, const char *name, size_t len, 
             return m;
         }
     }
-    return NULL;
+    const fe_member *found = NULL;
+    for (const fe_member *m = t->kind == TY_STRUCT ? t->members : NULL; m; m = m->next) {
+        uint32_t inner = 0;
+        const fe_member *f = m->is_base ? fe_member_lookup(m->ty, name, len, &inner, ambiguous) : NULL;
+        if (*ambiguous || (f && found)) {
+            *ambiguous = true;
+            return NULL;
+        }
+        if (f) {
+            found = f;
+            *offset = m->offset + inner;
+        }
+    }
+    return found;
 }
 
+bool fe_base_of(const fe_type *d, const fe_type *b, uint32_t *offset, bool *ambiguous)
+{
+    int n = 0;
+    *ambiguous = false;
+    for (const fe_member *m = d->kind == TY_STRUCT ? d->members : NULL; m; m = m->next) {
+        if (!m->is_base)
+            continue;
+        uint32_t inner = 0;
+        bool amb = false;
+        if (fe_same_type(m->ty, b)) {
+            n++;
+            *offset = m->offset;
+        } else if (fe_base_of(m->ty, b, &inner, &amb)) {
+            n += amb ? 2 : 1;
+            *offset = m->offset + inner;
+        }
+    }
+    *ambiguous = n > 1;
+    return n > 0;
+}
+
+bool fe_is_empty_struct(const fe_type *t)
+{
+    if (t->kind != TY_STRUCT || t->is_union || t->cg || t->is_lambda || !t->complete)
+        return false;
+    for (const fe_member *m = t->members; m; m = m->next)
+        if (!m->is_base || !fe_is_empty_struct(m->ty))
+            return false;
+    return true;
+}
+
+/* Does a t hold an empty struct anywhere (itself, a base, a member, an element)? */
+static bool holds_empty(const fe_type *t)
+{
+    while (t->kind == TY_ARRAY)
+        t = t->base;
+    if (t->kind != TY_STRUCT)
+        return false;
+    if (fe_is_empty_struct(t))
+        return true;
+    for (const fe_member *m = t->members; m; m = m->next)
+        if (holds_empty(m->ty))
+            return true;
+    return false;
+}
+
+/* The empty subobjects of a t at offset `at` (itself if empty, its empty
+ * bases, those inside its members), appended to types/offs from *n up to
+ * 64: the layout keeps two of one type from sharing an address. */
+static void empty_subobjects(const fe_type *t, uint32_t at, const fe_type **types, uint32_t *offs, int *n)
+{
+    if (!holds_empty(t))
+        return;
+    if (t->kind == TY_ARRAY) {
+        for (uint32_t i = 0; i < t->len && *n < 64; i++)
+            empty_subobjects(t->base, at + i * t->base->size, types, offs, n);
+        return;
+    }
+    if (t->kind != TY_STRUCT || *n >= 64)
+        return;
+    if (fe_is_empty_struct(t)) {
+        types[*n] = t;
+        offs[(*n)++] = at;
+    }
+    for (const fe_member *m = t->members; m && *n < 64; m = m->next)
+        empty_subobjects(m->ty, at + m->offset, types, offs, n);
+}
+
+/* Would a t at offset `at` put an empty subobject where one of its type already is? */
+static bool empty_conflict(const fe_type *t, uint32_t at, const fe_type *const *types, const uint32_t *offs, int n)
+{
+    const fe_type *mine[64];
+    uint32_t my_offs[64];
+    int k = 0;
+    empty_subobjects(t, at, mine, my_offs, &k);
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < n; j++)
+            if (my_offs[i] == offs[j] && fe_same_type(mine[i], types[j]))
+                return true;
+    return false;
+}
+
+/* Is struct t not POD for the purpose of layout (Itanium ABI, as g++
+ * decides it): then a derived struct reuses its tail padding. */
+static bool nonpod_layout(const fe_type *t)
+{
+    if (t->nonpod)
+        return true;
+    for (const fe_member *m = t->members; m; m = m->next) {
+        const fe_type *mt = m->ty;
+        while (mt->kind == TY_ARRAY)
+            mt = mt->base;
+        if (m->is_base || m->init || (mt->kind == TY_STRUCT && mt->nonpod))
+            return true;
+    }
+    for (const struct fe_node *f = t->methods; f; f = f->next) {
+        if (f->is_ctor && !f->is_default_body)
+            return true; /* a user-provided constructor */
+        const fe_node *p = f->params;
+        if (strcmp(f->name, "operator=") == 0 && p && !p->next && p->ty && fe_same_type(fe_unqual(p->ty), t))
+            return true; /* a user copy assignment */
+    }
+    return false;
+}
+
+/*
+ * Member offsets, size and alignment as g++ and nvcc give them (the
+ * Itanium C++ ABI for classes without virtual functions): bases first, in
+ * declaration order, then the members; an empty base takes no space (at
+ * offset 0 unless an empty subobject of its type is there already); a
+ * member after a base that is not POD for layout may sit in the base's
+ * tail padding (from its dsize). Without bases this is C's layout.
+ */
 void fe_struct_layout(fe_type *t)
 {
-    uint32_t off = 0, align = 1;
+    uint32_t dsize = 0, end = 0, align = 1;
+    const fe_type *etypes[64];
+    uint32_t eoffs[64];
+    int ne = 0;
     for (fe_member *m = t->members; m; m = m->next) {
         uint32_t a = m->ty->align ? m->ty->align : 1;
         if (t->is_union) {
             m->offset = 0;
-            off = m->ty->size > off ? m->ty->size : off;
+            end = m->ty->size > end ? m->ty->size : end;
         } else {
-            off = (off + a - 1) / a * a;
+            const bool empty_base = m->is_base && fe_is_empty_struct(m->ty);
+            uint32_t off = empty_base ? 0 : (dsize + a - 1) / a * a;
+            while (ne && empty_conflict(m->ty, off, etypes, eoffs, ne))
+                off = off < dsize ? (dsize + a - 1) / a * a : off + a;
             m->offset = off;
-            off += m->ty->size;
+            if (!empty_base)
+                dsize = off + (m->is_base && m->ty->nonpod ? m->ty->dsize : m->ty->size);
+            end = off + m->ty->size > end ? off + m->ty->size : end;
+            empty_subobjects(m->ty, off, etypes, eoffs, &ne);
         }
         if (a > align)
             align = a;
     }
     t->align = t->align > align ? t->align : align; /* __align__ may raise it */
-    t->size = (off + t->align - 1) / t->align * t->align;
+    t->size = (end + t->align - 1) / t->align * t->align;
     if (!t->size && !t->cg && !t->is_lambda)
         t->size = t->align; /* an empty struct (a functor) is one byte, as in C++ */
+    t->dsize = t->is_union ? t->size : dsize;
+    t->nonpod = nonpod_layout(t);
+    if (!t->nonpod)
+        t->dsize = t->size; /* POD: no tail padding to reuse */
     t->complete = true;
     for (fe_type *q = t->copies; q; q = q->next_copy) {
         q->members = t->members;
@@ -373,6 +527,8 @@ void fe_struct_layout(fe_type *t)
         q->is_union = t->is_union;
         q->size = t->size;
         q->align = t->align;
+        q->dsize = t->dsize;
+        q->nonpod = t->nonpod;
         q->complete = true;
     }
 }
