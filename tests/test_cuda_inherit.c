@@ -10,93 +10,13 @@
  * with g++ (the CUDA qualifiers defined away, k called with the same
  * arrays): the expected words are what that program printed.
  */
-#include "kern.h"
-
 #include <stdlib.h>
 
 #define NOUT 64
 
 static const int IN[16] = {-1, 1, 200, -56, 30000, 65535, 5, -10, 7, 3, 100, 0x7fffffff, -7, 2, 40000, 9};
 
-static cvm_module *compile_load(const char *src, const char *what)
-{
-    void *bytes = NULL;
-    size_t size = 0;
-    cvm_module *mod = NULL;
-    cvm_diag d;
-    memset(&d, 0, sizeof d);
-    if (cvm_compile_cuda(src, strlen(src), what, NULL, &bytes, &size, &d) != CVM_OK) {
-        diag("%s: compile: %s", what, d.message);
-        return NULL;
-    }
-    if (cvm_module_load(kern_dev, bytes, size, &mod, &d) != CVM_OK)
-        diag("%s: load: %s", what, d.message);
-    cvm_free_bytes(bytes);
-    return mod;
-}
-
-/* Runs k(out, in) of src on one unit; out: NOUT words, zeroed first. */
-static int run_k(const char *what, const char *src, void *out_words)
-{
-    int good = 0;
-    cvm_module *mod = compile_load(src, what);
-    cvm_buffer *out = kern_buf("out", NOUT * 4, NULL);
-    cvm_buffer *in = kern_buf("in", sizeof IN, IN);
-    if (mod && out && in) {
-        cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in)};
-        const cvm_kernel *k = NULL;
-        cvm_launch_config cfg = kern_cfg(1, 1);
-        cvm_diag d;
-        memset(&d, 0, sizeof d);
-        cvm_status st = cvm_kernel_get(mod, "k", &k, &d);
-        if (st == CVM_OK)
-            st = cvm_launch(kern_stream(), k, &cfg, args, 2, &d);
-        if (st == CVM_OK)
-            st = cvm_stream_sync(kern_stream(), &d);
-        if (st != CVM_OK)
-            diag("%s: launch: %s: %s", what, cvm_status_str(st), d.message);
-        else
-            good = kern_read(out, out_words, NOUT * 4);
-    }
-    if (out)
-        cvm_buffer_free(out);
-    if (in)
-        cvm_buffer_free(in);
-    if (mod)
-        cvm_module_free(mod);
-    return good;
-}
-
-/* One TAP line: the first n output words equal want[]. */
-static void words_are(const char *what, const char *src, const int32_t *want, int n)
-{
-    int32_t got[NOUT];
-    memset(got, 0, sizeof got);
-    int good = run_k(what, src, got);
-    for (int i = 0; good && i < n; i++)
-        if (got[i] != want[i]) {
-            diag("%s: out[%d] = %d (0x%x), want %d (0x%x)", what, i, got[i], (unsigned)got[i], want[i],
-                 (unsigned)want[i]);
-            good = 0;
-        }
-    ok(good, "%s", what);
-}
-
-/* One TAP line: compiling src fails with a message containing `want`. */
-static void rejects(const char *what, const char *src, const char *want)
-{
-    void *bytes = NULL;
-    size_t size = 0;
-    cvm_diag d;
-    memset(&d, 0, sizeof d);
-    cvm_status st = cvm_compile_cuda(src, strlen(src), "bad.cu", NULL, &bytes, &size, &d);
-    if (st == CVM_OK)
-        cvm_free_bytes(bytes);
-    int good = st != CVM_OK && strstr(d.message, want) != NULL;
-    if (!good)
-        diag("%s: status %s, message '%s'", what, cvm_status_str(st), d.message);
-    ok(good, "%s", what);
-}
+#include "cuda_words.h"
 
 /* Members of two bases, a member hiding a base's, A::f() and this->A::x,
  * B & and B * of a D (B not the first base: its offset), a write through
@@ -155,7 +75,7 @@ static void test_members_conversions(void)
         "}\n";
     static const int32_t want[] = {342, 16, 40, 10, 10, 77, 78, 77, 2, 1, 101, 101, 277, 30, 40, 4, 16, 77, 1, 930};
     words_are("members through two bases, hiding, B::f(), pointer and reference conversions, slicing, overloads",
-              src, want, 20);
+              src, 1, 0, want, 20);
 }
 
 /* CRTP with static_cast of this and of *this, a base depending on the
@@ -225,8 +145,7 @@ static void test_templates_layout_init(void)
         "    out[13] = Der<int>::size;\n"
         "}\n";
     static const int32_t want[] = {18, 10, 114, 8, 66, 8, 8, 5, 129, 123, 456, 1406, 12, 4};
-    words_are("CRTP, dependent bases, base statics and member types, empty bases, aggregates, base defaults", src,
-              want, 14);
+    words_are("CRTP, dependent bases, base statics and member types, empty bases, aggregates, base defaults", src, 1, 0, want, 14);
 }
 
 /* A base's operator+ and operator+= on derived objects, a base's member
@@ -264,8 +183,7 @@ static void test_operators_statics(void)
         "    out[6] = sizeof(Wrap);\n"
         "}\n";
     static const int32_t want[] = {46, 71, 8, 106, 12, 2, 12};
-    words_are("base operators, member templates and static member functions through a derived struct", src,
-              want, 7);
+    words_are("base operators, member templates and static member functions through a derived struct", src, 1, 0, want, 7);
 }
 
 /* A base's copy constructor run by the derived struct's implicit copy and
@@ -315,8 +233,7 @@ static void test_ctors_module(void)
         "    out[9] = p3 == p2;\n"
         "}\n";
     static const int32_t want[] = {520, 718, 123, 456, 321, 705, 9, 4, 1, 1};
-    words_are("base copy constructors, braced base initializers, module-scope aggregates, null conversions", src,
-              want, 10);
+    words_are("base copy constructors, braced base initializers, module-scope aggregates, null conversions", src, 1, 0, want, 10);
 }
 
 /* A base's conversion operator on a derived object (initialization, an
@@ -354,7 +271,7 @@ static void test_conversions_assignment(void)
         "    if (n) out[7] = 1;\n"
         "}\n";
     static const int32_t want[] = {6, 12, 3, 516, 526, 78, 91, 1};
-    words_are("a base's conversion operator and operator=, aggregates with a constructed base", src, want, 8);
+    words_are("a base's conversion operator and operator=, aggregates with a constructed base", src, 1, 0, want, 8);
 }
 
 /* CRTP in a struct template (Shape<Sq<T>>), a dependent base named in the
@@ -402,7 +319,7 @@ static void test_deeper(void)
         "}\n";
     static const int32_t want[] = {12, 15, 12, 61, 24, 512, 3216, 32};
     words_are("templates of CRTP and dependent bases, deeper hierarchies, outside constructors, aligned bases",
-              src, want, 8);
+              src, 1, 0, want, 8);
 }
 
 /* Overloads taking a base: the nearer base wins (f(const B &) over
@@ -436,7 +353,7 @@ static void test_overload_bases(void)
         "    out[5] = s.f(d);\n"
         "}\n";
     static const int32_t want[] = {2, 2, 2, 1, 1, 20};
-    words_are("overloads: the nearer base, exact over base, base over conversion", src, want, 6);
+    words_are("overloads: the nearer base, exact over base, base over conversion", src, 1, 0, want, 6);
 }
 
 /* A base's member types and static constant named through the derived
@@ -459,7 +376,7 @@ static void test_member_types_outside(void)
         "    out[4] = sizeof(Fixed);\n"
         "}\n";
     static const int32_t want[] = {4464, 70000, 6, 3, 12};
-    words_are("a base's member types and constants through the derived struct's name", src, want, 5);
+    words_are("a base's member types and constants through the derived struct's name", src, 1, 0, want, 5);
 }
 
 /* sizeof, alignof and offsetof of structs with bases (empty bases, tail
@@ -509,7 +426,7 @@ static void test_layout_words(void)
         "}\n";
     static const int32_t want[] = {888, 1284, 2648, 584, 1768, 8, 286331153, 34, 858993459, 69, 0, 1073741824,
                                    1431655765, 8353638, 0, 0};
-    words_are("layout as g++: empty bases, tail padding, offsets of a second base, raw words", src, want, 16);
+    words_are("layout as g++: empty bases, tail padding, offsets of a second base, raw words", src, 1, 0, want, 16);
 }
 
 /* A kernel parameter of a struct with a base: flattened (the base's
@@ -533,7 +450,7 @@ static void test_struct_params(void)
         {"a.out", CVM_PARAM_BUFFER, CVM_ACCESS_READWRITE}, {"q", CVM_PARAM_STRUCT, 0},
     };
     int good = 0;
-    cvm_module *mod = compile_load(src, "struct params");
+    cvm_module *mod = compile_load(src, "struct params", 0);
     const cvm_kernel *k = NULL;
     cvm_diag d;
     memset(&d, 0, sizeof d);
