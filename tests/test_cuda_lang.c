@@ -2530,6 +2530,28 @@ static void test_overload_rules(void)
     static const int32_t want[] = {21, 21, 111, 31, 21, 34};
     words_are("const pointer overloads, default arguments' names, member templates against plain members", src, 1,
               0, want, (int)(sizeof want / sizeof want[0]));
+    /* review: a template whose body only compiles for other types is not
+     * instantiated when a plain overload takes the arguments exactly; a
+     * non-const member template is no candidate on a const object (g++:
+     * 4 4, and 1 2 1) */
+    static const char src2[] =
+        "struct A { typedef int type; int q; };\n"
+        "struct S { __device__ int f(int x) { return x + 1; }\n"
+        "           template <class T> __device__ int f(T x) { typename T::type y = 0; return y; } };\n"
+        "struct C { int v; __device__ C(int x) : v(x) {}\n"
+        "           template <class T> __device__ C(const T &o) { typename T::type y = o.q; v = y; } };\n"
+        "struct K { int v;\n"
+        "  __device__ int f(double x) const { return 1; }\n"
+        "  template <class T> __device__ int f(T x) { v = 50; return 2; }\n"
+        "  __device__ int g() const { return f(1); } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    S s; out[0] = s.f(3); C c(4); out[1] = c.v;\n"
+        "    const K ck{0}; K t{0}; out[2] = ck.f(1) * 100 + t.f(1) * 10 + t.g();\n"
+        "}\n";
+    static const int32_t want2[] = {4, 4, 121};
+    words_are("templates not instantiated past an exact plain overload; constness of the object", src2, 1, 0, want2,
+              3);
 }
 
 /* Static constexpr float and double members (session 21: refused), and

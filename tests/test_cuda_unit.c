@@ -955,7 +955,9 @@ static long double dmath_ref(int f, double x)
     case 9: return ldexp(x, isinf(x) || isnan(x) ? -3 : -1074 + (int)fmod(fabs(x), 2200.0));
     case 10: return remainder(x, 0.3);
     case 11: return remquo(x, -1.75, &q), (long double)(q < 0 ? -(-q & 7) : (q & 7));
-    default: return remainder(x, 1e-310);
+    case 12: return remainder(x, 1e-310);
+    case 13: return isinf(x) ? 0.0L : 1.0L / hypotl(x, 0.75L * x);
+    default: return isinf(x) ? 0.0L : 1.0L / sqrtl((long double)x * x * 1.3125L);
     }
 }
 
@@ -965,7 +967,7 @@ static double dmath_input(int f, int i)
                                  -2.2250738585072014e-308, 1.7976931348623157e308, 0.9999999999999999,
                                  1.0000000000000002, 26.0, -25.999999999999996};
     /* the linear sweep's half-width per function; the logarithmic one is 2^-1074..2^1023 */
-    static const double W[13] = {30, 1e3, 1, 30, 100, 10, 10, 10, 1e3, 1e3, 50, 50, 1e-300};
+    static const double W[15] = {30, 1e3, 1, 30, 100, 10, 10, 10, 1e3, 1e3, 50, 50, 1e-300, 10, 10};
     const int k = i - 16, half = (DM_N - 16) / 2;
     if (i < 16)
         return S[i];
@@ -998,6 +1000,8 @@ static void test_double_math(void)
         {"remainder", "remainder(x, 0.3)", 0},
         {"remquo quotient", "(remquo(x, -1.75, &q), (double)(q < 0 ? -(-q & 7) : (q & 7)))", 0},
         {"remainder by a subnormal", "remainder(x, 1e-310)", 0},
+        {"rhypot of two of a size", "rhypot(x, 0.75 * x)", 1.5},
+        {"rnorm3d of three of a size", "rnorm3d(x, 0.5 * x, -0.25 * x)", 2},
     };
     double in[DM_N], got[DM_N];
     for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {

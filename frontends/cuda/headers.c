@@ -377,6 +377,9 @@ static const char math_exact_double_h[] =
     "}\n"
     "__device__ inline float ldexp(float x, int n) { return ldexpf(x, n); }\n"
     "__device__ inline float scalbn(float x, int n) { return scalbnf(x, n); }\n"
+    "__device__ inline float scalbln(float x, long n) {\n"
+    "    return scalbnf(x, n > 400 ? 400 : n < -400 ? -400 : (int)n);\n"
+    "}\n"
     "#endif\n";
 
 static const char math_rounded_double_h[] =
@@ -430,9 +433,15 @@ static const char math_rounded_double_h[] =
     "    double r = fma(-s, y3, 1.0) - s * y3e;\n"
     "    return scalbn(fma(y * r, 0.33333333333333333, y), -k);\n"
     "}\n"
+    /* rhypot and rnorm3d scale by a power of 2 near the largest (exact),
+     * so neither the sum overflows nor a subnormal one rounds twice */
     "__device__ inline double rhypot(double x, double y) {\n"
     "    if (isinf(x) || isinf(y)) return 0.0;\n"
-    "    return 1.0 / hypot(x, y);\n"
+    "    if (x != x || y != y) return x + y;\n"
+    "    double m = fmax(fabs(x), fabs(y));\n"
+    "    if (m == 0.0) return 1.0 / m;\n"
+    "    int e = ilogb(m);\n"
+    "    return scalbn(1.0 / hypot(scalbn(x, -e), scalbn(y, -e)), -e);\n"
     "}\n"
     /* the three scaled by a power of 2 near the largest (exact), summed
      * with fma, scaled back */
@@ -447,8 +456,16 @@ static const char math_rounded_double_h[] =
     "}\n"
     "__device__ inline double rnorm3d(double a, double b, double c) {\n"
     "    if (isinf(a) || isinf(b) || isinf(c)) return 0.0;\n"
-    "    return 1.0 / norm3d(a, b, c);\n"
+    "    double m = fmax(fabs(a), fmax(fabs(b), fabs(c)));\n"
+    "    if (m == 0.0 || a != a || b != b || c != c) return 1.0 / (m + a + b + c);\n"
+    "    int e = ilogb(m);\n"
+    "    return scalbn(1.0 / norm3d(scalbn(a, -e), scalbn(b, -e), scalbn(c, -e)), -e);\n"
     "}\n"
+    "__device__ inline float asinh(float x) { return asinhf(x); }\n"
+    "__device__ inline float acosh(float x) { return acoshf(x); }\n"
+    "__device__ inline float atanh(float x) { return atanhf(x); }\n"
+    "__device__ inline float erfcx(float x) { return erfcxf(x); }\n"
+    "__device__ inline float rcbrt(float x) { return rcbrtf(x); }\n"
     "#endif\n";
 
 /* <cubevm/simd_word.h>: CUDA's SIMD intrinsics on the two halfwords (2)

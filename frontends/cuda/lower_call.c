@@ -463,10 +463,15 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
     fe_type *targs[8] = {0};
     int64_t tvals[8] = {0};
     const bool deduces = tp && n <= 32 && fe_deduce(L->c, tp, types, n, targs, tvals, 0);
-    if (m && deduces) { /* the member template's instance where it fits better (a plain one wins a tie) */
+    /* the member template's instance where it fits better: a plain one
+     * wins a tie, and one taking every argument exactly is not compared
+     * (the template is not instantiated for nothing); a non-const one is
+     * no candidate on a const object */
+    const int plain = m ? overload_score(m, types, n, false, NULL, false) : -1;
+    if (m && deduces && plain < 4 * n + 1) {
         fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
-        if (inst && !L->c->err && fe_params_match(inst, n) &&
-            overload_score(inst, types, n, false, NULL, false) > overload_score(m, types, n, false, NULL, false))
+        if (inst && !L->c->err && fe_params_match(inst, n) && (self_const != 1 || inst->is_const_fn) &&
+            overload_score(inst, types, n, false, NULL, false) > plain)
             m = inst;
     }
     if (!m && !deduces) /* the last resort, unless a member template deduces from the arguments as they are */
@@ -747,6 +752,11 @@ fe_val fe_call_expr(fe_lower *L, fe_node *e)
     fe_var *self = qualified ? NULL : fe_lookup(L, "this");
     if (self && self->val.ty->kind == TY_PTR) {
         fe_val obj = {self->val.ty->base, self->val.reg, LV_MEM, 0, false, false, false, false};
+        const fe_frame *f = L->frame; /* in a const member function (a lambda's: its enclosing one's) *this is const */
+        while (f && f->fn && f->fn->owner && f->fn->owner->is_lambda)
+            f = f->up;
+        if (f && f->fn && f->fn->is_const_fn)
+            obj.ty = fe_qualified(L->c, obj.ty, true, obj.ty->is_volatile);
         if (method_call(L, e, obj, name, &out))
             return out;
     } else if (!qualified && L->frame && L->frame->fn && L->frame->fn->owner &&

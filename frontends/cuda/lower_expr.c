@@ -1347,6 +1347,7 @@ static fe_val literal_int(fe_lower *L, fe_node *e)
 typedef struct name_set {
     const char *v[256];
     int n;
+    bool full; /* a name did not fit */
 } name_set;
 
 static void body_names(const fe_node *e, name_set *s);
@@ -1365,6 +1366,8 @@ static void body_names(const fe_node *e, name_set *s)
             i++;
         if (i == s->n && s->n < 256)
             s->v[s->n++] = e->name;
+        else if (i == s->n)
+            s->full = true;
     }
     if (e->kind == N_LAMBDA && e->ty && e->ty->methods) {
         body_names_list(e->ty->methods->captures, s);
@@ -1448,6 +1451,11 @@ static fe_var *capture_env(fe_lower *L, fe_node *f)
         return env;
     name_set names = {.n = 0};
     body_names(f->body, &names);
+    if (names.full) {
+        fe_error(L->c, f->tok, CVM_LIMIT, "a [=] lambda's body names more than 256 identifiers; list its "
+                 "captures ([a, b, &c])");
+        return env;
+    }
     for (int i = 0; i < names.n && !L->c->err; i++) {
         bool listed = false;
         for (fe_node *k = f->captures; k && !listed; k = k->next)
