@@ -583,6 +583,26 @@ static void test_refusals(void)
             "the member 'p' of a base class is hidden by another 'p'");
 }
 
+/* Review: a B * and a D * compare as B * (B not the first base: the raw
+ * addresses differ); `B2() = default` is not user-provided, so D2 does not
+ * reuse B2's tail padding (g++: 1 1 0 1 1 12 8). */
+static void test_review(void)
+{
+    static const char src[] =
+        "#include <cstddef>\n"
+        "struct A { int a; }; struct B { int b; }; struct D : A, B { int d; };\n"
+        "struct B2 { int a; char b; B2() = default; };\n"
+        "struct D2 : B2 { char c; };\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "  D d; B *pb = &d; D *pd = &d;\n"
+        "  out[0] = pb == pd; out[1] = pd == pb; out[2] = pb != pd; out[3] = pb == &d;\n"
+        "  const B *cpb = pb; out[4] = cpb == pd;\n"
+        "  out[5] = sizeof(D2); out[6] = offsetof(D2, c); }\n";
+    static const int32_t want[] = {1, 1, 0, 1, 1, 12, 8};
+    words_are("pointer comparisons across a base's offset; a defaulted constructor keeps the POD layout", src, 1, 0,
+              want, 7);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -598,6 +618,7 @@ int main(void)
     test_layout_words();
     test_struct_params();
     test_refusals();
+    test_review();
     kern_close();
     return done_testing();
 }

@@ -525,6 +525,13 @@ static fe_val binop(fe_lower *L, int op, fe_val a, fe_val b, const fe_tok *at, f
         if ((op == FE_OP2('=', '=') || op == FE_OP2('!', '=')) && (a.is_null || b.is_null))
             return null_test(L, a.is_null ? b : a, op == FE_OP2('=', '='), at);
         if (is_cmp(op) && a.ty->kind == TY_PTR && b.ty->kind == TY_PTR) {
+            fe_type *ab = fe_unqual(a.ty->base), *bb = fe_unqual(b.ty->base);
+            if (ab->kind == TY_STRUCT && bb->kind == TY_STRUCT && !fe_same_type(ab, bb)) {
+                if (fe_derives(ab, bb)) /* a D * and a B *: compared as B *, at the base's offset */
+                    a = fe_ptr_to_base(L, a, b.ty, at);
+                else if (fe_derives(bb, ab))
+                    b = fe_ptr_to_base(L, b, a.ty, at);
+            }
             int r = fe_reg(L, RT(TY_BOOL, 1, 0));
             fe_emit(L, "%s.%s %%r%d, %%r%d, %%r%d", cmp_name(op), fe_tname_of(L, a.reg), r, a.reg, b.reg);
             return fe_rv(fe_ty(TY_BOOL), r);

@@ -136,9 +136,10 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
          * defaulted copy or assignment is what copies do anyway, and a
          * deleted function stays a declaration, so either is left unused */
         next(c);
-        if (fe_tok_is(next(c), "default") && !f->params)
+        if (fe_tok_is(next(c), "default") && !f->params) {
             f->body = new_node(c, N_BLOCK, peek(c));
-        else
+            f->is_default_body = true; /* not user-provided: the layout stays a POD's (type.c) */
+        } else
             f->is_defaulted = true;
         expect(c, ";");
     } else {
