@@ -8,10 +8,11 @@
  *            tokens -> AST (a C++ subset: declarations, statements,
  *            expressions; structs with member functions, enums, templates
  *            kept as token ranges: parse_decl.c; lambdas, range-for,
- *            static members, constexpr calls: parse_cxx.c; sharing parse.h)
+ *            static members, constexpr calls: parse_cxx.c; namespaces:
+ *            parse_ns.c; sharing parse.h)
  *   type.c   C types, sizes, promotions and the usual conversions
  *   lower.c / lower_expr.c / lower_module.c / lower_tmpl.c / builtins.c / cg.c
- *            (lower_class.c: base classes)
+ *            (lower_class.c: base classes; lower_lambda.c: lambda captures)
  *            AST -> .cbs text (docs/lowering.md is the contract), which
  *            compile.c assembles, verifies and serializes.
  *
@@ -322,7 +323,7 @@ void fe_buf_printf(fe_ctx *c, fe_buf *b, const char *fmt, ...)
 #endif
     ;
 void fe_buf_free(fe_ctx *c, fe_buf *b);
-size_t fe_ns_parent(const char *ns, size_t n); /* parse.c: the enclosing namespace's length in ns */
+size_t fe_ns_parent(const char *ns, size_t n); /* parse_ns.c: the enclosing namespace's length in ns */
 /* Records the first error at tok (NULL: no position) and formats the full diagnostic. */
 void fe_error(fe_ctx *c, const fe_tok *tok, cvm_status st, const char *fmt, ...)
 #if defined(__GNUC__)

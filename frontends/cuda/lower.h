@@ -1,7 +1,8 @@
 /*
  * lower.h - state shared by the lowering files (lower.c: statements,
- * kernels, inlining; lower_expr.c: expressions; lower_class.c: base
- * classes; builtins.c: CUDA builtin functions and variables). Values live in typed virtual registers of the
+ * kernels, inlining; lower_expr.c: expressions; lower_lambda.c: lambda
+ * captures; lower_class.c: base classes; builtins.c: CUDA builtin
+ * functions and variables). Values live in typed virtual registers of the
  * .cbs text; lvalues are a register variable, an element of a line
  * register, or an address in one of the four memory spaces.
  */
@@ -219,6 +220,7 @@ fe_val fe_ptr_add(fe_lower *L, fe_val p, fe_val idx, int sign, const fe_tok *at)
 fe_val fe_addr_of_var(fe_lower *L, fe_var *v);
 uint32_t fe_shared_offset(fe_lower *L, fe_node *d);
 fe_var *fe_lookup(fe_lower *L, const char *name);
+fe_var *fe_capture_env(fe_lower *L, fe_node *lambda_fn); /* lower_lambda.c */
 bool fe_pure(fe_lower *L, fe_node *e);
 fe_type *fe_type_of(fe_lower *L, fe_node *e);    /* type without code (sizeof expr) */
 fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue);

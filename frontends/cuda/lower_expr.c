@@ -1347,133 +1347,6 @@ static fe_val literal_int(fe_lower *L, fe_node *e)
     return out;
 }
 
-/* ---- lambda captures ---- */
-
-/* The names a lambda body reads (unqualified identifiers, those of
- * lambdas inside it too), each once, up to 256. */
-typedef struct name_set {
-    const char *v[256];
-    int n;
-    bool full; /* a name did not fit */
-} name_set;
-
-static void body_names(const fe_node *e, name_set *s);
-
-static void body_names_list(const fe_node *e, name_set *s)
-{
-    for (; e; e = e->next)
-        body_names(e, s);
-}
-
-static void body_names(const fe_node *e, name_set *s)
-{
-    if (e->kind == N_IDENT && !e->qual && e->name) {
-        int i = 0;
-        while (i < s->n && strcmp(s->v[i], e->name) != 0)
-            i++;
-        if (i == s->n && s->n < 256)
-            s->v[s->n++] = e->name;
-        else if (i == s->n)
-            s->full = true;
-    }
-    if (e->kind == N_LAMBDA && e->ty && e->ty->methods) {
-        body_names_list(e->ty->methods->captures, s);
-        if (e->ty->methods->body)
-            body_names(e->ty->methods->body, s);
-    }
-    const fe_node *kids[] = {e->a, e->b, e->c, e->d, e->args};
-    for (size_t k = 0; k < sizeof kids / sizeof kids[0]; k++)
-        body_names_list(kids[k], s);
-}
-
-/* The local variable `name` of the function being lowered that a lambda
- * can capture: not a data member bound for `this` (reached through it),
- * nor a __shared__ or module-scope variable (static storage). */
-static fe_var *capturable(fe_lower *L, const char *name)
-{
-    for (fe_var *v = L->vars; v && v != L->globals; v = v->next)
-        if (strcmp(v->name, name) == 0)
-            return v->is_member || (v->mem && v->mem != MEM_LOCAL) ? NULL : v;
-    return NULL;
-}
-
-/* Prepends to env a variable `name` holding a copy of val (a by-value
- * capture; const unless the lambda is mutable), made here. */
-static fe_var *capture_copy(fe_lower *L, fe_var *env, const char *name, fe_val val, bool is_const,
-                            const fe_tok *at)
-{
-    fe_var *k = fe_alloc(L->c, sizeof *k);
-    if (!k || L->c->err)
-        return env;
-    fe_type *t = fe_unqual(fe_no_ref(L->c, val.ty));
-    fe_val copy;
-    if (val.lv == LV_MEM) {
-        copy = fe_local_temp(L, t);
-        fe_copy_construct(L, copy, val, t, at);
-    } else {
-        fe_val v = fe_load(L, val);
-        copy = (fe_val){t, fe_reg(L, L->rtypes[v.reg]), LV_REG, 0, false, false, false, false};
-        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, copy.reg), copy.reg, v.reg);
-    }
-    k->name = name;
-    k->ty = is_const ? fe_qualified(L->c, t, true, false) : t;
-    copy.ty = k->ty;
-    k->val = copy;
-    k->next = env;
-    return k;
-}
-
-/*
- * The names a lambda's body sees, made where the lambda is evaluated: the
- * names here, and over them a copy of each variable captured by value
- * (named in the list, or read by the body under a `=` default), so later
- * changes here do not reach the lambda; init-captures evaluated here.
- * Captures by reference are the names themselves.
- */
-static fe_var *capture_env(fe_lower *L, fe_node *f)
-{
-    fe_var *env = L->vars;
-    const bool is_const = !f->is_mutable;
-    for (fe_node *k = f->captures; k && !L->c->err; k = k->next) {
-        if (k->b && k->op == '&') { /* [&r = x] */
-            fe_val v = fe_gen(L, k->b);
-            fe_var *r = fe_alloc(L->c, sizeof *r);
-            if (v.lv == LV_NONE)
-                fe_error(L->c, k->tok, CVM_SYNTAX, "a reference capture must be initialized with an lvalue");
-            if (!r || L->c->err)
-                return env;
-            *r = (fe_var){.name = k->name, .ty = v.ty, .val = v, .next = env};
-            env = r;
-        } else if (k->b) { /* [v = x * 2] */
-            env = capture_copy(L, env, k->name, fe_gen(L, k->b), is_const, k->tok);
-        } else if (k->op != '&') { /* [x] */
-            fe_var *v = capturable(L, k->name);
-            if (!v)
-                fe_error(L->c, k->tok, CVM_SYNTAX, "'%s' in the capture list is not a local variable", k->name);
-            else
-                env = capture_copy(L, env, k->name, fe_addr_of_var(L, v), is_const, k->tok);
-        }
-    }
-    if (f->cap_default != '=' || !f->body)
-        return env;
-    name_set names = {.n = 0};
-    body_names(f->body, &names);
-    if (names.full) {
-        fe_error(L->c, f->tok, CVM_LIMIT, "a [=] lambda's body names more than 256 identifiers; list its "
-                 "captures ([a, b, &c])");
-        return env;
-    }
-    for (int i = 0; i < names.n && !L->c->err; i++) {
-        bool listed = false;
-        for (fe_node *k = f->captures; k && !listed; k = k->next)
-            listed = strcmp(k->name, names.v[i]) == 0;
-        fe_var *v = listed ? NULL : capturable(L, names.v[i]);
-        if (v)
-            env = capture_copy(L, env, names.v[i], fe_addr_of_var(L, v), is_const, f->tok);
-    }
-    return env;
-}
-
 /* A static constant of the struct whose member function is being lowered
  * (a lambda's: its enclosing one's), named in a body above its
  * declaration (the parser folds later uses): its value in *out. */
@@ -1605,7 +1478,7 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "string literals are only supported as printf formats");
         return fe_bad(L);
     case N_LAMBDA: /* the closure: an empty object; calls resolve names where it was made */
-        e->ty->lambda_env = capture_env(L, e->ty->methods);
+        e->ty->lambda_env = fe_capture_env(L, e->ty->methods);
         return fe_construct(L, e->ty, NULL, e->tok);
     case N_THIS: {
         fe_var *self = fe_lookup(L, "this");

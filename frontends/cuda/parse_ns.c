@@ -1,0 +1,100 @@
+/*
+ * parse_ns.c - namespaces in the CUDA frontend's parser: the file's
+ * declared namespaces, aliases (`namespace x = a::b;`), using-directives,
+ * and which declared namespace a written qualifier names.
+ */
+#include "parse_short.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- namespaces ----
+ * Functions and function templates keep the namespace they are defined in
+ * (fe_node.ns, fe_template.ns), and a call resolves among those its
+ * namespace and the enclosing ones see (lower.c call_ns). Types,
+ * constants and variables keep one name across namespaces: a second
+ * definition of one name is an error (struct_spec, module_decl). */
+
+void fe_p_declare_namespace(fe_ctx *c, const char *path)
+{
+    for (int i = 0; i < c->nns; i++)
+        if (strcmp(c->nss[i], path) == 0)
+            return;
+    if (c->nns == 256) {
+        fe_error(c, peek(c), CVM_LIMIT, "more than 256 namespaces in one file");
+        return;
+    }
+    c->nss[c->nns++] = path;
+}
+
+/* The file's namespace that `a::b` written at peek k names, or NULL. */
+static const char *namespace_at(fe_ctx *c, uint32_t k)
+{
+    char buf[256];
+    size_t n = 0;
+    for (; peek_at(c, k)->kind == TK_IDENT; k += 2) {
+        const fe_tok *t = peek_at(c, k);
+        n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%.*s", n ? "::" : "", (int)t->len,
+                              t->s);
+        if (n >= sizeof buf || !fe_tok_is(peek_at(c, k + 1), "::"))
+            break;
+    }
+    return n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
+}
+
+/* The length of the namespace enclosing the first n bytes of path ns
+ * ("a::b" -> "a": 1, "a" -> ""): 0 at the file's. */
+size_t fe_ns_parent(const char *ns, size_t n)
+{
+    while (n > 0 && !(n >= 2 && ns[n - 1] == ':' && ns[n - 2] == ':'))
+        n--;
+    return n >= 2 ? n - 2 : 0;
+}
+
+/* `namespace x = a::b;` (at its name): x:: names a::b's functions. */
+void fe_p_namespace_alias(fe_ctx *c)
+{
+    const fe_tok *name = peek(c);
+    const char *path = namespace_at(c, 2);
+    if (path && c->nalias < 16) {
+        c->alias_name[c->nalias] = tok_name(c, name);
+        c->alias_path[c->nalias++] = path;
+    }
+}
+
+/* The declared namespace a qualifier written in namespace c->ns names
+ * ("b" inside "a" is "a::b" when that exists), or NULL: not one of the
+ * file's (std::, cg::, a struct). */
+const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
+{
+    for (int i = 0; i < c->nalias; i++) { /* x or x::y of namespace x = a::b */
+        const size_t an = strlen(c->alias_name[i]);
+        if (strncmp(qual, c->alias_name[i], an) == 0 && (!qual[an] || !strncmp(qual + an, "::", 2))) {
+            const char *full = qual[an] ? fe_fmt(c, "%s%s", c->alias_path[i], qual + an) : c->alias_path[i];
+            for (int j = 0; full && j < c->nns; j++)
+                if (strcmp(c->nss[j], full) == 0)
+                    return c->nss[j];
+        }
+    }
+    const char *cur = c->ns ? c->ns : "";
+    for (size_t n = strlen(cur);; ) {
+        for (int i = 0; i < c->nns; i++) {
+            const char *p = c->nss[i];
+            if (n ? strncmp(p, cur, n) == 0 && strncmp(p + n, "::", 2) == 0 && strcmp(p + n + 2, qual) == 0
+                  : strcmp(p, qual) == 0)
+                return p;
+        }
+        if (!n)
+            return NULL;
+        n = fe_ns_parent(cur, n);
+    }
+}
+
+/* `using namespace a::b;` (the name at peek k): a's functions are found
+ * unqualified from anywhere in the file after it. */
+void fe_p_using_namespace(fe_ctx *c, uint32_t k)
+{
+    const char *ns = namespace_at(c, k);
+    if (ns && c->nusing < 16)
+        c->using_ns[c->nusing++] = ns;
+}
