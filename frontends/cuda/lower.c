@@ -813,6 +813,31 @@ static void bind_this(fe_lower *L, fe_val obj, fe_type *st)
     bind_members(L, obj, st);
 }
 
+/* The names a definition sees (the module's, its namespace ns) in place
+ * of the function being lowered, for a default member initializer or a
+ * default argument: enter_definition gives what leave_definition restores. */
+typedef struct def_scope {
+    fe_var *vars;
+    const char *ns;
+    const fe_frame *frame;
+} def_scope;
+
+static def_scope enter_definition(fe_lower *L, const char *ns)
+{
+    const def_scope s = {L->vars, L->init_ns, L->init_frame};
+    L->vars = L->globals;
+    L->init_frame = L->frame;
+    L->init_ns = ns;
+    return s;
+}
+
+static void leave_definition(fe_lower *L, def_scope s)
+{
+    L->vars = s.vars;
+    L->init_ns = s.ns;
+    L->init_frame = s.frame;
+}
+
 /* Whether expression e names anything (a variable, `this`, a function):
  * a default member initializer of literals and constants needs no
  * members bound. */
@@ -838,21 +863,15 @@ static bool names_any(const fe_node *e)
  */
 void fe_init_member(fe_lower *L, fe_val obj, fe_type *st, const fe_member *m, fe_val addr)
 {
-    fe_var *saved = L->vars;
-    const char *saved_ns = L->init_ns;
-    const fe_frame *saved_frame = L->init_frame;
-    L->init_frame = L->frame;
-    L->vars = L->globals;
-    L->init_ns = st->def_ns ? st->def_ns : st->origin && st->origin->def_ns ? st->origin->def_ns : saved_ns;
+    const char *ns = st->def_ns ? st->def_ns : st->origin && st->origin->def_ns ? st->origin->def_ns : L->init_ns;
+    const def_scope saved = enter_definition(L, ns);
     if (names_any(m->init)) {
         obj.lv = LV_MEM;
         obj.ty = st;
         bind_this(L, obj, st);
     }
     fe_init_mem(L, addr, m->ty, m->init);
-    L->vars = saved;
-    L->init_ns = saved_ns;
-    L->init_frame = saved_frame;
+    leave_definition(L, saved);
 }
 
 /* Whether struct or union t (an anonymous one) has a member `name`, in its
@@ -945,16 +964,10 @@ static fe_val default_arg(fe_lower *L, const fe_node *fn, const fe_node *p, cons
     const fe_type *o = fn->owner ? (fn->owner->origin ? fn->owner->origin : fn->owner) : NULL;
     if (o && o->is_lambda)
         return fe_convert(L, fe_rvalue(L, p->a), p->ty, at);
-    fe_var *saved = L->vars;
-    const char *saved_ns = L->init_ns;
-    const fe_frame *saved_frame = L->init_frame;
-    L->vars = L->globals;
-    L->init_frame = L->frame;
-    L->init_ns = !o ? fn->ns : o->def_ns ? o->def_ns : o->tmpl && o->tmpl->ns ? o->tmpl->ns : saved_ns;
+    const def_scope saved = enter_definition(L, !o ? fn->ns : o->def_ns ? o->def_ns
+                                                      : o->tmpl && o->tmpl->ns ? o->tmpl->ns : L->init_ns);
     fe_val v = fe_convert(L, fe_rvalue(L, p->a), p->ty, at);
-    L->vars = saved;
-    L->init_ns = saved_ns;
-    L->init_frame = saved_frame;
+    leave_definition(L, saved);
     return v;
 }
 
