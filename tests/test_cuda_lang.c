@@ -2428,6 +2428,77 @@ static void test_captures(void)
  * `S s(3)` setting its first member), against plain constructors: a
  * better fit wins, a plain one wins a tie. A member initialized from one
  * value of its type runs its copy constructor, not its operator=. */
+/* Each evaluation of a lambda expression keeps its own captures: a
+ * function returning a closure, inlined twice, gave both closures the last
+ * call's (2030 read 3030). Expected words from g++ -std=c++17 on the same
+ * source with __device__ removed. */
+static void test_closures_apart(void)
+{
+    static const char src[] =
+        "template <class F> __device__ int apply(F f, int x) { return f(x); }\n"
+        "template <class F> __device__ int twice(const F &f, int x) { return f(f(x)); }\n"
+        "template <class F, class G> __device__ int both(F f, G g) { return f(1) * 100 + g(1); }\n"
+        "template <class F> struct Wrap {\n"
+        "    F f;\n"
+        "    __device__ int operator()(int x) const { return f(x) + 1; }\n"
+        "};\n"
+        "template <class F> __device__ Wrap<F> wrap(F f) { return Wrap<F>{f}; }\n"
+        "__device__ auto make(int k) { return [=](int x) { return x * k; }; }\n"
+        "__device__ auto make_generic(int k) { return [=](auto x) { return x * k; }; }\n"
+        "__device__ auto inc(int &x) { return [&] { x += 1; }; }\n"
+        "__device__ auto counter(int start) { return [n = start]() mutable { return ++n; }; }\n"
+        "struct S {\n"
+        "    int v;\n"
+        "    __device__ auto get() const { return [this] { return v; }; }\n"
+        "};\n"
+        "__device__ int use(int k)\n"
+        "{\n"
+        "    auto l = [=](int x) { return x * k; };\n"
+        "    return wrap(l)(1);\n"
+        "}\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    auto f2 = make(2), f3 = make(3);\n"
+        "    out[0] = f2(10) * 100 + f3(10);\n"
+        "    out[1] = apply(make(2), 10) * 100 + apply(make(3), 10);\n"
+        "    auto adder = [](int a) { return [=](int b) { return a + b; }; };\n"
+        "    auto a1 = adder(1), a5 = adder(5);\n"
+        "    out[2] = a1(10) * 100 + a5(10);\n"
+        "    const auto &r2 = f2;\n"
+        "    out[3] = r2(7) + f3(1000);\n"
+        "    auto g2 = make_generic(2), g3 = make_generic(3);\n"
+        "    out[4] = g2(10) * 100 + g3(10);\n"
+        "    int x = 0, y = 0;\n"
+        "    auto ix = inc(x), iy = inc(y);\n"
+        "    ix();\n"
+        "    ix();\n"
+        "    iy();\n"
+        "    out[5] = x * 10 + y;\n"
+        "    S sa{1}, sb{2};\n"
+        "    auto ga = sa.get(), gb = sb.get();\n"
+        "    out[6] = ga() * 10 + gb();\n"
+        "    auto c1 = counter(10), c2 = counter(20);\n"
+        "    c1();\n"
+        "    out[7] = c1() * 100 + c2();\n"
+        "    out[8] = use(2) * 100 + use(3);\n"
+        "    out[9] = both(make(2), make(3));\n"
+        "    out[10] = wrap(make(2))(1) * 100 + wrap(make(3))(1);\n"
+        "    auto w2 = wrap(make(5));\n"
+        "    auto w3 = wrap(make(7));\n"
+        "    out[11] = w2(1) * 100 + w3(1);\n"
+        "    out[12] = twice(make(2), 1) * 100 + twice(make(3), 1);\n"
+        "    int s = 0;\n"
+        "    for (int i = 1; i <= 3; i++) {\n"
+        "        auto f = make(i);\n"
+        "        s = s * 10 + f(1);\n"
+        "    }\n"
+        "    out[13] = s;\n"
+        "}\n";
+    static const int32_t want[] = {2030, 2030, 1115, 3014, 2030, 21, 12, 1221, 304, 203, 304, 608, 409, 123};
+    words_are("two closures of one lambda expression keep their own captures", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+}
+
 static void test_ctor_templates(void)
 {
     static const char src[] =
@@ -2660,6 +2731,7 @@ int main(void)
     test_namespace_review();
     test_scoped_enums();
     test_captures();
+    test_closures_apart();
     test_ctor_templates();
     test_overload_rules();
     test_static_members();

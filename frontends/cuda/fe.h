@@ -104,8 +104,12 @@ struct fe_type {
     uint32_t cg_parent; /* a tile's parent tile size (tiled_partition of a tile); 0: the block */
     /* a lambda's closure: methods holds its operator(); lambda_env is the
      * lowering's variable list where the lambda expression was evaluated
-     * (the captures: names resolve there, so [&] and [=] both see them) */
+     * (the captures: names resolve there, so [&] and [=] both see them);
+     * each evaluation of the expression (a function that makes it, inlined
+     * twice) has a closure type of its own, so each closure keeps its own */
     bool is_lambda;
+    bool lambda_made;       /* its expression was evaluated: another evaluation makes a type of its own */
+    fe_type *lambda_next;   /* the type the next evaluation makes, given out by a typing one */
     void *lambda_env;
     struct fe_template *mtemplates; /* member function templates (on the root of the copies) */
     struct fe_tname *statics; /* static constexpr integer members (S::N) */

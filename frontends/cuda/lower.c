@@ -1076,14 +1076,16 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     int ntaken = L->ntaken;
     scan_taken(L, fn->body);
     /* a lambda's body sees the names where it was made (its captures, `this`) */
-    L->vars = lambda && fn->owner->lambda_env ? fn->owner->lambda_env : L->globals;
+    const fe_type *made = lambda && obj ? fe_unqual(obj->ty) : lambda ? fn->owner : NULL;
+    made = made && made->origin ? made->origin : made; /* a const or reference copy: its closure type's */
+    L->vars = made && made->lambda_env ? made->lambda_env : L->globals;
     if (obj && !lambda)
         bind_this(L, *obj, fn->owner);
     int i = 0;
     for (fe_node *q = fn->params; q && i < n; q = q->next, i++) {
         if (!q->name)
             continue;
-        fe_type *qty = ptys[i];
+        fe_type *qty = fe_closure_of(L, ptys[i], vals[i].ty);
         fe_var *v = bind(L, q->name, qty);
         if (!v)
             break;

@@ -76,6 +76,7 @@ typedef struct fe_lower {
     fe_frame *frame;
     int blocks;         /* open `block` constructs */
     int depth;          /* indentation */
+    int typing;         /* inside fe_type_of: the code made is dropped */
     uint32_t loc_file, loc_line, loc_col;
     struct { fe_node *decl; uint32_t offset; } shared[64];
     int nshared;
@@ -221,6 +222,8 @@ fe_val fe_addr_of_var(fe_lower *L, fe_var *v);
 uint32_t fe_shared_offset(fe_lower *L, fe_node *d);
 fe_var *fe_lookup(fe_lower *L, const char *name);
 fe_var *fe_capture_env(fe_lower *L, fe_node *lambda_fn); /* lower_lambda.c */
+fe_type *fe_closure_type(fe_lower *L, fe_type *lambda);
+fe_type *fe_closure_of(fe_lower *L, fe_type *param, fe_type *arg);
 bool fe_pure(fe_lower *L, fe_node *e);
 fe_type *fe_type_of(fe_lower *L, fe_node *e);    /* type without code (sizeof expr) */
 fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue);

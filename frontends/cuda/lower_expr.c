@@ -1477,9 +1477,13 @@ fe_val fe_gen(fe_lower *L, fe_node *e)
     case N_STR:
         fe_error(L->c, e->tok, CVM_UNSUPPORTED, "string literals are only supported as printf formats");
         return fe_bad(L);
-    case N_LAMBDA: /* the closure: an empty object; calls resolve names where it was made */
-        e->ty->lambda_env = fe_capture_env(L, e->ty->methods);
-        return fe_construct(L, e->ty, NULL, e->tok);
+    case N_LAMBDA: { /* the closure: an empty object; calls resolve names where it was made */
+        fe_type *ty = fe_closure_type(L, e->ty);
+        if (!ty)
+            return fe_bad(L);
+        ty->lambda_env = fe_capture_env(L, ty->methods);
+        return fe_construct(L, ty, NULL, e->tok);
+    }
     case N_THIS: {
         fe_var *self = fe_lookup(L, "this");
         if (self)
@@ -1515,7 +1519,9 @@ fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue)
     size_t len = L->body.len;
     uint32_t ninsn = L->ninsn;
     int depth = L->depth;
+    L->typing++;
     fe_val v = fe_gen(L, e);
+    L->typing--;
     L->body.len = len;
     if (L->body.p)
         L->body.p[len] = 0;

@@ -134,3 +134,45 @@ fe_var *fe_capture_env(fe_lower *L, fe_node *f)
     }
     return env;
 }
+
+/*
+ * The closure type an evaluation of a lambda expression makes (lambda: the
+ * type the parser gave it). Each evaluation that emits code (the function
+ * holding the expression inlined twice, `mk(1)` and `mk(10)`) makes a type
+ * of its own, whose names are its own captures, so two closures alive at
+ * once each keep theirs. An evaluation for a type alone (fe_type_of, whose
+ * code is dropped) gives the type the next evaluation will make.
+ */
+fe_type *fe_closure_type(fe_lower *L, fe_type *lambda)
+{
+    fe_type *ty = lambda;
+    if (lambda->lambda_made) {
+        if (!lambda->lambda_next) {
+            fe_type *again = fe_alloc(L->c, sizeof *again);
+            if (!again)
+                return NULL;
+            *again = *lambda;
+            again->origin = again->copies = again->next_copy = again->lambda_next = NULL;
+            lambda->lambda_next = again;
+        }
+        ty = lambda->lambda_next;
+    }
+    if (!L->typing) {
+        lambda->lambda_made = true;
+        lambda->lambda_next = NULL;
+    }
+    return ty;
+}
+
+/* The type of a parameter declared `param` that receives arg: arg's own
+ * closure type where both are closure types of one lambda expression (a
+ * template deduced from a typing evaluation, given a later one's closure),
+ * else param. */
+fe_type *fe_closure_of(fe_lower *L, fe_type *param, fe_type *arg)
+{
+    if (param->kind != TY_STRUCT || !param->is_lambda || param->is_ref || !arg || arg->kind != TY_STRUCT ||
+        !arg->is_lambda || arg->methods != param->methods)
+        return param;
+    fe_type *t = fe_no_ref(L->c, arg);
+    return fe_qualified(L->c, t, param->is_const, param->is_volatile);
+}
