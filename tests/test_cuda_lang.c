@@ -2628,6 +2628,53 @@ static void test_overload_rules(void)
 /* Static constexpr float and double members (session 21: refused), and
  * static constants and struct enumerators named in a member function
  * above their declaration (a module constant of the name was used). */
+/* A pointer variable declared without a value takes the space of the
+ * first pointer it is given (`int *p; p = &a;` was refused: pointers
+ * start global); nullptr is an argument for any pointer parameter and
+ * for no number. Expected words by hand: in[0] = -1, in[1] = 1. */
+static void test_pointer_first_space(void)
+{
+    static const char src[] =
+        "__device__ int pick(const int *p) { return p ? *p : -1; }\n"
+        "__device__ int pick2(int v) { return v + 1000; }\n"
+        "__device__ int pick2(int *p) { return p ? *p : -7; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    __shared__ int sm[4];\n"
+        "    int a = 3, b = 5;\n"
+        "    int *p;\n"
+        "    p = &a;\n"
+        "    if (in[1] > 0) p = &b;\n"
+        "    int *s;\n"
+        "    s = sm;\n"
+        "    s[1] = 40;\n"
+        "    const int *g;\n"
+        "    g = in;\n"
+        "    int *q;\n"
+        "    if (in[0] < 0) q = &a; else q = &b;\n"
+        "    out[0] = *p;\n"
+        "    out[1] = pick(nullptr);\n"
+        "    out[2] = pick(p);\n"
+        "    out[3] = pick2(nullptr);\n"
+        "    out[4] = pick2(0);\n"
+        "    out[5] = sm[1] + g[0];\n"
+        "    out[6] = *q;\n"
+        "}\n";
+    static const int32_t want[] = {5, -1, 5, -7, 1000, 39, 3};
+    words_are("a pointer declared without a value takes its first pointer's space", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("a pointer read before its first value stays global",
+            "__global__ void k(int *out, const int *in) { int a = 1; int *p; int *q = p; p = &a; out[0] = *p; }\n",
+            "different memory spaces");
+    rejects("a pointer keeps the space it took",
+            "__global__ void k(int *out, const int *in) { int a = 1; int *p; p = &a; p = out; out[0] = *p; }\n",
+            "different memory spaces");
+    rejects("nullptr is no number",
+            "__device__ int f(int v) { return v; }\n"
+            "__global__ void k(int *out, const int *in) { out[0] = f(nullptr); }\n",
+            "no function 'f' takes arguments of these types");
+}
+
 static void test_static_members(void)
 {
     static const char src[] =
@@ -2735,6 +2782,7 @@ int main(void)
     test_ctor_templates();
     test_overload_rules();
     test_static_members();
+    test_pointer_first_space();
     kern_close();
     return done_testing();
 }

@@ -421,6 +421,34 @@ static void local_decl(fe_lower *L, fe_node *d)
     if (var && t->is_const)
         var->val.ty = t;
     directive(L, ".var %s %%r%d", d->name, r);
+    if (t->kind == TY_PTR && !d->a) { /* its space is that of the first pointer it is given */
+        int k = L->nopen_ptr < 8 ? L->nopen_ptr++ : 0;
+        L->open_ptr[k].reg = r;
+        L->open_ptr[k].at = L->body.len;
+    }
+}
+
+/* Whether pointer register reg, declared without a value, can take the
+ * space of the pointer register `from` (which it is being given): no
+ * instruction has named it since its declaration. Then it does. */
+bool fe_adopt_space(fe_lower *L, int reg, int from)
+{
+    for (int k = 0; k < L->nopen_ptr; k++) {
+        if (L->open_ptr[k].reg != reg)
+            continue;
+        size_t at = L->open_ptr[k].at;
+        L->open_ptr[k] = L->open_ptr[--L->nopen_ptr];
+        if (at > L->body.len || !L->body.p)
+            return false;
+        char name[16];
+        int len = snprintf(name, sizeof name, "%%r%d", reg);
+        for (const char *p = strstr(L->body.p + at, name); p; p = strstr(p + len, name))
+            if (p[len] < '0' || p[len] > '9')
+                return false;
+        L->rtypes[reg] = L->rtypes[from];
+        return true;
+    }
+    return false;
 }
 
 /* ---- statements ---- */

@@ -77,6 +77,11 @@ typedef struct fe_lower {
     int blocks;         /* open `block` constructs */
     int depth;          /* indentation */
     int typing;         /* inside fe_type_of: the code made is dropped */
+    /* pointer variables declared without a value (`int *p;`), by register
+     * and the body's length after their declaration: the first assignment
+     * picks the space while no instruction has named the register */
+    struct { int reg; size_t at; } open_ptr[8];
+    int nopen_ptr;
     uint32_t loc_file, loc_line, loc_col;
     struct { fe_node *decl; uint32_t offset; } shared[64];
     int nshared;
@@ -97,6 +102,7 @@ typedef struct fe_lower {
 /* lower.c */
 int fe_reg(fe_lower *L, uint32_t rtype);
 uint32_t fe_rtype_of(fe_lower *L, fe_type *t, int space);
+bool fe_adopt_space(fe_lower *L, int reg, int from);
 void fe_emit(fe_lower *L, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

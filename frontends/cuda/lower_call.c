@@ -402,7 +402,9 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     if (call && named) {
         nargs = 0;
         for (fe_node *a = call->args; a; a = a->next, nargs++)
-            if (nargs < 32)
+            if (nargs < 32 && a->kind == N_INT && fe_tok_is(a->tok, "nullptr"))
+                types[nargs] = fe_ptr_to(L->c, fe_ty(TY_VOID)); /* fits any pointer parameter, no number */
+            else if (nargs < 32)
                 types[nargs] = fe_type_of_arg(L, a, true, &rv[nargs]); /* const lvalues stay const */
     } else if (call) {
         nargs = 0;

@@ -271,7 +271,8 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
     v = fe_convert(L, v, t, at);
     switch (dst.lv) {
     case LV_REG:
-        if (t->kind == TY_PTR && fe_space_of(L, dst.reg) != fe_space_of(L, v.reg)) {
+        if (t->kind == TY_PTR && fe_space_of(L, dst.reg) != fe_space_of(L, v.reg) &&
+            !fe_adopt_space(L, dst.reg, v.reg)) { /* `int *p; p = &x;` is local */
             fe_error(L->c, at, CVM_UNSUPPORTED,
                      "a pointer variable cannot hold pointers to different memory spaces (global, shared, local, constant)");
             return;
