@@ -2675,6 +2675,48 @@ static void test_pointer_first_space(void)
             "no function 'f' takes arguments of these types");
 }
 
+/* Refused before, each: a static constant named through an object (c.N,
+ * pc->N), a struct's conversion operator in a compound assignment (s +=
+ * w) and as a switch's value, a struct nested in a struct template named
+ * through an instance (Box<int>::In). Expected words by hand (in[1] = 1):
+ * 4 + 3 + 4; 0.5 * 10; (1 + 2.5) * 2.5 = 8.75; i = 2; 10 - 2; 3, 4; two
+ * doubles; 5 + 6. */
+static void test_through_objects(void)
+{
+    static const char src[] =
+        "struct Cfg { static constexpr int N = 4; static constexpr float F = 0.5f; int v; };\n"
+        "struct W { float v; __device__ operator float() const { return v; } };\n"
+        "struct I { int v; __device__ operator int() const { return v; } };\n"
+        "template <class T> struct Box { struct In { T a, b; }; T x; };\n"
+        "template <class T> __device__ T sum_in(T a, T b) { typename Box<T>::In q{a, b}; return q.a + q.b; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    Cfg c{3};\n"
+        "    const Cfg *pc = &c;\n"
+        "    out[0] = c.N + c.v + pc->N;\n"
+        "    out[1] = (int)(c.F * 10);\n"
+        "    W w{2.5f};\n"
+        "    float s = 1.0f;\n"
+        "    s += w;\n"
+        "    s *= w;\n"
+        "    out[2] = (int)(s * 100);\n"
+        "    I i{in[1] + 1};\n"
+        "    int r = 0;\n"
+        "    switch (i) { case 2: r = 7; break; default: r = 1; }\n"
+        "    out[3] = r;\n"
+        "    int t = 10; t -= i;\n"
+        "    out[4] = t;\n"
+        "    Box<int>::In v{3, 4};\n"
+        "    out[5] = v.a * 10 + v.b;\n"
+        "    out[6] = sizeof(Box<double>::In);\n"
+        "    out[7] = sum_in(5, 6);\n"
+        "}\n"
+;
+    static const int32_t want[] = {11, 5, 875, 7, 8, 34, 16, 11};
+    words_are("static constants through objects, conversions in += and switch, Box<int>::In", src, 1, 0,
+              want, (int)(sizeof want / sizeof want[0]));
+}
+
 static void test_static_members(void)
 {
     static const char src[] =
@@ -2782,6 +2824,7 @@ int main(void)
     test_ctor_templates();
     test_overload_rules();
     test_static_members();
+    test_through_objects();
     test_pointer_first_space();
     kern_close();
     return done_testing();

@@ -379,6 +379,8 @@ bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out);
 
 fe_type *fe_ty(fe_kind k);                  /* shared scalar types */
 fe_type *fe_ptr_to(fe_ctx *c, fe_type *base);
+/* The static constant `name` of struct st, or of its bases (a nearer one first). */
+const fe_tname *fe_static_constant(const fe_type *st, const char *name, size_t len); /* parse_cxx.c */
 fe_type *fe_array_of(fe_ctx *c, fe_type *base, uint32_t len);
 fe_type *fe_vec_of(fe_ctx *c, fe_type *base, uint32_t n, const char *name);
 fe_type *fe_qualified(fe_ctx *c, fe_type *t, bool is_const, bool is_volatile);

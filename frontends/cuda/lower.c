@@ -532,9 +532,10 @@ static bool ends_in_jump(fe_node *s)
 
 static void switch_stmt(fe_lower *L, fe_node *s)
 {
-    fe_val v = fe_rvalue(L, s->a);
-    if (!fe_is_int(v.ty)) {
-        fe_error(L->c, s->a->tok, CVM_SYNTAX, "switch quantity is not an integer");
+    fe_val v = fe_by_conversion(L, fe_rvalue(L, s->a), fe_ty(TY_I32), s->a->tok); /* a struct: operator int() */
+    if (L->c->err || !fe_is_int(v.ty)) {
+        if (!L->c->err)
+            fe_error(L->c, s->a->tok, CVM_SYNTAX, "switch quantity is not an integer");
         return;
     }
     fe_type *t = fe_promote(v.ty);

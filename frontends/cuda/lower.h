@@ -103,6 +103,7 @@ typedef struct fe_lower {
 int fe_reg(fe_lower *L, uint32_t rtype);
 uint32_t fe_rtype_of(fe_lower *L, fe_type *t, int space);
 bool fe_adopt_space(fe_lower *L, int reg, int from);
+fe_val fe_by_conversion(fe_lower *L, fe_val v, const fe_type *other, const fe_tok *at); /* lower_expr.c */
 void fe_emit(fe_lower *L, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

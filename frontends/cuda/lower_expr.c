@@ -414,6 +414,9 @@ static fe_val member_of(fe_lower *L, fe_val base, fe_node *e)
         fe_val lv = {m->ty, q.reg, LV_MEM, 0, base.vol || m->ty->is_volatile, false, false, false};
         return lv;
     }
+    const fe_tname *st = fe_static_constant(t, name, strlen(name));
+    if (st) /* c.N, p->N of a static constant: its value (the object is evaluated all the same) */
+        return st->value_expr ? fe_gen(L, st->value_expr) : fe_const_int(L, st->ty->kind, st->value);
     fe_error(L->c, e->tok, CVM_SYNTAX, "no member named '%s' in '%s'", name, t->name);
     return fe_bad(L);
 }
@@ -602,6 +605,13 @@ static fe_type *conversion_type(fe_lower *L, const fe_type *st, const fe_type *o
     return first ? first : fe_ty(TY_I32);
 }
 
+/* Operand v of a built-in operator beside one of type `other`: a struct
+ * through its conversion operator (s += w with operator float()). */
+fe_val fe_by_conversion(fe_lower *L, fe_val v, const fe_type *other, const fe_tok *at)
+{
+    return v.ty->kind == TY_STRUCT ? fe_convert(L, v, conversion_type(L, v.ty, other), at) : v;
+}
+
 /* A binary operator on values; on a struct, its overloaded operator. */
 static fe_val any_binop(fe_lower *L, int code, fe_val a, fe_val b, const fe_tok *at)
 {
@@ -616,10 +626,9 @@ static fe_val any_binop(fe_lower *L, int code, fe_val a, fe_val b, const fe_tok 
     /* a struct that converts to a scalar (SharedMemory<T> + i, w * w with
      * operator float()): to its conversion's own type, then the usual
      * arithmetic conversions */
-    if (a.ty->kind == TY_STRUCT)
-        a = fe_convert(L, a, conversion_type(L, a.ty, b.ty), at);
-    if (!L->c->err && b.ty->kind == TY_STRUCT)
-        b = fe_convert(L, b, conversion_type(L, b.ty, a.ty), at);
+    a = fe_by_conversion(L, a, b.ty, at);
+    if (!L->c->err)
+        b = fe_by_conversion(L, b, a.ty, at);
     if (L->c->err)
         return fe_bad(L);
     return binop(L, code, a, b, at, NULL);
@@ -1119,9 +1128,9 @@ static fe_val assignment(fe_lower *L, fe_node *e)
     } else {
         fe_val old = fe_load(L, lv);
         if (first)
-            v = binop(L, e->op, old, early, e->tok, NULL);
+            v = binop(L, e->op, old, fe_by_conversion(L, early, old.ty, e->tok), e->tok, NULL);
         else if (!contract(L, e->op, NULL, &old, e->b, e->tok, &v))
-            v = binop(L, e->op, old, fe_rvalue(L, e->b), e->tok, NULL);
+            v = binop(L, e->op, old, fe_by_conversion(L, fe_rvalue(L, e->b), old.ty, e->tok), e->tok, NULL);
     }
     fe_store(L, lv, v, e->tok);
     return lv;

@@ -275,14 +275,14 @@ fe_node *fe_p_lambda(fe_ctx *c)
 }
 
 /* The static constant `name` of struct st, or of its bases (a nearer one first). */
-static const fe_tname *static_constant(const fe_type *st, const fe_tok *name)
+const fe_tname *fe_static_constant(const fe_type *st, const char *name, size_t len)
 {
     const fe_type *root = st->origin ? st->origin : st;
     for (const fe_tname *s = root->statics; s; s = s->next)
-        if (strlen(s->name) == name->len && memcmp(s->name, name->s, name->len) == 0)
+        if (strlen(s->name) == len && memcmp(s->name, name, len) == 0)
             return s;
     for (const fe_member *m = st->members; m; m = m->next) {
-        const fe_tname *s = m->is_base ? static_constant(m->ty, name) : NULL;
+        const fe_tname *s = m->is_base ? fe_static_constant(m->ty, name, len) : NULL;
         if (s)
             return s;
     }
@@ -309,7 +309,7 @@ fe_node *fe_p_static_member(fe_ctx *c, fe_type *st, fe_tok *name)
         }
         return n;
     }
-    const fe_tname *s = static_constant(st, name);
+    const fe_tname *s = fe_static_constant(st, name->s, name->len);
     if (s && s->value_expr)
         return fe_p_static_value(c, s, name);
     if (s) {

@@ -621,6 +621,11 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
         }
         c->pos = save;
         fe_type *base = fe_p_declspec(c, &storage, NULL);
+        const fe_tok *tag = c->pos >= save + 3 && save + 2 < c->ntoks ? &c->toks[save] : NULL;
+        if (base && base->kind == TY_STRUCT && tag &&
+            (fe_tok_is(tag, "struct") || fe_tok_is(tag, "class") || fe_tok_is(tag, "union")) &&
+            tag[1].kind == TK_IDENT && fe_tok_is(&tag[2], "{"))
+            member_type(c, t, fe_p_tok_name(c, &tag[1]), base); /* struct In {...}: also Box<int>::In */
         if (!base && !c->err) { /* auto: a member function whose return type is deduced or trailing */
             fe_tok *nt = NULL;
             fe_type *mt = fe_p_declarator(c, fe_ty(TY_I32), &nt);
