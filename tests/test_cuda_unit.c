@@ -445,6 +445,23 @@ static void test_hand(void)
             as char4 and uchar4 */
          {2, 4, -2, -1, -1, 0, 0x7fffffff, -1, 10, -2, -3, 3, 1, 0, 0x18, (int32_t)0xc0000000, 1, 2,
           110, 622, 0, 110, 622}, 23, 1, NULL},
+        {"__dp2a_lo, __dp2a_hi and __fns",
+         "__global__ void k(int *out, const int *in)\n{\n"
+         "    int a = (int)0xfffe0003, b = (int)0x05fb02ff;\n"
+         "    out[0] = __dp2a_lo(a, b, 10); out[1] = __dp2a_hi(a, b, 10);\n"
+         "    out[2] = (int)__dp2a_lo(0x00020003u, 0x0405ff01u, 1u); out[3] = (int)__dp2a_hi(0x00020003u, 0x0405ff01u, 1u);\n"
+         "    out[4] = __dp2a_lo(make_short2(-7, 4), make_char4(1, -2, 3, 4), 0);\n"
+         "    out[5] = __dp2a_hi(make_short2(-7, 4), make_char4(1, -2, 3, 4), 0);\n"
+         "    out[6] = (int)__fns(0xaaaaaaaau, 3, 1); out[7] = (int)__fns(0xaaaaaaaau, 3, -1);\n"
+         "    out[8] = (int)__fns(0xaaaaaaaau, 2, 1); out[9] = (int)__fns(0xaaaaaaaau, 2, -1);\n"
+         "    out[10] = (int)__fns(0xaaaaaaaau, 2, 0); out[11] = (int)__fns(0xaaaaaaaau, 0, 16);\n"
+         "    out[12] = (int)__fns(0xaaaaaaaau, 0, 17); out[13] = (int)__fns(0x80000001u, 31, -2);\n"
+         "    out[14] = (int)__fns(0x80000001u, 31, -3); out[15] = (int)__fns(0x80000001u, 5, -2147483647 - 1);\n}\n",
+         /* by hand: a's halves 3, -2; b's bytes -1, 2, -5, 5: 10 - 3 - 4 = 3, 10 - 15 - 10 = -15;
+            unsigned halves 3, 2, bytes 1, 255, 5, 4: 1 + 3 + 510 = 514, 1 + 15 + 8 = 24; -7 + -8,
+            -21 + 16; fns on the odd bits (PTX ISA's examples: 3, 3, 3, 1), bit 2 is clear: ~0;
+            the 16th odd bit from 0 is 31, no 17th; downward from 31 in 0x80000001: 31, 0, none */
+         {3, -15, 514, 24, -15, -5, 3, 3, 3, 1, -1, 31, -1, 0, -1, -1}, 16, 1, NULL},
         {"fdimf, ldexpf, scalbnf, exp10f and __fdividef",
          "__global__ void k(int *out, const int *in)\n{\n"
          "    float *o = reinterpret_cast<float *>(out);\n"
@@ -939,6 +956,14 @@ static long double ref_erfcx_d(double x)
     return 0.564189583547756286948L / x * (1.0L - u * (1.0L - 3.0L * u * (1.0L - 5.0L * u)));
 }
 
+/* 0.5 erfc(-x / sqrt 2) in long double: the quotient's rounding (2^-64)
+ * reaches erfc's result times 2u^2, up to 0.7 ulp of a double at the
+ * sweep's end (x = -38, where normcdf nears underflow), 0.2 at x = -20. */
+static long double ref_normcdf(double x)
+{
+    return 0.5L * erfcl(-(long double)x * 0.707106781186547524400844362104849039L);
+}
+
 static long double dmath_ref(int f, double x)
 {
     int q = 0;
@@ -957,7 +982,19 @@ static long double dmath_ref(int f, double x)
     case 11: return remquo(x, -1.75, &q), (long double)(q < 0 ? -(-q & 7) : (q & 7));
     case 12: return remainder(x, 1e-310);
     case 13: return isinf(x) ? 0.0L : 1.0L / hypotl(x, 0.75L * x);
-    default: return isinf(x) ? 0.0L : 1.0L / sqrtl((long double)x * x * 1.3125L);
+    case 14: return isinf(x) ? 0.0L : 1.0L / sqrtl((long double)x * x * 1.3125L);
+    case 15: case 16: { /* pi x reduced exactly: x - 2 rint(x / 2) */
+        if (isinf(x) || isnan(x))
+            return NAN;
+        /* then folded into [-1/2, 1/2] (sinpi) or to a sine or cosine of [0, 1/4] (cospi), all
+         * exact, so that pi's own rounding never meets a zero of the result */
+        const long double pi = 3.14159265358979323846264338327950288L, r = x - 2.0L * rintl(x * 0.5L);
+        const long double a = fabsl(r), t = r > 0.5L ? 1.0L - r : r < -0.5L ? -1.0L - r : r;
+        const long double v = f == 15 ? sinl(pi * t)
+                              : a <= 0.25L ? cosl(pi * a) : a <= 0.75L ? sinl(pi * (0.5L - a)) : -cosl(pi * (1.0L - a));
+        return f == 15 && v == 0.0L ? copysignl(0.0L, x) : f == 16 && v == 0.0L ? 0.0L : v;
+    }
+    default: return ref_normcdf(x);
     }
 }
 
@@ -967,7 +1004,7 @@ static double dmath_input(int f, int i)
                                  -2.2250738585072014e-308, 1.7976931348623157e308, 0.9999999999999999,
                                  1.0000000000000002, 26.0, -25.999999999999996};
     /* the linear sweep's half-width per function; the logarithmic one is 2^-1074..2^1023 */
-    static const double W[15] = {30, 1e3, 1, 30, 100, 10, 10, 10, 1e3, 1e3, 50, 50, 1e-300, 10, 10};
+    static const double W[18] = {30, 1e3, 1, 30, 100, 10, 10, 10, 1e3, 1e3, 50, 50, 1e-300, 10, 10, 9, 9, 40};
     const int k = i - 16, half = (DM_N - 16) / 2;
     if (i < 16)
         return S[i];
@@ -993,15 +1030,16 @@ static void test_double_math(void)
 {
     static const struct { const char *name, *expr; double ulp; } fns[] = {
         {"asinh", "asinh(x)", 2}, {"acosh", "acosh(x)", 2}, {"atanh", "atanh(x)", 2},
-        {"erfcx", "erfcx(x)", 3}, {"rcbrt", "rcbrt(x)", 1}, {"rhypot", "rhypot(x, 0.75)", 1.5},
-        {"norm3d", "norm3d(x, 1.5, -0.25)", 1.5}, {"rnorm3d", "rnorm3d(x, 1.5, -0.25)", 2},
+        {"erfcx", "erfcx(x)", 3}, {"rcbrt", "rcbrt(x)", 1}, {"rhypot", "rhypot(x, 0.75)", 2},
+        {"norm3d", "norm3d(x, 1.5, -0.25)", 1.5}, {"rnorm3d", "rnorm3d(x, 1.5, -0.25)", 2.5},
         {"scalbn", "scalbn(x, isinf(x) || isnan(x) ? 5 : (int)fmod(fabs(x), 2400.0) - 1200)", 0},
         {"ldexp", "ldexp(x, isinf(x) || isnan(x) ? -3 : -1074 + (int)fmod(fabs(x), 2200.0))", 0},
         {"remainder", "remainder(x, 0.3)", 0},
         {"remquo quotient", "(remquo(x, -1.75, &q), (double)(q < 0 ? -(-q & 7) : (q & 7)))", 0},
         {"remainder by a subnormal", "remainder(x, 1e-310)", 0},
-        {"rhypot of two of a size", "rhypot(x, 0.75 * x)", 1.5},
-        {"rnorm3d of three of a size", "rnorm3d(x, 0.5 * x, -0.25 * x)", 2},
+        {"rhypot of two of a size", "rhypot(x, 0.75 * x)", 2},
+        {"rnorm3d of three of a size", "rnorm3d(x, 0.5 * x, -0.25 * x)", 2.5},
+        {"sinpi", "sinpi(x)", 1.5}, {"cospi", "cospi(x)", 1.5}, {"normcdf", "normcdf(x)", 2.5},
     };
     double in[DM_N], got[DM_N];
     for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {

@@ -1203,8 +1203,8 @@ static bool built_math_call(fe_lower *L, fe_node *call, const char *name, fe_val
 static fe_val bytes_as_word(fe_lower *L, fe_val v)
 {
     const fe_type *t = fe_unqual(v.ty);
-    if (t->kind != TY_VEC || t->len != 4 || t->base->size != 1 || !fe_is_int(t->base))
-        return v;
+    if (t->kind != TY_VEC || t->len * t->base->size != 4 || !fe_is_int(t->base))
+        return v; /* char4, uchar4, short2, ushort2 */
     const fe_kind k = fe_is_signed(t->base) ? TY_I32 : TY_U32;
     int r = fe_reg(L, RT(k, 1, 0));
     fe_emit(L, "bitcast.%s %%r%d, %%r%d", fe_elem_name(k), r, v.reg);
@@ -1215,7 +1215,9 @@ static fe_val bytes_as_word(fe_lower *L, fe_val v)
  * __funnelshift_l/lc/r/rc(lo, hi, s): the high (l) or low (r) 32 bits of
  * the 64-bit hi:lo shifted by s & 31 (lc, rc: by min(s, 32)); __dp4a(a,
  * b, c): c plus the four products of a's and b's bytes (signed for int
- * or char4 operands, unsigned for unsigned or uchar4 ones).
+ * or char4 operands, unsigned for unsigned or uchar4 ones); __dp2a_lo/hi
+ * (a, b, c): c plus the products of a's two 16-bit halves with b's bytes
+ * 0 and 1 (lo) or 2 and 3 (hi), signed alike (int, short2, char4).
  */
 static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
@@ -1238,7 +1240,8 @@ static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val 
         *out = fe_rv(fe_ty(TY_U32), conv(L, call, TY_U64, r, TY_U32));
         return true;
     }
-    if (strcmp(name, "__dp4a") != 0)
+    const bool dp2 = strcmp(name, "__dp2a_lo") == 0 || strcmp(name, "__dp2a_hi") == 0;
+    if (strcmp(name, "__dp4a") != 0 && !dp2)
         return false;
     if (!want_args(L, call, name, 3, 3))
         return true;
@@ -1247,10 +1250,12 @@ static bool int_extra_call(fe_lower *L, fe_node *call, const char *name, fe_val 
     const fe_kind k = sgn ? TY_I32 : TY_U32;
     int x = fe_convert(L, a, fe_ty(k), call->tok).reg, y = fe_convert(L, b, fe_ty(k), call->tok).reg;
     int acc = fe_convert(L, fe_rvalue(L, arg(call, 2)), fe_ty(k), call->tok).reg;
-    for (int i = 0; i < 4; i++) { /* byte i to the top, then back down: shr of i32 is arithmetic */
-        int up = kint(L, TY_U32, 24 - 8 * i), down = kint(L, TY_U32, 24);
-        int xi = op2(L, "shr", k, op2(L, "shl", k, x, up), down);
-        int yi = op2(L, "shr", k, op2(L, "shl", k, y, up), down);
+    const int first = dp2 && name[7] == 'h' ? 2 : 0; /* b's first byte */
+    for (int i = 0; i < (dp2 ? 2 : 4); i++) { /* a field to the top, then back down: shr of i32 is arithmetic */
+        const int abits = dp2 ? 16 : 8;
+        int xi = op2(L, "shr", k, op2(L, "shl", k, x, kint(L, TY_U32, 32 - abits * (i + 1))),
+                     kint(L, TY_U32, 32 - abits));
+        int yi = op2(L, "shr", k, op2(L, "shl", k, y, kint(L, TY_U32, 24 - 8 * (first + i))), kint(L, TY_U32, 24));
         acc = op2(L, "add", k, acc, op2(L, "mul", k, xi, yi));
     }
     *out = fe_rv(fe_ty(k), acc);

@@ -266,6 +266,27 @@ static const char math_exact_h[] =
     "__device__ inline float remainderf(float x, float y) { int q; return remquof(x, y, &q); }\n"
     "#endif\n";
 
+/* <cubevm/bits.h>: integer bit intrinsics that compose from builtins. */
+static const char bits_h[] =
+    "#ifndef __CVM_BITS_H\n"
+    "#define __CVM_BITS_H\n"
+    /* the position of the offset-th set bit of mask from bit base, upward
+     * (offset > 0) or downward (< 0); 0: bit base itself; else ~0u (PTX
+     * fns; a base above 31, undefined there, finds nothing) */
+    "__device__ inline unsigned __fns(unsigned mask, unsigned base, int offset) {\n"
+    "    if (base > 31u) return 0xffffffffu;\n"
+    "    if (offset == 0) return (mask >> base) & 1u ? base : 0xffffffffu;\n"
+    "    if (offset > 0) {\n"
+    "        unsigned m = mask >> base << base;\n"
+    "        for (unsigned n = (unsigned)offset - 1u; n > 0u && m; n--) m &= m - 1u;\n"
+    "        return m ? (unsigned)(__ffs((int)m) - 1) : 0xffffffffu;\n"
+    "    }\n"
+    "    unsigned m = base == 31u ? mask : mask & ((2u << base) - 1u);\n"
+    "    for (unsigned n = 0u - (unsigned)offset - 1u; n > 0u && m; n--) m &= ~(0x80000000u >> __clz((int)m));\n"
+    "    return m ? (unsigned)(31 - __clz((int)m)) : 0xffffffffu;\n"
+    "}\n"
+    "#endif\n";
+
 static const char math_rounded_h[] =
     "#ifndef __CVM_MATH_ROUNDED_H\n"
     "#define __CVM_MATH_ROUNDED_H\n"
@@ -380,6 +401,45 @@ static const char math_exact_double_h[] =
     "__device__ inline float scalbln(float x, long n) {\n"
     "    return scalbnf(x, n > 400 ? 400 : n < -400 ? -400 : (int)n);\n"
     "}\n"
+    "#endif\n";
+
+/* <cubevm/math_pi.h>: sinpi, cospi, sincospi and normcdf in double, the
+ * product by pi (by 1/sqrt 2) carried in two parts and its low part
+ * applied to the result by the derivative (the reduced argument and the
+ * high product are exact or rounded once), and their float overloads. */
+static const char math_pi_h[] =
+    "#ifndef __CVM_MATH_PI_H\n"
+    "#define __CVM_MATH_PI_H\n"
+    "__device__ inline double __cvm_pi_lo(double t, double p) { return fma(3.141592653589793116, t, -p) + 1.2246467991473532e-16 * t; }\n"
+    "__device__ inline double sinpi(double x) {\n"
+    "    if (x != x || isinf(x)) return x - x;\n"
+    "    double r = x - 2.0 * rint(x * 0.5);\n"
+    "    double t = r > 0.5 ? 1.0 - r : r < -0.5 ? -1.0 - r : r;\n"
+    "    double p = 3.141592653589793116 * t, s = sin(p) + __cvm_pi_lo(t, p) * cos(p);\n"
+    "    return s == 0.0 ? copysign(0.0, x) : s;\n"
+    "}\n"
+    "__device__ inline double cospi(double x) {\n"
+    "    if (x != x || isinf(x)) return x - x;\n"
+    "    double a = fabs(x - 2.0 * rint(x * 0.5)), t, p;\n"
+    "    if (a <= 0.25) { p = 3.141592653589793116 * a; return cos(p) - __cvm_pi_lo(a, p) * sin(p); }\n"
+    "    t = a <= 0.75 ? 0.5 - a : 1.0 - a;\n"
+    "    p = 3.141592653589793116 * t;\n"
+    "    if (a <= 0.75) { double s = sin(p) + __cvm_pi_lo(t, p) * cos(p); return s == 0.0 ? 0.0 : s; }\n"
+    "    return -(cos(p) - __cvm_pi_lo(t, p) * sin(p));\n"
+    "}\n"
+    "__device__ inline void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }\n"
+    /* erfc(u) with u = -x / sqrt 2 = h + l: erfc(h) - l 2/sqrt(pi) e^(-h^2) */
+    "__device__ inline double normcdf(double x) {\n"
+    "    if (x != x) return x + x;\n"
+    "    if (isinf(x)) return x > 0.0 ? 1.0 : 0.0;\n"
+    "    double h = -x * 0.70710678118654757274, l = fma(-x, 0.70710678118654757274, -h) - x * -4.8336466567264567e-17;\n"
+    "    double e = erfc(h), d = l * 1.1283791670955126 * exp(-h * h);\n"
+    "    return 0.5 * (e - d);\n"
+    "}\n"
+    "__device__ inline float sinpi(float x) { return sinpif(x); }\n"
+    "__device__ inline float cospi(float x) { return cospif(x); }\n"
+    "__device__ inline float normcdf(float x) { return normcdff(x); }\n"
+    "__device__ inline void sincospi(float x, float *s, float *c) { sincospif(x, s, c); }\n"
     "#endif\n";
 
 static const char math_rounded_double_h[] =
@@ -745,6 +805,8 @@ static const char cuda_runtime_h[] =
     "#include <math_constants.h>\n"
     "#include <cubevm/math_exact.h>\n"
     "#include <cubevm/math_rounded.h>\n"
+    "#include <cubevm/bits.h>\n"
+    "#include <cubevm/math_pi.h>\n"
     "#include <cubevm/math_exact_double.h>\n"
     "#include <cubevm/math_rounded_double.h>\n"
     "#include <cubevm/math_special.h>\n"
@@ -854,11 +916,13 @@ static const header headers[] = {
     {"cstdlib", stdlib_h},
     {"cstring", string_h},
     {"ctime", host_only_h},
+    {"cubevm/bits.h", bits_h},
     {"cubevm/convert.h", convert_h},
     {"cubevm/device_string.h", device_string_h},
     {"cubevm/half_math.h", half_math_h},
     {"cubevm/math_exact.h", math_exact_h},
     {"cubevm/math_exact_double.h", math_exact_double_h},
+    {"cubevm/math_pi.h", math_pi_h},
     {"cubevm/math_rounded.h", math_rounded_h},
     {"cubevm/math_rounded_double.h", math_rounded_double_h},
     {"cubevm/math_special.h", math_special_h},
