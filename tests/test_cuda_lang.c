@@ -2669,6 +2669,11 @@ static void test_pointer_first_space(void)
     rejects("a pointer keeps the space it took",
             "__global__ void k(int *out, const int *in) { int a = 1; int *p; p = &a; p = out; out[0] = *p; }\n",
             "different memory spaces");
+    rejects("returning pointers to two memory spaces from one call is an error, not an internal one",
+            "__device__ int *pick(int *g, int *s, bool c) { if (c) return g; return s; }\n"
+            "__global__ void k(int *out, const int *in) { __shared__ int sm[4]; sm[0] = 1; "
+            "out[0] = *pick(out, sm, in[0] > 0); }\n",
+            "'pick' returns pointers to different memory spaces");
     rejects("nullptr is no number",
             "__device__ int f(int v) { return v; }\n"
             "__global__ void k(int *out, const int *in) { out[0] = f(nullptr); }\n",

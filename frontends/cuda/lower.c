@@ -652,6 +652,23 @@ static bool returns_own_local(fe_lower *L, const fe_frame *f, const fe_node *e)
     return v && !v->ty->is_ref;
 }
 
+/* The first pointer (or reference) return of f sets the memory space of
+ * its result register to that of reg; a later one must return that space. */
+static bool return_space(fe_lower *L, fe_frame *f, int reg, const fe_tok *at)
+{
+    if (!f->ret_spaced) {
+        f->ret_spaced = true;
+        L->rtypes[f->ret_reg] = L->rtypes[reg];
+        return true;
+    }
+    if (fe_space_of(L, f->ret_reg) == fe_space_of(L, reg))
+        return true;
+    fe_error(L->c, at, CVM_UNSUPPORTED, "'%s' returns %s to different memory spaces (global, shared, local, "
+             "constant) in one call; the VM has no generic pointer", f->fn->name,
+             f->ret_ref ? "references" : "pointers");
+    return false;
+}
+
 static void return_stmt(fe_lower *L, fe_node *s)
 {
     fe_frame *f = L->frame;
@@ -675,6 +692,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
         } else {
             v = fe_load(L, v);
             f->ret_reg = fe_reg(L, L->rtypes[v.reg]);
+            f->ret_spaced = true;
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         }
         f->deduce = false;
@@ -700,7 +718,8 @@ static void return_stmt(fe_lower *L, fe_node *s)
                          "returning a reference to a register variable is not supported; return by value");
                 return;
             }
-            L->rtypes[f->ret_reg] = L->rtypes[v.reg];
+            if (!return_space(L, f, v.reg, s->tok))
+                return;
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         } else if (fe_in_memory(f->ret_ty)) {
             fe_val dst = {f->ret_ty, f->ret_reg, LV_MEM, 0, false, false, false, false};
@@ -717,10 +736,8 @@ static void return_stmt(fe_lower *L, fe_node *s)
         } else {
             fe_val v = s->a->kind == N_INITLIST ? fe_initlist_value(L, f->ret_ty, s->a) /* {a, b} */
                                                 : fe_convert(L, fe_rvalue(L, s->a), f->ret_ty, s->tok);
-            if (f->ret_ty->kind == TY_PTR && L->rtypes[f->ret_reg] != L->rtypes[v.reg]) {
-                /* first pointer return decides the space */
-                L->rtypes[f->ret_reg] = L->rtypes[v.reg];
-            }
+            if (f->ret_ty->kind == TY_PTR && !return_space(L, f, v.reg, s->tok))
+                return;
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, f->ret_reg), f->ret_reg, v.reg);
         }
     }

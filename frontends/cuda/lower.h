@@ -50,6 +50,7 @@ typedef struct fe_frame {
     bool ret_ref;       /* returns a reference: ret_reg holds its address */
     bool deduce;        /* a lambda without `-> T`: the first return sets ret_ty and ret_reg */
     bool deduced;       /* ... and it has: every later return must have that type */
+    bool ret_spaced;    /* a pointer or reference return has set ret_reg's memory space */
     struct fe_frame *up;
 } fe_frame;
 
