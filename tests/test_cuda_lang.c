@@ -2722,6 +2722,47 @@ static void test_through_objects(void)
               want, (int)(sizeof want / sizeof want[0]));
 }
 
+/* Refused before: reference-to-array parameters (their element type and
+ * length deduced in templates), `struct A e{6};` in a body (taken for a
+ * type declaration) and `(float(-1) < float(0))` (taken for a C cast).
+ * Expected words by hand. */
+static void test_array_refs(void)
+{
+    static const char src[] =
+        "struct A { int x; };\n"
+        "__device__ int sum3(const int (&a)[3]) { return a[0] + a[1] + a[2] + (int)sizeof(a); }\n"
+        "__device__ void bump(int (&a)[3]) { for (int i = 0; i < 3; i++) a[i] += 10; }\n"
+        "template <int N> __device__ int sumN(const int (&a)[N]) { int s = 0; for (int i = 0; i < N; i++) s += a[i]; return s; }\n"
+        "template <class T, int N> __device__ T sumT(const T (&a)[N]) { T s = 0; for (int i = 0; i < N; i++) s += a[i]; return s * N; }\n"
+        "template <class T, int R, int C> __device__ int dims(const T (&m)[R][C]) { return R * 10 + C; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int a[3] = {1, 2, 3};\n"
+        "    out[0] = sum3(a);\n"
+        "    bump(a);\n"
+        "    out[1] = sum3(a);\n"
+        "    int b[4] = {1, 2, 3, 4};\n"
+        "    float f[2] = {1.5f, 2.0f};\n"
+        "    double m[2][3] = {};\n"
+        "    out[2] = sumN(b);\n"
+        "    out[3] = (int)sumT(f);\n"
+        "    out[4] = dims(m) + sumT(b);\n"
+        "    __shared__ int s[3];\n"
+        "    s[0] = 5; s[1] = 6; s[2] = 7;\n"
+        "    out[5] = sum3(s);\n"
+        "    struct A e{6};\n"
+        "    out[6] = e.x * 10 + (float(-1) < float(0)) + (int)(float)(2) + int(3.5f) * 100;\n"
+        "}\n";
+    /* 6 + 12 bytes; 36 + 12; 10; (1.5 + 2) * 2; 23 + 10 * 4; 18 + 12; 60 + 1 + 2 + 300 */
+    static const int32_t want[] = {18, 48, 10, 7, 63, 30, 363};
+    words_are("reference-to-array parameters, struct A e{6}; and (float(-1) < x)", src, 1, 0, want,
+              (int)(sizeof want / sizeof want[0]));
+    rejects("an array of another length does not bind to T (&)[N]",
+            "__device__ int sum3(const int (&a)[3]) { return a[0]; }\n"
+            "__global__ void k(int *out, const int *in) { int a[4] = {1, 2, 3, 4}; out[0] = sum3(a); }\n",
+            "no function 'sum3' takes arguments of these types");
+}
+
 static void test_static_members(void)
 {
     static const char src[] =
@@ -2829,6 +2870,7 @@ int main(void)
     test_ctor_templates();
     test_overload_rules();
     test_static_members();
+    test_array_refs();
     test_through_objects();
     test_pointer_first_space();
     kern_close();

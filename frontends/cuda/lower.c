@@ -1135,6 +1135,12 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         fe_var *v = bind(L, q->name, qty);
         if (!v)
             break;
+        if (qty->is_ref && qty->kind == TY_ARRAY &&
+            (vals[i].lv != LV_MEM || !fe_same_type(fe_unqual(vals[i].ty), fe_no_ref(L->c, qty)))) {
+            fe_error(L->c, at, CVM_SYNTAX, "argument %d of '%s' is not an array of the parameter's type and length",
+                     i + 1, fn->name);
+            break;
+        }
         if (qty->is_ref) {
             if (vals[i].lv == LV_NONE) { /* const T& to a temporary: a fresh copy */
                 int reg = fe_reg(L, L->rtypes[vals[i].reg]);

@@ -33,6 +33,8 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
         return 3;
     at = fe_unqual(at);
     pt = fe_unqual(pt);
+    if (at->kind == TY_ARRAY && pt->kind == TY_ARRAY) /* T (&a)[N] */
+        return fe_same_type(at, pt) ? 4 : -1;
     if (at->kind == TY_ARRAY && (pt->kind != TY_PTR || !fe_same_type(at->base, pt->base)))
         return pt->kind == TY_PTR ? 2 : -1;
     if ((at->kind == TY_ARRAY || at->kind == TY_PTR) && pt->kind == TY_PTR && fe_same_type(at->base, pt->base) &&

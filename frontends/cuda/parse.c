@@ -695,7 +695,7 @@ static fe_node *param_list(fe_ctx *c)
             unsupported(c, at, "decltype in a parameter type is not supported in kernels; name the type");
             break;
         }
-        if (t->kind == TY_ARRAY) /* array parameters are pointers */
+        if (t->kind == TY_ARRAY && !t->is_ref) /* array parameters are pointers; T (&a)[N] is not */
             t = fe_ptr_to(c, t->base);
         fe_node *p = new_node(c, N_DECL, nt ? nt : at);
         p->ty = t;
@@ -796,6 +796,14 @@ static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
     } else if (is(c, "operator")) {
         *name_tok = operator_name(c);
         return ty;
+    } else if (is(c, "(") && fe_tok_is(peek_at(c, 1), "&") && peek_at(c, 2)->kind == TK_IDENT &&
+               fe_tok_is(peek_at(c, 3), ")") && fe_tok_is(peek_at(c, 4), "[")) {
+        c->pos += 2; /* (&a)[N]: a reference to an array */
+        *name_tok = next(c);
+        next(c);
+        fe_tok *none = NULL;
+        fe_type *arr = declarator(c, ty, &none);
+        return arr->kind == TY_ARRAY ? fe_ref_to(c, arr) : arr;
     } else if (is(c, "(") && fe_tok_is(peek_at(c, 1), "*")) {
         /* (*p)[N] is a pointer to an array, (*f)(args) a function pointer */
         unsigned i = 2;
@@ -1249,6 +1257,19 @@ static fe_node *postfix(fe_ctx *c)
     }
 }
 
+/* Is a one-word type at peek_at(c, k) followed by '(' or '{' a
+ * functional cast (`(float(-1) < x)`), not a C cast's parenthesized type? */
+static bool functional_cast_at(fe_ctx *c, uint32_t k)
+{
+    static const char *const not_alone[] = {"decltype", "typename", "const", "volatile", "struct", "class", "union",
+                                            "enum"}; /* (decltype(x))y is a C cast */
+    const fe_tok *t = peek_at(c, k);
+    for (size_t i = 0; i < sizeof not_alone / sizeof not_alone[0]; i++)
+        if (fe_tok_is(t, not_alone[i]))
+            return false;
+    return t->kind == TK_IDENT && (fe_tok_is(peek_at(c, k + 1), "(") || fe_tok_is(peek_at(c, k + 1), "{"));
+}
+
 static fe_node *unary(fe_ctx *c)
 {
     fe_tok *t = peek(c);
@@ -1334,7 +1355,7 @@ static fe_node *unary(fe_ctx *c)
         }
         return n;
     }
-    if (is(c, "(") && typename_at(c, 1)) {
+    if (is(c, "(") && typename_at(c, 1) && !functional_cast_at(c, 1)) {
         /* (type)expr, unless it is a functional cast like (float)(x) handled the same */
         next(c);
         fe_node *n = new_node(c, N_CAST, t);

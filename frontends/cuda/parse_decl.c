@@ -840,12 +840,25 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
         }
     }
     uint32_t i = params_start(c, t);
-    int arg = 0, depth = 0;
+    int arg = 0, depth = 0, bracket = 0; /* the parameter's array dimensions so far */
     for (; i < t->tok_end && arg < nargs; i++) {
         fe_tok *tk = &c->toks[i];
         if (tk->kind == TK_IDENT && depth == 0 && i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "<") &&
             types[arg])
             deduce_template_id(c, t, i, fe_no_ref(c, types[arg]), targs, tvals, got);
+        if (tk->kind == TK_IDENT && fe_tok_is(tk - 1, "[") && i + 1 < t->tok_end && fe_tok_is(tk + 1, "]") &&
+            types[arg]) { /* T (&a)[N]: N is the argument array's length there */
+            const fe_type *d = fe_no_ref(c, types[arg]);
+            for (int b = 1; b < bracket && d->kind == TY_ARRAY; b++)
+                d = d->base;
+            for (int k = 0; k < t->nparams && d->kind == TY_ARRAY; k++)
+                if (!t->pis_type[k] && !got[k] && strlen(t->pnames[k]) == tk->len &&
+                    memcmp(t->pnames[k], tk->s, tk->len) == 0) {
+                    tvals[k] = d->len;
+                    got[k] = true;
+                }
+        }
+        bracket += fe_tok_is(tk, "[") && depth == 0;
         if (fe_tok_is(tk, "(") || fe_tok_is(tk, "<") || fe_tok_is(tk, "["))
             depth++;
         else if (fe_tok_is(tk, ")") && depth == 0)
@@ -854,18 +867,29 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
             depth -= 2;
         else if (fe_tok_is(tk, ")") || fe_tok_is(tk, ">") || fe_tok_is(tk, "]"))
             depth--;
-        else if (fe_tok_is(tk, ",") && depth == 0)
+        else if (fe_tok_is(tk, ",") && depth == 0) {
             arg++;
-        else if (tk->kind == TK_IDENT && depth == 0) {
+            bracket = 0;
+        } else if (tk->kind == TK_IDENT && depth == 0) {
             for (int k = 0; k < t->nparams; k++) {
                 if (!t->pis_type[k] || got[k] || strlen(t->pnames[k]) != tk->len ||
                     memcmp(t->pnames[k], tk->s, tk->len) != 0 || !types[arg])
                     continue;
-                int stars = 0;
-                for (uint32_t j = i + 1; j < t->tok_end && !fe_tok_is(&c->toks[j], ",") &&
-                                         !fe_tok_is(&c->toks[j], ")"); j++)
-                    stars += fe_tok_is(&c->toks[j], "*");
-                fe_type *d = types[arg];
+                int stars = 0, dims = 0;
+                bool ref_array = false; /* T (&a)[N]: T is the element type */
+                for (uint32_t j = i + 1, nest = 0; j < t->tok_end && (nest || (!fe_tok_is(&c->toks[j], ",") &&
+                                                                      !fe_tok_is(&c->toks[j], ")"))); j++) {
+                    const fe_tok *q = &c->toks[j];
+                    ref_array |= fe_tok_is(q, "(") && fe_tok_is(q + 1, "&");
+                    dims += fe_tok_is(q, "[");
+                    nest += fe_tok_is(q, "(") - (nest && fe_tok_is(q, ")"));
+                    stars += fe_tok_is(q, "*");
+                }
+                fe_type *d = fe_no_ref(c, types[arg]);
+                for (; ref_array && dims > 0 && d->kind == TY_ARRAY; dims--)
+                    d = d->base;
+                if (ref_array && dims)
+                    return false;
                 if (d->kind == TY_ARRAY)
                     d = fe_ptr_to(c, d->base);
                 for (; stars > 0 && d->kind == TY_PTR; stars--)

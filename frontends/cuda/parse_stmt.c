@@ -243,8 +243,11 @@ static bool type_decl_only(fe_ctx *c)
     if (!fe_tok_is(t, "struct") && !fe_tok_is(t, "union") && !fe_tok_is(t, "class") && !fe_tok_is(t, "enum"))
         return false;
     uint32_t k = 1, names = 0;
+    bool bases = false; /* struct S : B {, enum E : int { */
     for (;;) {
         fe_tok *x = fe_p_peek_at(c, k);
+        if (fe_tok_is(x, "{") && names >= 2 && !bases)
+            return false; /* struct S s{6}; a variable's braced initializer */
         if (fe_tok_is(x, "{")) {
             for (int depth = 0;; k++) {
                 x = fe_p_peek_at(c, k);
@@ -271,6 +274,7 @@ static bool type_decl_only(fe_ctx *c)
             names++;
         else if (!fe_tok_is(x, "::") && !fe_tok_is(x, ":") && !fe_tok_is(x, "class"))
             return false;
+        bases |= fe_tok_is(x, ":");
         k++;
     }
 }
