@@ -603,6 +603,53 @@ static void test_review(void)
               want, 7);
 }
 
+/* Refused before: `?:` of a D and a B (objects or pointers: a B, the
+ * D's B taken at its offset), and deduction through a base (Base<T> from
+ * a D, a CRTP helper's Shape<D>). g++ -std=c++17 on the same source with
+ * in[0] = -1, in[1] = 1: 3 7 3 7 3 7, 7 3 7 3 7 3, 41 18. */
+static void test_cond_deduce(void)
+{
+    static const char src[] =
+        "struct B { int b; __device__ int get() const { return b; } };\n"
+        "struct X { int pad[3]; };\n"
+        "struct D : X, B { int d; };\n"
+        "template <class T> struct Base { T v; };\n"
+        "struct DI : Base<int> { int extra; };\n"
+        "template <class T> __device__ T getv(const Base<T> &b) { return b.v; }\n"
+        "template <class Derived> struct Shape {\n"
+        "    __device__ float area() const { return static_cast<const Derived *>(this)->area_impl(); }\n"
+        "};\n"
+        "struct Sq : Shape<Sq> { float s; __device__ float area_impl() const { return s * s; } };\n"
+        "template <class Dd> __device__ float twice_area(const Shape<Dd> &sh) { return 2.0f * sh.area(); }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    D d; d.b = 7; d.d = 9; d.pad[0] = 1;\n"
+        "    B b; b.b = 3;\n"
+        "    for (int i = 0; i < 2; i++) {\n"
+        "        bool c = in[i] > 0;\n"
+        "        out[6 * i + 0] = (c ? d : b).b;\n"
+        "        out[6 * i + 1] = (!c ? d : b).get();\n"
+        "        B *pb = &b;\n"
+        "        D *pd = &d;\n"
+        "        B *q = c ? pd : pb;\n"
+        "        out[6 * i + 2] = q->b;\n"
+        "        q = !c ? pd : pb;\n"
+        "        out[6 * i + 3] = q->b;\n"
+        "        const B &r = !c ? b : d;\n"
+        "        out[6 * i + 4] = r.b;\n"
+        "        B copy = c ? b : d;\n"
+        "        out[6 * i + 5] = copy.b;\n"
+        "    }\n"
+        "    DI di; di.v = 41; di.extra = 1;\n"
+        "    out[12] = getv(di);\n"
+        "    Sq sq; sq.s = 3.0f;\n"
+        "    out[13] = (int)twice_area(sq);\n"
+        "}\n"
+;
+    static const int32_t want[] = {3, 7, 3, 7, 3, 7, 7, 3, 7, 3, 7, 3, 41, 18};
+    words_are("?: of a D and a B; template arguments deduced through bases", src, 1, 0, want, 14);
+}
+
 int main(void)
 {
     if (!kern_open())
@@ -619,6 +666,7 @@ int main(void)
     test_struct_params();
     test_refusals();
     test_review();
+    test_cond_deduce();
     kern_close();
     return done_testing();
 }

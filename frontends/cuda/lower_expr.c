@@ -749,6 +749,17 @@ static fe_type *cond_type(fe_lower *L, fe_node *e)
     fe_type *a = fe_type_of(L, e->b), *b = fe_type_of(L, e->c);
     if (fe_is_arith(a) && fe_is_arith(b))
         return fe_common(a, b);
+    fe_type *ua = fe_unqual(fe_no_ref(L->c, a)), *ub = fe_unqual(fe_no_ref(L->c, b));
+    if (ua->kind == TY_PTR && ub->kind == TY_PTR) { /* c ? pd : pb: a B * */
+        if (fe_derives(fe_unqual(ua->base), fe_unqual(ub->base)))
+            return ub;
+        if (fe_derives(fe_unqual(ub->base), fe_unqual(ua->base)))
+            return ua;
+    }
+    if (fe_derives(ua, ub)) /* c ? d : b: a B */
+        return ub;
+    if (fe_derives(ub, ua))
+        return ua;
     if (a->kind == TY_ARRAY)
         return fe_ptr_to(L->c, a->base);
     return fe_unqual(a);
@@ -759,7 +770,8 @@ static fe_type *cond_type(fe_lower *L, fe_node *e)
  * local temporary), so nothing is copied until the result is used. */
 static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
 {
-    if (!fe_same_type(fe_unqual(fe_type_of(L, e->c)), t)) {
+    fe_type *tb = fe_unqual(fe_no_ref(L->c, fe_type_of(L, e->b))), *tc = fe_unqual(fe_no_ref(L->c, fe_type_of(L, e->c)));
+    if ((!fe_same_type(tb, t) && !fe_derives(tb, t)) || (!fe_same_type(tc, t) && !fe_derives(tc, t))) {
         char a[128], b[128];
         fe_type_str(t, a, sizeof a);
         fe_type_str(fe_type_of(L, e->c), b, sizeof b);
@@ -767,11 +779,11 @@ static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
         return fe_bad(L);
     }
     fe_emit(L, "if %%r%d", c.reg);
-    fe_val a = fe_gen(L, e->b);
+    fe_val a = fe_as_base(L, fe_gen(L, e->b), t, e->tok); /* a D: its B */
     int r = fe_reg(L, L->rtypes[a.reg]);
     fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, a.reg);
     fe_emit(L, "else");
-    fe_val b = fe_gen(L, e->c);
+    fe_val b = fe_as_base(L, fe_gen(L, e->c), t, e->tok);
     if (L->rtypes[b.reg] != L->rtypes[r]) {
         fe_error(L->c, e->tok, CVM_UNSUPPORTED,
                  "'?:' between structs in different memory spaces; copy one into a local first");

@@ -773,8 +773,16 @@ fe_template *fe_find_template_for(fe_ctx *c, const char *name, int nargs)
 static const fe_tinst *instance_of(const fe_template *st, const fe_type *d)
 {
     const fe_type *root = d->origin ? d->origin : d;
-    if (d->kind != TY_STRUCT || (d->tmpl != st && root->tmpl != st))
+    if (d->kind != TY_STRUCT)
         return NULL;
+    if (d->tmpl != st && root->tmpl != st) { /* a base's, as C++ deduces Base<T> from a D (the first) */
+        for (const fe_member *m = d->members; m; m = m->next) {
+            const fe_tinst *i = m->is_base ? instance_of(st, m->ty) : NULL;
+            if (i)
+                return i;
+        }
+        return NULL;
+    }
     for (const fe_tinst *i = st->insts; i; i = i->next)
         if (i->ty == d || i->ty == root)
             return i;
