@@ -2757,6 +2757,19 @@ static void test_array_refs(void)
     static const int32_t want[] = {18, 48, 10, 7, 63, 30, 363};
     words_are("reference-to-array parameters, struct A e{6}; and (float(-1) < x)", src, 1, 0, want,
               (int)(sizeof want / sizeof want[0]));
+    static const char global_src[] =
+        "struct P { int v; };\n"
+        "__device__ int g = 5;\n"
+        "__device__ int sq(int x) { return x * x; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    ::P p{7};\n"
+        "    const ::P *q = &p;\n"
+        "    out[0] = q->v + (int)sizeof(::P) + (::P{2}).v + ((::P)p).v;\n"
+        "    out[1] = ::sq(3) + ::g;\n"
+        "}\n";
+    static const int32_t global_want[] = {20, 14}; /* 7 + 4 + 2 + 7; 9 + 5 */
+    words_are("::P names the file's type in declarations, casts and sizeof", global_src, 1, 0, global_want, 2);
     rejects("an array of another length does not bind to T (&)[N]",
             "__device__ int sum3(const int (&a)[3]) { return a[0]; }\n"
             "__global__ void k(int *out, const int *in) { int a[4] = {1, 2, 3, 4}; out[0] = sum3(a); }\n",

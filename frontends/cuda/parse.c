@@ -213,6 +213,8 @@ static bool template_declares_type(fe_ctx *c, const fe_template *tp, const fe_to
  * type: (Cfg<4>::kTile + 1) is an expression. */
 static bool typename_at(fe_ctx *c, uint32_t k)
 {
+    if (fe_tok_is(peek_at(c, k), "::") && peek_at(c, k + 1)->kind == TK_IDENT)
+        k++; /* ::P */
     while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
         k += 2;
     const fe_tok *t = peek_at(c, k);
@@ -509,6 +511,8 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
     bool have = false;
     for (;;) {
         skip_attributes(c);
+        if (!have && !ty && is(c, "::") && peek_at(c, 1)->kind == TK_IDENT && typename_at(c, 1))
+            next(c); /* ::P: the file's P */
         fe_tok *t = peek(c);
         if (t->kind != TK_IDENT)
             break;
@@ -1263,6 +1267,7 @@ static bool functional_cast_at(fe_ctx *c, uint32_t k)
 {
     static const char *const not_alone[] = {"decltype", "typename", "const", "volatile", "struct", "class", "union",
                                             "enum"}; /* (decltype(x))y is a C cast */
+    k += fe_tok_is(peek_at(c, k), "::"); /* (::P{2}) */
     const fe_tok *t = peek_at(c, k);
     for (size_t i = 0; i < sizeof not_alone / sizeof not_alone[0]; i++)
         if (fe_tok_is(t, not_alone[i]))

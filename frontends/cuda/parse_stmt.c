@@ -204,12 +204,13 @@ static bool if_declaration(fe_ctx *c)
 
 static bool starts_decl(fe_ctx *c)
 {
-    uint32_t k = 0;
+    const uint32_t start = fe_tok_is(fe_p_peek(c), "::") && fe_p_peek_at(c, 1)->kind == TK_IDENT; /* ::P p; */
+    uint32_t k = start;
     while (fe_p_peek_at(c, k)->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, k + 1), "::"))
         k += 2; /* cg::thread_block b; */
     fe_tok *t = fe_p_peek_at(c, k);
     if (!fe_p_is_typename(c, t))
-        return k && fe_p_typename_at(c, 0); /* S::type x; */
+        return k > start && fe_p_typename_at(c, start); /* S::type x; */
     /* `T(...)`/`T{...}` is an expression (functional cast); `T x` a declaration */
     if (fe_p_lookup(c, t->s, t->len) && (fe_tok_is(fe_p_peek_at(c, k + 1), "(") || fe_tok_is(fe_p_peek_at(c, k + 1), "{")))
         return false;
