@@ -2555,6 +2555,28 @@ static void test_ctor_templates(void)
     static const int32_t want[] = {555, 565, 45, 201, 457, 2003, 201, 122, 101};
     words_are("constructor templates, against plain constructors", src, 1, 0, want,
               (int)(sizeof want / sizeof want[0]));
+    static const char conv_src[] =
+        "struct S {\n"
+        "    int v;\n"
+        "    template <class T> __device__ S(T x) : v((int)(x * 2)) {}\n"
+        "};\n"
+        "__device__ S make(int k) { return k + 1; }\n"
+        "__device__ int take(S s) { return s.v; }\n"
+        "__device__ int take_ref(const S &s) { return s.v + 1; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    S b = 4;\n"
+        "    S c = 2.75f;\n"
+        "    S d = make(3);\n"
+        "    S e(1);\n"
+        "    e = 10;\n"
+        "    out[0] = b.v * 1000 + c.v * 100 + d.v * 10 + e.v;\n"
+        "    out[1] = take(6) * 100 + take_ref(in[1]);\n"
+        "}\n";
+    /* 8, (int)5.5, 2 * (3 + 1), 2 * 10; 12, 2 * in[1] + 1 = 3 */
+    static const int32_t conv_want[] = {8600, 1203};
+    words_are("a constructor template converts implicitly (S b = 4;, return k;, take(6))", conv_src, 1, 0,
+              conv_want, 2);
     rejects("a struct with only constructor templates has no default constructor",
             "struct S { int n; template <class T> __device__ S(T x) : n((int)x) {} };\n"
             "__global__ void k(int *out, const int *in) { S s; out[0] = s.n; }\n",

@@ -1080,13 +1080,13 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 fe_error(L->c, at, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
                 return fe_const_int(L, TY_I32, 0);
             }
-            if (pty->kind == TY_STRUCT && fe_converting_ctor(v.ty, fe_unqual(pty)))
+            if (pty->kind == TY_STRUCT && fe_converts_to(v.ty, fe_unqual(pty)))
                 v = fe_struct_value(L, v, fe_no_ref(L->c, pty), at); /* const V2 & from 3.0f */
             else if (v.lv == LV_NONE || (v.ty->kind == TY_STRUCT && pty->kind != TY_STRUCT))
                 v = fe_convert(L, fe_load(L, v), fe_no_ref(L->c, pty), at);
         } else if (!fe_in_memory(pty)) {
             v = fe_convert(L, fe_load(L, v), pty, at);
-        } else if (pty->kind == TY_STRUCT && fe_converting_ctor(v.ty, fe_unqual(pty))) {
+        } else if (pty->kind == TY_STRUCT && fe_converts_to(v.ty, fe_unqual(pty))) {
             v = fe_struct_value(L, v, pty, at); /* V2 from 3.0f */
         }
         vals[n++] = v;

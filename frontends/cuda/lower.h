@@ -136,6 +136,7 @@ bool fe_has_ctor(fe_type *t);
 void fe_default_init(fe_lower *L, fe_val addr, fe_type *t, const fe_tok *at);
 /* The constructor of struct t converting a value of type `from`, or NULL. */
 fe_node *fe_converting_ctor(fe_type *from, fe_type *t);
+bool fe_converts_to(fe_type *from, fe_type *t);
 /* lower.c, for lower_init.c: overload facts and local memory. */
 bool fe_params_match(fe_node *fn, int nargs);
 int fe_arg_score(fe_type *at, fe_type *pt);

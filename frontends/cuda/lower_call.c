@@ -55,7 +55,7 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
             for (fe_node *m = convs->methods; m; m = m->next)
                 if (m->is_conversion)
                     return 0;
-        return conv && fe_converting_ctor(at, pt) ? 0 : -1; /* a struct parameter built from the value */
+        return conv && fe_converts_to(at, pt) ? 0 : -1; /* a struct parameter built from the value */
     }
     if (fe_is_arith(at) && fe_is_arith(pt))
         return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
@@ -63,7 +63,7 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
         for (fe_node *m = convs ? convs->methods : NULL; m; m = m->next)
             if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))
                 return 0;
-        return conv && fe_converting_ctor(at, pt) ? 0 : -1;
+        return conv && fe_converts_to(at, pt) ? 0 : -1;
     }
     if (at->kind == TY_PTR && pt->kind == TY_PTR)
         return fe_derives(fe_unqual(at->base), fe_unqual(pt->base)) ? 3 : 1; /* D * to B * */

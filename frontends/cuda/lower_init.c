@@ -359,11 +359,24 @@ fe_node *fe_converting_ctor(fe_type *from, fe_type *t)
     return NULL;
 }
 
+/* Can a value of type `from` become a struct t implicitly: by a converting
+ * constructor, or by a constructor template (which one, and whether its
+ * body takes the value, is known once it is instantiated: construct_at). */
+bool fe_converts_to(fe_type *from, fe_type *t)
+{
+    return fe_converting_ctor(from, t) ||
+           (t->kind == TY_STRUCT && ctor_templates(t) && !fe_same_type(fe_unqual(from), t));
+}
+
 bool fe_construct_from(fe_lower *L, fe_val dst, fe_type *t, fe_val v, const fe_tok *at)
 {
     t = fe_unqual(t);
-    if (!fe_converting_ctor(v.ty, t))
-        return false;
+    if (!fe_converting_ctor(v.ty, t)) { /* or a constructor template deduced from the value: S b = 4; */
+        int score = -1;
+        fe_type *types[1] = {fe_unqual(v.ty)};
+        if (fe_same_type(types[0], t) || !ctor_template_instance(L, t, types, 1, false, &score, at))
+            return false;
+    }
     if (v.ty->kind != TY_STRUCT && v.lv != LV_NONE)
         v = fe_load(L, v);
     dst.lv = LV_MEM;
