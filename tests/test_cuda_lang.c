@@ -2497,6 +2497,26 @@ static void test_closures_apart(void)
     static const int32_t want[] = {2030, 2030, 1115, 3014, 2030, 21, 12, 1221, 304, 203, 304, 608, 409, 123};
     words_are("two closures of one lambda expression keep their own captures", src, 1, 0, want,
               (int)(sizeof want / sizeof want[0]));
+    /* made in one argument list, wrapped by a template that returns a lambda (303 before, g++: 304) */
+    static const char wrap_src[] =
+        "__device__ auto make(int k) { return [=](int x) { return x * k; }; }\n"
+        "template <class F> __device__ auto wrapf(F f) { return [=](int x) { return f(x) + 1; }; }\n"
+        "template <class F, class G> __device__ int ap(F f, G g) { return f(1) * 100 + g(1); }\n"
+        "template <class T> __device__ auto mk(T k) { return [=](T x) { return x * k; }; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = ap(wrapf(make(2)), wrapf(make(3)));\n"
+        "    auto a = mk(2), b = mk(3);\n"
+        "    auto c = mk<long>(7);\n"
+        "    out[1] = a(10) * 100 + b(10) + (int)c(2);\n"
+        "}\n";
+    static const int32_t wrap_want[] = {304, 2044};
+    words_are("closures made in one argument list; a function template returning a lambda", wrap_src, 1, 0,
+              wrap_want, 2);
+    rejects("c ? mk(2) : mk(3) of closures is refused, with the reason (it read 0)",
+            "__device__ auto make(int k) { return [=](int x) { return x * k; }; }\n"
+            "__global__ void k(int *out, const int *in) { auto f = in[0] ? make(2) : make(3); out[0] = f(10); }\n",
+            "closures one lambda expression made through different calls");
 }
 
 static void test_ctor_templates(void)
@@ -2685,6 +2705,61 @@ static void test_pointer_first_space(void)
     static const int32_t want[] = {5, -1, 5, -7, 1000, 39, 3};
     words_are("a pointer declared without a value takes its first pointer's space", src, 1, 0, want,
               (int)(sizeof want / sizeof want[0]));
+    /* review: nullptr in member, constructor and static overloads, against
+     * templates (a T deduces nullptr's type, a T * nothing), by const
+     * reference; auto returns of function templates were int; &a in a [&]
+     * lambda; a pointer given its first value through a reference; [=] and
+     * its own parameter named like an outer pointer. g++ -std=c++17 on the
+     * same source: 21 2122 20 121 120 22 512 690 */
+    static const char review_src[] =
+        "struct S { __device__ int f(int x) { return 1; } __device__ int f(int *p) { return 2; } };\n"
+        "struct C { int v; __device__ C(int x) { v = 1; } __device__ C(int *p) { v = 2; } };\n"
+        "struct St { static __device__ int f(int x) { return 1; } static __device__ int f(int *p) { return 2; } };\n"
+        "struct Q { int *p; __device__ Q(int *q) : p(q) {} __device__ int ok() const { return p != nullptr; } };\n"
+        "template <class T> __device__ int h(T x) { return 1; }\n"
+        "__device__ int h(int *p) { return 2; }\n"
+        "template <class T> __device__ int g(T x) { return 20; }\n"
+        "__device__ int g(float *p) { return 10; }\n"
+        "template <class T> __device__ int pointee(T *p) { return sizeof(T); }\n"
+        "__device__ int pointee(double *p) { return 100; }\n"
+        "__device__ int r(int *&x) { return 1; }\n"
+        "__device__ int r(int *const &x) { return 2; }\n"
+        "template <class T> __device__ auto twice(T x) { return x * 2.5f; }\n"
+        "__device__ void setp(int *&q, int *v) { q = v; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    S s;\n"
+        "    out[0] = s.f(nullptr) * 10 + s.f(0);\n"
+        "    C c1(nullptr), c2(0), c3{nullptr};\n"
+        "    C c4 = C(nullptr);\n"
+        "    out[1] = c1.v * 1000 + c2.v * 100 + c3.v * 10 + c4.v;\n"
+        "    Q q(nullptr);\n"
+        "    out[2] = St::f(nullptr) * 10 + q.ok();\n"
+        "    out[3] = h(nullptr) * 100 + h(out) * 10 + h(3);\n"
+        "    out[4] = g(nullptr) + pointee(nullptr);\n"
+        "    auto l = [](int *p) { return p ? 1 : 2; };\n"
+        "    out[5] = l(nullptr) * 10 + r(nullptr);\n"
+        "    out[6] = (int)(twice(3) * 10) + (int)(twice(1.75) * 100);\n"
+        "    int a = 5, b = 9;\n"
+        "    int *p;\n"
+        "    auto set = [&] { p = &a; };\n"
+        "    set();\n"
+        "    *p = 6;\n"
+        "    int *z;\n"
+        "    setp(z, &b);\n"
+        "    auto deref = [=](int *p) { return *p; };\n"
+        "    out[7] = a * 100 + *z * 10 + deref(&a) - 6;\n"
+        "}\n"
+;
+    static const int32_t review_want[] = {21, 2122, 20, 121, 120, 22, 512, 690};
+    words_are("nullptr in every overload set; auto returns of templates; first values through references",
+              review_src, 1, 0, review_want, 8);
+    rejects("kernels of one module keep their pointers apart (an internal error before)",
+            "__global__ void k0(int *out, const int *in) { __syncthreads(); __syncthreads(); __syncthreads(); "
+            "int *z1, *z2, *z3; }\n"
+            "__global__ void k(int *out, const int *in) { int a = 4; int *q = out; q[0] = 7; __syncthreads(); "
+            "__syncthreads(); __syncthreads(); q = &a; out[1] = *q; }\n",
+            "different memory spaces");
     rejects("a pointer read before its first value stays global",
             "__global__ void k(int *out, const int *in) { int a = 1; int *p; int *q = p; p = &a; out[0] = *p; }\n",
             "different memory spaces");

@@ -105,11 +105,12 @@ struct fe_type {
     /* a lambda's closure: methods holds its operator(); lambda_env is the
      * lowering's variable list where the lambda expression was evaluated
      * (the captures: names resolve there, so [&] and [=] both see them);
-     * each evaluation of the expression (a function that makes it, inlined
-     * twice) has a closure type of its own, so each closure keeps its own */
+     * the expression evaluated on another path of inlined calls (a function
+     * that makes it, called from two places) makes a closure type of its
+     * own, so each closure keeps its own (lower_lambda.c fe_closure_type) */
+    bool is_nullptr; /* the type of `nullptr` as an argument: a void * that deduces no T * */
     bool is_lambda;
-    bool lambda_made;       /* its expression was evaluated: another evaluation makes a type of its own */
-    fe_type *lambda_next;   /* the type the next evaluation makes, given out by a typing one */
+    struct fe_closure_site *lambda_sites; /* the closure types its evaluations made, by call path */
     void *lambda_env;
     struct fe_template *mtemplates; /* member function templates (on the root of the copies) */
     struct fe_tname *statics; /* static constexpr integer members (S::N) */

@@ -24,14 +24,19 @@ int fe_reg(fe_lower *L, uint32_t rtype)
     if (L->nregs == L->capregs) {
         uint32_t cap = L->capregs ? L->capregs * 2 : 256;
         uint32_t *r = fe_alloc(c, sizeof *r * cap);
-        if (!r)
+        size_t *o = fe_alloc(c, sizeof *o * cap);
+        if (!r || !o)
             return 0;
-        if (L->rtypes)
+        if (L->rtypes) {
             memcpy(r, L->rtypes, sizeof *r * L->nregs);
+            memcpy(o, L->open_at, sizeof *o * L->nregs);
+        }
         L->rtypes = r;
+        L->open_at = o;
         L->capregs = cap;
     }
     L->rtypes[L->nregs] = rtype;
+    L->open_at[L->nregs] = 0;
     fe_kind k = (fe_kind)(rtype & 0xff);
     if (k == TY_F64)
         L->uses_f64 = true;
@@ -231,6 +236,8 @@ static void scan_taken(fe_lower *L, fe_node *n)
         scan_taken(L, n->d);
         for (fe_node *x = n->args; x; x = x->next)
             scan_taken(L, x);
+        if (n->kind == N_LAMBDA && n->ty && n->ty->methods) /* [&] { p = &a; }: a, captured, in memory */
+            scan_taken(L, n->ty->methods->body);
     }
 }
 
@@ -421,11 +428,8 @@ static void local_decl(fe_lower *L, fe_node *d)
     if (var && t->is_const)
         var->val.ty = t;
     directive(L, ".var %s %%r%d", d->name, r);
-    if (t->kind == TY_PTR && !d->a) { /* its space is that of the first pointer it is given */
-        int k = L->nopen_ptr < 8 ? L->nopen_ptr++ : 0;
-        L->open_ptr[k].reg = r;
-        L->open_ptr[k].at = L->body.len;
-    }
+    if (var && t->kind == TY_PTR && !d->a) /* its space is that of the first pointer it is given */
+        L->open_at[r] = L->body.len + 1;
 }
 
 /* Whether pointer register reg, declared without a value, can take the
@@ -433,11 +437,9 @@ static void local_decl(fe_lower *L, fe_node *d)
  * instruction has named it since its declaration. Then it does. */
 bool fe_adopt_space(fe_lower *L, int reg, int from)
 {
-    for (int k = 0; k < L->nopen_ptr; k++) {
-        if (L->open_ptr[k].reg != reg)
-            continue;
-        size_t at = L->open_ptr[k].at;
-        L->open_ptr[k] = L->open_ptr[--L->nopen_ptr];
+    if (reg >= 0 && (uint32_t)reg < L->nregs && L->open_at[reg]) {
+        size_t at = L->open_at[reg] - 1;
+        L->open_at[reg] = 0;
         if (at > L->body.len || !L->body.p)
             return false;
         char name[16];
@@ -706,7 +708,8 @@ static void return_stmt(fe_lower *L, fe_node *s)
             fe_type_str(f->ret_ty, was, sizeof was);
             fe_type_str(t, now, sizeof now);
             fe_error(L->c, s->tok, CVM_SYNTAX, "the return type of '%s' is deduced as '%s' by its first return, "
-                     "and this one returns '%s'", f->fn->name, was, now);
+                     "and this one returns '%s'%s", f->fn->name, was, now,
+                     fe_closures_apart(f->ret_ty, fe_unqual(fe_no_ref(L->c, t))));
             return;
         }
         if (f->ret_reg < 0) {
@@ -1101,7 +1104,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     }
     bool deduce = !fn->ty, lambda = fn->owner && fn->owner->is_lambda;
     fe_type *rty = deduce ? NULL : fe_no_ref(L->c, fe_unqual(fn->ty));
-    fe_frame fr = {.fn = fn, .ret_reg = -1, .ret_ty = rty, .up = L->frame, .deduce = deduce};
+    fe_frame fr = {.fn = fn, .ret_reg = -1, .ret_ty = rty, .up = L->frame, .deduce = deduce, .site = at};
     bool ref = !deduce && fn->ty->is_ref;
     if (!deduce && fn->ty->kind != TY_VOID) {
         if (ref) {

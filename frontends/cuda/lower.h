@@ -20,11 +20,15 @@ typedef struct fe_val {
     int lv;
     int elem;     /* LV_ELEM: element index */
     bool vol;     /* volatile memory access */
-    bool is_null; /* the literal 0, NULL or nullptr: also a null pointer constant */
+    unsigned char is_null; /* the literal 0, NULL or nullptr: also a null pointer constant (nullptr:
+                              FE_NULLPTR) */
     bool fill;    /* fe_zero: a default zero, which converts to a vector type too */
     bool temp;    /* LV_MEM: a temporary (a prvalue: S(1), f()'s result), which a new object
                      takes over without its copy constructor, as C++17 elides the copy */
 } fe_val;
+
+/* fe_val.is_null of `nullptr` itself: as an argument a pointer, never a number (fe_arg_type) */
+#define FE_NULLPTR 2
 
 typedef struct fe_var {
     const char *name;
@@ -51,6 +55,7 @@ typedef struct fe_frame {
     bool deduce;        /* a lambda without `-> T`: the first return sets ret_ty and ret_reg */
     bool deduced;       /* ... and it has: every later return must have that type */
     bool ret_spaced;    /* a pointer or reference return has set ret_reg's memory space */
+    const fe_tok *site; /* the call inlined here */
     struct fe_frame *up;
 } fe_frame;
 
@@ -59,6 +64,10 @@ typedef struct fe_lower {
     fe_buf *out;        /* module text */
     fe_buf body, regs;  /* current kernel */
     uint32_t *rtypes;   /* register types: kind | lanes << 8 | space << 16 */
+    size_t *open_at;    /* per register: a pointer variable declared without a value (`int *p;`):
+                         * 1 + the body's length after its declaration, whose first assignment
+                         * picks the space while no instruction has named it since
+                         * (fe_adopt_space); else 0 */
     uint32_t nregs, capregs;
     uint32_t ninsn;
     uint32_t var_at;    /* ninsn + 1 when the last .var follows the last instruction */
@@ -77,12 +86,6 @@ typedef struct fe_lower {
     fe_frame *frame;
     int blocks;         /* open `block` constructs */
     int depth;          /* indentation */
-    int typing;         /* inside fe_type_of: the code made is dropped */
-    /* pointer variables declared without a value (`int *p;`), by register
-     * and the body's length after their declaration: the first assignment
-     * picks the space while no instruction has named the register */
-    struct { int reg; size_t at; } open_ptr[8];
-    int nopen_ptr;
     uint32_t loc_file, loc_line, loc_col;
     struct { fe_node *decl; uint32_t offset; } shared[64];
     int nshared;
@@ -233,6 +236,8 @@ fe_var *fe_lookup(fe_lower *L, const char *name);
 fe_var *fe_capture_env(fe_lower *L, fe_node *lambda_fn); /* lower_lambda.c */
 fe_type *fe_closure_type(fe_lower *L, fe_type *lambda);
 fe_type *fe_closure_of(fe_lower *L, fe_type *param, fe_type *arg);
+const char *fe_closures_apart(const fe_type *a, const fe_type *b);
+fe_type *fe_arg_type(fe_lower *L, fe_val v); /* lower_expr.c */
 bool fe_pure(fe_lower *L, fe_node *e);
 fe_type *fe_type_of(fe_lower *L, fe_node *e);    /* type without code (sizeof expr) */
 fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue);

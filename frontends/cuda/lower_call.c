@@ -404,9 +404,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     if (call && named) {
         nargs = 0;
         for (fe_node *a = call->args; a; a = a->next, nargs++)
-            if (nargs < 32 && a->kind == N_INT && fe_tok_is(a->tok, "nullptr"))
-                types[nargs] = fe_ptr_to(L->c, fe_ty(TY_VOID)); /* fits any pointer parameter, no number */
-            else if (nargs < 32)
+            if (nargs < 32)
                 types[nargs] = fe_type_of_arg(L, a, true, &rv[nargs]); /* const lvalues stay const */
     } else if (call) {
         nargs = 0;
@@ -460,7 +458,7 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
         return true;
     }
     for (int i = 0; i < n && i < 32; i++) /* const dropped: a generic lambda's auto & takes a const P */
-        types[i] = args[i].ty && args[i].ty->kind != TY_STRUCT ? fe_unqual(args[i].ty) : args[i].ty;
+        types[i] = args[i].ty && args[i].ty->kind != TY_STRUCT ? fe_unqual(fe_arg_type(L, args[i])) : args[i].ty;
     const int self_const = self ? self->ty->is_const : -1;
     fe_node *m = best_overload(st->methods, name, types, n, true, false, self_const, NULL, NULL);
     fe_template *tp = fe_member_template(st, name);
@@ -576,7 +574,7 @@ static fe_val member_template_vals(fe_lower *L, const fe_tok *at, fe_template *t
 {
     fe_type *types[32];
     for (int i = 0; i < n && i < 32; i++)
-        types[i] = vals[i].ty;
+        types[i] = fe_arg_type(L, vals[i]);
     fe_node *fn = NULL;
     if (nexplicit < t->nparams && fe_deduce(L->c, t, types, n, targs, tvals, nexplicit))
         fn = fe_instantiate(L->c, t, targs, tvals, t->nparams, at);

@@ -258,7 +258,8 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
             if (fe_construct_from(L, (tmp = fe_local_temp(L, fe_unqual(t))), t, v, at))
                 fe_copy_mem(L, dst, tmp, t);
             else
-                fe_error(L->c, at, CVM_SYNTAX, "incompatible struct assignment");
+                fe_error(L->c, at, CVM_SYNTAX, "incompatible struct assignment%s",
+                         fe_closures_apart(fe_unqual(t), fe_unqual(v.ty)));
             return;
         }
         fe_copy_mem(L, dst, v, t);
@@ -775,7 +776,8 @@ static fe_val struct_conditional(fe_lower *L, fe_node *e, fe_val c, fe_type *t)
         char a[128], b[128];
         fe_type_str(t, a, sizeof a);
         fe_type_str(fe_type_of(L, e->c), b, sizeof b);
-        fe_error(L->c, e->tok, CVM_SYNTAX, "operands of '?:' have different types '%s' and '%s'", a, b);
+        fe_error(L->c, e->tok, CVM_SYNTAX, "operands of '?:' have different types '%s' and '%s'%s", a, b,
+                 fe_closures_apart(tb, tc));
         return fe_bad(L);
     }
     fe_emit(L, "if %%r%d", c.reg);
@@ -1366,7 +1368,21 @@ static fe_val literal_int(fe_lower *L, fe_node *e)
     uint64_t v = e->ival;
     fe_val out = fe_const_int(L, fe_literal_kind(e), (int64_t)v);
     out.is_null = v == 0 && (!e->ty || fe_is_int(e->ty));
+    if (out.is_null && fe_tok_is(e->tok, "nullptr"))
+        out.is_null = FE_NULLPTR;
     return out;
+}
+
+/* The type argument v has in overload resolution and deduction: nullptr's
+ * is a pointer that fits any pointer parameter (a conversion) and deduces
+ * no T *, never a number. */
+fe_type *fe_arg_type(fe_lower *L, fe_val v)
+{
+    if (v.is_null != FE_NULLPTR)
+        return v.ty;
+    fe_type *t = fe_ptr_to(L->c, fe_ty(TY_VOID));
+    t->is_nullptr = true;
+    return t;
 }
 
 /* A static constant of the struct whose member function is being lowered
@@ -1541,9 +1557,7 @@ fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue)
     size_t len = L->body.len;
     uint32_t ninsn = L->ninsn;
     int depth = L->depth;
-    L->typing++;
     fe_val v = fe_gen(L, e);
-    L->typing--;
     L->body.len = len;
     if (L->body.p)
         L->body.p[len] = 0;
@@ -1552,6 +1566,8 @@ fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue)
     L->loc_line = 0;
     if (rvalue) /* a temporary: binds to a const reference only */
         *rvalue = v.lv == LV_NONE || v.temp;
+    if (v.is_null == FE_NULLPTR)
+        return fe_arg_type(L, v);
     if (v.lv == LV_NONE || v.ty->kind == TY_ARRAY || v.ty->kind == TY_STRUCT || qualified)
         return v.ty;
     return fe_unqual(v.ty);

@@ -548,7 +548,7 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
     if (user_ctor(t)) {
         fe_type *types[32] = {0};
         for (int i = 0; i < n; i++)
-            types[i] = vals[i].ty;
+            types[i] = fe_arg_type(L, vals[i]);
         fe_node *best = NULL;
         int best_score = -1;
         /* arguments as they are, else (the last resort) one built by a

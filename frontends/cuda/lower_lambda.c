@@ -128,6 +128,8 @@ fe_var *fe_capture_env(fe_lower *L, fe_node *f)
         bool listed = false;
         for (fe_node *k = f->captures; k && !listed; k = k->next)
             listed = strcmp(k->name, names.v[i]) == 0;
+        for (fe_node *q = f->params; q && !listed; q = q->next) /* its own parameter, not a capture */
+            listed = q->name && strcmp(q->name, names.v[i]) == 0;
         fe_var *v = listed ? NULL : capturable(L, names.v[i]);
         if (v)
             env = capture_copy(L, env, names.v[i], fe_addr_of_var(L, v), is_const, f->tok);
@@ -135,32 +137,49 @@ fe_var *fe_capture_env(fe_lower *L, fe_node *f)
     return env;
 }
 
+/* The call path of an evaluation: the call sites of the inlined frames. */
+typedef struct fe_closure_site {
+    const fe_tok *sites[32];
+    int n;
+    fe_type *ty;
+    struct fe_closure_site *next;
+} fe_closure_site;
+
 /*
  * The closure type an evaluation of a lambda expression makes (lambda: the
- * type the parser gave it). Each evaluation that emits code (the function
- * holding the expression inlined twice, `mk(1)` and `mk(10)`) makes a type
- * of its own, whose names are its own captures, so two closures alive at
- * once each keep theirs. An evaluation for a type alone (fe_type_of, whose
- * code is dropped) gives the type the next evaluation will make.
+ * type the parser gave it). Its captures are names on its type, so two
+ * closures alive at once need two types: the expression evaluated on
+ * another path of inlined calls (a function that makes it, called from two
+ * places: `mk(1)` and `mk(10)`) makes a type of its own, and every
+ * evaluation on one path the same one. An evaluation for its type alone
+ * (fe_type_of, whose code is dropped) and the one that emits the code are
+ * on one path, so a template deduced from the first is given the second's
+ * closure. Paths deeper than 32 calls share their last 32.
  */
 fe_type *fe_closure_type(fe_lower *L, fe_type *lambda)
 {
+    fe_closure_site here = {.n = 0};
+    for (const fe_frame *f = L->frame; f && here.n < 32; f = f->up)
+        here.sites[here.n++] = f->site;
+    for (fe_closure_site *k = lambda->lambda_sites; k; k = k->next)
+        if (k->n == here.n && memcmp(k->sites, here.sites, sizeof here.sites[0] * (size_t)here.n) == 0)
+            return k->ty;
+    fe_closure_site *k = fe_alloc(L->c, sizeof *k);
     fe_type *ty = lambda;
-    if (lambda->lambda_made) {
-        if (!lambda->lambda_next) {
-            fe_type *again = fe_alloc(L->c, sizeof *again);
-            if (!again)
-                return NULL;
-            *again = *lambda;
-            again->origin = again->copies = again->next_copy = again->lambda_next = NULL;
-            lambda->lambda_next = again;
-        }
-        ty = lambda->lambda_next;
+    if (!k)
+        return NULL;
+    if (lambda->lambda_sites) { /* another path: a type of its own */
+        ty = fe_alloc(L->c, sizeof *ty);
+        if (!ty)
+            return NULL;
+        *ty = *lambda;
+        ty->origin = ty->copies = ty->next_copy = NULL;
+        ty->lambda_sites = NULL;
     }
-    if (!L->typing) {
-        lambda->lambda_made = true;
-        lambda->lambda_next = NULL;
-    }
+    *k = here;
+    k->ty = ty;
+    k->next = lambda->lambda_sites;
+    lambda->lambda_sites = k;
     return ty;
 }
 
@@ -175,4 +194,18 @@ fe_type *fe_closure_of(fe_lower *L, fe_type *param, fe_type *arg)
         return param;
     fe_type *t = fe_no_ref(L->c, arg);
     return fe_qualified(L->c, t, param->is_const, param->is_volatile);
+}
+
+/* The end of an error message between types a and b: a note when they are
+ * closure types of one lambda expression made through different calls
+ * (which cannot be one type here, fe_closure_type), else "". */
+const char *fe_closures_apart(const fe_type *a, const fe_type *b)
+{
+    a = a && a->origin ? a->origin : a;
+    b = b && b->origin ? b->origin : b;
+    if (a && b && a != b && a->kind == TY_STRUCT && b->kind == TY_STRUCT && a->is_lambda && b->is_lambda &&
+        a->methods == b->methods)
+        return " (closures one lambda expression made through different calls: each keeps its captures on "
+               "a type of its own here, so they cannot share one; docs/cuda.md, Lambdas)";
+    return "";
 }

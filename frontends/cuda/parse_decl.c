@@ -504,8 +504,11 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
         fe_type *base = fe_p_declspec(c, &storage, &lb);
         fe_tok *nt = NULL;
         fe_type *ty = fe_p_declarator(c, base ? base : fe_ty(TY_I32), &nt);
-        if (!c->err && nt && fe_p_is(c, "("))
-            f = fe_p_function(c, ty, nt, storage | (t->owner ? FE_S_DEVICE : 0), lb);
+        if (!base && !c->err && nt && fe_p_is(c, "(") && ty->kind != TY_I32)
+            fe_p_unsupported(c, nt, "an 'auto' function returning a pointer or reference is not supported; "
+                             "name the return type");
+        else if (!c->err && nt && fe_p_is(c, "("))
+            f = fe_p_function(c, base ? ty : NULL, nt, storage | (t->owner ? FE_S_DEVICE : 0), lb); /* auto: deduced */
         else if (!c->err)
             fe_error(c, where, CVM_UNSUPPORTED, "only function templates are supported");
     }
@@ -894,6 +897,8 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
                     stars += fe_tok_is(q, "*");
                 }
                 fe_type *d = fe_no_ref(c, types[arg]);
+                if (d->is_nullptr && (stars || ref_array))
+                    return false; /* nullptr deduces no T *; a T its own type (std::nullptr_t's stand-in) */
                 for (; ref_array && dims > 0 && d->kind == TY_ARRAY; dims--)
                     d = d->base;
                 if (ref_array && dims)
