@@ -2873,6 +2873,67 @@ static void test_array_refs(void)
             "no function 'sum3' takes arguments of these types");
 }
 
+/* Compile-time integer arithmetic in C++'s types (it was all signed 64-bit,
+ * so unsigned wraps, shifts, divisions and compares came out wrong in
+ * constexpr values, enums, template arguments, if constexpr, array bounds,
+ * static_assert and case labels); an unscoped enum with a value int does
+ * not hold is unsigned. g++ -std=c++17 on the same source, in[1] = 1. */
+static void test_const_types(void)
+{
+    static const char src[] =
+        "constexpr unsigned MASK = ~0u >> 8;\n"
+        "enum { FULL = 0xffffffff };\n"
+        "enum U : unsigned { X = 0xFFFFFFFF, X2 = 0u - 2 };\n"
+        "enum class EC : unsigned long long { Z = ~0ull };\n"
+        "constexpr unsigned D = -7 / 2u;\n"
+        "constexpr unsigned char I = 300;\n"
+        "constexpr int J = (char)200;\n"
+        "constexpr unsigned long long HALF = ~0ull / 2;\n"
+        "constexpr unsigned mix(unsigned x)\n"
+        "{\n"
+        "    x ^= x >> 16;\n"
+        "    x *= 0x85ebca6bu;\n"
+        "    x ^= x >> 13;\n"
+        "    x *= 0xc2b2ae35u;\n"
+        "    x ^= x >> 16;\n"
+        "    return x;\n"
+        "}\n"
+        "template <unsigned N> struct C { static constexpr unsigned half = N / 2; };\n"
+        "template <unsigned N> __device__ int pick() { if constexpr (N - 1 < N) return 1; else return 2; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    long long o[16];\n"
+        "    o[0] = MASK;\n"
+        "    o[1] = (0u - 1 > 3) ? 1 : 0;\n"
+        "    o[2] = FULL >> 16;\n"
+        "    o[3] = X >> 1;\n"
+        "    o[4] = X2 >> 1;\n"
+        "    o[5] = (long long)((unsigned long long)EC::Z >> 1);\n"
+        "    o[6] = sizeof(FULL);\n"
+        "    o[7] = D;\n"
+        "    o[8] = I + J;\n"
+        "    o[9] = (long long)HALF;\n"
+        "    o[10] = (-1 < 0u) ? 1 : 0;\n"
+        "    o[11] = pick<0>() * 10 + pick<5>();\n"
+        "    o[12] = C<~0u>::half;\n"
+        "    constexpr unsigned m = mix(12345u);\n"
+        "    o[13] = m;\n"
+        "    int arr[(~0u >> 30)];\n"
+        "    o[14] = sizeof(arr);\n"
+        "    static_assert(5u - 10 > 3, \"unsigned wraps\");\n"
+        "    switch (in[1]) { case (5u - 10 > 3): o[15] = 77; break; default: o[15] = -1; }\n"
+        "    for (int i = 0; i < 16; i++) {\n"
+        "        out[2 * i] = (int)o[i];\n"
+        "        out[2 * i + 1] = (int)(o[i] >> 32);\n"
+        "    }\n"
+        "}\n"
+;
+    static const int32_t want[] = {16777215, 0, 1, 0, 65535, 0, 2147483647, 0, 2147483647, 0, -1, 2147483647, 4, 0,
+                                   2147483644, 0, -12, -1, -1, 2147483647, 0, 0, 21, 0, 2147483647, 0, 1011272156,
+                                   0, 12, 0, 77, 0};
+    words_are("compile-time arithmetic in C++'s integer types", src, 1, 0, want, 32);
+}
+
 static void test_static_members(void)
 {
     static const char src[] =
@@ -2980,6 +3041,7 @@ int main(void)
     test_ctor_templates();
     test_overload_rules();
     test_static_members();
+    test_const_types();
     test_array_refs();
     test_through_objects();
     test_pointer_first_space();

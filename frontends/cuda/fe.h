@@ -307,6 +307,7 @@ typedef struct fe_ctx {
     /* fe_const_eval inside a constexpr function: its parameters' and locals' values */
     const char *ce_names[64];
     int64_t ce_vals[64];
+    fe_kind ce_kinds[64]; /* ... and their integer types (a value is kept in its type's range) */
     int ce_n, ce_depth;
     long ce_steps;       /* statements run by the evaluation under way (bounded) */
 } fe_ctx;
@@ -375,6 +376,11 @@ fe_node *fe_parse_shift(fe_ctx *c); /* a shift-expression (template arguments) *
 const fe_hostname *fe_host_name(fe_ctx *c, const char *name, bool is_func);
 /* Integer constant expression; false (no error) when not constant. */
 bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out);
+/* ... and the integer type of the value (C++'s promotions and usual
+ * arithmetic conversions: unsigned arithmetic wraps, compares and divides
+ * as unsigned) */
+bool fe_const_eval_kind(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind);
+int64_t fe_const_norm(int64_t v, fe_kind k); /* v converted to integer type k */
 
 /* ---- type.c ---- */
 

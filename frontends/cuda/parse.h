@@ -73,7 +73,7 @@ fe_type *fe_p_type_trait(fe_ctx *c);                        /* at the trait's na
 bool fe_p_member_targs_ahead(fe_ctx *c);                               /* at '<' after obj.name */
 bool fe_p_range_for_ahead(fe_ctx *c);                                  /* after `for (` */
 void fe_p_range_for(fe_ctx *c, fe_node *n);                            /* fills the N_FOR n */
-bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out);             /* constexpr f(args) */
+bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind); /* constexpr f(args) */
 
 /* parse_decl.c */
 fe_type *fe_p_struct_spec(fe_ctx *c);  /* at struct/class/union */

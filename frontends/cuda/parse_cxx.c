@@ -23,14 +23,24 @@ static fe_node *new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { 
 enum { CE_NEXT, CE_RETURN, CE_BREAK, CE_CONTINUE, CE_FAIL };
 #define CE_MAX_STEPS 1000000
 
-static int64_t *ce_slot(fe_ctx *c, fe_node *e)
+/* The slot of local or parameter e, or -1. */
+static int ce_slot(fe_ctx *c, fe_node *e)
 {
     if (!e || e->kind != N_IDENT)
-        return NULL;
+        return -1;
     for (int i = c->ce_n - 1; i >= 0; i--)
         if (strcmp(c->ce_names[i], e->name) == 0)
-            return &c->ce_vals[i];
-    return NULL;
+            return i;
+    return -1;
+}
+
+/* A new local or parameter of type ty (NULL: auto, the value's kind k). */
+static void ce_bind(fe_ctx *c, const char *name, const fe_type *ty, int64_t v, fe_kind k)
+{
+    const fe_kind kind = ty && (fe_is_int((fe_type *)ty) || ty->kind == TY_BOOL) ? ty->kind : k;
+    c->ce_names[c->ce_n] = name;
+    c->ce_kinds[c->ce_n] = kind;
+    c->ce_vals[c->ce_n++] = fe_const_norm(v, kind);
 }
 
 /* an expression with the side effects a constexpr body has (x = e, x += e, ++x, a, b) */
@@ -40,22 +50,24 @@ static bool ce_expr(fe_ctx *c, fe_node *e, int64_t *out)
         return false;
     if (e->kind == N_COMMA)
         return ce_expr(c, e->a, out) && ce_expr(c, e->b, out);
-    if (e->kind == N_ASSIGN) {
-        int64_t *x = ce_slot(c, e->a), v;
+    if (e->kind == N_ASSIGN) { /* the value converted to the variable's type */
+        int i = ce_slot(c, e->a);
+        int64_t v;
         fe_node bin = *e;
         bin.kind = N_BIN;
-        if (!x || !(e->op == '=' ? ce_expr(c, e->b, &v) : fe_const_eval(c, &bin, &v)))
+        if (i < 0 || !(e->op == '=' ? ce_expr(c, e->b, &v) : fe_const_eval(c, &bin, &v)))
             return false;
-        *x = *out = v;
+        c->ce_vals[i] = *out = fe_const_norm(v, c->ce_kinds[i]);
         return true;
     }
     if (e->kind == N_PREINC || e->kind == N_PREDEC || e->kind == N_POSTINC || e->kind == N_POSTDEC) {
-        int64_t *x = ce_slot(c, e->a);
-        if (!x)
+        int i = ce_slot(c, e->a);
+        if (i < 0)
             return false;
-        int64_t old = *x;
-        *x = (int64_t)((uint64_t)old + (e->kind == N_PREINC || e->kind == N_POSTINC ? 1u : (uint64_t)-1));
-        *out = e->kind == N_PREINC || e->kind == N_PREDEC ? *x : old;
+        int64_t old = c->ce_vals[i];
+        c->ce_vals[i] = fe_const_norm(
+            (int64_t)((uint64_t)old + (e->kind == N_PREINC || e->kind == N_POSTINC ? 1u : (uint64_t)-1)), c->ce_kinds[i]);
+        *out = e->kind == N_PREINC || e->kind == N_PREDEC ? c->ce_vals[i] : old;
         return true;
     }
     return fe_const_eval(c, e, out);
@@ -98,13 +110,15 @@ static int ce_stmt(fe_ctx *c, fe_node *s, int64_t *ret)
             c->ce_n = base;
         return k;
     }
-    case N_DECL:
+    case N_DECL: {
+        fe_kind k = TY_I32;
         if (c->ce_n == 64 || !s->name || (s->ty && !fe_is_int(s->ty) && s->ty->kind != TY_BOOL) ||
-            s->storage & (FE_S_STATIC | FE_S_SHARED) || (s->a && !ce_expr(c, s->a, &v)))
+            s->storage & (FE_S_STATIC | FE_S_SHARED) || (s->a && !fe_const_eval_kind(c, s->a, &v, &k) &&
+                                                          !ce_expr(c, s->a, &v)))
             return CE_FAIL;
-        c->ce_names[c->ce_n] = s->name;
-        c->ce_vals[c->ce_n++] = s->a ? v : 0;
+        ce_bind(c, s->name, s->ty, s->a ? v : 0, k);
         return CE_NEXT;
+    }
     case N_EXPR:
         return ce_expr(c, s->a, &v) ? CE_NEXT : CE_FAIL;
     case N_IF:
@@ -137,7 +151,7 @@ static int ce_stmt(fe_ctx *c, fe_node *s, int64_t *ret)
 
 /* f(args) of a constexpr function (cdiv(n, 32) in an array bound): its
  * body run with the arguments' values. */
-bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
+bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind)
 {
     if (e->a->kind != N_IDENT || c->ce_depth >= 16)
         return false;
@@ -147,10 +161,11 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
     if (!f || !f->body || f->body->kind != N_BLOCK)
         return false;
     int64_t vals[16];
+    fe_kind kinds[16];
     int n = 0;
     fe_node *p = f->params, *a = e->args;
     for (; p && a; p = p->next, a = a->next) {
-        if (n == 16 || !p->name || !fe_const_eval(c, a, &vals[n]))
+        if (n == 16 || !p->name || !fe_const_eval_kind(c, a, &vals[n], &kinds[n]))
             return false;
         n++;
     }
@@ -158,16 +173,15 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out)
         return false;
     int base = c->ce_n;
     p = f->params;
-    for (int i = 0; i < n; i++, p = p->next) {
-        c->ce_names[base + i] = p->name;
-        c->ce_vals[base + i] = vals[i];
-    }
-    c->ce_n += n;
+    for (int i = 0; i < n; i++, p = p->next)
+        ce_bind(c, p->name, p->ty, vals[i], kinds[i]); /* each argument converted to its parameter's type */
     if (c->ce_depth++ == 0)
         c->ce_steps = 0;
     bool okv = ce_stmt(c, f->body, out) == CE_RETURN;
     c->ce_depth--;
     c->ce_n = base;
+    *kind = f->ty && fe_is_int(f->ty) ? f->ty->kind : TY_I64; /* auto: a 64-bit integer */
+    *out = fe_const_norm(*out, *kind);
     return okv;
 }
 

@@ -750,24 +750,33 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
     const bool scoped = fe_p_accept(c, "class") || fe_p_accept(c, "struct");
     fe_type *under = fe_ty(TY_I32);
     fe_tok *name = fe_p_peek(c)->kind == TK_IDENT ? fe_p_next(c) : NULL;
-    if (fe_p_accept(c, ":")) {
+    const bool fixed = fe_p_accept(c, ":");
+    if (fixed) {
         unsigned st = 0;
         under = fe_p_declspec(c, &st, NULL);
     }
+    fe_tname *named[256]; /* the enum's names, typed by the values once all are known */
+    int nnamed = 0;
     if (name)
-        fe_p_push_tname(c, fe_p_tok_name(c, name), under, false, 0);
+        named[nnamed++] = fe_p_push_tname(c, fe_p_tok_name(c, name), under, false, 0);
     if (!fe_p_accept(c, "{"))
         return under;
-    int64_t v = 0;
+    int64_t v = 0, lo = 0, hi = 0;
+    bool big = false, full = false; /* a value above INT64_MAX; more names than named[] holds */
     fe_tname *outer = c->tnames;
     const bool at_namespace = !c->body_depth && !c->inst_depth;
     while (!c->err && !fe_p_is(c, "}")) {
         fe_tok *e = fe_p_expect_ident(c);
         if (fe_p_accept(c, "=")) {
             fe_node *x = fe_p_assign(c);
-            if (!fe_const_eval(c, x, &v))
+            fe_kind k;
+            if (!fe_const_eval_kind(c, x, &v, &k))
                 fe_error(c, e, CVM_SYNTAX, "enumerator value must be an integer constant");
+            else if (k == TY_U64 && v < 0)
+                big = true; /* above INT64_MAX: unsigned long long */
         }
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
         const char *en = fe_p_tok_name(c, e);
         const fe_tname *was = fe_p_lookup(c, e->s, e->len);
         if (!scoped && at_namespace && was && was->is_value && was->def_ns && !c->err) {
@@ -777,18 +786,24 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
                      "its own); rename one", en);
             return under;
         }
+        fe_tname *q = NULL, *st = !scoped && c->cur_struct ? fe_alloc(c, sizeof *st) : NULL;
         if (name) { /* E::X */
-            fe_tname *q = fe_p_push_tname(c, fe_fmt(c, "%s::%s", fe_p_tok_name(c, name), en), under, true, v);
+            q = fe_p_push_tname(c, fe_fmt(c, "%s::%s", fe_p_tok_name(c, name), en), under, true, v);
             if (q && scoped)
                 q->member = false;
         }
-        fe_tname *st = !scoped && c->cur_struct ? fe_alloc(c, sizeof *st) : NULL;
         if (st) { /* an enumerator of a struct's enum: S::X, and found by its bodies above it */
             fe_type *root = c->cur_struct->origin ? c->cur_struct->origin : c->cur_struct;
             *st = (fe_tname){.name = en, .ty = under, .value = v, .is_value = true, .next = root->statics};
             root->statics = st;
         }
         fe_tname *plain = fe_p_push_tname(c, en, under, true, v);
+        fe_tname *made[3] = {q, st, plain};
+        for (int i = 0; i < 3; i++)
+            if (made[i] && nnamed < 256)
+                named[nnamed++] = made[i];
+            else if (made[i])
+                full = true;
         if (plain) {
             plain->member = scoped; /* a scoped one's X ends at the '}' */
             plain->def_ns = scoped || !at_namespace ? NULL : c->ns ? c->ns : "";
@@ -800,5 +815,14 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
     fe_p_expect(c, "}");
     if (scoped)
         end_member_names(c, outer);
+    if (!fixed && !scoped && (big || lo < INT32_MIN || hi > INT32_MAX)) {
+        /* as C++: a type that holds every value (enum { FULL = 0xffffffff }: unsigned) */
+        under = fe_ty(big ? TY_U64 : lo >= 0 && hi <= (int64_t)UINT32_MAX ? TY_U32 : TY_I64);
+        if (full)
+            fe_error(c, fe_p_peek(c), CVM_LIMIT, "an enum whose values need more than int has more than 80 "
+                     "enumerators; give it a type (enum E : unsigned {...})");
+        for (int i = 0; i < nnamed; i++)
+            named[i]->ty = under;
+    }
     return under;
 }
