@@ -2932,6 +2932,27 @@ static void test_const_types(void)
                                    2147483644, 0, -12, -1, -1, 2147483647, 0, 0, 21, 0, 2147483647, 0, 1011272156,
                                    0, 12, 0, 77, 0};
     words_are("compile-time arithmetic in C++'s integer types", src, 1, 0, want, 32);
+    /* c ? a : b of two chars is a char, of two bools a bool (it was an int: 200, 2, 4);
+     * by hand: 100 + 100 wraps to -56, true + 1 is true, one byte; 65535 + 1 wraps to 0 */
+    static const char small_src[] =
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    char a = 100, b = 50;\n"
+        "    auto c = in[1] ? a : b;\n"
+        "    c += 100;\n"
+        "    bool p = true, q = false;\n"
+        "    auto r = in[1] ? p : q;\n"
+        "    r += 1;\n"
+        "    unsigned short u = 65535, v = 1;\n"
+        "    auto w = in[1] ? u : v;\n"
+        "    w++;\n"
+        "    out[0] = c;\n"
+        "    out[1] = r;\n"
+        "    out[2] = (int)sizeof(in[1] ? a : b);\n"
+        "    out[3] = w;\n"
+        "}\n";
+    static const int32_t small_want[] = {-56, 1, 1, 0};
+    words_are("?: of two small operands of one type keeps the type", small_src, 1, 0, small_want, 4);
 }
 
 static void test_static_members(void)

@@ -748,9 +748,9 @@ static fe_val logical(fe_lower *L, fe_node *e)
 static fe_type *cond_type(fe_lower *L, fe_node *e)
 {
     fe_type *a = fe_type_of(L, e->b), *b = fe_type_of(L, e->c);
-    if (fe_is_arith(a) && fe_is_arith(b))
-        return fe_common(a, b);
     fe_type *ua = fe_unqual(fe_no_ref(L->c, a)), *ub = fe_unqual(fe_no_ref(L->c, b));
+    if (fe_is_arith(a) && fe_is_arith(b)) /* two of one type keep it (char, bool: no promotion) */
+        return ua->kind == ub->kind ? ua : fe_common(a, b);
     if (ua->kind == TY_PTR && ub->kind == TY_PTR) { /* c ? pd : pb: a B * */
         if (fe_derives(fe_unqual(ua->base), fe_unqual(ub->base)))
             return ub;
