@@ -2955,6 +2955,45 @@ static void test_const_types(void)
     words_are("?: of two small operands of one type keeps the type", small_src, 1, 0, small_want, 4);
 }
 
+/* Probe findings, each refused before: a '>>' closing two template lists in
+ * a template instantiated twice (the split token stayed split), a
+ * parenthesized temporary of a template type, numeric_limits' digits of
+ * float and double (digits10, is_signed, is_integer too), std::min<T>,
+ * static_cast<S>(4) through a constructor, a conversion operator to
+ * another struct. g++ -std=c++17 on the same source. */
+static void test_probe_refusals(void)
+{
+    static const char src[] =
+        "#include <limits>\n"
+        "#include <algorithm>\n"
+        "template <class T> struct Box { T v; };\n"
+        "template <class T> __device__ T get(T x) { Box<Box<T>> b; b.v.v = x; return b.v.v + (T)sizeof(Box<Box<T>>); }\n"
+        "template <class T> struct B { T v = 4; __device__ T get() const { return v; } };\n"
+        "struct S { int v; __device__ S(int x) : v(x * 3) {} };\n"
+        "struct R { int w; };\n"
+        "struct Q { int q; __device__ operator R() const { return R{q + 1}; } };\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    out[0] = get(1) * 100 + (int)get(2.5f);\n"
+        "    out[1] = (B<int>{}.v) + (B<int>().get()) * 10 + (int)(B<float>().get()) * 100;\n"
+        "    out[2] = std::numeric_limits<float>::digits * 100 + std::numeric_limits<double>::digits;\n"
+        "    out[3] = std::numeric_limits<int>::digits10 * 100 + std::numeric_limits<double>::digits10 * 10 +\n"
+        "             std::numeric_limits<unsigned>::is_signed + std::numeric_limits<float>::is_signed * 2;\n"
+        "    out[4] = (int)std::min<long long>(-1, 2) * 10 + std::max<int>(3, in[1]);\n"
+        "    S s = static_cast<S>(4);\n"
+        "    S t = (S)5;\n"
+        "    Q q{9};\n"
+        "    R r = q;\n"
+        "    R r2 = static_cast<R>(q);\n"
+        "    out[5] = s.v * 100 + t.v;\n"
+        "    out[6] = r.w * 100 + r2.w;\n"
+        "}\n"
+;
+    static const int32_t want[] = {506, 444, 2453, 1052, -7, 1215, 1010};
+    words_are("'>>' in templates instantiated twice, (B<int>().get()), numeric_limits, std::min<T>, struct casts",
+              src, 1, 0, want, 7);
+}
+
 static void test_static_members(void)
 {
     static const char src[] =
@@ -3062,6 +3101,7 @@ int main(void)
     test_ctor_templates();
     test_overload_rules();
     test_static_members();
+    test_probe_refusals();
     test_const_types();
     test_array_refs();
     test_through_objects();

@@ -123,6 +123,18 @@ static fe_val convert_struct(fe_lower *L, fe_val v, fe_type *to, const fe_tok *a
     return fe_convert(L, r, to, at);
 }
 
+/* Has struct st (or a base) a conversion operator to struct type t? */
+static bool converts_by_operator(const fe_type *st, const fe_type *t)
+{
+    uint32_t off;
+    bool amb;
+    const fe_type *owner = st->kind == TY_STRUCT ? fe_method_scope(st, "operator()conv", &off, &amb) : NULL;
+    for (const fe_node *m = owner ? owner->methods : NULL; m; m = m->next)
+        if (m->is_conversion && m->body && m->ty && fe_same_type(fe_unqual(m->ty), t))
+            return true;
+    return false;
+}
+
 fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
 {
     fe_type *from = v.ty;
@@ -173,6 +185,8 @@ fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at)
         fe_emit(L, "splat.%s %%r%d, %%r%d", fe_tname_of(L, r), r, s.reg);
         return fe_rv(to, r);
     }
+    if (to->kind == TY_STRUCT && fe_converts_to(from, to)) /* static_cast<S>(4), (S)5: its constructor */
+        return fe_struct_value(L, v, to, at);
     char a[128], b[128];
     fe_type_str(from, a, sizeof a);
     fe_type_str(to, b, sizeof b);
@@ -257,6 +271,8 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
             fe_val tmp; /* V2 q = 3.0f;: its converting constructor, built aside (b = b.a reads b) */
             if (fe_construct_from(L, (tmp = fe_local_temp(L, fe_unqual(t))), t, v, at))
                 fe_copy_mem(L, dst, tmp, t);
+            else if (v.lv == LV_MEM && converts_by_operator(v.ty, fe_unqual(t))) /* R r = q; Q::operator R() */
+                fe_copy_mem(L, dst, fe_struct_value(L, convert_struct(L, v, fe_unqual(t), at), t, at), t);
             else
                 fe_error(L->c, at, CVM_SYNTAX, "incompatible struct assignment%s",
                          fe_closures_apart(fe_unqual(t), fe_unqual(v.ty)));

@@ -970,6 +970,16 @@ static fe_type *type_name(fe_ctx *c)
     return t;
 }
 
+void fe_p_unsplit(fe_ctx *c, int mark)
+{
+    while (c->nsplits > mark) {
+        fe_tok *t = c->splits[--c->nsplits];
+        t->s--;
+        t->len = 2;
+        t->col--;
+    }
+}
+
 /* `<` args `>` of a template-id; returns the count. */
 static fe_node *binary(fe_ctx *c, int min_prec);
 
@@ -1022,6 +1032,8 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
         t->s++;
         t->len = 1;
         t->col++;
+        if (c->nsplits < 256)
+            c->splits[c->nsplits++] = t;
     } else {
         expect(c, ">");
     }
@@ -1057,6 +1069,27 @@ static fe_node *primary(fe_ctx *c)
         return new_node(c, N_INT, last);
     }
     fe_tok *t = peek(c);
+    if ((fe_tok_is(last, "min") || fe_tok_is(last, "max")) && fe_tok_is(peek_at(c, q + 1), "<") &&
+        typename_at(c, q + 2) && !fe_find_template(c, tok_name(c, last))) {
+        /* std::min<long long>(a, b): the builtin of the arguments converted to the type */
+        c->pos += q + 2;
+        fe_type *ty = type_name(c);
+        expect(c, ">");
+        expect(c, "(");
+        fe_node *call = new_node(c, N_CALL, last), *callee = new_node(c, N_IDENT, last);
+        callee->name = tok_name(c, last);
+        call->a = callee;
+        call->args = args_list(c);
+        for (fe_node **a = &call->args; *a; a = &(*a)->next) {
+            fe_node *cast = new_node(c, N_CAST, (*a)->tok);
+            cast->ty = ty;
+            cast->a = *a;
+            cast->next = (*a)->next;
+            (*a)->next = NULL;
+            *a = cast;
+        }
+        return call;
+    }
     if (!q && t->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "<")) { /* pi<float>: a variable template */
         fe_template *vt = fe_find_template(c, tok_name(c, t));
         if (vt && vt->is_var && !lookup(c, t->s, t->len)) {
@@ -1366,6 +1399,18 @@ static bool functional_cast_at(fe_ctx *c, uint32_t k)
     for (size_t i = 0; i < sizeof not_alone / sizeof not_alone[0]; i++)
         if (fe_tok_is(t, not_alone[i]))
             return false;
+    if (t->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "<")) { /* (B<int>().get()), (B<int>{}.v) */
+        uint32_t j = k + 1;
+        for (int depth = 0; j < k + 64; j++) {
+            const fe_tok *q = peek_at(c, j);
+            if (q->kind == TK_EOF || fe_tok_is(q, ";") || fe_tok_is(q, "{") || fe_tok_is(q, ")"))
+                return false;
+            depth += fe_tok_is(q, "<") - fe_tok_is(q, ">") - 2 * fe_tok_is(q, ">>");
+            if (depth <= 0)
+                break;
+        }
+        k = j;
+    }
     return t->kind == TK_IDENT && (fe_tok_is(peek_at(c, k + 1), "(") || fe_tok_is(peek_at(c, k + 1), "{"));
 }
 

@@ -359,9 +359,11 @@ fe_node *fe_p_numeric_limits(fe_ctx *c)
     if (c->err)
         return new_node(c, N_INT, at);
     bool flt = t->kind == TY_F32, dbl = t->kind == TY_F64;
-    fe_node *n = new_node(c, flt || dbl ? N_FLOAT : N_INT, m);
-    n->ty = t;
-    n->is_float32 = flt;
+    const bool count = fe_tok_is(m, "digits") || fe_tok_is(m, "digits10") || fe_tok_is(m, "is_signed") ||
+                       fe_tok_is(m, "is_integer"); /* an int (a bool) of any T */
+    fe_node *n = new_node(c, (flt || dbl) && !count ? N_FLOAT : N_INT, m);
+    n->ty = count ? fe_ty(fe_tok_is(m, "is_signed") || fe_tok_is(m, "is_integer") ? TY_BOOL : TY_I32) : t;
+    n->is_float32 = flt && !count;
     unsigned bits = t->size * 8;
     bool sgn = fe_is_signed(t);
     uint64_t umax = bits >= 64 ? ~0ull : (1ull << bits) - 1, smax = umax >> 1;
@@ -373,11 +375,18 @@ fe_node *fe_p_numeric_limits(fe_ctx *c)
     else if ((flt || dbl) && fe_tok_is(m, "denorm_min")) n->fval = flt ? 1.40129846e-45 : 4.9406564584124654e-324;
     else if (fe_is_int(t) && fe_tok_is(m, "max")) n->ival = sgn ? smax : umax;
     else if (fe_is_int(t) && (fe_tok_is(m, "min") || fe_tok_is(m, "lowest"))) n->ival = sgn ? ~smax : 0;
-    else if (fe_is_int(t) && fe_tok_is(m, "digits")) n->ival = sgn ? bits - 1 : bits;
+    else if (fe_tok_is(m, "digits")) /* the mantissa's bits, the value bits of an integer */
+        n->ival = flt ? 24 : dbl ? 53 : t->kind == TY_BOOL ? 1 : sgn ? bits - 1 : bits;
+    else if (fe_tok_is(m, "digits10")) /* decimal digits kept: floor((digits - 1) log10 2), floor(digits log10 2) */
+        n->ival = flt ? 6 : dbl ? 15 : t->kind == TY_BOOL ? 0 : (uint64_t)((sgn ? bits - 1 : bits) * 0.30102999566398120);
+    else if (fe_tok_is(m, "is_signed"))
+        n->ival = flt || dbl || sgn;
+    else if (fe_tok_is(m, "is_integer"))
+        n->ival = fe_is_int(t);
     else
         fe_error(c, m, CVM_UNSUPPORTED, "numeric_limits<T>::%.*s is not supported (max, min, lowest, "
-                 "epsilon, infinity, denorm_min, digits)", (int)m->len, m->s);
-    if (n->kind == N_INT && t->kind == TY_BOOL)
+                 "epsilon, infinity, denorm_min, digits, digits10, is_signed, is_integer)", (int)m->len, m->s);
+    if (n->kind == N_INT && t->kind == TY_BOOL && !count)
         n->ival = fe_tok_is(m, "max");
     return n;
 }

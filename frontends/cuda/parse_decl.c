@@ -466,6 +466,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
             if (i->fn && same_args(t, i, targs, tvals))
                 return i->fn; /* an explicit specialization */
     uint32_t saved_pos = c->pos;
+    const int splits = c->nsplits;
     fe_tname *saved = c->tnames;
     fe_node *saved_funcs = c->funcs;
     const char *saved_ns = c->ns;
@@ -523,6 +524,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
         made = nx;
     }
     c->pos = saved_pos;
+    fe_p_unsplit(c, splits);
     c->tnames = saved;
     c->ns = saved_ns;
     return f;
@@ -561,6 +563,7 @@ fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs_in, co
         return cast;
     }
     uint32_t saved_pos = c->pos;
+    const int splits = c->nsplits;
     fe_tname *saved = c->tnames;
     c->tnames = t->scope;
     if (!bind_targs(c, t, targs, tvals, n, where)) {
@@ -578,6 +581,7 @@ fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     else if (fe_p_accept(c, "="))
         init = fe_p_initializer(c);
     c->pos = saved_pos;
+    fe_p_unsplit(c, splits);
     c->tnames = saved;
     if (!c->err && (!init || init->kind == N_INITLIST)) {
         fe_error(c, where, CVM_UNSUPPORTED, "variable template '%s': only `= value` initializers are supported",
@@ -599,6 +603,7 @@ static fe_type *alias_instance(fe_ctx *c, fe_template *t, fe_type **targs, const
         return fe_ty(TY_I32);
     }
     uint32_t saved_pos = c->pos;
+    const int splits = c->nsplits;
     fe_tname *saved = c->tnames;
     c->tnames = t->scope;
     if (!bind_targs(c, t, targs, tvals, t->nparams, where)) {
@@ -612,6 +617,7 @@ static fe_type *alias_instance(fe_ctx *c, fe_template *t, fe_type **targs, const
     if (!c->err && c->pos != t->tok_end)
         fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected ';' after the type of alias template '%s'", t->name);
     c->pos = saved_pos;
+    fe_p_unsplit(c, splits);
     c->tnames = saved;
     if (!ty || c->err)
         return fe_ty(TY_I32);
@@ -670,6 +676,7 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     inst->next = t->insts;
     t->insts = inst;
     uint32_t saved_pos = c->pos;
+    const int splits = c->nsplits;
     fe_tname *saved = c->tnames;
     if (!bind_targs(c, t, targs, tvals, n, where))
         return ty;
@@ -697,6 +704,7 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     for (fe_type *q = ty->copies; q; q = q->next_copy)
         q->name = ty->name;
     c->pos = saved_pos;
+    fe_p_unsplit(c, splits);
     c->tnames = saved;
     return ty;
 }
