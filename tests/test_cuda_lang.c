@@ -2992,6 +2992,34 @@ static void test_probe_refusals(void)
     static const int32_t want[] = {506, 444, 2453, 1052, -7, 1215, 1010};
     words_are("'>>' in templates instantiated twice, (B<int>().get()), numeric_limits, std::min<T>, struct casts",
               src, 1, 0, want, 7);
+    /* forwarding references (F &&f binds an lvalue by reference, a
+     * temporary by a copy), std::forward, std::move, int && (refused
+     * before); g++ -std=c++17: 6 806 14 6 26 */
+    static const char fwd_src[] =
+        "#include <utility>\n"
+        "template <class F> __device__ int call(F &&f) { return f(2); }\n"
+        "template <class T> __device__ void bump(T &&x) { x += 1; }\n"
+        "template <class F> __device__ int fwd(F &&f) { return call(std::forward<F>(f)); }\n"
+        "struct Acc { int n = 0; __device__ void operator()(int v) { n += v; } };\n"
+        "template <class F> __device__ void each(int k, F &&f) { for (int i = 0; i < k; i++) f(i); }\n"
+        "__device__ int take(int &&v) { return v * 2; }\n"
+        "__global__ void k(int *o, const int *in)\n"
+        "{\n"
+        "    o[0] = call([](int x) { return x * 3; });\n"
+        "    int a = 5;\n"
+        "    bump(a);\n"
+        "    auto l = [&](int x) { return x + a; };\n"
+        "    o[1] = call(l) * 100 + a;\n"
+        "    o[2] = fwd([](int x) { return x * 7; });\n"
+        "    Acc acc;\n"
+        "    each(4, acc);\n"
+        "    o[3] = acc.n;\n"
+        "    int m = 9;\n"
+        "    o[4] = take(std::move(m)) + take(4);\n"
+        "}\n"
+;
+    static const int32_t fwd_want[] = {6, 806, 14, 6, 26};
+    words_are("forwarding and rvalue references, std::forward, std::move", fwd_src, 1, 0, fwd_want, 5);
 }
 
 static void test_static_members(void)

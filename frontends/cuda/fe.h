@@ -81,6 +81,7 @@ struct fe_type {
     uint32_t len;       /* array length, vector lanes */
     uint32_t size, align;
     bool is_const, is_volatile, is_ref, is_unsigned_enum;
+    bool is_rref;       /* T && (is_ref too): binds a temporary as well as an lvalue (forwarding) */
     const char *name;   /* struct tag */
     fe_member *members; /* struct members */
     struct fe_node *methods; /* struct member functions (N_FUNC list) */

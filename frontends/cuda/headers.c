@@ -954,6 +954,7 @@ static const header headers[] = {
     {"string.h", string_h},
     {"time.h", host_only_h},
     {"type_traits", type_traits_h},
+    {"utility", host_only_h}, /* std::move and std::forward<T> are the parser's (x itself) */
     {"vector", host_only_h},
     {"vector_types.h", runtime_only_h},
 };

@@ -1079,7 +1079,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         ptys[n] = pty;
         v = fe_as_base(L, v, fe_no_ref(L->c, pty), at); /* a D for a B or B & parameter: its B */
         if (pty->is_ref) {
-            if (v.lv == LV_NONE && !pty->is_const) {
+            if (v.lv == LV_NONE && !pty->is_const && !pty->is_rref) {
                 fe_error(L->c, at, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");
                 return fe_const_int(L, TY_I32, 0);
             }

@@ -86,7 +86,7 @@ static int overload_score(const fe_node *f, fe_type **types, int nargs, bool con
     for (const fe_node *p = f->params; p && i < nargs && score >= 0; p = p->next, i++) {
         int k = types && types[i] ? fe_arg_score_conv(types[i], p->ty, conv) : 0;
         if (types && types[i] && ((strict && types[i]->is_const) || (rv && rv[i])) && p->ty->is_ref &&
-            !p->ty->is_const)
+            !p->ty->is_const && !(p->ty->is_rref && !types[i]->is_const))
             k = -1; /* a const object, or a temporary, does not bind to a plain reference */
         score = k < 0 ? -1 : score + k;
     }

@@ -865,9 +865,9 @@ static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **name_tok)
             ty = fe_ref_to(c, ty);
             while (accept(c, "__restrict__") || accept(c, "__restrict"))
                 ;
-        } else if (is(c, "&&")) {
-            unsupported(c, peek(c), "rvalue references are not supported in kernels");
-            return ty;
+        } else if (accept(c, "&&")) { /* T &&: a reference that also binds a temporary */
+            ty = fe_ref_to(c, ty);
+            ty->is_rref = true;
         } else {
             break;
         }
@@ -1069,6 +1069,18 @@ static fe_node *primary(fe_ctx *c)
         return new_node(c, N_INT, last);
     }
     fe_tok *t = peek(c);
+    if (q == 2 && fe_tok_is(t, "std") && (fe_tok_is(last, "move") || fe_tok_is(last, "forward"))) {
+        /* std::move(x), std::forward<T>(x): x itself (references bind as they would to x) */
+        c->pos += q + 1;
+        if (accept(c, "<")) {
+            type_name(c);
+            expect(c, ">");
+        }
+        expect(c, "(");
+        fe_node *e = assign(c);
+        expect(c, ")");
+        return e;
+    }
     if ((fe_tok_is(last, "min") || fe_tok_is(last, "max")) && fe_tok_is(peek_at(c, q + 1), "<") &&
         typename_at(c, q + 2) && !fe_find_template(c, tok_name(c, last))) {
         /* std::min<long long>(a, b): the builtin of the arguments converted to the type */
