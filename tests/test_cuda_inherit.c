@@ -644,8 +644,7 @@ static void test_cond_deduce(void)
         "    out[12] = getv(di);\n"
         "    Sq sq; sq.s = 3.0f;\n"
         "    out[13] = (int)twice_area(sq);\n"
-        "}\n"
-;
+        "}\n";
     static const int32_t want[] = {3, 7, 3, 7, 3, 7, 7, 3, 7, 3, 7, 3, 41, 18};
     words_are("?: of a D and a B; template arguments deduced through bases", src, 1, 0, want, 14);
 }

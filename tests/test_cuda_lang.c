@@ -2749,8 +2749,7 @@ static void test_pointer_first_space(void)
         "    setp(z, &b);\n"
         "    auto deref = [=](int *p) { return *p; };\n"
         "    out[7] = a * 100 + *z * 10 + deref(&a) - 6;\n"
-        "}\n"
-;
+        "}\n";
     static const int32_t review_want[] = {21, 2122, 20, 121, 120, 22, 512, 690};
     words_are("nullptr in every overload set; auto returns of templates; first values through references",
               review_src, 1, 0, review_want, 8);
@@ -2812,8 +2811,7 @@ static void test_through_objects(void)
         "    out[5] = v.a * 10 + v.b;\n"
         "    out[6] = sizeof(Box<double>::In);\n"
         "    out[7] = sum_in(5, 6);\n"
-        "}\n"
-;
+        "}\n";
     static const int32_t want[] = {11, 5, 875, 7, 8, 34, 16, 11};
     words_are("static constants through objects, conversions in += and switch, Box<int>::In", src, 1, 0,
               want, (int)(sizeof want / sizeof want[0]));
@@ -2926,8 +2924,7 @@ static void test_const_types(void)
         "        out[2 * i] = (int)o[i];\n"
         "        out[2 * i + 1] = (int)(o[i] >> 32);\n"
         "    }\n"
-        "}\n"
-;
+        "}\n";
     static const int32_t want[] = {16777215, 0, 1, 0, 65535, 0, 2147483647, 0, 2147483647, 0, -1, 2147483647, 4, 0,
                                    2147483644, 0, -12, -1, -1, 2147483647, 0, 0, 21, 0, 2147483647, 0, 1011272156,
                                    0, 12, 0, 77, 0};
@@ -2987,8 +2984,7 @@ static void test_probe_refusals(void)
         "    R r2 = static_cast<R>(q);\n"
         "    out[5] = s.v * 100 + t.v;\n"
         "    out[6] = r.w * 100 + r2.w;\n"
-        "}\n"
-;
+        "}\n";
     static const int32_t want[] = {506, 444, 2453, 1052, -7, 1215, 1010};
     words_are("'>>' in templates instantiated twice, (B<int>().get()), numeric_limits, std::min<T>, struct casts",
               src, 1, 0, want, 7);
@@ -3016,8 +3012,7 @@ static void test_probe_refusals(void)
         "    o[3] = acc.n;\n"
         "    int m = 9;\n"
         "    o[4] = take(std::move(m)) + take(4);\n"
-        "}\n"
-;
+        "}\n";
     static const int32_t fwd_want[] = {6, 806, 14, 6, 26};
     words_are("forwarding and rvalue references, std::forward, std::move", fwd_src, 1, 0, fwd_want, 5);
 }
