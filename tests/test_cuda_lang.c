@@ -2865,6 +2865,22 @@ static void test_array_refs(void)
         "}\n";
     static const int32_t global_want[] = {20, 14}; /* 7 + 4 + 2 + 7; 9 + 5 */
     words_are("::P names the file's type in declarations, casts and sizeof", global_src, 1, 0, global_want, 2);
+    static const char local_types_src[] =
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    enum class E { A, B = 5 };\n"
+        "    enum class F : int { X = 2 };\n"
+        "    enum G { Q = 7 };\n"
+        "    struct L { int v; };\n"
+        "    struct __align__(8) M { int w; };\n"
+        "    L l{3};\n"
+        "    M m{4};\n"
+        "    enum G g{Q};\n"
+        "    out[0] = (int)E::B + (int)F::X + l.v * 10 + m.w * 100 + g * 1000;\n"
+        "}\n";
+    static const int32_t local_types_want[] = {7437}; /* 5 + 2 + 30 + 400 + 7000 */
+    words_are("local enum class, enum, struct declarations beside struct A e{6};", local_types_src, 1, 0,
+              local_types_want, 1);
     rejects("an array of another length does not bind to T (&)[N]",
             "__device__ int sum3(const int (&a)[3]) { return a[0]; }\n"
             "__global__ void k(int *out, const int *in) { int a[4] = {1, 2, 3, 4}; out[0] = sum3(a); }\n",

@@ -271,9 +271,9 @@ static bool type_decl_only(fe_ctx *c)
             }
             continue;
         }
-        if (x->kind == TK_IDENT)
-            names++;
-        else if (!fe_tok_is(x, "::") && !fe_tok_is(x, ":") && !fe_tok_is(x, "class"))
+        if (x->kind == TK_IDENT && !fe_tok_is(x, "class") && !fe_tok_is(x, "struct"))
+            names++; /* not the class of enum class */
+        else if (!fe_tok_is(x, "::") && !fe_tok_is(x, ":") && !fe_tok_is(x, "class") && !fe_tok_is(x, "struct"))
             return false;
         bases |= fe_tok_is(x, ":");
         k++;
