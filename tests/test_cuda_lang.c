@@ -3031,6 +3031,35 @@ static void test_probe_refusals(void)
         "}\n";
     static const int32_t fwd_want[] = {6, 806, 14, 6, 26};
     words_are("forwarding and rvalue references, std::forward, std::move", fwd_src, 1, 0, fwd_want, 5);
+    /* the vulkan probe's: ns::E::X as a template argument (two namespaces
+     * with an enum F each), __match_all_sync (undeclared); by hand: 20,
+     * 2 * 10 + 6, 1 * 10 + 5; lanes of one plane hold one threadIdx.x / 32
+     * (the mask back, pred 1), not one parity (0); the low half's 5ull
+     * alike: 0xffff */
+    static const char ns_src[] =
+        "namespace a { enum class F : int { X = 1, Y = 2 }; }\n"
+        "namespace b { enum class F : int { X = 5, Y = 6 }; }\n"
+        "template <a::F V> __device__ int f2() { return (int)V * 10; }\n"
+        "template <int V> __device__ int g() { return V; }\n"
+        "__global__ void k(int *out, const int *in)\n"
+        "{\n"
+        "    int pred = 7;\n"
+        "    unsigned r1 = __match_all_sync(0xffffffffu, threadIdx.x / 32, &pred);\n"
+        "    int p1 = pred;\n"
+        "    unsigned r2 = __match_all_sync(0xffffffffu, threadIdx.x & 1, &pred);\n"
+        "    unsigned r3 = 9;\n"
+        "    if (threadIdx.x < 16)\n"
+        "        r3 = __match_all_sync(0x0000ffffu, 5ull, &p1);\n"
+        "    if (threadIdx.x == 0) {\n"
+        "        out[0] = f2<a::F::Y>();\n"
+        "        out[1] = g<(int)a::F::Y>() * 10 + g<(int)b::F::Y>();\n"
+        "        out[2] = (int)a::F::X * 10 + (int)b::F::X;\n"
+        "        out[3] = (r1 == 0xffffffffu) * 1000 + p1 * 100 + (r2 != 0) * 10 + pred;\n"
+        "        out[4] = (int)r3;\n"
+        "    }\n"
+        "}\n";
+    static const int32_t ns_want[] = {20, 26, 15, 1100, 0xffff};
+    words_are("ns::E::X in template arguments; __match_all_sync", ns_src, 32, 0, ns_want, 5);
 }
 
 static void test_static_members(void)

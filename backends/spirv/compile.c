@@ -255,6 +255,7 @@ cvm_status cvm_spv_compile(const cvm_bc_module *mod, const cvm_bc_verified *ver,
         goto fail;
     }
     spv_close_kernel(c);
+    c->layout->scratch_words_per_unit = c->plane_scratch ? SPV_SLOT_WORDS : 0;
     code = c->body;
     memset(&c->body, 0, sizeof c->body);
     SPV_EM(c, &c->body, SpvOpFunction, v, fn, SpvFunctionControlMaskNone, fnty);

@@ -16,7 +16,7 @@
  */
 #include "spv_int.h"
 
-#define SLOT_WORDS 3 /* value low word, high word, live flag */
+#define SLOT_WORDS SPV_SLOT_WORDS
 
 static uint32_t u32t(spv_ctx *c) { return spv_t_int(c, 32); }
 

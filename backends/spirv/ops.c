@@ -329,6 +329,11 @@ static uint32_t arith(spv_ctx *c, const cvm_bc_insn *in)
     }
     case CVM_OP_REM: {
         uint32_t x = fl ? spv_exact_fmod(c, e, l, a, b) : 0;
+        if (fl && !x && e == CVM_T_F64) { /* OpFRem is x - y trunc(x / y): fmod(10.0, 0.1) gave 0 */
+            spv_fail(c, CVM_UNSUPPORTED, "'rem' on f64 (fmod): Vulkan's OpFRem is not exact and the backend "
+                     "has no exact sequence yet");
+            return 0;
+        }
         return x ? x : fl ? spv_op2(c, SpvOpFRem, t, a, b) : int_div(c, in, a, b, true);
     }
     case CVM_OP_MIN:

@@ -125,6 +125,10 @@ typedef struct cvm_spv_layout {
     /* The kernel reads x positions but its push constants had no room for
      * the grid_x words (16 buffer addresses): its grid must fit one dispatch. */
     bool grid_x_fixed;
+    /* Workgroup words per unit of the cube that emulated plane ops keep
+     * beside the kernel's shared memory (0: none); a launch counts them
+     * against the device's shared memory limit */
+    uint32_t scratch_words_per_unit;
 } cvm_spv_layout;
 
 /*

@@ -120,6 +120,7 @@ typedef struct spv_ctx {
     uint32_t exited;                   /* Function bool: the unit executed return */
     uint32_t syncvar;                  /* Workgroup u32 for sync_cube.count/and/or */
     uint32_t plane_scratch;            /* emul.c: Workgroup slots of emulated plane ops */
+#define SPV_SLOT_WORDS 3 /* a slot: value low word, high word, live flag */
     uint32_t plane_units;              /* emul.c: spec constant, units per cube */
     bool terminated;                   /* the current block has its terminator */
     uint32_t lifted;                   /* guards closed around the current barrier */

@@ -626,6 +626,15 @@ cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_co
     if (v->spv.nparams != bk->nparams)
         return cvm_diag_set(diag, CVM_INTERNAL, "the SPIR-V layout has %u parameters, the kernel %u",
                             v->spv.nparams, bk->nparams);
+    const uint64_t scratch = (uint64_t)v->spv.scratch_words_per_unit * 4 * block[0] * block[1] * block[2];
+    const uint64_t shared = (uint64_t)bk->shared_bytes + cfg->shared_bytes + scratch;
+    if (scratch && shared > vkd(dev)->props.limits.maxComputeSharedMemorySize)
+        return cvm_diag_set(diag, CVM_LIMIT,
+                            "launch of '%s' needs %llu bytes of shared memory with the %llu bytes its "
+                            "emulated plane ops keep there (%u per unit), the device has %u",
+                            cvm_bc_str(m->bc, bk->name), (unsigned long long)shared,
+                            (unsigned long long)scratch, v->spv.scratch_words_per_unit * 4,
+                            vkd(dev)->props.limits.maxComputeSharedMemorySize);
     if (s->fault != CVM_OK) {
         /* As on the cpu device: after a fault, later launches until the sync are skipped. */
         s->skipped++;

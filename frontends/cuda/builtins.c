@@ -448,6 +448,27 @@ static bool warp_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         *out = fe_rv(fe_ty(TY_VOID), 0);
         return true;
     }
+    if (strcmp(name, "__match_all_sync") == 0) { /* the mask if every member lane's v is equal, else 0; *pred */
+        if (!want_args(L, call, name, 3, 3))
+            return true;
+        L->uses_plane = true;
+        fe_val m = mask_arg(L, arg(call, 0));
+        fe_val v = fe_rvalue(L, arg(call, 1));
+        v = fe_convert(L, v, fe_ty(fe_unqual(v.ty)->size == 8 ? TY_U64 : TY_U32), call->tok);
+        fe_val p = fe_rvalue(L, arg(call, 2));
+        if (p.ty->kind != TY_PTR || !fe_is_int(p.ty->base)) {
+            fe_error(L->c, arg(call, 2)->tok, CVM_SYNTAX, "__match_all_sync's third argument is an int *");
+            return true;
+        }
+        int r = fe_reg(L, RT(TY_U32, 1, 0));
+        fe_emit(L, "match.all.u32 %%r%d, %%r%d, %%r%d", r, v.reg, m.reg);
+        int same = fe_reg(L, RT(TY_BOOL, 1, 0));
+        fe_emit(L, "ne.u32 %%r%d, %%r%d, %%r%d", same, r, fe_const_int(L, TY_U32, 0).reg);
+        fe_store(L, (fe_val){p.ty->base, p.reg, LV_MEM, 0, false, false, false, false}, fe_rv(fe_ty(TY_BOOL), same),
+                 call->tok);
+        *out = fe_rv(fe_ty(TY_U32), r);
+        return true;
+    }
     static const struct { const char *name, *op; } red[] = {
         {"__reduce_add_sync", "add"}, {"__reduce_min_sync", "min"}, {"__reduce_max_sync", "max"},
         {"__reduce_and_sync", "and"}, {"__reduce_or_sync", "or"}, {"__reduce_xor_sync", "xor"},

@@ -1271,10 +1271,15 @@ static fe_node *primary(fe_ctx *c)
             t = next(c);
         }
         fe_tname *tn = NULL;
-        if (ql && ql + t->len + 2 < sizeof qual) { /* E::X of an enum: its own constant */
+        if (ql && ql + t->len + 2 < sizeof qual) { /* E::X of an enum: its own constant (ns::E::X too) */
             snprintf(qual + ql, sizeof qual - ql, "::%.*s", (int)t->len, t->s);
-            tn = lookup(c, qual, strlen(qual));
-            tn = tn && tn->is_value ? tn : NULL;
+            for (const char *rest = qual; rest && !tn; rest = strstr(rest, "::") ? strstr(rest, "::") + 2 : NULL) {
+                const size_t ns_len = rest > qual ? (size_t)(rest - qual) - 2 : 0; /* ns of ns::E::X */
+                for (fe_tname *x = strstr(rest, "::") ? c->tnames : NULL; x && !tn; x = x->next)
+                    if (x->is_value && strcmp(x->name, rest) == 0 &&
+                        (!ns_len || (x->def_ns && strlen(x->def_ns) == ns_len && memcmp(x->def_ns, qual, ns_len) == 0)))
+                        tn = x;
+            }
             qual[ql] = 0;
         }
         if (!tn)

@@ -791,6 +791,8 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
             q = fe_p_push_tname(c, fe_fmt(c, "%s::%s", fe_p_tok_name(c, name), en), under, true, v);
             if (q && scoped)
                 q->member = false;
+            if (q && at_namespace) /* ns::E::X finds it by this */
+                q->def_ns = c->ns ? c->ns : "";
         }
         if (st) { /* an enumerator of a struct's enum: S::X, and found by its bodies above it */
             fe_type *root = c->cur_struct->origin ? c->cur_struct->origin : c->cur_struct;
