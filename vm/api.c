@@ -291,7 +291,7 @@ static cvm_status cpu_open(const char *name, const cvm_config *cfg, cvm_device *
     return CVM_OK;
 }
 
-static void text_free(cvm_device *dev, cvm_vm_text *t)
+void cvm_vm_text_free(cvm_device *dev, cvm_vm_text *t)
 {
     if (t->data)
         cvm_vm_dev_free(dev, t->data, t->cap);
@@ -301,8 +301,8 @@ static void text_free(cvm_device *dev, cvm_vm_text *t)
 static void stream_free(cvm_stream *s)
 {
     cvm_device *dev = s->dev;
-    text_free(dev, &s->out);
-    text_free(dev, &s->shown);
+    cvm_vm_text_free(dev, &s->out);
+    cvm_vm_text_free(dev, &s->shown);
     if (s != &dev->stream)
         cvm_vm_dev_free(dev, s, sizeof *s);
 }
@@ -664,7 +664,7 @@ static const char *cpu_stream_output(cvm_stream *s)
     const char *text = "";
     cvm_vm_pool_wait_stream(dev->pool, s);
     cvm_vm_pool_lock(dev->pool);
-    text_free(dev, &s->shown);
+    cvm_vm_text_free(dev, &s->shown);
     if (s->out.len && s->out.cap > s->out.len) {
         /* Room for the NUL: hand the text itself over, no allocation that could fail. */
         s->out.data[s->out.len] = '\0';
@@ -680,7 +680,7 @@ static const char *cpu_stream_output(cvm_stream *s)
             text = copy;
         }
     }
-    text_free(dev, &s->out);
+    cvm_vm_text_free(dev, &s->out);
     cvm_vm_pool_unlock(dev->pool);
     return text;
 }

@@ -208,4 +208,7 @@ void cvm_vm_op_cache_free(cvm_device *dev);
  * pool lock is held and no launch is active). */
 cvm_status cvm_vm_launch_prepare(cvm_vm_op *op, cvm_diag *diag);
 
+/* Frees a stream's print text (cvm_stream.out, .shown) and empties it. */
+void cvm_vm_text_free(cvm_device *dev, cvm_vm_text *t);
+
 #endif /* CVM_VM_API_H */

@@ -1394,6 +1394,8 @@ static cvm_status decode_kernel(cvm_vm_program *prog, uint32_t ki, cvm_diag *dia
             kp->max_depth = kp->code[pc].aux + 1;
         /* print lines would interleave between planes differently */
         kp->lockstep &= kp->code[pc].h != CVM_OP_PRINT;
+        kp->reads_dyn_shared |= kp->code[pc].h == CVM_OP_SREG && (kp->code[pc].aux == CVM_SREG_DYN_SHARED_BASE ||
+                                                                  kp->code[pc].aux == CVM_SREG_DYN_SHARED_SIZE);
     }
     if (prog->ver) /* chains are proven from verified code only */
         st = fuse(prog, kp, diag);

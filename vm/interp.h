@@ -148,6 +148,7 @@ typedef struct cvm_vm_kprog {
     uint32_t npreset;
     uint32_t nslots;      /* register slots per lane */
     uint32_t max_depth;   /* construct stack entries a plane needs */
+    bool reads_dyn_shared; /* it reads where dynamic shared memory starts or its size (extern __shared__) */
     uint64_t *cases;      /* case values, converted to the selector's width */
     uint32_t ncases;
     cvm_vm_arg *args;

@@ -155,8 +155,10 @@ static uint8_t *resolve(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t l, unsig
         break;
     }
     if (off > limit || limit - off < size || !base) {
-        /* past the static shared memory with no dynamic part: extern __shared__ without its size */
-        const bool no_dyn = space == CVM_T_PTR_SHARED && !x->L->dyn_shared && off >= x->dyn_base;
+        /* past the static shared memory with no dynamic part: extern __shared__ without its size
+         * (a kernel without one overran a static array: no hint) */
+        const bool no_dyn = space == CVM_T_PTR_SHARED && !x->L->dyn_shared && off >= x->dyn_base &&
+                            x->kp->reads_dyn_shared;
         cvm_vm_fault(x, p, l, CVM_FAULT, "out-of-bounds %s %s of %zu bytes at offset %u (%s size %u%s)",
                      what, kind_name[kind], size, off, what, limit,
                      no_dyn ? "; the launch gave no dynamic shared memory: --shared BYTES, or the launch "

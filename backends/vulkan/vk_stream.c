@@ -234,6 +234,8 @@ void cvm_vk_stream_fini(cvm_stream *s)
         d->vk.vkDestroyCommandPool(d->device, vs->pool, NULL);
     cvm_vm_dev_free(s->dev, vs, sizeof *vs);
     s->impl = NULL;
+    cvm_vm_text_free(s->dev, &s->out); /* print text, as the cpu device's streams free it */
+    cvm_vm_text_free(s->dev, &s->shown);
 }
 
 cvm_status cvm_vk_stream_create(cvm_device *dev, cvm_stream **out, cvm_diag *diag)

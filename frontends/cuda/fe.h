@@ -316,6 +316,8 @@ typedef struct fe_ctx {
      * back those split while it ran (fe_p_unsplit) */
     fe_tok *splits[256];
     int nsplits;
+    int nest;            /* expressions and statements being parsed or lowered inside each other:
+                            bounded (FE_MAX_NEST), so deep nesting is an error, not a stack overflow */
 } fe_ctx;
 
 /* ---- util (compile.c) ---- */
@@ -381,6 +383,11 @@ fe_node *fe_parse_shift(fe_ctx *c); /* a shift-expression (template arguments) *
 /* The host function (is_func) or variable of that name the parser set aside, or NULL. */
 const fe_hostname *fe_host_name(fe_ctx *c, const char *name, bool is_func);
 /* Integer constant expression; false (no error) when not constant. */
+#define FE_MAX_NEST 600
+/* Enters one more level of nesting at t (false, with an error, past
+ * FE_MAX_NEST); fe_leave leaves it. */
+bool fe_enter(fe_ctx *c, const fe_tok *t);
+static inline void fe_leave(fe_ctx *c) { c->nest--; }
 bool fe_const_eval(fe_ctx *c, fe_node *e, int64_t *out);
 /* ... and the integer type of the value (C++'s promotions and usual
  * arithmetic conversions: unsigned arithmetic wraps, compares and divides

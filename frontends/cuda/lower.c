@@ -103,6 +103,10 @@ void fe_emit(fe_lower *L, const char *fmt, ...)
     va_end(ap);
     fe_buf_printf(L->c, &L->body, "    %s\n", tmp);
     L->ninsn++;
+    if (!strncmp(tmp, "if ", 3) || !strcmp(tmp, "loop") || !strcmp(tmp, "block") || !strncmp(tmp, "switch ", 7))
+        L->too_deep |= ++L->constructs > (int)CVM_BC_MAX_DEPTH;
+    else if (!strcmp(tmp, "end"))
+        L->constructs--;
 }
 
 static void directive(fe_lower *L, const char *fmt, ...)
@@ -188,6 +192,11 @@ uint32_t fe_shared_offset(fe_lower *L, fe_node *d)
         return 0;
     }
     uint32_t off = align_up(L->shared_size, d->ty->align < 4 ? 4 : d->ty->align);
+    if ((uint64_t)off + d->ty->size > CVM_BC_MAX_SHARED) {
+        fe_error(L->c, d->tok, CVM_LIMIT, "the kernel's __shared__ variables take more than %u bytes with '%s' "
+                 "(the VM's limit per cube; a GPU has 48 to 228 KiB)", CVM_BC_MAX_SHARED, d->name);
+        return 0;
+    }
     L->shared_size = off + d->ty->size;
     L->shared[L->nshared].decl = d;
     L->shared[L->nshared++].offset = off;
@@ -197,8 +206,9 @@ uint32_t fe_shared_offset(fe_lower *L, fe_node *d)
 static uint32_t local_alloc(fe_lower *L, fe_type *t)
 {
     uint32_t off = align_up(L->local_size, t->align < 4 ? 4 : t->align);
-    L->local_size = off + (t->size ? t->size : 1);
-    return off;
+    const uint64_t end = (uint64_t)off + (t->size ? t->size : 1);
+    L->local_size = end > CVM_BC_MAX_LOCAL ? CVM_BC_MAX_LOCAL + 1 : (uint32_t)end; /* reported by the kernel */
+    return end > CVM_BC_MAX_LOCAL ? 0 : off;
 }
 
 bool fe_in_memory(fe_type *t)
@@ -747,7 +757,20 @@ static void return_stmt(fe_lower *L, fe_node *s)
     fe_emit(L, "exit %d", L->blocks - f->blocks);
 }
 
+static void stmt_in(fe_lower *L, fe_node *s);
+
 static void stmt(fe_lower *L, fe_node *s)
+{
+    if (L->c->err || !s || !fe_enter(L->c, s->tok))
+        return;
+    stmt_in(L, s);
+    fe_leave(L->c);
+    if (L->too_deep && !L->c->err)
+        fe_error(L->c, s->tok, CVM_LIMIT, "control flow nested more than %u deep here (ifs, loops, switches and "
+                 "inlined calls count; the bytecode's limit)", CVM_BC_MAX_DEPTH);
+}
+
+static void stmt_in(fe_lower *L, fe_node *s)
 {
     if (L->c->err || !s)
         return;
@@ -1363,6 +1386,15 @@ static void param_struct(fe_lower *L, const char *pname, fe_type *t, uint32_t ba
 
 static void kernel_params(fe_lower *L, fe_node *fn)
 {
+    uint64_t bytes = 0;
+    for (fe_node *p = fn->params; p; p = p->next) {
+        bytes += p->ty->size;
+        if (bytes > 32764) { /* before a struct's elements are copied one by one */
+            fe_error(L->c, p->tok, CVM_LIMIT, "the kernel's parameters take more than 32,764 bytes with this one "
+                     "(CUDA's limit; 4,096 before CUDA 12.1): pass large data in a buffer");
+            return;
+        }
+    }
     int i = 0;
     for (fe_node *p = fn->params; p && !L->c->err; p = p->next, i++) {
         const char *name = p->name ? p->name : fe_fmt(L->c, "_p%d", i);
@@ -1414,6 +1446,8 @@ void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name)
     L->ninsn = 0;
     L->var_at = 0;
     L->shared_size = L->local_size = 0;
+    L->constructs = 0;
+    L->too_deep = false;
     L->nshared = 0;
     L->ntaken = 0;
     L->loops = L->switches = 0;
@@ -1441,6 +1475,10 @@ void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name)
     kernel_params(L, fn);
     stmt(L, fn->body);
     fe_emit(L, "return");
+    if (L->local_size > CVM_BC_MAX_LOCAL && !c->err)
+        fe_error(c, fn->tok, CVM_LIMIT, "kernel '%s' needs more than %u bytes of local memory per unit (the VM's "
+                 "limit): a local array, or a struct passed or returned by value, is too large", name,
+                 CVM_BC_MAX_LOCAL);
     if (L->uses_plane)
         fe_buf_printf(c, &hdr, ".plane_width 32\n");
     if (L->uses_f64 || L->uses_f16)

@@ -86,6 +86,9 @@ typedef struct fe_lower {
     fe_frame *frame;
     int blocks;         /* open `block` constructs */
     int depth;          /* indentation */
+    int constructs;     /* if/loop/block/switch constructs open in the emitted code */
+    uint64_t sym_bytes[2]; /* __device__ and __constant__ variables' bytes so far (with alignment) */
+    bool too_deep;      /* ... once more than the bytecode's CVM_BC_MAX_DEPTH (reported by a statement) */
     uint32_t loc_file, loc_line, loc_col;
     struct { fe_node *decl; uint32_t offset; } shared[64];
     int nshared;

@@ -1456,7 +1456,18 @@ static fe_val ident(fe_lower *L, fe_node *e)
     return fe_bad(L);
 }
 
+static fe_val gen_in(fe_lower *L, fe_node *e);
+
 fe_val fe_gen(fe_lower *L, fe_node *e)
+{
+    if (L->c->err || !fe_enter(L->c, e->tok))
+        return fe_rv(fe_ty(TY_I32), 0);
+    fe_val v = gen_in(L, e);
+    fe_leave(L->c);
+    return v;
+}
+
+static fe_val gen_in(fe_lower *L, fe_node *e)
 {
     if (L->c->err)
         return fe_rv(fe_ty(TY_I32), 0);
@@ -1572,13 +1583,14 @@ fe_type *fe_type_of_arg(fe_lower *L, fe_node *e, bool qualified, bool *rvalue)
         return NULL;
     size_t len = L->body.len;
     uint32_t ninsn = L->ninsn;
-    int depth = L->depth;
+    int depth = L->depth, constructs = L->constructs;
     fe_val v = fe_gen(L, e);
     L->body.len = len;
     if (L->body.p)
         L->body.p[len] = 0;
     L->ninsn = ninsn;
     L->depth = depth;
+    L->constructs = constructs;
     L->loc_line = 0;
     if (rvalue) /* a temporary: binds to a const reference only */
         *rvalue = v.lv == LV_NONE || v.temp;

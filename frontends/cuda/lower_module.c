@@ -304,6 +304,14 @@ void fe_module_var(fe_lower *L, fe_node *d)
         e = e->base;
     const char *elem = fe_is_arith(e) ? fe_elem_name(e->kind) : "bytes";
     uint32_t size = d->ty->size ? d->ty->size : 1;
+    const uint64_t limit = is_const ? CVM_BC_MAX_CONST : 1ull << 30; /* the verifier's: space with alignment */
+    L->sym_bytes[is_const] += (uint64_t)size + (d->ty->align < 4 ? 4 : d->ty->align);
+    if (L->sym_bytes[is_const] > limit) {
+        fe_error(c, d->tok, CVM_LIMIT, "the module's %s variables take more than %llu bytes with '%s' (the VM's "
+                 "limit%s)", is_const ? "__constant__" : "__device__", (unsigned long long)limit, d->name,
+                 is_const ? "; CUDA's is 64 KiB" : "");
+        return;
+    }
     fe_buf_printf(c, L->out, ".%s \"%s\" %s %u %u", is_const ? "constant" : "global", d->name, elem,
                   size, d->ty->align < 4 ? 4 : d->ty->align);
     if (d->a || fe_nonempty_default(d->ty)) { /* an initializer, or default member initializers */

@@ -550,7 +550,11 @@ static uint32_t const_dim(fe_ctx *c, fe_tok *at)
 {
     fe_node *e = assign(c);
     int64_t v = 0;
-    if (!c->err && (!fe_const_eval(c, e, &v) || v <= 0 || v > (1 << 28))) {
+    if (!c->err && fe_const_eval(c, e, &v) && v > (1 << 28)) {
+        fe_error(c, at, CVM_LIMIT, "array size %lld is more than 2^28 elements (the compiler's limit)", (long long)v);
+        return 1;
+    }
+    if (!c->err && (!fe_const_eval(c, e, &v) || v <= 0)) {
         fe_error(c, at, CVM_SYNTAX, "array size must be a positive integer constant");
         return 1;
     }
@@ -1431,7 +1435,30 @@ static bool functional_cast_at(fe_ctx *c, uint32_t k)
     return t->kind == TK_IDENT && (fe_tok_is(peek_at(c, k + 1), "(") || fe_tok_is(peek_at(c, k + 1), "{"));
 }
 
+bool fe_enter(fe_ctx *c, const fe_tok *t)
+{
+    if (c->nest >= FE_MAX_NEST) {
+        if (!c->err)
+            fe_error(c, t, CVM_LIMIT, "nested more than %d levels deep (expressions, statements, or "
+                     "terms of one expression); split it", FE_MAX_NEST);
+        return false;
+    }
+    c->nest++;
+    return true;
+}
+
+static fe_node *unary_in(fe_ctx *c);
+
 static fe_node *unary(fe_ctx *c)
+{
+    if (!fe_enter(c, peek(c)))
+        return new_node(c, N_INT, peek(c));
+    fe_node *n = unary_in(c);
+    fe_leave(c);
+    return n;
+}
+
+static fe_node *unary_in(fe_ctx *c)
 {
     fe_tok *t = peek(c);
     if (accept(c, "++") || accept(c, "--")) {
@@ -1573,7 +1600,18 @@ static fe_node *conditional(fe_ctx *c)
     return n;
 }
 
+static fe_node *assign_in(fe_ctx *c);
+
 static fe_node *assign(fe_ctx *c)
+{
+    if (!fe_enter(c, peek(c)))
+        return new_node(c, N_INT, peek(c));
+    fe_node *n = assign_in(c);
+    fe_leave(c);
+    return n;
+}
+
+static fe_node *assign_in(fe_ctx *c)
 {
     fe_node *lhs = conditional(c);
     fe_tok *t = peek(c);

@@ -280,7 +280,18 @@ static bool type_decl_only(fe_ctx *c)
     }
 }
 
+static fe_node *stmt_in(fe_ctx *c);
+
 fe_node *fe_p_stmt(fe_ctx *c)
+{
+    if (!fe_enter(c, fe_p_peek(c)))
+        return NULL;
+    fe_node *s = stmt_in(c);
+    fe_leave(c);
+    return s;
+}
+
+static fe_node *stmt_in(fe_ctx *c)
 {
     fe_p_skip_attributes(c);
     fe_tok *t = fe_p_peek(c);
