@@ -3062,6 +3062,51 @@ static void test_probe_refusals(void)
     words_are("ns::E::X in template arguments; __match_all_sync", ns_src, 32, 0, ns_want, 5);
 }
 
+/* The CLI probe's: resource limits are errors at the declaration or the
+ * statement (they were internal compiler errors, a stack overflow, or a
+ * run out of memory). */
+static void test_limits(void)
+{
+    static char deep[8192];
+    int n = snprintf(deep, sizeof deep, "__global__ void k(int *out, const int *in) { out[0] = ");
+    for (int i = 0; i < 2000; i++)
+        n += snprintf(deep + n, sizeof deep - (size_t)n, "(");
+    n += snprintf(deep + n, sizeof deep - (size_t)n, "1");
+    for (int i = 0; i < 2000; i++)
+        n += snprintf(deep + n, sizeof deep - (size_t)n, ")");
+    snprintf(deep + n, sizeof deep - (size_t)n, "; }\n");
+    rejects("2,000 nested parentheses are an error, not a stack overflow", deep, "nested more than 600 levels");
+    static char chain[8192];
+    n = snprintf(chain, sizeof chain, "__global__ void k(int *out, const int *in) { out[0] = 1");
+    for (int i = 0; i < 1000; i++)
+        n += snprintf(chain + n, sizeof chain - (size_t)n, "+1");
+    snprintf(chain + n, sizeof chain - (size_t)n, "; }\n");
+    rejects("a 1,000-term sum is an error, not a stack overflow", chain, "nested more than 600 levels");
+    static char ifs[4096];
+    n = snprintf(ifs, sizeof ifs, "__global__ void k(int *out, const int *in) { int c = in[0]; ");
+    for (int i = 0; i < 70; i++)
+        n += snprintf(ifs + n, sizeof ifs - (size_t)n, "if (c) ");
+    snprintf(ifs + n, sizeof ifs - (size_t)n, "out[0] = 1; }\n");
+    rejects("70 nested ifs are an error naming the limit", ifs, "control flow nested more than 64 deep");
+    rejects("a struct parameter past 32,764 bytes is refused before it is copied",
+            "struct S { float x[200000000]; };\n"
+            "__global__ void k(int *out, const int *in, S s) { out[0] = (int)s.x[0]; }\n",
+            "parameters take more than 32,764 bytes");
+    rejects("__shared__ past 16 MiB", "__global__ void k(int *out, const int *in) { __shared__ float s[5000000]; "
+            "s[threadIdx.x] = 1; out[0] = (int)s[3]; }\n", "__shared__ variables take more than 16777216 bytes");
+    rejects("local memory past 1 MiB", "__global__ void k(int *out, const int *in) { float a[5000000]; "
+            "a[threadIdx.x] = 1; out[0] = (int)a[in[0] & 7]; }\n", "more than 1048576 bytes of local memory");
+    rejects("__device__ variables past 1 GiB", "__device__ float a[268435456];\n"
+            "__global__ void k(int *out, const int *in) { out[0] = (int)a[1]; }\n",
+            "__device__ variables take more than 1073741824 bytes");
+    rejects("__constant__ variables past 1 MiB", "__constant__ float cc[300000];\n"
+            "__global__ void k(int *out, const int *in) { out[0] = (int)cc[1]; }\n",
+            "__constant__ variables take more than 1048576 bytes");
+    rejects("an array bound past 2^28 says so", "__device__ float a[300000000];\n"
+            "__global__ void k(int *out, const int *in) { out[0] = (int)a[1]; }\n",
+            "more than 2^28 elements");
+}
+
 static void test_static_members(void)
 {
     static const char src[] =
@@ -3169,6 +3214,7 @@ int main(void)
     test_ctor_templates();
     test_overload_rules();
     test_static_members();
+    test_limits();
     test_probe_refusals();
     test_const_types();
     test_array_refs();
