@@ -1447,16 +1447,19 @@ bool fe_enter(fe_ctx *c, const fe_tok *t)
     return true;
 }
 
-static fe_node *unary_in(fe_ctx *c);
-
-static fe_node *unary(fe_ctx *c)
+/* in(c) one nesting level deeper (an error past FE_MAX_NEST). */
+static fe_node *nested(fe_ctx *c, fe_node *(*in)(fe_ctx *c))
 {
     if (!fe_enter(c, peek(c)))
         return new_node(c, N_INT, peek(c));
-    fe_node *n = unary_in(c);
+    fe_node *n = in(c);
     fe_leave(c);
     return n;
 }
+
+static fe_node *unary_in(fe_ctx *c);
+
+static fe_node *unary(fe_ctx *c) { return nested(c, unary_in); }
 
 static fe_node *unary_in(fe_ctx *c)
 {
@@ -1602,14 +1605,7 @@ static fe_node *conditional(fe_ctx *c)
 
 static fe_node *assign_in(fe_ctx *c);
 
-static fe_node *assign(fe_ctx *c)
-{
-    if (!fe_enter(c, peek(c)))
-        return new_node(c, N_INT, peek(c));
-    fe_node *n = assign_in(c);
-    fe_leave(c);
-    return n;
-}
+static fe_node *assign(fe_ctx *c) { return nested(c, assign_in); }
 
 static fe_node *assign_in(fe_ctx *c)
 {
