@@ -298,6 +298,7 @@ typedef struct fe_ctx {
 
     struct fe_lower *lw; /* lower.c state */
     int inst_depth;      /* nested template instantiations (bounded) */
+    int fn_inst;         /* function template instances being parsed (T && there is forwarding) */
     unsigned inst_comptime; /* the next fe_instantiate leaves these value parameters
                                unbound (bit i: parameter i): comptime parameters */
     fe_type *cg_types;   /* cooperative-groups types made so far (fe_cg_type) */
@@ -383,7 +384,7 @@ fe_node *fe_parse_shift(fe_ctx *c); /* a shift-expression (template arguments) *
 /* The host function (is_func) or variable of that name the parser set aside, or NULL. */
 const fe_hostname *fe_host_name(fe_ctx *c, const char *name, bool is_func);
 /* Integer constant expression; false (no error) when not constant. */
-#define FE_MAX_NEST 600
+#define FE_MAX_NEST 1500
 /* Enters one more level of nesting at t (false, with an error, past
  * FE_MAX_NEST); fe_leave leaves it. */
 bool fe_enter(fe_ctx *c, const fe_tok *t);

@@ -797,6 +797,11 @@ static fe_node *param_list(fe_ctx *c)
             unsupported(c, at, "decltype in a parameter type is not supported in kernels; name the type");
             break;
         }
+        if (t->is_rref && !c->inst_depth && !c->fn_inst) { /* int &&, S &&: overloads against const & would need value categories */
+            unsupported(c, nt ? nt : at, "rvalue reference parameters are supported only in templates, as "
+                        "forwarding references (template <class F> void f(F &&f)); take a const reference");
+            break;
+        }
         if (t->kind == TY_ARRAY && !t->is_ref) /* array parameters are pointers; T (&a)[N] is not */
             t = fe_ptr_to(c, t->base);
         fe_node *p = new_node(c, N_DECL, nt ? nt : at);

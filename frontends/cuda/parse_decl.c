@@ -490,6 +490,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     }
     c->pos = t->tok_begin;
     c->funcs = NULL;
+    c->fn_inst++;
     unsigned storage = 0;
     uint32_t lb = 0, k = 0;
     fe_node *f = NULL;
@@ -513,6 +514,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
         else if (!c->err)
             fe_error(c, where, CVM_UNSUPPORTED, "only function templates are supported");
     }
+    c->fn_inst--;
     if (f && t->owner)
         f->owner = t->owner;
     fe_node *made = c->funcs; /* friend functions of struct templates first instantiated here */
