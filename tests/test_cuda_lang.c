@@ -3111,6 +3111,16 @@ static void test_limits(void)
     rejects("__constant__ variables past 1 MiB", "__constant__ float cc[300000];\n"
             "__global__ void k(int *out, const int *in) { out[0] = (int)cc[1]; }\n",
             "__constant__ variables take more than 1048576 bytes");
+    /* 40 nested unary minus signs: each typed its operand aside first, so the
+     * lowering doubled per level (16 were 'more than 65536 registers', 25 ran
+     * out of memory); an even count of 7 is 7 */
+    static char minus[256];
+    n = snprintf(minus, sizeof minus, "__global__ void k(int *out, const int *in) { out[0] = ");
+    for (int i = 0; i < 40; i++)
+        n += snprintf(minus + n, sizeof minus - (size_t)n, "- ");
+    snprintf(minus + n, sizeof minus - (size_t)n, "(in[1] + 6); }\n");
+    static const int32_t minus_want[] = {7};
+    words_are("40 nested unary minus signs lower in linear time", minus, 1, 0, minus_want, 1);
     rejects("an array bound past 2^28 says so", "__device__ float a[300000000];\n"
             "__global__ void k(int *out, const int *in) { out[0] = (int)a[1]; }\n",
             "more than 2^28 elements");

@@ -1313,6 +1313,21 @@ static fe_val arith_unary(fe_lower *L, int op, fe_val v, const fe_tok *at)
 
 static fe_val unary(fe_lower *L, fe_node *e)
 {
+    if (e->op == '-' || e->op == '+' || e->op == '~') {
+        /* the operand first, then its type: typing it aside first (fe_type_of) made
+         * - - - x exponential, each level lowering its operand twice */
+        fe_val a = fe_gen(L, e->a), out;
+        char op[2] = {(char)e->op, 0};
+        if ((a.ty->kind == TY_VEC || a.ty->kind == TY_STRUCT) && fe_call_operator(L, e->tok, op, &a, 1, &out))
+            return out; /* -v with a user operator-(float4), -s of a struct's */
+        if (a.ty->kind == TY_VEC && e->op == '-' && fe_is_half_pair(a.ty))
+            return fe_half2_neg(L, a);
+        if (a.ty->kind == TY_STRUCT) { /* -w: of its conversion's value */
+            fe_val v = fe_convert(L, a, conversion_type(L, a.ty, NULL), e->tok);
+            return L->c->err ? fe_bad(L) : arith_unary(L, e->op, v, e->tok);
+        }
+        return arith_unary(L, e->op, fe_load(L, a), e->tok);
+    }
     fe_type *at = e->op != '&' ? fe_type_of(L, e->a) : NULL;
     if (at && at->kind == TY_VEC) { /* -v with a user operator-(float4) */
         char op[2] = {(char)e->op, 0};
