@@ -111,6 +111,7 @@ int fe_reg(fe_lower *L, uint32_t rtype);
 uint32_t fe_rtype_of(fe_lower *L, fe_type *t, int space);
 bool fe_adopt_space(fe_lower *L, int reg, int from);
 fe_val fe_by_conversion(fe_lower *L, fe_val v, const fe_type *other, const fe_tok *at); /* lower_expr.c */
+fe_val fe_null_test(fe_lower *L, fe_val p, bool eq, const fe_tok *at); /* p == 0 (eq) or p != 0 */
 void fe_emit(fe_lower *L, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

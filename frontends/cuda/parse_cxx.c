@@ -17,8 +17,9 @@ static fe_node *new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { 
  * The body of a constexpr function run at compile time: integer locals
  * (the ce_ slots, innermost last), assignments and ++/--, if, for, while,
  * do, break, continue, return. Anything else (memory, switch, floats) makes
- * the call not a constant. Values are 64-bit integers; the statement count
- * is bounded so a loop that does not end cannot hang the compiler.
+ * the call not a constant. Values are integers kept in their types' range
+ * (const_eval.c); the statement count is bounded so a loop that does not
+ * end cannot hang the compiler.
  */
 enum { CE_NEXT, CE_RETURN, CE_BREAK, CE_CONTINUE, CE_FAIL };
 #define CE_MAX_STEPS 1000000
