@@ -3121,6 +3121,18 @@ static void test_limits(void)
     snprintf(minus + n, sizeof minus - (size_t)n, "(in[1] + 6); }\n");
     static const int32_t minus_want[] = {7};
     words_are("40 nested unary minus signs lower in linear time", minus, 1, 0, minus_want, 1);
+    /* the same for ! and * & (40 of each were more than the machine's memory) */
+    static char nots[1024];
+    n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "
+                 "int *p = &v; out[0] = ");
+    for (int i = 0; i < 40; i++)
+        n += snprintf(nots + n, sizeof nots - (size_t)n, "!");
+    n += snprintf(nots + n, sizeof nots - (size_t)n, "v + 10 * ");
+    for (int i = 0; i < 40; i++)
+        n += snprintf(nots + n, sizeof nots - (size_t)n, "*&");
+    snprintf(nots + n, sizeof nots - (size_t)n, "v + 100 * !!!p; }\n");
+    static const int32_t nots_want[] = {71};
+    words_are("40 nested ! and 40 nested * & lower in linear time", nots, 1, 0, nots_want, 1);
     rejects("an array bound past 2^28 says so", "__device__ float a[300000000];\n"
             "__global__ void k(int *out, const int *in) { out[0] = (int)a[1]; }\n",
             "more than 2^28 elements");

@@ -488,18 +488,23 @@ fe_val fe_cond_bool(fe_lower *L, fe_node *e)
 {
     if (e->kind == N_STR) /* a string's address is never null: assert(ok && "why") */
         return fe_const_int(L, TY_BOOL, 1);
-    fe_val v = fe_rvalue(L, e);
+    return fe_truth(L, fe_rvalue(L, e), e->tok);
+}
+
+/* A loaded value as a condition (a bool register). */
+fe_val fe_truth(fe_lower *L, fe_val v, const fe_tok *at)
+{
     if (v.ty->kind == TY_BOOL)
         return v;
     if (v.ty->kind == TY_PTR)
-        return fe_null_test(L, v, false, e->tok);
+        return fe_null_test(L, v, false, at);
     if (v.ty->kind == TY_STRUCT && v.lv == LV_MEM)
-        return struct_truth(L, v, e->tok);
+        return struct_truth(L, v, at);
     if (!fe_is_arith(v.ty)) {
-        fe_error(L->c, e->tok, CVM_SYNTAX, "a condition must be a number, bool or pointer");
+        fe_error(L->c, at, CVM_SYNTAX, "a condition must be a number, bool or pointer");
         return v;
     }
-    return fe_convert(L, v, fe_ty(TY_BOOL), e->tok);
+    return fe_convert(L, v, fe_ty(TY_BOOL), at);
 }
 
 /* a && b, a || b: and.bool/or.bool when b is pure, else an if writing one register. */
@@ -1079,6 +1084,33 @@ static fe_val arith_unary(fe_lower *L, int op, fe_val v, const fe_tok *at)
     return fe_rv(t, r);
 }
 
+/* &x: the address of a variable in memory. */
+static fe_val address_of(fe_lower *L, fe_node *e)
+{
+    fe_val lv = fe_gen(L, e->a);
+    if (lv.lv != LV_MEM && lv.ty->kind == TY_PTR) {
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED, "taking the address of a pointer to shared or local "
+                 "memory is not supported (only pointers to global memory can be stored in memory)");
+        return fe_bad(L);
+    }
+    if (lv.lv != LV_MEM) {
+        fe_error(L->c, e->tok, CVM_UNSUPPORTED,
+                 "taking the address of a register variable is not supported; use a reference");
+        return fe_bad(L);
+    }
+    return fe_rv(fe_ptr_to(L->c, lv.ty), lv.reg);
+}
+
+/* !b of a bool register. */
+static fe_val logical_not(fe_lower *L, fe_val b)
+{
+    if (L->c->err)
+        return fe_bad(L);
+    int r = fe_reg(L, RT(TY_BOOL, 1, 0));
+    fe_emit(L, "not.bool %%r%d, %%r%d", r, b.reg);
+    return fe_rv(fe_ty(TY_BOOL), r);
+}
+
 static fe_val unary(fe_lower *L, fe_node *e)
 {
     if (e->op == '-' || e->op == '+' || e->op == '~') {
@@ -1096,38 +1128,25 @@ static fe_val unary(fe_lower *L, fe_node *e)
         }
         return arith_unary(L, e->op, fe_load(L, a), e->tok);
     }
-    fe_type *at = e->op != '&' ? fe_type_of(L, e->a) : NULL;
-    if (at && at->kind == TY_VEC) { /* -v with a user operator-(float4) */
-        char op[2] = {(char)e->op, 0};
-        if (fe_find_func(L, NULL, fe_fmt(L->c, "operator%s", op), &(fe_val){at, 0, LV_NONE, 0, false, false, false, false}, 1)) {
-            fe_val a = fe_gen(L, e->a), out;
-            if (fe_call_operator(L, e->tok, op, &a, 1, &out))
-                return out;
-        }
-        if (e->op == '-' && fe_is_half_pair(at))
-            return fe_half2_neg(L, fe_gen(L, e->a));
-    }
-    if (at && at->kind == TY_STRUCT) {
-        fe_val a = fe_gen(L, e->a), out;
-        char op[2] = {(char)e->op, 0};
-        if (fe_call_operator(L, e->tok, op, &a, 1, &out))
-            return out;
-        if (e->op == '-' || e->op == '+' || e->op == '~') { /* -w: of its conversion's value */
-            fe_val v = fe_convert(L, a, conversion_type(L, a.ty, NULL), e->tok);
-            return L->c->err ? fe_bad(L) : arith_unary(L, e->op, v, e->tok);
-        }
-        if (e->op == '!' && a.lv == LV_MEM) { /* !opt: its conversion to bool */
-            fe_val b = struct_truth(L, a, e->tok);
-            int r = fe_reg(L, RT(TY_BOOL, 1, 0));
-            fe_emit(L, "not.bool %%r%d, %%r%d", r, b.reg);
-            return L->c->err ? fe_bad(L) : fe_rv(fe_ty(TY_BOOL), r);
-        }
+    if (e->op == '&')
+        return address_of(L, e);
+    if (e->op == '!' && e->a->kind == N_STR)
+        return logical_not(L, fe_cond_bool(L, e->a));
+    /* the operand once, then its type (typing it aside first made ! ! ! x and
+     * * & * & x exponential, as it did - - - x) */
+    fe_val a = fe_gen(L, e->a), out;
+    char op[2] = {(char)e->op, 0};
+    if ((a.ty->kind == TY_VEC || a.ty->kind == TY_STRUCT) && fe_call_operator(L, e->tok, op, &a, 1, &out))
+        return out; /* !v, *s with a user operator */
+    if (a.ty->kind == TY_STRUCT) {
+        if (e->op == '!' && a.lv == LV_MEM) /* !opt: its conversion to bool */
+            return L->c->err ? fe_bad(L) : logical_not(L, struct_truth(L, a, e->tok));
         fe_error(L->c, e->tok, CVM_SYNTAX, "no operator%s for '%s'", op, a.ty->name);
         return fe_bad(L);
     }
     switch (e->op) {
     case '*': {
-        fe_val p = fe_rvalue(L, e->a);
+        fe_val p = fe_load(L, a);
         if (p.ty->kind != TY_PTR) {
             fe_error(L->c, e->tok, CVM_SYNTAX, "indirection requires a pointer operand");
             return fe_bad(L);
@@ -1135,28 +1154,10 @@ static fe_val unary(fe_lower *L, fe_node *e)
         fe_val lv = {p.ty->base, p.reg, LV_MEM, 0, p.ty->base->is_volatile, false, false, false};
         return lv;
     }
-    case '&': {
-        fe_val lv = fe_gen(L, e->a);
-        if (lv.lv != LV_MEM && lv.ty->kind == TY_PTR) {
-            fe_error(L->c, e->tok, CVM_UNSUPPORTED, "taking the address of a pointer to shared or local "
-                     "memory is not supported (only pointers to global memory can be stored in memory)");
-            return fe_bad(L);
-        }
-        if (lv.lv != LV_MEM) {
-            fe_error(L->c, e->tok, CVM_UNSUPPORTED,
-                     "taking the address of a register variable is not supported; use a reference");
-            return fe_bad(L);
-        }
-        return fe_rv(fe_ptr_to(L->c, lv.ty), lv.reg);
-    }
-    case '!': {
-        fe_val b = fe_cond_bool(L, e->a);
-        int r = fe_reg(L, RT(TY_BOOL, 1, 0));
-        fe_emit(L, "not.bool %%r%d, %%r%d", r, b.reg);
-        return fe_rv(fe_ty(TY_BOOL), r);
-    }
+    case '!':
+        return logical_not(L, fe_truth(L, fe_load(L, a), e->tok));
     default:
-        return arith_unary(L, e->op, fe_rvalue(L, e->a), e->tok);
+        return arith_unary(L, e->op, fe_load(L, a), e->tok);
     }
 }
 
