@@ -3121,6 +3121,42 @@ static void test_limits(void)
     snprintf(minus + n, sizeof minus - (size_t)n, "(in[1] + 6); }\n");
     static const int32_t minus_want[] = {7};
     words_are("40 nested unary minus signs lower in linear time", minus, 1, 0, minus_want, 1);
+    /* switch on 64-bit values (refused before): case values beyond 32 bits,
+     * negative ones, fallthrough, a nested 32-bit switch, a case range, a
+     * default in the middle; expected values from g++ -std=c++17 */
+    static const char sw64_src[] =
+        "__device__ int classify(long long v) {\n"
+        "    int r = 0;\n"
+        "    switch (v) {\n"
+        "    case 4294967296LL: r = 1; break;\n"
+        "    case -1: r = 2;\n"
+        "    case 5: r += 10; break;\n"
+        "    case 0x7fffffffffffffffLL:\n"
+        "        switch ((int)(v & 3)) { case 3: r = 40; break; default: r = 41; }\n"
+        "        break;\n"
+        "    case 100 ... 102: r = 50; break;\n"
+        "    default: r = 99;\n"
+        "    case 7: r += 1000;\n"
+        "    }\n"
+        "    return r;\n"
+        "}\n"
+        "__device__ int uclass(unsigned long long u) {\n"
+        "    switch (u) { case 18446744073709551615ull: return 1; case 0: return 2; case 4294967295u: return 3; }\n"
+        "    return 4;\n"
+        "}\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    long long vs[10] = {4294967296LL, -1, 5, 0x7fffffffffffffffLL, 101, 7, 8, 0, 4294967297LL, -4294967296LL};\n"
+        "    unsigned long long us[4] = {~0ull, 0, 4294967295ull, 4294967296ull};\n"
+        "    int t = threadIdx.x;\n"
+        "    if (t < 10) out[t] = classify(vs[t]);\n"
+        "    if (t < 4) out[10 + t] = uclass(us[t]);\n"
+        "}\n";
+    static const int32_t sw64_want[] = {1, 12, 10, 40, 50, 1000, 1099, 1099, 1099, 1099, 1, 2, 3, 4};
+    words_are("switch on long long and unsigned long long values", sw64_src, 32, 0, sw64_want, 14);
+    rejects("a duplicate case value of a 64-bit switch is named",
+            "__global__ void k(int *out, const int *in) { long long v = in[0];\n"
+            "    switch (v) { case 1: out[0] = 1; break; case 4294967296LL: break; case 1: out[0] = 2; } }\n",
+            "duplicate case value '1'");
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

@@ -15,6 +15,8 @@
 
 static void stmt(fe_lower *L, fe_node *s);
 static void switch_labels(fe_lower *L, fe_node *item);
+static int case_values(fe_lower *L, const fe_node *item, int64_t *vals);
+static int wide_selector(fe_lower *L, fe_val v, const int64_t *vals, int n);
 
 /* ---- registers and text ---- */
 
@@ -551,21 +553,103 @@ static void switch_stmt(fe_lower *L, fe_node *s)
         return;
     }
     fe_type *t = fe_promote(v.ty);
-    if (t->size > 4) {
-        fe_error(L->c, s->a->tok, CVM_UNSUPPORTED, "switch on a 64-bit value is not supported");
-        return;
-    }
     v = fe_convert(L, v, t, s->tok);
-    int sel = fe_reg(L, L->rtypes[v.reg]); /* not written inside the switch */
-    fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, sel), sel, v.reg);
     if (s->d->kind != N_BLOCK) {
         fe_error(L->c, s->tok, CVM_UNSUPPORTED, "a switch body must be a braced block");
         return;
     }
-    fe_emit(L, "switch %%r%d", sel);
-    L->switches++;
-    switch_labels(L, s->d->args);
-    L->switches--;
+    const int64_t *outer = L->sw_vals;
+    const int outer_n = L->sw_n;
+    int64_t vals[512];
+    int sel;
+    L->sw_vals = NULL;
+    if (t->size > 4) { /* case values are 32-bit: switch on the index of the matching one */
+        L->sw_n = case_values(L, s->d->args, vals);
+        sel = wide_selector(L, v, vals, L->sw_n);
+        L->sw_vals = vals;
+    } else {
+        sel = fe_reg(L, L->rtypes[v.reg]); /* not written inside the switch */
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, sel), sel, v.reg);
+    }
+    if (!L->c->err) {
+        fe_emit(L, "switch %%r%d", sel);
+        L->switches++;
+        switch_labels(L, s->d->args);
+        L->switches--;
+    }
+    L->sw_vals = outer;
+    L->sw_n = outer_n;
+}
+
+/* A case label's values a..b (one value: b = a); false after an error. */
+static bool case_range(fe_lower *L, const fe_node *item, int64_t *a, int64_t *b)
+{
+    if (!fe_const_eval(L->c, item->a, a) || (item->b && !fe_const_eval(L->c, item->b, b))) {
+        fe_error(L->c, item->tok, CVM_SYNTAX, "case label is not an integer constant");
+        return false;
+    }
+    if (!item->b)
+        *b = *a;
+    if (*b >= *a && (uint64_t)*b - (uint64_t)*a > 256) {
+        fe_error(L->c, item->tok, CVM_LIMIT, "case range too large");
+        return false;
+    }
+    return true;
+}
+
+/* The distinct case values of a switch on a 64-bit value, in label order,
+ * into vals[512]; their count. */
+static int case_values(fe_lower *L, const fe_node *item, int64_t *vals)
+{
+    int n = 0;
+    for (; item && !L->c->err; item = item->next) {
+        int64_t a, b;
+        if (item->kind != N_CASE || !case_range(L, item, &a, &b))
+            continue;
+        for (uint64_t i = 0; b >= a && i <= (uint64_t)b - (uint64_t)a; i++) {
+            const int64_t x = (int64_t)((uint64_t)a + i);
+            int j = 0;
+            while (j < n && vals[j] != x)
+                j++;
+            if (j < n)
+                continue; /* a duplicate: switch_labels names it */
+            if (n == 512) {
+                fe_error(L->c, item->tok, CVM_LIMIT, "more than 512 case values in a switch on a 64-bit value");
+                return n;
+            }
+            vals[n++] = x;
+        }
+    }
+    return n;
+}
+
+/* The selector of a switch on the 64-bit value v: the index in vals of the
+ * value v equals, or -1 (no case: the default, if any). */
+static int wide_selector(fe_lower *L, fe_val v, const int64_t *vals, int n)
+{
+    const char *tn = fe_elem_name(v.ty->kind);
+    int sel = fe_reg(L, RT(TY_I32, 1, 0)); /* not written inside the switch */
+    fe_emit(L, "const.i32 %%r%d, -1", sel);
+    for (int j = 0; j < n; j++) {
+        int c = fe_reg(L, L->rtypes[v.reg]), eq = fe_reg(L, RT(TY_BOOL, 1, 0)), k = fe_reg(L, RT(TY_I32, 1, 0));
+        fe_emit(L, "const.%s %%r%d, %lld", tn, c, (long long)vals[j]);
+        fe_emit(L, "eq.%s %%r%d, %%r%d, %%r%d", tn, eq, v.reg, c);
+        fe_emit(L, "const.i32 %%r%d, %d", k, j);
+        fe_emit(L, "select.i32 %%r%d, %%r%d, %%r%d, %%r%d", sel, k, sel, eq);
+    }
+    return sel;
+}
+
+/* A case value as the bytecode's case names it: the value itself, or in a
+ * switch on a 64-bit value its index. */
+static int32_t case_code(const fe_lower *L, int64_t x)
+{
+    if (!L->sw_vals)
+        return (int32_t)x;
+    int j = 0;
+    while (j < L->sw_n && L->sw_vals[j] != x)
+        j++;
+    return j;
 }
 
 /* The body of a switch: runs of labels, each followed by its statements. */
@@ -597,15 +681,14 @@ static void switch_labels(fe_lower *L, fe_node *item)
                 continue;
             }
             int64_t a = 0, b = 0;
-            if (!fe_const_eval(L->c, item->a, &a) || (item->b && !fe_const_eval(L->c, item->b, &b))) {
-                fe_error(L->c, item->tok, CVM_SYNTAX, "case label is not an integer constant");
+            if (!case_range(L, item, &a, &b))
                 return;
+            if (!L->sw_vals) {
+                a = (int32_t)a;
+                b = (int32_t)b;
             }
-            if (!item->b)
-                b = a;
-            a = (int32_t)a;
-            b = (int32_t)b;
-            for (int64_t x = a; x <= b && x - a <= 256; x++) {
+            for (uint64_t i = 0; b >= a && i <= (uint64_t)b - (uint64_t)a; i++) {
+                const int64_t x = (int64_t)((uint64_t)a + i);
                 for (int j = 0; j < nseen; j++)
                     if (seen[j] == x) {
                         fe_error(L->c, fe_leftmost(item->a), CVM_SYNTAX, "duplicate case value '%lld'", (long long)x);
@@ -614,18 +697,14 @@ static void switch_labels(fe_lower *L, fe_node *item)
                 if (nseen < 512)
                     seen[nseen++] = x;
             }
-            if (b - a > 256) {
-                fe_error(L->c, item->tok, CVM_LIMIT, "case range too large");
-                return;
-            }
             if (dflt) { /* default: case 1: -> default falls into the case */
                 fe_emit(L, "default");
                 fe_emit(L, "fallthrough");
                 dflt = false;
             }
-            for (int64_t x = a; x <= b; x++)
-                n += (size_t)snprintf(vals + n, n < sizeof vals ? sizeof vals - n : 0, "%s%lld",
-                                      n ? ", " : "", (long long)(int32_t)x);
+            for (uint64_t i = 0; b >= a && i <= (uint64_t)b - (uint64_t)a; i++)
+                n += (size_t)snprintf(vals + n, n < sizeof vals ? sizeof vals - n : 0, "%s%lld", n ? ", " : "",
+                                      (long long)case_code(L, (int64_t)((uint64_t)a + i)));
             if (n >= sizeof vals) {
                 fe_error(L->c, item->tok, CVM_LIMIT, "too many case values on one label");
                 return;

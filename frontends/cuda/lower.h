@@ -92,8 +92,12 @@ typedef struct fe_lower {
     uint32_t loc_file, loc_line, loc_col;
     struct { fe_node *decl; uint32_t offset; } shared[64];
     int nshared;
-    int loops, switches;
-    fe_var *scope;         /* L->vars at the start of the innermost block (redefinitions) */   /* enclosing loops and switches in the current function */
+    int loops, switches;   /* enclosing loops and switches in the current function */
+    fe_var *scope;         /* L->vars at the start of the innermost block (redefinitions) */
+    /* the innermost switch on a 64-bit value: its case values, each
+     * lowered as its index in this list (NULL: a 32-bit switch) */
+    const int64_t *sw_vals;
+    int sw_n;
     const char *taken[64]; /* locals whose address is taken (&x): kept in local memory */
     int ntaken;
     /* the template whose value parameters ct_mask (bit i: parameter i) the
