@@ -3157,6 +3157,34 @@ static void test_limits(void)
             "__global__ void k(int *out, const int *in) { long long v = in[0];\n"
             "    switch (v) { case 1: out[0] = 1; break; case 4294967296LL: break; case 1: out[0] = 2; } }\n",
             "duplicate case value '1'");
+    /* default template arguments naming earlier parameters (refused
+     * before); expected values from g++ -std=c++17 */
+    static const char defdep_src[] =
+        "template <class T, class Acc = T> struct Sum {\n"
+        "    Acc s = 0;\n"
+        "    __device__ void add(T x) { s += (Acc)x; }\n"
+        "};\n"
+        "template <int A, int B, int C = A * 10 + B> __device__ int abc() { return C; }\n"
+        "template <class T, int Bytes = sizeof(T) * 4, class V = T> __device__ int lanes(V v) { return Bytes + (int)v; }\n"
+        "template <class T, int N = sizeof(T)> __device__ int f(T x) { return N * 10 + (int)x; }\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    Sum<char, int> a; a.add(100); a.add(100); a.add(100);\n"
+        "    Sum<float> b; b.add(0.25f); b.add(0.5f);\n"
+        "    out[0] = a.s;\n"
+        "    out[1] = (int)(b.s * 100);\n"
+        "    out[2] = abc<3, 4>();\n"
+        "    out[3] = abc<3, 4, 5>();\n"
+        "    out[4] = lanes<double>(7);\n"
+        "    out[5] = lanes<short, 1>(7);\n"
+        "    out[6] = f(3.0);\n"
+        "    out[7] = f<char>(2);\n"
+        "}\n";
+    static const int32_t defdep_want[] = {300, 75, 34, 5, 39, 8, 83, 12};
+    words_are("default template arguments naming earlier parameters", defdep_src, 1, 0, defdep_want, 8);
+    rejects("a value parameter of a parameter's type is refused by name",
+            "template <class T, T v> __device__ T get() { return v; }\n"
+            "__global__ void k(int *out, const int *in) { out[0] = get<int, 5>(); }\n",
+            "whose type is a template parameter");
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

@@ -207,6 +207,9 @@ typedef struct fe_template {
     bool has_def[8];     /* default arguments (template <int N = 256, class T = float>) */
     fe_type *pdef_ty[8];
     int64_t pdef_val[8];
+    bool pdef_dep[8];    /* ... naming an earlier parameter (N = sizeof(T)): parsed again
+                          * from token pdef_pos with the arguments bound, at each use */
+    uint32_t pdef_pos[8];
     uint32_t tok_begin, tok_end; /* the declaration after `template <...>` */
     bool is_struct;
     bool is_var;         /* `template <...> constexpr T name = value;`: a value per
@@ -359,7 +362,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs, const int64_
                         const fe_tok *where);
 fe_template *fe_find_template(fe_ctx *c, const char *name);
 /* Completes n explicit arguments of t with its defaults; the new count (n when some lack one). */
-int fe_template_defaults(const fe_template *t, fe_type **targs, int64_t *tvals, int n);
+int fe_template_defaults(fe_ctx *c, const fe_template *t, fe_type **targs, int64_t *tvals, int n);
 /* Deduces the arguments of function template t from call argument types. */
 /* The function template `name` that takes nargs arguments (overloads by
  * arity), else the first of that name; NULL if there is none. */

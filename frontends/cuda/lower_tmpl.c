@@ -193,7 +193,7 @@ static void instance_kernel(fe_lower *L, fe_template *t, fe_type **targs, const 
     for (int i = 0; i < k && i < 8; i++)
         vals[i] = tvals[i];
     int given = k;
-    k = fe_template_defaults(t, targs, vals, k);
+    k = fe_template_defaults(c, t, targs, vals, k);
     tvals = vals;
     /* with defaults the name lacks arguments an instance lookup needs: fold, named as asked */
     if (given == t->nparams && comptime_kernel(L, t, targs, tvals))

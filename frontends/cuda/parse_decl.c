@@ -48,7 +48,7 @@ static void explicit_specialization(fe_ctx *c, fe_tok *at)
     }
     fe_type *targs[8];
     int64_t tvals[8];
-    int n = fe_template_defaults(t, targs, tvals, fe_p_template_args(c, targs, tvals));
+    int n = fe_template_defaults(c, t, targs, tvals, fe_p_template_args(c, targs, tvals));
     if (!c->err && n != t->nparams)
         fe_error(c, nt, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name, t->nparams, n);
     for (int k = 0; k < n && !c->err; k++)
@@ -120,7 +120,7 @@ static void function_specialization(fe_ctx *c)
     }
     fe_type *targs[8] = {0};
     int64_t tvals[8] = {0};
-    int n = fe_p_is(c, "<") ? fe_template_defaults(t, targs, tvals, fe_p_template_args(c, targs, tvals)) : -1;
+    int n = fe_p_is(c, "<") ? fe_template_defaults(c, t, targs, tvals, fe_p_template_args(c, targs, tvals)) : -1;
     if (!fe_p_is(c, "(")) {
         fe_error(c, fe_p_peek(c), CVM_SYNTAX, "expected '(' after the name of the specialized function");
         return;
@@ -188,7 +188,7 @@ static void explicit_instantiation(fe_ctx *c)
     if (!inst)
         return;
     int n = fe_p_is(c, "<") ? fe_p_template_args(c, inst->targs, inst->tvals) : -1;
-    n = fe_template_defaults(t, inst->targs, inst->tvals, n);
+    n = fe_template_defaults(c, t, inst->targs, inst->tvals, n);
     uint32_t params = c->pos;
     fe_p_skip_balanced(c); /* the parameter list and the ';' */
     if (n < 0) { /* deduced from the parameter types */
@@ -219,6 +219,8 @@ static void explicit_instantiation(fe_ctx *c)
     }
 }
 
+static bool names_parameter(const fe_ctx *c, const fe_template *t, int i, uint32_t from, uint32_t to);
+
 void fe_p_template_decl(fe_ctx *c)
 {
     fe_tok *t = fe_p_next(c); /* template */
@@ -232,6 +234,7 @@ void fe_p_template_decl(fe_ctx *c)
         return;
     tp->ns = c->ns ? c->ns : "";
     fe_p_expect(c, "<");
+    fe_tname *outer_names = c->tnames; /* the parameters, named for the defaults after them */
     while (!c->err && !fe_p_is(c, ">")) {
         if (tp->nparams == 8) {
             fe_error(c, t, CVM_LIMIT, "more than 8 template parameters");
@@ -242,7 +245,14 @@ void fe_p_template_decl(fe_ctx *c)
             tp->pis_type[i] = true;
         } else {
             unsigned st = 0;
+            const uint32_t from = c->pos;
+            fe_tok *at = fe_p_peek(c);
             tp->ptypes[i] = fe_p_declspec(c, &st, NULL);
+            if (!c->err && names_parameter(c, tp, i, from, c->pos)) {
+                fe_p_unsupported(c, at, "a template value parameter whose type is a template parameter "
+                                 "(template <class T, T v>) is not supported; give it an integer type");
+                return;
+            }
         }
         if (fe_p_is(c, "...")) {
             fe_p_unsupported(c, fe_p_peek(c), "variadic templates (template <class... Ts>) are not supported "
@@ -250,21 +260,32 @@ void fe_p_template_decl(fe_ctx *c)
             return;
         }
         tp->pnames[i] = fe_p_tok_name(c, fe_p_expect_ident(c));
-        if (fe_p_accept(c, "=")) { /* a default argument, read here (it may not name earlier parameters) */
+        if (fe_p_accept(c, "=")) {
+            /* a default argument: read here, or when it names an earlier
+             * parameter, at each use with the arguments bound (parsed here
+             * with stand-ins, int and 1, for its extent and syntax) */
             fe_tok *at = fe_p_peek(c);
+            const uint32_t from = c->pos;
             tp->has_def[i] = true;
-            if (tp->pis_type[i]) {
-                tp->pdef_ty[i] = fe_p_type_name(c);
-            } else if (!fe_const_eval(c, fe_parse_shift(c), &tp->pdef_val[i]) && !c->err) {
+            fe_node *e = tp->pis_type[i] ? NULL : fe_parse_shift(c);
+            fe_type *ty = tp->pis_type[i] ? fe_p_type_name(c) : NULL;
+            tp->pdef_dep[i] = names_parameter(c, tp, i, from, c->pos);
+            tp->pdef_pos[i] = from;
+            if (tp->pis_type[i] || tp->pdef_dep[i]) {
+                tp->pdef_ty[i] = ty;
+            } else if (!fe_const_eval(c, e, &tp->pdef_val[i]) && !c->err) {
                 fe_error(c, at, CVM_UNSUPPORTED, "a default template argument must be an integer constant");
                 return;
             }
         } else if (i > 0 && tp->has_def[i - 1] && gap < 0) {
             gap = i; /* a function template's may be deduced (template <int N = 4, class T>) */
         }
+        if (tp->pnames[i])
+            fe_p_push_tname(c, tp->pnames[i], tp->pis_type[i] ? fe_ty(TY_I32) : tp->ptypes[i], !tp->pis_type[i], 1);
         if (!fe_p_accept(c, ","))
             break;
     }
+    c->tnames = outer_names;
     fe_p_expect(c, ">");
     const bool is_function = !fe_p_is(c, "struct") && !fe_p_is(c, "class") && !fe_p_is(c, "union") &&
                              !fe_p_is(c, "using");
@@ -435,14 +456,55 @@ void fe_p_template_decl(fe_ctx *c)
         fe_p_push_tname(c, tp->name, NULL, false, 0);
 }
 
-int fe_template_defaults(const fe_template *t, fe_type **targs, int64_t *tvals, int n)
+/* Does a token of [from, to) name one of template t's parameters before i? */
+static bool names_parameter(const fe_ctx *c, const fe_template *t, int i, uint32_t from, uint32_t to)
+{
+    for (uint32_t p = from; p < to && p < c->ntoks; p++)
+        for (int k = 0; k < i; k++)
+            if (c->toks[p].kind == TK_IDENT && t->pnames[k] && fe_tok_is(&c->toks[p], t->pnames[k]))
+                return true;
+    return false;
+}
+
+/* Template t's default argument k into targs[k] / tvals[k], the arguments
+ * before it given; false after an error. */
+static bool default_argument(fe_ctx *c, const fe_template *t, int k, fe_type **targs, int64_t *tvals)
+{
+    if (!t->pdef_dep[k]) {
+        targs[k] = t->pis_type[k] ? t->pdef_ty[k] : NULL;
+        tvals[k] = t->pis_type[k] ? 0 : t->pdef_val[k];
+        return true;
+    }
+    const uint32_t saved_pos = c->pos;
+    const int splits = c->nsplits;
+    fe_tname *saved = c->tnames;
+    if (t->scope)
+        c->tnames = t->scope;
+    for (int i = 0; i < k; i++)
+        fe_p_push_tname(c, t->pnames[i], t->pis_type[i] ? targs[i] : t->ptypes[i], !t->pis_type[i], tvals[i]);
+    c->pos = t->pdef_pos[k];
+    fe_tok *at = fe_p_peek(c);
+    if (t->pis_type[k]) {
+        targs[k] = fe_p_type_name(c);
+        tvals[k] = 0;
+    } else {
+        targs[k] = NULL;
+        if (!fe_const_eval(c, fe_parse_shift(c), &tvals[k]) && !c->err)
+            fe_error(c, at, CVM_UNSUPPORTED, "a default template argument must be an integer constant");
+    }
+    c->pos = saved_pos;
+    fe_p_unsplit(c, splits);
+    c->tnames = saved;
+    return !c->err;
+}
+
+int fe_template_defaults(fe_ctx *c, const fe_template *t, fe_type **targs, int64_t *tvals, int n)
 {
     if (n < 0 || n >= t->nparams || !t->has_def[n])
         return n;
-    for (int k = n; k < t->nparams; k++) {
-        targs[k] = t->pis_type[k] ? t->pdef_ty[k] : NULL;
-        tvals[k] = t->pis_type[k] ? 0 : t->pdef_val[k];
-    }
+    for (int k = n; k < t->nparams; k++)
+        if (!default_argument(c, t, k, targs, tvals))
+            return n;
     return t->nparams;
 }
 
@@ -455,7 +517,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
         targs[k] = targs_in[k];
         tvals[k] = tvals_in[k];
     }
-    n = fe_template_defaults(t, targs, tvals, n);
+    n = fe_template_defaults(c, t, targs, tvals, n);
     if (n != t->nparams) {
         fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name,
                  t->nparams, n);
@@ -558,7 +620,7 @@ fe_node *fe_var_template_value(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     int64_t tvals[8] = {0};
     for (int k = 0; k < n && k < 8; k++)
         targs[k] = targs_in[k], tvals[k] = tvals_in[k];
-    n = fe_template_defaults(t, targs, tvals, n);
+    n = fe_template_defaults(c, t, targs, tvals, n);
     fe_node *cast = fe_p_new_node(c, N_CAST, where);
     if (n != t->nparams) {
         fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name, t->nparams, n);
@@ -643,7 +705,7 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
         targs[k] = targs_in[k];
         tvals[k] = tvals_in[k];
     }
-    n = fe_template_defaults(t, targs, tvals, n);
+    n = fe_template_defaults(c, t, targs, tvals, n);
     if (n != t->nparams) {
         fe_error(c, where, CVM_SYNTAX, "template '%s' takes %d arguments, %d given", t->name,
                  t->nparams, n);
@@ -927,10 +989,8 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
     for (int k = 0; k < t->nparams; k++) {
         if (got[k])
             continue;
-        if (!t->has_def[k])
+        if (!t->has_def[k] || !default_argument(c, t, k, targs, tvals)) /* not deducible: the default */
             return false;
-        targs[k] = t->pis_type[k] ? t->pdef_ty[k] : NULL; /* not deducible: the default */
-        tvals[k] = t->pis_type[k] ? 0 : t->pdef_val[k];
     }
     return true;
 }
