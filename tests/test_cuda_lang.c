@@ -3185,6 +3185,40 @@ static void test_limits(void)
             "template <class T, T v> __device__ T get() { return v; }\n"
             "__global__ void k(int *out, const int *in) { out[0] = get<int, 5>(); }\n",
             "whose type is a template parameter");
+    /* default member initializers of arrays, braced after = too (refused
+     * before), in constructors, copies, templates and module-scope images;
+     * expected values from g++ -std=c++17 (the module-scope ones by hand) */
+    static const char amember_src[] =
+        "struct P { int x, y; };\n"
+        "struct T {\n"
+        "    float v = {2.0f};\n"
+        "    int m = 3;\n"
+        "    int arr[3] = {m, m * 2};\n"
+        "    P ps[2] = {{1, 2}, {3, 4}};\n"
+        "    float big[40] = {};\n"
+        "    unsigned char bytes[4]{1, 2};\n"
+        "    __device__ T() {}\n"
+        "    __device__ T(int k) : m(k) { big[39] = 1; }\n"
+        "};\n"
+        "template <class U, int N> struct Arr { U a[N] = {(U)N, (U)(N + 1)}; int n = N; };\n"
+        "struct Q { int n = 2; float w[3] = {1.5f, 2.5f}; short s[2]{7}; };\n"
+        "__device__ Q gq;\n"
+        "__constant__ Q cq = {5};\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    T a;\n"
+        "    T b(10);\n"
+        "    T c = b;\n"
+        "    Arr<short, 5> r;\n"
+        "    out[0] = (int)a.v + a.m * 10 + a.arr[0] * 100 + a.arr[1] * 1000 + a.arr[2] * 10000;\n"
+        "    out[1] = b.arr[0] + b.arr[1] * 100 + (int)b.big[39] * 10000 + (int)a.big[39] * 100000;\n"
+        "    out[2] = c.ps[0].x + c.ps[0].y * 10 + c.ps[1].x * 100 + c.ps[1].y * 1000;\n"
+        "    out[3] = c.bytes[0] + c.bytes[1] * 10 + c.bytes[2] * 100 + c.bytes[3] * 1000;\n"
+        "    out[4] = r.a[0] + r.a[1] * 10 + r.a[4] * 100 + r.n * 1000;\n"
+        "    out[5] = gq.n + (int)(gq.w[0] * 10) * 10 + (int)(gq.w[1] * 10) * 1000 + (int)gq.w[2] * 100000 + gq.s[0] * 1000000;\n"
+        "    out[6] = cq.n + (int)(cq.w[0] * 10) * 10 + (int)(cq.w[1] * 10) * 1000 + cq.s[0] * 1000000 + cq.s[1];\n"
+        "}\n";
+    static const int32_t amember_want[] = {6332, 12010, 4321, 21, 5065, 7025152, 7025155};
+    words_are("default member initializers of arrays", amember_src, 1, 0, amember_want, 7);
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

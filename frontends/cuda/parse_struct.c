@@ -718,20 +718,8 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
                                  "member and shifts and masks");
                 return t;
             }
-            if (fe_p_accept(c, "=")) { /* default member initializer */
-                if (fe_p_is(c, "{")) {
-                    fe_p_unsupported(c, nt, "a braced default member initializer after '=' is not supported; "
-                                     "write T x = value; or T x{value};");
-                    return t;
-                }
-                m->init = fe_p_assign(c);
-            } else if (fe_p_is(c, "{")) { /* T x{v}, T x{}, float4 v{a, b}: a braced list */
-                m->init = fe_p_initializer(c);
-            }
-            if (m->init && mt->kind == TY_ARRAY) {
-                fe_p_unsupported(c, nt, "default member initializers of arrays are not supported");
-                return t;
-            }
+            if (fe_p_accept(c, "=") || fe_p_is(c, "{")) /* default member initializer: T x = v; */
+                m->init = fe_p_initializer(c);    /* T x{v}, x{}, x = {v}, float a[3] = {1, 2, 3} */
         } while (fe_p_accept(c, ","));
         if (method)
             fe_p_accept(c, ";");
