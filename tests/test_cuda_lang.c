@@ -3219,6 +3219,33 @@ static void test_limits(void)
         "}\n";
     static const int32_t amember_want[] = {6332, 12010, 4321, 21, 5065, 7025152, 7025155};
     words_are("default member initializers of arrays", amember_src, 1, 0, amember_want, 7);
+    /* char arrays from string literals (refused before); expected values
+     * from g++ -std=c++17 */
+    static const char str_src[] =
+        "struct S { char name[6]; int n; };\n"
+        "struct D { char tag[4] = \"hi\"; int v = 1; };\n"
+        "__constant__ char tbl[] = \"xyz\";\n"
+        "__device__ unsigned char gb[4] = \"\\xff\\x80\";\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    unsigned char u[3] = \"\\xff\";\n"
+        "    char c[3] = \"\\xff\";\n"
+        "    char s0[] = \"abc\";\n"
+        "    const char hex[17] = \"0123456789abcdef\";\n"
+        "    S s = {\"ab\", 3};\n"
+        "    D d;\n"
+        "    out[0] = u[0] + c[0] * 1000;\n"
+        "    out[1] = s.name[0] + s.name[1] * 1000 + s.name[2] + s.n * 1000000;\n"
+        "    out[2] = d.tag[0] + d.tag[1] * 1000 + d.tag[3] + d.v * 1000000;\n"
+        "    out[3] = tbl[0] + tbl[2] * 1000 + sizeof(tbl) * 1000000;\n"
+        "    out[4] = gb[0] + gb[1] * 1000 + gb[2];\n"
+        "    out[5] = sizeof(s0) * 1000 + s0[0] + s0[3];\n"
+        "    out[6] = hex[in[1] + 9] + sizeof(hex) * 1000;\n"
+        "}\n";
+    static const int32_t str_want[] = {-745, 3098097, 1105104, 4122120, 128255, 4097, 17097};
+    words_are("char arrays from string literals", str_src, 1, 0, str_want, 7);
+    rejects("a string whose NUL does not fit is an error, as in C++",
+            "__global__ void k(int *out, const int *in) { char s[3] = \"abc\"; out[0] = s[0]; }\n",
+            "initializer string of 3 characters and its NUL does not fit in an array of 3");
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

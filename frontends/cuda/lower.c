@@ -392,7 +392,7 @@ static void local_decl(fe_lower *L, fe_node *d)
         var->offset = local_alloc(L, t);
         if (d->a) {
             fe_val addr = fe_addr_of_var(L, var);
-            if (d->a->kind == N_INITLIST) {
+            if (d->a->kind == N_INITLIST || d->a->kind == N_STR) {
                 fe_init_mem(L, addr, t, d->a);
             } else {
                 fe_val v = fe_as_base(L, fe_gen(L, d->a), t, d->tok); /* B b = d: a copy of d's B */

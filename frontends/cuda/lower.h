@@ -213,6 +213,9 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at);
 fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at);
 fe_val fe_cond_bool(fe_lower *L, fe_node *e);    /* expression as a bool register */
 fe_val fe_truth(fe_lower *L, fe_val v, const fe_tok *at); /* loaded value as a bool register */
+/* A char array t from the string literal init: it fits with its NUL and
+ * holds no other NUL (else an error). */
+bool fe_string_fits(fe_ctx *c, const fe_type *t, const fe_node *init);
 fe_val fe_const_int(fe_lower *L, fe_kind k, int64_t v);
 /* A value (not an lvalue) of type t in register reg. */
 static inline fe_val fe_rv(fe_type *t, int reg) { return (fe_val){t, reg, LV_NONE, 0, false, false, false, false}; }

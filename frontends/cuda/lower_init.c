@@ -197,11 +197,46 @@ static void init_element(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
  * aggregates element by element, so a declaration that runs again in a
  * loop starts from zero again; a struct with a constructor is built by
  * the one the list's values choose, as in C++). */
+/* A char array from a string literal (`char s[] = "abc";`): its bytes,
+ * its NUL, and zeros to the end, as in C++ (which, unlike C, has no room
+ * for a string whose NUL does not fit). */
+bool fe_string_fits(fe_ctx *c, const fe_type *t, const fe_node *init)
+{
+    const uint64_t n = (uint64_t)init->ival;
+    if (n + 1 > t->len) {
+        fe_error(c, init->tok, CVM_SYNTAX, "initializer string of %llu characters and its NUL does not fit "
+                 "in an array of %u", (unsigned long long)n, t->len);
+        return false;
+    }
+    if (strlen(init->name) != n) {
+        fe_error(c, init->tok, CVM_UNSUPPORTED, "a string with an embedded NUL ('\\0') is not supported "
+                 "as an array initializer; list the characters");
+        return false;
+    }
+    return true;
+}
+
+static void init_string(fe_lower *L, fe_val addr, fe_type *t, const fe_node *init)
+{
+    const uint64_t n = (uint64_t)init->ival;
+    if (!fe_string_fits(L->c, t, init))
+        return;
+    for (uint32_t i = 0; i < t->len && !L->c->err; i++) {
+        fe_val a = fe_ptr_add(L, addr, fe_const_int(L, TY_I64, i), 1, init->tok);
+        a.lv = LV_MEM, a.ty = t->base;
+        fe_store(L, a, fe_const_int(L, t->base->kind, i < n ? (int8_t)init->name[i] : 0), init->tok);
+    }
+}
+
 void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
 {
     fe_val dst = addr;
     dst.lv = LV_MEM;
     dst.ty = t;
+    if (init->kind == N_STR && t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base)) {
+        init_string(L, addr, t, init);
+        return;
+    }
     if (init->kind != N_INITLIST) {
         if (t->kind == TY_VEC && fe_is_arith(fe_type_of(L, init))) {
             fe_error(L->c, fe_leftmost(init), CVM_UNSUPPORTED,

@@ -201,6 +201,11 @@ static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
 
 static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
 {
+    if (e->kind == N_STR && t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base)) {
+        if (fe_string_fits(c, t, e)) /* char s[] = "abc": its bytes, the rest zero */
+            memcpy(img, e->name, (size_t)e->ival);
+        return;
+    }
     if (e->kind != N_INITLIST) {
         if (fe_is_arith(t))
             put_scalar(img, t, e, c);
