@@ -3246,6 +3246,31 @@ static void test_limits(void)
     rejects("a string whose NUL does not fit is an error, as in C++",
             "__global__ void k(int *out, const int *in) { char s[3] = \"abc\"; out[0] = s[0]; }\n",
             "initializer string of 3 characters and its NUL does not fit in an array of 3");
+    /* sizeof of a named array and of its elements is a constant: an array
+     * bound (refused before); a parameter `float a[5]` stays a pointer and
+     * a name hidden by an inner scope is the outer one; from g++ -std=c++17 */
+    static const char sizeof_src[] =
+        "__device__ float w[2];\n"
+        "struct S { short v[6]; __device__ int n() const { return sizeof(v) / sizeof(v[0]); } };\n"
+        "template <int N> __device__ int cnt() { int a[N]; return sizeof(a) / sizeof(a[0]); }\n"
+        "__device__ int f(float a[5]) { return sizeof(a); }\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    { float w[5]; w[0] = 1; out[5] = (int)w[0]; }\n"
+        "    out[0] = sizeof(w);\n"
+        "    float m[3][4];\n"
+        "    out[1] = sizeof(m) / sizeof(m[0]) * 10 + sizeof(m[0]) / sizeof(m[0][0]);\n"
+        "    S s;\n"
+        "    out[2] = s.n();\n"
+        "    out[3] = cnt<7>();\n"
+        "    int arr[sizeof(m[1]) / 2];\n"
+        "    out[4] = sizeof(arr);\n"
+        "    float v5[5] = {};\n"
+        "    int idx[sizeof(v5) / sizeof(v5[0])];\n"
+        "    for (int i = 0; i < 5; i++) idx[i] = i * 2;\n"
+        "    out[6] = idx[in[1] + 3] + f(v5) * 100;\n"
+        "}\n";
+    static const int32_t sizeof_want[] = {8, 34, 6, 7, 32, 1, 808};
+    words_are("sizeof of a named array is a constant (an array bound)", sizeof_src, 1, 0, sizeof_want, 7);
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

@@ -114,6 +114,24 @@ static fe_tname *lookup(fe_ctx *c, const char *s, size_t n)
     return NULL;
 }
 
+/* The declared type of the array that e names (a variable, a member, an
+ * element of an array of arrays), known while parsing; else NULL and the
+ * lowering types e (a parameter `float a[5]` is a pointer: its declared
+ * type says so). */
+static fe_type *array_named(fe_ctx *c, const fe_node *e)
+{
+    if (e->kind == N_INDEX) {
+        fe_type *t = array_named(c, e->a);
+        return t && t->base->kind == TY_ARRAY ? t->base : NULL;
+    }
+    if (e->kind != N_IDENT || e->qual || !e->name)
+        return NULL;
+    const fe_tname *v = lookup(c, e->name, strlen(e->name));
+    const fe_type *t = v ? v->var_ty : NULL;
+    return t && t->kind == TY_ARRAY && t->len && !t->is_ref && !fe_is_auto(t) && !fe_has_decltype(t)
+               ? v->var_ty : NULL;
+}
+
 static fe_tname *push_tname(fe_ctx *c, const char *name, fe_type *ty, bool is_value, int64_t v)
 {
     fe_tname *t = fe_alloc(c, sizeof *t);
@@ -1322,6 +1340,12 @@ static fe_node *unary_in(fe_ctx *c)
             n->a = unary(c);
             if (n->a && n->a->kind == N_STR) { /* sizeof "abc": its char array's */
                 n->ty = fe_array_of(c, fe_ty(TY_I8), (uint32_t)n->a->ival + 1);
+                n->a = NULL;
+            } else if (n->a && n->a->kind == N_INDEX && array_named(c, n->a->a)) {
+                n->ty = array_named(c, n->a->a)->base; /* sizeof(w[0]) */
+                n->a = NULL;
+            } else if (n->a && array_named(c, n->a)) { /* sizeof(w): a constant, an array bound too */
+                n->ty = array_named(c, n->a);
                 n->a = NULL;
             }
         }
