@@ -3271,6 +3271,33 @@ static void test_limits(void)
         "}\n";
     static const int32_t sizeof_want[] = {8, 34, 6, 7, 32, 1, 808};
     words_are("sizeof of a named array is a constant (an array bound)", sizeof_src, 1, 0, sizeof_want, 7);
+    /* std::integral_constant, bool_constant, true_type, false_type from
+     * <type_traits>; a static member through a namespace-qualified struct
+     * or alias (ns::S::N was 'use of undeclared identifier'); from g++ */
+    static const char ic_src[] =
+        "#include <type_traits>\n"
+        "template <int N> struct S { static constexpr int value = N; };\n"
+        "namespace ns { typedef S<7> T7; using T8 = S<8>; struct P { static constexpr int value = 9; }; }\n"
+        "template <int N> using Int = std::integral_constant<int, N>;\n"
+        "__device__ int pick(std::true_type) { return 1; }\n"
+        "__device__ int pick(std::false_type) { return 2; }\n"
+        "struct Four : std::integral_constant<int, 4> {};\n"
+        "template <class C> __device__ int twice(C c) { return 2 * C::value + c(); }\n"
+        "template <class T> __device__ int kind(T) { return pick(std::bool_constant<std::is_floating_point<T>::value>()); }\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    out[0] = Int<5>::value;\n"
+        "    out[1] = pick(std::integral_constant<bool, (3 > 2)>()) * 10 + pick(std::integral_constant<bool, false>{});\n"
+        "    out[2] = Four::value;\n"
+        "    out[3] = twice(Int<7>());\n"
+        "    Int<3> three;\n"
+        "    out[4] = three + 1;\n"
+        "    out[5] = kind(1.5f) * 10 + kind(3);\n"
+        "    out[6] = std::true_type::value + std::integral_constant<unsigned, 9u>::value * 10\n"
+        "             + (int)sizeof(std::integral_constant<char, 'a'>::value_type);\n"
+        "    out[7] = ns::T7::value * 100 + ns::T8::value * 10 + ns::P::value;\n"
+        "}\n";
+    static const int32_t ic_want[] = {5, 12, 4, 21, 4, 12, 92, 789};
+    words_are("std::integral_constant; ns::S::N through structs and aliases", ic_src, 1, 0, ic_want, 8);
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

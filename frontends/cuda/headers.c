@@ -894,10 +894,25 @@ static const char cuda_atomic_h[] =
     "#endif\n";
 
 /* std::is_same<...>::value, std::conditional_t<...> and the rest are
- * builtins of the parser (parse_cxx.c): the header only has to exist. */
+ * builtins of the parser (parse_cxx.c); integral_constant is a struct
+ * template (its value parameter a long long: a value parameter of the
+ * type parameter's type is not supported), with bool_constant, true_type
+ * and false_type. */
 static const char type_traits_h[] =
     "#ifndef __CVM_TYPE_TRAITS\n"
     "#define __CVM_TYPE_TRAITS\n"
+    "namespace std {\n"
+    "template <class T, long long v> struct integral_constant {\n"
+    "    static constexpr T value = (T)v;\n"
+    "    typedef T value_type;\n"
+    "    typedef integral_constant type;\n"
+    "    __host__ __device__ constexpr operator T() const { return value; }\n"
+    "    __host__ __device__ constexpr T operator()() const { return value; }\n"
+    "};\n"
+    "template <bool B> using bool_constant = integral_constant<bool, B>;\n"
+    "typedef integral_constant<bool, true> true_type;\n"
+    "typedef integral_constant<bool, false> false_type;\n"
+    "}\n"
     "#endif\n";
 
 static const header headers[] = {

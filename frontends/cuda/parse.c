@@ -1030,9 +1030,14 @@ static fe_node *primary(fe_ctx *c)
         uint32_t k = 0;
         while (peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::"))
             k += 2;
+        const fe_tname *owner = k >= 2 ? lookup(c, peek_at(c, k - 2)->s, peek_at(c, k - 2)->len) : NULL;
         if (is_typename(c, peek_at(c, k))) {
             c->pos += k;
             t = peek(c);
+        } else if (owner && !owner->is_value && owner->ty && owner->ty->kind == TY_STRUCT &&
+                   !fe_tok_is(peek_at(c, k + 1), "(") && !fe_tok_is(peek_at(c, k + 1), "<")) {
+            c->pos += k; /* ns::S::N, ns::Alias::value: a static member of S (found as a qualified type is) */
+            return fe_p_static_member(c, owner->ty, next(c));
         } else if (member_type_at(c, k)) {
             member_type = true; /* S::t(x): a functional cast to a member type (declspec reads S::t) */
         } else {
