@@ -56,6 +56,14 @@ run "$C" run "$T/k.cu" --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n
 [ $rc -eq 1 ] && has "op.h" "$T/err"
 ok $? "without -I the missing include is an error naming op.h"; [ $rc -eq 1 ] || show
 
+# -D with a name that is no identifier is a usage error naming it (it was a
+# compile error at '<command line>:1:9'); a function-like macro is fine
+run "$C" compile tests/cuda/saxpy.cu -o "$T/d1.cbc" -D 1X
+[ $rc -eq 2 ] && has "D 1X: the macro name must be an identifier" "$T/err"
+ok $? "-D 1X is a usage error naming the option"; [ $rc -eq 2 ] || show
+run "$C" compile tests/cuda/saxpy.cu -o "$T/d2.cbc" "-DSQ(x)=((x)*(x))"
+ok $rc "-D of a function-like macro"
+
 # --fmad: both settings compile; a bad value is a usage error
 run "$C" compile tests/cuda/saxpy.cu -o "$T/s1.cbc" --fmad=true
 ok $rc "compile --fmad=true"

@@ -72,6 +72,14 @@ int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char 
             cli_error(CLI_USAGE, "%s: -D needs NAME or NAME=VALUE", cmd);
             return -1;
         }
+        size_t n = 0; /* the name: an identifier, as the preprocessor's #define needs */
+        while (v[n] == '_' || (v[n] >= 'a' && v[n] <= 'z') || (v[n] >= 'A' && v[n] <= 'Z') ||
+               (n && v[n] >= '0' && v[n] <= '9'))
+            n++;
+        if (!n || (v[n] && v[n] != '=' && v[n] != '(')) {
+            cli_error(CLI_USAGE, "%s: -D %s: the macro name must be an identifier", cmd, v);
+            return -1;
+        }
         o->defines[o->ndefines++] = v;
         return 1;
     }
