@@ -3298,6 +3298,35 @@ static void test_limits(void)
         "}\n";
     static const int32_t ic_want[] = {5, 12, 4, 21, 4, 12, 92, 789};
     words_are("std::integral_constant; ns::S::N through structs and aliases", ic_src, 1, 0, ic_want, 8);
+    /* the double-precision _rn intrinsics compute in double whatever their
+     * arguments (__fma_rn of floats was a float fma, widened after), and
+     * __dsub_rn, __ddiv_rn, __dsqrt_rn exist; the reference is C's double
+     * arithmetic on the same (float) inputs */
+    static const char drn_src[] =
+        "__global__ void k(int *out, const int *in) {\n"
+        "    float a = 0.1f, b = 0.2f;\n"
+        "    double r[6] = {__fma_rn(a, b, a), __dadd_rn(a, b), __dsub_rn(a, b), __ddiv_rn(a, b),\n"
+        "                   __dsqrt_rn(a), __dmul_rn(a, b)};\n"
+        "    for (int i = 0; i < 6; i++) {\n"
+        "        long long w = __double_as_longlong(r[i]);\n"
+        "        out[2 * i] = (int)w; out[2 * i + 1] = (int)(w >> 32);\n"
+        "    }\n"
+        "    out[12] = __float_as_int(__fmaf_rn(a, b, a));\n"
+        "}\n";
+    {
+        const double a = (double)0.1f, b = (double)0.2f;
+        const double want_d[6] = {fma(a, b, a), a + b, a - b, a / b, sqrt(a), a * b};
+        int32_t drn_want[13];
+        for (int i = 0; i < 6; i++) {
+            uint64_t w;
+            memcpy(&w, &want_d[i], 8);
+            drn_want[2 * i] = (int32_t)(uint32_t)w;
+            drn_want[2 * i + 1] = (int32_t)(uint32_t)(w >> 32);
+        }
+        const float ff = fmaf(0.1f, 0.2f, 0.1f);
+        memcpy(&drn_want[12], &ff, 4);
+        words_are("__fma_rn and the __d*_rn intrinsics compute in double", drn_src, 1, 0, drn_want, 13);
+    }
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

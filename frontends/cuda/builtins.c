@@ -152,24 +152,29 @@ static bool want_args(fe_lower *L, fe_node *call, const char *name, int lo, int 
     return true;
 }
 
-typedef struct math1 { const char *name; const char *op; int nargs; } math1;
+/* A math function: its op, argument count, and for the intrinsics the
+ * type they compute in (f: float, d: double; the rest take the arguments'
+ * common float type, name##f float). */
+typedef struct math1 { const char *name; const char *op; int nargs; char type; } math1;
 
 static const math1 math_tab[] = {
-    {"sqrt", "sqrt", 1}, {"rsqrt", "rsqrt", 1}, {"cbrt", "cbrt", 1}, {"exp", "exp", 1},
-    {"exp2", "exp2", 1}, {"expm1", "expm1", 1}, {"log", "log", 1}, {"log2", "log2", 1},
-    {"log10", "log10", 1}, {"log1p", "log1p", 1}, {"sin", "sin", 1}, {"cos", "cos", 1},
-    {"tan", "tan", 1}, {"asin", "asin", 1}, {"acos", "acos", 1}, {"atan", "atan", 1},
-    {"sinh", "sinh", 1}, {"cosh", "cosh", 1}, {"tanh", "tanh", 1}, {"erf", "erf", 1},
-    {"erfc", "erfc", 1}, {"fabs", "abs", 1}, {"floor", "floor", 1}, {"ceil", "ceil", 1},
-    {"trunc", "trunc", 1}, {"round", "round", 1}, {"rint", "rint", 1}, {"nearbyint", "rint", 1},
-    {"pow", "pow", 2}, {"atan2", "atan2", 2}, {"fmin", "min", 2}, {"fmax", "max", 2},
-    {"fmod", "rem", 2}, {"copysign", "copysign", 2}, {"hypot", "hypot", 2}, {"fma", "fma", 3},
-    {"__expf", "exp", 1}, {"__logf", "log", 1}, {"__sinf", "sin", 1}, {"__cosf", "cos", 1},
-    {"__powf", "pow", 2}, {"__fmul_rn", "mul", 2},
-    {"__fadd_rn", "add", 2}, {"__fsub_rn", "sub", 2}, {"__fmaf_rn", "fma", 3},
-    {"__fdiv_rn", "div", 2}, {"__log2f", "log2", 1}, {"__log10f", "log10", 1},
-    {"__tanf", "tan", 1}, {"__frsqrt_rn", "rsqrt", 1}, {"__fsqrt_rn", "sqrt", 1},
-    {"__dadd_rn", "add", 2}, {"__dmul_rn", "mul", 2}, {"__fma_rn", "fma", 3},
+    {"sqrt", "sqrt", 1, 0}, {"rsqrt", "rsqrt", 1, 0}, {"cbrt", "cbrt", 1, 0}, {"exp", "exp", 1, 0},
+    {"exp2", "exp2", 1, 0}, {"expm1", "expm1", 1, 0}, {"log", "log", 1, 0}, {"log2", "log2", 1, 0},
+    {"log10", "log10", 1, 0}, {"log1p", "log1p", 1, 0}, {"sin", "sin", 1, 0}, {"cos", "cos", 1, 0},
+    {"tan", "tan", 1, 0}, {"asin", "asin", 1, 0}, {"acos", "acos", 1, 0}, {"atan", "atan", 1, 0},
+    {"sinh", "sinh", 1, 0}, {"cosh", "cosh", 1, 0}, {"tanh", "tanh", 1, 0}, {"erf", "erf", 1, 0},
+    {"erfc", "erfc", 1, 0}, {"fabs", "abs", 1, 0}, {"floor", "floor", 1, 0}, {"ceil", "ceil", 1, 0},
+    {"trunc", "trunc", 1, 0}, {"round", "round", 1, 0}, {"rint", "rint", 1, 0}, {"nearbyint", "rint", 1, 0},
+    {"pow", "pow", 2, 0}, {"atan2", "atan2", 2, 0}, {"fmin", "min", 2, 0}, {"fmax", "max", 2, 0},
+    {"fmod", "rem", 2, 0}, {"copysign", "copysign", 2, 0}, {"hypot", "hypot", 2, 0}, {"fma", "fma", 3, 0},
+    {"__expf", "exp", 1, 'f'}, {"__logf", "log", 1, 'f'}, {"__sinf", "sin", 1, 'f'}, {"__cosf", "cos", 1, 'f'},
+    {"__powf", "pow", 2, 'f'}, {"__fmul_rn", "mul", 2, 'f'}, {"__fadd_rn", "add", 2, 'f'},
+    {"__fsub_rn", "sub", 2, 'f'}, {"__fmaf_rn", "fma", 3, 'f'}, {"__fdiv_rn", "div", 2, 'f'},
+    {"__log2f", "log2", 1, 'f'}, {"__log10f", "log10", 1, 'f'}, {"__tanf", "tan", 1, 'f'},
+    {"__frsqrt_rn", "rsqrt", 1, 'f'}, {"__fsqrt_rn", "sqrt", 1, 'f'},
+    {"__dadd_rn", "add", 2, 'd'}, {"__dsub_rn", "sub", 2, 'd'}, {"__dmul_rn", "mul", 2, 'd'},
+    {"__ddiv_rn", "div", 2, 'd'}, {"__dsqrt_rn", "sqrt", 1, 'd'},
+    {"__fma_rn", "fma", 3, 'd'}, /* the double one: float's is __fmaf_rn */
 };
 
 /* The float math functions: name, name##f (float), and the __ intrinsics. */
@@ -179,7 +184,7 @@ static bool math_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
     for (size_t i = 0; i < sizeof math_tab / sizeof math_tab[0]; i++) {
         const math1 *m = &math_tab[i];
         size_t k = strlen(m->name);
-        bool fsuffix = n == k + 1 && name[k] == 'f' && strncmp(name, m->name, k) == 0;
+        bool fsuffix = !m->type && n == k + 1 && name[k] == 'f' && strncmp(name, m->name, k) == 0;
         if (!fsuffix && strcmp(name, m->name) != 0)
             continue;
         if (!want_args(L, call, name, m->nargs, m->nargs))
@@ -191,10 +196,9 @@ static bool math_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
             fe_type *at = fe_is_float(a[j].ty) ? fe_unqual(a[j].ty) : fe_ty(TY_F64);
             t = t ? fe_common(t, at) : at;
         }
-        if (fsuffix || (m->name[0] == '_' && name[strlen(name) - 1] == 'f') ||
-            strncmp(m->name, "__f", 3) == 0)
+        if (fsuffix || m->type == 'f')
             t = fe_ty(TY_F32);
-        if (strncmp(m->name, "__d", 3) == 0)
+        if (m->type == 'd')
             t = fe_ty(TY_F64);
         if (t->kind == TY_F16 || t->kind == TY_BF16)
             t = fe_ty(TY_F32);
