@@ -3327,6 +3327,38 @@ static void test_limits(void)
         memcpy(&drn_want[12], &ff, 4);
         words_are("__fma_rn and the __d*_rn intrinsics compute in double", drn_src, 1, 0, drn_want, 13);
     }
+    /* rule-of-five boilerplate: defaulted and deleted move constructors and
+     * assignments are accepted (they were refused as rvalue references) */
+    static const char move_src[] =
+        "struct V {\n"
+        "    float x, y;\n"
+        "    V() = default;\n"
+        "    __device__ V(float a, float b) : x(a), y(b) {}\n"
+        "    V(const V &) = default;\n"
+        "    V(V &&) = default;\n"
+        "    V &operator=(const V &) = default;\n"
+        "    V &operator=(V &&) = default;\n"
+        "};\n"
+        "template <class T> struct Box {\n"
+        "    T v[2];\n"
+        "    Box() = default;\n"
+        "    __device__ Box(T a) { v[0] = a; v[1] = a + 1; }\n"
+        "    Box(Box &&) noexcept = default;\n"
+        "    Box &operator=(Box &&) noexcept = delete;\n"
+        "    Box &operator=(const Box &) = default;\n"
+        "};\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    V a(1, 2); V b = a; V c(static_cast<V &&>(b)); c = V(3, 4);\n"
+        "    out[0] = (int)(a.x + b.y * 10 + c.x * 100);\n"
+        "    Box<int> p(5); Box<int> q(p); Box<int> r; r = q;\n"
+        "    out[1] = r.v[0] * 10 + r.v[1];\n"
+        "}\n";
+    static const int32_t move_want[] = {321, 56};
+    words_are("defaulted and deleted move constructors and assignments", move_src, 1, 0, move_want, 2);
+    rejects("a move constructor with a body is still refused",
+            "struct W { int x; __device__ W(int a) : x(a) {} __device__ W(W &&o) : x(o.x) { o.x = 0; } };\n"
+            "__global__ void k(int *out, const int *in) { W a(3); out[0] = a.x; }\n",
+            "rvalue reference parameters are supported only in templates");
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

@@ -571,6 +571,29 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
     return ty;
 }
 
+/* Inside a parameter list: does the function end `) [const] [noexcept]
+ * = default;` or `= delete;`? (A defaulted or deleted move constructor or
+ * assignment is left unused, as copies are member by member anyway.) */
+static bool defaulted_after(fe_ctx *c)
+{
+    uint32_t p = c->pos;
+    for (int depth = 0; p < c->ntoks; p++) {
+        const fe_tok *t = &c->toks[p];
+        if (fe_tok_is(t, "(")) {
+            depth++;
+        } else if (fe_tok_is(t, ")")) {
+            if (depth-- == 0)
+                break;
+        } else if (t->kind == TK_EOF || fe_tok_is(t, ";") || fe_tok_is(t, "{")) {
+            return false;
+        }
+    }
+    for (p++; p < c->ntoks && (fe_tok_is(&c->toks[p], "const") || fe_tok_is(&c->toks[p], "noexcept")); p++)
+        ;
+    return p + 1 < c->ntoks && fe_tok_is(&c->toks[p], "=") &&
+           (fe_tok_is(&c->toks[p + 1], "default") || fe_tok_is(&c->toks[p + 1], "delete"));
+}
+
 static fe_node *param_list(fe_ctx *c)
 {
     fe_node head = {0}, *tail = &head;
@@ -591,7 +614,8 @@ static fe_node *param_list(fe_ctx *c)
             unsupported(c, at, "decltype in a parameter type is not supported in kernels; name the type");
             break;
         }
-        if (t->is_rref && !c->inst_depth && !c->fn_inst) { /* int &&, S &&: overloads against const & would need value categories */
+        if (t->is_rref && !c->inst_depth && !c->fn_inst && !defaulted_after(c)) {
+            /* int &&, S &&: overloads against const & would need value categories */
             unsupported(c, nt ? nt : at, "rvalue reference parameters are supported only in templates, as "
                         "forwarding references (template <class F> void f(F &&f)); take a const reference");
             break;

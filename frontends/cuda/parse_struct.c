@@ -614,7 +614,7 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
                 return t;
             }
             fe_node *made = member_function(c, t, ret, nt, storage, ctor, conv);
-            for (const fe_node *p = made && ctor ? made->params : NULL; p && !c->err; p = p->next)
+            for (const fe_node *p = made && ctor && !made->is_defaulted ? made->params : NULL; p && !c->err; p = p->next)
                 if (p->ty && p->ty->is_rref)
                     fe_p_unsupported(c, p->tok, "a constructor taking an rvalue reference (a move constructor) is "
                                      "not supported: objects are copied here; remove it or take a const reference");
