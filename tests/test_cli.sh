@@ -93,6 +93,9 @@ else
 fi
 run "$C" run $EX/vadd.cbs --grid 1 --block 64 a=rand:64:7 b=rand:64:7 c=zeros:64 n=64 --print c:64
 [ $rc -eq 0 ] && has "^c: " "$T/out"; ok $? "rand: and zeros: buffers"
+run "$C" run $EX/vadd.cbs --grid 1 --block 8 a=rand:8 b=rand:8 c=zeros:8:f32 n=8
+[ $rc -eq 2 ] && has "zeros takes a count alone (zeros:N; the element type is the parameter's, f32)" "$T/err"
+ok $? "zeros:N:TYPE says zeros takes a count alone"
 
 # scalars, kernel selection, print output
 run "$C" run tests/cli/two.cbs v=-5 w=0x10

@@ -336,7 +336,10 @@ static int bind_generated(cvm_device *dev, binding *b, const char *spec, bool ra
     const char *colon = strchr(spec, ':');
     uint64_t n, seed = 1;
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-    if (len >= sizeof nbuf || (colon && !random))
+    if (colon && !random)
+        return cli_error(CLI_USAGE, "parameter '%s': '%s': zeros takes a count alone (zeros:N; the element "
+                         "type is the parameter's, %s)", b->p.name, b->text, cli_elem_name(b->p.elem));
+    if (len >= sizeof nbuf)
         return cli_error(CLI_USAGE, "parameter '%s': bad count in '%s'", b->p.name, b->text);
     memcpy(nbuf, spec, len);
     nbuf[len] = 0;
