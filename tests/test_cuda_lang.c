@@ -3371,6 +3371,80 @@ static void test_limits(void)
     snprintf(nots + n, sizeof nots - (size_t)n, "v + 100 * !!!p; }\n");
     static const int32_t nots_want[] = {71};
     words_are("40 nested ! and 40 nested * & lower in linear time", nots, 1, 0, nots_want, 1);
+    /* session 23's fuzzing: each of these crashed the compiler (stack
+     * overflow, endless instantiation) or was an internal error */
+    rejects("a struct holding itself is an error", "struct S { S a; };\n"
+            "__global__ void k(int *out, const int *in) { out[0] = 1; }\n",
+            "field 'a' has incomplete type 'S' (a struct cannot contain itself; use a pointer)");
+    rejects("mutually holding structs are an error", "struct B; struct A { B b; }; struct B { A a; };\n"
+            "__global__ void k(int *out, const int *in) { A v; out[0] = sizeof(v); }\n",
+            "field 'b' has incomplete type 'B'");
+    rejects("a struct template instantiated inside its argument's definition is an error",
+            "template <class T> struct S { T t; };\nstruct X { S<X> s; };\n"
+            "__global__ void k(int *out, const int *in) { X x; out[0] = sizeof(x); }\n",
+            "field 't' has incomplete type 'X'");
+    rejects("a struct template based on its own next instance stops at 32 levels",
+            "template <int N> struct S : S<N + 1> {};\n"
+            "__global__ void k(int *out, const int *in) { S<0> s; out[0] = sizeof(s); }\n",
+            "template instantiation of 'S' nested more than 32 deep");
+    rejects("a constructor taking its own class by value is an error",
+            "struct S { int v; __device__ S(S s) : v(s.v) {} __device__ S(int x) : v(x) {} };\n"
+            "__global__ void k(int *out, const int *in) { S a(1); S b(a); out[0] = b.v; }\n",
+            "a constructor cannot take its own class by value");
+    rejects("an enumerator after the largest 64-bit value is an error",
+            "enum E { A = 0x7fffffffffffffff, B };\n"
+            "__global__ void k(int *out, const int *in) { out[0] = B; }\n",
+            "enumerator 'B' overflows");
+    {
+        const size_t cap = 300000;
+        char *sum = malloc(cap), *idx = malloc(cap), *cond = malloc(cap), *regs = malloc(cap);
+        if (sum && idx && cond && regs) {
+            size_t m = (size_t)snprintf(sum, cap, "__global__ void k(int *out, const int *in) { out[0] = 1");
+            for (int i = 0; i < 100000; i++)
+                m += (size_t)snprintf(sum + m, cap - m, "+1");
+            snprintf(sum + m, cap - m, "; }\n");
+            rejects("a 100,000-term sum is an error, not a stack overflow (it crashed before the lowering)", sum,
+                    "nested more than 1500 levels");
+            m = (size_t)snprintf(idx, cap, "__global__ void k(int *out, const int *in) { out[0] = in");
+            for (int i = 0; i < 60000; i++)
+                m += (size_t)snprintf(idx + m, cap - m, "[0]");
+            snprintf(idx + m, cap - m, "; }\n");
+            rejects("60,000 chained subscripts are an error, not a stack overflow", idx, "nested more than 1500 levels");
+            m = (size_t)snprintf(cond, cap, "#if ");
+            for (int i = 0; i < 5000; i++)
+                m += (size_t)snprintf(cond + m, cap - m, "(");
+            m += (size_t)snprintf(cond + m, cap - m, "1");
+            for (int i = 0; i < 5000; i++)
+                m += (size_t)snprintf(cond + m, cap - m, ")");
+            snprintf(cond + m, cap - m, "\n#endif\n__global__ void k(int *out, const int *in) { out[0] = 1; }\n");
+            rejects("5,000 parentheses in #if are an error, not a stack overflow", cond,
+                    "#if expression nested more than 1500 levels deep");
+            m = (size_t)snprintf(regs, cap, "__global__ void k(int *out, const int *in) {");
+            for (int i = 0; i < 12000; i++)
+                m += (size_t)snprintf(regs + m, cap - m, " int a%d = in[%d];", i, i & 15);
+            snprintf(regs + m, cap - m, " out[0] = a0 + a11999; }\n");
+            rejects("a kernel past 65,536 registers is an error at its source (it was an internal error)", regs,
+                    "the kernel needs more than 65536 registers here");
+        }
+        free(sum);
+        free(idx);
+        free(cond);
+        free(regs);
+    }
+    {
+        /* names longer than the lowering's line buffers were cut (an internal
+         * error, or two long names made one) */
+        static char longname[24000];
+        char name[3001];
+        memset(name, 'q', 3000);
+        name[3000] = 0;
+        snprintf(longname, sizeof longname, "__device__ int f%s(int v) { return v + 1; }\n"
+                 "__device__ int f%sX(int v) { return v + 2; }\n"
+                 "__global__ void k(int *out, const int *in) { int %s = in[1]; out[0] = f%s(%s) * 10 + f%sX(%s); }\n",
+                 name, name, name, name, name, name, name);
+        static const int32_t long_want[] = {23};
+        words_are("names of 3,000 characters", longname, 1, 0, long_want, 1);
+    }
     rejects("an array bound past 2^28 says so", "__device__ float a[300000000];\n"
             "__global__ void k(int *out, const int *in) { out[0] = (int)a[1]; }\n",
             "more than 2^28 elements");

@@ -74,7 +74,15 @@ char *fe_fmt(fe_ctx *c, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         n = 0;
-    return fe_strndup(c, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    if ((size_t)n < sizeof tmp)
+        return fe_strndup(c, tmp, (size_t)n);
+    char *big = fe_alloc(c, (size_t)n + 1); /* a long name: formatted whole, never cut */
+    if (!big)
+        return fe_strndup(c, "", 0);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return big;
 }
 
 /* s as the inside of a .cbs string literal (quotes, backslashes and control bytes escaped). */

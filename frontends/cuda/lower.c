@@ -23,6 +23,12 @@ static int wide_selector(fe_lower *L, fe_val v, const int64_t *vals, int n);
 int fe_reg(fe_lower *L, uint32_t rtype)
 {
     fe_ctx *c = L->c;
+    if (L->nregs >= CVM_BC_MAX_REGS) { /* the bytecode's limit: an error where the code is, not an ICE */
+        const fe_tok at = {.kind = TK_IDENT, .file = L->loc_file, .line = L->loc_line, .col = L->loc_col};
+        fe_error(c, L->loc_line ? &at : NULL, CVM_LIMIT, "the kernel needs more than %u registers here "
+                 "(the bytecode's limit); split it into smaller kernels or use arrays", CVM_BC_MAX_REGS);
+        return 0;
+    }
     if (L->nregs == L->capregs) {
         uint32_t cap = L->capregs ? L->capregs * 2 : 256;
         uint32_t *r = fe_alloc(c, sizeof *r * cap);
@@ -94,15 +100,31 @@ uint32_t fe_rtype_of(fe_lower *L, fe_type *t, int space)
     return RT(t->kind, 1, 0);
 }
 
+/* fmt formatted into buf[size], or into the context's memory when it is
+ * longer (a long name in a debug directive); NULL when out of memory. */
+static const char *format_line(fe_lower *L, char *buf, size_t size, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    const int n = vsnprintf(buf, size, fmt, ap);
+    char *big = n >= 0 && (size_t)n >= size ? fe_alloc(L->c, (size_t)n + 1) : NULL;
+    if (big)
+        vsnprintf(big, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return n < 0 ? "" : (size_t)n < size ? buf : big;
+}
+
 void fe_emit(fe_lower *L, const char *fmt, ...)
 {
     if (L->c->err)
         return;
-    char tmp[1024];
+    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    const char *tmp = format_line(L, buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (!tmp)
+        return;
     fe_buf_printf(L->c, &L->body, "    %s\n", tmp);
     L->ninsn++;
     if (!strncmp(tmp, "if ", 3) || !strcmp(tmp, "loop") || !strcmp(tmp, "block") || !strncmp(tmp, "switch ", 7))
@@ -118,11 +140,13 @@ static void directive(fe_lower *L, const char *fmt, ...)
     ;
 static void directive(fe_lower *L, const char *fmt, ...)
 {
-    char tmp[512];
+    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    const char *tmp = format_line(L, buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (!tmp)
+        return;
     fe_buf_printf(L->c, &L->body, "%s\n", tmp);
     if (!strncmp(tmp, ".var ", 5))
         L->var_at = L->ninsn + 1;
@@ -1220,8 +1244,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         }
     }
     fr.ret_ref = ref;
-    char text[300];
-    snprintf(text, sizeof text, ".inline \"%s\" %u %u %u", fn->name, at->file, at->line, at->col);
+    const char *text = fe_fmt(L->c, ".inline \"%s\" %u %u %u", fn->name, at->file, at->line, at->col);
     region r = region_open(L, text);
     fe_var *saved = L->vars;
     int ntaken = L->ntaken;

@@ -1189,8 +1189,13 @@ static fe_type *member_qualifier(fe_ctx *c)
 static fe_node *postfix(fe_ctx *c)
 {
     fe_node *e = primary(c);
-    for (;;) {
+    for (int links = 0;; links++) {
         fe_tok *t = peek(c);
+        if (links > FE_MAX_NEST) { /* p[0][0]..., a.b.b...: a tree as deep (later walks recurse) */
+            fe_error(c, t, CVM_LIMIT, "nested more than %d levels deep (expressions, statements, or "
+                     "terms of one expression); split it", FE_MAX_NEST);
+            return e;
+        }
         if (accept(c, "(")) {
             fe_node *n = new_node(c, N_CALL, e->tok);
             n->a = e;
@@ -1410,15 +1415,21 @@ static int binprec(const fe_tok *t)
 static fe_node *binary(fe_ctx *c, int min_prec)
 {
     fe_node *lhs = unary(c);
+    int terms = 0; /* each term of a + b + ... nests the tree one level deeper (later walks recurse) */
     for (;;) {
         fe_tok *t = peek(c);
         int p = binprec(t);
-        if (p < min_prec || p < 0 || (c->in_targs && (fe_tok_is(t, ">>") || fe_tok_is(t, ">"))))
-            return lhs;
+        if (p < min_prec || p < 0 || (c->in_targs && (fe_tok_is(t, ">>") || fe_tok_is(t, ">"))) ||
+            !fe_enter(c, t))
+            break;
+        terms++;
         next(c);
         fe_node *rhs = binary(c, p + 1);
         lhs = new_bin(c, op_code(t), t, lhs, rhs);
     }
+    while (terms-- > 0)
+        fe_leave(c);
+    return lhs;
 }
 
 fe_node *fe_parse_shift(fe_ctx *c) { return binary(c, 8); }

@@ -747,6 +747,7 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
     fe_p_push_tname(c, t->name, ty, false, 0);
     c->pos = t->tok_begin;
     ty->is_class = fe_tok_is(fe_p_next(c), "class"); /* struct / class */
+    c->inst_depth++; /* the bases too: S<N> : S<N + 1> instantiates without end */
     while (!c->err && !fe_p_is(c, "{") && fe_p_peek(c)->kind != TK_EOF) { /* the name, __align__(n), bases */
         if (fe_p_is(c, ":")) {
             fe_p_base_clause(c, ty);
@@ -758,7 +759,6 @@ fe_type *fe_instantiate_struct(fe_ctx *c, fe_template *t, fe_type **targs_in, co
         else if (!a)
             fe_p_next(c);
     }
-    c->inst_depth++;
     if (fe_p_accept(c, "{"))
         fe_p_struct_body(c, ty);
     else

@@ -614,6 +614,13 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
                 return t;
             }
             fe_node *made = member_function(c, t, ret, nt, storage, ctor, conv);
+            fe_type *p0 = made && ctor && made->params ? made->params->ty : NULL;
+            if (p0 && !p0->is_ref && p0->kind == TY_STRUCT && fe_same_type(fe_unqual(p0), t) &&
+                (!made->params->next || made->params->next->a)) { /* S(S s): copying s would call itself */
+                fe_error(c, made->params->tok, CVM_SYNTAX, "a constructor cannot take its own class by value; "
+                         "take a const reference: %s(const %s &)", t->name, t->name);
+                return t;
+            }
             for (const fe_node *p = made && ctor && !made->is_defaulted ? made->params : NULL; p && !c->err; p = p->next)
                 if (p->ty && p->ty->is_rref)
                     fe_p_unsupported(c, p->tok, "a constructor taking an rvalue reference (a move constructor) is "
@@ -701,6 +708,18 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
                                  "int N = 4;) are not supported");
                 return t;
             }
+            const fe_type *whole = mt;
+            while (whole->kind == TY_ARRAY)
+                whole = whole->base;
+            if (whole->kind == TY_STRUCT && !whole->complete && !mt->is_ref) {
+                /* struct S { S s; }, a type declared but not yet defined: no size */
+                char tn[128];
+                fe_type_str(whole, tn, sizeof tn);
+                fe_error(c, nt, CVM_SYNTAX, "field '%.*s' has incomplete type '%s' (%s)", (int)nt->len, nt->s, tn,
+                         whole == t ? "a struct cannot contain itself; use a pointer"
+                                    : "its definition is not complete here; use a pointer");
+                return t;
+            }
             fe_member *m = fe_alloc(c, sizeof *m);
             if (!m)
                 return t;
@@ -759,6 +778,7 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
     bool big = false, full = false; /* a value above INT64_MAX; more names than named[] holds */
     fe_tname *outer = c->tnames;
     const bool at_namespace = !c->body_depth && !c->inst_depth;
+    bool past_end = false; /* the value before was the largest one: the next cannot follow it */
     while (!c->err && !fe_p_is(c, "}")) {
         fe_tok *e = fe_p_expect_ident(c);
         if (fe_p_accept(c, "=")) {
@@ -768,6 +788,10 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
                 fe_error(c, e, CVM_SYNTAX, "enumerator value must be an integer constant");
             else if (k == TY_U64 && v < 0)
                 big = true; /* above INT64_MAX: unsigned long long */
+        } else if (past_end && !c->err) {
+            fe_error(c, e, CVM_SYNTAX, "enumerator '%.*s' overflows: the one before it has the largest 64-bit "
+                     "value", (int)e->len, e->s);
+            return under;
         }
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
@@ -804,7 +828,8 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
             plain->member = scoped; /* a scoped one's X ends at the '}' */
             plain->def_ns = scoped || !at_namespace ? NULL : c->ns ? c->ns : "";
         }
-        v++;
+        past_end = big ? v == -1 : v == INT64_MAX;
+        v = (int64_t)((uint64_t)v + 1);
         if (!fe_p_accept(c, ","))
             break;
     }

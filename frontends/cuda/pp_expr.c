@@ -22,7 +22,12 @@ typedef struct ev {
     pp *p;
     const pp_tok *t;   /* next token, NULL at the end */
     const pp_tok *at;  /* the directive, for errors at the end of the line */
+    unsigned depth;    /* unary and ?: operands the evaluation is inside (bounded: it recurses) */
 } ev;
+
+/* The deepest nesting of parentheses, unary operators and ?: an #if
+ * expression may have (the evaluator recurses per level). */
+#define PP_EXPR_MAX_DEPTH 1500
 
 static cvm_status cond(ev *e, bool live, val *out);
 
@@ -194,7 +199,20 @@ static cvm_status defined_operand(pp *p, const pp_tok **pt, const pp_tok *op, bo
 
 /* ---- the grammar ---- */
 
+static cvm_status unary_in(ev *e, bool live, val *out);
+
 static cvm_status unary(ev *e, bool live, val *out)
+{
+    if (e->depth >= PP_EXPR_MAX_DEPTH)
+        return cvm_fe_pp_error(e->p, CVM_LIMIT, e->t ? e->t : e->at, "#%.*s expression nested more than %d levels "
+                               "deep", (int)e->at->len, e->at->text, PP_EXPR_MAX_DEPTH);
+    e->depth++;
+    cvm_status st = unary_in(e, live, out);
+    e->depth--;
+    return st;
+}
+
+static cvm_status unary_in(ev *e, bool live, val *out)
 {
     const pp_tok *t = e->t;
     cvm_status st;
@@ -343,7 +361,21 @@ static cvm_status binary(ev *e, int minprec, bool live, val *out)
     return st;
 }
 
+static cvm_status cond_in(ev *e, bool live, val *out);
+
+/* A ?: expression, one level deeper (its operands recurse). */
 static cvm_status cond(ev *e, bool live, val *out)
+{
+    if (e->depth >= PP_EXPR_MAX_DEPTH)
+        return cvm_fe_pp_error(e->p, CVM_LIMIT, e->t ? e->t : e->at, "#%.*s expression nested more than %d "
+                               "levels deep", (int)e->at->len, e->at->text, PP_EXPR_MAX_DEPTH);
+    e->depth++;
+    cvm_status st = cond_in(e, live, out);
+    e->depth--;
+    return st;
+}
+
+static cvm_status cond_in(ev *e, bool live, val *out)
 {
     cvm_status st = binary(e, 1, live, out);
     if (st || !is_op(e->t, "?"))
@@ -402,7 +434,7 @@ cvm_status cvm_fe_pp_eval(pp *p, pp_tok *line, const pp_tok *at, bool *out_value
         return st;
     if (!expanded)
         return cvm_fe_pp_error(p, CVM_SYNTAX, at, "#%.*s with no expression", (int)at->len, at->text);
-    ev e = {p, expanded, at};
+    ev e = {p, expanded, at, 0};
     val v;
     if ((st = cond(&e, true, &v)))
         return st;
