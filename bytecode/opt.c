@@ -292,7 +292,9 @@ static bool temporary(const opt_kernel *o, uint32_t t)
  * variable, and copies a variable to a temporary to read it:
  * - `op t, ...; mov v, t` becomes `op v, ...`;
  * - `mov t, v; op ..., t, ...` becomes `op ..., v, ...` (not for a plane
- *   op, which reads the register in other lanes too);
+ *   op, which reads the register in other lanes too, nor for a `switch`,
+ *   whose selector must not be written inside it: the frontend copies the
+ *   value because a case may assign the variable, `case A: st = B;`);
  * where t is a temporary (written once, read once, by these two adjacent
  * instructions, so under one mask) and the copy has the type of both
  * registers. Returns how many copies went.
@@ -310,7 +312,7 @@ static uint32_t coalesce(opt_kernel *o)
                 v = o->sto[i];
             const cvm_bc_opinfo *oi = cvm_bc_op_info(o->op[m]);
             if (v != NONE && temporary(o, t) && o->rpc[o->rfirst[t]] == m && oi &&
-                !(oi->flags & CVM_OPF_PLANE)) {
+                !(oi->flags & CVM_OPF_PLANE) && o->op[m] != CVM_OP_SWITCH) {
                 o->out[i] = GONE, o->sfrom[m] = t, o->sto[m] = v, gone++;
                 continue;
             }

@@ -3359,6 +3359,20 @@ static void test_limits(void)
             "struct W { int x; __device__ W(int a) : x(a) {} __device__ W(W &&o) : x(o.x) { o.x = 0; } };\n"
             "__global__ void k(int *out, const int *in) { W a(3); out[0] = a.x; }\n",
             "rvalue reference parameters are supported only in templates");
+    /* a state machine assigning its switch variable in a case: the copy
+     * coalescing made the switch read the variable itself, and the
+     * verifier rejected the write (an internal error at -O1) */
+    static const char state_src[] =
+        "__global__ void k(int *out, const int *in) {\n"
+        "    int st = threadIdx.x, steps = 0;\n"
+        "    while (st != 3 && steps < 10) {\n"
+        "        switch (st) { case 0: st = 2; break; case 1: st = 0; break; case 2: st = 3; break; default: st = 1; }\n"
+        "        steps++;\n"
+        "    }\n"
+        "    out[threadIdx.x] = st * 100 + steps;\n"
+        "}\n";
+    static const int32_t state_want[] = {302, 303, 301, 300, 304};
+    words_are("a switch whose case assigns the switch variable (state machines)", state_src, 5, 0, state_want, 5);
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "
