@@ -3373,6 +3373,28 @@ static void test_limits(void)
         "}\n";
     static const int32_t state_want[] = {302, 303, 301, 300, 304};
     words_are("a switch whose case assigns the switch variable (state machines)", state_src, 5, 0, state_want, 5);
+    /* c ? a : b with a constant condition has both operands' common type
+     * (it had the picked operand's: u - (1 ? a : b) was unsigned, and
+     * (true ? 3 : 0.5) folded as an integer); from g++ -std=c++17 */
+    static const char ctern_src[] =
+        "__global__ void k(int *out, const int *in) {\n"
+        "    unsigned u = 5; int a = in[1] + 6; long long b = in[0];\n"
+        "    const int c = 1;\n"
+        "    long long r[8];\n"
+        "    r[0] = u - (1 ? a : b);\n"
+        "    r[1] = sizeof(1 ? a : b);\n"
+        "    r[2] = u - (c ? a : b);\n"
+        "    r[3] = (1 ? 'a' : 'b') + sizeof(1 ? 'a' : 'b') * 1000;\n"
+        "    r[4] = (true ? 3 : 0.5) / 2 * 100;\n"
+        "    r[5] = (1 ? -1 : 0u) > 0;\n"
+        "    constexpr auto x = true ? 3 : 0.5;\n"
+        "    r[6] = x / 2 * 100;\n"
+        "    int arr[1 ? 3 : 4];\n"
+        "    r[7] = sizeof(arr);\n"
+        "    for (int i = 0; i < 8; i++) out[i] = (int)r[i];\n"
+        "}\n";
+    static const int32_t ctern_want[] = {-2, 8, -2, 1097, 150, 1, 150, 12};
+    words_are("?: with a constant condition has both operands' type", ctern_src, 1, 0, ctern_want, 8);
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

@@ -189,7 +189,11 @@ bool fe_const_eval_kind(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind)
         fe_kind kb;
         if (!fe_const_eval_kind(c, e->a, &a, &ka) || !fe_const_eval_kind(c, a ? e->b : e->c, out, kind))
             return false;
-        if (fe_const_eval_kind(c, a ? e->c : e->b, &other, &kb) && kb != *kind) { /* both arithmetic: their common type */
+        /* the type is both operands' common type: an operand not an integer
+         * constant (0.5, a long long variable) leaves it to the lowering */
+        if (!fe_const_eval_kind(c, a ? e->c : e->b, &other, &kb))
+            return false;
+        if (kb != *kind) {
             *kind = common_kind(*kind, kb);
             *out = fe_const_norm(*out, *kind);
         }

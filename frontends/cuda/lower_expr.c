@@ -652,8 +652,11 @@ static fe_val cond_assignment(fe_lower *L, fe_node *e)
 static fe_val conditional(fe_lower *L, fe_node *e)
 {
     int64_t k;
-    if (fe_const_eval(L->c, e->a, &k))
-        return fe_rvalue(L, k ? e->b : e->c);
+    if (fe_const_eval(L->c, e->a, &k)) { /* the operand it picks, of both operands' type */
+        fe_type *t = cond_type(L, e);
+        fe_val v = fe_rvalue(L, k ? e->b : e->c);
+        return fe_is_arith(t) && fe_is_arith(v.ty) && !L->c->err ? fe_convert(L, v, t, e->tok) : v;
+    }
     fe_type *t = cond_type(L, e);
     fe_val c = fe_cond_bool(L, e->a);
     if (t->kind == TY_VOID) {
