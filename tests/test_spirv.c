@@ -704,6 +704,45 @@ static void float_atomics(void)
     }
 }
 
+/*
+ * A barrier in a loop after a kernel-level return: units that returned
+ * left the loop, so it is not in uniform control flow (lavapipe returned
+ * zeros with no error); the translation refuses it. A return after the
+ * loop, or a barrier at kernel level after a return, translates.
+ */
+static void exit_barriers(void)
+{
+    static const char *const srcs[] = {
+        "__global__ void k(float *out, int n) { int t = threadIdx.x; if (t >= n) return;\n"
+        "    for (int st = 32; st > 0; st--) __syncthreads(); out[t] = 7; }\n",
+        "__global__ void k(float *out, int n) { __shared__ float s[64]; int t = threadIdx.x; s[t] = t;\n"
+        "    for (int st = 32; st > 0; st >>= 1) { __syncthreads(); if (t < st) s[t] += s[t + st]; }\n"
+        "    if (t >= n) return; out[t] = s[0]; }\n",
+        "__global__ void k(float *out, int n) { __shared__ float s[64]; int t = threadIdx.x;\n"
+        "    if (t >= n) return; s[t] = t; __syncthreads(); out[t] = s[0]; }\n",
+    };
+    static const bool refused[] = {true, false, false};
+    cvm_spv_target t = lavapipe();
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        void *bytes = NULL;
+        size_t size = 0, n = 0;
+        uint32_t *w = NULL;
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_status st = cvm_compile_cuda(srcs[i], strlen(srcs[i]), "exit.cu", NULL, &bytes, &size, &d);
+        if (st == CVM_OK)
+            st = translate_for(bytes, size, &t, &w, &n, &d);
+        if (refused[i])
+            ok(st == CVM_UNSUPPORTED && strstr(d.message, "a barrier inside a loop, if or switch that some units "
+                                                          "may have left by returning"),
+               "exit barriers %zu: refused (%s)", i, d.message);
+        else
+            ok(st == CVM_OK, "exit barriers %zu: translates (%s)", i, d.message);
+        free(w);
+        cvm_free_bytes(bytes);
+    }
+}
+
 int main(void)
 {
     if (!have_tool("spirv-val")) {
@@ -716,6 +755,7 @@ int main(void)
     bases();
     atomics64();
     float_atomics();
+    exit_barriers();
     corpus_dir("docs/examples", ".cbs");
     corpus_dir("tests/conformance", ".cbs");
     corpus_dir("tests/cuda", ".cu");

@@ -450,6 +450,16 @@ void spv_translate(spv_ctx *c)
         }
         spv_block(c);
         bool bar = is_barrier(in.op);
+        if (bar && c->nframes != 1 && c->vk->insns[pc].uni > CVM_UNI_CUBE && c->vk->insns[pc].live_uni <= CVM_UNI_CUBE) {
+            /* units that returned left the constructs around the barrier: they
+             * cannot arrive, and a barrier in non-uniform control flow is
+             * undefined in Vulkan (lavapipe returned wrong data, no error) */
+            spv_fail(c, CVM_UNSUPPORTED, "a barrier inside a loop, if or switch that some units may have left "
+                     "by returning from the kernel is not supported by the SPIR-V backend (units that "
+                     "returned cannot arrive); instead of returning early, put the rest of the kernel "
+                     "under if (i < n), or keep such barriers at kernel level");
+            return;
+        }
         if (bar)
             spv_barrier_lift(c, true);
         bool done = spv_op_data(c, &in) || spv_op_mem(c, &in) || spv_op_plane(c, &in) ||
