@@ -770,6 +770,68 @@ static void test_atomic64(void)
     cvm_free_bytes(bytes);
 }
 
+/* Signed widening to 64 bits compared with 64-bit constants: lavapipe
+ * miscompiled OpSConvert there (`(long long)i < 2LL` was false for i = 0
+ * and 1), so the backend sign-extends by hand; references computed here. */
+static const char sext_src[] =
+    "__global__ void k(long long *o, const int *in) {\n"
+    "    int i = threadIdx.x, x = in[i];\n"
+    "    long long v = i + 10;\n"
+    "    o[i] = (i < 2LL) + 2 * ((long long)i <= 1LL) + 4 * (v > 11LL) + 8 * ((long long)x > 11LL)\n"
+    "         + 16 * ((long long)(short)(x * 5000) < -1000LL) + 32 * ((long long)x >= -4294967296LL)\n"
+    "         + 64 * ((long long)x < 65536LL) + 128 * ((long long)(signed char)x == -3LL);\n"
+    "}\n";
+
+static void test_sext64(void)
+{
+    enum { U = 64 };
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *o = NULL, *in = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_stream *s = cvm_device_stream(vk);
+    int32_t x[U];
+    int64_t got[U], want[U];
+    for (int i = 0; i < U; i++) {
+        x[i] = (int32_t)((uint32_t)i * 2654435761u) >> (i % 17); /* both signs, all magnitudes */
+        if (i % 5 == 0)
+            x[i] = i % 3 - 1;
+        if (i == 7)
+            x[i] = -3;
+    }
+    cvm_status st = cvm_compile_cuda(sext_src, sizeof sext_src - 1, "sext.cu", NULL, &bytes, &size, &d);
+    st = st ? st : cvm_module_load(vk, bytes, size, &m, &d);
+    st = st ? st : cvm_kernel_get(m, "k", &k, &d);
+    st = st ? st : cvm_buffer_create(vk, sizeof got, "o", &o, &d);
+    st = st ? st : cvm_buffer_create(vk, sizeof x, "in", &in, &d);
+    st = st ? st : cvm_buffer_write(s, in, 0, x, sizeof x, &d);
+    cvm_arg args[] = {{CVM_ARG_BUFFER, o, 0, NULL, 0}, {CVM_ARG_BUFFER, in, 0, NULL, 0}};
+    cvm_launch_config cfg = {{1, 1, 1}, {U, 1, 1}, 0, 0, 0, 0, 0, 0};
+    st = st ? st : cvm_launch(s, k, &cfg, args, 2, &d);
+    st = st ? st : cvm_stream_sync(s, &d);
+    st = st ? st : cvm_buffer_read(s, o, 0, got, sizeof got, &d);
+    if (ok(st == CVM_OK, "64-bit compares of sign-extended values run on vulkan (%s)", st ? d.message : "")) {
+        int bad = -1;
+        for (int i = 0; i < U; i++) {
+            const int64_t v = i + 10, xv = x[i];
+            want[i] = (i < 2) + 2 * (i <= 1) + 4 * (v > 11) + 8 * (xv > 11) +
+                      16 * ((int64_t)(int16_t)(uint16_t)((uint32_t)x[i] * 5000u) < -1000) +
+                      32 * (xv >= -4294967296LL) + 64 * (xv < 65536) + 128 * ((int64_t)(int8_t)(uint8_t)x[i] == -3);
+            if (got[i] != want[i] && bad < 0)
+                bad = i;
+        }
+        ok(bad < 0, "they match the host's (first difference: unit %d: %lld, want %lld)", bad,
+           bad < 0 ? 0LL : (long long)got[bad], bad < 0 ? 0LL : (long long)want[bad]);
+    }
+    cvm_buffer_free(o);
+    cvm_buffer_free(in);
+    cvm_module_free(m);
+    cvm_free_bytes(bytes);
+}
+
 /* f64 rem is refused, not run through OpFRem (x - y trunc(x / y): lavapipe
  * gave fmod(10.0, 0.1) = 0, a silent wrong answer before session 22). */
 static void test_refusals(void)
@@ -809,6 +871,7 @@ int main(void)
     test_divsqrt(-3);
     test_divsqrt16();
     test_refusals();
+    test_sext64();
     static const mcase f32cases[] = {
         {"exp", expl, -104, 89, 0},    {"exp2", exp2l, -150, 128, 0}, {"expm1", expm1l, -20, 89, 0},
         {"log", logl, 0, 0, 1},        {"log2", log2l, 0, 0, 1},      {"log10", log10l, 0, 0, 1},

@@ -970,8 +970,8 @@ bool spv_op_mem(spv_ctx *c, const cvm_bc_insn *in)
         bool wide = c->bda && c->k->regs[in->ops[0]].elem == CVM_T_PTR_GLOBAL;
         uint32_t pt = spv_reg_type(c, in->ops[0]);
         if (wide && bw == 4) /* an address plus a 32-bit offset */
-            b = spv_op1(c, cvm_bc_elem_is_signed(c->k->regs[in->ops[2]].elem) ? SpvOpSConvert
-                                                                              : SpvOpUConvert, pt, b);
+            b = cvm_bc_elem_is_signed(c->k->regs[in->ops[2]].elem) ? spv_sext64(c, pt, CVM_T_U64, 1, b, 4)
+                                                                    : spv_op1(c, SpvOpUConvert, pt, b);
         else if (!wide && bw == 8)
             b = spv_op1(c, SpvOpUConvert, u, b);
         spv_set(c, in->ops[0], spv_op2(c, SpvOpIAdd, pt, spv_get(c, in->ops[1]), b));
@@ -984,7 +984,7 @@ bool spv_op_mem(spv_ctx *c, const cvm_bc_insn *in)
             return true;
         }
         uint32_t x = spv_op2(c, SpvOpISub, u, spv_get(c, in->ops[1]), spv_get(c, in->ops[2]));
-        spv_set(c, in->ops[0], spv_op1(c, SpvOpSConvert, i64, x));
+        spv_set(c, in->ops[0], spv_sext64(c, i64, CVM_T_I64, 1, x, 4));
         return true;
     }
     case CVM_OP_FENCE: {

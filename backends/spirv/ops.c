@@ -283,7 +283,23 @@ static uint32_t convert(spv_ctx *c, const cvm_bc_insn *in, uint32_t areg)
         return a;
     if (ds < ss)
         return spv_op1(c, SpvOpUConvert, t, a);
+    if (ds == 8 && cvm_bc_elem_is_signed(se))
+        return spv_sext64(c, t, de, l, a, ss);
     return spv_op1(c, cvm_bc_elem_is_signed(se) ? SpvOpSConvert : SpvOpUConvert, t, a);
+}
+
+/*
+ * The sign extension of the src_bytes-wide integer a to the 64-bit type t
+ * (elem, line): a zero extension, then (x ^ m) - m with m the sign bit.
+ * Lavapipe (Mesa 22-25) miscompiles OpSConvert to 64 bits when a constant
+ * is compared with the result: `(long long)i < 2LL` was false for i = 0
+ * and 1, while the same with the constant in a parameter was right.
+ */
+uint32_t spv_sext64(spv_ctx *c, uint32_t t, unsigned elem, unsigned line, uint32_t a, unsigned src_bytes)
+{
+    uint32_t x = spv_op1(c, SpvOpUConvert, t, a);
+    uint32_t m = spv_c_of(c, elem, line, UINT64_C(1) << (src_bytes * 8 - 1));
+    return spv_op2(c, SpvOpISub, t, spv_op2(c, SpvOpBitwiseXor, t, x, m), m);
 }
 
 static uint32_t compare(spv_ctx *c, const cvm_bc_insn *in, uint32_t a, uint32_t b)

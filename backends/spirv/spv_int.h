@@ -159,6 +159,7 @@ uint32_t spv_c_float(spv_ctx *c, unsigned bits, uint64_t pattern);
 uint32_t spv_c_bool(spv_ctx *c, bool v);
 /* A constant of bytecode type (elem, line) with the given bit pattern in every element. */
 uint32_t spv_c_of(spv_ctx *c, unsigned elem, unsigned line, uint64_t bits);
+uint32_t spv_sext64(spv_ctx *c, uint32_t t, unsigned elem, unsigned line, uint32_t a, unsigned src_bytes);
 uint32_t spv_c_fval(spv_ctx *c, unsigned elem, unsigned line, double v); /* float value */
 bool spv_elem_ok(spv_ctx *c, unsigned elem, unsigned line, const char *what);
 
