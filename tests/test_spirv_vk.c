@@ -772,7 +772,9 @@ static void test_atomic64(void)
 
 /* Signed widening to 64 bits compared with 64-bit constants: lavapipe
  * miscompiled OpSConvert there (`(long long)i < 2LL` was false for i = 0
- * and 1), so the backend sign-extends by hand; references computed here. */
+ * and 1), so the backend sign-extends by hand. The signed remainder of such
+ * a value tests its sign against 0 the same way (-5 % 4 gave 3 before).
+ * References computed here. */
 static const char sext_src[] =
     "__global__ void k(long long *o, const int *in) {\n"
     "    int i = threadIdx.x, x = in[i];\n"
@@ -780,6 +782,8 @@ static const char sext_src[] =
     "    o[i] = (i < 2LL) + 2 * ((long long)i <= 1LL) + 4 * (v > 11LL) + 8 * ((long long)x > 11LL)\n"
     "         + 16 * ((long long)(short)(x * 5000) < -1000LL) + 32 * ((long long)x >= -4294967296LL)\n"
     "         + 64 * ((long long)x < 65536LL) + 128 * ((long long)(signed char)x == -3LL);\n"
+    "    long long w = x;\n"
+    "    o[64 + i] = (w % 4) * 1000000 + (w % -7) * 1000 + w % (long long)(i - 32) + (w % 4u) * 7;\n"
     "}\n";
 
 static void test_sext64(void)
@@ -794,7 +798,7 @@ static void test_sext64(void)
     memset(&d, 0, sizeof d);
     cvm_stream *s = cvm_device_stream(vk);
     int32_t x[U];
-    int64_t got[U], want[U];
+    int64_t got[2 * U], want[2 * U];
     for (int i = 0; i < U; i++) {
         x[i] = (int32_t)((uint32_t)i * 2654435761u) >> (i % 17); /* both signs, all magnitudes */
         if (i % 5 == 0)
@@ -820,8 +824,12 @@ static void test_sext64(void)
             want[i] = (i < 2) + 2 * (i <= 1) + 4 * (v > 11) + 8 * (xv > 11) +
                       16 * ((int64_t)(int16_t)(uint16_t)((uint32_t)x[i] * 5000u) < -1000) +
                       32 * (xv >= -4294967296LL) + 64 * (xv < 65536) + 128 * ((int64_t)(int8_t)(uint8_t)x[i] == -3);
+            const int64_t w = x[i], dv = i - 32;
+            want[U + i] = (w % 4) * 1000000 + (w % -7) * 1000 + (dv ? w % dv : w) + (w % 4) * 7;
             if (got[i] != want[i] && bad < 0)
                 bad = i;
+            if (got[U + i] != want[U + i] && bad < 0)
+                bad = U + i;
         }
         ok(bad < 0, "they match the host's (first difference: unit %d: %lld, want %lld)", bad,
            bad < 0 ? 0LL : (long long)got[bad], bad < 0 ? 0LL : (long long)want[bad]);
