@@ -64,6 +64,18 @@ ok $? "-D 1X is a usage error naming the option"; [ $rc -eq 2 ] || show
 run "$C" compile tests/cuda/saxpy.cu -o "$T/d2.cbc" "-DSQ(x)=((x)*(x))"
 ok $rc "-D of a function-like macro"
 
+# printf: a width or precision past 1024 is taken as 1024 (%.2147483647f
+# made the host's printf build a 2 GB field: minutes and 10 GB), and a line
+# past 8191 bytes ends with a note that it was cut (it lost its tail)
+printf '__global__ void k(double *p) { printf("[%%.2147483647f]\\n", p[0]); printf("[%%*d]\\n", 2000000000, 7); }\n' >"$T/prec.cu"
+run "$C" run "$T/prec.cu" p=rand:1
+[ $rc -eq 0 ] && [ "$(sed -n 1p "$T/out" | wc -c)" -eq 1029 ] && [ "$(sed -n 2p "$T/out" | wc -c)" -eq 1027 ]
+ok $? "printf widths and precisions are capped at 1024"; [ $rc -eq 0 ] || show
+awk 'BEGIN { printf "__global__ void k(int *p) { printf(\""; for (i = 0; i < 9000; i++) printf "x"; print "END\\n\"); }" }' >"$T/long.cu"
+run "$C" run "$T/long.cu" p=zeros:1
+[ $rc -eq 0 ] && has 'xxx \[\.\.\. print line cut at 8191 bytes\]$' "$T/out" && [ "$(wc -c < "$T/out")" -eq 8192 ]
+ok $? "a print line past 8191 bytes says it was cut"; [ $rc -eq 0 ] || show
+
 # --fmad: both settings compile; a bad value is a usage error
 run "$C" compile tests/cuda/saxpy.cu -o "$T/s1.cbc" --fmad=true
 ok $rc "compile --fmad=true"

@@ -3395,6 +3395,19 @@ static void test_limits(void)
         "}\n";
     static const int32_t ctern_want[] = {-2, 8, -2, 1097, 150, 1, 150, 12};
     words_are("?: with a constant condition has both operands' type", ctern_src, 1, 0, ctern_want, 8);
+    rejects("a hex escape past 0xff is an error (it overflowed an int)",
+            "__global__ void k(int *out, const int *in) { char s[] = \"\\x123456789\"; out[0] = s[0]; }\n",
+            "octal or hex escape sequence out of range");
+    {
+        /* string literals longer than 4095 bytes were cut by the lexer */
+        static char big[12000];
+        int m = snprintf(big, sizeof big, "__global__ void k(int *out, const int *in) { const char s[] = \"");
+        for (int i = 0; i < 5000; i++)
+            big[m++] = (char)('a' + i % 26);
+        snprintf(big + m, sizeof big - (size_t)m, "\\x5a\"; out[0] = sizeof(s); out[1] = s[4999 + in[1]]; out[2] = s[4999]; }\n");
+        static const int32_t big_want[] = {5002, 'Z', 'a' + 4999 % 26};
+        words_are("a string literal of 5,001 bytes is kept whole", big, 1, 0, big_want, 3);
+    }
     /* the same for ! and * & (40 of each were more than the machine's memory) */
     static char nots[1024];
     n = snprintf(nots, sizeof nots, "__global__ void k(int *out, const int *in) { int v = in[1] + 6; "

@@ -470,7 +470,7 @@ int cvm_vm_print(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     if (!x->L->print_out)
         return 0;
     const cvm_bc_string *str = &x->prog->mod->strings[in->imm];
-    char buf[1024];
+    char buf[CVM_PRINT_LINE_MAX + 1];
     for (unsigned l = 0; l < p->nlanes; l++) {
         if (!(p->active >> l & 1))
             continue;

@@ -69,6 +69,31 @@ int cvm_print_scalar(unsigned elem, uint64_t b, char *spec, size_t slen, char *o
     }
 }
 
+/* spec[0, s) ("%-08.3", flags, width, precision): a width or precision past
+ * CVM_PRINT_MAX_FIELD is taken as CVM_PRINT_MAX_FIELD (the host's printf
+ * would build the whole field, %.2147483647f a 2 GB one). Returns the new
+ * length. */
+static size_t clamp_spec(char *spec, size_t s)
+{
+    char out[32];
+    size_t o = 0, i = 0;
+    while (i < s && o + 12 < sizeof out) {
+        if (spec[i] < '1' || spec[i] > '9') { /* '%', flags (0 among them), '.' */
+            out[o++] = spec[i++];
+            continue;
+        }
+        unsigned long v = 0;
+        while (i < s && spec[i] >= '0' && spec[i] <= '9') {
+            v = v * 10 + (unsigned long)(spec[i++] - '0');
+            if (v > CVM_PRINT_MAX_FIELD)
+                v = CVM_PRINT_MAX_FIELD;
+        }
+        o += (size_t)snprintf(out + o, sizeof out - o, "%lu", v);
+    }
+    memcpy(spec, out, o);
+    return o;
+}
+
 size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *convs,
                         cvm_print_arg_fn arg, void *ctx, char *buf, size_t cap)
 {
@@ -100,6 +125,7 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
                     spec[s++] = *q;
             j++;
         }
+        s = clamp_spec(spec, s);
         /* the argument's type decides the width, but hh and h narrow an
          * integer to char and short first, as C's printf converts it */
         unsigned hs = 0;
@@ -126,6 +152,11 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
         n += w > 0 ? (size_t)w : 0;
         if (n >= cap)
             n = cap - 1;
+    }
+    const size_t cut = sizeof CVM_PRINT_CUT - 1;
+    if (n + 1 >= cap && cap > cut + 1) { /* full: the rest of the line did not fit */
+        memcpy(buf + cap - 1 - cut, CVM_PRINT_CUT, cut);
+        n = cap - 1;
     }
     buf[n] = '\0';
     return n;

@@ -15,7 +15,15 @@
  * conversion char last, slen chars) into out; returns snprintf's count. */
 typedef int (*cvm_print_arg_fn)(void *ctx, size_t i, char *spec, size_t slen, char *out, size_t cap);
 
-/* Formats fmt (flen bytes) into buf (truncated to cap, NUL-terminated);
+/* A print line's bytes at most (longer ones end with CVM_PRINT_CUT), and
+ * the largest width or precision a conversion takes (more is taken as
+ * this: the host's printf would build the whole field). */
+#define CVM_PRINT_LINE_MAX 8192
+#define CVM_PRINT_MAX_FIELD 1024
+#define CVM_PRINT_CUT " [... print line cut at 8191 bytes]"
+
+/* Formats fmt (flen bytes) into buf (truncated to cap, ending with
+ * CVM_PRINT_CUT when cut, NUL-terminated);
  * conversions outside convs print "(bad format)", arguments past nargs
  * "(missing)"; length modifiers are ignored (the argument's type decides).
  * Returns the length written. */

@@ -180,7 +180,7 @@ bool cvm_vk_print_emit(cvm_stream *s, const vk_print *p)
         order[i] = p->map + CVM_SPV_PRINT_HEAD + (size_t)i * CVM_SPV_PRINT_WORDS;
     if (okk && n)
         qsort(order, n, sizeof *order, record_cmp);
-    char buf[1024];
+    char buf[CVM_PRINT_LINE_MAX + 1];
     for (uint32_t i = 0; okk && i < n; i++) {
         if (order[i][0] >= p->nsites || p->sites[order[i][0]].kind != CVM_SPV_SITE_PRINT)
             continue; /* fault records: cvm_vk_print_fault */

@@ -134,24 +134,30 @@ static int hexval(int ch)
 }
 
 /* One escape after the backslash at *pp; advances. */
+/* The value of the escape sequence after a backslash at *pp (advanced past
+ * it): a byte, or -1 for an octal or hex escape past 0xff (an error, as in
+ * C++). */
 static int escape(const char **pp, const char *end)
 {
     const char *p = *pp;
     int ch = p < end ? *p++ : 0;
-    int v = ch;
+    unsigned v = (unsigned)ch;
     switch (ch) {
     case 'n': v = '\n'; break;
     case 't': v = '\t'; break;
     case 'r': v = '\r'; break;
     case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
-        v = ch - '0';
+        v = (unsigned)(ch - '0');
         for (int i = 0; i < 2 && p < end && *p >= '0' && *p <= '7'; i++)
-            v = v * 8 + (*p++ - '0');
+            v = v * 8 + (unsigned)(*p++ - '0');
         break;
     case 'x':
         v = 0;
-        while (p < end && hexval(*p) >= 0)
-            v = v * 16 + hexval(*p++);
+        while (p < end && hexval(*p) >= 0) {
+            v = v * 16 + (unsigned)hexval(*p++);
+            if (v > 0xff) /* saturates: the digits go on, the value is out of range */
+                v = 0x100;
+        }
         break;
     case 'a': v = 7; break;
     case 'b': v = 8; break;
@@ -160,7 +166,7 @@ static int escape(const char **pp, const char *end)
     default: break;
     }
     *pp = p;
-    return v & 0xff;
+    return (ch == 'x' || (ch >= '0' && ch <= '7')) && v > 0xff ? -1 : (int)(v & 0xff);
 }
 
 static const char *lex_number(lexer *L, const char *p)
@@ -230,24 +236,31 @@ static const char *lex_number(lexer *L, const char *p)
 static const char *lex_quoted(lexer *L, const char *p)
 {
     char q = *p;
-    const char *s = p++;
-    char tmp[4096];
-    size_t n = 0;
-    while (p < L->end && *p != q && *p != '\n') {
-        int ch = (unsigned char)*p++;
-        if (ch == '\\')
-            ch = escape(&p, L->end);
-        if (n < sizeof tmp - 1)
-            tmp[n++] = (char)ch;
-    }
-    if (p >= L->end || *p != q) {
+    const char *s = p++, *e = p;
+    while (e < L->end && *e != q && *e != '\n') /* the end first: the bytes fit in as many */
+        e += *e == '\\' && e + 1 < L->end && e[1] != '\n' ? 2 : 1;
+    if (e >= L->end || *e != q) {
         lex_error(L, s, q == '"' ? "unterminated string" : "unterminated character constant");
         return L->end;
+    }
+    char *tmp = fe_alloc(L->c, (size_t)(e - p) + 1);
+    size_t n = 0;
+    if (!tmp)
+        return L->end;
+    while (p < e) {
+        const char *at = p;
+        int ch = (unsigned char)*p++;
+        if (ch == '\\' && (ch = escape(&p, e)) < 0) {
+            lex_error(L, at, "octal or hex escape sequence out of range (a char holds 0 to 0xff)");
+            return L->end;
+        }
+        tmp[n++] = (char)ch;
     }
     p++;
     fe_tok *t = new_tok(L, q == '"' ? TK_STR : TK_CHAR, s, (size_t)(p - s));
     if (q == '"') {
-        t->str = fe_strndup(L->c, tmp, n);
+        tmp[n] = 0;
+        t->str = tmp;
         t->ival = n; /* its bytes, embedded NULs too */
     } else {
         t->ival = n ? (uint64_t)(unsigned char)tmp[0] : 0;
