@@ -3436,6 +3436,17 @@ static void test_limits(void)
             "template <int N> struct S : S<N + 1> {};\n"
             "__global__ void k(int *out, const int *in) { S<0> s; out[0] = sizeof(s); }\n",
             "template instantiation of 'S' nested more than 32 deep");
+    {
+        static char diamond[4096];
+        int m = snprintf(diamond, sizeof diamond, "struct S0 { int x0; };\nstruct S1 : S0 { int x1; };\n");
+        for (int i = 2; i < 30; i++)
+            m += snprintf(diamond + m, sizeof diamond - (size_t)m, "struct S%d : S%d, S%d { int x%d; };\n", i, i - 2,
+                          i - 1, i);
+        snprintf(diamond + m, sizeof diamond - (size_t)m,
+                 "__global__ void k(int *out, const int *in) { S29 s; out[0] = sizeof(s); }\n");
+        rejects("a chain of diamonds past 1024 base subobjects is an error (3 GB and seconds before)", diamond,
+                "'S14' has more than 1024 base class subobjects");
+    }
     rejects("a constructor taking its own class by value is an error",
             "struct S { int v; __device__ S(S s) : v(s.v) {} __device__ S(int x) : v(x) {} };\n"
             "__global__ void k(int *out, const int *in) { S a(1); S b(a); out[0] = b.v; }\n",

@@ -96,6 +96,7 @@ struct fe_type {
      * it for the last two it sees, the layout adds the rest) */
     uint32_t dsize;
     bool nonpod;
+    uint32_t nbases;    /* base class subobjects, bases of bases counted (bounded: diamonds double them) */
     /* qualified/reference copies of a struct made before its '}' are
      * completed with it: the root keeps the list (origin, next_copy) */
     fe_type *origin, *copies, *next_copy;

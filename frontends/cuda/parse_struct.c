@@ -78,6 +78,12 @@ void fe_p_base_clause(fe_ctx *c, fe_type *t)
                 fe_error(c, at, CVM_SYNTAX, "'%s' is a direct base class of '%s' twice", bn, t->name);
                 return;
             }
+        t->nbases += 1 + b->nbases;
+        if (t->nbases > 1024) { /* struct S2 : S0, S1 ... with S1 : S0: each level doubles them */
+            fe_error(c, at, CVM_LIMIT, "'%s' has more than 1024 base class subobjects (bases of bases "
+                     "counted, once for each path)", t->name);
+            return;
+        }
         fe_member *m = fe_alloc(c, sizeof *m);
         if (!m)
             return;

@@ -529,6 +529,7 @@ void fe_struct_layout(fe_type *t)
         q->align = t->align;
         q->dsize = t->dsize;
         q->nonpod = t->nonpod;
+        q->nbases = t->nbases;
         q->complete = true;
     }
 }
