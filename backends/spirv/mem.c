@@ -751,8 +751,9 @@ static void atomic64(spv_ctx *c, const cvm_bc_insn *in, spv_view *v)
     }
     const char *why = !c->t->int64_atomics ? "the device lacks Int64Atomics"
                     : v->sc != SpvStorageClassStorageBuffer && !is_addr(v) ? "only global memory has a 64-bit view"
-                    : cvm_bc_elem_is_float(in->elem) || !op ? "only integer add/sub/min/max/and/or/xor/exch/cas are"
-                                                              " implemented at 64 bits" : NULL;
+                    : cvm_bc_elem_is_float(in->elem) ? "f64 atomics (atomicAdd on a double) are not implemented by "
+                                                       "the SPIR-V backend; only 64-bit integer atomics are"
+                    : !op ? "only integer add/sub/min/max/and/or/xor/exch/cas are implemented at 64 bits" : NULL;
     if (why) {
         spv_fail(c, CVM_UNSUPPORTED, "64-bit '%s': %s", oi ? oi->mnemonic : "?", why);
         return;
