@@ -87,8 +87,9 @@ bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p)
     const uint64_t cubes = (uint64_t)x->L->grid[0] * x->L->grid[1] * x->L->grid[2];
     if (cubes > x->workers) /* a cube spinning on one that has not started never ends */
         cvm_vm_fault(x, p, p->active ? lane : 0, CVM_TIMEOUT,
-                     "timeout after %.3g s (%llu cubes run %u at a time here: a cube waiting for one "
-                     "not yet started waits forever)", t, (unsigned long long)cubes, x->workers);
+                     "timeout after %.3g s (%llu cubes, run %u at a time here: either the launch is "
+                     "longer than the timeout, or a cube waits for one not yet started, which never ends)",
+                     t, (unsigned long long)cubes, x->workers);
     else
         cvm_vm_fault(x, p, p->active ? lane : 0, CVM_TIMEOUT, "timeout after %.3g s", t);
     return true;
