@@ -3395,6 +3395,9 @@ static void test_limits(void)
         "}\n";
     static const int32_t ctern_want[] = {-2, 8, -2, 1097, 150, 1, 150, 12};
     words_are("?: with a constant condition has both operands' type", ctern_src, 1, 0, ctern_want, 8);
+    rejects("__launch_bounds__(0) names itself (it said 'array size')",
+            "__global__ void __launch_bounds__(0) k(int *out, const int *in) { out[0] = 1; }\n",
+            "__launch_bounds__ takes the most threads per block, a positive integer constant");
     rejects("a hex escape past 0xff is an error (it overflowed an int)",
             "__global__ void k(int *out, const int *in) { char s[] = \"\\x123456789\"; out[0] = s[0]; }\n",
             "octal or hex escape sequence out of range");

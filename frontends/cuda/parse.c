@@ -427,7 +427,16 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
         } else if (fe_tok_is(t, "__launch_bounds__")) {
             next(c);
             expect(c, "(");
-            uint32_t n = const_dim(c, peek(c));
+            fe_tok *at = peek(c);
+            int64_t v = 0;
+            uint32_t n = 1;
+            if (!fe_const_eval(c, assign(c), &v) || v <= 0 || v > INT32_MAX) {
+                if (!c->err)
+                    fe_error(c, at, CVM_SYNTAX, "__launch_bounds__ takes the most threads per block, a positive "
+                             "integer constant");
+            } else {
+                n = (uint32_t)v;
+            }
             while (accept(c, ","))
                 assign(c);
             if (launch_bound)
