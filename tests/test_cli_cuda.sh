@@ -76,6 +76,13 @@ run "$C" run "$T/long.cu" p=zeros:1
 [ $rc -eq 0 ] && has 'xxx \[\.\.\. print line cut at 8191 bytes\]$' "$T/out" && [ "$(wc -c < "$T/out")" -eq 8192 ]
 ok $? "a print line past 8191 bytes says it was cut"; [ $rc -eq 0 ] || show
 
+# -o naming the input file is a usage error (compile k.cu -o k.cu replaced
+# the source with the module)
+cp tests/cuda/saxpy.cu "$T/self.cu"
+run "$C" compile "$T/self.cu" -o "$T/self.cu"
+[ $rc -eq 2 ] && has "is the input file" "$T/err" && cmp -s tests/cuda/saxpy.cu "$T/self.cu"
+ok $? "compile -o of the input file is refused and the source kept"; [ $rc -eq 2 ] || show
+
 # --fmad: both settings compile; a bad value is a usage error
 run "$C" compile tests/cuda/saxpy.cu -o "$T/s1.cbc" --fmad=true
 ok $rc "compile --fmad=true"

@@ -224,6 +224,15 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+int cli_distinct_output(const char *cmd, const char *in, const char *out)
+{
+    struct stat a, b;
+    if (out && stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        return cli_error(CLI_USAGE, "%s: -o %s is the input file: it would be overwritten; choose another "
+                         "output", cmd, out);
+    return CLI_OK;
+}
+
 /* Writes `path` through a new file beside it, renamed over it once
  * complete, so a failed write (a full disk) leaves the old file as it was;
  * the new file takes the old one's mode. As vm/npy.c's cvm_npy_save does
@@ -330,6 +339,8 @@ static int cmd_asm(int argc, char **argv)
     }
     if (!in || !out)
         return cli_error(CLI_USAGE, "asm: usage: cubevm asm IN.cbs -o OUT.cbc");
+    if (cli_distinct_output("asm", in, out))
+        return CLI_USAGE;
     char *text;
     size_t len;
     if (!cli_read_file(in, &text, &len))
@@ -364,6 +375,8 @@ static int cmd_disasm(int argc, char **argv)
     }
     if (!in)
         return cli_error(CLI_USAGE, "disasm: usage: cubevm disasm IN.cbc [-o OUT.cbs]");
+    if (cli_distinct_output("disasm", in, out))
+        return CLI_USAGE;
     void *bytes = NULL; /* a .cbs file is assembled first: its canonical text */
     size_t size = 0;
     int brc = module_bytes(in, &bytes, &size);

@@ -251,6 +251,8 @@ int cli_compile(int argc, char **argv)
         compile_usage();
         goto done;
     }
+    if ((rc = cli_distinct_output("compile", in, out)))
+        goto done;
     const size_t inlen = strlen(in);
     if (inlen > 4 && (!strcmp(in + inlen - 4, ".cbs") || !strcmp(in + inlen - 4, ".cbc"))) {
         rc = cli_error(CLI_USAGE, "compile: %s is %s; compile takes CUDA C (.cu)%s", in,

@@ -110,7 +110,7 @@ int cli_spirv(int argc, char **argv)
     size_t size = 0, nbytes = 0;
     bool raw = false;
     int rc = parse_args(argc, argv, &o, &so, &in, &out, &kernel);
-    if (rc)
+    if (rc || (rc = cli_distinct_output("spirv", in, out)))
         goto done;
     if (!out && isatty(STDOUT_FILENO)) {
         rc = cli_error(CLI_USAGE, "spirv: not writing binary SPIR-V to a terminal; use -o OUT.spv "
