@@ -176,6 +176,10 @@ run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --symbol nope
     dst=zeros:8 src=@$EX/vadd_a.npy w=8 h=1
 [ $rc -eq 1 ] && has "no variable named 'nope'" "$T/err"
 ok $? "--symbol with an unknown name is a clean error"
+run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --symbol c_Kernel=@"$T/taps.npy" \
+    --symbol c_Kernel=@"$T/taps.npy" dst=zeros:8 src=@$EX/vadd_a.npy w=8 h=1
+[ $rc -eq 2 ] && has "symbol c_Kernel is given more than once" "$T/err"
+ok $? "--symbol of one variable twice is a usage error (the last one won)"
 # the bytes would be copied as they are: a file of another dtype is refused
 {
     printf '\223NUMPY\001\000v\000'

@@ -759,6 +759,10 @@ static int run_module(const run_opts *o, cvm_device *dev, cvm_module *mod)
 /* --symbol NAME=@PATH.npy: the file's data, from byte 0 of the variable. */
 static int write_symbols(const run_opts *o, cvm_device *dev, cvm_module *mod)
 {
+    for (int i = 0; i < o->nsymbols; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(o->symbols[i].name, o->symbols[j].name)) /* one file per variable, as --out */
+                return cli_error(CLI_USAGE, "run: --symbol %s is given more than once", o->symbols[i].name);
     for (int i = 0; i < o->nsymbols; i++) {
         const named *sy = &o->symbols[i];
         cvm_npy arr;
