@@ -179,6 +179,12 @@ static void test_malformed(void)
     bad(img, n, CVM_MALFORMED, "junk", "junk after the dict");
     n = image(img, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,", v, 0);
     bad(img, n, CVM_MALFORMED, "shape", "unterminated shape");
+    /* a NUL inside the descr string (it read as '<f4', session 23's fuzzing) */
+    n = image(img, 1, "{'descr': '<f4#', 'fortran_order': False, 'shape': (4,), }", v, 16);
+    for (size_t i = 0; i < n; i++)
+        if (img[i] == '#')
+            img[i] = 0;
+    bad(img, n, CVM_MALFORMED, "NUL", "a NUL byte in the descr");
 }
 
 static void test_files(void)

@@ -91,6 +91,8 @@ static cvm_status parse_string(lexer *lx, char *buf, size_t cap)
     while (lx->p < lx->end && *lx->p != q) {
         if (*lx->p == '\\' || n + 1 >= cap)
             return bad(lx, "string too long or with escapes");
+        if (!*lx->p) /* '<f4\0' would read as '<f4' */
+            return bad(lx, "a NUL byte in a string");
         buf[n++] = *lx->p++;
     }
     if (lx->p >= lx->end)
