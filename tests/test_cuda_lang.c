@@ -3454,10 +3454,25 @@ static void test_limits(void)
             "struct S { int v; __device__ S(S s) : v(s.v) {} __device__ S(int x) : v(x) {} };\n"
             "__global__ void k(int *out, const int *in) { S a(1); S b(a); out[0] = b.v; }\n",
             "a constructor cannot take its own class by value");
-    rejects("an enumerator after the largest 64-bit value is an error",
-            "enum E { A = 0x7fffffffffffffff, B };\n"
+    rejects("an enumerator after the largest value of its fixed type is an error",
+            "enum E : long long { A = 0x7fffffffffffffff, B };\n"
             "__global__ void k(int *out, const int *in) { out[0] = B; }\n",
             "enumerator 'B' overflows");
+    rejects("... of an unsigned char too", "enum E : unsigned char { A = 255, B };\n"
+            "__global__ void k(int *out, const int *in) { out[0] = B; }\n", "enumerator 'B' overflows");
+    {
+        /* without a fixed type the values go on past INT64_MAX (g++ -std=c++17) */
+        static const char en_src[] =
+            "enum E { A = 0x7fffffffffffffff, B };\n"
+            "enum F : unsigned long long { X = 0x7fffffffffffffffull, Y, Z };\n"
+            "__global__ void k(int *out, const int *in) {\n"
+            "    unsigned long long b = B, z = Z;\n"
+            "    out[0] = (int)(b >> 32); out[1] = (int)b; out[2] = (int)(z >> 32); out[3] = (int)z; out[4] = sizeof(E);\n"
+            "}\n";
+        static const int32_t en_want[] = {(int32_t)0x80000000u, 0, (int32_t)0x80000000u, 1, 8};
+        words_are("enumerators past INT64_MAX without a fixed type, or with an unsigned one", en_src, 1, 0, en_want,
+                  5);
+    }
     {
         const size_t cap = 300000;
         char *sum = malloc(cap), *idx = malloc(cap), *cond = malloc(cap), *regs = malloc(cap);

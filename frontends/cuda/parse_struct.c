@@ -795,8 +795,8 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
             else if (k == TY_U64 && v < 0)
                 big = true; /* above INT64_MAX: unsigned long long */
         } else if (past_end && !c->err) {
-            fe_error(c, e, CVM_SYNTAX, "enumerator '%.*s' overflows: the one before it has the largest 64-bit "
-                     "value", (int)e->len, e->s);
+            fe_error(c, e, CVM_SYNTAX, "enumerator '%.*s' overflows: the one before it has the largest value "
+                     "the enum's type holds", (int)e->len, e->s);
             return under;
         }
         lo = v < lo ? v : lo;
@@ -834,7 +834,14 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
             plain->member = scoped; /* a scoped one's X ends at the '}' */
             plain->def_ns = scoped || !at_namespace ? NULL : c->ns ? c->ns : "";
         }
-        past_end = big ? v == -1 : v == INT64_MAX;
+        if (fixed) { /* the largest value of the underlying type: the next would not fit */
+            const unsigned bits = under->size * 8;
+            past_end = fe_is_signed(under) ? v == (int64_t)((UINT64_C(1) << (bits - 1)) - 1)
+                                           : (uint64_t)v == (bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
+        } else { /* no fixed type: values go on as unsigned long long past INT64_MAX (as g++) */
+            past_end = big && v == -1;
+            big = big || v == INT64_MAX;
+        }
         v = (int64_t)((uint64_t)v + 1);
         if (!fe_p_accept(c, ","))
             break;
