@@ -3355,6 +3355,31 @@ static void test_limits(void)
         "}\n";
     static const int32_t move_want[] = {321, 56};
     words_are("defaulted and deleted move constructors and assignments", move_src, 1, 0, move_want, 2);
+    rejects("a defaulted move beside a user-written copy is refused (the move ran the copy: the review's "
+            "wrong answer)",
+            "struct S { int v; __device__ S(int x) : v(x) {} __device__ S(const S &o) : v(o.v + 100) {}\n"
+            "    __device__ S(S &&) = default; };\n"
+            "__global__ void k(int *out, const int *in) { S a(1); S b = static_cast<S &&>(a); out[0] = b.v; }\n",
+            "a defaulted or deleted move constructor beside a user-written copy constructor is not supported");
+    {
+        /* ?: with a constant condition: the operand it does not pick is not
+         * evaluated (N == 0 ? 1 : 64 / N) nor instantiated (the recursion
+         * ends); from g++ -std=c++17, IN[0..3] = -1, 1, 200, -56 */
+        static const char cnd_src[] =
+            "template <int N> struct Per { static const int v = N == 0 ? 1 : 64 / N; };\n"
+            "template <int B> struct Mask { static const unsigned v = B >= 32 ? 0xffffffffu : (1u << B) - 1; };\n"
+            "template <int N> __device__ int f() { int a[N == 0 ? 1 : 64 / N]; return sizeof(a) / sizeof(a[0]); }\n"
+            "template <int N> __device__ int sum(const int *p) { return N > 0 ? p[N - 1] + sum<(N > 0 ? N - 1 : 0)>(p) : 0; }\n"
+            "template <class T> __device__ T pick(T x) { return sizeof(T) == 8 ? x * 2 : x + 1; }\n"
+            "__global__ void k(int *out, const int *in) {\n"
+            "    out[0] = Per<0>::v; out[1] = Per<4>::v; out[2] = (int)Mask<32>::v; out[3] = (int)Mask<4>::v;\n"
+            "    out[4] = f<0>(); out[5] = f<16>();\n"
+            "    out[6] = sum<4>(in); out[7] = (int)pick(3.0) + pick(3) * 10;\n"
+            "}\n";
+        static const int32_t cnd_want[] = {1, 16, -1, 15, 1, 4, 144, 46};
+        words_are("?: with a constant condition leaves the other operand unevaluated and uninstantiated", cnd_src, 1,
+                  0, cnd_want, 8);
+    }
     rejects("a move constructor with a body is still refused",
             "struct W { int x; __device__ W(int a) : x(a) {} __device__ W(W &&o) : x(o.x) { o.x = 0; } };\n"
             "__global__ void k(int *out, const int *in) { W a(3); out[0] = a.x; }\n",

@@ -146,6 +146,28 @@ static bool const_binary(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind)
     }
 }
 
+/* Is e a floating expression by its form alone (a float literal, a cast to
+ * a float type, arithmetic with one)? Names are not looked up. */
+static bool floating(const fe_node *e)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case N_FLOAT: return true;
+    case N_CAST: return e->ty && (e->ty->kind == TY_F32 || e->ty->kind == TY_F64 || e->ty->kind == TY_F16 ||
+                                  e->ty->kind == TY_BF16);
+    case N_UNARY: return e->op != '!' && floating(e->a);
+    case N_BIN: /* a comparison or logical operator gives a bool */
+        if (e->op == '<' || e->op == '>' || e->op == FE_OP2('<', '=') || e->op == FE_OP2('>', '=') ||
+            e->op == FE_OP2('=', '=') || e->op == FE_OP2('!', '=') || e->op == FE_OP2('&', '&') ||
+            e->op == FE_OP2('|', '|'))
+            return false;
+        return floating(e->a) || floating(e->b);
+    case N_COND: return floating(e->b) || floating(e->c);
+    default: return false;
+    }
+}
+
 bool fe_const_eval_kind(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind)
 {
     int64_t a = 0;
@@ -189,13 +211,15 @@ bool fe_const_eval_kind(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind)
         fe_kind kb;
         if (!fe_const_eval_kind(c, e->a, &a, &ka) || !fe_const_eval_kind(c, a ? e->b : e->c, out, kind))
             return false;
-        /* the type is both operands' common type: an operand not an integer
-         * constant (0.5, a long long variable) leaves it to the lowering */
-        if (!fe_const_eval_kind(c, a ? e->c : e->b, &other, &kb))
-            return false;
-        if (kb != *kind) {
-            *kind = common_kind(*kind, kb);
-            *out = fe_const_norm(*out, *kind);
+        /* the type is both operands' common type; the other is not evaluated
+         * (N == 0 ? 1 : 64 / N), but a floating one makes no integer constant */
+        if (fe_const_eval_kind(c, a ? e->c : e->b, &other, &kb)) {
+            if (kb != *kind) {
+                *kind = common_kind(*kind, kb);
+                *out = fe_const_norm(*out, *kind);
+            }
+        } else if (floating(a ? e->c : e->b)) {
+            return false; /* true ? 3 : 0.5 is the double 3.0 */
         }
         return true;
     }

@@ -649,13 +649,33 @@ static fe_val cond_assignment(fe_lower *L, fe_node *e)
     return (fe_val){rt, res, LV_NONE, 0, false, false, false, false};
 }
 
+/* The type of e when typing it costs nothing and makes nothing: a literal,
+ * a variable, a cast of one, a sign; else NULL. The operand a constant
+ * condition does not pick is typed only so (typing it aside lowers it: an
+ * instance it calls would be made, `N > 0 ? f<N - 1>() : 0` would recurse). */
+static fe_type *plain_type(fe_lower *L, fe_node *e)
+{
+    switch (e->kind) {
+    case N_INT: case N_FLOAT: case N_BOOL: case N_IDENT:
+        return fe_type_of(L, e);
+    case N_CAST:
+        return e->op != 'F' && plain_type(L, e->a) ? e->ty : NULL;
+    case N_UNARY:
+        return (e->op == '-' || e->op == '+') && plain_type(L, e->a) ? fe_type_of(L, e) : NULL;
+    default:
+        return NULL;
+    }
+}
+
 static fe_val conditional(fe_lower *L, fe_node *e)
 {
     int64_t k;
     if (fe_const_eval(L->c, e->a, &k)) { /* the operand it picks, of both operands' type */
-        fe_type *t = cond_type(L, e);
         fe_val v = fe_rvalue(L, k ? e->b : e->c);
-        return fe_is_arith(t) && fe_is_arith(v.ty) && !L->c->err ? fe_convert(L, v, t, e->tok) : v;
+        fe_type *other = L->c->err ? NULL : plain_type(L, k ? e->c : e->b);
+        if (other && fe_is_arith(other) && fe_is_arith(v.ty) && fe_unqual(v.ty)->kind != fe_unqual(other)->kind)
+            return fe_convert(L, v, fe_common(v.ty, other), e->tok);
+        return v;
     }
     fe_type *t = cond_type(L, e);
     fe_val c = fe_cond_bool(L, e->a);

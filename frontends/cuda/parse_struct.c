@@ -201,12 +201,16 @@ static fe_node *member_function(fe_ctx *c, fe_type *t, fe_type *ret, fe_tok *nt,
 
 /* Appends member function f to a struct's list at *link, unless it is
  * defaulted or deleted (nothing to call: copies are member by member). */
-static void add_method(fe_node ***link, fe_node *f)
+/* Adds member function f to the list at *link; a defaulted or deleted one
+ * (nothing to call) goes to the list at *dlink instead, for
+ * moves_with_user_copy. */
+static void add_method(fe_node ***link, fe_node ***dlink, fe_node *f)
 {
-    if (f->is_defaulted)
+    if (!f)
         return;
-    **link = f;
-    *link = &f->next;
+    fe_node ***to = f->is_defaulted ? dlink : link;
+    **to = f;
+    *to = &f->next;
 }
 
 /* ~Name() {} or = default: nothing to run. A destructor with a body would
@@ -489,6 +493,8 @@ static void prescan_members(fe_ctx *c, uint32_t k)
 
 static fe_type *struct_members(fe_ctx *c, fe_type *t);
 
+static void moves_with_user_copy(fe_ctx *c, const fe_type *t, const fe_node *defaulted);
+
 fe_type *fe_p_struct_body(fe_ctx *c, fe_type *t)
 {
     fe_type *outer = c->cur_struct;
@@ -508,7 +514,7 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
     fe_member **link = &t->members;
     while (*link) /* after the bases (fe_p_base_clause) */
         link = &(*link)->next;
-    fe_node **mlink = &t->methods;
+    fe_node **mlink = &t->methods, *defaulted = NULL, **dlink = &defaulted;
     bool public_access = !t->is_class;
     while (!c->err && !fe_p_is(c, "}")) {
         if (fe_p_accept(c, ";"))
@@ -634,7 +640,7 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
             if (c->err)
                 return t;
             made->is_explicit = conv && is_explicit;
-            add_method(&mlink, made);
+            add_method(&mlink, &dlink, made);
             fe_p_accept(c, ";");
             continue;
         }
@@ -653,7 +659,7 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
                                  "(a member function may return auto)");
                 return t;
             }
-            add_method(&mlink, member_function(c, t, NULL, nt, storage, false, false));
+            add_method(&mlink, &dlink, member_function(c, t, NULL, nt, storage, false, false));
             fe_p_accept(c, ";");
             continue;
         }
@@ -678,7 +684,7 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
             fe_tok *nt = NULL;
             fe_type *mt = fe_p_declarator(c, base, &nt);
             if (first && nt && fe_p_is(c, "(")) {
-                add_method(&mlink, member_function(c, t, mt, nt, storage, false, false));
+                add_method(&mlink, &dlink, member_function(c, t, mt, nt, storage, false, false));
                 method = true;
                 break;
             }
@@ -753,8 +759,34 @@ static fe_type *struct_members(fe_ctx *c, fe_type *t)
     }
     fe_p_expect(c, "}");
     end_member_names(c, outer_names);
+    moves_with_user_copy(c, t, defaulted);
     fe_struct_layout(t);
     return t;
+}
+
+/* A defaulted or deleted move constructor or assignment is left unused:
+ * copies are member by member, which is what a defaulted move does. Beside
+ * a user-written copy of the same kind it is refused: a move from
+ * std::move(x) or a temporary would run that copy here. */
+static void moves_with_user_copy(fe_ctx *c, const fe_type *t, const fe_node *defaulted)
+{
+    for (const fe_node *mv = defaulted; mv && !c->err; mv = mv->next) {
+        const fe_type *p = mv->params ? mv->params->ty : NULL;
+        if (!mv->is_defaulted || !p || !p->is_rref)
+            continue;
+        const bool ctor = mv->is_ctor;
+        for (const fe_node *cp = t->methods; cp; cp = cp->next) {
+            const fe_type *q = cp->params ? cp->params->ty : NULL;
+            if (cp->is_ctor == ctor && (ctor || strcmp(cp->name, mv->name) == 0) && q && q->is_ref && !q->is_rref &&
+                fe_same_type(fe_unqual(fe_no_ref(c, (fe_type *)q)), t) && cp->body && !cp->is_defaulted) {
+                fe_error(c, mv->tok, CVM_UNSUPPORTED, "a defaulted or deleted move %s beside a user-written copy "
+                         "%s is not supported (objects are copied here, so a move would run the copy); remove "
+                         "the move %s", ctor ? "constructor" : "assignment", ctor ? "constructor" : "assignment",
+                         ctor ? "constructor" : "assignment");
+                return;
+            }
+        }
+    }
 }
 
 /*
