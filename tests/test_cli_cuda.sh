@@ -75,6 +75,10 @@ awk 'BEGIN { printf "__global__ void k(int *p) { printf(\""; for (i = 0; i < 900
 run "$C" run "$T/long.cu" p=zeros:1
 [ $rc -eq 0 ] && has 'xxx \[\.\.\. print line cut at 8191 bytes\]$' "$T/out" && [ "$(wc -c < "$T/out")" -eq 8192 ]
 ok $? "a print line past 8191 bytes says it was cut"; [ $rc -eq 0 ] || show
+awk 'BEGIN { printf "__global__ void k(int *p) { printf(\""; for (i = 0; i < 8190; i++) printf "y"; print "\\n\"); }" }' >"$T/fits.cu"
+run "$C" run "$T/fits.cu" p=zeros:1
+[ $rc -eq 0 ] && ! has 'cut at' "$T/out" && [ "$(wc -c < "$T/out")" -eq 8191 ]
+ok $? "a print line of exactly 8191 bytes is whole (the review's off-by-one)"; [ $rc -eq 0 ] || show
 
 # -o naming the input file is a usage error (compile k.cu -o k.cu replaced
 # the source with the module)

@@ -100,7 +100,9 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
     size_t n = 0, next = 0;
     if (cap == 0)
         return 0;
-    for (size_t i = 0; i < flen && n + 1 < cap;) {
+    size_t i = 0;
+    bool over = false; /* a conversion's text did not fit */
+    while (i < flen && n + 1 < cap) {
         if (fmt[i] != '%') {
             buf[n++] = fmt[i++];
             continue;
@@ -133,8 +135,10 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
             hs += fmt[j++] == 'h';
         if (hs && s < 28) /* kept for cvm_print_scalar, which takes them off */
             spec[s++] = hs > 1 ? 'H' : 'h';
-        if (j >= flen)
+        if (j >= flen) { /* a spec the format ends inside: dropped, not a cut line */
+            i = flen;
             break;
+        }
         char conv = fmt[j];
         i = j + 1;
         if (conv == '%') {
@@ -150,11 +154,13 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
             w = arg(ctx, next++, spec, s, buf + n, cap - n);
         }
         n += w > 0 ? (size_t)w : 0;
-        if (n >= cap)
+        if (n >= cap) {
             n = cap - 1;
+            over = true;
+        }
     }
     const size_t cut = sizeof CVM_PRINT_CUT - 1;
-    if (n + 1 >= cap && cap > cut + 1) { /* full: the rest of the line did not fit */
+    if ((over || i < flen) && cap > cut + 1) { /* the rest of the line did not fit */
         memcpy(buf + cap - 1 - cut, CVM_PRINT_CUT, cut);
         n = cap - 1;
     }
