@@ -3181,6 +3181,24 @@ static void test_limits(void)
         "}\n";
     static const int32_t defdep_want[] = {300, 75, 34, 5, 39, 8, 83, 12};
     words_are("default template arguments naming earlier parameters", defdep_src, 1, 0, defdep_want, 8);
+    {
+        /* the review's: a default ending in '>>', one that would be ill-formed
+         * for a stand-in (Wrap<int>), one naming T's members; from g++ */
+        static const char defdep2_src[] =
+            "template <class T, int N> struct Vec { T v[N]; };\n"
+            "template <class T, class U = Vec<T, 4>> struct Hold { U u; __device__ int sz() const { return sizeof(U); } };\n"
+            "template <class T, class U = Vec<T, 2>> __device__ int fz(T x) { return sizeof(U); }\n"
+            "template <class T> struct Wrap { T v[sizeof(T) == 8 ? 1 : -1]; };\n"
+            "template <class T, class U = Wrap<T> > struct H { U u; };\n"
+            "struct P { typedef float inner; static const int n = 3; };\n"
+            "template <class T, class U = typename T::inner, int K = T::n> __device__ int fm(T x) { return sizeof(U) * 10 + K; }\n"
+            "__global__ void k(int *out, const int *in) {\n"
+            "    Hold<double> h; out[0] = h.sz(); out[1] = fz(1.0); H<double> w; out[2] = sizeof(w); P p; out[3] = fm(p);\n"
+            "}\n";
+        static const int32_t defdep2_want[] = {32, 16, 8, 43};
+        words_are("dependent default template arguments are read only where used", defdep2_src, 1, 0, defdep2_want,
+                  4);
+    }
     rejects("a value parameter of a parameter's type is refused by name",
             "template <class T, T v> __device__ T get() { return v; }\n"
             "__global__ void k(int *out, const int *in) { out[0] = get<int, 5>(); }\n",

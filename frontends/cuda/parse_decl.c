@@ -221,6 +221,52 @@ static void explicit_instantiation(fe_ctx *c)
 
 static bool names_parameter(const fe_ctx *c, const fe_template *t, int i, uint32_t from, uint32_t to);
 
+/*
+ * Moves past a default template argument without reading it: to the ','
+ * or '>' that ends it at depth 0 of brackets, where '<' opens a level
+ * after the name of a template (Vec<T, 4>) and is less-than elsewhere. A
+ * '>>' that closes the last level and the parameter list is split as a
+ * template-id's is, leaving the list's '>'.
+ */
+static void skip_default(fe_ctx *c)
+{
+    int angle = 0, paren = 0;
+    for (;;) {
+        fe_tok *t = fe_p_peek(c);
+        if (t->kind == TK_EOF)
+            return;
+        if (paren == 0 && angle == 0 && (fe_tok_is(t, ",") || fe_tok_is(t, ">") || fe_tok_is(t, ">>")))
+            return;
+        if (fe_tok_is(t, "(") || fe_tok_is(t, "[") || fe_tok_is(t, "{")) {
+            paren++;
+        } else if (fe_tok_is(t, ")") || fe_tok_is(t, "]") || fe_tok_is(t, "}")) {
+            if (paren-- == 0)
+                return;
+        } else if (paren == 0 && fe_tok_is(t, "<")) {
+            const fe_tok *prev = c->pos ? &c->toks[c->pos - 1] : NULL;
+            char name[128];
+            if (prev && prev->kind == TK_IDENT && prev->len < sizeof name) {
+                memcpy(name, prev->s, prev->len);
+                name[prev->len] = 0;
+                angle += fe_find_template(c, name) != NULL;
+            }
+        } else if (paren == 0 && fe_tok_is(t, ">")) {
+            angle--;
+        } else if (paren == 0 && fe_tok_is(t, ">>")) {
+            if (angle == 1) { /* Vec<T, 4>>: the first '>' is ours, the second the list's */
+                t->s++;
+                t->len = 1;
+                t->col++;
+                if (c->nsplits < 256)
+                    c->splits[c->nsplits++] = t;
+                return;
+            }
+            angle -= 2;
+        }
+        fe_p_next(c);
+    }
+}
+
 void fe_p_template_decl(fe_ctx *c)
 {
     fe_tok *t = fe_p_next(c); /* template */
@@ -235,6 +281,7 @@ void fe_p_template_decl(fe_ctx *c)
     tp->ns = c->ns ? c->ns : "";
     fe_p_expect(c, "<");
     fe_tname *outer_names = c->tnames; /* the parameters, named for the defaults after them */
+    const int splits = c->nsplits; /* `= Vec<T, 4>>`: the '>>' a default splits is made whole again */
     while (!c->err && !fe_p_is(c, ">")) {
         if (tp->nparams == 8) {
             fe_error(c, t, CVM_LIMIT, "more than 8 template parameters");
@@ -262,20 +309,24 @@ void fe_p_template_decl(fe_ctx *c)
         tp->pnames[i] = fe_p_tok_name(c, fe_p_expect_ident(c));
         if (fe_p_accept(c, "=")) {
             /* a default argument: read here, or when it names an earlier
-             * parameter, at each use with the arguments bound (parsed here
-             * with stand-ins, int and 1, for its extent and syntax) */
+             * parameter, skipped here and read at each use with the
+             * arguments bound */
             fe_tok *at = fe_p_peek(c);
             const uint32_t from = c->pos;
+            const int mark = c->nsplits;
             tp->has_def[i] = true;
-            fe_node *e = tp->pis_type[i] ? NULL : fe_parse_shift(c);
-            fe_type *ty = tp->pis_type[i] ? fe_p_type_name(c) : NULL;
-            tp->pdef_dep[i] = names_parameter(c, tp, i, from, c->pos);
             tp->pdef_pos[i] = from;
-            if (tp->pis_type[i] || tp->pdef_dep[i]) {
-                tp->pdef_ty[i] = ty;
-            } else if (!fe_const_eval(c, e, &tp->pdef_val[i]) && !c->err) {
-                fe_error(c, at, CVM_UNSUPPORTED, "a default template argument must be an integer constant");
-                return;
+            skip_default(c); /* its extent: one naming an earlier parameter is not read here */
+            tp->pdef_dep[i] = names_parameter(c, tp, i, from, c->pos);
+            if (!tp->pdef_dep[i]) { /* (stand-ins would instantiate Wrap<int> for class U = Wrap<T>) */
+                c->pos = from;
+                fe_p_unsplit(c, mark);
+                if (tp->pis_type[i]) {
+                    tp->pdef_ty[i] = fe_p_type_name(c);
+                } else if (!fe_const_eval(c, fe_parse_shift(c), &tp->pdef_val[i]) && !c->err) {
+                    fe_error(c, at, CVM_UNSUPPORTED, "a default template argument must be an integer constant");
+                    return;
+                }
             }
         } else if (i > 0 && tp->has_def[i - 1] && gap < 0) {
             gap = i; /* a function template's may be deduced (template <int N = 4, class T>) */
@@ -287,6 +338,7 @@ void fe_p_template_decl(fe_ctx *c)
     }
     c->tnames = outer_names;
     fe_p_expect(c, ">");
+    fe_p_unsplit(c, splits); /* a default parsed again from its tokens splits it again */
     const bool is_function = !fe_p_is(c, "struct") && !fe_p_is(c, "class") && !fe_p_is(c, "union") &&
                              !fe_p_is(c, "using");
     if (gap >= 0 && !is_function) {
