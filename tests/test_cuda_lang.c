@@ -3261,6 +3261,24 @@ static void test_limits(void)
         "}\n";
     static const int32_t str_want[] = {-745, 3098097, 1105104, 4122120, 128255, 4097, 17097};
     words_are("char arrays from string literals", str_src, 1, 0, str_want, 7);
+    {
+        /* braced strings and strings in brace elision (the review's); g++ */
+        static const char bstr_src[] =
+            "struct U { char name[4]; int a, b; };\n"
+            "struct S { char s[3]; int n; };\n"
+            "__constant__ S gs[2] = {\"xy\", 1, \"zw\", 2};\n"
+            "__global__ void k(int *out, const int *in) {\n"
+            "    char br[5] = {\"abc\"};\n"
+            "    U u = {\"ab\", 3, 4};\n"
+            "    S arr[2] = {\"ab\", 1, \"cd\", 2};\n"
+            "    out[0] = br[0] + br[3] * 1000 + sizeof(br) * 100000;\n"
+            "    out[1] = u.name[1] + u.a * 1000 + u.b * 10000;\n"
+            "    out[2] = arr[1].s[0] + arr[1].n * 1000 + arr[0].s[1] * 100000;\n"
+            "    out[3] = gs[1].s[1] + gs[1].n * 1000;\n"
+            "}\n";
+        static const int32_t bstr_want[] = {500097, 43098, 9802099, 2119};
+        words_are("braced strings and strings in brace elision", bstr_src, 1, 0, bstr_want, 4);
+    }
     rejects("a string whose NUL does not fit is an error, as in C++",
             "__global__ void k(int *out, const int *in) { char s[3] = \"abc\"; out[0] = s[0]; }\n",
             "initializer string of 3 characters and its NUL does not fit in an array of 3");

@@ -125,8 +125,11 @@ static bool elided(fe_lower *L, const fe_type *t, fe_node *e)
 {
     if (e->kind == N_INITLIST)
         return false;
+    if (e->kind == N_STR) /* a string fills a char array, and starts a struct or array holding one */
+        return t->kind == TY_ARRAY ? !(t->base->size == 1 && fe_is_int(t->base))
+                                   : t->kind == TY_STRUCT && !user_ctor(t);
     if (t->kind == TY_ARRAY)
-        return e->kind != N_STR;
+        return true;
     return t->kind == TY_STRUCT && !user_ctor(t) && fe_type_of(L, e)->kind != TY_STRUCT;
 }
 
@@ -233,7 +236,10 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
     fe_val dst = addr;
     dst.lv = LV_MEM;
     dst.ty = t;
-    if (init->kind == N_STR && t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base)) {
+    const bool chars = t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base);
+    if (chars && init->kind == N_INITLIST && init->args && !init->args->next && init->args->kind == N_STR)
+        init = init->args; /* char s[4] = {"abc"} */
+    if (chars && init->kind == N_STR) {
         init_string(L, addr, t, init);
         return;
     }

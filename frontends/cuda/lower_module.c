@@ -177,7 +177,9 @@ static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
         put_element(img, t->members->ty, x, c); /* a union from its first member */
         return;
     }
-    if ((*x)->kind == N_INITLIST || (*x)->kind == N_STR || (t->kind != TY_ARRAY && !plain_members(t, NULL))) {
+    const bool chars = t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base);
+    if ((*x)->kind == N_INITLIST || ((*x)->kind == N_STR && chars) ||
+        (t->kind != TY_ARRAY && !plain_members(t, NULL))) {
         put_init(img, t, *x, c);
         *x = (*x)->next;
         return;
@@ -201,6 +203,8 @@ static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
 
 static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
 {
+    if (e->kind == N_INITLIST && e->args && !e->args->next && e->args->kind == N_STR)
+        e = e->args; /* char s[4] = {"abc"} */
     if (e->kind == N_STR && t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base)) {
         if (fe_string_fits(c, t, e)) /* char s[] = "abc": its bytes, the rest zero */
             memcpy(img, e->name, (size_t)e->ival);
