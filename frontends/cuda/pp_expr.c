@@ -199,18 +199,24 @@ static cvm_status defined_operand(pp *p, const pp_tok **pt, const pp_tok *op, bo
 
 /* ---- the grammar ---- */
 
-static cvm_status unary_in(ev *e, bool live, val *out);
+typedef cvm_status (*ev_rule)(ev *e, bool live, val *out);
 
-static cvm_status unary(ev *e, bool live, val *out)
+/* rule one level deeper (unary operands and ?: recurse), an error past
+ * PP_EXPR_MAX_DEPTH levels. */
+static cvm_status deeper(ev *e, ev_rule rule, bool live, val *out)
 {
     if (e->depth >= PP_EXPR_MAX_DEPTH)
         return cvm_fe_pp_error(e->p, CVM_LIMIT, e->t ? e->t : e->at, "#%.*s expression nested more than %d levels "
                                "deep", (int)e->at->len, e->at->text, PP_EXPR_MAX_DEPTH);
     e->depth++;
-    cvm_status st = unary_in(e, live, out);
+    cvm_status st = rule(e, live, out);
     e->depth--;
     return st;
 }
+
+static cvm_status unary_in(ev *e, bool live, val *out);
+
+static cvm_status unary(ev *e, bool live, val *out) { return deeper(e, unary_in, live, out); }
 
 static cvm_status unary_in(ev *e, bool live, val *out)
 {
@@ -364,16 +370,7 @@ static cvm_status binary(ev *e, int minprec, bool live, val *out)
 static cvm_status cond_in(ev *e, bool live, val *out);
 
 /* A ?: expression, one level deeper (its operands recurse). */
-static cvm_status cond(ev *e, bool live, val *out)
-{
-    if (e->depth >= PP_EXPR_MAX_DEPTH)
-        return cvm_fe_pp_error(e->p, CVM_LIMIT, e->t ? e->t : e->at, "#%.*s expression nested more than %d "
-                               "levels deep", (int)e->at->len, e->at->text, PP_EXPR_MAX_DEPTH);
-    e->depth++;
-    cvm_status st = cond_in(e, live, out);
-    e->depth--;
-    return st;
-}
+static cvm_status cond(ev *e, bool live, val *out) { return deeper(e, cond_in, live, out); }
 
 static cvm_status cond_in(ev *e, bool live, val *out)
 {
