@@ -411,6 +411,7 @@ fe_type *fe_vec_of(fe_ctx *c, fe_type *base, uint32_t n, const char *name);
 fe_type *fe_qualified(fe_ctx *c, fe_type *t, bool is_const, bool is_volatile);
 fe_type *fe_ref_to(fe_ctx *c, fe_type *t);
 bool fe_is_int(const fe_type *t);           /* bool and integers */
+bool fe_is_char_array(const fe_type *t);    /* an array of 1-byte integers (a string fills one) */
 bool fe_is_float(const fe_type *t);
 bool fe_is_arith(const fe_type *t);
 bool fe_is_signed(const fe_type *t);

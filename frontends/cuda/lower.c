@@ -13,10 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void stmt(fe_lower *L, fe_node *s);
-static void switch_labels(fe_lower *L, fe_node *item);
-static int case_values(fe_lower *L, const fe_node *item, int64_t *vals);
-static int wide_selector(fe_lower *L, fe_val v, const int64_t *vals, int n);
 
 /* ---- registers and text ---- */
 
@@ -501,7 +497,7 @@ static void block(fe_lower *L, fe_node *b)
         L->scope = L->vars;
     }
     for (fe_node *s = b->args; s && !L->c->err; s = s->next)
-        stmt(L, s);
+        fe_stmt(L, s);
     if (scoped) {
         region_close(L, r, ".endscope");
         L->vars = saved;
@@ -527,7 +523,7 @@ static void loop_stmt(fe_lower *L, fe_node *s)
     region r = region_open(L, ".scope");
     L->scope = L->vars; /* the init statement's names are the loop's own: for (int i ...) after an i */
     if (s->kind == N_FOR && s->a)
-        stmt(L, s->a);
+        fe_stmt(L, s->a);
     int64_t k;
     fe_emit(L, "loop");
     L->loops++;
@@ -537,7 +533,7 @@ static void loop_stmt(fe_lower *L, fe_node *s)
     }
     if (s->kind == N_WHILE && !(fe_const_eval(L->c, s->a, &k) && k))
         break_unless(L, s->a);
-    stmt(L, s->d);
+    fe_stmt(L, s->d);
     if (s->kind == N_FOR && s->c) {
         fe_emit(L, "continuing");
         fe_loc(L, s->c->tok);
@@ -555,200 +551,6 @@ static void loop_stmt(fe_lower *L, fe_node *s)
     region_close(L, r, ".endscope");
     L->vars = saved;
     L->scope = scope;
-}
-
-static bool ends_in_jump(fe_node *s)
-{
-    while (s && s->kind == N_BLOCK) {
-        fe_node *last = s->args;
-        while (last && last->next)
-            last = last->next;
-        s = last;
-    }
-    return s && (s->kind == N_BREAK || s->kind == N_RETURN || s->kind == N_CONTINUE);
-}
-
-static void switch_stmt(fe_lower *L, fe_node *s)
-{
-    fe_val v = fe_by_conversion(L, fe_rvalue(L, s->a), fe_ty(TY_I32), s->a->tok); /* a struct: operator int() */
-    if (L->c->err || !fe_is_int(v.ty)) {
-        if (!L->c->err)
-            fe_error(L->c, s->a->tok, CVM_SYNTAX, "switch quantity is not an integer");
-        return;
-    }
-    fe_type *t = fe_promote(v.ty);
-    v = fe_convert(L, v, t, s->tok);
-    if (s->d->kind != N_BLOCK) {
-        fe_error(L->c, s->tok, CVM_UNSUPPORTED, "a switch body must be a braced block");
-        return;
-    }
-    const int64_t *outer = L->sw_vals;
-    const int outer_n = L->sw_n;
-    int64_t vals[512];
-    int sel;
-    L->sw_vals = NULL;
-    if (t->size > 4) { /* case values are 32-bit: switch on the index of the matching one */
-        L->sw_n = case_values(L, s->d->args, vals);
-        sel = wide_selector(L, v, vals, L->sw_n);
-        L->sw_vals = vals;
-    } else {
-        sel = fe_reg(L, L->rtypes[v.reg]); /* not written inside the switch */
-        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, sel), sel, v.reg);
-    }
-    if (!L->c->err) {
-        fe_emit(L, "switch %%r%d", sel);
-        L->switches++;
-        switch_labels(L, s->d->args);
-        L->switches--;
-    }
-    L->sw_vals = outer;
-    L->sw_n = outer_n;
-}
-
-/* A case label's values a..b (one value: b = a); false after an error. */
-static bool case_range(fe_lower *L, const fe_node *item, int64_t *a, int64_t *b)
-{
-    if (!fe_const_eval(L->c, item->a, a) || (item->b && !fe_const_eval(L->c, item->b, b))) {
-        fe_error(L->c, item->tok, CVM_SYNTAX, "case label is not an integer constant");
-        return false;
-    }
-    if (!item->b)
-        *b = *a;
-    if (*b >= *a && (uint64_t)*b - (uint64_t)*a > 256) {
-        fe_error(L->c, item->tok, CVM_LIMIT, "case range too large");
-        return false;
-    }
-    return true;
-}
-
-/* The distinct case values of a switch on a 64-bit value, in label order,
- * into vals[512]; their count. */
-static int case_values(fe_lower *L, const fe_node *item, int64_t *vals)
-{
-    int n = 0;
-    for (; item && !L->c->err; item = item->next) {
-        int64_t a, b;
-        if (item->kind != N_CASE || !case_range(L, item, &a, &b))
-            continue;
-        for (uint64_t i = 0; b >= a && i <= (uint64_t)b - (uint64_t)a; i++) {
-            const int64_t x = (int64_t)((uint64_t)a + i);
-            int j = 0;
-            while (j < n && vals[j] != x)
-                j++;
-            if (j < n)
-                continue; /* a duplicate: switch_labels names it */
-            if (n == 512) {
-                fe_error(L->c, item->tok, CVM_LIMIT, "more than 512 case values in a switch on a 64-bit value");
-                return n;
-            }
-            vals[n++] = x;
-        }
-    }
-    return n;
-}
-
-/* The selector of a switch on the 64-bit value v: the index in vals of the
- * value v equals, or -1 (no case: the default, if any). */
-static int wide_selector(fe_lower *L, fe_val v, const int64_t *vals, int n)
-{
-    const char *tn = fe_elem_name(v.ty->kind);
-    int sel = fe_reg(L, RT(TY_I32, 1, 0)); /* not written inside the switch */
-    fe_emit(L, "const.i32 %%r%d, -1", sel);
-    for (int j = 0; j < n; j++) {
-        int c = fe_reg(L, L->rtypes[v.reg]), eq = fe_reg(L, RT(TY_BOOL, 1, 0)), k = fe_reg(L, RT(TY_I32, 1, 0));
-        fe_emit(L, "const.%s %%r%d, %lld", tn, c, (long long)vals[j]);
-        fe_emit(L, "eq.%s %%r%d, %%r%d, %%r%d", tn, eq, v.reg, c);
-        fe_emit(L, "const.i32 %%r%d, %d", k, j);
-        fe_emit(L, "select.i32 %%r%d, %%r%d, %%r%d, %%r%d", sel, k, sel, eq);
-    }
-    return sel;
-}
-
-/* A case value as the bytecode's case names it: the value itself, or in a
- * switch on a 64-bit value its index. */
-static int32_t case_code(const fe_lower *L, int64_t x)
-{
-    if (!L->sw_vals)
-        return (int32_t)x;
-    int j = 0;
-    while (j < L->sw_n && L->sw_vals[j] != x)
-        j++;
-    return j;
-}
-
-/* The body of a switch: runs of labels, each followed by its statements. */
-static void switch_labels(fe_lower *L, fe_node *item)
-{
-    int64_t seen[512];
-    int nseen = 0;
-    fe_var *saved = L->vars;
-    if (item && item->kind != N_CASE && item->kind != N_DEFAULT) {
-        fe_error(L->c, item->tok, CVM_UNSUPPORTED, "statements before the first case label");
-        return;
-    }
-    while (item && !L->c->err) {
-        /* a run of labels, then statements up to the next label */
-        char vals[1024];
-        size_t n = 0;
-        vals[0] = 0;
-        bool dflt = false;
-        fe_node *body_end = item;
-        for (; item && (item->kind == N_CASE || item->kind == N_DEFAULT); item = item->next) {
-            if (item->kind == N_DEFAULT) {
-                if (n) { /* case 1: default: -> case 1 falls through into default */
-                    fe_emit(L, "case %s", vals);
-                    fe_emit(L, "fallthrough");
-                    n = 0;
-                    vals[0] = 0;
-                }
-                dflt = true;
-                continue;
-            }
-            int64_t a = 0, b = 0;
-            if (!case_range(L, item, &a, &b))
-                return;
-            if (!L->sw_vals) {
-                a = (int32_t)a;
-                b = (int32_t)b;
-            }
-            for (uint64_t i = 0; b >= a && i <= (uint64_t)b - (uint64_t)a; i++) {
-                const int64_t x = (int64_t)((uint64_t)a + i);
-                for (int j = 0; j < nseen; j++)
-                    if (seen[j] == x) {
-                        fe_error(L->c, fe_leftmost(item->a), CVM_SYNTAX, "duplicate case value '%lld'", (long long)x);
-                        return;
-                    }
-                if (nseen < 512)
-                    seen[nseen++] = x;
-            }
-            if (dflt) { /* default: case 1: -> default falls into the case */
-                fe_emit(L, "default");
-                fe_emit(L, "fallthrough");
-                dflt = false;
-            }
-            for (uint64_t i = 0; b >= a && i <= (uint64_t)b - (uint64_t)a; i++)
-                n += (size_t)snprintf(vals + n, n < sizeof vals ? sizeof vals - n : 0, "%s%lld", n ? ", " : "",
-                                      (long long)case_code(L, (int64_t)((uint64_t)a + i)));
-            if (n >= sizeof vals) {
-                fe_error(L->c, item->tok, CVM_LIMIT, "too many case values on one label");
-                return;
-            }
-        }
-        if (dflt)
-            fe_emit(L, "default");
-        else
-            fe_emit(L, "case %s", vals);
-        fe_node *last = NULL;
-        for (; item && item->kind != N_CASE && item->kind != N_DEFAULT && !L->c->err; item = item->next) {
-            stmt(L, item);
-            last = item;
-        }
-        (void)body_end;
-        if (item && !ends_in_jump(last))
-            fe_emit(L, "fallthrough");
-    }
-    fe_emit(L, "end");
-    L->vars = saved;
 }
 
 /* `return x;` of a local variable of the function (not a parameter, not
@@ -862,7 +664,7 @@ static void return_stmt(fe_lower *L, fe_node *s)
 
 static void stmt_in(fe_lower *L, fe_node *s);
 
-static void stmt(fe_lower *L, fe_node *s)
+void fe_stmt(fe_lower *L, fe_node *s)
 {
     if (L->c->err || !s || !fe_enter(L->c, s->tok))
         return;
@@ -892,17 +694,17 @@ static void stmt_in(fe_lower *L, fe_node *s)
     case N_IF: {
         int64_t k;
         if (fe_const_eval(L->c, s->a, &k)) { /* if constexpr, template arguments */
-            stmt(L, k ? s->b : s->c);
+            fe_stmt(L, k ? s->b : s->c);
             return;
         }
         fe_val c = fe_cond_bool(L, s->a);
         open_if(L, c);
         fe_var *saved = L->vars;
-        stmt(L, s->b);
+        fe_stmt(L, s->b);
         L->vars = saved;
         if (s->c) {
             fe_emit(L, "else");
-            stmt(L, s->c);
+            fe_stmt(L, s->c);
             L->vars = saved;
         }
         fe_emit(L, "end");
@@ -914,7 +716,7 @@ static void stmt_in(fe_lower *L, fe_node *s)
         loop_stmt(L, s);
         return;
     case N_SWITCH:
-        switch_stmt(L, s);
+        fe_switch_stmt(L, s);
         return;
     case N_CASE:
     case N_DEFAULT:
@@ -1097,7 +899,7 @@ static void ctor_body(fe_lower *L, fe_node *ctor, fe_val obj)
     fe_node *first = ctor->body->args, *rest = first;
     const char *fm = member_init_name(first);
     if (fm && !*fm) {
-        stmt(L, ctor->body);
+        fe_stmt(L, ctor->body);
         return;
     }
     while (member_init_name(rest))
@@ -1112,7 +914,7 @@ static void ctor_body(fe_lower *L, fe_node *ctor, fe_val obj)
                 (m->is_base ? inits_base(s, m, ctor->owner)
                             : strcmp(member_init_name(s), m->name) == 0 ||
                                   (m->anon && names_member(m->ty, member_init_name(s))))) {
-                stmt(L, s); /* an anonymous union's member: at the union's place */
+                fe_stmt(L, s); /* an anonymous union's member: at the union's place */
                 done |= 1ull << i;
                 set = true;
             }
@@ -1125,10 +927,10 @@ static void ctor_body(fe_lower *L, fe_node *ctor, fe_val obj)
     unsigned i = 0;
     for (fe_node *s = first; s != rest; s = s->next, i++)
         if (i >= 64 || !(done >> i & 1))
-            stmt(L, s);
+            fe_stmt(L, s);
     fe_node body = *ctor->body;
     body.args = rest;
-    stmt(L, &body);
+    fe_stmt(L, &body);
 }
 
 /* The default argument of fn's parameter p, evaluated with the names of
@@ -1311,7 +1113,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     if (members)
         ctor_body(L, fn, *obj);
     else
-        stmt(L, fn->body);
+        fe_stmt(L, fn->body);
     L->loops = loops;
     L->switches = switches;
     L->frame = fr.up;
@@ -1575,7 +1377,7 @@ void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name)
                           fe_elem_name(ct->ptypes[k]->kind));
     fe_loc(L, fn->tok);
     kernel_params(L, fn);
-    stmt(L, fn->body);
+    fe_stmt(L, fn->body);
     fe_emit(L, "return");
     if (L->local_size > CVM_BC_MAX_LOCAL && !c->err)
         fe_error(c, fn->tok, CVM_LIMIT, "kernel '%s' needs more than %u bytes of local memory per unit (the VM's "

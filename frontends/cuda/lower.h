@@ -211,8 +211,12 @@ fe_val fe_rvalue(fe_lower *L, fe_node *e);       /* loaded value (arrays decay) 
 fe_val fe_load(fe_lower *L, fe_val v);
 void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at);
 fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at);
+void fe_stmt(fe_lower *L, fe_node *s);            /* one statement */
+void fe_switch_stmt(fe_lower *L, fe_node *s);     /* switch (lower_switch.c) */
 fe_val fe_cond_bool(fe_lower *L, fe_node *e);    /* expression as a bool register */
 fe_val fe_truth(fe_lower *L, fe_val v, const fe_tok *at); /* loaded value as a bool register */
+/* The string literal that initializes char array t, "abc" or {"abc"}; else NULL. */
+const fe_node *fe_string_init(const fe_type *t, const fe_node *init);
 /* A char array t from the string literal init: it fits with its NUL and
  * holds no other NUL (else an error). */
 bool fe_string_fits(fe_ctx *c, const fe_type *t, const fe_node *init);

@@ -126,8 +126,7 @@ static bool elided(fe_lower *L, const fe_type *t, fe_node *e)
     if (e->kind == N_INITLIST)
         return false;
     if (e->kind == N_STR) /* a string fills a char array, and starts a struct or array holding one */
-        return t->kind == TY_ARRAY ? !(t->base->size == 1 && fe_is_int(t->base))
-                                   : t->kind == TY_STRUCT && !user_ctor(t);
+        return t->kind == TY_ARRAY ? !fe_is_char_array(t) : t->kind == TY_STRUCT && !user_ctor(t);
     if (t->kind == TY_ARRAY)
         return true;
     return t->kind == TY_STRUCT && !user_ctor(t) && fe_type_of(L, e)->kind != TY_STRUCT;
@@ -203,6 +202,15 @@ static void init_element(fe_lower *L, fe_val addr, fe_type *t, fe_node **e)
 /* A char array from a string literal (`char s[] = "abc";`): its bytes,
  * its NUL, and zeros to the end, as in C++ (which, unlike C, has no room
  * for a string whose NUL does not fit). */
+const fe_node *fe_string_init(const fe_type *t, const fe_node *init)
+{
+    if (!fe_is_char_array(t))
+        return NULL;
+    if (init->kind == N_INITLIST && init->args && !init->args->next)
+        init = init->args; /* char s[4] = {"abc"} */
+    return init->kind == N_STR ? init : NULL;
+}
+
 bool fe_string_fits(fe_ctx *c, const fe_type *t, const fe_node *init)
 {
     const uint64_t n = (uint64_t)init->ival;
@@ -236,11 +244,9 @@ void fe_init_mem(fe_lower *L, fe_val addr, fe_type *t, fe_node *init)
     fe_val dst = addr;
     dst.lv = LV_MEM;
     dst.ty = t;
-    const bool chars = t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base);
-    if (chars && init->kind == N_INITLIST && init->args && !init->args->next && init->args->kind == N_STR)
-        init = init->args; /* char s[4] = {"abc"} */
-    if (chars && init->kind == N_STR) {
-        init_string(L, addr, t, init);
+    const fe_node *str = fe_string_init(t, init);
+    if (str) {
+        init_string(L, addr, t, str);
         return;
     }
     if (init->kind != N_INITLIST) {

@@ -177,8 +177,7 @@ static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
         put_element(img, t->members->ty, x, c); /* a union from its first member */
         return;
     }
-    const bool chars = t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base);
-    if ((*x)->kind == N_INITLIST || ((*x)->kind == N_STR && chars) ||
+    if ((*x)->kind == N_INITLIST || ((*x)->kind == N_STR && fe_is_char_array(t)) ||
         (t->kind != TY_ARRAY && !plain_members(t, NULL))) {
         put_init(img, t, *x, c);
         *x = (*x)->next;
@@ -203,11 +202,10 @@ static void put_element(uint8_t *img, fe_type *t, fe_node **x, fe_ctx *c)
 
 static void put_init(uint8_t *img, fe_type *t, fe_node *e, fe_ctx *c)
 {
-    if (e->kind == N_INITLIST && e->args && !e->args->next && e->args->kind == N_STR)
-        e = e->args; /* char s[4] = {"abc"} */
-    if (e->kind == N_STR && t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base)) {
-        if (fe_string_fits(c, t, e)) /* char s[] = "abc": its bytes, the rest zero */
-            memcpy(img, e->name, (size_t)e->ival);
+    const fe_node *str = fe_string_init(t, e);
+    if (str) {
+        if (fe_string_fits(c, t, str)) /* char s[] = "abc": its bytes, the rest zero */
+            memcpy(img, str->name, (size_t)str->ival);
         return;
     }
     if (e->kind != N_INITLIST) {

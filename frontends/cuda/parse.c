@@ -580,70 +580,6 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *launch_bound)
     return ty;
 }
 
-/* Inside a parameter list: does the function end `) [const] [noexcept]
- * = default;` or `= delete;`? (A defaulted or deleted move constructor or
- * assignment is left unused, as copies are member by member anyway.) */
-static bool defaulted_after(fe_ctx *c)
-{
-    uint32_t p = c->pos;
-    for (int depth = 0; p < c->ntoks; p++) {
-        const fe_tok *t = &c->toks[p];
-        if (fe_tok_is(t, "(")) {
-            depth++;
-        } else if (fe_tok_is(t, ")")) {
-            if (depth-- == 0)
-                break;
-        } else if (t->kind == TK_EOF || fe_tok_is(t, ";") || fe_tok_is(t, "{")) {
-            return false;
-        }
-    }
-    for (p++; p < c->ntoks && (fe_tok_is(&c->toks[p], "const") || fe_tok_is(&c->toks[p], "noexcept")); p++)
-        ;
-    return p + 1 < c->ntoks && fe_tok_is(&c->toks[p], "=") &&
-           (fe_tok_is(&c->toks[p + 1], "default") || fe_tok_is(&c->toks[p + 1], "delete"));
-}
-
-static fe_node *param_list(fe_ctx *c)
-{
-    fe_node head = {0}, *tail = &head;
-    expect(c, "(");
-    if (is(c, "void") && fe_tok_is(peek_at(c, 1), ")"))
-        next(c);
-    while (!c->err && !is(c, ")")) {
-        if (is(c, "...")) {
-            unsupported(c, peek(c), "variadic functions are not supported in kernels");
-            break;
-        }
-        unsigned st = 0;
-        fe_tok *at = peek(c);
-        fe_type *bt = declspec(c, &st, NULL);
-        fe_tok *nt = NULL;
-        fe_type *t = declarator(c, bt ? bt : fe_auto_type(), &nt); /* auto: generic lambdas */
-        if (fe_has_decltype(t)) {
-            unsupported(c, at, "decltype in a parameter type is not supported in kernels; name the type");
-            break;
-        }
-        if (t->is_rref && !c->inst_depth && !c->fn_inst && !defaulted_after(c)) {
-            /* int &&, S &&: overloads against const & would need value categories */
-            unsupported(c, nt ? nt : at, "rvalue reference parameters are supported only in templates, as "
-                        "forwarding references (template <class F> void f(F &&f)); take a const reference");
-            break;
-        }
-        if (t->kind == TY_ARRAY && !t->is_ref) /* array parameters are pointers; T (&a)[N] is not */
-            t = fe_ptr_to(c, t->base);
-        fe_node *p = new_node(c, N_DECL, nt ? nt : at);
-        p->ty = t;
-        p->name = nt ? tok_name(c, nt) : NULL;
-        if (accept(c, "="))
-            p->a = assign(c); /* default argument */
-        tail = tail->next = p;
-        if (!accept(c, ","))
-            break;
-    }
-    expect(c, ")");
-    return head.next;
-}
-
 /* `operator` followed by an operator's punctuators: a token named
  * "operator+=", "operator[]", "operator()" ... (conversion operators are
  * parsed by struct_body). */
@@ -806,6 +742,15 @@ static fe_type *type_name(fe_ctx *c)
     return t;
 }
 
+void fe_p_split(fe_ctx *c, fe_tok *t)
+{
+    t->s++;
+    t->len = 1;
+    t->col++;
+    if (c->nsplits < 256)
+        c->splits[c->nsplits++] = t;
+}
+
 void fe_p_unsplit(fe_ctx *c, int mark)
 {
     while (c->nsplits > mark) {
@@ -863,16 +808,10 @@ static int template_args(fe_ctx *c, fe_type **targs, int64_t *tvals)
         if (!accept(c, ","))
             break;
     }
-    if (is(c, ">>")) { /* split '>>' closing two template lists */
-        fe_tok *t = peek(c);
-        t->s++;
-        t->len = 1;
-        t->col++;
-        if (c->nsplits < 256)
-            c->splits[c->nsplits++] = t;
-    } else {
+    if (is(c, ">>")) /* split '>>' closing two template lists */
+        fe_p_split(c, peek(c));
+    else
         expect(c, ">");
-    }
     return n;
 }
 
@@ -1512,7 +1451,6 @@ fe_type *fe_lookup_type(fe_ctx *c, const char *name)
 
 fe_node *fe_p_new_node(fe_ctx *c, fe_nk kind, fe_tok *tok) { return new_node(c, kind, tok); }
 fe_node *fe_p_new_bin(fe_ctx *c, int op, fe_tok *t, fe_node *a, fe_node *b) { return new_bin(c, op, t, a, b); }
-fe_node *fe_p_param_list(fe_ctx *c) { return param_list(c); }
 fe_node *fe_p_expr(fe_ctx *c) { return expr(c); }
 void fe_p_shadow(fe_ctx *c, const char *name) { shadow(c, name); }
 fe_tname *fe_p_declare_var(fe_ctx *c, const char *name, fe_type *ty) { return declare_var(c, name, ty); }

@@ -73,6 +73,7 @@ fe_type *fe_p_type_trait(fe_ctx *c);                        /* at the trait's na
 bool fe_p_member_targs_ahead(fe_ctx *c);                               /* at '<' after obj.name */
 bool fe_p_range_for_ahead(fe_ctx *c);                                  /* after `for (` */
 void fe_p_range_for(fe_ctx *c, fe_node *n);                            /* fills the N_FOR n */
+void fe_p_split(fe_ctx *c, fe_tok *t); /* '>>' at t as its second '>' (the first closes a template list) */
 void fe_p_unsplit(fe_ctx *c, int mark); /* the '>>' tokens split since nsplits was mark */
 bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind); /* constexpr f(args) */
 

@@ -254,11 +254,7 @@ static void skip_default(fe_ctx *c)
             angle--;
         } else if (paren == 0 && fe_tok_is(t, ">>")) {
             if (angle == 1) { /* Vec<T, 4>>: the first '>' is ours, the second the list's */
-                t->s++;
-                t->len = 1;
-                t->col++;
-                if (c->nsplits < 256)
-                    c->splits[c->nsplits++] = t;
+                fe_p_split(c, t);
                 return;
             }
             angle -= 2;

@@ -52,7 +52,7 @@ fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init)
     if (init->kind == N_INITLIST) {
         for (const fe_node *a = init->args; a; a = a->next)
             n++;
-    } else if (init->kind == N_STR && ty->base->size == 1 && fe_is_int(ty->base)) {
+    } else if (init->kind == N_STR && fe_is_char_array(ty)) {
         n = (uint32_t)strlen(init->name) + 1;
     } else {
         return ty;

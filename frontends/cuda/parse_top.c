@@ -21,8 +21,73 @@ static fe_type *declspec(fe_ctx *c, unsigned *storage, uint32_t *lb) { return fe
 static fe_type *declarator(fe_ctx *c, fe_type *ty, fe_tok **nt) { return fe_p_declarator(c, ty, nt); }
 static fe_node *assign(fe_ctx *c) { return fe_p_assign(c); }
 static fe_node *args_list(fe_ctx *c) { return fe_p_args_list(c); }
-static fe_node *param_list(fe_ctx *c) { return fe_p_param_list(c); }
 static void module_decl(fe_ctx *c);
+
+/* ---- parameter lists ---- */
+
+/* Inside a parameter list: does the function end `) [const] [noexcept]
+ * = default;` or `= delete;`? (A defaulted or deleted move constructor or
+ * assignment is left unused, as copies are member by member anyway.) */
+static bool defaulted_after(fe_ctx *c)
+{
+    uint32_t p = c->pos;
+    for (int depth = 0; p < c->ntoks; p++) {
+        const fe_tok *t = &c->toks[p];
+        if (fe_tok_is(t, "(")) {
+            depth++;
+        } else if (fe_tok_is(t, ")")) {
+            if (depth-- == 0)
+                break;
+        } else if (t->kind == TK_EOF || fe_tok_is(t, ";") || fe_tok_is(t, "{")) {
+            return false;
+        }
+    }
+    for (p++; p < c->ntoks && (fe_tok_is(&c->toks[p], "const") || fe_tok_is(&c->toks[p], "noexcept")); p++)
+        ;
+    return p + 1 < c->ntoks && fe_tok_is(&c->toks[p], "=") &&
+           (fe_tok_is(&c->toks[p + 1], "default") || fe_tok_is(&c->toks[p + 1], "delete"));
+}
+
+fe_node *fe_p_param_list(fe_ctx *c)
+{
+    fe_node head = {0}, *tail = &head;
+    expect(c, "(");
+    if (is(c, "void") && fe_tok_is(peek_at(c, 1), ")"))
+        next(c);
+    while (!c->err && !is(c, ")")) {
+        if (is(c, "...")) {
+            unsupported(c, peek(c), "variadic functions are not supported in kernels");
+            break;
+        }
+        unsigned st = 0;
+        fe_tok *at = peek(c);
+        fe_type *bt = declspec(c, &st, NULL);
+        fe_tok *nt = NULL;
+        fe_type *t = declarator(c, bt ? bt : fe_auto_type(), &nt); /* auto: generic lambdas */
+        if (fe_has_decltype(t)) {
+            unsupported(c, at, "decltype in a parameter type is not supported in kernels; name the type");
+            break;
+        }
+        if (t->is_rref && !c->inst_depth && !c->fn_inst && !defaulted_after(c)) {
+            /* int &&, S &&: overloads against const & would need value categories */
+            unsupported(c, nt ? nt : at, "rvalue reference parameters are supported only in templates, as "
+                        "forwarding references (template <class F> void f(F &&f)); take a const reference");
+            break;
+        }
+        if (t->kind == TY_ARRAY && !t->is_ref) /* array parameters are pointers; T (&a)[N] is not */
+            t = fe_ptr_to(c, t->base);
+        fe_node *p = new_node(c, N_DECL, nt ? nt : at);
+        p->ty = t;
+        p->name = nt ? tok_name(c, nt) : NULL;
+        if (accept(c, "="))
+            p->a = assign(c); /* default argument */
+        tail = tail->next = p;
+        if (!accept(c, ","))
+            break;
+    }
+    expect(c, ")");
+    return head.next;
+}
 
 /* ---- top level ---- */
 
@@ -53,7 +118,7 @@ static fe_node *function(fe_ctx *c, fe_type *ret, fe_tok *nt, unsigned storage, 
     f->storage = storage;
     f->launch_bound = lb;
     fe_tname *saved = c->tnames;
-    f->params = param_list(c);
+    f->params = fe_p_param_list(c);
     for (fe_node *p = f->params; p; p = p->next)
         if (p->name)
             declare_var(c, p->name, p->ty);

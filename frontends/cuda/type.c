@@ -133,6 +133,10 @@ fe_type *fe_unqual(fe_type *t)
 }
 
 bool fe_is_int(const fe_type *t) { return t->kind >= TY_BOOL && t->kind <= TY_U64; }
+bool fe_is_char_array(const fe_type *t)
+{
+    return t->kind == TY_ARRAY && t->base->size == 1 && fe_is_int(t->base);
+}
 bool fe_is_float(const fe_type *t) { return t->kind >= TY_F16 && t->kind <= TY_F64; }
 bool fe_is_arith(const fe_type *t) { return fe_is_int(t) || fe_is_float(t); }
 bool fe_is_signed(const fe_type *t) { return t->kind >= TY_I8 && t->kind <= TY_I64; }
