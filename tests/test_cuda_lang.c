@@ -8,6 +8,7 @@
  * words with values worked out by hand or by a plain-C reference here.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #define NOUT 520
@@ -3071,6 +3072,39 @@ static void test_probe_refusals(void)
     words_are("ns::E::X in template arguments; __match_all_sync", ns_src, 32, 0, ns_want, 5);
 }
 
+/* The frontend recurses once per level of nesting and runs on a thread of
+ * its own (compile.c): a kernel nested near the bound compiles and runs
+ * from a caller's thread with a 256 KiB stack (this 1,400-term sum took
+ * 2 MiB of the caller's stack when the frontend ran on it). */
+static void *small_stack_body(void *arg)
+{
+    static char sum[16384];
+    int n = snprintf(sum, sizeof sum, "__global__ void k(int *out, const int *in) { out[0] = in[9]");
+    for (int i = 1; i < 1400; i++)
+        n += snprintf(sum + n, sizeof sum - (size_t)n, " + in[9]");
+    snprintf(sum + n, sizeof sum - (size_t)n, "; }\n");
+    static const int32_t want[] = {1400 * 3};
+    words_are("a 1,400-term sum compiles and runs from a thread with a 256 KiB stack", sum, 1, 0, want, 1);
+    return arg;
+}
+
+static void test_small_stack(void)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+    int e = pthread_attr_init(&attr);
+    if (!e)
+        e = pthread_attr_setstacksize(&attr, (size_t)256 << 10);
+    if (!e)
+        e = pthread_create(&t, &attr, small_stack_body, NULL);
+    if (e) {
+        ok(0, "a 1,400-term sum from a thread with a 256 KiB stack: pthread_create: %s", strerror(e));
+        return;
+    }
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+}
+
 /* The CLI probe's: resource limits are errors at the declaration or the
  * statement (they were internal compiler errors, a stack overflow, or a
  * run out of memory). */
@@ -3697,6 +3731,7 @@ int main(void)
     test_overload_rules();
     test_static_members();
     test_limits();
+    test_small_stack();
     test_probe_refusals();
     test_const_types();
     test_array_refs();

@@ -1,9 +1,11 @@
 /*
- * test_fuzz_replay.c - runs both fuzz harnesses (tests/fuzz/) as a plain
- * test on every .cbs and .cbc of the repository and on every input kept
- * under tests/fuzz/regress/ (reproducers of fixed bugs), so the harnesses'
- * checks (clean statuses, canonical text round trip, nothing leaked) hold
- * in every `make check` build, not only in the clang fuzz build.
+ * test_fuzz_replay.c - runs the fuzz harnesses (tests/fuzz/) as a plain
+ * test on the repository's files (modules through fuzz_load, fuzz_exec and
+ * fuzz_spirv, .cu sources through fuzz_cuda, .npy files through fuzz_npy)
+ * and every input kept under tests/fuzz/regress/ (reproducers of fixed
+ * bugs) through all five, so the harnesses' checks (clean statuses,
+ * canonical text round trip, output that verifies, nothing leaked) hold in
+ * every `make check` build, not only in the clang fuzz build.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -27,11 +29,20 @@ static void replay_fail(const char *harness, int line, const char *what)
 #define LLVMFuzzerTestOneInput fuzz_exec_one
 #include "fuzz/fuzz_exec.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_spirv_one
+#include "fuzz/fuzz_spirv.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_cuda_one
+#include "fuzz/fuzz_cuda.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_npy_one
+#include "fuzz/fuzz_npy.c"
+#undef LLVMFuzzerTestOneInput
 
 #include "tap.h"
 
 typedef struct counts {
-    int files, modules, failed;
+    int files, modules, sources, failed;
 } counts;
 
 /* Exactly the file's bytes, no NUL after them: text input is not NUL-terminated. */
@@ -51,8 +62,23 @@ static uint8_t *read_file(const char *path, size_t *size)
     return p;
 }
 
-/* One input through both harnesses; .cbs text is also assembled for fuzz_exec. */
-static void replay(const char *path, counts *c)
+enum { MODULE = 1, CUDA = 2, NPY = 4, EVERY = 7 };
+
+/* Which harnesses a repository file goes through, by its name (0: none). */
+static int harnesses_of(const char *name)
+{
+    size_t len = strlen(name);
+    if (len > 4 && (!strcmp(name + len - 4, ".cbs") || !strcmp(name + len - 4, ".cbc")))
+        return MODULE;
+    if (len > 3 && !strcmp(name + len - 3, ".cu"))
+        return CUDA;
+    if (len > 4 && !strcmp(name + len - 4, ".npy"))
+        return NPY;
+    return 0;
+}
+
+/* One input through the harnesses of `which`; .cbs text is also assembled for fuzz_exec. */
+static void replay(const char *path, int which, counts *c)
 {
     size_t size = 0;
     uint8_t *data = read_file(path, &size);
@@ -64,26 +90,36 @@ static void replay(const char *path, counts *c)
         return;
     }
     c->files++;
-    fuzz_load_one(data, size);
-    void *bytes = NULL;
-    size_t nbytes = 0;
-    cvm_diag d;
-    size_t len = strlen(path);
-    if (len > 4 && !strcmp(path + len - 4, ".cbs") &&
-        cvm_assemble((const char *)data, size, path, &bytes, &nbytes, &d) == CVM_OK) {
-        fuzz_exec_one(bytes, nbytes);
-        c->modules++;
-        cvm_free_bytes(bytes);
-    } else {
-        fuzz_exec_one(data, size);
+    if (which & MODULE) {
+        fuzz_load_one(data, size);
+        fuzz_spirv_one(data, size);
+        void *bytes = NULL;
+        size_t nbytes = 0;
+        cvm_diag d;
+        size_t len = strlen(path);
+        if (len > 4 && !strcmp(path + len - 4, ".cbs") &&
+            cvm_assemble((const char *)data, size, path, &bytes, &nbytes, &d) == CVM_OK) {
+            fuzz_exec_one(bytes, nbytes);
+            c->modules++;
+            cvm_free_bytes(bytes);
+        } else {
+            fuzz_exec_one(data, size);
+        }
     }
+    if (which & CUDA) {
+        fuzz_cuda_one(data, size);
+        c->sources++;
+    }
+    if (which & NPY)
+        fuzz_npy_one(data, size);
     free(data);
     heap.bytes = heap.blocks = 0; /* a leak was reported once; do not blame the next file */
     if (replay_failures != before)
         c->failed++;
 }
 
-/* Every .cbs/.cbc under dir (build outputs and hidden directories skipped); everything under regress/. */
+/* The repository's modules, sources and .npy files under dir (build outputs
+ * and hidden directories skipped), or (all) every file under regress/. */
 static void walk(const char *dir, bool all, counts *c)
 {
     DIR *d = opendir(dir);
@@ -98,12 +134,11 @@ static void walk(const char *dir, bool all, counts *c)
         struct stat st;
         if (snprintf(path, sizeof path, "%s/%s", dir, n) >= (int)sizeof path || stat(path, &st) != 0)
             continue;
-        size_t len = strlen(n);
+        int which = all ? (strcmp(n, "README") ? EVERY : 0) : harnesses_of(n);
         if (S_ISDIR(st.st_mode))
             walk(path, all, c);
-        else if (all ? strcmp(n, "README") != 0
-                     : len > 4 && (!strcmp(n + len - 4, ".cbs") || !strcmp(n + len - 4, ".cbc")))
-            replay(path, c);
+        else if (which)
+            replay(path, which, c);
     }
     closedir(d);
 }
@@ -112,12 +147,13 @@ int main(void)
 {
     counts repo = {0}, reg = {0};
     walk(".", false, &repo);
-    ok(repo.files > 100 && repo.modules > 50, "the repository has %d .cbs/.cbc files, %d assemble",
-       repo.files, repo.modules);
-    is_int(repo.failed, 0, "both harnesses pass on every one of them");
+    ok(repo.files > 250 && repo.modules > 50 && repo.sources > 150,
+       "the repository has %d modules, .cu and .npy files: %d .cbs assemble, %d .cu", repo.files, repo.modules,
+       repo.sources);
+    is_int(repo.failed, 0, "the harnesses pass on every one of them");
     ok(exec_launched > 100, "fuzz_exec ran %lu launches (%lu syncs reported a fault or error)", exec_launched,
        exec_faulted);
     walk("tests/fuzz/regress", true, &reg);
-    is_int(reg.failed, 0, "both harnesses pass on the %d reproducers in tests/fuzz/regress", reg.files);
+    is_int(reg.failed, 0, "every harness passes on the %d reproducers in tests/fuzz/regress", reg.files);
     return done_testing();
 }

@@ -34,7 +34,7 @@ typedef struct fuzz_heap {
     _Atomic long long blocks; /* live blocks */
 } fuzz_heap;
 
-static void *fuzz_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
+static inline void *fuzz_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
 {
     fuzz_heap *h = user;
     if (new_size == 0) {

@@ -1,14 +1,25 @@
 #!/bin/sh
-# Builds the fuzz seed corpora from every .cbs and .cbc in the repository:
+# Builds the fuzz seed corpora from the repository's modules, CUDA sources
+# and .npy files:
 #   tests/fuzz/seeds.sh CUBEVM OUTDIR
-# OUTDIR/load gets each .cbs as text, each .cbc, and each .cbs that assembles
-# as .cbc (fuzz_load reads its input both ways); OUTDIR/exec gets the .cbc
-# files only (fuzz_exec loads bytes). Files under build*/ are outputs, not seeds.
+# OUTDIR/load and OUTDIR/spirv get each .cbs as text, each .cbc, and each
+# .cbs that assembles as .cbc (these harnesses read their input both ways);
+# OUTDIR/exec gets the .cbc files only (fuzz_exec loads bytes); OUTDIR/cuda
+# every .cu; OUTDIR/npy every .npy. Files under build*/ are outputs, not seeds.
 set -eu
 cubevm="$1"
 out="$2"
 rm -rf "$out"
-mkdir -p "$out/load" "$out/exec"
+mkdir -p "$out/load" "$out/exec" "$out/cuda" "$out/npy"
+sources() {
+    find . -path './build*' -prune -o -path ./.git -prune -o -name "$1" -print | sort
+}
+for f in $(sources '*.cu'); do
+    cp "$f" "$out/cuda/$(echo "${f#./}" | tr '/' '_')"
+done
+for f in $(sources '*.npy'); do
+    cp "$f" "$out/npy/$(echo "${f#./}" | tr '/' '_')"
+done
 n=0
 for f in $(find . -path './build*' -prune -o -path ./.git -prune -o \( -name '*.cbs' -o -name '*.cbc' \) -print | sort); do
     name=$(echo "${f#./}" | tr '/' '_')
@@ -24,4 +35,5 @@ for f in $(find . -path './build*' -prune -o -path ./.git -prune -o \( -name '*.
     esac
     n=$((n + 1))
 done
-echo "seeds: $n files, $(ls "$out/exec" | wc -l) modules"
+cp -r "$out/load" "$out/spirv"
+echo "seeds: $n module files ($(ls "$out/exec" | wc -l) modules), $(ls "$out/cuda" | wc -l) .cu, $(ls "$out/npy" | wc -l) .npy"

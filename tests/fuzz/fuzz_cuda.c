@@ -1,0 +1,66 @@
+/*
+ * fuzz_cuda.c - libFuzzer harness over the CUDA C frontend: the input is a
+ * .cu source. Compiling it either gives a module that verifies, whose
+ * every kernel the SPIR-V backend translates or refuses with a message, or
+ * fails with one of the frontend's statuses and a message; a crash, a hang
+ * or a leak (ASan's leak check, and the counting allocator for the backend)
+ * is a finding. The input's last byte picks the options: fmad, and the
+ * optimizer on or off, so both pipelines see every input.
+ */
+#include "../../bytecode/bc.h"
+#include "fuzz_common.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Every kernel of the compiled module through the SPIR-V backend. */
+static void to_spirv(const void *bytes, size_t size)
+{
+    cvm_bc_module *mod = NULL;
+    cvm_diag d;
+    FUZZ_CHECK(cvm_bc_module_read(bytes, size, fuzz_alloc, &heap, &mod, &d) == CVM_OK);
+    if (!mod)
+        return;
+    for (uint32_t k = 0; k < mod->nkernels; k++) {
+        void *words = NULL;
+        size_t nwords = 0;
+        cvm_status st = cvm_spirv_compile(bytes, size, cvm_bc_str(mod, mod->kernels[k].name), NULL, &words,
+                                          &nwords, &d);
+        if (st == CVM_OK) {
+            FUZZ_CHECK(words && nwords && nwords % 4 == 0);
+            cvm_free_bytes(words);
+        } else {
+            FUZZ_CHECK(!words && d.message[0]);
+            FUZZ_CHECK(st == CVM_UNSUPPORTED || st == CVM_LIMIT || st == CVM_OUT_OF_MEMORY);
+        }
+    }
+    cvm_bc_module_free(mod);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const unsigned pick = size ? data[size - 1] : 0;
+    cvm_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.fmad = pick & 1;
+    o.no_opt = (pick >> 1) & 1;
+    void *bytes = NULL;
+    size_t n = 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    /* A folder that does not exist: #include "x" finds only the built-in headers. */
+    cvm_status st = cvm_compile_cuda((const char *)data, size, "/nonexistent/fuzz.cu", &o, &bytes, &n, &d);
+    if (st == CVM_OK) {
+        FUZZ_CHECK(bytes && n);
+        FUZZ_CHECK(cvm_verify(bytes, n, &d) == CVM_OK);
+        to_spirv(bytes, n);
+        cvm_free_bytes(bytes);
+    } else {
+        FUZZ_CHECK(!bytes && !n && d.message[0]);
+        FUZZ_CHECK(st == CVM_SYNTAX || st == CVM_UNSUPPORTED || st == CVM_LIMIT || st == CVM_IO ||
+                   st == CVM_NOT_FOUND || st == CVM_OUT_OF_MEMORY);
+    }
+    FUZZ_CHECK(heap.bytes == 0 && heap.blocks == 0);
+    return 0;
+}
