@@ -883,6 +883,65 @@ static void test_unions(void)
     words_are("unions: punning, anonymous members, initialization, copies, sizeof, offsetof", src, 1, 0, want, 8);
 }
 
+/* Overload resolution ranks C++'s promotions (bool, char, short to int;
+ * float to double) above conversions, whichever overload is declared
+ * first (a char took f(bool) over f(int), a bool g(unsigned char) over
+ * g(int)); for functions, constructors and member functions. Expected
+ * values: the same code compiled by g++ -std=c++17. */
+static void test_overload_promotions(void)
+{
+    static const char src[] =
+        "__device__ int f(bool) { return 1; }\n"
+        "__device__ int f(int) { return 2; }\n"
+        "__device__ int g(unsigned char) { return 1; }\n"
+        "__device__ int g(int) { return 2; }\n"
+        "__device__ int h(short) { return 1; }\n"
+        "__device__ int h(int) { return 2; }\n"
+        "__device__ int p(long long) { return 1; }\n"
+        "__device__ int p(int) { return 2; }\n"
+        "__device__ int q(float) { return 1; }\n"
+        "__device__ int q(double) { return 2; }\n"
+        "__device__ int q(int) { return 3; }\n"
+        "__device__ int r(char) { return 1; }\n"
+        "__device__ int r(int) { return 2; }\n"
+        "struct S { __device__ S(bool) : v(1) {} __device__ S(int) : v(2) {} int v; __device__ int m(short) { return 1; } __device__ int m(int) { return 2; } };\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    char c = (char)in[2]; bool b = in[1] != 0; signed char sc = 3; unsigned short us = 4; short s = 5; float x = 1.5f;\n"
+        "    unsigned char uc = 6;\n"
+        "    out[0] = f(c) * 1000 + g(c) * 100 + g(b) * 10 + h(b);\n"
+        "    out[1] = h(c) * 1000 + g(sc) * 100 + h(us) * 10 + f(us);\n"
+        "    out[2] = p(s) * 1000 + q(x) * 100 + q(s) * 10 + r(b);\n"
+        "    out[3] = r(uc) * 1000 + S(c).v * 100 + S(us).m(b) * 10 + S(b).m(c);\n"
+        "}\n";
+    static const int32_t want[] = {2222, 2222, 2132, 2222};
+    words_are("overloads: a promotion ranks above a conversion", src, 1, 0, want, 4);
+}
+
+/* The 32-byte vectors are 16-byte aligned, as in CUDA's vector_types.h
+ * (they were 32: struct parameters and buffers holding them did not match
+ * the host's layout). Expected values by hand: a char then a double4 puts
+ * the vector at 16 and the struct at 48; the copy through a local array
+ * reads the members back. */
+static void test_vector_alignment(void)
+{
+    static const char src[] =
+        "struct R { char c; double4 v; };\n"
+        "struct S { int x; longlong4 v; };\n"
+        "struct T { char c; double3 v; };\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    out[0] = (int)offsetof(R, v); out[1] = (int)sizeof(R); out[2] = (int)alignof(R);\n"
+        "    out[3] = (int)offsetof(S, v); out[4] = (int)sizeof(S);\n"
+        "    out[5] = (int)alignof(double4) * 100 + (int)alignof(ulonglong4) * 10 + (int)alignof(long4) / 8;\n"
+        "    out[6] = (int)alignof(double3) * 100 + (int)sizeof(T);\n"
+        "    R a[2];\n"
+        "    a[1].v = make_double4(in[2], in[3], in[4], in[8]);\n"
+        "    a[0] = a[1];\n"
+        "    out[7] = (int)(a[0].v.x + a[0].v.y + a[0].v.z + a[0].v.w);\n"
+        "}\n";
+    static const int32_t want[] = {16, 48, 16, 16, 48, 1762, 832, 200 - 56 + 30000 + 7};
+    words_are("double4, longlong4, ulonglong4, long4 are 16-byte aligned (CUDA's vector_types.h)", src, 1, 0, want, 8);
+}
+
 /* Local declarations that start with struct/union/enum: a type alone is a
  * local type; `struct P p;` and `struct {...} s;` are variables (they were
  * taken for host variables). */
@@ -3731,6 +3790,8 @@ int main(void)
     test_overload_rules();
     test_static_members();
     test_limits();
+    test_vector_alignment();
+    test_overload_promotions();
     test_small_stack();
     test_probe_refusals();
     test_const_types();

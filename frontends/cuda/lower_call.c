@@ -24,6 +24,17 @@ bool fe_params_match(fe_node *fn, int nargs)
     return nargs >= req && nargs <= n;
 }
 
+/* C++'s promotions: bool, char and short (signed or not) to int, float to
+ * double. They rank between an exact match and a conversion, so of f(bool)
+ * and f(int) a char takes f(int), whichever is declared first. */
+static bool promotes(const fe_type *at, const fe_type *pt)
+{
+    if (pt->kind == TY_I32)
+        return at->kind == TY_BOOL || at->kind == TY_I8 || at->kind == TY_U8 || at->kind == TY_I16 ||
+               at->kind == TY_U16;
+    return pt->kind == TY_F64 && at->kind == TY_F32;
+}
+
 /* How well an argument of type `at` fits a parameter of type `pt`; -1: not
  * at all. conv: a struct parameter may be built by a converting
  * constructor (the last resort: fe_lower.ctor_conv). */
@@ -58,7 +69,7 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
         return conv && fe_converts_to(at, pt) ? 0 : -1; /* a struct parameter built from the value */
     }
     if (fe_is_arith(at) && fe_is_arith(pt))
-        return fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
+        return promotes(at, pt) ? 3 : fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
     if (at->kind == TY_STRUCT && pt->kind == TY_STRUCT) { /* another struct: through a conversion to it alone */
         for (fe_node *m = convs ? convs->methods : NULL; m; m = m->next)
             if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))

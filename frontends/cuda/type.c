@@ -68,7 +68,9 @@ fe_type *fe_vec_of(fe_ctx *c, fe_type *base, uint32_t n, const char *name)
     t->base = base;
     t->len = n;
     t->size = base->size * n;
-    t->align = t->size; /* CUDA: float2 8, float4 16, double2 16 */
+    /* CUDA's vector_types.h: float2 8, float4 16, double2 16, and 16 for
+     * the 32-byte double4, longlong4, ulonglong4 and long4 too */
+    t->align = t->size < 16 ? t->size : 16;
     t->name = name;
     t->complete = true;
     return t;
