@@ -883,6 +883,56 @@ static void test_unions(void)
     words_are("unions: punning, anonymous members, initialization, copies, sizeof, offsetof", src, 1, 0, want, 8);
 }
 
+/* A const T & (or T &&) bound to an lvalue of another arithmetic type
+ * binds a converted temporary: stores to the lvalue after it do not show
+ * through (they did: the reference aliased the int), for locals, function
+ * and template parameters and a lambda's; a const int & of an int still
+ * aliases it. A plain float & of an int is an error. Expected values: the
+ * same code compiled by g++ -std=c++17. */
+static void test_ref_temporaries(void)
+{
+    static const char src[] =
+        "__device__ float get(const float &r, int &src) { src = 100; return r; }\n"
+        "__device__ int same(const int &r, int &src) { src = 100; return r; }\n"
+        "__device__ double wide(const double &r, float &src) { src = 2.5f; return r; }\n"
+        "template <class T> __device__ T tget(const T &r, int &src) { src = 9; return (T)(r * 2); }\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    int x = in[9];\n"
+        "    const float &rf = x;\n"
+        "    const int &ri = x;\n"
+        "    long long &&rr = x;\n"
+        "    x = 50;\n"
+        "    out[0] = (int)(rf * 10) + ri * 1000 + (int)rr * 100000;\n"
+        "    int y = in[8];\n"
+        "    out[1] = (int)get(y, y) * 1000 + y;\n"
+        "    int z = in[8];\n"
+        "    out[2] = same(z, z) * 1000 + z;\n"
+        "    float f = 1.25f;\n"
+        "    out[3] = (int)(wide(f, f) * 100) * 1000 + (int)(f * 10);\n"
+        "    int w = in[6];\n"
+        "    out[4] = (int)(tget<double>(w, w) * 10) * 100 + w;\n"
+        "    int u = in[10];\n"
+        "    auto lam = [](const long long &d, int &s) { s = 70; return d; };\n"
+        "    out[5] = (int)lam(u, u) * 1000 + u;\n"
+        "}\n";
+    static const int32_t want[] = {350030, 7100, 100100, 125025, 10009, 100070};
+    words_are("const T & of another type's lvalue binds a converted temporary", src, 1, 0, want, 6);
+    static const int32_t rref_want[] = {7, 5, 3, 5};
+    words_are("int &&r = 5 and long long &&r = int lvalue are temporaries r may modify",
+              "__global__ void k(int *out, const int *in) {\n"
+              "    int &&r = 5; r += 2; out[0] = r;\n"
+              "    int x = in[6]; long long &&q = x; q -= 2; out[1] = x; out[2] = (int)q;\n"
+              "    const int &c = in[6]; out[3] = c; }\n",
+              1, 0, rref_want, 4);
+    rejects("float & cannot bind to an int lvalue",
+            "__global__ void k(int *out, const int *in) { int x = in[0]; float &r = x; r = 2; out[0] = x; }\n",
+            "a 'float &' cannot bind to an lvalue of type 'int'");
+    rejects("a float & parameter cannot bind an int lvalue",
+            "__device__ void set(float &r) { r = 2; }\n"
+            "__global__ void k(int *out, const int *in) { int x = in[0]; set(x); out[0] = x; }\n",
+            "cannot bind to an lvalue of type 'int'");
+}
+
 /* Overload resolution ranks C++'s promotions (bool, char, short to int;
  * float to double) above conversions, whichever overload is declared
  * first (a char took f(bool) over f(int), a bool g(unsigned char) over
@@ -3792,6 +3842,7 @@ int main(void)
     test_limits();
     test_vector_alignment();
     test_overload_promotions();
+    test_ref_temporaries();
     test_small_stack();
     test_probe_refusals();
     test_const_types();

@@ -312,6 +312,26 @@ fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t)
     return t->is_ref ? fe_ref_to(L->c, r) : r;
 }
 
+/* A reference bound to an lvalue of another arithmetic type: a const T &
+ * (or T &&) binds a temporary holding the converted value, as in C++, so
+ * later stores to the lvalue do not show through it; a plain T & cannot
+ * bind it. False after that error. */
+bool fe_bind_converted(fe_lower *L, fe_val *v, fe_type *rt, const fe_tok *at)
+{
+    fe_type *want = fe_unqual(fe_no_ref(L->c, rt)), *have = fe_unqual(v->ty);
+    if (v->lv == LV_NONE || !fe_is_arith(want) || !fe_is_arith(have) || fe_same_type(want, have))
+        return true;
+    if (!rt->is_const && !rt->is_rref) {
+        char w[128], h[128];
+        fe_type_str(want, w, sizeof w);
+        fe_type_str(have, h, sizeof h);
+        fe_error(L->c, at, CVM_SYNTAX, "a '%s &' cannot bind to an lvalue of type '%s'", w, h);
+        return false;
+    }
+    *v = fe_convert(L, fe_load(L, *v), want, at);
+    return true;
+}
+
 static void local_decl(fe_lower *L, fe_node *d)
 {
     fe_type *t = fe_resolve_decltype(L, d->ty);
@@ -389,11 +409,19 @@ static void local_decl(fe_lower *L, fe_node *d)
             fe_error(L->c, d->tok, CVM_SYNTAX, "a reference needs an initializer");
             return;
         }
-        fe_val v = t->is_const ? fe_gen(L, d->a) : fe_lvalue(L, d->a); /* float &r = c ? a[i] : a[j]; */
+        fe_val v = t->is_const || t->is_rref ? fe_gen(L, d->a) : fe_lvalue(L, d->a); /* float &r = c ? a[i] : a[j]; */
         v = fe_as_base(L, v, t, d->tok); /* B &r = d: d's B */
-        if (v.lv == LV_NONE && !t->is_const) {
+        if (!fe_bind_converted(L, &v, t, d->tok))
+            return;
+        if (v.lv == LV_NONE && !t->is_const && !t->is_rref) {
             fe_error(L->c, d->tok, CVM_SYNTAX, "a non-const reference must bind to an lvalue");
             return;
+        }
+        if (v.lv == LV_NONE && t->is_rref && !fe_in_memory(v.ty)) { /* int &&r = 5: a temporary r may modify */
+            v = fe_load(L, v);
+            int reg = fe_reg(L, L->rtypes[v.reg]);
+            fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, v.reg);
+            v = (fe_val){fe_unqual(v.ty), reg, LV_REG, 0, false, false, false, false};
         }
         fe_var *var = bind(L, d->name, t);
         if (var) {
@@ -1006,6 +1034,8 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         }
         ptys[n] = pty;
         v = fe_as_base(L, v, fe_no_ref(L->c, pty), at); /* a D for a B or B & parameter: its B */
+        if (pty->is_ref && !fe_bind_converted(L, &v, pty, at))
+            return fe_const_int(L, TY_I32, 0);
         if (pty->is_ref) {
             if (v.lv == LV_NONE && !pty->is_const && !pty->is_rref) {
                 fe_error(L->c, at, CVM_SYNTAX, "a non-const reference parameter needs an lvalue");

@@ -211,6 +211,7 @@ fe_val fe_rvalue(fe_lower *L, fe_node *e);       /* loaded value (arrays decay) 
 fe_val fe_load(fe_lower *L, fe_val v);
 void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at);
 fe_val fe_convert(fe_lower *L, fe_val v, fe_type *to, const fe_tok *at);
+bool fe_bind_converted(fe_lower *L, fe_val *v, fe_type *rt, const fe_tok *at);
 void fe_stmt(fe_lower *L, fe_node *s);            /* one statement */
 void fe_switch_stmt(fe_lower *L, fe_node *s);     /* switch (lower_switch.c) */
 fe_val fe_cond_bool(fe_lower *L, fe_node *e);    /* expression as a bool register */
