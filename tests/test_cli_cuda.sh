@@ -279,6 +279,16 @@ printf 'template <int N, bool F> __global__ void k(int *out) { out[0] = N + (F ?
 run "$C" run "$T/ctval.cu" --kernel 'k<10, true>' out=zeros:1 N=010 F=true --print out
 [ $rc -eq 0 ] && has "^out: 110$" "$T/out"; ok $? "comptime values given again in the CLI's number forms"; [ $rc -eq 0 ] || show
 
+# a static_assert on a template parameter is checked for each instance (the
+# comptime form cannot evaluate it, so the instance is folded): k<3> fails,
+# k<4> runs; before, the assert was never checked and k<3> printed 3
+printf 'constexpr int sq(int x) { return x * x; }\ntemplate <int N> __global__ void k(int *o) { static_assert(N %% 2 == 0, "N must be even"); static_assert(sq(N) > 0, "sq"); o[0] = N; }\n' >"$T/sa.cu"
+run "$C" run "$T/sa.cu" --kernel 'k<3>' o=zeros:1 --print o
+[ $rc -ne 0 ] && has "static assertion failed: N must be even" "$T/err"
+ok $? "a static_assert on a template parameter fails for the instance that breaks it"; [ $rc -ne 0 ] || show
+run "$C" run "$T/sa.cu" --kernel 'k<4>' o=zeros:1 --print o
+[ $rc -eq 0 ] && has "^o: 4$" "$T/out"; ok $? "... and passes for the one that keeps it"; [ $rc -eq 0 ] || show
+
 # integer template arguments of an instance name keep all 64 bits (an unsigned one above
 # INT64_MAX read as INT64_MAX before), and one out of its parameter's range is an error
 printf 'template <unsigned long long M> __global__ void k(unsigned long long *o) { o[0] = M; o[1] = M >> 60; }\ntemplate <int N> __global__ void i(int *o) { o[0] = N; }\n' >"$T/u64targ.cu"

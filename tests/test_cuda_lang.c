@@ -924,6 +924,21 @@ static void test_ref_temporaries(void)
               "    int x = in[6]; long long &&q = x; q -= 2; out[1] = x; out[2] = (int)q;\n"
               "    const int &c = in[6]; out[3] = c; }\n",
               1, 0, rref_want, 4);
+    rejects("a static_assert on a kernel parameter is an error, not a pass",
+            "__global__ void k(int *out, const int *in, int n) { static_assert(n == 7, \"n\"); out[0] = 1; }\n",
+            "static_assert's condition is not an integer constant expression");
+    rejects("a static_assert calling a device function that is not constexpr is an error",
+            "__device__ int rt(int x) { return x; }\n"
+            "__global__ void k(int *out, const int *in) { static_assert(rt(1) == 1, \"rt\"); out[0] = 1; }\n",
+            "static_assert's condition is not an integer constant expression");
+    static const int32_t ce_want[] = {9 * 4 + 36, 3};
+    words_are("a constexpr function in a template instance's array bound and static_assert",
+              "constexpr int sq(int x) { return x * x; }\n"
+              "template <int N> __device__ int f(int v) { static_assert(sq(N) == 9, \"nine\"); int a[sq(N)];\n"
+              "    for (int i = 0; i < sq(N); i++) a[i] = v; int s = 0; for (int i = 0; i < sq(N); i++) s += a[i];\n"
+              "    return s + (int)sizeof(a); }\n"
+              "__global__ void k(int *out, const int *in) { out[0] = f<3>(in[13] * 2); out[1] = sq(in[1]) * 3; }\n",
+              1, 0, ce_want, 2);
     rejects("float & cannot bind to an int lvalue",
             "__global__ void k(int *out, const int *in) { int x = in[0]; float &r = x; r = 2; out[0] = x; }\n",
             "a 'float &' cannot bind to an lvalue of type 'int'");

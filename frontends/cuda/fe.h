@@ -302,6 +302,8 @@ typedef struct fe_ctx {
 
     struct fe_lower *lw; /* lower.c state */
     int inst_depth;      /* nested template instantiations (bounded) */
+    fe_node *ce_funcs;   /* the functions declared before the outermost instantiation under way (which
+                            collects its own in c->funcs): constexpr calls in its body find them here */
     int fn_inst;         /* function template instances being parsed (T && there is forwarding) */
     unsigned inst_comptime; /* the next fe_instantiate leaves these value parameters
                                unbound (bit i: parameter i): comptime parameters */
@@ -423,6 +425,8 @@ fe_type *fe_promote(fe_type *t);            /* integer promotion */
 fe_type *fe_common(fe_type *a, fe_type *b); /* usual arithmetic conversions */
 const char *fe_elem_name(fe_kind k);        /* "i32", "f32", ... ("" for others) */
 void fe_type_str(const fe_type *t, char *out, size_t cap);
+/* The leftmost token of an expression (binary nodes carry their operator's). */
+fe_tok *fe_leftmost(fe_node *e);
 void fe_struct_layout(fe_type *t);
 /* dim3 and the uint3 vector: one layout, three u32, copied into each other
  * as CUDA's conversions do (dim3 d = threadIdx; uint3 u = blockDim;). */

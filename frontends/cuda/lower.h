@@ -234,8 +234,6 @@ fe_val fe_zero(fe_lower *L);
  * when obj's struct has none. */
 bool fe_member_operator_template(fe_lower *L, const fe_tok *at, fe_val obj, const char *name, fe_val *args,
                                  int n, fe_val *out);
-/* The leftmost token of an expression (binary nodes carry their operator's). */
-fe_tok *fe_leftmost(fe_node *e);
 /* A vector of type t (TY_VEC) from up to t->len element expressions, the
  * rest zero: `float4 v = {a, b}`, `float4{a, b, c, d}`. */
 fe_val fe_vec_build(fe_lower *L, fe_type *t, fe_node *args, const fe_tok *at);

@@ -156,9 +156,11 @@ bool fe_p_const_call(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind)
 {
     if (e->a->kind != N_IDENT || c->ce_depth >= 16)
         return false;
-    fe_node *f = c->funcs;
-    while (f && !(f->body && (f->storage & FE_S_CONSTEXPR) && strcmp(f->name, e->a->name) == 0))
-        f = f->next;
+    fe_node *f = NULL;
+    for (int pass = 0; pass < 2 && !f; pass++) /* in a template instance: its own functions, then the module's */
+        for (f = pass ? c->ce_funcs : c->funcs; f; f = f->next)
+            if (f->body && (f->storage & FE_S_CONSTEXPR) && strcmp(f->name, e->a->name) == 0)
+                break;
     if (!f || !f->body || f->body->kind != N_BLOCK)
         return false;
     int64_t vals[16];

@@ -599,6 +599,9 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
                             tvals[i]);
     }
     c->pos = t->tok_begin;
+    fe_node *const saved_ce = c->ce_funcs;
+    if (!saved_ce)
+        c->ce_funcs = saved_funcs;
     c->funcs = NULL;
     c->fn_inst++;
     unsigned storage = 0;
@@ -629,6 +632,7 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
         f->owner = t->owner;
     fe_node *made = c->funcs; /* friend functions of struct templates first instantiated here */
     c->funcs = saved_funcs;
+    c->ce_funcs = saved_ce;
     while (made) {
         fe_node *nx = made->next;
         made->next = NULL;
