@@ -883,6 +883,27 @@ static void test_unions(void)
     words_are("unions: punning, anonymous members, initialization, copies, sizeof, offsetof", src, 1, 0, want, 8);
 }
 
+/* A qualifier found through a using-directive: with `using namespace
+ * ns1;`, inner::f() is ns1::inner::f (it was taken for an unqualified f
+ * and called ::f). Expected values: the same code compiled by g++
+ * -std=c++17. */
+static void test_using_qualifier(void)
+{
+    static const char src[] =
+        "namespace ns1 { namespace inner { __device__ int f() { return 2; } } }\n"
+        "__device__ int f() { return 1; }\n"
+        "using namespace ns1;\n"
+        "namespace H { namespace I { namespace J { __device__ int deep() { return 9; } } } }\n"
+        "__device__ int deep() { return 4; }\n"
+        "namespace A { __device__ int g() { return 20; } namespace B { __device__ int g() { return 30; } } }\n"
+        "__device__ int g() { return 10; }\n"
+        "namespace C { using namespace A; __device__ int viaC() { return B::g(); } }\n"
+        "using namespace H;\n"
+        "__global__ void k(int *out, const int *in) { out[0] = inner::f() * 100 + f() * 10 + ns1::inner::f(); out[1] = I::J::deep() * 10 + deep(); out[2] = C::viaC() + g(); }\n";
+    static const int32_t want[] = {212, 94, 40};
+    words_are("a qualifier names a namespace through a using-directive", src, 1, 0, want, 3);
+}
+
 /* A const T & (or T &&) bound to an lvalue of another arithmetic type
  * binds a converted temporary: stores to the lvalue after it do not show
  * through (they did: the reference aliased the int), for locals, function
@@ -3858,6 +3879,7 @@ int main(void)
     test_vector_alignment();
     test_overload_promotions();
     test_ref_temporaries();
+    test_using_qualifier();
     test_small_stack();
     test_probe_refusals();
     test_const_types();

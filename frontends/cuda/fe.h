@@ -294,6 +294,7 @@ typedef struct fe_ctx {
     const char *nss[256];
     int nns;
     const char *using_ns[16];
+    const char *using_at[16]; /* ... and the namespace each directive is written in ("": the file's) */
     int nusing;
     const char *alias_name[16], *alias_path[16]; /* namespace x = a::b; */
     int nalias;
@@ -345,6 +346,7 @@ void fe_buf_printf(fe_ctx *c, fe_buf *b, const char *fmt, ...)
     ;
 void fe_buf_free(fe_ctx *c, fe_buf *b);
 size_t fe_ns_parent(const char *ns, size_t n); /* parse_ns.c: the enclosing namespace's length in ns */
+bool fe_ns_encloses(const char *outer, const char *ns); /* parse_ns.c: outer is ns or encloses it */
 /* Records the first error at tok (NULL: no position) and formats the full diagnostic. */
 void fe_error(fe_ctx *c, const fe_tok *tok, cvm_status st, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -257,8 +257,8 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
                                  : qual;
         if (path && ns_defines(c, path, name))
             ns_add(out, path);
-        for (int i = 0; !qual && !n && i < c->nusing; i++) /* a directive's names join the file's */
-            if (ns_defines(c, c->using_ns[i], name))
+        for (int i = 0; !qual && i < c->nusing; i++) /* a directive's names join its namespace's */
+            if (strlen(c->using_at[i]) == n && strncmp(c->using_at[i], cur, n) == 0 && ns_defines(c, c->using_ns[i], name))
                 ns_add(out, c->using_ns[i]);
         if (!n)
             break;

@@ -62,6 +62,13 @@ void fe_p_namespace_alias(fe_ctx *c)
     }
 }
 
+/* Is namespace `outer` ("" the file's) `ns` or one enclosing it? */
+bool fe_ns_encloses(const char *outer, const char *ns)
+{
+    const size_t n = strlen(outer);
+    return !n || (strncmp(ns, outer, n) == 0 && (!ns[n] || strncmp(ns + n, "::", 2) == 0));
+}
+
 /* The declared namespace a qualifier written in namespace c->ns names
  * ("b" inside "a" is "a::b" when that exists), or NULL: not one of the
  * file's (std::, cg::, a struct). */
@@ -85,9 +92,17 @@ const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
                 return p;
         }
         if (!n)
-            return NULL;
+            break;
         n = fe_ns_parent(cur, n);
     }
+    for (int u = 0; u < c->nusing; u++) /* b of b::f with `using namespace a;` in scope: a::b */
+        for (int i = 0; fe_ns_encloses(c->using_at[u], cur) && i < c->nns; i++) {
+            const char *p = c->nss[i];
+            const size_t un = strlen(c->using_ns[u]);
+            if (strncmp(p, c->using_ns[u], un) == 0 && strncmp(p + un, "::", 2) == 0 && strcmp(p + un + 2, qual) == 0)
+                return p;
+        }
+    return NULL;
 }
 
 /* `using namespace a::b;` (the name at peek k): a's functions are found
@@ -95,6 +110,8 @@ const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
 void fe_p_using_namespace(fe_ctx *c, uint32_t k)
 {
     const char *ns = namespace_at(c, k);
-    if (ns && c->nusing < 16)
+    if (ns && c->nusing < 16) {
+        c->using_at[c->nusing] = c->ns ? c->ns : "";
         c->using_ns[c->nusing++] = ns;
+    }
 }

@@ -306,8 +306,10 @@ static void toplevel(fe_ctx *c)
             next(c);
         }
         fe_p_declare_namespace(c, path); /* an anonymous namespace is its enclosing one */
-        if (inline_ns && path != outer && c->nusing < 16)
-            c->using_ns[c->nusing++] = path; /* its names are its enclosing namespace's too */
+        if (inline_ns && path != outer && c->nusing < 16) { /* its names are its enclosing namespace's too */
+            c->using_at[c->nusing] = outer;
+            c->using_ns[c->nusing++] = path;
+        }
         c->ns = path;
         expect(c, "{");
         while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
