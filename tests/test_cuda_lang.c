@@ -883,6 +883,53 @@ static void test_unions(void)
     words_are("unions: punning, anonymous members, initialization, copies, sizeof, offsetof", src, 1, 0, want, 8);
 }
 
+/* Plane ops whose lanes name different, disjoint member masks: each group
+ * of lanes naming one mask is its own op (the cpu device faulted in
+ * checked mode, and unchecked computed over lane 0's mask for all). The
+ * expected values are computed here per group: lanes 0-15 and 16-31, then
+ * the even and the odd lanes. */
+static void test_disjoint_masks(void)
+{
+    static const char src[] =
+        "__global__ void k(int *o, const int *in) {\n"
+        "    int t = threadIdx.x, l = t & 31;\n"
+        "    unsigned m = (l < 16) ? 0x0000ffffu : 0xffff0000u;\n"
+        "    o[t] = __reduce_add_sync(m, l);\n"
+        "    o[32 + t] = __shfl_sync(m, l * 10, 3, 16);\n"
+        "    o[64 + t] = __ballot_sync(m, l & 1);\n"
+        "    o[96 + t] = __shfl_xor_sync(m, l, 8);\n"
+        "    unsigned m3 = 0x55555555u << (l & 1);\n"
+        "    o[128 + t] = __reduce_max_sync(m3, l);\n"
+        "    o[160 + t] = __match_any_sync(m3, l % 3);\n"
+        "    o[192 + t] = __shfl_sync(m3, l, (l + 2) & 31);\n"
+        "    o[224 + t] = __all_sync(m3, l < 31) + 2 * __any_sync(m3, l == 30);\n"
+        "    __syncwarp(m);\n"
+        "}\n";
+    static int32_t want[256];
+    for (int l = 0; l < 32; l++) {
+        const int lo = l & 16, parity = l & 1;
+        int sum = 0, odd_bits = 0, maxp = 0, match = 0;
+        for (int j = lo; j < lo + 16; j++) {
+            sum += j;
+            odd_bits |= (j & 1) << j;
+        }
+        for (int j = parity; j < 32; j += 2) {
+            maxp = j > maxp ? j : maxp;
+            if (j % 3 == l % 3)
+                match |= 1 << j;
+        }
+        want[l] = sum;
+        want[32 + l] = (lo + 3) * 10;
+        want[64 + l] = (int32_t)(uint32_t)odd_bits;
+        want[96 + l] = l ^ 8;
+        want[128 + l] = maxp;
+        want[160 + l] = (int32_t)(uint32_t)match;
+        want[192 + l] = (l + 2) & 31;
+        want[224 + l] = parity ? 0 : 3; /* the odd lanes hold 31 and not 30 */
+    }
+    words_are("plane ops of lanes naming disjoint member masks: each group its own op", src, 32, 0, want, 256);
+}
+
 /* A qualifier found through a using-directive: with `using namespace
  * ns1;`, inner::f() is ns1::inner::f (it was taken for an unqualified f
  * and called ::f). Expected values: the same code compiled by g++
@@ -3880,6 +3927,7 @@ int main(void)
     test_overload_promotions();
     test_ref_temporaries();
     test_using_qualifier();
+    test_disjoint_masks();
     test_small_stack();
     test_probe_refusals();
     test_const_types();

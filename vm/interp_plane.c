@@ -46,16 +46,23 @@ static unsigned lowest(uint64_t m)
  * active lanes name one mask, every other named lane is active, and no
  * active lane is left out.
  */
+/* The register holding a plane op's member mask, and its element type. */
+static const uint8_t *mask_reg(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, unsigned *elem)
+{
+    uint32_t slot = in->a;
+    *elem = in->ea;
+    if (in->h >= CVM_OP_SHFL_IDX && in->h <= CVM_OP_SHFL_XOR)
+        slot = in->c, *elem = in->ec;
+    else if (in->h != CVM_OP_SYNC_PLANE)
+        slot = in->b, *elem = in->eb;
+    return cvm_vm_reg(x, p, slot);
+}
+
 static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
                        uint64_t *out_members, uint64_t *out_gone)
 {
-    uint32_t slot = in->a;
-    unsigned elem = in->ea;
-    if (in->h >= CVM_OP_SHFL_IDX && in->h <= CVM_OP_SHFL_XOR)
-        slot = in->c, elem = in->ec;
-    else if (in->h != CVM_OP_SYNC_PLANE)
-        slot = in->b, elem = in->eb;
-    const uint8_t *r = cvm_vm_reg(x, p, slot);
+    unsigned elem;
+    const uint8_t *r = mask_reg(x, p, in, &elem);
     const uint64_t act = p->active;
     unsigned first = lowest(act);
     uint64_t m = cvm_vm_get_bits(r, elem, first);
@@ -279,7 +286,7 @@ static bool add_typed(unsigned op, unsigned elem, uint64_t members, unsigned nl,
                 dv[l] = (T)out[l];                                                         \
     } while (0)
 
-int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+static int plane_op_group(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     uint64_t members, gone, out[64];
     const uint64_t act = p->active;
@@ -371,6 +378,59 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
         break;
     }
     return 0;
+}
+
+/* The lanes of `lanes` whose member mask (r, elem) is m. */
+static uint64_t naming(const uint8_t *r, unsigned elem, unsigned nl, uint64_t lanes, uint64_t m)
+{
+    uint64_t same = 0;
+    if (cvm_vm_esz(elem) == 4) {
+        const uint32_t *r32 = (const uint32_t *)(const void *)r;
+        for (unsigned l = 0; l < nl; l++)
+            same |= (uint64_t)(r32[l] == (uint32_t)m) << l;
+    } else {
+        for (unsigned l = 0; l < nl; l++)
+            same |= (uint64_t)(cvm_vm_get_bits(r, elem, l) == m) << l;
+    }
+    return same & lanes;
+}
+
+/*
+ * A plane op. The active lanes usually name one member mask; lanes that
+ * name different ones form groups, each group the lanes naming one mask,
+ * and each group is its own op over its own members, as CUDA's `*_sync`
+ * intrinsics with disjoint masks are (`__shfl_xor_sync(l < 16 ? 0xffff :
+ * 0xffff0000, v, 1)`; docs/isa.md "Plane ops and member masks"). Checked,
+ * a mask that names an active lane of another group is a synccheck fault.
+ */
+int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    const uint64_t act = p->active;
+    unsigned elem;
+    const uint8_t *r = mask_reg(x, p, in, &elem);
+    uint64_t m = cvm_vm_get_bits(r, elem, lowest(act)), group = naming(r, elem, p->nlanes, act, m);
+    if (group == act)
+        return plane_op_group(x, p, in);
+    int rc = 0;
+    for (uint64_t left = act; left && !rc; left &= ~group) {
+        const unsigned first = lowest(left);
+        m = cvm_vm_get_bits(r, elem, first);
+        group = naming(r, elem, p->nlanes, left, m);
+        const uint64_t other = m & act & ~group & ~(~p->live | p->exited);
+        if (x->L->checked && other) {
+            const unsigned l = lowest(other);
+            cvm_vm_fault(x, p, l, CVM_FAULT,
+                         "synccheck: %s member mask 0x%llx of lane %u differs from 0x%llx of lane %u, which names it",
+                         cvm_bc_ops[in->h].mnemonic, (unsigned long long)cvm_vm_get_bits(r, elem, l), l,
+                         (unsigned long long)m, first);
+            rc = CVM_VM_R_FAULT;
+            break;
+        }
+        p->active = group;
+        rc = plane_op_group(x, p, in);
+        p->active = act;
+    }
+    return rc;
 }
 
 /* ---- conversions ---- */
