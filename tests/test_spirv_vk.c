@@ -519,6 +519,37 @@ static void test_atan2(void)
         diag("worst at atan2(%a, %a): got %a", y[wi], x[wi], out[wi]);
 }
 
+/* hypot.f32 over magnitudes from 2^-150 to 2^128 (the sum of squares would
+ * overflow or underflow in f32), zeros, infinities and NaN (hypot(inf, NaN)
+ * is inf): within 1 ulp of hypotl. */
+static void test_hypot(void)
+{
+    static float x[N], y[N], out[N];
+    static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -3.0f, 1e-45f};
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)unif(-2, 2) * ldexpf(1, (int)(next() % 276) - 150);
+        y[i] = i % 3 ? (float)unif(-2, 2) * ldexpf(1, (int)(next() % 276) - 150) : x[i] * (float)unif(0.5, 2);
+        if (i < 64) {
+            x[i] = sp[i % 8];
+            y[i] = sp[i / 8];
+        }
+    }
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (!ok(run("f32", "hypot.f32 %r, %a, %b", x, y, y, out, &d) == CVM_OK, "hypot.f32 runs on vulkan (%s)", d.message))
+        return;
+    double worst = 0;
+    int wi = 0;
+    for (int i = 0; i < N; i++) {
+        double e = ulp_err(hypotl(x[i], y[i]), out[i], 0);
+        if (!(e <= worst))
+            worst = e, wi = i;
+    }
+    ok(worst <= 1, "hypot.f32 on %d inputs: max error %.3f ulp (bound 1)", N, worst);
+    if (worst > 1)
+        diag("worst at hypot(%a, %a): got %a", x[wi], y[wi], out[wi]);
+}
+
 /* pow.f32: positive x over a wide range, negative x with integer y, x near 1 with large y,
  * and every pair of special values; within 1 ulp of powl, special values exactly. */
 static void test_pow(void)
@@ -886,6 +917,10 @@ int main(void)
         {"log1p", log1pl, -1, 100, 0}, {"atan", atanl, -50, 50, 0},
         {"sin", sinl, -10, 10, 0},     {"cos", cosl, -10, 10, 0},     {"tan", tanl, -10, 10, 0},
         {"sin", sinl, 0, 0, 1},        {"cos", cosl, 0, 0, 1},        {"tan", tanl, 0, 0, 1},
+        {"sinh", sinhl, -90, 90, 0},   {"cosh", coshl, -90, 90, 0},   {"tanh", tanhl, -12, 12, 0},
+        {"sinh", sinhl, 0, 0, 1},      {"tanh", tanhl, 0, 0, 1},      {"asin", asinl, -1, 1, 0},
+        {"acos", acosl, -1, 1, 0},     {"asin", asinl, 0, 0, 1},      {"cbrt", cbrtl, -1000, 1000, 0},
+        {"cbrt", cbrtl, 0, 0, 1},
     };
     for (size_t i = 0; i < sizeof f32cases / sizeof f32cases[0]; i++)
         test_math("f32", &f32cases[i], 1);
@@ -899,6 +934,7 @@ int main(void)
     for (size_t i = 0; i < sizeof f64cases / sizeof f64cases[0]; i++)
         test_math("f64", &f64cases[i], 2);
     test_atan2();
+    test_hypot();
     test_pow();
     test_fma64();
     test_divsqrt64();

@@ -534,6 +534,75 @@ uint32_t spv_exact_trig(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_
     return narrow_f64(c, l, y);
 }
 
+/* ---- sinh, cosh, tanh, asin, acos, hypot and cbrt of f32 (in f64) ----
+ *
+ * GLSL.std.450's versions are off by thousands of ulps on lavapipe and
+ * overflow early (coshf(89) was inf, hypotf(1e27, 1) inf, cbrtf(NaN) 0).
+ * In f64 the sequences above give these within 2^-40 relative, so the
+ * f32 result is the correctly rounded one but within a hair of a tie. */
+
+/* |y| with the sign of x (f64 bits; -0 keeps its sign). */
+static uint32_t with_sign(fx *f, uint32_t y, uint32_t x)
+{
+    spv_ctx *c = f->c;
+    uint32_t it = spv_t_vec(c, spv_t_int(c, 64), f->l), sgn = spv_c_of(c, CVM_T_U64, f->l, 1ull << 63);
+    uint32_t mag = spv_op2(c, SpvOpBitwiseAnd, it, spv_op1(c, SpvOpBitcast, it, y), spv_op1(c, SpvOpNot, it, sgn));
+    uint32_t s = spv_op2(c, SpvOpBitwiseAnd, it, spv_op1(c, SpvOpBitcast, it, x), sgn);
+    return spv_op1(c, SpvOpBitcast, f->t, spv_op2(c, SpvOpBitwiseOr, it, mag, s));
+}
+
+static uint32_t div(fx *f, uint32_t a, uint32_t b) { return nc(f->c, spv_op2(f->c, SpvOpFDiv, f->t, a, b)); }
+
+static uint32_t hyper_seq(fx *f, unsigned op, uint32_t x, uint32_t x2)
+{
+    spv_ctx *c = f->c;
+    uint32_t ax = spv_ext1(c, GLSLstd450FAbs, f->t, x);
+    switch (op) {
+    case CVM_OP_SINH: { /* (m + m / (m + 1)) / 2 with m = e^|x| - 1: no cancellation near 0 */
+        uint32_t m = exp_seq(f, CVM_OP_EXPM1, ax);
+        uint32_t y = mul(f, add(f, m, div(f, m, add(f, m, kf(f, 1.0)))), kf(f, 0.5));
+        y = sel(f, spv_op1(c, SpvOpIsInf, f->bt, m), m, y); /* inf / inf */
+        return sel(f, spv_op1(c, SpvOpIsNan, f->bt, x), x, with_sign(f, y, x));
+    }
+    case CVM_OP_COSH: {
+        uint32_t m = exp_seq(f, CVM_OP_EXP, ax);
+        return mul(f, add(f, m, div(f, kf(f, 1.0), m)), kf(f, 0.5));
+    }
+    case CVM_OP_TANH: { /* m / (m + 2) with m = e^2|x| - 1; 1 from |x| = 20 on (m would overflow past 354) */
+        uint32_t m = exp_seq(f, CVM_OP_EXPM1, mul(f, ax, kf(f, 2.0)));
+        uint32_t y = sel(f, cmp(f, SpvOpFOrdGreaterThan, ax, kf(f, 20.0)), kf(f, 1.0), div(f, m, add(f, m, kf(f, 2.0))));
+        return sel(f, spv_op1(c, SpvOpIsNan, f->bt, x), x, with_sign(f, y, x));
+    }
+    case CVM_OP_ASIN: case CVM_OP_ACOS: { /* atan2 of x and sqrt((1 - x)(1 + x)), both exact-ish in f64 */
+        uint32_t r = spv_ext1(c, GLSLstd450Sqrt, f->t, mul(f, sub(f, kf(f, 1.0), x), add(f, kf(f, 1.0), x)));
+        return op == CVM_OP_ASIN ? atan2_seq(f, x, r) : atan2_seq(f, r, x);
+    }
+    case CVM_OP_HYPOT: { /* the squares of f32 values are exact in f64 and cannot overflow */
+        uint32_t y = spv_ext1(c, GLSLstd450Sqrt, f->t, add(f, mul(f, x, x), mul(f, x2, x2)));
+        uint32_t inf = lor(f, spv_op1(c, SpvOpIsInf, f->bt, x), spv_op1(c, SpvOpIsInf, f->bt, x2));
+        return sel(f, inf, spv_c_of(c, f->e, f->l, 0x7ff0000000000000ull), y); /* hypot(inf, NaN) = inf */
+    }
+    default: { /* cbrt: e^(log|x| / 3) with the sign of x; 0, inf and NaN come through */
+        uint32_t y = exp_seq(f, CVM_OP_EXP, mul(f, log_seq(f, CVM_OP_LOG, ax), kf(f, 1.0 / 3.0)));
+        y = sel(f, cmp(f, SpvOpFOrdEqual, ax, kf(f, 0.0)), ax, y);
+        return sel(f, spv_op1(c, SpvOpIsNan, f->bt, x), x, with_sign(f, y, x));
+    }
+    }
+}
+
+/* sinh, cosh, tanh, asin, acos, hypot and cbrt of f32 through f64 (the bit
+ * tests need Int64); 0 otherwise. */
+uint32_t spv_exact_hyper(spv_ctx *c, unsigned op, unsigned e, unsigned l, uint32_t a, uint32_t b)
+{
+    if (!c->t->f64 || !c->t->int64 || e != CVM_T_F32 ||
+        (op != CVM_OP_SINH && op != CVM_OP_COSH && op != CVM_OP_TANH && op != CVM_OP_ASIN && op != CVM_OP_ACOS &&
+         op != CVM_OP_HYPOT && op != CVM_OP_CBRT))
+        return 0;
+    fx f = fx_of(c, CVM_T_F64, l);
+    uint32_t x2 = op == CVM_OP_HYPOT ? widen_f32(c, l, b) : 0;
+    return narrow_f64(c, l, hyper_seq(&f, op, widen_f32(c, l, a), x2));
+}
+
 /* ---- erf and erfc of f32 (in f64 arithmetic) ---- */
 
 #define ERF_SPLIT 2.5   /* below: the series; above: the continued fraction */

@@ -131,6 +131,8 @@ static uint32_t float_math(spv_ctx *c, const cvm_bc_insn *in, uint32_t a, uint32
         x = spv_exact_atan(c, in->op, e, l, a, b);
     if (!x)
         x = spv_exact_trig(c, in->op, e, l, a, b);
+    if (!x)
+        x = spv_exact_hyper(c, in->op, e, l, a, b);
     if (x)
         return x;
     if (e == CVM_T_F64) {

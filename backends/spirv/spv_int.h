@@ -194,6 +194,7 @@ uint32_t spv_exact_fma(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uin
 uint32_t spv_exact_math(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a);
 uint32_t spv_exact_atan(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 uint32_t spv_exact_trig(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
+uint32_t spv_exact_hyper(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 uint32_t spv_exact_divsqrt(spv_ctx *c, unsigned op, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 uint32_t spv_exact_fmod(spv_ctx *c, unsigned elem, unsigned line, uint32_t a, uint32_t b);
 
