@@ -883,6 +883,43 @@ static void test_unions(void)
     words_are("unions: punning, anonymous members, initialization, copies, sizeof, offsetof", src, 1, 0, want, 8);
 }
 
+/* Tiles of a block that ends inside them (20 units: a 32-tile of 20, and
+ * 16-tiles of 16 and 4) involve the units that exist, as docs/cuda.md
+ * says: all() of true was false (the ballot was compared with the whole
+ * tile) and cg::reduce added partners that do not exist (32, and 296 for
+ * the 4-unit tile). Expected values by hand, per tile. */
+static void test_partial_tiles(void)
+{
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    int t = threadIdx.x;\n"
+        "    auto t32 = cg::tiled_partition<32>(cg::this_thread_block());\n"
+        "    auto t16 = cg::tiled_partition<16>(cg::this_thread_block());\n"
+        "    out[t] = t32.all(1) + 2 * t16.all(t < 18 || t >= 16) + 4 * t16.all(t != 17) + 8 * t32.any(t == 19);\n"
+        "    out[20 + t] = cg::reduce(t32, t + 1, cg::plus<int>());\n"
+        "    out[40 + t] = cg::reduce(t16, t + 1, cg::plus<int>());\n"
+        "    out[60 + t] = cg::reduce(t16, t, cg::greater<int>()) * 100 + __popc(t16.ballot(1));\n"
+        "    out[80 + t] = cg::inclusive_scan(t16, 1);\n"
+        "}\n";
+    static int32_t want[100];
+    for (int t = 0; t < 20; t++) {
+        const int lo = t & 16, hi = lo == 16 ? 20 : 16; /* this unit's 16-tile: units lo .. hi - 1 */
+        int sum16 = 0;
+        for (int j = lo; j < hi; j++)
+            sum16 += j + 1;
+        want[t] = 1 + 2 + 4 * (lo == 16 ? 0 : 1) + 8;
+        want[20 + t] = 20 * 21 / 2;
+        want[40 + t] = sum16;
+        want[60 + t] = (hi - 1) * 100 + (hi - lo);
+        want[80 + t] = t - lo + 1;
+    }
+    words_are("tiles a 20-unit block cuts short: all, any, ballot, reduce and scan over the units that exist", src, 20,
+              0, want, 100);
+}
+
 /* Plane ops whose lanes name different, disjoint member masks: each group
  * of lanes naming one mask is its own op (the cpu device faulted in
  * checked mode, and unchecked computed over lane 0's mask for all). The
@@ -3928,6 +3965,7 @@ int main(void)
     test_ref_temporaries();
     test_using_qualifier();
     test_disjoint_masks();
+    test_partial_tiles();
     test_small_stack();
     test_probe_refusals();
     test_const_types();

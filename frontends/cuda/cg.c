@@ -131,16 +131,18 @@ static fe_val tile_vote(fe_lower *L, fe_node *call, const char *what, uint32_t n
     fe_node *args[2] = {tile_mask(L, at), call->args};
     fe_val b = lower_call(L, call_node(L, at, "__ballot_sync", args, 2));
     L->vars = saved;
+    fe_val exist = sreg_u32(L, "plane_fullmask"); /* the tile's lanes that exist: fewer in a partial last tile */
     if (n < 32) {
         fe_val lane = sreg_u32(L, "unit_pos_plane");
         fe_val first = op_u32(L, "and", lane, fe_const_int(L, TY_U32, ~(int64_t)(n - 1) & 0xffffffff));
-        b = op_u32(L, "shr", b, first);
-        b = op_u32(L, "and", b, fe_const_int(L, TY_U32, (int64_t)((1ull << n) - 1)));
+        fe_val keep = fe_const_int(L, TY_U32, (int64_t)((1ull << n) - 1));
+        b = op_u32(L, "and", op_u32(L, "shr", b, first), keep);
+        exist = op_u32(L, "and", op_u32(L, "shr", exist, first), keep);
     }
     if (strcmp(what, "ballot") == 0)
         return b;
     int r = fe_reg(L, RT(TY_BOOL, 1, 0));
-    fe_val ref = fe_const_int(L, TY_U32, strcmp(what, "any") == 0 ? 0 : (int64_t)((1ull << n) - 1));
+    fe_val ref = strcmp(what, "any") == 0 ? fe_const_int(L, TY_U32, 0) : exist;
     fe_emit(L, "%s.u32 %%r%d, %%r%d, %%r%d", strcmp(what, "any") == 0 ? "ne" : "eq", r, b.reg, ref.reg);
     return fe_convert(L, fe_rv(fe_ty(TY_BOOL), r), fe_ty(TY_I32), at);
 }
@@ -457,7 +459,20 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
         fe_node *comb = combine(L, at, opty, opn, id, other_id);
         if (!comb || !other_id)
             break;
-        if (kind != 0) { /* only ranks with a partner o below take it */
+        if (kind == 0) { /* a partner past a partial last tile's end does not exist: keep the value */
+            fe_val partner = op_u32(L, "xor", sreg_u32(L, "unit_pos_plane"), fe_const_int(L, TY_U32, o));
+            fe_val bit = op_u32(L, "and", op_u32(L, "shr", sreg_u32(L, "plane_fullmask"), partner),
+                                fe_const_int(L, TY_U32, 1));
+            int has = fe_reg(L, RT(TY_BOOL, 1, 0));
+            fe_emit(L, "ne.u32 %%r%d, %%r%d, %%r%d", has, bit.reg, fe_const_int(L, TY_U32, 0).reg);
+            fe_node *cond = node(L, N_COND, at), *has_id = temp_ident(L, at, "__cg_has", fe_rv(fe_ty(TY_BOOL), has));
+            if (!cond || !has_id)
+                break;
+            cond->a = has_id;
+            cond->b = comb;
+            cond->c = id;
+            comb = cond;
+        } else { /* only ranks with a partner o below take it */
             fe_node *cond = node(L, N_COND, at), *ge = node(L, N_BIN, at);
             if (!cond || !ge)
                 break;
@@ -471,6 +486,11 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
         }
         fe_val r = fe_convert(L, fe_rvalue(L, comb), t, at);
         fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, r.reg);
+    }
+    if (kind == 0 && id && !L->c->err) { /* rank 0 holds the whole tile's result, partial or not: everyone takes it */
+        fe_node *args[4] = {mask, id, int_node(L, at, 0, false), int_node(L, at, tile->len, false)};
+        fe_val all = fe_convert(L, fe_rvalue(L, call_node(L, at, "__shfl_sync", args, 4)), t, at);
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, acc), acc, all.reg);
     }
     if (kind == 2 && id && !L->c->err) { /* exclusive: the inclusive value of rank - 1 */
         fe_node *args[4] = {mask, id, int_node(L, at, 1, false),
