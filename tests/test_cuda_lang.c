@@ -1032,6 +1032,9 @@ static void test_ref_temporaries(void)
     rejects("a static_assert on a kernel parameter is an error, not a pass",
             "__global__ void k(int *out, const int *in, int n) { static_assert(n == 7, \"n\"); out[0] = 1; }\n",
             "static_assert's condition is not an integer constant expression");
+    rejects("if constexpr on a kernel parameter is an error, not a run-time if",
+            "__global__ void k(int *out, const int *in, int n) { if constexpr (n > 3) out[0] = 1; else out[0] = 2; }\n",
+            "if constexpr's condition is not an integer constant expression");
     rejects("a static_assert calling a device function that is not constexpr is an error",
             "__device__ int rt(int x) { return x; }\n"
             "__global__ void k(int *out, const int *in) { static_assert(rt(1) == 1, \"rt\"); out[0] = 1; }\n",

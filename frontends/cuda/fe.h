@@ -180,6 +180,7 @@ struct fe_node {
     int64_t *tvals;     /*   ... and their integer values */
     int ntargs;
     bool pragma_unroll; /* loops preceded by #pragma unroll */
+    bool is_constexpr;  /* N_IF: `if constexpr`, whose condition must fold */
     const fe_node *const_decl; /* N_IDENT naming a const integer array: its declaration, whose
                                   elements are constants (fe_const_eval of dims[1]) */
     const char *ns;     /* N_FUNC: the namespace it is defined in ("a::b"; "" for the file's) */

@@ -725,6 +725,11 @@ static void stmt_in(fe_lower *L, fe_node *s)
             fe_stmt(L, k ? s->b : s->c);
             return;
         }
+        if (s->is_constexpr) { /* in a template's comptime form this folds the instance (docs/cuda.md) */
+            fe_error(L->c, fe_leftmost(s->a), CVM_SYNTAX,
+                     "if constexpr's condition is not an integer constant expression this compiler can evaluate");
+            return;
+        }
         fe_val c = fe_cond_bool(L, s->a);
         open_if(L, c);
         fe_var *saved = L->vars;

@@ -322,7 +322,7 @@ static fe_node *stmt_in(fe_ctx *c)
     }
     if (fe_p_accept(c, "if")) {
         fe_node *n = fe_p_new_node(c, N_IF, t);
-        fe_p_accept(c, "constexpr");
+        n->is_constexpr = fe_p_accept(c, "constexpr");
         fe_p_expect(c, "(");
         if (if_declaration(c)) {
             fe_p_unsupported(c, fe_p_peek(c), "a declaration in an if condition (if (int t = f(); t > 0)) is "
