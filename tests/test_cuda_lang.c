@@ -1088,6 +1088,24 @@ static void test_overload_promotions(void)
         "}\n";
     static const int32_t want[] = {2222, 2222, 2132, 2222};
     words_are("overloads: a promotion ranks above a conversion", src, 1, 0, want, 4);
+    /* a float * (or float array) does not convert to const int *: f(const void *) takes it (it was
+     * refused, f(const int *) being declared first) */
+    static const char vsrc[] =
+        "__device__ int f(const int *) { return 1; }\n"
+        "__device__ int f(const void *) { return 2; }\n"
+        "__device__ int g(const float *) { return 3; }\n"
+        "__device__ int g(const void *) { return 4; }\n"
+        "__device__ int h(const char *) { return 5; }\n"
+        "__device__ int h(const void *) { return 6; }\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    float buf[2] = {1.0f, 2.0f};\n"
+        "    float *p = buf;\n"
+        "    int *q = (int *)out;\n"
+        "    out[0] = f(p) * 1000 + f(buf) * 100 + f(q) * 10 + f(in);\n"
+        "    out[1] = g(p) * 1000 + g(in) * 100 + h(buf) * 10 + h((const char *)in);\n"
+        "}\n";
+    static const int32_t vwant[] = {2211, 3465};
+    words_are("overloads: a pointer to another pointee type takes the void * overload", vsrc, 1, 0, vwant, 2);
 }
 
 /* The 32-byte vectors are 16-byte aligned, as in CUDA's vector_types.h

@@ -35,6 +35,14 @@ static bool promotes(const fe_type *at, const fe_type *pt)
     return pt->kind == TY_F64 && at->kind == TY_F32;
 }
 
+/* Pointees a pointer does not convert between without a cast (float and
+ * int); void, pointers to pointers and bases convert or are judged later. */
+static bool unrelated(fe_type *ab, fe_type *pb)
+{
+    return ab->kind != TY_PTR && pb->kind != TY_PTR && ab->kind != TY_VOID && pb->kind != TY_VOID &&
+           !fe_same_type(ab, pb) && !fe_derives(ab, pb);
+}
+
 /* How well an argument of type `at` fits a parameter of type `pt`; -1: not
  * at all. conv: a struct parameter may be built by a converting
  * constructor (the last resort: fe_lower.ctor_conv). */
@@ -47,7 +55,7 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
     if (at->kind == TY_ARRAY && pt->kind == TY_ARRAY) /* T (&a)[N] */
         return fe_same_type(at, pt) ? 4 : -1;
     if (at->kind == TY_ARRAY && (pt->kind != TY_PTR || !fe_same_type(at->base, pt->base)))
-        return pt->kind == TY_PTR ? 2 : -1;
+        return pt->kind == TY_PTR && !unrelated(fe_unqual(at->base), fe_unqual(pt->base)) ? 2 : -1;
     if ((at->kind == TY_ARRAY || at->kind == TY_PTR) && pt->kind == TY_PTR && fe_same_type(at->base, pt->base) &&
         at->base->is_const != pt->base->is_const) /* adding const ranks below none; dropping it is the last resort */
         return pt->base->is_const ? 3 : 0;
@@ -76,8 +84,12 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
                 return 0;
         return conv && fe_converts_to(at, pt) ? 0 : -1;
     }
-    if (at->kind == TY_PTR && pt->kind == TY_PTR)
-        return fe_derives(fe_unqual(at->base), fe_unqual(pt->base)) ? 3 : 1; /* D * to B * */
+    if (at->kind == TY_PTR && pt->kind == TY_PTR) {
+        fe_type *ab = fe_unqual(at->base), *pb = fe_unqual(pt->base);
+        if (fe_derives(ab, pb))
+            return 3; /* D * to B * */
+        return unrelated(ab, pb) ? -1 : 1; /* of f(const int *) and f(const void *), a float * takes the latter */
+    }
     if ((at->kind == TY_PTR) != (pt->kind == TY_PTR))
         return -1;
     return 0;
@@ -186,6 +198,25 @@ static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int na
         return NULL; /* declared only (headers): a builtin may implement it */
     }
     return best;
+}
+
+/* The one function of a call's name cannot take a pointer argument of
+ * another pointee type: say which (an error, true), rather than that no
+ * function fits. */
+static bool pointer_mismatch(fe_lower *L, fe_node *call, const fe_node *f)
+{
+    const fe_node *p = f->params;
+    for (fe_node *a = call->args; a && p; a = a->next, p = p->next) {
+        fe_type *at = fe_type_of(L, a);
+        if (at && fe_unqual(at)->kind == TY_PTR && fe_unqual(p->ty)->kind == TY_PTR && fe_arg_score(at, p->ty) < 0) {
+            char from[128], to[128];
+            fe_type_str(fe_unqual(at), from, sizeof from);
+            fe_type_str(fe_unqual(p->ty), to, sizeof to);
+            fe_error(L->c, call->tok, CVM_SYNTAX, "cannot convert '%s' to '%s' without a cast", from, to);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Does namespace ns define a free function or function template `name`? */
@@ -802,7 +833,8 @@ fe_val fe_call_expr(fe_lower *L, fe_node *e)
         if (fn && !L->c->err)
             return fe_call_user(L, e, fn);
         /* a user function of that name with another arity */
-        int n = 0, want = -1;
+        int n = 0, want = -1, named = 0;
+        fe_node *only = NULL;
         for (fe_node *a = e->args; a; a = a->next)
             n++;
         for (fe_node *f = L->c->funcs; f; f = f->next)
@@ -810,7 +842,11 @@ fe_val fe_call_expr(fe_lower *L, fe_node *e)
                 want = 0;
                 for (fe_node *p = f->params; p; p = p->next)
                     want++;
+                only = f;
+                named++;
             }
+        if (named == 1 && n == want && !L->c->err && pointer_mismatch(L, e, only))
+            return fe_bad(L);
         fe_template *tp = fe_find_template(L->c, name);
         if (want < 0 && tp && !tp->is_struct && !L->c->err) {
             fe_error(L->c, e->tok, CVM_SYNTAX,
