@@ -1039,6 +1039,18 @@ static void test_ref_temporaries(void)
             "__device__ int rt(int x) { return x; }\n"
             "__global__ void k(int *out, const int *in) { static_assert(rt(1) == 1, \"rt\"); out[0] = 1; }\n",
             "static_assert's condition is not an integer constant expression");
+    static const int32_t cel_want[] = {10, 12, 10, 276};
+    words_are("constexpr loops whose conditions change variables (e-- > 0, (n >>= 1) != 0, ||, ?:)",
+              "constexpr int down(int e) { int r = 0; while (e-- > 0) r += 2; return r; }\n"
+              "constexpr int dw(int e) { int r = 0; do { r += 3; } while (--e > 0); return r; }\n"
+              "constexpr int lg(unsigned n) { int r = 0; while ((n >>= 1) != 0 && r < 100) ++r; return r; }\n"
+              "constexpr int mix(int a) { int b = 0; return (a++ + a++) * 10 + (b++ || b++) + b * 100 +\n"
+              "    (a > 5 ? a-- : a++); }\n"
+              "__global__ void k(int *out, const int *in) {\n"
+              "    int a1[down(5)], a2[dw(4)], a3[lg(1000) + 1], a4[mix(3)];\n"
+              "    out[0] = sizeof(a1) / 4; out[1] = sizeof(a2) / 4; out[2] = sizeof(a3) / 4; out[3] = sizeof(a4) / 4;\n"
+              "}\n",
+              1, 0, cel_want, 4);
     static const int32_t ce_want[] = {9 * 4 + 36, 3};
     words_are("a constexpr function in a template instance's array bound and static_assert",
               "constexpr int sq(int x) { return x * x; }\n"

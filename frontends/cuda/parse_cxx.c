@@ -44,6 +44,80 @@ static void ce_bind(fe_ctx *c, const char *name, const fe_type *ty, int64_t v, f
     c->ce_vals[c->ce_n++] = fe_const_norm(v, kind);
 }
 
+static bool ce_expr(fe_ctx *c, fe_node *e, int64_t *out);
+
+/* Does e change a variable (x = e, ++x, x--, a, b) somewhere inside? */
+static bool has_effects(const fe_node *e)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case N_ASSIGN: case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC: case N_COMMA:
+        return true;
+    case N_BIN: case N_COND:
+        return has_effects(e->a) || has_effects(e->b) || has_effects(e->c);
+    case N_UNARY: case N_CAST:
+        return has_effects(e->a);
+    default:
+        return false;
+    }
+}
+
+/*
+ * e's value and integer type where its operands change variables
+ * (`while (e-- > 0)`, `if ((n >>= 1) != 0)`): && || and ?: evaluate as C++
+ * does, in order and short-circuited; another operator's operands are
+ * evaluated left to right into temporaries, then the operator over them.
+ */
+static bool ce_value(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind)
+{
+    if (!has_effects(e))
+        return fe_const_eval_kind(c, e, out, kind);
+    if (e->kind == N_ASSIGN || e->kind == N_PREINC || e->kind == N_PREDEC || e->kind == N_POSTINC ||
+        e->kind == N_POSTDEC) {
+        const int i = ce_slot(c, e->a);
+        *kind = i >= 0 ? c->ce_kinds[i] : TY_I64;
+        return ce_expr(c, e, out);
+    }
+    if (e->kind == N_COMMA)
+        return ce_value(c, e->a, out, kind) && ce_value(c, e->b, out, kind);
+    if (e->kind == N_COND)
+        return ce_value(c, e->a, out, kind) && ce_value(c, *out ? e->b : e->c, out, kind);
+    if (e->kind == N_BIN && (e->op == FE_OP2('&', '&') || e->op == FE_OP2('|', '|'))) {
+        if (!ce_value(c, e->a, out, kind))
+            return false;
+        const bool a = *out != 0;
+        if (a == (e->op == FE_OP2('|', '|'))) {
+            *out = a;
+        } else {
+            if (!ce_value(c, e->b, out, kind))
+                return false;
+            *out = *out != 0;
+        }
+        *kind = TY_BOOL;
+        return true;
+    }
+    static const char *const temp[2] = {"\x01" "a", "\x01" "b"}; /* names no source can write */
+    const int base = c->ce_n;
+    fe_node copy = *e, names[2];
+    fe_node **slot[2] = {&copy.a, &copy.b};
+    bool good = true;
+    for (int k = 0; k < 2 && good; k++) {
+        int64_t v;
+        fe_kind vk;
+        if (!*slot[k] || !(good = c->ce_n < 64 && ce_value(c, *slot[k], &v, &vk)))
+            continue;
+        names[k] = **slot[k];
+        names[k].kind = N_IDENT;
+        names[k].name = temp[k];
+        ce_bind(c, temp[k], NULL, v, vk);
+        *slot[k] = &names[k];
+    }
+    good = good && fe_const_eval_kind(c, &copy, out, kind);
+    c->ce_n = base;
+    return good;
+}
+
 /* an expression with the side effects a constexpr body has (x = e, x += e, ++x, a, b) */
 static bool ce_expr(fe_ctx *c, fe_node *e, int64_t *out)
 {
@@ -71,7 +145,8 @@ static bool ce_expr(fe_ctx *c, fe_node *e, int64_t *out)
         *out = e->kind == N_PREINC || e->kind == N_PREDEC ? c->ce_vals[i] : old;
         return true;
     }
-    return fe_const_eval(c, e, out);
+    fe_kind k;
+    return ce_value(c, e, out, &k);
 }
 
 static int ce_stmt(fe_ctx *c, fe_node *s, int64_t *ret);
