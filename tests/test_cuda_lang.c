@@ -986,6 +986,14 @@ static void test_using_qualifier(void)
         "__global__ void k(int *out, const int *in) { out[0] = inner::f() * 100 + f() * 10 + ns1::inner::f(); out[1] = I::J::deep() * 10 + deep(); out[2] = C::viaC() + g(); }\n";
     static const int32_t want[] = {212, 94, 40};
     words_are("a qualifier names a namespace through a using-directive", src, 1, 0, want, 3);
+    static const int32_t decl_want[] = {40, 50};
+    words_are("using D::h; at the file's level and inside a namespace (g++: 40 50)",
+              "namespace D { __device__ int h(int) { return 40; } }\n"
+              "namespace E { __device__ int h(double) { return 50; } }\n"
+              "using D::h;\n"
+              "namespace N { using E::h; __device__ int viaN() { return h(2.0); } }\n"
+              "__global__ void k(int *out, const int *in) { out[0] = h(1); out[1] = N::viaN(); }\n",
+              1, 0, decl_want, 2);
 }
 
 /* A const T & (or T &&) bound to an lvalue of another arithmetic type

@@ -296,6 +296,8 @@ typedef struct fe_ctx {
     int nns;
     const char *using_ns[16];
     const char *using_at[16]; /* ... and the namespace each directive is written in ("": the file's) */
+    const char *decl_name[32], *decl_from[32], *decl_at[32]; /* `using a::f;` written in decl_at: f is a's */
+    int ndecl;
     int nusing;
     const char *alias_name[16], *alias_path[16]; /* namespace x = a::b; */
     int nalias;

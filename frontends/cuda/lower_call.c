@@ -291,6 +291,10 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
         for (int i = 0; !qual && i < c->nusing; i++) /* a directive's names join its namespace's */
             if (strlen(c->using_at[i]) == n && strncmp(c->using_at[i], cur, n) == 0 && ns_defines(c, c->using_ns[i], name))
                 ns_add(out, c->using_ns[i]);
+        for (int i = 0; !qual && i < c->ndecl; i++) /* using a::f; */
+            if (strlen(c->decl_at[i]) == n && strncmp(c->decl_at[i], cur, n) == 0 && strcmp(c->decl_name[i], name) == 0 &&
+                ns_defines(c, c->decl_from[i], name))
+                ns_add(out, c->decl_from[i]);
         if (!n)
             break;
         n = fe_ns_parent(cur, n);

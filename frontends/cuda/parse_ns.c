@@ -105,6 +105,28 @@ const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
     return NULL;
 }
 
+/* `using a::b::f;` (a at peek): at the namespace it is written in, an
+ * unqualified f names a::b's functions f too. Names outside the file's
+ * namespaces (`using std::min;`) are left alone. */
+void fe_p_using_decl(fe_ctx *c)
+{
+    char buf[256];
+    size_t n = 0;
+    uint32_t k = 0;
+    for (; peek_at(c, k)->kind == TK_IDENT && fe_tok_is(peek_at(c, k + 1), "::") &&
+           peek_at(c, k + 2)->kind == TK_IDENT; k += 2) {
+        const fe_tok *t = peek_at(c, k);
+        n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%.*s", n ? "::" : "", (int)t->len,
+                              t->s);
+    }
+    const char *from = n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
+    if (!from || c->ndecl == 32)
+        return;
+    c->decl_name[c->ndecl] = tok_name(c, peek_at(c, k));
+    c->decl_from[c->ndecl] = from;
+    c->decl_at[c->ndecl++] = c->ns ? c->ns : "";
+}
+
 /* `using namespace a::b;` (the name at peek k): a's functions are found
  * unqualified from anywhere in the file after it. */
 void fe_p_using_namespace(fe_ctx *c, uint32_t k)

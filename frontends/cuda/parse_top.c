@@ -325,6 +325,8 @@ static void toplevel(fe_ctx *c)
             skip_balanced(c);
             return;
         }
+        if (peek(c)->kind == TK_IDENT && fe_tok_is(peek_at(c, 1), "::"))
+            fe_p_using_decl(c);
         fe_tok *nt = expect_ident(c);
         if (accept(c, "=")) {
             fe_type *ty = type_name(c);
