@@ -490,10 +490,33 @@ static void test_math(const char *ty, const mcase *mc, double bound)
 }
 
 
+/* op.f32 of (a[i], b[i]) on vulkan within 1 ulp of ref: one run, one TAP line for the bound. */
+static void binary_within_1ulp(const char *op, const float *a, const float *b, long double (*ref)(long double, long double))
+{
+    static float out[N];
+    char line[64];
+    snprintf(line, sizeof line, "%s.f32 %%r, %%a, %%b", op);
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    if (!ok(run("f32", line, a, b, b, out, &d) == CVM_OK, "%s.f32 runs on vulkan (%s)", op,
+            d.message))
+        return;
+    double worst = 0;
+    int wi = 0;
+    for (int i = 0; i < N; i++) {
+        double e = ulp_err(ref(a[i], b[i]), out[i], 0);
+        if (!(e <= worst))
+            worst = e, wi = i;
+    }
+    ok(worst <= 1, "%s.f32 on %d inputs: max error %.3f ulp (bound 1)", op, N, worst);
+    if (worst > 1)
+        diag("worst at %s(%a, %a): got %a, want %La", op, a[wi], b[wi], out[wi], ref(a[wi], b[wi]));
+}
+
 /* atan2.f32 on mixed magnitudes, signs, zeros and infinities: within 1 ulp of atan2l. */
 static void test_atan2(void)
 {
-    static float y[N], x[N], out[N];
+    static float y[N], x[N];
     static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 1e-45f};
     for (int i = 0; i < N; i++) {
         y[i] = (float)unif(-4, 4) * ldexpf(1, (int)(next() % 60) - 30);
@@ -503,20 +526,7 @@ static void test_atan2(void)
             x[i] = sp[i / 8];
         }
     }
-    cvm_diag d;
-    memset(&d, 0, sizeof d);
-    if (!ok(run("f32", "atan2.f32 %r, %a, %b", y, x, x, out, &d) == CVM_OK, "atan2.f32 runs on vulkan (%s)", d.message))
-        return;
-    double worst = 0;
-    int wi = 0;
-    for (int i = 0; i < N; i++) {
-        double e = ulp_err(atan2l(y[i], x[i]), out[i], 0);
-        if (!(e <= worst))
-            worst = e, wi = i;
-    }
-    ok(worst <= 1, "atan2.f32 on %d inputs: max error %.3f ulp (bound 1)", N, worst);
-    if (worst > 1)
-        diag("worst at atan2(%a, %a): got %a", y[wi], x[wi], out[wi]);
+    binary_within_1ulp("atan2", y, x, atan2l);
 }
 
 /* hypot.f32 over magnitudes from 2^-150 to 2^128 (the sum of squares would
@@ -524,7 +534,7 @@ static void test_atan2(void)
  * is inf): within 1 ulp of hypotl. */
 static void test_hypot(void)
 {
-    static float x[N], y[N], out[N];
+    static float x[N], y[N];
     static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -3.0f, 1e-45f};
     for (int i = 0; i < N; i++) {
         x[i] = (float)unif(-2, 2) * ldexpf(1, (int)(next() % 276) - 150);
@@ -534,27 +544,14 @@ static void test_hypot(void)
             y[i] = sp[i / 8];
         }
     }
-    cvm_diag d;
-    memset(&d, 0, sizeof d);
-    if (!ok(run("f32", "hypot.f32 %r, %a, %b", x, y, y, out, &d) == CVM_OK, "hypot.f32 runs on vulkan (%s)", d.message))
-        return;
-    double worst = 0;
-    int wi = 0;
-    for (int i = 0; i < N; i++) {
-        double e = ulp_err(hypotl(x[i], y[i]), out[i], 0);
-        if (!(e <= worst))
-            worst = e, wi = i;
-    }
-    ok(worst <= 1, "hypot.f32 on %d inputs: max error %.3f ulp (bound 1)", N, worst);
-    if (worst > 1)
-        diag("worst at hypot(%a, %a): got %a", x[wi], y[wi], out[wi]);
+    binary_within_1ulp("hypot", x, y, hypotl);
 }
 
 /* pow.f32: positive x over a wide range, negative x with integer y, x near 1 with large y,
  * and every pair of special values; within 1 ulp of powl, special values exactly. */
 static void test_pow(void)
 {
-    static float x[N], y[N], out[N];
+    static float x[N], y[N];
     static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 0.5f, -2.0f, 3.0f, -3.0f, 2.5f};
     for (int i = 0; i < N; i++) {
         int kind = i % 4;
@@ -571,20 +568,7 @@ static void test_pow(void)
             y[i] = sp[i / 12];
         }
     }
-    cvm_diag d;
-    memset(&d, 0, sizeof d);
-    if (!ok(run("f32", "pow.f32 %r, %a, %b", x, y, y, out, &d) == CVM_OK, "pow.f32 runs on vulkan (%s)", d.message))
-        return;
-    double worst = 0;
-    int wi = 0;
-    for (int i = 0; i < N; i++) {
-        double e = ulp_err(powl(x[i], y[i]), out[i], 0);
-        if (!(e <= worst))
-            worst = e, wi = i;
-    }
-    ok(worst <= 1, "pow.f32 on %d inputs: max error %.3f ulp (bound 1)", N, worst);
-    if (worst > 1)
-        diag("worst at pow(%a, %a): got %a, want %La", x[wi], y[wi], out[wi], powl(x[wi], y[wi]));
+    binary_within_1ulp("pow", x, y, powl);
 }
 
 /* ---- corpus kernels on vulkan and cpu ---- */
