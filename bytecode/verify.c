@@ -15,7 +15,7 @@
  * Decisions beyond bc.h/ops.def (documented in docs as they settle):
  * - Untyped ops (TYPES CVM_TC_NONE) encode elem 0 and line 0.
  * - align_log2 is only allowed on ld/st variants. 0 means the natural
- *   alignment of the type (element size x line); otherwise 2^align_log2
+ *   alignment of the type (element size x line, at most 16); otherwise 2^align_log2
  *   bytes, at most 4096 and at least the element size, so a line may be
  *   promised only element alignment but no element is ever misaligned.
  * - ld.atomic/st.atomic take global or shared pointers (like atom.*);

@@ -1030,6 +1030,28 @@ static void test_ref_temporaries(void)
         "}\n";
     static const int32_t want[] = {350030, 7100, 100100, 125025, 10009, 100070};
     words_are("const T & of another type's lvalue binds a converted temporary", src, 1, 0, want, 6);
+    /* rvalues of another type too: float &&a = 5 is 5.0f, const float &b = geti() a float (g++) */
+    static const char rsrc[] =
+        "__device__ int geti() { return 7; }\n"
+        "template <class T> __device__ float tf(const T &x) { return x / 2; }\n"
+        "__global__ void k(int *outi, const int *in) {\n"
+        "  float *out = (float *)outi;\n"
+        "  int i = 3;\n"
+        "  float &&a = 5; out[0] = a / 2;            // 2.5\n"
+        "  const float &b = geti(); out[1] = b / 2;  // 3.5\n"
+        "  float &&c = i * 1; c += 0.5f; out[2] = c; // 3.5\n"
+        "  const double &d = 1 / 2; out[3] = d;       // 0\n"
+        "  const int &e = 2.7f; out[4] = e;           // 2\n"
+        "  const int &f = 2.7; out[5] = e + f;        // 4\n"
+        "  out[6] = tf<float>(i);                     // 1.5\n"
+        "  const float &g = i; out[7] = sizeof(g);    // 4\n"
+        "  const double &h = i; out[8] = sizeof(h);   // 8\n"
+        "  const bool &bb = 5; out[9] = bb + 0;       // 1\n"
+        "}\n";
+    static const int32_t rwant[] = {0x40200000, 0x40600000, 0x40600000, 0, 0x40000000, 0x40800000, 0x3fc00000,
+                                    0x40800000, 0x41000000, 0x3f800000};
+    words_are("const T & and T && of rvalues of another type bind converted temporaries (g++)", rsrc, 1, 0, rwant,
+              10);
     static const int32_t rref_want[] = {7, 5, 3, 5};
     words_are("int &&r = 5 and long long &&r = int lvalue are temporaries r may modify",
               "__global__ void k(int *out, const int *in) {\n"
@@ -1126,6 +1148,25 @@ static void test_overload_promotions(void)
         "}\n";
     static const int32_t vwant[] = {2211, 3465};
     words_are("overloads: a pointer to another pointee type takes the void * overload", vsrc, 1, 0, vwant, 2);
+    /* the reviewer's: a plain int & does not take a short (g(long) does), an auto parameter fits
+     * exactly (above a promotion), a template's exact instance beats a plain promotion */
+    static const char osrc[] =
+        "__device__ int h(int) { return 1; }\n"
+        "__device__ int h(auto x) { return 2; }\n"
+        "template <class T> __device__ int t(T) { return 1; }\n"
+        "__device__ int t(int) { return 2; }\n"
+        "template <class T> __device__ int u(T) { return 1; }\n"
+        "__device__ int u(double) { return 2; }\n"
+        "__device__ int w(float &) { return 1; }\n"
+        "__device__ int w(double) { return 2; }\n"
+        "__device__ int y(long) { return 1; }\n"
+        "__device__ int y(int &) { return 2; }\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "  short s = 1; float f = 1; int i = 2; char c = 1;\n"
+        "  out[0] = h(s); out[1] = t(s); out[2] = t(c); out[3] = u(f); out[4] = w(i); out[5] = y(c); out[6] = h(i); out[7] = t(i);\n"
+        "}\n";
+    static const int32_t owant[] = {2, 1, 1, 1, 2, 1, 1, 2};
+    words_are("overloads: int & takes no short, auto and template instances fit exactly (g++)", osrc, 1, 0, owant, 8);
 }
 
 /* The 32-byte vectors are 16-byte aligned, as in CUDA's vector_types.h

@@ -402,7 +402,8 @@ CVM_API void cvm_free_bytes(void *p);
 /* ---- the CUDA C frontend (frontends/cuda/; docs/cuda.md) ---- */
 
 /* Receives one compiler warning: message "file:line:col: warning: ...", position in
- * file/line/col, status CVM_OK. The diag is valid during the call only. */
+ * file/line/col, status CVM_OK. The diag is valid during the call only. It is
+ * called on the compiler's own thread while cvm_compile_cuda waits (docs/api.md). */
 typedef void (*cvm_compile_warning_fn)(void *user, const cvm_diag *warning);
 
 typedef struct cvm_compile_options {

@@ -433,6 +433,8 @@ cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
                             const cvm_compile_options *opts, void **out_bytes, size_t *out_size,
                             cvm_diag *diag)
 {
+    if (!src || !out_bytes || !out_size)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: NULL argument");
     compile_call k = {src, len, filename, opts, out_bytes, out_size, diag, CVM_OK};
     pthread_attr_t attr;
     pthread_t t;
@@ -444,14 +446,16 @@ cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
         pthread_attr_destroy(&attr);
     }
     if (e) {
-        if (out_bytes && out_size) {
-            *out_bytes = NULL;
-            *out_size = 0;
-        }
+        *out_bytes = NULL;
+        *out_size = 0;
         return cvm_diag_set(diag, CVM_OUT_OF_MEMORY,
                             "cvm_compile_cuda: could not start the compiler's thread (a %zu MiB stack): %s",
                             FE_STACK_BYTES >> 20, strerror(e));
     }
+    /* The thread uses k on this stack: the wait must not end by a cancellation of the caller. */
+    int cancel;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
     pthread_join(t, NULL);
+    pthread_setcancelstate(cancel, NULL);
     return k.st;
 }

@@ -73,9 +73,7 @@ static void rtype_str(uint32_t rt, char *out, size_t cap)
 
 const char *fe_tname_of(fe_lower *L, int reg)
 {
-    static char names[4][32]; /* rotating: several per instruction line */
-    static int next;
-    char *s = names[next++ & 3];
+    char *s = L->tnames[L->tname_next++ & 3];
     rtype_str(reg >= 0 && (uint32_t)reg < L->nregs ? L->rtypes[reg] : RT(TY_I32, 1, 0), s, 32);
     return s;
 }
@@ -312,16 +310,19 @@ fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t)
     return t->is_ref ? fe_ref_to(L->c, r) : r;
 }
 
-/* A reference bound to an lvalue of another arithmetic type: a const T &
- * (or T &&) binds a temporary holding the converted value, as in C++, so
- * later stores to the lvalue do not show through it; a plain T & cannot
- * bind it. False after that error. */
+/* A reference bound to a value of another arithmetic type: a const T &
+ * (or T &&) binds a temporary holding the value converted to T, as in C++
+ * (`const float &r = x;` of an int x: later stores to x do not show
+ * through r; `float &&a = 5;` is 5.0f); a plain T & cannot bind it. False
+ * after that error. */
 bool fe_bind_converted(fe_lower *L, fe_val *v, fe_type *rt, const fe_tok *at)
 {
     fe_type *want = fe_unqual(fe_no_ref(L->c, rt)), *have = fe_unqual(v->ty);
-    if (v->lv == LV_NONE || !fe_is_arith(want) || !fe_is_arith(have) || fe_same_type(want, have))
+    if (!fe_is_arith(want) || !fe_is_arith(have) || fe_same_type(want, have))
         return true;
     if (!rt->is_const && !rt->is_rref) {
+        if (v->lv == LV_NONE)
+            return true; /* "must bind to an lvalue", said where it binds */
         char w[128], h[128];
         fe_type_str(want, w, sizeof w);
         fe_type_str(have, h, sizeof h);

@@ -106,6 +106,9 @@ typedef struct fe_lower {
     unsigned ct_mask;
     const char *emitted[64]; /* comptime kernels written so far (one per template) */
     int nemitted;
+    char tnames[4][32]; /* fe_tname_of's texts, rotating: several per instruction line (per compile,
+                           so compiles on several threads do not share them) */
+    unsigned tname_next;
 } fe_lower;
 
 #define RT(kind, lanes, space) ((uint32_t)(kind) | ((uint32_t)(lanes) << 8) | ((uint32_t)(space) << 16))
@@ -151,6 +154,20 @@ bool fe_converts_to(fe_type *from, fe_type *t);
 /* lower.c, for lower_init.c: overload facts and local memory. */
 bool fe_params_match(fe_node *fn, int nargs);
 int fe_arg_score(fe_type *at, fe_type *pt);
+/* How well an argument fits a parameter, in C++'s order: an exact match,
+ * an `auto` parameter (exact, but a plain function fitting exactly wins),
+ * a promotion, a base or adding const, then conversions; summed over the
+ * arguments, so the steps are 2 apart and a defined body's 1 only breaks
+ * ties (overload_score). */
+enum {
+    FE_FIT_USER = 0,    /* a conversion operator or converting constructor; dropping const */
+    FE_FIT_CROSS = 2,   /* int <-> floating, pointer conversions */
+    FE_FIT_CONVERT = 4, /* within integers or within floating types; an array to void * */
+    FE_FIT_PROMOTE = 6, /* bool/char/short to int, float to double; derived to base; adding const */
+    FE_FIT_AUTO = 7,
+    FE_FIT_EXACT = 8
+};
+
 int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv); /* conv: by a converting constructor too */
 bool fe_in_memory(fe_type *t);
 /* Builds struct t at dst from v of another type through t's converting

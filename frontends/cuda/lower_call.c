@@ -43,28 +43,33 @@ static bool unrelated(fe_type *ab, fe_type *pb)
            !fe_same_type(ab, pb) && !fe_derives(ab, pb);
 }
 
-/* How well an argument of type `at` fits a parameter of type `pt`; -1: not
- * at all. conv: a struct parameter may be built by a converting
+/* How well an argument of type `at` fits a parameter of type `pt` (FE_FIT_*);
+ * -1: not at all. conv: a struct parameter may be built by a converting
  * constructor (the last resort: fe_lower.ctor_conv). */
 int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
 {
-    if (fe_is_auto(pt) || (pt->cg == CG_GROUP && at->cg >= CG_BLOCK && at->cg <= CG_COALESCED))
-        return 3;
+    if (fe_is_auto(pt))
+        return FE_FIT_AUTO;
+    if (pt->cg == CG_GROUP && at->cg >= CG_BLOCK && at->cg <= CG_COALESCED)
+        return FE_FIT_PROMOTE;
+    const bool plain_ref = pt->is_ref && !pt->is_const && !pt->is_rref;
     at = fe_unqual(at);
     pt = fe_unqual(pt);
+    if (plain_ref && fe_is_arith(at) && fe_is_arith(pt) && at->kind != pt->kind)
+        return -1; /* an int & does not bind a short (a const int & would bind a temporary) */
     if (at->kind == TY_ARRAY && pt->kind == TY_ARRAY) /* T (&a)[N] */
-        return fe_same_type(at, pt) ? 4 : -1;
+        return fe_same_type(at, pt) ? FE_FIT_EXACT : -1;
     if (at->kind == TY_ARRAY && (pt->kind != TY_PTR || !fe_same_type(at->base, pt->base)))
-        return pt->kind == TY_PTR && !unrelated(fe_unqual(at->base), fe_unqual(pt->base)) ? 2 : -1;
+        return pt->kind == TY_PTR && !unrelated(fe_unqual(at->base), fe_unqual(pt->base)) ? FE_FIT_CONVERT : -1;
     if ((at->kind == TY_ARRAY || at->kind == TY_PTR) && pt->kind == TY_PTR && fe_same_type(at->base, pt->base) &&
         at->base->is_const != pt->base->is_const) /* adding const ranks below none; dropping it is the last resort */
-        return pt->base->is_const ? 3 : 0;
+        return pt->base->is_const ? FE_FIT_PROMOTE : FE_FIT_USER;
     if (at->kind == TY_ARRAY)
-        return 4; /* T[n] for T *: exact, as in C++ */
+        return FE_FIT_EXACT; /* T[n] for T *: exact, as in C++ */
     if (fe_same_type(at, pt) || (at->kind == TY_STRUCT && pt->kind == TY_STRUCT && fe_same_type(pt, at)))
-        return 4;
+        return FE_FIT_EXACT;
     if (fe_dim3_pair(at, pt) || fe_derives(at, pt))
-        return 3; /* a derived struct to its base: a conversion, below an exact match */
+        return FE_FIT_PROMOTE; /* a derived struct to its base: below an exact match */
     uint32_t off;
     bool amb;
     const fe_type *convs = at->kind == TY_STRUCT ? fe_method_scope(at, "operator()conv", &off, &amb) : NULL;
@@ -73,26 +78,26 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
         if (convs)
             for (fe_node *m = convs->methods; m; m = m->next)
                 if (m->is_conversion)
-                    return 0;
-        return conv && fe_converts_to(at, pt) ? 0 : -1; /* a struct parameter built from the value */
+                    return FE_FIT_USER;
+        return conv && fe_converts_to(at, pt) ? FE_FIT_USER : -1; /* a struct parameter built from the value */
     }
     if (fe_is_arith(at) && fe_is_arith(pt))
-        return promotes(at, pt) ? 3 : fe_is_float(at) == fe_is_float(pt) ? 2 : 1;
+        return promotes(at, pt) ? FE_FIT_PROMOTE : fe_is_float(at) == fe_is_float(pt) ? FE_FIT_CONVERT : FE_FIT_CROSS;
     if (at->kind == TY_STRUCT && pt->kind == TY_STRUCT) { /* another struct: through a conversion to it alone */
         for (fe_node *m = convs ? convs->methods : NULL; m; m = m->next)
             if (m->is_conversion && fe_same_type(fe_unqual(m->ty), pt))
-                return 0;
-        return conv && fe_converts_to(at, pt) ? 0 : -1;
+                return FE_FIT_USER;
+        return conv && fe_converts_to(at, pt) ? FE_FIT_USER : -1;
     }
     if (at->kind == TY_PTR && pt->kind == TY_PTR) {
         fe_type *ab = fe_unqual(at->base), *pb = fe_unqual(pt->base);
         if (fe_derives(ab, pb))
-            return 3; /* D * to B * */
-        return unrelated(ab, pb) ? -1 : 1; /* of f(const int *) and f(const void *), a float * takes the latter */
+            return FE_FIT_PROMOTE; /* D * to B * */
+        return unrelated(ab, pb) ? -1 : FE_FIT_CROSS; /* of f(const int *) and f(const void *), a float * takes the latter */
     }
     if ((at->kind == TY_PTR) != (pt->kind == TY_PTR))
         return -1;
-    return 0;
+    return FE_FIT_USER;
 }
 
 int fe_arg_score(fe_type *at, fe_type *pt) { return fe_arg_score_conv(at, pt, false); }
@@ -200,19 +205,26 @@ static fe_node *find_func(fe_lower *L, const char *name, fe_type **types, int na
     return best;
 }
 
-/* The one function of a call's name cannot take a pointer argument of
- * another pointee type: say which (an error, true), rather than that no
- * function fits. */
-static bool pointer_mismatch(fe_lower *L, fe_node *call, const fe_node *f)
+/* The one function of a call's name cannot take an argument: a pointer
+ * to another pointee type, or a value of another type for a plain
+ * reference. Say which (an error, true), rather than that no function
+ * fits. */
+static bool say_mismatch(fe_lower *L, fe_node *call, const fe_node *f)
 {
     const fe_node *p = f->params;
     for (fe_node *a = call->args; a && p; a = a->next, p = p->next) {
-        fe_type *at = fe_type_of(L, a);
-        if (at && fe_unqual(at)->kind == TY_PTR && fe_unqual(p->ty)->kind == TY_PTR && fe_arg_score(at, p->ty) < 0) {
-            char from[128], to[128];
-            fe_type_str(fe_unqual(at), from, sizeof from);
-            fe_type_str(fe_unqual(p->ty), to, sizeof to);
+        fe_type *at = fe_type_of(L, a), *pt = p->ty;
+        if (!at || fe_arg_score(at, pt) >= 0)
+            continue;
+        char from[128], to[128];
+        fe_type_str(fe_unqual(at), from, sizeof from);
+        fe_type_str(fe_unqual(pt), to, sizeof to);
+        if (fe_unqual(at)->kind == TY_PTR && fe_unqual(pt)->kind == TY_PTR) {
             fe_error(L->c, call->tok, CVM_SYNTAX, "cannot convert '%s' to '%s' without a cast", from, to);
+            return true;
+        }
+        if (pt->is_ref && !pt->is_const && !pt->is_rref && fe_is_arith(fe_unqual(at))) {
+            fe_error(L->c, call->tok, CVM_SYNTAX, "a '%s &' cannot bind to an lvalue of type '%s'", to, from);
             return true;
         }
     }
@@ -486,7 +498,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
      * beside clamp(int...)); at a tie the plain function wins, as in C++ */
     const int plain = best ? overload_score(best, types, nargs, L->ctor_conv, rv, true) : -1;
     const int plain_binds = best ? const_ref_binds(best, types, nargs, rv) : 0;
-    if (best && plain >= 4 * nargs + 1 && !plain_binds)
+    if (best && plain >= FE_FIT_EXACT * nargs + 1 && !plain_binds)
         return best; /* every argument exactly: nothing fits better */
     int score = -1, binds = 0;
     fe_node *inst = best_template(L, call, name, types, nargs, nexplicit, ns, rv, best != NULL, &score, &binds);
@@ -516,7 +528,7 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
      * (the template is not instantiated for nothing); a non-const one is
      * no candidate on a const object */
     const int plain = m ? overload_score(m, types, n, false, NULL, false) : -1;
-    if (m && deduces && plain < 4 * n + 1) {
+    if (m && deduces && plain < FE_FIT_EXACT * n + 1) {
         fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
         if (inst && !L->c->err && fe_params_match(inst, n) && (self_const != 1 || inst->is_const_fn) &&
             overload_score(inst, types, n, false, NULL, false) > plain)
@@ -849,7 +861,7 @@ fe_val fe_call_expr(fe_lower *L, fe_node *e)
                 only = f;
                 named++;
             }
-        if (named == 1 && n == want && !L->c->err && pointer_mismatch(L, e, only))
+        if (named == 1 && n == want && !L->c->err && say_mismatch(L, e, only))
             return fe_bad(L);
         fe_template *tp = fe_find_template(L->c, name);
         if (want < 0 && tp && !tp->is_struct && !L->c->err) {

@@ -610,7 +610,7 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
             }
             /* a template's instance only where it fits better: a plain
              * constructor wins a tie */
-            fe_node *inst = n <= 32 && best_score < 4 * n ? ctor_template_instance(L, t, types, n, conv, &best_score, at)
+            fe_node *inst = n <= 32 && best_score < FE_FIT_EXACT * n ? ctor_template_instance(L, t, types, n, conv, &best_score, at)
                                                            : NULL; /* none fits better than exactly */
             best = inst ? inst : best;
         }

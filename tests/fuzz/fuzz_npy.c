@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(h.data_offset <= size);
         FUZZ_CHECK(h.elem_size == 1 || h.elem_size == 2 || h.elem_size == 4 || h.elem_size == 8);
         /* divided, not multiplied: a count whose byte size wraps must not pass */
-        FUZZ_CHECK((size - h.data_offset) % h.elem_size == 0 && h.count == (size - h.data_offset) / h.elem_size);
+        FUZZ_CHECK(h.elem_size && (size - h.data_offset) % h.elem_size == 0 &&
+                   h.count == (size - h.data_offset) / h.elem_size);
         FUZZ_CHECK(h.version >= 1 && h.version <= 3);
     } else {
         FUZZ_CHECK(d.message[0]);

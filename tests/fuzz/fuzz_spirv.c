@@ -1,7 +1,7 @@
 /*
  * fuzz_spirv.c - libFuzzer harness over the SPIR-V backend: the input is
  * read as a .cbc module and as .cbs text; a module that verifies has each
- * kernel translated with options picked by the input's last byte (subgroup
+ * kernel translated with options picked by a hash of the input (subgroup
  * size, plane width, SPIR-V 1.3 or 1.6). A translation gives whole words or
  * a refusal with a message (never the internal-error status); nothing
  * allocated through the counting allocator may be left over.
@@ -23,6 +23,7 @@ static void translate(const void *bytes, size_t size, const char *kernel, unsign
     void *words = NULL;
     size_t n = 0;
     cvm_diag d;
+    memset(&d, 0, sizeof d);
     cvm_status st = cvm_spirv_compile(bytes, size, kernel, &o, &words, &n, &d);
     if (st == CVM_OK) {
         FUZZ_CHECK(words && n && n % 4 == 0);
@@ -54,7 +55,7 @@ static void kernels(cvm_bc_module *mod, unsigned pick)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const unsigned pick = size ? data[size - 1] : 0;
+    const unsigned pick = (unsigned)fuzz_hash(data, size);
     cvm_bc_module *mod = NULL;
     cvm_diag d;
     if (cvm_bc_module_read(data, size, fuzz_alloc, &heap, &mod, &d) == CVM_OK) {
