@@ -7,7 +7,9 @@
  * cvm_compile_cuda, runs one block on the cpu device and compares output
  * words with values worked out by hand or by a plain-C reference here.
  */
+#include <locale.h>
 #include <math.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -3416,6 +3418,39 @@ static void test_small_stack(void)
     pthread_attr_destroy(&attr);
 }
 
+/* A host whose locale writes 1,5: float literals still read as C reads
+ * them (the compiler thread uses the C locale for numbers; strtod on the
+ * host's locale stopped at the '.'). Needs a de_DE locale: the system's,
+ * or one localedef builds into a temporary folder (the `locales`
+ * package's sources); skipped when neither can be had. */
+static void test_comma_locale(void)
+{
+    char dir[] = "/tmp/cvm-locale-XXXXXX", cmd[256];
+    bool made = false;
+    const char *loc = setlocale(LC_NUMERIC, "de_DE.UTF-8");
+    if (!loc && mkdtemp(dir)) {
+        made = true;
+        snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+        if (system(cmd) == 0 && setenv("LOCPATH", dir, 1) == 0)
+            loc = setlocale(LC_NUMERIC, "de_DE.UTF-8");
+    }
+    if (!loc || strtod("1,5", NULL) != 1.5) {
+        skip("no de_DE locale to test float literals under a comma decimal separator");
+    } else {
+        static const int32_t want[] = {15, 25};
+        words_are("float literals read as in C under a host locale writing 1,5",
+                  "__global__ void k(int *out, const int *in) { out[0] = (int)(1.5f * 4 + 2.25 * 4);\n"
+                  "    out[1] = (int)(0x1.8p1 * 8 + 1e0f); }\n", 1, 0, want, 2);
+    }
+    setlocale(LC_NUMERIC, "C");
+    if (made) {
+        unsetenv("LOCPATH");
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            diag("could not remove %s", dir);
+    }
+}
+
 /* The CLI probe's: resource limits are errors at the declaration or the
  * statement (they were internal compiler errors, a stack overflow, or a
  * run out of memory). */
@@ -4049,6 +4084,7 @@ int main(void)
     test_disjoint_masks();
     test_partial_tiles();
     test_small_stack();
+    test_comma_locale();
     test_probe_refusals();
     test_const_types();
     test_array_refs();

@@ -5,10 +5,11 @@ set -e
 need=""
 # Vulkan: the loader, volk (compiled into the vulkan device), Mesa's lavapipe
 # (the device the tests run on), glslang (test shaders), the validation layers
-# and vulkaninfo for diagnosis. Without volk.h the vulkan device is left out
+# and vulkaninfo for diagnosis; locales for the de_DE sources a test builds
+# with localedef. Without volk.h the vulkan device is left out
 # of the build; without a loader or driver it reports "unavailable".
 for p in build-essential clang libclang-rt-14-dev make perl pkg-config libffi-dev python3 python3-numpy \
-         valgrind spirv-headers spirv-tools libvulkan-dev libvulkan1 libvulkan-volk-dev \
+         valgrind locales spirv-headers spirv-tools libvulkan-dev libvulkan1 libvulkan-volk-dev \
          mesa-vulkan-drivers glslang-tools vulkan-tools vulkan-validationlayers; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need="$need $p"
 done

@@ -12,6 +12,7 @@
 #include "lower.h"
 #include "pp.h"
 
+#include <locale.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -425,7 +426,17 @@ typedef struct compile_call {
 static void *compile_thread(void *arg)
 {
     compile_call *k = arg;
+    /* Numbers are read and written as C reads them whatever locale the host
+     * set: under setlocale(LC_NUMERIC, "de_DE") strtod stops at the '.' of
+     * 1.5f. The thread's own locale changes nothing for the host's threads. */
+    locale_t c_numbers = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    if (c_numbers)
+        uselocale(c_numbers);
     k->st = compile_here(k->src, k->len, k->filename, k->opts, k->out_bytes, k->out_size, k->diag);
+    if (c_numbers) {
+        uselocale(LC_GLOBAL_LOCALE);
+        freelocale(c_numbers);
+    }
     return NULL;
 }
 
