@@ -62,6 +62,20 @@ static void pp_fails(const char *src, cvm_status want_st, const char *want_msg, 
     is_str(d.message, want_msg, "%s: message", name);
 }
 
+/* Preprocessing `len` bytes (NULs inside) fails with a message holding want. */
+static void pp_bytes_fail(const char *bytes, size_t len, const char *want, const char *name)
+{
+    char *src = malloc(len), *out = NULL; /* exactly the bytes: no NUL after them */
+    size_t n = 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_fe_pp_opts o = {0};
+    cvm_status st = src ? cvm_fe_pp(memcpy(src, bytes, len), len, "t.cu", &o, &out, &n, &d) : CVM_OUT_OF_MEMORY;
+    free_text(out);
+    free(src);
+    ok(st == CVM_SYNTAX && strstr(d.message, want), "%s: %s (got %s)", name, want, d.message);
+}
+
 static void write_file(const char *rel, const char *text)
 {
     char path[1024];
@@ -286,6 +300,26 @@ static void test_includes(void)
     snprintf(want, sizeof want, "%s/open.h", inc1);
     ok(st == CVM_SYNTAX && strcmp(d.file, want) == 0 && d.line == 2 && d.col == 1,
        "diag file/line/col are filled");
+
+    /* the fuzzer's: <> was a negative-size memcpy, a FIFO blocked the open forever, a NUL cut
+     * the name short */
+    pp_fails("#include <>\n", CVM_SYNTAX, "t.cu:1:10: error: empty file name in #include", "#include <>");
+    pp_fails("#define F(x) <x>\n#include F()\n", CVM_SYNTAX, "t.cu:2:10: error: empty file name in #include",
+             "#include of a macro spelling <>");
+    static const char nul_angle[] = "#include <\0x>\n", nul_quote[] = "#include \"a\0b.h\"\n";
+    pp_bytes_fail(nul_angle, sizeof nul_angle - 1, "empty file name in #include", "#include <NUL x>");
+    pp_bytes_fail(nul_quote, sizeof nul_quote - 1, "a NUL character in an #include file name", "#include \"a NUL b.h\"");
+    char fifo[700];
+    snprintf(fifo, sizeof fifo, "%s/fifo.h", inc1);
+    if (mkfifo(fifo, 0600) == 0) {
+        got = run_pp("#include <fifo.h>\n", mainf, dirs, 1, NULL, 0, &st, &d);
+        free_text(got);
+        snprintf(wantmsg, sizeof wantmsg, "include file \"%s\" is not a regular file", fifo);
+        ok(st == CVM_IO && strstr(d.message, wantmsg), "#include of a FIFO is an error, not a hang (%s)", d.message);
+        unlink(fifo);
+    } else {
+        skip("mkfifo failed");
+    }
 
     const cvm_fe_define bad[] = {{"B", "1\n#include <x>"}};
     got = run_pp("B\n", "t.cu", NULL, 0, bad, 1, &st, &d);

@@ -202,15 +202,19 @@ static cvm_status open_file(pp *p, const char *path, const pp_tok *at, pp_file *
             *out = f;
             return CVM_OK;
         }
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return CVM_OK; /* a directory of that name: keep searching */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* before opening: a FIFO would block the open */
+        return cvm_fe_pp_error(p, CVM_IO, at, "include file \"%s\" is not a regular file", path);
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return missing(errno) ? CVM_OK
                               : cvm_fe_pp_error(p, CVM_IO, at, "cannot open include file \"%s\": %s",
                                                 path, strerror(errno));
     cvm_status st = CVM_OK;
-    struct stat sb;
     if (fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode))
-        goto done; /* a directory of that name: keep searching */
+        goto done; /* replaced since the stat: keep searching */
     if (sb.st_size > (off_t)PP_MAX_FILE) {
         st = cvm_fe_pp_error(p, CVM_LIMIT, at, "include file \"%s\" is larger than %u MiB", path,
                              PP_MAX_FILE >> 20);
@@ -410,6 +414,8 @@ static cvm_status do_include(pp *p, const pp_tok *hash, pp_tok *rest)
     const char *name = NULL;
     bool angle = false;
     if (list && list->kind == PP_STRING && list->text[0] == '"') {
+        if (memchr(list->text, 0, list->len))
+            return cvm_fe_pp_error(p, CVM_SYNTAX, list, "a NUL character in an #include file name");
         name = cvm_fe_pp_strdup(p, &p->tmp, list->text + 1, list->len - 2);
     } else if (list && cvm_fe_pp_is(list, "<")) {
         pp_tok *end = list->next;
@@ -419,7 +425,7 @@ static cvm_status do_include(pp *p, const pp_tok *hash, pp_tok *rest)
             pp_tok *after = end->next, *first = list->next;
             end->next = NULL; /* `first` ... '>' */
             name = spell(p, first == end ? NULL : first, true);
-            if (name)
+            if (name && strlen(name)) /* without the '>' spell() ends with; <> spells "" */
                 name = cvm_fe_pp_strdup(p, &p->tmp, name, strlen(name) - 1);
             end->next = after;
             angle = true;
