@@ -1091,6 +1091,15 @@ static void test_ref_temporaries(void)
               "    return s + (int)sizeof(a); }\n"
               "__global__ void k(int *out, const int *in) { out[0] = f<3>(in[13] * 2); out[1] = sq(in[1]) * 3; }\n",
               1, 0, ce_want, 2);
+    static const int32_t nul_want[] = {5, 'c', 0, 'b', 8 * 30 * 512 * 2 + 1}; /* 8 B of 30 A9 of 512 "ab" */
+    words_are("adjacent literals with embedded NULs: sizeof, bytes, a 122,881-piece join in linear time",
+              "#define A0 \"ab\"\n#define A1 A0 A0\n#define A2 A1 A1\n#define A3 A2 A2\n#define A4 A3 A3\n"
+              "#define A5 A4 A4\n#define A6 A5 A5\n#define A7 A6 A6\n#define A8 A7 A7\n#define A9 A8 A8\n"
+              "#define B A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9 A9\n"
+              "__global__ void k(int *out, const int *in) { const char s[] = \"a\" \"b\\0c\";\n"
+              "    out[0] = sizeof(s); out[1] = s[3]; out[2] = s[2]; out[3] = s[1];\n"
+              "    out[4] = (int)sizeof(B B B B B B B \"\" B); }\n",
+              1, 0, nul_want, 5);
     rejects("float & cannot bind to an int lvalue",
             "__global__ void k(int *out, const int *in) { int x = in[0]; float &r = x; r = 2; out[0] = x; }\n",
             "a 'float &' cannot bind to an lvalue of type 'int'");

@@ -396,6 +396,8 @@ fe_node *fe_parse_shift(fe_ctx *c); /* a shift-expression (template arguments) *
 const fe_hostname *fe_host_name(fe_ctx *c, const char *name, bool is_func);
 /* Integer constant expression; false (no error) when not constant. */
 #define FE_MAX_NEST 1500
+/* The bytes of one string literal after adjacent ones are joined. */
+#define FE_MAX_STRING (16u << 20)
 /* Enters one more level of nesting at t (false, with an error, past
  * FE_MAX_NEST); fe_leave leaves it. */
 bool fe_enter(fe_ctx *c, const fe_tok *t);

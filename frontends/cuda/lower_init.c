@@ -219,11 +219,6 @@ bool fe_string_fits(fe_ctx *c, const fe_type *t, const fe_node *init)
                  "in an array of %u", (unsigned long long)n, t->len);
         return false;
     }
-    if (strlen(init->name) != n) {
-        fe_error(c, init->tok, CVM_UNSUPPORTED, "a string with an embedded NUL ('\\0') is not supported "
-                 "as an array initializer; list the characters");
-        return false;
-    }
     return true;
 }
 

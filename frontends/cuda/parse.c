@@ -916,21 +916,28 @@ static fe_node *primary(fe_ctx *c)
     if (t->kind == TK_STR) {
         next(c);
         fe_node *n = new_node(c, N_STR, t);
-        size_t len = strlen(t->str);
-        char *s = fe_strndup(c, t->str, len);
-        n->ival = t->ival; /* the bytes without the final NUL (sizeof) */
-        while (peek(c)->kind == TK_STR) { /* adjacent literals concatenate */
-            fe_tok *u = next(c);
-            n->ival += u->ival;
-            size_t m = strlen(u->str);
-            char *j = fe_alloc(c, len + m + 1);
-            if (!j)
-                break;
-            memcpy(j, s, len);
-            memcpy(j + len, u->str, m);
-            s = j;
-            len += m;
+        /* adjacent literals concatenate: their bytes (embedded NULs too), counted first and
+         * copied once (copying the string so far for each piece was quadratic: 5 GB) */
+        uint64_t total = t->ival;
+        uint32_t k = 0;
+        for (; peek_at(c, k)->kind == TK_STR && total <= FE_MAX_STRING; k++)
+            total += peek_at(c, k)->ival;
+        if (total > FE_MAX_STRING) {
+            fe_error(c, t, CVM_LIMIT, "a string literal of more than %u MiB", FE_MAX_STRING >> 20);
+            return n;
         }
+        char *s = fe_alloc(c, (size_t)total + 1);
+        if (!s)
+            return n;
+        size_t at = 0;
+        for (fe_tok *u = t;; u = next(c)) {
+            memcpy(s + at, u->str, (size_t)u->ival);
+            at += (size_t)u->ival;
+            if (peek(c)->kind != TK_STR)
+                break;
+        }
+        s[at] = 0;
+        n->ival = total; /* the bytes without the final NUL (sizeof) */
         n->name = s;
         return n;
     }

@@ -53,7 +53,7 @@ fe_type *fe_p_sized_by_init(fe_ctx *c, fe_type *ty, const fe_node *init)
         for (const fe_node *a = init->args; a; a = a->next)
             n++;
     } else if (init->kind == N_STR && fe_is_char_array(ty)) {
-        n = (uint32_t)strlen(init->name) + 1;
+        n = init->ival < UINT32_MAX ? (uint32_t)init->ival + 1 : 0; /* its bytes, embedded NULs too */
     } else {
         return ty;
     }
