@@ -1100,6 +1100,14 @@ static void test_ref_temporaries(void)
               "    out[0] = sizeof(s); out[1] = s[3]; out[2] = s[2]; out[3] = s[1];\n"
               "    out[4] = (int)sizeof(B B B B B B B \"\" B); }\n",
               1, 0, nul_want, 5);
+    static char many[4096];
+    int mn = snprintf(many, sizeof many, "constexpr int f(int n) { int s = 0; for (int i = 0; i < n; i++) s += 1; "
+                      "return s; }\n__global__ void k(int *out, const int *in) { int a[(f(900000)");
+    for (int i = 0; i < 14; i++)
+        mn += snprintf(many + mn, sizeof many - (size_t)mn, " + f(900000)");
+    snprintf(many + mn, sizeof many - (size_t)mn, ") > 0 ? 1 : 2]; out[0] = sizeof a; }\n");
+    rejects("constexpr calls each under the step bound but 27 million statements together are an error",
+            many, "constexpr evaluation ran more than 10000000 statements in this file");
     rejects("float & cannot bind to an int lvalue",
             "__global__ void k(int *out, const int *in) { int x = in[0]; float &r = x; r = 2; out[0] = x; }\n",
             "a 'float &' cannot bind to an lvalue of type 'int'");

@@ -322,6 +322,7 @@ typedef struct fe_ctx {
     fe_kind ce_kinds[64]; /* ... and their integer types (a value is kept in its type's range) */
     int ce_n, ce_depth;
     long ce_steps;       /* statements run by the evaluation under way (bounded) */
+    long ce_total;       /* ... and by every evaluation of the compile (bounded) */
     /* '>>' tokens split to close two template argument lists (the token
      * becomes its second '>'); each replay of a template's tokens puts
      * back those split while it ran (fe_p_unsplit) */
