@@ -969,6 +969,40 @@ static void test_disjoint_masks(void)
     words_are("plane ops of lanes naming disjoint member masks: each group its own op", src, 32, 0, want, 256);
 }
 
+/* A copy of a mutable lambda (a by-value parameter, auto g = f) counts
+ * apart from the original, as in C++: its by-value captures, structs and
+ * init-captures included, are copied where the copy is made, its captures
+ * by reference still shared (the copies shared every capture: call2(f)
+ * moved f's counter). Expected values: the same code compiled by g++
+ * -std=c++17. */
+static void test_mutable_copies(void)
+{
+    static const char src[] =
+        "struct P { int a; __device__ P(int v) : a(v) {} };\n"
+        "template <class F> __device__ int call2(F f) { f(); return f(); }\n"
+        "template <class F> __device__ int callr(F &f) { f(); return f(); }\n"
+        "__global__ void k(int *o, const int *in) {\n"
+        "    int x = 10, total = 0;\n"
+        "    P p(100);\n"
+        "    auto f = [x, p, &total, y = 5]() mutable { ++x; p.a += 10; y += 2; total += 1; return x * 1000 + p.a + y; };\n"
+        "    o[0] = call2(f);          // the copy: x 12, p.a 120, y 9\n"
+        "    o[1] = f();               // original: x 11, p.a 110, y 7\n"
+        "    o[2] = callr(f);          // by reference: original x 13, p.a 130, y 11\n"
+        "    auto g = f;               // g: x 13 ...\n"
+        "    auto h = g;               // h: copy of g\n"
+        "    o[3] = g();               // x 14\n"
+        "    o[4] = h();               // x 14\n"
+        "    o[5] = f();               // x 14\n"
+        "    o[6] = total;             // shared by reference: 2 + 1 + 2 + 3 = 8\n"
+        "    int c = 0;\n"
+        "    auto cnt = [c]() mutable { return ++c; };\n"
+        "    for (int i = 0; i < 3; i++) o[7] = call2(cnt);  // each a fresh copy of c = 0: 2\n"
+        "    o[8] = cnt();             // 1\n"
+        "}\n";
+    static const int32_t want[] = {12129, 11117, 13141, 14153, 14153, 14153, 8, 2, 1};
+    words_are("copies of a mutable lambda keep their own by-value captures (g++)", src, 1, 0, want, 9);
+}
+
 /* A qualifier found through a using-directive: with `using namespace
  * ns1;`, inner::f() is ns1::inner::f (it was taken for an unqualified f
  * and called ::f). Expected values: the same code compiled by g++
@@ -4098,6 +4132,7 @@ int main(void)
     test_overload_promotions();
     test_ref_temporaries();
     test_using_qualifier();
+    test_mutable_copies();
     test_disjoint_masks();
     test_partial_tiles();
     test_small_stack();

@@ -114,6 +114,7 @@ struct fe_type {
     bool is_lambda;
     struct fe_closure_site *lambda_sites; /* the closure types its evaluations made, by call path */
     void *lambda_env;
+    void *lambda_base;  /* ... the variables under its captures there (lambda_env without them) */
     struct fe_template *mtemplates; /* member function templates (on the root of the copies) */
     struct fe_tname *statics; /* static constexpr integer members (S::N) */
     struct fe_tname *mtypes;  /* member types (typedef T name; using name = T;), S::name */

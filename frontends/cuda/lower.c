@@ -383,6 +383,8 @@ static void local_decl(fe_lower *L, fe_node *d)
             return;
         }
         t = v.ty->kind == TY_ARRAY ? fe_ptr_to(L->c, v.ty->base) : fe_unqual(v.ty);
+        if (t->is_lambda && d->a->kind != N_LAMBDA) /* auto g = f;: a mutable lambda's copy counts apart */
+            t = fe_closure_copy(L, t, d->tok);
         if (fe_in_memory(t)) {
             fe_var *var = bind(L, d->name, t);
             if (var) {
@@ -433,6 +435,8 @@ static void local_decl(fe_lower *L, fe_node *d)
             var->val.ty = fe_qualified(L->c, v.ty, true, v.ty->is_volatile);
         return;
     }
+    if (t->is_lambda && d->a && d->a->kind != N_LAMBDA) /* auto g = f;: a mutable lambda's copy counts apart */
+        t = fe_closure_copy(L, t, d->tok);
     if (fe_in_memory(t)) {
         fe_var *var = bind(L, d->name, t);
         if (!var)
@@ -1098,6 +1102,8 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         if (!q->name)
             continue;
         fe_type *qty = fe_closure_of(L, ptys[i], vals[i].ty);
+        if (!qty->is_ref) /* a mutable lambda's copy counts apart */
+            qty = fe_closure_copy(L, qty, at);
         fe_var *v = bind(L, q->name, qty);
         if (!v)
             break;

@@ -41,6 +41,7 @@ typedef struct fe_var {
                     * place in each kernel's shared memory, given at first use */
     bool is_member; /* a data member bound for a member function's body (reached through `this`) */
     bool ambiguous; /* a member name two base classes give (lower.c bind_members): an error where used */
+    bool by_copy;   /* a lambda's by-value capture (lower_lambda.c): a copy of the closure copies it */
     struct fe_var *next;
 } fe_var;
 
@@ -266,6 +267,7 @@ fe_val fe_addr_of_var(fe_lower *L, fe_var *v);
 uint32_t fe_shared_offset(fe_lower *L, fe_node *d);
 fe_var *fe_lookup(fe_lower *L, const char *name);
 fe_var *fe_capture_env(fe_lower *L, fe_node *lambda_fn); /* lower_lambda.c */
+fe_type *fe_closure_copy(fe_lower *L, fe_type *t, const fe_tok *at);
 fe_type *fe_closure_type(fe_lower *L, fe_type *lambda);
 fe_type *fe_closure_of(fe_lower *L, fe_type *param, fe_type *arg);
 const char *fe_closures_apart(const fe_type *a, const fe_type *b);

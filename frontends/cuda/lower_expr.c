@@ -1353,6 +1353,7 @@ static fe_val gen_in(fe_lower *L, fe_node *e)
         fe_type *ty = fe_closure_type(L, e->ty);
         if (!ty)
             return fe_bad(L);
+        ty->lambda_base = L->vars;
         ty->lambda_env = fe_capture_env(L, ty->methods);
         return fe_construct(L, ty, NULL, e->tok);
     }

@@ -80,8 +80,49 @@ static fe_var *capture_copy(fe_lower *L, fe_var *env, const char *name, fe_val v
     k->ty = is_const ? fe_qualified(L->c, t, true, false) : t;
     copy.ty = k->ty;
     k->val = copy;
+    k->by_copy = true;
     k->next = env;
     return k;
+}
+
+/* Copies of the by-value captures of env down to base, made here over
+ * base in the same order; captures by reference are kept. */
+static fe_var *copy_captures(fe_lower *L, const fe_var *env, const fe_var *base, const fe_tok *at)
+{
+    if (!env || env == base || L->c->err)
+        return (fe_var *)base;
+    fe_var *under = copy_captures(L, env->next, base, at);
+    if (!env->by_copy) {
+        fe_var *k = fe_alloc(L->c, sizeof *k);
+        if (!k)
+            return under;
+        *k = *env;
+        k->next = under;
+        return k;
+    }
+    return capture_copy(L, under, env->name, env->val, env->ty->is_const, at);
+}
+
+/*
+ * A copy of closure t made here (a by-value parameter, `auto g = f;`): a
+ * mutable lambda's copy gets a closure type of its own whose by-value
+ * captures are copies of t's as they are now, so the copy and the original
+ * count apart, as in C++ (they shared the captures). Other closures are
+ * returned as they are: their copies cannot change.
+ */
+fe_type *fe_closure_copy(fe_lower *L, fe_type *t, const fe_tok *at)
+{
+    fe_type *root = t->origin ? t->origin : t;
+    if (t->kind != TY_STRUCT || !root->is_lambda || !root->methods || !root->methods->is_mutable || !root->lambda_env)
+        return t;
+    fe_type *nt = fe_alloc(L->c, sizeof *nt);
+    if (!nt)
+        return t;
+    *nt = *root;
+    nt->origin = nt->copies = nt->next_copy = NULL;
+    nt->lambda_sites = NULL;
+    nt->lambda_env = copy_captures(L, root->lambda_env, root->lambda_base, at);
+    return t->is_const || t->is_volatile ? fe_qualified(L->c, nt, t->is_const, t->is_volatile) : nt;
 }
 
 /*
