@@ -1001,6 +1001,15 @@ static void test_mutable_copies(void)
         "}\n";
     static const int32_t want[] = {12129, 11117, 13141, 14153, 14153, 14153, 8, 2, 1};
     words_are("copies of a mutable lambda keep their own by-value captures (g++)", src, 1, 0, want, 9);
+    static const int32_t nwant[] = {2, 1, 4, 2};
+    words_are("a mutable lambda captured by value by another keeps its own count (g++)",
+              "__global__ void k(int *o, const int *in) {\n"
+              "    int x = 0;\n"
+              "    auto f = [x]() mutable { return ++x; };\n"
+              "    auto g = [f]() mutable { f(); return f(); };\n"
+              "    o[0] = g(); o[1] = f(); o[2] = g(); o[3] = f();\n"
+              "}\n",
+              1, 0, nwant, 4);
 }
 
 /* A qualifier found through a using-directive: with `using namespace

@@ -67,6 +67,8 @@ static fe_var *capture_copy(fe_lower *L, fe_var *env, const char *name, fe_val v
     if (!k || L->c->err)
         return env;
     fe_type *t = fe_unqual(fe_no_ref(L->c, val.ty));
+    if (t->is_lambda) /* [f] of a mutable lambda f: a copy that counts apart */
+        t = fe_closure_copy(L, t, at);
     fe_val copy;
     if (val.lv == LV_MEM) {
         copy = fe_local_temp(L, t);
