@@ -84,8 +84,33 @@ static bool ce_value(fe_ctx *c, fe_node *e, int64_t *out, fe_kind *kind)
     }
     if (e->kind == N_COMMA)
         return ce_value(c, e->a, out, kind) && ce_value(c, e->b, out, kind);
-    if (e->kind == N_COND)
-        return ce_value(c, e->a, out, kind) && ce_value(c, *out ? e->b : e->c, out, kind);
+    if (e->kind == N_COND) { /* the picked operand, in the type both make when the other is pure */
+        int64_t cond;
+        fe_kind ck;
+        if (!ce_value(c, e->a, &cond, &ck))
+            return false;
+        fe_node *pick = cond ? e->b : e->c, *other = cond ? e->c : e->b;
+        if (has_effects(other))
+            return ce_value(c, pick, out, kind);
+        fe_node copy = *e, one = *e, val = *pick;
+        if (!ce_value(c, pick, out, kind) || c->ce_n == 64)
+            return false;
+        const int base = c->ce_n;
+        ce_bind(c, "\x01" "p", NULL, *out, *kind);
+        val.kind = N_IDENT;
+        val.name = "\x01" "p";
+        one.kind = N_INT; /* the condition as it came out: true for the picked b */
+        one.ival = cond != 0;
+        one.ty = NULL;
+        copy.a = &one;
+        if (cond)
+            copy.b = &val;
+        else
+            copy.c = &val;
+        const bool good = fe_const_eval_kind(c, &copy, out, kind);
+        c->ce_n = base;
+        return good;
+    }
     if (e->kind == N_BIN && (e->op == FE_OP2('&', '&') || e->op == FE_OP2('|', '|'))) {
         if (!ce_value(c, e->a, out, kind))
             return false;
@@ -131,9 +156,10 @@ static bool ce_expr(fe_ctx *c, fe_node *e, int64_t *out)
     if (e->kind == N_ASSIGN) { /* the value converted to the variable's type */
         int i = ce_slot(c, e->a);
         int64_t v;
-        fe_node bin = *e;
+        fe_kind k;
+        fe_node bin = *e; /* x op= y as x op y, y's changes made (r *= n--) */
         bin.kind = N_BIN;
-        if (i < 0 || !(e->op == '=' ? ce_expr(c, e->b, &v) : fe_const_eval(c, &bin, &v)))
+        if (i < 0 || !(e->op == '=' ? ce_expr(c, e->b, &v) : ce_value(c, &bin, &v, &k)))
             return false;
         c->ce_vals[i] = *out = fe_const_norm(v, c->ce_kinds[i]);
         return true;

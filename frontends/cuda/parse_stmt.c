@@ -440,16 +440,10 @@ static fe_node *stmt_in(fe_ctx *c)
         fe_p_expect(c, ")");
         fe_p_expect(c, ";");
         int64_t v = 0;
-        /* A condition the evaluator cannot fold is an error, never a pass:
-         * in a template's comptime form (its integer parameters left to
-         * run time) that error makes the compiler fold the instance's
-         * arguments in, where the condition is checked (docs/cuda.md). */
-        if (c->err)
-            return n;
-        if (!fe_const_eval(c, n->a, &v))
-            fe_error(c, fe_leftmost(n->a), CVM_SYNTAX,
-                     "static_assert's condition is not an integer constant expression this compiler can evaluate");
-        else if (!v)
+        /* a condition that does not fold here is judged where it is
+         * lowered (lower.c fe_runtime_part): an error when it reads a
+         * run-time value, else left unchecked */
+        if (!c->err && fe_const_eval(c, n->a, &v) && !v)
             fe_error(c, t, CVM_SYNTAX, "static assertion failed%s%s", n->b && n->b->kind == N_STR ? ": " : "",
                      n->b && n->b->kind == N_STR ? n->b->name : "");
         return n;
