@@ -1031,6 +1031,23 @@ static void test_using_qualifier(void)
         "__global__ void k(int *out, const int *in) { out[0] = inner::f() * 100 + f() * 10 + ns1::inner::f(); out[1] = I::J::deep() * 10 + deep(); out[2] = C::viaC() + g(); }\n";
     static const int32_t want[] = {212, 94, 40};
     words_are("a qualifier names a namespace through a using-directive", src, 1, 0, want, 3);
+    static const int32_t q_want[] = {7, 1};
+    words_are("a using-directive's names join the namespace enclosing both: Q::f(double) hides A::f(int) (g++: 7 1)",
+              "namespace A { __device__ int f(int) { return 2; } }\n"
+              "namespace Q { using namespace A; __device__ int f(double) { return 7; }\n"
+              "    __device__ int call() { return f(1); } }\n"
+              "__device__ int g() { return 1; }\n"
+              "namespace C { using namespace A; __device__ int unused() { return 0; } }\n"
+              "__global__ void k(int *out, const int *in) { out[0] = Q::call(); out[1] = g(); }\n",
+              1, 0, q_want, 2);
+    static char many_ns[2048];
+    int nn = 0;
+    for (int i = 0; i < 17; i++)
+        nn += snprintf(many_ns + nn, sizeof many_ns - (size_t)nn, "namespace n%d { __device__ int f%d() { return %d; } }\n"
+                       "using namespace n%d;\n", i, i, i, i);
+    snprintf(many_ns + nn, sizeof many_ns - (size_t)nn, "__global__ void k(int *out, const int *in) { out[0] = f16(); }\n");
+    rejects("a 17th using-directive is an error, not dropped", many_ns,
+            "more than 16 using-directives and inline namespaces in one file");
     static const int32_t decl_want[] = {40, 50};
     words_are("using D::h; at the file's level and inside a namespace (g++: 40 50)",
               "namespace D { __device__ int h(int) { return 40; } }\n"
@@ -1179,7 +1196,7 @@ static void test_ref_temporaries(void)
     rejects("a float & parameter cannot bind an int lvalue",
             "__device__ void set(float &r) { r = 2; }\n"
             "__global__ void k(int *out, const int *in) { int x = in[0]; set(x); out[0] = x; }\n",
-            "cannot bind to an lvalue of type 'int'");
+            "cannot bind to a value of type 'int'");
 }
 
 /* Overload resolution ranks C++'s promotions (bool, char, short to int;

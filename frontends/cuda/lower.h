@@ -155,10 +155,12 @@ bool fe_converts_to(fe_type *from, fe_type *t);
 /* lower.c, for lower_init.c: overload facts and local memory. */
 bool fe_params_match(fe_node *fn, int nargs);
 int fe_arg_score(fe_type *at, fe_type *pt);
-/* How well an argument fits a parameter, in C++'s order: an exact match,
- * an `auto` parameter (exact, but a plain function fitting exactly wins),
- * a promotion, a base or adding const, then conversions; summed over the
- * arguments, so the steps are 2 apart and a defined body's 1 only breaks
+/* How well an argument fits a parameter, ordered as C++ ranks them: an
+ * exact match, an `auto` parameter (exact, but a plain function fitting
+ * exactly wins), a promotion, a base or adding const, then conversions
+ * (split here by kind, which C++ does not do). The fits are summed over the
+ * arguments, an approximation of C++'s argument-by-argument comparison
+ * (docs/cuda.md); the steps are 2 apart so a defined body's 1 only breaks
  * ties (overload_score). */
 enum {
     FE_FIT_USER = 0,    /* a conversion operator or converting constructor; dropping const */

@@ -224,11 +224,20 @@ static bool say_mismatch(fe_lower *L, fe_node *call, const fe_node *f)
             return true;
         }
         if (pt->is_ref && !pt->is_const && !pt->is_rref && fe_is_arith(fe_unqual(at))) {
-            fe_error(L->c, call->tok, CVM_SYNTAX, "a '%s &' cannot bind to an lvalue of type '%s'", to, from);
+            fe_error(L->c, call->tok, CVM_SYNTAX, "a '%s &' cannot bind to a value of type '%s'", to, from);
             return true;
         }
     }
     return false;
+}
+
+/* The length of the nearest namespace enclosing both a and b ("" the file's: 0). */
+static size_t common_ns(const char *a, const char *b)
+{
+    for (size_t n = strlen(a); n; n = fe_ns_parent(a, n))
+        if (strncmp(a, b, n) == 0 && (!b[n] || (b[n] == ':' && b[n + 1] == ':')))
+            return n;
+    return 0;
 }
 
 /* Does namespace ns define a free function or function template `name`? */
@@ -300,8 +309,11 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
                                  : qual;
         if (path && ns_defines(c, path, name))
             ns_add(out, path);
-        for (int i = 0; !qual && i < c->nusing; i++) /* a directive's names join its namespace's */
-            if (strlen(c->using_at[i]) == n && strncmp(c->using_at[i], cur, n) == 0 && ns_defines(c, c->using_ns[i], name))
+        /* a directive seen from inside the namespace it is written in: its names join the
+         * nearest namespace enclosing both that one and the one it names (C++) */
+        for (int i = 0; !qual && i < c->nusing; i++)
+            if (fe_ns_encloses(c->using_at[i], cur) && common_ns(c->using_at[i], c->using_ns[i]) == n &&
+                ns_defines(c, c->using_ns[i], name))
                 ns_add(out, c->using_ns[i]);
         for (int i = 0; !qual && i < c->ndecl; i++) /* using a::f; */
             if (strlen(c->decl_at[i]) == n && strncmp(c->decl_at[i], cur, n) == 0 && strcmp(c->decl_name[i], name) == 0 &&

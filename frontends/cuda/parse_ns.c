@@ -120,8 +120,12 @@ void fe_p_using_decl(fe_ctx *c)
                               t->s);
     }
     const char *from = n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
-    if (!from || c->ndecl == 32)
+    if (!from)
         return;
+    if (c->ndecl == 32) {
+        fe_error(c, peek(c), CVM_LIMIT, "more than 32 using-declarations of namespace members in one file");
+        return;
+    }
     c->decl_name[c->ndecl] = tok_name(c, peek_at(c, k));
     c->decl_from[c->ndecl] = from;
     c->decl_at[c->ndecl++] = c->ns ? c->ns : "";
@@ -132,7 +136,9 @@ void fe_p_using_decl(fe_ctx *c)
 void fe_p_using_namespace(fe_ctx *c, uint32_t k)
 {
     const char *ns = namespace_at(c, k);
-    if (ns && c->nusing < 16) {
+    if (ns && c->nusing == 16)
+        fe_error(c, peek_at(c, k), CVM_LIMIT, "more than 16 using-directives and inline namespaces in one file");
+    else if (ns) {
         c->using_at[c->nusing] = c->ns ? c->ns : "";
         c->using_ns[c->nusing++] = ns;
     }
