@@ -3540,6 +3540,21 @@ static void test_comma_locale(void)
         words_are("float literals read as in C under a host locale writing 1,5",
                   "__global__ void k(int *out, const int *in) { out[0] = (int)(1.5f * 4 + 2.25 * 4);\n"
                   "    out[1] = (int)(0x1.8p1 * 8 + 1e0f); }\n", 1, 0, want, 2);
+        /* the assembler too: 1.5 was read as 1 (strtof stops at the '.') */
+        static const char cbs[] = ".kernel k\n.param out buffer f32 write\n.reg f32 %v\n.reg ptr.global %p\n"
+                                  "    param.ptr.global %p, out, 0\n    const.f32 %v, 1.5\n    st.f32 [%p], %v\n    return\n.end\n";
+        void *bytes = NULL;
+        size_t nbytes = 0;
+        char *text = NULL;
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_status st = cvm_assemble(cbs, sizeof cbs - 1, "k.cbs", &bytes, &nbytes, &d);
+        if (st == CVM_OK)
+            st = cvm_disassemble(bytes, nbytes, &text, &d);
+        ok(st == CVM_OK && strstr(text, ", 0x1.8p+0\n"), "the assembler reads 1.5 as in C under that locale (%s)",
+           st ? d.message : text);
+        cvm_free_bytes(bytes);
+        cvm_free_bytes(text);
     }
     setlocale(LC_NUMERIC, "C");
     if (made) {
