@@ -947,22 +947,23 @@ static void test_disjoint_masks(void)
     static int32_t want[256];
     for (int l = 0; l < 32; l++) {
         const int lo = l & 16, parity = l & 1;
-        int sum = 0, odd_bits = 0, maxp = 0, match = 0;
+        int sum = 0, maxp = 0;
+        uint32_t odd_bits = 0, match = 0;
         for (int j = lo; j < lo + 16; j++) {
             sum += j;
-            odd_bits |= (j & 1) << j;
+            odd_bits |= (uint32_t)(j & 1) << j;
         }
         for (int j = parity; j < 32; j += 2) {
             maxp = j > maxp ? j : maxp;
             if (j % 3 == l % 3)
-                match |= 1 << j;
+                match |= 1u << j;
         }
         want[l] = sum;
         want[32 + l] = (lo + 3) * 10;
-        want[64 + l] = (int32_t)(uint32_t)odd_bits;
+        want[64 + l] = (int32_t)odd_bits;
         want[96 + l] = l ^ 8;
         want[128 + l] = maxp;
-        want[160 + l] = (int32_t)(uint32_t)match;
+        want[160 + l] = (int32_t)match;
         want[192 + l] = (l + 2) & 31;
         want[224 + l] = parity ? 0 : 3; /* the odd lanes hold 31 and not 30 */
     }
