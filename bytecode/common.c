@@ -4,7 +4,9 @@
  * registers, the op-table hash, allocation helpers and cvm_diag_set.
  */
 #include "bc.h"
+#include "c_numbers.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,4 +196,14 @@ const char *cvm_bc_str(const cvm_bc_module *mod, uint32_t idx)
     if (!mod || idx >= mod->nstrings)
         return "";
     return mod->strings[idx].data;
+}
+
+static locale_t c_numbers;
+static void make_c_numbers(void) { c_numbers = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0); }
+
+locale_t cvm_bc_c_numbers(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_c_numbers);
+    return c_numbers;
 }

@@ -6,12 +6,11 @@
  * what makes float immediates round-trip bit for bit.
  */
 #include "text.h"
+#include "c_numbers.h"
 
 #include <errno.h>
 #include <fenv.h>
-#include <locale.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,17 +184,6 @@ static bool word_is(const char *s, size_t n, const char *w)
 {
     return strlen(w) == n && memcmp(s, w, n) == 0;
 }
-/* The C locale for numbers, made once (NULL if it cannot be made). */
-static locale_t c_numbers_locale;
-static void make_c_locale(void) { c_numbers_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0); }
-static locale_t c_locale(void)
-{
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, make_c_locale);
-    return c_numbers_locale;
-}
-
-
 const char *cvm_bc_parse_float(const char *s, size_t n, unsigned elem, uint64_t *out_bits)
 {
     fgeom g = geom(elem);
@@ -254,7 +242,7 @@ const char *cvm_bc_parse_float(const char *s, size_t n, unsigned elem, uint64_t 
     errno = 0;
     /* strtod reads the '.' only in the C locale: this thread's for the call,
      * whatever the host set with setlocale (1.5 was read as 1 under de_DE) */
-    locale_t c_numbers = c_locale(), before = c_numbers ? uselocale(c_numbers) : (locale_t)0;
+    locale_t c_numbers = cvm_bc_c_numbers(), before = c_numbers ? uselocale(c_numbers) : (locale_t)0;
     if (elem == CVM_T_F32) {
         float f = strtof(tmp, NULL);
         uint32_t u;

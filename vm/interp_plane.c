@@ -42,8 +42,9 @@ static unsigned lowest(uint64_t m)
 /*
  * The members of a plane op: its member mask (the last register operand)
  * without the named lanes that exited or do not exist (*out_gone), which
- * CUDA allows (its rule binds the non-exited named threads). Checked: the
- * active lanes name one mask, every other named lane is active, and no
+ * CUDA allows (its rule binds the non-exited named threads). The active
+ * lanes name one mask (cvm_vm_plane_op runs each group of lanes naming
+ * one as its own op). Checked: every other named lane is active, and no
  * active lane is left out.
  */
 /* The register holding a plane op's member mask, and its element type. */
@@ -72,23 +73,6 @@ static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
     if (!x->L->checked)
         return true;
     const char *mn = cvm_bc_ops[in->h].mnemonic;
-    bool same = false;
-    if (cvm_vm_esz(elem) == 4) { /* the usual u32 mask: one typed pass */
-        const uint32_t *r32 = (const uint32_t *)(const void *)r;
-        uint32_t diff = 0;
-        if (act == p->live)
-            EACH_LANE(p->nlanes, diff |= r32[l] ^ (uint32_t)m;);
-        else
-            EACH_LANE(p->nlanes, diff |= (r32[l] ^ (uint32_t)m) & ((uint32_t)0 - (uint32_t)(act >> l & 1)););
-        same = !diff;
-    }
-    for (unsigned l = first + 1; !same && l < p->nlanes; l++)
-        if ((act >> l & 1) && cvm_vm_get_bits(r, elem, l) != m) {
-            cvm_vm_fault(x, p, l, CVM_FAULT, "synccheck: %s member mask 0x%llx of lane %u differs from 0x%llx of lane %u",
-                         mn, (unsigned long long)cvm_vm_get_bits(r, elem, l), l,
-                         (unsigned long long)m, first);
-            return false;
-        }
     uint64_t bad;
     if ((bad = m & ~act & ~gone)) {
         cvm_vm_fault(x, p, lowest(bad), CVM_FAULT,

@@ -450,6 +450,12 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
     fe_val rank = op_u32(L, "and", sreg_u32(L, "unit_pos"), fe_const_int(L, TY_U32, tile->len - 1));
     fe_node *rank_id = temp_ident(L, at, "__cg_rank", rank);
     fe_node *mask = tile_mask(L, at);
+    /* reduce: the lane and the lanes that exist, read once for every step's partner test */
+    fe_val lane = {0}, exist = {0};
+    if (kind == 0) {
+        lane = sreg_u32(L, "unit_pos_plane");
+        exist = sreg_u32(L, "plane_fullmask");
+    }
     for (uint32_t o = kind == 0 ? tile->len / 2 : 1; o >= 1 && o < tile->len && id && !L->c->err;
          o = kind == 0 ? o / 2 : o * 2) {
         fe_node *args[4] = {mask, id, int_node(L, at, o, false),
@@ -460,9 +466,8 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
         if (!comb || !other_id)
             break;
         if (kind == 0) { /* a partner past a partial last tile's end does not exist: keep the value */
-            fe_val partner = op_u32(L, "xor", sreg_u32(L, "unit_pos_plane"), fe_const_int(L, TY_U32, o));
-            fe_val bit = op_u32(L, "and", op_u32(L, "shr", sreg_u32(L, "plane_fullmask"), partner),
-                                fe_const_int(L, TY_U32, 1));
+            fe_val partner = op_u32(L, "xor", lane, fe_const_int(L, TY_U32, o));
+            fe_val bit = op_u32(L, "and", op_u32(L, "shr", exist, partner), fe_const_int(L, TY_U32, 1));
             int has = fe_reg(L, RT(TY_BOOL, 1, 0));
             fe_emit(L, "ne.u32 %%r%d, %%r%d, %%r%d", has, bit.reg, fe_const_int(L, TY_U32, 0).reg);
             fe_node *cond = node(L, N_COND, at), *has_id = temp_ident(L, at, "__cg_has", fe_rv(fe_ty(TY_BOOL), has));

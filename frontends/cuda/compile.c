@@ -8,11 +8,11 @@
  * writes; a failure there is an internal compiler error, reported as such.
  */
 #include "../../vm/cubevm.h"
+#include "../../bytecode/c_numbers.h"
 #include "fe.h"
 #include "lower.h"
 #include "pp.h"
 
-#include <locale.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,23 +335,11 @@ static cvm_status finish(fe_ctx *c, const fe_buf *text, const cvm_compile_option
     return st;
 }
 
+/* The compile itself, its arguments checked (cvm_compile_cuda). */
 static cvm_status compile_here(const char *src, size_t len, const char *filename,
                                const cvm_compile_options *opts, void **out_bytes, size_t *out_size,
                                cvm_diag *diag)
 {
-    if (!src || !out_bytes || !out_size)
-        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: NULL argument");
-    if (opts && ((opts->include_dir_count && !opts->include_dirs) || (opts->define_count && !opts->defines) ||
-                 (opts->kernel_count && !opts->kernels)))
-        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: a count of options with a NULL list");
-    for (uint32_t i = 0; opts && i < opts->include_dir_count + opts->define_count + opts->kernel_count; i++) {
-        const uint32_t d = i - opts->include_dir_count, k = d - opts->define_count;
-        const char *s = i < opts->include_dir_count ? opts->include_dirs[i]
-                        : d < opts->define_count    ? opts->defines[d]
-                                                    : opts->kernels[k];
-        if (!s)
-            return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: a NULL string in the options");
-    }
     *out_bytes = NULL;
     *out_size = 0;
     if (!filename)
@@ -429,15 +417,11 @@ static void *compile_thread(void *arg)
     /* Numbers are read and written as C reads them whatever locale the host
      * set: under setlocale(LC_NUMERIC, "de_DE") strtod stops at the '.' of
      * 1.5f. The thread's own locale changes nothing for the host's threads. */
-    locale_t c_numbers = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    locale_t c_numbers = cvm_bc_c_numbers();
     if (c_numbers)
         uselocale(c_numbers);
     k->st = compile_here(k->src, k->len, k->filename, k->opts, k->out_bytes, k->out_size, k->diag);
-    if (c_numbers) {
-        uselocale(LC_GLOBAL_LOCALE);
-        freelocale(c_numbers);
-    }
-    return NULL;
+    return NULL; /* the thread ends here: its locale with it */
 }
 
 cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
@@ -446,6 +430,17 @@ cvm_status cvm_compile_cuda(const char *src, size_t len, const char *filename,
 {
     if (!src || !out_bytes || !out_size)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: NULL argument");
+    if (opts && ((opts->include_dir_count && !opts->include_dirs) || (opts->define_count && !opts->defines) ||
+                 (opts->kernel_count && !opts->kernels)))
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: a count of options with a NULL list");
+    for (uint32_t i = 0; opts && i < opts->include_dir_count + opts->define_count + opts->kernel_count; i++) {
+        const uint32_t d = i - opts->include_dir_count, k = d - opts->define_count;
+        const char *s = i < opts->include_dir_count ? opts->include_dirs[i]
+                        : d < opts->define_count    ? opts->defines[d]
+                                                    : opts->kernels[k];
+        if (!s)
+            return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_compile_cuda: a NULL string in the options");
+    }
     compile_call k = {src, len, filename, opts, out_bytes, out_size, diag, CVM_OK};
     pthread_attr_t attr;
     pthread_t t;

@@ -352,6 +352,7 @@ void fe_buf_printf(fe_ctx *c, fe_buf *b, const char *fmt, ...)
 void fe_buf_free(fe_ctx *c, fe_buf *b);
 size_t fe_ns_parent(const char *ns, size_t n); /* parse_ns.c: the enclosing namespace's length in ns */
 bool fe_ns_encloses(const char *outer, const char *ns); /* parse_ns.c: outer is ns or encloses it */
+void fe_builtin_types(fe_ctx *c); /* type.c: the type names every source starts with */
 /* Records the first error at tok (NULL: no position) and formats the full diagnostic. */
 void fe_error(fe_ctx *c, const fe_tok *tok, cvm_status st, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -310,84 +310,6 @@ fe_type *fe_resolve_decltype(fe_lower *L, fe_type *t)
     return t->is_ref ? fe_ref_to(L->c, r) : r;
 }
 
-/* A reference bound to a value of another arithmetic type: a const T &
- * (or T &&) binds a temporary holding the value converted to T, as in C++
- * (`const float &r = x;` of an int x: later stores to x do not show
- * through r; `float &&a = 5;` is 5.0f); a plain T & cannot bind it. False
- * after that error. */
-bool fe_bind_converted(fe_lower *L, fe_val *v, fe_type *rt, const fe_tok *at)
-{
-    fe_type *want = fe_unqual(fe_no_ref(L->c, rt)), *have = fe_unqual(v->ty);
-    if (!fe_is_arith(want) || !fe_is_arith(have) || fe_same_type(want, have))
-        return true;
-    if (!rt->is_const && !rt->is_rref) {
-        if (v->lv == LV_NONE)
-            return true; /* "must bind to an lvalue", said where it binds */
-        char w[128], h[128];
-        fe_type_str(want, w, sizeof w);
-        fe_type_str(have, h, sizeof h);
-        fe_error(L->c, at, CVM_SYNTAX, "a '%s &' cannot bind to an lvalue of type '%s'", w, h);
-        return false;
-    }
-    *v = fe_convert(L, fe_load(L, *v), want, at);
-    return true;
-}
-
-/* Is f, named by a call, a user function none of whose overloads is constexpr? */
-static bool plain_function(fe_lower *L, const char *name)
-{
-    bool named = false;
-    for (const fe_node *f = L->c->funcs; f; f = f->next)
-        if (f->name && strcmp(f->name, name) == 0) {
-            if (f->storage & FE_S_CONSTEXPR)
-                return false;
-            named = true;
-        }
-    return named;
-}
-
-/*
- * The part of a condition that does not fold which makes it no constant:
- * a name holding a run-time value (a parameter, a local, a module
- * variable, not const; not inside sizeof) or a call of a user function
- * that is not constexpr. NULL when there is none: the evaluator cannot
- * fold it for its own reasons (floating values, std::min, a member
- * function), and the condition is left unchecked rather than refused.
- */
-const fe_node *fe_runtime_part(fe_lower *L, const fe_node *e)
-{
-    if (!e || e->kind == N_SIZEOF)
-        return NULL;
-    if (e->kind == N_IDENT && e->name && !e->qual) { /* a const one may be a constant the evaluator cannot read */
-        const fe_var *v = fe_lookup(L, e->name);
-        return v && v->ty && !v->ty->is_const ? e : NULL;
-    }
-    if (e->kind == N_CALL) {
-        if (e->a && e->a->kind == N_IDENT && e->a->name && !e->a->qual && plain_function(L, e->a->name))
-            return e;
-    } else {
-        const fe_node *r = fe_runtime_part(L, e->a);
-        if (!r)
-            r = fe_runtime_part(L, e->b);
-        if (!r)
-            r = fe_runtime_part(L, e->c);
-        if (r)
-            return r;
-    }
-    for (const fe_node *a = e->args; a; a = a->next) {
-        const fe_node *r = fe_runtime_part(L, a);
-        if (r)
-            return r;
-    }
-    return NULL;
-}
-
-static const char *runtime_what(fe_lower *L, const fe_node *why)
-{
-    return why->kind == N_CALL ? fe_fmt(L->c, "'%s' is not constexpr", why->a->name)
-                               : fe_fmt(L->c, "'%s' holds a run-time value", why->name);
-}
-
 static void local_decl(fe_lower *L, fe_node *d)
 {
     fe_type *t = fe_resolve_decltype(L, d->ty);
@@ -785,10 +707,10 @@ static void stmt_in(fe_lower *L, fe_node *s)
             fe_stmt(L, k ? s->b : s->c);
             return;
         }
-        const fe_node *why = s->is_constexpr ? fe_runtime_part(L, s->a) : NULL;
+        const fe_tok *at = NULL;
+        const char *why = s->is_constexpr ? fe_not_constant(L, s->a, &at) : NULL;
         if (why) { /* in a template's comptime form this folds the instance (docs/cuda.md) */
-            fe_error(L->c, why->tok, CVM_SYNTAX, "if constexpr's condition is not a constant: %s",
-                     runtime_what(L, why));
+            fe_error(L->c, at, CVM_SYNTAX, "if constexpr's condition is not a constant: %s", why);
             return;
         }
         fe_val c = fe_cond_bool(L, s->a);
@@ -836,10 +758,10 @@ static void stmt_in(fe_lower *L, fe_node *s)
         return;
     case N_STATIC_ASSERT: {
         int64_t k;
-        const fe_node *why = fe_const_eval(L->c, s->a, &k) ? NULL : fe_runtime_part(L, s->a);
+        const fe_tok *at = NULL;
+        const char *why = fe_const_eval(L->c, s->a, &k) ? NULL : fe_not_constant(L, s->a, &at);
         if (why) /* in a template's comptime form this folds the instance, where it is checked */
-            fe_error(L->c, why->tok, CVM_SYNTAX, "static_assert's condition is not a constant: %s",
-                     runtime_what(L, why));
+            fe_error(L->c, at, CVM_SYNTAX, "static_assert's condition is not a constant: %s", why);
         return;
     }
     case N_EMPTY:

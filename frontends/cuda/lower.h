@@ -270,7 +270,8 @@ uint32_t fe_shared_offset(fe_lower *L, fe_node *d);
 fe_var *fe_lookup(fe_lower *L, const char *name);
 fe_var *fe_capture_env(fe_lower *L, fe_node *lambda_fn); /* lower_lambda.c */
 fe_type *fe_closure_copy(fe_lower *L, fe_type *t, const fe_tok *at);
-const fe_node *fe_runtime_part(fe_lower *L, const fe_node *cond); /* lower.c: why it is no constant */
+/* lower_tmpl.c: why a condition that does not fold is no constant (*at: where), or NULL */
+const char *fe_not_constant(fe_lower *L, const fe_node *cond, const fe_tok **at);
 fe_type *fe_closure_type(fe_lower *L, fe_type *lambda);
 fe_type *fe_closure_of(fe_lower *L, fe_type *param, fe_type *arg);
 const char *fe_closures_apart(const fe_type *a, const fe_type *b);

@@ -238,3 +238,26 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
         fe_error(L->c, at, CVM_SYNTAX, "expression is not assignable");
     }
 }
+
+/* A reference bound to a value of another arithmetic type: a const T &
+ * (or T &&) binds a temporary holding the value converted to T, as in C++
+ * (`const float &r = x;` of an int x: later stores to x do not show
+ * through r; `float &&a = 5;` is 5.0f); a plain T & cannot bind it. False
+ * after that error. */
+bool fe_bind_converted(fe_lower *L, fe_val *v, fe_type *rt, const fe_tok *at)
+{
+    fe_type *want = fe_unqual(fe_no_ref(L->c, rt)), *have = fe_unqual(v->ty);
+    if (!fe_is_arith(want) || !fe_is_arith(have) || fe_same_type(want, have))
+        return true;
+    if (!rt->is_const && !rt->is_rref) {
+        if (v->lv == LV_NONE)
+            return true; /* "must bind to an lvalue", said where it binds */
+        char w[128], h[128];
+        fe_type_str(want, w, sizeof w);
+        fe_type_str(have, h, sizeof h);
+        fe_error(L->c, at, CVM_SYNTAX, "a '%s &' cannot bind to an lvalue of type '%s'", w, h);
+        return false;
+    }
+    *v = fe_convert(L, fe_load(L, *v), want, at);
+    return true;
+}

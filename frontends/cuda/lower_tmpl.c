@@ -301,3 +301,62 @@ cvm_status fe_lower_module(fe_ctx *c, const char *const *kernels, uint32_t nkern
     fe_buf_free(c, &L->regs);
     return c->err ? c->err_status : CVM_OK;
 }
+
+/* Is f, named by a call, a user function none of whose overloads is constexpr? */
+static bool plain_function(fe_lower *L, const char *name)
+{
+    bool named = false;
+    for (const fe_node *f = L->c->funcs; f; f = f->next)
+        if (f->name && strcmp(f->name, name) == 0) {
+            if (f->storage & FE_S_CONSTEXPR)
+                return false;
+            named = true;
+        }
+    return named;
+}
+
+/*
+ * The part of a condition that does not fold which makes it no constant:
+ * a name holding a run-time value (a parameter, a local, a module
+ * variable, not const; not inside sizeof) or a call of a user function
+ * that is not constexpr. NULL when there is none: the evaluator cannot
+ * fold it for its own reasons (floating values, std::min, a member
+ * function), and the condition is left unchecked rather than refused.
+ */
+static const fe_node *runtime_part(fe_lower *L, const fe_node *e)
+{
+    if (!e || e->kind == N_SIZEOF)
+        return NULL;
+    if (e->kind == N_IDENT && e->name && !e->qual) { /* a const one may be a constant the evaluator cannot read */
+        const fe_var *v = fe_lookup(L, e->name);
+        return v && v->ty && !v->ty->is_const ? e : NULL;
+    }
+    if (e->kind == N_CALL) {
+        if (e->a && e->a->kind == N_IDENT && e->a->name && !e->a->qual && plain_function(L, e->a->name))
+            return e;
+    } else {
+        const fe_node *r = runtime_part(L, e->a);
+        if (!r)
+            r = runtime_part(L, e->b);
+        if (!r)
+            r = runtime_part(L, e->c);
+        if (r)
+            return r;
+    }
+    for (const fe_node *a = e->args; a; a = a->next) {
+        const fe_node *r = runtime_part(L, a);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+const char *fe_not_constant(fe_lower *L, const fe_node *cond, const fe_tok **at)
+{
+    const fe_node *why = runtime_part(L, cond);
+    if (!why)
+        return NULL;
+    *at = why->tok;
+    return why->kind == N_CALL ? fe_fmt(L->c, "'%s' is not constexpr", why->a->name)
+                               : fe_fmt(L->c, "'%s' holds a run-time value", why->name);
+}

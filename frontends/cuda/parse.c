@@ -278,66 +278,6 @@ static bool is_typename(fe_ctx *c, fe_tok *t)
     return n && n->ty && !n->is_value;
 }
 
-static void builtin_types(fe_ctx *c)
-{
-    static const struct { const char *name; fe_kind k; } plain[] = {
-        {"size_t", TY_U64}, {"ptrdiff_t", TY_I64}, {"int8_t", TY_I8}, {"int16_t", TY_I16},
-        {"int32_t", TY_I32}, {"int64_t", TY_I64}, {"uint8_t", TY_U8}, {"uint16_t", TY_U16},
-        {"uint32_t", TY_U32}, {"uint64_t", TY_U64}, {"half", TY_F16}, {"__half", TY_F16},
-        {"__nv_bfloat16", TY_BF16}, {"nv_bfloat16", TY_BF16}, {"uint", TY_U32},
-        {"intptr_t", TY_I64}, {"uintptr_t", TY_U64}, {"dim3", TY_DIM3}, {"uint3", TY_DIM3},
-    };
-    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-        push_tname(c, plain[i].name, fe_ty(plain[i].k), false, 0);
-    /* cooperative groups: group types, and names that are types only before '<' */
-    push_tname(c, "thread_block", fe_cg_type(c, CG_BLOCK, 0, NULL), false, 0);
-    push_tname(c, "grid_group", fe_cg_type(c, CG_GRID, 0, NULL), false, 0);
-    push_tname(c, "thread_group", fe_cg_type(c, CG_GROUP, 0, NULL), false, 0);
-    push_tname(c, "coalesced_group", fe_cg_type(c, CG_COALESCED, 0, NULL), false, 0);
-    static const char *const family[] = {"thread_block_tile", "plus", "less", "greater",
-                                         "bit_and", "bit_or", "bit_xor"};
-    for (size_t i = 0; i < sizeof family / sizeof family[0]; i++)
-        push_tname(c, family[i], fe_cg_type(c, CG_FAMILY, (uint32_t)i, NULL), false, 0);
-    static const struct { const char *name; fe_kind k; } vbase[] = {
-        {"float", TY_F32}, {"int", TY_I32}, {"uint", TY_U32}, {"double", TY_F64},
-        {"char", TY_I8}, {"uchar", TY_U8}, {"short", TY_I16}, {"ushort", TY_U16},
-        {"long", TY_I64}, {"ulong", TY_U64}, {"longlong", TY_I64}, {"ulonglong", TY_U64},
-    };
-    for (size_t i = 0; i < sizeof vbase / sizeof vbase[0]; i++) {
-        for (uint32_t n = 2; n <= 4; n++) {
-            char *name = fe_fmt(c, "%s%u", vbase[i].name, n);
-            fe_type *t;
-            if (n == 3) { /* no line of 3: a struct of three members, 4-byte aligned */
-                t = fe_alloc(c, sizeof *t);
-                if (!t)
-                    return;
-                t->kind = TY_STRUCT;
-                t->name = name;
-                fe_member **link = &t->members;
-                for (int m = 0; m < 3; m++) {
-                    fe_member *mm = fe_alloc(c, sizeof *mm);
-                    if (!mm)
-                        return;
-                    mm->name = m == 0 ? "x" : m == 1 ? "y" : "z";
-                    mm->ty = fe_ty(vbase[i].k);
-                    *link = mm;
-                    link = &mm->next;
-                }
-                fe_struct_layout(t);
-            } else {
-                t = fe_vec_of(c, fe_ty(vbase[i].k), n, name);
-            }
-            push_tname(c, name, t, false, 0);
-        }
-    }
-    /* the paired half types: lines of two (half2.c) */
-    fe_type *h2 = fe_vec_of(c, fe_ty(TY_F16), 2, "__half2"), *b2 = fe_vec_of(c, fe_ty(TY_BF16), 2, "__nv_bfloat162");
-    push_tname(c, "__half2", h2, false, 0);
-    push_tname(c, "half2", h2, false, 0);
-    push_tname(c, "__nv_bfloat162", b2, false, 0);
-    push_tname(c, "nv_bfloat162", b2, false, 0);
-}
-
 /* ---- constant expressions ---- */
 
 static uint32_t const_dim(fe_ctx *c, fe_tok *at)
@@ -1441,7 +1381,7 @@ static fe_node *expr(fe_ctx *c)
 void fe_parse(fe_ctx *c)
 {
     c->pos = 0;
-    builtin_types(c);
+    fe_builtin_types(c);
     while (!c->err && peek(c)->kind != TK_EOF)
         fe_p_toplevel(c);
 }

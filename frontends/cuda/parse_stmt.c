@@ -441,7 +441,7 @@ static fe_node *stmt_in(fe_ctx *c)
         fe_p_expect(c, ";");
         int64_t v = 0;
         /* a condition that does not fold here is judged where it is
-         * lowered (lower.c fe_runtime_part): an error when it reads a
+         * lowered (lower_tmpl.c fe_not_constant): an error when it reads a
          * run-time value, else left unchecked */
         if (!c->err && fe_const_eval(c, n->a, &v) && !v)
             fe_error(c, t, CVM_SYNTAX, "static assertion failed%s%s", n->b && n->b->kind == N_STR ? ": " : "",

@@ -203,10 +203,9 @@ static cvm_status open_file(pp *p, const char *path, const pp_tok *at, pp_file *
             return CVM_OK;
         }
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return CVM_OK; /* a directory of that name: keep searching */
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) /* before opening: a FIFO would block the open */
-        return cvm_fe_pp_error(p, CVM_IO, at, "include file \"%s\" is not a regular file", path);
+        return S_ISDIR(sb.st_mode) ? CVM_OK /* a directory of that name: keep searching */
+                                   : cvm_fe_pp_error(p, CVM_IO, at, "include file \"%s\" is not a regular file", path);
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return missing(errno) ? CVM_OK

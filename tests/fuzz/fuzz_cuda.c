@@ -9,13 +9,12 @@
  * compiled again without the optimizer, so both pipelines see it (the
  * repository's sources all end in a newline: the last byte would pick one).
  */
-#include "../../bytecode/bc.h"
-#include "fuzz_common.h"
+#include "fuzz_spv.h"
 
 #include <stdint.h>
 #include <string.h>
 
-/* Every kernel of the compiled module through the SPIR-V backend. */
+/* The compiled module's kernels through the SPIR-V backend (fuzz_spv.h). */
 static void to_spirv(const void *bytes, size_t size)
 {
     cvm_bc_module *mod = NULL;
@@ -23,20 +22,7 @@ static void to_spirv(const void *bytes, size_t size)
     FUZZ_CHECK(cvm_bc_module_read(bytes, size, fuzz_alloc, &heap, &mod, &d) == CVM_OK);
     if (!mod)
         return;
-    for (uint32_t k = 0; k < mod->nkernels && k < 8; k++) { /* each call verifies the whole module */
-        void *words = NULL;
-        size_t nwords = 0;
-        memset(&d, 0, sizeof d);
-        cvm_status st = cvm_spirv_compile(bytes, size, cvm_bc_str(mod, mod->kernels[k].name), NULL, &words,
-                                          &nwords, &d);
-        if (st == CVM_OK) {
-            FUZZ_CHECK(words && nwords && nwords % 4 == 0);
-            cvm_free_bytes(words);
-        } else {
-            FUZZ_CHECK(!words && d.message[0]);
-            FUZZ_CHECK(st == CVM_UNSUPPORTED || st == CVM_LIMIT || st == CVM_OUT_OF_MEMORY);
-        }
-    }
+    fuzz_spirv_kernels(mod, bytes, size, NULL);
     cvm_bc_module_free(mod);
 }
 

@@ -6,13 +6,13 @@
  * a refusal with a message (never the internal-error status); nothing
  * allocated through the counting allocator may be left over.
  */
-#include "../../bytecode/bc.h"
-#include "fuzz_common.h"
+#include "fuzz_spv.h"
 
 #include <stdint.h>
 #include <string.h>
 
-static void translate(const void *bytes, size_t size, const char *kernel, unsigned pick)
+/* A verified module's kernels (the first 8), written back to bytes first. */
+static void kernels(cvm_bc_module *mod, unsigned pick)
 {
     static const uint32_t widths[] = {0, 1, 2, 4, 8, 16, 32, 64};
     cvm_spirv_options o;
@@ -20,24 +20,6 @@ static void translate(const void *bytes, size_t size, const char *kernel, unsign
     o.subgroup_size = widths[pick & 7];
     o.plane_width = pick & 8 ? widths[(pick >> 4) & 7] : 0;
     o.spirv_version = pick & 128 ? 0x10300 : 0;
-    void *words = NULL;
-    size_t n = 0;
-    cvm_diag d;
-    memset(&d, 0, sizeof d);
-    cvm_status st = cvm_spirv_compile(bytes, size, kernel, &o, &words, &n, &d);
-    if (st == CVM_OK) {
-        FUZZ_CHECK(words && n && n % 4 == 0);
-        cvm_free_bytes(words);
-    } else {
-        FUZZ_CHECK(!words && d.message[0]);
-        FUZZ_CHECK(st == CVM_UNSUPPORTED || st == CVM_LIMIT || st == CVM_INVALID_ARGUMENT ||
-                   st == CVM_OUT_OF_MEMORY);
-    }
-}
-
-/* A verified module's kernels (the first 8), written back to bytes first. */
-static void kernels(cvm_bc_module *mod, unsigned pick)
-{
     cvm_bc_verified *ver = NULL;
     cvm_diag d;
     if (cvm_bc_verify(mod, &ver, &d) != CVM_OK)
@@ -47,8 +29,7 @@ static void kernels(cvm_bc_module *mod, unsigned pick)
     size_t n = 0;
     if (cvm_bc_module_write(mod, &bytes, &n, &d) != CVM_OK)
         return;
-    for (uint32_t k = 0; k < mod->nkernels && k < 8; k++)
-        translate(bytes, n, cvm_bc_str(mod, mod->kernels[k].name), pick);
+    fuzz_spirv_kernels(mod, bytes, n, &o);
     cvm_bc_free(fuzz_alloc, &heap, bytes, n);
 }
 
