@@ -1269,6 +1269,29 @@ static void test_overload_promotions(void)
         "}\n";
     static const int32_t owant[] = {2, 1, 1, 1, 2, 1, 1, 2};
     words_are("overloads: int & takes no short, auto and template instances fit exactly (g++)", osrc, 1, 0, owant, 8);
+    /* C++ ranks int -> long and int -> double alike (conversions): f(short, int, int) takes
+     * f(int, double, double), better in the first argument and alike in the others; the sums ranked
+     * int <-> floating below other conversions and took f(long, long, long), for functions,
+     * constructors and members (out[0..3], g++ -std=c++17). Calls C++ finds ambiguous go to the
+     * candidate with fewer int <-> floating conversions: a(long) and d(long) (docs/cuda.md). */
+    static const char csrc[] =
+        "__device__ int f(int, double, double) { return 1; }\n"
+        "__device__ int f(long, long, long) { return 2; }\n"
+        "__device__ int g(double, int) { return 1; }\n"
+        "__device__ int g(long, long) { return 2; }\n"
+        "struct S { __device__ S(int, double, double) : v(1) {} __device__ S(long, long, long) : v(2) {} int v; };\n"
+        "struct M { __device__ int m(int, double, double) { return 1; } __device__ int m(long, long, long) { return 2; } };\n"
+        "__device__ int a(long) { return 1; }\n"
+        "__device__ int a(float) { return 2; }\n"
+        "__device__ int d(float) { return 1; }\n"
+        "__device__ int d(long) { return 2; }\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "  short s = 1; int i = 2; char c = 3; float x = 1.5f;\n"
+        "  out[0] = f(s, i, i); out[1] = g(x, c); out[2] = S(c, i, i).v; out[3] = M().m(s, i, i);\n"
+        "  out[4] = a(i); out[5] = d(i);\n"
+        "}\n";
+    static const int32_t cwant[] = {1, 1, 1, 1, 1, 2};
+    words_are("overloads: int -> long and int -> double rank alike, as in C++ (g++)", csrc, 1, 0, cwant, 6);
 }
 
 /* The 32-byte vectors are 16-byte aligned, as in CUDA's vector_types.h

@@ -102,6 +102,16 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
 
 int fe_arg_score(fe_type *at, fe_type *pt) { return fe_arg_score_conv(at, pt, false); }
 
+int fe_fit_summed(int fit) { return fit == FE_FIT_CROSS ? FE_FIT_CONVERT : fit; }
+
+int fe_cross_count(const fe_node *params, fe_type **types, int nargs)
+{
+    int n = 0, i = 0;
+    for (const fe_node *p = params; p && i < nargs; p = p->next, i++)
+        n += types && types[i] && fe_arg_score(types[i], p->ty) == FE_FIT_CROSS;
+    return n;
+}
+
 /* How well function f fits arguments of these types (a NULL type: a braced
  * list, fits any parameter); -1: not at all. */
 static int overload_score(const fe_node *f, fe_type **types, int nargs, bool conv, const bool *rv, bool strict)
@@ -116,7 +126,7 @@ static int overload_score(const fe_node *f, fe_type **types, int nargs, bool con
         if (types && types[i] && ((strict && types[i]->is_const) || (rv && rv[i])) && p->ty->is_ref &&
             !p->ty->is_const && !(p->ty->is_rref && !types[i]->is_const))
             k = -1; /* a const object, or a temporary, does not bind to a plain reference */
-        score = k < 0 ? -1 : score + k;
+        score = k < 0 ? -1 : score + fe_fit_summed(k);
     }
     return score;
 }
@@ -167,7 +177,7 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
                               bool conv, int self_const, const ns_set *ns, const bool *rv)
 {
     fe_node *best = NULL;
-    int best_score = -1, best_binds = 0, best_steps = 0;
+    int best_score = -1, best_binds = 0, best_steps = 0, best_cross = 0;
     for (fe_node *f = list; f; f = f->next) {
         if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor) ||
             !ns_has(ns, f->ns))
@@ -178,14 +188,16 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
          * (int get() const and int get() on a const or a plain object) */
         const bool as_const = self_const >= 0 && best && score == best_score &&
                               f->is_const_fn == (self_const == 1) && best->is_const_fn != (self_const == 1);
-        const bool as_ref = best && score == best_score && binds < best_binds;
-        const int steps = base_steps(f, types, nargs);
-        const bool nearer = best && score == best_score && binds == best_binds && steps < best_steps;
-        if (score > best_score || as_const || as_ref || nearer) {
+        const int cross = fe_cross_count(f->params, types, nargs), steps = base_steps(f, types, nargs);
+        const bool tie = best && score == best_score, fewer_cross = tie && cross < best_cross;
+        const bool as_ref = tie && cross == best_cross && binds < best_binds;
+        const bool nearer = tie && cross == best_cross && binds == best_binds && steps < best_steps;
+        if (score > best_score || as_const || fewer_cross || as_ref || nearer) {
             best = f;
             best_score = score;
             best_binds = binds;
             best_steps = steps;
+            best_cross = cross;
         }
     }
     return best;

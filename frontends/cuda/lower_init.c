@@ -37,7 +37,7 @@ static int ctor_score(const fe_node *m, fe_type **types, int n, bool conv)
     int score = 0, i = 0;
     for (const fe_node *p = m->params; p && i < n && score >= 0; p = p->next, i++) {
         int k = fe_arg_score_conv(types[i], p->ty, conv);
-        score = k < 0 ? -1 : score + k;
+        score = k < 0 ? -1 : score + fe_fit_summed(k);
     }
     return score;
 }
@@ -598,7 +598,8 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         for (int conv = 0; conv < 2 && !best; conv++) {
             for (fe_node *m = t->methods; m; m = m->next) {
                 int score = m->is_ctor && fe_params_match(m, n) ? ctor_score(m, types, n, conv) : -1;
-                if (score > best_score) {
+                if (score > best_score || (best && score == best_score && fe_cross_count(m->params, types, n) <
+                                                                          fe_cross_count(best->params, types, n))) {
                     best = m;
                     best_score = score;
                 }
