@@ -3579,6 +3579,16 @@ static void test_comma_locale(void)
            st ? d.message : text);
         cvm_free_bytes(bytes);
         cvm_free_bytes(text);
+        /* a kernel's printf of floats writes 1.5 as a GPU does (the workers formatted with the
+         * host's locale: "1,500000"); expected text by hand, C's printf conventions */
+        (void)cvm_stream_output(kern_stream());
+        int32_t got[NOUT];
+        int ran = run_k("printf under a comma locale",
+                        "#include <cstdio>\n__global__ void k(int *out, const int *in) {\n"
+                        "    printf(\"%f %.2e %g %a|\", 1.5f, 2.5, 0.25, 1.5); out[0] = 1; }\n", 1, 0, got);
+        const char *printed = cvm_stream_output(kern_stream());
+        ok(ran && strcmp(printed, "1.500000 2.50e+00 0.25 0x1.8p+0|\n") == 0,
+           "a kernel's printf writes floats as in C under that locale (%s)", printed);
     }
     setlocale(LC_NUMERIC, "C");
     if (made) {

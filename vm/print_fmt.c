@@ -5,6 +5,7 @@
 #include "print_fmt.h"
 
 #include "../bytecode/bc.h"
+#include "../bytecode/c_numbers.h"
 #include "numerics.h"
 
 #include <inttypes.h>
@@ -94,12 +95,10 @@ static size_t clamp_spec(char *spec, size_t s)
     return o;
 }
 
-size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *convs,
-                        cvm_print_arg_fn arg, void *ctx, char *buf, size_t cap)
+static size_t format(const char *fmt, size_t flen, size_t nargs, const char *convs, cvm_print_arg_fn arg,
+                     void *ctx, char *buf, size_t cap)
 {
     size_t n = 0, next = 0;
-    if (cap == 0)
-        return 0;
     size_t i = 0;
     bool over = false; /* a conversion's text did not fit */
     while (i < flen && n + 1 < cap) {
@@ -165,5 +164,20 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
         n = cap - 1;
     }
     buf[n] = '\0';
+    return n;
+}
+
+size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *convs,
+                        cvm_print_arg_fn arg, void *ctx, char *buf, size_t cap)
+{
+    if (cap == 0)
+        return 0;
+    /* a kernel's %f prints 1.5 as a GPU does, whatever LC_NUMERIC the host
+     * set with setlocale (de_DE's "1,5"): the C locale, this thread's for
+     * the call */
+    locale_t c_numbers = cvm_bc_c_numbers(), before = c_numbers ? uselocale(c_numbers) : (locale_t)0;
+    size_t n = format(fmt, flen, nargs, convs, arg, ctx, buf, cap);
+    if (c_numbers)
+        uselocale(before);
     return n;
 }
