@@ -1057,6 +1057,32 @@ static void test_using_qualifier(void)
               "namespace N { using E::h; __device__ int viaN() { return h(2.0); } }\n"
               "__global__ void k(int *out, const int *in) { out[0] = h(1); out[1] = N::viaN(); }\n",
               1, 0, decl_want, 2);
+    /* qualified lookup through the directives written in the namespace (and its inline
+     * namespaces), own members first; directives are transitive (all were "no function 'g'
+     * takes arguments of these types"; g++ -std=c++17: 2 3 103 40 12 106 and 3 52 53 13 55 15) */
+    static const int32_t t_want[] = {2, 3, 103, 40, 12, 106};
+    words_are("B::g through B's using-directive, transitively, and E::f of an inline namespace (g++)",
+              "namespace A { __device__ int g(int x) { return x + 1; } }\n"
+              "namespace B { using namespace A; __device__ int h(int x) { return x * 10; } }\n"
+              "namespace C { using namespace B; }\n"
+              "namespace E { inline namespace v1 { __device__ int f(int x) { return x + 100; } } }\n"
+              "namespace F { __device__ int g(int x) { return x + 7; } using namespace A; }\n"
+              "using namespace C;\n"
+              "__global__ void k(int *out, const int *in) {\n"
+              "  out[0] = B::g(1); out[1] = C::g(2); out[2] = E::f(3); out[3] = h(4); out[4] = F::g(5);\n"
+              "  out[5] = E::v1::f(6); }\n",
+              1, 0, t_want, 6);
+    static const int32_t o_want[] = {3, 52, 53, 13, 55, 15};
+    words_are("qualified lookup takes the namespace's own g first; ::q through the file's directives (g++)",
+              "namespace A { __device__ int g(int x) { return x + 1; } __device__ int q(int x) { return x + 50; } }\n"
+              "namespace B { using namespace A; __device__ int g(long x) { return (int)x * 3; } }\n"
+              "namespace C { using namespace B; }\n"
+              "namespace D { namespace In { __device__ int r(int x) { return x + 9; } } using namespace In; }\n"
+              "using namespace C;\n"
+              "__global__ void k(int *out, const int *in) {\n"
+              "  out[0] = B::g(1); out[1] = ::q(2); out[2] = q(3); out[3] = D::r(4); out[4] = C::q(5);\n"
+              "  out[5] = D::In::r(6); }\n",
+              1, 0, o_want, 6);
 }
 
 /* A const T & (or T &&) bound to an lvalue of another arithmetic type

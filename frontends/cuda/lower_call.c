@@ -271,6 +271,52 @@ static void ns_add(ns_set *s, const char *ns)
         s->v[s->n++] = ns;
 }
 
+/* Qualified lookup of `name` in namespace ns found nothing of ns's own:
+ * the namespaces its using-directives (and inline namespaces) nominate
+ * that define it, and where one does not, those it nominates in turn
+ * (C++ [namespace.qual]: B::g finds A::g through `namespace B { using
+ * namespace A; }`, E::f an f of an inline namespace of E). */
+static void add_nominated(fe_ctx *c, const char *ns, const char *name, ns_set *out, int depth)
+{
+    for (int i = 0; i < c->nusing && depth < 16; i++)
+        if (strcmp(c->using_at[i], ns) == 0) {
+            if (ns_defines(c, c->using_ns[i], name))
+                ns_add(out, c->using_ns[i]);
+            else
+                add_nominated(c, c->using_ns[i], name, out, depth + 1);
+        }
+}
+
+/* The using-directives in effect, as (where written, namespace named)
+ * pairs: the file's, and for each, those written in the namespace it
+ * names, as if written where it is (C++: directives are transitive). */
+typedef struct directives {
+    const char *at[256], *ns[256];
+    int n;
+} directives;
+
+static void add_directive(directives *d, const char *at, const char *ns)
+{
+    for (int i = 0; i < d->n; i++)
+        if (strcmp(d->at[i], at) == 0 && strcmp(d->ns[i], ns) == 0)
+            return;
+    if (d->n < 256) {
+        d->at[d->n] = at;
+        d->ns[d->n++] = ns;
+    }
+}
+
+static void directives_in_effect(fe_ctx *c, directives *d)
+{
+    d->n = 0;
+    for (int i = 0; i < c->nusing; i++)
+        add_directive(d, c->using_at[i], c->using_ns[i]);
+    for (int k = 0; k < d->n; k++)
+        for (int i = 0; i < c->nusing; i++)
+            if (strcmp(c->using_at[i], d->ns[k]) == 0)
+                add_directive(d, d->at[k], c->using_ns[i]);
+}
+
 /* The namespace the function being lowered is defined in: a member's is
  * its struct's, a lambda's the function's it is written in. */
 static const char *current_ns(fe_lower *L)
@@ -313,20 +359,27 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
     if (qual && !*qual) {
         if (ns_defines(c, "", name))
             ns_add(out, "");
+        else
+            add_nominated(c, "", name, out, 0);
         return out;
     }
+    directives dirs = {.n = 0};
+    if (!qual)
+        directives_in_effect(c, &dirs);
     for (size_t n = strlen(cur); !out->n;) {
         const char *path = !qual ? fe_strndup(c, cur, n)
                            : n   ? fe_fmt(c, "%.*s::%s", (int)n, cur, qual)
                                  : qual;
         if (path && ns_defines(c, path, name))
             ns_add(out, path);
+        else if (path && qual)
+            add_nominated(c, path, name, out, 0);
         /* a directive seen from inside the namespace it is written in: its names join the
          * nearest namespace enclosing both that one and the one it names (C++) */
-        for (int i = 0; !qual && i < c->nusing; i++)
-            if (fe_ns_encloses(c->using_at[i], cur) && common_ns(c->using_at[i], c->using_ns[i]) == n &&
-                ns_defines(c, c->using_ns[i], name))
-                ns_add(out, c->using_ns[i]);
+        for (int i = 0; !qual && i < dirs.n; i++)
+            if (fe_ns_encloses(dirs.at[i], cur) && common_ns(dirs.at[i], dirs.ns[i]) == n &&
+                ns_defines(c, dirs.ns[i], name))
+                ns_add(out, dirs.ns[i]);
         for (int i = 0; !qual && i < c->ndecl; i++) /* using a::f; */
             if (strlen(c->decl_at[i]) == n && strncmp(c->decl_at[i], cur, n) == 0 && strcmp(c->decl_name[i], name) == 0 &&
                 ns_defines(c, c->decl_from[i], name))
