@@ -1148,6 +1148,25 @@ static void test_ref_temporaries(void)
               "    int x = in[6]; long long &&q = x; q -= 2; out[1] = x; out[2] = (int)q;\n"
               "    const int &c = in[6]; out[3] = c; }\n",
               1, 0, rref_want, 4);
+    /* an enum lvalue bound to const int & (or const short & of an enum class of short) binds a
+     * temporary: stores to the enum after the binding do not show through (they did); a const
+     * Color & still aliases; `enum Color e` is the same enum. g++ -std=c++17: 2 1 5 1 3 54 2 */
+    static const int32_t enum_want[] = {2, 1, 5, 1, 3, 54, 2};
+    words_are("an enum lvalue for const int & binds a temporary; for const E & it aliases (g++)",
+              "enum Color { R = 1, G = 2, B = 3 };\n"
+              "enum class Mode : short { X = 4, Y = 5 };\n"
+              "__device__ int f(const int &r, Color &c) { c = B; return r; }\n"
+              "__device__ int g(const Color &r, Color &c) { c = R; return r; }\n"
+              "__device__ int h(const Mode &m, Mode &w) { w = Mode::Y; return (int)m; }\n"
+              "__device__ int s(const short &m, Mode &w) { w = Mode::X; return m; }\n"
+              "__global__ void k(int *out, const int *in) {\n"
+              "  Color c = G; Mode m = Mode::X;\n"
+              "  out[0] = f(c, c); out[1] = g(c, c); out[2] = h(m, m);\n"
+              "  const int &q = c; c = G; out[3] = q;\n"
+              "  const Color &q2 = c; c = B; out[4] = q2;\n"
+              "  out[5] = s((short)m, m) * 10 + (int)m;\n"
+              "  enum Color e = G; const int &qe = e; e = B; out[6] = qe; }\n",
+              1, 0, enum_want, 7);
     rejects("a static_assert on a kernel parameter is an error, not a pass",
             "__global__ void k(int *out, const int *in, int n) { static_assert(n == 7, \"n\"); out[0] = 1; }\n",
             "static_assert's condition is not a constant: 'n' holds a run-time value");

@@ -80,7 +80,11 @@ struct fe_type {
     fe_type *base;      /* pointer target, array element, vector element */
     uint32_t len;       /* array length, vector lanes */
     uint32_t size, align;
-    bool is_const, is_volatile, is_ref, is_unsigned_enum;
+    bool is_const, is_volatile, is_ref;
+    /* an enum's type: its underlying integer type, marked by the enum it
+     * is (qualified copies keep the mark); NULL for every other type.
+     * Only a reference binding tells them apart (fe_bind_converted). */
+    const fe_type *enum_id;
     bool is_rref;       /* T && (is_ref too): binds a temporary as well as an lvalue (forwarding) */
     const char *name;   /* struct tag */
     fe_member *members; /* struct members */

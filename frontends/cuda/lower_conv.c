@@ -247,8 +247,12 @@ void fe_store(fe_lower *L, fe_val dst, fe_val v, const fe_tok *at)
 bool fe_bind_converted(fe_lower *L, fe_val *v, fe_type *rt, const fe_tok *at)
 {
     fe_type *want = fe_unqual(fe_no_ref(L->c, rt)), *have = fe_unqual(v->ty);
-    if (!fe_is_arith(want) || !fe_is_arith(have) || fe_same_type(want, have))
+    /* an enum and its underlying type are the same numbers but other types */
+    const bool other_enum = rt->enum_id != v->ty->enum_id;
+    if (!fe_is_arith(want) || !fe_is_arith(have) || (fe_same_type(want, have) && !other_enum))
         return true;
+    if (!rt->is_const && !rt->is_rref && fe_same_type(want, have))
+        return true; /* an int & of a Color: accepted, as enums are ints here (docs/cuda.md) */
     if (!rt->is_const && !rt->is_rref) {
         if (v->lv == LV_NONE)
             return true; /* "must bind to an lvalue", said where it binds */
@@ -258,6 +262,12 @@ bool fe_bind_converted(fe_lower *L, fe_val *v, fe_type *rt, const fe_tok *at)
         fe_error(L->c, at, CVM_SYNTAX, "a '%s &' cannot bind to an lvalue of type '%s'", w, h);
         return false;
     }
-    *v = fe_convert(L, fe_load(L, *v), want, at);
+    fe_val t = fe_convert(L, fe_load(L, *v), want, at);
+    if (fe_same_type(want, have)) { /* an enum's value: the temporary is a copy of the same bits */
+        const int r = fe_reg(L, L->rtypes[t.reg]);
+        fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, r), r, t.reg);
+        t.reg = r;
+    }
+    *v = t;
     return true;
 }

@@ -808,6 +808,9 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
     }
     fe_tname *named[256]; /* the enum's names, typed by the values once all are known */
     int nnamed = 0;
+    const fe_tname *prev = name && !fe_p_is(c, "{") ? fe_p_lookup(c, name->s, name->len) : NULL;
+    if (prev && prev->ty && prev->ty->enum_id && !prev->is_value)
+        return prev->ty; /* `enum Color c;` names the enum declared before */
     if (name)
         named[nnamed++] = fe_p_push_tname(c, fe_p_tok_name(c, name), under, false, 0);
     if (!fe_p_accept(c, "{"))
@@ -887,8 +890,15 @@ fe_type *fe_p_enum_spec(fe_ctx *c)
         if (full)
             fe_error(c, fe_p_peek(c), CVM_LIMIT, "an enum whose values need more than int has more than 80 "
                      "enumerators; give it a type (enum E : unsigned {...})");
-        for (int i = 0; i < nnamed; i++)
-            named[i]->ty = under;
     }
-    return under;
+    /* the enum's own type: a `const int &` bound to a Color lvalue binds a
+     * converted temporary, as in C++, instead of aliasing it */
+    fe_type *own = fe_alloc(c, sizeof *own);
+    if (!own)
+        return under;
+    *own = *under;
+    own->enum_id = own;
+    for (int i = 0; i < nnamed; i++)
+        named[i]->ty = own;
+    return own;
 }

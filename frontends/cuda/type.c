@@ -130,6 +130,8 @@ fe_type *fe_no_ref(fe_ctx *c, fe_type *t)
 
 fe_type *fe_unqual(fe_type *t)
 {
+    if (t->enum_id)
+        return (fe_type *)t->enum_id; /* made unqualified (fe_p_enum_spec) */
     if (t->kind <= TY_F64 || t->kind == TY_DIM3)
         return fe_ty(t->kind);
     return t;
