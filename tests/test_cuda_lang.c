@@ -1083,6 +1083,28 @@ static void test_using_qualifier(void)
               "  out[0] = B::g(1); out[1] = ::q(2); out[2] = q(3); out[3] = D::r(4); out[4] = C::q(5);\n"
               "  out[5] = D::In::r(6); }\n",
               1, 0, o_want, 6);
+    /* a using-directive or -declaration in a function body is in force to the end of its block
+     * (it counted for the whole file: helper() and the statement after the block took A::g; g++:
+     * 20101 3102 10036 105006 13 8) */
+    static const int32_t b_want[] = {20101, 3102, 10036, 105006, 13, 8};
+    words_are("a function body's using-directive ends with its block and is not its callees' (g++)",
+              "namespace A { __device__ int g(int x) { return x + 100; } __device__ int h(int x) { return x + 1000; } }\n"
+              "namespace N { __device__ int g(long x) { return (int)x + 7; } }\n"
+              "__device__ int g(long x) { return (int)x + 1; }\n"
+              "__device__ int h(long x) { return (int)x + 2; }\n"
+              "__device__ int helper(int v) { return g(v); }\n"
+              "__device__ int blocks(int v) { int r = 0; { using namespace A; r += g(v); } r += g(v) * 10000; return r; }\n"
+              "__device__ int with_lambda(int v) { using namespace A; auto f = [](int x) { return g(x); };\n"
+              "    return f(v) + helper(v) * 1000; }\n"
+              "__device__ int decl(int v) { using A::h; return h(v); }\n"
+              "__device__ int nodecl(int v) { return h(v); }\n"
+              "template <class T> __device__ int tf(T v) { return g(v); }\n"
+              "__device__ int calls_tf(int v) { using namespace A; return tf(v) + g(v) * 1000; }\n"
+              "namespace N { __device__ int inN(int v) { using namespace A; return g(v); } }\n"
+              "__global__ void k(int *out, const int *in) {\n"
+              "  out[0] = blocks(1); out[1] = with_lambda(2); out[2] = decl(3) * 10 + nodecl(4);\n"
+              "  out[3] = calls_tf(5); out[4] = N::inN(6); out[5] = helper(7); }\n",
+              1, 0, b_want, 6);
 }
 
 /* A const T & (or T &&) bound to an lvalue of another arithmetic type

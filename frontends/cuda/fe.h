@@ -140,6 +140,7 @@ typedef enum fe_nk {
     /* statements */
     N_BLOCK, N_DECL, N_EXPR, N_IF, N_FOR, N_WHILE, N_DO, N_SWITCH, N_CASE, N_DEFAULT, N_BREAK,
     N_CONTINUE, N_RETURN, N_EMPTY, N_STATIC_ASSERT,
+    N_USING,   /* a using-directive (op 'n') or using-declaration (op 'd') in a function body: ival is its index */
     /* top level */
     N_FUNC
 } fe_nk;
@@ -304,6 +305,10 @@ typedef struct fe_ctx {
     const char *decl_name[32], *decl_from[32], *decl_at[32]; /* `using a::f;` written in decl_at: f is a's */
     int ndecl;
     int nusing;
+    /* written in a function body: in force for calls from its N_USING
+     * statement to the end of its block (fe_lower.using_on, decl_on), and
+     * never a directive of the namespace the function is in */
+    bool using_local[16], decl_local[32];
     const char *alias_name[16], *alias_path[16]; /* namespace x = a::b; */
     int nalias;
     int body_depth;

@@ -279,7 +279,7 @@ static void ns_add(ns_set *s, const char *ns)
 static void add_nominated(fe_ctx *c, const char *ns, const char *name, ns_set *out, int depth)
 {
     for (int i = 0; i < c->nusing && depth < 16; i++)
-        if (strcmp(c->using_at[i], ns) == 0) {
+        if (!c->using_local[i] && strcmp(c->using_at[i], ns) == 0) {
             if (ns_defines(c, c->using_ns[i], name))
                 ns_add(out, c->using_ns[i]);
             else
@@ -288,8 +288,9 @@ static void add_nominated(fe_ctx *c, const char *ns, const char *name, ns_set *o
 }
 
 /* The using-directives in effect, as (where written, namespace named)
- * pairs: the file's, and for each, those written in the namespace it
- * names, as if written where it is (C++: directives are transitive). */
+ * pairs: the namespaces' and those of function bodies in force here
+ * (using_on), and for each, those written in the namespace it names, as
+ * if written where it is (C++: directives are transitive). */
 typedef struct directives {
     const char *at[256], *ns[256];
     int n;
@@ -306,14 +307,16 @@ static void add_directive(directives *d, const char *at, const char *ns)
     }
 }
 
-static void directives_in_effect(fe_ctx *c, directives *d)
+static void directives_in_effect(fe_lower *L, directives *d)
 {
+    const fe_ctx *c = L->c;
     d->n = 0;
     for (int i = 0; i < c->nusing; i++)
-        add_directive(d, c->using_at[i], c->using_ns[i]);
+        if (!c->using_local[i] || (L->using_on >> i & 1))
+            add_directive(d, c->using_at[i], c->using_ns[i]);
     for (int k = 0; k < d->n; k++)
         for (int i = 0; i < c->nusing; i++)
-            if (strcmp(c->using_at[i], d->ns[k]) == 0)
+            if (!c->using_local[i] && strcmp(c->using_at[i], d->ns[k]) == 0)
                 add_directive(d, d->at[k], c->using_ns[i]);
 }
 
@@ -365,7 +368,7 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
     }
     directives dirs = {.n = 0};
     if (!qual)
-        directives_in_effect(c, &dirs);
+        directives_in_effect(L, &dirs);
     for (size_t n = strlen(cur); !out->n;) {
         const char *path = !qual ? fe_strndup(c, cur, n)
                            : n   ? fe_fmt(c, "%.*s::%s", (int)n, cur, qual)
@@ -380,8 +383,8 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
             if (fe_ns_encloses(dirs.at[i], cur) && common_ns(dirs.at[i], dirs.ns[i]) == n &&
                 ns_defines(c, dirs.ns[i], name))
                 ns_add(out, dirs.ns[i]);
-        for (int i = 0; !qual && i < c->ndecl; i++) /* using a::f; */
-            if (strlen(c->decl_at[i]) == n && strncmp(c->decl_at[i], cur, n) == 0 && strcmp(c->decl_name[i], name) == 0 &&
+        for (int i = 0; !qual && i < c->ndecl; i++) /* using a::f; (a body's while in force) */
+            if ((!c->decl_local[i] || (L->decl_on >> i & 1)) && strlen(c->decl_at[i]) == n && strncmp(c->decl_at[i], cur, n) == 0 && strcmp(c->decl_name[i], name) == 0 &&
                 ns_defines(c, c->decl_from[i], name))
                 ns_add(out, c->decl_from[i]);
         if (!n)
