@@ -267,6 +267,18 @@ run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/
 rm -f "$T/xl.npy"; ln -s x.npy "$T/xl.npy"
 run "$C" run $EX/vadd.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c="$T/x.npy" --out a="$T/xl.npy"
 [ $rc -eq 2 ] && has "write the same file" "$T/err"; ok $? "two --out to one file through a link is a usage error"
+# --out never writes over a file the run reads (as asm/compile -o): the module, however spelled,
+# or a NAME=@PATH.npy input; refused before the launch, the file left as it was
+cp $EX/vadd.cbs "$T/vin.cbs"
+(cd "$T" && "$C" run ./vin.cbs --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --out c=vin.cbs >out 2>err); rc=$?
+[ $rc -eq 2 ] && has "run: --out c=vin.cbs is the input file: it would be overwritten" "$T/err" &&
+    cmp -s "$T/vin.cbs" $EX/vadd.cbs
+ok $? "run: an --out naming the module file is a usage error and leaves it alone"
+cp $EX/vadd_a.npy "$T/ain.npy"
+run "$C" run $EX/vadd.cbs --block 8 a=@"$T/ain.npy" b=rand:8 c=zeros:8 n=8 --out c="$T/./ain.npy"
+[ $rc -eq 2 ] && has "is the input file of a=@$T/ain.npy: it would be overwritten" "$T/err" &&
+    cmp -s "$T/ain.npy" $EX/vadd_a.npy
+ok $? "run: an --out naming a NAME=@PATH.npy input is a usage error and leaves it alone"
 # an --out that fails after the launch (/dev/full: written in place, ENOSPC) keeps the others
 rm -f "$T/later.npy"
 if [ -w /dev/full ]; then

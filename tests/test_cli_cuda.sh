@@ -184,6 +184,11 @@ run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --symbol c_Ke
     --symbol c_Kernel=@"$T/taps.npy" dst=zeros:8 src=@$EX/vadd_a.npy w=8 h=1
 [ $rc -eq 2 ] && has "symbol c_Kernel is given more than once" "$T/err"
 ok $? "--symbol of one variable twice is a usage error (the last one won)"
+cp "$T/taps.npy" "$T/taps0.npy"
+run "$C" run tests/cuda/conv_separable.cu --kernel convolutionRows --block 8 --symbol c_Kernel=@"$T/taps.npy" \
+    dst=zeros:8 src=@$EX/vadd_a.npy w=8 h=1 --out dst="$T/taps.npy"
+[ $rc -eq 2 ] && has "is the input file of --symbol c_Kernel=@$T/taps.npy" "$T/err" && cmp -s "$T/taps.npy" "$T/taps0.npy"
+ok $? "an --out naming a --symbol file is a usage error and leaves it alone"
 # the bytes would be copied as they are: a file of another dtype is refused
 {
     printf '\223NUMPY\001\000v\000'

@@ -93,7 +93,8 @@ static const char *const help_text[] = {
     "  NAME=VALUE         a scalar argument, parsed for the parameter's type (integers in\n"
     "                     decimal or 0x hex, floats, true/false); a line type takes its\n"
     "                     elements comma-separated; a struct takes hex:BYTES\n"
-    "  --out NAME=PATH    after the launch completes, write buffer NAME to a .npy file\n"
+    "  --out NAME=PATH    after the launch completes, write buffer NAME to a .npy file (not\n"
+    "                     the module or another file the run reads: inputs are never overwritten)\n"
     "  --print NAME[:N]   after the launch, print the first N (default 8) elements of\n"
     "                     buffer NAME\n"
     "\n"
@@ -224,10 +225,15 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+bool cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int cli_distinct_output(const char *cmd, const char *in, const char *out)
 {
-    struct stat a, b;
-    if (out && stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    if (out && cli_same_file(in, out))
         return cli_error(CLI_USAGE, "%s: -o %s is the input file: it would be overwritten; choose another "
                          "output", cmd, out);
     return CLI_OK;

@@ -36,6 +36,9 @@ int cli_diag_error(const char *context, cvm_status st, const cvm_diag *d);
 bool cli_read_file(const char *path, char **out, size_t *out_size);
 /* Writes a whole file; prints the error itself. */
 bool cli_write_file(const char *path, const void *data, size_t size);
+/* Whether paths a and b name one existing file, however spelled (`./x` and
+ * `x`, a link and its target): the same device and inode. */
+bool cli_same_file(const char *a, const char *b);
 /* CLI_OK, or a usage error when output path out (NULL: stdout) names the
  * same file as input path in (cubevm compile k.cu -o k.cu). */
 int cli_distinct_output(const char *cmd, const char *in, const char *out);

@@ -573,6 +573,31 @@ static int check_out_path(const run_opts *o, int i)
     return CLI_OK;
 }
 
+/* No --out may write over a file the run reads: the module, a NAME=@PATH.npy
+ * buffer or a --symbol file (however spelled), as -o of asm and compile may
+ * not name their input. Checked before the device opens. */
+static int check_inputs_kept(const run_opts *o)
+{
+    static const char why[] = "it would be overwritten; choose another output";
+    for (int i = 0; i < o->nouts; i++) {
+        const named *out = &o->outs[i];
+        if (cli_same_file(o->file, out->value))
+            return cli_error(CLI_USAGE, "run: --out %s=%s is the input file: %s", out->name,
+                             out->value, why);
+        for (int j = 0; j < o->nargs; j++)
+            if (o->args[j].value[0] == '@' && cli_same_file(o->args[j].value + 1, out->value))
+                return cli_error(CLI_USAGE, "run: --out %s=%s is the input file of %s=%s: %s",
+                                 out->name, out->value, o->args[j].name, o->args[j].value, why);
+        for (int j = 0; j < o->nsymbols; j++)
+            if (cli_same_file(o->symbols[j].value + 1, out->value))
+                return cli_error(CLI_USAGE,
+                                 "run: --out %s=%s is the input file of --symbol %s=%s: %s",
+                                 out->name, out->value, o->symbols[j].name, o->symbols[j].value,
+                                 why);
+    }
+    return CLI_OK;
+}
+
 /* Checks --out/--print names and counts, and --out paths, before anything runs. */
 static int check_results(const run_opts *o, binding *bs, uint32_t n)
 {
@@ -826,7 +851,7 @@ int cli_run(int argc, char **argv)
         rc = cli_error(CLI_FAIL, "out of memory");
         goto done;
     }
-    if ((rc = parse_args(&o, argc, argv)))
+    if ((rc = parse_args(&o, argc, argv)) || (rc = check_inputs_kept(&o)))
         goto done;
     /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
      * with a message instead of overcommitting and being killed later. */
