@@ -34,6 +34,15 @@ for cmd in run compile spirv asm info; do
 done
 run "$C" --version
 [ $rc -eq 0 ] && has "^cubevm [0-9]*\.[0-9]*\.[0-9]*$" "$T/out"; ok $? "--version prints the version"
+# --help does not hide a mistyped command, and --version takes nothing after it
+run "$C" bogus --help
+[ $rc -eq 2 ] && has "unknown command 'bogus'" "$T/err" && [ ! -s "$T/out" ]
+ok $? "an unknown command is an error (exit 2) even with --help"
+run "$C" --bogus -h
+[ $rc -eq 2 ] && has "unknown option '--bogus'" "$T/err"; ok $? "an unknown option before -h is an error"
+run "$C" --version extra
+[ $rc -eq 2 ] && has "cubevm: error: --version: unexpected argument 'extra'" "$T/err" && [ ! -s "$T/out" ]
+ok $? "--version with an argument after it is a usage error"
 
 # asm / verify / disasm / info on every example; text -> binary -> text -> binary is stable
 for f in $EX/*.cbs; do

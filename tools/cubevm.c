@@ -42,8 +42,9 @@ static const char *const help_text[] = {
     "               [CUDA OPTIONS]        translate one kernel of a .cbc, .cbs or .cu file into\n"
     "                                     the SPIR-V the vulkan device runs (to stdout unless -o;\n"
     "                                     defaults: lavapipe's subgroup size 8, SPIR-V 1.6)\n"
-    "  cubevm [COMMAND ...] --help | -h   this text\n"
-    "  cubevm --version                   the version\n"
+    "  cubevm [COMMAND ...] --help | -h   this text (also 'cubevm help'); an unknown COMMAND\n"
+    "                                     is an error even with --help\n"
+    "  cubevm --version                   the version (nothing may follow it)\n"
     "\n",
     "CUDA OPTIONS (for .cu files; docs/cuda.md):\n"
     "  -I DIR             search DIR for #include \"...\" (after the including file's folder)\n"
@@ -228,7 +229,8 @@ static bool has_suffix(const char *s, const char *suffix)
 bool cli_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 int cli_distinct_output(const char *cmd, const char *in, const char *out)
@@ -611,43 +613,47 @@ int main(int argc, char **argv)
     return rc;
 }
 
+static void print_help(void)
+{
+    for (int i = 0; help_text[i]; i++)
+        fputs(help_text[i], stdout);
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv); /* argv[0] is the command's name */
+} commands[] = {
+    {"asm", cmd_asm}, {"disasm", cmd_disasm},   {"verify", cmd_verify},   {"info", cmd_info},
+    {"run", cli_run}, {"compile", cli_compile}, {"devices", cli_devices}, {"spirv", cli_spirv},
+};
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return cli_error(CLI_USAGE, "no command given; try 'cubevm --help'");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        for (int i = 0; help_text[i]; i++)
-            fputs(help_text[i], stdout);
+        print_help();
         return CLI_OK;
     }
-    /* `cubevm COMMAND ... --help` shows the same text (the commands share options). */
-    for (int i = 2; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            for (int j = 0; help_text[j]; j++)
-                fputs(help_text[j], stdout);
-            return CLI_OK;
-        }
     if (!strcmp(cmd, "--version")) {
+        if (argc > 2)
+            return cli_error(CLI_USAGE, "--version: unexpected argument '%s'", argv[2]);
         printf("cubevm %s\n", CVM_VERSION_STRING);
         return CLI_OK;
     }
-    if (!strcmp(cmd, "asm"))
-        return cmd_asm(argc - 1, argv + 1);
-    if (!strcmp(cmd, "disasm"))
-        return cmd_disasm(argc - 1, argv + 1);
-    if (!strcmp(cmd, "verify"))
-        return cmd_verify(argc - 1, argv + 1);
-    if (!strcmp(cmd, "info"))
-        return cmd_info(argc - 1, argv + 1);
-    if (!strcmp(cmd, "run"))
-        return cli_run(argc - 1, argv + 1);
-    if (!strcmp(cmd, "compile"))
-        return cli_compile(argc - 1, argv + 1);
-    if (!strcmp(cmd, "devices"))
-        return cli_devices(argc - 1, argv + 1);
-    if (!strcmp(cmd, "spirv"))
-        return cli_spirv(argc - 1, argv + 1);
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        if (strcmp(cmd, commands[c].name) != 0)
+            continue;
+        /* `cubevm COMMAND ... --help` shows the same text (the commands share options). */
+        for (int i = 2; i < argc; i++)
+            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                print_help();
+                return CLI_OK;
+            }
+        return commands[c].fn(argc - 1, argv + 1);
+    }
+    /* an unknown word is an error even before --help: help would hide the typo */
     if (cmd[0] == '-')
         return cli_error(CLI_USAGE, "unknown option '%s'; try 'cubevm --help'", cmd);
     return cli_error(CLI_USAGE, "unknown command '%s'; try 'cubevm --help'", cmd);
