@@ -194,7 +194,8 @@ run "$C" run tests/cli/spin.cbs --timeout 0.2
 clean_error; ok $? "--timeout turns a runaway loop into a fault"
 # an option without its value says so, for every command
 for args in "asm $EX/vadd.cbs -o" "disasm $T/vadd.cbc -o" "compile x.cu --kernel" "compile x.cu --kernel=" \
-    "spirv $T/vadd.cbc --subgroup-size" "run $EX/vadd.cbs --grid"; do
+    "spirv $T/vadd.cbc --subgroup-size" "spirv $T/vadd.cbc --plane-width=" "run $EX/vadd.cbs --grid" \
+    "run $EX/vadd.cbs --kernel=" "info $EX/vadd.cbs --kernel"; do
     run "$C" $args
     clean_error && has "needs a value" "$T/err"; ok $? "cubevm $args: the option needs a value"
 done

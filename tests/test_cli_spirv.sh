@@ -62,6 +62,18 @@ run "$C" spirv tests/conformance/plane_vote.cbs --subgroup-size 32 --plane-width
 [ $rc -eq 1 ] && has "needs plane width 32, the launch has 16" "$T/err"
 ok $? "--plane-width other than the kernel's requirement"; show
 
+# every option that takes a value also takes it as --opt=VALUE, as in run
+run "$C" spirv tests/conformance/plane_vote.cbs --kernel=plane_vote --subgroup-size=32 --plane-width=32 -o "$T/vote=.spv"
+[ $rc -eq 0 ] && cmp -s "$T/vote=.spv" "$T/vote.spv"
+ok $? "--kernel=, --subgroup-size=, --plane-width=: the same module as the spaced forms"; [ $rc -eq 0 ] || show
+run "$C" spirv docs/examples/vadd.cbs --plane-width= -o "$T/x.spv"
+[ $rc -eq 2 ] && has "spirv: option --plane-width needs a value" "$T/err"
+ok $? "--plane-width= without a value says it needs one"; show
+for opt in "--kernel vadd" "--subgroup-size 8" "--plane-width 8"; do
+    run "$C" spirv docs/examples/vadd.cbs $opt $opt -o "$T/x.spv"
+    [ $rc -eq 2 ] && has "spirv: ${opt% *} is given more than once" "$T/err"
+    ok $? "spirv: a repeated ${opt% *} is refused, not last-one-wins"; show
+done
 run "$C" spirv docs/examples/vadd.cbs --plane-width 3
 [ $rc -eq 2 ] && has "power of two" "$T/err"
 ok $? "--plane-width 3: usage error"; show

@@ -45,6 +45,8 @@ static const char *const help_text[] = {
     "  cubevm [COMMAND ...] --help | -h   this text (also 'cubevm help'); an unknown COMMAND\n"
     "                                     is an error even with --help\n"
     "  cubevm --version                   the version (nothing may follow it)\n"
+    "\n"
+    "In every command, a long option that takes a value may be written --opt=VALUE too.\n"
     "\n",
     "CUDA OPTIONS (for .cu files; docs/cuda.md):\n"
     "  -I DIR             search DIR for #include \"...\" (after the including file's folder)\n"
@@ -120,13 +122,27 @@ int cli_error(int code, const char *fmt, ...)
     return code;
 }
 
-int cli_bad_option(const char *cmd, const char *a, const char *const *with_value)
+int cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char *opt,
+                  const char **out)
 {
-    for (const char *const *w = with_value; *w; w++) {
-        const size_t n = strlen(*w);
-        if (!strcmp(a, *w) || (!strncmp(a, *w, n) && a[n] == '=' && !a[n + 1]))
-            return cli_error(CLI_USAGE, "%s: option %s needs a value", cmd, *w);
+    const char *a = argv[*i];
+    const size_t n = strlen(opt);
+    if (strncmp(a, opt, n) != 0 || (a[n] && (a[n] != '=' || opt[1] != '-')))
+        return 0;
+    if (a[n] == '=' && a[n + 1]) {
+        *out = a + n + 1;
+        return 1;
     }
+    if (a[n] == '=' || *i + 1 >= argc) {
+        cli_error(CLI_USAGE, "%s: option %s needs a value", cmd, opt);
+        return -1;
+    }
+    *out = argv[++*i];
+    return 1;
+}
+
+int cli_unknown_option(const char *cmd, const char *a)
+{
     return cli_error(CLI_USAGE, "%s: unknown option '%s'; try 'cubevm --help'", cmd, a);
 }
 
@@ -332,14 +348,17 @@ static void free_module_bytes(const char *path, void *bytes)
 
 static int cmd_asm(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
+    const char *in = NULL, *out = NULL, *v;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc && out)
-            return cli_error(CLI_USAGE, "%s: -o is given more than once", argv[0]);
-        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            out = argv[++i];
+        const int r = cli_opt_value(argc, argv, &i, "asm", "-o", &v);
+        if (r < 0)
+            return CLI_USAGE;
+        else if (r > 0 && out)
+            return cli_error(CLI_USAGE, "asm: -o is given more than once");
+        else if (r > 0)
+            out = v;
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_bad_option("asm", argv[i], (const char *const[]){"-o", NULL});
+            return cli_unknown_option("asm", argv[i]);
         else if (!in)
             in = argv[i];
         else
@@ -368,14 +387,17 @@ static int cmd_asm(int argc, char **argv)
 
 static int cmd_disasm(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
+    const char *in = NULL, *out = NULL, *v;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc && out)
-            return cli_error(CLI_USAGE, "%s: -o is given more than once", argv[0]);
-        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            out = argv[++i];
+        const int r = cli_opt_value(argc, argv, &i, "disasm", "-o", &v);
+        if (r < 0)
+            return CLI_USAGE;
+        else if (r > 0 && out)
+            return cli_error(CLI_USAGE, "disasm: -o is given more than once");
+        else if (r > 0)
+            out = v;
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_bad_option("disasm", argv[i], (const char *const[]){"-o", NULL});
+            return cli_unknown_option("disasm", argv[i]);
         else if (!in)
             in = argv[i];
         else
@@ -519,16 +541,15 @@ static int cmd_info(int argc, char **argv)
             goto done;
         if (r > 0)
             continue;
-        if (!strcmp(argv[i], "--kernel") && i + 1 < argc) { /* a .cu file's kernels or instances */
-            o.kernels[o.nkernels++] = argv[++i];
-            continue;
-        }
-        if (!strncmp(argv[i], "--kernel=", 9) && argv[i][9]) {
-            o.kernels[o.nkernels++] = argv[i] + 9;
+        /* --kernel: a .cu file's kernels or instances */
+        if ((r = cli_opt_value(argc, argv, &i, "info", "--kernel", &o.kernels[o.nkernels])) < 0)
+            goto done;
+        if (r > 0) {
+            o.nkernels++;
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) {
-            rc = cli_bad_option("info", argv[i], (const char *const[]){"--kernel", NULL});
+            rc = cli_unknown_option("info", argv[i]);
             goto done;
         }
         if (file) {

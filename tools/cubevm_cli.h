@@ -25,10 +25,17 @@
 
 /* Prints "cubevm: error: ..." to stderr; returns `code`. */
 CLI_FMT(2, 3) int cli_error(int code, const char *fmt, ...);
-/* An option `a` of command cmd that no branch took: "needs a value" when it
- * is one of with_value (NULL-terminated; also as "--opt="), else "unknown
- * option"; returns CLI_USAGE. */
-int cli_bad_option(const char *cmd, const char *a, const char *const *with_value);
+/*
+ * Every option of every command that takes a value is read here: argv[*i]
+ * is option `opt` followed by its value ("-o OUT", "--kernel NAME"), or a
+ * long option written with it ("--kernel=NAME"). 1 with *out set and *i on
+ * the last word used; 0 when argv[*i] is not `opt`; -1 after printing
+ * "CMD: option OPT needs a value" (no word follows, or "--opt=" is empty).
+ */
+int cli_opt_value(int argc, char **argv, int *i, const char *cmd, const char *opt,
+                  const char **out);
+/* "CMD: unknown option 'A'; try 'cubevm --help'"; returns CLI_USAGE. */
+int cli_unknown_option(const char *cmd, const char *a);
 /* Prints a failed call's diagnostic as one error line (plus a fault record); returns CLI_FAIL. */
 int cli_diag_error(const char *context, cvm_status st, const cvm_diag *d);
 

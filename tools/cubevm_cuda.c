@@ -229,16 +229,20 @@ int cli_compile(int argc, char **argv)
             goto done;
         if (r > 0)
             continue;
-        if (!strcmp(a, "-o") && i + 1 < argc && out) {
-            return cli_error(CLI_USAGE, "compile: -o is given more than once");
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--kernel") && i + 1 < argc) {
-            o.kernels[o.nkernels++] = argv[++i];
-        } else if (!strncmp(a, "--kernel=", 9) && a[9]) {
-            o.kernels[o.nkernels++] = a + 9;
+        const char *v;
+        if ((r = cli_opt_value(argc, argv, &i, "compile", "-o", &v)) < 0) {
+            goto done;
+        } else if (r > 0 && out) {
+            cli_error(CLI_USAGE, "compile: -o is given more than once");
+            goto done;
+        } else if (r > 0) {
+            out = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "compile", "--kernel", &v)) < 0) {
+            goto done;
+        } else if (r > 0) {
+            o.kernels[o.nkernels++] = v;
         } else if (a[0] == '-' && a[1]) {
-            cli_bad_option("compile", a, (const char *const[]){"-o", "--kernel", NULL});
+            cli_unknown_option("compile", a);
             goto done;
         } else if (!in) {
             in = a;

@@ -49,26 +49,6 @@ typedef struct binding {
     size_t size;
 } binding;
 
-/* Matches "--opt VALUE" or "--opt=VALUE"; advances *i past the value. */
-static int opt_value(int argc, char **argv, int *i, const char *opt, const char **out)
-{
-    size_t n = strlen(opt);
-    if (strncmp(argv[*i], opt, n) != 0)
-        return 0;
-    if (argv[*i][n] == '=') {
-        *out = argv[*i] + n + 1;
-        return 1;
-    }
-    if (argv[*i][n] != 0)
-        return 0;
-    if (*i + 1 >= argc) {
-        cli_error(CLI_USAGE, "run: option %s needs a value", opt);
-        return -1;
-    }
-    *out = argv[++*i];
-    return 1;
-}
-
 static bool parse_u32(const char *s, uint32_t *out)
 {
     uint64_t v;
@@ -140,7 +120,7 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
         o->unchecked = 1;
         return CLI_OK;
     }
-#define OPT(name) ((r = opt_value(argc, argv, i, name, &v)) != 0)
+#define OPT(name) ((r = cli_opt_value(argc, argv, i, "run", name, &v)) != 0)
     if (OPT("--kernel")) {
         o->kernel = v;
     } else if (OPT("--device")) {
@@ -204,7 +184,7 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
             return cli_error(CLI_USAGE, "run: --print '%s': expected NAME[:COUNT]", v);
         o->nprints += r > 0;
     } else {
-        return cli_error(CLI_USAGE, "run: unknown option '%s'; try 'cubevm --help'", a);
+        return cli_unknown_option("run", a);
     }
 #undef OPT
     return r < 0 ? CLI_USAGE : CLI_OK;
@@ -224,7 +204,7 @@ static int parse_args(run_opts *o, int argc, char **argv)
             if (rc)
                 return rc;
         } else if (a[0] == '-' && a[1]) {
-            return cli_error(CLI_USAGE, "run: unknown option '%s'; try 'cubevm --help'", a);
+            return cli_unknown_option("run", a);
         } else if (!o->file) {
             o->file = a;
         } else if (strchr(a, '=')) {

@@ -55,40 +55,45 @@ static bool parse_width(const char *s, const char *opt, uint32_t *out)
     return true;
 }
 
+/* cli_opt_value for an option that takes one value: a second one is a
+ * usage error, not a silent replacement of the first. */
+static int take_once(int argc, char **argv, int *i, const char *opt, const char **slot)
+{
+    const char *v;
+    const int r = cli_opt_value(argc, argv, i, "spirv", opt, &v);
+    if (r > 0 && *slot) {
+        cli_error(CLI_USAGE, "spirv: %s is given more than once", opt);
+        return -1;
+    }
+    if (r > 0)
+        *slot = v;
+    return r;
+}
+
 /* Parses the command line into opts; returns CLI_OK or the exit status of a usage error. */
 static int parse_args(int argc, char **argv, cli_cuda_opts *o, cvm_spirv_options *so,
                       const char **in, const char **out, const char **kernel)
 {
+    const char *subgroup = NULL, *width = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r = cli_cuda_option(o, argc, argv, &i, "spirv");
+        if (r == 0 && (r = take_once(argc, argv, &i, "-o", out)) == 0 &&
+            (r = take_once(argc, argv, &i, "--kernel", kernel)) == 0 &&
+            (r = take_once(argc, argv, &i, "--subgroup-size", &subgroup)) == 0 &&
+            (r = take_once(argc, argv, &i, "--plane-width", &width)) == 0) {
+            if (a[0] == '-' && a[1])
+                return cli_unknown_option("spirv", a);
+            if (*in)
+                return cli_error(CLI_USAGE, "spirv: unexpected argument '%s'", a);
+            *in = a;
+        }
         if (r < 0)
             return CLI_USAGE;
-        if (r > 0)
-            continue;
-        if (!strcmp(a, "-o") && i + 1 < argc && *out) {
-            return cli_error(CLI_USAGE, "spirv: -o is given more than once");
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            *out = argv[++i];
-        } else if (!strcmp(a, "--kernel") && i + 1 < argc) {
-            *kernel = argv[++i];
-        } else if (!strncmp(a, "--kernel=", 9) && a[9]) {
-            *kernel = a + 9;
-        } else if (!strcmp(a, "--subgroup-size") && i + 1 < argc) {
-            if (!parse_width(argv[++i], a, &so->subgroup_size))
-                return CLI_USAGE;
-        } else if (!strcmp(a, "--plane-width") && i + 1 < argc) {
-            if (!parse_width(argv[++i], a, &so->plane_width))
-                return CLI_USAGE;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_bad_option("spirv", a,
-                                  (const char *const[]){"-o", "--kernel", "--subgroup-size", "--plane-width", NULL});
-        } else if (!*in) {
-            *in = a;
-        } else {
-            return cli_error(CLI_USAGE, "spirv: unexpected argument '%s'", a);
-        }
     }
+    if ((subgroup && !parse_width(subgroup, "--subgroup-size", &so->subgroup_size)) ||
+        (width && !parse_width(width, "--plane-width", &so->plane_width)))
+        return CLI_USAGE;
     if (!*in) {
         spirv_usage();
         return CLI_USAGE;
