@@ -321,6 +321,20 @@ run timeout 10 "$C" run $EX/vadd.cbs a=@"$T/fifo.npy" b=zeros:8 c=zeros:8 n=8
 [ $rc -eq 1 ] && has "not a regular file" "$T/err"; ok $? "a FIFO as a .npy path is refused without blocking"
 run "$C" run $EX/vadd.cbs --threads 2000 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 [ $rc -eq 2 ] && has "run: --threads '2000': expected an integer from 1 to 1024" "$T/err"; ok $? "--threads past 1024 is a usage error"
+# the cpu-only settings are refused on a Vulkan device, not silently ignored
+if "$C" devices 2>/dev/null | grep -q '^vulkan:0'; then
+    run "$C" run $EX/vadd.cbs --device vulkan --threads 4 --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8 --print c
+    [ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
+        has "^cubevm: error: device 'vulkan:[0-9]*' cannot run the cubes on 4 worker threads: .*(worker threads are a cpu device setting)$" "$T/err"
+    ok $? "run --device vulkan --threads 4 is refused as --schedule is"; [ $rc -eq 1 ] || show
+    run "$C" run $EX/vadd.cbs --device vulkan --schedule sequential --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8
+    [ $rc -eq 1 ] && has "(schedules are a cpu device setting)$" "$T/err"; ok $? "run --device vulkan --schedule sequential is refused"
+else
+    n=$((n + 1)); echo "ok $n # skip no Vulkan device"
+    n=$((n + 1)); echo "ok $n # skip no Vulkan device"
+fi
+run "$C" run $EX/vadd.cbs --device cpu:0 --threads 2 --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --print c
+[ $rc -eq 0 ] && has "^c: 0 11 22 33 44 55 66 77$" "$T/out"; ok $? "--threads on the cpu device (cpu:0)"
 run "$C" run $EX/vadd.cbs --seed 5 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 [ $rc -eq 2 ] && has "seed applies to --schedule random only" "$T/err"; ok $? "--seed without --schedule random is a usage error"
 # a single-valued option given twice is a usage error, not last-one-wins

@@ -802,6 +802,19 @@ static int write_symbols(const run_opts *o, cvm_device *dev, cvm_module *mod)
     return CLI_OK;
 }
 
+/* Another device than cpu ignores cvm_config.threads (its driver schedules
+ * the work): --threads is refused there, as the device refuses a --schedule
+ * or --profile it cannot follow, rather than silently not applied. */
+static int check_threads(const run_opts *o, const cvm_device *dev)
+{
+    cvm_device_limits l;
+    if (!o->threads || cvm_device_limits_get(dev, &l, NULL) != CVM_OK || !strcmp(l.device, "cpu"))
+        return CLI_OK;
+    return cli_error(CLI_FAIL, "device '%s' cannot run the cubes on %u worker threads: the driver "
+                     "schedules the work itself (worker threads are a cpu device setting)",
+                     l.device, o->threads);
+}
+
 static uint64_t physical_memory(void)
 {
 #ifdef _SC_PHYS_PAGES
@@ -835,8 +848,10 @@ int cli_run(int argc, char **argv)
         goto done;
     /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
      * with a message instead of overcommitting and being killed later. */
-    if (o.seeded && o.schedule != CVM_SCHEDULE_RANDOM)
-        return cli_error(CLI_USAGE, "run: --seed applies to --schedule random only");
+    if (o.seeded && o.schedule != CVM_SCHEDULE_RANDOM) {
+        rc = cli_error(CLI_USAGE, "run: --seed applies to --schedule random only");
+        goto done;
+    }
     if (o.schedule == CVM_SCHEDULE_RANDOM && !o.seeded) {
         o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
         o.seeded = true;
@@ -852,6 +867,8 @@ int cli_run(int argc, char **argv)
             rc = CLI_USAGE; /* --profile names no target: the command line is wrong */
         goto done;
     }
+    if ((rc = check_threads(&o, dev)))
+        goto done;
     if (o.kernel)
         o.cuda.kernels[o.cuda.nkernels++] = o.kernel;
     if ((rc = cli_load_module(dev, o.file, &o.cuda, &mod)))
