@@ -125,6 +125,22 @@ ok $? "run a .cu file with -O0 (rows of 0..7: 0+1+2, 4+5+6)"; [ $rc -eq 0 ] || s
 run "$C" run "$T/inv.cu" --grid 1 --block 2 in=@$EX/vadd_a.npy out=zeros:2 n=3 w=4 --print out
 [ $rc -eq 0 ] && has "^out: 3 15$" "$T/out"
 ok $? "the same run optimized"; [ $rc -eq 0 ] || show
+# the compile options change a .cu source only: with a module they are refused, not ignored
+refused() { # CMD FILE OPTION ARGS...: exit 2 and a line naming OPTION
+    cmd=$1 file=$2 opt=$3
+    shift 3
+    run "$C" $cmd "$file" "$@"
+    [ $rc -eq 2 ] &&
+        has "^cubevm: error: $cmd: $opt is a CUDA compile option: it applies to .cu sources, not to $file$" "$T/err"
+    ok $? "cubevm $cmd $(basename "$file") $opt: a CUDA option with a module is a usage error naming it"
+    [ $rc -eq 2 ] || show
+}
+refused run $EX/vadd.cbs -D -DFOO --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8
+refused run "$T/inv0.cbc" -O0 -O0 out=zeros:2 in=@$EX/vadd_a.npy n=3 w=4
+refused info $EX/vadd.cbs -D -D FOO
+refused info "$T/inv0.cbc" -I -I "$T/inc"
+refused spirv $EX/vadd.cbs --fmad --fmad=true -o "$T/x.spv"
+refused spirv "$T/inv0.cbc" -O1 -O1 -o "$T/x.spv"
 run "$C" compile "$T/inv.cu" -o "$T/inv2.cbc" -O2
 [ $rc -eq 2 ] && has "unknown option '-O2'" "$T/err"
 ok $? "-O2 is a usage error"

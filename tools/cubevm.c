@@ -48,7 +48,7 @@ static const char *const help_text[] = {
     "\n"
     "In every command, a long option that takes a value may be written --opt=VALUE too.\n"
     "\n",
-    "CUDA OPTIONS (for .cu files; docs/cuda.md):\n"
+    "CUDA OPTIONS (for .cu files, refused with a .cbc or .cbs module; docs/cuda.md):\n"
     "  -I DIR             search DIR for #include \"...\" (after the including file's folder)\n"
     "  -D NAME[=VALUE]    define a macro (NAME alone is 1)\n"
     "  --fmad=true|false  contract a*b+c into fma (default false; nvcc's default is true)\n"
@@ -569,6 +569,8 @@ static int cmd_info(int argc, char **argv)
                              "[--kernel NAME]...");
         goto done;
     }
+    if (cli_cuda_opts_check(&o, "info", file))
+        goto done;
     cvm_diag d;
     memset(&d, 0, sizeof d);
     cvm_status st = cvm_device_open("cpu", NULL, &dev, &d);

@@ -87,7 +87,8 @@ typedef struct cli_cuda_opts {
     const char **includes, **defines, **kernels;
     uint32_t nincludes, ndefines, nkernels;
     int fmad;
-    int no_opt; /* -O0 */
+    int no_opt;        /* -O0 */
+    const char *given; /* the first compile option given ("-D", "-O0" ...), or NULL */
 } cli_cuda_opts;
 
 bool cli_cuda_opts_init(cli_cuda_opts *o, int argc); /* false: out of memory */
@@ -100,6 +101,10 @@ bool cli_is_cuda(const char *path);
  * printing a usage error (`cmd` names the subcommand).
  */
 int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char *cmd);
+/* CLI_OK, or a usage error naming the option when a compile option was
+ * given for FILE that is not CUDA C (a .cbs or .cbc module, which it
+ * would not change). */
+int cli_cuda_opts_check(const cli_cuda_opts *o, const char *cmd, const char *path);
 /* Compiles a .cu file to .cbc bytes (cvm_free_bytes); prints a failure as a compiler would. */
 int cli_cuda_compile_file(const char *path, const cli_cuda_opts *o, void **out, size_t *out_size);
 /* Loads FILE onto dev: .cu/.cuh compiled with `o`, .cbs assembled, else .cbc bytes. */

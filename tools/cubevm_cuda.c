@@ -55,7 +55,8 @@ static int short_value(int argc, char **argv, int *i, const char *flag, const ch
     return 1;
 }
 
-int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char *cmd)
+/* The compile option at argv[*i] into o: 1, 0 if it is none, -1 after a usage error. */
+static int read_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char *cmd)
 {
     const char *a = argv[*i], *v = NULL;
     int r;
@@ -99,6 +100,23 @@ int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char 
         return 1;
     }
     return 0;
+}
+
+int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char *cmd)
+{
+    const char *a = argv[*i];
+    const int r = read_option(o, argc, argv, i, cmd);
+    if (r > 0 && !o->given) /* its name: "-D" of "-DX", "--fmad" of "--fmad=true" */
+        o->given = a[1] == 'I' ? "-I" : a[1] == 'D' ? "-D" : a[1] == '-' ? "--fmad" : a;
+    return r;
+}
+
+int cli_cuda_opts_check(const cli_cuda_opts *o, const char *cmd, const char *path)
+{
+    if (!o->given || cli_is_cuda(path))
+        return CLI_OK;
+    return cli_error(CLI_USAGE, "%s: %s is a CUDA compile option: it applies to .cu sources, not "
+                     "to %s", cmd, o->given, path);
 }
 
 /* Prints source line `line` of `path` and a caret under column `col` (tabs kept for alignment). */

@@ -844,7 +844,8 @@ int cli_run(int argc, char **argv)
         rc = cli_error(CLI_FAIL, "out of memory");
         goto done;
     }
-    if ((rc = parse_args(&o, argc, argv)) || (rc = check_inputs_kept(&o)))
+    if ((rc = parse_args(&o, argc, argv)) || (rc = cli_cuda_opts_check(&o.cuda, "run", o.file)) ||
+        (rc = check_inputs_kept(&o)))
         goto done;
     /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
      * with a message instead of overcommitting and being killed later. */

@@ -98,6 +98,8 @@ static int parse_args(int argc, char **argv, cli_cuda_opts *o, cvm_spirv_options
         spirv_usage();
         return CLI_USAGE;
     }
+    if (cli_cuda_opts_check(o, "spirv", *in))
+        return CLI_USAGE;
     if (*kernel) /* a template instance of a .cu file is compiled only when named */
         o->kernels[o->nkernels++] = *kernel;
     return CLI_OK;
