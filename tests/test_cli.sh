@@ -32,6 +32,11 @@ for cmd in run compile spirv asm info; do
     run "$C" $cmd some.cu --help
     [ $rc -eq 0 ] && has "cubevm run FILE" "$T/out"; ok $? "cubevm $cmd ... --help prints the usage"
 done
+# the run usage of --help is docs/cli.md's, and shows the devices --device takes
+"$C" --help | sed -n '/^cubevm run FILE \[--kernel/,/\[NAME=VALUE\]\.\.\.$/p' >"$T/help_run"
+sed -n '/^cubevm run FILE \[--kernel/,/\[NAME=VALUE\]\.\.\.$/p' docs/cli.md >"$T/doc_run"
+[ -s "$T/help_run" ] && cmp -s "$T/help_run" "$T/doc_run" && has "\[--device cpu|vulkan\[:N\]\]" "$T/help_run"
+ok $? "the run usage lines of --help and docs/cli.md match and show --device cpu|vulkan[:N]"
 run "$C" --version
 [ $rc -eq 0 ] && has "^cubevm [0-9]*\.[0-9]*\.[0-9]*$" "$T/out"; ok $? "--version prints the version"
 # --help does not hide a mistyped command, and --version takes nothing after it

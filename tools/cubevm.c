@@ -56,9 +56,9 @@ static const char *const help_text[] = {
     "                     instructions moved out of their loops, copies coalesced\n"
     "\n",
     "cubevm run FILE [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared BYTES]\n"
-    "               [--device cpu] [--plane-width N] [--timeout SECONDS] [--steps N] [--unchecked]\n"
-    "               [--threads N] [--profile NAME] [--schedule parallel|sequential|random]\n"
-    "               [--seed N] [--symbol NAME=@PATH.npy]... [CUDA OPTIONS]\n"
+    "               [--device cpu|vulkan[:N]] [--plane-width N] [--timeout SECONDS] [--unchecked]\n"
+    "               [--steps N] [--threads N] [--schedule parallel|sequential|random]\n"
+    "               [--profile NAME] [--seed N] [--symbol NAME=@PATH.npy]... [CUDA OPTIONS]\n"
     "               [--out NAME=PATH.npy]... [--print NAME[:COUNT]]... [NAME=VALUE]...\n"
     "  FILE               a .cbc module, a .cbs text file (assembled on the fly) or a .cu\n"
     "                     CUDA C file (compiled on the fly with the CUDA OPTIONS)\n"
