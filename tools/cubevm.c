@@ -558,15 +558,13 @@ static int cmd_info(int argc, char **argv)
             goto done;
         }
         if (file) {
-            cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]... "
-                                 "[--kernel NAME]...");
+            cli_error(CLI_USAGE, "info: usage: cubevm info FILE [CUDA OPTIONS] [--kernel NAME]...");
             goto done;
         }
         file = argv[i];
     }
     if (!file) {
-        cli_error(CLI_USAGE, "info: usage: cubevm info FILE [-I DIR]... [-D NAME[=VALUE]]... "
-                             "[--kernel NAME]...");
+        cli_error(CLI_USAGE, "info: usage: cubevm info FILE [CUDA OPTIONS] [--kernel NAME]...");
         goto done;
     }
     if (cli_cuda_opts_check(&o, "info", file))
