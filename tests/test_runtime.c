@@ -263,6 +263,35 @@ static void test_stream_independence(void)
     ok(st == CVM_OK && mapped && *(uint32_t *)mapped == 1 && cvm_stream_sync(b, &d) == CVM_OK,
        "a map of the flag waits for A's write and B's launch, which then ends (%s)", st ? d.message : "ok");
     cvm_buffer_unmap(flag);
+    /* freeing another module waits for that module's launches only: it waited for every
+     * stream's, so B's cubes, waiting for A's write queued after the free, timed out */
+    cvm_module *m2 = load(dev);
+    const cvm_kernel *k2 = NULL;
+    uint32_t lin_out[64] = {0};
+    cvm_buffer *out = NULL;
+    cvm_buffer_create(dev, sizeof lin_out, "out", &out, NULL);
+    cvm_buffer_write(a, flag, 0, &zero, 4, &d);
+    cvm_stream_sync(a, &d);
+    cvm_launch_config short_cfg = cfg;
+    short_cfg.timeout_s = 5;
+    cvm_launch(b, k, &short_cfg, &arg, 1, &d);
+    cvm_module_free(m2);
+    cvm_buffer_write(a, flag, 0, &one, 4, &d);
+    st = cvm_stream_sync(b, &d);
+    ok(st == CVM_OK, "freeing an unrelated module does not wait for B's launch (%s)", st ? d.message : "ok");
+    /* ... and a module's own queued launch is waited for before its code goes */
+    m2 = load(dev);
+    st = m2 && out ? cvm_kernel_get(m2, "lin", &k2, &d) : CVM_INVALID_ARGUMENT;
+    if (st == CVM_OK)
+        st = lin(a, k2, out, 0, 64, 3, 5, &d);
+    cvm_module_free(m2);
+    if (st == CVM_OK)
+        st = cvm_buffer_read(a, out, 0, lin_out, sizeof lin_out, &d);
+    if (st == CVM_OK)
+        st = cvm_stream_sync(a, &d);
+    ok(st == CVM_OK && check_lin(lin_out, 64, 3, 5), "freeing a module waits for its queued launch (%s)",
+       st ? d.message : "ok");
+    cvm_buffer_free(out);
     cvm_stream_destroy(a);
     cvm_stream_destroy(b);
     cvm_buffer_free(flag);

@@ -585,10 +585,10 @@ cvm_status cvm_buffer_copy(cvm_stream *s, cvm_buffer *dst, size_t dst_offset,
 /* ---- streams ---- */
 
 void cvm_vm_stream_wait(cvm_stream *s) { s->dev->ops->stream_wait(s); }
-void cvm_vm_device_wait(cvm_device *dev) { dev->ops->device_wait(dev); }
 
 static void cpu_stream_wait(cvm_stream *s) { cvm_vm_pool_wait_stream(s->dev->pool, s); }
 static void cpu_device_wait(cvm_device *dev) { cvm_vm_pool_wait_all(dev->pool); }
+static void cpu_module_wait(cvm_module *mod) { cvm_vm_pool_wait_module(mod->dev->pool, mod); }
 
 static cvm_status cpu_stream_create(cvm_device *dev, cvm_stream **out, cvm_diag *diag)
 {
@@ -704,6 +704,7 @@ const cvm_vm_device_ops cvm_vm_cpu_ops = {
     .stream_sync = cpu_stream_sync,
     .stream_wait = cpu_stream_wait,
     .device_wait = cpu_device_wait,
+    .module_wait = cpu_module_wait,
     .stream_output = cpu_stream_output,
     .launch = cvm_vm_cpu_launch,
 };

@@ -107,6 +107,7 @@ struct cvm_module {
     cvm_buffer **symbufs;  /* per symbol: its buffer (global symbols), NULL for constants */
     uint64_t *sym_value;   /* per symbol: address (global) or offset in the const space */
     uint8_t *const_data;   /* the ptr.const space: bc->const_size bytes */
+    uint32_t uses;         /* cpu: queued launches of its kernels (guarded by the pool lock) */
     cvm_module *prev, *next;
     void *impl;            /* device-specific state (not cpu) */
 };
@@ -174,13 +175,11 @@ void cvm_vm_buffer_destroy(cvm_buffer *buf);
 /* Frees a module; callers hold no lock. */
 void cvm_vm_module_release(cvm_module *mod);
 
-/* Waits until `s` has no queued or running operation (the device's stream_wait). */
 /* Returns the stream's first fault since the last sync (with the skipped-launch count in
  * diag) and clears it; the caller has waited for the stream. */
 cvm_status cvm_vm_stream_take_fault(cvm_stream *s, cvm_diag *diag);
+/* Waits until `s` has no queued or running operation (the device's stream_wait). */
 void cvm_vm_stream_wait(cvm_stream *s);
-/* Waits until no operation of any stream is queued or running (device_wait). */
-void cvm_vm_device_wait(cvm_device *dev);
 
 /* api_module.c: the cpu device's module state (the interpreter program). */
 cvm_status cvm_vm_cpu_module_init(cvm_module *mod, cvm_diag *diag);

@@ -216,12 +216,14 @@ cvm_status cvm_module_load_file(cvm_device *dev, const char *path, cvm_module **
     return load_bc(dev, bc, out_mod, diag);
 }
 
-/* Queued launches may still use the module's code and symbols: wait for them first. */
+/* Queued launches of its kernels may still use the module's code and
+ * symbols: wait for them first (only them: another module's launch may be
+ * waiting for something this host does next). */
 void cvm_module_free(cvm_module *mod)
 {
     if (!mod)
         return;
-    cvm_vm_device_wait(mod->dev);
+    mod->dev->ops->module_wait(mod);
     cvm_vm_module_release(mod);
 }
 

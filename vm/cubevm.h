@@ -184,6 +184,8 @@ CVM_API cvm_status cvm_module_load(cvm_device *dev, const void *bytes, size_t si
 /* Loads a .cbc file, or a .cbs text file (assembled first) by extension. */
 CVM_API cvm_status cvm_module_load_file(cvm_device *dev, const char *path, cvm_module **out_mod,
                                 cvm_diag *diag);
+/* Waits for the queued launches of the module's kernels (cpu: those only;
+ * vulkan: the device's queue), then frees it. */
 CVM_API void cvm_module_free(cvm_module *mod);
 
 CVM_API uint32_t cvm_module_kernel_count(const cvm_module *mod);

@@ -52,6 +52,9 @@ typedef struct cvm_vm_device_ops {
     void (*stream_wait)(cvm_stream *s);
     /* Waits until no stream of the device has queued work. */
     void (*device_wait)(cvm_device *dev);
+    /* Waits until no queued launch uses the module (cpu: its own launches
+     * only, so a free never waits on another module's kernel). */
+    void (*module_wait)(cvm_module *mod);
     const char *(*stream_output)(cvm_stream *s);
     cvm_status (*launch)(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
                          const cvm_arg *args, uint32_t nargs, cvm_diag *diag);

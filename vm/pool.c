@@ -98,6 +98,8 @@ static void complete(cvm_vm_pool *p, cvm_vm_op *op)
     drop_use(op->src);
     for (uint32_t i = 0; i < op->nbufs; i++)
         drop_use(op->bufs[i]);
+    if (op->kind == CVM_VM_OP_LAUNCH)
+        ((cvm_module *)op->kernel->mod)->uses--;
     cvm_vm_op_release(p->dev, op, true);
     p->pending--;
     __atomic_store_n(&p->completed, __atomic_load_n(&p->completed, __ATOMIC_RELAXED) + 1,
@@ -401,6 +403,14 @@ static bool all_idle(cvm_vm_pool *p, void *arg)
 
 void cvm_vm_pool_wait_stream(cvm_vm_pool *pool, cvm_stream *s) { wait_until(pool, stream_idle, s, s); }
 void cvm_vm_pool_wait_buffer(cvm_vm_pool *pool, cvm_buffer *b) { wait_until(pool, buffer_idle, b, NULL); }
+
+static bool module_idle(cvm_vm_pool *p, void *arg)
+{
+    (void)p;
+    return ((const cvm_module *)arg)->uses == 0;
+}
+
+void cvm_vm_pool_wait_module(cvm_vm_pool *pool, cvm_module *m) { wait_until(pool, module_idle, m, NULL); }
 void cvm_vm_pool_wait_all(cvm_vm_pool *pool) { wait_until(pool, all_idle, NULL, NULL); }
 
 void cvm_vm_pool_submit(cvm_vm_pool *p, cvm_vm_op *op)
@@ -412,6 +422,8 @@ void cvm_vm_pool_submit(cvm_vm_pool *p, cvm_vm_op *op)
         op->src->uses++;
     for (uint32_t i = 0; i < op->nbufs; i++)
         op->bufs[i]->uses++;
+    if (op->kind == CVM_VM_OP_LAUNCH)
+        ((cvm_module *)op->kernel->mod)->uses++;
     op->next = NULL;
     cvm_stream *s = op->stream;
     if (s->tail)

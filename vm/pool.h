@@ -22,15 +22,17 @@ void cvm_vm_pool_free(cvm_vm_pool *pool);
 /* Execution states that may run cubes of one launch at once (threads + 1). */
 uint32_t cvm_vm_pool_slots(const cvm_vm_pool *pool);
 
-/* Queues `op` on its stream (op->stream); takes a use of every buffer it names. */
+/* Queues `op` on its stream (op->stream); takes a use of every buffer it
+ * names, and of its kernel's module for a launch. */
 void cvm_vm_pool_submit(cvm_vm_pool *pool, cvm_vm_op *op);
 
 /* Wait, executing queued work meanwhile, until: */
 void cvm_vm_pool_wait_stream(cvm_vm_pool *pool, cvm_stream *s);  /* s has no work */
 void cvm_vm_pool_wait_buffer(cvm_vm_pool *pool, cvm_buffer *b);  /* no queued work uses b */
+void cvm_vm_pool_wait_module(cvm_vm_pool *pool, cvm_module *m);  /* no queued launch of m's kernels */
 void cvm_vm_pool_wait_all(cvm_vm_pool *pool);                    /* no work at all */
 
-/* The pool's lock guards streams' queues and faults and buffers' uses. */
+/* The pool's lock guards streams' queues and faults and buffers' and modules' uses. */
 void cvm_vm_pool_lock(cvm_vm_pool *pool);
 void cvm_vm_pool_unlock(cvm_vm_pool *pool);
 

@@ -602,6 +602,10 @@ static void vk_close(cvm_device *dev)
     cvm_vm_device_dealloc(dev);
 }
 
+/* The device's launches all end (each has a timeout the driver enforces or
+ * the device is lost), so a module's free waits for all of them. */
+static void vk_module_wait(cvm_module *mod) { cvm_vk_device_wait(mod->dev); }
+
 static void vk_limits(const cvm_device *dev, cvm_device_limits *out)
 {
     const vk_dev *d = vkd(dev);
@@ -649,6 +653,7 @@ const cvm_vm_device_ops cvm_vk_ops = {
     .stream_sync = cvm_vk_stream_sync,
     .stream_wait = cvm_vk_stream_wait,
     .device_wait = cvm_vk_device_wait,
+    .module_wait = vk_module_wait,
     .stream_output = cvm_vk_stream_output,
     .launch = cvm_vk_launch,
 };
