@@ -12,6 +12,7 @@
 #include "tap.h"
 #include "vk_env.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -526,6 +527,37 @@ static void test_loop_limit(void)
     cvm_module_free(m);
 }
 
+/* A negative or NaN timeout is refused on both devices (vulkan took it as
+ * none). */
+static void test_bad_timeout(void)
+{
+    cvm_device *devs[2] = {cpu, vk};
+    for (int i = 0; i < 2; i++) {
+        cvm_diag d;
+        memset(&d, 0, sizeof d);
+        cvm_module *m = NULL;
+        const cvm_kernel *k = NULL;
+        cvm_buffer *bo = NULL;
+        cvm_status st = vk_test_load(devs[i], count_cbs, &m, &d);
+        st = st ? st : cvm_kernel_get(m, "cnt", &k, &d);
+        st = st ? st : cvm_buffer_create(devs[i], 4, "out", &bo, &d);
+        const double bad[3] = {-1.0, -1e-300, NAN};
+        for (int j = 0; j < 3 && !st; j++) {
+            uint32_t n = 1;
+            cvm_arg a[2] = {{CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
+            cvm_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, 0, 0, 0, 0, 0};
+            cfg.timeout_s = bad[j];
+            cvm_status ls = cvm_launch(cvm_device_stream(devs[i]), k, &cfg, a, 2, &d);
+            ok(ls == CVM_INVALID_ARGUMENT && strstr(d.message, "timeout must be >= 0 seconds"),
+               "%s: a timeout of %g is refused (%s: %s)", i ? "vulkan" : "cpu", bad[j], cvm_status_str(ls),
+               d.message);
+        }
+        ok(st == CVM_OK, "timeout kernel set up (%s)", st ? d.message : "ok");
+        cvm_buffer_free(bo);
+        cvm_module_free(m);
+    }
+}
+
 static void test_faults(void)
 {
     check_fault(fault_cbs, "trp", 8, "trap: boom");
@@ -545,6 +577,7 @@ int main(void)
     test_big_bda();
     test_faults();
     test_loop_limit();
+    test_bad_timeout();
     vk_test_finish(tmpdir, cpu, vk);
     return done_testing();
 }

@@ -199,6 +199,8 @@ cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_confi
 {
     if (!s || !k || !cfg)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_launch: NULL stream, kernel or config");
+    if (!(cfg->timeout_s >= 0)) /* NaN too, on every device */
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_launch: timeout must be >= 0 seconds");
     return s->dev->ops->launch(s, k, cfg, args, arg_count, diag);
 }
 

@@ -366,8 +366,6 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
     cvm_status st = check_shape(dev, k->mod, k->index, cfg, &sh, diag);
     if (st)
         return st;
-    if (cfg->timeout_s < 0 || cfg->timeout_s != cfg->timeout_s)
-        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "timeout must be >= 0 seconds");
     cvm_vm_op *op = new_launch(dev, bk);
     if (!op)
         return cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory queueing a launch");

@@ -320,7 +320,7 @@ typedef struct cvm_launch_config {
                                (32 on cpu; the profile's, e.g. lavapipe's 8; vulkan: the
                                subgroup size) */
     uint64_t step_budget;   /* instructions per plane before a fault; 0 = none */
-    double timeout_s;       /* wall time before a timeout fault; 0 = none */
+    double timeout_s;       /* wall time before a timeout fault; 0 = none; < 0 or NaN: CVM_INVALID_ARGUMENT */
     int unchecked;          /* 1: skip bounds/alignment checks (faster, unsafe) */
     int shared_opt_in;      /* 1: dynamic shared memory up to shared_bytes_optin
                                (cudaFuncAttributeMaxDynamicSharedMemorySize) */
