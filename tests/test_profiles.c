@@ -14,6 +14,9 @@ static const char src[] =
     ".kernel fmin\n.param p buffer f32 readwrite\n.reg ptr.global %p\n.reg f32 %x, %old\n"
     "    param.ptr.global %p, p, 0\n    const.f32 %x, 1.0\n"
     "    atom.min.relaxed.device.f32 %old, [%p], %x\n    return\n.end\n"
+    ".kernel fmax\n.param p buffer f32 readwrite\n.reg ptr.global %p\n.reg f32 %x, %old\n"
+    "    param.ptr.global %p, p, 0\n    const.f32 %x, 1.0\n"
+    "    atom.max.relaxed.device.f32 %old, [%p], %x\n    return\n.end\n"
     ".kernel named\n.reg u32 %id, %cnt\n    const.u32 %id, 1\n    const.u32 %cnt, 32\n"
     "    bar.sync %id, %cnt\n    return\n.end\n";
 
@@ -101,8 +104,10 @@ static void test_sm80(void)
     expect(go("small", 1, 1024, 0, 0, 0, &d), CVM_OK, &d, NULL, "sm_80: 1024 threads run");
     expect(go("small", 1, 32, 0, 200000, 1, &d), CVM_LIMIT, &d, "cudaErrorInvalidValue",
            "sm_80: 200000 shared bytes is over 163 KiB even with the opt-in");
-    expect(go("fmin", 1, 32, 0, 0, 0, &d), CVM_UNSUPPORTED, &d, "requires .target sm_90",
+    expect(go("fmin", 1, 32, 0, 0, 0, &d), CVM_UNSUPPORTED, &d, "Feature 'atom.min.f32' requires .target sm_90",
            "sm_80: f32 atomic min needs sm_90");
+    expect(go("fmax", 1, 32, 0, 0, 0, &d), CVM_UNSUPPORTED, &d, "Feature 'atom.max.f32' requires .target sm_90",
+           "sm_80: f32 atomic max needs sm_90, named as max (it said atom.min.f32)");
     cvm_device_close(dev);
 }
 

@@ -174,33 +174,36 @@ static uint32_t needs(const cvm_vm_dinsn *in)
     }
 }
 
-/* How a target names a missing feature. */
-static const char *feature_name(uint32_t f, int style)
+/* How a target names a missing feature (in: the instruction that needs
+ * it, NULL for the kernel's flags). */
+static const char *feature_name(uint32_t f, int style, const cvm_vm_dinsn *in)
 {
-    bool vk = style == CVM_VM_STYLE_VULKAN;
+    bool vk = style == CVM_VM_STYLE_VULKAN, max = in && in->h == CVM_OP_ATOM_MAX;
     switch (f) {
     case CVM_FEATURE_F64: return vk ? "shaderFloat64" : "f64";
     case CVM_FEATURE_F16: return vk ? "shaderFloat16" : "f16";
     case CVM_FEATURE_ATOMIC_I64: return vk ? "shaderBufferInt64Atomics" : "atom.b64";
     case CVM_FEATURE_ATOMIC_F32_ADD: return vk ? "shaderBufferFloat32AtomicAdd" : "atom.add.f32";
-    case CVM_FEATURE_ATOMIC_F32_MINMAX: return vk ? "shaderBufferFloat32AtomicMinMax" : "atom.min.f32";
+    case CVM_FEATURE_ATOMIC_F32_MINMAX:
+        return vk ? "shaderBufferFloat32AtomicMinMax" : max ? "atom.max.f32" : "atom.min.f32";
     case CVM_FEATURE_ATOMIC_F64_ADD: return vk ? "shaderBufferFloat64Atomics" : "atom.add.f64";
-    case CVM_FEATURE_ATOMIC_F64_MINMAX: return vk ? "shaderBufferFloat64AtomicMinMax" : "atom.min.f64";
+    case CVM_FEATURE_ATOMIC_F64_MINMAX:
+        return vk ? "shaderBufferFloat64AtomicMinMax" : max ? "atom.max.f64" : "atom.min.f64";
     case CVM_FEATURE_NAMED_BARRIERS: return vk ? "named barriers" : "bar.sync with a barrier id";
     }
     return "?";
 }
 
 static cvm_status missing(const cvm_vm_profile *pf, const char *kname, uint32_t f, uint32_t pc,
-                          cvm_diag *diag)
+                          const cvm_vm_dinsn *in, cvm_diag *diag)
 {
     if (pf->style == CVM_VM_STYLE_VULKAN)
         return cvm_diag_set(diag, CVM_UNSUPPORTED,
                             "lavapipe: kernel '%s' needs %s (pc %u), which the device does not "
-                            "provide", kname, feature_name(f, pf->style), pc);
+                            "provide", kname, feature_name(f, pf->style, in), pc);
     return cvm_diag_set(diag, CVM_UNSUPPORTED,
                         "ptxas error   : Feature '%s' requires .target sm_90 or higher "
-                        "(kernel '%s' pc %u, profile %s)", feature_name(f, pf->style), kname, pc,
+                        "(kernel '%s' pc %u, profile %s)", feature_name(f, pf->style, in), kname, pc,
                         pf->name);
 }
 
@@ -209,13 +212,13 @@ static cvm_status check_features(const cvm_vm_profile *pf, const cvm_vm_kprog *k
 {
     const cvm_bc_kernel *bk = kp->k;
     if ((bk->flags & CVM_KF_USES_F64) && !(pf->features & CVM_FEATURE_F64))
-        return missing(pf, kname, CVM_FEATURE_F64, 0, diag);
+        return missing(pf, kname, CVM_FEATURE_F64, 0, NULL, diag);
     if ((bk->flags & CVM_KF_USES_F16) && !(pf->features & CVM_FEATURE_F16))
-        return missing(pf, kname, CVM_FEATURE_F16, 0, diag);
+        return missing(pf, kname, CVM_FEATURE_F16, 0, NULL, diag);
     for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
         uint32_t f = needs(&kp->code[pc]);
         if (f && !(pf->features & f))
-            return missing(pf, kname, f, pc, diag);
+            return missing(pf, kname, f, pc, &kp->code[pc], diag);
     }
     return CVM_OK;
 }
