@@ -119,8 +119,11 @@ static void test_lavapipe(void)
         return;
     }
     expect(go("small", 4, 64, 0, 0, 0, &d), CVM_OK, &d, NULL, "lavapipe: a fitting launch runs (width 8)");
-    expect(go("small", 1, 64, 32, 0, 0, &d), CVM_UNSUPPORTED, &d, "subgroup size is 8",
-           "lavapipe: plane width 32");
+    /* the vulkan device runs widths other than its subgroups' 8 up to 32 (plane ops through
+     * shared memory, docs/backends.md): the profile refused 32 */
+    expect(go("small", 1, 64, 32, 0, 0, &d), CVM_OK, &d, NULL, "lavapipe: plane width 32 runs");
+    expect(go("small", 1, 64, 64, 0, 0, &d), CVM_UNSUPPORTED, &d, "emulates plane widths up to 32",
+           "lavapipe: plane width 64");
     expect(go("small", 1, 32, 0, 32000, 0, &d), CVM_LIMIT, &d, "VUID-RuntimeSpirv-Workgroup-06530",
            "lavapipe: 1024 + 32000 shared bytes");
     expect(go("small", 70000, 8, 0, 0, 0, &d), CVM_OK, &d, NULL,

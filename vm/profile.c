@@ -112,9 +112,9 @@ static cvm_status check_width(const cvm_vm_profile *pf, const char *kname, const
         return CVM_OK;
     if (pf->style == CVM_VM_STYLE_VULKAN)
         return cvm_diag_set(diag, CVM_UNSUPPORTED,
-                            "lavapipe: the subgroup size is %u (a %u-wide subgroup does not work "
-                            "there); kernel '%s' runs with plane width %u", pf->pw_default,
-                            sh->plane_width, kname, sh->plane_width);
+                            "lavapipe: the subgroup size is %u and the vulkan device emulates "
+                            "plane widths up to %u; kernel '%s' runs with plane width %u",
+                            pf->pw_default, pf->pw_max, kname, sh->plane_width);
     return cvm_diag_set(diag, CVM_UNSUPPORTED,
                         "%s: the warp size is %u; kernel '%s' runs with plane width %u", pf->name,
                         pf->pw_default, kname, sh->plane_width);
