@@ -1438,7 +1438,9 @@ static void test_symbols(void)
            ci.constant == 1 && cvm_module_symbol_info(mod, "bias", &gi, &d) == CVM_OK &&
            gi.elem == CVM_F32 && gi.size == 4 && gi.constant == 0,
        "symbols: info gives element type, size and space (coef f32 16 constant, bias f32 4 global)");
+    memset(&ci, 0x5a, sizeof ci); /* a failure zeroes it (it was left as it was) */
     ok(cvm_module_symbol_info(mod, "nope", &ci, &d) == CVM_NOT_FOUND && strstr(d.message, "'nope'") &&
+           ci.size == 0 && ci.elem == 0 && ci.constant == 0 &&
            cvm_module_symbol_info(mod, NULL, &ci, &d) == CVM_INVALID_ARGUMENT,
        "symbols: info on an unknown name is CVM_NOT_FOUND, on NULL CVM_INVALID_ARGUMENT");
     cvm_buffer_free(b);

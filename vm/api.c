@@ -165,6 +165,7 @@ cvm_status cvm_buffer_map(cvm_buffer *buf, void **out_ptr, cvm_diag *diag)
 {
     if (!buf || !out_ptr)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_buffer_map: NULL buffer or out_ptr");
+    *out_ptr = NULL; /* NULL after a failure */
     return buf->dev->ops->buffer_map(buf, out_ptr, diag);
 }
 

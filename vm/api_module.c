@@ -385,6 +385,7 @@ cvm_status cvm_module_symbol_info(const cvm_module *mod, const char *name,
 {
     if (!mod || !name || !out_info)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_module_symbol_info: NULL argument");
+    memset(out_info, 0, sizeof *out_info); /* a failure leaves it zeroed (docs/api.md "Ownership") */
     const cvm_bc_module *bc = mod->bc;
     for (uint32_t i = 0; i < bc->nsymbols; i++) {
         const cvm_bc_symbol *sym = &bc->symbols[i];
