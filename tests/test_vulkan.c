@@ -1027,9 +1027,10 @@ static void test_cli(void)
        "vulkan: roundf(-0.3) and roundf(-0) are -0, fmaxf/fminf of two NaNs the canonical NaN (%.200s)", out);
     /* Every option of `cubevm run` on vulkan: honoured, or refused saying why. */
     static const struct { const char *opts; int status; const char *want; } rows[] = {
-        {"--timeout 5 --unchecked --threads 2 --shared 64 --plane-width 8", 0, "c: 0 11 22"},
+        {"--timeout 5 --unchecked --shared 64 --plane-width 8", 0, "c: 0 11 22"},
         {"--kernel vadd --profile lavapipe --schedule parallel", 0, "c: 0 11 22"},
         {"--steps 1000", 1, "cannot count steps"},
+        {"--threads 2", 1, "cannot run the cubes on 2 worker threads"},
         {"--schedule sequential", 1, "cannot follow a sequential schedule"},
         {"--schedule random --seed 3", 1, "cannot follow a random schedule"},
         {"--profile sm_80", 1, "profile 'sm_80' describes another target"},
