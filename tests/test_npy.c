@@ -123,6 +123,14 @@ static void test_variants(void)
     ok(parse(img, n, &h, &d) == CVM_OK && h.count == 0, "shape (0,) with no data");
     n = image(img, 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }", v, 8);
     ok(parse(img, n, &h, &d) == CVM_OK, "1-D Fortran order is the same layout: accepted");
+    /* as numpy 1.24 reads them (np.lib.format.descr_to_dtype): '|f4' and 'float32' are '<f4' on
+     * this little-endian host (both were refused) */
+    n = image(img, 1, "{'descr': '|f4', 'fortran_order': False, 'shape': (2,), }", v, 8);
+    ok(parse(img, n, &h, &d) == CVM_OK && h.elem == CVM_F32 && h.count == 2, "'|f4' is the host's order, as numpy");
+    n = image(img, 1, "{'descr': 'float32', 'fortran_order': False, 'shape': (2,), }", v, 8);
+    ok(parse(img, n, &h, &d) == CVM_OK && h.elem == CVM_F32, "a type name: 'float32' is '<f4'");
+    n = image(img, 1, "{'descr': 'double', 'fortran_order': False, 'shape': (1,), }", v, 8);
+    ok(parse(img, n, &h, &d) == CVM_OK && h.elem == CVM_F64, "'double' is '<f8'");
 }
 
 /* A malformed image must fail with `want` and a message naming the file and `word`. */
@@ -179,6 +187,11 @@ static void test_malformed(void)
     bad(img, n, CVM_MALFORMED, "junk", "junk after the dict");
     n = image(img, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,", v, 0);
     bad(img, n, CVM_MALFORMED, "shape", "unterminated shape");
+    /* (4) is the integer 4 in Python: numpy refuses it ("shape is not valid"); it was taken */
+    n = image(img, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4), }", v, 16);
+    bad(img, n, CVM_MALFORMED, "written (4,)", "shape (4) without the tuple's comma");
+    n = image(img, 1, "{'descr': 'float99', 'fortran_order': False, 'shape': (4,), }", v, 16);
+    bad(img, n, CVM_UNSUPPORTED, "not supported", "an unknown type name");
     /* a NUL inside the descr string (it read as '<f4', session 23's fuzzing) */
     n = image(img, 1, "{'descr': '<f4#', 'fortran_order': False, 'shape': (4,), }", v, 16);
     for (size_t i = 0; i < n; i++)

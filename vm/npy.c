@@ -146,6 +146,9 @@ static cvm_status parse_shape(lexer *lx, uint64_t *count, uint32_t *ndim)
         prod *= v;
         if (++n > 64)
             return bad(lx, "'shape' has more than 64 dimensions");
+        if (n == 1 && accept(lx, ')')) /* (8) is Python's 8, not a tuple: numpy refuses it */
+            return cvm_diag_set(lx->diag, CVM_MALFORMED, "%s: malformed .npy header: 'shape' must be a "
+                                "tuple: one dimension is written (%llu,)", lx->name, (unsigned long long)v);
         if (accept(lx, ')'))
             break;
         if (!accept(lx, ','))
@@ -162,7 +165,19 @@ static bool host_little_endian(void)
     return *(const uint8_t *)&one == 1;
 }
 
-/* Maps a descr to an element type, with the reason when it cannot. */
+/* numpy's names of the types (np.dtype('float32') is '<f4'): their codes,
+ * in the host's byte order. */
+static const struct {
+    const char *name, *code;
+} type_names[] = {
+    {"bool", "b1"},   {"int8", "i1"},    {"uint8", "u1"},   {"int16", "i2"},  {"uint16", "u2"},
+    {"int32", "i4"},  {"uint32", "u4"},  {"int64", "i8"},   {"uint64", "u8"}, {"float16", "f2"},
+    {"half", "f2"},   {"float32", "f4"}, {"single", "f4"},  {"float64", "f8"}, {"double", "f8"},
+};
+
+/* Maps a descr to an element type, with the reason when it cannot. As
+ * numpy reads it: '|' before a wider type is the host's order like '=',
+ * and a type's name stands for its code. */
 static cvm_status map_descr(lexer *lx, const char *descr, cvm_vm_npy_header *out)
 {
     char order = descr[0];
@@ -170,6 +185,9 @@ static cvm_status map_descr(lexer *lx, const char *descr, cvm_vm_npy_header *out
     if (order != '<' && order != '>' && order != '|' && order != '=') {
         order = '=';
         code = descr;
+        for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+            if (strcmp(descr, type_names[i].name) == 0)
+                code = type_names[i].code;
     }
     if (code[0] == 'O' || code[0] == 'V' || code[0] == 'U' || code[0] == 'S' || code[0] == 'c')
         return cvm_diag_set(lx->diag, CVM_UNSUPPORTED,
@@ -179,11 +197,7 @@ static cvm_status map_descr(lexer *lx, const char *descr, cvm_vm_npy_header *out
         if (strcmp(code, dtypes[i].code) != 0)
             continue;
         unsigned size = cvm_bc_elem_size(dtypes[i].elem);
-        bool little = order == '<' || (order == '=' && host_little_endian());
-        if (size > 1 && order == '|')
-            return cvm_diag_set(lx->diag, CVM_MALFORMED,
-                                "%s: dtype '%s' has no byte order ('|' is for one-byte types); numpy "
-                                "writes '<%s'", lx->name, descr, code);
+        bool little = order == '<' || ((order == '=' || order == '|') && host_little_endian());
         if (size > 1 && !little)
             return cvm_diag_set(lx->diag, CVM_UNSUPPORTED,
                                 "%s: dtype '%s' is big-endian; only little-endian data is "
