@@ -2241,6 +2241,30 @@ static void test_half_int_cg(void)
     }
     want[24] = 0 * 100 + 1 * 10 + 1;
     words_are("half to and from integers, __nanosleep, thread_block and grid_group members", src, 8, 0, want, 25);
+    /* bf16 to and from the integer types, as for half (they were "call to undeclared function";
+     * the semantics prober's). By hand: 2.5 rounds to 2 (rn, ties to even), 3 (ru); -3.5 to -3
+     * (rz), -4 (rd, rn); a negative to unsigned saturates to 0; 2^31 and up to INT_MAX; 257 to
+     * 256 and -1000001 to -999424 (8 significant bits: spacing 4096 at 2^19); 1 + 2^-8 is a tie
+     * between 1 and 1 + 2^-7: 1 */
+    static const char bsrc[] =
+        "#include <cuda_bf16.h>\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    __nv_bfloat16 a = __float2bfloat16(in[13] + 0.5f), b = __float2bfloat16(-3.5f);\n"
+        "    __nv_bfloat16 c = __float2bfloat16(1e20f);\n"
+        "    out[0] = __bfloat162int_rn(a); out[1] = __bfloat162int_rz(b); out[2] = __bfloat162int_rd(b);\n"
+        "    out[3] = __bfloat162int_ru(a); out[4] = (int)__bfloat162uint_rd(b); out[5] = __bfloat162short_rn(b);\n"
+        "    out[6] = (int)__bfloat162ll_rz(b); out[7] = __bfloat162int_rz(c);\n"
+        "    out[8] = (int)__bfloat162float(__int2bfloat16_rn(257));\n"
+        "    out[9] = (int)__bfloat162float(__ll2bfloat16_rn(-1000001LL));\n"
+        "    out[10] = __bfloat162float(__double2bfloat16(1.00390625)) == 1.0f;\n"
+        "    out[11] = (int)__bfloat162ushort_rz(a) * 10 + (int)__bfloat162float(__ushort2bfloat16_rn(7));\n"
+        "}\n";
+    static const int32_t bwant[] = {2, -3, -4, 3, 0, -4, -3, 2147483647, 256, -999424, 1, 27};
+    words_are("bf16 to and from the integer types with rounding modes", bsrc, 1, 0, bwant, 12);
+    rejects("bf16 conversions with directed rounding are refused by name",
+            "#include <cuda_bf16.h>\n__global__ void k(int *out, const int *in) {\n"
+            "    out[0] = (int)__bfloat162float(__float2bfloat16_rz(1.5f)); }\n",
+            "conversions to bf16 with a rounding mode other than _rn are not supported");
 }
 
 /* From the review of the probe fixes: a non-template static before a

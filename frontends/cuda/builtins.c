@@ -901,16 +901,20 @@ static bool misc_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
         *out = fe_rv(fe_ty(k), r);
         return true;
     }
-    static const struct { const char *name; fe_kind from; } to_half[] = {
-        {"__int2half_rn", TY_I32}, {"__uint2half_rn", TY_U32}, {"__short2half_rn", TY_I16},
-        {"__ushort2half_rn", TY_U16}, {"__ll2half_rn", TY_I64}, {"__ull2half_rn", TY_U64},
-        {"__double2half", TY_F64}};
+    static const struct { const char *name; fe_kind from, to; } to_half[] = {
+        {"__int2half_rn", TY_I32, TY_F16}, {"__uint2half_rn", TY_U32, TY_F16},
+        {"__short2half_rn", TY_I16, TY_F16}, {"__ushort2half_rn", TY_U16, TY_F16},
+        {"__ll2half_rn", TY_I64, TY_F16}, {"__ull2half_rn", TY_U64, TY_F16}, {"__double2half", TY_F64, TY_F16},
+        {"__int2bfloat16_rn", TY_I32, TY_BF16}, {"__uint2bfloat16_rn", TY_U32, TY_BF16},
+        {"__short2bfloat16_rn", TY_I16, TY_BF16}, {"__ushort2bfloat16_rn", TY_U16, TY_BF16},
+        {"__ll2bfloat16_rn", TY_I64, TY_BF16}, {"__ull2bfloat16_rn", TY_U64, TY_BF16},
+        {"__double2bfloat16", TY_F64, TY_BF16}};
     for (size_t i = 0; i < sizeof to_half / sizeof to_half[0]; i++)
         if (strcmp(name, to_half[i].name) == 0) { /* the argument as the named type, then one rounding */
             if (!want_args(L, call, name, 1, 1))
                 return true;
             fe_val v = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(to_half[i].from), call->tok);
-            *out = fe_convert(L, v, fe_ty(TY_F16), call->tok);
+            *out = fe_convert(L, v, fe_ty(to_half[i].to), call->tok);
             return true;
         }
     if (strcmp(name, "__nanosleep") == 0) { /* a hint: the VM's planes yield on their own */
@@ -1116,7 +1120,7 @@ static int conv(fe_lower *L, fe_node *call, fe_kind from, int x, fe_kind to)
 static bool round_convert_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
     static const struct { const char *prefix; fe_kind from; } from[] = {
-        {"__float2", TY_F32}, {"__double2", TY_F64}, {"__half2", TY_F16}};
+        {"__float2", TY_F32}, {"__double2", TY_F64}, {"__half2", TY_F16}, {"__bfloat162", TY_BF16}};
     static const struct { const char *name; fe_kind to; } to[] = {
         {"int_", TY_I32}, {"uint_", TY_U32}, {"ll_", TY_I64}, {"ull_", TY_U64}, {"short_", TY_I16},
         {"ushort_", TY_U16}};
@@ -1124,13 +1128,13 @@ static bool round_convert_call(fe_lower *L, fe_node *call, const char *name, fe_
         {"rn", "rint"}, {"rz", "trunc"}, {"rd", "floor"}, {"ru", "ceil"}};
     fe_kind fk = TY_VOID, tk = TY_VOID;
     const char *op = NULL;
-    for (size_t i = 0; i < 3 && !op; i++) {
+    for (size_t i = 0; i < sizeof from / sizeof from[0] && !op; i++) {
         size_t n = strlen(from[i].prefix);
         if (strncmp(name, from[i].prefix, n) != 0)
             continue;
         for (size_t j = 0; j < 6 && !op; j++) {
-            if (to[j].to == TY_I16 || to[j].to == TY_U16) /* __half2short_rz: of half only */
-                if (from[i].from != TY_F16)
+            if (to[j].to == TY_I16 || to[j].to == TY_U16) /* __half2short_rz: of half and bf16 only */
+                if (from[i].from != TY_F16 && from[i].from != TY_BF16)
                     continue;
             size_t m = strlen(to[j].name);
             if (strncmp(name + n, to[j].name, m) != 0)
@@ -1153,8 +1157,8 @@ static bool round_convert_call(fe_lower *L, fe_node *call, const char *name, fe_
     if (!want_args(L, call, name, 1, 1))
         return true;
     int x = fe_convert(L, fe_rvalue(L, arg(call, 0)), fe_ty(fk), call->tok).reg;
-    if (fk == TY_F16) /* a half is exact in float: round there */
-        x = conv(L, call, TY_F16, x, fk = TY_F32);
+    if (fk == TY_F16 || fk == TY_BF16) /* a half or bf16 is exact in float: round there */
+        x = conv(L, call, fk, x, TY_F32), fk = TY_F32;
     *out = fe_rv(fe_ty(tk), conv(L, call, fk, op1(L, op, fk, x), tk));
     return true;
 }

@@ -690,15 +690,16 @@ const char *fe_unsupported_name(const char *name, size_t len)
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strlen(tab[i].name) == len && memcmp(tab[i].name, name, len) == 0)
             return tab[i].msg;
-    /* conversions to half with a rounding mode other than _rn: __int2half_rz, __float2half_ru ... */
-    if (len > 8 && name[0] == '_' && name[1] == '_' && name[len - 3] == '_' && name[len - 2] == 'r' &&
-        (name[len - 1] == 'z' || name[len - 1] == 'u' || name[len - 1] == 'd') && len >= 9 &&
-        memcmp(name + len - 8, "2half_r", 7) == 0)
+    /* conversions to half or bf16 with a rounding mode other than _rn: __int2half_rz,
+     * __float2half_ru, __float2bfloat16_rz ... */
+    const bool directed = len > 4 && name[0] == '_' && name[1] == '_' && name[len - 3] == '_' &&
+                          name[len - 2] == 'r' && (name[len - 1] == 'z' || name[len - 1] == 'u' || name[len - 1] == 'd');
+    if (directed && len >= 9 && memcmp(name + len - 8, "2half_r", 7) == 0)
         return "conversions to half with a rounding mode other than _rn are not supported in kernels";
+    if (directed && len >= 13 && memcmp(name + len - 12, "2bfloat16_r", 11) == 0)
+        return "conversions to bf16 with a rounding mode other than _rn are not supported in kernels";
     /* directed-rounding intrinsics: __fadd_rz, __fmul_ru, __dsqrt_rd, __float2int_ru ... are not */
-    if (len > 4 && name[0] == '_' && name[1] == '_' && name[len - 3] == '_' && name[len - 2] == 'r' &&
-        (name[len - 1] == 'z' || name[len - 1] == 'u' || name[len - 1] == 'd') &&
-        (memcmp(name, "__f", 3) == 0 || memcmp(name, "__d", 3) == 0) && !memchr(name, '2', len))
+    if (directed && (memcmp(name, "__f", 3) == 0 || memcmp(name, "__d", 3) == 0) && !memchr(name, '2', len))
         return "rounding-mode intrinsics other than _rn (round to nearest) are not supported in kernels";
     return NULL;
 }
