@@ -358,5 +358,13 @@ run "$C" run $R --kernel 'reduce4<int, 128>' --block 128 --shared 512 g_idata=ra
 [ $rc -eq 2 ] && has "parameter 'blockSize' is 128 in 'reduce4<int, 128>'; blockSize=256 contradicts it" "$T/err"
 ok $? "a comptime value that contradicts the instance's name is refused"
 
+# a kernel's %c of 0 prints a NUL byte, and the text after it is kept (it ended the output)
+printf '.kernel nul\n.reg u32 %%z\n    const.u32 %%z, 0\n    print "a%%cb", %%z\n    print "c"\n    return\n.end\n' \
+    >"$T/nul.cbs"
+run "$C" run "$T/nul.cbs" --block 2
+printf 'a\000b\na\000b\nc\nc\n' >"$T/want_nul"
+[ $rc -eq 0 ] && cmp -s "$T/out" "$T/want_nul"
+ok $? "print: a %c of 0 writes a NUL and the rest of the output follows"
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -37,6 +37,8 @@ static const char src[] =
     "    eq.u32 %first, %t, %z\n    if %first\n        print \"c%u\", %c\n    end\n"
     "    return\n.end\n"
     ".kernel big\n.local 4096\n    return\n.end\n"
+    /* prints a NUL with %c, then a second line */
+    ".kernel nul\n.reg u32 %z\n    const.u32 %z, 0\n    print \"a%cb\", %z\n    print \"c\"\n    return\n.end\n"
     /* stores 0xdead at byte `off` of out (out of bounds when off is past it) */
     ".kernel poke\n.param out buffer u32 write\n.param off scalar i64\n"
     ".reg i64 %o\n.reg u32 %v\n.reg ptr.global %p\n"
@@ -208,6 +210,19 @@ static void test_faults_and_streams(void)
     for (int c = 0; c < 40; c++)
         snprintf(want_text + strlen(want_text), sizeof want_text - strlen(want_text), "c%d\n", c);
     is_str(cvm_stream_output(s), want_text, "print text of 40 cubes in cube order");
+    /* a %c of 0 prints a NUL inside the text: the length says where it ends (everything
+     * after the NUL was lost to a caller that had only the C string) */
+    const cvm_kernel *nul = NULL;
+    cvm_launch_config two = {.grid = {1, 1, 1}, .block = {2, 1, 1}};
+    size_t got_len = 99;
+    const char *text = cvm_kernel_get(m, "nul", &nul, &d) == CVM_OK &&
+                              cvm_launch(s, nul, &two, NULL, 0, &d) == CVM_OK
+                          ? cvm_stream_output_n(s, &got_len) : "";
+    static const char want_nul[] = "a\0b\na\0b\nc\nc\n";
+    ok(got_len == sizeof want_nul - 1 && memcmp(text, want_nul, sizeof want_nul - 1) == 0,
+       "cvm_stream_output_n: a kernel's %%c of 0 is a NUL inside the text (%zu bytes)", got_len);
+    cvm_stream_output_n(s, &got_len);
+    is_int((int)got_len, 0, "cvm_stream_output_n: nothing printed since is 0 bytes");
     cvm_stream_destroy(s);
     cvm_buffer_free(out);
     cvm_buffer_free(other);

@@ -693,7 +693,9 @@ static int launch(cvm_device *dev, const cvm_kernel *k, const run_opts *o, bindi
     if (st)
         return cli_diag_error("launch", st, &d);
     st = cvm_stream_sync(s, &d);
-    fputs(cvm_stream_output(s), stdout);
+    size_t printed = 0;
+    const char *text = cvm_stream_output_n(s, &printed); /* a kernel's %c of 0 is a NUL in it */
+    fwrite(text, 1, printed, stdout);
     fflush(stdout);
     if (st == CVM_TIMEOUT && strncmp(o->device, "cpu", 3) != 0) {
         /* A GPU cannot stop the dispatch (docs/backends.md), and a driver may wait

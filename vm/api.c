@@ -656,9 +656,14 @@ static cvm_status cpu_stream_sync(cvm_stream *s, cvm_diag *diag)
     return st;
 }
 
-const char *cvm_stream_output(cvm_stream *s)
+const char *cvm_stream_output(cvm_stream *s) { return cvm_stream_output_n(s, NULL); }
+
+const char *cvm_stream_output_n(cvm_stream *s, size_t *out_len)
 {
-    return s ? s->dev->ops->stream_output(s) : "";
+    const char *text = s ? s->dev->ops->stream_output(s) : "";
+    if (out_len) /* the devices hand out s->shown, or "" (none, or no memory for a copy) */
+        *out_len = s && text == s->shown.data ? s->shown.len : 0;
+    return text;
 }
 
 static const char *cpu_stream_output(cvm_stream *s)

@@ -348,9 +348,14 @@ CVM_API cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_laun
 CVM_API cvm_status cvm_stream_sync(cvm_stream *s, cvm_diag *diag);
 
 /* Text printed by the kernels' `print` since the last call, in cube order;
- * waits for the stream's work (owned by the stream; "" if none). A launch
- * whose worker thread gathers more than 64 MiB of it faults (CVM_LIMIT). */
+ * waits for the stream's work (owned by the stream until the next call;
+ * "" if none). A launch whose worker thread gathers more than 64 MiB of it
+ * faults (CVM_LIMIT). The text ends with a NUL, but a kernel's `%c` of 0
+ * prints a NUL inside it: cvm_stream_output_n gives the length too. */
 CVM_API const char *cvm_stream_output(cvm_stream *s);
+/* cvm_stream_output, with the text's length in bytes, NULs printed by the
+ * kernels included, in *out_len (0 with ""); out_len may be NULL. */
+CVM_API const char *cvm_stream_output_n(cvm_stream *s, size_t *out_len);
 
 /* ---- numpy .npy files ---- */
 
