@@ -36,6 +36,24 @@ static int t_vector_add(run *r, uint32_t n)
     return same_f32(r, "c", c, want, n);
 }
 
+/* Each group of 32 elements' maximum, INT_MIN past n (blocks of 256: 8 warps). */
+static int t_warp_max_smem(run *r, uint32_t n)
+{
+    const uint32_t blocks = cdiv(n, 256), nout = blocks * 8;
+    int32_t *in = rand_i32(r, n, -1000000, 1000000), *got = NEW(r, int32_t, nout), *want = NEW(r, int32_t, nout);
+    arg_buf(r, "in", 4 * n, in);
+    cvm_buffer *bo = arg_buf(r, "out", 4 * nout, NULL);
+    arg_i32(r, "n", (int)n);
+    LAUNCH1(r, blocks, 256);
+    get(r, bo, got, 4 * nout);
+    for (uint32_t w = 0; w < nout; w++) {
+        want[w] = INT32_MIN;
+        for (uint32_t i = w * 32; i < w * 32 + 32 && i < n; i++)
+            want[w] = in[i] > want[w] ? in[i] : want[w];
+    }
+    return same_i32(r, "out", got, want, nout);
+}
+
 static int t_saxpy(run *r, uint32_t n)
 {
     float *x = rand_f32(r, n, -4, 4), *y = rand_f32(r, n, -4, 4), *got = NEW(r, float, n);
@@ -1329,6 +1347,7 @@ static int t_gemv(run *r, uint32_t n)
 static const tcase cases[] = {
     {"vector_add.cu", "vectorAdd", t_vector_add, {1, 100, 1000, 4099}},
     {"saxpy.cu", "saxpy", t_saxpy, {1, 127, 128, 3001}},
+    {"warp_max_smem.cu", "warpMaxSmem", t_warp_max_smem, {1, 40, 256, 1000}},
     {"reduce_shared.cu", "reduceSum", t_reduce_shared, {1, 255, 256, 2000}},
     {"reduce_warp.cu", "deviceReduceSum", t_reduce_warp, {1, 31, 1000, 5000}},
     {"reduce_template.cu", "reduce<256>", t_reduce_t256, {1, 511, 1000, 9000}},

@@ -494,7 +494,7 @@ static void print_kernel(const cvm_kernel *k)
         }
     }
     if (ki.plane_width)
-        printf("  requires: plane width %u", ki.plane_width);
+        printf("  requires: plane width %u%s", ki.plane_width, ki.plane_width_hint ? " (preferred)" : "");
     else
         printf("  requires: plane width any");
     printf(", shared %u bytes, local %u bytes per unit, max cube ", ki.shared_bytes,

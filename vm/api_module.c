@@ -262,6 +262,7 @@ void cvm_kernel_info_get(const cvm_kernel *k, cvm_kernel_info *out_info)
     out_info->name = cvm_bc_str(k->mod->bc, bk->name);
     out_info->param_count = bk->nparams;
     out_info->plane_width = bk->plane_width;
+    out_info->plane_width_hint = bk->plane_width && !(bk->flags & CVM_KF_FIXED_WIDTH);
     out_info->shared_bytes = bk->shared_bytes;
     out_info->local_bytes = bk->local_bytes;
     out_info->max_cube_units = bk->max_cube;

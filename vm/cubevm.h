@@ -230,6 +230,8 @@ typedef struct cvm_kernel_info {
     uint32_t shared_bytes;  /* static shared memory */
     uint32_t local_bytes;   /* local memory per unit */
     uint32_t max_cube_units;/* launch bound, 0 = none */
+    int plane_width_hint;   /* 1: plane_width is only preferred (a launch may ask for another;
+                               CUDA code reading warpSize), 0: required */
 } cvm_kernel_info;
 
 CVM_API void cvm_kernel_info_get(const cvm_kernel *k, cvm_kernel_info *out_info);

@@ -68,6 +68,7 @@ bool fe_builtin_ident(fe_lower *L, fe_node *e, fe_val *out)
 {
     const char *n = e->name;
     if (strcmp(n, "warpSize") == 0) { /* an int in CUDA: -64 / warpSize is -2 */
+        L->reads_warp_size = true;
         *out = fe_convert(L, sreg(L, "plane_dim"), fe_ty(TY_I32), e->tok);
         return true;
     }

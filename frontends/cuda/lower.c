@@ -1399,7 +1399,7 @@ void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name)
     L->ntaken = 0;
     L->loops = L->switches = 0;
     scan_taken(L, fn->body);
-    L->uses_plane = L->uses_f64 = L->uses_f16 = false;
+    L->uses_plane = L->uses_f64 = L->uses_f16 = L->reads_warp_size = false;
     L->vars = L->globals;
     L->frame = NULL;
     L->blocks = 0;
@@ -1428,6 +1428,8 @@ void fe_lower_kernel(fe_lower *L, fe_node *fn, const char *name)
                  CVM_BC_MAX_LOCAL);
     if (L->uses_plane)
         fe_buf_printf(c, &hdr, ".plane_width 32\n");
+    else if (L->reads_warp_size) /* CUDA's warpSize is 32: a device whose subgroups are 8 runs it 32 wide */
+        fe_buf_printf(c, &hdr, ".plane_width 32 hint\n");
     if (L->uses_f64 || L->uses_f16)
         fe_buf_printf(c, &hdr, ".uses%s%s\n", L->uses_f64 ? " f64" : "", L->uses_f16 ? " f16" : "");
     if (L->shared_size)

@@ -74,6 +74,7 @@ typedef struct fe_lower {
     uint32_t var_at;    /* ninsn + 1 when the last .var follows the last instruction */
     uint32_t shared_size, local_size;
     bool uses_plane, uses_f64, uses_f16;
+    bool reads_warp_size;  /* warpSize: 32 unless the launch says otherwise (.plane_width 32 hint) */
     bool explicit_cast; /* fe_convert for a cast: a pointer may change its pointee type */
     bool reinterpret;   /* ... a reinterpret_cast: the address kept (no move to or from a base) */
     bool ctor_conv;     /* overload resolution may build a struct argument by a converting
