@@ -235,6 +235,30 @@ static void test_cg(void)
     want[513] = 40;
     want[514] = 8;
     words_are("cooperative groups: thread_block, tiles, shfl, votes, cg::reduce", src, 64, 0, want, 515);
+    /* tiles of 8 under a condition that only some tiles pass: each tile's operations name its own
+     * lanes (they named the whole plane's, and the cpu device faulted: "member lanes 0xff000000 are
+     * not active"; the real-world prober's). Rows 0-2 of a 32-unit block; by hand: row r's ranks
+     * hold 8r..8r+7, sum 64r + 28; even ranks vote, 0x55; the scan's rank 7 holds the sum */
+    static const char gsrc[] =
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "#include <cooperative_groups/scan.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    cg::thread_block_tile<8> t = cg::tiled_partition<8>(cg::this_thread_block());\n"
+        "    int row = threadIdx.x / 8;\n"
+        "    if (row < 3) {\n"
+        "        int v = (int)threadIdx.x, s = v;\n"
+        "        for (int o = 4; o > 0; o >>= 1) s += t.shfl_down(s, o);\n"
+        "        int r = cg::reduce(t, v, cg::plus<int>()), b = (int)t.ballot(t.thread_rank() % 2 == 0);\n"
+        "        int x = t.shfl_xor(v, 1), sc = cg::inclusive_scan(t, v);\n"
+        "        t.sync();\n"
+        "        if (t.thread_rank() == 0) { out[row] = s; out[4 + row] = r; out[8 + row] = b; out[12 + row] = x; }\n"
+        "        if (t.thread_rank() == 7) out[16 + row] = sc;\n"
+        "    }\n"
+        "}\n";
+    static const int32_t gwant[] = {28, 92, 156, 0, 28, 92, 156, 0, 0x55, 0x55, 0x55, 0, 1, 9, 17, 0, 28, 92, 156};
+    words_are("tiles of 8 under a condition some tiles skip: each tile's own member mask", gsrc, 32, 0, gwant, 19);
     rejects("this_grid().sync() is rejected by name",
             "#include <cooperative_groups.h>\n"
             "__global__ void k(int *o) { cooperative_groups::this_grid().sync(); }\n",

@@ -114,13 +114,22 @@ static fe_val lower_call(fe_lower *L, fe_node *c)
 
 static fe_node *temp_ident(fe_lower *L, fe_tok *at, const char *name, fe_val v);
 
-/* The member mask of tile operations: the lanes of the plane that exist in
- * the block (a block of 16 units has a 16-lane plane). The whole plane, not
- * the tile's lanes: every lane of a plane executing one operation names
- * the same mask, and the width argument keeps the tiles apart. */
-static fe_node *tile_mask(fe_lower *L, fe_tok *at)
+/* The member mask of an n-unit tile's operations: the tile's lanes that
+ * exist in the block (a block of 20 units has a 20-lane plane, its second
+ * 16-tile 4 lanes). Tiles of one plane name disjoint masks, which the
+ * devices run apart, so a tile whose lanes are all active needs no other
+ * tile's (`if (row < rows) v += t.shfl_down(v, 4);` with a tile per row:
+ * the whole plane's mask named lanes of rows that skipped the op). */
+static fe_node *tile_mask(fe_lower *L, fe_tok *at, uint32_t n)
 {
-    return temp_ident(L, at, "__cg_mask", sreg_u32(L, "plane_fullmask"));
+    fe_val exist = sreg_u32(L, "plane_fullmask");
+    if (n < 32) {
+        fe_val first = op_u32(L, "and", sreg_u32(L, "unit_pos_plane"),
+                              fe_const_int(L, TY_U32, ~(int64_t)(n - 1) & 0xffffffff));
+        fe_val bits = op_u32(L, "shl", fe_const_int(L, TY_U32, (int64_t)((1ull << n) - 1)), first);
+        exist = op_u32(L, "and", exist, bits);
+    }
+    return temp_ident(L, at, "__cg_mask", exist);
 }
 
 /* any/all/ballot of a tile narrower than the plane: the plane's ballot, cut to the tile's bits. */
@@ -128,7 +137,7 @@ static fe_val tile_vote(fe_lower *L, fe_node *call, const char *what, uint32_t n
 {
     fe_tok *at = call->tok;
     fe_var *saved = L->vars;
-    fe_node *args[2] = {tile_mask(L, at), call->args};
+    fe_node *args[2] = {tile_mask(L, at, n), call->args};
     fe_val b = lower_call(L, call_node(L, at, "__ballot_sync", args, 2));
     L->vars = saved;
     fe_val exist = sreg_u32(L, "plane_fullmask"); /* the tile's lanes that exist: fewer in a partial last tile */
@@ -173,7 +182,7 @@ static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, uint32_t parent,
         }
     } else if (strcmp(m, "sync") == 0 && cg_want(L, call, m, 0)) {
         fe_var *saved = L->vars;
-        fe_node *mask = tile_mask(L, at);
+        fe_node *mask = tile_mask(L, at, n);
         *out = lower_call(L, call_node(L, at, "__syncwarp", &mask, 1));
         L->vars = saved;
     } else if (strcmp(m, "shfl") == 0 || strcmp(m, "shfl_down") == 0 || strcmp(m, "shfl_up") == 0 ||
@@ -183,7 +192,7 @@ static bool tile_method(fe_lower *L, fe_node *call, uint32_t n, uint32_t parent,
         const char *name = m[4] == 0 ? "__shfl_sync" : m[5] == 'd' ? "__shfl_down_sync"
                            : m[5] == 'u' ? "__shfl_up_sync" : "__shfl_xor_sync";
         fe_var *saved = L->vars;
-        fe_node *args[4] = {tile_mask(L, at), call->args, call->args ? call->args->next : NULL,
+        fe_node *args[4] = {tile_mask(L, at, n), call->args, call->args ? call->args->next : NULL,
                             int_node(L, at, n, false)};
         *out = lower_call(L, call_node(L, at, name, args, 4));
         L->vars = saved;
@@ -449,7 +458,7 @@ static fe_val cg_collective(fe_lower *L, fe_node *call, fe_type *tile, int kind)
     fe_node *id = temp_ident(L, at, "__cg_acc", fe_rv(t, acc));
     fe_val rank = op_u32(L, "and", sreg_u32(L, "unit_pos"), fe_const_int(L, TY_U32, tile->len - 1));
     fe_node *rank_id = temp_ident(L, at, "__cg_rank", rank);
-    fe_node *mask = tile_mask(L, at);
+    fe_node *mask = tile_mask(L, at, tile->len);
     /* reduce: the lane and the lanes that exist, read once for every step's partner test */
     fe_val lane = {0}, exist = {0};
     if (kind == 0) {
