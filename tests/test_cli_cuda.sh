@@ -240,6 +240,16 @@ run "$C" info "$T/red.cbc" --kernel 'reduce4<int,128u>' --kernel 'reduce4<int, 6
     has "^  instance reduce4<int,128u>: blockSize = 128$" "$T/out" &&
     has "^  instance reduce4<int, 64>: blockSize = 64$" "$T/out"
 ok $? "info on the .cbc takes the instance names run takes, with their values"; [ $rc -eq 0 ] || show
+# a type argument in any spelling of its type: int32_t, signed int (uint32_t and 'unsigned char' were
+# refused, or compiled and then matched no kernel)
+run "$C" run tests/cuda/samples_reduction.cu --kernel 'reduce4<int32_t, 64>' --grid 1 --block 64 --shared 256 \
+    g_idata=@"$T/ones.npy" g_odata=zeros:1 n=8 --print g_odata
+[ $rc -eq 0 ] && has "^g_odata: 8$" "$T/out"
+ok $? "run --kernel 'reduce4<int32_t, 64>' is reduce4<int, 64>"; [ $rc -eq 0 ] || show
+run "$C" run "$T/red.cbc" --kernel 'reduce4<signed int, 128>' --grid 1 --block 128 --shared 512 \
+    g_idata=@"$T/ones.npy" g_odata=zeros:1 n=8 --print g_odata
+[ $rc -eq 0 ] && has "^g_odata: 8$" "$T/out"
+ok $? "the .cbc's reduce4<int, blockSize> runs as reduce4<signed int, 128>"; [ $rc -eq 0 ] || show
 run "$C" compile tests/cuda/samples_reduction.cu -o "$T/red2.cbc" --kernel reduce4
 [ $rc -eq 2 ] && has "'reduce4' is a kernel template; name an instance: --kernel 'reduce4<...>'" "$T/err"
 ok $? "compile --kernel NAME of a template asks for an instance"; [ $rc -eq 2 ] || show

@@ -458,6 +458,14 @@ static void test_comptime(void)
            cvm_kernel_get_instance(mod, "reduce4<int, 4294967295u>", &k1, v1, 8, &d) == CVM_OK &&
            v1[3] == 4294967295,
        "comptime: an argument outside its parameter's range (u32: 4294967296, -1) names no instance");
+    /* a type argument in another spelling of the same type: the name says 'int' (uint32_t and
+     * 'unsigned char' were refused or matched nothing: the real-world prober's) */
+    ok(mod && cvm_kernel_get_instance(mod, "reduce4<int32_t, 128>", &k1, v1, 8, &d) == CVM_OK && v1[3] == 128 &&
+           cvm_kernel_get_instance(mod, "reduce4<signed int, 64>", &k1, v1, 8, &d) == CVM_OK && v1[3] == 64 &&
+           cvm_kernel_get_instance(mod, "reduce4<signed, 32>", &k1, v1, 8, &d) == CVM_OK &&
+           cvm_kernel_get_instance(mod, "reduce4<unsigned int, 128>", &k1, v1, 8, &d) == CVM_NOT_FOUND &&
+           cvm_kernel_get_instance(mod, "reduce4<long, 128>", &k1, v1, 8, &d) == CVM_NOT_FOUND,
+       "comptime: int32_t, signed int and signed name the int instance; unsigned int and long do not");
     cvm_module_free(mod);
     const char *mm[] = {"MatrixMulCUDA<16>", "MatrixMulCUDA<8>"};
     mod = compile_many("samples_matrixmul.cu", mm, 2, &d);

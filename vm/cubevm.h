@@ -452,8 +452,10 @@ CVM_API cvm_status cvm_compile_cuda(const char *src, size_t len, const char *fil
  * nvalues) receives the instance's argument, to be passed at launch like
  * any by-value argument (its bits: a u64 argument above INT64_MAX reads
  * negative); other entries are left alone. An argument outside its
- * parameter's range matches no kernel. CVM_NOT_FOUND when no kernel
- * matches; CVM_INVALID_ARGUMENT when values is too short.
+ * parameter's range matches no kernel. A scalar type argument matches in
+ * any spelling of its type ("uint32_t", "unsigned", "unsigned int").
+ * CVM_NOT_FOUND when no kernel matches; CVM_INVALID_ARGUMENT when values
+ * is too short.
  */
 CVM_API cvm_status cvm_kernel_get_instance(const cvm_module *mod, const char *instance,
                                            const cvm_kernel **out_kernel, int64_t *values,

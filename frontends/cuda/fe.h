@@ -396,6 +396,11 @@ fe_template *fe_find_template_for(fe_ctx *c, const char *name, int nargs);
  * C++). */
 bool fe_int_targ(const char *s, size_t len, int64_t *out, bool *above);
 bool fe_targ_fits(bool is_signed, unsigned bits, int64_t v, bool above);
+/* type.c: the scalar type an instance name's type argument spells, in
+ * any of C's spellings ("unsigned char", "long long int", "signed") or a
+ * built-in typedef's ("uint32_t", "size_t", "__half"); false for anything
+ * else (structs, the file's own typedefs). */
+bool fe_scalar_type_name(const char *s, size_t len, fe_kind *out);
 bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals,
                int nexplicit);
 /* The struct type `t<args>` (instantiated once per argument list). */

@@ -144,8 +144,10 @@ static cvm_status match(const cvm_kernel *k, const char *kname, const char *inst
     int at[MAX_TARGS];
     for (int i = 0; i < ni; i++) {
         at[i] = -1;
-        if (il[i] == kl[i] && !memcmp(ia[i], ka[i], il[i]))
-            continue; /* the same type argument */
+        fe_kind ti, tk;
+        if ((il[i] == kl[i] && !memcmp(ia[i], ka[i], il[i])) ||
+            (fe_scalar_type_name(ia[i], il[i], &ti) && fe_scalar_type_name(ka[i], kl[i], &tk) && ti == tk))
+            continue; /* the same type argument (uint32_t, unsigned, unsigned int) */
         at[i] = comptime_param(k, ka[i], kl[i]);
         bool above = false;
         cvm_param_info pi = {0};

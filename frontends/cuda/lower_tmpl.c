@@ -161,15 +161,9 @@ static void template_kernel(fe_lower *L, const char *spec)
             return;
         }
         if (!integer) {
-            static const struct { const char *n; fe_kind k; } names[] = {
-                {"float", TY_F32}, {"double", TY_F64}, {"int", TY_I32}, {"unsigned int", TY_U32},
-                {"unsigned", TY_U32}, {"long", TY_I64}, {"long long", TY_I64},
-                {"unsigned long long", TY_U64}, {"__half", TY_F16}, {"half", TY_F16},
-                {"char", TY_I8}, {"short", TY_I16}, {"bool", TY_BOOL},
-            };
-            for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-                if (strcmp(arg, names[i].n) == 0)
-                    targs[k] = fe_ty(names[i].k);
+            fe_kind sk;
+            if (fe_scalar_type_name(arg, strlen(arg), &sk)) /* unsigned char, uint32_t, long long int */
+                targs[k] = fe_ty(sk);
             if (!targs[k]) /* a struct, typedef or vector type of the file: k<Relu>, k<float4> */
                 targs[k] = fe_lookup_type(c, arg);
             if (!targs[k]) {

@@ -724,15 +724,59 @@ fe_kind fe_literal_kind(const fe_node *e)
  * names, the cooperative-groups types and families, the vector types
  * (float2 ... ulonglong4; the three-element ones structs, as CUDA's
  * vector_types.h has them) and the paired half types. */
+/* The built-in typedefs of scalar types (and dim3's names). */
+static const struct { const char *name; fe_kind k; } plain[] = {
+    {"size_t", TY_U64}, {"ptrdiff_t", TY_I64}, {"int8_t", TY_I8}, {"int16_t", TY_I16},
+    {"int32_t", TY_I32}, {"int64_t", TY_I64}, {"uint8_t", TY_U8}, {"uint16_t", TY_U16},
+    {"uint32_t", TY_U32}, {"uint64_t", TY_U64}, {"half", TY_F16}, {"__half", TY_F16},
+    {"__nv_bfloat16", TY_BF16}, {"nv_bfloat16", TY_BF16}, {"uint", TY_U32},
+    {"intptr_t", TY_I64}, {"uintptr_t", TY_U64}, {"dim3", TY_DIM3}, {"uint3", TY_DIM3},
+};
+
+bool fe_scalar_type_name(const char *s, size_t len, fe_kind *out)
+{
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        if (strlen(plain[i].name) == len && !memcmp(plain[i].name, s, len) && plain[i].k != TY_DIM3) {
+            *out = plain[i].k;
+            return true;
+        }
+    /* C's words in any order: float, double, bool alone; char, short, int, long (twice) with
+     * signed or unsigned */
+    static const char *const words[] = {"signed", "unsigned", "char", "short", "int", "long", "float",
+                                        "double", "bool"};
+    unsigned n[9] = {0}, total = 0;
+    for (size_t i = 0; i < len;) {
+        if (s[i] == ' ') {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < len && s[j] != ' ')
+            j++;
+        size_t w = 0;
+        while (w < 9 && (strlen(words[w]) != j - i || memcmp(words[w], s + i, j - i) != 0))
+            w++;
+        if (w == 9)
+            return false;
+        n[w]++;
+        total++;
+        i = j;
+    }
+    const unsigned sign = n[0] + n[1], floats = n[6] + n[7] + n[8];
+    if (!total || sign > 1 || n[2] > 1 || n[3] > 1 || n[4] > 1 || n[5] > 2 || n[6] > 1 || n[7] > 1 || n[8] > 1)
+        return false;
+    if (floats)
+        return total == 1 && (*out = n[6] ? TY_F32 : n[7] ? TY_F64 : TY_BOOL, true);
+    if (n[2] + !!n[3] + !!n[5] > 1 || (n[2] && n[4])) /* char with short, long or int; short with long */
+        return false;
+    const bool u = n[1] > 0;
+    *out = n[2] ? (u ? TY_U8 : TY_I8) : n[3] ? (u ? TY_U16 : TY_I16) : n[5] ? (u ? TY_U64 : TY_I64)
+                                                                               : (u ? TY_U32 : TY_I32);
+    return true;
+}
+
 void fe_builtin_types(fe_ctx *c)
 {
-    static const struct { const char *name; fe_kind k; } plain[] = {
-        {"size_t", TY_U64}, {"ptrdiff_t", TY_I64}, {"int8_t", TY_I8}, {"int16_t", TY_I16},
-        {"int32_t", TY_I32}, {"int64_t", TY_I64}, {"uint8_t", TY_U8}, {"uint16_t", TY_U16},
-        {"uint32_t", TY_U32}, {"uint64_t", TY_U64}, {"half", TY_F16}, {"__half", TY_F16},
-        {"__nv_bfloat16", TY_BF16}, {"nv_bfloat16", TY_BF16}, {"uint", TY_U32},
-        {"intptr_t", TY_I64}, {"uintptr_t", TY_U64}, {"dim3", TY_DIM3}, {"uint3", TY_DIM3},
-    };
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
         fe_p_push_tname(c, plain[i].name, fe_ty(plain[i].k), false, 0);
     /* cooperative groups: group types, and names that are types only before '<' */
