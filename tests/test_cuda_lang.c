@@ -1559,6 +1559,25 @@ static void test_deduction_partial(void)
     static const int32_t want[] = {1188, 3, 60, 205, 12156};
     words_are("deduction through Arr<T, N>, explicit leading template arguments, sibling static calls", src, 1,
               0, want, 5);
+    /* through a pointer to an instance, Arr<T, N> * and Arr<T, N> ** (PyTorch's AlignedVector loads;
+     * "cannot deduce the template arguments": the real-world prober's). By hand: 5 + 3 + 100 = 108,
+     * N = 3, the first element through a pointer to a global Arr<int, 2>: 77 */
+    static const char psrc[] =
+        "template <typename T, int N> struct Arr { T v[N]; };\n"
+        "template <typename T, int N> __device__ void load(const T *p, Arr<T, N> *a) { for (int i = 0; i < N; i++) a->v[i] = p[i]; }\n"
+        "template <typename T, int N> __device__ int count(const Arr<T, N> *a) { return N; }\n"
+        "template <typename T, int N> __device__ T first(Arr<T, N> **a) { return (*a)->v[0]; }\n"
+        "template <typename T, int N> __device__ T total(const Arr<T, N> &a) { T s = 0; for (int i = 0; i < N; i++) s += a.v[i]; return s; }\n"
+        "__global__ void k(int *out, const int *in) {\n"
+        "    const int src[3] = {in[6], in[9], in[10]};\n"
+        "    Arr<int, 3> a;\n"
+        "    load(src, &a);\n"
+        "    Arr<int, 2> *pg = (Arr<int, 2> *)(out + 8);\n"
+        "    pg->v[0] = 77;\n"
+        "    out[0] = total(a); out[1] = count(&a); out[2] = first(&pg);\n"
+        "}\n";
+    static const int32_t pwant[] = {108, 3, 77};
+    words_are("deduction through Arr<T, N> * and Arr<T, N> **", psrc, 1, 0, pwant, 3);
 }
 
 /* Braced lists of vector types and `x = {...}` (C++11): every element

@@ -954,12 +954,37 @@ static void deduce_template_id(fe_ctx *c, fe_template *t, uint32_t i, const fe_t
     }
 }
 
+/* The argument type d as the parameter written from the template-id at
+ * token i sees it: as many pointer levels dropped as there are stars
+ * after its closing '>' (Vec<T, N> *v of a Vec<float, 4> *); NULL when d
+ * has fewer. */
+static const fe_type *after_template_id_stars(const fe_ctx *c, const fe_template *t, uint32_t i,
+                                              const fe_type *d)
+{
+    uint32_t j = i + 1;
+    for (int depth = 0; j < t->tok_end; j++) { /* to the '>' that closes Name< */
+        const fe_tok *tk = &c->toks[j];
+        depth += fe_tok_is(tk, "<") || fe_tok_is(tk, "(") ? 1 : fe_tok_is(tk, ">>") ? -2
+                 : fe_tok_is(tk, ">") || fe_tok_is(tk, ")") ? -1 : 0;
+        if (depth <= 0)
+            break;
+    }
+    for (j++; j < t->tok_end && !fe_tok_is(&c->toks[j], ",") && !fe_tok_is(&c->toks[j], ")"); j++)
+        if (fe_tok_is(&c->toks[j], "*")) {
+            if (d->kind != TY_PTR)
+                return NULL;
+            d = d->base;
+        }
+    return d;
+}
+
 /* Template argument deduction for a call f(args) of a function template,
  * after the first `nexplicit` arguments given in targs/tvals (f<3>(x)):
  * each type parameter T is read off the first function parameter spelled
  * with T (T, const T &, T *, ...), dropping as many pointer levels as the
- * parameter has stars after T; a parameter spelled Name<..., T, N> with a
- * struct template Name takes T and N from the argument's instance; the
+ * parameter has stars after T; a parameter spelled Name<..., T, N> (or
+ * Name<T, N> *) with a struct template Name takes T and N from the
+ * argument's instance (the pointee's); the
  * rest take their defaults. False when a parameter cannot be deduced. */
 bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **targs, int64_t *tvals,
                int nexplicit)
@@ -979,8 +1004,11 @@ bool fe_deduce(fe_ctx *c, fe_template *t, fe_type **types, int nargs, fe_type **
     for (; i < t->tok_end && arg < nargs; i++) {
         fe_tok *tk = &c->toks[i];
         if (tk->kind == TK_IDENT && depth == 0 && i + 1 < t->tok_end && fe_tok_is(&c->toks[i + 1], "<") &&
-            types[arg])
-            deduce_template_id(c, t, i, fe_no_ref(c, types[arg]), targs, tvals, got);
+            types[arg]) {
+            const fe_type *d = after_template_id_stars(c, t, i, fe_no_ref(c, types[arg]));
+            if (d)
+                deduce_template_id(c, t, i, d, targs, tvals, got);
+        }
         if (tk->kind == TK_IDENT && fe_tok_is(tk - 1, "[") && i + 1 < t->tok_end && fe_tok_is(tk + 1, "]") &&
             types[arg]) { /* T (&a)[N]: N is the argument array's length there */
             const fe_type *d = fe_no_ref(c, types[arg]);
