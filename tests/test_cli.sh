@@ -366,5 +366,23 @@ printf 'a\000b\na\000b\nc\nc\n' >"$T/want_nul"
 [ $rc -eq 0 ] && cmp -s "$T/out" "$T/want_nul"
 ok $? "print: a %c of 0 writes a NUL and the rest of the output follows"
 
+# flags, width and precision in C's order; a flag after the '.' or the width ends the spec as a bad
+# format ("%.-5d" went to the host's printf, undefined there). Expected text by hand, C's printf
+cat >"$T/fmt.cbs" <<'EOF'
+.kernel fmt
+.reg f32 %f
+.reg i32 %a, %b, %c
+    const.f32 %f, 3.14159
+    const.i32 %a, 42
+    const.i32 %b, 7
+    const.i32 %c, 255
+    print "%08.3f|%-5d|%+d|% d|%#x|%.-5d|%5-d", %f, %a, %b, %b, %c, %c
+    return
+.end
+EOF
+run "$C" run "$T/fmt.cbs"
+[ $rc -eq 0 ] && has "^0003.142|42   |+7| 7|0xff|(bad format)5d|(bad format)d$" "$T/out"
+ok $? "print: flags, width and precision in C's order; one out of order is a bad format"
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -109,8 +109,25 @@ static size_t format(const char *fmt, size_t flen, size_t nargs, const char *con
         char spec[32];
         size_t s = 0, j = i + 1;
         spec[s++] = '%';
-        while (j < flen && strchr("-+ #0123456789.*", fmt[j]) && s < 20) {
-            if (fmt[j] != '*') {
+        /* flags, then a width, then '.' and a precision, as C orders them: a
+         * flag after the width or '.' ends the spec ("%.-5d" is a bad
+         * format, not a spec for the host's printf) */
+        int part = 0; /* 0 flags, 1 width, 2 precision */
+        while (j < flen && s < 20) {
+            const char ch = fmt[j];
+            if (part == 0 && ch && strchr("-+ #0", ch)) {
+                spec[s++] = fmt[j++];
+                continue;
+            }
+            if (ch == '.' && part < 2) {
+                part = 2;
+                spec[s++] = fmt[j++];
+                continue;
+            }
+            if (!((ch >= '0' && ch <= '9') || ch == '*'))
+                break;
+            part = part < 1 ? 1 : part;
+            if (ch != '*') {
                 spec[s++] = fmt[j++];
                 continue;
             }
