@@ -1779,6 +1779,18 @@ static void test_type_traits(void)
         "}\n";
     static const int32_t want[] = {4, 2, 5, 10, 16, 400 + 20 + 9, 800 + 10 + 9};
     words_are("<type_traits>", src, 1, 0, want, (int)(sizeof want / sizeof want[0]));
+    /* libcu++'s other headers (they were "cannot find include file"); by hand */
+    static const int32_t cwant[] = {1, 5, 300};
+    words_are("<cuda/std/limits>, <cuda/std/cstdint>, <cuda/std/cmath>, <cuda/std/utility>, <cuda/std/climits>",
+              "#include <cuda/std/limits>\n#include <cuda/std/cstdint>\n#include <cuda/std/cmath>\n"
+              "#include <cuda/std/utility>\n#include <cuda/std/climits>\n"
+              "__global__ void k(int *out, const int *in) {\n"
+              "    cuda::std::int32_t a = cuda::std::numeric_limits<cuda::std::int32_t>::max();\n"
+              "    out[0] = a == INT_MAX;\n"
+              "    out[1] = cuda::std::min(3, 4) + (int)cuda::std::fabs(-2.0f);\n"
+              "    cuda::std::uint8_t b = 200;\n"
+              "    out[2] = b + 100; }\n",
+              1, 0, cwant, 3);
 }
 
 /* Braced initializers, the cases session 18's review found: a vector
@@ -2304,6 +2316,18 @@ static void test_half_int_cg(void)
         "}\n";
     static const int32_t bwant[] = {2, -3, -4, 3, 0, -4, -3, 2147483647, 256, -999424, 1, 27};
     words_are("bf16 to and from the integer types with rounding modes", bsrc, 1, 0, bwant, 12);
+    /* the typed min/max convert to their parameters' type first (CUDA's umax(unsigned int, unsigned
+     * int) ...): umax(-1, 5) is 0xffffffff, llmax(2^31u, -1) is 2^31 (they took the arguments'
+     * common type: 5 and 0xffffffff); ullmin and ullmax were undeclared. By hand */
+    static const int32_t mwant[] = {5, 65535, 1073741824, -1, 65535, 5, 7};
+    words_are("umin/umax, llmin/llmax, ullmin/ullmax take their parameters' types",
+              "__global__ void k(int *out, const int *in) {\n"
+              "    int m = in[0] - in[0] - 1, f = 5; unsigned u = 2147483648u;\n"
+              "    out[0] = (int)umin(m, f); out[1] = (int)(umax(m, f) >> 16);\n"
+              "    out[2] = (int)(llmax(u, m) >> 1); out[3] = (int)llmin(u, m);\n"
+              "    out[4] = (int)(ullmax((long long)m, 5) >> 48); out[5] = (int)ullmin(1ull << 63, 5);\n"
+              "    out[6] = (int)llabs(m * 7); }\n",
+              1, 0, mwant, 7);
     rejects("bf16 conversions with directed rounding are refused by name",
             "#include <cuda_bf16.h>\n__global__ void k(int *out, const int *in) {\n"
             "    out[0] = (int)__bfloat162float(__float2bfloat16_rz(1.5f)); }\n",

@@ -664,17 +664,30 @@ static bool bitcast_call(fe_lower *L, fe_node *call, const char *name, fe_val *o
     return false;
 }
 
-/* min/max/abs overloads on the common type of the arguments. */
+/* min/max/abs overloads on the common type of the arguments; the typed
+ * ones (umin, llmax, ullmin, llabs ...) convert their arguments to their
+ * parameters' type first, as CUDA declares them (umax(-1, 5) is
+ * 4294967295). */
 static bool minmax_call(fe_lower *L, fe_node *call, const char *name, fe_val *out)
 {
-    bool is_min = strcmp(name, "min") == 0 || strcmp(name, "umin") == 0 || strcmp(name, "llmin") == 0;
-    bool is_max = strcmp(name, "max") == 0 || strcmp(name, "umax") == 0 || strcmp(name, "llmax") == 0;
+    static const struct { const char *name; fe_kind k; } typed[] = {
+        {"umin", TY_U32}, {"umax", TY_U32}, {"llmin", TY_I64}, {"llmax", TY_I64}, {"ullmin", TY_U64},
+        {"ullmax", TY_U64}, {"llabs", TY_I64}, {"labs", TY_I64}};
+    fe_kind fixed = TY_VOID;
+    for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++)
+        if (strcmp(name, typed[i].name) == 0)
+            fixed = typed[i].k;
+    const size_t n = strlen(name);
+    bool is_min = strcmp(name, "min") == 0 || (fixed != TY_VOID && n > 3 && !strcmp(name + n - 3, "min"));
+    bool is_max = strcmp(name, "max") == 0 || (fixed != TY_VOID && n > 3 && !strcmp(name + n - 3, "max"));
     bool is_abs = strcmp(name, "abs") == 0 || strcmp(name, "llabs") == 0 || strcmp(name, "labs") == 0;
     if (!is_min && !is_max && !is_abs)
         return false;
     if (!want_args(L, call, name, is_abs ? 1 : 2, is_abs ? 1 : 2))
         return true;
     fe_val a = fe_rvalue(L, arg(call, 0));
+    if (fixed != TY_VOID)
+        a = fe_convert(L, a, fe_ty(fixed), call->tok);
     if (is_abs) {
         fe_type *t = fe_is_int(a.ty) ? fe_promote(a.ty) : fe_unqual(a.ty);
         a = fe_convert(L, a, t, call->tok);
@@ -684,6 +697,8 @@ static bool minmax_call(fe_lower *L, fe_node *call, const char *name, fe_val *ou
         return true;
     }
     fe_val b = fe_rvalue(L, arg(call, 1));
+    if (fixed != TY_VOID)
+        b = fe_convert(L, b, fe_ty(fixed), call->tok);
     fe_type *t = fe_common(a.ty, b.ty);
     a = fe_convert(L, a, t, call->tok);
     b = fe_convert(L, b, t, call->tok);
