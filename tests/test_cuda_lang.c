@@ -627,6 +627,28 @@ static void test_member_init_range_for(void)
     /* sum 3.5, max 2, n 2, k 3; 3 + 0; 75; 1 + 3; -1 + 1 + 200; twice that; 1234; 9 */
     static const int32_t want[] = {3202035, 3, 75, 4, 200, 400, 1234, 9};
     words_are("default member initializers, range-based for, auto &", src, 1, 0, want, 8);
+    /* over braced lists (it was "expected an expression before '{'"; the real-world prober's): the
+     * values converted to the element type, nested, a const reference, an empty list. By hand:
+     * in[1] = 1, in[6] = 5: 1 + 10 + 0.5 -> 11.5; (1 + 2) * (10 + 20 + 30); 7 then 8; 5 */
+    static const int32_t lwant[] = {115, 180, 78, 5};
+    words_are("range-based for over braced lists",
+              "__global__ void k(int *out, const int *in) {\n"
+              "    float s = 0;\n"
+              "    for (float x : {(float)in[1], in[6] * 2.0f, 0.5f}) s += x;\n"
+              "    out[0] = (int)(s * 10);\n"
+              "    int t = 0;\n"
+              "    for (int a : {1, 2}) for (int b : {10, 20, 30}) t += a * b;\n"
+              "    out[1] = t;\n"
+              "    int e = 0;\n"
+              "    for (const int &v : {7, 8}) e = e * 10 + v;\n"
+              "    out[2] = e;\n"
+              "    int z = 5;\n"
+              "    for (int v : {}) z += v;\n"
+              "    out[3] = z; }\n",
+              1, 0, lwant, 4);
+    rejects("a range-based for over a braced list with auto is refused by name",
+            "__global__ void k(int *out, const int *in) { int s = 0; for (auto v : {1, 2}) s += v; out[0] = s; }\n",
+            "needs the element's type");
 }
 
 /* __half comparisons, min/max and isnan (the CUDA fp16 API) */

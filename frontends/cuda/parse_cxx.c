@@ -745,7 +745,23 @@ void fe_p_range_for(fe_ctx *c, fe_node *n)
     fe_type *base = fe_p_declspec(c, &st, NULL);
     fe_node *var = declaration_head(c, base, st);
     expect(c, ":");
-    fe_node *range = fe_p_expr(c);
+    fe_node *list = NULL; /* for (int v : {1, 2, 3}): over an array of the list's values */
+    fe_tok *lt = peek(c);
+    if (is(c, "{")) {
+        if (!var || !var->ty || fe_is_auto(var->ty)) {
+            fe_error(c, lt, CVM_UNSUPPORTED, "a range-based for over a braced list needs the element's "
+                     "type: for (int v : {1, 2, 3}), not auto");
+            return;
+        }
+        list = new_node(c, N_DECL, lt);
+        list->name = "__range_list";
+        list->a = fe_p_initializer(c);
+        fe_type *elem = fe_qualified(c, fe_no_ref(c, var->ty), true, false);
+        list->ty = fe_p_sized_by_init(c, fe_array_of(c, elem, 0), list->a);
+    }
+    fe_node *range = list ? new_node(c, N_IDENT, lt) : fe_p_expr(c);
+    if (list)
+        range->name = list->name;
     expect(c, ")");
     fe_node *idx = new_node(c, N_DECL, t), *zero = new_node(c, N_INT, t);
     idx->name = "__range_i";
@@ -754,6 +770,10 @@ void fe_p_range_for(fe_ctx *c, fe_node *n)
     n->a = new_node(c, N_BLOCK, t);
     n->a->op = 'D';
     n->a->args = idx;
+    if (list) { /* declared before the index, in the loop's own block */
+        list->next = idx;
+        n->a->args = list;
+    }
     fe_node *i1 = new_node(c, N_IDENT, t), *i2 = new_node(c, N_IDENT, t), *i3 = new_node(c, N_IDENT, t);
     i1->name = i2->name = i3->name = "__range_i";
     fe_node *all = new_node(c, N_SIZEOF, t), *one = new_node(c, N_SIZEOF, t), *first = new_node(c, N_INDEX, t);
