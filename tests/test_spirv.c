@@ -550,6 +550,29 @@ static cvm_status translate_for(const void *bytes, size_t size, const cvm_spv_ta
     return st;
 }
 
+/* A bf16 register is refused saying what to do (it said "bf16 has no SPIR-V type"). */
+static void bf16_refused(void)
+{
+    static const char src[] = ".kernel k\n.param o buffer f32 write\n.reg bf16 %h\n.reg f32 %f\n"
+                              ".reg ptr.global %p\n    const.f32 %f, 1.5\n    cvt.bf16 %h, %f\n"
+                              "    cvt.f32 %f, %h\n    param.ptr.global %p, o, 0\n    st.f32 [%p], %f\n"
+                              "    return\n.end\n";
+    void *bytes = NULL;
+    uint32_t *words = NULL;
+    size_t size = 0, n = 0;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_assemble(src, sizeof src - 1, "bf16.cbs", &bytes, &size, &d);
+    cvm_spv_target t = lavapipe();
+    if (st == CVM_OK)
+        st = translate_for(bytes, size, &t, &words, &n, &d);
+    ok(st == CVM_UNSUPPORTED && strstr(d.message, "register %r0 of type bf16: ") &&
+           strstr(d.message, "not supported on the vulkan device") && strstr(d.message, "cpu device"),
+       "a bf16 register is refused, saying to run on the cpu device (%s)", d.message);
+    free(words);
+    cvm_free_bytes(bytes);
+}
+
 /*
  * Without buffer device address, an access whose register may hold pointers
  * into two buffers is rejected naming the register; with it (lavapipe), the
@@ -753,6 +776,7 @@ int main(void)
     float_controls();
     exact_sequences_used();
     bases();
+    bf16_refused();
     atomics64();
     float_atomics();
     exit_barriers();

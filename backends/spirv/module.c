@@ -214,7 +214,8 @@ bool spv_elem_ok(spv_ctx *c, unsigned elem, unsigned line, const char *what)
     if (line != 1 && line != 2 && line != 4)
         why = "lines of 8 or 16 elements have no Vulkan vector type";
     else if (elem == CVM_T_BF16)
-        why = "bf16 has no SPIR-V type";
+        why = "bf16 (__nv_bfloat16) is not supported on the vulkan device, as SPIR-V has no bf16 type: "
+              "run the kernel on the cpu device, or compute in float";
     else if ((elem == CVM_T_I64 || elem == CVM_T_U64) && !c->t->int64)
         why = "the target has no 64-bit integers";
     else if (elem == CVM_T_F64 && !c->t->f64)
@@ -228,7 +229,10 @@ bool spv_elem_ok(spv_ctx *c, unsigned elem, unsigned line, const char *what)
     if (!why)
         return true;
     const char *en = cvm_bc_elem_name(elem);
-    spv_fail(c, CVM_UNSUPPORTED, "%s of type %sx%u: %s", what, en ? en : "?", line, why);
+    if (line == 1)
+        spv_fail(c, CVM_UNSUPPORTED, "%s of type %s: %s", what, en ? en : "?", why);
+    else
+        spv_fail(c, CVM_UNSUPPORTED, "%s of type %sx%u: %s", what, en ? en : "?", line, why);
     return false;
 }
 
