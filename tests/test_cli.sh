@@ -3,6 +3,7 @@
 # binary under test, set by `make check`) and $TEST_TMPDIR. Expected .npy
 # bytes are written by hand with printf, independently of cubevm's writer.
 C=${CUBEVM:-build/bin/cubevm}
+case $C in /*) ;; *) C=$PWD/$C ;; esac # some cases run it from another directory
 T=${TEST_TMPDIR:-$(mktemp -d)}
 EX=docs/examples
 n=0

@@ -131,6 +131,16 @@ static void test_variants(void)
     ok(parse(img, n, &h, &d) == CVM_OK && h.elem == CVM_F32, "a type name: 'float32' is '<f4'");
     n = image(img, 1, "{'descr': 'double', 'fortran_order': False, 'shape': (1,), }", v, 8);
     ok(parse(img, n, &h, &d) == CVM_OK && h.elem == CVM_F64, "'double' is '<f8'");
+    /* numpy 1.24: np.dtype('float') is '<f8', 'int' '<i8', 'f' '<f4', 'i' '<i4', 'B' '|u1' */
+    static const struct { const char *name; cvm_elem e; size_t size; } names[] = {
+        {"float", CVM_F64, 8}, {"int", CVM_I64, 8}, {"f", CVM_F32, 4}, {"i", CVM_I32, 4}, {"B", CVM_U8, 1}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char dict[128];
+        snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (1,), }", names[i].name);
+        n = image(img, 1, dict, v, names[i].size);
+        ok(parse(img, n, &h, &d) == CVM_OK && h.elem == names[i].e, "numpy's name '%s' (%s)", names[i].name,
+           d.message);
+    }
 }
 
 /* A malformed image must fail with `want` and a message naming the file and `word`. */

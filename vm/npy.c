@@ -165,14 +165,21 @@ static bool host_little_endian(void)
     return *(const uint8_t *)&one == 1;
 }
 
-/* numpy's names of the types (np.dtype('float32') is '<f4'): their codes,
- * in the host's byte order. */
+/* numpy's names and one-character codes of the types (np.dtype('float32')
+ * and np.dtype('f') are '<f4'; numpy 1.24 on these 64-bit hosts): their
+ * codes, in the host's byte order. */
 static const struct {
     const char *name, *code;
 } type_names[] = {
-    {"bool", "b1"},   {"int8", "i1"},    {"uint8", "u1"},   {"int16", "i2"},  {"uint16", "u2"},
-    {"int32", "i4"},  {"uint32", "u4"},  {"int64", "i8"},   {"uint64", "u8"}, {"float16", "f2"},
-    {"half", "f2"},   {"float32", "f4"}, {"single", "f4"},  {"float64", "f8"}, {"double", "f8"},
+    {"bool", "b1"},    {"bool_", "b1"},    {"?", "b1"},        {"int8", "i1"},     {"byte", "i1"},
+    {"b", "i1"},       {"uint8", "u1"},    {"ubyte", "u1"},    {"B", "u1"},        {"int16", "i2"},
+    {"short", "i2"},   {"h", "i2"},        {"uint16", "u2"},   {"ushort", "u2"},   {"H", "u2"},
+    {"int32", "i4"},   {"intc", "i4"},     {"i", "i4"},        {"uint32", "u4"},   {"uintc", "u4"},
+    {"I", "u4"},       {"int64", "i8"},    {"int", "i8"},      {"int_", "i8"},     {"longlong", "i8"},
+    {"l", "i8"},       {"q", "i8"},        {"uint64", "u8"},   {"uint", "u8"},     {"ulonglong", "u8"},
+    {"L", "u8"},       {"Q", "u8"},        {"float16", "f2"},  {"half", "f2"},     {"e", "f2"},
+    {"float32", "f4"}, {"single", "f4"},   {"f", "f4"},        {"float64", "f8"},  {"double", "f8"},
+    {"float", "f8"},   {"float_", "f8"},   {"d", "f8"},
 };
 
 /* Maps a descr to an element type, with the reason when it cannot. As

@@ -192,7 +192,7 @@ static cvm_status setup(spv_ctx *c)
     spv_cap(c, SpvCapabilityShader);
     if (c->t->plane_width == 0 || c->t->subgroup_size == 0)
         return spv_fail(c, CVM_INVALID_ARGUMENT, "the target's plane width and subgroup size must be set");
-    if (c->k->plane_width && c->k->plane_width != c->t->plane_width)
+    if (c->k->plane_width && (c->k->flags & CVM_KF_FIXED_WIDTH) && c->k->plane_width != c->t->plane_width)
         return spv_fail(c, CVM_UNSUPPORTED, "the kernel needs plane width %u, the launch has %u",
                         c->k->plane_width, c->t->plane_width);
     if (spv_mem_plan(c) != CVM_OK)

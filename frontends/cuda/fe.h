@@ -140,7 +140,6 @@ typedef enum fe_nk {
     /* statements */
     N_BLOCK, N_DECL, N_EXPR, N_IF, N_FOR, N_WHILE, N_DO, N_SWITCH, N_CASE, N_DEFAULT, N_BREAK,
     N_CONTINUE, N_RETURN, N_EMPTY, N_STATIC_ASSERT,
-    N_USING,   /* a using-directive (op 'n') or using-declaration (op 'd') in a function body: ival is its index */
     /* top level */
     N_FUNC
 } fe_nk;
@@ -190,6 +189,8 @@ struct fe_node {
     const fe_node *const_decl; /* N_IDENT naming a const integer array: its declaration, whose
                                   elements are constants (fe_const_eval of dims[1]) */
     const char *ns;     /* N_FUNC: the namespace it is defined in ("a::b"; "" for the file's) */
+    uint16_t using_on;  /* fe_ctx.using_on and decl_on where the node was parsed: the function-body */
+    uint32_t decl_on;   /*   using-directives and -declarations a call here sees */
     const char *qual;   /* N_IDENT: the namespace written before it (a::f: "a"; ::f: ""), else NULL */
     const char *desig;  /* an element of a braced initializer written `.member = value` */
     fe_tok *desig_tok;  /*   ... the member's name there */
@@ -305,10 +306,13 @@ typedef struct fe_ctx {
     const char *decl_name[32], *decl_from[32], *decl_at[32]; /* `using a::f;` written in decl_at: f is a's */
     int ndecl;
     int nusing;
-    /* written in a function body: in force for calls from its N_USING
-     * statement to the end of its block (fe_lower.using_on, decl_on), and
-     * never a directive of the namespace the function is in */
+    /* written in a function body: in force for the calls written after it
+     * to the end of its block, lambdas and local structs' functions there
+     * included (lexically: using_on and decl_on below, copied into each
+     * node), and never a directive of the namespace the function is in */
     bool using_local[16], decl_local[32];
+    uint16_t using_on; /* the body directives in force where the parser is (bit i: using_ns[i]) */
+    uint32_t decl_on;  /* ... and body using-declarations (bit i: decl_name[i]) */
     const char *alias_name[16], *alias_path[16]; /* namespace x = a::b; */
     int nalias;
     int body_depth;

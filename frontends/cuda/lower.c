@@ -500,8 +500,6 @@ bool fe_adopt_space(fe_lower *L, int reg, int from)
 static void block(fe_lower *L, fe_node *b)
 {
     fe_var *saved = L->vars, *scope = L->scope;
-    const uint16_t using_on = L->using_on;
-    const uint32_t decl_on = L->decl_on;
     region r = {0, 0};
     bool scoped = b->op != 'D';
     if (scoped) {
@@ -514,8 +512,6 @@ static void block(fe_lower *L, fe_node *b)
         region_close(L, r, ".endscope");
         L->vars = saved;
         L->scope = scope;
-        L->using_on = using_on; /* a body's using-directives end with their block */
-        L->decl_on = decl_on;
     }
 }
 
@@ -768,12 +764,6 @@ static void stmt_in(fe_lower *L, fe_node *s)
             fe_error(L->c, at, CVM_SYNTAX, "static_assert's condition is not a constant: %s", why);
         return;
     }
-    case N_USING: /* in force for the calls to the end of the block */
-        if (s->op == 'n')
-            L->using_on |= (uint16_t)(1u << s->ival);
-        else
-            L->decl_on |= 1u << s->ival;
-        return;
     case N_EMPTY:
         return;
     default:
@@ -1146,19 +1136,13 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     fr.blocks = L->blocks;
     L->frame = &fr;
     int loops = L->loops, switches = L->switches;
-    const uint16_t using_on = L->using_on;
-    const uint32_t decl_on = L->decl_on;
     L->loops = L->switches = 0;
-    if (!fn->owner || !fn->owner->is_lambda) /* the caller's using-directives are not the callee's */
-        L->using_on = 0, L->decl_on = 0;
     if (members)
         ctor_body(L, fn, *obj);
     else
         fe_stmt(L, fn->body);
     L->loops = loops;
     L->switches = switches;
-    L->using_on = using_on;
-    L->decl_on = decl_on;
     L->frame = fr.up;
     L->blocks--;
     fe_emit(L, "end");

@@ -96,8 +96,6 @@ typedef struct fe_lower {
     int nshared;
     int loops, switches;   /* enclosing loops and switches in the current function */
     fe_var *scope;         /* L->vars at the start of the innermost block (redefinitions) */
-    uint16_t using_on;     /* the function-body using-directives in force here (bit i: fe_ctx.using_ns[i]) */
-    uint32_t decl_on;      /* ... and using-declarations (bit i: fe_ctx.decl_name[i]) */
     /* the innermost switch on a 64-bit value: its case values, each
      * lowered as its index in this list (NULL: a 32-bit switch) */
     const int64_t *sw_vals;

@@ -275,22 +275,26 @@ static void ns_add(ns_set *s, const char *ns)
  * the namespaces its using-directives (and inline namespaces) nominate
  * that define it, and where one does not, those it nominates in turn
  * (C++ [namespace.qual]: B::g finds A::g through `namespace B { using
- * namespace A; }`, E::f an f of an inline namespace of E). */
-static void add_nominated(fe_ctx *c, const char *ns, const char *name, ns_set *out, int depth)
+ * namespace A; }`, E::f an f of an inline namespace of E). Each directive
+ * is followed once (*seen: bit i for using_ns[i]), so directives that name
+ * each other in a cycle end. */
+static void add_nominated(fe_ctx *c, const char *ns, const char *name, ns_set *out, uint32_t *seen)
 {
-    for (int i = 0; i < c->nusing && depth < 16; i++)
-        if (!c->using_local[i] && strcmp(c->using_at[i], ns) == 0) {
+    for (int i = 0; i < c->nusing; i++)
+        if (!c->using_local[i] && !(*seen >> i & 1) && strcmp(c->using_at[i], ns) == 0) {
+            *seen |= 1u << i;
             if (ns_defines(c, c->using_ns[i], name))
                 ns_add(out, c->using_ns[i]);
             else
-                add_nominated(c, c->using_ns[i], name, out, depth + 1);
+                add_nominated(c, c->using_ns[i], name, out, seen);
         }
 }
 
-/* The using-directives in effect, as (where written, namespace named)
- * pairs: the namespaces' and those of function bodies in force here
- * (using_on), and for each, those written in the namespace it names, as
- * if written where it is (C++: directives are transitive). */
+/* The using-directives in effect at a call, as (where written, namespace
+ * named) pairs: the namespaces' and the function bodies' in force where
+ * the call is written (its using_on), and for each, those written in the
+ * namespace it names, as if written where it is (C++: directives are
+ * transitive). */
 typedef struct directives {
     const char *at[256], *ns[256];
     int n;
@@ -307,12 +311,11 @@ static void add_directive(directives *d, const char *at, const char *ns)
     }
 }
 
-static void directives_in_effect(fe_lower *L, directives *d)
+static void directives_in_effect(const fe_ctx *c, uint16_t using_on, directives *d)
 {
-    const fe_ctx *c = L->c;
     d->n = 0;
     for (int i = 0; i < c->nusing; i++)
-        if (!c->using_local[i] || (L->using_on >> i & 1))
+        if (!c->using_local[i] || (using_on >> i & 1))
             add_directive(d, c->using_at[i], c->using_ns[i]);
     for (int k = 0; k < d->n; k++)
         for (int i = 0; i < c->nusing; i++)
@@ -341,9 +344,11 @@ static const char *current_ns(fe_lower *L)
 }
 
 /*
- * The namespaces whose functions named `name` a call sees, written with
- * the qualifier `qual` (fe_node.qual: NULL unqualified, "" for ::f) in the
- * function being lowered, with arguments of these types: the innermost of
+ * The namespaces whose functions named `name` a call sees, its callee
+ * written as `callee` (its qual: NULL unqualified, "" for ::f; its
+ * using_on and decl_on: the function-body directives and declarations in
+ * force there) in the function being lowered, with arguments of these
+ * types: the innermost of
  * its namespace and the enclosing ones (joined with the qualifier) that
  * defines the name, the file's level joined by the namespaces of
  * using-directives; unqualified, also the namespaces of struct arguments'
@@ -351,10 +356,11 @@ static const char *current_ns(fe_lower *L)
  * declares none, or none defines the name). A name defined only in
  * namespaces out of reach gets an empty set, so builtins answer it.
  */
-static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe_type **types, int nargs,
-                             ns_set *out)
+static const ns_set *call_ns(fe_lower *L, const char *name, const fe_node *callee, fe_type **types,
+                             int nargs, ns_set *out)
 {
     fe_ctx *c = L->c;
+    const char *qual = callee->qual;
     out->n = 0;
     if (!c->nns)
         return NULL;
@@ -363,12 +369,16 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
         if (ns_defines(c, "", name))
             ns_add(out, "");
         else
-            add_nominated(c, "", name, out, 0);
+            add_nominated(c, "", name, out, &(uint32_t){0});
         return out;
     }
     directives dirs = {.n = 0};
     if (!qual)
-        directives_in_effect(L, &dirs);
+        directives_in_effect(c, callee->using_on, &dirs);
+    for (int i = 0; !qual && i < c->ndecl; i++) /* a body's `using a::f;`: found first, hiding other f */
+        if (c->decl_local[i] && (callee->decl_on >> i & 1) && strcmp(c->decl_name[i], name) == 0 &&
+            ns_defines(c, c->decl_from[i], name))
+            ns_add(out, c->decl_from[i]);
     for (size_t n = strlen(cur); !out->n;) {
         const char *path = !qual ? fe_strndup(c, cur, n)
                            : n   ? fe_fmt(c, "%.*s::%s", (int)n, cur, qual)
@@ -376,15 +386,16 @@ static const ns_set *call_ns(fe_lower *L, const char *name, const char *qual, fe
         if (path && ns_defines(c, path, name))
             ns_add(out, path);
         else if (path && qual)
-            add_nominated(c, path, name, out, 0);
+            add_nominated(c, path, name, out, &(uint32_t){0});
         /* a directive seen from inside the namespace it is written in: its names join the
          * nearest namespace enclosing both that one and the one it names (C++) */
         for (int i = 0; !qual && i < dirs.n; i++)
             if (fe_ns_encloses(dirs.at[i], cur) && common_ns(dirs.at[i], dirs.ns[i]) == n &&
                 ns_defines(c, dirs.ns[i], name))
                 ns_add(out, dirs.ns[i]);
-        for (int i = 0; !qual && i < c->ndecl; i++) /* using a::f; (a body's while in force) */
-            if ((!c->decl_local[i] || (L->decl_on >> i & 1)) && strlen(c->decl_at[i]) == n && strncmp(c->decl_at[i], cur, n) == 0 && strcmp(c->decl_name[i], name) == 0 &&
+        for (int i = 0; !qual && i < c->ndecl; i++) /* using a::f; of a namespace */
+            if (!c->decl_local[i] && strlen(c->decl_at[i]) == n &&
+                strncmp(c->decl_at[i], cur, n) == 0 && strcmp(c->decl_name[i], name) == 0 &&
                 ns_defines(c, c->decl_from[i], name))
                 ns_add(out, c->decl_from[i]);
         if (!n)
@@ -569,7 +580,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     }
     int nexplicit = call && call->a->kind == N_IDENT ? call->a->ntargs : 0;
     ns_set nsbuf;
-    const ns_set *ns = call && call->a->kind == N_IDENT ? call_ns(L, name, call->a->qual, types, nargs, &nsbuf) : NULL;
+    const ns_set *ns = call && call->a->kind == N_IDENT ? call_ns(L, name, call->a, types, nargs, &nsbuf) : NULL;
     fe_node *best = nexplicit ? NULL : find_func(L, name, types, nargs, ns, rv);
     if (!tp || nargs > 32)
         return best;

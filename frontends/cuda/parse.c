@@ -96,6 +96,8 @@ static fe_node *new_node(fe_ctx *c, fe_nk kind, fe_tok *tok)
     }
     n->kind = kind;
     n->tok = tok;
+    n->using_on = c->using_on;
+    n->decl_on = c->decl_on;
     return n;
 }
 

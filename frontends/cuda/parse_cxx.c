@@ -254,7 +254,6 @@ static int ce_stmt(fe_ctx *c, fe_node *s, int64_t *ret)
         return CE_CONTINUE;
     case N_EMPTY:
     case N_STATIC_ASSERT:
-    case N_USING:
         return CE_NEXT;
     default:
         return CE_FAIL;

@@ -580,6 +580,10 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     fe_tname *saved = c->tnames;
     fe_node *saved_funcs = c->funcs;
     const char *saved_ns = c->ns;
+    const uint16_t using_on = c->using_on; /* no function body's directives reach a template */
+    const uint32_t decl_on = c->decl_on;
+    c->using_on = 0;
+    c->decl_on = 0;
     c->ns = t->ns; /* the instance is defined where the template is */
     unsigned comptime = c->inst_comptime;
     c->inst_comptime = 0;
@@ -590,6 +594,8 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
             fe_error(c, where, CVM_SYNTAX, "template argument %d of '%s' must be %s", i + 1,
                      t->name, t->pis_type[i] ? "a type" : "an integer constant");
             c->ns = saved_ns;
+            c->using_on = using_on;
+            c->decl_on = decl_on;
             return NULL;
         }
         if (comptime >> i & 1u) /* a run-time value the lowering binds: hides outer names */
@@ -643,6 +649,8 @@ fe_node *fe_instantiate(fe_ctx *c, fe_template *t, fe_type **targs_in, const int
     fe_p_unsplit(c, splits);
     c->tnames = saved;
     c->ns = saved_ns;
+    c->using_on = using_on;
+    c->decl_on = decl_on;
     return f;
 }
 

@@ -106,8 +106,11 @@ const char *fe_p_namespace_of(fe_ctx *c, const char *qual)
 }
 
 /* `using a::b::f;` (a at peek): at the namespace it is written in, an
- * unqualified f names a::b's functions f too. Names outside the file's
- * namespaces (`using std::min;`) are left alone. */
+ * unqualified f names a::b's functions f too; in a function body, from
+ * here to the end of the block (fe_ctx.decl_on), where it hides other f.
+ * Names outside the file's namespaces (`using std::min;`) are left alone.
+ * The same declaration parsed again (a template's body, per instance)
+ * keeps its entry. */
 void fe_p_using_decl(fe_ctx *c)
 {
     char buf[256];
@@ -122,24 +125,49 @@ void fe_p_using_decl(fe_ctx *c)
     const char *from = n && n < sizeof buf ? fe_p_namespace_of(c, buf) : NULL;
     if (!from)
         return;
-    if (c->ndecl == 32) {
+    const char *name = tok_name(c, peek_at(c, k)), *at = c->ns ? c->ns : "";
+    const bool local = c->body_depth > 0;
+    int i = 0;
+    while (i < c->ndecl && !(c->decl_local[i] == local && !strcmp(c->decl_name[i], name) &&
+                             !strcmp(c->decl_from[i], from) && !strcmp(c->decl_at[i], at)))
+        i++;
+    if (i == 32) {
         fe_error(c, peek(c), CVM_LIMIT, "more than 32 using-declarations of namespace members in one file");
         return;
     }
-    c->decl_name[c->ndecl] = tok_name(c, peek_at(c, k));
-    c->decl_from[c->ndecl] = from;
-    c->decl_at[c->ndecl++] = c->ns ? c->ns : "";
+    if (i == c->ndecl) {
+        c->decl_name[i] = name;
+        c->decl_from[i] = from;
+        c->decl_at[i] = at;
+        c->decl_local[i] = local;
+        c->ndecl++;
+    }
+    if (local)
+        c->decl_on |= 1u << i;
 }
 
 /* `using namespace a::b;` (the name at peek k): a's functions are found
- * unqualified from anywhere in the file after it. */
+ * unqualified from anywhere in the file after it; in a function body, by
+ * the calls written from here to the end of the block (fe_ctx.using_on).
+ * The same directive parsed again (a template's body) keeps its entry. */
 void fe_p_using_namespace(fe_ctx *c, uint32_t k)
 {
-    const char *ns = namespace_at(c, k);
-    if (ns && c->nusing == 16)
+    const char *ns = namespace_at(c, k), *at = c->ns ? c->ns : "";
+    const bool local = c->body_depth > 0;
+    int i = 0;
+    while (ns && i < c->nusing && !(c->using_local[i] == local && !strcmp(c->using_ns[i], ns) &&
+                                    !strcmp(c->using_at[i], at)))
+        i++;
+    if (ns && i == 16) {
         fe_error(c, peek_at(c, k), CVM_LIMIT, "more than 16 using-directives and inline namespaces in one file");
-    else if (ns) {
-        c->using_at[c->nusing] = c->ns ? c->ns : "";
-        c->using_ns[c->nusing++] = ns;
+        return;
     }
+    if (ns && i == c->nusing) {
+        c->using_at[i] = at;
+        c->using_ns[i] = ns;
+        c->using_local[i] = local;
+        c->nusing++;
+    }
+    if (ns && local)
+        c->using_on |= (uint16_t)(1u << i);
 }

@@ -282,19 +282,6 @@ static bool type_decl_only(fe_ctx *c)
 
 static fe_node *stmt_in(fe_ctx *c);
 
-/* A using-directive (kind 'n') or using-declaration ('d') a statement made
- * (entries had..now of fe_ctx's lists): marked as a function body's, in
- * force from here to the end of the block (lower.c); else N_EMPTY. */
-static fe_node *local_using(fe_ctx *c, fe_tok *t, int kind, int had, int now)
-{
-    if (now <= had)
-        return fe_p_new_node(c, N_EMPTY, t);
-    (kind == 'n' ? c->using_local : c->decl_local)[had] = true;
-    fe_node *n = fe_p_new_node(c, N_USING, t);
-    n->op = kind;
-    n->ival = (uint64_t)had;
-    return n;
-}
 
 fe_node *fe_p_stmt(fe_ctx *c)
 {
@@ -324,9 +311,8 @@ static fe_node *stmt_in(fe_ctx *c)
     if ((fe_tok_is(t, "namespace") && fe_p_peek_at(c, 1)->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, 2), "=")) ||
         (fe_tok_is(t, "using") && fe_tok_is(fe_p_peek_at(c, 1), "namespace"))) {
         /* namespace cg = cooperative_groups; using namespace ...: a directive is in force
-         * for calls to the end of the block (an N_USING statement), and for qualifiers
-         * and types in the rest of the file (parse_ns.c fe_p_using_namespace) */
-        const int had = c->nusing;
+         * for calls to the end of the block, and for qualifiers and types in the rest of
+         * the file (parse_ns.c fe_p_using_namespace) */
         if (fe_tok_is(t, "using"))
             fe_p_using_namespace(c, 2);
         else
@@ -334,7 +320,7 @@ static fe_node *stmt_in(fe_ctx *c)
         while (!c->err && !fe_p_is(c, ";") && fe_p_peek(c)->kind != TK_EOF)
             fe_p_next(c);
         fe_p_expect(c, ";");
-        return local_using(c, t, 'n', had, c->nusing);
+        return fe_p_new_node(c, N_EMPTY, t);
     }
     if (fe_p_accept(c, "if")) {
         fe_node *n = fe_p_new_node(c, N_IF, t);
@@ -466,11 +452,10 @@ static fe_node *stmt_in(fe_ctx *c)
     }
     if (fe_tok_is(t, "using") || fe_tok_is(t, "typedef") || type_decl_only(c)) {
         uint32_t before = c->pos;
-        const int had = c->ndecl;
         fe_p_toplevel(c); /* local type declarations, using a::f; */
         if (c->pos == before)
             fe_p_next(c);
-        return local_using(c, t, 'd', had, c->ndecl);
+        return fe_p_new_node(c, N_EMPTY, t);
     }
     if (t->kind == TK_IDENT && fe_tok_is(fe_p_peek_at(c, 1), ":") && !fe_tok_is(t, "default")) {
         fe_p_unsupported(c, t, "labels and goto are not supported in kernels; use structured control flow (break, continue, return)");
@@ -508,9 +493,13 @@ static fe_node *compound_body(fe_ctx *c);
 
 fe_node *fe_p_compound(fe_ctx *c)
 {
+    const uint16_t using_on = c->using_on; /* a block's using-directives end with it */
+    const uint32_t decl_on = c->decl_on;
     c->body_depth++;
     fe_node *n = compound_body(c);
     c->body_depth--;
+    c->using_on = using_on;
+    c->decl_on = decl_on;
     return n;
 }
 
