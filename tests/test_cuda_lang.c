@@ -1649,6 +1649,17 @@ static void test_deduction_partial(void)
         "}\n";
     static const int32_t pwant[] = {108, 3, 77};
     words_are("deduction through Arr<T, N> * and Arr<T, N> **", psrc, 1, 0, pwant, 3);
+    /* an array of instances decays to the pointer (and a parameter written v[]): the reviewer's;
+     * g++ -std=c++17: 52 205 203 */
+    static const int32_t awant[] = {52, 205, 203};
+    words_are("deduction through Vec<T, M> * and Vec<T, M> v[] from an array of instances (g++)",
+              "template <typename T, int M> struct Vec { T v[M]; };\n"
+              "template <typename T, int M> __device__ int a(Vec<T, M> *p) { return M * 10 + (int)sizeof(T); }\n"
+              "template <typename T, int M> __device__ int e(Vec<T, M> v[]) { return M + 200; }\n"
+              "__global__ void k(int *out, const int *in) {\n"
+              "    Vec<short, 5> arr[2]; Vec<double, 3> one[1];\n"
+              "    out[0] = a(arr); out[1] = e(arr); out[2] = e(one); }\n",
+              1, 0, awant, 3);
 }
 
 /* Braced lists of vector types and `x = {...}` (C++11): every element

@@ -88,7 +88,7 @@ typedef struct cli_cuda_opts {
     uint32_t nincludes, ndefines, nkernels;
     int fmad;
     int no_opt;        /* -O0 */
-    const char *given; /* the first compile option given ("-D", "-O0" ...), or NULL */
+    char given[24];    /* the first compile option given ("-D", "--fmad", "-O0" ...), or "" */
 } cli_cuda_opts;
 
 bool cli_cuda_opts_init(cli_cuda_opts *o, int argc); /* false: out of memory */

@@ -106,14 +106,14 @@ int cli_cuda_option(cli_cuda_opts *o, int argc, char **argv, int *i, const char 
 {
     const char *a = argv[*i];
     const int r = read_option(o, argc, argv, i, cmd);
-    if (r > 0 && !o->given) /* its name: "-D" of "-DX", "--fmad" of "--fmad=true" */
-        o->given = a[1] == 'I' ? "-I" : a[1] == 'D' ? "-D" : a[1] == '-' ? "--fmad" : a;
+    if (r > 0 && !o->given[0]) /* its name: "-D" of "-DX", "--fmad" of "--fmad=true", "-O0" */
+        snprintf(o->given, sizeof o->given, "%.*s", a[1] == 'I' || a[1] == 'D' ? 2 : (int)strcspn(a, "="), a);
     return r;
 }
 
 int cli_cuda_opts_check(const cli_cuda_opts *o, const char *cmd, const char *path)
 {
-    if (!o->given || cli_is_cuda(path))
+    if (!o->given[0] || cli_is_cuda(path))
         return CLI_OK;
     return cli_error(CLI_USAGE, "%s: %s is a CUDA compile option: it applies to .cu sources, not "
                      "to %s", cmd, o->given, path);

@@ -963,9 +963,9 @@ static void deduce_template_id(fe_ctx *c, fe_template *t, uint32_t i, const fe_t
 }
 
 /* The argument type d as the parameter written from the template-id at
- * token i sees it: as many pointer levels dropped as there are stars
- * after its closing '>' (Vec<T, N> *v of a Vec<float, 4> *); NULL when d
- * has fewer. */
+ * token i sees it: as many pointer or array levels dropped as there are
+ * stars and '[' after its closing '>' (Vec<T, N> *v of a Vec<float, 4> *
+ * or of a Vec<float, 4>[2], Vec<T, N> v[]); NULL when d has fewer. */
 static const fe_type *after_template_id_stars(const fe_ctx *c, const fe_template *t, uint32_t i,
                                               const fe_type *d)
 {
@@ -978,8 +978,8 @@ static const fe_type *after_template_id_stars(const fe_ctx *c, const fe_template
             break;
     }
     for (j++; j < t->tok_end && !fe_tok_is(&c->toks[j], ",") && !fe_tok_is(&c->toks[j], ")"); j++)
-        if (fe_tok_is(&c->toks[j], "*")) {
-            if (d->kind != TY_PTR)
+        if (fe_tok_is(&c->toks[j], "*") || fe_tok_is(&c->toks[j], "[")) {
+            if (d->kind != TY_PTR && d->kind != TY_ARRAY)
                 return NULL;
             d = d->base;
         }

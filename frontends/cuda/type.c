@@ -720,12 +720,8 @@ fe_kind fe_literal_kind(const fe_node *e)
     return v <= 0x7fffffffffffffffull ? TY_I64 : TY_U64;
 }
 
-/* The type names every source starts with: the <stdint.h> and CUDA scalar
- * names, the cooperative-groups types and families, the vector types
- * (float2 ... ulonglong4; the three-element ones structs, as CUDA's
- * vector_types.h has them) and the paired half types. */
 /* The built-in typedefs of scalar types (and dim3's names). */
-static const struct { const char *name; fe_kind k; } plain[] = {
+static const struct { const char *name; fe_kind k; } builtin_typedefs[] = {
     {"size_t", TY_U64}, {"ptrdiff_t", TY_I64}, {"int8_t", TY_I8}, {"int16_t", TY_I16},
     {"int32_t", TY_I32}, {"int64_t", TY_I64}, {"uint8_t", TY_U8}, {"uint16_t", TY_U16},
     {"uint32_t", TY_U32}, {"uint64_t", TY_U64}, {"half", TY_F16}, {"__half", TY_F16},
@@ -735,9 +731,10 @@ static const struct { const char *name; fe_kind k; } plain[] = {
 
 bool fe_scalar_type_name(const char *s, size_t len, fe_kind *out)
 {
-    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-        if (strlen(plain[i].name) == len && !memcmp(plain[i].name, s, len) && plain[i].k != TY_DIM3) {
-            *out = plain[i].k;
+    for (size_t i = 0; i < sizeof builtin_typedefs / sizeof builtin_typedefs[0]; i++)
+        if (strlen(builtin_typedefs[i].name) == len && !memcmp(builtin_typedefs[i].name, s, len) &&
+            builtin_typedefs[i].k != TY_DIM3) {
+            *out = builtin_typedefs[i].k;
             return true;
         }
     /* C's words in any order: float, double, bool alone; char, short, int, long (twice) with
@@ -775,10 +772,14 @@ bool fe_scalar_type_name(const char *s, size_t len, fe_kind *out)
     return true;
 }
 
+/* The type names every source starts with: the <stdint.h> and CUDA scalar
+ * names, the cooperative-groups types and families, the vector types
+ * (float2 ... ulonglong4; the three-element ones structs, as CUDA's
+ * vector_types.h has them) and the paired half types. */
 void fe_builtin_types(fe_ctx *c)
 {
-    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-        fe_p_push_tname(c, plain[i].name, fe_ty(plain[i].k), false, 0);
+    for (size_t i = 0; i < sizeof builtin_typedefs / sizeof builtin_typedefs[0]; i++)
+        fe_p_push_tname(c, builtin_typedefs[i].name, fe_ty(builtin_typedefs[i].k), false, 0);
     /* cooperative groups: group types, and names that are types only before '<' */
     fe_p_push_tname(c, "thread_block", fe_cg_type(c, CG_BLOCK, 0, NULL), false, 0);
     fe_p_push_tname(c, "grid_group", fe_cg_type(c, CG_GRID, 0, NULL), false, 0);
