@@ -550,6 +550,23 @@ static cvm_status translate_for(const void *bytes, size_t size, const cvm_spv_ta
     return st;
 }
 
+/* Assembles .cbs text and translates its first kernel for lavapipe (plane
+ * width 8); the status, with the message in d. */
+static cvm_status translate_text(const char *src, cvm_diag *d)
+{
+    void *bytes = NULL;
+    uint32_t *words = NULL;
+    size_t size = 0, n = 0;
+    memset(d, 0, sizeof *d);
+    cvm_status st = cvm_assemble(src, strlen(src), "t.cbs", &bytes, &size, d);
+    cvm_spv_target t = lavapipe();
+    if (st == CVM_OK)
+        st = translate_for(bytes, size, &t, &words, &n, d);
+    free(words);
+    cvm_free_bytes(bytes);
+    return st;
+}
+
 /* A bf16 register is refused saying what to do (it said "bf16 has no SPIR-V type"). */
 static void bf16_refused(void)
 {
@@ -557,20 +574,11 @@ static void bf16_refused(void)
                               ".reg ptr.global %p\n    const.f32 %f, 1.5\n    cvt.bf16 %h, %f\n"
                               "    cvt.f32 %f, %h\n    param.ptr.global %p, o, 0\n    st.f32 [%p], %f\n"
                               "    return\n.end\n";
-    void *bytes = NULL;
-    uint32_t *words = NULL;
-    size_t size = 0, n = 0;
     cvm_diag d;
-    memset(&d, 0, sizeof d);
-    cvm_status st = cvm_assemble(src, sizeof src - 1, "bf16.cbs", &bytes, &size, &d);
-    cvm_spv_target t = lavapipe();
-    if (st == CVM_OK)
-        st = translate_for(bytes, size, &t, &words, &n, &d);
+    cvm_status st = translate_text(src, &d);
     ok(st == CVM_UNSUPPORTED && strstr(d.message, "register %r0 of type bf16: ") &&
            strstr(d.message, "not supported on the vulkan device") && strstr(d.message, "cpu device"),
        "a bf16 register is refused, saying to run on the cpu device (%s)", d.message);
-    free(words);
-    cvm_free_bytes(bytes);
 }
 
 /* A kernel's plane width that is a hint (CUDA code reading warpSize) gives
@@ -583,22 +591,13 @@ static void width_hint(void)
         snprintf(src, sizeof src, ".kernel k\n.plane_width 32%s\n.param o buffer u32 write\n.reg u32 %%w\n"
                  ".reg ptr.global %%p\n    sreg.u32 %%w, plane_dim\n    param.ptr.global %%p, o, 0\n"
                  "    st.u32 [%%p], %%w\n    return\n.end\n", fixed ? "" : " hint");
-        void *bytes = NULL;
-        uint32_t *words = NULL;
-        size_t size = 0, n = 0;
         cvm_diag d;
-        memset(&d, 0, sizeof d);
-        cvm_status st = cvm_assemble(src, strlen(src), "hint.cbs", &bytes, &size, &d);
-        cvm_spv_target t = lavapipe(); /* plane width 8 */
-        if (st == CVM_OK)
-            st = translate_for(bytes, size, &t, &words, &n, &d);
+        cvm_status st = translate_text(src, &d); /* at plane width 8 */
         if (fixed)
             ok(st == CVM_UNSUPPORTED && strstr(d.message, "needs plane width 32, the launch has 8"),
                "a required plane width 32 refuses a launch of 8 (%s)", d.message);
         else
             ok(st == CVM_OK, "a plane width 32 hint gives way to a launch of 8 (%s)", st ? d.message : "ok");
-        free(words);
-        cvm_free_bytes(bytes);
     }
 }
 
