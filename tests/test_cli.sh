@@ -49,6 +49,11 @@ run "$C" --bogus -h
 run "$C" --version extra
 [ $rc -eq 2 ] && has "cubevm: error: --version: unexpected argument 'extra'" "$T/err" && [ ! -s "$T/out" ]
 ok $? "--version with an argument after it is a usage error"
+run "$C" help run
+[ $rc -eq 0 ] && has "^cubevm run FILE" "$T/out"; ok $? "help run prints the usage text"
+run "$C" help bogus
+[ $rc -eq 2 ] && has "help: unexpected argument 'bogus'" "$T/err" && [ ! -s "$T/out" ]
+ok $? "help followed by a word that is no command is a usage error (it printed the help)"
 
 # asm / verify / disasm / info on every example; text -> binary -> text -> binary is stable
 for f in $EX/*.cbs; do

@@ -42,8 +42,8 @@ static const char *const help_text[] = {
     "               [CUDA OPTIONS]        translate one kernel of a .cbc, .cbs or .cu file into\n"
     "                                     the SPIR-V the vulkan device runs (to stdout unless -o;\n"
     "                                     defaults: lavapipe's subgroup size 8, SPIR-V 1.6)\n"
-    "  cubevm [COMMAND ...] --help | -h   this text (also 'cubevm help'); an unknown COMMAND\n"
-    "                                     is an error even with --help\n"
+    "  cubevm [COMMAND ...] --help | -h   this text (also 'cubevm help [COMMAND]'); an unknown\n"
+    "                                     COMMAND is an error even with --help\n"
     "  cubevm --version                   the version (nothing may follow it)\n"
     "\n"
     "In every command, a long option that takes a value may be written --opt=VALUE too.\n"
@@ -659,6 +659,13 @@ static int dispatch(int argc, char **argv)
         return cli_error(CLI_USAGE, "no command given; try 'cubevm --help'");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        /* `cubevm help run` is the same text; a word after it that is no command is a typo */
+        bool known = argc < 3;
+        for (size_t c = 0; c < sizeof commands / sizeof commands[0] && !known; c++)
+            known = !strcmp(argv[2], commands[c].name);
+        if (argc > 3 || !known)
+            return cli_error(CLI_USAGE, "%s: unexpected argument '%s'; the commands are asm, disasm, verify, "
+                             "info, compile, run, devices and spirv", cmd, argv[argc > 3 && known ? 3 : 2]);
         print_help();
         return CLI_OK;
     }
