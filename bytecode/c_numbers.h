@@ -12,4 +12,10 @@
  * a host's setlocale(LC_NUMERIC, "de_DE") cannot turn 1.5 into 1. */
 locale_t cvm_bc_c_numbers(void);
 
+/* This thread reads and writes numbers in the C locale until
+ * cvm_bc_c_numbers_leave(the value returned): the locale it had, or
+ * (locale_t)0 when the C locale could not be made. */
+locale_t cvm_bc_c_numbers_enter(void);
+void cvm_bc_c_numbers_leave(locale_t before);
+
 #endif

@@ -207,3 +207,15 @@ locale_t cvm_bc_c_numbers(void)
     pthread_once(&once, make_c_numbers);
     return c_numbers;
 }
+
+locale_t cvm_bc_c_numbers_enter(void)
+{
+    locale_t c = cvm_bc_c_numbers();
+    return c ? uselocale(c) : (locale_t)0;
+}
+
+void cvm_bc_c_numbers_leave(locale_t before)
+{
+    if (before)
+        uselocale(before);
+}

@@ -242,7 +242,7 @@ const char *cvm_bc_parse_float(const char *s, size_t n, unsigned elem, uint64_t 
     errno = 0;
     /* strtod reads the '.' only in the C locale: this thread's for the call,
      * whatever the host set with setlocale (1.5 was read as 1 under de_DE) */
-    locale_t c_numbers = cvm_bc_c_numbers(), before = c_numbers ? uselocale(c_numbers) : (locale_t)0;
+    locale_t before = cvm_bc_c_numbers_enter();
     if (elem == CVM_T_F32) {
         float f = strtof(tmp, NULL);
         uint32_t u;
@@ -269,7 +269,6 @@ const char *cvm_bc_parse_float(const char *s, size_t n, unsigned elem, uint64_t 
             memcpy(&f, &(uint32_t){u | 1}, 4);
         *out_bits = cvm_bc_float_bits(f, elem);
     }
-    if (c_numbers)
-        uselocale(before);
+    cvm_bc_c_numbers_leave(before);
     return NULL;
 }

@@ -351,24 +351,35 @@ static void free_module_bytes(const char *path, void *bytes)
         free(bytes);
 }
 
-static int cmd_asm(int argc, char **argv)
+/* The arguments of asm and disasm, IN [-o OUT] (argv[0]: the command):
+ * CLI_OK, or CLI_USAGE after the message. */
+static int in_out_args(int argc, char **argv, const char **in, const char **out)
 {
-    const char *in = NULL, *out = NULL, *v;
+    const char *cmd = argv[0], *v;
+    *in = *out = NULL;
     for (int i = 1; i < argc; i++) {
-        const int r = cli_opt_value(argc, argv, &i, "asm", "-o", &v);
+        const int r = cli_opt_value(argc, argv, &i, cmd, "-o", &v);
         if (r < 0)
             return CLI_USAGE;
-        else if (r > 0 && out)
-            return cli_error(CLI_USAGE, "asm: -o is given more than once");
+        else if (r > 0 && *out)
+            return cli_error(CLI_USAGE, "%s: -o is given more than once", cmd);
         else if (r > 0)
-            out = v;
+            *out = v;
         else if (argv[i][0] == '-' && argv[i][1])
-            return cli_unknown_option("asm", argv[i]);
-        else if (!in)
-            in = argv[i];
+            return cli_unknown_option(cmd, argv[i]);
+        else if (!*in)
+            *in = argv[i];
         else
-            return cli_error(CLI_USAGE, "asm: unexpected argument '%s'", argv[i]);
+            return cli_error(CLI_USAGE, "%s: unexpected argument '%s'", cmd, argv[i]);
     }
+    return CLI_OK;
+}
+
+static int cmd_asm(int argc, char **argv)
+{
+    const char *in, *out;
+    if (in_out_args(argc, argv, &in, &out))
+        return CLI_USAGE;
     if (!in || !out)
         return cli_error(CLI_USAGE, "asm: usage: cubevm asm IN.cbs -o OUT.cbc");
     if (cli_distinct_output("asm", in, out))
@@ -392,22 +403,9 @@ static int cmd_asm(int argc, char **argv)
 
 static int cmd_disasm(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL, *v;
-    for (int i = 1; i < argc; i++) {
-        const int r = cli_opt_value(argc, argv, &i, "disasm", "-o", &v);
-        if (r < 0)
-            return CLI_USAGE;
-        else if (r > 0 && out)
-            return cli_error(CLI_USAGE, "disasm: -o is given more than once");
-        else if (r > 0)
-            out = v;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_unknown_option("disasm", argv[i]);
-        else if (!in)
-            in = argv[i];
-        else
-            return cli_error(CLI_USAGE, "disasm: unexpected argument '%s'", argv[i]);
-    }
+    const char *in, *out;
+    if (in_out_args(argc, argv, &in, &out))
+        return CLI_USAGE;
     if (!in)
         return cli_error(CLI_USAGE, "disasm: usage: cubevm disasm IN.cbc [-o OUT.cbs]");
     if (cli_distinct_output("disasm", in, out))
@@ -664,8 +662,8 @@ static int dispatch(int argc, char **argv)
         for (size_t c = 0; c < sizeof commands / sizeof commands[0] && !known; c++)
             known = !strcmp(argv[2], commands[c].name);
         if (argc > 3 || !known)
-            return cli_error(CLI_USAGE, "%s: unexpected argument '%s'; the commands are asm, disasm, verify, "
-                             "info, compile, run, devices and spirv", cmd, argv[argc > 3 && known ? 3 : 2]);
+            return cli_error(CLI_USAGE, "%s: unexpected argument '%s'; try 'cubevm --help'", cmd,
+                             argv[argc > 3 && known ? 3 : 2]);
         print_help();
         return CLI_OK;
     }

@@ -192,9 +192,8 @@ size_t cvm_print_format(const char *fmt, size_t flen, size_t nargs, const char *
     /* a kernel's %f prints 1.5 as a GPU does, whatever LC_NUMERIC the host
      * set with setlocale (de_DE's "1,5"): the C locale, this thread's for
      * the call */
-    locale_t c_numbers = cvm_bc_c_numbers(), before = c_numbers ? uselocale(c_numbers) : (locale_t)0;
+    locale_t before = cvm_bc_c_numbers_enter();
     size_t n = format(fmt, flen, nargs, convs, arg, ctx, buf, cap);
-    if (c_numbers)
-        uselocale(before);
+    cvm_bc_c_numbers_leave(before);
     return n;
 }

@@ -229,10 +229,10 @@ bool spv_elem_ok(spv_ctx *c, unsigned elem, unsigned line, const char *what)
     if (!why)
         return true;
     const char *en = cvm_bc_elem_name(elem);
-    if (line == 1)
-        spv_fail(c, CVM_UNSUPPORTED, "%s of type %s: %s", what, en ? en : "?", why);
-    else
-        spv_fail(c, CVM_UNSUPPORTED, "%s of type %sx%u: %s", what, en ? en : "?", line, why);
+    char lines[16] = ""; /* a line of one element is named as its element */
+    if (line != 1)
+        snprintf(lines, sizeof lines, "x%u", line);
+    spv_fail(c, CVM_UNSUPPORTED, "%s of type %s%s: %s", what, en ? en : "?", lines, why);
     return false;
 }
 

@@ -417,9 +417,7 @@ static void *compile_thread(void *arg)
     /* Numbers are read and written as C reads them whatever locale the host
      * set: under setlocale(LC_NUMERIC, "de_DE") strtod stops at the '.' of
      * 1.5f. The thread's own locale changes nothing for the host's threads. */
-    locale_t c_numbers = cvm_bc_c_numbers();
-    if (c_numbers)
-        uselocale(c_numbers);
+    (void)cvm_bc_c_numbers_enter();
     k->st = compile_here(k->src, k->len, k->filename, k->opts, k->out_bytes, k->out_size, k->diag);
     return NULL; /* the thread ends here: its locale with it */
 }

@@ -163,9 +163,9 @@ int fe_arg_score(fe_type *at, fe_type *pt);
  * FE_FIT_CONVERT (fe_fit_summed: C++ ranks both alike), so where C++
  * finds one candidate at least as good in every argument and better in
  * one, its sum is the largest too; where C++ finds the call ambiguous,
- * fewer int <-> floating conversions break the tie (fe_cross_count), then
- * the rest (docs/cuda.md). The steps are 2 apart so a defined body's 1
- * only breaks ties (overload_score). */
+ * fewer int <-> floating conversions break the tie (fe_fit_summed counts
+ * them), then the rest (docs/cuda.md). The steps are 2 apart so a defined
+ * body's 1 only breaks ties (overload_score). */
 enum {
     FE_FIT_USER = 0,    /* a conversion operator or converting constructor; dropping const */
     FE_FIT_CROSS = 2,   /* int <-> floating, pointer conversions */
@@ -176,10 +176,9 @@ enum {
 };
 
 int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv); /* conv: by a converting constructor too */
-int fe_fit_summed(int fit); /* a fit as it counts in a sum: FE_FIT_CROSS as FE_FIT_CONVERT */
-/* The arguments that would convert between int and floating types (or
- * pointee types) for these parameters: fewer breaks a tie of sums. */
-int fe_cross_count(const fe_node *params, fe_type **types, int nargs);
+/* A fit as it counts in a sum: FE_FIT_CROSS as FE_FIT_CONVERT, counted in
+ * *cross (if not NULL), whose fewer breaks a tie of sums. */
+int fe_fit_summed(int fit, int *cross);
 bool fe_in_memory(fe_type *t);
 /* Builds struct t at dst from v of another type through t's converting
  * constructor (V2 q = 3.0f;); false, nothing emitted, if it has none. */

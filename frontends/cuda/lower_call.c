@@ -102,19 +102,20 @@ int fe_arg_score_conv(fe_type *at, fe_type *pt, bool conv)
 
 int fe_arg_score(fe_type *at, fe_type *pt) { return fe_arg_score_conv(at, pt, false); }
 
-int fe_fit_summed(int fit) { return fit == FE_FIT_CROSS ? FE_FIT_CONVERT : fit; }
-
-int fe_cross_count(const fe_node *params, fe_type **types, int nargs)
+int fe_fit_summed(int fit, int *cross)
 {
-    int n = 0, i = 0;
-    for (const fe_node *p = params; p && i < nargs; p = p->next, i++)
-        n += types && types[i] && fe_arg_score(types[i], p->ty) == FE_FIT_CROSS;
-    return n;
+    if (fit != FE_FIT_CROSS)
+        return fit;
+    if (cross)
+        ++*cross;
+    return FE_FIT_CONVERT;
 }
 
 /* How well function f fits arguments of these types (a NULL type: a braced
- * list, fits any parameter); -1: not at all. */
-static int overload_score(const fe_node *f, fe_type **types, int nargs, bool conv, const bool *rv, bool strict)
+ * list, fits any parameter); -1: not at all. *cross (if not NULL): how
+ * many of the fits are FE_FIT_CROSS. */
+static int overload_score(const fe_node *f, fe_type **types, int nargs, bool conv, const bool *rv, bool strict,
+                          int *cross)
 {
     /* strict: a const argument does not bind to a plain reference (not for
      * template instances, whose T & of a const argument deduces const T,
@@ -126,7 +127,7 @@ static int overload_score(const fe_node *f, fe_type **types, int nargs, bool con
         if (types && types[i] && ((strict && types[i]->is_const) || (rv && rv[i])) && p->ty->is_ref &&
             !p->ty->is_const && !(p->ty->is_rref && !types[i]->is_const))
             k = -1; /* a const object, or a temporary, does not bind to a plain reference */
-        score = k < 0 ? -1 : score + fe_fit_summed(k);
+        score = k < 0 ? -1 : score + fe_fit_summed(k, cross);
     }
     return score;
 }
@@ -182,13 +183,14 @@ static fe_node *best_overload(fe_node *list, const char *name, fe_type **types, 
         if (strcmp(f->name, name) != 0 || !fe_params_match(f, nargs) || (methods && f->is_ctor) ||
             !ns_has(ns, f->ns))
             continue;
-        const int score = overload_score(f, types, nargs, conv, methods ? NULL : rv, !methods),
+        int cross = 0;
+        const int score = overload_score(f, types, nargs, conv, methods ? NULL : rv, !methods, &cross),
                   binds = const_ref_binds(f, types, nargs, methods ? NULL : rv);
         /* of two that fit alike, the one whose constness is the object's
          * (int get() const and int get() on a const or a plain object) */
         const bool as_const = self_const >= 0 && best && score == best_score &&
                               f->is_const_fn == (self_const == 1) && best->is_const_fn != (self_const == 1);
-        const int cross = fe_cross_count(f->params, types, nargs), steps = base_steps(f, types, nargs);
+        const int steps = base_steps(f, types, nargs);
         const bool tie = best && score == best_score, fewer_cross = tie && cross < best_cross;
         const bool as_ref = tie && cross == best_cross && binds < best_binds;
         const bool nearer = tie && cross == best_cross && binds == best_binds && steps < best_steps;
@@ -515,7 +517,7 @@ static fe_node *best_template(fe_lower *L, fe_node *call, const char *name, fe_t
                 fallback = inst; /* deduced, but takes another count: the call says so */
             if (!inst || !fe_params_match(inst, nargs))
                 continue;
-            const int s = overload_score(inst, unq, nargs, false, rv, false), b = const_ref_binds(inst, unq, nargs, rv);
+            const int s = overload_score(inst, unq, nargs, false, rv, false, NULL), b = const_ref_binds(inst, unq, nargs, rv);
             int depth = 0;
             for (int k = nexplicit; k < tp->nparams && k < 8; k++)
                 depth += targ_depth(targs[k]);
@@ -587,7 +589,7 @@ fe_node *fe_find_func(fe_lower *L, fe_node *call, const char *name, fe_val *args
     /* a template instance beats a plain function only by fitting the
      * arguments better (clamp(float...) of template <class T> clamp(T...)
      * beside clamp(int...)); at a tie the plain function wins, as in C++ */
-    const int plain = best ? overload_score(best, types, nargs, L->ctor_conv, rv, true) : -1;
+    const int plain = best ? overload_score(best, types, nargs, L->ctor_conv, rv, true, NULL) : -1;
     const int plain_binds = best ? const_ref_binds(best, types, nargs, rv) : 0;
     if (best && plain >= FE_FIT_EXACT * nargs + 1 && !plain_binds)
         return best; /* every argument exactly: nothing fits better */
@@ -618,11 +620,11 @@ static bool call_member(fe_lower *L, const fe_tok *at, fe_type *st, fe_val *self
      * wins a tie, and one taking every argument exactly is not compared
      * (the template is not instantiated for nothing); a non-const one is
      * no candidate on a const object */
-    const int plain = m ? overload_score(m, types, n, false, NULL, false) : -1;
+    const int plain = m ? overload_score(m, types, n, false, NULL, false, NULL) : -1;
     if (m && deduces && plain < FE_FIT_EXACT * n + 1) {
         fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
         if (inst && !L->c->err && fe_params_match(inst, n) && (self_const != 1 || inst->is_const_fn) &&
-            overload_score(inst, types, n, false, NULL, false) > plain)
+            overload_score(inst, types, n, false, NULL, false, NULL) > plain)
             m = inst;
     }
     if (!m && !deduces) /* the last resort, unless a member template deduces from the arguments as they are */
@@ -686,7 +688,7 @@ bool fe_call_operator(fe_lower *L, const fe_tok *at, const char *op, fe_val *arg
             !fe_deduce(L->c, tp, types, n, targs, tvals, 0))
             continue;
         fe_node *inst = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
-        const int score = inst && fe_params_match(inst, n) ? overload_score(inst, types, n, false, NULL, false) : -1;
+        const int score = inst && fe_params_match(inst, n) ? overload_score(inst, types, n, false, NULL, false, NULL) : -1;
         if (score > best_score)
             f = inst, best_score = score;
     }

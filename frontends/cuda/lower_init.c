@@ -31,13 +31,14 @@ static bool user_ctor(const fe_type *t)
     return ctor_templates(t) != NULL;
 }
 
-/* How well constructor m fits arguments of these types; -1: not at all. */
-static int ctor_score(const fe_node *m, fe_type **types, int n, bool conv)
+/* How well constructor m fits arguments of these types; -1: not at all.
+ * *cross (if not NULL): how many of the fits are FE_FIT_CROSS. */
+static int ctor_score(const fe_node *m, fe_type **types, int n, bool conv, int *cross)
 {
     int score = 0, i = 0;
     for (const fe_node *p = m->params; p && i < n && score >= 0; p = p->next, i++) {
         int k = fe_arg_score_conv(types[i], p->ty, conv);
-        score = k < 0 ? -1 : score + fe_fit_summed(k);
+        score = k < 0 ? -1 : score + fe_fit_summed(k, cross);
     }
     return score;
 }
@@ -54,7 +55,7 @@ static fe_node *ctor_template_instance(fe_lower *L, fe_type *t, fe_type **types,
         if (strcmp(tp->name, fe_struct_base_name(t)) != 0 || !fe_deduce(L->c, tp, types, n, targs, tvals, 0))
             continue;
         fe_node *fn = fe_instantiate(L->c, tp, targs, tvals, tp->nparams, at);
-        int s = fn && fn->is_ctor && fe_params_match(fn, n) ? ctor_score(fn, types, n, conv) : -1;
+        int s = fn && fn->is_ctor && fe_params_match(fn, n) ? ctor_score(fn, types, n, conv, NULL) : -1;
         if (s > *score) {
             best = fn;
             *score = s;
@@ -592,16 +593,18 @@ static void construct_at(fe_lower *L, fe_val obj, fe_type *t, fe_val *vals, int 
         for (int i = 0; i < n; i++)
             types[i] = fe_arg_type(L, vals[i]);
         fe_node *best = NULL;
-        int best_score = -1;
+        int best_score = -1, best_cross = 0;
         /* arguments as they are, else (the last resort) one built by a
-         * converting constructor: W w(4.0f) for W(V2) */
+         * converting constructor: W w(4.0f) for W(V2); of two that fit
+         * alike, fewer int <-> floating conversions */
         for (int conv = 0; conv < 2 && !best; conv++) {
             for (fe_node *m = t->methods; m; m = m->next) {
-                int score = m->is_ctor && fe_params_match(m, n) ? ctor_score(m, types, n, conv) : -1;
-                if (score > best_score || (best && score == best_score && fe_cross_count(m->params, types, n) <
-                                                                          fe_cross_count(best->params, types, n))) {
+                int cross = 0;
+                int score = m->is_ctor && fe_params_match(m, n) ? ctor_score(m, types, n, conv, &cross) : -1;
+                if (score > best_score || (best && score == best_score && cross < best_cross)) {
                     best = m;
                     best_score = score;
+                    best_cross = cross;
                 }
             }
             /* a template's instance only where it fits better: a plain

@@ -58,6 +58,11 @@ fe_node *fe_p_static_value(fe_ctx *c, const fe_tname *s, fe_tok *t);
 void fe_p_declare_namespace(fe_ctx *c, const char *path);
 void fe_p_namespace_alias(fe_ctx *c);              /* at x of `namespace x = a::b;` */
 void fe_p_using_namespace(fe_ctx *c, uint32_t k);   /* the name after `using namespace` at peek k */
+/* A using-directive naming ns written in namespace `at` (or an inline
+ * namespace ns of `at`), in a function body when `local` (then in force to
+ * the end of the block: fe_ctx.using_on); the same one again, a
+ * template's body parsed per instance, keeps its entry. */
+void fe_p_add_directive(fe_ctx *c, const char *at, const char *ns, bool local, const fe_tok *where);
 void fe_p_using_decl(fe_ctx *c);                     /* `using a::b::f;` at its first name */
 const char *fe_p_namespace_of(fe_ctx *c, const char *qual); /* a written qualifier's namespace, or NULL */
 bool fe_p_const_array(const fe_node *d, unsigned storage);

@@ -146,28 +146,32 @@ void fe_p_using_decl(fe_ctx *c)
         c->decl_on |= 1u << i;
 }
 
-/* `using namespace a::b;` (the name at peek k): a's functions are found
- * unqualified from anywhere in the file after it; in a function body, by
- * the calls written from here to the end of the block (fe_ctx.using_on).
- * The same directive parsed again (a template's body) keeps its entry. */
-void fe_p_using_namespace(fe_ctx *c, uint32_t k)
+void fe_p_add_directive(fe_ctx *c, const char *at, const char *ns, bool local, const fe_tok *where)
 {
-    const char *ns = namespace_at(c, k), *at = c->ns ? c->ns : "";
-    const bool local = c->body_depth > 0;
     int i = 0;
-    while (ns && i < c->nusing && !(c->using_local[i] == local && !strcmp(c->using_ns[i], ns) &&
-                                    !strcmp(c->using_at[i], at)))
+    while (i < c->nusing && !(c->using_local[i] == local && !strcmp(c->using_ns[i], ns) &&
+                              !strcmp(c->using_at[i], at)))
         i++;
-    if (ns && i == 16) {
-        fe_error(c, peek_at(c, k), CVM_LIMIT, "more than 16 using-directives and inline namespaces in one file");
+    if (i == 16) {
+        fe_error(c, where, CVM_LIMIT, "more than 16 using-directives and inline namespaces in one file");
         return;
     }
-    if (ns && i == c->nusing) {
+    if (i == c->nusing) {
         c->using_at[i] = at;
         c->using_ns[i] = ns;
         c->using_local[i] = local;
         c->nusing++;
     }
-    if (ns && local)
+    if (local)
         c->using_on |= (uint16_t)(1u << i);
+}
+
+/* `using namespace a::b;` (the name at peek k): a's functions are found
+ * unqualified from anywhere in the file after it; in a function body, by
+ * the calls written from here to the end of the block (fe_ctx.using_on). */
+void fe_p_using_namespace(fe_ctx *c, uint32_t k)
+{
+    const char *ns = namespace_at(c, k);
+    if (ns)
+        fe_p_add_directive(c, c->ns ? c->ns : "", ns, c->body_depth > 0, peek_at(c, k));
 }

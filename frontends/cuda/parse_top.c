@@ -306,12 +306,8 @@ static void toplevel(fe_ctx *c)
             next(c);
         }
         fe_p_declare_namespace(c, path); /* an anonymous namespace is its enclosing one */
-        if (inline_ns && path != outer && c->nusing == 16)
-            fe_error(c, peek(c), CVM_LIMIT, "more than 16 using-directives and inline namespaces in one file");
-        else if (inline_ns && path != outer) { /* its names are its enclosing namespace's too */
-            c->using_at[c->nusing] = outer;
-            c->using_ns[c->nusing++] = path;
-        }
+        if (inline_ns && path != outer) /* its names are its enclosing namespace's too */
+            fe_p_add_directive(c, outer, path, false, peek(c));
         c->ns = path;
         expect(c, "{");
         while (!c->err && !is(c, "}") && peek(c)->kind != TK_EOF)
