@@ -363,6 +363,10 @@ bool cvm_bc_srcmap_find(const cvm_bc_srcmap *m, uint32_t kernel, uint32_t pc, ui
 /* Canonical text; *out_text allocated with the module's allocator, *out_len without NUL. */
 cvm_status cvm_bc_disassemble(const cvm_bc_module *mod, char **out_text, size_t *out_len,
                               cvm_diag *diag);
+/* Instruction pc of kernel kidx as one line of .cbs text (no indentation or
+ * newline), cut to fit cap bytes; CVM_NOT_FOUND past the last instruction. */
+cvm_status cvm_bc_insn_text(const cvm_bc_module *mod, uint32_t kidx, uint32_t pc, char *buf,
+                            size_t cap);
 
 /* ---- verifier and divergence analysis (bytecode/verify.c, divergence.c) ---- */
 

@@ -523,3 +523,32 @@ cvm_status cvm_bc_disassemble(const cvm_bc_module *mod, char **out_text, size_t 
     *out_len = o.len;
     return CVM_OK;
 }
+
+cvm_status cvm_bc_insn_text(const cvm_bc_module *mod, uint32_t kidx, uint32_t pc, char *buf,
+                            size_t cap)
+{
+    if (!mod || kidx >= mod->nkernels || !buf || !cap)
+        return CVM_INVALID_ARGUMENT;
+    const cvm_bc_kernel *k = &mod->kernels[kidx];
+    cvm_bc_insn in;
+    uint32_t w = 0;
+    for (uint32_t i = 0;; i++) {
+        if (w >= k->ncode || !cvm_bc_insn_at(k, w, &in))
+            return CVM_NOT_FOUND;
+        if (i == pc)
+            break;
+        w += 2u + in.nops;
+    }
+    out o = {mod->alloc ? mod->alloc : cvm_default_alloc, mod->alloc_user, NULL, 0, 0, false};
+    bool ok = emit_insn(&o, mod, k, &in);
+    cvm_status st = o.oom ? CVM_OUT_OF_MEMORY : ok ? CVM_OK : CVM_MALFORMED;
+    if (st == CVM_OK) {
+        size_t n = o.len && o.p[o.len - 1] == '\n' ? o.len - 1 : o.len;
+        n = n < cap - 1 ? n : cap - 1;
+        memcpy(buf, o.p, n);
+        buf[n] = 0;
+    }
+    if (o.p)
+        o.fn(o.user, o.p, o.cap, 0);
+    return st;
+}

@@ -37,6 +37,10 @@ static const char *const help_text[] = {
     "                                     instances, e.g. 'reduce<256>'; repeatable)\n"
     "  cubevm run FILE [OPTIONS] [NAME=VALUE]...\n"
     "                                     launch a kernel once and wait for it\n"
+    "  cubevm debug FILE [OPTIONS] [--commands FILE] [NAME=VALUE]...\n"
+    "                                     run's launch under a step debugger (cpu device;\n"
+    "                                     gdb's commands from stdin or the file; 'help' at\n"
+    "                                     its prompt lists them; docs/debugging.md)\n"
     "  cubevm devices                     list the devices (cpu, vulkan:N) with their limits\n"
     "  cubevm spirv FILE [--kernel NAME] [-o OUT.spv] [--subgroup-size N] [--plane-width N]\n"
     "               [CUDA OPTIONS]        translate one kernel of a .cbc, .cbs or .cu file into\n"
@@ -104,6 +108,10 @@ static const char *const help_text[] = {
     "                     the module or another file the run reads: inputs are never overwritten)\n"
     "  --print NAME[:N]   after the launch, print the first N (default 8) elements of\n"
     "                     buffer NAME\n"
+    "\n"
+    "debug takes run's options except --threads, --schedule and --seed (it runs the cubes\n"
+    "one at a time, in order, on one thread), its timeout is none unless --timeout is given,\n"
+    "and --commands FILE reads its commands from FILE (the end of them ends the session).\n"
     "\n"
     "Every kernel parameter must be given exactly once. Text printed by the kernel goes to\n"
     "stdout after the launch, then the --print lines. The cpu-only options (--steps, --threads,\n"
@@ -649,6 +657,7 @@ static const struct {
 } commands[] = {
     {"asm", cmd_asm}, {"disasm", cmd_disasm},   {"verify", cmd_verify},   {"info", cmd_info},
     {"run", cli_run}, {"compile", cli_compile}, {"devices", cli_devices}, {"spirv", cli_spirv},
+    {"debug", cli_debug},
 };
 
 static int dispatch(int argc, char **argv)

@@ -113,6 +113,14 @@ int cli_load_module(cvm_device *dev, const char *path, const cli_cuda_opts *o, c
 /* ---- subcommands ---- */
 
 int cli_run(int argc, char **argv);     /* argv[0] is "run" */
+int cli_debug(int argc, char **argv);   /* argv[0] is "debug" */
+/* cubevm_debug.c: the launch under the debugger, its commands read from `in`
+ * (a prompt when that is a terminal). CLI_OK with *out_st the launch's
+ * status (its record in d) and *out_printed the kernel text already written
+ * out; -1 when the user quit before the launch ended; else an exit status. */
+int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                     const cvm_arg *args, uint32_t n, FILE *in, size_t *out_printed,
+                     cvm_status *out_st, cvm_diag *d);
 int cli_compile(int argc, char **argv); /* argv[0] is "compile" */
 int cli_spirv(int argc, char **argv);   /* argv[0] is "spirv" (cubevm_spirv.c) */
 

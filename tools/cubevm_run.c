@@ -31,6 +31,8 @@ typedef struct run_opts {
     double timeout;
     uint64_t steps;
     int unchecked;
+    bool debug;        /* cubevm debug */
+    const char *commands; /* debug: --commands FILE */
     named *outs, *prints, *args, *symbols; /* each argc long */
     int nouts, nprints, nargs, nsymbols;
     cli_cuda_opts cuda;
@@ -97,6 +99,9 @@ static bool split_named(run_opts *o, const char *s, char sep, named *out)
     return true;
 }
 
+/* The command's name in messages: "run", or "debug" (run_or_debug sets it). */
+static const char *cmd_name = "run";
+
 /* Options that take one value: a second one is a usage error, not a
  * silent replacement of the first. */
 static const char *const once_opts[] = {"--kernel", "--device", "--grid", "--block", "--shared", "--plane-width",
@@ -113,38 +118,49 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
         if (strncmp(a, once_opts[k], len) != 0 || (a[len] && a[len] != '='))
             continue;
         if (o->seen >> k & 1u)
-            return cli_error(CLI_USAGE, "run: %s is given more than once", once_opts[k]);
+            return cli_error(CLI_USAGE, "%s: %s is given more than once", cmd_name, once_opts[k]);
         o->seen |= 1u << k;
+    }
+    if (o->debug) {
+        static const char *const refused[] = {"--schedule", "--threads", "--seed"};
+        for (unsigned k = 0; k < 3; k++)
+            if (!strncmp(a, refused[k], strlen(refused[k])))
+                return cli_error(CLI_USAGE, "debug: %s does not apply: the debugger runs the cubes "
+                                 "one at a time, in order, on one thread", refused[k]);
+        if ((r = cli_opt_value(argc, argv, i, "debug", "--commands", &v)) != 0) {
+            o->commands = v;
+            return r < 0 ? CLI_USAGE : CLI_OK;
+        }
     }
     if (!strcmp(a, "--unchecked")) {
         o->unchecked = 1;
         return CLI_OK;
     }
-#define OPT(name) ((r = cli_opt_value(argc, argv, i, "run", name, &v)) != 0)
+#define OPT(name) ((r = cli_opt_value(argc, argv, i, cmd_name, name, &v)) != 0)
     if (OPT("--kernel")) {
         o->kernel = v;
     } else if (OPT("--device")) {
         o->device = v;
     } else if (OPT("--grid")) {
         if (r > 0 && !parse_dims(v, o->grid))
-            return cli_error(CLI_USAGE, "run: --grid '%s': expected X[,Y[,Z]] with integers >= 1", v);
+            return cli_error(CLI_USAGE, "%s: --grid '%s': expected X[,Y[,Z]] with integers >= 1", cmd_name, v);
     } else if (OPT("--block")) {
         if (r > 0 && !parse_dims(v, o->block))
-            return cli_error(CLI_USAGE, "run: --block '%s': expected X[,Y[,Z]] with integers >= 1", v);
+            return cli_error(CLI_USAGE, "%s: --block '%s': expected X[,Y[,Z]] with integers >= 1", cmd_name, v);
     } else if (OPT("--shared")) {
         if (r > 0 && !parse_u32(v, &o->shared))
-            return cli_error(CLI_USAGE, "run: --shared '%s': expected a byte count", v);
+            return cli_error(CLI_USAGE, "%s: --shared '%s': expected a byte count", cmd_name, v);
     } else if (OPT("--plane-width")) {
         if (r > 0 && !cli_parse_pow2(v, 64, &o->plane_width))
-            return cli_error(CLI_USAGE, "run: --plane-width '%s': expected a power of two from 1 to 64", v);
+            return cli_error(CLI_USAGE, "%s: --plane-width '%s': expected a power of two from 1 to 64", cmd_name, v);
     } else if (OPT("--threads")) {
         if (r > 0 && (!parse_u32(v, &o->threads) || !o->threads || o->threads > 1024))
-            return cli_error(CLI_USAGE, "run: --threads '%s': expected an integer from 1 to 1024", v);
+            return cli_error(CLI_USAGE, "%s: --threads '%s': expected an integer from 1 to 1024", cmd_name, v);
     } else if (OPT("--profile")) {
         o->profile = v;
     } else if (OPT("--seed")) {
         if (r > 0 && !cli_parse_u64(v, &o->seed))
-            return cli_error(CLI_USAGE, "run: --seed '%s': expected an integer", v);
+            return cli_error(CLI_USAGE, "%s: --seed '%s': expected an integer", cmd_name, v);
         o->seeded |= r > 0;
     } else if (OPT("--schedule")) {
         if (r > 0) {
@@ -156,35 +172,35 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
                 o->schedule = CVM_SCHEDULE_RANDOM;
             else
                 return cli_error(CLI_USAGE,
-                                 "run: --schedule '%s': expected parallel, sequential or random", v);
+                                 "%s: --schedule '%s': expected parallel, sequential or random", cmd_name, v);
         }
     } else if (OPT("--steps")) {
         if (r > 0 && !cli_parse_u64(v, &o->steps))
-            return cli_error(CLI_USAGE, "run: --steps '%s': expected an integer", v);
+            return cli_error(CLI_USAGE, "%s: --steps '%s': expected an integer", cmd_name, v);
     } else if (OPT("--timeout")) {
         char *end;
         if (r > 0) {
             o->timeout = strtod(v, &end);
             if (!*v || *end || !(o->timeout >= 0) || o->timeout > 1e9)
-                return cli_error(CLI_USAGE, "run: --timeout '%s': expected seconds from 0 to 1e9", v);
+                return cli_error(CLI_USAGE, "%s: --timeout '%s': expected seconds from 0 to 1e9", cmd_name, v);
         }
     } else if (OPT("--out")) {
         if (r > 0 && (!split_named(o, v, '=', &o->outs[o->nouts]) || !o->outs[o->nouts].value ||
                       !*o->outs[o->nouts].value))
-            return cli_error(CLI_USAGE, "run: --out '%s': expected NAME=PATH.npy", v);
+            return cli_error(CLI_USAGE, "%s: --out '%s': expected NAME=PATH.npy", cmd_name, v);
         o->nouts += r > 0;
     } else if (OPT("--symbol")) {
         if (r > 0 && (!split_named(o, v, '=', &o->symbols[o->nsymbols]) ||
                       !o->symbols[o->nsymbols].value || o->symbols[o->nsymbols].value[0] != '@' ||
                       !o->symbols[o->nsymbols].value[1]))
-            return cli_error(CLI_USAGE, "run: --symbol '%s': expected NAME=@PATH.npy", v);
+            return cli_error(CLI_USAGE, "%s: --symbol '%s': expected NAME=@PATH.npy", cmd_name, v);
         o->nsymbols += r > 0;
     } else if (OPT("--print")) {
         if (r > 0 && !split_named(o, v, ':', &o->prints[o->nprints]))
-            return cli_error(CLI_USAGE, "run: --print '%s': expected NAME[:COUNT]", v);
+            return cli_error(CLI_USAGE, "%s: --print '%s': expected NAME[:COUNT]", cmd_name, v);
         o->nprints += r > 0;
     } else {
-        return cli_unknown_option("run", a);
+        return cli_unknown_option(cmd_name, a);
     }
 #undef OPT
     return r < 0 ? CLI_USAGE : CLI_OK;
@@ -194,7 +210,7 @@ static int parse_args(run_opts *o, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int r = cli_cuda_option(&o->cuda, argc, argv, &i, "run");
+        int r = cli_cuda_option(&o->cuda, argc, argv, &i, cmd_name);
         if (r < 0)
             return CLI_USAGE;
         if (r > 0)
@@ -204,19 +220,19 @@ static int parse_args(run_opts *o, int argc, char **argv)
             if (rc)
                 return rc;
         } else if (a[0] == '-' && a[1]) {
-            return cli_unknown_option("run", a);
+            return cli_unknown_option(cmd_name, a);
         } else if (!o->file) {
             o->file = a;
         } else if (strchr(a, '=')) {
             if (!split_named(o, a, '=', &o->args[o->nargs]))
-                return cli_error(CLI_USAGE, "run: argument '%s': expected NAME=VALUE", a);
+                return cli_error(CLI_USAGE, "%s: argument '%s': expected NAME=VALUE", cmd_name, a);
             o->nargs++;
         } else {
-            return cli_error(CLI_USAGE, "run: unexpected argument '%s' (arguments are NAME=VALUE)", a);
+            return cli_error(CLI_USAGE, "%s: unexpected argument '%s' (arguments are NAME=VALUE)", cmd_name, a);
         }
     }
     if (!o->file)
-        return cli_error(CLI_USAGE, "run: no module file given (usage: cubevm run FILE ...)");
+        return cli_error(CLI_USAGE, "%s: no module file given (usage: cubevm %s FILE ...)", cmd_name, cmd_name);
     return CLI_OK;
 }
 
@@ -235,9 +251,9 @@ static const cvm_kernel *pick_kernel(const cvm_module *mod, const char *name, bo
             return k;
         }
         if (n == 0)
-            cli_error(CLI_USAGE, "run: the module has no kernels");
+            cli_error(CLI_USAGE, "%s: the module has no kernels", cmd_name);
         else
-            cli_error(CLI_USAGE, "run: the module has %u kernels (%s); choose one with --kernel", n, list);
+            cli_error(CLI_USAGE, "%s: the module has %u kernels (%s); choose one with --kernel", cmd_name, n, list);
         return NULL;
     }
     if (cvm_kernel_get(mod, name, &k, NULL) == CVM_OK)
@@ -252,7 +268,7 @@ static const cvm_kernel *pick_kernel(const cvm_module *mod, const char *name, bo
         cvm_kernel_get(mod, cvm_module_kernel_name(mod, 0), &k, NULL);
         return k;
     }
-    cli_error(CLI_USAGE, "run: no kernel '%s' in the module (kernels: %s)", name, list);
+    cli_error(CLI_USAGE, "%s: no kernel '%s' in the module (kernels: %s)", cmd_name, name, list);
     return k;
 }
 
@@ -431,11 +447,11 @@ static int match_args(const run_opts *o, binding *bs, uint32_t n)
                 size_t len = strlen(list);
                 snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", bs[k].p.name);
             }
-            return cli_error(CLI_USAGE, "run: the kernel has no parameter '%s' (parameters: %s)",
+            return cli_error(CLI_USAGE, "%s: the kernel has no parameter '%s' (parameters: %s)", cmd_name,
                              o->args[i].name, n ? list : "none");
         }
         if (bs[j].text && bs[j].text != bs[j].ct_text)
-            return cli_error(CLI_USAGE, "run: parameter '%s' is given more than once", o->args[i].name);
+            return cli_error(CLI_USAGE, "%s: parameter '%s' is given more than once", cmd_name, o->args[i].name);
         if (bs[j].text == bs[j].ct_text) {
             /* the instance's name fixes the value: NAME=VALUE may repeat it, not change it
              * (both read as the parameter's type, as any value is) */
@@ -443,7 +459,7 @@ static int match_args(const run_opts *o, binding *bs, uint32_t n)
             const char *why;
             if (!cli_parse_value(bs[j].ct_text, bs[j].p.elem, fixed, &why) ||
                 !cli_parse_value(o->args[i].value, bs[j].p.elem, given, &why) || memcmp(fixed, given, 8) != 0)
-                return cli_error(CLI_USAGE, "run: parameter '%s' is %s in '%s'; %s=%s contradicts it",
+                return cli_error(CLI_USAGE, "%s: parameter '%s' is %s in '%s'; %s=%s contradicts it", cmd_name,
                                  bs[j].p.name, bs[j].ct_text, o->kernel, bs[j].p.name, o->args[i].value);
             continue;
         }
@@ -456,7 +472,7 @@ static int match_args(const run_opts *o, binding *bs, uint32_t n)
         snprintf(missing + len, sizeof missing - len, "%s%s", len ? ", " : "", bs[j].p.name);
     }
     if (missing[0])
-        return cli_error(CLI_USAGE, "run: missing argument%s for parameter%s: %s",
+        return cli_error(CLI_USAGE, "%s: missing argument%s for parameter%s: %s", cmd_name,
                          strchr(missing, ',') ? "s" : "", strchr(missing, ',') ? "s" : "", missing);
     return CLI_OK;
 }
@@ -467,12 +483,12 @@ static binding *find_buffer(binding *bs, uint32_t n, const char *name, const cha
         if (strcmp(bs[j].p.name, name) != 0)
             continue;
         if (bs[j].p.kind != CVM_PARAM_BUFFER) {
-            cli_error(CLI_USAGE, "run: %s %s: parameter '%s' is not a buffer", opt, name, name);
+            cli_error(CLI_USAGE, "%s: %s %s: parameter '%s' is not a buffer", cmd_name, opt, name, name);
             return NULL;
         }
         return &bs[j];
     }
-    cli_error(CLI_USAGE, "run: %s %s: the kernel has no buffer parameter '%s'", opt, name, name);
+    cli_error(CLI_USAGE, "%s: %s %s: the kernel has no buffer parameter '%s'", cmd_name, opt, name, name);
     return NULL;
 }
 
@@ -530,7 +546,7 @@ static int check_out_path(const run_opts *o, int i)
         free(other);
         if (same || strcmp(o->outs[j].value, path) == 0) {
             free(id);
-            return cli_error(CLI_USAGE, "run: --out %s=%s and --out %s=%s write the same file", o->outs[j].name,
+            return cli_error(CLI_USAGE, "%s: --out %s=%s and --out %s=%s write the same file", cmd_name, o->outs[j].name,
                              o->outs[j].value, o->outs[i].name, path);
         }
     }
@@ -562,11 +578,11 @@ static int check_inputs_kept(const run_opts *o)
     for (int i = 0; i < o->nouts; i++) {
         const named *out = &o->outs[i];
         if (cli_same_file(o->file, out->value))
-            return cli_error(CLI_USAGE, "run: --out %s=%s is the input file: %s", out->name,
+            return cli_error(CLI_USAGE, "%s: --out %s=%s is the input file: %s", cmd_name, out->name,
                              out->value, why);
         for (int j = 0; j < o->nargs; j++)
             if (o->args[j].value[0] == '@' && cli_same_file(o->args[j].value + 1, out->value))
-                return cli_error(CLI_USAGE, "run: --out %s=%s is the input file of %s=%s: %s",
+                return cli_error(CLI_USAGE, "%s: --out %s=%s is the input file of %s=%s: %s", cmd_name,
                                  out->name, out->value, o->args[j].name, o->args[j].value, why);
         for (int j = 0; j < o->nsymbols; j++)
             if (cli_same_file(o->symbols[j].value + 1, out->value))
@@ -593,7 +609,7 @@ static int check_results(const run_opts *o, binding *bs, uint32_t n)
         if (!find_buffer(bs, n, o->prints[i].name, "--print"))
             return CLI_USAGE;
         if (o->prints[i].value && !cli_parse_u64(o->prints[i].value, &c))
-            return cli_error(CLI_USAGE, "run: --print %s: bad count '%s'", o->prints[i].name,
+            return cli_error(CLI_USAGE, "%s: --print %s: bad count '%s'", cmd_name, o->prints[i].name,
                              o->prints[i].value);
     }
     return CLI_OK;
@@ -688,14 +704,32 @@ static int launch(cvm_device *dev, const cvm_kernel *k, const run_opts *o, bindi
     cvm_diag d;
     memset(&d, 0, sizeof d);
     cvm_stream *s = cvm_device_stream(dev);
-    cvm_status st = cvm_launch(s, k, &cfg, args, n, &d);
-    free(args);
-    if (st)
-        return cli_diag_error("launch", st, &d);
-    st = cvm_stream_sync(s, &d);
+    cvm_status st;
+    size_t shown = 0; /* text the debugger has written out as the kernel printed it */
+    if (o->debug) {
+        FILE *in = o->commands ? fopen(o->commands, "r") : stdin;
+        if (!in) {
+            free(args);
+            return cli_error(CLI_FAIL, "debug: cannot read --commands file '%s': %s", o->commands,
+                             strerror(errno));
+        }
+        int rc = cli_debug_launch(s, k, &cfg, args, n, in, &shown, &st, &d);
+        if (in != stdin)
+            fclose(in);
+        free(args);
+        if (rc) /* quit: no results to write */
+            return rc < 0 ? CLI_OK : rc;
+    } else {
+        st = cvm_launch(s, k, &cfg, args, n, &d);
+        free(args);
+        if (st)
+            return cli_diag_error("launch", st, &d);
+        st = cvm_stream_sync(s, &d);
+    }
     size_t printed = 0;
     const char *text = cvm_stream_output_n(s, &printed); /* a kernel's %c of 0 is a NUL in it */
-    fwrite(text, 1, printed, stdout);
+    if (shown <= printed)
+        fwrite(text + shown, 1, printed - shown, stdout);
     fflush(stdout);
     if (st == CVM_TIMEOUT && strncmp(o->device, "cpu", 3) != 0) {
         /* A GPU cannot stop the dispatch (docs/backends.md), and a driver may wait
@@ -769,7 +803,7 @@ static int write_symbols(const run_opts *o, cvm_device *dev, cvm_module *mod)
     for (int i = 0; i < o->nsymbols; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(o->symbols[i].name, o->symbols[j].name)) /* one file per variable, as --out */
-                return cli_error(CLI_USAGE, "run: --symbol %s is given more than once", o->symbols[i].name);
+                return cli_error(CLI_USAGE, "%s: --symbol %s is given more than once", cmd_name, o->symbols[i].name);
     for (int i = 0; i < o->nsymbols; i++) {
         const named *sy = &o->symbols[i];
         cvm_npy arr;
@@ -827,9 +861,13 @@ static uint64_t physical_memory(void)
     return 0;
 }
 
-int cli_run(int argc, char **argv)
+/* `cubevm run`, or `cubevm debug` (the launch under cubevm_debug.c). */
+static int run_or_debug(int argc, char **argv, bool debug)
 {
-    run_opts o = {.device = "cpu", .grid = {1, 1, 1}, .block = {1, 1, 1}, .timeout = 60};
+    /* the debugger waits for its user: no timeout unless one is asked for */
+    run_opts o = {.device = "cpu", .grid = {1, 1, 1}, .block = {1, 1, 1}, .timeout = debug ? 0 : 60,
+                  .debug = debug};
+    cmd_name = debug ? "debug" : "run";
     size_t n = (size_t)argc + 1;
     o.outs = calloc(n, sizeof *o.outs);
     o.prints = calloc(n, sizeof *o.prints);
@@ -872,6 +910,10 @@ int cli_run(int argc, char **argv)
     }
     if ((rc = check_threads(&o, dev)))
         goto done;
+    if (debug && strncmp(o.device, "cpu", 3) != 0) {
+        rc = cli_error(CLI_USAGE, "debug: kernels run under the debugger on the cpu device only");
+        goto done;
+    }
     if (o.kernel)
         o.cuda.kernels[o.cuda.nkernels++] = o.kernel;
     if ((rc = cli_load_module(dev, o.file, &o.cuda, &mod)))
@@ -892,3 +934,7 @@ done:
     free(o.args);
     return rc;
 }
+
+int cli_run(int argc, char **argv) { return run_or_debug(argc, argv, false); }
+
+int cli_debug(int argc, char **argv) { return run_or_debug(argc, argv, true); }

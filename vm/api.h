@@ -77,6 +77,10 @@ typedef struct cvm_vm_op {
     uint8_t *arena;          /* room in the block for the run record (L.alloc) */
     size_t arena_size;
     bool arena_used;         /* atomic */
+    /* a launch under the debugger (api_debug.c) */
+    cvm_debug_hook debug_hook;
+    void *debug_user;
+    size_t debug_shown;      /* print text the hook has handed out */
 } cvm_vm_op;
 
 struct cvm_stream {
@@ -188,6 +192,17 @@ void cvm_vm_cpu_module_fini(cvm_module *mod);
 /* api_launch.c: the cpu device's launch (checks, packs, queues). */
 cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
                              const cvm_arg *args, uint32_t nargs, cvm_diag *diag);
+/* A launch under the debugger (api_debug.c): the interpreter's hook and the user's. */
+typedef struct cvm_vm_debugging {
+    int (*trampoline)(void *op, struct cvm_vm_exec *x, struct cvm_vm_plane *p, int event);
+    cvm_debug_hook hook;
+    void *user;
+} cvm_vm_debugging;
+/* cvm_vm_cpu_launch, under a debugger when dbg is not NULL: one worker, cubes
+ * and planes in order, the hook called with the launch's record (cvm_vm_op). */
+cvm_status cvm_vm_cpu_launch_with(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                                  const cvm_arg *args, uint32_t nargs, const cvm_vm_debugging *dbg,
+                                  cvm_diag *diag);
 /* api_launch.c: checks each argument against its parameter (any device) and
  * computes the cpu's packed layout (offsets: one per parameter). */
 cvm_status cvm_vm_check_args(const cvm_stream *s, const cvm_bc_module *bc,

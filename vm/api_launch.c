@@ -258,7 +258,7 @@ static cvm_status check_memory(const cvm_device *dev, const cvm_vm_op *op, cvm_d
 {
     uint64_t regs, local, shared, limit = dev->mem.limit;
     cvm_vm_run_sizes(op->run, &regs, &local, &shared);
-    uint64_t workers = dev->schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
+    uint64_t workers = op->L.schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
     uint64_t per = regs + local + shared, total = per * workers;
     if (!limit || total <= limit)
         return CVM_OK;
@@ -351,6 +351,13 @@ static void describe(cvm_vm_op *op, const cvm_launch_config *cfg, const cvm_vm_s
 cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
                              const cvm_arg *args, uint32_t arg_count, cvm_diag *diag)
 {
+    return cvm_vm_cpu_launch_with(s, k, cfg, args, arg_count, NULL, diag);
+}
+
+cvm_status cvm_vm_cpu_launch_with(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                                  const cvm_arg *args, uint32_t arg_count,
+                                  const cvm_vm_debugging *dbg, cvm_diag *diag)
+{
     cvm_device *dev = s->dev;
     if (k->mod->dev != dev)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
@@ -376,7 +383,14 @@ cvm_status cvm_vm_cpu_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launc
         goto fail;
     pack(op, bk, args);
     describe(op, cfg, &sh);
-    uint32_t workers = dev->schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
+    if (dbg) { /* one thread, cubes and planes in order (cvm_vm_run_new) */
+        op->L.hook = dbg->trampoline;
+        op->L.hook_user = op;
+        op->L.schedule = CVM_VM_SCHED_SEQUENTIAL;
+        op->debug_hook = dbg->hook;
+        op->debug_user = dbg->user;
+    }
+    uint32_t workers = op->L.schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
     if ((st = cvm_vm_run_new(k->mod->prog, &op->L, workers, &op->run, diag)) ||
         (st = check_memory(dev, op, diag)))
         goto fail;

@@ -461,6 +461,141 @@ CVM_API cvm_status cvm_kernel_get_instance(const cvm_module *mod, const char *in
                                            const cvm_kernel **out_kernel, int64_t *values,
                                            uint32_t nvalues, cvm_diag *diag);
 
+/* ---- debugging (cpu device; docs/debugging.md) ---- */
+
+/* Why a debug hook is called. */
+typedef enum cvm_debug_event {
+    CVM_DEBUG_STEP = 0,  /* the plane is about to execute the instruction at `pc` */
+    CVM_DEBUG_FAULT = 1  /* the instruction at `pc` faulted (`fault` says how) */
+} cvm_debug_event;
+
+/* Where a hooked launch is, for the duration of one hook call. */
+typedef struct cvm_debug_where {
+    cvm_debug_event event;
+    uint32_t cube[3];        /* the cube running (cubes run one at a time, in order) */
+    uint32_t plane;          /* the plane about to run, or that faulted */
+    uint32_t planes;         /* planes in the cube */
+    uint32_t plane_width;
+    uint32_t lanes;          /* lanes of this plane that exist (the last may be partial) */
+    uint64_t active;         /* lanes executing the instruction (bit i: lane i) */
+    uint64_t exited;         /* lanes that have returned */
+    uint32_t pc;             /* instruction index in the kernel */
+    uint64_t steps;          /* instructions this plane has executed in this cube */
+    const char *fault;       /* CVM_DEBUG_FAULT: the fault's message; else NULL */
+    const char *output;      /* text the kernel printed since the previous call (not */
+    size_t output_len;       /* NUL-terminated: a %c of 0 prints one) */
+} cvm_debug_where;
+
+/* The state behind a hook call: what cvm_debug_read_* read. Valid only
+ * during the call. */
+typedef struct cvm_debug_stop cvm_debug_stop;
+
+/* Called from the thread that runs the launch. Return 0 to go on, nonzero
+ * to end the launch: cvm_stream_sync then returns CVM_CANCELED. */
+typedef int (*cvm_debug_hook)(void *user, const cvm_debug_where *where,
+                              const cvm_debug_stop *stop);
+
+/*
+ * cvm_launch under a debug hook (the cpu device; others: CVM_UNSUPPORTED).
+ * The launch runs on one thread, cube after cube in order and the planes
+ * of a cube in order, executing the module's own instructions one at a
+ * time (no fused sequences), and calls `hook` before every instruction of
+ * every plane and after a fault. The hook may block (a debugger waiting
+ * for its user); the launch's timeout counts that time too.
+ */
+CVM_API cvm_status cvm_launch_debug(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                                    const cvm_arg *args, uint32_t arg_count, cvm_debug_hook hook,
+                                    void *user, cvm_diag *diag);
+
+/*
+ * The bits of element `elem` of register `reg` (%rN of the kernel; elem <
+ * its line size) at lane `lane` of plane `plane` of the stopped cube
+ * (UINT32_MAX: the stopped plane), zero-extended: an f32 is its 32 bits, a
+ * pointer its value (cvm_debug_read_mem). CVM_INVALID_ARGUMENT when out of
+ * range.
+ */
+CVM_API cvm_status cvm_debug_read_reg(const cvm_debug_stop *stop, uint32_t plane, uint32_t reg,
+                                      uint32_t elem, uint32_t lane, uint64_t *out_bits);
+/* How plane `plane` of the stopped cube stands. */
+typedef enum cvm_debug_plane_state {
+    CVM_PLANE_RUNNABLE = 0, CVM_PLANE_WAITING = 1, CVM_PLANE_DONE = 2, CVM_PLANE_FAULTED = 3
+} cvm_debug_plane_state;
+typedef struct cvm_debug_plane_info {
+    cvm_debug_plane_state state;
+    uint32_t pc;             /* its next instruction (waiting: the barrier's) */
+    uint32_t lanes;
+    uint64_t active, exited;
+    uint64_t steps;
+} cvm_debug_plane_info;
+/* CVM_INVALID_ARGUMENT when the cube has no such plane. */
+CVM_API cvm_status cvm_debug_plane(const cvm_debug_stop *stop, uint32_t plane,
+                                   cvm_debug_plane_info *out);
+
+/* The memory a pointer register's value points at. */
+typedef enum cvm_debug_space {
+    CVM_SPACE_GLOBAL = 1, CVM_SPACE_SHARED = 2, CVM_SPACE_LOCAL = 3, CVM_SPACE_CONST = 4
+} cvm_debug_space;
+
+/*
+ * Copies `size` bytes at pointer value `ptr` of space `space` into out, as
+ * lane `lane` of the stopped plane sees it (local memory is each unit's
+ * own). CVM_INVALID_ARGUMENT, with nothing copied, when the range is not
+ * wholly inside one buffer or symbol (global), the cube's shared memory,
+ * the unit's local memory or the constant data.
+ */
+CVM_API cvm_status cvm_debug_read_mem(const cvm_debug_stop *stop, uint32_t lane,
+                                      cvm_debug_space space, uint64_t ptr, void *out, size_t size);
+
+/* Pointer value `ptr` of space `space` as text: "buffer 'a' + 16", "shared
+ * + 64", "local + 8", "const + 0", or "global 0x... (in no buffer)". */
+CVM_API void cvm_debug_ptr_text(const cvm_debug_stop *stop, cvm_debug_space space, uint64_t ptr,
+                                char *buf, size_t cap);
+
+/* A register's type: a scalar element type, or a pointer (elem 0, space set). */
+typedef struct cvm_debug_type {
+    cvm_elem elem;           /* 0 for a pointer */
+    cvm_debug_space space;   /* pointers only; else 0 */
+    uint32_t line;           /* elements (1 for a scalar) */
+} cvm_debug_type;
+
+/* The kernel's instruction count, and its register count (%r0 ..). */
+CVM_API uint32_t cvm_debug_code_size(const cvm_kernel *k);
+CVM_API uint32_t cvm_debug_reg_count(const cvm_kernel *k);
+/* The type of register reg; CVM_NOT_FOUND past the last. */
+CVM_API cvm_status cvm_debug_reg_type(const cvm_kernel *k, uint32_t reg, cvm_debug_type *out);
+/* Instruction pc as assembly text (docs/asm.md), without its indentation. */
+CVM_API cvm_status cvm_debug_insn_text(const cvm_kernel *k, uint32_t pc, char *buf, size_t cap);
+
+/* The source position of instruction pc, from the module's debug info
+ * (CVM_NOT_FOUND without one). The file name lives as long as the module. */
+CVM_API cvm_status cvm_debug_line(const cvm_kernel *k, uint32_t pc, const char **out_file,
+                                  uint32_t *out_line, uint32_t *out_col);
+
+/* A source variable the debug info maps to a register. */
+typedef struct cvm_debug_var {
+    const char *name;
+    uint32_t reg;            /* its register (%rN) */
+    uint32_t depth;          /* scopes it is nested in (0: the kernel's parameters' level) */
+    uint32_t frame;          /* inlined calls around its declaration (0: the kernel) */
+} cvm_debug_var;
+
+/* Variable i (0, 1, ...) of those in scope at pc, innermost scope first
+ * (a name declared twice: the inner one first); CVM_NOT_FOUND past the last. */
+CVM_API cvm_status cvm_debug_var_at(const cvm_kernel *k, uint32_t pc, uint32_t i,
+                                    cvm_debug_var *out);
+
+/* An inlined call around pc: the function called and where the call is. */
+typedef struct cvm_debug_frame {
+    const char *function;
+    const char *file;        /* the call's position */
+    uint32_t line, col;
+} cvm_debug_frame;
+
+/* Inlined call i around pc (0: the innermost); CVM_NOT_FOUND past the
+ * outermost (the kernel itself is no frame). */
+CVM_API cvm_status cvm_debug_frame_at(const cvm_kernel *k, uint32_t pc, uint32_t i,
+                                      cvm_debug_frame *out);
+
 /* ---- the SPIR-V backend (backends/spirv/; docs/backends.md) ---- */
 
 typedef struct cvm_spirv_options {

@@ -46,6 +46,9 @@ typedef struct cvm_vm_text {
 /* Cube and plane order (cvm_schedule in cubevm.h has the same values). */
 enum { CVM_VM_SCHED_PARALLEL = 0, CVM_VM_SCHED_SEQUENTIAL = 1, CVM_VM_SCHED_RANDOM = 2 };
 
+struct cvm_vm_exec;
+struct cvm_vm_plane;
+
 typedef struct cvm_vm_launch {
     uint32_t kernel;             /* index in the module */
     uint32_t grid[3], block[3];  /* all >= 1, checked by the caller */
@@ -66,7 +69,16 @@ typedef struct cvm_vm_launch {
     cvm_vm_text *print_out;      /* may be NULL: print output is dropped */
     uint8_t schedule;            /* CVM_VM_SCHED_* */
     uint64_t seed;               /* random schedule */
+    /* The debugger's hook (vm/api_debug.c), or NULL. With a hook the launch
+     * runs the exact code one instruction at a time (interp.c run_hooked)
+     * and calls it before each with CVM_VM_HOOK_STEP, and with
+     * CVM_VM_HOOK_FAULT after an instruction faults; a nonzero return ends
+     * the launch (CVM_CANCELED). Set only with the sequential schedule. */
+    int (*hook)(void *user, struct cvm_vm_exec *x, struct cvm_vm_plane *p, int event);
+    void *hook_user;
 } cvm_vm_launch;
+
+enum { CVM_VM_HOOK_STEP = 0, CVM_VM_HOOK_FAULT = 1 };
 
 typedef struct cvm_vm_program cvm_vm_program;
 

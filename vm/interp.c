@@ -226,6 +226,36 @@ static bool in_step(const cvm_vm_exec *x)
     return n > 0;
 }
 
+/*
+ * A plane under the debugger's hook: one instruction at a time (the exact
+ * code: plan() picks it for a hooked launch), the hook called before each
+ * and after a fault. It runs until it waits, finishes or faults, or until
+ * its quantum of back-edges is spent (as cvm_vm_run_plane yields then), so
+ * a plane spinning on another one's write lets that one run.
+ */
+static int run_hooked(cvm_vm_exec *x, cvm_vm_plane *p)
+{
+    const cvm_vm_launch *L = x->L;
+    for (;;) {
+        if (L->hook(L->hook_user, x, p, CVM_VM_HOOK_STEP)) {
+            cvm_vm_fault(x, p, p->active ? (uint32_t)__builtin_ctzll(p->active) : 0,
+                         CVM_CANCELED, "the debugger ended the launch");
+            return CVM_VM_R_STOP;
+        }
+        const uint32_t quantum = p->quantum;
+        x->one_step = true;
+        int r = cvm_vm_run_plane(x, p);
+        x->one_step = false;
+        if (r == CVM_VM_R_FAULT && x->fault.status == CVM_FAULT &&
+            L->hook(L->hook_user, x, p, CVM_VM_HOOK_FAULT)) {
+            x->fault.status = CVM_CANCELED; /* ends the run like a timeout */
+            return CVM_VM_R_STOP;
+        }
+        if (r != CVM_VM_R_YIELD || (quantum == 1 && p->quantum == CVM_VM_QUANTUM))
+            return r;
+    }
+}
+
 /* Runs one cube to completion, a fault or a stop. */
 static void run_cube(cvm_vm_exec *x)
 {
@@ -250,7 +280,7 @@ static void run_cube(cvm_vm_exec *x)
                 continue;
             ran = true;
             x->synced = false; /* this plane runs alone */
-            int r = cvm_vm_run_plane(x, q);
+            int r = x->L->hook ? run_hooked(x, q) : cvm_vm_run_plane(x, q);
             if (r == CVM_VM_R_FAULT || r == CVM_VM_R_STOP) {
                 q->state = CVM_VM_FAULTED;
                 if (x->fault.status != CVM_FAULT)
@@ -413,6 +443,12 @@ static bool append(cvm_vm_state *s, cvm_vm_text *t, const char *text, size_t n)
     return true;
 }
 
+void cvm_vm_printed(const cvm_vm_exec *x, const char **out_text, size_t *out_len)
+{
+    *out_text = x->state->text.data;
+    *out_len = x->state->text.len;
+}
+
 cvm_status cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n)
 {
     cvm_vm_state *s = x->state;
@@ -460,7 +496,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     while (((size_t)1 << x->rshift) < x->rb)
         x->rshift++;
     /* fused code counts a chain as one step: exact code under a step budget */
-    const bool fast = !L->step_budget && x->kp->fast, laid_out = fast && x->kp->fast_exact;
+    const bool fast = !L->step_budget && !L->hook && x->kp->fast, laid_out = fast && x->kp->fast_exact;
     x->code = fast ? x->kp->fast : x->kp->code;
     x->exact = laid_out ? x->kp->fast_exact : x->kp->code;
     x->nslots = laid_out ? x->kp->fast_nslots : x->kp->nslots;
@@ -480,7 +516,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     x->step_limit = L->step_budget ? L->step_budget : UINT64_MAX;
     x->lockstep = x->kp->lockstep && x->W == 32 && x->units % 32 == 0 &&
                   x->nplanes <= CVM_VM_LOCKSTEP_MAX_PLANES &&
-                  !L->step_budget && L->schedule == CVM_VM_SCHED_PARALLEL &&
+                  !L->step_budget && !L->hook && L->schedule == CVM_VM_SCHED_PARALLEL &&
                   cvm_vm_lockstep_allowed();
     run->planes = sizeof(cvm_vm_plane) * x->nplanes;
     run->stacks = sizeof(cvm_vm_frame) * x->nplanes * x->kp->max_depth;

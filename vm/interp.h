@@ -352,6 +352,8 @@ double cvm_vm_now(void);
 /* Appends print text for the current cube: CVM_OK, CVM_LIMIT past
  * CVM_VM_PRINT_CAP, or CVM_OUT_OF_MEMORY. */
 cvm_status cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n);
+/* The print text of the worker running x, of all its cubes of this run so far. */
+void cvm_vm_printed(const cvm_vm_exec *x, const char **out_text, size_t *out_len);
 bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p);
 void cvm_vm_unit_pos(const cvm_vm_exec *x, uint32_t unit, uint32_t out[3]);
 

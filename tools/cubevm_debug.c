@@ -1,0 +1,1002 @@
+/*
+ * cubevm_debug.c - `cubevm debug`: `cubevm run` with the launch under a
+ * step debugger (cvm_launch_debug). Commands come from a file (--commands)
+ * or standard input, gdb's and cuda-gdb's words where they exist: break,
+ * run, start, continue, step, next, stepi, finish, print, x, info, list,
+ * backtrace, plane, lane, quit. The launch calls hook() before every
+ * instruction; hook() decides whether this one is a stop, and reads
+ * commands until one resumes the launch. docs/debugging.md.
+ */
+#include "cubevm_cli.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_BREAKS 64
+#define MAX_WORDS 8
+
+typedef enum mode { M_CONTINUE, M_STEP, M_NEXT, M_STEPI, M_FINISH, M_START, M_END } mode;
+
+typedef struct breakpoint {
+    unsigned id;
+    char *file;      /* NULL: the line in any file */
+    uint32_t line;
+    unsigned hits;
+} breakpoint;
+
+typedef struct source {
+    char *path;
+    char *text;      /* NULL when it could not be read */
+    char **lines;    /* line i (1-based) starts at lines[i - 1] */
+    uint32_t nlines;
+    struct source *next;
+} source;
+
+typedef struct dbg {
+    const cvm_kernel *k;
+    const cvm_launch_config *cfg;
+    FILE *in;
+    bool prompt;
+    breakpoint bps[MAX_BREAKS];
+    unsigned nbps, next_id;
+    mode mode;
+    unsigned count;          /* stops still to skip (step 3) */
+    /* the stopped plane, and where a step started */
+    uint32_t cube[3], plane, pc0, line0, depth0;
+    const char *file0;
+    uint64_t steps0;
+    bool stopped_once, faulted, quit, started;
+    uint32_t view_plane;     /* UINT32_MAX: the stopped plane */
+    uint32_t lane;           /* the lane `x` reads memory for */
+    const cvm_debug_where *w;
+    const cvm_debug_stop *at;
+    source *sources;
+    size_t printed;          /* kernel text written out by the hook */
+    unsigned values;         /* $N of print */
+} dbg;
+
+/* ---- source text and positions ---- */
+
+static source *source_get(dbg *g, const char *path)
+{
+    for (source *s = g->sources; s; s = s->next)
+        if (!strcmp(s->path, path))
+            return s;
+    source *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        return NULL;
+    }
+    s->next = g->sources;
+    g->sources = s;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return s;
+    size_t cap = 4096, len = 0;
+    char *t = malloc(cap);
+    for (size_t r; t && (r = fread(t + len, 1, cap - len - 1, f)) > 0;) {
+        len += r;
+        if (cap - len < 2) {
+            char *n = realloc(t, cap * 2);
+            if (!n) {
+                free(t);
+                t = NULL;
+            }
+            t = n;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!t)
+        return s;
+    t[len] = 0;
+    uint32_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += t[i] == '\n';
+    s->lines = malloc(n * sizeof *s->lines);
+    if (!s->lines) {
+        free(t);
+        return s;
+    }
+    s->text = t;
+    s->lines[0] = t;
+    s->nlines = 1;
+    for (size_t i = 0; i < len; i++)
+        if (t[i] == '\n') {
+            t[i] = 0;
+            if (i + 1 < len)
+                s->lines[s->nlines++] = t + i + 1;
+        }
+    return s;
+}
+
+static void show_source_line(dbg *g, const char *file, uint32_t line)
+{
+    source *s = file ? source_get(g, file) : NULL;
+    if (s && s->text && line >= 1 && line <= s->nlines)
+        printf("%u\t%s\n", line, s->lines[line - 1]);
+}
+
+/* Inlined calls around pc. */
+static uint32_t frame_depth(const cvm_kernel *k, uint32_t pc)
+{
+    cvm_debug_frame f;
+    uint32_t n = 0;
+    while (cvm_debug_frame_at(k, pc, n, &f) == CVM_OK && n < 1000)
+        n++;
+    return n;
+}
+
+/* The pc where the line-table entry holding pc begins is pc itself. */
+static bool starts_line(const cvm_kernel *k, uint32_t pc)
+{
+    const char *f0, *f1;
+    uint32_t l0, l1, c0, c1;
+    if (cvm_debug_line(k, pc, &f1, &l1, &c1) != CVM_OK)
+        return false;
+    if (pc == 0 || cvm_debug_line(k, pc - 1, &f0, &l0, &c0) != CVM_OK)
+        return true;
+    return l0 != l1 || c0 != c1 || strcmp(f0, f1) != 0;
+}
+
+static uint64_t live_mask(uint32_t lanes)
+{
+    return lanes >= 64 ? UINT64_MAX : (UINT64_C(1) << lanes) - 1;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* "0-31", "0-3,8-11": the lanes set in mask. */
+static void mask_text(uint64_t mask, uint32_t lanes, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (uint32_t l = 0; l < lanes && n < cap;) {
+        if (!(mask >> l & 1)) {
+            l++;
+            continue;
+        }
+        uint32_t e = l;
+        while (e + 1 < lanes && (mask >> (e + 1) & 1))
+            e++;
+        n += (size_t)snprintf(buf + n, cap - n, e > l ? "%s%u-%u" : "%s%u", n ? "," : "", l, e);
+        l = e + 1;
+    }
+    if (!n)
+        snprintf(buf, cap, "none");
+}
+
+static void show_where(dbg *g, const char *why)
+{
+    const cvm_debug_where *w = g->w;
+    const char *file = NULL;
+    uint32_t line = 0, col = 0;
+    char lanes[200], insn[160] = "";
+    mask_text(w->active, w->lanes, lanes, sizeof lanes);
+    cvm_debug_insn_text(g->k, w->pc, insn, sizeof insn);
+    printf("%scube (%u,%u,%u) plane %u, lanes %s active", why, w->cube[0], w->cube[1], w->cube[2],
+           w->plane, lanes);
+    if (cvm_debug_line(g->k, w->pc, &file, &line, &col) == CVM_OK) {
+        cvm_debug_frame fr;
+        if (cvm_debug_frame_at(g->k, w->pc, 0, &fr) == CVM_OK)
+            printf(", in %s", fr.function);
+        printf(", at %s:%u\n", base_name(file), line);
+    } else {
+        printf("\n");
+    }
+    if (g->mode == M_STEPI || !file)
+        printf("pc %u: %s\n", w->pc, insn);
+    else
+        show_source_line(g, file, line);
+}
+
+/* ---- values ---- */
+
+typedef struct value {
+    bool ptr;
+    cvm_elem elem;          /* scalars */
+    cvm_debug_space space;  /* pointers */
+    uint32_t reg, line;
+    const char *name;
+} value;
+
+static void print_bits(FILE *f, const dbg *g, cvm_elem e, cvm_debug_space space, uint64_t bits,
+                       bool hex)
+{
+    if (!e) {
+        char buf[200];
+        cvm_debug_ptr_text(g->at, space, bits, buf, sizeof buf);
+        fprintf(f, "(%s)", buf);
+    } else if (hex) {
+        fprintf(f, "0x%llx", (unsigned long long)bits);
+    } else {
+        cli_print_elem(f, e, &bits, 0);
+    }
+}
+
+/* NAME[INDEX] in lane l: the element of buffer pointer p (its bits) at index
+ * ic, or at the value of integer variable iv when ic is UINT64_MAX. */
+static void element_text(const dbg *g, FILE *f, const value *v, const value *iv, cvm_elem pointee,
+                         uint64_t p, uint64_t ic, uint32_t plane, uint32_t l, bool hex)
+{
+    uint64_t i = ic;
+    if (ic == UINT64_MAX) {
+        cvm_debug_read_reg(g->at, plane, iv->reg, 0, l, &i);
+        unsigned sz = cli_elem_size(iv->elem);
+        if (iv->elem >= CVM_I8 && iv->elem <= CVM_I64 && sz < 8 && (i >> (8 * sz - 1) & 1))
+            i |= ~UINT64_C(0) << (8 * sz); /* sign-extend */
+    }
+    uint64_t elem = 0;
+    size_t esz = cli_elem_size(pointee);
+    if (plane != g->w->plane) {
+        fputs("(memory is read for the stopped plane only)", f);
+    } else if (cvm_debug_read_mem(g->at, l, v->space, p + i * esz, &elem, esz) != CVM_OK) {
+        char buf[200];
+        cvm_debug_ptr_text(g->at, v->space, p + i * esz, buf, sizeof buf);
+        fprintf(f, "<out of bounds: %s>", buf);
+    } else {
+        print_bits(f, g, pointee, 0, elem, hex);
+    }
+}
+
+/* The plane `print` reads, and its pc. */
+static uint32_t view_pc(const dbg *g, uint32_t *out_plane, cvm_debug_plane_info *info)
+{
+    uint32_t plane = g->view_plane == UINT32_MAX ? g->w->plane : g->view_plane;
+    cvm_debug_plane(g->at, plane, info);
+    *out_plane = plane;
+    return info->pc;
+}
+
+static bool find_var(const dbg *g, uint32_t pc, const char *name, value *out)
+{
+    cvm_debug_var v;
+    for (uint32_t i = 0; cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++) {
+        if (strcmp(v.name, name) != 0)
+            continue;
+        cvm_debug_type t;
+        if (cvm_debug_reg_type(g->k, v.reg, &t) != CVM_OK)
+            return false;
+        *out = (value){!t.elem, t.elem, t.space, v.reg, t.line, v.name};
+        return true;
+    }
+    return false;
+}
+
+/* The element type of buffer parameter `name` (what its pointer variables point at). */
+static cvm_elem param_elem(const dbg *g, const char *name)
+{
+    cvm_kernel_info ki;
+    cvm_kernel_info_get(g->k, &ki);
+    for (uint32_t i = 0; i < ki.param_count; i++) {
+        cvm_param_info p;
+        if (cvm_kernel_param(g->k, i, &p) == CVM_OK && p.kind == CVM_PARAM_BUFFER && p.line == 1 &&
+            !strcmp(p.name, name))
+            return p.elem;
+    }
+    return (cvm_elem)0;
+}
+
+/* threadIdx.x and friends, per lane of plane `plane`: 1 when `name` is one. */
+static int builtin_value(const dbg *g, const char *name, uint32_t plane, uint32_t lane, uint64_t *out)
+{
+    static const char *const bases[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+    for (unsigned b = 0; b < 4; b++) {
+        size_t n = strlen(bases[b]);
+        if (strncmp(name, bases[b], n) != 0 || name[n] != '.' || !strchr("xyz", name[n + 1]) ||
+            !name[n + 1] || name[n + 2])
+            continue;
+        unsigned c = (unsigned)(name[n + 1] - 'x');
+        uint32_t block[3], grid[3];
+        for (int i = 0; i < 3; i++) {
+            block[i] = g->cfg->block[i] ? g->cfg->block[i] : 1;
+            grid[i] = g->cfg->grid[i] ? g->cfg->grid[i] : 1;
+        }
+        uint32_t unit = plane * g->w->plane_width + lane;
+        uint32_t pos[3] = {unit % block[0], unit / block[0] % block[1], unit / (block[0] * block[1])};
+        *out = b == 0 ? pos[c] : b == 1 ? g->w->cube[c] : b == 2 ? block[c] : grid[c];
+        return 1;
+    }
+    return 0;
+}
+
+/* print [/x] NAME | NAME[INDEX] | %rN | threadIdx.x ...: the value in every lane of the plane. */
+static void cmd_print(dbg *g, const char *fmt, const char *expr)
+{
+    bool hex = fmt && !strcmp(fmt, "x");
+    if (fmt && !hex) {
+        printf("print/%s: only /x (hexadecimal) is a print format; 'x' reads memory\n", fmt);
+        return;
+    }
+    cvm_debug_plane_info info;
+    uint32_t plane, pc = view_pc(g, &plane, &info);
+    char name[128], index[128] = "";
+    const char *br = strchr(expr, '[');
+    size_t nl = br ? (size_t)(br - expr) : strlen(expr);
+    if (!nl || nl >= sizeof name) {
+        printf("print: expected a variable, a register %%rN or threadIdx.x; see 'help print'\n");
+        return;
+    }
+    memcpy(name, expr, nl);
+    name[nl] = 0;
+    if (br) {
+        const char *end = strchr(br, ']');
+        size_t il = end ? (size_t)(end - br - 1) : 0;
+        if (!end || end[1] || !il || il >= sizeof index) {
+            printf("print: '%s': expected NAME[INDEX]\n", expr);
+            return;
+        }
+        memcpy(index, br + 1, il);
+        index[il] = 0;
+    }
+    value v;
+    uint64_t dummy;
+    bool builtin = builtin_value(g, name, plane, 0, &dummy);
+    if (!builtin) {
+        if (name[0] == '%' && name[1] == 'r') {
+            uint64_t r;
+            cvm_debug_type t;
+            if (!cli_parse_u64(name + 2, &r) || r > UINT32_MAX ||
+                cvm_debug_reg_type(g->k, (uint32_t)r, &t) != CVM_OK) {
+                printf("print: the kernel has no register %s (%%r0 to %%r%u)\n", name,
+                       cvm_debug_reg_count(g->k) - 1);
+                return;
+            }
+            v = (value){!t.elem, t.elem, t.space, (uint32_t)r, t.line, name};
+        } else if (!find_var(g, pc, name, &v)) {
+            printf("print: no variable '%s' here ('info locals' lists them)\n", name);
+            return;
+        }
+    }
+    cvm_elem pointee = (cvm_elem)0;
+    value iv = {0};
+    uint64_t ic = 0;
+    bool iconst = false;
+    if (index[0]) {
+        if (builtin || !v.ptr || !(pointee = param_elem(g, v.name))) {
+            printf("print: '%s' is not a buffer parameter; read memory with x/N<type> %s\n", name, name);
+            return;
+        }
+        if (cli_parse_u64(index, &ic)) {
+            iconst = true;
+        } else if (!find_var(g, pc, index, &iv) || iv.ptr || iv.line != 1 || iv.elem == CVM_F16 ||
+                   iv.elem == CVM_BF16 || iv.elem == CVM_F32 || iv.elem == CVM_F64) {
+            printf("print: index '%s': expected a number or an integer variable\n", index);
+            return;
+        }
+    }
+    g->values++;
+    char lanes[200];
+    mask_text(info.active, info.lanes, lanes, sizeof lanes);
+    /* each lane's value as text, then rows of 8 lanes (one line when the active lanes agree) */
+    char (*text)[96] = calloc(info.lanes ? info.lanes : 1, sizeof *text);
+    if (!text) {
+        printf("print: out of memory\n");
+        return;
+    }
+    for (uint32_t l = 0; l < info.lanes; l++) {
+        FILE *f = fmemopen(text[l], sizeof text[l] - 1, "w");
+        if (!f)
+            continue;
+        if (builtin) {
+            uint64_t b;
+            builtin_value(g, name, plane, l, &b);
+            fprintf(f, hex ? "0x%llx" : "%llu", (unsigned long long)b);
+        }
+        for (uint32_t e = 0; !builtin && e < v.line; e++) {
+            uint64_t bits = 0;
+            cvm_debug_read_reg(g->at, plane, v.reg, e, l, &bits);
+            if (index[0]) {
+                element_text(g, f, &v, &iv, pointee, bits, iconst ? ic : UINT64_MAX, plane, l, hex);
+                continue;
+            }
+            fputs(e ? ", " : v.line > 1 ? "(" : "", f);
+            print_bits(f, g, v.elem, v.space, bits, hex);
+        }
+        if (!builtin && !index[0] && v.line > 1)
+            fputs(")", f);
+        fclose(f);
+    }
+    uint32_t first = info.active ? (uint32_t)__builtin_ctzll(info.active) : 0;
+    bool same = info.active != 0;
+    for (uint32_t l = 0; l < info.lanes; l++)
+        same &= !(info.active >> l & 1) || !strcmp(text[l], text[first]);
+    printf("$%u = ", g->values);
+    if (same) {
+        printf("%s  (plane %u, all active lanes: %s)\n", text[first], plane, lanes);
+    } else {
+        printf("plane %u, lanes %s active%s:\n", plane, lanes,
+               info.active == live_mask(info.lanes) ? "" : " (* inactive)");
+        for (uint32_t l = 0; l < info.lanes; l += 8) {
+            printf("  [%2u]", l);
+            for (uint32_t j = l; j < l + 8 && j < info.lanes; j++)
+                printf(" %s%s", text[j], info.active >> j & 1 ? "" : "*");
+            printf("\n");
+        }
+    }
+    free(text);
+}
+
+static bool elem_by_name(const char *s, cvm_elem *out)
+{
+    for (int e = CVM_BOOL; e <= CVM_F64; e++)
+        if (!strcmp(s, cli_elem_name((cvm_elem)e))) {
+            *out = (cvm_elem)e;
+            return true;
+        }
+    return false;
+}
+
+/* x/N<type> EXPR: N elements at the pointer in the current lane. */
+static void cmd_examine(dbg *g, const char *fmt, const char *expr)
+{
+    uint64_t count = 1;
+    cvm_elem e = (cvm_elem)0;
+    char num[24] = "";
+    size_t nd = 0;
+    while (fmt && isdigit((unsigned char)fmt[nd]) && nd < sizeof num - 1)
+        nd++;
+    if (fmt)
+        memcpy(num, fmt, nd);
+    num[nd] = 0;
+    if (!fmt || (nd && (!cli_parse_u64(num, &count) || !count || count > 4096)) ||
+        !elem_by_name(fmt + nd, &e)) {
+        printf("x: expected x/N<type> POINTER, e.g. x/4f32 in (types: i8 .. u64, f16, bf16, f32, f64)\n");
+        return;
+    }
+    cvm_debug_plane_info info;
+    uint32_t plane, pc = view_pc(g, &plane, &info);
+    value v;
+    if (!expr || !find_var(g, pc, expr, &v) || !v.ptr) {
+        printf("x: '%s' is no pointer variable here\n", expr ? expr : "");
+        return;
+    }
+    if (plane != g->w->plane) {
+        printf("x: memory is read for the stopped plane only (plane %u)\n", g->w->plane);
+        return;
+    }
+    uint64_t p;
+    cvm_debug_read_reg(g->at, plane, v.reg, 0, g->lane, &p);
+    char buf[200];
+    cvm_debug_ptr_text(g->at, v.space, p, buf, sizeof buf);
+    printf("lane %u: %s = (%s):", g->lane, expr, buf);
+    unsigned esz = cli_elem_size(e);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t bits = 0;
+        if (cvm_debug_read_mem(g->at, g->lane, v.space, p + i * esz, &bits, esz) != CVM_OK) {
+            printf(" <end of the memory it points into>");
+            break;
+        }
+        printf(" ");
+        cli_print_elem(stdout, e, &bits, 0);
+    }
+    printf("\n");
+}
+
+static void cmd_info_locals(dbg *g, bool args)
+{
+    cvm_debug_plane_info info;
+    uint32_t plane, pc = view_pc(g, &plane, &info), depth = frame_depth(g->k, pc);
+    cvm_debug_var v;
+    unsigned shown = 0;
+    for (uint32_t i = 0; cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++) {
+        if (v.frame != depth || (args && v.depth != 0) || (!args && v.depth == 0 && depth == 0))
+            continue;
+        bool hidden = false; /* an outer variable of the same name */
+        cvm_debug_var u;
+        for (uint32_t j = 0; j < i && cvm_debug_var_at(g->k, pc, j, &u) == CVM_OK; j++)
+            hidden |= !strcmp(u.name, v.name);
+        if (hidden)
+            continue;
+        cvm_debug_type t;
+        cvm_debug_reg_type(g->k, v.reg, &t);
+        uint64_t bits = 0;
+        uint32_t l = info.active ? (uint32_t)__builtin_ctzll(info.active) : 0;
+        cvm_debug_read_reg(g->at, plane, v.reg, 0, l, &bits);
+        printf("%s = ", v.name);
+        print_bits(stdout, g, t.elem, t.space, bits, false);
+        printf("%s  (lane %u; 'print %s' for every lane)\n", t.line > 1 ? ", ..." : "", l, v.name);
+        shown++;
+    }
+    if (!shown)
+        printf("no %s here\n", args ? "arguments" : "locals");
+}
+
+static void cmd_planes(dbg *g)
+{
+    static const char *const names[] = {"runnable", "waiting at a barrier", "finished", "faulted"};
+    for (uint32_t p = 0; p < g->w->planes; p++) {
+        cvm_debug_plane_info info;
+        if (cvm_debug_plane(g->at, p, &info) != CVM_OK)
+            continue;
+        const char *file;
+        uint32_t line = 0;
+        char lanes[200];
+        mask_text(info.active, info.lanes, lanes, sizeof lanes);
+        printf("%s plane %u: %s, pc %u", p == g->w->plane ? "*" : " ", p,
+               names[info.state <= CVM_PLANE_FAULTED ? info.state : 3], info.pc);
+        if (info.state != CVM_PLANE_DONE && cvm_debug_line(g->k, info.pc, &file, &line, NULL) == CVM_OK)
+            printf(" (%s:%u)", base_name(file), line);
+        printf(", lanes %s active, %llu instructions\n", lanes, (unsigned long long)info.steps);
+    }
+}
+
+static void cmd_backtrace(dbg *g)
+{
+    cvm_debug_plane_info info;
+    uint32_t plane, pc = view_pc(g, &plane, &info);
+    const char *file = "?";
+    uint32_t line = 0, n = 0;
+    cvm_debug_line(g->k, pc, &file, &line, NULL);
+    cvm_debug_frame f;
+    cvm_kernel_info ki;
+    cvm_kernel_info_get(g->k, &ki);
+    for (; cvm_debug_frame_at(g->k, pc, n, &f) == CVM_OK; n++) {
+        printf("#%u  %s at %s:%u (inlined)\n", n, f.function, base_name(file), line);
+        file = f.file;
+        line = f.line;
+    }
+    printf("#%u  %s at %s:%u\n", n, ki.name, base_name(file), line);
+}
+
+static void cmd_list(dbg *g, const char *arg)
+{
+    const char *file = NULL;
+    uint32_t line = 0;
+    cvm_debug_plane_info info;
+    uint32_t plane;
+    if (g->w) {
+        view_pc(g, &plane, &info);
+        cvm_debug_line(g->k, info.pc, &file, &line, NULL);
+    } else {
+        cvm_debug_line(g->k, 0, &file, &line, NULL);
+    }
+    uint64_t at;
+    if (arg && (!cli_parse_u64(arg, &at) || at > UINT32_MAX)) {
+        printf("list: expected a line number\n");
+        return;
+    }
+    if (arg)
+        line = (uint32_t)at;
+    source *s = file ? source_get(g, file) : NULL;
+    if (!s || !s->text) {
+        printf("list: no source text%s%s\n", file ? " for " : "", file ? file : "");
+        return;
+    }
+    uint32_t from = line > 5 ? line - 5 : 1;
+    for (uint32_t l = from; l < from + 10 && l <= s->nlines; l++)
+        printf("%u\t%s\n", l, s->lines[l - 1]);
+}
+
+/* ---- breakpoints ---- */
+
+static void cmd_break(dbg *g, const char *loc)
+{
+    if (!loc) {
+        printf("break: expected LINE or FILE:LINE\n");
+        return;
+    }
+    if (g->nbps == MAX_BREAKS) {
+        printf("break: at most %d breakpoints\n", MAX_BREAKS);
+        return;
+    }
+    const char *colon = strrchr(loc, ':');
+    uint64_t line;
+    if (!cli_parse_u64(colon ? colon + 1 : loc, &line) || !line || line > UINT32_MAX) {
+        printf("break: '%s': expected LINE or FILE:LINE\n", loc);
+        return;
+    }
+    char *file = colon ? strndup(loc, (size_t)(colon - loc)) : NULL;
+    /* where does it stop: the first instruction of each run of that line */
+    uint32_t first = UINT32_MAX, n = cvm_debug_code_size(g->k);
+    for (uint32_t pc = 0; pc < n && first == UINT32_MAX; pc++) {
+        const char *f;
+        uint32_t l;
+        if (cvm_debug_line(g->k, pc, &f, &l, NULL) == CVM_OK && l == line &&
+            (!file || !strcmp(f, file) || !strcmp(base_name(f), file)))
+            first = pc;
+    }
+    if (first == UINT32_MAX) {
+        printf("break: no code at %s (the kernel has no instruction from that line)\n", loc);
+        free(file);
+        return;
+    }
+    breakpoint *b = &g->bps[g->nbps++];
+    *b = (breakpoint){++g->next_id, file, (uint32_t)line, 0};
+    printf("Breakpoint %u at %s (pc %u)\n", b->id, loc, first);
+}
+
+static void cmd_delete(dbg *g, char **w, int n)
+{
+    if (n == 1) {
+        for (unsigned i = 0; i < g->nbps; i++)
+            free(g->bps[i].file);
+        g->nbps = 0;
+        return;
+    }
+    for (int a = 1; a < n; a++) {
+        uint64_t id;
+        unsigned i = 0;
+        if (cli_parse_u64(w[a], &id))
+            while (i < g->nbps && g->bps[i].id != id)
+                i++;
+        if (!cli_parse_u64(w[a], &id) || i == g->nbps) {
+            printf("delete: no breakpoint %s\n", w[a]);
+            continue;
+        }
+        free(g->bps[i].file);
+        memmove(&g->bps[i], &g->bps[i + 1], (g->nbps - i - 1) * sizeof *g->bps);
+        g->nbps--;
+    }
+}
+
+/* The breakpoint the plane stands at (before its instruction), or NULL. */
+static breakpoint *break_at(dbg *g, uint32_t pc)
+{
+    if (!g->nbps || !starts_line(g->k, pc))
+        return NULL;
+    const char *f;
+    uint32_t l;
+    if (cvm_debug_line(g->k, pc, &f, &l, NULL) != CVM_OK)
+        return NULL;
+    for (unsigned i = 0; i < g->nbps; i++)
+        if (g->bps[i].line == l &&
+            (!g->bps[i].file || !strcmp(g->bps[i].file, f) || !strcmp(g->bps[i].file, base_name(f))))
+            return &g->bps[i];
+    return NULL;
+}
+
+/* ---- commands ---- */
+
+static const char help_text[] =
+    "commands (gdb's words; a unique prefix of a long one also works):\n"
+    "  break LINE | FILE:LINE   stop where any plane reaches that line (b)\n"
+    "  delete [N...]            delete breakpoints (all without N); info breakpoints lists them\n"
+    "  run                      start the kernel; stop at a breakpoint (r)\n"
+    "  start                    start the kernel and stop at its first instruction\n"
+    "  continue [N]             go on to the next breakpoint (N: the Nth) (c)\n"
+    "  step [N]                 run the stopped plane to its next source line (s)\n"
+    "  next [N]                 the same, over inlined calls (n)\n"
+    "  stepi [N]                one instruction (si)\n"
+    "  finish                   run until the current inlined call returns\n"
+    "  print[/x] EXPR           a value in every lane of the plane (p): a variable, a buffer\n"
+    "                           parameter's element NAME[INDEX] (INDEX: a number or an integer\n"
+    "                           variable), a register %rN, or threadIdx/blockIdx/blockDim/gridDim.x|y|z\n"
+    "  x/N<type> PTR            N elements of a type (f32, i32, u8, ...) where pointer variable\n"
+    "                           PTR points, in the current lane\n"
+    "  lane N                   the lane x reads for (default: the plane's first active lane)\n"
+    "  plane [N]                print and info read plane N of the cube (no N: the stopped one)\n"
+    "  info locals|args|planes|breakpoints|line\n"
+    "  backtrace                inlined calls around the stop (bt)\n"
+    "  list [LINE]              source lines around the stop (l)\n"
+    "  quit                     end the launch and exit (q; also the end of the commands)\n";
+
+static const struct {
+    const char *name, *alias;
+} words[] = {
+    {"break", "b"}, {"delete", "d"}, {"run", "r"}, {"start", NULL}, {"continue", "c"},
+    {"step", "s"}, {"next", "n"}, {"stepi", "si"}, {"finish", NULL}, {"print", "p"},
+    {"x", NULL}, {"lane", NULL}, {"plane", NULL}, {"info", "i"}, {"backtrace", "bt"},
+    {"list", "l"}, {"quit", "q"}, {"help", "h"}, {"kill", NULL}, {"where", NULL},
+};
+
+/* The command word w stands for (an alias, the whole word or a unique prefix), or NULL. */
+static const char *command_of(const char *w)
+{
+    const char *found = NULL;
+    size_t n = strlen(w);
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        if (!strcmp(w, words[i].name) || (words[i].alias && !strcmp(w, words[i].alias)))
+            return words[i].name;
+        if (!strncmp(w, words[i].name, n)) {
+            if (found)
+                return NULL;
+            found = words[i].name;
+        }
+    }
+    return found;
+}
+
+/* Splits line into words; "print/x v" gives "print", "v" and *fmt "x". */
+static int split(char *line, char **w, char **fmt)
+{
+    int n = 0;
+    *fmt = NULL;
+    for (char *s = strtok(line, " \t\r\n"); s && n < MAX_WORDS; s = strtok(NULL, " \t\r\n"))
+        w[n++] = s;
+    if (n) {
+        char *slash = strchr(w[0], '/');
+        if (slash) {
+            *slash = 0;
+            *fmt = slash + 1;
+        }
+    }
+    return n;
+}
+
+static unsigned count_arg(char **w, int n)
+{
+    uint64_t c;
+    if (n < 2)
+        return 1;
+    if (!cli_parse_u64(w[1], &c) || !c || c > 1000000000) {
+        printf("%s: expected a count >= 1\n", w[0]);
+        return 0;
+    }
+    return (unsigned)c;
+}
+
+/* Reads and runs commands until one resumes (true) or quits (false). Before the
+ * launch, `g->w` is NULL and only breakpoints, list, help, run/start and quit apply. */
+static bool command_loop(dbg *g)
+{
+    char line[1024];
+    for (;;) {
+        if (g->prompt) {
+            printf("(cubevm) ");
+            fflush(stdout);
+        }
+        if (!fgets(line, sizeof line, g->in)) {
+            if (g->prompt)
+                printf("\n");
+            g->quit = true;
+            return false;
+        }
+        char *w[MAX_WORDS], *fmt;
+        int n = split(line, w, &fmt);
+        if (!n || w[0][0] == '#')
+            continue;
+        const char *c = command_of(w[0]);
+        if (!c) {
+            printf("unknown command '%s'; 'help' lists them\n", w[0]);
+            continue;
+        }
+        bool live = g->w != NULL;
+        if (!strcmp(c, "quit") || !strcmp(c, "kill")) {
+            g->quit = true;
+            return false;
+        } else if (!strcmp(c, "help")) {
+            fputs(help_text, stdout);
+        } else if (!strcmp(c, "break")) {
+            cmd_break(g, n > 1 ? w[1] : NULL);
+        } else if (!strcmp(c, "delete")) {
+            cmd_delete(g, w, n);
+        } else if (!strcmp(c, "list")) {
+            cmd_list(g, n > 1 ? w[1] : NULL);
+        } else if (!strcmp(c, "run") || !strcmp(c, "start")) {
+            if (live) {
+                printf("%s: the kernel is running already (one launch per session)\n", c);
+                continue;
+            }
+            g->mode = !strcmp(c, "start") ? M_START : M_CONTINUE;
+            g->count = 1;
+            return true;
+        } else if (!live && (!strcmp(c, "info") && n > 1 && !strncmp(w[1], "breakpoints", strlen(w[1])))) {
+            for (unsigned i = 0; i < g->nbps; i++)
+                printf("%u  %s%s%u  (%u hits)\n", g->bps[i].id, g->bps[i].file ? g->bps[i].file : "",
+                       g->bps[i].file ? ":" : "line ", g->bps[i].line, g->bps[i].hits);
+            if (!g->nbps)
+                printf("no breakpoints\n");
+        } else if (!live) {
+            printf("%s: the kernel is not running; 'run' or 'start' it first\n", c);
+        } else if (!strcmp(c, "continue") || !strcmp(c, "step") || !strcmp(c, "next") ||
+                   !strcmp(c, "stepi") || !strcmp(c, "finish")) {
+            if (g->faulted) {
+                printf("the launch has faulted; 'continue' ends it\n");
+                g->mode = M_END;
+                return true;
+            }
+            unsigned cnt = !strcmp(c, "finish") ? 1 : count_arg(w, n);
+            if (!cnt)
+                continue;
+            g->mode = !strcmp(c, "continue") ? M_CONTINUE : !strcmp(c, "step") ? M_STEP
+                    : !strcmp(c, "next") ? M_NEXT : !strcmp(c, "stepi") ? M_STEPI : M_FINISH;
+            if (g->mode == M_FINISH && g->depth0 == 0) {
+                printf("finish: not in an inlined call (the kernel's own code)\n");
+                continue;
+            }
+            g->count = cnt;
+            return true;
+        } else if (!strcmp(c, "print")) {
+            if (n < 2)
+                printf("print: expected an expression\n");
+            else
+                cmd_print(g, fmt, w[1]);
+        } else if (!strcmp(c, "x")) {
+            cmd_examine(g, fmt, n > 1 ? w[1] : NULL);
+        } else if (!strcmp(c, "lane")) {
+            uint64_t l;
+            if (n < 2 || !cli_parse_u64(w[1], &l) || l >= g->w->lanes)
+                printf("lane: expected a lane from 0 to %u\n", g->w->lanes - 1);
+            else
+                g->lane = (uint32_t)l;
+        } else if (!strcmp(c, "plane")) {
+            uint64_t p;
+            if (n < 2) {
+                g->view_plane = UINT32_MAX;
+                printf("plane %u (stopped)\n", g->w->plane);
+            } else if (!cli_parse_u64(w[1], &p) || p >= g->w->planes) {
+                printf("plane: expected a plane from 0 to %u\n", g->w->planes - 1);
+            } else {
+                g->view_plane = (uint32_t)p == g->w->plane ? UINT32_MAX : (uint32_t)p;
+                cvm_debug_plane_info info;
+                cvm_debug_plane(g->at, (uint32_t)p, &info);
+                const char *file;
+                uint32_t l = 0;
+                printf("plane %u: pc %u", (unsigned)p, info.pc);
+                if (cvm_debug_line(g->k, info.pc, &file, &l, NULL) == CVM_OK)
+                    printf(", at %s:%u", base_name(file), l);
+                printf("\n");
+            }
+        } else if (!strcmp(c, "backtrace") || !strcmp(c, "where")) {
+            cmd_backtrace(g);
+        } else if (!strcmp(c, "info")) {
+            const char *what = n > 1 ? w[1] : "";
+            size_t wl = strlen(what);
+            if (wl && !strncmp(what, "locals", wl))
+                cmd_info_locals(g, false);
+            else if (wl && !strncmp(what, "args", wl))
+                cmd_info_locals(g, true);
+            else if (wl && !strncmp(what, "planes", wl))
+                cmd_planes(g);
+            else if (wl && !strncmp(what, "line", wl))
+                show_where(g, "");
+            else if (wl > 1 && !strncmp(what, "breakpoints", wl))
+                for (unsigned i = 0; i < g->nbps; i++)
+                    printf("%u  %s%s%u  (%u hits)\n", g->bps[i].id,
+                           g->bps[i].file ? g->bps[i].file : "", g->bps[i].file ? ":" : "line ",
+                           g->bps[i].line, g->bps[i].hits);
+            else
+                printf("info: expected locals, args, planes, breakpoints or line\n");
+        }
+    }
+}
+
+/* A step, next or finish of the stopped plane has arrived. */
+static bool step_done(dbg *g, const cvm_debug_where *w)
+{
+    if (w->steps == g->steps0)
+        return false; /* the instruction it stopped before has not run yet */
+    if (g->mode == M_STEPI)
+        return true;
+    uint32_t depth = frame_depth(g->k, w->pc);
+    if (g->mode == M_FINISH)
+        return depth < g->depth0;
+    const char *f;
+    uint32_t l;
+    if (cvm_debug_line(g->k, w->pc, &f, &l, NULL) != CVM_OK || !starts_line(g->k, w->pc))
+        return false;
+    if (g->mode == M_NEXT && depth > g->depth0)
+        return false;
+    return l != g->line0 || !g->file0 || strcmp(f, g->file0) != 0 || w->pc <= g->pc0;
+}
+
+static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
+{
+    dbg *g = user;
+    if (w->output_len) {
+        fwrite(w->output, 1, w->output_len, stdout);
+        g->printed += w->output_len;
+    }
+    if (g->quit)
+        return 1;
+    if (g->mode == M_END)
+        return 0;
+    const char *why = "";
+    char whybuf[64];
+    bool same = w->plane == g->plane && !memcmp(w->cube, g->cube, sizeof g->cube);
+    bool stop = false;
+    if (w->event == CVM_DEBUG_FAULT) {
+        printf("\nFault: %s\n", w->fault ? w->fault : "(no message)");
+        g->faulted = stop = true;
+    } else if (g->mode == M_START) {
+        stop = true;
+    } else {
+        breakpoint *b = break_at(g, w->pc);
+        if (b && w->active && (!same || w->steps != g->steps0)) {
+            b->hits++;
+            snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u, ", b->id);
+            why = whybuf;
+            stop = g->mode == M_CONTINUE ? --g->count == 0 : true;
+        }
+        if (!stop && g->mode != M_CONTINUE) {
+            if (!same) {
+                /* the stepped plane waits at a barrier or has finished: follow the
+                 * plane that runs now */
+                cvm_debug_plane_info info;
+                bool gone = memcmp(w->cube, g->cube, sizeof g->cube) != 0 ||
+                            (cvm_debug_plane(at, g->plane, &info) == CVM_OK &&
+                             info.state == CVM_PLANE_DONE);
+                if (gone) {
+                    snprintf(whybuf, sizeof whybuf, "\n[plane %u of cube (%u,%u,%u) finished] ",
+                             g->plane, g->cube[0], g->cube[1], g->cube[2]);
+                    why = whybuf;
+                    stop = true;
+                }
+            } else if (step_done(g, w)) {
+                stop = --g->count == 0;
+                if (!stop) { /* the next of N steps starts here */
+                    g->steps0 = w->steps;
+                    g->pc0 = w->pc;
+                    cvm_debug_line(g->k, w->pc, &g->file0, &g->line0, NULL);
+                    g->depth0 = frame_depth(g->k, w->pc);
+                }
+            }
+        }
+    }
+    if (!stop)
+        return 0;
+    g->w = w;
+    g->at = at;
+    memcpy(g->cube, w->cube, sizeof g->cube);
+    g->plane = w->plane;
+    g->view_plane = UINT32_MAX;
+    g->lane = w->active ? (uint32_t)__builtin_ctzll(w->active) : 0;
+    if (!g->faulted || w->event == CVM_DEBUG_FAULT)
+        show_where(g, why);
+    g->steps0 = w->steps;
+    g->pc0 = w->pc;
+    g->line0 = 0;
+    g->file0 = NULL;
+    cvm_debug_line(g->k, w->pc, &g->file0, &g->line0, NULL);
+    g->depth0 = frame_depth(g->k, w->pc);
+    fflush(stdout);
+    bool go = command_loop(g);
+    g->w = NULL;
+    g->at = NULL;
+    fflush(stdout);
+    return go ? 0 : 1;
+}
+
+int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                     const cvm_arg *args, uint32_t n, FILE *in, size_t *out_printed,
+                     cvm_status *out_st, cvm_diag *d)
+{
+    dbg g;
+    memset(&g, 0, sizeof g);
+    g.k = k;
+    g.cfg = cfg;
+    g.in = in;
+    g.prompt = in == stdin && isatty(0);
+    g.plane = UINT32_MAX;
+    g.view_plane = UINT32_MAX;
+    *out_printed = 0;
+    *out_st = CVM_OK;
+    int rc = CLI_OK;
+    if (!command_loop(&g)) { /* quit before the kernel ran */
+        rc = -1;
+        goto done;
+    }
+    cvm_status st = cvm_launch_debug(s, k, cfg, args, n, hook, &g, d);
+    if (st) {
+        rc = cli_diag_error("launch", st, d);
+        goto done;
+    }
+    *out_st = cvm_stream_sync(s, d);
+    *out_printed = g.printed;
+    if (*out_st == CVM_CANCELED) {
+        printf("[the launch was ended by the debugger]\n");
+        rc = -1;
+    } else if (*out_st == CVM_OK) {
+        printf("[the kernel has finished]\n");
+    }
+done:
+    for (unsigned i = 0; i < g.nbps; i++)
+        free(g.bps[i].file);
+    while (g.sources) {
+        source *src = g.sources;
+        g.sources = src->next;
+        free(src->path);
+        free(src->text);
+        free(src->lines);
+        free(src);
+    }
+    fflush(stdout);
+    return rc;
+}

@@ -1,0 +1,325 @@
+/*
+ * api_debug.c - the debugging API of cubevm.h: launches under a hook
+ * (interp.c run_hooked calls it before every instruction), reads of the
+ * stopped cube's registers and memory, and the module's debug info (lines,
+ * variables, inlined calls) by pc. `cubevm debug` (tools/cubevm_debug.c)
+ * is built on these alone. docs/debugging.md.
+ */
+#include "api.h"
+#include "interp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct cvm_debug_stop {
+    cvm_vm_exec *x;
+    cvm_vm_plane *p;
+};
+
+/* interp.c's hook: the public view of the plane, and the print text since the last call. */
+static int trampoline(void *user, cvm_vm_exec *x, cvm_vm_plane *p, int event)
+{
+    cvm_vm_op *op = user;
+    const char *text;
+    size_t len;
+    cvm_vm_printed(x, &text, &len);
+    if (len < op->debug_shown)
+        op->debug_shown = 0;
+    cvm_debug_where w = {
+        .event = event == CVM_VM_HOOK_FAULT ? CVM_DEBUG_FAULT : CVM_DEBUG_STEP,
+        .cube = {x->cube[0], x->cube[1], x->cube[2]},
+        .plane = p->index,
+        .planes = x->nplanes,
+        .plane_width = x->W,
+        .lanes = p->nlanes,
+        .active = p->active,
+        .exited = p->exited,
+        .pc = p->pc,
+        .steps = p->steps,
+        .fault = event == CVM_VM_HOOK_FAULT && x->fault.has ? x->fault.what : NULL,
+        .output = text ? text + op->debug_shown : "",
+        .output_len = len - op->debug_shown,
+    };
+    op->debug_shown = len;
+    cvm_debug_stop at = {x, p};
+    return op->debug_hook(op->debug_user, &w, &at);
+}
+
+cvm_status cvm_launch_debug(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config *cfg,
+                            const cvm_arg *args, uint32_t arg_count, cvm_debug_hook hook,
+                            void *user, cvm_diag *diag)
+{
+    if (!s || !k || !cfg || !hook)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
+                            "cvm_launch_debug: NULL stream, kernel, config or hook");
+    if (s->dev->ops != &cvm_vm_cpu_ops)
+        return cvm_diag_set(diag, CVM_UNSUPPORTED,
+                            "cvm_launch_debug: only the cpu device runs kernels under a debugger");
+    if (!(cfg->timeout_s >= 0))
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_launch: timeout must be >= 0 seconds");
+    cvm_vm_debugging dbg = {trampoline, hook, user};
+    return cvm_vm_cpu_launch_with(s, k, cfg, args, arg_count, &dbg, diag);
+}
+
+/* ---- the stopped cube ---- */
+
+static cvm_vm_plane *plane_of(const cvm_debug_stop *at, uint32_t plane)
+{
+    if (!at)
+        return NULL;
+    if (plane == UINT32_MAX)
+        return at->p;
+    return plane < at->x->nplanes ? &at->x->planes[plane] : NULL;
+}
+
+cvm_status cvm_debug_read_reg(const cvm_debug_stop *at, uint32_t plane, uint32_t reg,
+                              uint32_t elem, uint32_t lane, uint64_t *out_bits)
+{
+    cvm_vm_plane *p = plane_of(at, plane);
+    if (!p || !out_bits)
+        return CVM_INVALID_ARGUMENT;
+    const cvm_bc_kernel *k = at->x->kp->k;
+    if (reg >= k->nregs || lane >= p->nlanes)
+        return CVM_INVALID_ARGUMENT;
+    /* the exact code keeps one slot per register, in order (decode.c) */
+    uint32_t slot = 0;
+    for (uint32_t r = 0; r < reg; r++)
+        slot += k->regs[r].line ? k->regs[r].line : 1;
+    uint32_t line = k->regs[reg].line ? k->regs[reg].line : 1;
+    if (elem >= line)
+        return CVM_INVALID_ARGUMENT;
+    *out_bits = cvm_vm_get_bits(cvm_vm_reg(at->x, p, slot + elem), k->regs[reg].elem, lane);
+    return CVM_OK;
+}
+
+cvm_status cvm_debug_plane(const cvm_debug_stop *at, uint32_t plane, cvm_debug_plane_info *out)
+{
+    cvm_vm_plane *p = plane_of(at, plane);
+    if (!p || !out)
+        return CVM_INVALID_ARGUMENT;
+    static const cvm_debug_plane_state state[] = {
+        [CVM_VM_RUNNABLE] = CVM_PLANE_RUNNABLE, [CVM_VM_AT_SYNC] = CVM_PLANE_WAITING,
+        [CVM_VM_AT_BAR] = CVM_PLANE_WAITING,    [CVM_VM_DONE] = CVM_PLANE_DONE,
+        [CVM_VM_FAULTED] = CVM_PLANE_FAULTED,
+    };
+    *out = (cvm_debug_plane_info){
+        .state = p->state < sizeof state / sizeof *state ? state[p->state] : CVM_PLANE_FAULTED,
+        .pc = p->state == CVM_VM_AT_SYNC || p->state == CVM_VM_AT_BAR ? p->wait_pc : p->pc,
+        .lanes = p->nlanes,
+        .active = p->active,
+        .exited = p->exited,
+        .steps = p->steps,
+    };
+    return CVM_OK;
+}
+
+cvm_status cvm_debug_read_mem(const cvm_debug_stop *at, uint32_t lane, cvm_debug_space space,
+                              uint64_t ptr, void *out, size_t size)
+{
+    if (!at || !out || lane >= at->p->nlanes)
+        return CVM_INVALID_ARGUMENT;
+    const cvm_vm_exec *x = at->x;
+    const uint8_t *base = NULL;
+    uint64_t limit = 0, off = ptr;
+    switch (space) {
+    case CVM_SPACE_GLOBAL: {
+        uint64_t a = CVM_VM_PTR_ADDR(ptr);
+        for (uint32_t i = 0; i < x->L->nregions && !base; i++) {
+            const cvm_vm_region *r = &x->L->regions[i];
+            if (a >= r->base && a - r->base < r->size) {
+                base = (const uint8_t *)r->base;
+                limit = r->size;
+                off = a - r->base;
+            }
+        }
+        break;
+    }
+    case CVM_SPACE_SHARED:
+        base = x->shared, limit = x->shared_size;
+        break;
+    case CVM_SPACE_LOCAL:
+        base = x->local + (size_t)(at->p->index * x->W + lane) * x->local_bytes;
+        limit = x->local_bytes;
+        break;
+    case CVM_SPACE_CONST:
+        base = x->L->const_data, limit = x->L->const_size;
+        break;
+    default:
+        return CVM_INVALID_ARGUMENT;
+    }
+    if (!base || off > limit || limit - off < size)
+        return CVM_INVALID_ARGUMENT;
+    memcpy(out, base + off, size);
+    return CVM_OK;
+}
+
+void cvm_debug_ptr_text(const cvm_debug_stop *at, cvm_debug_space space, uint64_t ptr, char *buf,
+                        size_t cap)
+{
+    if (!buf || !cap)
+        return;
+    static const char *const names[] = {"?", "global", "shared", "local", "const"};
+    const char *name = space >= CVM_SPACE_GLOBAL && space <= CVM_SPACE_CONST ? names[space] : "?";
+    if (space != CVM_SPACE_GLOBAL) {
+        snprintf(buf, cap, "%s + %llu", name, (unsigned long long)(uint32_t)ptr);
+        return;
+    }
+    uint64_t a = CVM_VM_PTR_ADDR(ptr);
+    for (uint32_t i = 0; at && i < at->x->L->nregions; i++) {
+        const cvm_vm_region *r = &at->x->L->regions[i];
+        if (a >= r->base && a - r->base <= r->size) { /* one past the end too */
+            snprintf(buf, cap, "buffer '%s' + %llu", r->name ? r->name : "?",
+                     (unsigned long long)(a - r->base));
+            return;
+        }
+    }
+    snprintf(buf, cap, "global 0x%llx (in no buffer)", (unsigned long long)a);
+}
+
+/* ---- the module's code and debug info ---- */
+
+static const cvm_bc_kernel *bk_of(const cvm_kernel *k)
+{
+    return k ? &k->mod->bc->kernels[k->index] : NULL;
+}
+
+uint32_t cvm_debug_code_size(const cvm_kernel *k)
+{
+    return k ? k->mod->prog->kernels[k->index].ninsns : 0;
+}
+
+uint32_t cvm_debug_reg_count(const cvm_kernel *k)
+{
+    return k ? bk_of(k)->nregs : 0;
+}
+
+cvm_status cvm_debug_reg_type(const cvm_kernel *k, uint32_t reg, cvm_debug_type *out)
+{
+    if (!k || !out)
+        return CVM_INVALID_ARGUMENT;
+    const cvm_bc_kernel *bk = bk_of(k);
+    if (reg >= bk->nregs)
+        return CVM_NOT_FOUND;
+    unsigned e = bk->regs[reg].elem;
+    static const cvm_debug_space spaces[] = {
+        [CVM_T_PTR_GLOBAL - CVM_T_PTR_GLOBAL] = CVM_SPACE_GLOBAL,
+        [CVM_T_PTR_SHARED - CVM_T_PTR_GLOBAL] = CVM_SPACE_SHARED,
+        [CVM_T_PTR_LOCAL - CVM_T_PTR_GLOBAL] = CVM_SPACE_LOCAL,
+        [CVM_T_PTR_CONST - CVM_T_PTR_GLOBAL] = CVM_SPACE_CONST,
+    };
+    bool ptr = e >= CVM_T_PTR_GLOBAL && e <= CVM_T_PTR_CONST;
+    *out = (cvm_debug_type){
+        .elem = ptr ? (cvm_elem)0 : (cvm_elem)e,
+        .space = ptr ? spaces[e - CVM_T_PTR_GLOBAL] : (cvm_debug_space)0,
+        .line = bk->regs[reg].line ? bk->regs[reg].line : 1,
+    };
+    return CVM_OK;
+}
+
+cvm_status cvm_debug_insn_text(const cvm_kernel *k, uint32_t pc, char *buf, size_t cap)
+{
+    if (!k)
+        return CVM_INVALID_ARGUMENT;
+    return cvm_bc_insn_text(k->mod->bc, k->index, pc, buf, cap);
+}
+
+cvm_status cvm_debug_line(const cvm_kernel *k, uint32_t pc, const char **out_file,
+                          uint32_t *out_line, uint32_t *out_col)
+{
+    if (!k)
+        return CVM_INVALID_ARGUMENT;
+    return cvm_bc_debug_line(k->mod->bc, k->index, pc, out_file, out_line, out_col)
+               ? CVM_OK
+               : CVM_NOT_FOUND;
+}
+
+/* Scopes around scope s (s itself counted). */
+static uint32_t scope_depth(const cvm_bc_debug *d, uint32_t s)
+{
+    uint32_t n = 0;
+    for (; s < d->nscopes && n <= d->nscopes; s = d->scopes[s].parent)
+        n++;
+    return n;
+}
+
+/* The inlined calls of kernel kidx whose body holds variable v: those around
+ * the start of its scope (a variable's own start may be the first pc of the
+ * call it is passed to, as `v` in `float v = in[i]; twice(v);`), not
+ * counting a call that starts where the scope does (`{ twice(v); }`). */
+static uint32_t var_frame(const cvm_bc_debug *d, uint32_t kidx, const cvm_bc_dvar *v)
+{
+    if (v->scope >= d->nscopes)
+        return 0; /* the kernel's own level */
+    uint32_t pc = d->scopes[v->scope].start_pc, n = 0;
+    for (uint32_t i = 0; i < d->ninlines; i++)
+        n += d->inlines[i].kernel == kidx && d->inlines[i].start_pc < pc && pc < d->inlines[i].end_pc;
+    return n;
+}
+
+cvm_status cvm_debug_var_at(const cvm_kernel *k, uint32_t pc, uint32_t i, cvm_debug_var *out)
+{
+    if (!k || !out)
+        return CVM_INVALID_ARGUMENT;
+    const cvm_bc_module *m = k->mod->bc;
+    const cvm_bc_debug *d = &m->debug;
+    /* Innermost first: by scope depth, deepest first, then the later declaration
+     * first. Quadratic, as a debugger asks for a few names at a time. */
+    uint32_t best = UINT32_MAX, best_depth = 0;
+    uint32_t prev = UINT32_MAX, prev_depth = UINT32_MAX;
+    for (uint32_t n = 0; n <= i; n++) {
+        best = UINT32_MAX;
+        for (uint32_t v = 0; v < d->nvars; v++) {
+            const cvm_bc_dvar *dv = &d->vars[v];
+            if (dv->kernel != k->index || pc < dv->start_pc || pc >= dv->end_pc)
+                continue;
+            uint32_t depth = scope_depth(d, dv->scope);
+            /* the order: (depth desc, index desc); take the next after prev */
+            bool after_prev = prev == UINT32_MAX || depth < prev_depth ||
+                              (depth == prev_depth && v < prev);
+            bool before_best = best == UINT32_MAX || depth > best_depth ||
+                               (depth == best_depth && v > best);
+            if (after_prev && before_best) {
+                best = v;
+                best_depth = depth;
+            }
+        }
+        if (best == UINT32_MAX)
+            return CVM_NOT_FOUND;
+        prev = best;
+        prev_depth = best_depth;
+    }
+    const cvm_bc_dvar *dv = &d->vars[best];
+    *out = (cvm_debug_var){
+        .name = cvm_bc_str(m, dv->name),
+        .reg = dv->reg,
+        .depth = best_depth,
+        .frame = var_frame(d, k->index, dv),
+    };
+    return CVM_OK;
+}
+
+cvm_status cvm_debug_frame_at(const cvm_kernel *k, uint32_t pc, uint32_t i, cvm_debug_frame *out)
+{
+    if (!k || !out)
+        return CVM_INVALID_ARGUMENT;
+    const cvm_bc_module *m = k->mod->bc;
+    const cvm_bc_debug *d = &m->debug;
+    /* the innermost call around pc: nested calls are listed after their parent */
+    uint32_t f = UINT32_MAX;
+    for (uint32_t j = 0; j < d->ninlines; j++)
+        if (d->inlines[j].kernel == k->index && d->inlines[j].start_pc <= pc &&
+            pc < d->inlines[j].end_pc)
+            f = j;
+    for (uint32_t n = 0; n < i && f < d->ninlines; n++)
+        f = d->inlines[f].parent;
+    if (f >= d->ninlines)
+        return CVM_NOT_FOUND;
+    const cvm_bc_dinline *c = &d->inlines[f];
+    *out = (cvm_debug_frame){
+        .function = cvm_bc_str(m, c->callee),
+        .file = c->file < d->nfiles ? cvm_bc_str(m, d->files[c->file]) : "",
+        .line = c->line,
+        .col = c->col,
+    };
+    return CVM_OK;
+}
