@@ -485,8 +485,14 @@ static void cmd_info_locals(dbg *g, bool args)
     uint32_t plane, pc = view_pc(g, &plane, &info), depth = frame_depth(g->k, pc);
     cvm_debug_var v;
     unsigned shown = 0;
+    /* the frame's parameters: the kernel's are outside every scope; an inlined
+     * call's are in the outermost scope of its variables */
+    uint32_t pdepth = depth ? UINT32_MAX : 0;
+    for (uint32_t i = 0; depth && cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++)
+        if (v.frame == depth && v.depth < pdepth)
+            pdepth = v.depth;
     for (uint32_t i = 0; cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++) {
-        if (v.frame != depth || (args && v.depth != 0) || (!args && v.depth == 0 && depth == 0))
+        if (v.frame != depth || (args != (v.depth == pdepth)))
             continue;
         bool hidden = false; /* an outer variable of the same name */
         cvm_debug_var u;

@@ -1082,7 +1082,8 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     L->vars = made && made->lambda_env ? made->lambda_env : L->globals;
     if (obj && !lambda)
         bind_this(L, *obj, fn->owner);
-    int i = 0;
+    int i = 0, nvarp = 0;
+    fe_var *varp[32];
     for (fe_node *q = fn->params; q && i < n; q = q->next, i++) {
         if (!q->name)
             continue;
@@ -1129,8 +1130,16 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
             int reg = fe_reg(L, L->rtypes[vals[i].reg]);
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
             v->val = (fe_val){fe_unqual(qty), reg, LV_REG, 0, false, false, false, false};
+            if (nvarp < 32)
+                varp[nvarp++] = v;
         }
     }
+    /* the parameters held in registers are the callee's variables: a scope
+     * from the body's start (after the argument copies, so it starts inside
+     * the inlined call) to its end */
+    region ps = region_open(L, ".scope");
+    for (int j = 0; j < nvarp; j++)
+        directive(L, ".var %s %%r%d", varp[j]->name, varp[j]->val.reg);
     fe_emit(L, "block");
     L->blocks++;
     fr.blocks = L->blocks;
@@ -1148,6 +1157,7 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
     fe_emit(L, "end");
     L->vars = saved;
     L->ntaken = ntaken;
+    region_close(L, ps, ".endscope");
     region_close(L, r, ".endinline");
     L->loc_line = 0;
     fe_loc(L, at);

@@ -1,0 +1,139 @@
+#!/bin/sh
+# test_debug.sh - `cubevm debug` end to end (TAP): scripted sessions
+# (--commands) on a kernel written here with its line numbers in comments.
+# Expected values are worked out by hand from the launch: i = 32 * cube +
+# lane, in[i] = 2 * i (written as .npy bytes with printf), v = in[i] + 1,
+# out[i] = v * v. Uses $CUBEVM and $TEST_TMPDIR as test_cli.sh does.
+C=${CUBEVM:-build/bin/cubevm}
+case $C in /*) ;; *) C=$PWD/$C ;; esac
+T=${TEST_TMPDIR:-$(mktemp -d)}
+n=0
+failed=0
+
+ok() { # ok COND-EXIT-STATUS NAME
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+}
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+has() { grep -q -- "$1" "$2"; }
+hasx() { grep -qxF -- "$1" "$2"; } # the whole line, as written
+show() { sed 's/^/# /' "$T/err" "$T/out"; }
+# debug SCRIPT-LINES... : runs the kernel under the debugger with these commands
+debug() {
+    printf '%s\n' "$@" >"$T/cmds"
+    run "$C" debug "$T/k.cu" --grid 2 --block 32 out=zeros:64 in=@"$T/in.npy" n=40 \
+        --commands "$T/cmds" --print out:4
+}
+
+cat >"$T/k.cu" <<'EOF'
+__device__ int sq(int x) {
+    int y = x * x;
+    return y;
+}
+__global__ void k(int *out, const int *in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        int v = in[i] + 1;
+        out[i] = sq(v);
+    }
+}
+EOF
+# lines:   1 sq, 2 y = x * x, 3 return y, 5 kernel, 6 i = ..., 7 if, 8 v = in[i] + 1, 9 out[i] = sq(v)
+
+# in.npy: 64 int32 values 2 * i (version 1.0; a 58-byte dict padded to a 128-byte header)
+{
+    printf '\223NUMPY\001\000\166\000'
+    printf "{'descr': '<i4', 'fortran_order': False, 'shape': (64,), }"
+    printf '%59s\n' ''
+    i=0
+    while [ $i -lt 64 ]; do
+        printf "\\$(printf '%03o' $((2 * i)))\\000\\000\\000"
+        i=$((i + 1))
+    done
+} >"$T/in.npy"
+
+debug "break 8" "run" "print i" "print in[i]" "next" "print v" "print/x threadIdx.x" \
+    "x/4i32 in" "continue" "print i" "info planes" "delete" "continue"
+[ $rc -eq 0 ]; ok $? "a scripted session runs to the end (exit 0)"; [ $rc -eq 0 ] || show
+hasx "Breakpoint 1 at 8 (pc 12)" "$T/out" || has "^Breakpoint 1 at 8 (pc [0-9]*)$" "$T/out"
+ok $? "break 8 names its first instruction"
+hasx "Breakpoint 1, cube (0,0,0) plane 0, lanes 0-31 active, at k.cu:8" "$T/out" &&
+    has "^8	        int v = in\[i\] + 1;$" "$T/out"
+ok $? "run stops at line 8 in cube 0 plane 0, all 32 lanes active, with the source line"
+hasx "  [ 0] 0 1 2 3 4 5 6 7" "$T/out" && hasx "  [24] 24 25 26 27 28 29 30 31" "$T/out"
+ok $? "print i: each lane's i"
+hasx "  [ 8] 16 18 20 22 24 26 28 30" "$T/out"; ok $? "print in[i]: each lane's element of the buffer"
+hasx "cube (0,0,0) plane 0, lanes 0-31 active, at k.cu:9" "$T/out" &&
+    hasx "  [ 0] 1 3 5 7 9 11 13 15" "$T/out"
+ok $? "next goes to line 9, where v = in[i] + 1"
+hasx "  [ 8] 0x8 0x9 0xa 0xb 0xc 0xd 0xe 0xf" "$T/out"; ok $? "print/x threadIdx.x"
+hasx "lane 0: in = (buffer 'in' + 0): 0 2 4 6" "$T/out"; ok $? "x/4i32 in reads the buffer"
+# cube 1: i = 32..63, i < 40 for lanes 0-7; the others are inactive (*)
+hasx "Breakpoint 1, cube (1,0,0) plane 0, lanes 0-7 active, at k.cu:8" "$T/out" &&
+    hasx "  [ 8] 40* 41* 42* 43* 44* 45* 46* 47*" "$T/out"
+ok $? "continue stops in cube 1 with lanes 0-7 active; inactive lanes marked"
+has "^\* plane 0: runnable, pc [0-9]* (k.cu:8), lanes 0-7 active" "$T/out"; ok $? "info planes"
+hasx "[the kernel has finished]" "$T/out" && hasx "out: 1 9 25 49 ... (64 elements)" "$T/out"
+ok $? "after delete, continue runs to the end; --print shows out[i] = (2i + 1)^2"
+
+debug "break 8" "run" "step" "step" "bt" "info args" "info locals" "finish" "info locals" "quit"
+[ $rc -eq 0 ] && hasx "[the launch was ended by the debugger]" "$T/out" && ! has "^out:" "$T/out"
+ok $? "quit ends the launch (exit 0, no results printed)"
+has "in sq, at k.cu:9$" "$T/out" && hasx "cube (0,0,0) plane 0, lanes 0-31 active, in sq, at k.cu:2" "$T/out"
+ok $? "step enters the inlined call (its argument on line 9, then line 2)"
+hasx "#0  sq at k.cu:2 (inlined)" "$T/out" && hasx "#1  k at k.cu:9" "$T/out"
+ok $? "backtrace: the inlined frame and the kernel with the call's line"
+has "^x = 1  (lane 0;" "$T/out" && hasx "no locals here" "$T/out"
+ok $? "info args inside sq: its parameter x (lane 0: v = 1); no locals before y's line has run"
+hasx "cube (0,0,0) plane 0, lanes 0-31 active, at k.cu:9" "$T/out" && has "^v = 1  (lane 0;" "$T/out" &&
+    has "^i = 0  (lane 0;" "$T/out"
+ok $? "finish returns to the kernel's line 9 and its locals"
+
+debug "start" "stepi" "stepi" "quit"
+has "^pc 1: param.ptr.global %r1, in, 0$" "$T/out" && has "^pc 2: " "$T/out"
+ok $? "start stops before the first instruction; stepi shows each instruction"
+
+# a fault: n = 48 with out of 40 elements
+printf '%s\n' "run" "print i" "continue" >"$T/cmds"
+run "$C" debug "$T/k.cu" --grid 2 --block 32 out=zeros:40 in=@"$T/in.npy" n=48 --commands "$T/cmds"
+[ $rc -eq 1 ] && has "^Fault: out-of-bounds store" "$T/out" && has "cube (1,0,0) plane 0, lanes 0-15 active, in sq, at k.cu:9" "$T/out" ||
+    has "cube (1,0,0) plane 0, lanes 0-15 active, at k.cu:9" "$T/out"
+ok $? "a fault stops the session where it happens (cube 1, lanes 0-15)"
+hasx "  [ 8] 40 41 42 43 44 45 46 47" "$T/out" && has "^cubevm: error: .*out-of-bounds store" "$T/err"
+ok $? "the faulting lanes' i can be printed; continue ends with the fault (exit 1)"
+
+# output the kernel prints appears once, as it runs
+cat >"$T/p.cu" <<'EOF'
+__global__ void p() {
+    printf("hello %d\n", threadIdx.x);
+}
+EOF
+printf '%s\n' "break 2" "run" "continue" >"$T/cmds"
+run "$C" debug "$T/p.cu" --block 2 --commands "$T/cmds"
+[ $rc -eq 0 ] && [ "$(grep -c '^hello [01]$' "$T/out")" -eq 2 ]
+ok $? "kernel printf appears once under the debugger"
+
+# mistakes get messages, not crashes
+debug "step" "break 99" "break k.cu:x" "bogus" "break 8" "run" "print nosuch" "print %r9999" "x/4q32 in" \
+    "lane 99" "plane 7" "finish" "continue"
+[ $rc -eq 0 ] && has "^step: the kernel is not running" "$T/out" && has "^break: no code at 99" "$T/out" &&
+    has "^break: 'k.cu:x': expected LINE" "$T/out" && has "^unknown command 'bogus'" "$T/out" &&
+    has "^print: no variable 'nosuch' here" "$T/out" && has "^print: the kernel has no register %r9999" "$T/out" &&
+    has "^x: expected x/N<type>" "$T/out" && has "^lane: expected a lane from 0 to 31" "$T/out" &&
+    has "^plane: expected a plane from 0 to 0" "$T/out"
+ok $? "bad commands are answered and the session goes on"; [ $? -eq 0 ] || show
+run "$C" debug "$T/k.cu" --device vulkan out=zeros:4 in=zeros:4 n=4 --commands /dev/null
+[ $rc -eq 2 ] && has "debug: kernels run under the debugger on the cpu device only" "$T/err"
+ok $? "--device vulkan is refused (exit 2)"
+run "$C" debug "$T/k.cu" --schedule random out=zeros:4 in=zeros:4 n=4 --commands /dev/null
+[ $rc -eq 2 ] && has "debug: --schedule does not apply" "$T/err"; ok $? "--schedule is refused"
+run "$C" debug "$T/k.cu" out=zeros:4 in=zeros:4 n=4 --commands "$T/nonexistent"
+[ $rc -eq 1 ] && has "cannot read --commands file" "$T/err"; ok $? "a missing --commands file is an error"
+run "$C" debug "$T/k.cu" out=zeros:4 in=zeros:4 --commands /dev/null
+[ $rc -eq 2 ] && has "parameter" "$T/err"; ok $? "run's argument checks apply (missing n)"
+: >"$T/cmds"
+run "$C" debug "$T/k.cu" out=zeros:4 in=zeros:4 n=4 --commands "$T/cmds" --print out:4
+[ $rc -eq 0 ] && ! has "^out:" "$T/out"; ok $? "no commands: the session ends before the launch"
+
+echo "1..$n"
+[ $failed -eq 0 ]
