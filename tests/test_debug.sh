@@ -79,8 +79,9 @@ ok $? "after delete, continue runs to the end; --print shows out[i] = (2i + 1)^2
 debug "break 8" "run" "step" "step" "bt" "info args" "info locals" "finish" "info locals" "quit"
 [ $rc -eq 0 ] && hasx "[the launch was ended by the debugger]" "$T/out" && ! has "^out:" "$T/out"
 ok $? "quit ends the launch (exit 0, no results printed)"
-has "in sq, at k.cu:9$" "$T/out" && hasx "cube (0,0,0) plane 0, lanes 0-31 active, in sq, at k.cu:2" "$T/out"
-ok $? "step enters the inlined call (its argument on line 9, then line 2)"
+hasx "cube (0,0,0) plane 0, lanes 0-31 active, at k.cu:9" "$T/out" && ! has "in sq, at k.cu:9" "$T/out" &&
+    hasx "cube (0,0,0) plane 0, lanes 0-31 active, in sq, at k.cu:2" "$T/out"
+ok $? "step goes to the call's line 9 (its argument copy is the caller's), then into sq's line 2"
 hasx "#0  sq at k.cu:2 (inlined)" "$T/out" && hasx "#1  k at k.cu:9" "$T/out"
 ok $? "backtrace: the inlined frame and the kernel with the call's line"
 has "^x = 1  (lane 0;" "$T/out" && hasx "no locals here" "$T/out"
@@ -88,6 +89,22 @@ ok $? "info args inside sq: its parameter x (lane 0: v = 1); no locals before y'
 hasx "cube (0,0,0) plane 0, lanes 0-31 active, at k.cu:9" "$T/out" && has "^v = 1  (lane 0;" "$T/out" &&
     has "^i = 0  (lane 0;" "$T/out"
 ok $? "finish returns to the kernel's line 9 and its locals"
+
+# conditions: i == 37 is lane 5 of cube 1 (i = 32 + lane); blockIdx.x > 0 first holds in cube 1
+debug "break 8 if i == 37" "break 9 if blockIdx.x>0" "break 9 if nosuch == 1" "break 9 if i" \
+    "info breakpoints" "run" "display v" "continue" "info display" "undisplay 1" "delete" "continue"
+hasx "Breakpoint 1 at 8 (pc 11) if i == 37" "$T/out" || has "^Breakpoint 1 at 8 (pc [0-9]*) if i == 37$" "$T/out"
+ok $? "break LINE if EXPR == N is accepted and echoed"
+has "^break: 'nosuch' is no variable in scope" "$T/out" && has "^break: the condition must be EXPR OP NUMBER" "$T/out"
+ok $? "a condition on an unknown name, or without an operator, is refused"
+has "^1  line 8 if i == 37  (0 hits)$" "$T/out" && has "^2  line 9 if blockIdx.x > 0  (0 hits)$" "$T/out"
+ok $? "info breakpoints shows the conditions"
+hasx "Breakpoint 1 (lane 5: i == 37), cube (1,0,0) plane 0, lanes 0-7 active, at k.cu:8" "$T/out"
+ok $? "the conditional breakpoint stops in cube 1, naming the lane that meets it"
+hasx "Breakpoint 2 (lane 0: blockIdx.x > 0), cube (1,0,0) plane 0, lanes 0-7 active, at k.cu:9" "$T/out" &&
+    hasx "  [ 0] 65 67 69 71 73 75 77 79" "$T/out"
+ok $? "cube 0 never meets blockIdx.x > 0; at the stop in cube 1 the display shows v = 2i + 1"
+hasx "1: print v" "$T/out" && hasx "[the kernel has finished]" "$T/out"; ok $? "info display; the session ends"
 
 debug "start" "stepi" "stepi" "quit"
 has "^pc 1: param.ptr.global %r1, in, 0$" "$T/out" && has "^pc 2: " "$T/out"

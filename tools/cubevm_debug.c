@@ -19,12 +19,21 @@
 
 typedef enum mode { M_CONTINUE, M_STEP, M_NEXT, M_STEPI, M_FINISH, M_START, M_END } mode;
 
+typedef enum cmp_op { OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE } cmp_op;
+static const char *const op_names[] = {"", "==", "!=", "<", "<=", ">", ">="};
+
 typedef struct breakpoint {
     unsigned id;
     char *file;      /* NULL: the line in any file */
     uint32_t line;
     unsigned hits;
+    /* `if EXPR OP NUMBER`: stops when an active lane makes it true */
+    cmp_op op;
+    char expr[64];
+    double value;
 } breakpoint;
+
+#define MAX_DISPLAYS 16
 
 typedef struct source {
     char *path;
@@ -55,6 +64,8 @@ typedef struct dbg {
     source *sources;
     size_t printed;          /* kernel text written out by the hook */
     unsigned values;         /* $N of print */
+    char *displays[MAX_DISPLAYS]; /* printed at every stop */
+    unsigned ndisplays;
 } dbg;
 
 /* ---- source text and positions ---- */
@@ -283,7 +294,8 @@ static cvm_elem param_elem(const dbg *g, const char *name)
     return (cvm_elem)0;
 }
 
-/* threadIdx.x and friends, per lane of plane `plane`: 1 when `name` is one. */
+/* threadIdx.x and friends, per lane of plane `plane`: 1 when `name` is one
+ * (before the launch, with *out 0). */
 static int builtin_value(const dbg *g, const char *name, uint32_t plane, uint32_t lane, uint64_t *out)
 {
     static const char *const bases[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
@@ -293,6 +305,9 @@ static int builtin_value(const dbg *g, const char *name, uint32_t plane, uint32_
             !name[n + 1] || name[n + 2])
             continue;
         unsigned c = (unsigned)(name[n + 1] - 'x');
+        *out = 0;
+        if (!g->w) /* only the name is asked about (a breakpoint's condition) */
+            return 1;
         uint32_t block[3], grid[3];
         for (int i = 0; i < 3; i++) {
             block[i] = g->cfg->block[i] ? g->cfg->block[i] : 1;
@@ -304,6 +319,61 @@ static int builtin_value(const dbg *g, const char *name, uint32_t plane, uint32_
         return 1;
     }
     return 0;
+}
+
+/* A variable, register or threadIdx-style name as a number in one lane of
+ * plane `plane` (at pc); false when it names none of them, or a pointer or
+ * a line. */
+static bool lane_number(const dbg *g, const char *name, uint32_t plane, uint32_t pc, uint32_t lane,
+                        double *out)
+{
+    uint64_t bits;
+    if (builtin_value(g, name, plane, lane, &bits)) {
+        *out = (double)bits;
+        return true;
+    }
+    value v;
+    cvm_debug_type t;
+    uint64_t r;
+    if (name[0] == '%' && name[1] == 'r' && cli_parse_u64(name + 2, &r) && r <= UINT32_MAX &&
+        cvm_debug_reg_type(g->k, (uint32_t)r, &t) == CVM_OK)
+        v = (value){!t.elem, t.elem, t.space, (uint32_t)r, t.line, name};
+    else if (!find_var(g, pc, name, &v))
+        return false;
+    if (v.ptr || v.line != 1 || cvm_debug_read_reg(g->at, plane, v.reg, 0, lane, &bits) != CVM_OK)
+        return false;
+    unsigned sz = cli_elem_size(v.elem);
+    switch (v.elem) {
+    case CVM_F32: {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, 4);
+        *out = f;
+        return true;
+    }
+    case CVM_F64: memcpy(out, &bits, 8); return true;
+    case CVM_F16: *out = cli_f16_to_f32((uint16_t)bits); return true;
+    case CVM_BF16: *out = cli_bf16_to_f32((uint16_t)bits); return true;
+    case CVM_I8: case CVM_I16: case CVM_I32: case CVM_I64:
+        if (sz < 8 && (bits >> (8 * sz - 1) & 1))
+            bits |= ~UINT64_C(0) << (8 * sz);
+        *out = (double)(int64_t)bits;
+        return true;
+    default: *out = (double)bits; return true;
+    }
+}
+
+static bool compare(cmp_op op, double a, double b)
+{
+    switch (op) {
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    default: return true;
+    }
 }
 
 /* print [/x] NAME | NAME[INDEX] | %rN | threadIdx.x ...: the value in every lane of the plane. */
@@ -582,10 +652,55 @@ static void cmd_list(dbg *g, const char *arg)
 
 /* ---- breakpoints ---- */
 
-static void cmd_break(dbg *g, const char *loc)
+/* `if EXPR OP NUMBER` (the words after `if`, spaces optional) into b; false
+ * after saying what is wrong. */
+static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
 {
+    char text[256] = "";
+    for (int i = 0; i < n; i++)
+        if (strlen(text) + strlen(w[i]) < sizeof text)
+            strcat(text, w[i]);
+    static const struct {
+        const char *s;
+        cmp_op op;
+    } ops[] = {{"==", OP_EQ}, {"!=", OP_NE}, {"<=", OP_LE}, {">=", OP_GE}, {"<", OP_LT}, {">", OP_GT}};
+    char *at = NULL;
+    unsigned k = 0;
+    for (; k < sizeof ops / sizeof *ops && !at; k++)
+        at = strstr(text, ops[k].s);
+    char *end = NULL;
+    if (at) {
+        k--;
+        *at = 0;
+        b->value = strtod(at + strlen(ops[k].s), &end);
+    }
+    if (!at || !text[0] || strlen(text) >= sizeof b->expr || !end || end == at + strlen(ops[k].s) ||
+        *end) {
+        printf("break: the condition must be EXPR OP NUMBER (OP: == != < <= > >=), e.g. 'if i == 37'\n");
+        return false;
+    }
+    value v;
+    uint64_t bits;
+    if (!builtin_value(g, text, 0, 0, &bits) && !(text[0] == '%' && text[1] == 'r') &&
+        !find_var(g, pc, text, &v)) {
+        printf("break: '%s' is no variable in scope at the breakpoint, register or threadIdx-style name\n",
+               text);
+        return false;
+    }
+    snprintf(b->expr, sizeof b->expr, "%s", text);
+    b->op = ops[k].op;
+    return true;
+}
+
+static void cmd_break(dbg *g, char **w, int nw)
+{
+    const char *loc = nw > 1 ? w[1] : NULL;
     if (!loc) {
-        printf("break: expected LINE or FILE:LINE\n");
+        printf("break: expected LINE or FILE:LINE [if EXPR OP NUMBER]\n");
+        return;
+    }
+    if (nw > 2 && strcmp(w[2], "if") != 0) {
+        printf("break: expected 'if' after the location, not '%s'\n", w[2]);
         return;
     }
     if (g->nbps == MAX_BREAKS) {
@@ -613,9 +728,17 @@ static void cmd_break(dbg *g, const char *loc)
         free(file);
         return;
     }
-    breakpoint *b = &g->bps[g->nbps++];
-    *b = (breakpoint){++g->next_id, file, (uint32_t)line, 0};
-    printf("Breakpoint %u at %s (pc %u)\n", b->id, loc, first);
+    breakpoint nb = {.file = file, .line = (uint32_t)line};
+    if (nw > 2 && !parse_condition(g, &nb, w + 3, nw - 3, first)) {
+        free(file);
+        return;
+    }
+    nb.id = ++g->next_id;
+    g->bps[g->nbps++] = nb;
+    printf("Breakpoint %u at %s (pc %u)", nb.id, loc, first);
+    if (nb.op)
+        printf(" if %s %s %g", nb.expr, op_names[nb.op], nb.value);
+    printf("\n");
 }
 
 static void cmd_delete(dbg *g, char **w, int n)
@@ -642,27 +765,96 @@ static void cmd_delete(dbg *g, char **w, int n)
     }
 }
 
-/* The breakpoint the plane stands at (before its instruction), or NULL. */
-static breakpoint *break_at(dbg *g, uint32_t pc)
+/* The breakpoint the plane of g->w stands at (before its instruction) whose
+ * condition an active lane meets (*out_lane: the first such lane), or NULL. */
+static breakpoint *break_at(dbg *g, uint32_t *out_lane)
 {
-    if (!g->nbps || !starts_line(g->k, pc))
+    const cvm_debug_where *w = g->w;
+    if (!g->nbps || !w->active || !starts_line(g->k, w->pc))
         return NULL;
     const char *f;
     uint32_t l;
-    if (cvm_debug_line(g->k, pc, &f, &l, NULL) != CVM_OK)
+    if (cvm_debug_line(g->k, w->pc, &f, &l, NULL) != CVM_OK)
         return NULL;
-    for (unsigned i = 0; i < g->nbps; i++)
-        if (g->bps[i].line == l &&
-            (!g->bps[i].file || !strcmp(g->bps[i].file, f) || !strcmp(g->bps[i].file, base_name(f))))
-            return &g->bps[i];
+    for (unsigned i = 0; i < g->nbps; i++) {
+        breakpoint *b = &g->bps[i];
+        if (b->line != l || (b->file && strcmp(b->file, f) != 0 && strcmp(b->file, base_name(f)) != 0))
+            continue;
+        for (uint32_t lane = 0; lane < w->lanes; lane++) {
+            double x;
+            if ((w->active >> lane & 1) &&
+                (!b->op || (lane_number(g, b->expr, w->plane, w->pc, lane, &x) &&
+                            compare(b->op, x, b->value)))) {
+                *out_lane = lane;
+                return b;
+            }
+        }
+    }
     return NULL;
+}
+
+static void info_breakpoints(const dbg *g)
+{
+    for (unsigned i = 0; i < g->nbps; i++) {
+        const breakpoint *b = &g->bps[i];
+        printf("%u  %s%s%u", b->id, b->file ? b->file : "", b->file ? ":" : "line ", b->line);
+        if (b->op)
+            printf(" if %s %s %g", b->expr, op_names[b->op], b->value);
+        printf("  (%u hits)\n", b->hits);
+    }
+    if (!g->nbps)
+        printf("no breakpoints\n");
+}
+
+/* display EXPR: print it now and at every stop; undisplay [N...]. */
+static void cmd_display(dbg *g, char **w, int n, bool add)
+{
+    if (add) {
+        if (n < 2) {
+            for (unsigned i = 0; i < g->ndisplays; i++)
+                cmd_print(g, NULL, g->displays[i]);
+            return;
+        }
+        if (g->ndisplays == MAX_DISPLAYS) {
+            printf("display: at most %d expressions\n", MAX_DISPLAYS);
+            return;
+        }
+        char *e = strdup(w[1]);
+        if (!e)
+            return;
+        g->displays[g->ndisplays++] = e;
+        if (g->w)
+            cmd_print(g, NULL, e);
+        return;
+    }
+    if (n < 2) {
+        while (g->ndisplays)
+            free(g->displays[--g->ndisplays]);
+        return;
+    }
+    for (int a = 1; a < n; a++) {
+        uint64_t id;
+        if (!cli_parse_u64(w[a], &id) || !id || id > g->ndisplays) {
+            printf("undisplay: no display %s\n", w[a]);
+            continue;
+        }
+        free(g->displays[id - 1]);
+        g->displays[id - 1] = NULL;
+    }
+    unsigned k = 0; /* close the gaps; numbers shift down */
+    for (unsigned i = 0; i < g->ndisplays; i++)
+        if (g->displays[i])
+            g->displays[k++] = g->displays[i];
+    g->ndisplays = k;
 }
 
 /* ---- commands ---- */
 
 static const char help_text[] =
     "commands (gdb's words; a unique prefix of a long one also works):\n"
-    "  break LINE | FILE:LINE   stop where any plane reaches that line (b)\n"
+    "  break LOC [if EXPR OP N] stop where any plane reaches LOC (LINE or FILE:LINE) with an\n"
+    "                           active lane meeting the condition: EXPR a variable, %rN or\n"
+    "                           threadIdx/blockIdx.x|y|z, OP == != < <= > >=, N a number (b)\n"
     "  delete [N...]            delete breakpoints (all without N); info breakpoints lists them\n"
     "  run                      start the kernel; stop at a breakpoint (r)\n"
     "  start                    start the kernel and stop at its first instruction\n"
@@ -676,7 +868,10 @@ static const char help_text[] =
     "                           variable), a register %rN, or threadIdx/blockIdx/blockDim/gridDim.x|y|z\n"
     "  x/N<type> PTR            N elements of a type (f32, i32, u8, ...) where pointer variable\n"
     "                           PTR points, in the current lane\n"
-    "  lane N                   the lane x reads for (default: the plane's first active lane)\n"
+    "  display [EXPR]           print EXPR now and at every stop (no EXPR: all of them);\n"
+    "                           undisplay [N...] drops them; info display lists them\n"
+    "  lane N                   the lane x reads for (default: the plane's first active lane,\n"
+    "                           or the first meeting the breakpoint's condition)\n"
     "  plane [N]                print and info read plane N of the cube (no N: the stopped one)\n"
     "  info locals|args|planes|breakpoints|line\n"
     "  backtrace                inlined calls around the stop (bt)\n"
@@ -690,6 +885,7 @@ static const struct {
     {"step", "s"}, {"next", "n"}, {"stepi", "si"}, {"finish", NULL}, {"print", "p"},
     {"x", NULL}, {"lane", NULL}, {"plane", NULL}, {"info", "i"}, {"backtrace", "bt"},
     {"list", "l"}, {"quit", "q"}, {"help", "h"}, {"kill", NULL}, {"where", NULL},
+    {"display", NULL}, {"undisplay", NULL},
 };
 
 /* The command word w stands for (an alias, the whole word or a unique prefix), or NULL. */
@@ -769,8 +965,10 @@ static bool command_loop(dbg *g)
             return false;
         } else if (!strcmp(c, "help")) {
             fputs(help_text, stdout);
+        } else if (!strcmp(c, "display") || !strcmp(c, "undisplay")) {
+            cmd_display(g, w, n, c[0] == 'd');
         } else if (!strcmp(c, "break")) {
-            cmd_break(g, n > 1 ? w[1] : NULL);
+            cmd_break(g, w, n);
         } else if (!strcmp(c, "delete")) {
             cmd_delete(g, w, n);
         } else if (!strcmp(c, "list")) {
@@ -784,11 +982,7 @@ static bool command_loop(dbg *g)
             g->count = 1;
             return true;
         } else if (!live && (!strcmp(c, "info") && n > 1 && !strncmp(w[1], "breakpoints", strlen(w[1])))) {
-            for (unsigned i = 0; i < g->nbps; i++)
-                printf("%u  %s%s%u  (%u hits)\n", g->bps[i].id, g->bps[i].file ? g->bps[i].file : "",
-                       g->bps[i].file ? ":" : "line ", g->bps[i].line, g->bps[i].hits);
-            if (!g->nbps)
-                printf("no breakpoints\n");
+            info_breakpoints(g);
         } else if (!live) {
             printf("%s: the kernel is not running; 'run' or 'start' it first\n", c);
         } else if (!strcmp(c, "continue") || !strcmp(c, "step") || !strcmp(c, "next") ||
@@ -854,12 +1048,12 @@ static bool command_loop(dbg *g)
             else if (wl && !strncmp(what, "line", wl))
                 show_where(g, "");
             else if (wl > 1 && !strncmp(what, "breakpoints", wl))
-                for (unsigned i = 0; i < g->nbps; i++)
-                    printf("%u  %s%s%u  (%u hits)\n", g->bps[i].id,
-                           g->bps[i].file ? g->bps[i].file : "", g->bps[i].file ? ":" : "line ",
-                           g->bps[i].line, g->bps[i].hits);
+                info_breakpoints(g);
+            else if (wl && !strncmp(what, "display", wl))
+                for (unsigned i = 0; i < g->ndisplays; i++)
+                    printf("%u: print %s\n", i + 1, g->displays[i]);
             else
-                printf("info: expected locals, args, planes, breakpoints or line\n");
+                printf("info: expected locals, args, planes, breakpoints, display or line\n");
         }
     }
 }
@@ -895,7 +1089,8 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     if (g->mode == M_END)
         return 0;
     const char *why = "";
-    char whybuf[64];
+    char whybuf[160];
+    uint32_t hit_lane = UINT32_MAX;
     bool same = w->plane == g->plane && !memcmp(w->cube, g->cube, sizeof g->cube);
     bool stop = false;
     if (w->event == CVM_DEBUG_FAULT) {
@@ -904,10 +1099,18 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     } else if (g->mode == M_START) {
         stop = true;
     } else {
-        breakpoint *b = break_at(g, w->pc);
-        if (b && w->active && (!same || w->steps != g->steps0)) {
+        g->w = w;
+        g->at = at;
+        breakpoint *b = same && w->steps == g->steps0 ? NULL : break_at(g, &hit_lane);
+        g->w = NULL;
+        g->at = NULL;
+        if (b) {
             b->hits++;
-            snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u, ", b->id);
+            if (b->op)
+                snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u (lane %u: %s %s %g), ", b->id,
+                         hit_lane, b->expr, op_names[b->op], b->value);
+            else
+                snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u, ", b->id);
             why = whybuf;
             stop = g->mode == M_CONTINUE ? --g->count == 0 : true;
         }
@@ -943,9 +1146,11 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     memcpy(g->cube, w->cube, sizeof g->cube);
     g->plane = w->plane;
     g->view_plane = UINT32_MAX;
-    g->lane = w->active ? (uint32_t)__builtin_ctzll(w->active) : 0;
+    g->lane = hit_lane != UINT32_MAX ? hit_lane : w->active ? (uint32_t)__builtin_ctzll(w->active) : 0;
     if (!g->faulted || w->event == CVM_DEBUG_FAULT)
         show_where(g, why);
+    for (unsigned i = 0; i < g->ndisplays; i++)
+        cmd_print(g, NULL, g->displays[i]);
     g->steps0 = w->steps;
     g->pc0 = w->pc;
     g->line0 = 0;
@@ -995,6 +1200,8 @@ int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config
 done:
     for (unsigned i = 0; i < g.nbps; i++)
         free(g.bps[i].file);
+    while (g.ndisplays)
+        free(g.displays[--g.ndisplays]);
     while (g.sources) {
         source *src = g.sources;
         g.sources = src->next;

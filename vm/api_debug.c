@@ -243,16 +243,20 @@ static uint32_t scope_depth(const cvm_bc_debug *d, uint32_t s)
 }
 
 /* The inlined calls of kernel kidx whose body holds variable v: those around
- * the start of its scope (a variable's own start may be the first pc of the
- * call it is passed to, as `v` in `float v = in[i]; twice(v);`), not
- * counting a call that starts where the scope does (`{ twice(v); }`). */
+ * both its first pc and the start of its scope. Its first pc alone would
+ * count a call that starts right after its declaration (`int v = f(i);
+ * g();`: v's first pc is the call's), its scope's start alone a call that
+ * starts with the scope (`{ g(); int z = ...; }`). */
 static uint32_t var_frame(const cvm_bc_debug *d, uint32_t kidx, const cvm_bc_dvar *v)
 {
     if (v->scope >= d->nscopes)
         return 0; /* the kernel's own level */
-    uint32_t pc = d->scopes[v->scope].start_pc, n = 0;
-    for (uint32_t i = 0; i < d->ninlines; i++)
-        n += d->inlines[i].kernel == kidx && d->inlines[i].start_pc < pc && pc < d->inlines[i].end_pc;
+    uint32_t s = d->scopes[v->scope].start_pc, n = 0;
+    for (uint32_t i = 0; i < d->ninlines; i++) {
+        const cvm_bc_dinline *c = &d->inlines[i];
+        n += c->kernel == kidx && c->start_pc <= v->start_pc && v->start_pc < c->end_pc &&
+             c->start_pc <= s && s < c->end_pc;
+    }
     return n;
 }
 

@@ -1071,8 +1071,6 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
         }
     }
     fr.ret_ref = ref;
-    const char *text = fe_fmt(L->c, ".inline \"%s\" %u %u %u", fn->name, at->file, at->line, at->col);
-    region r = region_open(L, text);
     fe_var *saved = L->vars;
     int ntaken = L->ntaken;
     scan_taken(L, fn->body);
@@ -1134,9 +1132,12 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
                 varp[nvarp++] = v;
         }
     }
-    /* the parameters held in registers are the callee's variables: a scope
-     * from the body's start (after the argument copies, so it starts inside
-     * the inlined call) to its end */
+    /* The inlined call starts after its arguments are copied (they belong to
+     * the call's line in the caller: a debugger stopped there is not in the
+     * callee yet), and the parameters held in registers are the callee's
+     * variables, in a scope over its body. */
+    const char *text = fe_fmt(L->c, ".inline \"%s\" %u %u %u", fn->name, at->file, at->line, at->col);
+    region r = region_open(L, text);
     region ps = region_open(L, ".scope");
     for (int j = 0; j < nvarp; j++)
         directive(L, ".var %s %%r%d", varp[j]->name, varp[j]->val.reg);
