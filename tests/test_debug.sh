@@ -130,6 +130,28 @@ run "$C" debug "$T/p.cu" --block 2 --commands "$T/cmds"
 [ $rc -eq 0 ] && [ "$(grep -c '^hello [01]$' "$T/out")" -eq 2 ]
 ok $? "kernel printf appears once under the debugger"
 
+# Ctrl-C (SIGINT) stops a kernel that never ends; the commands go on
+cat >"$T/spin.cu" <<'EOF'
+__global__ void spin(int *out, int n) {
+    int j = 0;
+    while (out[0] == 0)
+        j++;
+    out[1] = j + n;
+}
+EOF
+printf '%s\n' "info breakpoints" "run" "info planes" "quit" >"$T/cmds"
+"$C" debug "$T/spin.cu" out=zeros:2 n=1 --commands "$T/cmds" >"$T/out" 2>"$T/err" &
+pid=$!
+tries=0
+while ! has "^no breakpoints$" "$T/out" && [ $tries -lt 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+sleep 0.5 # past the launch: the handler is in place
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 0 ] && has "^Interrupted: cube (0,0,0) plane 0, lanes 0 active, at spin.cu:3$" "$T/out" &&
+    has "^\* plane 0: runnable, pc [0-9]* (spin.cu:3)" "$T/out" && hasx "[the launch was ended by the debugger]" "$T/out"
+ok $? "SIGINT stops a spinning kernel where it is; the next commands run"; [ $rc -eq 0 ] || show
+
 # mistakes get messages, not crashes
 debug "step" "break 99" "break k.cu:x" "bogus" "break 8" "run" "print nosuch" "print %r9999" "x/4q32 in" \
     "lane 99" "plane 7" "finish" "continue"

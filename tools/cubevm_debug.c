@@ -10,6 +10,7 @@
 #include "cubevm_cli.h"
 
 #include <ctype.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,7 +67,17 @@ typedef struct dbg {
     unsigned values;         /* $N of print */
     char *displays[MAX_DISPLAYS]; /* printed at every stop */
     unsigned ndisplays;
+    char last[1024];         /* the command an empty line repeats */
 } dbg;
+
+/* Ctrl-C while the kernel runs: the next instruction is a stop. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
 
 /* ---- source text and positions ---- */
 
@@ -940,20 +951,37 @@ static bool command_loop(dbg *g)
 {
     char line[1024];
     for (;;) {
-        if (g->prompt) {
+        if (g->prompt)
             printf("(cubevm) ");
-            fflush(stdout);
-        }
+        fflush(stdout); /* each answer as it is given, to a pipe too */
         if (!fgets(line, sizeof line, g->in)) {
             if (g->prompt)
                 printf("\n");
             g->quit = true;
             return false;
         }
+        if (!strchr(line, '\n') && !feof(g->in)) {
+            int ch;
+            while ((ch = fgetc(g->in)) != EOF && ch != '\n')
+                ;
+            printf("command too long (at most %zu characters)\n", sizeof line - 2);
+            continue;
+        }
+        /* at a terminal, an empty line repeats a step or continue (gdb's habit) */
+        bool empty = strspn(line, " \t\r\n") == strlen(line);
+        if (empty && g->prompt && g->last[0])
+            snprintf(line, sizeof line, "%s", g->last);
         char *w[MAX_WORDS], *fmt;
+        char copy[sizeof line];
+        snprintf(copy, sizeof copy, "%s", line);
         int n = split(line, w, &fmt);
         if (!n || w[0][0] == '#')
             continue;
+        const char *rc = command_of(w[0]);
+        g->last[0] = 0;
+        if (rc && (!strcmp(rc, "step") || !strcmp(rc, "next") || !strcmp(rc, "stepi") ||
+                   !strcmp(rc, "continue") || !strcmp(rc, "list")))
+            snprintf(g->last, sizeof g->last, "%s", copy);
         const char *c = command_of(w[0]);
         if (!c) {
             printf("unknown command '%s'; 'help' lists them\n", w[0]);
@@ -1096,6 +1124,10 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     if (w->event == CVM_DEBUG_FAULT) {
         printf("\nFault: %s\n", w->fault ? w->fault : "(no message)");
         g->faulted = stop = true;
+    } else if (interrupted) {
+        interrupted = 0;
+        why = "\nInterrupted: ";
+        stop = true;
     } else if (g->mode == M_START) {
         stop = true;
     } else {
@@ -1159,6 +1191,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     g->depth0 = frame_depth(g->k, w->pc);
     fflush(stdout);
     bool go = command_loop(g);
+    interrupted = 0; /* a Ctrl-C at the prompt is not a stop later */
     g->w = NULL;
     g->at = NULL;
     fflush(stdout);
@@ -1184,12 +1217,23 @@ int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config
         rc = -1;
         goto done;
     }
+    /* Ctrl-C (SIGINT) stops a running kernel (a loop that never ends) at its
+     * next instruction; reads of commands go on after it */
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_sa);
     cvm_status st = cvm_launch_debug(s, k, cfg, args, n, hook, &g, d);
+    if (!st)
+        *out_st = cvm_stream_sync(s, d);
+    sigaction(SIGINT, &old_sa, NULL);
     if (st) {
         rc = cli_diag_error("launch", st, d);
         goto done;
     }
-    *out_st = cvm_stream_sync(s, d);
     *out_printed = g.printed;
     if (*out_st == CVM_CANCELED) {
         printf("[the launch was ended by the debugger]\n");
