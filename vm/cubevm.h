@@ -491,7 +491,9 @@ typedef struct cvm_debug_where {
 typedef struct cvm_debug_stop cvm_debug_stop;
 
 /* Called from the thread that runs the launch. Return 0 to go on, nonzero
- * to end the launch: cvm_stream_sync then returns CVM_CANCELED. */
+ * to end the launch: cvm_stream_sync then returns CVM_CANCELED. It runs
+ * inside the launch: it must not wait for the device (a sync, map or read,
+ * or freeing what the launch uses), which would wait for itself. */
 typedef int (*cvm_debug_hook)(void *user, const cvm_debug_where *where,
                               const cvm_debug_stop *stop);
 
