@@ -131,9 +131,9 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
             float x = 0;
             cvm_debug_read_reg(at, UINT32_MAX, inv.reg, 0, l, &p);
             uint32_t want_i = cube * BLOCK + w->plane * 32 + l;
-            r->mem_bad += cvm_debug_read_mem(at, l, CVM_SPACE_GLOBAL, p + 4 * want_i, &x, 4) != CVM_OK ||
+            r->mem_bad += cvm_debug_read_mem(at, UINT32_MAX, l, CVM_SPACE_GLOBAL, p + 4 * want_i, &x, 4) != CVM_OK ||
                           x != r->in[want_i];
-            r->mem_bad += cvm_debug_read_mem(at, l, CVM_SPACE_GLOBAL, p + 4 * (N - 1), &x, 8) !=
+            r->mem_bad += cvm_debug_read_mem(at, UINT32_MAX, l, CVM_SPACE_GLOBAL, p + 4 * (N - 1), &x, 8) !=
                           CVM_INVALID_ARGUMENT;
             char text[128];
             cvm_debug_ptr_text(at, CVM_SPACE_GLOBAL, p + 8, text, sizeof text);

@@ -88,6 +88,7 @@ typedef struct cli_cuda_opts {
     uint32_t nincludes, ndefines, nkernels;
     int fmad;
     int no_opt;        /* -O0 */
+    int opt_given;     /* -O0 or -O1 was given (cubevm debug compiles at -O0 unless told) */
     char given[24];    /* the first compile option given ("-D", "--fmad", "-O0" ...), or "" */
 } cli_cuda_opts;
 

@@ -97,6 +97,7 @@ static int read_option(cli_cuda_opts *o, int argc, char **argv, int *i, const ch
     }
     if (!strcmp(a, "-O0") || !strcmp(a, "-O1")) {
         o->no_opt = a[2] == '0';
+        o->opt_given = 1;
         return 1;
     }
     return 0;

@@ -68,7 +68,22 @@ typedef struct dbg {
     char *displays[MAX_DISPLAYS]; /* printed at every stop */
     unsigned ndisplays;
     char last[1024];         /* the command an empty line repeats */
+    /* per pc (made at run or start): its line as an id (0: none) and the
+     * inlined calls around it (at most MAX_DEPTH - 1) */
+    uint32_t ncode;
+    uint32_t *pc_line;
+    uint8_t *pc_depth;
+    /* per plane of the running cube: the last line it ran at each depth, its
+     * last pc and depth (line starts are seen as the planes run) */
+    uint32_t run_cube[3];
+    bool cube_known;
+    uint32_t cap_planes;
+    uint32_t *last_line, *last_pc;
+    uint8_t *last_depth;
+    uint32_t list_next;      /* the line a bare `list` starts at next (0: around the stop) */
 } dbg;
+
+#define MAX_DEPTH 32
 
 /* Ctrl-C while the kernel runs: the next instruction is a stop. */
 static volatile sig_atomic_t interrupted;
@@ -141,26 +156,93 @@ static void show_source_line(dbg *g, const char *file, uint32_t line)
         printf("%u\t%s\n", line, s->lines[line - 1]);
 }
 
-/* Inlined calls around pc. */
-static uint32_t frame_depth(const cvm_kernel *k, uint32_t pc)
+/* Inlined calls around pc, from the module (at most MAX_DEPTH - 1). */
+static uint32_t calls_around(const cvm_kernel *k, uint32_t pc)
 {
     cvm_debug_frame f;
     uint32_t n = 0;
-    while (cvm_debug_frame_at(k, pc, n, &f) == CVM_OK && n < 1000)
+    while (n < MAX_DEPTH - 1 && cvm_debug_frame_at(k, pc, n, &f) == CVM_OK)
         n++;
     return n;
 }
 
-/* The pc where the line-table entry holding pc begins is pc itself. */
-static bool starts_line(const cvm_kernel *k, uint32_t pc)
+/* The same from the table once it is made (the kernel runs). */
+static uint32_t frame_depth(const dbg *g, uint32_t pc)
 {
-    const char *f0, *f1;
-    uint32_t l0, l1, c0, c1;
-    if (cvm_debug_line(k, pc, &f1, &l1, &c1) != CVM_OK)
+    return g->pc_depth && pc < g->ncode ? g->pc_depth[pc] : calls_around(g->k, pc);
+}
+
+/* The per-pc tables: a line id for each (file, line) and the depth. */
+static bool make_tables(dbg *g)
+{
+    g->ncode = cvm_debug_code_size(g->k);
+    g->pc_line = calloc(g->ncode ? g->ncode : 1, sizeof *g->pc_line);
+    g->pc_depth = calloc(g->ncode ? g->ncode : 1, 1);
+    const char *files[64];
+    uint32_t nfiles = 0;
+    if (!g->pc_line || !g->pc_depth)
         return false;
-    if (pc == 0 || cvm_debug_line(k, pc - 1, &f0, &l0, &c0) != CVM_OK)
-        return true;
-    return l0 != l1 || c0 != c1 || strcmp(f0, f1) != 0;
+    for (uint32_t pc = 0; pc < g->ncode; pc++) {
+        const char *f;
+        uint32_t line;
+        g->pc_depth[pc] = (uint8_t)calls_around(g->k, pc);
+        if (cvm_debug_line(g->k, pc, &f, &line, NULL) != CVM_OK || !line || line >= (1u << 24))
+            continue;
+        uint32_t i = 0;
+        while (i < nfiles && strcmp(files[i], f) != 0)
+            i++;
+        if (i == nfiles && nfiles < 64)
+            files[nfiles++] = f;
+        g->pc_line[pc] = line | (i & 63) << 24; /* past 64 files, two may share ids */
+    }
+    return true;
+}
+
+/* Whether the plane of w starts a source line with this instruction, as it
+ * runs: its line differs from the last one it ran at this depth of inlined
+ * calls (a call's body is deeper; the caller's line after the call is not
+ * a new start), or it jumped back (a loop's next iteration). Called once
+ * per hook call: it records the plane's position. */
+static bool line_start(dbg *g, const cvm_debug_where *w)
+{
+    if (!g->cube_known || memcmp(g->run_cube, w->cube, sizeof g->run_cube) != 0 ||
+        w->planes > g->cap_planes) {
+        if (w->planes > g->cap_planes) {
+            uint32_t *ll = realloc(g->last_line, (size_t)w->planes * MAX_DEPTH * sizeof *ll);
+            if (ll)
+                g->last_line = ll;
+            uint32_t *lp = realloc(g->last_pc, (size_t)w->planes * sizeof *lp);
+            if (lp)
+                g->last_pc = lp;
+            uint8_t *ld = realloc(g->last_depth, w->planes);
+            if (ld)
+                g->last_depth = ld;
+            if (!ll || !lp || !ld)
+                return false;
+            g->cap_planes = w->planes;
+        }
+        memcpy(g->run_cube, w->cube, sizeof g->run_cube);
+        g->cube_known = true;
+        memset(g->last_line, 0, (size_t)g->cap_planes * MAX_DEPTH * sizeof *g->last_line);
+        memset(g->last_pc, 0xff, (size_t)g->cap_planes * sizeof *g->last_pc);
+        memset(g->last_depth, 0, g->cap_planes);
+    }
+    if (w->pc >= g->ncode || w->plane >= g->cap_planes)
+        return false;
+    uint32_t p = w->plane, d = g->pc_depth[w->pc], line = g->pc_line[w->pc];
+    uint32_t *last = g->last_line + (size_t)p * MAX_DEPTH;
+    bool back = g->last_pc[p] != UINT32_MAX && w->pc <= g->last_pc[p];
+    for (uint32_t k = d + 1; k <= g->last_depth[p] && k < MAX_DEPTH; k++)
+        last[k] = 0; /* the calls it has left */
+    /* entering a call: its first instructions (the block around its body)
+     * still carry the call's line, which is no line of the callee */
+    bool inherited = d > 0 && !last[d] && line == last[d - 1];
+    bool start = line && !inherited && (last[d] != line || back);
+    if (line && !inherited)
+        last[d] = line;
+    g->last_pc[p] = w->pc;
+    g->last_depth[p] = (uint8_t)d;
+    return start;
 }
 
 static uint64_t live_mask(uint32_t lanes)
@@ -242,25 +324,19 @@ static void print_bits(FILE *f, const dbg *g, cvm_elem e, cvm_debug_space space,
     }
 }
 
-/* NAME[INDEX] in lane l: the element of buffer pointer p (its bits) at index
- * ic, or at the value of integer variable iv when ic is UINT64_MAX. */
-static void element_text(const dbg *g, FILE *f, const value *v, const value *iv, cvm_elem pointee,
-                         uint64_t p, uint64_t ic, uint32_t plane, uint32_t l, bool hex)
+/* NAME[INDEX] in lane l of plane `plane`: the element of type `pointee` at
+ * pointer p (its bits) + i elements. */
+static void element_text(const dbg *g, FILE *f, const value *v, cvm_elem pointee, uint64_t p,
+                         int64_t i, uint32_t plane, uint32_t l, bool hex)
 {
-    uint64_t i = ic;
-    if (ic == UINT64_MAX) {
-        cvm_debug_read_reg(g->at, plane, iv->reg, 0, l, &i);
-        unsigned sz = cli_elem_size(iv->elem);
-        if (iv->elem >= CVM_I8 && iv->elem <= CVM_I64 && sz < 8 && (i >> (8 * sz - 1) & 1))
-            i |= ~UINT64_C(0) << (8 * sz); /* sign-extend */
-    }
     uint64_t elem = 0;
     size_t esz = cli_elem_size(pointee);
-    if (plane != g->w->plane) {
-        fputs("(memory is read for the stopped plane only)", f);
-    } else if (cvm_debug_read_mem(g->at, l, v->space, p + i * esz, &elem, esz) != CVM_OK) {
+    uint64_t at = p + (uint64_t)i * esz;
+    if (v->space != CVM_SPACE_GLOBAL) /* 32-bit offsets */
+        at = (uint32_t)at;
+    if (cvm_debug_read_mem(g->at, plane, l, v->space, at, &elem, esz) != CVM_OK) {
         char buf[200];
-        cvm_debug_ptr_text(g->at, v->space, p + i * esz, buf, sizeof buf);
+        cvm_debug_ptr_text(g->at, v->space, at, buf, sizeof buf);
         fprintf(f, "<out of bounds: %s>", buf);
     } else {
         print_bits(f, g, pointee, 0, elem, hex);
@@ -387,7 +463,63 @@ static bool compare(cmp_op op, double a, double b)
     }
 }
 
-/* print [/x] NAME | NAME[INDEX] | %rN | threadIdx.x ...: the value in every lane of the plane. */
+/* INDEX of NAME[INDEX] in one lane: terms (numbers, integer variables,
+ * %rN, threadIdx.x ...) joined by + and -; false when a term is none. */
+static bool index_value(const dbg *g, const char *index, uint32_t plane, uint32_t pc, uint32_t lane,
+                        int64_t *out)
+{
+    int64_t sum = 0;
+    const char *s = index;
+    int sign = 1;
+    if (*s == '-') {
+        sign = -1;
+        s++;
+    }
+    for (;;) {
+        char term[128];
+        size_t n = strcspn(s, "+-");
+        if (!n || n >= sizeof term)
+            return false;
+        memcpy(term, s, n);
+        term[n] = 0;
+        uint64_t u;
+        double x;
+        if (cli_parse_u64(term, &u) && u <= INT64_MAX)
+            sum += sign * (int64_t)u;
+        else if (lane_number(g, term, plane, pc, lane, &x) && x == (double)(int64_t)x)
+            sum += sign * (int64_t)x;
+        else
+            return false;
+        s += n;
+        if (!*s)
+            break;
+        sign = *s == '-' ? -1 : 1;
+        s++;
+    }
+    *out = sum;
+    return true;
+}
+
+/* "(float)", "(f32)": the element type of a cast, or 0. */
+static cvm_elem cast_elem(const char *t)
+{
+    static const struct {
+        const char *c;
+        cvm_elem e;
+    } names[] = {{"float", CVM_F32}, {"double", CVM_F64}, {"int", CVM_I32}, {"unsigned", CVM_U32},
+                 {"uint", CVM_U32}, {"char", CVM_I8}, {"short", CVM_I16}, {"long", CVM_I64},
+                 {"half", CVM_F16}, {"bool", CVM_BOOL}, {"int32_t", CVM_I32}, {"uint32_t", CVM_U32},
+                 {"int64_t", CVM_I64}, {"uint64_t", CVM_U64}, {"uint8_t", CVM_U8}, {"int8_t", CVM_I8}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(t, names[i].c))
+            return names[i].e;
+    for (int e = CVM_BOOL; e <= CVM_F64; e++)
+        if (!strcmp(t, cli_elem_name((cvm_elem)e)))
+            return (cvm_elem)e;
+    return (cvm_elem)0;
+}
+
+/* print [/x] NAME | [(TYPE)]NAME[INDEX] | %rN | threadIdx.x ...: the value in every lane of the plane. */
 static void cmd_print(dbg *g, const char *fmt, const char *expr)
 {
     bool hex = fmt && !strcmp(fmt, "x");
@@ -398,6 +530,23 @@ static void cmd_print(dbg *g, const char *fmt, const char *expr)
     cvm_debug_plane_info info;
     uint32_t plane, pc = view_pc(g, &plane, &info);
     char name[128], index[128] = "";
+    cvm_elem cast = (cvm_elem)0;
+    if (expr[0] == '(') { /* (float)s[t]: the element type of a pointer without one */
+        const char *close = strchr(expr, ')');
+        char t[32];
+        size_t tl = close ? (size_t)(close - expr - 1) : 0;
+        if (tl && tl < sizeof t) {
+            memcpy(t, expr + 1, tl);
+            t[tl] = 0;
+            cast = cast_elem(t);
+        }
+        if (!cast || !strchr(close, '[')) {
+            printf("print: '%s': a cast is (TYPE)NAME[INDEX], TYPE float, int, unsigned, f32, u8, ...\n",
+                   expr);
+            return;
+        }
+        expr = close + 1;
+    }
     const char *br = strchr(expr, '[');
     size_t nl = br ? (size_t)(br - expr) : strlen(expr);
     if (!nl || nl >= sizeof name) {
@@ -435,20 +584,22 @@ static void cmd_print(dbg *g, const char *fmt, const char *expr)
             return;
         }
     }
-    cvm_elem pointee = (cvm_elem)0;
-    value iv = {0};
-    uint64_t ic = 0;
-    bool iconst = false;
+    cvm_elem pointee = cast;
     if (index[0]) {
-        if (builtin || !v.ptr || !(pointee = param_elem(g, v.name))) {
-            printf("print: '%s' is not a buffer parameter; read memory with x/N<type> %s\n", name, name);
+        if (builtin || !v.ptr) {
+            printf("print: '%s' is not a pointer\n", name);
             return;
         }
-        if (cli_parse_u64(index, &ic)) {
-            iconst = true;
-        } else if (!find_var(g, pc, index, &iv) || iv.ptr || iv.line != 1 || iv.elem == CVM_F16 ||
-                   iv.elem == CVM_BF16 || iv.elem == CVM_F32 || iv.elem == CVM_F64) {
-            printf("print: index '%s': expected a number or an integer variable\n", index);
+        if (!pointee && !(pointee = param_elem(g, v.name))) {
+            printf("print: '%s' is no buffer parameter, so its element type is unknown: give it, "
+                   "as in print (float)%s[%s]\n", name, name, index);
+            return;
+        }
+        int64_t probe;
+        uint32_t l0 = info.active ? (uint32_t)__builtin_ctzll(info.active) : 0;
+        if (!index_value(g, index, plane, pc, l0, &probe)) {
+            printf("print: index '%s': expected numbers, integer variables in scope, %%rN or "
+                   "threadIdx.x ..., joined by + and -\n", index);
             return;
         }
     }
@@ -474,7 +625,9 @@ static void cmd_print(dbg *g, const char *fmt, const char *expr)
             uint64_t bits = 0;
             cvm_debug_read_reg(g->at, plane, v.reg, e, l, &bits);
             if (index[0]) {
-                element_text(g, f, &v, &iv, pointee, bits, iconst ? ic : UINT64_MAX, plane, l, hex);
+                int64_t i = 0;
+                if (index_value(g, index, plane, pc, l, &i))
+                    element_text(g, f, &v, pointee, bits, i, plane, l, hex);
                 continue;
             }
             fputs(e ? ", " : v.line > 1 ? "(" : "", f);
@@ -538,19 +691,19 @@ static void cmd_examine(dbg *g, const char *fmt, const char *expr)
         printf("x: '%s' is no pointer variable here\n", expr ? expr : "");
         return;
     }
-    if (plane != g->w->plane) {
-        printf("x: memory is read for the stopped plane only (plane %u)\n", g->w->plane);
-        return;
-    }
+    uint32_t lane = g->lane < info.lanes ? g->lane : 0;
     uint64_t p;
-    cvm_debug_read_reg(g->at, plane, v.reg, 0, g->lane, &p);
+    cvm_debug_read_reg(g->at, plane, v.reg, 0, lane, &p);
     char buf[200];
     cvm_debug_ptr_text(g->at, v.space, p, buf, sizeof buf);
-    printf("lane %u: %s = (%s):", g->lane, expr, buf);
+    printf("lane %u: %s = (%s):", lane, expr, buf);
     unsigned esz = cli_elem_size(e);
     for (uint64_t i = 0; i < count; i++) {
         uint64_t bits = 0;
-        if (cvm_debug_read_mem(g->at, g->lane, v.space, p + i * esz, &bits, esz) != CVM_OK) {
+        uint64_t a = p + i * esz;
+        if (v.space != CVM_SPACE_GLOBAL)
+            a = (uint32_t)a;
+        if (cvm_debug_read_mem(g->at, plane, lane, v.space, a, &bits, esz) != CVM_OK) {
             printf(" <end of the memory it points into>");
             break;
         }
@@ -563,7 +716,7 @@ static void cmd_examine(dbg *g, const char *fmt, const char *expr)
 static void cmd_info_locals(dbg *g, bool args)
 {
     cvm_debug_plane_info info;
-    uint32_t plane, pc = view_pc(g, &plane, &info), depth = frame_depth(g->k, pc);
+    uint32_t plane, pc = view_pc(g, &plane, &info), depth = frame_depth(g, pc);
     cvm_debug_var v;
     unsigned shown = 0;
     /* the frame's parameters: the kernel's are outside every scope; an inlined
@@ -584,7 +737,8 @@ static void cmd_info_locals(dbg *g, bool args)
         cvm_debug_type t;
         cvm_debug_reg_type(g->k, v.reg, &t);
         uint64_t bits = 0;
-        uint32_t l = info.active ? (uint32_t)__builtin_ctzll(info.active) : 0;
+        uint32_t l = g->lane < info.lanes && (info.active >> g->lane & 1) ? g->lane
+                   : info.active ? (uint32_t)__builtin_ctzll(info.active) : 0;
         cvm_debug_read_reg(g->at, plane, v.reg, 0, l, &bits);
         printf("%s = ", v.name);
         print_bits(stdout, g, t.elem, t.space, bits, false);
@@ -629,7 +783,10 @@ static void cmd_backtrace(dbg *g)
         file = f.file;
         line = f.line;
     }
-    printf("#%u  %s at %s:%u\n", n, ki.name, base_name(file), line);
+    if (line)
+        printf("#%u  %s at %s:%u\n", n, ki.name, base_name(file), line);
+    else /* a module without line info (assembled .cbs without .loc) */
+        printf("#%u  %s at pc %u (the module has no line for it)\n", n, ki.name, pc);
 }
 
 static void cmd_list(dbg *g, const char *arg)
@@ -649,16 +806,23 @@ static void cmd_list(dbg *g, const char *arg)
         printf("list: expected a line number\n");
         return;
     }
-    if (arg)
-        line = (uint32_t)at;
     source *s = file ? source_get(g, file) : NULL;
     if (!s || !s->text) {
         printf("list: no source text%s%s\n", file ? " for " : "", file ? file : "");
         return;
     }
-    uint32_t from = line > 5 ? line - 5 : 1;
-    for (uint32_t l = from; l < from + 10 && l <= s->nlines; l++)
+    /* LINE: around it; again: the next ten (gdb's habit); else around the stop */
+    uint32_t from = arg ? (at > 5 ? (uint32_t)at - 5 : 1) : g->list_next ? g->list_next
+                  : line > 5 ? line - 5 : 1;
+    if (from > s->nlines) {
+        printf("list: line %u is past the end of %s (%u lines)\n", arg ? (uint32_t)at : from,
+               base_name(file), s->nlines);
+        return;
+    }
+    uint32_t l = from;
+    for (; l < from + 10 && l <= s->nlines; l++)
         printf("%u\t%s\n", l, s->lines[l - 1]);
+    g->list_next = l;
 }
 
 /* ---- breakpoints ---- */
@@ -725,18 +889,25 @@ static void cmd_break(dbg *g, char **w, int nw)
         return;
     }
     char *file = colon ? strndup(loc, (size_t)(colon - loc)) : NULL;
+    const char *main_file = NULL; /* a bare LINE is in the kernel's own file (that of its first pc) */
+    if (!colon)
+        cvm_debug_line(g->k, 0, &main_file, NULL, NULL);
     /* where does it stop: the first instruction of each run of that line */
     uint32_t first = UINT32_MAX, n = cvm_debug_code_size(g->k);
     for (uint32_t pc = 0; pc < n && first == UINT32_MAX; pc++) {
         const char *f;
         uint32_t l;
         if (cvm_debug_line(g->k, pc, &f, &l, NULL) == CVM_OK && l == line &&
-            (!file || !strcmp(f, file) || !strcmp(base_name(f), file)))
+            (file ? !strcmp(f, file) || !strcmp(base_name(f), file) : !main_file || !strcmp(f, main_file)))
             first = pc;
     }
     if (first == UINT32_MAX) {
         printf("break: no code at %s (the kernel has no instruction from that line)\n", loc);
         free(file);
+        return;
+    }
+    if (!file && main_file && !(file = strdup(main_file))) {
+        printf("break: out of memory\n");
         return;
     }
     breakpoint nb = {.file = file, .line = (uint32_t)line};
@@ -776,12 +947,13 @@ static void cmd_delete(dbg *g, char **w, int n)
     }
 }
 
-/* The breakpoint the plane of g->w stands at (before its instruction) whose
- * condition an active lane meets (*out_lane: the first such lane), or NULL. */
-static breakpoint *break_at(dbg *g, uint32_t *out_lane)
+/* The breakpoint the plane of g->w stands at (before its instruction, which
+ * starts a line: `starts`) whose condition an active lane meets (*out_lane:
+ * the first such lane), or NULL. */
+static breakpoint *break_at(dbg *g, bool starts, uint32_t *out_lane)
 {
     const cvm_debug_where *w = g->w;
-    if (!g->nbps || !w->active || !starts_line(g->k, w->pc))
+    if (!g->nbps || !w->active || !starts)
         return NULL;
     const char *f;
     uint32_t l;
@@ -808,7 +980,7 @@ static void info_breakpoints(const dbg *g)
 {
     for (unsigned i = 0; i < g->nbps; i++) {
         const breakpoint *b = &g->bps[i];
-        printf("%u  %s%s%u", b->id, b->file ? b->file : "", b->file ? ":" : "line ", b->line);
+        printf("%u  %s%s%u", b->id, b->file ? base_name(b->file) : "", b->file ? ":" : "line ", b->line);
         if (b->op)
             printf(" if %s %s %g", b->expr, op_names[b->op], b->value);
         printf("  (%u hits)\n", b->hits);
@@ -1015,8 +1187,11 @@ static bool command_loop(dbg *g)
             printf("%s: the kernel is not running; 'run' or 'start' it first\n", c);
         } else if (!strcmp(c, "continue") || !strcmp(c, "step") || !strcmp(c, "next") ||
                    !strcmp(c, "stepi") || !strcmp(c, "finish")) {
+            if (g->faulted && strcmp(c, "continue") != 0) {
+                printf("%s: the launch has faulted; 'continue' ends it, 'quit' leaves\n", c);
+                continue;
+            }
             if (g->faulted) {
-                printf("the launch has faulted; 'continue' ends it\n");
                 g->mode = M_END;
                 return true;
             }
@@ -1075,7 +1250,7 @@ static bool command_loop(dbg *g)
                 cmd_planes(g);
             else if (wl && !strncmp(what, "line", wl))
                 show_where(g, "");
-            else if (wl > 1 && !strncmp(what, "breakpoints", wl))
+            else if (wl && !strncmp(what, "breakpoints", wl))
                 info_breakpoints(g);
             else if (wl && !strncmp(what, "display", wl))
                 for (unsigned i = 0; i < g->ndisplays; i++)
@@ -1086,23 +1261,20 @@ static bool command_loop(dbg *g)
     }
 }
 
-/* A step, next or finish of the stopped plane has arrived. */
-static bool step_done(dbg *g, const cvm_debug_where *w)
+/* A step, next or finish of the stopped plane has arrived (`starts`: the
+ * instruction starts a line). */
+static bool step_done(dbg *g, const cvm_debug_where *w, bool starts)
 {
     if (w->steps == g->steps0)
         return false; /* the instruction it stopped before has not run yet */
-    if (g->mode == M_STEPI)
+    if (g->mode == M_STEPI || !g->line0) /* no line to leave: one instruction */
         return true;
-    uint32_t depth = frame_depth(g->k, w->pc);
+    uint32_t depth = frame_depth(g, w->pc);
     if (g->mode == M_FINISH)
         return depth < g->depth0;
-    const char *f;
-    uint32_t l;
-    if (cvm_debug_line(g->k, w->pc, &f, &l, NULL) != CVM_OK || !starts_line(g->k, w->pc))
+    if (!starts)
         return false;
-    if (g->mode == M_NEXT && depth > g->depth0)
-        return false;
-    return l != g->line0 || !g->file0 || strcmp(f, g->file0) != 0 || w->pc <= g->pc0;
+    return g->mode != M_NEXT || depth <= g->depth0;
 }
 
 static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
@@ -1120,9 +1292,11 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     char whybuf[160];
     uint32_t hit_lane = UINT32_MAX;
     bool same = w->plane == g->plane && !memcmp(w->cube, g->cube, sizeof g->cube);
+    bool starts = w->event == CVM_DEBUG_STEP && line_start(g, w);
     bool stop = false;
     if (w->event == CVM_DEBUG_FAULT) {
-        printf("\nFault: %s\n", w->fault ? w->fault : "(no message)");
+        printf("\nFault (lane %u): %s\n", w->fault_lane, w->fault ? w->fault : "(no message)");
+        hit_lane = w->fault_lane;
         g->faulted = stop = true;
     } else if (interrupted) {
         interrupted = 0;
@@ -1133,7 +1307,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     } else {
         g->w = w;
         g->at = at;
-        breakpoint *b = same && w->steps == g->steps0 ? NULL : break_at(g, &hit_lane);
+        breakpoint *b = same && w->steps == g->steps0 ? NULL : break_at(g, starts, &hit_lane);
         g->w = NULL;
         g->at = NULL;
         if (b) {
@@ -1160,13 +1334,13 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
                     why = whybuf;
                     stop = true;
                 }
-            } else if (step_done(g, w)) {
+            } else if (step_done(g, w, starts)) {
                 stop = --g->count == 0;
                 if (!stop) { /* the next of N steps starts here */
                     g->steps0 = w->steps;
                     g->pc0 = w->pc;
                     cvm_debug_line(g->k, w->pc, &g->file0, &g->line0, NULL);
-                    g->depth0 = frame_depth(g->k, w->pc);
+                    g->depth0 = frame_depth(g, w->pc);
                 }
             }
         }
@@ -1178,6 +1352,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     memcpy(g->cube, w->cube, sizeof g->cube);
     g->plane = w->plane;
     g->view_plane = UINT32_MAX;
+    g->list_next = 0;
     g->lane = hit_lane != UINT32_MAX ? hit_lane : w->active ? (uint32_t)__builtin_ctzll(w->active) : 0;
     if (!g->faulted || w->event == CVM_DEBUG_FAULT)
         show_where(g, why);
@@ -1188,7 +1363,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     g->line0 = 0;
     g->file0 = NULL;
     cvm_debug_line(g->k, w->pc, &g->file0, &g->line0, NULL);
-    g->depth0 = frame_depth(g->k, w->pc);
+    g->depth0 = frame_depth(g, w->pc);
     fflush(stdout);
     bool go = command_loop(g);
     interrupted = 0; /* a Ctrl-C at the prompt is not a stop later */
@@ -1215,6 +1390,10 @@ int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config
     int rc = CLI_OK;
     if (!command_loop(&g)) { /* quit before the kernel ran */
         rc = -1;
+        goto done;
+    }
+    if (!make_tables(&g)) {
+        rc = cli_error(CLI_FAIL, "debug: out of memory");
         goto done;
     }
     /* Ctrl-C (SIGINT) stops a running kernel (a loop that never ends) at its
@@ -1246,6 +1425,19 @@ done:
         free(g.bps[i].file);
     while (g.ndisplays)
         free(g.displays[--g.ndisplays]);
+    free(g.pc_line);
+    free(g.pc_depth);
+    free(g.last_line);
+    free(g.last_pc);
+    free(g.last_depth);
+    if (!g.quit && !g.prompt) { /* commands a script has left when the launch ended */
+        char line[1024];
+        unsigned left = 0;
+        while (fgets(line, sizeof line, in))
+            left += line[strspn(line, " \t\r\n")] && line[strspn(line, " \t\r\n")] != '#';
+        if (left)
+            printf("[%u command%s after the end of the launch not run]\n", left, left == 1 ? "" : "s");
+    }
     while (g.sources) {
         source *src = g.sources;
         g.sources = src->next;

@@ -884,9 +884,13 @@ static int run_or_debug(int argc, char **argv, bool debug)
         rc = cli_error(CLI_FAIL, "out of memory");
         goto done;
     }
-    if ((rc = parse_args(&o, argc, argv)) || (rc = cli_cuda_opts_check(&o.cuda, "run", o.file)) ||
+    if ((rc = parse_args(&o, argc, argv)) || (rc = cli_cuda_opts_check(&o.cuda, cmd_name, o.file)) ||
         (rc = check_inputs_kept(&o)))
         goto done;
+    /* the debugger compiles as written (-O0): code moved out of a loop keeps
+     * its line, so a breakpoint in the body would stop before the loop */
+    if (debug && !o.cuda.opt_given)
+        o.cuda.no_opt = 1;
     /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
      * with a message instead of overcommitting and being killed later. */
     if (o.seeded && o.schedule != CVM_SCHEDULE_RANDOM) {

@@ -37,6 +37,7 @@ static int trampoline(void *user, cvm_vm_exec *x, cvm_vm_plane *p, int event)
         .pc = p->pc,
         .steps = p->steps,
         .fault = event == CVM_VM_HOOK_FAULT && x->fault.has ? x->fault.what : NULL,
+        .fault_lane = event == CVM_VM_HOOK_FAULT && x->fault.plane == p->index ? x->fault.lane : 0,
         .output = text ? text + op->debug_shown : "",
         .output_len = len - op->debug_shown,
     };
@@ -113,10 +114,11 @@ cvm_status cvm_debug_plane(const cvm_debug_stop *at, uint32_t plane, cvm_debug_p
     return CVM_OK;
 }
 
-cvm_status cvm_debug_read_mem(const cvm_debug_stop *at, uint32_t lane, cvm_debug_space space,
-                              uint64_t ptr, void *out, size_t size)
+cvm_status cvm_debug_read_mem(const cvm_debug_stop *at, uint32_t plane, uint32_t lane,
+                              cvm_debug_space space, uint64_t ptr, void *out, size_t size)
 {
-    if (!at || !out || lane >= at->p->nlanes)
+    const cvm_vm_plane *p = plane_of(at, plane);
+    if (!p || !out || lane >= p->nlanes)
         return CVM_INVALID_ARGUMENT;
     const cvm_vm_exec *x = at->x;
     const uint8_t *base = NULL;
@@ -138,7 +140,7 @@ cvm_status cvm_debug_read_mem(const cvm_debug_stop *at, uint32_t lane, cvm_debug
         base = x->shared, limit = x->shared_size;
         break;
     case CVM_SPACE_LOCAL:
-        base = x->local + (size_t)(at->p->index * x->W + lane) * x->local_bytes;
+        base = x->local + (size_t)(p->index * x->W + lane) * x->local_bytes;
         limit = x->local_bytes;
         break;
     case CVM_SPACE_CONST:
@@ -165,15 +167,26 @@ void cvm_debug_ptr_text(const cvm_debug_stop *at, cvm_debug_space space, uint64_
         return;
     }
     uint64_t a = CVM_VM_PTR_ADDR(ptr);
+    uint16_t tag = CVM_VM_PTR_TAG(ptr);
+    const cvm_vm_region *from = NULL; /* the buffer the pointer was made from */
     for (uint32_t i = 0; at && i < at->x->L->nregions; i++) {
         const cvm_vm_region *r = &at->x->L->regions[i];
-        if (a >= r->base && a - r->base <= r->size) { /* one past the end too */
-            snprintf(buf, cap, "buffer '%s' + %llu", r->name ? r->name : "?",
-                     (unsigned long long)(a - r->base));
+        if (a >= r->base && a - r->base <= r->size && (!tag || !r->tag || r->tag == tag)) {
+            snprintf(buf, cap, "buffer '%s' + %llu%s", r->name ? r->name : "?",
+                     (unsigned long long)(a - r->base), a - r->base == r->size ? " (its end)" : "");
             return;
         }
+        if (tag && r->tag == tag)
+            from = r;
     }
-    snprintf(buf, cap, "global 0x%llx (in no buffer)", (unsigned long long)a);
+    if (from && a >= from->base)
+        snprintf(buf, cap, "buffer '%s' + %llu (past its %zu bytes)", from->name ? from->name : "?",
+                 (unsigned long long)(a - from->base), from->size);
+    else if (from)
+        snprintf(buf, cap, "buffer '%s' - %llu (before its start)", from->name ? from->name : "?",
+                 (unsigned long long)(from->base - a));
+    else
+        snprintf(buf, cap, "global 0x%llx (in no buffer)", (unsigned long long)a);
 }
 
 /* ---- the module's code and debug info ---- */

@@ -481,7 +481,9 @@ typedef struct cvm_debug_where {
     uint64_t exited;         /* lanes that have returned */
     uint32_t pc;             /* instruction index in the kernel */
     uint64_t steps;          /* instructions this plane has executed in this cube */
-    const char *fault;       /* CVM_DEBUG_FAULT: the fault's message; else NULL */
+    const char *fault;       /* CVM_DEBUG_FAULT: the fault's message (a timeout's or a
+                                deadlock's too); else NULL */
+    uint32_t fault_lane;     /* CVM_DEBUG_FAULT: the lowest faulting lane of the plane */
     const char *output;      /* text the kernel printed since the previous call (not */
     size_t output_len;       /* NUL-terminated: a %c of 0 prints one) */
 } cvm_debug_where;
@@ -540,16 +542,20 @@ typedef enum cvm_debug_space {
 
 /*
  * Copies `size` bytes at pointer value `ptr` of space `space` into out, as
- * lane `lane` of the stopped plane sees it (local memory is each unit's
- * own). CVM_INVALID_ARGUMENT, with nothing copied, when the range is not
- * wholly inside one buffer or symbol (global), the cube's shared memory,
- * the unit's local memory or the constant data.
+ * lane `lane` of plane `plane` of the stopped cube sees it (UINT32_MAX: the
+ * stopped plane; local memory is each unit's own). CVM_INVALID_ARGUMENT,
+ * with nothing copied, when the range is not wholly inside one buffer or
+ * symbol (global), the cube's shared memory, the unit's local memory or the
+ * constant data.
  */
-CVM_API cvm_status cvm_debug_read_mem(const cvm_debug_stop *stop, uint32_t lane,
+CVM_API cvm_status cvm_debug_read_mem(const cvm_debug_stop *stop, uint32_t plane, uint32_t lane,
                                       cvm_debug_space space, uint64_t ptr, void *out, size_t size);
 
 /* Pointer value `ptr` of space `space` as text: "buffer 'a' + 16", "shared
- * + 64", "local + 8", "const + 0", or "global 0x... (in no buffer)". */
+ * + 64", "local + 8", "const + 0", "buffer 'a' + 400 (its end)"; a global
+ * pointer outside every buffer by
+ * the buffer it was made from: "buffer 'a' + 4096 (past its 400 bytes)", or
+ * "global 0x... (in no buffer)". */
 CVM_API void cvm_debug_ptr_text(const cvm_debug_stop *stop, cvm_debug_space space, uint64_t ptr,
                                 char *buf, size_t cap);
 

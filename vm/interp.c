@@ -233,6 +233,23 @@ static bool in_step(const cvm_vm_exec *x)
  * its quantum of back-edges is spent (as cvm_vm_run_plane yields then), so
  * a plane spinning on another one's write lets that one run.
  */
+/* A fault (or timeout) of plane p, told to the debugger's hook with the
+ * plane marked faulted; true when the hook ends the launch. */
+static bool hooked_fault(cvm_vm_exec *x, cvm_vm_plane *p)
+{
+    if (!x->fault.has || (x->fault.status != CVM_FAULT && x->fault.status != CVM_TIMEOUT))
+        return false;
+    const uint32_t state = p->state;
+    p->state = CVM_VM_FAULTED;
+    if (!x->L->hook(x->L->hook_user, x, p, CVM_VM_HOOK_FAULT)) {
+        p->state = state;
+        return false;
+    }
+    if (x->fault.status == CVM_FAULT)
+        x->fault.status = CVM_CANCELED; /* ends the run like a timeout */
+    return true;
+}
+
 static int run_hooked(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     const cvm_vm_launch *L = x->L;
@@ -246,11 +263,8 @@ static int run_hooked(cvm_vm_exec *x, cvm_vm_plane *p)
         x->one_step = true;
         int r = cvm_vm_run_plane(x, p);
         x->one_step = false;
-        if (r == CVM_VM_R_FAULT && x->fault.status == CVM_FAULT &&
-            L->hook(L->hook_user, x, p, CVM_VM_HOOK_FAULT)) {
-            x->fault.status = CVM_CANCELED; /* ends the run like a timeout */
+        if (r == CVM_VM_R_FAULT && hooked_fault(x, p))
             return CVM_VM_R_STOP;
-        }
         if (r != CVM_VM_R_YIELD || (quantum == 1 && p->quantum == CVM_VM_QUANTUM))
             return r;
     }
@@ -302,6 +316,8 @@ static void run_cube(cvm_vm_exec *x)
             return;
         if (!ran && !release_all(x)) {
             deadlock(x);
+            if (x->L->hook) /* the debugger stops there (its answer changes nothing now) */
+                hooked_fault(x, &x->planes[x->fault.plane]);
             return;
         }
     }

@@ -333,8 +333,9 @@ int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
     uint8_t *const R = p->regs;
     cvm_vm_frame *const stack = p->stack;
     uint64_t steps = p->steps;
-    /* one step (interp_lockstep.c): the step check stops after this instruction */
-    const uint64_t limit = ex->one_step ? steps + 1 : ex->step_limit;
+    /* one step (interp_lockstep.c, the debugger's hook): the step check stops
+     * after this instruction, or faults when the budget is spent */
+    const uint64_t limit = ex->one_step && steps + 1 < ex->step_limit ? steps + 1 : ex->step_limit;
     uint32_t pc = p->pc;
     const cvm_vm_dinsn *in;
     int r;
@@ -1143,7 +1144,7 @@ done:
 
 step_fault:
     steps--;
-    if (ex->one_step)
+    if (ex->one_step && steps < ex->step_limit)
         LEAVE(CVM_VM_R_YIELD);
     FAULT_AT(p->active ? lowest(p->active) : 0, "step budget of %llu instructions exceeded",
              (unsigned long long)limit);

@@ -280,6 +280,16 @@ static bool is_taken(fe_lower *L, const char *name)
 }
 
 /* A scalar variable in local memory, initialized with v (or zero). */
+/* A variable in memory (shared, or local: arrays, structs, address taken)
+ * gets its address under its name in the debug info, for a debugger to
+ * read it through (docs/debugging.md): one constant, which the optimizer
+ * drops when nothing else reads it. */
+static void debug_address(fe_lower *L, fe_var *var)
+{
+    fe_val a = fe_addr_of_var(L, var);
+    directive(L, ".var %s %%r%d", var->name, a.reg);
+}
+
 static fe_var *memory_var(fe_lower *L, const char *name, fe_type *t, const fe_val *v, const fe_tok *at)
 {
     fe_var *var = bind(L, name, t);
@@ -290,6 +300,7 @@ static fe_var *memory_var(fe_lower *L, const char *name, fe_type *t, const fe_va
     fe_val addr = fe_addr_of_var(L, var);
     addr.ty = t;
     fe_store(L, addr, v ? *v : fe_zero(L), at);
+    debug_address(L, var);
     return var;
 }
 
@@ -342,6 +353,7 @@ static void local_decl(fe_lower *L, fe_node *d)
         if (v) {
             v->mem = MEM_SHARED;
             v->offset = fe_shared_offset(L, d);
+            debug_address(L, v);
         }
         return;
     }
@@ -434,6 +446,7 @@ static void local_decl(fe_lower *L, fe_node *d)
         } else if (fe_has_ctor(t)) { /* T x; and T x[n]; run the default constructor */
             fe_default_init(L, fe_addr_of_var(L, var), t, d->tok);
         }
+        debug_address(L, var);
         return;
     }
     if (is_taken(L, d->name) && t->kind != TY_PTR) {
