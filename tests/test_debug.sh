@@ -162,6 +162,38 @@ has "^  \[24\] <out of bounds: buffer 'in' + 256 (its end)> <out of bounds: buff
     has "^  \[ 0\] <out of bounds: buffer 'in' - 4 (before its start)> 0 2 4" "$T/out"
 ok $? "an index out of the buffer says where, by the buffer the pointer came from"
 
+# frames: a callee's parameters and locals, and not its caller's names
+cat >"$T/inl.cu" <<'EOF'
+__device__ int inner(int a) {
+    int b = a + 1;
+    return b;
+}
+__device__ int noargs() {
+    int z = 42;
+    return z;
+}
+__global__ void f(int *out) {
+    int t = threadIdx.x;
+    int r = inner(t + 100) + noargs();
+    out[t] = r;
+}
+EOF
+printf '%s\n' "break 2" "break 7" "run" "info args" "print t" "continue" "info args" "info locals" "delete" "continue" >"$T/cmds"
+run "$C" debug "$T/inl.cu" --block 4 out=zeros:4 --commands "$T/cmds" --print out:4
+[ $rc -eq 0 ] && has "^a = 100  (lane 0;" "$T/out" && has "^print: no variable 't' here" "$T/out" &&
+    hasx "no arguments here" "$T/out" && has "^z = 42  (lane 0;" "$T/out" && hasx "out: 143 144 145 146" "$T/out"
+ok $? "info args in inner() is a = t + 100; t is the caller's, not visible there; noargs() has z as a local"
+# the commands must be text, and readable; a session that ends at a fault fails
+run "$C" debug "$T/inl.cu" --block 4 out=zeros:4 --commands /dev/zero
+[ $rc -eq 1 ] && has "the commands are not text" "$T/err"; ok $? "binary commands are refused (exit 1)"
+run "$C" debug "$T/inl.cu" --block 4 out=zeros:4 --commands "$T"
+[ $rc -eq 1 ] && has "reading the commands failed" "$T/err"; ok $? "a directory as --commands is an error"
+printf 'run\n' >"$T/cmds"
+run "$C" debug "$T/k.cu" --grid 2 --block 32 out=zeros:40 in=@"$T/in.npy" n=48 --commands "$T/cmds"
+[ $rc -eq 1 ] && has "^Fault (lane 8): out-of-bounds store" "$T/out" &&
+    has "kernel fault (the session ended at it): out-of-bounds store" "$T/err"
+ok $? "a session whose commands end at a fault exits 1 with the fault (lane 8 is i = 40)"
+
 # output the kernel prints appears once, as it runs
 cat >"$T/p.cu" <<'EOF'
 __global__ void p() {

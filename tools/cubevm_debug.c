@@ -10,13 +10,15 @@
 #include "cubevm_cli.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define MAX_BREAKS 64
-#define MAX_WORDS 8
+#define MAX_WORDS 32
 
 typedef enum mode { M_CONTINUE, M_STEP, M_NEXT, M_STEPI, M_FINISH, M_START, M_END } mode;
 
@@ -81,6 +83,8 @@ typedef struct dbg {
     uint32_t *last_line, *last_pc;
     uint8_t *last_depth;
     uint32_t list_next;      /* the line a bare `list` starts at next (0: around the stop) */
+    bool input_failed;       /* the commands could not be read (an error was printed) */
+    char fault[400];         /* the fault the session stopped at */
 } dbg;
 
 #define MAX_DEPTH 32
@@ -108,9 +112,15 @@ static source *source_get(dbg *g, const char *path)
     }
     s->next = g->sources;
     g->sources = s;
+    /* only a regular file, and not a huge one: the name comes from the module */
+    struct stat st;
     FILE *f = fopen(path, "rb");
     if (!f)
         return s;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (16 << 20)) {
+        fclose(f);
+        return s;
+    }
     size_t cap = 4096, len = 0;
     char *t = malloc(cap);
     for (size_t r; t && (r = fread(t + len, 1, cap - len - 1, f)) > 0;) {
@@ -331,8 +341,14 @@ static void element_text(const dbg *g, FILE *f, const value *v, cvm_elem pointee
 {
     uint64_t elem = 0;
     size_t esz = cli_elem_size(pointee);
-    uint64_t at = p + (uint64_t)i * esz;
-    if (v->space != CVM_SPACE_GLOBAL) /* 32-bit offsets */
+    int64_t off;
+    if (__builtin_mul_overflow(i, (int64_t)esz, &off) || off > (INT64_C(1) << 40) ||
+        off < -(INT64_C(1) << 40)) {
+        fputs("<out of bounds: index too large>", f); /* past any memory: no wrapping around */
+        return;
+    }
+    uint64_t at = p + (uint64_t)off;
+    if (v->space != CVM_DEBUG_GLOBAL) /* 32-bit offsets */
         at = (uint32_t)at;
     if (cvm_debug_read_mem(g->at, plane, l, v->space, at, &elem, esz) != CVM_OK) {
         char buf[200];
@@ -352,11 +368,13 @@ static uint32_t view_pc(const dbg *g, uint32_t *out_plane, cvm_debug_plane_info 
     return info->pc;
 }
 
+/* Variable `name` of the frame at pc (an inlined call does not see its caller's). */
 static bool find_var(const dbg *g, uint32_t pc, const char *name, value *out)
 {
     cvm_debug_var v;
+    const uint32_t frame = frame_depth(g, pc);
     for (uint32_t i = 0; cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++) {
-        if (strcmp(v.name, name) != 0)
+        if (strcmp(v.name, name) != 0 || v.frame != frame)
             continue;
         cvm_debug_type t;
         if (cvm_debug_reg_type(g->k, v.reg, &t) != CVM_OK)
@@ -607,7 +625,7 @@ static void cmd_print(dbg *g, const char *fmt, const char *expr)
     char lanes[200];
     mask_text(info.active, info.lanes, lanes, sizeof lanes);
     /* each lane's value as text, then rows of 8 lanes (one line when the active lanes agree) */
-    char (*text)[96] = calloc(info.lanes ? info.lanes : 1, sizeof *text);
+    char (*text)[1024] = calloc(info.lanes ? info.lanes : 1, sizeof *text); /* 16 x 60 characters */
     if (!text) {
         printf("print: out of memory\n");
         return;
@@ -701,7 +719,7 @@ static void cmd_examine(dbg *g, const char *fmt, const char *expr)
     for (uint64_t i = 0; i < count; i++) {
         uint64_t bits = 0;
         uint64_t a = p + i * esz;
-        if (v.space != CVM_SPACE_GLOBAL)
+        if (v.space != CVM_DEBUG_GLOBAL)
             a = (uint32_t)a;
         if (cvm_debug_read_mem(g->at, plane, lane, v.space, a, &bits, esz) != CVM_OK) {
             printf(" <end of the memory it points into>");
@@ -719,21 +737,21 @@ static void cmd_info_locals(dbg *g, bool args)
     uint32_t plane, pc = view_pc(g, &plane, &info), depth = frame_depth(g, pc);
     cvm_debug_var v;
     unsigned shown = 0;
-    /* the frame's parameters: the kernel's are outside every scope; an inlined
-     * call's are in the outermost scope of its variables */
-    uint32_t pdepth = depth ? UINT32_MAX : 0;
-    for (uint32_t i = 0; depth && cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++)
-        if (v.frame == depth && v.depth < pdepth)
-            pdepth = v.depth;
-    for (uint32_t i = 0; cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++) {
-        if (v.frame != depth || (args != (v.depth == pdepth)))
+    const char **seen = calloc(1, sizeof *seen); /* names listed: an outer one of the same name is hidden */
+    size_t nseen = 0;
+    for (uint32_t i = 0; seen && cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++) {
+        if (v.frame != depth || args != (v.param != 0))
             continue;
-        bool hidden = false; /* an outer variable of the same name */
-        cvm_debug_var u;
-        for (uint32_t j = 0; j < i && cvm_debug_var_at(g->k, pc, j, &u) == CVM_OK; j++)
-            hidden |= !strcmp(u.name, v.name);
+        bool hidden = false;
+        for (size_t j = 0; j < nseen && !hidden; j++)
+            hidden = !strcmp(seen[j], v.name);
+        const char **more = hidden ? seen : realloc(seen, (nseen + 1) * sizeof *seen);
+        if (!more)
+            break;
+        seen = more;
         if (hidden)
             continue;
+        seen[nseen++] = v.name;
         cvm_debug_type t;
         cvm_debug_reg_type(g->k, v.reg, &t);
         uint64_t bits = 0;
@@ -745,6 +763,7 @@ static void cmd_info_locals(dbg *g, bool args)
         printf("%s  (lane %u; 'print %s' for every lane)\n", t.line > 1 ? ", ..." : "", l, v.name);
         shown++;
     }
+    free(seen);
     if (!shown)
         printf("no %s here\n", args ? "arguments" : "locals");
 }
@@ -761,8 +780,8 @@ static void cmd_planes(dbg *g)
         char lanes[200];
         mask_text(info.active, info.lanes, lanes, sizeof lanes);
         printf("%s plane %u: %s, pc %u", p == g->w->plane ? "*" : " ", p,
-               names[info.state <= CVM_PLANE_FAULTED ? info.state : 3], info.pc);
-        if (info.state != CVM_PLANE_DONE && cvm_debug_line(g->k, info.pc, &file, &line, NULL) == CVM_OK)
+               names[info.state <= CVM_DEBUG_FAULTED ? info.state : 3], info.pc);
+        if (info.state != CVM_DEBUG_DONE && cvm_debug_line(g->k, info.pc, &file, &line, NULL) == CVM_OK)
             printf(" (%s:%u)", base_name(file), line);
         printf(", lanes %s active, %llu instructions\n", lanes, (unsigned long long)info.steps);
     }
@@ -1127,15 +1146,32 @@ static bool command_loop(dbg *g)
             printf("(cubevm) ");
         fflush(stdout); /* each answer as it is given, to a pipe too */
         if (!fgets(line, sizeof line, g->in)) {
+            if (ferror(g->in)) {
+                cli_error(CLI_FAIL, "debug: reading the commands failed: %s", strerror(errno));
+                g->input_failed = true;
+            }
             if (g->prompt)
                 printf("\n");
             g->quit = true;
             return false;
         }
+        size_t len = strlen(line);
+        if (len + 1 < sizeof line && !feof(g->in) && line[len ? len - 1 : 0] != '\n') {
+            /* fgets stopped early: a NUL byte; commands are text */
+            cli_error(CLI_FAIL, "debug: the commands are not text (a NUL byte)");
+            g->input_failed = g->quit = true;
+            return false;
+        }
         if (!strchr(line, '\n') && !feof(g->in)) {
             int ch;
-            while ((ch = fgetc(g->in)) != EOF && ch != '\n')
+            size_t skipped = 0;
+            while ((ch = fgetc(g->in)) != EOF && ch != '\n' && ch != 0 && ++skipped < (1u << 20))
                 ;
+            if (ch != '\n' && ch != EOF) {
+                cli_error(CLI_FAIL, "debug: the commands are not text (a NUL byte or a line over 1 MiB)");
+                g->input_failed = g->quit = true;
+                return false;
+            }
             printf("command too long (at most %zu characters)\n", sizeof line - 2);
             continue;
         }
@@ -1296,6 +1332,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     bool stop = false;
     if (w->event == CVM_DEBUG_FAULT) {
         printf("\nFault (lane %u): %s\n", w->fault_lane, w->fault ? w->fault : "(no message)");
+        snprintf(g->fault, sizeof g->fault, "%s", w->fault ? w->fault : "(no message)");
         hit_lane = w->fault_lane;
         g->faulted = stop = true;
     } else if (interrupted) {
@@ -1327,7 +1364,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
                 cvm_debug_plane_info info;
                 bool gone = memcmp(w->cube, g->cube, sizeof g->cube) != 0 ||
                             (cvm_debug_plane(at, g->plane, &info) == CVM_OK &&
-                             info.state == CVM_PLANE_DONE);
+                             info.state == CVM_DEBUG_DONE);
                 if (gone) {
                     snprintf(whybuf, sizeof whybuf, "\n[plane %u of cube (%u,%u,%u) finished] ",
                              g->plane, g->cube[0], g->cube[1], g->cube[2]);
@@ -1389,7 +1426,7 @@ int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config
     *out_st = CVM_OK;
     int rc = CLI_OK;
     if (!command_loop(&g)) { /* quit before the kernel ran */
-        rc = -1;
+        rc = g.input_failed ? CLI_FAIL : -1;
         goto done;
     }
     if (!make_tables(&g)) {
@@ -1414,9 +1451,11 @@ int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config
         goto done;
     }
     *out_printed = g.printed;
-    if (*out_st == CVM_CANCELED) {
+    if (*out_st == CVM_CANCELED && g.faulted) { /* it ended at the fault: still a fault */
+        rc = cli_error(CLI_FAIL, "kernel fault (the session ended at it): %s", g.fault);
+    } else if (*out_st == CVM_CANCELED) {
         printf("[the launch was ended by the debugger]\n");
-        rc = -1;
+        rc = g.input_failed ? CLI_FAIL : -1;
     } else if (*out_st == CVM_OK) {
         printf("[the kernel has finished]\n");
     }

@@ -9,6 +9,7 @@
 #include "interp.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct cvm_debug_stop {
@@ -22,9 +23,7 @@ static int trampoline(void *user, cvm_vm_exec *x, cvm_vm_plane *p, int event)
     cvm_vm_op *op = user;
     const char *text;
     size_t len;
-    cvm_vm_printed(x, &text, &len);
-    if (len < op->debug_shown)
-        op->debug_shown = 0;
+    cvm_vm_printed(x, &text, &len); /* this run's text only: one worker runs it all */
     cvm_debug_where w = {
         .event = event == CVM_VM_HOOK_FAULT ? CVM_DEBUG_FAULT : CVM_DEBUG_STEP,
         .cube = {x->cube[0], x->cube[1], x->cube[2]},
@@ -57,7 +56,8 @@ cvm_status cvm_launch_debug(cvm_stream *s, const cvm_kernel *k, const cvm_launch
         return cvm_diag_set(diag, CVM_UNSUPPORTED,
                             "cvm_launch_debug: only the cpu device runs kernels under a debugger");
     if (!(cfg->timeout_s >= 0))
-        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "cvm_launch: timeout must be >= 0 seconds");
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
+                            "cvm_launch_debug: timeout must be >= 0 seconds");
     cvm_vm_debugging dbg = {trampoline, hook, user};
     return cvm_vm_cpu_launch_with(s, k, cfg, args, arg_count, &dbg, diag);
 }
@@ -99,12 +99,12 @@ cvm_status cvm_debug_plane(const cvm_debug_stop *at, uint32_t plane, cvm_debug_p
     if (!p || !out)
         return CVM_INVALID_ARGUMENT;
     static const cvm_debug_plane_state state[] = {
-        [CVM_VM_RUNNABLE] = CVM_PLANE_RUNNABLE, [CVM_VM_AT_SYNC] = CVM_PLANE_WAITING,
-        [CVM_VM_AT_BAR] = CVM_PLANE_WAITING,    [CVM_VM_DONE] = CVM_PLANE_DONE,
-        [CVM_VM_FAULTED] = CVM_PLANE_FAULTED,
+        [CVM_VM_RUNNABLE] = CVM_DEBUG_RUNNABLE, [CVM_VM_AT_SYNC] = CVM_DEBUG_WAITING,
+        [CVM_VM_AT_BAR] = CVM_DEBUG_WAITING,    [CVM_VM_DONE] = CVM_DEBUG_DONE,
+        [CVM_VM_FAULTED] = CVM_DEBUG_FAULTED,
     };
     *out = (cvm_debug_plane_info){
-        .state = p->state < sizeof state / sizeof *state ? state[p->state] : CVM_PLANE_FAULTED,
+        .state = p->state < sizeof state / sizeof *state ? state[p->state] : CVM_DEBUG_FAULTED,
         .pc = p->state == CVM_VM_AT_SYNC || p->state == CVM_VM_AT_BAR ? p->wait_pc : p->pc,
         .lanes = p->nlanes,
         .active = p->active,
@@ -124,11 +124,14 @@ cvm_status cvm_debug_read_mem(const cvm_debug_stop *at, uint32_t plane, uint32_t
     const uint8_t *base = NULL;
     uint64_t limit = 0, off = ptr;
     switch (space) {
-    case CVM_SPACE_GLOBAL: {
+    case CVM_DEBUG_GLOBAL: {
+        /* as checked mode does: inside a buffer, the one the pointer was made
+         * from when it carries its tag (an overflow into a neighbour is no read) */
         uint64_t a = CVM_VM_PTR_ADDR(ptr);
+        uint16_t tag = CVM_VM_PTR_TAG(ptr);
         for (uint32_t i = 0; i < x->L->nregions && !base; i++) {
             const cvm_vm_region *r = &x->L->regions[i];
-            if (a >= r->base && a - r->base < r->size) {
+            if (a >= r->base && a - r->base < r->size && (!tag || !r->tag || r->tag == tag)) {
                 base = (const uint8_t *)r->base;
                 limit = r->size;
                 off = a - r->base;
@@ -136,14 +139,14 @@ cvm_status cvm_debug_read_mem(const cvm_debug_stop *at, uint32_t plane, uint32_t
         }
         break;
     }
-    case CVM_SPACE_SHARED:
+    case CVM_DEBUG_SHARED:
         base = x->shared, limit = x->shared_size;
         break;
-    case CVM_SPACE_LOCAL:
+    case CVM_DEBUG_LOCAL:
         base = x->local + (size_t)(p->index * x->W + lane) * x->local_bytes;
         limit = x->local_bytes;
         break;
-    case CVM_SPACE_CONST:
+    case CVM_DEBUG_CONST:
         base = x->L->const_data, limit = x->L->const_size;
         break;
     default:
@@ -161,8 +164,8 @@ void cvm_debug_ptr_text(const cvm_debug_stop *at, cvm_debug_space space, uint64_
     if (!buf || !cap)
         return;
     static const char *const names[] = {"?", "global", "shared", "local", "const"};
-    const char *name = space >= CVM_SPACE_GLOBAL && space <= CVM_SPACE_CONST ? names[space] : "?";
-    if (space != CVM_SPACE_GLOBAL) {
+    const char *name = space >= CVM_DEBUG_GLOBAL && space <= CVM_DEBUG_CONST ? names[space] : "?";
+    if (space != CVM_DEBUG_GLOBAL) {
         snprintf(buf, cap, "%s + %llu", name, (unsigned long long)(uint32_t)ptr);
         return;
     }
@@ -215,10 +218,10 @@ cvm_status cvm_debug_reg_type(const cvm_kernel *k, uint32_t reg, cvm_debug_type 
         return CVM_NOT_FOUND;
     unsigned e = bk->regs[reg].elem;
     static const cvm_debug_space spaces[] = {
-        [CVM_T_PTR_GLOBAL - CVM_T_PTR_GLOBAL] = CVM_SPACE_GLOBAL,
-        [CVM_T_PTR_SHARED - CVM_T_PTR_GLOBAL] = CVM_SPACE_SHARED,
-        [CVM_T_PTR_LOCAL - CVM_T_PTR_GLOBAL] = CVM_SPACE_LOCAL,
-        [CVM_T_PTR_CONST - CVM_T_PTR_GLOBAL] = CVM_SPACE_CONST,
+        [CVM_T_PTR_GLOBAL - CVM_T_PTR_GLOBAL] = CVM_DEBUG_GLOBAL,
+        [CVM_T_PTR_SHARED - CVM_T_PTR_GLOBAL] = CVM_DEBUG_SHARED,
+        [CVM_T_PTR_LOCAL - CVM_T_PTR_GLOBAL] = CVM_DEBUG_LOCAL,
+        [CVM_T_PTR_CONST - CVM_T_PTR_GLOBAL] = CVM_DEBUG_CONST,
     };
     bool ptr = e >= CVM_T_PTR_GLOBAL && e <= CVM_T_PTR_CONST;
     *out = (cvm_debug_type){
@@ -273,44 +276,64 @@ static uint32_t var_frame(const cvm_bc_debug *d, uint32_t kidx, const cvm_bc_dva
     return n;
 }
 
+static int by_key_desc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* A variable the frontend put in an inlined call's parameter scope, which
+ * opens where the call does. */
+static bool var_param(const cvm_bc_debug *d, uint32_t kidx, const cvm_bc_dvar *v, uint32_t frame)
+{
+    if (v->scope >= d->nscopes)
+        return true; /* outside every scope: the kernel's parameters */
+    if (!frame)
+        return false;
+    const uint32_t s = d->scopes[v->scope].start_pc;
+    for (uint32_t i = 0; i < d->ninlines; i++) {
+        const cvm_bc_dinline *c = &d->inlines[i];
+        if (c->kernel == kidx && c->start_pc == s && c->start_pc <= v->start_pc &&
+            v->start_pc < c->end_pc)
+            return true;
+    }
+    return false;
+}
+
 cvm_status cvm_debug_var_at(const cvm_kernel *k, uint32_t pc, uint32_t i, cvm_debug_var *out)
 {
     if (!k || !out)
         return CVM_INVALID_ARGUMENT;
     const cvm_bc_module *m = k->mod->bc;
     const cvm_bc_debug *d = &m->debug;
-    /* Innermost first: by scope depth, deepest first, then the later declaration
-     * first. Quadratic, as a debugger asks for a few names at a time. */
-    uint32_t best = UINT32_MAX, best_depth = 0;
-    uint32_t prev = UINT32_MAX, prev_depth = UINT32_MAX;
-    for (uint32_t n = 0; n <= i; n++) {
-        best = UINT32_MAX;
-        for (uint32_t v = 0; v < d->nvars; v++) {
-            const cvm_bc_dvar *dv = &d->vars[v];
-            if (dv->kernel != k->index || pc < dv->start_pc || pc >= dv->end_pc)
-                continue;
-            uint32_t depth = scope_depth(d, dv->scope);
-            /* the order: (depth desc, index desc); take the next after prev */
-            bool after_prev = prev == UINT32_MAX || depth < prev_depth ||
-                              (depth == prev_depth && v < prev);
-            bool before_best = best == UINT32_MAX || depth > best_depth ||
-                               (depth == best_depth && v > best);
-            if (after_prev && before_best) {
-                best = v;
-                best_depth = depth;
-            }
-        }
-        if (best == UINT32_MAX)
-            return CVM_NOT_FOUND;
-        prev = best;
-        prev_depth = best_depth;
+    /* the variables in scope, then the i-th innermost: by scope depth, deepest
+     * first, then the later declaration first */
+    uint32_t n = 0;
+    for (uint32_t v = 0; v < d->nvars; v++)
+        n += d->vars[v].kernel == k->index && d->vars[v].start_pc <= pc && pc < d->vars[v].end_pc;
+    if (i >= n)
+        return CVM_NOT_FOUND;
+    cvm_alloc_fn fn = m->alloc ? m->alloc : cvm_default_alloc;
+    uint64_t *key = cvm_bc_alloc(fn, m->alloc_user, sizeof *key * n);
+    if (!key)
+        return CVM_OUT_OF_MEMORY;
+    n = 0;
+    for (uint32_t v = 0; v < d->nvars; v++) {
+        const cvm_bc_dvar *dv = &d->vars[v];
+        if (dv->kernel == k->index && dv->start_pc <= pc && pc < dv->end_pc)
+            key[n++] = (uint64_t)scope_depth(d, dv->scope) << 32 | v; /* larger: first */
     }
-    const cvm_bc_dvar *dv = &d->vars[best];
+    qsort(key, n, sizeof *key, by_key_desc); /* a listing asks for each i: n log n a call */
+    const uint32_t v = (uint32_t)key[i], depth = (uint32_t)(key[i] >> 32);
+    cvm_bc_free(fn, m->alloc_user, key, sizeof *key * n);
+    const cvm_bc_dvar *dv = &d->vars[v];
+    const uint32_t frame = var_frame(d, k->index, dv);
     *out = (cvm_debug_var){
         .name = cvm_bc_str(m, dv->name),
         .reg = dv->reg,
-        .depth = best_depth,
-        .frame = var_frame(d, k->index, dv),
+        .depth = depth,
+        .frame = frame,
+        .param = var_param(d, k->index, dv, frame),
     };
     return CVM_OK;
 }

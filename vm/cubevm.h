@@ -522,7 +522,7 @@ CVM_API cvm_status cvm_debug_read_reg(const cvm_debug_stop *stop, uint32_t plane
                                       uint32_t elem, uint32_t lane, uint64_t *out_bits);
 /* How plane `plane` of the stopped cube stands. */
 typedef enum cvm_debug_plane_state {
-    CVM_PLANE_RUNNABLE = 0, CVM_PLANE_WAITING = 1, CVM_PLANE_DONE = 2, CVM_PLANE_FAULTED = 3
+    CVM_DEBUG_RUNNABLE = 0, CVM_DEBUG_WAITING = 1, CVM_DEBUG_DONE = 2, CVM_DEBUG_FAULTED = 3
 } cvm_debug_plane_state;
 typedef struct cvm_debug_plane_info {
     cvm_debug_plane_state state;
@@ -537,7 +537,7 @@ CVM_API cvm_status cvm_debug_plane(const cvm_debug_stop *stop, uint32_t plane,
 
 /* The memory a pointer register's value points at. */
 typedef enum cvm_debug_space {
-    CVM_SPACE_GLOBAL = 1, CVM_SPACE_SHARED = 2, CVM_SPACE_LOCAL = 3, CVM_SPACE_CONST = 4
+    CVM_DEBUG_GLOBAL = 1, CVM_DEBUG_SHARED = 2, CVM_DEBUG_LOCAL = 3, CVM_DEBUG_CONST = 4
 } cvm_debug_space;
 
 /*
@@ -585,6 +585,9 @@ typedef struct cvm_debug_var {
     uint32_t reg;            /* its register (%rN) */
     uint32_t depth;          /* scopes it is nested in (0: the kernel's parameters' level) */
     uint32_t frame;          /* inlined calls around its declaration (0: the kernel) */
+    int param;               /* 1: a parameter of the kernel, or of the inlined call
+                                `frame` (one in a register; the CUDA frontend names
+                                those at -O0) */
 } cvm_debug_var;
 
 /* Variable i (0, 1, ...) of those in scope at pc, innermost scope first

@@ -113,10 +113,13 @@ static uint64_t cube_count(const cvm_vm_op *op)
     return (uint64_t)op->L.grid[0] * op->L.grid[1] * op->L.grid[2];
 }
 
-/* Work that one thread does in about the time it takes to wake another. */
+/* Work that one thread does in about the time it takes to wake another
+ * (a launch under the debugger never is: it starts at once, on a worker,
+ * whether or not the host waits for it). */
 static bool is_small(const cvm_vm_op *op)
 {
-    return op->kind == CVM_VM_OP_LAUNCH ? cube_count(op) <= 1 : op->size <= SMALL_BYTES;
+    return op->kind == CVM_VM_OP_LAUNCH ? cube_count(op) <= 1 && !op->L.hook
+                                        : op->size <= SMALL_BYTES;
 }
 
 static void wake_workers(cvm_vm_pool *p, uint64_t n)

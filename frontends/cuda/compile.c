@@ -350,6 +350,7 @@ static cvm_status compile_here(const char *src, size_t len, const char *filename
     c->alloc = cvm_default_alloc;
     c->diag = diag;
     c->fmad = opts ? opts->fmad : 0;
+    c->debug_vars = opts && opts->no_opt;
     char *pp_text = NULL;
     size_t pp_len = 0;
     fe_buf out = {0};

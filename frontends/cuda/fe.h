@@ -279,6 +279,8 @@ typedef struct fe_ctx {
     bool err_kept;  /* the error is one of the file's own, not a sign of host code (fe_p_host_decl) */
     cvm_status err_status;
     int fmad;
+    int debug_vars;    /* -O0: also name inlined calls' parameters and memory variables
+                          (their extra copies and addresses would hold code in loops at -O1) */
 
     /* files named by line markers */
     const char **files;

@@ -281,11 +281,13 @@ static bool is_taken(fe_lower *L, const char *name)
 
 /* A scalar variable in local memory, initialized with v (or zero). */
 /* A variable in memory (shared, or local: arrays, structs, address taken)
- * gets its address under its name in the debug info, for a debugger to
- * read it through (docs/debugging.md): one constant, which the optimizer
- * drops when nothing else reads it. */
+ * gets its address under its name in the debug info at -O0, for a debugger
+ * to read it through (docs/debugging.md): one constant. At -O1 it would be
+ * a named register the optimizer may not move, so the code would change. */
 static void debug_address(fe_lower *L, fe_var *var)
 {
+    if (!L->c->debug_vars)
+        return;
     fe_val a = fe_addr_of_var(L, var);
     directive(L, ".var %s %%r%d", var->name, a.reg);
 }
@@ -1141,14 +1143,15 @@ fe_val fe_call_fn(fe_lower *L, const fe_tok *at, fe_node *fn, const fe_val *obj,
             int reg = fe_reg(L, L->rtypes[vals[i].reg]);
             fe_emit(L, "mov.%s %%r%d, %%r%d", fe_tname_of(L, reg), reg, vals[i].reg);
             v->val = (fe_val){fe_unqual(qty), reg, LV_REG, 0, false, false, false, false};
-            if (nvarp < 32)
+            if (nvarp < 32 && L->c->debug_vars)
                 varp[nvarp++] = v;
         }
     }
     /* The inlined call starts after its arguments are copied (they belong to
      * the call's line in the caller: a debugger stopped there is not in the
-     * callee yet), and the parameters held in registers are the callee's
-     * variables, in a scope over its body. */
+     * callee yet), and at -O0 the parameters held in registers are the
+     * callee's variables, in a scope over its body (at -O1 a named copy
+     * would hold the optimizer back: bytecode/opt.c moves no named register). */
     const char *text = fe_fmt(L->c, ".inline \"%s\" %u %u %u", fn->name, at->file, at->line, at->col);
     region r = region_open(L, text);
     region ps = region_open(L, ".scope");
