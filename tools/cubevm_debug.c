@@ -56,8 +56,8 @@ typedef struct dbg {
     mode mode;
     unsigned count;          /* stops still to skip (step 3) */
     /* the stopped plane, and where a step started */
-    uint32_t cube[3], plane, pc0, line0, depth0;
-    const char *file0;
+    uint32_t cube[3], plane, depth0;
+    bool line0;              /* the stop is on a source line (a step has one to leave) */
     uint64_t steps0;
     bool stopped_once, faulted, quit, started;
     uint32_t view_plane;     /* UINT32_MAX: the stopped plane */
@@ -1297,6 +1297,14 @@ static bool command_loop(dbg *g)
     }
 }
 
+/* A step of the plane of w starts where it stands. */
+static void step_from(dbg *g, const cvm_debug_where *w)
+{
+    g->steps0 = w->steps;
+    g->line0 = w->pc < g->ncode && g->pc_line[w->pc];
+    g->depth0 = frame_depth(g, w->pc);
+}
+
 /* A step, next or finish of the stopped plane has arrived (`starts`: the
  * instruction starts a line). */
 static bool step_done(dbg *g, const cvm_debug_where *w, bool starts)
@@ -1373,12 +1381,8 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
                 }
             } else if (step_done(g, w, starts)) {
                 stop = --g->count == 0;
-                if (!stop) { /* the next of N steps starts here */
-                    g->steps0 = w->steps;
-                    g->pc0 = w->pc;
-                    cvm_debug_line(g->k, w->pc, &g->file0, &g->line0, NULL);
-                    g->depth0 = frame_depth(g, w->pc);
-                }
+                if (!stop) /* the next of N steps starts here */
+                    step_from(g, w);
             }
         }
     }
@@ -1395,12 +1399,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
         show_where(g, why);
     for (unsigned i = 0; i < g->ndisplays; i++)
         cmd_print(g, NULL, g->displays[i]);
-    g->steps0 = w->steps;
-    g->pc0 = w->pc;
-    g->line0 = 0;
-    g->file0 = NULL;
-    cvm_debug_line(g->k, w->pc, &g->file0, &g->line0, NULL);
-    g->depth0 = frame_depth(g, w->pc);
+    step_from(g, w);
     fflush(stdout);
     bool go = command_loop(g);
     interrupted = 0; /* a Ctrl-C at the prompt is not a stop later */
