@@ -178,11 +178,14 @@ __global__ void f(int *out) {
     out[t] = r;
 }
 EOF
-printf '%s\n' "break 2" "break 7" "run" "info args" "print t" "continue" "info args" "info locals" "delete" "continue" >"$T/cmds"
+printf '%s\n' "break 2" "break 7" "run" "info args" "print t" "up" "print t" "down" "continue" "info args" \
+    "info locals" "delete" "continue" >"$T/cmds"
 run "$C" debug "$T/inl.cu" --block 4 out=zeros:4 --commands "$T/cmds" --print out:4
 [ $rc -eq 0 ] && has "^a = 100  (lane 0;" "$T/out" && has "^print: no variable 't' here" "$T/out" &&
     hasx "no arguments here" "$T/out" && has "^z = 42  (lane 0;" "$T/out" && hasx "out: 143 144 145 146" "$T/out"
 ok $? "info args in inner() is a = t + 100; t is the caller's, not visible there; noargs() has z as a local"
+hasx "#1  f at inl.cu:11" "$T/out" && hasx "  [ 0] 0 1 2 3" "$T/out" && hasx "#0  inner at inl.cu:2" "$T/out"
+ok $? "up selects the caller (its line 11), where print sees t; down goes back"
 # the commands must be text, and readable; a session that ends at a fault fails
 run "$C" debug "$T/inl.cu" --block 4 out=zeros:4 --commands /dev/zero
 [ $rc -eq 1 ] && has "the commands are not text" "$T/err"; ok $? "binary commands are refused (exit 1)"

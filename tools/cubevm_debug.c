@@ -83,6 +83,8 @@ typedef struct dbg {
     uint32_t *last_line, *last_pc;
     uint8_t *last_depth;
     uint32_t list_next;      /* the line a bare `list` starts at next (0: around the stop) */
+    uint32_t frame_sel;      /* up/down/frame: the inlined call print and info look at (0:
+                                the innermost) */
     bool input_failed;       /* the commands could not be read (an error was printed) */
     char fault[400];         /* the fault the session stopped at */
 } dbg;
@@ -368,11 +370,19 @@ static uint32_t view_pc(const dbg *g, uint32_t *out_plane, cvm_debug_plane_info 
     return info->pc;
 }
 
+/* The frame print and info look at: the innermost call around pc, or the
+ * one up/down/frame selected. */
+static uint32_t view_frame(const dbg *g, uint32_t pc)
+{
+    uint32_t depth = frame_depth(g, pc);
+    return g->frame_sel < depth ? depth - g->frame_sel : 0;
+}
+
 /* Variable `name` of the frame at pc (an inlined call does not see its caller's). */
 static bool find_var(const dbg *g, uint32_t pc, const char *name, value *out)
 {
     cvm_debug_var v;
-    const uint32_t frame = frame_depth(g, pc);
+    const uint32_t frame = view_frame(g, pc);
     for (uint32_t i = 0; cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++) {
         if (strcmp(v.name, name) != 0 || v.frame != frame)
             continue;
@@ -734,7 +744,7 @@ static void cmd_examine(dbg *g, const char *fmt, const char *expr)
 static void cmd_info_locals(dbg *g, bool args)
 {
     cvm_debug_plane_info info;
-    uint32_t plane, pc = view_pc(g, &plane, &info), depth = frame_depth(g, pc);
+    uint32_t plane, pc = view_pc(g, &plane, &info), depth = view_frame(g, pc);
     cvm_debug_var v;
     unsigned shown = 0;
     const char **seen = calloc(1, sizeof *seen); /* names listed: an outer one of the same name is hidden */
@@ -785,6 +795,57 @@ static void cmd_planes(dbg *g)
             printf(" (%s:%u)", base_name(file), line);
         printf(", lanes %s active, %llu instructions\n", lanes, (unsigned long long)info.steps);
     }
+}
+
+/* "#N  FUNCTION at FILE:LINE" of frame n (0: the innermost) around pc. */
+static void frame_line(const dbg *g, uint32_t pc, uint32_t n)
+{
+    cvm_debug_frame f;
+    const char *file = "?", *fn;
+    uint32_t line = 0;
+    cvm_kernel_info ki;
+    cvm_kernel_info_get(g->k, &ki);
+    if (n == 0) {
+        cvm_debug_line(g->k, pc, &file, &line, NULL);
+    } else if (cvm_debug_frame_at(g->k, pc, n - 1, &f) == CVM_OK) {
+        file = f.file;
+        line = f.line;
+    }
+    fn = cvm_debug_frame_at(g->k, pc, n, &f) == CVM_OK ? f.function : ki.name;
+    printf("#%u  %s at %s:%u\n", n, fn, base_name(file), line);
+}
+
+/* up [N], down [N], frame [N]: which inlined call print and info look at. */
+static void cmd_frame(dbg *g, const char *c, char **w, int n)
+{
+    cvm_debug_plane_info info;
+    uint32_t plane, pc = view_pc(g, &plane, &info), depth = frame_depth(g, pc);
+    uint64_t k = 1;
+    if (n > 1 && (!cli_parse_u64(w[1], &k) || k > MAX_DEPTH)) {
+        printf("%s: expected a frame count or number\n", c);
+        return;
+    }
+    if (!strcmp(c, "frame")) {
+        if (n > 1 && k > depth) {
+            printf("frame: no frame %llu (the innermost is 0, the kernel %u)\n", (unsigned long long)k, depth);
+            return;
+        }
+        if (n > 1)
+            g->frame_sel = (uint32_t)k;
+    } else if (!strcmp(c, "up")) {
+        if (g->frame_sel >= depth) {
+            printf("up: the kernel is the outermost frame\n");
+            return;
+        }
+        g->frame_sel = g->frame_sel + k > depth ? depth : g->frame_sel + (uint32_t)k;
+    } else {
+        if (g->frame_sel == 0) {
+            printf("down: frame 0 is the innermost\n");
+            return;
+        }
+        g->frame_sel = k > g->frame_sel ? 0 : g->frame_sel - (uint32_t)k;
+    }
+    frame_line(g, pc, g->frame_sel);
 }
 
 static void cmd_backtrace(dbg *g)
@@ -1077,6 +1138,9 @@ static const char help_text[] =
     "  plane [N]                print and info read plane N of the cube (no N: the stopped one)\n"
     "  info locals|args|planes|breakpoints|line\n"
     "  backtrace                inlined calls around the stop (bt)\n"
+    "  up [N], down [N], frame [N]\n"
+    "                           print and info look at the caller (up), back (down), or\n"
+    "                           frame N of backtrace (f)\n"
     "  list [LINE]              source lines around the stop (l)\n"
     "  quit                     end the launch and exit (q; also the end of the commands)\n";
 
@@ -1087,7 +1151,7 @@ static const struct {
     {"step", "s"}, {"next", "n"}, {"stepi", "si"}, {"finish", NULL}, {"print", "p"},
     {"x", NULL}, {"lane", NULL}, {"plane", NULL}, {"info", "i"}, {"backtrace", "bt"},
     {"list", "l"}, {"quit", "q"}, {"help", "h"}, {"kill", NULL}, {"where", NULL},
-    {"display", NULL}, {"undisplay", NULL},
+    {"display", NULL}, {"undisplay", NULL}, {"up", NULL}, {"down", NULL}, {"frame", "f"},
 };
 
 /* The command word w stands for (an alias, the whole word or a unique prefix), or NULL. */
@@ -1264,6 +1328,7 @@ static bool command_loop(dbg *g)
                 printf("plane: expected a plane from 0 to %u\n", g->w->planes - 1);
             } else {
                 g->view_plane = (uint32_t)p == g->w->plane ? UINT32_MAX : (uint32_t)p;
+                g->frame_sel = 0;
                 cvm_debug_plane_info info;
                 cvm_debug_plane(g->at, (uint32_t)p, &info);
                 const char *file;
@@ -1273,6 +1338,8 @@ static bool command_loop(dbg *g)
                     printf(", at %s:%u", base_name(file), l);
                 printf("\n");
             }
+        } else if (!strcmp(c, "up") || !strcmp(c, "down") || !strcmp(c, "frame")) {
+            cmd_frame(g, c, w, n);
         } else if (!strcmp(c, "backtrace") || !strcmp(c, "where")) {
             cmd_backtrace(g);
         } else if (!strcmp(c, "info")) {
@@ -1394,6 +1461,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     g->plane = w->plane;
     g->view_plane = UINT32_MAX;
     g->list_next = 0;
+    g->frame_sel = 0;
     g->lane = hit_lane != UINT32_MAX ? hit_lane : w->active ? (uint32_t)__builtin_ctzll(w->active) : 0;
     if (!g->faulted || w->event == CVM_DEBUG_FAULT)
         show_where(g, why);
@@ -1403,6 +1471,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     fflush(stdout);
     bool go = command_loop(g);
     interrupted = 0; /* a Ctrl-C at the prompt is not a stop later */
+    g->frame_sel = 0;    /* conditions see the innermost frame */
     g->w = NULL;
     g->at = NULL;
     fflush(stdout);
