@@ -942,7 +942,7 @@ static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
                text);
         return false;
     }
-    snprintf(b->expr, sizeof b->expr, "%s", text);
+    memcpy(b->expr, text, strlen(text) + 1); /* it fits: checked above */
     b->op = ops[k].op;
     return true;
 }
