@@ -150,6 +150,42 @@ ok $? "line 8 stops once per plane and pass: the sixth stop is st = 1 with lane 
 hasx "out: 4032" "$T/out" && hasx "[1 command after the end of the launch not run]" "$T/out"
 ok $? "the sum is 2 * (0 + ... + 63) = 4032; a command after the end is counted, not run"
 
+# second round: displays, exact integer conditions, loop headers, wide indexes, words
+printf '%s\n' "display t" "display" "info display" "break 6" "run" "display/x t" "continue 13" \
+    "info breakpoints" "print st" "print (int) s[ t - t ]" "print (int)s[1073741824]" "print t = 3" \
+    "st" "help print" "delete" "continue" >"$T/cmds"
+run "$C" debug "$T/r.cu" --block 64 in=@"$T/in.npy" out=zeros:1 --commands "$T/cmds" --print out:1
+[ $rc -eq 0 ] && hasx "display: the kernel is not running ('info display' lists them)" "$T/out" &&
+    hasx "1: print t" "$T/out" && has "^2: t = 0x20  (plane 1, all active lanes" "$T/out" ||
+    has "^  \[ 0\] 0x20 0x21" "$T/out"
+ok $? "displays before the launch wait for it; display/x prints labelled and in hex"; [ $rc -eq 0 ] || show
+has "^1  r.cu:6  (14 hits)$" "$T/out" && has "^\$[0-9]* = 1  (plane 1, all active lanes: 0-31)$" "$T/out"
+ok $? "the for header stops once per pass: 7 times in each plane, the 14th before st = 1 >>= 1 in plane 1"
+has "^\$[0-9]* = 4032  (plane 1, all active lanes: 0-31)$" "$T/out"
+ok $? "print (int) s[ t - t ] with spaces: s[0], whose last pass (st = 1) plane 0 has run: 4032"
+has "<out of bounds: past the 32-bit offsets of its memory>" "$T/out"
+ok $? "a shared index past 2^32 bytes is out of bounds, not wrapped to s[0]"
+has "^print: 't=3': the debugger shows values; it does not assign them$" "$T/out" &&
+    hasx "ambiguous command 'st': start, step, stepi" "$T/out" && has "^  print\[/x\] EXPR" "$T/out"
+ok $? "no assignment; an ambiguous prefix names its commands; help print shows print's lines"
+
+printf '%s\n' "break 8" "run" "next" "next" "next" "next" "next" "next" "next" "next" "next" "next" "quit" >"$T/cmds"
+run "$C" debug "$T/r.cu" --block 64 in=@"$T/in.npy" out=zeros:1 --commands "$T/cmds"
+[ $rc -eq 0 ] && [ "$(grep -c ', lanes .* active, at r.cu:' "$T/out")" -eq 11 ] && ! has "lanes none active" "$T/out"
+ok $? "next never stops where no lane of the plane runs (a skipped if, a loop's exit)"
+
+cat >"$T/u.cu" <<'EOF'
+__global__ void u(unsigned long long *out) {
+    unsigned long long v = 0xFFFFFFFFFFFFFFFFull - threadIdx.x;
+    out[threadIdx.x] = v;
+}
+EOF
+printf '%s\n' "break 3 if v == 18446744073709551614" "info breakpoints" "run" "print/x v" "quit" >"$T/cmds"
+run "$C" debug "$T/u.cu" --block 4 out=zeros:4 --commands "$T/cmds"
+[ $rc -eq 0 ] && hasx "1  u.cu:3 if v == 18446744073709551614  (0 hits)" "$T/out" &&
+    hasx "Breakpoint 1 (lane 1: v == 18446744073709551614), cube (0,0,0) plane 0, lanes 0-3 active, at u.cu:3" "$T/out"
+ok $? "conditions compare 64-bit integers exactly (2^64 - 2 is lane 1, not lane 0's 2^64 - 1)"
+
 # a step budget under the debugger is a fault stop; the faulted plane shows so
 printf '%s\n' "run" "info planes" "continue" >"$T/cmds"
 run "$C" debug "$T/r.cu" --block 64 in=@"$T/in.npy" out=zeros:1 --steps 20 --commands "$T/cmds"

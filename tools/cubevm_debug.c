@@ -22,6 +22,14 @@
 
 typedef enum mode { M_CONTINUE, M_STEP, M_NEXT, M_STEPI, M_FINISH, M_START, M_END } mode;
 
+/* A number as a debugger compares it: an integer exactly (its sign and
+ * magnitude), else a double. */
+typedef struct number {
+    bool integer, neg;
+    uint64_t mag;
+    double d;
+} number;
+
 typedef enum cmp_op { OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE } cmp_op;
 static const char *const op_names[] = {"", "==", "!=", "<", "<=", ">", ">="};
 
@@ -33,7 +41,8 @@ typedef struct breakpoint {
     /* `if EXPR OP NUMBER`: stops when an active lane makes it true */
     cmp_op op;
     char expr[64];
-    double value;
+    number value;
+    char literal[32];   /* N as written */
 } breakpoint;
 
 #define MAX_DISPLAYS 16
@@ -67,8 +76,12 @@ typedef struct dbg {
     source *sources;
     size_t printed;          /* kernel text written out by the hook */
     unsigned values;         /* $N of print */
-    char *displays[MAX_DISPLAYS]; /* printed at every stop */
+    struct display {
+        char *expr;
+        bool hex;            /* display/x */
+    } displays[MAX_DISPLAYS]; /* printed at every stop */
     unsigned ndisplays;
+    uint32_t lane_sel;       /* `lane N` (UINT32_MAX: none): x and info read it while it exists */
     char last[1024];         /* the command an empty line repeats */
     /* per pc (made at run or start): its line as an id (0: none) and the
      * inlined calls around it (at most MAX_DEPTH - 1) */
@@ -213,8 +226,9 @@ static bool make_tables(dbg *g)
 /* Whether the plane of w starts a source line with this instruction, as it
  * runs: its line differs from the last one it ran at this depth of inlined
  * calls (a call's body is deeper; the caller's line after the call is not
- * a new start), or it jumped back (a loop's next iteration). Called once
- * per hook call: it records the plane's position. */
+ * a new start). A loop's next iteration starts its header's line again
+ * when the body is on other lines; a loop on one line is one line, as in
+ * gdb. Called once per hook call: it records the plane's position. */
 static bool line_start(dbg *g, const cvm_debug_where *w)
 {
     if (!g->cube_known || memcmp(g->run_cube, w->cube, sizeof g->run_cube) != 0 ||
@@ -243,13 +257,12 @@ static bool line_start(dbg *g, const cvm_debug_where *w)
         return false;
     uint32_t p = w->plane, d = g->pc_depth[w->pc], line = g->pc_line[w->pc];
     uint32_t *last = g->last_line + (size_t)p * MAX_DEPTH;
-    bool back = g->last_pc[p] != UINT32_MAX && w->pc <= g->last_pc[p];
     for (uint32_t k = d + 1; k <= g->last_depth[p] && k < MAX_DEPTH; k++)
         last[k] = 0; /* the calls it has left */
     /* entering a call: its first instructions (the block around its body)
      * still carry the call's line, which is no line of the callee */
     bool inherited = d > 0 && !last[d] && line == last[d - 1];
-    bool start = line && !inherited && (last[d] != line || back);
+    bool start = line && !inherited && last[d] != line;
     if (line && !inherited)
         last[d] = line;
     g->last_pc[p] = w->pc;
@@ -350,8 +363,10 @@ static void element_text(const dbg *g, FILE *f, const value *v, cvm_elem pointee
         return;
     }
     uint64_t at = p + (uint64_t)off;
-    if (v->space != CVM_DEBUG_GLOBAL) /* 32-bit offsets */
-        at = (uint32_t)at;
+    if (v->space != CVM_DEBUG_GLOBAL && at > UINT32_MAX) { /* 32-bit offsets: no wrapping */
+        fputs("<out of bounds: past the 32-bit offsets of its memory>", f);
+        return;
+    }
     if (cvm_debug_read_mem(g->at, plane, l, v->space, at, &elem, esz) != CVM_OK) {
         char buf[200];
         cvm_debug_ptr_text(g->at, v->space, at, buf, sizeof buf);
@@ -436,15 +451,21 @@ static int builtin_value(const dbg *g, const char *name, uint32_t plane, uint32_
     return 0;
 }
 
+static number int_number(bool neg, uint64_t mag)
+{
+    number n = {true, neg && mag, mag, neg ? -(double)mag : (double)mag};
+    return n;
+}
+
 /* A variable, register or threadIdx-style name as a number in one lane of
  * plane `plane` (at pc); false when it names none of them, or a pointer or
  * a line. */
-static bool lane_number(const dbg *g, const char *name, uint32_t plane, uint32_t pc, uint32_t lane,
-                        double *out)
+static bool lane_value(const dbg *g, const char *name, uint32_t plane, uint32_t pc, uint32_t lane,
+                       number *out)
 {
     uint64_t bits;
     if (builtin_value(g, name, plane, lane, &bits)) {
-        *out = (double)bits;
+        *out = int_number(false, bits);
         return true;
     }
     value v;
@@ -458,35 +479,56 @@ static bool lane_number(const dbg *g, const char *name, uint32_t plane, uint32_t
     if (v.ptr || v.line != 1 || cvm_debug_read_reg(g->at, plane, v.reg, 0, lane, &bits) != CVM_OK)
         return false;
     unsigned sz = cli_elem_size(v.elem);
+    *out = (number){0};
     switch (v.elem) {
     case CVM_F32: {
         float f;
         uint32_t b = (uint32_t)bits;
         memcpy(&f, &b, 4);
-        *out = f;
+        out->d = f;
         return true;
     }
-    case CVM_F64: memcpy(out, &bits, 8); return true;
-    case CVM_F16: *out = cli_f16_to_f32((uint16_t)bits); return true;
-    case CVM_BF16: *out = cli_bf16_to_f32((uint16_t)bits); return true;
+    case CVM_F64: memcpy(&out->d, &bits, 8); return true;
+    case CVM_F16: out->d = cli_f16_to_f32((uint16_t)bits); return true;
+    case CVM_BF16: out->d = cli_bf16_to_f32((uint16_t)bits); return true;
     case CVM_I8: case CVM_I16: case CVM_I32: case CVM_I64:
         if (sz < 8 && (bits >> (8 * sz - 1) & 1))
             bits |= ~UINT64_C(0) << (8 * sz);
-        *out = (double)(int64_t)bits;
+        *out = (int64_t)bits < 0 ? int_number(true, 0 - bits) : int_number(false, bits);
         return true;
-    default: *out = (double)bits; return true;
+    default: *out = int_number(false, bits); return true;
     }
 }
 
-static bool compare(cmp_op op, double a, double b)
+/* An integer-valued name (an index term) in one lane. */
+static bool lane_integer(const dbg *g, const char *name, uint32_t plane, uint32_t pc, uint32_t lane,
+                         int64_t *out)
 {
+    number n;
+    if (!lane_value(g, name, plane, pc, lane, &n) || !n.integer || n.mag > (uint64_t)INT64_MAX)
+        return false;
+    *out = n.neg ? -(int64_t)n.mag : (int64_t)n.mag;
+    return true;
+}
+
+/* a <op> b; integers exactly (u64 max against -1 too), else as doubles */
+static bool compare(cmp_op op, number a, number b)
+{
+    int c;
+    if (a.integer && b.integer)
+        c = a.neg != b.neg ? (a.neg ? -1 : 1)
+          : a.mag == b.mag ? 0 : (a.mag < b.mag) != a.neg ? -1 : 1;
+    else if (a.d != a.d || b.d != b.d) /* NaN: only != holds */
+        return op == OP_NE;
+    else
+        c = a.d < b.d ? -1 : a.d > b.d;
     switch (op) {
-    case OP_EQ: return a == b;
-    case OP_NE: return a != b;
-    case OP_LT: return a < b;
-    case OP_LE: return a <= b;
-    case OP_GT: return a > b;
-    case OP_GE: return a >= b;
+    case OP_EQ: return c == 0;
+    case OP_NE: return c != 0;
+    case OP_LT: return c < 0;
+    case OP_LE: return c <= 0;
+    case OP_GT: return c > 0;
+    case OP_GE: return c >= 0;
     default: return true;
     }
 }
@@ -511,11 +553,11 @@ static bool index_value(const dbg *g, const char *index, uint32_t plane, uint32_
         memcpy(term, s, n);
         term[n] = 0;
         uint64_t u;
-        double x;
+        int64_t x;
         if (cli_parse_u64(term, &u) && u <= INT64_MAX)
             sum += sign * (int64_t)u;
-        else if (lane_number(g, term, plane, pc, lane, &x) && x == (double)(int64_t)x)
-            sum += sign * (int64_t)x;
+        else if (lane_integer(g, term, plane, pc, lane, &x))
+            sum += sign * x;
         else
             return false;
         s += n;
@@ -548,7 +590,7 @@ static cvm_elem cast_elem(const char *t)
 }
 
 /* print [/x] NAME | [(TYPE)]NAME[INDEX] | %rN | threadIdx.x ...: the value in every lane of the plane. */
-static void cmd_print(dbg *g, const char *fmt, const char *expr)
+static void cmd_print(dbg *g, const char *fmt, const char *expr, const char *label)
 {
     bool hex = fmt && !strcmp(fmt, "x");
     if (fmt && !hex) {
@@ -631,7 +673,8 @@ static void cmd_print(dbg *g, const char *fmt, const char *expr)
             return;
         }
     }
-    g->values++;
+    if (!label)
+        g->values++;
     char lanes[200];
     mask_text(info.active, info.lanes, lanes, sizeof lanes);
     /* each lane's value as text, then rows of 8 lanes (one line when the active lanes agree) */
@@ -669,7 +712,10 @@ static void cmd_print(dbg *g, const char *fmt, const char *expr)
     bool same = info.active != 0;
     for (uint32_t l = 0; l < info.lanes; l++)
         same &= !(info.active >> l & 1) || !strcmp(text[l], text[first]);
-    printf("$%u = ", g->values);
+    if (label)
+        printf("%s = ", label);
+    else
+        printf("$%u = ", g->values);
     if (same) {
         printf("%s  (plane %u, all active lanes: %s)\n", text[first], plane, lanes);
     } else {
@@ -709,7 +755,8 @@ static void cmd_examine(dbg *g, const char *fmt, const char *expr)
     num[nd] = 0;
     if (!fmt || (nd && (!cli_parse_u64(num, &count) || !count || count > 4096)) ||
         !elem_by_name(fmt + nd, &e)) {
-        printf("x: expected x/N<type> POINTER, e.g. x/4f32 in (types: i8 .. u64, f16, bf16, f32, f64)\n");
+        printf("x: expected x/N<type> POINTER, N from 1 to 4096, e.g. x/4f32 in (types: i8 .. u64, "
+               "f16, bf16, f32, f64)\n");
         return;
     }
     cvm_debug_plane_info info;
@@ -927,7 +974,16 @@ static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
     if (at) {
         k--;
         *at = 0;
-        b->value = strtod(at + strlen(ops[k].s), &end);
+        const char *lit = at + strlen(ops[k].s);
+        uint64_t u;
+        bool neg = *lit == '-';
+        if (cli_parse_u64(lit + neg, &u)) {
+            b->value = int_number(neg, u);
+            end = (char *)lit + strlen(lit);
+        } else {
+            b->value = (number){.d = strtod(lit, &end)};
+        }
+        snprintf(b->literal, sizeof b->literal, "%.31s", lit);
     }
     if (!at || !text[0] || strlen(text) >= sizeof b->expr || !end || end == at + strlen(ops[k].s) ||
         *end) {
@@ -936,8 +992,11 @@ static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
     }
     value v;
     uint64_t bits;
-    if (!builtin_value(g, text, 0, 0, &bits) && !(text[0] == '%' && text[1] == 'r') &&
-        !find_var(g, pc, text, &v)) {
+    uint64_t r;
+    cvm_debug_type rt;
+    bool reg = text[0] == '%' && text[1] == 'r' && cli_parse_u64(text + 2, &r) && r <= UINT32_MAX &&
+               cvm_debug_reg_type(g->k, (uint32_t)r, &rt) == CVM_OK;
+    if (!builtin_value(g, text, 0, 0, &bits) && !reg && !find_var(g, pc, text, &v)) {
         printf("break: '%s' is no variable in scope at the breakpoint, register or threadIdx-style name\n",
                text);
         return false;
@@ -981,6 +1040,24 @@ static void cmd_break(dbg *g, char **w, int nw)
             (file ? !strcmp(f, file) || !strcmp(base_name(f), file) : !main_file || !strcmp(f, main_file)))
             first = pc;
     }
+    if (first == UINT32_MAX && file) {
+        char names[300] = "";
+        const char *prev = NULL;
+        for (uint32_t pc = 0; pc < n; pc++) { /* the kernel's files, for the message */
+            const char *f;
+            if (cvm_debug_line(g->k, pc, &f, NULL, NULL) != CVM_OK || (prev && !strcmp(prev, f)) ||
+                strstr(names, base_name(f)))
+                continue;
+            prev = f;
+            if (strlen(names) + strlen(base_name(f)) + 3 < sizeof names)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         names[0] ? ", " : "", base_name(f));
+        }
+        printf("break: no code at %s (the kernel's files, by the name given or their base name: %s)\n",
+               loc, names[0] ? names : "none");
+        free(file);
+        return;
+    }
     if (first == UINT32_MAX) {
         printf("break: no code at %s (the kernel has no instruction from that line)\n", loc);
         free(file);
@@ -999,7 +1076,7 @@ static void cmd_break(dbg *g, char **w, int nw)
     g->bps[g->nbps++] = nb;
     printf("Breakpoint %u at %s (pc %u)", nb.id, loc, first);
     if (nb.op)
-        printf(" if %s %s %g", nb.expr, op_names[nb.op], nb.value);
+        printf(" if %s %s %s", nb.expr, op_names[nb.op], nb.literal);
     printf("\n");
 }
 
@@ -1044,9 +1121,9 @@ static breakpoint *break_at(dbg *g, bool starts, uint32_t *out_lane)
         if (b->line != l || (b->file && strcmp(b->file, f) != 0 && strcmp(b->file, base_name(f)) != 0))
             continue;
         for (uint32_t lane = 0; lane < w->lanes; lane++) {
-            double x;
+            number x;
             if ((w->active >> lane & 1) &&
-                (!b->op || (lane_number(g, b->expr, w->plane, w->pc, lane, &x) &&
+                (!b->op || (lane_value(g, b->expr, w->plane, w->pc, lane, &x) &&
                             compare(b->op, x, b->value)))) {
                 *out_lane = lane;
                 return b;
@@ -1056,57 +1133,79 @@ static breakpoint *break_at(dbg *g, bool starts, uint32_t *out_lane)
     return NULL;
 }
 
+static void info_display(const dbg *g)
+{
+    for (unsigned i = 0; i < g->ndisplays; i++)
+        printf("%u: print%s %s\n", i + 1, g->displays[i].hex ? "/x" : "", g->displays[i].expr);
+    if (!g->ndisplays)
+        printf("no displays\n");
+}
+
 static void info_breakpoints(const dbg *g)
 {
     for (unsigned i = 0; i < g->nbps; i++) {
         const breakpoint *b = &g->bps[i];
         printf("%u  %s%s%u", b->id, b->file ? base_name(b->file) : "", b->file ? ":" : "line ", b->line);
         if (b->op)
-            printf(" if %s %s %g", b->expr, op_names[b->op], b->value);
+            printf(" if %s %s %s", b->expr, op_names[b->op], b->literal);
         printf("  (%u hits)\n", b->hits);
     }
     if (!g->nbps)
         printf("no breakpoints\n");
 }
 
-/* display EXPR: print it now and at every stop; undisplay [N...]. */
-static void cmd_display(dbg *g, char **w, int n, bool add)
+/* Display i (0-based) at a stop: "1: tid = 5  (...)". */
+static void show_display(dbg *g, unsigned i)
 {
+    char label[96];
+    snprintf(label, sizeof label, "%u: %s", i + 1, g->displays[i].expr);
+    cmd_print(g, g->displays[i].hex ? "x" : NULL, g->displays[i].expr, label);
+}
+
+/* display[/x] EXPR: print it now and at every stop; undisplay [N...]. */
+static void cmd_display(dbg *g, const char *fmt, const char *expr, char **w, int n, bool add)
+{
+    if (fmt && strcmp(fmt, "x") != 0) {
+        printf("display/%s: only /x (hexadecimal) is a format\n", fmt);
+        return;
+    }
     if (add) {
-        if (n < 2) {
-            for (unsigned i = 0; i < g->ndisplays; i++)
-                cmd_print(g, NULL, g->displays[i]);
+        if (!expr) {
+            for (unsigned i = 0; g->w && i < g->ndisplays; i++)
+                show_display(g, i);
+            if (!g->w)
+                printf("display: the kernel is not running ('info display' lists them)\n");
             return;
         }
         if (g->ndisplays == MAX_DISPLAYS) {
             printf("display: at most %d expressions\n", MAX_DISPLAYS);
             return;
         }
-        char *e = strdup(w[1]);
+        char *e = strdup(expr);
         if (!e)
             return;
-        g->displays[g->ndisplays++] = e;
+        g->displays[g->ndisplays++] = (struct display){e, fmt != NULL};
         if (g->w)
-            cmd_print(g, NULL, e);
+            show_display(g, g->ndisplays - 1);
         return;
     }
     if (n < 2) {
         while (g->ndisplays)
-            free(g->displays[--g->ndisplays]);
+            free(g->displays[--g->ndisplays].expr);
         return;
     }
     for (int a = 1; a < n; a++) {
         uint64_t id;
-        if (!cli_parse_u64(w[a], &id) || !id || id > g->ndisplays) {
+        if (!cli_parse_u64(w[a], &id) || !id || id > g->ndisplays || !g->displays[id - 1].expr) {
             printf("undisplay: no display %s\n", w[a]);
             continue;
         }
-        free(g->displays[id - 1]);
-        g->displays[id - 1] = NULL;
+        free(g->displays[id - 1].expr);
+        g->displays[id - 1].expr = NULL;
     }
     unsigned k = 0; /* close the gaps; numbers shift down */
     for (unsigned i = 0; i < g->ndisplays; i++)
-        if (g->displays[i])
+        if (g->displays[i].expr)
             g->displays[k++] = g->displays[i];
     g->ndisplays = k;
 }
@@ -1114,11 +1213,12 @@ static void cmd_display(dbg *g, char **w, int n, bool add)
 /* ---- commands ---- */
 
 static const char help_text[] =
-    "commands (gdb's words; a unique prefix of a long one also works):\n"
-    "  break LOC [if EXPR OP N] stop where any plane reaches LOC (LINE or FILE:LINE) with an\n"
-    "                           active lane meeting the condition: EXPR a variable, %rN or\n"
-    "                           threadIdx/blockIdx.x|y|z, OP == != < <= > >=, N a number (b)\n"
-    "  delete [N...]            delete breakpoints (all without N); info breakpoints lists them\n"
+    "commands (gdb's words; a unique prefix of a long one also works; 'help CMD' for one):\n"
+    "  break LOC [if EXPR OP N] stop where a plane starts LOC (LINE in the kernel's file, or\n"
+    "                           FILE:LINE) with an active lane meeting the condition: EXPR a\n"
+    "                           variable, %rN or threadIdx/blockIdx/blockDim/gridDim.x|y|z, OP\n"
+    "                           == != < <= > >=, N a number (b)\n"
+    "  delete [N...]            delete breakpoints (all without N) (d)\n"
     "  run                      start the kernel; stop at a breakpoint (r)\n"
     "  start                    start the kernel and stop at its first instruction\n"
     "  continue [N]             go on to the next breakpoint (N: the Nth) (c)\n"
@@ -1126,23 +1226,26 @@ static const char help_text[] =
     "  next [N]                 the same, over inlined calls (n)\n"
     "  stepi [N]                one instruction (si)\n"
     "  finish                   run until the current inlined call returns\n"
-    "  print[/x] EXPR           a value in every lane of the plane (p): a variable, a buffer\n"
-    "                           parameter's element NAME[INDEX] (INDEX: a number or an integer\n"
-    "                           variable), a register %rN, or threadIdx/blockIdx/blockDim/gridDim.x|y|z\n"
-    "  x/N<type> PTR            N elements of a type (f32, i32, u8, ...) where pointer variable\n"
-    "                           PTR points, in the current lane\n"
-    "  display [EXPR]           print EXPR now and at every stop (no EXPR: all of them);\n"
-    "                           undisplay [N...] drops them; info display lists them\n"
-    "  lane N                   the lane x reads for (default: the plane's first active lane,\n"
-    "                           or the first meeting the breakpoint's condition)\n"
+    "  print[/x] EXPR           a value in every lane of the plane (p): a variable, a register\n"
+    "                           %rN, threadIdx/blockIdx/blockDim/gridDim.x|y|z, or an element\n"
+    "                           [(TYPE)]NAME[INDEX] of a pointer (TYPE, e.g. float or u8, for\n"
+    "                           one that is no buffer parameter; INDEX: numbers, integer\n"
+    "                           variables, %rN, threadIdx.x ... joined by + and -)\n"
+    "  x/N<type> PTR            N (1-4096) elements of a type (f32, i32, u8, ...) where pointer\n"
+    "                           variable PTR points, in the current lane\n"
+    "  display[/x] [EXPR]       print EXPR now and at every stop (no EXPR: all of them now)\n"
+    "  undisplay [N...]         drop displays (all without N)\n"
+    "  lane [N]                 the lane x and info read, kept at later stops (default: the\n"
+    "                           first active lane, or the one a condition or fault names)\n"
     "  plane [N]                print and info read plane N of the cube (no N: the stopped one)\n"
-    "  info locals|args|planes|breakpoints|line\n"
-    "  backtrace                inlined calls around the stop (bt)\n"
-    "  up [N], down [N], frame [N]\n"
-    "                           print and info look at the caller (up), back (down), or\n"
-    "                           frame N of backtrace (f)\n"
-    "  list [LINE]              source lines around the stop (l)\n"
-    "  quit                     end the launch and exit (q; also the end of the commands)\n";
+    "  info locals|args|planes|breakpoints|display|line\n"
+    "  backtrace                inlined calls around the stop (bt, where)\n"
+    "  up [N]                   print and info look at the caller's frame\n"
+    "  down [N]                 ... back toward the stop\n"
+    "  frame [N]                ... at frame N of backtrace (f)\n"
+    "  list [LINE]              source lines around the stop, or the next ten (l)\n"
+    "  help [CMD]               this list, or one command's lines (h)\n"
+    "  quit                     end the launch and exit (q, kill; also the end of the commands)\n";
 
 static const struct {
     const char *name, *alias;
@@ -1153,6 +1256,39 @@ static const struct {
     {"list", "l"}, {"quit", "q"}, {"help", "h"}, {"kill", NULL}, {"where", NULL},
     {"display", NULL}, {"undisplay", NULL}, {"up", NULL}, {"down", NULL}, {"frame", "f"},
 };
+
+static const char *command_of(const char *w);
+
+/* help [COMMAND]: the whole list, or the lines about one command. */
+static void cmd_help(const char *word)
+{
+    const char *c = word ? command_of(word) : NULL;
+    if (!word) {
+        fputs(help_text, stdout);
+        return;
+    }
+    if (!c) {
+        printf("help: no command '%s'\n", word);
+        return;
+    }
+    /* its entry: the line that names it (after two spaces) and the lines continuing it */
+    bool in = false;
+    for (const char *l = help_text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        size_t cl = strlen(c);
+        bool names = len > 2 + cl && l[0] == ' ' && l[1] == ' ' && l[2] != ' ' &&
+                     (!strncmp(l + 2, c, cl) && !isalpha((unsigned char)l[2 + cl]));
+        bool more = len > 3 && l[2] == ' ';
+        if (names || (in && more)) {
+            printf("%.*s\n", (int)len, l);
+            in = true;
+        } else {
+            in = false;
+        }
+        l += len + (e ? 1 : 0);
+    }
+}
 
 /* The command word w stands for (an alias, the whole word or a unique prefix), or NULL. */
 static const char *command_of(const char *w)
@@ -1256,17 +1392,34 @@ static bool command_loop(dbg *g)
             snprintf(g->last, sizeof g->last, "%s", copy);
         const char *c = command_of(w[0]);
         if (!c) {
-            printf("unknown command '%s'; 'help' lists them\n", w[0]);
+            char which[200] = "";
+            for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+                if (!strncmp(w[0], words[i].name, strlen(w[0])) && strlen(which) + 20 < sizeof which)
+                    snprintf(which + strlen(which), sizeof which - strlen(which), "%s%s",
+                             which[0] ? ", " : "", words[i].name);
+            if (which[0])
+                printf("ambiguous command '%s': %s\n", w[0], which);
+            else
+                printf("unknown command '%s'; 'help' lists them\n", w[0]);
             continue;
         }
         bool live = g->w != NULL;
+        /* an expression's words are one expression: `print (float) s[t + 1]` */
+        char expr[sizeof line] = "";
+        for (int i = 1; i < n; i++)
+            strcat(expr, w[i]);
+        bool takes_expr = !strcmp(c, "print") || !strcmp(c, "display") || !strcmp(c, "x");
+        if (takes_expr && strchr(expr, '=') && !strstr(expr, "==")) {
+            printf("%s: '%s': the debugger shows values; it does not assign them\n", c, expr);
+            continue;
+        }
         if (!strcmp(c, "quit") || !strcmp(c, "kill")) {
             g->quit = true;
             return false;
         } else if (!strcmp(c, "help")) {
-            fputs(help_text, stdout);
+            cmd_help(n > 1 ? w[1] : NULL);
         } else if (!strcmp(c, "display") || !strcmp(c, "undisplay")) {
-            cmd_display(g, w, n, c[0] == 'd');
+            cmd_display(g, fmt, n > 1 ? expr : NULL, w, n, c[0] == 'd');
         } else if (!strcmp(c, "break")) {
             cmd_break(g, w, n);
         } else if (!strcmp(c, "delete")) {
@@ -1281,8 +1434,10 @@ static bool command_loop(dbg *g)
             g->mode = !strcmp(c, "start") ? M_START : M_CONTINUE;
             g->count = 1;
             return true;
-        } else if (!live && (!strcmp(c, "info") && n > 1 && !strncmp(w[1], "breakpoints", strlen(w[1])))) {
+        } else if (!live && !strcmp(c, "info") && n > 1 && !strncmp(w[1], "breakpoints", strlen(w[1]))) {
             info_breakpoints(g);
+        } else if (!live && !strcmp(c, "info") && n > 1 && !strncmp(w[1], "display", strlen(w[1]))) {
+            info_display(g);
         } else if (!live) {
             printf("%s: the kernel is not running; 'run' or 'start' it first\n", c);
         } else if (!strcmp(c, "continue") || !strcmp(c, "step") || !strcmp(c, "next") ||
@@ -1310,15 +1465,17 @@ static bool command_loop(dbg *g)
             if (n < 2)
                 printf("print: expected an expression\n");
             else
-                cmd_print(g, fmt, w[1]);
+                cmd_print(g, fmt, expr, NULL);
         } else if (!strcmp(c, "x")) {
-            cmd_examine(g, fmt, n > 1 ? w[1] : NULL);
+            cmd_examine(g, fmt, n > 1 ? expr : NULL);
         } else if (!strcmp(c, "lane")) {
             uint64_t l;
-            if (n < 2 || !cli_parse_u64(w[1], &l) || l >= g->w->lanes)
+            if (n < 2)
+                printf("lane %u%s\n", g->lane, g->lane_sel == UINT32_MAX ? " (the first active)" : "");
+            else if (!cli_parse_u64(w[1], &l) || l >= g->w->lanes)
                 printf("lane: expected a lane from 0 to %u\n", g->w->lanes - 1);
             else
-                g->lane = (uint32_t)l;
+                g->lane = g->lane_sel = (uint32_t)l; /* kept at later stops */
         } else if (!strcmp(c, "plane")) {
             uint64_t p;
             if (n < 2) {
@@ -1356,8 +1513,7 @@ static bool command_loop(dbg *g)
             else if (wl && !strncmp(what, "breakpoints", wl))
                 info_breakpoints(g);
             else if (wl && !strncmp(what, "display", wl))
-                for (unsigned i = 0; i < g->ndisplays; i++)
-                    printf("%u: print %s\n", i + 1, g->displays[i]);
+                info_display(g);
             else
                 printf("info: expected locals, args, planes, breakpoints, display or line\n");
         }
@@ -1376,8 +1532,8 @@ static void step_from(dbg *g, const cvm_debug_where *w)
  * instruction starts a line). */
 static bool step_done(dbg *g, const cvm_debug_where *w, bool starts)
 {
-    if (w->steps == g->steps0)
-        return false; /* the instruction it stopped before has not run yet */
+    if (w->steps == g->steps0 || !w->active)
+        return false; /* not run yet; or a marker the plane passes with no lane active */
     if (g->mode == M_STEPI || !g->line0) /* no line to leave: one instruction */
         return true;
     uint32_t depth = frame_depth(g, w->pc);
@@ -1410,7 +1566,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
         snprintf(g->fault, sizeof g->fault, "%s", w->fault ? w->fault : "(no message)");
         hit_lane = w->fault_lane;
         g->faulted = stop = true;
-    } else if (interrupted) {
+    } else if (interrupted && w->active) { /* where some lane runs */
         interrupted = 0;
         why = "\nInterrupted: ";
         stop = true;
@@ -1425,8 +1581,8 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
         if (b) {
             b->hits++;
             if (b->op)
-                snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u (lane %u: %s %s %g), ", b->id,
-                         hit_lane, b->expr, op_names[b->op], b->value);
+                snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u (lane %u: %s %s %s), ", b->id,
+                         hit_lane, b->expr, op_names[b->op], b->literal);
             else
                 snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u, ", b->id);
             why = whybuf;
@@ -1462,11 +1618,16 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     g->view_plane = UINT32_MAX;
     g->list_next = 0;
     g->frame_sel = 0;
-    g->lane = hit_lane != UINT32_MAX ? hit_lane : w->active ? (uint32_t)__builtin_ctzll(w->active) : 0;
+    /* the lane x and info read: the one a condition or fault names, else the
+     * one `lane` chose, else the first active one */
+    g->lane = hit_lane != UINT32_MAX                        ? hit_lane
+            : g->lane_sel != UINT32_MAX && g->lane_sel < w->lanes ? g->lane_sel
+            : w->active                                     ? (uint32_t)__builtin_ctzll(w->active)
+                                                            : 0;
     if (!g->faulted || w->event == CVM_DEBUG_FAULT)
         show_where(g, why);
     for (unsigned i = 0; i < g->ndisplays; i++)
-        cmd_print(g, NULL, g->displays[i]);
+        show_display(g, i);
     step_from(g, w);
     fflush(stdout);
     bool go = command_loop(g);
@@ -1490,9 +1651,19 @@ int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config
     g.prompt = in == stdin && isatty(0);
     g.plane = UINT32_MAX;
     g.view_plane = UINT32_MAX;
+    g.lane_sel = UINT32_MAX;
     *out_printed = 0;
     *out_st = CVM_OK;
     int rc = CLI_OK;
+    /* Ctrl-C (SIGINT) stops a running kernel (a loop that never ends) at its
+     * next instruction; at the prompt it does nothing (reads go on) */
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_sa);
     if (!command_loop(&g)) { /* quit before the kernel ran */
         rc = g.input_failed ? CLI_FAIL : -1;
         goto done;
@@ -1501,19 +1672,10 @@ int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config
         rc = cli_error(CLI_FAIL, "debug: out of memory");
         goto done;
     }
-    /* Ctrl-C (SIGINT) stops a running kernel (a loop that never ends) at its
-     * next instruction; reads of commands go on after it */
-    struct sigaction sa, old_sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &sa, &old_sa);
+    interrupted = 0; /* a Ctrl-C before the launch is no stop in it */
     cvm_status st = cvm_launch_debug(s, k, cfg, args, n, hook, &g, d);
     if (!st)
         *out_st = cvm_stream_sync(s, d);
-    sigaction(SIGINT, &old_sa, NULL);
     if (st) {
         rc = cli_diag_error("launch", st, d);
         goto done;
@@ -1528,10 +1690,11 @@ int cli_debug_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_config
         printf("[the kernel has finished]\n");
     }
 done:
+    sigaction(SIGINT, &old_sa, NULL);
     for (unsigned i = 0; i < g.nbps; i++)
         free(g.bps[i].file);
     while (g.ndisplays)
-        free(g.displays[--g.ndisplays]);
+        free(g.displays[--g.ndisplays].expr);
     free(g.pc_line);
     free(g.pc_depth);
     free(g.last_line);
