@@ -226,13 +226,6 @@ static bool in_step(const cvm_vm_exec *x)
     return n > 0;
 }
 
-/*
- * A plane under the debugger's hook: one instruction at a time (the exact
- * code: plan() picks it for a hooked launch), the hook called before each
- * and after a fault. It runs until it waits, finishes or faults, or until
- * its quantum of back-edges is spent (as cvm_vm_run_plane yields then), so
- * a plane spinning on another one's write lets that one run.
- */
 /* A fault (or timeout) of plane p, told to the debugger's hook with the
  * plane marked faulted; true when the hook ends the launch. */
 static bool hooked_fault(cvm_vm_exec *x, cvm_vm_plane *p)
@@ -250,6 +243,13 @@ static bool hooked_fault(cvm_vm_exec *x, cvm_vm_plane *p)
     return true;
 }
 
+/*
+ * A plane under the debugger's hook: one instruction at a time (the exact
+ * code: plan() picks it for a hooked launch), the hook called before each
+ * and after a fault. It runs until it waits, finishes or faults, or until
+ * its quantum of back-edges is spent (as cvm_vm_run_plane yields then), so
+ * a plane spinning on another one's write lets that one run.
+ */
 static int run_hooked(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     const cvm_vm_launch *L = x->L;
