@@ -95,7 +95,7 @@ debug "break 8 if i == 37" "break 9 if blockIdx.x>0" "break 9 if nosuch == 1" "b
     "info breakpoints" "run" "display v" "continue" "info display" "undisplay 1" "delete" "continue"
 has "^Breakpoint 1 at 8 (pc [0-9]*) if i == 37$" "$T/out"
 ok $? "break LINE if EXPR == N is accepted and echoed"
-has "^break: 'nosuch' is no variable in scope" "$T/out" && has "^break: the condition must be EXPR OP NUMBER" "$T/out"
+has "^break: 'nosuch' is no number at the breakpoint" "$T/out" && has "^break: the condition must be EXPR OP NUMBER" "$T/out"
 ok $? "a condition on an unknown name, or without an operator, is refused"
 has "^1  k.cu:8 if i == 37  (0 hits)$" "$T/out" && has "^2  k.cu:9 if blockIdx.x > 0  (0 hits)$" "$T/out"
 ok $? "info breakpoints shows the conditions"
@@ -185,6 +185,22 @@ run "$C" debug "$T/u.cu" --block 4 out=zeros:4 --commands "$T/cmds"
 [ $rc -eq 0 ] && hasx "1  u.cu:3 if v == 18446744073709551614  (0 hits)" "$T/out" &&
     hasx "Breakpoint 1 (lane 1: v == 18446744073709551614), cube (0,0,0) plane 0, lanes 0-3 active, at u.cu:3" "$T/out"
 ok $? "conditions compare 64-bit integers exactly (2^64 - 2 is lane 1, not lane 0's 2^64 - 1)"
+
+# a pipe that stays open: the results come when the launch ends, not at the pipe's end
+{ echo run; sleep 6; } | "$C" debug "$T/k.cu" --grid 2 --block 32 out=zeros:64 in=@"$T/in.npy" n=40 \
+    --print out:4 >"$T/out" 2>"$T/err" &
+tries=0
+while ! has "^out: 1 9 25 49" "$T/out" && [ $tries -lt 40 ]; do sleep 0.1; tries=$((tries + 1)); done
+has "^out: 1 9 25 49" "$T/out"; ok $? "commands from a pipe: the results appear when the kernel ends"
+wait
+# lane is kept at an unconditional breakpoint; conditions on pointers are refused; no index wraps
+debug "break 8" "break 9 if in != 0" "run" "lane 5" "continue" "lane" "info locals" \
+    "print in[9223372036854775807+9223372036854775807+2]" "quit"
+has "^break: 'in' is no number at the breakpoint" "$T/out" && hasx "lane 5" "$T/out" &&
+    has "^i = 37  (lane 5;" "$T/out"
+ok $? "lane 5 holds at the next stop (cube 1: i = 37); a pointer condition is refused"
+! has "^\$[0-9]* = -53\|^  \[ 0\] 0 " "$T/out" && has "^print: index '9223372036854775807+9223372036854775807+2'" "$T/out"
+ok $? "an index that overflows is refused, not wrapped to element 0"
 
 # a step budget under the debugger is a fault stop; the faulted plane shows so
 printf '%s\n' "run" "info planes" "continue" >"$T/cmds"

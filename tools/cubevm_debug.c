@@ -68,7 +68,7 @@ typedef struct dbg {
     uint32_t cube[3], plane, depth0;
     bool line0;              /* the stop is on a source line (a step has one to leave) */
     uint64_t steps0;
-    bool stopped_once, faulted, quit, started;
+    bool faulted, quit;
     uint32_t view_plane;     /* UINT32_MAX: the stopped plane */
     uint32_t lane;           /* the lane `x` reads memory for */
     const cvm_debug_where *w;
@@ -93,7 +93,7 @@ typedef struct dbg {
     uint32_t run_cube[3];
     bool cube_known;
     uint32_t cap_planes;
-    uint32_t *last_line, *last_pc;
+    uint32_t *last_line;
     uint8_t *last_depth;
     uint32_t list_next;      /* the line a bare `list` starts at next (0: around the stop) */
     uint32_t frame_sel;      /* up/down/frame: the inlined call print and info look at (0:
@@ -237,20 +237,16 @@ static bool line_start(dbg *g, const cvm_debug_where *w)
             uint32_t *ll = realloc(g->last_line, (size_t)w->planes * MAX_DEPTH * sizeof *ll);
             if (ll)
                 g->last_line = ll;
-            uint32_t *lp = realloc(g->last_pc, (size_t)w->planes * sizeof *lp);
-            if (lp)
-                g->last_pc = lp;
             uint8_t *ld = realloc(g->last_depth, w->planes);
             if (ld)
                 g->last_depth = ld;
-            if (!ll || !lp || !ld)
+            if (!ll || !ld)
                 return false;
             g->cap_planes = w->planes;
         }
         memcpy(g->run_cube, w->cube, sizeof g->run_cube);
         g->cube_known = true;
         memset(g->last_line, 0, (size_t)g->cap_planes * MAX_DEPTH * sizeof *g->last_line);
-        memset(g->last_pc, 0xff, (size_t)g->cap_planes * sizeof *g->last_pc);
         memset(g->last_depth, 0, g->cap_planes);
     }
     if (w->pc >= g->ncode || w->plane >= g->cap_planes)
@@ -265,7 +261,6 @@ static bool line_start(dbg *g, const cvm_debug_where *w)
     bool start = line && !inherited && last[d] != line;
     if (line && !inherited)
         last[d] = line;
-    g->last_pc[p] = w->pc;
     g->last_depth[p] = (uint8_t)d;
     return start;
 }
@@ -457,30 +452,46 @@ static number int_number(bool neg, uint64_t mag)
     return n;
 }
 
-/* A variable, register or threadIdx-style name as a number in one lane of
- * plane `plane` (at pc); false when it names none of them, or a pointer or
- * a line. */
-static bool lane_value(const dbg *g, const char *name, uint32_t plane, uint32_t pc, uint32_t lane,
-                       number *out)
+/* Register %rN as a value; false when name is no register of the kernel. */
+static bool reg_value(const dbg *g, const char *name, value *out)
+{
+    uint64_t r;
+    cvm_debug_type t;
+    if (name[0] != '%' || name[1] != 'r' || !cli_parse_u64(name + 2, &r) || r > UINT32_MAX ||
+        cvm_debug_reg_type(g->k, (uint32_t)r, &t) != CVM_OK)
+        return false;
+    *out = (value){!t.elem, t.elem, t.space, (uint32_t)r, t.line, name};
+    return true;
+}
+
+/* What a name used as a number is: a threadIdx-style name (*builtin), or a
+ * scalar variable or register that is no pointer. Looked up once; then
+ * read per lane (number_at). */
+static bool resolve_number(const dbg *g, const char *name, uint32_t pc, value *v, bool *builtin)
 {
     uint64_t bits;
-    if (builtin_value(g, name, plane, lane, &bits)) {
+    *builtin = builtin_value(g, name, 0, 0, &bits);
+    if (*builtin)
+        return true;
+    if (!reg_value(g, name, v) && !find_var(g, pc, name, v))
+        return false;
+    return !v->ptr && v->line == 1;
+}
+
+static bool number_at(const dbg *g, const char *name, const value *v, bool builtin, uint32_t plane,
+                      uint32_t lane, number *out)
+{
+    uint64_t bits;
+    if (builtin) {
+        builtin_value(g, name, plane, lane, &bits);
         *out = int_number(false, bits);
         return true;
     }
-    value v;
-    cvm_debug_type t;
-    uint64_t r;
-    if (name[0] == '%' && name[1] == 'r' && cli_parse_u64(name + 2, &r) && r <= UINT32_MAX &&
-        cvm_debug_reg_type(g->k, (uint32_t)r, &t) == CVM_OK)
-        v = (value){!t.elem, t.elem, t.space, (uint32_t)r, t.line, name};
-    else if (!find_var(g, pc, name, &v))
+    if (cvm_debug_read_reg(g->at, plane, v->reg, 0, lane, &bits) != CVM_OK)
         return false;
-    if (v.ptr || v.line != 1 || cvm_debug_read_reg(g->at, plane, v.reg, 0, lane, &bits) != CVM_OK)
-        return false;
-    unsigned sz = cli_elem_size(v.elem);
+    unsigned sz = cli_elem_size(v->elem);
     *out = (number){0};
-    switch (v.elem) {
+    switch (v->elem) {
     case CVM_F32: {
         float f;
         uint32_t b = (uint32_t)bits;
@@ -498,6 +509,15 @@ static bool lane_value(const dbg *g, const char *name, uint32_t plane, uint32_t 
         return true;
     default: *out = int_number(false, bits); return true;
     }
+}
+
+/* A name as a number in one lane of plane `plane` (at pc). */
+static bool lane_value(const dbg *g, const char *name, uint32_t plane, uint32_t pc, uint32_t lane,
+                       number *out)
+{
+    value v;
+    bool builtin;
+    return resolve_number(g, name, pc, &v, &builtin) && number_at(g, name, &v, builtin, plane, lane, out);
 }
 
 /* An integer-valued name (an index term) in one lane. */
@@ -555,11 +575,11 @@ static bool index_value(const dbg *g, const char *index, uint32_t plane, uint32_
         uint64_t u;
         int64_t x;
         if (cli_parse_u64(term, &u) && u <= INT64_MAX)
-            sum += sign * (int64_t)u;
-        else if (lane_integer(g, term, plane, pc, lane, &x))
-            sum += sign * x;
-        else
+            x = (int64_t)u;
+        else if (!lane_integer(g, term, plane, pc, lane, &x))
             return false;
+        if (__builtin_add_overflow(sum, sign < 0 ? -x : x, &sum) || x == INT64_MIN)
+            return false; /* no wrapping around to another element */
         s += n;
         if (!*s)
             break;
@@ -640,15 +660,11 @@ static void cmd_print(dbg *g, const char *fmt, const char *expr, const char *lab
     bool builtin = builtin_value(g, name, plane, 0, &dummy);
     if (!builtin) {
         if (name[0] == '%' && name[1] == 'r') {
-            uint64_t r;
-            cvm_debug_type t;
-            if (!cli_parse_u64(name + 2, &r) || r > UINT32_MAX ||
-                cvm_debug_reg_type(g->k, (uint32_t)r, &t) != CVM_OK) {
+            if (!reg_value(g, name, &v)) {
                 printf("print: the kernel has no register %s (%%r0 to %%r%u)\n", name,
                        cvm_debug_reg_count(g->k) - 1);
                 return;
             }
-            v = (value){!t.elem, t.elem, t.space, (uint32_t)r, t.line, name};
         } else if (!find_var(g, pc, name, &v)) {
             printf("print: no variable '%s' here ('info locals' lists them)\n", name);
             return;
@@ -776,9 +792,8 @@ static void cmd_examine(dbg *g, const char *fmt, const char *expr)
     for (uint64_t i = 0; i < count; i++) {
         uint64_t bits = 0;
         uint64_t a = p + i * esz;
-        if (v.space != CVM_DEBUG_GLOBAL)
-            a = (uint32_t)a;
-        if (cvm_debug_read_mem(g->at, plane, lane, v.space, a, &bits, esz) != CVM_OK) {
+        if ((v.space != CVM_DEBUG_GLOBAL && a > UINT32_MAX) || /* 32-bit offsets: no wrapping */
+            cvm_debug_read_mem(g->at, plane, lane, v.space, a, &bits, esz) != CVM_OK) {
             printf(" <end of the memory it points into>");
             break;
         }
@@ -959,9 +974,13 @@ static void cmd_list(dbg *g, const char *arg)
 static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
 {
     char text[256] = "";
-    for (int i = 0; i < n; i++)
-        if (strlen(text) + strlen(w[i]) < sizeof text)
-            strcat(text, w[i]);
+    for (int i = 0; i < n; i++) {
+        if (strlen(text) + strlen(w[i]) >= sizeof text) {
+            printf("break: the condition is too long\n");
+            return false;
+        }
+        strcat(text, w[i]);
+    }
     static const struct {
         const char *s;
         cmp_op op;
@@ -991,14 +1010,14 @@ static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
         return false;
     }
     value v;
-    uint64_t bits;
-    uint64_t r;
-    cvm_debug_type rt;
-    bool reg = text[0] == '%' && text[1] == 'r' && cli_parse_u64(text + 2, &r) && r <= UINT32_MAX &&
-               cvm_debug_reg_type(g->k, (uint32_t)r, &rt) == CVM_OK;
-    if (!builtin_value(g, text, 0, 0, &bits) && !reg && !find_var(g, pc, text, &v)) {
-        printf("break: '%s' is no variable in scope at the breakpoint, register or threadIdx-style name\n",
-               text);
+    bool builtin;
+    const uint32_t sel = g->frame_sel;
+    g->frame_sel = 0; /* the breakpoint's own frame, whatever up selected */
+    bool ok = resolve_number(g, text, pc, &v, &builtin);
+    g->frame_sel = sel;
+    if (!ok) {
+        printf("break: '%s' is no number at the breakpoint: a variable in scope there (not a pointer "
+               "or a line), %%rN or a threadIdx-style name\n", text);
         return false;
     }
     memcpy(b->expr, text, strlen(text) + 1); /* it fits: checked above */
@@ -1120,12 +1139,16 @@ static breakpoint *break_at(dbg *g, bool starts, uint32_t *out_lane)
         breakpoint *b = &g->bps[i];
         if (b->line != l || (b->file && strcmp(b->file, f) != 0 && strcmp(b->file, base_name(f)) != 0))
             continue;
+        value v;
+        bool builtin = false;
+        if (b->op && !resolve_number(g, b->expr, w->pc, &v, &builtin))
+            continue; /* not readable here (parse_condition checked it at the line's first pc) */
         for (uint32_t lane = 0; lane < w->lanes; lane++) {
             number x;
             if ((w->active >> lane & 1) &&
-                (!b->op || (lane_value(g, b->expr, w->plane, w->pc, lane, &x) &&
+                (!b->op || (number_at(g, b->expr, &v, builtin, w->plane, lane, &x) &&
                             compare(b->op, x, b->value)))) {
-                *out_lane = lane;
+                *out_lane = b->op ? lane : UINT32_MAX; /* only a condition names a lane */
                 return b;
             }
         }
@@ -1268,9 +1291,10 @@ static void cmd_help(const char *word)
         return;
     }
     if (!c) {
-        printf("help: no command '%s'\n", word);
+        printf("help: no command '%s' (or more than one begins so)\n", word);
         return;
     }
+    c = !strcmp(c, "kill") ? "quit" : !strcmp(c, "where") ? "backtrace" : c; /* listed under these */
     /* its entry: the line that names it (after two spaces) and the lines continuing it */
     bool in = false;
     for (const char *l = help_text; *l;) {
@@ -1319,6 +1343,10 @@ static int split(char *line, char **w, char **fmt)
         if (slash) {
             *slash = 0;
             *fmt = slash + 1;
+        } else if (n > 1 && w[1][0] == '/') { /* gdb's spaced form: print /x v */
+            *fmt = w[1] + 1;
+            memmove(&w[1], &w[2], (size_t)(n - 2) * sizeof *w);
+            n--;
         }
     }
     return n;
@@ -1385,12 +1413,13 @@ static bool command_loop(dbg *g)
         int n = split(line, w, &fmt);
         if (!n || w[0][0] == '#')
             continue;
-        const char *rc = command_of(w[0]);
-        g->last[0] = 0;
-        if (rc && (!strcmp(rc, "step") || !strcmp(rc, "next") || !strcmp(rc, "stepi") ||
-                   !strcmp(rc, "continue") || !strcmp(rc, "list")))
-            snprintf(g->last, sizeof g->last, "%s", copy);
         const char *c = command_of(w[0]);
+        g->last[0] = 0;
+        if (c && (!strcmp(c, "step") || !strcmp(c, "next") || !strcmp(c, "stepi") ||
+                  !strcmp(c, "continue")))
+            snprintf(g->last, sizeof g->last, "%s", copy);
+        else if (c && !strcmp(c, "list")) /* again: the next ten */
+            snprintf(g->last, sizeof g->last, "list");
         if (!c) {
             char which[200] = "";
             for (size_t i = 0; i < sizeof words / sizeof *words; i++)
@@ -1409,7 +1438,10 @@ static bool command_loop(dbg *g)
         for (int i = 1; i < n; i++)
             strcat(expr, w[i]);
         bool takes_expr = !strcmp(c, "print") || !strcmp(c, "display") || !strcmp(c, "x");
-        if (takes_expr && strchr(expr, '=') && !strstr(expr, "==")) {
+        bool assigns = false; /* an '=' that is not part of == != <= >= */
+        for (const char *e = expr; *e; e++)
+            assigns |= *e == '=' && e[1] != '=' && (e == expr || !strchr("=!<>", e[-1]));
+        if (takes_expr && assigns) {
             printf("%s: '%s': the debugger shows values; it does not assign them\n", c, expr);
             continue;
         }
@@ -1698,9 +1730,11 @@ done:
     free(g.pc_line);
     free(g.pc_depth);
     free(g.last_line);
-    free(g.last_pc);
     free(g.last_depth);
-    if (!g.quit && !g.prompt) { /* commands a script has left when the launch ended */
+    fflush(stdout);
+    struct stat in_st; /* commands a script file has left when the launch ended (not a pipe:
+                        * a front end keeps it open) */
+    if (!g.quit && in != stdin && fstat(fileno(in), &in_st) == 0 && S_ISREG(in_st.st_mode)) {
         char line[1024];
         unsigned left = 0;
         while (fgets(line, sizeof line, in))

@@ -552,7 +552,7 @@ static int check_out_path(const run_opts *o, int i)
     }
     free(id);
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return cli_error(CLI_FAIL, "run: --out %s=%s: is a directory", o->outs[i].name, path);
+        return cli_error(CLI_FAIL, "%s: --out %s=%s: is a directory", cmd_name, o->outs[i].name, path);
     const char *slash = strrchr(path, '/');
     if (slash && slash != path) {
         size_t len = (size_t)(slash - path);
@@ -564,7 +564,7 @@ static int check_out_path(const run_opts *o, int i)
         bool good = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
         free(dir);
         if (!good)
-            return cli_error(CLI_FAIL, "run: --out %s=%s: no such directory", o->outs[i].name, path);
+            return cli_error(CLI_FAIL, "%s: --out %s=%s: no such directory", cmd_name, o->outs[i].name, path);
     }
     return CLI_OK;
 }
@@ -587,7 +587,7 @@ static int check_inputs_kept(const run_opts *o)
         for (int j = 0; j < o->nsymbols; j++)
             if (cli_same_file(o->symbols[j].value + 1, out->value))
                 return cli_error(CLI_USAGE,
-                                 "run: --out %s=%s is the input file of --symbol %s=%s: %s",
+                                 "%s: --out %s=%s is the input file of --symbol %s=%s: %s", cmd_name,
                                  out->name, out->value, o->symbols[j].name, o->symbols[j].value,
                                  why);
     }
@@ -894,7 +894,7 @@ static int run_or_debug(int argc, char **argv, bool debug)
     /* Cap the library at physical memory, so zeros:/rand: with absurd counts fail
      * with a message instead of overcommitting and being killed later. */
     if (o.seeded && o.schedule != CVM_SCHEDULE_RANDOM) {
-        rc = cli_error(CLI_USAGE, "run: --seed applies to --schedule random only");
+        rc = cli_error(CLI_USAGE, "%s: --seed applies to --schedule random only", cmd_name);
         goto done;
     }
     if (o.schedule == CVM_SCHEDULE_RANDOM && !o.seeded) {
@@ -903,6 +903,10 @@ static int run_or_debug(int argc, char **argv, bool debug)
     }
     if (o.schedule == CVM_SCHEDULE_RANDOM) /* so the run can be replayed */
         fprintf(stderr, "cubevm: random schedule, --seed %llu\n", (unsigned long long)o.seed);
+    if (debug && strncmp(o.device, "cpu", 3) != 0) { /* before a Vulkan driver is loaded */
+        rc = cli_error(CLI_USAGE, "debug: kernels run under the debugger on the cpu device only");
+        goto done;
+    }
     cvm_config cfg = {.memory_limit = physical_memory(), .threads = o.threads,
                       .profile = o.profile, .schedule = (cvm_schedule)o.schedule, .seed = o.seed};
     cvm_status st = cvm_device_open(o.device, &cfg, &dev, &d);
@@ -914,10 +918,6 @@ static int run_or_debug(int argc, char **argv, bool debug)
     }
     if ((rc = check_threads(&o, dev)))
         goto done;
-    if (debug && strncmp(o.device, "cpu", 3) != 0) {
-        rc = cli_error(CLI_USAGE, "debug: kernels run under the debugger on the cpu device only");
-        goto done;
-    }
     if (o.kernel)
         o.cuda.kernels[o.cuda.nkernels++] = o.kernel;
     if ((rc = cli_load_module(dev, o.file, &o.cuda, &mod)))

@@ -279,7 +279,6 @@ static bool is_taken(fe_lower *L, const char *name)
     return false;
 }
 
-/* A scalar variable in local memory, initialized with v (or zero). */
 /* A variable in memory (shared, or local: arrays, structs, address taken)
  * gets its address under its name in the debug info at -O0, for a debugger
  * to read it through (docs/debugging.md): one constant. At -O1 it would be
@@ -292,6 +291,7 @@ static void debug_address(fe_lower *L, fe_var *var)
     directive(L, ".var %s %%r%d", var->name, a.reg);
 }
 
+/* A scalar variable in local memory, initialized with v (or zero). */
 static fe_var *memory_var(fe_lower *L, const char *name, fe_type *t, const fe_val *v, const fe_tok *at)
 {
     fe_var *var = bind(L, name, t);
