@@ -202,6 +202,28 @@ ok $? "lane 5 holds at the next stop (cube 1: i = 37); a pointer condition is re
 ! has "^\$[0-9]* = -53\|^  \[ 0\] 0 " "$T/out" && has "^print: index '9223372036854775807+9223372036854775807+2'" "$T/out"
 ok $? "an index that overflows is refused, not wrapped to element 0"
 
+# tbreak and advance; an extern __shared__ array by its address
+debug "tbreak 8" "run" "break 8" "advance 9" "info breakpoints" "delete" "continue"
+hasx "Temporary breakpoint 1, cube (0,0,0) plane 0, lanes 0-31 active, at k.cu:8" "$T/out" &&
+    hasx "Temporary breakpoint 3, cube (0,0,0) plane 0, lanes 0-31 active, at k.cu:9" "$T/out" &&
+    has "^2  k.cu:8  (0 hits)$" "$T/out" && ! has "^1  k.cu:8\|^3  k.cu:9" "$T/out" &&
+    hasx "[the kernel has finished]" "$T/out"
+ok $? "tbreak stops once and goes; advance runs to its line; both are gone after they stop"
+cat >"$T/e.cu" <<'EOF'
+__global__ void e(float *out) {
+    extern __shared__ float dyn[];
+    int t = threadIdx.x;
+    dyn[t] = t * 0.5f;
+    __syncthreads();
+    out[t] = dyn[3 - t];
+}
+EOF
+printf '%s\n' "break 6" "run" "print (float)dyn[t]" "x/4f32 dyn" "delete" "continue" >"$T/cmds"
+run "$C" debug "$T/e.cu" --block 4 --shared 16 out=zeros:4 --commands "$T/cmds" --print out:4
+[ $rc -eq 0 ] && hasx "  [ 0] 0 0.5 1 1.5" "$T/out" && hasx "lane 0: dyn = (shared + 0): 0 0.5 1 1.5" "$T/out" &&
+    hasx "out: 1.5 1 0.5 0" "$T/out"
+ok $? "an extern __shared__ array is read by its name (dyn[t] = t / 2)"
+
 # a step budget under the debugger is a fault stop; the faulted plane shows so
 printf '%s\n' "run" "info planes" "continue" >"$T/cmds"
 run "$C" debug "$T/r.cu" --block 64 in=@"$T/in.npy" out=zeros:1 --steps 20 --commands "$T/cmds"

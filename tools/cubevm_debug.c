@@ -35,6 +35,7 @@ static const char *const op_names[] = {"", "==", "!=", "<", "<=", ">", ">="};
 
 typedef struct breakpoint {
     unsigned id;
+    bool temp;           /* tbreak, advance: deleted when it stops */
     char *file;      /* NULL: the line in any file */
     uint32_t line;
     unsigned hits;
@@ -1025,7 +1026,7 @@ static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
     return true;
 }
 
-static void cmd_break(dbg *g, char **w, int nw)
+static void cmd_break(dbg *g, char **w, int nw, bool temp)
 {
     const char *loc = nw > 1 ? w[1] : NULL;
     if (!loc) {
@@ -1092,8 +1093,9 @@ static void cmd_break(dbg *g, char **w, int nw)
         return;
     }
     nb.id = ++g->next_id;
+    nb.temp = temp;
     g->bps[g->nbps++] = nb;
-    printf("Breakpoint %u at %s (pc %u)", nb.id, loc, first);
+    printf("%s %u at %s (pc %u)", temp ? "Temporary breakpoint" : "Breakpoint", nb.id, loc, first);
     if (nb.op)
         printf(" if %s %s %s", nb.expr, op_names[nb.op], nb.literal);
     printf("\n");
@@ -1171,7 +1173,7 @@ static void info_breakpoints(const dbg *g)
         printf("%u  %s%s%u", b->id, b->file ? base_name(b->file) : "", b->file ? ":" : "line ", b->line);
         if (b->op)
             printf(" if %s %s %s", b->expr, op_names[b->op], b->literal);
-        printf("  (%u hits)\n", b->hits);
+        printf("  (%u hits)%s\n", b->hits, b->temp ? " temporary" : "");
     }
     if (!g->nbps)
         printf("no breakpoints\n");
@@ -1241,6 +1243,8 @@ static const char help_text[] =
     "                           FILE:LINE) with an active lane meeting the condition: EXPR a\n"
     "                           variable, %rN or threadIdx/blockIdx/blockDim/gridDim.x|y|z, OP\n"
     "                           == != < <= > >=, N a number (b)\n"
+    "  tbreak LOC [if ...]      a breakpoint deleted when it stops\n"
+    "  advance LOC [if ...]     run to LOC (a temporary breakpoint there, then continue)\n"
     "  delete [N...]            delete breakpoints (all without N) (d)\n"
     "  run                      start the kernel; stop at a breakpoint (r)\n"
     "  start                    start the kernel and stop at its first instruction\n"
@@ -1277,7 +1281,7 @@ static const struct {
     {"step", "s"}, {"next", "n"}, {"stepi", "si"}, {"finish", NULL}, {"print", "p"},
     {"x", NULL}, {"lane", NULL}, {"plane", NULL}, {"info", "i"}, {"backtrace", "bt"},
     {"list", "l"}, {"quit", "q"}, {"help", "h"}, {"kill", NULL}, {"where", NULL},
-    {"display", NULL}, {"undisplay", NULL}, {"up", NULL}, {"down", NULL}, {"frame", "f"},
+    {"display", NULL}, {"undisplay", NULL}, {"tbreak", NULL}, {"advance", NULL}, {"up", NULL}, {"down", NULL}, {"frame", "f"},
 };
 
 static const char *command_of(const char *w);
@@ -1452,8 +1456,8 @@ static bool command_loop(dbg *g)
             cmd_help(n > 1 ? w[1] : NULL);
         } else if (!strcmp(c, "display") || !strcmp(c, "undisplay")) {
             cmd_display(g, fmt, n > 1 ? expr : NULL, w, n, c[0] == 'd');
-        } else if (!strcmp(c, "break")) {
-            cmd_break(g, w, n);
+        } else if (!strcmp(c, "break") || !strcmp(c, "tbreak")) {
+            cmd_break(g, w, n, c[0] == 't');
         } else if (!strcmp(c, "delete")) {
             cmd_delete(g, w, n);
         } else if (!strcmp(c, "list")) {
@@ -1472,6 +1476,18 @@ static bool command_loop(dbg *g)
             info_display(g);
         } else if (!live) {
             printf("%s: the kernel is not running; 'run' or 'start' it first\n", c);
+        } else if (!strcmp(c, "advance")) {
+            if (g->faulted) {
+                printf("advance: the launch has faulted; 'continue' ends it, 'quit' leaves\n");
+                continue;
+            }
+            unsigned before = g->nbps;
+            cmd_break(g, w, n, true);
+            if (g->nbps == before)
+                continue; /* refused, with the reason */
+            g->mode = M_CONTINUE;
+            g->count = 1;
+            return true;
         } else if (!strcmp(c, "continue") || !strcmp(c, "step") || !strcmp(c, "next") ||
                    !strcmp(c, "stepi") || !strcmp(c, "finish")) {
             if (g->faulted && strcmp(c, "continue") != 0) {
@@ -1590,6 +1606,7 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     const char *why = "";
     char whybuf[160];
     uint32_t hit_lane = UINT32_MAX;
+    unsigned temp_hit = 0; /* a temporary breakpoint that stopped: deleted now */
     bool same = w->plane == g->plane && !memcmp(w->cube, g->cube, sizeof g->cube);
     bool starts = w->event == CVM_DEBUG_STEP && line_start(g, w);
     bool stop = false;
@@ -1612,11 +1629,13 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
         g->at = NULL;
         if (b) {
             b->hits++;
+            temp_hit = b->temp ? b->id : 0;
             if (b->op)
                 snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u (lane %u: %s %s %s), ", b->id,
                          hit_lane, b->expr, op_names[b->op], b->literal);
             else
-                snprintf(whybuf, sizeof whybuf, "\nBreakpoint %u, ", b->id);
+                snprintf(whybuf, sizeof whybuf, "\n%s %u, ", b->temp ? "Temporary breakpoint" : "Breakpoint",
+                         b->id);
             why = whybuf;
             stop = g->mode == M_CONTINUE ? --g->count == 0 : true;
         }
@@ -1643,6 +1662,13 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     }
     if (!stop)
         return 0;
+    for (unsigned i = 0; temp_hit && i < g->nbps; i++)
+        if (g->bps[i].id == temp_hit) {
+            free(g->bps[i].file);
+            memmove(&g->bps[i], &g->bps[i + 1], (g->nbps - i - 1) * sizeof *g->bps);
+            g->nbps--;
+            break;
+        }
     g->w = w;
     g->at = at;
     memcpy(g->cube, w->cube, sizeof g->cube);

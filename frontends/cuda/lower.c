@@ -340,8 +340,10 @@ static void local_decl(fe_lower *L, fe_node *d)
         }
     if (d->storage & FE_S_EXTERN && d->storage & FE_S_SHARED) {
         fe_var *v = bind(L, d->name, t->kind == TY_ARRAY ? t : fe_array_of(L->c, t, 0));
-        if (v)
+        if (v) {
             v->mem = MEM_DYNSHARED;
+            debug_address(L, v);
+        }
         return;
     }
     if (d->storage & FE_S_SHARED) {
