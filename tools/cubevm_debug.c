@@ -5,9 +5,10 @@
  * run, start, continue, step, next, stepi, finish, print, x, info, list,
  * backtrace, plane, lane, quit. The launch calls hook() before every
  * instruction; hook() decides whether this one is a stop, and reads
- * commands until one resumes the launch. docs/debugging.md.
+ * commands until one resumes the launch. What names read and how values
+ * print is cubevm_debug_values.c's. docs/debugging.md.
  */
-#include "cubevm_cli.h"
+#include "cubevm_debug.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,93 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_BREAKS 64
-#define MAX_WORDS 32
-
-typedef enum mode { M_CONTINUE, M_STEP, M_NEXT, M_STEPI, M_FINISH, M_START, M_END } mode;
-
-/* A number as a debugger compares it: an integer exactly (its sign and
- * magnitude), else a double. */
-typedef struct number {
-    bool integer, neg;
-    uint64_t mag;
-    double d;
-} number;
-
-typedef enum cmp_op { OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE } cmp_op;
 static const char *const op_names[] = {"", "==", "!=", "<", "<=", ">", ">="};
-
-typedef struct breakpoint {
-    unsigned id;
-    bool temp;           /* tbreak, advance: deleted when it stops */
-    char *file;      /* NULL: the line in any file */
-    uint32_t line;
-    unsigned hits;
-    /* `if EXPR OP NUMBER`: stops when an active lane makes it true */
-    cmp_op op;
-    char expr[64];
-    number value;
-    char literal[32];   /* N as written */
-} breakpoint;
-
-#define MAX_DISPLAYS 16
-
-typedef struct source {
-    char *path;
-    char *text;      /* NULL when it could not be read */
-    char **lines;    /* line i (1-based) starts at lines[i - 1] */
-    uint32_t nlines;
-    struct source *next;
-} source;
-
-typedef struct dbg {
-    const cvm_kernel *k;
-    const cvm_launch_config *cfg;
-    FILE *in;
-    bool prompt;
-    breakpoint bps[MAX_BREAKS];
-    unsigned nbps, next_id;
-    mode mode;
-    unsigned count;          /* stops still to skip (step 3) */
-    /* the stopped plane, and where a step started */
-    uint32_t cube[3], plane, depth0;
-    bool line0;              /* the stop is on a source line (a step has one to leave) */
-    uint64_t steps0;
-    bool faulted, quit;
-    uint32_t view_plane;     /* UINT32_MAX: the stopped plane */
-    uint32_t lane;           /* the lane `x` reads memory for */
-    const cvm_debug_where *w;
-    const cvm_debug_stop *at;
-    source *sources;
-    size_t printed;          /* kernel text written out by the hook */
-    unsigned values;         /* $N of print */
-    struct display {
-        char *expr;
-        bool hex;            /* display/x */
-    } displays[MAX_DISPLAYS]; /* printed at every stop */
-    unsigned ndisplays;
-    uint32_t lane_sel;       /* `lane N` (UINT32_MAX: none): x and info read it while it exists */
-    char last[1024];         /* the command an empty line repeats */
-    /* per pc (made at run or start): its line as an id (0: none) and the
-     * inlined calls around it (at most MAX_DEPTH - 1) */
-    uint32_t ncode;
-    uint32_t *pc_line;
-    uint8_t *pc_depth;
-    /* per plane of the running cube: the last line it ran at each depth, its
-     * last pc and depth (line starts are seen as the planes run) */
-    uint32_t run_cube[3];
-    bool cube_known;
-    uint32_t cap_planes;
-    uint32_t *last_line;
-    uint8_t *last_depth;
-    uint32_t list_next;      /* the line a bare `list` starts at next (0: around the stop) */
-    uint32_t frame_sel;      /* up/down/frame: the inlined call print and info look at (0:
-                                the innermost) */
-    bool input_failed;       /* the commands could not be read (an error was printed) */
-    char fault[400];         /* the fault the session stopped at */
-} dbg;
-
-#define MAX_DEPTH 32
 
 /* Ctrl-C while the kernel runs: the next instruction is a stop. */
 static volatile sig_atomic_t interrupted;
@@ -193,7 +108,7 @@ static uint32_t calls_around(const cvm_kernel *k, uint32_t pc)
 }
 
 /* The same from the table once it is made (the kernel runs). */
-static uint32_t frame_depth(const dbg *g, uint32_t pc)
+uint32_t dbg_frame_depth(const dbg *g, uint32_t pc)
 {
     return g->pc_depth && pc < g->ncode ? g->pc_depth[pc] : calls_around(g->k, pc);
 }
@@ -266,7 +181,7 @@ static bool line_start(dbg *g, const cvm_debug_where *w)
     return start;
 }
 
-static uint64_t live_mask(uint32_t lanes)
+uint64_t dbg_live_mask(uint32_t lanes)
 {
     return lanes >= 64 ? UINT64_MAX : (UINT64_C(1) << lanes) - 1;
 }
@@ -278,7 +193,7 @@ static const char *base_name(const char *p)
 }
 
 /* "0-31", "0-3,8-11": the lanes set in mask. */
-static void mask_text(uint64_t mask, uint32_t lanes, char *buf, size_t cap)
+void dbg_mask_text(uint64_t mask, uint32_t lanes, char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = 0;
@@ -303,8 +218,7 @@ static void show_where(dbg *g, const char *why)
     const char *file = NULL;
     uint32_t line = 0, col = 0;
     char lanes[200], insn[160] = "";
-    mask_text(w->active, w->lanes, lanes, sizeof lanes);
-    cvm_debug_insn_text(g->k, w->pc, insn, sizeof insn);
+    dbg_mask_text(w->active, w->lanes, lanes, sizeof lanes);
     printf("%scube (%u,%u,%u) plane %u, lanes %s active", why, w->cube[0], w->cube[1], w->cube[2],
            w->plane, lanes);
     if (cvm_debug_line(g->k, w->pc, &file, &line, &col) == CVM_OK) {
@@ -315,499 +229,18 @@ static void show_where(dbg *g, const char *why)
     } else {
         printf("\n");
     }
-    if (g->mode == M_STEPI || !file)
+    if (g->mode == M_STEPI || !file) {
+        cvm_debug_insn_text(g->k, w->pc, insn, sizeof insn); /* a walk from pc 0: only when shown */
         printf("pc %u: %s\n", w->pc, insn);
+    }
     else
         show_source_line(g, file, line);
-}
-
-/* ---- values ---- */
-
-typedef struct value {
-    bool ptr;
-    cvm_elem elem;          /* scalars */
-    cvm_debug_space space;  /* pointers */
-    uint32_t reg, line;
-    const char *name;
-} value;
-
-static void print_bits(FILE *f, const dbg *g, cvm_elem e, cvm_debug_space space, uint64_t bits,
-                       bool hex)
-{
-    if (!e) {
-        char buf[200];
-        cvm_debug_ptr_text(g->at, space, bits, buf, sizeof buf);
-        fprintf(f, "(%s)", buf);
-    } else if (hex) {
-        fprintf(f, "0x%llx", (unsigned long long)bits);
-    } else {
-        cli_print_elem(f, e, &bits, 0);
-    }
-}
-
-/* NAME[INDEX] in lane l of plane `plane`: the element of type `pointee` at
- * pointer p (its bits) + i elements. */
-static void element_text(const dbg *g, FILE *f, const value *v, cvm_elem pointee, uint64_t p,
-                         int64_t i, uint32_t plane, uint32_t l, bool hex)
-{
-    uint64_t elem = 0;
-    size_t esz = cli_elem_size(pointee);
-    int64_t off;
-    if (__builtin_mul_overflow(i, (int64_t)esz, &off) || off > (INT64_C(1) << 40) ||
-        off < -(INT64_C(1) << 40)) {
-        fputs("<out of bounds: index too large>", f); /* past any memory: no wrapping around */
-        return;
-    }
-    uint64_t at = p + (uint64_t)off;
-    if (v->space != CVM_DEBUG_GLOBAL && at > UINT32_MAX) { /* 32-bit offsets: no wrapping */
-        fputs("<out of bounds: past the 32-bit offsets of its memory>", f);
-        return;
-    }
-    if (cvm_debug_read_mem(g->at, plane, l, v->space, at, &elem, esz) != CVM_OK) {
-        char buf[200];
-        cvm_debug_ptr_text(g->at, v->space, at, buf, sizeof buf);
-        fprintf(f, "<out of bounds: %s>", buf);
-    } else {
-        print_bits(f, g, pointee, 0, elem, hex);
-    }
-}
-
-/* The plane `print` reads, and its pc. */
-static uint32_t view_pc(const dbg *g, uint32_t *out_plane, cvm_debug_plane_info *info)
-{
-    uint32_t plane = g->view_plane == UINT32_MAX ? g->w->plane : g->view_plane;
-    cvm_debug_plane(g->at, plane, info);
-    *out_plane = plane;
-    return info->pc;
-}
-
-/* The frame print and info look at: the innermost call around pc, or the
- * one up/down/frame selected. */
-static uint32_t view_frame(const dbg *g, uint32_t pc)
-{
-    uint32_t depth = frame_depth(g, pc);
-    return g->frame_sel < depth ? depth - g->frame_sel : 0;
-}
-
-/* Variable `name` of the frame at pc (an inlined call does not see its caller's). */
-static bool find_var(const dbg *g, uint32_t pc, const char *name, value *out)
-{
-    cvm_debug_var v;
-    const uint32_t frame = view_frame(g, pc);
-    for (uint32_t i = 0; cvm_debug_var_at(g->k, pc, i, &v) == CVM_OK; i++) {
-        if (strcmp(v.name, name) != 0 || v.frame != frame)
-            continue;
-        cvm_debug_type t;
-        if (cvm_debug_reg_type(g->k, v.reg, &t) != CVM_OK)
-            return false;
-        *out = (value){!t.elem, t.elem, t.space, v.reg, t.line, v.name};
-        return true;
-    }
-    return false;
-}
-
-/* The element type of buffer parameter `name` (what its pointer variables point at). */
-static cvm_elem param_elem(const dbg *g, const char *name)
-{
-    cvm_kernel_info ki;
-    cvm_kernel_info_get(g->k, &ki);
-    for (uint32_t i = 0; i < ki.param_count; i++) {
-        cvm_param_info p;
-        if (cvm_kernel_param(g->k, i, &p) == CVM_OK && p.kind == CVM_PARAM_BUFFER && p.line == 1 &&
-            !strcmp(p.name, name))
-            return p.elem;
-    }
-    return (cvm_elem)0;
-}
-
-/* threadIdx.x and friends, per lane of plane `plane`: 1 when `name` is one
- * (before the launch, with *out 0). */
-static int builtin_value(const dbg *g, const char *name, uint32_t plane, uint32_t lane, uint64_t *out)
-{
-    static const char *const bases[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-    for (unsigned b = 0; b < 4; b++) {
-        size_t n = strlen(bases[b]);
-        if (strncmp(name, bases[b], n) != 0 || name[n] != '.' || !strchr("xyz", name[n + 1]) ||
-            !name[n + 1] || name[n + 2])
-            continue;
-        unsigned c = (unsigned)(name[n + 1] - 'x');
-        *out = 0;
-        if (!g->w) /* only the name is asked about (a breakpoint's condition) */
-            return 1;
-        uint32_t block[3], grid[3];
-        for (int i = 0; i < 3; i++) {
-            block[i] = g->cfg->block[i] ? g->cfg->block[i] : 1;
-            grid[i] = g->cfg->grid[i] ? g->cfg->grid[i] : 1;
-        }
-        uint32_t unit = plane * g->w->plane_width + lane;
-        uint32_t pos[3] = {unit % block[0], unit / block[0] % block[1], unit / (block[0] * block[1])};
-        *out = b == 0 ? pos[c] : b == 1 ? g->w->cube[c] : b == 2 ? block[c] : grid[c];
-        return 1;
-    }
-    return 0;
-}
-
-static number int_number(bool neg, uint64_t mag)
-{
-    number n = {true, neg && mag, mag, neg ? -(double)mag : (double)mag};
-    return n;
-}
-
-/* Register %rN as a value; false when name is no register of the kernel. */
-static bool reg_value(const dbg *g, const char *name, value *out)
-{
-    uint64_t r;
-    cvm_debug_type t;
-    if (name[0] != '%' || name[1] != 'r' || !cli_parse_u64(name + 2, &r) || r > UINT32_MAX ||
-        cvm_debug_reg_type(g->k, (uint32_t)r, &t) != CVM_OK)
-        return false;
-    *out = (value){!t.elem, t.elem, t.space, (uint32_t)r, t.line, name};
-    return true;
-}
-
-/* What a name used as a number is: a threadIdx-style name (*builtin), or a
- * scalar variable or register that is no pointer. Looked up once; then
- * read per lane (number_at). */
-static bool resolve_number(const dbg *g, const char *name, uint32_t pc, value *v, bool *builtin)
-{
-    uint64_t bits;
-    *builtin = builtin_value(g, name, 0, 0, &bits);
-    if (*builtin)
-        return true;
-    if (!reg_value(g, name, v) && !find_var(g, pc, name, v))
-        return false;
-    return !v->ptr && v->line == 1;
-}
-
-static bool number_at(const dbg *g, const char *name, const value *v, bool builtin, uint32_t plane,
-                      uint32_t lane, number *out)
-{
-    uint64_t bits;
-    if (builtin) {
-        builtin_value(g, name, plane, lane, &bits);
-        *out = int_number(false, bits);
-        return true;
-    }
-    if (cvm_debug_read_reg(g->at, plane, v->reg, 0, lane, &bits) != CVM_OK)
-        return false;
-    unsigned sz = cli_elem_size(v->elem);
-    *out = (number){0};
-    switch (v->elem) {
-    case CVM_F32: {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, 4);
-        out->d = f;
-        return true;
-    }
-    case CVM_F64: memcpy(&out->d, &bits, 8); return true;
-    case CVM_F16: out->d = cli_f16_to_f32((uint16_t)bits); return true;
-    case CVM_BF16: out->d = cli_bf16_to_f32((uint16_t)bits); return true;
-    case CVM_I8: case CVM_I16: case CVM_I32: case CVM_I64:
-        if (sz < 8 && (bits >> (8 * sz - 1) & 1))
-            bits |= ~UINT64_C(0) << (8 * sz);
-        *out = (int64_t)bits < 0 ? int_number(true, 0 - bits) : int_number(false, bits);
-        return true;
-    default: *out = int_number(false, bits); return true;
-    }
-}
-
-/* A name as a number in one lane of plane `plane` (at pc). */
-static bool lane_value(const dbg *g, const char *name, uint32_t plane, uint32_t pc, uint32_t lane,
-                       number *out)
-{
-    value v;
-    bool builtin;
-    return resolve_number(g, name, pc, &v, &builtin) && number_at(g, name, &v, builtin, plane, lane, out);
-}
-
-/* An integer-valued name (an index term) in one lane. */
-static bool lane_integer(const dbg *g, const char *name, uint32_t plane, uint32_t pc, uint32_t lane,
-                         int64_t *out)
-{
-    number n;
-    if (!lane_value(g, name, plane, pc, lane, &n) || !n.integer || n.mag > (uint64_t)INT64_MAX)
-        return false;
-    *out = n.neg ? -(int64_t)n.mag : (int64_t)n.mag;
-    return true;
-}
-
-/* a <op> b; integers exactly (u64 max against -1 too), else as doubles */
-static bool compare(cmp_op op, number a, number b)
-{
-    int c;
-    if (a.integer && b.integer)
-        c = a.neg != b.neg ? (a.neg ? -1 : 1)
-          : a.mag == b.mag ? 0 : (a.mag < b.mag) != a.neg ? -1 : 1;
-    else if (a.d != a.d || b.d != b.d) /* NaN: only != holds */
-        return op == OP_NE;
-    else
-        c = a.d < b.d ? -1 : a.d > b.d;
-    switch (op) {
-    case OP_EQ: return c == 0;
-    case OP_NE: return c != 0;
-    case OP_LT: return c < 0;
-    case OP_LE: return c <= 0;
-    case OP_GT: return c > 0;
-    case OP_GE: return c >= 0;
-    default: return true;
-    }
-}
-
-/* INDEX of NAME[INDEX] in one lane: terms (numbers, integer variables,
- * %rN, threadIdx.x ...) joined by + and -; false when a term is none. */
-static bool index_value(const dbg *g, const char *index, uint32_t plane, uint32_t pc, uint32_t lane,
-                        int64_t *out)
-{
-    int64_t sum = 0;
-    const char *s = index;
-    int sign = 1;
-    if (*s == '-') {
-        sign = -1;
-        s++;
-    }
-    for (;;) {
-        char term[128];
-        size_t n = strcspn(s, "+-");
-        if (!n || n >= sizeof term)
-            return false;
-        memcpy(term, s, n);
-        term[n] = 0;
-        uint64_t u;
-        int64_t x;
-        if (cli_parse_u64(term, &u) && u <= INT64_MAX)
-            x = (int64_t)u;
-        else if (!lane_integer(g, term, plane, pc, lane, &x))
-            return false;
-        if (__builtin_add_overflow(sum, sign < 0 ? -x : x, &sum) || x == INT64_MIN)
-            return false; /* no wrapping around to another element */
-        s += n;
-        if (!*s)
-            break;
-        sign = *s == '-' ? -1 : 1;
-        s++;
-    }
-    *out = sum;
-    return true;
-}
-
-/* "(float)", "(f32)": the element type of a cast, or 0. */
-static cvm_elem cast_elem(const char *t)
-{
-    static const struct {
-        const char *c;
-        cvm_elem e;
-    } names[] = {{"float", CVM_F32}, {"double", CVM_F64}, {"int", CVM_I32}, {"unsigned", CVM_U32},
-                 {"uint", CVM_U32}, {"char", CVM_I8}, {"short", CVM_I16}, {"long", CVM_I64},
-                 {"half", CVM_F16}, {"bool", CVM_BOOL}, {"int32_t", CVM_I32}, {"uint32_t", CVM_U32},
-                 {"int64_t", CVM_I64}, {"uint64_t", CVM_U64}, {"uint8_t", CVM_U8}, {"int8_t", CVM_I8}};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strcmp(t, names[i].c))
-            return names[i].e;
-    for (int e = CVM_BOOL; e <= CVM_F64; e++)
-        if (!strcmp(t, cli_elem_name((cvm_elem)e)))
-            return (cvm_elem)e;
-    return (cvm_elem)0;
-}
-
-/* print [/x] NAME | [(TYPE)]NAME[INDEX] | %rN | threadIdx.x ...: the value in every lane of the plane. */
-static void cmd_print(dbg *g, const char *fmt, const char *expr, const char *label)
-{
-    bool hex = fmt && !strcmp(fmt, "x");
-    if (fmt && !hex) {
-        printf("print/%s: only /x (hexadecimal) is a print format; 'x' reads memory\n", fmt);
-        return;
-    }
-    cvm_debug_plane_info info;
-    uint32_t plane, pc = view_pc(g, &plane, &info);
-    char name[128], index[128] = "";
-    cvm_elem cast = (cvm_elem)0;
-    if (expr[0] == '(') { /* (float)s[t]: the element type of a pointer without one */
-        const char *close = strchr(expr, ')');
-        char t[32];
-        size_t tl = close ? (size_t)(close - expr - 1) : 0;
-        if (tl && tl < sizeof t) {
-            memcpy(t, expr + 1, tl);
-            t[tl] = 0;
-            cast = cast_elem(t);
-        }
-        if (!cast || !strchr(close, '[')) {
-            printf("print: '%s': a cast is (TYPE)NAME[INDEX], TYPE float, int, unsigned, f32, u8, ...\n",
-                   expr);
-            return;
-        }
-        expr = close + 1;
-    }
-    const char *br = strchr(expr, '[');
-    size_t nl = br ? (size_t)(br - expr) : strlen(expr);
-    if (!nl || nl >= sizeof name) {
-        printf("print: expected a variable, a register %%rN or threadIdx.x; see 'help print'\n");
-        return;
-    }
-    memcpy(name, expr, nl);
-    name[nl] = 0;
-    if (br) {
-        const char *end = strchr(br, ']');
-        size_t il = end ? (size_t)(end - br - 1) : 0;
-        if (!end || end[1] || !il || il >= sizeof index) {
-            printf("print: '%s': expected NAME[INDEX]\n", expr);
-            return;
-        }
-        memcpy(index, br + 1, il);
-        index[il] = 0;
-    }
-    value v;
-    uint64_t dummy;
-    bool builtin = builtin_value(g, name, plane, 0, &dummy);
-    if (!builtin) {
-        if (name[0] == '%' && name[1] == 'r') {
-            if (!reg_value(g, name, &v)) {
-                printf("print: the kernel has no register %s (%%r0 to %%r%u)\n", name,
-                       cvm_debug_reg_count(g->k) - 1);
-                return;
-            }
-        } else if (!find_var(g, pc, name, &v)) {
-            printf("print: no variable '%s' here ('info locals' lists them)\n", name);
-            return;
-        }
-    }
-    cvm_elem pointee = cast;
-    if (index[0]) {
-        if (builtin || !v.ptr) {
-            printf("print: '%s' is not a pointer\n", name);
-            return;
-        }
-        if (!pointee && !(pointee = param_elem(g, v.name))) {
-            printf("print: '%s' is no buffer parameter, so its element type is unknown: give it, "
-                   "as in print (float)%s[%s]\n", name, name, index);
-            return;
-        }
-        int64_t probe;
-        uint32_t l0 = info.active ? (uint32_t)__builtin_ctzll(info.active) : 0;
-        if (!index_value(g, index, plane, pc, l0, &probe)) {
-            printf("print: index '%s': expected numbers, integer variables in scope, %%rN or "
-                   "threadIdx.x ..., joined by + and -\n", index);
-            return;
-        }
-    }
-    if (!label)
-        g->values++;
-    char lanes[200];
-    mask_text(info.active, info.lanes, lanes, sizeof lanes);
-    /* each lane's value as text, then rows of 8 lanes (one line when the active lanes agree) */
-    char (*text)[1024] = calloc(info.lanes ? info.lanes : 1, sizeof *text); /* 16 x 60 characters */
-    if (!text) {
-        printf("print: out of memory\n");
-        return;
-    }
-    for (uint32_t l = 0; l < info.lanes; l++) {
-        FILE *f = fmemopen(text[l], sizeof text[l] - 1, "w");
-        if (!f)
-            continue;
-        if (builtin) {
-            uint64_t b;
-            builtin_value(g, name, plane, l, &b);
-            fprintf(f, hex ? "0x%llx" : "%llu", (unsigned long long)b);
-        }
-        for (uint32_t e = 0; !builtin && e < v.line; e++) {
-            uint64_t bits = 0;
-            cvm_debug_read_reg(g->at, plane, v.reg, e, l, &bits);
-            if (index[0]) {
-                int64_t i = 0;
-                if (index_value(g, index, plane, pc, l, &i))
-                    element_text(g, f, &v, pointee, bits, i, plane, l, hex);
-                continue;
-            }
-            fputs(e ? ", " : v.line > 1 ? "(" : "", f);
-            print_bits(f, g, v.elem, v.space, bits, hex);
-        }
-        if (!builtin && !index[0] && v.line > 1)
-            fputs(")", f);
-        fclose(f);
-    }
-    uint32_t first = info.active ? (uint32_t)__builtin_ctzll(info.active) : 0;
-    bool same = info.active != 0;
-    for (uint32_t l = 0; l < info.lanes; l++)
-        same &= !(info.active >> l & 1) || !strcmp(text[l], text[first]);
-    if (label)
-        printf("%s = ", label);
-    else
-        printf("$%u = ", g->values);
-    if (same) {
-        printf("%s  (plane %u, all active lanes: %s)\n", text[first], plane, lanes);
-    } else {
-        printf("plane %u, lanes %s active%s:\n", plane, lanes,
-               info.active == live_mask(info.lanes) ? "" : " (* inactive)");
-        for (uint32_t l = 0; l < info.lanes; l += 8) {
-            printf("  [%2u]", l);
-            for (uint32_t j = l; j < l + 8 && j < info.lanes; j++)
-                printf(" %s%s", text[j], info.active >> j & 1 ? "" : "*");
-            printf("\n");
-        }
-    }
-    free(text);
-}
-
-static bool elem_by_name(const char *s, cvm_elem *out)
-{
-    for (int e = CVM_BOOL; e <= CVM_F64; e++)
-        if (!strcmp(s, cli_elem_name((cvm_elem)e))) {
-            *out = (cvm_elem)e;
-            return true;
-        }
-    return false;
-}
-
-/* x/N<type> EXPR: N elements at the pointer in the current lane. */
-static void cmd_examine(dbg *g, const char *fmt, const char *expr)
-{
-    uint64_t count = 1;
-    cvm_elem e = (cvm_elem)0;
-    char num[24] = "";
-    size_t nd = 0;
-    while (fmt && isdigit((unsigned char)fmt[nd]) && nd < sizeof num - 1)
-        nd++;
-    if (fmt)
-        memcpy(num, fmt, nd);
-    num[nd] = 0;
-    if (!fmt || (nd && (!cli_parse_u64(num, &count) || !count || count > 4096)) ||
-        !elem_by_name(fmt + nd, &e)) {
-        printf("x: expected x/N<type> POINTER, N from 1 to 4096, e.g. x/4f32 in (types: i8 .. u64, "
-               "f16, bf16, f32, f64)\n");
-        return;
-    }
-    cvm_debug_plane_info info;
-    uint32_t plane, pc = view_pc(g, &plane, &info);
-    value v;
-    if (!expr || !find_var(g, pc, expr, &v) || !v.ptr) {
-        printf("x: '%s' is no pointer variable here\n", expr ? expr : "");
-        return;
-    }
-    uint32_t lane = g->lane < info.lanes ? g->lane : 0;
-    uint64_t p;
-    cvm_debug_read_reg(g->at, plane, v.reg, 0, lane, &p);
-    char buf[200];
-    cvm_debug_ptr_text(g->at, v.space, p, buf, sizeof buf);
-    printf("lane %u: %s = (%s):", lane, expr, buf);
-    unsigned esz = cli_elem_size(e);
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t bits = 0;
-        uint64_t a = p + i * esz;
-        if ((v.space != CVM_DEBUG_GLOBAL && a > UINT32_MAX) || /* 32-bit offsets: no wrapping */
-            cvm_debug_read_mem(g->at, plane, lane, v.space, a, &bits, esz) != CVM_OK) {
-            printf(" <end of the memory it points into>");
-            break;
-        }
-        printf(" ");
-        cli_print_elem(stdout, e, &bits, 0);
-    }
-    printf("\n");
 }
 
 static void cmd_info_locals(dbg *g, bool args)
 {
     cvm_debug_plane_info info;
-    uint32_t plane, pc = view_pc(g, &plane, &info), depth = view_frame(g, pc);
+    uint32_t plane, pc = dbg_view_pc(g, &plane, &info), depth = dbg_view_frame(g, pc);
     cvm_debug_var v;
     unsigned shown = 0;
     const char **seen = calloc(1, sizeof *seen); /* names listed: an outer one of the same name is hidden */
@@ -832,7 +265,7 @@ static void cmd_info_locals(dbg *g, bool args)
                    : info.active ? (uint32_t)__builtin_ctzll(info.active) : 0;
         cvm_debug_read_reg(g->at, plane, v.reg, 0, l, &bits);
         printf("%s = ", v.name);
-        print_bits(stdout, g, t.elem, t.space, bits, false);
+        dbg_print_bits(stdout, g, t.elem, t.space, bits, false);
         printf("%s  (lane %u; 'print %s' for every lane)\n", t.line > 1 ? ", ..." : "", l, v.name);
         shown++;
     }
@@ -851,7 +284,7 @@ static void cmd_planes(dbg *g)
         const char *file;
         uint32_t line = 0;
         char lanes[200];
-        mask_text(info.active, info.lanes, lanes, sizeof lanes);
+        dbg_mask_text(info.active, info.lanes, lanes, sizeof lanes);
         printf("%s plane %u: %s, pc %u", p == g->w->plane ? "*" : " ", p,
                names[info.state <= CVM_DEBUG_FAULTED ? info.state : 3], info.pc);
         if (info.state != CVM_DEBUG_DONE && cvm_debug_line(g->k, info.pc, &file, &line, NULL) == CVM_OK)
@@ -882,7 +315,7 @@ static void frame_line(const dbg *g, uint32_t pc, uint32_t n)
 static void cmd_frame(dbg *g, const char *c, char **w, int n)
 {
     cvm_debug_plane_info info;
-    uint32_t plane, pc = view_pc(g, &plane, &info), depth = frame_depth(g, pc);
+    uint32_t plane, pc = dbg_view_pc(g, &plane, &info), depth = dbg_frame_depth(g, pc);
     uint64_t k = 1;
     if (n > 1 && (!cli_parse_u64(w[1], &k) || k > MAX_DEPTH)) {
         printf("%s: expected a frame count or number\n", c);
@@ -914,7 +347,7 @@ static void cmd_frame(dbg *g, const char *c, char **w, int n)
 static void cmd_backtrace(dbg *g)
 {
     cvm_debug_plane_info info;
-    uint32_t plane, pc = view_pc(g, &plane, &info);
+    uint32_t plane, pc = dbg_view_pc(g, &plane, &info);
     const char *file = "?";
     uint32_t line = 0, n = 0;
     cvm_debug_line(g->k, pc, &file, &line, NULL);
@@ -939,7 +372,7 @@ static void cmd_list(dbg *g, const char *arg)
     cvm_debug_plane_info info;
     uint32_t plane;
     if (g->w) {
-        view_pc(g, &plane, &info);
+        dbg_view_pc(g, &plane, &info);
         cvm_debug_line(g->k, info.pc, &file, &line, NULL);
     } else {
         cvm_debug_line(g->k, 0, &file, &line, NULL);
@@ -998,7 +431,7 @@ static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
         uint64_t u;
         bool neg = *lit == '-';
         if (cli_parse_u64(lit + neg, &u)) {
-            b->value = int_number(neg, u);
+            b->value = dbg_int_number(neg, u);
             end = (char *)lit + strlen(lit);
         } else {
             b->value = (number){.d = strtod(lit, &end)};
@@ -1014,7 +447,7 @@ static bool parse_condition(dbg *g, breakpoint *b, char **w, int n, uint32_t pc)
     bool builtin;
     const uint32_t sel = g->frame_sel;
     g->frame_sel = 0; /* the breakpoint's own frame, whatever up selected */
-    bool ok = resolve_number(g, text, pc, &v, &builtin);
+    bool ok = dbg_resolve_number(g, text, pc, &v, &builtin);
     g->frame_sel = sel;
     if (!ok) {
         printf("break: '%s' is no number at the breakpoint: a variable in scope there (not a pointer "
@@ -1101,6 +534,19 @@ static void cmd_break(dbg *g, char **w, int nw, bool temp)
     printf("\n");
 }
 
+/* Deletes breakpoint `id`; false when there is none. */
+static bool delete_breakpoint(dbg *g, uint64_t id)
+{
+    for (unsigned i = 0; i < g->nbps; i++)
+        if (g->bps[i].id == id) {
+            free(g->bps[i].file);
+            memmove(&g->bps[i], &g->bps[i + 1], (g->nbps - i - 1) * sizeof *g->bps);
+            g->nbps--;
+            return true;
+        }
+    return false;
+}
+
 static void cmd_delete(dbg *g, char **w, int n)
 {
     if (n == 1) {
@@ -1111,17 +557,8 @@ static void cmd_delete(dbg *g, char **w, int n)
     }
     for (int a = 1; a < n; a++) {
         uint64_t id;
-        unsigned i = 0;
-        if (cli_parse_u64(w[a], &id))
-            while (i < g->nbps && g->bps[i].id != id)
-                i++;
-        if (!cli_parse_u64(w[a], &id) || i == g->nbps) {
+        if (!cli_parse_u64(w[a], &id) || !delete_breakpoint(g, id))
             printf("delete: no breakpoint %s\n", w[a]);
-            continue;
-        }
-        free(g->bps[i].file);
-        memmove(&g->bps[i], &g->bps[i + 1], (g->nbps - i - 1) * sizeof *g->bps);
-        g->nbps--;
     }
 }
 
@@ -1143,13 +580,13 @@ static breakpoint *break_at(dbg *g, bool starts, uint32_t *out_lane)
             continue;
         value v;
         bool builtin = false;
-        if (b->op && !resolve_number(g, b->expr, w->pc, &v, &builtin))
+        if (b->op && !dbg_resolve_number(g, b->expr, w->pc, &v, &builtin))
             continue; /* not readable here (parse_condition checked it at the line's first pc) */
         for (uint32_t lane = 0; lane < w->lanes; lane++) {
             number x;
             if ((w->active >> lane & 1) &&
-                (!b->op || (number_at(g, b->expr, &v, builtin, w->plane, lane, &x) &&
-                            compare(b->op, x, b->value)))) {
+                (!b->op || (dbg_number_at(g, b->expr, &v, builtin, w->plane, lane, &x) &&
+                            dbg_compare(b->op, x, b->value)))) {
                 *out_lane = b->op ? lane : UINT32_MAX; /* only a condition names a lane */
                 return b;
             }
@@ -1184,7 +621,7 @@ static void show_display(dbg *g, unsigned i)
 {
     char label[96];
     snprintf(label, sizeof label, "%u: %s", i + 1, g->displays[i].expr);
-    cmd_print(g, g->displays[i].hex ? "x" : NULL, g->displays[i].expr, label);
+    dbg_print(g, g->displays[i].hex ? "x" : NULL, g->displays[i].expr, label);
 }
 
 /* display[/x] EXPR: print it now and at every stop; undisplay [N...]. */
@@ -1233,6 +670,30 @@ static void cmd_display(dbg *g, const char *fmt, const char *expr, char **w, int
         if (g->displays[i].expr)
             g->displays[k++] = g->displays[i];
     g->ndisplays = k;
+}
+
+/* info WHAT: breakpoints and displays at any time, the rest while the kernel runs. */
+static void cmd_info(dbg *g, const char *what)
+{
+    size_t wl = strlen(what);
+    bool any = wl && (!strncmp(what, "locals", wl) || !strncmp(what, "args", wl) ||
+                      !strncmp(what, "planes", wl) || !strncmp(what, "line", wl));
+    if (wl && !strncmp(what, "breakpoints", wl))
+        info_breakpoints(g);
+    else if (wl && !strncmp(what, "display", wl))
+        info_display(g);
+    else if (any && !g->w)
+        printf("info: the kernel is not running; 'run' or 'start' it first\n");
+    else if (wl && !strncmp(what, "locals", wl))
+        cmd_info_locals(g, false);
+    else if (wl && !strncmp(what, "args", wl))
+        cmd_info_locals(g, true);
+    else if (wl && !strncmp(what, "planes", wl))
+        cmd_planes(g);
+    else if (wl && !strncmp(what, "line", wl))
+        show_where(g, "");
+    else
+        printf("info: expected locals, args, planes, breakpoints, display or line\n");
 }
 
 /* ---- commands ---- */
@@ -1470,10 +931,8 @@ static bool command_loop(dbg *g)
             g->mode = !strcmp(c, "start") ? M_START : M_CONTINUE;
             g->count = 1;
             return true;
-        } else if (!live && !strcmp(c, "info") && n > 1 && !strncmp(w[1], "breakpoints", strlen(w[1]))) {
-            info_breakpoints(g);
-        } else if (!live && !strcmp(c, "info") && n > 1 && !strncmp(w[1], "display", strlen(w[1]))) {
-            info_display(g);
+        } else if (!strcmp(c, "info")) {
+            cmd_info(g, n > 1 ? w[1] : "");
         } else if (!live) {
             printf("%s: the kernel is not running; 'run' or 'start' it first\n", c);
         } else if (!strcmp(c, "advance")) {
@@ -1513,9 +972,9 @@ static bool command_loop(dbg *g)
             if (n < 2)
                 printf("print: expected an expression\n");
             else
-                cmd_print(g, fmt, expr, NULL);
+                dbg_print(g, fmt, expr, NULL);
         } else if (!strcmp(c, "x")) {
-            cmd_examine(g, fmt, n > 1 ? expr : NULL);
+            dbg_examine(g, fmt, n > 1 ? expr : NULL);
         } else if (!strcmp(c, "lane")) {
             uint64_t l;
             if (n < 2)
@@ -1547,23 +1006,6 @@ static bool command_loop(dbg *g)
             cmd_frame(g, c, w, n);
         } else if (!strcmp(c, "backtrace") || !strcmp(c, "where")) {
             cmd_backtrace(g);
-        } else if (!strcmp(c, "info")) {
-            const char *what = n > 1 ? w[1] : "";
-            size_t wl = strlen(what);
-            if (wl && !strncmp(what, "locals", wl))
-                cmd_info_locals(g, false);
-            else if (wl && !strncmp(what, "args", wl))
-                cmd_info_locals(g, true);
-            else if (wl && !strncmp(what, "planes", wl))
-                cmd_planes(g);
-            else if (wl && !strncmp(what, "line", wl))
-                show_where(g, "");
-            else if (wl && !strncmp(what, "breakpoints", wl))
-                info_breakpoints(g);
-            else if (wl && !strncmp(what, "display", wl))
-                info_display(g);
-            else
-                printf("info: expected locals, args, planes, breakpoints, display or line\n");
         }
     }
 }
@@ -1573,7 +1015,7 @@ static void step_from(dbg *g, const cvm_debug_where *w)
 {
     g->steps0 = w->steps;
     g->line0 = w->pc < g->ncode && g->pc_line[w->pc];
-    g->depth0 = frame_depth(g, w->pc);
+    g->depth0 = dbg_frame_depth(g, w->pc);
 }
 
 /* A step, next or finish of the stopped plane has arrived (`starts`: the
@@ -1584,7 +1026,7 @@ static bool step_done(dbg *g, const cvm_debug_where *w, bool starts)
         return false; /* not run yet; or a marker the plane passes with no lane active */
     if (g->mode == M_STEPI || !g->line0) /* no line to leave: one instruction */
         return true;
-    uint32_t depth = frame_depth(g, w->pc);
+    uint32_t depth = dbg_frame_depth(g, w->pc);
     if (g->mode == M_FINISH)
         return depth < g->depth0;
     if (!starts)
@@ -1622,11 +1064,9 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
     } else if (g->mode == M_START) {
         stop = true;
     } else {
-        g->w = w;
+        g->w = w; /* break_at reads the plane through them; cleared below unless it stops */
         g->at = at;
         breakpoint *b = same && w->steps == g->steps0 ? NULL : break_at(g, starts, &hit_lane);
-        g->w = NULL;
-        g->at = NULL;
         if (b) {
             b->hits++;
             temp_hit = b->temp ? b->id : 0;
@@ -1660,15 +1100,13 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *at)
             }
         }
     }
-    if (!stop)
+    if (!stop) {
+        g->w = NULL;
+        g->at = NULL;
         return 0;
-    for (unsigned i = 0; temp_hit && i < g->nbps; i++)
-        if (g->bps[i].id == temp_hit) {
-            free(g->bps[i].file);
-            memmove(&g->bps[i], &g->bps[i + 1], (g->nbps - i - 1) * sizeof *g->bps);
-            g->nbps--;
-            break;
-        }
+    }
+    if (temp_hit)
+        delete_breakpoint(g, temp_hit);
     g->w = w;
     g->at = at;
     memcpy(g->cube, w->cube, sizeof g->cube);

@@ -128,14 +128,11 @@ cvm_status cvm_debug_read_mem(const cvm_debug_stop *at, uint32_t plane, uint32_t
         /* as checked mode does: inside a buffer, the one the pointer was made
          * from when it carries its tag (an overflow into a neighbour is no read) */
         uint64_t a = CVM_VM_PTR_ADDR(ptr);
-        uint16_t tag = CVM_VM_PTR_TAG(ptr);
-        for (uint32_t i = 0; i < x->L->nregions && !base; i++) {
-            const cvm_vm_region *r = &x->L->regions[i];
-            if (a >= r->base && a - r->base < r->size && (!tag || !r->tag || r->tag == tag)) {
-                base = (const uint8_t *)r->base;
-                limit = r->size;
-                off = a - r->base;
-            }
+        const cvm_vm_region *r = cvm_vm_region_of(x->L, a, CVM_VM_PTR_TAG(ptr));
+        if (r && a >= r->base) {
+            base = (const uint8_t *)r->base;
+            limit = r->size;
+            off = a - r->base;
         }
         break;
     }
@@ -171,17 +168,14 @@ void cvm_debug_ptr_text(const cvm_debug_stop *at, cvm_debug_space space, uint64_
     }
     uint64_t a = CVM_VM_PTR_ADDR(ptr);
     uint16_t tag = CVM_VM_PTR_TAG(ptr);
-    const cvm_vm_region *from = NULL; /* the buffer the pointer was made from */
-    for (uint32_t i = 0; at && i < at->x->L->nregions; i++) {
-        const cvm_vm_region *r = &at->x->L->regions[i];
-        if (a >= r->base && a - r->base <= r->size && (!tag || !r->tag || r->tag == tag)) {
-            snprintf(buf, cap, "buffer '%s' + %llu%s", r->name ? r->name : "?",
-                     (unsigned long long)(a - r->base), a - r->base == r->size ? " (its end)" : "");
-            return;
-        }
-        if (tag && r->tag == tag)
-            from = r;
+    /* the buffer it points into (one past the end too), as checked mode finds it */
+    const cvm_vm_region *r = at ? cvm_vm_region_of(at->x->L, a, tag) : NULL;
+    if (r && a >= r->base && a - r->base <= r->size) {
+        snprintf(buf, cap, "buffer '%s' + %llu%s", r->name ? r->name : "?",
+                 (unsigned long long)(a - r->base), a - r->base == r->size ? " (its end)" : "");
+        return;
     }
+    const cvm_vm_region *from = r && tag && r->tag == tag ? r : NULL; /* the one it was made from */
     if (from && a >= from->base)
         snprintf(buf, cap, "buffer '%s' + %llu (past its %zu bytes)", from->name ? from->name : "?",
                  (unsigned long long)(a - from->base), from->size);

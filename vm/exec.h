@@ -80,6 +80,40 @@ typedef struct cvm_vm_launch {
 
 enum { CVM_VM_HOOK_STEP = 0, CVM_VM_HOOK_FAULT = 1 };
 
+/* The region containing addr, or the nearest one below it; NULL if none below. */
+static inline const cvm_vm_region *cvm_vm_region_below(const cvm_vm_launch *L, uint64_t addr)
+{
+    uint32_t lo = 0, hi = L->nregions;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (L->regions[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? &L->regions[lo - 1] : NULL;
+}
+
+/* The region of the buffer with provenance tag `tag`, or NULL (freed, or not this launch's). */
+static inline const cvm_vm_region *cvm_vm_region_tagged(const cvm_vm_launch *L, uint16_t tag)
+{
+    for (uint32_t i = 0; i < L->nregions; i++)
+        if (L->regions[i].tag == tag)
+            return &L->regions[i];
+    return NULL;
+}
+
+/* The buffer an access at untagged address `addr` through a pointer with
+ * provenance `tag` belongs to (checked mode's rule; the debugger's reads):
+ * found by address first, the common case, else by tag (NULL when the tag
+ * names no live buffer). */
+static inline const cvm_vm_region *cvm_vm_region_of(const cvm_vm_launch *L, uint64_t addr,
+                                                    uint16_t tag)
+{
+    const cvm_vm_region *r = cvm_vm_region_below(L, addr);
+    return tag && (!r || r->tag != tag) ? cvm_vm_region_tagged(L, tag) : r;
+}
+
 typedef struct cvm_vm_program cvm_vm_program;
 
 /* Pre-decodes every kernel of a verified module. The module and verified

@@ -32,48 +32,16 @@
 static const char *const kind_name[] = {"load", "store", "atomic"};
 enum { K_LOAD, K_STORE, K_ATOMIC };
 
-/* The region containing addr, or the nearest one below it; NULL if none below. */
-static const cvm_vm_region *region_below(const cvm_vm_launch *L, uint64_t addr)
-{
-    uint32_t lo = 0, hi = L->nregions;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (L->regions[mid].base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo ? &L->regions[lo - 1] : NULL;
-}
-
-/* The region of the buffer with provenance tag `tag`, or NULL (freed, or not this launch's). */
-static const cvm_vm_region *region_tagged(const cvm_vm_launch *L, uint16_t tag)
-{
-    for (uint32_t i = 0; i < L->nregions; i++)
-        if (L->regions[i].tag == tag)
-            return &L->regions[i];
-    return NULL;
-}
-
-/* The buffer an access at untagged address `addr` through a pointer with
- * provenance `tag` belongs to: found by address first, the common case,
- * else by tag (NULL when the tag names no live buffer). */
-static const cvm_vm_region *region_of(const cvm_vm_launch *L, uint64_t addr, uint16_t tag)
-{
-    const cvm_vm_region *r = region_below(L, addr);
-    return tag && (!r || r->tag != tag) ? region_tagged(L, tag) : r;
-}
-
 /*
  * Checks an access of `size` bytes at untagged address `addr` through a
  * pointer with provenance `tag`: the access must lie in that buffer
- * (region_of), so running off the end of one buffer into its neighbour is
- * reported against the first one.
+ * (cvm_vm_region_of), so running off the end of one buffer into its
+ * neighbour is reported against the first one.
  */
 static bool check_global(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lane, uint64_t addr,
                          uint16_t tag, size_t size, int kind)
 {
-    const cvm_vm_region *r = region_of(x->L, addr, tag);
+    const cvm_vm_region *r = cvm_vm_region_of(x->L, addr, tag);
     if (tag) { /* found by address, r's base is at most addr */
         if (!r) {
             cvm_vm_fault(x, p, lane, CVM_FAULT,
@@ -118,7 +86,8 @@ static uint8_t *resolve(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t l, unsig
     if (checked && align > 1 && addr % align) {
         /* a global address is named by its buffer and offset, as a bounds fault is */
         const uint64_t a = CVM_VM_PTR_ADDR(addr);
-        const cvm_vm_region *r = space == CVM_T_PTR_GLOBAL ? region_of(x->L, a, CVM_VM_PTR_TAG(addr)) : NULL;
+        const cvm_vm_region *r =
+            space == CVM_T_PTR_GLOBAL ? cvm_vm_region_of(x->L, a, CVM_VM_PTR_TAG(addr)) : NULL;
         if (r && a >= r->base && a - r->base <= r->size)
             cvm_vm_fault(x, p, l, CVM_FAULT, "misaligned %s of %zu bytes at offset %llu of buffer '%s' "
                          "(alignment %zu)", kind_name[kind], size, (unsigned long long)(a - r->base),
@@ -331,7 +300,7 @@ static bool global_range_ok(cvm_vm_exec *x, uint64_t lo, uint64_t hi, uint64_t b
     const cvm_vm_region **slot = &x->recent[tag & 3];
     if (region_holds(*slot, tag, lo, hi, size, load))
         return true;
-    const cvm_vm_region *r = region_of(x->L, lo, tag);
+    const cvm_vm_region *r = cvm_vm_region_of(x->L, lo, tag);
     if (!region_holds(r, tag, lo, hi, size, load))
         return false;
     *slot = r;
@@ -1360,7 +1329,7 @@ const char *cvm_vm_string_at(cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t lan
     switch (elem) {
     case CVM_T_PTR_GLOBAL: {
         addr = CVM_VM_PTR_ADDR(addr);
-        const cvm_vm_region *r = region_below(x->L, addr);
+        const cvm_vm_region *r = cvm_vm_region_below(x->L, addr);
         if (!r || addr - r->base >= r->size)
             return NULL;
         *out_max = r->size - (size_t)(addr - r->base);
