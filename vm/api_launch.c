@@ -256,18 +256,21 @@ static void *op_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
 /* (register files + local x units + shared) x workers against the memory limit. */
 static cvm_status check_memory(const cvm_device *dev, const cvm_vm_op *op, cvm_diag *diag)
 {
-    uint64_t regs, local, shared, limit = dev->mem.limit;
-    cvm_vm_run_sizes(op->run, &regs, &local, &shared);
+    uint64_t regs, local, shared, race, limit = dev->mem.limit;
+    cvm_vm_run_sizes(op->run, &regs, &local, &shared, &race);
     uint64_t workers = op->L.schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
-    uint64_t per = regs + local + shared, total = per * workers;
+    uint64_t per = regs + local + shared + race, total = per * workers;
     if (!limit || total <= limit)
         return CVM_OK;
+    char extra[64] = "";
+    if (race)
+        snprintf(extra, sizeof extra, " + %llu race check", (unsigned long long)race);
     return cvm_diag_set(diag, CVM_LIMIT,
-                        "launch of '%s' needs (%llu register + %llu local + %llu shared bytes) x "
+                        "launch of '%s' needs (%llu register + %llu local + %llu shared%s bytes) x "
                         "%llu workers = %llu bytes, over the memory limit of %llu bytes",
                         cvm_bc_str(op->kernel->mod->bc, op->kernel->mod->bc->kernels[op->kernel->index].name),
                         (unsigned long long)regs, (unsigned long long)local,
-                        (unsigned long long)shared, (unsigned long long)workers,
+                        (unsigned long long)shared, extra, (unsigned long long)workers,
                         (unsigned long long)total, (unsigned long long)limit);
 }
 
@@ -340,6 +343,7 @@ static void describe(cvm_vm_op *op, const cvm_launch_config *cfg, const cvm_vm_s
         .step_budget = cfg->step_budget,
         .timeout_s = cfg->timeout_s,
         .checked = !cfg->unchecked,
+        .racecheck = cfg->racecheck != 0,
         .alloc = op_alloc,
         .alloc_user = op,
         .print_out = &op->stream->out,
@@ -368,6 +372,10 @@ cvm_status cvm_vm_cpu_launch_with(cvm_stream *s, const cvm_kernel *k, const cvm_
         return ist;
     const cvm_bc_module *bc = k->mod->bc;
     const cvm_bc_kernel *bk = &bc->kernels[k->index];
+    if (cfg->racecheck && cfg->unchecked)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
+                            "launch of '%s': the race check needs checked mode (unchecked is set)",
+                            cvm_bc_str(bc, bk->name));
     cvm_vm_shape sh;
     memset(&sh, 0, sizeof sh);
     cvm_status st = check_shape(dev, k->mod, k->index, cfg, &sh, diag);

@@ -326,6 +326,10 @@ typedef struct cvm_launch_config {
     int unchecked;          /* 1: skip bounds/alignment checks (faster, unsafe) */
     int shared_opt_in;      /* 1: dynamic shared memory up to shared_bytes_optin
                                (cudaFuncAttributeMaxDynamicSharedMemorySize) */
+    int racecheck;          /* 1: fault at the first data race between units of a cube on
+                               shared or global memory (cpu device only; cubes of at most
+                               4096 units; with unchecked: CVM_INVALID_ARGUMENT; much slower;
+                               docs/debugging.md "Race checking") */
 } cvm_launch_config;
 
 /*

@@ -76,6 +76,11 @@ typedef struct cvm_vm_launch {
      * the launch (CVM_CANCELED). Set only with the sequential schedule. */
     int (*hook)(void *user, struct cvm_vm_exec *x, struct cvm_vm_plane *p, int event);
     void *hook_user;
+    /* The race checker (vm/race.h): the exact code one instruction at a
+     * time, as under a hook, with each worker's checker told of every
+     * instruction before it runs and of barrier releases. At most
+     * CVM_VM_RACE_MAX_UNITS units per cube (cvm_vm_run_new: CVM_LIMIT). */
+    bool racecheck;
 } cvm_vm_launch;
 
 enum { CVM_VM_HOOK_STEP = 0, CVM_VM_HOOK_FAULT = 1 };
@@ -137,9 +142,10 @@ void cvm_vm_run_free(cvm_vm_run *run);
 /* Bytes one worker's state holds for this run (register files, stacks, shared, local). */
 uint64_t cvm_vm_run_bytes(const cvm_vm_run *run);
 /* The parts of cvm_vm_run_bytes: register files (with plane records and
- * stacks), local memory of all units, shared memory. */
+ * stacks), local memory of all units, shared memory, and the race
+ * checker's clocks before it records any access (0 without one). */
 void cvm_vm_run_sizes(const cvm_vm_run *run, uint64_t *out_regs, uint64_t *out_local,
-                      uint64_t *out_shared);
+                      uint64_t *out_shared, uint64_t *out_race);
 /* Starts the run's clock (timeouts); call once, before the first worker. */
 void cvm_vm_run_begin(cvm_vm_run *run);
 /* Cubes are left to hand out (and no timeout or out-of-memory stopped the run). */

@@ -16,6 +16,7 @@
  */
 #include "interp.h"
 #include "isa.h"
+#include "race.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,7 +140,11 @@ static bool release_sync(cvm_vm_exec *x)
         }
         q->state = CVM_VM_RUNNABLE;
         q->pc = q->wait_pc + 1;
+        if (x->race)
+            cvm_vm_race_leave(x, q, CVM_VM_RACE_SYNC_CUBE);
     }
+    if (x->race)
+        cvm_vm_race_released(x, CVM_VM_RACE_SYNC_CUBE);
     return true;
 }
 
@@ -230,7 +235,7 @@ static bool in_step(const cvm_vm_exec *x)
  * plane marked faulted; true when the hook ends the launch. */
 static bool hooked_fault(cvm_vm_exec *x, cvm_vm_plane *p)
 {
-    if (!x->fault.has || (x->fault.status != CVM_FAULT && x->fault.status != CVM_TIMEOUT))
+    if (!x->L->hook || !x->fault.has || (x->fault.status != CVM_FAULT && x->fault.status != CVM_TIMEOUT))
         return false;
     const uint32_t state = p->state;
     p->state = CVM_VM_FAULTED;
@@ -244,9 +249,9 @@ static bool hooked_fault(cvm_vm_exec *x, cvm_vm_plane *p)
 }
 
 /*
- * A plane under the debugger's hook: one instruction at a time (the exact
- * code: plan() picks it for a hooked launch), the hook called before each
- * and after a fault. It runs until it waits, finishes or faults, or until
+ * A plane under the debugger's hook or the race checker: one instruction
+ * at a time (the exact code: plan() picks it for such a launch), the hook
+ * and the checker called before each, the hook after a fault too. It runs until it waits, finishes or faults, or until
  * its quantum of back-edges is spent (as cvm_vm_run_plane yields then), so
  * a plane spinning on another one's write lets that one run.
  */
@@ -254,11 +259,13 @@ static int run_hooked(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     const cvm_vm_launch *L = x->L;
     for (;;) {
-        if (L->hook(L->hook_user, x, p, CVM_VM_HOOK_STEP)) {
+        if (L->hook && L->hook(L->hook_user, x, p, CVM_VM_HOOK_STEP)) {
             cvm_vm_fault(x, p, p->active ? (uint32_t)__builtin_ctzll(p->active) : 0,
                          CVM_CANCELED, "the debugger ended the launch");
             return CVM_VM_R_STOP;
         }
+        if (x->race && !cvm_vm_race_step(x, p))
+            return hooked_fault(x, p) ? CVM_VM_R_STOP : CVM_VM_R_FAULT;
         const uint32_t quantum = p->quantum;
         x->one_step = true;
         int r = cvm_vm_run_plane(x, p);
@@ -294,7 +301,7 @@ static void run_cube(cvm_vm_exec *x)
                 continue;
             ran = true;
             x->synced = false; /* this plane runs alone */
-            int r = x->L->hook ? run_hooked(x, q) : cvm_vm_run_plane(x, q);
+            int r = x->L->hook || x->race ? run_hooked(x, q) : cvm_vm_run_plane(x, q);
             if (r == CVM_VM_R_FAULT || r == CVM_VM_R_STOP) {
                 q->state = CVM_VM_FAULTED;
                 if (x->fault.status != CVM_FAULT)
@@ -335,6 +342,7 @@ struct cvm_vm_state {
     cvm_vm_frame *stacks;
     uint8_t *regs, *shared, *local;
     uint32_t *order;
+    struct cvm_vm_race *race;  /* the race checker, made for the first launch asking for one */
     uint64_t gen;              /* the run this state last joined */
     /* results of that run */
     bool faulted;
@@ -354,6 +362,7 @@ struct cvm_vm_run {
     const cvm_vm_launch *L;
     cvm_vm_exec tmpl;          /* launch facts every worker copies (no memory) */
     size_t planes, stacks, regs, shared, local, order; /* bytes per worker */
+    uint64_t race;             /* bytes of a worker's race checker (0: none) */
     uint64_t ncubes, batch;
     uint64_t perm_a, perm_b;   /* random schedule: cube i runs as (a * i + b) % ncubes */
     uint64_t gen;
@@ -399,6 +408,7 @@ void cvm_vm_state_free(cvm_vm_state *s)
     put(s->alloc, s->alloc_user, s->order, s->cap_order);
     put(s->alloc, s->alloc_user, s->text.data, s->text.cap);
     put(s->alloc, s->alloc_user, s->segs, (size_t)s->cap_segs * sizeof *s->segs);
+    cvm_vm_race_free(s->race);
     put(s->alloc, s->alloc_user, s, sizeof *s);
 }
 
@@ -423,6 +433,16 @@ static bool grow(cvm_vm_state *s, void *pp, size_t *cap, size_t need)
     return true;
 }
 
+/* A race checker for the run's cubes when it asks for one (kept for later launches). */
+static bool grow_race(cvm_vm_state *s, const cvm_vm_run *run)
+{
+    if (!run->L->racecheck || (s->race && cvm_vm_race_units(s->race) >= run->tmpl.units))
+        return true;
+    cvm_vm_race_free(s->race);
+    s->race = cvm_vm_race_new(s->alloc, s->alloc_user, run->tmpl.units);
+    return s->race != NULL;
+}
+
 cvm_status cvm_vm_state_reserve(cvm_vm_state *s, const cvm_vm_run *run, cvm_diag *diag)
 {
     if (grow(s, &s->planes, &s->cap_planes, run->planes) &&
@@ -430,7 +450,7 @@ cvm_status cvm_vm_state_reserve(cvm_vm_state *s, const cvm_vm_run *run, cvm_diag
         grow(s, &s->regs, &s->cap_regs, run->regs) &&
         grow(s, &s->shared, &s->cap_shared, run->shared) &&
         grow(s, &s->local, &s->cap_local, run->local) &&
-        grow(s, &s->order, &s->cap_order, run->order))
+        grow(s, &s->order, &s->cap_order, run->order) && grow_race(s, run))
         return CVM_OK;
     return cvm_diag_set(diag, CVM_OUT_OF_MEMORY,
                         "out of memory setting up a worker for kernel '%s' (%zu bytes)",
@@ -489,7 +509,8 @@ cvm_status cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n)
 
 uint64_t cvm_vm_run_bytes(const cvm_vm_run *run)
 {
-    return (uint64_t)run->planes + run->stacks + run->regs + run->shared + run->local + run->order;
+    return (uint64_t)run->planes + run->stacks + run->regs + run->shared + run->local + run->order +
+           run->race;
 }
 
 static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
@@ -512,7 +533,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     while (((size_t)1 << x->rshift) < x->rb)
         x->rshift++;
     /* fused code counts a chain as one step: exact code under a step budget */
-    const bool fast = !L->step_budget && !L->hook && x->kp->fast, laid_out = fast && x->kp->fast_exact;
+    const bool fast = !L->step_budget && !L->hook && !L->racecheck && x->kp->fast, laid_out = fast && x->kp->fast_exact;
     x->code = fast ? x->kp->fast : x->kp->code;
     x->exact = laid_out ? x->kp->fast_exact : x->kp->code;
     x->nslots = laid_out ? x->kp->fast_nslots : x->kp->nslots;
@@ -532,7 +553,8 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     x->step_limit = L->step_budget ? L->step_budget : UINT64_MAX;
     x->lockstep = x->kp->lockstep && x->W == 32 && x->units % 32 == 0 &&
                   x->nplanes <= CVM_VM_LOCKSTEP_MAX_PLANES &&
-                  !L->step_budget && !L->hook && L->schedule == CVM_VM_SCHED_PARALLEL &&
+                  !L->step_budget && !L->hook && !L->racecheck &&
+                  L->schedule == CVM_VM_SCHED_PARALLEL &&
                   cvm_vm_lockstep_allowed();
     run->planes = sizeof(cvm_vm_plane) * x->nplanes;
     run->stacks = sizeof(cvm_vm_frame) * x->nplanes * x->kp->max_depth;
@@ -540,6 +562,11 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     run->shared = (size_t)shared;
     run->local = (size_t)local;
     run->order = L->schedule == CVM_VM_SCHED_RANDOM ? sizeof(uint32_t) * x->nplanes : 0;
+    if (L->racecheck && x->units > CVM_VM_RACE_MAX_UNITS)
+        return cvm_diag_set(diag, CVM_LIMIT,
+                            "the race check takes cubes of at most %u units; this launch's have %u",
+                            CVM_VM_RACE_MAX_UNITS, x->units);
+    run->race = L->racecheck ? cvm_vm_race_bytes(x->units) : 0;
     return CVM_OK;
 }
 
@@ -610,11 +637,12 @@ cvm_status cvm_vm_run_new(const cvm_vm_program *prog, const cvm_vm_launch *L, ui
 }
 
 void cvm_vm_run_sizes(const cvm_vm_run *run, uint64_t *out_regs, uint64_t *out_local,
-                      uint64_t *out_shared)
+                      uint64_t *out_shared, uint64_t *out_race)
 {
     *out_regs = (uint64_t)run->planes + run->stacks + run->regs + run->order;
     *out_local = run->local;
     *out_shared = run->shared;
+    *out_race = run->race;
 }
 
 void cvm_vm_run_free(cvm_vm_run *run)
@@ -709,6 +737,7 @@ static void join(cvm_vm_run *run, cvm_vm_state *s)
     x->shared = s->shared;
     x->local = s->local;
     x->order = run->order ? s->order : NULL;
+    x->race = run->L->racecheck ? s->race : NULL;
     memset(x->planes, 0, run->planes);
     for (uint32_t i = 0; i < x->nplanes; i++) {
         x->planes[i].index = i;
@@ -756,6 +785,8 @@ static void start_cube(cvm_vm_run *run, cvm_vm_exec *x, uint64_t c)
     x->rng = (run->L->seed + 1) * UINT64_C(0x9e3779b97f4a7c15) ^ c;
     if (!x->rng)
         x->rng = 1;
+    if (x->race)
+        cvm_vm_race_cube(x);
     for (uint32_t i = 0; i < x->nplanes; i++) {
         cvm_vm_plane *q = &x->planes[i];
         q->nlanes = i + 1 < x->nplanes ? x->W : x->units - i * x->W;

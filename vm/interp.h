@@ -288,6 +288,8 @@ typedef struct cvm_vm_exec {
     /* cvm_vm_run_plane executes one instruction (of the fast code) and
      * returns CVM_VM_R_YIELD, unless the instruction itself ends the slice. */
     bool one_step;
+    /* The worker's race checker (vm/race.h) when the launch asks for one, else NULL. */
+    struct cvm_vm_race *race;
 } cvm_vm_exec;
 
 /* The most planes a cube may have to run in lockstep (2048 units; CUDA's

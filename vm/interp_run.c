@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "race.h"
 #include "lanes.h"
 #include "mathlib.h"
 #include "numerics.h"
@@ -236,7 +237,14 @@ static bool bar_arrive(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t id, uint32_t co
         if (q->state == CVM_VM_AT_BAR && q->bar == id) {
             q->state = CVM_VM_RUNNABLE;
             q->pc = q->wait_pc + 1;
+            if (x->race)
+                cvm_vm_race_leave(x, q, id);
         }
+    }
+    if (x->race) { /* the plane completing it leaves it too when it waits (bar.sync) */
+        if (wait)
+            cvm_vm_race_leave(x, p, id);
+        cvm_vm_race_released(x, id);
     }
     return false;
 }

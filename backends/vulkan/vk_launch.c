@@ -595,6 +595,10 @@ cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_co
                             "launch of '%s': the vulkan device cannot count steps (a dispatch "
                             "runs to completion); run with a step budget on the cpu device",
                             cvm_bc_str(m->bc, bk->name));
+    if (cfg->racecheck)
+        return cvm_diag_set(diag, CVM_UNSUPPORTED,
+                            "launch of '%s': the vulkan device cannot check for data races; "
+                            "run the race check on the cpu device", cvm_bc_str(m->bc, bk->name));
     cvm_status st = check_shape(vkd(dev), m->bc, bk, cfg, grid, block, &pw, diag);
     if (st)
         return st;

@@ -1,0 +1,687 @@
+/*
+ * race.c - the race checker: happens-before between the units of one
+ * cube, by vector clocks (docs/debugging.md "Race checking").
+ *
+ * Every unit u of the cube has a clock vc[u] of one entry per unit:
+ * vc[u][v] is the last step of unit v that u has synchronised with, and
+ * vc[u][u] its own step, which grows at each synchronisation. An access
+ * is recorded as (unit, its own step then, pc, kind); an earlier access a
+ * happens before unit u's present one when a.unit == u or a.step <=
+ * vc[u][a.unit]. The edges are the ones docs/isa.md lists:
+ *
+ *   - a barrier (sync_cube, bar.sync, bar.arrive): arriving units join
+ *     their clocks into the barrier's, waiting units take it when it
+ *     completes, with the clocks of units that exited (they count as
+ *     arrived);
+ *   - a plane op with a member mask: its members join their clocks;
+ *   - an atomic access (atom.*, ld/st.atomic; ld/st.volatile are relaxed
+ *     ones) with release order, or a relaxed one after a release fence of
+ *     the unit, stores the unit's clock at its location; one with acquire
+ *     order takes the location's clock, and a relaxed one keeps it until
+ *     the unit's next acquire fence.
+ *
+ * Per byte the checker keeps the last write and up to RC_READS reads that
+ * do not happen before one another (a read that happens before a later
+ * one is covered by it). A write that leaves the byte as it was is no
+ * write (an idempotent flag store is not reported), and two atomic
+ * accesses (atomics, ld/st.atomic, volatile) never race, but for two
+ * volatile ones by lanes of one plane (volatile orders nothing between
+ * lanes, whatever warp-synchronous code assumed). Only shared and
+ * global memory are checked (local memory is private, constant memory
+ * read-only), and global accesses only between units of one cube: cubes
+ * run apart, and what orders them (atomics across the launch) is not
+ * tracked. Release fences release the unit's clock at the later store
+ * (accesses between the fence and the store count as released too), and
+ * scopes are not told apart: both can only hide a race, never invent one.
+ */
+#include "race.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Access kinds, in the order of their names; K_LDV and later are atomic. */
+enum { K_LD, K_ST, K_LDV, K_STV, K_LDA, K_STA, K_ATOM };
+static const char *const kind_name[] = {"load", "store", "volatile load", "volatile store",
+                                        "atomic load", "atomic store", "atomic"};
+
+#define RC_READS 4
+
+typedef struct rc_access {
+    uint32_t unit, step, pc;
+    uint8_t kind, pad[3];
+} rc_access;
+
+typedef struct rc_cell {
+    uint64_t key;      /* space bit and address of the byte */
+    uint32_t gen;      /* the cube it belongs to; a cell of an older one is free */
+    uint64_t wstep;    /* the checker's step count at the write (same-instruction stores) */
+    uint8_t has_write, wval, nreads, pad;
+    rc_access w, r[RC_READS];
+} rc_cell;
+
+/* A location some atomic released a clock at: its clock is syncs_vc[index * n]. */
+typedef struct rc_sync {
+    uint64_t key;
+    uint32_t gen, index;
+} rc_sync;
+
+struct cvm_vm_race {
+    cvm_alloc_fn alloc;
+    void *alloc_user;
+    uint32_t cap_units; /* what the fixed blocks are sized for */
+    uint32_t n;         /* units of the present cube */
+    uint32_t gen;       /* the present cube's generation (cells and syncs) */
+    uint64_t step;      /* cvm_vm_race_step calls (same-instruction stores) */
+    uint32_t *vc;       /* n x n clocks */
+    uint32_t *pend;     /* n x n: acquired by relaxed atomics, waiting for an acquire fence */
+    uint8_t *fenced;    /* n: the unit executed a release fence */
+    uint8_t *pending;   /* n: its pend row is not all zero */
+    uint32_t *bar;      /* 17 x n barrier clocks */
+    uint32_t *done;     /* n: the clocks of exited units, joined */
+    uint64_t *seen;     /* per plane: its exited lanes already joined into done */
+    uint8_t ready[17];  /* the barrier's clock has done joined into it */
+    rc_cell *cells;
+    size_t cap_cells, ncells;
+    rc_sync *syncs;
+    size_t cap_syncs, nsyncs;
+    uint32_t *sync_vc;
+    size_t cap_sync_vc; /* clocks the block holds */
+};
+
+static void *get(cvm_vm_race *r, void *p, size_t old, size_t size)
+{
+    return (r->alloc ? r->alloc : cvm_default_alloc)(r->alloc_user, p, old, size);
+}
+
+static size_t sq(uint32_t n) { return (size_t)n * n * sizeof(uint32_t); }
+
+uint64_t cvm_vm_race_bytes(uint32_t units)
+{
+    return sizeof(cvm_vm_race) + 2 * (uint64_t)sq(units) + (uint64_t)units * (2 + 18 * 4 + 8);
+}
+
+cvm_vm_race *cvm_vm_race_new(cvm_alloc_fn fn, void *user, uint32_t units)
+{
+    cvm_vm_race *r = (fn ? fn : cvm_default_alloc)(user, NULL, 0, sizeof *r);
+    if (!r)
+        return NULL;
+    memset(r, 0, sizeof *r);
+    r->alloc = fn;
+    r->alloc_user = user;
+    r->cap_units = units;
+    r->vc = get(r, NULL, 0, sq(units));
+    r->pend = get(r, NULL, 0, sq(units));
+    r->fenced = get(r, NULL, 0, units);
+    r->pending = get(r, NULL, 0, units);
+    r->bar = get(r, NULL, 0, (size_t)17 * units * sizeof(uint32_t));
+    r->done = get(r, NULL, 0, (size_t)units * sizeof(uint32_t));
+    r->seen = get(r, NULL, 0, (size_t)units * sizeof(uint64_t));
+    if (!r->vc || !r->pend || !r->fenced || !r->pending || !r->bar || !r->done || !r->seen) {
+        cvm_vm_race_free(r);
+        return NULL;
+    }
+    memset(r->pend, 0, sq(units));
+    memset(r->pending, 0, units);
+    return r;
+}
+
+void cvm_vm_race_free(cvm_vm_race *r)
+{
+    if (!r)
+        return;
+    const uint32_t u = r->cap_units;
+    if (r->vc)
+        get(r, r->vc, sq(u), 0);
+    if (r->pend)
+        get(r, r->pend, sq(u), 0);
+    if (r->fenced)
+        get(r, r->fenced, u, 0);
+    if (r->pending)
+        get(r, r->pending, u, 0);
+    if (r->bar)
+        get(r, r->bar, (size_t)17 * u * sizeof(uint32_t), 0);
+    if (r->done)
+        get(r, r->done, (size_t)u * sizeof(uint32_t), 0);
+    if (r->seen)
+        get(r, r->seen, (size_t)u * sizeof(uint64_t), 0);
+    if (r->cells)
+        get(r, r->cells, r->cap_cells * sizeof *r->cells, 0);
+    if (r->syncs)
+        get(r, r->syncs, r->cap_syncs * sizeof *r->syncs, 0);
+    if (r->sync_vc)
+        get(r, r->sync_vc, r->cap_sync_vc * r->cap_units * sizeof(uint32_t), 0);
+    get(r, r, sizeof *r, 0);
+}
+
+uint32_t cvm_vm_race_units(const cvm_vm_race *r) { return r->cap_units; }
+
+/* The cells and syncs of older cubes are free: gen 0 never names a cube. */
+static void new_generation(cvm_vm_race *r)
+{
+    if (++r->gen == 0) {
+        if (r->cells)
+            memset(r->cells, 0, r->cap_cells * sizeof *r->cells);
+        if (r->syncs)
+            memset(r->syncs, 0, r->cap_syncs * sizeof *r->syncs);
+        r->gen = 1;
+    }
+    r->ncells = r->nsyncs = 0;
+}
+
+void cvm_vm_race_cube(cvm_vm_exec *x)
+{
+    cvm_vm_race *r = x->race;
+    for (uint32_t u = 0; u < r->n; u++) /* the rows the last cube used */
+        if (r->pending[u]) {
+            memset(r->pend + (size_t)u * r->n, 0, (size_t)r->n * sizeof(uint32_t));
+            r->pending[u] = 0;
+        }
+    const uint32_t n = x->units;
+    r->n = n;
+    new_generation(r);
+    memset(r->vc, 0, sq(n));
+    for (uint32_t u = 0; u < n; u++)
+        r->vc[(size_t)u * n + u] = 1;
+    memset(r->fenced, 0, n);
+    memset(r->bar, 0, (size_t)17 * n * sizeof(uint32_t));
+    memset(r->done, 0, (size_t)n * sizeof(uint32_t));
+    memset(r->seen, 0, (size_t)x->nplanes * sizeof(uint64_t));
+    memset(r->ready, 0, sizeof r->ready);
+}
+
+/* ---- clocks ---- */
+
+static inline uint32_t *clock_of(cvm_vm_race *r, uint32_t u) { return r->vc + (size_t)u * r->n; }
+
+static void join(uint32_t *to, const uint32_t *from, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        to[i] = to[i] > from[i] ? to[i] : from[i];
+}
+
+static inline bool before(cvm_vm_race *r, const rc_access *a, uint32_t u)
+{
+    return a->unit == u || a->step <= r->vc[(size_t)u * r->n + a->unit];
+}
+
+/* Plain, volatile or atomic (ld/st.atomic, atom.*). */
+static inline unsigned kind_class(unsigned kind) { return kind < K_LDV ? 0 : kind < K_LDA ? 1 : 2; }
+
+/* Accesses of kinds k1 and k2 never race: both are atomic, except two
+ * volatile ones by lanes of one plane (volatile orders nothing between
+ * lanes: warp-synchronous code without __syncwarp is what this finds). */
+static inline bool exempt(unsigned k1, unsigned k2, bool same_plane)
+{
+    const unsigned c1 = kind_class(k1), c2 = kind_class(k2);
+    return c1 && c2 && !(same_plane && c1 == 1 && c2 == 1);
+}
+
+/* The earlier access a conflicts with unit u's present one of kind `kind`. */
+static inline bool conflicts(cvm_vm_race *r, const rc_access *a, uint32_t u, unsigned kind, unsigned W)
+{
+    return !exempt(a->kind, kind, a->unit / W == u / W) && !before(r, a, u);
+}
+
+/* ---- hash tables (open addressing; entries of older cubes are free) ---- */
+
+static inline size_t slot_of(uint64_t key, size_t cap)
+{
+    return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
+}
+
+static bool grow_cells(cvm_vm_race *r)
+{
+    size_t cap = r->cap_cells ? r->cap_cells * 2 : 4096;
+    rc_cell *n = get(r, NULL, 0, cap * sizeof *n);
+    if (!n)
+        return false;
+    memset(n, 0, cap * sizeof *n);
+    for (size_t i = 0; i < r->cap_cells; i++) {
+        const rc_cell *c = &r->cells[i];
+        if (c->gen != r->gen)
+            continue;
+        size_t j = slot_of(c->key, cap);
+        while (n[j].gen == r->gen)
+            j = (j + 1) & (cap - 1);
+        n[j] = *c;
+    }
+    if (r->cells)
+        get(r, r->cells, r->cap_cells * sizeof *r->cells, 0);
+    r->cells = n;
+    r->cap_cells = cap;
+    return true;
+}
+
+/* The cell of the byte `key`, made empty if new; NULL when out of memory. */
+static rc_cell *cell_of(cvm_vm_race *r, uint64_t key)
+{
+    if (2 * (r->ncells + 1) > r->cap_cells && !grow_cells(r))
+        return NULL;
+    for (size_t i = slot_of(key, r->cap_cells);; i = (i + 1) & (r->cap_cells - 1)) {
+        rc_cell *c = &r->cells[i];
+        if (c->gen != r->gen) {
+            memset(c, 0, sizeof *c);
+            c->key = key;
+            c->gen = r->gen;
+            r->ncells++;
+            return c;
+        }
+        if (c->key == key)
+            return c;
+    }
+}
+
+static bool grow_syncs(cvm_vm_race *r)
+{
+    size_t cap = r->cap_syncs ? r->cap_syncs * 2 : 64;
+    rc_sync *n = get(r, NULL, 0, cap * sizeof *n);
+    if (!n)
+        return false;
+    memset(n, 0, cap * sizeof *n);
+    for (size_t i = 0; i < r->cap_syncs; i++) {
+        const rc_sync *s = &r->syncs[i];
+        if (s->gen != r->gen)
+            continue;
+        size_t j = slot_of(s->key, cap);
+        while (n[j].gen == r->gen)
+            j = (j + 1) & (cap - 1);
+        n[j] = *s;
+    }
+    if (r->syncs)
+        get(r, r->syncs, r->cap_syncs * sizeof *r->syncs, 0);
+    r->syncs = n;
+    r->cap_syncs = cap;
+    return true;
+}
+
+/* The clock released at location `key`: NULL when none was (and !make),
+ * or when out of memory (*oom set). A new one is all zero. */
+static uint32_t *sync_of(cvm_vm_race *r, uint64_t key, bool make, bool *oom)
+{
+    if (r->cap_syncs) {
+        for (size_t i = slot_of(key, r->cap_syncs);; i = (i + 1) & (r->cap_syncs - 1)) {
+            const rc_sync *s = &r->syncs[i];
+            if (s->gen != r->gen)
+                break;
+            if (s->key == key)
+                return r->sync_vc + (size_t)s->index * r->cap_units;
+        }
+    }
+    if (!make)
+        return NULL;
+    if ((2 * (r->nsyncs + 1) > r->cap_syncs && !grow_syncs(r))) {
+        *oom = true;
+        return NULL;
+    }
+    if (r->nsyncs == r->cap_sync_vc) {
+        size_t cap = r->cap_sync_vc ? r->cap_sync_vc * 2 : 16, row = r->cap_units * sizeof(uint32_t);
+        uint32_t *n = get(r, r->sync_vc, r->cap_sync_vc * row, cap * row);
+        if (!n) {
+            *oom = true;
+            return NULL;
+        }
+        r->sync_vc = n;
+        r->cap_sync_vc = cap;
+    }
+    size_t i = slot_of(key, r->cap_syncs);
+    while (r->syncs[i].gen == r->gen)
+        i = (i + 1) & (r->cap_syncs - 1);
+    r->syncs[i] = (rc_sync){key, r->gen, (uint32_t)r->nsyncs};
+    uint32_t *vc = r->sync_vc + r->nsyncs++ * r->cap_units;
+    memset(vc, 0, r->n * sizeof(uint32_t));
+    return vc;
+}
+
+/* ---- reports ---- */
+
+/* "shared offset 8" or "offset 16 of buffer 'out'" for the byte at `key`. */
+#define KEY_SHARED (UINT64_C(1) << 63)
+
+static void where_text(const cvm_vm_exec *x, uint64_t key, char *buf, size_t cap)
+{
+    if (key & KEY_SHARED) {
+        snprintf(buf, cap, "shared offset %llu", (unsigned long long)(key & ~KEY_SHARED));
+        return;
+    }
+    const cvm_vm_region *g = cvm_vm_region_below(x->L, key);
+    if (g && key - g->base < g->size)
+        snprintf(buf, cap, "offset %llu of buffer '%s'", (unsigned long long)(key - g->base),
+                 g->name ? g->name : "?");
+    else
+        snprintf(buf, cap, "global address 0x%llx", (unsigned long long)key);
+}
+
+static bool race(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t lane, unsigned kind, unsigned size,
+                 uint64_t key, const rc_access *other, bool same)
+{
+    char at[200], line[24] = "";
+    uint32_t pos[3], ln = 0;
+    const char *file = NULL;
+    where_text(x, key, at, sizeof at);
+    cvm_vm_unit_pos(x, other->unit, pos);
+    if (cvm_bc_debug_line(x->prog->mod, x->kp->index, other->pc, &file, &ln, NULL) && ln)
+        snprintf(line, sizeof line, " (line %u)", ln);
+    cvm_vm_fault(x, p, lane, CVM_FAULT,
+                 "data race on %s: this %s of %u bytes and a %s by unit (%u,%u,%u) %s%u%s are "
+                 "not ordered by a barrier, a plane op or an atomic's release and acquire",
+                 at, kind_name[kind], size, kind_name[other->kind], pos[0], pos[1], pos[2],
+                 same ? "in the same instruction, pc " : "at pc ", other->pc, line);
+    return false;
+}
+
+/* ---- accesses ---- */
+
+/*
+ * Records an access of `size` bytes at `key` by lane l of p (unit u), kind
+ * `kind`; `val` (stores) the bytes it writes, `mem` the bytes there now.
+ * False after a race fault or when out of memory.
+ */
+static bool access(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t l, unsigned kind, uint64_t key,
+                   unsigned size, const uint8_t *val, const uint8_t *mem)
+{
+    cvm_vm_race *r = x->race;
+    const uint32_t u = p->index * x->W + l;
+    const bool write = kind == K_ST || kind == K_STV || kind == K_STA || kind == K_ATOM;
+    const rc_access me = {u, r->vc[(size_t)u * r->n + u], p->pc, (uint8_t)kind, {0}};
+    for (unsigned b = 0; b < size; b++) {
+        rc_cell *c = cell_of(r, key + b);
+        if (!c) {
+            cvm_vm_fault(x, p, l, CVM_OUT_OF_MEMORY, "out of memory recording accesses for the race check");
+            return false;
+        }
+        if (write) {
+            if (kind != K_ATOM) {
+                /* what the byte holds before this lane writes: an earlier lane of this
+                 * instruction may have written it (lanes store in lane order) */
+                const uint8_t now = c->has_write && c->wstep == r->step ? c->wval : mem[b];
+                if (val[b] == now)
+                    continue; /* leaves the byte as it is: no write */
+            }
+            if (c->has_write && conflicts(r, &c->w, u, kind, x->W))
+                return race(x, p, l, kind, size, key, &c->w, c->wstep == r->step);
+            for (unsigned i = 0; i < c->nreads; i++)
+                if (conflicts(r, &c->r[i], u, kind, x->W))
+                    return race(x, p, l, kind, size, key, &c->r[i], false);
+            c->has_write = 1;
+            c->w = me;
+            c->wstep = r->step;
+            c->wval = kind == K_ATOM ? 0 : val[b];
+            c->nreads = 0;
+        } else {
+            if (c->has_write && conflicts(r, &c->w, u, kind, x->W))
+                return race(x, p, l, kind, size, key, &c->w, false);
+            /* keep the reads that do not happen before this one (or are of
+             * another class: a later write may race with one but not the
+             * other), then this one */
+            unsigned k = 0;
+            for (unsigned i = 0; i < c->nreads; i++)
+                if (!before(r, &c->r[i], u) || kind_class(c->r[i].kind) != kind_class(kind))
+                    c->r[k++] = c->r[i];
+            if (k == RC_READS) { /* full: the oldest goes (a race it hid is missed) */
+                memmove(c->r, c->r + 1, (RC_READS - 1) * sizeof *c->r);
+                k--;
+            }
+            c->r[k++] = me;
+            c->nreads = (uint8_t)k;
+        }
+    }
+    return true;
+}
+
+/* Where lane l's access of `size` bytes through `ptr` (space `space`) is,
+ * as a key, and its host bytes; false for an access the checker does not
+ * track or that will fault when it runs (the instruction reports that). */
+static bool locate(const cvm_vm_exec *x, unsigned space, uint64_t ptr, unsigned size,
+                   uint64_t *key, const uint8_t **mem)
+{
+    if (space == CVM_T_PTR_SHARED) {
+        const uint32_t off = (uint32_t)ptr;
+        if (off > x->shared_size || x->shared_size - off < size)
+            return false;
+        *key = KEY_SHARED | off;
+        *mem = x->shared + off;
+        return true;
+    }
+    if (space != CVM_T_PTR_GLOBAL)
+        return false;
+    const uint64_t a = CVM_VM_PTR_ADDR(ptr);
+    const cvm_vm_region *g = cvm_vm_region_of(x->L, a, CVM_VM_PTR_TAG(ptr));
+    if (!g || a < g->base || a - g->base > g->size || g->size - (a - g->base) < size)
+        return false;
+    *key = a;
+    *mem = (const uint8_t *)(uintptr_t)a;
+    return true;
+}
+
+static bool is_acquire(unsigned order)
+{
+    return order == CVM_ORDER_ACQUIRE || order == CVM_ORDER_ACQ_REL || order == CVM_ORDER_SEQ_CST;
+}
+
+static bool is_release(unsigned order)
+{
+    return order == CVM_ORDER_RELEASE || order == CVM_ORDER_ACQ_REL || order == CVM_ORDER_SEQ_CST;
+}
+
+/* The synchronisation of unit u's atomic at `key`: reading, it acquires
+ * the location's clock (or keeps it for an acquire fence), then writing,
+ * it releases its own. False when out of memory. */
+static bool atomic_sync(cvm_vm_race *r, uint32_t u, uint64_t key, unsigned order, bool reads,
+                        bool writes)
+{
+    bool oom = false;
+    if (reads) {
+        const uint32_t *s = sync_of(r, key, false, &oom);
+        if (s && is_acquire(order)) {
+            join(clock_of(r, u), s, r->n);
+        } else if (s) {
+            join(r->pend + (size_t)u * r->n, s, r->n);
+            r->pending[u] = 1;
+        }
+    }
+    if (writes && (is_release(order) || r->fenced[u])) {
+        uint32_t *s = sync_of(r, key, true, &oom);
+        if (!s)
+            return false;
+        join(s, clock_of(r, u), r->n);
+        clock_of(r, u)[u]++;
+    }
+    return !oom;
+}
+
+static bool memory_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    cvm_vm_race *r = x->race;
+    unsigned kind, order = CVM_ORDER_RELAXED, size;
+    switch (in->h) {
+    case CVM_OP_LD: kind = K_LD; break;
+    case CVM_OP_ST: kind = K_ST; break;
+    case CVM_OP_LD_VOLATILE: kind = K_LDV; break;
+    case CVM_OP_ST_VOLATILE: kind = K_STV; break;
+    case CVM_OP_LD_ATOMIC: kind = K_LDA, order = in->order; break;
+    case CVM_OP_ST_ATOMIC: kind = K_STA, order = in->order; break;
+    default: kind = K_ATOM, order = in->order; break;
+    }
+    const bool load = kind == K_LD || kind == K_LDV || kind == K_LDA;
+    const unsigned esz = cvm_vm_esz(in->elem), ne = kind == K_ATOM ? 1 : in->line;
+    size = esz * ne;
+    if (!size || size > 64)
+        return true;
+    const uint8_t *ptr = cvm_vm_reg(x, p, in->a);
+    const uint8_t *vreg = load || kind == K_ATOM ? NULL : cvm_vm_reg(x, p, in->b);
+    for (unsigned l = 0; l < p->nlanes; l++) {
+        if (!(p->active >> l & 1))
+            continue;
+        uint64_t key;
+        const uint8_t *mem;
+        if (!locate(x, in->ea, cvm_vm_get_bits(ptr, in->ea, l), size, &key, &mem))
+            continue;
+        uint8_t val[64];
+        if (vreg)
+            for (unsigned e = 0; e < ne; e++)
+                memcpy(val + e * esz, vreg + ((size_t)e << x->rshift) + (size_t)l * esz, esz);
+        if (!access(x, p, l, kind, key, size, vreg ? val : NULL, mem))
+            return false;
+        if (kind >= K_LDV && !atomic_sync(r, p->index * x->W + l, key, order, load || kind == K_ATOM,
+                                          !load)) {
+            cvm_vm_fault(x, p, l, CVM_OUT_OF_MEMORY, "out of memory recording atomics for the race check");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- synchronisation ---- */
+
+static void fence(cvm_vm_exec *x, cvm_vm_plane *p, unsigned order)
+{
+    cvm_vm_race *r = x->race;
+    for (unsigned l = 0; l < p->nlanes; l++) {
+        if (!(p->active >> l & 1))
+            continue;
+        const uint32_t u = p->index * x->W + l;
+        if (is_acquire(order) && r->pending[u]) {
+            uint32_t *pend = r->pend + (size_t)u * r->n;
+            join(clock_of(r, u), pend, r->n);
+            memset(pend, 0, (size_t)r->n * sizeof(uint32_t));
+            r->pending[u] = 0;
+        }
+        if (is_release(order))
+            r->fenced[u] = 1;
+    }
+}
+
+/* The plane's units that take part in a barrier: its lanes that have not exited. */
+static uint64_t barrier_lanes(const cvm_vm_plane *p) { return p->live & ~p->exited; }
+
+static void arrive(cvm_vm_exec *x, cvm_vm_plane *p, unsigned bar)
+{
+    cvm_vm_race *r = x->race;
+    uint32_t *acc = r->bar + (size_t)bar * r->n;
+    const uint64_t lanes = barrier_lanes(p);
+    for (unsigned l = 0; l < p->nlanes; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        const uint32_t u = p->index * x->W + l;
+        join(acc, clock_of(r, u), r->n);
+        clock_of(r, u)[u]++;
+    }
+}
+
+/* Joins the clocks of the units that exited since the last call into
+ * done (an exited unit's clock no longer changes: it takes no part in
+ * barriers or plane ops). */
+static void collect_exited(cvm_vm_exec *x)
+{
+    cvm_vm_race *r = x->race;
+    for (uint32_t i = 0; i < x->nplanes; i++) {
+        const cvm_vm_plane *q = &x->planes[i];
+        uint64_t fresh = q->exited & ~r->seen[i];
+        r->seen[i] |= fresh;
+        for (; fresh; fresh &= fresh - 1)
+            join(r->done, clock_of(r, i * x->W + (uint32_t)__builtin_ctzll(fresh)), r->n);
+    }
+}
+
+void cvm_vm_race_leave(cvm_vm_exec *x, const cvm_vm_plane *q, unsigned bar)
+{
+    cvm_vm_race *r = x->race;
+    uint32_t *acc = r->bar + (size_t)bar * r->n;
+    if (!r->ready[bar]) { /* once per completion: exited units count as arrived */
+        collect_exited(x);
+        join(acc, r->done, r->n);
+        r->ready[bar] = 1;
+    }
+    const uint64_t lanes = barrier_lanes(q);
+    for (unsigned l = 0; l < q->nlanes; l++)
+        if (lanes >> l & 1)
+            join(clock_of(r, q->index * x->W + l), acc, r->n);
+}
+
+void cvm_vm_race_released(cvm_vm_exec *x, unsigned bar)
+{
+    cvm_vm_race *r = x->race;
+    memset(r->bar + (size_t)bar * r->n, 0, (size_t)r->n * sizeof(uint32_t));
+    r->ready[bar] = 0;
+}
+
+/* The member mask register of plane op `in` and its type (interp_plane.c's rule). */
+static const uint8_t *member_reg(const cvm_vm_exec *x, const cvm_vm_plane *p,
+                                 const cvm_vm_dinsn *in, unsigned *elem)
+{
+    if (in->h == CVM_OP_SYNC_PLANE)
+        return *elem = in->ea, cvm_vm_reg(x, p, in->a);
+    if (in->h >= CVM_OP_SHFL_IDX && in->h <= CVM_OP_SHFL_XOR)
+        return *elem = in->ec, cvm_vm_reg(x, p, in->c);
+    return *elem = in->eb, cvm_vm_reg(x, p, in->b);
+}
+
+/* Each group of active lanes naming one member mask joins the clocks of its members. */
+static void plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+{
+    cvm_vm_race *r = x->race;
+    unsigned elem;
+    const uint8_t *mreg = member_reg(x, p, in, &elem);
+    uint64_t left = p->active;
+    while (left) {
+        const unsigned l0 = (unsigned)__builtin_ctzll(left);
+        const uint64_t mask = cvm_vm_get_bits(mreg, elem, l0);
+        uint64_t group = 0;
+        for (unsigned l = l0; l < p->nlanes; l++)
+            if ((left >> l & 1) && cvm_vm_get_bits(mreg, elem, l) == mask)
+                group |= UINT64_C(1) << l;
+        left &= ~group;
+        const uint64_t members = (mask | group) & p->active;
+        uint32_t *first = clock_of(r, p->index * x->W + l0);
+        for (unsigned l = 0; l < p->nlanes; l++)
+            if ((members >> l & 1) && l != l0)
+                join(first, clock_of(r, p->index * x->W + l), r->n);
+        for (unsigned l = 0; l < p->nlanes; l++) {
+            if (!(members >> l & 1))
+                continue;
+            const uint32_t u = p->index * x->W + l;
+            if (l != l0)
+                memcpy(clock_of(r, u), first, (size_t)r->n * sizeof(uint32_t));
+        }
+        for (unsigned l = 0; l < p->nlanes; l++)
+            if (members >> l & 1)
+                clock_of(r, p->index * x->W + l)[p->index * x->W + l]++;
+    }
+}
+
+bool cvm_vm_race_step(cvm_vm_exec *x, cvm_vm_plane *p)
+{
+    cvm_vm_race *r = x->race;
+    const cvm_vm_dinsn *in = &x->code[p->pc];
+    r->step++;
+    switch (in->h) {
+    case CVM_OP_LD: case CVM_OP_ST: case CVM_OP_LD_VOLATILE: case CVM_OP_ST_VOLATILE:
+    case CVM_OP_LD_ATOMIC: case CVM_OP_ST_ATOMIC:
+    case CVM_OP_ATOM_ADD: case CVM_OP_ATOM_SUB: case CVM_OP_ATOM_MIN: case CVM_OP_ATOM_MAX:
+    case CVM_OP_ATOM_AND: case CVM_OP_ATOM_OR: case CVM_OP_ATOM_XOR: case CVM_OP_ATOM_EXCH:
+    case CVM_OP_ATOM_INC: case CVM_OP_ATOM_DEC: case CVM_OP_ATOM_CAS:
+        return memory_op(x, p, in);
+    case CVM_OP_FENCE:
+        fence(x, p, in->order);
+        return true;
+    case CVM_OP_SYNC_CUBE: case CVM_OP_SYNC_CUBE_COUNT: case CVM_OP_SYNC_CUBE_AND:
+    case CVM_OP_SYNC_CUBE_OR:
+        arrive(x, p, CVM_VM_RACE_SYNC_CUBE);
+        return true;
+    case CVM_OP_BAR_SYNC: case CVM_OP_BAR_ARRIVE: {
+        if (!p->active)
+            return true;
+        const uint64_t id = cvm_vm_get_bits(cvm_vm_reg(x, p, in->a), in->ea,
+                                            (unsigned)__builtin_ctzll(p->active));
+        if (id < 16) /* else the instruction faults */
+            arrive(x, p, (unsigned)id);
+        return true;
+    }
+    default: {
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        if (oi && (oi->flags & CVM_OPF_PLANE))
+            plane_op(x, p, in);
+        return true;
+    }
+    }
+}
