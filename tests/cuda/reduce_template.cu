@@ -1,16 +1,21 @@
 // reduce_template.cu - the unrolled reduction with the block size as a
-// template parameter (reduce6 of the CUDA samples, with __syncwarp in the
-// last warp): each thread first adds several elements (grid-stride), then
-// the block reduces in shared memory. Instances: reduce<256>, reduce<128>...
+// template parameter (reduce6 of the CUDA samples, with __syncwarp between
+// the reads and the writes of the last warp): each thread first adds
+// several elements (grid-stride), then the block reduces in shared memory.
+// Instances: reduce<256>, reduce<128>...
 template <unsigned int blockSize>
 __device__ void warpReduce(volatile int *sdata, unsigned int tid)
 {
-    if (blockSize >= 64) { sdata[tid] += sdata[tid + 32]; __syncwarp(); }
-    if (blockSize >= 32) { sdata[tid] += sdata[tid + 16]; __syncwarp(); }
-    if (blockSize >= 16) { sdata[tid] += sdata[tid + 8]; __syncwarp(); }
-    if (blockSize >= 8) { sdata[tid] += sdata[tid + 4]; __syncwarp(); }
-    if (blockSize >= 4) { sdata[tid] += sdata[tid + 2]; __syncwarp(); }
-    if (blockSize >= 2) { sdata[tid] += sdata[tid + 1]; __syncwarp(); }
+    /* each step reads, syncs, then writes: lane t reads sdata[t + d] before
+     * lane t + d overwrites it (sdata[tid] += sdata[tid + d]; __syncwarp();
+     * races between those two lanes, as cubevm run --racecheck reports) */
+    int v = sdata[tid];
+    if (blockSize >= 64) { v += sdata[tid + 32]; __syncwarp(); sdata[tid] = v; __syncwarp(); }
+    if (blockSize >= 32) { v += sdata[tid + 16]; __syncwarp(); sdata[tid] = v; __syncwarp(); }
+    if (blockSize >= 16) { v += sdata[tid + 8]; __syncwarp(); sdata[tid] = v; __syncwarp(); }
+    if (blockSize >= 8) { v += sdata[tid + 4]; __syncwarp(); sdata[tid] = v; __syncwarp(); }
+    if (blockSize >= 4) { v += sdata[tid + 2]; __syncwarp(); sdata[tid] = v; __syncwarp(); }
+    if (blockSize >= 2) { v += sdata[tid + 1]; __syncwarp(); sdata[tid] = v; __syncwarp(); }
 }
 
 template <unsigned int blockSize>
