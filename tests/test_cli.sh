@@ -390,5 +390,32 @@ run "$C" run "$T/fmt.cbs"
 [ $rc -eq 0 ] && has "^0003.142|42   |+7| 7|0xff|(bad format)5d|(bad format)d$" "$T/out"
 ok $? "print: flags, width and precision in C's order; one out of order is a bad format"
 
+# --racecheck: the race, both accesses and the exit status; the fixed kernel is clean; the refusals
+cat >"$T/racy.cu" <<'EOF'
+__global__ void racy(int *out)
+{
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = t + 1;
+    if (FIXED) __syncthreads();
+    out[t] = s[(t + 1) % 64];
+}
+EOF
+run "$C" run "$T/racy.cu" -D FIXED=0 --block 64 out=zeros:64 --racecheck
+[ $rc -eq 1 ] && has "data race on shared offset 4: this load of 4 bytes and a store by unit (1,0,0) at pc [0-9]* (line 5)" "$T/err" &&
+    has "unit (0,0,0) plane 0 lane 0 pc [0-9]* (line 7)" "$T/err"
+ok $? "--racecheck: unit 0 loads s[1] that unit 1 stored with no barrier between: a fault naming both"
+run "$C" run "$T/racy.cu" -D FIXED=1 --block 64 out=zeros:64 --racecheck --print out:3
+[ $rc -eq 0 ] && has "^out: 2 3 4 " "$T/out"
+ok $? "--racecheck: with __syncthreads the same kernel runs clean"
+run "$C" run "$T/racy.cu" -D FIXED=0 --block 64 out=zeros:64 --racecheck --unchecked
+[ $rc -eq 1 ] && has "the race check needs checked mode" "$T/err"
+ok $? "--racecheck with --unchecked is refused"
+printf 'break 7\nrun\ncontinue\nquit\n' >"$T/race.cmd"
+run "$C" debug "$T/racy.cu" -D FIXED=0 --block 64 out=zeros:64 --racecheck --commands "$T/race.cmd"
+[ $rc -eq 1 ] && has "^Fault (lane 0): data race on shared offset 4" "$T/out" &&
+    has "kernel fault (the session ended at it): data race" "$T/err"
+ok $? "cubevm debug --racecheck stops at the race as a fault (the session ends there, status 1)"
+
 echo "1..$n"
 [ $failed -eq 0 ]
