@@ -147,13 +147,15 @@ static inline int launch(run *r, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t
     cfg.block[1] = by;
     cfg.block[2] = bz;
     cfg.shared_bytes = shared;
-    /* CVM_TEST_RACECHECK=1: the corpus under the race checker (make check runs it so:
-     * every kernel here is correct code, so a race reported is the checker's error) */
-    const char *rc = getenv("CVM_TEST_RACECHECK");
+    /* CVM_TEST_RACECHECK=1, CVM_TEST_INITCHECK=1: the corpus under the race and
+     * uninitialized-read checkers (tests/test_checkers_corpus.sh: every kernel here
+     * is correct code, so a fault reported is the checker's error or a corpus bug) */
+    const char *rc = getenv("CVM_TEST_RACECHECK"), *ic = getenv("CVM_TEST_INITCHECK");
     cfg.racecheck = rc && *rc && strcmp(rc, "0") != 0;
+    cfg.initcheck = ic && *ic && strcmp(ic, "0") != 0;
     static int said;
-    if (cfg.racecheck && !said++)
-        diag("race check on"); /* tests/test_racecheck_corpus.sh looks for this */
+    if ((cfg.racecheck || cfg.initcheck) && !said++) /* the script looks for this */
+        diag("checks on:%s%s", cfg.racecheck ? " race" : "", cfg.initcheck ? " init" : "");
     cvm_diag d;
     memset(&d, 0, sizeof d);
     cvm_status st = cvm_launch(kern_stream(), r->k, &cfg, args, ki.param_count, &d);

@@ -30,7 +30,7 @@ typedef struct run_opts {
     unsigned seen;     /* the single-valued options given so far (bits of once_opts) */
     double timeout;
     uint64_t steps;
-    int unchecked, racecheck;
+    int unchecked, racecheck, initcheck;
     bool debug;        /* cubevm debug */
     const char *commands; /* debug: --commands FILE */
     named *outs, *prints, *args, *symbols; /* each argc long */
@@ -138,6 +138,10 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
     }
     if (!strcmp(a, "--racecheck")) {
         o->racecheck = 1;
+        return CLI_OK;
+    }
+    if (!strcmp(a, "--initcheck")) {
+        o->initcheck = 1;
         return CLI_OK;
     }
 #define OPT(name) ((r = cli_opt_value(argc, argv, i, cmd_name, name, &v)) != 0)
@@ -705,6 +709,7 @@ static int launch(cvm_device *dev, const cvm_kernel *k, const run_opts *o, bindi
         .timeout_s = o->timeout,
         .unchecked = o->unchecked,
         .racecheck = o->racecheck,
+        .initcheck = o->initcheck,
     };
     cvm_diag d;
     memset(&d, 0, sizeof d);

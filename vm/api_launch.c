@@ -264,7 +264,7 @@ static cvm_status check_memory(const cvm_device *dev, const cvm_vm_op *op, cvm_d
         return CVM_OK;
     char extra[64] = "";
     if (race)
-        snprintf(extra, sizeof extra, " + %llu race check", (unsigned long long)race);
+        snprintf(extra, sizeof extra, " + %llu checker", (unsigned long long)race);
     return cvm_diag_set(diag, CVM_LIMIT,
                         "launch of '%s' needs (%llu register + %llu local + %llu shared%s bytes) x "
                         "%llu workers = %llu bytes, over the memory limit of %llu bytes",
@@ -344,6 +344,7 @@ static void describe(cvm_vm_op *op, const cvm_launch_config *cfg, const cvm_vm_s
         .timeout_s = cfg->timeout_s,
         .checked = !cfg->unchecked,
         .racecheck = cfg->racecheck != 0,
+        .initcheck = cfg->initcheck != 0,
         .alloc = op_alloc,
         .alloc_user = op,
         .print_out = &op->stream->out,
@@ -372,10 +373,10 @@ cvm_status cvm_vm_cpu_launch_with(cvm_stream *s, const cvm_kernel *k, const cvm_
         return ist;
     const cvm_bc_module *bc = k->mod->bc;
     const cvm_bc_kernel *bk = &bc->kernels[k->index];
-    if (cfg->racecheck && cfg->unchecked)
+    if ((cfg->racecheck || cfg->initcheck) && cfg->unchecked)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
-                            "launch of '%s': the race check needs checked mode (unchecked is set)",
-                            cvm_bc_str(bc, bk->name));
+                            "launch of '%s': the %s check needs checked mode (unchecked is set)",
+                            cvm_bc_str(bc, bk->name), cfg->racecheck ? "race" : "uninitialized-read");
     cvm_vm_shape sh;
     memset(&sh, 0, sizeof sh);
     cvm_status st = check_shape(dev, k->mod, k->index, cfg, &sh, diag);

@@ -81,6 +81,8 @@ typedef struct cvm_vm_launch {
      * instruction before it runs and of barrier releases. At most
      * CVM_VM_RACE_MAX_UNITS units per cube (cvm_vm_run_new: CVM_LIMIT). */
     bool racecheck;
+    /* The uninitialized-read checker (vm/init.h), run the same way. */
+    bool initcheck;
 } cvm_vm_launch;
 
 enum { CVM_VM_HOOK_STEP = 0, CVM_VM_HOOK_FAULT = 1 };

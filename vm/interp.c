@@ -16,6 +16,7 @@
  */
 #include "interp.h"
 #include "isa.h"
+#include "init.h"
 #include "race.h"
 
 #include <stdarg.h>
@@ -249,9 +250,10 @@ static bool hooked_fault(cvm_vm_exec *x, cvm_vm_plane *p)
 }
 
 /*
- * A plane under the debugger's hook or the race checker: one instruction
- * at a time (the exact code: plan() picks it for such a launch), the hook
- * and the checker called before each, the hook after a fault too. It runs until it waits, finishes or faults, or until
+ * A plane under the debugger's hook or a checker (races, uninitialized
+ * reads): one instruction at a time (the exact code: plan() picks it for
+ * such a launch), the hook and the checkers called before each, the hook
+ * after a fault too. It runs until it waits, finishes or faults, or until
  * its quantum of back-edges is spent (as cvm_vm_run_plane yields then), so
  * a plane spinning on another one's write lets that one run.
  */
@@ -264,7 +266,7 @@ static int run_hooked(cvm_vm_exec *x, cvm_vm_plane *p)
                          CVM_CANCELED, "the debugger ended the launch");
             return CVM_VM_R_STOP;
         }
-        if (x->race && !cvm_vm_race_step(x, p))
+        if ((x->race && !cvm_vm_race_step(x, p)) || (x->init && !cvm_vm_init_step(x, p)))
             return hooked_fault(x, p) ? CVM_VM_R_STOP : CVM_VM_R_FAULT;
         const uint32_t quantum = p->quantum;
         x->one_step = true;
@@ -301,7 +303,7 @@ static void run_cube(cvm_vm_exec *x)
                 continue;
             ran = true;
             x->synced = false; /* this plane runs alone */
-            int r = x->L->hook || x->race ? run_hooked(x, q) : cvm_vm_run_plane(x, q);
+            int r = x->L->hook || x->race || x->init ? run_hooked(x, q) : cvm_vm_run_plane(x, q);
             if (r == CVM_VM_R_FAULT || r == CVM_VM_R_STOP) {
                 q->state = CVM_VM_FAULTED;
                 if (x->fault.status != CVM_FAULT)
@@ -343,6 +345,7 @@ struct cvm_vm_state {
     uint8_t *regs, *shared, *local;
     uint32_t *order;
     struct cvm_vm_race *race;  /* the race checker, made for the first launch asking for one */
+    struct cvm_vm_init *init;  /* the uninitialized-read checker, likewise */
     uint64_t gen;              /* the run this state last joined */
     /* results of that run */
     bool faulted;
@@ -362,7 +365,7 @@ struct cvm_vm_run {
     const cvm_vm_launch *L;
     cvm_vm_exec tmpl;          /* launch facts every worker copies (no memory) */
     size_t planes, stacks, regs, shared, local, order; /* bytes per worker */
-    uint64_t race;             /* bytes of a worker's race checker (0: none) */
+    uint64_t race;             /* bytes of a worker's race and uninitialized-read checkers (0: none) */
     uint64_t ncubes, batch;
     uint64_t perm_a, perm_b;   /* random schedule: cube i runs as (a * i + b) % ncubes */
     uint64_t gen;
@@ -409,6 +412,7 @@ void cvm_vm_state_free(cvm_vm_state *s)
     put(s->alloc, s->alloc_user, s->text.data, s->text.cap);
     put(s->alloc, s->alloc_user, s->segs, (size_t)s->cap_segs * sizeof *s->segs);
     cvm_vm_race_free(s->race);
+    cvm_vm_init_free(s->init);
     put(s->alloc, s->alloc_user, s, sizeof *s);
 }
 
@@ -443,6 +447,16 @@ static bool grow_race(cvm_vm_state *s, const cvm_vm_run *run)
     return s->race != NULL;
 }
 
+/* An uninitialized-read checker for the run's cubes when it asks for one. */
+static bool grow_init(cvm_vm_state *s, const cvm_vm_run *run)
+{
+    if (!run->L->initcheck || (s->init && cvm_vm_init_fits(s->init, run->shared, run->local)))
+        return true;
+    cvm_vm_init_free(s->init);
+    s->init = cvm_vm_init_new(s->alloc, s->alloc_user, run->shared, run->local);
+    return s->init != NULL;
+}
+
 cvm_status cvm_vm_state_reserve(cvm_vm_state *s, const cvm_vm_run *run, cvm_diag *diag)
 {
     if (grow(s, &s->planes, &s->cap_planes, run->planes) &&
@@ -450,7 +464,7 @@ cvm_status cvm_vm_state_reserve(cvm_vm_state *s, const cvm_vm_run *run, cvm_diag
         grow(s, &s->regs, &s->cap_regs, run->regs) &&
         grow(s, &s->shared, &s->cap_shared, run->shared) &&
         grow(s, &s->local, &s->cap_local, run->local) &&
-        grow(s, &s->order, &s->cap_order, run->order) && grow_race(s, run))
+        grow(s, &s->order, &s->cap_order, run->order) && grow_race(s, run) && grow_init(s, run))
         return CVM_OK;
     return cvm_diag_set(diag, CVM_OUT_OF_MEMORY,
                         "out of memory setting up a worker for kernel '%s' (%zu bytes)",
@@ -533,7 +547,8 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     while (((size_t)1 << x->rshift) < x->rb)
         x->rshift++;
     /* fused code counts a chain as one step: exact code under a step budget */
-    const bool fast = !L->step_budget && !L->hook && !L->racecheck && x->kp->fast, laid_out = fast && x->kp->fast_exact;
+    const bool checks = L->racecheck || L->initcheck;
+    const bool fast = !L->step_budget && !L->hook && !checks && x->kp->fast, laid_out = fast && x->kp->fast_exact;
     x->code = fast ? x->kp->fast : x->kp->code;
     x->exact = laid_out ? x->kp->fast_exact : x->kp->code;
     x->nslots = laid_out ? x->kp->fast_nslots : x->kp->nslots;
@@ -553,7 +568,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     x->step_limit = L->step_budget ? L->step_budget : UINT64_MAX;
     x->lockstep = x->kp->lockstep && x->W == 32 && x->units % 32 == 0 &&
                   x->nplanes <= CVM_VM_LOCKSTEP_MAX_PLANES &&
-                  !L->step_budget && !L->hook && !L->racecheck &&
+                  !L->step_budget && !L->hook && !checks &&
                   L->schedule == CVM_VM_SCHED_PARALLEL &&
                   cvm_vm_lockstep_allowed();
     run->planes = sizeof(cvm_vm_plane) * x->nplanes;
@@ -566,7 +581,8 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
         return cvm_diag_set(diag, CVM_LIMIT,
                             "the race check takes cubes of at most %u units; this launch's have %u",
                             CVM_VM_RACE_MAX_UNITS, x->units);
-    run->race = L->racecheck ? cvm_vm_race_bytes(x->units) : 0;
+    run->race = (L->racecheck ? cvm_vm_race_bytes(x->units) : 0) +
+                (L->initcheck ? cvm_vm_init_bytes(shared, local) : 0);
     return CVM_OK;
 }
 
@@ -738,6 +754,7 @@ static void join(cvm_vm_run *run, cvm_vm_state *s)
     x->local = s->local;
     x->order = run->order ? s->order : NULL;
     x->race = run->L->racecheck ? s->race : NULL;
+    x->init = run->L->initcheck ? s->init : NULL;
     memset(x->planes, 0, run->planes);
     for (uint32_t i = 0; i < x->nplanes; i++) {
         x->planes[i].index = i;
@@ -787,6 +804,8 @@ static void start_cube(cvm_vm_run *run, cvm_vm_exec *x, uint64_t c)
         x->rng = 1;
     if (x->race)
         cvm_vm_race_cube(x);
+    if (x->init)
+        cvm_vm_init_cube(x);
     for (uint32_t i = 0; i < x->nplanes; i++) {
         cvm_vm_plane *q = &x->planes[i];
         q->nlanes = i + 1 < x->nplanes ? x->W : x->units - i * x->W;

@@ -290,6 +290,8 @@ typedef struct cvm_vm_exec {
     bool one_step;
     /* The worker's race checker (vm/race.h) when the launch asks for one, else NULL. */
     struct cvm_vm_race *race;
+    /* The worker's uninitialized-read checker (vm/init.h), or NULL. */
+    struct cvm_vm_init *init;
 } cvm_vm_exec;
 
 /* The most planes a cube may have to run in lockstep (2048 units; CUDA's
@@ -501,6 +503,42 @@ static inline unsigned cvm_vm_esz(unsigned elem)
         [CVM_T_PTR_SHARED] = 4, [CVM_T_PTR_LOCAL] = 4, [CVM_T_PTR_CONST] = 4,
     };
     return elem < CVM_T_COUNT ? size[elem] : 0;
+}
+
+/* The kinds of memory access an instruction makes (the checkers of
+ * vm/race.c and vm/init.c); atomic ones from CVM_VM_MK_LDV on. */
+enum { CVM_VM_MK_NONE = -1, CVM_VM_MK_LD, CVM_VM_MK_ST, CVM_VM_MK_LDV, CVM_VM_MK_STV,
+       CVM_VM_MK_LDA, CVM_VM_MK_STA, CVM_VM_MK_ATOM };
+
+static inline int cvm_vm_mem_kind(unsigned h)
+{
+    switch (h) {
+    case CVM_OP_LD: return CVM_VM_MK_LD;
+    case CVM_OP_ST: return CVM_VM_MK_ST;
+    case CVM_OP_LD_VOLATILE: return CVM_VM_MK_LDV;
+    case CVM_OP_ST_VOLATILE: return CVM_VM_MK_STV;
+    case CVM_OP_LD_ATOMIC: return CVM_VM_MK_LDA;
+    case CVM_OP_ST_ATOMIC: return CVM_VM_MK_STA;
+    case CVM_OP_ATOM_ADD: case CVM_OP_ATOM_SUB: case CVM_OP_ATOM_MIN: case CVM_OP_ATOM_MAX:
+    case CVM_OP_ATOM_AND: case CVM_OP_ATOM_OR: case CVM_OP_ATOM_XOR: case CVM_OP_ATOM_EXCH:
+    case CVM_OP_ATOM_INC: case CVM_OP_ATOM_DEC: case CVM_OP_ATOM_CAS:
+        return CVM_VM_MK_ATOM;
+    default: return CVM_VM_MK_NONE;
+    }
+}
+
+/* A memory access kind's name in fault messages ("volatile load"). */
+static inline const char *cvm_vm_mem_kind_name(int k)
+{
+    static const char *const name[] = {"load", "store", "volatile load", "volatile store",
+                                       "atomic load", "atomic store", "atomic"};
+    return k >= 0 && k <= CVM_VM_MK_ATOM ? name[k] : "access";
+}
+
+/* Bytes one lane's access of memory op `in` (kind k) covers: an atomic's element, else the line. */
+static inline unsigned cvm_vm_mem_size(const cvm_vm_dinsn *in, int k)
+{
+    return cvm_vm_esz(in->elem) * (k == CVM_VM_MK_ATOM ? 1u : in->line);
 }
 
 /* Lane access helpers for the generic (non-vectorized) handlers. */

@@ -45,10 +45,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Access kinds, in the order of their names; K_LDV and later are atomic. */
-enum { K_LD, K_ST, K_LDV, K_STV, K_LDA, K_STA, K_ATOM };
-static const char *const kind_name[] = {"load", "store", "volatile load", "volatile store",
-                                        "atomic load", "atomic store", "atomic"};
+/* Access kinds (interp.h's CVM_VM_MK_*), in the order of their names; K_LDV and later are atomic. */
+enum { K_LD = CVM_VM_MK_LD, K_ST, K_LDV, K_STV, K_LDA, K_STA, K_ATOM };
 
 #define RC_READS 4
 
@@ -370,7 +368,8 @@ static bool race(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t lane, unsigned kind, 
     cvm_vm_fault(x, p, lane, CVM_FAULT,
                  "data race on %s: this %s of %u bytes and a %s by unit (%u,%u,%u) %s%u%s are "
                  "not ordered by a barrier, a plane op or an atomic's release and acquire",
-                 at, kind_name[kind], size, kind_name[other->kind], pos[0], pos[1], pos[2],
+                 at, cvm_vm_mem_kind_name((int)kind), size, cvm_vm_mem_kind_name(other->kind), pos[0],
+                 pos[1], pos[2],
                  same ? "in the same instruction, pc " : "at pc ", other->pc, line);
     return false;
 }
@@ -495,22 +494,13 @@ static bool atomic_sync(cvm_vm_race *r, uint32_t u, uint64_t key, unsigned order
     return !oom;
 }
 
-static bool memory_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
+static bool memory_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, unsigned kind)
 {
     cvm_vm_race *r = x->race;
-    unsigned kind, order = CVM_ORDER_RELAXED, size;
-    switch (in->h) {
-    case CVM_OP_LD: kind = K_LD; break;
-    case CVM_OP_ST: kind = K_ST; break;
-    case CVM_OP_LD_VOLATILE: kind = K_LDV; break;
-    case CVM_OP_ST_VOLATILE: kind = K_STV; break;
-    case CVM_OP_LD_ATOMIC: kind = K_LDA, order = in->order; break;
-    case CVM_OP_ST_ATOMIC: kind = K_STA, order = in->order; break;
-    default: kind = K_ATOM, order = in->order; break;
-    }
+    const unsigned order = kind >= K_LDA ? in->order : CVM_ORDER_RELAXED;
     const bool load = kind == K_LD || kind == K_LDV || kind == K_LDA;
     const unsigned esz = cvm_vm_esz(in->elem), ne = kind == K_ATOM ? 1 : in->line;
-    size = esz * ne;
+    const unsigned size = cvm_vm_mem_size(in, (int)kind);
     if (!size || size > 64)
         return true;
     const uint8_t *ptr = cvm_vm_reg(x, p, in->a);
@@ -668,13 +658,10 @@ bool cvm_vm_race_step(cvm_vm_exec *x, cvm_vm_plane *p)
     cvm_vm_race *r = x->race;
     const cvm_vm_dinsn *in = &x->code[p->pc];
     r->step++;
+    const int kind = cvm_vm_mem_kind(in->h);
+    if (kind != CVM_VM_MK_NONE)
+        return memory_op(x, p, in, (unsigned)kind);
     switch (in->h) {
-    case CVM_OP_LD: case CVM_OP_ST: case CVM_OP_LD_VOLATILE: case CVM_OP_ST_VOLATILE:
-    case CVM_OP_LD_ATOMIC: case CVM_OP_ST_ATOMIC:
-    case CVM_OP_ATOM_ADD: case CVM_OP_ATOM_SUB: case CVM_OP_ATOM_MIN: case CVM_OP_ATOM_MAX:
-    case CVM_OP_ATOM_AND: case CVM_OP_ATOM_OR: case CVM_OP_ATOM_XOR: case CVM_OP_ATOM_EXCH:
-    case CVM_OP_ATOM_INC: case CVM_OP_ATOM_DEC: case CVM_OP_ATOM_CAS:
-        return memory_op(x, p, in);
     case CVM_OP_FENCE:
         fence(x, p, in->order);
         return true;

@@ -595,10 +595,11 @@ cvm_status cvm_vk_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_co
                             "launch of '%s': the vulkan device cannot count steps (a dispatch "
                             "runs to completion); run with a step budget on the cpu device",
                             cvm_bc_str(m->bc, bk->name));
-    if (cfg->racecheck)
+    if (cfg->racecheck || cfg->initcheck)
         return cvm_diag_set(diag, CVM_UNSUPPORTED,
-                            "launch of '%s': the vulkan device cannot check for data races; "
-                            "run the race check on the cpu device", cvm_bc_str(m->bc, bk->name));
+                            "launch of '%s': the vulkan device cannot check for %s; run the "
+                            "check on the cpu device", cvm_bc_str(m->bc, bk->name),
+                            cfg->racecheck ? "data races" : "uninitialized reads");
     cvm_status st = check_shape(vkd(dev), m->bc, bk, cfg, grid, block, &pw, diag);
     if (st)
         return st;
