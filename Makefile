@@ -241,10 +241,11 @@ FUZZ_HARNESSES := load exec spirv cuda npy
 TSAN_BUILD ?= build-tsan
 TSAN_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_sched.c tests/test_runtime.c \
               tests/test_concurrency.c tests/test_race.c tests/test_launch_path.c tests/test_debugger.c \
-              tests/test_racecheck.c))
+              tests/test_racecheck.c tests/test_initcheck.c))
 VALGRIND_BUILD ?= build-valgrind
 # Not test_sched: its spin-wait kernels run into their 10 s timeouts at Valgrind speed.
-VALGRIND_TESTS ?= test_asm test_verify test_api test_oom test_fuzz_replay test_debugger test_racecheck
+VALGRIND_TESTS ?= test_asm test_verify test_api test_oom test_fuzz_replay test_debugger test_racecheck \
+                  test_initcheck
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 ROBUST_VARS = ISA=off DISPATCH=switch OPT="-O1 -g1"
 # CI points VALGRIND_BUILD at the switch-dispatch check build and reuses it.

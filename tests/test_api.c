@@ -207,7 +207,7 @@ static void test_arg_checks(void)
     uint64_t n64 = 4;
     cvm_arg args[4] = {{CVM_ARG_BUFFER, a, 0, NULL, 0}, {CVM_ARG_BUFFER, b, 0, NULL, 0},
                        {CVM_ARG_BUFFER, c, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &n, 4}};
-    cvm_launch_config cfg = {{1, 1, 1}, {4, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {4, 1, 1}};
     cvm_diag d;
     cvm_status st = cvm_launch(s, k, &cfg, args, 3, &d);
     ok(st == CVM_TYPE_MISMATCH && strstr(d.message, "4 arguments"), "3 of 4 args (%s)", d.message);
@@ -285,7 +285,7 @@ static void test_vadd(void)
     uint32_t n = N;
     cvm_arg args[4] = {{CVM_ARG_BUFFER, ba, 0, NULL, 0}, {CVM_ARG_BUFFER, bb, 0, NULL, 0},
                        {CVM_ARG_BUFFER, bc, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &n, 4}};
-    cvm_launch_config cfg = {{4, 0, 0}, {256, 0, 0}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {4, 0, 0}, .block = {256, 0, 0}};
     cvm_status st = cvm_launch(s, k, &cfg, args, 4, &d);
     ok(st == CVM_OK, "vadd launch (%s)", st ? d.message : "");
     st = cvm_stream_sync(s, &d);
@@ -308,7 +308,7 @@ static void test_fault_skip(void)
     cvm_diag d;
     cvm_buffer *small = buf("small_out", 4 * 4), *big = buf("big_out", 8 * 4);
     cvm_arg a1 = {CVM_ARG_BUFFER, small, 0, NULL, 0}, a2 = {CVM_ARG_BUFFER, big, 0, NULL, 0};
-    cvm_launch_config cfg = {{1, 1, 1}, {8, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {8, 1, 1}};
     ok(cvm_launch(s, fill, &cfg, &a1, 1, &d) == CVM_OK, "faulting launch is enqueued");
     ok(cvm_launch(s, fill, &cfg, &a2, 1, &d) == CVM_OK, "launch after it is accepted (then skipped)");
     cvm_status st = cvm_stream_sync(s, &d);
@@ -385,7 +385,7 @@ static cvm_status session(counting *c, const void *bytes, size_t size)
     if (!(st = cvm_module_load(sd, bytes, size, &m, &d)) && !(st = cvm_kernel_get(m, "fill", &k, &d)) &&
         !(st = cvm_buffer_create(sd, 64, "out", &out, &d))) {
         cvm_arg a = {CVM_ARG_BUFFER, out, 0, NULL, 0};
-        cvm_launch_config lc = {{2, 1, 1}, {8, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+        cvm_launch_config lc = {.grid = {2, 1, 1}, .block = {8, 1, 1}};
         if (!(st = cvm_launch(cvm_device_stream(sd), k, &lc, &a, 1, &d)))
             st = cvm_stream_sync(cvm_device_stream(sd), &d);
         (void)cvm_stream_output(cvm_device_stream(sd));

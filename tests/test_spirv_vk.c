@@ -78,7 +78,7 @@ static cvm_status run(const char *ty, const char *opline, const void *a, const v
             st = cvm_buffer_write(s, bufs[i], 0, in[i], N * es, d);
         args[i] = (cvm_arg){CVM_ARG_BUFFER, bufs[i], 0, NULL, 0};
     }
-    cvm_launch_config cfg = {{N / 256, 1, 1}, {256, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {N / 256, 1, 1}, .block = {256, 1, 1}};
     st = st ? st : cvm_launch(s, k, &cfg, args, 4, d);
     st = st ? st : cvm_stream_sync(s, d);
     st = st ? st : cvm_buffer_read(s, bufs[3], 0, out, N * es, d);
@@ -608,7 +608,7 @@ static cvm_status run_cu(cvm_device *dev, const char *path, const char *name, ui
             st = cvm_buffer_write(s, bufs[i], 0, ka[i].init, ka[i].size, d);
         args[i] = (cvm_arg){CVM_ARG_BUFFER, bufs[i], 0, NULL, 0};
     }
-    cvm_launch_config cfg = {{grid, 1, 1}, {block, 1, 1}, 0, 32, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .plane_width = 32};
     st = st ? st : cvm_launch(s, k, &cfg, args, (uint32_t)nargs, d);
     st = st ? st : cvm_stream_sync(s, d);
     for (int i = 0; i < nargs; i++) {
@@ -708,7 +708,7 @@ static void test_lifted(void)
     st = st ? st : cvm_buffer_create(vk, sizeof got, "out", &b, &d);
     st = st ? st : cvm_buffer_fill(s, b, 0, sizeof got, 0, &d);
     cvm_arg arg = {CVM_ARG_BUFFER, b, 0, NULL, 0};
-    cvm_launch_config cfg = {{1, 1, 1}, {64, 1, 1}, 0, 32, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .plane_width = 32};
     st = st ? st : cvm_launch(s, k, &cfg, &arg, 1, &d);
     st = st ? st : cvm_stream_sync(s, &d);
     st = st ? st : cvm_buffer_read(s, b, 0, got, sizeof got, &d);
@@ -761,7 +761,7 @@ static void test_atomic64(void)
     st = st ? st : cvm_buffer_create(vk, sizeof got, "out", &b, &d);
     st = st ? st : cvm_buffer_write(s, b, 0, got, sizeof got, &d);
     cvm_arg arg = {CVM_ARG_BUFFER, b, 0, NULL, 0};
-    cvm_launch_config cfg = {{4, 1, 1}, {256, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {4, 1, 1}, .block = {256, 1, 1}};
     st = st ? st : cvm_launch(s, k, &cfg, &arg, 1, &d);
     st = st ? st : cvm_stream_sync(s, &d);
     st = st ? st : cvm_buffer_read(s, b, 0, got, sizeof got, &d);
@@ -828,7 +828,7 @@ static void test_sext64(void)
     st = st ? st : cvm_buffer_create(vk, sizeof x, "in", &in, &d);
     st = st ? st : cvm_buffer_write(s, in, 0, x, sizeof x, &d);
     cvm_arg args[] = {{CVM_ARG_BUFFER, o, 0, NULL, 0}, {CVM_ARG_BUFFER, in, 0, NULL, 0}};
-    cvm_launch_config cfg = {{1, 1, 1}, {U, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {U, 1, 1}};
     st = st ? st : cvm_launch(s, k, &cfg, args, 2, &d);
     st = st ? st : cvm_stream_sync(s, &d);
     st = st ? st : cvm_buffer_read(s, o, 0, got, sizeof got, &d);

@@ -266,7 +266,7 @@ static int run_vadd(cvm_device *dev, const float *a, const float *b, float *c, u
     if (st == CVM_OK) {
         cvm_arg args[4] = {{CVM_ARG_BUFFER, ba, 0, NULL, 0}, {CVM_ARG_BUFFER, bb, 0, NULL, 0},
                            {CVM_ARG_BUFFER, bc, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &n, 4}};
-        cvm_launch_config cfg = {{(n + block - 1) / block, 1, 1}, {block, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+        cvm_launch_config cfg = {.grid = {(n + block - 1) / block, 1, 1}, .block = {block, 1, 1}};
         st = cvm_launch(s, k, &cfg, args, 4, d);
     }
     st = st ? st : cvm_stream_sync(s, d);
@@ -346,7 +346,7 @@ static void test_wide_grid(void)
     st = st ? st : cvm_kernel_get(m, "wide", &k, &d);
     st = st ? st : cvm_buffer_create(vk, (size_t)n * 4, "out", &out, &d);
     cvm_arg arg = {CVM_ARG_BUFFER, out, 0, NULL, 0};
-    cvm_launch_config cfg = {{WIDE_W, 2, 1}, {cube, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {WIDE_W, 2, 1}, .block = {cube, 1, 1}};
     st = st ? st : cvm_launch(s, k, &cfg, &arg, 1, &d);
     st = st ? st : cvm_stream_sync(s, &d);
     st = st ? st : cvm_buffer_read(s, out, 0, got, (size_t)n * 4, &d);
@@ -380,7 +380,7 @@ static void test_errors(void)
     }
     cvm_arg args[4] = {{CVM_ARG_BUFFER, buf, 0, NULL, 0}, {CVM_ARG_BUFFER, buf, 0, NULL, 0},
                        {CVM_ARG_BUFFER, buf, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &n, 4}};
-    cvm_launch_config cfg = {{1, 1, 1}, {4096, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {4096, 1, 1}};
     cvm_stream *s = cvm_device_stream(vk);
     is_int(cvm_launch(s, k, &cfg, args, 4, &d), CVM_LIMIT, "a 4096-unit cube: %s", d.message);
     cfg.block[0] = 4;
@@ -529,7 +529,7 @@ static cvm_status run_case(cvm_device *dev, const char *cbs, const kcase *c, uns
             st = cvm_buffer_write(s, bufs[i], 0, it->init, it->count * it->size, d);
         args[i] = (cvm_arg){CVM_ARG_BUFFER, bufs[i], 0, NULL, 0};
     }
-    cvm_launch_config cfg = {{c->grid, 1, 1}, {c->block, 1, 1}, 0, c->width, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {c->grid, 1, 1}, .block = {c->block, 1, 1}, .plane_width = c->width};
     st = st ? st : cvm_launch(s, k, &cfg, args, (uint32_t)c->nitems, d);
     st = st ? st : cvm_stream_sync(s, d);
     for (int i = 0; i < c->nitems; i++) {
@@ -701,7 +701,7 @@ static cvm_status launch_vadd(const cvm_kernel *k, cvm_buffer *buf, uint32_t blo
     uint32_t n = 64;
     cvm_arg args[4] = {{CVM_ARG_BUFFER, buf, 0, NULL, 0}, {CVM_ARG_BUFFER, buf, 0, NULL, 0},
                        {CVM_ARG_BUFFER, buf, 0, NULL, 0}, {CVM_ARG_BYTES, NULL, 0, &n, 4}};
-    cvm_launch_config cfg = {{64 / block, 1, 1}, {block, 1, 1}, shared, 0, steps, 5.0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {64 / block, 1, 1}, .block = {block, 1, 1}, .shared_bytes = shared, .step_budget = steps, .timeout_s = 5.0};
     cvm_stream *s = cvm_device_stream(vk);
     cvm_status st = cvm_launch(s, k, &cfg, args, 4, d);
     return st ? st : cvm_stream_sync(s, d);
@@ -934,7 +934,7 @@ static void test_timeout(void)
         goto done;
     }
     cvm_arg args[2] = {{CVM_ARG_BUFFER, stop, 0, NULL, 0}, {CVM_ARG_BUFFER, count, 0, NULL, 0}};
-    cvm_launch_config cfg = {{1024, 1, 1}, {64, 1, 1}, 0, 0, 0, 0.3, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {1024, 1, 1}, .block = {64, 1, 1}, .timeout_s = 0.3};
     cvm_stream *s = cvm_device_stream(h);
     double t0 = seconds();
     st = cvm_launch(s, k, &cfg, args, 2, &d);
@@ -1113,7 +1113,7 @@ static cvm_status run_fadd(cvm_device *dev, float *got, cvm_diag *d)
     st = st ? st : cvm_buffer_create(dev, 8 * sizeof(float), "out", &b, d);
     st = st ? st : cvm_buffer_fill(s, b, 0, 8 * sizeof(float), 0, d);
     cvm_arg arg = {CVM_ARG_BUFFER, b, 0, NULL, 0};
-    cvm_launch_config cfg = {{8, 1, 1}, {256, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {8, 1, 1}, .block = {256, 1, 1}};
     st = st ? st : cvm_launch(s, k, &cfg, &arg, 1, d);
     st = st ? st : cvm_stream_sync(s, d);
     st = st ? st : cvm_buffer_read(s, b, 0, got, 8 * sizeof(float), d);

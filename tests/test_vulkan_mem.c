@@ -72,7 +72,7 @@ static cvm_status run_syms(cvm_device *dev, uint32_t *out, uint32_t *after, cvm_
     st = st ? st : cvm_kernel_get(m, "syms", &k, d);
     st = st ? st : cvm_buffer_create(dev, SYM_UNITS * 4, "out", &bo, d);
     cvm_arg a = {CVM_ARG_BUFFER, bo, 0, NULL, 0};
-    cvm_launch_config cfg = {{3, 1, 1}, {64, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {3, 1, 1}, .block = {64, 1, 1}};
     for (int round = 0; round < 2 && !st; round++) {
         if (round == 1) {
             uint32_t base = 1000, step1 = 5;
@@ -204,7 +204,7 @@ static cvm_status run_bda(cvm_device *dev, uint32_t *a, uint32_t *b, uint32_t *o
     st = st ? st : cvm_buffer_write(s, bb, 0, b, nb, d);
     cvm_arg args[3] = {{CVM_ARG_BUFFER, ba, BDA_OFF * 4, NULL, 0}, {CVM_ARG_BUFFER, bb, 0, NULL, 0},
                        {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
-    cvm_launch_config cfg = {{1, 1, 1}, {BDA_UNITS, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {BDA_UNITS, 1, 1}};
     st = st ? st : cvm_launch(s, k, &cfg, args, 3, d);
     st = st ? st : cvm_stream_sync(s, d);
     st = st ? st : cvm_buffer_read(s, ba, 0, a, na, d);
@@ -331,7 +331,7 @@ static char *run_print(cvm_device *dev, const char *name, uint32_t grid, uint32_
     char *text = NULL;
     *st = vk_test_load(dev, print_cbs, &m, d);
     *st = *st ? *st : cvm_kernel_get(m, name, &k, d);
-    cvm_launch_config cfg = {{grid, 1, 1}, {block, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}};
     *st = *st ? *st : cvm_launch(s, k, &cfg, NULL, 0, d);
     *st = *st ? *st : cvm_stream_sync(s, d);
     if (!*st)
@@ -439,7 +439,7 @@ static void test_full_push(void)
         args[i] = (cvm_arg){CVM_ARG_BUFFER, bufs[i], 0, NULL, 0};
     }
     cvm_stream *s = cvm_device_stream(vk);
-    cvm_launch_config cfg = {{8, 1, 1}, {8, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {8, 1, 1}, .block = {8, 1, 1}};
     uint32_t got[64];
     st = st ? st : cvm_launch(s, k, &cfg, args, 16, &d);
     st = st ? st : cvm_stream_sync(s, &d);

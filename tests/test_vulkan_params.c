@@ -121,7 +121,7 @@ static cvm_status run_big(cvm_device *dev, uint32_t *out, cvm_diag *d)
     cvm_arg a[3] = {{CVM_ARG_BYTES, NULL, 0, sb, sizeof sb},
                     {CVM_ARG_BYTES, NULL, 0, &kv, 4},
                     {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
-    cvm_launch_config cfg = {{2, 1, 1}, {32, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {2, 1, 1}, .block = {32, 1, 1}};
     st = st ? st : cvm_launch(s, k, &cfg, a, 3, d);
     st = st ? st : cvm_stream_sync(s, d);
     st = st ? st : cvm_buffer_read(s, bo, 0, out, BIG_UNITS * 16, d);
@@ -198,7 +198,7 @@ static cvm_status run_bigbda(cvm_device *dev, uint32_t *out, cvm_diag *d)
     cvm_arg a[3] = {{CVM_ARG_BYTES, NULL, 0, sb, sizeof sb},
                     {CVM_ARG_BUFFER, ba, 0, NULL, 0},
                     {CVM_ARG_BUFFER, bb, 0, NULL, 0}};
-    cvm_launch_config cfg = {{2, 1, 1}, {32, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {2, 1, 1}, .block = {32, 1, 1}};
     st = st ? st : cvm_launch(s, k, &cfg, a, 3, d);
     st = st ? st : cvm_stream_sync(s, d);
     st = st ? st : cvm_buffer_read(s, ba, 0, out, BIG_UNITS * 2, d);
@@ -384,7 +384,7 @@ static void run_fault(cvm_device *dev, const char *src, const char *name, uint32
     st = st ? st : cvm_kernel_get(m, name, &k, &d);
     st = st ? st : cvm_buffer_create(dev, FAULT_UNITS * 4, "out", &bo, &d);
     cvm_arg a[2] = {{CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
-    cvm_launch_config cfg = {{3, 1, 1}, {32, 1, 1}, 0, width, 0, 0, 0, 0, 0};
+    cvm_launch_config cfg = {.grid = {3, 1, 1}, .block = {32, 1, 1}, .plane_width = width};
     r->launch = st ? st : cvm_launch(s, k, &cfg, a, 2, &d);
     if (r->launch) {
         r->d = d;
@@ -509,7 +509,7 @@ static void test_loop_limit(void)
     for (int i = 0; i < 2 && !st; i++) {
         uint32_t n = ns[i], got = 0;
         cvm_arg a[2] = {{CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
-        cvm_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+        cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {1, 1, 1}};
         cvm_status ls = cvm_launch(s, k, &cfg, a, 2, &d);
         ls = ls ? ls : cvm_stream_sync(s, &d);
         if (!ls)
@@ -545,7 +545,7 @@ static void test_bad_timeout(void)
         for (int j = 0; j < 3 && !st; j++) {
             uint32_t n = 1;
             cvm_arg a[2] = {{CVM_ARG_BYTES, NULL, 0, &n, 4}, {CVM_ARG_BUFFER, bo, 0, NULL, 0}};
-            cvm_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, 0, 0, 0, 0, 0, 0};
+            cvm_launch_config cfg = {.grid = {1, 1, 1}, .block = {1, 1, 1}};
             cfg.timeout_s = bad[j];
             cvm_status ls = cvm_launch(cvm_device_stream(devs[i]), k, &cfg, a, 2, &d);
             ok(ls == CVM_INVALID_ARGUMENT && strstr(d.message, "timeout must be >= 0 seconds"),
