@@ -80,7 +80,7 @@ static const char src[] =
     "    __syncthreads();\n"                                         /* 58 */
     "    out[t] = s[t];\n"                                           /* 59 */
     "}\n"                                                            /* 60 */
-    "__global__ void exited_ok(int *out)\n"                          /* 61 */
+    "__global__ void exited_after_store(int *out)\n"                 /* 61 */
     "{\n"                                                            /* 62 */
     "    __shared__ int s[64];\n"                                    /* 63 */
     "    int t = threadIdx.x;\n"                                     /* 64 */
@@ -138,7 +138,23 @@ static const char src[] =
     "        if (fenced) __threadfence_block();\n"                   /* 116 */
     "        out[0] = data;\n"                                       /* 117 */
     "    }\n"                                                        /* 118 */
-    "}\n";                                                           /* 119 */
+    "}\n"                                                            /* 119 */
+    "__global__ void wide(long long *out)\n"                         /* 120 */
+    "{\n"                                                            /* 121 */
+    "    __shared__ long long s[1];\n"                               /* 122 */
+    "    int t = threadIdx.x;\n"                                     /* 123 */
+    "    if (t == 3) ((int *)s)[1] = 7;\n"                           /* 124 */
+    "    if (t == 40) out[0] = s[0];\n"                              /* 125 */
+    "}\n"                                                            /* 126 */
+    "__global__ void atomics_then_plain(int *out)\n"                 /* 127 */
+    "{\n"                                                            /* 128 */
+    "    __shared__ int c;\n"                                        /* 129 */
+    "    int t = threadIdx.x;\n"                                     /* 130 */
+    "    if (t == 0) c = 5;\n"                                       /* 131 */
+    "    __syncthreads();\n"                                         /* 132 */
+    "    if (t == 0 || t == 32) atomicAdd(&c, 1);\n"                 /* 133 */
+    "    if (t == 32) out[0] = c;\n"                                 /* 134 */
+    "}\n";                                                           /* 135 */
 
 /* Plane 0 stores buf[lane] and arrives at barrier 1; plane 1 waits there
  * (bar.sync) and loads, or with `early` loads before it waits. */
@@ -163,6 +179,21 @@ static const char *const named_src[] = {
     "        st.u32 [%po], %v\n"
     "    end\n"
     "    return\n.end\n",
+    NULL};
+
+/* Plane 0 stores buf[lane] and exits; planes 1 and 2 meet at barrier 1
+ * (64 units), then plane 1 loads buf[lane]: plane 0 took no part in it. */
+static const char *const nonpart_src[] = {
+    ".kernel nonpart\n.param out buffer u32 write\n.shared 128\n.plane_width 32\n"
+    ".reg u32 %lane, %plane, %c0, %id, %n, %v\n.reg bool %p\n.reg i64 %off, %four\n"
+    ".reg ptr.shared %s\n.reg ptr.global %po\n",
+    "    sreg.u32 %lane, unit_pos_plane\n    sreg.u32 %plane, plane_pos\n    const.u32 %c0, 0\n"
+    "    const.u32 %id, 1\n    const.u32 %n, 64\n    cvt.i64 %off, %lane\n    const.i64 %four, 4\n"
+    "    mul.i64 %off, %off, %four\n    const.ptr.shared %s, 0\n    ptr.add.ptr.shared %s, %s, %off\n"
+    "    eq.u32 %p, %plane, %c0\n",
+    "    if %p\n        add.u32 %v, %lane, %id\n        st.u32 [%s], %v\n        return\n    end\n"
+    "    bar.sync %id, %n\n    ld.u32 %v, [%s]\n    param.ptr.global %po, out, 0\n"
+    "    ptr.add.ptr.global %po, %po, %off\n    st.u32 [%po], %v\n    return\n.end\n",
     NULL};
 
 static cvm_module *mod;
@@ -258,12 +289,25 @@ static void test_shared(void)
     expect_race("a plane that exits instead of reaching the barrier is not ordered by it",
                 launch(mod, "exited", 1, 64, a, 1, 1, &d), &d, 0, 32, 54,
                 (const char *[]){"shared offset 0", "this load", "a store by unit (0,0,0)", "(line 57)", NULL});
-    st = launch(mod, "exited_ok", 1, 64, a, 1, 1, &d);
-    good = kern_read(b, got, 32 * 4);
-    for (int t = 0; t < 32; t++)
-        good &= got[t] == t + 33;
-    expect_clean("stores of units that exited before the barrier happen before the loads after it", st,
-                 &d, good);
+    /* plane 1 stores s[32..63] and exits; plane 0 then passes the barrier
+     * and loads s[32]: the exited units reached no barrier, so nothing
+     * orders their stores (CUDA's __syncthreads orders the accesses of the
+     * threads that reach it) */
+    expect_race("stores of units that exit instead of reaching the barrier are not ordered by it",
+                launch(mod, "exited_after_store", 1, 64, a, 1, 1, &d), &d, 0, 0, 68,
+                (const char *[]){"shared offset 128", "this load", "a store by unit (32,0,0)", "(line 65)",
+                                 NULL});
+    /* unit 40 loads 8 bytes at offset 0; unit 3 stored bytes 4..7 */
+    expect_race("a wide load racing on its upper half names the byte and where the load starts",
+                launch(mod, "wide", 1, 64, a, 1, 1, &d), &d, 0, 40, 125,
+                (const char *[]){"data race on shared offset 4: this load of 8 bytes at shared offset 0 "
+                                 "and a store by unit (3,0,0)", "(line 124)", NULL});
+    /* units 0 and 32 add atomically (no race between them); unit 32's plain
+     * load is ordered after its own add, not after unit 0's */
+    expect_race("a plain load after two atomic adds races with the one of another unit",
+                launch(mod, "atomics_then_plain", 1, 64, a, 1, 1, &d), &d, 0, 32, 134,
+                (const char *[]){"shared offset 0: this load of 4 bytes and an atomic by unit (0,0,0)",
+                                 "(line 133)", NULL});
     cvm_buffer_free(b);
 }
 
@@ -375,6 +419,21 @@ static void test_named(void)
     ok(st == CVM_FAULT && strstr(d.message, "data race on shared offset 0: this load of 4 bytes and a "
                                             "store by unit (0,0,0)") && d.fault.unit[0] == 32,
        "a consumer loading before its bar.sync races with the producer: %s", d.message);
+    cvm_buffer_free(b);
+    cvm_module_free(m);
+
+    text = kern_join(nonpart_src);
+    m = text ? kern_load(text, "nonpart", &d) : NULL;
+    free(text);
+    if (!ok(m != NULL, "the non-participant kernel loads (%s)", d.message))
+        return;
+    b = kern_buf("out", sizeof got, NULL);
+    cvm_arg o[] = {kern_arg_buf(b)};
+    st = launch(m, "nonpart", 1, 96, o, 1, 1, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "data race on shared offset 0: this load of 4 bytes and a "
+                                            "store by unit (0,0,0)") && d.fault.unit[0] == 32,
+       "a named barrier orders only the planes that meet at it, not one that stored and exited: %s",
+       d.message);
     cvm_buffer_free(b);
     cvm_module_free(m);
 }

@@ -11,8 +11,10 @@
  *
  *   - a barrier (sync_cube, bar.sync, bar.arrive): arriving units join
  *     their clocks into the barrier's, waiting units take it when it
- *     completes, with the clocks of units that exited (they count as
- *     arrived);
+ *     completes. Units that exited let it complete but order nothing:
+ *     their accesses are not ordered before what follows the barrier
+ *     (CUDA's __syncthreads orders the accesses of the threads that
+ *     reach it);
  *   - a plane op with a member mask: its members join their clocks;
  *   - an atomic access (atom.*, ld/st.atomic; ld/st.volatile are relaxed
  *     ones) with release order, or a relaxed one after a release fence of
@@ -20,9 +22,12 @@
  *     order takes the location's clock, and a relaxed one keeps it until
  *     the unit's next acquire fence.
  *
- * Per byte the checker keeps the last write and up to RC_READS reads that
- * do not happen before one another (a read that happens before a later
- * one is covered by it). A write that leaves the byte as it was is no
+ * Per byte the checker keeps the last write and up to RC_KEPT other
+ * accesses a later one may race with: the reads since that write, and
+ * atomic writes it does not happen after (two atomics never race, so an
+ * atomic write does not stand for the ones before it); an access that
+ * happens before a later one of its kind is dropped for it (covered).
+ * A write that leaves the byte as it was is no
  * write (an idempotent flag store is not reported), and two atomic
  * accesses (atomics, ld/st.atomic, volatile) never race, but for two
  * volatile ones by lanes of one plane (volatile orders nothing between
@@ -48,20 +53,27 @@
 /* Access kinds (interp.h's CVM_VM_MK_*), in the order of their names; K_LDV and later are atomic. */
 enum { K_LD = CVM_VM_MK_LD, K_ST, K_LDV, K_STV, K_LDA, K_STA, K_ATOM };
 
-#define RC_READS 4
+#define RC_KEPT 4
 
+/* One access: 12 bytes (units < 65536: CVM_VM_RACE_MAX_UNITS is far below). */
 typedef struct rc_access {
-    uint32_t unit, step, pc;
-    uint8_t kind, pad[3];
+    uint32_t step, pc; /* the unit's own clock entry then; the instruction */
+    uint16_t unit;
+    uint8_t kind, pad;
 } rc_access;
 
 typedef struct rc_cell {
     uint64_t key;      /* space bit and address of the byte */
     uint32_t gen;      /* the cube it belongs to; a cell of an older one is free */
-    uint64_t wstep;    /* the checker's step count at the write (same-instruction stores) */
-    uint8_t has_write, wval, nreads, pad;
-    rc_access w, r[RC_READS];
+    uint32_t wstep;    /* the checker's step count at the write (same-instruction stores) */
+    uint8_t has_write, wval, nkept, pad;
+    rc_access w;       /* the last write */
+    rc_access kept[RC_KEPT]; /* reads since it, and atomic writes it did not order */
 } rc_cell;
+
+/* The most cells a checker's table holds (at 80 bytes each, 1.25 GiB): a
+ * cube touching more bytes than its three quarters is refused (CVM_LIMIT). */
+#define RC_MAX_CELLS ((size_t)1 << 24)
 
 /* A location some atomic released a clock at: its clock is syncs_vc[index * n]. */
 typedef struct rc_sync {
@@ -75,15 +87,12 @@ struct cvm_vm_race {
     uint32_t cap_units; /* what the fixed blocks are sized for */
     uint32_t n;         /* units of the present cube */
     uint32_t gen;       /* the present cube's generation (cells and syncs) */
-    uint64_t step;      /* cvm_vm_race_step calls (same-instruction stores) */
+    uint32_t step;      /* cvm_vm_race_step calls (same-instruction stores) */
     uint32_t *vc;       /* n x n clocks */
     uint32_t *pend;     /* n x n: acquired by relaxed atomics, waiting for an acquire fence */
     uint8_t *fenced;    /* n: the unit executed a release fence */
     uint8_t *pending;   /* n: its pend row is not all zero */
     uint32_t *bar;      /* 17 x n barrier clocks */
-    uint32_t *done;     /* n: the clocks of exited units, joined */
-    uint64_t *seen;     /* per plane: its exited lanes already joined into done */
-    uint8_t ready[17];  /* the barrier's clock has done joined into it */
     rc_cell *cells;
     size_t cap_cells, ncells;
     rc_sync *syncs;
@@ -101,7 +110,7 @@ static size_t sq(uint32_t n) { return (size_t)n * n * sizeof(uint32_t); }
 
 uint64_t cvm_vm_race_bytes(uint32_t units)
 {
-    return sizeof(cvm_vm_race) + 2 * (uint64_t)sq(units) + (uint64_t)units * (2 + 18 * 4 + 8);
+    return sizeof(cvm_vm_race) + 2 * (uint64_t)sq(units) + (uint64_t)units * (2 + 17 * 4);
 }
 
 cvm_vm_race *cvm_vm_race_new(cvm_alloc_fn fn, void *user, uint32_t units)
@@ -118,9 +127,7 @@ cvm_vm_race *cvm_vm_race_new(cvm_alloc_fn fn, void *user, uint32_t units)
     r->fenced = get(r, NULL, 0, units);
     r->pending = get(r, NULL, 0, units);
     r->bar = get(r, NULL, 0, (size_t)17 * units * sizeof(uint32_t));
-    r->done = get(r, NULL, 0, (size_t)units * sizeof(uint32_t));
-    r->seen = get(r, NULL, 0, (size_t)units * sizeof(uint64_t));
-    if (!r->vc || !r->pend || !r->fenced || !r->pending || !r->bar || !r->done || !r->seen) {
+    if (!r->vc || !r->pend || !r->fenced || !r->pending || !r->bar) {
         cvm_vm_race_free(r);
         return NULL;
     }
@@ -144,10 +151,6 @@ void cvm_vm_race_free(cvm_vm_race *r)
         get(r, r->pending, u, 0);
     if (r->bar)
         get(r, r->bar, (size_t)17 * u * sizeof(uint32_t), 0);
-    if (r->done)
-        get(r, r->done, (size_t)u * sizeof(uint32_t), 0);
-    if (r->seen)
-        get(r, r->seen, (size_t)u * sizeof(uint64_t), 0);
     if (r->cells)
         get(r, r->cells, r->cap_cells * sizeof *r->cells, 0);
     if (r->syncs)
@@ -188,9 +191,6 @@ void cvm_vm_race_cube(cvm_vm_exec *x)
         r->vc[(size_t)u * n + u] = 1;
     memset(r->fenced, 0, n);
     memset(r->bar, 0, (size_t)17 * n * sizeof(uint32_t));
-    memset(r->done, 0, (size_t)n * sizeof(uint32_t));
-    memset(r->seen, 0, (size_t)x->nplanes * sizeof(uint64_t));
-    memset(r->ready, 0, sizeof r->ready);
 }
 
 /* ---- clocks ---- */
@@ -236,6 +236,8 @@ static inline size_t slot_of(uint64_t key, size_t cap)
 static bool grow_cells(cvm_vm_race *r)
 {
     size_t cap = r->cap_cells ? r->cap_cells * 2 : 4096;
+    if (cap > RC_MAX_CELLS)
+        return false;
     rc_cell *n = get(r, NULL, 0, cap * sizeof *n);
     if (!n)
         return false;
@@ -256,10 +258,11 @@ static bool grow_cells(cvm_vm_race *r)
     return true;
 }
 
-/* The cell of the byte `key`, made empty if new; NULL when out of memory. */
+/* The cell of the byte `key`, made empty if new; NULL when out of memory
+ * or past RC_MAX_CELLS (the table is kept at most three quarters full). */
 static rc_cell *cell_of(cvm_vm_race *r, uint64_t key)
 {
-    if (2 * (r->ncells + 1) > r->cap_cells && !grow_cells(r))
+    if (4 * (r->ncells + 1) > 3 * r->cap_cells && !grow_cells(r))
         return NULL;
     for (size_t i = slot_of(key, r->cap_cells);; i = (i + 1) & (r->cap_cells - 1)) {
         rc_cell *c = &r->cells[i];
@@ -355,80 +358,137 @@ static void where_text(const cvm_vm_exec *x, uint64_t key, char *buf, size_t cap
         snprintf(buf, cap, "global address 0x%llx", (unsigned long long)key);
 }
 
+/* Reports a race at byte `b` of this lane's access of `size` bytes at `key`. */
 static bool race(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t lane, unsigned kind, unsigned size,
-                 uint64_t key, const rc_access *other, bool same)
+                 uint64_t key, unsigned b, const rc_access *other, bool same)
 {
-    char at[200], line[24] = "";
+    char at[200], start[200] = "", line[24] = "";
     uint32_t pos[3], ln = 0;
     const char *file = NULL;
-    where_text(x, key, at, sizeof at);
+    where_text(x, key + b, at, sizeof at);
+    if (b) { /* a wide access, racing on a later byte: where it starts too */
+        start[0] = ' ';
+        start[1] = 'a';
+        start[2] = 't';
+        start[3] = ' ';
+        where_text(x, key, start + 4, sizeof start - 4);
+    }
     cvm_vm_unit_pos(x, other->unit, pos);
     if (cvm_bc_debug_line(x->prog->mod, x->kp->index, other->pc, &file, &ln, NULL) && ln)
         snprintf(line, sizeof line, " (line %u)", ln);
     cvm_vm_fault(x, p, lane, CVM_FAULT,
-                 "data race on %s: this %s of %u bytes and a %s by unit (%u,%u,%u) %s%u%s are "
+                 "data race on %s: this %s of %u bytes%s and %s %s by unit (%u,%u,%u) %s%u%s are "
                  "not ordered by a barrier, a plane op or an atomic's release and acquire",
-                 at, cvm_vm_mem_kind_name((int)kind), size, cvm_vm_mem_kind_name(other->kind), pos[0],
-                 pos[1], pos[2],
+                 at, cvm_vm_mem_kind_name((int)kind), size, start,
+                 cvm_vm_mem_kind_name(other->kind)[0] == 'a' ? "an" : "a",
+                 cvm_vm_mem_kind_name(other->kind),
+                 pos[0], pos[1], pos[2],
                  same ? "in the same instruction, pc " : "at pc ", other->pc, line);
     return false;
 }
 
 /* ---- accesses ---- */
 
+/* An access kind that writes memory. */
+static inline bool writes_kind(unsigned kind)
+{
+    return kind == K_ST || kind == K_STV || kind == K_STA || kind == K_ATOM;
+}
+
+/* Remembered access e adds nothing once unit u's access of kind `kind` is
+ * recorded: e happens before it, and every later access that would race
+ * with e races with it too (a later access not ordered after it is not
+ * ordered after e). That needs the same class (plain, volatile, atomic),
+ * and e a read or the new access a write (a read does not stand for a
+ * write: a later read races with the one and not the other). */
+static bool covered(cvm_vm_race *r, const rc_access *e, uint32_t u, unsigned kind)
+{
+    return before(r, e, u) && kind_class(e->kind) == kind_class(kind) &&
+           (!writes_kind(e->kind) || writes_kind(kind));
+}
+
+/* Keeps `a`, unit u's access of kind `kind`, in c's list of accesses to
+ * remember, after dropping those it covers. A full list drops its oldest
+ * (a race only that one would show is missed). */
+static void keep(cvm_vm_race *r, rc_cell *c, const rc_access *a, uint32_t u, unsigned kind)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < c->nkept; i++)
+        if (!covered(r, &c->kept[i], u, kind))
+            c->kept[k++] = c->kept[i];
+    if (k == RC_KEPT) {
+        memmove(c->kept, c->kept + 1, (RC_KEPT - 1) * sizeof *c->kept);
+        k--;
+    }
+    c->kept[k++] = *a;
+    c->nkept = (uint8_t)k;
+}
+
 /*
  * Records an access of `size` bytes at `key` by lane l of p (unit u), kind
  * `kind`; `val` (stores) the bytes it writes, `mem` the bytes there now.
- * False after a race fault or when out of memory.
+ * False after a race fault, out of memory or past the checker's size.
  */
 static bool access(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t l, unsigned kind, uint64_t key,
                    unsigned size, const uint8_t *val, const uint8_t *mem)
 {
     cvm_vm_race *r = x->race;
     const uint32_t u = p->index * x->W + l;
-    const bool write = kind == K_ST || kind == K_STV || kind == K_STA || kind == K_ATOM;
-    const rc_access me = {u, r->vc[(size_t)u * r->n + u], p->pc, (uint8_t)kind, {0}};
+    const bool write = writes_kind(kind), global = !(key & KEY_SHARED);
+    const rc_access me = {r->vc[(size_t)u * r->n + u], p->pc, (uint16_t)u, (uint8_t)kind, 0};
     for (unsigned b = 0; b < size; b++) {
         rc_cell *c = cell_of(r, key + b);
         if (!c) {
-            cvm_vm_fault(x, p, l, CVM_OUT_OF_MEMORY, "out of memory recording accesses for the race check");
+            if (r->cap_cells * 2 > RC_MAX_CELLS)
+                cvm_vm_fault(x, p, l, CVM_LIMIT,
+                             "the race check records at most %zu bytes of shared and global memory "
+                             "per cube, and this cube touches more; check a smaller launch",
+                             RC_MAX_CELLS / 4 * 3);
+            else
+                cvm_vm_fault(x, p, l, CVM_OUT_OF_MEMORY,
+                             "out of memory recording accesses for the race check");
             return false;
         }
-        if (write) {
-            if (kind != K_ATOM) {
-                /* what the byte holds before this lane writes: an earlier lane of this
-                 * instruction may have written it (lanes store in lane order) */
-                const uint8_t now = c->has_write && c->wstep == r->step ? c->wval : mem[b];
-                if (val[b] == now)
-                    continue; /* leaves the byte as it is: no write */
-            }
+        if (!write) {
             if (c->has_write && conflicts(r, &c->w, u, kind, x->W))
-                return race(x, p, l, kind, size, key, &c->w, c->wstep == r->step);
-            for (unsigned i = 0; i < c->nreads; i++)
-                if (conflicts(r, &c->r[i], u, kind, x->W))
-                    return race(x, p, l, kind, size, key, &c->r[i], false);
-            c->has_write = 1;
-            c->w = me;
-            c->wstep = r->step;
-            c->wval = kind == K_ATOM ? 0 : val[b];
-            c->nreads = 0;
-        } else {
-            if (c->has_write && conflicts(r, &c->w, u, kind, x->W))
-                return race(x, p, l, kind, size, key, &c->w, false);
-            /* keep the reads that do not happen before this one (or are of
-             * another class: a later write may race with one but not the
-             * other), then this one */
-            unsigned k = 0;
-            for (unsigned i = 0; i < c->nreads; i++)
-                if (!before(r, &c->r[i], u) || kind_class(c->r[i].kind) != kind_class(kind))
-                    c->r[k++] = c->r[i];
-            if (k == RC_READS) { /* full: the oldest goes (a race it hid is missed) */
-                memmove(c->r, c->r + 1, (RC_READS - 1) * sizeof *c->r);
-                k--;
-            }
-            c->r[k++] = me;
-            c->nreads = (uint8_t)k;
+                return race(x, p, l, kind, size, key, b, &c->w, false);
+            for (unsigned i = 0; i < c->nkept; i++)
+                if (writes_kind(c->kept[i].kind) && conflicts(r, &c->kept[i], u, kind, x->W))
+                    return race(x, p, l, kind, size, key, b, &c->kept[i], false);
+            keep(r, c, &me, u, kind);
+            continue;
         }
+        if (kind != K_ATOM) {
+            /* what the byte holds before this lane writes: an earlier lane of this
+             * instruction may have written it (lanes store in lane order); global
+             * bytes read as a relaxed atomic (another cube's worker may write them) */
+            const uint8_t now = c->has_write && c->wstep == r->step ? c->wval
+                                : global ? __atomic_load_n(mem + b, __ATOMIC_RELAXED) : mem[b];
+            if (val[b] == now)
+                continue; /* leaves the byte as it is: no write */
+        }
+        if (c->has_write && conflicts(r, &c->w, u, kind, x->W))
+            return race(x, p, l, kind, size, key, b, &c->w, c->wstep == r->step);
+        for (unsigned i = 0; i < c->nkept; i++)
+            if (conflicts(r, &c->kept[i], u, kind, x->W))
+                return race(x, p, l, kind, size, key, b, &c->kept[i], false);
+        if (kind_class(kind) == 0) {
+            c->nkept = 0; /* a plain write that races with nothing is ordered after all of them */
+        } else {
+            /* an atomic write need not be ordered after the atomic accesses before it:
+             * what it does not cover stays, with the write it replaces */
+            unsigned k = 0;
+            for (unsigned i = 0; i < c->nkept; i++)
+                if (!covered(r, &c->kept[i], u, kind))
+                    c->kept[k++] = c->kept[i];
+            c->nkept = (uint8_t)k;
+            if (c->has_write && !covered(r, &c->w, u, kind))
+                keep(r, c, &c->w, u, c->w.kind);
+        }
+        c->has_write = 1;
+        c->w = me;
+        c->wstep = r->step;
+        c->wval = kind == K_ATOM ? 0 : val[b];
     }
     return true;
 }
@@ -564,30 +624,10 @@ static void arrive(cvm_vm_exec *x, cvm_vm_plane *p, unsigned bar)
     }
 }
 
-/* Joins the clocks of the units that exited since the last call into
- * done (an exited unit's clock no longer changes: it takes no part in
- * barriers or plane ops). */
-static void collect_exited(cvm_vm_exec *x)
-{
-    cvm_vm_race *r = x->race;
-    for (uint32_t i = 0; i < x->nplanes; i++) {
-        const cvm_vm_plane *q = &x->planes[i];
-        uint64_t fresh = q->exited & ~r->seen[i];
-        r->seen[i] |= fresh;
-        for (; fresh; fresh &= fresh - 1)
-            join(r->done, clock_of(r, i * x->W + (uint32_t)__builtin_ctzll(fresh)), r->n);
-    }
-}
-
 void cvm_vm_race_leave(cvm_vm_exec *x, const cvm_vm_plane *q, unsigned bar)
 {
     cvm_vm_race *r = x->race;
-    uint32_t *acc = r->bar + (size_t)bar * r->n;
-    if (!r->ready[bar]) { /* once per completion: exited units count as arrived */
-        collect_exited(x);
-        join(acc, r->done, r->n);
-        r->ready[bar] = 1;
-    }
+    const uint32_t *acc = r->bar + (size_t)bar * r->n;
     /* the unit's clock is below acc but for its own entry, raised when it
      * arrived (nothing runs for a unit between its arrival and its leaving):
      * the join is acc with that entry */
@@ -606,7 +646,6 @@ void cvm_vm_race_released(cvm_vm_exec *x, unsigned bar)
 {
     cvm_vm_race *r = x->race;
     memset(r->bar + (size_t)bar * r->n, 0, (size_t)r->n * sizeof(uint32_t));
-    r->ready[bar] = 0;
 }
 
 /* The member mask register of plane op `in` and its type (interp_plane.c's rule). */
