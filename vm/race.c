@@ -75,6 +75,9 @@ typedef struct rc_cell {
  * cube touching more bytes than its three quarters is refused (CVM_LIMIT). */
 #define RC_MAX_CELLS ((size_t)1 << 24)
 
+/* Barrier-release snapshots kept; a unit lazy on one about to be reused gets its own row. */
+#define RC_SNAPS 4
+
 /* A location some atomic released a clock at: its clock is syncs_vc[index * n]. */
 typedef struct rc_sync {
     uint64_t key;
@@ -86,9 +89,27 @@ struct cvm_vm_race {
     void *alloc_user;
     uint32_t cap_units; /* what the fixed blocks are sized for */
     uint32_t n;         /* units of the present cube */
+    unsigned W;         /* its plane width */
     uint32_t gen;       /* the present cube's generation (cells and syncs) */
     uint32_t step;      /* cvm_vm_race_step calls (same-instruction stores) */
-    uint32_t *vc;       /* n x n clocks */
+    /* Clocks. A unit's clock is mostly the one a barrier release gave it
+     * (every unit leaving it got the same), so it is kept as that
+     * snapshot's id (lazy), with the entries for the lanes of its plane a
+     * plane op raised (delta) and its own entry (own); only a clock that
+     * took something else (an acquire, a plane op of units with different
+     * pasts) gets a row of its own in vc. A barrier then costs a join per
+     * distinct snapshot and a few entries per unit, not units x units. */
+    uint32_t *vc;       /* n x n: the rows of units with lazy[u] == 0 (entry u unused) */
+    uint32_t *own;      /* n: each unit's own entry */
+    uint32_t *lazy;     /* n: the snapshot id a unit's clock is, or 0 (its vc row) */
+    uint32_t *delta;    /* n x 64: a lazy unit's entries for its plane's lanes (with has_delta) */
+    uint8_t *has_delta; /* n */
+    uint32_t *snap;     /* RC_SNAPS x n: the clocks of the last releases, by id % RC_SNAPS */
+    uint32_t snap_id[RC_SNAPS]; /* the id in each slot (0: none) */
+    uint32_t last_snap; /* the last id handed out */
+    uint32_t bar_snap[17];   /* the snapshot this completion of a barrier gives its leavers */
+    uint32_t bar_joined[17]; /* the snapshot last joined whole into a barrier's clock */
+    uint32_t *tmp;      /* n: a plane op's joined clock */
     uint32_t *pend;     /* n x n: acquired by relaxed atomics, waiting for an acquire fence */
     uint8_t *fenced;    /* n: the unit executed a release fence */
     uint8_t *pending;   /* n: its pend row is not all zero */
@@ -110,7 +131,8 @@ static size_t sq(uint32_t n) { return (size_t)n * n * sizeof(uint32_t); }
 
 uint64_t cvm_vm_race_bytes(uint32_t units)
 {
-    return sizeof(cvm_vm_race) + 2 * (uint64_t)sq(units) + (uint64_t)units * (2 + 17 * 4);
+    return sizeof(cvm_vm_race) + 2 * (uint64_t)sq(units) +
+           (uint64_t)units * (3 + (17 + RC_SNAPS + 3 + 64) * 4);
 }
 
 cvm_vm_race *cvm_vm_race_new(cvm_alloc_fn fn, void *user, uint32_t units)
@@ -127,7 +149,14 @@ cvm_vm_race *cvm_vm_race_new(cvm_alloc_fn fn, void *user, uint32_t units)
     r->fenced = get(r, NULL, 0, units);
     r->pending = get(r, NULL, 0, units);
     r->bar = get(r, NULL, 0, (size_t)17 * units * sizeof(uint32_t));
-    if (!r->vc || !r->pend || !r->fenced || !r->pending || !r->bar) {
+    r->own = get(r, NULL, 0, (size_t)units * sizeof(uint32_t));
+    r->lazy = get(r, NULL, 0, (size_t)units * sizeof(uint32_t));
+    r->delta = get(r, NULL, 0, (size_t)units * 64 * sizeof(uint32_t));
+    r->has_delta = get(r, NULL, 0, units);
+    r->snap = get(r, NULL, 0, (size_t)RC_SNAPS * units * sizeof(uint32_t));
+    r->tmp = get(r, NULL, 0, (size_t)units * sizeof(uint32_t));
+    if (!r->vc || !r->pend || !r->fenced || !r->pending || !r->bar || !r->own || !r->lazy ||
+        !r->delta || !r->has_delta || !r->snap || !r->tmp) {
         cvm_vm_race_free(r);
         return NULL;
     }
@@ -151,6 +180,18 @@ void cvm_vm_race_free(cvm_vm_race *r)
         get(r, r->pending, u, 0);
     if (r->bar)
         get(r, r->bar, (size_t)17 * u * sizeof(uint32_t), 0);
+    if (r->own)
+        get(r, r->own, (size_t)u * sizeof(uint32_t), 0);
+    if (r->lazy)
+        get(r, r->lazy, (size_t)u * sizeof(uint32_t), 0);
+    if (r->delta)
+        get(r, r->delta, (size_t)u * 64 * sizeof(uint32_t), 0);
+    if (r->has_delta)
+        get(r, r->has_delta, u, 0);
+    if (r->snap)
+        get(r, r->snap, (size_t)RC_SNAPS * u * sizeof(uint32_t), 0);
+    if (r->tmp)
+        get(r, r->tmp, (size_t)u * sizeof(uint32_t), 0);
     if (r->cells)
         get(r, r->cells, r->cap_cells * sizeof *r->cells, 0);
     if (r->syncs)
@@ -185,17 +226,25 @@ void cvm_vm_race_cube(cvm_vm_exec *x)
         }
     const uint32_t n = x->units;
     r->n = n;
+    r->W = x->W;
     new_generation(r);
-    memset(r->vc, 0, sq(n));
-    for (uint32_t u = 0; u < n; u++)
-        r->vc[(size_t)u * n + u] = 1;
+    /* every unit starts at snapshot 1, all zero, with its own entry 1 */
+    memset(r->snap_id, 0, sizeof r->snap_id);
+    r->last_snap = 1;
+    r->snap_id[1 % RC_SNAPS] = 1;
+    memset(r->snap + (size_t)(1 % RC_SNAPS) * n, 0, (size_t)n * sizeof(uint32_t));
+    for (uint32_t u = 0; u < n; u++) {
+        r->own[u] = 1;
+        r->lazy[u] = 1;
+    }
+    memset(r->has_delta, 0, n);
     memset(r->fenced, 0, n);
     memset(r->bar, 0, (size_t)17 * n * sizeof(uint32_t));
+    memset(r->bar_snap, 0, sizeof r->bar_snap);
+    memset(r->bar_joined, 0, sizeof r->bar_joined);
 }
 
 /* ---- clocks ---- */
-
-static inline uint32_t *clock_of(cvm_vm_race *r, uint32_t u) { return r->vc + (size_t)u * r->n; }
 
 static void join(uint32_t *restrict to, const uint32_t *restrict from, uint32_t n)
 {
@@ -203,9 +252,85 @@ static void join(uint32_t *restrict to, const uint32_t *restrict from, uint32_t 
         to[i] = to[i] > from[i] ? to[i] : from[i];
 }
 
+static inline uint32_t max32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+static inline const uint32_t *snap_of(const cvm_vm_race *r, uint32_t id)
+{
+    return r->snap + (size_t)(id % RC_SNAPS) * r->n;
+}
+
+/* The first unit of u's plane, and u's delta entries (one per lane of it). */
+static inline uint32_t plane_base(const cvm_vm_race *r, uint32_t u) { return u - u % r->W; }
+static inline uint32_t *delta_of(cvm_vm_race *r, uint32_t u) { return r->delta + (size_t)u * 64; }
+
+/* Entry v of unit u's clock. */
+static inline uint32_t clock_at(cvm_vm_race *r, uint32_t u, uint32_t v)
+{
+    if (v == u)
+        return r->own[u];
+    if (!r->lazy[u])
+        return r->vc[(size_t)u * r->n + v];
+    uint32_t c = snap_of(r, r->lazy[u])[v];
+    if (r->has_delta[u] && plane_base(r, v) == plane_base(r, u))
+        c = max32(c, delta_of(r, u)[v % r->W]);
+    return c;
+}
+
+/* Unit u's clock as a row of its own (entry u aside: own[u] holds it). */
+static uint32_t *row_of(cvm_vm_race *r, uint32_t u)
+{
+    uint32_t *row = r->vc + (size_t)u * r->n;
+    if (r->lazy[u]) {
+        memcpy(row, snap_of(r, r->lazy[u]), (size_t)r->n * sizeof(uint32_t));
+        if (r->has_delta[u]) {
+            const uint32_t b = plane_base(r, u), *d = delta_of(r, u);
+            for (uint32_t i = 0; i < r->W && b + i < r->n; i++)
+                row[b + i] = max32(row[b + i], d[i]);
+        }
+        r->lazy[u] = 0;
+        r->has_delta[u] = 0;
+    }
+    return row;
+}
+
+/* to = to joined with unit u's clock; `whole`: the snapshot id already
+ * joined into `to` (its n entries skipped), updated. */
+static void join_clock(cvm_vm_race *r, uint32_t *to, uint32_t u, uint32_t *whole)
+{
+    if (!r->lazy[u]) {
+        join(to, r->vc + (size_t)u * r->n, r->n);
+    } else {
+        if (!whole || *whole != r->lazy[u]) {
+            join(to, snap_of(r, r->lazy[u]), r->n);
+            if (whole)
+                *whole = r->lazy[u];
+        }
+        if (r->has_delta[u]) {
+            const uint32_t b = plane_base(r, u), *d = delta_of(r, u);
+            for (uint32_t i = 0; i < r->W && b + i < r->n; i++)
+                to[b + i] = max32(to[b + i], d[i]);
+        }
+    }
+    to[u] = max32(to[u], r->own[u]);
+}
+
+/* A snapshot of clock c for the units leaving a barrier; the units lazy on
+ * the slot it takes get rows of their own first. */
+static uint32_t new_snapshot(cvm_vm_race *r, const uint32_t *c)
+{
+    const uint32_t id = ++r->last_snap, slot = id % RC_SNAPS, old = r->snap_id[slot];
+    if (old)
+        for (uint32_t u = 0; u < r->n; u++)
+            if (r->lazy[u] == old)
+                row_of(r, u);
+    memcpy(r->snap + (size_t)slot * r->n, c, (size_t)r->n * sizeof(uint32_t));
+    r->snap_id[slot] = id;
+    return id;
+}
+
 static inline bool before(cvm_vm_race *r, const rc_access *a, uint32_t u)
 {
-    return a->unit == u || a->step <= r->vc[(size_t)u * r->n + a->unit];
+    return a->unit == u || a->step <= clock_at(r, u, a->unit);
 }
 
 /* Plain, volatile or atomic (ld/st.atomic, atom.*). */
@@ -435,7 +560,7 @@ static bool access(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t l, unsigned kind, u
     cvm_vm_race *r = x->race;
     const uint32_t u = p->index * x->W + l;
     const bool write = writes_kind(kind), global = !(key & KEY_SHARED);
-    const rc_access me = {r->vc[(size_t)u * r->n + u], p->pc, (uint16_t)u, (uint8_t)kind, 0};
+    const rc_access me = {r->own[u], p->pc, (uint16_t)u, (uint8_t)kind, 0};
     for (unsigned b = 0; b < size; b++) {
         rc_cell *c = cell_of(r, key + b);
         if (!c) {
@@ -538,7 +663,7 @@ static bool atomic_sync(cvm_vm_race *r, uint32_t u, uint64_t key, unsigned order
     if (reads) {
         const uint32_t *s = sync_of(r, key, false, &oom);
         if (s && is_acquire(order)) {
-            join(clock_of(r, u), s, r->n);
+            join(row_of(r, u), s, r->n);
         } else if (s) {
             join(r->pend + (size_t)u * r->n, s, r->n);
             r->pending[u] = 1;
@@ -548,8 +673,8 @@ static bool atomic_sync(cvm_vm_race *r, uint32_t u, uint64_t key, unsigned order
         uint32_t *s = sync_of(r, key, true, &oom);
         if (!s)
             return false;
-        join(s, clock_of(r, u), r->n);
-        clock_of(r, u)[u]++;
+        join_clock(r, s, u, NULL);
+        r->own[u]++;
     }
     return !oom;
 }
@@ -598,7 +723,7 @@ static void fence(cvm_vm_exec *x, cvm_vm_plane *p, unsigned order)
         const uint32_t u = p->index * x->W + l;
         if (is_acquire(order) && r->pending[u]) {
             uint32_t *pend = r->pend + (size_t)u * r->n;
-            join(clock_of(r, u), pend, r->n);
+            join(row_of(r, u), pend, r->n);
             memset(pend, 0, (size_t)r->n * sizeof(uint32_t));
             r->pending[u] = 0;
         }
@@ -619,26 +744,27 @@ static void arrive(cvm_vm_exec *x, cvm_vm_plane *p, unsigned bar)
         if (!(lanes >> l & 1))
             continue;
         const uint32_t u = p->index * x->W + l;
-        join(acc, clock_of(r, u), r->n);
-        clock_of(r, u)[u]++;
+        join_clock(r, acc, u, &r->bar_joined[bar]);
+        r->own[u]++;
     }
 }
 
 void cvm_vm_race_leave(cvm_vm_exec *x, const cvm_vm_plane *q, unsigned bar)
 {
     cvm_vm_race *r = x->race;
-    const uint32_t *acc = r->bar + (size_t)bar * r->n;
-    /* the unit's clock is below acc but for its own entry, raised when it
-     * arrived (nothing runs for a unit between its arrival and its leaving):
-     * the join is acc with that entry */
+    /* the unit's clock is below the barrier's but for its own entry,
+     * raised when it arrived (nothing runs for a unit between its arrival
+     * and its leaving): the join is the barrier's clock, one snapshot for
+     * every unit leaving this completion, with that entry */
+    if (!r->bar_snap[bar])
+        r->bar_snap[bar] = new_snapshot(r, r->bar + (size_t)bar * r->n);
     const uint64_t lanes = barrier_lanes(q);
     for (unsigned l = 0; l < q->nlanes; l++) {
         if (!(lanes >> l & 1))
             continue;
         const uint32_t u = q->index * x->W + l;
-        uint32_t *vc = clock_of(r, u), own = vc[u];
-        memcpy(vc, acc, (size_t)r->n * sizeof(uint32_t));
-        vc[u] = own > acc[u] ? own : acc[u];
+        r->lazy[u] = r->bar_snap[bar];
+        r->has_delta[u] = 0;
     }
 }
 
@@ -646,6 +772,8 @@ void cvm_vm_race_released(cvm_vm_exec *x, unsigned bar)
 {
     cvm_vm_race *r = x->race;
     memset(r->bar + (size_t)bar * r->n, 0, (size_t)r->n * sizeof(uint32_t));
+    r->bar_snap[bar] = 0;
+    r->bar_joined[bar] = 0;
 }
 
 /* The member mask register of plane op `in` and its type (interp_plane.c's rule). */
@@ -657,6 +785,49 @@ static const uint8_t *member_reg(const cvm_vm_exec *x, const cvm_vm_plane *p,
     if (in->h >= CVM_OP_SHFL_IDX && in->h <= CVM_OP_SHFL_XOR)
         return *elem = in->ec, cvm_vm_reg(x, p, in->c);
     return *elem = in->eb, cvm_vm_reg(x, p, in->b);
+}
+
+/* The members (a mask of lanes) of the plane whose first unit is `base`
+ * join their clocks, then each steps its own entry. Members lazy on one
+ * snapshot stay so, their plane entries joined in their deltas; else each
+ * gets a row of its own. */
+static void join_members(cvm_vm_race *r, uint32_t base, uint64_t members)
+{
+    uint32_t id = 0;
+    bool same = true;
+    for (uint64_t m = members; m && same; m &= m - 1) {
+        const uint32_t u = base + (uint32_t)__builtin_ctzll(m);
+        same = r->lazy[u] && (!id || r->lazy[u] == id);
+        id = r->lazy[u];
+    }
+    if (same) {
+        uint32_t d[64] = {0};
+        for (uint64_t m = members; m; m &= m - 1) {
+            const uint32_t l = (uint32_t)__builtin_ctzll(m), u = base + l;
+            if (r->has_delta[u])
+                for (uint32_t i = 0; i < r->W; i++)
+                    d[i] = max32(d[i], delta_of(r, u)[i]);
+            d[l] = max32(d[l], r->own[u]);
+        }
+        for (uint64_t m = members; m; m &= m - 1) {
+            const uint32_t u = base + (uint32_t)__builtin_ctzll(m);
+            memcpy(delta_of(r, u), d, r->W * sizeof(uint32_t));
+            r->has_delta[u] = 1;
+            r->own[u]++;
+        }
+        return;
+    }
+    memset(r->tmp, 0, (size_t)r->n * sizeof(uint32_t));
+    for (uint64_t m = members; m; m &= m - 1)
+        join_clock(r, r->tmp, base + (uint32_t)__builtin_ctzll(m), NULL);
+    for (uint64_t m = members; m; m &= m - 1) {
+        const uint32_t u = base + (uint32_t)__builtin_ctzll(m);
+        uint32_t *row = r->vc + (size_t)u * r->n;
+        memcpy(row, r->tmp, (size_t)r->n * sizeof(uint32_t));
+        r->lazy[u] = 0;
+        r->has_delta[u] = 0;
+        r->own[u]++;
+    }
 }
 
 /* Each group of active lanes naming one member mask joins the clocks of its members. */
@@ -675,20 +846,7 @@ static void plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
                 group |= UINT64_C(1) << l;
         left &= ~group;
         const uint64_t members = (mask | group) & p->active;
-        uint32_t *first = clock_of(r, p->index * x->W + l0);
-        for (unsigned l = 0; l < p->nlanes; l++)
-            if ((members >> l & 1) && l != l0)
-                join(first, clock_of(r, p->index * x->W + l), r->n);
-        for (unsigned l = 0; l < p->nlanes; l++) {
-            if (!(members >> l & 1))
-                continue;
-            const uint32_t u = p->index * x->W + l;
-            if (l != l0)
-                memcpy(clock_of(r, u), first, (size_t)r->n * sizeof(uint32_t));
-        }
-        for (unsigned l = 0; l < p->nlanes; l++)
-            if (members >> l & 1)
-                clock_of(r, p->index * x->W + l)[p->index * x->W + l]++;
+        join_members(r, p->index * x->W, members);
     }
 }
 
