@@ -84,6 +84,23 @@ static inline cvm_module *kern_load(const char *src, const char *what, cvm_diag 
     return mod;
 }
 
+/* Compiles CUDA source `src` (as file `file`, default options) and loads
+ * it; NULL (with a diag line) on error. */
+static inline cvm_module *kern_load_cuda(const char *src, const char *file, cvm_diag *d)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *mod = NULL;
+    cvm_status st = cvm_compile_cuda(src, strlen(src), file, NULL, &bytes, &size, d);
+    if (st == CVM_OK) {
+        st = cvm_module_load(kern_dev, bytes, size, &mod, d);
+        cvm_free_bytes(bytes);
+    }
+    if (st != CVM_OK)
+        diag("%s: compile and load: %s: %s", file, cvm_status_str(st), d->message);
+    return st == CVM_OK ? mod : NULL;
+}
+
 /* A buffer of `size` bytes named `name`, filled from `init` when non-NULL. */
 static inline cvm_buffer *kern_buf(const char *name, size_t size, const void *init)
 {

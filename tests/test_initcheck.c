@@ -196,12 +196,9 @@ int main(void)
         printf("Bail out! no cpu device\n");
         return 1;
     }
-    void *bytes = NULL;
-    size_t size = 0;
     cvm_diag d;
     memset(&d, 0, sizeof d);
-    if (cvm_compile_cuda(src, strlen(src), "init.cu", NULL, &bytes, &size, &d) != CVM_OK ||
-        cvm_module_load(kern_dev, bytes, size, &mod, &d) != CVM_OK) {
+    if (!(mod = kern_load_cuda(src, "init.cu", &d))) {
         ok(0, "compile and load: %s", d.message);
         return done_testing();
     }
@@ -210,7 +207,6 @@ int main(void)
     test_dyn_and_vector();
     test_refusals();
     cvm_module_free(mod);
-    cvm_free_bytes(bytes);
     kern_close();
     return done_testing();
 }

@@ -47,6 +47,7 @@
 #pragma GCC optimize("vect-cost-model=cheap")
 #endif
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -358,29 +359,58 @@ static inline size_t slot_of(uint64_t key, size_t cap)
     return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
 }
 
-static bool grow_cells(cvm_vm_race *r)
+/* Table entries (rc_cell, rc_sync) start with their key and generation. */
+_Static_assert(offsetof(rc_cell, key) == 0 && offsetof(rc_cell, gen) == 8, "rc_cell header");
+_Static_assert(offsetof(rc_sync, key) == 0 && offsetof(rc_sync, gen) == 8, "rc_sync header");
+
+static inline uint64_t key_at(const uint8_t *e)
 {
-    size_t cap = r->cap_cells ? r->cap_cells * 2 : 4096;
-    if (cap > RC_MAX_CELLS)
+    uint64_t k;
+    memcpy(&k, e, sizeof k);
+    return k;
+}
+
+static inline uint32_t gen_at(const uint8_t *e)
+{
+    uint32_t g;
+    memcpy(&g, e + 8, sizeof g);
+    return g;
+}
+
+/* Doubles the table *tab of *cap entries of `esz` bytes (`first` entries
+ * when empty, never past `max`), keeping the present cube's. */
+static bool grow_table(cvm_vm_race *r, void **tab, size_t *cap, size_t esz, size_t first, size_t max)
+{
+    const size_t ncap = *cap ? *cap * 2 : first;
+    if (ncap > max)
         return false;
-    rc_cell *n = get(r, NULL, 0, cap * sizeof *n);
+    uint8_t *n = get(r, NULL, 0, ncap * esz);
     if (!n)
         return false;
-    memset(n, 0, cap * sizeof *n);
-    for (size_t i = 0; i < r->cap_cells; i++) {
-        const rc_cell *c = &r->cells[i];
-        if (c->gen != r->gen)
+    memset(n, 0, ncap * esz);
+    const uint8_t *old = *tab;
+    for (size_t i = 0; i < *cap; i++) {
+        const uint8_t *e = old + i * esz;
+        if (gen_at(e) != r->gen)
             continue;
-        size_t j = slot_of(c->key, cap);
-        while (n[j].gen == r->gen)
-            j = (j + 1) & (cap - 1);
-        n[j] = *c;
+        size_t j = slot_of(key_at(e), ncap);
+        while (gen_at(n + j * esz) == r->gen)
+            j = (j + 1) & (ncap - 1);
+        memcpy(n + j * esz, e, esz);
     }
-    if (r->cells)
-        get(r, r->cells, r->cap_cells * sizeof *r->cells, 0);
-    r->cells = n;
-    r->cap_cells = cap;
+    if (*tab)
+        get(r, *tab, *cap * esz, 0);
+    *tab = n;
+    *cap = ncap;
     return true;
+}
+
+static bool grow_cells(cvm_vm_race *r)
+{
+    void *t = r->cells;
+    const bool grown = grow_table(r, &t, &r->cap_cells, sizeof *r->cells, 4096, RC_MAX_CELLS);
+    r->cells = t;
+    return grown;
 }
 
 /* The cell of the byte `key`, made empty if new; NULL when out of memory
@@ -405,25 +435,10 @@ static rc_cell *cell_of(cvm_vm_race *r, uint64_t key)
 
 static bool grow_syncs(cvm_vm_race *r)
 {
-    size_t cap = r->cap_syncs ? r->cap_syncs * 2 : 64;
-    rc_sync *n = get(r, NULL, 0, cap * sizeof *n);
-    if (!n)
-        return false;
-    memset(n, 0, cap * sizeof *n);
-    for (size_t i = 0; i < r->cap_syncs; i++) {
-        const rc_sync *s = &r->syncs[i];
-        if (s->gen != r->gen)
-            continue;
-        size_t j = slot_of(s->key, cap);
-        while (n[j].gen == r->gen)
-            j = (j + 1) & (cap - 1);
-        n[j] = *s;
-    }
-    if (r->syncs)
-        get(r, r->syncs, r->cap_syncs * sizeof *r->syncs, 0);
-    r->syncs = n;
-    r->cap_syncs = cap;
-    return true;
+    void *t = r->syncs;
+    const bool grown = grow_table(r, &t, &r->cap_syncs, sizeof *r->syncs, 64, SIZE_MAX / 2);
+    r->syncs = t;
+    return grown;
 }
 
 /* The clock released at location `key`: NULL when none was (and !make),
