@@ -416,6 +416,26 @@ run "$C" debug "$T/racy.cu" -D FIXED=0 --block 64 out=zeros:64 --racecheck --com
 [ $rc -eq 1 ] && has "^Fault (lane 0): data race on shared offset 4" "$T/out" &&
     has "kernel fault (the session ended at it): data race" "$T/err"
 ok $? "cubevm debug --racecheck stops at the race as a fault (the session ends there, status 1)"
+# --initcheck: bins nobody zeroed; with in all zero, unit 0 adds to bins[0] first: offset 0
+cat >"$T/hist.cu" <<'EOF'
+__global__ void hist(int *out, const int *in)
+{
+    __shared__ int bins[8];
+    int t = threadIdx.x;
+    if (ZERO && t < 8) bins[t] = 0;
+    __syncthreads();
+    atomicAdd(&bins[in[t] & 7], 1);
+    __syncthreads();
+    if (t < 8) out[t] = bins[t];
+}
+EOF
+run "$C" run "$T/hist.cu" -D ZERO=0 --block 16 out=zeros:8 in=zeros:16 --initcheck
+[ $rc -eq 1 ] && has "uninitialized read: this atomic of 4 bytes at shared offset 0 reads bytes no unit of this cube has written" "$T/err" &&
+    has "unit (0,0,0) plane 0 lane 0 pc [0-9]* (line 7)" "$T/err"
+ok $? "--initcheck: an atomicAdd on shared bins nobody zeroed faults at the first unit, naming the offset"
+run "$C" run "$T/hist.cu" -D ZERO=1 --block 16 out=zeros:8 in=zeros:16 --initcheck --racecheck --print out:2
+[ $rc -eq 0 ] && has "^out: 16 0 " "$T/out"
+ok $? "--initcheck --racecheck: the bins zeroed first run clean (every unit counted in bin 0)"
 
 echo "1..$n"
 [ $failed -eq 0 ]

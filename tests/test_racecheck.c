@@ -7,7 +7,9 @@
  * barriers, exited units, plane ops, shared atomics, a message passed
  * with fences and relaxed atomics, named barriers, races in global
  * memory and in one instruction, idempotent stores, later cubes, the
- * step debugger seeing a race as a fault, and the refusals.
+ * step debugger seeing a race as a fault, the checker's memory going back
+ * after the launch, and the refusal with unchecked (the vulkan device's is
+ * in tests/test_vulkan.c, which Valgrind does not run).
  *
  * The cpu device runs a cube's planes in order, each until it waits, so
  * in these kernels plane 0 runs its accesses before plane 1's; the race
@@ -154,7 +156,22 @@ static const char src[] =
     "    __syncthreads();\n"                                         /* 132 */
     "    if (t == 0 || t == 32) atomicAdd(&c, 1);\n"                 /* 133 */
     "    if (t == 32) out[0] = c;\n"                                 /* 134 */
-    "}\n";                                                           /* 135 */
+    "}\n"                                                            /* 135 */
+    "__global__ void load_then_atomic(int *out)\n"                   /* 136 */
+    "{\n"                                                            /* 137 */
+    "    __shared__ int c;\n"                                        /* 138 */
+    "    int t = threadIdx.x;\n"                                     /* 139 */
+    "    if (t == 0) c = 5;\n"                                       /* 140 */
+    "    __syncthreads();\n"                                         /* 141 */
+    "    if (t == 32) { out[0] = c; atomicAdd(&c, 1); }\n"           /* 142 */
+    "    if (t == 64) atomicAdd(&c, 1);\n"                           /* 143 */
+    "}\n"                                                            /* 144 */
+    "__global__ void touch(int *out, const int *in)\n"               /* 145 */
+    "{\n"                                                            /* 146 */
+    "    int t = threadIdx.x, s = 0;\n"                              /* 147 */
+    "    for (int i = 0; i < 64; i++) s += in[i * 1024 + t];\n"      /* 148 */
+    "    out[t] = s;\n"                                              /* 149 */
+    "}\n";                                                           /* 150 */
 
 /* Plane 0 stores buf[lane] and arrives at barrier 1; plane 1 waits there
  * (bar.sync) and loads, or with `early` loads before it waits. */
@@ -195,6 +212,16 @@ static const char *const nonpart_src[] = {
     "    bar.sync %id, %n\n    ld.u32 %v, [%s]\n    param.ptr.global %po, out, 0\n"
     "    ptr.add.ptr.global %po, %po, %off\n    st.u32 [%po], %v\n    return\n.end\n",
     NULL};
+
+/* Lane 0 of plane 0 stores a 128-byte line (u64x16); lane 0 of plane 1 loads it. */
+static const char wide_line_src[] =
+    ".kernel wide_line\n.shared 256\n.plane_width 32\n.reg u32 %lane, %plane, %c0, %c1\n"
+    ".reg bool %p0, %p1, %l0\n.reg u64x16 %v\n.reg u64 %one\n.reg ptr.shared %s\n"
+    "    sreg.u32 %lane, unit_pos_plane\n    sreg.u32 %plane, plane_pos\n    const.u32 %c0, 0\n"
+    "    const.u32 %c1, 1\n    const.ptr.shared %s, 0\n    const.u64 %one, 1\n"
+    "    splat.u64x16 %v, %one\n    eq.u32 %l0, %lane, %c0\n    eq.u32 %p0, %plane, %c0\n"
+    "    eq.u32 %p1, %plane, %c1\n    if %l0\n        if %p0\n            st.u64x16 [%s], %v\n"
+    "        end\n        if %p1\n            ld.u64x16 %v, [%s]\n        end\n    end\n    return\n.end\n";
 
 static cvm_module *mod;
 
@@ -308,6 +335,12 @@ static void test_shared(void)
                 launch(mod, "atomics_then_plain", 1, 64, a, 1, 1, &d), &d, 0, 32, 134,
                 (const char *[]){"shared offset 0: this load of 4 bytes and an atomic by unit (0,0,0)",
                                  "(line 133)", NULL});
+    /* unit 32 loads c, then adds to it; unit 64's add is ordered after
+     * neither (unit 32's own atomic does not stand for its load) */
+    expect_race("an atomic of one unit races with another unit's load that its own atomic followed",
+                launch(mod, "load_then_atomic", 1, 96, a, 1, 1, &d), &d, 0, 64, 143,
+                (const char *[]){"shared offset 0: this atomic of 4 bytes and a load by unit (32,0,0)",
+                                 "(line 142)", NULL});
     cvm_buffer_free(b);
 }
 
@@ -422,6 +455,14 @@ static void test_named(void)
     cvm_buffer_free(b);
     cvm_module_free(m);
 
+    cvm_module *w = kern_load(wide_line_src, "wide_line", &d);
+    st = w ? launch(w, "wide_line", 1, 64, NULL, 0, 1, &d) : CVM_INTERNAL;
+    ok(st == CVM_FAULT && strstr(d.message, "data race on shared offset 0: this load of 128 bytes and a store "
+                                            "by unit (0,0,0)") && d.fault.unit[0] == 32,
+       "lines of 128 bytes (u64x16) are checked too: %s", d.message);
+    cvm_module_free(w);
+
+    memset(&d, 0, sizeof d);
     text = kern_join(nonpart_src);
     m = text ? kern_load(text, "nonpart", &d) : NULL;
     free(text);
@@ -456,6 +497,59 @@ static int hook(void *user, const cvm_debug_where *w, const cvm_debug_stop *stop
     return 0;
 }
 
+/* A launch under the race checker leaves none of its memory charged to the
+ * device: on a device limited to 128 MiB, a launch whose 1,024 units read
+ * 256 KiB (an access table of 40 MiB, clocks of 8 MiB), then a 100 MiB
+ * buffer, which fits only if those went back. */
+static void test_memory_after(void)
+{
+    cvm_config c;
+    memset(&c, 0, sizeof c);
+    c.memory_limit = 128u << 20;
+    c.threads = 1;
+    cvm_device *dev = NULL;
+    cvm_diag d;
+    memset(&d, 0, sizeof d);
+    cvm_status st = cvm_device_open("cpu", &c, &dev, &d);
+    void *bytes = NULL;
+    size_t size = 0;
+    cvm_module *m = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_buffer *out = NULL, *in = NULL, *big = NULL;
+    if (!st)
+        st = cvm_compile_cuda(src, strlen(src), "race.cu", NULL, &bytes, &size, &d);
+    if (!st)
+        st = cvm_module_load(dev, bytes, size, &m, &d);
+    if (!st)
+        st = cvm_kernel_get(m, "touch", &k, &d);
+    if (!st)
+        st = cvm_buffer_create(dev, 1024 * 4, "out", &out, &d);
+    if (!st)
+        st = cvm_buffer_create(dev, 64 * 1024 * 4, "in", &in, &d);
+    if (!st) {
+        cvm_arg a[] = {kern_arg_buf(out), kern_arg_buf(in)};
+        cvm_launch_config lc = kern_cfg(1, 1024);
+        lc.racecheck = 1;
+        st = cvm_launch(cvm_device_stream(dev), k, &lc, a, 2, &d);
+        if (!st)
+            st = cvm_stream_sync(cvm_device_stream(dev), &d);
+        ok(st == CVM_OK, "a race-checked launch reading 256 KiB under a 128 MiB limit (%s %s)",
+           cvm_status_str(st), d.message);
+    } else {
+        ok(0, "setting up a device with a 128 MiB limit: %s", d.message);
+    }
+    st = dev ? cvm_buffer_create(dev, 100u << 20, "big", &big, &d) : CVM_INTERNAL;
+    ok(st == CVM_OK, "after it, a 100 MiB buffer fits: the checker's memory went back (%s %s)",
+       cvm_status_str(st), st ? d.message : "");
+    cvm_buffer_free(big);
+    cvm_buffer_free(in);
+    cvm_buffer_free(out);
+    cvm_module_free(m);
+    cvm_free_bytes(bytes);
+    if (dev)
+        cvm_device_close(dev);
+}
+
 static void test_debugger_and_refusals(void)
 {
     cvm_buffer *b = kern_buf("out", 64 * 4, NULL);
@@ -479,37 +573,6 @@ static void test_debugger_and_refusals(void)
     ok(st == CVM_INVALID_ARGUMENT && strstr(d.message, "checked mode"),
        "racecheck with unchecked is refused: %s", d.message);
 
-    cvm_device *vk = NULL;
-    cvm_diag vd;
-    memset(&vd, 0, sizeof vd);
-    if (cvm_device_open("vulkan", NULL, &vk, &vd) == CVM_OK) {
-        void *bytes = NULL;
-        size_t size = 0;
-        cvm_module *vm = NULL;
-        const cvm_kernel *vkk = NULL;
-        cvm_buffer *vb = NULL;
-        st = cvm_compile_cuda(src, strlen(src), "race.cu", NULL, &bytes, &size, &vd);
-        if (!st)
-            st = cvm_module_load(vk, bytes, size, &vm, &vd);
-        if (!st)
-            st = cvm_kernel_get(vm, "synced", &vkk, &vd);
-        if (!st)
-            st = cvm_buffer_create(vk, 64 * 4, "out", &vb, &vd);
-        if (!st) {
-            cvm_arg va[] = {kern_arg_buf(vb)};
-            cvm_launch_config vc = kern_cfg(1, 64);
-            vc.racecheck = 1;
-            st = cvm_launch(cvm_device_stream(vk), vkk, &vc, va, 1, &vd);
-        }
-        ok(st == CVM_UNSUPPORTED && strstr(vd.message, "cannot check for data races"),
-           "the vulkan device refuses the race check: %s", vd.message);
-        cvm_buffer_free(vb);
-        cvm_module_free(vm);
-        cvm_free_bytes(bytes);
-        cvm_device_close(vk);
-    } else {
-        skip("no vulkan device: %s", vd.message);
-    }
     cvm_buffer_free(b);
 }
 
@@ -529,6 +592,7 @@ int main(void)
     test_reduce();
     test_global_and_atomics();
     test_named();
+    test_memory_after();
     test_debugger_and_refusals();
     cvm_module_free(mod);
     kern_close();

@@ -1030,6 +1030,8 @@ static void test_cli(void)
         {"--timeout 5 --unchecked --shared 64 --plane-width 8", 0, "c: 0 11 22"},
         {"--kernel vadd --profile lavapipe --schedule parallel", 0, "c: 0 11 22"},
         {"--steps 1000", 1, "cannot count steps"},
+        {"--racecheck", 1, "the vulkan device cannot check for data races"},
+        {"--initcheck", 1, "the vulkan device cannot check for uninitialized reads"},
         {"--threads 2", 1, "cannot run the cubes on 2 worker threads"},
         {"--schedule sequential", 1, "cannot follow a sequential schedule"},
         {"--schedule random --seed 3", 1, "cannot follow a random schedule"},

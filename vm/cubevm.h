@@ -327,9 +327,9 @@ typedef struct cvm_launch_config {
     int shared_opt_in;      /* 1: dynamic shared memory up to shared_bytes_optin
                                (cudaFuncAttributeMaxDynamicSharedMemorySize) */
     int racecheck;          /* 1: fault at the first data race between units of a cube on
-                               shared or global memory (cpu device only; cubes of at most
-                               4096 units; with unchecked: CVM_INVALID_ARGUMENT; much slower;
-                               docs/debugging.md "Race checking") */
+                               shared or global memory (cpu device only; with unchecked:
+                               CVM_INVALID_ARGUMENT; slower; docs/debugging.md "Race
+                               checking") */
     int initcheck;          /* 1: fault at the first read of shared memory no unit of the cube
                                wrote, or of local memory its unit did not write (cpu device
                                only; with unchecked: CVM_INVALID_ARGUMENT; slower;

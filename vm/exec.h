@@ -167,6 +167,10 @@ cvm_status cvm_vm_state_new(cvm_alloc_fn fn, void *user, cvm_vm_state **out_stat
 void cvm_vm_state_free(cvm_vm_state *state);
 /* Grows the state to fit `run` (only between runs: no worker may be using it). */
 cvm_status cvm_vm_state_reserve(cvm_vm_state *state, const cvm_vm_run *run, cvm_diag *diag);
+/* Frees what only the run that asked for it needs, the checkers (their
+ * access tables grow with the memory a cube touches), so it does not stay
+ * charged to the device after that launch; only between runs. */
+void cvm_vm_state_trim(cvm_vm_state *state);
 
 /*
  * Runs a whole launch on the calling thread. Returns CVM_OK, CVM_FAULT

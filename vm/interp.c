@@ -344,7 +344,7 @@ struct cvm_vm_state {
     cvm_vm_frame *stacks;
     uint8_t *regs, *shared, *local;
     uint32_t *order;
-    struct cvm_vm_race *race;  /* the race checker, made for the first launch asking for one */
+    struct cvm_vm_race *race;  /* the race checker of the launch asking for one (trimmed after) */
     struct cvm_vm_init *init;  /* the uninitialized-read checker, likewise */
     uint64_t gen;              /* the run this state last joined */
     /* results of that run */
@@ -437,7 +437,15 @@ static bool grow(cvm_vm_state *s, void *pp, size_t *cap, size_t need)
     return true;
 }
 
-/* A race checker for the run's cubes when it asks for one (kept for later launches). */
+void cvm_vm_state_trim(cvm_vm_state *s)
+{
+    cvm_vm_race_free(s->race);
+    cvm_vm_init_free(s->init);
+    s->race = NULL;
+    s->init = NULL;
+}
+
+/* A race checker for the run's cubes when it asks for one (trimmed after it). */
 static bool grow_race(cvm_vm_state *s, const cvm_vm_run *run)
 {
     if (!run->L->racecheck || (s->race && cvm_vm_race_units(s->race) >= run->tmpl.units))
@@ -988,6 +996,7 @@ cvm_status cvm_vm_execute(const cvm_vm_program *prog, const cvm_vm_launch *L, cv
     cvm_vm_run_begin(run);
     cvm_vm_run_work(run, s);
     st = cvm_vm_run_finish(run, &s, 1, diag);
+    cvm_vm_state_trim(s);
 fail:
     cvm_vm_state_free(s);
     cvm_vm_run_free(run);

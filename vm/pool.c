@@ -198,6 +198,10 @@ static void finish_launch(cvm_vm_pool *p)
     cvm_status st = p->solo == NO_SLOT
                         ? cvm_vm_run_finish(op->run, p->states, p->nthreads + 1, &d)
                         : cvm_vm_run_finish(op->run, &p->states[p->solo], 1, &d);
+    if (op->L.racecheck || op->L.initcheck) /* the checkers' memory goes back to the device */
+        for (uint32_t i = 0; i <= p->nthreads; i++)
+            if (p->states[i])
+                cvm_vm_state_trim(p->states[i]);
     if (st)
         record_fault(op->stream, st, &d);
     complete(p, op);

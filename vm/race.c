@@ -540,28 +540,35 @@ static inline bool writes_kind(unsigned kind)
  * with e races with it too (a later access not ordered after it is not
  * ordered after e). That needs the same class (plain, volatile, atomic),
  * and e a read or the new access a write (a read does not stand for a
- * write: a later read races with the one and not the other). */
+ * write: a later read races with the one and not the other); for volatile
+ * ones, the same plane (they race only within one). */
 static bool covered(cvm_vm_race *r, const rc_access *e, uint32_t u, unsigned kind)
 {
     return before(r, e, u) && kind_class(e->kind) == kind_class(kind) &&
-           (!writes_kind(e->kind) || writes_kind(kind));
+           (!writes_kind(e->kind) || writes_kind(kind)) &&
+           (kind_class(kind) != 1 || e->unit / r->W == u / r->W);
 }
 
-/* Keeps `a`, unit u's access of kind `kind`, in c's list of accesses to
- * remember, after dropping those it covers. A full list drops its oldest
- * (a race only that one would show is missed). */
-static void keep(cvm_vm_race *r, rc_cell *c, const rc_access *a, uint32_t u, unsigned kind)
+/* Drops from c's list the accesses that unit u's present one, of kind
+ * `kind`, covers. */
+static void drop_covered(cvm_vm_race *r, rc_cell *c, uint32_t u, unsigned kind)
 {
     unsigned k = 0;
     for (unsigned i = 0; i < c->nkept; i++)
         if (!covered(r, &c->kept[i], u, kind))
             c->kept[k++] = c->kept[i];
-    if (k == RC_KEPT) {
-        memmove(c->kept, c->kept + 1, (RC_KEPT - 1) * sizeof *c->kept);
-        k--;
-    }
-    c->kept[k++] = *a;
     c->nkept = (uint8_t)k;
+}
+
+/* Appends `a` to c's list; a full list drops its oldest (a race only that
+ * one would show is missed). */
+static void push(rc_cell *c, const rc_access *a)
+{
+    if (c->nkept == RC_KEPT) {
+        memmove(c->kept, c->kept + 1, (RC_KEPT - 1) * sizeof *c->kept);
+        c->nkept--;
+    }
+    c->kept[c->nkept++] = *a;
 }
 
 /*
@@ -595,7 +602,8 @@ static bool access(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t l, unsigned kind, u
             for (unsigned i = 0; i < c->nkept; i++)
                 if (writes_kind(c->kept[i].kind) && conflicts(r, &c->kept[i], u, kind, x->W))
                     return race(x, p, l, kind, size, key, b, &c->kept[i], false);
-            keep(r, c, &me, u, kind);
+            drop_covered(r, c, u, kind);
+            push(c, &me);
             continue;
         }
         if (kind != K_ATOM) {
@@ -617,13 +625,9 @@ static bool access(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t l, unsigned kind, u
         } else {
             /* an atomic write need not be ordered after the atomic accesses before it:
              * what it does not cover stays, with the write it replaces */
-            unsigned k = 0;
-            for (unsigned i = 0; i < c->nkept; i++)
-                if (!covered(r, &c->kept[i], u, kind))
-                    c->kept[k++] = c->kept[i];
-            c->nkept = (uint8_t)k;
+            drop_covered(r, c, u, kind);
             if (c->has_write && !covered(r, &c->w, u, kind))
-                keep(r, c, &c->w, u, c->w.kind);
+                push(c, &c->w);
         }
         c->has_write = 1;
         c->w = me;
@@ -701,7 +705,7 @@ static bool memory_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, u
     const bool load = kind == K_LD || kind == K_LDV || kind == K_LDA;
     const unsigned esz = cvm_vm_esz(in->elem), ne = kind == K_ATOM ? 1 : in->line;
     const unsigned size = cvm_vm_mem_size(in, (int)kind);
-    if (!size || size > 64)
+    if (!size || size > 16 * 8) /* a line: at most 16 elements of 8 bytes */
         return true;
     const uint8_t *ptr = cvm_vm_reg(x, p, in->a);
     const uint8_t *vreg = load || kind == K_ATOM ? NULL : cvm_vm_reg(x, p, in->b);
@@ -712,7 +716,7 @@ static bool memory_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, u
         const uint8_t *mem;
         if (!locate(x, in->ea, cvm_vm_get_bits(ptr, in->ea, l), size, &key, &mem))
             continue;
-        uint8_t val[64];
+        uint8_t val[16 * 8];
         if (vreg)
             for (unsigned e = 0; e < ne; e++)
                 memcpy(val + e * esz, vreg + ((size_t)e << x->rshift) + (size_t)l * esz, esz);
