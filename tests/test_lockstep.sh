@@ -7,3 +7,4 @@ BUILD=${BUILD:-build}
 rerun "CUBEVM_LOCKSTEP=0" "with CUBEVM_LOCKSTEP=0" "" \
     test_control test_memory test_plane test_sched test_fuse test_lockstep test_cuda_real test_cuda \
     test_conformance
+echo "1..$tap_n"

@@ -49,6 +49,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Access kinds (interp.h's CVM_VM_MK_*), in the order of their names; K_LDV and later are atomic. */
@@ -111,6 +112,12 @@ struct cvm_vm_race {
     uint32_t bar_snap[17];   /* the snapshot this completion of a barrier gives its leavers */
     uint32_t bar_joined[17]; /* the snapshot last joined whole into a barrier's clock */
     uint32_t *tmp;      /* n: a plane op's joined clock */
+    /* CUBEVM_RACE_SELFCHECK=1 (tests/test_checkers_corpus.sh): every clock
+     * kept whole as well (ev, n x n; ebar, 17 x n) and compared with the
+     * kept form after each step of a plane and each barrier leave; a
+     * difference is an internal fault naming the unit and entry. */
+    uint32_t *ev, *ebar;
+    char bad[160];      /* the first difference found at a leave, reported at the next step */
     uint32_t *pend;     /* n x n: acquired by relaxed atomics, waiting for an acquire fence */
     uint8_t *fenced;    /* n: the unit executed a release fence */
     uint8_t *pending;   /* n: its pend row is not all zero */
@@ -156,6 +163,15 @@ cvm_vm_race *cvm_vm_race_new(cvm_alloc_fn fn, void *user, uint32_t units)
     r->has_delta = get(r, NULL, 0, units);
     r->snap = get(r, NULL, 0, (size_t)RC_SNAPS * units * sizeof(uint32_t));
     r->tmp = get(r, NULL, 0, (size_t)units * sizeof(uint32_t));
+    const char *sc = getenv("CUBEVM_RACE_SELFCHECK");
+    if (sc && *sc && strcmp(sc, "0") != 0) {
+        r->ev = get(r, NULL, 0, sq(units));
+        r->ebar = get(r, NULL, 0, (size_t)17 * units * sizeof(uint32_t));
+        if (!r->ev || !r->ebar) {
+            cvm_vm_race_free(r);
+            return NULL;
+        }
+    }
     if (!r->vc || !r->pend || !r->fenced || !r->pending || !r->bar || !r->own || !r->lazy ||
         !r->delta || !r->has_delta || !r->snap || !r->tmp) {
         cvm_vm_race_free(r);
@@ -193,6 +209,10 @@ void cvm_vm_race_free(cvm_vm_race *r)
         get(r, r->snap, (size_t)RC_SNAPS * u * sizeof(uint32_t), 0);
     if (r->tmp)
         get(r, r->tmp, (size_t)u * sizeof(uint32_t), 0);
+    if (r->ev)
+        get(r, r->ev, sq(u), 0);
+    if (r->ebar)
+        get(r, r->ebar, (size_t)17 * u * sizeof(uint32_t), 0);
     if (r->cells)
         get(r, r->cells, r->cap_cells * sizeof *r->cells, 0);
     if (r->syncs)
@@ -243,6 +263,13 @@ void cvm_vm_race_cube(cvm_vm_exec *x)
     memset(r->bar, 0, (size_t)17 * n * sizeof(uint32_t));
     memset(r->bar_snap, 0, sizeof r->bar_snap);
     memset(r->bar_joined, 0, sizeof r->bar_joined);
+    if (r->ev) {
+        memset(r->ev, 0, sq(n));
+        for (uint32_t u = 0; u < n; u++)
+            r->ev[(size_t)u * n + u] = 1;
+        memset(r->ebar, 0, (size_t)17 * n * sizeof(uint32_t));
+        r->bad[0] = 0;
+    }
 }
 
 /* ---- clocks ---- */
@@ -332,6 +359,26 @@ static uint32_t new_snapshot(cvm_vm_race *r, const uint32_t *c)
 static inline bool before(cvm_vm_race *r, const rc_access *a, uint32_t u)
 {
     return a->unit == u || a->step <= clock_at(r, u, a->unit);
+}
+
+/* ---- the self-check's whole clocks (r->ev, only with CUBEVM_RACE_SELFCHECK) ---- */
+
+static inline uint32_t *ev_of(cvm_vm_race *r, uint32_t u) { return r->ev + (size_t)u * r->n; }
+
+/* Compares the kept clocks of the units in `lanes` of the plane whose first
+ * unit is `base` with the whole ones; the first difference goes to r->bad. */
+static void self_check(cvm_vm_race *r, uint32_t base, uint64_t lanes)
+{
+    for (; lanes && !r->bad[0]; lanes &= lanes - 1) {
+        const uint32_t u = base + (uint32_t)__builtin_ctzll(lanes);
+        for (uint32_t v = 0; v < r->n; v++)
+            if (clock_at(r, u, v) != ev_of(r, u)[v]) {
+                snprintf(r->bad, sizeof r->bad, "race check self-check: unit %u's clock entry for "
+                         "unit %u is %u, the whole clock's %u", u, v, clock_at(r, u, v),
+                         ev_of(r, u)[v]);
+                return;
+            }
+    }
 }
 
 /* Plain, volatile or atomic (ld/st.atomic, atom.*). */
@@ -683,6 +730,8 @@ static bool atomic_sync(cvm_vm_race *r, uint32_t u, uint64_t key, unsigned order
         const uint32_t *s = sync_of(r, key, false, &oom);
         if (s && is_acquire(order)) {
             join(row_of(r, u), s, r->n);
+            if (r->ev)
+                join(ev_of(r, u), s, r->n);
         } else if (s) {
             join(r->pend + (size_t)u * r->n, s, r->n);
             r->pending[u] = 1;
@@ -694,6 +743,8 @@ static bool atomic_sync(cvm_vm_race *r, uint32_t u, uint64_t key, unsigned order
             return false;
         join_clock(r, s, u, NULL);
         r->own[u]++;
+        if (r->ev)
+            ev_of(r, u)[u]++;
     }
     return !oom;
 }
@@ -743,6 +794,8 @@ static void fence(cvm_vm_exec *x, cvm_vm_plane *p, unsigned order)
         if (is_acquire(order) && r->pending[u]) {
             uint32_t *pend = r->pend + (size_t)u * r->n;
             join(row_of(r, u), pend, r->n);
+            if (r->ev)
+                join(ev_of(r, u), pend, r->n);
             memset(pend, 0, (size_t)r->n * sizeof(uint32_t));
             r->pending[u] = 0;
         }
@@ -765,6 +818,10 @@ static void arrive(cvm_vm_exec *x, cvm_vm_plane *p, unsigned bar)
         const uint32_t u = p->index * x->W + l;
         join_clock(r, acc, u, &r->bar_joined[bar]);
         r->own[u]++;
+        if (r->ev) {
+            join(r->ebar + (size_t)bar * r->n, ev_of(r, u), r->n);
+            ev_of(r, u)[u]++;
+        }
     }
 }
 
@@ -784,7 +841,11 @@ void cvm_vm_race_leave(cvm_vm_exec *x, const cvm_vm_plane *q, unsigned bar)
         const uint32_t u = q->index * x->W + l;
         r->lazy[u] = r->bar_snap[bar];
         r->has_delta[u] = 0;
+        if (r->ev)
+            join(ev_of(r, u), r->ebar + (size_t)bar * r->n, r->n);
     }
+    if (r->ev)
+        self_check(r, q->index * x->W, lanes);
 }
 
 void cvm_vm_race_released(cvm_vm_exec *x, unsigned bar)
@@ -793,6 +854,8 @@ void cvm_vm_race_released(cvm_vm_exec *x, unsigned bar)
     memset(r->bar + (size_t)bar * r->n, 0, (size_t)r->n * sizeof(uint32_t));
     r->bar_snap[bar] = 0;
     r->bar_joined[bar] = 0;
+    if (r->ev)
+        memset(r->ebar + (size_t)bar * r->n, 0, (size_t)r->n * sizeof(uint32_t));
 }
 
 /* The member mask register of plane op `in` and its type (interp_plane.c's rule). */
@@ -812,6 +875,20 @@ static const uint8_t *member_reg(const cvm_vm_exec *x, const cvm_vm_plane *p,
  * gets a row of its own. */
 static void join_members(cvm_vm_race *r, uint32_t base, uint64_t members)
 {
+    if (r->ev) { /* the whole clocks: join, then each steps its own entry */
+        uint32_t *j = ev_of(r, base + (uint32_t)__builtin_ctzll(members));
+        for (uint64_t m = members; m; m &= m - 1)
+            join(j, ev_of(r, base + (uint32_t)__builtin_ctzll(m)), r->n);
+        for (uint64_t m = members; m; m &= m - 1) {
+            const uint32_t u = base + (uint32_t)__builtin_ctzll(m);
+            if (ev_of(r, u) != j)
+                memcpy(ev_of(r, u), j, (size_t)r->n * sizeof(uint32_t));
+        }
+        for (uint64_t m = members; m; m &= m - 1) {
+            const uint32_t u = base + (uint32_t)__builtin_ctzll(m);
+            ev_of(r, u)[u]++;
+        }
+    }
     uint32_t id = 0;
     bool same = true;
     for (uint64_t m = members; m && same; m &= m - 1) {
@@ -869,7 +946,25 @@ static void plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
     }
 }
 
+static bool step(cvm_vm_exec *x, cvm_vm_plane *p);
+
 bool cvm_vm_race_step(cvm_vm_exec *x, cvm_vm_plane *p)
+{
+    cvm_vm_race *r = x->race;
+    if (r->ev) {
+        const bool fine = step(x, p);
+        self_check(r, p->index * x->W, p->live);
+        if (r->bad[0] && fine) {
+            cvm_vm_fault(x, p, 0, CVM_INTERNAL, "%s", r->bad);
+            return false;
+        }
+        return fine;
+    }
+    return step(x, p);
+}
+
+/* cvm_vm_race_step without the self-check. */
+static bool step(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     cvm_vm_race *r = x->race;
     const cvm_vm_dinsn *in = &x->code[p->pc];
