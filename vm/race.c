@@ -2,12 +2,13 @@
  * race.c - the race checker: happens-before between the units of one
  * cube, by vector clocks (docs/debugging.md "Race checking").
  *
- * Every unit u of the cube has a clock vc[u] of one entry per unit:
- * vc[u][v] is the last step of unit v that u has synchronised with, and
- * vc[u][u] its own step, which grows at each synchronisation. An access
- * is recorded as (unit, its own step then, pc, kind); an earlier access a
+ * Every unit u of the cube has a clock C[u] of one entry per unit:
+ * C[u][v] is the last step of unit v that u has synchronised with, and
+ * C[u][u] its own step, which grows at each synchronisation (how the
+ * clocks are kept compactly is at struct cvm_vm_race). An access is
+ * recorded as (unit, its own step then, pc, kind); an earlier access a
  * happens before unit u's present one when a.unit == u or a.step <=
- * vc[u][a.unit]. The edges are the ones docs/isa.md lists:
+ * C[u][a.unit]. The edges are the ones docs/isa.md lists:
  *
  *   - a barrier (sync_cube, bar.sync, bar.arrive): arriving units join
  *     their clocks into the barrier's, waiting units take it when it
@@ -27,8 +28,8 @@
  * atomic writes it does not happen after (two atomics never race, so an
  * atomic write does not stand for the ones before it); an access that
  * happens before a later one of its kind is dropped for it (covered).
- * A write that leaves the byte as it was is no
- * write (an idempotent flag store is not reported), and two atomic
+ * A write that leaves the byte as it was is no write (an idempotent flag
+ * store is not reported), and two atomic
  * accesses (atomics, ld/st.atomic, volatile) never race, but for two
  * volatile ones by lanes of one plane (volatile orders nothing between
  * lanes, whatever warp-synchronous code assumed). Only shared and
@@ -41,8 +42,8 @@
  */
 #include "race.h"
 
-/* As in interp_run.c: let -O2 vectorize the clock loops (barrier joins are
- * units x units steps) although their trip count is only known at run time. */
+/* As in interp_run.c: let -O2 vectorize the clock loops (joins of whole
+ * clocks) although their trip count is only known at run time. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("vect-cost-model=cheap")
 #endif
@@ -80,7 +81,7 @@ typedef struct rc_cell {
 /* Barrier-release snapshots kept; a unit lazy on one about to be reused gets its own row. */
 #define RC_SNAPS 4
 
-/* A location some atomic released a clock at: its clock is syncs_vc[index * n]. */
+/* A location some atomic released a clock at: its clock is at sync_vc + index * cap_units. */
 typedef struct rc_sync {
     uint64_t key;
     uint32_t gen, index;

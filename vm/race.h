@@ -9,8 +9,9 @@
  * byte the cube touched; an access that conflicts with an earlier one of
  * another unit that does not happen before it is a fault. Barriers report
  * their releases (cvm_vm_race_leave, then cvm_vm_race_released). Each
- * worker has its own checker; it allocates while cubes run (through the
- * launch's allocator) and reports running out as CVM_OUT_OF_MEMORY.
+ * worker has its own checker, freed when the launch ends
+ * (cvm_vm_state_trim); it allocates while cubes run and reports running
+ * out as CVM_OUT_OF_MEMORY, a cube touching too many bytes as CVM_LIMIT.
  */
 #ifndef CVM_VM_RACE_H
 #define CVM_VM_RACE_H
