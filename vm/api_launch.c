@@ -256,15 +256,15 @@ static void *op_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
 /* (register files + local x units + shared) x workers against the memory limit. */
 static cvm_status check_memory(const cvm_device *dev, const cvm_vm_op *op, cvm_diag *diag)
 {
-    uint64_t regs, local, shared, race, limit = dev->mem.limit;
-    cvm_vm_run_sizes(op->run, &regs, &local, &shared, &race);
+    uint64_t regs, local, shared, checkers, limit = dev->mem.limit;
+    cvm_vm_run_sizes(op->run, &regs, &local, &shared, &checkers);
     uint64_t workers = op->L.schedule == CVM_VM_SCHED_PARALLEL ? cvm_vm_pool_slots(dev->pool) : 1;
-    uint64_t per = regs + local + shared + race, total = per * workers;
+    uint64_t per = regs + local + shared + checkers, total = per * workers;
     if (!limit || total <= limit)
         return CVM_OK;
     char extra[64] = "";
-    if (race)
-        snprintf(extra, sizeof extra, " + %llu checker", (unsigned long long)race);
+    if (checkers)
+        snprintf(extra, sizeof extra, " + %llu checker", (unsigned long long)checkers);
     return cvm_diag_set(diag, CVM_LIMIT,
                         "launch of '%s' needs (%llu register + %llu local + %llu shared%s bytes) x "
                         "%llu workers = %llu bytes, over the memory limit of %llu bytes",

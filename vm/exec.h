@@ -144,10 +144,10 @@ void cvm_vm_run_free(cvm_vm_run *run);
 /* Bytes one worker's state holds for this run (register files, stacks, shared, local). */
 uint64_t cvm_vm_run_bytes(const cvm_vm_run *run);
 /* The parts of cvm_vm_run_bytes: register files (with plane records and
- * stacks), local memory of all units, shared memory, and the race
- * checker's clocks before it records any access (0 without one). */
+ * stacks), local memory of all units, shared memory, and the checkers'
+ * fixed blocks (race clocks, uninitialized-read bits; 0 without them). */
 void cvm_vm_run_sizes(const cvm_vm_run *run, uint64_t *out_regs, uint64_t *out_local,
-                      uint64_t *out_shared, uint64_t *out_race);
+                      uint64_t *out_shared, uint64_t *out_checkers);
 /* Starts the run's clock (timeouts); call once, before the first worker. */
 void cvm_vm_run_begin(cvm_vm_run *run);
 /* Cubes are left to hand out (and no timeout or out-of-memory stopped the run). */

@@ -63,11 +63,6 @@ void cvm_vm_init_free(cvm_vm_init *c)
     a(c->alloc_user, c, sizeof *c, 0);
 }
 
-bool cvm_vm_init_fits(const cvm_vm_init *c, uint64_t shared, uint64_t local)
-{
-    return c->shared >= shared && c->local >= local;
-}
-
 void cvm_vm_init_cube(cvm_vm_exec *x)
 {
     cvm_vm_init *c = x->init;
@@ -97,9 +92,7 @@ bool cvm_vm_init_step(cvm_vm_exec *x, cvm_vm_plane *p)
         return true;
     cvm_vm_init *c = x->init;
     const bool shared = in->ea == CVM_T_PTR_SHARED;
-    const bool reads = kind == CVM_VM_MK_LD || kind == CVM_VM_MK_LDV || kind == CVM_VM_MK_LDA ||
-                       kind == CVM_VM_MK_ATOM;
-    const bool writes = !reads || kind == CVM_VM_MK_ATOM;
+    const bool reads = cvm_vm_mem_reads(kind), writes = cvm_vm_mem_writes(kind);
     const unsigned size = cvm_vm_mem_size(in, kind);
     const uint32_t limit = shared ? x->shared_size : x->local_bytes;
     uint8_t *local_bits = c->bits + (x->shared_size + 7) / 8;

@@ -21,8 +21,6 @@ uint64_t cvm_vm_init_bytes(uint64_t shared, uint64_t local);
 /* A checker for such cubes, or NULL when out of memory. */
 cvm_vm_init *cvm_vm_init_new(cvm_alloc_fn fn, void *user, uint64_t shared, uint64_t local);
 void cvm_vm_init_free(cvm_vm_init *c);
-/* Whether c fits cubes with these sizes. */
-bool cvm_vm_init_fits(const cvm_vm_init *c, uint64_t shared, uint64_t local);
 /* Forgets every write at the start of x's cube. */
 void cvm_vm_init_cube(cvm_vm_exec *x);
 /* Before plane p executes the instruction at p->pc: false after recording

@@ -344,8 +344,8 @@ struct cvm_vm_state {
     cvm_vm_frame *stacks;
     uint8_t *regs, *shared, *local;
     uint32_t *order;
-    struct cvm_vm_race *race;  /* the race checker of the launch asking for one (trimmed after) */
-    struct cvm_vm_init *init;  /* the uninitialized-read checker, likewise */
+    struct cvm_vm_race *race;  /* the checkers of the launch asking for them (trimmed after) */
+    struct cvm_vm_init *init;
     uint64_t gen;              /* the run this state last joined */
     /* results of that run */
     bool faulted;
@@ -365,7 +365,7 @@ struct cvm_vm_run {
     const cvm_vm_launch *L;
     cvm_vm_exec tmpl;          /* launch facts every worker copies (no memory) */
     size_t planes, stacks, regs, shared, local, order; /* bytes per worker */
-    uint64_t race;             /* bytes of a worker's race and uninitialized-read checkers (0: none) */
+    uint64_t checkers;         /* bytes of a worker's race and uninitialized-read checkers (0: none) */
     uint64_t ncubes, batch;
     uint64_t perm_a, perm_b;   /* random schedule: cube i runs as (a * i + b) % ncubes */
     uint64_t gen;
@@ -445,24 +445,15 @@ void cvm_vm_state_trim(cvm_vm_state *s)
     s->init = NULL;
 }
 
-/* A race checker for the run's cubes when it asks for one (trimmed after it). */
-static bool grow_race(cvm_vm_state *s, const cvm_vm_run *run)
+/* The checkers the run asks for, made for it (a state holds none between
+ * launches: cvm_vm_state_trim). */
+static bool make_checkers(cvm_vm_state *s, const cvm_vm_run *run)
 {
-    if (!run->L->racecheck || (s->race && cvm_vm_race_units(s->race) >= run->tmpl.units))
-        return true;
-    cvm_vm_race_free(s->race);
-    s->race = cvm_vm_race_new(s->alloc, s->alloc_user, run->tmpl.units);
-    return s->race != NULL;
-}
-
-/* An uninitialized-read checker for the run's cubes when it asks for one. */
-static bool grow_init(cvm_vm_state *s, const cvm_vm_run *run)
-{
-    if (!run->L->initcheck || (s->init && cvm_vm_init_fits(s->init, run->shared, run->local)))
-        return true;
-    cvm_vm_init_free(s->init);
-    s->init = cvm_vm_init_new(s->alloc, s->alloc_user, run->shared, run->local);
-    return s->init != NULL;
+    cvm_vm_state_trim(s);
+    if (run->L->racecheck && !(s->race = cvm_vm_race_new(s->alloc, s->alloc_user, run->tmpl.units)))
+        return false;
+    return !run->L->initcheck ||
+           (s->init = cvm_vm_init_new(s->alloc, s->alloc_user, run->shared, run->local)) != NULL;
 }
 
 cvm_status cvm_vm_state_reserve(cvm_vm_state *s, const cvm_vm_run *run, cvm_diag *diag)
@@ -472,7 +463,7 @@ cvm_status cvm_vm_state_reserve(cvm_vm_state *s, const cvm_vm_run *run, cvm_diag
         grow(s, &s->regs, &s->cap_regs, run->regs) &&
         grow(s, &s->shared, &s->cap_shared, run->shared) &&
         grow(s, &s->local, &s->cap_local, run->local) &&
-        grow(s, &s->order, &s->cap_order, run->order) && grow_race(s, run) && grow_init(s, run))
+        grow(s, &s->order, &s->cap_order, run->order) && make_checkers(s, run))
         return CVM_OK;
     return cvm_diag_set(diag, CVM_OUT_OF_MEMORY,
                         "out of memory setting up a worker for kernel '%s' (%zu bytes)",
@@ -532,7 +523,7 @@ cvm_status cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n)
 uint64_t cvm_vm_run_bytes(const cvm_vm_run *run)
 {
     return (uint64_t)run->planes + run->stacks + run->regs + run->shared + run->local + run->order +
-           run->race;
+           run->checkers;
 }
 
 static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
@@ -589,8 +580,8 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
         return cvm_diag_set(diag, CVM_LIMIT,
                             "the race check takes cubes of at most %u units; this launch's have %u",
                             CVM_VM_RACE_MAX_UNITS, x->units);
-    run->race = (L->racecheck ? cvm_vm_race_bytes(x->units) : 0) +
-                (L->initcheck ? cvm_vm_init_bytes(shared, local) : 0);
+    run->checkers = (L->racecheck ? cvm_vm_race_bytes(x->units) : 0) +
+                    (L->initcheck ? cvm_vm_init_bytes(shared, local) : 0);
     return CVM_OK;
 }
 
@@ -661,12 +652,12 @@ cvm_status cvm_vm_run_new(const cvm_vm_program *prog, const cvm_vm_launch *L, ui
 }
 
 void cvm_vm_run_sizes(const cvm_vm_run *run, uint64_t *out_regs, uint64_t *out_local,
-                      uint64_t *out_shared, uint64_t *out_race)
+                      uint64_t *out_shared, uint64_t *out_checkers)
 {
     *out_regs = (uint64_t)run->planes + run->stacks + run->regs + run->order;
     *out_local = run->local;
     *out_shared = run->shared;
-    *out_race = run->race;
+    *out_checkers = run->checkers;
 }
 
 void cvm_vm_run_free(cvm_vm_run *run)

@@ -535,6 +535,17 @@ static inline const char *cvm_vm_mem_kind_name(int k)
     return k >= 0 && k <= CVM_VM_MK_ATOM ? name[k] : "access";
 }
 
+/* Whether an access of kind k reads memory, and writes it (an atomic does both). */
+static inline bool cvm_vm_mem_reads(int k)
+{
+    return k == CVM_VM_MK_LD || k == CVM_VM_MK_LDV || k == CVM_VM_MK_LDA || k == CVM_VM_MK_ATOM;
+}
+
+static inline bool cvm_vm_mem_writes(int k)
+{
+    return k == CVM_VM_MK_ST || k == CVM_VM_MK_STV || k == CVM_VM_MK_STA || k == CVM_VM_MK_ATOM;
+}
+
 /* Bytes one lane's access of memory op `in` (kind k) covers: an atomic's element, else the line. */
 static inline unsigned cvm_vm_mem_size(const cvm_vm_dinsn *in, int k)
 {
@@ -545,6 +556,18 @@ static inline unsigned cvm_vm_mem_size(const cvm_vm_dinsn *in, int k)
 static inline uint8_t *cvm_vm_reg(const cvm_vm_exec *x, const cvm_vm_plane *p, uint32_t slot)
 {
     return p->regs + ((size_t)slot << x->rshift);
+}
+
+/* The register holding plane op `in`'s member mask (its last register
+ * operand), and the mask's element type (interp_plane.c; vm/race.c). */
+static inline const uint8_t *cvm_vm_member_reg(const cvm_vm_exec *x, const cvm_vm_plane *p,
+                                               const cvm_vm_dinsn *in, unsigned *elem)
+{
+    if (in->h == CVM_OP_SYNC_PLANE)
+        return *elem = in->ea, cvm_vm_reg(x, p, in->a);
+    if (in->h >= CVM_OP_SHFL_IDX && in->h <= CVM_OP_SHFL_XOR)
+        return *elem = in->ec, cvm_vm_reg(x, p, in->c);
+    return *elem = in->eb, cvm_vm_reg(x, p, in->b);
 }
 
 /* The raw bits of element type `elem` at lane l, zero-extended. */

@@ -47,23 +47,11 @@ static unsigned lowest(uint64_t m)
  * one as its own op). Checked: every other named lane is active, and no
  * active lane is left out.
  */
-/* The register holding a plane op's member mask, and its element type. */
-static const uint8_t *mask_reg(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, unsigned *elem)
-{
-    uint32_t slot = in->a;
-    *elem = in->ea;
-    if (in->h >= CVM_OP_SHFL_IDX && in->h <= CVM_OP_SHFL_XOR)
-        slot = in->c, *elem = in->ec;
-    else if (in->h != CVM_OP_SYNC_PLANE)
-        slot = in->b, *elem = in->eb;
-    return cvm_vm_reg(x, p, slot);
-}
-
 static bool members_of(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in,
                        uint64_t *out_members, uint64_t *out_gone)
 {
     unsigned elem;
-    const uint8_t *r = mask_reg(x, p, in, &elem);
+    const uint8_t *r = cvm_vm_member_reg(x, p, in, &elem);
     const uint64_t act = p->active;
     unsigned first = lowest(act);
     uint64_t m = cvm_vm_get_bits(r, elem, first);
@@ -391,7 +379,7 @@ int cvm_vm_plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     const uint64_t act = p->active;
     unsigned elem;
-    const uint8_t *r = mask_reg(x, p, in, &elem);
+    const uint8_t *r = cvm_vm_member_reg(x, p, in, &elem);
     uint64_t m = cvm_vm_get_bits(r, elem, lowest(act)), group = naming(r, elem, p->nlanes, act, m);
     if (group == act)
         return plane_op_group(x, p, in);

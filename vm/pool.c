@@ -148,6 +148,15 @@ static void run_buffer_op(const cvm_vm_op *op)
     }
 }
 
+/* After launch op (run or refused), its checkers' memory goes back to the device. */
+static void trim_states(cvm_vm_pool *p, const cvm_vm_op *op)
+{
+    if (op->L.racecheck || op->L.initcheck)
+        for (uint32_t i = 0; i <= p->nthreads; i++)
+            if (p->states[i])
+                cvm_vm_state_trim(p->states[i]);
+}
+
 /*
  * Makes `op` the active launch, started by the thread with state `slot`;
  * false when it was completed at once (skipped or failing). A launch of
@@ -175,6 +184,7 @@ static bool start_launch(cvm_vm_pool *p, cvm_vm_op *op, uint32_t slot)
             st = cvm_vm_state_reserve(p->states[i], op->run, &d);
     }
     if (st) {
+        trim_states(p, op);
         record_fault(s, st, &d);
         complete(p, op);
         return false;
@@ -198,10 +208,7 @@ static void finish_launch(cvm_vm_pool *p)
     cvm_status st = p->solo == NO_SLOT
                         ? cvm_vm_run_finish(op->run, p->states, p->nthreads + 1, &d)
                         : cvm_vm_run_finish(op->run, &p->states[p->solo], 1, &d);
-    if (op->L.racecheck || op->L.initcheck) /* the checkers' memory goes back to the device */
-        for (uint32_t i = 0; i <= p->nthreads; i++)
-            if (p->states[i])
-                cvm_vm_state_trim(p->states[i]);
+    trim_states(p, op);
     if (st)
         record_fault(op->stream, st, &d);
     complete(p, op);

@@ -223,7 +223,6 @@ void cvm_vm_race_free(cvm_vm_race *r)
     get(r, r, sizeof *r, 0);
 }
 
-uint32_t cvm_vm_race_units(const cvm_vm_race *r) { return r->cap_units; }
 
 /* The cells and syncs of older cubes are free: gen 0 never names a cube. */
 static void new_generation(cvm_vm_race *r)
@@ -577,12 +576,6 @@ static bool race(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t lane, unsigned kind, 
 
 /* ---- accesses ---- */
 
-/* An access kind that writes memory. */
-static inline bool writes_kind(unsigned kind)
-{
-    return kind == K_ST || kind == K_STV || kind == K_STA || kind == K_ATOM;
-}
-
 /* Remembered access e adds nothing once unit u's access of kind `kind` is
  * recorded: e happens before it, and every later access that would race
  * with e races with it too (a later access not ordered after it is not
@@ -593,7 +586,7 @@ static inline bool writes_kind(unsigned kind)
 static bool covered(cvm_vm_race *r, const rc_access *e, uint32_t u, unsigned kind)
 {
     return before(r, e, u) && kind_class(e->kind) == kind_class(kind) &&
-           (!writes_kind(e->kind) || writes_kind(kind)) &&
+           (!cvm_vm_mem_writes(e->kind) || cvm_vm_mem_writes(kind)) &&
            (kind_class(kind) != 1 || e->unit / r->W == u / r->W);
 }
 
@@ -629,7 +622,7 @@ static bool access(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t l, unsigned kind, u
 {
     cvm_vm_race *r = x->race;
     const uint32_t u = p->index * x->W + l;
-    const bool write = writes_kind(kind), global = !(key & KEY_SHARED);
+    const bool write = cvm_vm_mem_writes(kind), global = !(key & KEY_SHARED);
     const rc_access me = {r->own[u], p->pc, (uint16_t)u, (uint8_t)kind, 0};
     for (unsigned b = 0; b < size; b++) {
         rc_cell *c = cell_of(r, key + b);
@@ -648,7 +641,7 @@ static bool access(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t l, unsigned kind, u
             if (c->has_write && conflicts(r, &c->w, u, kind, x->W))
                 return race(x, p, l, kind, size, key, b, &c->w, false);
             for (unsigned i = 0; i < c->nkept; i++)
-                if (writes_kind(c->kept[i].kind) && conflicts(r, &c->kept[i], u, kind, x->W))
+                if (cvm_vm_mem_writes(c->kept[i].kind) && conflicts(r, &c->kept[i], u, kind, x->W))
                     return race(x, p, l, kind, size, key, b, &c->kept[i], false);
             drop_covered(r, c, u, kind);
             push(c, &me);
@@ -754,7 +747,7 @@ static bool memory_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, u
 {
     cvm_vm_race *r = x->race;
     const unsigned order = kind >= K_LDA ? in->order : CVM_ORDER_RELAXED;
-    const bool load = kind == K_LD || kind == K_LDV || kind == K_LDA;
+    const bool load = !cvm_vm_mem_writes((int)kind);
     const unsigned esz = cvm_vm_esz(in->elem), ne = kind == K_ATOM ? 1 : in->line;
     const unsigned size = cvm_vm_mem_size(in, (int)kind);
     if (!size || size > 16 * 8) /* a line: at most 16 elements of 8 bytes */
@@ -774,8 +767,8 @@ static bool memory_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in, u
                 memcpy(val + e * esz, vreg + ((size_t)e << x->rshift) + (size_t)l * esz, esz);
         if (!access(x, p, l, kind, key, size, vreg ? val : NULL, mem))
             return false;
-        if (kind >= K_LDV && !atomic_sync(r, p->index * x->W + l, key, order, load || kind == K_ATOM,
-                                          !load)) {
+        if (kind >= K_LDV && !atomic_sync(r, p->index * x->W + l, key, order,
+                                          cvm_vm_mem_reads((int)kind), !load)) {
             cvm_vm_fault(x, p, l, CVM_OUT_OF_MEMORY, "out of memory recording atomics for the race check");
             return false;
         }
@@ -859,17 +852,6 @@ void cvm_vm_race_released(cvm_vm_exec *x, unsigned bar)
         memset(r->ebar + (size_t)bar * r->n, 0, (size_t)r->n * sizeof(uint32_t));
 }
 
-/* The member mask register of plane op `in` and its type (interp_plane.c's rule). */
-static const uint8_t *member_reg(const cvm_vm_exec *x, const cvm_vm_plane *p,
-                                 const cvm_vm_dinsn *in, unsigned *elem)
-{
-    if (in->h == CVM_OP_SYNC_PLANE)
-        return *elem = in->ea, cvm_vm_reg(x, p, in->a);
-    if (in->h >= CVM_OP_SHFL_IDX && in->h <= CVM_OP_SHFL_XOR)
-        return *elem = in->ec, cvm_vm_reg(x, p, in->c);
-    return *elem = in->eb, cvm_vm_reg(x, p, in->b);
-}
-
 /* The members (a mask of lanes) of the plane whose first unit is `base`
  * join their clocks, then each steps its own entry. Members lazy on one
  * snapshot stay so, their plane entries joined in their deltas; else each
@@ -932,7 +914,7 @@ static void plane_op(cvm_vm_exec *x, cvm_vm_plane *p, const cvm_vm_dinsn *in)
 {
     cvm_vm_race *r = x->race;
     unsigned elem;
-    const uint8_t *mreg = member_reg(x, p, in, &elem);
+    const uint8_t *mreg = cvm_vm_member_reg(x, p, in, &elem);
     uint64_t left = p->active;
     while (left) {
         const unsigned l0 = (unsigned)__builtin_ctzll(left);

@@ -31,8 +31,6 @@ uint64_t cvm_vm_race_bytes(uint32_t units);
 /* A checker for cubes of up to `units` units, or NULL when out of memory. */
 cvm_vm_race *cvm_vm_race_new(cvm_alloc_fn fn, void *user, uint32_t units);
 void cvm_vm_race_free(cvm_vm_race *r);
-/* The checker's units (what it was made for). */
-uint32_t cvm_vm_race_units(const cvm_vm_race *r);
 /* Forgets everything at the start of x's cube. */
 void cvm_vm_race_cube(cvm_vm_exec *x);
 /* Before plane p executes the instruction at p->pc: false after recording
