@@ -63,7 +63,21 @@ endif
 ifneq ($(wildcard backends/spirv/*.c),)
 CFLAGS_ALL += -DCVM_HAVE_SPIRV=1
 endif
-LIB_SRC := $(sort $(wildcard bytecode/*.c vm/*.c frontends/cuda/*.c backends/spirv/*.c) $(VULKAN_SRC))
+# The native tier (jit/native.c, docs/design.md "Tiers") is built when
+# LLVM's C API is found (Debian: llvm-14-dev; LLVM=off builds without it,
+# and jit/none.c then says so); libcubevm then needs -lLLVM-14.
+LLVM ?= on
+LLVM_CONFIG := $(if $(filter on,$(LLVM)),$(firstword $(shell command -v llvm-config-14 llvm-config 2>/dev/null)))
+LLVM_INC := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --includedir))
+ifneq ($(wildcard $(LLVM_INC)/llvm-c/LLJIT.h),)
+JIT_SRC := jit/native.c
+LLVM_LIBS := -L$(shell $(LLVM_CONFIG) --libdir) $(shell $(LLVM_CONFIG) --libs)
+LDLIBS_ALL += $(LLVM_LIBS)
+$(BUILD)/obj/jit/native.o: CFLAGS_ALL += -isystem $(LLVM_INC)
+else
+JIT_SRC := jit/none.c
+endif
+LIB_SRC := $(sort $(wildcard bytecode/*.c vm/*.c frontends/cuda/*.c backends/spirv/*.c) $(VULKAN_SRC) $(JIT_SRC))
 TOOL_SRC := $(sort $(wildcard tools/cubevm*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 
@@ -179,7 +193,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 $(BUILD)/cubevm.pc: cubevm.pc.in vm/cubevm.h FORCE
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' cubevm.pc.in >$@
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@LLVM_LIBS@|$(LLVM_LIBS)|' cubevm.pc.in >$@
 
 install: $(BIN) $(LIB) $(SO) $(BUILD)/include/cubevm.h $(BUILD)/cubevm.pc tools/cubevm.1
 	$(if $(findstring -march=native,$(CFLAGS_ALL)),$(error install: -march=native in CFLAGS; the installed library must run on any x86-64))

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
@@ -88,8 +89,26 @@ static inline TAP_FMT(1, 2) void skip(const char *fmt, ...)
     va_end(ap);
 }
 
+/* The native tier's counters (vm/jit.h), when the program links libcubevm. */
+typedef struct tap_jit_counts {
+    uint64_t compiled, refused, launches;
+} tap_jit_counts;
+void cvm_jit_counts_get(tap_jit_counts *out) __attribute__((weak));
+void cvm_jit_last_refusal(char *buf, size_t n) __attribute__((weak));
+
 static inline int done_testing(void)
 {
+    /* CVM_TEST_JIT_REPORT=1 (tests/test_native_corpus.sh): how many launches
+     * the native tier ran, the proof that a rerun under CUBEVM_JIT=on used it */
+    if (getenv("CVM_TEST_JIT_REPORT") && cvm_jit_counts_get) {
+        tap_jit_counts c;
+        char why[512] = "";
+        cvm_jit_counts_get(&c);
+        cvm_jit_last_refusal(why, sizeof why);
+        diag("native: %llu launches, %llu kernels compiled, %llu refused%s%s",
+             (unsigned long long)c.launches, (unsigned long long)c.compiled,
+             (unsigned long long)c.refused, why[0] ? "; last: " : "", why);
+    }
     printf("1..%d\n", tap_n);
     return tap_failed ? 1 : 0;
 }

@@ -10,6 +10,7 @@
  * malformed input from crashing the interpreter all the same.
  */
 #include "interp.h"
+#include "jit.h"
 
 #include <string.h>
 
@@ -438,6 +439,7 @@ static cvm_status scan_kernel(decoder *dc, uint32_t *words, uint32_t *out_n, uin
 
 static void free_kprog(const cvm_vm_program *prog, cvm_vm_kprog *kp)
 {
+    cvm_jit_release(kp);
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->code, sizeof *kp->code * (kp->ninsns + 1u));
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->fast, sizeof *kp->fast * (kp->ninsns + 1u));
     cvm_bc_free(prog->alloc, prog->alloc_user, kp->preset, sizeof *kp->preset * (kp->ninsns + 1u));

@@ -17,6 +17,7 @@
 #include "interp.h"
 #include "isa.h"
 #include "init.h"
+#include "jit.h"
 #include "race.h"
 
 #include <stdarg.h>
@@ -303,7 +304,9 @@ static void run_cube(cvm_vm_exec *x)
                 continue;
             ran = true;
             x->synced = false; /* this plane runs alone */
-            int r = x->L->hook || x->race || x->init ? run_hooked(x, q) : cvm_vm_run_plane(x, q);
+            int r = x->native                          ? x->native(x, q)
+                    : x->L->hook || x->race || x->init ? run_hooked(x, q)
+                                                       : cvm_vm_run_plane(x, q);
             if (r == CVM_VM_R_FAULT || r == CVM_VM_R_STOP) {
                 q->state = CVM_VM_FAULTED;
                 if (x->fault.status != CVM_FAULT)
@@ -346,6 +349,7 @@ struct cvm_vm_state {
     uint32_t *order;
     struct cvm_vm_race *race;  /* the checkers of the launch asking for them (trimmed after) */
     struct cvm_vm_init *init;
+    cvm_jit_region jtab[CVM_JIT_TAB]; /* the native tier's buffer table (jit.h) */
     uint64_t gen;              /* the run this state last joined */
     /* results of that run */
     bool faulted;
@@ -547,7 +551,18 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
         x->rshift++;
     /* fused code counts a chain as one step: exact code under a step budget */
     const bool checks = L->racecheck || L->initcheck;
-    const bool fast = !L->step_budget && !L->hook && !checks && x->kp->fast, laid_out = fast && x->kp->fast_exact;
+    /* the native tier (vm/jit.h) runs the exact code's layout; never under
+     * the debugger, a checker or a step budget (they count and watch
+     * single instructions) */
+    x->native = NULL;
+    if (!L->step_budget && !L->hook && !checks) {
+        uint64_t total = units;
+        for (int i = 0; i < 3; i++)
+            total = __builtin_mul_overflow(total, (uint64_t)L->grid[i], &total) ? UINT64_MAX : total;
+        x->native = cvm_jit_plan(x->prog, x->kp, x->W, total);
+    }
+    const bool fast = !x->native && !L->step_budget && !L->hook && !checks && x->kp->fast,
+               laid_out = fast && x->kp->fast_exact;
     x->code = fast ? x->kp->fast : x->kp->code;
     x->exact = laid_out ? x->kp->fast_exact : x->kp->code;
     x->nslots = laid_out ? x->kp->fast_nslots : x->kp->nslots;
@@ -567,7 +582,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     x->step_limit = L->step_budget ? L->step_budget : UINT64_MAX;
     x->lockstep = x->kp->lockstep && x->W == 32 && x->units % 32 == 0 &&
                   x->nplanes <= CVM_VM_LOCKSTEP_MAX_PLANES &&
-                  !L->step_budget && !L->hook && !checks &&
+                  !L->step_budget && !L->hook && !checks && !x->native &&
                   L->schedule == CVM_VM_SCHED_PARALLEL &&
                   cvm_vm_lockstep_allowed();
     run->planes = sizeof(cvm_vm_plane) * x->nplanes;
@@ -754,6 +769,12 @@ static void join(cvm_vm_run *run, cvm_vm_state *s)
     x->order = run->order ? s->order : NULL;
     x->race = run->L->racecheck ? s->race : NULL;
     x->init = run->L->initcheck ? s->init : NULL;
+    if (x->native && !cvm_jit_stack_room(2 * cvm_jit_frame_bytes(x->kp, x->W) + (64u << 10)))
+        x->native = NULL; /* this thread's stack is too small: the exact code, interpreted */
+    if (x->native) {
+        cvm_jit_table(run->L, s->jtab);
+        x->jtab = s->jtab;
+    }
     memset(x->planes, 0, run->planes);
     for (uint32_t i = 0; i < x->nplanes; i++) {
         x->planes[i].index = i;

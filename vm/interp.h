@@ -173,6 +173,14 @@ typedef struct cvm_vm_kprog {
      * instruction whose observable order between planes would change
      * (print). */
     bool lockstep;
+    /* Native code (vm/jit.h), made by the first launch the tier policy
+     * picks it for: written under jit_rt.c's lock, so the fields change
+     * although the program is const everywhere else. jit_state: 0 not yet,
+     * 1 compiled (jit_fn for plane width jit_width), 2 refused. */
+    int jit_state;
+    uint32_t jit_width;
+    void *jit_fn, *jit_handle;
+    uint64_t jit_units;   /* units launched so far (the auto policy) */
 } cvm_vm_kprog;
 
 struct cvm_vm_program {
@@ -292,6 +300,10 @@ typedef struct cvm_vm_exec {
     struct cvm_vm_race *race;
     /* The worker's uninitialized-read checker (vm/init.h), or NULL. */
     struct cvm_vm_init *init;
+    /* The launch's native code (vm/jit.h) when the native tier runs it,
+     * else NULL; the worker's table of buffers for its quick checks. */
+    int (*native)(struct cvm_vm_exec *x, cvm_vm_plane *p);
+    const struct cvm_jit_region *jtab;
 } cvm_vm_exec;
 
 /* The most planes a cube may have to run in lockstep (2048 units; CUDA's

@@ -1,0 +1,1340 @@
+/*
+ * native.c - the native tier's compiler (vm/jit.h): a verified kernel's
+ * pre-decoded instructions (interp.h, the exact code with one slot per
+ * register) to one LLVM function per kernel that runs one plane, compiled
+ * by ORC's LLJIT for the host CPU.
+ *
+ * The function keeps every register slot as a vector of W lanes in an
+ * alloca (SSA values once LLVM promotes them) and the control masks of
+ * docs/design.md item 4 as 64-bit masks, one set per construct, written
+ * as ctl.h writes the interpreter's frames: a lane op writes only the
+ * active lanes (a select), a construct whose mask becomes empty jumps to
+ * its next marker. What it compiles inline: control flow, moves and
+ * constants, parameters, unit and cube positions, integer and f32/f64
+ * arithmetic without division, compares, bitwise ops, shifts, the
+ * conversions that are plain instructions, pointer adds, and plain loads
+ * and stores of global and shared memory whose lanes all pass a quick
+ * bounds and alignment check (a masked vector access when the addresses
+ * are consecutive, else a gather or scatter). Everything else, and every
+ * access that fails the quick check, runs through the interpreter
+ * (cvm_jit_step) on the registers it reads and writes, spilled to the
+ * plane's register file around the call: the same bits and the same
+ * faults by construction.
+ *
+ * Barriers and back-edge quanta stop the plane (CVM_VM_R_WAIT, _YIELD):
+ * every register goes to the file, every open construct's masks to the
+ * plane's frames, and p->pc names the resume point (the pc after the
+ * barrier, or the loop body's first pc, as the interpreter's own); the
+ * function's entry switches on p->pc and restores them.
+ *
+ * Float results keep docs/numerics.md: NaN results are made canonical,
+ * min/max order -0 below +0 and pass the other operand of a NaN; nothing
+ * is contracted (no fast-math flags), and no instruction traps (integer
+ * division is the interpreter's).
+ */
+#include "backend.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool cvm_jit_backend_built(void)
+{
+    return true;
+}
+
+/* ---- the process's JIT ---- */
+
+static LLVMOrcLLJITRef jit;
+static char host_cpu[64], *host_features;
+static unsigned kernel_serial;
+
+static LLVMTargetMachineRef host_machine(void)
+{
+    char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
+    LLVMTargetRef t;
+    LLVMTargetMachineRef tm = NULL;
+    if (!LLVMGetTargetFromTriple(triple, &t, &err))
+        tm = LLVMCreateTargetMachine(t, triple, host_cpu, host_features, LLVMCodeGenLevelDefault,
+                                     LLVMRelocDefault, LLVMCodeModelJITDefault);
+    LLVMDisposeMessage(err);
+    LLVMDisposeMessage(triple);
+    return tm;
+}
+
+static void error_text(LLVMErrorRef e, char *why, size_t n, const char *what)
+{
+    char *m = LLVMGetErrorMessage(e);
+    snprintf(why, n, "%s: %s", what, m);
+    LLVMDisposeErrorMessage(m);
+}
+
+/* The JIT's asynchronous errors (a symbol it cannot find) come here, not
+ * to stderr: the library prints nothing; the compile that waits for the
+ * code fails with its own message. */
+static char session_error[256];
+
+static void report(void *ctx, LLVMErrorRef e)
+{
+    (void)ctx;
+    char *m = LLVMGetErrorMessage(e);
+    snprintf(session_error, sizeof session_error, "%s", m);
+    LLVMDisposeErrorMessage(m);
+}
+
+/* The only host symbols native code may call: what LLVM lowers block
+ * stores and copies to (the helpers are called at their addresses). */
+static int host_symbol(void *ctx, LLVMOrcSymbolStringPoolEntryRef sym)
+{
+    (void)ctx;
+    const char *s = LLVMOrcSymbolStringPoolEntryStr(sym);
+    return !strcmp(s, "memset") || !strcmp(s, "memcpy") || !strcmp(s, "memmove");
+}
+
+static bool start_jit(char *why, size_t n)
+{
+    if (jit)
+        return true;
+    if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
+        snprintf(why, n, "LLVM has no code generator for this host");
+        return false;
+    }
+    char *cpu = LLVMGetHostCPUName();
+    snprintf(host_cpu, sizeof host_cpu, "%s", cpu);
+    LLVMDisposeMessage(cpu);
+    host_features = LLVMGetHostCPUFeatures();
+    LLVMTargetMachineRef tm = host_machine();
+    if (!tm) {
+        snprintf(why, n, "LLVM has no target machine for this host");
+        return false;
+    }
+    LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+        b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+    LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit, b);
+    if (e) {
+        error_text(e, why, n, "LLVM's JIT did not start");
+        jit = NULL;
+        return false;
+    }
+    LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(jit), report, NULL);
+    LLVMOrcDefinitionGeneratorRef gen = NULL;
+    e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(jit),
+                                                             host_symbol, NULL);
+    if (e) {
+        error_text(e, why, n, "LLVM's JIT cannot see the C library");
+        return false;
+    }
+    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), gen);
+    return true;
+}
+
+/* ---- code generation ---- */
+
+enum { MAXDEPTH = CVM_BC_MAX_DEPTH };
+
+/* Register bytes of a plane that native code may hold in its frame (a
+ * thread runs it only with room for twice as much: jit_rt.c). */
+#define CVM_JIT_MAX_FRAME (1u << 20)
+
+typedef struct construct {
+    int kind;                 /* CVM_VM_F_* */
+    uint32_t open;            /* pc of its opening instruction */
+    LLVMBasicBlockRef next;   /* where an empty mask goes: the next marker */
+    LLVMBasicBlockRef head;   /* loop: the body's first block */
+    LLVMValueRef m[2];        /* i64 allocas: if m0 (pending lanes); loop m0 brk, m1 cont; block m0 */
+} construct;
+
+typedef struct resume {
+    uint32_t pc;
+    LLVMBasicBlockRef bb;     /* restores the state, then goes on at `to` */
+} resume;
+
+typedef struct gen {
+    const cvm_vm_program *prog;
+    const cvm_vm_kprog *kp;
+    const cvm_vm_dinsn *code;
+    unsigned W;
+    char *why;
+    size_t nwhy;
+    bool failed;
+    LLVMContextRef C;
+    LLVMModuleRef M;
+    LLVMBuilderRef B;
+    LLVMValueRef fn, x, p;
+    LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, i8p, vmask, iW;
+    LLVMValueRef active, exited, quantum;
+    uint32_t nslots;
+    uint8_t *slot_elem;       /* per slot: element type of its register */
+    uint8_t *slot_width;      /* per first slot: the register's line (0: not a first slot) */
+    LLVMValueRef *slot;       /* per slot: alloca of <W x T> */
+    construct con[MAXDEPTH];
+    unsigned depth;
+    resume *res;
+    unsigned nres, capres;
+    LLVMBasicBlockRef done, start;
+    LLVMValueRef fn_step, fn_backedge;
+    LLVMTypeRef ty_step, ty_backedge;
+} gen;
+
+static void fail(gen *g, const char *fmt, uint32_t pc, const char *what)
+{
+    if (g->failed)
+        return;
+    g->failed = true;
+    snprintf(g->why, g->nwhy, fmt, pc, what);
+}
+
+/* Scalar LLVM type of an element type (bools are bytes 0/1, 16-bit floats their bits). */
+static LLVMTypeRef scalar(const gen *g, unsigned elem)
+{
+    switch (elem) {
+    case CVM_T_F32: return g->f32;
+    case CVM_T_F64: return g->f64;
+    default: break;
+    }
+    switch (cvm_vm_esz(elem)) {
+    case 1: return g->i8;
+    case 2: return g->i16;
+    case 4: return g->i32;
+    default: return g->i64;
+    }
+}
+
+static LLVMTypeRef vec(const gen *g, unsigned elem)
+{
+    return LLVMVectorType(scalar(g, elem), g->W);
+}
+
+static LLVMValueRef c32(const gen *g, uint64_t v) { return LLVMConstInt(g->i32, v, false); }
+static LLVMValueRef c64(const gen *g, uint64_t v) { return LLVMConstInt(g->i64, v, false); }
+
+static LLVMValueRef splat(const gen *g, LLVMValueRef s)
+{
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(s), g->W);
+    LLVMValueRef v = LLVMBuildInsertElement(g->B, LLVMGetUndef(vt), s, c32(g, 0), "");
+    return LLVMBuildShuffleVector(g->B, v, LLVMGetUndef(vt),
+                                  LLVMConstNull(LLVMVectorType(g->i32, g->W)), "");
+}
+
+/* The vector <0, 1, ..., W-1> of type t (an integer type). */
+static LLVMValueRef iota(const gen *g, LLVMTypeRef t)
+{
+    LLVMValueRef e[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < g->W; l++)
+        e[l] = LLVMConstInt(t, l, false);
+    return LLVMConstVector(e, g->W);
+}
+
+/* Pointer to byte `off` of the record at base (i8*), as a pointer to t. */
+static LLVMValueRef field(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
+{
+    LLVMValueRef idx = c64(g, off);
+    LLVMValueRef at = LLVMBuildGEP2(g->B, g->i8, base, &idx, 1, "");
+    return LLVMBuildBitCast(g->B, at, LLVMPointerType(t, 0), "");
+}
+
+static LLVMValueRef load(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
+{
+    return LLVMBuildLoad2(g->B, t, field(g, base, off, t), "");
+}
+
+static void store(const gen *g, LLVMValueRef v, LLVMValueRef base, size_t off)
+{
+    LLVMBuildStore(g->B, v, field(g, base, off, LLVMTypeOf(v)));
+}
+
+static LLVMValueRef get_active(const gen *g)
+{
+    return LLVMBuildLoad2(g->B, g->i64, g->active, "act");
+}
+
+static void set_active(const gen *g, LLVMValueRef v)
+{
+    LLVMBuildStore(g->B, v, g->active);
+}
+
+/* The active mask as W lanes of i1. */
+static LLVMValueRef lane_mask(const gen *g, LLVMValueRef act)
+{
+    return LLVMBuildBitCast(g->B, LLVMBuildTrunc(g->B, act, g->iW, ""), g->vmask, "");
+}
+
+/* Bits of the lanes where i1 vector v holds, as a 64-bit mask. */
+static LLVMValueRef mask_bits(const gen *g, LLVMValueRef v)
+{
+    return LLVMBuildZExt(g->B, LLVMBuildBitCast(g->B, v, g->iW, ""), g->i64, "");
+}
+
+static LLVMValueRef intrinsic(const gen *g, const char *name, LLVMTypeRef *types, unsigned nt,
+                              LLVMValueRef *args, unsigned na)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->M, id, types, nt);
+    LLVMTypeRef ft = LLVMIntrinsicGetType(g->C, id, types, nt);
+    return LLVMBuildCall2(g->B, ft, f, args, na, "");
+}
+
+static LLVMValueRef reg_get(const gen *g, uint32_t slot)
+{
+    return LLVMBuildLoad2(g->B, vec(g, g->slot_elem[slot]), g->slot[slot], "");
+}
+
+/* Writes v to the active lanes of slot. */
+static void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
+{
+    LLVMValueRef old = reg_get(g, slot);
+    LLVMValueRef m = lane_mask(g, get_active(g));
+    LLVMBuildStore(g->B, LLVMBuildSelect(g->B, m, v, old, ""), g->slot[slot]);
+}
+
+/* The plane's register slot s as a pointer to its vector (rb bytes per slot). */
+static LLVMValueRef slot_ptr(const gen *g, LLVMValueRef regs, uint32_t s, unsigned rshift)
+{
+    LLVMValueRef idx = c64(g, (uint64_t)s << rshift);
+    LLVMValueRef at = LLVMBuildGEP2(g->B, g->i8, regs, &idx, 1, "");
+    return LLVMBuildBitCast(g->B, at, LLVMPointerType(vec(g, g->slot_elem[s]), 0), "");
+}
+
+static unsigned rshift_of(unsigned W)
+{
+    unsigned lanes = 8, sh = 0;
+    while (lanes < W)
+        lanes *= 2;
+    while ((1u << sh) < lanes * 8)
+        sh++;
+    return sh;
+}
+
+/* Spills slots [s, s + n) to the file, or reloads them from it. */
+static void spill(const gen *g, uint32_t s, uint32_t n, bool out)
+{
+    LLVMValueRef regs = load(g, g->p, offsetof(cvm_vm_plane, regs), g->i8p);
+    const unsigned rs = rshift_of(g->W);
+    for (uint32_t i = s; i < s + n && i < g->nslots; i++) {
+        LLVMValueRef at = slot_ptr(g, regs, i, rs);
+        if (out) {
+            LLVMValueRef st = LLVMBuildStore(g->B, reg_get(g, i), at);
+            LLVMSetAlignment(st, 8);
+        } else {
+            LLVMValueRef v = LLVMBuildLoad2(g->B, vec(g, g->slot_elem[i]), at, "");
+            LLVMSetAlignment(v, 8);
+            LLVMBuildStore(g->B, v, g->slot[i]);
+        }
+    }
+}
+
+/* The register starting at first slot s: its width in slots. */
+static uint32_t width_at(const gen *g, uint32_t s)
+{
+    return s < g->nslots && g->slot_width[s] ? g->slot_width[s] : 1;
+}
+
+/* Stores the masks of constructs 0..depth-1 to the plane's frames, or loads them. */
+static void frames(const gen *g, unsigned depth, bool out)
+{
+    LLVMValueRef stack = load(g, g->p, offsetof(cvm_vm_plane, stack), g->i8p);
+    for (unsigned d = 0; d < depth; d++)
+        for (unsigned k = 0; k < 2; k++) {
+            if (!g->con[d].m[k])
+                continue;
+            const size_t off = sizeof(cvm_vm_frame) * d + offsetof(cvm_vm_frame, m) + 8 * k;
+            if (out)
+                store(g, LLVMBuildLoad2(g->B, g->i64, g->con[d].m[k], ""), stack, off);
+            else
+                LLVMBuildStore(g->B, load(g, stack, off, g->i64), g->con[d].m[k]);
+        }
+}
+
+/* Writes the plane's masks (and quantum) to its record. */
+static void sync_record(const gen *g)
+{
+    store(g, get_active(g), g->p, offsetof(cvm_vm_plane, active));
+    store(g, LLVMBuildLoad2(g->B, g->i64, g->exited, ""), g->p, offsetof(cvm_vm_plane, exited));
+}
+
+/* Leaves the function with the plane resumable at pc (a barrier's next pc
+ * or a loop body's first). */
+static void suspend(gen *g, uint32_t pc, LLVMValueRef result)
+{
+    spill(g, 0, g->nslots, true);
+    frames(g, g->depth, true);
+    sync_record(g);
+    store(g, LLVMBuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
+    store(g, c32(g, pc), g->p, offsetof(cvm_vm_plane, pc));
+    store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
+    LLVMBuildRet(g->B, result);
+}
+
+/* A resume point at pc: the entry's switch restores the state and goes to `to`. */
+static void add_resume(gen *g, uint32_t pc, LLVMBasicBlockRef to)
+{
+    if (g->nres == g->capres) {
+        g->capres = g->capres ? g->capres * 2 : 8;
+        resume *r = realloc(g->res, sizeof *r * g->capres);
+        if (!r) {
+            fail(g, "out of memory at pc %u%s", pc, "");
+            return;
+        }
+        g->res = r;
+    }
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->B);
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->C, g->fn, "resume");
+    LLVMPositionBuilderAtEnd(g->B, bb);
+    spill(g, 0, g->nslots, false);
+    frames(g, g->depth, false);
+    set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
+    LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
+    LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
+    LLVMBuildBr(g->B, to);
+    LLVMPositionBuilderAtEnd(g->B, cur);
+    g->res[g->nres++] = (resume){pc, bb};
+}
+
+static LLVMBasicBlockRef block(const gen *g, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(g->C, g->fn, name);
+}
+
+/* The innermost construct's next marker (the end of the kernel at depth 0). */
+static LLVMBasicBlockRef next_marker(const gen *g)
+{
+    return g->depth ? g->con[g->depth - 1].next : g->done;
+}
+
+/* Goes on in a new block when the active mask is not empty, else to the next marker. */
+static void continue_if_active(gen *g)
+{
+    LLVMBasicBlockRef go = block(g, "go");
+    LLVMValueRef any = LLVMBuildICmp(g->B, LLVMIntNE, get_active(g), c64(g, 0), "");
+    LLVMBuildCondBr(g->B, any, go, next_marker(g));
+    LLVMPositionBuilderAtEnd(g->B, go);
+}
+
+/* After an unconditional jump: code up to the next marker is unreachable. */
+static void dead_block(gen *g)
+{
+    LLVMPositionBuilderAtEnd(g->B, block(g, "dead"));
+}
+
+/* Condition register (bools, bit 0) as a 64-bit lane mask, within the active lanes. */
+static LLVMValueRef cond_mask(const gen *g, uint32_t slot)
+{
+    LLVMValueRef v = LLVMBuildTrunc(g->B, reg_get(g, slot), g->vmask, "");
+    return LLVMBuildAnd(g->B, mask_bits(g, v), get_active(g), "");
+}
+
+static LLVMValueRef new_mask(gen *g, const char *name, LLVMValueRef init)
+{
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->B);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->fn);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(g->B, first);
+    else
+        LLVMPositionBuilderAtEnd(g->B, entry);
+    LLVMValueRef a = LLVMBuildAlloca(g->B, g->i64, name);
+    LLVMPositionBuilderAtEnd(g->B, cur);
+    LLVMBuildStore(g->B, init, a);
+    return a;
+}
+
+/* ---- the fallback: one instruction through the interpreter ---- */
+
+static void named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigned *n)
+{
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+    const uint32_t src[3] = {in->a, in->b, in->c};
+    unsigned nr = 0;
+    *n = 0;
+    for (const char *f = oi ? oi->format : ""; *f; f++) {
+        if (*f == 'r' && f[1] == '*') {
+            const cvm_vm_arg *args = in->ptr;
+            for (uint32_t i = 0; i < in->n; i++)
+                list[(*n)++] = args[i].slot;
+            break;
+        }
+        if (*f == 'd')
+            list[(*n)++] = in->d;
+        else if (*f == 'r' && nr < 3)
+            list[(*n)++] = src[nr++];
+    }
+    (void)g;
+}
+
+/* Runs instruction pc through the interpreter; a barrier that waits
+ * suspends the plane with its resume point at pc + 1. */
+static void fallback(gen *g, uint32_t pc)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+    unsigned n;
+    named(g, in, list, &n);
+    for (unsigned i = 0; i < n; i++)
+        spill(g, list[i], width_at(g, list[i]), true);
+    sync_record(g);
+    LLVMValueRef args[3] = {g->x, g->p, c32(g, pc)};
+    LLVMValueRef r = LLVMBuildCall2(g->B, g->ty_step, g->fn_step, args, 3, "");
+    for (unsigned i = 0; i < n; i++)
+        spill(g, list[i], width_at(g, list[i]), false);
+    LLVMBasicBlockRef ok = block(g, "ok"), other = block(g, "stop");
+    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_YIELD), ""), ok, other);
+    LLVMPositionBuilderAtEnd(g->B, other);
+    const bool waits = in->h == CVM_OP_SYNC_CUBE || in->h == CVM_OP_SYNC_CUBE_COUNT ||
+                       in->h == CVM_OP_SYNC_CUBE_AND || in->h == CVM_OP_SYNC_CUBE_OR ||
+                       in->h == CVM_OP_BAR_SYNC;
+    if (waits) {
+        LLVMBasicBlockRef wait = block(g, "wait"), stop = block(g, "fault");
+        LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_WAIT), ""), wait,
+                        stop);
+        LLVMPositionBuilderAtEnd(g->B, wait);
+        /* the interpreter's record says AT_SYNC/AT_BAR at pc; it resumes at pc + 1 */
+        spill(g, 0, g->nslots, true);
+        frames(g, g->depth, true);
+        store(g, LLVMBuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
+        store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
+        LLVMBuildRet(g->B, r);
+        LLVMPositionBuilderAtEnd(g->B, stop);
+        LLVMBuildRet(g->B, r);
+        LLVMPositionBuilderAtEnd(g->B, ok);
+        add_resume(g, pc + 1, ok);
+        /* a plane released by a barrier was made runnable at pc + 1 by interp.c */
+        set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
+        return;
+    }
+    LLVMBuildRet(g->B, r);
+    LLVMPositionBuilderAtEnd(g->B, ok);
+}
+
+/* ---- lane ops ---- */
+
+static LLVMValueRef canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
+{
+    LLVMValueRef nan = elem == CVM_T_F32
+                           ? LLVMConstBitCast(LLVMConstInt(g->i32, 0x7fc00000u, false), g->f32)
+                           : LLVMConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64);
+    LLVMValueRef isnan = LLVMBuildFCmp(g->B, LLVMRealUNO, v, v, "");
+    return LLVMBuildSelect(g->B, isnan, splat(g, nan), v, "");
+}
+
+static bool is_float(unsigned e) { return e == CVM_T_F32 || e == CVM_T_F64; }
+static bool is_int(unsigned e) { return cvm_bc_elem_is_int(e); }
+static bool is_signed(unsigned e) { return cvm_bc_elem_is_signed(e); }
+
+/* min or max by docs/numerics.md: NaN gives the other operand, -0 < +0. */
+static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsigned elem, bool max)
+{
+    LLVMTypeRef it = LLVMVectorType(elem == CVM_T_F32 ? g->i32 : g->i64, g->W);
+    LLVMValueRef neg_a = LLVMBuildICmp(g->B, LLVMIntSLT, LLVMBuildBitCast(g->B, a, it, ""),
+                                       LLVMConstNull(it), "");
+    LLVMValueRef strict = LLVMBuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, b, "");
+    LLVMValueRef eq = LLVMBuildFCmp(g->B, LLVMRealOEQ, a, b, "");
+    LLVMValueRef zpick = max ? LLVMBuildNot(g->B, neg_a, "") : neg_a;
+    LLVMValueRef pick_a = LLVMBuildOr(g->B, strict, LLVMBuildAnd(g->B, eq, zpick, ""), "");
+    LLVMValueRef r = LLVMBuildSelect(g->B, pick_a, a, b, "");
+    r = LLVMBuildSelect(g->B, LLVMBuildFCmp(g->B, LLVMRealUNO, b, b, ""), a, r, "");
+    r = LLVMBuildSelect(g->B, LLVMBuildFCmp(g->B, LLVMRealUNO, a, a, ""), b, r, "");
+    return canon_nan(g, r, elem);
+}
+
+/* Shift by docs/numerics.md: counts >= the width give 0 (or the sign fill). */
+static LLVMValueRef shift(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b)
+{
+    const unsigned bits = cvm_vm_esz(in->elem) * 8, bbits = cvm_vm_esz(in->eb) * 8;
+    LLVMTypeRef vt = vec(g, in->elem);
+    LLVMTypeRef wt = LLVMVectorType(g->i64, g->W);
+    LLVMValueRef cnt64 = bbits < 64 ? LLVMBuildZExt(g->B, b, wt, "") : b;
+    LLVMValueRef big = LLVMBuildICmp(g->B, LLVMIntUGE, cnt64, splat(g, c64(g, bits)), "");
+    LLVMValueRef safe64 = LLVMBuildSelect(g->B, big, LLVMConstNull(wt), cnt64, "");
+    LLVMValueRef cnt = bits < 64 ? LLVMBuildTrunc(g->B, safe64, vt, "") : safe64;
+    if (in->h == CVM_OP_SHL)
+        return LLVMBuildSelect(g->B, big, LLVMConstNull(vt), LLVMBuildShl(g->B, a, cnt, ""), "");
+    if (!is_signed(in->elem))
+        return LLVMBuildSelect(g->B, big, LLVMConstNull(vt), LLVMBuildLShr(g->B, a, cnt, ""), "");
+    LLVMValueRef fill = LLVMBuildAShr(g->B, a, splat(g, LLVMConstInt(scalar(g, in->elem), bits - 1, false)), "");
+    return LLVMBuildSelect(g->B, big, fill, LLVMBuildAShr(g->B, a, cnt, ""), "");
+}
+
+static LLVMValueRef compare(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b)
+{
+    if (is_float(in->ea)) {
+        LLVMRealPredicate pr;
+        switch (in->h) {
+        case CVM_OP_EQ: pr = LLVMRealOEQ; break;
+        case CVM_OP_NE: pr = LLVMRealUNE; break;
+        case CVM_OP_LT: pr = LLVMRealOLT; break;
+        case CVM_OP_LE: pr = LLVMRealOLE; break;
+        case CVM_OP_GT: pr = LLVMRealOGT; break;
+        default: pr = LLVMRealOGE; break;
+        }
+        return LLVMBuildFCmp(g->B, pr, a, b, "");
+    }
+    const bool s = is_signed(in->ea);
+    LLVMIntPredicate pr;
+    switch (in->h) {
+    case CVM_OP_EQ: pr = LLVMIntEQ; break;
+    case CVM_OP_NE: pr = LLVMIntNE; break;
+    case CVM_OP_LT: pr = s ? LLVMIntSLT : LLVMIntULT; break;
+    case CVM_OP_LE: pr = s ? LLVMIntSLE : LLVMIntULE; break;
+    case CVM_OP_GT: pr = s ? LLVMIntSGT : LLVMIntUGT; break;
+    default: pr = s ? LLVMIntSGE : LLVMIntUGE; break;
+    }
+    return LLVMBuildICmp(g->B, pr, a, b, "");
+}
+
+/* cvt kinds that are one LLVM instruction with the interpreter's bits. */
+static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a)
+{
+    LLVMTypeRef dt = vec(g, in->elem);
+    switch (in->k) {
+    case CVM_VM_CVT_COPY1: case CVM_VM_CVT_COPY2: case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8:
+    case CVM_VM_CVT_F32_F32: case CVM_VM_CVT_F64_F64:
+        return LLVMBuildBitCast(g->B, a, dt, "");
+    case CVM_VM_CVT_TRUNC16_8: case CVM_VM_CVT_TRUNC32_8: case CVM_VM_CVT_TRUNC32_16:
+    case CVM_VM_CVT_TRUNC64_8: case CVM_VM_CVT_TRUNC64_16: case CVM_VM_CVT_TRUNC64:
+        return LLVMBuildTrunc(g->B, a, dt, "");
+    case CVM_VM_CVT_SEXT8_16: case CVM_VM_CVT_SEXT8_32: case CVM_VM_CVT_SEXT8_64:
+    case CVM_VM_CVT_SEXT16_32: case CVM_VM_CVT_SEXT16_64: case CVM_VM_CVT_SEXT32:
+        return LLVMBuildSExt(g->B, a, dt, "");
+    case CVM_VM_CVT_ZEXT8_16: case CVM_VM_CVT_ZEXT8_32: case CVM_VM_CVT_ZEXT8_64:
+    case CVM_VM_CVT_ZEXT16_32: case CVM_VM_CVT_ZEXT16_64: case CVM_VM_CVT_ZEXT32:
+        return LLVMBuildZExt(g->B, a, dt, "");
+    case CVM_VM_CVT_I8_F32: case CVM_VM_CVT_I16_F32: case CVM_VM_CVT_I32_F32:
+    case CVM_VM_CVT_I8_F64: case CVM_VM_CVT_I16_F64: case CVM_VM_CVT_I32_F64:
+        return LLVMBuildSIToFP(g->B, a, dt, "");
+    case CVM_VM_CVT_U8_F32: case CVM_VM_CVT_U16_F32: case CVM_VM_CVT_U8_F64:
+    case CVM_VM_CVT_U16_F64: case CVM_VM_CVT_U32_F64:
+        return LLVMBuildUIToFP(g->B, a, dt, "");
+    case CVM_VM_CVT_F32_F64:
+        return LLVMBuildFPExt(g->B, a, dt, "");
+    default:
+        return NULL;
+    }
+}
+
+/* Special registers read as 32-bit values per lane; NULL when not inline. */
+static LLVMValueRef sreg(const gen *g, unsigned id)
+{
+    const size_t L_off = offsetof(cvm_vm_exec, L);
+    switch (id) {
+    case CVM_SREG_UNIT_POS_X: case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z: {
+        LLVMValueRef v = LLVMBuildLoad2(
+            g->B, LLVMVectorType(g->i32, g->W),
+            field(g, g->p, offsetof(cvm_vm_plane, upos) + sizeof(uint32_t) * 64 * (id - CVM_SREG_UNIT_POS_X),
+                  LLVMVectorType(g->i32, g->W)), "");
+        LLVMSetAlignment(v, 4);
+        return v;
+    }
+    case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
+        return splat(g, load(g, g->x, offsetof(cvm_vm_exec, cube) + 4 * (id - CVM_SREG_CUBE_POS_X), g->i32));
+    case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z: {
+        LLVMValueRef L = load(g, g->x, L_off, g->i8p);
+        return splat(g, load(g, L, offsetof(cvm_vm_launch, block) + 4 * (id - CVM_SREG_CUBE_DIM_X), g->i32));
+    }
+    case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z: {
+        LLVMValueRef L = load(g, g->x, L_off, g->i8p);
+        return splat(g, load(g, L, offsetof(cvm_vm_launch, grid) + 4 * (id - CVM_SREG_CUBE_COUNT_X), g->i32));
+    }
+    case CVM_SREG_PLANE_DIM: return splat(g, c32(g, g->W));
+    case CVM_SREG_UNIT_POS_PLANE: return iota(g, g->i32);
+    case CVM_SREG_PLANE_POS: return splat(g, load(g, g->p, offsetof(cvm_vm_plane, index), g->i32));
+    case CVM_SREG_UNIT_POS: {
+        LLVMValueRef base = LLVMBuildMul(g->B, load(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
+        return LLVMBuildAdd(g->B, splat(g, base), iota(g, g->i32), "");
+    }
+    case CVM_SREG_CUBE_POS: return splat(g, load(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32));
+    default: return NULL;
+    }
+}
+
+/* A plain ld or st of global or shared memory: the quick path when every
+ * active lane's access lies in one buffer (or in shared memory), aligned;
+ * the interpreter otherwise. */
+static void memory(gen *g, uint32_t pc)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    const bool ld = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
+    const unsigned esz = in->esz;
+    const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    const uint32_t vslot = ld ? in->d : in->b;
+    LLVMTypeRef wt = LLVMVectorType(g->i64, g->W);
+    LLVMValueRef act = get_active(g), m = lane_mask(g, act);
+    LLVMValueRef A = reg_get(g, in->a);
+    LLVMValueRef addr, ok_all, lo_ok = NULL, base_ptr;
+    /* the first active lane (act is not empty where code runs) */
+    LLVMValueRef f64v = intrinsic(g, "llvm.cttz", (LLVMTypeRef[]){g->i64}, 1,
+                                  (LLVMValueRef[]){act, LLVMConstInt(g->i1, 0, false)}, 2);
+    LLVMValueRef f = LLVMBuildTrunc(g->B, f64v, g->i32, "");
+    f = LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
+    if (global) {
+        LLVMValueRef a0 = LLVMBuildExtractElement(g->B, A, f, "");
+        LLVMValueRef t = LLVMBuildLShr(g->B, a0, c64(g, CVM_VM_PTR_TAG_SHIFT), "");
+        LLVMValueRef tab = load(g, g->x, offsetof(cvm_vm_exec, jtab), g->i8p);
+        LLVMValueRef eoff = LLVMBuildMul(g->B, LLVMBuildURem(g->B, t, c64(g, CVM_JIT_TAB), ""),
+                                         c64(g, sizeof(cvm_jit_region)), "");
+        LLVMValueRef e = LLVMBuildGEP2(g->B, g->i8, tab, &eoff, 1, "");
+        LLVMValueRef etag = load(g, e, offsetof(cvm_jit_region, tag), g->i64);
+        LLVMValueRef lo = load(g, e, offsetof(cvm_jit_region, lo), g->i64);
+        LLVMValueRef end = load(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
+        lo_ok = LLVMBuildAnd(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, etag, t, ""),
+                             LLVMBuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
+        addr = LLVMBuildAnd(g->B, A, splat(g, c64(g, (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1)), "");
+        LLVMValueRef tags = LLVMBuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
+        LLVMValueRef okv = LLVMBuildICmp(g->B, LLVMIntEQ, tags, splat(g, t), "");
+        okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntUGE, addr, splat(g, lo), ""), "");
+        /* addr + esz <= end, written so that it cannot wrap: addr <= end - esz, end >= esz */
+        lo_ok = LLVMBuildAnd(g->B, lo_ok, LLVMBuildICmp(g->B, LLVMIntUGE, end, c64(g, esz), ""), "");
+        LLVMValueRef lim = LLVMBuildSub(g->B, end, c64(g, esz), "");
+        okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntULE, addr, splat(g, lim), ""), "");
+        if (align > 1)
+            okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntEQ,
+                                                        LLVMBuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
+                                                        LLVMConstNull(wt), ""), "");
+        ok_all = okv;
+        base_ptr = NULL;
+    } else {
+        addr = LLVMBuildZExt(g->B, A, wt, "");
+        LLVMValueRef size = LLVMBuildZExt(g->B, load(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
+        lo_ok = LLVMBuildICmp(g->B, LLVMIntUGE, size, c64(g, esz), "");
+        LLVMValueRef lim = LLVMBuildSub(g->B, size, c64(g, esz), "");
+        LLVMValueRef okv = LLVMBuildICmp(g->B, LLVMIntULE, addr, splat(g, lim), "");
+        if (align > 1)
+            okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntEQ,
+                                                        LLVMBuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
+                                                        LLVMConstNull(wt), ""), "");
+        ok_all = okv;
+        base_ptr = load(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
+    }
+    /* every active lane passes */
+    LLVMValueRef bad = LLVMBuildAnd(g->B, m, LLVMBuildNot(g->B, ok_all, ""), "");
+    LLVMValueRef quick = LLVMBuildAnd(g->B, lo_ok, LLVMBuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
+    LLVMBasicBlockRef bq = block(g, "quick"), bs = block(g, "slow"), bj = block(g, "joined");
+    LLVMBuildCondBr(g->B, quick, bq, bs);
+
+    LLVMPositionBuilderAtEnd(g->B, bs);
+    fallback(g, pc);
+    LLVMBuildBr(g->B, bj);
+
+    LLVMPositionBuilderAtEnd(g->B, bq);
+    LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);
+    LLVMTypeRef sp = LLVMPointerType(st, 0), vp = LLVMPointerType(vt, 0);
+    /* host addresses per lane */
+    LLVMValueRef haddr = addr;
+    if (base_ptr)
+        haddr = LLVMBuildAdd(g->B, addr, splat(g, LLVMBuildPtrToInt(g->B, base_ptr, g->i64, "")), "");
+    /* consecutive: lane l at lane f's address + (l - f) * esz */
+    LLVMValueRef h0 = LLVMBuildExtractElement(g->B, haddr, f, "");
+    LLVMValueRef first = LLVMBuildSub(g->B, h0, LLVMBuildMul(g->B, LLVMBuildZExt(g->B, f, g->i64, ""), c64(g, esz), ""), "");
+    LLVMValueRef expect = LLVMBuildAdd(g->B, splat(g, first), LLVMBuildMul(g->B, iota(g, g->i64), splat(g, c64(g, esz)), ""), "");
+    LLVMValueRef off = LLVMBuildAnd(g->B, m, LLVMBuildICmp(g->B, LLVMIntNE, haddr, expect, ""), "");
+    LLVMValueRef cons = LLVMBuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
+    LLVMBasicBlockRef bv = block(g, "vector"), bg = block(g, "gather");
+    LLVMBuildCondBr(g->B, cons, bv, bg);
+    LLVMValueRef alignv = c32(g, esz);
+    LLVMTypeRef vpv = LLVMVectorType(sp, g->W);
+
+    LLVMPositionBuilderAtEnd(g->B, bv);
+    LLVMValueRef vptr = LLVMBuildIntToPtr(g->B, first, vp, "");
+    if (ld) {
+        LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
+                                   (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
+        LLVMBuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
+    } else {
+        intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
+                  (LLVMValueRef[]){reg_get(g, vslot), vptr, alignv, m}, 4);
+    }
+    LLVMBuildBr(g->B, bj);
+
+    LLVMPositionBuilderAtEnd(g->B, bg);
+    LLVMValueRef ptrs = LLVMBuildIntToPtr(g->B, haddr, vpv, "");
+    if (ld) {
+        LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
+                                   (LLVMValueRef[]){ptrs, alignv, m, reg_get(g, vslot)}, 4);
+        LLVMBuildStore(g->B, v, g->slot[vslot]);
+    } else {
+        /* overlapping lanes store in lane order, as the interpreter does */
+        intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
+                  (LLVMValueRef[]){reg_get(g, vslot), ptrs, alignv, m}, 4);
+    }
+    LLVMBuildBr(g->B, bj);
+    LLVMPositionBuilderAtEnd(g->B, bj);
+}
+
+/* Whether instruction `in` is a lane op compiled inline (else: fallback). */
+static bool lane_op(gen *g, const cvm_vm_dinsn *in)
+{
+    const unsigned e = in->elem;
+    if (in->line != 1 || in->la > 1 || in->lc > 1)
+        return false;
+    LLVMValueRef r = NULL;
+    switch (in->h) {
+    case CVM_OP_NOP: return true;
+    case CVM_OP_MOV: r = reg_get(g, in->a); break;
+    case CVM_OP_CONST: {
+        LLVMValueRef c = LLVMConstInt(LLVMIntTypeInContext(g->C, cvm_vm_esz(e) * 8), in->imm, false);
+        r = splat(g, LLVMConstBitCast(c, scalar(g, e)));
+        break;
+    }
+    case CVM_OP_PARAM: {
+        LLVMValueRef L = load(g, g->x, offsetof(cvm_vm_exec, L), g->i8p);
+        LLVMValueRef params = load(g, L, offsetof(cvm_vm_launch, params), g->i8p);
+        LLVMValueRef offs = load(g, L, offsetof(cvm_vm_launch, param_offset), LLVMPointerType(g->i32, 0));
+        LLVMValueRef idx = c64(g, in->aux);
+        LLVMValueRef o = LLVMBuildLoad2(g->B, g->i32, LLVMBuildGEP2(g->B, g->i32, offs, &idx, 1, ""), "");
+        LLVMValueRef at = LLVMBuildAdd(g->B, LLVMBuildZExt(g->B, o, g->i64, ""), c64(g, in->imm), "");
+        LLVMValueRef src = LLVMBuildGEP2(g->B, g->i8, params, &at, 1, "");
+        LLVMValueRef v = LLVMBuildLoad2(g->B, scalar(g, e), LLVMBuildBitCast(g->B, src, LLVMPointerType(scalar(g, e), 0), ""), "");
+        LLVMSetAlignment(v, 1);
+        r = splat(g, v);
+        break;
+    }
+    case CVM_OP_SREG: {
+        if (cvm_vm_esz(e) != 4)
+            return false;
+        r = sreg(g, in->aux);
+        if (!r)
+            return false;
+        break;
+    }
+    case CVM_OP_SELECT: {
+        LLVMValueRef c = LLVMBuildTrunc(g->B, reg_get(g, in->c), g->vmask, "");
+        r = LLVMBuildSelect(g->B, c, reg_get(g, in->a), reg_get(g, in->b), "");
+        break;
+    }
+    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL: case CVM_OP_DIV: {
+        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+        if (is_float(e)) {
+            r = in->h == CVM_OP_ADD   ? LLVMBuildFAdd(g->B, a, b, "")
+                : in->h == CVM_OP_SUB ? LLVMBuildFSub(g->B, a, b, "")
+                : in->h == CVM_OP_MUL ? LLVMBuildFMul(g->B, a, b, "")
+                                      : LLVMBuildFDiv(g->B, a, b, "");
+            r = canon_nan(g, r, e);
+        } else if (is_int(e) && in->h != CVM_OP_DIV) {
+            r = in->h == CVM_OP_ADD   ? LLVMBuildAdd(g->B, a, b, "")
+                : in->h == CVM_OP_SUB ? LLVMBuildSub(g->B, a, b, "")
+                                      : LLVMBuildMul(g->B, a, b, "");
+        } else {
+            return false;
+        }
+        break;
+    }
+    case CVM_OP_MIN: case CVM_OP_MAX: {
+        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+        const bool max = in->h == CVM_OP_MAX;
+        if (is_float(e)) {
+            r = fminmax(g, a, b, e, max);
+        } else if (is_int(e)) {
+            LLVMIntPredicate pr = is_signed(e) ? (max ? LLVMIntSGT : LLVMIntSLT)
+                                               : (max ? LLVMIntUGT : LLVMIntULT);
+            r = LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, pr, a, b, ""), a, b, "");
+        } else {
+            return false;
+        }
+        break;
+    }
+    case CVM_OP_NEG: case CVM_OP_ABS: {
+        LLVMValueRef a = reg_get(g, in->a);
+        if (is_float(e)) {
+            LLVMTypeRef it = LLVMVectorType(e == CVM_T_F32 ? g->i32 : g->i64, g->W);
+            LLVMValueRef bits = LLVMBuildBitCast(g->B, a, it, "");
+            uint64_t sign = e == CVM_T_F32 ? UINT64_C(0x80000000) : UINT64_C(1) << 63;
+            LLVMValueRef s = splat(g, LLVMConstInt(LLVMGetElementType(it), sign, false));
+            bits = in->h == CVM_OP_NEG ? LLVMBuildXor(g->B, bits, s, "")
+                                       : LLVMBuildAnd(g->B, bits, LLVMBuildNot(g->B, s, ""), "");
+            r = LLVMBuildBitCast(g->B, bits, vec(g, e), "");
+        } else if (is_int(e)) {
+            LLVMValueRef neg = LLVMBuildSub(g->B, LLVMConstNull(vec(g, e)), a, "");
+            if (in->h == CVM_OP_NEG || !is_signed(e))
+                r = in->h == CVM_OP_NEG ? neg : a;
+            else
+                r = LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, LLVMIntSLT, a, LLVMConstNull(vec(g, e)), ""),
+                                    neg, a, "");
+        } else {
+            return false;
+        }
+        break;
+    }
+    case CVM_OP_FMA:
+        if (!is_float(e))
+            return false;
+        r = intrinsic(g, "llvm.fma", (LLVMTypeRef[]){vec(g, e)}, 1,
+                      (LLVMValueRef[]){reg_get(g, in->a), reg_get(g, in->b), reg_get(g, in->c)}, 3);
+        r = canon_nan(g, r, e);
+        break;
+    case CVM_OP_MAD:
+        if (!is_int(e))
+            return false;
+        r = LLVMBuildAdd(g->B, LLVMBuildMul(g->B, reg_get(g, in->a), reg_get(g, in->b), ""),
+                         reg_get(g, in->c), "");
+        break;
+    case CVM_OP_SQRT:
+        if (!is_float(e))
+            return false;
+        r = canon_nan(g, intrinsic(g, "llvm.sqrt", (LLVMTypeRef[]){vec(g, e)}, 1,
+                                   (LLVMValueRef[]){reg_get(g, in->a)}, 1), e);
+        break;
+    case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
+        if (!is_float(in->ea) && !is_int(in->ea) && in->ea != CVM_T_BOOL)
+            return false;
+        r = LLVMBuildZExt(g->B, compare(g, in, reg_get(g, in->a), reg_get(g, in->b)), vec(g, CVM_T_BOOL), "");
+        break;
+    case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: {
+        if (!is_int(e) && e != CVM_T_BOOL)
+            return false;
+        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+        r = in->h == CVM_OP_AND  ? LLVMBuildAnd(g->B, a, b, "")
+            : in->h == CVM_OP_OR ? LLVMBuildOr(g->B, a, b, "")
+                                 : LLVMBuildXor(g->B, a, b, "");
+        break;
+    }
+    case CVM_OP_NOT:
+        if (e == CVM_T_BOOL)
+            r = LLVMBuildXor(g->B, reg_get(g, in->a), splat(g, LLVMConstInt(g->i8, 1, false)), "");
+        else if (is_int(e))
+            r = LLVMBuildNot(g->B, reg_get(g, in->a), "");
+        else
+            return false;
+        break;
+    case CVM_OP_SHL: case CVM_OP_SHR:
+        if (!is_int(e) || !is_int(in->eb))
+            return false;
+        r = shift(g, in, reg_get(g, in->a), reg_get(g, in->b));
+        break;
+    case CVM_OP_CVT:
+        r = convert(g, in, reg_get(g, in->a));
+        if (!r)
+            return false;
+        break;
+    case CVM_OP_PTR_ADD: {
+        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+        const bool wide = in->eb == CVM_T_I64 || in->eb == CVM_T_U64;
+        if (e == CVM_T_PTR_GLOBAL)
+            r = LLVMBuildAdd(g->B, a, wide ? b : LLVMBuildSExt(g->B, b, vec(g, CVM_T_I64), ""), "");
+        else
+            r = LLVMBuildAdd(g->B, a, wide ? LLVMBuildTrunc(g->B, b, vec(g, CVM_T_U32), "") : b, "");
+        break;
+    }
+    default:
+        return false;
+    }
+    reg_set(g, in->d, r);
+    return true;
+}
+
+/* ---- control flow ---- */
+
+static construct *push(gen *g, int kind, uint32_t pc)
+{
+    construct *c = &g->con[g->depth++];
+    *c = (construct){.kind = kind, .open = pc};
+    return c;
+}
+
+static void control(gen *g, uint32_t pc)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    construct *c;
+    switch (in->h) {
+    case CVM_OP_IF: {
+        LLVMValueRef act = get_active(g);
+        LLVMValueRef cm = cond_mask(g, in->a);
+        c = push(g, CVM_VM_F_IF, pc);
+        c->m[0] = new_mask(g, "pending", LLVMBuildAnd(g->B, act, LLVMBuildNot(g->B, cm, ""), ""));
+        c->next = block(g, "marker");
+        set_active(g, cm);
+        LLVMBasicBlockRef then = block(g, "then");
+        LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntNE, cm, c64(g, 0), ""), then, c->next);
+        LLVMPositionBuilderAtEnd(g->B, then);
+        break;
+    }
+    case CVM_OP_ELSE: {
+        c = &g->con[g->depth - 1];
+        LLVMBuildBr(g->B, c->next);
+        LLVMPositionBuilderAtEnd(g->B, c->next);
+        /* the then part's lanes wait in m0; the else part runs the pending ones */
+        LLVMValueRef done = get_active(g), pend = LLVMBuildLoad2(g->B, g->i64, c->m[0], "");
+        LLVMBuildStore(g->B, done, c->m[0]);
+        set_active(g, pend);
+        c->next = block(g, "end");
+        continue_if_active(g);
+        break;
+    }
+    case CVM_OP_LOOP: {
+        c = push(g, CVM_VM_F_LOOP, pc);
+        c->m[0] = new_mask(g, "brk", c64(g, 0));
+        c->m[1] = new_mask(g, "cont", c64(g, 0));
+        c->head = block(g, "head");
+        c->next = block(g, "marker");
+        LLVMBuildBr(g->B, c->head);
+        LLVMPositionBuilderAtEnd(g->B, c->head);
+        add_resume(g, pc + 1, c->head);
+        break;
+    }
+    case CVM_OP_CONTINUING: {
+        c = &g->con[g->depth - 1];
+        LLVMBuildBr(g->B, c->next);
+        LLVMPositionBuilderAtEnd(g->B, c->next);
+        LLVMValueRef cont = LLVMBuildLoad2(g->B, g->i64, c->m[1], "");
+        set_active(g, LLVMBuildOr(g->B, get_active(g), cont, ""));
+        LLVMBuildStore(g->B, c64(g, 0), c->m[1]);
+        c->next = block(g, "end");
+        continue_if_active(g);
+        break;
+    }
+    case CVM_OP_BREAK_IF: {
+        c = &g->con[in->aux];
+        LLVMValueRef cm = cond_mask(g, in->a);
+        LLVMBuildStore(g->B, LLVMBuildOr(g->B, LLVMBuildLoad2(g->B, g->i64, c->m[0], ""), cm, ""), c->m[0]);
+        set_active(g, LLVMBuildAnd(g->B, get_active(g), LLVMBuildNot(g->B, cm, ""), ""));
+        continue_if_active(g);
+        break;
+    }
+    case CVM_OP_BREAK: case CVM_OP_CONTINUE: case CVM_OP_EXIT: {
+        c = &g->con[in->aux];
+        LLVMValueRef m = c->m[in->h == CVM_OP_CONTINUE ? 1 : 0];
+        LLVMBuildStore(g->B, LLVMBuildOr(g->B, LLVMBuildLoad2(g->B, g->i64, m, ""), get_active(g), ""), m);
+        set_active(g, c64(g, 0));
+        LLVMBuildBr(g->B, next_marker(g));
+        dead_block(g);
+        break;
+    }
+    case CVM_OP_RETURN:
+        LLVMBuildStore(g->B, LLVMBuildOr(g->B, LLVMBuildLoad2(g->B, g->i64, g->exited, ""), get_active(g), ""),
+                       g->exited);
+        set_active(g, c64(g, 0));
+        LLVMBuildBr(g->B, next_marker(g));
+        dead_block(g);
+        break;
+    case CVM_OP_BLOCK:
+        c = push(g, CVM_VM_F_BLOCK, pc);
+        c->m[0] = new_mask(g, "exitm", c64(g, 0));
+        c->next = block(g, "end");
+        break;
+    case CVM_OP_END: {
+        c = &g->con[g->depth - 1];
+        LLVMBuildBr(g->B, c->next);
+        LLVMPositionBuilderAtEnd(g->B, c->next);
+        LLVMValueRef a = get_active(g);
+        if (c->kind == CVM_VM_F_LOOP) {
+            LLVMValueRef cont = LLVMBuildLoad2(g->B, g->i64, c->m[1], "");
+            a = LLVMBuildOr(g->B, a, cont, "");
+            LLVMBuildStore(g->B, c64(g, 0), c->m[1]);
+            set_active(g, a);
+            LLVMBasicBlockRef back = block(g, "back"), out = block(g, "out");
+            LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntNE, a, c64(g, 0), ""), back, out);
+            /* the back-edge: a quantum spent yields to the other planes */
+            LLVMPositionBuilderAtEnd(g->B, back);
+            LLVMValueRef q = LLVMBuildSub(g->B, LLVMBuildLoad2(g->B, g->i32, g->quantum, ""), c32(g, 1), "");
+            LLVMBuildStore(g->B, q, g->quantum);
+            LLVMBasicBlockRef spent = block(g, "spent");
+            LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, q, c32(g, 0), ""), spent, c->head);
+            LLVMPositionBuilderAtEnd(g->B, spent);
+            LLVMBuildStore(g->B, c32(g, CVM_VM_QUANTUM), g->quantum);
+            store(g, c32(g, c->open + 1), g->p, offsetof(cvm_vm_plane, pc));
+            sync_record(g);
+            LLVMValueRef args[2] = {g->x, g->p};
+            LLVMValueRef r = LLVMBuildCall2(g->B, g->ty_backedge, g->fn_backedge, args, 2, "");
+            LLVMBasicBlockRef go = block(g, "go"), stop = block(g, "stop"), yield = block(g, "yield"),
+                              fault = block(g, "fault");
+            LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, r, LLVMConstInt(g->i32, (uint64_t)-1, true), ""), go, stop);
+            LLVMPositionBuilderAtEnd(g->B, go);
+            LLVMBuildBr(g->B, c->head);
+            LLVMPositionBuilderAtEnd(g->B, stop);
+            LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_YIELD), ""), yield, fault);
+            LLVMPositionBuilderAtEnd(g->B, yield);
+            suspend(g, c->open + 1, r);
+            LLVMPositionBuilderAtEnd(g->B, fault);
+            LLVMBuildRet(g->B, r);
+            LLVMPositionBuilderAtEnd(g->B, out);
+            a = LLVMBuildLoad2(g->B, g->i64, c->m[0], "");
+        } else {
+            a = LLVMBuildOr(g->B, a, LLVMBuildLoad2(g->B, g->i64, c->m[0], ""), "");
+        }
+        set_active(g, a);
+        g->depth--;
+        continue_if_active(g);
+        break;
+    }
+    default:
+        fail(g, "pc %u: %s is not compiled by the native tier", pc, cvm_bc_op_info(in->h)->mnemonic);
+        break;
+    }
+}
+
+/* ---- the function ---- */
+
+static void emit(gen *g)
+{
+    const cvm_vm_kprog *kp = g->kp;
+    LLVMBasicBlockRef entry = block(g, "entry");
+    LLVMPositionBuilderAtEnd(g->B, entry);
+    g->active = LLVMBuildAlloca(g->B, g->i64, "active");
+    g->exited = LLVMBuildAlloca(g->B, g->i64, "exited");
+    g->quantum = LLVMBuildAlloca(g->B, g->i32, "quantum");
+    for (uint32_t s = 0; s < g->nslots; s++)
+        g->slot[s] = LLVMBuildAlloca(g->B, vec(g, g->slot_elem[s]), "r");
+    g->start = block(g, "start");
+    g->done = block(g, "done");
+
+    LLVMPositionBuilderAtEnd(g->B, g->start);
+    /* registers start as the cube's start left them: zero (decode.c proved
+     * every other register written before it is read) */
+    for (uint32_t s = 0; s < g->nslots; s++)
+        LLVMBuildStore(g->B, LLVMConstNull(vec(g, g->slot_elem[s])), g->slot[s]);
+    set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
+    LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
+    LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
+
+    for (uint32_t pc = 0; pc < kp->ninsns && !g->failed; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        if (!oi) {
+            fail(g, "pc %u: unknown op%s", pc, "");
+            break;
+        }
+        if (oi->flags & CVM_OPF_CTRL) {
+            control(g, pc);
+            continue;
+        }
+        if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && in->line == 1 && in->elem != CVM_T_BOOL &&
+            (in->ea == CVM_T_PTR_GLOBAL || in->ea == CVM_T_PTR_SHARED)) {
+            memory(g, pc);
+            continue;
+        }
+        if (lane_op(g, in))
+            continue;
+        fallback(g, pc);
+    }
+    if (g->failed)
+        return;
+    LLVMBuildBr(g->B, g->done);
+
+    /* every lane has finished: FINISH's effect */
+    LLVMPositionBuilderAtEnd(g->B, g->done);
+    LLVMBuildStore(g->B, LLVMBuildOr(g->B, LLVMBuildLoad2(g->B, g->i64, g->exited, ""), get_active(g), ""),
+                   g->exited);
+    set_active(g, c64(g, 0));
+    sync_record(g);
+    store(g, c32(g, 0), g->p, offsetof(cvm_vm_plane, sp));
+    store(g, c32(g, CVM_VM_DONE), g->p, offsetof(cvm_vm_plane, state));
+    store(g, c32(g, kp->ninsns), g->p, offsetof(cvm_vm_plane, pc));
+    LLVMBuildRet(g->B, c32(g, CVM_VM_R_DONE));
+
+    /* the entry: start at pc 0, or resume where the plane stopped */
+    LLVMPositionBuilderAtEnd(g->B, entry);
+    LLVMValueRef pc = load(g, g->p, offsetof(cvm_vm_plane, pc), g->i32);
+    LLVMValueRef sw = LLVMBuildSwitch(g->B, pc, g->start, g->nres);
+    for (unsigned i = 0; i < g->nres; i++)
+        LLVMAddCase(sw, c32(g, g->res[i].pc), g->res[i].bb);
+}
+
+/* Per slot: its register's element type; per first slot: the register's line. */
+static bool layout(gen *g)
+{
+    const cvm_bc_kernel *k = g->kp->k;
+    g->nslots = g->kp->nslots;
+    g->slot_elem = calloc(g->nslots + 1, 1);
+    g->slot_width = calloc(g->nslots + 1, 1);
+    g->slot = calloc(g->nslots + 1, sizeof *g->slot);
+    if (!g->slot_elem || !g->slot_width || !g->slot)
+        return false;
+    uint32_t s = 0;
+    for (uint32_t r = 0; r < k->nregs && s < g->nslots; r++) {
+        unsigned line = k->regs[r].line ? k->regs[r].line : 1;
+        g->slot_width[s] = (uint8_t)line;
+        for (unsigned i = 0; i < line && s < g->nslots; i++)
+            g->slot_elem[s++] = k->regs[r].elem;
+    }
+    return true;
+}
+
+typedef struct jit_handle {
+    LLVMOrcResourceTrackerRef rt;
+} jit_handle;
+
+static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
+                          void **out_handle, char *why, size_t n)
+{
+    cvm_jit_fn fn = NULL;
+    *out_handle = NULL;
+    if (!start_jit(why, n))
+        return NULL;
+    gen g = {.prog = prog, .kp = kp, .code = kp->code, .W = W, .why = why, .nwhy = n};
+    if (!layout(&g)) {
+        snprintf(why, n, "out of memory");
+        goto out;
+    }
+    /* the registers live in the function's frame, on the stack of whatever
+     * thread runs the cube: bounded here, and checked against the thread's
+     * room before it runs (cvm_jit_stack_room) */
+    const uint64_t frame = cvm_jit_frame_bytes(kp, W);
+    if (frame > CVM_JIT_MAX_FRAME) {
+        snprintf(why, n, "kernel '%s': its registers take %llu bytes per plane, more than the "
+                 "native tier keeps in a stack frame (%u)", cvm_vm_kernel_name(prog, kp->index),
+                 (unsigned long long)frame, CVM_JIT_MAX_FRAME);
+        goto out;
+    }
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    g.C = LLVMOrcThreadSafeContextGetContext(tsc);
+    char name[64];
+    snprintf(name, sizeof name, "cvm_kernel_%u", ++kernel_serial);
+    g.M = LLVMModuleCreateWithNameInContext(name, g.C);
+    g.B = LLVMCreateBuilderInContext(g.C);
+    g.i1 = LLVMInt1TypeInContext(g.C);
+    g.i8 = LLVMInt8TypeInContext(g.C);
+    g.i16 = LLVMInt16TypeInContext(g.C);
+    g.i32 = LLVMInt32TypeInContext(g.C);
+    g.i64 = LLVMInt64TypeInContext(g.C);
+    g.f32 = LLVMFloatTypeInContext(g.C);
+    g.f64 = LLVMDoubleTypeInContext(g.C);
+    g.i8p = LLVMPointerType(g.i8, 0);
+    g.iW = LLVMIntTypeInContext(g.C, W);
+    g.vmask = LLVMVectorType(g.i1, W);
+    LLVMTypeRef params[2] = {g.i8p, g.i8p};
+    LLVMTypeRef fty = LLVMFunctionType(g.i32, params, 2, false);
+    g.fn = LLVMAddFunction(g.M, name, fty);
+    g.x = LLVMGetParam(g.fn, 0);
+    g.p = LLVMGetParam(g.fn, 1);
+    /* the helpers, called at their addresses */
+    LLVMTypeRef sp[3] = {g.i8p, g.i8p, g.i32};
+    g.ty_step = LLVMFunctionType(g.i32, sp, 3, false);
+    g.fn_step = LLVMConstIntToPtr(LLVMConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_step, false),
+                                  LLVMPointerType(g.ty_step, 0));
+    g.ty_backedge = LLVMFunctionType(g.i32, sp, 2, false);
+    g.fn_backedge = LLVMConstIntToPtr(LLVMConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_backedge, false),
+                                      LLVMPointerType(g.ty_backedge, 0));
+    emit(&g);
+    LLVMDisposeBuilder(g.B);
+    char *verr = NULL;
+    if (!g.failed && LLVMVerifyModule(g.M, LLVMReturnStatusAction, &verr)) {
+        snprintf(why, n, "internal error: invalid LLVM code for kernel '%s': %.600s",
+                 cvm_vm_kernel_name(prog, kp->index), verr ? verr : "");
+        g.failed = true;
+    }
+    LLVMDisposeMessage(verr);
+    if (g.failed) {
+        LLVMDisposeModule(g.M);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        goto out;
+    }
+    LLVMTargetMachineRef tm = host_machine();
+    if (tm) {
+        char *dl = LLVMCopyStringRepOfTargetData(LLVMCreateTargetDataLayout(tm));
+        LLVMSetDataLayout(g.M, dl);
+        LLVMDisposeMessage(dl);
+        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+        LLVMErrorRef e = LLVMRunPasses(g.M, "default<O2>", tm, po);
+        LLVMDisposePassBuilderOptions(po);
+        LLVMDisposeTargetMachine(tm);
+        if (e) {
+            error_text(e, why, n, "LLVM's optimizer failed");
+            LLVMDisposeModule(g.M);
+            LLVMOrcDisposeThreadSafeContext(tsc);
+            goto out;
+        }
+    }
+    if (getenv("CUBEVM_JIT_DUMP"))
+        LLVMDumpModule(g.M);
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
+    LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.M, tsc);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(jit, rt, tsm);
+    LLVMOrcExecutorAddress addr = 0;
+    if (!e)
+        e = LLVMOrcLLJITLookup(jit, &addr, name);
+    if (e) {
+        error_text(e, why, n, "LLVM's JIT failed");
+        if (session_error[0]) {
+            size_t k = strlen(why);
+            snprintf(why + k, n - k, " (%s)", session_error);
+            session_error[0] = 0;
+        }
+        LLVMOrcResourceTrackerRemove(rt);
+        LLVMOrcReleaseResourceTracker(rt);
+        goto out;
+    }
+    jit_handle *h = malloc(sizeof *h);
+    if (!h) {
+        LLVMOrcResourceTrackerRemove(rt);
+        LLVMOrcReleaseResourceTracker(rt);
+        snprintf(why, n, "out of memory");
+        goto out;
+    }
+    h->rt = rt;
+    *out_handle = h;
+    fn = (cvm_jit_fn)(uintptr_t)addr;
+out:
+    free(g.slot_elem);
+    free(g.slot_width);
+    free(g.slot);
+    free(g.res);
+    return fn;
+}
+
+/* A compile on its own thread: LLVM's analyses recurse deeply on large
+ * functions, deeper than a stream worker's or a host thread's stack. */
+#define COMPILE_STACK ((size_t)64 << 20)
+
+typedef struct job {
+    const cvm_vm_program *prog;
+    const cvm_vm_kprog *kp;
+    unsigned W;
+    void **handle;
+    char *why;
+    size_t n;
+    cvm_jit_fn fn;
+} job;
+
+static void *compile_job(void *arg)
+{
+    job *j = arg;
+    j->fn = compile(j->prog, j->kp, j->W, j->handle, j->why, j->n);
+    return NULL;
+}
+
+cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
+                                   void **handle, char *why, size_t n)
+{
+    job j = {prog, kp, W, handle, why, n, NULL};
+    pthread_attr_t attr;
+    pthread_t t;
+    *handle = NULL;
+    if (pthread_attr_init(&attr)) {
+        snprintf(why, n, "cannot start the compiler's thread");
+        return NULL;
+    }
+    int err = pthread_attr_setstacksize(&attr, COMPILE_STACK);
+    if (!err)
+        err = pthread_create(&t, &attr, compile_job, &j);
+    pthread_attr_destroy(&attr);
+    if (err) {
+        snprintf(why, n, "cannot start the compiler's thread (%s)", strerror(err));
+        return NULL;
+    }
+    pthread_join(t, NULL);
+    return j.fn;
+}
+
+void cvm_jit_backend_free(void *hp)
+{
+    jit_handle *h = hp;
+    if (!h)
+        return;
+    LLVMErrorRef e = LLVMOrcResourceTrackerRemove(h->rt);
+    if (e)
+        LLVMConsumeError(e);
+    LLVMOrcReleaseResourceTracker(h->rt);
+    free(h);
+}

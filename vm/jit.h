@@ -1,0 +1,89 @@
+/*
+ * jit.h - the native tier (tier 3, docs/design.md "Tiers"): kernels
+ * compiled to machine code through LLVM's ORC JIT, one function per
+ * kernel that runs one plane, lanes as SIMD vectors.
+ *
+ * A native plane function reads and writes the interpreter's plane record
+ * and register file (interp.h), so the cube scheduler (interp.c run_cube)
+ * is the same for both tiers: it returns CVM_VM_R_* as cvm_vm_run_plane
+ * does, stopping at barriers and back-edge quanta with its registers in the
+ * file and its construct masks in the plane's frames, and starting again
+ * where it stopped (p->pc). Instructions it does not compile inline it
+ * runs through the interpreter, one at a time (cvm_jit_step), on the
+ * registers it spilled to the file: the two tiers share every fault and
+ * every op's semantics.
+ *
+ * jit/native.c builds it when LLVM is found (CVM_HAVE_LLVM), jit/none.c
+ * otherwise; vm/interp.c decides per launch (cvm_jit_plan) and calls it.
+ */
+#ifndef CVM_VM_JIT_H
+#define CVM_VM_JIT_H
+
+#include "interp.h"
+
+/* A compiled kernel: runs plane p of the cube x runs, from p->pc. */
+typedef int (*cvm_jit_fn)(cvm_vm_exec *x, cvm_vm_plane *p);
+
+/*
+ * The worker's table of the launch's buffers for native code's quick
+ * checks of global accesses: entry tag % CVM_JIT_TAB holds the buffer
+ * whose tag is `tag` (0: none; a pointer without a tag, or a buffer that
+ * shares its entry, goes through the interpreter's own checks). An access
+ * of n bytes at untagged address a is quick when lo <= a and a + n <= end
+ * (wend for stores: end, or 0 when the buffer is read-only).
+ */
+#define CVM_JIT_TAB 64u
+typedef struct cvm_jit_region {
+    uint64_t tag, lo, end, wend;
+} cvm_jit_region;
+
+/* Fills a table for launch L. */
+void cvm_jit_table(const cvm_vm_launch *L, cvm_jit_region *tab);
+
+/* Whether this build has the native tier. */
+bool cvm_jit_built(void);
+
+/*
+ * The native code for kernel kp at plane width W when the tier policy
+ * (CUBEVM_JIT: "off", "on" to compile at a kernel's first launch, or the
+ * default "auto": once its launches have run CVM_JIT_AUTO_UNITS units)
+ * wants it for a launch of `units` units in all, compiling it then;
+ * NULL otherwise (the interpreter runs the launch). Thread-safe.
+ */
+#define CVM_JIT_AUTO_UNITS (UINT64_C(1) << 22)
+cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
+                        uint64_t units);
+
+/* Bytes of a plane's registers at width W: what a native function's frame
+ * holds at most, give or take the temporaries LLVM spills. */
+uint64_t cvm_jit_frame_bytes(const cvm_vm_kprog *kp, unsigned W);
+/* Whether the calling thread's stack has `need` bytes free below here (a
+ * host thread waiting in cvm_stream_sync runs cubes too, on whatever
+ * stack it has: one too small for a kernel's native frame runs its cubes
+ * in the interpreter, interp.c join). */
+bool cvm_jit_stack_room(uint64_t need);
+
+/* Frees a kernel's native code (cvm_vm_program_free). */
+void cvm_jit_release(cvm_vm_kprog *kp);
+
+/* Counters for tests and tools: kernels compiled, kernels the tier could
+ * not compile (the interpreter ran them), launches run natively. */
+typedef struct cvm_jit_counts {
+    uint64_t compiled, refused, launches;
+} cvm_jit_counts;
+void cvm_jit_counts_get(cvm_jit_counts *out);
+/* Why the last refused kernel was refused (empty if none). */
+void cvm_jit_last_refusal(char *buf, size_t n);
+
+/* ---- called by native code (vm/jit_rt.c) ---- */
+
+/* Runs the instruction at pc through the interpreter on the plane's
+ * registers and masks (p->active and p->exited current): CVM_VM_R_YIELD
+ * when done, else the interpreter's result (a wait, a fault). */
+int cvm_jit_step(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t pc);
+/* A loop's back-edge spent the plane's quantum (p->pc is the loop body's
+ * first pc): CVM_VM_R_FAULT on a timeout, CVM_VM_R_YIELD when other planes
+ * should run, -1 to go on (CVM_VM_R_YIELD is 0). */
+int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p);
+
+#endif /* CVM_VM_JIT_H */

@@ -1,0 +1,157 @@
+/*
+ * jit_rt.c - the native tier's policy and the helpers its code calls
+ * (vm/jit.h); the compiler itself is jit/native.c (or jit/none.c).
+ */
+#define _GNU_SOURCE 1 /* pthread_getattr_np */
+#include "jit.h"
+#include "isa.h"
+#include "../jit/backend.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static cvm_jit_counts counts;
+static char last_refusal[1024];
+
+enum { POLICY_AUTO, POLICY_OFF, POLICY_ON };
+
+static int policy(void)
+{
+    const char *e = getenv("CUBEVM_JIT");
+    if (!e || !*e || !strcmp(e, "auto"))
+        return POLICY_AUTO;
+    if (!strcmp(e, "off") || !strcmp(e, "0"))
+        return POLICY_OFF;
+    return POLICY_ON; /* "on", "1" */
+}
+
+bool cvm_jit_built(void)
+{
+    return cvm_jit_backend_built();
+}
+
+cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const, unsigned W,
+                        uint64_t units)
+{
+    const int pol = policy();
+    if (pol == POLICY_OFF || !cvm_jit_backend_built() || !prog->ver)
+        return NULL;
+    cvm_vm_kprog *kp = (cvm_vm_kprog *)(uintptr_t)kp_const; /* its jit_* fields (interp.h) */
+    cvm_jit_fn fn = NULL;
+    pthread_mutex_lock(&lock);
+    kp->jit_units += units;
+    if (kp->jit_state == 0 && (pol == POLICY_ON || kp->jit_units >= CVM_JIT_AUTO_UNITS)) {
+        char why[sizeof last_refusal] = "";
+        void *handle = NULL;
+        fn = cvm_jit_backend_compile(prog, kp, W, &handle, why, sizeof why);
+        if (fn) {
+            kp->jit_state = 1;
+            kp->jit_width = W;
+            kp->jit_fn = (void *)(uintptr_t)fn;
+            kp->jit_handle = handle;
+            counts.compiled++;
+        } else {
+            kp->jit_state = 2;
+            counts.refused++;
+            memcpy(last_refusal, why, sizeof why);
+        }
+    }
+    fn = kp->jit_state == 1 && kp->jit_width == W ? (cvm_jit_fn)(uintptr_t)kp->jit_fn : NULL;
+    if (fn)
+        counts.launches++;
+    pthread_mutex_unlock(&lock);
+    return fn;
+}
+
+uint64_t cvm_jit_frame_bytes(const cvm_vm_kprog *kp, unsigned W)
+{
+    uint64_t n = 0;
+    for (uint32_t r = 0; r < kp->k->nregs; r++)
+        n += (uint64_t)W * cvm_vm_esz(kp->k->regs[r].elem) * (kp->k->regs[r].line ? kp->k->regs[r].line : 1);
+    return n;
+}
+
+bool cvm_jit_stack_room(uint64_t need)
+{
+    /* the thread's stack, looked up once per thread (glibc reads
+     * /proc/self/maps for the main thread's) */
+    static __thread uintptr_t low;
+    static __thread bool known;
+    if (!known) {
+        pthread_attr_t a;
+        void *addr = NULL;
+        size_t size = 0;
+        if (!pthread_getattr_np(pthread_self(), &a)) {
+            if (!pthread_attr_getstack(&a, &addr, &size))
+                low = (uintptr_t)addr;
+            pthread_attr_destroy(&a);
+        }
+        known = true;
+    }
+    char here;
+    const uintptr_t sp = (uintptr_t)&here;
+    return low && sp > low && sp - low >= need;
+}
+
+void cvm_jit_release(cvm_vm_kprog *kp)
+{
+    if (kp->jit_handle)
+        cvm_jit_backend_free(kp->jit_handle);
+    kp->jit_handle = NULL;
+    kp->jit_fn = NULL;
+    kp->jit_state = 0;
+}
+
+void cvm_jit_counts_get(cvm_jit_counts *out)
+{
+    pthread_mutex_lock(&lock);
+    *out = counts;
+    pthread_mutex_unlock(&lock);
+}
+
+void cvm_jit_last_refusal(char *buf, size_t n)
+{
+    if (!n)
+        return;
+    pthread_mutex_lock(&lock);
+    strncpy(buf, last_refusal, n - 1);
+    buf[n - 1] = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+void cvm_jit_table(const cvm_vm_launch *L, cvm_jit_region *tab)
+{
+    memset(tab, 0, sizeof *tab * CVM_JIT_TAB);
+    uint8_t uses[CVM_JIT_TAB] = {0};
+    for (uint32_t i = 0; i < L->nregions; i++)
+        if (L->regions[i].tag)
+            uses[L->regions[i].tag % CVM_JIT_TAB]++;
+    for (uint32_t i = 0; i < L->nregions; i++) {
+        const cvm_vm_region *r = &L->regions[i];
+        if (!r->tag || uses[r->tag % CVM_JIT_TAB] != 1)
+            continue; /* shared entries: the interpreter's checks decide */
+        cvm_jit_region *e = &tab[r->tag % CVM_JIT_TAB];
+        e->tag = r->tag;
+        e->lo = r->base;
+        e->end = r->base + r->size;
+        e->wend = r->writable ? e->end : 0;
+    }
+}
+
+int cvm_jit_step(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t pc)
+{
+    p->pc = pc;
+    x->one_step = true;
+    int r = cvm_vm_run_plane(x, p);
+    x->one_step = false;
+    return r;
+}
+
+int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p)
+{
+    if (x->L->timeout_s > 0 && cvm_vm_timed_out(x, p))
+        return CVM_VM_R_FAULT;
+    return x->nplanes > 1 ? CVM_VM_R_YIELD : -1;
+}
