@@ -169,9 +169,10 @@ $(BUILD)/gen_isa: tools/gen_isa.c bytecode/ops.def bytecode/sregs.def bytecode/b
 
 shared: $(SO)
 
-$(SO).$(VERSION): $(LIB_OBJ)
+$(SO).$(VERSION): $(LIB_OBJ) vm/libcubevm.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs $(LDFLAGS_ALL) $^ $(LDLIBS_ALL) -o $@
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -Wl,--version-script=vm/libcubevm.map $(LDFLAGS_ALL) \
+	    $(LIB_OBJ) $(LDLIBS_ALL) -o $@
 
 $(SO): $(SO).$(VERSION)
 	ln -sf libcubevm.so.$(VERSION) $(BUILD)/lib/$(SONAME)

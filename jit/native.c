@@ -179,6 +179,14 @@ typedef struct gen {
     uint8_t *slot_elem;       /* per slot: element type of its register */
     uint8_t *slot_width;      /* per first slot: the register's line (0: not a first slot) */
     LLVMValueRef *slot;       /* per slot: alloca of <W x T> */
+    /* Per slot (facts of its register, analyse()): `local` registers are
+     * written, then read, only within one straight run of code between
+     * control instructions and barriers, where the active mask does not
+     * change, so their inactive lanes are never read: they are written
+     * whole (no select) and are dead wherever the plane stops. */
+    uint8_t *local;
+    uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */
+    uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
     unsigned depth;
     resume *res;
@@ -294,6 +302,10 @@ static LLVMValueRef reg_get(const gen *g, uint32_t slot)
 /* Writes v to the active lanes of slot. */
 static void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
 {
+    if (g->local[slot]) {
+        LLVMBuildStore(g->B, v, g->slot[slot]);
+        return;
+    }
     LLVMValueRef old = reg_get(g, slot);
     LLVMValueRef m = lane_mask(g, get_active(g));
     LLVMBuildStore(g->B, LLVMBuildSelect(g->B, m, v, old, ""), g->slot[slot]);
@@ -317,12 +329,28 @@ static unsigned rshift_of(unsigned W)
     return sh;
 }
 
-/* Spills slots [s, s + n) to the file, or reloads them from it. */
-static void spill(const gen *g, uint32_t s, uint32_t n, bool out)
+/* Whether slot i may be read after the plane stops and resumes at pc:
+ * read at or after pc, or anywhere in the outermost loop around pc (its
+ * next round reads it); local registers never are. */
+static bool live_at(const gen *g, uint32_t i, uint32_t pc)
+{
+    if (g->local[i] || g->first_read[i] == UINT32_MAX)
+        return false;
+    if (g->last_read[i] >= pc)
+        return true;
+    const uint32_t lo = pc < g->kp->ninsns ? g->outer_lo[pc] : 1, hi = pc < g->kp->ninsns ? g->outer_hi[pc] : 0;
+    return lo <= hi && g->last_read[i] >= lo && g->first_read[i] <= hi;
+}
+
+/* Spills slots [s, s + n) to the file, or reloads them from it; with
+ * live_pc != UINT32_MAX only those live at that resume point. */
+static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t live_pc)
 {
     LLVMValueRef regs = load(g, g->p, offsetof(cvm_vm_plane, regs), g->i8p);
     const unsigned rs = rshift_of(g->W);
     for (uint32_t i = s; i < s + n && i < g->nslots; i++) {
+        if (live_pc != UINT32_MAX && !live_at(g, i, live_pc))
+            continue;
         LLVMValueRef at = slot_ptr(g, regs, i, rs);
         if (out) {
             LLVMValueRef st = LLVMBuildStore(g->B, reg_get(g, i), at);
@@ -333,6 +361,11 @@ static void spill(const gen *g, uint32_t s, uint32_t n, bool out)
             LLVMBuildStore(g->B, v, g->slot[i]);
         }
     }
+}
+
+static void spill(const gen *g, uint32_t s, uint32_t n, bool out)
+{
+    spill_live(g, s, n, out, UINT32_MAX);
 }
 
 /* The register starting at first slot s: its width in slots. */
@@ -368,7 +401,7 @@ static void sync_record(const gen *g)
  * or a loop body's first). */
 static void suspend(gen *g, uint32_t pc, LLVMValueRef result)
 {
-    spill(g, 0, g->nslots, true);
+    spill_live(g, 0, g->nslots, true, pc);
     frames(g, g->depth, true);
     sync_record(g);
     store(g, LLVMBuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
@@ -392,7 +425,7 @@ static void add_resume(gen *g, uint32_t pc, LLVMBasicBlockRef to)
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->B);
     LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->C, g->fn, "resume");
     LLVMPositionBuilderAtEnd(g->B, bb);
-    spill(g, 0, g->nslots, false);
+    spill_live(g, 0, g->nslots, false, pc);
     frames(g, g->depth, false);
     set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
     LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
@@ -452,8 +485,12 @@ static LLVMValueRef new_mask(gen *g, const char *name, LLVMValueRef init)
 
 /* ---- the fallback: one instruction through the interpreter ---- */
 
-static void named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigned *n)
+/* The register operands (first slots) instruction `in` names, in its
+ * format's order: the destination first when it has one (*nw: 0 or 1). */
+static void named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigned *n, unsigned *nw)
 {
+    const cvm_bc_opinfo *f0 = cvm_bc_op_info(in->h);
+    *nw = f0 && f0->format[0] == 'd';
     const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
     const uint32_t src[3] = {in->a, in->b, in->c};
     unsigned nr = 0;
@@ -479,8 +516,8 @@ static void fallback(gen *g, uint32_t pc)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
     uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-    unsigned n;
-    named(g, in, list, &n);
+    unsigned n, nw;
+    named(g, in, list, &n, &nw);
     for (unsigned i = 0; i < n; i++)
         spill(g, list[i], width_at(g, list[i]), true);
     sync_record(g);
@@ -500,7 +537,7 @@ static void fallback(gen *g, uint32_t pc)
                         stop);
         LLVMPositionBuilderAtEnd(g->B, wait);
         /* the interpreter's record says AT_SYNC/AT_BAR at pc; it resumes at pc + 1 */
-        spill(g, 0, g->nslots, true);
+        spill_live(g, 0, g->nslots, true, pc + 1);
         frames(g, g->depth, true);
         store(g, LLVMBuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
         store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
@@ -769,6 +806,54 @@ static void memory(gen *g, uint32_t pc)
     }
     LLVMBuildBr(g->B, bj);
     LLVMPositionBuilderAtEnd(g->B, bj);
+}
+
+/* Integer div or rem of 32- or 64-bit lanes: in doubles when every active
+ * lane's operands lie in [0, 2^52) and the divisor is not 0 (then
+ * trunc(fl(a / b)) is the quotient: a / b is at least 1/(a + b) > 2^-53
+ * of its size below the next integer, more than the half ulp it rounds
+ * by), else through the interpreter (negative operands, division by
+ * zero and its fault). x86 has no vector integer division; this is four
+ * vector divides for 32 lanes where scalar code would take 32. */
+static bool divide(gen *g, uint32_t pc)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    const unsigned e = in->elem, esz = cvm_vm_esz(e);
+    if ((in->h != CVM_OP_DIV && in->h != CVM_OP_REM) || !is_int(e) || in->line != 1 ||
+        (esz != 4 && esz != 8))
+        return false;
+    LLVMTypeRef wt = LLVMVectorType(g->i64, g->W), dt = LLVMVectorType(g->f64, g->W);
+    LLVMValueRef m = lane_mask(g, get_active(g));
+    LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+    if (esz == 4) {
+        a = is_signed(e) ? LLVMBuildSExt(g->B, a, wt, "") : LLVMBuildZExt(g->B, a, wt, "");
+        b = is_signed(e) ? LLVMBuildSExt(g->B, b, wt, "") : LLVMBuildZExt(g->B, b, wt, "");
+    }
+    /* as unsigned: [0, 2^52) also excludes negative signed values */
+    LLVMValueRef lim = splat(g, c64(g, UINT64_C(1) << 52));
+    LLVMValueRef okv = LLVMBuildAnd(g->B, LLVMBuildICmp(g->B, LLVMIntULT, a, lim, ""),
+                                    LLVMBuildICmp(g->B, LLVMIntULT, b, lim, ""), "");
+    okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntNE, b, LLVMConstNull(wt), ""), "");
+    LLVMValueRef bad = LLVMBuildAnd(g->B, m, LLVMBuildNot(g->B, okv, ""), "");
+    LLVMBasicBlockRef bq = block(g, "div"), bs = block(g, "slow"), bj = block(g, "joined");
+    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), bq, bs);
+    LLVMPositionBuilderAtEnd(g->B, bs);
+    fallback(g, pc);
+    LLVMBuildBr(g->B, bj);
+    LLVMPositionBuilderAtEnd(g->B, bq);
+    LLVMValueRef one = splat(g, c64(g, 1));
+    LLVMValueRef bsafe = LLVMBuildSelect(g->B, okv, b, one, ""); /* inactive lanes divide by 1 */
+    LLVMValueRef asafe = LLVMBuildSelect(g->B, okv, a, LLVMConstNull(wt), "");
+    LLVMValueRef q = LLVMBuildFPToUI(g->B, LLVMBuildFDiv(g->B, LLVMBuildUIToFP(g->B, asafe, dt, ""),
+                                                         LLVMBuildUIToFP(g->B, bsafe, dt, ""), ""),
+                                     wt, "");
+    LLVMValueRef r = in->h == CVM_OP_DIV ? q : LLVMBuildSub(g->B, asafe, LLVMBuildMul(g->B, q, bsafe, ""), "");
+    if (esz == 4)
+        r = LLVMBuildTrunc(g->B, r, vec(g, e), "");
+    reg_set(g, in->d, r);
+    LLVMBuildBr(g->B, bj);
+    LLVMPositionBuilderAtEnd(g->B, bj);
+    return true;
 }
 
 /* Whether instruction `in` is a lane op compiled inline (else: fallback). */
@@ -1112,7 +1197,7 @@ static void emit(gen *g)
             memory(g, pc);
             continue;
         }
-        if (lane_op(g, in))
+        if (divide(g, pc) || lane_op(g, in))
             continue;
         fallback(g, pc);
     }
@@ -1139,6 +1224,72 @@ static void emit(gen *g)
         LLVMAddCase(sw, c32(g, g->res[i].pc), g->res[i].bb);
 }
 
+static bool is_barrier(unsigned h)
+{
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(h);
+    return oi && (oi->flags & CVM_OPF_BARRIER);
+}
+
+/* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
+static void analyse(gen *g)
+{
+    const uint32_t n = g->kp->ninsns;
+    uint32_t *seg = calloc(g->nslots + 1, sizeof *seg), depth = 0, lo = 1, hi = 0, cur = 1;
+    if (!seg) {
+        g->failed = true;
+        snprintf(g->why, g->nwhy, "out of memory");
+        return;
+    }
+    for (uint32_t s = 0; s < g->nslots; s++) {
+        g->first_read[s] = UINT32_MAX;
+        g->local[s] = g->slot_width[s] == 1; /* until an access says otherwise */
+    }
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        const bool ctl = oi && (oi->flags & CVM_OPF_CTRL);
+        if (ctl || is_barrier(in->h))
+            cur++;
+        if (in->h == CVM_OP_LOOP && depth++ == 0)
+            lo = pc, hi = in->end;
+        else if (in->h == CVM_OP_END && pc == hi)
+            depth = 0;
+        else if (in->h == CVM_OP_END && depth && g->code[in->target].h == CVM_OP_LOOP)
+            depth--;
+        g->outer_lo[pc] = depth || pc == hi ? lo : 1;
+        g->outer_hi[pc] = depth || pc == hi ? hi : 0;
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned k, nw;
+        named(g, in, list, &k, &nw);
+        if (ctl && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF && in->h != CVM_OP_SWITCH)
+            k = 0;
+        for (unsigned i = 0; i < k; i++) {
+            const uint32_t r = list[i];
+            if (r >= g->nslots)
+                continue;
+            const bool write = i < nw;
+            for (uint32_t w = 0; w < width_at(g, r) && r + w < g->nslots; w++) {
+                const uint32_t t = r + w;
+                if (!write) {
+                    if (g->first_read[t] == UINT32_MAX)
+                        g->first_read[t] = pc;
+                    g->last_read[t] = pc;
+                }
+                if (!seg[t]) {
+                    seg[t] = cur;
+                    if (!write)
+                        g->local[t] = 0; /* read before written here: may hold older values */
+                } else if (seg[t] != cur) {
+                    g->local[t] = 0;
+                }
+            }
+        }
+        if (ctl || is_barrier(in->h))
+            cur++;
+    }
+    free(seg);
+}
+
 /* Per slot: its register's element type; per first slot: the register's line. */
 static bool layout(gen *g)
 {
@@ -1147,7 +1298,13 @@ static bool layout(gen *g)
     g->slot_elem = calloc(g->nslots + 1, 1);
     g->slot_width = calloc(g->nslots + 1, 1);
     g->slot = calloc(g->nslots + 1, sizeof *g->slot);
-    if (!g->slot_elem || !g->slot_width || !g->slot)
+    g->local = calloc(g->nslots + 1, 1);
+    g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
+    g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
+    g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
+    g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
+    if (!g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->first_read ||
+        !g->last_read || !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
     for (uint32_t r = 0; r < k->nregs && s < g->nslots; r++) {
@@ -1178,6 +1335,9 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     /* the registers live in the function's frame, on the stack of whatever
      * thread runs the cube: bounded here, and checked against the thread's
      * room before it runs (cvm_jit_stack_room) */
+    analyse(&g);
+    if (g.failed)
+        goto out;
     const uint64_t frame = cvm_jit_frame_bytes(kp, W);
     if (frame > CVM_JIT_MAX_FRAME) {
         snprintf(why, n, "kernel '%s': its registers take %llu bytes per plane, more than the "
@@ -1230,9 +1390,11 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     }
     LLVMTargetMachineRef tm = host_machine();
     if (tm) {
-        char *dl = LLVMCopyStringRepOfTargetData(LLVMCreateTargetDataLayout(tm));
+        LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+        char *dl = LLVMCopyStringRepOfTargetData(td);
         LLVMSetDataLayout(g.M, dl);
         LLVMDisposeMessage(dl);
+        LLVMDisposeTargetData(td);
         LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
         LLVMErrorRef e = LLVMRunPasses(g.M, "default<O2>", tm, po);
         LLVMDisposePassBuilderOptions(po);
@@ -1279,6 +1441,11 @@ out:
     free(g.slot_elem);
     free(g.slot_width);
     free(g.slot);
+    free(g.local);
+    free(g.first_read);
+    free(g.last_read);
+    free(g.outer_lo);
+    free(g.outer_hi);
     free(g.res);
     return fn;
 }

@@ -175,11 +175,11 @@ typedef struct cvm_vm_kprog {
     bool lockstep;
     /* Native code (vm/jit.h), made by the first launch the tier policy
      * picks it for: written under jit_rt.c's lock, so the fields change
-     * although the program is const everywhere else. jit_state: 0 not yet,
-     * 1 compiled (jit_fn for plane width jit_width), 2 refused. */
-    int jit_state;
-    uint32_t jit_width;
-    void *jit_fn, *jit_handle;
+     * although the program is const everywhere else. Per plane width 2^i
+     * (other widths are interpreted): jit_state[i] 0 not yet, 1 compiled
+     * (jit_fn[i], jit_handle[i]), 2 refused. */
+    uint8_t jit_state[7];  /* per plane width 2^i */
+    void *jit_fn[7], *jit_handle[7];
     uint64_t jit_units;   /* units launched so far (the auto policy) */
 } cvm_vm_kprog;
 

@@ -38,27 +38,29 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
     const int pol = policy();
     if (pol == POLICY_OFF || !cvm_jit_backend_built() || !prog->ver)
         return NULL;
+    if (W & (W - 1))
+        return NULL; /* plane widths other than powers of two: interpreted */
+    const unsigned w = (unsigned)__builtin_ctz(W);
     cvm_vm_kprog *kp = (cvm_vm_kprog *)(uintptr_t)kp_const; /* its jit_* fields (interp.h) */
     cvm_jit_fn fn = NULL;
     pthread_mutex_lock(&lock);
     kp->jit_units += units;
-    if (kp->jit_state == 0 && (pol == POLICY_ON || kp->jit_units >= CVM_JIT_AUTO_UNITS)) {
+    if (kp->jit_state[w] == 0 && (pol == POLICY_ON || kp->jit_units >= CVM_JIT_AUTO_UNITS)) {
         char why[sizeof last_refusal] = "";
         void *handle = NULL;
         fn = cvm_jit_backend_compile(prog, kp, W, &handle, why, sizeof why);
         if (fn) {
-            kp->jit_state = 1;
-            kp->jit_width = W;
-            kp->jit_fn = (void *)(uintptr_t)fn;
-            kp->jit_handle = handle;
+            kp->jit_state[w] = 1;
+            kp->jit_fn[w] = (void *)(uintptr_t)fn;
+            kp->jit_handle[w] = handle;
             counts.compiled++;
         } else {
-            kp->jit_state = 2;
+            kp->jit_state[w] = 2;
             counts.refused++;
             memcpy(last_refusal, why, sizeof why);
         }
     }
-    fn = kp->jit_state == 1 && kp->jit_width == W ? (cvm_jit_fn)(uintptr_t)kp->jit_fn : NULL;
+    fn = kp->jit_state[w] == 1 ? (cvm_jit_fn)(uintptr_t)kp->jit_fn[w] : NULL;
     if (fn)
         counts.launches++;
     pthread_mutex_unlock(&lock);
@@ -97,11 +99,12 @@ bool cvm_jit_stack_room(uint64_t need)
 
 void cvm_jit_release(cvm_vm_kprog *kp)
 {
-    if (kp->jit_handle)
-        cvm_jit_backend_free(kp->jit_handle);
-    kp->jit_handle = NULL;
-    kp->jit_fn = NULL;
-    kp->jit_state = 0;
+    for (unsigned w = 0; w < 7; w++) {
+        if (kp->jit_handle[w])
+            cvm_jit_backend_free(kp->jit_handle[w]);
+        kp->jit_handle[w] = kp->jit_fn[w] = NULL;
+        kp->jit_state[w] = 0;
+    }
 }
 
 void cvm_jit_counts_get(cvm_jit_counts *out)

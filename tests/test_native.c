@@ -1,0 +1,395 @@
+/*
+ * test_native.c - the native tier (vm/jit.h, jit/native.c): kernels run
+ * under CUBEVM_JIT=off (the interpreter) and CUBEVM_JIT=on (native code),
+ * with fresh buffers each time: the same status, fault message and output
+ * bytes, and outputs a C reference computes here. What the tier does on
+ * its own is what these kernels aim at: divergent control flow (loops
+ * with break and continue, early returns), barriers and resuming after
+ * them (in loops, with __syncthreads_count), partial planes and plane
+ * widths 8 to 64, gathers and scatters (lane order when lanes collide),
+ * integer division in doubles and its limits, faults (out of bounds,
+ * division by zero) reported as the interpreter reports them, kernels the
+ * tier refuses (switch), and the policy (off, auto's threshold). The
+ * per-op semantics are the corpus's: tests/test_native_corpus.sh runs
+ * test_ops, the conformance suite and the CUDA corpus natively.
+ */
+#include "kern.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+static const char src[] =
+    "__global__ void ctl(int *o, int n)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (t >= n) return;\n"
+    "    if (t % 5 == 4) { o[t] = -1; return; }\n"
+    "    int acc = 0;\n"
+    "    for (int i = 0; i < t % 37; i++) {\n"
+    "        if (i % 3 == 0) continue;\n"
+    "        if (i * t > 500) break;\n"
+    "        for (int j = 0; j < 3; j++) { if (j == i % 2) continue; acc += (i ^ t) + j; }\n"
+    "    }\n"
+    "    while (acc > 100) { acc -= 7; if (acc % 11 == 0) break; }\n"
+    "    o[t] = acc;\n"
+    "}\n"
+    "__global__ void red(int *o, const int *in, int n)\n"
+    "{\n"
+    "    __shared__ int s[256];\n"
+    "    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+    "    s[t] = i < n ? in[i] : 0;\n"
+    "    __syncthreads();\n"
+    "    for (int d = blockDim.x / 2; d > 0; d >>= 1) {\n"
+    "        if (t < d) s[t] += s[t + d];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    int c = __syncthreads_count(i < n && (in[i] & 1));\n"
+    "    if (t == 0) { o[2 * blockIdx.x] = s[0]; o[2 * blockIdx.x + 1] = c; }\n"
+    "}\n"
+    "__global__ void scatter(int *o, int *g, const int *in)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    o[t / 4] = t;\n"
+    "    g[t] = in[(t * 7) % 64];\n"
+    "}\n"
+    "__global__ void divs(long long *o, const long long *a, const long long *b, int n)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (t >= n) return;\n"
+    "    long long x = a[t], y = b[t];\n"
+    "    unsigned ux = (unsigned)x, uy = (unsigned)y;\n"
+    "    o[4 * t] = x / y; o[4 * t + 1] = x % y;\n"
+    "    o[4 * t + 2] = uy ? ux / uy : 7; o[4 * t + 3] = uy ? ux % uy : 9;\n"
+    "}\n"
+    "__global__ void oob(float *o, int n) { o[threadIdx.x + n] = 1.0f; }\n"
+    "__global__ void sw(int *o)\n"
+    "{\n"
+    "    int t = threadIdx.x, v;\n"
+    "    switch (t % 4) { case 0: v = 10; break; case 1: v = 20; break; default: v = t; }\n"
+    "    o[t] = v;\n"
+    "}\n";
+
+static cvm_module *mod;
+
+typedef struct io {
+    const void *init;
+    size_t size;
+} io;
+
+static uint64_t native_launches(void)
+{
+    tap_jit_counts c = {0, 0, 0};
+    if (cvm_jit_counts_get)
+        cvm_jit_counts_get(&c);
+    return c.launches;
+}
+
+/* One launch under CUBEVM_JIT=tier with fresh buffers from `bufs` (then a
+ * u32 scalar when scal): the status, diag and every buffer's bytes after. */
+static cvm_status run_tier(const char *tier, const char *name, const cvm_launch_config *cfg,
+                           const io *bufs, int nb, const uint32_t *scal, uint8_t *out,
+                           cvm_diag *d)
+{
+    cvm_buffer *b[8];
+    cvm_arg args[9];
+    setenv("CUBEVM_JIT", tier, 1);
+    for (int i = 0; i < nb; i++) {
+        b[i] = kern_buf("buf", bufs[i].size, bufs[i].init);
+        args[i] = kern_arg_buf(b[i]);
+    }
+    if (scal)
+        args[nb] = kern_arg_u32(scal);
+    const cvm_kernel *k = NULL;
+    memset(d, 0, sizeof *d);
+    cvm_status st = cvm_kernel_get(mod, name, &k, d);
+    if (!st)
+        st = cvm_launch(kern_stream(), k, cfg, args, (uint32_t)nb + (scal != NULL), d);
+    if (!st)
+        st = cvm_stream_sync(kern_stream(), d);
+    size_t at = 0;
+    for (int i = 0; i < nb; i++) {
+        kern_read(b[i], out + at, bufs[i].size);
+        at += bufs[i].size;
+        cvm_buffer_free(b[i]);
+    }
+    unsetenv("CUBEVM_JIT");
+    return st;
+}
+
+/* Runs both tiers; the native run's bytes in out (total bytes of bufs).
+ * Passes when status, message and bytes agree and the native tier ran. */
+static int both(const char *what, const char *name, const cvm_launch_config *cfg, const io *bufs,
+                int nb, const uint32_t *scal, uint8_t *out, cvm_status *st_out, cvm_diag *d)
+{
+    size_t total = 0;
+    for (int i = 0; i < nb; i++)
+        total += bufs[i].size;
+    uint8_t *ref = calloc(1, total + 1);
+    cvm_diag d0;
+    cvm_status s0 = run_tier("off", name, cfg, bufs, nb, scal, ref, &d0);
+    const uint64_t before = native_launches();
+    cvm_status s1 = run_tier("on", name, cfg, bufs, nb, scal, out, d);
+    const bool ran = native_launches() == before + 1;
+    /* after a fault, which other cubes ran depends on the workers: bytes
+     * are compared for launches that complete */
+    const bool same = s0 != CVM_OK || !memcmp(ref, out, total);
+    int good = ok(s0 == s1 && !strcmp(d0.message, d->message) && same && ran,
+                  "%s: both tiers agree (%s / %s; %s)", what, cvm_status_str(s0), cvm_status_str(s1),
+                  ran ? "native code ran" : "native code did not run");
+    if (!good && strcmp(d0.message, d->message))
+        diag("interpreter: %s\n# native:      %s", d0.message, d->message);
+    free(ref);
+    if (st_out)
+        *st_out = s1;
+    return good;
+}
+
+/* ctl's result for unit t, in C. */
+static int ctl_ref(int t)
+{
+    if (t % 5 == 4)
+        return -1;
+    int acc = 0;
+    for (int i = 0; i < t % 37; i++) {
+        if (i % 3 == 0)
+            continue;
+        if (i * t > 500)
+            break;
+        for (int j = 0; j < 3; j++) {
+            if (j == i % 2)
+                continue;
+            acc += (i ^ t) + j;
+        }
+    }
+    while (acc > 100) {
+        acc -= 7;
+        if (acc % 11 == 0)
+            break;
+    }
+    return acc;
+}
+
+static void test_control(void)
+{
+    static const uint32_t blocks[] = {32, 100, 64, 256};
+    static const uint32_t widths[] = {32, 8, 64, 16};
+    for (int c = 0; c < 4; c++) {
+        uint32_t n = 1000;
+        int32_t got[1024];
+        io bufs[] = {{NULL, sizeof got}};
+        cvm_launch_config cfg = kern_cfg((n + blocks[c] - 1) / blocks[c], blocks[c]);
+        cfg.plane_width = widths[c];
+        char what[96];
+        snprintf(what, sizeof what, "divergent loops, block %u, plane width %u", blocks[c], widths[c]);
+        cvm_diag d;
+        if (!both(what, "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int t = 0; t < (int)n && bad < 0; t++)
+            if (got[t] != ctl_ref(t))
+                bad = t;
+        ok(bad < 0, "%s: matches C (first difference at %d)", what, bad);
+    }
+}
+
+static void test_barriers(void)
+{
+    static int32_t in[1000];
+    for (int i = 0; i < 1000; i++)
+        in[i] = (i * 37 + 11) % 101 - 50;
+    static const uint32_t blocks[] = {256, 64};
+    static const uint32_t widths[] = {32, 8};
+    for (int c = 0; c < 2; c++) {
+        uint32_t n = 1000, grid = (n + blocks[c] - 1) / blocks[c];
+        int32_t got[64];
+        io bufs[] = {{NULL, sizeof(int32_t) * 2 * grid}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(grid, blocks[c]);
+        cfg.plane_width = widths[c];
+        char what[96];
+        snprintf(what, sizeof what, "shared-memory reduction with barriers in a loop, block %u, width %u",
+                 blocks[c], widths[c]);
+        uint8_t raw[sizeof got + sizeof in];
+        cvm_diag d;
+        if (!both(what, "red", &cfg, bufs, 2, &n, raw, NULL, &d))
+            continue;
+        memcpy(got, raw, sizeof(int32_t) * 2 * grid);
+        int bad = -1;
+        for (uint32_t b = 0; b < grid && bad < 0; b++) {
+            int sum = 0, odd = 0;
+            for (uint32_t i = b * blocks[c]; i < (b + 1) * blocks[c] && i < n; i++)
+                sum += in[i], odd += in[i] & 1;
+            if (got[2 * b] != sum || got[2 * b + 1] != odd)
+                bad = (int)b;
+        }
+        ok(bad < 0, "%s: sums and __syncthreads_count match C (first difference in cube %d)", what, bad);
+    }
+}
+
+static void test_scatter(void)
+{
+    int32_t in[64], got[16 + 64 + 64];
+    for (int i = 0; i < 64; i++)
+        in[i] = i * 1000 + 1;
+    io bufs[] = {{NULL, 16 * 4}, {NULL, 64 * 4}, {in, sizeof in}};
+    cvm_launch_config cfg = kern_cfg(1, 64);
+    cvm_diag d;
+    if (!both("scatter with colliding lanes, gather of a permutation", "scatter", &cfg, bufs, 3, NULL,
+              (uint8_t *)got, NULL, &d))
+        return;
+    int bad = -1;
+    for (int k = 0; k < 16 && bad < 0; k++)
+        if (got[k] != 4 * k + 3) /* lanes store in lane order: the highest lane's value stays */
+            bad = k;
+    for (int t = 0; t < 64 && bad < 0; t++)
+        if (got[16 + t] != in[(t * 7) % 64])
+            bad = 16 + t;
+    ok(bad < 0, "scatter keeps the last lane's value, gather reads each lane's element (first difference %d)",
+       bad);
+}
+
+static void test_division(void)
+{
+    /* within [0, 2^52): in doubles; a negative or huge operand in a plane,
+     * or a zero divisor: that plane through the interpreter */
+    enum { N = 96 };
+    static int64_t a[N], b[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = (int64_t)i * 1234567891LL + (i % 7);
+        b[i] = i % 9 + 1;
+    }
+    a[3] = (INT64_C(1) << 52) - 1, b[3] = 3;  /* the largest quick dividend */
+    a[5] = (INT64_C(1) << 52) - 3, b[5] = (INT64_C(1) << 52) - 2; /* quotient 0 near 1 */
+    a[40] = -a[40];                           /* plane 1: negative: interpreted */
+    a[70] = INT64_C(1) << 60;                 /* plane 2: beyond 2^52 */
+    b[71] = -3;
+    int64_t got[4 * N + 2 * N]; /* the output, then copies of a and b */
+    uint32_t n = N;
+    io bufs[] = {{NULL, sizeof(int64_t) * 4 * N}, {a, sizeof a}, {b, sizeof b}};
+    cvm_launch_config cfg = kern_cfg(N / 32, 32);
+    cvm_diag d;
+    if (!both("64- and 32-bit div and rem", "divs", &cfg, bufs, 3, &n, (uint8_t *)got, NULL, &d))
+        return;
+    int bad = -1;
+    for (int t = 0; t < N && bad < 0; t++) {
+        uint32_t ux = (uint32_t)a[t], uy = (uint32_t)b[t];
+        if (got[4 * t] != a[t] / b[t] || got[4 * t + 1] != a[t] % b[t] ||
+            got[4 * t + 2] != (int64_t)(uy ? ux / uy : 7) || got[4 * t + 3] != (int64_t)(uy ? ux % uy : 9))
+            bad = t;
+    }
+    ok(bad < 0, "quotients and remainders match C (first difference at unit %d)", bad);
+
+    /* a zero divisor in one lane: the same fault */
+    b[37] = 0;
+    cvm_status st;
+    both("division by zero", "divs", &cfg, bufs, 3, &n, (uint8_t *)got, &st, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "integer division by zero") && d.fault.unit[0] == 5 &&
+           d.fault.cube[0] == 1,
+       "division by zero faults at cube 1 unit 5: %s", d.message);
+    b[37] = 1;
+}
+
+static void test_faults(void)
+{
+    uint32_t n = 3;
+    float got[32];
+    io bufs[] = {{NULL, sizeof got}};
+    cvm_launch_config cfg = kern_cfg(1, 32);
+    cvm_diag d;
+    cvm_status st;
+    both("out of bounds store", "oob", &cfg, bufs, 1, &n, (uint8_t *)got, &st, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds store") && d.fault.unit[0] == 29,
+       "the fault names unit 29, the first lane past the buffer: %s", d.message);
+}
+
+static void test_refused(void)
+{
+    tap_jit_counts c0 = {0, 0, 0}, c1 = {0, 0, 0};
+    cvm_jit_counts_get(&c0);
+    int32_t got[32];
+    io bufs[] = {{NULL, sizeof got}};
+    cvm_launch_config cfg = kern_cfg(1, 32);
+    cvm_diag d;
+    cvm_status st = run_tier("on", "sw", &cfg, bufs, 1, NULL, (uint8_t *)got, &d);
+    cvm_jit_counts_get(&c1);
+    char why[256];
+    cvm_jit_last_refusal(why, sizeof why);
+    int bad = -1;
+    for (int t = 0; t < 32 && bad < 0; t++)
+        if (got[t] != (t % 4 == 0 ? 10 : t % 4 == 1 ? 20 : t))
+            bad = t;
+    ok(st == CVM_OK && bad < 0 && c1.refused == c0.refused + 1 && c1.launches == c0.launches &&
+           strstr(why, "switch"),
+       "a kernel the tier does not compile (switch) runs in the interpreter: %s", why);
+}
+
+static void test_policy(void)
+{
+    /* off never compiles; auto compiles once a kernel's launches have run
+     * 2^22 units (here: the fourth launch of 2^20 units) */
+    uint32_t n = 1;
+    int32_t got[1];
+    io bufs[] = {{NULL, sizeof got}};
+    cvm_launch_config cfg = kern_cfg(4096, 256);
+    cvm_diag d;
+    uint64_t l0 = native_launches();
+    run_tier("off", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    ok(native_launches() == l0, "CUBEVM_JIT=off runs the interpreter");
+    /* a module of its own, so no earlier launch counts */
+    cvm_diag dl;
+    cvm_module *m2 = kern_load_cuda(src, "native_policy.cu", &dl), *keep = mod;
+    mod = m2;
+    uint64_t seen[6];
+    for (int i = 0; i < 6; i++) {
+        run_tier("auto", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+        seen[i] = native_launches();
+    }
+    mod = keep;
+    cvm_module_free(m2);
+    ok(seen[2] == l0 && seen[3] == l0 + 1 && seen[5] == l0 + 3,
+       "CUBEVM_JIT=auto: the interpreter for the first 3 launches of 2^20 units, native code "
+       "from the 4th (2^22 units in all): %llu %llu %llu %llu", (unsigned long long)(seen[2] - l0),
+       (unsigned long long)(seen[3] - l0), (unsigned long long)(seen[4] - l0),
+       (unsigned long long)(seen[5] - l0));
+}
+
+int main(void)
+{
+    if (!kern_open())
+        return 1;
+    cvm_diag d;
+    mod = kern_load_cuda(src, "native.cu", &d);
+    if (!mod) {
+        ok(0, "load the kernels");
+        return done_testing();
+    }
+    if (!cvm_jit_counts_get) {
+        skip("not linked with libcubevm's native tier counters");
+        return done_testing();
+    }
+    setenv("CUBEVM_JIT", "on", 1);
+    tap_jit_counts c = {0, 0, 0};
+    char why[256] = "";
+    {
+        int32_t got[1];
+        uint32_t n = 1;
+        io bufs[] = {{NULL, sizeof got}};
+        cvm_launch_config cfg = kern_cfg(1, 32);
+        run_tier("on", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+        cvm_jit_counts_get(&c);
+        cvm_jit_last_refusal(why, sizeof why);
+    }
+    if (!c.launches && strstr(why, "no native tier")) {
+        skip("this build has no native tier (%s)", why);
+        return done_testing();
+    }
+    test_control();
+    test_barriers();
+    test_scatter();
+    test_division();
+    test_faults();
+    test_refused();
+    test_policy();
+    cvm_module_free(mod);
+    kern_close();
+    return done_testing();
+}
