@@ -340,10 +340,26 @@ if "$C" devices 2>/dev/null | grep -q '^vulkan:0'; then
     ok $? "run --device vulkan --threads 4 is refused as --schedule is"; [ $rc -eq 1 ] || show
     run "$C" run $EX/vadd.cbs --device vulkan --schedule sequential --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8
     [ $rc -eq 1 ] && has "(schedules are a cpu device setting)$" "$T/err"; ok $? "run --device vulkan --schedule sequential is refused"
+    run "$C" run $EX/vadd.cbs --device vulkan --tier native --block 8 a=rand:8 b=rand:8 c=zeros:8 n=8
+    [ $rc -eq 1 ] && has "cannot take --tier: .*(tiers are a cpu device setting)$" "$T/err"
+    ok $? "run --device vulkan --tier native is refused"
 else
     n=$((n + 1)); echo "ok $n # skip no Vulkan device"
     n=$((n + 1)); echo "ok $n # skip no Vulkan device"
+    n=$((n + 1)); echo "ok $n # skip no Vulkan device"
 fi
+# --tier: every engine gives the same result; bad values are usage errors
+for tier in default interp native; do
+    run "$C" run $EX/vadd.cbs --tier $tier --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --print c
+    [ $rc -eq 0 ] && has "^c: 0 11 22 33 44 55 66 77$" "$T/out"; ok $? "run --tier $tier"
+done
+run "$C" run $EX/vadd.cbs --tier fast a=zeros:8 b=zeros:8 c=zeros:8 n=8
+[ $rc -eq 2 ] && has "run: --tier 'fast': expected default, interp or native" "$T/err"; ok $? "--tier fast is a usage error"
+run "$C" debug $EX/vadd.cbs --tier native a=zeros:8 b=zeros:8 c=zeros:8 n=8 </dev/null
+[ $rc -eq 2 ] && has "debug: --tier does not apply" "$T/err"; ok $? "debug refuses --tier"
+run env CUBEVM_JIT=sometimes "$C" run $EX/vadd.cbs --block 8 a=zeros:8 b=zeros:8 c=zeros:8 n=8
+[ $rc -eq 1 ] && has "CUBEVM_JIT=sometimes is not a tier policy (off, on or auto)" "$T/err"
+ok $? "an unknown CUBEVM_JIT fails the launch, naming it"
 run "$C" run $EX/vadd.cbs --device cpu:0 --threads 2 --block 8 a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --print c
 [ $rc -eq 0 ] && has "^c: 0 11 22 33 44 55 66 77$" "$T/out"; ok $? "--threads on the cpu device (cpu:0)"
 run "$C" run $EX/vadd.cbs --seed 5 a=zeros:8 b=zeros:8 c=zeros:8 n=8

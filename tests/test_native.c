@@ -350,6 +350,27 @@ static void test_policy(void)
        "from the 4th (2^22 units in all): %llu %llu %llu %llu", (unsigned long long)(seen[2] - l0),
        (unsigned long long)(seen[3] - l0), (unsigned long long)(seen[4] - l0),
        (unsigned long long)(seen[5] - l0));
+
+    /* the launch's tier overrides CUBEVM_JIT both ways */
+    cfg = kern_cfg(1, 32);
+    cfg.tier = CVM_TIER_INTERP;
+    l0 = native_launches();
+    cvm_status st = run_tier("on", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    ok(!st && native_launches() == l0, "tier CVM_TIER_INTERP interprets under CUBEVM_JIT=on");
+    cfg.tier = CVM_TIER_NATIVE;
+    st = run_tier("off", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    ok(!st && native_launches() == l0 + 1, "tier CVM_TIER_NATIVE runs native code under CUBEVM_JIT=off");
+    st = run_tier("bogus", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    ok(!st, "an explicit tier does not read CUBEVM_JIT (=bogus)");
+    /* bad input: a tier outside the enum, a CUBEVM_JIT no one knows */
+    cfg.tier = 7;
+    st = run_tier("on", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    ok(st == CVM_INVALID_ARGUMENT && strstr(d.message, "tier 7"), "tier 7 is refused: %s", d.message);
+    cfg.tier = CVM_TIER_DEFAULT;
+    l0 = native_launches();
+    st = run_tier("bogus", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    ok(st == CVM_INVALID_ARGUMENT && strstr(d.message, "CUBEVM_JIT=bogus") && native_launches() == l0,
+       "CUBEVM_JIT=bogus fails a default-tier launch, naming it: %s", d.message);
 }
 
 int main(void)

@@ -31,6 +31,7 @@ typedef struct run_opts {
     double timeout;
     uint64_t steps;
     int unchecked, racecheck, initcheck;
+    int tier; /* cvm_tier */
     bool debug;        /* cubevm debug */
     const char *commands; /* debug: --commands FILE */
     named *outs, *prints, *args, *symbols; /* each argc long */
@@ -105,7 +106,8 @@ static const char *cmd_name = "run";
 /* Options that take one value: a second one is a usage error, not a
  * silent replacement of the first. */
 static const char *const once_opts[] = {"--kernel", "--device", "--grid", "--block", "--shared", "--plane-width",
-                                        "--threads", "--profile", "--seed", "--schedule", "--timeout", "--steps"};
+                                        "--threads", "--profile", "--seed", "--schedule", "--timeout", "--steps",
+                                        "--tier"};
 
 /* Parses one option at argv[*i]; returns CLI_OK or an exit status. */
 static int parse_option(run_opts *o, int argc, char **argv, int *i)
@@ -122,11 +124,13 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
         o->seen |= 1u << k;
     }
     if (o->debug) {
-        static const char *const refused[] = {"--schedule", "--threads", "--seed"};
+        static const char *const refused[] = {"--schedule", "--threads", "--seed", "--tier"};
         for (unsigned k = 0; k < 3; k++)
             if (!strncmp(a, refused[k], strlen(refused[k])))
                 return cli_error(CLI_USAGE, "debug: %s does not apply: the debugger runs the cubes "
                                  "one at a time, in order, on one thread", refused[k]);
+        if (!strncmp(a, "--tier", 6))
+            return cli_error(CLI_USAGE, "debug: --tier does not apply: the debugger steps the interpreter");
         if ((r = cli_opt_value(argc, argv, i, "debug", "--commands", &v)) != 0) {
             o->commands = v;
             return r < 0 ? CLI_USAGE : CLI_OK;
@@ -181,6 +185,17 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
             else
                 return cli_error(CLI_USAGE,
                                  "%s: --schedule '%s': expected parallel, sequential or random", cmd_name, v);
+        }
+    } else if (OPT("--tier")) {
+        if (r > 0) {
+            if (!strcmp(v, "default"))
+                o->tier = CVM_TIER_DEFAULT;
+            else if (!strcmp(v, "interp"))
+                o->tier = CVM_TIER_INTERP;
+            else if (!strcmp(v, "native"))
+                o->tier = CVM_TIER_NATIVE;
+            else
+                return cli_error(CLI_USAGE, "%s: --tier '%s': expected default, interp or native", cmd_name, v);
         }
     } else if (OPT("--steps")) {
         if (r > 0 && !cli_parse_u64(v, &o->steps))
@@ -710,6 +725,7 @@ static int launch(cvm_device *dev, const cvm_kernel *k, const run_opts *o, bindi
         .unchecked = o->unchecked,
         .racecheck = o->racecheck,
         .initcheck = o->initcheck,
+        .tier = o->tier,
     };
     cvm_diag d;
     memset(&d, 0, sizeof d);
@@ -849,13 +865,19 @@ static int write_symbols(const run_opts *o, cvm_device *dev, cvm_module *mod)
 }
 
 /* Another device than cpu ignores cvm_config.threads (its driver schedules
- * the work): --threads is refused there, as the device refuses a --schedule
- * or --profile it cannot follow, rather than silently not applied. */
-static int check_threads(const run_opts *o, const cvm_device *dev)
+ * the work) and cvm_launch_config.tier (its driver compiles the kernel):
+ * --threads and --tier are refused there, as the device refuses a
+ * --schedule or --profile it cannot follow, rather than silently not
+ * applied. */
+static int check_cpu_settings(const run_opts *o, const cvm_device *dev)
 {
     cvm_device_limits l;
-    if (!o->threads || cvm_device_limits_get(dev, &l, NULL) != CVM_OK || !strcmp(l.device, "cpu"))
+    if ((!o->threads && !o->tier) || cvm_device_limits_get(dev, &l, NULL) != CVM_OK ||
+        !strcmp(l.device, "cpu"))
         return CLI_OK;
+    if (o->tier)
+        return cli_error(CLI_FAIL, "device '%s' cannot take --tier: its driver compiles the kernel "
+                         "(tiers are a cpu device setting)", l.device);
     return cli_error(CLI_FAIL, "device '%s' cannot run the cubes on %u worker threads: the driver "
                      "schedules the work itself (worker threads are a cpu device setting)",
                      l.device, o->threads);
@@ -926,7 +948,7 @@ static int run_or_debug(int argc, char **argv, bool debug)
             rc = CLI_USAGE; /* --profile names no target: the command line is wrong */
         goto done;
     }
-    if ((rc = check_threads(&o, dev)))
+    if ((rc = check_cpu_settings(&o, dev)))
         goto done;
     if (o.kernel)
         o.cuda.kernels[o.cuda.nkernels++] = o.kernel;

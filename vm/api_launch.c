@@ -8,6 +8,7 @@
  */
 #include "api.h"
 #include "isa.h"
+#include "jit.h"
 
 #include "pool.h"
 
@@ -345,6 +346,7 @@ static void describe(cvm_vm_op *op, const cvm_launch_config *cfg, const cvm_vm_s
         .checked = !cfg->unchecked,
         .racecheck = cfg->racecheck != 0,
         .initcheck = cfg->initcheck != 0,
+        .tier = (uint8_t)cfg->tier,
         .alloc = op_alloc,
         .alloc_user = op,
         .print_out = &op->stream->out,
@@ -368,11 +370,17 @@ cvm_status cvm_vm_cpu_launch_with(cvm_stream *s, const cvm_kernel *k, const cvm_
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
                             "cvm_launch: the module was loaded on another device");
     unsigned level; /* a CUBEVM_ISA that cannot run fails the launch, naming it */
-    cvm_status ist = cvm_vm_isa_current(&level, diag);
-    if (ist)
-        return ist;
+    cvm_status st0 = cvm_vm_isa_current(&level, diag);
+    if (st0)
+        return st0;
     const cvm_bc_module *bc = k->mod->bc;
     const cvm_bc_kernel *bk = &bc->kernels[k->index];
+    if (cfg->tier < CVM_TIER_DEFAULT || cfg->tier > CVM_TIER_NATIVE)
+        return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
+                            "launch of '%s': tier %d is not a cvm_tier (0 default, 1 interp, 2 native)",
+                            cvm_bc_str(bc, bk->name), cfg->tier);
+    if ((st0 = cvm_jit_check(cfg->tier, diag)))
+        return st0;
     if ((cfg->racecheck || cfg->initcheck) && cfg->unchecked)
         return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
                             "launch of '%s': the %s check needs checked mode (unchecked is set)",

@@ -334,7 +334,21 @@ typedef struct cvm_launch_config {
                                wrote, or of local memory its unit did not write (cpu device
                                only; with unchecked: CVM_INVALID_ARGUMENT; slower;
                                docs/debugging.md "Uninitialized reads") */
+    int tier;               /* cvm_tier: which engine runs the launch on the cpu device
+                               (other devices ignore it; docs/api.md "Tiers") */
 } cvm_launch_config;
+
+/*
+ * The cpu device's engines. CVM_TIER_DEFAULT follows the environment
+ * variable CUBEVM_JIT (off | on | auto; unset: auto, which compiles a
+ * kernel to native code once its launches have run 2^22 units);
+ * CVM_TIER_INTERP always interprets; CVM_TIER_NATIVE compiles the kernel
+ * at its first launch. Native code needs a build with LLVM, and is never
+ * used under a step budget, the race or uninitialized-read checker or the
+ * debugger; a kernel it cannot compile runs interpreted. Results are the
+ * same in every tier.
+ */
+typedef enum cvm_tier { CVM_TIER_DEFAULT = 0, CVM_TIER_INTERP = 1, CVM_TIER_NATIVE = 2 } cvm_tier;
 
 /*
  * Enqueues a launch and returns without waiting for it. Arguments follow

@@ -83,6 +83,8 @@ typedef struct cvm_vm_launch {
     bool racecheck;
     /* The uninitialized-read checker (vm/init.h), run the same way. */
     bool initcheck;
+    /* cvm_tier (cubevm.h): the engine the launch asks for (vm/jit.h). */
+    uint8_t tier;
 } cvm_vm_launch;
 
 enum { CVM_VM_HOOK_STEP = 0, CVM_VM_HOOK_FAULT = 1 };

@@ -559,7 +559,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
         uint64_t total = units;
         for (int i = 0; i < 3; i++)
             total = __builtin_mul_overflow(total, (uint64_t)L->grid[i], &total) ? UINT64_MAX : total;
-        x->native = cvm_jit_plan(x->prog, x->kp, x->W, total);
+        x->native = cvm_jit_plan(x->prog, x->kp, x->W, total, L->tier);
     }
     const bool fast = !x->native && !L->step_budget && !L->hook && !checks && x->kp->fast,
                laid_out = fast && x->kp->fast_exact;

@@ -44,15 +44,19 @@ void cvm_jit_table(const cvm_vm_launch *L, cvm_jit_region *tab);
 bool cvm_jit_built(void);
 
 /*
- * The native code for kernel kp at plane width W when the tier policy
- * (CUBEVM_JIT: "off", "on" to compile at a kernel's first launch, or the
- * default "auto": once its launches have run CVM_JIT_AUTO_UNITS units)
- * wants it for a launch of `units` units in all, compiling it then;
- * NULL otherwise (the interpreter runs the launch). Thread-safe.
+ * The native code for kernel kp at plane width W when the launch's tier
+ * (cvm_tier) wants it for a launch of `units` units in all, compiling it
+ * then; NULL otherwise (the interpreter runs the launch). CVM_TIER_DEFAULT
+ * follows CUBEVM_JIT: "off", "on" (as CVM_TIER_NATIVE: compile at the
+ * kernel's first launch) or the default "auto" (once its launches have run
+ * CVM_JIT_AUTO_UNITS units). Thread-safe.
  */
 #define CVM_JIT_AUTO_UNITS (UINT64_C(1) << 22)
+/* CVM_INVALID_ARGUMENT when a launch of this tier would follow a
+ * CUBEVM_JIT that is none of off, on, auto (cvm_launch fails with it). */
+cvm_status cvm_jit_check(int tier, cvm_diag *diag);
 cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
-                        uint64_t units);
+                        uint64_t units, int tier);
 
 /* Bytes of a plane's registers at width W: what a native function's frame
  * holds at most, give or take the temporaries LLVM spills. */

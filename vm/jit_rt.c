@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE 1 /* pthread_getattr_np */
 #include "jit.h"
+#include "cubevm.h"
 #include "isa.h"
 #include "../jit/backend.h"
 
@@ -17,14 +18,28 @@ static char last_refusal[1024];
 
 enum { POLICY_AUTO, POLICY_OFF, POLICY_ON };
 
-static int policy(void)
+static int policy(int tier)
 {
+    if (tier == CVM_TIER_INTERP)
+        return POLICY_OFF;
+    if (tier == CVM_TIER_NATIVE)
+        return POLICY_ON;
     const char *e = getenv("CUBEVM_JIT");
     if (!e || !*e || !strcmp(e, "auto"))
         return POLICY_AUTO;
     if (!strcmp(e, "off") || !strcmp(e, "0"))
         return POLICY_OFF;
-    return POLICY_ON; /* "on", "1" */
+    return POLICY_ON; /* "on", "1" (cvm_jit_check refuses anything else) */
+}
+
+cvm_status cvm_jit_check(int tier, cvm_diag *diag)
+{
+    const char *e = getenv("CUBEVM_JIT");
+    if (tier != CVM_TIER_DEFAULT || !e || !*e || !strcmp(e, "auto") || !strcmp(e, "off") ||
+        !strcmp(e, "0") || !strcmp(e, "on") || !strcmp(e, "1"))
+        return CVM_OK;
+    return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
+                        "CUBEVM_JIT=%.64s is not a tier policy (off, on or auto)", e);
 }
 
 bool cvm_jit_built(void)
@@ -33,9 +48,9 @@ bool cvm_jit_built(void)
 }
 
 cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const, unsigned W,
-                        uint64_t units)
+                        uint64_t units, int tier)
 {
-    const int pol = policy();
+    const int pol = policy(tier);
     if (pol == POLICY_OFF || !cvm_jit_backend_built() || !prog->ver)
         return NULL;
     if (W & (W - 1))
