@@ -148,11 +148,6 @@ static void run_case(bench_case *bc, contender **cts, int n_ct, int runs, int wa
         if (!applies(cts[i], bc) || !selected(g_contenders, cts[i]->name)) continue;
         res[i] = add_result(bc, cts[i]->name);
         why[0] = 0;
-        if (g_quick && cts[i] == &cubevm_interp_contender) {
-            /* one engine today: a second identical run would only double the time */
-            snprintf(res[i]->status, sizeof res[i]->status, "same engine as cubevm today; not re-run under --quick");
-            continue;
-        }
         int prep = cts[i]->setup(bc, why, sizeof why);
         if (prep != PREP_OK) {
             snprintf(res[i]->status, sizeof res[i]->status, "unavailable: %s", why);
