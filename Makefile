@@ -64,16 +64,17 @@ ifneq ($(wildcard backends/spirv/*.c),)
 CFLAGS_ALL += -DCVM_HAVE_SPIRV=1
 endif
 # The native tier (jit/native.c, docs/design.md "Tiers") is built when
-# LLVM's C API is found (Debian: llvm-14-dev; LLVM=off builds without it,
-# and jit/none.c then says so); libcubevm then needs -lLLVM-14.
+# LLVM 14's C API headers are found (Debian: llvm-14-dev; LLVM=off builds
+# without it, and jit/none.c then says so). libcubevm does not link LLVM:
+# the tier dlopens the library (its soname, from the file llvm-config names)
+# at the first compile, and runs interpreted where it is missing.
 LLVM ?= on
-LLVM_CONFIG := $(if $(filter on,$(LLVM)),$(firstword $(shell command -v llvm-config-14 llvm-config 2>/dev/null)))
+LLVM_CONFIG := $(if $(filter on,$(LLVM)),$(firstword $(shell command -v llvm-config-14 2>/dev/null)))
 LLVM_INC := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --includedir))
-ifneq ($(wildcard $(LLVM_INC)/llvm-c/LLJIT.h),)
+LLVM_SONAME := $(if $(LLVM_CONFIG),$(notdir $(realpath $(shell $(LLVM_CONFIG) --libdir)/$(shell $(LLVM_CONFIG) --libnames))))
+ifneq ($(and $(wildcard $(LLVM_INC)/llvm-c/LLJIT.h),$(LLVM_SONAME)),)
 JIT_SRC := jit/native.c
-LLVM_LIBS := -L$(shell $(LLVM_CONFIG) --libdir) $(shell $(LLVM_CONFIG) --libs)
-LDLIBS_ALL += $(LLVM_LIBS)
-$(BUILD)/obj/jit/native.o: CFLAGS_ALL += -isystem $(LLVM_INC)
+$(BUILD)/obj/jit/native.o: CFLAGS_ALL += -isystem $(LLVM_INC) -DCVM_LLVM_SONAME='"$(LLVM_SONAME)"'
 else
 JIT_SRC := jit/none.c
 endif
@@ -194,7 +195,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 $(BUILD)/cubevm.pc: cubevm.pc.in vm/cubevm.h FORCE
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' -e 's|@LLVM_LIBS@|$(LLVM_LIBS)|' cubevm.pc.in >$@
+	    -e 's|@VERSION@|$(VERSION)|' cubevm.pc.in >$@
 
 install: $(BIN) $(LIB) $(SO) $(BUILD)/include/cubevm.h $(BUILD)/cubevm.pc tools/cubevm.1
 	$(if $(findstring -march=native,$(CFLAGS_ALL)),$(error install: -march=native in CFLAGS; the installed library must run on any x86-64))

@@ -19,5 +19,9 @@ bool cvm_jit_backend_built(void);
 cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
                                    void **handle, char *why, size_t n);
 void cvm_jit_backend_free(void *handle);
+/* Whether native code can be made in this process (LLVM loads, its JIT
+ * starts): true with what makes it in why, false with the reason. Called
+ * under jit_rt.c's lock, as compiles are. */
+bool cvm_jit_backend_ready(char *why, size_t n);
 
 #endif /* CVM_JIT_BACKEND_H */

@@ -43,6 +43,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -54,6 +55,103 @@ bool cvm_jit_backend_built(void)
     return true;
 }
 
+/* ---- LLVM, loaded at run time ----
+ *
+ * libcubevm does not link LLVM: the first compile dlopens its shared
+ * library (RTLD_LOCAL) and looks up the C API functions this file calls.
+ * So a host that has its own LLVM in the process (Mesa's lavapipe or PoCL
+ * bring LLVM 15) keeps it: linked in, LLVM 14's C++ symbols took the
+ * place of theirs (PoCL crashed in `make bench`); and a machine without
+ * libLLVM-14 runs everything interpreted, the native tier saying why.
+ * The header's prototypes give each pointer its type. */
+#define LLVM_API(X) \
+    X(AddCase) X(AddFunction) X(AppendBasicBlockInContext) X(BuildAShr) X(BuildAdd) \
+    X(BuildAlloca) X(BuildAnd) X(BuildBitCast) X(BuildBr) X(BuildCall2) X(BuildCondBr) \
+    X(BuildExtractElement) X(BuildFAdd) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) \
+    X(BuildFPToUI) X(BuildFSub) X(BuildGEP2) X(BuildICmp) X(BuildInsertElement) X(BuildIntToPtr) \
+    X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNot) X(BuildOr) X(BuildPtrToInt) X(BuildRet) \
+    X(BuildSExt) X(BuildSIToFP) X(BuildSelect) X(BuildShl) X(BuildShuffleVector) X(BuildStore) \
+    X(BuildSub) X(BuildSwitch) X(BuildTrunc) X(BuildUIToFP) X(BuildURem) X(BuildXor) \
+    X(BuildZExt) X(ConstBitCast) X(ConstInt) X(ConstIntToPtr) X(ConstNull) X(ConstVector) \
+    X(ConsumeError) X(CopyStringRepOfTargetData) X(CreateBuilderInContext) \
+    X(CreatePassBuilderOptions) X(CreateTargetDataLayout) X(CreateTargetMachine) \
+    X(DisposeBuilder) X(DisposeErrorMessage) X(DisposeMessage) X(DisposeModule) \
+    X(DisposePassBuilderOptions) X(DisposeTargetData) X(DisposeTargetMachine) \
+    X(DoubleTypeInContext) X(DumpModule) X(FloatTypeInContext) X(FunctionType) \
+    X(GetDefaultTargetTriple) X(GetElementType) X(GetEntryBasicBlock) X(GetErrorMessage) \
+    X(GetFirstInstruction) X(GetHostCPUFeatures) X(GetHostCPUName) X(GetInsertBlock) \
+    X(GetIntrinsicDeclaration) X(GetParam) X(GetTargetFromTriple) X(GetUndef) \
+    X(Int16TypeInContext) X(Int1TypeInContext) X(Int32TypeInContext) X(Int64TypeInContext) \
+    X(Int8TypeInContext) X(IntTypeInContext) X(IntrinsicGetType) X(LookupIntrinsicID) \
+    X(ModuleCreateWithNameInContext) X(OrcCreateDynamicLibrarySearchGeneratorForProcess) \
+    X(OrcCreateLLJIT) X(OrcCreateLLJITBuilder) X(OrcCreateNewThreadSafeContext) \
+    X(OrcCreateNewThreadSafeModule) X(OrcDisposeLLJIT) X(OrcDisposeThreadSafeContext) \
+    X(OrcExecutionSessionSetErrorReporter) X(OrcJITDylibAddGenerator) \
+    X(OrcJITDylibCreateResourceTracker) X(OrcJITTargetMachineBuilderCreateFromTargetMachine) \
+    X(OrcLLJITAddLLVMIRModuleWithRT) X(OrcLLJITBuilderSetJITTargetMachineBuilder) \
+    X(OrcLLJITGetExecutionSession) X(OrcLLJITGetGlobalPrefix) X(OrcLLJITGetMainJITDylib) \
+    X(OrcLLJITLookup) X(OrcReleaseResourceTracker) X(OrcResourceTrackerRemove) \
+    X(OrcSymbolStringPoolEntryStr) X(OrcThreadSafeContextGetContext) X(PointerType) \
+    X(PositionBuilderAtEnd) X(PositionBuilderBefore) X(RunPasses) X(SetAlignment) \
+    X(SetDataLayout) X(TypeOf) X(VectorType) X(VerifyModule)
+
+#define LLVM_MEMBER(f) __typeof__(&LLVM##f) f;
+static struct {
+    LLVM_API(LLVM_MEMBER)
+    void (*target_info)(void), (*target)(void), (*target_mc)(void), (*asm_printer)(void);
+} llvm;
+static void *llvm_lib;
+static char llvm_name[256]; /* the library's name or path, as loaded */
+
+#define LLVM_STR2(x) #x
+#define LLVM_STR(x) LLVM_STR2(x)
+
+static bool load_llvm(char *why, size_t n)
+{
+    if (llvm_lib)
+        return true;
+    const char *lib = getenv("CUBEVM_LLVM_LIB"); /* another path to LLVM 14 */
+    if (!lib || !*lib)
+        lib = CVM_LLVM_SONAME;
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(why, n, "LLVM is not available: %s", e ? e : lib);
+        return false;
+    }
+    snprintf(llvm_name, sizeof llvm_name, "%s", lib);
+    struct {
+        const char *name;
+        void *slot; /* the address of a member of llvm */
+    } fns[] = {
+#define LLVM_ENTRY(f) {"LLVM" #f, &llvm.f},
+        LLVM_API(LLVM_ENTRY)
+#ifdef LLVM_NATIVE_TARGET
+        {LLVM_STR(LLVM_NATIVE_TARGETINFO), &llvm.target_info},
+        {LLVM_STR(LLVM_NATIVE_TARGET), &llvm.target},
+        {LLVM_STR(LLVM_NATIVE_TARGETMC), &llvm.target_mc},
+        {LLVM_STR(LLVM_NATIVE_ASMPRINTER), &llvm.asm_printer},
+#endif
+    };
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
+        void *f = dlsym(h, fns[i].name);
+        if (!f) {
+            snprintf(why, n, "LLVM is not usable: %s has no %s", lib, fns[i].name);
+            dlclose(h);
+            memset(&llvm, 0, sizeof llvm);
+            return false;
+        }
+        memcpy(fns[i].slot, &f, sizeof f); /* POSIX: a function's address as void * */
+    }
+    if (!llvm.target || !llvm.asm_printer) {
+        snprintf(why, n, "LLVM has no code generator for this host");
+        dlclose(h);
+        return false;
+    }
+    llvm_lib = h;
+    return true;
+}
+
 /* ---- the process's JIT ---- */
 
 static LLVMOrcLLJITRef jit;
@@ -62,22 +160,22 @@ static unsigned kernel_serial;
 
 static LLVMTargetMachineRef host_machine(void)
 {
-    char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
+    char *triple = llvm.GetDefaultTargetTriple(), *err = NULL;
     LLVMTargetRef t;
     LLVMTargetMachineRef tm = NULL;
-    if (!LLVMGetTargetFromTriple(triple, &t, &err))
-        tm = LLVMCreateTargetMachine(t, triple, host_cpu, host_features, LLVMCodeGenLevelDefault,
+    if (!llvm.GetTargetFromTriple(triple, &t, &err))
+        tm = llvm.CreateTargetMachine(t, triple, host_cpu, host_features, LLVMCodeGenLevelDefault,
                                      LLVMRelocDefault, LLVMCodeModelJITDefault);
-    LLVMDisposeMessage(err);
-    LLVMDisposeMessage(triple);
+    llvm.DisposeMessage(err);
+    llvm.DisposeMessage(triple);
     return tm;
 }
 
 static void error_text(LLVMErrorRef e, char *why, size_t n, const char *what)
 {
-    char *m = LLVMGetErrorMessage(e);
+    char *m = llvm.GetErrorMessage(e);
     snprintf(why, n, "%s: %s", what, m);
-    LLVMDisposeErrorMessage(m);
+    llvm.DisposeErrorMessage(m);
 }
 
 /* The JIT's asynchronous errors (a symbol it cannot find) come here, not
@@ -88,9 +186,9 @@ static char session_error[256];
 static void report(void *ctx, LLVMErrorRef e)
 {
     (void)ctx;
-    char *m = LLVMGetErrorMessage(e);
+    char *m = llvm.GetErrorMessage(e);
     snprintf(session_error, sizeof session_error, "%s", m);
-    LLVMDisposeErrorMessage(m);
+    llvm.DisposeErrorMessage(m);
 }
 
 /* The only host symbols native code may call: what LLVM lowers block
@@ -98,45 +196,66 @@ static void report(void *ctx, LLVMErrorRef e)
 static int host_symbol(void *ctx, LLVMOrcSymbolStringPoolEntryRef sym)
 {
     (void)ctx;
-    const char *s = LLVMOrcSymbolStringPoolEntryStr(sym);
-    return !strcmp(s, "memset") || !strcmp(s, "memcpy") || !strcmp(s, "memmove");
+    const char *s = llvm.OrcSymbolStringPoolEntryStr(sym);
+    /* what LLVM's code may call: block moves, and fma/fmaf where the CPU
+     * has no fused multiply-add (libm's are exact) */
+    return !strcmp(s, "memset") || !strcmp(s, "memcpy") || !strcmp(s, "memmove") ||
+           !strcmp(s, "fma") || !strcmp(s, "fmaf");
+}
+
+static bool start_jit(char *why, size_t n);
+
+bool cvm_jit_backend_ready(char *why, size_t n)
+{
+    if (!start_jit(why, n))
+        return false;
+    snprintf(why, n, "LLVM 14 (%s) for %s", llvm_name, host_cpu);
+    return true;
 }
 
 static bool start_jit(char *why, size_t n)
 {
     if (jit)
         return true;
-    if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter()) {
-        snprintf(why, n, "LLVM has no code generator for this host");
+    if (!load_llvm(why, n))
         return false;
-    }
-    char *cpu = LLVMGetHostCPUName();
+    llvm.target_info();
+    llvm.target();
+    llvm.target_mc();
+    llvm.asm_printer();
+    char *cpu = llvm.GetHostCPUName();
     snprintf(host_cpu, sizeof host_cpu, "%s", cpu);
-    LLVMDisposeMessage(cpu);
-    host_features = LLVMGetHostCPUFeatures();
+    llvm.DisposeMessage(cpu);
+    if (host_features)
+        llvm.DisposeMessage(host_features);
+    host_features = llvm.GetHostCPUFeatures();
     LLVMTargetMachineRef tm = host_machine();
     if (!tm) {
         snprintf(why, n, "LLVM has no target machine for this host");
         return false;
     }
-    LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
-    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
-        b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
-    LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit, b);
+    LLVMOrcLLJITBuilderRef b = llvm.OrcCreateLLJITBuilder();
+    llvm.OrcLLJITBuilderSetJITTargetMachineBuilder(
+        b, llvm.OrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+    LLVMErrorRef e = llvm.OrcCreateLLJIT(&jit, b);
     if (e) {
         error_text(e, why, n, "LLVM's JIT did not start");
         jit = NULL;
         return false;
     }
-    LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(jit), report, NULL);
+    llvm.OrcExecutionSessionSetErrorReporter(llvm.OrcLLJITGetExecutionSession(jit), report, NULL);
     LLVMOrcDefinitionGeneratorRef gen = NULL;
-    e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(jit),
+    e = llvm.OrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, llvm.OrcLLJITGetGlobalPrefix(jit),
                                                              host_symbol, NULL);
     if (e) {
         error_text(e, why, n, "LLVM's JIT cannot see the C library");
+        LLVMErrorRef e2 = llvm.OrcDisposeLLJIT(jit);
+        if (e2)
+            llvm.ConsumeError(e2);
+        jit = NULL; /* started again at the next compile */
         return false;
     }
-    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), gen);
+    llvm.OrcJITDylibAddGenerator(llvm.OrcLLJITGetMainJITDylib(jit), gen);
     return true;
 }
 
@@ -222,18 +341,18 @@ static LLVMTypeRef scalar(const gen *g, unsigned elem)
 
 static LLVMTypeRef vec(const gen *g, unsigned elem)
 {
-    return LLVMVectorType(scalar(g, elem), g->W);
+    return llvm.VectorType(scalar(g, elem), g->W);
 }
 
-static LLVMValueRef c32(const gen *g, uint64_t v) { return LLVMConstInt(g->i32, v, false); }
-static LLVMValueRef c64(const gen *g, uint64_t v) { return LLVMConstInt(g->i64, v, false); }
+static LLVMValueRef c32(const gen *g, uint64_t v) { return llvm.ConstInt(g->i32, v, false); }
+static LLVMValueRef c64(const gen *g, uint64_t v) { return llvm.ConstInt(g->i64, v, false); }
 
 static LLVMValueRef splat(const gen *g, LLVMValueRef s)
 {
-    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(s), g->W);
-    LLVMValueRef v = LLVMBuildInsertElement(g->B, LLVMGetUndef(vt), s, c32(g, 0), "");
-    return LLVMBuildShuffleVector(g->B, v, LLVMGetUndef(vt),
-                                  LLVMConstNull(LLVMVectorType(g->i32, g->W)), "");
+    LLVMTypeRef vt = llvm.VectorType(llvm.TypeOf(s), g->W);
+    LLVMValueRef v = llvm.BuildInsertElement(g->B, llvm.GetUndef(vt), s, c32(g, 0), "");
+    return llvm.BuildShuffleVector(g->B, v, llvm.GetUndef(vt),
+                                  llvm.ConstNull(llvm.VectorType(g->i32, g->W)), "");
 }
 
 /* The vector <0, 1, ..., W-1> of type t (an integer type). */
@@ -241,82 +360,82 @@ static LLVMValueRef iota(const gen *g, LLVMTypeRef t)
 {
     LLVMValueRef e[CVM_BC_MAX_PLANE];
     for (unsigned l = 0; l < g->W; l++)
-        e[l] = LLVMConstInt(t, l, false);
-    return LLVMConstVector(e, g->W);
+        e[l] = llvm.ConstInt(t, l, false);
+    return llvm.ConstVector(e, g->W);
 }
 
 /* Pointer to byte `off` of the record at base (i8*), as a pointer to t. */
 static LLVMValueRef field(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
 {
     LLVMValueRef idx = c64(g, off);
-    LLVMValueRef at = LLVMBuildGEP2(g->B, g->i8, base, &idx, 1, "");
-    return LLVMBuildBitCast(g->B, at, LLVMPointerType(t, 0), "");
+    LLVMValueRef at = llvm.BuildGEP2(g->B, g->i8, base, &idx, 1, "");
+    return llvm.BuildBitCast(g->B, at, llvm.PointerType(t, 0), "");
 }
 
 static LLVMValueRef load(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
 {
-    return LLVMBuildLoad2(g->B, t, field(g, base, off, t), "");
+    return llvm.BuildLoad2(g->B, t, field(g, base, off, t), "");
 }
 
 static void store(const gen *g, LLVMValueRef v, LLVMValueRef base, size_t off)
 {
-    LLVMBuildStore(g->B, v, field(g, base, off, LLVMTypeOf(v)));
+    llvm.BuildStore(g->B, v, field(g, base, off, llvm.TypeOf(v)));
 }
 
 static LLVMValueRef get_active(const gen *g)
 {
-    return LLVMBuildLoad2(g->B, g->i64, g->active, "act");
+    return llvm.BuildLoad2(g->B, g->i64, g->active, "act");
 }
 
 static void set_active(const gen *g, LLVMValueRef v)
 {
-    LLVMBuildStore(g->B, v, g->active);
+    llvm.BuildStore(g->B, v, g->active);
 }
 
 /* The active mask as W lanes of i1. */
 static LLVMValueRef lane_mask(const gen *g, LLVMValueRef act)
 {
-    return LLVMBuildBitCast(g->B, LLVMBuildTrunc(g->B, act, g->iW, ""), g->vmask, "");
+    return llvm.BuildBitCast(g->B, llvm.BuildTrunc(g->B, act, g->iW, ""), g->vmask, "");
 }
 
 /* Bits of the lanes where i1 vector v holds, as a 64-bit mask. */
 static LLVMValueRef mask_bits(const gen *g, LLVMValueRef v)
 {
-    return LLVMBuildZExt(g->B, LLVMBuildBitCast(g->B, v, g->iW, ""), g->i64, "");
+    return llvm.BuildZExt(g->B, llvm.BuildBitCast(g->B, v, g->iW, ""), g->i64, "");
 }
 
 static LLVMValueRef intrinsic(const gen *g, const char *name, LLVMTypeRef *types, unsigned nt,
                               LLVMValueRef *args, unsigned na)
 {
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->M, id, types, nt);
-    LLVMTypeRef ft = LLVMIntrinsicGetType(g->C, id, types, nt);
-    return LLVMBuildCall2(g->B, ft, f, args, na, "");
+    unsigned id = llvm.LookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = llvm.GetIntrinsicDeclaration(g->M, id, types, nt);
+    LLVMTypeRef ft = llvm.IntrinsicGetType(g->C, id, types, nt);
+    return llvm.BuildCall2(g->B, ft, f, args, na, "");
 }
 
 static LLVMValueRef reg_get(const gen *g, uint32_t slot)
 {
-    return LLVMBuildLoad2(g->B, vec(g, g->slot_elem[slot]), g->slot[slot], "");
+    return llvm.BuildLoad2(g->B, vec(g, g->slot_elem[slot]), g->slot[slot], "");
 }
 
 /* Writes v to the active lanes of slot. */
 static void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
 {
     if (g->local[slot]) {
-        LLVMBuildStore(g->B, v, g->slot[slot]);
+        llvm.BuildStore(g->B, v, g->slot[slot]);
         return;
     }
     LLVMValueRef old = reg_get(g, slot);
     LLVMValueRef m = lane_mask(g, get_active(g));
-    LLVMBuildStore(g->B, LLVMBuildSelect(g->B, m, v, old, ""), g->slot[slot]);
+    llvm.BuildStore(g->B, llvm.BuildSelect(g->B, m, v, old, ""), g->slot[slot]);
 }
 
 /* The plane's register slot s as a pointer to its vector (rb bytes per slot). */
 static LLVMValueRef slot_ptr(const gen *g, LLVMValueRef regs, uint32_t s, unsigned rshift)
 {
     LLVMValueRef idx = c64(g, (uint64_t)s << rshift);
-    LLVMValueRef at = LLVMBuildGEP2(g->B, g->i8, regs, &idx, 1, "");
-    return LLVMBuildBitCast(g->B, at, LLVMPointerType(vec(g, g->slot_elem[s]), 0), "");
+    LLVMValueRef at = llvm.BuildGEP2(g->B, g->i8, regs, &idx, 1, "");
+    return llvm.BuildBitCast(g->B, at, llvm.PointerType(vec(g, g->slot_elem[s]), 0), "");
 }
 
 static unsigned rshift_of(unsigned W)
@@ -353,12 +472,12 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
             continue;
         LLVMValueRef at = slot_ptr(g, regs, i, rs);
         if (out) {
-            LLVMValueRef st = LLVMBuildStore(g->B, reg_get(g, i), at);
-            LLVMSetAlignment(st, 8);
+            LLVMValueRef st = llvm.BuildStore(g->B, reg_get(g, i), at);
+            llvm.SetAlignment(st, 8);
         } else {
-            LLVMValueRef v = LLVMBuildLoad2(g->B, vec(g, g->slot_elem[i]), at, "");
-            LLVMSetAlignment(v, 8);
-            LLVMBuildStore(g->B, v, g->slot[i]);
+            LLVMValueRef v = llvm.BuildLoad2(g->B, vec(g, g->slot_elem[i]), at, "");
+            llvm.SetAlignment(v, 8);
+            llvm.BuildStore(g->B, v, g->slot[i]);
         }
     }
 }
@@ -384,9 +503,9 @@ static void frames(const gen *g, unsigned depth, bool out)
                 continue;
             const size_t off = sizeof(cvm_vm_frame) * d + offsetof(cvm_vm_frame, m) + 8 * k;
             if (out)
-                store(g, LLVMBuildLoad2(g->B, g->i64, g->con[d].m[k], ""), stack, off);
+                store(g, llvm.BuildLoad2(g->B, g->i64, g->con[d].m[k], ""), stack, off);
             else
-                LLVMBuildStore(g->B, load(g, stack, off, g->i64), g->con[d].m[k]);
+                llvm.BuildStore(g->B, load(g, stack, off, g->i64), g->con[d].m[k]);
         }
 }
 
@@ -394,7 +513,7 @@ static void frames(const gen *g, unsigned depth, bool out)
 static void sync_record(const gen *g)
 {
     store(g, get_active(g), g->p, offsetof(cvm_vm_plane, active));
-    store(g, LLVMBuildLoad2(g->B, g->i64, g->exited, ""), g->p, offsetof(cvm_vm_plane, exited));
+    store(g, llvm.BuildLoad2(g->B, g->i64, g->exited, ""), g->p, offsetof(cvm_vm_plane, exited));
 }
 
 /* Leaves the function with the plane resumable at pc (a barrier's next pc
@@ -404,10 +523,10 @@ static void suspend(gen *g, uint32_t pc, LLVMValueRef result)
     spill_live(g, 0, g->nslots, true, pc);
     frames(g, g->depth, true);
     sync_record(g);
-    store(g, LLVMBuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
+    store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
     store(g, c32(g, pc), g->p, offsetof(cvm_vm_plane, pc));
     store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
-    LLVMBuildRet(g->B, result);
+    llvm.BuildRet(g->B, result);
 }
 
 /* A resume point at pc: the entry's switch restores the state and goes to `to`. */
@@ -422,22 +541,22 @@ static void add_resume(gen *g, uint32_t pc, LLVMBasicBlockRef to)
         }
         g->res = r;
     }
-    LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->B);
-    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(g->C, g->fn, "resume");
-    LLVMPositionBuilderAtEnd(g->B, bb);
+    LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
+    LLVMBasicBlockRef bb = llvm.AppendBasicBlockInContext(g->C, g->fn, "resume");
+    llvm.PositionBuilderAtEnd(g->B, bb);
     spill_live(g, 0, g->nslots, false, pc);
     frames(g, g->depth, false);
     set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
-    LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
-    LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
-    LLVMBuildBr(g->B, to);
-    LLVMPositionBuilderAtEnd(g->B, cur);
+    llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
+    llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
+    llvm.BuildBr(g->B, to);
+    llvm.PositionBuilderAtEnd(g->B, cur);
     g->res[g->nres++] = (resume){pc, bb};
 }
 
 static LLVMBasicBlockRef block(const gen *g, const char *name)
 {
-    return LLVMAppendBasicBlockInContext(g->C, g->fn, name);
+    return llvm.AppendBasicBlockInContext(g->C, g->fn, name);
 }
 
 /* The innermost construct's next marker (the end of the kernel at depth 0). */
@@ -450,36 +569,36 @@ static LLVMBasicBlockRef next_marker(const gen *g)
 static void continue_if_active(gen *g)
 {
     LLVMBasicBlockRef go = block(g, "go");
-    LLVMValueRef any = LLVMBuildICmp(g->B, LLVMIntNE, get_active(g), c64(g, 0), "");
-    LLVMBuildCondBr(g->B, any, go, next_marker(g));
-    LLVMPositionBuilderAtEnd(g->B, go);
+    LLVMValueRef any = llvm.BuildICmp(g->B, LLVMIntNE, get_active(g), c64(g, 0), "");
+    llvm.BuildCondBr(g->B, any, go, next_marker(g));
+    llvm.PositionBuilderAtEnd(g->B, go);
 }
 
 /* After an unconditional jump: code up to the next marker is unreachable. */
 static void dead_block(gen *g)
 {
-    LLVMPositionBuilderAtEnd(g->B, block(g, "dead"));
+    llvm.PositionBuilderAtEnd(g->B, block(g, "dead"));
 }
 
 /* Condition register (bools, bit 0) as a 64-bit lane mask, within the active lanes. */
 static LLVMValueRef cond_mask(const gen *g, uint32_t slot)
 {
-    LLVMValueRef v = LLVMBuildTrunc(g->B, reg_get(g, slot), g->vmask, "");
-    return LLVMBuildAnd(g->B, mask_bits(g, v), get_active(g), "");
+    LLVMValueRef v = llvm.BuildTrunc(g->B, reg_get(g, slot), g->vmask, "");
+    return llvm.BuildAnd(g->B, mask_bits(g, v), get_active(g), "");
 }
 
 static LLVMValueRef new_mask(gen *g, const char *name, LLVMValueRef init)
 {
-    LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->B);
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->fn);
-    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
+    LLVMBasicBlockRef entry = llvm.GetEntryBasicBlock(g->fn);
+    LLVMValueRef first = llvm.GetFirstInstruction(entry);
     if (first)
-        LLVMPositionBuilderBefore(g->B, first);
+        llvm.PositionBuilderBefore(g->B, first);
     else
-        LLVMPositionBuilderAtEnd(g->B, entry);
-    LLVMValueRef a = LLVMBuildAlloca(g->B, g->i64, name);
-    LLVMPositionBuilderAtEnd(g->B, cur);
-    LLVMBuildStore(g->B, init, a);
+        llvm.PositionBuilderAtEnd(g->B, entry);
+    LLVMValueRef a = llvm.BuildAlloca(g->B, g->i64, name);
+    llvm.PositionBuilderAtEnd(g->B, cur);
+    llvm.BuildStore(g->B, init, a);
     return a;
 }
 
@@ -522,36 +641,36 @@ static void fallback(gen *g, uint32_t pc)
         spill(g, list[i], width_at(g, list[i]), true);
     sync_record(g);
     LLVMValueRef args[3] = {g->x, g->p, c32(g, pc)};
-    LLVMValueRef r = LLVMBuildCall2(g->B, g->ty_step, g->fn_step, args, 3, "");
+    LLVMValueRef r = llvm.BuildCall2(g->B, g->ty_step, g->fn_step, args, 3, "");
     for (unsigned i = 0; i < n; i++)
         spill(g, list[i], width_at(g, list[i]), false);
     LLVMBasicBlockRef ok = block(g, "ok"), other = block(g, "stop");
-    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_YIELD), ""), ok, other);
-    LLVMPositionBuilderAtEnd(g->B, other);
+    llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_YIELD), ""), ok, other);
+    llvm.PositionBuilderAtEnd(g->B, other);
     const bool waits = in->h == CVM_OP_SYNC_CUBE || in->h == CVM_OP_SYNC_CUBE_COUNT ||
                        in->h == CVM_OP_SYNC_CUBE_AND || in->h == CVM_OP_SYNC_CUBE_OR ||
                        in->h == CVM_OP_BAR_SYNC;
     if (waits) {
         LLVMBasicBlockRef wait = block(g, "wait"), stop = block(g, "fault");
-        LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_WAIT), ""), wait,
+        llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_WAIT), ""), wait,
                         stop);
-        LLVMPositionBuilderAtEnd(g->B, wait);
+        llvm.PositionBuilderAtEnd(g->B, wait);
         /* the interpreter's record says AT_SYNC/AT_BAR at pc; it resumes at pc + 1 */
         spill_live(g, 0, g->nslots, true, pc + 1);
         frames(g, g->depth, true);
-        store(g, LLVMBuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
+        store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
         store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
-        LLVMBuildRet(g->B, r);
-        LLVMPositionBuilderAtEnd(g->B, stop);
-        LLVMBuildRet(g->B, r);
-        LLVMPositionBuilderAtEnd(g->B, ok);
+        llvm.BuildRet(g->B, r);
+        llvm.PositionBuilderAtEnd(g->B, stop);
+        llvm.BuildRet(g->B, r);
+        llvm.PositionBuilderAtEnd(g->B, ok);
         add_resume(g, pc + 1, ok);
         /* a plane released by a barrier was made runnable at pc + 1 by interp.c */
         set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
         return;
     }
-    LLVMBuildRet(g->B, r);
-    LLVMPositionBuilderAtEnd(g->B, ok);
+    llvm.BuildRet(g->B, r);
+    llvm.PositionBuilderAtEnd(g->B, ok);
 }
 
 /* ---- lane ops ---- */
@@ -559,10 +678,10 @@ static void fallback(gen *g, uint32_t pc)
 static LLVMValueRef canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
 {
     LLVMValueRef nan = elem == CVM_T_F32
-                           ? LLVMConstBitCast(LLVMConstInt(g->i32, 0x7fc00000u, false), g->f32)
-                           : LLVMConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64);
-    LLVMValueRef isnan = LLVMBuildFCmp(g->B, LLVMRealUNO, v, v, "");
-    return LLVMBuildSelect(g->B, isnan, splat(g, nan), v, "");
+                           ? llvm.ConstBitCast(llvm.ConstInt(g->i32, 0x7fc00000u, false), g->f32)
+                           : llvm.ConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64);
+    LLVMValueRef isnan = llvm.BuildFCmp(g->B, LLVMRealUNO, v, v, "");
+    return llvm.BuildSelect(g->B, isnan, splat(g, nan), v, "");
 }
 
 static bool is_float(unsigned e) { return e == CVM_T_F32 || e == CVM_T_F64; }
@@ -572,16 +691,16 @@ static bool is_signed(unsigned e) { return cvm_bc_elem_is_signed(e); }
 /* min or max by docs/numerics.md: NaN gives the other operand, -0 < +0. */
 static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsigned elem, bool max)
 {
-    LLVMTypeRef it = LLVMVectorType(elem == CVM_T_F32 ? g->i32 : g->i64, g->W);
-    LLVMValueRef neg_a = LLVMBuildICmp(g->B, LLVMIntSLT, LLVMBuildBitCast(g->B, a, it, ""),
-                                       LLVMConstNull(it), "");
-    LLVMValueRef strict = LLVMBuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, b, "");
-    LLVMValueRef eq = LLVMBuildFCmp(g->B, LLVMRealOEQ, a, b, "");
-    LLVMValueRef zpick = max ? LLVMBuildNot(g->B, neg_a, "") : neg_a;
-    LLVMValueRef pick_a = LLVMBuildOr(g->B, strict, LLVMBuildAnd(g->B, eq, zpick, ""), "");
-    LLVMValueRef r = LLVMBuildSelect(g->B, pick_a, a, b, "");
-    r = LLVMBuildSelect(g->B, LLVMBuildFCmp(g->B, LLVMRealUNO, b, b, ""), a, r, "");
-    r = LLVMBuildSelect(g->B, LLVMBuildFCmp(g->B, LLVMRealUNO, a, a, ""), b, r, "");
+    LLVMTypeRef it = llvm.VectorType(elem == CVM_T_F32 ? g->i32 : g->i64, g->W);
+    LLVMValueRef neg_a = llvm.BuildICmp(g->B, LLVMIntSLT, llvm.BuildBitCast(g->B, a, it, ""),
+                                       llvm.ConstNull(it), "");
+    LLVMValueRef strict = llvm.BuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, b, "");
+    LLVMValueRef eq = llvm.BuildFCmp(g->B, LLVMRealOEQ, a, b, "");
+    LLVMValueRef zpick = max ? llvm.BuildNot(g->B, neg_a, "") : neg_a;
+    LLVMValueRef pick_a = llvm.BuildOr(g->B, strict, llvm.BuildAnd(g->B, eq, zpick, ""), "");
+    LLVMValueRef r = llvm.BuildSelect(g->B, pick_a, a, b, "");
+    r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, ""), a, r, "");
+    r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealUNO, a, a, ""), b, r, "");
     return canon_nan(g, r, elem);
 }
 
@@ -590,17 +709,17 @@ static LLVMValueRef shift(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, 
 {
     const unsigned bits = cvm_vm_esz(in->elem) * 8, bbits = cvm_vm_esz(in->eb) * 8;
     LLVMTypeRef vt = vec(g, in->elem);
-    LLVMTypeRef wt = LLVMVectorType(g->i64, g->W);
-    LLVMValueRef cnt64 = bbits < 64 ? LLVMBuildZExt(g->B, b, wt, "") : b;
-    LLVMValueRef big = LLVMBuildICmp(g->B, LLVMIntUGE, cnt64, splat(g, c64(g, bits)), "");
-    LLVMValueRef safe64 = LLVMBuildSelect(g->B, big, LLVMConstNull(wt), cnt64, "");
-    LLVMValueRef cnt = bits < 64 ? LLVMBuildTrunc(g->B, safe64, vt, "") : safe64;
+    LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
+    LLVMValueRef cnt64 = bbits < 64 ? llvm.BuildZExt(g->B, b, wt, "") : b;
+    LLVMValueRef big = llvm.BuildICmp(g->B, LLVMIntUGE, cnt64, splat(g, c64(g, bits)), "");
+    LLVMValueRef safe64 = llvm.BuildSelect(g->B, big, llvm.ConstNull(wt), cnt64, "");
+    LLVMValueRef cnt = bits < 64 ? llvm.BuildTrunc(g->B, safe64, vt, "") : safe64;
     if (in->h == CVM_OP_SHL)
-        return LLVMBuildSelect(g->B, big, LLVMConstNull(vt), LLVMBuildShl(g->B, a, cnt, ""), "");
+        return llvm.BuildSelect(g->B, big, llvm.ConstNull(vt), llvm.BuildShl(g->B, a, cnt, ""), "");
     if (!is_signed(in->elem))
-        return LLVMBuildSelect(g->B, big, LLVMConstNull(vt), LLVMBuildLShr(g->B, a, cnt, ""), "");
-    LLVMValueRef fill = LLVMBuildAShr(g->B, a, splat(g, LLVMConstInt(scalar(g, in->elem), bits - 1, false)), "");
-    return LLVMBuildSelect(g->B, big, fill, LLVMBuildAShr(g->B, a, cnt, ""), "");
+        return llvm.BuildSelect(g->B, big, llvm.ConstNull(vt), llvm.BuildLShr(g->B, a, cnt, ""), "");
+    LLVMValueRef fill = llvm.BuildAShr(g->B, a, splat(g, llvm.ConstInt(scalar(g, in->elem), bits - 1, false)), "");
+    return llvm.BuildSelect(g->B, big, fill, llvm.BuildAShr(g->B, a, cnt, ""), "");
 }
 
 static LLVMValueRef compare(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b)
@@ -615,7 +734,7 @@ static LLVMValueRef compare(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
         case CVM_OP_GT: pr = LLVMRealOGT; break;
         default: pr = LLVMRealOGE; break;
         }
-        return LLVMBuildFCmp(g->B, pr, a, b, "");
+        return llvm.BuildFCmp(g->B, pr, a, b, "");
     }
     const bool s = is_signed(in->ea);
     LLVMIntPredicate pr;
@@ -627,7 +746,7 @@ static LLVMValueRef compare(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
     case CVM_OP_GT: pr = s ? LLVMIntSGT : LLVMIntUGT; break;
     default: pr = s ? LLVMIntSGE : LLVMIntUGE; break;
     }
-    return LLVMBuildICmp(g->B, pr, a, b, "");
+    return llvm.BuildICmp(g->B, pr, a, b, "");
 }
 
 /* cvt kinds that are one LLVM instruction with the interpreter's bits. */
@@ -637,24 +756,24 @@ static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
     switch (in->k) {
     case CVM_VM_CVT_COPY1: case CVM_VM_CVT_COPY2: case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8:
     case CVM_VM_CVT_F32_F32: case CVM_VM_CVT_F64_F64:
-        return LLVMBuildBitCast(g->B, a, dt, "");
+        return llvm.BuildBitCast(g->B, a, dt, "");
     case CVM_VM_CVT_TRUNC16_8: case CVM_VM_CVT_TRUNC32_8: case CVM_VM_CVT_TRUNC32_16:
     case CVM_VM_CVT_TRUNC64_8: case CVM_VM_CVT_TRUNC64_16: case CVM_VM_CVT_TRUNC64:
-        return LLVMBuildTrunc(g->B, a, dt, "");
+        return llvm.BuildTrunc(g->B, a, dt, "");
     case CVM_VM_CVT_SEXT8_16: case CVM_VM_CVT_SEXT8_32: case CVM_VM_CVT_SEXT8_64:
     case CVM_VM_CVT_SEXT16_32: case CVM_VM_CVT_SEXT16_64: case CVM_VM_CVT_SEXT32:
-        return LLVMBuildSExt(g->B, a, dt, "");
+        return llvm.BuildSExt(g->B, a, dt, "");
     case CVM_VM_CVT_ZEXT8_16: case CVM_VM_CVT_ZEXT8_32: case CVM_VM_CVT_ZEXT8_64:
     case CVM_VM_CVT_ZEXT16_32: case CVM_VM_CVT_ZEXT16_64: case CVM_VM_CVT_ZEXT32:
-        return LLVMBuildZExt(g->B, a, dt, "");
+        return llvm.BuildZExt(g->B, a, dt, "");
     case CVM_VM_CVT_I8_F32: case CVM_VM_CVT_I16_F32: case CVM_VM_CVT_I32_F32:
     case CVM_VM_CVT_I8_F64: case CVM_VM_CVT_I16_F64: case CVM_VM_CVT_I32_F64:
-        return LLVMBuildSIToFP(g->B, a, dt, "");
+        return llvm.BuildSIToFP(g->B, a, dt, "");
     case CVM_VM_CVT_U8_F32: case CVM_VM_CVT_U16_F32: case CVM_VM_CVT_U8_F64:
     case CVM_VM_CVT_U16_F64: case CVM_VM_CVT_U32_F64:
-        return LLVMBuildUIToFP(g->B, a, dt, "");
+        return llvm.BuildUIToFP(g->B, a, dt, "");
     case CVM_VM_CVT_F32_F64:
-        return LLVMBuildFPExt(g->B, a, dt, "");
+        return llvm.BuildFPExt(g->B, a, dt, "");
     default:
         return NULL;
     }
@@ -666,11 +785,11 @@ static LLVMValueRef sreg(const gen *g, unsigned id)
     const size_t L_off = offsetof(cvm_vm_exec, L);
     switch (id) {
     case CVM_SREG_UNIT_POS_X: case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z: {
-        LLVMValueRef v = LLVMBuildLoad2(
-            g->B, LLVMVectorType(g->i32, g->W),
+        LLVMValueRef v = llvm.BuildLoad2(
+            g->B, llvm.VectorType(g->i32, g->W),
             field(g, g->p, offsetof(cvm_vm_plane, upos) + sizeof(uint32_t) * 64 * (id - CVM_SREG_UNIT_POS_X),
-                  LLVMVectorType(g->i32, g->W)), "");
-        LLVMSetAlignment(v, 4);
+                  llvm.VectorType(g->i32, g->W)), "");
+        llvm.SetAlignment(v, 4);
         return v;
     }
     case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
@@ -687,8 +806,8 @@ static LLVMValueRef sreg(const gen *g, unsigned id)
     case CVM_SREG_UNIT_POS_PLANE: return iota(g, g->i32);
     case CVM_SREG_PLANE_POS: return splat(g, load(g, g->p, offsetof(cvm_vm_plane, index), g->i32));
     case CVM_SREG_UNIT_POS: {
-        LLVMValueRef base = LLVMBuildMul(g->B, load(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
-        return LLVMBuildAdd(g->B, splat(g, base), iota(g, g->i32), "");
+        LLVMValueRef base = llvm.BuildMul(g->B, load(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
+        return llvm.BuildAdd(g->B, splat(g, base), iota(g, g->i32), "");
     }
     case CVM_SREG_CUBE_POS: return splat(g, load(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32));
     default: return NULL;
@@ -705,107 +824,107 @@ static void memory(gen *g, uint32_t pc)
     const unsigned esz = in->esz;
     const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
     const uint32_t vslot = ld ? in->d : in->b;
-    LLVMTypeRef wt = LLVMVectorType(g->i64, g->W);
+    LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
     LLVMValueRef act = get_active(g), m = lane_mask(g, act);
     LLVMValueRef A = reg_get(g, in->a);
     LLVMValueRef addr, ok_all, lo_ok = NULL, base_ptr;
     /* the first active lane (act is not empty where code runs) */
     LLVMValueRef f64v = intrinsic(g, "llvm.cttz", (LLVMTypeRef[]){g->i64}, 1,
-                                  (LLVMValueRef[]){act, LLVMConstInt(g->i1, 0, false)}, 2);
-    LLVMValueRef f = LLVMBuildTrunc(g->B, f64v, g->i32, "");
-    f = LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
+                                  (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
+    LLVMValueRef f = llvm.BuildTrunc(g->B, f64v, g->i32, "");
+    f = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
     if (global) {
-        LLVMValueRef a0 = LLVMBuildExtractElement(g->B, A, f, "");
-        LLVMValueRef t = LLVMBuildLShr(g->B, a0, c64(g, CVM_VM_PTR_TAG_SHIFT), "");
+        LLVMValueRef a0 = llvm.BuildExtractElement(g->B, A, f, "");
+        LLVMValueRef t = llvm.BuildLShr(g->B, a0, c64(g, CVM_VM_PTR_TAG_SHIFT), "");
         LLVMValueRef tab = load(g, g->x, offsetof(cvm_vm_exec, jtab), g->i8p);
-        LLVMValueRef eoff = LLVMBuildMul(g->B, LLVMBuildURem(g->B, t, c64(g, CVM_JIT_TAB), ""),
+        LLVMValueRef eoff = llvm.BuildMul(g->B, llvm.BuildURem(g->B, t, c64(g, CVM_JIT_TAB), ""),
                                          c64(g, sizeof(cvm_jit_region)), "");
-        LLVMValueRef e = LLVMBuildGEP2(g->B, g->i8, tab, &eoff, 1, "");
+        LLVMValueRef e = llvm.BuildGEP2(g->B, g->i8, tab, &eoff, 1, "");
         LLVMValueRef etag = load(g, e, offsetof(cvm_jit_region, tag), g->i64);
         LLVMValueRef lo = load(g, e, offsetof(cvm_jit_region, lo), g->i64);
         LLVMValueRef end = load(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
-        lo_ok = LLVMBuildAnd(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, etag, t, ""),
-                             LLVMBuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
-        addr = LLVMBuildAnd(g->B, A, splat(g, c64(g, (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1)), "");
-        LLVMValueRef tags = LLVMBuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
-        LLVMValueRef okv = LLVMBuildICmp(g->B, LLVMIntEQ, tags, splat(g, t), "");
-        okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntUGE, addr, splat(g, lo), ""), "");
+        lo_ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""),
+                             llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
+        addr = llvm.BuildAnd(g->B, A, splat(g, c64(g, (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1)), "");
+        LLVMValueRef tags = llvm.BuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
+        LLVMValueRef okv = llvm.BuildICmp(g->B, LLVMIntEQ, tags, splat(g, t), "");
+        okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntUGE, addr, splat(g, lo), ""), "");
         /* addr + esz <= end, written so that it cannot wrap: addr <= end - esz, end >= esz */
-        lo_ok = LLVMBuildAnd(g->B, lo_ok, LLVMBuildICmp(g->B, LLVMIntUGE, end, c64(g, esz), ""), "");
-        LLVMValueRef lim = LLVMBuildSub(g->B, end, c64(g, esz), "");
-        okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntULE, addr, splat(g, lim), ""), "");
+        lo_ok = llvm.BuildAnd(g->B, lo_ok, llvm.BuildICmp(g->B, LLVMIntUGE, end, c64(g, esz), ""), "");
+        LLVMValueRef lim = llvm.BuildSub(g->B, end, c64(g, esz), "");
+        okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, lim), ""), "");
         if (align > 1)
-            okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntEQ,
-                                                        LLVMBuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
-                                                        LLVMConstNull(wt), ""), "");
+            okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntEQ,
+                                                        llvm.BuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
+                                                        llvm.ConstNull(wt), ""), "");
         ok_all = okv;
         base_ptr = NULL;
     } else {
-        addr = LLVMBuildZExt(g->B, A, wt, "");
-        LLVMValueRef size = LLVMBuildZExt(g->B, load(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
-        lo_ok = LLVMBuildICmp(g->B, LLVMIntUGE, size, c64(g, esz), "");
-        LLVMValueRef lim = LLVMBuildSub(g->B, size, c64(g, esz), "");
-        LLVMValueRef okv = LLVMBuildICmp(g->B, LLVMIntULE, addr, splat(g, lim), "");
+        addr = llvm.BuildZExt(g->B, A, wt, "");
+        LLVMValueRef size = llvm.BuildZExt(g->B, load(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
+        lo_ok = llvm.BuildICmp(g->B, LLVMIntUGE, size, c64(g, esz), "");
+        LLVMValueRef lim = llvm.BuildSub(g->B, size, c64(g, esz), "");
+        LLVMValueRef okv = llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, lim), "");
         if (align > 1)
-            okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntEQ,
-                                                        LLVMBuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
-                                                        LLVMConstNull(wt), ""), "");
+            okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntEQ,
+                                                        llvm.BuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
+                                                        llvm.ConstNull(wt), ""), "");
         ok_all = okv;
         base_ptr = load(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
     }
     /* every active lane passes */
-    LLVMValueRef bad = LLVMBuildAnd(g->B, m, LLVMBuildNot(g->B, ok_all, ""), "");
-    LLVMValueRef quick = LLVMBuildAnd(g->B, lo_ok, LLVMBuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
+    LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, ok_all, ""), "");
+    LLVMValueRef quick = llvm.BuildAnd(g->B, lo_ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
     LLVMBasicBlockRef bq = block(g, "quick"), bs = block(g, "slow"), bj = block(g, "joined");
-    LLVMBuildCondBr(g->B, quick, bq, bs);
+    llvm.BuildCondBr(g->B, quick, bq, bs);
 
-    LLVMPositionBuilderAtEnd(g->B, bs);
+    llvm.PositionBuilderAtEnd(g->B, bs);
     fallback(g, pc);
-    LLVMBuildBr(g->B, bj);
+    llvm.BuildBr(g->B, bj);
 
-    LLVMPositionBuilderAtEnd(g->B, bq);
+    llvm.PositionBuilderAtEnd(g->B, bq);
     LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);
-    LLVMTypeRef sp = LLVMPointerType(st, 0), vp = LLVMPointerType(vt, 0);
+    LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0);
     /* host addresses per lane */
     LLVMValueRef haddr = addr;
     if (base_ptr)
-        haddr = LLVMBuildAdd(g->B, addr, splat(g, LLVMBuildPtrToInt(g->B, base_ptr, g->i64, "")), "");
+        haddr = llvm.BuildAdd(g->B, addr, splat(g, llvm.BuildPtrToInt(g->B, base_ptr, g->i64, "")), "");
     /* consecutive: lane l at lane f's address + (l - f) * esz */
-    LLVMValueRef h0 = LLVMBuildExtractElement(g->B, haddr, f, "");
-    LLVMValueRef first = LLVMBuildSub(g->B, h0, LLVMBuildMul(g->B, LLVMBuildZExt(g->B, f, g->i64, ""), c64(g, esz), ""), "");
-    LLVMValueRef expect = LLVMBuildAdd(g->B, splat(g, first), LLVMBuildMul(g->B, iota(g, g->i64), splat(g, c64(g, esz)), ""), "");
-    LLVMValueRef off = LLVMBuildAnd(g->B, m, LLVMBuildICmp(g->B, LLVMIntNE, haddr, expect, ""), "");
-    LLVMValueRef cons = LLVMBuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
+    LLVMValueRef h0 = llvm.BuildExtractElement(g->B, haddr, f, "");
+    LLVMValueRef first = llvm.BuildSub(g->B, h0, llvm.BuildMul(g->B, llvm.BuildZExt(g->B, f, g->i64, ""), c64(g, esz), ""), "");
+    LLVMValueRef expect = llvm.BuildAdd(g->B, splat(g, first), llvm.BuildMul(g->B, iota(g, g->i64), splat(g, c64(g, esz)), ""), "");
+    LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, haddr, expect, ""), "");
+    LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
     LLVMBasicBlockRef bv = block(g, "vector"), bg = block(g, "gather");
-    LLVMBuildCondBr(g->B, cons, bv, bg);
+    llvm.BuildCondBr(g->B, cons, bv, bg);
     LLVMValueRef alignv = c32(g, esz);
-    LLVMTypeRef vpv = LLVMVectorType(sp, g->W);
+    LLVMTypeRef vpv = llvm.VectorType(sp, g->W);
 
-    LLVMPositionBuilderAtEnd(g->B, bv);
-    LLVMValueRef vptr = LLVMBuildIntToPtr(g->B, first, vp, "");
+    llvm.PositionBuilderAtEnd(g->B, bv);
+    LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
     if (ld) {
         LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
                                    (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
-        LLVMBuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
+        llvm.BuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
     } else {
         intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
                   (LLVMValueRef[]){reg_get(g, vslot), vptr, alignv, m}, 4);
     }
-    LLVMBuildBr(g->B, bj);
+    llvm.BuildBr(g->B, bj);
 
-    LLVMPositionBuilderAtEnd(g->B, bg);
-    LLVMValueRef ptrs = LLVMBuildIntToPtr(g->B, haddr, vpv, "");
+    llvm.PositionBuilderAtEnd(g->B, bg);
+    LLVMValueRef ptrs = llvm.BuildIntToPtr(g->B, haddr, vpv, "");
     if (ld) {
         LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
                                    (LLVMValueRef[]){ptrs, alignv, m, reg_get(g, vslot)}, 4);
-        LLVMBuildStore(g->B, v, g->slot[vslot]);
+        llvm.BuildStore(g->B, v, g->slot[vslot]);
     } else {
         /* overlapping lanes store in lane order, as the interpreter does */
         intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
                   (LLVMValueRef[]){reg_get(g, vslot), ptrs, alignv, m}, 4);
     }
-    LLVMBuildBr(g->B, bj);
-    LLVMPositionBuilderAtEnd(g->B, bj);
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, bj);
 }
 
 /* Integer div or rem of 32- or 64-bit lanes: in doubles when every active
@@ -822,37 +941,37 @@ static bool divide(gen *g, uint32_t pc)
     if ((in->h != CVM_OP_DIV && in->h != CVM_OP_REM) || !is_int(e) || in->line != 1 ||
         (esz != 4 && esz != 8))
         return false;
-    LLVMTypeRef wt = LLVMVectorType(g->i64, g->W), dt = LLVMVectorType(g->f64, g->W);
+    LLVMTypeRef wt = llvm.VectorType(g->i64, g->W), dt = llvm.VectorType(g->f64, g->W);
     LLVMValueRef m = lane_mask(g, get_active(g));
     LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
     if (esz == 4) {
-        a = is_signed(e) ? LLVMBuildSExt(g->B, a, wt, "") : LLVMBuildZExt(g->B, a, wt, "");
-        b = is_signed(e) ? LLVMBuildSExt(g->B, b, wt, "") : LLVMBuildZExt(g->B, b, wt, "");
+        a = is_signed(e) ? llvm.BuildSExt(g->B, a, wt, "") : llvm.BuildZExt(g->B, a, wt, "");
+        b = is_signed(e) ? llvm.BuildSExt(g->B, b, wt, "") : llvm.BuildZExt(g->B, b, wt, "");
     }
     /* as unsigned: [0, 2^52) also excludes negative signed values */
     LLVMValueRef lim = splat(g, c64(g, UINT64_C(1) << 52));
-    LLVMValueRef okv = LLVMBuildAnd(g->B, LLVMBuildICmp(g->B, LLVMIntULT, a, lim, ""),
-                                    LLVMBuildICmp(g->B, LLVMIntULT, b, lim, ""), "");
-    okv = LLVMBuildAnd(g->B, okv, LLVMBuildICmp(g->B, LLVMIntNE, b, LLVMConstNull(wt), ""), "");
-    LLVMValueRef bad = LLVMBuildAnd(g->B, m, LLVMBuildNot(g->B, okv, ""), "");
+    LLVMValueRef okv = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntULT, a, lim, ""),
+                                    llvm.BuildICmp(g->B, LLVMIntULT, b, lim, ""), "");
+    okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntNE, b, llvm.ConstNull(wt), ""), "");
+    LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
     LLVMBasicBlockRef bq = block(g, "div"), bs = block(g, "slow"), bj = block(g, "joined");
-    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), bq, bs);
-    LLVMPositionBuilderAtEnd(g->B, bs);
+    llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), bq, bs);
+    llvm.PositionBuilderAtEnd(g->B, bs);
     fallback(g, pc);
-    LLVMBuildBr(g->B, bj);
-    LLVMPositionBuilderAtEnd(g->B, bq);
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, bq);
     LLVMValueRef one = splat(g, c64(g, 1));
-    LLVMValueRef bsafe = LLVMBuildSelect(g->B, okv, b, one, ""); /* inactive lanes divide by 1 */
-    LLVMValueRef asafe = LLVMBuildSelect(g->B, okv, a, LLVMConstNull(wt), "");
-    LLVMValueRef q = LLVMBuildFPToUI(g->B, LLVMBuildFDiv(g->B, LLVMBuildUIToFP(g->B, asafe, dt, ""),
-                                                         LLVMBuildUIToFP(g->B, bsafe, dt, ""), ""),
+    LLVMValueRef bsafe = llvm.BuildSelect(g->B, okv, b, one, ""); /* inactive lanes divide by 1 */
+    LLVMValueRef asafe = llvm.BuildSelect(g->B, okv, a, llvm.ConstNull(wt), "");
+    LLVMValueRef q = llvm.BuildFPToUI(g->B, llvm.BuildFDiv(g->B, llvm.BuildUIToFP(g->B, asafe, dt, ""),
+                                                         llvm.BuildUIToFP(g->B, bsafe, dt, ""), ""),
                                      wt, "");
-    LLVMValueRef r = in->h == CVM_OP_DIV ? q : LLVMBuildSub(g->B, asafe, LLVMBuildMul(g->B, q, bsafe, ""), "");
+    LLVMValueRef r = in->h == CVM_OP_DIV ? q : llvm.BuildSub(g->B, asafe, llvm.BuildMul(g->B, q, bsafe, ""), "");
     if (esz == 4)
-        r = LLVMBuildTrunc(g->B, r, vec(g, e), "");
+        r = llvm.BuildTrunc(g->B, r, vec(g, e), "");
     reg_set(g, in->d, r);
-    LLVMBuildBr(g->B, bj);
-    LLVMPositionBuilderAtEnd(g->B, bj);
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, bj);
     return true;
 }
 
@@ -867,20 +986,20 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_NOP: return true;
     case CVM_OP_MOV: r = reg_get(g, in->a); break;
     case CVM_OP_CONST: {
-        LLVMValueRef c = LLVMConstInt(LLVMIntTypeInContext(g->C, cvm_vm_esz(e) * 8), in->imm, false);
-        r = splat(g, LLVMConstBitCast(c, scalar(g, e)));
+        LLVMValueRef c = llvm.ConstInt(llvm.IntTypeInContext(g->C, cvm_vm_esz(e) * 8), in->imm, false);
+        r = splat(g, llvm.ConstBitCast(c, scalar(g, e)));
         break;
     }
     case CVM_OP_PARAM: {
         LLVMValueRef L = load(g, g->x, offsetof(cvm_vm_exec, L), g->i8p);
         LLVMValueRef params = load(g, L, offsetof(cvm_vm_launch, params), g->i8p);
-        LLVMValueRef offs = load(g, L, offsetof(cvm_vm_launch, param_offset), LLVMPointerType(g->i32, 0));
+        LLVMValueRef offs = load(g, L, offsetof(cvm_vm_launch, param_offset), llvm.PointerType(g->i32, 0));
         LLVMValueRef idx = c64(g, in->aux);
-        LLVMValueRef o = LLVMBuildLoad2(g->B, g->i32, LLVMBuildGEP2(g->B, g->i32, offs, &idx, 1, ""), "");
-        LLVMValueRef at = LLVMBuildAdd(g->B, LLVMBuildZExt(g->B, o, g->i64, ""), c64(g, in->imm), "");
-        LLVMValueRef src = LLVMBuildGEP2(g->B, g->i8, params, &at, 1, "");
-        LLVMValueRef v = LLVMBuildLoad2(g->B, scalar(g, e), LLVMBuildBitCast(g->B, src, LLVMPointerType(scalar(g, e), 0), ""), "");
-        LLVMSetAlignment(v, 1);
+        LLVMValueRef o = llvm.BuildLoad2(g->B, g->i32, llvm.BuildGEP2(g->B, g->i32, offs, &idx, 1, ""), "");
+        LLVMValueRef at = llvm.BuildAdd(g->B, llvm.BuildZExt(g->B, o, g->i64, ""), c64(g, in->imm), "");
+        LLVMValueRef src = llvm.BuildGEP2(g->B, g->i8, params, &at, 1, "");
+        LLVMValueRef v = llvm.BuildLoad2(g->B, scalar(g, e), llvm.BuildBitCast(g->B, src, llvm.PointerType(scalar(g, e), 0), ""), "");
+        llvm.SetAlignment(v, 1);
         r = splat(g, v);
         break;
     }
@@ -893,22 +1012,22 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
         break;
     }
     case CVM_OP_SELECT: {
-        LLVMValueRef c = LLVMBuildTrunc(g->B, reg_get(g, in->c), g->vmask, "");
-        r = LLVMBuildSelect(g->B, c, reg_get(g, in->a), reg_get(g, in->b), "");
+        LLVMValueRef c = llvm.BuildTrunc(g->B, reg_get(g, in->c), g->vmask, "");
+        r = llvm.BuildSelect(g->B, c, reg_get(g, in->a), reg_get(g, in->b), "");
         break;
     }
     case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL: case CVM_OP_DIV: {
         LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
         if (is_float(e)) {
-            r = in->h == CVM_OP_ADD   ? LLVMBuildFAdd(g->B, a, b, "")
-                : in->h == CVM_OP_SUB ? LLVMBuildFSub(g->B, a, b, "")
-                : in->h == CVM_OP_MUL ? LLVMBuildFMul(g->B, a, b, "")
-                                      : LLVMBuildFDiv(g->B, a, b, "");
+            r = in->h == CVM_OP_ADD   ? llvm.BuildFAdd(g->B, a, b, "")
+                : in->h == CVM_OP_SUB ? llvm.BuildFSub(g->B, a, b, "")
+                : in->h == CVM_OP_MUL ? llvm.BuildFMul(g->B, a, b, "")
+                                      : llvm.BuildFDiv(g->B, a, b, "");
             r = canon_nan(g, r, e);
         } else if (is_int(e) && in->h != CVM_OP_DIV) {
-            r = in->h == CVM_OP_ADD   ? LLVMBuildAdd(g->B, a, b, "")
-                : in->h == CVM_OP_SUB ? LLVMBuildSub(g->B, a, b, "")
-                                      : LLVMBuildMul(g->B, a, b, "");
+            r = in->h == CVM_OP_ADD   ? llvm.BuildAdd(g->B, a, b, "")
+                : in->h == CVM_OP_SUB ? llvm.BuildSub(g->B, a, b, "")
+                                      : llvm.BuildMul(g->B, a, b, "");
         } else {
             return false;
         }
@@ -922,7 +1041,7 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
         } else if (is_int(e)) {
             LLVMIntPredicate pr = is_signed(e) ? (max ? LLVMIntSGT : LLVMIntSLT)
                                                : (max ? LLVMIntUGT : LLVMIntULT);
-            r = LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, pr, a, b, ""), a, b, "");
+            r = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, pr, a, b, ""), a, b, "");
         } else {
             return false;
         }
@@ -931,19 +1050,19 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_NEG: case CVM_OP_ABS: {
         LLVMValueRef a = reg_get(g, in->a);
         if (is_float(e)) {
-            LLVMTypeRef it = LLVMVectorType(e == CVM_T_F32 ? g->i32 : g->i64, g->W);
-            LLVMValueRef bits = LLVMBuildBitCast(g->B, a, it, "");
+            LLVMTypeRef it = llvm.VectorType(e == CVM_T_F32 ? g->i32 : g->i64, g->W);
+            LLVMValueRef bits = llvm.BuildBitCast(g->B, a, it, "");
             uint64_t sign = e == CVM_T_F32 ? UINT64_C(0x80000000) : UINT64_C(1) << 63;
-            LLVMValueRef s = splat(g, LLVMConstInt(LLVMGetElementType(it), sign, false));
-            bits = in->h == CVM_OP_NEG ? LLVMBuildXor(g->B, bits, s, "")
-                                       : LLVMBuildAnd(g->B, bits, LLVMBuildNot(g->B, s, ""), "");
-            r = LLVMBuildBitCast(g->B, bits, vec(g, e), "");
+            LLVMValueRef s = splat(g, llvm.ConstInt(llvm.GetElementType(it), sign, false));
+            bits = in->h == CVM_OP_NEG ? llvm.BuildXor(g->B, bits, s, "")
+                                       : llvm.BuildAnd(g->B, bits, llvm.BuildNot(g->B, s, ""), "");
+            r = llvm.BuildBitCast(g->B, bits, vec(g, e), "");
         } else if (is_int(e)) {
-            LLVMValueRef neg = LLVMBuildSub(g->B, LLVMConstNull(vec(g, e)), a, "");
+            LLVMValueRef neg = llvm.BuildSub(g->B, llvm.ConstNull(vec(g, e)), a, "");
             if (in->h == CVM_OP_NEG || !is_signed(e))
                 r = in->h == CVM_OP_NEG ? neg : a;
             else
-                r = LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, LLVMIntSLT, a, LLVMConstNull(vec(g, e)), ""),
+                r = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntSLT, a, llvm.ConstNull(vec(g, e)), ""),
                                     neg, a, "");
         } else {
             return false;
@@ -960,7 +1079,7 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_MAD:
         if (!is_int(e))
             return false;
-        r = LLVMBuildAdd(g->B, LLVMBuildMul(g->B, reg_get(g, in->a), reg_get(g, in->b), ""),
+        r = llvm.BuildAdd(g->B, llvm.BuildMul(g->B, reg_get(g, in->a), reg_get(g, in->b), ""),
                          reg_get(g, in->c), "");
         break;
     case CVM_OP_SQRT:
@@ -972,22 +1091,22 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
         if (!is_float(in->ea) && !is_int(in->ea) && in->ea != CVM_T_BOOL)
             return false;
-        r = LLVMBuildZExt(g->B, compare(g, in, reg_get(g, in->a), reg_get(g, in->b)), vec(g, CVM_T_BOOL), "");
+        r = llvm.BuildZExt(g->B, compare(g, in, reg_get(g, in->a), reg_get(g, in->b)), vec(g, CVM_T_BOOL), "");
         break;
     case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: {
         if (!is_int(e) && e != CVM_T_BOOL)
             return false;
         LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
-        r = in->h == CVM_OP_AND  ? LLVMBuildAnd(g->B, a, b, "")
-            : in->h == CVM_OP_OR ? LLVMBuildOr(g->B, a, b, "")
-                                 : LLVMBuildXor(g->B, a, b, "");
+        r = in->h == CVM_OP_AND  ? llvm.BuildAnd(g->B, a, b, "")
+            : in->h == CVM_OP_OR ? llvm.BuildOr(g->B, a, b, "")
+                                 : llvm.BuildXor(g->B, a, b, "");
         break;
     }
     case CVM_OP_NOT:
         if (e == CVM_T_BOOL)
-            r = LLVMBuildXor(g->B, reg_get(g, in->a), splat(g, LLVMConstInt(g->i8, 1, false)), "");
+            r = llvm.BuildXor(g->B, reg_get(g, in->a), splat(g, llvm.ConstInt(g->i8, 1, false)), "");
         else if (is_int(e))
-            r = LLVMBuildNot(g->B, reg_get(g, in->a), "");
+            r = llvm.BuildNot(g->B, reg_get(g, in->a), "");
         else
             return false;
         break;
@@ -1005,9 +1124,9 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
         LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
         const bool wide = in->eb == CVM_T_I64 || in->eb == CVM_T_U64;
         if (e == CVM_T_PTR_GLOBAL)
-            r = LLVMBuildAdd(g->B, a, wide ? b : LLVMBuildSExt(g->B, b, vec(g, CVM_T_I64), ""), "");
+            r = llvm.BuildAdd(g->B, a, wide ? b : llvm.BuildSExt(g->B, b, vec(g, CVM_T_I64), ""), "");
         else
-            r = LLVMBuildAdd(g->B, a, wide ? LLVMBuildTrunc(g->B, b, vec(g, CVM_T_U32), "") : b, "");
+            r = llvm.BuildAdd(g->B, a, wide ? llvm.BuildTrunc(g->B, b, vec(g, CVM_T_U32), "") : b, "");
         break;
     }
     default:
@@ -1035,21 +1154,21 @@ static void control(gen *g, uint32_t pc)
         LLVMValueRef act = get_active(g);
         LLVMValueRef cm = cond_mask(g, in->a);
         c = push(g, CVM_VM_F_IF, pc);
-        c->m[0] = new_mask(g, "pending", LLVMBuildAnd(g->B, act, LLVMBuildNot(g->B, cm, ""), ""));
+        c->m[0] = new_mask(g, "pending", llvm.BuildAnd(g->B, act, llvm.BuildNot(g->B, cm, ""), ""));
         c->next = block(g, "marker");
         set_active(g, cm);
         LLVMBasicBlockRef then = block(g, "then");
-        LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntNE, cm, c64(g, 0), ""), then, c->next);
-        LLVMPositionBuilderAtEnd(g->B, then);
+        llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntNE, cm, c64(g, 0), ""), then, c->next);
+        llvm.PositionBuilderAtEnd(g->B, then);
         break;
     }
     case CVM_OP_ELSE: {
         c = &g->con[g->depth - 1];
-        LLVMBuildBr(g->B, c->next);
-        LLVMPositionBuilderAtEnd(g->B, c->next);
+        llvm.BuildBr(g->B, c->next);
+        llvm.PositionBuilderAtEnd(g->B, c->next);
         /* the then part's lanes wait in m0; the else part runs the pending ones */
-        LLVMValueRef done = get_active(g), pend = LLVMBuildLoad2(g->B, g->i64, c->m[0], "");
-        LLVMBuildStore(g->B, done, c->m[0]);
+        LLVMValueRef done = get_active(g), pend = llvm.BuildLoad2(g->B, g->i64, c->m[0], "");
+        llvm.BuildStore(g->B, done, c->m[0]);
         set_active(g, pend);
         c->next = block(g, "end");
         continue_if_active(g);
@@ -1061,18 +1180,18 @@ static void control(gen *g, uint32_t pc)
         c->m[1] = new_mask(g, "cont", c64(g, 0));
         c->head = block(g, "head");
         c->next = block(g, "marker");
-        LLVMBuildBr(g->B, c->head);
-        LLVMPositionBuilderAtEnd(g->B, c->head);
+        llvm.BuildBr(g->B, c->head);
+        llvm.PositionBuilderAtEnd(g->B, c->head);
         add_resume(g, pc + 1, c->head);
         break;
     }
     case CVM_OP_CONTINUING: {
         c = &g->con[g->depth - 1];
-        LLVMBuildBr(g->B, c->next);
-        LLVMPositionBuilderAtEnd(g->B, c->next);
-        LLVMValueRef cont = LLVMBuildLoad2(g->B, g->i64, c->m[1], "");
-        set_active(g, LLVMBuildOr(g->B, get_active(g), cont, ""));
-        LLVMBuildStore(g->B, c64(g, 0), c->m[1]);
+        llvm.BuildBr(g->B, c->next);
+        llvm.PositionBuilderAtEnd(g->B, c->next);
+        LLVMValueRef cont = llvm.BuildLoad2(g->B, g->i64, c->m[1], "");
+        set_active(g, llvm.BuildOr(g->B, get_active(g), cont, ""));
+        llvm.BuildStore(g->B, c64(g, 0), c->m[1]);
         c->next = block(g, "end");
         continue_if_active(g);
         break;
@@ -1080,25 +1199,25 @@ static void control(gen *g, uint32_t pc)
     case CVM_OP_BREAK_IF: {
         c = &g->con[in->aux];
         LLVMValueRef cm = cond_mask(g, in->a);
-        LLVMBuildStore(g->B, LLVMBuildOr(g->B, LLVMBuildLoad2(g->B, g->i64, c->m[0], ""), cm, ""), c->m[0]);
-        set_active(g, LLVMBuildAnd(g->B, get_active(g), LLVMBuildNot(g->B, cm, ""), ""));
+        llvm.BuildStore(g->B, llvm.BuildOr(g->B, llvm.BuildLoad2(g->B, g->i64, c->m[0], ""), cm, ""), c->m[0]);
+        set_active(g, llvm.BuildAnd(g->B, get_active(g), llvm.BuildNot(g->B, cm, ""), ""));
         continue_if_active(g);
         break;
     }
     case CVM_OP_BREAK: case CVM_OP_CONTINUE: case CVM_OP_EXIT: {
         c = &g->con[in->aux];
         LLVMValueRef m = c->m[in->h == CVM_OP_CONTINUE ? 1 : 0];
-        LLVMBuildStore(g->B, LLVMBuildOr(g->B, LLVMBuildLoad2(g->B, g->i64, m, ""), get_active(g), ""), m);
+        llvm.BuildStore(g->B, llvm.BuildOr(g->B, llvm.BuildLoad2(g->B, g->i64, m, ""), get_active(g), ""), m);
         set_active(g, c64(g, 0));
-        LLVMBuildBr(g->B, next_marker(g));
+        llvm.BuildBr(g->B, next_marker(g));
         dead_block(g);
         break;
     }
     case CVM_OP_RETURN:
-        LLVMBuildStore(g->B, LLVMBuildOr(g->B, LLVMBuildLoad2(g->B, g->i64, g->exited, ""), get_active(g), ""),
+        llvm.BuildStore(g->B, llvm.BuildOr(g->B, llvm.BuildLoad2(g->B, g->i64, g->exited, ""), get_active(g), ""),
                        g->exited);
         set_active(g, c64(g, 0));
-        LLVMBuildBr(g->B, next_marker(g));
+        llvm.BuildBr(g->B, next_marker(g));
         dead_block(g);
         break;
     case CVM_OP_BLOCK:
@@ -1108,43 +1227,43 @@ static void control(gen *g, uint32_t pc)
         break;
     case CVM_OP_END: {
         c = &g->con[g->depth - 1];
-        LLVMBuildBr(g->B, c->next);
-        LLVMPositionBuilderAtEnd(g->B, c->next);
+        llvm.BuildBr(g->B, c->next);
+        llvm.PositionBuilderAtEnd(g->B, c->next);
         LLVMValueRef a = get_active(g);
         if (c->kind == CVM_VM_F_LOOP) {
-            LLVMValueRef cont = LLVMBuildLoad2(g->B, g->i64, c->m[1], "");
-            a = LLVMBuildOr(g->B, a, cont, "");
-            LLVMBuildStore(g->B, c64(g, 0), c->m[1]);
+            LLVMValueRef cont = llvm.BuildLoad2(g->B, g->i64, c->m[1], "");
+            a = llvm.BuildOr(g->B, a, cont, "");
+            llvm.BuildStore(g->B, c64(g, 0), c->m[1]);
             set_active(g, a);
             LLVMBasicBlockRef back = block(g, "back"), out = block(g, "out");
-            LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntNE, a, c64(g, 0), ""), back, out);
+            llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntNE, a, c64(g, 0), ""), back, out);
             /* the back-edge: a quantum spent yields to the other planes */
-            LLVMPositionBuilderAtEnd(g->B, back);
-            LLVMValueRef q = LLVMBuildSub(g->B, LLVMBuildLoad2(g->B, g->i32, g->quantum, ""), c32(g, 1), "");
-            LLVMBuildStore(g->B, q, g->quantum);
+            llvm.PositionBuilderAtEnd(g->B, back);
+            LLVMValueRef q = llvm.BuildSub(g->B, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), c32(g, 1), "");
+            llvm.BuildStore(g->B, q, g->quantum);
             LLVMBasicBlockRef spent = block(g, "spent");
-            LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, q, c32(g, 0), ""), spent, c->head);
-            LLVMPositionBuilderAtEnd(g->B, spent);
-            LLVMBuildStore(g->B, c32(g, CVM_VM_QUANTUM), g->quantum);
+            llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, q, c32(g, 0), ""), spent, c->head);
+            llvm.PositionBuilderAtEnd(g->B, spent);
+            llvm.BuildStore(g->B, c32(g, CVM_VM_QUANTUM), g->quantum);
             store(g, c32(g, c->open + 1), g->p, offsetof(cvm_vm_plane, pc));
             sync_record(g);
             LLVMValueRef args[2] = {g->x, g->p};
-            LLVMValueRef r = LLVMBuildCall2(g->B, g->ty_backedge, g->fn_backedge, args, 2, "");
+            LLVMValueRef r = llvm.BuildCall2(g->B, g->ty_backedge, g->fn_backedge, args, 2, "");
             LLVMBasicBlockRef go = block(g, "go"), stop = block(g, "stop"), yield = block(g, "yield"),
                               fault = block(g, "fault");
-            LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, r, LLVMConstInt(g->i32, (uint64_t)-1, true), ""), go, stop);
-            LLVMPositionBuilderAtEnd(g->B, go);
-            LLVMBuildBr(g->B, c->head);
-            LLVMPositionBuilderAtEnd(g->B, stop);
-            LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_YIELD), ""), yield, fault);
-            LLVMPositionBuilderAtEnd(g->B, yield);
+            llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, r, llvm.ConstInt(g->i32, (uint64_t)-1, true), ""), go, stop);
+            llvm.PositionBuilderAtEnd(g->B, go);
+            llvm.BuildBr(g->B, c->head);
+            llvm.PositionBuilderAtEnd(g->B, stop);
+            llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_YIELD), ""), yield, fault);
+            llvm.PositionBuilderAtEnd(g->B, yield);
             suspend(g, c->open + 1, r);
-            LLVMPositionBuilderAtEnd(g->B, fault);
-            LLVMBuildRet(g->B, r);
-            LLVMPositionBuilderAtEnd(g->B, out);
-            a = LLVMBuildLoad2(g->B, g->i64, c->m[0], "");
+            llvm.PositionBuilderAtEnd(g->B, fault);
+            llvm.BuildRet(g->B, r);
+            llvm.PositionBuilderAtEnd(g->B, out);
+            a = llvm.BuildLoad2(g->B, g->i64, c->m[0], "");
         } else {
-            a = LLVMBuildOr(g->B, a, LLVMBuildLoad2(g->B, g->i64, c->m[0], ""), "");
+            a = llvm.BuildOr(g->B, a, llvm.BuildLoad2(g->B, g->i64, c->m[0], ""), "");
         }
         set_active(g, a);
         g->depth--;
@@ -1163,23 +1282,23 @@ static void emit(gen *g)
 {
     const cvm_vm_kprog *kp = g->kp;
     LLVMBasicBlockRef entry = block(g, "entry");
-    LLVMPositionBuilderAtEnd(g->B, entry);
-    g->active = LLVMBuildAlloca(g->B, g->i64, "active");
-    g->exited = LLVMBuildAlloca(g->B, g->i64, "exited");
-    g->quantum = LLVMBuildAlloca(g->B, g->i32, "quantum");
+    llvm.PositionBuilderAtEnd(g->B, entry);
+    g->active = llvm.BuildAlloca(g->B, g->i64, "active");
+    g->exited = llvm.BuildAlloca(g->B, g->i64, "exited");
+    g->quantum = llvm.BuildAlloca(g->B, g->i32, "quantum");
     for (uint32_t s = 0; s < g->nslots; s++)
-        g->slot[s] = LLVMBuildAlloca(g->B, vec(g, g->slot_elem[s]), "r");
+        g->slot[s] = llvm.BuildAlloca(g->B, vec(g, g->slot_elem[s]), "r");
     g->start = block(g, "start");
     g->done = block(g, "done");
 
-    LLVMPositionBuilderAtEnd(g->B, g->start);
+    llvm.PositionBuilderAtEnd(g->B, g->start);
     /* registers start as the cube's start left them: zero (decode.c proved
      * every other register written before it is read) */
     for (uint32_t s = 0; s < g->nslots; s++)
-        LLVMBuildStore(g->B, LLVMConstNull(vec(g, g->slot_elem[s])), g->slot[s]);
+        llvm.BuildStore(g->B, llvm.ConstNull(vec(g, g->slot_elem[s])), g->slot[s]);
     set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
-    LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
-    LLVMBuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
+    llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
+    llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
 
     for (uint32_t pc = 0; pc < kp->ninsns && !g->failed; pc++) {
         const cvm_vm_dinsn *in = &g->code[pc];
@@ -1203,25 +1322,25 @@ static void emit(gen *g)
     }
     if (g->failed)
         return;
-    LLVMBuildBr(g->B, g->done);
+    llvm.BuildBr(g->B, g->done);
 
     /* every lane has finished: FINISH's effect */
-    LLVMPositionBuilderAtEnd(g->B, g->done);
-    LLVMBuildStore(g->B, LLVMBuildOr(g->B, LLVMBuildLoad2(g->B, g->i64, g->exited, ""), get_active(g), ""),
+    llvm.PositionBuilderAtEnd(g->B, g->done);
+    llvm.BuildStore(g->B, llvm.BuildOr(g->B, llvm.BuildLoad2(g->B, g->i64, g->exited, ""), get_active(g), ""),
                    g->exited);
     set_active(g, c64(g, 0));
     sync_record(g);
     store(g, c32(g, 0), g->p, offsetof(cvm_vm_plane, sp));
     store(g, c32(g, CVM_VM_DONE), g->p, offsetof(cvm_vm_plane, state));
     store(g, c32(g, kp->ninsns), g->p, offsetof(cvm_vm_plane, pc));
-    LLVMBuildRet(g->B, c32(g, CVM_VM_R_DONE));
+    llvm.BuildRet(g->B, c32(g, CVM_VM_R_DONE));
 
     /* the entry: start at pc 0, or resume where the plane stopped */
-    LLVMPositionBuilderAtEnd(g->B, entry);
+    llvm.PositionBuilderAtEnd(g->B, entry);
     LLVMValueRef pc = load(g, g->p, offsetof(cvm_vm_plane, pc), g->i32);
-    LLVMValueRef sw = LLVMBuildSwitch(g->B, pc, g->start, g->nres);
+    LLVMValueRef sw = llvm.BuildSwitch(g->B, pc, g->start, g->nres);
     for (unsigned i = 0; i < g->nres; i++)
-        LLVMAddCase(sw, c32(g, g->res[i].pc), g->res[i].bb);
+        llvm.AddCase(sw, c32(g, g->res[i].pc), g->res[i].bb);
 }
 
 static bool is_barrier(unsigned h)
@@ -1263,7 +1382,14 @@ static void analyse(gen *g)
         named(g, in, list, &k, &nw);
         if (ctl && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF && in->h != CVM_OP_SWITCH)
             k = 0;
-        for (unsigned i = 0; i < k; i++) {
+        /* an instruction reads its sources before it writes its
+         * destination (named() lists the destination first); a plane op
+         * reads other lanes, inactive ones too, so what it reads keeps
+         * its inactive lanes as the interpreter does (decode.c
+         * cross_lane) */
+        const bool cross_lane = oi && (oi->flags & CVM_OPF_PLANE);
+        for (unsigned j = 0; j < k; j++) {
+            const unsigned i = j < k - nw ? nw + j : j - (k - nw);
             const uint32_t r = list[i];
             if (r >= g->nslots)
                 continue;
@@ -1274,6 +1400,8 @@ static void analyse(gen *g)
                     if (g->first_read[t] == UINT32_MAX)
                         g->first_read[t] = pc;
                     g->last_read[t] = pc;
+                    if (cross_lane)
+                        g->local[t] = 0;
                 }
                 if (!seg[t]) {
                     seg[t] = cur;
@@ -1320,6 +1448,16 @@ typedef struct jit_handle {
     LLVMOrcResourceTrackerRef rt;
 } jit_handle;
 
+/* Frees a kernel's code and its tracker (an error removing it is dropped:
+ * the memory stays with the JIT, nothing else depends on it). */
+static void drop_tracker(LLVMOrcResourceTrackerRef rt)
+{
+    LLVMErrorRef e = llvm.OrcResourceTrackerRemove(rt);
+    if (e)
+        llvm.ConsumeError(e);
+    llvm.OrcReleaseResourceTracker(rt);
+}
+
 static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
                           void **out_handle, char *why, size_t n)
 {
@@ -1345,77 +1483,77 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
                  (unsigned long long)frame, CVM_JIT_MAX_FRAME);
         goto out;
     }
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    g.C = LLVMOrcThreadSafeContextGetContext(tsc);
+    LLVMOrcThreadSafeContextRef tsc = llvm.OrcCreateNewThreadSafeContext();
+    g.C = llvm.OrcThreadSafeContextGetContext(tsc);
     char name[64];
     snprintf(name, sizeof name, "cvm_kernel_%u", ++kernel_serial);
-    g.M = LLVMModuleCreateWithNameInContext(name, g.C);
-    g.B = LLVMCreateBuilderInContext(g.C);
-    g.i1 = LLVMInt1TypeInContext(g.C);
-    g.i8 = LLVMInt8TypeInContext(g.C);
-    g.i16 = LLVMInt16TypeInContext(g.C);
-    g.i32 = LLVMInt32TypeInContext(g.C);
-    g.i64 = LLVMInt64TypeInContext(g.C);
-    g.f32 = LLVMFloatTypeInContext(g.C);
-    g.f64 = LLVMDoubleTypeInContext(g.C);
-    g.i8p = LLVMPointerType(g.i8, 0);
-    g.iW = LLVMIntTypeInContext(g.C, W);
-    g.vmask = LLVMVectorType(g.i1, W);
+    g.M = llvm.ModuleCreateWithNameInContext(name, g.C);
+    g.B = llvm.CreateBuilderInContext(g.C);
+    g.i1 = llvm.Int1TypeInContext(g.C);
+    g.i8 = llvm.Int8TypeInContext(g.C);
+    g.i16 = llvm.Int16TypeInContext(g.C);
+    g.i32 = llvm.Int32TypeInContext(g.C);
+    g.i64 = llvm.Int64TypeInContext(g.C);
+    g.f32 = llvm.FloatTypeInContext(g.C);
+    g.f64 = llvm.DoubleTypeInContext(g.C);
+    g.i8p = llvm.PointerType(g.i8, 0);
+    g.iW = llvm.IntTypeInContext(g.C, W);
+    g.vmask = llvm.VectorType(g.i1, W);
     LLVMTypeRef params[2] = {g.i8p, g.i8p};
-    LLVMTypeRef fty = LLVMFunctionType(g.i32, params, 2, false);
-    g.fn = LLVMAddFunction(g.M, name, fty);
-    g.x = LLVMGetParam(g.fn, 0);
-    g.p = LLVMGetParam(g.fn, 1);
+    LLVMTypeRef fty = llvm.FunctionType(g.i32, params, 2, false);
+    g.fn = llvm.AddFunction(g.M, name, fty);
+    g.x = llvm.GetParam(g.fn, 0);
+    g.p = llvm.GetParam(g.fn, 1);
     /* the helpers, called at their addresses */
     LLVMTypeRef sp[3] = {g.i8p, g.i8p, g.i32};
-    g.ty_step = LLVMFunctionType(g.i32, sp, 3, false);
-    g.fn_step = LLVMConstIntToPtr(LLVMConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_step, false),
-                                  LLVMPointerType(g.ty_step, 0));
-    g.ty_backedge = LLVMFunctionType(g.i32, sp, 2, false);
-    g.fn_backedge = LLVMConstIntToPtr(LLVMConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_backedge, false),
-                                      LLVMPointerType(g.ty_backedge, 0));
+    g.ty_step = llvm.FunctionType(g.i32, sp, 3, false);
+    g.fn_step = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_step, false),
+                                  llvm.PointerType(g.ty_step, 0));
+    g.ty_backedge = llvm.FunctionType(g.i32, sp, 2, false);
+    g.fn_backedge = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_backedge, false),
+                                      llvm.PointerType(g.ty_backedge, 0));
     emit(&g);
-    LLVMDisposeBuilder(g.B);
+    llvm.DisposeBuilder(g.B);
     char *verr = NULL;
-    if (!g.failed && LLVMVerifyModule(g.M, LLVMReturnStatusAction, &verr)) {
+    if (!g.failed && llvm.VerifyModule(g.M, LLVMReturnStatusAction, &verr)) {
         snprintf(why, n, "internal error: invalid LLVM code for kernel '%s': %.600s",
                  cvm_vm_kernel_name(prog, kp->index), verr ? verr : "");
         g.failed = true;
     }
-    LLVMDisposeMessage(verr);
+    llvm.DisposeMessage(verr);
     if (g.failed) {
-        LLVMDisposeModule(g.M);
-        LLVMOrcDisposeThreadSafeContext(tsc);
+        llvm.DisposeModule(g.M);
+        llvm.OrcDisposeThreadSafeContext(tsc);
         goto out;
     }
     LLVMTargetMachineRef tm = host_machine();
     if (tm) {
-        LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-        char *dl = LLVMCopyStringRepOfTargetData(td);
-        LLVMSetDataLayout(g.M, dl);
-        LLVMDisposeMessage(dl);
-        LLVMDisposeTargetData(td);
-        LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-        LLVMErrorRef e = LLVMRunPasses(g.M, "default<O2>", tm, po);
-        LLVMDisposePassBuilderOptions(po);
-        LLVMDisposeTargetMachine(tm);
+        LLVMTargetDataRef td = llvm.CreateTargetDataLayout(tm);
+        char *dl = llvm.CopyStringRepOfTargetData(td);
+        llvm.SetDataLayout(g.M, dl);
+        llvm.DisposeMessage(dl);
+        llvm.DisposeTargetData(td);
+        LLVMPassBuilderOptionsRef po = llvm.CreatePassBuilderOptions();
+        LLVMErrorRef e = llvm.RunPasses(g.M, "default<O2>", tm, po);
+        llvm.DisposePassBuilderOptions(po);
+        llvm.DisposeTargetMachine(tm);
         if (e) {
             error_text(e, why, n, "LLVM's optimizer failed");
-            LLVMDisposeModule(g.M);
-            LLVMOrcDisposeThreadSafeContext(tsc);
+            llvm.DisposeModule(g.M);
+            llvm.OrcDisposeThreadSafeContext(tsc);
             goto out;
         }
     }
     if (getenv("CUBEVM_JIT_DUMP"))
-        LLVMDumpModule(g.M);
-    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
-    LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(jd);
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(g.M, tsc);
-    LLVMOrcDisposeThreadSafeContext(tsc);
-    LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(jit, rt, tsm);
+        llvm.DumpModule(g.M);
+    LLVMOrcJITDylibRef jd = llvm.OrcLLJITGetMainJITDylib(jit);
+    LLVMOrcResourceTrackerRef rt = llvm.OrcJITDylibCreateResourceTracker(jd);
+    LLVMOrcThreadSafeModuleRef tsm = llvm.OrcCreateNewThreadSafeModule(g.M, tsc);
+    llvm.OrcDisposeThreadSafeContext(tsc);
+    LLVMErrorRef e = llvm.OrcLLJITAddLLVMIRModuleWithRT(jit, rt, tsm);
     LLVMOrcExecutorAddress addr = 0;
     if (!e)
-        e = LLVMOrcLLJITLookup(jit, &addr, name);
+        e = llvm.OrcLLJITLookup(jit, &addr, name);
     if (e) {
         error_text(e, why, n, "LLVM's JIT failed");
         if (session_error[0]) {
@@ -1423,14 +1561,12 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
             snprintf(why + k, n - k, " (%s)", session_error);
             session_error[0] = 0;
         }
-        LLVMOrcResourceTrackerRemove(rt);
-        LLVMOrcReleaseResourceTracker(rt);
+        drop_tracker(rt);
         goto out;
     }
     jit_handle *h = malloc(sizeof *h);
     if (!h) {
-        LLVMOrcResourceTrackerRemove(rt);
-        LLVMOrcReleaseResourceTracker(rt);
+        drop_tracker(rt);
         snprintf(why, n, "out of memory");
         goto out;
     }
@@ -1499,9 +1635,6 @@ void cvm_jit_backend_free(void *hp)
     jit_handle *h = hp;
     if (!h)
         return;
-    LLVMErrorRef e = LLVMOrcResourceTrackerRemove(h->rt);
-    if (e)
-        LLVMConsumeError(e);
-    LLVMOrcReleaseResourceTracker(h->rt);
+    drop_tracker(h->rt);
     free(h);
 }

@@ -24,3 +24,9 @@ void cvm_jit_backend_free(void *handle)
 {
     (void)handle;
 }
+
+bool cvm_jit_backend_ready(char *why, size_t n)
+{
+    snprintf(why, n, "this build of cubevm has no native tier (LLVM was not found)");
+    return false;
+}

@@ -357,6 +357,19 @@ run "$C" run $EX/vadd.cbs --tier fast a=zeros:8 b=zeros:8 c=zeros:8 n=8
 [ $rc -eq 2 ] && has "run: --tier 'fast': expected default, interp or native" "$T/err"; ok $? "--tier fast is a usage error"
 run "$C" debug $EX/vadd.cbs --tier native a=zeros:8 b=zeros:8 c=zeros:8 n=8 </dev/null
 [ $rc -eq 2 ] && has "debug: --tier does not apply" "$T/err"; ok $? "debug refuses --tier"
+# the tiers `cubevm devices` reports; without LLVM, native code is refused
+# with the reason and --tier native runs interpreted, with the same result
+if "$C" devices | grep -q "^  tiers: interpreter, native code through LLVM 14"; then
+    run env CUBEVM_LLVM_LIB=/nonexistent/libLLVM-14.so.1 "$C" devices
+    [ $rc -eq 0 ] && has "^  tiers: interpreter, no native code: LLVM is not available: /nonexistent/libLLVM-14.so.1" "$T/out"
+    ok $? "cubevm devices names the tiers, and why there is no native code when LLVM cannot load"
+    run env CUBEVM_LLVM_LIB=/nonexistent/libLLVM-14.so.1 "$C" run $EX/vadd.cbs --tier native --block 8 \
+        a=@$EX/vadd_a.npy b=@$EX/vadd_b.npy c=zeros:8 n=8 --print c
+    [ $rc -eq 0 ] && has "^c: 0 11 22 33 44 55 66 77$" "$T/out"; ok $? "run --tier native without LLVM interprets"
+else
+    "$C" devices | grep -q "^  tiers: interpreter, no native code: "; ok $? "cubevm devices says why there is no native code"
+    n=$((n + 1)); echo "ok $n # skip no native tier here"
+fi
 run env CUBEVM_JIT=sometimes "$C" run $EX/vadd.cbs --block 8 a=zeros:8 b=zeros:8 c=zeros:8 n=8
 [ $rc -eq 1 ] && has "CUBEVM_JIT=sometimes is not a tier policy (off, on or auto)" "$T/err"
 ok $? "an unknown CUBEVM_JIT fails the launch, naming it"

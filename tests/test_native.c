@@ -62,6 +62,11 @@ static const char src[] =
     "    o[4 * t + 2] = uy ? ux / uy : 7; o[4 * t + 3] = uy ? ux % uy : 9;\n"
     "}\n"
     "__global__ void oob(float *o, int n) { o[threadIdx.x + n] = 1.0f; }\n"
+    "__global__ void shin(int *o)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    if (t < 16) { int w = t + 100; o[t] = __shfl_sync(0xffffffff, w, t + 16); }\n"
+    "}\n"
     "__global__ void sw(int *o)\n"
     "{\n"
     "    int t = threadIdx.x, v;\n"
@@ -322,6 +327,79 @@ static void test_refused(void)
        "a kernel the tier does not compile (switch) runs in the interpreter: %s", why);
 }
 
+/* A register an instruction reads and writes at its first mention (read
+ * first: it holds the cube-start zero) keeps its inactive lanes: o[t] is
+ * the number of set bits of t's low byte. */
+static const char acc_src[] =
+    ".kernel acc\n"
+    ".param o buffer u32 readwrite\n"
+    ".reg u32 %t, %i, %b, %a, %one, %zero, %lim\n"
+    ".reg i64 %off, %four\n"
+    ".reg ptr.global %g\n"
+    ".reg bool %q, %e\n"
+    "    param.ptr.global %g, o, 0\n"
+    "    sreg.u32 %t, unit_pos.x\n"
+    "    cvt.i64 %off, %t\n"
+    "    const.i64 %four, 4\n"
+    "    mul.i64 %off, %off, %four\n"
+    "    ptr.add.ptr.global %g, %g, %off\n"
+    "    const.u32 %one, 1\n"
+    "    const.u32 %zero, 0\n"
+    "    const.u32 %lim, 8\n"
+    "    const.u32 %i, 0\n"
+    "    loop\n"
+    "        shr.u32 %b, %t, %i\n"
+    "        and.u32 %b, %b, %one\n"
+    "        ne.u32 %q, %b, %zero\n"
+    "        if %q\n"
+    "            add.u32 %a, %a, %one\n"
+    "            st.u32 [%g], %a\n"
+    "        end\n"
+    "        add.u32 %i, %i, %one\n"
+    "        ge.u32 %e, %i, %lim\n"
+    "    continuing\n"
+    "        break_if %e\n"
+    "    end\n"
+    "    return\n"
+    ".end\n";
+
+static void test_registers(void)
+{
+    cvm_diag d;
+    cvm_module *m = kern_load(acc_src, "acc.cbs", &d), *keep = mod;
+    if (!m) {
+        ok(0, "assemble acc.cbs: %s", d.message);
+        return;
+    }
+    mod = m;
+    uint32_t got[64];
+    io bufs[] = {{NULL, sizeof got}};
+    cvm_launch_config cfg = kern_cfg(1, 64);
+    both("a register first read and written by one instruction", "acc", &cfg, bufs, 1, NULL,
+         (uint8_t *)got, NULL, &d);
+    int bad = -1;
+    for (int t = 0; t < 64 && bad < 0; t++)
+        if (got[t] != (uint32_t)__builtin_popcount(t))
+            bad = t;
+    ok(bad < 0, "acc: o[t] = popcount(t) natively (first bad unit %d)", bad);
+    mod = keep;
+    cvm_module_free(m);
+
+    /* unchecked, a shuffle reads inactive member lanes' registers: their
+     * zeroes, not what the active lanes computed for them */
+    int32_t sh[32];
+    io sbufs[] = {{NULL, sizeof sh}};
+    cfg = kern_cfg(1, 32);
+    cfg.unchecked = 1;
+    both("a shuffle reading inactive lanes (unchecked)", "shin", &cfg, sbufs, 1, NULL, (uint8_t *)sh,
+         NULL, &d);
+    bad = -1;
+    for (int t = 0; t < 16 && bad < 0; t++)
+        if (sh[t] != 0)
+            bad = t;
+    ok(bad < 0, "shin: the inactive lanes' w reads 0 (first bad unit %d)", bad);
+}
+
 static void test_policy(void)
 {
     /* off never compiles; auto compiles once a kernel's launches have run
@@ -362,6 +440,15 @@ static void test_policy(void)
     ok(!st && native_launches() == l0 + 1, "tier CVM_TIER_NATIVE runs native code under CUBEVM_JIT=off");
     st = run_tier("bogus", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
     ok(!st, "an explicit tier does not read CUBEVM_JIT (=bogus)");
+    /* what runs each tier */
+    cvm_diag da;
+    ok(cvm_tier_available(CVM_TIER_INTERP, &da) == CVM_OK && !strcmp(da.message, "the interpreter"),
+       "cvm_tier_available(CVM_TIER_INTERP): %s", da.message);
+    ok(cvm_tier_available(CVM_TIER_NATIVE, &da) == CVM_OK && strstr(da.message, "native code through LLVM 14 ("),
+       "cvm_tier_available(CVM_TIER_NATIVE): %s", da.message);
+    ok(cvm_tier_available(CVM_TIER_DEFAULT, &da) == CVM_INVALID_ARGUMENT &&
+           cvm_tier_available((cvm_tier)9, NULL) == CVM_INVALID_ARGUMENT,
+       "cvm_tier_available refuses CVM_TIER_DEFAULT (a policy) and 9: %s", da.message);
     /* bad input: a tier outside the enum, a CUBEVM_JIT no one knows */
     cfg.tier = 7;
     st = run_tier("on", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
@@ -409,6 +496,7 @@ int main(void)
     test_division();
     test_faults();
     test_refused();
+    test_registers();
     test_policy();
     cvm_module_free(mod);
     kern_close();

@@ -46,6 +46,11 @@ static void print_device(const cvm_device_limits *l, int is_default)
     printf("  shared memory: %u bytes per cube (%u with opt-in)\n", l->shared_bytes,
            l->shared_bytes_optin);
     printf("  workers: %u\n", l->workers);
+    if (!strcmp(l->device, "cpu")) {
+        cvm_diag d;
+        cvm_status st = cvm_tier_available(CVM_TIER_NATIVE, &d);
+        printf("  tiers: interpreter, %s%s\n", st ? "no native code: " : "", d.message);
+    }
     print_features(l->features);
 }
 

@@ -351,6 +351,16 @@ typedef struct cvm_launch_config {
 typedef enum cvm_tier { CVM_TIER_DEFAULT = 0, CVM_TIER_INTERP = 1, CVM_TIER_NATIVE = 2 } cvm_tier;
 
 /*
+ * Whether the cpu device can run `tier` (CVM_TIER_INTERP or
+ * CVM_TIER_NATIVE) in this process: CVM_OK with what runs it in
+ * diag->message (for native code: the LLVM library and the CPU it
+ * compiles for; LLVM is loaded then, once per process), CVM_UNAVAILABLE
+ * with the reason (a build without LLVM, libLLVM-14 missing), or
+ * CVM_INVALID_ARGUMENT. `diag` may be NULL.
+ */
+CVM_API cvm_status cvm_tier_available(cvm_tier tier, cvm_diag *diag);
+
+/*
  * Enqueues a launch and returns without waiting for it. Arguments follow
  * the kernel's parameters in order and are checked against them
  * (CVM_TYPE_MISMATCH names the parameter; by-value bytes are copied). A

@@ -9,6 +9,7 @@
 #include "../jit/backend.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,30 @@ static int policy(int tier)
     if (!strcmp(e, "off") || !strcmp(e, "0"))
         return POLICY_OFF;
     return POLICY_ON; /* "on", "1" (cvm_jit_check refuses anything else) */
+}
+
+cvm_status cvm_tier_available(cvm_tier tier, cvm_diag *diag)
+{
+    cvm_diag scratch;
+    cvm_diag *d = diag ? diag : &scratch;
+    memset(d, 0, sizeof *d);
+    if (tier == CVM_TIER_INTERP) {
+        snprintf(d->message, sizeof d->message, "the interpreter");
+        return CVM_OK;
+    }
+    if (tier == CVM_TIER_DEFAULT)
+        return cvm_diag_set(d, CVM_INVALID_ARGUMENT,
+                            "cvm_tier_available: CVM_TIER_DEFAULT is a policy, not an engine");
+    if (tier != CVM_TIER_NATIVE)
+        return cvm_diag_set(d, CVM_INVALID_ARGUMENT, "cvm_tier_available: %d is not a cvm_tier", (int)tier);
+    char why[400];
+    pthread_mutex_lock(&lock);
+    const bool ok = cvm_jit_backend_ready(why, sizeof why);
+    pthread_mutex_unlock(&lock);
+    if (!ok)
+        return cvm_diag_set(d, CVM_UNAVAILABLE, "%s", why);
+    snprintf(d->message, sizeof d->message, "native code through %s", why);
+    return CVM_OK;
 }
 
 cvm_status cvm_jit_check(int tier, cvm_diag *diag)
