@@ -91,7 +91,7 @@ static inline TAP_FMT(1, 2) void skip(const char *fmt, ...)
 
 /* The native tier's counters (vm/jit.h), when the program links libcubevm. */
 typedef struct tap_jit_counts {
-    uint64_t compiled, refused, launches;
+    uint64_t compiled, refused, launches, narrow_stacks;
 } tap_jit_counts;
 void cvm_jit_counts_get(tap_jit_counts *out) __attribute__((weak));
 void cvm_jit_last_refusal(char *buf, size_t n) __attribute__((weak));
@@ -105,9 +105,10 @@ static inline int done_testing(void)
         char why[512] = "";
         cvm_jit_counts_get(&c);
         cvm_jit_last_refusal(why, sizeof why);
-        diag("native: %llu launches, %llu kernels compiled, %llu refused%s%s",
+        diag("native: %llu launches, %llu kernels compiled, %llu refused, %llu narrow stacks%s%s",
              (unsigned long long)c.launches, (unsigned long long)c.compiled,
-             (unsigned long long)c.refused, why[0] ? "; last: " : "", why);
+             (unsigned long long)c.refused, (unsigned long long)c.narrow_stacks,
+             why[0] ? "; last: " : "", why);
     }
     printf("1..%d\n", tap_n);
     return tap_failed ? 1 : 0;

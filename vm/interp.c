@@ -769,8 +769,10 @@ static void join(cvm_vm_run *run, cvm_vm_state *s)
     x->order = run->order ? s->order : NULL;
     x->race = run->L->racecheck ? s->race : NULL;
     x->init = run->L->initcheck ? s->init : NULL;
-    if (x->native && !cvm_jit_stack_room(2 * cvm_jit_frame_bytes(x->kp, x->W) + (64u << 10)))
+    if (x->native && !cvm_jit_stack_room(2 * cvm_jit_frame_bytes(x->kp, x->W) + (64u << 10))) {
         x->native = NULL; /* this thread's stack is too small: the exact code, interpreted */
+        cvm_jit_note_narrow_stack();
+    }
     if (x->native) {
         cvm_jit_table(run->L, s->jtab);
         x->jtab = s->jtab;

@@ -47,9 +47,9 @@ bool cvm_jit_built(void);
  * The native code for kernel kp at plane width W when the launch's tier
  * (cvm_tier) wants it for a launch of `units` units in all, compiling it
  * then; NULL otherwise (the interpreter runs the launch). CVM_TIER_DEFAULT
- * follows CUBEVM_JIT: "off", "on" (as CVM_TIER_NATIVE: compile at the
- * kernel's first launch) or the default "auto" (once its launches have run
- * CVM_JIT_AUTO_UNITS units). Thread-safe.
+ * follows CUBEVM_JIT: "off" (also when unset), "on" (as CVM_TIER_NATIVE:
+ * compile at the kernel's first launch) or "auto" (once its launches have
+ * run CVM_JIT_AUTO_UNITS units). Thread-safe.
  */
 #define CVM_JIT_AUTO_UNITS (UINT64_C(1) << 22)
 /* CVM_INVALID_ARGUMENT when a launch of this tier would follow a
@@ -71,10 +71,13 @@ bool cvm_jit_stack_room(uint64_t need);
 void cvm_jit_release(cvm_vm_kprog *kp);
 
 /* Counters for tests and tools: kernels compiled, kernels the tier could
- * not compile (the interpreter ran them), launches run natively. */
+ * not compile (the interpreter ran them), launches planned natively, and
+ * the threads of such launches that ran their cubes interpreted for want
+ * of stack (interp.c join). */
 typedef struct cvm_jit_counts {
-    uint64_t compiled, refused, launches;
+    uint64_t compiled, refused, launches, narrow_stacks;
 } cvm_jit_counts;
+void cvm_jit_note_narrow_stack(void);
 void cvm_jit_counts_get(cvm_jit_counts *out);
 /* Why the last refused kernel was refused (empty if none). */
 void cvm_jit_last_refusal(char *buf, size_t n);

@@ -25,10 +25,12 @@ static int policy(int tier)
         return POLICY_OFF;
     if (tier == CVM_TIER_NATIVE)
         return POLICY_ON;
+    /* unset: the interpreter, which is still faster than today's native
+     * code for most kernels (docs/performance.md "The native tier") */
     const char *e = getenv("CUBEVM_JIT");
-    if (!e || !*e || !strcmp(e, "auto"))
+    if (e && !strcmp(e, "auto"))
         return POLICY_AUTO;
-    if (!strcmp(e, "off") || !strcmp(e, "0"))
+    if (!e || !*e || !strcmp(e, "off") || !strcmp(e, "0"))
         return POLICY_OFF;
     return POLICY_ON; /* "on", "1" (cvm_jit_check refuses anything else) */
 }
@@ -84,7 +86,8 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
     cvm_vm_kprog *kp = (cvm_vm_kprog *)(uintptr_t)kp_const; /* its jit_* fields (interp.h) */
     cvm_jit_fn fn = NULL;
     pthread_mutex_lock(&lock);
-    kp->jit_units += units;
+    kp->jit_units = __builtin_add_overflow(kp->jit_units, units, &kp->jit_units) ? UINT64_MAX
+                                                                                 : kp->jit_units;
     if (kp->jit_state[w] == 0 && (pol == POLICY_ON || kp->jit_units >= CVM_JIT_AUTO_UNITS)) {
         char why[sizeof last_refusal] = "";
         void *handle = NULL;
@@ -95,7 +98,10 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
             kp->jit_handle[w] = handle;
             counts.compiled++;
         } else {
-            kp->jit_state[w] = 2;
+            /* out of memory or threads: the next launch tries again; any
+             * other reason is the kernel's, for good */
+            const bool passing = !strncmp(why, "out of memory", 13) || !strncmp(why, "cannot start", 12);
+            kp->jit_state[w] = passing ? 0 : 2;
             counts.refused++;
             memcpy(last_refusal, why, sizeof why);
         }
@@ -121,30 +127,43 @@ bool cvm_jit_stack_room(uint64_t need)
      * /proc/self/maps for the main thread's) */
     static __thread uintptr_t low;
     static __thread bool known;
+    static __thread uintptr_t high;
     if (!known) {
         pthread_attr_t a;
         void *addr = NULL;
         size_t size = 0;
         if (!pthread_getattr_np(pthread_self(), &a)) {
-            if (!pthread_attr_getstack(&a, &addr, &size))
+            if (!pthread_attr_getstack(&a, &addr, &size)) {
                 low = (uintptr_t)addr;
+                high = low + size;
+            }
             pthread_attr_destroy(&a);
         }
         known = true;
     }
-    char here;
-    const uintptr_t sp = (uintptr_t)&here;
-    return low && sp > low && sp - low >= need;
+    /* a host running cubes on a stack of its own (a coroutine's) is not
+     * between the bounds: interpreted */
+    const uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    return low && sp > low && sp <= high && sp - low >= need;
 }
 
 void cvm_jit_release(cvm_vm_kprog *kp)
 {
+    pthread_mutex_lock(&lock); /* the backend's calls are serialized */
     for (unsigned w = 0; w < 7; w++) {
         if (kp->jit_handle[w])
             cvm_jit_backend_free(kp->jit_handle[w]);
         kp->jit_handle[w] = kp->jit_fn[w] = NULL;
         kp->jit_state[w] = 0;
     }
+    pthread_mutex_unlock(&lock);
+}
+
+void cvm_jit_note_narrow_stack(void)
+{
+    pthread_mutex_lock(&lock);
+    counts.narrow_stacks++;
+    pthread_mutex_unlock(&lock);
 }
 
 void cvm_jit_counts_get(cvm_jit_counts *out)

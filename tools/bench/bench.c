@@ -341,7 +341,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: cubevm: %s\n", why);
         return 1;
     }
-    contender *cts[] = { &cubevm_contender, &cubevm_interp_contender, &torch_contender,
+    contender *cts[] = { &cubevm_contender, &cubevm_interp_contender, &cubevm_native_contender, &torch_contender,
                          &torch_nchw_contender, &onednn_contender, &pocl_contender, &c_contender,
                          &openblas_contender, &floor_contender, &lavapipe_contender };
     int n_ct = (int)(sizeof cts / sizeof cts[0]);

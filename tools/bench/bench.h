@@ -72,7 +72,7 @@ double probe_peak_gflops(void);
 double probe_fma_gflops(void);
 
 /* the others */
-extern contender cubevm_contender, cubevm_interp_contender;
+extern contender cubevm_contender, cubevm_interp_contender, cubevm_native_contender;
 extern contender pocl_contender, onednn_contender, openblas_contender;
 extern contender torch_contender, torch_nchw_contender;
 int cubevm_global_init(char *why, size_t whylen);

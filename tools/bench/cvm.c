@@ -2,9 +2,9 @@
  * cvm.c - the cubevm contenders of `make bench`: kernels/bench.cu compiled
  * with the CUDA frontend, run through the public API (vm/cubevm.h) on one
  * device with cvm_config.threads = --threads. `cubevm` is the default tier
- * (CVM_TIER_DEFAULT: native code through LLVM once a kernel's launches
- * have run 2^22 units, in a build with LLVM; CUBEVM_JIT changes it);
- * `cubevm-interp` forces the interpreter (CVM_TIER_INTERP). Both run on
+ * (CVM_TIER_DEFAULT: CUBEVM_JIT's choice, the interpreter when unset);
+ * `cubevm-interp` forces the interpreter (CVM_TIER_INTERP) and
+ * `cubevm-native` native code through LLVM (CVM_TIER_NATIVE). All run on
  * the same buffers.
  */
 #include "bench.h"
@@ -177,10 +177,11 @@ static int cvm_setup(const bench_case *bc, char *why, size_t whylen)
     host_out = xalloc((bc->out_count ? bc->out_count : 1) * 4);
     if (cvm_stream_sync(st, &d) != CVM_OK) goto fail;
     if (bc->kind == K_LAUNCH) measure_enqueue(bc);
-    /* The default tier compiles a kernel once its launches have run 2^22
-     * units: run every case's kernels past that before any timing (sum's
-     * partial sums, 2^18 units a launch, need 16 launches; the one-cube
-     * kernels of sum's last step and of `launch` stay interpreted). */
+    /* Under CUBEVM_JIT=auto the default tier compiles a kernel once its
+     * launches have run 2^22 units: run every case's kernels past that
+     * before any timing (sum's partial sums, 2^18 units a launch, need 16
+     * launches; the one-cube kernels of sum's last step and of `launch`
+     * stay interpreted). */
     for (int i = 0; i < WARM_TIER_RUNS && bc->kind != K_LAUNCH; i++)
         if (cvm_run(bc, why, whylen) < 0) return PREP_UNAVAILABLE;
     return PREP_OK;
@@ -220,15 +221,40 @@ static void cvm_teardown(const bench_case *bc)
     host_out = NULL;
 }
 
-static double cvm_run_interp(const bench_case *bc, char *why, size_t whylen)
+static double run_tier(int t, const bench_case *bc, char *why, size_t whylen)
 {
-    tier = CVM_TIER_INTERP;
+    tier = t;
     double ms = cvm_run(bc, why, whylen);
     tier = CVM_TIER_DEFAULT;
     return ms;
 }
 
+static double cvm_run_interp(const bench_case *bc, char *why, size_t whylen)
+{
+    return run_tier(CVM_TIER_INTERP, bc, why, whylen);
+}
+
+static double cvm_run_native(const bench_case *bc, char *why, size_t whylen)
+{
+    return run_tier(CVM_TIER_NATIVE, bc, why, whylen);
+}
+
+/* cubevm-native: unavailable where native code cannot be made. */
+static int cvm_setup_native(const bench_case *bc, char *why, size_t whylen)
+{
+    cvm_diag d = { 0 };
+    if (cvm_tier_available(CVM_TIER_NATIVE, &d) != CVM_OK) {
+        snprintf(why, whylen, "%s", d.message);
+        return PREP_UNAVAILABLE;
+    }
+    snprintf(cubevm_native_contender.note, sizeof cubevm_native_contender.note,
+             "cubevm-native: cvm_launch_config.tier = CVM_TIER_NATIVE, %s", d.message);
+    return cvm_setup(bc, why, whylen);
+}
+
 contender cubevm_contender = { "cubevm", cvm_setup, cvm_run, cvm_output, cvm_teardown,
-                               "cubevm: the default tier (native code through LLVM after 2^22 units of a kernel, where built)" };
+                               "cubevm: the default tier (CUBEVM_JIT; unset: the interpreter)" };
 contender cubevm_interp_contender = { "cubevm-interp", cvm_setup, cvm_run_interp, cvm_output, cvm_teardown,
                                       "cubevm-interp: the interpreter (cvm_launch_config.tier = CVM_TIER_INTERP)" };
+contender cubevm_native_contender = { "cubevm-native", cvm_setup_native, cvm_run_native, cvm_output,
+                                      cvm_teardown, "" };
