@@ -816,113 +816,151 @@ static LLVMValueRef sreg(const gen *g, unsigned id)
 
 /* A plain ld or st of global or shared memory: the quick path when every
  * active lane's access lies in one buffer (or in shared memory), aligned;
- * the interpreter otherwise. */
+ * the interpreter otherwise. Consecutive lanes (the common case) are
+ * tested once, as a vector compare, and then only their first and last
+ * active lanes are checked, as scalars, before one masked vector access;
+ * other addresses are checked lane by lane and gathered or scattered. */
 static void memory(gen *g, uint32_t pc)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
     const bool ld = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
     const unsigned esz = in->esz;
     const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
     const uint32_t vslot = ld ? in->d : in->b;
     LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
     LLVMValueRef act = get_active(g), m = lane_mask(g, act);
     LLVMValueRef A = reg_get(g, in->a);
-    LLVMValueRef addr, ok_all, lo_ok = NULL, base_ptr;
-    /* the first active lane (act is not empty where code runs) */
+    /* the first and last active lanes (act is not empty where code runs) */
     LLVMValueRef f64v = intrinsic(g, "llvm.cttz", (LLVMTypeRef[]){g->i64}, 1,
                                   (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
     LLVMValueRef f = llvm.BuildTrunc(g->B, f64v, g->i32, "");
     f = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
-    if (global) {
-        LLVMValueRef a0 = llvm.BuildExtractElement(g->B, A, f, "");
-        LLVMValueRef t = llvm.BuildLShr(g->B, a0, c64(g, CVM_VM_PTR_TAG_SHIFT), "");
+    LLVMValueRef f64 = llvm.BuildZExt(g->B, f, g->i64, "");
+    LLVMValueRef lz = intrinsic(g, "llvm.ctlz", (LLVMTypeRef[]){g->i64}, 1,
+                                (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
+    LLVMValueRef last = llvm.BuildSub(g->B, c64(g, 63), lz, "");
+    /* each lane's pointer as 64 bits: global ones tagged, shared offsets widened */
+    LLVMValueRef R = global ? A : llvm.BuildZExt(g->B, A, wt, "");
+    LLVMValueRef r0 = llvm.BuildExtractElement(g->B, R, f, "");
+    LLVMValueRef fsz = llvm.BuildMul(g->B, f64, c64(g, esz), "");
+    LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, size = NULL;
+    if (global) { /* the buffer of the first active lane's tag */
+        t = llvm.BuildLShr(g->B, r0, c64(g, CVM_VM_PTR_TAG_SHIFT), "");
         LLVMValueRef tab = load(g, g->x, offsetof(cvm_vm_exec, jtab), g->i8p);
         LLVMValueRef eoff = llvm.BuildMul(g->B, llvm.BuildURem(g->B, t, c64(g, CVM_JIT_TAB), ""),
                                          c64(g, sizeof(cvm_jit_region)), "");
         LLVMValueRef e = llvm.BuildGEP2(g->B, g->i8, tab, &eoff, 1, "");
-        LLVMValueRef etag = load(g, e, offsetof(cvm_jit_region, tag), g->i64);
-        LLVMValueRef lo = load(g, e, offsetof(cvm_jit_region, lo), g->i64);
-        LLVMValueRef end = load(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
-        lo_ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""),
-                             llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
-        addr = llvm.BuildAnd(g->B, A, splat(g, c64(g, (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1)), "");
-        LLVMValueRef tags = llvm.BuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
-        LLVMValueRef okv = llvm.BuildICmp(g->B, LLVMIntEQ, tags, splat(g, t), "");
-        okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntUGE, addr, splat(g, lo), ""), "");
-        /* addr + esz <= end, written so that it cannot wrap: addr <= end - esz, end >= esz */
-        lo_ok = llvm.BuildAnd(g->B, lo_ok, llvm.BuildICmp(g->B, LLVMIntUGE, end, c64(g, esz), ""), "");
-        LLVMValueRef lim = llvm.BuildSub(g->B, end, c64(g, esz), "");
-        okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, lim), ""), "");
-        if (align > 1)
-            okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntEQ,
-                                                        llvm.BuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
-                                                        llvm.ConstNull(wt), ""), "");
-        ok_all = okv;
-        base_ptr = NULL;
+        etag = load(g, e, offsetof(cvm_jit_region, tag), g->i64);
+        lo = load(g, e, offsetof(cvm_jit_region, lo), g->i64);
+        end = load(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
     } else {
-        addr = llvm.BuildZExt(g->B, A, wt, "");
-        LLVMValueRef size = llvm.BuildZExt(g->B, load(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
-        lo_ok = llvm.BuildICmp(g->B, LLVMIntUGE, size, c64(g, esz), "");
-        LLVMValueRef lim = llvm.BuildSub(g->B, size, c64(g, esz), "");
-        LLVMValueRef okv = llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, lim), "");
+        size = llvm.BuildZExt(g->B, load(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
+        shared = llvm.BuildPtrToInt(g->B, load(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p), g->i64, "");
+    }
+    LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);
+    LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0), vpv = llvm.VectorType(sp, g->W);
+    LLVMValueRef alignv = c32(g, esz);
+    LLVMBasicBlockRef bc = block(g, "consecutive"), bl = block(g, "lanes"), bv = block(g, "vector"),
+                      bgat = block(g, "gather"), bs = block(g, "slow"), bj = block(g, "joined");
+
+    /* consecutive: lane l at lane f's pointer + (l - f) * esz (an
+     * alignment above the element size needs every lane's test) */
+    if (align <= esz) {
+        LLVMValueRef expect = llvm.BuildAdd(g->B, splat(g, llvm.BuildSub(g->B, r0, fsz, "")),
+                                            llvm.BuildMul(g->B, iota(g, g->i64), splat(g, c64(g, esz)), ""), "");
+        LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, R, expect, ""), "");
+        llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), ""), bc, bl);
+    } else {
+        llvm.BuildBr(g->B, bl);
+    }
+    llvm.PositionBuilderAtEnd(g->B, bc);
+    {
+        /* the last active lane's pointer, r0 + (last - f) * esz */
+        LLVMValueRef rl = llvm.BuildAdd(g->B, r0, llvm.BuildMul(g->B, llvm.BuildSub(g->B, last, f64, ""),
+                                                               c64(g, esz), ""), "");
+        LLVMValueRef ok, first;
+        LLVMValueRef a0 = global ? llvm.BuildAnd(g->B, r0, c64(g, low), "") : r0;
+        LLVMValueRef al = global ? llvm.BuildAnd(g->B, rl, c64(g, low), "") : rl;
+        LLVMValueRef lim = llvm.BuildSub(g->B, global ? end : size, c64(g, esz), "");
+        /* in bounds without wrapping: lim computed only when the limit is >= esz */
+        ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntUGE, global ? end : size, c64(g, esz), ""),
+                           llvm.BuildICmp(g->B, LLVMIntULE, al, lim, ""), "");
+        if (global) {
+            /* one tag on both ends, not carried into (rl >= r0), the table's entry */
+            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
+            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""), "");
+            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ,
+                                                        llvm.BuildLShr(g->B, rl, c64(g, CVM_VM_PTR_TAG_SHIFT), ""), t, ""), "");
+            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, rl, r0, ""), "");
+            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, a0, lo, ""), "");
+        }
+        if (align > 1)
+            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, a0, c64(g, align - 1), ""),
+                                                        c64(g, 0), ""), "");
+        /* lane 0's host address (lanes before f are masked off, never touched) */
+        first = llvm.BuildSub(g->B, a0, fsz, "");
+        if (!global)
+            first = llvm.BuildAdd(g->B, first, shared, "");
+        llvm.BuildCondBr(g->B, ok, bv, bs);
+        llvm.PositionBuilderAtEnd(g->B, bv);
+        LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
+        if (ld) {
+            LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
+                                       (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
+            llvm.BuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
+        } else {
+            intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
+                      (LLVMValueRef[]){reg_get(g, vslot), vptr, alignv, m}, 4);
+        }
+        llvm.BuildBr(g->B, bj);
+    }
+
+    /* other addresses: every active lane tested */
+    llvm.PositionBuilderAtEnd(g->B, bl);
+    {
+        LLVMValueRef addr, okv, ok;
+        if (global) {
+            addr = llvm.BuildAnd(g->B, A, splat(g, c64(g, low)), "");
+            LLVMValueRef tags = llvm.BuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
+            okv = llvm.BuildICmp(g->B, LLVMIntEQ, tags, splat(g, t), "");
+            okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntUGE, addr, splat(g, lo), ""), "");
+            ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""),
+                               llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
+        } else {
+            addr = R;
+            okv = NULL;
+            ok = llvm.ConstInt(g->i1, 1, false);
+        }
+        /* addr + esz <= limit, written so that it cannot wrap: addr <= limit - esz, limit >= esz */
+        LLVMValueRef limit = global ? end : size;
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, limit, c64(g, esz), ""), "");
+        LLVMValueRef in_b = llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, llvm.BuildSub(g->B, limit, c64(g, esz), "")), "");
+        okv = okv ? llvm.BuildAnd(g->B, okv, in_b, "") : in_b;
         if (align > 1)
             okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntEQ,
                                                         llvm.BuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
                                                         llvm.ConstNull(wt), ""), "");
-        ok_all = okv;
-        base_ptr = load(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
+        LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
+        llvm.BuildCondBr(g->B, ok, bgat, bs);
+        llvm.PositionBuilderAtEnd(g->B, bgat);
+        LLVMValueRef haddr = global ? addr : llvm.BuildAdd(g->B, addr, splat(g, shared), "");
+        LLVMValueRef ptrs = llvm.BuildIntToPtr(g->B, haddr, vpv, "");
+        if (ld) {
+            LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
+                                       (LLVMValueRef[]){ptrs, alignv, m, reg_get(g, vslot)}, 4);
+            llvm.BuildStore(g->B, v, g->slot[vslot]);
+        } else {
+            /* overlapping lanes store in lane order, as the interpreter does */
+            intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
+                      (LLVMValueRef[]){reg_get(g, vslot), ptrs, alignv, m}, 4);
+        }
+        llvm.BuildBr(g->B, bj);
     }
-    /* every active lane passes */
-    LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, ok_all, ""), "");
-    LLVMValueRef quick = llvm.BuildAnd(g->B, lo_ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
-    LLVMBasicBlockRef bq = block(g, "quick"), bs = block(g, "slow"), bj = block(g, "joined");
-    llvm.BuildCondBr(g->B, quick, bq, bs);
 
     llvm.PositionBuilderAtEnd(g->B, bs);
     fallback(g, pc);
-    llvm.BuildBr(g->B, bj);
-
-    llvm.PositionBuilderAtEnd(g->B, bq);
-    LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);
-    LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0);
-    /* host addresses per lane */
-    LLVMValueRef haddr = addr;
-    if (base_ptr)
-        haddr = llvm.BuildAdd(g->B, addr, splat(g, llvm.BuildPtrToInt(g->B, base_ptr, g->i64, "")), "");
-    /* consecutive: lane l at lane f's address + (l - f) * esz */
-    LLVMValueRef h0 = llvm.BuildExtractElement(g->B, haddr, f, "");
-    LLVMValueRef first = llvm.BuildSub(g->B, h0, llvm.BuildMul(g->B, llvm.BuildZExt(g->B, f, g->i64, ""), c64(g, esz), ""), "");
-    LLVMValueRef expect = llvm.BuildAdd(g->B, splat(g, first), llvm.BuildMul(g->B, iota(g, g->i64), splat(g, c64(g, esz)), ""), "");
-    LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, haddr, expect, ""), "");
-    LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
-    LLVMBasicBlockRef bv = block(g, "vector"), bg = block(g, "gather");
-    llvm.BuildCondBr(g->B, cons, bv, bg);
-    LLVMValueRef alignv = c32(g, esz);
-    LLVMTypeRef vpv = llvm.VectorType(sp, g->W);
-
-    llvm.PositionBuilderAtEnd(g->B, bv);
-    LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
-    if (ld) {
-        LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
-                                   (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
-        llvm.BuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
-    } else {
-        intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
-                  (LLVMValueRef[]){reg_get(g, vslot), vptr, alignv, m}, 4);
-    }
-    llvm.BuildBr(g->B, bj);
-
-    llvm.PositionBuilderAtEnd(g->B, bg);
-    LLVMValueRef ptrs = llvm.BuildIntToPtr(g->B, haddr, vpv, "");
-    if (ld) {
-        LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
-                                   (LLVMValueRef[]){ptrs, alignv, m, reg_get(g, vslot)}, 4);
-        llvm.BuildStore(g->B, v, g->slot[vslot]);
-    } else {
-        /* overlapping lanes store in lane order, as the interpreter does */
-        intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
-                  (LLVMValueRef[]){reg_get(g, vslot), ptrs, alignv, m}, 4);
-    }
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, bj);
 }
