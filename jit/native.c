@@ -304,6 +304,13 @@ typedef struct gen {
      * change, so their inactive lanes are never read: they are written
      * whole (no select) and are dead wherever the plane stops. */
     uint8_t *local;
+    /* Per slot: the pc + 1 of the `const` that is its register's only
+     * writer, when the register is written before it is read in every lane
+     * (not among decode's zeroed slots) and no plane op reads it; 0 if
+     * not. Such a register holds that constant wherever it is read, so a
+     * resume makes it again instead of reloading it (LLVM then folds it:
+     * a scale of 4 becomes a shift) and a suspend does not store it. */
+    uint32_t *cst;
     uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
@@ -461,6 +468,14 @@ static bool live_at(const gen *g, uint32_t i, uint32_t pc)
     return lo <= hi && g->last_read[i] >= lo && g->first_read[i] <= hi;
 }
 
+/* The value of a `const` instruction, all lanes. */
+static LLVMValueRef const_value(const gen *g, const cvm_vm_dinsn *in)
+{
+    const unsigned e = in->elem;
+    LLVMValueRef c = llvm.ConstInt(llvm.IntTypeInContext(g->C, cvm_vm_esz(e) * 8), in->imm, false);
+    return splat(g, llvm.ConstBitCast(c, scalar(g, e)));
+}
+
 /* Spills slots [s, s + n) to the file, or reloads them from it; with
  * live_pc != UINT32_MAX only those live at that resume point. */
 static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t live_pc)
@@ -470,6 +485,11 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
     for (uint32_t i = s; i < s + n && i < g->nslots; i++) {
         if (live_pc != UINT32_MAX && !live_at(g, i, live_pc))
             continue;
+        if (live_pc != UINT32_MAX && g->cst[i]) { /* made again, not stored */
+            if (!out)
+                llvm.BuildStore(g->B, const_value(g, &g->code[g->cst[i] - 1]), g->slot[i]);
+            continue;
+        }
         LLVMValueRef at = slot_ptr(g, regs, i, rs);
         if (out) {
             LLVMValueRef st = llvm.BuildStore(g->B, reg_get(g, i), at);
@@ -1023,11 +1043,7 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
     switch (in->h) {
     case CVM_OP_NOP: return true;
     case CVM_OP_MOV: r = reg_get(g, in->a); break;
-    case CVM_OP_CONST: {
-        LLVMValueRef c = llvm.ConstInt(llvm.IntTypeInContext(g->C, cvm_vm_esz(e) * 8), in->imm, false);
-        r = splat(g, llvm.ConstBitCast(c, scalar(g, e)));
-        break;
-    }
+    case CVM_OP_CONST: r = const_value(g, in); break;
     case CVM_OP_PARAM: {
         LLVMValueRef L = load(g, g->x, offsetof(cvm_vm_exec, L), g->i8p);
         LLVMValueRef params = load(g, L, offsetof(cvm_vm_launch, params), g->i8p);
@@ -1387,6 +1403,49 @@ static bool is_barrier(unsigned h)
     return oi && (oi->flags & CVM_OPF_BARRIER);
 }
 
+/* gen's `cst`: registers whose only writer is one `const`. */
+static void constants(gen *g)
+{
+    const cvm_vm_kprog *kp = g->kp;
+    if (kp->zero_all)
+        return;
+    uint8_t *no = calloc(g->nslots + 1, 1); /* written otherwise, read across lanes, or zeroed */
+    if (!no)
+        return; /* no facts: no constants */
+    for (uint32_t i = 0; i < kp->nzero; i++)
+        for (uint32_t s = kp->zero[2 * i]; s < kp->zero[2 * i] + kp->zero[2 * i + 1] && s < g->nslots; s++)
+            no[s] = 1;
+    for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned k, nw;
+        named(g, in, list, &k, &nw);
+        for (unsigned i = 0; i < k; i++) {
+            const uint32_t r = list[i];
+            if (r >= g->nslots)
+                continue;
+            if (i >= nw) {
+                if (oi && (oi->flags & CVM_OPF_PLANE))
+                    for (uint32_t w = 0; w < width_at(g, r) && r + w < g->nslots; w++)
+                        no[r + w] = 1;
+                continue;
+            }
+            const bool one = in->h == CVM_OP_CONST && in->line == 1 && width_at(g, r) == 1;
+            if (!one || (g->cst[r] && g->code[g->cst[r] - 1].imm != in->imm)) {
+                for (uint32_t w = 0; w < width_at(g, r) && r + w < g->nslots; w++)
+                    no[r + w] = 1;
+            } else {
+                g->cst[r] = pc + 1;
+            }
+        }
+    }
+    for (uint32_t s = 0; s < g->nslots; s++)
+        if (no[s])
+            g->cst[s] = 0;
+    free(no);
+}
+
 /* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
 static void analyse(gen *g)
 {
@@ -1454,6 +1513,7 @@ static void analyse(gen *g)
             cur++;
     }
     free(seg);
+    constants(g);
 }
 
 /* Per slot: its register's element type; per first slot: the register's line. */
@@ -1465,11 +1525,12 @@ static bool layout(gen *g)
     g->slot_width = calloc(g->nslots + 1, 1);
     g->slot = calloc(g->nslots + 1, sizeof *g->slot);
     g->local = calloc(g->nslots + 1, 1);
+    g->cst = calloc(g->nslots + 1, sizeof *g->cst);
     g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
-    if (!g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->first_read ||
+    if (!g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->first_read ||
         !g->last_read || !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
@@ -1616,6 +1677,7 @@ out:
     free(g.slot_width);
     free(g.slot);
     free(g.local);
+    free(g.cst);
     free(g.first_read);
     free(g.last_read);
     free(g.outer_lo);

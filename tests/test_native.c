@@ -62,6 +62,21 @@ static const char src[] =
     "    o[4 * t + 2] = uy ? ux / uy : 7; o[4 * t + 3] = uy ? ux % uy : 9;\n"
     "}\n"
     "__global__ void oob(float *o, int n) { o[threadIdx.x + n] = 1.0f; }\n"
+    "__global__ void cst(int *o, int n)\n"
+    "{\n"
+    "    __shared__ int s[64];\n"
+    "    int t = threadIdx.x, acc = t;\n"
+    "    for (int i = 0; i < n; i++) {\n"
+    "        acc += (i & 3) * 4 + 7;\n"
+    "        if ((i & 255) == 0) {\n"
+    "            s[t] = acc;\n"
+    "            __syncthreads();\n"
+    "            acc ^= s[(t + 1) & 63];\n"
+    "            __syncthreads();\n"
+    "        }\n"
+    "    }\n"
+    "    o[t] = acc;\n"
+    "}\n"
     "__global__ void shin(int *o)\n"
     "{\n"
     "    int t = threadIdx.x;\n"
@@ -391,6 +406,33 @@ static void test_registers(void)
     ok(bad < 0, "acc: o[t] = popcount(t) natively (first bad unit %d)", bad);
     mod = keep;
     cvm_module_free(m);
+
+    /* constants live across barriers and back-edge yields (3000 rounds,
+     * two planes): made again at each resume, never stored */
+    {
+        int32_t co[64];
+        io cbufs[] = {{NULL, sizeof co}};
+        uint32_t cn = 3000;
+        cvm_launch_config ccfg = kern_cfg(1, 64);
+        both("constants across barriers and yields", "cst", &ccfg, cbufs, 1, &cn, (uint8_t *)co, NULL, &d);
+        int32_t ref[64], sh[64];
+        for (int t = 0; t < 64; t++)
+            ref[t] = t;
+        for (uint32_t i = 0; i < cn; i++) {
+            for (int t = 0; t < 64; t++)
+                ref[t] += (int32_t)((i & 3) * 4 + 7);
+            if ((i & 255) == 0) {
+                memcpy(sh, ref, sizeof sh);
+                for (int t = 0; t < 64; t++)
+                    ref[t] ^= sh[(t + 1) & 63];
+            }
+        }
+        bad = -1;
+        for (int t = 0; t < 64 && bad < 0; t++)
+            if (co[t] != ref[t])
+                bad = t;
+        ok(bad < 0, "cst: the C model's values (first bad unit %d)", bad);
+    }
 
     /* unchecked, a shuffle reads inactive member lanes' registers: their
      * zeroes, not what the active lanes computed for them */
