@@ -21,7 +21,7 @@ int g_threads;
 const char *g_root = ".";
 const char *g_outdir = "build/bench";
 
-#define MAX_CONT 10
+#define MAX_CONT 16
 #define MAX_RUNS 1000
 
 typedef struct result {
@@ -345,6 +345,7 @@ int main(int argc, char **argv)
                          &torch_nchw_contender, &onednn_contender, &pocl_contender, &c_contender,
                          &openblas_contender, &floor_contender, &lavapipe_contender };
     int n_ct = (int)(sizeof cts / sizeof cts[0]);
+    _Static_assert(sizeof cts / sizeof cts[0] <= MAX_CONT, "MAX_CONT is smaller than the contender list");
 
     fprintf(stderr, "== probes: STREAM triad, read-only sum, FMA peak (%d threads)\n", g_threads);
     probe_init();
