@@ -34,16 +34,8 @@
  */
 #include "backend.h"
 
-#include <llvm-c/Analysis.h>
-#include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Orc.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/TargetMachine.h>
-#include <llvm-c/Transforms/PassBuilder.h>
+#include "llvm.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -55,211 +47,9 @@ bool cvm_jit_backend_built(void)
     return true;
 }
 
-/* ---- LLVM, loaded at run time ----
- *
- * libcubevm does not link LLVM: the first compile dlopens its shared
- * library (RTLD_LOCAL) and looks up the C API functions this file calls.
- * So a host that has its own LLVM in the process (Mesa's lavapipe or PoCL
- * bring LLVM 15) keeps it: linked in, LLVM 14's C++ symbols took the
- * place of theirs (PoCL crashed in `make bench`); and a machine without
- * libLLVM-14 runs everything interpreted, the native tier saying why.
- * The header's prototypes give each pointer its type. */
-#define LLVM_API(X) \
-    X(AddCase) X(AddFunction) X(AppendBasicBlockInContext) X(BuildAShr) X(BuildAdd) \
-    X(BuildAlloca) X(BuildAnd) X(BuildBitCast) X(BuildBr) X(BuildCall2) X(BuildCondBr) \
-    X(BuildExtractElement) X(BuildFAdd) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) \
-    X(BuildFPToUI) X(BuildFSub) X(BuildGEP2) X(BuildICmp) X(BuildInsertElement) X(BuildIntToPtr) \
-    X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNot) X(BuildOr) X(BuildPtrToInt) X(BuildRet) \
-    X(BuildSExt) X(BuildSIToFP) X(BuildSelect) X(BuildShl) X(BuildShuffleVector) X(BuildStore) \
-    X(BuildSub) X(BuildSwitch) X(BuildTrunc) X(BuildUIToFP) X(BuildURem) X(BuildXor) \
-    X(BuildZExt) X(ConstBitCast) X(ConstInt) X(ConstIntToPtr) X(ConstNull) X(ConstVector) \
-    X(ConsumeError) X(CopyStringRepOfTargetData) X(CreateBuilderInContext) \
-    X(CreatePassBuilderOptions) X(CreateTargetDataLayout) X(CreateTargetMachine) \
-    X(DisposeBuilder) X(DisposeErrorMessage) X(DisposeMessage) X(DisposeModule) \
-    X(DisposePassBuilderOptions) X(DisposeTargetData) X(DisposeTargetMachine) \
-    X(DoubleTypeInContext) X(DumpModule) X(FloatTypeInContext) X(FunctionType) \
-    X(GetDefaultTargetTriple) X(GetElementType) X(GetEntryBasicBlock) X(GetErrorMessage) \
-    X(GetFirstInstruction) X(GetHostCPUFeatures) X(GetHostCPUName) X(GetInsertBlock) \
-    X(GetIntrinsicDeclaration) X(GetParam) X(GetTargetFromTriple) X(GetUndef) \
-    X(Int16TypeInContext) X(Int1TypeInContext) X(Int32TypeInContext) X(Int64TypeInContext) \
-    X(Int8TypeInContext) X(IntTypeInContext) X(IntrinsicGetType) X(LookupIntrinsicID) \
-    X(ModuleCreateWithNameInContext) X(OrcCreateDynamicLibrarySearchGeneratorForProcess) \
-    X(OrcCreateLLJIT) X(OrcCreateLLJITBuilder) X(OrcCreateNewThreadSafeContext) \
-    X(OrcCreateNewThreadSafeModule) X(OrcDisposeLLJIT) X(OrcDisposeThreadSafeContext) \
-    X(OrcExecutionSessionSetErrorReporter) X(OrcJITDylibAddGenerator) \
-    X(OrcJITDylibCreateResourceTracker) X(OrcJITTargetMachineBuilderCreateFromTargetMachine) \
-    X(OrcLLJITAddLLVMIRModuleWithRT) X(OrcLLJITBuilderSetJITTargetMachineBuilder) \
-    X(OrcLLJITGetExecutionSession) X(OrcLLJITGetGlobalPrefix) X(OrcLLJITGetMainJITDylib) \
-    X(OrcLLJITLookup) X(OrcReleaseResourceTracker) X(OrcResourceTrackerRemove) \
-    X(OrcSymbolStringPoolEntryStr) X(OrcThreadSafeContextGetContext) X(PointerType) \
-    X(PositionBuilderAtEnd) X(PositionBuilderBefore) X(RunPasses) X(SetAlignment) \
-    X(SetDataLayout) X(TypeOf) X(VectorType) X(VerifyModule)
-
-#define LLVM_MEMBER(f) __typeof__(&LLVM##f) f;
-static struct {
-    LLVM_API(LLVM_MEMBER)
-    void (*target_info)(void), (*target)(void), (*target_mc)(void), (*asm_printer)(void);
-} llvm;
-static void *llvm_lib;
-static char llvm_name[256]; /* the library's name or path, as loaded */
-
-#define LLVM_STR2(x) #x
-#define LLVM_STR(x) LLVM_STR2(x)
-
-static bool load_llvm(char *why, size_t n)
-{
-    if (llvm_lib)
-        return true;
-    const char *lib = getenv("CUBEVM_LLVM_LIB"); /* another path to LLVM 14 */
-    if (!lib || !*lib)
-        lib = CVM_LLVM_SONAME;
-    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(why, n, "LLVM is not available: %s", e ? e : lib);
-        return false;
-    }
-    snprintf(llvm_name, sizeof llvm_name, "%s", lib);
-    struct {
-        const char *name;
-        void *slot; /* the address of a member of llvm */
-    } fns[] = {
-#define LLVM_ENTRY(f) {"LLVM" #f, &llvm.f},
-        LLVM_API(LLVM_ENTRY)
-#ifdef LLVM_NATIVE_TARGET
-        {LLVM_STR(LLVM_NATIVE_TARGETINFO), &llvm.target_info},
-        {LLVM_STR(LLVM_NATIVE_TARGET), &llvm.target},
-        {LLVM_STR(LLVM_NATIVE_TARGETMC), &llvm.target_mc},
-        {LLVM_STR(LLVM_NATIVE_ASMPRINTER), &llvm.asm_printer},
-#endif
-    };
-    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
-        void *f = dlsym(h, fns[i].name);
-        if (!f) {
-            snprintf(why, n, "LLVM is not usable: %s has no %s", lib, fns[i].name);
-            dlclose(h);
-            memset(&llvm, 0, sizeof llvm);
-            return false;
-        }
-        memcpy(fns[i].slot, &f, sizeof f); /* POSIX: a function's address as void * */
-    }
-    if (!llvm.target || !llvm.asm_printer) {
-        snprintf(why, n, "LLVM has no code generator for this host");
-        dlclose(h);
-        return false;
-    }
-    llvm_lib = h;
-    return true;
-}
-
-/* ---- the process's JIT ---- */
-
-static LLVMOrcLLJITRef jit;
-static char host_cpu[64], *host_features;
-static unsigned kernel_serial;
-
-static LLVMTargetMachineRef host_machine(void)
-{
-    char *triple = llvm.GetDefaultTargetTriple(), *err = NULL;
-    LLVMTargetRef t;
-    LLVMTargetMachineRef tm = NULL;
-    if (!llvm.GetTargetFromTriple(triple, &t, &err))
-        tm = llvm.CreateTargetMachine(t, triple, host_cpu, host_features, LLVMCodeGenLevelDefault,
-                                     LLVMRelocDefault, LLVMCodeModelJITDefault);
-    llvm.DisposeMessage(err);
-    llvm.DisposeMessage(triple);
-    return tm;
-}
-
-static void error_text(LLVMErrorRef e, char *why, size_t n, const char *what)
-{
-    char *m = llvm.GetErrorMessage(e);
-    snprintf(why, n, "%s: %s", what, m);
-    llvm.DisposeErrorMessage(m);
-}
-
-/* The JIT's asynchronous errors (a symbol it cannot find) come here, not
- * to stderr: the library prints nothing; the compile that waits for the
- * code fails with its own message. */
-static char session_error[256];
-
-static void report(void *ctx, LLVMErrorRef e)
-{
-    (void)ctx;
-    char *m = llvm.GetErrorMessage(e);
-    snprintf(session_error, sizeof session_error, "%s", m);
-    llvm.DisposeErrorMessage(m);
-}
-
-/* The only host symbols native code may call: what LLVM lowers block
- * stores and copies to (the helpers are called at their addresses). */
-static int host_symbol(void *ctx, LLVMOrcSymbolStringPoolEntryRef sym)
-{
-    (void)ctx;
-    const char *s = llvm.OrcSymbolStringPoolEntryStr(sym);
-    /* what LLVM's code may call: block moves, and fma/fmaf where the CPU
-     * has no fused multiply-add (libm's are exact) */
-    return !strcmp(s, "memset") || !strcmp(s, "memcpy") || !strcmp(s, "memmove") ||
-           !strcmp(s, "fma") || !strcmp(s, "fmaf");
-}
-
-static bool start_jit(char *why, size_t n);
-
-bool cvm_jit_backend_ready(char *why, size_t n)
-{
-    if (!start_jit(why, n))
-        return false;
-    snprintf(why, n, "LLVM 14 (%s) for %s", llvm_name, host_cpu);
-    return true;
-}
-
-static bool start_jit(char *why, size_t n)
-{
-    if (jit)
-        return true;
-    if (!load_llvm(why, n))
-        return false;
-    llvm.target_info();
-    llvm.target();
-    llvm.target_mc();
-    llvm.asm_printer();
-    char *cpu = llvm.GetHostCPUName();
-    snprintf(host_cpu, sizeof host_cpu, "%s", cpu);
-    llvm.DisposeMessage(cpu);
-    if (host_features)
-        llvm.DisposeMessage(host_features);
-    host_features = llvm.GetHostCPUFeatures();
-    LLVMTargetMachineRef tm = host_machine();
-    if (!tm) {
-        snprintf(why, n, "LLVM has no target machine for this host");
-        return false;
-    }
-    LLVMOrcLLJITBuilderRef b = llvm.OrcCreateLLJITBuilder();
-    llvm.OrcLLJITBuilderSetJITTargetMachineBuilder(
-        b, llvm.OrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
-    LLVMErrorRef e = llvm.OrcCreateLLJIT(&jit, b);
-    if (e) {
-        error_text(e, why, n, "LLVM's JIT did not start");
-        jit = NULL;
-        return false;
-    }
-    llvm.OrcExecutionSessionSetErrorReporter(llvm.OrcLLJITGetExecutionSession(jit), report, NULL);
-    LLVMOrcDefinitionGeneratorRef gen = NULL;
-    e = llvm.OrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, llvm.OrcLLJITGetGlobalPrefix(jit),
-                                                             host_symbol, NULL);
-    if (e) {
-        error_text(e, why, n, "LLVM's JIT cannot see the C library");
-        LLVMErrorRef e2 = llvm.OrcDisposeLLJIT(jit);
-        if (e2)
-            llvm.ConsumeError(e2);
-        jit = NULL; /* started again at the next compile */
-        return false;
-    }
-    llvm.OrcJITDylibAddGenerator(llvm.OrcLLJITGetMainJITDylib(jit), gen);
-    return true;
-}
-
 /* ---- code generation ---- */
+
+static unsigned kernel_serial;
 
 enum { MAXDEPTH = CVM_BC_MAX_DEPTH };
 
@@ -288,6 +78,7 @@ typedef struct gen {
     char *why;
     size_t nwhy;
     bool failed;
+    bool again;               /* failed for want of memory: worth another try later */
     LLVMContextRef C;
     LLVMModuleRef M;
     LLVMBuilderRef B;
@@ -557,6 +348,7 @@ static void add_resume(gen *g, uint32_t pc, LLVMBasicBlockRef to)
         resume *r = realloc(g->res, sizeof *r * g->capres);
         if (!r) {
             fail(g, "out of memory at pc %u%s", pc, "");
+            g->again = true;
             return;
         }
         g->res = r;
@@ -1452,7 +1244,7 @@ static void analyse(gen *g)
     const uint32_t n = g->kp->ninsns;
     uint32_t *seg = calloc(g->nslots + 1, sizeof *seg), depth = 0, lo = 1, hi = 0, cur = 1;
     if (!seg) {
-        g->failed = true;
+        g->failed = g->again = true;
         snprintf(g->why, g->nwhy, "out of memory");
         return;
     }
@@ -1558,15 +1350,16 @@ static void drop_tracker(LLVMOrcResourceTrackerRef rt)
 }
 
 static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
-                          void **out_handle, char *why, size_t n)
+                          void **out_handle, char *why, size_t n, bool *again)
 {
     cvm_jit_fn fn = NULL;
     *out_handle = NULL;
-    if (!start_jit(why, n))
+    if (!cvm_llvm_start(why, n))
         return NULL;
     gen g = {.prog = prog, .kp = kp, .code = kp->code, .W = W, .why = why, .nwhy = n};
     if (!layout(&g)) {
         snprintf(why, n, "out of memory");
+        g.again = true;
         goto out;
     }
     /* the registers live in the function's frame, on the stack of whatever
@@ -1625,7 +1418,7 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
         llvm.OrcDisposeThreadSafeContext(tsc);
         goto out;
     }
-    LLVMTargetMachineRef tm = host_machine();
+    LLVMTargetMachineRef tm = cvm_llvm_host_machine();
     if (tm) {
         LLVMTargetDataRef td = llvm.CreateTargetDataLayout(tm);
         char *dl = llvm.CopyStringRepOfTargetData(td);
@@ -1637,7 +1430,7 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
         llvm.DisposePassBuilderOptions(po);
         llvm.DisposeTargetMachine(tm);
         if (e) {
-            error_text(e, why, n, "LLVM's optimizer failed");
+            cvm_llvm_error_text(e, why, n, "LLVM's optimizer failed");
             llvm.DisposeModule(g.M);
             llvm.OrcDisposeThreadSafeContext(tsc);
             goto out;
@@ -1645,21 +1438,16 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     }
     if (getenv("CUBEVM_JIT_DUMP"))
         llvm.DumpModule(g.M);
-    LLVMOrcJITDylibRef jd = llvm.OrcLLJITGetMainJITDylib(jit);
+    LLVMOrcJITDylibRef jd = llvm.OrcLLJITGetMainJITDylib(cvm_llvm_jit);
     LLVMOrcResourceTrackerRef rt = llvm.OrcJITDylibCreateResourceTracker(jd);
     LLVMOrcThreadSafeModuleRef tsm = llvm.OrcCreateNewThreadSafeModule(g.M, tsc);
     llvm.OrcDisposeThreadSafeContext(tsc);
-    LLVMErrorRef e = llvm.OrcLLJITAddLLVMIRModuleWithRT(jit, rt, tsm);
+    LLVMErrorRef e = llvm.OrcLLJITAddLLVMIRModuleWithRT(cvm_llvm_jit, rt, tsm);
     LLVMOrcExecutorAddress addr = 0;
     if (!e)
-        e = llvm.OrcLLJITLookup(jit, &addr, name);
+        e = llvm.OrcLLJITLookup(cvm_llvm_jit, &addr, name);
     if (e) {
-        error_text(e, why, n, "LLVM's JIT failed");
-        if (session_error[0]) {
-            size_t k = strlen(why);
-            snprintf(why + k, n - k, " (%s)", session_error);
-            session_error[0] = 0;
-        }
+        cvm_llvm_error_text(e, why, n, "LLVM's JIT failed");
         drop_tracker(rt);
         goto out;
     }
@@ -1667,6 +1455,7 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     if (!h) {
         drop_tracker(rt);
         snprintf(why, n, "out of memory");
+        g.again = true;
         goto out;
     }
     h->rt = rt;
@@ -1683,6 +1472,7 @@ out:
     free(g.outer_lo);
     free(g.outer_hi);
     free(g.res);
+    *again = g.again;
     return fn;
 }
 
@@ -1697,23 +1487,25 @@ typedef struct job {
     void **handle;
     char *why;
     size_t n;
+    bool again;
     cvm_jit_fn fn;
 } job;
 
 static void *compile_job(void *arg)
 {
     job *j = arg;
-    j->fn = compile(j->prog, j->kp, j->W, j->handle, j->why, j->n);
+    j->fn = compile(j->prog, j->kp, j->W, j->handle, j->why, j->n, &j->again);
     return NULL;
 }
 
 cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
-                                   void **handle, char *why, size_t n)
+                                   void **handle, char *why, size_t n, bool *again)
 {
-    job j = {prog, kp, W, handle, why, n, NULL};
+    job j = {prog, kp, W, handle, why, n, false, NULL};
     pthread_attr_t attr;
     pthread_t t;
     *handle = NULL;
+    *again = true; /* until the compile itself says */
     if (pthread_attr_init(&attr)) {
         snprintf(why, n, "cannot start the compiler's thread");
         return NULL;
@@ -1727,6 +1519,7 @@ cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kpro
         return NULL;
     }
     pthread_join(t, NULL);
+    *again = j.again;
     return j.fn;
 }
 

@@ -12,10 +12,11 @@ bool cvm_jit_backend_built(void)
 }
 
 cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
-                                   void **handle, char *why, size_t n)
+                                   void **handle, char *why, size_t n, bool *again)
 {
     (void)prog, (void)kp, (void)W;
     *handle = NULL;
+    *again = false;
     snprintf(why, n, "this build of cubevm has no native tier (LLVM was not found)");
     return NULL;
 }

@@ -124,8 +124,8 @@ static int parse_option(run_opts *o, int argc, char **argv, int *i)
         o->seen |= 1u << k;
     }
     if (o->debug) {
-        static const char *const refused[] = {"--schedule", "--threads", "--seed", "--tier"};
-        for (unsigned k = 0; k < 3; k++)
+        static const char *const refused[] = {"--schedule", "--threads", "--seed"};
+        for (unsigned k = 0; k < sizeof refused / sizeof refused[0]; k++)
             if (!strncmp(a, refused[k], strlen(refused[k])))
                 return cli_error(CLI_USAGE, "debug: %s does not apply: the debugger runs the cubes "
                                  "one at a time, in order, on one thread", refused[k]);

@@ -128,6 +128,10 @@ typedef struct cvm_vm_arg {
     uint8_t elem;
 } cvm_vm_arg;
 
+/* Plane widths 2^0 .. CVM_BC_MAX_PLANE (2^6) that native code is kept for. */
+#define CVM_VM_JIT_WIDTHS 7
+_Static_assert(1u << (CVM_VM_JIT_WIDTHS - 1) == CVM_BC_MAX_PLANE, "one native slot per power-of-two width");
+
 typedef struct cvm_vm_kprog {
     const cvm_bc_kernel *k;
     uint32_t index;
@@ -178,8 +182,8 @@ typedef struct cvm_vm_kprog {
      * although the program is const everywhere else. Per plane width 2^i
      * (other widths are interpreted): jit_state[i] 0 not yet, 1 compiled
      * (jit_fn[i], jit_handle[i]), 2 refused. */
-    uint8_t jit_state[7];  /* per plane width 2^i */
-    void *jit_fn[7], *jit_handle[7];
+    uint8_t jit_state[CVM_VM_JIT_WIDTHS];
+    void *jit_fn[CVM_VM_JIT_WIDTHS], *jit_handle[CVM_VM_JIT_WIDTHS];
     uint64_t jit_units;   /* units launched so far (the auto policy) */
 } cvm_vm_kprog;
 

@@ -13,7 +13,7 @@
  * registers it spilled to the file: the two tiers share every fault and
  * every op's semantics.
  *
- * jit/native.c builds it when LLVM is found (CVM_HAVE_LLVM), jit/none.c
+ * jit/native.c (with jit/llvm.c) builds it when LLVM is found, jit/none.c
  * otherwise; vm/interp.c decides per launch (cvm_jit_plan) and calls it.
  */
 #ifndef CVM_VM_JIT_H

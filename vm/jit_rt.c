@@ -17,8 +17,10 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static cvm_jit_counts counts;
 static char last_refusal[1024];
 
-enum { POLICY_AUTO, POLICY_OFF, POLICY_ON };
+enum { POLICY_BAD = -1, POLICY_AUTO, POLICY_OFF, POLICY_ON };
 
+/* The policy of a launch of this tier: CUBEVM_JIT's for CVM_TIER_DEFAULT
+ * (POLICY_BAD for a value it does not take, which cvm_jit_check refuses). */
 static int policy(int tier)
 {
     if (tier == CVM_TIER_INTERP)
@@ -28,11 +30,11 @@ static int policy(int tier)
     /* unset: the interpreter, which is still faster than today's native
      * code for most kernels (docs/performance.md "The native tier") */
     const char *e = getenv("CUBEVM_JIT");
-    if (e && !strcmp(e, "auto"))
-        return POLICY_AUTO;
     if (!e || !*e || !strcmp(e, "off") || !strcmp(e, "0"))
         return POLICY_OFF;
-    return POLICY_ON; /* "on", "1" (cvm_jit_check refuses anything else) */
+    if (!strcmp(e, "on") || !strcmp(e, "1"))
+        return POLICY_ON;
+    return !strcmp(e, "auto") ? POLICY_AUTO : POLICY_BAD;
 }
 
 cvm_status cvm_tier_available(cvm_tier tier, cvm_diag *diag)
@@ -61,12 +63,10 @@ cvm_status cvm_tier_available(cvm_tier tier, cvm_diag *diag)
 
 cvm_status cvm_jit_check(int tier, cvm_diag *diag)
 {
-    const char *e = getenv("CUBEVM_JIT");
-    if (tier != CVM_TIER_DEFAULT || !e || !*e || !strcmp(e, "auto") || !strcmp(e, "off") ||
-        !strcmp(e, "0") || !strcmp(e, "on") || !strcmp(e, "1"))
+    if (policy(tier) != POLICY_BAD)
         return CVM_OK;
-    return cvm_diag_set(diag, CVM_INVALID_ARGUMENT,
-                        "CUBEVM_JIT=%.64s is not a tier policy (off, on or auto)", e);
+    return cvm_diag_set(diag, CVM_INVALID_ARGUMENT, "CUBEVM_JIT=%.64s is not a tier policy (off, on or auto)",
+                        getenv("CUBEVM_JIT"));
 }
 
 bool cvm_jit_built(void)
@@ -78,7 +78,7 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
                         uint64_t units, int tier)
 {
     const int pol = policy(tier);
-    if (pol == POLICY_OFF || !cvm_jit_backend_built() || !prog->ver)
+    if (pol == POLICY_OFF || pol == POLICY_BAD || !cvm_jit_backend_built() || !prog->ver)
         return NULL;
     if (W & (W - 1))
         return NULL; /* plane widths other than powers of two: interpreted */
@@ -91,7 +91,8 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
     if (kp->jit_state[w] == 0 && (pol == POLICY_ON || kp->jit_units >= CVM_JIT_AUTO_UNITS)) {
         char why[sizeof last_refusal] = "";
         void *handle = NULL;
-        fn = cvm_jit_backend_compile(prog, kp, W, &handle, why, sizeof why);
+        bool again = false;
+        fn = cvm_jit_backend_compile(prog, kp, W, &handle, why, sizeof why, &again);
         if (fn) {
             kp->jit_state[w] = 1;
             kp->jit_fn[w] = (void *)(uintptr_t)fn;
@@ -100,8 +101,7 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
         } else {
             /* out of memory or threads: the next launch tries again; any
              * other reason is the kernel's, for good */
-            const bool passing = !strncmp(why, "out of memory", 13) || !strncmp(why, "cannot start", 12);
-            kp->jit_state[w] = passing ? 0 : 2;
+            kp->jit_state[w] = again ? 0 : 2;
             counts.refused++;
             memcpy(last_refusal, why, sizeof why);
         }
@@ -150,7 +150,7 @@ bool cvm_jit_stack_room(uint64_t need)
 void cvm_jit_release(cvm_vm_kprog *kp)
 {
     pthread_mutex_lock(&lock); /* the backend's calls are serialized */
-    for (unsigned w = 0; w < 7; w++) {
+    for (unsigned w = 0; w < CVM_VM_JIT_WIDTHS; w++) {
         if (kp->jit_handle[w])
             cvm_jit_backend_free(kp->jit_handle[w]);
         kp->jit_handle[w] = kp->jit_fn[w] = NULL;
