@@ -95,20 +95,23 @@ typedef struct gen {
      * change, so their inactive lanes are never read: they are written
      * whole (no select) and are dead wherever the plane stops. */
     uint8_t *local;
-    /* Per slot: the pc + 1 of the `const` that is its register's only
-     * writer, when the register is written before it is read in every lane
-     * (not among decode's zeroed slots) and no plane op reads it; 0 if
-     * not. Such a register holds that constant wherever it is read, so a
-     * resume makes it again instead of reloading it (LLVM then folds it:
-     * a scale of 4 becomes a shift) and a suspend does not store it. */
+    /* Per slot: the pc + 1 of the `const` or `param` that is its
+     * register's only writer, when the register is written before it is
+     * read in every lane (not among decode's zeroed slots) and no plane op
+     * reads it; 0 if not. Such a register holds that launch constant in
+     * every lane wherever it is read, so a resume makes it again instead
+     * of reloading it (LLVM then folds a constant: a scale of 4 becomes a
+     * shift), a suspend does not store it, and an address takes it as a
+     * scalar. */
     uint32_t *cst;
+    LLVMValueRef *cval;       /* per slot with cst: its scalar, loaded once in the entry block */
     uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
     unsigned depth;
     resume *res;
     unsigned nres, capres;
-    LLVMBasicBlockRef done, start;
+    LLVMBasicBlockRef entry, done, start;
     LLVMValueRef fn_step, fn_backedge;
     LLVMTypeRef ty_step, ty_backedge;
 } gen;
@@ -259,12 +262,36 @@ static bool live_at(const gen *g, uint32_t i, uint32_t pc)
     return lo <= hi && g->last_read[i] >= lo && g->first_read[i] <= hi;
 }
 
-/* The value of a `const` instruction, all lanes. */
-static LLVMValueRef const_value(const gen *g, const cvm_vm_dinsn *in)
+/* The value of a `const` or `param` instruction (one lane's). */
+static LLVMValueRef launch_scalar(const gen *g, const cvm_vm_dinsn *in)
 {
     const unsigned e = in->elem;
-    LLVMValueRef c = llvm.ConstInt(llvm.IntTypeInContext(g->C, cvm_vm_esz(e) * 8), in->imm, false);
-    return splat(g, llvm.ConstBitCast(c, scalar(g, e)));
+    if (in->h == CVM_OP_CONST) {
+        LLVMValueRef c = llvm.ConstInt(llvm.IntTypeInContext(g->C, cvm_vm_esz(e) * 8), in->imm, false);
+        return llvm.ConstBitCast(c, scalar(g, e));
+    }
+    LLVMValueRef L = load(g, g->x, offsetof(cvm_vm_exec, L), g->i8p);
+    LLVMValueRef params = load(g, L, offsetof(cvm_vm_launch, params), g->i8p);
+    LLVMValueRef offs = load(g, L, offsetof(cvm_vm_launch, param_offset), llvm.PointerType(g->i32, 0));
+    LLVMValueRef idx = c64(g, in->aux);
+    LLVMValueRef o = llvm.BuildLoad2(g->B, g->i32, llvm.BuildGEP2(g->B, g->i32, offs, &idx, 1, ""), "");
+    LLVMValueRef at = llvm.BuildAdd(g->B, llvm.BuildZExt(g->B, o, g->i64, ""), c64(g, in->imm), "");
+    LLVMValueRef src = llvm.BuildGEP2(g->B, g->i8, params, &at, 1, "");
+    LLVMValueRef v = llvm.BuildLoad2(g->B, scalar(g, e), llvm.BuildBitCast(g->B, src, llvm.PointerType(scalar(g, e), 0), ""), "");
+    llvm.SetAlignment(v, 1);
+    return v;
+}
+
+/* The scalar of a slot with cst, computed once at the function's entry. */
+static LLVMValueRef cst_scalar(const gen *g, uint32_t slot)
+{
+    if (!g->cval[slot]) {
+        LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
+        llvm.PositionBuilderAtEnd(g->B, g->entry);
+        g->cval[slot] = launch_scalar(g, &g->code[g->cst[slot] - 1]);
+        llvm.PositionBuilderAtEnd(g->B, cur);
+    }
+    return g->cval[slot];
 }
 
 /* Spills slots [s, s + n) to the file, or reloads them from it; with
@@ -278,7 +305,7 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
             continue;
         if (live_pc != UINT32_MAX && g->cst[i]) { /* made again, not stored */
             if (!out)
-                llvm.BuildStore(g->B, const_value(g, &g->code[g->cst[i] - 1]), g->slot[i]);
+                llvm.BuildStore(g->B, splat(g, cst_scalar(g, i)), g->slot[i]);
             continue;
         }
         LLVMValueRef at = slot_ptr(g, regs, i, rs);
@@ -626,6 +653,102 @@ static LLVMValueRef sreg(const gen *g, unsigned id)
     }
 }
 
+static bool is_barrier(unsigned h)
+{
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(h);
+    return oi && (oi->flags & CVM_OPF_BARRIER);
+}
+
+/* The pc of the last instruction before pc, in pc's straight run of code
+ * (no control instruction or barrier between), that writes slot r;
+ * UINT32_MAX if none does. */
+static uint32_t run_writer(const gen *g, uint32_t pc, uint32_t r)
+{
+    while (pc-- > 0) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        if (!oi || (oi->flags & CVM_OPF_CTRL) || is_barrier(in->h))
+            return UINT32_MAX;
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned n, nw;
+        named(g, in, list, &n, &nw);
+        if (nw && list[0] <= r && r < list[0] + width_at(g, list[0]))
+            return pc;
+    }
+    return UINT32_MAX;
+}
+
+/* Whether slot r keeps, at pc, the value it had after instruction w (in
+ * pc's run, w < pc). */
+static bool kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r)
+{
+    const uint32_t last = run_writer(g, pc, r);
+    return last == UINT32_MAX || last <= w;
+}
+
+/* The 64-bit constant register k holds wherever it is read, if it has one. */
+static bool const_slot(const gen *g, uint32_t k, uint64_t *v)
+{
+    if (k >= g->nslots || !g->cst[k] || g->code[g->cst[k] - 1].h != CVM_OP_CONST ||
+        cvm_vm_esz(g->slot_elem[k]) != 8)
+        return false;
+    *v = g->code[g->cst[k] - 1].imm;
+    return true;
+}
+
+/* An address the quick path can test without its vector: global pointer
+ * P + ext(I) * esz, computed in the access's own run of code (so for the
+ * same active lanes) by ptr.add of a plane-uniform P (the verifier's
+ * fact, CVM_VM_UNI_A) and an offset mul of a 64-bit cvt of the 32-bit I
+ * by the constant esz, P and I unchanged since. Then the lanes are
+ * consecutive when I's are, which is one 32-bit compare shared by every
+ * access indexed by I in the run, and lane f's address is scalar
+ * arithmetic: the frontend's code for a[i] with an int i. */
+typedef struct affine {
+    uint32_t P, I;
+    bool sext;
+} affine;
+
+static bool affine_address(const gen *g, uint32_t pc, affine *af)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    const uint32_t pa = run_writer(g, pc, in->a);
+    if (pa == UINT32_MAX)
+        return false;
+    const cvm_vm_dinsn *add = &g->code[pa];
+    if (add->h != CVM_OP_PTR_ADD || add->elem != CVM_T_PTR_GLOBAL || add->line != 1 ||
+        !(add->uni & CVM_VM_UNI_A) || (add->eb != CVM_T_I64 && add->eb != CVM_T_U64) ||
+        !kept(g, pa, pc, add->a))
+        return false;
+    const uint32_t pm = run_writer(g, pa, add->b);
+    if (pm == UINT32_MAX)
+        return false;
+    const cvm_vm_dinsn *mul = &g->code[pm];
+    uint64_t k;
+    uint32_t x;
+    if (mul->h != CVM_OP_MUL || mul->line != 1 || cvm_vm_esz(mul->elem) != 8 || !is_int(mul->elem))
+        return false;
+    if (const_slot(g, mul->b, &k))
+        x = mul->a;
+    else if (const_slot(g, mul->a, &k))
+        x = mul->b;
+    else
+        return false;
+    if (k != in->esz)
+        return false;
+    const uint32_t pcv = run_writer(g, pm, x);
+    if (pcv == UINT32_MAX)
+        return false;
+    const cvm_vm_dinsn *cvt = &g->code[pcv];
+    if (cvt->h != CVM_OP_CVT || cvt->line != 1 ||
+        (cvt->k != CVM_VM_CVT_SEXT32 && cvt->k != CVM_VM_CVT_ZEXT32) || !kept(g, pcv, pc, cvt->a))
+        return false;
+    af->P = add->a;
+    af->I = cvt->a;
+    af->sext = cvt->k == CVM_VM_CVT_SEXT32;
+    return true;
+}
+
 /* A plain ld or st of global or shared memory: the quick path when every
  * active lane's access lies in one buffer (or in shared memory), aligned;
  * the interpreter otherwise. Consecutive lanes (the common case) are
@@ -653,8 +776,21 @@ static void memory(gen *g, uint32_t pc)
                                 (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
     LLVMValueRef last = llvm.BuildSub(g->B, c64(g, 63), lz, "");
     /* each lane's pointer as 64 bits: global ones tagged, shared offsets widened */
-    LLVMValueRef R = global ? A : llvm.BuildZExt(g->B, A, wt, "");
-    LLVMValueRef r0 = llvm.BuildExtractElement(g->B, R, f, "");
+    affine af;
+    const bool quick = global && align <= esz && affine_address(g, pc, &af);
+    LLVMValueRef R = NULL, r0, d = NULL, sf = NULL;
+    if (quick) { /* lane f's address in scalars: P + ext(I[f]) * esz */
+        d = llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, g->i32), "");
+        sf = llvm.BuildExtractElement(g->B, d, f, ""); /* I[l] - l, the same in consecutive lanes */
+        LLVMValueRef i_f = llvm.BuildAdd(g->B, sf, f, "");
+        LLVMValueRef x = af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
+        LLVMValueRef P = g->cst[af.P] ? cst_scalar(g, af.P)
+                                       : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
+        r0 = llvm.BuildAdd(g->B, P, llvm.BuildMul(g->B, x, c64(g, esz), ""), "");
+    } else {
+        R = global ? A : llvm.BuildZExt(g->B, A, wt, "");
+        r0 = llvm.BuildExtractElement(g->B, R, f, "");
+    }
     LLVMValueRef fsz = llvm.BuildMul(g->B, f64, c64(g, esz), "");
     LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, size = NULL;
     if (global) { /* the buffer of the first active lane's tag */
@@ -678,7 +814,15 @@ static void memory(gen *g, uint32_t pc)
 
     /* consecutive: lane l at lane f's pointer + (l - f) * esz (an
      * alignment above the element size needs every lane's test) */
-    if (align <= esz) {
+    if (quick) {
+        /* I[l] = I[f] + (l - f) in 32 bits, and no wrap between lanes f and last */
+        LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, d, splat(g, sf), ""), "");
+        LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
+        LLVMValueRef i_f = llvm.BuildAdd(g->B, sf, f, "");
+        LLVMValueRef i_l = llvm.BuildAdd(g->B, sf, llvm.BuildTrunc(g->B, last, g->i32, ""), "");
+        cons = llvm.BuildAnd(g->B, cons, llvm.BuildICmp(g->B, af.sext ? LLVMIntSGE : LLVMIntUGE, i_l, i_f, ""), "");
+        llvm.BuildCondBr(g->B, cons, bc, bl);
+    } else if (align <= esz) {
         LLVMValueRef expect = llvm.BuildAdd(g->B, splat(g, llvm.BuildSub(g->B, r0, fsz, "")),
                                             llvm.BuildMul(g->B, iota(g, g->i64), splat(g, c64(g, esz)), ""), "");
         LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, R, expect, ""), "");
@@ -714,7 +858,7 @@ static void memory(gen *g, uint32_t pc)
         first = llvm.BuildSub(g->B, a0, fsz, "");
         if (!global)
             first = llvm.BuildAdd(g->B, first, shared, "");
-        llvm.BuildCondBr(g->B, ok, bv, bs);
+        llvm.BuildCondBr(g->B, ok, bv, bl); /* bl fails too, to the slow path */
         llvm.PositionBuilderAtEnd(g->B, bv);
         LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
         if (ld) {
@@ -731,7 +875,17 @@ static void memory(gen *g, uint32_t pc)
     /* other addresses: every active lane tested */
     llvm.PositionBuilderAtEnd(g->B, bl);
     {
-        LLVMValueRef addr, okv, ok;
+        LLVMValueRef addr, okv, ok; /* (quick is global only: R is set for shared memory) */
+        if (quick && g->local[in->a]) {
+            /* the address register made again here from P and I (the same
+             * value in the active lanes, and a local register's other lanes
+             * are never read), so that the chain that computed it is dead
+             * code where only quick accesses read it */
+            LLVMValueRef I = reg_get(g, af.I);
+            I = af.sext ? llvm.BuildSExt(g->B, I, wt, "") : llvm.BuildZExt(g->B, I, wt, "");
+            A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
+            llvm.BuildStore(g->B, A, g->slot[in->a]);
+        }
         if (global) {
             addr = llvm.BuildAnd(g->B, A, splat(g, c64(g, low)), "");
             LLVMValueRef tags = llvm.BuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
@@ -835,20 +989,7 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
     switch (in->h) {
     case CVM_OP_NOP: return true;
     case CVM_OP_MOV: r = reg_get(g, in->a); break;
-    case CVM_OP_CONST: r = const_value(g, in); break;
-    case CVM_OP_PARAM: {
-        LLVMValueRef L = load(g, g->x, offsetof(cvm_vm_exec, L), g->i8p);
-        LLVMValueRef params = load(g, L, offsetof(cvm_vm_launch, params), g->i8p);
-        LLVMValueRef offs = load(g, L, offsetof(cvm_vm_launch, param_offset), llvm.PointerType(g->i32, 0));
-        LLVMValueRef idx = c64(g, in->aux);
-        LLVMValueRef o = llvm.BuildLoad2(g->B, g->i32, llvm.BuildGEP2(g->B, g->i32, offs, &idx, 1, ""), "");
-        LLVMValueRef at = llvm.BuildAdd(g->B, llvm.BuildZExt(g->B, o, g->i64, ""), c64(g, in->imm), "");
-        LLVMValueRef src = llvm.BuildGEP2(g->B, g->i8, params, &at, 1, "");
-        LLVMValueRef v = llvm.BuildLoad2(g->B, scalar(g, e), llvm.BuildBitCast(g->B, src, llvm.PointerType(scalar(g, e), 0), ""), "");
-        llvm.SetAlignment(v, 1);
-        r = splat(g, v);
-        break;
-    }
+    case CVM_OP_CONST: case CVM_OP_PARAM: r = splat(g, launch_scalar(g, in)); break;
     case CVM_OP_SREG: {
         if (cvm_vm_esz(e) != 4)
             return false;
@@ -1127,7 +1268,7 @@ static void control(gen *g, uint32_t pc)
 static void emit(gen *g)
 {
     const cvm_vm_kprog *kp = g->kp;
-    LLVMBasicBlockRef entry = block(g, "entry");
+    LLVMBasicBlockRef entry = g->entry = block(g, "entry");
     llvm.PositionBuilderAtEnd(g->B, entry);
     g->active = llvm.BuildAlloca(g->B, g->i64, "active");
     g->exited = llvm.BuildAlloca(g->B, g->i64, "exited");
@@ -1189,12 +1330,6 @@ static void emit(gen *g)
         llvm.AddCase(sw, c32(g, g->res[i].pc), g->res[i].bb);
 }
 
-static bool is_barrier(unsigned h)
-{
-    const cvm_bc_opinfo *oi = cvm_bc_op_info(h);
-    return oi && (oi->flags & CVM_OPF_BARRIER);
-}
-
 /* gen's `cst`: registers whose only writer is one `const`. */
 static void constants(gen *g)
 {
@@ -1223,8 +1358,11 @@ static void constants(gen *g)
                         no[r + w] = 1;
                 continue;
             }
-            const bool one = in->h == CVM_OP_CONST && in->line == 1 && width_at(g, r) == 1;
-            if (!one || (g->cst[r] && g->code[g->cst[r] - 1].imm != in->imm)) {
+            const bool one = (in->h == CVM_OP_CONST || in->h == CVM_OP_PARAM) && in->line == 1 &&
+                             width_at(g, r) == 1;
+            const cvm_vm_dinsn *was = g->cst[r] ? &g->code[g->cst[r] - 1] : NULL;
+            if (!one || (was && (was->h != in->h || was->elem != in->elem || was->imm != in->imm ||
+                                 was->aux != in->aux))) {
                 for (uint32_t w = 0; w < width_at(g, r) && r + w < g->nslots; w++)
                     no[r + w] = 1;
             } else {
@@ -1318,11 +1456,12 @@ static bool layout(gen *g)
     g->slot = calloc(g->nslots + 1, sizeof *g->slot);
     g->local = calloc(g->nslots + 1, 1);
     g->cst = calloc(g->nslots + 1, sizeof *g->cst);
+    g->cval = calloc(g->nslots + 1, sizeof *g->cval);
     g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
-    if (!g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->first_read ||
+    if (!g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->first_read ||
         !g->last_read || !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
@@ -1467,6 +1606,7 @@ out:
     free(g.slot);
     free(g.local);
     free(g.cst);
+    free(g.cval);
     free(g.first_read);
     free(g.last_read);
     free(g.outer_lo);

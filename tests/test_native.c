@@ -82,6 +82,15 @@ static const char src[] =
     "    int t = threadIdx.x;\n"
     "    if (t < 16) { int w = t + 100; o[t] = __shfl_sync(0xffffffff, w, t + 16); }\n"
     "}\n"
+    "__global__ void idx(float *o, const float *a, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n || i % 3 == 1) return;\n"
+    "    int j = (i * 7) % n;\n"
+    "    unsigned u = (unsigned)i - 5u;\n"
+    "    o[i] = a[i] + 2.0f * a[j] + 4.0f * a[u % (unsigned)n];\n"
+    "}\n"
+    "__global__ void wrap(float *o, const float *a, int n) { o[threadIdx.x] = a[n + (int)threadIdx.x]; }\n"
     "__global__ void sw(int *o)\n"
     "{\n"
     "    int t = threadIdx.x, v;\n"
@@ -328,6 +337,57 @@ static void test_faults(void)
        "the fault names unit 29, the first lane past the buffer: %s", d.message);
 }
 
+/* Accesses a[i] with an int i (the frontend's cvt, mul by the size,
+ * ptr.add of the buffer): the quick path tests i's lanes instead of the
+ * 64-bit addresses; consecutive i with lanes off, a permutation (j), an
+ * unsigned index that wraps within a plane, and indexes past INT_MAX. */
+static void test_indexes(void)
+{
+    enum { N = 1000 };
+    static float a[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)((i * 37) % 101) - 50.0f;
+    static const uint32_t blocks[] = {256, 96};
+    static const uint32_t widths[] = {32, 16};
+    for (int c = 0; c < 2; c++) {
+        uint32_t n = N;
+        float got[N + N];
+        io bufs[] = {{NULL, sizeof(float) * N}, {a, sizeof a}};
+        cvm_launch_config cfg = kern_cfg((N + blocks[c] - 1) / blocks[c], blocks[c]);
+        cfg.plane_width = widths[c];
+        char what[96];
+        snprintf(what, sizeof what, "int, permuted and unsigned indexes, block %u, width %u", blocks[c],
+                 widths[c]);
+        cvm_diag d;
+        if (!both(what, "idx", &cfg, bufs, 2, &n, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int i = 0; i < N && bad < 0; i++) {
+            float want = 0.0f;
+            if (i % 3 != 1)
+                want = a[i] + 2.0f * a[(i * 7) % N] + 4.0f * a[((uint32_t)i - 5u) % N];
+            if (got[i] != want)
+                bad = i;
+        }
+        ok(bad < 0, "%s: matches C (first difference at %d)", what, bad);
+    }
+    /* a[n + t] past INT_MAX: lanes 0-19 read far out of bounds, lanes 20-31
+     * wrap to negative indexes; and a[-10 + t], lanes 0-9 before the buffer */
+    static const uint32_t bases[] = {2147483647u - 19u, (uint32_t)-10};
+    for (int c = 0; c < 2; c++) {
+        uint32_t n = bases[c];
+        float got[32 + N];
+        io bufs[] = {{NULL, sizeof(float) * 32}, {a, sizeof a}};
+        cvm_launch_config cfg = kern_cfg(1, 32);
+        cvm_diag d;
+        cvm_status st;
+        both(c ? "negative indexes" : "indexes that wrap past INT_MAX", "wrap", &cfg, bufs, 2, &n,
+             (uint8_t *)got, &st, &d);
+        ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") && d.fault.unit[0] == 0,
+           "the fault names unit 0: %s", d.message);
+    }
+}
+
 static void test_refused(void)
 {
     tap_jit_counts c0 = {0, 0, 0, 0}, c1 = {0, 0, 0, 0};
@@ -535,6 +595,7 @@ int main(void)
     test_scatter();
     test_division();
     test_faults();
+    test_indexes();
     test_refused();
     test_registers();
     test_policy();

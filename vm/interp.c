@@ -284,6 +284,10 @@ static int run_hooked(cvm_vm_exec *x, cvm_vm_plane *p)
 static void run_cube(cvm_vm_exec *x)
 {
     int passes_after_fault = 0;
+    /* a plane may be waiting at a barrier: one has stopped for another
+     * reason than finishing or yielding since the last release (only then
+     * can a release happen, so a cube without barriers never looks) */
+    bool pending = false;
     x->synced = true;
     for (;;) {
         bool ran = false, left = false;
@@ -312,7 +316,9 @@ static void run_cube(cvm_vm_exec *x)
                 if (x->fault.status != CVM_FAULT)
                     return; /* timeout or out of memory: stop now */
             }
-            release_all(x);
+            pending |= r != CVM_VM_R_DONE && r != CVM_VM_R_YIELD;
+            if (pending && release_all(x))
+                pending = false;
         }
         for (uint32_t i = 0; i < x->nplanes; i++)
             left |= x->planes[i].state != CVM_VM_DONE && x->planes[i].state != CVM_VM_FAULTED;
