@@ -41,9 +41,9 @@
     X(DoubleTypeInContext) X(DumpModule) X(FloatTypeInContext) X(FunctionType) \
     X(GetDefaultTargetTriple) X(GetElementType) X(GetEntryBasicBlock) X(GetErrorMessage) \
     X(GetFirstInstruction) X(GetHostCPUFeatures) X(GetHostCPUName) X(GetInsertBlock) \
-    X(GetIntrinsicDeclaration) X(GetParam) X(GetTargetFromTriple) X(GetUndef) \
+    X(GetIntrinsicDeclaration) X(GetMDKindIDInContext) X(GetParam) X(GetTargetFromTriple) X(GetUndef) \
     X(Int16TypeInContext) X(Int1TypeInContext) X(Int32TypeInContext) X(Int64TypeInContext) \
-    X(Int8TypeInContext) X(IntTypeInContext) X(IntrinsicGetType) X(LookupIntrinsicID) \
+    X(Int8TypeInContext) X(IntTypeInContext) X(IntrinsicGetType) X(LookupIntrinsicID) X(MDNodeInContext) \
     X(ModuleCreateWithNameInContext) X(OrcCreateDynamicLibrarySearchGeneratorForProcess) \
     X(OrcCreateLLJIT) X(OrcCreateLLJITBuilder) X(OrcCreateNewThreadSafeContext) \
     X(OrcCreateNewThreadSafeModule) X(OrcDisposeLLJIT) X(OrcDisposeThreadSafeContext) \
@@ -53,7 +53,7 @@
     X(OrcLLJITGetExecutionSession) X(OrcLLJITGetGlobalPrefix) X(OrcLLJITGetMainJITDylib) \
     X(OrcLLJITLookup) X(OrcReleaseResourceTracker) X(OrcResourceTrackerRemove) \
     X(OrcSymbolStringPoolEntryStr) X(OrcThreadSafeContextGetContext) X(PointerType) \
-    X(PositionBuilderAtEnd) X(PositionBuilderBefore) X(RunPasses) X(SetAlignment) \
+    X(PositionBuilderAtEnd) X(PositionBuilderBefore) X(RunPasses) X(SetAlignment) X(SetMetadata) \
     X(SetDataLayout) X(TypeOf) X(VectorType) X(VerifyModule)
 
 

@@ -105,6 +105,7 @@ typedef struct gen {
      * scalar. */
     uint32_t *cst;
     LLVMValueRef *cval;       /* per slot with cst: its scalar, loaded once in the entry block */
+    LLVMValueRef *cbuf;       /* per slot with cst and ld/st: its buffer (region), ditto: 4 values */
     uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
@@ -176,6 +177,21 @@ static LLVMValueRef field(const gen *g, LLVMValueRef base, size_t off, LLVMTypeR
 static LLVMValueRef load(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
 {
     return llvm.BuildLoad2(g->B, t, field(g, base, off, t), "");
+}
+
+/* A load of what no instruction of the kernel changes while the function
+ * runs (the launch's parameters and shape, the cube's position, the
+ * plane's record pointers, the buffer table): marked so, LLVM may hoist
+ * it out of loops past the kernel's own stores. */
+static LLVMValueRef fixed(const gen *g, LLVMValueRef ld)
+{
+    llvm.SetMetadata(ld, llvm.GetMDKindIDInContext(g->C, "invariant.load", 14), llvm.MDNodeInContext(g->C, NULL, 0));
+    return ld;
+}
+
+static LLVMValueRef load_fixed(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
+{
+    return fixed(g, load(g, base, off, t));
 }
 
 static void store(const gen *g, LLVMValueRef v, LLVMValueRef base, size_t off)
@@ -270,16 +286,16 @@ static LLVMValueRef launch_scalar(const gen *g, const cvm_vm_dinsn *in)
         LLVMValueRef c = llvm.ConstInt(llvm.IntTypeInContext(g->C, cvm_vm_esz(e) * 8), in->imm, false);
         return llvm.ConstBitCast(c, scalar(g, e));
     }
-    LLVMValueRef L = load(g, g->x, offsetof(cvm_vm_exec, L), g->i8p);
-    LLVMValueRef params = load(g, L, offsetof(cvm_vm_launch, params), g->i8p);
-    LLVMValueRef offs = load(g, L, offsetof(cvm_vm_launch, param_offset), llvm.PointerType(g->i32, 0));
+    LLVMValueRef L = load_fixed(g, g->x, offsetof(cvm_vm_exec, L), g->i8p);
+    LLVMValueRef params = load_fixed(g, L, offsetof(cvm_vm_launch, params), g->i8p);
+    LLVMValueRef offs = load_fixed(g, L, offsetof(cvm_vm_launch, param_offset), llvm.PointerType(g->i32, 0));
     LLVMValueRef idx = c64(g, in->aux);
-    LLVMValueRef o = llvm.BuildLoad2(g->B, g->i32, llvm.BuildGEP2(g->B, g->i32, offs, &idx, 1, ""), "");
+    LLVMValueRef o = fixed(g, llvm.BuildLoad2(g->B, g->i32, llvm.BuildGEP2(g->B, g->i32, offs, &idx, 1, ""), ""));
     LLVMValueRef at = llvm.BuildAdd(g->B, llvm.BuildZExt(g->B, o, g->i64, ""), c64(g, in->imm), "");
     LLVMValueRef src = llvm.BuildGEP2(g->B, g->i8, params, &at, 1, "");
     LLVMValueRef v = llvm.BuildLoad2(g->B, scalar(g, e), llvm.BuildBitCast(g->B, src, llvm.PointerType(scalar(g, e), 0), ""), "");
     llvm.SetAlignment(v, 1);
-    return v;
+    return fixed(g, v);
 }
 
 /* The scalar of a slot with cst, computed once at the function's entry. */
@@ -298,7 +314,7 @@ static LLVMValueRef cst_scalar(const gen *g, uint32_t slot)
  * live_pc != UINT32_MAX only those live at that resume point. */
 static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t live_pc)
 {
-    LLVMValueRef regs = load(g, g->p, offsetof(cvm_vm_plane, regs), g->i8p);
+    LLVMValueRef regs = load_fixed(g, g->p, offsetof(cvm_vm_plane, regs), g->i8p);
     const unsigned rs = rshift_of(g->W);
     for (uint32_t i = s; i < s + n && i < g->nslots; i++) {
         if (live_pc != UINT32_MAX && !live_at(g, i, live_pc))
@@ -334,7 +350,7 @@ static uint32_t width_at(const gen *g, uint32_t s)
 /* Stores the masks of constructs 0..depth-1 to the plane's frames, or loads them. */
 static void frames(const gen *g, unsigned depth, bool out)
 {
-    LLVMValueRef stack = load(g, g->p, offsetof(cvm_vm_plane, stack), g->i8p);
+    LLVMValueRef stack = load_fixed(g, g->p, offsetof(cvm_vm_plane, stack), g->i8p);
     for (unsigned d = 0; d < depth; d++)
         for (unsigned k = 0; k < 2; k++) {
             if (!g->con[d].m[k])
@@ -629,26 +645,26 @@ static LLVMValueRef sreg(const gen *g, unsigned id)
             field(g, g->p, offsetof(cvm_vm_plane, upos) + sizeof(uint32_t) * 64 * (id - CVM_SREG_UNIT_POS_X),
                   llvm.VectorType(g->i32, g->W)), "");
         llvm.SetAlignment(v, 4);
-        return v;
+        return fixed(g, v);
     }
     case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
-        return splat(g, load(g, g->x, offsetof(cvm_vm_exec, cube) + 4 * (id - CVM_SREG_CUBE_POS_X), g->i32));
+        return splat(g, load_fixed(g, g->x, offsetof(cvm_vm_exec, cube) + 4 * (id - CVM_SREG_CUBE_POS_X), g->i32));
     case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z: {
-        LLVMValueRef L = load(g, g->x, L_off, g->i8p);
-        return splat(g, load(g, L, offsetof(cvm_vm_launch, block) + 4 * (id - CVM_SREG_CUBE_DIM_X), g->i32));
+        LLVMValueRef L = load_fixed(g, g->x, L_off, g->i8p);
+        return splat(g, load_fixed(g, L, offsetof(cvm_vm_launch, block) + 4 * (id - CVM_SREG_CUBE_DIM_X), g->i32));
     }
     case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z: {
-        LLVMValueRef L = load(g, g->x, L_off, g->i8p);
-        return splat(g, load(g, L, offsetof(cvm_vm_launch, grid) + 4 * (id - CVM_SREG_CUBE_COUNT_X), g->i32));
+        LLVMValueRef L = load_fixed(g, g->x, L_off, g->i8p);
+        return splat(g, load_fixed(g, L, offsetof(cvm_vm_launch, grid) + 4 * (id - CVM_SREG_CUBE_COUNT_X), g->i32));
     }
     case CVM_SREG_PLANE_DIM: return splat(g, c32(g, g->W));
     case CVM_SREG_UNIT_POS_PLANE: return iota(g, g->i32);
-    case CVM_SREG_PLANE_POS: return splat(g, load(g, g->p, offsetof(cvm_vm_plane, index), g->i32));
+    case CVM_SREG_PLANE_POS: return splat(g, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32));
     case CVM_SREG_UNIT_POS: {
-        LLVMValueRef base = llvm.BuildMul(g->B, load(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
+        LLVMValueRef base = llvm.BuildMul(g->B, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
         return llvm.BuildAdd(g->B, splat(g, base), iota(g, g->i32), "");
     }
-    case CVM_SREG_CUBE_POS: return splat(g, load(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32));
+    case CVM_SREG_CUBE_POS: return splat(g, load_fixed(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32));
     default: return NULL;
     }
 }
@@ -749,6 +765,22 @@ static bool affine_address(const gen *g, uint32_t pc, affine *af)
     return true;
 }
 
+/* The buffer table's entry for global pointer ptr's tag: out[0] the tag,
+ * out[1] the entry's tag, out[2] its first address, out[3] its end for a
+ * load (ld) or a store. */
+static void buffer_of(const gen *g, LLVMValueRef ptr, bool ld, LLVMValueRef *out)
+{
+    LLVMValueRef t = llvm.BuildLShr(g->B, ptr, c64(g, CVM_VM_PTR_TAG_SHIFT), "");
+    LLVMValueRef tab = load_fixed(g, g->x, offsetof(cvm_vm_exec, jtab), g->i8p);
+    LLVMValueRef eoff = llvm.BuildMul(g->B, llvm.BuildURem(g->B, t, c64(g, CVM_JIT_TAB), ""),
+                                     c64(g, sizeof(cvm_jit_region)), "");
+    LLVMValueRef e = llvm.BuildGEP2(g->B, g->i8, tab, &eoff, 1, "");
+    out[0] = t;
+    out[1] = load_fixed(g, e, offsetof(cvm_jit_region, tag), g->i64);
+    out[2] = load_fixed(g, e, offsetof(cvm_jit_region, lo), g->i64);
+    out[3] = load_fixed(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
+}
+
 /* A plain ld or st of global or shared memory: the quick path when every
  * active lane's access lies in one buffer (or in shared memory), aligned;
  * the interpreter otherwise. Consecutive lanes (the common case) are
@@ -778,14 +810,13 @@ static void memory(gen *g, uint32_t pc)
     /* each lane's pointer as 64 bits: global ones tagged, shared offsets widened */
     affine af;
     const bool quick = global && align <= esz && affine_address(g, pc, &af);
-    LLVMValueRef R = NULL, r0, d = NULL, sf = NULL;
+    LLVMValueRef R = NULL, r0, d = NULL, sf = NULL, P = NULL;
     if (quick) { /* lane f's address in scalars: P + ext(I[f]) * esz */
         d = llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, g->i32), "");
         sf = llvm.BuildExtractElement(g->B, d, f, ""); /* I[l] - l, the same in consecutive lanes */
         LLVMValueRef i_f = llvm.BuildAdd(g->B, sf, f, "");
         LLVMValueRef x = af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
-        LLVMValueRef P = g->cst[af.P] ? cst_scalar(g, af.P)
-                                       : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
+        P = g->cst[af.P] ? cst_scalar(g, af.P) : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
         r0 = llvm.BuildAdd(g->B, P, llvm.BuildMul(g->B, x, c64(g, esz), ""), "");
     } else {
         R = global ? A : llvm.BuildZExt(g->B, A, wt, "");
@@ -793,18 +824,21 @@ static void memory(gen *g, uint32_t pc)
     }
     LLVMValueRef fsz = llvm.BuildMul(g->B, f64, c64(g, esz), "");
     LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, size = NULL;
-    if (global) { /* the buffer of the first active lane's tag */
-        t = llvm.BuildLShr(g->B, r0, c64(g, CVM_VM_PTR_TAG_SHIFT), "");
-        LLVMValueRef tab = load(g, g->x, offsetof(cvm_vm_exec, jtab), g->i8p);
-        LLVMValueRef eoff = llvm.BuildMul(g->B, llvm.BuildURem(g->B, t, c64(g, CVM_JIT_TAB), ""),
-                                         c64(g, sizeof(cvm_jit_region)), "");
-        LLVMValueRef e = llvm.BuildGEP2(g->B, g->i8, tab, &eoff, 1, "");
-        etag = load(g, e, offsetof(cvm_jit_region, tag), g->i64);
-        lo = load(g, e, offsetof(cvm_jit_region, lo), g->i64);
-        end = load(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
+    if (global) { /* the buffer of the first active lane's tag (quick: P's, the same or the slow path) */
+        LLVMValueRef *c = quick && g->cst[af.P] ? &g->cbuf[8 * af.P + 4 * ld] : NULL;
+        LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
+        if (c && !c[0]) { /* a launch constant's buffer: looked up once, at the entry */
+            llvm.PositionBuilderAtEnd(g->B, g->entry);
+            buffer_of(g, P, ld, c);
+            llvm.PositionBuilderAtEnd(g->B, cur);
+        }
+        LLVMValueRef here[4];
+        if (!c)
+            buffer_of(g, quick ? P : r0, ld, c = here);
+        t = c[0], etag = c[1], lo = c[2], end = c[3];
     } else {
-        size = llvm.BuildZExt(g->B, load(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
-        shared = llvm.BuildPtrToInt(g->B, load(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p), g->i64, "");
+        size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
+        shared = llvm.BuildPtrToInt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p), g->i64, "");
     }
     LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);
     LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0), vpv = llvm.VectorType(sp, g->W);
@@ -849,6 +883,9 @@ static void memory(gen *g, uint32_t pc)
             ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ,
                                                         llvm.BuildLShr(g->B, rl, c64(g, CVM_VM_PTR_TAG_SHIFT), ""), t, ""), "");
             ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, rl, r0, ""), "");
+            if (quick)
+                ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ,
+                                                            llvm.BuildLShr(g->B, r0, c64(g, CVM_VM_PTR_TAG_SHIFT), ""), t, ""), "");
             ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, a0, lo, ""), "");
         }
         if (align > 1)
@@ -861,6 +898,41 @@ static void memory(gen *g, uint32_t pc)
         llvm.BuildCondBr(g->B, ok, bv, bl); /* bl fails too, to the slow path */
         llvm.PositionBuilderAtEnd(g->B, bv);
         LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
+        /* A plain vector access where it may touch every lane's element:
+         * a load whose whole vector lies in the buffer, into a local
+         * register (the inactive lanes' elements are read and nobody
+         * reads them after) or with every lane active; a store of a full
+         * plane. Masked accesses cost several times as much on this
+         * development VM's AMD cores (docs/performance.md, "The native
+         * tier"); a select after a load would be folded into one. */
+        LLVMBasicBlockRef bwhole = block(g, "whole"), bmask = block(g, "masked");
+        LLVMValueRef whole, full = llvm.BuildICmp(g->B, LLVMIntEQ, act,
+                                                 c64(g, g->W >= 64 ? UINT64_MAX : (UINT64_C(1) << g->W) - 1), "");
+        if (ld) {
+            const uint64_t span = (uint64_t)g->W * esz;
+            LLVMValueRef at = llvm.BuildSub(g->B, a0, fsz, ""); /* lane 0's address or shared offset */
+            LLVMValueRef top = global ? end : size, bottom = global ? lo : c64(g, 0);
+            whole = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntUGE, at, bottom, ""),
+                                  llvm.BuildICmp(g->B, LLVMIntUGE, top, c64(g, span), ""), "");
+            whole = llvm.BuildAnd(g->B, whole, llvm.BuildICmp(g->B, LLVMIntULE, at,
+                                                               llvm.BuildSub(g->B, top, c64(g, span), ""), ""), "");
+            if (!g->local[vslot])
+                whole = llvm.BuildAnd(g->B, whole, full, "");
+        } else {
+            whole = full;
+        }
+        llvm.BuildCondBr(g->B, whole, bwhole, bmask);
+        llvm.PositionBuilderAtEnd(g->B, bwhole);
+        if (ld) {
+            LLVMValueRef v = llvm.BuildLoad2(g->B, vt, vptr, "");
+            llvm.SetAlignment(v, esz);
+            llvm.BuildStore(g->B, v, g->slot[vslot]);
+        } else {
+            LLVMValueRef sv = llvm.BuildStore(g->B, reg_get(g, vslot), vptr);
+            llvm.SetAlignment(sv, esz);
+        }
+        llvm.BuildBr(g->B, bj);
+        llvm.PositionBuilderAtEnd(g->B, bmask);
         if (ld) {
             LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
                                        (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
@@ -1394,7 +1466,11 @@ static void analyse(gen *g)
         const cvm_vm_dinsn *in = &g->code[pc];
         const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
         const bool ctl = oi && (oi->flags & CVM_OPF_CTRL);
-        if (ctl || is_barrier(in->h))
+        /* a control instruction changes the mask after reading its
+         * condition (if, break_if: the run before it), a barrier stops the
+         * plane before it counts */
+        const bool reads_in_run = in->h == CVM_OP_IF || in->h == CVM_OP_BREAK_IF;
+        if ((ctl && !reads_in_run) || is_barrier(in->h))
             cur++;
         if (in->h == CVM_OP_LOOP && depth++ == 0)
             lo = pc, hi = in->end;
@@ -1457,11 +1533,12 @@ static bool layout(gen *g)
     g->local = calloc(g->nslots + 1, 1);
     g->cst = calloc(g->nslots + 1, sizeof *g->cst);
     g->cval = calloc(g->nslots + 1, sizeof *g->cval);
+    g->cbuf = calloc(8 * ((size_t)g->nslots + 1), sizeof *g->cbuf);
     g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
-    if (!g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->first_read ||
+    if (!g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->cbuf || !g->first_read ||
         !g->last_read || !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
@@ -1607,6 +1684,7 @@ out:
     free(g.local);
     free(g.cst);
     free(g.cval);
+    free(g.cbuf);
     free(g.first_read);
     free(g.last_read);
     free(g.outer_lo);
