@@ -819,11 +819,13 @@ static void memory(gen *g, uint32_t pc)
         P = g->cst[af.P] ? cst_scalar(g, af.P) : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
         r0 = llvm.BuildAdd(g->B, P, llvm.BuildMul(g->B, x, c64(g, esz), ""), "");
     } else {
-        R = global ? A : llvm.BuildZExt(g->B, A, wt, "");
+        R = A; /* shared memory: 32-bit offsets, kept 32-bit in vectors */
         r0 = llvm.BuildExtractElement(g->B, R, f, "");
+        if (!global)
+            r0 = llvm.BuildZExt(g->B, r0, g->i64, "");
     }
     LLVMValueRef fsz = llvm.BuildMul(g->B, f64, c64(g, esz), "");
-    LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, size = NULL;
+    LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, shared_p = NULL, size = NULL;
     if (global) { /* the buffer of the first active lane's tag (quick: P's, the same or the slow path) */
         LLVMValueRef *c = quick && g->cst[af.P] ? &g->cbuf[8 * af.P + 4 * ld] : NULL;
         LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
@@ -838,7 +840,8 @@ static void memory(gen *g, uint32_t pc)
         t = c[0], etag = c[1], lo = c[2], end = c[3];
     } else {
         size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
-        shared = llvm.BuildPtrToInt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p), g->i64, "");
+        shared_p = load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
+        shared = llvm.BuildPtrToInt(g->B, shared_p, g->i64, "");
     }
     LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);
     LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0), vpv = llvm.VectorType(sp, g->W);
@@ -857,8 +860,12 @@ static void memory(gen *g, uint32_t pc)
         cons = llvm.BuildAnd(g->B, cons, llvm.BuildICmp(g->B, af.sext ? LLVMIntSGE : LLVMIntUGE, i_l, i_f, ""), "");
         llvm.BuildCondBr(g->B, cons, bc, bl);
     } else if (align <= esz) {
-        LLVMValueRef expect = llvm.BuildAdd(g->B, splat(g, llvm.BuildSub(g->B, r0, fsz, "")),
-                                            llvm.BuildMul(g->B, iota(g, g->i64), splat(g, c64(g, esz)), ""), "");
+        /* (shared: modulo 2^32, and the first and last lanes' offsets are
+         * then tested in 64 bits below 2^31: no lane between wraps) */
+        LLVMTypeRef et = global ? g->i64 : g->i32;
+        LLVMValueRef base = llvm.BuildSub(g->B, r0, fsz, "");
+        LLVMValueRef expect = llvm.BuildAdd(g->B, splat(g, global ? base : llvm.BuildTrunc(g->B, base, g->i32, "")),
+                                            llvm.BuildMul(g->B, iota(g, et), splat(g, llvm.ConstInt(et, esz, false)), ""), "");
         LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, R, expect, ""), "");
         llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), ""), bc, bl);
     } else {
@@ -970,21 +977,29 @@ static void memory(gen *g, uint32_t pc)
             okv = NULL;
             ok = llvm.ConstInt(g->i1, 1, false);
         }
-        /* addr + esz <= limit, written so that it cannot wrap: addr <= limit - esz, limit >= esz */
+        /* addr + esz <= limit, written so that it cannot wrap: addr <= limit - esz, limit >= esz
+         * (shared: 32-bit offsets against a size of at most 2^31) */
         LLVMValueRef limit = global ? end : size;
+        LLVMTypeRef et = global ? g->i64 : g->i32;
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, limit, c64(g, esz), ""), "");
-        LLVMValueRef in_b = llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, llvm.BuildSub(g->B, limit, c64(g, esz), "")), "");
+        LLVMValueRef lim = llvm.BuildSub(g->B, limit, c64(g, esz), "");
+        LLVMValueRef in_b = llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, global ? lim : llvm.BuildTrunc(g->B, lim, g->i32, "")), "");
         okv = okv ? llvm.BuildAnd(g->B, okv, in_b, "") : in_b;
         if (align > 1)
             okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntEQ,
-                                                        llvm.BuildAnd(g->B, addr, splat(g, c64(g, align - 1)), ""),
-                                                        llvm.ConstNull(wt), ""), "");
+                                                        llvm.BuildAnd(g->B, addr, splat(g, llvm.ConstInt(et, align - 1, false)), ""),
+                                                        llvm.ConstNull(llvm.VectorType(et, g->W)), ""), "");
         LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
         llvm.BuildCondBr(g->B, ok, bgat, bs);
         llvm.PositionBuilderAtEnd(g->B, bgat);
-        LLVMValueRef haddr = global ? addr : llvm.BuildAdd(g->B, addr, splat(g, shared), "");
-        LLVMValueRef ptrs = llvm.BuildIntToPtr(g->B, haddr, vpv, "");
+        LLVMValueRef ptrs;
+        if (global) {
+            ptrs = llvm.BuildIntToPtr(g->B, addr, vpv, "");
+        } else { /* base + 32-bit offsets (below 2^31: the same signed), so 32-bit gather indexes */
+            LLVMValueRef at = llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
+            ptrs = llvm.BuildBitCast(g->B, at, vpv, "");
+        }
         if (ld) {
             LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
                                        (LLVMValueRef[]){ptrs, alignv, m, reg_get(g, vslot)}, 4);
