@@ -694,12 +694,13 @@ static uint32_t run_writer(const gen *g, uint32_t pc, uint32_t r)
     return UINT32_MAX;
 }
 
-/* Whether slot r keeps, at pc, the value it had after instruction w (in
- * pc's run, w < pc). */
+/* Whether slot r holds, at pc, the value instruction w (in pc's run,
+ * w < pc) read from it: nothing from w on, w included, writes it (as
+ * `ptr.add p, p, off` does). */
 static bool kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r)
 {
     const uint32_t last = run_writer(g, pc, r);
-    return last == UINT32_MAX || last <= w;
+    return last == UINT32_MAX || last < w;
 }
 
 /* The 64-bit constant register k holds wherever it is read, if it has one. */

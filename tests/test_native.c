@@ -91,6 +91,7 @@ static const char src[] =
     "    o[i] = a[i] + 2.0f * a[j] + 4.0f * a[u % (unsigned)n];\n"
     "}\n"
     "__global__ void wrap(float *o, const float *a, int n) { o[threadIdx.x] = a[n + (int)threadIdx.x]; }\n"
+    "__global__ void bump(float *o, const float *a, int n) { const float *p = a; p += n; o[threadIdx.x] = *p; }\n"
     "__global__ void sw(int *o)\n"
     "{\n"
     "    int t = threadIdx.x, v;\n"
@@ -388,6 +389,34 @@ static void test_indexes(void)
     }
 }
 
+/* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
+ * place): p's value at the load is not the one the add read, so the quick
+ * path must not take p + off for it. One lane (cube of 1: trivially
+ * consecutive) and a full plane (every lane reads one element). */
+static void test_moved_pointer(void)
+{
+    float a[16];
+    for (int i = 0; i < 16; i++)
+        a[i] = (float)(i * 3 + 1);
+    static const uint32_t blocks[] = {1, 32};
+    for (int c = 0; c < 2; c++) {
+        uint32_t n = 5;
+        float got[32 + 16];
+        io bufs[] = {{NULL, sizeof(float) * 32}, {a, sizeof a}};
+        cvm_launch_config cfg = kern_cfg(1, blocks[c]);
+        char what[96];
+        snprintf(what, sizeof what, "a pointer moved in place, then loaded, cube of %u", blocks[c]);
+        cvm_diag d;
+        if (!both(what, "bump", &cfg, bufs, 2, &n, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (uint32_t t = 0; t < blocks[c] && bad < 0; t++)
+            if (got[t] != a[5])
+                bad = (int)t;
+        ok(bad < 0, "%s: every unit reads a[5] (first difference at %d)", what, bad);
+    }
+}
+
 static void test_refused(void)
 {
     tap_jit_counts c0 = {0, 0, 0, 0}, c1 = {0, 0, 0, 0};
@@ -596,6 +625,7 @@ int main(void)
     test_division();
     test_faults();
     test_indexes();
+    test_moved_pointer();
     test_refused();
     test_registers();
     test_policy();
