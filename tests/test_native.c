@@ -540,8 +540,8 @@ static void test_registers(void)
 
 static void test_policy(void)
 {
-    /* off never compiles; auto compiles once a kernel's launches have run
-     * 2^22 units (here: the fourth launch of 2^20 units) */
+    /* off never compiles; auto compiles once a kernel's earlier launches
+     * have run 2^22 units (here: at the fifth launch of 2^20 units) */
     uint32_t n = 1;
     int32_t got[1];
     io bufs[] = {{NULL, sizeof got}};
@@ -561,11 +561,32 @@ static void test_policy(void)
     }
     mod = keep;
     cvm_module_free(m2);
-    ok(seen[2] == l0 && seen[3] == l0 + 1 && seen[5] == l0 + 3,
-       "CUBEVM_JIT=auto: the interpreter for the first 3 launches of 2^20 units, native code "
-       "from the 4th (2^22 units in all): %llu %llu %llu %llu", (unsigned long long)(seen[2] - l0),
-       (unsigned long long)(seen[3] - l0), (unsigned long long)(seen[4] - l0),
-       (unsigned long long)(seen[5] - l0));
+    ok(seen[3] == l0 && seen[4] == l0 + 1 && seen[5] == l0 + 2,
+       "CUBEVM_JIT=auto: the interpreter for the first 4 launches of 2^20 units, native code "
+       "once they have run 2^22 units in all: %llu %llu %llu", (unsigned long long)(seen[3] - l0),
+       (unsigned long long)(seen[4] - l0), (unsigned long long)(seen[5] - l0));
+    /* unset is auto */
+    cvm_module *m3 = kern_load_cuda(src, "native_unset.cu", &dl);
+    mod = m3;
+    unsetenv("CUBEVM_JIT");
+    const uint64_t l1 = native_launches();
+    cvm_buffer *ub = kern_buf("o", sizeof got, NULL);
+    cvm_arg ua[2] = {kern_arg_buf(ub), kern_arg_u32(&n)};
+    const cvm_kernel *uk = NULL;
+    uint64_t unset[6];
+    for (int i = 0; i < 6; i++) {
+        cvm_status su = cvm_kernel_get(mod, "ctl", &uk, &d);
+        if (!su)
+            su = cvm_launch(kern_stream(), uk, &cfg, ua, 2, &d);
+        if (!su)
+            su = cvm_stream_sync(kern_stream(), &d);
+        unset[i] = su ? UINT64_MAX : native_launches();
+    }
+    cvm_buffer_free(ub);
+    mod = keep;
+    cvm_module_free(m3);
+    ok(unset[3] == l1 && unset[4] == l1 + 1 && unset[5] == l1 + 2,
+       "CUBEVM_JIT unset is auto: native code from the 5th launch of 2^20 units");
 
     /* the launch's tier overrides CUBEVM_JIT both ways */
     cfg = kern_cfg(1, 32);

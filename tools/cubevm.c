@@ -102,9 +102,9 @@ static const char *const help_text[] = {
     "                     fixed cube and plane order) or random (one worker, cubes and planes\n"
     "                     in a seeded order; the seed is printed); cpu device only\n"
     "  --seed N           the seed of --schedule random (default: from the clock)\n"
-    "  --tier TIER        the cpu device's engine: default (CUBEVM_JIT's choice: off, the\n"
-    "                     interpreter, when unset; on; or auto, native code once the kernel\n"
-    "                     has run 2^22 units), interp, or native (compiled through LLVM\n"
+    "  --tier TIER        the cpu device's engine: default (CUBEVM_JIT's choice: auto when\n"
+    "                     unset, native code once the kernel's earlier launches have run\n"
+    "                     2^22 units; off; on), interp, or native (compiled through LLVM\n"
     "                     before the first cube; a kernel the native tier cannot compile, or\n"
     "                     a launch with --steps, --racecheck or --initcheck, is interpreted);\n"
     "                     results are the same in every tier; cpu device only\n",

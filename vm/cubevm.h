@@ -340,9 +340,9 @@ typedef struct cvm_launch_config {
 
 /*
  * The cpu device's engines. CVM_TIER_DEFAULT follows the environment
- * variable CUBEVM_JIT: off (and unset: the interpreter), on (as
- * CVM_TIER_NATIVE) or auto (native code once a kernel's launches have run
- * 2^22 units);
+ * variable CUBEVM_JIT: auto (and unset: the interpreter until a kernel's
+ * earlier launches have run 2^22 units, native code after), off (the
+ * interpreter) or on (as CVM_TIER_NATIVE);
  * CVM_TIER_INTERP always interprets; CVM_TIER_NATIVE compiles the kernel
  * at its first launch. Native code needs a build with LLVM, and is never
  * used under a step budget, the race or uninitialized-read checker or the

@@ -47,9 +47,9 @@ bool cvm_jit_built(void);
  * The native code for kernel kp at plane width W when the launch's tier
  * (cvm_tier) wants it for a launch of `units` units in all, compiling it
  * then; NULL otherwise (the interpreter runs the launch). CVM_TIER_DEFAULT
- * follows CUBEVM_JIT: "off" (also when unset), "on" (as CVM_TIER_NATIVE:
- * compile at the kernel's first launch) or "auto" (once its launches have
- * run CVM_JIT_AUTO_UNITS units). Thread-safe.
+ * follows CUBEVM_JIT: "auto" (also when unset: once the kernel's earlier
+ * launches have run CVM_JIT_AUTO_UNITS units), "off" or "on" (as
+ * CVM_TIER_NATIVE: compile at the kernel's first launch). Thread-safe.
  */
 #define CVM_JIT_AUTO_UNITS (UINT64_C(1) << 22)
 /* CVM_INVALID_ARGUMENT when a launch of this tier would follow a

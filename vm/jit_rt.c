@@ -27,14 +27,15 @@ static int policy(int tier)
         return POLICY_OFF;
     if (tier == CVM_TIER_NATIVE)
         return POLICY_ON;
-    /* unset: the interpreter, which is still faster than today's native
-     * code for most kernels (docs/performance.md "The native tier") */
+    /* unset: auto, native code for hot kernels (faster than the
+     * interpreter for 8 of the bench's 9 kernels: docs/performance.md
+     * "The native tier") */
     const char *e = getenv("CUBEVM_JIT");
-    if (!e || !*e || !strcmp(e, "off") || !strcmp(e, "0"))
+    if (!e || !*e || !strcmp(e, "auto"))
+        return POLICY_AUTO;
+    if (!strcmp(e, "off") || !strcmp(e, "0"))
         return POLICY_OFF;
-    if (!strcmp(e, "on") || !strcmp(e, "1"))
-        return POLICY_ON;
-    return !strcmp(e, "auto") ? POLICY_AUTO : POLICY_BAD;
+    return !strcmp(e, "on") || !strcmp(e, "1") ? POLICY_ON : POLICY_BAD;
 }
 
 cvm_status cvm_tier_available(cvm_tier tier, cvm_diag *diag)
@@ -86,9 +87,13 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
     cvm_vm_kprog *kp = (cvm_vm_kprog *)(uintptr_t)kp_const; /* its jit_* fields (interp.h) */
     cvm_jit_fn fn = NULL;
     pthread_mutex_lock(&lock);
+    /* auto: hot once its earlier launches have run CVM_JIT_AUTO_UNITS (a
+     * single launch, however large, is interpreted: the compile would
+     * cost it more than native code gains) */
+    const uint64_t before = kp->jit_units;
     kp->jit_units = __builtin_add_overflow(kp->jit_units, units, &kp->jit_units) ? UINT64_MAX
                                                                                  : kp->jit_units;
-    if (kp->jit_state[w] == 0 && (pol == POLICY_ON || kp->jit_units >= CVM_JIT_AUTO_UNITS)) {
+    if (kp->jit_state[w] == 0 && (pol == POLICY_ON || before >= CVM_JIT_AUTO_UNITS)) {
         char why[sizeof last_refusal] = "";
         void *handle = NULL;
         bool again = false;
