@@ -182,7 +182,10 @@ static LLVMValueRef load(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRe
 /* A load of what no instruction of the kernel changes while the function
  * runs (the launch's parameters and shape, the cube's position, the
  * plane's record pointers, the buffer table): marked so, LLVM may hoist
- * it out of loops past the kernel's own stores. */
+ * it out of loops past the kernel's own stores. These fields do change
+ * between calls (the next cube, the next launch); the mark holds because
+ * the function is only ever called through a pointer, one call per plane
+ * step, so no caller's loads are merged with the callee's. */
 static LLVMValueRef fixed(const gen *g, LLVMValueRef ld)
 {
     llvm.SetMetadata(ld, llvm.GetMDKindIDInContext(g->C, "invariant.load", 14), llvm.MDNodeInContext(g->C, NULL, 0));
