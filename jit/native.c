@@ -1070,6 +1070,50 @@ static bool divide(gen *g, uint32_t pc)
     return true;
 }
 
+/* W lanes of the f64 constant v. */
+static LLVMValueRef dsplat(const gen *g, double v)
+{
+    union { double d; uint64_t u; } c = {v};
+    return splat(g, llvm.ConstBitCast(c64(g, c.u), g->f64));
+}
+
+/* f32 e^x, the bits of the interpreter's cvm_n_qf(cvm_m_expf_inline(x))
+ * (vm/mathlib.h) step by step: the same clamp, the same f64 operations in
+ * the same order (none contracted, rint in the default rounding mode),
+ * 2^k from its bits, one rounding to f32, the same special values. Softmax
+ * calls it for every element; through the interpreter (cvm_jit_step) it
+ * cost more than the rest of the kernel's native code. */
+static LLVMValueRef exp_f32(const gen *g, LLVMValueRef xf)
+{
+    LLVMTypeRef dt = vec(g, CVM_T_F64), lt = llvm.VectorType(g->i64, g->W);
+    LLVMValueRef x0 = llvm.BuildFPExt(g->B, xf, dt, "");
+    LLVMValueRef big = llvm.BuildFCmp(g->B, LLVMRealOGT, x0, dsplat(g, 89), "");
+    LLVMValueRef small = llvm.BuildFCmp(g->B, LLVMRealOLT, x0, dsplat(g, -104), "");
+    LLVMValueRef nan = llvm.BuildFCmp(g->B, LLVMRealUNO, x0, x0, "");
+    LLVMValueRef x = llvm.BuildSelect(g->B, nan, dsplat(g, 0), x0, "");
+    x = llvm.BuildSelect(g->B, small, dsplat(g, -104), x, "");
+    x = llvm.BuildSelect(g->B, big, dsplat(g, 89), x, "");
+    LLVMValueRef kd = intrinsic(g, "llvm.rint", &dt, 1,
+                                (LLVMValueRef[]){llvm.BuildFMul(g->B, x, dsplat(g, 0x1.71547652b82fep+0), "")}, 1);
+    LLVMValueRef r = llvm.BuildFSub(g->B, x, llvm.BuildFMul(g->B, kd, dsplat(g, 0x1.62e42fee00000p-1), ""), "");
+    r = llvm.BuildFSub(g->B, r, llvm.BuildFMul(g->B, kd, dsplat(g, 0x1.a39ef35793c76p-33), ""), "");
+    /* 1/13!, 1/12!, ..., 1/2!, then 1 twice: Horner, as the C */
+    static const double coef[] = {1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880,
+                                  1.0 / 40320,     1.0 / 5040,     1.0 / 720,     1.0 / 120,
+                                  1.0 / 24,        1.0 / 6,        1.0 / 2,       1.0,
+                                  1.0};
+    LLVMValueRef q = dsplat(g, 1.0 / 6227020800.0);
+    for (size_t i = 0; i < sizeof coef / sizeof coef[0]; i++)
+        q = llvm.BuildFAdd(g->B, llvm.BuildFMul(g->B, q, r, ""), dsplat(g, coef[i]), "");
+    LLVMValueRef t = llvm.BuildBitCast(g->B, llvm.BuildFAdd(g->B, kd, dsplat(g, 0x1p52 + 1023), ""), lt, "");
+    LLVMValueRef sc = llvm.BuildBitCast(g->B, llvm.BuildShl(g->B, t, splat(g, c64(g, 52)), ""), dt, "");
+    LLVMValueRef y = llvm.BuildFPTrunc(g->B, llvm.BuildFMul(g->B, q, sc, ""), vec(g, CVM_T_F32), "");
+    LLVMValueRef inf = splat(g, llvm.ConstBitCast(c32(g, 0x7f800000u), g->f32));
+    y = llvm.BuildSelect(g->B, small, llvm.ConstNull(vec(g, CVM_T_F32)), y, "");
+    y = llvm.BuildSelect(g->B, big, inf, y, "");
+    return canon_nan(g, llvm.BuildSelect(g->B, nan, xf, y, ""), CVM_T_F32);
+}
+
 /* Whether instruction `in` is a lane op compiled inline (else: fallback). */
 static bool lane_op(gen *g, const cvm_vm_dinsn *in)
 {
@@ -1159,6 +1203,17 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
             return false;
         r = llvm.BuildAdd(g->B, llvm.BuildMul(g->B, reg_get(g, in->a), reg_get(g, in->b), ""),
                          reg_get(g, in->c), "");
+        break;
+    case CVM_OP_BITCAST: /* one element to one of the same width: the bits */
+        if (!(is_int(e) || is_float(e)) || !(is_int(in->ea) || is_float(in->ea)) ||
+            cvm_vm_esz(e) != cvm_vm_esz(in->ea))
+            return false;
+        r = llvm.BuildBitCast(g->B, reg_get(g, in->a), vec(g, e), "");
+        break;
+    case CVM_OP_EXP:
+        if (e != CVM_T_F32)
+            return false;
+        r = exp_f32(g, reg_get(g, in->a));
         break;
     case CVM_OP_SQRT:
         if (!is_float(e))

@@ -15,6 +15,7 @@
  */
 #include "kern.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -92,6 +93,11 @@ static const char src[] =
     "}\n"
     "__global__ void wrap(float *o, const float *a, int n) { o[threadIdx.x] = a[n + (int)threadIdx.x]; }\n"
     "__global__ void bump(float *o, const float *a, int n) { const float *p = a; p += n; o[threadIdx.x] = *p; }\n"
+    "__global__ void expk(float *o, const float *in)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    o[t] = t % 7 == 3 ? __int_as_float(t) : expf(in[t]);\n"
+    "}\n"
     "__global__ void sw(int *o)\n"
     "{\n"
     "    int t = threadIdx.x, v;\n"
@@ -323,6 +329,48 @@ static void test_division(void)
            d.fault.cube[0] == 1,
        "division by zero faults at cube 1 unit 5: %s", d.message);
     b[37] = 1;
+}
+
+/* expf is compiled inline (exp_f32 in jit/native.c): the interpreter's
+ * bits on specials, both ends of the clamp, subnormal results and a
+ * spread of ordinary values, with every seventh lane inactive; and within
+ * one ulp of the C library's expf (an independent reference); the
+ * seventh lanes take __int_as_float(t), a bitcast, also inline. */
+static void test_exp(void)
+{
+    enum { N = 512 };
+    static float in[N], got[2 * N];
+    const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, NAN, -NAN, INFINITY, -INFINITY, 88.72f, 88.73f,
+                             89.0f, 89.5f, -87.3f, -100.0f, -103.9f, -104.0f, -104.5f, 1e-30f, -1e-30f,
+                             0.34657359f, -0.34657359f, 10.3972077f, 0x1p-149f, 3.4e38f, -3.4e38f};
+    const int ns = (int)(sizeof special / sizeof special[0]);
+    uint32_t seed = 12345;
+    for (int i = 0; i < N; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        in[i] = i < ns ? special[i] : i < 300 ? -110.0f + 205.0f * (float)(i - ns) / (float)(300 - ns)
+                                            : ((float)(seed >> 8) / 16777216.0f - 0.5f) * 40.0f;
+    }
+    io bufs[] = {{NULL, sizeof in}, {in, sizeof in}};
+    cvm_launch_config cfg = kern_cfg(N / 64, 64);
+    cvm_diag d;
+    if (!both("expf inline", "expk", &cfg, bufs, 2, NULL, (uint8_t *)got, NULL, &d))
+        return;
+    int bad = -1;
+    for (int t = 0; t < N && bad < 0; t++) {
+        uint32_t g, w;
+        float want = isnan(in[t]) ? NAN : expf(in[t]);
+        memcpy(&g, &got[t], 4), memcpy(&w, &want, 4);
+        if (t % 7 == 3) { /* __int_as_float(t): a bitcast */
+            if (g != (uint32_t)t)
+                bad = t;
+            continue;
+        }
+        if (isnan(want) ? g != 0x7fc00000u : isinf(want) || want == 0.0f ? g != w : (g > w ? g - w : w - g) > 1)
+            bad = t;
+    }
+    ok(bad < 0, "expf: specials exact (canonical NaN), others within one ulp of libm, bitcasts the bits "
+       "(first difference at %d: "
+       "%a -> %a)", bad, bad < 0 ? 0.0 : (double)in[bad], bad < 0 ? 0.0 : (double)got[bad]);
 }
 
 static void test_faults(void)
@@ -644,6 +692,7 @@ int main(void)
     test_barriers();
     test_scatter();
     test_division();
+    test_exp();
     test_faults();
     test_indexes();
     test_moved_pointer();
