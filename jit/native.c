@@ -11,8 +11,9 @@
  * active lanes (a select), a construct whose mask becomes empty jumps to
  * its next marker. What it compiles inline: control flow, moves and
  * constants, parameters, unit and cube positions, integer and f32/f64
- * arithmetic without division, compares, bitwise ops, shifts, the
- * conversions that are plain instructions, pointer adds, and plain loads
+ * arithmetic, f32 exp (exp_f32: the interpreter's bits), compares,
+ * bitwise ops, shifts, the conversions that are plain instructions,
+ * same-width bitcasts, pointer adds, and plain loads
  * and stores of global and shared memory whose lanes all pass a quick
  * bounds and alignment check (a masked vector access when the addresses
  * are consecutive, else a gather or scatter). Everything else, and every
