@@ -234,8 +234,15 @@ static LLVMValueRef intrinsic(const gen *g, const char *name, LLVMTypeRef *types
     return llvm.BuildCall2(g->B, ft, f, args, na, "");
 }
 
+static LLVMValueRef cst_scalar(const gen *g, uint32_t slot);
+
+/* Slot's value; a launch constant's (cst) is its scalar in every lane, so
+ * that LLVM sees the constant (or the one parameter) at every read, not a
+ * phi of the stores around the plane's stops. */
 static LLVMValueRef reg_get(const gen *g, uint32_t slot)
 {
+    if (g->cst[slot])
+        return splat(g, cst_scalar(g, slot));
     return llvm.BuildLoad2(g->B, vec(g, g->slot_elem[slot]), g->slot[slot], "");
 }
 
