@@ -32,7 +32,7 @@
     X(BuildFPToUI) X(BuildFPTrunc) X(BuildFSub) X(BuildGEP2) X(BuildICmp) X(BuildInsertElement) X(BuildIntToPtr) \
     X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNot) X(BuildOr) X(BuildPtrToInt) X(BuildRet) \
     X(BuildSExt) X(BuildSIToFP) X(BuildSelect) X(BuildShl) X(BuildShuffleVector) X(BuildStore) \
-    X(BuildSub) X(BuildSwitch) X(BuildTrunc) X(BuildUIToFP) X(BuildURem) X(BuildXor) \
+    X(BuildSub) X(BuildSwitch) X(BuildTrunc) X(BuildUDiv) X(BuildUIToFP) X(BuildURem) X(BuildXor) \
     X(BuildZExt) X(ConstBitCast) X(ConstInt) X(ConstIntToPtr) X(ConstNull) X(ConstVector) \
     X(ConsumeError) X(CopyStringRepOfTargetData) X(CreateBuilderInContext) \
     X(CreatePassBuilderOptions) X(CreateTargetDataLayout) X(CreateTargetMachine) \

@@ -15,7 +15,8 @@
  * bitwise ops, shifts, the conversions that are plain instructions,
  * same-width bitcasts, pointer adds, and plain loads
  * and stores of global and shared memory whose lanes all pass a quick
- * bounds and alignment check (a masked vector access when the addresses
+ * bounds and alignment check (for P + i * size, a range of i that depends
+ * on P alone: quick_range) (a masked vector access when the addresses
  * are consecutive, else a gather or scatter). Everything else, and every
  * access that fails the quick check, runs through the interpreter
  * (cvm_jit_step) on the registers it reads and writes, spilled to the
@@ -728,13 +729,14 @@ static bool const_slot(const gen *g, uint32_t k, uint64_t *v)
  * P + ext(I) * esz, computed in the access's own run of code (so for the
  * same active lanes) by ptr.add of a plane-uniform P (the verifier's
  * fact, CVM_VM_UNI_A) and an offset mul of a 64-bit cvt of the 32-bit I
- * by the constant esz, P and I unchanged since. Then the lanes are
- * consecutive when I's are, which is one 32-bit compare shared by every
- * access indexed by I in the run, and lane f's address is scalar
- * arithmetic: the frontend's code for a[i] with an int i. */
+ * by the constant esz, P and I unchanged since (or of a 64-bit I itself:
+ * `wide`). Then the lanes are consecutive when I's are, which is one
+ * compare shared by every access indexed by I in the run (32-bit where I
+ * is), lane f's address is scalar arithmetic (the frontend's code for
+ * a[i]), and the bounds are a range of I that depends on P only. */
 typedef struct affine {
     uint32_t P, I;
-    bool sext;
+    bool sext, wide; /* wide: I is the 64-bit offset in elements itself (no cvt) */
 } affine;
 
 static bool affine_address(const gen *g, uint32_t pc, affine *af)
@@ -764,16 +766,21 @@ static bool affine_address(const gen *g, uint32_t pc, affine *af)
         return false;
     if (k != in->esz)
         return false;
-    const uint32_t pcv = run_writer(g, pm, x);
-    if (pcv == UINT32_MAX)
-        return false;
-    const cvm_vm_dinsn *cvt = &g->code[pcv];
-    if (cvt->h != CVM_OP_CVT || cvt->line != 1 ||
-        (cvt->k != CVM_VM_CVT_SEXT32 && cvt->k != CVM_VM_CVT_ZEXT32) || !kept(g, pcv, pc, cvt->a))
-        return false;
     af->P = add->a;
-    af->I = cvt->a;
-    af->sext = cvt->k == CVM_VM_CVT_SEXT32;
+    const uint32_t pcv = run_writer(g, pm, x);
+    const cvm_vm_dinsn *cvt = pcv == UINT32_MAX ? NULL : &g->code[pcv];
+    if (cvt && cvt->h == CVM_OP_CVT && cvt->line == 1 &&
+        (cvt->k == CVM_VM_CVT_SEXT32 || cvt->k == CVM_VM_CVT_ZEXT32) && kept(g, pcv, pc, cvt->a)) {
+        af->I = cvt->a;
+        af->sext = cvt->k == CVM_VM_CVT_SEXT32;
+        af->wide = false;
+        return true;
+    }
+    /* else the 64-bit offset itself (pooling's ((b * h + y) * w + x) * c + ch) */
+    if (x >= g->nslots || width_at(g, x) != 1 || !kept(g, pm, pc, x))
+        return false;
+    af->I = x;
+    af->sext = af->wide = true;
     return true;
 }
 
@@ -791,6 +798,31 @@ static void buffer_of(const gen *g, LLVMValueRef ptr, bool ld, LLVMValueRef *out
     out[1] = load_fixed(g, e, offsetof(cvm_jit_region, tag), g->i64);
     out[2] = load_fixed(g, e, offsetof(cvm_jit_region, lo), g->i64);
     out[3] = load_fixed(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
+}
+
+/* The quick path's facts about P alone, from its table entry c
+ * (buffer_of): out[0] whether P's tag names the entry and P's address is
+ * an aligned element of the buffer; then the range [out[1], out[2]] of
+ * x (signed, within 2^48 of 0 when out[0]) for which P + x * esz is an
+ * element of it: loop-invariant where P is, so that in a loop each access
+ * only compares its first and last lanes' x. */
+static void quick_range(const gen *g, LLVMValueRef P, const LLVMValueRef *c, uint64_t esz, uint64_t align,
+                        LLVMValueRef *out)
+{
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    LLVMValueRef t = c[0], etag = c[1], lo = c[2], end = c[3];
+    LLVMValueRef pa = llvm.BuildAnd(g->B, P, c64(g, low), ""), lim = llvm.BuildSub(g->B, end, c64(g, esz), "");
+    LLVMValueRef ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""),
+                                    llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, end, c64(g, esz), ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, pa, lo, ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntULE, pa, lim, ""), "");
+    if (align > 1)
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, pa, c64(g, align - 1), ""),
+                                                    c64(g, 0), ""), "");
+    out[0] = ok;
+    out[1] = llvm.BuildSub(g->B, c64(g, 0), llvm.BuildUDiv(g->B, llvm.BuildSub(g->B, pa, lo, ""), c64(g, esz), ""), "");
+    out[2] = llvm.BuildUDiv(g->B, llvm.BuildSub(g->B, lim, pa, ""), c64(g, esz), "");
 }
 
 /* A plain ld or st of global or shared memory: the quick path when every
@@ -821,15 +853,14 @@ static void memory(gen *g, uint32_t pc)
     LLVMValueRef last = llvm.BuildSub(g->B, c64(g, 63), lz, "");
     /* each lane's pointer as 64 bits: global ones tagged, shared offsets widened */
     affine af;
-    const bool quick = global && align <= esz && affine_address(g, pc, &af);
-    LLVMValueRef R = NULL, r0, d = NULL, sf = NULL, P = NULL;
-    if (quick) { /* lane f's address in scalars: P + ext(I[f]) * esz */
-        d = llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, g->i32), "");
+    const bool quick = global && align <= esz && esz % align == 0 && affine_address(g, pc, &af);
+    LLVMValueRef R = NULL, r0 = NULL, d = NULL, sf = NULL, P = NULL, i_f = NULL;
+    LLVMTypeRef it = quick && af.wide ? g->i64 : g->i32; /* I's lanes */
+    if (quick) { /* lane f's index, I[f] */
+        d = llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, it), "");
         sf = llvm.BuildExtractElement(g->B, d, f, ""); /* I[l] - l, the same in consecutive lanes */
-        LLVMValueRef i_f = llvm.BuildAdd(g->B, sf, f, "");
-        LLVMValueRef x = af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
+        i_f = llvm.BuildAdd(g->B, sf, af.wide ? f64 : f, "");
         P = g->cst[af.P] ? cst_scalar(g, af.P) : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
-        r0 = llvm.BuildAdd(g->B, P, llvm.BuildMul(g->B, x, c64(g, esz), ""), "");
     } else {
         R = A; /* shared memory: 32-bit offsets, kept 32-bit in vectors */
         r0 = llvm.BuildExtractElement(g->B, R, f, "");
@@ -838,6 +869,7 @@ static void memory(gen *g, uint32_t pc)
     }
     LLVMValueRef fsz = llvm.BuildMul(g->B, f64, c64(g, esz), "");
     LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, shared_p = NULL, size = NULL;
+    LLVMValueRef i_l = NULL; /* quick: lane last's index */
     if (global) { /* the buffer of the first active lane's tag (quick: P's, the same or the slow path) */
         LLVMValueRef *c = quick && g->cst[af.P] ? &g->cbuf[8 * af.P + 4 * ld] : NULL;
         LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
@@ -864,11 +896,10 @@ static void memory(gen *g, uint32_t pc)
     /* consecutive: lane l at lane f's pointer + (l - f) * esz (an
      * alignment above the element size needs every lane's test) */
     if (quick) {
-        /* I[l] = I[f] + (l - f) in 32 bits, and no wrap between lanes f and last */
+        /* I[l] = I[f] + (l - f) (in 32 bits where I is), and no wrap between lanes f and last */
         LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, d, splat(g, sf), ""), "");
         LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
-        LLVMValueRef i_f = llvm.BuildAdd(g->B, sf, f, "");
-        LLVMValueRef i_l = llvm.BuildAdd(g->B, sf, llvm.BuildTrunc(g->B, last, g->i32, ""), "");
+        i_l = llvm.BuildAdd(g->B, sf, af.wide ? last : llvm.BuildTrunc(g->B, last, g->i32, ""), "");
         cons = llvm.BuildAnd(g->B, cons, llvm.BuildICmp(g->B, af.sext ? LLVMIntSGE : LLVMIntUGE, i_l, i_f, ""), "");
         llvm.BuildCondBr(g->B, cons, bc, bl);
     } else if (align <= esz) {
@@ -884,84 +915,99 @@ static void memory(gen *g, uint32_t pc)
         llvm.BuildBr(g->B, bl);
     }
     llvm.PositionBuilderAtEnd(g->B, bc);
-    {
+    LLVMValueRef cok, first, inside = NULL; /* cok: the consecutive path's test; inside (ld): the whole vector lies in the buffer */
+    if (quick) {
+        /* lanes f to last, consecutive, in bounds: I[f] and I[last] in P's range */
+        LLVMValueRef xf = i_f, xl = i_l;
+        if (!af.wide) {
+            xf = af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
+            xl = af.sext ? llvm.BuildSExt(g->B, i_l, g->i64, "") : llvm.BuildZExt(g->B, i_l, g->i64, "");
+        }
+        LLVMValueRef x0 = llvm.BuildSub(g->B, xf, f64, ""); /* lane 0's index */
+        LLVMValueRef qr[3]; /* (LICM takes them out of loops where P does not change) */
+        quick_range(g, P, (LLVMValueRef[]){t, etag, lo, end}, esz, align, qr);
+        cok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, xf, qr[1], ""),
+                           llvm.BuildICmp(g->B, LLVMIntSLE, xl, qr[2], ""), "");
+        cok = llvm.BuildAnd(g->B, qr[0], cok, "");
+        first = llvm.BuildAdd(g->B, llvm.BuildAnd(g->B, P, c64(g, low), ""), llvm.BuildMul(g->B, x0, c64(g, esz), ""), "");
+        if (ld)
+            inside = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, x0, qr[1], ""),
+                                   llvm.BuildICmp(g->B, LLVMIntSLE, x0, llvm.BuildSub(g->B, qr[2], c64(g, g->W - 1), ""), ""), "");
+    } else {
         /* the last active lane's pointer, r0 + (last - f) * esz */
         LLVMValueRef rl = llvm.BuildAdd(g->B, r0, llvm.BuildMul(g->B, llvm.BuildSub(g->B, last, f64, ""),
                                                                c64(g, esz), ""), "");
-        LLVMValueRef ok, first;
         LLVMValueRef a0 = global ? llvm.BuildAnd(g->B, r0, c64(g, low), "") : r0;
         LLVMValueRef al = global ? llvm.BuildAnd(g->B, rl, c64(g, low), "") : rl;
         LLVMValueRef lim = llvm.BuildSub(g->B, global ? end : size, c64(g, esz), "");
         /* in bounds without wrapping: lim computed only when the limit is >= esz */
-        ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntUGE, global ? end : size, c64(g, esz), ""),
+        cok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntUGE, global ? end : size, c64(g, esz), ""),
                            llvm.BuildICmp(g->B, LLVMIntULE, al, lim, ""), "");
         if (global) {
             /* one tag on both ends, not carried into (rl >= r0), the table's entry */
-            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
-            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""), "");
-            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ,
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""), "");
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntEQ,
                                                         llvm.BuildLShr(g->B, rl, c64(g, CVM_VM_PTR_TAG_SHIFT), ""), t, ""), "");
-            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, rl, r0, ""), "");
-            if (quick)
-                ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ,
-                                                            llvm.BuildLShr(g->B, r0, c64(g, CVM_VM_PTR_TAG_SHIFT), ""), t, ""), "");
-            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, a0, lo, ""), "");
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntUGE, rl, r0, ""), "");
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntUGE, a0, lo, ""), "");
         }
         if (align > 1)
-            ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, a0, c64(g, align - 1), ""),
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, a0, c64(g, align - 1), ""),
                                                         c64(g, 0), ""), "");
         /* lane 0's host address (lanes before f are masked off, never touched) */
-        first = llvm.BuildSub(g->B, a0, fsz, "");
-        if (!global)
-            first = llvm.BuildAdd(g->B, first, shared, "");
-        llvm.BuildCondBr(g->B, ok, bv, bl); /* bl fails too, to the slow path */
-        llvm.PositionBuilderAtEnd(g->B, bv);
-        LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
-        /* A plain vector access where it may touch every lane's element:
-         * a load whose whole vector lies in the buffer, into a local
-         * register (the inactive lanes' elements are read and nobody
-         * reads them after) or with every lane active; a store of a full
-         * plane. Masked accesses cost several times as much on this
-         * development VM's AMD cores (docs/performance.md, "The native
-         * tier"); a select after a load would be folded into one. */
-        LLVMBasicBlockRef bwhole = block(g, "whole"), bmask = block(g, "masked");
-        LLVMValueRef whole, full = llvm.BuildICmp(g->B, LLVMIntEQ, act,
-                                                 c64(g, g->W >= 64 ? UINT64_MAX : (UINT64_C(1) << g->W) - 1), "");
+        LLVMValueRef at = llvm.BuildSub(g->B, a0, fsz, ""); /* lane 0's address or shared offset */
+        first = global ? at : llvm.BuildAdd(g->B, at, shared, "");
         if (ld) {
             const uint64_t span = (uint64_t)g->W * esz;
-            LLVMValueRef at = llvm.BuildSub(g->B, a0, fsz, ""); /* lane 0's address or shared offset */
             LLVMValueRef top = global ? end : size, bottom = global ? lo : c64(g, 0);
-            whole = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntUGE, at, bottom, ""),
-                                  llvm.BuildICmp(g->B, LLVMIntUGE, top, c64(g, span), ""), "");
-            whole = llvm.BuildAnd(g->B, whole, llvm.BuildICmp(g->B, LLVMIntULE, at,
-                                                               llvm.BuildSub(g->B, top, c64(g, span), ""), ""), "");
-            if (!g->local[vslot])
-                whole = llvm.BuildAnd(g->B, whole, full, "");
-        } else {
-            whole = full;
+            inside = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntUGE, at, bottom, ""),
+                                   llvm.BuildICmp(g->B, LLVMIntUGE, top, c64(g, span), ""), "");
+            inside = llvm.BuildAnd(g->B, inside, llvm.BuildICmp(g->B, LLVMIntULE, at,
+                                                                 llvm.BuildSub(g->B, top, c64(g, span), ""), ""), "");
         }
-        llvm.BuildCondBr(g->B, whole, bwhole, bmask);
-        llvm.PositionBuilderAtEnd(g->B, bwhole);
-        if (ld) {
-            LLVMValueRef v = llvm.BuildLoad2(g->B, vt, vptr, "");
-            llvm.SetAlignment(v, esz);
-            llvm.BuildStore(g->B, v, g->slot[vslot]);
-        } else {
-            LLVMValueRef sv = llvm.BuildStore(g->B, reg_get(g, vslot), vptr);
-            llvm.SetAlignment(sv, esz);
-        }
-        llvm.BuildBr(g->B, bj);
-        llvm.PositionBuilderAtEnd(g->B, bmask);
-        if (ld) {
-            LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
-                                       (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
-            llvm.BuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
-        } else {
-            intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
-                      (LLVMValueRef[]){reg_get(g, vslot), vptr, alignv, m}, 4);
-        }
-        llvm.BuildBr(g->B, bj);
     }
+    llvm.BuildCondBr(g->B, cok, bv, bl); /* bl fails too, to the slow path */
+    llvm.PositionBuilderAtEnd(g->B, bv);
+    LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
+    /* A plain vector access where it may touch every lane's element:
+     * a load whose whole vector lies in the buffer, into a local
+     * register (the inactive lanes' elements are read and nobody
+     * reads them after) or with every lane active; a store of a full
+     * plane. Masked accesses cost several times as much on this
+     * development VM's AMD cores (docs/performance.md, "The native
+     * tier"); a select after a load would be folded into one. */
+    LLVMBasicBlockRef bwhole = block(g, "whole"), bmask = block(g, "masked");
+    LLVMValueRef whole, full = llvm.BuildICmp(g->B, LLVMIntEQ, act,
+                                             c64(g, g->W >= 64 ? UINT64_MAX : (UINT64_C(1) << g->W) - 1), "");
+    if (ld) {
+        whole = inside;
+        if (!g->local[vslot])
+            whole = llvm.BuildAnd(g->B, whole, full, "");
+    } else {
+        whole = full;
+    }
+    llvm.BuildCondBr(g->B, whole, bwhole, bmask);
+    llvm.PositionBuilderAtEnd(g->B, bwhole);
+    if (ld) {
+        LLVMValueRef v = llvm.BuildLoad2(g->B, vt, vptr, "");
+        llvm.SetAlignment(v, esz);
+        llvm.BuildStore(g->B, v, g->slot[vslot]);
+    } else {
+        LLVMValueRef sv = llvm.BuildStore(g->B, reg_get(g, vslot), vptr);
+        llvm.SetAlignment(sv, esz);
+    }
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, bmask);
+    if (ld) {
+        LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
+                                   (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
+        llvm.BuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
+    } else {
+        intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
+                  (LLVMValueRef[]){reg_get(g, vslot), vptr, alignv, m}, 4);
+    }
+    llvm.BuildBr(g->B, bj);
 
     /* other addresses: every active lane tested */
     llvm.PositionBuilderAtEnd(g->B, bl);
@@ -973,7 +1019,8 @@ static void memory(gen *g, uint32_t pc)
              * are never read), so that the chain that computed it is dead
              * code where only quick accesses read it */
             LLVMValueRef I = reg_get(g, af.I);
-            I = af.sext ? llvm.BuildSExt(g->B, I, wt, "") : llvm.BuildZExt(g->B, I, wt, "");
+            if (!af.wide)
+                I = af.sext ? llvm.BuildSExt(g->B, I, wt, "") : llvm.BuildZExt(g->B, I, wt, "");
             A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
             llvm.BuildStore(g->B, A, g->slot[in->a]);
         }

@@ -93,6 +93,15 @@ static const char src[] =
     "}\n"
     "__global__ void wrap(float *o, const float *a, int n) { o[threadIdx.x] = a[n + (int)threadIdx.x]; }\n"
     "__global__ void bump(float *o, const float *a, int n) { const float *p = a; p += n; o[threadIdx.x] = *p; }\n"
+    "__global__ void widx(float *o, const float *a, unsigned c)\n"
+    "{\n"
+    "    long long base = c == 0 ? 0LL : c == 1 ? 980LL : c == 2 ? -5LL : c == 3 ? (1LL << 62)\n"
+    "                   : c == 4 ? 0x7ffffffffffffff5LL : c == 5 ? -50LL : c == 6 ? -32LL : c == 7 ? -31LL\n"
+    "                   : c == 8 ? 969LL : -1LL;\n"
+    "    const float *q = a + (c == 5 ? 100 : 1000);\n"
+    "    long long i = base + (long long)threadIdx.x;\n"
+    "    if (c < 5 || c > 7) o[threadIdx.x] = a[i]; else o[threadIdx.x] = q[i];\n"
+    "}\n"
     "__global__ void expk(float *o, const float *in)\n"
     "{\n"
     "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -437,6 +446,50 @@ static void test_indexes(void)
     }
 }
 
+/* a[i] with a 64-bit i (pooling's address): the quick path tests i's
+ * lanes against the range of indexes the buffer allows from the pointer,
+ * a launch constant (a) or a pointer moved into the buffer (q = a + 100)
+ * or to its end (q = a + 1000). Each case's first element and the unit
+ * that faults, if one does, by hand: a[980 + t] faults from t = 20, a[-5
+ * + t] at t = 0, a[2^62 + t] is a[t] (the address wraps modulo 2^64, as
+ * in the interpreter), a[2^63 - 11 + t] faults at t = 0; q[-31 + t] at
+ * t = 31; one element past either end: a[969 + t] at t = 31, a[-1 + t]
+ * at t = 0. */
+static void test_wide_indexes(void)
+{
+    enum { N = 1000 };
+    static float a[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)((i * 53) % 211) + 0.5f;
+    static const struct {
+        long first;
+        int fault; /* unit, or -1 */
+    } cases[] = {{0, -1}, {980, 20}, {-5, 0}, {0, -1}, {0, 0}, {50, -1}, {N - 32, -1}, {0, 31}, {0, 31}, {0, 0}};
+    for (uint32_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        float got[32 + N];
+        io bufs[] = {{NULL, sizeof(float) * 32}, {a, sizeof a}};
+        cvm_launch_config cfg = kern_cfg(1, 32);
+        char what[64];
+        snprintf(what, sizeof what, "64-bit indexes, case %u", c);
+        cvm_diag d;
+        cvm_status st;
+        if (!both(what, "widx", &cfg, bufs, 2, &c, (uint8_t *)got, &st, &d))
+            continue;
+        if (cases[c].fault >= 0) {
+            ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") &&
+                   d.fault.unit[0] == (uint32_t)cases[c].fault,
+               "%s: the fault names unit %d: %s", what, cases[c].fault, d.message);
+            continue;
+        }
+        int bad = -1;
+        for (int t = 0; t < 32 && bad < 0; t++)
+            if (got[t] != a[cases[c].first + t])
+                bad = t;
+        ok(st == CVM_OK && bad < 0, "%s: unit t reads a[%ld + t] (first difference at %d)", what,
+           cases[c].first, bad);
+    }
+}
+
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
  * place): p's value at the load is not the one the add read, so the quick
  * path must not take p + off for it. One lane (cube of 1: trivially
@@ -696,6 +749,7 @@ int main(void)
     test_faults();
     test_indexes();
     test_moved_pointer();
+    test_wide_indexes();
     test_refused();
     test_registers();
     test_policy();
