@@ -16,7 +16,8 @@
  * same-width bitcasts, pointer adds, and plain loads
  * and stores of global and shared memory whose lanes all pass a quick
  * bounds and alignment check (for P + i * size, a range of i that depends
- * on P alone: quick_range) (a masked vector access when the addresses
+ * on P alone: quick_range), and sync_cube when the plane's active lanes
+ * are all its unfinished ones (a masked vector access when the addresses
  * are consecutive, else a gather or scatter). Everything else, and every
  * access that fails the quick check, runs through the interpreter
  * (cvm_jit_step) on the registers it reads and writes, spilled to the
@@ -538,6 +539,32 @@ static void fallback(gen *g, uint32_t pc)
     }
     llvm.BuildRet(g->B, r);
     llvm.PositionBuilderAtEnd(g->B, ok);
+}
+
+/* sync_cube, the interpreter's handler inline when the plane's active
+ * lanes are all its unfinished ones: the plane waits at pc, and
+ * release_sync (vm/interp.c) makes it runnable at pc + 1, where the
+ * resume point fallback() made goes on. Other masks run through the
+ * interpreter, which waits the same way or, in checked mode, reports the
+ * barrier divergence. A barrier costs a return to the cube's scheduler
+ * either way; this saves the interpreter's call for one instruction. */
+static void sync_cube(gen *g, uint32_t pc)
+{
+    LLVMValueRef live = load_fixed(g, g->p, offsetof(cvm_vm_plane, live), g->i64);
+    LLVMValueRef want = llvm.BuildAnd(g->B, live, llvm.BuildNot(g->B, llvm.BuildLoad2(g->B, g->i64, g->exited, ""), ""), "");
+    LLVMBasicBlockRef arrive = block(g, "arrive"), other = block(g, "diverged");
+    llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, get_active(g), want, ""), arrive, other);
+    llvm.PositionBuilderAtEnd(g->B, arrive);
+    store(g, c32(g, CVM_VM_AT_SYNC), g->p, offsetof(cvm_vm_plane, state));
+    store(g, c32(g, pc), g->p, offsetof(cvm_vm_plane, wait_pc));
+    sync_record(g);
+    spill_live(g, 0, g->nslots, true, pc + 1);
+    frames(g, g->depth, true);
+    store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
+    store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
+    llvm.BuildRet(g->B, c32(g, CVM_VM_R_WAIT));
+    llvm.PositionBuilderAtEnd(g->B, other);
+    fallback(g, pc);
 }
 
 /* ---- lane ops ---- */
@@ -1506,7 +1533,10 @@ static void emit(gen *g)
         }
         if (divide(g, pc) || lane_op(g, in))
             continue;
-        fallback(g, pc);
+        if (in->h == CVM_OP_SYNC_CUBE)
+            sync_cube(g, pc);
+        else
+            fallback(g, pc);
     }
     if (g->failed)
         return;

@@ -47,6 +47,25 @@ static const char src[] =
     "    int c = __syncthreads_count(i < n && (in[i] & 1));\n"
     "    if (t == 0) { o[2 * blockIdx.x] = s[0]; o[2 * blockIdx.x + 1] = c; }\n"
     "}\n"
+    "__global__ void bar2(int *o, int n)\n"
+    "{\n"
+    "    __shared__ int s[128];\n"
+    "    int t = threadIdx.x;\n"
+    "    if (t >= n) return;\n"
+    "    s[t] = t * 3;\n"
+    "    __syncthreads();\n"
+    "    o[t] = s[n - 1 - t];\n"
+    "    __syncthreads();\n"
+    "    s[t] = o[t] + 1;\n"
+    "    __syncthreads();\n"
+    "    o[t] += s[(t + 1) % n];\n"
+    "}\n"
+    "__global__ void bdiv(int *o, int n)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    if (t % 2) __syncthreads();\n"
+    "    o[t] = t + n;\n"
+    "}\n"
     "__global__ void scatter(int *o, int *g, const int *in)\n"
     "{\n"
     "    int t = threadIdx.x;\n"
@@ -274,6 +293,58 @@ static void test_barriers(void)
                 bad = (int)b;
         }
         ok(bad < 0, "%s: sums and __syncthreads_count match C (first difference in cube %d)", what, bad);
+    }
+}
+
+/* Barriers after some units returned (a plane's waiting lanes are its
+ * unfinished ones; a whole plane finished; a partial last plane: 100
+ * units of 32-lane planes), and a barrier only odd units reach: in
+ * checked mode a fault, unchecked the odd units wait and go on. */
+static void test_barrier_masks(void)
+{
+    static const uint32_t ns[] = {90, 100, 33};
+    for (int c = 0; c < 3; c++) {
+        uint32_t n = ns[c];
+        int32_t got[128];
+        io bufs[] = {{NULL, sizeof got}};
+        cvm_launch_config cfg = kern_cfg(1, 100);
+        char what[80];
+        if (n < 100)
+            snprintf(what, sizeof what, "barriers after units %u-99 returned", n);
+        else
+            snprintf(what, sizeof what, "barriers every unit reaches");
+        cvm_diag d;
+        if (!both(what, "bar2", &cfg, bufs, 1, &n, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int t = 0; t < 128 && bad < 0; t++) {
+            const int first = t < (int)n ? 3 * ((int)n - 1 - t) : 0;
+            const int u = (t + 1) % (int)n, next = 3 * ((int)n - 1 - u) + 1;
+            if (got[t] != (t < (int)n ? first + next : 0))
+                bad = t;
+        }
+        ok(bad < 0, "%s: matches C (first difference at %d)", what, bad);
+    }
+    for (int unchecked = 0; unchecked < 2; unchecked++) {
+        uint32_t n = 1000;
+        int32_t got[64];
+        io bufs[] = {{NULL, sizeof got}};
+        cvm_launch_config cfg = kern_cfg(1, 64);
+        cfg.unchecked = unchecked;
+        cvm_diag d;
+        cvm_status st;
+        if (!both(unchecked ? "a barrier odd units reach, unchecked" : "a barrier odd units reach", "bdiv",
+                  &cfg, bufs, 1, &n, (uint8_t *)got, &st, &d))
+            continue;
+        if (!unchecked) {
+            ok(st == CVM_FAULT && strstr(d.message, "barrier divergence"), "the fault names it: %s", d.message);
+            continue;
+        }
+        int bad = -1;
+        for (int t = 0; t < 64 && bad < 0; t++)
+            if (got[t] != t + 1000)
+                bad = t;
+        ok(st == CVM_OK && bad < 0, "every unit goes on past it (first difference at %d)", bad);
     }
 }
 
@@ -743,6 +814,7 @@ int main(void)
     }
     test_control();
     test_barriers();
+    test_barrier_masks();
     test_scatter();
     test_division();
     test_exp();

@@ -113,18 +113,22 @@ static bool release_sync(cvm_vm_exec *x)
     }
     if (!waiting)
         return false;
+    bool plain = true; /* every plane waits at a plain sync_cube: no count, no lanes */
     for (uint32_t i = 0; i < x->nplanes; i++) {
         const cvm_vm_plane *q = &x->planes[i];
         if (q->state != CVM_VM_AT_SYNC)
             continue;
         const cvm_vm_dinsn *in = &x->code[q->wait_pc];
-        lanes += (uint32_t)__builtin_popcountll(q->active);
         if (in->h != CVM_OP_SYNC_CUBE) {
+            plain = false;
             const uint8_t *pred = cvm_vm_reg(x, q, in->a);
             for (unsigned l = 0; l < q->nlanes; l++)
                 count += (q->active >> l & 1) && (pred[l] & 1);
         }
     }
+    for (uint32_t i = 0; i < x->nplanes && !plain; i++)
+        if (x->planes[i].state == CVM_VM_AT_SYNC)
+            lanes += (uint32_t)__builtin_popcountll(x->planes[i].active);
     for (uint32_t i = 0; i < x->nplanes; i++) {
         cvm_vm_plane *q = &x->planes[i];
         if (q->state != CVM_VM_AT_SYNC)
