@@ -582,19 +582,21 @@ static bool is_float(unsigned e) { return e == CVM_T_F32 || e == CVM_T_F64; }
 static bool is_int(unsigned e) { return cvm_bc_elem_is_int(e); }
 static bool is_signed(unsigned e) { return cvm_bc_elem_is_signed(e); }
 
-/* min or max by docs/numerics.md: NaN gives the other operand, -0 < +0. */
+/* min or max by docs/numerics.md: NaN gives the other operand, -0 < +0.
+ * a where it is strictly beyond b or b is NaN (a NaN a then gives b);
+ * equal operands give their bits' AND (max) or OR (min), which is the
+ * same value except for zeros of both signs, where it is +0 or -0; only
+ * two NaNs give a NaN, made canonical. Nine vector ops per register. */
 static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsigned elem, bool max)
 {
     LLVMTypeRef it = llvm.VectorType(elem == CVM_T_F32 ? g->i32 : g->i64, g->W);
-    LLVMValueRef neg_a = llvm.BuildICmp(g->B, LLVMIntSLT, llvm.BuildBitCast(g->B, a, it, ""),
-                                       llvm.ConstNull(it), "");
-    LLVMValueRef strict = llvm.BuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, b, "");
-    LLVMValueRef eq = llvm.BuildFCmp(g->B, LLVMRealOEQ, a, b, "");
-    LLVMValueRef zpick = max ? llvm.BuildNot(g->B, neg_a, "") : neg_a;
-    LLVMValueRef pick_a = llvm.BuildOr(g->B, strict, llvm.BuildAnd(g->B, eq, zpick, ""), "");
+    LLVMValueRef pick_a = llvm.BuildOr(g->B, llvm.BuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""),
+                                      llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, ""), "");
     LLVMValueRef r = llvm.BuildSelect(g->B, pick_a, a, b, "");
-    r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, ""), a, r, "");
-    r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealUNO, a, a, ""), b, r, "");
+    LLVMValueRef ai = llvm.BuildBitCast(g->B, a, it, ""), bi = llvm.BuildBitCast(g->B, b, it, "");
+    LLVMValueRef both = llvm.BuildBitCast(g->B, max ? llvm.BuildAnd(g->B, ai, bi, "") : llvm.BuildOr(g->B, ai, bi, ""),
+                                          llvm.TypeOf(a), "");
+    r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOEQ, a, b, ""), both, r, "");
     return canon_nan(g, r, elem);
 }
 

@@ -121,6 +121,13 @@ static const char src[] =
     "    long long i = base + (long long)threadIdx.x;\n"
     "    if (c < 5 || c > 7) o[threadIdx.x] = a[i]; else o[threadIdx.x] = q[i];\n"
     "}\n"
+    "__global__ void mm(float *o, double *od, const float *a, const float *b)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    o[2 * t] = fmaxf(a[t], b[t]); o[2 * t + 1] = fminf(a[t], b[t]);\n"
+    "    double x = a[t], y = b[t];\n"
+    "    od[2 * t] = fmax(x, y); od[2 * t + 1] = fmin(x, y);\n"
+    "}\n"
     "__global__ void expk(float *o, const float *in)\n"
     "{\n"
     "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -451,6 +458,52 @@ static void test_exp(void)
     ok(bad < 0, "expf: specials exact (canonical NaN), others within one ulp of libm, bitcasts the bits "
        "(first difference at %d: "
        "%a -> %a)", bad, bad < 0 ? 0.0 : (double)in[bad], bad < 0 ? 0.0 : (double)got[bad]);
+}
+
+/* docs/numerics.md's min and max, in C: NaN gives the other operand (two
+ * NaNs the canonical one), -0 < +0. */
+static double ref_minmax(double a, double b, bool max)
+{
+    if (isnan(a) && isnan(b))
+        return NAN;
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? b : a;
+    if (a == 0.0 && b == 0.0)
+        return (max ? signbit(a) && signbit(b) : signbit(a) || signbit(b)) ? -0.0 : 0.0;
+    return max ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+/* fmaxf/fminf and fmax/fmin over every pair of special values, bit for
+ * bit against the C model above (NaN results canonical). */
+static void test_minmax(void)
+{
+    const float sp[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.5f, -2.5f, INFINITY, -INFINITY, NAN, -NAN, 0x1p-149f, 3.4e38f};
+    enum { S = sizeof sp / sizeof sp[0], N = 160 };
+    static float a[N], b[N], got[2 * N];
+    static double gotd[2 * N];
+    for (int i = 0; i < N; i++)
+        a[i] = sp[(i / S) % S], b[i] = sp[i % S];
+    a[150] = b[151] = -NAN; /* a NaN with its sign set on either side */
+    io bufs[] = {{NULL, sizeof got}, {NULL, sizeof gotd}, {a, sizeof a}, {b, sizeof b}};
+    cvm_launch_config cfg = kern_cfg(N / 32, 32);
+    cvm_diag d;
+    uint8_t raw[sizeof got + sizeof gotd + sizeof a + sizeof b];
+    if (!both("min and max of special values", "mm", &cfg, bufs, 4, NULL, raw, NULL, &d))
+        return;
+    memcpy(got, raw, sizeof got), memcpy(gotd, raw + sizeof got, sizeof gotd);
+    int bad = -1;
+    for (int t = 0; t < N && bad < 0; t++)
+        for (int k = 0; k < 2; k++) {
+            const double w = ref_minmax(a[t], b[t], k == 0);
+            const float wf = (float)w;
+            uint32_t gb, wb;
+            uint64_t gdb, wdb;
+            memcpy(&gb, &got[2 * t + k], 4), memcpy(&wb, &wf, 4);
+            memcpy(&gdb, &gotd[2 * t + k], 8), memcpy(&wdb, &w, 8);
+            if (isnan(w) ? gb != 0x7fc00000u || gdb != UINT64_C(0x7ff8000000000000) : gb != wb || gdb != wdb)
+                bad = t;
+        }
+    ok(bad < 0, "min and max, f32 and f64: the C model's bits (first difference at %d)", bad);
 }
 
 static void test_faults(void)
@@ -818,6 +871,7 @@ int main(void)
     test_scatter();
     test_division();
     test_exp();
+    test_minmax();
     test_faults();
     test_indexes();
     test_moved_pointer();
