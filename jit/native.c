@@ -16,8 +16,9 @@
  * same-width bitcasts, pointer adds, and plain loads
  * and stores of global and shared memory whose lanes all pass a quick
  * bounds and alignment check (for P + i * size, a range of i that depends
- * on P alone: quick_range), and sync_cube when the plane's active lanes
- * are all its unfinished ones (a masked vector access when the addresses
+ * on P alone: quick_range; one element for every active lane: one
+ * scalar load; shared loads in two runs: shared_halves), and sync_cube
+ * when the plane's active lanes are all its unfinished ones (a masked vector access when the addresses
  * are consecutive, else a gather or scatter). Everything else, and every
  * access that fails the quick check, runs through the interpreter
  * (cvm_jit_step) on the registers it reads and writes, spilled to the
@@ -854,6 +855,78 @@ static void quick_range(const gen *g, LLVMValueRef P, const LLVMValueRef *c, uin
     out[2] = llvm.BuildUDiv(g->B, llvm.BuildSub(g->B, lim, pa, ""), c64(g, esz), "");
 }
 
+/* A shared-memory load whose plane reads two runs, every lane active:
+ * each half of the lanes at consecutive offsets, or at one offset (a
+ * 16x16 cube's plane of 32 covers two rows of a tile: matmul's tb[k][tx]
+ * and ta[ty][k]). Two vector or two scalar loads instead of a gather; to
+ * `done`, or to `no` for the per-lane test. R: the lanes' 32-bit offsets;
+ * size: the cube's shared bytes (at most 2^31, so the offsets and the
+ * sums below cannot wrap in 64 bits). */
+static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMValueRef act,
+                          LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
+{
+    const unsigned W = g->W, H = W / 2, esz = in->esz;
+    const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
+    LLVMValueRef step[CVM_BC_MAX_PLANE], pick[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < W; l++) {
+        step[l] = c32(g, (l % H) * esz);
+        pick[l] = c32(g, l < H ? 0 : 1);
+    }
+    LLVMValueRef h0 = llvm.BuildExtractElement(g->B, R, c32(g, 0), "");
+    LLVMValueRef h1 = llvm.BuildExtractElement(g->B, R, c32(g, H), "");
+    LLVMValueRef two = llvm.BuildInsertElement(g->B, llvm.GetUndef(llvm.TypeOf(R)), h0, c32(g, 0), "");
+    two = llvm.BuildInsertElement(g->B, two, h1, c32(g, 1), "");
+    LLVMValueRef base = llvm.BuildShuffleVector(g->B, two, llvm.GetUndef(llvm.TypeOf(R)), llvm.ConstVector(pick, W), "");
+    LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R,
+                                       llvm.BuildAdd(g->B, base, llvm.ConstVector(step, W), ""), "")), c64(g, 0), "");
+    LLVMValueRef uni = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R, base, "")),
+                                      c64(g, 0), "");
+    LLVMValueRef full = llvm.BuildICmp(g->B, LLVMIntEQ, act, c64(g, W >= 64 ? UINT64_MAX : (UINT64_C(1) << W) - 1), "");
+    /* each run inside the shared bytes, aligned */
+    LLVMValueRef o0 = llvm.BuildZExt(g->B, h0, g->i64, ""), o1 = llvm.BuildZExt(g->B, h1, g->i64, "");
+    LLVMValueRef top = llvm.BuildICmp(g->B, LLVMIntUGT, o0, o1, "");
+    LLVMValueRef hi = llvm.BuildSelect(g->B, top, o0, o1, "");
+    LLVMValueRef span = llvm.BuildSelect(g->B, cons, c64(g, (uint64_t)H * esz), c64(g, esz), "");
+    LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, hi, span, ""), size, "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildOr(g->B, cons, uni, ""), "");
+    ok = llvm.BuildAnd(g->B, ok, full, "");
+    if (align > 1)
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, llvm.BuildOr(g->B, o0, o1, ""),
+                                                                                c64(g, align - 1), ""), c64(g, 0), ""), "");
+    LLVMBasicBlockRef bc = block(g, "runs"), bu = block(g, "runs1"), go = block(g, "halves");
+    llvm.BuildCondBr(g->B, ok, go, no);
+    llvm.PositionBuilderAtEnd(g->B, go);
+    const uint32_t d = in->d;
+    LLVMValueRef p0 = llvm.BuildGEP2(g->B, g->i8, shared_p, &o0, 1, ""), p1 = llvm.BuildGEP2(g->B, g->i8, shared_p, &o1, 1, "");
+    llvm.BuildCondBr(g->B, cons, bc, bu);
+    llvm.PositionBuilderAtEnd(g->B, bc);
+    {
+        LLVMValueRef whole[CVM_BC_MAX_PLANE];
+        for (unsigned l = 0; l < W; l++)
+            whole[l] = c32(g, l);
+        LLVMTypeRef hp = llvm.PointerType(ht, 0);
+        LLVMValueRef v0 = llvm.BuildLoad2(g->B, ht, llvm.BuildBitCast(g->B, p0, hp, ""), "");
+        LLVMValueRef v1 = llvm.BuildLoad2(g->B, ht, llvm.BuildBitCast(g->B, p1, hp, ""), "");
+        llvm.SetAlignment(v0, esz);
+        llvm.SetAlignment(v1, esz);
+        llvm.BuildStore(g->B, llvm.BuildShuffleVector(g->B, v0, v1, llvm.ConstVector(whole, W), ""), g->slot[d]);
+        llvm.BuildBr(g->B, done);
+    }
+    llvm.PositionBuilderAtEnd(g->B, bu);
+    {
+        LLVMTypeRef sp = llvm.PointerType(st, 0);
+        LLVMValueRef s0 = llvm.BuildLoad2(g->B, st, llvm.BuildBitCast(g->B, p0, sp, ""), "");
+        LLVMValueRef s1 = llvm.BuildLoad2(g->B, st, llvm.BuildBitCast(g->B, p1, sp, ""), "");
+        llvm.SetAlignment(s0, esz);
+        llvm.SetAlignment(s1, esz);
+        LLVMValueRef v = llvm.BuildInsertElement(g->B, llvm.GetUndef(vt), s0, c32(g, 0), "");
+        v = llvm.BuildInsertElement(g->B, v, s1, c32(g, 1), "");
+        llvm.BuildStore(g->B, llvm.BuildShuffleVector(g->B, v, llvm.GetUndef(vt), llvm.ConstVector(pick, W), ""), g->slot[d]);
+        llvm.BuildBr(g->B, done);
+    }
+}
+
 /* A plain ld or st of global or shared memory: the quick path when every
  * active lane's access lies in one buffer (or in shared memory), aligned;
  * the interpreter otherwise. Consecutive lanes (the common case) are
@@ -1038,8 +1111,35 @@ static void memory(gen *g, uint32_t pc)
     }
     llvm.BuildBr(g->B, bj);
 
-    /* other addresses: every active lane tested */
+    /* other addresses: one address in every active lane (a quick load),
+     * two runs of shared memory, else every active lane tested */
     llvm.PositionBuilderAtEnd(g->B, bl);
+    if (quick && ld) { /* I[l] = I[f]: one element, loaded once (conv2d's weight) */
+        LLVMBasicBlockRef bu = block(g, "one"), each = block(g, "each");
+        LLVMValueRef same = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, reg_get(g, af.I), splat(g, i_f), ""), "");
+        LLVMValueRef xf = af.wide ? i_f : af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
+        LLVMValueRef qr[3];
+        quick_range(g, P, (LLVMValueRef[]){t, etag, lo, end}, esz, align, qr);
+        LLVMValueRef one = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, same), c64(g, 0), ""), qr[0], "");
+        one = llvm.BuildAnd(g->B, one, llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, xf, qr[1], ""),
+                                                     llvm.BuildICmp(g->B, LLVMIntSLE, xf, qr[2], ""), ""), "");
+        llvm.BuildCondBr(g->B, one, bu, each);
+        llvm.PositionBuilderAtEnd(g->B, bu);
+        LLVMValueRef at = llvm.BuildAdd(g->B, llvm.BuildAnd(g->B, P, c64(g, low), ""), llvm.BuildMul(g->B, xf, c64(g, esz), ""), "");
+        LLVMValueRef v = llvm.BuildLoad2(g->B, st, llvm.BuildIntToPtr(g->B, at, sp, ""), "");
+        llvm.SetAlignment(v, esz);
+        v = splat(g, v);
+        if (!g->local[vslot])
+            v = llvm.BuildSelect(g->B, m, v, reg_get(g, vslot), "");
+        llvm.BuildStore(g->B, v, g->slot[vslot]);
+        llvm.BuildBr(g->B, bj);
+        llvm.PositionBuilderAtEnd(g->B, each);
+    }
+    if (!global && ld && align <= esz && g->W >= 8) {
+        LLVMBasicBlockRef each = block(g, "each");
+        shared_halves(g, in, R, act, shared_p, size, each, bj);
+        llvm.PositionBuilderAtEnd(g->B, each);
+    }
     {
         LLVMValueRef addr, okv, ok; /* (quick is global only: R is set for shared memory) */
         if (quick && g->local[in->a]) {

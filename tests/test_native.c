@@ -19,7 +19,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-static const char src[] =
+/* The test module's source, in two literals (C99 promises 4095 bytes of
+ * one); src() joins them. */
+static const char src_a[] =
     "__global__ void ctl(int *o, int n)\n"
     "{\n"
     "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -121,12 +123,33 @@ static const char src[] =
     "    long long i = base + (long long)threadIdx.x;\n"
     "    if (c < 5 || c > 7) o[threadIdx.x] = a[i]; else o[threadIdx.x] = q[i];\n"
     "}\n"
+    "";
+static const char src_b[] =
     "__global__ void mm(float *o, double *od, const float *a, const float *b)\n"
     "{\n"
     "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    o[2 * t] = fmaxf(a[t], b[t]); o[2 * t + 1] = fminf(a[t], b[t]);\n"
     "    double x = a[t], y = b[t];\n"
     "    od[2 * t] = fmax(x, y); od[2 * t + 1] = fmin(x, y);\n"
+    "}\n"
+    "__global__ void one(float *o, const float *w, int k)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    float v = -1.0f;\n"
+    "    if (t % 3) v = w[k];\n"
+    "    o[t] = v + w[(long long)k + 1];\n"
+    "}\n"
+    "__global__ void tile(float *o, const float *in, int sel)\n"
+    "{\n"
+    "    __shared__ float s[16][16];\n"
+    "    int tx = threadIdx.x, ty = threadIdx.y, u = ty * 16 + tx;\n"
+    "    s[ty][tx] = in[u];\n"
+    "    __syncthreads();\n"
+    "    float a = s[ty][(sel + 3) & 15], b = s[(sel + 5) & 15][tx], c = s[(2 * ty) & 15][tx];\n"
+    "    float d = s[tx][ty], e = 0.0f;\n"
+    "    if (tx != 7) e = s[ty][tx ^ 1];\n"
+    "    if (sel == 1) e = s[(2 * ty) & 31][tx];\n"
+    "    o[5 * u] = a; o[5 * u + 1] = b; o[5 * u + 2] = c; o[5 * u + 3] = d; o[5 * u + 4] = e;\n"
     "}\n"
     "__global__ void expk(float *o, const float *in)\n"
     "{\n"
@@ -139,6 +162,16 @@ static const char src[] =
     "    switch (t % 4) { case 0: v = 10; break; case 1: v = 20; break; default: v = t; }\n"
     "    o[t] = v;\n"
     "}\n";
+
+static const char *src(void)
+{
+    static char all[sizeof src_a + sizeof src_b];
+    if (!all[0]) {
+        memcpy(all, src_a, sizeof src_a - 1);
+        memcpy(all + sizeof src_a - 1, src_b, sizeof src_b);
+    }
+    return all;
+}
 
 static cvm_module *mod;
 
@@ -506,6 +539,74 @@ static void test_minmax(void)
     ok(bad < 0, "min and max, f32 and f64: the C model's bits (first difference at %d)", bad);
 }
 
+/* Loads whose lanes read one element (the quick path's single load, with
+ * a 32- and a 64-bit index; inactive lanes keep their value), and
+ * shared-memory loads of a 16x16 cube whose 32-lane planes read two runs:
+ * a row's element per half, a row per half (the same row, or rows apart),
+ * next to a transposed read and a partly active one (per lane), and two
+ * runs past the tile's end (a fault, from ty = 8). Expected values by
+ * hand from the indexes. */
+static void test_runs(void)
+{
+    enum { N = 300 };
+    static float w[N];
+    for (int i = 0; i < N; i++)
+        w[i] = (float)((i * 29) % 97) - 40.0f;
+    static const int ks[] = {5, N - 1, -1};
+    for (int c = 0; c < 3; c++) {
+        uint32_t k = (uint32_t)ks[c];
+        float got[64 + N];
+        io bufs[] = {{NULL, sizeof(float) * 64}, {w, sizeof w}};
+        cvm_launch_config cfg = kern_cfg(1, 64);
+        char what[64];
+        snprintf(what, sizeof what, "one element for every lane, w[%d]", ks[c]);
+        cvm_diag d;
+        cvm_status st;
+        if (!both(what, "one", &cfg, bufs, 2, &k, (uint8_t *)got, &st, &d))
+            continue;
+        if (c) { /* w[N] faults in unit 0; w[-1] in unit 1, the first with t % 3 */
+            ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") && d.fault.unit[0] == (c == 1 ? 0u : 1u),
+               "%s: the fault names unit %u: %s", what, c == 1 ? 0u : 1u, d.message);
+            continue;
+        }
+        int bad = -1;
+        for (int t = 0; t < 64 && bad < 0; t++)
+            if (got[t] != (t % 3 ? w[5] : -1.0f) + w[6])
+                bad = t;
+        ok(st == CVM_OK && bad < 0, "%s: inactive lanes keep their value (first difference at %d)", what, bad);
+    }
+    static float in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (float)i * 0.5f - 7.0f;
+    for (uint32_t sel = 0; sel < 2; sel++) {
+        float got[5 * 256 + 256];
+        io bufs[] = {{NULL, sizeof(float) * 5 * 256}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(1, 16);
+        cfg.block[1] = 16;
+        cvm_diag d;
+        cvm_status st;
+        const char *what = sel ? "two runs of a shared tile, past its end" : "two runs of a shared tile";
+        if (!both(what, "tile", &cfg, bufs, 2, &sel, (uint8_t *)got, &st, &d))
+            continue;
+        if (sel) {
+            ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds shared load") && d.fault.unit[1] == 8,
+               "%s: the fault names unit (0,8): %s", what, d.message);
+            continue;
+        }
+        int bad = -1;
+        for (int ty = 0; ty < 16; ty++)
+            for (int tx = 0; tx < 16 && bad < 0; tx++) {
+                const int u = ty * 16 + tx;
+                const float want[5] = {in[ty * 16 + 3], in[5 * 16 + tx], in[((2 * ty) & 15) * 16 + tx],
+                                       in[tx * 16 + ty], tx != 7 ? in[ty * 16 + (tx ^ 1)] : 0.0f};
+                for (int j = 0; j < 5; j++)
+                    if (got[5 * u + j] != want[j])
+                        bad = 5 * u + j;
+            }
+        ok(st == CVM_OK && bad < 0, "%s: every value from its index (first difference at %d)", what, bad);
+    }
+}
+
 static void test_faults(void)
 {
     uint32_t n = 3;
@@ -777,7 +878,7 @@ static void test_policy(void)
     ok(native_launches() == l0, "CUBEVM_JIT=off runs the interpreter");
     /* a module of its own, so no earlier launch counts */
     cvm_diag dl;
-    cvm_module *m2 = kern_load_cuda(src, "native_policy.cu", &dl), *keep = mod;
+    cvm_module *m2 = kern_load_cuda(src(), "native_policy.cu", &dl), *keep = mod;
     mod = m2;
     uint64_t seen[6];
     for (int i = 0; i < 6; i++) {
@@ -791,7 +892,7 @@ static void test_policy(void)
        "once they have run 2^22 units in all: %llu %llu %llu", (unsigned long long)(seen[3] - l0),
        (unsigned long long)(seen[4] - l0), (unsigned long long)(seen[5] - l0));
     /* unset is auto */
-    cvm_module *m3 = kern_load_cuda(src, "native_unset.cu", &dl);
+    cvm_module *m3 = kern_load_cuda(src(), "native_unset.cu", &dl);
     mod = m3;
     unsetenv("CUBEVM_JIT");
     const uint64_t l1 = native_launches();
@@ -849,7 +950,7 @@ int main(void)
     if (!kern_open())
         return 1;
     cvm_diag d;
-    mod = kern_load_cuda(src, "native.cu", &d);
+    mod = kern_load_cuda(src(), "native.cu", &d);
     if (!mod) {
         ok(0, "load the kernels");
         return done_testing();
@@ -876,6 +977,7 @@ int main(void)
     test_indexes();
     test_moved_pointer();
     test_wide_indexes();
+    test_runs();
     test_refused();
     test_registers();
     test_policy();
