@@ -956,12 +956,13 @@ static void memory(gen *g, uint32_t pc)
     /* each lane's pointer as 64 bits: global ones tagged, shared offsets widened */
     affine af;
     const bool quick = global && align <= esz && esz % align == 0 && affine_address(g, pc, &af);
-    LLVMValueRef R = NULL, r0 = NULL, d = NULL, sf = NULL, P = NULL, i_f = NULL;
+    LLVMValueRef R = NULL, r0 = NULL, d = NULL, sf = NULL, P = NULL, i_f = NULL, xf = NULL;
     LLVMTypeRef it = quick && af.wide ? g->i64 : g->i32; /* I's lanes */
-    if (quick) { /* lane f's index, I[f] */
+    if (quick) { /* lane f's index, I[f], and as 64 bits, xf */
         d = llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, it), "");
         sf = llvm.BuildExtractElement(g->B, d, f, ""); /* I[l] - l, the same in consecutive lanes */
         i_f = llvm.BuildAdd(g->B, sf, af.wide ? f64 : f, "");
+        xf = af.wide ? i_f : af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
         P = g->cst[af.P] ? cst_scalar(g, af.P) : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
     } else {
         R = A; /* shared memory: 32-bit offsets, kept 32-bit in vectors */
@@ -1020,13 +1021,12 @@ static void memory(gen *g, uint32_t pc)
     LLVMValueRef cok, first, inside = NULL; /* cok: the consecutive path's test; inside (ld): the whole vector lies in the buffer */
     if (quick) {
         /* lanes f to last, consecutive, in bounds: I[f] and I[last] in P's range */
-        LLVMValueRef xf = i_f, xl = i_l;
-        if (!af.wide) {
-            xf = af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
-            xl = af.sext ? llvm.BuildSExt(g->B, i_l, g->i64, "") : llvm.BuildZExt(g->B, i_l, g->i64, "");
-        }
+        LLVMValueRef xl = af.wide ? i_l : af.sext ? llvm.BuildSExt(g->B, i_l, g->i64, "") : llvm.BuildZExt(g->B, i_l, g->i64, "");
         LLVMValueRef x0 = llvm.BuildSub(g->B, xf, f64, ""); /* lane 0's index */
-        LLVMValueRef qr[3]; /* (LICM takes them out of loops where P does not change) */
+        /* computed where they are used: at the function's entry, or
+         * before the branch to here, vadd and saxpy (no loop to take them
+         * out of) ran slower (docs/performance.md) */
+        LLVMValueRef qr[3];
         quick_range(g, P, (LLVMValueRef[]){t, etag, lo, end}, esz, align, qr);
         cok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, xf, qr[1], ""),
                            llvm.BuildICmp(g->B, LLVMIntSLE, xl, qr[2], ""), "");
@@ -1117,7 +1117,6 @@ static void memory(gen *g, uint32_t pc)
     if (quick && ld) { /* I[l] = I[f]: one element, loaded once (conv2d's weight) */
         LLVMBasicBlockRef bu = block(g, "one"), each = block(g, "each");
         LLVMValueRef same = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, reg_get(g, af.I), splat(g, i_f), ""), "");
-        LLVMValueRef xf = af.wide ? i_f : af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
         LLVMValueRef qr[3];
         quick_range(g, P, (LLVMValueRef[]){t, etag, lo, end}, esz, align, qr);
         LLVMValueRef one = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, same), c64(g, 0), ""), qr[0], "");
