@@ -17,7 +17,7 @@
  * and stores of global and shared memory whose lanes all pass a quick
  * bounds and alignment check (for P + i * size, a range of i that depends
  * on P alone: quick_range; one element for every active lane: one
- * scalar load; shared loads in two runs: shared_halves), and sync_cube
+ * scalar load; loads in two runs: shared_halves, global_halves), and sync_cube
  * when the plane's active lanes are all its unfinished ones (a masked vector access when the addresses
  * are consecutive, else a gather or scatter). Everything else, and every
  * access that fails the quick check, runs through the interpreter
@@ -927,6 +927,59 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
     }
 }
 
+/* A quick-path load (P + I * esz) whose plane reads two runs of the
+ * buffer, every lane active: each half's I consecutive (a 16x16 cube's
+ * plane covers two rows of a tile: matmul's a[row * n + t + tx]). Each
+ * run's first and last index in P's range qr (quick_range), and, for a
+ * 32-bit I, no wrap inside a run (its last lane's index, widened, is the
+ * first's plus H - 1); then two vector loads. To `done`, or to `no`. */
+static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVMValueRef P, const LLVMValueRef *qr,
+                          LLVMValueRef act, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
+{
+    const unsigned W = g->W, H = W / 2, esz = in->esz;
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H), it = af->wide ? g->i64 : g->i32;
+    LLVMValueRef I = reg_get(g, af->I), step[CVM_BC_MAX_PLANE], pick[CVM_BC_MAX_PLANE], whole[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < W; l++) {
+        step[l] = llvm.ConstInt(it, l % H, false);
+        pick[l] = c32(g, l < H ? 0 : 1);
+        whole[l] = c32(g, l);
+    }
+    LLVMValueRef two = llvm.BuildInsertElement(g->B, llvm.GetUndef(llvm.TypeOf(I)),
+                                               llvm.BuildExtractElement(g->B, I, c32(g, 0), ""), c32(g, 0), "");
+    two = llvm.BuildInsertElement(g->B, two, llvm.BuildExtractElement(g->B, I, c32(g, H), ""), c32(g, 1), "");
+    LLVMValueRef base = llvm.BuildShuffleVector(g->B, two, llvm.GetUndef(llvm.TypeOf(I)), llvm.ConstVector(pick, W), "");
+    LLVMValueRef off = llvm.BuildICmp(g->B, LLVMIntNE, I, llvm.BuildAdd(g->B, base, llvm.ConstVector(step, W), ""), "");
+    LLVMValueRef full = llvm.BuildICmp(g->B, LLVMIntEQ, act, c64(g, W >= 64 ? UINT64_MAX : (UINT64_C(1) << W) - 1), "");
+    LLVMValueRef ok = llvm.BuildAnd(g->B, full, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), ""), "");
+    ok = llvm.BuildAnd(g->B, ok, qr[0], "");
+    LLVMValueRef x[2];
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef a = llvm.BuildExtractElement(g->B, I, c32(g, h * H), "");
+        LLVMValueRef b = llvm.BuildExtractElement(g->B, I, c32(g, h * H + H - 1), "");
+        if (!af->wide) {
+            a = af->sext ? llvm.BuildSExt(g->B, a, g->i64, "") : llvm.BuildZExt(g->B, a, g->i64, "");
+            b = af->sext ? llvm.BuildSExt(g->B, b, g->i64, "") : llvm.BuildZExt(g->B, b, g->i64, "");
+        }
+        /* b = a + H - 1 exactly, a >= lo's index, b <= the last's (no overflow: the range is within 2^48) */
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, b, llvm.BuildAdd(g->B, a, c64(g, H - 1), ""), ""), "");
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSGE, a, qr[1], ""), "");
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSLE, a, llvm.BuildSub(g->B, qr[2], c64(g, H - 1), ""), ""), "");
+        x[h] = a;
+    }
+    LLVMBasicBlockRef go = block(g, "runs2");
+    llvm.BuildCondBr(g->B, ok, go, no);
+    llvm.PositionBuilderAtEnd(g->B, go);
+    LLVMValueRef pa = llvm.BuildAnd(g->B, P, c64(g, low), ""), v[2];
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef at = llvm.BuildAdd(g->B, pa, llvm.BuildMul(g->B, x[h], c64(g, esz), ""), "");
+        v[h] = llvm.BuildLoad2(g->B, ht, llvm.BuildIntToPtr(g->B, at, llvm.PointerType(ht, 0), ""), "");
+        llvm.SetAlignment(v[h], esz);
+    }
+    llvm.BuildStore(g->B, llvm.BuildShuffleVector(g->B, v[0], v[1], llvm.ConstVector(whole, W), ""), g->slot[in->d]);
+    llvm.BuildBr(g->B, done);
+}
+
 /* A plain ld or st of global or shared memory: the quick path when every
  * active lane's access lies in one buffer (or in shared memory), aligned;
  * the interpreter otherwise. Consecutive lanes (the common case) are
@@ -1133,6 +1186,11 @@ static void memory(gen *g, uint32_t pc)
         llvm.BuildStore(g->B, v, g->slot[vslot]);
         llvm.BuildBr(g->B, bj);
         llvm.PositionBuilderAtEnd(g->B, each);
+        if (g->W >= 8) { /* two runs of the buffer (matmul's tile loads: two rows of 16) */
+            LLVMBasicBlockRef other = block(g, "each");
+            global_halves(g, in, &af, P, qr, act, other, bj);
+            llvm.PositionBuilderAtEnd(g->B, other);
+        }
     }
     if (!global && ld && align <= esz && g->W >= 8) {
         LLVMBasicBlockRef each = block(g, "each");

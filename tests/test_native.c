@@ -151,6 +151,14 @@ static const char src_b[] =
     "    if (sel == 1) e = s[(2 * ty) & 31][tx];\n"
     "    o[5 * u] = a; o[5 * u + 1] = b; o[5 * u + 2] = c; o[5 * u + 3] = d; o[5 * u + 4] = e;\n"
     "}\n"
+    "__global__ void rows(float *o, const float *g, int sel)\n"
+    "{\n"
+    "    int tx = threadIdx.x, ty = threadIdx.y, u = ty * 16 + tx;\n"
+    "    int off = sel == 0 ? 0 : sel == 1 ? 90 : 2147483642;\n"
+    "    long long off2 = sel == 0 ? 50 : sel == 1 ? 90 : 0x7ffffffffffffff0LL;\n"
+    "    o[2 * u] = g[ty * 20 + tx + off];\n"
+    "    o[2 * u + 1] = g[(long long)ty * 20 + tx + off2];\n"
+    "}\n"
     "__global__ void expk(float *o, const float *in)\n"
     "{\n"
     "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -604,6 +612,37 @@ static void test_runs(void)
                         bad = 5 * u + j;
             }
         ok(st == CVM_OK && bad < 0, "%s: every value from its index (first difference at %d)", what, bad);
+    }
+    /* two runs of a global buffer (rows 20 elements apart), 32- and 64-bit
+     * indexes: in bounds; the last plane's second run past the end (the
+     * fault in unit (10,15)); 32-bit indexes that wrap past INT_MAX */
+    static float gb[400];
+    for (int i = 0; i < 400; i++)
+        gb[i] = (float)((i * 13) % 51) + 0.25f;
+    for (uint32_t sel = 0; sel < 3; sel++) {
+        float got[2 * 256 + 400];
+        io bufs[] = {{NULL, sizeof(float) * 2 * 256}, {gb, sizeof gb}};
+        cvm_launch_config cfg = kern_cfg(1, 16);
+        cfg.block[1] = 16;
+        cvm_diag d;
+        cvm_status st;
+        static const char *const whats[] = {"two runs of a buffer", "two runs of a buffer, past its end",
+                                            "two runs of a buffer, indexes past INT_MAX"};
+        if (!both(whats[sel], "rows", &cfg, bufs, 2, &sel, (uint8_t *)got, &st, &d))
+            continue;
+        if (sel) {
+            const bool at = sel == 1 ? d.fault.unit[0] == 10 && d.fault.unit[1] == 15 : d.fault.unit[1] == 0;
+            ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") && at, "%s: the fault names unit %s: %s",
+               whats[sel], sel == 1 ? "(10,15)" : "(x,0)", d.message);
+            continue;
+        }
+        int bad = -1;
+        for (int u = 0; u < 256 && bad < 0; u++) {
+            const int tx = u % 16, ty = u / 16;
+            if (got[2 * u] != gb[ty * 20 + tx] || got[2 * u + 1] != gb[ty * 20 + tx + 50])
+                bad = u;
+        }
+        ok(st == CVM_OK && bad < 0, "%s: every value from its index (first difference at %d)", whats[sel], bad);
     }
 }
 
