@@ -13,13 +13,14 @@
  * constants, parameters, unit and cube positions, integer and f32/f64
  * arithmetic, f32 exp (exp_f32: the interpreter's bits), compares,
  * bitwise ops, shifts, the conversions that are plain instructions,
- * same-width bitcasts, pointer adds, and plain loads
- * and stores of global and shared memory whose lanes all pass a quick
- * bounds and alignment check (for P + i * size, a range of i that depends
- * on P alone: quick_range; one element for every active lane: one
- * scalar load; loads in two runs: shared_halves, global_halves), and sync_cube
- * when the plane's active lanes are all its unfinished ones (a masked vector access when the addresses
- * are consecutive, else a gather or scatter). Everything else, and every
+ * same-width bitcasts, pointer adds, sync_cube when the plane's active
+ * lanes are all its unfinished ones, and plain loads and stores of global
+ * and shared memory whose lanes all pass a quick bounds and alignment
+ * check (for P + i * size, a range of i that depends on P alone:
+ * quick_range): a vector access when the addresses are consecutive, one
+ * scalar load when every active lane reads one element, two when the
+ * plane's halves read two runs (shared_halves, global_halves), else a
+ * gather or scatter. Everything else, and every
  * access that fails the quick check, runs through the interpreter
  * (cvm_jit_step) on the registers it reads and writes, spilled to the
  * plane's register file around the call: the same bits and the same
@@ -220,6 +221,12 @@ static void set_active(const gen *g, LLVMValueRef v)
 static LLVMValueRef lane_mask(const gen *g, LLVMValueRef act)
 {
     return llvm.BuildBitCast(g->B, llvm.BuildTrunc(g->B, act, g->iW, ""), g->vmask, "");
+}
+
+/* Whether mask act holds every one of the W lanes. */
+static LLVMValueRef all_lanes(const gen *g, LLVMValueRef act)
+{
+    return llvm.BuildICmp(g->B, LLVMIntEQ, act, c64(g, g->W >= 64 ? UINT64_MAX : (UINT64_C(1) << g->W) - 1), "");
 }
 
 /* Bits of the lanes where i1 vector v holds, as a 64-bit mask. */
@@ -830,6 +837,14 @@ static void buffer_of(const gen *g, LLVMValueRef ptr, bool ld, LLVMValueRef *out
     out[3] = load_fixed(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
 }
 
+/* Index value x of an affine address (scalar or vector) as 64 bits. */
+static LLVMValueRef index64(const gen *g, const affine *af, LLVMValueRef x, LLVMTypeRef t64)
+{
+    if (af->wide)
+        return x;
+    return af->sext ? llvm.BuildSExt(g->B, x, t64, "") : llvm.BuildZExt(g->B, x, t64, "");
+}
+
 /* The quick path's facts about P alone, from its table entry c
  * (buffer_of): out[0] whether P's tag names the entry and P's address is
  * an aligned element of the buffer; then the range [out[1], out[2]] of
@@ -855,6 +870,37 @@ static void quick_range(const gen *g, LLVMValueRef P, const LLVMValueRef *c, uin
     out[2] = llvm.BuildUDiv(g->B, llvm.BuildSub(g->B, lim, pa, ""), c64(g, esz), "");
 }
 
+/* Two-run loads (a plane's halves, H = W / 2 lanes each): lanes 0 and H
+ * of V, each across its half. */
+static LLVMValueRef half_heads(const gen *g, LLVMValueRef V)
+{
+    LLVMValueRef pick[CVM_BC_MAX_PLANE], undef = llvm.GetUndef(llvm.TypeOf(V));
+    for (unsigned l = 0; l < g->W; l++)
+        pick[l] = c32(g, l < g->W / 2 ? 0 : 1);
+    LLVMValueRef two = llvm.BuildInsertElement(g->B, undef, llvm.BuildExtractElement(g->B, V, c32(g, 0), ""),
+                                               c32(g, 0), "");
+    two = llvm.BuildInsertElement(g->B, two, llvm.BuildExtractElement(g->B, V, c32(g, g->W / 2), ""), c32(g, 1), "");
+    return llvm.BuildShuffleVector(g->B, two, undef, llvm.ConstVector(pick, g->W), "");
+}
+
+/* (l mod H) * k in each lane l, as integers of type t. */
+static LLVMValueRef half_steps(const gen *g, LLVMTypeRef t, uint64_t k)
+{
+    LLVMValueRef step[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < g->W; l++)
+        step[l] = llvm.ConstInt(t, (l % (g->W / 2)) * k, false);
+    return llvm.ConstVector(step, g->W);
+}
+
+/* The W lanes of two vectors of H: v0's, then v1's. */
+static LLVMValueRef join_halves(const gen *g, LLVMValueRef v0, LLVMValueRef v1)
+{
+    LLVMValueRef whole[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < g->W; l++)
+        whole[l] = c32(g, l);
+    return llvm.BuildShuffleVector(g->B, v0, v1, llvm.ConstVector(whole, g->W), "");
+}
+
 /* A shared-memory load whose plane reads two runs, every lane active:
  * each half of the lanes at consecutive offsets, or at one offset (a
  * 16x16 cube's plane of 32 covers two rows of a tile: matmul's tb[k][tx]
@@ -867,22 +913,15 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
 {
     const unsigned W = g->W, H = W / 2, esz = in->esz;
     const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
-    LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
-    LLVMValueRef step[CVM_BC_MAX_PLANE], pick[CVM_BC_MAX_PLANE];
-    for (unsigned l = 0; l < W; l++) {
-        step[l] = c32(g, (l % H) * esz);
-        pick[l] = c32(g, l < H ? 0 : 1);
-    }
+    LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
     LLVMValueRef h0 = llvm.BuildExtractElement(g->B, R, c32(g, 0), "");
     LLVMValueRef h1 = llvm.BuildExtractElement(g->B, R, c32(g, H), "");
-    LLVMValueRef two = llvm.BuildInsertElement(g->B, llvm.GetUndef(llvm.TypeOf(R)), h0, c32(g, 0), "");
-    two = llvm.BuildInsertElement(g->B, two, h1, c32(g, 1), "");
-    LLVMValueRef base = llvm.BuildShuffleVector(g->B, two, llvm.GetUndef(llvm.TypeOf(R)), llvm.ConstVector(pick, W), "");
+    LLVMValueRef base = half_heads(g, R);
     LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R,
-                                       llvm.BuildAdd(g->B, base, llvm.ConstVector(step, W), ""), "")), c64(g, 0), "");
+                                       llvm.BuildAdd(g->B, base, half_steps(g, g->i32, esz), ""), "")), c64(g, 0), "");
     LLVMValueRef uni = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R, base, "")),
                                       c64(g, 0), "");
-    LLVMValueRef full = llvm.BuildICmp(g->B, LLVMIntEQ, act, c64(g, W >= 64 ? UINT64_MAX : (UINT64_C(1) << W) - 1), "");
+    LLVMValueRef full = all_lanes(g, act);
     /* each run inside the shared bytes, aligned */
     LLVMValueRef o0 = llvm.BuildZExt(g->B, h0, g->i64, ""), o1 = llvm.BuildZExt(g->B, h1, g->i64, "");
     LLVMValueRef top = llvm.BuildICmp(g->B, LLVMIntUGT, o0, o1, "");
@@ -902,15 +941,12 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
     llvm.BuildCondBr(g->B, cons, bc, bu);
     llvm.PositionBuilderAtEnd(g->B, bc);
     {
-        LLVMValueRef whole[CVM_BC_MAX_PLANE];
-        for (unsigned l = 0; l < W; l++)
-            whole[l] = c32(g, l);
         LLVMTypeRef hp = llvm.PointerType(ht, 0);
         LLVMValueRef v0 = llvm.BuildLoad2(g->B, ht, llvm.BuildBitCast(g->B, p0, hp, ""), "");
         LLVMValueRef v1 = llvm.BuildLoad2(g->B, ht, llvm.BuildBitCast(g->B, p1, hp, ""), "");
         llvm.SetAlignment(v0, esz);
         llvm.SetAlignment(v1, esz);
-        llvm.BuildStore(g->B, llvm.BuildShuffleVector(g->B, v0, v1, llvm.ConstVector(whole, W), ""), g->slot[d]);
+        llvm.BuildStore(g->B, join_halves(g, v0, v1), g->slot[d]);
         llvm.BuildBr(g->B, done);
     }
     llvm.PositionBuilderAtEnd(g->B, bu);
@@ -920,9 +956,9 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
         LLVMValueRef s1 = llvm.BuildLoad2(g->B, st, llvm.BuildBitCast(g->B, p1, sp, ""), "");
         llvm.SetAlignment(s0, esz);
         llvm.SetAlignment(s1, esz);
-        LLVMValueRef v = llvm.BuildInsertElement(g->B, llvm.GetUndef(vt), s0, c32(g, 0), "");
-        v = llvm.BuildInsertElement(g->B, v, s1, c32(g, 1), "");
-        llvm.BuildStore(g->B, llvm.BuildShuffleVector(g->B, v, llvm.GetUndef(vt), llvm.ConstVector(pick, W), ""), g->slot[d]);
+        LLVMValueRef v = llvm.BuildInsertElement(g->B, llvm.GetUndef(vec(g, in->elem)), s0, c32(g, 0), "");
+        v = llvm.BuildInsertElement(g->B, v, s1, c32(g, H), "");
+        llvm.BuildStore(g->B, half_heads(g, v), g->slot[d]);
         llvm.BuildBr(g->B, done);
     }
 }
@@ -938,29 +974,18 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
 {
     const unsigned W = g->W, H = W / 2, esz = in->esz;
     const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
-    LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H), it = af->wide ? g->i64 : g->i32;
-    LLVMValueRef I = reg_get(g, af->I), step[CVM_BC_MAX_PLANE], pick[CVM_BC_MAX_PLANE], whole[CVM_BC_MAX_PLANE];
-    for (unsigned l = 0; l < W; l++) {
-        step[l] = llvm.ConstInt(it, l % H, false);
-        pick[l] = c32(g, l < H ? 0 : 1);
-        whole[l] = c32(g, l);
-    }
-    LLVMValueRef two = llvm.BuildInsertElement(g->B, llvm.GetUndef(llvm.TypeOf(I)),
-                                               llvm.BuildExtractElement(g->B, I, c32(g, 0), ""), c32(g, 0), "");
-    two = llvm.BuildInsertElement(g->B, two, llvm.BuildExtractElement(g->B, I, c32(g, H), ""), c32(g, 1), "");
-    LLVMValueRef base = llvm.BuildShuffleVector(g->B, two, llvm.GetUndef(llvm.TypeOf(I)), llvm.ConstVector(pick, W), "");
-    LLVMValueRef off = llvm.BuildICmp(g->B, LLVMIntNE, I, llvm.BuildAdd(g->B, base, llvm.ConstVector(step, W), ""), "");
-    LLVMValueRef full = llvm.BuildICmp(g->B, LLVMIntEQ, act, c64(g, W >= 64 ? UINT64_MAX : (UINT64_C(1) << W) - 1), "");
+    LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
+    LLVMValueRef I = reg_get(g, af->I);
+    LLVMValueRef off = llvm.BuildICmp(g->B, LLVMIntNE, I,
+                                      llvm.BuildAdd(g->B, half_heads(g, I), half_steps(g, af->wide ? g->i64 : g->i32, 1), ""), "");
+    LLVMValueRef full = all_lanes(g, act);
     LLVMValueRef ok = llvm.BuildAnd(g->B, full, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), ""), "");
     ok = llvm.BuildAnd(g->B, ok, qr[0], "");
     LLVMValueRef x[2];
     for (unsigned h = 0; h < 2; h++) {
         LLVMValueRef a = llvm.BuildExtractElement(g->B, I, c32(g, h * H), "");
         LLVMValueRef b = llvm.BuildExtractElement(g->B, I, c32(g, h * H + H - 1), "");
-        if (!af->wide) {
-            a = af->sext ? llvm.BuildSExt(g->B, a, g->i64, "") : llvm.BuildZExt(g->B, a, g->i64, "");
-            b = af->sext ? llvm.BuildSExt(g->B, b, g->i64, "") : llvm.BuildZExt(g->B, b, g->i64, "");
-        }
+        a = index64(g, af, a, g->i64), b = index64(g, af, b, g->i64);
         /* b = a + H - 1 exactly, a >= lo's index, b <= the last's (no overflow: the range is within 2^48) */
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, b, llvm.BuildAdd(g->B, a, c64(g, H - 1), ""), ""), "");
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSGE, a, qr[1], ""), "");
@@ -976,7 +1001,7 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
         v[h] = llvm.BuildLoad2(g->B, ht, llvm.BuildIntToPtr(g->B, at, llvm.PointerType(ht, 0), ""), "");
         llvm.SetAlignment(v[h], esz);
     }
-    llvm.BuildStore(g->B, llvm.BuildShuffleVector(g->B, v[0], v[1], llvm.ConstVector(whole, W), ""), g->slot[in->d]);
+    llvm.BuildStore(g->B, join_halves(g, v[0], v[1]), g->slot[in->d]);
     llvm.BuildBr(g->B, done);
 }
 
@@ -1015,7 +1040,7 @@ static void memory(gen *g, uint32_t pc)
         d = llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, it), "");
         sf = llvm.BuildExtractElement(g->B, d, f, ""); /* I[l] - l, the same in consecutive lanes */
         i_f = llvm.BuildAdd(g->B, sf, af.wide ? f64 : f, "");
-        xf = af.wide ? i_f : af.sext ? llvm.BuildSExt(g->B, i_f, g->i64, "") : llvm.BuildZExt(g->B, i_f, g->i64, "");
+        xf = index64(g, &af, i_f, g->i64);
         P = g->cst[af.P] ? cst_scalar(g, af.P) : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
     } else {
         R = A; /* shared memory: 32-bit offsets, kept 32-bit in vectors */
@@ -1074,7 +1099,7 @@ static void memory(gen *g, uint32_t pc)
     LLVMValueRef cok, first, inside = NULL; /* cok: the consecutive path's test; inside (ld): the whole vector lies in the buffer */
     if (quick) {
         /* lanes f to last, consecutive, in bounds: I[f] and I[last] in P's range */
-        LLVMValueRef xl = af.wide ? i_l : af.sext ? llvm.BuildSExt(g->B, i_l, g->i64, "") : llvm.BuildZExt(g->B, i_l, g->i64, "");
+        LLVMValueRef xl = index64(g, &af, i_l, g->i64);
         LLVMValueRef x0 = llvm.BuildSub(g->B, xf, f64, ""); /* lane 0's index */
         /* computed where they are used: at the function's entry, or
          * before the branch to here, vadd and saxpy (no loop to take them
@@ -1133,8 +1158,7 @@ static void memory(gen *g, uint32_t pc)
      * development VM's AMD cores (docs/performance.md, "The native
      * tier"); a select after a load would be folded into one. */
     LLVMBasicBlockRef bwhole = block(g, "whole"), bmask = block(g, "masked");
-    LLVMValueRef whole, full = llvm.BuildICmp(g->B, LLVMIntEQ, act,
-                                             c64(g, g->W >= 64 ? UINT64_MAX : (UINT64_C(1) << g->W) - 1), "");
+    LLVMValueRef whole, full = all_lanes(g, act);
     if (ld) {
         whole = inside;
         if (!g->local[vslot])
@@ -1204,9 +1228,7 @@ static void memory(gen *g, uint32_t pc)
              * value in the active lanes, and a local register's other lanes
              * are never read), so that the chain that computed it is dead
              * code where only quick accesses read it */
-            LLVMValueRef I = reg_get(g, af.I);
-            if (!af.wide)
-                I = af.sext ? llvm.BuildSExt(g->B, I, wt, "") : llvm.BuildZExt(g->B, I, wt, "");
+            LLVMValueRef I = index64(g, &af, reg_get(g, af.I), wt);
             A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
             llvm.BuildStore(g->B, A, g->slot[in->a]);
         }
