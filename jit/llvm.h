@@ -30,7 +30,7 @@
     X(BuildAlloca) X(BuildAnd) X(BuildBitCast) X(BuildBr) X(BuildCall2) X(BuildCondBr) \
     X(BuildExtractElement) X(BuildFAdd) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) \
     X(BuildFPToUI) X(BuildFPTrunc) X(BuildFSub) X(BuildGEP2) X(BuildICmp) X(BuildInsertElement) X(BuildIntToPtr) \
-    X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNot) X(BuildOr) X(BuildPtrToInt) X(BuildRet) \
+    X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNSWAdd) X(BuildNUWAdd) X(BuildNot) X(BuildOr) X(BuildPtrToInt) X(BuildRet) \
     X(BuildSExt) X(BuildSIToFP) X(BuildSelect) X(BuildShl) X(BuildShuffleVector) X(BuildStore) \
     X(BuildSub) X(BuildSwitch) X(BuildTrunc) X(BuildUDiv) X(BuildUIToFP) X(BuildURem) X(BuildXor) \
     X(BuildZExt) X(ConstBitCast) X(ConstInt) X(ConstIntToPtr) X(ConstNull) X(ConstVector) \

@@ -57,6 +57,7 @@ bool cvm_jit_backend_built(void)
 static unsigned kernel_serial;
 
 enum { MAXDEPTH = CVM_BC_MAX_DEPTH };
+enum { F_VAR = 0, F_UNI = 1, F_CONS = 2 }; /* fval kinds, loop versioning's guesses */
 
 /* Register bytes of a plane that native code may hold in its frame (a
  * thread runs it only with room for twice as much: jit_rt.c). */
@@ -69,6 +70,14 @@ typedef struct construct {
     LLVMBasicBlockRef head;   /* loop: the body's first block */
     LLVMValueRef m[2];        /* i64 allocas: if m0 (pending lanes); loop m0 brk, m1 cont; block m0 */
 } construct;
+
+/* What a register holds in every active lane where it is forwarded
+ * (gen's fwd): v its vector; kind F_UNI, s its one value; F_CONS, s lane
+ * 0's value and lane l's s + l; F_VAR only v. */
+typedef struct fval {
+    LLVMValueRef v, s;
+    uint8_t kind;
+} fval;
 
 typedef struct resume {
     uint32_t pc;
@@ -120,6 +129,17 @@ typedef struct gen {
     LLVMBasicBlockRef entry, done, start;
     LLVMValueRef fn_step, fn_backedge;
     LLVMTypeRef ty_step, ty_backedge;
+    /* Loop versioning (version_loop): per slot, a guess of its lanes'
+     * form (F_*) at the loop being versioned. */
+    uint8_t *form;
+    /* Per slot: what a lane op last wrote to it or a versioned loop's
+     * head proved it holds, which its reads take (not the merge with its
+     * inactive lanes) while no lane can have joined the active ones since
+     * (rejoin, forget); cleared when anything else writes the slot. */
+    fval *fwd;
+    fval *snap[MAXDEPTH]; /* per open construct: fwd at its start (rejoin) */
+    bool versioning;          /* emitting a versioned loop (either copy): no nested versioning */
+    bool fastcopy;            /* emitting its versioned copy: resumes go to the general copy */
 } gen;
 
 static void fail(gen *g, const char *fmt, uint32_t pc, const char *what)
@@ -249,21 +269,87 @@ static LLVMValueRef cst_scalar(const gen *g, uint32_t slot);
 /* Slot's value; a launch constant's (cst) is its scalar in every lane, so
  * that LLVM sees the constant (or the one parameter) at every read, not a
  * phi of the stores around the plane's stops. */
-static LLVMValueRef reg_get(const gen *g, uint32_t slot)
+static LLVMValueRef reg_raw(const gen *g, uint32_t slot)
 {
     if (g->cst[slot])
         return splat(g, cst_scalar(g, slot));
     return llvm.BuildLoad2(g->B, vec(g, g->slot_elem[slot]), g->slot[slot], "");
 }
 
+/* Slot's value as a lane op reads it: the forwarded value where there
+ * is one, which its inactive lanes need not hold: what writes all lanes
+ * (spills, reg_set's merge) uses reg_raw. */
+static LLVMValueRef reg_get(const gen *g, uint32_t slot)
+{
+    if (g->fwd[slot].v)
+        return g->fwd[slot].v;
+    return reg_raw(g, slot);
+}
+
+/* Slot's form where it is known (a launch constant, or forwarded): *s
+ * its scalar (fval). */
+static uint8_t form_at(const gen *g, uint32_t slot, LLVMValueRef *s)
+{
+    if (slot >= g->nslots)
+        return F_VAR;
+    if (g->cst[slot]) {
+        *s = cst_scalar(g, slot);
+        return F_UNI;
+    }
+    *s = g->fwd[slot].s;
+    return g->fwd[slot].v ? g->fwd[slot].kind : F_VAR;
+}
+
+/* The lanes of form kind with scalar s (fval). */
+static LLVMValueRef form_vector(const gen *g, uint8_t kind, LLVMValueRef s)
+{
+    return kind == F_UNI ? splat(g, s) : llvm.BuildAdd(g->B, splat(g, s), iota(g, llvm.TypeOf(s)), "");
+}
+
+/* Forwards v (kind F_VAR), or the lanes of form kind with scalar s (v NULL: made here), in slot. */
+static void forward(const gen *g, uint32_t slot, uint8_t kind, LLVMValueRef s, LLVMValueRef v)
+{
+    g->fwd[slot] = (fval){v ? v : form_vector(g, kind, s), s, kind};
+}
+
+/* A barrier's resume point, a loop head a resume point enters: no
+ * written value is forwarded past here (none dominates it). */
+static void forget(const gen *g)
+{
+    memset(g->fwd, 0, sizeof *g->fwd * g->nslots);
+}
+
+/* At a construct's start (depth d, just opened): what is forwarded now
+ * is kept for its markers. Lanes that meet at a marker (else, continuing,
+ * end) were all active at the start, so what was forwarded then and not
+ * written since still holds in each (and its value dominates the marker). */
+static void snapshot(gen *g, unsigned d)
+{
+    if (!g->snap[d] && !(g->snap[d] = calloc(g->nslots + 1, sizeof *g->snap[d]))) {
+        fail(g, "out of memory at depth %u%s", d, "");
+        g->again = true;
+        return;
+    }
+    memcpy(g->snap[d], g->fwd, sizeof *g->fwd * g->nslots);
+}
+
+/* At a marker of the construct at depth d: what was written since its start is no longer forwarded. */
+static void rejoin(const gen *g, unsigned d)
+{
+    for (uint32_t s = 0; s < g->nslots; s++)
+        if (g->fwd[s].v != g->snap[d][s].v)
+            g->fwd[s] = (fval){0};
+}
+
 /* Writes v to the active lanes of slot. */
 static void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
 {
+    g->fwd[slot] = (fval){0};
     if (g->local[slot]) {
         llvm.BuildStore(g->B, v, g->slot[slot]);
         return;
     }
-    LLVMValueRef old = reg_get(g, slot);
+    LLVMValueRef old = reg_raw(g, slot);
     LLVMValueRef m = lane_mask(g, get_active(g));
     llvm.BuildStore(g->B, llvm.BuildSelect(g->B, m, v, old, ""), g->slot[slot]);
 }
@@ -347,12 +433,13 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
         }
         LLVMValueRef at = slot_ptr(g, regs, i, rs);
         if (out) {
-            LLVMValueRef st = llvm.BuildStore(g->B, reg_get(g, i), at);
+            LLVMValueRef st = llvm.BuildStore(g->B, reg_raw(g, i), at);
             llvm.SetAlignment(st, 8);
         } else {
             LLVMValueRef v = llvm.BuildLoad2(g->B, vec(g, g->slot_elem[i]), at, "");
             llvm.SetAlignment(v, 8);
             llvm.BuildStore(g->B, v, g->slot[i]);
+            g->fwd[i] = (fval){0};
         }
     }
 }
@@ -407,6 +494,8 @@ static void suspend(gen *g, uint32_t pc, LLVMValueRef result)
 /* A resume point at pc: the entry's switch restores the state and goes to `to`. */
 static void add_resume(gen *g, uint32_t pc, LLVMBasicBlockRef to)
 {
+    if (g->fastcopy)
+        return; /* the general copy's resume point for pc restores the same state */
     if (g->nres == g->capres) {
         g->capres = g->capres ? g->capres * 2 : 8;
         resume *r = realloc(g->res, sizeof *r * g->capres);
@@ -527,6 +616,7 @@ static void fallback(gen *g, uint32_t pc)
                        in->h == CVM_OP_SYNC_CUBE_AND || in->h == CVM_OP_SYNC_CUBE_OR ||
                        in->h == CVM_OP_BAR_SYNC;
     if (waits) {
+        forget(g);
         LLVMBasicBlockRef wait = block(g, "wait"), stop = block(g, "fault");
         llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_WAIT), ""), wait,
                         stop);
@@ -1037,11 +1127,13 @@ static void memory(gen *g, uint32_t pc)
     LLVMValueRef R = NULL, r0 = NULL, d = NULL, sf = NULL, P = NULL, i_f = NULL, xf = NULL;
     LLVMTypeRef it = quick && af.wide ? g->i64 : g->i32; /* I's lanes */
     if (quick) { /* lane f's index, I[f], and as 64 bits, xf */
-        d = llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, it), "");
+        LLVMValueRef is;
+        /* (a forwarded form says it: consecutive, I[l] - l is its scalar) */
+        d = form_at(g, af.I, &is) == F_CONS ? splat(g, is) : llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, it), "");
         sf = llvm.BuildExtractElement(g->B, d, f, ""); /* I[l] - l, the same in consecutive lanes */
         i_f = llvm.BuildAdd(g->B, sf, af.wide ? f64 : f, "");
         xf = index64(g, &af, i_f, g->i64);
-        P = g->cst[af.P] ? cst_scalar(g, af.P) : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
+        P = form_at(g, af.P, &is) == F_UNI ? is : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
     } else {
         R = A; /* shared memory: 32-bit offsets, kept 32-bit in vectors */
         r0 = llvm.BuildExtractElement(g->B, R, f, "");
@@ -1378,11 +1470,88 @@ static LLVMValueRef exp_f32(const gen *g, LLVMValueRef xf)
 }
 
 /* Whether instruction `in` is a lane op compiled inline (else: fallback). */
+/* A lane op on registers of known form (form_at) as one scalar op: the
+ * integer and bool ops whose lanes are then one value (or consecutive
+ * ones: adding one value to them), so that LLVM sees scalars (a
+ * versioned loop's coordinates, lane positions, launch values). False:
+ * not such an op, lane_op does it on vectors. */
+static bool form_op(gen *g, const cvm_vm_dinsn *in)
+{
+    const unsigned e = in->elem;
+    LLVMValueRef a = NULL, b = NULL, r = NULL;
+    const uint8_t fa = form_at(g, in->a, &a), fb = form_at(g, in->b, &b);
+    const bool uu = fa == F_UNI && fb == F_UNI, ints = is_int(e) || e == CVM_T_BOOL;
+    uint8_t k = F_UNI;
+    switch (in->h) {
+    case CVM_OP_MOV:
+        if (fa == F_VAR)
+            return false;
+        r = a, k = fa;
+        break;
+    case CVM_OP_CONST: case CVM_OP_PARAM: r = launch_scalar(g, in); break;
+    case CVM_OP_ADD: case CVM_OP_SUB:
+        if (!is_int(e))
+            return false;
+        if (!uu && !(fa == F_CONS && fb == F_UNI) && !(in->h == CVM_OP_ADD && fa == F_UNI && fb == F_CONS))
+            return false;
+        k = uu ? F_UNI : F_CONS; /* (s + l) + t = (s + t) + l, modulo 2^n */
+        r = in->h == CVM_OP_ADD ? llvm.BuildAdd(g->B, a, b, "") : llvm.BuildSub(g->B, a, b, "");
+        break;
+    case CVM_OP_MUL:
+        if (!is_int(e) || !uu)
+            return false;
+        r = llvm.BuildMul(g->B, a, b, "");
+        break;
+    case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR:
+        if (!ints || !uu)
+            return false;
+        r = in->h == CVM_OP_AND ? llvm.BuildAnd(g->B, a, b, "")
+            : in->h == CVM_OP_OR ? llvm.BuildOr(g->B, a, b, "") : llvm.BuildXor(g->B, a, b, "");
+        break;
+    case CVM_OP_NOT:
+        if (!ints || fa != F_UNI)
+            return false;
+        r = e == CVM_T_BOOL ? llvm.BuildXor(g->B, a, llvm.ConstInt(g->i8, 1, false), "") : llvm.BuildNot(g->B, a, "");
+        break;
+    case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
+        if (!uu || !(is_int(in->ea) || in->ea == CVM_T_BOOL))
+            return false;
+        r = llvm.BuildZExt(g->B, compare(g, in, a, b), g->i8, "");
+        break;
+    case CVM_OP_CVT:
+        if (fa == F_VAR || !is_int(e) || !is_int(in->ea))
+            return false;
+        switch (in->k) {
+        case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8: r = a, k = fa; break;
+        case CVM_VM_CVT_TRUNC64: r = llvm.BuildTrunc(g->B, a, g->i32, ""), k = fa; break; /* modulo 2^32 */
+        case CVM_VM_CVT_SEXT32: r = fa == F_UNI ? llvm.BuildSExt(g->B, a, g->i64, "") : NULL; break;
+        case CVM_VM_CVT_ZEXT32: r = fa == F_UNI ? llvm.BuildZExt(g->B, a, g->i64, "") : NULL; break;
+        default: break;
+        }
+        if (!r)
+            return false;
+        break;
+    case CVM_OP_PTR_ADD:
+        if (!uu || e != CVM_T_PTR_GLOBAL)
+            return false;
+        r = llvm.BuildAdd(g->B, a, in->eb == CVM_T_I64 || in->eb == CVM_T_U64 ? b : llvm.BuildSExt(g->B, b, g->i64, ""), "");
+        break;
+    default:
+        return false;
+    }
+    LLVMValueRef v = form_vector(g, k, r);
+    reg_set(g, in->d, v);
+    forward(g, in->d, k, r, v);
+    return true;
+}
+
 static bool lane_op(gen *g, const cvm_vm_dinsn *in)
 {
     const unsigned e = in->elem;
     if (in->line != 1 || in->la > 1 || in->lc > 1)
         return false;
+    if (form_op(g, in))
+        return true;
     LLVMValueRef r = NULL;
     switch (in->h) {
     case CVM_OP_NOP: return true;
@@ -1529,7 +1698,190 @@ static bool lane_op(gen *g, const cvm_vm_dinsn *in)
         return false;
     }
     reg_set(g, in->d, r);
+    forward(g, in->d, F_VAR, NULL, r);
     return true;
+}
+
+/* ---- loop versioning ---- */
+
+/* A register's lanes as the code before a loop suggests they will be
+ * there: one value (F_UNI), or lane f's value + (l - f) in lane l
+ * (F_CONS), or neither. Only a guess: version_loop tests it. */
+
+static uint8_t form_of(const gen *g, uint32_t r)
+{
+    return r < g->nslots ? g->form[r] : F_VAR;
+}
+
+/* gen's `form` at pc lo, from the instructions before it in order (the
+ * branches not followed): unit_pos.x is consecutive, the other positions
+ * and launch values uniform; i / c of a consecutive i by a uniform c is
+ * guessed uniform and i % c consecutive (true when c is a multiple of
+ * the plane width and the plane's lanes start at one: the indexing of
+ * `i = blockIdx.x * blockDim.x + threadIdx.x` split into coordinates). */
+static void guess_forms(gen *g, uint32_t lo)
+{
+    memset(g->form, F_UNI, g->nslots); /* registers start as zero */
+    for (uint32_t pc = 0; pc < lo; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned n, nw;
+        named(g, in, list, &n, &nw);
+        if (!nw || list[0] >= g->nslots)
+            continue;
+        const uint32_t d = list[0];
+        const uint8_t a = form_of(g, in->a), b = form_of(g, in->b);
+        const bool uu = a == F_UNI && b == F_UNI, cu = a == F_CONS && b == F_UNI;
+        uint8_t f = (in->uni & CVM_VM_UNI_PLANE) ? F_UNI : F_VAR;
+        switch (in->h) {
+        case CVM_OP_CONST: case CVM_OP_PARAM: f = F_UNI; break;
+        case CVM_OP_SREG:
+            f = in->aux == CVM_SREG_UNIT_POS_X || in->aux == CVM_SREG_UNIT_POS_PLANE || in->aux == CVM_SREG_UNIT_POS
+                    ? F_CONS : F_UNI;
+            break;
+        case CVM_OP_MOV: f = a; break;
+        case CVM_OP_CVT: f = is_int(in->elem) && is_int(in->ea) ? a : a == F_UNI ? F_UNI : F_VAR; break;
+        case CVM_OP_ADD: f = uu ? F_UNI : cu || (a == F_UNI && b == F_CONS) ? F_CONS : F_VAR; break;
+        case CVM_OP_SUB: f = uu ? F_UNI : cu ? F_CONS : F_VAR; break;
+        case CVM_OP_DIV: f = uu || cu ? F_UNI : F_VAR; break;
+        case CVM_OP_REM: f = uu ? F_UNI : cu ? F_CONS : F_VAR; break;
+        case CVM_OP_MUL: case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_SHL: case CVM_OP_SHR:
+        case CVM_OP_PTR_ADD:
+            f = uu ? F_UNI : F_VAR;
+            break;
+        default: break;
+        }
+        if (in->line != 1 || width_at(g, d) != 1 || (f == F_CONS && !is_int(g->slot_elem[d])))
+            f = F_VAR;
+        for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)
+            g->form[d + w] = f;
+    }
+}
+
+enum { MAXVERSIONED = 8, MAXVERSIONLEN = 2000 };
+
+typedef struct vcand {
+    uint32_t slot;
+    uint8_t form;
+    bool written; /* by the loop */
+} vcand;
+
+/* The registers loop lo (its LOOP's pc) reads whose forms a versioned
+ * copy tests at its head: 4- or 8-byte, one slot, not a launch constant,
+ * read by no plane op of the loop (those read inactive lanes), guessed
+ * uniform or (integers) consecutive. */
+static unsigned loop_candidates(gen *g, uint32_t lo, vcand *cand)
+{
+    const uint32_t hi = g->code[lo].end;
+    if (hi <= lo || hi >= g->kp->ninsns || hi - lo > MAXVERSIONLEN)
+        return 0;
+    /* 1 read, 2 written, 4 read by a plane op, 8 written before any read
+     * (in the order of the code: a register the head needs not test) */
+    uint8_t *use = calloc(g->nslots + 1, 1);
+    if (!use)
+        return 0;
+    for (uint32_t pc = lo; pc <= hi; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned n, nw;
+        named(g, in, list, &n, &nw);
+        if (oi && (oi->flags & CVM_OPF_CTRL) && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF &&
+            in->h != CVM_OP_SWITCH)
+            n = 0;
+        for (unsigned j = 0; j < n; j++) { /* sources first, as they are read */
+            const unsigned i = (j + nw) % n;
+            for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
+                uint8_t *u = &use[list[i] + w];
+                if (!*u && i < nw)
+                    *u = 8;
+                *u |= (uint8_t)(i < nw ? 2 : oi && (oi->flags & CVM_OPF_PLANE) ? 5 : 1);
+            }
+        }
+    }
+    guess_forms(g, lo);
+    unsigned nc = 0;
+    for (uint32_t s = 0; s < g->nslots && nc < MAXVERSIONED; s++) {
+        const unsigned e = g->slot_elem[s], esz = cvm_vm_esz(e);
+        if ((use[s] & 13) == 1 && !g->cst[s] && g->slot_width[s] == 1 && (esz == 4 || esz == 8) && !is_float(e) &&
+            (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e))))
+            cand[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0};
+    }
+    free(use);
+    return nc;
+}
+
+/* Whether each candidate has its form in every active lane: lane f's
+ * value in all of them, or lane f's + (l - f) in lane l (for that, lane
+ * 0's value); val[i] the form's scalar (fval's s). */
+static LLVMValueRef form_test(gen *g, const vcand *cand, unsigned nc, LLVMValueRef *val)
+{
+    LLVMValueRef act = get_active(g);
+    LLVMValueRef f = llvm.BuildTrunc(g->B, intrinsic(g, "llvm.cttz", (LLVMTypeRef[]){g->i64}, 1,
+                                                     (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2),
+                                     g->i32, "");
+    f = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
+    LLVMValueRef ok = llvm.ConstInt(g->i1, 1, false);
+    for (unsigned i = 0; i < nc; i++) {
+        const uint32_t s = cand[i].slot;
+        const unsigned e = g->slot_elem[s];
+        LLVMValueRef v = reg_get(g, s), vf = llvm.BuildExtractElement(g->B, v, f, ""), same;
+        if (cand[i].form == F_UNI) {
+            same = llvm.BuildICmp(g->B, LLVMIntEQ, v, splat(g, vf), "");
+            val[i] = vf;
+        } else {
+            LLVMTypeRef t = scalar(g, e);
+            val[i] = llvm.BuildSub(g->B, vf, cvm_vm_esz(e) == 8 ? llvm.BuildZExt(g->B, f, g->i64, "") : f, "");
+            same = llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildSub(g->B, v, iota(g, t), ""), splat(g, val[i]), "");
+        }
+        LLVMValueRef bad = llvm.BuildAnd(g->B, mask_bits(g, llvm.BuildNot(g->B, same, "")), act, "");
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, bad, c64(g, 0), ""), "");
+    }
+    return ok;
+}
+
+/* The block the entry's switch sends pc to. */
+static LLVMBasicBlockRef resume_block(const gen *g, uint32_t pc)
+{
+    for (unsigned i = 0; i < g->nres; i++)
+        if (g->res[i].pc == pc)
+            return g->res[i].bb;
+    return NULL;
+}
+
+/* The head of the loop at pc in a versioned copy: the forms of its
+ * candidates not already forwarded, tested each round and forwarded
+ * through the round; where one fails, the state goes to the plane's
+ * record and on in the general copy, at the resume point of the loop's
+ * head (as a plane stopped there would resume), never to come back. */
+static void head_test(gen *g, uint32_t pc)
+{
+    vcand cand[MAXVERSIONED];
+    LLVMValueRef val[MAXVERSIONED], sc;
+    unsigned nc = loop_candidates(g, pc, cand), k = 0;
+    for (unsigned i = 0; i < nc; i++)
+        if (form_at(g, cand[i].slot, &sc) == F_VAR)
+            cand[k++] = cand[i];
+    nc = k;
+    LLVMBasicBlockRef to = resume_block(g, pc + 1);
+    if (!nc)
+        return;
+    if (!to) {
+        fail(g, "pc %u: a versioned loop has no resume point%s", pc, "");
+        return;
+    }
+    LLVMValueRef ok = form_test(g, cand, nc, val);
+    LLVMBasicBlockRef body = block(g, "body"), deopt = block(g, "deopt");
+    llvm.BuildCondBr(g->B, ok, body, deopt);
+    llvm.PositionBuilderAtEnd(g->B, deopt);
+    spill_live(g, 0, g->nslots, true, pc + 1);
+    frames(g, g->depth, true);
+    sync_record(g);
+    store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
+    llvm.BuildBr(g->B, to);
+    llvm.PositionBuilderAtEnd(g->B, body);
+    for (unsigned i = 0; i < nc; i++)
+        forward(g, cand[i].slot, cand[i].form, val[i], NULL);
 }
 
 /* ---- control flow ---- */
@@ -1541,6 +1893,18 @@ static construct *push(gen *g, int kind, uint32_t pc)
     return c;
 }
 
+/* Before a versioned copy's loop at lo: what the loop writes is not forwarded into it. */
+static void unwritten(const gen *g, uint32_t lo)
+{
+    for (uint32_t pc = lo; pc <= g->code[lo].end && pc < g->kp->ninsns; pc++) {
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned n, nw;
+        named(g, &g->code[pc], list, &n, &nw);
+        for (uint32_t w = 0; nw && w < width_at(g, list[0]) && list[0] + w < g->nslots; w++)
+            g->fwd[list[0] + w] = (fval){0};
+    }
+}
+
 static void control(gen *g, uint32_t pc)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
@@ -1550,6 +1914,7 @@ static void control(gen *g, uint32_t pc)
         LLVMValueRef act = get_active(g);
         LLVMValueRef cm = cond_mask(g, in->a);
         c = push(g, CVM_VM_F_IF, pc);
+        snapshot(g, g->depth - 1);
         c->m[0] = new_mask(g, "pending", llvm.BuildAnd(g->B, act, llvm.BuildNot(g->B, cm, ""), ""));
         c->next = block(g, "marker");
         set_active(g, cm);
@@ -1562,6 +1927,7 @@ static void control(gen *g, uint32_t pc)
         c = &g->con[g->depth - 1];
         llvm.BuildBr(g->B, c->next);
         llvm.PositionBuilderAtEnd(g->B, c->next);
+        rejoin(g, g->depth - 1);
         /* the then part's lanes wait in m0; the else part runs the pending ones */
         LLVMValueRef done = get_active(g), pend = llvm.BuildLoad2(g->B, g->i64, c->m[0], "");
         llvm.BuildStore(g->B, done, c->m[0]);
@@ -1571,6 +1937,12 @@ static void control(gen *g, uint32_t pc)
         break;
     }
     case CVM_OP_LOOP: {
+        /* a resume point enters the general copy's head; a versioned
+         * copy's head is entered from before the loop and its back edge */
+        if (g->fastcopy)
+            unwritten(g, pc);
+        else
+            forget(g);
         c = push(g, CVM_VM_F_LOOP, pc);
         c->m[0] = new_mask(g, "brk", c64(g, 0));
         c->m[1] = new_mask(g, "cont", c64(g, 0));
@@ -1579,12 +1951,18 @@ static void control(gen *g, uint32_t pc)
         llvm.BuildBr(g->B, c->head);
         llvm.PositionBuilderAtEnd(g->B, c->head);
         add_resume(g, pc + 1, c->head);
+        if (g->fastcopy)
+            head_test(g, pc);
+        /* (after the test: what it proved holds at the markers too, for
+         * what the loop writes is forwarded no more once written) */
+        snapshot(g, g->depth - 1);
         break;
     }
     case CVM_OP_CONTINUING: {
         c = &g->con[g->depth - 1];
         llvm.BuildBr(g->B, c->next);
         llvm.PositionBuilderAtEnd(g->B, c->next);
+        rejoin(g, g->depth - 1);
         LLVMValueRef cont = llvm.BuildLoad2(g->B, g->i64, c->m[1], "");
         set_active(g, llvm.BuildOr(g->B, get_active(g), cont, ""));
         llvm.BuildStore(g->B, c64(g, 0), c->m[1]);
@@ -1618,6 +1996,7 @@ static void control(gen *g, uint32_t pc)
         break;
     case CVM_OP_BLOCK:
         c = push(g, CVM_VM_F_BLOCK, pc);
+        snapshot(g, g->depth - 1);
         c->m[0] = new_mask(g, "exitm", c64(g, 0));
         c->next = block(g, "end");
         break;
@@ -1625,6 +2004,7 @@ static void control(gen *g, uint32_t pc)
         c = &g->con[g->depth - 1];
         llvm.BuildBr(g->B, c->next);
         llvm.PositionBuilderAtEnd(g->B, c->next);
+        rejoin(g, g->depth - 1);
         LLVMValueRef a = get_active(g);
         if (c->kind == CVM_VM_F_LOOP) {
             LLVMValueRef cont = llvm.BuildLoad2(g->B, g->i64, c->m[1], "");
@@ -1672,7 +2052,80 @@ static void control(gen *g, uint32_t pc)
     }
 }
 
+static void emit_range(gen *g, uint32_t lo, uint32_t hi);
+
+/* A loop compiled twice (docs/design.md, the native tier): where, at its
+ * entry, the registers it reads (loop_candidates) have the forms
+ * guess_forms expects in every active lane, the second copy runs, whose
+ * reads take them as a splat of lane f's value or a splat plus <0, 1,
+ * ..>: LLVM then does their arithmetic on scalars (pooling's and
+ * convolution's coordinates, split from a linear index) and the quick
+ * path's test of consecutive lanes folds away. The copy tests the forms
+ * again at each of its loops' heads (a loop counter changes each round)
+ * and where one fails goes on in the general copy. Lanes only leave a
+ * loop's body, so a form true at the head holds in every active lane of
+ * the round, and inactive lanes are never read through it (spills and
+ * merges use reg_raw). A plane that stops inside the versioned copy
+ * resumes in the general one, which holds the same state. Returns false
+ * (nothing emitted) for a loop with nothing to version. */
+static bool version_loop(gen *g, uint32_t lo)
+{
+    vcand cand[MAXVERSIONED];
+    LLVMValueRef val[MAXVERSIONED];
+    const uint32_t hi = g->code[lo].end;
+    const unsigned nc = loop_candidates(g, lo, cand);
+    if (!nc)
+        return false;
+    LLVMValueRef ok = form_test(g, cand, nc, val);
+    LLVMBasicBlockRef general = block(g, "general"), versioned = block(g, "versioned"), joined = block(g, "joined");
+    llvm.BuildCondBr(g->B, ok, versioned, general);
+    g->versioning = true;
+    llvm.PositionBuilderAtEnd(g->B, general);
+    emit_range(g, lo, hi + 1);
+    llvm.BuildBr(g->B, joined);
+    llvm.PositionBuilderAtEnd(g->B, versioned);
+    g->fastcopy = true;
+    emit_range(g, lo, hi + 1);
+    llvm.BuildBr(g->B, joined);
+    g->fastcopy = g->versioning = false;
+    llvm.PositionBuilderAtEnd(g->B, joined);
+    forget(g);
+    return true;
+}
+
 /* ---- the function ---- */
+
+/* Code for instructions [lo, hi). */
+static void emit_range(gen *g, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t pc = lo; pc < hi && !g->failed; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        if (!oi) {
+            fail(g, "pc %u: unknown op%s", pc, "");
+            break;
+        }
+        if (in->h == CVM_OP_LOOP && !g->versioning && version_loop(g, pc)) {
+            pc = in->end;
+            continue;
+        }
+        if (oi->flags & CVM_OPF_CTRL) {
+            control(g, pc);
+            continue;
+        }
+        if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && in->line == 1 && in->elem != CVM_T_BOOL &&
+            (in->ea == CVM_T_PTR_GLOBAL || in->ea == CVM_T_PTR_SHARED)) {
+            memory(g, pc);
+            continue;
+        }
+        if (divide(g, pc) || lane_op(g, in))
+            continue;
+        if (in->h == CVM_OP_SYNC_CUBE)
+            sync_cube(g, pc);
+        else
+            fallback(g, pc);
+    }
+}
 
 static void emit(gen *g)
 {
@@ -1696,29 +2149,7 @@ static void emit(gen *g)
     llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
     llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
 
-    for (uint32_t pc = 0; pc < kp->ninsns && !g->failed; pc++) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        if (!oi) {
-            fail(g, "pc %u: unknown op%s", pc, "");
-            break;
-        }
-        if (oi->flags & CVM_OPF_CTRL) {
-            control(g, pc);
-            continue;
-        }
-        if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && in->line == 1 && in->elem != CVM_T_BOOL &&
-            (in->ea == CVM_T_PTR_GLOBAL || in->ea == CVM_T_PTR_SHARED)) {
-            memory(g, pc);
-            continue;
-        }
-        if (divide(g, pc) || lane_op(g, in))
-            continue;
-        if (in->h == CVM_OP_SYNC_CUBE)
-            sync_cube(g, pc);
-        else
-            fallback(g, pc);
-    }
+    emit_range(g, 0, kp->ninsns);
     if (g->failed)
         return;
     llvm.BuildBr(g->B, g->done);
@@ -1878,7 +2309,9 @@ static bool layout(gen *g)
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
-    if (!g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->cbuf || !g->first_read ||
+    g->form = calloc(g->nslots + 1, 1);
+    g->fwd = calloc(g->nslots + 1, sizeof *g->fwd);
+    if (!g->form || !g->fwd || !g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->cbuf || !g->first_read ||
         !g->last_read || !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
@@ -2029,6 +2462,10 @@ out:
     free(g.last_read);
     free(g.outer_lo);
     free(g.outer_hi);
+    free(g.form);
+    free(g.fwd);
+    for (unsigned d = 0; d < MAXDEPTH; d++)
+        free(g.snap[d]);
     free(g.res);
     *again = g.again;
     return fn;
