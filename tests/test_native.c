@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* The test module's source, in two literals (C99 promises 4095 bytes of
- * one); src() joins them. */
+/* The test module's source, in three literals (C99 promises 4095 bytes
+ * of one); src() joins them. */
 static const char src_a[] =
     "__global__ void ctl(int *o, int n)\n"
     "{\n"
@@ -171,12 +171,65 @@ static const char src_b[] =
     "    o[t] = v;\n"
     "}\n";
 
+static const char src_c[] =
+    "__global__ void vpool(float *o, const float *in, int c)\n"
+    "{\n"
+    "    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= 36L * c) return;\n"
+    "    int ch = (int)(i % c);\n"
+    "    long t = i / c;\n"
+    "    int ox = (int)(t % 6), oy = (int)(t / 6);\n"
+    "    float m = -1e30f;\n"
+    "    for (int ky = 0; ky < 3; ky++) {\n"
+    "        int y = oy - 1 + ky;\n"
+    "        if (y < 0 || y >= 6) continue;\n"
+    "        for (int kx = 0; kx < 3; kx++) {\n"
+    "            int x = ox - 1 + kx;\n"
+    "            if (x < 0 || x >= 6) continue;\n"
+    "            m = fmaxf(m, in[((long)y * 6 + x) * c + ch]);\n"
+    "        }\n"
+    "    }\n"
+    "    o[i] = m;\n"
+    "}\n"
+    "__global__ void vdeopt(int *o, int n)\n"
+    "{\n"
+    "    int t = threadIdx.x, acc = 0, k = 0, u = t < 16 ? 7 : t;\n"
+    "    if (t < 16) {\n"
+    "        while (k < n) {\n"
+    "            acc += k * u + 1;\n"
+    "            k += (k >= 5 && (t & 1)) ? 2 : 1;\n"
+    "        }\n"
+    "    }\n"
+    "    o[t] = acc * 1000 + u + k;\n"
+    "}\n"
+    "__global__ void vbar(int *o, int n)\n"
+    "{\n"
+    "    __shared__ int s[64];\n"
+    "    int t = threadIdx.x, base = blockIdx.x * 7, acc = 0;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        s[t] = base + k + t;\n"
+    "        __syncthreads();\n"
+    "        acc += s[(t + 1) & 63];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    o[blockIdx.x * 64 + t] = acc;\n"
+    "}\n"
+    "__global__ void vfwd(int *o, int sel)\n"
+    "{\n"
+    "    int t = threadIdx.x, x = sel * 3, y = t;\n"
+    "    if (t & 1) x = t; else y = sel;\n"
+    "    int z = x + y;\n"
+    "    if (t < 10) z = z * 2;\n"
+    "    o[t] = z + x;\n"
+    "}\n";
+
 static const char *src(void)
 {
-    static char all[sizeof src_a + sizeof src_b];
+    static char all[sizeof src_a + sizeof src_b + sizeof src_c];
     if (!all[0]) {
         memcpy(all, src_a, sizeof src_a - 1);
-        memcpy(all + sizeof src_a - 1, src_b, sizeof src_b);
+        memcpy(all + sizeof src_a - 1, src_b, sizeof src_b - 1);
+        memcpy(all + sizeof src_a + sizeof src_b - 2, src_c, sizeof src_c);
     }
     return all;
 }
@@ -754,6 +807,124 @@ static void test_wide_indexes(void)
     }
 }
 
+/* Loop versioning (native.c version_loop): pooling's split of a linear
+ * index, whose coordinates are one value per plane and whose channel is
+ * consecutive when c is a multiple of the plane width (the versioned
+ * copy), and not otherwise (c = 24, 16: the general copy). */
+static void test_versioned(void)
+{
+    enum { MAXC = 64 };
+    static float in[36 * MAXC];
+    for (int i = 0; i < 36 * MAXC; i++)
+        in[i] = (float)((i * 37) % 101) - 50.0f;
+    static const uint32_t cs[] = {32, 64, 24, 16, 33};
+    for (unsigned c = 0; c < sizeof cs / sizeof cs[0]; c++) {
+        const uint32_t C = cs[c], total = 36 * C;
+        static float got[36 * MAXC + 36 * MAXC];
+        io bufs[] = {{NULL, sizeof(float) * total}, {in, sizeof(float) * total}};
+        cvm_launch_config cfg = kern_cfg((total + 63) / 64, 64);
+        char what[64];
+        snprintf(what, sizeof what, "versioned pooling, c = %u", C);
+        cvm_diag d;
+        if (!both(what, "vpool", &cfg, bufs, 2, &C, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (uint32_t i = 0; i < total && bad < 0; i++) {
+            const int ch = (int)(i % C), ox = (int)(i / C % 6), oy = (int)(i / C / 6);
+            float m = -1e30f;
+            for (int y = oy - 1; y <= oy + 1; y++)
+                for (int x = ox - 1; x <= ox + 1; x++)
+                    if (y >= 0 && y < 6 && x >= 0 && x < 6 && in[(y * 6 + x) * (int)C + ch] > m)
+                        m = in[(y * 6 + x) * (int)C + ch];
+            if (got[i] != m)
+                bad = (int)i;
+        }
+        ok(bad < 0, "%s: each unit has its 3x3 window's maximum (first difference at %d)", what, bad);
+    }
+}
+
+/* vdeopt's result for unit t, in C. */
+static int deopt_ref(int t, int n)
+{
+    int acc = 0, k = 0, u = t < 16 ? 7 : t;
+    if (t < 16)
+        while (k < n) {
+            acc += k * u + 1;
+            k += (k >= 5 && (t & 1)) ? 2 : 1;
+        }
+    return acc * 1000 + u + k;
+}
+
+/* A versioned loop whose counter is one value at its entry and stops
+ * being one after five rounds (n > 6: the copy's head test fails and the
+ * plane goes on in the general copy), or stays one (n <= 5), or runs past
+ * a back-edge quantum (n = 2500: the plane yields in the versioned copy
+ * and resumes in the general one); u is one value in the loop's lanes and
+ * not in the others, which must keep theirs. Then a barrier inside a
+ * versioned loop, and values forwarded across if/else. */
+static void test_deopt(void)
+{
+    static const uint32_t ns[] = {0, 3, 5, 6, 7, 40, 2500};
+    for (unsigned c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+        int got[32];
+        io bufs[] = {{NULL, sizeof got}};
+        cvm_launch_config cfg = kern_cfg(1, 32);
+        char what[64];
+        snprintf(what, sizeof what, "a counter that diverges, n = %u", ns[c]);
+        cvm_diag d;
+        if (!both(what, "vdeopt", &cfg, bufs, 1, &ns[c], (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int t = 0; t < 32 && bad < 0; t++)
+            if (got[t] != deopt_ref(t, (int)ns[c]))
+                bad = t;
+        ok(bad < 0, "%s: every unit's sum, u and k as in C (first difference at %d)", what, bad);
+    }
+    {
+        const uint32_t n = 5;
+        int got[3 * 64];
+        io bufs[] = {{NULL, sizeof got}};
+        cvm_launch_config cfg = kern_cfg(3, 64);
+        cvm_diag d;
+        if (both("barriers in a versioned loop", "vbar", &cfg, bufs, 1, &n, (uint8_t *)got, NULL, &d)) {
+            int bad = -1;
+            for (int b = 0; b < 3; b++)
+                for (int t = 0; t < 64 && bad < 0; t++) {
+                    int want = 0;
+                    for (int k = 0; k < (int)n; k++)
+                        want += b * 7 + k + ((t + 1) & 63);
+                    if (got[b * 64 + t] != want)
+                        bad = b * 64 + t;
+                }
+            ok(bad < 0, "barriers in a versioned loop: each unit's sum of its neighbour's values (first difference at %d)", bad);
+        }
+    }
+    for (uint32_t sel = 0; sel < 3; sel++) {
+        int got[32];
+        io bufs[] = {{NULL, sizeof got}};
+        cvm_launch_config cfg = kern_cfg(1, 32);
+        char what[64];
+        snprintf(what, sizeof what, "values forwarded across if/else, sel = %u", sel);
+        cvm_diag d;
+        if (!both(what, "vfwd", &cfg, bufs, 1, &sel, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int t = 0; t < 32 && bad < 0; t++) {
+            int x = (int)sel * 3, y = t;
+            if (t & 1)
+                x = t;
+            else
+                y = (int)sel;
+            int z = x + y;
+            if (t < 10)
+                z *= 2;
+            if (got[t] != z + x)
+                bad = t;
+        }
+        ok(bad < 0, "%s: as in C (first difference at %d)", what, bad);
+    }
+}
+
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
  * place): p's value at the load is not the one the add read, so the quick
  * path must not take p + off for it. One lane (cube of 1: trivially
@@ -1017,6 +1188,8 @@ int main(void)
     test_moved_pointer();
     test_wide_indexes();
     test_runs();
+    test_versioned();
+    test_deopt();
     test_refused();
     test_registers();
     test_policy();
