@@ -20,7 +20,10 @@
  * quick_range): a vector access when the addresses are consecutive, one
  * scalar load when every active lane reads one element, two when the
  * plane's halves read two runs (shared_halves, global_halves), else a
- * gather or scatter. Everything else, and every
+ * gather or scatter. Loops are versioned on the forms of the registers
+ * they read (version_loop: one value, or consecutive, in the active
+ * lanes), and written values are forwarded to later reads (fwd), so that
+ * such values are scalars in LLVM's eyes. Everything else, and every
  * access that fails the quick check, runs through the interpreter
  * (cvm_jit_step) on the registers it reads and writes, spilled to the
  * plane's register file around the call: the same bits and the same
@@ -480,12 +483,19 @@ static void sync_record(const gen *g)
 
 /* Leaves the function with the plane resumable at pc (a barrier's next pc
  * or a loop body's first). */
-static void suspend(gen *g, uint32_t pc, LLVMValueRef result)
+/* The plane's state at resume point pc (what its resume block restores)
+ * to its record. */
+static void save_state(gen *g, uint32_t pc)
 {
     spill_live(g, 0, g->nslots, true, pc);
     frames(g, g->depth, true);
     sync_record(g);
     store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
+}
+
+static void suspend(gen *g, uint32_t pc, LLVMValueRef result)
+{
+    save_state(g, pc);
     store(g, c32(g, pc), g->p, offsetof(cvm_vm_plane, pc));
     store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
     llvm.BuildRet(g->B, result);
@@ -1874,10 +1884,7 @@ static void head_test(gen *g, uint32_t pc)
     LLVMBasicBlockRef body = block(g, "body"), deopt = block(g, "deopt");
     llvm.BuildCondBr(g->B, ok, body, deopt);
     llvm.PositionBuilderAtEnd(g->B, deopt);
-    spill_live(g, 0, g->nslots, true, pc + 1);
-    frames(g, g->depth, true);
-    sync_record(g);
-    store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
+    save_state(g, pc + 1);
     llvm.BuildBr(g->B, to);
     llvm.PositionBuilderAtEnd(g->B, body);
     for (unsigned i = 0; i < nc; i++)
@@ -2054,13 +2061,13 @@ static void control(gen *g, uint32_t pc)
 
 static void emit_range(gen *g, uint32_t lo, uint32_t hi);
 
-/* A loop compiled twice (docs/design.md, the native tier): where, at its
+/* A loop compiled twice (docs/design.md "Tiers"): where, at its
  * entry, the registers it reads (loop_candidates) have the forms
- * guess_forms expects in every active lane, the second copy runs, whose
- * reads take them as a splat of lane f's value or a splat plus <0, 1,
- * ..>: LLVM then does their arithmetic on scalars (pooling's and
+ * guess_forms expects in every active lane, the second copy runs, where
+ * they are forwarded as forms (fval: one scalar, or a scalar plus <0, 1,
+ * ..>): lane ops on them are scalar ops (form_op; pooling's and
  * convolution's coordinates, split from a linear index) and the quick
- * path's test of consecutive lanes folds away. The copy tests the forms
+ * path's test of consecutive lanes is gone. The copy tests the forms
  * again at each of its loops' heads (a loop counter changes each round)
  * and where one fails goes on in the general copy. Lanes only leave a
  * loop's body, so a form true at the head holds in every active lane of
