@@ -28,7 +28,7 @@
 #define LLVM_API(X) \
     X(AddCase) X(AddFunction) X(AppendBasicBlockInContext) X(BuildAShr) X(BuildAdd) \
     X(BuildAlloca) X(BuildAnd) X(BuildBitCast) X(BuildBr) X(BuildCall2) X(BuildCondBr) \
-    X(BuildExtractElement) X(BuildFAdd) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) \
+    X(BuildExtractElement) X(BuildFAdd) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) X(BuildFreeze) \
     X(BuildFPToUI) X(BuildFPTrunc) X(BuildFSub) X(BuildGEP2) X(BuildICmp) X(BuildInsertElement) X(BuildIntToPtr) \
     X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNSWAdd) X(BuildNUWAdd) X(BuildNot) X(BuildOr) X(BuildPtrToInt) X(BuildRet) \
     X(BuildSExt) X(BuildSIToFP) X(BuildSelect) X(BuildShl) X(BuildShuffleVector) X(BuildStore) \

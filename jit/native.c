@@ -1330,7 +1330,7 @@ static void memory(gen *g, uint32_t pc)
              * value in the active lanes, and a local register's other lanes
              * are never read), so that the chain that computed it is dead
              * code where only quick accesses read it */
-            LLVMValueRef I = index64(g, &af, reg_get(g, af.I), wt);
+            LLVMValueRef I = index64(g, &af, llvm.BuildFreeze(g->B, reg_get(g, af.I), ""), wt);
             A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
             llvm.BuildStore(g->B, A, g->slot[in->a]);
         }

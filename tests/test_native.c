@@ -852,7 +852,7 @@ static int deopt_ref(int t, int n)
             acc += k * u + 1;
             k += (k >= 5 && (t & 1)) ? 2 : 1;
         }
-    return acc * 1000 + u + k;
+    return (int)((unsigned)acc * 1000u + (unsigned)u + (unsigned)k); /* the kernel's int arithmetic wraps */
 }
 
 /* A versioned loop whose counter is one value at its entry and stops
