@@ -1,0 +1,323 @@
+/*
+ * native.h - the native tier's compiler, private to jit/: the state of one
+ * kernel's code generation (gen), the small helpers every part uses, and
+ * the parts' entry points. native.c drives it (registers, control flow,
+ * loop versioning, the function, LLVM's JIT); native_ops.c compiles lane
+ * ops, native_mem.c global and shared loads and stores. docs/design.md
+ * "Tiers" says what the tier does; native.c's header how.
+ */
+#ifndef CVM_JIT_NATIVE_H
+#define CVM_JIT_NATIVE_H
+
+#include "backend.h"
+
+#include "llvm.h"
+
+#include <stddef.h>
+#include <string.h>
+
+enum { MAXDEPTH = CVM_BC_MAX_DEPTH };
+enum { F_VAR = 0, F_UNI = 1, F_CONS = 2 }; /* fval kinds, loop versioning's guesses */
+
+typedef struct construct {
+    int kind;                 /* CVM_VM_F_* */
+    uint32_t open;            /* pc of its opening instruction */
+    LLVMBasicBlockRef next;   /* where an empty mask goes: the next marker */
+    LLVMBasicBlockRef head;   /* loop: the body's first block */
+    LLVMValueRef m[2];        /* i64 allocas: if m0 (pending lanes); loop m0 brk, m1 cont; block m0 */
+} construct;
+
+/* What a register holds in every active lane where it is forwarded
+ * (gen's fwd): v its vector; kind F_UNI, s its one value; F_CONS, s lane
+ * 0's value and lane l's s + l; F_VAR only v. */
+typedef struct fval {
+    LLVMValueRef v, s;
+    uint8_t kind;
+} fval;
+
+typedef struct resume {
+    uint32_t pc;
+    LLVMBasicBlockRef bb;     /* restores the state, then goes on at `to` */
+} resume;
+
+typedef struct gen {
+    const cvm_vm_program *prog;
+    const cvm_vm_kprog *kp;
+    const cvm_vm_dinsn *code;
+    unsigned W;
+    char *why;
+    size_t nwhy;
+    bool failed;
+    bool again;               /* failed for want of memory: worth another try later */
+    LLVMContextRef C;
+    LLVMModuleRef M;
+    LLVMBuilderRef B;
+    LLVMValueRef fn, x, p;
+    LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, i8p, vmask, iW;
+    LLVMValueRef active, exited, quantum;
+    uint32_t nslots;
+    uint8_t *slot_elem;       /* per slot: element type of its register */
+    uint8_t *slot_width;      /* per first slot: the register's line (0: not a first slot) */
+    LLVMValueRef *slot;       /* per slot: alloca of <W x T> */
+    /* Per slot (facts of its register, analyse()): `local` registers are
+     * written, then read, only within one straight run of code between
+     * control instructions and barriers, where the active mask does not
+     * change, so their inactive lanes are never read: they are written
+     * whole (no select) and are dead wherever the plane stops. */
+    uint8_t *local;
+    /* Per slot: the pc + 1 of the `const` or `param` that is its
+     * register's only writer, when the register is written before it is
+     * read in every lane (not among decode's zeroed slots) and no plane op
+     * reads it; 0 if not. Such a register holds that launch constant in
+     * every lane wherever it is read, so a resume makes it again instead
+     * of reloading it (LLVM then folds a constant: a scale of 4 becomes a
+     * shift), a suspend does not store it, and an address takes it as a
+     * scalar. */
+    uint32_t *cst;
+    LLVMValueRef *cval;       /* per slot with cst: its scalar, loaded once in the entry block */
+    LLVMValueRef *cbuf;       /* per slot with cst and ld/st: its buffer (region), ditto: 4 values */
+    uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */
+    uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
+    construct con[MAXDEPTH];
+    unsigned depth;
+    resume *res;
+    unsigned nres, capres;
+    LLVMBasicBlockRef entry, done, start;
+    LLVMValueRef fn_step, fn_backedge;
+    LLVMTypeRef ty_step, ty_backedge;
+    /* Loop versioning (version_loop): per slot, a guess of its lanes'
+     * form (F_*) at the loop being versioned. */
+    uint8_t *form;
+    /* Per slot: what a lane op last wrote to it or a versioned loop's
+     * head proved it holds, which its reads take (not the merge with its
+     * inactive lanes) while no lane can have joined the active ones since
+     * (rejoin, forget); cleared when anything else writes the slot. */
+    fval *fwd;
+    fval *snap[MAXDEPTH]; /* per open construct: fwd at its start (rejoin) */
+    bool versioning;          /* emitting a versioned loop (either copy): no nested versioning */
+    bool fastcopy;            /* emitting its versioned copy: resumes go to the general copy */
+} gen;
+
+/* The scalar of a register whose only writer is a launch constant (gen's
+ * cst), computed once in the function's entry block. */
+LLVMValueRef cvm_nat_cst_scalar(const gen *g, uint32_t slot);
+
+/* The value of a `const` or `param` instruction (one lane's). */
+LLVMValueRef cvm_nat_launch_scalar(const gen *g, const cvm_vm_dinsn *in);
+
+/* The register operands (first slots) instruction `in` names, in its
+ * format's order: the destination first when it has one (*nw: 0 or 1). */
+void cvm_nat_named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigned *n, unsigned *nw);
+
+/* Runs instruction pc through the interpreter on the registers it names,
+ * spilled around the call; a barrier that waits suspends the plane with
+ * its resume point at pc + 1. */
+void cvm_nat_fallback(gen *g, uint32_t pc);
+
+/* native_mem.c: a line-1 ld or st of global or shared memory. */
+void cvm_nat_memory(gen *g, uint32_t pc);
+
+/* native_ops.c: integer div or rem inline where its lanes allow (false:
+ * not such an op), and every other lane op it compiles (false: the caller
+ * runs it through the interpreter). */
+bool cvm_nat_divide(gen *g, uint32_t pc);
+bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in);
+
+/* Scalar LLVM type of an element type (bools are bytes 0/1, 16-bit floats their bits). */
+static inline LLVMTypeRef scalar(const gen *g, unsigned elem)
+{
+    switch (elem) {
+    case CVM_T_F32: return g->f32;
+    case CVM_T_F64: return g->f64;
+    default: break;
+    }
+    switch (cvm_vm_esz(elem)) {
+    case 1: return g->i8;
+    case 2: return g->i16;
+    case 4: return g->i32;
+    default: return g->i64;
+    }
+}
+
+static inline LLVMTypeRef vec(const gen *g, unsigned elem)
+{
+    return llvm.VectorType(scalar(g, elem), g->W);
+}
+
+static inline LLVMValueRef c32(const gen *g, uint64_t v) { return llvm.ConstInt(g->i32, v, false); }
+
+static inline LLVMValueRef c64(const gen *g, uint64_t v) { return llvm.ConstInt(g->i64, v, false); }
+
+static inline LLVMValueRef splat(const gen *g, LLVMValueRef s)
+{
+    LLVMTypeRef vt = llvm.VectorType(llvm.TypeOf(s), g->W);
+    LLVMValueRef v = llvm.BuildInsertElement(g->B, llvm.GetUndef(vt), s, c32(g, 0), "");
+    return llvm.BuildShuffleVector(g->B, v, llvm.GetUndef(vt),
+                                  llvm.ConstNull(llvm.VectorType(g->i32, g->W)), "");
+}
+
+/* The vector <0, 1, ..., W-1> of type t (an integer type). */
+static inline LLVMValueRef iota(const gen *g, LLVMTypeRef t)
+{
+    LLVMValueRef e[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < g->W; l++)
+        e[l] = llvm.ConstInt(t, l, false);
+    return llvm.ConstVector(e, g->W);
+}
+
+/* Pointer to byte `off` of the record at base (i8*), as a pointer to t. */
+static inline LLVMValueRef field(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
+{
+    LLVMValueRef idx = c64(g, off);
+    LLVMValueRef at = llvm.BuildGEP2(g->B, g->i8, base, &idx, 1, "");
+    return llvm.BuildBitCast(g->B, at, llvm.PointerType(t, 0), "");
+}
+
+static inline LLVMValueRef load(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
+{
+    return llvm.BuildLoad2(g->B, t, field(g, base, off, t), "");
+}
+
+/* A load of what no instruction of the kernel changes while the function
+ * runs (the launch's parameters and shape, the cube's position, the
+ * plane's record pointers, the buffer table): marked so, LLVM may hoist
+ * it out of loops past the kernel's own stores. These fields do change
+ * between calls (the next cube, the next launch); the mark holds because
+ * the function is only ever called through a pointer, one call per plane
+ * step, so no caller's loads are merged with the callee's. */
+static inline LLVMValueRef fixed(const gen *g, LLVMValueRef ld)
+{
+    llvm.SetMetadata(ld, llvm.GetMDKindIDInContext(g->C, "invariant.load", 14), llvm.MDNodeInContext(g->C, NULL, 0));
+    return ld;
+}
+
+static inline LLVMValueRef load_fixed(const gen *g, LLVMValueRef base, size_t off, LLVMTypeRef t)
+{
+    return fixed(g, load(g, base, off, t));
+}
+
+static inline void store(const gen *g, LLVMValueRef v, LLVMValueRef base, size_t off)
+{
+    llvm.BuildStore(g->B, v, field(g, base, off, llvm.TypeOf(v)));
+}
+
+static inline LLVMValueRef get_active(const gen *g)
+{
+    return llvm.BuildLoad2(g->B, g->i64, g->active, "act");
+}
+
+static inline void set_active(const gen *g, LLVMValueRef v)
+{
+    llvm.BuildStore(g->B, v, g->active);
+}
+
+/* The active mask as W lanes of i1. */
+static inline LLVMValueRef lane_mask(const gen *g, LLVMValueRef act)
+{
+    return llvm.BuildBitCast(g->B, llvm.BuildTrunc(g->B, act, g->iW, ""), g->vmask, "");
+}
+
+/* Whether mask act holds every one of the W lanes. */
+static inline LLVMValueRef all_lanes(const gen *g, LLVMValueRef act)
+{
+    return llvm.BuildICmp(g->B, LLVMIntEQ, act, c64(g, g->W >= 64 ? UINT64_MAX : (UINT64_C(1) << g->W) - 1), "");
+}
+
+/* Bits of the lanes where i1 vector v holds, as a 64-bit mask. */
+static inline LLVMValueRef mask_bits(const gen *g, LLVMValueRef v)
+{
+    return llvm.BuildZExt(g->B, llvm.BuildBitCast(g->B, v, g->iW, ""), g->i64, "");
+}
+
+static inline LLVMValueRef intrinsic(const gen *g, const char *name, LLVMTypeRef *types, unsigned nt,
+                              LLVMValueRef *args, unsigned na)
+{
+    unsigned id = llvm.LookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = llvm.GetIntrinsicDeclaration(g->M, id, types, nt);
+    LLVMTypeRef ft = llvm.IntrinsicGetType(g->C, id, types, nt);
+    return llvm.BuildCall2(g->B, ft, f, args, na, "");
+}
+
+/* Slot's value; a launch constant's (cst) is its scalar in every lane, so
+ * that LLVM sees the constant (or the one parameter) at every read, not a
+ * phi of the stores around the plane's stops. */
+static inline LLVMValueRef reg_raw(const gen *g, uint32_t slot)
+{
+    if (g->cst[slot])
+        return splat(g, cvm_nat_cst_scalar(g, slot));
+    return llvm.BuildLoad2(g->B, vec(g, g->slot_elem[slot]), g->slot[slot], "");
+}
+
+/* Slot's value as a lane op reads it: the forwarded value where there
+ * is one, which its inactive lanes need not hold: what writes all lanes
+ * (spills, reg_set's merge) uses reg_raw. */
+static inline LLVMValueRef reg_get(const gen *g, uint32_t slot)
+{
+    if (g->fwd[slot].v)
+        return g->fwd[slot].v;
+    return reg_raw(g, slot);
+}
+
+/* Slot's form where it is known (a launch constant, or forwarded): *s
+ * its scalar (fval). */
+static inline uint8_t form_at(const gen *g, uint32_t slot, LLVMValueRef *s)
+{
+    if (slot >= g->nslots)
+        return F_VAR;
+    if (g->cst[slot]) {
+        *s = cvm_nat_cst_scalar(g, slot);
+        return F_UNI;
+    }
+    *s = g->fwd[slot].s;
+    return g->fwd[slot].v ? g->fwd[slot].kind : F_VAR;
+}
+
+/* The lanes of form kind with scalar s (fval). */
+static inline LLVMValueRef form_vector(const gen *g, uint8_t kind, LLVMValueRef s)
+{
+    return kind == F_UNI ? splat(g, s) : llvm.BuildAdd(g->B, splat(g, s), iota(g, llvm.TypeOf(s)), "");
+}
+
+/* Forwards v (kind F_VAR), or the lanes of form kind with scalar s (v NULL: made here), in slot. */
+static inline void forward(const gen *g, uint32_t slot, uint8_t kind, LLVMValueRef s, LLVMValueRef v)
+{
+    g->fwd[slot] = (fval){v ? v : form_vector(g, kind, s), s, kind};
+}
+
+/* Writes v to the active lanes of slot. */
+static inline void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
+{
+    g->fwd[slot] = (fval){0};
+    if (g->local[slot]) {
+        llvm.BuildStore(g->B, v, g->slot[slot]);
+        return;
+    }
+    LLVMValueRef old = reg_raw(g, slot);
+    LLVMValueRef m = lane_mask(g, get_active(g));
+    llvm.BuildStore(g->B, llvm.BuildSelect(g->B, m, v, old, ""), g->slot[slot]);
+}
+
+/* The register starting at first slot s: its width in slots. */
+static inline uint32_t width_at(const gen *g, uint32_t s)
+{
+    return s < g->nslots && g->slot_width[s] ? g->slot_width[s] : 1;
+}
+
+static inline LLVMBasicBlockRef block(const gen *g, const char *name)
+{
+    return llvm.AppendBasicBlockInContext(g->C, g->fn, name);
+}
+
+static inline bool is_float(unsigned e) { return e == CVM_T_F32 || e == CVM_T_F64; }
+
+static inline bool is_int(unsigned e) { return cvm_bc_elem_is_int(e); }
+
+static inline bool is_signed(unsigned e) { return cvm_bc_elem_is_signed(e); }
+
+static inline bool is_barrier(unsigned h)
+{
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(h);
+    return oi && (oi->flags & CVM_OPF_BARRIER);
+}
+
+#endif

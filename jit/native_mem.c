@@ -1,0 +1,575 @@
+/*
+ * native_mem.c - the native tier's loads and stores (native.h): a line-1
+ * ld or st of global or shared memory as LLVM IR. Every access first
+ * takes a quick path where its lanes pass a bounds and alignment test
+ * that the interpreter's checks imply: for a global `P + i * size`
+ * (affine_address) a range of i that depends on P alone (quick_range),
+ * then a vector access when the lanes are consecutive, one scalar load
+ * when they read one element, two when the plane's halves read two runs,
+ * else a gather or scatter of the lanes that pass; an access that fails
+ * the test runs through the interpreter, which reports its fault.
+ */
+#include "native.h"
+
+/* An address the quick path can test without its vector: global pointer
+ * P + ext(I) * esz, computed in the access's own run of code (so for the
+ * same active lanes) by ptr.add of a plane-uniform P (the verifier's
+ * fact, CVM_VM_UNI_A) and an offset mul of a 64-bit cvt of the 32-bit I
+ * by the constant esz, P and I unchanged since (or of a 64-bit I itself:
+ * `wide`). Then the lanes are consecutive when I's are, which is one
+ * compare shared by every access indexed by I in the run (32-bit where I
+ * is), lane f's address is scalar arithmetic (the frontend's code for
+ * a[i]), and the bounds are a range of I that depends on P only. */
+typedef struct affine {
+    uint32_t P, I;
+    bool sext, wide; /* wide: I is the 64-bit offset in elements itself (no cvt) */
+} affine;
+
+/* The pc of the last instruction before pc, in pc's straight run of code
+ * (no control instruction or barrier between), that writes slot r;
+ * UINT32_MAX if none does. */
+static uint32_t run_writer(const gen *g, uint32_t pc, uint32_t r)
+{
+    while (pc-- > 0) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        if (!oi || (oi->flags & CVM_OPF_CTRL) || is_barrier(in->h))
+            return UINT32_MAX;
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned n, nw;
+        cvm_nat_named(g, in, list, &n, &nw);
+        if (nw && list[0] <= r && r < list[0] + width_at(g, list[0]))
+            return pc;
+    }
+    return UINT32_MAX;
+}
+
+/* Whether slot r holds, at pc, the value instruction w (in pc's run,
+ * w < pc) read from it: nothing from w on, w included, writes it (as
+ * `ptr.add p, p, off` does). */
+static bool kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r)
+{
+    const uint32_t last = run_writer(g, pc, r);
+    return last == UINT32_MAX || last < w;
+}
+
+/* The 64-bit constant register k holds wherever it is read, if it has one. */
+static bool const_slot(const gen *g, uint32_t k, uint64_t *v)
+{
+    if (k >= g->nslots || !g->cst[k] || g->code[g->cst[k] - 1].h != CVM_OP_CONST ||
+        cvm_vm_esz(g->slot_elem[k]) != 8)
+        return false;
+    *v = g->code[g->cst[k] - 1].imm;
+    return true;
+}
+
+static bool affine_address(const gen *g, uint32_t pc, affine *af)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    const uint32_t pa = run_writer(g, pc, in->a);
+    if (pa == UINT32_MAX)
+        return false;
+    const cvm_vm_dinsn *add = &g->code[pa];
+    if (add->h != CVM_OP_PTR_ADD || add->elem != CVM_T_PTR_GLOBAL || add->line != 1 ||
+        !(add->uni & CVM_VM_UNI_A) || (add->eb != CVM_T_I64 && add->eb != CVM_T_U64) ||
+        !kept(g, pa, pc, add->a))
+        return false;
+    const uint32_t pm = run_writer(g, pa, add->b);
+    if (pm == UINT32_MAX)
+        return false;
+    const cvm_vm_dinsn *mul = &g->code[pm];
+    uint64_t k;
+    uint32_t x;
+    if (mul->h != CVM_OP_MUL || mul->line != 1 || cvm_vm_esz(mul->elem) != 8 || !is_int(mul->elem))
+        return false;
+    if (const_slot(g, mul->b, &k))
+        x = mul->a;
+    else if (const_slot(g, mul->a, &k))
+        x = mul->b;
+    else
+        return false;
+    if (k != in->esz)
+        return false;
+    af->P = add->a;
+    const uint32_t pcv = run_writer(g, pm, x);
+    const cvm_vm_dinsn *cvt = pcv == UINT32_MAX ? NULL : &g->code[pcv];
+    if (cvt && cvt->h == CVM_OP_CVT && cvt->line == 1 &&
+        (cvt->k == CVM_VM_CVT_SEXT32 || cvt->k == CVM_VM_CVT_ZEXT32) && kept(g, pcv, pc, cvt->a)) {
+        af->I = cvt->a;
+        af->sext = cvt->k == CVM_VM_CVT_SEXT32;
+        af->wide = false;
+        return true;
+    }
+    /* else the 64-bit offset itself (pooling's ((b * h + y) * w + x) * c + ch) */
+    if (x >= g->nslots || width_at(g, x) != 1 || !kept(g, pm, pc, x))
+        return false;
+    af->I = x;
+    af->sext = af->wide = true;
+    return true;
+}
+
+/* The buffer table's entry for global pointer ptr's tag: out[0] the tag,
+ * out[1] the entry's tag, out[2] its first address, out[3] its end for a
+ * load (ld) or a store. */
+static void buffer_of(const gen *g, LLVMValueRef ptr, bool ld, LLVMValueRef *out)
+{
+    LLVMValueRef t = llvm.BuildLShr(g->B, ptr, c64(g, CVM_VM_PTR_TAG_SHIFT), "");
+    LLVMValueRef tab = load_fixed(g, g->x, offsetof(cvm_vm_exec, jtab), g->i8p);
+    LLVMValueRef eoff = llvm.BuildMul(g->B, llvm.BuildURem(g->B, t, c64(g, CVM_JIT_TAB), ""),
+                                     c64(g, sizeof(cvm_jit_region)), "");
+    LLVMValueRef e = llvm.BuildGEP2(g->B, g->i8, tab, &eoff, 1, "");
+    out[0] = t;
+    out[1] = load_fixed(g, e, offsetof(cvm_jit_region, tag), g->i64);
+    out[2] = load_fixed(g, e, offsetof(cvm_jit_region, lo), g->i64);
+    out[3] = load_fixed(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
+}
+
+/* Index value x of an affine address (scalar or vector) as 64 bits. */
+static LLVMValueRef index64(const gen *g, const affine *af, LLVMValueRef x, LLVMTypeRef t64)
+{
+    if (af->wide)
+        return x;
+    return af->sext ? llvm.BuildSExt(g->B, x, t64, "") : llvm.BuildZExt(g->B, x, t64, "");
+}
+
+/* The quick path's facts about P alone, from its table entry c
+ * (buffer_of): out[0] whether P's tag names the entry and P's address is
+ * an aligned element of the buffer; then the range [out[1], out[2]] of
+ * x (signed, within 2^48 of 0 when out[0]) for which P + x * esz is an
+ * element of it: loop-invariant where P is, so that in a loop each access
+ * only compares its first and last lanes' x. */
+static void quick_range(const gen *g, LLVMValueRef P, const LLVMValueRef *c, uint64_t esz, uint64_t align,
+                        LLVMValueRef *out)
+{
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    LLVMValueRef t = c[0], etag = c[1], lo = c[2], end = c[3];
+    LLVMValueRef pa = llvm.BuildAnd(g->B, P, c64(g, low), ""), lim = llvm.BuildSub(g->B, end, c64(g, esz), "");
+    LLVMValueRef ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""),
+                                    llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, end, c64(g, esz), ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, pa, lo, ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntULE, pa, lim, ""), "");
+    if (align > 1)
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, pa, c64(g, align - 1), ""),
+                                                    c64(g, 0), ""), "");
+    out[0] = ok;
+    out[1] = llvm.BuildSub(g->B, c64(g, 0), llvm.BuildUDiv(g->B, llvm.BuildSub(g->B, pa, lo, ""), c64(g, esz), ""), "");
+    out[2] = llvm.BuildUDiv(g->B, llvm.BuildSub(g->B, lim, pa, ""), c64(g, esz), "");
+}
+
+/* Two-run loads (a plane's halves, H = W / 2 lanes each): lanes 0 and H
+ * of V, each across its half. */
+static LLVMValueRef half_heads(const gen *g, LLVMValueRef V)
+{
+    LLVMValueRef pick[CVM_BC_MAX_PLANE], undef = llvm.GetUndef(llvm.TypeOf(V));
+    for (unsigned l = 0; l < g->W; l++)
+        pick[l] = c32(g, l < g->W / 2 ? 0 : 1);
+    LLVMValueRef two = llvm.BuildInsertElement(g->B, undef, llvm.BuildExtractElement(g->B, V, c32(g, 0), ""),
+                                               c32(g, 0), "");
+    two = llvm.BuildInsertElement(g->B, two, llvm.BuildExtractElement(g->B, V, c32(g, g->W / 2), ""), c32(g, 1), "");
+    return llvm.BuildShuffleVector(g->B, two, undef, llvm.ConstVector(pick, g->W), "");
+}
+
+/* (l mod H) * k in each lane l, as integers of type t. */
+static LLVMValueRef half_steps(const gen *g, LLVMTypeRef t, uint64_t k)
+{
+    LLVMValueRef step[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < g->W; l++)
+        step[l] = llvm.ConstInt(t, (l % (g->W / 2)) * k, false);
+    return llvm.ConstVector(step, g->W);
+}
+
+/* The W lanes of two vectors of H: v0's, then v1's. */
+static LLVMValueRef join_halves(const gen *g, LLVMValueRef v0, LLVMValueRef v1)
+{
+    LLVMValueRef whole[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < g->W; l++)
+        whole[l] = c32(g, l);
+    return llvm.BuildShuffleVector(g->B, v0, v1, llvm.ConstVector(whole, g->W), "");
+}
+
+/* A shared-memory load whose plane reads two runs, every lane active:
+ * each half of the lanes at consecutive offsets, or at one offset (a
+ * 16x16 cube's plane of 32 covers two rows of a tile: matmul's tb[k][tx]
+ * and ta[ty][k]). Two vector or two scalar loads instead of a gather; to
+ * `done`, or to `no` for the per-lane test. R: the lanes' 32-bit offsets;
+ * size: the cube's shared bytes (at most 2^31, so the offsets and the
+ * sums below cannot wrap in 64 bits). */
+static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMValueRef act,
+                          LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
+{
+    const unsigned W = g->W, H = W / 2, esz = in->esz;
+    const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
+    LLVMValueRef h0 = llvm.BuildExtractElement(g->B, R, c32(g, 0), "");
+    LLVMValueRef h1 = llvm.BuildExtractElement(g->B, R, c32(g, H), "");
+    LLVMValueRef base = half_heads(g, R);
+    LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R,
+                                       llvm.BuildAdd(g->B, base, half_steps(g, g->i32, esz), ""), "")), c64(g, 0), "");
+    LLVMValueRef uni = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R, base, "")),
+                                      c64(g, 0), "");
+    LLVMValueRef full = all_lanes(g, act);
+    /* each run inside the shared bytes, aligned */
+    LLVMValueRef o0 = llvm.BuildZExt(g->B, h0, g->i64, ""), o1 = llvm.BuildZExt(g->B, h1, g->i64, "");
+    LLVMValueRef top = llvm.BuildICmp(g->B, LLVMIntUGT, o0, o1, "");
+    LLVMValueRef hi = llvm.BuildSelect(g->B, top, o0, o1, "");
+    LLVMValueRef span = llvm.BuildSelect(g->B, cons, c64(g, (uint64_t)H * esz), c64(g, esz), "");
+    LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, hi, span, ""), size, "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildOr(g->B, cons, uni, ""), "");
+    ok = llvm.BuildAnd(g->B, ok, full, "");
+    if (align > 1)
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, llvm.BuildOr(g->B, o0, o1, ""),
+                                                                                c64(g, align - 1), ""), c64(g, 0), ""), "");
+    LLVMBasicBlockRef bc = block(g, "runs"), bu = block(g, "runs1"), go = block(g, "halves");
+    llvm.BuildCondBr(g->B, ok, go, no);
+    llvm.PositionBuilderAtEnd(g->B, go);
+    const uint32_t d = in->d;
+    LLVMValueRef p0 = llvm.BuildGEP2(g->B, g->i8, shared_p, &o0, 1, ""), p1 = llvm.BuildGEP2(g->B, g->i8, shared_p, &o1, 1, "");
+    llvm.BuildCondBr(g->B, cons, bc, bu);
+    llvm.PositionBuilderAtEnd(g->B, bc);
+    {
+        LLVMTypeRef hp = llvm.PointerType(ht, 0);
+        LLVMValueRef v0 = llvm.BuildLoad2(g->B, ht, llvm.BuildBitCast(g->B, p0, hp, ""), "");
+        LLVMValueRef v1 = llvm.BuildLoad2(g->B, ht, llvm.BuildBitCast(g->B, p1, hp, ""), "");
+        llvm.SetAlignment(v0, esz);
+        llvm.SetAlignment(v1, esz);
+        llvm.BuildStore(g->B, join_halves(g, v0, v1), g->slot[d]);
+        llvm.BuildBr(g->B, done);
+    }
+    llvm.PositionBuilderAtEnd(g->B, bu);
+    {
+        LLVMTypeRef sp = llvm.PointerType(st, 0);
+        LLVMValueRef s0 = llvm.BuildLoad2(g->B, st, llvm.BuildBitCast(g->B, p0, sp, ""), "");
+        LLVMValueRef s1 = llvm.BuildLoad2(g->B, st, llvm.BuildBitCast(g->B, p1, sp, ""), "");
+        llvm.SetAlignment(s0, esz);
+        llvm.SetAlignment(s1, esz);
+        LLVMValueRef v = llvm.BuildInsertElement(g->B, llvm.GetUndef(vec(g, in->elem)), s0, c32(g, 0), "");
+        v = llvm.BuildInsertElement(g->B, v, s1, c32(g, H), "");
+        llvm.BuildStore(g->B, half_heads(g, v), g->slot[d]);
+        llvm.BuildBr(g->B, done);
+    }
+}
+
+/* A quick-path load (P + I * esz) whose plane reads two runs of the
+ * buffer, every lane active: each half's I consecutive (a 16x16 cube's
+ * plane covers two rows of a tile: matmul's a[row * n + t + tx]). Each
+ * run's first and last index in P's range qr (quick_range), and, for a
+ * 32-bit I, no wrap inside a run (its last lane's index, widened, is the
+ * first's plus H - 1); then two vector loads. To `done`, or to `no`. */
+static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVMValueRef P, const LLVMValueRef *qr,
+                          LLVMValueRef act, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
+{
+    const unsigned W = g->W, H = W / 2, esz = in->esz;
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
+    LLVMValueRef I = reg_get(g, af->I);
+    LLVMValueRef off = llvm.BuildICmp(g->B, LLVMIntNE, I,
+                                      llvm.BuildAdd(g->B, half_heads(g, I), half_steps(g, af->wide ? g->i64 : g->i32, 1), ""), "");
+    LLVMValueRef full = all_lanes(g, act);
+    LLVMValueRef ok = llvm.BuildAnd(g->B, full, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), ""), "");
+    ok = llvm.BuildAnd(g->B, ok, qr[0], "");
+    LLVMValueRef x[2];
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef a = llvm.BuildExtractElement(g->B, I, c32(g, h * H), "");
+        LLVMValueRef b = llvm.BuildExtractElement(g->B, I, c32(g, h * H + H - 1), "");
+        a = index64(g, af, a, g->i64), b = index64(g, af, b, g->i64);
+        /* b = a + H - 1 exactly, a >= lo's index, b <= the last's (no overflow: the range is within 2^48) */
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, b, llvm.BuildAdd(g->B, a, c64(g, H - 1), ""), ""), "");
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSGE, a, qr[1], ""), "");
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSLE, a, llvm.BuildSub(g->B, qr[2], c64(g, H - 1), ""), ""), "");
+        x[h] = a;
+    }
+    LLVMBasicBlockRef go = block(g, "runs2");
+    llvm.BuildCondBr(g->B, ok, go, no);
+    llvm.PositionBuilderAtEnd(g->B, go);
+    LLVMValueRef pa = llvm.BuildAnd(g->B, P, c64(g, low), ""), v[2];
+    for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef at = llvm.BuildAdd(g->B, pa, llvm.BuildMul(g->B, x[h], c64(g, esz), ""), "");
+        v[h] = llvm.BuildLoad2(g->B, ht, llvm.BuildIntToPtr(g->B, at, llvm.PointerType(ht, 0), ""), "");
+        llvm.SetAlignment(v[h], esz);
+    }
+    llvm.BuildStore(g->B, join_halves(g, v[0], v[1]), g->slot[in->d]);
+    llvm.BuildBr(g->B, done);
+}
+
+/* A plain ld or st of global or shared memory: the quick path when every
+ * active lane's access lies in one buffer (or in shared memory), aligned;
+ * the interpreter otherwise. Consecutive lanes (the common case) are
+ * tested once, as a vector compare, and then only their first and last
+ * active lanes are checked, as scalars, before one masked vector access;
+ * other addresses are checked lane by lane and gathered or scattered. */
+void cvm_nat_memory(gen *g, uint32_t pc)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    const bool ld = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
+    const unsigned esz = in->esz;
+    const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    const uint32_t vslot = ld ? in->d : in->b;
+    LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
+    LLVMValueRef act = get_active(g), m = lane_mask(g, act);
+    LLVMValueRef A = reg_get(g, in->a);
+    /* the first and last active lanes (act is not empty where code runs) */
+    LLVMValueRef f64v = intrinsic(g, "llvm.cttz", (LLVMTypeRef[]){g->i64}, 1,
+                                  (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
+    LLVMValueRef f = llvm.BuildTrunc(g->B, f64v, g->i32, "");
+    f = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
+    LLVMValueRef f64 = llvm.BuildZExt(g->B, f, g->i64, "");
+    LLVMValueRef lz = intrinsic(g, "llvm.ctlz", (LLVMTypeRef[]){g->i64}, 1,
+                                (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
+    LLVMValueRef last = llvm.BuildSub(g->B, c64(g, 63), lz, "");
+    /* each lane's pointer as 64 bits: global ones tagged, shared offsets widened */
+    affine af;
+    const bool quick = global && align <= esz && esz % align == 0 && affine_address(g, pc, &af);
+    LLVMValueRef R = NULL, r0 = NULL, d = NULL, sf = NULL, P = NULL, i_f = NULL, xf = NULL;
+    LLVMTypeRef it = quick && af.wide ? g->i64 : g->i32; /* I's lanes */
+    if (quick) { /* lane f's index, I[f], and as 64 bits, xf */
+        LLVMValueRef is;
+        /* (a forwarded form says it: consecutive, I[l] - l is its scalar) */
+        d = form_at(g, af.I, &is) == F_CONS ? splat(g, is) : llvm.BuildSub(g->B, reg_get(g, af.I), iota(g, it), "");
+        sf = llvm.BuildExtractElement(g->B, d, f, ""); /* I[l] - l, the same in consecutive lanes */
+        i_f = llvm.BuildAdd(g->B, sf, af.wide ? f64 : f, "");
+        xf = index64(g, &af, i_f, g->i64);
+        P = form_at(g, af.P, &is) == F_UNI ? is : llvm.BuildExtractElement(g->B, reg_get(g, af.P), f, "");
+    } else {
+        R = A; /* shared memory: 32-bit offsets, kept 32-bit in vectors */
+        r0 = llvm.BuildExtractElement(g->B, R, f, "");
+        if (!global)
+            r0 = llvm.BuildZExt(g->B, r0, g->i64, "");
+    }
+    LLVMValueRef fsz = llvm.BuildMul(g->B, f64, c64(g, esz), "");
+    LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, shared_p = NULL, size = NULL;
+    LLVMValueRef i_l = NULL; /* quick: lane last's index */
+    if (global) { /* the buffer of the first active lane's tag (quick: P's, the same or the slow path) */
+        LLVMValueRef *c = quick && g->cst[af.P] ? &g->cbuf[8 * af.P + 4 * ld] : NULL;
+        LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
+        if (c && !c[0]) { /* a launch constant's buffer: looked up once, at the entry */
+            llvm.PositionBuilderAtEnd(g->B, g->entry);
+            buffer_of(g, P, ld, c);
+            llvm.PositionBuilderAtEnd(g->B, cur);
+        }
+        LLVMValueRef here[4];
+        if (!c)
+            buffer_of(g, quick ? P : r0, ld, c = here);
+        t = c[0], etag = c[1], lo = c[2], end = c[3];
+    } else {
+        size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
+        shared_p = load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
+        shared = llvm.BuildPtrToInt(g->B, shared_p, g->i64, "");
+    }
+    LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);
+    LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0), vpv = llvm.VectorType(sp, g->W);
+    LLVMValueRef alignv = c32(g, esz);
+    LLVMBasicBlockRef bc = block(g, "consecutive"), bl = block(g, "lanes"), bv = block(g, "vector"),
+                      bgat = block(g, "gather"), bs = block(g, "slow"), bj = block(g, "joined");
+
+    /* consecutive: lane l at lane f's pointer + (l - f) * esz (an
+     * alignment above the element size needs every lane's test) */
+    if (quick) {
+        /* I[l] = I[f] + (l - f) (in 32 bits where I is), and no wrap between lanes f and last */
+        LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, d, splat(g, sf), ""), "");
+        LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
+        i_l = llvm.BuildAdd(g->B, sf, af.wide ? last : llvm.BuildTrunc(g->B, last, g->i32, ""), "");
+        cons = llvm.BuildAnd(g->B, cons, llvm.BuildICmp(g->B, af.sext ? LLVMIntSGE : LLVMIntUGE, i_l, i_f, ""), "");
+        llvm.BuildCondBr(g->B, cons, bc, bl);
+    } else if (align <= esz) {
+        /* (shared: modulo 2^32, and the first and last lanes' offsets are
+         * then tested in 64 bits below 2^31: no lane between wraps) */
+        LLVMTypeRef et = global ? g->i64 : g->i32;
+        LLVMValueRef base = llvm.BuildSub(g->B, r0, fsz, "");
+        LLVMValueRef expect = llvm.BuildAdd(g->B, splat(g, global ? base : llvm.BuildTrunc(g->B, base, g->i32, "")),
+                                            llvm.BuildMul(g->B, iota(g, et), splat(g, llvm.ConstInt(et, esz, false)), ""), "");
+        LLVMValueRef off = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, R, expect, ""), "");
+        llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), ""), bc, bl);
+    } else {
+        llvm.BuildBr(g->B, bl);
+    }
+    llvm.PositionBuilderAtEnd(g->B, bc);
+    LLVMValueRef cok, first, inside = NULL; /* cok: the consecutive path's test; inside (ld): the whole vector lies in the buffer */
+    if (quick) {
+        /* lanes f to last, consecutive, in bounds: I[f] and I[last] in P's range */
+        LLVMValueRef xl = index64(g, &af, i_l, g->i64);
+        LLVMValueRef x0 = llvm.BuildSub(g->B, xf, f64, ""); /* lane 0's index */
+        /* computed where they are used: at the function's entry, or
+         * before the branch to here, vadd and saxpy (no loop to take them
+         * out of) ran slower (docs/performance.md) */
+        LLVMValueRef qr[3];
+        quick_range(g, P, (LLVMValueRef[]){t, etag, lo, end}, esz, align, qr);
+        cok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, xf, qr[1], ""),
+                           llvm.BuildICmp(g->B, LLVMIntSLE, xl, qr[2], ""), "");
+        cok = llvm.BuildAnd(g->B, qr[0], cok, "");
+        first = llvm.BuildAdd(g->B, llvm.BuildAnd(g->B, P, c64(g, low), ""), llvm.BuildMul(g->B, x0, c64(g, esz), ""), "");
+        if (ld)
+            inside = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, x0, qr[1], ""),
+                                   llvm.BuildICmp(g->B, LLVMIntSLE, x0, llvm.BuildSub(g->B, qr[2], c64(g, g->W - 1), ""), ""), "");
+    } else {
+        /* the last active lane's pointer, r0 + (last - f) * esz */
+        LLVMValueRef rl = llvm.BuildAdd(g->B, r0, llvm.BuildMul(g->B, llvm.BuildSub(g->B, last, f64, ""),
+                                                               c64(g, esz), ""), "");
+        LLVMValueRef a0 = global ? llvm.BuildAnd(g->B, r0, c64(g, low), "") : r0;
+        LLVMValueRef al = global ? llvm.BuildAnd(g->B, rl, c64(g, low), "") : rl;
+        LLVMValueRef lim = llvm.BuildSub(g->B, global ? end : size, c64(g, esz), "");
+        /* in bounds without wrapping: lim computed only when the limit is >= esz */
+        cok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntUGE, global ? end : size, c64(g, esz), ""),
+                           llvm.BuildICmp(g->B, LLVMIntULE, al, lim, ""), "");
+        if (global) {
+            /* one tag on both ends, not carried into (rl >= r0), the table's entry */
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""), "");
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntEQ,
+                                                        llvm.BuildLShr(g->B, rl, c64(g, CVM_VM_PTR_TAG_SHIFT), ""), t, ""), "");
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntUGE, rl, r0, ""), "");
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntUGE, a0, lo, ""), "");
+        }
+        if (align > 1)
+            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, a0, c64(g, align - 1), ""),
+                                                        c64(g, 0), ""), "");
+        /* lane 0's host address (lanes before f are masked off, never touched) */
+        LLVMValueRef at = llvm.BuildSub(g->B, a0, fsz, ""); /* lane 0's address or shared offset */
+        first = global ? at : llvm.BuildAdd(g->B, at, shared, "");
+        if (ld) {
+            const uint64_t span = (uint64_t)g->W * esz;
+            LLVMValueRef top = global ? end : size, bottom = global ? lo : c64(g, 0);
+            inside = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntUGE, at, bottom, ""),
+                                   llvm.BuildICmp(g->B, LLVMIntUGE, top, c64(g, span), ""), "");
+            inside = llvm.BuildAnd(g->B, inside, llvm.BuildICmp(g->B, LLVMIntULE, at,
+                                                                 llvm.BuildSub(g->B, top, c64(g, span), ""), ""), "");
+        }
+    }
+    llvm.BuildCondBr(g->B, cok, bv, bl); /* bl fails too, to the slow path */
+    llvm.PositionBuilderAtEnd(g->B, bv);
+    LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
+    /* A plain vector access where it may touch every lane's element:
+     * a load whose whole vector lies in the buffer, into a local
+     * register (the inactive lanes' elements are read and nobody
+     * reads them after) or with every lane active; a store of a full
+     * plane. Masked accesses cost several times as much on this
+     * development VM's AMD cores (docs/performance.md, "The native
+     * tier"); a select after a load would be folded into one. */
+    LLVMBasicBlockRef bwhole = block(g, "whole"), bmask = block(g, "masked");
+    LLVMValueRef whole, full = all_lanes(g, act);
+    if (ld) {
+        whole = inside;
+        if (!g->local[vslot])
+            whole = llvm.BuildAnd(g->B, whole, full, "");
+    } else {
+        whole = full;
+    }
+    llvm.BuildCondBr(g->B, whole, bwhole, bmask);
+    llvm.PositionBuilderAtEnd(g->B, bwhole);
+    if (ld) {
+        LLVMValueRef v = llvm.BuildLoad2(g->B, vt, vptr, "");
+        llvm.SetAlignment(v, esz);
+        llvm.BuildStore(g->B, v, g->slot[vslot]);
+    } else {
+        LLVMValueRef sv = llvm.BuildStore(g->B, reg_get(g, vslot), vptr);
+        llvm.SetAlignment(sv, esz);
+    }
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, bmask);
+    if (ld) {
+        LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
+                                   (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
+        llvm.BuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
+    } else {
+        intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
+                  (LLVMValueRef[]){reg_get(g, vslot), vptr, alignv, m}, 4);
+    }
+    llvm.BuildBr(g->B, bj);
+
+    /* other addresses: one address in every active lane (a quick load),
+     * two runs of shared memory, else every active lane tested */
+    llvm.PositionBuilderAtEnd(g->B, bl);
+    if (quick && ld) { /* I[l] = I[f]: one element, loaded once (conv2d's weight) */
+        LLVMBasicBlockRef bu = block(g, "one"), each = block(g, "each");
+        LLVMValueRef same = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, reg_get(g, af.I), splat(g, i_f), ""), "");
+        LLVMValueRef qr[3];
+        quick_range(g, P, (LLVMValueRef[]){t, etag, lo, end}, esz, align, qr);
+        LLVMValueRef one = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, same), c64(g, 0), ""), qr[0], "");
+        one = llvm.BuildAnd(g->B, one, llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, xf, qr[1], ""),
+                                                     llvm.BuildICmp(g->B, LLVMIntSLE, xf, qr[2], ""), ""), "");
+        llvm.BuildCondBr(g->B, one, bu, each);
+        llvm.PositionBuilderAtEnd(g->B, bu);
+        LLVMValueRef at = llvm.BuildAdd(g->B, llvm.BuildAnd(g->B, P, c64(g, low), ""), llvm.BuildMul(g->B, xf, c64(g, esz), ""), "");
+        LLVMValueRef v = llvm.BuildLoad2(g->B, st, llvm.BuildIntToPtr(g->B, at, sp, ""), "");
+        llvm.SetAlignment(v, esz);
+        v = splat(g, v);
+        if (!g->local[vslot])
+            v = llvm.BuildSelect(g->B, m, v, reg_get(g, vslot), "");
+        llvm.BuildStore(g->B, v, g->slot[vslot]);
+        llvm.BuildBr(g->B, bj);
+        llvm.PositionBuilderAtEnd(g->B, each);
+        if (g->W >= 8) { /* two runs of the buffer (matmul's tile loads: two rows of 16) */
+            LLVMBasicBlockRef other = block(g, "each");
+            global_halves(g, in, &af, P, qr, act, other, bj);
+            llvm.PositionBuilderAtEnd(g->B, other);
+        }
+    }
+    if (!global && ld && align <= esz && g->W >= 8) {
+        LLVMBasicBlockRef each = block(g, "each");
+        shared_halves(g, in, R, act, shared_p, size, each, bj);
+        llvm.PositionBuilderAtEnd(g->B, each);
+    }
+    {
+        LLVMValueRef addr, okv, ok; /* (quick is global only: R is set for shared memory) */
+        if (quick && g->local[in->a]) {
+            /* the address register made again here from P and I (the same
+             * value in the active lanes, and a local register's other lanes
+             * are never read), so that the chain that computed it is dead
+             * code where only quick accesses read it */
+            LLVMValueRef I = index64(g, &af, llvm.BuildFreeze(g->B, reg_get(g, af.I), ""), wt);
+            A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
+            llvm.BuildStore(g->B, A, g->slot[in->a]);
+        }
+        if (global) {
+            addr = llvm.BuildAnd(g->B, A, splat(g, c64(g, low)), "");
+            LLVMValueRef tags = llvm.BuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
+            okv = llvm.BuildICmp(g->B, LLVMIntEQ, tags, splat(g, t), "");
+            okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntUGE, addr, splat(g, lo), ""), "");
+            ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""),
+                               llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
+        } else {
+            addr = R;
+            okv = NULL;
+            ok = llvm.ConstInt(g->i1, 1, false);
+        }
+        /* addr + esz <= limit, written so that it cannot wrap: addr <= limit - esz, limit >= esz
+         * (shared: 32-bit offsets against a size of at most 2^31) */
+        LLVMValueRef limit = global ? end : size;
+        LLVMTypeRef et = global ? g->i64 : g->i32;
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, limit, c64(g, esz), ""), "");
+        LLVMValueRef lim = llvm.BuildSub(g->B, limit, c64(g, esz), "");
+        LLVMValueRef in_b = llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, global ? lim : llvm.BuildTrunc(g->B, lim, g->i32, "")), "");
+        okv = okv ? llvm.BuildAnd(g->B, okv, in_b, "") : in_b;
+        if (align > 1)
+            okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntEQ,
+                                                        llvm.BuildAnd(g->B, addr, splat(g, llvm.ConstInt(et, align - 1, false)), ""),
+                                                        llvm.ConstNull(llvm.VectorType(et, g->W)), ""), "");
+        LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
+        llvm.BuildCondBr(g->B, ok, bgat, bs);
+        llvm.PositionBuilderAtEnd(g->B, bgat);
+        LLVMValueRef ptrs;
+        if (global) {
+            ptrs = llvm.BuildIntToPtr(g->B, addr, vpv, "");
+        } else { /* base + 32-bit offsets (below 2^31: the same signed), so 32-bit gather indexes */
+            LLVMValueRef at = llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
+            ptrs = llvm.BuildBitCast(g->B, at, vpv, "");
+        }
+        if (ld) {
+            LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
+                                       (LLVMValueRef[]){ptrs, alignv, m, reg_get(g, vslot)}, 4);
+            llvm.BuildStore(g->B, v, g->slot[vslot]);
+        } else {
+            /* overlapping lanes store in lane order, as the interpreter does */
+            intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
+                      (LLVMValueRef[]){reg_get(g, vslot), ptrs, alignv, m}, 4);
+        }
+        llvm.BuildBr(g->B, bj);
+    }
+
+    llvm.PositionBuilderAtEnd(g->B, bs);
+    cvm_nat_fallback(g, pc);
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, bj);
+}

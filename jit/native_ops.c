@@ -1,0 +1,473 @@
+/*
+ * native_ops.c - the native tier's lane ops (native.h): integer and float
+ * arithmetic with docs/numerics.md's results (canonical NaNs, min/max
+ * order, no contraction), compares, bitwise ops, shifts, conversions that
+ * are plain instructions, unit and cube positions, f32 exp with the
+ * interpreter's bits, integer division in doubles where it is exact; and,
+ * on registers of known form (one value, or consecutive), the same ops as
+ * one scalar op (form_op).
+ */
+#include "native.h"
+
+#include <stdint.h>
+
+static LLVMValueRef canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
+{
+    LLVMValueRef nan = elem == CVM_T_F32
+                           ? llvm.ConstBitCast(llvm.ConstInt(g->i32, 0x7fc00000u, false), g->f32)
+                           : llvm.ConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64);
+    LLVMValueRef isnan = llvm.BuildFCmp(g->B, LLVMRealUNO, v, v, "");
+    return llvm.BuildSelect(g->B, isnan, splat(g, nan), v, "");
+}
+
+/* min or max by docs/numerics.md: NaN gives the other operand, -0 < +0.
+ * a where it is strictly beyond b or b is NaN (a NaN a then gives b);
+ * equal operands give their bits' AND (max) or OR (min), which is the
+ * same value except for zeros of both signs, where it is +0 or -0; only
+ * two NaNs give a NaN, made canonical. Nine vector ops per register. */
+static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsigned elem, bool max)
+{
+    LLVMTypeRef it = llvm.VectorType(elem == CVM_T_F32 ? g->i32 : g->i64, g->W);
+    LLVMValueRef pick_a = llvm.BuildOr(g->B, llvm.BuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""),
+                                      llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, ""), "");
+    LLVMValueRef r = llvm.BuildSelect(g->B, pick_a, a, b, "");
+    LLVMValueRef ai = llvm.BuildBitCast(g->B, a, it, ""), bi = llvm.BuildBitCast(g->B, b, it, "");
+    LLVMValueRef both = llvm.BuildBitCast(g->B, max ? llvm.BuildAnd(g->B, ai, bi, "") : llvm.BuildOr(g->B, ai, bi, ""),
+                                          llvm.TypeOf(a), "");
+    r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOEQ, a, b, ""), both, r, "");
+    return canon_nan(g, r, elem);
+}
+
+/* Shift by docs/numerics.md: counts >= the width give 0 (or the sign fill). */
+static LLVMValueRef shift(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b)
+{
+    const unsigned bits = cvm_vm_esz(in->elem) * 8, bbits = cvm_vm_esz(in->eb) * 8;
+    LLVMTypeRef vt = vec(g, in->elem);
+    LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
+    LLVMValueRef cnt64 = bbits < 64 ? llvm.BuildZExt(g->B, b, wt, "") : b;
+    LLVMValueRef big = llvm.BuildICmp(g->B, LLVMIntUGE, cnt64, splat(g, c64(g, bits)), "");
+    LLVMValueRef safe64 = llvm.BuildSelect(g->B, big, llvm.ConstNull(wt), cnt64, "");
+    LLVMValueRef cnt = bits < 64 ? llvm.BuildTrunc(g->B, safe64, vt, "") : safe64;
+    if (in->h == CVM_OP_SHL)
+        return llvm.BuildSelect(g->B, big, llvm.ConstNull(vt), llvm.BuildShl(g->B, a, cnt, ""), "");
+    if (!is_signed(in->elem))
+        return llvm.BuildSelect(g->B, big, llvm.ConstNull(vt), llvm.BuildLShr(g->B, a, cnt, ""), "");
+    LLVMValueRef fill = llvm.BuildAShr(g->B, a, splat(g, llvm.ConstInt(scalar(g, in->elem), bits - 1, false)), "");
+    return llvm.BuildSelect(g->B, big, fill, llvm.BuildAShr(g->B, a, cnt, ""), "");
+}
+
+static LLVMValueRef compare(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b)
+{
+    if (is_float(in->ea)) {
+        LLVMRealPredicate pr;
+        switch (in->h) {
+        case CVM_OP_EQ: pr = LLVMRealOEQ; break;
+        case CVM_OP_NE: pr = LLVMRealUNE; break;
+        case CVM_OP_LT: pr = LLVMRealOLT; break;
+        case CVM_OP_LE: pr = LLVMRealOLE; break;
+        case CVM_OP_GT: pr = LLVMRealOGT; break;
+        default: pr = LLVMRealOGE; break;
+        }
+        return llvm.BuildFCmp(g->B, pr, a, b, "");
+    }
+    const bool s = is_signed(in->ea);
+    LLVMIntPredicate pr;
+    switch (in->h) {
+    case CVM_OP_EQ: pr = LLVMIntEQ; break;
+    case CVM_OP_NE: pr = LLVMIntNE; break;
+    case CVM_OP_LT: pr = s ? LLVMIntSLT : LLVMIntULT; break;
+    case CVM_OP_LE: pr = s ? LLVMIntSLE : LLVMIntULE; break;
+    case CVM_OP_GT: pr = s ? LLVMIntSGT : LLVMIntUGT; break;
+    default: pr = s ? LLVMIntSGE : LLVMIntUGE; break;
+    }
+    return llvm.BuildICmp(g->B, pr, a, b, "");
+}
+
+/* cvt kinds that are one LLVM instruction with the interpreter's bits. */
+static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a)
+{
+    LLVMTypeRef dt = vec(g, in->elem);
+    switch (in->k) {
+    case CVM_VM_CVT_COPY1: case CVM_VM_CVT_COPY2: case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8:
+    case CVM_VM_CVT_F32_F32: case CVM_VM_CVT_F64_F64:
+        return llvm.BuildBitCast(g->B, a, dt, "");
+    case CVM_VM_CVT_TRUNC16_8: case CVM_VM_CVT_TRUNC32_8: case CVM_VM_CVT_TRUNC32_16:
+    case CVM_VM_CVT_TRUNC64_8: case CVM_VM_CVT_TRUNC64_16: case CVM_VM_CVT_TRUNC64:
+        return llvm.BuildTrunc(g->B, a, dt, "");
+    case CVM_VM_CVT_SEXT8_16: case CVM_VM_CVT_SEXT8_32: case CVM_VM_CVT_SEXT8_64:
+    case CVM_VM_CVT_SEXT16_32: case CVM_VM_CVT_SEXT16_64: case CVM_VM_CVT_SEXT32:
+        return llvm.BuildSExt(g->B, a, dt, "");
+    case CVM_VM_CVT_ZEXT8_16: case CVM_VM_CVT_ZEXT8_32: case CVM_VM_CVT_ZEXT8_64:
+    case CVM_VM_CVT_ZEXT16_32: case CVM_VM_CVT_ZEXT16_64: case CVM_VM_CVT_ZEXT32:
+        return llvm.BuildZExt(g->B, a, dt, "");
+    case CVM_VM_CVT_I8_F32: case CVM_VM_CVT_I16_F32: case CVM_VM_CVT_I32_F32:
+    case CVM_VM_CVT_I8_F64: case CVM_VM_CVT_I16_F64: case CVM_VM_CVT_I32_F64:
+        return llvm.BuildSIToFP(g->B, a, dt, "");
+    case CVM_VM_CVT_U8_F32: case CVM_VM_CVT_U16_F32: case CVM_VM_CVT_U8_F64:
+    case CVM_VM_CVT_U16_F64: case CVM_VM_CVT_U32_F64:
+        return llvm.BuildUIToFP(g->B, a, dt, "");
+    case CVM_VM_CVT_F32_F64:
+        return llvm.BuildFPExt(g->B, a, dt, "");
+    default:
+        return NULL;
+    }
+}
+
+/* Special registers read as 32-bit values per lane; NULL when not inline. */
+static LLVMValueRef sreg(const gen *g, unsigned id)
+{
+    const size_t L_off = offsetof(cvm_vm_exec, L);
+    switch (id) {
+    case CVM_SREG_UNIT_POS_X: case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z: {
+        LLVMValueRef v = llvm.BuildLoad2(
+            g->B, llvm.VectorType(g->i32, g->W),
+            field(g, g->p, offsetof(cvm_vm_plane, upos) + sizeof(uint32_t) * 64 * (id - CVM_SREG_UNIT_POS_X),
+                  llvm.VectorType(g->i32, g->W)), "");
+        llvm.SetAlignment(v, 4);
+        return fixed(g, v);
+    }
+    case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
+        return splat(g, load_fixed(g, g->x, offsetof(cvm_vm_exec, cube) + 4 * (id - CVM_SREG_CUBE_POS_X), g->i32));
+    case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z: {
+        LLVMValueRef L = load_fixed(g, g->x, L_off, g->i8p);
+        return splat(g, load_fixed(g, L, offsetof(cvm_vm_launch, block) + 4 * (id - CVM_SREG_CUBE_DIM_X), g->i32));
+    }
+    case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z: {
+        LLVMValueRef L = load_fixed(g, g->x, L_off, g->i8p);
+        return splat(g, load_fixed(g, L, offsetof(cvm_vm_launch, grid) + 4 * (id - CVM_SREG_CUBE_COUNT_X), g->i32));
+    }
+    case CVM_SREG_PLANE_DIM: return splat(g, c32(g, g->W));
+    case CVM_SREG_UNIT_POS_PLANE: return iota(g, g->i32);
+    case CVM_SREG_PLANE_POS: return splat(g, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32));
+    case CVM_SREG_UNIT_POS: {
+        LLVMValueRef base = llvm.BuildMul(g->B, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
+        return llvm.BuildAdd(g->B, splat(g, base), iota(g, g->i32), "");
+    }
+    case CVM_SREG_CUBE_POS: return splat(g, load_fixed(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32));
+    default: return NULL;
+    }
+}
+
+/* Integer div or rem of 32- or 64-bit lanes: in doubles when every active
+ * lane's operands lie in [0, 2^52) and the divisor is not 0 (then
+ * trunc(fl(a / b)) is the quotient: a / b is at least 1/(a + b) > 2^-53
+ * of its size below the next integer, more than the half ulp it rounds
+ * by), else through the interpreter (negative operands, division by
+ * zero and its fault). x86 has no vector integer division; this is four
+ * vector divides for 32 lanes where scalar code would take 32. */
+bool cvm_nat_divide(gen *g, uint32_t pc)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    const unsigned e = in->elem, esz = cvm_vm_esz(e);
+    if ((in->h != CVM_OP_DIV && in->h != CVM_OP_REM) || !is_int(e) || in->line != 1 ||
+        (esz != 4 && esz != 8))
+        return false;
+    LLVMTypeRef wt = llvm.VectorType(g->i64, g->W), dt = llvm.VectorType(g->f64, g->W);
+    LLVMValueRef m = lane_mask(g, get_active(g));
+    LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+    if (esz == 4) {
+        a = is_signed(e) ? llvm.BuildSExt(g->B, a, wt, "") : llvm.BuildZExt(g->B, a, wt, "");
+        b = is_signed(e) ? llvm.BuildSExt(g->B, b, wt, "") : llvm.BuildZExt(g->B, b, wt, "");
+    }
+    /* as unsigned: [0, 2^52) also excludes negative signed values */
+    LLVMValueRef lim = splat(g, c64(g, UINT64_C(1) << 52));
+    LLVMValueRef okv = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntULT, a, lim, ""),
+                                    llvm.BuildICmp(g->B, LLVMIntULT, b, lim, ""), "");
+    okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntNE, b, llvm.ConstNull(wt), ""), "");
+    LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
+    LLVMBasicBlockRef bq = block(g, "div"), bs = block(g, "slow"), bj = block(g, "joined");
+    llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), bq, bs);
+    llvm.PositionBuilderAtEnd(g->B, bs);
+    cvm_nat_fallback(g, pc);
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, bq);
+    LLVMValueRef one = splat(g, c64(g, 1));
+    LLVMValueRef bsafe = llvm.BuildSelect(g->B, okv, b, one, ""); /* inactive lanes divide by 1 */
+    LLVMValueRef asafe = llvm.BuildSelect(g->B, okv, a, llvm.ConstNull(wt), "");
+    LLVMValueRef q = llvm.BuildFPToUI(g->B, llvm.BuildFDiv(g->B, llvm.BuildUIToFP(g->B, asafe, dt, ""),
+                                                         llvm.BuildUIToFP(g->B, bsafe, dt, ""), ""),
+                                     wt, "");
+    LLVMValueRef r = in->h == CVM_OP_DIV ? q : llvm.BuildSub(g->B, asafe, llvm.BuildMul(g->B, q, bsafe, ""), "");
+    if (esz == 4)
+        r = llvm.BuildTrunc(g->B, r, vec(g, e), "");
+    reg_set(g, in->d, r);
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, bj);
+    return true;
+}
+
+/* W lanes of the f64 constant v. */
+static LLVMValueRef dsplat(const gen *g, double v)
+{
+    union { double d; uint64_t u; } c = {v};
+    return splat(g, llvm.ConstBitCast(c64(g, c.u), g->f64));
+}
+
+/* f32 e^x, the bits of the interpreter's cvm_n_qf(cvm_m_expf_inline(x))
+ * (vm/mathlib.h) step by step: the same clamp, the same f64 operations in
+ * the same order (none contracted, rint in the default rounding mode),
+ * 2^k from its bits, one rounding to f32, the same special values. Softmax
+ * calls it for every element; through the interpreter (cvm_jit_step) it
+ * cost more than the rest of the kernel's native code. */
+static LLVMValueRef exp_f32(const gen *g, LLVMValueRef xf)
+{
+    LLVMTypeRef dt = vec(g, CVM_T_F64), lt = llvm.VectorType(g->i64, g->W);
+    LLVMValueRef x0 = llvm.BuildFPExt(g->B, xf, dt, "");
+    LLVMValueRef big = llvm.BuildFCmp(g->B, LLVMRealOGT, x0, dsplat(g, 89), "");
+    LLVMValueRef small = llvm.BuildFCmp(g->B, LLVMRealOLT, x0, dsplat(g, -104), "");
+    LLVMValueRef nan = llvm.BuildFCmp(g->B, LLVMRealUNO, x0, x0, "");
+    LLVMValueRef x = llvm.BuildSelect(g->B, nan, dsplat(g, 0), x0, "");
+    x = llvm.BuildSelect(g->B, small, dsplat(g, -104), x, "");
+    x = llvm.BuildSelect(g->B, big, dsplat(g, 89), x, "");
+    LLVMValueRef kd = intrinsic(g, "llvm.rint", &dt, 1,
+                                (LLVMValueRef[]){llvm.BuildFMul(g->B, x, dsplat(g, 0x1.71547652b82fep+0), "")}, 1);
+    LLVMValueRef r = llvm.BuildFSub(g->B, x, llvm.BuildFMul(g->B, kd, dsplat(g, 0x1.62e42fee00000p-1), ""), "");
+    r = llvm.BuildFSub(g->B, r, llvm.BuildFMul(g->B, kd, dsplat(g, 0x1.a39ef35793c76p-33), ""), "");
+    /* 1/13!, 1/12!, ..., 1/2!, then 1 twice: Horner, as the C */
+    static const double coef[] = {1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880,
+                                  1.0 / 40320,     1.0 / 5040,     1.0 / 720,     1.0 / 120,
+                                  1.0 / 24,        1.0 / 6,        1.0 / 2,       1.0,
+                                  1.0};
+    LLVMValueRef q = dsplat(g, 1.0 / 6227020800.0);
+    for (size_t i = 0; i < sizeof coef / sizeof coef[0]; i++)
+        q = llvm.BuildFAdd(g->B, llvm.BuildFMul(g->B, q, r, ""), dsplat(g, coef[i]), "");
+    LLVMValueRef t = llvm.BuildBitCast(g->B, llvm.BuildFAdd(g->B, kd, dsplat(g, 0x1p52 + 1023), ""), lt, "");
+    LLVMValueRef sc = llvm.BuildBitCast(g->B, llvm.BuildShl(g->B, t, splat(g, c64(g, 52)), ""), dt, "");
+    LLVMValueRef y = llvm.BuildFPTrunc(g->B, llvm.BuildFMul(g->B, q, sc, ""), vec(g, CVM_T_F32), "");
+    LLVMValueRef inf = splat(g, llvm.ConstBitCast(c32(g, 0x7f800000u), g->f32));
+    y = llvm.BuildSelect(g->B, small, llvm.ConstNull(vec(g, CVM_T_F32)), y, "");
+    y = llvm.BuildSelect(g->B, big, inf, y, "");
+    return canon_nan(g, llvm.BuildSelect(g->B, nan, xf, y, ""), CVM_T_F32);
+}
+
+/* A lane op on registers of known form (form_at) as one scalar op: the
+ * integer and bool ops whose lanes are then one value (or consecutive
+ * ones: adding one value to them), so that LLVM sees scalars (a
+ * versioned loop's coordinates, lane positions, launch values). False:
+ * not such an op, lane_op does it on vectors. */
+static bool form_op(gen *g, const cvm_vm_dinsn *in)
+{
+    const unsigned e = in->elem;
+    LLVMValueRef a = NULL, b = NULL, r = NULL;
+    const uint8_t fa = form_at(g, in->a, &a), fb = form_at(g, in->b, &b);
+    const bool uu = fa == F_UNI && fb == F_UNI, ints = is_int(e) || e == CVM_T_BOOL;
+    uint8_t k = F_UNI;
+    switch (in->h) {
+    case CVM_OP_MOV:
+        if (fa == F_VAR)
+            return false;
+        r = a, k = fa;
+        break;
+    case CVM_OP_CONST: case CVM_OP_PARAM: r = cvm_nat_launch_scalar(g, in); break;
+    case CVM_OP_ADD: case CVM_OP_SUB:
+        if (!is_int(e))
+            return false;
+        if (!uu && !(fa == F_CONS && fb == F_UNI) && !(in->h == CVM_OP_ADD && fa == F_UNI && fb == F_CONS))
+            return false;
+        k = uu ? F_UNI : F_CONS; /* (s + l) + t = (s + t) + l, modulo 2^n */
+        r = in->h == CVM_OP_ADD ? llvm.BuildAdd(g->B, a, b, "") : llvm.BuildSub(g->B, a, b, "");
+        break;
+    case CVM_OP_MUL:
+        if (!is_int(e) || !uu)
+            return false;
+        r = llvm.BuildMul(g->B, a, b, "");
+        break;
+    case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR:
+        if (!ints || !uu)
+            return false;
+        r = in->h == CVM_OP_AND ? llvm.BuildAnd(g->B, a, b, "")
+            : in->h == CVM_OP_OR ? llvm.BuildOr(g->B, a, b, "") : llvm.BuildXor(g->B, a, b, "");
+        break;
+    case CVM_OP_NOT:
+        if (!ints || fa != F_UNI)
+            return false;
+        r = e == CVM_T_BOOL ? llvm.BuildXor(g->B, a, llvm.ConstInt(g->i8, 1, false), "") : llvm.BuildNot(g->B, a, "");
+        break;
+    case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
+        if (!uu || !(is_int(in->ea) || in->ea == CVM_T_BOOL))
+            return false;
+        r = llvm.BuildZExt(g->B, compare(g, in, a, b), g->i8, "");
+        break;
+    case CVM_OP_CVT:
+        if (fa == F_VAR || !is_int(e) || !is_int(in->ea))
+            return false;
+        switch (in->k) {
+        case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8: r = a, k = fa; break;
+        case CVM_VM_CVT_TRUNC64: r = llvm.BuildTrunc(g->B, a, g->i32, ""), k = fa; break; /* modulo 2^32 */
+        case CVM_VM_CVT_SEXT32: r = fa == F_UNI ? llvm.BuildSExt(g->B, a, g->i64, "") : NULL; break;
+        case CVM_VM_CVT_ZEXT32: r = fa == F_UNI ? llvm.BuildZExt(g->B, a, g->i64, "") : NULL; break;
+        default: break;
+        }
+        if (!r)
+            return false;
+        break;
+    case CVM_OP_PTR_ADD:
+        if (!uu || e != CVM_T_PTR_GLOBAL)
+            return false;
+        r = llvm.BuildAdd(g->B, a, in->eb == CVM_T_I64 || in->eb == CVM_T_U64 ? b : llvm.BuildSExt(g->B, b, g->i64, ""), "");
+        break;
+    default:
+        return false;
+    }
+    LLVMValueRef v = form_vector(g, k, r);
+    reg_set(g, in->d, v);
+    forward(g, in->d, k, r, v);
+    return true;
+}
+
+bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
+{
+    const unsigned e = in->elem;
+    if (in->line != 1 || in->la > 1 || in->lc > 1)
+        return false;
+    if (form_op(g, in))
+        return true;
+    LLVMValueRef r = NULL;
+    switch (in->h) {
+    case CVM_OP_NOP: return true;
+    case CVM_OP_MOV: r = reg_get(g, in->a); break;
+    case CVM_OP_CONST: case CVM_OP_PARAM: r = splat(g, cvm_nat_launch_scalar(g, in)); break;
+    case CVM_OP_SREG: {
+        if (cvm_vm_esz(e) != 4)
+            return false;
+        r = sreg(g, in->aux);
+        if (!r)
+            return false;
+        break;
+    }
+    case CVM_OP_SELECT: {
+        LLVMValueRef c = llvm.BuildTrunc(g->B, reg_get(g, in->c), g->vmask, "");
+        r = llvm.BuildSelect(g->B, c, reg_get(g, in->a), reg_get(g, in->b), "");
+        break;
+    }
+    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL: case CVM_OP_DIV: {
+        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+        if (is_float(e)) {
+            r = in->h == CVM_OP_ADD   ? llvm.BuildFAdd(g->B, a, b, "")
+                : in->h == CVM_OP_SUB ? llvm.BuildFSub(g->B, a, b, "")
+                : in->h == CVM_OP_MUL ? llvm.BuildFMul(g->B, a, b, "")
+                                      : llvm.BuildFDiv(g->B, a, b, "");
+            r = canon_nan(g, r, e);
+        } else if (is_int(e) && in->h != CVM_OP_DIV) {
+            r = in->h == CVM_OP_ADD   ? llvm.BuildAdd(g->B, a, b, "")
+                : in->h == CVM_OP_SUB ? llvm.BuildSub(g->B, a, b, "")
+                                      : llvm.BuildMul(g->B, a, b, "");
+        } else {
+            return false;
+        }
+        break;
+    }
+    case CVM_OP_MIN: case CVM_OP_MAX: {
+        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+        const bool max = in->h == CVM_OP_MAX;
+        if (is_float(e)) {
+            r = fminmax(g, a, b, e, max);
+        } else if (is_int(e)) {
+            LLVMIntPredicate pr = is_signed(e) ? (max ? LLVMIntSGT : LLVMIntSLT)
+                                               : (max ? LLVMIntUGT : LLVMIntULT);
+            r = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, pr, a, b, ""), a, b, "");
+        } else {
+            return false;
+        }
+        break;
+    }
+    case CVM_OP_NEG: case CVM_OP_ABS: {
+        LLVMValueRef a = reg_get(g, in->a);
+        if (is_float(e)) {
+            LLVMTypeRef it = llvm.VectorType(e == CVM_T_F32 ? g->i32 : g->i64, g->W);
+            LLVMValueRef bits = llvm.BuildBitCast(g->B, a, it, "");
+            uint64_t sign = e == CVM_T_F32 ? UINT64_C(0x80000000) : UINT64_C(1) << 63;
+            LLVMValueRef s = splat(g, llvm.ConstInt(llvm.GetElementType(it), sign, false));
+            bits = in->h == CVM_OP_NEG ? llvm.BuildXor(g->B, bits, s, "")
+                                       : llvm.BuildAnd(g->B, bits, llvm.BuildNot(g->B, s, ""), "");
+            r = llvm.BuildBitCast(g->B, bits, vec(g, e), "");
+        } else if (is_int(e)) {
+            LLVMValueRef neg = llvm.BuildSub(g->B, llvm.ConstNull(vec(g, e)), a, "");
+            if (in->h == CVM_OP_NEG || !is_signed(e))
+                r = in->h == CVM_OP_NEG ? neg : a;
+            else
+                r = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntSLT, a, llvm.ConstNull(vec(g, e)), ""),
+                                    neg, a, "");
+        } else {
+            return false;
+        }
+        break;
+    }
+    case CVM_OP_FMA:
+        if (!is_float(e))
+            return false;
+        r = intrinsic(g, "llvm.fma", (LLVMTypeRef[]){vec(g, e)}, 1,
+                      (LLVMValueRef[]){reg_get(g, in->a), reg_get(g, in->b), reg_get(g, in->c)}, 3);
+        r = canon_nan(g, r, e);
+        break;
+    case CVM_OP_MAD:
+        if (!is_int(e))
+            return false;
+        r = llvm.BuildAdd(g->B, llvm.BuildMul(g->B, reg_get(g, in->a), reg_get(g, in->b), ""),
+                         reg_get(g, in->c), "");
+        break;
+    case CVM_OP_BITCAST: /* one element to one of the same width: the bits */
+        if (!(is_int(e) || is_float(e)) || !(is_int(in->ea) || is_float(in->ea)) ||
+            cvm_vm_esz(e) != cvm_vm_esz(in->ea))
+            return false;
+        r = llvm.BuildBitCast(g->B, reg_get(g, in->a), vec(g, e), "");
+        break;
+    case CVM_OP_EXP:
+        if (e != CVM_T_F32)
+            return false;
+        r = exp_f32(g, reg_get(g, in->a));
+        break;
+    case CVM_OP_SQRT:
+        if (!is_float(e))
+            return false;
+        r = canon_nan(g, intrinsic(g, "llvm.sqrt", (LLVMTypeRef[]){vec(g, e)}, 1,
+                                   (LLVMValueRef[]){reg_get(g, in->a)}, 1), e);
+        break;
+    case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
+        if (!is_float(in->ea) && !is_int(in->ea) && in->ea != CVM_T_BOOL)
+            return false;
+        r = llvm.BuildZExt(g->B, compare(g, in, reg_get(g, in->a), reg_get(g, in->b)), vec(g, CVM_T_BOOL), "");
+        break;
+    case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: {
+        if (!is_int(e) && e != CVM_T_BOOL)
+            return false;
+        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+        r = in->h == CVM_OP_AND  ? llvm.BuildAnd(g->B, a, b, "")
+            : in->h == CVM_OP_OR ? llvm.BuildOr(g->B, a, b, "")
+                                 : llvm.BuildXor(g->B, a, b, "");
+        break;
+    }
+    case CVM_OP_NOT:
+        if (e == CVM_T_BOOL)
+            r = llvm.BuildXor(g->B, reg_get(g, in->a), splat(g, llvm.ConstInt(g->i8, 1, false)), "");
+        else if (is_int(e))
+            r = llvm.BuildNot(g->B, reg_get(g, in->a), "");
+        else
+            return false;
+        break;
+    case CVM_OP_SHL: case CVM_OP_SHR:
+        if (!is_int(e) || !is_int(in->eb))
+            return false;
+        r = shift(g, in, reg_get(g, in->a), reg_get(g, in->b));
+        break;
+    case CVM_OP_CVT:
+        r = convert(g, in, reg_get(g, in->a));
+        if (!r)
+            return false;
+        break;
+    case CVM_OP_PTR_ADD: {
+        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+        const bool wide = in->eb == CVM_T_I64 || in->eb == CVM_T_U64;
+        if (e == CVM_T_PTR_GLOBAL)
+            r = llvm.BuildAdd(g->B, a, wide ? b : llvm.BuildSExt(g->B, b, vec(g, CVM_T_I64), ""), "");
+        else
+            r = llvm.BuildAdd(g->B, a, wide ? llvm.BuildTrunc(g->B, b, vec(g, CVM_T_U32), "") : b, "");
+        break;
+    }
+    default:
+        return false;
+    }
+    reg_set(g, in->d, r);
+    forward(g, in->d, F_VAR, NULL, r);
+    return true;
+}
