@@ -490,6 +490,10 @@ static unsigned loop_candidates(gen *g, uint32_t lo, vcand *cand)
     for (uint32_t pc = lo; pc <= hi; pc++) {
         const cvm_vm_dinsn *in = &g->code[pc];
         const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        if (is_barrier(in->h)) { /* the plane would go on in the general copy after its first round */
+            free(use);
+            return 0;
+        }
         uint32_t list[CVM_BC_MAX_OPERANDS + 4];
         unsigned n, nw;
         cvm_nat_named(g, in, list, &n, &nw);
@@ -510,8 +514,12 @@ static unsigned loop_candidates(gen *g, uint32_t lo, vcand *cand)
     unsigned nc = 0;
     for (uint32_t s = 0; s < g->nslots && nc < MAXVERSIONED; s++) {
         const unsigned e = g->slot_elem[s], esz = cvm_vm_esz(e);
+        /* (a register the loop writes is tested each round: a counter,
+         * one value, pays for it in scalar arithmetic; a consecutive one,
+         * a strided index, only saves the access's own test of its lanes,
+         * which costs as much) */
         if ((use[s] & 13) == 1 && !g->cst[s] && g->slot_width[s] == 1 && (esz == 4 || esz == 8) && !is_float(e) &&
-            (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e))))
+            (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e) && !(use[s] & 2))))
             cand[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0};
     }
     free(use);
@@ -556,18 +564,21 @@ static LLVMBasicBlockRef resume_block(const gen *g, uint32_t pc)
     return NULL;
 }
 
-/* The head of the loop at pc in a versioned copy: the forms of its
- * candidates not already forwarded, tested each round and forwarded
- * through the round; where one fails, the state goes to the plane's
- * record and on in the general copy, at the resume point of the loop's
- * head (as a plane stopped there would resume), never to come back. */
-static void head_test(gen *g, uint32_t pc)
+/* The loop at pc in a versioned copy: the forms of its candidates not
+ * already forwarded, tested and forwarded. Those the loop does not write
+ * (written false) once, before its head: lanes only leave the loop, so
+ * what holds at its entry holds in every round; those it writes (a
+ * counter) at its head, each round. Where a test fails, the state goes
+ * to the plane's record and on in the general copy, at the resume point
+ * of the loop's head (as a plane stopped there would resume: before the
+ * first round it is the same state), never to come back. */
+static void guard(gen *g, uint32_t pc, bool written)
 {
     vcand cand[MAXVERSIONED];
     LLVMValueRef val[MAXVERSIONED], sc;
     unsigned nc = loop_candidates(g, pc, cand), k = 0;
     for (unsigned i = 0; i < nc; i++)
-        if (form_at(g, cand[i].slot, &sc) == F_VAR)
+        if (cand[i].written == written && form_at(g, cand[i].slot, &sc) == F_VAR)
             cand[k++] = cand[i];
     nc = k;
     LLVMBasicBlockRef to = resume_block(g, pc + 1);
@@ -652,11 +663,13 @@ static void control(gen *g, uint32_t pc)
         c->m[1] = new_mask(g, "cont", c64(g, 0));
         c->head = block(g, "head");
         c->next = block(g, "marker");
+        if (g->fastcopy)
+            guard(g, pc, false);
         llvm.BuildBr(g->B, c->head);
         llvm.PositionBuilderAtEnd(g->B, c->head);
         add_resume(g, pc + 1, c->head);
         if (g->fastcopy)
-            head_test(g, pc);
+            guard(g, pc, true);
         /* (after the test: what it proved holds at the markers too, for
          * what the loop writes is forwarded no more once written) */
         snapshot(g, g->depth - 1);

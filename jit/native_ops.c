@@ -113,8 +113,10 @@ static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
     }
 }
 
-/* Special registers read as 32-bit values per lane; NULL when not inline. */
-static LLVMValueRef sreg(const gen *g, unsigned id)
+/* A special register's form (fval): one value in every lane (F_UNI, *s),
+ * consecutive from *s (F_CONS), or per lane (F_VAR, *s its vector);
+ * F_VAR with NULL when not inline. */
+static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
 {
     const size_t L_off = offsetof(cvm_vm_exec, L);
     switch (id) {
@@ -124,27 +126,30 @@ static LLVMValueRef sreg(const gen *g, unsigned id)
             field(g, g->p, offsetof(cvm_vm_plane, upos) + sizeof(uint32_t) * 64 * (id - CVM_SREG_UNIT_POS_X),
                   llvm.VectorType(g->i32, g->W)), "");
         llvm.SetAlignment(v, 4);
-        return fixed(g, v);
+        *s = fixed(g, v);
+        return F_VAR;
     }
     case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
-        return splat(g, load_fixed(g, g->x, offsetof(cvm_vm_exec, cube) + 4 * (id - CVM_SREG_CUBE_POS_X), g->i32));
+        *s = load_fixed(g, g->x, offsetof(cvm_vm_exec, cube) + 4 * (id - CVM_SREG_CUBE_POS_X), g->i32);
+        return F_UNI;
     case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z: {
         LLVMValueRef L = load_fixed(g, g->x, L_off, g->i8p);
-        return splat(g, load_fixed(g, L, offsetof(cvm_vm_launch, block) + 4 * (id - CVM_SREG_CUBE_DIM_X), g->i32));
+        *s = load_fixed(g, L, offsetof(cvm_vm_launch, block) + 4 * (id - CVM_SREG_CUBE_DIM_X), g->i32);
+        return F_UNI;
     }
     case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z: {
         LLVMValueRef L = load_fixed(g, g->x, L_off, g->i8p);
-        return splat(g, load_fixed(g, L, offsetof(cvm_vm_launch, grid) + 4 * (id - CVM_SREG_CUBE_COUNT_X), g->i32));
+        *s = load_fixed(g, L, offsetof(cvm_vm_launch, grid) + 4 * (id - CVM_SREG_CUBE_COUNT_X), g->i32);
+        return F_UNI;
     }
-    case CVM_SREG_PLANE_DIM: return splat(g, c32(g, g->W));
-    case CVM_SREG_UNIT_POS_PLANE: return iota(g, g->i32);
-    case CVM_SREG_PLANE_POS: return splat(g, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32));
-    case CVM_SREG_UNIT_POS: {
-        LLVMValueRef base = llvm.BuildMul(g->B, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
-        return llvm.BuildAdd(g->B, splat(g, base), iota(g, g->i32), "");
-    }
-    case CVM_SREG_CUBE_POS: return splat(g, load_fixed(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32));
-    default: return NULL;
+    case CVM_SREG_PLANE_DIM: *s = c32(g, g->W); return F_UNI;
+    case CVM_SREG_UNIT_POS_PLANE: *s = c32(g, 0); return F_CONS;
+    case CVM_SREG_PLANE_POS: *s = load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32); return F_UNI;
+    case CVM_SREG_UNIT_POS:
+        *s = llvm.BuildMul(g->B, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
+        return F_CONS;
+    case CVM_SREG_CUBE_POS: *s = load_fixed(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32); return F_UNI;
+    default: *s = NULL; return F_VAR;
     }
 }
 
@@ -259,6 +264,18 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
         r = a, k = fa;
         break;
     case CVM_OP_CONST: case CVM_OP_PARAM: r = cvm_nat_launch_scalar(g, in); break;
+    case CVM_OP_SREG:
+        if (cvm_vm_esz(e) != 4)
+            return false;
+        k = sreg_form(g, in->aux, &r);
+        if (!r)
+            return false;
+        if (k == F_VAR) { /* per lane: forwarded as it is */
+            reg_set(g, in->d, r);
+            forward(g, in->d, F_VAR, NULL, r);
+            return true;
+        }
+        break;
     case CVM_OP_ADD: case CVM_OP_SUB:
         if (!is_int(e))
             return false;
@@ -327,14 +344,6 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_NOP: return true;
     case CVM_OP_MOV: r = reg_get(g, in->a); break;
     case CVM_OP_CONST: case CVM_OP_PARAM: r = splat(g, cvm_nat_launch_scalar(g, in)); break;
-    case CVM_OP_SREG: {
-        if (cvm_vm_esz(e) != 4)
-            return false;
-        r = sreg(g, in->aux);
-        if (!r)
-            return false;
-        break;
-    }
     case CVM_OP_SELECT: {
         LLVMValueRef c = llvm.BuildTrunc(g->B, reg_get(g, in->c), g->vmask, "");
         r = llvm.BuildSelect(g->B, c, reg_get(g, in->a), reg_get(g, in->b), "");

@@ -860,8 +860,10 @@ static int deopt_ref(int t, int n)
  * plane goes on in the general copy), or stays one (n <= 5), or runs past
  * a back-edge quantum (n = 2500: the plane yields in the versioned copy
  * and resumes in the general one); u is one value in the loop's lanes and
- * not in the others, which must keep theirs. Then a barrier inside a
- * versioned loop, and values forwarded across if/else. */
+ * not in the others, which must keep theirs. Then barriers inside a loop
+ * whose registers would pass the test (such a loop is not versioned: its
+ * plane would resume in the general copy after the first round), and
+ * values forwarded across if/else. */
 static void test_deopt(void)
 {
     static const uint32_t ns[] = {0, 3, 5, 6, 7, 40, 2500};
@@ -886,7 +888,7 @@ static void test_deopt(void)
         io bufs[] = {{NULL, sizeof got}};
         cvm_launch_config cfg = kern_cfg(3, 64);
         cvm_diag d;
-        if (both("barriers in a versioned loop", "vbar", &cfg, bufs, 1, &n, (uint8_t *)got, NULL, &d)) {
+        if (both("barriers in a loop of one-value registers", "vbar", &cfg, bufs, 1, &n, (uint8_t *)got, NULL, &d)) {
             int bad = -1;
             for (int b = 0; b < 3; b++)
                 for (int t = 0; t < 64 && bad < 0; t++) {
@@ -896,7 +898,7 @@ static void test_deopt(void)
                     if (got[b * 64 + t] != want)
                         bad = b * 64 + t;
                 }
-            ok(bad < 0, "barriers in a versioned loop: each unit's sum of its neighbour's values (first difference at %d)", bad);
+            ok(bad < 0, "barriers in a loop of one-value registers: each unit's sum of its neighbour's values (first difference at %d)", bad);
         }
     }
     for (uint32_t sel = 0; sel < 3; sel++) {
