@@ -415,7 +415,7 @@ static void sync_cube(gen *g, uint32_t pc)
  * there: one value (F_UNI), or lane f's value + (l - f) in lane l
  * (F_CONS), or neither. Only a guess: version_loop tests it. */
 
-static uint8_t form_of(const gen *g, uint32_t r)
+static uint8_t guess_of(const gen *g, uint32_t r)
 {
     return r < g->nslots ? g->form[r] : F_VAR;
 }
@@ -437,7 +437,7 @@ static void guess_forms(gen *g, uint32_t lo)
         if (!nw || list[0] >= g->nslots)
             continue;
         const uint32_t d = list[0];
-        const uint8_t a = form_of(g, in->a), b = form_of(g, in->b);
+        const uint8_t a = guess_of(g, in->a), b = guess_of(g, in->b);
         const bool uu = a == F_UNI && b == F_UNI, cu = a == F_CONS && b == F_UNI;
         uint8_t f = (in->uni & CVM_VM_UNI_PLANE) ? F_UNI : F_VAR;
         switch (in->h) {
@@ -531,11 +531,7 @@ static unsigned loop_candidates(gen *g, uint32_t lo, vcand *cand)
  * 0's value); val[i] the form's scalar (fval's s). */
 static LLVMValueRef form_test(gen *g, const vcand *cand, unsigned nc, LLVMValueRef *val)
 {
-    LLVMValueRef act = get_active(g);
-    LLVMValueRef f = llvm.BuildTrunc(g->B, intrinsic(g, "llvm.cttz", (LLVMTypeRef[]){g->i64}, 1,
-                                                     (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2),
-                                     g->i32, "");
-    f = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
+    LLVMValueRef act = get_active(g), f = first_lane(g, act);
     LLVMValueRef ok = llvm.ConstInt(g->i1, 1, false);
     for (unsigned i = 0; i < nc; i++) {
         const uint32_t s = cand[i].slot;
@@ -581,9 +577,9 @@ static void guard(gen *g, uint32_t pc, bool written)
         if (cand[i].written == written && form_at(g, cand[i].slot, &sc) == F_VAR)
             cand[k++] = cand[i];
     nc = k;
-    LLVMBasicBlockRef to = resume_block(g, pc + 1);
     if (!nc)
         return;
+    LLVMBasicBlockRef to = resume_block(g, pc + 1);
     if (!to) {
         fail(g, "pc %u: a versioned loop has no resume point%s", pc, "");
         return;

@@ -238,6 +238,16 @@ static inline LLVMValueRef intrinsic(const gen *g, const char *name, LLVMTypeRef
     return llvm.BuildCall2(g->B, ft, f, args, na, "");
 }
 
+/* The first lane of mask act as an i32 (0 when act is empty: an index
+ * that an extractelement may take). */
+static inline LLVMValueRef first_lane(const gen *g, LLVMValueRef act)
+{
+    LLVMValueRef f = llvm.BuildTrunc(g->B, intrinsic(g, "llvm.cttz", (LLVMTypeRef[]){g->i64}, 1,
+                                                     (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2),
+                                     g->i32, "");
+    return llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
+}
+
 /* Slot's value; a launch constant's (cst) is its scalar in every lane, so
  * that LLVM sees the constant (or the one parameter) at every read, not a
  * phi of the stores around the plane's stops. */

@@ -310,10 +310,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     LLVMValueRef act = get_active(g), m = lane_mask(g, act);
     LLVMValueRef A = reg_get(g, in->a);
     /* the first and last active lanes (act is not empty where code runs) */
-    LLVMValueRef f64v = intrinsic(g, "llvm.cttz", (LLVMTypeRef[]){g->i64}, 1,
-                                  (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
-    LLVMValueRef f = llvm.BuildTrunc(g->B, f64v, g->i32, "");
-    f = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
+    LLVMValueRef f = first_lane(g, act);
     LLVMValueRef f64 = llvm.BuildZExt(g->B, f, g->i64, "");
     LLVMValueRef lz = intrinsic(g, "llvm.ctlz", (LLVMTypeRef[]){g->i64}, 1,
                                 (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
