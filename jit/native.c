@@ -163,6 +163,21 @@ LLVMValueRef cvm_nat_cst_scalar(const gen *g, uint32_t slot)
     return g->cval[slot];
 }
 
+/* Whether slot i holds its start value (zero) at resume point pc: no
+ * instruction before pc touches it, and no loop around pc does (a later
+ * write would come round). A plane goes forward but for loops' rounds, so
+ * nothing has written it; a suspend need not store it (the file holds
+ * the cube start's zero, or values no lane reads: decode.c), a resume
+ * makes it zero again. The reductions of a softmax suspend at barriers
+ * before most of the kernel's registers are born. */
+static bool unborn_at(const gen *g, uint32_t i, uint32_t pc)
+{
+    if (g->first_touch[i] < pc)
+        return false;
+    const uint32_t lo = pc < g->kp->ninsns ? g->outer_lo[pc] : 1, hi = pc < g->kp->ninsns ? g->outer_hi[pc] : 0;
+    return lo > hi || g->first_touch[i] > hi;
+}
+
 /* Spills slots [s, s + n) to the file, or reloads them from it; with
  * live_pc != UINT32_MAX only those live at that resume point. */
 static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t live_pc)
@@ -172,6 +187,11 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
     for (uint32_t i = s; i < s + n && i < g->nslots; i++) {
         if (live_pc != UINT32_MAX && !live_at(g, i, live_pc))
             continue;
+        if (live_pc != UINT32_MAX && unborn_at(g, i, live_pc)) {
+            if (!out)
+                llvm.BuildStore(g->B, llvm.ConstNull(vec(g, g->slot_elem[i])), g->slot[i]);
+            continue;
+        }
         if (live_pc != UINT32_MAX && g->cst[i]) { /* made again, not stored */
             if (!out)
                 llvm.BuildStore(g->B, splat(g, cvm_nat_cst_scalar(g, i)), g->slot[i]);
@@ -944,6 +964,7 @@ static void analyse(gen *g)
     }
     for (uint32_t s = 0; s < g->nslots; s++) {
         g->first_read[s] = UINT32_MAX;
+        g->first_touch[s] = UINT32_MAX;
         g->local[s] = g->slot_width[s] == 1; /* until an access says otherwise */
     }
     for (uint32_t pc = 0; pc < n; pc++) {
@@ -983,6 +1004,8 @@ static void analyse(gen *g)
             const bool write = i < nw;
             for (uint32_t w = 0; w < width_at(g, r) && r + w < g->nslots; w++) {
                 const uint32_t t = r + w;
+                if (g->first_touch[t] == UINT32_MAX)
+                    g->first_touch[t] = pc;
                 if (!write) {
                     if (g->first_read[t] == UINT32_MAX)
                         g->first_read[t] = pc;
@@ -1020,12 +1043,13 @@ static bool layout(gen *g)
     g->cbuf = calloc(8 * ((size_t)g->nslots + 1), sizeof *g->cbuf);
     g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
+    g->first_touch = calloc(g->nslots + 1, sizeof *g->first_touch);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
     g->form = calloc(g->nslots + 1, 1);
     g->fwd = calloc(g->nslots + 1, sizeof *g->fwd);
     if (!g->form || !g->fwd || !g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->cbuf || !g->first_read ||
-        !g->last_read || !g->outer_lo || !g->outer_hi)
+        !g->last_read || !g->first_touch || !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
     for (uint32_t r = 0; r < k->nregs && s < g->nslots; r++) {
@@ -1173,6 +1197,7 @@ out:
     free(g.cbuf);
     free(g.first_read);
     free(g.last_read);
+    free(g.first_touch);
     free(g.outer_lo);
     free(g.outer_hi);
     free(g.form);

@@ -77,6 +77,7 @@ typedef struct gen {
     LLVMValueRef *cval;       /* per slot with cst: its scalar, loaded once in the entry block */
     LLVMValueRef *cbuf;       /* per slot with cst and ld/st: its buffer (region), ditto: 4 values */
     uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */
+    uint32_t *first_touch;            /* the first pc that reads or writes it (UINT32_MAX: none) */
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
     unsigned depth;

@@ -406,6 +406,46 @@ static void test_limits(void)
     cvm_device_close(dev);
 }
 
+/* Buffers of 4 MiB and more come from the device's own huge-page path
+ * (vm/api.c device_default_alloc): zero-filled like the others, read and
+ * written through every byte, and still under the memory limit. */
+static void test_big_buffers(void)
+{
+    enum { N = (8u << 20) / 4 + 3 }; /* 8 MiB + 12 bytes: not a whole number of pages */
+    uint32_t *got = malloc((size_t)N * 4);
+    cvm_device *dev = open_dev(2, 0, 0);
+    cvm_module *m = dev ? load(dev) : NULL;
+    const cvm_kernel *k = NULL;
+    if (!got || !m || cvm_kernel_get(m, "lin", &k, NULL)) {
+        skip("no module");
+        free(got);
+        return;
+    }
+    cvm_stream *s = cvm_device_stream(dev);
+    cvm_diag d = {0};
+    cvm_buffer *out = NULL;
+    ok(cvm_buffer_create(dev, (size_t)N * 4, "big", &out, &d) == CVM_OK, "an 8 MiB buffer (%s)", d.message);
+    memset(got, 0xa5, (size_t)N * 4);
+    cvm_buffer_read(s, out, 0, got, (size_t)N * 4, &d);
+    uint32_t nonzero = 0;
+    for (uint32_t i = 0; i < N; i++)
+        nonzero += got[i] != 0;
+    ok(nonzero == 0, "it starts zero-filled (%u nonzero words)", nonzero);
+    cvm_status st = lin(s, k, out, 0, N, 5, 1, &d);
+    ok(st == CVM_OK && cvm_stream_sync(s, &d) == CVM_OK, "a kernel writes all of it (%s)", d.message);
+    cvm_buffer_read(s, out, 0, got, (size_t)N * 4, &d);
+    ok(check_lin(got, N, 5, 1), "out[i] = 5i + 1 for all %u words", (unsigned)N);
+    cvm_buffer_free(out);
+    cvm_device_close(dev);
+    dev = open_dev(1, 0, 6u << 20);
+    cvm_buffer *over = NULL;
+    st = dev ? cvm_buffer_create(dev, 8u << 20, "over", &over, &d) : CVM_INTERNAL;
+    ok(st == CVM_OUT_OF_MEMORY && !over && strstr(d.message, "memory limit"),
+       "an 8 MiB buffer over a 6 MiB limit: out of memory (%s)", d.message);
+    cvm_device_close(dev);
+    free(got);
+}
+
 /*
  * Module-symbol writes are ordered with the stream: a launch queued before
  * a write sees the old value, one queued after it the new one. Many cubes
@@ -466,6 +506,7 @@ int main(void)
     test_stream_independence();
     test_buffer_tags();
     test_limits();
+    test_big_buffers();
     test_symbol_order();
     return done_testing();
 }

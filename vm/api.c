@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* ---- memory ---- */
@@ -48,6 +49,33 @@ void *cvm_vm_mem_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
             __atomic_fetch_add(&m->used, new_size - old_size, __ATOMIC_RELAXED);
         else
             __atomic_fetch_sub(&m->used, old_size - new_size, __ATOMIC_RELAXED);
+    }
+    return p;
+}
+
+/* A device's memory when the host gave no allocator: the library's, but
+ * blocks of 4 MiB and more (buffers) start on a 2 MiB boundary and ask
+ * for transparent huge pages. A kernel that walks a buffer across its
+ * rows (a transpose, a grid-stride sum) touches a new 4 KiB page at each
+ * step and misses the TLB at each one; huge pages cover 512 times as
+ * much. Linux grants them where THP is "madvise" or "always"; elsewhere
+ * the advice is ignored and nothing changes. */
+#define HUGE_MIN ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *device_default_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    if (new_size < HUGE_MIN)
+        return cvm_default_alloc(user, ptr, old_size, new_size);
+    void *p;
+    if (posix_memalign(&p, HUGE_PAGE, new_size))
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, new_size & ~(size_t)4095, MADV_HUGEPAGE); /* advice: its failure changes nothing */
+#endif
+    if (ptr) {
+        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
+        free(ptr);
     }
     return p;
 }
@@ -210,7 +238,7 @@ cvm_status cvm_launch(cvm_stream *s, const cvm_kernel *k, const cvm_launch_confi
 cvm_status cvm_vm_device_alloc(const cvm_config *cfg, const cvm_vm_device_ops *ops,
                                const char *name, cvm_device **out, cvm_diag *diag)
 {
-    cvm_mem mem = {cvm_default_alloc, NULL, cfg ? cfg->memory_limit : 0, 0};
+    cvm_mem mem = {device_default_alloc, NULL, cfg ? cfg->memory_limit : 0, 0};
     if (cfg && cfg->alloc) {
         mem.fn = cfg->alloc;
         mem.user = cfg->alloc_user;

@@ -104,7 +104,9 @@ bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p)
 static bool release_sync(cvm_vm_exec *x)
 {
     uint32_t waiting = 0, count = 0, lanes = 0;
-    for (uint32_t i = 0; i < x->nplanes; i++) {
+    /* from the last plane: the scheduler asks after each plane that stops,
+     * and while planes after it have yet to run the first look says no */
+    for (uint32_t i = x->nplanes; i-- > 0;) {
         const cvm_vm_plane *q = &x->planes[i];
         if (q->state == CVM_VM_AT_SYNC)
             waiting++;

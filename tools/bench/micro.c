@@ -9,7 +9,9 @@
  *   micro [-t threads] [-r runs] [-u] [case...]   (-u: unchecked mode)
  *
  * MICRO_N sets the element count of vadd, saxpy and sum (default 2^20),
- * MICRO_CUBE the cube size of vadd and saxpy (default 256), MICRO_PW the
+ * MICRO_CUBE the cube size of vadd and saxpy (default 256), MICRO_COLS the
+ * row length of softmax (default 1024; the rows make 2^18 elements), MICRO_T
+ * the side of transpose's square (default 1024, a multiple of 32), MICRO_PW the
  * plane width of every launch (default: the kernel's requirement, else 32).
  */
 #include "../../vm/cubevm.h"
@@ -140,8 +142,8 @@ int main(int argc, char **argv)
         cvm_buffer *a = NULL, *b = NULL, *o = NULL, *p = NULL;
         float *ha = NULL, *hb = NULL, *want = NULL;
         size_t nout = 0;
-        double elems = 0, ms[64];
-        if (runs > 64) runs = 64;
+        double elems = 0, ms[1024];
+        if (runs > 1024) runs = 1024;
         cvm_arg args[12];
         for (int r = -1; r < runs; r++) {
             double t0 = now_ms();
@@ -172,12 +174,12 @@ int main(int argc, char **argv)
                 args[0] = ab(p), args[1] = ab(o), args[2] = av(&iv[1]);
                 launch("sum_final", 1, 1, 256, 1, args, 3);
             } else if (!strcmp(c, "softmax")) {
-                int rows = 256, cols = 1024;
+                int cols = getenv("MICRO_COLS") ? atoi(getenv("MICRO_COLS")) : 1024, rows = (256 * 1024) / cols;
                 if (!a) { ha = rnd((size_t)rows * cols, 1), a = buf((size_t)rows * cols, ha), o = buf((size_t)rows * cols, NULL), iv[0] = cols, elems = (double)rows * cols; sync_or_die(); t0 = now_ms(); }
                 args[0] = ab(a), args[1] = ab(o), args[2] = av(&iv[0]);
                 launch("softmax_rows", rows, 1, 256, 1, args, 3);
             } else if (!strcmp(c, "transpose")) {
-                int n = 1024;
+                int n = getenv("MICRO_T") ? atoi(getenv("MICRO_T")) : 1024;
                 if (!a) {
                     ha = rnd((size_t)n * n, 1), want = malloc((size_t)n * n * 4), nout = (size_t)n * n, elems = nout;
                     for (int y = 0; y < n; y++) for (int x = 0; x < n; x++) want[(size_t)x * n + y] = ha[(size_t)y * n + x];
