@@ -485,13 +485,78 @@ static void guess_forms(gen *g, uint32_t lo)
     }
 }
 
-enum { MAXVERSIONED = 8, MAXVERSIONLEN = 2000 };
+enum { MAXVERSIONLEN = 2000 };
 
 typedef struct vcand {
     uint32_t slot;
     uint8_t form;
-    bool written; /* by the loop */
+    bool written;   /* by the loop */
+    bool inductive; /* written, and its form kept by every round (induct) */
 } vcand;
+
+/*
+ * Which registers loop lo writes keep their forms from one round to the
+ * next, given the candidates' forms at its head: the loop's code in
+ * order, with cvm_nat_form_rule (facts, not guess_forms' guesses) at its
+ * top level and F_VAR for what a nested construct writes (some lanes
+ * only), for what the body writes once the continuing part begins (lanes
+ * that continued rejoin there with other values: as rejoin forgets), and
+ * for what the body writes after a `continue`. A candidate the loop
+ * writes is inductive when its form at the loop's end is its form at the
+ * head: written only by the lanes still in the loop, as `j += stride` of
+ * a grid-stride loop (consecutive plus one value) or a counter `k++`.
+ * Then the head needs no test of it each round: its scalar is carried in
+ * an alloca (guard, note_inductive).
+ */
+static void induct(gen *g, uint32_t lo, vcand *cand, unsigned nc)
+{
+    const uint32_t hi = g->code[lo].end;
+    uint8_t *form = calloc(g->nslots + 1, 1), *wrote = calloc(g->nslots + 1, 1);
+    if (!form || !wrote) {
+        free(form), free(wrote);
+        return;
+    }
+    for (uint32_t s = 0; s < g->nslots; s++)
+        form[s] = g->cst[s] ? F_UNI : F_VAR;
+    for (unsigned i = 0; i < nc; i++)
+        form[cand[i].slot] = cand[i].form;
+    unsigned depth = 0;
+    bool tainted = false;
+    for (uint32_t pc = lo + 1; pc < hi; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        switch (in->h) {
+        case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: depth++; continue;
+        case CVM_OP_END: depth--; continue;
+        case CVM_OP_CONTINUE: tainted = true; continue;
+        case CVM_OP_CONTINUING:
+            if (!depth) {
+                for (uint32_t s = 0; s < g->nslots; s++)
+                    if (wrote[s])
+                        form[s] = F_VAR;
+                tainted = false;
+            }
+            continue;
+        default: break;
+        }
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        if (oi && (oi->flags & CVM_OPF_CTRL))
+            continue;
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned n, nw;
+        cvm_nat_named(g, in, list, &n, &nw);
+        if (!nw || list[0] >= g->nslots)
+            continue;
+        const uint32_t d = list[0];
+        uint8_t f = F_VAR;
+        if (!depth && !tainted && in->line == 1 && width_at(g, d) == 1)
+            f = cvm_nat_form_rule(in, in->a < g->nslots ? form[in->a] : F_VAR, in->b < g->nslots ? form[in->b] : F_VAR);
+        for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)
+            form[d + w] = f, wrote[d + w] = 1;
+    }
+    for (unsigned i = 0; i < nc; i++)
+        cand[i].inductive = cand[i].written && form[cand[i].slot] == cand[i].form;
+    free(form), free(wrote);
+}
 
 /* The registers loop lo (its LOOP's pc) reads whose forms a versioned
  * copy tests at its head: 4- or 8-byte, one slot, not a launch constant,
@@ -534,16 +599,21 @@ static unsigned loop_candidates(gen *g, uint32_t lo, vcand *cand)
     unsigned nc = 0;
     for (uint32_t s = 0; s < g->nslots && nc < MAXVERSIONED; s++) {
         const unsigned e = g->slot_elem[s], esz = cvm_vm_esz(e);
-        /* (a register the loop writes is tested each round: a counter,
-         * one value, pays for it in scalar arithmetic; a consecutive one,
-         * a strided index, only saves the access's own test of its lanes,
-         * which costs as much) */
         if ((use[s] & 13) == 1 && !g->cst[s] && g->slot_width[s] == 1 && (esz == 4 || esz == 8) && !is_float(e) &&
-            (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e) && !(use[s] & 2))))
-            cand[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0};
+            (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e))))
+            cand[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0, false};
     }
     free(use);
-    return nc;
+    induct(g, lo, cand, nc);
+    /* (a consecutive register the loop writes, a strided index, is kept
+     * only when inductive: a test each round costs what the access saves
+     * by it; a counter that is one value pays for its test in scalar
+     * arithmetic) */
+    unsigned k = 0;
+    for (unsigned i = 0; i < nc; i++)
+        if (!(cand[i].written && cand[i].form == F_CONS && !cand[i].inductive))
+            cand[k++] = cand[i];
+    return k;
 }
 
 /* Whether each candidate has its form in every active lane: lane f's
@@ -593,8 +663,14 @@ static void guard(gen *g, uint32_t pc, bool written)
     vcand cand[MAXVERSIONED];
     LLVMValueRef val[MAXVERSIONED], sc;
     unsigned nc = loop_candidates(g, pc, cand), k = 0;
+    construct *c = &g->con[g->depth - 1];
+    if (written) { /* at the head: the inductive ones' scalars, carried */
+        for (unsigned i = 0; i < c->nind; i++)
+            forward(g, c->ind_slot[i], c->ind_form[i], llvm.BuildLoad2(g->B, scalar(g, g->slot_elem[c->ind_slot[i]]), c->ind_at[i], ""), NULL);
+    }
     for (unsigned i = 0; i < nc; i++)
-        if (cand[i].written == written && form_at(g, cand[i].slot, &sc) == F_VAR)
+        if ((cand[i].written && !cand[i].inductive) == written &&
+            (form_at(g, cand[i].slot, &sc) == F_VAR || cand[i].inductive))
             cand[k++] = cand[i];
     nc = k;
     if (!nc)
@@ -611,8 +687,44 @@ static void guard(gen *g, uint32_t pc, bool written)
     save_state(g, pc + 1);
     llvm.BuildBr(g->B, to);
     llvm.PositionBuilderAtEnd(g->B, body);
-    for (unsigned i = 0; i < nc; i++)
-        forward(g, cand[i].slot, cand[i].form, val[i], NULL);
+    for (unsigned i = 0; i < nc; i++) {
+        const LLVMValueRef v = val[i];
+        if (cand[i].inductive) { /* before the head: its scalar's carrier */
+            LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
+            llvm.PositionBuilderAtEnd(g->B, g->entry);
+            LLVMValueRef at = llvm.BuildAlloca(g->B, scalar(g, g->slot_elem[cand[i].slot]), "ind");
+            llvm.PositionBuilderAtEnd(g->B, cur);
+            llvm.BuildStore(g->B, v, at);
+            c->ind_slot[c->nind] = cand[i].slot, c->ind_form[c->nind] = cand[i].form, c->ind_at[c->nind++] = at;
+        }
+        forward(g, cand[i].slot, cand[i].form, v, NULL);
+    }
+}
+
+/* After instruction in at a versioned loop's top level: an inductive
+ * register it writes has its new scalar stored for the next round's
+ * head (forwarded by form_op, as induct found; else read from lane f). */
+static void note_inductive(gen *g, const cvm_vm_dinsn *in)
+{
+    if (!g->fastcopy || !g->depth || g->con[g->depth - 1].kind != CVM_VM_F_LOOP)
+        return;
+    const construct *c = &g->con[g->depth - 1];
+    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+    unsigned n, nw;
+    cvm_nat_named(g, in, list, &n, &nw);
+    for (unsigned i = 0; nw && i < c->nind; i++) {
+        if (c->ind_slot[i] != list[0])
+            continue;
+        LLVMValueRef s = NULL;
+        if (form_at(g, list[0], &s) != c->ind_form[i]) {
+            const unsigned e = g->slot_elem[list[0]];
+            LLVMValueRef f = first_lane(g, get_active(g));
+            s = llvm.BuildExtractElement(g->B, reg_raw(g, list[0]), f, "");
+            if (c->ind_form[i] == F_CONS)
+                s = llvm.BuildSub(g->B, s, cvm_vm_esz(e) == 8 ? llvm.BuildZExt(g->B, f, g->i64, "") : f, "");
+        }
+        llvm.BuildStore(g->B, s, c->ind_at[i]);
+    }
 }
 
 /* ---- control flow ---- */
@@ -794,8 +906,10 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi);
  * ..>): lane ops on them are scalar ops (form_op; pooling's and
  * convolution's coordinates, split from a linear index) and the quick
  * path's test of consecutive lanes is gone. The copy tests the forms
- * again at each of its loops' heads (a loop counter changes each round)
- * and where one fails goes on in the general copy. Lanes only leave a
+ * of the registers a loop writes again at each of its heads (a loop
+ * counter changes each round) and where one fails goes on in the general
+ * copy, except those the loop provably keeps (induct: a grid-stride
+ * index, a counter), whose scalar it carries instead. Lanes only leave a
  * loop's body, so a form true at the head holds in every active lane of
  * the round, and inactive lanes are never read through it (spills and
  * merges use reg_raw). A plane that stops inside the versioned copy
@@ -847,16 +961,15 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi)
             continue;
         }
         if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && in->line == 1 && in->elem != CVM_T_BOOL &&
-            (in->ea == CVM_T_PTR_GLOBAL || in->ea == CVM_T_PTR_SHARED)) {
+            (in->ea == CVM_T_PTR_GLOBAL || in->ea == CVM_T_PTR_SHARED))
             cvm_nat_memory(g, pc);
-            continue;
-        }
-        if (cvm_nat_divide(g, pc) || cvm_nat_lane_op(g, in))
-            continue;
-        if (in->h == CVM_OP_SYNC_CUBE)
+        else if (cvm_nat_divide(g, pc) || cvm_nat_lane_op(g, in))
+            ;
+        else if (in->h == CVM_OP_SYNC_CUBE)
             sync_cube(g, pc);
         else
             cvm_nat_fallback(g, pc);
+        note_inductive(g, in);
     }
 }
 

@@ -18,6 +18,7 @@
 
 enum { MAXDEPTH = CVM_BC_MAX_DEPTH };
 enum { F_VAR = 0, F_UNI = 1, F_CONS = 2 }; /* fval kinds, loop versioning's guesses */
+enum { MAXVERSIONED = 8 };                  /* registers a versioned loop tests */
 
 typedef struct construct {
     int kind;                 /* CVM_VM_F_* */
@@ -25,6 +26,13 @@ typedef struct construct {
     LLVMBasicBlockRef next;   /* where an empty mask goes: the next marker */
     LLVMBasicBlockRef head;   /* loop: the body's first block */
     LLVMValueRef m[2];        /* i64 allocas: if m0 (pending lanes); loop m0 brk, m1 cont; block m0 */
+    /* a versioned copy's loop: registers it writes that keep their form
+     * from round to round (induct), each with an alloca of its scalar,
+     * stored where the loop's top level writes it, read at the head */
+    unsigned nind;
+    uint32_t ind_slot[MAXVERSIONED];
+    uint8_t ind_form[MAXVERSIONED];
+    LLVMValueRef ind_at[MAXVERSIONED];
 } construct;
 
 /* What a register holds in every active lane where it is forwarded
@@ -123,6 +131,8 @@ void cvm_nat_memory(gen *g, uint32_t pc);
  * runs it through the interpreter). */
 bool cvm_nat_divide(gen *g, uint32_t pc);
 bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in);
+/* The form of what in writes from operands of forms fa, fb (native_ops.c). */
+uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb);
 
 /* Scalar LLVM type of an element type (bools are bytes 0/1, 16-bit floats their bits). */
 static inline LLVMTypeRef scalar(const gen *g, unsigned elem)

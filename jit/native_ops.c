@@ -113,6 +113,60 @@ static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
     }
 }
 
+/* A special register's form: one value in every lane of a plane, or
+ * consecutive ones; F_VAR per lane (or not inline: sreg_form). */
+static uint8_t sreg_kind(unsigned id)
+{
+    switch (id) {
+    case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
+    case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z:
+    case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z:
+    case CVM_SREG_PLANE_DIM: case CVM_SREG_PLANE_POS: case CVM_SREG_CUBE_POS:
+        return F_UNI;
+    case CVM_SREG_UNIT_POS_PLANE: case CVM_SREG_UNIT_POS:
+        return F_CONS;
+    default:
+        return F_VAR;
+    }
+}
+
+/* The form of what `in` writes when its operands have forms fa and fb, as
+ * form_op computes it (F_VAR: form_op leaves it to lane_op). A fact, not
+ * a guess: version_loop's proof that a loop keeps a counter's form
+ * (induct) applies it to the loop's code. */
+uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb)
+{
+    const unsigned e = in->elem;
+    const bool uu = fa == F_UNI && fb == F_UNI, ints = is_int(e) || e == CVM_T_BOOL;
+    switch (in->h) {
+    case CVM_OP_MOV: return fa;
+    case CVM_OP_CONST: case CVM_OP_PARAM: return F_UNI;
+    case CVM_OP_SREG: return cvm_vm_esz(e) == 4 ? sreg_kind(in->aux) : F_VAR;
+    case CVM_OP_ADD: case CVM_OP_SUB:
+        if (!is_int(e))
+            return F_VAR;
+        if (uu)
+            return F_UNI;
+        /* (s + l) + t = (s + t) + l, modulo 2^n */
+        return (fa == F_CONS && fb == F_UNI) || (in->h == CVM_OP_ADD && fa == F_UNI && fb == F_CONS) ? F_CONS : F_VAR;
+    case CVM_OP_MUL: return is_int(e) && uu ? F_UNI : F_VAR;
+    case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: return ints && uu ? F_UNI : F_VAR;
+    case CVM_OP_NOT: return ints && fa == F_UNI ? F_UNI : F_VAR;
+    case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
+        return uu && (is_int(in->ea) || in->ea == CVM_T_BOOL) ? F_UNI : F_VAR;
+    case CVM_OP_CVT:
+        if (fa == F_VAR || !is_int(e) || !is_int(in->ea))
+            return F_VAR;
+        switch (in->k) {
+        case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8: case CVM_VM_CVT_TRUNC64: return fa; /* modulo 2^32 */
+        case CVM_VM_CVT_SEXT32: case CVM_VM_CVT_ZEXT32: return fa == F_UNI ? F_UNI : F_VAR;
+        default: return F_VAR;
+        }
+    case CVM_OP_PTR_ADD: return uu && e == CVM_T_PTR_GLOBAL ? F_UNI : F_VAR;
+    default: return F_VAR;
+    }
+}
+
 /* A special register's form (fval): one value in every lane (F_UNI, *s),
  * consecutive from *s (F_CONS), or per lane (F_VAR, *s its vector);
  * F_VAR with NULL when not inline. */
@@ -252,21 +306,10 @@ static LLVMValueRef exp_f32(const gen *g, LLVMValueRef xf)
  * not such an op, lane_op does it on vectors. */
 static bool form_op(gen *g, const cvm_vm_dinsn *in)
 {
-    const unsigned e = in->elem;
     LLVMValueRef a = NULL, b = NULL, r = NULL;
     const uint8_t fa = form_at(g, in->a, &a), fb = form_at(g, in->b, &b);
-    const bool uu = fa == F_UNI && fb == F_UNI, ints = is_int(e) || e == CVM_T_BOOL;
-    uint8_t k = F_UNI;
-    switch (in->h) {
-    case CVM_OP_MOV:
-        if (fa == F_VAR)
-            return false;
-        r = a, k = fa;
-        break;
-    case CVM_OP_CONST: case CVM_OP_PARAM: r = cvm_nat_launch_scalar(g, in); break;
-    case CVM_OP_SREG:
-        if (cvm_vm_esz(e) != 4)
-            return false;
+    uint8_t k = cvm_nat_form_rule(in, fa, fb);
+    if (in->h == CVM_OP_SREG && cvm_vm_esz(in->elem) == 4) {
         k = sreg_form(g, in->aux, &r);
         if (!r)
             return false;
@@ -275,52 +318,34 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
             forward(g, in->d, F_VAR, NULL, r);
             return true;
         }
-        break;
-    case CVM_OP_ADD: case CVM_OP_SUB:
-        if (!is_int(e))
-            return false;
-        if (!uu && !(fa == F_CONS && fb == F_UNI) && !(in->h == CVM_OP_ADD && fa == F_UNI && fb == F_CONS))
-            return false;
-        k = uu ? F_UNI : F_CONS; /* (s + l) + t = (s + t) + l, modulo 2^n */
-        r = in->h == CVM_OP_ADD ? llvm.BuildAdd(g->B, a, b, "") : llvm.BuildSub(g->B, a, b, "");
-        break;
-    case CVM_OP_MUL:
-        if (!is_int(e) || !uu)
-            return false;
-        r = llvm.BuildMul(g->B, a, b, "");
-        break;
-    case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR:
-        if (!ints || !uu)
-            return false;
-        r = in->h == CVM_OP_AND ? llvm.BuildAnd(g->B, a, b, "")
-            : in->h == CVM_OP_OR ? llvm.BuildOr(g->B, a, b, "") : llvm.BuildXor(g->B, a, b, "");
-        break;
+    }
+    if (k == F_VAR)
+        return false;
+    switch (in->h) {
+    case CVM_OP_MOV: r = a; break;
+    case CVM_OP_CONST: case CVM_OP_PARAM: r = cvm_nat_launch_scalar(g, in); break;
+    case CVM_OP_SREG: break;
+    case CVM_OP_ADD: r = llvm.BuildAdd(g->B, a, b, ""); break;
+    case CVM_OP_SUB: r = llvm.BuildSub(g->B, a, b, ""); break;
+    case CVM_OP_MUL: r = llvm.BuildMul(g->B, a, b, ""); break;
+    case CVM_OP_AND: r = llvm.BuildAnd(g->B, a, b, ""); break;
+    case CVM_OP_OR: r = llvm.BuildOr(g->B, a, b, ""); break;
+    case CVM_OP_XOR: r = llvm.BuildXor(g->B, a, b, ""); break;
     case CVM_OP_NOT:
-        if (!ints || fa != F_UNI)
-            return false;
-        r = e == CVM_T_BOOL ? llvm.BuildXor(g->B, a, llvm.ConstInt(g->i8, 1, false), "") : llvm.BuildNot(g->B, a, "");
+        r = in->elem == CVM_T_BOOL ? llvm.BuildXor(g->B, a, llvm.ConstInt(g->i8, 1, false), "") : llvm.BuildNot(g->B, a, "");
         break;
     case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
-        if (!uu || !(is_int(in->ea) || in->ea == CVM_T_BOOL))
-            return false;
         r = llvm.BuildZExt(g->B, compare(g, in, a, b), g->i8, "");
         break;
     case CVM_OP_CVT:
-        if (fa == F_VAR || !is_int(e) || !is_int(in->ea))
-            return false;
         switch (in->k) {
-        case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8: r = a, k = fa; break;
-        case CVM_VM_CVT_TRUNC64: r = llvm.BuildTrunc(g->B, a, g->i32, ""), k = fa; break; /* modulo 2^32 */
-        case CVM_VM_CVT_SEXT32: r = fa == F_UNI ? llvm.BuildSExt(g->B, a, g->i64, "") : NULL; break;
-        case CVM_VM_CVT_ZEXT32: r = fa == F_UNI ? llvm.BuildZExt(g->B, a, g->i64, "") : NULL; break;
-        default: break;
+        case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8: r = a; break;
+        case CVM_VM_CVT_TRUNC64: r = llvm.BuildTrunc(g->B, a, g->i32, ""); break;
+        case CVM_VM_CVT_SEXT32: r = llvm.BuildSExt(g->B, a, g->i64, ""); break;
+        default: r = llvm.BuildZExt(g->B, a, g->i64, ""); break; /* ZEXT32 */
         }
-        if (!r)
-            return false;
         break;
     case CVM_OP_PTR_ADD:
-        if (!uu || e != CVM_T_PTR_GLOBAL)
-            return false;
         r = llvm.BuildAdd(g->B, a, in->eb == CVM_T_I64 || in->eb == CVM_T_U64 ? b : llvm.BuildSExt(g->B, b, g->i64, ""), "");
         break;
     default:

@@ -221,6 +221,26 @@ static const char src_c[] =
     "    int z = x + y;\n"
     "    if (t < 10) z = z * 2;\n"
     "    o[t] = z + x;\n"
+    "}\n"
+    "__global__ void vind(int *o, const int *in, int sel)\n"
+    "{\n"
+    "    int t = threadIdx.x, acc = 0;\n"
+    "    for (int j = t; j < 256; j += blockDim.x)\n"
+    "        acc += in[j];\n"
+    "    int j2 = t, r = 0;\n"
+    "    while (r < 6) {\n"
+    "        r++;\n"
+    "        if (((t + r) & 3) == sel) continue;\n"
+    "        j2 += 32;\n"
+    "        acc += in[j2] * 3 + (j2 + 1) * 11;\n"
+    "    }\n"
+    "    int j3 = t, k = 0;\n"
+    "    while (k < 5) {\n"
+    "        acc += in[j3] * 7 + (j3 + 1) * 5;\n"
+    "        if (t < sel * 8) j3 += 1; else j3 += 2;\n"
+    "        k++;\n"
+    "    }\n"
+    "    o[blockIdx.x * blockDim.x + t] = acc + j2 * 1000 + j3 * 100000;\n"
     "}\n";
 
 static const char *src(void)
@@ -1055,6 +1075,50 @@ static void test_unborn(void)
     cvm_module_free(m);
 }
 
+/* vind's result for unit t (cubes of 64), in C. */
+static int ind_ref(const int *in, int t, int sel)
+{
+    int acc = 0, j2 = t, j3 = t;
+    for (int j = t; j < 256; j += 64)
+        acc += in[j];
+    for (int r = 1; r <= 6; r++)
+        if (((t + r) & 3) != sel)
+            j2 += 32, acc += in[j2] * 3 + (j2 + 1) * 11;
+    for (int k = 0; k < 5; k++) {
+        acc += in[j3] * 7 + (j3 + 1) * 5;
+        j3 += t < sel * 8 ? 1 : 2;
+    }
+    return acc + j2 * 1000 + j3 * 100000;
+}
+
+/* Registers a loop writes, versioned where they keep their form from
+ * round to round (jit/native.c induct): a grid-stride index (consecutive
+ * plus one value: no test each round), one that other lanes skip after a
+ * `continue` each round and one written by an if and its else (neither
+ * keeps it: j + 1 must not be made from a carried scalar). Against C and
+ * the interpreter, with sel moving which lanes skip. */
+static void test_inductive(void)
+{
+    int in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (i * 37 + 11) % 101 - 50;
+    for (uint32_t sel = 0; sel < 4; sel++) {
+        int got[2 * 64 + 256]; /* o, then in as the launch left it */
+        io bufs[] = {{NULL, 2 * 64 * sizeof(int)}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(2, 64);
+        char what[80];
+        snprintf(what, sizeof what, "indexes a loop writes, sel = %u", sel);
+        cvm_diag d;
+        if (!both(what, "vind", &cfg, bufs, 2, &sel, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int u = 0; u < 128 && bad < 0; u++)
+            if (got[u] != ind_ref(in, u & 63, (int)sel))
+                bad = u;
+        ok(bad < 0, "%s: as in C (first difference at %d)", what, bad);
+    }
+}
+
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
  * place): p's value at the load is not the one the add read, so the quick
  * path must not take p + off for it. One lane (cube of 1: trivially
@@ -1321,6 +1385,7 @@ int main(void)
     test_versioned();
     test_deopt();
     test_unborn();
+    test_inductive();
     test_refused();
     test_registers();
     test_policy();

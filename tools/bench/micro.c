@@ -11,7 +11,9 @@
  * MICRO_N sets the element count of vadd, saxpy and sum (default 2^20),
  * MICRO_CUBE the cube size of vadd and saxpy (default 256), MICRO_COLS the
  * row length of softmax (default 1024; the rows make 2^18 elements), MICRO_T
- * the side of transpose's square (default 1024, a multiple of 32), MICRO_PW the
+ * the side of transpose's square (default 1024, a multiple of 32), MICRO_SRC
+ * another CUDA file to compile instead of kernels/bench.cu (variants of
+ * its kernels under the same names and parameters), MICRO_PW the
  * plane width of every launch (default: the kernel's requirement, else 32).
  */
 #include "../../vm/cubevm.h"
@@ -113,16 +115,17 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[ai], "-u")) unchecked = 1;
     }
     cvm_diag d = {0};
-    FILE *f = fopen("tools/bench/kernels/bench.cu", "rb");
+    const char *path = getenv("MICRO_SRC") ? getenv("MICRO_SRC") : "tools/bench/kernels/bench.cu";
+    FILE *f = fopen(path, "rb");
     static char src[65536];
-    if (!f) { fprintf(stderr, "micro: run from the repository root\n"); return 1; }
+    if (!f) { fprintf(stderr, "micro: cannot open %s (run from the repository root)\n", path); return 1; }
     size_t len = fread(src, 1, sizeof src - 1, f);
     fclose(f);
     void *bytes;
     size_t size;
     cvm_config cfg = {0};
     cfg.threads = (uint32_t)threads;
-    if (cvm_compile_cuda(src, len, "bench.cu", NULL, &bytes, &size, &d) != CVM_OK) die("compile", &d);
+    if (cvm_compile_cuda(src, len, path, NULL, &bytes, &size, &d) != CVM_OK) die("compile", &d);
     if (cvm_device_open("cpu", &cfg, &dev, &d) != CVM_OK) die("open", &d);
     if (cvm_module_load(dev, bytes, size, &mod, &d) != CVM_OK) die("load", &d);
     cvm_free_bytes(bytes);
