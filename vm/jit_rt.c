@@ -28,7 +28,7 @@ static int policy(int tier)
     if (tier == CVM_TIER_NATIVE)
         return POLICY_ON;
     /* unset: auto, native code for hot kernels (faster than the
-     * interpreter for 8 of the bench's 9 kernels, level on softmax:
+     * interpreter for all 9 of the bench's kernels in session 33:
      * docs/performance.md "The native tier") */
     const char *e = getenv("CUBEVM_JIT");
     if (!e || !*e || !strcmp(e, "auto"))
