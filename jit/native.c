@@ -435,6 +435,15 @@ static void sync_cube(gen *g, uint32_t pc)
  * there: one value (F_UNI), or lane f's value + (l - f) in lane l
  * (F_CONS), or neither. Only a guess: version_loop tests it. */
 
+/* The first slot instruction in writes, UINT32_MAX if none. */
+static uint32_t dest_slot(const gen *g, const cvm_vm_dinsn *in)
+{
+    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+    unsigned n, nw;
+    cvm_nat_named(g, in, list, &n, &nw);
+    return nw && list[0] < g->nslots ? list[0] : UINT32_MAX;
+}
+
 static uint8_t guess_of(const gen *g, uint32_t r)
 {
     return r < g->nslots ? g->form[r] : F_VAR;
@@ -451,12 +460,9 @@ static void guess_forms(gen *g, uint32_t lo)
     memset(g->form, F_UNI, g->nslots); /* registers start as zero */
     for (uint32_t pc = 0; pc < lo; pc++) {
         const cvm_vm_dinsn *in = &g->code[pc];
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned n, nw;
-        cvm_nat_named(g, in, list, &n, &nw);
-        if (!nw || list[0] >= g->nslots)
+        const uint32_t d = dest_slot(g, in);
+        if (d == UINT32_MAX)
             continue;
-        const uint32_t d = list[0];
         const uint8_t a = guess_of(g, in->a), b = guess_of(g, in->b);
         const bool uu = a == F_UNI && b == F_UNI, cu = a == F_CONS && b == F_UNI;
         uint8_t f = (in->uni & CVM_VM_UNI_PLANE) ? F_UNI : F_VAR;
@@ -539,14 +545,9 @@ static void induct(gen *g, uint32_t lo, vcand *cand, unsigned nc)
         default: break;
         }
         const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        if (oi && (oi->flags & CVM_OPF_CTRL))
+        const uint32_t d = dest_slot(g, in);
+        if ((oi && (oi->flags & CVM_OPF_CTRL)) || d == UINT32_MAX)
             continue;
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned n, nw;
-        cvm_nat_named(g, in, list, &n, &nw);
-        if (!nw || list[0] >= g->nslots)
-            continue;
-        const uint32_t d = list[0];
         uint8_t f = F_VAR;
         if (!depth && !tainted && in->line == 1 && width_at(g, d) == 1)
             f = cvm_nat_form_rule(in, in->a < g->nslots ? form[in->a] : F_VAR, in->b < g->nslots ? form[in->b] : F_VAR);
@@ -709,17 +710,15 @@ static void note_inductive(gen *g, const cvm_vm_dinsn *in)
     if (!g->fastcopy || !g->depth || g->con[g->depth - 1].kind != CVM_VM_F_LOOP)
         return;
     const construct *c = &g->con[g->depth - 1];
-    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-    unsigned n, nw;
-    cvm_nat_named(g, in, list, &n, &nw);
-    for (unsigned i = 0; nw && i < c->nind; i++) {
-        if (c->ind_slot[i] != list[0])
+    const uint32_t d = dest_slot(g, in);
+    for (unsigned i = 0; d != UINT32_MAX && i < c->nind; i++) {
+        if (c->ind_slot[i] != d)
             continue;
         LLVMValueRef s = NULL;
-        if (form_at(g, list[0], &s) != c->ind_form[i]) {
-            const unsigned e = g->slot_elem[list[0]];
+        if (form_at(g, d, &s) != c->ind_form[i]) {
+            const unsigned e = g->slot_elem[d];
             LLVMValueRef f = first_lane(g, get_active(g));
-            s = llvm.BuildExtractElement(g->B, reg_raw(g, list[0]), f, "");
+            s = llvm.BuildExtractElement(g->B, reg_raw(g, d), f, "");
             if (c->ind_form[i] == F_CONS)
                 s = llvm.BuildSub(g->B, s, cvm_vm_esz(e) == 8 ? llvm.BuildZExt(g->B, f, g->i64, "") : f, "");
         }
