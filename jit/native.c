@@ -597,23 +597,24 @@ static unsigned loop_candidates(gen *g, uint32_t lo, vcand *cand)
         }
     }
     guess_forms(g, lo);
+    vcand all[2 * MAXVERSIONED];
     unsigned nc = 0;
-    for (uint32_t s = 0; s < g->nslots && nc < MAXVERSIONED; s++) {
+    for (uint32_t s = 0; s < g->nslots && nc < 2 * MAXVERSIONED; s++) {
         const unsigned e = g->slot_elem[s], esz = cvm_vm_esz(e);
         if ((use[s] & 13) == 1 && !g->cst[s] && g->slot_width[s] == 1 && (esz == 4 || esz == 8) && !is_float(e) &&
             (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e))))
-            cand[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0, false};
+            all[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0, false};
     }
     free(use);
-    induct(g, lo, cand, nc);
+    induct(g, lo, all, nc);
     /* (a consecutive register the loop writes, a strided index, is kept
      * only when inductive: a test each round costs what the access saves
      * by it; a counter that is one value pays for its test in scalar
-     * arithmetic) */
+     * arithmetic; dropped before the cap, so they crowd out no other) */
     unsigned k = 0;
-    for (unsigned i = 0; i < nc; i++)
-        if (!(cand[i].written && cand[i].form == F_CONS && !cand[i].inductive))
-            cand[k++] = cand[i];
+    for (unsigned i = 0; i < nc && k < MAXVERSIONED; i++)
+        if (!(all[i].written && all[i].form == F_CONS && !all[i].inductive))
+            cand[k++] = all[i];
     return k;
 }
 

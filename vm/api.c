@@ -59,7 +59,11 @@ void *cvm_vm_mem_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
  * rows (a transpose, a grid-stride sum) touches a new 4 KiB page at each
  * step and misses the TLB at each one; huge pages cover 512 times as
  * much. Linux grants them where THP is "madvise" or "always"; elsewhere
- * the advice is ignored and nothing changes. */
+ * the advice is ignored and nothing changes. posix_memalign rather than
+ * a mapping of our own, so that such a block is freed like any other
+ * (free() needs no size); the cost is up to 2 MiB of address space per
+ * block, and where glibc serves one from its heap (after its mmap
+ * threshold has grown) the advice stays on that range of the heap. */
 #define HUGE_MIN ((size_t)4 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 
