@@ -241,6 +241,18 @@ static const char src_c[] =
     "        k++;\n"
     "    }\n"
     "    o[blockIdx.x * blockDim.x + t] = acc + j2 * 1000 + j3 * 100000;\n"
+    "}\n"
+    "__global__ void vind2(int *o, const int *in, int sel)\n"
+    "{\n"
+    "    int t = threadIdx.x, acc = 0;\n"
+    "    for (int j = t; j < 256; j += 64) {\n"
+    "        if (((j >> 6) & 3) == sel) continue;\n"
+    "        for (int k = j; k < j + 3; k++)\n"
+    "            acc += in[k & 255] + (k + 7) * 3;\n"
+    "        if (acc > 1000000) break;\n"
+    "        acc += (j + 1) * 5;\n"
+    "    }\n"
+    "    o[blockIdx.x * blockDim.x + t] = acc;\n"
     "}\n";
 
 static const char *src(void)
@@ -1091,6 +1103,22 @@ static int ind_ref(const int *in, int t, int sel)
     return acc + j2 * 1000 + j3 * 100000;
 }
 
+/* vind2's result for unit t, in C. */
+static int ind2_ref(const int *in, int t, int sel)
+{
+    int acc = 0;
+    for (int j = t; j < 256; j += 64) {
+        if (((j >> 6) & 3) == sel)
+            continue;
+        for (int k = j; k < j + 3; k++)
+            acc += in[k & 255] + (k + 7) * 3;
+        if (acc > 1000000)
+            break;
+        acc += (j + 1) * 5;
+    }
+    return acc;
+}
+
 /* Registers a loop writes, versioned where they keep their form from
  * round to round (jit/native.c induct): a grid-stride index (consecutive
  * plus one value: no test each round), one that other lanes skip after a
@@ -1114,6 +1142,24 @@ static void test_inductive(void)
         int bad = -1;
         for (int u = 0; u < 128 && bad < 0; u++)
             if (got[u] != ind_ref(in, u & 63, (int)sel))
+                bad = u;
+        ok(bad < 0, "%s: as in C (first difference at %d)", what, bad);
+    }
+    /* an inductive index with a `continue` before its step (the step in
+     * the continuing part: every lane still in the loop takes it), an
+     * inductive counter of an inner loop started from it, a break */
+    for (uint32_t sel = 0; sel < 5; sel += 2) {
+        int got[2 * 64 + 256];
+        io bufs[] = {{NULL, 2 * 64 * sizeof(int)}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(2, 64);
+        char what[80];
+        snprintf(what, sizeof what, "nested inductive loops, sel = %u", sel);
+        cvm_diag d;
+        if (!both(what, "vind2", &cfg, bufs, 2, &sel, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int u = 0; u < 128 && bad < 0; u++)
+            if (got[u] != ind2_ref(in, u & 63, (int)sel))
                 bad = u;
         ok(bad < 0, "%s: as in C (first difference at %d)", what, bad);
     }
