@@ -1125,44 +1125,38 @@ static int ind2_ref(const int *in, int t, int sel)
  * `continue` each round and one written by an if and its else (neither
  * keeps it: j + 1 must not be made from a carried scalar). Against C and
  * the interpreter, with sel moving which lanes skip. */
+/* One launch of kernel (two cubes of 64 over `in`, scalar sel) against
+ * ref's value for each unit, and the interpreter. */
+static void ind_case(const char *kernel, const char *label, int (*ref)(const int *, int, int),
+                     int *in, uint32_t sel)
+{
+    int got[2 * 64 + 256]; /* o, then in as the launch left it */
+    io bufs[] = {{NULL, 2 * 64 * sizeof(int)}, {in, 256 * sizeof(int)}};
+    cvm_launch_config cfg = kern_cfg(2, 64);
+    char what[80];
+    snprintf(what, sizeof what, "%s, sel = %u", label, sel);
+    cvm_diag d;
+    if (!both(what, kernel, &cfg, bufs, 2, &sel, (uint8_t *)got, NULL, &d))
+        return;
+    int bad = -1;
+    for (int u = 0; u < 128 && bad < 0; u++)
+        if (got[u] != ref(in, u & 63, (int)sel))
+            bad = u;
+    ok(bad < 0, "%s: as in C (first difference at %d)", what, bad);
+}
+
 static void test_inductive(void)
 {
     int in[256];
     for (int i = 0; i < 256; i++)
         in[i] = (i * 37 + 11) % 101 - 50;
-    for (uint32_t sel = 0; sel < 4; sel++) {
-        int got[2 * 64 + 256]; /* o, then in as the launch left it */
-        io bufs[] = {{NULL, 2 * 64 * sizeof(int)}, {in, sizeof in}};
-        cvm_launch_config cfg = kern_cfg(2, 64);
-        char what[80];
-        snprintf(what, sizeof what, "indexes a loop writes, sel = %u", sel);
-        cvm_diag d;
-        if (!both(what, "vind", &cfg, bufs, 2, &sel, (uint8_t *)got, NULL, &d))
-            continue;
-        int bad = -1;
-        for (int u = 0; u < 128 && bad < 0; u++)
-            if (got[u] != ind_ref(in, u & 63, (int)sel))
-                bad = u;
-        ok(bad < 0, "%s: as in C (first difference at %d)", what, bad);
-    }
+    for (uint32_t sel = 0; sel < 4; sel++)
+        ind_case("vind", "indexes a loop writes", ind_ref, in, sel);
     /* an inductive index with a `continue` before its step (the step in
      * the continuing part: every lane still in the loop takes it), an
      * inductive counter of an inner loop started from it, a break */
-    for (uint32_t sel = 0; sel < 5; sel += 2) {
-        int got[2 * 64 + 256];
-        io bufs[] = {{NULL, 2 * 64 * sizeof(int)}, {in, sizeof in}};
-        cvm_launch_config cfg = kern_cfg(2, 64);
-        char what[80];
-        snprintf(what, sizeof what, "nested inductive loops, sel = %u", sel);
-        cvm_diag d;
-        if (!both(what, "vind2", &cfg, bufs, 2, &sel, (uint8_t *)got, NULL, &d))
-            continue;
-        int bad = -1;
-        for (int u = 0; u < 128 && bad < 0; u++)
-            if (got[u] != ind2_ref(in, u & 63, (int)sel))
-                bad = u;
-        ok(bad < 0, "%s: as in C (first difference at %d)", what, bad);
-    }
+    for (uint32_t sel = 0; sel < 5; sel += 2)
+        ind_case("vind2", "nested inductive loops", ind2_ref, in, sel);
 }
 
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
