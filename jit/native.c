@@ -121,14 +121,22 @@ static unsigned rshift_of(unsigned W)
 /* Whether slot i may be read after the plane stops and resumes at pc:
  * read at or after pc, or anywhere in the outermost loop around pc (its
  * next round reads it); local registers never are. */
+/* The outermost loop around pc, [*lo, *hi]; false if none. */
+static bool outer_loop(const gen *g, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    *lo = pc < g->kp->ninsns ? g->outer_lo[pc] : 1;
+    *hi = pc < g->kp->ninsns ? g->outer_hi[pc] : 0;
+    return *lo <= *hi;
+}
+
 static bool live_at(const gen *g, uint32_t i, uint32_t pc)
 {
     if (g->local[i] || g->first_read[i] == UINT32_MAX)
         return false;
     if (g->last_read[i] >= pc)
         return true;
-    const uint32_t lo = pc < g->kp->ninsns ? g->outer_lo[pc] : 1, hi = pc < g->kp->ninsns ? g->outer_hi[pc] : 0;
-    return lo <= hi && g->last_read[i] >= lo && g->first_read[i] <= hi;
+    uint32_t lo, hi;
+    return outer_loop(g, pc, &lo, &hi) && g->last_read[i] >= lo && g->first_read[i] <= hi;
 }
 
 /* The value of a `const` or `param` instruction (one lane's). */
@@ -174,8 +182,8 @@ static bool unborn_at(const gen *g, uint32_t i, uint32_t pc)
 {
     if (g->first_touch[i] < pc)
         return false;
-    const uint32_t lo = pc < g->kp->ninsns ? g->outer_lo[pc] : 1, hi = pc < g->kp->ninsns ? g->outer_hi[pc] : 0;
-    return lo > hi || g->first_touch[i] > hi;
+    uint32_t lo, hi;
+    return !outer_loop(g, pc, &lo, &hi) || g->first_touch[i] > hi;
 }
 
 /* Spills slots [s, s + n) to the file, or reloads them from it; with
@@ -493,13 +501,6 @@ static void guess_forms(gen *g, uint32_t lo)
 
 enum { MAXVERSIONLEN = 2000 };
 
-typedef struct vcand {
-    uint32_t slot;
-    uint8_t form;
-    bool written;   /* by the loop */
-    bool inductive; /* written, and its form kept by every round (induct) */
-} vcand;
-
 /*
  * Which registers loop lo writes keep their forms from one round to the
  * next, given the candidates' forms at its head: the loop's code in
@@ -664,17 +665,18 @@ static void guard(gen *g, uint32_t pc, bool written)
 {
     vcand cand[MAXVERSIONED];
     LLVMValueRef val[MAXVERSIONED], sc;
-    unsigned nc = loop_candidates(g, pc, cand), k = 0;
     construct *c = &g->con[g->depth - 1];
-    if (written) { /* at the head: the inductive ones' scalars, carried */
-        for (unsigned i = 0; i < c->nind; i++)
-            forward(g, c->ind_slot[i], c->ind_form[i], llvm.BuildLoad2(g->B, scalar(g, g->slot_elem[c->ind_slot[i]]), c->ind_at[i], ""), NULL);
+    if (!written) /* before the head: the loop's candidates, for both tests */
+        c->ncand = loop_candidates(g, pc, c->cand);
+    unsigned k = 0, at[MAXVERSIONED];
+    for (unsigned i = 0; i < c->ncand; i++) {
+        const vcand *v = &c->cand[i];
+        if (written && c->ind_at[i]) /* at the head: an inductive one's scalar, carried */
+            forward(g, v->slot, v->form, llvm.BuildLoad2(g->B, scalar(g, g->slot_elem[v->slot]), c->ind_at[i], ""), NULL);
+        if ((v->written && !v->inductive) == written && (form_at(g, v->slot, &sc) == F_VAR || v->inductive))
+            at[k] = i, cand[k++] = *v;
     }
-    for (unsigned i = 0; i < nc; i++)
-        if ((cand[i].written && !cand[i].inductive) == written &&
-            (form_at(g, cand[i].slot, &sc) == F_VAR || cand[i].inductive))
-            cand[k++] = cand[i];
-    nc = k;
+    const unsigned nc = k;
     if (!nc)
         return;
     LLVMBasicBlockRef to = resume_block(g, pc + 1);
@@ -690,16 +692,14 @@ static void guard(gen *g, uint32_t pc, bool written)
     llvm.BuildBr(g->B, to);
     llvm.PositionBuilderAtEnd(g->B, body);
     for (unsigned i = 0; i < nc; i++) {
-        const LLVMValueRef v = val[i];
         if (cand[i].inductive) { /* before the head: its scalar's carrier */
             LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
             llvm.PositionBuilderAtEnd(g->B, g->entry);
-            LLVMValueRef at = llvm.BuildAlloca(g->B, scalar(g, g->slot_elem[cand[i].slot]), "ind");
+            c->ind_at[at[i]] = llvm.BuildAlloca(g->B, scalar(g, g->slot_elem[cand[i].slot]), "ind");
             llvm.PositionBuilderAtEnd(g->B, cur);
-            llvm.BuildStore(g->B, v, at);
-            c->ind_slot[c->nind] = cand[i].slot, c->ind_form[c->nind] = cand[i].form, c->ind_at[c->nind++] = at;
+            llvm.BuildStore(g->B, val[i], c->ind_at[at[i]]);
         }
-        forward(g, cand[i].slot, cand[i].form, v, NULL);
+        forward(g, cand[i].slot, cand[i].form, val[i], NULL);
     }
 }
 
@@ -712,15 +712,15 @@ static void note_inductive(gen *g, const cvm_vm_dinsn *in)
         return;
     const construct *c = &g->con[g->depth - 1];
     const uint32_t d = dest_slot(g, in);
-    for (unsigned i = 0; d != UINT32_MAX && i < c->nind; i++) {
-        if (c->ind_slot[i] != d)
+    for (unsigned i = 0; d != UINT32_MAX && i < c->ncand; i++) {
+        if (!c->ind_at[i] || c->cand[i].slot != d)
             continue;
         LLVMValueRef s = NULL;
-        if (form_at(g, d, &s) != c->ind_form[i]) {
+        if (form_at(g, d, &s) != c->cand[i].form) {
             const unsigned e = g->slot_elem[d];
             LLVMValueRef f = first_lane(g, get_active(g));
             s = llvm.BuildExtractElement(g->B, reg_raw(g, d), f, "");
-            if (c->ind_form[i] == F_CONS)
+            if (c->cand[i].form == F_CONS)
                 s = llvm.BuildSub(g->B, s, cvm_vm_esz(e) == 8 ? llvm.BuildZExt(g->B, f, g->i64, "") : f, "");
         }
         llvm.BuildStore(g->B, s, c->ind_at[i]);

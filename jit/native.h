@@ -20,18 +20,25 @@ enum { MAXDEPTH = CVM_BC_MAX_DEPTH };
 enum { F_VAR = 0, F_UNI = 1, F_CONS = 2 }; /* fval kinds, loop versioning's guesses */
 enum { MAXVERSIONED = 8 };                  /* registers a versioned loop tests */
 
+/* A register a versioned loop tests at its head (native.c loop_candidates). */
+typedef struct vcand {
+    uint32_t slot;
+    uint8_t form;
+    bool written;   /* by the loop */
+    bool inductive; /* written, and its form kept by every round (induct) */
+} vcand;
+
 typedef struct construct {
     int kind;                 /* CVM_VM_F_* */
     uint32_t open;            /* pc of its opening instruction */
     LLVMBasicBlockRef next;   /* where an empty mask goes: the next marker */
     LLVMBasicBlockRef head;   /* loop: the body's first block */
     LLVMValueRef m[2];        /* i64 allocas: if m0 (pending lanes); loop m0 brk, m1 cont; block m0 */
-    /* a versioned copy's loop: registers it writes that keep their form
-     * from round to round (induct), each with an alloca of its scalar,
-     * stored where the loop's top level writes it, read at the head */
-    unsigned nind;
-    uint32_t ind_slot[MAXVERSIONED];
-    uint8_t ind_form[MAXVERSIONED];
+    /* a versioned copy's loop: its candidates (found once, before its
+     * head) and, for the inductive ones, an alloca of the scalar, stored
+     * where the loop's top level writes it, read at the head */
+    unsigned ncand;
+    vcand cand[MAXVERSIONED];
     LLVMValueRef ind_at[MAXVERSIONED];
 } construct;
 

@@ -173,6 +173,7 @@ uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb)
 static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
 {
     const size_t L_off = offsetof(cvm_vm_exec, L);
+    LLVMValueRef L;
     switch (id) {
     case CVM_SREG_UNIT_POS_X: case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z: {
         LLVMValueRef v = llvm.BuildLoad2(
@@ -181,30 +182,29 @@ static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
                   llvm.VectorType(g->i32, g->W)), "");
         llvm.SetAlignment(v, 4);
         *s = fixed(g, v);
-        return F_VAR;
+        break;
     }
     case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
         *s = load_fixed(g, g->x, offsetof(cvm_vm_exec, cube) + 4 * (id - CVM_SREG_CUBE_POS_X), g->i32);
-        return F_UNI;
-    case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z: {
-        LLVMValueRef L = load_fixed(g, g->x, L_off, g->i8p);
+        break;
+    case CVM_SREG_CUBE_DIM_X: case CVM_SREG_CUBE_DIM_Y: case CVM_SREG_CUBE_DIM_Z:
+        L = load_fixed(g, g->x, L_off, g->i8p);
         *s = load_fixed(g, L, offsetof(cvm_vm_launch, block) + 4 * (id - CVM_SREG_CUBE_DIM_X), g->i32);
-        return F_UNI;
-    }
-    case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z: {
-        LLVMValueRef L = load_fixed(g, g->x, L_off, g->i8p);
+        break;
+    case CVM_SREG_CUBE_COUNT_X: case CVM_SREG_CUBE_COUNT_Y: case CVM_SREG_CUBE_COUNT_Z:
+        L = load_fixed(g, g->x, L_off, g->i8p);
         *s = load_fixed(g, L, offsetof(cvm_vm_launch, grid) + 4 * (id - CVM_SREG_CUBE_COUNT_X), g->i32);
-        return F_UNI;
-    }
-    case CVM_SREG_PLANE_DIM: *s = c32(g, g->W); return F_UNI;
-    case CVM_SREG_UNIT_POS_PLANE: *s = c32(g, 0); return F_CONS;
-    case CVM_SREG_PLANE_POS: *s = load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32); return F_UNI;
+        break;
+    case CVM_SREG_PLANE_DIM: *s = c32(g, g->W); break;
+    case CVM_SREG_UNIT_POS_PLANE: *s = c32(g, 0); break;
+    case CVM_SREG_PLANE_POS: *s = load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32); break;
     case CVM_SREG_UNIT_POS:
         *s = llvm.BuildMul(g->B, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, g->W), "");
-        return F_CONS;
-    case CVM_SREG_CUBE_POS: *s = load_fixed(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32); return F_UNI;
-    default: *s = NULL; return F_VAR;
+        break;
+    case CVM_SREG_CUBE_POS: *s = load_fixed(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32); break;
+    default: *s = NULL; break;
     }
+    return sreg_kind(id); /* (F_VAR for the per-lane positions, *s their vector) */
 }
 
 /* Integer div or rem of 32- or 64-bit lanes: in doubles when every active
