@@ -205,6 +205,8 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
                 llvm.BuildStore(g->B, splat(g, cvm_nat_cst_scalar(g, i)), g->slot[i]);
             continue;
         }
+        if (live_pc != UINT32_MAX && out && g->settled[i])
+            continue; /* the file holds it since its last write */
         LLVMValueRef at = slot_ptr(g, regs, i, rs);
         if (out) {
             LLVMValueRef st = llvm.BuildStore(g->B, reg_raw(g, i), at);
@@ -221,6 +223,26 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
 static void spill(const gen *g, uint32_t s, uint32_t n, bool out)
 {
     spill_live(g, s, n, out, UINT32_MAX);
+}
+
+/* After instruction in (outside loops: settled slots are written nowhere
+ * else): the settled slots it wrote, to the register file. */
+static void write_through(const gen *g, const cvm_vm_dinsn *in)
+{
+    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+    unsigned n, nw;
+    cvm_nat_named(g, in, list, &n, &nw);
+    LLVMValueRef regs = NULL;
+    for (unsigned i = 0; i < nw; i++)
+        for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
+            const uint32_t t = list[i] + w;
+            if (!g->settled[t])
+                continue;
+            if (!regs)
+                regs = load_fixed(g, g->p, offsetof(cvm_vm_plane, regs), g->i8p);
+            LLVMValueRef st = llvm.BuildStore(g->B, reg_raw(g, t), slot_ptr(g, regs, t, rshift_of(g->W)));
+            llvm.SetAlignment(st, 8);
+        }
 }
 
 /* Stores the masks of constructs 0..depth-1 to the plane's frames, or loads them. */
@@ -968,7 +990,8 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi)
         else if (in->h == CVM_OP_SYNC_CUBE)
             sync_cube(g, pc);
         else
-            cvm_nat_fallback(g, pc);
+            cvm_nat_fallback(g, pc); /* (the interpreter wrote the file) */
+        write_through(g, in);
         note_inductive(g, in);
     }
 }
@@ -1066,6 +1089,40 @@ static void constants(gen *g)
 }
 
 /* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
+/* gen's `settled`: per slot, every write outside loops, and live at the
+ * resume point of a barrier after its first touch. (A register no lane
+ * reads before writing it may hold an older cube's value in the file
+ * until then: decode.c zeroes the others, as unborn_at relies on.) */
+static void settle(gen *g)
+{
+    const uint32_t n = g->kp->ninsns;
+    uint8_t *looped = calloc(g->nslots + 1, 1), *written = calloc(g->nslots + 1, 1);
+    if (!looped || !written) {
+        free(looped), free(written);
+        return; /* none settled: every stop stores them, as before */
+    }
+    for (uint32_t pc = 0; pc < n; pc++) {
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4], lo, hi;
+        unsigned k, nw;
+        cvm_nat_named(g, &g->code[pc], list, &k, &nw);
+        const bool in_loop = outer_loop(g, pc, &lo, &hi);
+        for (unsigned i = 0; i < nw; i++)
+            for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
+                written[list[i] + w] = 1;
+                looped[list[i] + w] |= in_loop;
+            }
+    }
+    for (uint32_t pc = 0; pc < n; pc++) {
+        if (!is_barrier(g->code[pc].h))
+            continue;
+        for (uint32_t s = 0; s < g->nslots; s++)
+            if (written[s] && !looped[s] && !g->local[s] && !g->cst[s] && g->first_touch[s] < pc &&
+                live_at(g, s, pc + 1))
+                g->settled[s] = 1;
+    }
+    free(looped), free(written);
+}
+
 static void analyse(gen *g)
 {
     const uint32_t n = g->kp->ninsns;
@@ -1140,6 +1197,7 @@ static void analyse(gen *g)
     }
     free(seg);
     constants(g);
+    settle(g);
 }
 
 /* Per slot: its register's element type; per first slot: the register's line. */
@@ -1157,12 +1215,13 @@ static bool layout(gen *g)
     g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
     g->first_touch = calloc(g->nslots + 1, sizeof *g->first_touch);
+    g->settled = calloc(g->nslots + 1, 1);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
     g->form = calloc(g->nslots + 1, 1);
     g->fwd = calloc(g->nslots + 1, sizeof *g->fwd);
     if (!g->form || !g->fwd || !g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->cbuf || !g->first_read ||
-        !g->last_read || !g->first_touch || !g->outer_lo || !g->outer_hi)
+        !g->last_read || !g->first_touch || !g->settled || !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
     for (uint32_t r = 0; r < k->nregs && s < g->nslots; r++) {
@@ -1311,6 +1370,7 @@ out:
     free(g.first_read);
     free(g.last_read);
     free(g.first_touch);
+    free(g.settled);
     free(g.outer_lo);
     free(g.outer_hi);
     free(g.form);

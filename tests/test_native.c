@@ -253,6 +253,20 @@ static const char src_c[] =
     "        acc += (j + 1) * 5;\n"
     "    }\n"
     "    o[blockIdx.x * blockDim.x + t] = acc;\n"
+    "}\n"
+    "__global__ void settle(int *o, const int *in, int sel)\n"
+    "{\n"
+    "    __shared__ int sh[64];\n"
+    "    int t = threadIdx.x, a = in[t] * 3 + t, b = 0;\n"
+    "    if ((t & 3) == sel) b = in[(t * 5) & 255] + 7;\n"
+    "    sh[t] = a;\n"
+    "    __syncthreads();\n"
+    "    int n = __syncthreads_count(t < sel * 16 + 3);\n"
+    "    int acc = 0;\n"
+    "    for (int k = 0; k < 1500; k++) acc += (a ^ k) & 15;\n"
+    "    acc += sh[(t + 1) & 63] + b;\n"
+    "    __syncthreads();\n"
+    "    o[blockIdx.x * blockDim.x + t] = acc + a * 7 + b * 3 + n * 1000;\n"
     "}\n";
 
 static const char *src(void)
@@ -1159,6 +1173,32 @@ static void test_inductive(void)
         ind_case("vind2", "nested inductive loops", ind2_ref, in, sel);
 }
 
+/* settle's result for unit t (cubes of 64), in C. */
+static int settle_ref(const int *in, int t, int sel)
+{
+    const int a = in[t] * 3 + t, b = (t & 3) == sel ? in[(t * 5) & 255] + 7 : 0, u = (t + 1) & 63;
+    int acc = 0;
+    for (int k = 0; k < 1500; k++)
+        acc += (a ^ k) & 15;
+    return acc + in[u] * 3 + u + b + a * 7 + b * 3 + (sel * 16 + 3) * 1000;
+}
+
+/* Registers written only outside loops and read after barriers are
+ * stored to the register file as they are written, and not at each stop
+ * (jit/native.c settle): one written once, one written again in some
+ * lanes before the first barrier, the count a __syncthreads_count
+ * returns (through the interpreter), each read after the barriers and in
+ * a loop long enough to yield at its head (1500 rounds, a quantum of
+ * 1000) and resume there. */
+static void test_settled(void)
+{
+    int in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (i * 53 + 7) % 97 - 40;
+    for (uint32_t sel = 0; sel < 4; sel++)
+        ind_case("settle", "registers settled before barriers", settle_ref, in, sel);
+}
+
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
  * place): p's value at the load is not the one the add read, so the quick
  * path must not take p + off for it. One lane (cube of 1: trivially
@@ -1426,6 +1466,7 @@ int main(void)
     test_deopt();
     test_unborn();
     test_inductive();
+    test_settled();
     test_refused();
     test_registers();
     test_policy();
