@@ -225,10 +225,12 @@ static void spill(const gen *g, uint32_t s, uint32_t n, bool out)
     spill_live(g, s, n, out, UINT32_MAX);
 }
 
-/* After instruction in (outside loops: settled slots are written nowhere
- * else): the settled slots it wrote, to the register file. */
-static void write_through(const gen *g, const cvm_vm_dinsn *in)
+/* After instruction pc (outside loops: settled slots are written nowhere
+ * else): the settled slots it wrote, to the register file, unless no
+ * stop after it needs them. */
+static void write_through(const gen *g, uint32_t pc)
 {
+    const cvm_vm_dinsn *in = &g->code[pc];
     uint32_t list[CVM_BC_MAX_OPERANDS + 4];
     unsigned n, nw;
     cvm_nat_named(g, in, list, &n, &nw);
@@ -236,8 +238,8 @@ static void write_through(const gen *g, const cvm_vm_dinsn *in)
     for (unsigned i = 0; i < nw; i++)
         for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
             const uint32_t t = list[i] + w;
-            if (!g->settled[t])
-                continue;
+            if (pc >= g->settled[t])
+                continue; /* (0: not settled) */
             if (!regs)
                 regs = load_fixed(g, g->p, offsetof(cvm_vm_plane, regs), g->i8p);
             LLVMValueRef st = llvm.BuildStore(g->B, reg_raw(g, t), slot_ptr(g, regs, t, rshift_of(g->W)));
@@ -991,7 +993,7 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi)
             sync_cube(g, pc);
         else
             cvm_nat_fallback(g, pc); /* (the interpreter wrote the file) */
-        write_through(g, in);
+        write_through(g, pc);
         note_inductive(g, in);
     }
 }
@@ -1089,10 +1091,12 @@ static void constants(gen *g)
 }
 
 /* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
-/* gen's `settled`: per slot, every write outside loops, and live at the
- * resume point of a barrier after its first touch. (A register no lane
- * reads before writing it may hold an older cube's value in the file
- * until then: decode.c zeroes the others, as unborn_at relies on.) */
+/* gen's `settled`: for a slot written only outside loops and live at the
+ * resume point of a barrier after its first touch, the last stop (a
+ * barrier, or a loop: its head yields and deoptimizes) where it is live.
+ * (Before its first write a register no lane reads before writing it
+ * may hold an older cube's value in the file: decode.c zeroes the
+ * others, as unborn_at relies on.) */
 static void settle(gen *g)
 {
     const uint32_t n = g->kp->ninsns;
@@ -1112,14 +1116,15 @@ static void settle(gen *g)
                 looped[list[i] + w] |= in_loop;
             }
     }
-    for (uint32_t pc = 0; pc < n; pc++) {
-        if (!is_barrier(g->code[pc].h))
-            continue;
-        for (uint32_t s = 0; s < g->nslots; s++)
-            if (written[s] && !looped[s] && !g->local[s] && !g->cst[s] && g->first_touch[s] < pc &&
-                live_at(g, s, pc + 1))
-                g->settled[s] = 1;
-    }
+    for (int barriers = 1; barriers >= 0; barriers--) /* barriers settle; then every stop extends */
+        for (uint32_t pc = 0; pc < n; pc++) {
+            const bool stop = barriers ? is_barrier(g->code[pc].h)
+                                       : is_barrier(g->code[pc].h) || g->code[pc].h == CVM_OP_LOOP;
+            for (uint32_t s = 0; stop && s < g->nslots; s++)
+                if (written[s] && !looped[s] && !g->local[s] && !g->cst[s] && g->first_touch[s] < pc &&
+                    live_at(g, s, pc + 1) && (barriers || g->settled[s]))
+                    g->settled[s] = pc > g->settled[s] ? pc : g->settled[s];
+        }
     free(looped), free(written);
 }
 
@@ -1215,7 +1220,7 @@ static bool layout(gen *g)
     g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
     g->first_touch = calloc(g->nslots + 1, sizeof *g->first_touch);
-    g->settled = calloc(g->nslots + 1, 1);
+    g->settled = calloc(g->nslots + 1, sizeof *g->settled);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
     g->form = calloc(g->nslots + 1, 1);

@@ -93,13 +93,15 @@ typedef struct gen {
     LLVMValueRef *cbuf;       /* per slot with cst and ld/st: its buffer (region), ditto: 4 values */
     uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */
     uint32_t *first_touch;            /* the first pc that reads or writes it (UINT32_MAX: none) */
-    /* Per slot: written only outside loops, and live across a barrier
-     * after its first touch (analyse()): each write is stored to the
-     * plane's register file at once (write_through), so the file holds
-     * its value wherever the plane stops, and a stop does not store it
-     * again. A softmax's row pointers and unit coordinates, written once,
-     * were stored at each of its 16 barriers a row. */
-    uint8_t *settled;
+    /* Per slot: 0, or it is written only outside loops and live across a
+     * barrier after its first touch (settle()): then the pc of the last
+     * stop (a barrier, or a loop whose head may yield) where it is live.
+     * Each write before that pc is stored to the plane's register file at
+     * once (write_through), so the file holds its value wherever the
+     * plane stops, and a stop does not store it again. A softmax's row
+     * pointers and unit coordinates, written once, were stored at each of
+     * its 16 barriers a row. */
+    uint32_t *settled;
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
     unsigned depth;
