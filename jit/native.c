@@ -1090,7 +1090,6 @@ static void constants(gen *g)
     free(no);
 }
 
-/* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
 /* gen's `settled`: for a slot written only outside loops and live at the
  * resume point of a barrier after its first touch, the last stop (a
  * barrier, or a loop: its head yields and deoptimizes) where it is live.
@@ -1128,6 +1127,7 @@ static void settle(gen *g)
     free(looped), free(written);
 }
 
+/* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
 static void analyse(gen *g)
 {
     const uint32_t n = g->kp->ninsns;
