@@ -118,9 +118,6 @@ static unsigned rshift_of(unsigned W)
     return sh;
 }
 
-/* Whether slot i may be read after the plane stops and resumes at pc:
- * read at or after pc, or anywhere in the outermost loop around pc (its
- * next round reads it); local registers never are. */
 /* The outermost loop around pc, [*lo, *hi]; false if none. */
 static bool outer_loop(const gen *g, uint32_t pc, uint32_t *lo, uint32_t *hi)
 {
@@ -129,6 +126,9 @@ static bool outer_loop(const gen *g, uint32_t pc, uint32_t *lo, uint32_t *hi)
     return *lo <= *hi;
 }
 
+/* Whether slot i may be read after the plane stops and resumes at pc:
+ * read at or after pc, or anywhere in the outermost loop around pc (its
+ * next round reads it); local registers never are. */
 static bool live_at(const gen *g, uint32_t i, uint32_t pc)
 {
     if (g->local[i] || g->first_read[i] == UINT32_MAX)
@@ -230,21 +230,13 @@ static void spill(const gen *g, uint32_t s, uint32_t n, bool out)
  * stop after it needs them. */
 static void write_through(const gen *g, uint32_t pc)
 {
-    const cvm_vm_dinsn *in = &g->code[pc];
     uint32_t list[CVM_BC_MAX_OPERANDS + 4];
     unsigned n, nw;
-    cvm_nat_named(g, in, list, &n, &nw);
-    LLVMValueRef regs = NULL;
+    cvm_nat_named(g, &g->code[pc], list, &n, &nw);
     for (unsigned i = 0; i < nw; i++)
-        for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
-            const uint32_t t = list[i] + w;
-            if (pc >= g->settled[t])
-                continue; /* (0: not settled) */
-            if (!regs)
-                regs = load_fixed(g, g->p, offsetof(cvm_vm_plane, regs), g->i8p);
-            LLVMValueRef st = llvm.BuildStore(g->B, reg_raw(g, t), slot_ptr(g, regs, t, rshift_of(g->W)));
-            llvm.SetAlignment(st, 8);
-        }
+        for (uint32_t t = list[i]; t < list[i] + width_at(g, list[i]) && t < g->nslots; t++)
+            if (pc < g->settled[t]) /* (0: not settled) */
+                spill(g, t, 1, true);
 }
 
 /* Stores the masks of constructs 0..depth-1 to the plane's frames, or loads them. */
@@ -992,7 +984,7 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi)
         else if (in->h == CVM_OP_SYNC_CUBE)
             sync_cube(g, pc);
         else
-            cvm_nat_fallback(g, pc); /* (the interpreter wrote the file) */
+            cvm_nat_fallback(g, pc);
         write_through(g, pc);
         note_inductive(g, in);
     }
@@ -1098,33 +1090,37 @@ static void constants(gen *g)
  * others, as unborn_at relies on.) */
 static void settle(gen *g)
 {
+    enum { WRITTEN = 1, LOOPED = 2, BARRIER = 4 };
     const uint32_t n = g->kp->ninsns;
-    uint8_t *looped = calloc(g->nslots + 1, 1), *written = calloc(g->nslots + 1, 1);
-    if (!looped || !written) {
-        free(looped), free(written);
+    uint8_t *f = calloc(g->nslots + 1, 1);
+    uint32_t *last = calloc(g->nslots + 1, sizeof *last);
+    if (!f || !last) {
+        free(f), free(last);
         return; /* none settled: every stop stores them, as before */
     }
     for (uint32_t pc = 0; pc < n; pc++) {
         uint32_t list[CVM_BC_MAX_OPERANDS + 4], lo, hi;
         unsigned k, nw;
         cvm_nat_named(g, &g->code[pc], list, &k, &nw);
-        const bool in_loop = outer_loop(g, pc, &lo, &hi);
+        const uint8_t w = outer_loop(g, pc, &lo, &hi) ? WRITTEN | LOOPED : WRITTEN;
         for (unsigned i = 0; i < nw; i++)
-            for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
-                written[list[i] + w] = 1;
-                looped[list[i] + w] |= in_loop;
+            for (uint32_t t = list[i]; t < list[i] + width_at(g, list[i]) && t < g->nslots; t++)
+                f[t] |= w;
+    }
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const bool barrier = is_barrier(g->code[pc].h);
+        if (!barrier && g->code[pc].h != CVM_OP_LOOP)
+            continue;
+        for (uint32_t s = 0; s < g->nslots; s++)
+            if ((f[s] & (WRITTEN | LOOPED)) == WRITTEN && !g->local[s] && !g->cst[s] && g->first_touch[s] < pc &&
+                live_at(g, s, pc + 1)) {
+                last[s] = pc; /* the stops in order: the last one stays */
+                f[s] |= barrier ? BARRIER : 0;
             }
     }
-    for (int barriers = 1; barriers >= 0; barriers--) /* barriers settle; then every stop extends */
-        for (uint32_t pc = 0; pc < n; pc++) {
-            const bool stop = barriers ? is_barrier(g->code[pc].h)
-                                       : is_barrier(g->code[pc].h) || g->code[pc].h == CVM_OP_LOOP;
-            for (uint32_t s = 0; stop && s < g->nslots; s++)
-                if (written[s] && !looped[s] && !g->local[s] && !g->cst[s] && g->first_touch[s] < pc &&
-                    live_at(g, s, pc + 1) && (barriers || g->settled[s]))
-                    g->settled[s] = pc > g->settled[s] ? pc : g->settled[s];
-        }
-    free(looped), free(written);
+    for (uint32_t s = 0; s < g->nslots; s++)
+        g->settled[s] = (f[s] & BARRIER) ? last[s] : 0;
+    free(f), free(last);
 }
 
 /* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
