@@ -26,11 +26,11 @@
  * libLLVM-14 runs everything interpreted, the native tier saying why.
  * The header's prototypes give each pointer its type. */
 #define LLVM_API(X) \
-    X(AddCase) X(AddFunction) X(AppendBasicBlockInContext) X(BuildAShr) X(BuildAdd) \
+    X(AddCase) X(AddFunction) X(AddIncoming) X(AppendBasicBlockInContext) X(BuildAShr) X(BuildAdd) \
     X(BuildAlloca) X(BuildAnd) X(BuildBitCast) X(BuildBr) X(BuildCall2) X(BuildCondBr) \
     X(BuildExtractElement) X(BuildFAdd) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) X(BuildFreeze) \
     X(BuildFPToUI) X(BuildFPTrunc) X(BuildFSub) X(BuildGEP2) X(BuildICmp) X(BuildInsertElement) X(BuildIntToPtr) \
-    X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNSWAdd) X(BuildNUWAdd) X(BuildNot) X(BuildOr) X(BuildPtrToInt) X(BuildRet) \
+    X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNSWAdd) X(BuildNUWAdd) X(BuildNot) X(BuildOr) X(BuildPhi) X(BuildPtrToInt) X(BuildRet) \
     X(BuildSExt) X(BuildSIToFP) X(BuildSelect) X(BuildShl) X(BuildShuffleVector) X(BuildStore) \
     X(BuildSub) X(BuildSwitch) X(BuildTrunc) X(BuildUDiv) X(BuildUIToFP) X(BuildURem) X(BuildXor) \
     X(BuildZExt) X(ConstBitCast) X(ConstInt) X(ConstIntToPtr) X(ConstNull) X(ConstVector) \
@@ -40,10 +40,10 @@
     X(DisposePassBuilderOptions) X(DisposeTargetData) X(DisposeTargetMachine) \
     X(DoubleTypeInContext) X(DumpModule) X(FloatTypeInContext) X(FunctionType) \
     X(GetDefaultTargetTriple) X(GetElementType) X(GetEntryBasicBlock) X(GetErrorMessage) \
-    X(GetFirstInstruction) X(GetHostCPUFeatures) X(GetHostCPUName) X(GetInsertBlock) \
-    X(GetIntrinsicDeclaration) X(GetMDKindIDInContext) X(GetParam) X(GetTargetFromTriple) X(GetUndef) \
+    X(GetAllocatedType) X(GetFirstInstruction) X(GetHostCPUFeatures) X(GetHostCPUName) X(GetInsertBlock) \
+    X(GetIntrinsicDeclaration) X(GetMDKindIDInContext) X(GetNextInstruction) X(GetParam) X(GetTargetFromTriple) X(GetUndef) \
     X(Int16TypeInContext) X(Int1TypeInContext) X(Int32TypeInContext) X(Int64TypeInContext) \
-    X(Int8TypeInContext) X(IntTypeInContext) X(IntrinsicGetType) X(LookupIntrinsicID) X(MDNodeInContext) \
+    X(Int8TypeInContext) X(IntTypeInContext) X(IntrinsicGetType) X(IsAAllocaInst) X(LookupIntrinsicID) X(MDNodeInContext) \
     X(ModuleCreateWithNameInContext) X(OrcCreateDynamicLibrarySearchGeneratorForProcess) \
     X(OrcCreateLLJIT) X(OrcCreateLLJITBuilder) X(OrcCreateNewThreadSafeContext) \
     X(OrcCreateNewThreadSafeModule) X(OrcDisposeLLJIT) X(OrcDisposeThreadSafeContext) \

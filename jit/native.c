@@ -425,13 +425,43 @@ void cvm_nat_fallback(gen *g, uint32_t pc)
     llvm.PositionBuilderAtEnd(g->B, ok);
 }
 
+/* After a plane's arrival at a plain barrier, its state stored: goes on
+ * with the next plane of the pass in this call (vm/jit_rt.c
+ * cvm_jit_chain), at the dispatch, or returns the wait to run_cube. */
+static void chain(gen *g)
+{
+    if (g->nchains == g->capchains) {
+        g->capchains = g->capchains ? g->capchains * 2 : 8;
+        LLVMBasicBlockRef *c = realloc(g->chains, sizeof *c * g->capchains);
+        if (!c) {
+            fail(g, "out of memory at pc %u%s", 0, "");
+            g->again = true;
+            llvm.BuildRet(g->B, c32(g, CVM_VM_R_WAIT));
+            return;
+        }
+        g->chains = c;
+    }
+    LLVMValueRef args[2] = {g->x, g->p};
+    LLVMValueRef next = llvm.BuildCall2(g->B, g->ty_chain, g->fn_chain, args, 2, "next");
+    LLVMBasicBlockRef go = block(g, "chain"), wait = block(g, "wait");
+    llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildPtrToInt(g->B, next, g->i64, ""), c64(g, 0), ""),
+                    wait, go);
+    llvm.PositionBuilderAtEnd(g->B, wait);
+    llvm.BuildRet(g->B, c32(g, CVM_VM_R_WAIT));
+    llvm.PositionBuilderAtEnd(g->B, go);
+    llvm.BuildBr(g->B, g->dispatch);
+    llvm.AddIncoming(g->p_phi, &next, &go, 1);
+    g->chains[g->nchains++] = go;
+}
+
 /* sync_cube, the interpreter's handler inline when the plane's active
  * lanes are all its unfinished ones: the plane waits at pc, and
  * release_sync (vm/interp.c) makes it runnable at pc + 1, where the
  * resume point cvm_nat_fallback() made goes on. Other masks run through the
  * interpreter, which waits the same way or, in checked mode, reports the
- * barrier divergence. A barrier costs a return to the cube's scheduler
- * either way; this saves the interpreter's call for one instruction. */
+ * barrier divergence (and returns to the cube's scheduler). The inline
+ * arrival saves the interpreter's call for one instruction, and goes on
+ * with the pass's next plane in this call (chain). */
 static void sync_cube(gen *g, uint32_t pc)
 {
     LLVMValueRef live = load_fixed(g, g->p, offsetof(cvm_vm_plane, live), g->i64);
@@ -446,7 +476,7 @@ static void sync_cube(gen *g, uint32_t pc)
     frames(g, g->depth, true);
     store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
     store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
-    llvm.BuildRet(g->B, c32(g, CVM_VM_R_WAIT));
+    chain(g);
     llvm.PositionBuilderAtEnd(g->B, other);
     cvm_nat_fallback(g, pc);
 }
@@ -1000,6 +1030,11 @@ static void emit(gen *g)
     g->quantum = llvm.BuildAlloca(g->B, g->i32, "quantum");
     for (uint32_t s = 0; s < g->nslots; s++)
         g->slot[s] = llvm.BuildAlloca(g->B, vec(g, g->slot_elem[s]), "r");
+    LLVMValueRef p0 = g->p;
+    g->dispatch = block(g, "dispatch");
+    llvm.PositionBuilderAtEnd(g->B, g->dispatch);
+    g->p = g->p_phi = llvm.BuildPhi(g->B, g->i8p, "p");
+    llvm.AddIncoming(g->p_phi, &p0, &entry, 1);
     g->start = block(g, "start");
     g->done = block(g, "done");
 
@@ -1028,8 +1063,19 @@ static void emit(gen *g)
     store(g, c32(g, kp->ninsns), g->p, offsetof(cvm_vm_plane, pc));
     llvm.BuildRet(g->B, c32(g, CVM_VM_R_DONE));
 
-    /* the entry: start at pc 0, or resume where the plane stopped */
+    /* a chained plane's code starts from nothing: every alloca (slots,
+     * masks, scalars) undefined on that edge, as at the entry, so that
+     * LLVM carries no value of the plane before across it */
+    for (unsigned i = 0; i < g->nchains; i++) {
+        llvm.PositionBuilderBefore(g->B, llvm.GetFirstInstruction(g->chains[i]));
+        for (LLVMValueRef a = llvm.GetFirstInstruction(entry); a; a = llvm.GetNextInstruction(a))
+            if (llvm.IsAAllocaInst(a))
+                llvm.BuildStore(g->B, llvm.GetUndef(llvm.GetAllocatedType(a)), a);
+    }
+    /* the entry, then the dispatch: start at pc 0, or resume where the plane stopped */
     llvm.PositionBuilderAtEnd(g->B, entry);
+    llvm.BuildBr(g->B, g->dispatch);
+    llvm.PositionBuilderAtEnd(g->B, g->dispatch);
     LLVMValueRef pc = load(g, g->p, offsetof(cvm_vm_plane, pc), g->i32);
     LLVMValueRef sw = llvm.BuildSwitch(g->B, pc, g->start, g->nres);
     for (unsigned i = 0; i < g->nres; i++)
@@ -1303,6 +1349,9 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     g.ty_backedge = llvm.FunctionType(g.i32, sp, 2, false);
     g.fn_backedge = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_backedge, false),
                                       llvm.PointerType(g.ty_backedge, 0));
+    g.ty_chain = llvm.FunctionType(g.i8p, sp, 2, false);
+    g.fn_chain = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_chain, false),
+                                   llvm.PointerType(g.ty_chain, 0));
     emit(&g);
     llvm.DisposeBuilder(g.B);
     char *verr = NULL;
@@ -1379,6 +1428,7 @@ out:
     for (unsigned d = 0; d < MAXDEPTH; d++)
         free(g.snap[d]);
     free(g.res);
+    free(g.chains);
     *again = g.again;
     return fn;
 }

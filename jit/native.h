@@ -108,8 +108,16 @@ typedef struct gen {
     resume *res;
     unsigned nres, capres;
     LLVMBasicBlockRef entry, done, start;
-    LLVMValueRef fn_step, fn_backedge;
-    LLVMTypeRef ty_step, ty_backedge;
+    LLVMValueRef fn_step, fn_backedge, fn_chain;
+    LLVMTypeRef ty_step, ty_backedge, ty_chain;
+    /* The plane the code runs: the call's, or the one a barrier's arrival
+     * went on with (cvm_jit_chain); `p` is this phi at the dispatch block,
+     * which switches on the plane's pc. `chains` are the blocks that go
+     * to it from an arrival. */
+    LLVMBasicBlockRef dispatch;
+    LLVMValueRef p_phi;
+    LLVMBasicBlockRef *chains;
+    unsigned nchains, capchains;
     /* Loop versioning (version_loop): per slot, a guess of its lanes'
      * form (F_*) at the loop being versioned. */
     uint8_t *form;

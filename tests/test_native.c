@@ -300,26 +300,27 @@ static uint64_t native_launches(void)
     return jit_counts().launches;
 }
 
-/* One launch under CUBEVM_JIT=tier with fresh buffers from `bufs` (then a
- * u32 scalar when scal): the status, diag and every buffer's bytes after. */
+/* One launch under CUBEVM_JIT=tier with fresh buffers from `bufs` (then
+ * ns u32 scalars from scal): the status, diag and every buffer's bytes
+ * after. */
 static cvm_status run_tier(const char *tier, const char *name, const cvm_launch_config *cfg,
-                           const io *bufs, int nb, const uint32_t *scal, uint8_t *out,
+                           const io *bufs, int nb, const uint32_t *scal, int ns, uint8_t *out,
                            cvm_diag *d)
 {
     cvm_buffer *b[8];
-    cvm_arg args[9];
+    cvm_arg args[12];
     setenv("CUBEVM_JIT", tier, 1);
     for (int i = 0; i < nb; i++) {
         b[i] = kern_buf("buf", bufs[i].size, bufs[i].init);
         args[i] = kern_arg_buf(b[i]);
     }
-    if (scal)
-        args[nb] = kern_arg_u32(scal);
+    for (int i = 0; i < ns; i++)
+        args[nb + i] = kern_arg_u32(&scal[i]);
     const cvm_kernel *k = NULL;
     memset(d, 0, sizeof *d);
     cvm_status st = cvm_kernel_get(mod, name, &k, d);
     if (!st)
-        st = cvm_launch(kern_stream(), k, cfg, args, (uint32_t)nb + (scal != NULL), d);
+        st = cvm_launch(kern_stream(), k, cfg, args, (uint32_t)(nb + ns), d);
     if (!st)
         st = cvm_stream_sync(kern_stream(), d);
     size_t at = 0;
@@ -334,17 +335,17 @@ static cvm_status run_tier(const char *tier, const char *name, const cvm_launch_
 
 /* Runs both tiers; the native run's bytes in out (total bytes of bufs).
  * Passes when status, message and bytes agree and the native tier ran. */
-static int both(const char *what, const char *name, const cvm_launch_config *cfg, const io *bufs,
-                int nb, const uint32_t *scal, uint8_t *out, cvm_status *st_out, cvm_diag *d)
+static int both_n(const char *what, const char *name, const cvm_launch_config *cfg, const io *bufs,
+                  int nb, const uint32_t *scal, int ns, uint8_t *out, cvm_status *st_out, cvm_diag *d)
 {
     size_t total = 0;
     for (int i = 0; i < nb; i++)
         total += bufs[i].size;
     uint8_t *ref = calloc(1, total + 1);
     cvm_diag d0;
-    cvm_status s0 = run_tier("off", name, cfg, bufs, nb, scal, ref, &d0);
+    cvm_status s0 = run_tier("off", name, cfg, bufs, nb, scal, ns, ref, &d0);
     const tap_jit_counts before = jit_counts();
-    cvm_status s1 = run_tier("on", name, cfg, bufs, nb, scal, out, d);
+    cvm_status s1 = run_tier("on", name, cfg, bufs, nb, scal, ns, out, d);
     const tap_jit_counts after = jit_counts();
     /* planned natively, and no thread fell back for want of stack */
     const bool ran = after.launches == before.launches + 1 && after.narrow_stacks == before.narrow_stacks;
@@ -360,6 +361,13 @@ static int both(const char *what, const char *name, const cvm_launch_config *cfg
     if (st_out)
         *st_out = s1;
     return good;
+}
+
+/* both_n with one scalar (none when scal is NULL). */
+static int both(const char *what, const char *name, const cvm_launch_config *cfg, const io *bufs,
+                int nb, const uint32_t *scal, uint8_t *out, cvm_status *st_out, cvm_diag *d)
+{
+    return both_n(what, name, cfg, bufs, nb, scal, scal != NULL, out, st_out, d);
 }
 
 /* ctl's result for unit t, in C. */
@@ -1227,6 +1235,86 @@ static void test_moved_pointer(void)
     }
 }
 
+/* Planes that arrive at a plain barrier go on with the next plane of the
+ * pass in the same call (vm/jit_rt.c cvm_jit_chain). The first unit of
+ * each plane logs (phase, unit) in the order the planes run, per cube:
+ * phase by phase, planes in index order, as run_cube's passes run them;
+ * planes that returned are skipped, a __syncthreads_count in between
+ * runs through the interpreter (not chained), and a fault in a plane
+ * reached by chaining names that plane's unit. */
+static const char chain_src[] =
+    "__global__ void chain(int *log, int *ctr, int w, int cut, int bad)\n"
+    "{\n"
+    "    int t = threadIdx.x, b = blockIdx.x;\n"
+    "    int *lg = log + b * 64;\n"
+    "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = t;\n"
+    "    __syncthreads();\n"
+    "    if (t >= cut) return;\n"
+    "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = 1000 + t;\n"
+    "    __syncthreads();\n"
+    "    if (t == bad) lg[1 << 20] = 1;\n"
+    "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = 2000 + t;\n"
+    "    int c = __syncthreads_count(t & 1);\n"
+    "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = 3000 + t + 100000 * c;\n"
+    "    __syncthreads();\n"
+    "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = 4000 + t;\n"
+    "}\n";
+
+static void test_chain(void)
+{
+    cvm_diag d;
+    cvm_module *m = kern_load_cuda(chain_src, "chain.cu", &d), *keep = mod;
+    if (!m) {
+        ok(0, "compile chain.cu: %s", d.message);
+        return;
+    }
+    mod = m;
+    static const uint32_t blocks[] = {256, 64, 100};
+    static const uint32_t widths[] = {32, 8, 16};
+    enum { GRID = 3 };
+    for (int c = 0; c < 3; c++) {
+        const uint32_t block = blocks[c], w = widths[c], cut = block / 2 + w; /* a plane past half */
+        const uint32_t planes = (block + w - 1) / w, live = (cut + w - 1) / w;
+        int32_t log[GRID * 64], ctr[GRID];
+        uint8_t raw[sizeof log + sizeof ctr];
+        io bufs[] = {{NULL, sizeof log}, {NULL, sizeof ctr}};
+        cvm_launch_config cfg = kern_cfg(GRID, block);
+        cfg.plane_width = w;
+        char what[96];
+        snprintf(what, sizeof what, "planes chained at barriers, cube %u, width %u", block, w);
+        uint32_t scal[3] = {w, cut, UINT32_MAX};
+        if (!both_n(what, "chain", &cfg, bufs, 2, scal, 3, raw, NULL, &d))
+            continue;
+        memcpy(log, raw, sizeof log);
+        memcpy(ctr, raw + sizeof log, sizeof ctr);
+        /* in C: phase by phase, the planes that take part, in index order */
+        int bad_at = -1;
+        for (int b = 0; b < GRID && bad_at < 0; b++) {
+            int32_t want[64];
+            uint32_t k = 0, odd = 0;
+            for (uint32_t t = 0; t < cut && t < block; t++)
+                odd += t & 1;
+            for (uint32_t q = 0; q < planes; q++)
+                want[k++] = (int32_t)(q * w);
+            for (int ph = 1; ph <= 4; ph++)
+                for (uint32_t q = 0; q < live && q < planes; q++)
+                    want[k++] = (int32_t)(ph * 1000 + q * w + (ph == 3 ? 100000 * odd : 0));
+            if ((uint32_t)ctr[b] != k || memcmp(want, log + b * 64, k * sizeof *want))
+                bad_at = b;
+        }
+        ok(bad_at < 0, "%s: the planes ran phase by phase in index order (first difference in cube %d)", what,
+           bad_at);
+        /* a fault in a chained plane (the last live one) after the second barrier */
+        scal[2] = (live - 1) * w + 1;
+        snprintf(what, sizeof what, "a fault in a chained plane, cube %u, width %u", block, w);
+        cvm_status st;
+        both_n(what, "chain", &cfg, bufs, 2, scal, 3, raw, &st, &d);
+        ok(st == CVM_FAULT && d.fault.unit[0] == scal[2], "%s: names unit %u: %s", what, scal[2], d.message);
+    }
+    mod = keep;
+    cvm_module_free(m);
+}
+
 static void test_refused(void)
 {
     tap_jit_counts c0 = {0, 0, 0, 0}, c1 = {0, 0, 0, 0};
@@ -1235,7 +1323,7 @@ static void test_refused(void)
     io bufs[] = {{NULL, sizeof got}};
     cvm_launch_config cfg = kern_cfg(1, 32);
     cvm_diag d;
-    cvm_status st = run_tier("on", "sw", &cfg, bufs, 1, NULL, (uint8_t *)got, &d);
+    cvm_status st = run_tier("on", "sw", &cfg, bufs, 1, NULL, 0, (uint8_t *)got, &d);
     cvm_jit_counts_get(&c1);
     char why[256];
     cvm_jit_last_refusal(why, sizeof why);
@@ -1358,7 +1446,7 @@ static void test_policy(void)
     cvm_launch_config cfg = kern_cfg(4096, 256);
     cvm_diag d;
     uint64_t l0 = native_launches();
-    run_tier("off", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    run_tier("off", "ctl", &cfg, bufs, 1, &n, 1, (uint8_t *)got, &d);
     ok(native_launches() == l0, "CUBEVM_JIT=off runs the interpreter");
     /* a module of its own, so no earlier launch counts */
     cvm_diag dl;
@@ -1366,7 +1454,7 @@ static void test_policy(void)
     mod = m2;
     uint64_t seen[6];
     for (int i = 0; i < 6; i++) {
-        run_tier("auto", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+        run_tier("auto", "ctl", &cfg, bufs, 1, &n, 1, (uint8_t *)got, &d);
         seen[i] = native_launches();
     }
     mod = keep;
@@ -1402,12 +1490,12 @@ static void test_policy(void)
     cfg = kern_cfg(1, 32);
     cfg.tier = CVM_TIER_INTERP;
     l0 = native_launches();
-    cvm_status st = run_tier("on", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    cvm_status st = run_tier("on", "ctl", &cfg, bufs, 1, &n, 1, (uint8_t *)got, &d);
     ok(!st && native_launches() == l0, "tier CVM_TIER_INTERP interprets under CUBEVM_JIT=on");
     cfg.tier = CVM_TIER_NATIVE;
-    st = run_tier("off", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    st = run_tier("off", "ctl", &cfg, bufs, 1, &n, 1, (uint8_t *)got, &d);
     ok(!st && native_launches() == l0 + 1, "tier CVM_TIER_NATIVE runs native code under CUBEVM_JIT=off");
-    st = run_tier("bogus", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    st = run_tier("bogus", "ctl", &cfg, bufs, 1, &n, 1, (uint8_t *)got, &d);
     ok(!st && native_launches() == l0 + 2, "an explicit tier does not read CUBEVM_JIT (=bogus)");
     /* what runs each tier */
     cvm_diag da;
@@ -1420,11 +1508,11 @@ static void test_policy(void)
        "cvm_tier_available refuses CVM_TIER_DEFAULT (a policy) and 9: %s", da.message);
     /* bad input: a tier outside the enum, a CUBEVM_JIT no one knows */
     cfg.tier = 7;
-    st = run_tier("on", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    st = run_tier("on", "ctl", &cfg, bufs, 1, &n, 1, (uint8_t *)got, &d);
     ok(st == CVM_INVALID_ARGUMENT && strstr(d.message, "tier 7"), "tier 7 is refused: %s", d.message);
     cfg.tier = CVM_TIER_DEFAULT;
     l0 = native_launches();
-    st = run_tier("bogus", "ctl", &cfg, bufs, 1, &n, (uint8_t *)got, &d);
+    st = run_tier("bogus", "ctl", &cfg, bufs, 1, &n, 1, (uint8_t *)got, &d);
     ok(st == CVM_INVALID_ARGUMENT && strstr(d.message, "CUBEVM_JIT=bogus") && native_launches() == l0,
        "CUBEVM_JIT=bogus fails a default-tier launch, naming it: %s", d.message);
 }
@@ -1467,6 +1555,7 @@ int main(void)
     test_unborn();
     test_inductive();
     test_settled();
+    test_chain();
     test_refused();
     test_registers();
     test_policy();

@@ -317,6 +317,12 @@ static void run_cube(cvm_vm_exec *x)
             int r = x->native                          ? x->native(x, q)
                     : x->L->hook || x->race || x->init ? run_hooked(x, q)
                                                        : cvm_vm_run_plane(x, q);
+            if (x->chained) { /* the call went on with later planes (cvm_jit_chain): r is the last one's */
+                q = x->chained;
+                k = q->index;
+                x->chained = NULL;
+                pending = true; /* those before it wait at a barrier */
+            }
             if (r == CVM_VM_R_FAULT || r == CVM_VM_R_STOP) {
                 q->state = CVM_VM_FAULTED;
                 if (x->fault.status != CVM_FAULT)
@@ -573,6 +579,8 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
             total = __builtin_mul_overflow(total, (uint64_t)L->grid[i], &total) ? UINT64_MAX : total;
         x->native = cvm_jit_plan(x->prog, x->kp, x->W, total, L->tier);
     }
+    x->chain = x->native && L->schedule != CVM_VM_SCHED_RANDOM; /* passes in index order */
+    x->chained = NULL;
     const bool fast = !x->native && !L->step_budget && !L->hook && !checks && x->kp->fast,
                laid_out = fast && x->kp->fast_exact;
     x->code = fast ? x->kp->fast : x->kp->code;

@@ -222,3 +222,22 @@ int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p)
         return CVM_VM_R_FAULT;
     return x->nplanes > 1 ? CVM_VM_R_YIELD : -1;
 }
+
+/* A barrier's release needs every plane stopped, so while a plane later
+ * in the pass can run nothing is released: going on with it in the same
+ * call does what run_cube's loop would (interp.c), without the return,
+ * the scheduler's look for a release, and the next call's entry. */
+cvm_vm_plane *cvm_jit_chain(cvm_vm_exec *x, cvm_vm_plane *p)
+{
+    if (!x->chain)
+        return NULL;
+    for (uint32_t i = p->index + 1; i < x->nplanes; i++) {
+        cvm_vm_plane *q = &x->planes[i];
+        if (q->state == CVM_VM_RUNNABLE) {
+            x->chained = q;
+            x->synced = false;
+            return q;
+        }
+    }
+    return NULL;
+}
