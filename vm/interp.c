@@ -222,6 +222,11 @@ static bool release_all(cvm_vm_exec *x)
     return true;
 }
 
+bool cvm_vm_release(cvm_vm_exec *x)
+{
+    return release_all(x);
+}
+
 /* The planes that have not finished are all runnable at one pc (and
  * some are): they can run in lockstep. */
 static bool in_step(const cvm_vm_exec *x)

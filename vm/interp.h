@@ -382,6 +382,9 @@ cvm_status cvm_vm_print_text(cvm_vm_exec *x, const char *text, size_t n);
 /* The print text of the worker running x, of all its cubes of this run so far. */
 void cvm_vm_printed(const cvm_vm_exec *x, const char **out_text, size_t *out_len);
 bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p);
+/* Releases the cube's barrier when every unfinished plane waits at it (as
+ * run_cube does between passes): true if it did. */
+bool cvm_vm_release(cvm_vm_exec *x);
 void cvm_vm_unit_pos(const cvm_vm_exec *x, uint32_t unit, uint32_t out[3]);
 
 /* interp_mem.c: loads, stores, atomics. Return 0 or a CVM_VM_R_* to stop. */

@@ -226,18 +226,24 @@ int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p)
 /* A barrier's release needs every plane stopped, so while a plane later
  * in the pass can run nothing is released: going on with it in the same
  * call does what run_cube's loop would (interp.c), without the return,
- * the scheduler's look for a release, and the next call's entry. */
+ * the scheduler's look for a release, and the next call's entry. At the
+ * pass's end, run_cube would release the barrier and begin the next pass
+ * from plane 0: so does this, unless a fault in the cube (one more pass
+ * at most) or a timeout (looked at between passes) asks for run_cube. */
 cvm_vm_plane *cvm_jit_chain(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     if (!x->chain)
         return NULL;
-    for (uint32_t i = p->index + 1; i < x->nplanes; i++) {
-        cvm_vm_plane *q = &x->planes[i];
-        if (q->state == CVM_VM_RUNNABLE) {
-            x->chained = q;
-            x->synced = false;
-            return q;
+    for (uint32_t from = p->index + 1;; from = 0) {
+        for (uint32_t i = from; i < x->nplanes; i++) {
+            cvm_vm_plane *q = &x->planes[i];
+            if (q->state == CVM_VM_RUNNABLE) {
+                x->chained = q;
+                x->synced = false;
+                return q;
+            }
         }
+        if (from == 0 || x->stopping || x->L->timeout_s > 0 || !cvm_vm_release(x))
+            return NULL;
     }
-    return NULL;
 }
