@@ -104,25 +104,36 @@ bool cvm_vm_timed_out(cvm_vm_exec *x, const cvm_vm_plane *p)
 static bool release_sync(cvm_vm_exec *x)
 {
     uint32_t waiting = 0, count = 0, lanes = 0;
+    bool plain = true; /* every plane waits at a plain sync_cube: no count, no lanes */
     /* from the last plane: the scheduler asks after each plane that stops,
      * and while planes after it have yet to run the first look says no */
     for (uint32_t i = x->nplanes; i-- > 0;) {
         const cvm_vm_plane *q = &x->planes[i];
-        if (q->state == CVM_VM_AT_SYNC)
+        if (q->state == CVM_VM_AT_SYNC) {
             waiting++;
-        else if (q->state != CVM_VM_DONE)
+            plain &= x->code[q->wait_pc].h == CVM_OP_SYNC_CUBE;
+        } else if (q->state != CVM_VM_DONE) {
             return false;
+        }
     }
     if (!waiting)
         return false;
-    bool plain = true; /* every plane waits at a plain sync_cube: no count, no lanes */
-    for (uint32_t i = 0; i < x->nplanes; i++) {
+    if (plain && !x->race) { /* the common case in one more pass */
+        for (uint32_t i = 0; i < x->nplanes; i++) {
+            cvm_vm_plane *q = &x->planes[i];
+            if (q->state == CVM_VM_AT_SYNC) {
+                q->state = CVM_VM_RUNNABLE;
+                q->pc = q->wait_pc + 1;
+            }
+        }
+        return true;
+    }
+    for (uint32_t i = 0; i < x->nplanes && !plain; i++) {
         const cvm_vm_plane *q = &x->planes[i];
         if (q->state != CVM_VM_AT_SYNC)
             continue;
         const cvm_vm_dinsn *in = &x->code[q->wait_pc];
         if (in->h != CVM_OP_SYNC_CUBE) {
-            plain = false;
             const uint8_t *pred = cvm_vm_reg(x, q, in->a);
             for (unsigned l = 0; l < q->nlanes; l++)
                 count += (q->active >> l & 1) && (pred[l] & 1);
