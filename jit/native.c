@@ -380,8 +380,11 @@ void cvm_nat_named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigne
     (void)g;
 }
 
+static void chain(gen *g);
+
 /* Runs instruction pc through the interpreter; a barrier that waits
- * suspends the plane with its resume point at pc + 1. */
+ * suspends the plane with its resume point at pc + 1 (and a cube
+ * barrier goes on with the next plane: chain). */
 void cvm_nat_fallback(gen *g, uint32_t pc)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
@@ -412,7 +415,10 @@ void cvm_nat_fallback(gen *g, uint32_t pc)
         frames(g, g->depth, true);
         store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
         store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
-        llvm.BuildRet(g->B, r);
+        if (in->h == CVM_OP_BAR_SYNC)
+            llvm.BuildRet(g->B, r); /* a named barrier's release is the interpreter's */
+        else
+            chain(g); /* a cube barrier, released as a plain one is */
         llvm.PositionBuilderAtEnd(g->B, stop);
         llvm.BuildRet(g->B, r);
         llvm.PositionBuilderAtEnd(g->B, ok);
@@ -425,7 +431,7 @@ void cvm_nat_fallback(gen *g, uint32_t pc)
     llvm.PositionBuilderAtEnd(g->B, ok);
 }
 
-/* After a plane's arrival at a plain barrier, its state stored: goes on
+/* After a plane's arrival at a cube barrier, its state stored: goes on
  * with the next plane of the pass in this call (vm/jit_rt.c
  * cvm_jit_chain), at the dispatch, or returns the wait to run_cube. */
 static void chain(gen *g)
@@ -459,9 +465,9 @@ static void chain(gen *g)
  * release_sync (vm/interp.c) makes it runnable at pc + 1, where the
  * resume point cvm_nat_fallback() made goes on. Other masks run through the
  * interpreter, which waits the same way or, in checked mode, reports the
- * barrier divergence (and returns to the cube's scheduler). The inline
- * arrival saves the interpreter's call for one instruction, and goes on
- * with the pass's next plane in this call (chain). */
+ * barrier divergence. The inline arrival saves the interpreter's call for
+ * one instruction; either way the call goes on with the pass's next
+ * plane (chain). */
 static void sync_cube(gen *g, uint32_t pc)
 {
     LLVMValueRef live = load_fixed(g, g->p, offsetof(cvm_vm_plane, live), g->i64);

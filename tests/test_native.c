@@ -1235,7 +1235,7 @@ static void test_moved_pointer(void)
     }
 }
 
-/* Planes that arrive at a plain barrier go on with the next plane of the
+/* Planes that arrive at a cube barrier go on with the next plane of the
  * pass in the same call (vm/jit_rt.c cvm_jit_chain). The first unit of
  * each plane logs (phase, unit) in the order the planes run, per cube:
  * phase by phase, planes in index order, as run_cube's passes run them;
@@ -1258,6 +1258,18 @@ static const char chain_src[] =
     "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = 3000 + t + 100000 * c;\n"
     "    __syncthreads();\n"
     "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = 4000 + t;\n"
+    "}\n"
+    "__global__ void chain_yield(int *log, int *ctr, int w, int spin)\n"
+    "{\n"
+    "    int t = threadIdx.x, b = blockIdx.x, acc = 0;\n"
+    "    int *lg = log + b * 64;\n"
+    "    int m = t < w ? spin : 3;\n"
+    "    for (int i = 0; i < m; i++) acc += (i ^ t) & 7;\n"
+    "    __syncthreads();\n"
+    "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = t;\n"
+    "    __syncthreads();\n"
+    "    if (t % w == 0) lg[atomicAdd(&ctr[b], 1)] = 1000 + t;\n"
+    "    if (acc == 1) ctr[b] = -1;\n"
     "}\n";
 
 static void test_chain(void)
@@ -1280,6 +1292,7 @@ static void test_chain(void)
         io bufs[] = {{NULL, sizeof log}, {NULL, sizeof ctr}};
         cvm_launch_config cfg = kern_cfg(GRID, block);
         cfg.plane_width = w;
+        cfg.timeout_s = 0; /* a timeout ends the chain at each pass's end */
         char what[96];
         snprintf(what, sizeof what, "planes chained at barriers, cube %u, width %u", block, w);
         uint32_t scal[3] = {w, cut, UINT32_MAX};
@@ -1310,6 +1323,44 @@ static void test_chain(void)
         cvm_status st;
         both_n(what, "chain", &cfg, bufs, 2, scal, 3, raw, &st, &d);
         ok(st == CVM_FAULT && d.fault.unit[0] == scal[2], "%s: names unit %u: %s", what, scal[2], d.message);
+    }
+    /* Plane 0 loops 5000 rounds before the first barrier, yielding every
+     * 1000: the others arrive first, so plane 0's arrival releases them
+     * mid-pass and the pass goes on with them, then plane 0 logs in the
+     * next pass: by hand, phase 0 logs planes 1.., then 0, phase 1 the
+     * same. Widths other than 32 (the interpreter runs 32-lane planes in
+     * lockstep, another order). */
+    static const uint32_t yblocks[] = {32, 64, 100};
+    static const uint32_t ywidths[] = {8, 16, 16};
+    for (int c = 0; c < 3; c++) {
+        const uint32_t block = yblocks[c], w = ywidths[c], planes = (block + w - 1) / w;
+        int32_t log[GRID * 64], ctr[GRID];
+        uint8_t raw[sizeof log + sizeof ctr];
+        io bufs[] = {{NULL, sizeof log}, {NULL, sizeof ctr}};
+        cvm_launch_config cfg = kern_cfg(GRID, block);
+        cfg.plane_width = w;
+        cfg.timeout_s = 0;
+        uint32_t scal[2] = {w, 5000};
+        char what[96];
+        snprintf(what, sizeof what, "a plane that yields before a barrier, cube %u, width %u", block, w);
+        if (!both_n(what, "chain_yield", &cfg, bufs, 2, scal, 2, raw, NULL, &d))
+            continue;
+        memcpy(log, raw, sizeof log);
+        memcpy(ctr, raw + sizeof log, sizeof ctr);
+        int bad_at = -1;
+        for (int b = 0; b < GRID && bad_at < 0; b++) {
+            int32_t want[64];
+            uint32_t k = 0;
+            for (int ph = 0; ph < 2; ph++) {
+                for (uint32_t q = 1; q < planes; q++)
+                    want[k++] = (int32_t)(ph * 1000 + q * w);
+                want[k++] = ph * 1000;
+            }
+            if ((uint32_t)ctr[b] != k || memcmp(want, log + b * 64, k * sizeof *want))
+                bad_at = b;
+        }
+        ok(bad_at < 0, "%s: released planes go on in the same pass (first difference in cube %d)", what,
+           bad_at);
     }
     mod = keep;
     cvm_module_free(m);

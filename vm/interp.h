@@ -308,7 +308,7 @@ typedef struct cvm_vm_exec {
      * else NULL; the worker's table of buffers for its quick checks. */
     int (*native)(struct cvm_vm_exec *x, cvm_vm_plane *p);
     const struct cvm_jit_region *jtab;
-    /* Native code whose plane arrives at a plain barrier goes on with the
+    /* Native code whose plane arrives at a cube barrier goes on with the
      * pass's next runnable plane in the same call (cvm_jit_chain), when
      * the pass runs the planes in index order (no random schedule);
      * `chained` is the last plane a call went on with, for run_cube to

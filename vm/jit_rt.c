@@ -223,27 +223,37 @@ int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p)
     return x->nplanes > 1 ? CVM_VM_R_YIELD : -1;
 }
 
-/* A barrier's release needs every plane stopped, so while a plane later
- * in the pass can run nothing is released: going on with it in the same
- * call does what run_cube's loop would (interp.c), without the return,
- * the scheduler's look for a release, and the next call's entry. At the
- * pass's end, run_cube would release the barrier and begin the next pass
- * from plane 0: so does this, unless a fault in the cube (one more pass
- * at most) or a timeout (looked at between passes) asks for run_cube. */
+/* The runnable plane of index from or more that comes first, chained to; NULL if none. */
+static cvm_vm_plane *runnable_from(cvm_vm_exec *x, uint32_t from)
+{
+    for (uint32_t i = from; i < x->nplanes; i++) {
+        cvm_vm_plane *q = &x->planes[i];
+        if (q->state == CVM_VM_RUNNABLE) {
+            x->chained = q;
+            x->synced = false;
+            return q;
+        }
+    }
+    return NULL;
+}
+
+/* What run_cube's loop (interp.c) does after a plane that waits, without
+ * the return, the scheduler, and the next call's entry: a barrier's
+ * release needs every plane stopped, so while a later plane in the pass
+ * can run nothing is released and that plane runs next. Else run_cube
+ * tries the release, and goes on in the same pass with the planes after
+ * this one it released (planes that arrived before a lower one, which
+ * had yielded); then, at the pass's end, it looks for a fault in the
+ * cube (one more pass at most) and a timeout, and begins the next pass
+ * from plane 0: so does this, leaving those looks to run_cube. */
 cvm_vm_plane *cvm_jit_chain(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     if (!x->chain)
         return NULL;
-    for (uint32_t from = p->index + 1;; from = 0) {
-        for (uint32_t i = from; i < x->nplanes; i++) {
-            cvm_vm_plane *q = &x->planes[i];
-            if (q->state == CVM_VM_RUNNABLE) {
-                x->chained = q;
-                x->synced = false;
-                return q;
-            }
-        }
-        if (from == 0 || x->stopping || x->L->timeout_s > 0 || !cvm_vm_release(x))
-            return NULL;
-    }
+    cvm_vm_plane *q = runnable_from(x, p->index + 1);
+    if (q || !cvm_vm_release(x))
+        return q;
+    if ((q = runnable_from(x, p->index + 1)) || x->stopping || x->L->timeout_s > 0)
+        return q;
+    return runnable_from(x, 0);
 }
