@@ -370,6 +370,28 @@ static int both(const char *what, const char *name, const cvm_launch_config *cfg
     return both_n(what, name, cfg, bufs, nb, scal, scal != NULL, out, st_out, d);
 }
 
+/* A test's own module in place of the main one while it runs (`both`
+ * launches from `mod`): assembly text, or CUDA when cuda. False, after a
+ * failed check naming the file, if it does not load. */
+static bool use_module(const char *text, const char *file, bool cuda)
+{
+    cvm_diag d;
+    cvm_module *m = cuda ? kern_load_cuda(text, file, &d) : kern_load(text, file, &d);
+    if (!m) {
+        ok(0, "load %s: %s", file, d.message);
+        return false;
+    }
+    mod = m;
+    return true;
+}
+
+/* Frees the test's module: the main one is `mod` again. */
+static void main_module(cvm_module *main_mod)
+{
+    cvm_module_free(mod);
+    mod = main_mod;
+}
+
 /* ctl's result for unit t, in C. */
 static int ctl_ref(int t)
 {
@@ -1085,12 +1107,9 @@ static int born_ref(int t, int n)
 static void test_unborn(void)
 {
     cvm_diag d;
-    cvm_module *m = kern_load(born_src, "born.cbs", &d), *keep = mod;
-    if (!m) {
-        ok(0, "assemble born.cbs: %s", d.message);
+    cvm_module *keep = mod;
+    if (!use_module(born_src, "born.cbs", false))
         return;
-    }
-    mod = m;
     for (uint32_t n = 0; n <= 4; n += n ? 3 : 1) {
         int got[64];
         io bufs[] = {{NULL, sizeof got}};
@@ -1105,8 +1124,7 @@ static void test_unborn(void)
                 bad = t;
         ok(bad < 0, "%s: as in C (first difference at %d)", what, bad);
     }
-    mod = keep;
-    cvm_module_free(m);
+    main_module(keep);
 }
 
 /* vind's result for unit t (cubes of 64), in C. */
@@ -1275,12 +1293,9 @@ static const char chain_src[] =
 static void test_chain(void)
 {
     cvm_diag d;
-    cvm_module *m = kern_load_cuda(chain_src, "chain.cu", &d), *keep = mod;
-    if (!m) {
-        ok(0, "compile chain.cu: %s", d.message);
+    cvm_module *keep = mod;
+    if (!use_module(chain_src, "chain.cu", true))
         return;
-    }
-    mod = m;
     static const uint32_t blocks[] = {256, 64, 100};
     static const uint32_t widths[] = {32, 8, 16};
     enum { GRID = 3 };
@@ -1362,8 +1377,7 @@ static void test_chain(void)
         ok(bad_at < 0, "%s: released planes go on in the same pass (first difference in cube %d)", what,
            bad_at);
     }
-    mod = keep;
-    cvm_module_free(m);
+    main_module(keep);
 }
 
 static void test_refused(void)
@@ -1426,12 +1440,9 @@ static const char acc_src[] =
 static void test_registers(void)
 {
     cvm_diag d;
-    cvm_module *m = kern_load(acc_src, "acc.cbs", &d), *keep = mod;
-    if (!m) {
-        ok(0, "assemble acc.cbs: %s", d.message);
+    cvm_module *keep = mod;
+    if (!use_module(acc_src, "acc.cbs", false))
         return;
-    }
-    mod = m;
     uint32_t got[64];
     io bufs[] = {{NULL, sizeof got}};
     cvm_launch_config cfg = kern_cfg(1, 64);
@@ -1442,8 +1453,7 @@ static void test_registers(void)
         if (got[t] != (uint32_t)__builtin_popcount(t))
             bad = t;
     ok(bad < 0, "acc: o[t] = popcount(t) natively (first bad unit %d)", bad);
-    mod = keep;
-    cvm_module_free(m);
+    main_module(keep);
 
     /* constants live across barriers and back-edge yields (3000 rounds,
      * two planes): made again at each resume, never stored */
