@@ -93,8 +93,9 @@ int cvm_jit_step(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t pc);
  * should run, -1 to go on (CVM_VM_R_YIELD is 0). */
 int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p);
 /* Plane p has arrived at a cube barrier (p->state CVM_VM_AT_SYNC, its
- * state stored): the plane that run_cube's pass would run next, when the
- * call may go on with it (x->chain), else NULL (return to run_cube). */
+ * state stored): the plane that run_cube would run next (releasing the
+ * barrier where run_cube would), when the call may go on with it
+ * (x->chain), else NULL (return to run_cube). */
 cvm_vm_plane *cvm_jit_chain(cvm_vm_exec *x, cvm_vm_plane *p);
 
 #endif /* CVM_VM_JIT_H */
