@@ -35,7 +35,10 @@
  * every register goes to the file, every open construct's masks to the
  * plane's frames, and p->pc names the resume point (the pc after the
  * barrier, or the loop body's first pc, as the interpreter's own); the
- * function's entry switches on p->pc and restores them.
+ * function's dispatch block switches on p->pc and restores them. At a
+ * cube barrier the function does not return: cvm_jit_chain (vm/jit_rt.c)
+ * names the plane the cube's scheduler would run next, p (a phi at the
+ * dispatch) becomes it, and the dispatch resumes it (chain).
  *
  * Float results keep docs/numerics.md: NaN results are made canonical,
  * min/max order -0 below +0 and pass the other operand of a NaN; nothing
