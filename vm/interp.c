@@ -225,17 +225,12 @@ static void shuffle_planes(cvm_vm_exec *x)
 
 /* release_sync, and when it released the planes they are at one point
  * again (cvm_vm_exec.synced). */
-static bool release_all(cvm_vm_exec *x)
+bool cvm_vm_release(cvm_vm_exec *x)
 {
     if (!release_sync(x))
         return false;
     x->synced = true;
     return true;
-}
-
-bool cvm_vm_release(cvm_vm_exec *x)
-{
-    return release_all(x);
 }
 
 /* The planes that have not finished are all runnable at one pc (and
@@ -321,7 +316,7 @@ static void run_cube(cvm_vm_exec *x)
             cvm_vm_run_lockstep(x);
             if (x->fault.has && x->fault.status != CVM_FAULT)
                 return; /* timeout or out of memory: stop now */
-            release_all(x);
+            cvm_vm_release(x);
         }
         for (uint32_t k = 0; k < x->nplanes && !lockstep; k++) {
             uint32_t i = x->order ? x->order[k] : k;
@@ -345,7 +340,7 @@ static void run_cube(cvm_vm_exec *x)
                     return; /* timeout or out of memory: stop now */
             }
             pending |= r != CVM_VM_R_DONE && r != CVM_VM_R_YIELD;
-            if (pending && release_all(x))
+            if (pending && cvm_vm_release(x))
                 pending = false;
         }
         for (uint32_t i = 0; i < x->nplanes; i++)
@@ -360,7 +355,7 @@ static void run_cube(cvm_vm_exec *x)
         }
         if (x->L->timeout_s > 0 && cvm_vm_timed_out(x, &x->planes[0]))
             return;
-        if (!ran && !release_all(x)) {
+        if (!ran && !cvm_vm_release(x)) {
             deadlock(x);
             if (x->L->hook) /* the debugger stops there (its answer changes nothing now) */
                 hooked_fault(x, &x->planes[x->fault.plane]);
