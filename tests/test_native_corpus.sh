@@ -11,7 +11,10 @@
 #
 # test_ops runs its first pass only (cubes of 37 units: a full and a partial
 # plane): its second pass, two full planes, is there for lockstep, which
-# native code never uses, and each of its ~1700 kernels costs LLVM ~50 ms.
+# native code never uses, and each of its ~1700 kernels costs LLVM ~50 ms;
+# it runs as two shards at once (CVM_TEST_OPS_SHARD: half its rows each),
+# 104 s -> 68 s on two cores. The other programs run one at a time after it
+# (test_sched's spin-waits want the cores to themselves).
 # CVM_NATIVE_CORPUS=short leaves test_ops out altogether: CI's sanitizer
 # stage sets it (the first stage runs it; under ASan it took minutes).
 BUILD=${BUILD:-build}
@@ -20,10 +23,10 @@ if "$BUILD/tests/test_native" 2>&1 | grep -q "skip no native tier"; then
     echo "1..0 # SKIP this build has no native tier"
     exit 0
 fi
-ops=test_ops
-[ "${CVM_NATIVE_CORPUS:-}" = short ] && ops=
-rerun "CUBEVM_JIT=on CVM_TEST_JIT_REPORT=1 CVM_TEST_OPS_PASSES=1" "natively" \
-    '^# native: [1-9][0-9]* launches, .* refused, 0 narrow stacks' \
-    $ops test_conformance test_control test_memory test_plane test_sched test_interp \
+env_set="CUBEVM_JIT=on CVM_TEST_JIT_REPORT=1 CVM_TEST_OPS_PASSES=1"
+mark='^# native: [1-9][0-9]* launches, .* refused, 0 narrow stacks'
+[ "${CVM_NATIVE_CORPUS:-}" = short ] || rerun_shards "$env_set" "natively" "$mark" CVM_TEST_OPS_SHARD 2 test_ops
+rerun "$env_set" "natively" "$mark" \
+    test_conformance test_control test_memory test_plane test_sched test_interp \
     test_lockstep test_cuda test_cuda_samples test_cuda_real test_cuda_half2 test_cuda_lang
 echo "1..$tap_n"

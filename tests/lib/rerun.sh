@@ -5,23 +5,55 @@
 # line each (numbered on from earlier calls; the script prints the plan,
 # "1..$tap_n", at its end): ok when it exits 0, prints no "not ok" and,
 # when MARK is not empty, prints a line matching MARK (the proof the
-# setting took effect).
+# setting took effect). `rerun_shards "ENV=VALUE ..." "WHAT" "MARK" VAR N
+# PROGRAM` runs PROGRAM N times at once, the k-th with VAR=k/N more (its
+# share of the work), one TAP line each, judged as rerun judges.
 tap_n=0
+# One TAP line for program $1 (named $2 in it) from its exit status $3 and output $4.
+judge() {
+    tap_n=$((tap_n + 1))
+    if [ "$3" -eq 0 ] && ! printf '%s\n' "$4" | grep -q '^not ok' &&
+        { [ -z "$mark" ] || printf '%s\n' "$4" | grep -q "$mark"; }; then
+        echo "ok $tap_n - $2 passes $what"
+    else
+        echo "not ok $tap_n - $2 fails $what${mark:+ (or did not turn it on)}"
+        printf '%s\n' "$4" | grep '^not ok\|^#' | head -20 | sed 's/^/# /'
+    fi
+}
+
 rerun() {
     env_set=$1 what=$2 mark=$3
     shift 3
     for t in "$@"; do
-        tap_n=$((tap_n + 1))
         if [ ! -x "$BUILD/tests/$t" ]; then
+            tap_n=$((tap_n + 1))
             echo "not ok $tap_n - $t: $BUILD/tests/$t not built"
             continue
         fi
-        if out=$(env $env_set "$BUILD/tests/$t" 2>&1) && ! printf '%s\n' "$out" | grep -q '^not ok' &&
-            { [ -z "$mark" ] || printf '%s\n' "$out" | grep -q "$mark"; }; then
-            echo "ok $tap_n - $t passes $what"
-        else
-            echo "not ok $tap_n - $t fails $what${mark:+ (or did not turn it on)}"
-            printf '%s\n' "$out" | grep '^not ok\|^#' | head -20 | sed 's/^/# /'
-        fi
+        rc=0
+        out=$(env $env_set "$BUILD/tests/$t" 2>&1) || rc=$?
+        judge "$t" "$t" "$rc" "$out"
     done
+}
+
+rerun_shards() {
+    env_set=$1 what=$2 mark=$3 var=$4 n=$5 t=$6
+    if [ ! -x "$BUILD/tests/$t" ]; then
+        tap_n=$((tap_n + 1))
+        echo "not ok $tap_n - $t: $BUILD/tests/$t not built"
+        return
+    fi
+    dir=$(mktemp -d)
+    k=0
+    while [ "$k" -lt "$n" ]; do
+        (rc=0; env $env_set "$var=$k/$n" "$BUILD/tests/$t" >"$dir/$k" 2>&1 || rc=$?; echo "$rc" >"$dir/$k.rc") &
+        k=$((k + 1))
+    done
+    wait
+    k=0
+    while [ "$k" -lt "$n" ]; do
+        judge "$t" "$t ($var=$k/$n)" "$(cat "$dir/$k.rc" 2>/dev/null || echo 1)" "$(cat "$dir/$k")"
+        k=$((k + 1))
+    done
+    rm -rf "$dir"
 }
