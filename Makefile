@@ -261,9 +261,12 @@ TSAN_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_sched.c tests/test_ru
               tests/test_racecheck.c tests/test_initcheck.c))
 VALGRIND_BUILD ?= build-valgrind
 # Not test_sched: its spin-wait kernels run into their 10 s timeouts at Valgrind speed.
-VALGRIND_TESTS ?= test_asm test_verify test_api test_oom test_fuzz_replay test_debugger test_racecheck \
+VALGRIND_TESTS ?= test_fuzz_replay test_asm test_verify test_api test_oom test_debugger test_racecheck \
                   test_initcheck
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
+# Valgrind runs a program on one core, and none of the subset is timing-bound:
+# one at a time per core, the longest (test_fuzz_replay, ~100 s) first.
+VALGRIND_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 ROBUST_VARS = ISA=off DISPATCH=switch OPT="-O1 -g1"
 # CI points VALGRIND_BUILD at the switch-dispatch check build and reuses it.
 VALGRIND_VARS ?= $(ROBUST_VARS)
@@ -302,7 +305,7 @@ tsan:
 
 valgrind:
 	$(MAKE) BUILD=$(VALGRIND_BUILD) $(VALGRIND_VARS) $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
-	prove -f --exec 'timeout 600 $(VALGRIND)' $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
+	prove -f -j$(VALGRIND_JOBS) --exec 'timeout 600 $(VALGRIND)' $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
 
 # The benchmark suite (docs/performance.md). Words after `make bench --` are
 # passed to the harness, so they are swallowed here as goals.
