@@ -36,9 +36,10 @@
  * plane's frames, and p->pc names the resume point (the pc after the
  * barrier, or the loop body's first pc, as the interpreter's own); the
  * function's dispatch block switches on p->pc and restores them. At a
- * cube barrier the function does not return: cvm_jit_chain (vm/jit_rt.c)
- * names the plane the cube's scheduler would run next, p (a phi at the
- * dispatch) becomes it, and the dispatch resumes it (chain).
+ * cube barrier the function does not return: the plane the cube's
+ * scheduler would run next (the next one in index order when it is
+ * runnable, looked at inline; else cvm_jit_chain in vm/jit_rt.c names it)
+ * becomes p (a phi at the dispatch), and the dispatch resumes it (chain).
  *
  * Float results keep docs/numerics.md: NaN results are made canonical,
  * min/max order -0 below +0 and pass the other operand of a NaN; nothing
@@ -450,16 +451,39 @@ static void chain(gen *g)
         }
         g->chains = c;
     }
+    /* the common case inline: the next plane in index order is runnable
+     * (cvm_jit_chain's first look, and what it then records) */
+    LLVMBasicBlockRef look = block(g, "look"), fast = block(g, "fast"), slow = block(g, "slow"),
+                      join = block(g, "next"), go = block(g, "chain"), wait = block(g, "wait");
+    LLVMValueRef on = llvm.BuildICmp(g->B, LLVMIntNE, load_fixed(g, g->x, offsetof(cvm_vm_exec, chain), g->i8),
+                                     llvm.ConstInt(g->i8, 0, false), "");
+    LLVMValueRef after = llvm.BuildAdd(g->B, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, 1), "");
+    LLVMValueRef more = llvm.BuildICmp(g->B, LLVMIntULT, after,
+                                       load_fixed(g, g->x, offsetof(cvm_vm_exec, nplanes), g->i32), "");
+    llvm.BuildCondBr(g->B, llvm.BuildAnd(g->B, on, more, ""), look, slow);
+    llvm.PositionBuilderAtEnd(g->B, look);
+    LLVMValueRef size = c64(g, sizeof(cvm_vm_plane));
+    LLVMValueRef q = llvm.BuildGEP2(g->B, g->i8, g->p, &size, 1, "");
+    llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, load(g, q, offsetof(cvm_vm_plane, state), g->i32),
+                                          c32(g, CVM_VM_RUNNABLE), ""), fast, slow);
+    llvm.PositionBuilderAtEnd(g->B, fast);
+    store(g, q, g->x, offsetof(cvm_vm_exec, chained));
+    store(g, llvm.ConstInt(g->i8, 0, false), g->x, offsetof(cvm_vm_exec, synced));
+    llvm.BuildBr(g->B, join);
+    llvm.PositionBuilderAtEnd(g->B, slow);
     LLVMValueRef args[2] = {g->x, g->p};
     LLVMValueRef next = llvm.BuildCall2(g->B, g->ty_chain, g->fn_chain, args, 2, "next");
-    LLVMBasicBlockRef go = block(g, "chain"), wait = block(g, "wait");
     llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildPtrToInt(g->B, next, g->i64, ""), c64(g, 0), ""),
-                    wait, go);
+                    wait, join);
     llvm.PositionBuilderAtEnd(g->B, wait);
     llvm.BuildRet(g->B, c32(g, CVM_VM_R_WAIT));
-    llvm.PositionBuilderAtEnd(g->B, go);
+    llvm.PositionBuilderAtEnd(g->B, join);
+    LLVMValueRef nx = llvm.BuildPhi(g->B, g->i8p, "next");
+    llvm.AddIncoming(nx, (LLVMValueRef[]){q, next}, (LLVMBasicBlockRef[]){fast, slow}, 2);
+    llvm.BuildBr(g->B, go);
+    llvm.PositionBuilderAtEnd(g->B, go); /* (emit() puts the edge's undefined allocas here) */
     llvm.BuildBr(g->B, g->dispatch);
-    llvm.AddIncoming(g->p_phi, &next, &go, 1);
+    llvm.AddIncoming(g->p_phi, &nx, &go, 1);
     g->chains[g->nchains++] = go;
 }
 
