@@ -305,7 +305,7 @@ tsan:
 
 valgrind:
 	$(MAKE) BUILD=$(VALGRIND_BUILD) $(VALGRIND_VARS) $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
-	prove -f -j$(VALGRIND_JOBS) --exec 'timeout 600 $(VALGRIND)' $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
+	prove -f -j$(or $(VALGRIND_JOBS),1) --exec 'timeout 600 $(VALGRIND)' $(VALGRIND_TESTS:%=$(VALGRIND_BUILD)/tests/%)
 
 # The benchmark suite (docs/performance.md). Words after `make bench --` are
 # passed to the harness, so they are swallowed here as goals.

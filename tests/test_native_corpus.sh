@@ -12,8 +12,8 @@
 # test_ops runs its first pass only (cubes of 37 units: a full and a partial
 # plane): its second pass, two full planes, is there for lockstep, which
 # native code never uses, and each of its ~1700 kernels costs LLVM ~50 ms;
-# it runs as two shards at once (CVM_TEST_OPS_SHARD: half its rows each),
-# 104 s -> 68 s on two cores. The other programs run one at a time after it
+# it runs as two shards at once (CVM_TEST_OPS_SHARD: every other group of
+# kernels each), 104 s -> 58-68 s on two cores. The other programs run one at a time after it
 # (test_sched's spin-waits want the cores to themselves).
 # CVM_NATIVE_CORPUS=short leaves test_ops out altogether: CI's sanitizer
 # stage sets it (the first stage runs it; under ASan it took minutes).

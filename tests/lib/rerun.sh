@@ -9,7 +9,7 @@
 # PROGRAM` runs PROGRAM N times at once, the k-th with VAR=k/N more (its
 # share of the work), one TAP line each, judged as rerun judges.
 tap_n=0
-# One TAP line for program $1 (named $2 in it) from its exit status $3 and output $4.
+# One TAP line for the run named $2 (of program $1) from its exit status $3 and output $4.
 judge() {
     tap_n=$((tap_n + 1))
     if [ "$3" -eq 0 ] && ! printf '%s\n' "$4" | grep -q '^not ok' &&
@@ -43,13 +43,22 @@ rerun_shards() {
         echo "not ok $tap_n - $t: $BUILD/tests/$t not built"
         return
     fi
-    dir=$(mktemp -d)
+    if ! dir=$(mktemp -d "${TMPDIR:-/tmp}/shards.XXXXXX"); then
+        tap_n=$((tap_n + 1))
+        echo "not ok $tap_n - $t: no temporary directory for its shards"
+        return
+    fi
+    # an interrupted script stops its shards and removes their outputs
+    pids=
+    trap 'kill $pids 2>/dev/null; rm -rf "$dir"; exit 1' INT TERM
     k=0
     while [ "$k" -lt "$n" ]; do
         (rc=0; env $env_set "$var=$k/$n" "$BUILD/tests/$t" >"$dir/$k" 2>&1 || rc=$?; echo "$rc" >"$dir/$k.rc") &
+        pids="$pids $!"
         k=$((k + 1))
     done
     wait
+    trap - INT TERM
     k=0
     while [ "$k" -lt "$n" ]; do
         judge "$t" "$t ($var=$k/$n)" "$(cat "$dir/$k.rc" 2>/dev/null || echo 1)" "$(cat "$dir/$k")"
