@@ -11,6 +11,15 @@
  */
 #include "native.h"
 
+/* Whether the code being emitted is inside a loop. */
+static bool in_loop(const gen *g)
+{
+    for (unsigned d = 0; d < g->depth; d++)
+        if (g->con[d].kind == CVM_VM_F_LOOP)
+            return true;
+    return false;
+}
+
 /*
  * A plane's consecutive global load of `span` bytes at `first` inside a
  * loop also asks for the span after it (up to four cache lines): the next
@@ -24,14 +33,6 @@
  * was no faster, if anything slower (docs/performance.md). Prefetches do
  * not fault, so the end of a buffer needs no test.
  */
-static bool in_loop(const gen *g)
-{
-    for (unsigned d = 0; d < g->depth; d++)
-        if (g->con[d].kind == CVM_VM_F_LOOP)
-            return true;
-    return false;
-}
-
 static void prefetch_next(const gen *g, LLVMValueRef first, uint64_t span)
 {
     for (uint64_t o = 0; o < span && o < 256; o += 64) {

@@ -245,10 +245,10 @@ static cvm_vm_plane *runnable_from(cvm_vm_exec *x, uint32_t from)
  * this one it released (planes that arrived before a lower one, which
  * had yielded); then, at the pass's end, it looks for a fault in the
  * cube (one more pass at most) and a timeout, and begins the next pass
- * from plane 0: so does this, leaving those looks to run_cube. */
-/* (jit/native.c chain() takes this function's first look inline: the next
- * plane in index order, when runnable, recorded as runnable_from does; a
- * change to either must be made to both.) */
+ * from plane 0: so does this, leaving those looks to run_cube.
+ * (jit/native.c chain() takes the first look inline: the next plane in
+ * index order, when runnable, recorded as runnable_from does; a change to
+ * either must be made to both.) */
 cvm_vm_plane *cvm_jit_chain(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     if (!x->chain)

@@ -21,15 +21,19 @@ judge() {
     fi
 }
 
+# Whether program $1 is built, else its TAP line saying not.
+built() {
+    [ -x "$BUILD/tests/$1" ] && return 0
+    tap_n=$((tap_n + 1))
+    echo "not ok $tap_n - $1: $BUILD/tests/$1 not built"
+    return 1
+}
+
 rerun() {
     env_set=$1 what=$2 mark=$3
     shift 3
     for t in "$@"; do
-        if [ ! -x "$BUILD/tests/$t" ]; then
-            tap_n=$((tap_n + 1))
-            echo "not ok $tap_n - $t: $BUILD/tests/$t not built"
-            continue
-        fi
+        built "$t" || continue
         rc=0
         out=$(env $env_set "$BUILD/tests/$t" 2>&1) || rc=$?
         judge "$t" "$t" "$rc" "$out"
@@ -38,11 +42,7 @@ rerun() {
 
 rerun_shards() {
     env_set=$1 what=$2 mark=$3 var=$4 n=$5 t=$6
-    if [ ! -x "$BUILD/tests/$t" ]; then
-        tap_n=$((tap_n + 1))
-        echo "not ok $tap_n - $t: $BUILD/tests/$t not built"
-        return
-    fi
+    built "$t" || return
     if ! dir=$(mktemp -d "${TMPDIR:-/tmp}/shards.XXXXXX"); then
         tap_n=$((tap_n + 1))
         echo "not ok $tap_n - $t: no temporary directory for its shards"
