@@ -144,11 +144,16 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/tap.h
 
 # Each test runs from the repository root with its own cache directory and
 # a timeout; CUBEVM points the CLI tests at the binary of this build.
-# Then the interpreter tests once more per other ISA variant the CPU runs
-# (check-isa); CUBEVM_LDFLAGS lets test_install.sh link like this build.
+# CHECK_JOBS programs run at once (default: one per core), the longest,
+# the native tier's rerun of the corpus, first. Then the interpreter
+# tests once more per other ISA variant the CPU runs (check-isa);
+# CUBEVM_LDFLAGS lets test_install.sh link like this build.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+CHECK_FIRST := tests/test_native_corpus.sh
 check: deps all shared $(TEST_BIN) $(BUILD)/isa_levels
 	@CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) CUBEVM_LDFLAGS='$(LDFLAGS_ALL)' \
-	    prove -f --exec 'tests/run-one' $(TEST_BIN) $(wildcard tests/*.sh)
+	    prove -j$(CHECK_JOBS) -f --exec 'tests/run-one' $(CHECK_FIRST) $(TEST_BIN) \
+	    $(filter-out $(CHECK_FIRST),$(wildcard tests/*.sh))
 	@$(MAKE) --no-print-directory check-isa ISA_CHECK_LEVELS="$$($(BUILD)/isa_levels --others | tr "\n" " ")"
 
 demo: deps all
@@ -229,7 +234,7 @@ ISA_CHECK_LEVELS ?= $$($(BUILD)/isa_levels)
 check-isa: $(BUILD)/isa_levels $(ISA_TEST_BIN) $(BIN)
 	@for l in $(ISA_CHECK_LEVELS); do \
 	    echo "== CUBEVM_ISA=$$l"; \
-	    CUBEVM_ISA=$$l CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) prove -f --exec 'tests/run-one' \
+	    CUBEVM_ISA=$$l CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) prove -j$(CHECK_JOBS) -f --exec 'tests/run-one' \
 	        $(ISA_TEST_BIN) || exit 1; \
 	done
 	@echo "== CUBEVM_ISA=bogus (every launch fails, naming it)"

@@ -5,6 +5,6 @@
 BUILD=${BUILD:-build}
 . "$(dirname "$0")/lib/rerun.sh"
 rerun "CUBEVM_LOCKSTEP=0" "with CUBEVM_LOCKSTEP=0" "" \
-    test_control test_memory test_plane test_sched test_fuse test_lockstep test_cuda_real test_cuda \
-    test_conformance
+    test_cuda test_memory test_lockstep test_cuda_real test_plane test_conformance test_fuse \
+    test_control test_sched
 echo "1..$tap_n"

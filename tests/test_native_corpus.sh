@@ -12,9 +12,8 @@
 # test_ops runs its first pass only (cubes of 37 units: a full and a partial
 # plane): its second pass, two full planes, is there for lockstep, which
 # native code never uses, and each of its ~1700 kernels costs LLVM ~50 ms;
-# it runs as two shards at once (CVM_TEST_OPS_SHARD: every other group of
-# kernels each), 104 s -> 58-68 s on two cores. The other programs run one at a time after it
-# (test_sched's spin-waits want the cores to themselves).
+# it runs as two shards (CVM_TEST_OPS_SHARD: every other group of kernels
+# each). The jobs run one per core (rerun.sh), the longest first.
 # CVM_NATIVE_CORPUS=short leaves test_ops out altogether: CI's sanitizer
 # stage sets it (the first stage runs it; under ASan it took minutes).
 BUILD=${BUILD:-build}
@@ -25,8 +24,9 @@ if "$BUILD/tests/test_native" 2>&1 | grep -q "skip no native tier"; then
 fi
 env_set="CUBEVM_JIT=on CVM_TEST_JIT_REPORT=1 CVM_TEST_OPS_PASSES=1"
 mark='^# native: [1-9][0-9]* launches, .* refused, 0 narrow stacks'
-[ "${CVM_NATIVE_CORPUS:-}" = short ] || rerun_shards "$env_set" "natively" "$mark" CVM_TEST_OPS_SHARD 2 test_ops
-rerun "$env_set" "natively" "$mark" \
-    test_conformance test_control test_memory test_plane test_sched test_interp \
-    test_lockstep test_cuda test_cuda_samples test_cuda_real test_cuda_half2 test_cuda_lang
+shards=
+[ "${CVM_NATIVE_CORPUS:-}" = short ] || shards="test_ops:CVM_TEST_OPS_SHARD=0/2 test_ops:CVM_TEST_OPS_SHARD=1/2"
+rerun "$env_set" "natively" "$mark" $shards \
+    test_cuda_lang test_cuda test_cuda_real test_cuda_samples test_memory test_lockstep test_plane \
+    test_conformance test_control test_sched test_interp test_cuda_half2
 echo "1..$tap_n"
