@@ -3,8 +3,9 @@
  * ld or st of global or shared memory as LLVM IR. Every access first
  * takes a quick path where its lanes pass a bounds and alignment test
  * that the interpreter's checks imply: for a global `P + i * size`
- * (affine_address) a range of i that depends on P alone (quick_range),
- * then a vector access when the lanes are consecutive, one scalar load
+ * (affine_address) a range of i that depends on P alone (quick_range);
+ * with every lane active and i known consecutive, only i's scalar is
+ * tested (full_plane); else a vector access when the lanes are consecutive, one scalar load
  * when they read one element, two when the plane's halves read two runs,
  * else a gather or scatter of the lanes that pass; an access that fails
  * the test runs through the interpreter, which reports its fault.
@@ -153,6 +154,23 @@ static void buffer_of(const gen *g, LLVMValueRef ptr, bool ld, LLVMValueRef *out
     out[1] = load_fixed(g, e, offsetof(cvm_jit_region, tag), g->i64);
     out[2] = load_fixed(g, e, offsetof(cvm_jit_region, lo), g->i64);
     out[3] = load_fixed(g, e, ld ? offsetof(cvm_jit_region, end) : offsetof(cvm_jit_region, wend), g->i64);
+}
+
+/* The buffer table's entry (buffer_of) for the pointer p of an access
+ * (for a quick one, its P): a launch constant's is looked up once, at
+ * the function's entry, and kept in g->cbuf; others here, into here. */
+static LLVMValueRef *buffer_entry(gen *g, bool quick, const affine *af, LLVMValueRef p, bool ld, LLVMValueRef *here)
+{
+    LLVMValueRef *c = quick && g->cst[af->P] ? &g->cbuf[8 * af->P + 4 * ld] : NULL;
+    if (c && !c[0]) {
+        LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
+        llvm.PositionBuilderAtEnd(g->B, g->entry);
+        buffer_of(g, p, ld, c);
+        llvm.PositionBuilderAtEnd(g->B, cur);
+    }
+    if (!c)
+        buffer_of(g, p, ld, c = here);
+    return c;
 }
 
 /* Index value x of an affine address (scalar or vector) as 64 bits. */
@@ -323,6 +341,57 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
     llvm.BuildBr(g->B, done);
 }
 
+/*
+ * A quick access (P + I * esz) whose I is known consecutive (a forwarded
+ * form: a versioned loop's index, or one made from unit_pos.x), when
+ * every lane is active: lanes 0 to W - 1 at I's scalar s, so the test is
+ * that s to s + W - 1 do not wrap and lie in P's range, and the access
+ * one plain vector, to bj. Else (some lane inactive, or out of range) on
+ * in a new block, where the general code makes the same test from the
+ * first and last active lanes and reaches the same vector access or the
+ * slow path. In sum's and pooling's loops the general code's lane
+ * arithmetic (cttz, ctlz, the no-wrap and range tests from them) was
+ * about a third of the loop's instructions.
+ */
+static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_t align, LLVMValueRef act,
+                       LLVMBasicBlockRef bj)
+{
+    LLVMValueRef s, p;
+    if (form_at(g, af->I, &s) != F_CONS)
+        return;
+    const bool ld = in->h == CVM_OP_LD;
+    const unsigned esz = in->esz;
+    const uint32_t vslot = ld ? in->d : in->b;
+    LLVMBasicBlockRef bf = block(g, "full"), bv = block(g, "fullvector"), rest = block(g, "partial");
+    llvm.BuildCondBr(g->B, all_lanes(g, act), bf, rest);
+    llvm.PositionBuilderAtEnd(g->B, bf);
+    if (form_at(g, af->P, &p) != F_UNI)
+        p = llvm.BuildExtractElement(g->B, reg_get(g, af->P), c32(g, 0), "");
+    LLVMValueRef here[4], *c = buffer_entry(g, true, af, p, ld, here), qr[3];
+    quick_range(g, p, c, esz, align, qr);
+    LLVMValueRef sl = llvm.BuildAdd(g->B, s, llvm.ConstInt(llvm.TypeOf(s), g->W - 1, false), "");
+    LLVMValueRef x0 = index64(g, af, s, g->i64), xl = index64(g, af, sl, g->i64);
+    LLVMValueRef ok = llvm.BuildICmp(g->B, af->sext ? LLVMIntSGE : LLVMIntUGE, sl, s, ""); /* no wrap */
+    ok = llvm.BuildAnd(g->B, ok, qr[0], "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, x0, qr[1], ""),
+                                               llvm.BuildICmp(g->B, LLVMIntSLE, xl, qr[2], ""), ""), "");
+    llvm.BuildCondBr(g->B, ok, bv, rest);
+    llvm.PositionBuilderAtEnd(g->B, bv);
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    LLVMValueRef first = llvm.BuildAdd(g->B, llvm.BuildAnd(g->B, p, c64(g, low), ""),
+                                       llvm.BuildMul(g->B, x0, c64(g, esz), ""), "");
+    LLVMTypeRef vt = vec(g, in->elem);
+    LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, llvm.PointerType(vt, 0), "");
+    if (ld && in_loop(g))
+        prefetch_next(g, first, (uint64_t)g->W * esz);
+    LLVMValueRef a = ld ? llvm.BuildLoad2(g->B, vt, vptr, "") : llvm.BuildStore(g->B, reg_get(g, vslot), vptr);
+    llvm.SetAlignment(a, esz);
+    if (ld)
+        llvm.BuildStore(g->B, a, g->slot[vslot]);
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, rest);
+}
+
 /* A plain ld or st of global or shared memory: the quick path when every
  * active lane's access lies in one buffer (or in shared memory), aligned;
  * the interpreter otherwise. Consecutive lanes (the common case) are
@@ -340,6 +409,11 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
     LLVMValueRef act = get_active(g), m = lane_mask(g, act);
     LLVMValueRef A = reg_get(g, in->a);
+    LLVMBasicBlockRef bj = block(g, "joined");
+    affine af;
+    const bool quick = global && align <= esz && esz % align == 0 && affine_address(g, pc, &af);
+    if (quick)
+        full_plane(g, in, &af, align, act, bj);
     /* the first and last active lanes (act is not empty where code runs) */
     LLVMValueRef f = first_lane(g, act);
     LLVMValueRef f64 = llvm.BuildZExt(g->B, f, g->i64, "");
@@ -347,8 +421,6 @@ void cvm_nat_memory(gen *g, uint32_t pc)
                                 (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 0, false)}, 2);
     LLVMValueRef last = llvm.BuildSub(g->B, c64(g, 63), lz, "");
     /* each lane's pointer as 64 bits: global ones tagged, shared offsets widened */
-    affine af;
-    const bool quick = global && align <= esz && esz % align == 0 && affine_address(g, pc, &af);
     LLVMValueRef R = NULL, r0 = NULL, d = NULL, sf = NULL, P = NULL, i_f = NULL, xf = NULL;
     LLVMTypeRef it = quick && af.wide ? g->i64 : g->i32; /* I's lanes */
     if (quick) { /* lane f's index, I[f], and as 64 bits, xf */
@@ -369,16 +441,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, shared_p = NULL, size = NULL;
     LLVMValueRef i_l = NULL; /* quick: lane last's index */
     if (global) { /* the buffer of the first active lane's tag (quick: P's, the same or the slow path) */
-        LLVMValueRef *c = quick && g->cst[af.P] ? &g->cbuf[8 * af.P + 4 * ld] : NULL;
-        LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
-        if (c && !c[0]) { /* a launch constant's buffer: looked up once, at the entry */
-            llvm.PositionBuilderAtEnd(g->B, g->entry);
-            buffer_of(g, P, ld, c);
-            llvm.PositionBuilderAtEnd(g->B, cur);
-        }
-        LLVMValueRef here[4];
-        if (!c)
-            buffer_of(g, quick ? P : r0, ld, c = here);
+        LLVMValueRef here[4], *c = buffer_entry(g, quick, &af, quick ? P : r0, ld, here);
         t = c[0], etag = c[1], lo = c[2], end = c[3];
     } else {
         size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
@@ -389,7 +452,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0), vpv = llvm.VectorType(sp, g->W);
     LLVMValueRef alignv = c32(g, esz);
     LLVMBasicBlockRef bc = block(g, "consecutive"), bl = block(g, "lanes"), bv = block(g, "vector"),
-                      bgat = block(g, "gather"), bs = block(g, "slow"), bj = block(g, "joined");
+                      bgat = block(g, "gather"), bs = block(g, "slow");
 
     /* consecutive: lane l at lane f's pointer + (l - f) * esz (an
      * alignment above the element size needs every lane's test) */
