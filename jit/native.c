@@ -4,7 +4,8 @@
  * register) to one LLVM function per kernel that runs one plane, compiled
  * by ORC's LLJIT for the host CPU. This file holds the registers, control
  * flow, loop versioning, the function and the compile; lane ops are
- * native_ops.c's, loads and stores native_mem.c's (native.h between them).
+ * native_ops.c's, loads and stores native_mem.c's, the analysis of what a
+ * versioned loop tests native_loop.c's (native.h between them).
  *
  * The function keeps every register slot as a vector of W lanes in an
  * alloca (SSA values once LLVM promotes them) and the control masks of
@@ -523,181 +524,6 @@ static void sync_cube(gen *g, uint32_t pc)
  * (F_CONS), or neither. Only a guess: version_loop tests it. */
 
 /* The first slot instruction in writes, UINT32_MAX if none. */
-static uint32_t dest_slot(const gen *g, const cvm_vm_dinsn *in)
-{
-    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-    unsigned n, nw;
-    cvm_nat_named(g, in, list, &n, &nw);
-    return nw && list[0] < g->nslots ? list[0] : UINT32_MAX;
-}
-
-static uint8_t guess_of(const gen *g, uint32_t r)
-{
-    return r < g->nslots ? g->form[r] : F_VAR;
-}
-
-/* gen's `form` at pc lo, from the instructions before it in order (the
- * branches not followed): unit_pos.x is consecutive, the other positions
- * and launch values uniform; i / c of a consecutive i by a uniform c is
- * guessed uniform and i % c consecutive (true when c is a multiple of
- * the plane width and the plane's lanes start at one: the indexing of
- * `i = blockIdx.x * blockDim.x + threadIdx.x` split into coordinates). */
-static void guess_forms(gen *g, uint32_t lo)
-{
-    memset(g->form, F_UNI, g->nslots); /* registers start as zero */
-    for (uint32_t pc = 0; pc < lo; pc++) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        const uint32_t d = dest_slot(g, in);
-        if (d == UINT32_MAX)
-            continue;
-        const uint8_t a = guess_of(g, in->a), b = guess_of(g, in->b);
-        const bool uu = a == F_UNI && b == F_UNI, cu = a == F_CONS && b == F_UNI;
-        uint8_t f = (in->uni & CVM_VM_UNI_PLANE) ? F_UNI : F_VAR;
-        switch (in->h) {
-        case CVM_OP_CONST: case CVM_OP_PARAM: f = F_UNI; break;
-        case CVM_OP_SREG:
-            f = in->aux == CVM_SREG_UNIT_POS_X || in->aux == CVM_SREG_UNIT_POS_PLANE || in->aux == CVM_SREG_UNIT_POS
-                    ? F_CONS : F_UNI;
-            break;
-        case CVM_OP_MOV: f = a; break;
-        case CVM_OP_CVT: f = is_int(in->elem) && is_int(in->ea) ? a : a == F_UNI ? F_UNI : F_VAR; break;
-        case CVM_OP_ADD: f = uu ? F_UNI : cu || (a == F_UNI && b == F_CONS) ? F_CONS : F_VAR; break;
-        case CVM_OP_SUB: f = uu ? F_UNI : cu ? F_CONS : F_VAR; break;
-        case CVM_OP_DIV: f = uu || cu ? F_UNI : F_VAR; break;
-        case CVM_OP_REM: f = uu ? F_UNI : cu ? F_CONS : F_VAR; break;
-        case CVM_OP_MUL: case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_SHL: case CVM_OP_SHR:
-        case CVM_OP_PTR_ADD:
-            f = uu ? F_UNI : F_VAR;
-            break;
-        default: break;
-        }
-        if (in->line != 1 || width_at(g, d) != 1 || (f == F_CONS && !is_int(g->slot_elem[d])))
-            f = F_VAR;
-        for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)
-            g->form[d + w] = f;
-    }
-}
-
-enum { MAXVERSIONLEN = 2000 };
-
-/*
- * Which registers loop lo writes keep their forms from one round to the
- * next, given the candidates' forms at its head: the loop's code in
- * order, with cvm_nat_form_rule (facts, not guess_forms' guesses) at its
- * top level and F_VAR for what a nested construct writes (some lanes
- * only), for what the body writes once the continuing part begins (lanes
- * that continued rejoin there with other values: as rejoin forgets), and
- * for what the body writes after a `continue`. A candidate the loop
- * writes is inductive when its form at the loop's end is its form at the
- * head: written only by the lanes still in the loop, as `j += stride` of
- * a grid-stride loop (consecutive plus one value) or a counter `k++`.
- * Then the head needs no test of it each round: its scalar is carried in
- * an alloca (guard, note_inductive).
- */
-static void induct(gen *g, uint32_t lo, vcand *cand, unsigned nc)
-{
-    const uint32_t hi = g->code[lo].end;
-    uint8_t *form = calloc(g->nslots + 1, 1), *wrote = calloc(g->nslots + 1, 1);
-    if (!form || !wrote) {
-        free(form), free(wrote);
-        return;
-    }
-    for (uint32_t s = 0; s < g->nslots; s++)
-        form[s] = g->cst[s] ? F_UNI : F_VAR;
-    for (unsigned i = 0; i < nc; i++)
-        form[cand[i].slot] = cand[i].form;
-    unsigned depth = 0;
-    bool tainted = false;
-    for (uint32_t pc = lo + 1; pc < hi; pc++) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        switch (in->h) {
-        case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: depth++; continue;
-        case CVM_OP_END: depth--; continue;
-        case CVM_OP_CONTINUE: tainted = true; continue;
-        case CVM_OP_CONTINUING:
-            if (!depth) {
-                for (uint32_t s = 0; s < g->nslots; s++)
-                    if (wrote[s])
-                        form[s] = F_VAR;
-                tainted = false;
-            }
-            continue;
-        default: break;
-        }
-        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        const uint32_t d = dest_slot(g, in);
-        if ((oi && (oi->flags & CVM_OPF_CTRL)) || d == UINT32_MAX)
-            continue;
-        uint8_t f = F_VAR;
-        if (!depth && !tainted && in->line == 1 && width_at(g, d) == 1)
-            f = cvm_nat_form_rule(in, in->a < g->nslots ? form[in->a] : F_VAR, in->b < g->nslots ? form[in->b] : F_VAR);
-        for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)
-            form[d + w] = f, wrote[d + w] = 1;
-    }
-    for (unsigned i = 0; i < nc; i++)
-        cand[i].inductive = cand[i].written && form[cand[i].slot] == cand[i].form;
-    free(form), free(wrote);
-}
-
-/* The registers loop lo (its LOOP's pc) reads whose forms a versioned
- * copy tests at its head: 4- or 8-byte, one slot, not a launch constant,
- * read by no plane op of the loop (those read inactive lanes), guessed
- * uniform or (integers) consecutive. */
-static unsigned loop_candidates(gen *g, uint32_t lo, vcand *cand)
-{
-    const uint32_t hi = g->code[lo].end;
-    if (hi <= lo || hi >= g->kp->ninsns || hi - lo > MAXVERSIONLEN)
-        return 0;
-    /* 1 read, 2 written, 4 read by a plane op, 8 written before any read
-     * (in the order of the code: a register the head needs not test) */
-    uint8_t *use = calloc(g->nslots + 1, 1);
-    if (!use)
-        return 0;
-    for (uint32_t pc = lo; pc <= hi; pc++) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        if (is_barrier(in->h)) { /* the plane would go on in the general copy after its first round */
-            free(use);
-            return 0;
-        }
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned n, nw;
-        cvm_nat_named(g, in, list, &n, &nw);
-        if (oi && (oi->flags & CVM_OPF_CTRL) && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF &&
-            in->h != CVM_OP_SWITCH)
-            n = 0;
-        for (unsigned j = 0; j < n; j++) { /* sources first, as they are read */
-            const unsigned i = (j + nw) % n;
-            for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
-                uint8_t *u = &use[list[i] + w];
-                if (!*u && i < nw)
-                    *u = 8;
-                *u |= (uint8_t)(i < nw ? 2 : oi && (oi->flags & CVM_OPF_PLANE) ? 5 : 1);
-            }
-        }
-    }
-    guess_forms(g, lo);
-    vcand all[2 * MAXVERSIONED];
-    unsigned nc = 0;
-    for (uint32_t s = 0; s < g->nslots && nc < 2 * MAXVERSIONED; s++) {
-        const unsigned e = g->slot_elem[s], esz = cvm_vm_esz(e);
-        if ((use[s] & 13) == 1 && !g->cst[s] && g->slot_width[s] == 1 && (esz == 4 || esz == 8) && !is_float(e) &&
-            (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e))))
-            all[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0, false};
-    }
-    free(use);
-    induct(g, lo, all, nc);
-    /* (a consecutive register the loop writes, a strided index, is kept
-     * only when inductive: a test each round costs what the access saves
-     * by it; a counter that is one value pays for its test in scalar
-     * arithmetic; dropped before the cap, so they crowd out no other) */
-    unsigned k = 0;
-    for (unsigned i = 0; i < nc && k < MAXVERSIONED; i++)
-        if (!(all[i].written && all[i].form == F_CONS && !all[i].inductive))
-            cand[k++] = all[i];
-    return k;
-}
-
 /* Whether each candidate has its form in every active lane: lane f's
  * value in all of them, or lane f's + (l - f) in lane l (for that, lane
  * 0's value); val[i] the form's scalar (fval's s). */
@@ -746,7 +572,7 @@ static void guard(gen *g, uint32_t pc, bool written)
     LLVMValueRef val[MAXVERSIONED], sc;
     construct *c = &g->con[g->depth - 1];
     if (!written) /* before the head: the loop's candidates, for both tests */
-        c->ncand = loop_candidates(g, pc, c->cand);
+        c->ncand = cvm_nat_loop_candidates(g, pc, c->cand);
     unsigned k = 0, at[MAXVERSIONED];
     for (unsigned i = 0; i < c->ncand; i++) {
         const vcand *v = &c->cand[i];
@@ -784,13 +610,13 @@ static void guard(gen *g, uint32_t pc, bool written)
 
 /* After instruction in at a versioned loop's top level: an inductive
  * register it writes has its new scalar stored for the next round's
- * head (forwarded by form_op, as induct found; else read from lane f). */
+ * head (forwarded by form_op, as native_loop.c's induct found; else read from lane f). */
 static void note_inductive(gen *g, const cvm_vm_dinsn *in)
 {
     if (!g->fastcopy || !g->depth || g->con[g->depth - 1].kind != CVM_VM_F_LOOP)
         return;
     const construct *c = &g->con[g->depth - 1];
-    const uint32_t d = dest_slot(g, in);
+    const uint32_t d = cvm_nat_dest_slot(g, in);
     for (unsigned i = 0; d != UINT32_MAX && i < c->ncand; i++) {
         if (!c->ind_at[i] || c->cand[i].slot != d)
             continue;
@@ -979,15 +805,15 @@ static void control(gen *g, uint32_t pc)
 static void emit_range(gen *g, uint32_t lo, uint32_t hi);
 
 /* A loop compiled twice (docs/design.md "Tiers"): where, at its
- * entry, the registers it reads (loop_candidates) have the forms
- * guess_forms expects in every active lane, the second copy runs, where
+ * entry, the registers it reads (native_loop.c) have the forms
+ * it guesses in every active lane, the second copy runs, where
  * they are forwarded as forms (fval: one scalar, or a scalar plus <0, 1,
  * ..>): lane ops on them are scalar ops (form_op; pooling's and
  * convolution's coordinates, split from a linear index) and the quick
  * path's test of consecutive lanes is gone. The copy tests the forms
  * of the registers a loop writes again at each of its heads (a loop
  * counter changes each round) and where one fails goes on in the general
- * copy, except those the loop provably keeps (induct: a grid-stride
+ * copy, except those the loop provably keeps (native_loop.c's induct: a grid-stride
  * index, a counter), whose scalar it carries instead. Lanes only leave a
  * loop's body, so a form true at the head holds in every active lane of
  * the round, and inactive lanes are never read through it (spills and
@@ -999,7 +825,7 @@ static bool version_loop(gen *g, uint32_t lo)
     vcand cand[MAXVERSIONED];
     LLVMValueRef val[MAXVERSIONED];
     const uint32_t hi = g->code[lo].end;
-    const unsigned nc = loop_candidates(g, lo, cand);
+    const unsigned nc = cvm_nat_loop_candidates(g, lo, cand);
     if (!nc)
         return false;
     LLVMValueRef ok = form_test(g, cand, nc, val);

@@ -20,7 +20,7 @@ enum { MAXDEPTH = CVM_BC_MAX_DEPTH };
 enum { F_VAR = 0, F_UNI = 1, F_CONS = 2 }; /* fval kinds, loop versioning's guesses */
 enum { MAXVERSIONED = 8 };                  /* registers a versioned loop tests */
 
-/* A register a versioned loop tests at its head (native.c loop_candidates). */
+/* A register a versioned loop tests at its head (native_loop.c). */
 typedef struct vcand {
     uint32_t slot;
     uint8_t form;
@@ -157,6 +157,12 @@ bool cvm_nat_divide(gen *g, uint32_t pc);
 bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in);
 /* The form of what in writes from operands of forms fa, fb (native_ops.c). */
 uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb);
+
+/* native_loop.c: the slot instruction `in` writes (UINT32_MAX: none); the
+ * registers loop lo (its LOOP's pc) reads whose forms a versioned copy
+ * tests at its head, at most MAXVERSIONED, into cand (their count). */
+uint32_t cvm_nat_dest_slot(const gen *g, const cvm_vm_dinsn *in);
+unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand);
 
 /* Scalar LLVM type of an element type (bools are bytes 0/1, 16-bit floats their bits). */
 static inline LLVMTypeRef scalar(const gen *g, unsigned elem)
