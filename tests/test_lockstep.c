@@ -679,6 +679,116 @@ static void check_divs(void)
     free(xs), free(ys), free(got), free(skip);
 }
 
+/* Division and remainder by a divisor that is one value in every lane (a
+ * parameter): where it is a positive power of two, lockstep shifts
+ * (interp_lockstep.c POW2_DIVISOR), signed quotients truncating toward
+ * zero; 2^31 as an i32 and 2^63 as an i64 are negative, and 3 and 24 no
+ * powers, so those take the division. The 32-bit pairs are adjacent (one
+ * fused divrem), the 64-bit ones apart (a div and a rem). Units with
+ * skip set do not divide (planes with lanes off). Against C's / and %. */
+static const char pow2_src[] =
+    ".kernel pdivs\n"
+    ".param out buffer u64 write\n.param xs buffer u64 read\n.param skip buffer u32 read\n"
+    ".param y32 scalar u32\n.param y64 scalar u64\n"
+    ".reg u32 %t, %c, %cd, %g, %sk, %zero, %xu, %yu, %qu, %ru\n"
+    ".reg i32 %xi, %yi, %qi, %ri\n"
+    ".reg u64 %x, %y, %qU, %rU, %w\n.reg i64 %xs, %ys, %qs, %rs, %gi, %eight, %off, %four, %o4\n"
+    ".reg bool %b\n.reg ptr.global %po, %px, %pk, %p\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i64 %gi, %g\n"
+    "    param.ptr.global %po, out, 0\n    param.ptr.global %px, xs, 0\n"
+    "    param.ptr.global %pk, skip, 0\n    param.u32 %yu, y32, 0\n    param.u64 %y, y64, 0\n"
+    "    bitcast.i32 %yi, %yu\n    bitcast.i64 %ys, %y\n" /* before the if: one value in every lane */
+    "    const.i64 %eight, 8\n    mul.i64 %off, %gi, %eight\n"
+    "    ptr.add.ptr.global %p, %px, %off\n    ld.u64 %x, [%p]\n"
+    "    const.i64 %four, 4\n    mul.i64 %o4, %gi, %four\n"
+    "    ptr.add.ptr.global %p, %pk, %o4\n    ld.u32 %sk, [%p]\n"
+    "    const.u32 %zero, 0\n    eq.u32 %b, %sk, %zero\n"
+    "    if %b\n"
+    "        cvt.u32 %xu, %x\n        bitcast.i32 %xi, %xu\n        bitcast.i64 %xs, %x\n"
+    "        div.i32 %qi, %xi, %yi\n        rem.i32 %ri, %xi, %yi\n"
+    "        rem.u32 %ru, %xu, %yu\n        div.u32 %qu, %xu, %yu\n"
+    "        mul.i64 %off, %gi, %eight\n        mul.i64 %off, %off, %eight\n"
+    "        ptr.add.ptr.global %p, %po, %off\n"
+    "        div.i64 %qs, %xs, %ys\n        bitcast.u64 %w, %qs\n        st.u64 [%p], %w\n"
+    "        ptr.add.ptr.global %p, %p, %eight\n"
+    "        div.u64 %qU, %x, %y\n        st.u64 [%p], %qU\n        ptr.add.ptr.global %p, %p, %eight\n"
+    "        bitcast.u32 %xu, %qi\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"
+    "        ptr.add.ptr.global %p, %p, %eight\n"
+    "        bitcast.u32 %xu, %ri\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"
+    "        ptr.add.ptr.global %p, %p, %eight\n"
+    "        cvt.u64 %w, %qu\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+    "        cvt.u64 %w, %ru\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+    "        rem.i64 %rs, %xs, %ys\n        bitcast.u64 %w, %rs\n        st.u64 [%p], %w\n"
+    "        ptr.add.ptr.global %p, %p, %eight\n"
+    "        rem.u64 %rU, %x, %y\n        st.u64 [%p], %rU\n"
+    "    end\n"
+    "    return\n.end\n";
+
+static void check_pow2_divs(void)
+{
+    static const uint64_t extremes[] = {0, 1, UINT64_MAX, 0x80000000u, 0x7fffffffu, UINT64_C(1) << 63,
+                                        ~(UINT64_C(1) << 63), 0xffffffff80000000u, 31, (uint64_t)-33};
+    static const struct { uint32_t y32; uint64_t y64; } ys[] = {
+        {1, 1}, {2, 2}, {32, UINT64_C(1) << 40}, {1u << 30, UINT64_C(1) << 62},
+        {1u << 31, UINT64_C(1) << 63}, {3, 24}, {1u << 29, 3}};
+    uint64_t *xs = calloc(N, 8), *got = calloc(8 * (size_t)N, 8);
+    uint32_t *skip = calloc(N, 4);
+    for (uint32_t g = 0; g < N; g++) {
+        const uint64_t h = (uint64_t)g * 0x9E3779B97F4A7C15u;
+        const uint32_t l = g % 32;
+        xs[g] = l < 10 ? extremes[l] : l < 20 ? h : (uint64_t)-(int64_t)(h >> (l % 40));
+        skip[g] = g % BLOCK / 32 == 2 && g % 3 == 0; /* plane 2 of each cube: lanes off */
+    }
+    cvm_buffer *out = kern_buf("out", 64 * (size_t)N, NULL), *bx = kern_buf("xs", 8 * (size_t)N, xs);
+    cvm_buffer *bk = kern_buf("skip", 4 * (size_t)N, skip);
+    int bad = -1, failed = -1;
+    uint32_t bad_case = 0;
+    for (uint32_t c = 0; c < sizeof ys / sizeof ys[0] && bad < 0 && failed < 0; c++) {
+        cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(bx), kern_arg_buf(bk), kern_arg_u32(&ys[c].y32),
+                          kern_arg_bytes(&ys[c].y64, 8)};
+        cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+        cvm_diag d;
+        if (kern_exec(pow2_src, "pdivs", &cfg, args, 5, &d) != CVM_OK) {
+            failed = (int)c;
+            diag("divisors %u, %llu: %s", ys[c].y32, (unsigned long long)ys[c].y64, d.message);
+            break;
+        }
+        kern_read(out, got, 64 * (size_t)N);
+        const int32_t yi = (int32_t)ys[c].y32;
+        const int64_t yl = (int64_t)ys[c].y64;
+        for (uint32_t g = 0; g < N && bad < 0; g++) {
+            if (skip[g])
+                continue;
+            const uint32_t xu = (uint32_t)xs[g];
+            const int32_t xi = (int32_t)xu;
+            const int64_t xl = (int64_t)xs[g];
+            const uint64_t want[8] = {(uint64_t)(xl / yl), xs[g] / ys[c].y64, (uint32_t)(xi / yi),
+                                      (uint32_t)(xi % yi), xu / ys[c].y32, xu % ys[c].y32,
+                                      (uint64_t)(xl % yl), xs[g] % ys[c].y64};
+            if (memcmp(want, &got[8 * (size_t)g], sizeof want) != 0)
+                bad = (int)g, bad_case = c;
+        }
+    }
+    ok(failed < 0 && bad < 0, "div and rem by one divisor of every lane (powers of two and not) match C%s",
+       bad < 0 ? "" : " (first mismatch below)");
+    if (bad >= 0)
+        diag("divisors %u, %llu, unit %d: x %llu", ys[bad_case].y32, (unsigned long long)ys[bad_case].y64, bad,
+             (unsigned long long)xs[bad]);
+    /* a zero divisor in every lane: the first active lane's faults */
+    const uint32_t zero32 = 0;
+    const uint64_t five = 5;
+    cvm_arg zargs[] = {kern_arg_buf(out), kern_arg_buf(bx), kern_arg_buf(bk), kern_arg_u32(&zero32),
+                       kern_arg_bytes(&five, 8)};
+    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_diag d;
+    cvm_status st = kern_exec(pow2_src, "pdivs", &cfg, zargs, 5, &d);
+    ok(st == CVM_FAULT && d.has_fault && d.fault.unit[0] == 0 && strstr(d.message, "division by zero"),
+       "one zero divisor of every lane faults at the first unit (%s: %s)", cvm_status_str(st), d.message);
+    cvm_buffer_free(out), cvm_buffer_free(bx), cvm_buffer_free(bk);
+    free(xs), free(got), free(skip);
+}
+
 /* Shared-memory loads whose addresses are neither consecutive nor one
  * (the full-plane gathers of interp_mem.c: AVX2 gathers where built for
  * it) of 8- and 4-byte elements: unit t writes sh64[t] and sh32[t], then
@@ -1095,6 +1205,7 @@ int main(void)
                  buildctr_want, NULL);
     check_minmax();
     check_divs();
+    check_pow2_divs();
     check_gather();
     check_math("exp", expl, -110.0f, 205.0f, GRID, BLOCK);
     check_math("exp", expl, -110.0f, 205.0f, 2, 1024); /* the largest cube: 32 planes in lockstep */

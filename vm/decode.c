@@ -834,7 +834,7 @@ static uint32_t fuse_divrem(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, uin
                     return 0;
             *out = *f1;
             out->h = CVM_VM_H_DIVREM;
-            out->uni = 0;
+            out->uni = f1->uni & CVM_VM_UNI_B; /* the divisor's fact; the results' are not kept */
             out->k = f1->h == CVM_OP_DIV;
             out->d = out->k ? f2->d : f1->d;
             out->c = out->k ? f1->d : f2->d;

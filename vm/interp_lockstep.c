@@ -263,7 +263,9 @@ static inline void fminmax_full(uint32_t *d, const float *a, const float *b, boo
             const T *b_ = (const T *)(const void *)(R0 + g_ * stride + ((size_t)in->b << rs)); \
             const uint64_t act_ = P[g_].active;                                            \
             unsigned any_ = 0;                                                             \
-            if (act_ == FULL) {                                                            \
+            if ((in->uni & CVM_VM_UNI_B) && act_) { /* one value in the active lanes */    \
+                any_ = b_[__builtin_ctzll(act_)] == 0;                                     \
+            } else if (act_ == FULL) {                                                     \
                 IVDEP for (unsigned l = 0; l < FIXED_W; l++)                               \
                     any_ |= b_[l] == 0;                                                    \
             } else {                                                                       \
@@ -300,6 +302,27 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
  * which must not decide anything; Valgrind said so when they were still
  * uninitialized memory).
  */
+/*
+ * A divisor that is one value in every active lane (decode.c CVM_VM_UNI_B)
+ * and a positive power of two 2^k: shifts instead (pooling's channel and
+ * row counts split a linear index). k_ is k, or -1 when the divisor is not
+ * one; UT is T's unsigned type, S 1 for a signed T. A signed quotient
+ * truncates toward zero: the magnitude shifted, then the sign put back, in
+ * UT (INT_MIN by 1 is INT_MIN again; by 2^k, k > 0, its magnitude fits); the remainder
+ * is x - q 2^k, also in UT.
+ */
+#define POW2_DIVISOR(T, UT, k_)                                                            \
+    int k_ = -1;                                                                           \
+    if ((in->uni & CVM_VM_UNI_B) && act) {                                                 \
+        const T y_ = b[__builtin_ctzll(act)];                                              \
+        if (y_ > 0 && !((UT)y_ & ((UT)y_ - 1)))                                            \
+            k_ = __builtin_ctzll((uint64_t)(UT)y_);                                        \
+    }
+#define POW2_Q(T, UT, S, x, k)                                                             \
+    ((S) && (UT)(x) >> (sizeof(T) * 8 - 1) ? (T)((UT)0 - (((UT)0 - (UT)(x)) >> (k)))       \
+                                           : (T)((UT)(x) >> (k)))
+#define POW2_R(T, UT, x, q, k) ((T)((UT)(x) - ((UT)(q) << (k))))
+
 /* big_: bit 31 clear when the plane is full and its a and b are small. */
 #define SMALL_OPERANDS(big_)                                                               \
     uint64_t big_ = UINT64_C(1) << 31;                                                     \
@@ -308,10 +331,15 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
         IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                       \
             big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                                 \
     }
-#define SMALL_DIVIDE(T, EXACT)                                                             \
+#define SMALL_DIVIDE(T, UT, S, EXACT)                                                       \
     PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T);                           \
+           POW2_DIVISOR(T, UT, k_)                                                         \
            SMALL_OPERANDS(big_)                                                            \
-           if (big_ >> 31) {                                                               \
+           if (k_ >= 0 && div) {                                                           \
+               LANES(const T x = a[l]; d[l] = POW2_Q(T, UT, S, x, k_););                      \
+           } else if (k_ >= 0) {                                                           \
+               LANES(const T x = a[l]; d[l] = POW2_R(T, UT, x, POW2_Q(T, UT, S, x, k_), k_);); \
+           } else if (big_ >> 31) {                                                        \
                LANES(const T x = a[l]; const T y = b[l]; d[l] = (T)(EXACT););              \
            } else if (div) {                                                               \
                LANES(d[l] = (T)(int32_t)((double)(int32_t)a[l] / (double)(int32_t)b[l]);); \
@@ -336,16 +364,16 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
         return false;
     switch (in->elem) {
     case CVM_T_I32:
-        if (div) SMALL_DIVIDE(int32_t, cvm_n_sdiv(x, y, 32)); else SMALL_DIVIDE(int32_t, cvm_n_srem(x, y, 32));
+        if (div) SMALL_DIVIDE(int32_t, uint32_t, 1, cvm_n_sdiv(x, y, 32)); else SMALL_DIVIDE(int32_t, uint32_t, 1, cvm_n_srem(x, y, 32));
         return true;
     case CVM_T_U32:
-        if (div) SMALL_DIVIDE(uint32_t, cvm_n_udiv(x, y, 32)); else SMALL_DIVIDE(uint32_t, cvm_n_urem(x, y, 32));
+        if (div) SMALL_DIVIDE(uint32_t, uint32_t, 0, cvm_n_udiv(x, y, 32)); else SMALL_DIVIDE(uint32_t, uint32_t, 0, cvm_n_urem(x, y, 32));
         return true;
     case CVM_T_I64:
-        if (div) SMALL_DIVIDE(int64_t, cvm_n_sdiv(x, y, 64)); else SMALL_DIVIDE(int64_t, cvm_n_srem(x, y, 64));
+        if (div) SMALL_DIVIDE(int64_t, uint64_t, 1, cvm_n_sdiv(x, y, 64)); else SMALL_DIVIDE(int64_t, uint64_t, 1, cvm_n_srem(x, y, 64));
         return true;
     case CVM_T_U64:
-        if (div) SMALL_DIVIDE(uint64_t, cvm_n_udiv(x, y, 64)); else SMALL_DIVIDE(uint64_t, cvm_n_urem(x, y, 64));
+        if (div) SMALL_DIVIDE(uint64_t, uint64_t, 0, cvm_n_udiv(x, y, 64)); else SMALL_DIVIDE(uint64_t, uint64_t, 0, cvm_n_urem(x, y, 64));
         return true;
     case CVM_T_F32:
         if (!div)
@@ -362,11 +390,15 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 
 /* SMALL_DIVIDE for both results of a fused rem and div (decode.c
  * fuse_divrem): q to slot c, the remainder to d, one division. */
-#define SMALL_DIVREM(T, QEXACT, REXACT)                                                    \
+#define SMALL_DIVREM(T, UT, S, QEXACT, REXACT)                                              \
     PLANES(T *d = SD(T); T *q = SC(T); const T *a = SA(T);                                 \
            const T *b = SB(T);                                                             \
+           POW2_DIVISOR(T, UT, k_)                                                         \
            SMALL_OPERANDS(big_)                                                            \
-           if (big_ >> 31) {                                                               \
+           if (k_ >= 0) {                                                                  \
+               LANES(const T x = a[l]; const T q_ = POW2_Q(T, UT, S, x, k_); q[l] = q_;        \
+                     d[l] = POW2_R(T, UT, x, q_, k_););                                    \
+           } else if (big_ >> 31) {                                                        \
                LANES(const T x = a[l]; const T y = b[l]; q[l] = (T)(QEXACT);               \
                      d[l] = (T)(REXACT););                                                 \
            } else {                                                                        \
@@ -383,10 +415,10 @@ static bool divrem(const lockstep *s, const cvm_vm_dinsn *in)
     if (zero_divisor(s, in))
         return false;
     switch (in->elem) {
-    case CVM_T_I32: SMALL_DIVREM(int32_t, cvm_n_sdiv(x, y, 32), cvm_n_srem(x, y, 32)); break;
-    case CVM_T_U32: SMALL_DIVREM(uint32_t, cvm_n_udiv(x, y, 32), cvm_n_urem(x, y, 32)); break;
-    case CVM_T_I64: SMALL_DIVREM(int64_t, cvm_n_sdiv(x, y, 64), cvm_n_srem(x, y, 64)); break;
-    default: SMALL_DIVREM(uint64_t, cvm_n_udiv(x, y, 64), cvm_n_urem(x, y, 64)); break;
+    case CVM_T_I32: SMALL_DIVREM(int32_t, uint32_t, 1, cvm_n_sdiv(x, y, 32), cvm_n_srem(x, y, 32)); break;
+    case CVM_T_U32: SMALL_DIVREM(uint32_t, uint32_t, 0, cvm_n_udiv(x, y, 32), cvm_n_urem(x, y, 32)); break;
+    case CVM_T_I64: SMALL_DIVREM(int64_t, uint64_t, 1, cvm_n_sdiv(x, y, 64), cvm_n_srem(x, y, 64)); break;
+    default: SMALL_DIVREM(uint64_t, uint64_t, 0, cvm_n_udiv(x, y, 64), cvm_n_urem(x, y, 64)); break;
     }
     return true;
 }
