@@ -5,10 +5,11 @@
  * that the interpreter's checks imply: for a global `P + i * size`
  * (affine_address) a range of i that depends on P alone (quick_range);
  * with every lane active and i known consecutive, only i's scalar is
- * tested (full_plane); else a vector access when the lanes are consecutive, one scalar load
- * when they read one element, two when the plane's halves read two runs,
- * else a gather or scatter of the lanes that pass; an access that fails
- * the test runs through the interpreter, which reports its fault.
+ * tested (full_plane); else a vector access when the lanes are
+ * consecutive, one scalar load when they read one element, two when the
+ * plane's halves read two runs, else a gather or scatter of the lanes
+ * that pass; an access that fails the test runs through the interpreter,
+ * which reports its fault.
  */
 #include "native.h"
 

@@ -290,26 +290,13 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
 #undef ZERO_DIVISOR
 
 /*
- * Integer division or remainder (EXACT, numerics.h's results) of every
- * plane; where all 32 lanes of a plane hold 0 <= x < 2^31 and 0 < y < 2^31
- * (indexes, positions, sizes: the common case), through f64 instead: the
- * f64 quotient of such integers truncates to the exact one (when x/y is
- * not an integer it lies at least 1/y below the next one, and half an f64
- * step there is under 2^-21/y), and the remainder is x - q*y in 32 bits.
- * Four or eight lanes per vector divide, where the exact form is one
- * idiv per lane. Only full planes take it (the test reads every lane; a
- * partial plane's inactive lanes hold whatever an earlier cube left,
- * which must not decide anything; Valgrind said so when they were still
- * uninitialized memory).
- */
-/*
  * A divisor that is one value in every active lane (decode.c CVM_VM_UNI_B)
  * and a positive power of two 2^k: shifts instead (pooling's channel and
  * row counts split a linear index). k_ is k, or -1 when the divisor is not
  * one; UT is T's unsigned type, S 1 for a signed T. A signed quotient
  * truncates toward zero: the magnitude shifted, then the sign put back, in
- * UT (INT_MIN by 1 is INT_MIN again; by 2^k, k > 0, its magnitude fits); the remainder
- * is x - q 2^k, also in UT.
+ * UT (INT_MIN by 1 is INT_MIN again); the remainder is x - q 2^k, also in
+ * UT.
  */
 #define POW2_DIVISOR(T, UT, k_)                                                            \
     int k_ = -1;                                                                           \
@@ -323,6 +310,20 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
                                            : (T)((UT)(x) >> (k)))
 #define POW2_R(T, UT, x, q, k) ((T)((UT)(x) - ((UT)(q) << (k))))
 
+/*
+ * Integer division or remainder (EXACT, numerics.h's results) of every
+ * plane (by shifts where the divisor is POW2_DIVISOR's); where all 32
+ * lanes of a plane hold 0 <= x < 2^31 and 0 < y < 2^31 (indexes,
+ * positions, sizes: the common case), through f64 instead: the
+ * f64 quotient of such integers truncates to the exact one (when x/y is
+ * not an integer it lies at least 1/y below the next one, and half an f64
+ * step there is under 2^-21/y), and the remainder is x - q*y in 32 bits.
+ * Four or eight lanes per vector divide, where the exact form is one
+ * idiv per lane. Only full planes take it (the test reads every lane; a
+ * partial plane's inactive lanes hold whatever an earlier cube left,
+ * which must not decide anything; Valgrind said so when they were still
+ * uninitialized memory).
+ */
 /* big_: bit 31 clear when the plane is full and its a and b are small. */
 #define SMALL_OPERANDS(big_)                                                               \
     uint64_t big_ = UINT64_C(1) << 31;                                                     \
@@ -331,12 +332,12 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
         IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                       \
             big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                                 \
     }
-#define SMALL_DIVIDE(T, UT, S, EXACT)                                                       \
+#define SMALL_DIVIDE(T, UT, S, EXACT)                                                      \
     PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T);                           \
            POW2_DIVISOR(T, UT, k_)                                                         \
            SMALL_OPERANDS(big_)                                                            \
            if (k_ >= 0 && div) {                                                           \
-               LANES(const T x = a[l]; d[l] = POW2_Q(T, UT, S, x, k_););                      \
+               LANES(const T x = a[l]; d[l] = POW2_Q(T, UT, S, x, k_););                   \
            } else if (k_ >= 0) {                                                           \
                LANES(const T x = a[l]; d[l] = POW2_R(T, UT, x, POW2_Q(T, UT, S, x, k_), k_);); \
            } else if (big_ >> 31) {                                                        \
@@ -390,13 +391,13 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
 
 /* SMALL_DIVIDE for both results of a fused rem and div (decode.c
  * fuse_divrem): q to slot c, the remainder to d, one division. */
-#define SMALL_DIVREM(T, UT, S, QEXACT, REXACT)                                              \
+#define SMALL_DIVREM(T, UT, S, QEXACT, REXACT)                                             \
     PLANES(T *d = SD(T); T *q = SC(T); const T *a = SA(T);                                 \
            const T *b = SB(T);                                                             \
            POW2_DIVISOR(T, UT, k_)                                                         \
            SMALL_OPERANDS(big_)                                                            \
            if (k_ >= 0) {                                                                  \
-               LANES(const T x = a[l]; const T q_ = POW2_Q(T, UT, S, x, k_); q[l] = q_;        \
+               LANES(const T x = a[l]; const T q_ = POW2_Q(T, UT, S, x, k_); q[l] = q_;    \
                      d[l] = POW2_R(T, UT, x, q_, k_););                                    \
            } else if (big_ >> 31) {                                                        \
                LANES(const T x = a[l]; const T y = b[l]; q[l] = (T)(QEXACT);               \
