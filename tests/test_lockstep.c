@@ -572,6 +572,16 @@ static const char spin_src[] =
     "    const.u32 %k, 0\n    const.u32 %one, 1\n"
     "    loop\n        add.u32 %k, %k, %one\n    end\n    return\n.end\n";
 
+/* The division kernels' four 32-bit results (qi, ri, qu, ru), widened, to
+ * consecutive u64 at %p, which moves on past them. */
+#define STORE_32BIT_RESULTS                                                                \
+    "        bitcast.u32 %xu, %qi\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"          \
+    "        ptr.add.ptr.global %p, %p, %eight\n"                                            \
+    "        bitcast.u32 %xu, %ri\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"          \
+    "        ptr.add.ptr.global %p, %p, %eight\n"                                            \
+    "        cvt.u64 %w, %qu\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n" \
+    "        cvt.u64 %w, %ru\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+
 /* Integer division and remainder of all four types (lockstep's f64 form
  * where every lane of a plane holds 0 <= x < 2^31 and 0 < y < 2^31, the
  * exact form elsewhere) against C; units with skip[g] != 0 do not divide,
@@ -604,12 +614,7 @@ static const char divs_src[] =
     "        div.u64 %qU, %x, %y\n        rem.u64 %rU, %x, %y\n"
     "        mul.i64 %off, %gi, %eight\n        mul.i64 %off, %off, %eight\n"
     "        ptr.add.ptr.global %p, %po, %off\n"
-    "        bitcast.u32 %xu, %qi\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"
-    "        ptr.add.ptr.global %p, %p, %eight\n"
-    "        bitcast.u32 %xu, %ri\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"
-    "        ptr.add.ptr.global %p, %p, %eight\n"
-    "        cvt.u64 %w, %qu\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
-    "        cvt.u64 %w, %ru\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+    STORE_32BIT_RESULTS
     "        bitcast.u64 %w, %qs\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
     "        bitcast.u64 %w, %rs\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
     "        st.u64 [%p], %qU\n        ptr.add.ptr.global %p, %p, %eight\n"
@@ -713,12 +718,7 @@ static const char pow2_src[] =
     "        div.i64 %qs, %xs, %ys\n        bitcast.u64 %w, %qs\n        st.u64 [%p], %w\n"
     "        ptr.add.ptr.global %p, %p, %eight\n"
     "        div.u64 %qU, %x, %y\n        st.u64 [%p], %qU\n        ptr.add.ptr.global %p, %p, %eight\n"
-    "        bitcast.u32 %xu, %qi\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"
-    "        ptr.add.ptr.global %p, %p, %eight\n"
-    "        bitcast.u32 %xu, %ri\n        cvt.u64 %w, %xu\n        st.u64 [%p], %w\n"
-    "        ptr.add.ptr.global %p, %p, %eight\n"
-    "        cvt.u64 %w, %qu\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
-    "        cvt.u64 %w, %ru\n        st.u64 [%p], %w\n        ptr.add.ptr.global %p, %p, %eight\n"
+    STORE_32BIT_RESULTS
     "        rem.i64 %rs, %xs, %ys\n        bitcast.u64 %w, %rs\n        st.u64 [%p], %w\n"
     "        ptr.add.ptr.global %p, %p, %eight\n"
     "        rem.u64 %rU, %x, %y\n        st.u64 [%p], %rU\n"
