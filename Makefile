@@ -148,7 +148,8 @@ $(BUILD)/tests/%: tests/%.c $(LIB) tests/tap.h
 # the native tier's rerun of the corpus, first. Then the interpreter
 # tests once more per other ISA variant the CPU runs (check-isa);
 # CUBEVM_LDFLAGS lets test_install.sh link like this build.
-CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+CHECK_JOBS ?= $(NPROC)
 CHECK_FIRST := tests/test_native_corpus.sh
 check: deps all shared $(TEST_BIN) $(BUILD)/isa_levels
 	@CUBEVM=$(abspath $(BIN)) BUILD=$(BUILD) CUBEVM_LDFLAGS='$(LDFLAGS_ALL)' \
@@ -271,7 +272,7 @@ VALGRIND_TESTS ?= test_fuzz_replay test_asm test_verify test_api test_oom test_d
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 # Valgrind runs a program on one core, and none of the subset is timing-bound:
 # one at a time per core, the longest (test_fuzz_replay, ~100 s) first.
-VALGRIND_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+VALGRIND_JOBS ?= $(NPROC)
 ROBUST_VARS = ISA=off DISPATCH=switch OPT="-O1 -g1"
 # CI points VALGRIND_BUILD at the switch-dispatch check build and reuses it.
 VALGRIND_VARS ?= $(ROBUST_VARS)

@@ -408,13 +408,14 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
     const uint32_t vslot = ld ? in->d : in->b;
     LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
-    LLVMValueRef act = get_active(g), m = lane_mask(g, act);
-    LLVMValueRef A = reg_get(g, in->a);
+    LLVMValueRef act = get_active(g);
     LLVMBasicBlockRef bj = block(g, "joined");
     affine af;
     const bool quick = global && align <= esz && esz % align == 0 && affine_address(g, pc, &af);
     if (quick)
         full_plane(g, in, &af, align, act, bj);
+    /* (what full_plane's path needs not: made after it) */
+    LLVMValueRef m = lane_mask(g, act), A = reg_get(g, in->a);
     /* the first and last active lanes (act is not empty where code runs) */
     LLVMValueRef f = first_lane(g, act);
     LLVMValueRef f64 = llvm.BuildZExt(g->B, f, g->i64, "");
