@@ -329,6 +329,20 @@ static inline LLVMValueRef form_vector(const gen *g, uint8_t kind, LLVMValueRef 
     return kind == F_UNI ? splat(g, s) : llvm.BuildAdd(g->B, splat(g, s), iota(g, llvm.TypeOf(s)), "");
 }
 
+/* Slot's lanes as reg_get reads them, made here from its form where one
+ * is known (a launch constant, or forwarded one value or consecutive):
+ * for code off the common path, so that the vector the form's writer made
+ * is not live on that path only to reach this one. The scalar is frozen
+ * (the same value) so that LLVM does not merge the copy back into the
+ * writer's vector: pooling's full planes computed a 64-bit index vector
+ * each round for the partial path alone. */
+static inline LLVMValueRef reg_made(const gen *g, uint32_t slot)
+{
+    LLVMValueRef s;
+    const uint8_t k = form_at(g, slot, &s);
+    return k == F_VAR ? reg_get(g, slot) : form_vector(g, k, llvm.BuildFreeze(g->B, s, ""));
+}
+
 /* Forwards v (kind F_VAR), or the lanes of form kind with scalar s (v NULL: made here), in slot. */
 static inline void forward(const gen *g, uint32_t slot, uint8_t kind, LLVMValueRef s, LLVMValueRef v)
 {

@@ -312,7 +312,7 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
     const unsigned W = g->W, H = W / 2, esz = in->esz;
     const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
     LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
-    LLVMValueRef I = reg_get(g, af->I);
+    LLVMValueRef I = reg_made(g, af->I);
     LLVMValueRef off = llvm.BuildICmp(g->B, LLVMIntNE, I,
                                       llvm.BuildAdd(g->B, half_heads(g, I), half_steps(g, af->wide ? g->i64 : g->i32, 1), ""), "");
     LLVMValueRef full = all_lanes(g, act);
@@ -370,12 +370,21 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
         p = llvm.BuildExtractElement(g->B, reg_get(g, af->P), c32(g, 0), "");
     LLVMValueRef here[4], *c = buffer_entry(g, true, af, p, ld, here), qr[3];
     quick_range(g, p, c, esz, align, qr);
-    LLVMValueRef sl = llvm.BuildAdd(g->B, s, llvm.ConstInt(llvm.TypeOf(s), g->W - 1, false), "");
-    LLVMValueRef x0 = index64(g, af, s, g->i64), xl = index64(g, af, sl, g->i64);
-    LLVMValueRef ok = llvm.BuildICmp(g->B, af->sext ? LLVMIntSGE : LLVMIntUGE, sl, s, ""); /* no wrap */
-    ok = llvm.BuildAnd(g->B, ok, qr[0], "");
-    ok = llvm.BuildAnd(g->B, ok, llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntSGE, x0, qr[1], ""),
-                                               llvm.BuildICmp(g->B, LLVMIntSLE, xl, qr[2], ""), ""), "");
+    /* s's lanes fit where qr[1] <= x0 and x0 + W - 1 <= hi, hi being
+     * qr[2] or, for a 32-bit I, the type's largest value if less (so that
+     * s + W - 1 does not wrap): one unsigned compare of x0 - qr[1] with
+     * the count of such x0 (0 unless qr[0]; qr[1] <= 0 <= hi then), which
+     * depends on P alone, so that a loop computes it once */
+    LLVMValueRef hi = qr[2];
+    if (!af->wide) {
+        LLVMValueRef top = c64(g, af->sext ? INT32_MAX : UINT32_MAX);
+        hi = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntSGT, hi, top, ""), top, hi, "");
+    }
+    LLVMValueRef room = llvm.BuildSub(g->B, hi, qr[1], "");
+    LLVMValueRef fits = llvm.BuildAnd(g->B, qr[0], llvm.BuildICmp(g->B, LLVMIntSGE, room, c64(g, g->W - 1), ""), "");
+    LLVMValueRef count = llvm.BuildSelect(g->B, fits, llvm.BuildSub(g->B, room, c64(g, g->W - 2), ""), c64(g, 0), "");
+    LLVMValueRef x0 = index64(g, af, s, g->i64);
+    LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULT, llvm.BuildSub(g->B, x0, qr[1], ""), count, "");
     llvm.BuildCondBr(g->B, ok, bv, rest);
     llvm.PositionBuilderAtEnd(g->B, bv);
     const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
@@ -577,7 +586,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     llvm.PositionBuilderAtEnd(g->B, bl);
     if (quick && ld) { /* I[l] = I[f]: one element, loaded once (conv2d's weight) */
         LLVMBasicBlockRef bu = block(g, "one"), each = block(g, "each");
-        LLVMValueRef same = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, reg_get(g, af.I), splat(g, i_f), ""), "");
+        LLVMValueRef same = llvm.BuildAnd(g->B, m, llvm.BuildICmp(g->B, LLVMIntNE, reg_made(g, af.I), splat(g, i_f), ""), "");
         LLVMValueRef qr[3];
         quick_range(g, P, (LLVMValueRef[]){t, etag, lo, end}, esz, align, qr);
         LLVMValueRef one = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, same), c64(g, 0), ""), qr[0], "");
@@ -612,7 +621,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
              * value in the active lanes, and a local register's other lanes
              * are never read), so that the chain that computed it is dead
              * code where only quick accesses read it */
-            LLVMValueRef I = index64(g, &af, llvm.BuildFreeze(g->B, reg_get(g, af.I), ""), wt);
+            LLVMValueRef I = index64(g, &af, llvm.BuildFreeze(g->B, reg_made(g, af.I), ""), wt);
             A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
             llvm.BuildStore(g->B, A, g->slot[in->a]);
         }

@@ -114,6 +114,18 @@ static const char src_a[] =
     "}\n"
     "__global__ void wrap(float *o, const float *a, int n) { o[threadIdx.x] = a[n + (int)threadIdx.x]; }\n"
     "__global__ void bump(float *o, const float *a, int n) { const float *p = a; p += n; o[threadIdx.x] = *p; }\n"
+    "__global__ void edge(float *o, const float *a, int n, int k, int zero)\n"
+    "{\n"
+    "    int i = n + (int)threadIdx.x;\n"
+    "    unsigned u = (unsigned)n + threadIdx.x;\n"
+    "    long long l = (long long)n + threadIdx.x;\n"
+    "    float s = 0.0f;\n"
+    "    for (int r = 0; r < 3; r++) {\n"
+    "        int z = r * zero; /* 0, which the frontend cannot fold: the address is made in the loop */\n"
+    "        s += k == 0 ? a[i + z] : k == 1 ? a[u + (unsigned)z] : a[l + z];\n"
+    "    }\n"
+    "    o[threadIdx.x] = s;\n"
+    "}\n"
     "__global__ void widx(float *o, const float *a, unsigned c)\n"
     "{\n"
     "    long long base = c == 0 ? 0LL : c == 1 ? 980LL : c == 2 ? -5LL : c == 3 ? (1LL << 62)\n"
@@ -837,6 +849,51 @@ static void test_indexes(void)
         ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") && d.fault.unit[0] == 0,
            "the fault names unit 0: %s", d.message);
     }
+}
+
+/* A full plane whose index is a known consecutive form (native_mem.c
+ * full_plane: one compare of lane 0's index with the count of first
+ * indexes that fit; a versioned loop's index) at the buffer's edges:
+ * int, unsigned and 64-bit indexes n + t over a[0..999], t = 0..31, each
+ * read three times. By hand: n = 968 reads a[968..999]; n = 969 faults
+ * at unit 31; n = -1 at unit 0 (an unsigned n = 2^32 - 1 has lane 0 at
+ * 2^32 - 1, past the end, and lane 1 wrapping to 0). */
+static void test_full_plane_edges(void)
+{
+    enum { N = 1000 };
+    static float a[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (float)((i * 29) % 97) + 0.25f;
+    static const struct {
+        int32_t n;
+        int fault; /* unit, or -1 */
+    } cases[] = {{968, -1}, {969, 31}, {-1, 0}, {0, -1}};
+    static const char *kinds[] = {"int", "unsigned", "64-bit"};
+    for (uint32_t k = 0; k < 3; k++)
+        for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            float got[32 + N];
+            io bufs[] = {{NULL, sizeof(float) * 32}, {a, sizeof a}};
+            cvm_launch_config cfg = kern_cfg(1, 32);
+            const uint32_t scal[3] = {(uint32_t)cases[c].n, k, 0};
+            char what[80];
+            snprintf(what, sizeof what, "a full plane's %s index n + t, n = %d", kinds[k], cases[c].n);
+            cvm_diag d;
+            cvm_status st;
+            if (!both_n(what, "edge", &cfg, bufs, 2, scal, 3, (uint8_t *)got, &st, &d))
+                continue;
+            /* an unsigned -1 + t: lane 0 past the end */
+            const int fault = k == 1 && cases[c].n == -1 ? 0 : cases[c].fault;
+            if (fault >= 0) {
+                ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") && d.fault.unit[0] == (uint32_t)fault,
+                   "%s: the fault names unit %d: %s", what, fault, d.message);
+                continue;
+            }
+            int bad = -1;
+            for (int t = 0; t < 32 && bad < 0; t++)
+                if (got[t] != 3.0f * a[cases[c].n + t])
+                    bad = t;
+            ok(st == CVM_OK && bad < 0, "%s: unit t reads a[n + t] (first difference at %d)", what, bad);
+        }
 }
 
 /* a[i] with a 64-bit i (pooling's address): the quick path tests i's
@@ -1610,6 +1667,7 @@ int main(void)
     test_indexes();
     test_moved_pointer();
     test_wide_indexes();
+    test_full_plane_edges();
     test_runs();
     test_versioned();
     test_deopt();
