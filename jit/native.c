@@ -402,7 +402,8 @@ void cvm_nat_fallback(gen *g, uint32_t pc)
     LLVMValueRef args[3] = {g->x, g->p, c32(g, pc)};
     LLVMValueRef r = llvm.BuildCall2(g->B, g->ty_step, g->fn_step, args, 3, "");
     for (unsigned i = 0; i < n; i++)
-        spill(g, list[i], width_at(g, list[i]), false);
+        if (i < nw || !g->stale[list[i]]) /* a lazy register it only reads keeps what is forwarded */
+            spill(g, list[i], width_at(g, list[i]), false);
     LLVMBasicBlockRef ok = block(g, "ok"), other = block(g, "stop");
     llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, r, c32(g, CVM_VM_R_YIELD), ""), ok, other);
     llvm.PositionBuilderAtEnd(g->B, other);
@@ -653,6 +654,19 @@ static void unwritten(const gen *g, uint32_t lo)
     }
 }
 
+/* At the end marker of a versioned copy's loop c: its lazy inductive
+ * registers, which the marker forgot (written since the head), forwarded
+ * again as the next round's head will have them (their carried scalar),
+ * for a yield at the back edge to store. */
+static void reforward(gen *g, const construct *c)
+{
+    for (unsigned i = 0; g->fastcopy && i < c->ncand; i++) {
+        const uint32_t s = c->cand[i].slot;
+        if (c->ind_at[i] && g->stale[s] && !g->fwd[s].v)
+            forward(g, s, c->cand[i].form, llvm.BuildLoad2(g->B, scalar(g, g->slot_elem[s]), c->ind_at[i], ""), NULL);
+    }
+}
+
 static void control(gen *g, uint32_t pc)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
@@ -696,13 +710,20 @@ static void control(gen *g, uint32_t pc)
         c->m[1] = new_mask(g, "cont", c64(g, 0));
         c->head = block(g, "head");
         c->next = block(g, "marker");
-        if (g->fastcopy)
+        if (g->fastcopy) {
             guard(g, pc, false);
+            cvm_nat_lazy(g, pc, c);
+        }
         llvm.BuildBr(g->B, c->head);
         llvm.PositionBuilderAtEnd(g->B, c->head);
         add_resume(g, pc + 1, c->head);
-        if (g->fastcopy)
+        if (g->fastcopy) {
+            /* (from the second round on, the back edge brings its lazy registers' allocas behind) */
+            for (uint32_t s = 0; s < g->nslots; s++)
+                if (g->lazy[s] == pc + 1)
+                    g->stale[s] = (uint8_t)g->depth;
             guard(g, pc, true);
+        }
         /* (after the test: what it proved holds at the markers too, for
          * what the loop writes is forwarded no more once written) */
         snapshot(g, g->depth - 1);
@@ -755,6 +776,8 @@ static void control(gen *g, uint32_t pc)
         llvm.BuildBr(g->B, c->next);
         llvm.PositionBuilderAtEnd(g->B, c->next);
         rejoin(g, g->depth - 1);
+        if (c->kind == CVM_VM_F_LOOP)
+            reforward(g, c);
         LLVMValueRef a = get_active(g);
         if (c->kind == CVM_VM_F_LOOP) {
             LLVMValueRef cont = llvm.BuildLoad2(g->B, g->i64, c->m[1], "");
@@ -787,6 +810,9 @@ static void control(gen *g, uint32_t pc)
             llvm.PositionBuilderAtEnd(g->B, fault);
             llvm.BuildRet(g->B, r);
             llvm.PositionBuilderAtEnd(g->B, out);
+            for (uint32_t s = 0; s < g->nslots; s++)
+                if (g->lazy[s] == c->open + 1 && g->stale[s]) /* dead from here on */
+                    g->stale[s] = 0, g->fwd[s] = (fval){0};
             a = llvm.BuildLoad2(g->B, g->i64, c->m[0], "");
         } else {
             a = llvm.BuildOr(g->B, a, llvm.BuildLoad2(g->B, g->i64, c->m[0], ""), "");
@@ -840,6 +866,8 @@ static bool version_loop(gen *g, uint32_t lo)
     emit_range(g, lo, hi + 1);
     llvm.BuildBr(g->B, joined);
     g->fastcopy = g->versioning = false;
+    memset(g->lazy, 0, sizeof *g->lazy * g->nslots);
+    memset(g->stale, 0, g->nslots);
     llvm.PositionBuilderAtEnd(g->B, joined);
     forget(g);
     return true;
@@ -1126,7 +1154,9 @@ static bool layout(gen *g)
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
     g->form = calloc(g->nslots + 1, 1);
     g->fwd = calloc(g->nslots + 1, sizeof *g->fwd);
-    if (!g->form || !g->fwd || !g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->cbuf || !g->first_read ||
+    g->lazy = calloc(g->nslots + 1, sizeof *g->lazy);
+    g->stale = calloc(g->nslots + 1, 1);
+    if (!g->form || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->cbuf || !g->first_read ||
         !g->last_read || !g->first_touch || !g->settled || !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
@@ -1284,6 +1314,8 @@ out:
     free(g.outer_hi);
     free(g.form);
     free(g.fwd);
+    free(g.lazy);
+    free(g.stale);
     for (unsigned d = 0; d < MAXDEPTH; d++)
         free(g.snap[d]);
     free(g.res);

@@ -129,6 +129,16 @@ typedef struct gen {
     fval *snap[MAXDEPTH]; /* per open construct: fwd at its start (rejoin) */
     bool versioning;          /* emitting a versioned loop (either copy): no nested versioning */
     bool fastcopy;            /* emitting its versioned copy: resumes go to the general copy */
+    /* A versioned copy's lazy registers (native_loop.c cvm_nat_lazy): per
+     * slot, the pc + 1 of the loop that alone writes it, at its top level,
+     * and alone reads it (0: none). While that loop is emitted, `stale` is
+     * the depth of its body (0: not stale): a write there stores nothing
+     * to the slot's alloca, whose lanes may then be behind, and every read
+     * takes the forwarded value (reg_raw), which holds in each lane that
+     * will read it. Pooling's counter and column and sum's index were
+     * merged into vectors each round for a yield that seldom comes. */
+    uint32_t *lazy;
+    uint8_t *stale;
 } gen;
 
 /* The scalar of a register whose only writer is a launch constant (gen's
@@ -163,6 +173,9 @@ uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb);
  * tests at its head, at most MAXVERSIONED, into cand (their count). */
 uint32_t cvm_nat_dest_slot(const gen *g, const cvm_vm_dinsn *in);
 unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand);
+/* The registers loop lo (construct c, its candidates tested) of a
+ * versioned copy may leave behind in their allocas: gen's lazy. */
+void cvm_nat_lazy(gen *g, uint32_t lo, const construct *c);
 
 /* Scalar LLVM type of an element type (bools are bytes 0/1, 16-bit floats their bits). */
 static inline LLVMTypeRef scalar(const gen *g, unsigned elem)
@@ -296,6 +309,8 @@ static inline LLVMValueRef reg_raw(const gen *g, uint32_t slot)
 {
     if (g->cst[slot])
         return splat(g, cvm_nat_cst_scalar(g, slot));
+    if (g->stale[slot] && g->fwd[slot].v) /* (its alloca may be behind) */
+        return g->fwd[slot].v;
     return llvm.BuildLoad2(g->B, vec(g, g->slot_elem[slot]), g->slot[slot], "");
 }
 
@@ -349,12 +364,17 @@ static inline void forward(const gen *g, uint32_t slot, uint8_t kind, LLVMValueR
     g->fwd[slot] = (fval){v ? v : form_vector(g, kind, s), s, kind};
 }
 
-/* Writes v to the active lanes of slot. */
+/* Writes v to the active lanes of slot (forwarded only, for a lazy
+ * register at its loop's top level: gen's stale). */
 static inline void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
 {
     g->fwd[slot] = (fval){0};
     if (g->local[slot]) {
         llvm.BuildStore(g->B, v, g->slot[slot]);
+        return;
+    }
+    if (g->stale[slot] && g->stale[slot] == g->depth) { /* a lazy register at its loop's top level */
+        g->fwd[slot] = (fval){v, NULL, F_VAR};
         return;
     }
     LLVMValueRef old = reg_raw(g, slot);

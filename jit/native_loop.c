@@ -187,3 +187,84 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
     return k;
 }
 
+
+/*
+ * Which registers loop lo of a versioned copy may leave behind in their
+ * allocas while it runs (gen's lazy, stale): those whose every read in
+ * the kernel lies in the loop's body, written there only at its top
+ * level, and either
+ *   - written first: in the body's order the first instruction that
+ *     names it writes it, at the top level, and nothing after the top
+ *     level's `continuing` reads it; each round writes it before any
+ *     lane reads it (lanes only leave between the two), so its value at
+ *     the head, and in a lane not active, is never read; or
+ *   - an inductive candidate (c's ind_at: its scalar is carried) written
+ *     in the straight run of code just before the loop, so that each
+ *     entry starts from a value the alloca holds, and not written in the
+ *     body and read after `continuing` (which would forget it between).
+ * A lane not active in a round has left the loop, or never entered it
+ * this time, and reads the register next after a write it takes part
+ * in. Registers a plane op reads are not lazy (it reads inactive lanes);
+ * nor launch constants, local, settled or multi-slot registers.
+ */
+void cvm_nat_lazy(gen *g, uint32_t lo, const construct *c)
+{
+    enum { TOUCHED = 1, WRITE_FIRST = 2, NESTED = 4, READ_LATE = 8, WRITTEN = 16, CROSS = 32, EARLY = 64 };
+    const uint32_t hi = g->code[lo].end;
+    uint8_t *st = calloc(g->nslots + 1, 1);
+    if (!st)
+        return; /* none lazy: the plain code */
+    unsigned depth = 0;
+    bool late = false;
+    for (uint32_t pc = lo + 1; pc < hi; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned n, nw;
+        cvm_nat_named(g, in, list, &n, &nw);
+        if (oi && (oi->flags & CVM_OPF_CTRL) && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF &&
+            in->h != CVM_OP_SWITCH)
+            n = 0;
+        for (unsigned j = 0; j < n; j++) { /* sources first, as they are read */
+            const unsigned i = (j + nw) % n;
+            for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
+                uint8_t *u = &st[list[i] + w];
+                if (i >= nw) {
+                    *u |= (uint8_t)(TOUCHED | (late ? READ_LATE : 0) |
+                                    (oi && (oi->flags & CVM_OPF_PLANE) ? CROSS : 0));
+                    continue;
+                }
+                if (!(*u & TOUCHED) && !depth)
+                    *u |= WRITE_FIRST;
+                *u |= (uint8_t)(TOUCHED | WRITTEN | (depth ? NESTED : 0) | (late ? 0 : EARLY));
+            }
+        }
+        switch (in->h) {
+        case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: depth++; break;
+        case CVM_OP_END: depth--; break;
+        case CVM_OP_CONTINUING: late = late || !depth; break;
+        default: break;
+        }
+    }
+    for (uint32_t s = 0; s < g->nslots; s++) {
+        const uint8_t u = st[s];
+        if (!(u & WRITTEN) || (u & (NESTED | CROSS)) || g->cst[s] || g->local[s] || g->settled[s] ||
+            g->slot_width[s] != 1 || (g->first_read[s] != UINT32_MAX && (g->first_read[s] <= lo || g->last_read[s] >= hi)))
+            continue;
+        bool ok = (u & WRITE_FIRST) && !(u & READ_LATE);
+        for (unsigned i = 0; !ok && i < c->ncand; i++)
+            if (c->cand[i].slot == s && c->ind_at[i] && !((u & EARLY) && (u & READ_LATE))) {
+                /* written in the run before the loop */
+                for (uint32_t pc = lo; !ok && pc-- > 0;) {
+                    const cvm_vm_dinsn *in = &g->code[pc];
+                    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+                    if ((oi && (oi->flags & CVM_OPF_CTRL)) || is_barrier(in->h))
+                        break;
+                    ok = cvm_nat_dest_slot(g, in) == s;
+                }
+            }
+        if (ok)
+            g->lazy[s] = lo + 1;
+    }
+    free(st);
+}

@@ -266,6 +266,20 @@ static const char src_c[] =
     "    }\n"
     "    o[blockIdx.x * blockDim.x + t] = acc;\n"
     "}\n"
+    "__global__ void vlazy(int *o, const int *in, int sel)\n"
+    "{\n"
+    "    int t = threadIdx.x, acc = t >> 8, z = t >> 9; /* 0, not guessed one value: no test each round */\n"
+    "    for (int j = t; j < 64 * 1500; acc += z, j += 64) {\n"
+    "        int x = j * 3 + sel;\n"
+    "        if (j % 7 == sel) continue;\n"
+    "        z = __popc(x) + (x & 7);\n"
+    "        int y = (j >> 6) + sel;\n"
+    "        if (t & 1) acc += in[(j + z) & 255] + y; else acc -= z + j % 5 + y * 3;\n"
+    "        if ((j >> 6) % 3 == sel) acc += __popc(y); /* some rounds, all lanes */\n"
+    "        acc += y & 3;\n"
+    "    }\n"
+    "    o[blockIdx.x * blockDim.x + t] = acc;\n"
+    "}\n"
     "__global__ void settle(int *o, const int *in, int sel)\n"
     "{\n"
     "    __shared__ int sh[64];\n"
@@ -1216,6 +1230,27 @@ static int ind2_ref(const int *in, int t, int sel)
     return acc;
 }
 
+/* vlazy's result for unit t, in C. */
+static int lazy_ref(const int *in, int t, int sel)
+{
+    int acc = 0, z = 0;
+    for (int j = t; j < 64 * 1500; acc += z, j += 64) {
+        int x = j * 3 + sel;
+        if (j % 7 == sel)
+            continue;
+        z = __builtin_popcount((unsigned)x) + (x & 7);
+        int y = (j >> 6) + sel;
+        if (t & 1)
+            acc += in[(j + z) & 255] + y;
+        else
+            acc -= z + j % 5 + y * 3;
+        if ((j >> 6) % 3 == sel)
+            acc += __builtin_popcount((unsigned)y);
+        acc += y & 3;
+    }
+    return acc;
+}
+
 /* Registers a loop writes, versioned where they keep their form from
  * round to round (jit/native.c induct): a grid-stride index (consecutive
  * plus one value: no test each round), one that other lanes skip after a
@@ -1254,6 +1289,17 @@ static void test_inductive(void)
      * inductive counter of an inner loop started from it, a break */
     for (uint32_t sel = 0; sel < 5; sel += 2)
         ind_case("vind2", "nested inductive loops", ind2_ref, in, sel);
+    /* lazy registers (native_loop.c cvm_nat_lazy): the grid-stride index
+     * (carried), x and y (written first each round; y one value, x not),
+     * read through the interpreter (popc: at the top level, and in an if
+     * that whole planes skip in some rounds, read again after it) and on
+     * both sides of an if; and z, written after a `continue` and read in
+     * the continuing part, where the lanes that skipped its write read
+     * the value of an earlier round (so z is not lazy). 1500 rounds, and
+     * no register tested each round: the plane yields at the head of the
+     * 1001st and resumes in the general copy. */
+    for (uint32_t sel = 0; sel < 4; sel++)
+        ind_case("vlazy", "registers a versioned loop leaves behind", lazy_ref, in, sel);
 }
 
 /* settle's result for unit t (cubes of 64), in C. */
