@@ -654,19 +654,6 @@ static void unwritten(const gen *g, uint32_t lo)
     }
 }
 
-/* At the end marker of a versioned copy's loop c: its lazy inductive
- * registers, which the marker forgot (written since the head), forwarded
- * again as the next round's head will have them (their carried scalar),
- * for a yield at the back edge to store. */
-static void reforward(gen *g, const construct *c)
-{
-    for (unsigned i = 0; g->fastcopy && i < c->ncand; i++) {
-        const uint32_t s = c->cand[i].slot;
-        if (c->ind_at[i] && g->stale[s] && !g->fwd[s].v)
-            forward(g, s, c->cand[i].form, llvm.BuildLoad2(g->B, scalar(g, g->slot_elem[s]), c->ind_at[i], ""), NULL);
-    }
-}
-
 static void control(gen *g, uint32_t pc)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
@@ -712,7 +699,7 @@ static void control(gen *g, uint32_t pc)
         c->next = block(g, "marker");
         if (g->fastcopy) {
             guard(g, pc, false);
-            cvm_nat_lazy(g, pc, c);
+            cvm_nat_lazy(g, pc);
         }
         llvm.BuildBr(g->B, c->head);
         llvm.PositionBuilderAtEnd(g->B, c->head);
@@ -776,8 +763,6 @@ static void control(gen *g, uint32_t pc)
         llvm.BuildBr(g->B, c->next);
         llvm.PositionBuilderAtEnd(g->B, c->next);
         rejoin(g, g->depth - 1);
-        if (c->kind == CVM_VM_F_LOOP)
-            reforward(g, c);
         LLVMValueRef a = get_active(g);
         if (c->kind == CVM_VM_F_LOOP) {
             LLVMValueRef cont = llvm.BuildLoad2(g->B, g->i64, c->m[1], "");

@@ -130,13 +130,13 @@ typedef struct gen {
     bool versioning;          /* emitting a versioned loop (either copy): no nested versioning */
     bool fastcopy;            /* emitting its versioned copy: resumes go to the general copy */
     /* A versioned copy's lazy registers (native_loop.c cvm_nat_lazy): per
-     * slot, the pc + 1 of the loop that alone writes it, at its top level,
-     * and alone reads it (0: none). While that loop is emitted, `stale` is
-     * the depth of its body (0: not stale): a write there stores nothing
-     * to the slot's alloca, whose lanes may then be behind, and every read
-     * takes the forwarded value (reg_raw), which holds in each lane that
-     * will read it. Pooling's counter and column and sum's index were
-     * merged into vectors each round for a yield that seldom comes. */
+     * slot, the pc + 1 of the loop that alone writes it, at its top level
+     * and first in each round, and alone reads it (0: none). While that
+     * loop is emitted, `stale` is the depth of its body (0: not stale): a
+     * write there stores nothing to the slot's alloca, whose lanes may
+     * then be behind, and every read takes the forwarded value (reg_raw),
+     * which holds in each lane that will read it. Pooling's column was
+     * merged into a vector each round for a yield that seldom comes. */
     uint32_t *lazy;
     uint8_t *stale;
 } gen;
@@ -173,9 +173,9 @@ uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb);
  * tests at its head, at most MAXVERSIONED, into cand (their count). */
 uint32_t cvm_nat_dest_slot(const gen *g, const cvm_vm_dinsn *in);
 unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand);
-/* The registers loop lo (construct c, its candidates tested) of a
- * versioned copy may leave behind in their allocas: gen's lazy. */
-void cvm_nat_lazy(gen *g, uint32_t lo, const construct *c);
+/* The registers loop lo of a versioned copy may leave behind in their
+ * allocas: gen's lazy. */
+void cvm_nat_lazy(gen *g, uint32_t lo);
 
 /* Scalar LLVM type of an element type (bools are bytes 0/1, 16-bit floats their bits). */
 static inline LLVMTypeRef scalar(const gen *g, unsigned elem)

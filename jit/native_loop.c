@@ -192,24 +192,21 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
  * Which registers loop lo of a versioned copy may leave behind in their
  * allocas while it runs (gen's lazy, stale): those whose every read in
  * the kernel lies in the loop's body, written there only at its top
- * level, and either
- *   - written first: in the body's order the first instruction that
- *     names it writes it, at the top level, and nothing after the top
- *     level's `continuing` reads it; each round writes it before any
- *     lane reads it (lanes only leave between the two), so its value at
- *     the head, and in a lane not active, is never read; or
- *   - an inductive candidate (c's ind_at: its scalar is carried) written
- *     in the straight run of code just before the loop, so that each
- *     entry starts from a value the alloca holds, and not written in the
- *     body and read after `continuing` (which would forget it between).
- * A lane not active in a round has left the loop, or never entered it
- * this time, and reads the register next after a write it takes part
- * in. Registers a plane op reads are not lazy (it reads inactive lanes);
- * nor launch constants, local, settled or multi-slot registers.
+ * level, and first: in the body's order the first instruction that names
+ * one writes it, at the top level, and nothing after the top level's
+ * `continuing` reads it. Each round writes such a register before any
+ * lane reads it (lanes only leave between the two), so its value at the
+ * head, and in a lane not active, is never read: a lane not active in a
+ * round has left the loop, or never entered it this time, and reads the
+ * register next after a write it takes part in. Registers a plane op
+ * reads are not lazy (it reads inactive lanes); nor launch constants,
+ * local, settled or multi-slot registers. (A carried inductive index
+ * could be lazy too, forwarded again from its scalar for a yield to
+ * store: see docs/performance.md, session 38, for why it is not.)
  */
-void cvm_nat_lazy(gen *g, uint32_t lo, const construct *c)
+void cvm_nat_lazy(gen *g, uint32_t lo)
 {
-    enum { TOUCHED = 1, WRITE_FIRST = 2, NESTED = 4, READ_LATE = 8, WRITTEN = 16, CROSS = 32, EARLY = 64 };
+    enum { TOUCHED = 1, WRITE_FIRST = 2, NESTED = 4, READ_LATE = 8, WRITTEN = 16, CROSS = 32 };
     const uint32_t hi = g->code[lo].end;
     uint8_t *st = calloc(g->nslots + 1, 1);
     if (!st)
@@ -236,7 +233,7 @@ void cvm_nat_lazy(gen *g, uint32_t lo, const construct *c)
                 }
                 if (!(*u & TOUCHED) && !depth)
                     *u |= WRITE_FIRST;
-                *u |= (uint8_t)(TOUCHED | WRITTEN | (depth ? NESTED : 0) | (late ? 0 : EARLY));
+                *u |= (uint8_t)(TOUCHED | WRITTEN | (depth ? NESTED : 0));
             }
         }
         switch (in->h) {
@@ -248,22 +245,9 @@ void cvm_nat_lazy(gen *g, uint32_t lo, const construct *c)
     }
     for (uint32_t s = 0; s < g->nslots; s++) {
         const uint8_t u = st[s];
-        if (!(u & WRITTEN) || (u & (NESTED | CROSS)) || g->cst[s] || g->local[s] || g->settled[s] ||
-            g->slot_width[s] != 1 || (g->first_read[s] != UINT32_MAX && (g->first_read[s] <= lo || g->last_read[s] >= hi)))
-            continue;
-        bool ok = (u & WRITE_FIRST) && !(u & READ_LATE);
-        for (unsigned i = 0; !ok && i < c->ncand; i++)
-            if (c->cand[i].slot == s && c->ind_at[i] && !((u & EARLY) && (u & READ_LATE))) {
-                /* written in the run before the loop */
-                for (uint32_t pc = lo; !ok && pc-- > 0;) {
-                    const cvm_vm_dinsn *in = &g->code[pc];
-                    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-                    if ((oi && (oi->flags & CVM_OPF_CTRL)) || is_barrier(in->h))
-                        break;
-                    ok = cvm_nat_dest_slot(g, in) == s;
-                }
-            }
-        if (ok)
+        if ((u & (WRITTEN | WRITE_FIRST)) == (WRITTEN | WRITE_FIRST) && !(u & (NESTED | CROSS | READ_LATE)) &&
+            !g->cst[s] && !g->local[s] && !g->settled[s] && g->slot_width[s] == 1 &&
+            (g->first_read[s] == UINT32_MAX || (g->first_read[s] > lo && g->last_read[s] < hi)))
             g->lazy[s] = lo + 1;
     }
     free(st);
