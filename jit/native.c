@@ -1141,8 +1141,9 @@ static bool layout(gen *g)
     g->fwd = calloc(g->nslots + 1, sizeof *g->fwd);
     g->lazy = calloc(g->nslots + 1, sizeof *g->lazy);
     g->stale = calloc(g->nslots + 1, 1);
-    if (!g->form || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local || !g->cst || !g->cval || !g->cbuf || !g->first_read ||
-        !g->last_read || !g->first_touch || !g->settled || !g->outer_lo || !g->outer_hi)
+    if (!g->form || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
+        !g->cst || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled ||
+        !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
     for (uint32_t r = 0; r < k->nregs && s < g->nslots; r++) {

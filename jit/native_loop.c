@@ -20,6 +20,22 @@ uint32_t cvm_nat_dest_slot(const gen *g, const cvm_vm_dinsn *in)
     return nw && list[0] < g->nslots ? list[0] : UINT32_MAX;
 }
 
+/* The registers instruction `in` names, in the order it uses them: its
+ * sources, then its destination (*nw: 1 when it has one, the last); of a
+ * control instruction only the condition it reads (if, break_if, switch). */
+static unsigned operands_in_order(const gen *g, const cvm_vm_dinsn *in, uint32_t *ord, unsigned *nw)
+{
+    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+    unsigned n;
+    cvm_nat_named(g, in, list, &n, nw);
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+    if (oi && (oi->flags & CVM_OPF_CTRL) && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF && in->h != CVM_OP_SWITCH)
+        n = *nw = 0;
+    for (unsigned j = 0; j < n; j++)
+        ord[j] = list[(j + *nw) % n];
+    return n;
+}
+
 static uint8_t guess_of(const gen *g, uint32_t r)
 {
     return r < g->nslots ? g->form[r] : F_VAR;
@@ -149,19 +165,16 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
             free(use);
             return 0;
         }
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned n, nw;
-        cvm_nat_named(g, in, list, &n, &nw);
-        if (oi && (oi->flags & CVM_OPF_CTRL) && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF &&
-            in->h != CVM_OP_SWITCH)
-            n = 0;
-        for (unsigned j = 0; j < n; j++) { /* sources first, as they are read */
-            const unsigned i = (j + nw) % n;
-            for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
-                uint8_t *u = &use[list[i] + w];
-                if (!*u && i < nw)
+        uint32_t ord[CVM_BC_MAX_OPERANDS + 4];
+        unsigned nw;
+        const unsigned n = operands_in_order(g, in, ord, &nw);
+        for (unsigned j = 0; j < n; j++) {
+            const bool wr = j >= n - nw;
+            for (uint32_t w = 0; w < width_at(g, ord[j]) && ord[j] + w < g->nslots; w++) {
+                uint8_t *u = &use[ord[j] + w];
+                if (!*u && wr)
                     *u = 8;
-                *u |= (uint8_t)(i < nw ? 2 : oi && (oi->flags & CVM_OPF_PLANE) ? 5 : 1);
+                *u |= (uint8_t)(wr ? 2 : oi && (oi->flags & CVM_OPF_PLANE) ? 5 : 1);
             }
         }
     }
@@ -216,17 +229,13 @@ void cvm_nat_lazy(gen *g, uint32_t lo)
     for (uint32_t pc = lo + 1; pc < hi; pc++) {
         const cvm_vm_dinsn *in = &g->code[pc];
         const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned n, nw;
-        cvm_nat_named(g, in, list, &n, &nw);
-        if (oi && (oi->flags & CVM_OPF_CTRL) && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF &&
-            in->h != CVM_OP_SWITCH)
-            n = 0;
-        for (unsigned j = 0; j < n; j++) { /* sources first, as they are read */
-            const unsigned i = (j + nw) % n;
-            for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
-                uint8_t *u = &st[list[i] + w];
-                if (i >= nw) {
+        uint32_t ord[CVM_BC_MAX_OPERANDS + 4];
+        unsigned nw;
+        const unsigned n = operands_in_order(g, in, ord, &nw);
+        for (unsigned j = 0; j < n; j++) {
+            for (uint32_t w = 0; w < width_at(g, ord[j]) && ord[j] + w < g->nslots; w++) {
+                uint8_t *u = &st[ord[j] + w];
+                if (j < n - nw) {
                     *u |= (uint8_t)(TOUCHED | (late ? READ_LATE : 0) |
                                     (oi && (oi->flags & CVM_OPF_PLANE) ? CROSS : 0));
                     continue;
