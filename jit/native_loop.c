@@ -3,9 +3,10 @@
  * (native.h; the code generation is native.c's guard and version_loop):
  * which registers a loop reads that a versioned copy tests at its head,
  * the form each is guessed to have there (guess_forms: one value, or
- * consecutive, from the instructions before the loop), and which of
- * those the loop provably keeps from one round to the next (induct), so
- * that the head need not test them again each round.
+ * consecutive, from the instructions before the loop), which of those
+ * the loop provably keeps from one round to the next (induct), so that
+ * the head need not test them again each round, and which registers
+ * the copy may leave behind in their slots while it runs (cvm_nat_lazy).
  */
 #include "native.h"
 
@@ -199,7 +200,6 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
             cand[k++] = all[i];
     return k;
 }
-
 
 /*
  * Which registers loop lo of a versioned copy may leave behind in their
