@@ -866,6 +866,23 @@ static void test_indexes(void)
     }
 }
 
+/* A launch of 32 units each reading a[first + t] (the sum of `scale`
+ * such reads): the fault at unit `fault` (>= 0), or got[t] the value. */
+static void window_read(const char *what, cvm_status st, const cvm_diag *d, const float *got, const float *a,
+                        long first, float scale, int fault)
+{
+    if (fault >= 0) {
+        ok(st == CVM_FAULT && strstr(d->message, "out-of-bounds load") && d->fault.unit[0] == (uint32_t)fault,
+           "%s: the fault names unit %d: %s", what, fault, d->message);
+        return;
+    }
+    int bad = -1;
+    for (int t = 0; t < 32 && bad < 0; t++)
+        if (got[t] != scale * a[first + t])
+            bad = t;
+    ok(st == CVM_OK && bad < 0, "%s: unit t reads a[%ld + t] (first difference at %d)", what, first, bad);
+}
+
 /* A full plane whose index is a known consecutive form (native_mem.c
  * full_plane: one compare of lane 0's index with the count of first
  * indexes that fit; a versioned loop's index) at the buffer's edges:
@@ -896,18 +913,7 @@ static void test_full_plane_edges(void)
             cvm_status st;
             if (!both_n(what, "edge", &cfg, bufs, 2, scal, 3, (uint8_t *)got, &st, &d))
                 continue;
-            /* an unsigned -1 + t: lane 0 past the end */
-            const int fault = k == 1 && cases[c].n == -1 ? 0 : cases[c].fault;
-            if (fault >= 0) {
-                ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") && d.fault.unit[0] == (uint32_t)fault,
-                   "%s: the fault names unit %d: %s", what, fault, d.message);
-                continue;
-            }
-            int bad = -1;
-            for (int t = 0; t < 32 && bad < 0; t++)
-                if (got[t] != 3.0f * a[cases[c].n + t])
-                    bad = t;
-            ok(st == CVM_OK && bad < 0, "%s: unit t reads a[n + t] (first difference at %d)", what, bad);
+            window_read(what, st, &d, got, a, cases[c].n, 3.0f, cases[c].fault);
         }
 }
 
@@ -940,18 +946,7 @@ static void test_wide_indexes(void)
         cvm_status st;
         if (!both(what, "widx", &cfg, bufs, 2, &c, (uint8_t *)got, &st, &d))
             continue;
-        if (cases[c].fault >= 0) {
-            ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") &&
-                   d.fault.unit[0] == (uint32_t)cases[c].fault,
-               "%s: the fault names unit %d: %s", what, cases[c].fault, d.message);
-            continue;
-        }
-        int bad = -1;
-        for (int t = 0; t < 32 && bad < 0; t++)
-            if (got[t] != a[cases[c].first + t])
-                bad = t;
-        ok(st == CVM_OK && bad < 0, "%s: unit t reads a[%ld + t] (first difference at %d)", what,
-           cases[c].first, bad);
+        window_read(what, st, &d, got, a, cases[c].first, 1.0f, cases[c].fault);
     }
 }
 

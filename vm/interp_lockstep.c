@@ -324,10 +324,11 @@ static bool zero_divisor(const lockstep *s, const cvm_vm_dinsn *in)
  * which must not decide anything; Valgrind said so when they were still
  * uninitialized memory).
  */
-/* big_: bit 31 clear when the plane is full and its a and b are small. */
+/* big_: bit 31 clear when the plane is full and its a and b are small
+ * (not looked at when POW2_DIVISOR's shifts, k_ >= 0, do the plane). */
 #define SMALL_OPERANDS(big_)                                                               \
     uint64_t big_ = UINT64_C(1) << 31;                                                     \
-    if (act == FULL) {                                                                     \
+    if (act == FULL && k_ < 0) {                                                           \
         big_ = 0;                                                                          \
         IVDEP for (unsigned l = 0; l < FIXED_W; l++)                                       \
             big_ |= (uint64_t)a[l] | ((uint64_t)b[l] - 1);                                 \
