@@ -9,7 +9,7 @@
 #                     the man page under PREFIX (default /usr/local; DESTDIR too)
 #   make shared       build/lib/libcubevm.so (from the same -fPIC objects as the .a)
 #   make check-symbols  the .so exports exactly the CVM_API functions of cubevm.h
-#   make check-isa    the interpreter tests once per ISA variant this CPU runs
+#   make check-isa    the interpreter and native-tier tests once per ISA variant this CPU runs
 #   make bench        install the benchmark anchors, build, run tools/bench and print
 #                     the table (build/bench/results.json); options via
 #                     BENCH_ARGS="--quick --threads N --cases a,b" or `make bench -- --quick`
@@ -226,10 +226,11 @@ uninstall:
 check-symbols: $(SO)
 	tools/check-symbols.sh $(SO) vm/cubevm.h
 
-# The interpreter-heavy tests again under each ISA variant this CPU runs
+# The interpreter-heavy tests and test_native (whose code then targets the
+# level) again under each ISA variant this CPU runs
 # (the plain `make check` run uses the best one).
 ISA_TESTS := test_isa test_interp test_ops test_control test_memory test_plane test_sched test_numerics test_fuse \
-             test_conformance test_differ
+             test_conformance test_differ test_native
 ISA_TEST_BIN := $(filter $(ISA_TESTS:%=$(BUILD)/tests/%),$(TEST_BIN))
 ISA_CHECK_LEVELS ?= $$($(BUILD)/isa_levels)
 check-isa: $(BUILD)/isa_levels $(ISA_TEST_BIN) $(BIN)

@@ -4,6 +4,7 @@
  */
 #include "llvm.h"
 #include "backend.h"
+#include "../vm/isa.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -66,7 +67,8 @@ static bool load_llvm(char *why, size_t n)
 /* ---- the process's JIT ---- */
 
 LLVMOrcLLJITRef cvm_llvm_jit;
-static char host_cpu[64], *host_features;
+bool cvm_llvm_mask_registers;
+static char host_cpu[64], *host_features; /* host_features: LLVM's string, or NULL */
 
 LLVMTargetMachineRef cvm_llvm_host_machine(void)
 {
@@ -74,7 +76,8 @@ LLVMTargetMachineRef cvm_llvm_host_machine(void)
     LLVMTargetRef t;
     LLVMTargetMachineRef tm = NULL;
     if (!llvm.GetTargetFromTriple(triple, &t, &err))
-        tm = llvm.CreateTargetMachine(t, triple, host_cpu, host_features, LLVMCodeGenLevelDefault,
+        tm = llvm.CreateTargetMachine(t, triple, host_cpu, host_features ? host_features : "",
+                                     LLVMCodeGenLevelDefault,
                                      LLVMRelocDefault, LLVMCodeModelJITDefault);
     llvm.DisposeMessage(err);
     llvm.DisposeMessage(triple);
@@ -108,14 +111,14 @@ static void report(void *ctx, LLVMErrorRef e)
 
 /* The only host symbols native code may call (the tier's helpers are
  * called at their addresses): what LLVM lowers block stores and copies
- * to, and fma/fmaf where the CPU has no fused multiply-add (libm's are
- * exact). */
+ * to, fma/fmaf where the CPU has no fused multiply-add, and rint/rintf
+ * where it has no SSE4.1 rounding (CUBEVM_ISA=x86-64); libm's are exact. */
 static int host_symbol(void *ctx, LLVMOrcSymbolStringPoolEntryRef sym)
 {
     (void)ctx;
     const char *s = llvm.OrcSymbolStringPoolEntryStr(sym);
     return !strcmp(s, "memset") || !strcmp(s, "memcpy") || !strcmp(s, "memmove") ||
-           !strcmp(s, "fma") || !strcmp(s, "fmaf");
+           !strcmp(s, "fma") || !strcmp(s, "fmaf") || !strcmp(s, "rint") || !strcmp(s, "rintf");
 }
 
 bool cvm_llvm_start(char *why, size_t n)
@@ -128,12 +131,26 @@ bool cvm_llvm_start(char *why, size_t n)
     llvm.target();
     llvm.target_mc();
     llvm.asm_printer();
-    char *cpu = llvm.GetHostCPUName();
-    snprintf(host_cpu, sizeof host_cpu, "%s", cpu);
-    llvm.DisposeMessage(cpu);
     if (host_features)
         llvm.DisposeMessage(host_features);
-    host_features = llvm.GetHostCPUFeatures();
+    host_features = NULL;
+    /* CUBEVM_ISA forces the interpreter's variant (vm/isa.c); native code
+     * follows it, for that level's generic CPU (LLVM knows x86-64,
+     * x86-64-v3 and x86-64-v4 by those names), so an AVX-512 host runs
+     * and tests the code an AVX2 or SSE2 host would get. */
+    const char *forced = getenv("CUBEVM_ISA");
+    unsigned level;
+    if (forced && *forced && cvm_vm_isa_current(&level, NULL) == CVM_OK &&
+        strcmp(cvm_vm_isa_name(level), "native") != 0) {
+        snprintf(host_cpu, sizeof host_cpu, "%s", cvm_vm_isa_name(level));
+        cvm_llvm_mask_registers = level == CVM_VM_ISA_V4;
+    } else {
+        char *cpu = llvm.GetHostCPUName();
+        snprintf(host_cpu, sizeof host_cpu, "%s", cpu);
+        llvm.DisposeMessage(cpu);
+        host_features = llvm.GetHostCPUFeatures();
+        cvm_llvm_mask_registers = strstr(host_features, "+avx512bw") != NULL;
+    }
     LLVMTargetMachineRef tm = cvm_llvm_host_machine();
     if (!tm) {
         snprintf(why, n, "LLVM has no target machine for this host");

@@ -265,10 +265,22 @@ static inline void set_active(const gen *g, LLVMValueRef v)
     llvm.BuildStore(g->B, v, g->active);
 }
 
-/* The active mask as W lanes of i1. */
+/* The active mask as W lanes of i1. With AVX-512's mask registers a
+ * bitcast (one kmov); without them LLVM 14 lowers that bitcast to a shift,
+ * an and and an insert per lane (about a hundred instructions for 32
+ * lanes), so there each lane tests its bit of the broadcast mask: a
+ * broadcast, an and and a compare per vector register. */
 static inline LLVMValueRef lane_mask(const gen *g, LLVMValueRef act)
 {
-    return llvm.BuildBitCast(g->B, llvm.BuildTrunc(g->B, act, g->iW, ""), g->vmask, "");
+    if (cvm_llvm_mask_registers)
+        return llvm.BuildBitCast(g->B, llvm.BuildTrunc(g->B, act, g->iW, ""), g->vmask, "");
+    LLVMTypeRef t = g->W > 32 ? g->i64 : g->i32;
+    LLVMValueRef bit[CVM_BC_MAX_PLANE];
+    for (unsigned l = 0; l < g->W; l++)
+        bit[l] = llvm.ConstInt(t, UINT64_C(1) << l, false);
+    LLVMValueRef a = splat(g, g->W > 32 ? act : llvm.BuildTrunc(g->B, act, g->i32, ""));
+    LLVMValueRef b = llvm.BuildAnd(g->B, a, llvm.ConstVector(bit, g->W), "");
+    return llvm.BuildICmp(g->B, LLVMIntNE, b, llvm.ConstNull(llvm.TypeOf(b)), "");
 }
 
 /* Whether mask act holds every one of the W lanes. */
