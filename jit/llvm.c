@@ -67,7 +67,7 @@ static bool load_llvm(char *why, size_t n)
 /* ---- the process's JIT ---- */
 
 LLVMOrcLLJITRef cvm_llvm_jit;
-bool cvm_llvm_mask_registers;
+bool cvm_llvm_avx512;
 static char host_cpu[64], *host_features; /* host_features: LLVM's string, or NULL */
 
 LLVMTargetMachineRef cvm_llvm_host_machine(void)
@@ -143,13 +143,13 @@ bool cvm_llvm_start(char *why, size_t n)
     if (forced && *forced && cvm_vm_isa_current(&level, NULL) == CVM_OK &&
         strcmp(cvm_vm_isa_name(level), "native") != 0) {
         snprintf(host_cpu, sizeof host_cpu, "%s", cvm_vm_isa_name(level));
-        cvm_llvm_mask_registers = level == CVM_VM_ISA_V4;
+        cvm_llvm_avx512 = level == CVM_VM_ISA_V4;
     } else {
         char *cpu = llvm.GetHostCPUName();
         snprintf(host_cpu, sizeof host_cpu, "%s", cpu);
         llvm.DisposeMessage(cpu);
         host_features = llvm.GetHostCPUFeatures();
-        cvm_llvm_mask_registers = strstr(host_features, "+avx512bw") != NULL;
+        cvm_llvm_avx512 = strstr(host_features, "+avx512bw") && strstr(host_features, "+avx512dq");
     }
     LLVMTargetMachineRef tm = cvm_llvm_host_machine();
     if (!tm) {

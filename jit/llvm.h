@@ -72,10 +72,12 @@ extern cvm_llvm_api cvm_llvm;
  * succeeds; false with the reason otherwise. Called under jit_rt.c's lock. */
 bool cvm_llvm_start(char *why, size_t n);
 extern LLVMOrcLLJITRef cvm_llvm_jit;
-/* Whether the target CPU has AVX-512BW's mask registers (set by
- * cvm_llvm_start): a plane's 32-bit mask is then one register, else a
- * bitcast of it to lanes is a long scalar sequence (native.h lane_mask). */
-extern bool cvm_llvm_mask_registers;
+/* Whether the target CPU has AVX-512 with BW and DQ (set by
+ * cvm_llvm_start): a plane's 32-bit mask is then one register (else a
+ * bitcast of it to lanes is a long scalar sequence: native.h lane_mask),
+ * and 64-bit integers convert to and from doubles in one instruction
+ * (else lane by lane: native_ops.c cvm_nat_divide). */
+extern bool cvm_llvm_avx512;
 /* A target machine for the host CPU (NULL if LLVM has none). */
 LLVMTargetMachineRef cvm_llvm_host_machine(void);
 /* "what: message" of error e (consumed) in why, with the JIT's last

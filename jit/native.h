@@ -272,7 +272,7 @@ static inline void set_active(const gen *g, LLVMValueRef v)
  * broadcast, an and and a compare per vector register. */
 static inline LLVMValueRef lane_mask(const gen *g, LLVMValueRef act)
 {
-    if (cvm_llvm_mask_registers)
+    if (cvm_llvm_avx512)
         return llvm.BuildBitCast(g->B, llvm.BuildTrunc(g->B, act, g->iW, ""), g->vmask, "");
     LLVMTypeRef t = g->W > 32 ? g->i64 : g->i32;
     LLVMValueRef bit[CVM_BC_MAX_PLANE];

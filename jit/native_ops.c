@@ -207,6 +207,13 @@ static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
     return sreg_kind(id); /* (F_VAR for the per-lane positions, *s their vector) */
 }
 
+/* W lanes of the f64 constant v. */
+static LLVMValueRef dsplat(const gen *g, double v)
+{
+    union { double d; uint64_t u; } c = {v};
+    return splat(g, llvm.ConstBitCast(c64(g, c.u), g->f64));
+}
+
 /* Integer div or rem of 32- or 64-bit lanes: in doubles when every active
  * lane's operands lie in [0, 2^52) and the divisor is not 0 (then
  * trunc(fl(a / b)) is the quotient: a / b is at least 1/(a + b) > 2^-53
@@ -243,23 +250,40 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
     LLVMValueRef one = splat(g, c64(g, 1));
     LLVMValueRef bsafe = llvm.BuildSelect(g->B, okv, b, one, ""); /* inactive lanes divide by 1 */
     LLVMValueRef asafe = llvm.BuildSelect(g->B, okv, a, llvm.ConstNull(wt), "");
-    LLVMValueRef q = llvm.BuildFPToUI(g->B, llvm.BuildFDiv(g->B, llvm.BuildUIToFP(g->B, asafe, dt, ""),
-                                                         llvm.BuildUIToFP(g->B, bsafe, dt, ""), ""),
-                                     wt, "");
-    LLVMValueRef r = in->h == CVM_OP_DIV ? q : llvm.BuildSub(g->B, asafe, llvm.BuildMul(g->B, q, bsafe, ""), "");
+    LLVMValueRef r;
+    if (cvm_llvm_avx512) {
+        /* AVX-512DQ converts 64-bit integers and doubles in one instruction */
+        LLVMValueRef q = llvm.BuildFPToUI(g->B, llvm.BuildFDiv(g->B, llvm.BuildUIToFP(g->B, asafe, dt, ""),
+                                                             llvm.BuildUIToFP(g->B, bsafe, dt, ""), ""),
+                                         wt, "");
+        r = in->h == CVM_OP_DIV ? q : llvm.BuildSub(g->B, asafe, llvm.BuildMul(g->B, q, bsafe, ""), "");
+    } else {
+        /* Without it LLVM converts lane by lane (two cvttsd2si and a
+         * select each), and multiplies 64-bit lanes in three vpmuludq.
+         * Every value here is an integer in [0, 2^52) or the quotient
+         * below 2^52, so: n -> double is the bits of 2^52 + n minus
+         * 2^52; trunc(t) is t + 2^52 - 2^52 (t rounded to the nearest
+         * integer, exactly), less 1 where that is above t (SSE2 has no
+         * vroundpd); a - q b is exact in doubles (q b <= a < 2^52); and
+         * an integer x -> the low 52 bits of 2^52 + x. */
+        LLVMValueRef big = dsplat(g, 4503599627370496.0), bigbits = splat(g, c64(g, UINT64_C(0x4330000000000000)));
+        LLVMValueRef low = splat(g, c64(g, (UINT64_C(1) << 52) - 1));
+        LLVMValueRef ad = llvm.BuildFSub(g->B, llvm.BuildBitCast(g->B, llvm.BuildOr(g->B, asafe, bigbits, ""), dt, ""), big, "");
+        LLVMValueRef bd = llvm.BuildFSub(g->B, llvm.BuildBitCast(g->B, llvm.BuildOr(g->B, bsafe, bigbits, ""), dt, ""), big, "");
+        LLVMValueRef t = llvm.BuildFDiv(g->B, ad, bd, "");
+        LLVMValueRef near = llvm.BuildFSub(g->B, llvm.BuildFAdd(g->B, t, big, ""), big, "");
+        LLVMValueRef q = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOGT, near, t, ""),
+                                          llvm.BuildFSub(g->B, near, dsplat(g, 1.0), ""), near, "");
+        if (in->h == CVM_OP_REM)
+            q = llvm.BuildFSub(g->B, ad, llvm.BuildFMul(g->B, q, bd, ""), "");
+        r = llvm.BuildAnd(g->B, llvm.BuildBitCast(g->B, llvm.BuildFAdd(g->B, q, big, ""), wt, ""), low, "");
+    }
     if (esz == 4)
         r = llvm.BuildTrunc(g->B, r, vec(g, e), "");
     reg_set(g, in->d, r);
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, bj);
     return true;
-}
-
-/* W lanes of the f64 constant v. */
-static LLVMValueRef dsplat(const gen *g, double v)
-{
-    union { double d; uint64_t u; } c = {v};
-    return splat(g, llvm.ConstBitCast(c64(g, c.u), g->f64));
 }
 
 /* f32 e^x, the bits of the interpreter's cvm_n_qf(cvm_m_expf_inline(x))
