@@ -676,4 +676,8 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     cvm_nat_fallback(g, pc);
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, bj);
+    /* every path stored a load's register to its slot: what was forwarded
+     * is older (the fallback's reload also drops it, but for its own path) */
+    if (ld)
+        g->fwd[vslot] = (fval){0};
 }

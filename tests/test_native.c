@@ -1539,6 +1539,28 @@ static const char acc_src[] =
     "    return\n"
     ".end\n";
 
+/* A load into a register whose last write is still forwarded (an add):
+ * what reads it after takes the loaded value, o[t] + 1, not t + 2. */
+static const char ldfwd_src[] =
+    ".kernel ldfwd\n"
+    ".param o buffer u32 readwrite\n"
+    ".reg u32 %t, %v, %w, %one\n"
+    ".reg i64 %off, %four\n"
+    ".reg ptr.global %g\n"
+    "    param.ptr.global %g, o, 0\n"
+    "    sreg.u32 %t, unit_pos.x\n"
+    "    cvt.i64 %off, %t\n"
+    "    const.i64 %four, 4\n"
+    "    mul.i64 %off, %off, %four\n"
+    "    ptr.add.ptr.global %g, %g, %off\n"
+    "    const.u32 %one, 1\n"
+    "    add.u32 %v, %t, %one\n"
+    "    ld.u32 %v, [%g]\n"
+    "    add.u32 %w, %v, %one\n"
+    "    st.u32 [%g], %w\n"
+    "    return\n"
+    ".end\n";
+
 static void test_registers(void)
 {
     cvm_diag d;
@@ -1555,6 +1577,19 @@ static void test_registers(void)
         if (got[t] != (uint32_t)__builtin_popcount(t))
             bad = t;
     ok(bad < 0, "acc: o[t] = popcount(t) natively (first bad unit %d)", bad);
+    main_module(keep);
+    if (!use_module(ldfwd_src, "ldfwd.cbs", false))
+        return;
+    uint32_t init[64];
+    for (int t = 0; t < 64; t++)
+        init[t] = 1000 + 3 * (uint32_t)t;
+    io lbufs[] = {{init, sizeof init}};
+    both("a load into a forwarded register", "ldfwd", &cfg, lbufs, 1, NULL, (uint8_t *)got, NULL, &d);
+    bad = -1;
+    for (int t = 0; t < 64 && bad < 0; t++)
+        if (got[t] != 1001 + 3 * (uint32_t)t)
+            bad = t;
+    ok(bad < 0, "ldfwd: o[t] = its old value + 1 natively (first bad unit %d)", bad);
     main_module(keep);
 
     /* constants live across barriers and back-edge yields (3000 rounds,
