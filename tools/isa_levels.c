@@ -1,7 +1,8 @@
 /*
  * isa_levels.c - prints the interpreter ISA variants (vm/isa.h) that this
  * build has and this CPU runs, one name per line, lowest first; `make
- * check-isa` runs the interpreter tests once per line with CUBEVM_ISA set.
+ * check-isa` runs the interpreter tests and test_native once per line with
+ * CUBEVM_ISA set.
  * With --others, all but the level a plain run picks (the one `make check`
  * has already tested). A build tool linked against the library's internals.
  */
