@@ -1503,6 +1503,16 @@ static void test_refused(void)
        "a kernel the tier does not compile (switch) runs in the interpreter: %s", why);
 }
 
+/* .cbs lines that point %g at o[t] (4-byte elements), t = unit_pos.x;
+ * they use the registers %g, %t, %off and %four. */
+#define CBS_UNIT_ELEMENT                      \
+    "    param.ptr.global %g, o, 0\n"         \
+    "    sreg.u32 %t, unit_pos.x\n"           \
+    "    cvt.i64 %off, %t\n"                  \
+    "    const.i64 %four, 4\n"                \
+    "    mul.i64 %off, %off, %four\n"         \
+    "    ptr.add.ptr.global %g, %g, %off\n"
+
 /* A register an instruction reads and writes at its first mention (read
  * first: it holds the cube-start zero) keeps its inactive lanes: o[t] is
  * the number of set bits of t's low byte. */
@@ -1513,12 +1523,7 @@ static const char acc_src[] =
     ".reg i64 %off, %four\n"
     ".reg ptr.global %g\n"
     ".reg bool %q, %e\n"
-    "    param.ptr.global %g, o, 0\n"
-    "    sreg.u32 %t, unit_pos.x\n"
-    "    cvt.i64 %off, %t\n"
-    "    const.i64 %four, 4\n"
-    "    mul.i64 %off, %off, %four\n"
-    "    ptr.add.ptr.global %g, %g, %off\n"
+    CBS_UNIT_ELEMENT
     "    const.u32 %one, 1\n"
     "    const.u32 %zero, 0\n"
     "    const.u32 %lim, 8\n"
@@ -1547,12 +1552,7 @@ static const char ldfwd_src[] =
     ".reg u32 %t, %v, %w, %one\n"
     ".reg i64 %off, %four\n"
     ".reg ptr.global %g\n"
-    "    param.ptr.global %g, o, 0\n"
-    "    sreg.u32 %t, unit_pos.x\n"
-    "    cvt.i64 %off, %t\n"
-    "    const.i64 %four, 4\n"
-    "    mul.i64 %off, %off, %four\n"
-    "    ptr.add.ptr.global %g, %g, %off\n"
+    CBS_UNIT_ELEMENT
     "    const.u32 %one, 1\n"
     "    add.u32 %v, %t, %one\n"
     "    ld.u32 %v, [%g]\n"
