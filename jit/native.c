@@ -336,9 +336,15 @@ static void dead_block(gen *g)
     llvm.PositionBuilderAtEnd(g->B, block(g, "dead"));
 }
 
-/* Condition register (bools, bit 0) as a 64-bit lane mask, within the active lanes. */
+/* Condition register (bools, bit 0) as a 64-bit lane mask, within the
+ * active lanes; one value in every lane (a forwarded scalar compare: a
+ * versioned loop's bounds) selects the active lanes or none, without
+ * the vector (AVX2 made it a broadcast, a shift and a vpmovmskb). */
 static LLVMValueRef cond_mask(const gen *g, uint32_t slot)
 {
+    LLVMValueRef s;
+    if (form_at(g, slot, &s) == F_UNI)
+        return llvm.BuildSelect(g->B, llvm.BuildTrunc(g->B, s, g->i1, ""), get_active(g), c64(g, 0), "");
     LLVMValueRef v = llvm.BuildTrunc(g->B, reg_get(g, slot), g->vmask, "");
     return llvm.BuildAnd(g->B, mask_bits(g, v), get_active(g), "");
 }
