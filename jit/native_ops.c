@@ -214,6 +214,15 @@ static LLVMValueRef dsplat(const gen *g, double v)
     return splat(g, llvm.ConstBitCast(c64(g, c.u), g->f64));
 }
 
+/* i64 lanes in [0, 2^52) as doubles, exactly: the bits of 2^52 + n, less
+ * 2^52 (without AVX-512DQ LLVM converts lane by lane). */
+static LLVMValueRef below52_to_double(const gen *g, LLVMValueRef v)
+{
+    LLVMValueRef bits = llvm.BuildOr(g->B, v, splat(g, c64(g, UINT64_C(0x4330000000000000))), "");
+    return llvm.BuildFSub(g->B, llvm.BuildBitCast(g->B, bits, llvm.VectorType(g->f64, g->W), ""),
+                          dsplat(g, 4503599627370496.0), "");
+}
+
 /* Integer div or rem of 32- or 64-bit lanes: in doubles when every active
  * lane's operands lie in [0, 2^52) and the divisor is not 0 (then
  * trunc(fl(a / b)) is the quotient: a / b is at least 1/(a + b) > 2^-53
@@ -266,10 +275,8 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
          * integer, exactly), less 1 where that is above t (SSE2 has no
          * vroundpd); a - q b is exact in doubles (q b <= a < 2^52); and
          * an integer x -> the low 52 bits of 2^52 + x. */
-        LLVMValueRef big = dsplat(g, 4503599627370496.0), bigbits = splat(g, c64(g, UINT64_C(0x4330000000000000)));
-        LLVMValueRef low = splat(g, c64(g, (UINT64_C(1) << 52) - 1));
-        LLVMValueRef ad = llvm.BuildFSub(g->B, llvm.BuildBitCast(g->B, llvm.BuildOr(g->B, asafe, bigbits, ""), dt, ""), big, "");
-        LLVMValueRef bd = llvm.BuildFSub(g->B, llvm.BuildBitCast(g->B, llvm.BuildOr(g->B, bsafe, bigbits, ""), dt, ""), big, "");
+        LLVMValueRef big = dsplat(g, 4503599627370496.0), low = splat(g, c64(g, (UINT64_C(1) << 52) - 1));
+        LLVMValueRef ad = below52_to_double(g, asafe), bd = below52_to_double(g, bsafe);
         LLVMValueRef t = llvm.BuildFDiv(g->B, ad, bd, "");
         LLVMValueRef near = llvm.BuildFSub(g->B, llvm.BuildFAdd(g->B, t, big, ""), big, "");
         LLVMValueRef q = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOGT, near, t, ""),
