@@ -223,8 +223,50 @@ static LLVMValueRef below52_to_double(const gen *g, LLVMValueRef v)
                           dsplat(g, 4503599627370496.0), "");
 }
 
-/* Integer div or rem of 32- or 64-bit lanes: in doubles when every active
- * lane's operands lie in [0, 2^52) and the divisor is not 0 (then
+/* Integer div or rem of 32- or 64-bit lanes by a divisor of one value
+ * (its form known, scalar b0), where the dividend's active lanes are, at
+ * run time, one value or consecutive with one quotient: one scalar
+ * division then gives every lane's result (an index split into
+ * coordinates, i / c and i % c with c a multiple of the plane width,
+ * where the lanes divided in doubles took four vector divides and their
+ * conversions). a is the dividend's lanes as i64, m the active lanes.
+ * Emits the test; goes on at `other` when it fails, else returns the
+ * result lanes (i64) in the block it leaves the builder at. */
+static LLVMValueRef divide_by_one(gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b0, LLVMValueRef m,
+                                  LLVMBasicBlockRef other)
+{
+    LLVMValueRef f = first_lane(g, get_active(g));
+    LLVMValueRef af = llvm.BuildExtractElement(g->B, a, f, "");
+    LLVMValueRef a0 = llvm.BuildSub(g->B, af, llvm.BuildZExt(g->B, f, g->i64, ""), "");
+    LLVMValueRef off = llvm.BuildNot(g->B, m, "");
+    LLVMValueRef uni = all_lanes(g, mask_bits(g, llvm.BuildOr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, a, splat(g, af), ""),
+                                                               off, "")));
+    LLVMValueRef cons = all_lanes(
+        g, mask_bits(g, llvm.BuildOr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, a,
+                                                         llvm.BuildAdd(g->B, splat(g, a0), iota(g, g->i64), ""), ""),
+                                     off, "")));
+    /* every lane's dividend in [lo, hi], all of them >= 0, and b0 > 0: the
+     * signed and unsigned quotients agree, and none faults */
+    LLVMValueRef lo = llvm.BuildSelect(g->B, uni, af, a0, "");
+    LLVMValueRef hi = llvm.BuildSelect(g->B, uni, af, llvm.BuildAdd(g->B, a0, c64(g, g->W - 1), ""), "");
+    LLVMValueRef ok = llvm.BuildAnd(g->B, llvm.BuildOr(g->B, uni, cons, ""),
+                                    llvm.BuildICmp(g->B, LLVMIntSGE, lo, c64(g, 0), ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSGE, hi, lo, ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSGT, b0, c64(g, 0), ""), "");
+    LLVMBasicBlockRef scal = block(g, "div_one"), same = block(g, "div_same");
+    llvm.BuildCondBr(g->B, ok, scal, other);
+    llvm.PositionBuilderAtEnd(g->B, scal);
+    LLVMValueRef q = llvm.BuildUDiv(g->B, lo, b0, "");
+    llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, q, llvm.BuildUDiv(g->B, hi, b0, ""), ""), same, other);
+    llvm.PositionBuilderAtEnd(g->B, same);
+    if (in->h == CVM_OP_DIV)
+        return splat(g, q);
+    return llvm.BuildSub(g->B, a, splat(g, llvm.BuildMul(g->B, q, b0, "")), "");
+}
+
+/* Integer div or rem of 32- or 64-bit lanes: by one scalar division where
+ * divide_by_one's test holds; else in doubles when every active lane's
+ * operands lie in [0, 2^52) and the divisor is not 0 (then
  * trunc(fl(a / b)) is the quotient: a / b is at least 1/(a + b) > 2^-53
  * of its size below the next integer, more than the half ulp it rounds
  * by), else through the interpreter (negative operands, division by
@@ -239,25 +281,47 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
         return false;
     LLVMTypeRef wt = llvm.VectorType(g->i64, g->W), dt = llvm.VectorType(g->f64, g->W);
     LLVMValueRef m = lane_mask(g, get_active(g));
-    LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+    LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b), b0 = NULL;
+    const bool one = form_at(g, in->b, &b0) == F_UNI;
     if (esz == 4) {
         a = is_signed(e) ? llvm.BuildSExt(g->B, a, wt, "") : llvm.BuildZExt(g->B, a, wt, "");
         b = is_signed(e) ? llvm.BuildSExt(g->B, b, wt, "") : llvm.BuildZExt(g->B, b, wt, "");
+        if (one)
+            b0 = is_signed(e) ? llvm.BuildSExt(g->B, b0, g->i64, "") : llvm.BuildZExt(g->B, b0, g->i64, "");
     }
+    LLVMBasicBlockRef bc = block(g, "div_check"), bq = block(g, "div"), bs = block(g, "slow"),
+                      bm = block(g, "divided"), bj = block(g, "joined");
+    LLVMValueRef r1 = NULL;
+    LLVMBasicBlockRef b1 = NULL;
+    if (one) {
+        r1 = divide_by_one(g, in, a, b0, m, bc);
+        b1 = llvm.GetInsertBlock(g->B);
+        llvm.BuildBr(g->B, bm);
+    } else {
+        llvm.BuildBr(g->B, bc);
+    }
+    llvm.PositionBuilderAtEnd(g->B, bc);
     /* as unsigned: [0, 2^52) also excludes negative signed values */
     LLVMValueRef lim = splat(g, c64(g, UINT64_C(1) << 52));
     LLVMValueRef okv = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntULT, a, lim, ""),
                                     llvm.BuildICmp(g->B, LLVMIntULT, b, lim, ""), "");
     okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntNE, b, llvm.ConstNull(wt), ""), "");
     LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
-    LLVMBasicBlockRef bq = block(g, "div"), bs = block(g, "slow"), bj = block(g, "joined");
     llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), bq, bs);
     llvm.PositionBuilderAtEnd(g->B, bs);
+    /* the interpreter leaves the operands as they were: what they
+     * forward still holds after the join (a divisor of one value stays
+     * one for the next division by it) */
+    const fval fa = g->fwd[in->a], fb = g->fwd[in->b];
     cvm_nat_fallback(g, pc);
+    if (in->a != in->d)
+        g->fwd[in->a] = fa;
+    if (in->b != in->d)
+        g->fwd[in->b] = fb;
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, bq);
-    LLVMValueRef one = splat(g, c64(g, 1));
-    LLVMValueRef bsafe = llvm.BuildSelect(g->B, okv, b, one, ""); /* inactive lanes divide by 1 */
+    LLVMValueRef one1 = splat(g, c64(g, 1));
+    LLVMValueRef bsafe = llvm.BuildSelect(g->B, okv, b, one1, ""); /* inactive lanes divide by 1 */
     LLVMValueRef asafe = llvm.BuildSelect(g->B, okv, a, llvm.ConstNull(wt), "");
     LLVMValueRef r;
     if (cvm_llvm_avx512) {
@@ -284,6 +348,14 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
         if (in->h == CVM_OP_REM)
             q = llvm.BuildFSub(g->B, ad, llvm.BuildFMul(g->B, q, bd, ""), "");
         r = llvm.BuildAnd(g->B, llvm.BuildBitCast(g->B, llvm.BuildFAdd(g->B, q, big, ""), wt, ""), low, "");
+    }
+    llvm.BuildBr(g->B, bm);
+    LLVMBasicBlockRef b2 = llvm.GetInsertBlock(g->B);
+    llvm.PositionBuilderAtEnd(g->B, bm);
+    if (one) {
+        LLVMValueRef phi = llvm.BuildPhi(g->B, wt, "");
+        llvm.AddIncoming(phi, (LLVMValueRef[]){r1, r}, (LLVMBasicBlockRef[]){b1, b2}, 2);
+        r = phi;
     }
     if (esz == 4)
         r = llvm.BuildTrunc(g->B, r, vec(g, e), "");

@@ -615,6 +615,78 @@ static void test_division(void)
     b[37] = 1;
 }
 
+/* Division by one value (a launch value's form is known) of dividends
+ * that are, at run time, one value or consecutive: one scalar division
+ * where every active lane has the same quotient (native_ops.c
+ * divide_by_one), else the lanes' own path. Dividends base + t (64-bit,
+ * and its low 32 bits signed and unsigned) and base + the cube's index;
+ * quotients constant in a plane or not, negative dividends, one beyond
+ * 2^52 (only the scalar path or the interpreter divide it), a sum that
+ * wraps, a negative divisor, a partial last plane, a zero divisor. */
+static const char divone_src[] =
+    "__global__ void divone(long long *o, unsigned blo, unsigned bhi, unsigned dlo, unsigned dhi, unsigned n)\n"
+    "{\n"
+    "    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (t >= n) return;\n"
+    "    long long base = (long long)(int)bhi * 4294967296LL + blo;\n"
+    "    long long d = (long long)(int)dhi * 4294967296LL + dlo;\n"
+    "    long long i = (long long)((unsigned long long)base + t), u = base + blockIdx.x;\n"
+    "    int i32 = (int)i, d32 = (int)d;\n"
+    "    unsigned u32 = (unsigned)i, e32 = (unsigned)d;\n"
+    "    long long *p = o + 8 * t;\n"
+    "    p[0] = i / d; p[1] = i % d; p[2] = u / d; p[3] = u % d;\n"
+    "    p[4] = i32 / d32; p[5] = i32 % d32; p[6] = u32 / e32; p[7] = u32 % e32;\n"
+    "}\n";
+
+static void test_divide_by_one(void)
+{
+    enum { N = 200, UNITS = 256 };
+    static const struct { int64_t base, d; } cases[] = {
+        {0, 32}, {64, 64}, {5, 32}, {0, 7}, {123, 1000000}, {0, 1}, {-100, 32}, {-100, 7}, {1000, -32},
+        {INT64_MAX - 150, 64}, {(INT64_C(1) << 40) + 3, INT64_C(1) << 20}, {INT64_C(1) << 60, 40},
+        {(INT64_C(1) << 60) + 96, (INT64_C(1) << 33) + 5},
+    };
+    cvm_diag d;
+    cvm_module *keep = mod;
+    if (!use_module(divone_src, "divone.cu", true))
+        return;
+    static int64_t got[8 * UNITS];
+    io bufs[] = {{NULL, sizeof got}};
+    cvm_launch_config cfg = kern_cfg(UNITS / 64, 64);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const int64_t base = cases[c].base, dv = cases[c].d;
+        const uint64_t ub = (uint64_t)base, ud = (uint64_t)dv;
+        uint32_t sc[5] = {(uint32_t)ub, (uint32_t)(ub >> 32), (uint32_t)ud, (uint32_t)(ud >> 32), N};
+        char what[96];
+        snprintf(what, sizeof what, "(base + t) / %lld and %% from base %lld", (long long)dv, (long long)base);
+        if (!both_n(what, "divone", &cfg, bufs, 1, sc, 5, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int t = 0; t < UNITS && bad < 0; t++) {
+            const int64_t *q = &got[8 * t];
+            if (t >= N) {
+                for (int k = 0; k < 8; k++)
+                    if (q[k])
+                        bad = t;
+                continue;
+            }
+            const int64_t i = (int64_t)(ub + (uint64_t)t), u = base + t / 64;
+            const int32_t i32 = (int32_t)(uint32_t)i, d32 = (int32_t)(uint32_t)dv;
+            const uint32_t u32 = (uint32_t)i, e32 = (uint32_t)dv;
+            if (q[0] != i / dv || q[1] != i % dv || q[2] != u / dv || q[3] != u % dv || q[4] != i32 / d32 ||
+                q[5] != i32 % d32 || q[6] != (int64_t)(u32 / e32) || q[7] != (int64_t)(u32 % e32))
+                bad = t;
+        }
+        ok(bad < 0, "%s: C's quotients and remainders (first difference at unit %d)", what, bad);
+    }
+    /* a zero divisor: the interpreter's fault, at the first unit */
+    uint32_t sc[5] = {7, 0, 0, 0, N};
+    cvm_status st;
+    both_n("division by a zero launch value", "divone", &cfg, bufs, 1, sc, 5, (uint8_t *)got, &st, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "integer division by zero"), "it faults: %s", d.message);
+    main_module(keep);
+}
+
 /* expf is compiled inline (exp_f32 in jit/native.c): the interpreter's
  * bits on specials, both ends of the clamp, subnormal results and a
  * spread of ordinary values, with every seventh lane inactive; and within
@@ -1741,6 +1813,7 @@ int main(void)
     test_barrier_masks();
     test_scatter();
     test_division();
+    test_divide_by_one();
     test_exp();
     test_minmax();
     test_faults();
