@@ -21,21 +21,28 @@ static LLVMValueRef canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
 }
 
 /* min or max by docs/numerics.md: NaN gives the other operand, -0 < +0.
- * a where it is strictly beyond b or b is NaN (a NaN a then gives b);
- * equal operands give their bits' AND (max) or OR (min), which is the
- * same value except for zeros of both signs, where it is +0 or -0; only
- * two NaNs give a NaN, made canonical. Nine vector ops per register. */
+ * t is b, or a where b is NaN; then a where it is strictly beyond t, else
+ * t (x86's maxps/minps of a and t: a NaN a gives t); equal operands give
+ * their bits' AND (max) or OR (min), which is the same value except for
+ * zeros of both signs, where it is +0 or -0; two NaNs give the canonical
+ * one. a is the operand a reduction carries (m = fmaxf(m, v)): its path
+ * through is a blend, the maxps and two blends, with the tests of b alone
+ * and of a against t beside it (pooling's taps wait on that chain). */
 static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsigned elem, bool max)
 {
     LLVMTypeRef it = llvm.VectorType(elem == CVM_T_F32 ? g->i32 : g->i64, g->W);
-    LLVMValueRef pick_a = llvm.BuildOr(g->B, llvm.BuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""),
-                                      llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, ""), "");
-    LLVMValueRef r = llvm.BuildSelect(g->B, pick_a, a, b, "");
-    LLVMValueRef ai = llvm.BuildBitCast(g->B, a, it, ""), bi = llvm.BuildBitCast(g->B, b, it, "");
-    LLVMValueRef both = llvm.BuildBitCast(g->B, max ? llvm.BuildAnd(g->B, ai, bi, "") : llvm.BuildOr(g->B, ai, bi, ""),
+    LLVMValueRef bnan = llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, "");
+    LLVMValueRef t = llvm.BuildSelect(g->B, bnan, a, b, "");
+    LLVMValueRef r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, t, ""), a, t, "");
+    LLVMValueRef ai = llvm.BuildBitCast(g->B, a, it, ""), ti = llvm.BuildBitCast(g->B, t, it, "");
+    LLVMValueRef both = llvm.BuildBitCast(g->B, max ? llvm.BuildAnd(g->B, ai, ti, "") : llvm.BuildOr(g->B, ai, ti, ""),
                                           llvm.TypeOf(a), "");
-    r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOEQ, a, b, ""), both, r, "");
-    return canon_nan(g, r, elem);
+    r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOEQ, a, t, ""), both, r, "");
+    LLVMValueRef nan = elem == CVM_T_F32
+                           ? llvm.ConstBitCast(llvm.ConstInt(g->i32, 0x7fc00000u, false), g->f32)
+                           : llvm.ConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64);
+    LLVMValueRef two = llvm.BuildAnd(g->B, llvm.BuildFCmp(g->B, LLVMRealUNO, a, a, ""), bnan, "");
+    return llvm.BuildSelect(g->B, two, splat(g, nan), r, "");
 }
 
 /* Shift by docs/numerics.md: counts >= the width give 0 (or the sign fill). */
