@@ -3,7 +3,8 @@
  * arithmetic with docs/numerics.md's results (canonical NaNs, min/max
  * order, no contraction), compares, bitwise ops, shifts, conversions that
  * are plain instructions, unit and cube positions, f32 exp with the
- * interpreter's bits, integer division in doubles where it is exact; and,
+ * interpreter's bits, integer division (by one scalar division where the
+ * lanes share a quotient, else in doubles where that is exact); and,
  * on registers of known form (one value, or consecutive), the same ops as
  * one scalar op (form_op).
  */
