@@ -56,6 +56,11 @@ static void prefetch_next(const gen *g, LLVMValueRef first, uint64_t span)
 typedef struct affine {
     uint32_t P, I;
     bool sext, wide; /* wide: I is the 64-bit offset in elements itself (no cvt) */
+    /* split (a wide I only): I = U + ext(J) of a 64-bit U and a 32-bit J
+     * (jsext: sign-extended), made in the run, neither changed since: a
+     * convolution's ((b * ci + c) * h + yy) * w + xx */
+    bool split, jsext;
+    uint32_t U, J;
 } affine;
 
 /* The pc of the last instruction before pc, in pc's straight run of code
@@ -138,6 +143,22 @@ static bool affine_address(const gen *g, uint32_t pc, affine *af)
         return false;
     af->I = x;
     af->sext = af->wide = true;
+    af->split = false;
+    const uint32_t pad = run_writer(g, pm, x);
+    const cvm_vm_dinsn *ad = pad == UINT32_MAX ? NULL : &g->code[pad];
+    if (!ad || ad->h != CVM_OP_ADD || ad->line != 1 || cvm_vm_esz(ad->elem) != 8 || !is_int(ad->elem))
+        return true;
+    for (unsigned side = 0; side < 2 && !af->split; side++) {
+        const uint32_t u = side ? ad->b : ad->a, e = side ? ad->a : ad->b, pe = run_writer(g, pad, e);
+        const cvm_vm_dinsn *cv = pe == UINT32_MAX ? NULL : &g->code[pe];
+        if (cv && cv->h == CVM_OP_CVT && cv->line == 1 &&
+            (cv->k == CVM_VM_CVT_SEXT32 || cv->k == CVM_VM_CVT_ZEXT32) && u < g->nslots && width_at(g, u) == 1 &&
+            kept(g, pad, pc, u) && kept(g, pe, pc, cv->a)) {
+            af->U = u, af->J = cv->a;
+            af->jsext = cv->k == CVM_VM_CVT_SEXT32;
+            af->split = true;
+        }
+    }
     return true;
 }
 
@@ -342,6 +363,37 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
     llvm.BuildBr(g->B, done);
 }
 
+/* A quick load (P + I * esz) whose I is known to be one value (a forwarded
+ * form: a convolution's weight, w[((oc * ci + c) * k + ky) * k + kx]), when
+ * every lane is active: one element, in P's range, loaded once into every
+ * lane, to bj; else on in a new block, to the general code (its test of
+ * one offset in all lanes, or the slow path). */
+static void one_element(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_t align, LLVMValueRef act,
+                        LLVMValueRef s, LLVMBasicBlockRef bj)
+{
+    LLVMValueRef p;
+    LLVMBasicBlockRef bf = block(g, "one"), bo = block(g, "oneload"), rest = block(g, "partial");
+    llvm.BuildCondBr(g->B, all_lanes(g, act), bf, rest);
+    llvm.PositionBuilderAtEnd(g->B, bf);
+    if (form_at(g, af->P, &p) != F_UNI)
+        p = llvm.BuildExtractElement(g->B, reg_get(g, af->P), c32(g, 0), "");
+    LLVMValueRef here[4], *c = buffer_entry(g, true, af, p, true, here), qr[3];
+    quick_range(g, p, c, in->esz, align, qr);
+    LLVMValueRef x0 = index64(g, af, s, g->i64);
+    LLVMValueRef ok = llvm.BuildAnd(g->B, qr[0], llvm.BuildICmp(g->B, LLVMIntSGE, x0, qr[1], ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSLE, x0, qr[2], ""), "");
+    llvm.BuildCondBr(g->B, ok, bo, rest);
+    llvm.PositionBuilderAtEnd(g->B, bo);
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    LLVMValueRef at = llvm.BuildAdd(g->B, llvm.BuildAnd(g->B, p, c64(g, low), ""), llvm.BuildMul(g->B, x0, c64(g, in->esz), ""), "");
+    LLVMTypeRef st = scalar(g, in->elem);
+    LLVMValueRef v = llvm.BuildLoad2(g->B, st, llvm.BuildIntToPtr(g->B, at, llvm.PointerType(st, 0), ""), "");
+    llvm.SetAlignment(v, in->esz);
+    llvm.BuildStore(g->B, splat(g, v), g->slot[in->d]);
+    llvm.BuildBr(g->B, bj);
+    llvm.PositionBuilderAtEnd(g->B, rest);
+}
+
 /*
  * A quick access (P + I * esz) whose I is known consecutive (a forwarded
  * form: a versioned loop's index, or one made from unit_pos.x), when
@@ -357,8 +409,16 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
 static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_t align, LLVMValueRef act,
                        LLVMBasicBlockRef bj)
 {
-    LLVMValueRef s, p;
-    if (form_at(g, af->I, &s) != F_CONS)
+    LLVMValueRef s, p, su = NULL, sj = NULL;
+    const uint8_t k = form_at(g, af->I, &s);
+    /* a split I whose U is one value and J consecutive is consecutive
+     * from U + ext(J's scalar) where J's lanes do not wrap (tested below) */
+    const bool split = k != F_CONS && af->split && form_at(g, af->U, &su) == F_UNI && form_at(g, af->J, &sj) == F_CONS;
+    if (k == F_UNI && in->h == CVM_OP_LD) {
+        one_element(g, in, af, align, act, s, bj);
+        return;
+    }
+    if (k != F_CONS && !split)
         return;
     const bool ld = in->h == CVM_OP_LD;
     const unsigned esz = in->esz;
@@ -383,8 +443,16 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
     LLVMValueRef room = llvm.BuildSub(g->B, hi, qr[1], "");
     LLVMValueRef fits = llvm.BuildAnd(g->B, qr[0], llvm.BuildICmp(g->B, LLVMIntSGE, room, c64(g, g->W - 1), ""), "");
     LLVMValueRef count = llvm.BuildSelect(g->B, fits, llvm.BuildSub(g->B, room, c64(g, g->W - 2), ""), c64(g, 0), "");
-    LLVMValueRef x0 = index64(g, af, s, g->i64);
-    LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULT, llvm.BuildSub(g->B, x0, qr[1], ""), count, "");
+    LLVMValueRef x0, ok;
+    if (split) {
+        x0 = llvm.BuildAdd(g->B, su, af->jsext ? llvm.BuildSExt(g->B, sj, g->i64, "") : llvm.BuildZExt(g->B, sj, g->i64, ""), "");
+        ok = af->jsext ? llvm.BuildICmp(g->B, LLVMIntSLE, sj, c32(g, INT32_MAX - (g->W - 1)), "")
+                       : llvm.BuildICmp(g->B, LLVMIntULE, sj, c32(g, UINT32_MAX - (g->W - 1)), "");
+    } else {
+        x0 = index64(g, af, s, g->i64);
+        ok = llvm.ConstInt(g->i1, 1, false);
+    }
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntULT, llvm.BuildSub(g->B, x0, qr[1], ""), count, ""), "");
     llvm.BuildCondBr(g->B, ok, bv, rest);
     llvm.PositionBuilderAtEnd(g->B, bv);
     const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;

@@ -687,6 +687,102 @@ static void test_divide_by_one(void)
     main_module(keep);
 }
 
+/* Quick accesses in a versioned loop (native_mem.c full_plane and
+ * one_element): in[base + x] with a 64-bit base of one value and a
+ * 32-bit x consecutive, extended (sign: splits, zero: splitz), as a
+ * convolution indexes its input; w[k] with k one value. Offsets where x
+ * wraps inside a plane (to a fault the interpreter reports: a quick path
+ * that took the lanes as consecutive past the wrap would read
+ * in-bounds elements instead), a w too short for the loop (a fault at
+ * the one element's load), partial planes. */
+static const char split_src[] =
+    "__global__ void splits(float *o, const float *in, const float *w, int n, int off, unsigned blo, unsigned bhi,\n"
+    "                       int wo)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    long bofs = (long)(int)bhi * 4294967296LL + blo;\n"
+    "    float acc = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        long base = (long)k * 8 + bofs;\n"
+    "        int x = t + off;\n"
+    "        acc += in[base + x] * w[k + wo];\n"
+    "    }\n"
+    "    o[t] = acc;\n"
+    "}\n"
+    "__global__ void splitz(float *o, const float *in, const float *w, int n, unsigned off, unsigned blo, unsigned bhi)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    long bofs = (long)(int)bhi * 4294967296LL + blo;\n"
+    "    float acc = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        long base = (long)k * 8 + bofs;\n"
+    "        unsigned x = (unsigned)t + off;\n"
+    "        acc += in[base + x] * w[k];\n"
+    "    }\n"
+    "    o[t] = acc;\n"
+    "}\n";
+
+static void test_split_indexes(void)
+{
+    enum { NIN = 200, NW = 12, T = 64 };
+    static float in[NIN], w[NW];
+    for (int i = 0; i < NIN; i++)
+        in[i] = (float)(i % 17 - 8);
+    for (int k = 0; k < NW; k++)
+        w[k] = (float)(1 << (k % 3));
+    static const struct {
+        const char *kernel;
+        int64_t off, bofs; /* x = t + off; base = 8 k + bofs */
+        uint32_t n, units;
+        int fault; /* the unit that faults, or -1 */
+        int32_t wo; /* splits: w[k + wo] */
+    } cases[] = {
+        {"splits", 3, 0, 10, 64, -1, 0},
+        {"splits", -5, 7, 12, 64, -1, 0},
+        {"splits", 3, 0, 10, 48, -1, 0},                         /* a partial plane */
+        {"splits", 3, 0, 13, 64, 0, 0},                          /* w[12]: past its end */
+        {"splits", 3, 0, 5, 64, 0, -1},                          /* w[-1]: before its start */
+        {"splits", INT32_MAX - 40, -(INT64_C(2147483647) - 40), 4, 64, 41, 0}, /* x wraps at t = 41 */
+        {"splits", INT32_MAX - 40 + 32, -(INT64_C(2147483647) - 40 + 32), 4, 64, 9, 0}, /* at t = 9 */
+        {"splitz", 3, 0, 10, 64, -1, 0},
+        {"splitz", (int64_t)UINT32_MAX - 40, -((int64_t)UINT32_MAX - 40), 4, 64, 41, 0}, /* wraps to 0 */
+    };
+    cvm_diag d;
+    cvm_module *keep = mod;
+    if (!use_module(split_src, "split.cu", true))
+        return;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const uint64_t ub = (uint64_t)cases[c].bofs;
+        uint32_t sc[5] = {cases[c].n, (uint32_t)cases[c].off, (uint32_t)ub, (uint32_t)(ub >> 32), (uint32_t)cases[c].wo};
+        static uint8_t got[sizeof(float) * T + sizeof in + sizeof w];
+        io bufs[] = {{NULL, sizeof(float) * T}, {in, sizeof in}, {w, sizeof w}};
+        cvm_launch_config cfg = kern_cfg(1, cases[c].units);
+        char what[112];
+        snprintf(what, sizeof what, "%s: in[8k + %lld + t + %lld] * w[k + %d], k < %u, %u units", cases[c].kernel,
+                 (long long)cases[c].bofs, (long long)cases[c].off, cases[c].wo, cases[c].n, cases[c].units);
+        cvm_status st;
+        if (!both_n(what, cases[c].kernel, &cfg, bufs, 3, sc, cases[c].kernel[5] == 's' ? 5 : 4, got, &st, &d))
+            continue;
+        if (cases[c].fault >= 0) {
+            ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds load") && d.fault.unit[0] == (uint32_t)cases[c].fault,
+               "%s: unit %d faults: %s", what, cases[c].fault, d.message);
+            continue;
+        }
+        float o[T];
+        memcpy(o, got, sizeof o);
+        int bad = -1;
+        for (uint32_t t = 0; t < T && bad < 0; t++) {
+            float want = 0.0f;
+            for (uint32_t k = 0; t < cases[c].units && k < cases[c].n; k++)
+                want += in[8 * k + cases[c].bofs + t + cases[c].off] * w[k + cases[c].wo];
+            if (o[t] != want)
+                bad = (int)t;
+        }
+        ok(st == CVM_OK && bad < 0, "%s: the C model's sums (first difference at unit %d)", what, bad);
+    }
+    main_module(keep);
+}
+
 /* expf is compiled inline (exp_f32 in jit/native.c): the interpreter's
  * bits on specials, both ends of the clamp, subnormal results and a
  * spread of ordinary values, with every seventh lane inactive; and within
@@ -1820,6 +1916,7 @@ int main(void)
     test_indexes();
     test_moved_pointer();
     test_wide_indexes();
+    test_split_indexes();
     test_full_plane_edges();
     test_runs();
     test_versioned();
