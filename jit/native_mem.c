@@ -363,6 +363,21 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
     llvm.BuildBr(g->B, done);
 }
 
+/* The start of a full plane's quick access (full_plane, one_element):
+ * on in a new block when every lane is active, else to rest; *p the
+ * scalar of P, qr its range (quick_range). */
+static void full_start(gen *g, const affine *af, unsigned esz, uint64_t align, bool ld, LLVMValueRef act,
+                       LLVMBasicBlockRef rest, LLVMValueRef *p, LLVMValueRef *qr)
+{
+    LLVMBasicBlockRef bf = block(g, "full");
+    llvm.BuildCondBr(g->B, all_lanes(g, act), bf, rest);
+    llvm.PositionBuilderAtEnd(g->B, bf);
+    if (form_at(g, af->P, p) != F_UNI)
+        *p = llvm.BuildExtractElement(g->B, reg_get(g, af->P), c32(g, 0), "");
+    LLVMValueRef here[4], *c = buffer_entry(g, true, af, *p, ld, here);
+    quick_range(g, *p, c, esz, align, qr);
+}
+
 /* A quick load (P + I * esz) whose I is known to be one value (a forwarded
  * form: a convolution's weight, w[((oc * ci + c) * k + ky) * k + kx]), when
  * every lane is active: one element, in P's range, loaded once into every
@@ -371,14 +386,9 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
 static void one_element(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_t align, LLVMValueRef act,
                         LLVMValueRef s, LLVMBasicBlockRef bj)
 {
-    LLVMValueRef p;
-    LLVMBasicBlockRef bf = block(g, "one"), bo = block(g, "oneload"), rest = block(g, "partial");
-    llvm.BuildCondBr(g->B, all_lanes(g, act), bf, rest);
-    llvm.PositionBuilderAtEnd(g->B, bf);
-    if (form_at(g, af->P, &p) != F_UNI)
-        p = llvm.BuildExtractElement(g->B, reg_get(g, af->P), c32(g, 0), "");
-    LLVMValueRef here[4], *c = buffer_entry(g, true, af, p, true, here), qr[3];
-    quick_range(g, p, c, in->esz, align, qr);
+    LLVMValueRef p, qr[3];
+    LLVMBasicBlockRef bo = block(g, "oneload"), rest = block(g, "partial");
+    full_start(g, af, in->esz, align, true, act, rest, &p, qr);
     LLVMValueRef x0 = index64(g, af, s, g->i64);
     LLVMValueRef ok = llvm.BuildAnd(g->B, qr[0], llvm.BuildICmp(g->B, LLVMIntSGE, x0, qr[1], ""), "");
     ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntSLE, x0, qr[2], ""), "");
@@ -423,13 +433,9 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
     const bool ld = in->h == CVM_OP_LD;
     const unsigned esz = in->esz;
     const uint32_t vslot = ld ? in->d : in->b;
-    LLVMBasicBlockRef bf = block(g, "full"), bv = block(g, "fullvector"), rest = block(g, "partial");
-    llvm.BuildCondBr(g->B, all_lanes(g, act), bf, rest);
-    llvm.PositionBuilderAtEnd(g->B, bf);
-    if (form_at(g, af->P, &p) != F_UNI)
-        p = llvm.BuildExtractElement(g->B, reg_get(g, af->P), c32(g, 0), "");
-    LLVMValueRef here[4], *c = buffer_entry(g, true, af, p, ld, here), qr[3];
-    quick_range(g, p, c, esz, align, qr);
+    LLVMBasicBlockRef bv = block(g, "fullvector"), rest = block(g, "partial");
+    LLVMValueRef qr[3];
+    full_start(g, af, esz, align, ld, act, rest, &p, qr);
     /* s's lanes fit where qr[1] <= x0 and x0 + W - 1 <= hi, hi being
      * qr[2] or, for a 32-bit I, the type's largest value if less (so that
      * s + W - 1 does not wrap): one unsigned compare of x0 - qr[1] with

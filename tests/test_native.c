@@ -695,32 +695,24 @@ static void test_divide_by_one(void)
  * that took the lanes as consecutive past the wrap would read
  * in-bounds elements instead), a w too short for the loop (a fault at
  * the one element's load), partial planes. */
-static const char split_src[] =
-    "__global__ void splits(float *o, const float *in, const float *w, int n, int off, unsigned blo, unsigned bhi,\n"
-    "                       int wo)\n"
-    "{\n"
-    "    int t = threadIdx.x;\n"
-    "    long bofs = (long)(int)bhi * 4294967296LL + blo;\n"
-    "    float acc = 0.0f;\n"
-    "    for (int k = 0; k < n; k++) {\n"
-    "        long base = (long)k * 8 + bofs;\n"
-    "        int x = t + off;\n"
-    "        acc += in[base + x] * w[k + wo];\n"
-    "    }\n"
-    "    o[t] = acc;\n"
+/* One of the two kernels: x of type X from t + off; EXTRA and WK its
+ * weight's offset parameter and index. */
+#define SPLIT_KERNEL(NAME, X, EXTRA, WK)                                                                   \
+    "__global__ void " NAME "(float *o, const float *in, const float *w, int n, " X " off, unsigned blo, "   \
+    "unsigned bhi" EXTRA ")\n"                                                                           \
+    "{\n"                                                                                                \
+    "    int t = threadIdx.x;\n"                                                                         \
+    "    long bofs = (long)(int)bhi * 4294967296LL + blo;\n"                                             \
+    "    float acc = 0.0f;\n"                                                                            \
+    "    for (int k = 0; k < n; k++) {\n"                                                                \
+    "        long base = (long)k * 8 + bofs;\n"                                                          \
+    "        " X " x = (" X ")t + off;\n"                                                                \
+    "        acc += in[base + x] * w[" WK "];\n"                                                         \
+    "    }\n"                                                                                            \
+    "    o[t] = acc;\n"                                                                                  \
     "}\n"
-    "__global__ void splitz(float *o, const float *in, const float *w, int n, unsigned off, unsigned blo, unsigned bhi)\n"
-    "{\n"
-    "    int t = threadIdx.x;\n"
-    "    long bofs = (long)(int)bhi * 4294967296LL + blo;\n"
-    "    float acc = 0.0f;\n"
-    "    for (int k = 0; k < n; k++) {\n"
-    "        long base = (long)k * 8 + bofs;\n"
-    "        unsigned x = (unsigned)t + off;\n"
-    "        acc += in[base + x] * w[k];\n"
-    "    }\n"
-    "    o[t] = acc;\n"
-    "}\n";
+static const char split_src[] =
+    SPLIT_KERNEL("splits", "int", ", int wo", "k + wo") SPLIT_KERNEL("splitz", "unsigned", "", "k");
 
 static void test_split_indexes(void)
 {
