@@ -104,6 +104,7 @@ static bool const_slot(const gen *g, uint32_t k, uint64_t *v)
 static bool affine_address(const gen *g, uint32_t pc, affine *af)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
+    af->split = false;
     const uint32_t pa = run_writer(g, pc, in->a);
     if (pa == UINT32_MAX)
         return false;
@@ -143,7 +144,6 @@ static bool affine_address(const gen *g, uint32_t pc, affine *af)
         return false;
     af->I = x;
     af->sext = af->wide = true;
-    af->split = false;
     const uint32_t pad = run_writer(g, pm, x);
     const cvm_vm_dinsn *ad = pad == UINT32_MAX ? NULL : &g->code[pad];
     if (!ad || ad->h != CVM_OP_ADD || ad->line != 1 || cvm_vm_esz(ad->elem) != 8 || !is_int(ad->elem))
