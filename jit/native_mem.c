@@ -419,7 +419,7 @@ static void one_element(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64
 static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_t align, LLVMValueRef act,
                        LLVMBasicBlockRef bj)
 {
-    LLVMValueRef s, p, su = NULL, sj = NULL;
+    LLVMValueRef s = NULL, p, su = NULL, sj = NULL;
     const uint8_t k = form_at(g, af->I, &s);
     /* a split I whose U is one value and J consecutive is consecutive
      * from U + ext(J's scalar) where J's lanes do not wrap (tested below) */
