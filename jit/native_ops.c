@@ -12,13 +12,17 @@
 
 #include <stdint.h>
 
+/* The canonical NaN of f32 or f64 (docs/numerics.md), in every lane. */
+static LLVMValueRef nan_lanes(const gen *g, unsigned elem)
+{
+    return splat(g, elem == CVM_T_F32 ? llvm.ConstBitCast(llvm.ConstInt(g->i32, 0x7fc00000u, false), g->f32)
+                                      : llvm.ConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64));
+}
+
 static LLVMValueRef canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
 {
-    LLVMValueRef nan = elem == CVM_T_F32
-                           ? llvm.ConstBitCast(llvm.ConstInt(g->i32, 0x7fc00000u, false), g->f32)
-                           : llvm.ConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64);
     LLVMValueRef isnan = llvm.BuildFCmp(g->B, LLVMRealUNO, v, v, "");
-    return llvm.BuildSelect(g->B, isnan, splat(g, nan), v, "");
+    return llvm.BuildSelect(g->B, isnan, nan_lanes(g, elem), v, "");
 }
 
 /* min or max by docs/numerics.md: NaN gives the other operand, -0 < +0.
@@ -39,11 +43,8 @@ static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsign
     LLVMValueRef both = llvm.BuildBitCast(g->B, max ? llvm.BuildAnd(g->B, ai, ti, "") : llvm.BuildOr(g->B, ai, ti, ""),
                                           llvm.TypeOf(a), "");
     r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOEQ, a, t, ""), both, r, "");
-    LLVMValueRef nan = elem == CVM_T_F32
-                           ? llvm.ConstBitCast(llvm.ConstInt(g->i32, 0x7fc00000u, false), g->f32)
-                           : llvm.ConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64);
     LLVMValueRef two = llvm.BuildAnd(g->B, llvm.BuildFCmp(g->B, LLVMRealUNO, a, a, ""), bnan, "");
-    return llvm.BuildSelect(g->B, two, splat(g, nan), r, "");
+    return llvm.BuildSelect(g->B, two, nan_lanes(g, elem), r, "");
 }
 
 /* Shift by docs/numerics.md: counts >= the width give 0 (or the sign fill). */
@@ -231,6 +232,13 @@ static LLVMValueRef below52_to_double(const gen *g, LLVMValueRef v)
                           dsplat(g, 4503599627370496.0), "");
 }
 
+/* A 32-bit integer v (lanes or a scalar) of element type e as type t
+ * (64-bit): sign- or zero-extended as e is signed. */
+static LLVMValueRef widen64(const gen *g, LLVMValueRef v, unsigned e, LLVMTypeRef t)
+{
+    return is_signed(e) ? llvm.BuildSExt(g->B, v, t, "") : llvm.BuildZExt(g->B, v, t, "");
+}
+
 /* Integer div or rem of 32- or 64-bit lanes by a divisor of one value
  * (its form known, scalar b0), where the dividend's active lanes are, at
  * run time, one value or consecutive with one quotient: one scalar
@@ -290,18 +298,17 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
     LLVMTypeRef wt = llvm.VectorType(g->i64, g->W), dt = llvm.VectorType(g->f64, g->W);
     LLVMValueRef m = lane_mask(g, get_active(g));
     LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b), b0 = NULL;
-    const bool one = form_at(g, in->b, &b0) == F_UNI;
+    const bool by_one = form_at(g, in->b, &b0) == F_UNI;
     if (esz == 4) {
-        a = is_signed(e) ? llvm.BuildSExt(g->B, a, wt, "") : llvm.BuildZExt(g->B, a, wt, "");
-        b = is_signed(e) ? llvm.BuildSExt(g->B, b, wt, "") : llvm.BuildZExt(g->B, b, wt, "");
-        if (one)
-            b0 = is_signed(e) ? llvm.BuildSExt(g->B, b0, g->i64, "") : llvm.BuildZExt(g->B, b0, g->i64, "");
+        a = widen64(g, a, e, wt), b = widen64(g, b, e, wt);
+        if (by_one)
+            b0 = widen64(g, b0, e, g->i64);
     }
     LLVMBasicBlockRef bc = block(g, "div_check"), bq = block(g, "div"), bs = block(g, "slow"),
                       bm = block(g, "divided"), bj = block(g, "joined");
     LLVMValueRef r1 = NULL;
     LLVMBasicBlockRef b1 = NULL;
-    if (one) {
+    if (by_one) {
         r1 = divide_by_one(g, in, a, b0, m, bc);
         b1 = llvm.GetInsertBlock(g->B);
         llvm.BuildBr(g->B, bm);
@@ -328,8 +335,8 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
         g->fwd[in->b] = fb;
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, bq);
-    LLVMValueRef one1 = splat(g, c64(g, 1));
-    LLVMValueRef bsafe = llvm.BuildSelect(g->B, okv, b, one1, ""); /* inactive lanes divide by 1 */
+    LLVMValueRef one = splat(g, c64(g, 1));
+    LLVMValueRef bsafe = llvm.BuildSelect(g->B, okv, b, one, ""); /* inactive lanes divide by 1 */
     LLVMValueRef asafe = llvm.BuildSelect(g->B, okv, a, llvm.ConstNull(wt), "");
     LLVMValueRef r;
     if (cvm_llvm_avx512) {
@@ -360,7 +367,7 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
     llvm.BuildBr(g->B, bm);
     LLVMBasicBlockRef b2 = llvm.GetInsertBlock(g->B);
     llvm.PositionBuilderAtEnd(g->B, bm);
-    if (one) {
+    if (by_one) {
         LLVMValueRef phi = llvm.BuildPhi(g->B, wt, "");
         llvm.AddIncoming(phi, (LLVMValueRef[]){r1, r}, (LLVMBasicBlockRef[]){b1, b2}, 2);
         r = phi;
