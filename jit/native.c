@@ -42,7 +42,9 @@
  * runnable, looked at inline; else cvm_jit_chain in vm/jit_rt.c names it)
  * becomes p (a phi at the dispatch), and the dispatch resumes it (chain).
  *
- * Float results keep docs/numerics.md: NaN results are made canonical,
+ * Float results keep docs/numerics.md: NaN results are made canonical
+ * (where they leave the plane's vectors, for registers that raw_nans
+ * finds only arithmetic and stores read: the same bits, outside loops),
  * min/max order -0 below +0 and pass the other operand of a NaN; nothing
  * is contracted (no fast-math flags), and no instruction traps (integer
  * division is the interpreter's).
@@ -214,7 +216,7 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
             continue; /* the file holds it since its last write */
         LLVMValueRef at = slot_ptr(g, regs, i, rs);
         if (out) {
-            LLVMValueRef st = llvm.BuildStore(g->B, reg_raw(g, i), at);
+            LLVMValueRef st = llvm.BuildStore(g->B, reg_out(g, i, true), at);
             llvm.SetAlignment(st, 8);
         } else {
             LLVMValueRef v = llvm.BuildLoad2(g->B, vec(g, g->slot_elem[i]), at, "");
@@ -1047,6 +1049,101 @@ static void settle(gen *g)
     free(f), free(last);
 }
 
+/* What instruction `in` is to a float register (raw_nans): ARITH, float
+ * arithmetic whose result the VM makes canonical and which reads its
+ * operands only as numbers or NaN; ASKS, an op that reads them so too
+ * (min/max, compares); STORES, a store of slot's bits; 0 anything else. */
+enum { NAN_OTHER, NAN_ARITH, NAN_ASKS, NAN_STORES };
+
+static int nan_use(const cvm_vm_dinsn *in, uint32_t slot)
+{
+    if (in->line != 1)
+        return NAN_OTHER;
+    switch (in->h) {
+    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL: case CVM_OP_DIV: case CVM_OP_FMA: case CVM_OP_SQRT:
+        return is_float(in->elem) ? NAN_ARITH : NAN_OTHER;
+    case CVM_OP_EXP:
+        return in->elem == CVM_T_F32 ? NAN_ARITH : NAN_OTHER;
+    case CVM_OP_MIN: case CVM_OP_MAX:
+        return is_float(in->elem) ? NAN_ASKS : NAN_OTHER;
+    case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
+        return is_float(in->ea) ? NAN_ASKS : NAN_OTHER;
+    case CVM_OP_ST:
+        return slot == in->b ? NAN_STORES : NAN_OTHER;
+    default:
+        return NAN_OTHER;
+    }
+}
+
+/* Whether the bits of an f32 or f64 are a NaN other than the canonical one. */
+static bool other_nan(uint64_t bits, unsigned elem)
+{
+    if (elem == CVM_T_F32) {
+        const uint32_t b = (uint32_t)bits;
+        return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) && b != 0x7fc00000u;
+    }
+    const uint64_t e = UINT64_C(0x7ff0000000000000);
+    return (bits & e) == e && (bits & ~(e | UINT64_C(1) << 63)) && bits != UINT64_C(0x7ff8000000000000);
+}
+
+/* gen's `raw_nan`: the float registers whose NaNs may stay the
+ * hardware's until they leave the plane's vectors. Their writers are all
+ * arithmetic whose results the VM makes canonical (lane ops that call
+ * arith_result, native_ops.c), or constants that are not other NaNs
+ * (`float s = 0.0f`), so a store or spill that makes them canonical
+ * gives the bits the writer would have; their readers ask only
+ * whether a value is NaN (an operand's NaN gives the same result, the
+ * canonical NaN, whatever its bits: fminmax replaces a NaN operand, the
+ * exp selects it, compares are unordered), or store it; and every store
+ * lies in fewer loops than every writer, so the work moves out of a loop,
+ * never into one. What goes through the interpreter is spilled, so made
+ * canonical, first. */
+static void raw_nans(gen *g)
+{
+    enum { OK = 1, NO = 2 };
+    const uint32_t n = g->kp->ninsns;
+    uint8_t *f = calloc(g->nslots + 1, 1);
+    int *wmin = malloc(((size_t)g->nslots + 1) * sizeof *wmin), *smax = malloc(((size_t)g->nslots + 1) * sizeof *smax);
+    if (!f || !wmin || !smax) {
+        free(f), free(wmin), free(smax);
+        return; /* none: every writer makes its NaNs canonical */
+    }
+    for (uint32_t s = 0; s < g->nslots; s++)
+        wmin[s] = INT32_MAX, smax[s] = -1;
+    int depth = 0;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        if (in->h == CVM_OP_END && g->code[in->target].h == CVM_OP_LOOP)
+            depth--;
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned k, nw;
+        cvm_nat_named(g, in, list, &k, &nw);
+        for (unsigned i = 0; i < k; i++) {
+            const uint32_t t = list[i];
+            if (t >= g->nslots)
+                continue;
+            if (g->slot_width[t] != 1 || !is_float(g->slot_elem[t])) {
+                f[t] |= NO;
+            } else if (i < nw && nan_use(in, t) == NAN_ARITH) {
+                f[t] |= OK;
+                wmin[t] = depth < wmin[t] ? depth : wmin[t];
+            } else if (i < nw) { /* a constant's bits are its own unless a NaN's other than the canonical */
+                f[t] |= in->h == CVM_OP_CONST && !other_nan(in->imm, g->slot_elem[t]) ? 0 : NO;
+            } else {
+                const int use = nan_use(in, t);
+                f[t] |= use == NAN_OTHER ? NO : 0;
+                if (use == NAN_STORES)
+                    smax[t] = depth > smax[t] ? depth : smax[t];
+            }
+        }
+        if (in->h == CVM_OP_LOOP)
+            depth++;
+    }
+    for (uint32_t s = 0; s < g->nslots; s++)
+        g->raw_nan[s] = f[s] == OK && smax[s] < wmin[s] && !g->cst[s];
+    free(f), free(wmin), free(smax);
+}
+
 /* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
 static void analyse(gen *g)
 {
@@ -1123,6 +1220,7 @@ static void analyse(gen *g)
     free(seg);
     constants(g);
     settle(g);
+    raw_nans(g);
 }
 
 /* Per slot: its register's element type; per first slot: the register's line. */
@@ -1147,7 +1245,8 @@ static bool layout(gen *g)
     g->fwd = calloc(g->nslots + 1, sizeof *g->fwd);
     g->lazy = calloc(g->nslots + 1, sizeof *g->lazy);
     g->stale = calloc(g->nslots + 1, 1);
-    if (!g->form || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
+    g->raw_nan = calloc(g->nslots + 1, 1);
+    if (!g->raw_nan || !g->form || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
         !g->cst || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled ||
         !g->outer_lo || !g->outer_hi)
         return false;
@@ -1308,6 +1407,7 @@ out:
     free(g.fwd);
     free(g.lazy);
     free(g.stale);
+    free(g.raw_nan);
     for (unsigned d = 0; d < MAXDEPTH; d++)
         free(g.snap[d]);
     free(g.res);

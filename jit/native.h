@@ -139,6 +139,18 @@ typedef struct gen {
      * merged into a vector each round for a yield that seldom comes. */
     uint32_t *lazy;
     uint8_t *stale;
+    /* Per slot: 1 where the float arithmetic that writes it leaves its
+     * NaNs as the hardware made them, and they become the canonical NaN
+     * (docs/numerics.md) only where a value leaves the plane's vectors:
+     * a store, the register file (spills, the interpreter's operands).
+     * raw_nans() decides it: every writer is float arithmetic (add, sub,
+     * mul, div, fma, sqrt, exp: results the VM defines as canonical, so
+     * making them so later gives the same bits), every reader either
+     * cares only whether a value is NaN (that arithmetic, min/max,
+     * compares) or is a store, and the stores lie in fewer loops than
+     * every writer: an accumulator (`s += x[i]`, `acc += a * b`) is made
+     * canonical once, after its loop, not at each round. */
+    uint8_t *raw_nan;
 } gen;
 
 /* The scalar of a register whose only writer is a launch constant (gen's
@@ -156,6 +168,9 @@ void cvm_nat_named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigne
  * spilled around the call; a barrier that waits suspends the plane with
  * its resume point at pc + 1. */
 void cvm_nat_fallback(gen *g, uint32_t pc);
+
+/* native_ops.c: v with its NaN lanes made the canonical NaN of elem (f32 or f64). */
+LLVMValueRef cvm_nat_canon_nan(const gen *g, LLVMValueRef v, unsigned elem);
 
 /* native_mem.c: a line-1 ld or st of global or shared memory. */
 void cvm_nat_memory(gen *g, uint32_t pc);
@@ -392,6 +407,15 @@ static inline void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
     LLVMValueRef old = reg_raw(g, slot);
     LLVMValueRef m = lane_mask(g, get_active(g));
     llvm.BuildStore(g->B, llvm.BuildSelect(g->B, m, v, old, ""), g->slot[slot]);
+}
+
+/* Slot's value as it leaves the plane's vectors (a store's value, the
+ * register file): reg_get, or reg_raw for all lanes, with canonical NaNs
+ * where the slot may hold the hardware's (gen's raw_nan). */
+static inline LLVMValueRef reg_out(const gen *g, uint32_t slot, bool all_lanes)
+{
+    LLVMValueRef v = all_lanes ? reg_raw(g, slot) : reg_get(g, slot);
+    return g->raw_nan[slot] ? cvm_nat_canon_nan(g, v, g->slot_elem[slot]) : v;
 }
 
 /* The register starting at first slot s: its width in slots. */

@@ -468,7 +468,7 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
     LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, llvm.PointerType(vt, 0), "");
     if (ld && in_loop(g))
         prefetch_next(g, first, (uint64_t)g->W * esz);
-    LLVMValueRef a = ld ? llvm.BuildLoad2(g->B, vt, vptr, "") : llvm.BuildStore(g->B, reg_get(g, vslot), vptr);
+    LLVMValueRef a = ld ? llvm.BuildLoad2(g->B, vt, vptr, "") : llvm.BuildStore(g->B, reg_out(g, vslot, false), vptr);
     llvm.SetAlignment(a, esz);
     if (ld)
         llvm.BuildStore(g->B, a, g->slot[vslot]);
@@ -640,7 +640,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         llvm.SetAlignment(v, esz);
         llvm.BuildStore(g->B, v, g->slot[vslot]);
     } else {
-        LLVMValueRef sv = llvm.BuildStore(g->B, reg_get(g, vslot), vptr);
+        LLVMValueRef sv = llvm.BuildStore(g->B, reg_out(g, vslot, false), vptr);
         llvm.SetAlignment(sv, esz);
     }
     llvm.BuildBr(g->B, bj);
@@ -651,7 +651,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         llvm.BuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
     } else {
         intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
-                  (LLVMValueRef[]){reg_get(g, vslot), vptr, alignv, m}, 4);
+                  (LLVMValueRef[]){reg_out(g, vslot, false), vptr, alignv, m}, 4);
     }
     llvm.BuildBr(g->B, bj);
 
@@ -741,7 +741,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         } else {
             /* overlapping lanes store in lane order, as the interpreter does */
             intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
-                      (LLVMValueRef[]){reg_get(g, vslot), ptrs, alignv, m}, 4);
+                      (LLVMValueRef[]){reg_out(g, vslot, false), ptrs, alignv, m}, 4);
         }
         llvm.BuildBr(g->B, bj);
     }

@@ -19,7 +19,7 @@ static LLVMValueRef nan_lanes(const gen *g, unsigned elem)
                                       : llvm.ConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64));
 }
 
-static LLVMValueRef canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
+LLVMValueRef cvm_nat_canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
 {
     LLVMValueRef isnan = llvm.BuildFCmp(g->B, LLVMRealUNO, v, v, "");
     return llvm.BuildSelect(g->B, isnan, nan_lanes(g, elem), v, "");
@@ -383,7 +383,8 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
 /* f32 e^x, the bits of the interpreter's cvm_n_qf(cvm_m_expf_inline(x))
  * (vm/mathlib.h) step by step: the same clamp, the same f64 operations in
  * the same order (none contracted, rint in the default rounding mode),
- * 2^k from its bits, one rounding to f32, the same special values. Softmax
+ * 2^k from its bits, one rounding to f32, the same special values (a NaN
+ * x itself: arith_result makes it canonical). Softmax
  * calls it for every element; through the interpreter (cvm_jit_step) it
  * cost more than the rest of the kernel's native code. */
 static LLVMValueRef exp_f32(const gen *g, LLVMValueRef xf)
@@ -414,7 +415,14 @@ static LLVMValueRef exp_f32(const gen *g, LLVMValueRef xf)
     LLVMValueRef inf = splat(g, llvm.ConstBitCast(c32(g, 0x7f800000u), g->f32));
     y = llvm.BuildSelect(g->B, small, llvm.ConstNull(vec(g, CVM_T_F32)), y, "");
     y = llvm.BuildSelect(g->B, big, inf, y, "");
-    return canon_nan(g, llvm.BuildSelect(g->B, nan, xf, y, ""), CVM_T_F32);
+    return llvm.BuildSelect(g->B, nan, xf, y, ""); /* (x's NaN: made canonical by the caller) */
+}
+
+/* A float arithmetic result r for register slot d: canonical NaNs, or the
+ * hardware's where d keeps them until they leave the plane (gen's raw_nan). */
+static LLVMValueRef arith_result(const gen *g, uint32_t d, LLVMValueRef r, unsigned elem)
+{
+    return g->raw_nan[d] ? r : cvm_nat_canon_nan(g, r, elem);
 }
 
 /* A lane op on registers of known form (form_at) as one scalar op: the
@@ -499,7 +507,7 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
                 : in->h == CVM_OP_SUB ? llvm.BuildFSub(g->B, a, b, "")
                 : in->h == CVM_OP_MUL ? llvm.BuildFMul(g->B, a, b, "")
                                       : llvm.BuildFDiv(g->B, a, b, "");
-            r = canon_nan(g, r, e);
+            r = arith_result(g, in->d, r, e);
         } else if (is_int(e) && in->h != CVM_OP_DIV) {
             r = in->h == CVM_OP_ADD   ? llvm.BuildAdd(g->B, a, b, "")
                 : in->h == CVM_OP_SUB ? llvm.BuildSub(g->B, a, b, "")
@@ -550,7 +558,7 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
             return false;
         r = intrinsic(g, "llvm.fma", (LLVMTypeRef[]){vec(g, e)}, 1,
                       (LLVMValueRef[]){reg_get(g, in->a), reg_get(g, in->b), reg_get(g, in->c)}, 3);
-        r = canon_nan(g, r, e);
+        r = arith_result(g, in->d, r, e);
         break;
     case CVM_OP_MAD:
         if (!is_int(e))
@@ -567,13 +575,13 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_EXP:
         if (e != CVM_T_F32)
             return false;
-        r = exp_f32(g, reg_get(g, in->a));
+        r = arith_result(g, in->d, exp_f32(g, reg_get(g, in->a)), e);
         break;
     case CVM_OP_SQRT:
         if (!is_float(e))
             return false;
-        r = canon_nan(g, intrinsic(g, "llvm.sqrt", (LLVMTypeRef[]){vec(g, e)}, 1,
-                                   (LLVMValueRef[]){reg_get(g, in->a)}, 1), e);
+        r = arith_result(g, in->d, intrinsic(g, "llvm.sqrt", (LLVMTypeRef[]){vec(g, e)}, 1,
+                                             (LLVMValueRef[]){reg_get(g, in->a)}, 1), e);
         break;
     case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
         if (!is_float(in->ea) && !is_int(in->ea) && in->ea != CVM_T_BOOL)

@@ -687,6 +687,111 @@ static void test_divide_by_one(void)
     main_module(keep);
 }
 
+/* NaNs made canonical where a value leaves the plane (jit/native.c
+ * raw_nans): accumulators over inputs with NaNs of other bits (a
+ * signaling one, a negative one, a payload) and infinities (inf - inf and
+ * 0 * inf give the hardware's own NaN, which is negative on x86), stored
+ * after their loop, through a barrier inside it (a spill), by a store the
+ * interpreter makes (lanes in two buffers: from the register file), read
+ * by fmaxf, a compare and expf; next to registers that must keep other
+ * bits: one a bitcast reads, one written by a load (a NaN loaded and
+ * stored keeps its bits) and by a multiply in some lanes. Expected values
+ * from C below, NaNs as docs/numerics.md's canonical one. */
+static const char rawnan_src[] =
+    "#define U 128\n"
+    "__global__ void rawnan(float *o, unsigned *bits, float *o1, float *o2, const float *x, int n)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    float s = 0.0f, p = 1.0f, q = 0.0f, b = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        float v = x[t * n + k];\n"
+    "        s += v;\n"
+    "        p = p * v;\n"
+    "        q = q + v * v - v;\n"
+    "        b += v;\n"
+    "        if (k == n / 2) __syncthreads();\n"
+    "    }\n"
+    "    float v2 = x[t * n];\n"
+    "    for (int k = 0; k < (t & 2); k++) v2 = v2 * 2.0f;\n"
+    "    float *p6 = o + 6 * t;\n"
+    "    p6[0] = s; p6[1] = p; p6[2] = q; p6[3] = fmaxf(s, 1.0f); p6[4] = expf(q); p6[5] = s != s ? 1.0f : 0.0f;\n"
+    "    bits[t] = __float_as_uint(b);\n"
+    "    o1[U + t] = v2;\n"
+    "    float *dst = (t & 1) ? o1 : o2;\n"
+    "    dst[t] = p;\n"
+    "}\n";
+
+static uint32_t canon_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return isnan(f) ? 0x7fc00000u : u;
+}
+
+static void test_raw_nans(void)
+{
+    enum { U = 128, N = 8 };
+    static const uint32_t odd[] = {0x7f800001u, 0xffc01234u, 0x7fc00001u, 0x7f800000u, 0xff800000u, 0x00000000u};
+    static float x[U * N], o[6 * U], o1[2 * U], o2[U];
+    static uint32_t bits[U];
+    uint32_t seed = 777;
+    for (int t = 0; t < U; t++)
+        for (int k = 0; k < N; k++) {
+            seed = seed * 1664525u + 1013904223u;
+            float v = (float)(int)(seed >> 24) / 64.0f - 2.0f;
+            /* a quarter of the units see one odd value, a quarter two */
+            if ((t % 4 == 1 && k == t % N) || (t % 4 == 2 && (k == 1 || k == 5)))
+                memcpy(&v, &odd[(t / 4 + k) % 6], 4);
+            x[t * N + k] = v;
+        }
+    for (int t = 0; t < U; t += 4) /* loaded NaNs that keep their bits, where v2 is not multiplied */
+        memcpy(&x[t * N], &odd[t / 4 % 3], 4);
+    cvm_module *keep = mod;
+    if (!use_module(rawnan_src, "rawnan.cu", true))
+        return;
+    uint8_t raw[sizeof o + sizeof bits + sizeof o1 + sizeof o2 + sizeof x];
+    io bufs[] = {{NULL, sizeof o}, {NULL, sizeof bits}, {NULL, sizeof o1}, {NULL, sizeof o2}, {x, sizeof x}};
+    cvm_launch_config cfg = kern_cfg(U / 64, 64);
+    uint32_t n = N;
+    cvm_diag d;
+    if (both("NaNs of float accumulators", "rawnan", &cfg, bufs, 5, &n, raw, NULL, &d)) {
+        memcpy(o, raw, sizeof o), memcpy(bits, raw + sizeof o, sizeof bits);
+        memcpy(o1, raw + sizeof o + sizeof bits, sizeof o1), memcpy(o2, raw + sizeof o + sizeof bits + sizeof o1, sizeof o2);
+        int bad = -1, nans = 0;
+        for (int t = 0; t < U && bad < 0; t++) {
+            float s = 0.0f, p = 1.0f, q = 0.0f, b = 0.0f;
+            for (int k = 0; k < N; k++) {
+                const float v = x[t * N + k];
+                s += v, p = p * v, q = q + v * v - v, b += v;
+            }
+            const float v2 = t & 2 ? x[t * N] * 2.0f * 2.0f : x[t * N];
+            uint32_t v2b, g6[6], gv2;
+            memcpy(&v2b, &x[t * N], 4);
+            if (t & 2)
+                v2b = canon_bits(v2);
+            memcpy(&gv2, &o1[U + t], 4);
+            for (int k = 0; k < 6; k++)
+                memcpy(&g6[k], &o[6 * t + k], 4);
+            const float e = expf(q);
+            uint32_t eb;
+            memcpy(&eb, &e, 4);
+            const bool e_ok = isnan(q) ? g6[4] == 0x7fc00000u
+                              : isinf(e) || e == 0.0f ? g6[4] == eb
+                                                      : (g6[4] > eb ? g6[4] - eb : eb - g6[4]) <= 1;
+            nans += isnan(s) + isnan(p) + isnan(q);
+            if (g6[0] != canon_bits(s) || g6[1] != canon_bits(p) || g6[2] != canon_bits(q) ||
+                g6[3] != canon_bits(isnan(s) ? 1.0f : s > 1.0f ? s : 1.0f) || !e_ok ||
+                o[6 * t + 5] != (isnan(s) ? 1.0f : 0.0f) || bits[t] != canon_bits(b) || gv2 != v2b ||
+                canon_bits((t & 1 ? o1 : o2)[t]) != canon_bits(p) ||
+                (isnan(p) && memcmp(&(t & 1 ? o1 : o2)[t], &(uint32_t){0x7fc00000u}, 4)))
+                bad = t;
+        }
+        ok(bad < 0 && nans > U / 4, "canonical NaNs where accumulators are stored, spilled, stored by the "
+           "interpreter, bitcast; a loaded NaN keeps its bits (%d NaN sums; first difference at unit %d)", nans, bad);
+    }
+    main_module(keep);
+}
+
 /* Quick accesses in a versioned loop (native_mem.c full_plane and
  * one_element): in[base + x] with a 64-bit base of one value and a
  * 32-bit x consecutive, extended (sign: splits, zero: splitz), as a
@@ -1904,6 +2009,7 @@ int main(void)
     test_divide_by_one();
     test_exp();
     test_minmax();
+    test_raw_nans();
     test_faults();
     test_indexes();
     test_moved_pointer();
