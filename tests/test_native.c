@@ -699,16 +699,18 @@ static void test_divide_by_one(void)
  * from C below, NaNs as docs/numerics.md's canonical one. */
 static const char rawnan_src[] =
     "#define U 128\n"
-    "__global__ void rawnan(float *o, unsigned *bits, float *o1, float *o2, const float *x, int n)\n"
+    "__global__ void rawnan(float *o, unsigned *bits, float *o1, float *o2, double *od, const float *x, int n)\n"
     "{\n"
     "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    float s = 0.0f, p = 1.0f, q = 0.0f, b = 0.0f;\n"
+    "    double pd = 1.0;\n"
     "    for (int k = 0; k < n; k++) {\n"
     "        float v = x[t * n + k];\n"
     "        s += v;\n"
     "        p = p * v;\n"
     "        q = q + v * v - v;\n"
     "        b += v;\n"
+    "        pd = pd * ((double)v - 0.5);\n"
     "        if (k == n / 2) __syncthreads();\n"
     "    }\n"
     "    float v2 = x[t * n];\n"
@@ -717,6 +719,7 @@ static const char rawnan_src[] =
     "    p6[0] = s; p6[1] = p; p6[2] = q; p6[3] = fmaxf(s, 1.0f); p6[4] = expf(q); p6[5] = s != s ? 1.0f : 0.0f;\n"
     "    bits[t] = __float_as_uint(b);\n"
     "    o1[U + t] = v2;\n"
+    "    od[t] = pd;\n"
     "    float *dst = (t & 1) ? o1 : o2;\n"
     "    dst[t] = p;\n"
     "}\n";
@@ -733,6 +736,7 @@ static void test_raw_nans(void)
     enum { U = 128, N = 8 };
     static const uint32_t odd[] = {0x7f800001u, 0xffc01234u, 0x7fc00001u, 0x7f800000u, 0xff800000u, 0x00000000u};
     static float x[U * N], o[6 * U], o1[2 * U], o2[U];
+    static double od[U];
     static uint32_t bits[U];
     uint32_t seed = 777;
     for (int t = 0; t < U; t++)
@@ -749,21 +753,28 @@ static void test_raw_nans(void)
     cvm_module *keep = mod;
     if (!use_module(rawnan_src, "rawnan.cu", true))
         return;
-    uint8_t raw[sizeof o + sizeof bits + sizeof o1 + sizeof o2 + sizeof x];
-    io bufs[] = {{NULL, sizeof o}, {NULL, sizeof bits}, {NULL, sizeof o1}, {NULL, sizeof o2}, {x, sizeof x}};
+    uint8_t raw[sizeof o + sizeof bits + sizeof o1 + sizeof o2 + sizeof od + sizeof x];
+    io bufs[] = {{NULL, sizeof o}, {NULL, sizeof bits}, {NULL, sizeof o1}, {NULL, sizeof o2}, {NULL, sizeof od},
+                 {x, sizeof x}};
     cvm_launch_config cfg = kern_cfg(U / 64, 64);
     uint32_t n = N;
     cvm_diag d;
-    if (both("NaNs of float accumulators", "rawnan", &cfg, bufs, 5, &n, raw, NULL, &d)) {
+    if (both("NaNs of float accumulators", "rawnan", &cfg, bufs, 6, &n, raw, NULL, &d)) {
         memcpy(o, raw, sizeof o), memcpy(bits, raw + sizeof o, sizeof bits);
         memcpy(o1, raw + sizeof o + sizeof bits, sizeof o1), memcpy(o2, raw + sizeof o + sizeof bits + sizeof o1, sizeof o2);
+        memcpy(od, raw + sizeof o + sizeof bits + sizeof o1 + sizeof o2, sizeof od);
         int bad = -1, nans = 0;
         for (int t = 0; t < U && bad < 0; t++) {
             float s = 0.0f, p = 1.0f, q = 0.0f, b = 0.0f;
+            double pd = 1.0;
             for (int k = 0; k < N; k++) {
                 const float v = x[t * N + k];
-                s += v, p = p * v, q = q + v * v - v, b += v;
+                s += v, p = p * v, q = q + v * v - v, b += v, pd = pd * ((double)v - 0.5);
             }
+            uint64_t pdb, gpd;
+            memcpy(&pdb, &pd, 8), memcpy(&gpd, &od[t], 8);
+            if (isnan(pd))
+                pdb = UINT64_C(0x7ff8000000000000);
             const float v2 = t & 2 ? x[t * N] * 2.0f * 2.0f : x[t * N];
             uint32_t v2b, g6[6], gv2;
             memcpy(&v2b, &x[t * N], 4);
@@ -778,16 +789,17 @@ static void test_raw_nans(void)
             const bool e_ok = isnan(q) ? g6[4] == 0x7fc00000u
                               : isinf(e) || e == 0.0f ? g6[4] == eb
                                                       : (g6[4] > eb ? g6[4] - eb : eb - g6[4]) <= 1;
-            nans += isnan(s) + isnan(p) + isnan(q);
+            nans += isnan(s) + isnan(p) + isnan(q) + isnan(pd);
             if (g6[0] != canon_bits(s) || g6[1] != canon_bits(p) || g6[2] != canon_bits(q) ||
                 g6[3] != canon_bits(isnan(s) ? 1.0f : s > 1.0f ? s : 1.0f) || !e_ok ||
-                o[6 * t + 5] != (isnan(s) ? 1.0f : 0.0f) || bits[t] != canon_bits(b) || gv2 != v2b ||
+                o[6 * t + 5] != (isnan(s) ? 1.0f : 0.0f) || bits[t] != canon_bits(b) || gv2 != v2b || gpd != pdb ||
                 canon_bits((t & 1 ? o1 : o2)[t]) != canon_bits(p) ||
                 (isnan(p) && memcmp(&(t & 1 ? o1 : o2)[t], &(uint32_t){0x7fc00000u}, 4)))
                 bad = t;
         }
-        ok(bad < 0 && nans > U / 4, "canonical NaNs where accumulators are stored, spilled, stored by the "
-           "interpreter, bitcast; a loaded NaN keeps its bits (%d NaN sums; first difference at unit %d)", nans, bad);
+        ok(bad < 0 && nans > U / 4, "canonical NaNs (f32 and f64) where accumulators are stored, spilled, stored "
+           "by the interpreter, bitcast; a loaded NaN keeps its bits (%d NaN sums; first difference at unit %d)",
+           nans, bad);
     }
     main_module(keep);
 }
