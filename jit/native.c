@@ -1075,15 +1075,13 @@ static int nan_use(const cvm_vm_dinsn *in, uint32_t slot)
     }
 }
 
-/* Whether the bits of an f32 or f64 are a NaN other than the canonical one. */
+/* Whether the bits of an f32 or f64 constant are a NaN other than the
+ * canonical one (vm/numerics.h's cvm_n_qf/cvm_n_q would change them). */
 static bool other_nan(uint64_t bits, unsigned elem)
 {
-    if (elem == CVM_T_F32) {
-        const uint32_t b = (uint32_t)bits;
-        return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) && b != 0x7fc00000u;
-    }
-    const uint64_t e = UINT64_C(0x7ff0000000000000);
-    return (bits & e) == e && (bits & ~(e | UINT64_C(1) << 63)) && bits != UINT64_C(0x7ff8000000000000);
+    if (elem == CVM_T_F32)
+        return cvm_n_f32_bits(cvm_n_qf(cvm_n_f32_from((uint32_t)bits))) != (uint32_t)bits;
+    return cvm_n_f64_bits(cvm_n_q(cvm_n_f64_from(bits))) != bits;
 }
 
 /* gen's `raw_nan`: the float registers whose NaNs may stay the
@@ -1140,7 +1138,7 @@ static void raw_nans(gen *g)
             depth++;
     }
     for (uint32_t s = 0; s < g->nslots; s++)
-        g->raw_nan[s] = f[s] == OK && smax[s] < wmin[s] && !g->cst[s];
+        g->raw_nan[s] = f[s] == OK && smax[s] < wmin[s];
     free(f), free(wmin), free(smax);
 }
 

@@ -10,6 +10,7 @@
 #define CVM_JIT_NATIVE_H
 
 #include "backend.h"
+#include "../vm/numerics.h"
 
 #include "llvm.h"
 

@@ -15,8 +15,8 @@
 /* The canonical NaN of f32 or f64 (docs/numerics.md), in every lane. */
 static LLVMValueRef nan_lanes(const gen *g, unsigned elem)
 {
-    return splat(g, elem == CVM_T_F32 ? llvm.ConstBitCast(llvm.ConstInt(g->i32, 0x7fc00000u, false), g->f32)
-                                      : llvm.ConstBitCast(c64(g, UINT64_C(0x7ff8000000000000)), g->f64));
+    return splat(g, elem == CVM_T_F32 ? llvm.ConstBitCast(llvm.ConstInt(g->i32, CVM_N_NAN32, false), g->f32)
+                                      : llvm.ConstBitCast(c64(g, CVM_N_NAN64), g->f64));
 }
 
 LLVMValueRef cvm_nat_canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
