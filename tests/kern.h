@@ -159,6 +159,10 @@ static inline cvm_arg kern_arg_bytes(const void *p, size_t size)
 
 static inline cvm_arg kern_arg_u32(const uint32_t *p) { return kern_arg_bytes(p, sizeof *p); }
 
+/* The bound kern_cfg gives every test launch (a test may raise it for a
+ * device whose launches include a compile: test_vulkan_cuda.c). */
+static double kern_timeout_s = 10.0;
+
 static inline cvm_launch_config kern_cfg(uint32_t grid, uint32_t block)
 {
     cvm_launch_config c;
@@ -166,7 +170,7 @@ static inline cvm_launch_config kern_cfg(uint32_t grid, uint32_t block)
     c.grid[0] = grid;
     c.block[0] = block;
     /* every test launch is bounded: a broken scheduler fails instead of hanging */
-    c.timeout_s = 10.0;
+    c.timeout_s = kern_timeout_s;
     return c;
 }
 
