@@ -159,9 +159,11 @@ static inline cvm_arg kern_arg_bytes(const void *p, size_t size)
 
 static inline cvm_arg kern_arg_u32(const uint32_t *p) { return kern_arg_bytes(p, sizeof *p); }
 
-/* The bound kern_cfg gives every test launch (a test may raise it for a
- * device whose launches include a compile: test_vulkan_cuda.c). */
-static double kern_timeout_s = 10.0;
+/* The bound kern_cfg gives every test launch: KERN_TIMEOUT_S, unless a
+ * test raises it for a device whose launches include a compile
+ * (test_vulkan_cuda.c). */
+#define KERN_TIMEOUT_S 10.0
+static double kern_timeout_s = KERN_TIMEOUT_S;
 
 static inline cvm_launch_config kern_cfg(uint32_t grid, uint32_t block)
 {

@@ -32,8 +32,8 @@ static cvm_device *vkdev, *cpu_w8, *cpu_any;
  * The bound of a vulkan launch here. Lavapipe compiles a shader with LLVM at
  * its first dispatch, inside the launch and so inside its timeout; in CI's
  * ASan stage (the driver's allocations through ASan's allocator) on a
- * loaded machine, warp_vote's first launch took over 10 s, the cpu
- * device's bound, and the device that overran it took no more work. A
+ * loaded machine, warp_vote's first launch took over KERN_TIMEOUT_S (10 s,
+ * the cpu device's bound), and the device that overran it took no more work. A
  * kernel that does not end still fails here, later.
  */
 #define VK_LAUNCH_TIMEOUT_S 120.0
@@ -78,7 +78,7 @@ static int run_size(cvm_device *dev, cvm_module *mod, const cvm_kernel *k, const
 {
     memset(r, 0, sizeof *r);
     kern_dev = dev;
-    kern_timeout_s = dev == vkdev ? VK_LAUNCH_TIMEOUT_S : 10.0;
+    kern_timeout_s = dev == vkdev ? VK_LAUNCH_TIMEOUT_S : KERN_TIMEOUT_S;
     r->mod = mod;
     r->k = k;
     for (int i = 0; i < MAXB; i++) {
