@@ -23,7 +23,8 @@
  * quick_range): a vector access when the addresses are consecutive, one
  * scalar load when every active lane reads one element, two when the
  * plane's halves read two runs (shared_halves, global_halves), else a
- * gather or scatter. Loops are versioned on the forms of the registers
+ * gather or scatter; a shared access at a per-lane pointer plus one
+ * value tests those forms on the per-lane part alone (shared_split). Loops are versioned on the forms of the registers
  * they read (version_loop: one value, or consecutive, in the active
  * lanes), and written values are forwarded to later reads (fwd), so that
  * such values are scalars in LLVM's eyes. Everything else, and every
@@ -823,7 +824,7 @@ static void control(gen *g, uint32_t pc)
 
 static void emit_range(gen *g, uint32_t lo, uint32_t hi);
 
-/* A loop compiled twice (docs/design.md "Tiers"): where, at its
+/* A loop compiled twice or three times (docs/design.md "Tiers"): where, at its
  * entry, the registers it reads (native_loop.c) have the forms
  * it guesses in every active lane, the second copy runs, where
  * they are forwarded as forms (fval: one scalar, or a scalar plus <0, 1,
@@ -837,30 +838,52 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi);
  * loop's body, so a form true at the head holds in every active lane of
  * the round, and inactive lanes are never read through it (spills and
  * merges use reg_raw). A plane that stops inside the versioned copy
- * resumes in the general one, which holds the same state. Returns false
- * (nothing emitted) for a loop with nothing to version. */
+ * resumes in the general one, which holds the same state. A loop with
+ * guesses made from unit_pos.y or .z (gen's weak) gets a third copy,
+ * tried where those fail, that guesses only the others: a 16x16 cube's
+ * plane holds two of its rows, and matmul's `kk` is then one value while
+ * `threadIdx.y`'s offsets stay vectors. Returns false (nothing emitted)
+ * for a loop with nothing to version. */
 static bool version_loop(gen *g, uint32_t lo)
 {
-    vcand cand[MAXVERSIONED];
+    vcand cand[MAXVERSIONED], strong[MAXVERSIONED];
     LLVMValueRef val[MAXVERSIONED];
     const uint32_t hi = g->code[lo].end;
     const unsigned nc = cvm_nat_loop_candidates(g, lo, cand);
     if (!nc)
         return false;
+    bool weak = false; /* (g->weak is the guess at lo until the next call) */
+    for (unsigned i = 0; i < nc; i++)
+        weak = weak || g->weak[cand[i].slot];
+    unsigned ns = 0;
+    if (weak) {
+        g->strong_only = true;
+        ns = cvm_nat_loop_candidates(g, lo, strong);
+        g->strong_only = false;
+    }
     LLVMValueRef ok = form_test(g, cand, nc, val);
     LLVMBasicBlockRef general = block(g, "general"), versioned = block(g, "versioned"), joined = block(g, "joined");
-    llvm.BuildCondBr(g->B, ok, versioned, general);
+    LLVMBasicBlockRef second = ns ? block(g, "rows") : general, narrow = ns ? block(g, "narrow") : NULL;
+    llvm.BuildCondBr(g->B, ok, versioned, second);
+    if (ns) {
+        llvm.PositionBuilderAtEnd(g->B, second);
+        llvm.BuildCondBr(g->B, form_test(g, strong, ns, val), narrow, general);
+    }
     g->versioning = true;
     llvm.PositionBuilderAtEnd(g->B, general);
     emit_range(g, lo, hi + 1);
     llvm.BuildBr(g->B, joined);
-    llvm.PositionBuilderAtEnd(g->B, versioned);
-    g->fastcopy = true;
-    emit_range(g, lo, hi + 1);
-    llvm.BuildBr(g->B, joined);
-    g->fastcopy = g->versioning = false;
-    memset(g->lazy, 0, sizeof *g->lazy * g->nslots);
-    memset(g->stale, 0, g->nslots);
+    for (int copy = 0; copy < (ns ? 2 : 1); copy++) {
+        llvm.PositionBuilderAtEnd(g->B, copy ? narrow : versioned);
+        g->fastcopy = true;
+        g->strong_only = copy == 1;
+        emit_range(g, lo, hi + 1);
+        llvm.BuildBr(g->B, joined);
+        memset(g->lazy, 0, sizeof *g->lazy * g->nslots);
+        memset(g->stale, 0, g->nslots);
+        forget(g);
+    }
+    g->fastcopy = g->versioning = g->strong_only = false;
     llvm.PositionBuilderAtEnd(g->B, joined);
     forget(g);
     return true;
@@ -1240,11 +1263,12 @@ static bool layout(gen *g)
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
     g->form = calloc(g->nslots + 1, 1);
+    g->weak = calloc(g->nslots + 1, 1);
     g->fwd = calloc(g->nslots + 1, sizeof *g->fwd);
     g->lazy = calloc(g->nslots + 1, sizeof *g->lazy);
     g->stale = calloc(g->nslots + 1, 1);
     g->raw_nan = calloc(g->nslots + 1, 1);
-    if (!g->raw_nan || !g->form || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
+    if (!g->raw_nan || !g->form || !g->weak || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
         !g->cst || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled ||
         !g->outer_lo || !g->outer_hi)
         return false;
@@ -1402,6 +1426,7 @@ out:
     free(g.outer_lo);
     free(g.outer_hi);
     free(g.form);
+    free(g.weak);
     free(g.fwd);
     free(g.lazy);
     free(g.stale);

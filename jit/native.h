@@ -122,6 +122,11 @@ typedef struct gen {
     /* Loop versioning (version_loop): per slot, a guess of its lanes'
      * form (F_*) at the loop being versioned. */
     uint8_t *form;
+    /* Per slot: its form was guessed from unit_pos.y or .z (guess_forms);
+     * strong_only: the candidates leave such registers out (the second
+     * versioned copy, for cubes whose rows are narrower than a plane). */
+    uint8_t *weak;
+    bool strong_only;
     /* Per slot: what a lane op last wrote to it or a versioned loop's
      * head proved it holds, which its reads take (not the merge with its
      * inactive lanes) while no lane can have joined the active ones since

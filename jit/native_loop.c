@@ -47,10 +47,14 @@ static uint8_t guess_of(const gen *g, uint32_t r)
  * and launch values uniform; i / c of a consecutive i by a uniform c is
  * guessed uniform and i % c consecutive (true when c is a multiple of
  * the plane width and the plane's lanes start at one: the indexing of
- * `i = blockIdx.x * blockDim.x + threadIdx.x` split into coordinates). */
+ * `i = blockIdx.x * blockDim.x + threadIdx.x` split into coordinates).
+ * gen's `weak` marks the guesses made from unit_pos.y or .z: one value
+ * in a plane only when the cube's rows are at least a plane wide, which
+ * the code does not know (a 16x16 matmul's plane of 32 holds two rows). */
 static void guess_forms(gen *g, uint32_t lo)
 {
     memset(g->form, F_UNI, g->nslots); /* registers start as zero */
+    memset(g->weak, 0, g->nslots);
     for (uint32_t pc = 0; pc < lo; pc++) {
         const cvm_vm_dinsn *in = &g->code[pc];
         const uint32_t d = cvm_nat_dest_slot(g, in);
@@ -59,12 +63,26 @@ static void guess_forms(gen *g, uint32_t lo)
         const uint8_t a = guess_of(g, in->a), b = guess_of(g, in->b);
         const bool uu = a == F_UNI && b == F_UNI, cu = a == F_CONS && b == F_UNI;
         uint8_t f = (in->uni & CVM_VM_UNI_PLANE) ? F_UNI : F_VAR;
+        bool weak = false; /* from a unit position other than x (operands read below) */
         switch (in->h) {
         case CVM_OP_CONST: case CVM_OP_PARAM: f = F_UNI; break;
         case CVM_OP_SREG:
             f = in->aux == CVM_SREG_UNIT_POS_X || in->aux == CVM_SREG_UNIT_POS_PLANE || in->aux == CVM_SREG_UNIT_POS
                     ? F_CONS : F_UNI;
+            weak = in->aux == CVM_SREG_UNIT_POS_Y || in->aux == CVM_SREG_UNIT_POS_Z;
             break;
+        default: break;
+        }
+        switch (in->h) {
+        case CVM_OP_MOV: case CVM_OP_CVT: case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_DIV: case CVM_OP_REM:
+        case CVM_OP_MUL: case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_SHL: case CVM_OP_SHR:
+        case CVM_OP_PTR_ADD:
+            weak = (in->a < g->nslots && g->weak[in->a]) || (in->h != CVM_OP_MOV && in->h != CVM_OP_CVT &&
+                                                            in->b < g->nslots && g->weak[in->b]);
+            break;
+        default: break;
+        }
+        switch (in->h) {
         case CVM_OP_MOV: f = a; break;
         case CVM_OP_CVT: f = is_int(in->elem) && is_int(in->ea) ? a : a == F_UNI ? F_UNI : F_VAR; break;
         case CVM_OP_ADD: f = uu ? F_UNI : cu || (a == F_UNI && b == F_CONS) ? F_CONS : F_VAR; break;
@@ -80,7 +98,7 @@ static void guess_forms(gen *g, uint32_t lo)
         if (in->line != 1 || width_at(g, d) != 1 || (f == F_CONS && !is_int(g->slot_elem[d])))
             f = F_VAR;
         for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)
-            g->form[d + w] = f;
+            g->form[d + w] = f, g->weak[d + w] = weak && f != F_VAR;
     }
 }
 
@@ -148,7 +166,8 @@ static void induct(gen *g, uint32_t lo, vcand *cand, unsigned nc)
 /* The registers loop lo (its LOOP's pc) reads whose forms a versioned
  * copy tests at its head: 4- or 8-byte, one slot, not a launch constant,
  * read by no plane op of the loop (those read inactive lanes), guessed
- * uniform or (integers) consecutive. */
+ * uniform or (integers) consecutive; under gen's strong_only not those
+ * guessed from unit_pos.y or .z (weak). */
 unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
 {
     const uint32_t hi = g->code[lo].end;
@@ -185,7 +204,7 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
     for (uint32_t s = 0; s < g->nslots && nc < 2 * MAXVERSIONED; s++) {
         const unsigned e = g->slot_elem[s], esz = cvm_vm_esz(e);
         if ((use[s] & 13) == 1 && !g->cst[s] && g->slot_width[s] == 1 && (esz == 4 || esz == 8) && !is_float(e) &&
-            (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e))))
+            (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e))) && !(g->strong_only && g->weak[s]))
             all[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0, false};
     }
     free(use);

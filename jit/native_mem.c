@@ -8,8 +8,10 @@
  * tested (full_plane); else a vector access when the lanes are
  * consecutive, one scalar load when they read one element, two when the
  * plane's halves read two runs, else a gather or scatter of the lanes
- * that pass; an access that fails the test runs through the interpreter,
- * which reports its fault.
+ * that pass (for shared memory at a per-lane pointer plus one value, the
+ * forms tested on the per-lane part alone: shared_split); an access
+ * that fails the test runs through the interpreter, which reports its
+ * fault.
  */
 #include "native.h"
 
@@ -259,26 +261,25 @@ static LLVMValueRef join_halves(const gen *g, LLVMValueRef v0, LLVMValueRef v1)
     return llvm.BuildShuffleVector(g->B, v0, v1, llvm.ConstVector(whole, g->W), "");
 }
 
-/* A shared-memory load whose plane reads two runs, every lane active:
- * each half of the lanes at consecutive offsets, or at one offset (a
- * 16x16 cube's plane of 32 covers two rows of a tile: matmul's tb[k][tx]
- * and ta[ty][k]). Two vector or two scalar loads instead of a gather; to
- * `done`, or to `no` for the per-lane test. R: the lanes' 32-bit offsets;
- * size: the cube's shared bytes (at most 2^31, so the offsets and the
- * sums below cannot wrap in 64 bits). */
-static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMValueRef act,
-                          LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
+/* Whether the 32-bit offsets R are, in every lane, each half's first
+ * plus (l mod H) * esz (*cons), or each half's first (*uni). */
+static void half_forms(const gen *g, LLVMValueRef R, unsigned esz, LLVMValueRef *cons, LLVMValueRef *uni)
+{
+    LLVMValueRef base = half_heads(g, R);
+    *cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R,
+                                   llvm.BuildAdd(g->B, base, half_steps(g, g->i32, esz), ""), "")), c64(g, 0), "");
+    *uni = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R, base, "")), c64(g, 0), "");
+}
+
+/* shared_halves' load (below), its runs' forms known: h0 and h1 the
+ * halves' first offsets (32 bits); the load when cons or uni holds. */
+static void halves_load(gen *g, const cvm_vm_dinsn *in, LLVMValueRef h0, LLVMValueRef h1, LLVMValueRef cons,
+                        LLVMValueRef uni, LLVMValueRef act, LLVMValueRef shared_p, LLVMValueRef size,
+                        LLVMBasicBlockRef no, LLVMBasicBlockRef done)
 {
     const unsigned W = g->W, H = W / 2, esz = in->esz;
     const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
     LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
-    LLVMValueRef h0 = llvm.BuildExtractElement(g->B, R, c32(g, 0), "");
-    LLVMValueRef h1 = llvm.BuildExtractElement(g->B, R, c32(g, H), "");
-    LLVMValueRef base = half_heads(g, R);
-    LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R,
-                                       llvm.BuildAdd(g->B, base, half_steps(g, g->i32, esz), ""), "")), c64(g, 0), "");
-    LLVMValueRef uni = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R, base, "")),
-                                      c64(g, 0), "");
     LLVMValueRef full = all_lanes(g, act);
     /* each run inside the shared bytes, aligned */
     LLVMValueRef o0 = llvm.BuildZExt(g->B, h0, g->i64, ""), o1 = llvm.BuildZExt(g->B, h1, g->i64, "");
@@ -319,6 +320,102 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
         llvm.BuildStore(g->B, half_heads(g, v), g->slot[d]);
         llvm.BuildBr(g->B, done);
     }
+}
+
+/* A shared-memory load whose plane reads two runs, every lane active:
+ * each half of the lanes at consecutive offsets, or at one offset (a
+ * 16x16 cube's plane of 32 covers two rows of a tile: matmul's tb[k][tx]
+ * and ta[ty][k]). Two vector or two scalar loads instead of a gather; to
+ * `done`, or to `no` for the per-lane test. R: the lanes' 32-bit offsets;
+ * size: the cube's shared bytes (at most 2^31, so the offsets and the
+ * sums below cannot wrap in 64 bits). */
+static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMValueRef act,
+                          LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
+{
+    LLVMValueRef cons, uni;
+    half_forms(g, R, in->esz, &cons, &uni);
+    halves_load(g, in, llvm.BuildExtractElement(g->B, R, c32(g, 0), ""),
+                llvm.BuildExtractElement(g->B, R, c32(g, g->W / 2), ""), cons, uni, act, shared_p, size, no, done);
+}
+
+/*
+ * A shared access at `ptr.add V, u` or `ptr.add u, V` of its own run of
+ * code, u one value (forwarded, or a launch constant) and V per lane,
+ * every lane active (else to `no`): the offsets are V's 32 bits plus u,
+ * so whether they are consecutive (a vector access), or a load's two runs
+ * (shared_halves' forms), is a test of V alone, which LLVM takes out of
+ * a loop that does not change V, and each access tests only where its
+ * ends fall. Matmul's `ta[ty][kk]` and `tb[kk][tx]` in its versioned `kk`
+ * loop (u is kk's offset, V threadIdx's): the general path tested both
+ * forms on the sums each round. False, nothing emitted: not such an
+ * access; true: the code goes on at `no`, where the builder is left.
+ */
+static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMBasicBlockRef done)
+{
+    const cvm_vm_dinsn *in = &g->code[pc];
+    const bool ld = in->h == CVM_OP_LD;
+    const unsigned W = g->W, esz = in->esz;
+    const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    const uint32_t pa = run_writer(g, pc, in->a);
+    if (pa == UINT32_MAX || W < 8 || align > esz)
+        return false;
+    const cvm_vm_dinsn *add = &g->code[pa];
+    if (add->h != CVM_OP_PTR_ADD || add->elem != CVM_T_PTR_SHARED || add->line != 1 || !kept(g, pa, pc, add->a) ||
+        !kept(g, pa, pc, add->b))
+        return false;
+    const bool wide = add->eb == CVM_T_I64 || add->eb == CVM_T_U64;
+    LLVMValueRef sa, sb, V, u;
+    const uint8_t fa = form_at(g, add->a, &sa), fb = form_at(g, add->b, &sb);
+    if (fb == F_UNI) { /* a per-lane pointer plus one offset */
+        V = reg_get(g, add->a);
+        u = wide ? llvm.BuildTrunc(g->B, sb, g->i32, "") : sb;
+    } else if (fa == F_UNI) { /* one pointer plus per-lane offsets */
+        V = reg_get(g, add->b);
+        if (wide)
+            V = llvm.BuildTrunc(g->B, V, llvm.VectorType(g->i32, W), "");
+        u = sa;
+    } else {
+        return false;
+    }
+    LLVMBasicBlockRef no = block(g, "shared"), bv = block(g, "plane"), other = ld ? block(g, "runs") : no;
+    LLVMValueRef size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
+    LLVMValueRef shared_p = load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
+    /* V's forms: nothing here reads u */
+    LLVMValueRef v0 = llvm.BuildExtractElement(g->B, V, c32(g, 0), "");
+    LLVMValueRef vh = llvm.BuildExtractElement(g->B, V, c32(g, W / 2), "");
+    LLVMValueRef steps = llvm.BuildMul(g->B, iota(g, g->i32), splat(g, c32(g, esz)), "");
+    LLVMValueRef off = llvm.BuildICmp(g->B, LLVMIntNE, V, llvm.BuildAdd(g->B, splat(g, v0), steps, ""), "");
+    LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
+    /* lane 0's offset, then the plane's W elements inside the shared bytes, aligned */
+    LLVMValueRef o0 = llvm.BuildZExt(g->B, llvm.BuildAdd(g->B, v0, u, ""), g->i64, "");
+    LLVMValueRef ok = llvm.BuildAnd(g->B, all_lanes(g, act), cons, "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, o0, c64(g, (uint64_t)W * esz), ""),
+                                                size, ""), "");
+    if (align > 1)
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, o0, c64(g, align - 1), ""),
+                                                    c64(g, 0), ""), "");
+    llvm.BuildCondBr(g->B, ok, bv, other);
+    llvm.PositionBuilderAtEnd(g->B, bv);
+    LLVMTypeRef vt = vec(g, in->elem);
+    LLVMValueRef vptr = llvm.BuildBitCast(g->B, llvm.BuildGEP2(g->B, g->i8, shared_p, &o0, 1, ""),
+                                          llvm.PointerType(vt, 0), "");
+    if (ld) {
+        LLVMValueRef v = llvm.BuildLoad2(g->B, vt, vptr, "");
+        llvm.SetAlignment(v, esz);
+        llvm.BuildStore(g->B, v, g->slot[in->d]);
+    } else {
+        llvm.SetAlignment(llvm.BuildStore(g->B, reg_out(g, in->b, false), vptr), esz);
+    }
+    llvm.BuildBr(g->B, done);
+    if (ld) { /* two runs */
+        llvm.PositionBuilderAtEnd(g->B, other);
+        LLVMValueRef hc, hu;
+        half_forms(g, V, esz, &hc, &hu);
+        halves_load(g, in, llvm.BuildAdd(g->B, v0, u, ""), llvm.BuildAdd(g->B, vh, u, ""), hc, hu, act, shared_p, size,
+                    no, done);
+    }
+    llvm.PositionBuilderAtEnd(g->B, no);
+    return true;
 }
 
 /* A quick-path load (P + I * esz) whose plane reads two runs of the
@@ -497,6 +594,8 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     const bool quick = global && align <= esz && esz % align == 0 && affine_address(g, pc, &af);
     if (quick)
         full_plane(g, in, &af, align, act, bj);
+    else if (!global)
+        shared_split(g, pc, act, bj);
     /* (what full_plane's path needs not: made after it) */
     LLVMValueRef m = lane_mask(g, act), A = reg_get(g, in->a);
     /* the first and last active lanes (act is not empty where code runs) */

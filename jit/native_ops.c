@@ -171,7 +171,7 @@ uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb)
         case CVM_VM_CVT_SEXT32: case CVM_VM_CVT_ZEXT32: return fa == F_UNI ? F_UNI : F_VAR;
         default: return F_VAR;
         }
-    case CVM_OP_PTR_ADD: return uu && e == CVM_T_PTR_GLOBAL ? F_UNI : F_VAR;
+    case CVM_OP_PTR_ADD: return uu && (e == CVM_T_PTR_GLOBAL || e == CVM_T_PTR_SHARED) ? F_UNI : F_VAR;
     default: return F_VAR;
     }
 }
@@ -471,9 +471,14 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
         default: r = llvm.BuildZExt(g->B, a, g->i64, ""); break; /* ZEXT32 */
         }
         break;
-    case CVM_OP_PTR_ADD:
-        r = llvm.BuildAdd(g->B, a, in->eb == CVM_T_I64 || in->eb == CVM_T_U64 ? b : llvm.BuildSExt(g->B, b, g->i64, ""), "");
+    case CVM_OP_PTR_ADD: { /* (shared: a 32-bit offset, as lane_op's) */
+        const bool wide = in->eb == CVM_T_I64 || in->eb == CVM_T_U64;
+        if (in->elem == CVM_T_PTR_SHARED)
+            r = llvm.BuildAdd(g->B, a, wide ? llvm.BuildTrunc(g->B, b, g->i32, "") : b, "");
+        else
+            r = llvm.BuildAdd(g->B, a, wide ? b : llvm.BuildSExt(g->B, b, g->i64, ""), "");
         break;
+    }
     default:
         return false;
     }

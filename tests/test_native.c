@@ -1079,6 +1079,95 @@ static void test_runs(void)
     }
 }
 
+/* Shared accesses at a per-lane pointer plus one offset in a versioned
+ * loop (native_mem.c shared_split: the lanes' form tested on the per-lane
+ * part alone): a 16x16 cube, whose planes read a row's element per half
+ * (s[ty][k]) and a row per half (s[k][tx]) in the loop's third copy (k
+ * one value, ty's offsets per lane), and a 32x8 cube, whose planes read
+ * one element and a whole row, and store a row in a second loop; a
+ * pointer one row on plus a negative offset (the 32-bit sum wraps to the
+ * row before), a partly active plane, and the first load and the first
+ * store past the tile's end (faults in the interpreter's unit). Inputs
+ * are integers, so every sum is exact in any order; expected values by
+ * hand from the indexes. */
+static const char sloop_src[] =
+    "__global__ void sloop(float *o, const float *in, int n, int m, int st)\n"
+    "{\n"
+    "    __shared__ float s[16][32];\n"
+    "    int tx = threadIdx.x, ty = threadIdx.y, u = ty * blockDim.x + tx;\n"
+    "    s[u / 32][u % 32] = in[u];\n"
+    "    s[8 + u / 32][u % 32] = in[256 + u];\n"
+    "    __syncthreads();\n"
+    "    float a = 0.0f, b = 0.0f, c = 0.0f, e = 0.0f;\n"
+    "    const float *row = &s[ty + 1][0];\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        a += s[ty][k];\n"
+    "        b += s[k][tx] * 0.5f;\n"
+    "        c += row[k - 32];\n"
+    "        if (tx != 3) e += s[k][tx];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    if (ty == st)\n"
+    "        for (int k = 0; k < m; k++) s[k][tx] = (float)(k * 100 + tx);\n"
+    "    __syncthreads();\n"
+    "    o[5 * u] = a; o[5 * u + 1] = b; o[5 * u + 2] = c; o[5 * u + 3] = e; o[5 * u + 4] = s[u / 32][u % 32];\n"
+    "}\n";
+
+static void test_shared_split(void)
+{
+    static float in[512];
+    for (int i = 0; i < 512; i++)
+        in[i] = (float)((i * 37) % 101 - 50);
+    static const struct { uint32_t bx, n, m, st; const char *fault; } cases[] = {
+        {16, 16, 16, 3, NULL}, {32, 16, 16, 2, NULL}, {16, 12, 0, 0, NULL}, {32, 1, 16, 7, NULL},
+        {16, 17, 0, 0, "out-of-bounds shared load"}, {32, 17, 0, 0, "out-of-bounds shared load"},
+        {32, 16, 17, 2, "out-of-bounds shared store"}, {16, 16, 17, 5, "out-of-bounds shared store"},
+    };
+    cvm_module *keep = mod;
+    if (!use_module(sloop_src, "sloop.cu", true))
+        return;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const uint32_t bx = cases[c].bx, by = 256 / bx, n = cases[c].n, m = cases[c].m, sel = cases[c].st;
+        static float got[5 * 256 + 512];
+        io bufs[] = {{NULL, sizeof(float) * 5 * 256}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(1, bx);
+        cfg.block[1] = by;
+        uint32_t sc[3] = {n, m, sel};
+        char what[112];
+        snprintf(what, sizeof what, "shared loads at a pointer plus one offset, %ux%u cube, %u and %u rounds, row %u",
+                 bx, by, n, m, sel);
+        cvm_diag d;
+        cvm_status st;
+        if (!both_n(what, "sloop", &cfg, bufs, 2, sc, 3, (uint8_t *)got, &st, &d))
+            continue;
+        if (cases[c].fault) { /* plane 0's first lane, or the storing row's */
+            const uint32_t fy = m > 16 ? sel : 0;
+            ok(st == CVM_FAULT && strstr(d.message, cases[c].fault) && d.fault.unit[0] == 0 && d.fault.unit[1] == fy,
+               "%s: the fault names unit (0,%u): %s", what, fy, d.message);
+            continue;
+        }
+        int bad = -1;
+        for (uint32_t ty = 0; ty < by; ty++)
+            for (uint32_t tx = 0; tx < bx && bad < 0; tx++) {
+                const uint32_t u = ty * bx + tx;
+                float want[5] = {0, 0, 0, 0, in[u]};
+                for (uint32_t k = 0; k < n; k++) {
+                    want[0] += in[ty * 32 + k];
+                    want[1] += in[k * 32 + tx] * 0.5f;
+                    want[3] += tx != 3 ? in[k * 32 + tx] : 0.0f;
+                }
+                want[2] = want[0];
+                if (u / 32 < m && sel < by && u % 32 < bx)
+                    want[4] = (float)(u / 32 * 100 + u % 32);
+                for (int j = 0; j < 5; j++)
+                    if (got[5 * u + j] != want[j])
+                        bad = (int)(5 * u) + j;
+            }
+        ok(st == CVM_OK && bad < 0, "%s: every value from its index (first difference at %d)", what, bad);
+    }
+    main_module(keep);
+}
+
 static void test_faults(void)
 {
     uint32_t n = 3;
@@ -2029,6 +2118,7 @@ int main(void)
     test_split_indexes();
     test_full_plane_edges();
     test_runs();
+    test_shared_split();
     test_versioned();
     test_deopt();
     test_unborn();
