@@ -219,6 +219,19 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
         if (out) {
             LLVMValueRef st = llvm.BuildStore(g->B, reg_out(g, i, true), at);
             llvm.SetAlignment(st, 8);
+        } else if (live_pc != UINT32_MAX && g->uni_settled[i]) {
+            /* one value in the lanes that can read it: the first active lane's, broadcast */
+            /* (lane 63 stands in when no lane is active: an index in the slot, a value none reads) */
+            LLVMValueRef act = llvm.BuildOr(g->B, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64),
+                                            c64(g, UINT64_C(1) << 63), "");
+            LLVMTypeRef i64t = g->i64;
+            LLVMValueRef l = intrinsic(g, "llvm.cttz", &i64t, 1, (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 1, false)}, 2);
+            l = llvm.BuildAnd(g->B, l, c64(g, g->W - 1), "");
+            LLVMTypeRef et = scalar(g, g->slot_elem[i]);
+            LLVMValueRef ep = llvm.BuildGEP2(g->B, et, llvm.BuildBitCast(g->B, at, llvm.PointerType(et, 0), ""), &l, 1, "");
+            LLVMValueRef v = llvm.BuildLoad2(g->B, et, ep, "");
+            llvm.BuildStore(g->B, splat(g, v), g->slot[i]);
+            g->fwd[i] = (fval){0};
         } else {
             LLVMValueRef v = llvm.BuildLoad2(g->B, vec(g, g->slot_elem[i]), at, "");
             llvm.SetAlignment(v, 8);
@@ -1069,6 +1082,33 @@ static void settle(gen *g)
     }
     for (uint32_t s = 0; s < g->nslots; s++)
         g->settled[s] = (f[s] & BARRIER) ? last[s] : 0;
+    /* uniform: every writer at depth 0 (all lanes not exited run it) with one value in all of them */
+    uint8_t *open = calloc(n + 1, 1);
+    if (open) {
+        for (uint32_t pc = 0; pc < n; pc++)
+            if (g->code[pc].h == CVM_OP_END && g->code[pc].target < n)
+                open[g->code[pc].target] = 1;
+        for (uint32_t s = 0; s < g->nslots; s++)
+            g->uni_settled[s] = g->settled[s] && g->slot_width[s] == 1;
+        int depth = 0;
+        for (uint32_t pc = 0; pc < n; pc++) {
+            const cvm_vm_dinsn *in = &g->code[pc];
+            if (in->h == CVM_OP_END)
+                depth--;
+            uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+            unsigned k, nw;
+            cvm_nat_named(g, in, list, &k, &nw);
+            for (unsigned i = 0; i < nw; i++)
+                for (uint32_t t = list[i]; t < list[i] + width_at(g, list[i]) && t < g->nslots; t++)
+                    if (depth != 0 || !(in->uni & CVM_VM_UNI_PLANE) || in->line != 1)
+                        g->uni_settled[t] = 0;
+            if (open[pc])
+                depth++;
+        }
+        free(open);
+    } else {
+        memset(g->uni_settled, 0, g->nslots);
+    }
     free(f), free(last);
 }
 
@@ -1260,6 +1300,7 @@ static bool layout(gen *g)
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
     g->first_touch = calloc(g->nslots + 1, sizeof *g->first_touch);
     g->settled = calloc(g->nslots + 1, sizeof *g->settled);
+    g->uni_settled = calloc(g->nslots + 1, 1);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
     g->form = calloc(g->nslots + 1, 1);
@@ -1269,7 +1310,7 @@ static bool layout(gen *g)
     g->stale = calloc(g->nslots + 1, 1);
     g->raw_nan = calloc(g->nslots + 1, 1);
     if (!g->raw_nan || !g->form || !g->weak || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
-        !g->cst || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled ||
+        !g->cst || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled || !g->uni_settled ||
         !g->outer_lo || !g->outer_hi)
         return false;
     uint32_t s = 0;
@@ -1423,6 +1464,7 @@ out:
     free(g.last_read);
     free(g.first_touch);
     free(g.settled);
+    free(g.uni_settled);
     free(g.outer_lo);
     free(g.outer_hi);
     free(g.form);

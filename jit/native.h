@@ -103,6 +103,7 @@ typedef struct gen {
      * pointers and unit coordinates, written once, were stored at each of
      * its 16 barriers a row. */
     uint32_t *settled;
+    uint8_t *uni_settled; /* settled, and one value in every lane that is not exited */
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
     unsigned depth;
