@@ -1693,6 +1693,55 @@ static void test_settled(void)
         ind_case("settle", "registers settled before barriers", settle_ref, in, sel);
 }
 
+/* A resume reloads a settled register that is one value in every lane
+ * (all its writers at the top level, one value in their lanes) as one
+ * element, broadcast (jit/native.c settle's uni_settled): v is such a
+ * register; w is written one value at the top level and another, also
+ * one value, inside an `if` that some lanes take, so it is not, and each
+ * lane must read its own after the barrier (the verifier's register
+ * facts already call w varying, so settle's own test of the writers'
+ * depth is a second guard this kernel cannot tell apart; marking every
+ * settled register uniform fails it). Expected values from C. */
+static const char uniset_src[] =
+    "__global__ void uniset(int *o, int k)\n"
+    "{\n"
+    "    __shared__ int s[64];\n"
+    "    int t = threadIdx.x;\n"
+    "    int v = blockIdx.x + k;\n"
+    "    int w = k * 3;\n"
+    "    if (t % 3 == 1) {\n"
+    "        w = k + 7;\n"
+    "        o[128 + blockIdx.x * 64 + t] = w;\n"
+    "    }\n"
+    "    s[t] = t * 2;\n"
+    "    __syncthreads();\n"
+    "    o[blockIdx.x * 64 + t] = v * 1000 + w + s[(t + 1) % 64];\n"
+    "}\n";
+
+static void test_uniform_resume(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(uniset_src, "uniset.cu", true))
+        return;
+    int32_t got[256];
+    io bufs[] = {{NULL, sizeof got}};
+    cvm_launch_config cfg = kern_cfg(2, 64);
+    uint32_t k = 5;
+    cvm_diag d;
+    if (both("registers one value in every lane, or only in some, across a barrier", "uniset", &cfg, bufs, 1, &k,
+             (uint8_t *)got, NULL, &d)) {
+        int bad = -1;
+        for (int c = 0; c < 2; c++)
+            for (int t = 0; t < 64 && bad < 0; t++) {
+                const int w = t % 3 == 1 ? 5 + 7 : 5 * 3, u = c * 64 + t;
+                if (got[u] != (c + 5) * 1000 + w + ((t + 1) % 64) * 2 || got[128 + u] != (t % 3 == 1 ? w : 0))
+                    bad = u;
+            }
+        ok(bad < 0, "each lane reads its own value after the barrier (first difference at unit %d)", bad);
+    }
+    main_module(keep);
+}
+
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
  * place): p's value at the load is not the one the add read, so the quick
  * path must not take p + off for it. One lane (cube of 1: trivially
@@ -2124,6 +2173,7 @@ int main(void)
     test_unborn();
     test_inductive();
     test_settled();
+    test_uniform_resume();
     test_chain();
     test_refused();
     test_registers();
