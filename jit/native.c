@@ -5,7 +5,8 @@
  * by ORC's LLJIT for the host CPU. This file holds the registers, control
  * flow, loop versioning, the function and the compile; lane ops are
  * native_ops.c's, loads and stores native_mem.c's, the analysis of what a
- * versioned loop tests native_loop.c's (native.h between them).
+ * versioned loop tests native_loop.c's, the registers' facts found
+ * before any code is emitted native_facts.c's (native.h between them).
  *
  * The function keeps every register slot as a vector of W lanes in an
  * alloca (SSA values once LLVM promotes them) and the control masks of
@@ -126,27 +127,6 @@ static unsigned rshift_of(unsigned W)
     return sh;
 }
 
-/* The outermost loop around pc, [*lo, *hi]; false if none. */
-static bool outer_loop(const gen *g, uint32_t pc, uint32_t *lo, uint32_t *hi)
-{
-    *lo = pc < g->kp->ninsns ? g->outer_lo[pc] : 1;
-    *hi = pc < g->kp->ninsns ? g->outer_hi[pc] : 0;
-    return *lo <= *hi;
-}
-
-/* Whether slot i may be read after the plane stops and resumes at pc:
- * read at or after pc, or anywhere in the outermost loop around pc (its
- * next round reads it); local registers never are. */
-static bool live_at(const gen *g, uint32_t i, uint32_t pc)
-{
-    if (g->local[i] || g->first_read[i] == UINT32_MAX)
-        return false;
-    if (g->last_read[i] >= pc)
-        return true;
-    uint32_t lo, hi;
-    return outer_loop(g, pc, &lo, &hi) && g->last_read[i] >= lo && g->first_read[i] <= hi;
-}
-
 /* The value of a `const` or `param` instruction (one lane's). */
 LLVMValueRef cvm_nat_launch_scalar(const gen *g, const cvm_vm_dinsn *in)
 {
@@ -220,13 +200,9 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
             LLVMValueRef st = llvm.BuildStore(g->B, reg_out(g, i, true), at);
             llvm.SetAlignment(st, 8);
         } else if (live_pc != UINT32_MAX && g->uni_settled[i]) {
-            /* one value in the lanes that can read it: the first active lane's, broadcast */
-            /* (lane 63 stands in when no lane is active: an index in the slot, a value none reads) */
-            LLVMValueRef act = llvm.BuildOr(g->B, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64),
-                                            c64(g, UINT64_C(1) << 63), "");
-            LLVMTypeRef i64t = g->i64;
-            LLVMValueRef l = intrinsic(g, "llvm.cttz", &i64t, 1, (LLVMValueRef[]){act, llvm.ConstInt(g->i1, 1, false)}, 2);
-            l = llvm.BuildAnd(g->B, l, c64(g, g->W - 1), "");
+            /* one value in the lanes that can read it: the first active lane's, broadcast
+             * (lane 0 when none is active: a value none reads) */
+            LLVMValueRef l = first_lane(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
             LLVMTypeRef et = scalar(g, g->slot_elem[i]);
             LLVMValueRef ep = llvm.BuildGEP2(g->B, et, llvm.BuildBitCast(g->B, at, llvm.PointerType(et, 0), ""), &l, 1, "");
             LLVMValueRef v = llvm.BuildLoad2(g->B, et, ep, "");
@@ -998,292 +974,6 @@ static void emit(gen *g)
         llvm.AddCase(sw, c32(g, g->res[i].pc), g->res[i].bb);
 }
 
-/* gen's `cst`: registers whose only writer is one `const`. */
-static void constants(gen *g)
-{
-    const cvm_vm_kprog *kp = g->kp;
-    if (kp->zero_all)
-        return;
-    uint8_t *no = calloc(g->nslots + 1, 1); /* written otherwise, read across lanes, or zeroed */
-    if (!no)
-        return; /* no facts: no constants */
-    for (uint32_t i = 0; i < kp->nzero; i++)
-        for (uint32_t s = kp->zero[2 * i]; s < kp->zero[2 * i] + kp->zero[2 * i + 1] && s < g->nslots; s++)
-            no[s] = 1;
-    for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned k, nw;
-        cvm_nat_named(g, in, list, &k, &nw);
-        for (unsigned i = 0; i < k; i++) {
-            const uint32_t r = list[i];
-            if (r >= g->nslots)
-                continue;
-            if (i >= nw) {
-                if (oi && (oi->flags & CVM_OPF_PLANE))
-                    for (uint32_t w = 0; w < width_at(g, r) && r + w < g->nslots; w++)
-                        no[r + w] = 1;
-                continue;
-            }
-            const bool one = (in->h == CVM_OP_CONST || in->h == CVM_OP_PARAM) && in->line == 1 &&
-                             width_at(g, r) == 1;
-            const cvm_vm_dinsn *was = g->cst[r] ? &g->code[g->cst[r] - 1] : NULL;
-            if (!one || (was && (was->h != in->h || was->elem != in->elem || was->imm != in->imm ||
-                                 was->aux != in->aux))) {
-                for (uint32_t w = 0; w < width_at(g, r) && r + w < g->nslots; w++)
-                    no[r + w] = 1;
-            } else {
-                g->cst[r] = pc + 1;
-            }
-        }
-    }
-    for (uint32_t s = 0; s < g->nslots; s++)
-        if (no[s])
-            g->cst[s] = 0;
-    free(no);
-}
-
-/* gen's `settled`: for a slot written only outside loops and live at the
- * resume point of a barrier after its first touch, the last stop (a
- * barrier, or a loop: its head yields and deoptimizes) where it is live.
- * (Before its first write a register no lane reads before writing it
- * may hold an older cube's value in the file: decode.c zeroes the
- * others, as unborn_at relies on.) */
-static void settle(gen *g)
-{
-    enum { WRITTEN = 1, LOOPED = 2, BARRIER = 4 };
-    const uint32_t n = g->kp->ninsns;
-    uint8_t *f = calloc(g->nslots + 1, 1);
-    uint32_t *last = calloc(g->nslots + 1, sizeof *last);
-    if (!f || !last) {
-        free(f), free(last);
-        return; /* none settled: every stop stores them, as before */
-    }
-    for (uint32_t pc = 0; pc < n; pc++) {
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4], lo, hi;
-        unsigned k, nw;
-        cvm_nat_named(g, &g->code[pc], list, &k, &nw);
-        const uint8_t w = outer_loop(g, pc, &lo, &hi) ? WRITTEN | LOOPED : WRITTEN;
-        for (unsigned i = 0; i < nw; i++)
-            for (uint32_t t = list[i]; t < list[i] + width_at(g, list[i]) && t < g->nslots; t++)
-                f[t] |= w;
-    }
-    for (uint32_t pc = 0; pc < n; pc++) {
-        const bool barrier = is_barrier(g->code[pc].h);
-        if (!barrier && g->code[pc].h != CVM_OP_LOOP)
-            continue;
-        for (uint32_t s = 0; s < g->nslots; s++)
-            if ((f[s] & (WRITTEN | LOOPED)) == WRITTEN && !g->local[s] && !g->cst[s] && g->first_touch[s] < pc &&
-                live_at(g, s, pc + 1)) {
-                last[s] = pc; /* the stops in order: the last one stays */
-                f[s] |= barrier ? BARRIER : 0;
-            }
-    }
-    for (uint32_t s = 0; s < g->nslots; s++)
-        g->settled[s] = (f[s] & BARRIER) ? last[s] : 0;
-    /* uniform: every writer at depth 0 (all lanes not exited run it) with one value in all of them */
-    uint8_t *open = calloc(n + 1, 1);
-    if (open) {
-        for (uint32_t pc = 0; pc < n; pc++)
-            if (g->code[pc].h == CVM_OP_END && g->code[pc].target < n)
-                open[g->code[pc].target] = 1;
-        for (uint32_t s = 0; s < g->nslots; s++)
-            g->uni_settled[s] = g->settled[s] && g->slot_width[s] == 1;
-        int depth = 0;
-        for (uint32_t pc = 0; pc < n; pc++) {
-            const cvm_vm_dinsn *in = &g->code[pc];
-            if (in->h == CVM_OP_END)
-                depth--;
-            uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-            unsigned k, nw;
-            cvm_nat_named(g, in, list, &k, &nw);
-            for (unsigned i = 0; i < nw; i++)
-                for (uint32_t t = list[i]; t < list[i] + width_at(g, list[i]) && t < g->nslots; t++)
-                    if (depth != 0 || !(in->uni & CVM_VM_UNI_PLANE) || in->line != 1)
-                        g->uni_settled[t] = 0;
-            if (open[pc])
-                depth++;
-        }
-        free(open);
-    } else {
-        memset(g->uni_settled, 0, g->nslots);
-    }
-    free(f), free(last);
-}
-
-/* What instruction `in` is to a float register (raw_nans): ARITH, float
- * arithmetic whose result the VM makes canonical and which reads its
- * operands only as numbers or NaN; ASKS, an op that reads them so too
- * (min/max, compares); STORES, a store of slot's bits; 0 anything else. */
-enum { NAN_OTHER, NAN_ARITH, NAN_ASKS, NAN_STORES };
-
-static int nan_use(const cvm_vm_dinsn *in, uint32_t slot)
-{
-    if (in->line != 1)
-        return NAN_OTHER;
-    switch (in->h) {
-    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL: case CVM_OP_DIV: case CVM_OP_FMA: case CVM_OP_SQRT:
-        return is_float(in->elem) ? NAN_ARITH : NAN_OTHER;
-    case CVM_OP_EXP:
-        return in->elem == CVM_T_F32 ? NAN_ARITH : NAN_OTHER;
-    case CVM_OP_MIN: case CVM_OP_MAX:
-        return is_float(in->elem) ? NAN_ASKS : NAN_OTHER;
-    case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
-        return is_float(in->ea) ? NAN_ASKS : NAN_OTHER;
-    case CVM_OP_ST:
-        return slot == in->b ? NAN_STORES : NAN_OTHER;
-    default:
-        return NAN_OTHER;
-    }
-}
-
-/* Whether the bits of an f32 or f64 constant are a NaN other than the
- * canonical one (vm/numerics.h's cvm_n_qf/cvm_n_q would change them). */
-static bool other_nan(uint64_t bits, unsigned elem)
-{
-    if (elem == CVM_T_F32)
-        return cvm_n_f32_bits(cvm_n_qf(cvm_n_f32_from((uint32_t)bits))) != (uint32_t)bits;
-    return cvm_n_f64_bits(cvm_n_q(cvm_n_f64_from(bits))) != bits;
-}
-
-/* gen's `raw_nan`: the float registers whose NaNs may stay the
- * hardware's until they leave the plane's vectors. Their writers are all
- * arithmetic whose results the VM makes canonical (lane ops that call
- * arith_result, native_ops.c), or constants that are not other NaNs
- * (`float s = 0.0f`), so a store or spill that makes them canonical
- * gives the bits the writer would have; their readers ask only
- * whether a value is NaN (an operand's NaN gives the same result, the
- * canonical NaN, whatever its bits: fminmax replaces a NaN operand, the
- * exp selects it, compares are unordered), or store it; and every store
- * lies in fewer loops than every writer, so the work moves out of a loop,
- * never into one. What goes through the interpreter is spilled, so made
- * canonical, first. */
-static void raw_nans(gen *g)
-{
-    enum { OK = 1, NO = 2 };
-    const uint32_t n = g->kp->ninsns;
-    uint8_t *f = calloc(g->nslots + 1, 1);
-    int *wmin = malloc(((size_t)g->nslots + 1) * sizeof *wmin), *smax = malloc(((size_t)g->nslots + 1) * sizeof *smax);
-    if (!f || !wmin || !smax) {
-        free(f), free(wmin), free(smax);
-        return; /* none: every writer makes its NaNs canonical */
-    }
-    for (uint32_t s = 0; s < g->nslots; s++)
-        wmin[s] = INT32_MAX, smax[s] = -1;
-    int depth = 0;
-    for (uint32_t pc = 0; pc < n; pc++) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        if (in->h == CVM_OP_END && g->code[in->target].h == CVM_OP_LOOP)
-            depth--;
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned k, nw;
-        cvm_nat_named(g, in, list, &k, &nw);
-        for (unsigned i = 0; i < k; i++) {
-            const uint32_t t = list[i];
-            if (t >= g->nslots)
-                continue;
-            if (g->slot_width[t] != 1 || !is_float(g->slot_elem[t])) {
-                f[t] |= NO;
-            } else if (i < nw && nan_use(in, t) == NAN_ARITH) {
-                f[t] |= OK;
-                wmin[t] = depth < wmin[t] ? depth : wmin[t];
-            } else if (i < nw) { /* a constant's bits are its own unless a NaN's other than the canonical */
-                f[t] |= in->h == CVM_OP_CONST && !other_nan(in->imm, g->slot_elem[t]) ? 0 : NO;
-            } else {
-                const int use = nan_use(in, t);
-                f[t] |= use == NAN_OTHER ? NO : 0;
-                if (use == NAN_STORES)
-                    smax[t] = depth > smax[t] ? depth : smax[t];
-            }
-        }
-        if (in->h == CVM_OP_LOOP)
-            depth++;
-    }
-    for (uint32_t s = 0; s < g->nslots; s++)
-        g->raw_nan[s] = f[s] == OK && smax[s] < wmin[s];
-    free(f), free(wmin), free(smax);
-}
-
-/* The facts of gen's `local`, `first_read`, `last_read`, `outer_lo/hi`. */
-static void analyse(gen *g)
-{
-    const uint32_t n = g->kp->ninsns;
-    uint32_t *seg = calloc(g->nslots + 1, sizeof *seg), depth = 0, lo = 1, hi = 0, cur = 1;
-    if (!seg) {
-        g->failed = g->again = true;
-        snprintf(g->why, g->nwhy, "out of memory");
-        return;
-    }
-    for (uint32_t s = 0; s < g->nslots; s++) {
-        g->first_read[s] = UINT32_MAX;
-        g->first_touch[s] = UINT32_MAX;
-        g->local[s] = g->slot_width[s] == 1; /* until an access says otherwise */
-    }
-    for (uint32_t pc = 0; pc < n; pc++) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        const bool ctl = oi && (oi->flags & CVM_OPF_CTRL);
-        /* a control instruction changes the mask after reading its
-         * condition (if, break_if: the run before it), a barrier stops the
-         * plane before it counts */
-        const bool reads_in_run = in->h == CVM_OP_IF || in->h == CVM_OP_BREAK_IF;
-        if ((ctl && !reads_in_run) || is_barrier(in->h))
-            cur++;
-        if (in->h == CVM_OP_LOOP && depth++ == 0)
-            lo = pc, hi = in->end;
-        else if (in->h == CVM_OP_END && pc == hi)
-            depth = 0;
-        else if (in->h == CVM_OP_END && depth && g->code[in->target].h == CVM_OP_LOOP)
-            depth--;
-        g->outer_lo[pc] = depth || pc == hi ? lo : 1;
-        g->outer_hi[pc] = depth || pc == hi ? hi : 0;
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned k, nw;
-        cvm_nat_named(g, in, list, &k, &nw);
-        if (ctl && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF && in->h != CVM_OP_SWITCH)
-            k = 0;
-        /* an instruction reads its sources before it writes its
-         * destination (cvm_nat_named() lists the destination first); a plane op
-         * reads other lanes, inactive ones too, so what it reads keeps
-         * its inactive lanes as the interpreter does (decode.c
-         * cross_lane) */
-        const bool cross_lane = oi && (oi->flags & CVM_OPF_PLANE);
-        for (unsigned j = 0; j < k; j++) {
-            const unsigned i = j < k - nw ? nw + j : j - (k - nw);
-            const uint32_t r = list[i];
-            if (r >= g->nslots)
-                continue;
-            const bool write = i < nw;
-            for (uint32_t w = 0; w < width_at(g, r) && r + w < g->nslots; w++) {
-                const uint32_t t = r + w;
-                if (g->first_touch[t] == UINT32_MAX)
-                    g->first_touch[t] = pc;
-                if (!write) {
-                    if (g->first_read[t] == UINT32_MAX)
-                        g->first_read[t] = pc;
-                    g->last_read[t] = pc;
-                    if (cross_lane)
-                        g->local[t] = 0;
-                }
-                if (!seg[t]) {
-                    seg[t] = cur;
-                    if (!write)
-                        g->local[t] = 0; /* read before written here: may hold older values */
-                } else if (seg[t] != cur) {
-                    g->local[t] = 0;
-                }
-            }
-        }
-        if (ctl || is_barrier(in->h))
-            cur++;
-    }
-    free(seg);
-    constants(g);
-    settle(g);
-    raw_nans(g);
-}
-
 /* Per slot: its register's element type; per first slot: the register's line. */
 static bool layout(gen *g)
 {
@@ -1353,7 +1043,7 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     /* the registers live in the function's frame, on the stack of whatever
      * thread runs the cube: bounded here, and checked against the thread's
      * room before it runs (cvm_jit_stack_room) */
-    analyse(&g);
+    cvm_nat_analyse(&g);
     if (g.failed)
         goto out;
     const uint64_t frame = cvm_jit_frame_bytes(kp, W);

@@ -3,7 +3,8 @@
  * kernel's code generation (gen), the small helpers every part uses, and
  * the parts' entry points. native.c drives it (registers, control flow,
  * loop versioning, the function, LLVM's JIT); native_ops.c compiles lane
- * ops, native_mem.c global and shared loads and stores. docs/design.md
+ * ops, native_mem.c global and shared loads and stores, native_facts.c
+ * the registers' facts found before any code is emitted. docs/design.md
  * "Tiers" says what the tier does; native.c's header how.
  */
 #ifndef CVM_JIT_NATIVE_H
@@ -166,6 +167,32 @@ LLVMValueRef cvm_nat_cst_scalar(const gen *g, uint32_t slot);
 
 /* The value of a `const` or `param` instruction (one lane's). */
 LLVMValueRef cvm_nat_launch_scalar(const gen *g, const cvm_vm_dinsn *in);
+
+/* The outermost loop around pc, [*lo, *hi]; false if none. */
+static inline bool outer_loop(const gen *g, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    *lo = pc < g->kp->ninsns ? g->outer_lo[pc] : 1;
+    *hi = pc < g->kp->ninsns ? g->outer_hi[pc] : 0;
+    return *lo <= *hi;
+}
+
+/* Whether slot i may be read after the plane stops and resumes at pc:
+ * read at or after pc, or anywhere in the outermost loop around pc (its
+ * next round reads it); local registers never are. */
+static inline bool live_at(const gen *g, uint32_t i, uint32_t pc)
+{
+    if (g->local[i] || g->first_read[i] == UINT32_MAX)
+        return false;
+    if (g->last_read[i] >= pc)
+        return true;
+    uint32_t lo, hi;
+    return outer_loop(g, pc, &lo, &hi) && g->last_read[i] >= lo && g->first_read[i] <= hi;
+}
+
+/* native_facts.c: gen's facts of the kernel's registers (local,
+ * first_read, last_read, first_touch, outer_lo/hi, cst, settled,
+ * uni_settled, raw_nan); out of memory: gen's failed and again. */
+void cvm_nat_analyse(gen *g);
 
 /* The register operands (first slots) instruction `in` names, in its
  * format's order: the destination first when it has one (*nw: 0 or 1). */

@@ -42,6 +42,21 @@ static uint8_t guess_of(const gen *g, uint32_t r)
     return r < g->nslots ? g->form[r] : F_VAR;
 }
 
+/* Whether what `in` writes is guessed from unit_pos.y or .z: the
+ * position itself, or an operand of the ops guess_forms follows. */
+static bool weak_guess(const gen *g, const cvm_vm_dinsn *in)
+{
+    const bool wa = in->a < g->nslots && g->weak[in->a], wb = in->b < g->nslots && g->weak[in->b];
+    switch (in->h) {
+    case CVM_OP_SREG: return in->aux == CVM_SREG_UNIT_POS_Y || in->aux == CVM_SREG_UNIT_POS_Z;
+    case CVM_OP_MOV: case CVM_OP_CVT: return wa;
+    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_DIV: case CVM_OP_REM: case CVM_OP_MUL: case CVM_OP_AND:
+    case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_SHL: case CVM_OP_SHR: case CVM_OP_PTR_ADD:
+        return wa || wb;
+    default: return false;
+    }
+}
+
 /* gen's `form` at pc lo, from the instructions before it in order (the
  * branches not followed): unit_pos.x is consecutive, the other positions
  * and launch values uniform; i / c of a consecutive i by a uniform c is
@@ -63,26 +78,12 @@ static void guess_forms(gen *g, uint32_t lo)
         const uint8_t a = guess_of(g, in->a), b = guess_of(g, in->b);
         const bool uu = a == F_UNI && b == F_UNI, cu = a == F_CONS && b == F_UNI;
         uint8_t f = (in->uni & CVM_VM_UNI_PLANE) ? F_UNI : F_VAR;
-        bool weak = false; /* from a unit position other than x (operands read below) */
         switch (in->h) {
         case CVM_OP_CONST: case CVM_OP_PARAM: f = F_UNI; break;
         case CVM_OP_SREG:
             f = in->aux == CVM_SREG_UNIT_POS_X || in->aux == CVM_SREG_UNIT_POS_PLANE || in->aux == CVM_SREG_UNIT_POS
                     ? F_CONS : F_UNI;
-            weak = in->aux == CVM_SREG_UNIT_POS_Y || in->aux == CVM_SREG_UNIT_POS_Z;
             break;
-        default: break;
-        }
-        switch (in->h) {
-        case CVM_OP_MOV: case CVM_OP_CVT: case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_DIV: case CVM_OP_REM:
-        case CVM_OP_MUL: case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_SHL: case CVM_OP_SHR:
-        case CVM_OP_PTR_ADD:
-            weak = (in->a < g->nslots && g->weak[in->a]) || (in->h != CVM_OP_MOV && in->h != CVM_OP_CVT &&
-                                                            in->b < g->nslots && g->weak[in->b]);
-            break;
-        default: break;
-        }
-        switch (in->h) {
         case CVM_OP_MOV: f = a; break;
         case CVM_OP_CVT: f = is_int(in->elem) && is_int(in->ea) ? a : a == F_UNI ? F_UNI : F_VAR; break;
         case CVM_OP_ADD: f = uu ? F_UNI : cu || (a == F_UNI && b == F_CONS) ? F_CONS : F_VAR; break;
@@ -97,8 +98,9 @@ static void guess_forms(gen *g, uint32_t lo)
         }
         if (in->line != 1 || width_at(g, d) != 1 || (f == F_CONS && !is_int(g->slot_elem[d])))
             f = F_VAR;
+        const bool weak = f != F_VAR && weak_guess(g, in);
         for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)
-            g->form[d + w] = f, g->weak[d + w] = weak && f != F_VAR;
+            g->form[d + w] = f, g->weak[d + w] = weak;
     }
 }
 

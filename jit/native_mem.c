@@ -15,6 +15,13 @@
  */
 #include "native.h"
 
+/* The alignment an access's lanes need: its own, else its element's
+ * size up to 16 bytes. */
+static uint64_t access_align(const cvm_vm_dinsn *in)
+{
+    return in->align_log2 ? UINT64_C(1) << in->align_log2 : (in->esz < 16 ? in->esz : 16);
+}
+
 /* Whether the code being emitted is inside a loop. */
 static bool in_loop(const gen *g)
 {
@@ -278,7 +285,7 @@ static void halves_load(gen *g, const cvm_vm_dinsn *in, LLVMValueRef h0, LLVMVal
                         LLVMBasicBlockRef no, LLVMBasicBlockRef done)
 {
     const unsigned W = g->W, H = W / 2, esz = in->esz;
-    const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    const uint64_t align = access_align(in);
     LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
     LLVMValueRef full = all_lanes(g, act);
     /* each run inside the shared bytes, aligned */
@@ -350,12 +357,13 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
  * forms on the sums each round. False, nothing emitted: not such an
  * access; true: the code goes on at `no`, where the builder is left.
  */
-static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMBasicBlockRef done)
+static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef shared_p, LLVMValueRef size,
+                         LLVMBasicBlockRef done)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
     const bool ld = in->h == CVM_OP_LD;
     const unsigned W = g->W, esz = in->esz;
-    const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    const uint64_t align = access_align(in);
     const uint32_t pa = run_writer(g, pc, in->a);
     if (pa == UINT32_MAX || W < 8 || align > esz)
         return false;
@@ -378,8 +386,6 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMBasicBlockRe
         return false;
     }
     LLVMBasicBlockRef no = block(g, "shared"), bv = block(g, "plane"), other = ld ? block(g, "runs") : no;
-    LLVMValueRef size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
-    LLVMValueRef shared_p = load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
     /* V's forms: nothing here reads u */
     LLVMValueRef v0 = llvm.BuildExtractElement(g->B, V, c32(g, 0), "");
     LLVMValueRef vh = llvm.BuildExtractElement(g->B, V, c32(g, W / 2), "");
@@ -584,7 +590,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     const cvm_vm_dinsn *in = &g->code[pc];
     const bool ld = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
     const unsigned esz = in->esz;
-    const uint64_t align = in->align_log2 ? UINT64_C(1) << in->align_log2 : (esz < 16 ? esz : 16);
+    const uint64_t align = access_align(in);
     const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
     const uint32_t vslot = ld ? in->d : in->b;
     LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
@@ -592,10 +598,15 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     LLVMBasicBlockRef bj = block(g, "joined");
     affine af;
     const bool quick = global && align <= esz && esz % align == 0 && affine_address(g, pc, &af);
+    LLVMValueRef shared_p = NULL, size = NULL; /* shared memory's base and bytes (at most 2^31) */
+    if (!global) {
+        size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
+        shared_p = load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
+    }
     if (quick)
         full_plane(g, in, &af, align, act, bj);
     else if (!global)
-        shared_split(g, pc, act, bj);
+        shared_split(g, pc, act, shared_p, size, bj);
     /* (what full_plane's path needs not: made after it) */
     LLVMValueRef m = lane_mask(g, act), A = reg_get(g, in->a);
     /* the first and last active lanes (act is not empty where code runs) */
@@ -622,14 +633,12 @@ void cvm_nat_memory(gen *g, uint32_t pc)
             r0 = llvm.BuildZExt(g->B, r0, g->i64, "");
     }
     LLVMValueRef fsz = llvm.BuildMul(g->B, f64, c64(g, esz), "");
-    LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL, shared_p = NULL, size = NULL;
+    LLVMValueRef t = NULL, etag = NULL, lo = NULL, end = NULL, shared = NULL;
     LLVMValueRef i_l = NULL; /* quick: lane last's index */
     if (global) { /* the buffer of the first active lane's tag (quick: P's, the same or the slow path) */
         LLVMValueRef here[4], *c = buffer_entry(g, quick, &af, quick ? P : r0, ld, here);
         t = c[0], etag = c[1], lo = c[2], end = c[3];
     } else {
-        size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
-        shared_p = load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
         shared = llvm.BuildPtrToInt(g->B, shared_p, g->i64, "");
     }
     LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);

@@ -1679,7 +1679,7 @@ static int settle_ref(const int *in, int t, int sel)
 
 /* Registers written only outside loops and read after barriers are
  * stored to the register file as they are written, and not at each stop
- * (jit/native.c settle): one written once, one written again in some
+ * (jit/native_facts.c settle): one written once, one written again in some
  * lanes before the first barrier, the count a __syncthreads_count
  * returns (through the interpreter), each read after the barriers and in
  * a loop long enough to yield at its head (1500 rounds, a quantum of
@@ -1695,7 +1695,7 @@ static void test_settled(void)
 
 /* A resume reloads a settled register that is one value in every lane
  * (all its writers at the top level, one value in their lanes) as one
- * element, broadcast (jit/native.c settle's uni_settled): v is such a
+ * element, broadcast (jit/native_facts.c settle's uni_settled): v is such a
  * register; w is written one value at the top level and another, also
  * one value, inside an `if` that some lanes take, so it is not, and each
  * lane must read its own after the barrier (the verifier's register
