@@ -185,12 +185,14 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
             continue;
         if (live_pc != UINT32_MAX && unborn_at(g, i, live_pc)) {
             if (!out)
-                llvm.BuildStore(g->B, llvm.ConstNull(vec(g, g->slot_elem[i])), g->slot[i]);
+                llvm.BuildStore(g->B, llvm.ConstNull(slot_type(g, i)), g->slot[i]);
             continue;
         }
         if (live_pc != UINT32_MAX && g->cst[i]) { /* made again, not stored */
-            if (!out)
-                llvm.BuildStore(g->B, splat(g, cvm_nat_cst_scalar(g, i)), g->slot[i]);
+            if (!out) {
+                LLVMValueRef c = cvm_nat_cst_scalar(g, i);
+                llvm.BuildStore(g->B, g->puni[i] ? c : splat(g, c), g->slot[i]);
+            }
             continue;
         }
         if (live_pc != UINT32_MAX && out && g->settled[i])
@@ -199,14 +201,15 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
         if (out) {
             LLVMValueRef st = llvm.BuildStore(g->B, reg_out(g, i, true), at);
             llvm.SetAlignment(st, 8);
-        } else if (live_pc != UINT32_MAX && g->uni_settled[i]) {
+        } else if (g->puni[i] || (live_pc != UINT32_MAX && g->uni_settled[i])) {
             /* one value in the lanes that can read it: the first active lane's, broadcast
-             * (lane 0 when none is active: a value none reads) */
+             * (lane 0 when none is active: the file holds the value spilled there in
+             * every lane of a plane-uniform slot, and no lane reads a uni_settled one) */
             LLVMValueRef l = first_lane(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
             LLVMTypeRef et = scalar(g, g->slot_elem[i]);
             LLVMValueRef ep = llvm.BuildGEP2(g->B, et, llvm.BuildBitCast(g->B, at, llvm.PointerType(et, 0), ""), &l, 1, "");
             LLVMValueRef v = llvm.BuildLoad2(g->B, et, ep, "");
-            llvm.BuildStore(g->B, splat(g, v), g->slot[i]);
+            llvm.BuildStore(g->B, g->puni[i] ? v : splat(g, v), g->slot[i]);
             g->fwd[i] = (fval){0};
         } else {
             LLVMValueRef v = llvm.BuildLoad2(g->B, vec(g, g->slot_elem[i]), at, "");
@@ -921,7 +924,7 @@ static void emit(gen *g)
     g->exited = llvm.BuildAlloca(g->B, g->i64, "exited");
     g->quantum = llvm.BuildAlloca(g->B, g->i32, "quantum");
     for (uint32_t s = 0; s < g->nslots; s++)
-        g->slot[s] = llvm.BuildAlloca(g->B, vec(g, g->slot_elem[s]), "r");
+        g->slot[s] = llvm.BuildAlloca(g->B, slot_type(g, s), "r");
     LLVMValueRef p0 = g->p;
     g->dispatch = block(g, "dispatch");
     llvm.PositionBuilderAtEnd(g->B, g->dispatch);
@@ -934,7 +937,7 @@ static void emit(gen *g)
     /* registers start as the cube's start left them: zero (decode.c proved
      * every other register written before it is read) */
     for (uint32_t s = 0; s < g->nslots; s++)
-        llvm.BuildStore(g->B, llvm.ConstNull(vec(g, g->slot_elem[s])), g->slot[s]);
+        llvm.BuildStore(g->B, llvm.ConstNull(slot_type(g, s)), g->slot[s]);
     set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
     llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
     llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
@@ -991,6 +994,7 @@ static bool layout(gen *g)
     g->first_touch = calloc(g->nslots + 1, sizeof *g->first_touch);
     g->settled = calloc(g->nslots + 1, sizeof *g->settled);
     g->uni_settled = calloc(g->nslots + 1, 1);
+    g->puni = calloc(g->nslots + 1, 1);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
     g->form = calloc(g->nslots + 1, 1);
@@ -1000,13 +1004,15 @@ static bool layout(gen *g)
     g->stale = calloc(g->nslots + 1, 1);
     g->raw_nan = calloc(g->nslots + 1, 1);
     if (!g->raw_nan || !g->form || !g->weak || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
-        !g->cst || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled || !g->uni_settled ||
+        !g->cst || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled || !g->uni_settled || !g->puni ||
         !g->outer_lo || !g->outer_hi)
         return false;
+    const uint8_t *cls = g->prog->ver ? g->prog->ver->kernels[g->kp->index].reg_uni : NULL;
     uint32_t s = 0;
     for (uint32_t r = 0; r < k->nregs && s < g->nslots; r++) {
         unsigned line = k->regs[r].line ? k->regs[r].line : 1;
         g->slot_width[s] = (uint8_t)line;
+        g->puni[s] = cls && cls[r] <= CVM_UNI_PLANE && line == 1;
         for (unsigned i = 0; i < line && s < g->nslots; i++)
             g->slot_elem[s++] = k->regs[r].elem;
     }
@@ -1155,6 +1161,7 @@ out:
     free(g.first_touch);
     free(g.settled);
     free(g.uni_settled);
+    free(g.puni);
     free(g.outer_lo);
     free(g.outer_hi);
     free(g.form);

@@ -105,6 +105,14 @@ typedef struct gen {
      * its 16 barriers a row. */
     uint32_t *settled;
     uint8_t *uni_settled; /* settled, and one value in every lane that is not exited */
+    /* Per slot: the divergence analysis (bytecode/divergence.c) puts its
+     * register in class PLANE or wider over the whole kernel: every write
+     * runs in all of the plane's live lanes or in none, with one value, so
+     * the lanes that are not exited always hold one value. Its alloca is
+     * that scalar (slot_type): reads splat it and know its form, loops
+     * and the plane's stops carry one scalar instead of a vector (a
+     * reduction's `step`, a row pointer), and a resume reloads one lane. */
+    uint8_t *puni;
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
     unsigned depth;
@@ -363,16 +371,36 @@ static inline LLVMValueRef first_lane(const gen *g, LLVMValueRef act)
     return llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntULT, f, c32(g, g->W), ""), f, c32(g, 0), "");
 }
 
+/* The type of slot's alloca: a vector of its lanes, or one scalar for a
+ * plane-uniform slot (gen's puni). */
+static inline LLVMTypeRef slot_type(const gen *g, uint32_t slot)
+{
+    return g->puni[slot] ? scalar(g, g->slot_elem[slot]) : vec(g, g->slot_elem[slot]);
+}
+
+/* Stores v, the slot's lanes as they are now (all of them, inactive ones
+ * merged), to its alloca; a plane-uniform slot keeps its first active
+ * lane (with none active, lane 0: the old value, as v's inactive lanes
+ * hold it). */
+static inline void slot_put(const gen *g, uint32_t slot, LLVMValueRef v)
+{
+    if (g->puni[slot])
+        v = llvm.BuildExtractElement(g->B, v, first_lane(g, get_active(g)), "");
+    llvm.BuildStore(g->B, v, g->slot[slot]);
+}
+
 /* Slot's value; a launch constant's (cst) is its scalar in every lane, so
  * that LLVM sees the constant (or the one parameter) at every read, not a
- * phi of the stores around the plane's stops. */
+ * phi of the stores around the plane's stops; a plane-uniform slot's, its
+ * scalar in every lane. */
 static inline LLVMValueRef reg_raw(const gen *g, uint32_t slot)
 {
     if (g->cst[slot])
         return splat(g, cvm_nat_cst_scalar(g, slot));
     if (g->stale[slot] && g->fwd[slot].v) /* (its alloca may be behind) */
         return g->fwd[slot].v;
-    return llvm.BuildLoad2(g->B, vec(g, g->slot_elem[slot]), g->slot[slot], "");
+    LLVMValueRef v = llvm.BuildLoad2(g->B, slot_type(g, slot), g->slot[slot], "");
+    return g->puni[slot] ? splat(g, v) : v;
 }
 
 /* Slot's value as a lane op reads it: the forwarded value where there
@@ -393,6 +421,10 @@ static inline uint8_t form_at(const gen *g, uint32_t slot, LLVMValueRef *s)
         return F_VAR;
     if (g->cst[slot]) {
         *s = cvm_nat_cst_scalar(g, slot);
+        return F_UNI;
+    }
+    if (g->puni[slot] && !g->stale[slot] && !(g->fwd[slot].v && g->fwd[slot].kind == F_UNI)) {
+        *s = llvm.BuildLoad2(g->B, slot_type(g, slot), g->slot[slot], "");
         return F_UNI;
     }
     *s = g->fwd[slot].s;
@@ -431,11 +463,19 @@ static inline void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
 {
     g->fwd[slot] = (fval){0};
     if (g->local[slot]) {
-        llvm.BuildStore(g->B, v, g->slot[slot]);
+        slot_put(g, slot, v);
         return;
     }
     if (g->stale[slot] && g->stale[slot] == g->depth) { /* a lazy register at its loop's top level */
         g->fwd[slot] = (fval){v, NULL, F_VAR};
+        return;
+    }
+    if (g->puni[slot]) { /* all live lanes or none: the first active one's, or the old value */
+        LLVMValueRef act = get_active(g);
+        LLVMValueRef old = llvm.BuildLoad2(g->B, slot_type(g, slot), g->slot[slot], "");
+        LLVMValueRef nv = llvm.BuildExtractElement(g->B, v, first_lane(g, act), "");
+        llvm.BuildStore(g->B, llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntNE, act, c64(g, 0), ""), nv, old, ""),
+                        g->slot[slot]);
         return;
     }
     LLVMValueRef old = reg_raw(g, slot);

@@ -98,6 +98,8 @@ static void guess_forms(gen *g, uint32_t lo)
         }
         if (in->line != 1 || width_at(g, d) != 1 || (f == F_CONS && !is_int(g->slot_elem[d])))
             f = F_VAR;
+        if (g->puni[d]) /* one value in the plane: a fact, not a guess */
+            f = F_UNI;
         const bool weak = f != F_VAR && weak_guess(g, in);
         for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)
             g->form[d + w] = f, g->weak[d + w] = weak;
@@ -129,7 +131,7 @@ static void induct(gen *g, uint32_t lo, vcand *cand, unsigned nc)
         return;
     }
     for (uint32_t s = 0; s < g->nslots; s++)
-        form[s] = g->cst[s] ? F_UNI : F_VAR;
+        form[s] = g->cst[s] || g->puni[s] ? F_UNI : F_VAR;
     for (unsigned i = 0; i < nc; i++)
         form[cand[i].slot] = cand[i].form;
     unsigned depth = 0;
@@ -157,6 +159,8 @@ static void induct(gen *g, uint32_t lo, vcand *cand, unsigned nc)
         uint8_t f = F_VAR;
         if (!depth && !tainted && in->line == 1 && width_at(g, d) == 1)
             f = cvm_nat_form_rule(in, in->a < g->nslots ? form[in->a] : F_VAR, in->b < g->nslots ? form[in->b] : F_VAR);
+        if (g->puni[d]) /* (a fact, wherever it is written) */
+            f = F_UNI;
         for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)
             form[d + w] = f, wrote[d + w] = 1;
     }
@@ -205,7 +209,7 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
     unsigned nc = 0;
     for (uint32_t s = 0; s < g->nslots && nc < 2 * MAXVERSIONED; s++) {
         const unsigned e = g->slot_elem[s], esz = cvm_vm_esz(e);
-        if ((use[s] & 13) == 1 && !g->cst[s] && g->slot_width[s] == 1 && (esz == 4 || esz == 8) && !is_float(e) &&
+        if ((use[s] & 13) == 1 && !g->cst[s] && !g->puni[s] && g->slot_width[s] == 1 && (esz == 4 || esz == 8) && !is_float(e) &&
             (g->form[s] == F_UNI || (g->form[s] == F_CONS && is_int(e))) && !(g->strong_only && g->weak[s]))
             all[nc++] = (vcand){s, g->form[s], (use[s] & 2) != 0, false};
     }

@@ -312,7 +312,7 @@ static void halves_load(gen *g, const cvm_vm_dinsn *in, LLVMValueRef h0, LLVMVal
         LLVMValueRef v1 = llvm.BuildLoad2(g->B, ht, llvm.BuildBitCast(g->B, p1, hp, ""), "");
         llvm.SetAlignment(v0, esz);
         llvm.SetAlignment(v1, esz);
-        llvm.BuildStore(g->B, join_halves(g, v0, v1), g->slot[d]);
+        slot_put(g, d, join_halves(g, v0, v1));
         llvm.BuildBr(g->B, done);
     }
     llvm.PositionBuilderAtEnd(g->B, bu);
@@ -324,7 +324,7 @@ static void halves_load(gen *g, const cvm_vm_dinsn *in, LLVMValueRef h0, LLVMVal
         llvm.SetAlignment(s1, esz);
         LLVMValueRef v = llvm.BuildInsertElement(g->B, llvm.GetUndef(vec(g, in->elem)), s0, c32(g, 0), "");
         v = llvm.BuildInsertElement(g->B, v, s1, c32(g, H), "");
-        llvm.BuildStore(g->B, half_heads(g, v), g->slot[d]);
+        slot_put(g, d, half_heads(g, v));
         llvm.BuildBr(g->B, done);
     }
 }
@@ -408,7 +408,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     if (ld) {
         LLVMValueRef v = llvm.BuildLoad2(g->B, vt, vptr, "");
         llvm.SetAlignment(v, esz);
-        llvm.BuildStore(g->B, v, g->slot[in->d]);
+        slot_put(g, in->d, v);
     } else {
         llvm.SetAlignment(llvm.BuildStore(g->B, reg_out(g, in->b, false), vptr), esz);
     }
@@ -462,7 +462,7 @@ static void global_halves(gen *g, const cvm_vm_dinsn *in, const affine *af, LLVM
         v[h] = llvm.BuildLoad2(g->B, ht, llvm.BuildIntToPtr(g->B, at, llvm.PointerType(ht, 0), ""), "");
         llvm.SetAlignment(v[h], esz);
     }
-    llvm.BuildStore(g->B, join_halves(g, v[0], v[1]), g->slot[in->d]);
+    slot_put(g, in->d, join_halves(g, v[0], v[1]));
     llvm.BuildBr(g->B, done);
 }
 
@@ -502,7 +502,7 @@ static void one_element(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64
     LLVMTypeRef st = scalar(g, in->elem);
     LLVMValueRef v = llvm.BuildLoad2(g->B, st, llvm.BuildIntToPtr(g->B, at, llvm.PointerType(st, 0), ""), "");
     llvm.SetAlignment(v, in->esz);
-    llvm.BuildStore(g->B, splat(g, v), g->slot[in->d]);
+    slot_put(g, in->d, splat(g, v));
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, rest);
 }
@@ -574,7 +574,7 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
     LLVMValueRef a = ld ? llvm.BuildLoad2(g->B, vt, vptr, "") : llvm.BuildStore(g->B, reg_out(g, vslot, false), vptr);
     llvm.SetAlignment(a, esz);
     if (ld)
-        llvm.BuildStore(g->B, a, g->slot[vslot]);
+        slot_put(g, vslot, a);
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, rest);
 }
@@ -746,7 +746,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     if (ld) {
         LLVMValueRef v = llvm.BuildLoad2(g->B, vt, vptr, "");
         llvm.SetAlignment(v, esz);
-        llvm.BuildStore(g->B, v, g->slot[vslot]);
+        slot_put(g, vslot, v);
     } else {
         LLVMValueRef sv = llvm.BuildStore(g->B, reg_out(g, vslot, false), vptr);
         llvm.SetAlignment(sv, esz);
@@ -756,7 +756,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     if (ld) {
         LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
                                    (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
-        llvm.BuildStore(g->B, v, g->slot[vslot]); /* masked: inactive lanes kept */
+        slot_put(g, vslot, v); /* masked: inactive lanes kept */
     } else {
         intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
                   (LLVMValueRef[]){reg_out(g, vslot, false), vptr, alignv, m}, 4);
@@ -782,7 +782,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         v = splat(g, v);
         if (!g->local[vslot])
             v = llvm.BuildSelect(g->B, m, v, reg_get(g, vslot), "");
-        llvm.BuildStore(g->B, v, g->slot[vslot]);
+        slot_put(g, vslot, v);
         llvm.BuildBr(g->B, bj);
         llvm.PositionBuilderAtEnd(g->B, each);
         if (g->W >= 8) { /* two runs of the buffer (matmul's tile loads: two rows of 16) */
@@ -805,7 +805,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
              * code where only quick accesses read it */
             LLVMValueRef I = index64(g, &af, llvm.BuildFreeze(g->B, reg_made(g, af.I), ""), wt);
             A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
-            llvm.BuildStore(g->B, A, g->slot[in->a]);
+            slot_put(g, in->a, A);
         }
         if (global) {
             addr = llvm.BuildAnd(g->B, A, splat(g, c64(g, low)), "");
@@ -845,7 +845,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         if (ld) {
             LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
                                        (LLVMValueRef[]){ptrs, alignv, m, reg_get(g, vslot)}, 4);
-            llvm.BuildStore(g->B, v, g->slot[vslot]);
+            slot_put(g, vslot, v);
         } else {
             /* overlapping lanes store in lane order, as the interpreter does */
             intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,

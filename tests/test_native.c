@@ -1742,6 +1742,72 @@ static void test_uniform_resume(void)
     main_module(keep);
 }
 
+/* Registers the divergence analysis puts in class PLANE or wider, which the
+ * native tier keeps as one scalar (gen's puni): u written in odd cubes
+ * only (a cube-uniform branch), pl from a reduction (a plane op) before
+ * any lane leaves, a reduction's `step` carried across eight barriers, q
+ * and the loop counter written after lanes 0-4 of every plane returned,
+ * with a barrier in the loop (so each round resumes there), and pl2 from
+ * a reduction over the lanes left, whose lane 0 never holds it, as it
+ * never holds the load of ctab[b] (constant memory at a cube-uniform
+ * index) in q. Expected values from C. */
+static const char puni_src[] =
+    "__constant__ int ctab[4] = {11, 22, 33, 44};\n"
+    "__global__ void puni(int *o, int k)\n"
+    "{\n"
+    "    __shared__ int s[128];\n"
+    "    int t = threadIdx.x, b = blockIdx.x;\n"
+    "    int u = 0;\n"
+    "    if (b & 1) u = b * k + 3;\n"
+    "    int pl = __reduce_add_sync(0xffffffff, t >> 5);\n"
+    "    s[t] = t;\n"
+    "    __syncthreads();\n"
+    "    for (int step = blockDim.x / 2; step > 0; step >>= 1) {\n"
+    "        if (t < step) s[t] += s[t + step];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    int total = s[0];\n"
+    "    __syncthreads();\n"
+    "    if (t % 32 < 5) return;\n"
+    "    int pl2 = __reduce_add_sync(__activemask(), 1);\n"
+    "    int q = b * 7 + u + ctab[b];\n"
+    "    int acc = 0;\n"
+    "    for (int i = 0; i < k + (b & 3); i++) {\n"
+    "        acc += i * pl + q + pl2;\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    o[b * 128 + t] = total;\n"
+    "    o[512 + b * 128 + t] = acc;\n"
+    "}\n";
+
+static void test_plane_uniform(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(puni_src, "puni.cu", true))
+        return;
+    int32_t got[1024];
+    io bufs[] = {{NULL, sizeof got}};
+    cvm_launch_config cfg = kern_cfg(4, 128);
+    uint32_t k = 3;
+    cvm_diag d;
+    if (both("registers one value per plane, across barriers, loops and returned lanes", "puni", &cfg, bufs, 1, &k,
+             (uint8_t *)got, NULL, &d)) {
+        int bad = -1;
+        for (int b = 0; b < 4; b++)
+            for (int t = 0; t < 128 && bad < 0; t++) {
+                const int u = b & 1 ? b * 3 + 3 : 0, pl = 32 * (t >> 5), q = b * 7 + u + 11 * (b + 1);
+                int acc = 0;
+                for (int i = 0; i < 3 + (b & 3); i++)
+                    acc += i * pl + q + 27;
+                const int live = t % 32 >= 5, x = b * 128 + t;
+                if (got[x] != (live ? 127 * 128 / 2 : 0) || got[512 + x] != (live ? acc : 0))
+                    bad = x;
+            }
+        ok(bad < 0, "each unit's sum and accumulator as in C (first difference at unit %d)", bad);
+    }
+    main_module(keep);
+}
+
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
  * place): p's value at the load is not the one the add read, so the quick
  * path must not take p + off for it. One lane (cube of 1: trivially
@@ -2174,6 +2240,7 @@ int main(void)
     test_inductive();
     test_settled();
     test_uniform_resume();
+    test_plane_uniform();
     test_chain();
     test_refused();
     test_registers();
