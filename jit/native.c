@@ -1158,6 +1158,7 @@ out:
     free(g.cbuf);
     free(g.first_read);
     free(g.last_read);
+    free(g.reads_at), free(g.reads), free(g.kills_at), free(g.kills);
     free(g.first_touch);
     free(g.settled);
     free(g.uni_settled);

@@ -94,6 +94,12 @@ typedef struct gen {
     LLVMValueRef *cval;       /* per slot with cst: its scalar, loaded once in the entry block */
     LLVMValueRef *cbuf;       /* per slot with cst and ld/st: its buffer (region), ditto: 4 values */
     uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */
+    /* Per slot, in CSR form (slot s's entries from at[s] to at[s + 1]),
+     * in increasing order: the pcs that read it (reads), and those that
+     * write it outside every construct (kills: all live lanes run them,
+     * so what the slot held before is never read again); live_at's
+     * refinement (cvm_nat_written_first). */
+    uint32_t *reads_at, *reads, *kills_at, *kills;
     uint32_t *first_touch;            /* the first pc that reads or writes it (UINT32_MAX: none) */
     /* Per slot: 0, or it is written only outside loops and live across a
      * barrier after its first touch (settle()): then the pc of the last
@@ -184,17 +190,24 @@ static inline bool outer_loop(const gen *g, uint32_t pc, uint32_t *lo, uint32_t 
     return *lo <= *hi;
 }
 
+/* Whether slot s is written outside every construct after pc before any
+ * read from pc `from` on (native_facts.c). */
+bool cvm_nat_written_first(const gen *g, uint32_t s, uint32_t from, uint32_t pc);
+
 /* Whether slot i may be read after the plane stops and resumes at pc:
  * read at or after pc, or anywhere in the outermost loop around pc (its
- * next round reads it); local registers never are. */
+ * next round reads it), and not written outside every construct before
+ * that read (softmax's `m`, reloaded from shared memory after the
+ * reduction loop whose barriers it crossed); local registers never are. */
 static inline bool live_at(const gen *g, uint32_t i, uint32_t pc)
 {
     if (g->local[i] || g->first_read[i] == UINT32_MAX)
         return false;
-    if (g->last_read[i] >= pc)
-        return true;
     uint32_t lo, hi;
-    return outer_loop(g, pc, &lo, &hi) && g->last_read[i] >= lo && g->first_read[i] <= hi;
+    const bool loop = outer_loop(g, pc, &lo, &hi);
+    if (g->last_read[i] < pc && !(loop && g->last_read[i] >= lo && g->first_read[i] <= hi))
+        return false;
+    return !cvm_nat_written_first(g, i, loop ? lo : pc, pc);
 }
 
 /* native_facts.c: gen's facts of the kernel's registers (local,

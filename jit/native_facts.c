@@ -206,6 +206,94 @@ static void raw_nans(gen *g)
     free(f), free(wmin), free(smax);
 }
 
+/* The first entry of the increasing list v[0..n) at or after x (n: none). */
+static uint32_t first_at_or_after(const uint32_t *v, uint32_t n, uint32_t x)
+{
+    uint32_t a = 0, b = n;
+    while (a < b) {
+        const uint32_t m = a + (b - a) / 2;
+        if (v[m] < x)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
+bool cvm_nat_written_first(const gen *g, uint32_t s, uint32_t from, uint32_t pc)
+{
+    if (!g->kills || s >= g->nslots)
+        return false;
+    const uint32_t *k = g->kills + g->kills_at[s], nk = g->kills_at[s + 1] - g->kills_at[s];
+    const uint32_t *r = g->reads + g->reads_at[s], nr = g->reads_at[s + 1] - g->reads_at[s];
+    const uint32_t ik = first_at_or_after(k, nk, pc + 1), ir = first_at_or_after(r, nr, from);
+    /* (an instruction reads its sources before it writes: a read at the
+     * kill's own pc keeps the slot live) */
+    return ik < nk && (ir == nr || r[ir] > k[ik]);
+}
+
+/* gen's reads and kills (CSR per slot; see gen): two passes over the
+ * code, counting then filling. Out of memory: none (live_at as before). */
+static void reads_and_kills(gen *g)
+{
+    const uint32_t n = g->kp->ninsns, ns = g->nslots;
+    uint32_t *rc = calloc(ns + 2, sizeof *rc), *kc = calloc(ns + 2, sizeof *kc);
+    if (!rc || !kc) {
+        free(rc), free(kc);
+        return;
+    }
+    uint32_t *reads = NULL, *kills = NULL;
+    for (int fill = 0; fill < 2; fill++) {
+        unsigned depth = 0;
+        for (uint32_t pc = 0; pc < n; pc++) {
+            const cvm_vm_dinsn *in = &g->code[pc];
+            const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+            const bool ctl = oi && (oi->flags & CVM_OPF_CTRL);
+            uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+            unsigned k, nw;
+            cvm_nat_named(g, in, list, &k, &nw);
+            if (ctl && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF && in->h != CVM_OP_SWITCH)
+                k = 0; /* (as cvm_nat_analyse: other control ops read nothing) */
+            for (unsigned j = 0; j < k; j++) {
+                const uint32_t r = list[j];
+                const bool write = j < nw;
+                if (r >= ns || (write && (depth || width_at(g, r) != 1)))
+                    continue;
+                for (uint32_t w = 0; w < width_at(g, r) && r + w < ns; w++) {
+                    uint32_t *c = write ? kc : rc;
+                    if (fill)
+                        (write ? kills : reads)[c[r + w]++] = pc;
+                    else
+                        c[r + w + 1]++;
+                }
+            }
+            switch (in->h) {
+            case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: depth++; break;
+            case CVM_OP_END: depth--; break;
+            default: break;
+            }
+        }
+        if (fill)
+            break;
+        for (uint32_t s = 0; s < ns; s++)
+            rc[s + 1] += rc[s], kc[s + 1] += kc[s];
+        reads = malloc(sizeof *reads * (rc[ns] + 1));
+        kills = malloc(sizeof *kills * (kc[ns] + 1));
+        g->reads_at = malloc(sizeof *g->reads_at * (ns + 1));
+        g->kills_at = malloc(sizeof *g->kills_at * (ns + 1));
+        if (!reads || !kills || !g->reads_at || !g->kills_at) {
+            free(reads), free(kills), free(rc), free(kc);
+            free(g->reads_at), free(g->kills_at);
+            g->reads_at = g->kills_at = NULL;
+            return;
+        }
+        memcpy(g->reads_at, rc, sizeof *rc * (ns + 1));
+        memcpy(g->kills_at, kc, sizeof *kc * (ns + 1));
+    }
+    g->reads = reads, g->kills = kills;
+    free(rc), free(kc);
+}
+
 /* The facts of gen's `local`, `first_read`, `last_read`, `first_touch`,
  * `outer_lo/hi`, then constants, settle and raw_nans. */
 void cvm_nat_analyse(gen *g)
@@ -281,6 +369,7 @@ void cvm_nat_analyse(gen *g)
             cur++;
     }
     free(seg);
+    reads_and_kills(g);
     constants(g);
     settle(g);
     raw_nans(g);

@@ -1808,6 +1808,61 @@ static void test_plane_uniform(void)
     main_module(keep);
 }
 
+/* Registers dead at a barrier: a stop neither stores nor reloads a register
+ * written outside every construct before its next read (live_at). y is
+ * written so after the reduction loop, x only inside an `if` (the lanes
+ * that skip it read the value from before the barriers), z read inside
+ * the loop and written after it. Expected values from C. */
+static const char kill_src[] =
+    "__global__ void kill(int *o)\n"
+    "{\n"
+    "    __shared__ int s[128];\n"
+    "    int t = threadIdx.x, b = blockIdx.x;\n"
+    "    int x = t * 3 + b, y = t * 5 + b, z = t + 100 * b;\n"
+    "    s[t] = x + y;\n"
+    "    __syncthreads();\n"
+    "    for (int step = blockDim.x / 2; step > 0; step >>= 1) {\n"
+    "        if (t < step) s[t] += s[t + step] + (z & 1);\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (t & 1) x = s[0];\n"
+    "    y = s[0] - t;\n"
+    "    z = z * 2 + s[0];\n"
+    "    o[b * 128 + t] = x;\n"
+    "    o[256 + b * 128 + t] = y;\n"
+    "    o[512 + b * 128 + t] = z;\n"
+    "}\n";
+
+static void test_dead_at_stop(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(kill_src, "kill.cu", true))
+        return;
+    int32_t got[768];
+    io bufs[] = {{NULL, sizeof got}};
+    cvm_launch_config cfg = kern_cfg(2, 128);
+    cvm_diag d;
+    if (both("registers written again after the barriers they cross", "kill", &cfg, bufs, 1, NULL, (uint8_t *)got,
+             NULL, &d)) {
+        int bad = -1;
+        for (int b = 0; b < 2 && bad < 0; b++) {
+            int s[128];
+            for (int t = 0; t < 128; t++)
+                s[t] = t * 8 + 2 * b;
+            for (int step = 64; step > 0; step >>= 1)
+                for (int t = 0; t < step; t++)
+                    s[t] += s[t + step] + ((t + 100 * b) & 1);
+            for (int t = 0; t < 128 && bad < 0; t++) {
+                const int x = t & 1 ? s[0] : t * 3 + b, y = s[0] - t, z = (t + 100 * b) * 2 + s[0], u = b * 128 + t;
+                if (got[u] != x || got[256 + u] != y || got[512 + u] != z)
+                    bad = u;
+            }
+        }
+        ok(bad < 0, "x, y and z as in C (first difference at unit %d)", bad);
+    }
+    main_module(keep);
+}
+
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
  * place): p's value at the load is not the one the add read, so the quick
  * path must not take p + off for it. One lane (cube of 1: trivially
@@ -2241,6 +2296,7 @@ int main(void)
     test_settled();
     test_uniform_resume();
     test_plane_uniform();
+    test_dead_at_stop();
     test_chain();
     test_refused();
     test_registers();
