@@ -9,7 +9,9 @@
  * before any code is emitted native_facts.c's (native.h between them).
  *
  * The function keeps every register slot as a vector of W lanes in an
- * alloca (SSA values once LLVM promotes them) and the control masks of
+ * alloca (SSA values once LLVM promotes them; one scalar for a register
+ * the divergence analysis proves one value per plane: gen's puni) and
+ * the control masks of
  * docs/design.md item 4 as 64-bit masks, one set per construct, written
  * as ctl.h writes the interpreter's frames: a lane op writes only the
  * active lanes (a select), a construct whose mask becomes empty jumps to

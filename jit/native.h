@@ -75,7 +75,7 @@ typedef struct gen {
     uint32_t nslots;
     uint8_t *slot_elem;       /* per slot: element type of its register */
     uint8_t *slot_width;      /* per first slot: the register's line (0: not a first slot) */
-    LLVMValueRef *slot;       /* per slot: alloca of <W x T> */
+    LLVMValueRef *slot;       /* per slot: alloca of <W x T>, or of T where puni (slot_type) */
     /* Per slot (facts of its register, analyse()): `local` registers are
      * written, then read, only within one straight run of code between
      * control instructions and barriers, where the active mask does not
