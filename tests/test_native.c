@@ -1718,18 +1718,29 @@ static const char uniset_src[] =
     "    o[blockIdx.x * 64 + t] = v * 1000 + w + s[(t + 1) % 64];\n"
     "}\n";
 
-static void test_uniform_resume(void)
+/* A test's own CUDA kernel `name` (in src, named file) run by both tiers
+ * (`both`) over cubes of units, into one buffer of size bytes that got
+ * then holds; the main module is `mod` again afterwards. */
+static int own_kernel(const char *src, const char *file, const char *what, const char *name, uint32_t cubes,
+                      uint32_t units, const uint32_t *scal, void *got, size_t size)
 {
     cvm_module *keep = mod;
-    if (!use_module(uniset_src, "uniset.cu", true))
-        return;
-    int32_t got[256];
-    io bufs[] = {{NULL, sizeof got}};
-    cvm_launch_config cfg = kern_cfg(2, 64);
-    uint32_t k = 5;
+    if (!use_module(src, file, true))
+        return 0;
+    io bufs[] = {{NULL, size}};
+    cvm_launch_config cfg = kern_cfg(cubes, units);
     cvm_diag d;
-    if (both("registers one value in every lane, or only in some, across a barrier", "uniset", &cfg, bufs, 1, &k,
-             (uint8_t *)got, NULL, &d)) {
+    const int r = both(what, name, &cfg, bufs, 1, scal, (uint8_t *)got, NULL, &d);
+    main_module(keep);
+    return r;
+}
+
+static void test_uniform_resume(void)
+{
+    int32_t got[256];
+    uint32_t k = 5;
+    if (own_kernel(uniset_src, "uniset.cu", "registers one value in every lane, or only in some, across a barrier",
+                   "uniset", 2, 64, &k, got, sizeof got)) {
         int bad = -1;
         for (int c = 0; c < 2; c++)
             for (int t = 0; t < 64 && bad < 0; t++) {
@@ -1739,7 +1750,6 @@ static void test_uniform_resume(void)
             }
         ok(bad < 0, "each lane reads its own value after the barrier (first difference at unit %d)", bad);
     }
-    main_module(keep);
 }
 
 /* Registers the divergence analysis puts in class PLANE or wider, which the
@@ -1782,16 +1792,10 @@ static const char puni_src[] =
 
 static void test_plane_uniform(void)
 {
-    cvm_module *keep = mod;
-    if (!use_module(puni_src, "puni.cu", true))
-        return;
     int32_t got[1024];
-    io bufs[] = {{NULL, sizeof got}};
-    cvm_launch_config cfg = kern_cfg(4, 128);
     uint32_t k = 3;
-    cvm_diag d;
-    if (both("registers one value per plane, across barriers, loops and returned lanes", "puni", &cfg, bufs, 1, &k,
-             (uint8_t *)got, NULL, &d)) {
+    if (own_kernel(puni_src, "puni.cu", "registers one value per plane, across barriers, loops and returned lanes",
+                   "puni", 4, 128, &k, got, sizeof got)) {
         int bad = -1;
         for (int b = 0; b < 4; b++)
             for (int t = 0; t < 128 && bad < 0; t++) {
@@ -1805,7 +1809,6 @@ static void test_plane_uniform(void)
             }
         ok(bad < 0, "each unit's sum and accumulator as in C (first difference at unit %d)", bad);
     }
-    main_module(keep);
 }
 
 /* Registers dead at a barrier: a stop neither stores nor reloads a register
@@ -1835,15 +1838,9 @@ static const char kill_src[] =
 
 static void test_dead_at_stop(void)
 {
-    cvm_module *keep = mod;
-    if (!use_module(kill_src, "kill.cu", true))
-        return;
     int32_t got[768];
-    io bufs[] = {{NULL, sizeof got}};
-    cvm_launch_config cfg = kern_cfg(2, 128);
-    cvm_diag d;
-    if (both("registers written again after the barriers they cross", "kill", &cfg, bufs, 1, NULL, (uint8_t *)got,
-             NULL, &d)) {
+    if (own_kernel(kill_src, "kill.cu", "registers written again after the barriers they cross", "kill", 2, 128, NULL,
+                   got, sizeof got)) {
         int bad = -1;
         for (int b = 0; b < 2 && bad < 0; b++) {
             int s[128];
@@ -1860,7 +1857,6 @@ static void test_dead_at_stop(void)
         }
         ok(bad < 0, "x, y and z as in C (first difference at unit %d)", bad);
     }
-    main_module(keep);
 }
 
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
