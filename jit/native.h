@@ -391,14 +391,17 @@ static inline LLVMTypeRef slot_type(const gen *g, uint32_t slot)
     return g->puni[slot] ? scalar(g, g->slot_elem[slot]) : vec(g, g->slot_elem[slot]);
 }
 
-/* Stores v, the slot's lanes as they are now (all of them, inactive ones
- * merged), to its alloca; a plane-uniform slot keeps its first active
- * lane (with none active, lane 0: the old value, as v's inactive lanes
- * hold it). */
+/* Stores v, the slot's lanes as they are now, to its alloca; a
+ * plane-uniform slot keeps its first active lane's value, or its old one
+ * where no lane is active (all live lanes write it or none). */
 static inline void slot_put(const gen *g, uint32_t slot, LLVMValueRef v)
 {
-    if (g->puni[slot])
-        v = llvm.BuildExtractElement(g->B, v, first_lane(g, get_active(g)), "");
+    if (g->puni[slot]) {
+        LLVMValueRef act = get_active(g);
+        LLVMValueRef old = llvm.BuildLoad2(g->B, slot_type(g, slot), g->slot[slot], "");
+        LLVMValueRef nv = llvm.BuildExtractElement(g->B, v, first_lane(g, act), "");
+        v = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntNE, act, c64(g, 0), ""), nv, old, "");
+    }
     llvm.BuildStore(g->B, v, g->slot[slot]);
 }
 
@@ -483,12 +486,8 @@ static inline void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
         g->fwd[slot] = (fval){v, NULL, F_VAR};
         return;
     }
-    if (g->puni[slot]) { /* all live lanes or none: the first active one's, or the old value */
-        LLVMValueRef act = get_active(g);
-        LLVMValueRef old = llvm.BuildLoad2(g->B, slot_type(g, slot), g->slot[slot], "");
-        LLVMValueRef nv = llvm.BuildExtractElement(g->B, v, first_lane(g, act), "");
-        llvm.BuildStore(g->B, llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntNE, act, c64(g, 0), ""), nv, old, ""),
-                        g->slot[slot]);
+    if (g->puni[slot]) { /* (no merge: its live lanes hold one value) */
+        slot_put(g, slot, v);
         return;
     }
     LLVMValueRef old = reg_raw(g, slot);

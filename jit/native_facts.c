@@ -58,6 +58,26 @@ static void constants(gen *g)
     free(no);
 }
 
+/* +1 where instruction `in` opens a construct, -1 where it closes one. */
+static int nesting(const cvm_vm_dinsn *in)
+{
+    switch (in->h) {
+    case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: return 1;
+    case CVM_OP_END: return -1;
+    default: return 0;
+    }
+}
+
+/* cvm_nat_named, less the operands of a control instruction other than
+ * if, break_if and switch: those read nothing a plane's stop must keep. */
+static void named_operands(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigned *k, unsigned *nw)
+{
+    cvm_nat_named(g, in, list, k, nw);
+    const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+    if (oi && (oi->flags & CVM_OPF_CTRL) && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF && in->h != CVM_OP_SWITCH)
+        *k = 0;
+}
+
 /* gen's `settled`: for a slot written only outside loops and live at the
  * resume point of a barrier after its first touch, the last stop (a
  * barrier, or a loop: its head yields and deoptimizes) where it is live.
@@ -87,11 +107,7 @@ static void settle(gen *g)
         for (unsigned i = 0; i < nw; i++)
             for (uint32_t t = list[i]; t < list[i] + width_at(g, list[i]) && t < g->nslots; t++)
                 f[t] |= w;
-        switch (in->h) {
-        case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: depth++; break;
-        case CVM_OP_END: depth--; break;
-        default: break;
-        }
+        depth += nesting(in);
     }
     for (uint32_t pc = 0; pc < n; pc++) {
         const bool barrier = is_barrier(g->code[pc].h);
@@ -247,13 +263,9 @@ static void reads_and_kills(gen *g)
         unsigned depth = 0;
         for (uint32_t pc = 0; pc < n; pc++) {
             const cvm_vm_dinsn *in = &g->code[pc];
-            const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-            const bool ctl = oi && (oi->flags & CVM_OPF_CTRL);
             uint32_t list[CVM_BC_MAX_OPERANDS + 4];
             unsigned k, nw;
-            cvm_nat_named(g, in, list, &k, &nw);
-            if (ctl && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF && in->h != CVM_OP_SWITCH)
-                k = 0; /* (as cvm_nat_analyse: other control ops read nothing) */
+            named_operands(g, in, list, &k, &nw);
             for (unsigned j = 0; j < k; j++) {
                 const uint32_t r = list[j];
                 const bool write = j < nw;
@@ -267,11 +279,7 @@ static void reads_and_kills(gen *g)
                         c[r + w + 1]++;
                 }
             }
-            switch (in->h) {
-            case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: depth++; break;
-            case CVM_OP_END: depth--; break;
-            default: break;
-            }
+            depth += nesting(in);
         }
         if (fill)
             break;
@@ -330,9 +338,7 @@ void cvm_nat_analyse(gen *g)
         g->outer_hi[pc] = depth || pc == hi ? hi : 0;
         uint32_t list[CVM_BC_MAX_OPERANDS + 4];
         unsigned k, nw;
-        cvm_nat_named(g, in, list, &k, &nw);
-        if (ctl && in->h != CVM_OP_IF && in->h != CVM_OP_BREAK_IF && in->h != CVM_OP_SWITCH)
-            k = 0;
+        named_operands(g, in, list, &k, &nw);
         /* an instruction reads its sources before it writes its
          * destination (cvm_nat_named() lists the destination first); a plane op
          * reads other lanes, inactive ones too, so what it reads keeps
