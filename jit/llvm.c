@@ -67,8 +67,23 @@ static bool load_llvm(char *why, size_t n)
 /* ---- the process's JIT ---- */
 
 LLVMOrcLLJITRef cvm_llvm_jit;
-bool cvm_llvm_avx512;
+bool cvm_llvm_avx512, cvm_llvm_fma;
 static char host_cpu[64], *host_features; /* host_features: LLVM's string, or NULL */
+
+/* Whether LLVM's feature string ("+sse2,-fma4,+fma,...") enables name:
+ * whole entries only (fma is not fma4). */
+static bool has_feature(const char *features, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *f = features; f && *f;) {
+        const char *end = strchr(f, ',');
+        const size_t len = end ? (size_t)(end - f) : strlen(f);
+        if (len == n + 1 && f[0] == '+' && !strncmp(f + 1, name, n))
+            return true;
+        f = end ? end + 1 : NULL;
+    }
+    return false;
+}
 
 LLVMTargetMachineRef cvm_llvm_host_machine(void)
 {
@@ -144,12 +159,14 @@ bool cvm_llvm_start(char *why, size_t n)
         strcmp(cvm_vm_isa_name(level), "native") != 0) {
         snprintf(host_cpu, sizeof host_cpu, "%s", cvm_vm_isa_name(level));
         cvm_llvm_avx512 = level == CVM_VM_ISA_V4;
+        cvm_llvm_fma = level >= CVM_VM_ISA_V3;
     } else {
         char *cpu = llvm.GetHostCPUName();
         snprintf(host_cpu, sizeof host_cpu, "%s", cpu);
         llvm.DisposeMessage(cpu);
         host_features = llvm.GetHostCPUFeatures();
-        cvm_llvm_avx512 = strstr(host_features, "+avx512bw") && strstr(host_features, "+avx512dq");
+        cvm_llvm_avx512 = has_feature(host_features, "avx512bw") && has_feature(host_features, "avx512dq");
+        cvm_llvm_fma = has_feature(host_features, "fma");
     }
     LLVMTargetMachineRef tm = cvm_llvm_host_machine();
     if (!tm) {

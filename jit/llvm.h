@@ -28,7 +28,7 @@
 #define LLVM_API(X) \
     X(AddCase) X(AddFunction) X(AddIncoming) X(AppendBasicBlockInContext) X(BuildAShr) X(BuildAdd) \
     X(BuildAlloca) X(BuildAnd) X(BuildBitCast) X(BuildBr) X(BuildCall2) X(BuildCondBr) \
-    X(BuildExtractElement) X(BuildFAdd) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) X(BuildFreeze) \
+    X(BuildExtractElement) X(BuildFAdd) X(BuildFNeg) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) X(BuildFreeze) \
     X(BuildFPToUI) X(BuildFPTrunc) X(BuildFSub) X(BuildGEP2) X(BuildICmp) X(BuildInsertElement) X(BuildIntToPtr) \
     X(BuildLShr) X(BuildLoad2) X(BuildMul) X(BuildNSWAdd) X(BuildNUWAdd) X(BuildNot) X(BuildOr) X(BuildPhi) X(BuildPtrToInt) X(BuildRet) \
     X(BuildSExt) X(BuildSIToFP) X(BuildSelect) X(BuildShl) X(BuildShuffleVector) X(BuildStore) \
@@ -78,6 +78,10 @@ extern LLVMOrcLLJITRef cvm_llvm_jit;
  * and 64-bit integers convert to and from doubles in one instruction
  * (else lane by lane: native_ops.c cvm_nat_divide). */
 extern bool cvm_llvm_avx512;
+/* Whether it fuses multiply-adds (x86 FMA3): f32 exp is then compiled with
+ * llvm.fma, which would otherwise be a call to libm per lane
+ * (native_ops.c exp_f32; the bits are the same either way). */
+extern bool cvm_llvm_fma;
 /* A target machine for the host CPU (NULL if LLVM has none). */
 LLVMTargetMachineRef cvm_llvm_host_machine(void);
 /* "what: message" of error e (consumed) in why, with the JIT's last

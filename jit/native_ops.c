@@ -9,6 +9,7 @@
  * one scalar op (form_op).
  */
 #include "native.h"
+#include "../vm/mathlib.h"
 
 #include <stdint.h>
 
@@ -381,41 +382,41 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
 }
 
 /* f32 e^x, the bits of the interpreter's cvm_n_qf(cvm_m_expf_inline(x))
- * (vm/mathlib.h) step by step: the same clamp, the same f64 operations in
- * the same order (none contracted, rint in the default rounding mode),
- * 2^k from its bits, one rounding to f32, the same special values (a NaN
- * x itself: arith_result makes it canonical). Softmax
- * calls it for every element; through the interpreter (cvm_jit_step) it
- * cost more than the rest of the kernel's native code. */
+ * (vm/mathlib.h cvm_m_expf_eval) step by step: the same clamp, the same
+ * f64 operations in the same order (none contracted but the fma()s, rint
+ * in the default rounding mode), 2^k from its bits, one rounding to f32.
+ * Fused where the CPU has FMA (cvm_llvm_fma), as the interpreter's x86-64-v3
+ * and -v4 variants are; both forms give the same bits on every input, so
+ * the choice is only speed. A NaN x gives a NaN (arith_result makes it
+ * canonical). Softmax calls it for every element; through the interpreter
+ * (cvm_jit_step) it cost more than the rest of the kernel's native code. */
 static LLVMValueRef exp_f32(const gen *g, LLVMValueRef xf)
 {
     LLVMTypeRef dt = vec(g, CVM_T_F64), lt = llvm.VectorType(g->i64, g->W);
-    LLVMValueRef x0 = llvm.BuildFPExt(g->B, xf, dt, "");
-    LLVMValueRef big = llvm.BuildFCmp(g->B, LLVMRealOGT, x0, dsplat(g, 89), "");
-    LLVMValueRef small = llvm.BuildFCmp(g->B, LLVMRealOLT, x0, dsplat(g, -104), "");
-    LLVMValueRef nan = llvm.BuildFCmp(g->B, LLVMRealUNO, x0, x0, "");
-    LLVMValueRef x = llvm.BuildSelect(g->B, nan, dsplat(g, 0), x0, "");
-    x = llvm.BuildSelect(g->B, small, dsplat(g, -104), x, "");
-    x = llvm.BuildSelect(g->B, big, dsplat(g, 89), x, "");
+    LLVMValueRef x = llvm.BuildFPExt(g->B, xf, dt, "");
+    x = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOLT, x, dsplat(g, -104), ""), dsplat(g, -104), x, "");
+    x = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOGT, x, dsplat(g, 89), ""), dsplat(g, 89), x, "");
     LLVMValueRef kd = intrinsic(g, "llvm.rint", &dt, 1,
                                 (LLVMValueRef[]){llvm.BuildFMul(g->B, x, dsplat(g, 0x1.71547652b82fep+0), "")}, 1);
-    LLVMValueRef r = llvm.BuildFSub(g->B, x, llvm.BuildFMul(g->B, kd, dsplat(g, 0x1.62e42fee00000p-1), ""), "");
-    r = llvm.BuildFSub(g->B, r, llvm.BuildFMul(g->B, kd, dsplat(g, 0x1.a39ef35793c76p-33), ""), "");
-    /* 1/13!, 1/12!, ..., 1/2!, then 1 twice: Horner, as the C */
-    static const double coef[] = {1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880,
-                                  1.0 / 40320,     1.0 / 5040,     1.0 / 720,     1.0 / 120,
-                                  1.0 / 24,        1.0 / 6,        1.0 / 2,       1.0,
-                                  1.0};
-    LLVMValueRef q = dsplat(g, 1.0 / 6227020800.0);
-    for (size_t i = 0; i < sizeof coef / sizeof coef[0]; i++)
-        q = llvm.BuildFAdd(g->B, llvm.BuildFMul(g->B, q, r, ""), dsplat(g, coef[i]), "");
+    const bool fused = cvm_llvm_fma;
+    /* a * b + c, rounded once where fused */
+#define MULADD(a, b, c)                                                                                     \
+    (fused ? intrinsic(g, "llvm.fma", &dt, 1, (LLVMValueRef[]){(a), (b), (c)}, 3)                         \
+           : llvm.BuildFAdd(g->B, llvm.BuildFMul(g->B, (a), (b), ""), (c), ""))
+    LLVMValueRef r, nk = llvm.BuildFNeg(g->B, kd, "");
+    if (fused)
+        r = MULADD(nk, dsplat(g, CVM_M_LN2_LO), MULADD(nk, dsplat(g, CVM_M_LN2_HI), x));
+    else
+        r = llvm.BuildFSub(g->B, llvm.BuildFSub(g->B, x, llvm.BuildFMul(g->B, kd, dsplat(g, CVM_M_LN2_HI), ""), ""),
+                           llvm.BuildFMul(g->B, kd, dsplat(g, CVM_M_LN2_LO), ""), "");
+    LLVMValueRef p = dsplat(g, cvm_m_expf_q[0]);
+    for (int i = 1; i < CVM_M_EXPF_NQ; i++)
+        p = MULADD(p, r, dsplat(g, cvm_m_expf_q[i]));
+    p = MULADD(MULADD(p, r, dsplat(g, 1.0)), r, dsplat(g, 1.0));
+#undef MULADD
     LLVMValueRef t = llvm.BuildBitCast(g->B, llvm.BuildFAdd(g->B, kd, dsplat(g, 0x1p52 + 1023), ""), lt, "");
     LLVMValueRef sc = llvm.BuildBitCast(g->B, llvm.BuildShl(g->B, t, splat(g, c64(g, 52)), ""), dt, "");
-    LLVMValueRef y = llvm.BuildFPTrunc(g->B, llvm.BuildFMul(g->B, q, sc, ""), vec(g, CVM_T_F32), "");
-    LLVMValueRef inf = splat(g, llvm.ConstBitCast(c32(g, 0x7f800000u), g->f32));
-    y = llvm.BuildSelect(g->B, small, llvm.ConstNull(vec(g, CVM_T_F32)), y, "");
-    y = llvm.BuildSelect(g->B, big, inf, y, "");
-    return llvm.BuildSelect(g->B, nan, xf, y, ""); /* (x's NaN: made canonical by the caller) */
+    return llvm.BuildFPTrunc(g->B, llvm.BuildFMul(g->B, p, sc, ""), vec(g, CVM_T_F32), "");
 }
 
 /* A float arithmetic result r for register slot d: canonical NaNs, or the

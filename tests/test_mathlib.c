@@ -491,6 +491,74 @@ static void check_inline_bits(long n)
     }
 }
 
+/* f32 exp's two evaluations (mathlib.h cvm_m_expf_eval): with fused
+ * multiply-adds (the x86-64-v3 and -v4 interpreter variants and native
+ * code on FMA CPUs) and with separate ones (baseline x86-64, cvm_m_expf),
+ * against each other and against the degree-13 Taylor core it replaced
+ * (cvm_m_exp_f32core, another polynomial, with the special values written
+ * out here), bit for bit (a NaN as any NaN): every stride-th of the 2^32
+ * inputs, or all of them with CVM_EXHAUSTIVE=1 (about two minutes). All
+ * 2^32 agreed when it was written. The fused form runs only where the CPU
+ * has FMA. */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("fma"))) static float expf_fused(float x)
+{
+    return cvm_m_expf_eval(x, 1);
+}
+#define HAVE_FUSED() __builtin_cpu_supports("fma")
+#else
+static float expf_fused(float x)
+{
+    return cvm_m_expf_eval(x, 1);
+}
+#define HAVE_FUSED() 1
+#endif
+
+static float expf_taylor13(float x)
+{
+    const double d = x;
+    return d != d ? NAN : d > 89 ? INFINITY : d < -104 ? 0.0f : (float)cvm_m_exp_f32core(d);
+}
+
+static float u32f(uint32_t b)
+{
+    float x;
+    memcpy(&x, &b, 4);
+    return x;
+}
+
+static void check_expf_forms(void)
+{
+    const char *all = getenv("CVM_EXHAUSTIVE");
+    const uint64_t stride = all && *all == '1' ? 1 : 97;
+    const int fused = HAVE_FUSED();
+    uint64_t n = 0, bad_plain = 0, bad_fused = 0;
+    uint32_t first_plain = 0, first_fused = 0;
+    for (uint64_t u = 0; u < (1ull << 32); u += stride, n++) {
+        const uint32_t b = (uint32_t)u;
+        const float x = u32f(b);
+        float want = expf_taylor13(x), got;
+        got = cvm_m_expf_eval(x, 0);
+        if (memcmp(&got, &want, 4) && !(got != got && want != want) && bad_plain++ == 0)
+            first_plain = b;
+        if (!fused)
+            continue;
+        got = expf_fused(x);
+        if (memcmp(&got, &want, 4) && !(got != got && want != want) && bad_fused++ == 0)
+            first_fused = b;
+    }
+    if (!ok(bad_plain == 0, "f32 exp, separate multiply-adds: %llu inputs (every %llu-th bit pattern) "
+            "bit-identical to the degree-13 core", (unsigned long long)n, (unsigned long long)stride))
+        diag("  %llu differ; the first at %a", (unsigned long long)bad_plain, (double)u32f(first_plain));
+    if (!fused) {
+        skip("f32 exp, fused multiply-adds: this CPU has no FMA");
+        return;
+    }
+    if (!ok(bad_fused == 0, "f32 exp, fused multiply-adds: the same %llu inputs bit-identical too",
+            (unsigned long long)n))
+        diag("  %llu differ; the first at %a", (unsigned long long)bad_fused, (double)u32f(first_fused));
+}
+
 /*
  * f32 pow's branch-free routine against the double-double f64 pow rounded
  * to f32 (another algorithm: Dekker-split log2 and exp2 against
@@ -539,6 +607,7 @@ int main(int argc, char **argv)
     special_cases();
     check_powf_bits(n * 10);
     check_inline_bits(n);
+    check_expf_forms();
     for (size_t i = 0; i < sizeof UNARY / sizeof UNARY[0]; i++)
         check_unary(&UNARY[i], n);
     for (size_t i = 0; i < sizeof BINARY / sizeof BINARY[0]; i++)

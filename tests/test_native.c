@@ -892,14 +892,16 @@ static void test_split_indexes(void)
     main_module(keep);
 }
 
-/* expf is compiled inline (exp_f32 in jit/native.c): the interpreter's
- * bits on specials, both ends of the clamp, subnormal results and a
- * spread of ordinary values, with every seventh lane inactive; and within
- * one ulp of the C library's expf (an independent reference); the
- * seventh lanes take __int_as_float(t), a bitcast, also inline. */
+/* expf is compiled inline (exp_f32 in jit/native_ops.c): the
+ * interpreter's bits on specials, both ends of the clamp, subnormal
+ * results, a spread of ordinary values, 524032 bit patterns spread over
+ * all 2^32 (NaNs and infinities among them) and as many random values in
+ * [-104, 89], with every seventh lane inactive; and within one ulp of the
+ * C library's expf (an independent reference); the seventh lanes take
+ * __int_as_float(t), a bitcast, also inline. */
 static void test_exp(void)
 {
-    enum { N = 512 };
+    enum { N = 1 << 20 };
     static float in[N], got[2 * N];
     const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, NAN, -NAN, INFINITY, -INFINITY, 88.72f, 88.73f,
                              89.0f, 89.5f, -87.3f, -100.0f, -103.9f, -104.0f, -104.5f, 1e-30f, -1e-30f,
@@ -910,6 +912,12 @@ static void test_exp(void)
         seed = seed * 1664525u + 1013904223u;
         in[i] = i < ns ? special[i] : i < 300 ? -110.0f + 205.0f * (float)(i - ns) / (float)(300 - ns)
                                             : ((float)(seed >> 8) / 16777216.0f - 0.5f) * 40.0f;
+        if (i >= 512 && i % 2) { /* odd: spread over the bit patterns */
+            const uint32_t b = (uint32_t)(i - 512) * 4099u + seed % 4099u;
+            memcpy(&in[i], &b, 4);
+        } else if (i >= 512) { /* even: uniform over the range that is neither 0 nor inf */
+            in[i] = -104.0f + 193.0f * (float)(seed >> 8) / 16777216.0f;
+        }
     }
     io bufs[] = {{NULL, sizeof in}, {in, sizeof in}};
     cvm_launch_config cfg = kern_cfg(N / 64, 64);

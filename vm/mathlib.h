@@ -152,24 +152,34 @@ double cvm_m_copysign(double x, double y);
 float cvm_m_copysignf(float x, float y);
 
 /*
- * f32 exp, evaluated in f64 directly (softmax and friends call it for every
- * element; the double-double core is ten times slower than an f32 result
- * needs): x = k ln2 + r with a Cody-Waite ln2 whose high part has 32
- * significant bits, so k * LN2_HI is exact for |k| <= 151 and r is within
- * 2^-60 of its true value; e^r for |r| <= 0.35 by its Taylor series to
- * degree 13 (truncation below 2^-57) in Horner form; 2^k from its bits.
- * The f64 result is within 2^-44 of e^x relative, so the f32 rounding is
- * off by at most 0.5 + 2^-20 ulp (docs/numerics.md). Written without
- * branches (the special cases are selects on a clamped argument) so lane
- * loops over it vectorize; cvm_m_expf is the same function out of line.
+ * The f64 core of the f32 exponentials (tanh, expm1, exp2 and pow call it;
+ * the double-double exp is ten times slower than an f32 result needs):
+ * x = k ln2 + r with a Cody-Waite ln2 whose high part has 32 significant
+ * bits, so k * LN2_HI is exact for |k| <= 151 and r is within 2^-60 of its
+ * true value; e^r for |r| <= 0.35 by its Taylor series to degree 13
+ * (truncation below 2^-57) in Horner form; 2^k from its bits. The f64
+ * result is within 2^-44 of e^x relative (docs/numerics.md). Written
+ * without branches so lane loops over it vectorize.
  */
+/* 2^k for an integral f64 k in [-1022, 1023], from its bits: kd + 2^52 +
+ * 1023 holds the biased exponent in its low bits. */
+static inline double cvm_m_exp_scale(double kd)
+{
+    union { double d; unsigned long long u; } t = {kd + (0x1p52 + 1023)}, sc;
+    sc.u = t.u << 52;
+    return sc.d;
+}
+
+#define CVM_M_LN2_HI 0x1.62e42fee00000p-1
+#define CVM_M_LN2_LO 0x1.a39ef35793c76p-33
+
 /* e^x in f64 for x in [-104, 89] (callers clamp): the method above, within
- * 2^-44 relative. */
+ * 2^-44 relative. tanh, expm1 and exp2 use it; f32 exp has its own
+ * evaluation (cvm_m_expf_eval, below). */
 static inline double cvm_m_exp_f32core(double x)
 {
-    const double LN2_HI = 0x1.62e42fee00000p-1, LN2_LO = 0x1.a39ef35793c76p-33;
     const double kd = rint(x * 0x1.71547652b82fep+0);
-    const double r = (x - kd * LN2_HI) - kd * LN2_LO;
+    const double r = (x - kd * CVM_M_LN2_HI) - kd * CVM_M_LN2_LO;
     double p = 1.0 / 6227020800.0;
     p = p * r + 1.0 / 479001600;
     p = p * r + 1.0 / 39916800;
@@ -184,18 +194,66 @@ static inline double cvm_m_exp_f32core(double x)
     p = p * r + 1.0 / 2;
     p = p * r + 1.0;
     p = p * r + 1.0;
-    /* kd + 2^52 + 1023 holds the biased exponent in its low bits */
-    union { double d; unsigned long long u; } t = {kd + (0x1p52 + 1023)}, sc;
-    sc.u = t.u << 52;
-    return p * sc.d;
+    return p * cvm_m_exp_scale(kd);
 }
+
+/*
+ * f32 exp itself, cheaper than the core above (softmax's exp was 40% of
+ * its native code): the same clamp and reduction; e^r = 1 + r + r^2 q(r)
+ * with q of degree 8, fitted to (e^r - 1 - r) / r^2 on |r| <= ln2/2 by
+ * Chebyshev interpolation (tools/mathgen/expf_coefficients.py), within
+ * 2^-49.6 of e^r relative. The coefficients are q's, highest first.
+ * fused: the reduction and the Horner steps as fma() (CPUs with fused
+ * multiply-add: half the operations), else a multiply and an add each.
+ * Both give the same f32 bits on every one of the 2^32 inputs, and the
+ * same as the degree-13 core above and the double-double exp rounded
+ * (checked exhaustively when this was written; tests/test_mathlib.c
+ * checks a stride of them every run, all of them with CVM_EXHAUSTIVE=1),
+ * so the choice between them is the host's, for speed: the bits are the
+ * same everywhere. The clamp lets a NaN through (a NaN result; callers
+ * make it canonical), and e^89 and e^-104 round to inf and 0 by
+ * themselves, so no special value needs a select.
+ */
+#define CVM_M_EXPF_NQ 9
+static const double cvm_m_expf_q[CVM_M_EXPF_NQ] = {
+    0x1.2880393a358c4p-22, 0x1.72c720d005e4bp-19, 0x1.a019c9ab133b1p-16,
+    0x1.a019adabe6699p-13, 0x1.6c16c1738ed23p-10, 0x1.1111111c45d9fp-7,
+    0x1.5555555554cb8p-5,  0x1.5555555553b7dp-3,  0x1.0000000000000p-1,
+};
+
+static inline float cvm_m_expf_eval(float xf, int fused)
+{
+    const double x0 = xf;
+    const double x = x0 > 89 ? 89 : x0 < -104 ? -104 : x0;
+    const double kd = rint(x * 0x1.71547652b82fep+0);
+    double r, p = cvm_m_expf_q[0];
+    if (fused) {
+        r = fma(-kd, CVM_M_LN2_LO, fma(-kd, CVM_M_LN2_HI, x));
+        CVM_M_UNROLL
+        for (int i = 1; i < CVM_M_EXPF_NQ; i++)
+            p = fma(p, r, cvm_m_expf_q[i]);
+        p = fma(fma(p, r, 1.0), r, 1.0);
+    } else {
+        r = (x - kd * CVM_M_LN2_HI) - kd * CVM_M_LN2_LO;
+        CVM_M_UNROLL
+        for (int i = 1; i < CVM_M_EXPF_NQ; i++)
+            p = p * r + cvm_m_expf_q[i];
+        p = (p * r + 1.0) * r + 1.0;
+    }
+    return (float)(p * cvm_m_exp_scale(kd));
+}
+
+/* fused where the compiler may emit fma instructions: a call to libm's fma
+ * would cost more than the operations it saves */
+#if defined(__FMA__) || defined(__aarch64__)
+#define CVM_M_FUSED 1
+#else
+#define CVM_M_FUSED 0
+#endif
 
 static inline float cvm_m_expf_inline(float xf)
 {
-    const double x0 = xf;
-    const double x = x0 > 89 ? 89 : x0 < -104 ? -104 : x0 == x0 ? x0 : 0;
-    const float y = (float)cvm_m_exp_f32core(x);
-    return x0 != x0 ? xf + xf : x0 > 89 ? INFINITY : x0 < -104 ? 0.0f : y;
+    return cvm_m_expf_eval(xf, CVM_M_FUSED);
 }
 
 /*
@@ -410,9 +468,7 @@ static inline float cvm_m_powf_inline(float xf, float yf)
     const double t0 = th + tl, t = t0 > 200 ? 200 : t0 < -200 ? -200 : t0;
     const double k = (t + 0x1.8p52) - 0x1.8p52;
     const double r = t0 > 200 || t0 < -200 ? 0 : (th - k) + tl;
-    union { double d; unsigned long long u; } sc, kb = {k + (0x1p52 + 1023)};
-    sc.u = kb.u << 52;
-    return (float)(cvm_m_exp_f32core(r * 0x1.62e42fefa39efp-1) * sc.d);
+    return (float)(cvm_m_exp_f32core(r * 0x1.62e42fefa39efp-1) * cvm_m_exp_scale(k));
 }
 
 /*
@@ -426,9 +482,7 @@ static inline float cvm_m_exp2f_inline(float xf)
     const double x0 = xf;
     const double x = x0 > 128 ? 128 : x0 < -151 ? -151 : x0 == x0 ? x0 : 0;
     const double k = (x + 0x1.8p52) - 0x1.8p52, r = x - k;
-    union { double d; unsigned long long u; } t = {k + (0x1p52 + 1023)}, sc;
-    sc.u = t.u << 52;
-    const float y = (float)(cvm_m_exp_f32core(r * 0x1.62e42fefa39efp-1) * sc.d);
+    const float y = (float)(cvm_m_exp_f32core(r * 0x1.62e42fefa39efp-1) * cvm_m_exp_scale(k));
     return x0 != x0 ? xf + xf : x0 >= 128 ? INFINITY : x0 < -151 ? 0.0f : y;
 }
 
