@@ -190,6 +190,8 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
                 llvm.BuildStore(g->B, llvm.ConstNull(slot_type(g, i)), g->slot[i]);
             continue;
         }
+        if (live_pc != UINT32_MAX && !out && g->remat[i] && g->remat[i] - 1 < live_pc)
+            continue; /* made again after the reloads (remake) */
         if (live_pc != UINT32_MAX && g->cst[i]) { /* made again, not stored */
             if (!out) {
                 LLVMValueRef c = cvm_nat_cst_scalar(g, i);
@@ -284,6 +286,47 @@ static void suspend(gen *g, uint32_t pc, LLVMValueRef result)
     llvm.BuildRet(g->B, result);
 }
 
+/* At resume point pc, after the reloads and the masks: the registers
+ * live there that gen's `remat` makes again, with the ones they are made
+ * from, by their writers in order, in every lane (the writers ran in all
+ * live lanes, and one inactive here may read them after the construct).
+ * A writer lane_op does not make (it does not happen for remat_op's ops)
+ * is a reload instead. Nothing forwarded leaves the resume block. */
+static void remake(gen *g, uint32_t pc)
+{
+    bool any = false;
+    for (uint32_t s = 0; s < g->nslots; s++) {
+        g->remade[s] = g->remat[s] && g->remat[s] - 1 < pc && live_at(g, s, pc) && !unborn_at(g, s, pc);
+        any |= g->remade[s];
+    }
+    if (!any)
+        return;
+    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+    unsigned k, nw;
+    for (uint32_t w = pc; w-- > 0;) { /* what they are made from: writers come first */
+        cvm_nat_named(g, &g->code[w], list, &k, &nw);
+        if (nw != 1 || list[0] >= g->nslots || g->remat[list[0]] != w + 1 || !g->remade[list[0]])
+            continue;
+        for (unsigned i = nw; i < k; i++)
+            if (g->remat[list[i]])
+                g->remade[list[i]] = 1;
+    }
+    LLVMValueRef act = get_active(g);
+    set_active(g, c64(g, ~UINT64_C(0)));
+    for (uint32_t w = 0; w < pc; w++) {
+        cvm_nat_named(g, &g->code[w], list, &k, &nw);
+        const uint32_t d = list[0];
+        if (nw != 1 || d >= g->nslots || g->remat[d] != w + 1 || !g->remade[d])
+            continue;
+        if (!cvm_nat_lane_op(g, &g->code[w]))
+            spill_live(g, d, 1, false, UINT32_MAX);
+    }
+    set_active(g, act);
+    for (uint32_t s = 0; s < g->nslots; s++)
+        if (g->remade[s])
+            g->fwd[s] = (fval){0};
+}
+
 /* A resume point at pc: the entry's switch restores the state and goes to `to`. */
 static void add_resume(gen *g, uint32_t pc, LLVMBasicBlockRef to)
 {
@@ -307,6 +350,7 @@ static void add_resume(gen *g, uint32_t pc, LLVMBasicBlockRef to)
     set_active(g, load(g, g->p, offsetof(cvm_vm_plane, active), g->i64));
     llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, exited), g->i64), g->exited);
     llvm.BuildStore(g->B, load(g, g->p, offsetof(cvm_vm_plane, quantum), g->i32), g->quantum);
+    remake(g, pc);
     llvm.BuildBr(g->B, to);
     llvm.PositionBuilderAtEnd(g->B, cur);
     g->res[g->nres++] = (resume){pc, bb};
@@ -989,6 +1033,8 @@ static bool layout(gen *g)
     g->slot = calloc(g->nslots + 1, sizeof *g->slot);
     g->local = calloc(g->nslots + 1, 1);
     g->cst = calloc(g->nslots + 1, sizeof *g->cst);
+    g->remat = calloc(g->nslots + 1, sizeof *g->remat);
+    g->remade = calloc(g->nslots + 1, 1);
     g->cval = calloc(g->nslots + 1, sizeof *g->cval);
     g->cbuf = calloc(8 * ((size_t)g->nslots + 1), sizeof *g->cbuf);
     g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
@@ -1006,7 +1052,7 @@ static bool layout(gen *g)
     g->stale = calloc(g->nslots + 1, 1);
     g->raw_nan = calloc(g->nslots + 1, 1);
     if (!g->raw_nan || !g->form || !g->weak || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
-        !g->cst || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled || !g->uni_settled || !g->puni ||
+        !g->cst || !g->remat || !g->remade || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled || !g->uni_settled || !g->puni ||
         !g->outer_lo || !g->outer_hi)
         return false;
     const uint8_t *cls = g->prog->ver ? g->prog->ver->kernels[g->kp->index].reg_uni : NULL;
@@ -1156,6 +1202,8 @@ out:
     free(g.slot);
     free(g.local);
     free(g.cst);
+    free(g.remat);
+    free(g.remade);
     free(g.cval);
     free(g.cbuf);
     free(g.first_read);

@@ -91,6 +91,18 @@ typedef struct gen {
      * shift), a suspend does not store it, and an address takes it as a
      * scalar. */
     uint32_t *cst;
+    /* Per slot: the pc + 1 of its register's only writer when that
+     * writer runs outside every construct (in all live lanes) and makes
+     * it from unit positions and launch constants alone (rematerials():
+     * an integer op, an integer conversion or a pointer add of `cst` and
+     * `remat` registers written before it, or a per-lane position); 0 if
+     * not, or it is plane-uniform (puni). A resume after that writer
+     * makes it again from its writers (remake) instead of reloading it:
+     * a softmax step's `threadIdx.x` copies and the shared pointers made
+     * from them were four vectors reloaded at each of its 16 barriers a
+     * row. The stops still store it, so the file holds it as before. */
+    uint32_t *remat;
+    uint8_t *remade; /* remake's scratch: the slots it makes at one resume */
     LLVMValueRef *cval;       /* per slot with cst: its scalar, loaded once in the entry block */
     LLVMValueRef *cbuf;       /* per slot with cst and ld/st: its buffer (region), ditto: 4 values */
     uint32_t *first_read, *last_read; /* pcs (UINT32_MAX / 0: never read) */

@@ -3,7 +3,8 @@
  * before it emits code (native.h, gen's per-slot facts): which are local
  * to a straight run of code, where each is first and last read, each
  * pc's outermost loop (cvm_nat_analyse), which hold one launch constant
- * (constants), which are settled before barriers and which of those are
+ * (constants), which a resume makes again from unit positions
+ * (rematerials), which are settled before barriers and which of those are
  * one value in every lane (settle), and which may keep the hardware's
  * NaNs until they leave the plane (raw_nans).
  */
@@ -66,6 +67,64 @@ static int nesting(const cvm_vm_dinsn *in)
     case CVM_OP_END: return -1;
     default: return 0;
     }
+}
+
+/* Whether lane_op makes what `in` writes from its operands alone, with
+ * no fault and nothing read but the plane's unit positions: the ops of
+ * gen's `remat`. */
+static bool remat_op(const cvm_vm_dinsn *in)
+{
+    if (in->line != 1 || in->la > 1 || in->lc > 1)
+        return false;
+    switch (in->h) {
+    case CVM_OP_SREG:
+        return cvm_vm_esz(in->elem) == 4 &&
+               (in->aux == CVM_SREG_UNIT_POS_X || in->aux == CVM_SREG_UNIT_POS_Y || in->aux == CVM_SREG_UNIT_POS_Z);
+    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL: case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR:
+        return is_int(in->elem);
+    case CVM_OP_MOV:
+        return is_int(in->elem) || in->elem == CVM_T_PTR_GLOBAL || in->elem == CVM_T_PTR_SHARED;
+    case CVM_OP_SHL: case CVM_OP_SHR: return is_int(in->elem) && is_int(in->eb);
+    case CVM_OP_CVT: return is_int(in->elem) && is_int(in->ea);
+    case CVM_OP_PTR_ADD: return in->elem == CVM_T_PTR_GLOBAL || in->elem == CVM_T_PTR_SHARED;
+    default: return false;
+    }
+}
+
+/* gen's `remat` (after constants: launch constants are operands). */
+static void rematerials(gen *g)
+{
+    const uint32_t n = g->kp->ninsns;
+    uint32_t *writes = calloc(g->nslots + 1, sizeof *writes);
+    if (!writes)
+        return; /* none: every resume reloads, as before */
+    uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+    unsigned k, nw;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        cvm_nat_named(g, &g->code[pc], list, &k, &nw);
+        for (unsigned i = 0; i < nw; i++)
+            for (uint32_t t = list[i]; t < list[i] + width_at(g, list[i]) && t < g->nslots; t++)
+                writes[t]++;
+    }
+    unsigned depth = 0;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const unsigned at = depth;
+        depth += nesting(in);
+        if (at || !remat_op(in))
+            continue;
+        cvm_nat_named(g, in, list, &k, &nw);
+        const uint32_t d = list[0];
+        if (nw != 1 || d >= g->nslots || width_at(g, d) != 1 || writes[d] != 1 || g->puni[d] || g->cst[d])
+            continue;
+        bool made = true;
+        for (unsigned i = nw; i < k && made; i++)
+            made = list[i] < g->nslots && width_at(g, list[i]) == 1 &&
+                   (g->cst[list[i]] || (g->remat[list[i]] && g->remat[list[i]] - 1 < pc));
+        if (made)
+            g->remat[d] = pc + 1;
+    }
+    free(writes);
 }
 
 /* cvm_nat_named, less the operands of a control instruction other than
@@ -377,6 +436,7 @@ void cvm_nat_analyse(gen *g)
     free(seg);
     reads_and_kills(g);
     constants(g);
+    rematerials(g);
     settle(g);
     raw_nans(g);
 }

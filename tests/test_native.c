@@ -1867,6 +1867,56 @@ static void test_dead_at_stop(void)
     }
 }
 
+/* Registers made from unit positions (gen's remat): a resume makes t,
+ * the shared pointer p and the global pointer out again instead of
+ * reloading them. The first loop runs 1000 to 2800 rounds by lane, so
+ * its head yields (every 1000 back edges) with lanes already gone, and
+ * those lanes read t, p and out after it: they are made in every lane.
+ * The reduction then resumes them at six barriers. Expected values from
+ * C. */
+static const char remk_src[] =
+    "__global__ void remk(int *o, int k)\n"
+    "{\n"
+    "    __shared__ int s[128];\n"
+    "    unsigned t = threadIdx.x;\n"
+    "    int *p = &s[t];\n"
+    "    int *out = o + t;\n"
+    "    *p = (int)(t * 7u) ^ k;\n"
+    "    __syncthreads();\n"
+    "    int acc = 0;\n"
+    "    for (int i = 0; i < 1000 + (int)(t % 7) * 300; i++)\n"
+    "        acc += i & 3;\n"
+    "    for (int step = 64; step > 0; step >>= 1) {\n"
+    "        if (t < step) *p += p[step];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    out[blockIdx.x * 128] = acc + *p + (int)(t * 3u);\n"
+    "}\n";
+
+static void test_remake(void)
+{
+    int32_t got[256];
+    uint32_t k = 0x5a5;
+    if (own_kernel(remk_src, "remk.cu", "registers made again from unit positions at resumes", "remk", 2, 128, &k,
+                   got, sizeof got)) {
+        int s[128], bad = -1;
+        for (int t = 0; t < 128; t++)
+            s[t] = (t * 7) ^ (int)k;
+        for (int step = 64; step > 0; step >>= 1)
+            for (int t = 0; t < step; t++)
+                s[t] += s[t + step];
+        for (int u = 0; u < 256 && bad < 0; u++) {
+            const int t = u % 128;
+            int acc = 0;
+            for (int i = 0; i < 1000 + (t % 7) * 300; i++)
+                acc += i & 3;
+            if (got[u] != acc + s[t] + t * 3)
+                bad = u;
+        }
+        ok(bad < 0, "t, p and out in every lane after the yields and barriers (first difference at unit %d)", bad);
+    }
+}
+
 /* ld [p] right after `ptr.add p, p, off` (a uniform pointer moved in
  * place): p's value at the load is not the one the add read, so the quick
  * path must not take p + off for it. One lane (cube of 1: trivially
@@ -2299,6 +2349,7 @@ int main(void)
     test_inductive();
     test_settled();
     test_uniform_resume();
+    test_remake();
     test_plane_uniform();
     test_dead_at_stop();
     test_chain();
