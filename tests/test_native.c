@@ -1869,10 +1869,11 @@ static void test_dead_at_stop(void)
 
 /* Registers made from unit positions (gen's remat): a resume makes t,
  * the shared pointer p and the global pointer out again instead of
- * reloading them. The first loop runs 1000 to 2800 rounds by lane, so
- * its head yields (every 1000 back edges) with lanes already gone, and
- * those lanes read t, p and out after it: they are made in every lane.
- * The reduction then resumes them at six barriers. Expected values from
+ * reloading them; row, one value per cube (puni), is reloaded beside
+ * them. The first loop runs 1000 to 2800 rounds by lane, so its head
+ * yields (every 1000 back edges) with lanes already gone, and those
+ * lanes read t, p and out after it: they are made in every lane. The
+ * reduction then resumes them at seven barriers. Expected values from
  * C. */
 static const char remk_src[] =
     "__global__ void remk(int *o, int k)\n"
@@ -1881,6 +1882,7 @@ static const char remk_src[] =
     "    unsigned t = threadIdx.x;\n"
     "    int *p = &s[t];\n"
     "    int *out = o + t;\n"
+    "    int *row = o + blockIdx.x * 256 + 128;\n"
     "    *p = (int)(t * 7u) ^ k;\n"
     "    __syncthreads();\n"
     "    int acc = 0;\n"
@@ -1890,30 +1892,32 @@ static const char remk_src[] =
     "        if (t < step) *p += p[step];\n"
     "        __syncthreads();\n"
     "    }\n"
-    "    out[blockIdx.x * 128] = acc + *p + (int)(t * 3u);\n"
+    "    out[blockIdx.x * 256] = acc + *p + (int)(t * 3u);\n"
+    "    row[t] = (int)blockIdx.x * 1000 + (int)t;\n"
     "}\n";
 
 static void test_remake(void)
 {
-    int32_t got[256];
+    int32_t got[512];
     uint32_t k = 0x5a5;
-    if (own_kernel(remk_src, "remk.cu", "registers made again from unit positions at resumes", "remk", 2, 128, &k,
-                   got, sizeof got)) {
+    if (own_kernel(remk_src, "remk.cu", "registers made again from unit positions at resumes", "remk", 2, 128, &k, got,
+                   sizeof got)) {
         int s[128], bad = -1;
         for (int t = 0; t < 128; t++)
             s[t] = (t * 7) ^ (int)k;
         for (int step = 64; step > 0; step >>= 1)
             for (int t = 0; t < step; t++)
                 s[t] += s[t + step];
-        for (int u = 0; u < 256 && bad < 0; u++) {
-            const int t = u % 128;
-            int acc = 0;
-            for (int i = 0; i < 1000 + (t % 7) * 300; i++)
-                acc += i & 3;
-            if (got[u] != acc + s[t] + t * 3)
-                bad = u;
-        }
-        ok(bad < 0, "t, p and out in every lane after the yields and barriers (first difference at unit %d)", bad);
+        for (int b = 0; b < 2; b++)
+            for (int t = 0; t < 128 && bad < 0; t++) {
+                int acc = 0;
+                for (int i = 0; i < 1000 + (t % 7) * 300; i++)
+                    acc += i & 3;
+                if (got[b * 256 + t] != acc + s[t] + t * 3 || got[b * 256 + 128 + t] != b * 1000 + t)
+                    bad = b * 128 + t;
+            }
+        ok(bad < 0, "t, p, out and row in every lane after the yields and barriers (first difference at unit %d)",
+           bad);
     }
 }
 
