@@ -176,6 +176,17 @@ static bool unborn_at(const gen *g, uint32_t i, uint32_t pc)
     return !outer_loop(g, pc, &lo, &hi) || g->first_touch[i] > hi;
 }
 
+/* Whether a resume at pc makes slot i again (remake) rather than
+ * reloading it: a remat register of 32-bit lanes whose writer comes
+ * before pc. (A 64-bit one would cost a widening and its ops on twice the
+ * vectors, more than its reload: matmul's hoisted `(long)threadIdx.x`
+ * and `threadIdx.x * 4` took 4% more instructions; one still comes back
+ * as an operand of a 32-bit one, where LLVM narrows it.) */
+static bool remade_at(const gen *g, uint32_t i, uint32_t pc)
+{
+    return g->remat[i] && g->remat[i] - 1 < pc && cvm_vm_esz(g->slot_elem[i]) == 4;
+}
+
 /* Spills slots [s, s + n) to the file, or reloads them from it; with
  * live_pc != UINT32_MAX only those live at that resume point. */
 static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t live_pc)
@@ -190,7 +201,7 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
                 llvm.BuildStore(g->B, llvm.ConstNull(slot_type(g, i)), g->slot[i]);
             continue;
         }
-        if (live_pc != UINT32_MAX && !out && g->remat[i] && g->remat[i] - 1 < live_pc)
+        if (live_pc != UINT32_MAX && !out && remade_at(g, i, live_pc))
             continue; /* made again after the reloads (remake) */
         if (live_pc != UINT32_MAX && g->cst[i]) { /* made again, not stored */
             if (!out) {
@@ -296,7 +307,7 @@ static void remake(gen *g, uint32_t pc)
 {
     bool any = false;
     for (uint32_t s = 0; s < g->nslots; s++) {
-        g->remade[s] = g->remat[s] && g->remat[s] - 1 < pc && live_at(g, s, pc) && !unborn_at(g, s, pc);
+        g->remade[s] = remade_at(g, s, pc) && live_at(g, s, pc) && !unborn_at(g, s, pc);
         any |= g->remade[s];
     }
     if (!any)

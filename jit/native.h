@@ -97,10 +97,11 @@ typedef struct gen {
      * an integer op, an integer conversion or a pointer add of `cst` and
      * `remat` registers written before it, or a per-lane position); 0 if
      * not, or it is plane-uniform (puni). A resume after that writer
-     * makes it again from its writers (remake) instead of reloading it:
-     * a softmax step's `threadIdx.x` copies and the shared pointers made
-     * from them were four vectors reloaded at each of its 16 barriers a
-     * row. The stops still store it, so the file holds it as before. */
+     * makes one of 32-bit lanes again from its writers (remake,
+     * remade_at) instead of reloading it: a softmax step's `threadIdx.x`
+     * copies and the shared pointers made from them were four vectors
+     * reloaded at each of its 16 barriers a row. The stops still store
+     * it, so the file holds it as before. */
     uint32_t *remat;
     uint8_t *remade; /* remake's scratch: the slots it makes at one resume */
     LLVMValueRef *cval;       /* per slot with cst: its scalar, loaded once in the entry block */
