@@ -301,8 +301,7 @@ static void suspend(gen *g, uint32_t pc, LLVMValueRef result)
  * live there that gen's `remat` makes again, with the ones they are made
  * from, by their writers in order, in every lane (the writers ran in all
  * live lanes, and one inactive here may read them after the construct).
- * A writer lane_op does not make (it does not happen for remat_op's ops)
- * is a reload instead. Nothing forwarded leaves the resume block. */
+ * Nothing forwarded leaves the resume block. */
 static void remake(gen *g, uint32_t pc)
 {
     bool any = false;
@@ -329,8 +328,8 @@ static void remake(gen *g, uint32_t pc)
         const uint32_t d = list[0];
         if (nw != 1 || d >= g->nslots || g->remat[d] != w + 1 || !g->remade[d])
             continue;
-        if (!cvm_nat_lane_op(g, &g->code[w]))
-            spill_live(g, d, 1, false, UINT32_MAX);
+        if (!cvm_nat_lane_op(g, &g->code[w])) /* (remat_op's ops all compile) */
+            fail(g, "pc %u: a register to make again at a resume does not compile%s", w, "");
     }
     set_active(g, act);
     for (uint32_t s = 0; s < g->nslots; s++)
