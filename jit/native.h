@@ -248,6 +248,13 @@ void cvm_nat_memory(gen *g, uint32_t pc);
  * runs it through the interpreter). */
 bool cvm_nat_divide(gen *g, uint32_t pc);
 bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in);
+/* The one LLVM instruction a cvt kind is (native_ops.c; NONE: it is not
+ * one, the interpreter runs it). */
+enum {
+    CVM_NAT_CVT_NONE, CVM_NAT_CVT_COPY, CVM_NAT_CVT_TRUNC, CVM_NAT_CVT_SEXT, CVM_NAT_CVT_ZEXT,
+    CVM_NAT_CVT_SITOFP, CVM_NAT_CVT_UITOFP, CVM_NAT_CVT_FPEXT
+};
+unsigned cvm_nat_cvt_class(unsigned k);
 /* The form of what in writes from operands of forms fa, fb (native_ops.c). */
 uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb);
 

@@ -85,19 +85,8 @@ static bool remat_op(const cvm_vm_dinsn *in)
     case CVM_OP_MOV:
         return is_int(in->elem) || in->elem == CVM_T_PTR_GLOBAL || in->elem == CVM_T_PTR_SHARED;
     case CVM_OP_SHL: case CVM_OP_SHR: return is_int(in->elem) && is_int(in->eb);
-    case CVM_OP_CVT: /* between integers: those native_ops.c convert() makes */
-        switch (in->k) {
-        case CVM_VM_CVT_COPY1: case CVM_VM_CVT_COPY2: case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8:
-        case CVM_VM_CVT_TRUNC16_8: case CVM_VM_CVT_TRUNC32_8: case CVM_VM_CVT_TRUNC32_16:
-        case CVM_VM_CVT_TRUNC64_8: case CVM_VM_CVT_TRUNC64_16: case CVM_VM_CVT_TRUNC64:
-        case CVM_VM_CVT_SEXT8_16: case CVM_VM_CVT_SEXT8_32: case CVM_VM_CVT_SEXT8_64:
-        case CVM_VM_CVT_SEXT16_32: case CVM_VM_CVT_SEXT16_64: case CVM_VM_CVT_SEXT32:
-        case CVM_VM_CVT_ZEXT8_16: case CVM_VM_CVT_ZEXT8_32: case CVM_VM_CVT_ZEXT8_64:
-        case CVM_VM_CVT_ZEXT16_32: case CVM_VM_CVT_ZEXT16_64: case CVM_VM_CVT_ZEXT32:
-            return is_int(in->elem) && is_int(in->ea);
-        default:
-            return false;
-        }
+    case CVM_OP_CVT: /* between integers, one instruction (native_ops.c convert) */
+        return is_int(in->elem) && is_int(in->ea) && cvm_nat_cvt_class(in->k) != CVM_NAT_CVT_NONE;
     case CVM_OP_PTR_ADD: return in->elem == CVM_T_PTR_GLOBAL || in->elem == CVM_T_PTR_SHARED;
     default: return false;
     }

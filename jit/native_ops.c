@@ -93,33 +93,49 @@ static LLVMValueRef compare(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
     return llvm.BuildICmp(g->B, pr, a, b, "");
 }
 
+/* The LLVM instruction that is cvt kind k with the interpreter's bits
+ * (CVM_NAT_CVT_NONE: not one instruction). */
+unsigned cvm_nat_cvt_class(unsigned k)
+{
+    switch (k) {
+    case CVM_VM_CVT_COPY1: case CVM_VM_CVT_COPY2: case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8:
+    case CVM_VM_CVT_F32_F32: case CVM_VM_CVT_F64_F64:
+        return CVM_NAT_CVT_COPY;
+    case CVM_VM_CVT_TRUNC16_8: case CVM_VM_CVT_TRUNC32_8: case CVM_VM_CVT_TRUNC32_16:
+    case CVM_VM_CVT_TRUNC64_8: case CVM_VM_CVT_TRUNC64_16: case CVM_VM_CVT_TRUNC64:
+        return CVM_NAT_CVT_TRUNC;
+    case CVM_VM_CVT_SEXT8_16: case CVM_VM_CVT_SEXT8_32: case CVM_VM_CVT_SEXT8_64:
+    case CVM_VM_CVT_SEXT16_32: case CVM_VM_CVT_SEXT16_64: case CVM_VM_CVT_SEXT32:
+        return CVM_NAT_CVT_SEXT;
+    case CVM_VM_CVT_ZEXT8_16: case CVM_VM_CVT_ZEXT8_32: case CVM_VM_CVT_ZEXT8_64:
+    case CVM_VM_CVT_ZEXT16_32: case CVM_VM_CVT_ZEXT16_64: case CVM_VM_CVT_ZEXT32:
+        return CVM_NAT_CVT_ZEXT;
+    case CVM_VM_CVT_I8_F32: case CVM_VM_CVT_I16_F32: case CVM_VM_CVT_I32_F32:
+    case CVM_VM_CVT_I8_F64: case CVM_VM_CVT_I16_F64: case CVM_VM_CVT_I32_F64:
+        return CVM_NAT_CVT_SITOFP;
+    case CVM_VM_CVT_U8_F32: case CVM_VM_CVT_U16_F32: case CVM_VM_CVT_U8_F64:
+    case CVM_VM_CVT_U16_F64: case CVM_VM_CVT_U32_F64:
+        return CVM_NAT_CVT_UITOFP;
+    case CVM_VM_CVT_F32_F64:
+        return CVM_NAT_CVT_FPEXT;
+    default:
+        return CVM_NAT_CVT_NONE;
+    }
+}
+
 /* cvt kinds that are one LLVM instruction with the interpreter's bits. */
 static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a)
 {
     LLVMTypeRef dt = vec(g, in->elem);
-    switch (in->k) {
-    case CVM_VM_CVT_COPY1: case CVM_VM_CVT_COPY2: case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8:
-    case CVM_VM_CVT_F32_F32: case CVM_VM_CVT_F64_F64:
-        return llvm.BuildBitCast(g->B, a, dt, "");
-    case CVM_VM_CVT_TRUNC16_8: case CVM_VM_CVT_TRUNC32_8: case CVM_VM_CVT_TRUNC32_16:
-    case CVM_VM_CVT_TRUNC64_8: case CVM_VM_CVT_TRUNC64_16: case CVM_VM_CVT_TRUNC64:
-        return llvm.BuildTrunc(g->B, a, dt, "");
-    case CVM_VM_CVT_SEXT8_16: case CVM_VM_CVT_SEXT8_32: case CVM_VM_CVT_SEXT8_64:
-    case CVM_VM_CVT_SEXT16_32: case CVM_VM_CVT_SEXT16_64: case CVM_VM_CVT_SEXT32:
-        return llvm.BuildSExt(g->B, a, dt, "");
-    case CVM_VM_CVT_ZEXT8_16: case CVM_VM_CVT_ZEXT8_32: case CVM_VM_CVT_ZEXT8_64:
-    case CVM_VM_CVT_ZEXT16_32: case CVM_VM_CVT_ZEXT16_64: case CVM_VM_CVT_ZEXT32:
-        return llvm.BuildZExt(g->B, a, dt, "");
-    case CVM_VM_CVT_I8_F32: case CVM_VM_CVT_I16_F32: case CVM_VM_CVT_I32_F32:
-    case CVM_VM_CVT_I8_F64: case CVM_VM_CVT_I16_F64: case CVM_VM_CVT_I32_F64:
-        return llvm.BuildSIToFP(g->B, a, dt, "");
-    case CVM_VM_CVT_U8_F32: case CVM_VM_CVT_U16_F32: case CVM_VM_CVT_U8_F64:
-    case CVM_VM_CVT_U16_F64: case CVM_VM_CVT_U32_F64:
-        return llvm.BuildUIToFP(g->B, a, dt, "");
-    case CVM_VM_CVT_F32_F64:
-        return llvm.BuildFPExt(g->B, a, dt, "");
-    default:
-        return NULL;
+    switch (cvm_nat_cvt_class(in->k)) {
+    case CVM_NAT_CVT_COPY: return llvm.BuildBitCast(g->B, a, dt, "");
+    case CVM_NAT_CVT_TRUNC: return llvm.BuildTrunc(g->B, a, dt, "");
+    case CVM_NAT_CVT_SEXT: return llvm.BuildSExt(g->B, a, dt, "");
+    case CVM_NAT_CVT_ZEXT: return llvm.BuildZExt(g->B, a, dt, "");
+    case CVM_NAT_CVT_SITOFP: return llvm.BuildSIToFP(g->B, a, dt, "");
+    case CVM_NAT_CVT_UITOFP: return llvm.BuildUIToFP(g->B, a, dt, "");
+    case CVM_NAT_CVT_FPEXT: return llvm.BuildFPExt(g->B, a, dt, "");
+    default: return NULL;
     }
 }
 

@@ -447,6 +447,12 @@ static float u01(uint64_t *st)
     return (float)(*st >> 40) / 16777216.0f;
 }
 
+/* Whether got and want differ in their bits, a NaN matching any NaN. */
+static int bits_differ(float got, float want)
+{
+    return memcmp(&got, &want, sizeof got) && !(got != got && want != want);
+}
+
 /*
  * The branch-free f32 functions (mathlib.h *_inline, through the cvm_m_*f
  * entry points) against the double-double f64 functions rounded to f32,
@@ -482,7 +488,7 @@ static void check_inline_bits(long n)
                 memcpy(&x, &b, sizeof x);
             }
             const float got = FN[k].f(x), want = (float)FN[k].d((double)x);
-            if (memcmp(&got, &want, sizeof got) && !(got != got && want != want) && bad++ == 0)
+            if (bits_differ(got, want) && bad++ == 0)
                 first = x;
         }
         if (!ok(bad == 0, "f32 %s: %ld inputs bit-identical to the double-double %s", FN[k].name,
@@ -501,18 +507,17 @@ static void check_inline_bits(long n)
  * 2^32 agreed when it was written. The fused form runs only where the CPU
  * has FMA. */
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("fma"))) static float expf_fused(float x)
-{
-    return cvm_m_expf_eval(x, 1);
-}
+#define FMA_TARGET __attribute__((target("fma")))
 #define HAVE_FUSED() __builtin_cpu_supports("fma")
 #else
-static float expf_fused(float x)
+#define FMA_TARGET
+#define HAVE_FUSED() 1
+#endif
+
+FMA_TARGET static float expf_fused(float x)
 {
     return cvm_m_expf_eval(x, 1);
 }
-#define HAVE_FUSED() 1
-#endif
 
 static float expf_taylor13(float x)
 {
@@ -537,14 +542,10 @@ static void check_expf_forms(void)
     for (uint64_t u = 0; u < (1ull << 32); u += stride, n++) {
         const uint32_t b = (uint32_t)u;
         const float x = u32f(b);
-        float want = expf_taylor13(x), got;
-        got = cvm_m_expf_eval(x, 0);
-        if (memcmp(&got, &want, 4) && !(got != got && want != want) && bad_plain++ == 0)
+        const float want = expf_taylor13(x);
+        if (bits_differ(cvm_m_expf_eval(x, 0), want) && bad_plain++ == 0)
             first_plain = b;
-        if (!fused)
-            continue;
-        got = expf_fused(x);
-        if (memcmp(&got, &want, 4) && !(got != got && want != want) && bad_fused++ == 0)
+        if (fused && bits_differ(expf_fused(x), want) && bad_fused++ == 0)
             first_fused = b;
     }
     if (!ok(bad_plain == 0, "f32 exp, separate multiply-adds: %llu inputs (every %llu-th bit pattern) "
