@@ -3,7 +3,8 @@
  * (bytes, files, bad input), kernel lookup and introspection, argument and
  * launch-config checks, buffers, a vadd launch checked against a C loop,
  * fault -> skipped launch -> sync, print output, the memory limit and a
- * failing-allocator sweep that also checks every byte is given back.
+ * failing-allocator sweep that also checks every byte is given back, and
+ * that workers never call the host's allocator at the same time.
  */
 #include "../vm/cubevm.h"
 #include "count_alloc.h"
@@ -11,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char src[] =
     ".kernel vadd\n"
@@ -422,6 +424,62 @@ static void test_failing_allocator(void)
     cvm_free_bytes(bytes);
 }
 
+/* A hook that is not thread-safe, as Lua's contract allows: it notes
+ * when two threads are inside it at once, and stays inside a while so
+ * that an overlap would show. */
+typedef struct overlap {
+    counting c;
+    int inside, most;
+} overlap;
+
+static void *overlap_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
+{
+    overlap *o = user;
+    int now = __atomic_add_fetch(&o->inside, 1, __ATOMIC_SEQ_CST);
+    int seen = __atomic_load_n(&o->most, __ATOMIC_SEQ_CST);
+    while (now > seen && !__atomic_compare_exchange_n(&o->most, &seen, now, 0, __ATOMIC_SEQ_CST,
+                                                      __ATOMIC_SEQ_CST)) {
+    }
+    struct timespec pause = {0, 200000}; /* 0.2 ms */
+    nanosleep(&pause, NULL);
+    void *p = count_alloc(&o->c, ptr, old_size, new_size);
+    __atomic_sub_fetch(&o->inside, 1, __ATOMIC_SEQ_CST);
+    return p;
+}
+
+/* Four workers run a launch of 64 cubes that print, and each grows its
+ * text buffer through the hook as it goes: the library must call the
+ * hook one at a time, and then the count comes back to zero. */
+static void test_hook_one_at_a_time(void)
+{
+    size_t size = 0;
+    void *bytes = assemble(&size);
+    overlap o = {{0, 0, -1}, 0, 0};
+    cvm_config cfg = {.alloc = overlap_alloc, .alloc_user = &o, .threads = 4};
+    cvm_device *sd = NULL;
+    cvm_module *m = NULL;
+    cvm_buffer *out = NULL;
+    const cvm_kernel *k = NULL;
+    cvm_diag d;
+    cvm_status st = !bytes ? CVM_INTERNAL : cvm_device_open("cpu", &cfg, &sd, &d);
+    if (!st && !(st = cvm_module_load(sd, bytes, size, &m, &d)) && !(st = cvm_kernel_get(m, "fill", &k, &d)) &&
+        !(st = cvm_buffer_create(sd, 64 * 8 * 4, "out", &out, &d))) {
+        cvm_arg a = {CVM_ARG_BUFFER, out, 0, NULL, 0};
+        cvm_launch_config lc = {.grid = {64, 1, 1}, .block = {8, 1, 1}};
+        for (int i = 0; i < 4 && !st; i++)
+            if (!(st = cvm_launch(cvm_device_stream(sd), k, &lc, &a, 1, &d)))
+                st = cvm_stream_sync(cvm_device_stream(sd), &d);
+        (void)cvm_stream_output(cvm_device_stream(sd));
+    }
+    cvm_buffer_free(out);
+    cvm_module_free(m);
+    cvm_device_close(sd);
+    cvm_free_bytes(bytes);
+    is_int(st, CVM_OK, "launches on four workers through a hook that is not thread-safe");
+    is_int(o.most, 1, "the hook is never entered by two threads at once (%ld calls)", o.c.calls);
+    ok(o.c.live == 0, "and every byte comes back (%lld left)", o.c.live);
+}
+
 /* Counts of compile options beside NULL lists, NULL strings in them and a
  * NULL kernel info are refused, never read. */
 static void test_null_options(void)
@@ -472,6 +530,7 @@ int main(void)
     }
     test_memory_limit();
     test_failing_allocator();
+    test_hook_one_at_a_time();
     test_null_options();
     return done_testing();
 }

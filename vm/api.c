@@ -13,17 +13,39 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 /* ---- memory ---- */
+
+static void *device_default_alloc(void *user, void *ptr, size_t old_size, size_t new_size);
+
+/* The host's hook is called by one thread at a time, whichever device or
+ * worker asks: a hook written for Lua's contract (a counter, an arena)
+ * need not be thread-safe. Workers grow their scratch through it at the
+ * start of a launch, all at once. Those calls are few (a launch usually
+ * allocates nothing), so one lock for the process costs nothing that
+ * shows; the library's own allocator goes unlocked. */
+static bool hook_busy;
+
+static void *call_hook(const cvm_mem *m, void *ptr, size_t old_size, size_t new_size)
+{
+    if (m->fn == device_default_alloc)
+        return m->fn(m->user, ptr, old_size, new_size);
+    while (__atomic_test_and_set(&hook_busy, __ATOMIC_ACQUIRE))
+        sched_yield();
+    void *p = m->fn(m->user, ptr, old_size, new_size);
+    __atomic_clear(&hook_busy, __ATOMIC_RELEASE);
+    return p;
+}
 
 void *cvm_vm_mem_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
 {
     cvm_mem *m = user;
     if (new_size == 0) {
         if (ptr) {
-            m->fn(m->user, ptr, old_size, 0);
+            call_hook(m, ptr, old_size, 0);
             __atomic_fetch_sub(&m->used, old_size, __ATOMIC_RELAXED);
         }
         return NULL;
@@ -38,12 +60,12 @@ void *cvm_vm_mem_alloc(void *user, void *ptr, size_t old_size, size_t new_size)
             __atomic_fetch_sub(&m->used, grow, __ATOMIC_RELAXED);
             return NULL;
         }
-        void *p = m->fn(m->user, ptr, old_size, new_size);
+        void *p = call_hook(m, ptr, old_size, new_size);
         if (!p)
             __atomic_fetch_sub(&m->used, grow, __ATOMIC_RELAXED);
         return p;
     }
-    void *p = m->fn(m->user, ptr, old_size, new_size);
+    void *p = call_hook(m, ptr, old_size, new_size);
     if (p) {
         if (new_size >= old_size)
             __atomic_fetch_add(&m->used, new_size - old_size, __ATOMIC_RELAXED);

@@ -84,6 +84,9 @@ typedef struct cvm_diag {
  * returns NULL; otherwise it returns a block of new_size bytes aligned to
  * at least 64 bytes, preserving min(old_size, new_size) bytes of `ptr`
  * (NULL for a fresh block), or NULL on failure (then `ptr` is untouched).
+ * The library calls it from worker threads too, but never from two
+ * threads at once (one lock for the process), so it need not be
+ * thread-safe.
  */
 typedef void *(*cvm_alloc_fn)(void *user, void *ptr, size_t old_size, size_t new_size);
 
