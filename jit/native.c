@@ -442,7 +442,7 @@ void cvm_nat_named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigne
     (void)g;
 }
 
-static void chain(gen *g);
+static void chain(gen *g, bool finished);
 
 /* Runs instruction pc through the interpreter; a barrier that waits
  * suspends the plane with its resume point at pc + 1 (and a cube
@@ -481,7 +481,7 @@ void cvm_nat_fallback(gen *g, uint32_t pc)
         if (in->h == CVM_OP_BAR_SYNC)
             llvm.BuildRet(g->B, r); /* a named barrier's release is the interpreter's */
         else
-            chain(g); /* a cube barrier, released as a plain one is */
+            chain(g, false); /* a cube barrier, released as a plain one is */
         llvm.PositionBuilderAtEnd(g->B, stop);
         llvm.BuildRet(g->B, r);
         llvm.PositionBuilderAtEnd(g->B, ok);
@@ -496,8 +496,15 @@ void cvm_nat_fallback(gen *g, uint32_t pc)
 
 /* After a plane's arrival at a cube barrier, its state stored: goes on
  * with the next plane of the pass in this call (vm/jit_rt.c
- * cvm_jit_chain), at the dispatch, or returns the wait to run_cube. */
-static void chain(gen *g)
+ * cvm_jit_chain), at the dispatch, or returns the wait to run_cube.
+ * After a plane finished (`finished`), only the inline look: the next
+ * plane in index order when it is runnable, else the return of
+ * CVM_VM_R_DONE, after which run_cube goes on as it would have. A
+ * kernel's planes thus run in one call where nothing stops them, and
+ * what the entry computes once (parameters, their buffers' bounds, a
+ * constant's vector) serves them all: vadd's 8 planes a cube paid the
+ * function's entry, its buffer lookups and its return 8 times. */
+static void chain(gen *g, bool finished)
 {
     if (g->nchains == g->capchains) {
         g->capchains = g->capchains ? g->capchains * 2 : 8;
@@ -505,7 +512,7 @@ static void chain(gen *g)
         if (!c) {
             fail(g, "out of memory at pc %u%s", 0, "");
             g->again = true;
-            llvm.BuildRet(g->B, c32(g, CVM_VM_R_WAIT));
+            llvm.BuildRet(g->B, c32(g, finished ? CVM_VM_R_DONE : CVM_VM_R_WAIT));
             return;
         }
         g->chains = c;
@@ -513,7 +520,7 @@ static void chain(gen *g)
     /* the common case inline: the next plane in index order is runnable
      * (cvm_jit_chain's first look, and what it then records) */
     LLVMBasicBlockRef look = block(g, "look"), fast = block(g, "fast"), slow = block(g, "slow"),
-                      join = block(g, "next"), go = block(g, "chain"), wait = block(g, "wait");
+                      go = block(g, "chain");
     LLVMValueRef on = llvm.BuildICmp(g->B, LLVMIntNE, load_fixed(g, g->x, offsetof(cvm_vm_exec, chain), g->i8),
                                      llvm.ConstInt(g->i8, 0, false), "");
     LLVMValueRef after = llvm.BuildAdd(g->B, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, 1), "");
@@ -528,18 +535,26 @@ static void chain(gen *g)
     llvm.PositionBuilderAtEnd(g->B, fast);
     store(g, q, g->x, offsetof(cvm_vm_exec, chained));
     store(g, llvm.ConstInt(g->i8, 0, false), g->x, offsetof(cvm_vm_exec, synced));
+    LLVMBasicBlockRef join = finished ? go : block(g, "next");
     llvm.BuildBr(g->B, join);
     llvm.PositionBuilderAtEnd(g->B, slow);
-    LLVMValueRef args[2] = {g->x, g->p};
-    LLVMValueRef next = llvm.BuildCall2(g->B, g->ty_chain, g->fn_chain, args, 2, "next");
-    llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildPtrToInt(g->B, next, g->i64, ""), c64(g, 0), ""),
-                    wait, join);
-    llvm.PositionBuilderAtEnd(g->B, wait);
-    llvm.BuildRet(g->B, c32(g, CVM_VM_R_WAIT));
-    llvm.PositionBuilderAtEnd(g->B, join);
-    LLVMValueRef nx = llvm.BuildPhi(g->B, g->i8p, "next");
-    llvm.AddIncoming(nx, (LLVMValueRef[]){q, next}, (LLVMBasicBlockRef[]){fast, slow}, 2);
-    llvm.BuildBr(g->B, go);
+    LLVMValueRef nx = q;
+    if (finished) {
+        llvm.BuildRet(g->B, c32(g, CVM_VM_R_DONE));
+    } else {
+        LLVMBasicBlockRef wait = block(g, "wait");
+        LLVMValueRef args[2] = {g->x, g->p};
+        LLVMValueRef next = llvm.BuildCall2(g->B, g->ty_chain, g->fn_chain, args, 2, "next");
+        llvm.BuildCondBr(g->B,
+                         llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildPtrToInt(g->B, next, g->i64, ""), c64(g, 0), ""),
+                         wait, join);
+        llvm.PositionBuilderAtEnd(g->B, wait);
+        llvm.BuildRet(g->B, c32(g, CVM_VM_R_WAIT));
+        llvm.PositionBuilderAtEnd(g->B, join);
+        nx = llvm.BuildPhi(g->B, g->i8p, "next");
+        llvm.AddIncoming(nx, (LLVMValueRef[]){q, next}, (LLVMBasicBlockRef[]){fast, slow}, 2);
+        llvm.BuildBr(g->B, go);
+    }
     llvm.PositionBuilderAtEnd(g->B, go); /* (emit() puts the edge's undefined allocas here) */
     llvm.BuildBr(g->B, g->dispatch);
     llvm.AddIncoming(g->p_phi, &nx, &go, 1);
@@ -568,7 +583,7 @@ static void sync_cube(gen *g, uint32_t pc)
     frames(g, g->depth, true);
     store(g, llvm.BuildLoad2(g->B, g->i32, g->quantum, ""), g->p, offsetof(cvm_vm_plane, quantum));
     store(g, c32(g, g->depth), g->p, offsetof(cvm_vm_plane, sp));
-    chain(g);
+    chain(g, false);
     llvm.PositionBuilderAtEnd(g->B, other);
     cvm_nat_fallback(g, pc);
 }
@@ -1012,7 +1027,7 @@ static void emit(gen *g)
     store(g, c32(g, 0), g->p, offsetof(cvm_vm_plane, sp));
     store(g, c32(g, CVM_VM_DONE), g->p, offsetof(cvm_vm_plane, state));
     store(g, c32(g, kp->ninsns), g->p, offsetof(cvm_vm_plane, pc));
-    llvm.BuildRet(g->B, c32(g, CVM_VM_R_DONE));
+    chain(g, true);
 
     /* a chained plane's code starts from nothing: every alloca (slots,
      * masks, scalars) undefined on that edge, as at the entry, so that

@@ -1187,6 +1187,15 @@ static void test_faults(void)
     both("out of bounds store", "oob", &cfg, bufs, 1, &n, (uint8_t *)got, &st, &d);
     ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds store") && d.fault.unit[0] == 29,
        "the fault names unit 29, the first lane past the buffer: %s", d.message);
+    /* four planes a cube: 0 and 1 finish, and the call goes on with 2
+     * (chain), whose lane 16 stores past the buffer */
+    float big[80];
+    io wide[] = {{NULL, sizeof big}};
+    cvm_launch_config four = kern_cfg(1, 128);
+    n = 0;
+    both("a later plane's store out of bounds", "oob", &four, wide, 1, &n, (uint8_t *)big, &st, &d);
+    ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds store") && d.fault.unit[0] == 80,
+       "the fault names unit 80, in the third plane: %s", d.message);
 }
 
 /* Accesses a[i] with an int i (the frontend's cvt, mul by the size,
