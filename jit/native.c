@@ -521,6 +521,8 @@ static void chain(gen *g, bool finished)
      * (cvm_jit_chain's first look, and what it then records) */
     LLVMBasicBlockRef look = block(g, "look"), fast = block(g, "fast"), slow = block(g, "slow"),
                       go = block(g, "chain");
+    if (!finished)
+        store(g, llvm.ConstInt(g->i8, 1, false), g->x, offsetof(cvm_vm_exec, chain_waited));
     LLVMValueRef on = llvm.BuildICmp(g->B, LLVMIntNE, load_fixed(g, g->x, offsetof(cvm_vm_exec, chain), g->i8),
                                      llvm.ConstInt(g->i8, 0, false), "");
     LLVMValueRef after = llvm.BuildAdd(g->B, load_fixed(g, g->p, offsetof(cvm_vm_plane, index), g->i32), c32(g, 1), "");

@@ -508,16 +508,20 @@ static void one_element(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64
 }
 
 /*
- * A quick access (P + I * esz) whose I is known consecutive (a forwarded
- * form: a versioned loop's index, or one made from unit_pos.x), when
- * every lane is active: lanes 0 to W - 1 at I's scalar s, so the test is
- * that s to s + W - 1 do not wrap and lie in P's range, and the access
- * one plain vector, to bj. Else (some lane inactive, or out of range) on
- * in a new block, where the general code makes the same test from the
- * first and last active lanes and reaches the same vector access or the
- * slow path. In sum's and pooling's loops the general code's lane
- * arithmetic (cttz, ctlz, the no-wrap and range tests from them) was
- * about a third of the loop's instructions.
+ * A quick access (P + I * esz) when every lane is active and I is
+ * consecutive: known so (a forwarded form, a versioned loop's index), or
+ * tested here (probe: I's lanes equal I[0] + l, one vector compare; an
+ * index made from unit_pos.x, vadd's `blockIdx.x * blockDim.x +
+ * threadIdx.x`). Lanes 0 to W - 1 are then at the scalar s, so the
+ * test is that s to s + W - 1 do not wrap and lie in P's range, and the
+ * access one plain vector, to bj. Else (some lane inactive, another
+ * form, or out of range) on in a new block, where the general code makes
+ * its own test from the first and last active lanes and reaches the same
+ * vector access or the slow path. In sum's and pooling's loops the
+ * general code's lane arithmetic (cttz, ctlz, the no-wrap and range
+ * tests from them) was about a third of the loop's instructions; in
+ * vadd's full planes, its test of I and the first lane's extraction were
+ * some 80 of 215 instructions a plane on x86-64-v3.
  */
 static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_t align, LLVMValueRef act,
                        LLVMBasicBlockRef bj)
@@ -531,7 +535,9 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
         one_element(g, in, af, align, act, s, bj);
         return;
     }
-    if (k != F_CONS && !split)
+    /* any other I is tested here: consecutive from its lane 0 */
+    const bool probe = k != F_CONS && !split;
+    if (probe && k == F_UNI)
         return;
     const bool ld = in->h == CVM_OP_LD;
     const unsigned esz = in->esz;
@@ -557,6 +563,15 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
         x0 = llvm.BuildAdd(g->B, su, af->jsext ? llvm.BuildSExt(g->B, sj, g->i64, "") : llvm.BuildZExt(g->B, sj, g->i64, ""), "");
         ok = af->jsext ? llvm.BuildICmp(g->B, LLVMIntSLE, sj, c32(g, INT32_MAX - (g->W - 1)), "")
                        : llvm.BuildICmp(g->B, LLVMIntULE, sj, c32(g, UINT32_MAX - (g->W - 1)), "");
+    } else if (probe) {
+        /* I's lanes are I[0] + l in I's type; then, as for a forwarded
+         * form, I[0]'s range says that they do not wrap */
+        LLVMValueRef I = reg_get(g, af->I);
+        s = llvm.BuildExtractElement(g->B, I, c32(g, 0), "");
+        LLVMValueRef steps = llvm.BuildAdd(g->B, splat(g, s), iota(g, af->wide ? g->i64 : g->i32), "");
+        LLVMValueRef off = llvm.BuildICmp(g->B, LLVMIntNE, I, steps, "");
+        x0 = index64(g, af, s, g->i64);
+        ok = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
     } else {
         x0 = index64(g, af, s, g->i64);
         ok = llvm.ConstInt(g->i1, 1, false);

@@ -328,12 +328,13 @@ static void run_cube(cvm_vm_exec *x)
             int r = x->native                          ? x->native(x, q)
                     : x->L->hook || x->race || x->init ? run_hooked(x, q)
                                                        : cvm_vm_run_plane(x, q);
-            if (x->chained) { /* the call went on with later planes (cvm_jit_chain): r is the last one's */
+            if (x->chained) { /* the call went on with later planes (chain): r is the last one's */
                 q = x->chained;
                 k = q->index;
                 x->chained = NULL;
-                pending = true; /* those before it wait at a barrier */
+                pending |= x->chain_waited; /* planes before it wait at a barrier (others finished) */
             }
+            x->chain_waited = false;
             if (r == CVM_VM_R_FAULT || r == CVM_VM_R_STOP) {
                 q->state = CVM_VM_FAULTED;
                 if (x->fault.status != CVM_FAULT)
@@ -592,6 +593,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
     }
     x->chain = x->native && L->schedule != CVM_VM_SCHED_RANDOM; /* passes in index order */
     x->chained = NULL;
+    x->chain_waited = false;
     const bool fast = !x->native && !L->step_budget && !L->hook && !checks && x->kp->fast,
                laid_out = fast && x->kp->fast_exact;
     x->code = fast ? x->kp->fast : x->kp->code;
@@ -813,6 +815,10 @@ static void join(cvm_vm_run *run, cvm_vm_state *s)
         x->planes[i].index = i;
         x->planes[i].stack = s->stacks + (size_t)i * x->kp->max_depth;
         x->planes[i].regs = s->regs + (size_t)i * plane_slots(x) * x->rb;
+        /* a plane's lanes are the same in every cube */
+        uint32_t n = i + 1 < x->nplanes ? x->W : x->units - i * x->W;
+        x->planes[i].nlanes = n;
+        x->planes[i].live = n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
     }
     fill_positions(x);
     preset_regs(x);
@@ -861,8 +867,6 @@ static void start_cube(cvm_vm_run *run, cvm_vm_exec *x, uint64_t c)
         cvm_vm_init_cube(x);
     for (uint32_t i = 0; i < x->nplanes; i++) {
         cvm_vm_plane *q = &x->planes[i];
-        q->nlanes = i + 1 < x->nplanes ? x->W : x->units - i * x->W;
-        q->live = q->nlanes >= 64 ? UINT64_MAX : (UINT64_C(1) << q->nlanes) - 1;
         q->active = q->live;
         q->exited = 0;
         q->pc = 0;

@@ -312,8 +312,11 @@ typedef struct cvm_vm_exec {
      * pass's next runnable plane in the same call (cvm_jit_chain), when
      * the pass runs the planes in index order (no random schedule);
      * `chained` is the last plane a call went on with, for run_cube to
-     * take its result (NULL: none). */
-    bool chain;
+     * take its result (NULL: none). A plane that finishes goes on the
+     * same way (the next plane only, when runnable); `chain_waited` says
+     * a plane of the call arrived at a barrier, so that run_cube tries a
+     * release only then. */
+    bool chain, chain_waited;
     cvm_vm_plane *chained;
 } cvm_vm_exec;
 
