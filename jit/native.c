@@ -45,6 +45,8 @@
  * scheduler would run next (the next one in index order when it is
  * runnable, looked at inline; else cvm_jit_chain in vm/jit_rt.c names it)
  * becomes p (a phi at the dispatch), and the dispatch resumes it (chain).
+ * A plane that finishes goes on the same way with the next plane when it
+ * is runnable, so a cube without barriers runs in one call.
  *
  * Float results keep docs/numerics.md: NaN results are made canonical
  * (where they leave the plane's vectors, for registers that raw_nans
