@@ -372,30 +372,39 @@ static void test_memory_limit(void)
     cvm_free_bytes(bytes);
 }
 
-/* One full use of the API under an allocator that fails its n-th call. */
-static cvm_status session(counting *c, const void *bytes, size_t size)
+/* One full use of the API under cfg: `launches` launches of fill over
+ * `cubes` cubes of 8 units, each synced. */
+static cvm_status session_with(const cvm_config *cfg, const void *bytes, size_t size, uint32_t cubes,
+                               int launches)
 {
-    cvm_config cfg = {.alloc = count_alloc, .alloc_user = c};
     cvm_device *sd = NULL;
     cvm_module *m = NULL;
     cvm_buffer *out = NULL;
     const cvm_kernel *k = NULL;
     cvm_diag d;
-    cvm_status st = cvm_device_open("cpu", &cfg, &sd, &d);
+    cvm_status st = cvm_device_open("cpu", cfg, &sd, &d);
     if (st)
         return st;
     if (!(st = cvm_module_load(sd, bytes, size, &m, &d)) && !(st = cvm_kernel_get(m, "fill", &k, &d)) &&
-        !(st = cvm_buffer_create(sd, 64, "out", &out, &d))) {
+        !(st = cvm_buffer_create(sd, (size_t)cubes * 8 * 4, "out", &out, &d))) {
         cvm_arg a = {CVM_ARG_BUFFER, out, 0, NULL, 0};
-        cvm_launch_config lc = {.grid = {2, 1, 1}, .block = {8, 1, 1}};
-        if (!(st = cvm_launch(cvm_device_stream(sd), k, &lc, &a, 1, &d)))
-            st = cvm_stream_sync(cvm_device_stream(sd), &d);
+        cvm_launch_config lc = {.grid = {cubes, 1, 1}, .block = {8, 1, 1}};
+        for (int i = 0; i < launches && !st; i++)
+            if (!(st = cvm_launch(cvm_device_stream(sd), k, &lc, &a, 1, &d)))
+                st = cvm_stream_sync(cvm_device_stream(sd), &d);
         (void)cvm_stream_output(cvm_device_stream(sd));
     }
     cvm_buffer_free(out);
     cvm_module_free(m);
     cvm_device_close(sd);
     return st;
+}
+
+/* One full use of the API under an allocator that fails its n-th call. */
+static cvm_status session(counting *c, const void *bytes, size_t size)
+{
+    cvm_config cfg = {.alloc = count_alloc, .alloc_user = c};
+    return session_with(&cfg, bytes, size, 2, 1);
 }
 
 static void test_failing_allocator(void)
@@ -456,24 +465,7 @@ static void test_hook_one_at_a_time(void)
     void *bytes = assemble(&size);
     overlap o = {{0, 0, -1}, 0, 0};
     cvm_config cfg = {.alloc = overlap_alloc, .alloc_user = &o, .threads = 4};
-    cvm_device *sd = NULL;
-    cvm_module *m = NULL;
-    cvm_buffer *out = NULL;
-    const cvm_kernel *k = NULL;
-    cvm_diag d;
-    cvm_status st = !bytes ? CVM_INTERNAL : cvm_device_open("cpu", &cfg, &sd, &d);
-    if (!st && !(st = cvm_module_load(sd, bytes, size, &m, &d)) && !(st = cvm_kernel_get(m, "fill", &k, &d)) &&
-        !(st = cvm_buffer_create(sd, 64 * 8 * 4, "out", &out, &d))) {
-        cvm_arg a = {CVM_ARG_BUFFER, out, 0, NULL, 0};
-        cvm_launch_config lc = {.grid = {64, 1, 1}, .block = {8, 1, 1}};
-        for (int i = 0; i < 4 && !st; i++)
-            if (!(st = cvm_launch(cvm_device_stream(sd), k, &lc, &a, 1, &d)))
-                st = cvm_stream_sync(cvm_device_stream(sd), &d);
-        (void)cvm_stream_output(cvm_device_stream(sd));
-    }
-    cvm_buffer_free(out);
-    cvm_module_free(m);
-    cvm_device_close(sd);
+    cvm_status st = bytes ? session_with(&cfg, bytes, size, 64, 4) : CVM_INTERNAL;
     cvm_free_bytes(bytes);
     is_int(st, CVM_OK, "launches on four workers through a hook that is not thread-safe");
     is_int(o.most, 1, "the hook is never entered by two threads at once (%ld calls)", o.c.calls);
