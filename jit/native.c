@@ -402,6 +402,41 @@ static LLVMValueRef cond_mask(const gen *g, uint32_t slot)
     return llvm.BuildAnd(g->B, mask_bits(g, v), get_active(g), "");
 }
 
+/* ---- the full-mask copy (gen's fullcopy, full) ---- */
+
+/* Here every lane is active: the mask a constant, which LLVM folds into
+ * what reads it (the quick paths' test of a full plane, the merge of a
+ * lane op's result with the inactive lanes' old values). */
+static void set_full(gen *g)
+{
+    set_active(g, full_mask(g));
+    g->full = true;
+}
+
+/* An exit to construct t (-1: the kernel's end) that some lanes take
+ * while others stay: the constructs it leaves end with fewer lanes than
+ * began them, and a loop it breaks out of (brk) goes on to its
+ * continuing part with fewer. */
+static void lanes_left(gen *g, int t, bool brk)
+{
+    for (int d = t + 1; d < (int)g->depth; d++)
+        g->con[d].lost = true;
+    if (t >= 0 && brk)
+        g->con[t].brk_partial = true;
+}
+
+/* At a marker in a full-mask copy, after the test for an empty mask:
+ * every lane is active when all of them began the construct and none
+ * left it with others staying (`whole`); an exit all of them take leaves
+ * the mask empty, and the code here unreached. */
+static void regain(gen *g, bool whole)
+{
+    if (whole && g->fullcopy)
+        set_full(g);
+    else
+        g->full = false;
+}
+
 static LLVMValueRef new_mask(gen *g, const char *name, LLVMValueRef init)
 {
     LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
@@ -635,14 +670,33 @@ static LLVMBasicBlockRef resume_block(const gen *g, uint32_t pc)
     return NULL;
 }
 
+/* In a versioned copy at loop pc's head: goes on where ok holds; where
+ * it fails, the state goes to the plane's record and on in the general
+ * copy, at the resume point of the loop's head (as a plane stopped there
+ * would resume: before the first round it is the same state), never to
+ * come back. False where there is no such point (a failed compile). */
+static bool or_general(gen *g, uint32_t pc, LLVMValueRef ok)
+{
+    LLVMBasicBlockRef to = resume_block(g, pc + 1);
+    if (!to) {
+        fail(g, "pc %u: a versioned loop has no resume point%s", pc, "");
+        return false;
+    }
+    LLVMBasicBlockRef body = block(g, "body"), deopt = block(g, "deopt");
+    llvm.BuildCondBr(g->B, ok, body, deopt);
+    llvm.PositionBuilderAtEnd(g->B, deopt);
+    save_state(g, pc + 1);
+    llvm.BuildBr(g->B, to);
+    llvm.PositionBuilderAtEnd(g->B, body);
+    return true;
+}
+
 /* The loop at pc in a versioned copy: the forms of its candidates not
  * already forwarded, tested and forwarded. Those the loop does not write
  * (written false) once, before its head: lanes only leave the loop, so
  * what holds at its entry holds in every round; those it writes (a
- * counter) at its head, each round. Where a test fails, the state goes
- * to the plane's record and on in the general copy, at the resume point
- * of the loop's head (as a plane stopped there would resume: before the
- * first round it is the same state), never to come back. */
+ * counter) at its head, each round; where a test fails, the plane goes
+ * on in the general copy (or_general). */
 static void guard(gen *g, uint32_t pc, bool written)
 {
     vcand cand[MAXVERSIONED];
@@ -661,18 +715,8 @@ static void guard(gen *g, uint32_t pc, bool written)
     const unsigned nc = k;
     if (!nc)
         return;
-    LLVMBasicBlockRef to = resume_block(g, pc + 1);
-    if (!to) {
-        fail(g, "pc %u: a versioned loop has no resume point%s", pc, "");
+    if (!or_general(g, pc, form_test(g, cand, nc, val)))
         return;
-    }
-    LLVMValueRef ok = form_test(g, cand, nc, val);
-    LLVMBasicBlockRef body = block(g, "body"), deopt = block(g, "deopt");
-    llvm.BuildCondBr(g->B, ok, body, deopt);
-    llvm.PositionBuilderAtEnd(g->B, deopt);
-    save_state(g, pc + 1);
-    llvm.BuildBr(g->B, to);
-    llvm.PositionBuilderAtEnd(g->B, body);
     for (unsigned i = 0; i < nc; i++) {
         if (cand[i].inductive) { /* before the head: its scalar's carrier */
             LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
@@ -736,9 +780,11 @@ static void control(gen *g, uint32_t pc)
     construct *c;
     switch (in->h) {
     case CVM_OP_IF: {
-        LLVMValueRef act = get_active(g);
+        LLVMValueRef act = get_active(g), s;
         LLVMValueRef cm = cond_mask(g, in->a);
+        const bool was_full = g->full, uni = g->full && form_at(g, in->a, &s) == F_UNI;
         c = push(g, CVM_VM_F_IF, pc);
+        c->was_full = was_full, c->uni = uni;
         snapshot(g, g->depth - 1);
         c->m[0] = new_mask(g, "pending", llvm.BuildAnd(g->B, act, llvm.BuildNot(g->B, cm, ""), ""));
         c->next = block(g, "marker");
@@ -746,6 +792,7 @@ static void control(gen *g, uint32_t pc)
         LLVMBasicBlockRef then = block(g, "then");
         llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntNE, cm, c64(g, 0), ""), then, c->next);
         llvm.PositionBuilderAtEnd(g->B, then);
+        regain(g, uni); /* one value: all lanes take the part, or none */
         break;
     }
     case CVM_OP_ELSE: {
@@ -759,6 +806,7 @@ static void control(gen *g, uint32_t pc)
         set_active(g, pend);
         c->next = block(g, "end");
         continue_if_active(g);
+        regain(g, c->uni);
         break;
     }
     case CVM_OP_LOOP: {
@@ -786,6 +834,11 @@ static void control(gen *g, uint32_t pc)
                 if (g->lazy[s] == pc + 1)
                     g->stale[s] = (uint8_t)g->depth;
             guard(g, pc, true);
+            /* a full-mask copy's rounds begin with every lane; the
+             * back edge's mask folds to all lanes where no lane left
+             * without the others */
+            if (g->fullcopy && or_general(g, pc, all_lanes(g, get_active(g))))
+                set_full(g), c->was_full = true;
         }
         /* (after the test: what it proved holds at the markers too, for
          * what the loop writes is forwarded no more once written) */
@@ -802,18 +855,25 @@ static void control(gen *g, uint32_t pc)
         llvm.BuildStore(g->B, c64(g, 0), c->m[1]);
         c->next = block(g, "end");
         continue_if_active(g);
+        regain(g, c->was_full && !c->lost && !c->brk_partial);
         break;
     }
     case CVM_OP_BREAK_IF: {
         c = &g->con[in->aux];
-        LLVMValueRef cm = cond_mask(g, in->a);
+        LLVMValueRef cm = cond_mask(g, in->a), s;
+        const bool uni = g->full && form_at(g, in->a, &s) == F_UNI;
+        if (!uni)
+            lanes_left(g, (int)in->aux, true);
         llvm.BuildStore(g->B, llvm.BuildOr(g->B, llvm.BuildLoad2(g->B, g->i64, c->m[0], ""), cm, ""), c->m[0]);
         set_active(g, llvm.BuildAnd(g->B, get_active(g), llvm.BuildNot(g->B, cm, ""), ""));
         continue_if_active(g);
+        regain(g, uni);
         break;
     }
     case CVM_OP_BREAK: case CVM_OP_CONTINUE: case CVM_OP_EXIT: {
         c = &g->con[in->aux];
+        if (!g->full)
+            lanes_left(g, (int)in->aux, in->h == CVM_OP_BREAK);
         LLVMValueRef m = c->m[in->h == CVM_OP_CONTINUE ? 1 : 0];
         llvm.BuildStore(g->B, llvm.BuildOr(g->B, llvm.BuildLoad2(g->B, g->i64, m, ""), get_active(g), ""), m);
         set_active(g, c64(g, 0));
@@ -822,6 +882,8 @@ static void control(gen *g, uint32_t pc)
         break;
     }
     case CVM_OP_RETURN:
+        if (!g->full)
+            lanes_left(g, -1, false);
         llvm.BuildStore(g->B, llvm.BuildOr(g->B, llvm.BuildLoad2(g->B, g->i64, g->exited, ""), get_active(g), ""),
                        g->exited);
         set_active(g, c64(g, 0));
@@ -830,6 +892,7 @@ static void control(gen *g, uint32_t pc)
         break;
     case CVM_OP_BLOCK:
         c = push(g, CVM_VM_F_BLOCK, pc);
+        c->was_full = g->full;
         snapshot(g, g->depth - 1);
         c->m[0] = new_mask(g, "exitm", c64(g, 0));
         c->next = block(g, "end");
@@ -881,6 +944,7 @@ static void control(gen *g, uint32_t pc)
         set_active(g, a);
         g->depth--;
         continue_if_active(g);
+        regain(g, c->was_full && !c->lost);
         break;
     }
     default:
@@ -916,8 +980,13 @@ static bool version_loop(gen *g, uint32_t lo)
     vcand cand[MAXVERSIONED], strong[MAXVERSIONED];
     LLVMValueRef val[MAXVERSIONED];
     const uint32_t hi = g->code[lo].end;
+    /* a loop that only loops enclose is entered, in the common case,
+     * with every lane of the plane: its copies are full-mask ones */
+    bool full = cvm_nat_loop_versionable(g, lo);
+    for (unsigned d = 0; d < g->depth; d++)
+        full = full && g->con[d].kind == CVM_VM_F_LOOP;
     const unsigned nc = cvm_nat_loop_candidates(g, lo, cand);
-    if (!nc)
+    if (!nc && !full)
         return false;
     bool weak = false; /* (g->weak is the guess at lo until the next call) */
     for (unsigned i = 0; i < nc; i++)
@@ -928,23 +997,39 @@ static bool version_loop(gen *g, uint32_t lo)
         ns = cvm_nat_loop_candidates(g, lo, strong);
         g->strong_only = false;
     }
-    LLVMValueRef ok = form_test(g, cand, nc, val);
-    LLVMBasicBlockRef general = block(g, "general"), versioned = block(g, "versioned"), joined = block(g, "joined");
-    LLVMBasicBlockRef second = ns ? block(g, "rows") : general, narrow = ns ? block(g, "narrow") : NULL;
-    llvm.BuildCondBr(g->B, ok, versioned, second);
-    if (ns) {
-        llvm.PositionBuilderAtEnd(g->B, second);
-        llvm.BuildCondBr(g->B, form_test(g, strong, ns, val), narrow, general);
+    /* the copies, each tried in turn where the one before does not hold:
+     * every guess; the strong ones (a full-mask copy: none, too) */
+    struct vcopy {
+        const vcand *c;
+        unsigned n;
+        bool strong;
+    } copy[2];
+    unsigned ncopy = 0;
+    if (nc)
+        copy[ncopy++] = (struct vcopy){cand, nc, false};
+    if ((weak && (ns || full)) || !nc)
+        copy[ncopy++] = (struct vcopy){strong, ns, weak};
+    LLVMValueRef whole = full ? all_lanes(g, get_active(g)) : NULL;
+    LLVMBasicBlockRef general = block(g, "general"), joined = block(g, "joined"), at[2];
+    for (unsigned k = 0; k < ncopy; k++) {
+        LLVMValueRef ok = form_test(g, copy[k].c, copy[k].n, val);
+        LLVMBasicBlockRef other = k + 1 < ncopy ? block(g, "next") : general;
+        at[k] = block(g, "versioned");
+        llvm.BuildCondBr(g->B, whole ? llvm.BuildAnd(g->B, ok, whole, "") : ok, at[k], other);
+        llvm.PositionBuilderAtEnd(g->B, other);
     }
     g->versioning = true;
-    llvm.PositionBuilderAtEnd(g->B, general);
     emit_range(g, lo, hi + 1);
     llvm.BuildBr(g->B, joined);
-    for (int copy = 0; copy < (ns ? 2 : 1); copy++) {
-        llvm.PositionBuilderAtEnd(g->B, copy ? narrow : versioned);
+    for (unsigned k = 0; k < ncopy; k++) {
+        llvm.PositionBuilderAtEnd(g->B, at[k]);
         g->fastcopy = true;
-        g->strong_only = copy == 1;
+        g->strong_only = copy[k].strong;
+        g->fullcopy = full;
+        if (full)
+            set_full(g);
         emit_range(g, lo, hi + 1);
+        g->fullcopy = g->full = false;
         llvm.BuildBr(g->B, joined);
         memset(g->lazy, 0, sizeof *g->lazy * g->nslots);
         memset(g->stale, 0, g->nslots);

@@ -42,6 +42,12 @@ typedef struct construct {
     unsigned ncand;
     vcand cand[MAXVERSIONED];
     LLVMValueRef ind_at[MAXVERSIONED];
+    /* a full-mask copy's construct (gen's full): it began with every lane
+     * active (was_full); lanes left through it with others staying, so
+     * its end has fewer (lost); lanes broke out of this loop with others
+     * staying, so its continuing part has fewer (brk_partial); its `if`
+     * tested one value with every lane active (uni) */
+    bool was_full, lost, brk_partial, uni;
 } construct;
 
 /* What a register holds in every active lane where it is forwarded
@@ -164,6 +170,11 @@ typedef struct gen {
     fval *snap[MAXDEPTH]; /* per open construct: fwd at its start (rejoin) */
     bool versioning;          /* emitting a versioned loop (either copy): no nested versioning */
     bool fastcopy;            /* emitting its versioned copy: resumes go to the general copy */
+    /* Emitting a versioned copy entered, and its loop heads passed, only
+     * with every lane of the plane active (fullcopy); full: here every
+     * active lane is all of them, the mask a constant (docs/design.md
+     * "Tiers", the full-mask copy). */
+    bool fullcopy, full;
     /* A versioned copy's lazy registers (native_loop.c cvm_nat_lazy): per
      * slot, the pc + 1 of the loop that alone writes it, at its top level
      * and first in each round, and alone reads it (0: none). While that
@@ -258,10 +269,13 @@ unsigned cvm_nat_cvt_class(unsigned k);
 /* The form of what in writes from operands of forms fa, fb (native_ops.c). */
 uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb);
 
-/* native_loop.c: the slot instruction `in` writes (UINT32_MAX: none); the
- * registers loop lo (its LOOP's pc) reads whose forms a versioned copy
- * tests at its head, at most MAXVERSIONED, into cand (their count). */
+/* native_loop.c: the slot instruction `in` writes (UINT32_MAX: none);
+ * whether loop lo (its LOOP's pc) may be versioned at all (no barrier,
+ * not too long); the registers it reads whose forms a versioned copy
+ * tests at its head, at most MAXVERSIONED, into cand (their count: 0
+ * too where it may not be versioned). */
 uint32_t cvm_nat_dest_slot(const gen *g, const cvm_vm_dinsn *in);
+bool cvm_nat_loop_versionable(const gen *g, uint32_t lo);
 unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand);
 /* The registers loop lo of a versioned copy may leave behind in their
  * allocas: gen's lazy. */
@@ -373,10 +387,16 @@ static inline LLVMValueRef lane_mask(const gen *g, LLVMValueRef act)
     return llvm.BuildICmp(g->B, LLVMIntNE, b, llvm.ConstNull(llvm.TypeOf(b)), "");
 }
 
+/* The mask of every one of the W lanes. */
+static inline LLVMValueRef full_mask(const gen *g)
+{
+    return c64(g, g->W >= 64 ? UINT64_MAX : (UINT64_C(1) << g->W) - 1);
+}
+
 /* Whether mask act holds every one of the W lanes. */
 static inline LLVMValueRef all_lanes(const gen *g, LLVMValueRef act)
 {
-    return llvm.BuildICmp(g->B, LLVMIntEQ, act, c64(g, g->W >= 64 ? UINT64_MAX : (UINT64_C(1) << g->W) - 1), "");
+    return llvm.BuildICmp(g->B, LLVMIntEQ, act, full_mask(g), "");
 }
 
 /* Bits of the lanes where i1 vector v holds, as a 64-bit mask. */

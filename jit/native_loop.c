@@ -174,10 +174,21 @@ static void induct(gen *g, uint32_t lo, vcand *cand, unsigned nc)
  * read by no plane op of the loop (those read inactive lanes), guessed
  * uniform or (integers) consecutive; under gen's strong_only not those
  * guessed from unit_pos.y or .z (weak). */
-unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
+bool cvm_nat_loop_versionable(const gen *g, uint32_t lo)
 {
     const uint32_t hi = g->code[lo].end;
     if (hi <= lo || hi >= g->kp->ninsns || hi - lo > MAXVERSIONLEN)
+        return false;
+    for (uint32_t pc = lo; pc <= hi; pc++)
+        if (is_barrier(g->code[pc].h)) /* the plane would go on in the general copy after its first round */
+            return false;
+    return true;
+}
+
+unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
+{
+    const uint32_t hi = g->code[lo].end;
+    if (!cvm_nat_loop_versionable(g, lo))
         return 0;
     /* 1 read, 2 written, 4 read by a plane op, 8 written before any read
      * (in the order of the code: a register the head needs not test) */
@@ -187,10 +198,6 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
     for (uint32_t pc = lo; pc <= hi; pc++) {
         const cvm_vm_dinsn *in = &g->code[pc];
         const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        if (is_barrier(in->h)) { /* the plane would go on in the general copy after its first round */
-            free(use);
-            return 0;
-        }
         uint32_t ord[CVM_BC_MAX_OPERANDS + 4];
         unsigned nw;
         const unsigned n = operands_in_order(g, in, ord, &nw);

@@ -2085,6 +2085,190 @@ static void test_chain(void)
     main_module(keep);
 }
 
+/* Full-mask copies (native.c version_loop, regain): a loop only loops
+ * enclose runs, where every lane of the plane enters it, in a copy whose
+ * mask is a constant while conditions are one value in the plane, and
+ * whose loop heads test for every lane. The counters are one value:
+ * uniform continue, if/else and break keep the mask whole. Each loop
+ * then has one kind of exit that only some lanes take (the first
+ * such exit in a loop's code leaves the rest of its body partial): a
+ * continue (the lanes are back for the continuing part, which writes q,
+ * and the next round), a break (the continuing part and the next head
+ * are partial: the plane goes on in the general copy), a return, a
+ * break of the inner loop; bif breaks with break_if (in the continuing
+ * part, which the CUDA frontend does not emit) for some lanes, then all. n leaves the last plane partial (the
+ * general copy throughout). */
+static const char full_src[] =
+    "__global__ void fullm(int *o, const int *in, int n, int m)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (t >= n) return;\n"
+    "    int acc = in[t], q = 0;\n"
+    "    for (int i = 0; i < m; i++, q += t & 3) {\n"
+    "        if (i % 4 == 1) continue;\n"
+    "        if (i == 9) acc ^= 0x55; else acc += i * 3;\n"
+    "        if ((t & 7) == 3 && i == 6) continue;\n"
+    "        acc = acc * 5 + 1;\n"
+    "    }\n"
+    "    for (int i = 0; i < m; i++, q += t & 5) {\n"
+    "        if (t % 13 == 5 && i == 7) break;\n"
+    "        acc += i ^ 3;\n"
+    "    }\n"
+    "    for (int i = 0; i < m; i++) {\n"
+    "        if (t % 29 == 7 && i == 4) { o[t] = -acc; return; }\n"
+    "        acc += i ^ t;\n"
+    "    }\n"
+    "    for (int i = 0; i < m; i++) {\n"
+    "        for (int j = 0; j < 3; j++) {\n"
+    "            if (i > 5 && j == 1) break;\n"
+    "            if (j == 2 && (t & 3) == 2 && i == 3) break;\n"
+    "            acc += j * i + (t & 1);\n"
+    "        }\n"
+    "        if (i == 9) break;\n"
+    "    }\n"
+    "    o[t] = acc * 7 + q;\n"
+    "}\n";
+
+static int full_ref(int t, int in, int m)
+{
+    unsigned acc = (unsigned)in;
+    int q = 0;
+    for (int i = 0; i < m; i++, q += t & 3) {
+        if (i % 4 == 1)
+            continue;
+        if (i == 9)
+            acc ^= 0x55;
+        else
+            acc += (unsigned)i * 3;
+        if ((t & 7) == 3 && i == 6)
+            continue;
+        acc = acc * 5 + 1;
+    }
+    for (int i = 0; i < m; i++, q += t & 5) {
+        if (t % 13 == 5 && i == 7)
+            break;
+        acc += (unsigned)(i ^ 3);
+    }
+    for (int i = 0; i < m; i++) {
+        if (t % 29 == 7 && i == 4)
+            return -(int)acc;
+        acc += (unsigned)(i ^ t);
+    }
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < 3; j++) {
+            if (i > 5 && j == 1)
+                break;
+            if (j == 2 && (t & 3) == 2 && i == 3)
+                break;
+            acc += (unsigned)(j * i + (t & 1));
+        }
+        if (i == 9)
+            break;
+    }
+    return (int)(acc * 7 + (unsigned)q);
+}
+
+static const char bif_src[] =
+    ".kernel bif\n"
+    ".param o buffer i32 readwrite\n"
+    ".param m scalar i32\n"
+    ".reg ptr.global %g, %pa\n"
+    ".reg i32 %m, %t, %i, %acc, %q, %x, %y, %one, %three, %seven, %eight, %c19\n"
+    ".reg u32 %ut\n"
+    ".reg i64 %off, %four\n"
+    ".reg bool %p, %d\n"
+    "    param.ptr.global %g, o, 0\n"
+    "    param.i32 %m, m, 0\n"
+    "    sreg.u32 %ut, unit_pos.x\n"
+    "    cvt.i32 %t, %ut\n"
+    "    const.i32 %one, 1\n"
+    "    const.i32 %three, 3\n"
+    "    const.i32 %seven, 7\n"
+    "    const.i32 %eight, 8\n"
+    "    const.i32 %c19, 19\n"
+    "    const.i32 %i, 0\n"
+    "    mov.i32 %q, %t\n" /* (not guessed one value: the copy's head would test it) */
+    "    mov.i32 %acc, %t\n"
+    "    loop\n"
+    "        mul.i32 %acc, %acc, %three\n"
+    "        add.i32 %acc, %acc, %i\n"
+    "    continuing\n"
+    "        add.i32 %q, %q, %t\n"
+    "        add.i32 %i, %i, %one\n"
+    "        and.i32 %x, %t, %seven\n"
+    "        mul.i32 %y, %i, %eight\n"
+    "        add.i32 %y, %y, %x\n"
+    "        eq.i32 %d, %y, %c19\n"
+    "        break_if %d\n"
+    "        ge.i32 %p, %i, %m\n"
+    "        break_if %p\n"
+    "    end\n"
+    "    add.i32 %acc, %acc, %q\n"
+    "    cvt.i64 %off, %t\n"
+    "    const.i64 %four, 4\n"
+    "    mul.i64 %off, %off, %four\n"
+    "    ptr.add.ptr.global %pa, %g, %off\n"
+    "    st.i32 [%pa], %acc\n"
+    "    return\n"
+    ".end\n";
+
+static void test_full_mask(void)
+{
+    cvm_module *keep = mod;
+    enum { N = 1000 };
+    static int32_t in[N], got[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 7919) % 1013 - 500;
+    static const uint32_t ms[] = {0, 1, 5, 8, 12, 30};
+    static const uint32_t widths[] = {32, 8, 64};
+    if (use_module(full_src, "full.cu", true)) {
+        for (unsigned w = 0; w < 3; w++)
+            for (unsigned k = 0; k < sizeof ms / sizeof ms[0]; k++) {
+                io bufs[] = {{NULL, sizeof got}, {in, sizeof in}};
+                cvm_launch_config cfg = kern_cfg((N + 127) / 128, 128);
+                cfg.plane_width = widths[w];
+                uint32_t scal[2] = {N - 3, ms[k]};
+                char what[96];
+                snprintf(what, sizeof what, "full-mask copy, m = %u, width %u", ms[k], widths[w]);
+                cvm_diag d;
+                if (!both_n(what, "fullm", &cfg, bufs, 2, scal, 2, (uint8_t *)got, NULL, &d))
+                    continue;
+                int bad = -1;
+                for (int t = 0; t < N - 3 && bad < 0; t++)
+                    if (got[t] != full_ref(t, in[t], (int)ms[k]))
+                        bad = t;
+                ok(bad < 0, "%s: matches C (first difference at %d)", what, bad);
+            }
+        main_module(keep);
+    }
+    if (!use_module(bif_src, "bif.cbs", false))
+        return;
+    for (unsigned k = 0; k < sizeof ms / sizeof ms[0]; k++) {
+        io bufs[] = {{NULL, sizeof(int32_t) * 64}};
+        cvm_launch_config cfg = kern_cfg(1, 64);
+        char what[96];
+        snprintf(what, sizeof what, "full-mask copy, break_if, m = %u", ms[k]);
+        cvm_diag d;
+        if (!both(what, "bif", &cfg, bufs, 1, &ms[k], (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int t = 0; t < 64 && bad < 0; t++) {
+            unsigned acc = (unsigned)t, q = (unsigned)t;
+            for (int i = 0;;) { /* (a do-while) the lanes where t & 7 is 3 break after i = 1 */
+                acc = acc * 3 + (unsigned)i;
+                q += (unsigned)t;
+                i++;
+                if (i * 8 + (t & 7) == 19 || i >= (int)ms[k])
+                    break;
+            }
+            if (got[t] != (int32_t)(acc + q))
+                bad = t;
+        }
+        ok(bad < 0, "%s: matches C (first difference at %d)", what, bad);
+    }
+    main_module(keep);
+}
+
 static void test_refused(void)
 {
     tap_jit_counts c0 = {0, 0, 0, 0}, c1 = {0, 0, 0, 0};
@@ -2357,6 +2541,7 @@ int main(void)
     test_runs();
     test_shared_split();
     test_versioned();
+    test_full_mask();
     test_deopt();
     test_unborn();
     test_inductive();
