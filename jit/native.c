@@ -986,6 +986,12 @@ static bool version_loop(gen *g, uint32_t lo)
     for (unsigned d = 0; d < g->depth; d++)
         full = full && g->con[d].kind == CVM_VM_F_LOOP;
     const unsigned nc = cvm_nat_loop_candidates(g, lo, cand);
+    /* (not a loop whose index is consecutive and steps: a grid-stride
+     * loop's exit is a vector compare, after which its body's mask is
+     * not known anyway, and the copy's head test only cost softmax's
+     * loops about 40 instructions a round) */
+    for (unsigned i = 0; i < nc; i++)
+        full = full && !(cand[i].written && cand[i].form == F_CONS);
     if (!nc && !full)
         return false;
     bool weak = false; /* (g->weak is the guess at lo until the next call) */
