@@ -2216,7 +2216,7 @@ static void test_full_mask(void)
 {
     cvm_module *keep = mod;
     enum { N = 1000 };
-    static int32_t in[N], got[N];
+    static int32_t in[N], got[2 * N]; /* (both_n reads back every buffer: fullm's output, then its input) */
     for (int i = 0; i < N; i++)
         in[i] = (i * 7919) % 1013 - 500;
     static const uint32_t ms[] = {0, 1, 5, 8, 12, 30};
@@ -2224,7 +2224,7 @@ static void test_full_mask(void)
     if (use_module(full_src, "full.cu", true)) {
         for (unsigned w = 0; w < 3; w++)
             for (unsigned k = 0; k < sizeof ms / sizeof ms[0]; k++) {
-                io bufs[] = {{NULL, sizeof got}, {in, sizeof in}};
+                io bufs[] = {{NULL, sizeof in}, {in, sizeof in}};
                 cvm_launch_config cfg = kern_cfg((N + 127) / 128, 128);
                 cfg.plane_width = widths[w];
                 uint32_t scal[2] = {N - 3, ms[k]};
