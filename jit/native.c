@@ -413,6 +413,14 @@ static void set_full(gen *g)
     g->full = true;
 }
 
+/* Whether every lane is active here and condition slot holds one value
+ * in them: all lanes take the branch, or none. */
+static bool all_or_none(const gen *g, uint32_t slot)
+{
+    LLVMValueRef s;
+    return g->full && form_at(g, slot, &s) == F_UNI;
+}
+
 /* An exit to construct t (-1: the kernel's end) that some lanes take
  * while others stay: the constructs it leaves end with fewer lanes than
  * began them, and a loop it breaks out of (brk) goes on to its
@@ -780,11 +788,10 @@ static void control(gen *g, uint32_t pc)
     construct *c;
     switch (in->h) {
     case CVM_OP_IF: {
-        LLVMValueRef act = get_active(g), s;
+        LLVMValueRef act = get_active(g);
         LLVMValueRef cm = cond_mask(g, in->a);
-        const bool was_full = g->full, uni = g->full && form_at(g, in->a, &s) == F_UNI;
         c = push(g, CVM_VM_F_IF, pc);
-        c->was_full = was_full, c->uni = uni;
+        c->was_full = g->full, c->uni = all_or_none(g, in->a);
         snapshot(g, g->depth - 1);
         c->m[0] = new_mask(g, "pending", llvm.BuildAnd(g->B, act, llvm.BuildNot(g->B, cm, ""), ""));
         c->next = block(g, "marker");
@@ -792,7 +799,7 @@ static void control(gen *g, uint32_t pc)
         LLVMBasicBlockRef then = block(g, "then");
         llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntNE, cm, c64(g, 0), ""), then, c->next);
         llvm.PositionBuilderAtEnd(g->B, then);
-        regain(g, uni); /* one value: all lanes take the part, or none */
+        regain(g, c->uni);
         break;
     }
     case CVM_OP_ELSE: {
@@ -860,8 +867,8 @@ static void control(gen *g, uint32_t pc)
     }
     case CVM_OP_BREAK_IF: {
         c = &g->con[in->aux];
-        LLVMValueRef cm = cond_mask(g, in->a), s;
-        const bool uni = g->full && form_at(g, in->a, &s) == F_UNI;
+        LLVMValueRef cm = cond_mask(g, in->a);
+        const bool uni = all_or_none(g, in->a);
         if (!uni)
             lanes_left(g, (int)in->aux, true);
         llvm.BuildStore(g->B, llvm.BuildOr(g->B, llvm.BuildLoad2(g->B, g->i64, c->m[0], ""), cm, ""), c->m[0]);
