@@ -1208,14 +1208,14 @@ static void drop_tracker(LLVMOrcResourceTrackerRef rt)
     llvm.OrcReleaseResourceTracker(rt);
 }
 
-static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
+static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, bool rows,
                           void **out_handle, char *why, size_t n, bool *again)
 {
     cvm_jit_fn fn = NULL;
     *out_handle = NULL;
     if (!cvm_llvm_start(why, n))
         return NULL;
-    gen g = {.prog = prog, .kp = kp, .code = kp->code, .W = W, .why = why, .nwhy = n};
+    gen g = {.prog = prog, .kp = kp, .code = kp->code, .W = W, .rows = rows, .why = why, .nwhy = n};
     if (!layout(&g)) {
         snprintf(why, n, "out of memory");
         g.again = true;
@@ -1364,6 +1364,7 @@ typedef struct job {
     const cvm_vm_program *prog;
     const cvm_vm_kprog *kp;
     unsigned W;
+    bool rows;
     void **handle;
     char *why;
     size_t n;
@@ -1374,14 +1375,14 @@ typedef struct job {
 static void *compile_job(void *arg)
 {
     job *j = arg;
-    j->fn = compile(j->prog, j->kp, j->W, j->handle, j->why, j->n, &j->again);
+    j->fn = compile(j->prog, j->kp, j->W, j->rows, j->handle, j->why, j->n, &j->again);
     return NULL;
 }
 
-cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
+cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, bool rows,
                                    void **handle, char *why, size_t n, bool *again)
 {
-    job j = {prog, kp, W, handle, why, n, false, NULL};
+    job j = {prog, kp, W, rows, handle, why, n, false, NULL};
     pthread_attr_t attr;
     pthread_t t;
     *handle = NULL;

@@ -68,6 +68,10 @@ typedef struct gen {
     const cvm_vm_kprog *kp;
     const cvm_vm_dinsn *code;
     unsigned W;
+    /* Compiled for cubes of rows (vm/jit.h cvm_jit_rows): a plane's
+     * unit_pos.x is consecutive from its lane 0's, its .y and .z one
+     * value (sreg_form), facts of every launch that runs this code. */
+    bool rows;
     char *why;
     size_t nwhy;
     bool failed;
@@ -266,8 +270,8 @@ enum {
     CVM_NAT_CVT_SITOFP, CVM_NAT_CVT_UITOFP, CVM_NAT_CVT_FPEXT
 };
 unsigned cvm_nat_cvt_class(unsigned k);
-/* The form of what in writes from operands of forms fa, fb (native_ops.c). */
-uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb);
+/* The form of what in writes from operands of forms fa, fb in g's code (native_ops.c). */
+uint8_t cvm_nat_form_rule(const gen *g, const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb);
 
 /* native_loop.c: the slot instruction `in` writes (UINT32_MAX: none);
  * whether loop lo (its LOOP's pc) may be versioned at all (no barrier,

@@ -43,12 +43,14 @@ static uint8_t guess_of(const gen *g, uint32_t r)
 }
 
 /* Whether what `in` writes is guessed from unit_pos.y or .z: the
- * position itself, or an operand of the ops guess_forms follows. */
+ * position itself, or an operand of the ops guess_forms follows (not in
+ * code for cubes of rows, gen's rows: there the positions' forms are
+ * facts). */
 static bool weak_guess(const gen *g, const cvm_vm_dinsn *in)
 {
     const bool wa = in->a < g->nslots && g->weak[in->a], wb = in->b < g->nslots && g->weak[in->b];
     switch (in->h) {
-    case CVM_OP_SREG: return in->aux == CVM_SREG_UNIT_POS_Y || in->aux == CVM_SREG_UNIT_POS_Z;
+    case CVM_OP_SREG: return !g->rows && (in->aux == CVM_SREG_UNIT_POS_Y || in->aux == CVM_SREG_UNIT_POS_Z);
     case CVM_OP_MOV: case CVM_OP_CVT: return wa;
     case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_DIV: case CVM_OP_REM: case CVM_OP_MUL: case CVM_OP_AND:
     case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_SHL: case CVM_OP_SHR: case CVM_OP_PTR_ADD:
@@ -158,7 +160,7 @@ static void induct(gen *g, uint32_t lo, vcand *cand, unsigned nc)
             continue;
         uint8_t f = F_VAR;
         if (!depth && !tainted && in->line == 1 && width_at(g, d) == 1)
-            f = cvm_nat_form_rule(in, in->a < g->nslots ? form[in->a] : F_VAR, in->b < g->nslots ? form[in->b] : F_VAR);
+            f = cvm_nat_form_rule(g, in, in->a < g->nslots ? form[in->a] : F_VAR, in->b < g->nslots ? form[in->b] : F_VAR);
         if (g->puni[d]) /* (a fact, wherever it is written) */
             f = F_UNI;
         for (uint32_t w = 0; w < width_at(g, d) && d + w < g->nslots; w++)

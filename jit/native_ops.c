@@ -140,8 +140,10 @@ static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
 }
 
 /* A special register's form: one value in every lane of a plane, or
- * consecutive ones; F_VAR per lane (or not inline: sreg_form). */
-static uint8_t sreg_kind(unsigned id)
+ * consecutive ones; F_VAR per lane (or not inline: sreg_form). In cubes
+ * of rows (gen's rows) a plane's unit_pos.x is consecutive and its .y
+ * and .z one value. */
+static uint8_t sreg_kind(const gen *g, unsigned id)
 {
     switch (id) {
     case CVM_SREG_CUBE_POS_X: case CVM_SREG_CUBE_POS_Y: case CVM_SREG_CUBE_POS_Z:
@@ -151,6 +153,8 @@ static uint8_t sreg_kind(unsigned id)
         return F_UNI;
     case CVM_SREG_UNIT_POS_PLANE: case CVM_SREG_UNIT_POS:
         return F_CONS;
+    case CVM_SREG_UNIT_POS_X: return g->rows ? F_CONS : F_VAR;
+    case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z: return g->rows ? F_UNI : F_VAR;
     default:
         return F_VAR;
     }
@@ -160,14 +164,14 @@ static uint8_t sreg_kind(unsigned id)
  * form_op computes it (F_VAR: form_op leaves it to lane_op). A fact, not
  * a guess: version_loop's proof that a loop keeps a counter's form
  * (induct) applies it to the loop's code. */
-uint8_t cvm_nat_form_rule(const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb)
+uint8_t cvm_nat_form_rule(const gen *g, const cvm_vm_dinsn *in, uint8_t fa, uint8_t fb)
 {
     const unsigned e = in->elem;
     const bool uu = fa == F_UNI && fb == F_UNI, ints = is_int(e) || e == CVM_T_BOOL;
     switch (in->h) {
     case CVM_OP_MOV: return fa;
     case CVM_OP_CONST: case CVM_OP_PARAM: return F_UNI;
-    case CVM_OP_SREG: return cvm_vm_esz(e) == 4 ? sreg_kind(in->aux) : F_VAR;
+    case CVM_OP_SREG: return cvm_vm_esz(e) == 4 ? sreg_kind(g, in->aux) : F_VAR;
     case CVM_OP_ADD: case CVM_OP_SUB:
         if (!is_int(e))
             return F_VAR;
@@ -202,10 +206,13 @@ static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
     LLVMValueRef L;
     switch (id) {
     case CVM_SREG_UNIT_POS_X: case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z: {
-        LLVMValueRef v = llvm.BuildLoad2(
-            g->B, llvm.VectorType(g->i32, g->W),
-            field(g, g->p, offsetof(cvm_vm_plane, upos) + sizeof(uint32_t) * 64 * (id - CVM_SREG_UNIT_POS_X),
-                  llvm.VectorType(g->i32, g->W)), "");
+        const size_t at = offsetof(cvm_vm_plane, upos) + sizeof(uint32_t) * 64 * (id - CVM_SREG_UNIT_POS_X);
+        if (g->rows) { /* lane 0's: the scalar of its form (sreg_kind) */
+            *s = load_fixed(g, g->p, at, g->i32);
+            break;
+        }
+        LLVMValueRef v = llvm.BuildLoad2(g->B, llvm.VectorType(g->i32, g->W),
+                                         field(g, g->p, at, llvm.VectorType(g->i32, g->W)), "");
         llvm.SetAlignment(v, 4);
         *s = fixed(g, v);
         break;
@@ -230,7 +237,7 @@ static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
     case CVM_SREG_CUBE_POS: *s = load_fixed(g, g->x, offsetof(cvm_vm_exec, cube_linear), g->i32); break;
     default: *s = NULL; break;
     }
-    return sreg_kind(id); /* (F_VAR for the per-lane positions, *s their vector) */
+    return sreg_kind(g, id); /* (F_VAR for the per-lane positions, *s their vector) */
 }
 
 /* W lanes of the f64 constant v. */
@@ -451,7 +458,7 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
 {
     LLVMValueRef a = NULL, b = NULL, r = NULL;
     const uint8_t fa = form_at(g, in->a, &a), fb = form_at(g, in->b, &b);
-    uint8_t k = cvm_nat_form_rule(in, fa, fb);
+    uint8_t k = cvm_nat_form_rule(g, in, fa, fb);
     if (in->h == CVM_OP_SREG && cvm_vm_esz(in->elem) == 4) {
         k = sreg_form(g, in->aux, &r);
         if (!r)

@@ -2269,6 +2269,89 @@ static void test_full_mask(void)
     main_module(keep);
 }
 
+/* Cubes of rows (vm/jit.h cvm_jit_rows: x a multiple of the plane
+ * width) get code of their own, which knows unit_pos.x consecutive and
+ * .y, .z one value in a plane; other shapes keep the general code. The
+ * same kernel alternates between the two shapes at each width, so each
+ * launch must find the code of its own shape (a key without the shape
+ * would run the rows code on a 16x4 cube). The kernel reads the
+ * positions in addresses, in a compare, in a loop bound and across a
+ * barrier (made again at the resume). */
+static const char shape_src[] =
+    "__global__ void shape(int *o, const int *in, int n)\n"
+    "{\n"
+    "    __shared__ int s[512];\n"
+    "    int nb = blockDim.x * blockDim.y * blockDim.z;\n"
+    "    int u = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;\n"
+    "    int g = blockIdx.x * nb + u;\n"
+    "    s[u] = in[(g * 7) % n] + threadIdx.x * 1000 + threadIdx.y * 100 + threadIdx.z * 10;\n"
+    "    __syncthreads();\n"
+    "    int w = s[(u + threadIdx.x + 1) % nb];\n"
+    "    for (int i = threadIdx.y; i < 4; i++)\n"
+    "        w += in[(threadIdx.x + i) % n] ^ i;\n"
+    "    if (threadIdx.x < 5 + threadIdx.z) w = -w;\n"
+    "    o[g] = w + in[threadIdx.x % n];\n"
+    "}\n";
+
+static int shape_ref(const int32_t *in, int n, const uint32_t b[3], int g)
+{
+    const int nb = (int)(b[0] * b[1] * b[2]);
+    const int u = g % nb, cube = g / nb;
+    /* unit u's position, and the value unit v put in s */
+#define SHAPE_S(v) (in[((cube * nb + (v)) * 7) % n] + ((v) % (int)b[0]) * 1000 + ((v) / (int)b[0] % (int)b[1]) * 100 + \
+                    ((v) / (int)(b[0] * b[1])) * 10)
+    const int x = u % (int)b[0], y = u / (int)b[0] % (int)b[1], z = u / (int)(b[0] * b[1]);
+    int w = SHAPE_S((u + x + 1) % nb);
+#undef SHAPE_S
+    for (int i = y; i < 4; i++)
+        w += in[(x + i) % n] ^ i;
+    if (x < 5 + z)
+        w = -w;
+    return w + in[x % n];
+}
+
+static void test_rows(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(shape_src, "shape.cu", true))
+        return;
+    enum { N = 97, MAXU = 2 * 512 };
+    static int32_t in[N], got[MAXU + N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 7919) % 1013 - 500;
+    static const struct {
+        uint32_t W, b[3];
+    } cases[] = {
+        {32, {64, 2, 2}}, {32, {16, 4, 2}}, {32, {96, 1, 1}}, {32, {40, 3, 1}}, {32, {32, 2, 3}},
+        {8, {8, 3, 3}}, {8, {12, 2, 1}}, {8, {24, 1, 2}},
+    };
+    const tap_jit_counts c0 = jit_counts();
+    for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const uint32_t *b = cases[c].b, nb = b[0] * b[1] * b[2];
+        io bufs[] = {{NULL, sizeof(int32_t) * 2 * nb}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(2, b[0]);
+        cfg.block[1] = b[1], cfg.block[2] = b[2];
+        cfg.plane_width = cases[c].W;
+        uint32_t scal = N;
+        char what[96];
+        snprintf(what, sizeof what, "cube %ux%ux%u at width %u (%s)", b[0], b[1], b[2], cases[c].W,
+                 b[0] % cases[c].W ? "not rows" : "rows");
+        cvm_diag d;
+        if (!both(what, "shape", &cfg, bufs, 2, &scal, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int g = 0; g < (int)(2 * nb) && bad < 0; g++)
+            if (got[g] != shape_ref(in, N, b, g))
+                bad = g;
+        ok(bad < 0, "%s: matches C (first difference at unit %d)", what, bad);
+    }
+    /* one compile per width and shape: (32, rows), (32, not), (8, rows), (8, not) */
+    const tap_jit_counts c1 = jit_counts();
+    ok(c1.compiled - c0.compiled == 4, "one compile per plane width and cube shape (%llu)",
+       (unsigned long long)(c1.compiled - c0.compiled));
+    main_module(keep);
+}
+
 static void test_refused(void)
 {
     tap_jit_counts c0 = {0, 0, 0, 0}, c1 = {0, 0, 0, 0};
@@ -2542,6 +2625,7 @@ int main(void)
     test_shared_split();
     test_versioned();
     test_full_mask();
+    test_rows();
     test_deopt();
     test_unborn();
     test_inductive();

@@ -131,6 +131,8 @@ typedef struct cvm_vm_arg {
 /* Plane widths 2^0 .. CVM_BC_MAX_PLANE (2^6) that native code is kept for. */
 #define CVM_VM_JIT_WIDTHS 7
 _Static_assert(1u << (CVM_VM_JIT_WIDTHS - 1) == CVM_BC_MAX_PLANE, "one native slot per power-of-two width");
+/* Native code kept per kernel: one per width and cube shape (rows or not, vm/jit.h). */
+#define CVM_VM_JIT_SLOTS (2 * CVM_VM_JIT_WIDTHS)
 
 typedef struct cvm_vm_kprog {
     const cvm_bc_kernel *k;
@@ -179,11 +181,12 @@ typedef struct cvm_vm_kprog {
     bool lockstep;
     /* Native code (vm/jit.h), made by the first launch the tier policy
      * picks it for: written under jit_rt.c's lock, so the fields change
-     * although the program is const everywhere else. Per plane width 2^i
-     * (other widths are interpreted): jit_state[i] 0 not yet, 1 compiled
-     * (jit_fn[i], jit_handle[i]), 2 refused. */
-    uint8_t jit_state[CVM_VM_JIT_WIDTHS];
-    void *jit_fn[CVM_VM_JIT_WIDTHS], *jit_handle[CVM_VM_JIT_WIDTHS];
+     * although the program is const everywhere else. Per plane width 2^w
+     * (other widths are interpreted) and cube shape, at i = 2w + rows
+     * (cvm_jit_plan): jit_state[i] 0 not yet, 1 compiled (jit_fn[i],
+     * jit_handle[i]), 2 refused. */
+    uint8_t jit_state[CVM_VM_JIT_SLOTS];
+    void *jit_fn[CVM_VM_JIT_SLOTS], *jit_handle[CVM_VM_JIT_SLOTS];
     uint64_t jit_units;   /* units launched so far (the auto policy) */
 } cvm_vm_kprog;
 

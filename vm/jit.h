@@ -44,7 +44,8 @@ void cvm_jit_table(const cvm_vm_launch *L, cvm_jit_region *tab);
 bool cvm_jit_built(void);
 
 /*
- * The native code for kernel kp at plane width W when the launch's tier
+ * The native code for kernel kp at plane width W, for cubes of `rows`
+ * (cvm_jit_rows) or not, when the launch's tier
  * (cvm_tier) wants it for a launch of `units` units in all, compiling it
  * then; NULL otherwise (the interpreter runs the launch). CVM_TIER_DEFAULT
  * follows CUBEVM_JIT: "auto" (also when unset: once the kernel's earlier
@@ -55,8 +56,18 @@ bool cvm_jit_built(void);
 /* CVM_INVALID_ARGUMENT when a launch of this tier would follow a
  * CUBEVM_JIT that is none of off, on, auto (cvm_launch fails with it). */
 cvm_status cvm_jit_check(int tier, cvm_diag *diag);
-cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W,
+cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, bool rows,
                         uint64_t units, int tier);
+
+/* Whether a cube of `block` units at plane width W is made of rows: its
+ * x extent a multiple of W, so that every plane is full and lies in one
+ * row, its lanes at consecutive x and one y and z. The native code
+ * compiled for such cubes knows those forms of unit_pos (a separate
+ * compile from the other cubes'). */
+static inline bool cvm_jit_rows(const uint32_t block[3], unsigned W)
+{
+    return W && block[0] % W == 0;
+}
 
 /* Bytes of a plane's registers at width W: what a native function's frame
  * holds at most, give or take the temporaries LLVM spills. */

@@ -75,7 +75,7 @@ bool cvm_jit_built(void)
     return cvm_jit_backend_built();
 }
 
-cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const, unsigned W,
+cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const, unsigned W, bool rows,
                         uint64_t units, int tier)
 {
     const int pol = policy(tier);
@@ -83,7 +83,7 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
         return NULL;
     if (W & (W - 1))
         return NULL; /* plane widths other than powers of two: interpreted */
-    const unsigned w = (unsigned)__builtin_ctz(W);
+    const unsigned w = 2 * (unsigned)__builtin_ctz(W) + rows;
     cvm_vm_kprog *kp = (cvm_vm_kprog *)(uintptr_t)kp_const; /* its jit_* fields (interp.h) */
     cvm_jit_fn fn = NULL;
     pthread_mutex_lock(&lock);
@@ -97,7 +97,7 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
         char why[sizeof last_refusal] = "";
         void *handle = NULL;
         bool again = false;
-        fn = cvm_jit_backend_compile(prog, kp, W, &handle, why, sizeof why, &again);
+        fn = cvm_jit_backend_compile(prog, kp, W, rows, &handle, why, sizeof why, &again);
         if (fn) {
             kp->jit_state[w] = 1;
             kp->jit_fn[w] = (void *)(uintptr_t)fn;
@@ -155,7 +155,7 @@ bool cvm_jit_stack_room(uint64_t need)
 void cvm_jit_release(cvm_vm_kprog *kp)
 {
     pthread_mutex_lock(&lock); /* the backend's calls are serialized */
-    for (unsigned w = 0; w < CVM_VM_JIT_WIDTHS; w++) {
+    for (unsigned w = 0; w < CVM_VM_JIT_SLOTS; w++) {
         if (kp->jit_handle[w])
             cvm_jit_backend_free(kp->jit_handle[w]);
         kp->jit_handle[w] = kp->jit_fn[w] = NULL;
