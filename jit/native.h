@@ -48,6 +48,8 @@ typedef struct construct {
      * staying, so its continuing part has fewer (brk_partial); its `if`
      * tested one value with every lane active (uni) */
     bool was_full, lost, brk_partial, uni;
+    /* a full-mask copy's loop: the pc of its exit test (cvm_nat_loop_exit; UINT32_MAX none) */
+    uint32_t exit_at;
 } construct;
 
 /* What a register holds in every active lane where it is forwarded
@@ -179,6 +181,7 @@ typedef struct gen {
      * active lane is all of them, the mask a constant (docs/design.md
      * "Tiers", the full-mask copy). */
     bool fullcopy, full;
+    uint32_t exit_lo;         /* the full-mask copy's loop whose exit test it takes whole (UINT32_MAX: none) */
     /* A versioned copy's lazy registers (native_loop.c cvm_nat_lazy): per
      * slot, the pc + 1 of the loop that alone writes it, at its top level
      * and first in each round, and alone reads it (0: none). While that
@@ -280,6 +283,20 @@ uint8_t cvm_nat_form_rule(const gen *g, const cvm_vm_dinsn *in, uint8_t fa, uint
  * too where it may not be versioned). */
 uint32_t cvm_nat_dest_slot(const gen *g, const cvm_vm_dinsn *in);
 bool cvm_nat_loop_versionable(const gen *g, uint32_t lo);
+/* The pc of loop lo's exit test, when its body begins with one: ops
+ * that make values from their operands alone (no memory, no fault),
+ * each reading nothing that it or a later one of them writes, then `if c
+ * break end` (a CUDA `for` or `while` head). A full-mask copy takes that
+ * exit with all lanes or none; where the lanes differ, the plane goes on
+ * in the general copy at the loop's head, whose rerun of those ops makes
+ * the same values (jit/native.c control). UINT32_MAX: none. */
+uint32_t cvm_nat_loop_exit(const gen *g, uint32_t lo);
+/* Whether every global access in loop lo is at a launch-constant
+ * pointer (its buffer looked up once, at the function's entry), or at
+ * one plus an offset. (A full-mask copy's loop with an exit test does
+ * not rotate, its head leaving by two edges, and LLVM then keeps the
+ * buffer lookup of another pointer in every round: softmax's `row[j]`.) */
+bool cvm_nat_loop_fixed_buffers(const gen *g, uint32_t lo);
 unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand);
 /* The registers loop lo of a versioned copy may leave behind in their
  * allocas: gen's lazy. */

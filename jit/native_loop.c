@@ -187,6 +187,73 @@ bool cvm_nat_loop_versionable(const gen *g, uint32_t lo)
     return true;
 }
 
+/* Whether `in` computes its registers from its operands alone, with no
+ * memory, no fault and nothing the plane's other lanes hold: running it
+ * again on the same operands writes the same values. */
+static bool pure_op(const cvm_vm_dinsn *in)
+{
+    switch (in->h) {
+    case CVM_OP_CONST: case CVM_OP_MOV: case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL:
+    case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_NOT: case CVM_OP_SHL: case CVM_OP_SHR:
+    case CVM_OP_CVT:
+    case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+uint32_t cvm_nat_loop_exit(const gen *g, uint32_t lo)
+{
+    const uint32_t hi = g->code[lo].end;
+    uint32_t pc = lo + 1, list[CVM_BC_MAX_OPERANDS + 4];
+    while (pc < hi && pure_op(&g->code[pc]))
+        pc++;
+    if (pc + 2 >= hi || g->code[pc].h != CVM_OP_IF || g->code[pc + 1].h != CVM_OP_BREAK ||
+        g->code[pc + 2].h != CVM_OP_END || g->code[pc].end != pc + 2)
+        return UINT32_MAX;
+    /* run again from the head, each op reads what it read the first time:
+     * nothing it reads is written by it or after it before the test */
+    for (uint32_t w = lo + 1; w < pc; w++) {
+        unsigned k, nw;
+        cvm_nat_named(g, &g->code[w], list, &k, &nw);
+        for (unsigned i = nw; i < k; i++)
+            for (uint32_t v = w; v < pc; v++) {
+                uint32_t out[CVM_BC_MAX_OPERANDS + 4];
+                unsigned k2, nw2;
+                cvm_nat_named(g, &g->code[v], out, &k2, &nw2);
+                for (unsigned j = 0; j < nw2; j++)
+                    if (out[j] < list[i] + width_at(g, list[i]) && list[i] < out[j] + width_at(g, out[j]))
+                        return UINT32_MAX;
+            }
+    }
+    return pc;
+}
+
+bool cvm_nat_loop_fixed_buffers(const gen *g, uint32_t lo)
+{
+    const uint32_t hi = g->code[lo].end;
+    for (uint32_t pc = lo; pc <= hi; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        if ((in->h != CVM_OP_LD && in->h != CVM_OP_ST) || in->ea != CVM_T_PTR_GLOBAL)
+            continue;
+        if (in->a < g->nslots && g->cst[in->a])
+            continue;
+        /* the address's nearest writer before it: a launch constant plus an offset */
+        uint32_t w = pc, list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned k = 0, nw = 0;
+        while (w-- > 0) {
+            cvm_nat_named(g, &g->code[w], list, &k, &nw);
+            if (nw && list[0] == in->a)
+                break;
+        }
+        const cvm_vm_dinsn *add = w == UINT32_MAX ? NULL : &g->code[w];
+        if (!add || add->h != CVM_OP_PTR_ADD || add->a >= g->nslots || !g->cst[add->a])
+            return false;
+    }
+    return true;
+}
+
 unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
 {
     const uint32_t hi = g->code[lo].end;

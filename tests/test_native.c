@@ -2352,6 +2352,78 @@ static void test_rows(void)
     main_module(keep);
 }
 
+/* Grid-stride loops in full-mask copies: the exit test comes first, so
+ * the copy takes it with all lanes or none, and where the lanes differ
+ * (n not a multiple of the stride: the last round) the plane goes on in
+ * the general copy at the loop's head, which makes the test again
+ * (cvm_nat_loop_exit). `gs` has a longer test (j * 2 + 1 < n); `gw`
+ * steps its index before the test, which a rerun from the head would
+ * step twice: its copy must not take the exit whole. */
+static const char gstride_src[] =
+    "__global__ void gs(int *o, const int *in, int n, int k)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x, acc = 0;\n"
+    "    for (int i = t; i < n; i += blockDim.x * gridDim.x)\n"
+    "        acc = acc * 3 + in[i] + k;\n"
+    "    for (int j = t; j * 2 + 1 < n; j += blockDim.x * gridDim.x)\n"
+    "        acc ^= in[j] + j;\n"
+    "    o[t] = acc;\n"
+    "}\n"
+    "__global__ void gw(int *o, const int *in, int n, int k)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x, acc = k, j = t - (int)(blockDim.x * gridDim.x);\n"
+    "    while (1) {\n"
+    "        j += blockDim.x * gridDim.x;\n"
+    "        if (j >= n) break;\n"
+    "        acc = acc * 5 + in[j];\n"
+    "    }\n"
+    "    o[t] = acc;\n"
+    "}\n";
+
+static void test_grid_stride(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(gstride_src, "gstride.cu", true))
+        return;
+    enum { N = 1100, CUBES = 2, UNITS = 64 };
+    static int32_t in[N], got[CUBES * UNITS + N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 7919) % 1013 - 500;
+    static const uint32_t ns[] = {0, 1, 64, 128, 200, 256, 1024, 1031, 1100};
+    static const uint32_t widths[] = {32, 8};
+    for (unsigned kern = 0; kern < 2; kern++)
+        for (unsigned w = 0; w < 2; w++)
+            for (unsigned c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+                io bufs[] = {{NULL, sizeof(int32_t) * CUBES * UNITS}, {in, sizeof in}};
+                cvm_launch_config cfg = kern_cfg(CUBES, UNITS);
+                cfg.plane_width = widths[w];
+                uint32_t scal[2] = {ns[c], 7};
+                char what[96];
+                snprintf(what, sizeof what, "grid-stride %s, n = %u, width %u", kern ? "gw" : "gs", ns[c], widths[w]);
+                cvm_diag d;
+                if (!both_n(what, kern ? "gw" : "gs", &cfg, bufs, 2, scal, 2, (uint8_t *)got, NULL, &d))
+                    continue;
+                int bad = -1;
+                const int n = (int)ns[c], stride = CUBES * UNITS;
+                for (int t = 0; t < stride && bad < 0; t++) {
+                    unsigned acc = kern ? 7u : 0u;
+                    if (kern) {
+                        for (int j = t; j < n; j += stride)
+                            acc = acc * 5u + (unsigned)in[j];
+                    } else {
+                        for (int i = t; i < n; i += stride)
+                            acc = acc * 3u + (unsigned)in[i] + 7u;
+                        for (int j = t; j * 2 + 1 < n; j += stride)
+                            acc ^= (unsigned)(in[j] + j);
+                    }
+                    if (got[t] != (int32_t)acc)
+                        bad = t;
+                }
+                ok(bad < 0, "%s: matches C (first difference at unit %d)", what, bad);
+            }
+    main_module(keep);
+}
+
 static void test_refused(void)
 {
     tap_jit_counts c0 = {0, 0, 0, 0}, c1 = {0, 0, 0, 0};
@@ -2626,6 +2698,7 @@ int main(void)
     test_versioned();
     test_full_mask();
     test_rows();
+    test_grid_stride();
     test_deopt();
     test_unborn();
     test_inductive();
