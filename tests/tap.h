@@ -105,7 +105,7 @@ static inline int done_testing(void)
         char why[512] = "";
         cvm_jit_counts_get(&c);
         cvm_jit_last_refusal(why, sizeof why);
-        diag("native: %llu launches, %llu kernels compiled, %llu refused, %llu narrow stacks%s%s",
+        diag("native: %llu launches, %llu compiles (kernel, width, shape), %llu refused, %llu narrow stacks%s%s",
              (unsigned long long)c.launches, (unsigned long long)c.compiled,
              (unsigned long long)c.refused, (unsigned long long)c.narrow_stacks,
              why[0] ? "; last: " : "", why);

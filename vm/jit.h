@@ -81,8 +81,9 @@ bool cvm_jit_stack_room(uint64_t need);
 /* Frees a kernel's native code (cvm_vm_program_free). */
 void cvm_jit_release(cvm_vm_kprog *kp);
 
-/* Counters for tests and tools: kernels compiled, kernels the tier could
- * not compile (the interpreter ran them), launches planned natively, and
+/* Counters for tests and tools: compiles (one per kernel, plane width
+ * and cube shape, cvm_jit_rows), compiles the tier refused (the
+ * interpreter ran those launches), launches planned natively, and
  * the threads of such launches that ran their cubes interpreted for want
  * of stack (interp.c join). */
 typedef struct cvm_jit_counts {
