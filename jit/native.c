@@ -766,9 +766,7 @@ static void note_inductive(gen *g, const cvm_vm_dinsn *in)
 static construct *push(gen *g, int kind, uint32_t pc)
 {
     construct *c = &g->con[g->depth++];
-    *c = (construct){.kind = kind, .open = pc, .exit_at = UINT32_MAX};
-    if (kind == CVM_VM_F_LOOP && g->fullcopy && pc == g->exit_lo)
-        c->exit_at = cvm_nat_loop_exit(g, pc);
+    *c = (construct){.kind = kind, .open = pc};
     return c;
 }
 
@@ -793,7 +791,7 @@ static void control(gen *g, uint32_t pc)
         LLVMValueRef act = get_active(g);
         LLVMValueRef cm = cond_mask(g, in->a);
         bool uni = all_or_none(g, in->a);
-        if (g->full && !uni && g->depth && g->con[g->depth - 1].exit_at == pc) {
+        if (g->full && !uni && pc == g->exit_if) { /* (at its loop's top level) */
             /* a full-mask copy's loop exit test (a grid-stride loop's
              * `i < n`): every lane leaves or none, else the plane goes on
              * in the general copy at the loop's head, which makes the
@@ -1010,11 +1008,11 @@ static bool version_loop(gen *g, uint32_t lo)
      * `if`): else a grid-stride loop's exit is a vector compare after
      * which its body's mask is not known anyway, and the copy's head test
      * only cost softmax's loops about 40 instructions a round) */
-    const bool exits = cvm_nat_loop_exit(g, lo) != UINT32_MAX && cvm_nat_loop_fixed_buffers(g, lo);
     bool steps = false;
     for (unsigned i = 0; i < nc; i++)
         steps = steps || (cand[i].written && cand[i].form == F_CONS);
-    full = full && (!steps || exits);
+    const uint32_t exit_if = full && steps && cvm_nat_loop_fixed_buffers(g, lo) ? cvm_nat_loop_exit(g, lo) : UINT32_MAX;
+    full = full && (!steps || exit_if != UINT32_MAX);
     if (!nc && !full)
         return false;
     bool weak = false; /* (g->weak is the guess at lo until the next call) */
@@ -1055,12 +1053,12 @@ static bool version_loop(gen *g, uint32_t lo)
         g->fastcopy = true;
         g->strong_only = copy[k].strong;
         g->fullcopy = full;
-        g->exit_lo = full && steps ? lo : UINT32_MAX;
+        g->exit_if = exit_if;
         if (full)
             set_full(g);
         emit_range(g, lo, hi + 1);
         g->fullcopy = g->full = false;
-        g->exit_lo = UINT32_MAX;
+        g->exit_if = UINT32_MAX;
         llvm.BuildBr(g->B, joined);
         memset(g->lazy, 0, sizeof *g->lazy * g->nslots);
         memset(g->stale, 0, g->nslots);
@@ -1233,7 +1231,7 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     *out_handle = NULL;
     if (!cvm_llvm_start(why, n))
         return NULL;
-    gen g = {.prog = prog, .kp = kp, .code = kp->code, .W = W, .rows = rows, .exit_lo = UINT32_MAX, .why = why, .nwhy = n};
+    gen g = {.prog = prog, .kp = kp, .code = kp->code, .W = W, .rows = rows, .exit_if = UINT32_MAX, .why = why, .nwhy = n};
     if (!layout(&g)) {
         snprintf(why, n, "out of memory");
         g.again = true;

@@ -48,8 +48,6 @@ typedef struct construct {
      * staying, so its continuing part has fewer (brk_partial); its `if`
      * tested one value with every lane active (uni) */
     bool was_full, lost, brk_partial, uni;
-    /* a full-mask copy's loop: the pc of its exit test (cvm_nat_loop_exit; UINT32_MAX none) */
-    uint32_t exit_at;
 } construct;
 
 /* What a register holds in every active lane where it is forwarded
@@ -181,7 +179,7 @@ typedef struct gen {
      * active lane is all of them, the mask a constant (docs/design.md
      * "Tiers", the full-mask copy). */
     bool fullcopy, full;
-    uint32_t exit_lo;         /* the full-mask copy's loop whose exit test it takes whole (UINT32_MAX: none) */
+    uint32_t exit_if;         /* a full-mask copy of a grid-stride loop: its exit test's pc, taken whole (UINT32_MAX: none) */
     /* A versioned copy's lazy registers (native_loop.c cvm_nat_lazy): per
      * slot, the pc + 1 of the loop that alone writes it, at its top level
      * and first in each round, and alone reads it (0: none). While that
