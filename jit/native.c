@@ -1194,7 +1194,8 @@ static bool layout(gen *g)
     g->lazy = calloc(g->nslots + 1, sizeof *g->lazy);
     g->stale = calloc(g->nslots + 1, 1);
     g->raw_nan = calloc(g->nslots + 1, 1);
-    if (!g->raw_nan || !g->form || !g->weak || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
+    g->no_nan = calloc(g->nslots + 1, 1);
+    if (!g->raw_nan || !g->no_nan || !g->form || !g->weak || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
         !g->cst || !g->remat || !g->remade || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled || !g->uni_settled || !g->puni ||
         !g->outer_lo || !g->outer_hi)
         return false;
@@ -1364,6 +1365,7 @@ out:
     free(g.lazy);
     free(g.stale);
     free(g.raw_nan);
+    free(g.no_nan);
     for (unsigned d = 0; d < MAXDEPTH; d++)
         free(g.snap[d]);
     free(g.res);

@@ -202,6 +202,12 @@ typedef struct gen {
      * every writer: an accumulator (`s += x[i]`, `acc += a * b`) is made
      * canonical once, after its loop, not at each round. */
     uint8_t *raw_nan;
+    /* Per slot: a float register no lane of which ever holds a NaN
+     * (no_nans(): its writers are constants that are numbers, and moves,
+     * negations, min and max of such registers, a min or max with one
+     * such operand included: pooling's `m = fmaxf(m, v)` from -inf), so
+     * that min/max need not test it for NaN (native_ops.c fminmax). */
+    uint8_t *no_nan;
 } gen;
 
 /* The scalar of a register whose only writer is a launch constant (gen's

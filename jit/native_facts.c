@@ -5,8 +5,9 @@
  * pc's outermost loop (cvm_nat_analyse), which hold one launch constant
  * (constants), which a resume makes again from unit positions
  * (rematerials), which are settled before barriers and which of those are
- * one value in every lane (settle), and which may keep the hardware's
- * NaNs until they leave the plane (raw_nans).
+ * one value in every lane (settle), which may keep the hardware's
+ * NaNs until they leave the plane (raw_nans), and which never hold a
+ * NaN (no_nans).
  */
 #include "native.h"
 
@@ -282,6 +283,61 @@ static void raw_nans(gen *g)
     free(f), free(wmin), free(smax);
 }
 
+/* Whether the f32 or f64 bits are a NaN. */
+static bool nan_bits(uint64_t bits, unsigned elem)
+{
+    if (elem == CVM_T_F32)
+        return (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu);
+    return (bits & UINT64_C(0x7ff0000000000000)) == UINT64_C(0x7ff0000000000000) &&
+           (bits & UINT64_C(0x000fffffffffffff));
+}
+
+/* Whether instruction `in` writes a number (no NaN) to float register t
+ * in its lanes where the registers of no_nan hold numbers. */
+static bool writes_number(const gen *g, const cvm_vm_dinsn *in, uint32_t t)
+{
+    const unsigned e = g->slot_elem[t];
+    if (in->line != 1 || in->d != t || in->elem != e)
+        return false;
+    switch (in->h) {
+    case CVM_OP_CONST: return !nan_bits(in->imm, e);
+    case CVM_OP_MOV: case CVM_OP_NEG: case CVM_OP_ABS: return g->no_nan[in->a];
+    case CVM_OP_MIN: case CVM_OP_MAX: return g->no_nan[in->a] || g->no_nan[in->b]; /* a NaN gives the other */
+    case CVM_OP_BITCAST: { /* of an integer constant: pooling's -__int_as_float(0x7f800000) */
+        const cvm_vm_dinsn *c = g->cst[in->a] ? &g->code[g->cst[in->a] - 1] : NULL;
+        return c && c->h == CVM_OP_CONST && cvm_vm_esz(c->elem) == cvm_vm_esz(e) && !nan_bits(c->imm, e);
+    }
+    default: return false;
+    }
+}
+
+/* gen's `no_nan`, the greatest set of float registers whose every
+ * writer writes a number where they hold numbers (writes_number): start
+ * from all of them and drop those with another writer until none drops.
+ * Registers start as zero, a number, so by induction over the plane's
+ * steps none of them ever holds a NaN; the interpreter (a fallback) and
+ * the register file (spills, resumes) keep the same values. */
+static void no_nans(gen *g)
+{
+    for (uint32_t s = 0; s < g->nslots; s++)
+        g->no_nan[s] = g->slot_width[s] == 1 && (g->slot_elem[s] == CVM_T_F32 || g->slot_elem[s] == CVM_T_F64);
+    for (bool again = true; again;) {
+        again = false;
+        for (uint32_t pc = 0; pc < g->kp->ninsns; pc++) {
+            const cvm_vm_dinsn *in = &g->code[pc];
+            uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+            unsigned k, nw;
+            cvm_nat_named(g, in, list, &k, &nw);
+            for (unsigned i = 0; i < nw; i++)
+                for (uint32_t w = 0; w < width_at(g, list[i]) && list[i] + w < g->nslots; w++) {
+                    const uint32_t t = list[i] + w;
+                    if (g->no_nan[t] && (w || !writes_number(g, in, t)))
+                        g->no_nan[t] = 0, again = true;
+                }
+        }
+    }
+}
+
 /* The first entry of the increasing list v[0..n) at or after x (n: none). */
 static uint32_t first_at_or_after(const uint32_t *v, uint32_t n, uint32_t x)
 {
@@ -363,7 +419,7 @@ static void reads_and_kills(gen *g)
 }
 
 /* The facts of gen's `local`, `first_read`, `last_read`, `first_touch`,
- * `outer_lo/hi`, then constants, settle and raw_nans. */
+ * `outer_lo/hi`, then constants, settle, raw_nans and no_nans. */
 void cvm_nat_analyse(gen *g)
 {
     const uint32_t n = g->kp->ninsns;
@@ -440,4 +496,5 @@ void cvm_nat_analyse(gen *g)
     rematerials(g);
     settle(g);
     raw_nans(g);
+    no_nans(g);
 }

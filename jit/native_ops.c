@@ -33,17 +33,21 @@ LLVMValueRef cvm_nat_canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
  * zeros of both signs, where it is +0 or -0; two NaNs give the canonical
  * one. a is the operand a reduction carries (m = fmaxf(m, v)): its path
  * through is a blend, the maxps and two blends, with the tests of b alone
- * and of a against t beside it (pooling's taps wait on that chain). */
-static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsigned elem, bool max)
+ * and of a against t beside it (pooling's taps wait on that chain). An
+ * operand that is never a NaN (an, bn: gen's no_nan) needs no test: then
+ * no two NaNs meet, and with b a number t is b. */
+static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsigned elem, bool max, bool an, bool bn)
 {
     LLVMTypeRef it = llvm.VectorType(elem == CVM_T_F32 ? g->i32 : g->i64, g->W);
-    LLVMValueRef bnan = llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, "");
-    LLVMValueRef t = llvm.BuildSelect(g->B, bnan, a, b, "");
+    LLVMValueRef bnan = bn ? NULL : llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, "");
+    LLVMValueRef t = bn ? b : llvm.BuildSelect(g->B, bnan, a, b, "");
     LLVMValueRef r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, max ? LLVMRealOGT : LLVMRealOLT, a, t, ""), a, t, "");
     LLVMValueRef ai = llvm.BuildBitCast(g->B, a, it, ""), ti = llvm.BuildBitCast(g->B, t, it, "");
     LLVMValueRef both = llvm.BuildBitCast(g->B, max ? llvm.BuildAnd(g->B, ai, ti, "") : llvm.BuildOr(g->B, ai, ti, ""),
                                           llvm.TypeOf(a), "");
     r = llvm.BuildSelect(g->B, llvm.BuildFCmp(g->B, LLVMRealOEQ, a, t, ""), both, r, "");
+    if (an || bn)
+        return r;
     LLVMValueRef two = llvm.BuildAnd(g->B, llvm.BuildFCmp(g->B, LLVMRealUNO, a, a, ""), bnan, "");
     return llvm.BuildSelect(g->B, two, nan_lanes(g, elem), r, "");
 }
@@ -550,7 +554,7 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
         LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
         const bool max = in->h == CVM_OP_MAX;
         if (is_float(e)) {
-            r = fminmax(g, a, b, e, max);
+            r = fminmax(g, a, b, e, max, g->no_nan[in->a], g->no_nan[in->b]);
         } else if (is_int(e)) {
             LLVMIntPredicate pr = is_signed(e) ? (max ? LLVMIntSGT : LLVMIntSLT)
                                                : (max ? LLVMIntUGT : LLVMIntULT);

@@ -144,6 +144,19 @@ static const char src_b[] =
     "    double x = a[t], y = b[t];\n"
     "    od[2 * t] = fmax(x, y); od[2 * t + 1] = fmin(x, y);\n"
     "}\n"
+    "__global__ void nonan(float *o, const float *x, int n)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    float m = -__int_as_float(0x7f800000), lo = 3.0f, q = x[t], c = lo;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        float v = x[(t + 64 * k) % 256];\n"
+    "        m = fmaxf(m, v);\n"
+    "        lo = fminf(v, lo);\n"
+    "        c = fmaxf(c, -lo);\n"
+    "        q = fmaxf(q, v);\n"
+    "    }\n"
+    "    o[4 * t] = m; o[4 * t + 1] = lo; o[4 * t + 2] = q; o[4 * t + 3] = c;\n"
+    "}\n"
     "__global__ void one(float *o, const float *w, int k)\n"
     "{\n"
     "    int t = threadIdx.x;\n"
@@ -986,6 +999,52 @@ static void test_minmax(void)
                 bad = t;
         }
     ok(bad < 0, "min and max, f32 and f64: the C model's bits (first difference at %d)", bad);
+}
+
+/* min and max with an operand that is never a NaN (jit/native_facts.c
+ * no_nans: a -inf, a constant, and a min of the two, the other operand
+ * a NaN in some rounds or all), and with one that may be (q, from a
+ * load: two NaNs give the canonical one; the input's NaNs have their
+ * sign set, so the hardware's would differ), against the C model. */
+static void test_no_nan(void)
+{
+    enum { U = 64, N = 256 };
+    static float x[N], got[4 * U];
+    for (int i = 0; i < N; i++) {
+        const int t = i % U, k = i / U;
+        /* unit t's rounds: all NaN (t % 8 == 1), none (t % 8 == 2), else NaN in round t % 4 */
+        const bool nan = t % 8 == 1 || (t % 8 != 2 && k == t % 4);
+        x[i] = nan ? -NAN : (float)((i * 37) % 101) - 50.0f;
+    }
+    x[2] = -0.0f, x[2 + U] = 0.0f; /* zeros of both signs meet */
+    io bufs[] = {{NULL, sizeof got}, {x, sizeof x}};
+    cvm_launch_config cfg = kern_cfg(1, U);
+    cvm_diag d;
+    uint8_t raw[sizeof got + sizeof x];
+    const uint32_t n = 4;
+    if (!both("min and max with an operand never a NaN", "nonan", &cfg, bufs, 2, &n, raw, NULL, &d))
+        return;
+    memcpy(got, raw, sizeof got);
+    int bad = -1, nans = 0;
+    for (int t = 0; t < U && bad < 0; t++) {
+        double m = -INFINITY, lo = 3.0, q = x[t], c = 3.0;
+        for (int k = 0; k < 4; k++) {
+            const double v = x[(t + U * k) % N];
+            m = ref_minmax(m, v, true), lo = ref_minmax(v, lo, false);
+            c = ref_minmax(c, -lo, true), q = ref_minmax(q, v, true);
+        }
+        const double want[4] = {m, lo, q, c};
+        for (int j = 0; j < 4; j++) {
+            const float wf = (float)want[j];
+            uint32_t gb, wb;
+            memcpy(&gb, &got[4 * t + j], 4), memcpy(&wb, &wf, 4);
+            nans += isnan(want[j]);
+            if (isnan(want[j]) ? gb != 0x7fc00000u : gb != wb)
+                bad = t;
+        }
+    }
+    ok(bad < 0 && nans == U / 8, "never-NaN operands: the C model's bits, two NaNs canonical (%d NaN results; "
+       "first difference at unit %d)", nans, bad);
 }
 
 /* Loads whose lanes read one element (the quick path's single load, with
@@ -2686,6 +2745,7 @@ int main(void)
     test_divide_by_one();
     test_exp();
     test_minmax();
+    test_no_nan();
     test_raw_nans();
     test_faults();
     test_indexes();
