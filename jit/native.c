@@ -654,6 +654,12 @@ static LLVMValueRef form_test(gen *g, const vcand *cand, unsigned nc, LLVMValueR
     for (unsigned i = 0; i < nc; i++) {
         const uint32_t s = cand[i].slot;
         const unsigned e = g->slot_elem[s];
+        LLVMValueRef du, dc, ds;
+        if (cvm_nat_dyn_form(g, s, &du, &dc, &ds)) { /* known at run time: no test of the lanes */
+            ok = llvm.BuildAnd(g->B, ok, cand[i].form == F_UNI ? du : dc, "");
+            val[i] = ds;
+            continue;
+        }
         LLVMValueRef v = reg_get(g, s), vf = llvm.BuildExtractElement(g->B, v, f, ""), same;
         if (cand[i].form == F_UNI) {
             same = llvm.BuildICmp(g->B, LLVMIntEQ, v, splat(g, vf), "");

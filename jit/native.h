@@ -52,10 +52,14 @@ typedef struct construct {
 
 /* What a register holds in every active lane where it is forwarded
  * (gen's fwd): v its vector; kind F_UNI, s its one value; F_CONS, s lane
- * 0's value and lane l's s + l; F_VAR only v. */
+ * 0's value and lane l's s + l; F_VAR only v. An F_VAR's form may be
+ * known at run time instead (du not NULL): du, an i1, says its lanes are
+ * ds, dc that lane l holds ds + l (a division by one value: an index
+ * split into coordinates, native_ops.c dyn_form). */
 typedef struct fval {
     LLVMValueRef v, s;
     uint8_t kind;
+    LLVMValueRef du, dc, ds;
 } fval;
 
 typedef struct resume {
@@ -512,6 +516,11 @@ static inline uint8_t form_at(const gen *g, uint32_t slot, LLVMValueRef *s)
     return g->fwd[slot].v ? g->fwd[slot].kind : F_VAR;
 }
 
+/* Slot's form as run-time scalars (fval's du, dc, ds), from its form
+ * where one is known (constant flags) or its forwarded du; false where
+ * nothing is known (native_ops.c). */
+bool cvm_nat_dyn_form(const gen *g, uint32_t slot, LLVMValueRef *u, LLVMValueRef *c, LLVMValueRef *s);
+
 /* The lanes of form kind with scalar s (fval). */
 static inline LLVMValueRef form_vector(const gen *g, uint8_t kind, LLVMValueRef s)
 {
@@ -535,7 +544,7 @@ static inline LLVMValueRef reg_made(const gen *g, uint32_t slot)
 /* Forwards v (kind F_VAR), or the lanes of form kind with scalar s (v NULL: made here), in slot. */
 static inline void forward(const gen *g, uint32_t slot, uint8_t kind, LLVMValueRef s, LLVMValueRef v)
 {
-    g->fwd[slot] = (fval){v ? v : form_vector(g, kind, s), s, kind};
+    g->fwd[slot] = (fval){v ? v : form_vector(g, kind, s), s, kind, NULL, NULL, NULL};
 }
 
 /* Writes v to the active lanes of slot (forwarded only, for a lazy
@@ -548,7 +557,7 @@ static inline void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
         return;
     }
     if (g->stale[slot] && g->stale[slot] == g->depth) { /* a lazy register at its loop's top level */
-        g->fwd[slot] = (fval){v, NULL, F_VAR};
+        g->fwd[slot] = (fval){v, NULL, F_VAR, NULL, NULL, NULL};
         return;
     }
     if (g->puni[slot]) { /* (no merge: its live lanes hold one value) */

@@ -267,6 +267,20 @@ static LLVMValueRef widen64(const gen *g, LLVMValueRef v, unsigned e, LLVMTypeRe
     return is_signed(e) ? llvm.BuildSExt(g->B, v, t, "") : llvm.BuildZExt(g->B, v, t, "");
 }
 
+bool cvm_nat_dyn_form(const gen *g, uint32_t slot, LLVMValueRef *u, LLVMValueRef *c, LLVMValueRef *s)
+{
+    LLVMValueRef fs, yes = llvm.ConstInt(g->i1, 1, false), no = llvm.ConstInt(g->i1, 0, false);
+    const uint8_t k = form_at(g, slot, &fs);
+    if (k != F_VAR) {
+        *u = k == F_UNI ? yes : no, *c = k == F_CONS ? yes : no, *s = fs;
+        return true;
+    }
+    if (slot >= g->nslots || !g->fwd[slot].v || !g->fwd[slot].du)
+        return false;
+    *u = g->fwd[slot].du, *c = g->fwd[slot].dc, *s = g->fwd[slot].ds;
+    return true;
+}
+
 /* Integer div or rem of 32- or 64-bit lanes by a divisor of one value
  * (its form known, scalar b0), where the dividend's active lanes are, at
  * run time, one value or consecutive with one quotient: one scalar
@@ -277,18 +291,29 @@ static LLVMValueRef widen64(const gen *g, LLVMValueRef v, unsigned e, LLVMTypeRe
  * Emits the test; goes on at `other` when it fails, else returns the
  * result lanes (i64) in the block it leaves the builder at. */
 static LLVMValueRef divide_by_one(gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b0, LLVMValueRef m,
-                                  LLVMBasicBlockRef other)
+                                  LLVMBasicBlockRef other, LLVMValueRef *dyn)
 {
-    LLVMValueRef f = first_lane(g, get_active(g));
-    LLVMValueRef af = llvm.BuildExtractElement(g->B, a, f, "");
-    LLVMValueRef a0 = llvm.BuildSub(g->B, af, llvm.BuildZExt(g->B, f, g->i64, ""), "");
-    LLVMValueRef off = llvm.BuildNot(g->B, m, "");
-    LLVMValueRef uni = all_lanes(g, mask_bits(g, llvm.BuildOr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, a, splat(g, af), ""),
-                                                               off, "")));
-    LLVMValueRef cons = all_lanes(
-        g, mask_bits(g, llvm.BuildOr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, a,
-                                                         llvm.BuildAdd(g->B, splat(g, a0), iota(g, g->i64), ""), ""),
-                                     off, "")));
+    LLVMValueRef f = first_lane(g, get_active(g)), f64 = llvm.BuildZExt(g->B, f, g->i64, "");
+    LLVMValueRef af, a0, uni, cons, du, dc, ds;
+    if (cvm_nat_dyn_form(g, in->a, &du, &dc, &ds)) {
+        /* the dividend's form known: no test of its lanes */
+        const unsigned e = in->elem;
+        if (cvm_vm_esz(e) == 4) /* (consecutive 32-bit lanes that wrap are not so as 64 bits) */
+            ds = widen64(g, ds, e, g->i64), dc = llvm.BuildAnd(g->B, dc, llvm.BuildICmp(g->B, is_signed(e) ? LLVMIntSLE : LLVMIntULE,
+                ds, c64(g, is_signed(e) ? (uint64_t)INT32_MAX - (g->W - 1) : (uint64_t)UINT32_MAX - (g->W - 1)), ""), "");
+        uni = du, cons = dc;
+        af = llvm.BuildSelect(g->B, uni, ds, llvm.BuildAdd(g->B, ds, f64, ""), "");
+        a0 = llvm.BuildSelect(g->B, uni, llvm.BuildSub(g->B, ds, f64, ""), ds, "");
+    } else {
+        af = llvm.BuildExtractElement(g->B, a, f, "");
+        a0 = llvm.BuildSub(g->B, af, f64, "");
+        LLVMValueRef off = llvm.BuildNot(g->B, m, "");
+        uni = all_lanes(g, mask_bits(g, llvm.BuildOr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, a, splat(g, af), ""), off, "")));
+        cons = all_lanes(
+            g, mask_bits(g, llvm.BuildOr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, a,
+                                                             llvm.BuildAdd(g->B, splat(g, a0), iota(g, g->i64), ""), ""),
+                                         off, "")));
+    }
     /* every lane's dividend in [lo, hi], all of them >= 0, and b0 > 0: the
      * signed and unsigned quotients agree, and none faults */
     LLVMValueRef lo = llvm.BuildSelect(g->B, uni, af, a0, "");
@@ -303,9 +328,16 @@ static LLVMValueRef divide_by_one(gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
     LLVMValueRef q = llvm.BuildUDiv(g->B, lo, b0, "");
     llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, q, llvm.BuildUDiv(g->B, hi, b0, ""), ""), same, other);
     llvm.PositionBuilderAtEnd(g->B, same);
-    if (in->h == CVM_OP_DIV)
+    /* the result's form (dyn: du, dc, ds): the quotient one value; the
+     * remainder one value, or consecutive from lane 0's */
+    LLVMValueRef yes = llvm.ConstInt(g->i1, 1, false), no = llvm.ConstInt(g->i1, 0, false);
+    if (in->h == CVM_OP_DIV) {
+        dyn[0] = yes, dyn[1] = no, dyn[2] = q;
         return splat(g, q);
-    return llvm.BuildSub(g->B, a, splat(g, llvm.BuildMul(g->B, q, b0, "")), "");
+    }
+    LLVMValueRef qb = llvm.BuildMul(g->B, q, b0, "");
+    dyn[0] = uni, dyn[1] = llvm.BuildNot(g->B, uni, ""), dyn[2] = llvm.BuildSub(g->B, llvm.BuildSelect(g->B, uni, af, a0, ""), qb, "");
+    return llvm.BuildSub(g->B, a, splat(g, qb), "");
 }
 
 /* Integer div or rem of 32- or 64-bit lanes: by one scalar division where
@@ -334,10 +366,10 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
     }
     LLVMBasicBlockRef bc = block(g, "div_check"), bq = block(g, "div"), bs = block(g, "slow"),
                       bm = block(g, "divided"), bj = block(g, "joined");
-    LLVMValueRef r1 = NULL;
+    LLVMValueRef r1 = NULL, dyn[3] = {NULL, NULL, NULL};
     LLVMBasicBlockRef b1 = NULL;
     if (by_one) {
-        r1 = divide_by_one(g, in, a, b0, m, bc);
+        r1 = divide_by_one(g, in, a, b0, m, bc, dyn);
         b1 = llvm.GetInsertBlock(g->B);
         llvm.BuildBr(g->B, bm);
     } else {
@@ -361,7 +393,9 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
         g->fwd[in->a] = fa;
     if (in->b != in->d)
         g->fwd[in->b] = fb;
+    LLVMValueRef rs = by_one ? reg_raw(g, in->d) : NULL; /* (what the interpreter left) */
     llvm.BuildBr(g->B, bj);
+    LLVMBasicBlockRef bs_end = llvm.GetInsertBlock(g->B);
     llvm.PositionBuilderAtEnd(g->B, bq);
     LLVMValueRef one = splat(g, c64(g, 1));
     LLVMValueRef bsafe = llvm.BuildSelect(g->B, okv, b, one, ""); /* inactive lanes divide by 1 */
@@ -395,16 +429,37 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
     llvm.BuildBr(g->B, bm);
     LLVMBasicBlockRef b2 = llvm.GetInsertBlock(g->B);
     llvm.PositionBuilderAtEnd(g->B, bm);
-    if (by_one) {
+    LLVMValueRef du = NULL, dc = NULL, ds = NULL;
+    if (by_one) { /* the form: the scalar division's, none from the lanes' */
         LLVMValueRef phi = llvm.BuildPhi(g->B, wt, "");
         llvm.AddIncoming(phi, (LLVMValueRef[]){r1, r}, (LLVMBasicBlockRef[]){b1, b2}, 2);
         r = phi;
+        LLVMValueRef no = llvm.ConstInt(g->i1, 0, false);
+        du = llvm.BuildPhi(g->B, g->i1, ""), dc = llvm.BuildPhi(g->B, g->i1, ""), ds = llvm.BuildPhi(g->B, g->i64, "");
+        llvm.AddIncoming(du, (LLVMValueRef[]){dyn[0], no}, (LLVMBasicBlockRef[]){b1, b2}, 2);
+        llvm.AddIncoming(dc, (LLVMValueRef[]){dyn[1], no}, (LLVMBasicBlockRef[]){b1, b2}, 2);
+        llvm.AddIncoming(ds, (LLVMValueRef[]){dyn[2], c64(g, 0)}, (LLVMBasicBlockRef[]){b1, b2}, 2);
+        if (esz == 4)
+            ds = llvm.BuildTrunc(g->B, ds, g->i32, "");
     }
     if (esz == 4)
         r = llvm.BuildTrunc(g->B, r, vec(g, e), "");
     reg_set(g, in->d, r);
     llvm.BuildBr(g->B, bj);
+    LLVMBasicBlockRef bm_end = llvm.GetInsertBlock(g->B);
     llvm.PositionBuilderAtEnd(g->B, bj);
+    if (by_one) { /* forwarded with its form where known (the interpreter's path: none) */
+        LLVMValueRef no = llvm.ConstInt(g->i1, 0, false);
+        LLVMValueRef v = llvm.BuildPhi(g->B, vec(g, e), ""), pu = llvm.BuildPhi(g->B, g->i1, ""),
+                     pc_ = llvm.BuildPhi(g->B, g->i1, ""), ps = llvm.BuildPhi(g->B, scalar(g, e), "");
+        LLVMBasicBlockRef from[2] = {bm_end, bs_end};
+        llvm.AddIncoming(v, (LLVMValueRef[]){r, rs}, from, 2);
+        llvm.AddIncoming(pu, (LLVMValueRef[]){du, no}, from, 2);
+        llvm.AddIncoming(pc_, (LLVMValueRef[]){dc, no}, from, 2);
+        llvm.AddIncoming(ps, (LLVMValueRef[]){ds, llvm.ConstNull(scalar(g, e))}, from, 2);
+        forward(g, in->d, F_VAR, NULL, v);
+        g->fwd[in->d].du = pu, g->fwd[in->d].dc = pc_, g->fwd[in->d].ds = ps;
+    }
     return true;
 }
 
@@ -516,6 +571,55 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
     return true;
 }
 
+/* The run-time form (fval's du, dc, ds) of an integer add, sub, mul or
+ * cvt whose operands' forms are known (cvm_nat_dyn_form), one of them
+ * only at run time (else form_op made it): one value from one values;
+ * consecutive from consecutive plus (or minus) one value, and through a
+ * cvt that keeps the low bits. False where nothing is known. */
+static bool dyn_result(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef *du, LLVMValueRef *dc, LLVMValueRef *ds)
+{
+    const unsigned e = in->elem;
+    if (in->line != 1 || !is_int(e) || (cvm_vm_esz(e) != 4 && cvm_vm_esz(e) != 8))
+        return false;
+    LLVMValueRef ua, ca, sa, ub, cb, sb, no = llvm.ConstInt(g->i1, 0, false);
+    if (in->h == CVM_OP_CVT) {
+        if (!is_int(in->ea) || !cvm_nat_dyn_form(g, in->a, &ua, &ca, &sa))
+            return false;
+        /* (frozen: a cvt of a known form is also the quick path's index,
+         * which LLVM would otherwise take from here, live the longer: vadd
+         * spilled) */
+        sa = llvm.BuildFreeze(g->B, sa, "");
+        switch (in->k) {
+        case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8: *ds = sa, *dc = ca; break;
+        case CVM_VM_CVT_TRUNC64: *ds = llvm.BuildTrunc(g->B, sa, g->i32, ""), *dc = ca; break; /* modulo 2^32 */
+        case CVM_VM_CVT_SEXT32: /* consecutive where lane W - 1's does not wrap */
+            *ds = llvm.BuildSExt(g->B, sa, g->i64, "");
+            *dc = llvm.BuildAnd(g->B, ca, llvm.BuildICmp(g->B, LLVMIntSLE, sa, c32(g, INT32_MAX - (g->W - 1)), ""), "");
+            break;
+        case CVM_VM_CVT_ZEXT32:
+            *ds = llvm.BuildZExt(g->B, sa, g->i64, "");
+            *dc = llvm.BuildAnd(g->B, ca, llvm.BuildICmp(g->B, LLVMIntULE, sa, c32(g, UINT32_MAX - (g->W - 1)), ""), "");
+            break;
+        default: return false;
+        }
+        *du = ua;
+        return true;
+    }
+    if ((in->h != CVM_OP_ADD && in->h != CVM_OP_SUB && in->h != CVM_OP_MUL) ||
+        !cvm_nat_dyn_form(g, in->a, &ua, &ca, &sa) || !cvm_nat_dyn_form(g, in->b, &ub, &cb, &sb))
+        return false;
+    *du = llvm.BuildAnd(g->B, ua, ub, "");
+    if (in->h == CVM_OP_MUL) {
+        *dc = no, *ds = llvm.BuildMul(g->B, sa, sb, "");
+    } else if (in->h == CVM_OP_SUB) {
+        *dc = llvm.BuildAnd(g->B, ca, ub, ""), *ds = llvm.BuildSub(g->B, sa, sb, "");
+    } else {
+        *dc = llvm.BuildOr(g->B, llvm.BuildAnd(g->B, ca, ub, ""), llvm.BuildAnd(g->B, ua, cb, ""), "");
+        *ds = llvm.BuildAdd(g->B, sa, sb, "");
+    }
+    return true;
+}
+
 bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
 {
     const unsigned e = in->elem;
@@ -523,7 +627,8 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
         return false;
     if (form_op(g, in))
         return true;
-    LLVMValueRef r = NULL;
+    LLVMValueRef r = NULL, du = NULL, dc = NULL, ds = NULL;
+    const bool dyn = dyn_result(g, in, &du, &dc, &ds); /* (read before reg_set drops what d forwards) */
     switch (in->h) {
     case CVM_OP_NOP: return true;
     case CVM_OP_MOV: r = reg_get(g, in->a); break;
@@ -662,5 +767,7 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
     }
     reg_set(g, in->d, r);
     forward(g, in->d, F_VAR, NULL, r);
+    if (dyn)
+        g->fwd[in->d].du = du, g->fwd[in->d].dc = dc, g->fwd[in->d].ds = ds;
     return true;
 }

@@ -144,6 +144,23 @@ static const char src_b[] =
     "    double x = a[t], y = b[t];\n"
     "    od[2 * t] = fmax(x, y); od[2 * t + 1] = fmin(x, y);\n"
     "}\n"
+    "__global__ void split(unsigned *o, const unsigned *tab, int base, int c, int w, int n)\n"
+    "{\n"
+    "    long i = (long)blockIdx.x * blockDim.x + threadIdx.x + base;\n"
+    "    int ch = (int)(i % c);\n"
+    "    long t = i / c;\n"
+    "    int x = (int)(t % w), y = (int)(t / w);\n"
+    "    unsigned acc = 0;\n"
+    "    for (int k = 0; k < n; k++)\n"
+    "        acc += (unsigned)((ch + k) * 3 + x * 7) - (unsigned)y * 5u + tab[(ch + x + k) & 63];\n"
+    "    unsigned u = threadIdx.x + (unsigned)base;\n"
+    "    long uz = (long)u, sz = (long)(int)u;\n"
+    "    int gi = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    o[4 * gi] = acc;\n"
+    "    o[4 * gi + 1] = (unsigned)(uz % c) + (unsigned)(uz / c % 1000) * 100u;\n"
+    "    o[4 * gi + 2] = (unsigned)(sz % c) * 3u + (unsigned)(sz / c % 997);\n"
+    "    o[4 * gi + 3] = (unsigned)x * 1000u + (unsigned)y;\n"
+    "}\n"
     "__global__ void nonan(float *o, const float *x, int n)\n"
     "{\n"
     "    int t = threadIdx.x;\n"
@@ -999,6 +1016,66 @@ static void test_minmax(void)
                 bad = t;
         }
     ok(bad < 0, "min and max, f32 and f64: the C model's bits (first difference at %d)", bad);
+}
+
+/* An index split into coordinates by divisions by one value (jit/
+ * native_ops.c divide_by_one): their results' forms known at run time
+ * (fval's du, dc, ds), taken by the next division and by the test of a
+ * loop's versioned copy (its table index made from them); quotients one value or not (c below, equal to
+ * and above the plane width), dividends negative (the interpreter's
+ * path), 32-bit lanes widened where they wrap (zero-extended past 2^32,
+ * sign-extended past 2^31), in cubes of rows and not, at widths 32 and
+ * 8. Expected values computed in C. */
+static void test_split(void)
+{
+    /* (2147483600 and -10 with c = 1000 in cubes of rows: a plane's
+     * lanes wrap where lanes 0 and W - 1 would have one quotient) */
+    static const int bases[] = {0, 5, -37, 2147483600, -10};
+    static const int cs[] = {1, 3, 32, 64, 100};
+    static const unsigned shapes[][3] = {{64, 2, 32}, {48, 3, 32}, {64, 2, 8}, {12, 4, 8}};
+    int fails = 0, runs = 0;
+    for (unsigned sh = 0; sh < 4; sh++)
+        for (unsigned bi = 0; bi < 5; bi++) {
+            const unsigned B = shapes[sh][0], G = shapes[sh][1], U = B * G;
+            const int base = bases[bi], c = bi >= 3 && sh % 2 == 0 ? 1000 : cs[(bi + sh) % 5], w = 1 + 2 * (int)((bi + 2 * sh) % 4), n = 3;
+            uint32_t got[4 * 192 + 64], tab[64];
+            for (int j = 0; j < 64; j++)
+                tab[j] = (uint32_t)(j * j * 7 + 3);
+            io bufs[] = {{NULL, sizeof(uint32_t) * 4 * U}, {tab, sizeof tab}};
+            cvm_launch_config cfg = kern_cfg(G, B);
+            cfg.plane_width = shapes[sh][2];
+            const uint32_t scal[4] = {(uint32_t)base, (uint32_t)c, (uint32_t)w, (uint32_t)n};
+            cvm_diag d;
+            char what[96];
+            snprintf(what, sizeof what, "split: base %d, c %d, w %d, %u x %u, width %u", base, c, w, G, B, shapes[sh][2]);
+            runs++;
+            if (!both_n(what, "split", &cfg, bufs, 2, scal, 4, (uint8_t *)got, NULL, &d)) {
+                fails++;
+                continue;
+            }
+            for (unsigned gi = 0; gi < U; gi++) {
+                const unsigned tx = gi % B;
+                const int64_t i = (int64_t)gi + base;
+                const int ch = (int)(i % c);
+                const int64_t t = i / c;
+                const int x = (int)(t % w), y = (int32_t)(uint32_t)(uint64_t)(t / w);
+                uint32_t acc = 0;
+                for (int k = 0; k < n; k++)
+                    acc += (uint32_t)((ch + k) * 3 + x * 7) - (uint32_t)y * 5u + tab[(ch + x + k) & 63];
+                const uint32_t u = tx + (uint32_t)base;
+                const int64_t uz = (int64_t)u, sz = (int64_t)(int32_t)u;
+                const uint32_t want[4] = {acc, (uint32_t)(uz % c) + (uint32_t)(uz / c % 1000) * 100u,
+                                          (uint32_t)(sz % c) * 3u + (uint32_t)(sz / c % 997),
+                                          (uint32_t)x * 1000u + (uint32_t)y};
+                if (memcmp(&got[4 * gi], want, sizeof want)) {
+                    diag("%s: unit %u: %u %u %u %u, want %u %u %u %u", what, gi, got[4 * gi], got[4 * gi + 1],
+                         got[4 * gi + 2], got[4 * gi + 3], want[0], want[1], want[2], want[3]);
+                    fails++;
+                    break;
+                }
+            }
+        }
+    ok(fails == 0, "coordinates split by divisions: the C model's values in %d launches (%d failed)", runs, fails);
 }
 
 /* min and max with an operand that is never a NaN (jit/native_facts.c
@@ -2746,6 +2823,7 @@ int main(void)
     test_exp();
     test_minmax();
     test_no_nan();
+    test_split();
     test_raw_nans();
     test_faults();
     test_indexes();
