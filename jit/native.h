@@ -55,7 +55,7 @@ typedef struct construct {
  * 0's value and lane l's s + l; F_VAR only v. An F_VAR's form may be
  * known at run time instead (du not NULL): du, an i1, says its lanes are
  * ds, dc that lane l holds ds + l (a division by one value: an index
- * split into coordinates, native_ops.c dyn_form). */
+ * split into coordinates, native_ops.c cvm_nat_dyn_form). */
 typedef struct fval {
     LLVMValueRef v, s;
     uint8_t kind;

@@ -267,6 +267,15 @@ static LLVMValueRef widen64(const gen *g, LLVMValueRef v, unsigned e, LLVMTypeRe
     return is_signed(e) ? llvm.BuildSExt(g->B, v, t, "") : llvm.BuildZExt(g->B, v, t, "");
 }
 
+/* c, and-ed with whether consecutive 32-bit lanes from s (lane 0's) stay
+ * consecutive widened to 64 bits (sign- or zero-extended as sgn): lane
+ * W - 1's does not wrap. */
+static LLVMValueRef cons_widened(const gen *g, LLVMValueRef c, LLVMValueRef s, bool sgn)
+{
+    const uint64_t top = (sgn ? (uint64_t)INT32_MAX : (uint64_t)UINT32_MAX) - (g->W - 1);
+    return llvm.BuildAnd(g->B, c, llvm.BuildICmp(g->B, sgn ? LLVMIntSLE : LLVMIntULE, s, c32(g, top), ""), "");
+}
+
 bool cvm_nat_dyn_form(const gen *g, uint32_t slot, LLVMValueRef *u, LLVMValueRef *c, LLVMValueRef *s)
 {
     LLVMValueRef fs, yes = llvm.ConstInt(g->i1, 1, false), no = llvm.ConstInt(g->i1, 0, false);
@@ -298,9 +307,8 @@ static LLVMValueRef divide_by_one(gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
     if (cvm_nat_dyn_form(g, in->a, &du, &dc, &ds)) {
         /* the dividend's form known: no test of its lanes */
         const unsigned e = in->elem;
-        if (cvm_vm_esz(e) == 4) /* (consecutive 32-bit lanes that wrap are not so as 64 bits) */
-            ds = widen64(g, ds, e, g->i64), dc = llvm.BuildAnd(g->B, dc, llvm.BuildICmp(g->B, is_signed(e) ? LLVMIntSLE : LLVMIntULE,
-                ds, c64(g, is_signed(e) ? (uint64_t)INT32_MAX - (g->W - 1) : (uint64_t)UINT32_MAX - (g->W - 1)), ""), "");
+        if (cvm_vm_esz(e) == 4)
+            dc = cons_widened(g, dc, ds, is_signed(e)), ds = widen64(g, ds, e, g->i64);
         uni = du, cons = dc;
         af = llvm.BuildSelect(g->B, uni, ds, llvm.BuildAdd(g->B, ds, f64, ""), "");
         a0 = llvm.BuildSelect(g->B, uni, llvm.BuildSub(g->B, ds, f64, ""), ds, "");
@@ -592,14 +600,8 @@ static bool dyn_result(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef *du, L
         switch (in->k) {
         case CVM_VM_CVT_COPY4: case CVM_VM_CVT_COPY8: *ds = sa, *dc = ca; break;
         case CVM_VM_CVT_TRUNC64: *ds = llvm.BuildTrunc(g->B, sa, g->i32, ""), *dc = ca; break; /* modulo 2^32 */
-        case CVM_VM_CVT_SEXT32: /* consecutive where lane W - 1's does not wrap */
-            *ds = llvm.BuildSExt(g->B, sa, g->i64, "");
-            *dc = llvm.BuildAnd(g->B, ca, llvm.BuildICmp(g->B, LLVMIntSLE, sa, c32(g, INT32_MAX - (g->W - 1)), ""), "");
-            break;
-        case CVM_VM_CVT_ZEXT32:
-            *ds = llvm.BuildZExt(g->B, sa, g->i64, "");
-            *dc = llvm.BuildAnd(g->B, ca, llvm.BuildICmp(g->B, LLVMIntULE, sa, c32(g, UINT32_MAX - (g->W - 1)), ""), "");
-            break;
+        case CVM_VM_CVT_SEXT32: *ds = llvm.BuildSExt(g->B, sa, g->i64, ""), *dc = cons_widened(g, ca, sa, true); break;
+        case CVM_VM_CVT_ZEXT32: *ds = llvm.BuildZExt(g->B, sa, g->i64, ""), *dc = cons_widened(g, ca, sa, false); break;
         default: return false;
         }
         *du = ua;
