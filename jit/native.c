@@ -1001,7 +1001,7 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi);
 static bool version_loop(gen *g, uint32_t lo)
 {
     vcand cand[MAXVERSIONED], strong[MAXVERSIONED];
-    LLVMValueRef val[MAXVERSIONED];
+    LLVMValueRef val[2][MAXVERSIONED];
     const uint32_t hi = g->code[lo].end;
     /* a loop that only loops enclose is entered, in the common case,
      * with every lane of the plane: its copies are full-mask ones */
@@ -1045,7 +1045,7 @@ static bool version_loop(gen *g, uint32_t lo)
     LLVMValueRef whole = full ? all_lanes(g, get_active(g)) : NULL;
     LLVMBasicBlockRef general = block(g, "general"), joined = block(g, "joined"), at[2];
     for (unsigned k = 0; k < ncopy; k++) {
-        LLVMValueRef ok = form_test(g, copy[k].c, copy[k].n, val);
+        LLVMValueRef ok = form_test(g, copy[k].c, copy[k].n, val[k]);
         LLVMBasicBlockRef other = k + 1 < ncopy ? block(g, "next") : general;
         at[k] = block(g, "versioned");
         llvm.BuildCondBr(g->B, whole ? llvm.BuildAnd(g->B, ok, whole, "") : ok, at[k], other);
@@ -1062,6 +1062,16 @@ static bool version_loop(gen *g, uint32_t lo)
         g->exit_if = exit_if;
         if (full)
             set_full(g);
+        /* what the test found, forwarded as the loop's guard would
+         * (same pc, same lanes), which then tests none of it again; the
+         * guard's own test read the lanes where the forms were known at
+         * run time (fval's du, dc) */
+        for (unsigned i = 0; i < copy[k].n; i++) {
+            const vcand *v = &copy[k].c[i];
+            LLVMValueRef known;
+            if ((!v->written || v->inductive) && form_at(g, v->slot, &known) == F_VAR)
+                forward(g, v->slot, v->form, val[k][i], NULL);
+        }
         emit_range(g, lo, hi + 1);
         g->fullcopy = g->full = false;
         g->exit_if = UINT32_MAX;
