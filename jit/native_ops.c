@@ -35,9 +35,17 @@ LLVMValueRef cvm_nat_canon_nan(const gen *g, LLVMValueRef v, unsigned elem)
  * through is a blend, the maxps and two blends, with the tests of b alone
  * and of a against t beside it (pooling's taps wait on that chain). An
  * operand that is never a NaN (an, bn: gen's no_nan) needs no test: then
- * no two NaNs meet, and with b a number t is b. */
+ * no two NaNs meet, and with b a number t is b. The result does not
+ * depend on the operands' order, so a number a is taken as b: pooling's
+ * m from -inf is then the maxps's second operand, which it gives where
+ * v is a NaN, and the test of v and its blend are gone (6 vector
+ * operations a register, 4). */
 static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsigned elem, bool max, bool an, bool bn)
 {
+    if (an && !bn) { /* the result is the same both ways round: the number second */
+        LLVMValueRef s = a;
+        a = b, b = s, an = false, bn = true;
+    }
     LLVMTypeRef it = llvm.VectorType(elem == CVM_T_F32 ? g->i32 : g->i64, g->W);
     LLVMValueRef bnan = bn ? NULL : llvm.BuildFCmp(g->B, LLVMRealUNO, b, b, "");
     LLVMValueRef t = bn ? b : llvm.BuildSelect(g->B, bnan, a, b, "");

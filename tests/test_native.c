@@ -1093,7 +1093,11 @@ static void test_no_nan(void)
         const bool nan = t % 8 == 1 || (t % 8 != 2 && k == t % 4);
         x[i] = nan ? -NAN : (float)((i * 37) % 101) - 50.0f;
     }
-    x[2] = -0.0f, x[2 + U] = 0.0f; /* zeros of both signs meet */
+    /* zeros of both signs meet, and give unit 2's max and unit 10's min:
+     * m = fmaxf(m, v) with m never a NaN and min with lo the same (the
+     * number taken as the second operand, then the zeros' test) */
+    x[2] = -0.0f, x[2 + U] = 0.0f, x[2 + 2 * U] = -1.0f, x[2 + 3 * U] = -2.0f;
+    x[10] = 0.0f, x[10 + U] = -0.0f, x[10 + 2 * U] = 1.0f, x[10 + 3 * U] = 2.0f;
     io bufs[] = {{NULL, sizeof got}, {x, sizeof x}};
     cvm_launch_config cfg = kern_cfg(1, U);
     cvm_diag d;
