@@ -489,6 +489,21 @@ void cvm_nat_named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigne
 
 static void chain(gen *g, bool finished);
 
+/* Whether operand i of an instruction (cvm_nat_named's list) is a local
+ * register (gen's local) it only writes: the interpreter writes its
+ * active lanes, and the others are never read, so what it held is not
+ * stored first (a load's old value, else kept live from round to round
+ * for its slow path alone). */
+static bool only_written(const gen *g, const uint32_t *list, unsigned n, unsigned nw, unsigned i)
+{
+    if (i >= nw || !g->local[list[i]] || width_at(g, list[i]) != 1)
+        return false;
+    for (unsigned j = nw; j < n; j++)
+        if (list[j] == list[i])
+            return false;
+    return true;
+}
+
 /* Runs instruction pc through the interpreter; a barrier that waits
  * suspends the plane with its resume point at pc + 1 (and a cube
  * barrier goes on with the next plane: chain). */
@@ -499,7 +514,8 @@ void cvm_nat_fallback(gen *g, uint32_t pc)
     unsigned n, nw;
     cvm_nat_named(g, in, list, &n, &nw);
     for (unsigned i = 0; i < n; i++)
-        spill(g, list[i], width_at(g, list[i]), true);
+        if (!only_written(g, list, n, nw, i))
+            spill(g, list[i], width_at(g, list[i]), true);
     sync_record(g);
     LLVMValueRef args[3] = {g->x, g->p, c32(g, pc)};
     LLVMValueRef r = llvm.BuildCall2(g->B, g->ty_step, g->fn_step, args, 3, "");

@@ -594,6 +594,15 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
     llvm.PositionBuilderAtEnd(g->B, rest);
 }
 
+/* What a load's inactive lanes keep: its register's lanes, or nothing
+ * for a local register (gen's local: they are never read). Else the old
+ * value lives on, a loop-carried vector (pooling's tap, kept from round
+ * to round for the masked and gathered paths alone). */
+static LLVMValueRef kept_lanes(const gen *g, uint32_t slot, LLVMTypeRef vt)
+{
+    return g->local[slot] ? llvm.GetUndef(vt) : reg_get(g, slot);
+}
+
 /* A plain ld or st of global or shared memory: the quick path when every
  * active lane's access lies in one buffer (or in shared memory), aligned;
  * the interpreter otherwise. Consecutive lanes (the common case) are
@@ -770,7 +779,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     llvm.PositionBuilderAtEnd(g->B, bmask);
     if (ld) {
         LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
-                                   (LLVMValueRef[]){vptr, alignv, m, reg_get(g, vslot)}, 4);
+                                   (LLVMValueRef[]){vptr, alignv, m, kept_lanes(g, vslot, vt)}, 4);
         slot_put(g, vslot, v); /* masked: inactive lanes kept */
     } else {
         intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
@@ -859,7 +868,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         }
         if (ld) {
             LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
-                                       (LLVMValueRef[]){ptrs, alignv, m, reg_get(g, vslot)}, 4);
+                                       (LLVMValueRef[]){ptrs, alignv, m, kept_lanes(g, vslot, vt)}, 4);
             slot_put(g, vslot, v);
         } else {
             /* overlapping lanes store in lane order, as the interpreter does */
