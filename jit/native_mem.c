@@ -780,7 +780,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     if (ld) {
         LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
                                    (LLVMValueRef[]){vptr, alignv, m, kept_lanes(g, vslot, vt)}, 4);
-        slot_put(g, vslot, v); /* masked: inactive lanes kept */
+        slot_put(g, vslot, v); /* masked: inactive lanes kept (kept_lanes) */
     } else {
         intrinsic(g, "llvm.masked.store", (LLVMTypeRef[]){vt, vp}, 2,
                   (LLVMValueRef[]){reg_out(g, vslot, false), vptr, alignv, m}, 4);
