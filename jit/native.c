@@ -496,7 +496,7 @@ static void chain(gen *g, bool finished);
  * for its slow path alone). */
 static bool only_written(const gen *g, const uint32_t *list, unsigned n, unsigned nw, unsigned i)
 {
-    if (i >= nw || !g->local[list[i]] || width_at(g, list[i]) != 1)
+    if (i >= nw || list[i] >= g->nslots || !g->local[list[i]] || width_at(g, list[i]) != 1)
         return false;
     for (unsigned j = nw; j < n; j++)
         if (list[j] == list[i])
