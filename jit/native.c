@@ -1078,14 +1078,16 @@ static bool version_loop(gen *g, uint32_t lo)
         g->exit_if = exit_if;
         if (full)
             set_full(g);
-        /* what the test found, forwarded as the loop's guard would
-         * (same pc, same lanes), which then tests none of it again; the
-         * guard's own test read the lanes where the forms were known at
-         * run time (fval's du, dc) */
+        /* what the test found of the registers the loop does not write,
+         * forwarded as the loop's guard would (same pc, same lanes),
+         * which then tests none of them again; its own test read the
+         * lanes where the forms were known at run time (fval's du, dc).
+         * (Those it writes are forgotten at the loop (unwritten) and
+         * tested by the guard, an inductive one's scalar carried.) */
         for (unsigned i = 0; i < copy[k].n; i++) {
             const vcand *v = &copy[k].c[i];
             LLVMValueRef known;
-            if ((!v->written || v->inductive) && form_at(g, v->slot, &known) == F_VAR)
+            if (!v->written && form_at(g, v->slot, &known) == F_VAR)
                 forward(g, v->slot, v->form, val[k][i], NULL);
         }
         emit_range(g, lo, hi + 1);
