@@ -547,6 +547,13 @@ static inline void forward(const gen *g, uint32_t slot, uint8_t kind, LLVMValueR
     g->fwd[slot] = (fval){v ? v : form_vector(g, kind, s), s, kind, NULL, NULL, NULL};
 }
 
+/* Forwards v (kind F_VAR) with its form known at run time (fval's du, dc, ds). */
+static inline void forward_dyn(const gen *g, uint32_t slot, LLVMValueRef v, LLVMValueRef du, LLVMValueRef dc,
+                               LLVMValueRef ds)
+{
+    g->fwd[slot] = (fval){v, NULL, F_VAR, du, dc, ds};
+}
+
 /* Writes v to the active lanes of slot (forwarded only, for a lazy
  * register at its loop's top level: gen's stale). */
 static inline void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)

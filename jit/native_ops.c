@@ -445,12 +445,11 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
     llvm.BuildBr(g->B, bm);
     LLVMBasicBlockRef b2 = llvm.GetInsertBlock(g->B);
     llvm.PositionBuilderAtEnd(g->B, bm);
-    LLVMValueRef du = NULL, dc = NULL, ds = NULL;
+    LLVMValueRef du = NULL, dc = NULL, ds = NULL, no = llvm.ConstInt(g->i1, 0, false);
     if (by_one) { /* the form: the scalar division's, none from the lanes' */
         LLVMValueRef phi = llvm.BuildPhi(g->B, wt, "");
         llvm.AddIncoming(phi, (LLVMValueRef[]){r1, r}, (LLVMBasicBlockRef[]){b1, b2}, 2);
         r = phi;
-        LLVMValueRef no = llvm.ConstInt(g->i1, 0, false);
         du = llvm.BuildPhi(g->B, g->i1, ""), dc = llvm.BuildPhi(g->B, g->i1, ""), ds = llvm.BuildPhi(g->B, g->i64, "");
         llvm.AddIncoming(du, (LLVMValueRef[]){dyn[0], no}, (LLVMBasicBlockRef[]){b1, b2}, 2);
         llvm.AddIncoming(dc, (LLVMValueRef[]){dyn[1], no}, (LLVMBasicBlockRef[]){b1, b2}, 2);
@@ -465,7 +464,6 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
     LLVMBasicBlockRef bm_end = llvm.GetInsertBlock(g->B);
     llvm.PositionBuilderAtEnd(g->B, bj);
     if (by_one) { /* forwarded with its form where known (the interpreter's path: none) */
-        LLVMValueRef no = llvm.ConstInt(g->i1, 0, false);
         LLVMValueRef v = llvm.BuildPhi(g->B, vec(g, e), ""), pu = llvm.BuildPhi(g->B, g->i1, ""),
                      pc_ = llvm.BuildPhi(g->B, g->i1, ""), ps = llvm.BuildPhi(g->B, scalar(g, e), "");
         LLVMBasicBlockRef from[2] = {bm_end, bs_end};
@@ -473,8 +471,7 @@ bool cvm_nat_divide(gen *g, uint32_t pc)
         llvm.AddIncoming(pu, (LLVMValueRef[]){du, no}, from, 2);
         llvm.AddIncoming(pc_, (LLVMValueRef[]){dc, no}, from, 2);
         llvm.AddIncoming(ps, (LLVMValueRef[]){ds, llvm.ConstNull(scalar(g, e))}, from, 2);
-        forward(g, in->d, F_VAR, NULL, v);
-        g->fwd[in->d].du = pu, g->fwd[in->d].dc = pc_, g->fwd[in->d].ds = ps;
+        forward_dyn(g, in->d, v, pu, pc_, ps);
     }
     return true;
 }
@@ -591,7 +588,8 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
  * cvt whose operands' forms are known (cvm_nat_dyn_form), one of them
  * only at run time (else form_op made it): one value from one values;
  * consecutive from consecutive plus (or minus) one value, and through a
- * cvt that keeps the low bits. False where nothing is known. */
+ * cvt that keeps the low bits. False, and the outputs untouched, where
+ * nothing is known. */
 static bool dyn_result(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef *du, LLVMValueRef *dc, LLVMValueRef *ds)
 {
     const unsigned e = in->elem;
@@ -638,7 +636,7 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
     if (form_op(g, in))
         return true;
     LLVMValueRef r = NULL, du = NULL, dc = NULL, ds = NULL;
-    const bool dyn = dyn_result(g, in, &du, &dc, &ds); /* (read before reg_set drops what d forwards) */
+    dyn_result(g, in, &du, &dc, &ds); /* (read before reg_set drops what d forwards) */
     switch (in->h) {
     case CVM_OP_NOP: return true;
     case CVM_OP_MOV: r = reg_get(g, in->a); break;
@@ -776,8 +774,6 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
         return false;
     }
     reg_set(g, in->d, r);
-    forward(g, in->d, F_VAR, NULL, r);
-    if (dyn)
-        g->fwd[in->d].du = du, g->fwd[in->d].dc = dc, g->fwd[in->d].ds = ds;
+    forward_dyn(g, in->d, r, du, dc, ds); /* (all NULL where no form is known) */
     return true;
 }
