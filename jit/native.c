@@ -196,8 +196,11 @@ static void spill_live(const gen *g, uint32_t s, uint32_t n, bool out, uint32_t 
     LLVMValueRef regs = load_fixed(g, g->p, offsetof(cvm_vm_plane, regs), g->i8p);
     const unsigned rs = rshift_of(g->W);
     for (uint32_t i = s; i < s + n && i < g->nslots; i++) {
-        if (live_pc != UINT32_MAX && !live_at(g, i, live_pc))
+        if (live_pc != UINT32_MAX && !live_at(g, i, live_pc)) {
+            if (!out && renewed_at(g, i, live_pc)) /* read after it is written again: its other lanes defined */
+                llvm.BuildStore(g->B, llvm.ConstNull(slot_type(g, i)), g->slot[i]);
             continue;
+        }
         if (live_pc != UINT32_MAX && unborn_at(g, i, live_pc)) {
             if (!out)
                 llvm.BuildStore(g->B, llvm.ConstNull(slot_type(g, i)), g->slot[i]);
@@ -1217,6 +1220,8 @@ static bool layout(gen *g)
     g->first_read = calloc(g->nslots + 1, sizeof *g->first_read);
     g->last_read = calloc(g->nslots + 1, sizeof *g->last_read);
     g->first_touch = calloc(g->nslots + 1, sizeof *g->first_touch);
+    g->fresh = calloc(g->nslots + 1, sizeof *g->fresh);
+    g->fresh_end = calloc(g->nslots + 1, sizeof *g->fresh_end);
     g->settled = calloc(g->nslots + 1, sizeof *g->settled);
     g->uni_settled = calloc(g->nslots + 1, 1);
     g->puni = calloc(g->nslots + 1, 1);
@@ -1230,7 +1235,7 @@ static bool layout(gen *g)
     g->raw_nan = calloc(g->nslots + 1, 1);
     g->no_nan = calloc(g->nslots + 1, 1);
     if (!g->raw_nan || !g->no_nan || !g->form || !g->weak || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
-        !g->cst || !g->remat || !g->remade || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->settled || !g->uni_settled || !g->puni ||
+        !g->cst || !g->remat || !g->remade || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->fresh || !g->fresh_end || !g->settled || !g->uni_settled || !g->puni ||
         !g->outer_lo || !g->outer_hi)
         return false;
     const uint8_t *cls = g->prog->ver ? g->prog->ver->kernels[g->kp->index].reg_uni : NULL;
@@ -1388,6 +1393,7 @@ out:
     free(g.last_read);
     free(g.reads_at), free(g.reads), free(g.kills_at), free(g.kills);
     free(g.first_touch);
+    free(g.fresh), free(g.fresh_end);
     free(g.settled);
     free(g.uni_settled);
     free(g.puni);

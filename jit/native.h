@@ -128,6 +128,11 @@ typedef struct gen {
      * refinement (cvm_nat_written_first). */
     uint32_t *reads_at, *reads, *kills_at, *kills;
     uint32_t *first_touch;            /* the first pc that reads or writes it (UINT32_MAX: none) */
+    /* Per slot: 0, or the pc + 1 of the write each round of the
+     * innermost loop around its reads makes first, and that loop's END
+     * (native_loop.c cvm_nat_fresh): outside [fresh, fresh_end] it is not
+     * live (live_at). */
+    uint32_t *fresh, *fresh_end;
     /* Per slot: 0, or it is written only outside loops and live across a
      * barrier after its first touch (settle()): then the pc of the last
      * stop (a barrier, or a loop whose head may yield) where it is live.
@@ -233,14 +238,22 @@ static inline bool outer_loop(const gen *g, uint32_t pc, uint32_t *lo, uint32_t 
  * read from pc `from` on (native_facts.c). */
 bool cvm_nat_written_first(const gen *g, uint32_t s, uint32_t from, uint32_t pc);
 
+/* Whether slot i is written again before any read after the plane stops
+ * and resumes at pc, by the first write of a loop round (gen's fresh). */
+static inline bool renewed_at(const gen *g, uint32_t i, uint32_t pc)
+{
+    return g->fresh[i] && (pc < g->fresh[i] || pc > g->fresh_end[i]);
+}
+
 /* Whether slot i may be read after the plane stops and resumes at pc:
  * read at or after pc, or anywhere in the outermost loop around pc (its
  * next round reads it), and not written outside every construct before
  * that read (softmax's `m`, reloaded from shared memory after the
- * reduction loop whose barriers it crossed); local registers never are. */
+ * reduction loop whose barriers it crossed), nor renewed; local
+ * registers never are. */
 static inline bool live_at(const gen *g, uint32_t i, uint32_t pc)
 {
-    if (g->local[i] || g->first_read[i] == UINT32_MAX)
+    if (g->local[i] || g->first_read[i] == UINT32_MAX || renewed_at(g, i, pc))
         return false;
     uint32_t lo, hi;
     const bool loop = outer_loop(g, pc, &lo, &hi);
@@ -250,7 +263,7 @@ static inline bool live_at(const gen *g, uint32_t i, uint32_t pc)
 }
 
 /* native_facts.c: gen's facts of the kernel's registers (local,
- * first_read, last_read, first_touch, outer_lo/hi, cst, settled,
+ * first_read, last_read, first_touch, outer_lo/hi, fresh, cst, settled,
  * uni_settled, raw_nan); out of memory: gen's failed and again. */
 void cvm_nat_analyse(gen *g);
 
@@ -309,6 +322,8 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand);
 /* The registers loop lo of a versioned copy may leave behind in their
  * allocas: gen's lazy. */
 void cvm_nat_lazy(gen *g, uint32_t lo);
+/* gen's fresh and fresh_end (called by cvm_nat_analyse). */
+void cvm_nat_fresh(gen *g);
 
 /* Scalar LLVM type of an element type (bools are bytes 0/1, 16-bit floats their bits). */
 static inline LLVMTypeRef scalar(const gen *g, unsigned elem)

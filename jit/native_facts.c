@@ -492,6 +492,7 @@ void cvm_nat_analyse(gen *g)
     }
     free(seg);
     reads_and_kills(g);
+    cvm_nat_fresh(g);
     constants(g);
     rematerials(g);
     settle(g);

@@ -302,6 +302,57 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
     return k;
 }
 
+/* What loop lo's body does with each slot, in the body's order (st, per
+ * slot, zeroed by the caller): TOUCHED, named at all; WRITE_FIRST, the
+ * first instruction that names it writes it, at the body's top level (at
+ * *first_write's slot: its pc, where first_write is not NULL); NESTED,
+ * written in a construct of the body; READ_LATE, read after the top
+ * level's `continuing`; WRITTEN; CROSS, read by a plane op (which reads
+ * inactive lanes too). An instruction reads its sources before it writes. */
+enum { TOUCHED = 1, WRITE_FIRST = 2, NESTED = 4, READ_LATE = 8, WRITTEN = 16, CROSS = 32 };
+
+static void body_uses(const gen *g, uint32_t lo, uint8_t *st, uint32_t *first_write)
+{
+    const uint32_t hi = g->code[lo].end;
+    unsigned depth = 0;
+    bool late = false;
+    for (uint32_t pc = lo + 1; pc < hi; pc++) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        uint32_t ord[CVM_BC_MAX_OPERANDS + 4];
+        unsigned nw;
+        const unsigned n = operands_in_order(g, in, ord, &nw);
+        for (unsigned j = 0; j < n; j++) {
+            for (uint32_t w = 0; w < width_at(g, ord[j]) && ord[j] + w < g->nslots; w++) {
+                uint8_t *u = &st[ord[j] + w];
+                if (j < n - nw) {
+                    *u |= (uint8_t)(TOUCHED | (late ? READ_LATE : 0) |
+                                    (oi && (oi->flags & CVM_OPF_PLANE) ? CROSS : 0));
+                    continue;
+                }
+                if (!(*u & TOUCHED) && !depth) {
+                    *u |= WRITE_FIRST;
+                    if (first_write)
+                        first_write[ord[j] + w] = pc;
+                }
+                *u |= (uint8_t)(TOUCHED | WRITTEN | (depth ? NESTED : 0));
+            }
+        }
+        switch (in->h) {
+        case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: depth++; break;
+        case CVM_OP_END: depth--; break;
+        case CVM_OP_CONTINUING: late = late || !depth; break;
+        default: break;
+        }
+    }
+}
+
+/* Whether every read of slot s lies in loop lo's body. */
+static bool reads_within(const gen *g, uint32_t s, uint32_t lo)
+{
+    return g->first_read[s] == UINT32_MAX || (g->first_read[s] > lo && g->last_read[s] < g->code[lo].end);
+}
+
 /*
  * Which registers loop lo of a versioned copy may leave behind in their
  * allocas while it runs (gen's lazy, stale): those whose every read in
@@ -320,45 +371,45 @@ unsigned cvm_nat_loop_candidates(gen *g, uint32_t lo, vcand *cand)
  */
 void cvm_nat_lazy(gen *g, uint32_t lo)
 {
-    enum { TOUCHED = 1, WRITE_FIRST = 2, NESTED = 4, READ_LATE = 8, WRITTEN = 16, CROSS = 32 };
-    const uint32_t hi = g->code[lo].end;
     uint8_t *st = calloc(g->nslots + 1, 1);
     if (!st)
         return; /* none lazy: the plain code */
-    unsigned depth = 0;
-    bool late = false;
-    for (uint32_t pc = lo + 1; pc < hi; pc++) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        uint32_t ord[CVM_BC_MAX_OPERANDS + 4];
-        unsigned nw;
-        const unsigned n = operands_in_order(g, in, ord, &nw);
-        for (unsigned j = 0; j < n; j++) {
-            for (uint32_t w = 0; w < width_at(g, ord[j]) && ord[j] + w < g->nslots; w++) {
-                uint8_t *u = &st[ord[j] + w];
-                if (j < n - nw) {
-                    *u |= (uint8_t)(TOUCHED | (late ? READ_LATE : 0) |
-                                    (oi && (oi->flags & CVM_OPF_PLANE) ? CROSS : 0));
-                    continue;
-                }
-                if (!(*u & TOUCHED) && !depth)
-                    *u |= WRITE_FIRST;
-                *u |= (uint8_t)(TOUCHED | WRITTEN | (depth ? NESTED : 0));
-            }
-        }
-        switch (in->h) {
-        case CVM_OP_IF: case CVM_OP_LOOP: case CVM_OP_SWITCH: case CVM_OP_BLOCK: depth++; break;
-        case CVM_OP_END: depth--; break;
-        case CVM_OP_CONTINUING: late = late || !depth; break;
-        default: break;
-        }
-    }
+    body_uses(g, lo, st, NULL);
     for (uint32_t s = 0; s < g->nslots; s++) {
         const uint8_t u = st[s];
         if ((u & (WRITTEN | WRITE_FIRST)) == (WRITTEN | WRITE_FIRST) && !(u & (NESTED | CROSS | READ_LATE)) &&
-            !g->cst[s] && !g->local[s] && !g->settled[s] && g->slot_width[s] == 1 &&
-            (g->first_read[s] == UINT32_MAX || (g->first_read[s] > lo && g->last_read[s] < hi)))
+            !g->cst[s] && !g->local[s] && !g->settled[s] && g->slot_width[s] == 1 && reads_within(g, s, lo))
             g->lazy[s] = lo + 1;
     }
     free(st);
+}
+
+/*
+ * gen's fresh and fresh_end: per slot, the innermost loop whose body
+ * holds every read of it and, in each round, writes it first, at the top
+ * level (body_uses' WRITE_FIRST), with no read after the `continuing` or
+ * by a plane op: the pc + 1 of that write, and the loop's END. Each
+ * round writes such a register before any lane reads it, and a lane
+ * leaves the loop only for code that does not read it, or enters again
+ * through that write; so outside the loop, and in its body up to that
+ * write, its value is never read again, and a stop there need not keep
+ * it (live_at). Pooling's `kx`, set at the top of each `ky` round, was a
+ * vector made at every `kx` round for the store at `ky`'s back edge.
+ * Out of memory: none (live_at as before).
+ */
+void cvm_nat_fresh(gen *g)
+{
+    uint8_t *st = malloc(g->nslots + 1);
+    uint32_t *wpc = malloc(sizeof *wpc * (g->nslots + 1));
+    for (uint32_t lo = 0; st && wpc && lo < g->kp->ninsns; lo++) {
+        if (g->code[lo].h != CVM_OP_LOOP)
+            continue;
+        memset(st, 0, g->nslots + 1);
+        body_uses(g, lo, st, wpc);
+        for (uint32_t s = 0; s < g->nslots; s++)
+            if ((st[s] & WRITE_FIRST) && !(st[s] & (CROSS | READ_LATE)) && !g->local[s] &&
+                g->slot_width[s] == 1 && g->first_read[s] != UINT32_MAX && reads_within(g, s, lo))
+                g->fresh[s] = wpc[s] + 1, g->fresh_end[s] = g->code[lo].end; /* a later loop is an inner one */
+    }
+    free(st), free(wpc);
 }

@@ -2016,6 +2016,78 @@ static void test_dead_at_stop(void)
     }
 }
 
+/* Registers each round of a loop writes first (native_loop.c
+ * cvm_nat_fresh): a stop outside their loop, or at its head, keeps them
+ * not (live_at), one after their write does. c is written by a barrier
+ * that counts, so the plane resumes right after that write and must keep
+ * it. In the second loop, whose lanes leave at rounds 700 to 1750 (its
+ * head yields every 1000 back edges, with lanes gone), x is read by a
+ * shuffle, which in unchecked mode reads the lanes gone too: their x of
+ * their last round, so x is kept; w, written first each round, is read
+ * after the loop by lanes that left before the yield: kept too. */
+static const char fresh_src[] =
+    "__global__ void fresh(int *o, int sel)\n"
+    "{\n"
+    "    int t = threadIdx.x, s = 0, w = -t;\n"
+    "    for (int r = 0; r < 3; r++) {\n"
+    "        int c = __syncthreads_count((t + r) % 3 == sel);\n"
+    "        if ((t + r) & 1) s += c * (r + 1); else s -= c;\n"
+    "    }\n"
+    "    int n = 700 + (t & 7) * 150;\n"
+    "    for (int j = 0; j < n; j++) {\n"
+    "        int x = (j * 7 + t * 13 + sel) & 1023;\n"
+    "        w = x * 3 + sel;\n"
+    "        s += __shfl_sync(0xffffffff, x, (t + 1) & 31) & 15;\n"
+    "    }\n"
+    "    o[blockIdx.x * blockDim.x + t] = s + w;\n"
+    "}\n";
+
+/* fresh's result for unit t of a cube of 64, in C. */
+static int fresh_ref(int t, int sel)
+{
+    int s = 0, w = -t;
+    for (int r = 0; r < 3; r++) {
+        int c = 0;
+        for (int u = 0; u < 64; u++)
+            c += (u + r) % 3 == sel;
+        if ((t + r) & 1)
+            s += c * (r + 1);
+        else
+            s -= c;
+    }
+    const int src = (t & ~31) | ((t + 1) & 31), n = 700 + (t & 7) * 150, nsrc = 700 + (src & 7) * 150;
+    for (int j = 0; j < n; j++) {
+        const int js = j < nsrc ? j : nsrc - 1; /* the source lane's last round */
+        w = ((j * 7 + t * 13 + sel) & 1023) * 3 + sel;
+        s += ((js * 7 + src * 13 + sel) & 1023) & 15;
+    }
+    return s + w;
+}
+
+static void test_fresh(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(fresh_src, "fresh.cu", true))
+        return;
+    for (uint32_t sel = 0; sel < 3; sel++) {
+        int32_t got[128];
+        io bufs[] = {{NULL, sizeof got}};
+        cvm_launch_config cfg = kern_cfg(2, 64);
+        cfg.unchecked = 1;
+        char what[96];
+        snprintf(what, sizeof what, "registers a loop writes first, across its stops, sel = %u", sel);
+        cvm_diag d;
+        if (!both(what, "fresh", &cfg, bufs, 1, &sel, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int u = 0; u < 128 && bad < 0; u++)
+            if (got[u] != fresh_ref(u & 63, (int)sel))
+                bad = u;
+        ok(bad < 0, "%s: as in C (first difference at unit %d)", what, bad);
+    }
+    main_module(keep);
+}
+
 /* Registers made from unit positions (gen's remat): a resume makes t,
  * the shared pointer p and the global pointer out again instead of
  * reloading them; row, one value per cube (puni), is reloaded beside
@@ -2849,6 +2921,7 @@ int main(void)
     test_remake();
     test_plane_uniform();
     test_dead_at_stop();
+    test_fresh();
     test_chain();
     test_refused();
     test_registers();
