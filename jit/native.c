@@ -1130,6 +1130,8 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi)
         if ((in->h == CVM_OP_LD || in->h == CVM_OP_ST) && in->line == 1 && in->elem != CVM_T_BOOL &&
             (in->ea == CVM_T_PTR_GLOBAL || in->ea == CVM_T_PTR_SHARED))
             cvm_nat_memory(g, pc);
+        else if (cvm_nat_deferred_add(g, pc))
+            g->fwd[in->d] = (fval){0}; /* made by the access that reads it */
         else if (cvm_nat_divide(g, pc) || cvm_nat_lane_op(g, in))
             ;
         else if (in->h == CVM_OP_SYNC_CUBE)

@@ -281,12 +281,17 @@ LLVMValueRef cvm_nat_canon_nan(const gen *g, LLVMValueRef v, unsigned elem);
 
 /* native_mem.c: a line-1 ld or st of global or shared memory. */
 void cvm_nat_memory(gen *g, uint32_t pc);
+/* Whether the ptr.add at pc is left to the one shared access that reads
+ * it, which makes its lanes only on the path that needs them (native_mem.c). */
+bool cvm_nat_deferred_add(const gen *g, uint32_t pc);
 
 /* native_ops.c: integer div or rem inline where its lanes allow (false:
  * not such an op), and every other lane op it compiles (false: the caller
  * runs it through the interpreter). */
 bool cvm_nat_divide(gen *g, uint32_t pc);
 bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in);
+/* The lanes a ptr.add makes from its operands (native_ops.c). */
+LLVMValueRef cvm_nat_ptr_add(const gen *g, const cvm_vm_dinsn *in);
 /* The one LLVM instruction a cvt kind is (native_ops.c; NONE: it is not
  * one, the interpreter runs it). */
 enum {

@@ -100,6 +100,40 @@ static bool kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r)
     return last == UINT32_MAX || last < w;
 }
 
+/*
+ * Whether the ptr.add at pc (a shared pointer) is left to the access
+ * that reads it: its register, local, is read once, by a shared ld or st
+ * of the same run that takes it as its pointer, with the add's operands
+ * kept. shared_split's paths read those operands, not the add's lanes,
+ * which only its general path needs: made where the add stood, LLVM kept
+ * them on every path (matmul's `kk` round made ta's and tb's, 12
+ * instructions). cvm_nat_memory makes them (deferred_lanes).
+ */
+bool cvm_nat_deferred_add(const gen *g, uint32_t pc)
+{
+    const cvm_vm_dinsn *add = &g->code[pc];
+    const uint32_t d = add->d;
+    if (add->h != CVM_OP_PTR_ADD || add->elem != CVM_T_PTR_SHARED || add->line != 1 || d >= g->nslots ||
+        !g->local[d] || g->puni[d] || g->cst[d] || g->remat[d] || !g->reads_at ||
+        g->reads_at[d + 1] - g->reads_at[d] != 1)
+        return false;
+    const uint32_t at = g->reads[g->reads_at[d]];
+    const cvm_vm_dinsn *in = &g->code[at];
+    return at > pc && (in->h == CVM_OP_LD || in->h == CVM_OP_ST) && in->line == 1 && in->elem != CVM_T_BOOL &&
+           in->ea == CVM_T_PTR_SHARED && in->a == d && (in->h == CVM_OP_LD ? in->d : in->b) != d &&
+           run_writer(g, at, d) == pc && kept(g, pc, at, add->a) && kept(g, pc, at, add->b);
+}
+
+/* A deferred add's lanes (cvm_nat_deferred_add), made here for the
+ * access at pc, which reads them next. */
+static void deferred_lanes(gen *g, uint32_t pc)
+{
+    const cvm_vm_dinsn *add = &g->code[run_writer(g, pc, g->code[pc].a)];
+    LLVMValueRef r = cvm_nat_ptr_add(g, add);
+    slot_put(g, add->d, r);
+    forward(g, add->d, F_VAR, NULL, r);
+}
+
 /* The 64-bit constant register k holds wherever it is read, if it has one. */
 static bool const_slot(const gen *g, uint32_t k, uint64_t *v)
 {
@@ -627,10 +661,14 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
         shared_p = load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
     }
+    const uint32_t pa = global ? UINT32_MAX : run_writer(g, pc, in->a);
+    const bool deferred = pa != UINT32_MAX && cvm_nat_deferred_add(g, pa);
     if (quick)
         full_plane(g, in, &af, align, act, bj);
     else if (!global)
         shared_split(g, pc, act, shared_p, size, bj);
+    if (deferred) /* (after shared_split's paths, where it took the access) */
+        deferred_lanes(g, pc);
     /* (what full_plane's path needs not: made after it) */
     LLVMValueRef m = lane_mask(g, act), A = reg_get(g, in->a);
     /* the first and last active lanes (act is not empty where code runs) */
@@ -886,4 +924,6 @@ void cvm_nat_memory(gen *g, uint32_t pc)
      * is older (the fallback's reload also drops it, but for its own path) */
     if (ld)
         g->fwd[vslot] = (fval){0};
+    if (deferred) /* (made on the general path only: read nowhere else) */
+        g->fwd[in->a] = (fval){0};
 }

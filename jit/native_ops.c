@@ -628,6 +628,15 @@ static bool dyn_result(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef *du, L
     return true;
 }
 
+LLVMValueRef cvm_nat_ptr_add(const gen *g, const cvm_vm_dinsn *in)
+{
+    LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
+    const bool wide = in->eb == CVM_T_I64 || in->eb == CVM_T_U64;
+    if (in->elem == CVM_T_PTR_GLOBAL)
+        return llvm.BuildAdd(g->B, a, wide ? b : llvm.BuildSExt(g->B, b, vec(g, CVM_T_I64), ""), "");
+    return llvm.BuildAdd(g->B, a, wide ? llvm.BuildTrunc(g->B, b, vec(g, CVM_T_U32), "") : b, "");
+}
+
 bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
 {
     const unsigned e = in->elem;
@@ -761,15 +770,9 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
         if (!r)
             return false;
         break;
-    case CVM_OP_PTR_ADD: {
-        LLVMValueRef a = reg_get(g, in->a), b = reg_get(g, in->b);
-        const bool wide = in->eb == CVM_T_I64 || in->eb == CVM_T_U64;
-        if (e == CVM_T_PTR_GLOBAL)
-            r = llvm.BuildAdd(g->B, a, wide ? b : llvm.BuildSExt(g->B, b, vec(g, CVM_T_I64), ""), "");
-        else
-            r = llvm.BuildAdd(g->B, a, wide ? llvm.BuildTrunc(g->B, b, vec(g, CVM_T_U32), "") : b, "");
+    case CVM_OP_PTR_ADD:
+        r = cvm_nat_ptr_add(g, in);
         break;
-    }
     default:
         return false;
     }
