@@ -124,11 +124,11 @@ bool cvm_nat_deferred_add(const gen *g, uint32_t pc)
            run_writer(g, at, d) == pc && kept(g, pc, at, add->a) && kept(g, pc, at, add->b);
 }
 
-/* A deferred add's lanes (cvm_nat_deferred_add), made here for the
- * access at pc, which reads them next. */
-static void deferred_lanes(gen *g, uint32_t pc)
+/* The lanes of the deferred add at pa (cvm_nat_deferred_add), made here
+ * for the access that reads them next. */
+static void deferred_lanes(gen *g, uint32_t pa)
 {
-    const cvm_vm_dinsn *add = &g->code[run_writer(g, pc, g->code[pc].a)];
+    const cvm_vm_dinsn *add = &g->code[pa];
     LLVMValueRef r = cvm_nat_ptr_add(g, add);
     slot_put(g, add->d, r);
     forward(g, add->d, F_VAR, NULL, r);
@@ -668,7 +668,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     else if (!global)
         shared_split(g, pc, act, shared_p, size, bj);
     if (deferred) /* (after shared_split's paths, where it took the access) */
-        deferred_lanes(g, pc);
+        deferred_lanes(g, pa);
     /* (what full_plane's path needs not: made after it) */
     LLVMValueRef m = lane_mask(g, act), A = reg_get(g, in->a);
     /* the first and last active lanes (act is not empty where code runs) */
