@@ -238,6 +238,16 @@ static inline bool outer_loop(const gen *g, uint32_t pc, uint32_t *lo, uint32_t 
  * read from pc `from` on (native_facts.c). */
 bool cvm_nat_written_first(const gen *g, uint32_t s, uint32_t from, uint32_t pc);
 
+/* The pc of the last instruction before pc, in pc's straight run of code
+ * (no control instruction or barrier between), that writes slot r;
+ * UINT32_MAX if none does (native_facts.c). */
+uint32_t cvm_nat_run_writer(const gen *g, uint32_t pc, uint32_t r);
+
+/* Whether slot r holds, at pc, the value instruction w (in pc's run,
+ * w < pc) read from it: nothing from w on, w included, writes it (as
+ * `ptr.add p, p, off` does). */
+bool cvm_nat_kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r);
+
 /* Whether slot i is written again before any read after the plane stops
  * and resumes at pc, by the first write of a loop round (gen's fresh). */
 static inline bool renewed_at(const gen *g, uint32_t i, uint32_t pc)

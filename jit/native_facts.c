@@ -499,3 +499,25 @@ void cvm_nat_analyse(gen *g)
     raw_nans(g);
     no_nans(g);
 }
+
+uint32_t cvm_nat_run_writer(const gen *g, uint32_t pc, uint32_t r)
+{
+    while (pc-- > 0) {
+        const cvm_vm_dinsn *in = &g->code[pc];
+        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+        if (!oi || (oi->flags & CVM_OPF_CTRL) || is_barrier(in->h))
+            return UINT32_MAX;
+        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+        unsigned n, nw;
+        cvm_nat_named(g, in, list, &n, &nw);
+        if (nw && list[0] <= r && r < list[0] + width_at(g, list[0]))
+            return pc;
+    }
+    return UINT32_MAX;
+}
+
+bool cvm_nat_kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r)
+{
+    const uint32_t last = cvm_nat_run_writer(g, pc, r);
+    return last == UINT32_MAX || last < w;
+}

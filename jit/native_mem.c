@@ -72,34 +72,6 @@ typedef struct affine {
     uint32_t U, J;
 } affine;
 
-/* The pc of the last instruction before pc, in pc's straight run of code
- * (no control instruction or barrier between), that writes slot r;
- * UINT32_MAX if none does. */
-static uint32_t run_writer(const gen *g, uint32_t pc, uint32_t r)
-{
-    while (pc-- > 0) {
-        const cvm_vm_dinsn *in = &g->code[pc];
-        const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
-        if (!oi || (oi->flags & CVM_OPF_CTRL) || is_barrier(in->h))
-            return UINT32_MAX;
-        uint32_t list[CVM_BC_MAX_OPERANDS + 4];
-        unsigned n, nw;
-        cvm_nat_named(g, in, list, &n, &nw);
-        if (nw && list[0] <= r && r < list[0] + width_at(g, list[0]))
-            return pc;
-    }
-    return UINT32_MAX;
-}
-
-/* Whether slot r holds, at pc, the value instruction w (in pc's run,
- * w < pc) read from it: nothing from w on, w included, writes it (as
- * `ptr.add p, p, off` does). */
-static bool kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r)
-{
-    const uint32_t last = run_writer(g, pc, r);
-    return last == UINT32_MAX || last < w;
-}
-
 /*
  * Whether the ptr.add at pc (a shared pointer) is left to the access
  * that reads it: its register, local, is read once, by a shared ld or st
@@ -121,7 +93,8 @@ bool cvm_nat_deferred_add(const gen *g, uint32_t pc)
     const cvm_vm_dinsn *in = &g->code[at];
     return at > pc && (in->h == CVM_OP_LD || in->h == CVM_OP_ST) && in->line == 1 && in->elem != CVM_T_BOOL &&
            in->ea == CVM_T_PTR_SHARED && in->a == d && (in->h == CVM_OP_LD ? in->d : in->b) != d &&
-           run_writer(g, at, d) == pc && kept(g, pc, at, add->a) && kept(g, pc, at, add->b);
+           cvm_nat_run_writer(g, at, d) == pc && cvm_nat_kept(g, pc, at, add->a) &&
+           cvm_nat_kept(g, pc, at, add->b);
 }
 
 /* The lanes of the deferred add at pa (cvm_nat_deferred_add), made here
@@ -148,15 +121,15 @@ static bool affine_address(const gen *g, uint32_t pc, affine *af)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
     af->split = false;
-    const uint32_t pa = run_writer(g, pc, in->a);
+    const uint32_t pa = cvm_nat_run_writer(g, pc, in->a);
     if (pa == UINT32_MAX)
         return false;
     const cvm_vm_dinsn *add = &g->code[pa];
     if (add->h != CVM_OP_PTR_ADD || add->elem != CVM_T_PTR_GLOBAL || add->line != 1 ||
         !(add->uni & CVM_VM_UNI_A) || (add->eb != CVM_T_I64 && add->eb != CVM_T_U64) ||
-        !kept(g, pa, pc, add->a))
+        !cvm_nat_kept(g, pa, pc, add->a))
         return false;
-    const uint32_t pm = run_writer(g, pa, add->b);
+    const uint32_t pm = cvm_nat_run_writer(g, pa, add->b);
     if (pm == UINT32_MAX)
         return false;
     const cvm_vm_dinsn *mul = &g->code[pm];
@@ -173,30 +146,30 @@ static bool affine_address(const gen *g, uint32_t pc, affine *af)
     if (k != in->esz)
         return false;
     af->P = add->a;
-    const uint32_t pcv = run_writer(g, pm, x);
+    const uint32_t pcv = cvm_nat_run_writer(g, pm, x);
     const cvm_vm_dinsn *cvt = pcv == UINT32_MAX ? NULL : &g->code[pcv];
     if (cvt && cvt->h == CVM_OP_CVT && cvt->line == 1 &&
-        (cvt->k == CVM_VM_CVT_SEXT32 || cvt->k == CVM_VM_CVT_ZEXT32) && kept(g, pcv, pc, cvt->a)) {
+        (cvt->k == CVM_VM_CVT_SEXT32 || cvt->k == CVM_VM_CVT_ZEXT32) && cvm_nat_kept(g, pcv, pc, cvt->a)) {
         af->I = cvt->a;
         af->sext = cvt->k == CVM_VM_CVT_SEXT32;
         af->wide = false;
         return true;
     }
     /* else the 64-bit offset itself (pooling's ((b * h + y) * w + x) * c + ch) */
-    if (x >= g->nslots || width_at(g, x) != 1 || !kept(g, pm, pc, x))
+    if (x >= g->nslots || width_at(g, x) != 1 || !cvm_nat_kept(g, pm, pc, x))
         return false;
     af->I = x;
     af->sext = af->wide = true;
-    const uint32_t pad = run_writer(g, pm, x);
+    const uint32_t pad = cvm_nat_run_writer(g, pm, x);
     const cvm_vm_dinsn *ad = pad == UINT32_MAX ? NULL : &g->code[pad];
     if (!ad || ad->h != CVM_OP_ADD || ad->line != 1 || cvm_vm_esz(ad->elem) != 8 || !is_int(ad->elem))
         return true;
     for (unsigned side = 0; side < 2 && !af->split; side++) {
-        const uint32_t u = side ? ad->b : ad->a, e = side ? ad->a : ad->b, pe = run_writer(g, pad, e);
+        const uint32_t u = side ? ad->b : ad->a, e = side ? ad->a : ad->b, pe = cvm_nat_run_writer(g, pad, e);
         const cvm_vm_dinsn *cv = pe == UINT32_MAX ? NULL : &g->code[pe];
         if (cv && cv->h == CVM_OP_CVT && cv->line == 1 &&
             (cv->k == CVM_VM_CVT_SEXT32 || cv->k == CVM_VM_CVT_ZEXT32) && u < g->nslots && width_at(g, u) == 1 &&
-            kept(g, pad, pc, u) && kept(g, pe, pc, cv->a)) {
+            cvm_nat_kept(g, pad, pc, u) && cvm_nat_kept(g, pe, pc, cv->a)) {
             af->U = u, af->J = cv->a;
             af->jsext = cv->k == CVM_VM_CVT_SEXT32;
             af->split = true;
@@ -398,12 +371,12 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     const bool ld = in->h == CVM_OP_LD;
     const unsigned W = g->W, esz = in->esz;
     const uint64_t align = access_align(in);
-    const uint32_t pa = run_writer(g, pc, in->a);
+    const uint32_t pa = cvm_nat_run_writer(g, pc, in->a);
     if (pa == UINT32_MAX || W < 8 || align > esz)
         return false;
     const cvm_vm_dinsn *add = &g->code[pa];
-    if (add->h != CVM_OP_PTR_ADD || add->elem != CVM_T_PTR_SHARED || add->line != 1 || !kept(g, pa, pc, add->a) ||
-        !kept(g, pa, pc, add->b))
+    if (add->h != CVM_OP_PTR_ADD || add->elem != CVM_T_PTR_SHARED || add->line != 1 || !cvm_nat_kept(g, pa, pc, add->a) ||
+        !cvm_nat_kept(g, pa, pc, add->b))
         return false;
     const bool wide = add->eb == CVM_T_I64 || add->eb == CVM_T_U64;
     LLVMValueRef sa, sb, V, u;
@@ -661,7 +634,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         size = llvm.BuildZExt(g->B, load_fixed(g, g->x, offsetof(cvm_vm_exec, shared_size), g->i32), g->i64, "");
         shared_p = load_fixed(g, g->x, offsetof(cvm_vm_exec, shared), g->i8p);
     }
-    const uint32_t pa = global ? UINT32_MAX : run_writer(g, pc, in->a);
+    const uint32_t pa = global ? UINT32_MAX : cvm_nat_run_writer(g, pc, in->a);
     const bool deferred = pa != UINT32_MAX && cvm_nat_deferred_add(g, pa);
     if (quick)
         full_plane(g, in, &af, align, act, bj);

@@ -2636,6 +2636,88 @@ static void test_grid_stride(void)
     main_module(keep);
 }
 
+/* The exit tests of full-mask copies taken as scalars (jit/native.c
+ * exit_scalar): the index's lanes are consecutive, so a compare with one
+ * value holds in all of them or none as it holds at both ends, unless
+ * they wrap within the plane. `gc` has each order compare, operands both
+ * ways round, unsigned, under one `not` and two, and a loop whose start
+ * k + t wraps within a plane when k is near INT_MAX (its lanes differ
+ * where both ends hold: k = INT_MAX - 10 runs units 0..10 once); an
+ * unsigned index crosses 2^31, where a signed compare would differ (k = -5
+ * is 2^32 - 5; its rounds are capped). */
+static const char gcmp_src[] =
+    "__global__ void gc(int *o, const int *in, int n, int k)\n"
+    "{\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x, acc = 0, s = blockDim.x * gridDim.x;\n"
+    "    for (int i = t; n > i; i += s)\n"
+    "        acc = acc * 3 + in[i];\n"
+    "    for (unsigned u = t; u + 1 <= (unsigned)n; u += s)\n"
+    "        acc = acc * 5 + in[u];\n"
+    "    for (int i = t;; i += s) {\n"
+    "        if (i > n - 2)\n"
+    "            break;\n"
+    "        acc ^= in[i] + i;\n"
+    "    }\n"
+    "    for (int i = t; !(i >= n / 2); i += s)\n"
+    "        acc = acc * 7 + in[i];\n"
+    "    for (int i = (int)((unsigned)t + (unsigned)k); i > k - 30; i = (int)((unsigned)i + 0x40000000u))\n"
+    "        acc = acc * 9 + in[((unsigned)i - (unsigned)k) & 1023];\n"
+    "    for (unsigned u = t, r = 0; u < (unsigned)k; u += 0x40000000u) {\n"
+    "        if (++r > 4)\n"
+    "            break;\n"
+    "        acc = acc * 11 + in[u & 1023];\n"
+    "    }\n"
+    "    o[t] = acc;\n"
+    "}\n";
+
+static void test_grid_compares(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(gcmp_src, "gcmp.cu", true))
+        return;
+    enum { N = 1100, CUBES = 2, UNITS = 64 };
+    static int32_t in[N], got[CUBES * UNITS + N];
+    for (int i = 0; i < N; i++)
+        in[i] = (i * 7919) % 1013 - 500;
+    static const uint32_t ns[] = {0, 1, 31, 64, 100, 128, 200, 1031, 1100};
+    static const int32_t ks[] = {7, INT32_MAX - 10, INT32_MAX - 40, INT32_MAX - 100, -5};
+    static const uint32_t widths[] = {32, 8};
+    for (unsigned w = 0; w < 2; w++)
+        for (unsigned c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+            const int n = (int)ns[c], k = ks[c % (sizeof ks / sizeof ks[0])], stride = CUBES * UNITS;
+            io bufs[] = {{NULL, sizeof(int32_t) * stride}, {in, sizeof in}};
+            cvm_launch_config cfg = kern_cfg(CUBES, UNITS);
+            cfg.plane_width = widths[w];
+            uint32_t scal[2] = {ns[c], (uint32_t)k};
+            char what[96];
+            snprintf(what, sizeof what, "grid-stride compares, n = %d, k = %d, width %u", n, k, widths[w]);
+            cvm_diag d;
+            if (!both_n(what, "gc", &cfg, bufs, 2, scal, 2, (uint8_t *)got, NULL, &d))
+                continue;
+            int bad = -1;
+            for (int t = 0; t < stride && bad < 0; t++) {
+                unsigned acc = 0;
+                for (int i = t; i < n; i += stride)
+                    acc = acc * 3u + (unsigned)in[i];
+                for (int i = t; i < n; i += stride)
+                    acc = acc * 5u + (unsigned)in[i];
+                for (int i = t; i <= n - 2; i += stride)
+                    acc ^= (unsigned)(in[i] + i);
+                for (int i = t; i < n / 2; i += stride)
+                    acc = acc * 7u + (unsigned)in[i];
+                /* 32-bit wrapping sums, as the kernel's adds make them */
+                for (uint32_t i = (uint32_t)t + (uint32_t)k; (int32_t)i > k - 30; i += 0x40000000u)
+                    acc = acc * 9u + (unsigned)in[(i - (uint32_t)k) & 1023];
+                for (uint32_t u = (uint32_t)t, r = 0; u < (uint32_t)k && ++r <= 4; u += 0x40000000u)
+                    acc = acc * 11u + (unsigned)in[u & 1023];
+                if (got[t] != (int32_t)acc)
+                    bad = t;
+            }
+            ok(bad < 0, "%s: matches C (first difference at unit %d)", what, bad);
+        }
+    main_module(keep);
+}
+
 static void test_refused(void)
 {
     tap_jit_counts c0 = {0, 0, 0, 0}, c1 = {0, 0, 0, 0};
@@ -2913,6 +2995,7 @@ int main(void)
     test_full_mask();
     test_rows();
     test_grid_stride();
+    test_grid_compares();
     test_deopt();
     test_unborn();
     test_inductive();
