@@ -836,16 +836,28 @@ static void start_cube(cvm_vm_run *run, cvm_vm_exec *x, uint64_t c)
 {
     const uint32_t *g = x->L->grid;
     x->cube_linear = (uint32_t)c;
-    x->cube[0] = (uint32_t)(c % g[0]);
-    x->cube[1] = (uint32_t)((c / g[0]) % g[1]);
-    x->cube[2] = (uint32_t)(c / ((uint64_t)g[0] * g[1]));
+    /* (a division is tens of cycles, and a small cube costs a few hundred:
+     * none for a one-dimensional grid, 32-bit ones where c fits) */
+    if (g[1] == 1 && g[2] == 1) {
+        x->cube[0] = (uint32_t)c, x->cube[1] = x->cube[2] = 0;
+    } else if (c <= UINT32_MAX) {
+        const uint32_t r = (uint32_t)c / g[0];
+        x->cube[0] = (uint32_t)c - r * g[0];
+        x->cube[1] = r % g[1];
+        x->cube[2] = r / g[1];
+    } else {
+        x->cube[0] = (uint32_t)(c % g[0]);
+        x->cube[1] = (uint32_t)((c / g[0]) % g[1]);
+        x->cube[2] = (uint32_t)(c / ((uint64_t)g[0] * g[1]));
+    }
     if (x->kp->zero_all) {
         memset(x->planes[0].regs, 0, run->regs);
     } else {
-        /* only registers that may be read before written (decode.c zero_ranges) */
+        /* only registers that may be read before written (decode.c
+         * zero_ranges; often none, then no pass over the planes) */
         const uint32_t *z = x->zero;
-        for (uint32_t i = 0; i < x->nplanes; i++)
-            for (uint32_t j = 0; j < x->kp->nzero; j++)
+        for (uint32_t j = 0; j < x->kp->nzero; j++)
+            for (uint32_t i = 0; i < x->nplanes; i++)
                 memset(x->planes[i].regs + ((size_t)z[2 * j] << x->rshift), 0,
                        (size_t)z[2 * j + 1] << x->rshift);
     }
