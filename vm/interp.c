@@ -344,8 +344,8 @@ static void run_cube(cvm_vm_exec *x)
             if (pending && cvm_vm_release(x))
                 pending = false;
         }
-        for (uint32_t i = 0; i < x->nplanes; i++)
-            left |= x->planes[i].state != CVM_VM_DONE && x->planes[i].state != CVM_VM_FAULTED;
+        for (uint32_t i = 0; i < x->nplanes && !left; i++)
+            left = x->planes[i].state < CVM_VM_DONE; /* (not done, nor faulted) */
         if (!left)
             return;
         if (x->stopping) {

@@ -218,6 +218,8 @@ typedef struct cvm_vm_frame {
 } cvm_vm_frame;
 
 enum { CVM_VM_RUNNABLE, CVM_VM_AT_SYNC, CVM_VM_AT_BAR, CVM_VM_DONE, CVM_VM_FAULTED };
+/* a plane has finished when its state is at least CVM_VM_DONE (run_cube) */
+_Static_assert(CVM_VM_FAULTED == CVM_VM_DONE + 1, "DONE and FAULTED are the last states");
 
 typedef struct cvm_vm_plane {
     uint32_t index;      /* plane index in the cube */
