@@ -11,7 +11,7 @@
 #
 # test_ops runs its first pass only (cubes of 37 units: a full and a partial
 # plane): its second pass, two full planes, is there for lockstep, which
-# native code never uses, and each of its ~1700 kernels costs LLVM ~50 ms;
+# native code never uses, and each of its ~1700 kernels costs LLVM ~0.2 s;
 # it runs as two shards (CVM_TEST_OPS_SHARD: every other group of kernels
 # each). The jobs run one per core (rerun.sh), the longest first.
 # CVM_NATIVE_CORPUS=short leaves test_ops out altogether (under ASan its
