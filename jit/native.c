@@ -807,69 +807,6 @@ static void unwritten(const gen *g, uint32_t lo)
     }
 }
 
-/* A full-mask copy's loop exit test `if c` (gen's exit_if) whose c is,
- * in the test's run and through `not`s, a 32-bit integer order compare
- * of consecutive lanes (s + l) with one value t: over the plane the lanes
- * step by one without wrapping when s + W - 1 does not pass the type's
- * largest value, and then c holds in every lane, or in none, as it holds
- * at both ends. Returns that test (i1), *all whether every lane holds c;
- * NULL where c is not such a compare. A grid-stride round built i's
- * lanes and a 32-bit mask from their compare (18 instructions, AVX2) only
- * to find all of them or none. */
-static LLVMValueRef exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all)
-{
-    uint32_t c = g->code[pc].a, w = pc;
-    bool neg = false;
-    const cvm_vm_dinsn *in;
-    for (;;) {
-        const uint32_t at = cvm_nat_run_writer(g, w, c);
-        if (at == UINT32_MAX)
-            return NULL;
-        in = &g->code[at];
-        w = at;
-        if (in->h != CVM_OP_NOT || in->elem != CVM_T_BOOL)
-            break;
-        if (!cvm_nat_kept(g, at, pc, in->a))
-            return NULL;
-        neg = !neg, c = in->a;
-    }
-    if ((in->h != CVM_OP_LT && in->h != CVM_OP_LE && in->h != CVM_OP_GT && in->h != CVM_OP_GE) ||
-        in->line != 1 || !is_int(in->ea) || cvm_vm_esz(in->ea) != 4 || !cvm_nat_kept(g, w, pc, in->a) ||
-        !cvm_nat_kept(g, w, pc, in->b))
-        return NULL;
-    LLVMValueRef x, t;
-    const uint8_t ka = form_at(g, in->a, &x), kb = form_at(g, in->b, &t);
-    unsigned h = in->h;
-    if (ka == F_UNI && kb == F_CONS) { /* t < x is x > t */
-        LLVMValueRef u = x;
-        x = t, t = u;
-        h = h == CVM_OP_LT   ? CVM_OP_GT
-            : h == CVM_OP_LE ? CVM_OP_GE
-            : h == CVM_OP_GT ? CVM_OP_LT
-                             : CVM_OP_LE;
-    } else if (ka != F_CONS || kb != F_UNI) {
-        return NULL;
-    }
-    LLVMIntPredicate pr;
-    switch (h) {
-    case CVM_OP_LT: pr = LLVMIntSLT; break;
-    case CVM_OP_LE: pr = LLVMIntSLE; break;
-    case CVM_OP_GT: pr = LLVMIntSGT; break;
-    default: pr = LLVMIntSGE; break;
-    }
-    /* in 64 bits, where the 32-bit values compare as they do in their type */
-    const bool s = is_signed(in->ea);
-    LLVMValueRef lo = s ? llvm.BuildSExt(g->B, x, g->i64, "") : llvm.BuildZExt(g->B, x, g->i64, "");
-    LLVMValueRef tt = s ? llvm.BuildSExt(g->B, t, g->i64, "") : llvm.BuildZExt(g->B, t, g->i64, "");
-    LLVMValueRef hi = llvm.BuildAdd(g->B, lo, c64(g, g->W - 1), "");
-    LLVMValueRef nowrap = llvm.BuildICmp(g->B, LLVMIntSLE, hi, c64(g, s ? INT32_MAX : UINT32_MAX), "");
-    const bool up = h == CVM_OP_LT || h == CVM_OP_LE; /* holds at the low end first */
-    LLVMValueRef every = llvm.BuildICmp(g->B, pr, up ? hi : lo, tt, "");
-    LLVMValueRef none = llvm.BuildNot(g->B, llvm.BuildICmp(g->B, pr, up ? lo : hi, tt, ""), "");
-    *all = neg ? none : every;
-    return llvm.BuildAnd(g->B, nowrap, llvm.BuildOr(g->B, every, none, ""), "");
-}
-
 static void control(gen *g, uint32_t pc)
 {
     const cvm_vm_dinsn *in = &g->code[pc];
@@ -883,7 +820,7 @@ static void control(gen *g, uint32_t pc)
              * `i < n`): every lane leaves or none, else the plane goes on
              * in the general copy at the loop's head, which makes the
              * test again (cvm_nat_loop_exit) */
-            if ((ok = exit_scalar(g, pc, &all))) {
+            if ((ok = cvm_nat_exit_scalar(g, pc, &all))) {
                 cm = llvm.BuildSelect(g->B, all, full_mask(g), c64(g, 0), "");
             } else {
                 cm = cond_mask(g, in->a);

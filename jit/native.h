@@ -248,6 +248,17 @@ uint32_t cvm_nat_run_writer(const gen *g, uint32_t pc, uint32_t r);
  * `ptr.add p, p, off` does). */
 bool cvm_nat_kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r);
 
+/* A full-mask copy's loop exit test `if c` (gen's exit_if; native_loop.c) whose c is,
+ * in the test's run and through `not`s, a 32-bit integer order compare
+ * of consecutive lanes (s + l) with one value t: over the plane the lanes
+ * step by one without wrapping when s + W - 1 does not pass the type's
+ * largest value, and then c holds in every lane, or in none, as it holds
+ * at both ends. Returns that test (i1), *all whether every lane holds c;
+ * NULL where c is not such a compare. A grid-stride round built i's
+ * lanes and a 32-bit mask from their compare (18 instructions, AVX2) only
+ * to find all of them or none. */
+LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all);
+
 /* Whether slot i is written again before any read after the plane stops
  * and resumes at pc, by the first write of a loop round (gen's fresh). */
 static inline bool renewed_at(const gen *g, uint32_t i, uint32_t pc)

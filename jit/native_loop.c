@@ -413,3 +413,57 @@ void cvm_nat_fresh(gen *g)
     }
     free(st), free(wpc);
 }
+
+LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all)
+{
+    uint32_t c = g->code[pc].a, w = pc;
+    bool neg = false;
+    const cvm_vm_dinsn *in;
+    for (;;) {
+        const uint32_t at = cvm_nat_run_writer(g, w, c);
+        if (at == UINT32_MAX)
+            return NULL;
+        in = &g->code[at];
+        w = at;
+        if (in->h != CVM_OP_NOT || in->elem != CVM_T_BOOL)
+            break;
+        if (!cvm_nat_kept(g, at, pc, in->a))
+            return NULL;
+        neg = !neg, c = in->a;
+    }
+    if ((in->h != CVM_OP_LT && in->h != CVM_OP_LE && in->h != CVM_OP_GT && in->h != CVM_OP_GE) ||
+        in->line != 1 || !is_int(in->ea) || cvm_vm_esz(in->ea) != 4 || !cvm_nat_kept(g, w, pc, in->a) ||
+        !cvm_nat_kept(g, w, pc, in->b))
+        return NULL;
+    LLVMValueRef x, t;
+    const uint8_t ka = form_at(g, in->a, &x), kb = form_at(g, in->b, &t);
+    unsigned h = in->h;
+    if (ka == F_UNI && kb == F_CONS) { /* t < x is x > t */
+        LLVMValueRef u = x;
+        x = t, t = u;
+        h = h == CVM_OP_LT   ? CVM_OP_GT
+            : h == CVM_OP_LE ? CVM_OP_GE
+            : h == CVM_OP_GT ? CVM_OP_LT
+                             : CVM_OP_LE;
+    } else if (ka != F_CONS || kb != F_UNI) {
+        return NULL;
+    }
+    LLVMIntPredicate pr;
+    switch (h) {
+    case CVM_OP_LT: pr = LLVMIntSLT; break;
+    case CVM_OP_LE: pr = LLVMIntSLE; break;
+    case CVM_OP_GT: pr = LLVMIntSGT; break;
+    default: pr = LLVMIntSGE; break;
+    }
+    /* in 64 bits, where the 32-bit values compare as they do in their type */
+    const bool s = is_signed(in->ea);
+    LLVMValueRef lo = s ? llvm.BuildSExt(g->B, x, g->i64, "") : llvm.BuildZExt(g->B, x, g->i64, "");
+    LLVMValueRef tt = s ? llvm.BuildSExt(g->B, t, g->i64, "") : llvm.BuildZExt(g->B, t, g->i64, "");
+    LLVMValueRef hi = llvm.BuildAdd(g->B, lo, c64(g, g->W - 1), "");
+    LLVMValueRef nowrap = llvm.BuildICmp(g->B, LLVMIntSLE, hi, c64(g, s ? INT32_MAX : UINT32_MAX), "");
+    const bool up = h == CVM_OP_LT || h == CVM_OP_LE; /* holds at the low end first */
+    LLVMValueRef every = llvm.BuildICmp(g->B, pr, up ? hi : lo, tt, "");
+    LLVMValueRef none = llvm.BuildNot(g->B, llvm.BuildICmp(g->B, pr, up ? lo : hi, tt, ""), "");
+    *all = neg ? none : every;
+    return llvm.BuildAnd(g->B, nowrap, llvm.BuildOr(g->B, every, none, ""), "");
+}
