@@ -363,6 +363,11 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
  * loop (u is kk's offset, V threadIdx's): the general path tested both
  * forms on the sums each round. False, nothing emitted: not such an
  * access; true: the code goes on at `no`, where the builder is left.
+ * There, with every lane active, V has neither form (u is one value, so
+ * the sums have none either) or the access faults: the general path goes
+ * straight to its per-lane test, which takes any lanes (transpose's
+ * `tile[threadIdx.x][ty + j]`, 33 floats apart, tested both forms again
+ * on the sums: ~110 of its ~470 instructions a plane and round).
  */
 static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef shared_p, LLVMValueRef size,
                          LLVMBasicBlockRef done)
@@ -610,6 +615,72 @@ static LLVMValueRef kept_lanes(const gen *g, uint32_t slot, LLVMTypeRef vt)
     return g->local[slot] ? llvm.GetUndef(vt) : reg_get(g, slot);
 }
 
+/* The general path's last resort: every active lane's (m's) address
+ * tested, then one gather or scatter, to bj; to bs if a lane fails. A:
+ * the lanes' tagged global pointers (buf: the first active lane's tag,
+ * its table entry's tag, its buffer's start and end) or 32-bit shared
+ * offsets (shared_p and size, the cube's shared bytes). */
+static void each_lane(gen *g, const cvm_vm_dinsn *in, LLVMValueRef A, LLVMValueRef m, const LLVMValueRef *buf,
+                      LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef bj, LLVMBasicBlockRef bs)
+{
+    const bool ld = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
+    const unsigned esz = in->esz;
+    const uint64_t align = access_align(in);
+    const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
+    const uint32_t vslot = ld ? in->d : in->b;
+    LLVMTypeRef vt = vec(g, in->elem), vpv = llvm.VectorType(llvm.PointerType(scalar(g, in->elem), 0), g->W);
+    LLVMValueRef alignv = c32(g, esz), t = NULL, etag = NULL, lo = NULL, end = NULL;
+    if (global)
+        t = buf[0], etag = buf[1], lo = buf[2], end = buf[3];
+    LLVMBasicBlockRef bgat = block(g, "gather");
+    LLVMValueRef addr, okv, ok;
+    if (global) {
+        addr = llvm.BuildAnd(g->B, A, splat(g, c64(g, low)), "");
+        LLVMValueRef tags = llvm.BuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
+        okv = llvm.BuildICmp(g->B, LLVMIntEQ, tags, splat(g, t), "");
+        okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntUGE, addr, splat(g, lo), ""), "");
+        ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""),
+                           llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
+    } else {
+        addr = A;
+        okv = NULL;
+        ok = llvm.ConstInt(g->i1, 1, false);
+    }
+    /* addr + esz <= limit, written so that it cannot wrap: addr <= limit - esz, limit >= esz
+     * (shared: 32-bit offsets against a size of at most 2^31) */
+    LLVMValueRef limit = global ? end : size;
+    LLVMTypeRef et = global ? g->i64 : g->i32;
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, limit, c64(g, esz), ""), "");
+    LLVMValueRef lim = llvm.BuildSub(g->B, limit, c64(g, esz), "");
+    LLVMValueRef in_b = llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, global ? lim : llvm.BuildTrunc(g->B, lim, g->i32, "")), "");
+    okv = okv ? llvm.BuildAnd(g->B, okv, in_b, "") : in_b;
+    if (align > 1)
+        okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntEQ,
+                                                    llvm.BuildAnd(g->B, addr, splat(g, llvm.ConstInt(et, align - 1, false)), ""),
+                                                    llvm.ConstNull(llvm.VectorType(et, g->W)), ""), "");
+    LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
+    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
+    llvm.BuildCondBr(g->B, ok, bgat, bs);
+    llvm.PositionBuilderAtEnd(g->B, bgat);
+    LLVMValueRef ptrs;
+    if (global) {
+        ptrs = llvm.BuildIntToPtr(g->B, addr, vpv, "");
+    } else { /* base + 32-bit offsets (below 2^31: the same signed), so 32-bit gather indexes */
+        LLVMValueRef at = llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
+        ptrs = llvm.BuildBitCast(g->B, at, vpv, "");
+    }
+    if (ld) {
+        LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
+                                   (LLVMValueRef[]){ptrs, alignv, m, kept_lanes(g, vslot, vt)}, 4);
+        slot_put(g, vslot, v);
+    } else {
+        /* overlapping lanes store in lane order, as the interpreter does */
+        intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
+                  (LLVMValueRef[]){reg_out(g, vslot, false), ptrs, alignv, m}, 4);
+    }
+    llvm.BuildBr(g->B, bj);
+}
+
 /* A plain ld or st of global or shared memory: the quick path when every
  * active lane's access lies in one buffer (or in shared memory), aligned;
  * the interpreter otherwise. Consecutive lanes (the common case) are
@@ -636,10 +707,11 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     }
     const uint32_t pa = global ? UINT32_MAX : cvm_nat_run_writer(g, pc, in->a);
     const bool deferred = pa != UINT32_MAX && cvm_nat_deferred_add(g, pa);
+    bool split = false; /* shared_split's: its forms failed, and with every lane active the sums' fail too */
     if (quick)
         full_plane(g, in, &af, align, act, bj);
     else if (!global)
-        shared_split(g, pc, act, shared_p, size, bj);
+        split = shared_split(g, pc, act, shared_p, size, bj);
     if (deferred) /* (after shared_split's paths, where it took the access) */
         deferred_lanes(g, pa);
     /* (what full_plane's path needs not: made after it) */
@@ -677,10 +749,10 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         shared = llvm.BuildPtrToInt(g->B, shared_p, g->i64, "");
     }
     LLVMTypeRef vt = vec(g, in->elem), st = scalar(g, in->elem);
-    LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0), vpv = llvm.VectorType(sp, g->W);
+    LLVMTypeRef sp = llvm.PointerType(st, 0), vp = llvm.PointerType(vt, 0);
     LLVMValueRef alignv = c32(g, esz);
     LLVMBasicBlockRef bc = block(g, "consecutive"), bl = block(g, "lanes"), bv = block(g, "vector"),
-                      bgat = block(g, "gather"), bs = block(g, "slow");
+                      bs = block(g, "slow"), bper = NULL;
 
     /* consecutive: lane l at lane f's pointer + (l - f) * esz (an
      * alignment above the element size needs every lane's test) */
@@ -692,6 +764,12 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         cons = llvm.BuildAnd(g->B, cons, llvm.BuildICmp(g->B, af.sext ? LLVMIntSGE : LLVMIntUGE, i_l, i_f, ""), "");
         llvm.BuildCondBr(g->B, cons, bc, bl);
     } else if (align <= esz) {
+        if (split) {
+            LLVMBasicBlockRef test = block(g, "forms");
+            bper = block(g, "perlane");
+            llvm.BuildCondBr(g->B, all_lanes(g, act), bper, test);
+            llvm.PositionBuilderAtEnd(g->B, test);
+        }
         /* (shared: modulo 2^32, and the first and last lanes' offsets are
          * then tested in 64 bits below 2^31: no lane between wraps) */
         LLVMTypeRef et = global ? g->i64 : g->i32;
@@ -831,62 +909,19 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         shared_halves(g, in, R, act, shared_p, size, each, bj);
         llvm.PositionBuilderAtEnd(g->B, each);
     }
-    {
-        LLVMValueRef addr, okv, ok; /* (quick is global only: R is set for shared memory) */
-        if (quick && g->local[in->a]) {
-            /* the address register made again here from P and I (the same
-             * value in the active lanes, and a local register's other lanes
-             * are never read), so that the chain that computed it is dead
-             * code where only quick accesses read it */
-            LLVMValueRef I = index64(g, &af, llvm.BuildFreeze(g->B, reg_made(g, af.I), ""), wt);
-            A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
-            slot_put(g, in->a, A);
-        }
-        if (global) {
-            addr = llvm.BuildAnd(g->B, A, splat(g, c64(g, low)), "");
-            LLVMValueRef tags = llvm.BuildLShr(g->B, A, splat(g, c64(g, CVM_VM_PTR_TAG_SHIFT)), "");
-            okv = llvm.BuildICmp(g->B, LLVMIntEQ, tags, splat(g, t), "");
-            okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntUGE, addr, splat(g, lo), ""), "");
-            ok = llvm.BuildAnd(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, etag, t, ""),
-                               llvm.BuildICmp(g->B, LLVMIntNE, t, c64(g, 0), ""), "");
-        } else {
-            addr = R;
-            okv = NULL;
-            ok = llvm.ConstInt(g->i1, 1, false);
-        }
-        /* addr + esz <= limit, written so that it cannot wrap: addr <= limit - esz, limit >= esz
-         * (shared: 32-bit offsets against a size of at most 2^31) */
-        LLVMValueRef limit = global ? end : size;
-        LLVMTypeRef et = global ? g->i64 : g->i32;
-        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, limit, c64(g, esz), ""), "");
-        LLVMValueRef lim = llvm.BuildSub(g->B, limit, c64(g, esz), "");
-        LLVMValueRef in_b = llvm.BuildICmp(g->B, LLVMIntULE, addr, splat(g, global ? lim : llvm.BuildTrunc(g->B, lim, g->i32, "")), "");
-        okv = okv ? llvm.BuildAnd(g->B, okv, in_b, "") : in_b;
-        if (align > 1)
-            okv = llvm.BuildAnd(g->B, okv, llvm.BuildICmp(g->B, LLVMIntEQ,
-                                                        llvm.BuildAnd(g->B, addr, splat(g, llvm.ConstInt(et, align - 1, false)), ""),
-                                                        llvm.ConstNull(llvm.VectorType(et, g->W)), ""), "");
-        LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
-        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
-        llvm.BuildCondBr(g->B, ok, bgat, bs);
-        llvm.PositionBuilderAtEnd(g->B, bgat);
-        LLVMValueRef ptrs;
-        if (global) {
-            ptrs = llvm.BuildIntToPtr(g->B, addr, vpv, "");
-        } else { /* base + 32-bit offsets (below 2^31: the same signed), so 32-bit gather indexes */
-            LLVMValueRef at = llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
-            ptrs = llvm.BuildBitCast(g->B, at, vpv, "");
-        }
-        if (ld) {
-            LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
-                                       (LLVMValueRef[]){ptrs, alignv, m, kept_lanes(g, vslot, vt)}, 4);
-            slot_put(g, vslot, v);
-        } else {
-            /* overlapping lanes store in lane order, as the interpreter does */
-            intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
-                      (LLVMValueRef[]){reg_out(g, vslot, false), ptrs, alignv, m}, 4);
-        }
-        llvm.BuildBr(g->B, bj);
+    if (quick && g->local[in->a]) {
+        /* the address register made again here from P and I (the same
+         * value in the active lanes, and a local register's other lanes
+         * are never read), so that the chain that computed it is dead
+         * code where only quick accesses read it */
+        LLVMValueRef I = index64(g, &af, llvm.BuildFreeze(g->B, reg_made(g, af.I), ""), wt);
+        A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
+        slot_put(g, in->a, A);
+    }
+    each_lane(g, in, global ? A : R, m, (LLVMValueRef[]){t, etag, lo, end}, shared_p, size, bj, bs);
+    if (bper) { /* every lane active: the gather or scatter needs no lane's test */
+        llvm.PositionBuilderAtEnd(g->B, bper);
+        each_lane(g, in, R, lane_mask(g, c64(g, ~UINT64_C(0))), NULL, shared_p, size, bj, bs);
     }
 
     llvm.PositionBuilderAtEnd(g->B, bs);

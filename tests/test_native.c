@@ -1316,6 +1316,82 @@ static void test_shared_split(void)
     main_module(keep);
 }
 
+/* Shared accesses whose full planes have neither of shared_split's forms
+ * (native_mem.c: the general path then goes straight to its per-lane
+ * test): a 32x8 cube reads a 32x33 tile down its columns (lanes 33
+ * floats apart, transpose's read) in a loop, beside a partly active
+ * read, then stores a column of the tile per plane the same way; and a
+ * column read one row on, whose last lane is past the tile (a fault in
+ * unit (31, 0), plane 0's last lane). Integer inputs: exact sums,
+ * expected values by hand from the indexes. */
+static const char scol_src[] =
+    "__global__ void scol(float *o, const float *in, int n, int off)\n"
+    "{\n"
+    "    __shared__ float s[32][33];\n"
+    "    int tx = threadIdx.x, ty = threadIdx.y, u = ty * 32 + tx;\n"
+    "    for (int j = 0; j < 32; j += 8) s[ty + j][tx] = in[(ty + j) * 32 + tx];\n"
+    "    __syncthreads();\n"
+    "    float a = 0.0f, b = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        a += s[tx + off][(ty + k) % 32];\n"
+    "        if (tx != 5) b += s[tx][ty + k % 8];\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    s[tx][ty] = a + b;\n"
+    "    __syncthreads();\n"
+    "    o[3 * u] = a; o[3 * u + 1] = b; o[3 * u + 2] = s[ty][tx];\n"
+    "}\n";
+
+static void test_shared_columns(void)
+{
+    static float in[1024];
+    for (int i = 0; i < 1024; i++)
+        in[i] = (float)((i * 37) % 101 - 50);
+    static const struct { uint32_t n, off; } cases[] = {{32, 0}, {5, 0}, {3, 1}};
+    cvm_module *keep = mod;
+    if (!use_module(scol_src, "scol.cu", true))
+        return;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const uint32_t n = cases[c].n, off = cases[c].off;
+        static float got[3 * 256];
+        io bufs[] = {{NULL, sizeof got}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(1, 32);
+        cfg.block[1] = 8;
+        uint32_t sc[2] = {n, off};
+        char what[96];
+        snprintf(what, sizeof what, "shared columns 33 floats apart, %u rounds, %u rows on", n, off);
+        cvm_diag d;
+        cvm_status st;
+        if (!both_n(what, "scol", &cfg, bufs, 2, sc, 2, (uint8_t *)got, &st, &d))
+            continue;
+        if (off) {
+            ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds shared load") && d.fault.unit[0] == 31 &&
+                   d.fault.unit[1] == 0,
+               "%s: the fault names unit (31,0): %s", what, d.message);
+            continue;
+        }
+        float a[256], b[256];
+        for (uint32_t u = 0; u < 256; u++) {
+            const uint32_t tx = u % 32, ty = u / 32;
+            a[u] = b[u] = 0.0f;
+            for (uint32_t k = 0; k < n; k++) {
+                a[u] += in[tx * 32 + (ty + k) % 32];
+                b[u] += tx != 5 ? in[tx * 32 + ty + k % 8] : 0.0f;
+            }
+        }
+        int bad = -1;
+        for (uint32_t u = 0; u < 256 && bad < 0; u++) {
+            const uint32_t tx = u % 32, ty = u / 32;
+            /* s[ty][tx]: unit (ty, tx)'s a + b where it stored (tx < 8), else the input */
+            const float tile = tx < 8 ? a[tx * 32 + ty] + b[tx * 32 + ty] : in[ty * 32 + tx];
+            if (got[3 * u] != a[u] || got[3 * u + 1] != b[u] || got[3 * u + 2] != tile)
+                bad = (int)u;
+        }
+        ok(st == CVM_OK && bad < 0, "%s: every value from its index (first difference at unit %d)", what, bad);
+    }
+    main_module(keep);
+}
+
 static void test_faults(void)
 {
     uint32_t n = 3;
@@ -2991,6 +3067,7 @@ int main(void)
     test_full_plane_edges();
     test_runs();
     test_shared_split();
+    test_shared_columns();
     test_versioned();
     test_full_mask();
     test_rows();
