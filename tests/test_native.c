@@ -1354,7 +1354,7 @@ static void test_shared_columns(void)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const uint32_t n = cases[c].n, off = cases[c].off;
         static float got[3 * 256 + 1024]; /* both_n reads every buffer back: the output, then the input */
-        io bufs[] = {{NULL, sizeof got}, {in, sizeof in}};
+        io bufs[] = {{NULL, sizeof(float) * 3 * 256}, {in, sizeof in}};
         cvm_launch_config cfg = kern_cfg(1, 32);
         cfg.block[1] = 8;
         uint32_t sc[2] = {n, off};
