@@ -278,7 +278,8 @@ VALGRIND_TESTS ?= test_fuzz_replay test_asm test_verify test_api test_oom test_d
                   test_initcheck
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 # Valgrind runs a program on one core, and none of the subset is timing-bound:
-# one at a time per core, the longest (test_fuzz_replay, ~100 s) first.
+# one at a time per core, the longest (test_fuzz_replay, which splits its
+# inputs over one child per core itself) first.
 VALGRIND_JOBS ?= $(NPROC)
 ROBUST_VARS = ISA=off DISPATCH=switch OPT="-O1 -g1"
 # CI points VALGRIND_BUILD at the switch-dispatch check build and reuses it.
