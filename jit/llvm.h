@@ -26,7 +26,7 @@
  * libLLVM-14 runs everything interpreted, the native tier saying why.
  * The header's prototypes give each pointer its type. */
 #define LLVM_API(X) \
-    X(AddCase) X(AddFunction) X(AddIncoming) X(AppendBasicBlockInContext) X(BuildAShr) X(BuildAdd) \
+    X(AddCallSiteAttribute) X(AddCase) X(AddFunction) X(AddIncoming) X(AppendBasicBlockInContext) X(BuildAShr) X(BuildAdd) \
     X(BuildAlloca) X(BuildAnd) X(BuildBitCast) X(BuildBr) X(BuildCall2) X(BuildCondBr) \
     X(BuildExtractElement) X(BuildFAdd) X(BuildFNeg) X(BuildFCmp) X(BuildFDiv) X(BuildFMul) X(BuildFPExt) X(BuildFreeze) \
     X(BuildFPToUI) X(BuildFPTrunc) X(BuildFSub) X(BuildGEP2) X(BuildICmp) X(BuildInsertElement) X(BuildIntToPtr) \
@@ -34,12 +34,12 @@
     X(BuildSExt) X(BuildSIToFP) X(BuildSelect) X(BuildShl) X(BuildShuffleVector) X(BuildStore) \
     X(BuildSub) X(BuildSwitch) X(BuildTrunc) X(BuildUDiv) X(BuildUIToFP) X(BuildURem) X(BuildXor) \
     X(BuildZExt) X(ConstBitCast) X(ConstInt) X(ConstIntToPtr) X(ConstNull) X(ConstVector) \
-    X(ConsumeError) X(CopyStringRepOfTargetData) X(CreateBuilderInContext) \
+    X(ConsumeError) X(CopyStringRepOfTargetData) X(CreateBuilderInContext) X(CreateEnumAttribute) \
     X(CreatePassBuilderOptions) X(CreateTargetDataLayout) X(CreateTargetMachine) \
     X(DisposeBuilder) X(DisposeErrorMessage) X(DisposeMessage) X(DisposeModule) \
     X(DisposePassBuilderOptions) X(DisposeTargetData) X(DisposeTargetMachine) \
     X(DoubleTypeInContext) X(DumpModule) X(FloatTypeInContext) X(FunctionType) \
-    X(GetDefaultTargetTriple) X(GetElementType) X(GetEntryBasicBlock) X(GetErrorMessage) \
+    X(GetDefaultTargetTriple) X(GetElementType) X(GetEntryBasicBlock) X(GetEnumAttributeKindForName) X(GetErrorMessage) \
     X(GetAllocatedType) X(GetFirstInstruction) X(GetHostCPUFeatures) X(GetHostCPUName) X(GetInsertBlock) \
     X(GetIntrinsicDeclaration) X(GetMDKindIDInContext) X(GetNextInstruction) X(GetParam) X(GetTargetFromTriple) X(GetUndef) \
     X(Int16TypeInContext) X(Int1TypeInContext) X(Int32TypeInContext) X(Int64TypeInContext) \
@@ -54,7 +54,7 @@
     X(OrcLLJITLookup) X(OrcReleaseResourceTracker) X(OrcResourceTrackerRemove) \
     X(OrcSymbolStringPoolEntryStr) X(OrcThreadSafeContextGetContext) X(PointerType) \
     X(PositionBuilderAtEnd) X(PositionBuilderBefore) X(RunPasses) X(SetAlignment) X(SetMetadata) \
-    X(SetDataLayout) X(TypeOf) X(VectorType) X(VerifyModule)
+    X(SetDataLayout) X(TypeOf) X(VectorType) X(VerifyModule) X(VoidTypeInContext)
 
 
 /* The functions, looked up by name when LLVM is loaded; the header's

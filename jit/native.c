@@ -1331,6 +1331,16 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     g.ty_chain = llvm.FunctionType(g.i8p, sp, 2, false);
     g.fn_chain = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_chain, false),
                                    llvm.PointerType(g.ty_chain, 0));
+    LLVMTypeRef lp[4] = {g.i8p, g.i8p, g.i64, g.i32};
+    g.ty_lanes = llvm.FunctionType(llvm.VoidTypeInContext(g.C), lp, 4, false);
+    g.fn_gather = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_gather, false),
+                                    llvm.PointerType(g.ty_lanes, 0));
+    g.fn_scatter = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_scatter, false),
+                                     llvm.PointerType(g.ty_lanes, 0));
+    g.fn_load_run = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_load_run, false),
+                                      llvm.PointerType(g.ty_lanes, 0));
+    g.fn_store_run = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_store_run, false),
+                                       llvm.PointerType(g.ty_lanes, 0));
     emit(&g);
     llvm.DisposeBuilder(g.B);
     char *verr = NULL;

@@ -159,6 +159,11 @@ typedef struct gen {
     LLVMBasicBlockRef entry, done, start;
     LLVMValueRef fn_step, fn_backedge, fn_chain;
     LLVMTypeRef ty_step, ty_backedge, ty_chain;
+    /* cvm_jit_gather, _scatter, _load_run, _store_run (ty_lanes), and the frame's
+     * buffers they read and write: W elements of up to 8 bytes (lane_vals)
+     * and W addresses (lane_addr), made at the entry on first use */
+    LLVMValueRef fn_gather, fn_scatter, fn_load_run, fn_store_run, lane_vals, lane_addr;
+    LLVMTypeRef ty_lanes;
     /* The plane the code runs: the call's, or the one a barrier's arrival
      * went on with (cvm_jit_chain); `p` is this phi at the dispatch block,
      * which switches on the plane's pc. `chains` are the blocks that go

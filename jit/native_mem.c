@@ -615,12 +615,79 @@ static LLVMValueRef kept_lanes(const gen *g, uint32_t slot, LLVMTypeRef vt)
     return g->local[slot] ? llvm.GetUndef(vt) : reg_get(g, slot);
 }
 
+/* The frame's buffer `*at` of n bytes, made at the function's entry on first use. */
+static LLVMValueRef frame_buffer(gen *g, LLVMValueRef *at, unsigned n)
+{
+    if (!*at) {
+        LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
+        LLVMValueRef first = llvm.GetFirstInstruction(g->entry);
+        if (first)
+            llvm.PositionBuilderBefore(g->B, first);
+        else
+            llvm.PositionBuilderAtEnd(g->B, g->entry);
+        *at = llvm.BuildAlloca(g->B, llvm.VectorType(g->i8, n), "lanebuf");
+        llvm.SetAlignment(*at, 64);
+        llvm.PositionBuilderAtEnd(g->B, cur);
+    }
+    return llvm.BuildBitCast(g->B, *at, g->i8p, "");
+}
+
+/* Whether a masked access of some lanes of esz bytes each goes through
+ * the tier's helpers (lanes_call) rather than LLVM's masked intrinsics:
+ * where the CPU has no instruction for it, so that LLVM would expand it
+ * into a test, a branch and a block per lane (x86 has masked loads and
+ * stores of 4- and 8-byte lanes from AVX on, of 1- and 2-byte lanes and
+ * gathers and scatters with AVX-512BW; none of 1- or 2-byte lanes).
+ * Measured on test_ops' kernels, AVX2: the inline forms were a third of
+ * the code generator's time; the helper's loop over the set lanes costs
+ * about what the expanded blocks do. */
+static bool lanes_out_of_line(const gen *g, unsigned esz, bool gather)
+{
+    if (in_loop(g))
+        return false;
+    return gather ? esz < 4 || !cvm_llvm_avx512 : esz < 4 && !cvm_llvm_avx512;
+}
+
+/* A masked access of vector type vt through the tier's helpers (vm/jit.h
+ * cvm_jit_gather): a gather or scatter (ld or not) of the lanes'
+ * addresses `addr` (i64 lanes), or with addr a scalar (i64), the lanes
+ * of the run of elements there (cvm_jit_load_run). The addresses and
+ * values go through the frame's buffers. A load returns the loaded
+ * lanes, the others `vals`' (NULL: undefined, not stored). */
+static LLVMValueRef lanes_call(gen *g, bool ld, LLVMTypeRef vt, unsigned esz, LLVMValueRef addr, LLVMValueRef m,
+                               LLVMValueRef vals)
+{
+    const bool run = llvm.TypeOf(addr) == g->i64;
+    LLVMValueRef ab, vb = frame_buffer(g, &g->lane_vals, 8 * g->W);
+    if (run) {
+        ab = llvm.BuildIntToPtr(g->B, addr, g->i8p, "");
+    } else {
+        ab = frame_buffer(g, &g->lane_addr, 8 * g->W);
+        LLVMValueRef st = llvm.BuildStore(g->B, addr, llvm.BuildBitCast(g->B, ab, llvm.PointerType(llvm.TypeOf(addr), 0), ""));
+        llvm.SetAlignment(st, 64);
+    }
+    LLVMValueRef vp = llvm.BuildBitCast(g->B, vb, llvm.PointerType(vt, 0), "");
+    if (vals)
+        llvm.SetAlignment(llvm.BuildStore(g->B, vals, vp), 64);
+    LLVMValueRef fn = run ? (ld ? g->fn_load_run : g->fn_store_run) : (ld ? g->fn_gather : g->fn_scatter);
+    LLVMValueRef call = llvm.BuildCall2(g->B, g->ty_lanes, fn, (LLVMValueRef[]){vb, ab, mask_bits(g, m), c32(g, esz)}, 4, "");
+    /* cold: LLVM then keeps this path's spills and reloads (every vector
+     * register is the caller's to save) in its blocks, off the hot path */
+    const unsigned cold = llvm.GetEnumAttributeKindForName("cold", 4);
+    llvm.AddCallSiteAttribute(call, LLVMAttributeFunctionIndex, llvm.CreateEnumAttribute(g->C, cold, 0));
+    if (!ld)
+        return NULL;
+    LLVMValueRef v = llvm.BuildLoad2(g->B, vt, vp, "");
+    llvm.SetAlignment(v, 64);
+    return v;
+}
+
 /* The general path's last resort: every active lane's (m's) address
  * tested, then one gather or scatter, to bj; to bs if a lane fails. A:
  * the lanes' tagged global pointers (buf: the first active lane's tag,
  * its table entry's tag, its buffer's start and end) or 32-bit shared
  * offsets (shared_p and size, the cube's shared bytes). */
-static void each_lane(gen *g, const cvm_vm_dinsn *in, LLVMValueRef A, LLVMValueRef m, const LLVMValueRef *buf,
+static void each_lane(gen *g, const cvm_vm_dinsn *in, LLVMValueRef A, LLVMValueRef m, bool all, const LLVMValueRef *buf,
                       LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef bj, LLVMBasicBlockRef bs)
 {
     const bool ld = in->h == CVM_OP_LD, global = in->ea == CVM_T_PTR_GLOBAL;
@@ -662,14 +729,20 @@ static void each_lane(gen *g, const cvm_vm_dinsn *in, LLVMValueRef A, LLVMValueR
     ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
     llvm.BuildCondBr(g->B, ok, bgat, bs);
     llvm.PositionBuilderAtEnd(g->B, bgat);
-    LLVMValueRef ptrs;
+    LLVMValueRef ptrs, at = NULL;
     if (global) {
         ptrs = llvm.BuildIntToPtr(g->B, addr, vpv, "");
     } else { /* base + 32-bit offsets (below 2^31: the same signed), so 32-bit gather indexes */
-        LLVMValueRef at = llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
+        at = llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
         ptrs = llvm.BuildBitCast(g->B, at, vpv, "");
     }
-    if (ld) {
+    if (!all && lanes_out_of_line(g, esz, true)) { /* some lanes may be off: the helper */
+        LLVMValueRef a64 = global ? addr : llvm.BuildPtrToInt(g->B, at, llvm.VectorType(g->i64, g->W), "");
+        if (ld)
+            slot_put(g, vslot, lanes_call(g, true, vt, esz, a64, m, g->local[vslot] ? NULL : reg_get(g, vslot)));
+        else
+            lanes_call(g, false, vt, esz, a64, m, reg_out(g, vslot, false));
+    } else if (ld) {
         LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
                                    (LLVMValueRef[]){ptrs, alignv, m, kept_lanes(g, vslot, vt)}, 4);
         slot_put(g, vslot, v);
@@ -866,7 +939,12 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     }
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, bmask);
-    if (ld) {
+    if (lanes_out_of_line(g, esz, false)) {
+        LLVMValueRef kept = ld && !g->local[vslot] ? reg_get(g, vslot) : NULL;
+        LLVMValueRef v = lanes_call(g, ld, vt, esz, first, m, ld ? kept : reg_out(g, vslot, false));
+        if (ld)
+            slot_put(g, vslot, v);
+    } else if (ld) {
         LLVMValueRef v = intrinsic(g, "llvm.masked.load", (LLVMTypeRef[]){vt, vp}, 2,
                                    (LLVMValueRef[]){vptr, alignv, m, kept_lanes(g, vslot, vt)}, 4);
         slot_put(g, vslot, v); /* masked: inactive lanes kept (kept_lanes) */
@@ -918,10 +996,10 @@ void cvm_nat_memory(gen *g, uint32_t pc)
         A = llvm.BuildAdd(g->B, reg_get(g, af.P), llvm.BuildMul(g->B, I, splat(g, c64(g, esz)), ""), "");
         slot_put(g, in->a, A);
     }
-    each_lane(g, in, global ? A : R, m, (LLVMValueRef[]){t, etag, lo, end}, shared_p, size, bj, bs);
+    each_lane(g, in, global ? A : R, m, false, (LLVMValueRef[]){t, etag, lo, end}, shared_p, size, bj, bs);
     if (bper) { /* every lane active: the gather or scatter needs no lane's test */
         llvm.PositionBuilderAtEnd(g->B, bper);
-        each_lane(g, in, R, lane_mask(g, c64(g, ~UINT64_C(0))), NULL, shared_p, size, bj, bs);
+        each_lane(g, in, R, lane_mask(g, c64(g, ~UINT64_C(0))), true, NULL, shared_p, size, bj, bs);
     }
 
     llvm.PositionBuilderAtEnd(g->B, bs);

@@ -137,6 +137,24 @@ static const char src_a[] =
     "}\n"
     "";
 static const char src_b[] =
+    "__global__ void lanes(char *oc, short *os, double *od, int *oi, const char *ic, const short *is,\n"
+    "                      const double *id)\n"
+    "{\n"
+    "    __shared__ int sh[64];\n"
+    "    int t = threadIdx.x, p = (t * 7) % 64, q = (t * 5) % 64;\n"
+    "    sh[t] = t * 3;\n"
+    "    __syncthreads();\n"
+    "    char c = 'a'; short s = -5; double d = 0.25; int v = -1;\n"
+    "    if (t % 3) { c = ic[p]; s = is[p]; d = id[p]; v = sh[q]; }\n"
+    "    if (t % 4 != 1) { oc[p] = c; os[p] = s; od[p] = d; oi[q] = v; }\n"
+    "    char c2 = 'b'; short s2 = 7;\n"
+    "    if (t % 5) { c2 = ic[t]; s2 = is[t]; }\n"
+    "    if (t % 6 != 2) { oc[64 + t] = c2; os[64 + t] = s2; }\n"
+    "    __syncthreads();\n"
+    "    if (t % 2) sh[(t * 9) % 64] = v;\n"
+    "    __syncthreads();\n"
+    "    oi[64 + t] = sh[t];\n"
+    "}\n"
     "__global__ void mm(float *o, double *od, const float *a, const float *b)\n"
     "{\n"
     "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -602,6 +620,52 @@ static void test_scatter(void)
             bad = 16 + t;
     ok(bad < 0, "scatter keeps the last lane's value, gather reads each lane's element (first difference %d)",
        bad);
+}
+
+/* Gathers and scatters of some lanes (masked: the tier's helpers) of each
+ * element size, global and shared, and runs of 1- and 2-byte elements
+ * (AVX2 has no masked access of them), with the lanes left out keeping
+ * their values; against a C model of the kernel. */
+static void test_lanes(void)
+{
+    int8_t ic[64];
+    int16_t is[64];
+    double id[64];
+    for (int i = 0; i < 64; i++)
+        ic[i] = (int8_t)(i * 3 - 90), is[i] = (int16_t)(i * 1000 - 30000), id[i] = i * 0.5 + 0.125;
+    struct { int8_t c[128]; int16_t s[128]; double d[64]; int32_t i[128]; } want, *got;
+    memset(&want, 0, sizeof want);
+    int32_t sh[64], sh2[64], v[64];
+    for (int t = 0; t < 64; t++)
+        sh[t] = sh2[t] = t * 3;
+    for (int t = 0; t < 64; t++) {
+        int p = (t * 7) % 64, q = (t * 5) % 64;
+        int8_t c = 'a';
+        int16_t s = -5;
+        double d = 0.25;
+        v[t] = -1;
+        if (t % 3)
+            c = ic[p], s = is[p], d = id[p], v[t] = sh[q];
+        if (t % 4 != 1)
+            want.c[p] = c, want.s[p] = s, want.d[p] = d, want.i[q] = v[t];
+        if (t % 6 != 2)
+            want.c[64 + t] = t % 5 ? ic[t] : 'b', want.s[64 + t] = t % 5 ? is[t] : 7;
+    }
+    for (int t = 1; t < 64; t += 2)
+        sh2[(t * 9) % 64] = v[t];
+    for (int t = 0; t < 64; t++)
+        want.i[64 + t] = sh2[t];
+    const size_t outb = 128 + 256 + 512 + 512;
+    uint8_t raw[128 + 256 + 512 + 512 + 64 + 128 + 512];
+    io bufs[] = {{NULL, 128}, {NULL, 256}, {NULL, 512}, {NULL, 512}, {ic, 64}, {is, 128}, {id, 512}};
+    cvm_launch_config cfg = kern_cfg(1, 64);
+    cvm_diag d;
+    if (!both_n("gathers, scatters and runs of some lanes, 1 to 8 bytes", "lanes", &cfg, bufs, 7, NULL, 0, raw, NULL,
+                &d))
+        return;
+    got = (void *)raw;
+    ok(sizeof want == outb && !memcmp(got, &want, outb),
+       "the lanes left out keep their values, the others read and write their own elements");
 }
 
 static void test_division(void)
@@ -3052,6 +3116,7 @@ int main(void)
     test_barriers();
     test_barrier_masks();
     test_scatter();
+    test_lanes();
     test_division();
     test_divide_by_one();
     test_exp();

@@ -109,5 +109,17 @@ int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p);
  * barrier where run_cube would), when the call may go on with it
  * (x->chain), else NULL (return to run_cube). */
 cvm_vm_plane *cvm_jit_chain(cvm_vm_exec *x, cvm_vm_plane *p);
+/* A masked gather or scatter whose lanes native code has tested (in
+ * bounds, aligned): for each lane i set in mask, in lane order, the
+ * esz-byte element i of vals (1, 2, 4, 8 or 16 bytes) from or to address
+ * addr[i]. Out of line where LLVM would expand the masked access into a
+ * block per lane (jit/native_mem.c lanes_out_of_line): these paths are
+ * rarely hot, and their inline forms were a third of the code generator's
+ * time (docs/performance.md). */
+void cvm_jit_gather(void *vals, const uint64_t *addr, uint64_t mask, uint32_t esz);
+void cvm_jit_scatter(const void *vals, const uint64_t *addr, uint64_t mask, uint32_t esz);
+/* The same for the consecutive elements at base: lane i's at base + i * esz. */
+void cvm_jit_load_run(void *vals, const void *base, uint64_t mask, uint32_t esz);
+void cvm_jit_store_run(const void *vals, void *base, uint64_t mask, uint32_t esz);
 
 #endif /* CVM_VM_JIT_H */

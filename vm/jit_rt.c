@@ -216,6 +216,54 @@ int cvm_jit_step(cvm_vm_exec *x, cvm_vm_plane *p, uint32_t pc)
     return r;
 }
 
+/* The set lanes of mask in lane order, each element copied by a fixed-size
+ * memcpy (one move) where esz is one of the scalar sizes. */
+#define EACH_LANE(mask, esz, COPY)                                                                      \
+    do {                                                                                               \
+        switch (esz) {                                                                                 \
+        case 1: for (; mask; mask &= mask - 1) { const unsigned i = (unsigned)__builtin_ctzll(mask); COPY(1); } break; \
+        case 2: for (; mask; mask &= mask - 1) { const unsigned i = (unsigned)__builtin_ctzll(mask); COPY(2); } break; \
+        case 4: for (; mask; mask &= mask - 1) { const unsigned i = (unsigned)__builtin_ctzll(mask); COPY(4); } break; \
+        case 8: for (; mask; mask &= mask - 1) { const unsigned i = (unsigned)__builtin_ctzll(mask); COPY(8); } break; \
+        default: for (; mask; mask &= mask - 1) { const unsigned i = (unsigned)__builtin_ctzll(mask); COPY(esz); } break; \
+        }                                                                                              \
+    } while (0)
+
+void cvm_jit_gather(void *vals, const uint64_t *addr, uint64_t mask, uint32_t esz)
+{
+    uint8_t *v = vals;
+#define GATHER(n) memcpy(v + (size_t)i * (n), (const void *)(uintptr_t)addr[i], (n))
+    EACH_LANE(mask, esz, GATHER);
+#undef GATHER
+}
+
+void cvm_jit_scatter(const void *vals, const uint64_t *addr, uint64_t mask, uint32_t esz)
+{
+    const uint8_t *v = vals;
+    /* lane order: of lanes that overlap, the last one's bytes stay, as interpreted */
+#define SCATTER(n) memcpy((void *)(uintptr_t)addr[i], v + (size_t)i * (n), (n))
+    EACH_LANE(mask, esz, SCATTER);
+#undef SCATTER
+}
+void cvm_jit_load_run(void *vals, const void *base, uint64_t mask, uint32_t esz)
+{
+    uint8_t *v = vals;
+    const uint8_t *b = base;
+#define LOAD(n) memcpy(v + (size_t)i * (n), b + (size_t)i * (n), (n))
+    EACH_LANE(mask, esz, LOAD);
+#undef LOAD
+}
+
+void cvm_jit_store_run(const void *vals, void *base, uint64_t mask, uint32_t esz)
+{
+    const uint8_t *v = vals;
+    uint8_t *b = base;
+#define STORE(n) memcpy(b + (size_t)i * (n), v + (size_t)i * (n), (n))
+    EACH_LANE(mask, esz, STORE);
+#undef STORE
+}
+#undef EACH_LANE
+
 int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p)
 {
     if (x->L->timeout_s > 0 && cvm_vm_timed_out(x, p))
