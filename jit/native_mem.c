@@ -634,13 +634,17 @@ static LLVMValueRef frame_buffer(gen *g, LLVMValueRef *at, unsigned n)
 
 /* Whether a masked access of some lanes of esz bytes each goes through
  * the tier's helpers (lanes_call) rather than LLVM's masked intrinsics:
- * where the CPU has no instruction for it, so that LLVM would expand it
- * into a test, a branch and a block per lane (x86 has masked loads and
- * stores of 4- and 8-byte lanes from AVX on, of 1- and 2-byte lanes and
- * gathers and scatters with AVX-512BW; none of 1- or 2-byte lanes).
- * Measured on test_ops' kernels, AVX2: the inline forms were a third of
- * the code generator's time; the helper's loop over the set lanes costs
- * about what the expanded blocks do. */
+ * outside loops, where the CPU has no instruction for it, so that LLVM
+ * would expand it into a test, a branch and a block per lane. x86 has
+ * masked loads and stores of 4- and 8-byte lanes from AVX on and of 1-
+ * and 2-byte lanes with AVX-512BW; gathers and scatters of 4- and 8-byte
+ * lanes with AVX-512 (AVX2's gathers LLVM uses on some Intel cores
+ * only), of 1- and 2-byte lanes never. Measured on test_ops' kernels,
+ * AVX2: the inline forms were a third of the code generator's time; the
+ * helper's loop over the set lanes costs about what the expanded blocks
+ * do. Inside loops they stay inline: the calls, even where none ran,
+ * made sum's and pool2's loops 2-4% longer (every vector register is
+ * the caller's to save; docs/performance.md). */
 static bool lanes_out_of_line(const gen *g, unsigned esz, bool gather)
 {
     if (in_loop(g))
