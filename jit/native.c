@@ -448,7 +448,7 @@ static void regain(gen *g, bool whole)
         g->full = false;
 }
 
-static LLVMValueRef new_mask(gen *g, const char *name, LLVMValueRef init)
+LLVMValueRef cvm_nat_entry_alloca(gen *g, LLVMTypeRef t, const char *name)
 {
     LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
     LLVMBasicBlockRef entry = llvm.GetEntryBasicBlock(g->fn);
@@ -457,8 +457,14 @@ static LLVMValueRef new_mask(gen *g, const char *name, LLVMValueRef init)
         llvm.PositionBuilderBefore(g->B, first);
     else
         llvm.PositionBuilderAtEnd(g->B, entry);
-    LLVMValueRef a = llvm.BuildAlloca(g->B, g->i64, name);
+    LLVMValueRef a = llvm.BuildAlloca(g->B, t, name);
     llvm.PositionBuilderAtEnd(g->B, cur);
+    return a;
+}
+
+static LLVMValueRef new_mask(gen *g, const char *name, LLVMValueRef init)
+{
+    LLVMValueRef a = cvm_nat_entry_alloca(g, g->i64, name);
     llvm.BuildStore(g->B, init, a);
     return a;
 }
@@ -1263,6 +1269,12 @@ typedef struct jit_handle {
     LLVMOrcResourceTrackerRef rt;
 } jit_handle;
 
+/* The host function at address `at`, of type ty, as a constant native code calls. */
+static LLVMValueRef host_fn(const gen *g, uintptr_t at, LLVMTypeRef ty)
+{
+    return llvm.ConstIntToPtr(llvm.ConstInt(g->i64, (uint64_t)at, false), llvm.PointerType(ty, 0));
+}
+
 /* Frees a kernel's code and its tracker (an error removing it is dropped:
  * the memory stays with the JIT, nothing else depends on it). */
 static void drop_tracker(LLVMOrcResourceTrackerRef rt)
@@ -1323,24 +1335,17 @@ static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, un
     /* the helpers, called at their addresses */
     LLVMTypeRef sp[3] = {g.i8p, g.i8p, g.i32};
     g.ty_step = llvm.FunctionType(g.i32, sp, 3, false);
-    g.fn_step = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_step, false),
-                                  llvm.PointerType(g.ty_step, 0));
+    g.fn_step = host_fn(&g, (uintptr_t)&cvm_jit_step, g.ty_step);
     g.ty_backedge = llvm.FunctionType(g.i32, sp, 2, false);
-    g.fn_backedge = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_backedge, false),
-                                      llvm.PointerType(g.ty_backedge, 0));
+    g.fn_backedge = host_fn(&g, (uintptr_t)&cvm_jit_backedge, g.ty_backedge);
     g.ty_chain = llvm.FunctionType(g.i8p, sp, 2, false);
-    g.fn_chain = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_chain, false),
-                                   llvm.PointerType(g.ty_chain, 0));
+    g.fn_chain = host_fn(&g, (uintptr_t)&cvm_jit_chain, g.ty_chain);
     LLVMTypeRef lp[4] = {g.i8p, g.i8p, g.i64, g.i32};
     g.ty_lanes = llvm.FunctionType(llvm.VoidTypeInContext(g.C), lp, 4, false);
-    g.fn_gather = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_gather, false),
-                                    llvm.PointerType(g.ty_lanes, 0));
-    g.fn_scatter = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_scatter, false),
-                                     llvm.PointerType(g.ty_lanes, 0));
-    g.fn_load_run = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_load_run, false),
-                                      llvm.PointerType(g.ty_lanes, 0));
-    g.fn_store_run = llvm.ConstIntToPtr(llvm.ConstInt(g.i64, (uint64_t)(uintptr_t)&cvm_jit_store_run, false),
-                                       llvm.PointerType(g.ty_lanes, 0));
+    g.fn_gather = host_fn(&g, (uintptr_t)&cvm_jit_gather, g.ty_lanes);
+    g.fn_scatter = host_fn(&g, (uintptr_t)&cvm_jit_scatter, g.ty_lanes);
+    g.fn_load_run = host_fn(&g, (uintptr_t)&cvm_jit_load_run, g.ty_lanes);
+    g.fn_store_run = host_fn(&g, (uintptr_t)&cvm_jit_store_run, g.ty_lanes);
     emit(&g);
     llvm.DisposeBuilder(g.B);
     char *verr = NULL;

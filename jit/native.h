@@ -296,6 +296,9 @@ void cvm_nat_analyse(gen *g);
 /* The register operands (first slots) instruction `in` names, in its
  * format's order: the destination first when it has one (*nw: 0 or 1). */
 void cvm_nat_named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigned *n, unsigned *nw);
+/* An alloca of type t at the start of the function's entry block (so
+ * that LLVM promotes or places it once), the builder left where it was. */
+LLVMValueRef cvm_nat_entry_alloca(gen *g, LLVMTypeRef t, const char *name);
 
 /* Runs instruction pc through the interpreter on the registers it names,
  * spilled around the call; a barrier that waits suspends the plane with

@@ -607,27 +607,27 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
 }
 
 /* What a load's inactive lanes keep: its register's lanes, or nothing
- * for a local register (gen's local: they are never read). Else the old
+ * (kept_value: NULL, kept_lanes: undefined lanes) for a local register
+ * (gen's local: they are never read). Else the old
  * value lives on, a loop-carried vector (pooling's tap, kept from round
  * to round for the masked and gathered paths alone). */
+static LLVMValueRef kept_value(const gen *g, uint32_t slot)
+{
+    return g->local[slot] ? NULL : reg_get(g, slot);
+}
+
 static LLVMValueRef kept_lanes(const gen *g, uint32_t slot, LLVMTypeRef vt)
 {
-    return g->local[slot] ? llvm.GetUndef(vt) : reg_get(g, slot);
+    LLVMValueRef k = kept_value(g, slot);
+    return k ? k : llvm.GetUndef(vt);
 }
 
 /* The frame's buffer `*at` of n bytes, made at the function's entry on first use. */
 static LLVMValueRef frame_buffer(gen *g, LLVMValueRef *at, unsigned n)
 {
     if (!*at) {
-        LLVMBasicBlockRef cur = llvm.GetInsertBlock(g->B);
-        LLVMValueRef first = llvm.GetFirstInstruction(g->entry);
-        if (first)
-            llvm.PositionBuilderBefore(g->B, first);
-        else
-            llvm.PositionBuilderAtEnd(g->B, g->entry);
-        *at = llvm.BuildAlloca(g->B, llvm.VectorType(g->i8, n), "lanebuf");
+        *at = cvm_nat_entry_alloca(g, llvm.VectorType(g->i8, n), "lanebuf");
         llvm.SetAlignment(*at, 64);
-        llvm.PositionBuilderAtEnd(g->B, cur);
     }
     return llvm.BuildBitCast(g->B, *at, g->i8p, "");
 }
@@ -733,27 +733,24 @@ static void each_lane(gen *g, const cvm_vm_dinsn *in, LLVMValueRef A, LLVMValueR
     ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
     llvm.BuildCondBr(g->B, ok, bgat, bs);
     llvm.PositionBuilderAtEnd(g->B, bgat);
-    LLVMValueRef ptrs, at = NULL;
-    if (global) {
-        ptrs = llvm.BuildIntToPtr(g->B, addr, vpv, "");
-    } else { /* base + 32-bit offsets (below 2^31: the same signed), so 32-bit gather indexes */
-        at = llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
-        ptrs = llvm.BuildBitCast(g->B, at, vpv, "");
-    }
+    /* shared: base + 32-bit offsets (below 2^31: the same signed), so 32-bit gather indexes */
+    LLVMValueRef at = global ? NULL : llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
     if (!all && lanes_out_of_line(g, esz, true)) { /* some lanes may be off: the helper */
         LLVMValueRef a64 = global ? addr : llvm.BuildPtrToInt(g->B, at, llvm.VectorType(g->i64, g->W), "");
+        LLVMValueRef v = lanes_call(g, ld, vt, esz, a64, m, ld ? kept_value(g, vslot) : reg_out(g, vslot, false));
         if (ld)
-            slot_put(g, vslot, lanes_call(g, true, vt, esz, a64, m, g->local[vslot] ? NULL : reg_get(g, vslot)));
-        else
-            lanes_call(g, false, vt, esz, a64, m, reg_out(g, vslot, false));
-    } else if (ld) {
-        LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
-                                   (LLVMValueRef[]){ptrs, alignv, m, kept_lanes(g, vslot, vt)}, 4);
-        slot_put(g, vslot, v);
+            slot_put(g, vslot, v);
     } else {
-        /* overlapping lanes store in lane order, as the interpreter does */
-        intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
-                  (LLVMValueRef[]){reg_out(g, vslot, false), ptrs, alignv, m}, 4);
+        LLVMValueRef ptrs = global ? llvm.BuildIntToPtr(g->B, addr, vpv, "") : llvm.BuildBitCast(g->B, at, vpv, "");
+        if (ld) {
+            LLVMValueRef v = intrinsic(g, "llvm.masked.gather", (LLVMTypeRef[]){vt, vpv}, 2,
+                                       (LLVMValueRef[]){ptrs, alignv, m, kept_lanes(g, vslot, vt)}, 4);
+            slot_put(g, vslot, v);
+        } else {
+            /* overlapping lanes store in lane order, as the interpreter does */
+            intrinsic(g, "llvm.masked.scatter", (LLVMTypeRef[]){vt, vpv}, 2,
+                      (LLVMValueRef[]){reg_out(g, vslot, false), ptrs, alignv, m}, 4);
+        }
     }
     llvm.BuildBr(g->B, bj);
 }
@@ -944,8 +941,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
     llvm.BuildBr(g->B, bj);
     llvm.PositionBuilderAtEnd(g->B, bmask);
     if (lanes_out_of_line(g, esz, false)) {
-        LLVMValueRef kept = ld && !g->local[vslot] ? reg_get(g, vslot) : NULL;
-        LLVMValueRef v = lanes_call(g, ld, vt, esz, first, m, ld ? kept : reg_out(g, vslot, false));
+        LLVMValueRef v = lanes_call(g, ld, vt, esz, first, m, ld ? kept_value(g, vslot) : reg_out(g, vslot, false));
         if (ld)
             slot_put(g, vslot, v);
     } else if (ld) {

@@ -111,7 +111,7 @@ int cvm_jit_backedge(cvm_vm_exec *x, cvm_vm_plane *p);
 cvm_vm_plane *cvm_jit_chain(cvm_vm_exec *x, cvm_vm_plane *p);
 /* A masked gather or scatter whose lanes native code has tested (in
  * bounds, aligned): for each lane i set in mask, in lane order, the
- * esz-byte element i of vals (1, 2, 4, 8 or 16 bytes) from or to address
+ * esz-byte element i of vals (1, 2, 4 or 8 bytes) from or to address
  * addr[i]. Out of line where LLVM would expand the masked access into a
  * block per lane (jit/native_mem.c lanes_out_of_line): these paths are
  * rarely hot, and their inline forms were a third of the code generator's

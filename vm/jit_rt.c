@@ -245,6 +245,7 @@ void cvm_jit_scatter(const void *vals, const uint64_t *addr, uint64_t mask, uint
     EACH_LANE(mask, esz, SCATTER);
 #undef SCATTER
 }
+
 void cvm_jit_load_run(void *vals, const void *base, uint64_t mask, uint32_t esz)
 {
     uint8_t *v = vals;
