@@ -352,6 +352,132 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
                 llvm.BuildExtractElement(g->B, R, c32(g, g->W / 2), ""), cons, uni, act, shared_p, size, no, done);
 }
 
+/* The integer constant register k holds at pc, if it has one: written by
+ * a `const` in pc's run of code, or by its only writer, a `const` (gen's
+ * cst). */
+static bool const_at(const gen *g, uint32_t pc, uint32_t k, int64_t *v)
+{
+    if (k >= g->nslots || !is_int(g->slot_elem[k]))
+        return false;
+    const uint32_t w = cvm_nat_run_writer(g, pc, k);
+    const cvm_vm_dinsn *in = w != UINT32_MAX ? &g->code[w] : g->cst[k] ? &g->code[g->cst[k] - 1] : NULL;
+    if (!in || in->h != CVM_OP_CONST)
+        return false;
+    const unsigned bits = 8 * cvm_vm_esz(g->slot_elem[k]);
+    *v = bits >= 64 ? (int64_t)in->imm : (int64_t)(in->imm << (64 - bits)) >> (64 - bits);
+    return true;
+}
+
+/*
+ * A guess at the step between neighbouring lanes of what register slot
+ * holds at pc (lane l holding lane 0's value + l * *k), from the writers
+ * that make it: in pc's run of code, else a launch constant's or a
+ * plane-uniform register's (no step) or gen's remat (made from unit
+ * positions), as in cubes of rows (unit_pos.x consecutive, .y and .z one
+ * value). Transpose's `&tile[threadIdx.x][0]` steps by 132 bytes. Only a
+ * guess (the cube may not be of rows, conversions are not followed
+ * modulo their widths): whoever relies on it tests the lanes. False: no
+ * guess.
+ */
+static bool lane_step(const gen *g, uint32_t pc, uint32_t slot, unsigned depth, int64_t *k)
+{
+    if (slot >= g->nslots || width_at(g, slot) != 1 || depth > 8)
+        return false;
+    uint32_t w = cvm_nat_run_writer(g, pc, slot);
+    if (w == UINT32_MAX && (g->cst[slot] || g->puni[slot])) {
+        *k = 0;
+        return true;
+    }
+    if (w == UINT32_MAX && !g->remat[slot])
+        return false;
+    if (w == UINT32_MAX)
+        w = g->remat[slot] - 1;
+    const cvm_vm_dinsn *in = &g->code[w];
+    int64_t ka, kb, c;
+    if (in->line != 1)
+        return false;
+    switch (in->h) {
+    case CVM_OP_CONST: case CVM_OP_PARAM:
+        *k = 0;
+        return true;
+    case CVM_OP_SREG:
+        *k = in->aux == CVM_SREG_UNIT_POS_X;
+        return true;
+    case CVM_OP_MOV: case CVM_OP_CVT:
+        return lane_step(g, w, in->a, depth + 1, k);
+    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_PTR_ADD:
+        if (!lane_step(g, w, in->a, depth + 1, &ka) || !lane_step(g, w, in->b, depth + 1, &kb))
+            return false;
+        *k = in->h == CVM_OP_SUB ? ka - kb : ka + kb;
+        break;
+    case CVM_OP_MUL: /* (by a small constant) */
+        if (const_at(g, w, in->b, &c) && c > -(INT64_C(1) << 24) && c < (INT64_C(1) << 24) &&
+            lane_step(g, w, in->a, depth + 1, &ka))
+            *k = ka * c;
+        else if (const_at(g, w, in->a, &c) && c > -(INT64_C(1) << 24) && c < (INT64_C(1) << 24) &&
+                 lane_step(g, w, in->b, depth + 1, &kb))
+            *k = kb * c;
+        else
+            return false;
+        break;
+    case CVM_OP_SHL:
+        if (!const_at(g, w, in->b, &c) || c < 0 || c > 20 || !lane_step(g, w, in->a, depth + 1, &ka))
+            return false;
+        *k = ka * ((int64_t)1 << c);
+        break;
+    default:
+        return false;
+    }
+    /* (small steps only: their operands' are, and the constants, so no
+     * product overflows; the depth bounds the calls at 2^9) */
+    return *k > -(INT64_C(1) << 24) && *k < (INT64_C(1) << 24);
+}
+
+/*
+ * shared_split's access at offsets o0 + l * k (its test of V passed, k a
+ * constant step of more than one element): every lane active, the last
+ * lane's element inside the shared bytes, aligned; then one scalar load
+ * or store per lane at constant distances from o0 (transpose's
+ * `tile[threadIdx.x][ty + j]`, 33 floats apart, was a gather: LLVM
+ * scalarizes it on x86 without AVX-512, with a vector of addresses). To
+ * `done`, or to `no`.
+ */
+static void strided_access(gen *g, const cvm_vm_dinsn *in, LLVMValueRef o0, int64_t k, LLVMValueRef act,
+                           LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
+{
+    const bool ld = in->h == CVM_OP_LD;
+    const unsigned W = g->W, esz = in->esz;
+    const uint64_t align = access_align(in);
+    LLVMValueRef ok = llvm.BuildAnd(g->B, all_lanes(g, act),
+                                    llvm.BuildICmp(g->B, LLVMIntULE,
+                                                   llvm.BuildAdd(g->B, o0, c64(g, (uint64_t)(W - 1) * (uint64_t)k + esz), ""),
+                                                   size, ""), "");
+    if (align > 1)
+        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, o0, c64(g, align - 1), ""),
+                                                    c64(g, 0), ""), "");
+    LLVMBasicBlockRef go = block(g, "strided");
+    llvm.BuildCondBr(g->B, ok, go, no);
+    llvm.PositionBuilderAtEnd(g->B, go);
+    LLVMTypeRef st = scalar(g, in->elem), sp = llvm.PointerType(st, 0);
+    LLVMValueRef base = llvm.BuildGEP2(g->B, g->i8, shared_p, &o0, 1, "");
+    LLVMValueRef v = ld ? llvm.GetUndef(vec(g, in->elem)) : reg_out(g, in->b, false);
+    for (unsigned l = 0; l < W; l++) {
+        LLVMValueRef at = c64(g, (uint64_t)l * (uint64_t)k);
+        LLVMValueRef p = llvm.BuildBitCast(g->B, llvm.BuildGEP2(g->B, g->i8, base, &at, 1, ""), sp, "");
+        LLVMValueRef a;
+        if (ld) {
+            a = llvm.BuildLoad2(g->B, st, p, "");
+            v = llvm.BuildInsertElement(g->B, v, a, c32(g, l), "");
+        } else {
+            a = llvm.BuildStore(g->B, llvm.BuildExtractElement(g->B, v, c32(g, l), ""), p);
+        }
+        llvm.SetAlignment(a, esz);
+    }
+    if (ld)
+        slot_put(g, in->d, v);
+    llvm.BuildBr(g->B, done);
+}
+
 /*
  * A shared access at `ptr.add V, u` or `ptr.add u, V` of its own run of
  * code, u one value (forwarded, or a launch constant) and V per lane,
@@ -386,18 +512,25 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     const bool wide = add->eb == CVM_T_I64 || add->eb == CVM_T_U64;
     LLVMValueRef sa, sb, V, u;
     const uint8_t fa = form_at(g, add->a, &sa), fb = form_at(g, add->b, &sb);
+    int64_t k;
+    bool stepped;
     if (fb == F_UNI) { /* a per-lane pointer plus one offset */
         V = reg_get(g, add->a);
         u = wide ? llvm.BuildTrunc(g->B, sb, g->i32, "") : sb;
+        stepped = lane_step(g, pa, add->a, 0, &k);
     } else if (fa == F_UNI) { /* one pointer plus per-lane offsets */
         V = reg_get(g, add->b);
         if (wide)
             V = llvm.BuildTrunc(g->B, V, llvm.VectorType(g->i32, W), "");
         u = sa;
+        stepped = lane_step(g, pa, add->b, 0, &k);
     } else {
         return false;
     }
+    /* a step the consecutive path does not take, within the shared bytes' 2^31 */
+    stepped = stepped && k > (int64_t)esz && (uint64_t)k * (W - 1) < (UINT64_C(1) << 31) && k % (int64_t)align == 0;
     LLVMBasicBlockRef no = block(g, "shared"), bv = block(g, "plane"), other = ld ? block(g, "runs") : no;
+    LLVMBasicBlockRef after = stepped ? block(g, "step") : other;
     /* V's forms: nothing here reads u */
     LLVMValueRef v0 = llvm.BuildExtractElement(g->B, V, c32(g, 0), "");
     LLVMValueRef vh = llvm.BuildExtractElement(g->B, V, c32(g, W / 2), "");
@@ -412,7 +545,16 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     if (align > 1)
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, o0, c64(g, align - 1), ""),
                                                     c64(g, 0), ""), "");
-    llvm.BuildCondBr(g->B, ok, bv, other);
+    llvm.BuildCondBr(g->B, ok, bv, after);
+    if (stepped) { /* V's lanes k bytes apart (its test, like cons's, taken out of a loop that keeps V) */
+        llvm.PositionBuilderAtEnd(g->B, after);
+        LLVMValueRef ks = llvm.BuildMul(g->B, iota(g, g->i32), splat(g, c32(g, (uint64_t)k)), "");
+        LLVMValueRef koff = llvm.BuildICmp(g->B, LLVMIntNE, V, llvm.BuildAdd(g->B, splat(g, v0), ks, ""), "");
+        LLVMBasicBlockRef bk = block(g, "steps");
+        llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, koff), c64(g, 0), ""), bk, other);
+        llvm.PositionBuilderAtEnd(g->B, bk);
+        strided_access(g, in, o0, k, act, shared_p, size, other, done);
+    }
     llvm.PositionBuilderAtEnd(g->B, bv);
     LLVMTypeRef vt = vec(g, in->elem);
     LLVMValueRef vptr = llvm.BuildBitCast(g->B, llvm.BuildGEP2(g->B, g->i8, shared_p, &o0, 1, ""),

@@ -61,21 +61,24 @@ static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsign
 }
 
 /* Shift by docs/numerics.md: counts >= the width give 0 (or the sign fill). */
-static LLVMValueRef shift(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b)
+static LLVMValueRef shift(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b, bool lanes)
 {
     const unsigned bits = cvm_vm_esz(in->elem) * 8, bbits = cvm_vm_esz(in->eb) * 8;
-    LLVMTypeRef vt = vec(g, in->elem);
-    LLVMTypeRef wt = llvm.VectorType(g->i64, g->W);
+    /* lanes: vectors; else one value each (form_op) */
+#define LIKE(c) (lanes ? splat(g, (c)) : (c))
+    LLVMTypeRef vt = lanes ? vec(g, in->elem) : scalar(g, in->elem);
+    LLVMTypeRef wt = lanes ? llvm.VectorType(g->i64, g->W) : g->i64;
     LLVMValueRef cnt64 = bbits < 64 ? llvm.BuildZExt(g->B, b, wt, "") : b;
-    LLVMValueRef big = llvm.BuildICmp(g->B, LLVMIntUGE, cnt64, splat(g, c64(g, bits)), "");
+    LLVMValueRef big = llvm.BuildICmp(g->B, LLVMIntUGE, cnt64, LIKE(c64(g, bits)), "");
     LLVMValueRef safe64 = llvm.BuildSelect(g->B, big, llvm.ConstNull(wt), cnt64, "");
     LLVMValueRef cnt = bits < 64 ? llvm.BuildTrunc(g->B, safe64, vt, "") : safe64;
     if (in->h == CVM_OP_SHL)
         return llvm.BuildSelect(g->B, big, llvm.ConstNull(vt), llvm.BuildShl(g->B, a, cnt, ""), "");
     if (!is_signed(in->elem))
         return llvm.BuildSelect(g->B, big, llvm.ConstNull(vt), llvm.BuildLShr(g->B, a, cnt, ""), "");
-    LLVMValueRef fill = llvm.BuildAShr(g->B, a, splat(g, llvm.ConstInt(scalar(g, in->elem), bits - 1, false)), "");
+    LLVMValueRef fill = llvm.BuildAShr(g->B, a, LIKE(llvm.ConstInt(scalar(g, in->elem), bits - 1, false)), "");
     return llvm.BuildSelect(g->B, big, fill, llvm.BuildAShr(g->B, a, cnt, ""), "");
+#undef LIKE
 }
 
 static LLVMValueRef compare(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b)
@@ -193,6 +196,7 @@ uint8_t cvm_nat_form_rule(const gen *g, const cvm_vm_dinsn *in, uint8_t fa, uint
         return (fa == F_CONS && fb == F_UNI) || (in->h == CVM_OP_ADD && fa == F_UNI && fb == F_CONS) ? F_CONS : F_VAR;
     case CVM_OP_MUL: return is_int(e) && uu ? F_UNI : F_VAR;
     case CVM_OP_AND: case CVM_OP_OR: case CVM_OP_XOR: return ints && uu ? F_UNI : F_VAR;
+    case CVM_OP_SHL: case CVM_OP_SHR: return is_int(e) && is_int(in->eb) && uu ? F_UNI : F_VAR;
     case CVM_OP_NOT: return ints && fa == F_UNI ? F_UNI : F_VAR;
     case CVM_OP_EQ: case CVM_OP_NE: case CVM_OP_LT: case CVM_OP_LE: case CVM_OP_GT: case CVM_OP_GE:
         return uu && (is_int(in->ea) || in->ea == CVM_T_BOOL) ? F_UNI : F_VAR;
@@ -553,6 +557,7 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_AND: r = llvm.BuildAnd(g->B, a, b, ""); break;
     case CVM_OP_OR: r = llvm.BuildOr(g->B, a, b, ""); break;
     case CVM_OP_XOR: r = llvm.BuildXor(g->B, a, b, ""); break;
+    case CVM_OP_SHL: case CVM_OP_SHR: r = shift(g, in, a, b, false); break;
     case CVM_OP_NOT:
         r = in->elem == CVM_T_BOOL ? llvm.BuildXor(g->B, a, llvm.ConstInt(g->i8, 1, false), "") : llvm.BuildNot(g->B, a, "");
         break;
@@ -763,7 +768,7 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_SHL: case CVM_OP_SHR:
         if (!is_int(e) || !is_int(in->eb))
             return false;
-        r = shift(g, in, reg_get(g, in->a), reg_get(g, in->b));
+        r = shift(g, in, reg_get(g, in->a), reg_get(g, in->b), true);
         break;
     case CVM_OP_CVT:
         r = convert(g, in, reg_get(g, in->a));

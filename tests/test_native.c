@@ -1456,6 +1456,93 @@ static void test_shared_columns(void)
     main_module(keep);
 }
 
+/* Shared accesses whose lanes lie a constant step apart, more than one
+ * element (native_mem.c strided_access: a scalar access per lane at
+ * constant distances, the step guessed from the code and tested on the
+ * lanes): columns of doubles (72 bytes apart), shorts (10, through a
+ * pointer one row on plus a negative offset) and bytes (7), read in a
+ * loop and stored by full planes of a 32x8 cube; the same kernel in a
+ * 16x16 cube, whose planes are two half rows (the guess fails its test,
+ * the per-lane path takes them) and whose stores leave half a plane
+ * out; and the bytes a row on, where plane 0's last lane reads past the
+ * shared memory (c is its end: a fault in unit (31,0)). Integer values:
+ * exact; expected values by hand from the indexes. */
+static const char ssteps_src[] =
+    "__global__ void ssteps(int *o, const int *in, int n, int off)\n"
+    "{\n"
+    "    __shared__ double d[32][9];\n"
+    "    __shared__ short h[32][5];\n"
+    "    __shared__ unsigned char c[32][7];\n"
+    "    int tx = threadIdx.x, ty = threadIdx.y, u = ty * blockDim.x + tx;\n"
+    "    for (int i = u; i < 32 * 9; i += 256) {\n"
+    "        d[i / 9][i % 9] = (double)in[i % 256];\n"
+    "        if (i < 32 * 5) h[i / 5][i % 5] = (short)(in[i] * 3);\n"
+    "        if (i < 32 * 7) c[i / 7][i % 7] = (unsigned char)(in[i] + 100);\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    const short *row = &h[tx + 1][0];\n"
+    "    int a = 0;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        a += (int)d[tx][k % 9];\n"
+    "        a += row[(ty + k) % 5 - 5] * 10;\n"
+    "        a += c[tx + off][k % 7] * 1000;\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    if (ty < 5) h[tx][ty] = (short)(u - 100);\n"
+    "    if (ty == 2) { d[tx][8] = (double)u; c[tx][6] = (unsigned char)u; }\n"
+    "    __syncthreads();\n"
+    "    int r = u % 32;\n"
+    "    o[4 * u] = a; o[4 * u + 1] = h[r][u / 32 % 5]; o[4 * u + 2] = (int)d[r][8]; o[4 * u + 3] = c[r][6];\n"
+    "}\n";
+
+static void test_shared_steps(void)
+{
+    static int32_t in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (i * 37) % 101 - 50;
+    static const struct { uint32_t bx, n, off; } cases[] = {{32, 32, 0}, {32, 3, 0}, {16, 32, 0}, {16, 7, 1}, {32, 3, 1}};
+    cvm_module *keep = mod;
+    if (!use_module(ssteps_src, "ssteps.cu", true))
+        return;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const uint32_t bx = cases[c].bx, by = 256 / bx, n = cases[c].n, off = cases[c].off;
+        static int32_t got[4 * 256 + 256];
+        io bufs[] = {{NULL, sizeof(int32_t) * 4 * 256}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(1, bx);
+        cfg.block[1] = by;
+        char what[96];
+        snprintf(what, sizeof what, "shared columns of doubles, shorts and bytes, %ux%u cube, %u rounds, %u on", bx, by, n,
+                 off);
+        cvm_diag d;
+        cvm_status st;
+        const uint32_t sc[2] = {n, off};
+        if (!both_n(what, "ssteps", &cfg, bufs, 2, sc, 2, (uint8_t *)got, &st, &d))
+            continue;
+        if (off && bx == 32) {
+            ok(st == CVM_FAULT && strstr(d.message, "out-of-bounds shared load") && d.fault.unit[0] == 31 &&
+                   d.fault.unit[1] == 0,
+               "%s: the fault names unit (31,0): %s", what, d.message);
+            continue;
+        }
+        int bad = -1;
+        for (uint32_t u = 0; u < 256 && bad < 0; u++) {
+            const uint32_t tx = u % bx, ty = u / bx, r = u % 32, col = u / 32 % 5;
+            int32_t want[4] = {0, 0, 0, 0};
+            for (uint32_t k = 0; k < n; k++)
+                want[0] += in[(tx * 9 + k % 9) % 256] + in[tx * 5 + (ty + k) % 5] * 3 * 10 +
+                           (uint8_t)(in[(tx + off) * 7 + k % 7] + 100) * 1000;
+            want[1] = r < bx ? (int32_t)(col * bx + r) - 100 : in[r * 5 + col] * 3;
+            want[2] = r < bx ? (int32_t)(2 * bx + r) : in[(r * 9 + 8) % 256];
+            want[3] = r < bx ? (uint8_t)(2 * bx + r) : (uint8_t)(in[r * 7 + 6] + 100);
+            for (int j = 0; j < 4; j++)
+                if (got[4 * u + j] != want[j])
+                    bad = (int)(4 * u) + j;
+        }
+        ok(st == CVM_OK && bad < 0, "%s: every value from its index (first difference at %d)", what, bad);
+    }
+    main_module(keep);
+}
+
 static void test_faults(void)
 {
     uint32_t n = 3;
@@ -2106,6 +2193,59 @@ static void test_plane_uniform(void)
             }
         ok(bad < 0, "each unit's sum and accumulator as in C (first difference at unit %d)", bad);
     }
+}
+
+/* Shifts of one value by one value (native_ops.c form_op: one scalar
+ * shift, as a reduction's `step >>= 1`): 32- and 64-bit, signed and
+ * unsigned, by counts up to and past the width (zero, or the sign's
+ * fill, as the interpreter's handlers), written by every unit. Expected
+ * values from C, with the count tested as those handlers do. */
+static const char ushift_src[] =
+    "__global__ void ushift(long long *o, int a, unsigned n)\n"
+    "{\n"
+    "    long long w = (long long)a * 1000003;\n"
+    "    long long *q = o + 6 * threadIdx.x;\n"
+    "    q[0] = (unsigned)a << n; q[1] = (unsigned)a >> n; q[2] = a >> n;\n"
+    "    q[3] = (long long)((unsigned long long)w << n); q[4] = (long long)((unsigned long long)w >> n); q[5] = w >> n;\n"
+    "}\n";
+
+static void test_uniform_shifts(void)
+{
+    static const int32_t as[] = {-12345, 0x40000001};
+    static const uint32_t ns[] = {0, 1, 5, 31, 32, 33, 63, 64, 100, 0xffffffffu};
+    cvm_module *keep = mod;
+    if (!use_module(ushift_src, "ushift.cu", true))
+        return;
+    int bad = -1, ran = 0;
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+            static int64_t got[6 * 64];
+            io bufs[] = {{NULL, sizeof got}};
+            cvm_launch_config cfg = kern_cfg(1, 64);
+            const uint32_t sc[2] = {(uint32_t)as[i], ns[j]}, n = ns[j];
+            char what[64];
+            snprintf(what, sizeof what, "shifts of one value, %d by %u", as[i], n);
+            cvm_diag d;
+            cvm_status st;
+            if (!both_n(what, "ushift", &cfg, bufs, 1, sc, 2, (uint8_t *)got, &st, &d) || st != CVM_OK)
+                continue;
+            ran++;
+            const uint32_t ua = (uint32_t)as[i];
+            const int64_t w = (int64_t)as[i] * 1000003;
+            const int64_t want[6] = {
+                n >= 32 ? 0 : (int64_t)(uint32_t)(ua << n), n >= 32 ? 0 : (int64_t)(ua >> n),
+                n >= 32 ? (as[i] < 0 ? -1 : 0) : (int64_t)(as[i] >> n),
+                n >= 64 ? 0 : (int64_t)((uint64_t)w << n), n >= 64 ? 0 : (int64_t)((uint64_t)w >> n),
+                n >= 64 ? (w < 0 ? -1 : 0) : w >> n,
+            };
+            for (int u = 0; u < 64 && bad < 0; u++)
+                for (int k = 0; k < 6; k++)
+                    if (got[6 * u + k] != want[k])
+                        bad = (int)(i * 1000 + j * 10 + k);
+        }
+    ok(ran == 20 && bad < 0, "every unit's shifts as in C (%d of 20 launches ran; first difference at case %d)", ran,
+       bad);
+    main_module(keep);
 }
 
 /* Registers dead at a barrier: a stop neither stores nor reloads a register
@@ -3133,6 +3273,8 @@ int main(void)
     test_runs();
     test_shared_split();
     test_shared_columns();
+    test_shared_steps();
+    test_uniform_shifts();
     test_versioned();
     test_full_mask();
     test_rows();
