@@ -9,7 +9,8 @@
  * consecutive, one scalar load when they read one element, two when the
  * plane's halves read two runs, else a gather or scatter of the lanes
  * that pass (for shared memory at a per-lane pointer plus one value, the
- * forms tested on the per-lane part alone: shared_split); an access
+ * forms, lanes a constant step apart among them, tested on the per-lane
+ * part alone: shared_split); an access
  * that fails the test runs through the interpreter, which reports its
  * fault.
  */
