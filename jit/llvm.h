@@ -43,7 +43,7 @@
     X(GetAllocatedType) X(GetFirstInstruction) X(GetHostCPUFeatures) X(GetHostCPUName) X(GetInsertBlock) \
     X(GetIntrinsicDeclaration) X(GetMDKindIDInContext) X(GetNextInstruction) X(GetParam) X(GetTargetFromTriple) X(GetUndef) \
     X(Int16TypeInContext) X(Int1TypeInContext) X(Int32TypeInContext) X(Int64TypeInContext) \
-    X(Int8TypeInContext) X(IntTypeInContext) X(IntrinsicGetType) X(IsAAllocaInst) X(LookupIntrinsicID) X(MDNodeInContext) X(MDStringInContext) \
+    X(Int8TypeInContext) X(IntTypeInContext) X(IntrinsicGetType) X(IsAAllocaInst) X(LookupIntrinsicID) X(MDNodeInContext) \
     X(ModuleCreateWithNameInContext) X(OrcCreateDynamicLibrarySearchGeneratorForProcess) \
     X(OrcCreateLLJIT) X(OrcCreateLLJITBuilder) X(OrcCreateNewThreadSafeContext) \
     X(OrcCreateNewThreadSafeModule) X(OrcDisposeLLJIT) X(OrcDisposeThreadSafeContext) \

@@ -640,20 +640,6 @@ static inline uint32_t width_at(const gen *g, uint32_t s)
     return s < g->nslots && g->slot_width[s] ? g->slot_width[s] : 1;
 }
 
-/* A branch to yes where cond holds, marked as the way nearly always
- * taken (branch weights 2000:1): a memory access's quick path, whose
- * other way leads to its per-lane or slow path. LLVM lays that way out
- * of line and puts spill code there (docs/performance.md: vadd, saxpy
- * and sum 6-8% fewer instructions). The function gets no entry count:
- * with one, LLVM's profile-guided passes made pool5 and conv slower. */
-static inline void likely_br(const gen *g, LLVMValueRef cond, LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
-{
-    LLVMValueRef br = llvm.BuildCondBr(g->B, cond, yes, no);
-    LLVMValueRef w[3] = {llvm.MDStringInContext(g->C, "branch_weights", 14), llvm.ConstInt(g->i32, 2000, false),
-                         llvm.ConstInt(g->i32, 1, false)};
-    llvm.SetMetadata(br, llvm.GetMDKindIDInContext(g->C, "prof", 4), llvm.MDNodeInContext(g->C, w, 3));
-}
-
 static inline LLVMBasicBlockRef block(const gen *g, const char *name)
 {
     return llvm.AppendBasicBlockInContext(g->C, g->fn, name);

@@ -457,7 +457,7 @@ static void strided_access(gen *g, const cvm_vm_dinsn *in, LLVMValueRef o0, int6
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, o0, c64(g, align - 1), ""),
                                                     c64(g, 0), ""), "");
     LLVMBasicBlockRef go = block(g, "strided");
-    likely_br(g, ok, go, no);
+    llvm.BuildCondBr(g->B, ok, go, no);
     llvm.PositionBuilderAtEnd(g->B, go);
     LLVMTypeRef st = scalar(g, in->elem), sp = llvm.PointerType(st, 0);
     LLVMValueRef base = llvm.BuildGEP2(g->B, g->i8, shared_p, &o0, 1, "");
@@ -628,7 +628,7 @@ static void full_start(gen *g, const affine *af, unsigned esz, uint64_t align, b
                        LLVMBasicBlockRef rest, LLVMValueRef *p, LLVMValueRef *qr)
 {
     LLVMBasicBlockRef bf = block(g, "full");
-    likely_br(g, all_lanes(g, act), bf, rest);
+    llvm.BuildCondBr(g->B, all_lanes(g, act), bf, rest);
     llvm.PositionBuilderAtEnd(g->B, bf);
     if (form_at(g, af->P, p) != F_UNI)
         *p = llvm.BuildExtractElement(g->B, reg_get(g, af->P), c32(g, 0), "");
@@ -732,7 +732,7 @@ static void full_plane(gen *g, const cvm_vm_dinsn *in, const affine *af, uint64_
         ok = llvm.ConstInt(g->i1, 1, false);
     }
     ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntULT, llvm.BuildSub(g->B, x0, qr[1], ""), count, ""), "");
-    likely_br(g, ok, bv, rest);
+    llvm.BuildCondBr(g->B, ok, bv, rest);
     llvm.PositionBuilderAtEnd(g->B, bv);
     const uint64_t low = (UINT64_C(1) << CVM_VM_PTR_TAG_SHIFT) - 1;
     LLVMValueRef first = llvm.BuildAdd(g->B, llvm.BuildAnd(g->B, p, c64(g, low), ""),
@@ -874,7 +874,7 @@ static void each_lane(gen *g, const cvm_vm_dinsn *in, LLVMValueRef A, LLVMValueR
                                                     llvm.ConstNull(llvm.VectorType(et, g->W)), ""), "");
     LLVMValueRef bad = llvm.BuildAnd(g->B, m, llvm.BuildNot(g->B, okv, ""), "");
     ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, bad), c64(g, 0), ""), "");
-    likely_br(g, ok, bgat, bs);
+    llvm.BuildCondBr(g->B, ok, bgat, bs);
     llvm.PositionBuilderAtEnd(g->B, bgat);
     /* shared: base + 32-bit offsets (below 2^31: the same signed), so 32-bit gather indexes */
     LLVMValueRef at = global ? NULL : llvm.BuildGEP2(g->B, g->i8, shared_p, &addr, 1, "");
@@ -1050,7 +1050,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
                                                                  llvm.BuildSub(g->B, top, c64(g, span), ""), ""), "");
         }
     }
-    likely_br(g, cok, bv, bl); /* bl fails too, to the slow path */
+    llvm.BuildCondBr(g->B, cok, bv, bl); /* bl fails too, to the slow path */
     llvm.PositionBuilderAtEnd(g->B, bv);
     LLVMValueRef vptr = llvm.BuildIntToPtr(g->B, first, vp, "");
     if (ld && global && in_loop(g))
