@@ -108,13 +108,30 @@ static void deferred_lanes(gen *g, uint32_t pa)
     forward(g, add->d, F_VAR, NULL, r);
 }
 
-/* The 64-bit constant register k holds wherever it is read, if it has one. */
+/* The integer constant register k holds at pc, if it has one: written by
+ * a `const` in pc's run of code, or by its only writer, a `const` (gen's
+ * cst). */
+static bool const_at(const gen *g, uint32_t pc, uint32_t k, int64_t *v)
+{
+    if (k >= g->nslots || !is_int(g->slot_elem[k]))
+        return false;
+    const uint32_t w = cvm_nat_run_writer(g, pc, k);
+    const cvm_vm_dinsn *in = w != UINT32_MAX ? &g->code[w] : g->cst[k] ? &g->code[g->cst[k] - 1] : NULL;
+    if (!in || in->h != CVM_OP_CONST)
+        return false;
+    const unsigned bits = 8 * cvm_vm_esz(g->slot_elem[k]);
+    *v = bits >= 64 ? (int64_t)in->imm : (int64_t)(in->imm << (64 - bits)) >> (64 - bits);
+    return true;
+}
+
+/* The 64-bit constant register k holds wherever it is read, if it has one
+ * (at pc 0 no run of code comes before: its only writer). */
 static bool const_slot(const gen *g, uint32_t k, uint64_t *v)
 {
-    if (k >= g->nslots || !g->cst[k] || g->code[g->cst[k] - 1].h != CVM_OP_CONST ||
-        cvm_vm_esz(g->slot_elem[k]) != 8)
+    int64_t c;
+    if (k >= g->nslots || cvm_vm_esz(g->slot_elem[k]) != 8 || !const_at(g, 0, k, &c))
         return false;
-    *v = g->code[g->cst[k] - 1].imm;
+    *v = (uint64_t)c;
     return true;
 }
 
@@ -353,22 +370,6 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
                 llvm.BuildExtractElement(g->B, R, c32(g, g->W / 2), ""), cons, uni, act, shared_p, size, no, done);
 }
 
-/* The integer constant register k holds at pc, if it has one: written by
- * a `const` in pc's run of code, or by its only writer, a `const` (gen's
- * cst). */
-static bool const_at(const gen *g, uint32_t pc, uint32_t k, int64_t *v)
-{
-    if (k >= g->nslots || !is_int(g->slot_elem[k]))
-        return false;
-    const uint32_t w = cvm_nat_run_writer(g, pc, k);
-    const cvm_vm_dinsn *in = w != UINT32_MAX ? &g->code[w] : g->cst[k] ? &g->code[g->cst[k] - 1] : NULL;
-    if (!in || in->h != CVM_OP_CONST)
-        return false;
-    const unsigned bits = 8 * cvm_vm_esz(g->slot_elem[k]);
-    *v = bits >= 64 ? (int64_t)in->imm : (int64_t)(in->imm << (64 - bits)) >> (64 - bits);
-    return true;
-}
-
 /*
  * A guess at the step between neighbouring lanes of what register slot
  * holds at pc (lane l holding lane 0's value + l * *k), from the writers
@@ -385,14 +386,15 @@ static bool lane_step(const gen *g, uint32_t pc, uint32_t slot, unsigned depth, 
     if (slot >= g->nslots || width_at(g, slot) != 1 || depth > 8)
         return false;
     uint32_t w = cvm_nat_run_writer(g, pc, slot);
-    if (w == UINT32_MAX && (g->cst[slot] || g->puni[slot])) {
-        *k = 0;
-        return true;
-    }
-    if (w == UINT32_MAX && !g->remat[slot])
-        return false;
-    if (w == UINT32_MAX)
+    if (w == UINT32_MAX) {
+        if (g->cst[slot] || g->puni[slot]) {
+            *k = 0;
+            return true;
+        }
+        if (!g->remat[slot])
+            return false;
         w = g->remat[slot] - 1;
+    }
     const cvm_vm_dinsn *in = &g->code[w];
     int64_t ka, kb, c;
     if (in->line != 1)

@@ -61,10 +61,11 @@ static LLVMValueRef fminmax(const gen *g, LLVMValueRef a, LLVMValueRef b, unsign
 }
 
 /* Shift by docs/numerics.md: counts >= the width give 0 (or the sign fill). */
-static LLVMValueRef shift(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b, bool lanes)
+static LLVMValueRef shift(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a, LLVMValueRef b)
 {
     const unsigned bits = cvm_vm_esz(in->elem) * 8, bbits = cvm_vm_esz(in->eb) * 8;
-    /* lanes: vectors; else one value each (form_op) */
+    /* vectors, or one value each (form_op): LLVM's types are unique */
+    const bool lanes = llvm.TypeOf(a) != scalar(g, in->elem);
 #define LIKE(c) (lanes ? splat(g, (c)) : (c))
     LLVMTypeRef vt = lanes ? vec(g, in->elem) : scalar(g, in->elem);
     LLVMTypeRef wt = lanes ? llvm.VectorType(g->i64, g->W) : g->i64;
@@ -557,7 +558,7 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_AND: r = llvm.BuildAnd(g->B, a, b, ""); break;
     case CVM_OP_OR: r = llvm.BuildOr(g->B, a, b, ""); break;
     case CVM_OP_XOR: r = llvm.BuildXor(g->B, a, b, ""); break;
-    case CVM_OP_SHL: case CVM_OP_SHR: r = shift(g, in, a, b, false); break;
+    case CVM_OP_SHL: case CVM_OP_SHR: r = shift(g, in, a, b); break;
     case CVM_OP_NOT:
         r = in->elem == CVM_T_BOOL ? llvm.BuildXor(g->B, a, llvm.ConstInt(g->i8, 1, false), "") : llvm.BuildNot(g->B, a, "");
         break;
@@ -768,7 +769,7 @@ bool cvm_nat_lane_op(gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_SHL: case CVM_OP_SHR:
         if (!is_int(e) || !is_int(in->eb))
             return false;
-        r = shift(g, in, reg_get(g, in->a), reg_get(g, in->b), true);
+        r = shift(g, in, reg_get(g, in->a), reg_get(g, in->b));
         break;
     case CVM_OP_CVT:
         r = convert(g, in, reg_get(g, in->a));
