@@ -151,6 +151,12 @@ typedef struct gen {
      * and the plane's stops carry one scalar instead of a vector (a
      * reduction's `step`, a row pointer), and a resume reloads one lane. */
     uint8_t *puni;
+    /* Per slot: trailing zero bits (64: none set) of every value it
+     * holds, in every lane, over the whole kernel (cvm_nat_analyse's
+     * aligned_slots): a shared access whose offsets' parts all have as
+     * many as its alignment needs is not tested for it (matmul's
+     * `ta[ty][kk]`, `4 * kk` plus `64 * ty`, twice a round of its loop). */
+    uint8_t *tz;
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
     unsigned depth;

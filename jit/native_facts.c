@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* gen's `cst`: registers whose only writer is one `const`. */
 static void constants(gen *g)
@@ -418,8 +419,62 @@ static void reads_and_kills(gen *g)
     free(rc), free(kc);
 }
 
+/* The trailing zero bits of what `in` writes, from gen's `tz` of its
+ * sources: each low bit that is zero in every source lane of an integer
+ * op that keeps low bits (a sum, a product, a shift left by a constant,
+ * an integer conversion) is zero in the result. 0: not known. */
+static unsigned written_tz(const gen *g, const cvm_vm_dinsn *in)
+{
+    const unsigned ta = in->a < g->nslots ? g->tz[in->a] : 0, tb = in->b < g->nslots ? g->tz[in->b] : 0;
+    if (in->line != 1)
+        return 0;
+    switch (in->h) {
+    case CVM_OP_CONST: return in->imm ? (unsigned)__builtin_ctzll(in->imm) : 64;
+    case CVM_OP_MOV: return ta;
+    case CVM_OP_CVT: return is_int(in->elem) && is_int(in->ea) ? ta : 0;
+    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_PTR_ADD:
+        return ta < tb ? ta : tb;
+    case CVM_OP_AND: return ta > tb ? ta : tb;
+    case CVM_OP_MUL: return ta + tb < 64 ? ta + tb : 64;
+    case CVM_OP_SHL: {
+        const cvm_vm_dinsn *c = in->b < g->nslots && g->cst[in->b] ? &g->code[g->cst[in->b] - 1] : NULL;
+        const uint64_t k = c && c->h == CVM_OP_CONST ? c->imm : 0; /* a count of the width or more: zero */
+        return k >= 64 || ta + k >= 64 ? 64 : ta + (unsigned)k;
+    }
+    default: return 0;
+    }
+}
+
+/* gen's `tz`: every slot starts at 64 (registers start as zero; decode.c
+ * zeroes those a lane may read before writing), and each writer lowers
+ * its destination's to what it writes, until nothing changes (each pass
+ * lowers one at least, so at most 65 passes a slot; two or three here). */
+static void aligned_slots(gen *g)
+{
+    const uint32_t n = g->kp->ninsns;
+    memset(g->tz, 64, g->nslots);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t pc = 0; pc < n; pc++) {
+            const cvm_vm_dinsn *in = &g->code[pc];
+            uint32_t list[CVM_BC_MAX_OPERANDS + 4];
+            unsigned k, nw;
+            cvm_nat_named(g, in, list, &k, &nw);
+            const cvm_bc_opinfo *oi = cvm_bc_op_info(in->h);
+            const bool listed = oi && strstr(oi->format, "r*"); /* a list of registers it may write */
+            const unsigned v = nw && !listed && list[0] < g->nslots && width_at(g, list[0]) == 1 ? written_tz(g, in) : 0;
+            for (unsigned i = 0; i < (listed ? k : nw); i++)
+                for (uint32_t t = list[i]; t < list[i] + width_at(g, list[i]) && t < g->nslots; t++)
+                    if (g->tz[t] > v) {
+                        g->tz[t] = (uint8_t)v;
+                        changed = true;
+                    }
+        }
+    }
+}
+
 /* The facts of gen's `local`, `first_read`, `last_read`, `first_touch`,
- * `outer_lo/hi`, then constants, settle, raw_nans and no_nans. */
+ * `outer_lo/hi`, then constants, settle, raw_nans, no_nans and tz. */
 void cvm_nat_analyse(gen *g)
 {
     const uint32_t n = g->kp->ninsns;
@@ -498,6 +553,7 @@ void cvm_nat_analyse(gen *g)
     settle(g);
     raw_nans(g);
     no_nans(g);
+    aligned_slots(g);
 }
 
 uint32_t cvm_nat_run_writer(const gen *g, uint32_t pc, uint32_t r)

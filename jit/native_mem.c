@@ -23,6 +23,17 @@ static uint64_t access_align(const cvm_vm_dinsn *in)
     return in->align_log2 ? UINT64_C(1) << in->align_log2 : (in->esz < 16 ? in->esz : 16);
 }
 
+/* Whether every offset made from slots a and b (a sum: UINT32_MAX for
+ * none) is a multiple of in's alignment wherever in runs (gen's tz), so
+ * that its quick paths need not test it. */
+static bool aligned_parts(const gen *g, const cvm_vm_dinsn *in, uint32_t a, uint32_t b)
+{
+    const uint64_t align = access_align(in);
+    const unsigned need = (unsigned)__builtin_ctzll(align);
+    return (align & (align - 1)) == 0 && a < g->nslots && g->tz[a] >= need &&
+           (b == UINT32_MAX || (b < g->nslots && g->tz[b] >= need));
+}
+
 /* Whether the code being emitted is inside a loop. */
 static bool in_loop(const gen *g)
 {
@@ -303,24 +314,40 @@ static void half_forms(const gen *g, LLVMValueRef R, unsigned esz, LLVMValueRef 
     *uni = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, llvm.BuildICmp(g->B, LLVMIntNE, R, base, "")), c64(g, 0), "");
 }
 
+/* Goes on in a new block if c holds, else to `no`: the tests of a
+ * quick path that a loop keeps come first, in their own branch, so that
+ * a plane that fails them does not compute the others (LLVM kept the
+ * order of a single `and`'s operands, testing an alignment first). */
+static void only_if(gen *g, LLVMValueRef c, LLVMBasicBlockRef no)
+{
+    LLVMBasicBlockRef yes = block(g, "then");
+    llvm.BuildCondBr(g->B, c, yes, no);
+    llvm.PositionBuilderAtEnd(g->B, yes);
+}
+
 /* shared_halves' load (below), its runs' forms known: h0 and h1 the
- * halves' first offsets (32 bits); the load when cons or uni holds. */
-static void halves_load(gen *g, const cvm_vm_dinsn *in, LLVMValueRef h0, LLVMValueRef h1, LLVMValueRef cons,
-                        LLVMValueRef uni, LLVMValueRef act, LLVMValueRef shared_p, LLVMValueRef size,
-                        LLVMBasicBlockRef no, LLVMBasicBlockRef done)
+ * halves' first offsets (32 bits) less u (32 bits, one value; NULL:
+ * none); the load when cons or uni holds. The ends are tested in 64
+ * bits, as the larger of h0 and h1 (which LLVM takes out of a loop that
+ * keeps them) plus u: a sum past 2^32, which the 32-bit offsets would
+ * wrap, is past the shared bytes and goes to `no`. */
+static void halves_load(gen *g, const cvm_vm_dinsn *in, LLVMValueRef h0, LLVMValueRef h1, LLVMValueRef u,
+                        bool aligned, LLVMValueRef cons, LLVMValueRef uni, LLVMValueRef act, LLVMValueRef shared_p,
+                        LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
 {
     const unsigned W = g->W, H = W / 2, esz = in->esz;
-    const uint64_t align = access_align(in);
+    const uint64_t align = aligned ? 1 : access_align(in);
     LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
-    LLVMValueRef full = all_lanes(g, act);
-    /* each run inside the shared bytes, aligned */
-    LLVMValueRef o0 = llvm.BuildZExt(g->B, h0, g->i64, ""), o1 = llvm.BuildZExt(g->B, h1, g->i64, "");
-    LLVMValueRef top = llvm.BuildICmp(g->B, LLVMIntUGT, o0, o1, "");
-    LLVMValueRef hi = llvm.BuildSelect(g->B, top, o0, o1, "");
+    /* a form, every lane active (what a loop that keeps V keeps), then
+     * each run inside the shared bytes, aligned */
+    only_if(g, llvm.BuildAnd(g->B, all_lanes(g, act), llvm.BuildOr(g->B, cons, uni, ""), ""), no);
+    LLVMValueRef w0 = llvm.BuildZExt(g->B, h0, g->i64, ""), w1 = llvm.BuildZExt(g->B, h1, g->i64, "");
+    LLVMValueRef uz = u ? llvm.BuildZExt(g->B, u, g->i64, "") : c64(g, 0);
+    LLVMValueRef o0 = llvm.BuildAdd(g->B, w0, uz, ""), o1 = llvm.BuildAdd(g->B, w1, uz, "");
+    LLVMValueRef hi = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntUGT, w0, w1, ""), w0, w1, "");
     LLVMValueRef span = llvm.BuildSelect(g->B, cons, c64(g, (uint64_t)H * esz), c64(g, esz), "");
-    LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, hi, span, ""), size, "");
-    ok = llvm.BuildAnd(g->B, ok, llvm.BuildOr(g->B, cons, uni, ""), "");
-    ok = llvm.BuildAnd(g->B, ok, full, "");
+    LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, llvm.BuildAdd(g->B, hi, span, ""), uz, ""),
+                                     size, "");
     if (align > 1)
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, llvm.BuildOr(g->B, o0, o1, ""),
                                                                                 c64(g, align - 1), ""), c64(g, 0), ""), "");
@@ -367,7 +394,8 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
     LLVMValueRef cons, uni;
     half_forms(g, R, in->esz, &cons, &uni);
     halves_load(g, in, llvm.BuildExtractElement(g->B, R, c32(g, 0), ""),
-                llvm.BuildExtractElement(g->B, R, c32(g, g->W / 2), ""), cons, uni, act, shared_p, size, no, done);
+                llvm.BuildExtractElement(g->B, R, c32(g, g->W / 2), ""), NULL, aligned_parts(g, in, in->a, UINT32_MAX),
+                cons, uni, act, shared_p, size, no, done);
 }
 
 /*
@@ -445,12 +473,12 @@ static bool lane_step(const gen *g, uint32_t pc, uint32_t slot, unsigned depth, 
  * scalarizes it on x86 without AVX-512, with a vector of addresses). To
  * `done`, or to `no`.
  */
-static void strided_access(gen *g, const cvm_vm_dinsn *in, LLVMValueRef o0, int64_t k, LLVMValueRef act,
+static void strided_access(gen *g, const cvm_vm_dinsn *in, LLVMValueRef o0, int64_t k, bool aligned, LLVMValueRef act,
                            LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
 {
     const bool ld = in->h == CVM_OP_LD;
     const unsigned W = g->W, esz = in->esz;
-    const uint64_t align = access_align(in);
+    const uint64_t align = aligned ? 1 : access_align(in);
     LLVMValueRef ok = llvm.BuildAnd(g->B, all_lanes(g, act),
                                     llvm.BuildICmp(g->B, LLVMIntULE,
                                                    llvm.BuildAdd(g->B, o0, c64(g, (uint64_t)(W - 1) * (uint64_t)k + esz), ""),
@@ -504,7 +532,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     const cvm_vm_dinsn *in = &g->code[pc];
     const bool ld = in->h == CVM_OP_LD;
     const unsigned W = g->W, esz = in->esz;
-    const uint64_t align = access_align(in);
+    uint64_t align = access_align(in);
     const uint32_t pa = cvm_nat_run_writer(g, pc, in->a);
     if (pa == UINT32_MAX || W < 8 || align > esz)
         return false;
@@ -532,6 +560,9 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     }
     /* a step the consecutive path does not take, within the shared bytes' 2^31 */
     stepped = stepped && k > (int64_t)esz && (uint64_t)k * (W - 1) < (UINT64_C(1) << 31) && k % (int64_t)align == 0;
+    const bool aligned = aligned_parts(g, in, add->a, add->b);
+    if (aligned)
+        align = 1;
     LLVMBasicBlockRef no = block(g, "shared"), bv = block(g, "plane"), other = ld ? block(g, "runs") : no;
     LLVMBasicBlockRef after = stepped ? block(g, "step") : other;
     /* V's forms: nothing here reads u */
@@ -542,9 +573,8 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
     /* lane 0's offset, then the plane's W elements inside the shared bytes, aligned */
     LLVMValueRef o0 = llvm.BuildZExt(g->B, llvm.BuildAdd(g->B, v0, u, ""), g->i64, "");
-    LLVMValueRef ok = llvm.BuildAnd(g->B, all_lanes(g, act), cons, "");
-    ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, o0, c64(g, (uint64_t)W * esz), ""),
-                                                size, ""), "");
+    only_if(g, llvm.BuildAnd(g->B, all_lanes(g, act), cons, ""), after);
+    LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, o0, c64(g, (uint64_t)W * esz), ""), size, "");
     if (align > 1)
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, o0, c64(g, align - 1), ""),
                                                     c64(g, 0), ""), "");
@@ -556,7 +586,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
         LLVMBasicBlockRef bk = block(g, "steps");
         llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, koff), c64(g, 0), ""), bk, other);
         llvm.PositionBuilderAtEnd(g->B, bk);
-        strided_access(g, in, o0, k, act, shared_p, size, other, done);
+        strided_access(g, in, o0, k, aligned, act, shared_p, size, other, done);
     }
     llvm.PositionBuilderAtEnd(g->B, bv);
     LLVMTypeRef vt = vec(g, in->elem);
@@ -574,8 +604,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
         llvm.PositionBuilderAtEnd(g->B, other);
         LLVMValueRef hc, hu;
         half_forms(g, V, esz, &hc, &hu);
-        halves_load(g, in, llvm.BuildAdd(g->B, v0, u, ""), llvm.BuildAdd(g->B, vh, u, ""), hc, hu, act, shared_p, size,
-                    no, done);
+        halves_load(g, in, v0, vh, u, aligned, hc, hu, act, shared_p, size, no, done);
     }
     llvm.PositionBuilderAtEnd(g->B, no);
     return true;

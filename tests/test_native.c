@@ -1380,6 +1380,80 @@ static void test_shared_split(void)
     main_module(keep);
 }
 
+/* Shared loads whose offsets' parts are multiples of 4 wherever they
+ * are written (native_facts.c aligned_slots: the quick paths drop their
+ * alignment test) beside one whose pointer is moved by a parameter's
+ * bytes: in a 16x16 cube (the halves path: `s[ty][k]` one value in each
+ * half, `s[k][tx]` consecutive in each) and a 32x8 one (the whole-plane
+ * path), with `off` 0 and 4 (the sums moved one float on) and 2 (a
+ * misaligned load: the fault names unit (0,0), plane 0's first lane).
+ * Integer inputs: exact sums, expected values by hand. */
+static const char salign_src[] =
+    "__global__ void salign(float *o, const float *in, int n, int off)\n"
+    "{\n"
+    "    __shared__ float s[17][32];\n"
+    "    int tx = threadIdx.x, ty = threadIdx.y, u = ty * blockDim.x + tx;\n"
+    "    s[u / 32][u % 32] = in[u];\n"
+    "    s[8 + u / 32][u % 32] = in[256 + u];\n"
+    "    if (u < 32) s[16][u] = in[512 + u];\n"
+    "    __syncthreads();\n"
+    "    const float *p = (const float *)((const char *)&s[0][0] + off);\n"
+    "    float a = 0.0f, b = 0.0f, c = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        a += s[ty][k];\n"
+    "        b += s[k][tx];\n"
+    "        c += p[k * 32 + tx];\n"
+    "    }\n"
+    "    o[3 * u] = a; o[3 * u + 1] = b; o[3 * u + 2] = c;\n"
+    "}\n";
+
+static void test_shared_aligned(void)
+{
+    static float in[544];
+    for (int i = 0; i < 544; i++)
+        in[i] = (float)((i * 29) % 97 - 40);
+    static const struct { uint32_t bx, off; } cases[] = {{16, 0}, {16, 4}, {16, 2}, {32, 0}, {32, 4}, {32, 2}};
+    cvm_module *keep = mod;
+    if (!use_module(salign_src, "salign.cu", true))
+        return;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const uint32_t bx = cases[c].bx, by = 256 / bx, n = 16, off = cases[c].off;
+        static float got[3 * 256 + 544];
+        io bufs[] = {{NULL, sizeof(float) * 3 * 256}, {in, sizeof in}};
+        cvm_launch_config cfg = kern_cfg(1, bx);
+        cfg.block[1] = by;
+        uint32_t sc[2] = {n, off};
+        char what[112];
+        snprintf(what, sizeof what, "shared loads at offsets of known alignment, %ux%u cube, a pointer %u bytes on",
+                 bx, by, off);
+        cvm_diag d;
+        cvm_status st;
+        if (!both_n(what, "salign", &cfg, bufs, 2, sc, 2, (uint8_t *)got, &st, &d))
+            continue;
+        if (off % 4) {
+            ok(st == CVM_FAULT && strstr(d.message, "misaligned") && d.fault.unit[0] == 0 && d.fault.unit[1] == 0,
+               "%s: the fault names unit (0,0): %s", what, d.message);
+            continue;
+        }
+        int bad = -1;
+        for (uint32_t ty = 0; ty < by; ty++)
+            for (uint32_t tx = 0; tx < bx && bad < 0; tx++) {
+                const uint32_t u = ty * bx + tx;
+                float want[3] = {0, 0, 0};
+                for (uint32_t k = 0; k < n; k++) {
+                    want[0] += in[ty * 32 + k];
+                    want[1] += in[k * 32 + tx];
+                    want[2] += in[k * 32 + tx + off / 4];
+                }
+                for (int j = 0; j < 3; j++)
+                    if (got[3 * u + j] != want[j])
+                        bad = (int)(3 * u) + j;
+            }
+        ok(st == CVM_OK && bad < 0, "%s: every value from its index (first difference at %d)", what, bad);
+    }
+    main_module(keep);
+}
+
 /* Shared accesses whose full planes have neither of shared_split's forms
  * (native_mem.c: the general path then goes straight to its per-lane
  * test): a 32x8 cube reads a 32x33 tile down its columns (lanes 33
@@ -3272,6 +3346,7 @@ int main(void)
     test_full_plane_edges();
     test_runs();
     test_shared_split();
+    test_shared_aligned();
     test_shared_columns();
     test_shared_steps();
     test_uniform_shifts();
