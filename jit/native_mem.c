@@ -571,9 +571,10 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     LLVMValueRef steps = llvm.BuildMul(g->B, iota(g, g->i32), splat(g, c32(g, esz)), "");
     LLVMValueRef off = llvm.BuildICmp(g->B, LLVMIntNE, V, llvm.BuildAdd(g->B, splat(g, v0), steps, ""), "");
     LLVMValueRef cons = llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, off), c64(g, 0), "");
-    /* lane 0's offset, then the plane's W elements inside the shared bytes, aligned */
-    LLVMValueRef o0 = llvm.BuildZExt(g->B, llvm.BuildAdd(g->B, v0, u, ""), g->i64, "");
+    /* every lane active, consecutive; then lane 0's offset, the plane's W
+     * elements inside the shared bytes, aligned */
     only_if(g, llvm.BuildAnd(g->B, all_lanes(g, act), cons, ""), after);
+    LLVMValueRef o0 = llvm.BuildZExt(g->B, llvm.BuildAdd(g->B, v0, u, ""), g->i64, "");
     LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, o0, c64(g, (uint64_t)W * esz), ""), size, "");
     if (align > 1)
         ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, o0, c64(g, align - 1), ""),
@@ -586,7 +587,8 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
         LLVMBasicBlockRef bk = block(g, "steps");
         llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, koff), c64(g, 0), ""), bk, other);
         llvm.PositionBuilderAtEnd(g->B, bk);
-        strided_access(g, in, o0, k, aligned, act, shared_p, size, other, done);
+        strided_access(g, in, llvm.BuildZExt(g->B, llvm.BuildAdd(g->B, v0, u, ""), g->i64, ""), k, aligned, act,
+                       shared_p, size, other, done);
     }
     llvm.PositionBuilderAtEnd(g->B, bv);
     LLVMTypeRef vt = vec(g, in->elem);
