@@ -426,7 +426,7 @@ static void reads_and_kills(gen *g)
 static unsigned written_tz(const gen *g, const cvm_vm_dinsn *in)
 {
     const unsigned ta = in->a < g->nslots ? g->tz[in->a] : 0, tb = in->b < g->nslots ? g->tz[in->b] : 0;
-    if (in->line != 1)
+    if (in->line != 1 || !(is_int(in->elem) || cvm_bc_elem_is_ptr(in->elem))) /* (a float sum's low bits are not its operands') */
         return 0;
     switch (in->h) {
     case CVM_OP_CONST: return in->imm ? (unsigned)__builtin_ctzll(in->imm) : 64;
@@ -438,7 +438,9 @@ static unsigned written_tz(const gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_MUL: return ta + tb < 64 ? ta + tb : 64;
     case CVM_OP_SHL: {
         const cvm_vm_dinsn *c = in->b < g->nslots && g->cst[in->b] ? &g->code[g->cst[in->b] - 1] : NULL;
-        const uint64_t k = c && c->h == CVM_OP_CONST ? c->imm : 0; /* a count of the width or more: zero */
+        const unsigned bits = in->b < g->nslots ? 8 * cvm_vm_esz(g->slot_elem[in->b]) : 64;
+        /* the count's own bits (a const's are the word's low ones); of the width or more: zero */
+        const uint64_t k = c && c->h == CVM_OP_CONST ? (bits < 64 ? c->imm & ((UINT64_C(1) << bits) - 1) : c->imm) : 0;
         return k >= 64 || ta + k >= 64 ? 64 : ta + (unsigned)k;
     }
     default: return 0;
