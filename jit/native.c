@@ -1241,6 +1241,7 @@ static bool layout(gen *g)
     g->uni_settled = calloc(g->nslots + 1, 1);
     g->puni = calloc(g->nslots + 1, 1);
     g->tz = calloc(g->nslots + 1, 1);
+    g->xlane = calloc(g->nslots + 1, 1);
     g->outer_lo = calloc(g->kp->ninsns + 1, sizeof *g->outer_lo);
     g->outer_hi = calloc(g->kp->ninsns + 1, sizeof *g->outer_hi);
     g->form = calloc(g->nslots + 1, 1);
@@ -1251,7 +1252,7 @@ static bool layout(gen *g)
     g->raw_nan = calloc(g->nslots + 1, 1);
     g->no_nan = calloc(g->nslots + 1, 1);
     if (!g->raw_nan || !g->no_nan || !g->form || !g->weak || !g->fwd || !g->lazy || !g->stale || !g->slot_elem || !g->slot_width || !g->slot || !g->local ||
-        !g->cst || !g->remat || !g->remade || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->fresh || !g->fresh_end || !g->settled || !g->uni_settled || !g->puni || !g->tz ||
+        !g->cst || !g->remat || !g->remade || !g->cval || !g->cbuf || !g->first_read || !g->last_read || !g->first_touch || !g->fresh || !g->fresh_end || !g->settled || !g->uni_settled || !g->puni || !g->tz || !g->xlane ||
         !g->outer_lo || !g->outer_hi)
         return false;
     const uint8_t *cls = g->prog->ver ? g->prog->ver->kernels[g->kp->index].reg_uni : NULL;
@@ -1423,6 +1424,7 @@ out:
     free(g.uni_settled);
     free(g.puni);
     free(g.tz);
+    free(g.xlane);
     free(g.outer_lo);
     free(g.outer_hi);
     free(g.form);

@@ -157,6 +157,8 @@ typedef struct gen {
      * many as its alignment needs is not tested for it (matmul's
      * `ta[ty][kk]`, `4 * kk` plus `64 * ty`, twice a round of its loop). */
     uint8_t *tz;
+    /* Per slot: a plane op reads it (its lanes, inactive ones too). */
+    uint8_t *xlane;
     uint32_t *outer_lo, *outer_hi;    /* per pc: its outermost loop (lo > hi: none) */
     construct con[MAXDEPTH];
     unsigned depth;
@@ -624,6 +626,16 @@ static inline void reg_set(const gen *g, uint32_t slot, LLVMValueRef v)
     }
     if (g->puni[slot]) { /* (no merge: its live lanes hold one value) */
         slot_put(g, slot, v);
+        return;
+    }
+    if (g->depth == 0 && !g->xlane[slot]) {
+        /* outside every construct the lanes not active are exited (or
+         * missing from the cube) for good, and only a plane op might
+         * read them (a shuffle from one faults): no merge; frozen, so
+         * that what the op made there (undefined for LLVM: a masked
+         * load's other lanes) stays a value. Transpose's per-plane set-up
+         * merged each index vector with the old one under the mask. */
+        slot_put(g, slot, llvm.BuildFreeze(g->B, v, ""));
         return;
     }
     LLVMValueRef old = reg_raw(g, slot);

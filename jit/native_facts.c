@@ -533,7 +533,7 @@ void cvm_nat_analyse(gen *g)
                         g->first_read[t] = pc;
                     g->last_read[t] = pc;
                     if (cross_lane)
-                        g->local[t] = 0;
+                        g->local[t] = 0, g->xlane[t] = 1;
                 }
                 if (!seg[t]) {
                     seg[t] = cur;
