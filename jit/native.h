@@ -256,6 +256,11 @@ bool cvm_nat_written_first(const gen *g, uint32_t s, uint32_t from, uint32_t pc)
  * UINT32_MAX if none does (native_facts.c). */
 uint32_t cvm_nat_run_writer(const gen *g, uint32_t pc, uint32_t r);
 
+/* The integer constant slot k holds at pc, sign-extended from its width
+ * (*v), if it has one: a `const` in pc's run of code writes it, or its
+ * only writer is a `const` (gen's cst; at pc 0 only that). */
+bool cvm_nat_const_at(const gen *g, uint32_t pc, uint32_t k, int64_t *v);
+
 /* Whether slot r holds, at pc, the value instruction w (in pc's run,
  * w < pc) read from it: nothing from w on, w included, writes it (as
  * `ptr.add p, p, off` does). */

@@ -419,6 +419,19 @@ static void reads_and_kills(gen *g)
     free(rc), free(kc);
 }
 
+bool cvm_nat_const_at(const gen *g, uint32_t pc, uint32_t k, int64_t *v)
+{
+    if (k >= g->nslots || !is_int(g->slot_elem[k]))
+        return false;
+    const uint32_t w = cvm_nat_run_writer(g, pc, k);
+    const cvm_vm_dinsn *in = w != UINT32_MAX ? &g->code[w] : g->cst[k] ? &g->code[g->cst[k] - 1] : NULL;
+    if (!in || in->h != CVM_OP_CONST)
+        return false;
+    const unsigned bits = 8 * cvm_vm_esz(g->slot_elem[k]);
+    *v = bits >= 64 ? (int64_t)in->imm : (int64_t)(in->imm << (64 - bits)) >> (64 - bits);
+    return true;
+}
+
 /* The trailing zero bits of what `in` writes, from gen's `tz` of its
  * sources: each low bit that is zero in every source lane of an integer
  * op that keeps low bits (a sum, a product, a shift left by a constant,
@@ -437,10 +450,11 @@ static unsigned written_tz(const gen *g, const cvm_vm_dinsn *in)
     case CVM_OP_AND: return ta > tb ? ta : tb;
     case CVM_OP_MUL: return ta + tb < 64 ? ta + tb : 64;
     case CVM_OP_SHL: {
-        const cvm_vm_dinsn *c = in->b < g->nslots && g->cst[in->b] ? &g->code[g->cst[in->b] - 1] : NULL;
-        const unsigned bits = in->b < g->nslots ? 8 * cvm_vm_esz(g->slot_elem[in->b]) : 64;
-        /* the count's own bits (a const's are the word's low ones); of the width or more: zero */
-        const uint64_t k = c && c->h == CVM_OP_CONST ? (bits < 64 ? c->imm & ((UINT64_C(1) << bits) - 1) : c->imm) : 0;
+        int64_t c; /* the count, unsigned at its width; of the width or more: zero */
+        if (!cvm_nat_const_at(g, 0, in->b, &c))
+            return ta;
+        const unsigned bits = 8 * cvm_vm_esz(g->slot_elem[in->b]);
+        const uint64_t k = bits < 64 ? (uint64_t)c & ((UINT64_C(1) << bits) - 1) : (uint64_t)c;
         return k >= 64 || ta + k >= 64 ? 64 : ta + (unsigned)k;
     }
     default: return 0;

@@ -23,15 +23,25 @@ static uint64_t access_align(const cvm_vm_dinsn *in)
     return in->align_log2 ? UINT64_C(1) << in->align_log2 : (in->esz < 16 ? in->esz : 16);
 }
 
-/* Whether every offset made from slots a and b (a sum: UINT32_MAX for
- * none) is a multiple of in's alignment wherever in runs (gen's tz), so
- * that its quick paths need not test it. */
-static bool aligned_parts(const gen *g, const cvm_vm_dinsn *in, uint32_t a, uint32_t b)
+/* The alignment in's quick paths test on an offset made from slots a
+ * and b (a sum: UINT32_MAX for none): in's own, or 1 where every value
+ * of both is a multiple of it wherever in runs (gen's tz). */
+static uint64_t align_to_test(const gen *g, const cvm_vm_dinsn *in, uint32_t a, uint32_t b)
 {
     const uint64_t align = access_align(in);
     const unsigned need = (unsigned)__builtin_ctzll(align);
-    return (align & (align - 1)) == 0 && a < g->nslots && g->tz[a] >= need &&
-           (b == UINT32_MAX || (b < g->nslots && g->tz[b] >= need));
+    const bool known = (align & (align - 1)) == 0 && a < g->nslots && g->tz[a] >= need &&
+                       (b == UINT32_MAX || (b < g->nslots && g->tz[b] >= need));
+    return known ? 1 : align;
+}
+
+/* ok, and x a multiple of align (a power of two; 1: ok itself). */
+static LLVMValueRef and_aligned(const gen *g, LLVMValueRef ok, LLVMValueRef x, uint64_t align)
+{
+    if (align <= 1)
+        return ok;
+    LLVMValueRef low = llvm.BuildAnd(g->B, x, llvm.ConstInt(llvm.TypeOf(x), align - 1, false), "");
+    return llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, low, llvm.ConstNull(llvm.TypeOf(x)), ""), "");
 }
 
 /* Whether the code being emitted is inside a loop. */
@@ -119,28 +129,12 @@ static void deferred_lanes(gen *g, uint32_t pa)
     forward(g, add->d, F_VAR, NULL, r);
 }
 
-/* The integer constant register k holds at pc, if it has one: written by
- * a `const` in pc's run of code, or by its only writer, a `const` (gen's
- * cst). */
-static bool const_at(const gen *g, uint32_t pc, uint32_t k, int64_t *v)
-{
-    if (k >= g->nslots || !is_int(g->slot_elem[k]))
-        return false;
-    const uint32_t w = cvm_nat_run_writer(g, pc, k);
-    const cvm_vm_dinsn *in = w != UINT32_MAX ? &g->code[w] : g->cst[k] ? &g->code[g->cst[k] - 1] : NULL;
-    if (!in || in->h != CVM_OP_CONST)
-        return false;
-    const unsigned bits = 8 * cvm_vm_esz(g->slot_elem[k]);
-    *v = bits >= 64 ? (int64_t)in->imm : (int64_t)(in->imm << (64 - bits)) >> (64 - bits);
-    return true;
-}
-
 /* The 64-bit constant register k holds wherever it is read, if it has one
  * (at pc 0 no run of code comes before: its only writer). */
 static bool const_slot(const gen *g, uint32_t k, uint64_t *v)
 {
     int64_t c;
-    if (k >= g->nslots || cvm_vm_esz(g->slot_elem[k]) != 8 || !const_at(g, 0, k, &c))
+    if (k >= g->nslots || cvm_vm_esz(g->slot_elem[k]) != 8 || !cvm_nat_const_at(g, 0, k, &c))
         return false;
     *v = (uint64_t)c;
     return true;
@@ -265,10 +259,7 @@ static void quick_range(const gen *g, LLVMValueRef P, const LLVMValueRef *c, uin
     ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, end, c64(g, esz), ""), "");
     ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntUGE, pa, lo, ""), "");
     ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntULE, pa, lim, ""), "");
-    if (align > 1)
-        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, pa, c64(g, align - 1), ""),
-                                                    c64(g, 0), ""), "");
-    out[0] = ok;
+    out[0] = and_aligned(g, ok, pa, align);
     out[1] = llvm.BuildSub(g->B, c64(g, 0), llvm.BuildUDiv(g->B, llvm.BuildSub(g->B, pa, lo, ""), c64(g, esz), ""), "");
     out[2] = llvm.BuildUDiv(g->B, llvm.BuildSub(g->B, lim, pa, ""), c64(g, esz), "");
 }
@@ -332,11 +323,10 @@ static void only_if(gen *g, LLVMValueRef c, LLVMBasicBlockRef no)
  * keeps them) plus u: a sum past 2^32, which the 32-bit offsets would
  * wrap, is past the shared bytes and goes to `no`. */
 static void halves_load(gen *g, const cvm_vm_dinsn *in, LLVMValueRef h0, LLVMValueRef h1, LLVMValueRef u,
-                        bool aligned, LLVMValueRef cons, LLVMValueRef uni, LLVMValueRef act, LLVMValueRef shared_p,
+                        uint64_t align, LLVMValueRef cons, LLVMValueRef uni, LLVMValueRef act, LLVMValueRef shared_p,
                         LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
 {
     const unsigned W = g->W, H = W / 2, esz = in->esz;
-    const uint64_t align = aligned ? 1 : access_align(in);
     LLVMTypeRef st = scalar(g, in->elem), ht = llvm.VectorType(st, H);
     /* a form, every lane active (what a loop that keeps V keeps), then
      * each run inside the shared bytes, aligned */
@@ -348,9 +338,7 @@ static void halves_load(gen *g, const cvm_vm_dinsn *in, LLVMValueRef h0, LLVMVal
     LLVMValueRef span = llvm.BuildSelect(g->B, cons, c64(g, (uint64_t)H * esz), c64(g, esz), "");
     LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, llvm.BuildAdd(g->B, hi, span, ""), uz, ""),
                                      size, "");
-    if (align > 1)
-        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, llvm.BuildOr(g->B, o0, o1, ""),
-                                                                                c64(g, align - 1), ""), c64(g, 0), ""), "");
+    ok = and_aligned(g, ok, llvm.BuildOr(g->B, o0, o1, ""), align);
     LLVMBasicBlockRef bc = block(g, "runs"), bu = block(g, "runs1"), go = block(g, "halves");
     llvm.BuildCondBr(g->B, ok, go, no);
     llvm.PositionBuilderAtEnd(g->B, go);
@@ -394,7 +382,7 @@ static void shared_halves(gen *g, const cvm_vm_dinsn *in, LLVMValueRef R, LLVMVa
     LLVMValueRef cons, uni;
     half_forms(g, R, in->esz, &cons, &uni);
     halves_load(g, in, llvm.BuildExtractElement(g->B, R, c32(g, 0), ""),
-                llvm.BuildExtractElement(g->B, R, c32(g, g->W / 2), ""), NULL, aligned_parts(g, in, in->a, UINT32_MAX),
+                llvm.BuildExtractElement(g->B, R, c32(g, g->W / 2), ""), NULL, align_to_test(g, in, in->a, UINT32_MAX),
                 cons, uni, act, shared_p, size, no, done);
 }
 
@@ -442,17 +430,17 @@ static bool lane_step(const gen *g, uint32_t pc, uint32_t slot, unsigned depth, 
         *k = in->h == CVM_OP_SUB ? ka - kb : ka + kb;
         break;
     case CVM_OP_MUL: /* (by a small constant) */
-        if (const_at(g, w, in->b, &c) && c > -(INT64_C(1) << 24) && c < (INT64_C(1) << 24) &&
+        if (cvm_nat_const_at(g, w, in->b, &c) && c > -(INT64_C(1) << 24) && c < (INT64_C(1) << 24) &&
             lane_step(g, w, in->a, depth + 1, &ka))
             *k = ka * c;
-        else if (const_at(g, w, in->a, &c) && c > -(INT64_C(1) << 24) && c < (INT64_C(1) << 24) &&
+        else if (cvm_nat_const_at(g, w, in->a, &c) && c > -(INT64_C(1) << 24) && c < (INT64_C(1) << 24) &&
                  lane_step(g, w, in->b, depth + 1, &kb))
             *k = kb * c;
         else
             return false;
         break;
     case CVM_OP_SHL:
-        if (!const_at(g, w, in->b, &c) || c < 0 || c > 20 || !lane_step(g, w, in->a, depth + 1, &ka))
+        if (!cvm_nat_const_at(g, w, in->b, &c) || c < 0 || c > 20 || !lane_step(g, w, in->a, depth + 1, &ka))
             return false;
         *k = ka * ((int64_t)1 << c);
         break;
@@ -473,19 +461,16 @@ static bool lane_step(const gen *g, uint32_t pc, uint32_t slot, unsigned depth, 
  * scalarizes it on x86 without AVX-512, with a vector of addresses). To
  * `done`, or to `no`.
  */
-static void strided_access(gen *g, const cvm_vm_dinsn *in, LLVMValueRef o0, int64_t k, bool aligned, LLVMValueRef act,
+static void strided_access(gen *g, const cvm_vm_dinsn *in, LLVMValueRef o0, int64_t k, uint64_t align, LLVMValueRef act,
                            LLVMValueRef shared_p, LLVMValueRef size, LLVMBasicBlockRef no, LLVMBasicBlockRef done)
 {
     const bool ld = in->h == CVM_OP_LD;
     const unsigned W = g->W, esz = in->esz;
-    const uint64_t align = aligned ? 1 : access_align(in);
     LLVMValueRef ok = llvm.BuildAnd(g->B, all_lanes(g, act),
                                     llvm.BuildICmp(g->B, LLVMIntULE,
                                                    llvm.BuildAdd(g->B, o0, c64(g, (uint64_t)(W - 1) * (uint64_t)k + esz), ""),
                                                    size, ""), "");
-    if (align > 1)
-        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, o0, c64(g, align - 1), ""),
-                                                    c64(g, 0), ""), "");
+    ok = and_aligned(g, ok, o0, align);
     LLVMBasicBlockRef go = block(g, "strided");
     llvm.BuildCondBr(g->B, ok, go, no);
     llvm.PositionBuilderAtEnd(g->B, go);
@@ -532,7 +517,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     const cvm_vm_dinsn *in = &g->code[pc];
     const bool ld = in->h == CVM_OP_LD;
     const unsigned W = g->W, esz = in->esz;
-    uint64_t align = access_align(in);
+    const uint64_t align = access_align(in);
     const uint32_t pa = cvm_nat_run_writer(g, pc, in->a);
     if (pa == UINT32_MAX || W < 8 || align > esz)
         return false;
@@ -560,9 +545,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     }
     /* a step the consecutive path does not take, within the shared bytes' 2^31 */
     stepped = stepped && k > (int64_t)esz && (uint64_t)k * (W - 1) < (UINT64_C(1) << 31) && k % (int64_t)align == 0;
-    const bool aligned = aligned_parts(g, in, add->a, add->b);
-    if (aligned)
-        align = 1;
+    const uint64_t test = align_to_test(g, in, add->a, add->b); /* (1: known) */
     LLVMBasicBlockRef no = block(g, "shared"), bv = block(g, "plane"), other = ld ? block(g, "runs") : no;
     LLVMBasicBlockRef after = stepped ? block(g, "step") : other;
     /* V's forms: nothing here reads u */
@@ -576,9 +559,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
     only_if(g, llvm.BuildAnd(g->B, all_lanes(g, act), cons, ""), after);
     LLVMValueRef o0 = llvm.BuildZExt(g->B, llvm.BuildAdd(g->B, v0, u, ""), g->i64, "");
     LLVMValueRef ok = llvm.BuildICmp(g->B, LLVMIntULE, llvm.BuildAdd(g->B, o0, c64(g, (uint64_t)W * esz), ""), size, "");
-    if (align > 1)
-        ok = llvm.BuildAnd(g->B, ok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, o0, c64(g, align - 1), ""),
-                                                    c64(g, 0), ""), "");
+    ok = and_aligned(g, ok, o0, test);
     llvm.BuildCondBr(g->B, ok, bv, after);
     if (stepped) { /* V's lanes k bytes apart (its test, like cons's, taken out of a loop that keeps V) */
         llvm.PositionBuilderAtEnd(g->B, after);
@@ -587,7 +568,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
         LLVMBasicBlockRef bk = block(g, "steps");
         llvm.BuildCondBr(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, mask_bits(g, koff), c64(g, 0), ""), bk, other);
         llvm.PositionBuilderAtEnd(g->B, bk);
-        strided_access(g, in, llvm.BuildZExt(g->B, llvm.BuildAdd(g->B, v0, u, ""), g->i64, ""), k, aligned, act,
+        strided_access(g, in, llvm.BuildZExt(g->B, llvm.BuildAdd(g->B, v0, u, ""), g->i64, ""), k, test, act,
                        shared_p, size, other, done);
     }
     llvm.PositionBuilderAtEnd(g->B, bv);
@@ -606,7 +587,7 @@ static bool shared_split(gen *g, uint32_t pc, LLVMValueRef act, LLVMValueRef sha
         llvm.PositionBuilderAtEnd(g->B, other);
         LLVMValueRef hc, hu;
         half_forms(g, V, esz, &hc, &hu);
-        halves_load(g, in, v0, vh, u, aligned, hc, hu, act, shared_p, size, no, done);
+        halves_load(g, in, v0, vh, u, test, hc, hu, act, shared_p, size, no, done);
     }
     llvm.PositionBuilderAtEnd(g->B, no);
     return true;
@@ -1068,9 +1049,7 @@ void cvm_nat_memory(gen *g, uint32_t pc)
             cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntUGE, rl, r0, ""), "");
             cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntUGE, a0, lo, ""), "");
         }
-        if (align > 1)
-            cok = llvm.BuildAnd(g->B, cok, llvm.BuildICmp(g->B, LLVMIntEQ, llvm.BuildAnd(g->B, a0, c64(g, align - 1), ""),
-                                                        c64(g, 0), ""), "");
+        cok = and_aligned(g, cok, a0, align);
         /* lane 0's host address (lanes before f are masked off, never touched) */
         LLVMValueRef at = llvm.BuildSub(g->B, a0, fsz, ""); /* lane 0's address or shared offset */
         first = global ? at : llvm.BuildAdd(g->B, at, shared, "");
