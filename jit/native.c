@@ -180,13 +180,17 @@ static bool unborn_at(const gen *g, uint32_t i, uint32_t pc)
 
 /* Whether a resume at pc makes slot i again (remake) rather than
  * reloading it: a remat register of 32-bit lanes whose writer comes
- * before pc. (A 64-bit one would cost a widening and its ops on twice the
+ * before pc, or of any width in code for cubes of pairs of rows (gen's
+ * pairs), where the positions' lanes are constants and one scalar, and so
+ * is what is made of them: LLVM folds the quick paths' tests of their
+ * forms (matmul's tile offsets), which a reload hides from it. (Elsewhere
+ * a 64-bit one would cost a widening and its ops on twice the
  * vectors, more than its reload: matmul's hoisted `(long)threadIdx.x`
  * and `threadIdx.x * 4` took 4% more instructions; one still comes back
  * as an operand of a 32-bit one, where LLVM narrows it.) */
 static bool remade_at(const gen *g, uint32_t i, uint32_t pc)
 {
-    return g->remat[i] && g->remat[i] - 1 < pc && cvm_vm_esz(g->slot_elem[i]) == 4;
+    return g->remat[i] && g->remat[i] - 1 < pc && (cvm_vm_esz(g->slot_elem[i]) == 4 || g->pairs);
 }
 
 /* Spills slots [s, s + n) to the file, or reloads them from it; with
@@ -1026,9 +1030,11 @@ static void emit_range(gen *g, uint32_t lo, uint32_t hi);
  * merges use reg_raw). A plane that stops inside the versioned copy
  * resumes in the general one, which holds the same state. A loop with
  * guesses made from unit_pos.y or .z (gen's weak) gets a third copy,
- * tried where those fail, that guesses only the others: a 16x16 cube's
- * plane holds two of its rows, and matmul's `kk` is then one value while
- * `threadIdx.y`'s offsets stay vectors. Returns false (nothing emitted)
+ * tried where those fail, that guesses only the others: in a cube of
+ * another shape than rows a plane may hold two rows, and a loop's
+ * counter is then one value while `threadIdx.y`'s offsets stay vectors
+ * (code for cubes of pairs of rows, gen's pairs, guesses no form for x
+ * and y: their lanes are known). Returns false (nothing emitted)
  * for a loop with nothing to version. */
 static bool version_loop(gen *g, uint32_t lo)
 {
@@ -1287,14 +1293,14 @@ static void drop_tracker(LLVMOrcResourceTrackerRef rt)
     llvm.OrcReleaseResourceTracker(rt);
 }
 
-static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, bool rows,
+static cvm_jit_fn compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, unsigned shape,
                           void **out_handle, char *why, size_t n, bool *again)
 {
     cvm_jit_fn fn = NULL;
     *out_handle = NULL;
     if (!cvm_llvm_start(why, n))
         return NULL;
-    gen g = {.prog = prog, .kp = kp, .code = kp->code, .W = W, .rows = rows, .exit_if = UINT32_MAX, .why = why, .nwhy = n};
+    gen g = {.prog = prog, .kp = kp, .code = kp->code, .W = W, .rows = shape == CVM_JIT_ROWS, .pairs = shape == CVM_JIT_PAIRS, .exit_if = UINT32_MAX, .why = why, .nwhy = n};
     if (!layout(&g)) {
         snprintf(why, n, "out of memory");
         g.again = true;
@@ -1450,7 +1456,7 @@ typedef struct job {
     const cvm_vm_program *prog;
     const cvm_vm_kprog *kp;
     unsigned W;
-    bool rows;
+    unsigned shape;
     void **handle;
     char *why;
     size_t n;
@@ -1461,14 +1467,14 @@ typedef struct job {
 static void *compile_job(void *arg)
 {
     job *j = arg;
-    j->fn = compile(j->prog, j->kp, j->W, j->rows, j->handle, j->why, j->n, &j->again);
+    j->fn = compile(j->prog, j->kp, j->W, j->shape, j->handle, j->why, j->n, &j->again);
     return NULL;
 }
 
-cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, bool rows,
+cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, unsigned shape,
                                    void **handle, char *why, size_t n, bool *again)
 {
-    job j = {prog, kp, W, rows, handle, why, n, false, NULL};
+    job j = {prog, kp, W, shape, handle, why, n, false, NULL};
     pthread_attr_t attr;
     pthread_t t;
     *handle = NULL;

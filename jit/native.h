@@ -72,10 +72,14 @@ typedef struct gen {
     const cvm_vm_kprog *kp;
     const cvm_vm_dinsn *code;
     unsigned W;
-    /* Compiled for cubes of rows (vm/jit.h cvm_jit_rows): a plane's
+    /* Compiled for cubes of rows (vm/jit.h cvm_jit_shape): a plane's
      * unit_pos.x is consecutive from its lane 0's, its .y and .z one
      * value (sreg_form), facts of every launch that runs this code. */
     bool rows;
+    /* Compiled for cubes of pairs of rows (cvm_jit_shape's
+     * CVM_JIT_PAIRS): a plane's unit_pos.x is the constant lanes
+     * l % (W / 2), its .y lane 0's plus l / (W / 2), its .z one value. */
+    bool pairs;
     char *why;
     size_t nwhy;
     bool failed;

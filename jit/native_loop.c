@@ -50,7 +50,8 @@ static bool weak_guess(const gen *g, const cvm_vm_dinsn *in)
 {
     const bool wa = in->a < g->nslots && g->weak[in->a], wb = in->b < g->nslots && g->weak[in->b];
     switch (in->h) {
-    case CVM_OP_SREG: return !g->rows && (in->aux == CVM_SREG_UNIT_POS_Y || in->aux == CVM_SREG_UNIT_POS_Z);
+    case CVM_OP_SREG:
+        return !g->rows && (in->aux == CVM_SREG_UNIT_POS_Y || (in->aux == CVM_SREG_UNIT_POS_Z && !g->pairs));
     case CVM_OP_MOV: case CVM_OP_CVT: return wa;
     case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_DIV: case CVM_OP_REM: case CVM_OP_MUL: case CVM_OP_AND:
     case CVM_OP_OR: case CVM_OP_XOR: case CVM_OP_SHL: case CVM_OP_SHR: case CVM_OP_PTR_ADD:
@@ -85,6 +86,8 @@ static void guess_forms(gen *g, uint32_t lo)
         case CVM_OP_SREG:
             f = in->aux == CVM_SREG_UNIT_POS_X || in->aux == CVM_SREG_UNIT_POS_PLANE || in->aux == CVM_SREG_UNIT_POS
                     ? F_CONS : F_UNI;
+            if (g->pairs && (in->aux == CVM_SREG_UNIT_POS_X || in->aux == CVM_SREG_UNIT_POS_Y))
+                f = F_VAR; /* (two runs in a plane: known lanes, no form) */
             break;
         case CVM_OP_MOV: f = a; break;
         case CVM_OP_CVT: f = is_int(in->elem) && is_int(in->ea) ? a : a == F_UNI ? F_UNI : F_VAR; break;

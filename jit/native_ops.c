@@ -158,7 +158,7 @@ static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
 /* A special register's form: one value in every lane of a plane, or
  * consecutive ones; F_VAR per lane (or not inline: sreg_form). In cubes
  * of rows (gen's rows) a plane's unit_pos.x is consecutive and its .y
- * and .z one value. */
+ * and .z one value; in cubes of pairs of rows (gen's pairs) its .z. */
 static uint8_t sreg_kind(const gen *g, unsigned id)
 {
     switch (id) {
@@ -170,7 +170,8 @@ static uint8_t sreg_kind(const gen *g, unsigned id)
     case CVM_SREG_UNIT_POS_PLANE: case CVM_SREG_UNIT_POS:
         return F_CONS;
     case CVM_SREG_UNIT_POS_X: return g->rows ? F_CONS : F_VAR;
-    case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z: return g->rows ? F_UNI : F_VAR;
+    case CVM_SREG_UNIT_POS_Y: return g->rows ? F_UNI : F_VAR;
+    case CVM_SREG_UNIT_POS_Z: return g->rows || g->pairs ? F_UNI : F_VAR;
     default:
         return F_VAR;
     }
@@ -224,8 +225,17 @@ static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
     switch (id) {
     case CVM_SREG_UNIT_POS_X: case CVM_SREG_UNIT_POS_Y: case CVM_SREG_UNIT_POS_Z: {
         const size_t at = offsetof(cvm_vm_plane, upos) + sizeof(uint32_t) * 64 * (id - CVM_SREG_UNIT_POS_X);
-        if (g->rows) { /* lane 0's: the scalar of its form (sreg_kind) */
+        if (g->rows || (g->pairs && id == CVM_SREG_UNIT_POS_Z)) { /* lane 0's: the scalar of its form (sreg_kind) */
             *s = load_fixed(g, g->p, at, g->i32);
+            break;
+        }
+        if (g->pairs) { /* x: l % (W / 2); y: lane 0's + l / (W / 2) */
+            const unsigned sh = (unsigned)__builtin_ctz(g->W / 2);
+            LLVMValueRef l = iota(g, g->i32);
+            *s = id == CVM_SREG_UNIT_POS_X
+                     ? llvm.BuildAnd(g->B, l, splat(g, c32(g, g->W / 2 - 1)), "")
+                     : llvm.BuildAdd(g->B, splat(g, load_fixed(g, g->p, at, g->i32)),
+                                     llvm.BuildLShr(g->B, l, splat(g, c32(g, sh)), ""), "");
             break;
         }
         LLVMValueRef v = llvm.BuildLoad2(g->B, llvm.VectorType(g->i32, g->W),

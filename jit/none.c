@@ -11,10 +11,10 @@ bool cvm_jit_backend_built(void)
     return false;
 }
 
-cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, bool rows,
+cvm_jit_fn cvm_jit_backend_compile(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, unsigned shape,
                                    void **handle, char *why, size_t n, bool *again)
 {
-    (void)prog, (void)kp, (void)W, (void)rows;
+    (void)prog, (void)kp, (void)W, (void)shape;
     *handle = NULL;
     *again = false;
     snprintf(why, n, "this build of cubevm has no native tier (LLVM was not found)");

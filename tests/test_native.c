@@ -2915,12 +2915,15 @@ static void test_full_mask(void)
     main_module(keep);
 }
 
-/* Cubes of rows (vm/jit.h cvm_jit_rows: x a multiple of the plane
+/* Cubes of rows (vm/jit.h cvm_jit_shape: x a multiple of the plane
  * width) get code of their own, which knows unit_pos.x consecutive and
- * .y, .z one value in a plane; other shapes keep the general code. The
- * same kernel alternates between the two shapes at each width, so each
- * launch must find the code of its own shape (a key without the shape
- * would run the rows code on a 16x4 cube). The kernel reads the
+ * .y, .z one value in a plane; so do cubes of pairs of rows (x half the
+ * plane width, y even: a plane's x lanes are constants, its y lane 0's
+ * plus 0 or 1); other shapes keep the general code. The same kernel
+ * alternates between the three classes at each width, so each launch
+ * must find the code of its own (a key without the shape would run the
+ * rows code on a 16x4 cube, or the pairs code on a 16x3 one, whose
+ * planes cross from one z to the next). The kernel reads the
  * positions in addresses, in a compare, in a loop bound and across a
  * barrier (made again at the resume). */
 static const char shape_src[] =
@@ -2969,8 +2972,10 @@ static void test_rows(void)
         uint32_t W, b[3];
     } cases[] = {
         {32, {64, 2, 2}}, {32, {16, 4, 2}}, {32, {96, 1, 1}}, {32, {40, 3, 1}}, {32, {32, 2, 3}},
-        {8, {8, 3, 3}}, {8, {12, 2, 1}}, {8, {24, 1, 2}},
+        {32, {16, 3, 2}}, {32, {16, 2, 3}}, {8, {8, 3, 3}}, {8, {12, 2, 1}}, {8, {24, 1, 2}},
+        {8, {4, 2, 3}}, {8, {4, 5, 1}},
     };
+    static const char *const classes[] = {"other", "rows", "pairs of rows"};
     const tap_jit_counts c0 = jit_counts();
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const uint32_t *b = cases[c].b, nb = b[0] * b[1] * b[2];
@@ -2980,8 +2985,9 @@ static void test_rows(void)
         cfg.plane_width = cases[c].W;
         uint32_t scal = N;
         char what[96];
-        snprintf(what, sizeof what, "cube %ux%ux%u at width %u (%s)", b[0], b[1], b[2], cases[c].W,
-                 b[0] % cases[c].W ? "not rows" : "rows");
+        /* (the class by hand: x a multiple of W; x W / 2 and y even; else) */
+        const int cls = b[0] % cases[c].W == 0 ? 1 : 2 * b[0] == cases[c].W && b[1] % 2 == 0 ? 2 : 0;
+        snprintf(what, sizeof what, "cube %ux%ux%u at width %u (%s)", b[0], b[1], b[2], cases[c].W, classes[cls]);
         cvm_diag d;
         if (!both(what, "shape", &cfg, bufs, 2, &scal, (uint8_t *)got, NULL, &d))
             continue;
@@ -2991,10 +2997,77 @@ static void test_rows(void)
                 bad = g;
         ok(bad < 0, "%s: matches C (first difference at unit %d)", what, bad);
     }
-    /* one compile per width and shape: (32, rows), (32, not), (8, rows), (8, not) */
+    /* one compile per width and class: rows, pairs and other at 32 and at 8 */
     const tap_jit_counts c1 = jit_counts();
-    ok(c1.compiled - c0.compiled == 4, "one compile per plane width and cube shape (%llu)",
+    ok(c1.compiled - c0.compiled == 6, "one compile per plane width and cube shape class (%llu)",
        (unsigned long long)(c1.compiled - c0.compiled));
+    main_module(keep);
+}
+
+/* A shared-tile matmul in the three shape classes (cvm_jit_shape): tiles
+ * of 16 at widths 32 (pairs of rows), 16 (rows) and 64 (other), of 4 at
+ * width 8 (pairs) and of 8 at width 8 (rows). Pairs code makes the tile
+ * offsets from constant lanes, again at each barrier's resume; inputs are
+ * small integers, so every sum is exact and the C product is the answer
+ * whatever the order. */
+static const char pairs_src[] =
+    "__global__ void mm(float *c, const float *a, const float *b, int n)\n"
+    "{\n"
+    "    __shared__ float ta[16][16];\n"
+    "    __shared__ float tb[16][16];\n"
+    "    int T = blockDim.x;\n"
+    "    int row = blockIdx.y * T + threadIdx.y, col = blockIdx.x * T + threadIdx.x;\n"
+    "    float acc = 0.0f;\n"
+    "    for (int t = 0; t < n; t += T) {\n"
+    "        ta[threadIdx.y][threadIdx.x] = a[(long)row * n + t + threadIdx.x];\n"
+    "        tb[threadIdx.y][threadIdx.x] = b[(long)(t + threadIdx.y) * n + col];\n"
+    "        __syncthreads();\n"
+    "        for (int kk = 0; kk < T; kk++)\n"
+    "            acc += ta[threadIdx.y][kk] * tb[kk][threadIdx.x];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    c[(long)row * n + col] = acc;\n"
+    "}\n";
+
+static void test_pairs(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(pairs_src, "pairs.cu", true))
+        return;
+    enum { N = 48 };
+    static float a[N * N], b[N * N], want[N * N], got[3 * N * N];
+    for (int i = 0; i < N * N; i++)
+        a[i] = (float)((i * 7) % 11 - 5), b[i] = (float)((i * 5) % 13 - 6);
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < N; c++) {
+            float acc = 0;
+            for (int k = 0; k < N; k++)
+                acc += a[r * N + k] * b[k * N + c];
+            want[r * N + c] = acc;
+        }
+    static const struct {
+        uint32_t W, T;
+        const char *cls;
+    } cases[] = {{32, 16, "pairs of rows"}, {16, 16, "rows"}, {64, 16, "other"}, {8, 4, "pairs of rows"},
+                 {8, 8, "rows"}};
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const uint32_t T = cases[i].T;
+        io bufs[] = {{NULL, sizeof want}, {a, sizeof a}, {b, sizeof b}};
+        cvm_launch_config cfg = kern_cfg(N / T, T);
+        cfg.grid[1] = N / T, cfg.block[1] = T;
+        cfg.plane_width = cases[i].W;
+        uint32_t n = N;
+        char what[80];
+        snprintf(what, sizeof what, "matmul, tiles of %u at width %u (%s)", T, cases[i].W, cases[i].cls);
+        cvm_diag d;
+        if (!both(what, "mm", &cfg, bufs, 3, &n, (uint8_t *)got, NULL, &d))
+            continue;
+        int bad = -1;
+        for (int e = 0; e < N * N && bad < 0; e++)
+            if (got[e] != want[e])
+                bad = e;
+        ok(bad < 0, "%s: matches C (first difference at %d)", what, bad);
+    }
     main_module(keep);
 }
 
@@ -3434,6 +3507,7 @@ int main(void)
     test_versioned();
     test_full_mask();
     test_rows();
+    test_pairs();
     test_grid_stride();
     test_grid_compares();
     test_deopt();

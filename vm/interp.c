@@ -589,7 +589,7 @@ static cvm_status plan(cvm_vm_run *run, cvm_diag *diag)
         uint64_t total = units;
         for (int i = 0; i < 3; i++)
             total = __builtin_mul_overflow(total, (uint64_t)L->grid[i], &total) ? UINT64_MAX : total;
-        x->native = cvm_jit_plan(x->prog, x->kp, x->W, cvm_jit_rows(L->block, x->W), total, L->tier);
+        x->native = cvm_jit_plan(x->prog, x->kp, x->W, cvm_jit_shape(L->block, x->W), total, L->tier);
     }
     x->chain = x->native && L->schedule != CVM_VM_SCHED_RANDOM; /* passes in index order */
     x->chained = NULL;

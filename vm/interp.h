@@ -131,8 +131,8 @@ typedef struct cvm_vm_arg {
 /* Plane widths 2^0 .. CVM_BC_MAX_PLANE (2^6) that native code is kept for. */
 #define CVM_VM_JIT_WIDTHS 7
 _Static_assert(1u << (CVM_VM_JIT_WIDTHS - 1) == CVM_BC_MAX_PLANE, "one native slot per power-of-two width");
-/* Native code kept per kernel: one per width and cube shape (rows or not, vm/jit.h). */
-#define CVM_VM_JIT_SLOTS (2 * CVM_VM_JIT_WIDTHS)
+/* Native code kept per kernel: one per width and cube shape class (vm/jit.h cvm_jit_shape). */
+#define CVM_VM_JIT_SLOTS (3 * CVM_VM_JIT_WIDTHS)
 
 typedef struct cvm_vm_kprog {
     const cvm_bc_kernel *k;

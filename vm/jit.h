@@ -44,8 +44,8 @@ void cvm_jit_table(const cvm_vm_launch *L, cvm_jit_region *tab);
 bool cvm_jit_built(void);
 
 /*
- * The native code for kernel kp at plane width W, for cubes of `rows`
- * (cvm_jit_rows) or not, when the launch's tier
+ * The native code for kernel kp at plane width W, for cubes of the
+ * shape class `shape` (cvm_jit_shape), when the launch's tier
  * (cvm_tier) wants it for a launch of `units` units in all, compiling it
  * then; NULL otherwise (the interpreter runs the launch). CVM_TIER_DEFAULT
  * follows CUBEVM_JIT: "auto" (also when unset: once the kernel's earlier
@@ -56,17 +56,29 @@ bool cvm_jit_built(void);
 /* CVM_INVALID_ARGUMENT when a launch of this tier would follow a
  * CUBEVM_JIT that is none of off, on, auto (cvm_launch fails with it). */
 cvm_status cvm_jit_check(int tier, cvm_diag *diag);
-cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, bool rows,
+cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp, unsigned W, unsigned shape,
                         uint64_t units, int tier);
 
-/* Whether a cube of `block` units at plane width W is made of rows: its
- * x extent a multiple of W, so that every plane is full and lies in one
- * row, its lanes at consecutive x and one y and z. The native code
- * compiled for such cubes knows those forms of unit_pos (a separate
- * compile from the other cubes'). */
-static inline bool cvm_jit_rows(const uint32_t block[3], unsigned W)
+/* The cube shapes native code is compiled for apart (cvm_jit_shape), each
+ * knowing the lanes of unit_pos in a plane: */
+enum {
+    CVM_JIT_ANY,   /* nothing known */
+    CVM_JIT_ROWS,  /* x extent a multiple of W: every plane full and in one
+                    * row, its lanes at consecutive x and one y and z */
+    CVM_JIT_PAIRS, /* x extent W / 2 and y extent even: every plane full
+                    * and two rows of one z, lane l at x = l % (W / 2) and
+                    * y = lane 0's y + l / (W / 2) (a 16x16 tile's plane) */
+    CVM_JIT_SHAPES
+};
+
+/* The shape class of a cube of `block` units at plane width W. */
+static inline unsigned cvm_jit_shape(const uint32_t block[3], unsigned W)
 {
-    return W && block[0] % W == 0;
+    if (W && block[0] % W == 0)
+        return CVM_JIT_ROWS;
+    if (W >= 2 && block[0] == W / 2 && block[1] % 2 == 0)
+        return CVM_JIT_PAIRS;
+    return CVM_JIT_ANY;
 }
 
 /* Bytes of a plane's registers at width W: what a native function's frame
@@ -82,7 +94,7 @@ bool cvm_jit_stack_room(uint64_t need);
 void cvm_jit_release(cvm_vm_kprog *kp);
 
 /* Counters for tests and tools: compiles (one per kernel, plane width
- * and cube shape, cvm_jit_rows), compiles the tier refused (the
+ * and cube shape class, cvm_jit_shape), compiles the tier refused (the
  * interpreter ran those launches), launches planned natively, and
  * the threads of such launches that ran their cubes interpreted for want
  * of stack (interp.c join). */

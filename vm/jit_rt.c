@@ -75,7 +75,7 @@ bool cvm_jit_built(void)
     return cvm_jit_backend_built();
 }
 
-cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const, unsigned W, bool rows,
+cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const, unsigned W, unsigned shape,
                         uint64_t units, int tier)
 {
     const int pol = policy(tier);
@@ -83,7 +83,8 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
         return NULL;
     if (W & (W - 1))
         return NULL; /* plane widths other than powers of two: interpreted */
-    const unsigned w = 2 * (unsigned)__builtin_ctz(W) + rows;
+    _Static_assert(CVM_VM_JIT_SLOTS == CVM_JIT_SHAPES * CVM_VM_JIT_WIDTHS, "one native slot per width and shape");
+    const unsigned w = CVM_JIT_SHAPES * (unsigned)__builtin_ctz(W) + shape;
     cvm_vm_kprog *kp = (cvm_vm_kprog *)(uintptr_t)kp_const; /* its jit_* fields (interp.h) */
     cvm_jit_fn fn = NULL;
     pthread_mutex_lock(&lock);
@@ -97,7 +98,7 @@ cvm_jit_fn cvm_jit_plan(const cvm_vm_program *prog, const cvm_vm_kprog *kp_const
         char why[sizeof last_refusal] = "";
         void *handle = NULL;
         bool again = false;
-        fn = cvm_jit_backend_compile(prog, kp, W, rows, &handle, why, sizeof why, &again);
+        fn = cvm_jit_backend_compile(prog, kp, W, shape, &handle, why, sizeof why, &again);
         if (fn) {
             kp->jit_state[w] = 1;
             kp->jit_fn[w] = (void *)(uintptr_t)fn;
