@@ -73,7 +73,7 @@ LLVM_CONFIG := $(if $(filter on,$(LLVM)),$(firstword $(shell command -v llvm-con
 LLVM_INC := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --includedir))
 LLVM_SONAME := $(if $(LLVM_CONFIG),$(notdir $(realpath $(shell $(LLVM_CONFIG) --libdir)/$(shell $(LLVM_CONFIG) --libnames))))
 ifneq ($(and $(wildcard $(LLVM_INC)/llvm-c/LLJIT.h),$(LLVM_SONAME)),)
-JIT_SRC := jit/llvm.c jit/native.c jit/native_ops.c jit/native_mem.c jit/native_loop.c jit/native_facts.c
+JIT_SRC := jit/llvm.c jit/native.c jit/native_compile.c jit/native_ops.c jit/native_mem.c jit/native_loop.c jit/native_facts.c
 $(JIT_SRC:%.c=$(BUILD)/obj/%.o): CFLAGS_ALL += -isystem $(LLVM_INC) \
     -DCVM_LLVM_SONAME='"$(LLVM_SONAME)"'
 else

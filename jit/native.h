@@ -310,6 +310,11 @@ static inline bool live_at(const gen *g, uint32_t i, uint32_t pc)
  * uni_settled, raw_nan); out of memory: gen's failed and again. */
 void cvm_nat_analyse(gen *g);
 
+/* native.c: the plane function's code into g->fn (its blocks, the
+ * resume points' dispatch, every instruction); a kernel it cannot
+ * compile sets gen's failed and why (native_compile.c runs it). */
+void cvm_nat_emit(gen *g);
+
 /* The register operands (first slots) instruction `in` names, in its
  * format's order: the destination first when it has one (*nw: 0 or 1). */
 void cvm_nat_named(const gen *g, const cvm_vm_dinsn *in, uint32_t *list, unsigned *n, unsigned *nw);
