@@ -281,6 +281,22 @@ bool cvm_nat_kept(const gen *g, uint32_t w, uint32_t pc, uint32_t r);
  * to find all of them or none. */
 LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all);
 
+/* The lanes where the test `if c` at pc holds, as a 64-bit mask (not
+ * yet limited to the active ones), where c is the compare that
+ * cvm_nat_exit_scalar takes (in cubes of rows a remat register of
+ * `threadIdx.x` counts as consecutive too): a count of lanes from one
+ * end, in scalars. *ok: an i1 that says the lanes did not wrap, where
+ * the mask holds only then, or NULL where they cannot wrap (lane
+ * positions). NULL where c is not such a compare. A reduction step's
+ * `threadIdx.x < step` took a compare of four vectors, their packing
+ * and a movemask (AVX2, 32 lanes) in each plane at each of its steps,
+ * most of them with no lane passing. */
+LLVMValueRef cvm_nat_consec_mask(gen *g, uint32_t pc, LLVMValueRef *ok);
+
+/* native_ops.c: a special register's form (sreg_form): F_UNI or F_CONS
+ * with *s its scalar, or F_VAR (*s the lanes, or NULL). */
+uint8_t cvm_nat_sreg_form(const gen *g, unsigned id, LLVMValueRef *s);
+
 /* Whether slot i is written again before any read after the plane stops
  * and resumes at pc, by the first write of a loop round (gen's fresh). */
 static inline bool renewed_at(const gen *g, uint32_t i, uint32_t pc)

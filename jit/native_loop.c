@@ -417,56 +417,137 @@ void cvm_nat_fresh(gen *g)
     free(st), free(wpc);
 }
 
-LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all)
+/* Slot's form as the compare at pc reads it: form_at's, or in cubes of
+ * rows, where nothing is forwarded, that of a `remat` register that a
+ * lane position of 32 bits wrote before pc, alone or through moves and
+ * copies of its bits (a reduction's `threadIdx.x`, read in its loop
+ * after every barrier). *nowrap: the
+ * lanes are consecutive without passing 2^31 (a position within the
+ * cube). */
+static uint8_t compare_form(const gen *g, uint32_t slot, uint32_t pc, LLVMValueRef *s, bool *nowrap)
+{
+    uint8_t k = form_at(g, slot, s);
+    *nowrap = false;
+    if (k != F_VAR || slot >= g->nslots || !g->remat[slot] || g->remat[slot] - 1 >= pc)
+        return k;
+    const cvm_vm_dinsn *w = &g->code[g->remat[slot] - 1];
+    /* through copies of its bits (`(int)threadIdx.x`), also remat */
+    for (unsigned hops = 0; hops < 4 && cvm_vm_esz(w->elem) == 4 && w->a < g->nslots && g->remat[w->a] &&
+                            (w->h == CVM_OP_MOV || (w->h == CVM_OP_CVT && w->k == CVM_VM_CVT_COPY4));
+         hops++)
+        w = &g->code[g->remat[w->a] - 1];
+    if (w->h != CVM_OP_SREG || cvm_vm_esz(w->elem) != 4 || !g->rows)
+        return F_VAR;
+    k = cvm_nat_sreg_form(g, w->aux, s);
+    if (k == F_VAR || !*s)
+        return F_VAR;
+    *nowrap = k == F_CONS;
+    return k;
+}
+
+/* A test `if c` (or a loop's exit test) made of, in its run and through
+ * `not`s, a 32-bit integer order compare of consecutive lanes (s + l,
+ * modulo 2^32) with one value t (consec_compare), turned so that the
+ * consecutive lanes are on the left. */
+typedef struct consec {
+    unsigned h;         /* lt, le, gt or ge */
+    LLVMValueRef lo, t; /* s and t in 64 bits, widened as the compare's type orders them */
+    bool neg;           /* through an odd number of `not`s */
+    bool sg;            /* the compare's type is signed */
+    bool nowrap;        /* the lanes are known not to wrap */
+} consec;
+
+/* The compare of the test at pc (consec); false where it is not such a compare. */
+static bool consec_compare(gen *g, uint32_t pc, consec *k)
 {
     uint32_t c = g->code[pc].a, w = pc;
-    bool neg = false;
     const cvm_vm_dinsn *in;
+    k->neg = false;
     for (;;) {
         const uint32_t at = cvm_nat_run_writer(g, w, c);
         if (at == UINT32_MAX)
-            return NULL;
+            return false;
         in = &g->code[at];
         w = at;
         if (in->h != CVM_OP_NOT || in->elem != CVM_T_BOOL)
             break;
         if (!cvm_nat_kept(g, at, pc, in->a))
-            return NULL;
-        neg = !neg, c = in->a;
+            return false;
+        k->neg = !k->neg, c = in->a;
     }
     if ((in->h != CVM_OP_LT && in->h != CVM_OP_LE && in->h != CVM_OP_GT && in->h != CVM_OP_GE) ||
         in->line != 1 || !is_int(in->ea) || cvm_vm_esz(in->ea) != 4 || !cvm_nat_kept(g, w, pc, in->a) ||
         !cvm_nat_kept(g, w, pc, in->b))
-        return NULL;
-    LLVMValueRef x, t;
-    const uint8_t ka = form_at(g, in->a, &x), kb = form_at(g, in->b, &t);
-    unsigned h = in->h;
+        return false;
+    LLVMValueRef x, y;
+    bool nwa, nwb;
+    const uint8_t ka = compare_form(g, in->a, w, &x, &nwa), kb = compare_form(g, in->b, w, &y, &nwb);
+    k->h = in->h;
     if (ka == F_UNI && kb == F_CONS) { /* t < x is x > t */
         LLVMValueRef u = x;
-        x = t, t = u;
-        h = h == CVM_OP_LT   ? CVM_OP_GT
-            : h == CVM_OP_LE ? CVM_OP_GE
-            : h == CVM_OP_GT ? CVM_OP_LT
-                             : CVM_OP_LE;
+        x = y, y = u, nwa = nwb;
+        k->h = k->h == CVM_OP_LT   ? CVM_OP_GT
+               : k->h == CVM_OP_LE ? CVM_OP_GE
+               : k->h == CVM_OP_GT ? CVM_OP_LT
+                                   : CVM_OP_LE;
     } else if (ka != F_CONS || kb != F_UNI) {
-        return NULL;
+        return false;
     }
+    k->sg = is_signed(in->ea);
+    k->lo = k->sg ? llvm.BuildSExt(g->B, x, g->i64, "") : llvm.BuildZExt(g->B, x, g->i64, "");
+    k->t = k->sg ? llvm.BuildSExt(g->B, y, g->i64, "") : llvm.BuildZExt(g->B, y, g->i64, "");
+    k->nowrap = nwa;
+    return true;
+}
+
+/* Whether k's consecutive lanes stay in their 32-bit type over the
+ * plane: an i1 (NULL where that is known). */
+static LLVMValueRef no_wrap(gen *g, const consec *k)
+{
+    if (k->nowrap)
+        return NULL;
+    LLVMValueRef hi = llvm.BuildAdd(g->B, k->lo, c64(g, g->W - 1), "");
+    return llvm.BuildICmp(g->B, LLVMIntSLE, hi, c64(g, k->sg ? INT32_MAX : UINT32_MAX), "");
+}
+
+LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all)
+{
+    consec k;
+    if (!consec_compare(g, pc, &k))
+        return NULL;
     LLVMIntPredicate pr;
-    switch (h) {
+    switch (k.h) {
     case CVM_OP_LT: pr = LLVMIntSLT; break;
     case CVM_OP_LE: pr = LLVMIntSLE; break;
     case CVM_OP_GT: pr = LLVMIntSGT; break;
     default: pr = LLVMIntSGE; break;
     }
-    /* in 64 bits, where the 32-bit values compare as they do in their type */
-    const bool s = is_signed(in->ea);
-    LLVMValueRef lo = s ? llvm.BuildSExt(g->B, x, g->i64, "") : llvm.BuildZExt(g->B, x, g->i64, "");
-    LLVMValueRef tt = s ? llvm.BuildSExt(g->B, t, g->i64, "") : llvm.BuildZExt(g->B, t, g->i64, "");
-    LLVMValueRef hi = llvm.BuildAdd(g->B, lo, c64(g, g->W - 1), "");
-    LLVMValueRef nowrap = llvm.BuildICmp(g->B, LLVMIntSLE, hi, c64(g, s ? INT32_MAX : UINT32_MAX), "");
-    const bool up = h == CVM_OP_LT || h == CVM_OP_LE; /* holds at the low end first */
-    LLVMValueRef every = llvm.BuildICmp(g->B, pr, up ? hi : lo, tt, "");
-    LLVMValueRef none = llvm.BuildNot(g->B, llvm.BuildICmp(g->B, pr, up ? lo : hi, tt, ""), "");
-    *all = neg ? none : every;
-    return llvm.BuildAnd(g->B, nowrap, llvm.BuildOr(g->B, every, none, ""), "");
+    LLVMValueRef hi = llvm.BuildAdd(g->B, k.lo, c64(g, g->W - 1), "");
+    LLVMValueRef ok = no_wrap(g, &k);
+    const bool up = k.h == CVM_OP_LT || k.h == CVM_OP_LE; /* holds at the low end first */
+    LLVMValueRef every = llvm.BuildICmp(g->B, pr, up ? hi : k.lo, k.t, "");
+    LLVMValueRef none = llvm.BuildNot(g->B, llvm.BuildICmp(g->B, pr, up ? k.lo : hi, k.t, ""), "");
+    *all = k.neg ? none : every;
+    LLVMValueRef one = llvm.BuildOr(g->B, every, none, "");
+    return ok ? llvm.BuildAnd(g->B, ok, one, "") : one;
+}
+
+LLVMValueRef cvm_nat_consec_mask(gen *g, uint32_t pc, LLVMValueRef *ok)
+{
+    consec k;
+    if (!consec_compare(g, pc, &k))
+        return NULL;
+    /* s + l < t holds where l < t - s, s + l <= t where l < t - s + 1;
+     * ge and gt in the other lanes */
+    LLVMValueRef d = llvm.BuildSub(g->B, k.t, k.lo, "");
+    if (k.h == CVM_OP_LE || k.h == CVM_OP_GT)
+        d = llvm.BuildAdd(g->B, d, c64(g, 1), "");
+    d = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntSLT, d, c64(g, 0), ""), c64(g, 0), d, "");
+    d = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntSGT, d, c64(g, g->W), ""), c64(g, g->W), d, "");
+    LLVMValueRef low = llvm.BuildSub(g->B, llvm.BuildShl(g->B, c64(g, 1), d, ""), c64(g, 1), "");
+    if (g->W >= 64) /* (a shift by 64 is not defined) */
+        low = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, d, c64(g, 64), ""), c64(g, UINT64_MAX), low, "");
+    *ok = no_wrap(g, &k);
+    const bool below = (k.h == CVM_OP_LT || k.h == CVM_OP_LE) != k.neg;
+    return below ? low : llvm.BuildXor(g->B, low, full_mask(g), "");
 }

@@ -267,6 +267,11 @@ static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
     return sreg_kind(g, id); /* (F_VAR for the per-lane positions, *s their vector) */
 }
 
+uint8_t cvm_nat_sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
+{
+    return sreg_form(g, id, s);
+}
+
 /* W lanes of the f64 constant v. */
 static LLVMValueRef dsplat(const gen *g, double v)
 {

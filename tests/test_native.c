@@ -3225,6 +3225,103 @@ static void test_grid_compares(void)
     main_module(keep);
 }
 
+/* `if` on a compare of the unit's position in its row with one value
+ * (cvm_nat_consec_mask): in cubes of rows the mask is a count of lanes
+ * from one end, where `threadIdx.x` (hoisted out of the loop, and made
+ * again after each barrier) is known consecutive and not wrapping. Each
+ * order, signed and unsigned, either side, through a `!`, with values
+ * below, inside and beyond the plane, negative ones and the type's
+ * ends; rows at widths 32, 64 and 8, and cubes of other shapes for the
+ * general code. */
+static const char pcmp_src[] =
+    "__global__ void pc(unsigned *o, int k0, unsigned u0)\n"
+    "{\n"
+    "    __shared__ unsigned sh[64];\n"
+    "    unsigned acc = 0;\n"
+    "    for (int r = 0; r < 9; r++) {\n"
+    "        int k = k0 + (r - 4) * 9;\n"
+    "        unsigned u = u0 + (unsigned)(r - 4) * 9u;\n"
+    "        if (threadIdx.x < u) acc += 1u;\n"
+    "        if (threadIdx.x <= u) acc += 2u;\n"
+    "        if (threadIdx.x > u) acc += 4u;\n"
+    "        if (threadIdx.x >= u) acc += 8u;\n"
+    "        if ((int)threadIdx.x < k) acc += 16u;\n"
+    "        if ((int)threadIdx.x >= k) acc += 32u;\n"
+    "        if (!((int)threadIdx.x <= k)) acc += 64u;\n"
+    "        if (k > (int)threadIdx.x) acc += 128u;\n"
+    "        if (u <= threadIdx.x) acc += 256u;\n"
+    "        if (k < (int)threadIdx.x) acc += 512u;\n"
+    "        if (u >= threadIdx.x) acc += 1024u;\n"
+    "        if (u > threadIdx.x) acc += 2048u;\n"
+    "        acc = acc * 3u + sh[(r * 7) & 63];\n"
+    "        __syncthreads();\n"
+    "        if (threadIdx.x < 64u && threadIdx.y == 0) sh[threadIdx.x] = acc & 7u;\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    o[(blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = acc;\n"
+    "}\n";
+
+/* pcmp_src's kernel in C for cube shape b (x, y), both cubes alike. */
+static void pcmp_ref(const uint32_t *b, int32_t k0, uint32_t u0, uint32_t *want)
+{
+    const uint32_t nb = b[0] * b[1];
+    uint32_t sh[64] = {0}, *acc = calloc(nb, sizeof *acc);
+    for (int r = 0; r < 9; r++) {
+        const int32_t k = (int32_t)((uint32_t)k0 + (uint32_t)((r - 4) * 9));
+        const uint32_t u = u0 + (uint32_t)(r - 4) * 9u;
+        for (uint32_t i = 0; i < nb; i++) {
+            const uint32_t x = i % b[0];
+            uint32_t a = acc[i];
+            a += (x < u) * 1u + (x <= u) * 2u + (x > u) * 4u + (x >= u) * 8u;
+            a += ((int32_t)x < k) * 16u + ((int32_t)x >= k) * 32u + ((int32_t)x > k) * 64u;
+            a += (k > (int32_t)x) * 128u + (u <= x) * 256u + (k < (int32_t)x) * 512u;
+            a += (u >= x) * 1024u + (u > x) * 2048u;
+            acc[i] = a * 3u + sh[(r * 7) & 63];
+        }
+        for (uint32_t i = 0; i < nb; i++)
+            if (i % b[0] < 64 && i / b[0] == 0)
+                sh[i] = acc[i] & 7u;
+    }
+    for (uint32_t c = 0; c < 2; c++)
+        memcpy(want + c * nb, acc, nb * sizeof *acc);
+    free(acc);
+}
+
+static void test_position_compares(void)
+{
+    cvm_module *keep = mod;
+    if (!use_module(pcmp_src, "pcmp.cu", true))
+        return;
+    static const struct {
+        uint32_t W, b[2];
+    } shapes[] = {{32, {64, 2}}, {64, {128, 1}}, {8, {16, 3}}, {32, {48, 2}}, {8, {12, 1}}};
+    static const int32_t ks[] = {-5, 0, 1, 20, 33, 60, 100, INT32_MIN + 3, INT32_MAX - 3};
+    static const uint32_t us[] = {0, 3, 31, 40, 64, 130, UINT32_MAX - 2, 0x80000010u, 1u << 31};
+    static uint32_t got[2 * 128 * 3], want[2 * 128 * 3];
+    for (unsigned c = 0; c < sizeof shapes / sizeof shapes[0]; c++)
+        for (unsigned v = 0; v < sizeof ks / sizeof ks[0]; v++) {
+            const uint32_t *b = shapes[c].b, nb = b[0] * b[1];
+            io bufs[] = {{NULL, sizeof(uint32_t) * 2 * nb}};
+            cvm_launch_config cfg = kern_cfg(2, b[0]);
+            cfg.block[1] = b[1];
+            cfg.plane_width = shapes[c].W;
+            uint32_t scal[2] = {(uint32_t)ks[v], us[v]};
+            char what[112];
+            snprintf(what, sizeof what, "position compares, cube %ux%u at width %u, k %d, u %u", b[0], b[1],
+                     shapes[c].W, ks[v], us[v]);
+            cvm_diag d;
+            if (!both_n(what, "pc", &cfg, bufs, 1, scal, 2, (uint8_t *)got, NULL, &d))
+                continue;
+            pcmp_ref(b, ks[v], us[v], want);
+            int bad = -1;
+            for (int i = 0; i < (int)(2 * nb) && bad < 0; i++)
+                if (got[i] != want[i])
+                    bad = i;
+            ok(bad < 0, "%s: matches C (first difference at unit %d)", what, bad);
+        }
+    main_module(keep);
+}
+
 static void test_refused(void)
 {
     tap_jit_counts c0 = {0, 0, 0, 0}, c1 = {0, 0, 0, 0};
@@ -3510,6 +3607,7 @@ int main(void)
     test_pairs();
     test_grid_stride();
     test_grid_compares();
+    test_position_compares();
     test_deopt();
     test_unborn();
     test_inductive();
