@@ -105,13 +105,16 @@ static bool release_sync(cvm_vm_exec *x)
 {
     uint32_t waiting = 0, count = 0, lanes = 0;
     bool plain = true; /* every plane waits at a plain sync_cube: no count, no lanes */
+    /* (the bounds and the code in locals: the stores of the second pass
+     * might alias them, and a softmax releases 19 barriers a row) */
+    cvm_vm_plane *const first = x->planes, *const end = first + x->nplanes;
+    const cvm_vm_dinsn *const code = x->code;
     /* from the last plane: the scheduler asks after each plane that stops,
      * and while planes after it have yet to run the first look says no */
-    for (uint32_t i = x->nplanes; i-- > 0;) {
-        const cvm_vm_plane *q = &x->planes[i];
+    for (const cvm_vm_plane *q = end; q-- > first;) {
         if (q->state == CVM_VM_AT_SYNC) {
             waiting++;
-            plain &= x->code[q->wait_pc].h == CVM_OP_SYNC_CUBE;
+            plain &= code[q->wait_pc].h == CVM_OP_SYNC_CUBE;
         } else if (q->state != CVM_VM_DONE) {
             return false;
         }
@@ -119,13 +122,11 @@ static bool release_sync(cvm_vm_exec *x)
     if (!waiting)
         return false;
     if (plain && !x->race) { /* the common case in one more pass */
-        for (uint32_t i = 0; i < x->nplanes; i++) {
-            cvm_vm_plane *q = &x->planes[i];
+        for (cvm_vm_plane *q = first; q < end; q++)
             if (q->state == CVM_VM_AT_SYNC) {
                 q->state = CVM_VM_RUNNABLE;
                 q->pc = q->wait_pc + 1;
             }
-        }
         return true;
     }
     for (uint32_t i = 0; i < x->nplanes && !plain; i++) {
