@@ -400,16 +400,12 @@ static LLVMValueRef cond_mask(const gen *g, uint32_t slot)
 
 /* The active lanes where the test of `if` at pc holds: cond_mask, or a
  * count of lanes from one end where the test compares lane positions
- * with one value (cvm_nat_consec_mask). (Where consecutive lanes might
- * wrap, a test of that, with the compare's vector on the other path,
- * took more instructions than the vector alone: 3.7% more in softmax,
- * whose loop tests compare `j` with `cols`; LLVM made the two paths one
- * unless the branch was weighted.) */
+ * with one value (cvm_nat_consec_mask). */
 static LLVMValueRef if_mask(gen *g, uint32_t pc)
 {
     const uint32_t slot = g->code[pc].a;
-    LLVMValueRef s, wraps, m;
-    if (form_at(g, slot, &s) == F_UNI || !(m = cvm_nat_consec_mask(g, pc, &wraps)) || wraps)
+    LLVMValueRef s, m;
+    if (form_at(g, slot, &s) == F_UNI || !(m = cvm_nat_consec_mask(g, pc)))
         return cond_mask(g, slot);
     return llvm.BuildAnd(g->B, m, get_active(g), "");
 }

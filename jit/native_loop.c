@@ -532,10 +532,10 @@ LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all)
     return ok ? llvm.BuildAnd(g->B, ok, one, "") : one;
 }
 
-LLVMValueRef cvm_nat_consec_mask(gen *g, uint32_t pc, LLVMValueRef *ok)
+LLVMValueRef cvm_nat_consec_mask(gen *g, uint32_t pc)
 {
     consec k;
-    if (!consec_compare(g, pc, &k))
+    if (!consec_compare(g, pc, &k) || !k.nowrap)
         return NULL;
     /* s + l < t holds where l < t - s, s + l <= t where l < t - s + 1;
      * ge and gt in the other lanes */
@@ -547,7 +547,6 @@ LLVMValueRef cvm_nat_consec_mask(gen *g, uint32_t pc, LLVMValueRef *ok)
     LLVMValueRef low = llvm.BuildSub(g->B, llvm.BuildShl(g->B, c64(g, 1), d, ""), c64(g, 1), "");
     if (g->W >= 64) /* (a shift by 64 is not defined) */
         low = llvm.BuildSelect(g->B, llvm.BuildICmp(g->B, LLVMIntEQ, d, c64(g, 64), ""), c64(g, UINT64_MAX), low, "");
-    *ok = no_wrap(g, &k);
     const bool below = (k.h == CVM_OP_LT || k.h == CVM_OP_LE) != k.neg;
     return below ? low : llvm.BuildXor(g->B, low, full_mask(g), "");
 }
