@@ -74,7 +74,7 @@ typedef struct gen {
     unsigned W;
     /* Compiled for cubes of rows (vm/jit.h cvm_jit_shape): a plane's
      * unit_pos.x is consecutive from its lane 0's, its .y and .z one
-     * value (sreg_form), facts of every launch that runs this code. */
+     * value (cvm_nat_sreg_form), facts of every launch that runs this code. */
     bool rows;
     /* Compiled for cubes of pairs of rows (cvm_jit_shape's
      * CVM_JIT_PAIRS): a plane's unit_pos.x is the constant lanes
@@ -295,8 +295,7 @@ LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all);
  * `cols`; LLVM made the two paths one unless the branch was weighted.) */
 LLVMValueRef cvm_nat_consec_mask(gen *g, uint32_t pc);
 
-/* native_ops.c: a special register's form (sreg_form): F_UNI or F_CONS
- * with *s its scalar, or F_VAR (*s the lanes, or NULL). */
+/* A special register's form and its scalar, or its lanes (native_ops.c). */
 uint8_t cvm_nat_sreg_form(const gen *g, unsigned id, LLVMValueRef *s);
 
 /* Whether slot i is written again before any read after the plane stops

@@ -500,16 +500,6 @@ static bool consec_compare(gen *g, uint32_t pc, consec *k)
     return true;
 }
 
-/* Whether k's consecutive lanes stay in their 32-bit type over the
- * plane: an i1 (NULL where that is known). */
-static LLVMValueRef no_wrap(gen *g, const consec *k)
-{
-    if (k->nowrap)
-        return NULL;
-    LLVMValueRef hi = llvm.BuildAdd(g->B, k->lo, c64(g, g->W - 1), "");
-    return llvm.BuildICmp(g->B, LLVMIntSLE, hi, c64(g, k->sg ? INT32_MAX : UINT32_MAX), "");
-}
-
 LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all)
 {
     consec k;
@@ -522,8 +512,9 @@ LLVMValueRef cvm_nat_exit_scalar(gen *g, uint32_t pc, LLVMValueRef *all)
     case CVM_OP_GT: pr = LLVMIntSGT; break;
     default: pr = LLVMIntSGE; break;
     }
+    /* the lanes stay in their 32-bit type over the plane (known for positions) */
     LLVMValueRef hi = llvm.BuildAdd(g->B, k.lo, c64(g, g->W - 1), "");
-    LLVMValueRef ok = no_wrap(g, &k);
+    LLVMValueRef ok = k.nowrap ? NULL : llvm.BuildICmp(g->B, LLVMIntSLE, hi, c64(g, k.sg ? INT32_MAX : UINT32_MAX), "");
     const bool up = k.h == CVM_OP_LT || k.h == CVM_OP_LE; /* holds at the low end first */
     LLVMValueRef every = llvm.BuildICmp(g->B, pr, up ? hi : k.lo, k.t, "");
     LLVMValueRef none = llvm.BuildNot(g->B, llvm.BuildICmp(g->B, pr, up ? k.lo : hi, k.t, ""), "");

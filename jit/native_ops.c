@@ -156,7 +156,7 @@ static LLVMValueRef convert(const gen *g, const cvm_vm_dinsn *in, LLVMValueRef a
 }
 
 /* A special register's form: one value in every lane of a plane, or
- * consecutive ones; F_VAR per lane (or not inline: sreg_form). In cubes
+ * consecutive ones; F_VAR per lane (or not inline: cvm_nat_sreg_form). In cubes
  * of rows (gen's rows) a plane's unit_pos.x is consecutive and its .y
  * and .z one value; in cubes of pairs of rows (gen's pairs) its .z. */
 static uint8_t sreg_kind(const gen *g, unsigned id)
@@ -218,7 +218,7 @@ uint8_t cvm_nat_form_rule(const gen *g, const cvm_vm_dinsn *in, uint8_t fa, uint
 /* A special register's form (fval): one value in every lane (F_UNI, *s),
  * consecutive from *s (F_CONS), or per lane (F_VAR, *s its vector);
  * F_VAR with NULL when not inline. */
-static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
+uint8_t cvm_nat_sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
 {
     const size_t L_off = offsetof(cvm_vm_exec, L);
     LLVMValueRef L;
@@ -265,11 +265,6 @@ static uint8_t sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
     default: *s = NULL; break;
     }
     return sreg_kind(g, id); /* (F_VAR for the per-lane positions, *s their vector) */
-}
-
-uint8_t cvm_nat_sreg_form(const gen *g, unsigned id, LLVMValueRef *s)
-{
-    return sreg_form(g, id, s);
 }
 
 /* W lanes of the f64 constant v. */
@@ -552,7 +547,7 @@ static bool form_op(gen *g, const cvm_vm_dinsn *in)
     const uint8_t fa = form_at(g, in->a, &a), fb = form_at(g, in->b, &b);
     uint8_t k = cvm_nat_form_rule(g, in, fa, fb);
     if (in->h == CVM_OP_SREG && cvm_vm_esz(in->elem) == 4) {
-        k = sreg_form(g, in->aux, &r);
+        k = cvm_nat_sreg_form(g, in->aux, &r);
         if (!r)
             return false;
         if (k == F_VAR) { /* per lane: forwarded as it is */
