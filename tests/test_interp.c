@@ -718,6 +718,69 @@ static void test_uniform_fused(void)
 }
 
 /*
+ * decode.c unit_x_plus: which INDEX chains read an index that is u +
+ * unit_pos.x (CVM_VM_UNI_UNIT_X_B), u cube-uniform, written once outside
+ * every construct. In program order: (int)(c d + t), (unsigned)(c d + t)
+ * and the i64 c d + (long)t do; the i64 c d + (long)(c d + t) (an
+ * extension of a sum), t * 2, an index written twice, t + t, one written
+ * inside an if, and c d + unit_pos.y do not.
+ */
+static void test_unit_x_index(void)
+{
+    static const char chain[] = "    cvt.i64 %%a%d, %%%s\n    const.i64 %%s%d, 4\n"
+                                "    mul.i64 %%u%d, %%a%d, %%s%d\n"
+                                "    ptr.add.ptr.global %%p%d, %%pi, %%u%d\n"
+                                "    ld.u32 %%x%d, [%%p%d]\n";
+    static const char chain64[] = "    const.i64 %%s%d, 4\n    mul.i64 %%u%d, %%%s, %%s%d\n"
+                                  "    ptr.add.ptr.global %%p%d, %%pi, %%u%d\n"
+                                  "    ld.u32 %%x%d, [%%p%d]\n";
+    static const char *const idx[] = {"ig", "ug", "g64", "e64", "m", "w2", "tt", "ui", "py"};
+    char src[6000];
+    int n = snprintf(src, sizeof src, "%s",
+                     ".kernel k\n.param in buffer u32 read\n"
+                     ".reg u32 %t, %c, %cd, %cg, %ug, %m, %k2, %w2, %tt, %ui, %ty, %py\n"
+                     ".reg i32 %ig\n.reg i64 %t64, %cg64, %g64, %ue64, %e64\n.reg bool %b\n"
+                     ".reg ptr.global %pi\n");
+    for (int i = 0; i < 9; i++)
+        n += snprintf(src + n, sizeof src - (size_t)n,
+                      ".reg i64 %%a%d, %%s%d, %%u%d\n.reg ptr.global %%p%d\n.reg u32 %%x%d\n", i, i,
+                      i, i, i);
+    n += snprintf(src + n, sizeof src - (size_t)n, "%s",
+                  "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n"
+                  "    sreg.u32 %cd, cube_dim.x\n    param.ptr.global %pi, in, 0\n"
+                  "    mul.u32 %cg, %c, %cd\n    add.u32 %ug, %cg, %t\n    cvt.i32 %ig, %ug\n"
+                  "    cvt.i64 %t64, %t\n    cvt.i64 %cg64, %cg\n    add.i64 %g64, %cg64, %t64\n"
+                  "    cvt.i64 %ue64, %ug\n    add.i64 %e64, %cg64, %ue64\n"
+                  "    const.u32 %k2, 2\n    mul.u32 %m, %t, %k2\n"
+                  "    add.u32 %w2, %cg, %t\n    add.u32 %w2, %w2, %k2\n    add.u32 %tt, %t, %t\n"
+                  "    sreg.u32 %ty, unit_pos.y\n    add.u32 %py, %cg, %ty\n");
+    for (int i = 0; i < 9; i++) {
+        if (i == 7)
+            n += snprintf(src + n, sizeof src - (size_t)n, "%s",
+                          "    lt.u32 %b, %t, %k2\n    if %b\n        add.u32 %ui, %cg, %t\n");
+        if (i == 2 || i == 3)
+            n += snprintf(src + n, sizeof src - (size_t)n, chain64, i, i, idx[i], i, i, i, i, i);
+        else
+            n += snprintf(src + n, sizeof src - (size_t)n, chain, i, idx[i], i, i, i, i, i, i, i,
+                          i);
+        if (i == 7)
+            n += snprintf(src + n, sizeof src - (size_t)n, "%s", "    end\n");
+    }
+    snprintf(src + n, sizeof src - (size_t)n, "%s", "    return\n.end\n");
+    cvm_diag d;
+    decoded dc;
+    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
+    char got[16] = "";
+    unsigned nix = 0;
+    for (uint32_t pc = 0; kp && kp->fast && pc < kp->ninsns && nix < 15; pc++)
+        if (kp->fast[pc].h == CVM_VM_H_INDEX)
+            got[nix++] = kp->fast[pc].uni & CVM_VM_UNI_UNIT_X_B ? 'y' : 'n';
+    ok(strcmp(got, "yyynnnnnn") == 0,
+       "INDEX chains of u + unit_pos.x: the first three of nine (got '%s')", got);
+    decoded_free(&dc);
+}
+
+/*
  * decode.c allocate_slots: the fused code's registers share slots where
  * their lives do not overlap. Counted by hand for this kernel: t, s (both
  * live across the if) and po (preset) keep their own slots; a [pc 1-2],
@@ -937,6 +1000,7 @@ int main(void)
     test_barrier_divergence_line();
     test_uniform();
     test_uniform_fused();
+    test_unit_x_index();
     test_slot_allocation();
     test_more_atomics_misaligned();
     test_assert_trap();

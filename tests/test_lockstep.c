@@ -1072,6 +1072,91 @@ static void check_uni(uint32_t n, uint32_t base, uint64_t base64)
 }
 
 /*
+ * Loads whose index is u + unit_pos.x (decode.c unit_x_plus, written once
+ * outside every construct): lockstep takes a cube that is one row as one
+ * range from plane 0's first lane (interp_lockstep.c row_indexed); a cube
+ * of several rows, or a 32-bit index that would wrap inside the cube, goes
+ * lane by lane. With c = cube_pos.x, d = cube_dim.x, t = unit_pos.x:
+ *   x = in[(int)(c d + sh + t)], y = in[(unsigned)(c d + sh + t)],
+ *   z = in[(long)c d + sh64 + t], out[flat unit] = x + 3 y + 5 z
+ */
+static const char rowix_src[] =
+    ".kernel rowix\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n.param sh scalar u32\n"
+    ".param sh64 scalar i64\n"
+    ".reg u32 %t, %c, %cd, %cg0, %cg, %sh, %ug, %x, %y, %z, %k3, %k5, %v\n"
+    ".reg u32 %ty, %dy, %units, %cu, %fy, %f0, %f\n.reg i32 %ig\n"
+    ".reg i64 %t64, %c64, %cd64, %cg64, %s64, %cg64b, %g64, %a, %s, %u, %a2, %s2, %u2\n"
+    ".reg i64 %s3, %u3, %fo, %s4, %u4\n"
+    ".reg ptr.global %pi, %po, %p1, %p2, %p3, %p4\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    param.u32 %sh, sh, 0\n    mul.u32 %cg0, %c, %cd\n    add.u32 %cg, %cg0, %sh\n"
+    "    add.u32 %ug, %cg, %t\n    cvt.i32 %ig, %ug\n"
+    "    param.ptr.global %pi, in, 0\n    param.ptr.global %po, out, 0\n"
+    "    cvt.i64 %a, %ig\n    const.i64 %s, 4\n    mul.i64 %u, %a, %s\n"
+    "    ptr.add.ptr.global %p1, %pi, %u\n    ld.u32 %x, [%p1]\n"
+    "    cvt.i64 %a2, %ug\n    const.i64 %s2, 4\n    mul.i64 %u2, %a2, %s2\n"
+    "    ptr.add.ptr.global %p2, %pi, %u2\n    ld.u32 %y, [%p2]\n"
+    "    cvt.i64 %t64, %t\n    cvt.i64 %c64, %c\n    cvt.i64 %cd64, %cd\n"
+    "    mul.i64 %cg64, %c64, %cd64\n    param.i64 %s64, sh64, 0\n"
+    "    add.i64 %cg64b, %cg64, %s64\n    add.i64 %g64, %cg64b, %t64\n"
+    "    const.i64 %s3, 4\n    mul.i64 %u3, %g64, %s3\n"
+    "    ptr.add.ptr.global %p3, %pi, %u3\n    ld.u32 %z, [%p3]\n"
+    "    const.u32 %k3, 3\n    const.u32 %k5, 5\n    mul.u32 %y, %y, %k3\n    mul.u32 %z, %z, %k5\n"
+    "    add.u32 %v, %x, %y\n    add.u32 %v, %v, %z\n"
+    "    sreg.u32 %ty, unit_pos.y\n    sreg.u32 %dy, cube_dim.y\n    mul.u32 %units, %cd, %dy\n"
+    "    mul.u32 %cu, %c, %units\n    mul.u32 %fy, %ty, %cd\n    add.u32 %f0, %cu, %fy\n"
+    "    add.u32 %f, %f0, %t\n    cvt.i64 %fo, %f\n    const.i64 %s4, 4\n    mul.i64 %u4, %fo, %s4\n"
+    "    ptr.add.ptr.global %p4, %po, %u4\n    st.u32 [%p4], %v\n"
+    "    return\n.end\n";
+
+/* rowix over `grid` cubes of bx x by units with an input of in_n
+ * elements: every unit's out by the C model, or (fault_unit below
+ * UINT32_MAX) a fault whose lowest unit is fault_unit of cube fault_cube. */
+static void check_rowix(uint32_t grid, uint32_t bx, uint32_t by, uint32_t sh, int64_t sh64,
+                        uint32_t in_n, uint32_t fault_cube, uint32_t fault_unit)
+{
+    const uint32_t units = bx * by, n = grid * units;
+    uint32_t *got = calloc(n, sizeof *got), *data = calloc(in_n, sizeof *data);
+    for (uint32_t i = 0; i < in_n; i++)
+        data[i] = in_val(i);
+    char what[128];
+    snprintf(what, sizeof what, "u + unit_pos.x indexes, %u cubes of %ux%u, shifts %u and %lld",
+             grid, bx, by, sh, (long long)sh64);
+    cvm_buffer *out = kern_buf("out", n * sizeof *got, NULL);
+    cvm_buffer *in = kern_buf("in", in_n * sizeof *data, data);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_u32(&sh),
+                      kern_arg_bytes(&sh64, 8)};
+    cvm_launch_config cfg = kern_cfg(grid, bx);
+    cfg.block[1] = by;
+    cvm_diag d;
+    cvm_status st = kern_exec(rowix_src, "rowix", &cfg, args, 4, &d);
+    if (fault_unit != UINT32_MAX) {
+        ok(st == CVM_FAULT && d.has_fault && d.fault.cube[0] == fault_cube &&
+               d.fault.unit[0] + bx * d.fault.unit[1] == fault_unit,
+           "%s: the lowest faulting unit is cube %u unit %u (%s: cube %u unit %u,%u)", what,
+           fault_cube, fault_unit, cvm_status_str(st), d.fault.cube[0], d.fault.unit[0],
+           d.fault.unit[1]);
+    } else if (ok(st == CVM_OK, "%s: runs (%s)", what, st ? d.message : "ok")) {
+        int read = kern_read(out, got, n * sizeof *got);
+        uint32_t bad = n, want = 0;
+        for (uint32_t f = 0; f < n && bad == n; f++) {
+            const uint32_t c = f / units, t = f % units % bx, ix = c * bx + sh + t;
+            const int64_t iz = (int64_t)c * bx + sh64 + t;
+            want = data[(int32_t)ix] + 3 * data[ix] + 5 * data[iz];
+            if (!read || got[f] != want)
+                bad = f;
+        }
+        if (!ok(read && bad == n, "%s: every unit matches the C model", what) && bad < n)
+            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], want);
+    }
+    cvm_buffer_free(out);
+    cvm_buffer_free(in);
+    free(got);
+    free(data);
+}
+
+/*
  * Planes that ran alone and meet again at one pc in different rounds of a
  * loop: a switch on plane_pos parts the two planes of a 64-unit cube, and
  * then each runs alone, yielding after its own quantum of back-edges
@@ -1200,6 +1285,20 @@ int main(void)
     check_uni(9, 0x7ffffffcu, UINT64_C(0x7ffffffffffffffc)); /* across the sign bits */
     check_uni(9, 0xfffffff0u, UINT64_C(0xfffffffffffffff0)); /* x0 + t wraps at unit 76 */
     check_uni(0, 3, 3);
+    check_rowix(3, 256, 1, 0, 0, 3 * 256, 0, UINT32_MAX);     /* cubes of one row, 8 planes */
+    check_rowix(2, 96, 1, 5, 5, 2 * 96 + 5, 0, UINT32_MAX);   /* 3 planes, shifted */
+    check_rowix(2, 1024, 1, 1, 2, 2048 + 2, 0, UINT32_MAX);   /* 32 planes */
+    /* rows of 64 and of 32: unit_pos.x repeats (a range of the cube's 256
+     * and 96 units would lie inside the input, and be wrong) */
+    check_rowix(3, 64, 4, 0, 0, 3 * 256, 0, UINT32_MAX);
+    check_rowix(4, 32, 3, 7, 0, 4 * 96 + 7, 0, UINT32_MAX);
+    check_rowix(3, 256, 1, 0, 1, 3 * 256, 2, 255);            /* z reads past the end */
+    check_rowix(3, 256, 1, 0, -1, 3 * 256, 0, 0);             /* z reads before the start */
+    check_rowix(3, 64, 4, 0, 1, 3 * 64, 2, 63);               /* and with rows of 64 */
+    /* 32-bit indexes that cross INT32_MAX, and wrap past UINT32_MAX, inside
+     * cube 0: lane by lane, and unit 0 (x's index out of range) is reported */
+    check_rowix(3, 256, 1, 0x7fffff80u, 0, 3 * 256, 0, 0);
+    check_rowix(3, 256, 1, 0xffffff80u, 0, 3 * 256, 0, 0);
     check_resync();
     check_in_out(buildctr_src, "buildctr", "a counter from a per-lane build", 1, NULL, 0, 0, 0, 0,
                  buildctr_want, NULL);

@@ -494,6 +494,7 @@ typedef struct fuser {
     uint32_t n;
     const uint32_t *reads, *writes; /* per slot */
     const uint32_t *def;            /* per slot: pc of its last write */
+    const uint8_t *top;             /* per pc: outside every construct (1) */
 } fuser;
 
 /* Slot s is zeroed before every cube (zero_ranges). */
@@ -626,6 +627,50 @@ static uint32_t index_reader(const fuser *fu, uint32_t from, uint32_t p, uint32_
     return UINT32_MAX;
 }
 
+/*
+ * Register slot s holds u + unit_pos.x in every lane that reads it, in its
+ * own type, u one value in every unit of the cube (CVM_VM_UNI_UNIT_X_B):
+ * it is written once, outside every construct (so once by each unit, with
+ * u computed once for the cube), never read before that write (not
+ * zeroed), by `sreg unit_pos.x` (u = 0), by an integer add of such a
+ * register and one of class CUBE or GRID, or by a bit copy of such a
+ * register; with u = 0 (`plain`) also by a 32- to 64-bit extension, which
+ * cannot change a unit's position.
+ */
+static bool unit_x_plus(const fuser *fu, uint32_t s, bool *plain, unsigned hops)
+{
+    if (hops > 8 || fu->writes[s] != 1 || zeroed(fu->kp, s) || !fu->top[fu->def[s]])
+        return false;
+    const cvm_vm_dinsn *in = &fu->code[fu->def[s]];
+    if (in->line != 1 || in->d != s)
+        return false;
+    switch (in->h) {
+    case CVM_OP_SREG:
+        *plain = true;
+        return in->aux == CVM_SREG_UNIT_POS_X;
+    case CVM_OP_CVT:
+        if (in->la > 1)
+            return false;
+        if (in->k == CVM_VM_CVT_COPY4 || in->k == CVM_VM_CVT_COPY8)
+            return unit_x_plus(fu, in->a, plain, hops + 1);
+        return (in->k == CVM_VM_CVT_SEXT32 || in->k == CVM_VM_CVT_ZEXT32) &&
+               unit_x_plus(fu, in->a, plain, hops + 1) && *plain;
+    case CVM_OP_ADD: {
+        const unsigned e = in->elem;
+        if (e != CVM_T_I32 && e != CVM_T_U32 && !is_int64(e))
+            return false;
+        *plain = false;
+        bool inner;
+        if (in->uni & CVM_VM_UNI_CUBE_A)
+            return unit_x_plus(fu, in->b, &inner, hops + 1);
+        if (in->uni & CVM_VM_UNI_CUBE_B)
+            return unit_x_plus(fu, in->a, &inner, hops + 1);
+        return false;
+    }
+    default: return false;
+    }
+}
+
 /* `[cvt.i64 v, x] [const.i64 s, S;] mul.i64 u, v, s; ptr.add p, base, u`,
  * the const either right before the multiply (and read by it alone) or
  * anywhere (const_reg: a loop-invariant constant moved out of the loop). */
@@ -666,8 +711,9 @@ static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
         return 0;
     *out = *add;
     out->h = CVM_VM_H_INDEX;
-    out->uni = 0;
     out->b = cv ? cv->a : v;
+    bool plain;
+    out->uni = unit_x_plus(fu, out->b, &plain, 0) ? CVM_VM_UNI_UNIT_X_B : 0;
     out->eb = cv ? cv->ea : mul->elem;
     out->k = !cv || cv->k == CVM_VM_CVT_COPY8 ? CVM_VM_IX_I64
            : cv->k == CVM_VM_CVT_SEXT32      ? CVM_VM_IX_SEXT32
@@ -1000,9 +1046,10 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     cvm_vm_dinsn *fast = cvm_bc_alloc(prog->alloc, prog->alloc_user, code_size);
     const size_t preset_size = sizeof *kp->preset * ((size_t)kp->ninsns + 1);
     uint32_t *preset = cvm_bc_alloc(prog->alloc, prog->alloc_user, preset_size), npreset = 0;
+    uint8_t *top = cvm_bc_alloc(prog->alloc, prog->alloc_user, (size_t)kp->ninsns + 1);
     cvm_status st = CVM_OK;
     uint32_t fused = 0;
-    if (!reads || !writes || !def || !fast || !preset) {
+    if (!reads || !writes || !def || !fast || !preset || !top) {
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
                           cvm_bc_str(prog->mod, kp->k->name));
         goto fail;
@@ -1016,8 +1063,15 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     for (uint32_t pc = 0; pc < kp->ninsns; pc++)
         if (bit_copy(&kp->code[pc]) && kp->code[pc].h == CVM_OP_CVT && !reads[kp->code[pc].d])
             fast[pc].h = CVM_OP_NOP; /* forwarded: nothing reads it */
+    uint32_t depth = 0;
+    for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
+        const unsigned h = kp->code[pc].h;
+        depth -= h == CVM_OP_END && depth;
+        top[pc] = depth == 0;
+        depth += h == CVM_OP_IF || h == CVM_OP_LOOP || h == CVM_OP_SWITCH || h == CVM_OP_BLOCK;
+    }
     const fuser fu = {.kp = kp, .code = kp->code, .n = kp->ninsns, .reads = reads,
-                      .writes = writes, .def = def};
+                      .writes = writes, .def = def, .top = top};
     uint32_t absorbed = UINT32_MAX; /* the pc of a div fused into its rem */
     for (uint32_t pc = 0; pc < kp->ninsns;) {
         cvm_vm_dinsn f;
@@ -1070,6 +1124,7 @@ fail:
     cvm_bc_free(prog->alloc, prog->alloc_user, def, cnt_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, fast, code_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, preset, preset_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, top, (size_t)kp->ninsns + 1);
     return st;
 }
 

@@ -79,7 +79,7 @@ enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_
  * others). A, B: source a, or b, does (lockstep reads it once per plane
  * where that pays: a 64-bit multiply by it). Of decode's fused handlers,
  * ARITH64 carries A and B (of a folded cvt's source), CMPBR CUBE (below),
- * INDEX and DIVREM none; an op that fuse_mov gave the copy's destination
+ * INDEX UNIT_X_B alone, DIVREM none; an op that fuse_mov gave the copy's destination
  * keeps its own. CUBE: a one-element lane op (decode.c uniform_candidate)
  * whose register sources all hold one value in every active lane of the
  * cube (class CUBE or GRID), or a compare decode.c loop_counters proved
@@ -87,7 +87,11 @@ enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_
  * compares do, and lockstep then tests one lane for all planes. STEP: the
  * same but for its own destination register among the sources (a loop
  * counter's increment). CUBE_A, CUBE_B: source a, or b, has class CUBE or
- * GRID. */
+ * GRID. UNIT_X_B (an INDEX's): its index register b holds u + unit_pos.x
+ * in every lane that reads it, in b's type, u one value in the whole cube
+ * (decode.c unit_x_plus); in a cube that is one row (cube_dim.x its
+ * unit count) the lanes of planes 0, 1, ... then hold consecutive values
+ * from plane 0's lane 0 on, modulo b's type (interp_lockstep.c indexed). */
 enum {
     CVM_VM_UNI_PLANE = 1,
     CVM_VM_UNI_A = 2,
@@ -95,7 +99,8 @@ enum {
     CVM_VM_UNI_CUBE = 8,
     CVM_VM_UNI_STEP = 16,
     CVM_VM_UNI_CUBE_A = 32,
-    CVM_VM_UNI_CUBE_B = 64
+    CVM_VM_UNI_CUBE_B = 64,
+    CVM_VM_UNI_UNIT_X_B = 128
 };
 enum { CVM_VM_CB_IF = 0, CVM_VM_CB_BREAK = 1, CVM_VM_CB_CONTINUE = 2 };
 

@@ -900,6 +900,40 @@ static inline bool index_pair(const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
 }
 
 /*
+ * indexed() where the cube is one row and the index u + unit_pos.x
+ * (CVM_VM_UNI_UNIT_X_B): lane l of plane g holds i_0 + 32 g + l in the
+ * index's type, i_0 plane 0's lane 0, so when every plane is full and the
+ * last of them does not wrap a 32-bit index, the cube's elements are one
+ * range from base + (ext(i_0) << n), without a look at the other lanes.
+ */
+static bool row_indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem,
+                        uint64_t base)
+{
+    LOCALS(s);
+    for (unsigned g = 0; g < G; g++)
+        if (!running(&P[g]) || P[g].active != FULL)
+            return false;
+    const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
+    const uint8_t *const b = R0 + ((size_t)in->b << rs);
+    const uint32_t last = G * FIXED_W - 1;
+    uint64_t first;
+    if (kind == CVM_VM_IX_I64) {
+        first = *(const uint64_t *)(const void *)b;
+    } else if (kind == CVM_VM_IX_SEXT32) {
+        const int32_t i0 = *(const int32_t *)(const void *)b;
+        if (i0 > INT32_MAX - (int32_t)last)
+            return false;
+        first = (uint64_t)(int64_t)i0;
+    } else {
+        const uint32_t i0 = *(const uint32_t *)(const void *)b;
+        if (i0 > UINT32_MAX - last)
+            return false;
+        first = i0;
+    }
+    return cvm_vm_mem_cube_range(s->x, mem, NULL, base + (first << in->n));
+}
+
+/*
  * An INDEX `p = base + ext(i) << n` whose only reader is the plain ld or
  * st `mem` right after it (index_pair), done together without writing p:
  * when every plane is full, base is one address for the whole cube (known
@@ -917,6 +951,8 @@ static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dins
     const uint64_t base = *(const uint64_t *)(const void *)(R0 + ((size_t)in->a << rs));
     uint64_t off[CVM_VM_LOCKSTEP_MAX_PLANES], bad = 0;
     bool adjacent = true;
+    if ((in->uni & CVM_VM_UNI_UNIT_X_B) && in->a_fixed && s->x->L->block[0] == G * FIXED_W)
+        return row_indexed(s, in, mem, base);
     for (unsigned g = 0; g < G; g++) {
         if (!running(&P[g]) || P[g].active != FULL)
             return false;
