@@ -781,6 +781,84 @@ static void test_unit_x_index(void)
 }
 
 /*
+ * decode.c plane_consecutive's loop counters, and the INDEX's base of
+ * class CUBE (CVM_VM_UNI_CUBE_A). In program order: a grid-stride
+ * counter read in its loop (yes), the same counter stepped through bit
+ * copies, as the CUDA frontend writes `i += n` on an int (yes); one read
+ * after its loop, one stepped inside an if of the continuing part, one
+ * whose loop is inside an if, one stepped by a lane's own value, one
+ * stepped through a copy made inside an if (no). The base is of class
+ * CUBE (a parameter plus a cube-uniform offset, or the parameter itself)
+ * in all but the sixth chain, where it is per lane.
+ */
+static void test_unit_x_loops(void)
+{
+    static const char src[] =
+        ".kernel k\n.param in buffer u32 read\n.param n scalar u32\n"
+        ".reg u32 %t, %c, %cd, %cc, %cg, %st, %n, %x, %i1, %i2, %i3, %i4, %i5, %i6, %c2, %d2\n"
+        ".reg i32 %j2, %j7\n.reg bool %b, %b1, %b2, %b3, %b4, %b5, %b6, %b7\n"
+        ".reg i64 %co, %a1, %s1, %u1, %a2, %s2, %u2, %a3, %s3, %u3, %a4, %s4, %u4, %a5, %s5, %u5\n"
+        ".reg i64 %a6, %s6, %u6, %a7, %s7, %u7, %t64\n.reg u32 %i7, %c7\n"
+        ".reg ptr.global %pi, %row, %lane, %p1, %p2, %p3, %p4, %p5, %p6, %p7\n"
+        "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+        "    sreg.u32 %cc, cube_count.x\n    mul.u32 %cg, %c, %cd\n    mul.u32 %st, %cd, %cc\n"
+        "    param.u32 %n, n, 0\n    param.ptr.global %pi, in, 0\n"
+        "    cvt.i64 %co, %cg\n    ptr.add.ptr.global %row, %pi, %co\n"
+        "    cvt.i64 %t64, %t\n    ptr.add.ptr.global %lane, %pi, %t64\n"
+        "    add.u32 %i1, %cg, %t\n    add.u32 %i2, %cg, %t\n    add.u32 %i3, %cg, %t\n"
+        "    add.u32 %i4, %cg, %t\n    add.u32 %i5, %cg, %t\n    add.u32 %i6, %cg, %t\n"
+        "    add.u32 %i7, %cg, %t\n"
+        "    loop\n        lt.u32 %b1, %i1, %n\n        if %b1\n            break\n        end\n"
+        "        cvt.i64 %a1, %i1\n        const.i64 %s1, 4\n        mul.i64 %u1, %a1, %s1\n"
+        "        ptr.add.ptr.global %p1, %row, %u1\n        ld.u32 %x, [%p1]\n"
+        "    continuing\n        add.u32 %i1, %i1, %st\n    end\n"
+        "    loop\n        lt.u32 %b2, %i2, %n\n        if %b2\n            break\n        end\n"
+        "        cvt.i64 %a2, %i2\n        const.i64 %s2, 4\n        mul.i64 %u2, %a2, %s2\n"
+        "        ptr.add.ptr.global %p2, %row, %u2\n        ld.u32 %x, [%p2]\n"
+        "    continuing\n        cvt.i32 %j2, %i2\n        cvt.u32 %c2, %j2\n"
+        "        add.u32 %d2, %c2, %st\n        cvt.u32 %i2, %d2\n    end\n"
+        "    loop\n        lt.u32 %b3, %i3, %n\n        if %b3\n            break\n        end\n"
+        "    continuing\n        add.u32 %i3, %i3, %st\n    end\n"
+        "    cvt.i64 %a3, %i3\n    const.i64 %s3, 4\n    mul.i64 %u3, %a3, %s3\n"
+        "    ptr.add.ptr.global %p3, %pi, %u3\n    ld.u32 %x, [%p3]\n"
+        "    loop\n        lt.u32 %b4, %i4, %n\n        if %b4\n            break\n        end\n"
+        "        cvt.i64 %a4, %i4\n        const.i64 %s4, 4\n        mul.i64 %u4, %a4, %s4\n"
+        "        ptr.add.ptr.global %p4, %pi, %u4\n        ld.u32 %x, [%p4]\n"
+        "    continuing\n        lt.u32 %b, %t, %n\n        if %b\n            add.u32 %i4, %i4, %st\n"
+        "        end\n    end\n"
+        "    lt.u32 %b, %c, %n\n    if %b\n"
+        "    loop\n        lt.u32 %b5, %i5, %n\n        if %b5\n            break\n        end\n"
+        "        cvt.i64 %a5, %i5\n        const.i64 %s5, 4\n        mul.i64 %u5, %a5, %s5\n"
+        "        ptr.add.ptr.global %p5, %pi, %u5\n        ld.u32 %x, [%p5]\n"
+        "    continuing\n        add.u32 %i5, %i5, %st\n    end\n    end\n"
+        "    loop\n        lt.u32 %b6, %i6, %n\n        if %b6\n            break\n        end\n"
+        "        cvt.i64 %a6, %i6\n        const.i64 %s6, 4\n        mul.i64 %u6, %a6, %s6\n"
+        "        ptr.add.ptr.global %p6, %lane, %u6\n        ld.u32 %x, [%p6]\n"
+        "    continuing\n        add.u32 %i6, %i6, %t\n    end\n"
+        "    loop\n        lt.u32 %b7, %i7, %n\n        if %b7\n            break\n        end\n"
+        "        cvt.i64 %a7, %i7\n        const.i64 %s7, 4\n        mul.i64 %u7, %a7, %s7\n"
+        "        ptr.add.ptr.global %p7, %pi, %u7\n        ld.u32 %x, [%p7]\n"
+        "    continuing\n        lt.u32 %b, %t, %n\n        if %b\n            cvt.i32 %j7, %i7\n"
+        "        end\n        cvt.u32 %c7, %j7\n        add.u32 %i7, %c7, %st\n    end\n"
+        "    return\n.end\n";
+    cvm_diag d;
+    decoded dc;
+    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
+    char got[16] = "", base[16] = "";
+    unsigned nix = 0;
+    for (uint32_t pc = 0; kp && kp->fast && pc < kp->ninsns && nix < 15; pc++)
+        if (kp->fast[pc].h == CVM_VM_H_INDEX) {
+            got[nix] = kp->fast[pc].uni & CVM_VM_UNI_UNIT_X_B ? 'y' : 'n';
+            base[nix++] = kp->fast[pc].uni & CVM_VM_UNI_CUBE_A ? 'c' : '-';
+        }
+    ok(strcmp(got, "yynnnnn") == 0,
+       "loop counters from u + unit_pos.x: the first two of seven INDEX chains (got '%s')", got);
+    ok(strcmp(base, "ccccc-c") == 0,
+       "INDEX bases: of class CUBE but in the sixth, per lane (got '%s')", base);
+    decoded_free(&dc);
+}
+
+/*
  * decode.c allocate_slots: the fused code's registers share slots where
  * their lives do not overlap. Counted by hand for this kernel: t, s (both
  * live across the if) and po (preset) keep their own slots; a [pc 1-2],
@@ -1001,6 +1079,7 @@ int main(void)
     test_uniform();
     test_uniform_fused();
     test_unit_x_index();
+    test_unit_x_loops();
     test_slot_allocation();
     test_more_atomics_misaligned();
     test_assert_trap();

@@ -1157,6 +1157,93 @@ static void check_rowix(uint32_t grid, uint32_t bx, uint32_t by, uint32_t sh, in
 }
 
 /*
+ * A grid-stride loop's counter (decode.c plane_consecutive): i = c d + t
+ * outside every construct, i += d g in the loop's continuing, so each
+ * plane's lanes read consecutive elements, and in a cube that is one row
+ * the whole cube does while its planes are in one round (interp.h
+ * synced). Plane p also goes round an inner loop p times a round, and
+ * with `part` set a switch on plane_pos parts the planes first: each then
+ * runs alone until its own quantum of back-edges (in a cube of two planes,
+ * plane 0 at round 1000, plane 1 at 500) and lockstep takes them up again
+ * in different rounds, where plane 0's lane 0 says nothing of plane 1's. With c =
+ * cube_pos.x, d = cube_dim.x, g = cube_count.x, t = unit_pos.x:
+ *   v = (p & part) ? 8 : 7; for (i = c d + t; i < n; i += d g) v += in[i] + p
+ *   out[flat unit] = v
+ */
+static const char gstride_src[] =
+    ".kernel gstride\n"
+    ".param out buffer u32 write\n.param in buffer u32 read\n.param n scalar u32\n"
+    ".param part scalar u32\n"
+    ".reg u32 %t, %c, %cd, %cc, %cg, %i, %st, %n, %pp, %part, %sel, %v, %x, %j, %one, %k7, %k8\n"
+    ".reg u32 %ty, %dy, %units, %cu, %fy, %f0, %f\n.reg bool %b1, %b2, %b3, %b4\n"
+    ".reg i64 %a, %s, %u, %fo, %s4, %u4\n.reg ptr.global %pi, %po, %p, %p4\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    sreg.u32 %cc, cube_count.x\n    mul.u32 %cg, %c, %cd\n    add.u32 %i, %cg, %t\n"
+    "    mul.u32 %st, %cd, %cc\n    param.u32 %n, n, 0\n    param.ptr.global %pi, in, 0\n"
+    "    sreg.u32 %pp, plane_pos\n    param.u32 %part, part, 0\n    and.u32 %sel, %pp, %part\n"
+    "    const.u32 %one, 1\n"
+    "    switch %sel\n"
+    "    case 0\n        const.u32 %k7, 7\n        mov.u32 %v, %k7\n"
+    "    default\n        const.u32 %k8, 8\n        mov.u32 %v, %k8\n"
+    "    end\n"
+    "    loop\n"
+    "        lt.u32 %b1, %i, %n\n        not.bool %b2, %b1\n        if %b2\n            break\n        end\n"
+    "        cvt.i64 %a, %i\n        const.i64 %s, 4\n        mul.i64 %u, %a, %s\n"
+    "        ptr.add.ptr.global %p, %pi, %u\n        ld.u32 %x, [%p]\n        add.u32 %v, %v, %x\n"
+    "        const.u32 %j, 0\n"
+    "        loop\n"
+    "            lt.u32 %b3, %j, %pp\n            not.bool %b4, %b3\n"
+    "            if %b4\n                break\n            end\n"
+    "            add.u32 %v, %v, %one\n"
+    "        continuing\n            add.u32 %j, %j, %one\n"
+    "        end\n"
+    "    continuing\n        add.u32 %i, %i, %st\n"
+    "    end\n"
+    "    sreg.u32 %ty, unit_pos.y\n    sreg.u32 %dy, cube_dim.y\n    mul.u32 %units, %cd, %dy\n"
+    "    mul.u32 %cu, %c, %units\n    mul.u32 %fy, %ty, %cd\n    add.u32 %f0, %cu, %fy\n"
+    "    add.u32 %f, %f0, %t\n    param.ptr.global %po, out, 0\n    cvt.i64 %fo, %f\n"
+    "    const.i64 %s4, 4\n    mul.i64 %u4, %fo, %s4\n    ptr.add.ptr.global %p4, %po, %u4\n"
+    "    st.u32 [%p4], %v\n"
+    "    return\n.end\n";
+
+static void check_gstride(uint32_t grid, uint32_t bx, uint32_t by, uint32_t n, uint32_t part)
+{
+    const uint32_t units = bx * by, cubes_n = grid * units, stride = bx * grid;
+    uint32_t *got = calloc(cubes_n, sizeof *got), *data = calloc(n, sizeof *data);
+    for (uint32_t i = 0; i < n; i++)
+        data[i] = in_val(i);
+    char what[128];
+    snprintf(what, sizeof what, "grid-stride counter, %u cubes of %ux%u, %u inputs%s", grid, bx,
+             by, n, part ? ", planes parted first" : "");
+    cvm_buffer *out = kern_buf("out", cubes_n * sizeof *got, NULL);
+    cvm_buffer *in = kern_buf("in", n * sizeof *data, data);
+    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_u32(&n), kern_arg_u32(&part)};
+    cvm_launch_config cfg = kern_cfg(grid, bx);
+    cfg.block[1] = by;
+    cvm_diag d;
+    cvm_status st = kern_exec(gstride_src, "gstride", &cfg, args, 4, &d);
+    if (ok(st == CVM_OK, "%s: runs (%s)", what, st ? d.message : "ok")) {
+        int read = kern_read(out, got, cubes_n * sizeof *got);
+        uint32_t bad = cubes_n, want = 0;
+        for (uint32_t f = 0; f < cubes_n && bad == cubes_n; f++) {
+            const uint32_t c = f / units, t = f % units % bx, p = f % units / 32;
+            want = (p & part) ? 8 : 7;
+            for (uint32_t i = c * bx + t; i < n; i += stride)
+                want += data[i] + p;
+            if (!read || got[f] != want)
+                bad = f;
+        }
+        if (!ok(read && bad == cubes_n, "%s: every unit matches the C model", what) &&
+            bad < cubes_n)
+            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], want);
+    }
+    cvm_buffer_free(out);
+    cvm_buffer_free(in);
+    free(got);
+    free(data);
+}
+
+/*
  * Planes that ran alone and meet again at one pc in different rounds of a
  * loop: a switch on plane_pos parts the two planes of a 64-unit cube, and
  * then each runs alone, yielding after its own quantum of back-edges
@@ -1299,6 +1386,10 @@ int main(void)
      * cube 0: lane by lane, and unit 0 (x's index out of range) is reported */
     check_rowix(3, 256, 1, 0x7fffff80u, 0, 3 * 256, 0, 0);
     check_rowix(3, 256, 1, 0xffffff80u, 0, 3 * 256, 0, 0);
+    check_gstride(3, 256, 1, 3 * 256 * 40 - 37, 0);  /* one row: the cube's range */
+    check_gstride(2, 64, 2, 2 * 64 * 40 - 5, 0);     /* rows of 64: each plane's range */
+    check_gstride(2, 48, 2, 2 * 48 * 40 - 5, 0);     /* rows of 48: lane by lane */
+    check_gstride(2, 64, 1, 2 * 64 * 1500 - 3, 1);   /* planes in different rounds */
     check_resync();
     check_in_out(buildctr_src, "buildctr", "a counter from a per-lane build", 1, NULL, 0, 0, 0, 0,
                  buildctr_want, NULL);

@@ -494,8 +494,11 @@ typedef struct fuser {
     uint32_t n;
     const uint32_t *reads, *writes; /* per slot */
     const uint32_t *def;            /* per slot: pc of its last write */
-    const uint8_t *top;             /* per pc: outside every construct (1) */
+    const uint32_t *encl;           /* per pc: the opening pc of the innermost construct
+                                     * around it, NONE_PC outside every one */
+    const uint32_t *cont_at;        /* per loop's opening pc: its `continuing`, or n */
 } fuser;
+#define NONE_PC UINT32_MAX
 
 /* Slot s is zeroed before every cube (zero_ranges). */
 static bool zeroed(const cvm_vm_kprog *kp, uint32_t s)
@@ -628,21 +631,24 @@ static uint32_t index_reader(const fuser *fu, uint32_t from, uint32_t p, uint32_
 }
 
 /*
- * Register slot s holds u + unit_pos.x in every lane that reads it, in its
- * own type, u one value in every unit of the cube (CVM_VM_UNI_UNIT_X_B):
- * it is written once, outside every construct (so once by each unit, with
- * u computed once for the cube), never read before that write (not
- * zeroed), by `sreg unit_pos.x` (u = 0), by an integer add of such a
- * register and one of class CUBE or GRID, or by a bit copy of such a
- * register; with u = 0 (`plain`) also by a 32- to 64-bit extension, which
- * cannot change a unit's position.
+ * Where an index holds u + unit_pos.x (CVM_VM_UNI_UNIT_X_B), u one value
+ * in every unit of the cube, in the index's type.
+ *
+ * unit_x_at: the instruction at pc computes it, outside every construct
+ * (so once by each unit, with u computed once for the cube): `sreg
+ * unit_pos.x` (u = 0), an integer add of a unit_x_plus register and one of
+ * class CUBE or GRID, or a bit copy of a unit_x_plus register; with u = 0
+ * (`plain`) also a 32- to 64-bit extension, which cannot change a unit's
+ * position. unit_x_plus: register slot s holds it in every lane that reads
+ * it: written once, by such an instruction, never read before that write
+ * (not zeroed).
  */
-static bool unit_x_plus(const fuser *fu, uint32_t s, bool *plain, unsigned hops)
+static bool unit_x_plus(const fuser *fu, uint32_t s, bool *plain, unsigned hops);
+
+static bool unit_x_at(const fuser *fu, uint32_t pc, bool *plain, unsigned hops)
 {
-    if (hops > 8 || fu->writes[s] != 1 || zeroed(fu->kp, s) || !fu->top[fu->def[s]])
-        return false;
-    const cvm_vm_dinsn *in = &fu->code[fu->def[s]];
-    if (in->line != 1 || in->d != s)
+    const cvm_vm_dinsn *in = &fu->code[pc];
+    if (hops > 8 || fu->encl[pc] != NONE_PC || in->line != 1)
         return false;
     switch (in->h) {
     case CVM_OP_SREG:
@@ -669,6 +675,81 @@ static bool unit_x_plus(const fuser *fu, uint32_t s, bool *plain, unsigned hops)
     }
     default: return false;
     }
+}
+
+static bool unit_x_plus(const fuser *fu, uint32_t s, bool *plain, unsigned hops)
+{
+    return fu->writes[s] == 1 && !zeroed(fu->kp, s) && fu->code[fu->def[s]].d == s &&
+           unit_x_at(fu, fu->def[s], plain, hops);
+}
+
+/*
+ * The value the instruction at pc, in the `continuing` part of loop L and
+ * in no construct inside it, gives from register s: STEP_SAME for s
+ * itself (a bit copy), STEP_ADDED for s plus registers of class CUBE or
+ * GRID (integer adds, through bit copies); STEP_NONE otherwise. Its
+ * sources other than s are written once, there too (so by every lane that
+ * goes round).
+ */
+enum { STEP_NONE, STEP_SAME, STEP_ADDED };
+static unsigned step_value(const fuser *fu, uint32_t r, uint32_t s, uint32_t L, unsigned hops);
+
+static unsigned step_at(const fuser *fu, uint32_t pc, uint32_t s, uint32_t L, unsigned hops)
+{
+    const cvm_vm_dinsn *in = &fu->code[pc];
+    if (hops > 8 || fu->encl[pc] != L || pc < fu->cont_at[L] || in->line != 1)
+        return STEP_NONE;
+    if (in->h == CVM_OP_CVT && in->la <= 1 &&
+        (in->k == CVM_VM_CVT_COPY4 || in->k == CVM_VM_CVT_COPY8))
+        return step_value(fu, in->a, s, L, hops + 1);
+    const unsigned e = in->elem;
+    if (in->h != CVM_OP_ADD || (e != CVM_T_I32 && e != CVM_T_U32 && !is_int64(e)))
+        return STEP_NONE;
+    unsigned v = STEP_NONE;
+    if ((in->uni & CVM_VM_UNI_CUBE_A) && in->b != in->a)
+        v = step_value(fu, in->b, s, L, hops + 1);
+    else if ((in->uni & CVM_VM_UNI_CUBE_B) && in->b != in->a)
+        v = step_value(fu, in->a, s, L, hops + 1);
+    return v == STEP_NONE ? STEP_NONE : STEP_ADDED;
+}
+
+static unsigned step_value(const fuser *fu, uint32_t r, uint32_t s, uint32_t L, unsigned hops)
+{
+    if (r == s)
+        return STEP_SAME;
+    if (fu->writes[r] != 1 || fu->code[fu->def[r]].d != r)
+        return STEP_NONE;
+    return step_at(fu, fu->def[r], s, L, hops);
+}
+
+/*
+ * Index register slot s, read at pc p, holds in lane l of each plane the
+ * plane's lane 0 value plus l wherever cube_dim.x is a multiple of the
+ * plane's width: unit_x_plus, or a loop's counter from one, as in a
+ * grid-stride loop (`for (i = blockIdx.x * blockDim.x + threadIdx.x; ...;
+ * i += blockDim.x * gridDim.x)`): s is written twice, outside every
+ * construct by unit_x_at before a loop L itself outside every construct,
+ * and in L's `continuing` part (in no construct inside it) as s plus a
+ * value of class CUBE or GRID (step_at), never read before the first write,
+ * and p is in L's body. Every lane of a plane that reaches p entered L
+ * with the others and has gone round as often, adding the same values.
+ */
+static bool plane_consecutive(const fuser *fu, uint32_t s, uint32_t p)
+{
+    bool plain;
+    if (unit_x_plus(fu, s, &plain, 0))
+        return true;
+    if (fu->writes[s] != 2 || zeroed(fu->kp, s))
+        return false;
+    const uint32_t step = fu->def[s], L = fu->encl[step];
+    if (L == NONE_PC || fu->code[L].h != CVM_OP_LOOP || fu->encl[L] != NONE_PC ||
+        fu->code[step].d != s || step_at(fu, step, s, L, 0) != STEP_ADDED || p <= L ||
+        p >= fu->cont_at[L])
+        return false;
+    for (uint32_t pc = 0; pc < L; pc++)
+        if (uses_of(&fu->code[pc]).dest && fu->code[pc].d == s)
+            return unit_x_at(fu, pc, &plain, 0);
+    return false;
 }
 
 /* `[cvt.i64 v, x] [const.i64 s, S;] mul.i64 u, v, s; ptr.add p, base, u`,
@@ -712,8 +793,10 @@ static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
     *out = *add;
     out->h = CVM_VM_H_INDEX;
     out->b = cv ? cv->a : v;
-    bool plain;
-    out->uni = unit_x_plus(fu, out->b, &plain, 0) ? CVM_VM_UNI_UNIT_X_B : 0;
+    /* the index's lanes (plane_consecutive); the base one value in the
+     * cube (the ptr.add's CVM_VM_UNI_CUBE_A) */
+    out->uni = (uint8_t)((plane_consecutive(fu, out->b, pc) ? CVM_VM_UNI_UNIT_X_B : 0) |
+                         (add->uni & CVM_VM_UNI_CUBE_A));
     out->eb = cv ? cv->ea : mul->elem;
     out->k = !cv || cv->k == CVM_VM_CVT_COPY8 ? CVM_VM_IX_I64
            : cv->k == CVM_VM_CVT_SEXT32      ? CVM_VM_IX_SEXT32
@@ -1046,10 +1129,12 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     cvm_vm_dinsn *fast = cvm_bc_alloc(prog->alloc, prog->alloc_user, code_size);
     const size_t preset_size = sizeof *kp->preset * ((size_t)kp->ninsns + 1);
     uint32_t *preset = cvm_bc_alloc(prog->alloc, prog->alloc_user, preset_size), npreset = 0;
-    uint8_t *top = cvm_bc_alloc(prog->alloc, prog->alloc_user, (size_t)kp->ninsns + 1);
+    const size_t pc_size = sizeof(uint32_t) * ((size_t)kp->ninsns + 1);
+    uint32_t *encl = cvm_bc_alloc(prog->alloc, prog->alloc_user, pc_size);
+    uint32_t *cont_at = cvm_bc_alloc(prog->alloc, prog->alloc_user, pc_size);
     cvm_status st = CVM_OK;
     uint32_t fused = 0;
-    if (!reads || !writes || !def || !fast || !preset || !top) {
+    if (!reads || !writes || !def || !fast || !preset || !encl || !cont_at) {
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
                           cvm_bc_str(prog->mod, kp->k->name));
         goto fail;
@@ -1063,15 +1148,20 @@ static cvm_status fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     for (uint32_t pc = 0; pc < kp->ninsns; pc++)
         if (bit_copy(&kp->code[pc]) && kp->code[pc].h == CVM_OP_CVT && !reads[kp->code[pc].d])
             fast[pc].h = CVM_OP_NOP; /* forwarded: nothing reads it */
-    uint32_t depth = 0;
+    uint32_t open[CVM_BC_MAX_DEPTH + 1], depth = 0; /* decode_control checked the nesting */
     for (uint32_t pc = 0; pc < kp->ninsns; pc++) {
         const unsigned h = kp->code[pc].h;
+        encl[pc] = depth ? open[depth - 1] : NONE_PC;
+        cont_at[pc] = kp->ninsns;
+        if (h == CVM_OP_CONTINUING && depth)
+            cont_at[open[depth - 1]] = pc;
         depth -= h == CVM_OP_END && depth;
-        top[pc] = depth == 0;
-        depth += h == CVM_OP_IF || h == CVM_OP_LOOP || h == CVM_OP_SWITCH || h == CVM_OP_BLOCK;
+        if ((h == CVM_OP_IF || h == CVM_OP_LOOP || h == CVM_OP_SWITCH || h == CVM_OP_BLOCK) &&
+            depth <= CVM_BC_MAX_DEPTH)
+            open[depth++] = pc;
     }
     const fuser fu = {.kp = kp, .code = kp->code, .n = kp->ninsns, .reads = reads,
-                      .writes = writes, .def = def, .top = top};
+                      .writes = writes, .def = def, .encl = encl, .cont_at = cont_at};
     uint32_t absorbed = UINT32_MAX; /* the pc of a div fused into its rem */
     for (uint32_t pc = 0; pc < kp->ninsns;) {
         cvm_vm_dinsn f;
@@ -1124,7 +1214,8 @@ fail:
     cvm_bc_free(prog->alloc, prog->alloc_user, def, cnt_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, fast, code_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, preset, preset_size);
-    cvm_bc_free(prog->alloc, prog->alloc_user, top, (size_t)kp->ninsns + 1);
+    cvm_bc_free(prog->alloc, prog->alloc_user, encl, pc_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, cont_at, pc_size);
     return st;
 }
 

@@ -862,9 +862,10 @@ static bool running(const cvm_vm_plane *q)
 
 /* indexed()'s test of plane g's index lanes (type T, extended as EXT;
  * `limit` the largest first index that does not wrap within the plane):
- * they count up by one from the plane's first, whose extended value goes
- * to off[g]; `adjacent` stays true while each plane's extended first index
- * is the one before's plus the plane width. */
+ * they count up by one from the plane's first (tested lane by lane unless
+ * `known`), whose extended value goes to off[g]; `adjacent` stays true
+ * while each plane's extended first index is the one before's plus the
+ * plane width. */
 #define INDEX_PLANE(T, EXT, limit, IOTA)                                                   \
     do {                                                                                   \
         const T *b_ = (const T *)(const void *)(R0 + g * stride + ((size_t)in->b << rs));  \
@@ -872,8 +873,10 @@ static bool running(const cvm_vm_plane *q)
         T bad_ = 0;                                                                        \
         if (first_ > (limit))                                                              \
             return false;                                                                  \
-        UNROLL for (unsigned l = 0; l < FIXED_W; l++)                                      \
-            bad_ |= b_[l] ^ (T)(first_ + (T)IOTA[l]);                                      \
+        if (!known) {                                                                      \
+            UNROLL for (unsigned l = 0; l < FIXED_W; l++)                                  \
+                bad_ |= b_[l] ^ (T)(first_ + (T)IOTA[l]);                                  \
+        }                                                                                  \
         bad |= (uint64_t)bad_;                                                             \
         off[g] = (uint64_t)(EXT)first_;                                                    \
         adjacent = adjacent && (!g || off[g] - off[g - 1] == FIXED_W);                     \
@@ -900,11 +903,14 @@ static inline bool index_pair(const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem)
 }
 
 /*
- * indexed() where the cube is one row and the index u + unit_pos.x
- * (CVM_VM_UNI_UNIT_X_B): lane l of plane g holds i_0 + 32 g + l in the
- * index's type, i_0 plane 0's lane 0, so when every plane is full and the
- * last of them does not wrap a 32-bit index, the cube's elements are one
- * range from base + (ext(i_0) << n), without a look at the other lanes.
+ * indexed() where the cube is one row, the index's lanes are known
+ * consecutive in each plane (CVM_VM_UNI_UNIT_X_B), the planes are at one
+ * dynamic point (interp.h synced: a loop's counter has gone round as often
+ * in each) and the base is one value: lane l of plane g holds
+ * i_0 + 32 g + l in the index's type, i_0 plane 0's lane 0, so when every
+ * plane is full and the last lane does not wrap a 32-bit index, the cube's
+ * elements are one range from base + (ext(i_0) << n), whatever the other
+ * planes hold.
  */
 static bool row_indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dinsn *mem,
                         uint64_t base)
@@ -937,9 +943,11 @@ static bool row_indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_
  * An INDEX `p = base + ext(i) << n` whose only reader is the plain ld or
  * st `mem` right after it (index_pair), done together without writing p:
  * when every plane is full, base is one address for the whole cube (known
- * at decode for a parameter, else tested lane by lane) and i counts up by
- * one from lane to lane of each plane (without overflow of a 32-bit i; a
- * 64-bit i wraps as the addresses do), plane g's elements are one range
+ * at decode for a parameter or a register of class CUBE, else tested lane
+ * by lane) and i counts up by one from lane to lane of each plane (known
+ * at decode for u + unit_pos.x and a loop's counter from it, else tested;
+ * without overflow of a 32-bit i; a 64-bit i wraps as the addresses do),
+ * plane g's elements are one range
  * from base + (ext(i_g) << n), i_g its lane 0's index:
  * cvm_vm_mem_cube_range checks the cube's lowest to highest address once
  * and copies plane by plane. False (nothing done) otherwise.
@@ -951,7 +959,12 @@ static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dins
     const uint64_t base = *(const uint64_t *)(const void *)(R0 + ((size_t)in->a << rs));
     uint64_t off[CVM_VM_LOCKSTEP_MAX_PLANES], bad = 0;
     bool adjacent = true;
-    if ((in->uni & CVM_VM_UNI_UNIT_X_B) && in->a_fixed && s->x->L->block[0] == G * FIXED_W)
+    /* decode proved each plane's index lanes consecutive where every plane
+     * lies in one row of the cube (interp.h CVM_VM_UNI_UNIT_X_B), and the
+     * base one value (a parameter, or of class CUBE): no lane to test */
+    const bool known = (in->uni & CVM_VM_UNI_UNIT_X_B) && s->x->L->block[0] % FIXED_W == 0;
+    const bool one_base = in->a_fixed || (in->uni & CVM_VM_UNI_CUBE_A);
+    if (known && one_base && s->x->synced && s->x->L->block[0] == G * FIXED_W)
         return row_indexed(s, in, mem, base);
     for (unsigned g = 0; g < G; g++) {
         if (!running(&P[g]) || P[g].active != FULL)
@@ -962,7 +975,7 @@ static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dins
             INDEX_PLANE(int32_t, int64_t, INT32_MAX - (int32_t)(FIXED_W - 1), iota32);
         else
             INDEX_PLANE(uint32_t, uint64_t, UINT32_MAX - (FIXED_W - 1), iota32);
-        if (!in->a_fixed) { /* else one value in every lane of the launch */
+        if (!one_base) {
             const uint64_t *a = (const uint64_t *)(const void *)(R0 + g * stride + ((size_t)in->a << rs));
             for (unsigned l = 0; l < FIXED_W; l++)
                 bad |= a[l] ^ base;
