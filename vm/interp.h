@@ -79,19 +79,21 @@ enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_
  * others). A, B: source a, or b, does (lockstep reads it once per plane
  * where that pays: a 64-bit multiply by it). Of decode's fused handlers,
  * ARITH64 carries A and B (of a folded cvt's source), CMPBR CUBE (below),
- * INDEX UNIT_X_B alone, DIVREM none; an op that fuse_mov gave the copy's destination
- * keeps its own. CUBE: a one-element lane op (decode.c uniform_candidate)
- * whose register sources all hold one value in every active lane of the
- * cube (class CUBE or GRID), or a compare decode.c loop_counters proved
- * to read such values at a loop's head; a CMPBR has it when all of its
- * compares do, and lockstep then tests one lane for all planes. STEP: the
- * same but for its own destination register among the sources (a loop
- * counter's increment). CUBE_A, CUBE_B: source a, or b, has class CUBE or
- * GRID. UNIT_X_B (an INDEX's): its index register b holds u + unit_pos.x
- * in every lane that reads it, in b's type, u one value in the whole cube
- * (decode.c unit_x_plus); in a cube that is one row (cube_dim.x its
- * unit count) the lanes of planes 0, 1, ... then hold consecutive values
- * from plane 0's lane 0 on, modulo b's type (interp_lockstep.c indexed). */
+ * INDEX UNIT_X_B and CUBE_A (its base's), DIVREM none; an op that
+ * fuse_mov gave the copy's destination keeps its own. CUBE: a one-element
+ * lane op (decode.c uniform_candidate) whose register sources all hold
+ * one value in every active lane of the cube (class CUBE or GRID), or a
+ * compare decode.c loop_counters proved to read such values at a loop's
+ * head; a CMPBR has it when all of its compares do, and lockstep then
+ * tests one lane for all planes. STEP: the same but for its own
+ * destination register among the sources (a loop counter's increment).
+ * CUBE_A, CUBE_B: source a, or b, has class CUBE or GRID. UNIT_X_B (an INDEX's): the lanes of its index register b that
+ * read it hold consecutive values in each plane (lane l the plane's lane
+ * 0 value plus l, in b's type) wherever cube_dim.x is a multiple of 32
+ * (decode.c plane_consecutive: u + unit_pos.x, u one value in the cube,
+ * or a loop's counter from it stepped by such values); in a cube that is
+ * one row, with its planes in one round (synced), planes 0, 1, ... then
+ * go on from one another (interp_lockstep.c indexed, row_indexed). */
 enum {
     CVM_VM_UNI_PLANE = 1,
     CVM_VM_UNI_A = 2,
