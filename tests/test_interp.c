@@ -717,6 +717,24 @@ static void test_uniform_fused(void)
     decoded_free(&dc);
 }
 
+/* For each INDEX of src's decoded kernel in program order (up to 15):
+ * got 'y' where it has CVM_VM_UNI_UNIT_X_B, else 'n'; base 'c' where it has
+ * CVM_VM_UNI_CUBE_A, else '-'. Both empty when src does not decode. */
+static void index_facts(const char *src, char *got, char *base)
+{
+    cvm_diag d;
+    decoded dc;
+    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
+    unsigned nix = 0;
+    for (uint32_t pc = 0; kp && kp->fast && pc < kp->ninsns && nix < 15; pc++)
+        if (kp->fast[pc].h == CVM_VM_H_INDEX) {
+            got[nix] = kp->fast[pc].uni & CVM_VM_UNI_UNIT_X_B ? 'y' : 'n';
+            base[nix++] = kp->fast[pc].uni & CVM_VM_UNI_CUBE_A ? 'c' : '-';
+        }
+    got[nix] = base[nix] = 0;
+    decoded_free(&dc);
+}
+
 /*
  * decode.c unit_x_plus: which INDEX chains read an index that is u +
  * unit_pos.x (CVM_VM_UNI_UNIT_X_B), u cube-uniform, written once outside
@@ -767,17 +785,10 @@ static void test_unit_x_index(void)
             n += snprintf(src + n, sizeof src - (size_t)n, "%s", "    end\n");
     }
     snprintf(src + n, sizeof src - (size_t)n, "%s", "    return\n.end\n");
-    cvm_diag d;
-    decoded dc;
-    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
-    char got[16] = "";
-    unsigned nix = 0;
-    for (uint32_t pc = 0; kp && kp->fast && pc < kp->ninsns && nix < 15; pc++)
-        if (kp->fast[pc].h == CVM_VM_H_INDEX)
-            got[nix++] = kp->fast[pc].uni & CVM_VM_UNI_UNIT_X_B ? 'y' : 'n';
+    char got[16], base[16];
+    index_facts(src, got, base);
     ok(strcmp(got, "yyynnnnnn") == 0,
        "INDEX chains of u + unit_pos.x: the first three of nine (got '%s')", got);
-    decoded_free(&dc);
 }
 
 /*
@@ -841,21 +852,12 @@ static void test_unit_x_loops(void)
         "    continuing\n        lt.u32 %b, %t, %n\n        if %b\n            cvt.i32 %j7, %i7\n"
         "        end\n        cvt.u32 %c7, %j7\n        add.u32 %i7, %c7, %st\n    end\n"
         "    return\n.end\n";
-    cvm_diag d;
-    decoded dc;
-    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
-    char got[16] = "", base[16] = "";
-    unsigned nix = 0;
-    for (uint32_t pc = 0; kp && kp->fast && pc < kp->ninsns && nix < 15; pc++)
-        if (kp->fast[pc].h == CVM_VM_H_INDEX) {
-            got[nix] = kp->fast[pc].uni & CVM_VM_UNI_UNIT_X_B ? 'y' : 'n';
-            base[nix++] = kp->fast[pc].uni & CVM_VM_UNI_CUBE_A ? 'c' : '-';
-        }
+    char got[16], base[16];
+    index_facts(src, got, base);
     ok(strcmp(got, "yynnnnn") == 0,
        "loop counters from u + unit_pos.x: the first two of seven INDEX chains (got '%s')", got);
     ok(strcmp(base, "ccccc-c") == 0,
        "INDEX bases: of class CUBE but in the sixth, per lane (got '%s')", base);
-    decoded_free(&dc);
 }
 
 /*

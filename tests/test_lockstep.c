@@ -62,47 +62,62 @@ static uint32_t part_model(uint32_t g, uint32_t shift)
 }
 
 /*
- * Runs kernel `name` of src over GRID cubes of BLOCK with out (N u32) and
- * in (in_n elements, in_val(i)) as its first arguments and `extra` after
- * them. `what` names the case in the messages. Expecting a fault: checks
- * that the lowest faulting unit is fault_unit of fault_cube. Else checks
- * every unit's out against want(g, ctx).
+ * Runs kernel `name` of src over `grid` cubes of bx x by units with out
+ * (one u32 per unit, in launch order) and in (in_n elements, in_val(i)) as
+ * its first arguments and `extra` after them. `what` names the case in the
+ * messages. Expecting a fault: checks that the lowest faulting unit is
+ * fault_unit (in the cube's order) of fault_cube. Else checks every unit's
+ * out against want(g, ctx).
  */
-static void check_in_out(const char *src, const char *name, const char *what, uint32_t in_n,
-                         const cvm_arg *extra, unsigned nextra, int expect_fault,
-                         uint32_t fault_cube, uint32_t fault_unit,
-                         uint32_t (*want)(uint32_t g, const void *ctx), const void *ctx)
+static void check_launch(const char *src, const char *name, const char *what, uint32_t grid,
+                         uint32_t bx, uint32_t by, uint32_t in_n, const cvm_arg *extra,
+                         unsigned nextra, int expect_fault, uint32_t fault_cube,
+                         uint32_t fault_unit, uint32_t (*want)(uint32_t g, const void *ctx),
+                         const void *ctx)
 {
-    uint32_t *got = calloc(N, sizeof *got), *data = calloc(in_n, sizeof *data);
+    const uint32_t n = grid * bx * by;
+    uint32_t *got = calloc(n, sizeof *got), *data = calloc(in_n, sizeof *data);
     cvm_diag d;
     for (uint32_t i = 0; i < in_n; i++)
         data[i] = in_val(i);
-    cvm_buffer *out = kern_buf("out", N * sizeof *got, NULL);
+    cvm_buffer *out = kern_buf("out", n * sizeof *got, NULL);
     cvm_buffer *in = kern_buf("in", in_n * sizeof *data, data);
     cvm_arg args[8] = {kern_arg_buf(out), kern_arg_buf(in)};
     for (unsigned i = 0; i < nextra && i < 6; i++)
         args[2 + i] = extra[i];
-    cvm_launch_config cfg = kern_cfg(GRID, BLOCK);
+    cvm_launch_config cfg = kern_cfg(grid, bx);
+    cfg.block[1] = by;
     cvm_status st = kern_exec(src, name, &cfg, args, 2 + nextra, &d);
     if (expect_fault) {
         ok(st == CVM_FAULT && d.has_fault, "%s, %u inputs: faults (%s: %s)", what, in_n,
            cvm_status_str(st), d.message);
-        ok(d.has_fault && d.fault.cube[0] == fault_cube && d.fault.unit[0] == fault_unit,
+        const uint32_t unit = d.fault.unit[0] + bx * d.fault.unit[1];
+        ok(d.has_fault && d.fault.cube[0] == fault_cube && unit == fault_unit,
            "%s: the lowest faulting unit is cube %u unit %u (got cube %u unit %u)", what,
-           fault_cube, fault_unit, d.fault.cube[0], d.fault.unit[0]);
+           fault_cube, fault_unit, d.fault.cube[0], unit);
     } else if (ok(st == CVM_OK, "%s: runs (%s)", what, st ? d.message : "ok")) {
-        int read = kern_read(out, got, N * sizeof *got);
-        uint32_t bad = N;
-        for (uint32_t g = 0; g < N && bad == N; g++)
+        int read = kern_read(out, got, n * sizeof *got);
+        uint32_t bad = n;
+        for (uint32_t g = 0; g < n && bad == n; g++)
             if (!read || got[g] != want(g, ctx))
                 bad = g;
-        if (!ok(read && bad == N, "%s: every unit matches the C model", what) && bad < N)
+        if (!ok(read && bad == n, "%s: every unit matches the C model", what) && bad < n)
             diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], want(bad, ctx));
     }
     cvm_buffer_free(out);
     cvm_buffer_free(in);
     free(got);
     free(data);
+}
+
+/* check_launch over GRID cubes of BLOCK units */
+static void check_in_out(const char *src, const char *name, const char *what, uint32_t in_n,
+                         const cvm_arg *extra, unsigned nextra, int expect_fault,
+                         uint32_t fault_cube, uint32_t fault_unit,
+                         uint32_t (*want)(uint32_t g, const void *ctx), const void *ctx)
+{
+    check_launch(src, name, what, GRID, BLOCK, 1, in_n, extra, nextra, expect_fault, fault_cube,
+                 fault_unit, want, ctx);
 }
 
 static uint32_t part_want(uint32_t g, const void *ctx)
@@ -1110,51 +1125,46 @@ static const char rowix_src[] =
     "    ptr.add.ptr.global %p4, %po, %u4\n    st.u32 [%p4], %v\n"
     "    return\n.end\n";
 
+/* A launch of 2-D cubes and its kernel's parameters, for the models below. */
+struct cubes_ctx {
+    uint32_t grid, bx, units;
+    uint32_t sh, n, part;
+    int64_t sh64;
+};
+
+static uint32_t rowix_want(uint32_t f, const void *ctx)
+{
+    const struct cubes_ctx *k = ctx;
+    const uint32_t c = f / k->units, t = f % k->units % k->bx, ix = c * k->bx + k->sh + t;
+    const int64_t iz = (int64_t)c * k->bx + k->sh64 + t;
+    return in_val((uint32_t)(int32_t)ix) + 3 * in_val(ix) + 5 * in_val((uint32_t)iz);
+}
+
 /* rowix over `grid` cubes of bx x by units with an input of in_n
  * elements: every unit's out by the C model, or (fault_unit below
  * UINT32_MAX) a fault whose lowest unit is fault_unit of cube fault_cube. */
 static void check_rowix(uint32_t grid, uint32_t bx, uint32_t by, uint32_t sh, int64_t sh64,
                         uint32_t in_n, uint32_t fault_cube, uint32_t fault_unit)
 {
-    const uint32_t units = bx * by, n = grid * units;
-    uint32_t *got = calloc(n, sizeof *got), *data = calloc(in_n, sizeof *data);
-    for (uint32_t i = 0; i < in_n; i++)
-        data[i] = in_val(i);
     char what[128];
     snprintf(what, sizeof what, "u + unit_pos.x indexes, %u cubes of %ux%u, shifts %u and %lld",
              grid, bx, by, sh, (long long)sh64);
-    cvm_buffer *out = kern_buf("out", n * sizeof *got, NULL);
-    cvm_buffer *in = kern_buf("in", in_n * sizeof *data, data);
-    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_u32(&sh),
-                      kern_arg_bytes(&sh64, 8)};
-    cvm_launch_config cfg = kern_cfg(grid, bx);
-    cfg.block[1] = by;
-    cvm_diag d;
-    cvm_status st = kern_exec(rowix_src, "rowix", &cfg, args, 4, &d);
-    if (fault_unit != UINT32_MAX) {
-        ok(st == CVM_FAULT && d.has_fault && d.fault.cube[0] == fault_cube &&
-               d.fault.unit[0] + bx * d.fault.unit[1] == fault_unit,
-           "%s: the lowest faulting unit is cube %u unit %u (%s: cube %u unit %u,%u)", what,
-           fault_cube, fault_unit, cvm_status_str(st), d.fault.cube[0], d.fault.unit[0],
-           d.fault.unit[1]);
-    } else if (ok(st == CVM_OK, "%s: runs (%s)", what, st ? d.message : "ok")) {
-        int read = kern_read(out, got, n * sizeof *got);
-        uint32_t bad = n, want = 0;
-        for (uint32_t f = 0; f < n && bad == n; f++) {
-            const uint32_t c = f / units, t = f % units % bx, ix = c * bx + sh + t;
-            const int64_t iz = (int64_t)c * bx + sh64 + t;
-            want = data[(int32_t)ix] + 3 * data[ix] + 5 * data[iz];
-            if (!read || got[f] != want)
-                bad = f;
-        }
-        if (!ok(read && bad == n, "%s: every unit matches the C model", what) && bad < n)
-            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], want);
-    }
-    cvm_buffer_free(out);
-    cvm_buffer_free(in);
-    free(got);
-    free(data);
+    const struct cubes_ctx k = {.bx = bx, .units = bx * by, .sh = sh, .sh64 = sh64};
+    const cvm_arg extra[] = {kern_arg_u32(&k.sh), kern_arg_bytes(&k.sh64, 8)};
+    check_launch(rowix_src, "rowix", what, grid, bx, by, in_n, extra, 2,
+                 fault_unit != UINT32_MAX, fault_cube, fault_unit, rowix_want, &k);
 }
+
+/* gstride's and resync's inner loop: plane p adds p rounds of 1 to v (and
+ * takes p back-edges more than plane 0 each round of the outer loop) */
+#define PLANE_ROUNDS                                                                       \
+    "        const.u32 %j, 0\n"                                                            \
+    "        loop\n"                                                                       \
+    "            lt.u32 %b3, %j, %pp\n            not.bool %b4, %b3\n"                     \
+    "            if %b4\n                break\n            end\n"                          \
+    "            add.u32 %v, %v, %one\n"                                                   \
+    "        continuing\n            add.u32 %j, %j, %one\n"                              \
+    "        end\n"
 
 /*
  * A grid-stride loop's counter (decode.c plane_consecutive): i = c d + t
@@ -1190,13 +1200,7 @@ static const char gstride_src[] =
     "        lt.u32 %b1, %i, %n\n        not.bool %b2, %b1\n        if %b2\n            break\n        end\n"
     "        cvt.i64 %a, %i\n        const.i64 %s, 4\n        mul.i64 %u, %a, %s\n"
     "        ptr.add.ptr.global %p, %pi, %u\n        ld.u32 %x, [%p]\n        add.u32 %v, %v, %x\n"
-    "        const.u32 %j, 0\n"
-    "        loop\n"
-    "            lt.u32 %b3, %j, %pp\n            not.bool %b4, %b3\n"
-    "            if %b4\n                break\n            end\n"
-    "            add.u32 %v, %v, %one\n"
-    "        continuing\n            add.u32 %j, %j, %one\n"
-    "        end\n"
+    PLANE_ROUNDS
     "    continuing\n        add.u32 %i, %i, %st\n"
     "    end\n"
     "    sreg.u32 %ty, unit_pos.y\n    sreg.u32 %dy, cube_dim.y\n    mul.u32 %units, %cd, %dy\n"
@@ -1206,41 +1210,26 @@ static const char gstride_src[] =
     "    st.u32 [%p4], %v\n"
     "    return\n.end\n";
 
+static uint32_t gstride_want(uint32_t f, const void *ctx)
+{
+    const struct cubes_ctx *k = ctx;
+    const uint32_t c = f / k->units, t = f % k->units % k->bx, p = f % k->units / 32;
+    const uint32_t stride = k->bx * k->grid;
+    uint32_t v = (p & k->part) ? 8 : 7;
+    for (uint32_t i = c * k->bx + t; i < k->n; i += stride)
+        v += in_val(i) + p;
+    return v;
+}
+
 static void check_gstride(uint32_t grid, uint32_t bx, uint32_t by, uint32_t n, uint32_t part)
 {
-    const uint32_t units = bx * by, cubes_n = grid * units, stride = bx * grid;
-    uint32_t *got = calloc(cubes_n, sizeof *got), *data = calloc(n, sizeof *data);
-    for (uint32_t i = 0; i < n; i++)
-        data[i] = in_val(i);
     char what[128];
     snprintf(what, sizeof what, "grid-stride counter, %u cubes of %ux%u, %u inputs%s", grid, bx,
              by, n, part ? ", planes parted first" : "");
-    cvm_buffer *out = kern_buf("out", cubes_n * sizeof *got, NULL);
-    cvm_buffer *in = kern_buf("in", n * sizeof *data, data);
-    cvm_arg args[] = {kern_arg_buf(out), kern_arg_buf(in), kern_arg_u32(&n), kern_arg_u32(&part)};
-    cvm_launch_config cfg = kern_cfg(grid, bx);
-    cfg.block[1] = by;
-    cvm_diag d;
-    cvm_status st = kern_exec(gstride_src, "gstride", &cfg, args, 4, &d);
-    if (ok(st == CVM_OK, "%s: runs (%s)", what, st ? d.message : "ok")) {
-        int read = kern_read(out, got, cubes_n * sizeof *got);
-        uint32_t bad = cubes_n, want = 0;
-        for (uint32_t f = 0; f < cubes_n && bad == cubes_n; f++) {
-            const uint32_t c = f / units, t = f % units % bx, p = f % units / 32;
-            want = (p & part) ? 8 : 7;
-            for (uint32_t i = c * bx + t; i < n; i += stride)
-                want += data[i] + p;
-            if (!read || got[f] != want)
-                bad = f;
-        }
-        if (!ok(read && bad == cubes_n, "%s: every unit matches the C model", what) &&
-            bad < cubes_n)
-            diag("  unit %u: got 0x%x, want 0x%x", bad, got[bad], want);
-    }
-    cvm_buffer_free(out);
-    cvm_buffer_free(in);
-    free(got);
-    free(data);
+    const struct cubes_ctx k = {.grid = grid, .bx = bx, .units = bx * by, .n = n, .part = part};
+    const cvm_arg extra[] = {kern_arg_u32(&k.n), kern_arg_u32(&k.part)};
+    check_launch(gstride_src, "gstride", what, grid, bx, by, n, extra, 2, 0, 0, 0, gstride_want,
+                 &k);
 }
 
 /*
@@ -1270,13 +1259,7 @@ static const char resync_src[] =
     "    const.u32 %i, 0\n"
     "    loop\n"
     "        lt.u32 %b1, %i, %lim\n        not.bool %b2, %b1\n        if %b2\n            break\n        end\n"
-    "        const.u32 %j, 0\n"
-    "        loop\n"
-    "            lt.u32 %b3, %j, %pp\n            not.bool %b4, %b3\n"
-    "            if %b4\n                break\n            end\n"
-    "            add.u32 %v, %v, %one\n"
-    "        continuing\n            add.u32 %j, %j, %one\n"
-    "        end\n"
+    PLANE_ROUNDS
     "    continuing\n        add.u32 %i, %i, %one\n"
     "    end\n"
     "    add.u32 %v, %v, %i\n"
