@@ -421,9 +421,8 @@ void cvm_nat_fresh(gen *g)
  * rows, where nothing is forwarded, that of a `remat` register that a
  * lane position of 32 bits wrote before pc, alone or through moves and
  * copies of its bits (a reduction's `threadIdx.x`, read in its loop
- * after every barrier). *nowrap: the
- * lanes are consecutive without passing 2^31 (a position within the
- * cube). */
+ * after every barrier). *nowrap: the lanes are consecutive without
+ * passing 2^31 (a position within the cube). */
 static uint8_t compare_form(const gen *g, uint32_t slot, uint32_t pc, LLVMValueRef *s, bool *nowrap)
 {
     uint8_t k = form_at(g, slot, s);

@@ -860,25 +860,43 @@ static bool running(const cvm_vm_plane *q)
     return q->state == CVM_VM_RUNNABLE;
 }
 
-/* indexed()'s test of plane g's index lanes (type T, extended as EXT;
- * `limit` the largest first index that does not wrap within the plane):
- * they count up by one from the plane's first (tested lane by lane unless
- * `known`), whose extended value goes to off[g]; `adjacent` stays true
+/* The index at b (an INDEX's lane, of `kind`), extended to 64 bits, to
+ * *first: false where `span` lanes counting up by one from it would wrap
+ * a 32-bit index's type (a 64-bit index wraps as the addresses do). */
+static inline bool first_index(unsigned kind, const uint8_t *b, uint32_t span, uint64_t *first)
+{
+    if (kind == CVM_VM_IX_I64) {
+        *first = *(const uint64_t *)(const void *)b;
+    } else if (kind == CVM_VM_IX_SEXT32) {
+        const int32_t i0 = *(const int32_t *)(const void *)b;
+        if (i0 > INT32_MAX - (int32_t)span)
+            return false;
+        *first = (uint64_t)(int64_t)i0;
+    } else {
+        const uint32_t i0 = *(const uint32_t *)(const void *)b;
+        if (i0 > UINT32_MAX - span)
+            return false;
+        *first = i0;
+    }
+    return true;
+}
+
+/* indexed()'s test of plane g's index lanes (type T): they count up by
+ * one from the plane's first (tested lane by lane unless `known`), whose
+ * extended value goes to off[g] (first_index); `adjacent` stays true
  * while each plane's extended first index is the one before's plus the
  * plane width. */
-#define INDEX_PLANE(T, EXT, limit, IOTA)                                                   \
+#define INDEX_PLANE(T, IOTA)                                                               \
     do {                                                                                   \
         const T *b_ = (const T *)(const void *)(R0 + g * stride + ((size_t)in->b << rs));  \
-        const T first_ = b_[0];                                                            \
-        T bad_ = 0;                                                                        \
-        if (first_ > (limit))                                                              \
+        if (!first_index(kind, (const uint8_t *)b_, FIXED_W - 1, &off[g]))                 \
             return false;                                                                  \
         if (!known) {                                                                      \
+            T bad_ = 0;                                                                    \
             UNROLL for (unsigned l = 0; l < FIXED_W; l++)                                  \
-                bad_ |= b_[l] ^ (T)(first_ + (T)IOTA[l]);                                  \
+                bad_ |= b_[l] ^ (T)(b_[0] + (T)IOTA[l]);                                   \
+            bad |= (uint64_t)bad_;                                                         \
         }                                                                                  \
-        bad |= (uint64_t)bad_;                                                             \
-        off[g] = (uint64_t)(EXT)first_;                                                    \
         adjacent = adjacent && (!g || off[g] - off[g - 1] == FIXED_W);                     \
     } while (0)
 
@@ -920,22 +938,9 @@ static bool row_indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_
         if (!running(&P[g]) || P[g].active != FULL)
             return false;
     const unsigned kind = in->k & ~(unsigned)CVM_VM_IX_SHIFT;
-    const uint8_t *const b = R0 + ((size_t)in->b << rs);
-    const uint32_t last = G * FIXED_W - 1;
     uint64_t first;
-    if (kind == CVM_VM_IX_I64) {
-        first = *(const uint64_t *)(const void *)b;
-    } else if (kind == CVM_VM_IX_SEXT32) {
-        const int32_t i0 = *(const int32_t *)(const void *)b;
-        if (i0 > INT32_MAX - (int32_t)last)
-            return false;
-        first = (uint64_t)(int64_t)i0;
-    } else {
-        const uint32_t i0 = *(const uint32_t *)(const void *)b;
-        if (i0 > UINT32_MAX - last)
-            return false;
-        first = i0;
-    }
+    if (!first_index(kind, R0 + ((size_t)in->b << rs), G * FIXED_W - 1, &first))
+        return false;
     return cvm_vm_mem_cube_range(s->x, mem, NULL, base + (first << in->n));
 }
 
@@ -970,11 +975,9 @@ static bool indexed(const lockstep *s, const cvm_vm_dinsn *in, const cvm_vm_dins
         if (!running(&P[g]) || P[g].active != FULL)
             return false;
         if (kind == CVM_VM_IX_I64)
-            INDEX_PLANE(uint64_t, uint64_t, UINT64_MAX, iota64);
-        else if (kind == CVM_VM_IX_SEXT32)
-            INDEX_PLANE(int32_t, int64_t, INT32_MAX - (int32_t)(FIXED_W - 1), iota32);
+            INDEX_PLANE(uint64_t, iota64);
         else
-            INDEX_PLANE(uint32_t, uint64_t, UINT32_MAX - (FIXED_W - 1), iota32);
+            INDEX_PLANE(uint32_t, iota32);
         if (!one_base) {
             const uint64_t *a = (const uint64_t *)(const void *)(R0 + g * stride + ((size_t)in->a << rs));
             for (unsigned l = 0; l < FIXED_W; l++)
