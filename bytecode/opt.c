@@ -34,8 +34,8 @@
  * invariant instructions leave together and nested loops are left one
  * after the other.
  *
- * One exception keeps the interpreter's fused sequences whole (vm/decode.c
- * fuse): an i32-to-i64 conversion whose only reader is an i64 multiply
+ * One exception keeps the interpreter's fused sequences whole (vm/fuse.c):
+ * an i32-to-i64 conversion whose only reader is an i64 multiply
  * that stays in the loop stays too (the multiply of two sign-extended
  * operands is the cheap 32x32->64 one).
  *

@@ -1,6 +1,6 @@
 /*
  * test_differ.c - random kernels run twice: as a launch runs by default
- * (decode.c's fused super-instructions, and the planes of a cube in
+ * (fuse.c's fused super-instructions, and the planes of a cube in
  * lockstep: interp_lockstep.c, interp_mem.c's cube and plane paths) and
  * under a step budget (the plain plane interpreter on the unfused code,
  * one plane at a time). Every output must match bit for bit, NaNs
@@ -561,7 +561,7 @@ static void st_loop(gen *g)
     case 2: emit(g, "    mov.u32 %s, %s\n", lim.s, kon(g, 1 + rnd(g, 4)).s); break;
     /* a limit and a step from the prologue, the same in every lane of the
      * launch: under a per-lane branch the counter is still varying to the
-     * divergence analysis, and decode.c loop_counter proves the head test
+     * divergence analysis, and fuse.c loop_counter proves the head test
      * cube-uniform */
     default: snprintf(lim.s, sizeof lim.s, "%%kc%u", 1 + rnd(g, 4)); break;
     }

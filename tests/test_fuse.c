@@ -1,5 +1,5 @@
 /*
- * test_fuse.c - the interpreter's fused chains (vm/decode.c fuse) and its
+ * test_fuse.c - the interpreter's fused chains (vm/fuse.c) and its
  * register zeroing (decode.c zero_ranges) against plain C models.
  *
  * The kernels below are written the way the CUDA frontend writes code:
@@ -16,7 +16,7 @@
  * and once with a large one (the exact code, one step per instruction);
  * every unit's result must match the C model both times. Constants,
  * parameters and launch-wide special registers are filled once per launch
- * (decode.c presettable); a parameter that changes between the launches
+ * (fuse.c presettable); a parameter that changes between the launches
  * shows a stale fill. A register first
  * written inside an `if` and read after its `end` must read zero in the
  * lanes that skipped the write, whatever an earlier cube left there.
@@ -176,7 +176,7 @@ static uint32_t divrem_sim(uint32_t g, uint32_t salt)
     return v ^ salt;
 }
 
-/* Address chains whose access waits a few instructions (decode.c
+/* Address chains whose access waits a few instructions (fuse.c
  * index_reader: the access computes the address, "late"): out[g]'s
  * address before the value is done, a load after a quiet op, one under a
  * per-lane if; and three chains whose index or base is written between

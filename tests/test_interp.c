@@ -736,7 +736,7 @@ static void index_facts(const char *src, char *got, char *base)
 }
 
 /*
- * decode.c unit_x_plus: which INDEX chains read an index that is u +
+ * fuse.c unit_x_plus: which INDEX chains read an index that is u +
  * unit_pos.x (CVM_VM_UNI_UNIT_X_B), u cube-uniform, written once outside
  * every construct. In program order: (int)(c d + t), (unsigned)(c d + t)
  * and the i64 c d + (long)t do; the i64 c d + (long)(c d + t) (an
@@ -792,7 +792,7 @@ static void test_unit_x_index(void)
 }
 
 /*
- * decode.c plane_consecutive's loop counters, and the INDEX's base of
+ * fuse.c plane_consecutive's loop counters, and the INDEX's base of
  * class CUBE (CVM_VM_UNI_CUBE_A). In program order: a grid-stride
  * counter read in its loop (yes), the same counter stepped through bit
  * copies, as the CUDA frontend writes `i += n` on an int (yes); one read

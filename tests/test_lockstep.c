@@ -1013,7 +1013,7 @@ static const char uni_src[] =
     "    continuing\n        add.u64 %k64, %k64, %one64\n"
     "    end\n"
     /* a window's two loops: the inner counter is reset after the outer
-     * loop's per-lane continue (varying in the analysis; decode.c
+     * loop's per-lane continue (varying in the analysis; fuse.c
      * loop_counter proves its head test cube-uniform) */
     "    const.u32 %oy, 0\n    const.u32 %three, 3\n    const.u32 %m7, 7\n"
     "    loop\n"
@@ -1087,7 +1087,7 @@ static void check_uni(uint32_t n, uint32_t base, uint64_t base64)
 }
 
 /*
- * Loads whose index is u + unit_pos.x (decode.c unit_x_plus, written once
+ * Loads whose index is u + unit_pos.x (fuse.c unit_x_plus, written once
  * outside every construct): lockstep takes a cube that is one row as one
  * range from plane 0's first lane (interp_lockstep.c row_indexed); a cube
  * of several rows, or a 32-bit index that would wrap inside the cube, goes
@@ -1167,7 +1167,7 @@ static void check_rowix(uint32_t grid, uint32_t bx, uint32_t by, uint32_t sh, in
     "        end\n"
 
 /*
- * A grid-stride loop's counter (decode.c plane_consecutive): i = c d + t
+ * A grid-stride loop's counter (fuse.c plane_consecutive): i = c d + t
  * outside every construct, i += d g in the loop's continuing, so each
  * plane's lanes read consecutive elements, and in a cube that is one row
  * the whole cube does while its planes are in one round (interp.h

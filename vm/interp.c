@@ -730,7 +730,7 @@ bool cvm_vm_run_open(const cvm_vm_run *run)
 
 /* ---- running cubes ---- */
 
-/* The launch-wide value of preset instruction `in` (decode.c presettable). */
+/* The launch-wide value of preset instruction `in` (fuse.c presettable). */
 static uint64_t preset_value(const cvm_vm_exec *x, const cvm_vm_dinsn *in)
 {
     const cvm_vm_launch *L = x->L;

@@ -47,8 +47,8 @@
 
 /* Handlers: every opcode is its own handler; FINISH is the implicit end of
  * a kernel's code (lanes still active there leave as if by return). The
- * fused handlers below only appear in a kernel's `fast` code (decode.c
- * fuse), each at the first pc of the instruction sequence it replaces. */
+ * fused handlers below only appear in a kernel's `fast` code (fuse.c),
+ * each at the first pc of the instruction sequence it replaces. */
 #define CVM_VM_H_FINISH CVM_OP_LIMIT
 /* d = a + ext(b) * imm, for `[cvt.i64 v, x] const.i64 s, S; mul.i64 u, v, s;
  * ptr.add p, base, u`: k is a CVM_VM_IX_* extension, n the shift when S is
@@ -81,16 +81,16 @@ enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_
  * ARITH64 carries A and B (of a folded cvt's source), CMPBR CUBE (below),
  * INDEX UNIT_X_B and CUBE_A (its base's), DIVREM none; an op that
  * fuse_mov gave the copy's destination keeps its own. CUBE: a one-element
- * lane op (decode.c uniform_candidate) whose register sources all hold
+ * lane op (decode.h cvm_vm_uniform_candidate) whose register sources all hold
  * one value in every active lane of the cube (class CUBE or GRID), or a
- * compare decode.c loop_counters proved to read such values at a loop's
+ * compare fuse.c loop_counters proved to read such values at a loop's
  * head; a CMPBR has it when all of its compares do, and lockstep then
  * tests one lane for all planes. STEP: the same but for its own
  * destination register among the sources (a loop counter's increment).
  * CUBE_A, CUBE_B: source a, or b, has class CUBE or GRID. UNIT_X_B (an INDEX's): the lanes of its index register b that
  * read it hold consecutive values in each plane (lane l the plane's lane
  * 0 value plus l, in b's type) wherever cube_dim.x is a multiple of 32
- * (decode.c plane_consecutive: u + unit_pos.x, u one value in the cube,
+ * (fuse.c plane_consecutive: u + unit_pos.x, u one value in the cube,
  * or a loop's counter from it stepped by such values); in a cube that is
  * one row, with its planes in one round (synced), planes 0, 1, ... then
  * go on from one another (interp_lockstep.c indexed, row_indexed). */
@@ -114,10 +114,10 @@ typedef struct cvm_vm_dinsn {
     uint8_t la, lc;      /* lines of source registers a and c */
     uint8_t order, scope, align_log2;
     uint8_t ed;          /* element type of the destination register */
-    uint8_t uni;         /* CVM_VM_UNI_* bits (decode.c) */
+    uint8_t uni;         /* CVM_VM_UNI_* bits (decode.c, fuse.c) */
     uint8_t k;           /* handler variant chosen at decode (cvt: CVM_VM_CVT_*) */
     uint8_t esz;         /* bytes of one element of the instruction type */
-    uint8_t a_fixed;     /* register a is filled once per launch (decode.c presettable) */
+    uint8_t a_fixed;     /* register a is filled once per launch (fuse.c presettable) */
     uint8_t late;        /* an INDEX whose address the ld or st at `end` computes, and that
                           * ld or st (its `end`: the INDEX's pc); kp->fast only */
     uint32_t d, a, b, c; /* register slot indexes (first slot of the register) */
@@ -146,7 +146,7 @@ typedef struct cvm_vm_kprog {
     uint32_t index;
     uint32_t ninsns;      /* real instructions; code[ninsns] is FINISH */
     cvm_vm_dinsn *code;
-    /* The same code with fused super-instructions (decode.c fuse): the
+    /* The same code with fused super-instructions (fuse.c): the
      * first instruction of each fused sequence replaced by a CVM_VM_H_*
      * handler that does the whole sequence and skips the rest; every
      * other pc holds the instruction `code` has. Used when no step budget

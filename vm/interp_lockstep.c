@@ -12,7 +12,7 @@
  * divergence inside a plane changes nothing here.
  *
  * Which instructions: the common arithmetic, compares, conversions, moves
- * and the fused chains of decode.c on 4- and 8-byte types, conversions
+ * and the fused chains of fuse.c on 4- and 8-byte types, conversions
  * between any of the types interp.h CVM_VM_CVTS lists (line 1), and
  * plain loads and stores (interp_mem.c, plane by plane). Every other
  * instruction, control flow included, runs through cvm_vm_run_plane in
@@ -390,7 +390,7 @@ static bool divide(const lockstep *s, const cvm_vm_dinsn *in)
     }
 }
 
-/* SMALL_DIVIDE for both results of a fused rem and div (decode.c
+/* SMALL_DIVIDE for both results of a fused rem and div (fuse.c
  * fuse_divrem): q to slot c, the remainder to d, one division. */
 #define SMALL_DIVREM(T, UT, S, QEXACT, REXACT)                                             \
     PLANES(T *d = SD(T); T *q = SC(T); const T *a = SA(T);                                 \
@@ -798,7 +798,7 @@ static bool sreg(const lockstep *s, const cvm_vm_dinsn *in)
     return true;
 }
 
-/* The fused chains of decode.c (the same computations as interp_run.c's
+/* The fused chains of fuse.c (the same computations as interp_run.c's
  * CVM_VM_H_INDEX and CVM_VM_H_ARITH64 handlers). */
 static void fused(const lockstep *s, const cvm_vm_dinsn *in)
 {
@@ -1118,7 +1118,7 @@ static bool cmp_planes(const lockstep *s, const cvm_vm_dinsn *cmp, uint64_t *m)
  * m1 and m2 as cmp_planes gives them, when they read only registers that
  * hold one value in every active lane of the cube (decode.c
  * CVM_VM_UNI_CUBE: a loop's exit test on a counter and a bound, a
- * reduction's step test, a counter decode.c loop_counter proved) while the
+ * reduction's step test, a counter fuse.c loop_counter proved) while the
  * planes are at one dynamic point (interp.h synced): one active lane's
  * result is every lane's, so each compare runs for one lane of one plane
  * and every plane's mask is all lanes or none. False otherwise.

@@ -409,7 +409,7 @@ dispatch:
         pc++;                                                                              \
         DISPATCH();                                                                        \
     } while (0)
-/* NEXT for handlers that may run uniformly (decode.c uniform_candidate). */
+/* NEXT for handlers that may run uniformly (decode.h cvm_vm_uniform_candidate). */
 #define UNEXT()                                                                            \
     do {                                                                                   \
         if (in->uni & CVM_VM_UNI_PLANE)                                                    \
@@ -1068,7 +1068,7 @@ dispatch:
         NEXT();
     }
 
-    /* ---------------- fused chains (kp->fast only; decode.c fuse) ---------------- */
+    /* ---------------- fused chains (kp->fast only; fuse.c) ---------------- */
     CASE_H(INDEX) {
         if (!in->late) /* else computed at its access, code[in->end] */
             index_lanes(in, R, rs, nl, p->active, p->active == p->live);
