@@ -132,12 +132,13 @@ static uint32_t chains_sim(uint32_t g, uint32_t salt)
     return v ^ salt;
 }
 
-/* out[g] from x = src[g] and d = g % 9 + 1 through three rem/div pairs */
+/* out[g] from x = src[g] and d = g % 9 + 1 through five rem/div pairs */
 static const char divrem_src[] =
     ".kernel divrem\n"
     ".param out buffer u32 write\n.param src buffer i32 read\n.param salt scalar u32\n"
     ".reg u32 %t, %c, %cd, %g, %v, %tmp, %w1, %w2, %salt\n.reg i32 %ti, %x, %n9, %dvi, %one_i\n"
     ".reg i64 %a0, %s0, %u0, %xl, %dA, %dB, %rr, %qq, %rr2, %qq2, %dE, %rr3, %qq3, %one64\n"
+    ".reg i64 %rr4, %rr5\n"
     ".reg ptr.global %ps, %po, %p0\n"
     "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
     "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i32 %ti, %g\n"
@@ -161,6 +162,15 @@ static const char divrem_src[] =
     "    add.i64 %dE, %dA, %one64\n    rem.i64 %rr3, %xl, %dA\n    div.i64 %qq3, %xl, %dE\n"
     "    cvt.u32 %w1, %rr3\n    cvt.u32 %w2, %qq3\n    const.u32 %tmp, 13\n"
     "    mul.u32 %w2, %w2, %tmp\n    add.u32 %w1, %w1, %w2\n    xor.u32 %v, %v, %w1\n"
+    /* the quotient replaces the dividend (`c = t % w; t = t / w`): one
+     * division; then the same with the dividend read between (kept apart) */
+    "    rem.i64 %rr4, %xl, %dA\n    cvt.u32 %w1, %rr4\n    div.i64 %xl, %xl, %dB\n"
+    "    cvt.u32 %w2, %xl\n    const.u32 %tmp, 17\n    mul.u32 %w2, %w2, %tmp\n"
+    "    add.u32 %w1, %w1, %w2\n    xor.u32 %v, %v, %w1\n"
+    "    rem.i64 %rr5, %xl, %dA\n    cvt.u32 %w2, %xl\n    div.i64 %xl, %xl, %dA\n"
+    "    cvt.u32 %w1, %rr5\n    add.u32 %w1, %w1, %w2\n    cvt.u32 %w2, %xl\n"
+    "    const.u32 %tmp, 23\n    mul.u32 %w2, %w2, %tmp\n    add.u32 %w1, %w1, %w2\n"
+    "    xor.u32 %v, %v, %w1\n"
     "    param.u32 %salt, salt, 0\n    xor.u32 %v, %v, %salt\n"
     "    ptr.add.ptr.global %p0, %po, %u0\n    st.u32 [%p0], %v\n"
     "    return\n.end\n";
@@ -173,6 +183,9 @@ static uint32_t divrem_sim(uint32_t g, uint32_t salt)
     v ^= (uint32_t)(xl % dv) * 7u + (uint32_t)((xl + dv) / dv);
     const int64_t xl2 = xl + dv; /* the dividend the third pair reads */
     v ^= (uint32_t)(xl2 % dv) + (uint32_t)(xl2 / (dv + 1)) * 13u;
+    const int64_t xl3 = xl2 / dv, xl4 = xl3 / dv; /* the dividends replaced */
+    v ^= (uint32_t)(xl2 % dv) + (uint32_t)xl3 * 17u;
+    v ^= (uint32_t)(xl3 % dv) + (uint32_t)xl3 + (uint32_t)xl4 * 23u;
     return v ^ salt;
 }
 

@@ -717,6 +717,40 @@ static void test_uniform_fused(void)
     decoded_free(&dc);
 }
 
+/* fuse.c fuse_divrem: `r = t % w; t = t / w` (the quotient replaces the
+ * dividend) is one DIVREM; the same with t read between the two is not,
+ * nor is `t = t / w; r = t % w` (the rem reads the new t). */
+static void test_divrem_in_place(void)
+{
+    static const char *const body[] = {
+        "    rem.i64 %r, %t, %w\n    cvt.u32 %o, %r\n    div.i64 %t, %t, %w\n",
+        "    rem.i64 %r, %t, %w\n    cvt.u32 %o, %t\n    div.i64 %t, %t, %w\n",
+        "    div.i64 %t, %t, %w\n    cvt.u32 %o, %t\n    rem.i64 %r, %t, %w\n",
+    };
+    int fused[3];
+    for (int i = 0; i < 3; i++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 ".kernel k\n.param out buffer u32 write\n.param w scalar i64\n"
+                 ".reg u32 %%u, %%o\n.reg i64 %%t, %%w, %%r\n.reg ptr.global %%po\n"
+                 "    sreg.u32 %%u, unit_pos.x\n    cvt.i64 %%t, %%u\n    param.i64 %%w, w, 0\n"
+                 "%s    param.ptr.global %%po, out, 0\n    st.u32 [%%po], %%o\n"
+                 "    cvt.u32 %%o, %%t\n    st.u32 [%%po], %%o\n    cvt.u32 %%o, %%r\n"
+                 "    st.u32 [%%po], %%o\n.end\n",
+                 body[i]);
+        cvm_diag d;
+        decoded dc;
+        const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
+        fused[i] = kp && kp->fast ? 0 : -1;
+        for (uint32_t pc = 0; kp && kp->fast && pc < kp->ninsns; pc++)
+            fused[i] += kp->fast[pc].h == CVM_VM_H_DIVREM;
+        decoded_free(&dc);
+    }
+    ok(fused[0] == 1 && fused[1] == 0 && fused[2] == 0,
+       "rem then a div into the dividend: one division; not with the dividend read between, nor "
+       "div first (%d, %d, %d)", fused[0], fused[1], fused[2]);
+}
+
 /* For each INDEX of src's decoded kernel in program order (up to 15):
  * got 'y' where it has CVM_VM_UNI_UNIT_X_B, else 'n'; base 'c' where it has
  * CVM_VM_UNI_CUBE_A, else '-'. Both empty when src does not decode. */
@@ -1082,6 +1116,7 @@ int main(void)
     test_uniform_fused();
     test_unit_x_index();
     test_unit_x_loops();
+    test_divrem_in_place();
     test_slot_allocation();
     test_more_atomics_misaligned();
     test_assert_trap();

@@ -445,8 +445,10 @@ static bool same_divisor(const fuser *fu, uint32_t y, uint32_t y2)
  * r, c is q, k is 1 when the div came first), and *divpc is the second
  * one's pc, which becomes a nop. The instructions between neither read
  * nor write the second one's register (it is written earlier now) and
- * write neither x nor y; q, r, x and y are distinct slots, so writing both
- * at once reads the operands unchanged.
+ * write neither x nor y. q, r and y are distinct slots, and so are r and
+ * x; q may be x where the rem comes first (`c = t % w; t = t / w`, the
+ * frontend's index decomposition): every handler reads a lane's x and y
+ * before it writes that lane's results, and nothing between reads x.
  */
 static uint32_t fuse_divrem(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, uint32_t *divpc)
 {
@@ -460,7 +462,8 @@ static uint32_t fuse_divrem(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, uin
     for (uint32_t j = pc + 1; j < fu->n && j <= pc + 4; j++) {
         const cvm_vm_dinsn *f2 = &c[j];
         if (f2->h == other && f2->elem == e && f2->line == 1 && f2->a == f1->a &&
-            f2->d != f1->a && f2->d != f1->b && f2->d != f1->d && same_divisor(fu, f1->b, f2->b)) {
+            (f2->d != f1->a || f1->h == CVM_OP_REM) && f2->d != f1->b && f2->d != f1->d &&
+            same_divisor(fu, f1->b, f2->b)) {
             for (uint32_t k = pc + 1; k < j; k++)
                 if (touches(&c[k], f2->d) || writes_slot(&c[k], f1->a) ||
                     writes_slot(&c[k], f1->b))
