@@ -16,8 +16,9 @@
  * and once with a large one (the exact code, one step per instruction);
  * every unit's result must match the C model both times. Constants,
  * parameters and launch-wide special registers are filled once per launch
- * (fuse.c presettable); a parameter that changes between the launches
- * shows a stale fill. A register first
+ * (fuse.c presettable), and so are integer values computed from them
+ * alone (the presets kernel); a parameter that changes between the
+ * launches shows a stale fill. A register first
  * written inside an `if` and read after its `end` must read zero in the
  * lanes that skipped the write, whatever an earlier cube left there.
  * A cast feeding a switch whose body writes the cast's source must not be
@@ -189,6 +190,46 @@ static uint32_t divrem_sim(uint32_t g, uint32_t salt)
     return v ^ salt;
 }
 
+/* Launch constants computed from a parameter (fuse.c presettable, filled
+ * once per launch by interp.c preset_value): a negation, sign and zero
+ * extensions of a negative value, an i32 multiply that wraps, i64 sums
+ * and a truncation, each from the ones before, then read by a lane's own
+ * multiply and adds. The salt differs between launches. */
+static const char presets_src[] =
+    ".kernel presets\n"
+    ".param out buffer u32 write\n.param src buffer i32 read\n.param salt scalar u32\n"
+    ".reg u32 %t, %c, %cd, %g, %v, %salt, %nu, %w, %k3, %k5\n"
+    ".reg i32 %si, %zero, %neg, %k7, %m, %tr\n"
+    ".reg i64 %sl, %su, %d, %e, %d2, %gl, %x, %a0, %s0, %u0\n.reg u64 %d2u, %sh, %hi\n"
+    ".reg ptr.global %po, %p0\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n"
+    "    param.u32 %salt, salt, 0\n    cvt.i32 %si, %salt\n    const.i32 %zero, 0\n"
+    "    sub.i32 %neg, %zero, %si\n    cvt.i64 %sl, %neg\n    cvt.u32 %nu, %neg\n"
+    "    cvt.i64 %su, %nu\n    const.i32 %k7, 2147483647\n    mul.i32 %m, %neg, %k7\n"
+    "    sub.i64 %d, %su, %sl\n    add.i64 %e, %d, %sl\n    cvt.i32 %tr, %e\n"
+    "    sub.i64 %d2, %d, %sl\n"
+    "    cvt.i64 %gl, %g\n    mul.i64 %x, %gl, %d2\n    cvt.u32 %v, %x\n"
+    "    cvt.u32 %w, %m\n    const.u32 %k3, 3\n    mul.u32 %w, %w, %k3\n    add.u32 %v, %v, %w\n"
+    "    cvt.u32 %w, %tr\n    const.u32 %k5, 5\n    mul.u32 %w, %w, %k5\n    add.u32 %v, %v, %w\n"
+    "    cvt.u32 %w, %su\n    add.u32 %v, %v, %w\n"
+    /* the high half too: the extensions differ there alone */
+    "    cvt.u64 %d2u, %d2\n    const.u64 %sh, 32\n    shr.u64 %hi, %d2u, %sh\n"
+    "    cvt.u32 %w, %hi\n    mul.u32 %w, %w, %k3\n    xor.u32 %v, %v, %w\n"
+    "    param.ptr.global %po, out, 0\n    cvt.i64 %a0, %g\n    const.i64 %s0, 4\n"
+    "    mul.i64 %u0, %a0, %s0\n    ptr.add.ptr.global %p0, %po, %u0\n    st.u32 [%p0], %v\n"
+    "    return\n.end\n";
+
+static uint32_t presets_sim(uint32_t g, uint32_t salt)
+{
+    const int32_t neg = (int32_t)(0u - salt);
+    const int64_t sl = neg;
+    const uint64_t su = (uint32_t)neg, d = su - (uint64_t)sl, e = d + (uint64_t)sl;
+    const uint32_t m = (uint32_t)neg * 0x7fffffffu, tr = (uint32_t)e;
+    const uint64_t d2 = d - (uint64_t)sl, x = (uint64_t)g * d2;
+    return ((uint32_t)x + m * 3u + tr * 5u + (uint32_t)su) ^ (uint32_t)(d2 >> 32) * 3u;
+}
+
 /* Address chains whose access waits a few instructions (fuse.c
  * index_reader: the access computes the address, "late"): out[g]'s
  * address before the value is done, a load after a quiet op, one under a
@@ -327,6 +368,8 @@ int main(void)
         check(chains_src, "chains", chains_sim, widths[w], UINT64_C(1) << 40);
         check(divrem_src, "divrem", divrem_sim, widths[w], 0);
         check(divrem_src, "divrem", divrem_sim, widths[w], UINT64_C(1) << 40);
+        check(presets_src, "presets", presets_sim, widths[w], 0);
+        check(presets_src, "presets", presets_sim, widths[w], UINT64_C(1) << 40);
         check(late_src, "late", late_sim, widths[w], 0);
         check(late_src, "late", late_sim, widths[w], UINT64_C(1) << 40);
         check(switch_src, "sw", switch_sim, widths[w], 0);

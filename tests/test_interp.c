@@ -677,16 +677,19 @@ static void test_uniform(void)
 
 /* The uniform-source bits on decode's fused `cvt.i64; mul.i64` (ARITH64;
  * interp_lockstep.c multiplies by such a value once per plane): set for
- * a constant's conversion, also where the conversion's own result is
- * varying (written under a divergent if), not for a lane's own value's. */
+ * a cube-uniform value's conversion (a constant's is filled once per
+ * launch instead: fuse.c presettable), also where the conversion's own
+ * result is varying (written under a divergent if), not for a lane's own
+ * value's. */
 static void test_uniform_fused(void)
 {
     static const char src[] =
         ".kernel k\n.param out buffer i64 write\n"
-        ".reg u32 %t, %k3\n.reg i32 %k, %ti\n.reg i64 %w, %kk, %p, %kv, %pv, %kd, %pd\n"
+        ".reg u32 %t, %k3, %cp\n.reg i32 %k, %ti\n.reg i64 %w, %kk, %p, %kv, %pv, %kd, %pd\n"
         ".reg bool %c\n.reg ptr.global %po\n"
         "    sreg.u32 %t, unit_pos.x\n    cvt.i64 %w, %t\n    const.u32 %k3, 3\n"
-        "    const.i32 %k, 5\n    cvt.i64 %kk, %k\n    mul.i64 %p, %w, %kk\n"
+        "    sreg.u32 %cp, cube_pos.x\n    cvt.i32 %k, %cp\n"
+        "    cvt.i64 %kk, %k\n    mul.i64 %p, %w, %kk\n"
         "    cvt.i32 %ti, %t\n    cvt.i64 %kv, %ti\n    mul.i64 %pv, %w, %kv\n"
         "    param.ptr.global %po, out, 0\n    st.i64 [%po], %p\n    st.i64 [%po], %pv\n"
         "    lt.u32 %c, %t, %k3\n    if %c\n"
@@ -712,7 +715,8 @@ static void test_uniform_fused(void)
         }
     }
     ok(fused == 3 && by_const && by_lane && in_if,
-       "fused cvt+mul: b uniform for a constant, inside a divergent if too, not for a lane's "
+       "fused cvt+mul: b uniform for a cube-uniform value, inside a divergent if too, not for a "
+       "lane's "
        "own (%d fused; %d, %d, %d)", fused, by_const, by_lane, in_if);
     decoded_free(&dc);
 }
@@ -749,6 +753,36 @@ static void test_divrem_in_place(void)
     ok(fused[0] == 1 && fused[1] == 0 && fused[2] == 0,
        "rem then a div into the dividend: one division; not with the dividend read between, nor "
        "div first (%d, %d, %d)", fused[0], fused[1], fused[2]);
+}
+
+/* fuse.c presettable: integer values computed from launch constants alone
+ * are filled once per launch (in kp->preset, a nop in the fused code):
+ * `(long)p` read twice and its square; not a sum with a lane's own value,
+ * and not a sign extension that a lane's own multiply reads (the ARITH64
+ * pair keeps it). */
+static void test_derived_presets(void)
+{
+    static const char src[] =
+        ".kernel k\n.param out buffer i64 write\n.param p scalar i32\n"
+        ".reg i32 %p\n.reg u32 %t\n.reg i64 %a, %b, %tl, %c, %k, %y\n.reg ptr.global %po\n"
+        "    param.i32 %p, p, 0\n    cvt.i64 %a, %p\n    mul.i64 %b, %a, %a\n"
+        "    sreg.u32 %t, unit_pos.x\n    cvt.i64 %tl, %t\n    add.i64 %c, %b, %tl\n"
+        "    cvt.i64 %k, %p\n    mul.i64 %y, %tl, %k\n"
+        "    param.ptr.global %po, out, 0\n    st.i64 [%po], %c\n    st.i64 [%po], %y\n.end\n";
+    cvm_diag d;
+    decoded dc;
+    const cvm_vm_kprog *kp = decode_src(src, &dc, &d) == CVM_OK ? &dc.prog->kernels[0] : NULL;
+    char got[16] = "";
+    for (uint32_t pc = 0; kp && kp->fast && pc < kp->ninsns && pc < 8; pc++) {
+        bool pre = false;
+        for (uint32_t j = 0; j < kp->npreset; j++)
+            pre = pre || kp->preset[j] == pc;
+        got[pc] = pre && kp->fast[pc].h == CVM_OP_NOP ? 'p' : kp->fast[pc].h == CVM_VM_H_ARITH64 ? 'f' : '-';
+    }
+    ok(strcmp(got, "ppp---f-") == 0,
+       "launch constants from launch constants are preset, not a sum with a lane's value nor a "
+       "pair's extension (got '%s')", got);
+    decoded_free(&dc);
 }
 
 /* For each INDEX of src's decoded kernel in program order (up to 15):
@@ -1117,6 +1151,7 @@ int main(void)
     test_unit_x_index();
     test_unit_x_loops();
     test_divrem_in_place();
+    test_derived_presets();
     test_slot_allocation();
     test_more_atomics_misaligned();
     test_assert_trap();

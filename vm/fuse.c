@@ -33,6 +33,8 @@ typedef struct fuser {
     const uint32_t *encl;           /* per pc: the opening pc of the innermost construct
                                      * around it, NONE_PC outside every one */
     const uint32_t *cont_at;        /* per loop's opening pc: its `continuing`, or n */
+    uint8_t *filled;                /* per slot: filled once per launch (presettable),
+                                     * set in pc order as the main loop marks them */
 } fuser;
 #define NONE_PC UINT32_MAX
 
@@ -259,7 +261,6 @@ static bool plane_consecutive(const fuser *fu, uint32_t s, uint32_t p)
 /* `[cvt.i64 v, x] [const.i64 s, S;] mul.i64 u, v, s; ptr.add p, base, u`,
  * the const either right before the multiply (and read by it alone) or
  * anywhere (const_reg: a loop-invariant constant moved out of the loop). */
-static bool presettable(const fuser *fu, const cvm_vm_kprog *kp, const cvm_vm_dinsn *in);
 
 static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
 {
@@ -308,7 +309,7 @@ static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
     out->imm = k->imm;
     out->n = 0;
     /* a base filled once per launch (a parameter): the same in every lane */
-    out->a_fixed = fu->writes[add->a] == 1 && presettable(fu, fu->kp, &c[fu->def[add->a]]);
+    out->a_fixed = fu->filled[add->a];
     if (k->imm && !(k->imm & (k->imm - 1))) {
         out->k |= CVM_VM_IX_SHIFT;
         while (!(k->imm >> out->n & 1))
@@ -509,12 +510,22 @@ static uint32_t fuse_mov(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, cvm_vm
     return pc + 2;
 }
 
+static bool int_word(unsigned elem)
+{
+    return elem == CVM_T_I32 || elem == CVM_T_U32 || elem == CVM_T_I64 || elem == CVM_T_U64;
+}
+
 /*
  * An instruction whose result is the same in every lane of every cube of
  * a launch (a constant, a parameter, a launch-wide special register) and
  * whose register is written by it alone and never read before it
  * (REG_WRITTEN_FIRST, so not zeroed): the register can be filled once per
- * launch (interp.c) and the instruction skipped.
+ * launch (interp.c) and the instruction skipped. So can an integer
+ * conversion, add, subtract or multiply (4- or 8-byte integers, wrapping)
+ * of registers filled so (fu->filled): `(long)n * oh * ow * c` of
+ * parameters, the frontend's `cvt.i64` of an int parameter before each
+ * use. Such a source is written once, before every read (not zeroed), so
+ * its fill comes first in pc order, and interp.c's preset_value reads it.
  */
 static bool presettable(const fuser *fu, const cvm_vm_kprog *kp, const cvm_vm_dinsn *in)
 {
@@ -522,6 +533,10 @@ static bool presettable(const fuser *fu, const cvm_vm_kprog *kp, const cvm_vm_di
         return false;
     switch (in->h) {
     case CVM_OP_CONST: case CVM_OP_PARAM: return true;
+    case CVM_OP_CVT: return int_word(in->elem) && int_word(in->ea) && fu->filled[in->a];
+    case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL:
+        return int_word(in->elem) && in->ea == in->elem && in->eb == in->elem &&
+               fu->filled[in->a] && fu->filled[in->b];
     case CVM_OP_SREG:
         return (in->aux >= CVM_SREG_CUBE_DIM_X && in->aux <= CVM_SREG_CUBE_DIM_Z) ||
                (in->aux >= CVM_SREG_CUBE_COUNT_X && in->aux <= CVM_SREG_CUBE_COUNT_Z) ||
@@ -639,9 +654,11 @@ cvm_status cvm_vm_fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
     const size_t pc_size = sizeof(uint32_t) * ((size_t)kp->ninsns + 1);
     uint32_t *encl = cvm_bc_alloc(prog->alloc, prog->alloc_user, pc_size);
     uint32_t *cont_at = cvm_bc_alloc(prog->alloc, prog->alloc_user, pc_size);
+    const size_t filled_size = (size_t)kp->nslots + 1;
+    uint8_t *filled = cvm_bc_alloc(prog->alloc, prog->alloc_user, filled_size);
     cvm_status st = CVM_OK;
     uint32_t fused = 0;
-    if (!reads || !writes || !def || !fast || !preset || !encl || !cont_at) {
+    if (!reads || !writes || !def || !fast || !preset || !encl || !cont_at || !filled) {
         st = cvm_diag_set(diag, CVM_OUT_OF_MEMORY, "out of memory decoding kernel '%s'",
                           cvm_bc_str(prog->mod, kp->k->name));
         goto fail;
@@ -667,8 +684,10 @@ cvm_status cvm_vm_fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
             depth <= CVM_BC_MAX_DEPTH)
             open[depth++] = pc;
     }
+    memset(filled, 0, filled_size);
     const fuser fu = {.kp = kp, .code = kp->code, .n = kp->ninsns, .reads = reads,
-                      .writes = writes, .def = def, .encl = encl, .cont_at = cont_at};
+                      .writes = writes, .def = def, .encl = encl, .cont_at = cont_at,
+                      .filled = filled};
     uint32_t absorbed = UINT32_MAX; /* the pc of a div fused into its rem */
     for (uint32_t pc = 0; pc < kp->ninsns;) {
         cvm_vm_dinsn f;
@@ -676,6 +695,8 @@ cvm_status cvm_vm_fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
             pc++;
             continue;
         }
+        const cvm_vm_dinsn *ci = &kp->code[pc];
+        const bool base = ci->h == CVM_OP_CONST || ci->h == CVM_OP_PARAM || ci->h == CVM_OP_SREG;
         uint32_t next = fuse_divrem(&fu, pc, &f, &absorbed);
         if (next)
             fast[absorbed].h = CVM_OP_NOP;
@@ -683,17 +704,31 @@ cvm_status cvm_vm_fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
             next = fuse_index(&fu, pc, &f);
         if (!next)
             next = fuse_cmpbr(&fu, pc, &f);
+        /* a launch constant computed from others (presettable) rather than
+         * the head of an op-and-copy pair: its fill costs nothing per
+         * cube, and later constants computed from it are filled too. As
+         * the head of a cvt-and-op pair (ARITH64) only where the op reads
+         * launch constants alone: an op on a lane's own value keeps the
+         * pair, which multiplies by the 32-bit source (pool's `* (long)c`).
+         * The constants, parameters and special registers themselves come
+         * after the pairs, which fold a constant as an immediate. */
+        bool derived = !next && !base && fast[pc].h != CVM_OP_NOP && presettable(&fu, kp, ci);
         if (!next)
             next = fuse_arith64(&fu, pc, &f);
-        if (!next && (next = fuse_mov(&fu, pc, &f, &fast[pc + 1]))) {
+        if (derived && next && !(filled[f.a] && filled[f.b]))
+            derived = false;
+        if (derived)
+            next = 0;
+        if (!next && !derived && (next = fuse_mov(&fu, pc, &f, &fast[pc + 1]))) {
             fast[pc] = f;
             fused++;
             pc = next;
             continue;
         }
-        if (!next && presettable(&fu, kp, &kp->code[pc])) {
-            fast[pc].h = CVM_OP_NOP;
+        if (!next && (derived || (base && presettable(&fu, kp, ci)))) {
+            fast[pc].h = CVM_OP_NOP; /* filled once per launch (interp.c preset_regs) */
             preset[npreset++] = pc;
+            filled[ci->d] = 1;
             fused++;
         }
         if (!next) {
@@ -723,5 +758,6 @@ fail:
     cvm_bc_free(prog->alloc, prog->alloc_user, preset, preset_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, encl, pc_size);
     cvm_bc_free(prog->alloc, prog->alloc_user, cont_at, pc_size);
+    cvm_bc_free(prog->alloc, prog->alloc_user, filled, filled_size);
     return st;
 }

@@ -730,7 +730,10 @@ bool cvm_vm_run_open(const cvm_vm_run *run)
 
 /* ---- running cubes ---- */
 
-/* The launch-wide value of preset instruction `in` (fuse.c presettable). */
+/* The launch-wide value of preset instruction `in` (fuse.c presettable);
+ * an integer op's sources are presets filled before it (lane 0 of plane
+ * 0), its result wraps to its type as the handlers' does (set_bits keeps
+ * the low bytes). */
 static uint64_t preset_value(const cvm_vm_exec *x, const cvm_vm_dinsn *in)
 {
     const cvm_vm_launch *L = x->L;
@@ -740,6 +743,14 @@ static uint64_t preset_value(const cvm_vm_exec *x, const cvm_vm_dinsn *in)
     case CVM_OP_PARAM:
         memcpy(&v, L->params + L->param_offset[in->aux] + in->imm, in->esz);
         return v;
+    case CVM_OP_CVT: case CVM_OP_ADD: case CVM_OP_SUB: case CVM_OP_MUL: {
+        const cvm_vm_plane *q = &x->planes[0];
+        const uint64_t a = (uint64_t)cvm_vm_get_int(cvm_vm_reg(x, q, in->a), in->ea, 0);
+        if (in->h == CVM_OP_CVT)
+            return a; /* sign- or zero-extended by the source's type */
+        const uint64_t b = (uint64_t)cvm_vm_get_int(cvm_vm_reg(x, q, in->b), in->eb, 0);
+        return in->h == CVM_OP_ADD ? a + b : in->h == CVM_OP_SUB ? a - b : a * b;
+    }
     default:
         break;
     }
