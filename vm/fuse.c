@@ -261,7 +261,6 @@ static bool plane_consecutive(const fuser *fu, uint32_t s, uint32_t p)
 /* `[cvt.i64 v, x] [const.i64 s, S;] mul.i64 u, v, s; ptr.add p, base, u`,
  * the const either right before the multiply (and read by it alone) or
  * anywhere (const_reg: a loop-invariant constant moved out of the loop). */
-
 static uint32_t fuse_index(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
 {
     const cvm_vm_dinsn *c = fu->code, *cv = NULL, *k = NULL;
