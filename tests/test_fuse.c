@@ -10,7 +10,9 @@
  * between i32 and u32 (the next instruction reads the source instead;
  * `op t; cvt v, t` writes v); a second kernel has `rem` then `div` of one
  * dividend by a divisor converted twice (one division), next to a pair
- * whose dividend changes between them and a pair with different divisors.
+ * whose dividend changes between them and a pair with different divisors;
+ * others have float multiply-adds whose products round (never an FMA)
+ * and integer values computed from launch constants alone.
  * Each runs on several cubes at
  * plane widths 32, 8 and 64, once without a step budget (the fused code)
  * and once with a large one (the exact code, one step per instruction);
@@ -230,6 +232,78 @@ static uint32_t presets_sim(uint32_t g, uint32_t salt)
     return ((uint32_t)x + m * 3u + tr * 5u + (uint32_t)su) ^ (uint32_t)(d2 >> 32) * 3u;
 }
 
+/* `mul t, x, y; add d, p, t` as one handler (fuse.c fuse_muladd): rounded
+ * twice as the two instructions are, never contracted to a fused
+ * multiply-add: with e = 1 + 2^-12, -1 + e * e is 2^-11 (e * e rounds to
+ * 1 + 2^-11), where an FMA gives 2^-11 + 2^-24 (in f64, e = 1 + 2^-27
+ * and 2^-54 the part an FMA would keep). Both orders of the add's
+ * operands, a sum into another register, a NaN from inf * 0 (the
+ * canonical NaN, 0x7fc00000), and an f64 dot product step; x a lane's
+ * own value. (Each product its own register: a temporary is written once.) */
+static const char muladd_src[] =
+    ".kernel muladd\n"
+    ".param out buffer u32 write\n.param src buffer i32 read\n.param salt scalar u32\n"
+    ".reg u32 %t, %c, %cd, %g, %v, %w, %salt, %k3\n.reg i32 %si\n"
+    ".reg f32 %x, %e, %acc, %m1, %m2, %m3, %m4, %r2, %inf, %zero\n"
+    ".reg f64 %dx, %de, %dacc, %dm, %dm2\n"
+    ".reg u64 %wb\n.reg i64 %a0, %s0, %u0\n.reg ptr.global %ps, %po, %p0\n"
+    "    sreg.u32 %t, unit_pos.x\n    sreg.u32 %c, cube_pos.x\n    sreg.u32 %cd, cube_dim.x\n"
+    "    mul.u32 %g, %c, %cd\n    add.u32 %g, %g, %t\n    cvt.i32 %si, %g\n"
+    "    param.ptr.global %ps, src, 0\n    param.ptr.global %po, out, 0\n"
+    "    cvt.i64 %a0, %si\n    const.i64 %s0, 4\n    mul.i64 %u0, %a0, %s0\n"
+    "    ptr.add.ptr.global %p0, %ps, %u0\n    ld.i32 %si, [%p0]\n    cvt.f32 %x, %si\n"
+    "    const.f32 %e, 0x1.001p+0\n    const.f32 %acc, -0x1p+0\n"
+    "    mul.f32 %m1, %e, %e\n    add.f32 %acc, %acc, %m1\n"
+    "    mul.f32 %m2, %x, %e\n    add.f32 %acc, %m2, %acc\n"
+    "    mul.f32 %m3, %x, %x\n    add.f32 %r2, %acc, %m3\n"
+    "    bitcast.u32 %v, %acc\n    bitcast.u32 %w, %r2\n    const.u32 %k3, 3\n"
+    "    mul.u32 %w, %w, %k3\n    xor.u32 %v, %v, %w\n"
+    "    const.f32 %inf, 0x1p+128\n    const.f32 %zero, 0x0p+0\n"
+    "    mul.f32 %m4, %inf, %zero\n    add.f32 %r2, %x, %m4\n"
+    "    bitcast.u32 %w, %r2\n    add.u32 %v, %v, %w\n"
+    "    cvt.f64 %dx, %si\n    const.f64 %de, 0x1.0000002p+0\n    const.f64 %dacc, -0x1p+0\n"
+    "    mul.f64 %dm, %de, %de\n    add.f64 %dacc, %dacc, %dm\n"
+    "    bitcast.u64 %wb, %dacc\n    cvt.u32 %w, %wb\n    xor.u32 %v, %v, %w\n"
+    "    mul.f64 %dm2, %dx, %de\n    add.f64 %dacc, %dacc, %dm2\n"
+    "    bitcast.u64 %wb, %dacc\n    cvt.u32 %w, %wb\n    mul.u32 %w, %w, %k3\n"
+    "    xor.u32 %v, %v, %w\n"
+    "    param.u32 %salt, salt, 0\n    xor.u32 %v, %v, %salt\n"
+    "    ptr.add.ptr.global %p0, %po, %u0\n    st.u32 [%p0], %v\n"
+    "    return\n.end\n";
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static uint32_t muladd_sim(uint32_t g, uint32_t salt)
+{
+    /* volatile products: each rounds to float before the add, whatever
+     * the compiler's contraction setting */
+    const float x = (float)src_val(g), e = 0x1.001p+0f;
+    volatile float m = e * e;
+    float acc = -1.0f + m;
+    m = x * e;
+    acc = m + acc;
+    m = x * x;
+    const float r2 = acc + m;
+    uint32_t v = f32_bits(acc) ^ f32_bits(r2) * 3u;
+    v += UINT32_C(0x7fc00000); /* x + inf * 0: the canonical NaN */
+    const double dx = (double)src_val(g), de = 0x1.0000002p+0;
+    volatile double dm = de * de;
+    double dacc = -1.0 + dm;
+    uint64_t db;
+    memcpy(&db, &dacc, sizeof db);
+    v ^= (uint32_t)db;
+    dm = dx * de;
+    dacc = dacc + dm;
+    memcpy(&db, &dacc, sizeof db);
+    v ^= (uint32_t)db * 3u;
+    return v ^ salt;
+}
+
 /* Address chains whose access waits a few instructions (fuse.c
  * index_reader: the access computes the address, "late"): out[g]'s
  * address before the value is done, a load after a quiet op, one under a
@@ -370,6 +444,8 @@ int main(void)
         check(divrem_src, "divrem", divrem_sim, widths[w], UINT64_C(1) << 40);
         check(presets_src, "presets", presets_sim, widths[w], 0);
         check(presets_src, "presets", presets_sim, widths[w], UINT64_C(1) << 40);
+        check(muladd_src, "muladd", muladd_sim, widths[w], 0);
+        check(muladd_src, "muladd", muladd_sim, widths[w], UINT64_C(1) << 40);
         check(late_src, "late", late_sim, widths[w], 0);
         check(late_src, "late", late_sim, widths[w], UINT64_C(1) << 40);
         check(switch_src, "sw", switch_sim, widths[w], 0);

@@ -513,6 +513,10 @@ static unsigned named_slots(const cvm_vm_dinsn *in, uint32_t *out, unsigned *nw)
         out[n++] = in->d, out[n++] = in->c, *nw = 2;
         out[n++] = in->a, out[n++] = in->b;
         return n;
+    case CVM_VM_H_MULADD:
+        out[n++] = in->d, *nw = 1;
+        out[n++] = in->a, out[n++] = in->b, out[n++] = in->c;
+        return n;
     case CVM_VM_H_CMPBR: case CVM_VM_H_FINISH:
         return 0; /* CMPBR's compares are named at their own pcs */
     default: break;
@@ -532,7 +536,7 @@ static void rename_slots(cvm_vm_dinsn *in, const uint32_t *map, const cvm_vm_arg
                          const cvm_vm_arg *renamed_args)
 {
     switch (in->h) {
-    case CVM_VM_H_DIVREM: in->c = map[in->c]; /* fall through */
+    case CVM_VM_H_DIVREM: case CVM_VM_H_MULADD: in->c = map[in->c]; /* fall through */
     case CVM_VM_H_INDEX: case CVM_VM_H_ARITH64:
         in->d = map[in->d], in->a = map[in->a], in->b = map[in->b];
         return;
@@ -565,7 +569,7 @@ static uint32_t fused_span_end(const cvm_vm_kprog *kp, uint32_t pc)
     const cvm_vm_dinsn *f = &kp->fast[pc], *c = &kp->code[pc];
     switch (f->h) {
     case CVM_VM_H_INDEX: return f->end != UINT32_MAX ? f->end : f->target - 1;
-    case CVM_VM_H_ARITH64: case CVM_VM_H_CMPBR: return f->target - 1;
+    case CVM_VM_H_ARITH64: case CVM_VM_H_CMPBR: case CVM_VM_H_MULADD: return f->target - 1;
     case CVM_VM_H_DIVREM: return pc + 4 < kp->ninsns ? pc + 4 : kp->ninsns - 1;
     default: /* fuse_mov: the op writes the copy's destination */
         return f->h != CVM_OP_NOP && cvm_vm_uses_of(f).dest && f->d != c->d ? pc + 1 : pc;

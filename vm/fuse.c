@@ -369,6 +369,32 @@ static uint32_t fuse_arith64(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
     return out->target;
 }
 
+/* `mul t, x, y; add d, p, t` (or `add d, t, p`) of f32 or f64, t a
+ * temporary: CVM_VM_H_MULADD computes d = p + x * y at the mul's pc (a
+ * the addend, b and c the factors). Every handler reads a lane's
+ * operands before it writes its d, so d may be any of them (a dot
+ * product's `acc += x * y`). No uniform bits: every lane computes. */
+static uint32_t fuse_muladd(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out)
+{
+    const cvm_vm_dinsn *m = &fu->code[pc];
+    if (m->h != CVM_OP_MUL || (m->elem != CVM_T_F32 && m->elem != CVM_T_F64) || m->line != 1 ||
+        pc + 1 >= fu->n || !temp(fu, m->d))
+        return 0;
+    const cvm_vm_dinsn *ad = &fu->code[pc + 1];
+    if (ad->h != CVM_OP_ADD || ad->elem != m->elem || ad->line != 1 ||
+        (ad->a == m->d) == (ad->b == m->d))
+        return 0;
+    *out = *ad;
+    out->h = CVM_VM_H_MULADD;
+    out->a = ad->a == m->d ? ad->b : ad->a;
+    out->b = m->a;
+    out->c = m->b;
+    out->ea = out->eb = out->ec = m->elem;
+    out->uni = 0;
+    out->target = pc + 2;
+    return out->target;
+}
+
 static bool is_cmp(const cvm_vm_dinsn *in)
 {
     return in->h >= CVM_OP_EQ && in->h <= CVM_OP_GE && in->line == 1;
@@ -703,6 +729,8 @@ cvm_status cvm_vm_fuse(cvm_vm_program *prog, cvm_vm_kprog *kp, cvm_diag *diag)
             next = fuse_index(&fu, pc, &f);
         if (!next)
             next = fuse_cmpbr(&fu, pc, &f);
+        if (!next)
+            next = fuse_muladd(&fu, pc, &f);
         /* a launch constant computed from others (presettable) rather than
          * the head of an op-and-copy pair: its fill costs nothing per
          * cube, and later constants computed from it are filled too. As

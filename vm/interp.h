@@ -71,7 +71,12 @@
  * same source as b's), or of such a div that such a rem follows (k = 1);
  * the second one's pc holds a nop; target is pc + 1. */
 #define CVM_VM_H_DIVREM (CVM_OP_LIMIT + 4)
-#define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 5)
+/* d = a + b * c of f32 or f64, for `mul t, b, c; add d, a, t` (or `add d,
+ * t, a`), t read by the add alone: rounded twice, as the two are (no
+ * contraction: -ffp-contract=off), a NaN the canonical one as the add's
+ * is; target is pc + 2. */
+#define CVM_VM_H_MULADD (CVM_OP_LIMIT + 5)
+#define CVM_VM_NHANDLERS (CVM_OP_LIMIT + 6)
 
 enum { CVM_VM_IX_I64 = 0, CVM_VM_IX_SEXT32 = 1, CVM_VM_IX_ZEXT32 = 2, CVM_VM_IX_SHIFT = 4 };
 /* dinsn.uni bits. PLANE: every source holds one value in all active lanes

@@ -798,6 +798,25 @@ static bool sreg(const lockstep *s, const cvm_vm_dinsn *in)
     return true;
 }
 
+/* d = a + b * c of f32 or f64 (CVM_VM_H_MULADD; interp_run.c's handler).
+ * Not inlined: inlined, it made GCC stop inlining add_sub into the
+ * dispatch loop (pool5 +0.8% instructions, as convert did before). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void muladd(const lockstep *s, const cvm_vm_dinsn *in)
+{
+    LOCALS(s);
+#define MULADD(T, Q)                                                                       \
+    PLANES(T *d = SD(T); const T *a = SA(T); const T *b = SB(T); const T *c = SC(T);       \
+           LANES_ALL(T, d[l] = Q(a[l] + b[l] * c[l]);))
+    if (in->elem == CVM_T_F32)
+        MULADD(float, cvm_n_qf);
+    else
+        MULADD(double, cvm_n_q);
+#undef MULADD
+}
+
 /* The fused chains of fuse.c (the same computations as interp_run.c's
  * CVM_VM_H_INDEX and CVM_VM_H_ARITH64 handlers). */
 static void fused(const lockstep *s, const cvm_vm_dinsn *in)
@@ -1400,6 +1419,10 @@ void cvm_vm_run_lockstep(cvm_vm_exec *x)
             continue;
         case CVM_VM_H_ARITH64:
             fused(&s, in);
+            pc = in->target;
+            continue;
+        case CVM_VM_H_MULADD:
+            muladd(&s, in);
             pc = in->target;
             continue;
         case CVM_VM_H_DIVREM:

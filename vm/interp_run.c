@@ -381,6 +381,7 @@ int cvm_vm_run_plane(cvm_vm_exec *ex, cvm_vm_plane *p)
         [CVM_VM_H_ARITH64] = &&LH_ARITH64,
         [CVM_VM_H_CMPBR] = &&LH_CMPBR,
         [CVM_VM_H_DIVREM] = &&LH_DIVREM,
+        [CVM_VM_H_MULADD] = &&LH_MULADD,
     };
 #define CASE(op) L_##op:
 #define CASE_H(name) LH_##name:
@@ -1096,6 +1097,15 @@ dispatch:
             break;
         }
 #undef SX
+        JUMP(in->target);
+    }
+    CASE_H(MULADD) { /* a + b * c, rounded twice (fuse.c fuse_muladd) */
+        PRO;
+        if (in->elem == CVM_T_F32) {
+            TERN(float, cvm_n_qf(x + y * z));
+        } else {
+            TERN(double, cvm_n_q(x + y * z));
+        }
         JUMP(in->target);
     }
     CASE_H(DIVREM) { /* the first op's checks and fault; both results at once */
