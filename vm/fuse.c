@@ -71,6 +71,12 @@ static bool is_int64(unsigned elem)
     return elem == CVM_T_I64 || elem == CVM_T_U64;
 }
 
+/* A 4- or 8-byte integer type. */
+static bool int_word(unsigned elem)
+{
+    return elem == CVM_T_I32 || elem == CVM_T_U32 || is_int64(elem);
+}
+
 /* The const instruction whose value register s holds wherever it is
  * read (written by it alone, never read before it: not zeroed), or NULL. */
 static const cvm_vm_dinsn *const_reg(const fuser *fu, uint32_t s)
@@ -169,7 +175,7 @@ static bool unit_x_at(const fuser *fu, uint32_t pc, bool *plain, unsigned hops)
                unit_x_plus(fu, in->a, plain, hops + 1) && *plain;
     case CVM_OP_ADD: {
         const unsigned e = in->elem;
-        if (e != CVM_T_I32 && e != CVM_T_U32 && !is_int64(e))
+        if (!int_word(e))
             return false;
         *plain = false;
         bool inner;
@@ -209,7 +215,7 @@ static unsigned step_at(const fuser *fu, uint32_t pc, uint32_t s, uint32_t L, un
         (in->k == CVM_VM_CVT_COPY4 || in->k == CVM_VM_CVT_COPY8))
         return step_value(fu, in->a, s, L, hops + 1);
     const unsigned e = in->elem;
-    if (in->h != CVM_OP_ADD || (e != CVM_T_I32 && e != CVM_T_U32 && !is_int64(e)))
+    if (in->h != CVM_OP_ADD || !int_word(e))
         return STEP_NONE;
     unsigned v = STEP_NONE;
     if ((in->uni & CVM_VM_UNI_CUBE_A) && in->b != in->a)
@@ -480,8 +486,7 @@ static uint32_t fuse_divrem(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, uin
 {
     const cvm_vm_dinsn *c = fu->code, *f1 = &c[pc];
     const unsigned e = f1->elem;
-    if ((f1->h != CVM_OP_REM && f1->h != CVM_OP_DIV) || f1->line != 1 ||
-        (e != CVM_T_I32 && e != CVM_T_U32 && e != CVM_T_I64 && e != CVM_T_U64) ||
+    if ((f1->h != CVM_OP_REM && f1->h != CVM_OP_DIV) || f1->line != 1 || !int_word(e) ||
         f1->d == f1->a || f1->d == f1->b)
         return 0;
     const unsigned other = f1->h == CVM_OP_REM ? CVM_OP_DIV : CVM_OP_REM;
@@ -533,11 +538,6 @@ static uint32_t fuse_mov(const fuser *fu, uint32_t pc, cvm_vm_dinsn *out, cvm_vm
     *nop = *mv;
     nop->h = CVM_OP_NOP;
     return pc + 2;
-}
-
-static bool int_word(unsigned elem)
-{
-    return elem == CVM_T_I32 || elem == CVM_T_U32 || elem == CVM_T_I64 || elem == CVM_T_U64;
 }
 
 /*
